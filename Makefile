@@ -1,0 +1,133 @@
+# netprobe and ncclcheck: one Makefile for building, testing and installing.
+# `make` builds, `make check` runs every test that needs no GPU, `make deps`
+# installs the Debian packages that are missing. Fragments in mk/*.mk add
+# targets of their own (ncclcheck, fuzzing, benchmarks) to CHECK_TARGETS.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+VERSION := 0.1.0
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libmnl jansson libpcap
+
+# SANITIZE=1 builds everything with ASan and UBSan into build-asan/.
+ifeq ($(SANITIZE),1)
+BUILD ?= build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wundef \
+	-Wpointer-arith -Wcast-align -Wvla -Wnull-dereference -Wwrite-strings
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
+	$(WARN) $(SANFLAGS) $(CFLAGS) -Iprobes/lib -Iprobes -Ireports -MMD -MP
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+
+# pkg-config is asked only when building, so `make deps` works without it.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+LIB_SRC := $(sort $(wildcard probes/lib/*.c))
+CMD_SRC := $(sort $(filter-out probes/netprobe.c,$(wildcard probes/*.c)) \
+	$(wildcard reports/*.c))
+MAIN_SRC := probes/netprobe.c
+TEST_SRC := $(sort $(wildcard tests/unit/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+LIB_OBJ := $(call obj,$(LIB_SRC))
+CMD_OBJ := $(call obj,$(CMD_SRC))
+MAIN_OBJ := $(call obj,$(MAIN_SRC))
+TEST_OBJ := $(call obj,$(TEST_SRC))
+
+NETPROBE := $(BUILD)/netprobe
+UNIT := $(BUILD)/unit-tests
+MAN1 := $(wildcard man/*.1)
+MAN5 := $(wildcard man/*.5)
+
+# Debian packages the build and the tests need; `make deps` installs the
+# missing ones. Fragments may add to it.
+DEB_PKGS := build-essential pkg-config libmnl-dev libjansson-dev libpcap-dev \
+	check libsubunit-dev mandoc iproute2 nftables tcpdump libxml2-utils \
+	clang
+CHECK_TARGETS := check-unit check-man check-lab
+
+.PHONY: all deps check check-unit check-lab check-man install clean
+all: $(NETPROBE)
+
+-include $(sort $(wildcard mk/*.mk))
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+			grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq && apt-get install -y -qq $$missing; \
+	fi
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(EXTRA_CFLAGS) -c -o $@ $<
+
+$(NETPROBE): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# The unit-test runner finds its suites by name: every tests/unit file
+# defines `Suite *suite_NAME(void)`.
+$(BUILD)/suites.h: $(TEST_SRC)
+	@mkdir -p $(dir $@)
+	@grep -ho '^Suite \*suite_[a-z0-9_]*(void)' $(TEST_SRC) | \
+		sed 's/^Suite \*\(suite_[a-z0-9_]*\)(void)/SUITE(\1)/' > $@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(BUILD)/suites.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD) \
+		-include tests/unit/suites_decl.h \
+		-DSRCDIR='"$(CURDIR)"' -c -o $@ $<
+
+$(UNIT): $(TEST_OBJ) $(CMD_OBJ) $(LIB_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
+
+check: deps
+	@$(MAKE) --no-print-directory $(CHECK_TARGETS)
+
+check-unit: $(UNIT)
+	$(UNIT)
+
+check-lab: $(NETPROBE)
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/lab/run.sh
+
+check-man:
+	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
+
+INSTALL_TARGETS ?=
+install: $(NETPROBE) $(INSTALL_TARGETS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(NETPROBE) $(DESTDIR)$(BINDIR)/netprobe
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+
+# The README's first command: build and run the scan on this machine.
+.PHONY: scan
+scan: deps
+	@$(MAKE) --no-print-directory all
+	$(NETPROBE) scan
