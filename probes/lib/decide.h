@@ -85,7 +85,7 @@ struct hostname_info {
 	struct hostname_addr addrs[HOSTNAME_MAX_ADDRS];
 	int naddrs;
 	bool resolved;           /* the lookup ran and answered */
-	char error[128];         /* why it did not resolve, or "" */
+	char error[400];         /* why it did not resolve, or "" */
 };
 
 /* The address Gloo would bind: the first one bind() accepts, or the first
@@ -125,7 +125,7 @@ struct master_info {
 	char str[INET6_ADDRSTRLEN];
 	int route;             /* 1 a route exists, 0 none, -1 not asked */
 	char route_ifname[IF_NAMESIZE];
-	char error[128];       /* why it did not resolve */
+	char error[320];       /* why it did not resolve */
 };
 
 /* MASTER_ADDR: loopback with several nodes (rank-unreachable), neither

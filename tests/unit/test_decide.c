@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decide.h"
+#include "hostname.h"
 #include "recommend.h"
 
 #define UPRUN (IFF_UP | IFF_RUNNING)
@@ -499,6 +500,26 @@ START_TEST(predicates)
 }
 END_TEST
 
+START_TEST(hosts_file)
+{
+	static const char hosts[] =
+		"127.0.0.1\tlocalhost\n"
+		"127.0.1.1\ttestnode.example testnode # Debian\n"
+		"# 10.0.0.1 testnode\n"
+		"::1 localhost ip6-localhost\n"
+		"10.231.0.1 other testnode\n"
+		"10.231.0.1 testnode\n";
+	struct hostname_addr a[4];
+
+	ck_assert_int_eq(hostname_hosts_lookup(hosts, "testnode", a, 4), 2);
+	ck_assert_str_eq(a[0].str, "127.0.1.1");
+	ck_assert_str_eq(a[1].str, "10.231.0.1");
+	ck_assert_int_eq(a[0].bindable, -1);
+	ck_assert_int_eq(hostname_hosts_lookup(hosts, "nobody", a, 4), 0);
+	ck_assert_int_eq(hostname_hosts_lookup(hosts, "TESTNODE", a, 1), 1);
+}
+END_TEST
+
 Suite *suite_decide(void)
 {
 	Suite *s = suite_create("decide");
@@ -516,6 +537,7 @@ Suite *suite_decide(void)
 	tcase_add_test(tc, mpi_btl);
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, predicates);
+	tcase_add_test(tc, hosts_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
