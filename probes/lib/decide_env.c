@@ -368,6 +368,9 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 		snprintf(fix, sizeof(fix),
 			 "set OMPI_MCA_btl_tcp_if_include to the interface "
 			 "on the cluster network");
+	/* behind NAT no interface works; the NAT finding says so */
+	if (rec != NULL && rec->none == REC_NONE_NAT)
+		return;
 	if (e->ompi_if_include != NULL) {
 		bool has_want = false;
 
@@ -407,7 +410,8 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];
 
-		if (decide_is_loopback(ifc) || !(ifc->flags & IFF_UP) ||
+		if (ifc == want || decide_is_loopback(ifc) ||
+		    !(ifc->flags & IFF_UP) ||
 		    iface_first_v4(ifc) == NULL || !decide_is_virtual(ifc))
 			continue;
 		if (e->ompi_if_exclude != NULL &&

@@ -429,6 +429,23 @@ START_TEST(mpi_btl)
 	ck_assert(doc_has_finding(&d, "mpi-btl-iface"));
 	doc_free(&d);
 
+	/* a pod's veth that is itself the recommendation is no fault */
+	{
+		struct iface_list pod = {0};
+		struct recommendation pr;
+		struct rec_input pin = {.ifaces = &pod};
+		struct scan_env pe = {0};
+
+		add(&pod, "eth0", IFK_VETH, UPRUN, "10.244.1.7", 24);
+		ck_assert_int_eq(recommend(&pin, &pr), 0);
+		doc_start(&d);
+		decide_mpi(&pe, &pod, &pr, &d);
+		ck_assert_int_eq(json_array_size(d.findings), 0);
+		doc_free(&d);
+		recommendation_free(&pr);
+		iface_list_free(&pod);
+	}
+
 	e.ompi_if_include = "10.231.0.0/24";
 	doc_start(&d);
 	decide_mpi(&e, &l, &r, &d);
