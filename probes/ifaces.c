@@ -87,20 +87,17 @@ static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
 			fprintf(stderr,
 				"netprobe ifaces: option '%s' needs a value\n",
 				argv[optind - 1]);
-			usage(stderr);
 			return -1;
 		default:
 			fprintf(stderr,
 				"netprobe ifaces: unknown option '%s'\n",
 				argv[optind - 1]);
-			usage(stderr);
 			return -1;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "netprobe ifaces: unexpected argument '%s'\n",
 			argv[optind]);
-		usage(stderr);
 		return -1;
 	}
 	if (o->route != NULL && *o->route == '\0') {

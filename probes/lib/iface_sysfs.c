@@ -49,6 +49,22 @@ static bool has_no_device(const struct iface *ifc)
 	}
 }
 
+/* virtio and some other buses hang the netdev below a bus device of their
+ * own ("0000:00:03.0/virtio2"): the PCI function is the last PCI-looking
+ * component of the class link's target. */
+static void pci_from_class_link(struct iface *ifc, const struct sysroot *sr)
+{
+	char path[PATH_MAX], link[PATH_MAX], *save = NULL, *c;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s", ifc->name);
+	if (sysroot_readlink(sr, path, link, sizeof(link)) < 0)
+		return;
+	for (c = strtok_r(link, "/", &save); c != NULL;
+	     c = strtok_r(NULL, "/", &save))
+		if (is_pci_addr(c))
+			nl_copy(ifc->pci, sizeof(ifc->pci), c);
+}
+
 /* Fills the device facts of one interface that may have hardware. */
 static void fill_device(struct iface *ifc, const struct sysroot *sr)
 {
@@ -63,6 +79,8 @@ static void fill_device(struct iface *ifc, const struct sysroot *sr)
 		ifc->kind = IFK_PHYSICAL;
 	if (is_pci_addr(base(link)))
 		nl_copy(ifc->pci, sizeof(ifc->pci), base(link));
+	else
+		pci_from_class_link(ifc, sr);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver",
 		 ifc->name);
 	if (sysroot_readlink(sr, path, link, sizeof(link)) >= 0)
@@ -71,6 +89,12 @@ static void fill_device(struct iface *ifc, const struct sysroot *sr)
 		 ifc->name);
 	if (sysroot_read_ll(sr, path, &v) == 0 && v >= 0 && v < 65536)
 		ifc->numa_node = (int)v;
+	if (ifc->numa_node < 0 && ifc->pci[0] != '\0') {
+		snprintf(path, sizeof(path),
+			 "/sys/bus/pci/devices/%s/numa_node", ifc->pci);
+		if (sysroot_read_ll(sr, path, &v) == 0 && v >= 0 && v < 65536)
+			ifc->numa_node = (int)v;
+	}
 	/* speed fails with EINVAL while the link is down: unknown, -1. */
 	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", ifc->name);
 	if (sysroot_read_ll(sr, path, &v) == 0 && v > 0)
