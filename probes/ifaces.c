@@ -183,6 +183,17 @@ static void print_route(const char *label, const struct route_info *r)
 	printf("\n");
 }
 
+/* The table's state column: administratively down first, then the
+ * operational state, "lowerlayerdown" shortened to fit. */
+static const char *state_short(const struct iface *ifc)
+{
+	const char *s = iface_operstate_name(ifc->operstate);
+
+	if (!(ifc->flags & IFF_UP))
+		return "admdown";
+	return strcmp(s, "lowerlayerdown") == 0 ? "lowerdown" : s;
+}
+
 /* The human table: one line per interface, addresses on continuation
  * lines so columns stay aligned. */
 static void emit_text(const struct ifaces_result *res)
@@ -195,7 +206,7 @@ static void emit_text(const struct ifaces_result *res)
 		if (n > w)
 			w = n;
 	}
-	printf("%5s  %-*s %-10s %-8s %6s %-18s %-24s %7s %s\n", "INDEX",
+	printf("%5s  %-*s %-10s %-10s %6s %-18s %-24s %7s %s\n", "INDEX",
 	       (int)w, "NAME", "KIND", "STATE", "MTU", "ADDRESS", "RELATION",
 	       "SPEED", "DRIVER");
 	for (size_t i = 0; i < res->l.n; i++) {
@@ -216,15 +227,12 @@ static void emit_text(const struct ifaces_result *res)
 				 ifc->addrs[0].str, ifc->addrs[0].prefixlen);
 		else
 			snprintf(addr, sizeof(addr), "-");
-		printf("%5d  %-*s %-10s %-8s %6u %-18s %-24s %7s %s\n",
-		       ifc->index, (int)w, ifc->name, kind,
-		       (ifc->flags & IFF_UP)
-			       ? iface_operstate_name(ifc->operstate)
-			       : "admdown",
+		printf("%5d  %-*s %-10s %-10s %6u %-18s %-24s %7s %s\n",
+		       ifc->index, (int)w, ifc->name, kind, state_short(ifc),
 		       ifc->mtu, addr, rel, speed,
 		       ifc->driver[0] != '\0' ? ifc->driver : "-");
 		for (int a = 1; a < ifc->naddrs; a++)
-			printf("%5s  %-*s %-10s %-8s %6s %s/%u\n", "", (int)w,
+			printf("%5s  %-*s %-10s %-10s %6s %s/%u\n", "", (int)w,
 			       "", "", "", "", ifc->addrs[a].str,
 			       ifc->addrs[a].prefixlen);
 	}

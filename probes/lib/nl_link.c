@@ -253,14 +253,15 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 		tmp.carrier = mnl_attr_get_u8(tb[IFLA_CARRIER]) ? 1 : 0;
 	if (tb[IFLA_MASTER])
 		tmp.master_index = (int)mnl_attr_get_u32(tb[IFLA_MASTER]);
+	if (tb[IFLA_LINK_NETNSID])
+		tmp.link_netnsid = (int)mnl_attr_get_u32(tb[IFLA_LINK_NETNSID]);
 	if (tb[IFLA_LINK]) {
 		int link = (int)mnl_attr_get_u32(tb[IFLA_LINK]);
 
-		if (link != tmp.index)
+		/* A peer in another netns may carry our own index number. */
+		if (link != tmp.index || tmp.link_netnsid >= 0)
 			tmp.link_index = link;
 	}
-	if (tb[IFLA_LINK_NETNSID])
-		tmp.link_netnsid = (int)mnl_attr_get_u32(tb[IFLA_LINK_NETNSID]);
 	if (tb[IFLA_ADDRESS] &&
 	    mnl_attr_get_payload_len(tb[IFLA_ADDRESS]) == 6) {
 		const uint8_t *m = mnl_attr_get_payload(tb[IFLA_ADDRESS]);

@@ -93,6 +93,18 @@ START_TEST(link_veth_other_netns)
 	iface_list_finish(&l);
 	/* The peer lives in another netns: no local name for it. */
 	ck_assert_str_eq(l.v[0].parent, "");
+	/* A peer in another netns may have our own index number. */
+	nlh = link_msg(buf, 2, "lan0", IFF_UP);
+	mnl_attr_put_u32(nlh, IFLA_LINK, 2);
+	mnl_attr_put_u32(nlh, IFLA_LINK_NETNSID, 1);
+	put_kind(nlh, "veth", false, &li);
+	i = parse1(&l, nlh);
+	ck_assert_int_eq(i->link_index, 2);
+	ck_assert_int_eq(i->link_netnsid, 1);
+	/* Without a netns id, IFLA_LINK equal to the index means no link. */
+	nlh = link_msg(buf, 11, "sit0", 0);
+	mnl_attr_put_u32(nlh, IFLA_LINK, 11);
+	ck_assert_int_eq(parse1(&l, nlh)->link_index, 0);
 	iface_list_free(&l);
 }
 END_TEST
