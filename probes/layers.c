@@ -1,5 +1,6 @@
 /* netprobe layers: how this process is attached to the network (container,
  * WSL, VM, NAT, bridges), each conclusion with its evidence. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -59,12 +60,19 @@ static void print_text(const struct layers *ly, const struct doc *d)
 }
 
 /* Writes the error to stderr and, in JSON mode, into the document. */
-static int fail(struct doc *d, bool json, const char *what, const char *msg,
-		const char *subject)
+static int fail(struct doc *d, bool json, const char *msg,
+		const char *subject, int err)
 {
-	fprintf(stderr, "netprobe layers: %s '%s'\n", msg, subject);
+	char why[128];
+	size_t n;
+
+	snprintf(why, sizeof(why), "%s", strerror(err));
+	n = strlen(why);
+	if (n > 0)
+		why[0] = (char)tolower((unsigned char)why[0]);
+	fprintf(stderr, "netprobe layers: %s '%s': %s\n", msg, subject, why);
 	if (json && d->root != NULL) {
-		doc_add_error(d, what, "%s '%s'", msg, subject);
+		doc_add_error(d, "sysroot", "%s '%s': %s", msg, subject, why);
 		doc_write(d, stdout);
 	}
 	return 2;
@@ -86,7 +94,8 @@ int cmd_layers(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -97,7 +106,15 @@ int cmd_layers(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case ':':
+			fprintf(stderr,
+				"netprobe layers: option '%s' needs a value\n",
+				argv[optind - 1]);
+			usage(stderr);
+			return 2;
 		default:
+			fprintf(stderr, "netprobe layers: unknown option '%s'\n",
+				argv[optind - 1]);
 			usage(stderr);
 			return 2;
 		}
@@ -113,14 +130,14 @@ int cmd_layers(int argc, char **argv)
 		return 2;
 	}
 	if (sysroot_init(&sr, root) < 0) {
-		rc = fail(&d, json, "sysroot", strerror(errno),
-			  root ? root : "/");
+		rc = fail(&d, json, "cannot use sysroot", root ? root : "/",
+			  errno);
 		doc_free(&d);
 		return rc;
 	}
 	if (layers_detect(&ly, &sr, NULL) < 0) {
-		rc = fail(&d, json, "sysroot", "nothing readable under",
-			  root ? root : "/");
+		rc = fail(&d, json, "nothing readable in sysroot",
+			  root ? root : "/", errno);
 		doc_free(&d);
 		return rc;
 	}

@@ -105,6 +105,13 @@ static enum layer_netmode decide_netmode(struct layers *ly,
 	for (size_t i = 0; i < l->n; i++)
 		if (!is_loopback(&l->v[i]))
 			nonlo++;
+	if (f->osrelease[0] != '\0' && strstr(f->osrelease, "Microsoft") &&
+	    !strcasestr(f->osrelease, "microsoft-standard") &&
+	    !strstr(f->osrelease, "WSL2")) {
+		evidence_add(&ly->evidence, "/proc/sys/kernel/osrelease",
+			     "WSL1 shares the Windows host's network stack");
+		return NETMODE_HOST;
+	}
 	if (nonlo == 0) {
 		evidence_add(&ly->evidence, "interfaces",
 			     "only loopback in this network namespace");

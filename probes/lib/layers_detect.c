@@ -328,7 +328,9 @@ static long long tmpfs_size(const char *s)
 long long layers_parse_shm(const char *text, bool mounts)
 {
 	const char *line = text;
+	long long found = -1;
 
+	/* the last mount on /dev/shm wins: it hides the ones below it */
 	while (line != NULL && *line != '\0') {
 		const char *nl = strchr(line, '\n');
 		char buf[1024], *f[16], *save = NULL, *opts = NULL;
@@ -361,13 +363,13 @@ long long layers_parse_shm(const char *text, bool mounts)
 			if (opts == NULL)
 				continue;
 		}
+		found = -2;
 		for (char *o = strtok_r(opts, ",", &save); o;
 		     o = strtok_r(NULL, ",", &save))
 			if (strncmp(o, "size=", 5) == 0)
-				return tmpfs_size(o + 5);
-		return -2;
+				found = tmpfs_size(o + 5);
 	}
-	return -1;
+	return found;
 }
 
 /* /dev/shm: statfs live, the mount options in a recorded tree. */
@@ -499,24 +501,32 @@ int layers_read_facts(struct layers *ly, struct layers_facts *f,
 	f->run_wsl = sysroot_exists(sr, "/run/WSL");
 	f->binfmt_interop =
 		sysroot_exists(sr, "/proc/sys/fs/binfmt_misc/WSLInterop");
-	f->wsl_interop = n1 > 0 && environ_get(env1, (size_t)n1,
-					       "WSL_INTEROP") != NULL;
-	if (f->run_wsl)
-		evidence_add(&ly->evidence, "/run/WSL", "/run/WSL exists");
-	if (f->wsl_interop)
+	if (n1 > 0 && environ_get(env1, (size_t)n1, "WSL_INTEROP") != NULL) {
+		f->wsl_interop = true;
 		evidence_add(&ly->evidence, "/proc/1/environ",
 			     "WSL_INTEROP is set");
+	} else if ((n1 = read_environ(sr, "/proc/self/environ", env1,
+				      ENV_MAX)) > 0 &&
+		   environ_get(env1, (size_t)n1, "WSL_INTEROP") != NULL) {
+		f->wsl_interop = true;
+		evidence_add(&ly->evidence, "/proc/self/environ",
+			     "WSL_INTEROP is set");
+	}
+	if (f->run_wsl)
+		evidence_add(&ly->evidence, "/run/WSL", "/run/WSL exists");
 
 	nread += detect_virt(ly, sr);
 	nread += detect_shm(ly, sr, text);
 	if (sysroot_read(sr, "/proc/net/route", text, TEXT_MAX) >= 0 &&
 	    layers_parse_route(text, &f->def) == 0) {
 		nread++;
+		char gw[INET_ADDRSTRLEN] = "on-link";
+
+		if (f->def.has_gw)
+			inet_ntop(AF_INET, &f->def.gw, gw, sizeof(gw));
 		if (f->def.have)
 			evidence_add(&ly->evidence, "/proc/net/route",
-				     "default route via %s dev %s",
-				     f->def.has_gw ? inet_ntoa(f->def.gw)
-						   : "on-link",
+				     "default route via %s dev %s", gw,
 				     f->def.ifname);
 		else
 			evidence_add(&ly->evidence, "/proc/net/route",
