@@ -13,6 +13,7 @@
 #include "layers.h"
 #include "sysroot.h"
 
+/* Same words as the SYNOPSIS in netprobe(1). */
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: netprobe layers [--json] [--sysroot DIR]\n");
@@ -78,6 +79,7 @@ static int fail(struct doc *d, bool json, const char *msg,
 	return 2;
 }
 
+/* Collect, decide, emit; the exit status is the verdict. */
 int cmd_layers(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -113,7 +115,8 @@ int cmd_layers(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		default:
-			fprintf(stderr, "netprobe layers: unknown option '%s'\n",
+			fprintf(stderr,
+				"netprobe layers: unknown option '%s'\n",
 				argv[optind - 1]);
 			usage(stderr);
 			return 2;

@@ -30,6 +30,7 @@ static bool peer_elsewhere(const struct iface *d)
 		d->kind == IFK_OTHER);
 }
 
+/* Loopback by kind, flag or name: collectors differ in what they fill. */
 static bool is_loopback(const struct iface *i)
 {
 	return i->kind == IFK_LOOPBACK || (i->flags & IFF_LOOPBACK) ||
@@ -264,6 +265,7 @@ static enum layer_reach decide_reach(const struct layers *ly)
 	return REACH_UNKNOWN;
 }
 
+/* Netmode first: WSL's mode and the reach both depend on it. */
 void layers_decide(struct layers *ly, const struct layers_facts *f,
 		   const struct iface_list *l)
 {
@@ -288,6 +290,7 @@ void layers_decide(struct layers *ly, const struct layers_facts *f,
 	}
 }
 
+/* Members by master index, or by name when the index is unknown. */
 int layers_bridges(struct layers *ly, const struct iface_list *l)
 {
 	for (size_t i = 0; l != NULL && i < l->n; i++) {

@@ -24,6 +24,7 @@ static void copy_str(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 #define TEXT_MAX 65536
+#define K8S_SA "/var/run/secrets/kubernetes.io/serviceaccount"
 
 /* Finds NAME=value in a NUL-separated environ block of n bytes. Returns the
  * value (inside buf), or NULL. */
@@ -49,6 +50,7 @@ static ssize_t read_environ(const struct sysroot *sr, const char *path,
 	return sysroot_read(sr, path, buf, len);
 }
 
+/* systemd's container names, plus containerd's own. */
 enum layer_container layers_container_from_name(const char *name)
 {
 	static const struct {
@@ -123,8 +125,8 @@ static enum layer_container detect_container(struct layers *ly,
 	if (sysroot_read_line(sr, "/run/systemd/container", line,
 			      sizeof(line)) > 0)
 		return translate(ly, sr, line, "/run/systemd/container");
-	if (n1 > 0 && (e = environ_get(env1, (size_t)n1, "container")) != NULL &&
-	    *e != '\0') {
+	e = n1 > 0 ? environ_get(env1, (size_t)n1, "container") : NULL;
+	if (e != NULL && *e != '\0') {
 		snprintf(line, sizeof(line), "%s", e);
 		return translate(ly, sr, line, "/proc/1/environ");
 	}
@@ -187,15 +189,15 @@ static bool detect_k8s(struct layers *ly, const struct sysroot *sr,
 			     "KUBERNETES_SERVICE_HOST is set");
 		k8s = true;
 	}
-	if (sysroot_exists(sr, "/var/run/secrets/kubernetes.io/serviceaccount")) {
-		evidence_add(&ly->evidence,
-			     "/var/run/secrets/kubernetes.io/serviceaccount",
+	if (sysroot_exists(sr, K8S_SA)) {
+		evidence_add(&ly->evidence, K8S_SA,
 			     "a Kubernetes service account is mounted");
 		k8s = true;
 	}
 	return k8s;
 }
 
+/* Prefix match against systemd's DMI vendor table, in its order. */
 const char *layers_dmi_vendor(const char *s)
 {
 	/* systemd's dmi_vendor_table, in its order */
@@ -325,6 +327,8 @@ static long long tmpfs_size(const char *s)
 	return v > (unsigned long long)1 << 62 ? -1 : (long long)v;
 }
 
+/* Field 4 (mountinfo) or 1 (mounts) is the mount point; the options are
+ * the super options after "-" or field 3. */
 long long layers_parse_shm(const char *text, bool mounts)
 {
 	const char *line = text;
@@ -411,6 +415,8 @@ static int detect_shm(struct layers *ly, const struct sysroot *sr, char *text)
 	return 1;
 }
 
+/* The kernel prints each __be32 with %08X, so a value read back on the same
+ * host is already in network order. */
 int layers_parse_route(const char *text, struct layers_route *rt)
 {
 	const char *line = text;
@@ -463,6 +469,7 @@ int layers_parse_route(const char *text, struct layers_route *rt)
 	return 0;
 }
 
+/* Every file is optional: what is missing only leaves its fact unknown. */
 int layers_read_facts(struct layers *ly, struct layers_facts *f,
 		      const struct sysroot *sr)
 {
@@ -537,6 +544,8 @@ int layers_read_facts(struct layers *ly, struct layers_facts *f,
 	return nread;
 }
 
+/* Files first, then the deciders; without a caller's list the sysfs
+ * reader stands in. */
 int layers_detect(struct layers *ly, const struct sysroot *sr,
 		  const struct iface_list *ifaces)
 {
@@ -570,6 +579,7 @@ int layers_detect(struct layers *ly, const struct sysroot *sr,
 	return 0;
 }
 
+/* Safe on a struct that layers_detect failed on. */
 void layers_free(struct layers *ly)
 {
 	json_decref(ly->evidence);
@@ -640,72 +650,86 @@ static void sysfs_iface(const struct sysroot *sr, struct iface *ifc,
 	}
 }
 
+/* The interface whose connected route in /proc/net/route covers a, the
+ * longest prefix winning; loopback for 127/8. Returns NULL when none. */
+static struct iface *route_owner(struct iface_list *l, const char *route,
+				 struct in_addr a, unsigned *plen)
+{
+	struct iface *best = NULL;
+	int bestbits = -1;
+	const char *r = route;
+
+	while ((r = strchr(r, '\n')) != NULL) {
+		char ifn[IF_NAMESIZE + 1];
+		unsigned dst, gw, flags, mask, x;
+		struct iface *ifc;
+
+		r++;
+		if (sscanf(r, "%16s %x %x %x %u %u %u %x", ifn, &dst, &gw,
+			   &flags, &x, &x, &x, &mask) != 8 ||
+		    gw != 0 || mask == 0 || (a.s_addr & mask) != dst)
+			continue;
+		ifc = (struct iface *)iface_by_name(l, ifn);
+		if (ifc != NULL && __builtin_popcount(mask) > bestbits) {
+			best = ifc;
+			bestbits = __builtin_popcount(mask);
+		}
+	}
+	if (best == NULL && (ntohl(a.s_addr) >> 24) == 127) {
+		best = (struct iface *)iface_by_name(l, "lo");
+		bestbits = 8;
+	}
+	*plen = bestbits > 0 ? (unsigned)bestbits : 0;
+	return best;
+}
+
 /* Local IPv4 addresses: the "/32 host LOCAL" leaves of fib_trie, each put
- * on the interface whose connected route in /proc/net/route covers it. */
-static void sysfs_addrs(struct iface_list *l,
-			char *text, char *route)
+ * on the interface whose connected route covers it (fib_trie lists the
+ * Main and Local tables, so duplicates are skipped). */
+static void sysfs_addrs(struct iface_list *l, const char *text,
+			const char *route)
 {
 	const char *line = text;
 	struct in_addr last = {0};
 
 	while (line != NULL && *line != '\0') {
 		const char *nl = strchr(line, '\n'), *t;
-		char ab[INET_ADDRSTRLEN];
-		const char *r = route;
-		struct iface *best = NULL;
-		unsigned bestmask = 0;
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		char ab[INET_ADDRSTRLEN], buf[128];
+		struct iface *best;
+		unsigned plen;
 		bool seen = false;
 
-		t = strstr(line, "|-- ");
-		if (t != NULL && (nl == NULL || t < nl)) {
-			size_t n = strcspn(t + 4, " \n");
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+		line = nl ? nl + 1 : NULL;
+		if ((t = strstr(buf, "|-- ")) != NULL) {
+			size_t k = strcspn(t + 4, " ");
 
-			if (n < sizeof(ab)) {
-				memcpy(ab, t + 4, n);
-				ab[n] = '\0';
-				inet_pton(AF_INET, ab, &last);
+			if (k < sizeof(ab)) {
+				memcpy(ab, t + 4, k);
+				ab[k] = '\0';
+				if (inet_pton(AF_INET, ab, &last) != 1)
+					last.s_addr = 0;
 			}
-		}
-		t = strstr(line, "/32 host LOCAL");
-		if (t == NULL || (nl != NULL && t > nl)) {
-			line = nl ? nl + 1 : NULL;
 			continue;
 		}
-		line = nl ? nl + 1 : NULL;
-		while ((r = strchr(r, '\n')) != NULL) {
-			char ifn[IF_NAMESIZE + 1];
-			unsigned dst, gw, flags, mask, x;
-			struct iface *ifc;
-
-			r++;
-			if (sscanf(r, "%16s %x %x %x %u %u %u %x", ifn, &dst,
-				   &gw, &flags, &x, &x, &x, &mask) != 8 ||
-			    gw != 0 || mask == 0 ||
-			    (last.s_addr & mask) != dst)
-				continue;
-			ifc = (struct iface *)iface_by_name(l, ifn);
-			if (ifc != NULL && (best == NULL ||
-					    __builtin_popcount(mask) >
-						    __builtin_popcount(bestmask))) {
-				best = ifc;
-				bestmask = mask;
-			}
-		}
-		if (best == NULL && (ntohl(last.s_addr) >> 24) == 127) {
-			best = (struct iface *)iface_by_name(l, "lo");
-			bestmask = htonl(0xff000000u);
-		}
+		if (strstr(buf, "/32 host LOCAL") == NULL || last.s_addr == 0)
+			continue;
+		best = route_owner(l, route, last, &plen);
 		for (int i = 0; best != NULL && i < best->naddrs; i++)
 			if (best->addrs[i].family == AF_INET &&
 			    best->addrs[i].a.v4.s_addr == last.s_addr)
 				seen = true;
 		if (best != NULL && !seen)
-			iface_add_addr(best, AF_INET, &last,
-				       (unsigned)__builtin_popcount(bestmask),
-				       0);
+			iface_add_addr(best, AF_INET, &last, plen, 0);
 	}
 }
 
+/* Kinds from uevent's DEVTYPE, the device link and iflink; an iflink that
+ * names no interface here marks a veth with its peer elsewhere. */
 int layers_sysfs_ifaces(const struct sysroot *sr, struct iface_list *l)
 {
 	char dir[PATH_MAX];

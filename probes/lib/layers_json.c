@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+/* JSON names; an out-of-range value reads as the catch-all. */
 const char *layers_container_name(enum layer_container c)
 {
 	static const char *const n[] = {
@@ -19,6 +20,7 @@ const char *layers_container_name(enum layer_container c)
 	return (size_t)c < sizeof(n) / sizeof(n[0]) ? n[c] : "other";
 }
 
+/* Netmode names as in netprobe-json(5). */
 const char *layers_netmode_name(enum layer_netmode m)
 {
 	static const char *const n[] = {
@@ -33,6 +35,7 @@ const char *layers_netmode_name(enum layer_netmode m)
 	return (size_t)m < sizeof(n) / sizeof(n[0]) ? n[m] : "unknown";
 }
 
+/* WSL names; "wsl2" is WSL2 with its mode unknown. */
 const char *layers_wsl_name(enum layer_wsl w)
 {
 	static const char *const n[] = {
@@ -46,6 +49,7 @@ const char *layers_wsl_name(enum layer_wsl w)
 	return (size_t)w < sizeof(n) / sizeof(n[0]) ? n[w] : "none";
 }
 
+/* Reach names as in netprobe-json(5). */
 const char *layers_reach_name(enum layer_reach r)
 {
 	static const char *const n[] = {
@@ -58,6 +62,7 @@ const char *layers_reach_name(enum layer_reach r)
 	return (size_t)r < sizeof(n) / sizeof(n[0]) ? n[r] : "unknown";
 }
 
+/* Copies evidence and bridges, so ly stays the owner of its own. */
 json_t *layers_to_json(const struct layers *ly)
 {
 	json_t *ev = ly->evidence ? json_deep_copy(ly->evidence) : json_array();
@@ -96,6 +101,7 @@ static const char *bridge_fix(enum layer_container c)
 	}
 }
 
+/* Double NAT replaces the single bridge finding: one cause, one fix. */
 void layers_findings(const struct layers *ly, struct doc *d)
 {
 	if (ly->reach == REACH_DOUBLE_NAT) {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "layers.h"
+#include "layers_int.h"
 
 struct fixture_case {
 	const char *name;
@@ -36,8 +36,8 @@ static const struct fixture_case cases[] = {
 	{"wsl2-mirrored", CONTAINER_NONE, NETMODE_HOST, WSL_2_MIRRORED, false,
 	 REACH_DIRECT, "microsoft", "", 0},
 	{"wsl2-docker", CONTAINER_DOCKER, NETMODE_BRIDGE_NAT, WSL_2_UNKNOWN,
-	 true, REACH_DOUBLE_NAT, "microsoft", "wsl-container-double-nat shm-small",
-	 1},
+	 true, REACH_DOUBLE_NAT, "microsoft",
+	 "wsl-container-double-nat shm-small", 1},
 };
 
 /* The finding codes of d, space-separated in order. */
@@ -88,9 +88,10 @@ START_TEST(fixture)
 		      c->name, got);
 	ck_assert_int_eq(doc_exit_status(&d, true), c->exit_status);
 	/* every finding carries evidence, every evidence item both keys */
-	json_array_foreach(d.findings, k, o)
-		ck_assert_uint_gt(json_array_size(json_object_get(o, "evidence")),
-				  0);
+	json_array_foreach(d.findings, k, o) {
+		ev = json_object_get(o, "evidence");
+		ck_assert_uint_gt(json_array_size(ev), 0);
+	}
 	j = layers_to_json(&ly);
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "netmode")),
@@ -129,6 +130,36 @@ START_TEST(docker_host_bridges_listed)
 }
 END_TEST
 
+START_TEST(sysfs_reader_on_fixture)
+{
+	struct iface_list l = {0};
+	const struct iface *e, *lo;
+	struct sysroot sr;
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/sysroot/docker-bridge",
+		 SRCDIR);
+	ck_assert_int_eq(sysroot_init(&sr, dir), 0);
+	ck_assert_int_eq(layers_sysfs_ifaces(&sr, &l), 0);
+	ck_assert_uint_eq(l.n, 2);
+	e = iface_by_name(&l, "eth0");
+	lo = iface_by_name(&l, "lo");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_ptr_nonnull(lo);
+	ck_assert_int_eq(lo->kind, IFK_LOOPBACK);
+	ck_assert_int_eq(e->kind, IFK_VETH);
+	ck_assert_int_eq(e->index, 6);
+	ck_assert_int_eq(e->link_index, 7);
+	ck_assert_int_ge(e->link_netnsid, 0);
+	ck_assert_int_eq(e->naddrs, 1);
+	ck_assert_str_eq(e->addrs[0].str, "172.17.0.2");
+	ck_assert_uint_eq(e->addrs[0].prefixlen, 16);
+	ck_assert_str_eq(lo->addrs[0].str, "127.0.0.1");
+	ck_assert_uint_eq(lo->addrs[0].prefixlen, 8);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(empty_sysroot_fails)
 {
 	struct sysroot sr;
@@ -151,6 +182,7 @@ Suite *suite_layers_fixtures(void)
 	tcase_add_loop_test(tc, fixture, 0,
 			    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, docker_host_bridges_listed);
+	tcase_add_test(tc, sysfs_reader_on_fixture);
 	tcase_add_test(tc, empty_sysroot_fails);
 	suite_add_tcase(s, tc);
 	return s;
