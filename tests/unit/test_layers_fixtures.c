@@ -160,6 +160,49 @@ START_TEST(sysfs_reader_on_fixture)
 }
 END_TEST
 
+/* The whole document for a fixture equals its golden file (version
+ * aside, so a release does not churn the goldens). */
+static void golden(const char *name)
+{
+	char dir[4096], gpath[4096];
+	struct sysroot sr;
+	struct layers ly;
+	struct doc d;
+	json_error_t err;
+	json_t *want;
+
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/sysroot/%s", SRCDIR,
+		 name);
+	snprintf(gpath, sizeof(gpath), "%s/tests/fixtures/layers/%s.json",
+		 SRCDIR, name);
+	want = json_load_file(gpath, 0, &err);
+	ck_assert_msg(want != NULL, "%s: %s", gpath, err.text);
+	ck_assert_int_eq(sysroot_init(&sr, dir), 0);
+	ck_assert_int_eq(layers_detect(&ly, &sr, NULL), 0);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "layers"), 0);
+	doc_set_fixed(&d, "2026-11-21T10:00:00Z", "node1");
+	layers_findings(&ly, &d);
+	ck_assert_int_eq(doc_set(&d, "layers", layers_to_json(&ly)), 0);
+	json_object_del(want, "version");
+	json_object_del(d.root, "version");
+	if (!json_equal(want, d.root)) {
+		char *got = json_dumps(d.root, JSON_SORT_KEYS | JSON_INDENT(2));
+
+		ck_abort_msg("%s differs from its golden file:\n%s", name,
+			     got ? got : "(no memory)");
+	}
+	json_decref(want);
+	doc_free(&d);
+	layers_free(&ly);
+}
+
+START_TEST(golden_documents)
+{
+	golden("docker-bridge");
+	golden("wsl2-nat");
+}
+END_TEST
+
 START_TEST(empty_sysroot_fails)
 {
 	struct sysroot sr;
@@ -183,6 +226,7 @@ Suite *suite_layers_fixtures(void)
 			    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, docker_host_bridges_listed);
 	tcase_add_test(tc, sysfs_reader_on_fixture);
+	tcase_add_test(tc, golden_documents);
 	tcase_add_test(tc, empty_sysroot_fails);
 	suite_add_tcase(s, tc);
 	return s;
