@@ -285,12 +285,30 @@ static int detect_virt(struct layers *ly, const struct sysroot *sr)
 			continue;
 		nread++;
 		if ((id = layers_dmi_vendor(line)) != NULL) {
+			/* EC2 bare-metal instances carry Amazon's DMI too;
+			 * systemd tells them by ".metal" in product_name */
+			if (strcmp(id, "amazon") == 0 &&
+			    sysroot_read_line(sr, files[0], line,
+					      sizeof(line)) >= 0 &&
+			    strstr(line, ".metal") != NULL) {
+				snprintf(ly->virt, sizeof(ly->virt), "none");
+				evidence_add(&ly->evidence, files[0],
+					     "'%s' is an EC2 bare-metal "
+					     "instance", line);
+				return 1;
+			}
 			snprintf(ly->virt, sizeof(ly->virt), "%s", id);
 			evidence_add(&ly->evidence, files[i],
 				     "DMI says '%s': virtual machine (%s)",
 				     line, id);
 			return 1;
 		}
+	}
+	if (sysroot_exists(sr, "/proc/xen")) {
+		snprintf(ly->virt, sizeof(ly->virt), "xen");
+		evidence_add(&ly->evidence, "/proc/xen",
+			     "/proc/xen exists: a Xen domain");
+		return 1;
 	}
 	if (sysroot_is_live(sr) && (id = cpuid_hypervisor(sig, sizeof(sig))) !=
 					    NULL) {

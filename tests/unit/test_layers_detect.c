@@ -142,6 +142,37 @@ START_TEST(shm_from_mounts_and_meminfo)
 }
 END_TEST
 
+/* The virtualization hint layers_detect finds under root. */
+static void expect_virt(const char *want)
+{
+	struct sysroot sr;
+	struct layers ly;
+
+	ck_assert_int_eq(sysroot_init(&sr, root), 0);
+	ck_assert_int_eq(layers_detect(&ly, &sr, NULL), 0);
+	ck_assert_str_eq(ly.virt, want);
+	layers_free(&ly);
+}
+
+START_TEST(virt_from_dmi)
+{
+	PUT("/sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+	expect_virt("none");
+	PUT("/sys/class/dmi/id/product_name", "KVM\n");
+	PUT("/sys/class/dmi/id/sys_vendor", "QEMU\n");
+	expect_virt("kvm"); /* product_name first: KVM before QEMU */
+	PUT("/sys/class/dmi/id/product_name", "c5.metal\n");
+	PUT("/sys/class/dmi/id/sys_vendor", "Amazon EC2\n");
+	expect_virt("none");
+	PUT("/sys/class/dmi/id/product_name", "c5.xlarge\n");
+	expect_virt("amazon");
+	PUT("/sys/class/dmi/id/product_name", "Virtual Machine\n");
+	PUT("/sys/class/dmi/id/sys_vendor", "Microsoft Corporation\n");
+	PUT("/sys/class/dmi/id/product_version", "Hyper-V UEFI Release v4.1\n");
+	expect_virt("microsoft");
+}
+END_TEST
+
 Suite *suite_layers_detect(void)
 {
 	Suite *s = suite_create("layers_detect");
@@ -153,6 +184,7 @@ Suite *suite_layers_detect(void)
 	tcase_add_test(tc, openvz);
 	tcase_add_test(tc, cgroup_and_kubernetes_hints);
 	tcase_add_test(tc, shm_from_mounts_and_meminfo);
+	tcase_add_test(tc, virt_from_dmi);
 	suite_add_tcase(s, tc);
 	return s;
 }
