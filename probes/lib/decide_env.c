@@ -47,6 +47,16 @@ static int split_list(const char *s, struct entry *out, int max,
 	return n;
 }
 
+/* True when NCCL's choice holds the interface. */
+static bool nccl_choice_has(const struct nccl_choice *c,
+			    const struct iface *ifc)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->v[i].ifc == ifc)
+			return true;
+	return false;
+}
+
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			const struct iface_list *l, struct doc *d)
 {
@@ -100,14 +110,26 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 		int hits = 0;
 		char names[256] = "";
 		size_t used = 0;
+		const struct iface *named = iface_by_name(l, ent[k].s);
 
 		for (int i = 0; i < c.n; i++) {
+			const struct iface *ifc = c.v[i].ifc;
 			int w;
 
-			if (strncmp(c.v[i].ifc->name, ent[k].s,
-				    strlen(ent[k].s)) != 0)
+			if (strncmp(ifc->name, ent[k].s, strlen(ent[k].s)) != 0)
 				continue;
 			hits++;
+			/* "bond0" names an interface, yet selects bond0.2093
+			 * while bond0 itself is not picked */
+			if (named != NULL && ifc != named &&
+			    !nccl_choice_has(&c, named)) {
+				over = true;
+				evidence_add(&ev, "nccl rules",
+					     "'%s' names an interface that is "
+					     "not picked (not running or no "
+					     "address), but selects %s",
+					     ent[k].s, ifc->name);
+			}
 			w = snprintf(names + used, sizeof(names) - used,
 				     "%s%s", used ? ", " : "",
 				     c.v[i].ifc->name);

@@ -120,6 +120,15 @@ jcheck "host A: hostname bindable" 'd["hostname"]["bindable"]' True
 jcheck "host A: NCCL's default rule" 'd["nccl_default"]["rule"]' \
 	'^docker,lo,virbr'
 jcheck "host A: bootstrap on lan0" 'd["nccl_default"]["bootstrap"]' lan0
+jcheck "host A: NCCL alone would also use vethc0 (fe80::)" \
+	'any(f["code"] == "nccl-default-iface-unsafe" for f in d["findings"])' True
+jcheck "host A: ipv6-link-local-only" \
+	'any(f["code"] == "ipv6-link-local-only" for f in d["findings"])' True
+jcheck "host A: NCCL_SOCKET_FAMILY=AF_INET recommended" \
+	'd["recommendation"]["env"]["NCCL_SOCKET_FAMILY"]' AF_INET
+jcheck "host A: mpi-btl-iface names docker0" \
+	'"docker0" in [e["fact"] for f in d["findings"] if f["code"] == "mpi-btl-iface" for e in f["evidence"]][0]' \
+	True
 jcheck "host A: default route recorded" \
 	'd["routes"]["defaults"][0]["out_interface"]' lan0
 
@@ -174,6 +183,13 @@ lab_grep "hostname-loopback" 'hostname-loopback: hostname testnode resolves to 1
 LAB_OUT=$(scan_in "$H" testnode --json)
 jcheck "hostname json: loopback" 'd["hostname"]["loopback"]' True
 jcheck "recommendation still lan0" 'd["recommendation"]["interface"]' lan0
+
+# --- a hostname mapped to an address no interface has
+lab_hosts "$H" "127.0.0.1 localhost" "10.231.88.8 farnode"
+lab_rc 0 "unbindable hostname: a warning, exit 0" ip netns exec "$H" \
+	unshare --uts sh -c "$HN" farnode "$NETPROBE" scan
+lab_grep "hostname-unbindable" 'hostname-unbindable: hostname farnode resolves to 10\.231\.88\.8'
+lab_grep "bind's error as evidence" 'bind 10\.231\.88\.8: Cannot assign requested address'
 
 # --- an interface that is down, and overlapping subnets (on B)
 lab_ns D peerd

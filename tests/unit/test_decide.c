@@ -162,6 +162,16 @@ START_TEST(nccl_ifname_overmatch_and_nomatch)
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
 
+	/* bond0 not running: "bond0" selects only bond0.2093 */
+	l.v[3].flags = IFF_UP;
+	e.nccl_socket_ifname = "bond0";
+	scan_env_nccl(&e, NULL, &ne);
+	doc_start(&d);
+	decide_nccl_ifname(&e, &ne, &l, &d);
+	ck_assert(doc_has_finding(&d, "nccl-ifname-overmatch"));
+	doc_free(&d);
+	l.v[3].flags = UPRUN;
+
 	e.nccl_socket_ifname = "nope";
 	scan_env_nccl(&e, NULL, &ne);
 	doc_start(&d);
