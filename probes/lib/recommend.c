@@ -108,6 +108,24 @@ static bool layers_nat(const struct layers *ly)
 	       ly->wsl_container;
 }
 
+/* WSL2 in a networking mode that could not be determined: NAT is WSL2's
+ * default, so no interface is recommended. */
+static bool layers_undecided(const struct layers *ly)
+{
+	return ly != NULL && ly->reach == REACH_UNKNOWN &&
+	       ly->wsl == WSL_2_UNKNOWN;
+}
+
+/* A container whose network mode was not decided: NAT is not ruled out,
+ * but nothing shows it either (a routed container network, or a network
+ * namespace that is not a container's). */
+static bool layers_container_unknown(const struct layers *ly)
+{
+	return ly != NULL && ly->reach == REACH_UNKNOWN &&
+	       ly->container != CONTAINER_NONE &&
+	       ly->netmode == NETMODE_UNKNOWN;
+}
+
 /* What to change instead, for the layer found. */
 static void nat_advice(struct recommendation *r, const struct layers *ly)
 {
@@ -415,6 +433,16 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	if (layers_nat(in->layers))
 		reason(r, "the layering suggested NAT, but every peer saw this "
 			  "node's address directly and connected back");
+	if (layers_undecided(in->layers) && !peers_direct) {
+		r->none = REC_NONE_LAYERS;
+		reason(r, "cannot tell whether peers on other hosts can reach "
+			  "this process: WSL2 in a networking mode that "
+			  "could not be determined, and NAT is its default");
+		reason(r, "set networkingMode=mirrored in "
+			  "%%UserProfile%%\\.wslconfig; a peer that sees "
+			  "this address directly and connects back also "
+			  "settles it");
+	}
 
 	cand = calloc(l->n ? l->n : 1, sizeof(*cand));
 	if (cand == NULL)
@@ -422,7 +450,9 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	for (size_t i = 0; i < l->n; i++)
 		if (not_candidate(l, &l->v[i], buf, sizeof(buf)) == NULL)
 			cand[ncand++] = &l->v[i];
-	if (ncand == 0) {
+	if (r->none != REC_CHOSEN) {
+		/* decided above: no interface */
+	} else if (ncand == 0) {
 		r->none = REC_NONE_NOCAND;
 		reason(r, "no interface is up and running with a global "
 			  "address: give this node an address on the cluster "
@@ -436,6 +466,13 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	if (chosen != NULL) {
 		r->ifc = chosen;
 		r->addr = choose_addr(in, chosen);
+		if (layers_container_unknown(in->layers) && !peers_direct)
+			reason(r, "caution: this looks like a container whose "
+				  "network mode could not be determined; if "
+				  "peers cannot connect back to %s, it is "
+				  "behind NAT and needs --network host or "
+				  "macvlan",
+			       r->addr->str);
 		settings(r);
 	}
 	for (size_t i = 0; i < l->n; i++) {
@@ -447,6 +484,10 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 			continue;
 		if (why != NULL)
 			e = reject(r, ifc->name, "%s", why);
+		else if (r->none == REC_NONE_LAYERS)
+			e = reject(r, ifc->name, "%s",
+				   "a candidate, but WSL2 NAT is not ruled "
+				   "out");
 		else if (r->none == REC_NONE_TIE || r->none == REC_NONE_PEERS)
 			e = reject(r, ifc->name, "%s",
 				   "a candidate, but nothing decides between "

@@ -49,6 +49,8 @@ enum rec_none {
 	REC_NONE_TIE,       /* cannot tell between candidates */
 	REC_NONE_NOCAND,    /* no candidate at all */
 	REC_NONE_PEERS,     /* peers disagree, or their route is unusable */
+	REC_NONE_LAYERS,    /* WSL2 in an unknown networking mode: NAT, its
+			     * default, not ruled out */
 };
 
 struct recommendation {

@@ -338,6 +338,57 @@ START_TEST(no_candidate_and_virtual_only)
 }
 END_TEST
 
+START_TEST(layers_undecided)
+{
+	struct iface_list l = {0};
+	struct recommendation r;
+	struct layers ly = {.container = CONTAINER_DOCKER,
+			    .netmode = NETMODE_UNKNOWN,
+			    .reach = REACH_UNKNOWN};
+	struct peer_verdict p;
+	struct rec_input in = {.ifaces = &l, .layers = &ly};
+
+	/* a container whose mode is undecided: chosen, with a caution */
+	add(&l, "eth0", IFK_VETH, UPRUN, "10.30.0.7", 24);
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_str_eq(r.ifc->name, "eth0");
+	ck_assert_ptr_nonnull(strstr(r.reasons[1], "caution"));
+	recommendation_free(&r);
+
+	/* a peer that saw the address and connected back settles it */
+	memset(&p, 0, sizeof(p));
+	snprintf(p.peer, sizeof(p.peer), "nodeb");
+	snprintf(p.local_ifname, sizeof(p.local_ifname), "eth0");
+	p.responded = true;
+	p.nat = 0;
+	p.inbound = 1;
+	in.peers = &p;
+	in.npeers = 1;
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_str_eq(r.ifc->name, "eth0");
+	recommendation_free(&r);
+
+	/* a Kubernetes pod (overlay) is decided: the pod address */
+	in.npeers = 0;
+	ly.container = CONTAINER_KUBERNETES;
+	ly.netmode = NETMODE_OVERLAY;
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_str_eq(r.ifc->name, "eth0");
+	recommendation_free(&r);
+
+	/* WSL2 in an unknown mode */
+	ly.container = CONTAINER_NONE;
+	ly.netmode = NETMODE_HOST;
+	ly.wsl = WSL_2_UNKNOWN;
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_ptr_null(r.ifc);
+	ck_assert_int_eq(r.none, REC_NONE_LAYERS);
+	ck_assert_ptr_nonnull(strstr(r.reasons[0], "WSL2"));
+	recommendation_free(&r);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_recommend(void)
 {
 	Suite *s = suite_create("recommend");
@@ -351,6 +402,7 @@ Suite *suite_recommend(void)
 	tcase_add_test(tc, peers_decide);
 	tcase_add_test(tc, peers_override_layers_and_inbound);
 	tcase_add_test(tc, no_candidate_and_virtual_only);
+	tcase_add_test(tc, layers_undecided);
 	suite_add_tcase(s, tc);
 	return s;
 }
