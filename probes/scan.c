@@ -616,6 +616,35 @@ static void emit_findings(const struct scan *s)
 		       json_string_value(json_object_get(f, "message")));
 }
 
+/* Why the other interfaces lost, one line per reason: a node with a
+ * thousand veths gets one line for them, not a thousand. */
+static void emit_rejected(const struct recommendation *r)
+{
+	for (size_t i = 0; i < r->nrejected; i++) {
+		const char *why = r->rejected[i].reason;
+		size_t n = 0, shown = 0;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(r->rejected[k].reason, why) == 0;
+		if (seen)
+			continue;
+		printf("  not ");
+		for (size_t k = i; k < r->nrejected; k++) {
+			if (strcmp(r->rejected[k].reason, why) != 0)
+				continue;
+			if (shown < 4)
+				printf("%s%s", shown ? ", " : "",
+				       r->rejected[k].interface);
+			shown++;
+			n++;
+		}
+		if (n > 4)
+			printf(" and %zu more", n - 4);
+		printf(": %s\n", why);
+	}
+}
+
 /* NCCL's own choice and the recommendation with its settings. */
 static void emit_choice(const struct scan *s)
 {
@@ -646,12 +675,7 @@ static void emit_choice(const struct scan *s)
 	}
 	for (int i = 0; i < r->nreasons; i++)
 		printf("  - %s\n", r->reasons[i]);
-	for (size_t i = 0; i < r->nrejected && i < TABLE_MAX; i++)
-		printf("  not %s: %s\n", r->rejected[i].interface,
-		       r->rejected[i].reason);
-	if (r->nrejected > TABLE_MAX)
-		printf("  (%zu more rejected: --json lists them)\n",
-		       r->nrejected - TABLE_MAX);
+	emit_rejected(r);
 }
 
 /* Writes the chosen output. Returns 0, or -1 when writing failed. */
