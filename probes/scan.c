@@ -396,7 +396,7 @@ static int scan_collect(struct scan *s)
 	if (hostname_collect(&s->sr, &s->host, RESOLVE_MS) < 0)
 		doc_add_error(&s->d, "hostname", "cannot read the hostname%s%s",
 			      s->host.error[0] ? ": " : "", s->host.error);
-	else if (!s->host.resolved)
+	else if (!s->host.resolved && !s->host.live)
 		doc_add_error(&s->d, "hostname", "%s", s->host.error);
 	if (!sysroot_is_live(&s->sr))
 		doc_add_error(&s->d, "live",

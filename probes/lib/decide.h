@@ -85,6 +85,7 @@ struct hostname_info {
 	struct hostname_addr addrs[HOSTNAME_MAX_ADDRS];
 	int naddrs;
 	bool resolved;           /* the lookup ran and answered */
+	bool live;               /* getaddrinfo was asked (live system) */
 	char error[400];         /* why it did not resolve, or "" */
 };
 
@@ -93,7 +94,9 @@ struct hostname_info {
 const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h);
 
 /* hostname-loopback, hostname-unbindable. An address counts as local when
- * bind() accepted it, or (not tried) when an interface of l holds it. */
+ * bind() accepted it, or (not tried) when an interface of l holds it. A
+ * name the live resolver does not know is unbindable too: torch then falls
+ * back to the loopback address. */
 void decide_hostname(const struct hostname_info *h,
 		     const struct iface_list *l, struct doc *d);
 

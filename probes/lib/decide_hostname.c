@@ -40,6 +40,18 @@ void decide_hostname(const struct hostname_info *h,
 	json_t *ev = NULL;
 	int nlocal = 0;
 
+	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0)) {
+		evidence_add(&ev, "getaddrinfo", "%s",
+			     h->error[0] ? h->error : "no address");
+		doc_add_finding(d, "hostname-unbindable", -1, ev,
+				"map the hostname to this node's LAN address "
+				"in /etc/hosts, or set GLOO_SOCKET_IFNAME to "
+				"the recommended interface",
+				"hostname %s does not resolve: torch's Gloo "
+				"falls back to the loopback address",
+				h->name);
+		return;
+	}
 	if (!h->resolved || h->naddrs == 0)
 		return;
 	g = hostname_gloo_addr(h);

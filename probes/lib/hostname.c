@@ -217,6 +217,7 @@ int hostname_collect(const struct sysroot *sr, struct hostname_info *h,
 		return 0;
 	}
 	/* the live resolver is what Gloo uses: its answer and order win */
+	h->live = true;
 	n = resolve_bounded(h->name, AF_UNSPEC, ss, HOSTNAME_MAX_ADDRS,
 			    timeout_ms, h->error, sizeof(h->error));
 	if (n > 0) {

@@ -119,6 +119,22 @@ START_TEST(hostname_unbindable)
 	decide_hostname(&h, &l, &d);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
+
+	/* the live resolver does not know the name */
+	h.naddrs = 0;
+	h.resolved = false;
+	h.live = true;
+	snprintf(h.error, sizeof(h.error), "cannot resolve 'node1'");
+	doc_start(&d);
+	decide_hostname(&h, &l, &d);
+	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
+	doc_free(&d);
+	/* nor does a recorded tree's hosts file: not judged */
+	h.live = false;
+	doc_start(&d);
+	decide_hostname(&h, &l, &d);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
 	iface_list_free(&l);
 }
 END_TEST
