@@ -563,7 +563,7 @@ int layers_read_facts(struct layers *ly, struct layers_facts *f,
 }
 
 /* Files first, then the deciders; without a caller's list the sysfs
- * reader stands in. */
+ * reader stands in. On failure nothing is left to free. */
 int layers_detect(struct layers *ly, const struct sysroot *sr,
 		  const struct iface_list *ifaces)
 {
@@ -584,12 +584,14 @@ int layers_detect(struct layers *ly, const struct sysroot *sr,
 	if (ifaces == NULL && layers_sysfs_ifaces(sr, &own) == 0)
 		ifaces = &own;
 	if (nread == 0 && ifaces == NULL) {
+		layers_free(ly);
 		errno = ENOENT;
 		return -1;
 	}
 	layers_decide(ly, &f, ifaces);
 	if (layers_bridges(ly, ifaces) < 0) {
 		iface_list_free(&own);
+		layers_free(ly);
 		errno = ENOMEM;
 		return -1;
 	}
