@@ -145,6 +145,16 @@ static enum layer_netmode decide_netmode(struct layers *ly,
 			     d->name);
 		return NETMODE_OVERLAY;
 	}
+	if (container && (d->kind == IFK_TAP || d->kind == IFK_TUN)) {
+		/* rootless podman and others: slirp4netns or pasta answer
+		 * on a tap device and translate every connection */
+		evidence_add(&ly->evidence, "interfaces",
+			     "default route leaves by %s, a %s device in a "
+			     "container: user-mode networking (slirp4netns "
+			     "or pasta), NAT presumed",
+			     d->name, iface_kind_name(d->kind));
+		return NETMODE_BRIDGE_NAT;
+	}
 	if (peer_elsewhere(d)) {
 		evidence_add(&ly->evidence, "interfaces",
 			     "%s is a veth whose peer is in another network "
