@@ -119,8 +119,12 @@ static enum layer_netmode decide_netmode(struct layers *ly,
 		return NETMODE_NONE;
 	}
 	if (!f->def.have) {
-		if (container)
+		if (container) {
+			evidence_add(&ly->evidence, "interfaces",
+				     "a container without a default route: "
+				     "network mode not decided");
 			return NETMODE_UNKNOWN;
+		}
 		return NETMODE_HOST;
 	}
 	if (d == NULL) {
