@@ -382,26 +382,29 @@ static int dump(int type, struct collect_ctx *c)
 	return 0;
 }
 
-/* Live: two dumps and sysfs; recorded: replay. */
+/* Live: two dumps and sysfs; recorded: replay. A dump the kernel marks
+ * interrupted (NLM_F_DUMP_INTR: links or addresses changed meanwhile;
+ * libmnl reports EINTR) is started again, at most NL_DUMP_TRIES times. */
 int iface_collect(struct iface_list *out, const struct sysroot *sr)
 {
 	struct collect_ctx c = {.l = out};
+	int saved = 0;
 
 	if (!sysroot_is_live(sr))
 		return iface_replay(out, sr);
-	if (dump(RTM_GETLINK, &c) < 0)
-		goto fail;
-	iface_list_finish(out);
-	if (dump(RTM_GETADDR, &c) < 0)
-		goto fail;
-	iface_sysfs_fill(out, sr);
-	return 0;
-fail:
-	{
-		int saved = errno;
-
+	for (int tries = 0; tries < NL_DUMP_TRIES; tries++) {
+		if (dump(RTM_GETLINK, &c) == 0) {
+			iface_list_finish(out);
+			if (dump(RTM_GETADDR, &c) == 0) {
+				iface_sysfs_fill(out, sr);
+				return 0;
+			}
+		}
+		saved = errno;
 		iface_list_free(out);
-		errno = saved;
+		if (saved != EINTR)
+			break;
 	}
+	errno = saved;
 	return -1;
 }

@@ -261,11 +261,22 @@ int route_defaults(const struct sysroot *sr, struct route_info *out,
 		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 		rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 		rtm->rtm_family = (unsigned char)fams[i];
-		c.err = 0;
-		if (nl_request(nlh, def_cb, &c) < 0) {
+		/* With strict checking the kernel dumps only the main table
+		 * (not the local one, a route per address); def_cb filters
+		 * again for kernels without it. */
+		rtm->rtm_table = RT_TABLE_MAIN;
+		mnl_attr_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
+		for (int tries = 0;; tries++) {
+			size_t before = c.n;
+
+			c.err = 0;
+			if (nl_request(nlh, def_cb, &c) == 0)
+				break;
 			if (c.err != 0)
 				errno = c.err;
-			return -1;
+			if (errno != EINTR || tries + 1 >= NL_DUMP_TRIES)
+				return -1;
+			c.n = before; /* interrupted: dump this family again */
 		}
 	}
 	*n = c.n;
