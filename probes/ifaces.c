@@ -31,15 +31,16 @@ struct ifaces_result {
 	char lookup_addr[INET6_ADDRSTRLEN];
 };
 
+/* The usage line, the same as the man page SYNOPSIS. */
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: netprobe ifaces [-h] [--json] [--route dest] "
-		    "[--sysroot dir]\n");
+	            "[--sysroot dir]\n");
 }
 
 /* One-line error on stderr, also into the document in JSON mode. */
 static void fail(struct doc *d, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void fail(struct doc *d, const char *what, const char *fmt, ...)
 {
 	char msg[512];
@@ -58,11 +59,11 @@ static void fail(struct doc *d, const char *what, const char *fmt, ...)
 static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
 {
 	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"json", no_argument, NULL, 'j'},
-		{"route", required_argument, NULL, 'r'},
-		{"sysroot", required_argument, NULL, 's'},
-		{NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"route", required_argument, NULL, 'r'},
+	    {"sysroot", required_argument, NULL, 's'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -85,19 +86,19 @@ static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
 			break;
 		case ':':
 			fprintf(stderr,
-				"netprobe ifaces: option '%s' needs a value\n",
-				argv[optind - 1]);
+			        "netprobe ifaces: option '%s' needs a value\n",
+			        argv[optind - 1]);
 			return -1;
 		default:
 			fprintf(stderr,
-				"netprobe ifaces: unknown option '%s'\n",
-				argv[optind - 1]);
+			        "netprobe ifaces: unknown option '%s'\n",
+			        argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "netprobe ifaces: unexpected argument '%s'\n",
-			argv[optind]);
+		        argv[optind]);
 		return -1;
 	}
 	if (o->route != NULL && *o->route == '\0') {
@@ -130,12 +131,12 @@ static int resolve(const char *host, int *family, void *addr)
 	if (res->ai_family == AF_INET)
 		memcpy(addr,
 		       &((const struct sockaddr_in *)(void *)res->ai_addr)
-				->sin_addr,
+		            ->sin_addr,
 		       4);
 	else if (res->ai_family == AF_INET6)
 		memcpy(addr,
 		       &((const struct sockaddr_in6 *)(void *)res->ai_addr)
-				->sin6_addr,
+		            ->sin6_addr,
 		       16);
 	else
 		r = EAI_FAMILY;
@@ -150,24 +151,25 @@ static void relation(const struct iface *ifc, char *buf, size_t len)
 		snprintf(buf, len, "master %s", ifc->master);
 	else if (ifc->kind == IFK_VETH && ifc->link_netnsid >= 0)
 		snprintf(buf, len, "peer %d@nsid %d", ifc->link_index,
-			 ifc->link_netnsid);
+		         ifc->link_netnsid);
 	else if (ifc->kind == IFK_VETH && ifc->parent[0] != '\0')
 		snprintf(buf, len, "peer %s", ifc->parent);
 	else if (ifc->kind == IFK_VXLAN)
 		snprintf(buf, len, "vni %u dev %s", ifc->vxlan_id,
-			 ifc->parent[0] != '\0' ? ifc->parent : "-");
+		         ifc->parent[0] != '\0' ? ifc->parent : "-");
 	else if (ifc->parent[0] != '\0')
 		snprintf(buf, len, "parent %s", ifc->parent);
 	else if (ifc->link_index > 0)
 		snprintf(buf, len, "link %d@nsid %d", ifc->link_index,
-			 ifc->link_netnsid);
+		         ifc->link_netnsid);
 	else if (ifc->nslaves > 0)
 		snprintf(buf, len, "%d member%s", ifc->nslaves,
-			 ifc->nslaves == 1 ? "" : "s");
+		         ifc->nslaves == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "-");
 }
 
+/* One route line: destination, device, then what is known. */
 static void print_route(const char *label, const struct route_info *r)
 {
 	printf("  %-9s %-24s dev %-12s", label, r->destination,
@@ -217,14 +219,14 @@ static void emit_text(const struct ifaces_result *res)
 		relation(ifc, rel, sizeof(rel));
 		if (ifc->speed_mbps > 0)
 			snprintf(speed, sizeof(speed), "%lldM",
-				 ifc->speed_mbps);
+			         ifc->speed_mbps);
 		else
 			snprintf(speed, sizeof(speed), "-");
 		if (ifc->kind == IFK_OTHER && ifc->kind_str[0] != '\0')
 			kind = ifc->kind_str;
 		if (ifc->naddrs > 0)
-			snprintf(addr, sizeof(addr), "%s/%u",
-				 ifc->addrs[0].str, ifc->addrs[0].prefixlen);
+			snprintf(addr, sizeof(addr), "%s/%u", ifc->addrs[0].str,
+			         ifc->addrs[0].prefixlen);
 		else
 			snprintf(addr, sizeof(addr), "-");
 		printf("%5d  %-*s %-10s %-10s %6u %-18s %-24s %7s %s\n",
@@ -247,18 +249,18 @@ static void emit_text(const struct ifaces_result *res)
 
 /* The document's results: interfaces and routes {defaults, lookup}. */
 static int emit_json(struct doc *d, const struct ifaces_result *res,
-		     bool have_list)
+                     bool have_list)
 {
 	json_t *defs = json_array(), *routes;
 
 	for (size_t i = 0; defs != NULL && i < res->ndefs; i++)
 		json_array_append_new(defs, route_to_json(&res->defs[i]));
-	routes = json_pack("{s:o, s:o}", "defaults",
-			   defs ? defs : json_array(), "lookup",
-			   res->have_lookup ? route_to_json(&res->lookup)
-					    : json_null());
+	routes = json_pack(
+	    "{s:o, s:o}", "defaults", defs ? defs : json_array(), "lookup",
+	    res->have_lookup ? route_to_json(&res->lookup) : json_null());
 	if (doc_set(d, "interfaces",
-		    have_list ? iface_list_to_json(&res->l) : json_array()) < 0 ||
+	            have_list ? iface_list_to_json(&res->l) : json_array()) <
+	        0 ||
 	    doc_set(d, "routes", routes) < 0)
 		return -1;
 	return doc_write(d, stdout);
@@ -267,7 +269,7 @@ static int emit_json(struct doc *d, const struct ifaces_result *res,
 /* Collect, then the route question; errors are recorded as they come.
  * Returns the exit status the run has earned so far. */
 static int collect(const struct ifaces_opts *o, struct doc *d,
-		   struct ifaces_result *res, bool *have_list)
+                   struct ifaces_result *res, bool *have_list)
 {
 	struct sysroot sr;
 	int rc = 0;
@@ -278,8 +280,10 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 		return 2;
 	}
 	if (o->route != NULL && !sysroot_is_live(&sr)) {
-		fail(d, "route", "cannot ask the route to '%s' of a recorded "
-				 "sysroot", o->route);
+		fail(d, "route",
+		     "cannot ask the route to '%s' of a recorded "
+		     "sysroot",
+		     o->route);
 		return 2;
 	}
 	if (iface_collect(&res->l, &sr) < 0) {
@@ -311,13 +315,13 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 			json_t *ev = NULL;
 
 			evidence_add(&ev, "netlink RTM_GETROUTE", "%s",
-				     strerror(errno));
+			             strerror(errno));
 			doc_add_finding(d, "host-unreachable", -1, ev, NULL,
-					"no route to '%s'", o->route);
+			                "no route to '%s'", o->route);
 			if (!o->json)
 				fprintf(stderr,
-					"netprobe ifaces: no route to '%s'\n",
-					o->route);
+				        "netprobe ifaces: no route to '%s'\n",
+				        o->route);
 			if (rc == 0)
 				rc = 1;
 		} else {

@@ -1,6 +1,9 @@
 /* Interfaces and routes as the kernel sees them: rtnetlink dumps (libmnl)
  * for the live system, /sys/class/net and /proc/net for a recorded sysroot,
- * and their JSON form (man/netprobe-json.5, section ifaces). */
+ * and their JSON form (man/netprobe-json.5, section ifaces). Include it
+ * before any <linux/if*.h>, which clashes with <net/if.h> otherwise. Lists
+ * passed to iface_collect start empty ({0}); free them with
+ * iface_list_free. */
 #ifndef NP_NL_H
 #define NP_NL_H
 

@@ -11,10 +11,11 @@
 START_TEST(iface_keys_and_nulls)
 {
 	static const char *const keys[] = {
-		"index", "name", "kind", "kind_raw", "flags", "oper_state",
-		"carrier", "mtu", "mac", "master", "peer", "parent", "vxlan",
-		"mode", "vlan_id", "slaves", "addresses", "speed_mbps",
-		"driver", "real_device", "numa_node", "pci", "rdma",
+	    "index",      "name",      "kind",       "kind_raw", "flags",
+	    "oper_state", "carrier",   "mtu",        "mac",      "master",
+	    "peer",       "parent",    "vxlan",      "mode",     "vlan_id",
+	    "slaves",     "addresses", "speed_mbps", "driver",   "real_device",
+	    "numa_node",  "pci",       "rdma",
 	};
 	struct iface_list l = {0};
 	struct iface *i = iface_list_add(&l);
@@ -38,10 +39,10 @@ START_TEST(iface_keys_and_nulls)
 	o = json_array_get(arr, 0);
 	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
 		ck_assert_msg(json_object_get(o, keys[k]) != NULL,
-			      "missing key %s", keys[k]);
+		              "missing key %s", keys[k]);
 	ck_assert_str_eq(json_string_value(json_object_get(o, "kind")), "veth");
 	ck_assert_str_eq(json_string_value(json_object_get(o, "oper_state")),
-			 "up");
+	                 "up");
 	ck_assert(json_is_null(json_object_get(o, "carrier")));
 	ck_assert(json_is_null(json_object_get(o, "speed_mbps")));
 	ck_assert(json_is_null(json_object_get(o, "numa_node")));
@@ -49,23 +50,23 @@ START_TEST(iface_keys_and_nulls)
 	ck_assert(json_is_null(json_object_get(o, "vxlan")));
 	ck_assert(json_is_false(json_object_get(o, "real_device")));
 	ck_assert_int_eq(json_integer_value(json_object_get(
-				 json_object_get(o, "peer"), "ifindex")),
-			 9);
+	                     json_object_get(o, "peer"), "ifindex")),
+	                 9);
 	ck_assert_int_eq(json_integer_value(json_object_get(
-				 json_object_get(o, "peer"), "netnsid")),
-			 0);
+	                     json_object_get(o, "peer"), "netnsid")),
+	                 0);
 	ad = json_array_get(json_object_get(o, "addresses"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(ad, "family")),
-			 "inet");
+	                 "inet");
 	ck_assert_str_eq(json_string_value(json_object_get(ad, "address")),
-			 "172.17.0.2");
+	                 "172.17.0.2");
 	ck_assert_int_eq(json_integer_value(json_object_get(ad, "prefixlen")),
-			 16);
+	                 16);
 	ck_assert_str_eq(json_string_value(json_object_get(ad, "scope")),
-			 "global");
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 json_object_get(o, "flags"), 0)),
-			 "UP");
+	                 "global");
+	ck_assert_str_eq(
+	    json_string_value(json_array_get(json_object_get(o, "flags"), 0)),
+	    "UP");
 	json_decref(arr);
 
 	/* vxlan and vlan carry their own objects. */
@@ -75,19 +76,20 @@ START_TEST(iface_keys_and_nulls)
 	strcpy(i->parent, "eth0");
 	o = iface_to_json(i);
 	ck_assert_int_eq(json_integer_value(json_object_get(
-				 json_object_get(o, "vxlan"), "id")),
-			 42);
+	                     json_object_get(o, "vxlan"), "id")),
+	                 42);
 	ck_assert_str_eq(json_string_value(json_object_get(
-				 json_object_get(o, "vxlan"), "underlay")),
-			 "eth0");
+	                     json_object_get(o, "vxlan"), "underlay")),
+	                 "eth0");
 	ck_assert(json_is_null(json_object_get(o, "peer")));
 	json_decref(o);
 	i->kind = IFK_VLAN;
 	i->vlan_id = 100;
 	o = iface_to_json(i);
-	ck_assert_int_eq(json_integer_value(json_object_get(o, "vlan_id")), 100);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "vlan_id")),
+	                 100);
 	ck_assert_str_eq(json_string_value(json_object_get(o, "parent")),
-			 "eth0");
+	                 "eth0");
 	json_decref(o);
 	iface_list_free(&l);
 }
@@ -96,23 +98,23 @@ END_TEST
 START_TEST(route_keys)
 {
 	struct route_info r = {
-		.family = AF_INET,
-		.destination = "default",
-		.oif = 2,
-		.out_interface = "eth0",
-		.gateway = "",
-		.metric = 100,
-		.table = RT_TABLE_MAIN,
+	    .family = AF_INET,
+	    .destination = "default",
+	    .oif = 2,
+	    .out_interface = "eth0",
+	    .gateway = "",
+	    .metric = 100,
+	    .table = RT_TABLE_MAIN,
 	};
 	json_t *o = route_to_json(&r);
 
 	ck_assert_ptr_nonnull(o);
 	ck_assert_str_eq(json_string_value(json_object_get(o, "family")),
-			 "inet");
+	                 "inet");
 	ck_assert_str_eq(json_string_value(json_object_get(o, "destination")),
-			 "default");
-	ck_assert_str_eq(
-		json_string_value(json_object_get(o, "out_interface")), "eth0");
+	                 "default");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "out_interface")),
+	                 "eth0");
 	ck_assert(json_is_null(json_object_get(o, "gateway")));
 	ck_assert(json_is_null(json_object_get(o, "source")));
 	ck_assert(json_is_null(json_object_get(o, "mtu")));
