@@ -169,13 +169,14 @@ static void relation(const struct iface *ifc, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-/* One route line: destination, device, then what is known. */
-static void print_route(const char *label, const struct route_info *r)
+/* One route line in `ip route` words: what it is for, then via, dev,
+ * src, mtu and metric where known. */
+static void print_route(const char *what, const struct route_info *r)
 {
-	printf("  %-9s %-24s dev %-12s", label, r->destination,
-	       r->out_interface[0] != '\0' ? r->out_interface : "?");
+	printf("  %s", what);
 	if (r->gateway[0] != '\0')
 		printf(" via %s", r->gateway);
+	printf(" dev %s", r->out_interface[0] != '\0' ? r->out_interface : "?");
 	if (r->source[0] != '\0')
 		printf(" src %s", r->source);
 	if (r->mtu != 0)
@@ -196,27 +197,49 @@ static const char *state_short(const struct iface *ifc)
 	return strcmp(s, "lowerlayerdown") == 0 ? "lowerdown" : s;
 }
 
-/* The human table: one line per interface, addresses on continuation
- * lines so columns stay aligned. */
+/* First address as "addr/len", or "-". */
+static void first_addr(const struct iface *ifc, char *buf, size_t len)
+{
+	if (ifc->naddrs > 0)
+		snprintf(buf, len, "%s/%u", ifc->addrs[0].str,
+		         ifc->addrs[0].prefixlen);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Widens *w to fit s. */
+static void fit(int *w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (n > *w)
+		*w = n;
+}
+
+/* The human table: one line per interface, further addresses on
+ * continuation lines; name, address and relation columns as wide as their
+ * longest entry, so columns stay aligned. */
 static void emit_text(const struct ifaces_result *res)
 {
-	size_t w = 4;
+	char rel[64], addr[INET6_ADDRSTRLEN + 8], speed[24];
+	int wn = 4, wa = 7, wr = 8;
 
 	for (size_t i = 0; i < res->l.n; i++) {
-		size_t n = strlen(res->l.v[i].name);
-
-		if (n > w)
-			w = n;
+		fit(&wn, res->l.v[i].name);
+		first_addr(&res->l.v[i], addr, sizeof(addr));
+		fit(&wa, addr);
+		relation(&res->l.v[i], rel, sizeof(rel));
+		fit(&wr, rel);
 	}
-	printf("%5s  %-*s %-10s %-10s %6s %-18s %-24s %7s %s\n", "INDEX",
-	       (int)w, "NAME", "KIND", "STATE", "MTU", "ADDRESS", "RELATION",
+	printf("%5s  %-*s %-10s %-9s %6s  %-*s  %-*s %7s  %s\n", "INDEX", wn,
+	       "NAME", "KIND", "STATE", "MTU", wa, "ADDRESS", wr, "RELATION",
 	       "SPEED", "DRIVER");
 	for (size_t i = 0; i < res->l.n; i++) {
 		const struct iface *ifc = &res->l.v[i];
-		char rel[64], speed[24], addr[INET6_ADDRSTRLEN + 8];
 		const char *kind = iface_kind_name(ifc->kind);
 
 		relation(ifc, rel, sizeof(rel));
+		first_addr(ifc, addr, sizeof(addr));
 		if (ifc->speed_mbps > 0)
 			snprintf(speed, sizeof(speed), "%lldM",
 			         ifc->speed_mbps);
@@ -224,27 +247,28 @@ static void emit_text(const struct ifaces_result *res)
 			snprintf(speed, sizeof(speed), "-");
 		if (ifc->kind == IFK_OTHER && ifc->kind_str[0] != '\0')
 			kind = ifc->kind_str;
-		if (ifc->naddrs > 0)
-			snprintf(addr, sizeof(addr), "%s/%u", ifc->addrs[0].str,
-			         ifc->addrs[0].prefixlen);
-		else
-			snprintf(addr, sizeof(addr), "-");
-		printf("%5d  %-*s %-10s %-10s %6u %-18s %-24s %7s %s\n",
-		       ifc->index, (int)w, ifc->name, kind, state_short(ifc),
-		       ifc->mtu, addr, rel, speed,
+		printf("%5d  %-*s %-10s %-9s %6u  %-*s  %-*s %7s  %s\n",
+		       ifc->index, wn, ifc->name, kind, state_short(ifc),
+		       ifc->mtu, wa, addr, wr, rel, speed,
 		       ifc->driver[0] != '\0' ? ifc->driver : "-");
 		for (int a = 1; a < ifc->naddrs; a++)
-			printf("%5s  %-*s %-10s %-10s %6s %s/%u\n", "", (int)w,
-			       "", "", "", "", ifc->addrs[a].str,
+			printf("%5s  %-*s %-10s %-9s %6s  %s/%u\n", "", wn, "",
+			       "", "", "", ifc->addrs[a].str,
 			       ifc->addrs[a].prefixlen);
 	}
 	printf("\nroutes:\n");
 	if (res->ndefs == 0)
 		printf("  no default route\n");
 	for (size_t i = 0; i < res->ndefs; i++)
-		print_route("default", &res->defs[i]);
-	if (res->have_lookup)
-		print_route("get", &res->lookup);
+		print_route(res->defs[i].family == AF_INET6 ? "default inet6"
+		                                            : "default inet",
+		            &res->defs[i]);
+	if (res->have_lookup) {
+		char what[INET6_ADDRSTRLEN + 16];
+
+		snprintf(what, sizeof(what), "to %s", res->lookup.destination);
+		print_route(what, &res->lookup);
+	}
 }
 
 /* The document's results: interfaces and routes {defaults, lookup}. */
