@@ -139,6 +139,8 @@ static int replay_one(const struct sysroot *sr, const char *name,
 	k = read_devtype(sr, ifc);
 	if (net_exists(sr, name, "bridge"))
 		k = IFK_BRIDGE;
+	else if (net_exists(sr, name, "bonding"))
+		k = IFK_BOND;
 	if (net_exists(sr, name, "tun_flags"))
 		k = net_ll(sr, name, "tun_flags", &v) == 0 && (v & IFF_TAP)
 		        ? IFK_TAP

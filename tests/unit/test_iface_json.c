@@ -3,6 +3,7 @@
 #include "nl.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/if.h>
@@ -124,6 +125,47 @@ START_TEST(route_keys)
 }
 END_TEST
 
+/* The whole ifaces result for the recorded fixture against a golden file
+ * (regenerate with NP_UPDATE_GOLDEN=1 after a deliberate change). */
+START_TEST(golden_fixture)
+{
+	const char *golden = SRCDIR "/tests/fixtures/ifaces/basic.json";
+	struct iface_list l = {0};
+	struct route_info r[8];
+	struct sysroot sr;
+	json_t *doc, *defs, *want;
+	json_error_t err;
+	size_t n;
+	char *got;
+
+	ck_assert_int_eq(
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/ifaces/basic"), 0);
+	ck_assert_int_eq(iface_collect(&l, &sr), 0);
+	ck_assert_int_eq(route_defaults(&sr, r, 8, &n), 0);
+	defs = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(defs, route_to_json(&r[i]));
+	doc = json_pack("{s:o, s:{s:o, s:n}}", "interfaces",
+	                iface_list_to_json(&l), "routes", "defaults", defs,
+	                "lookup");
+	ck_assert_ptr_nonnull(doc);
+	if (getenv("NP_UPDATE_GOLDEN") != NULL)
+		ck_assert_int_eq(
+		    json_dump_file(doc, golden,
+		                   JSON_SORT_KEYS | JSON_INDENT(2)),
+		    0);
+	want = json_load_file(golden, 0, &err);
+	ck_assert_msg(want != NULL, "%s: %s", golden, err.text);
+	got = json_dumps(doc, JSON_SORT_KEYS | JSON_INDENT(2));
+	ck_assert_msg(json_equal(doc, want), "differs from %s:\n%s", golden,
+	              got);
+	free(got);
+	json_decref(want);
+	json_decref(doc);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_iface_json(void)
 {
 	Suite *s = suite_create("iface_json");
@@ -131,6 +173,7 @@ Suite *suite_iface_json(void)
 
 	tcase_add_test(tc, iface_keys_and_nulls);
 	tcase_add_test(tc, route_keys);
+	tcase_add_test(tc, golden_fixture);
 	suite_add_tcase(s, tc);
 	return s;
 }
