@@ -77,6 +77,18 @@ jqt "loopback is loopback" \
 jqt "interfaces in ifindex order" \
 	'[.interfaces[].index] == ([.interfaces[].index] | sort)'
 
+# tun and tap share IFLA_INFO_KIND "tun"; the tun type tells them apart.
+if [ -c /dev/net/tun ] && ip -n "$A" tuntap add dev tap7 mode tap &&
+	ip -n "$A" tuntap add dev tun7 mode tun; then
+	lab_rc 0 "ifaces --json with tun and tap" $np ifaces --json
+	printf '%s\n' "$LAB_OUT" >"$J"
+	jqt "tap7 is a tap, tun7 a tun" \
+		'([.interfaces[] | select(.name == "tap7" or .name == "tun7") |
+		  .kind] | sort) == ["tap", "tun"]'
+else
+	echo "skip - no /dev/net/tun: tun and tap not checked"
+fi
+
 lab_rc 0 "text table" $np ifaces
 lab_grep "table has a dn0 row marked down" '^ +[0-9]+ +dn0 +veth +admdown'
 lab_grep "table shows the vxlan underlay" 'vx42 +vxlan .*vni 42 dev lan0'
