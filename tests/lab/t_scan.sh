@@ -47,7 +47,7 @@ ip -n "$A" link set lan0 up
 ip -n "$B" link set lan0 up
 ip -n "$A" route add default via 10.231.20.254 dev lan0
 lab_hosts "$A" "127.0.0.1 localhost" "10.231.20.1 nodea"
-lab_hosts "$B" "127.0.0.1 localhost" "10.231.20.2 nodeb"
+lab_hosts "$B" "127.0.0.1 localhost" "10.231.20.2 nodeb" "10.231.20.1 nodea"
 
 # A's docker0 and the container behind masquerade
 ip -n "$A" link add name docker0 type bridge
@@ -156,6 +156,14 @@ lab_rc 0 "host B: --peer host A" ip netns exec "$B" unshare --uts \
 	sh -c "$HN" nodeb "$NETPROBE" scan --peer 10.231.20.1
 lab_grep "host B: the route toward the peer decides" \
 	'route toward peer 10\.231\.20\.1 .*leaves by lan0'
+
+LAB_OUT=$(scan_in "$B" nodeb --json --peer nodea:7470)
+jcheck "host B: a peer by name resolves" \
+	'(d["peers"][0]["peer"], d["peers"][0]["peer_addr"], d["routes"]["lookup"]["out_interface"])' \
+	"('nodea:7470', '10.231.20.1', 'lan0')"
+lab_rc 2 "a peer that does not resolve exits 2" ip netns exec "$B" \
+	"$NETPROBE" scan --peer no-such-node.invalid
+lab_grep "one-line peer error" "^netprobe scan: invalid peer 'no-such-node\.invalid'"
 
 # --- environment settings are checked
 lab_rc 1 "NCCL_SOCKET_IFNAME=nope: exits 1" \
