@@ -59,20 +59,20 @@ struct scan {
 };
 
 static const char usage_text[] =
-	"usage: netprobe scan [--json] [--export] [--sysroot dir] "
-	"[--peer host[:port]]...\n"
-	"\n"
-	"  --json             write the JSON document (netprobe-json(5))\n"
-	"  --export           print only `export NAME=value` lines for eval\n"
-	"  --sysroot dir      read /proc, /sys and /etc from a recorded tree\n"
-	"  --peer host[:port] let the route toward this peer decide "
-	"(repeatable)\n"
-	"  -h, --help         print this help\n";
+    "usage: netprobe scan [--json] [--export] [--sysroot dir] "
+    "[--peer host[:port]]...\n"
+    "\n"
+    "  --json             write the JSON document (netprobe-json(5))\n"
+    "  --export           print only `export NAME=value` lines for eval\n"
+    "  --sysroot dir      read /proc, /sys and /etc from a recorded tree\n"
+    "  --peer host[:port] let the route toward this peer decide "
+    "(repeatable)\n"
+    "  -h, --help         print this help\n";
 
 /* Reports a run that cannot go on: one line on stderr, the error in the
  * document (written in --json mode). Returns the exit status 2. */
 static int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
 {
 	char msg[512];
@@ -95,12 +95,12 @@ static int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
 static int scan_parse(int argc, char **argv, struct scan_opts *o)
 {
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"export", no_argument, NULL, 'e'},
-		{"sysroot", required_argument, NULL, 's'},
-		{"peer", required_argument, NULL, 'p'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, 'j'},
+	    {"export", no_argument, NULL, 'e'},
+	    {"sysroot", required_argument, NULL, 's'},
+	    {"peer", required_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int ch;
 
@@ -120,9 +120,10 @@ static int scan_parse(int argc, char **argv, struct scan_opts *o)
 			break;
 		case 'p':
 			if (o->npeers >= SCAN_MAX_PEERS) {
-				fprintf(stderr, "netprobe scan: too many peers "
-						"'%s': at most %d\n",
-					optarg, SCAN_MAX_PEERS);
+				fprintf(stderr,
+				        "netprobe scan: too many peers "
+				        "'%s': at most %d\n",
+				        optarg, SCAN_MAX_PEERS);
 				return 2;
 			}
 			o->peers[o->npeers++] = optarg;
@@ -131,27 +132,28 @@ static int scan_parse(int argc, char **argv, struct scan_opts *o)
 			fputs(usage_text, stdout);
 			return 1;
 		case ':':
-			fprintf(stderr, "netprobe scan: option '%s' needs a "
-					"value\n",
-				argv[optind - 1]);
+			fprintf(stderr,
+			        "netprobe scan: option '%s' needs a "
+			        "value\n",
+			        argv[optind - 1]);
 			fputs(usage_text, stderr);
 			return 2;
 		default:
 			fprintf(stderr, "netprobe scan: unknown option '%s'\n",
-				argv[optind - 1]);
+			        argv[optind - 1]);
 			fputs(usage_text, stderr);
 			return 2;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "netprobe scan: unexpected argument '%s'\n",
-			argv[optind]);
+		        argv[optind]);
 		fputs(usage_text, stderr);
 		return 2;
 	}
 	if (o->json && o->export) {
 		fprintf(stderr, "netprobe scan: --json and --export exclude "
-				"each other\n");
+		                "each other\n");
 		return 2;
 	}
 	return 0;
@@ -160,7 +162,7 @@ static int scan_parse(int argc, char **argv, struct scan_opts *o)
 /* Splits HOST[:PORT] ("[v6]:port" or a bare IPv6 address too) into host.
  * Returns 0, or -1 with *why set. */
 static int split_peer(const char *spec, char *host, size_t len,
-		      const char **why)
+                      const char **why)
 {
 	const char *colon, *port = NULL, *errstr;
 	size_t n;
@@ -207,7 +209,8 @@ static int split_peer(const char *spec, char *host, size_t len,
 static const void *sa_addr(const struct sockaddr_storage *ss)
 {
 	if (ss->ss_family == AF_INET)
-		return &((const struct sockaddr_in *)(const void *)ss)->sin_addr;
+		return &((const struct sockaddr_in *)(const void *)ss)
+		            ->sin_addr;
 	return &((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr;
 }
 
@@ -236,33 +239,32 @@ static int scan_peer_verdicts(struct scan *s)
 		snprintf(v->peer, sizeof(v->peer), "%s", s->o.peers[i]);
 		if (split_peer(s->o.peers[i], host, sizeof(host), &why) < 0)
 			return scan_fail(s, "peer", "invalid peer '%s': %s",
-					 s->o.peers[i], why);
+			                 s->o.peers[i], why);
 		if (!sysroot_is_live(&s->sr)) {
 			doc_add_error(&s->d, "peer",
-				      "peer '%s' ignored: routes are looked up "
-				      "only on the live system, not in a "
-				      "recorded sysroot",
-				      s->o.peers[i]);
+			              "peer '%s' ignored: routes are looked up "
+			              "only on the live system, not in a "
+			              "recorded sysroot",
+			              s->o.peers[i]);
 			continue;
 		}
 		if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
-				    sizeof(err)) < 1)
+		                    sizeof(err)) < 1)
 			return scan_fail(s, "peer", "invalid peer '%s': %s",
-					 s->o.peers[i], err);
+			                 s->o.peers[i], err);
 		inet_ntop(ss.ss_family, sa_addr(&ss), v->peer_addr,
-			  sizeof(v->peer_addr));
+		          sizeof(v->peer_addr));
 		s->npeers++;
 		if (route_get(ss.ss_family, sa_addr(&ss), &ri) < 0) {
 			doc_add_error(&s->d, "route",
-				      "no route toward peer '%s' (%s): %s",
-				      s->o.peers[i], v->peer_addr,
-				      strerror(errno));
+			              "no route toward peer '%s' (%s): %s",
+			              s->o.peers[i], v->peer_addr,
+			              strerror(errno));
 			continue;
 		}
 		snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
-			 ri.out_interface);
-		snprintf(v->local_addr, sizeof(v->local_addr), "%s",
-			 ri.source);
+		         ri.out_interface);
+		snprintf(v->local_addr, sizeof(v->local_addr), "%s", ri.source);
 		if (!s->have_lookup) {
 			s->lookup = ri;
 			s->have_lookup = true;
@@ -290,7 +292,7 @@ static void scan_master(struct scan *s)
 	} else if (!sysroot_is_live(&s->sr)) {
 		return; /* a name: not looked up for a recorded tree */
 	} else if (resolve_bounded(v, AF_UNSPEC, &ss, 1, RESOLVE_MS, m->error,
-				   sizeof(m->error)) < 1) {
+	                           sizeof(m->error)) < 1) {
 		return;
 	} else {
 		m->family = ss.ss_family;
@@ -303,7 +305,7 @@ static void scan_master(struct scan *s)
 	if (route_get(m->family, m->addr, &ri) == 0) {
 		m->route = 1;
 		snprintf(m->route_ifname, sizeof(m->route_ifname), "%s",
-			 ri.out_interface);
+		         ri.out_interface);
 	} else {
 		m->route = 0;
 	}
@@ -328,14 +330,14 @@ static void scan_comm_id(struct scan *s)
 	if (inet_pton(AF_INET, host, addr) == 1)
 		return;
 	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
-			    sizeof(err)) < 1) {
+	                    sizeof(err)) < 1) {
 		doc_add_error(&s->d, "resolve", "NCCL_COMM_ID: %s", err);
 		return;
 	}
 	inet_ntop(ss.ss_family, sa_addr(&ss), addr, sizeof(addr));
 	snprintf(s->comm_id_numeric, sizeof(s->comm_id_numeric),
-		 ss.ss_family == AF_INET6 ? "[%s]%s" : "%s%s", addr,
-		 colon ? colon : "");
+	         ss.ss_family == AF_INET6 ? "[%s]%s" : "%s%s", addr,
+	         colon ? colon : "");
 }
 
 /* Orders default routes as the kernel prefers them: IPv4 first, then by
@@ -373,15 +375,17 @@ static int scan_collect(struct scan *s)
 {
 	if (iface_collect(&s->ifaces, &s->sr) < 0)
 		return scan_fail(s, "netlink", "cannot list interfaces%s%s: %s",
-				 sysroot_is_live(&s->sr) ? "" : " in '",
-				 sysroot_is_live(&s->sr) ? "" : s->sr.dir,
-				 strerror(errno));
+		                 sysroot_is_live(&s->sr) ? "" : " in '",
+		                 sysroot_is_live(&s->sr) ? "" : s->sr.dir,
+		                 strerror(errno));
 	if (!sysroot_is_live(&s->sr))
 		replay_running(&s->ifaces);
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
-			   &s->ndefaults) < 0) {
-		doc_add_error(&s->d, "route", "cannot read the default routes: "
-					     "%s", strerror(errno));
+	                   &s->ndefaults) < 0) {
+		doc_add_error(&s->d, "route",
+		              "cannot read the default routes: "
+		              "%s",
+		              strerror(errno));
 		s->ndefaults = 0;
 	} else {
 		s->routes_known = true;
@@ -390,18 +394,18 @@ static int scan_collect(struct scan *s)
 	}
 	if (layers_detect(&s->ly, &s->sr, &s->ifaces) < 0)
 		doc_add_error(&s->d, "layers", "cannot tell the layering: %s",
-			      strerror(errno));
+		              strerror(errno));
 	else
 		s->have_layers = true;
 	if (hostname_collect(&s->sr, &s->host, RESOLVE_MS) < 0)
 		doc_add_error(&s->d, "hostname", "cannot read the hostname%s%s",
-			      s->host.error[0] ? ": " : "", s->host.error);
+		              s->host.error[0] ? ": " : "", s->host.error);
 	else if (!s->host.resolved && !s->host.live)
 		doc_add_error(&s->d, "hostname", "%s", s->host.error);
 	if (!sysroot_is_live(&s->sr))
 		doc_add_error(&s->d, "live",
-			      "recorded sysroot: bind(), getaddrinfo and route "
-			      "lookups were skipped");
+		              "recorded sysroot: bind(), getaddrinfo and route "
+		              "lookups were skipped");
 	scan_env_from_process(&s->env);
 	if (s->o.npeers > 0 && s->env.nodes == 0)
 		s->env.nodes = 2; /* peers on other nodes were named */
@@ -429,9 +433,8 @@ static int scan_decide(struct scan *s)
 	in.routes_known = s->routes_known;
 	if (recommend(&in, &s->rec) < 0)
 		return scan_fail(s, "recommend", "out of memory");
-	scan_env_nccl(&s->env, s->comm_id_numeric[0] ? s->comm_id_numeric
-						     : NULL,
-		      &ne);
+	scan_env_nccl(&s->env,
+	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if (s->have_layers)
 		layers_findings(&s->ly, &s->d);
 	decide_iface_state(&s->ifaces, &s->d);
@@ -455,8 +458,8 @@ static json_t *routes_json(const struct scan *s)
 	for (size_t i = 0; defs != NULL && i < s->ndefaults; i++)
 		json_array_append_new(defs, route_to_json(&s->defaults[i]));
 	return json_pack("{s:o, s:o}", "defaults", defs, "lookup",
-			 s->have_lookup ? route_to_json(&s->lookup)
-					: json_null());
+	                 s->have_lookup ? route_to_json(&s->lookup)
+	                                : json_null());
 }
 
 /* Builds the document's results. Returns 0, or -1 on no memory. */
@@ -466,15 +469,14 @@ static int scan_json(struct scan *s)
 
 	for (size_t i = 0; peers != NULL && i < s->npeers; i++)
 		json_array_append_new(peers,
-				      peer_verdict_to_json(&s->peers[i]));
+		                      peer_verdict_to_json(&s->peers[i]));
 	if (doc_set(&s->d, "interfaces", iface_list_to_json(&s->ifaces)) ||
-	    doc_set(&s->d, "layers", s->have_layers ? layers_to_json(&s->ly)
-						    : json_null()) ||
+	    doc_set(&s->d, "layers",
+	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
 	    doc_set(&s->d, "routes", routes_json(s)) ||
 	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
 	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
-	    doc_set(&s->d, "recommendation",
-		    recommendation_to_json(&s->rec)) ||
+	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->d, "peers", peers))
 		return -1;
 	return 0;
@@ -500,7 +502,7 @@ static void emit_export(const struct scan *s)
 
 	if (r->ifc == NULL) {
 		fprintf(stderr, "# netprobe scan: no recommendation: %s\n",
-			r->nreasons > 0 ? r->reasons[0] : "no interface");
+		        r->nreasons > 0 ? r->reasons[0] : "no interface");
 		return;
 	}
 	for (int i = 0; i < r->nenv; i++) {
@@ -595,25 +597,26 @@ static void emit_findings(const struct scan *s)
 	printf("\nfindings\n");
 	if (json_array_size(s->d.findings) == 0)
 		printf("  none\n");
-	json_array_foreach(s->d.findings, i, f) {
+	json_array_foreach(s->d.findings, i, f)
+	{
 		const char *sev =
-			json_string_value(json_object_get(f, "severity"));
+		    json_string_value(json_object_get(f, "severity"));
 
 		printf("  %s%-7s%s  %s: %s\n", sev_color(s, sev), sev,
 		       s->color ? "\033[0m" : "",
 		       json_string_value(json_object_get(f, "code")),
 		       json_string_value(json_object_get(f, "summary")));
 		json_array_foreach(json_object_get(f, "evidence"), k, e)
-			printf("           %s (%s)\n",
-			       json_string_value(json_object_get(e, "fact")),
-			       json_string_value(json_object_get(e, "source")));
+		    printf("           %s (%s)\n",
+		           json_string_value(json_object_get(e, "fact")),
+		           json_string_value(json_object_get(e, "source")));
 		printf("           fix: %s\n",
 		       json_string_value(json_object_get(f, "fix")));
 	}
 	json_array_foreach(s->d.errors, i, f)
-		printf("  %-7s  %s: %s\n", "skipped",
-		       json_string_value(json_object_get(f, "step")),
-		       json_string_value(json_object_get(f, "message")));
+	    printf("  %-7s  %s: %s\n", "skipped",
+	           json_string_value(json_object_get(f, "step")),
+	           json_string_value(json_object_get(f, "message")));
 }
 
 /* Why the other interfaces lost, one line per reason: a node with a
@@ -655,12 +658,10 @@ static void emit_choice(const struct scan *s)
 	       c->rule);
 	for (int i = 0; i < c->n; i++)
 		printf(" %s %s%s%s", c->v[i].ifc->name, c->v[i].addr->str,
-		       i == 0 ? " (bootstrap)" : "",
-		       i + 1 < c->n ? "," : "");
+		       i == 0 ? " (bootstrap)" : "", i + 1 < c->n ? "," : "");
 	if (c->n == 0)
 		printf(" no interface");
-	printf("\n  %s: %s\n", s->nccl.safe ? "safe" : "not safe",
-	       s->nccl.why);
+	printf("\n  %s: %s\n", s->nccl.safe ? "safe" : "not safe", s->nccl.why);
 
 	printf("\nrecommendation\n");
 	if (r->ifc != NULL)
@@ -718,14 +719,14 @@ int cmd_scan(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	}
 	s->color = !s->o.json && !s->o.export && isatty(STDOUT_FILENO) &&
-		   getenv("NO_COLOR") == NULL;
+	           getenv("NO_COLOR") == NULL;
 	if (doc_init(&s->d, "netprobe", "scan") < 0) {
 		rc = scan_fail(s, "memory", "out of memory");
 		goto out;
 	}
 	if (sysroot_init(&s->sr, s->o.sysroot) < 0) {
 		rc = scan_fail(s, "sysroot", "cannot read sysroot '%s': %s",
-			       s->o.sysroot, strerror(errno));
+		               s->o.sysroot, strerror(errno));
 		goto out;
 	}
 	if ((rc = scan_collect(s)) != 0 || (rc = scan_decide(s)) != 0)

@@ -22,7 +22,9 @@ static int env_count(const char *name)
 void scan_env_from_process(struct scan_env *e)
 {
 	static const char *const node_vars[] = {
-		"NNODES", "SLURM_JOB_NUM_NODES", "SLURM_NNODES",
+	    "NNODES",
+	    "SLURM_JOB_NUM_NODES",
+	    "SLURM_NNODES",
 	};
 	int world, local;
 
@@ -46,12 +48,12 @@ void scan_env_from_process(struct scan_env *e)
 }
 
 void scan_env_nccl(const struct scan_env *e, const char *comm_id_numeric,
-		   struct nccl_env *out)
+                   struct nccl_env *out)
 {
 	out->socket_ifname = e->nccl_socket_ifname;
 	out->socket_family = e->nccl_socket_family;
-	out->comm_id = comm_id_numeric != NULL ? comm_id_numeric
-					       : e->nccl_comm_id;
+	out->comm_id =
+	    comm_id_numeric != NULL ? comm_id_numeric : e->nccl_comm_id;
 }
 
 bool decide_is_loopback(const struct iface *ifc)
@@ -63,10 +65,10 @@ bool decide_is_loopback(const struct iface *ifc)
 bool decide_is_virtual(const struct iface *ifc)
 {
 	static const char *const prefixes[] = {
-		"docker", "br-",   "veth",     "cni",   "flannel", "cali",
-		"virbr",  "vxlan", "weave",    "tailscale", "wg",  "tun",
-		"tap",    "vnet",  "podman",   "cilium", "kube-", "lxc",
-		"lxdbr",  "genev", "vboxnet",  "zt",
+	    "docker", "br-",   "veth",    "cni",       "flannel", "cali",
+	    "virbr",  "vxlan", "weave",   "tailscale", "wg",      "tun",
+	    "tap",    "vnet",  "podman",  "cilium",    "kube-",   "lxc",
+	    "lxdbr",  "genev", "vboxnet", "zt",
 	};
 
 	if (decide_is_loopback(ifc))
@@ -80,7 +82,7 @@ bool decide_is_virtual(const struct iface *ifc)
 }
 
 bool decide_is_container_bridge(const struct iface_list *l,
-				const struct iface *ifc)
+                                const struct iface *ifc)
 {
 	if (ifc->kind != IFK_BRIDGE)
 		return false;
@@ -99,7 +101,7 @@ bool decide_is_container_bridge(const struct iface_list *l,
 		const struct iface *m = iface_by_name(l, ifc->slaves[i]);
 
 		if (m == NULL || (m->kind != IFK_VETH && m->kind != IFK_TAP &&
-				  m->kind != IFK_TUN))
+		                  m->kind != IFK_TUN))
 			return false;
 	}
 	return true;
@@ -125,8 +127,7 @@ bool decide_addr_global(const struct iface_addr *a)
 	return false;
 }
 
-const struct iface_addr *decide_global_addr(const struct iface *ifc,
-					    int family)
+const struct iface_addr *decide_global_addr(const struct iface *ifc, int family)
 {
 	static const int order[] = {AF_INET, AF_INET6};
 
@@ -147,7 +148,7 @@ bool decide_is_usable(const struct iface *ifc)
 }
 
 bool decide_addr_is_local(const struct iface_list *l, int family,
-			  const void *addr)
+                          const void *addr)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];

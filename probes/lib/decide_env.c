@@ -19,7 +19,7 @@ struct entry {
 /* Splits a comma list into entries (empty ones dropped); the ":port"
  * suffix NCCL allows is kept out when strip_port. Returns the count. */
 static int split_list(const char *s, struct entry *out, int max,
-		      bool strip_port)
+                      bool strip_port)
 {
 	int n = 0;
 
@@ -49,7 +49,7 @@ static int split_list(const char *s, struct entry *out, int max,
 
 /* True when NCCL's choice holds the interface. */
 static bool nccl_choice_has(const struct nccl_choice *c,
-			    const struct iface *ifc)
+                            const struct iface *ifc)
 {
 	for (int i = 0; i < c->n; i++)
 		if (c->v[i].ifc == ifc)
@@ -58,7 +58,7 @@ static bool nccl_choice_has(const struct nccl_choice *c,
 }
 
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-			const struct iface_list *l, struct doc *d)
+                        const struct iface_list *l, struct doc *d)
 {
 	const char *spec = e->nccl_socket_ifname, *list;
 	struct nccl_choice c;
@@ -80,25 +80,25 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 
 			if (nccl_ifname_match(spec, ifc->name))
 				evidence_add(&ev, "netlink",
-					     "%s matches but is %s", ifc->name,
-					     decide_is_loopback(ifc)
-						     ? "loopback"
-					     : !iface_is_running(ifc)
-						     ? "not running"
-						     : "without an address");
+				             "%s matches but is %s", ifc->name,
+				             decide_is_loopback(ifc)
+				                 ? "loopback"
+				             : !iface_is_running(ifc)
+				                 ? "not running"
+				                 : "without an address");
 		}
 		if (c.n == 0)
 			evidence_add(&ev, "nccl rules",
-				     "no running interface with an address "
-				     "matches: NCCL fails with \"Bootstrap : "
-				     "no socket interface found\"");
+			             "no running interface with an address "
+			             "matches: NCCL fails with \"Bootstrap : "
+			             "no socket interface found\"");
 		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev,
-				"set NCCL_SOCKET_IFNAME to an interface that "
-				"exists and is up, in the exact form (see the "
-				"recommendation)",
-				"NCCL_SOCKET_IFNAME=%s matches no usable "
-				"interface",
-				spec);
+		                "set NCCL_SOCKET_IFNAME to an interface that "
+		                "exists and is up, in the exact form (see the "
+		                "recommendation)",
+		                "NCCL_SOCKET_IFNAME=%s matches no usable "
+		                "interface",
+		                spec);
 		return;
 	}
 	/* the '^' form excludes, the '=' form is exact: neither overmatches */
@@ -125,39 +125,39 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			    !nccl_choice_has(&c, named)) {
 				over = true;
 				evidence_add(&ev, "nccl rules",
-					     "'%s' names an interface that is "
-					     "not picked (not running or no "
-					     "address), but selects %s",
-					     ent[k].s, ifc->name);
+				             "'%s' names an interface that is "
+				             "not picked (not running or no "
+				             "address), but selects %s",
+				             ent[k].s, ifc->name);
 			}
-			w = snprintf(names + used, sizeof(names) - used,
-				     "%s%s", used ? ", " : "",
-				     c.v[i].ifc->name);
+			w = snprintf(names + used, sizeof(names) - used, "%s%s",
+			             used ? ", " : "", c.v[i].ifc->name);
 			if (w > 0 && (size_t)w < sizeof(names) - used)
 				used += (size_t)w;
 		}
 		if (hits > 1) {
 			over = true;
 			evidence_add(&ev, "nccl rules",
-				     "the prefix '%s' selects %d interfaces: "
-				     "%s", ent[k].s, hits, names);
+			             "the prefix '%s' selects %d interfaces: "
+			             "%s",
+			             ent[k].s, hits, names);
 		}
 	}
 	if (over) {
 		char fix[192];
 
 		snprintf(fix, sizeof(fix),
-			 "use the exact form, e.g. NCCL_SOCKET_IFNAME==%s",
-			 c.v[0].ifc->name);
+		         "use the exact form, e.g. NCCL_SOCKET_IFNAME==%s",
+		         c.v[0].ifc->name);
 		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
-				"NCCL_SOCKET_IFNAME=%s is a prefix that "
-				"selects more interfaces than it names",
-				spec);
+		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
+		                "selects more interfaces than it names",
+		                spec);
 	}
 }
 
 void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
-			struct doc *d)
+                        struct doc *d)
 {
 	const char *v = e->gloo_socket_ifname;
 	struct entry ent[MAX_ENTRIES];
@@ -170,46 +170,46 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 	if (*v == '\0') {
 		evidence_add(&ev, "environment", "GLOO_SOCKET_IFNAME is empty");
 		doc_add_finding(d, "gloo-ifname-syntax", -1, ev, NULL,
-				"GLOO_SOCKET_IFNAME is set but empty");
+		                "GLOO_SOCKET_IFNAME is set but empty");
 		return;
 	}
 	if (strpbrk(v, "^=:") != NULL) {
 		bad = true;
 		evidence_add(&ev, "environment",
-			     "GLOO_SOCKET_IFNAME=%s uses NCCL's '^', '=' or "
-			     "':port' syntax: Gloo looks the text up as an "
-			     "interface name (\"Unable to find address for: "
-			     "%s\")",
-			     v, v);
+		             "GLOO_SOCKET_IFNAME=%s uses NCCL's '^', '=' or "
+		             "':port' syntax: Gloo looks the text up as an "
+		             "interface name (\"Unable to find address for: "
+		             "%s\")",
+		             v, v);
 	}
 	n = split_list(v, ent, MAX_ENTRIES, false);
 	if (strchr(v, ',') != NULL)
 		evidence_add(&ev, "environment",
-			     "GLOO_SOCKET_IFNAME=%s is a list: torch accepts "
-			     "one exact name per entry, and every rank must "
-			     "list the same number",
-			     v);
+		             "GLOO_SOCKET_IFNAME=%s is a list: torch accepts "
+		             "one exact name per entry, and every rank must "
+		             "list the same number",
+		             v);
 	for (int i = 0; i < n; i++) {
 		const char *name = ent[i].s + strspn(ent[i].s, "^=");
 
 		if (iface_by_name(l, name) == NULL || name != ent[i].s) {
 			bad = true;
 			evidence_add(&ev, "netlink",
-				     "no interface is named exactly '%s'",
-				     ent[i].s);
+			             "no interface is named exactly '%s'",
+			             ent[i].s);
 		}
 	}
 	if (!bad)
 		return;
 	doc_add_finding(d, "gloo-ifname-syntax", -1, ev,
-			"set GLOO_SOCKET_IFNAME to one interface name that "
-			"exists exactly (see the recommendation)",
-			"GLOO_SOCKET_IFNAME=%s is not an exact interface name",
-			v);
+	                "set GLOO_SOCKET_IFNAME to one interface name that "
+	                "exists exactly (see the recommendation)",
+	                "GLOO_SOCKET_IFNAME=%s is not an exact interface name",
+	                v);
 }
 
 void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
-		    const struct iface_list *l, struct doc *d)
+                    const struct iface_list *l, struct doc *d)
 {
 	unsigned char addr[16];
 	char host[INET6_ADDRSTRLEN + 8];
@@ -237,44 +237,44 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 	host[strcspn(host, "%")] = '\0';
 	if (inet_pton(family, host, addr) != 1) {
 		evidence_add(&ev, "environment", "NCCL_COMM_ID=%s",
-			     e->nccl_comm_id);
+		             e->nccl_comm_id);
 		evidence_add(&ev, "resolver",
-			     "the host part could not be resolved to an "
-			     "address");
+		             "the host part could not be resolved to an "
+		             "address");
 		doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
-				"set NCCL_COMM_ID to ADDRESS:PORT of rank 0 "
-				"on a local subnet, or unset it",
-				"NCCL_COMM_ID=%s does not name an address",
-				e->nccl_comm_id);
+		                "set NCCL_COMM_ID to ADDRESS:PORT of rank 0 "
+		                "on a local subnet, or unset it",
+		                "NCCL_COMM_ID=%s does not name an address",
+		                e->nccl_comm_id);
 		return;
 	}
 	for (size_t i = 0; i < l->n; i++)
 		for (int k = 0; k < l->v[i].naddrs; k++)
 			if (iface_addr_in_prefix(&l->v[i].addrs[k], family,
-						 addr))
+			                         addr))
 				return;
 	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s)",
-		     e->nccl_comm_id, host);
+	             e->nccl_comm_id, host);
 	for (size_t i = 0; i < l->n; i++)
 		for (int k = 0; k < l->v[i].naddrs; k++) {
 			const struct iface_addr *a = &l->v[i].addrs[k];
 
 			if (a->family == family && decide_addr_global(a))
 				evidence_add(&ev, "netlink", "%s has %s/%u",
-					     l->v[i].name, a->str,
-					     a->prefixlen);
+				             l->v[i].name, a->str,
+				             a->prefixlen);
 		}
 	doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
-			"unset NCCL_COMM_ID, or set it to rank 0's address on "
-			"a subnet this node shares",
-			"NCCL_COMM_ID address %s is outside every local "
-			"subnet: NCCL fails with \"No interface found in the "
-			"same subnet as remote address\"",
-			host);
+	                "unset NCCL_COMM_ID, or set it to rank 0's address on "
+	                "a subnet this node shares",
+	                "NCCL_COMM_ID address %s is outside every local "
+	                "subnet: NCCL fails with \"No interface found in the "
+	                "same subnet as remote address\"",
+	                host);
 }
 
 void decide_master_addr(const struct scan_env *e, const struct master_info *m,
-			const struct iface_list *l, struct doc *d)
+                        const struct iface_list *l, struct doc *d)
 {
 	json_t *ev = NULL;
 	bool loop;
@@ -285,47 +285,47 @@ void decide_master_addr(const struct scan_env *e, const struct master_info *m,
 		if (m->error[0] == '\0')
 			return; /* not looked up (a recorded sysroot) */
 		evidence_add(&ev, "environment", "MASTER_ADDR=%s",
-			     e->master_addr);
+		             e->master_addr);
 		evidence_add(&ev, "resolver", "%s", m->error);
 		doc_add_finding(d, "host-unreachable", -1, ev,
-				"set MASTER_ADDR to rank 0's address",
-				"MASTER_ADDR=%s does not resolve",
-				e->master_addr);
+		                "set MASTER_ADDR to rank 0's address",
+		                "MASTER_ADDR=%s does not resolve",
+		                e->master_addr);
 		return;
 	}
 	loop = (m->family == AF_INET && m->addr[0] == 127) ||
 	       (m->family == AF_INET6 &&
-		IN6_IS_ADDR_LOOPBACK((const struct in6_addr *)m->addr));
+	        IN6_IS_ADDR_LOOPBACK((const struct in6_addr *)m->addr));
 	if (loop) {
 		evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)",
-			     e->master_addr, m->str);
+		             e->master_addr, m->str);
 		if (e->nodes > 1)
 			evidence_add(&ev, "environment",
-				     "the job spans %d or more nodes",
-				     e->nodes);
+			             "the job spans %d or more nodes",
+			             e->nodes);
 		doc_add_finding(d, "rank-unreachable",
-				e->nodes > 1 ? SEV_FAULT : SEV_INFO, ev,
-				"set MASTER_ADDR to rank 0's LAN address (see "
-				"the recommendation) on every node",
-				e->nodes > 1
-					? "MASTER_ADDR=%s is a loopback "
-					  "address: ranks on other nodes "
-					  "connect to themselves"
-					: "MASTER_ADDR=%s is a loopback "
-					  "address: right for one node only",
-				e->master_addr);
+		                e->nodes > 1 ? SEV_FAULT : SEV_INFO, ev,
+		                "set MASTER_ADDR to rank 0's LAN address (see "
+		                "the recommendation) on every node",
+		                e->nodes > 1
+		                    ? "MASTER_ADDR=%s is a loopback "
+		                      "address: ranks on other nodes "
+		                      "connect to themselves"
+		                    : "MASTER_ADDR=%s is a loopback "
+		                      "address: right for one node only",
+		                e->master_addr);
 		return;
 	}
 	if (decide_addr_is_local(l, m->family, m->addr) || m->route != 0)
 		return;
-	evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)",
-		     e->master_addr, m->str);
+	evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)", e->master_addr,
+	             m->str);
 	evidence_add(&ev, "netlink", "no route toward %s", m->str);
 	doc_add_finding(d, "host-unreachable", -1, ev,
-			"fix the routing toward rank 0, or set MASTER_ADDR to "
-			"an address this node can reach",
-			"MASTER_ADDR=%s is neither local nor routed",
-			e->master_addr);
+	                "fix the routing toward rank 0, or set MASTER_ADDR to "
+	                "an address this node can reach",
+	                "MASTER_ADDR=%s is neither local nor routed",
+	                e->master_addr);
 }
 
 /* True when an Open MPI if_include/if_exclude entry (a name or a CIDR
@@ -376,7 +376,7 @@ static bool ompi_list_match(const char *list, const struct iface *ifc)
 }
 
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
-		const struct recommendation *rec, struct doc *d)
+                const struct recommendation *rec, struct doc *d)
 {
 	const struct iface *want = rec != NULL ? rec->ifc : NULL;
 	json_t *ev = NULL;
@@ -385,11 +385,11 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 
 	if (want != NULL)
 		snprintf(fix, sizeof(fix), "OMPI_MCA_btl_tcp_if_include=%s",
-			 want->name);
+		         want->name);
 	else
 		snprintf(fix, sizeof(fix),
-			 "set OMPI_MCA_btl_tcp_if_include to the interface "
-			 "on the cluster network");
+		         "set OMPI_MCA_btl_tcp_if_include to the interface "
+		         "on the cluster network");
 	/* behind NAT no interface works; the NAT finding says so */
 	if (rec != NULL && rec->none == REC_NONE_NAT)
 		return;
@@ -407,22 +407,22 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 			}
 			bad++;
 			evidence_add(&ev, "environment",
-				     "OMPI_MCA_btl_tcp_if_include=%s "
-				     "includes %s",
-				     e->ompi_if_include, ifc->name);
+			             "OMPI_MCA_btl_tcp_if_include=%s "
+			             "includes %s",
+			             e->ompi_if_include, ifc->name);
 		}
 		if (want != NULL && !has_want) {
 			bad++;
 			evidence_add(&ev, "environment",
-				     "OMPI_MCA_btl_tcp_if_include=%s leaves "
-				     "out %s, the recommended interface",
-				     e->ompi_if_include, want->name);
+			             "OMPI_MCA_btl_tcp_if_include=%s leaves "
+			             "out %s, the recommended interface",
+			             e->ompi_if_include, want->name);
 		}
 		if (bad > 0)
 			doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
-					"OMPI_MCA_btl_tcp_if_include=%s is "
-					"not the recommended interface",
-					e->ompi_if_include);
+			                "OMPI_MCA_btl_tcp_if_include=%s is "
+			                "not the recommended interface",
+			                e->ompi_if_include);
 		else
 			json_decref(ev);
 		return;
@@ -433,23 +433,23 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 		const struct iface *ifc = &l->v[i];
 
 		if (ifc == want || decide_is_loopback(ifc) ||
-		    !(ifc->flags & IFF_UP) ||
-		    iface_first_v4(ifc) == NULL || !decide_is_virtual(ifc))
+		    !(ifc->flags & IFF_UP) || iface_first_v4(ifc) == NULL ||
+		    !decide_is_virtual(ifc))
 			continue;
 		if (e->ompi_if_exclude != NULL &&
 		    ompi_list_match(e->ompi_if_exclude, ifc))
 			continue;
 		bad++;
 		evidence_add(&ev, "netlink",
-			     "%s (%s, %s) is up with an IPv4 address and not "
-			     "excluded",
-			     ifc->name, iface_kind_name(ifc->kind),
-			     iface_first_v4(ifc)->str);
+		             "%s (%s, %s) is up with an IPv4 address and not "
+		             "excluded",
+		             ifc->name, iface_kind_name(ifc->kind),
+		             iface_first_v4(ifc)->str);
 	}
 	if (bad == 0)
 		return;
 	doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
-			"Open MPI's TCP transport would also try %d virtual "
-			"interface%s",
-			bad, bad == 1 ? "" : "s");
+	                "Open MPI's TCP transport would also try %d virtual "
+	                "interface%s",
+	                bad, bad == 1 ? "" : "s");
 }

@@ -26,15 +26,15 @@ const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h)
 /* Whether this host can bind the address: bind()'s answer when tried,
  * else whether an interface holds it. */
 static bool addr_local(const struct hostname_addr *a,
-		       const struct iface_list *l)
+                       const struct iface_list *l)
 {
 	if (a->bindable >= 0)
 		return a->bindable == 1;
 	return decide_addr_is_local(l, a->family, &a->a);
 }
 
-void decide_hostname(const struct hostname_info *h,
-		     const struct iface_list *l, struct doc *d)
+void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
+                     struct doc *d)
 {
 	const struct hostname_addr *g;
 	json_t *ev = NULL;
@@ -42,14 +42,14 @@ void decide_hostname(const struct hostname_info *h,
 
 	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0)) {
 		evidence_add(&ev, "getaddrinfo", "%s",
-			     h->error[0] ? h->error : "no address");
+		             h->error[0] ? h->error : "no address");
 		doc_add_finding(d, "hostname-unbindable", -1, ev,
-				"map the hostname to this node's LAN address "
-				"in /etc/hosts, or set GLOO_SOCKET_IFNAME to "
-				"the recommended interface",
-				"hostname %s does not resolve: torch's Gloo "
-				"falls back to the loopback address",
-				h->name);
+		                "map the hostname to this node's LAN address "
+		                "in /etc/hosts, or set GLOO_SOCKET_IFNAME to "
+		                "the recommended interface",
+		                "hostname %s does not resolve: torch's Gloo "
+		                "falls back to the loopback address",
+		                h->name);
 		return;
 	}
 	if (!h->resolved || h->naddrs == 0)
@@ -57,19 +57,18 @@ void decide_hostname(const struct hostname_info *h,
 	g = hostname_gloo_addr(h);
 	if (g != NULL && addr_loopback(g)) {
 		for (int i = 0; i < h->naddrs; i++)
-			evidence_add(&ev, h->resolved_by,
-				     "%s resolves to %s%s", h->name,
-				     h->addrs[i].str,
-				     &h->addrs[i] == g ? " (Gloo binds this)"
-						       : "");
+			evidence_add(&ev, h->resolved_by, "%s resolves to %s%s",
+			             h->name, h->addrs[i].str,
+			             &h->addrs[i] == g ? " (Gloo binds this)"
+			                               : "");
 		doc_add_finding(d, "hostname-loopback", -1, ev,
-				"map the hostname to this node's LAN address "
-				"in /etc/hosts (replace the 127.0.1.1 line), "
-				"or set GLOO_SOCKET_IFNAME and MASTER_ADDR as "
-				"recommended below",
-				"hostname %s resolves to %s: Gloo binds it "
-				"and peers cannot connect",
-				h->name, g->str);
+		                "map the hostname to this node's LAN address "
+		                "in /etc/hosts (replace the 127.0.1.1 line), "
+		                "or set GLOO_SOCKET_IFNAME and MASTER_ADDR as "
+		                "recommended below",
+		                "hostname %s resolves to %s: Gloo binds it "
+		                "and peers cannot connect",
+		                h->name, g->str);
 		return;
 	}
 	for (int i = 0; i < h->naddrs; i++)
@@ -82,17 +81,17 @@ void decide_hostname(const struct hostname_info *h,
 
 		if (a->bindable == 0)
 			evidence_add(&ev, "bind(2)", "bind %s: %s", a->str,
-				     strerror(a->bind_errno));
+			             strerror(a->bind_errno));
 		else
 			evidence_add(&ev, h->resolved_by,
-				     "%s resolves to %s, which no local "
-				     "interface holds",
-				     h->name, a->str);
+			             "%s resolves to %s, which no local "
+			             "interface holds",
+			             h->name, a->str);
 	}
 	doc_add_finding(d, "hostname-unbindable", -1, ev,
-			"set GLOO_SOCKET_IFNAME to the recommended interface, "
-			"or map the hostname to a local address in /etc/hosts",
-			"hostname %s resolves to %s, which no local interface "
-			"has",
-			h->name, h->addrs[0].str);
+	                "set GLOO_SOCKET_IFNAME to the recommended interface, "
+	                "or map the hostname to a local address in /etc/hosts",
+	                "hostname %s resolves to %s, which no local interface "
+	                "has",
+	                h->name, h->addrs[0].str);
 }

@@ -10,7 +10,7 @@
 /* True when two prefixes share addresses: the shorter one holds the
  * other's network. */
 static bool prefixes_overlap(const struct iface_addr *a,
-			     const struct iface_addr *b)
+                             const struct iface_addr *b)
 {
 	const struct iface_addr *wide = a->prefixlen <= b->prefixlen ? a : b;
 	const struct iface_addr *narrow = wide == a ? b : a;
@@ -36,9 +36,54 @@ static const char *peer_ifname(const struct peer_verdict *peers, size_t n)
 	return NULL;
 }
 
+/* One overlapping-subnets finding for the pair of addresses. */
+static void report_overlap(const struct iface *x, const struct iface_addr *a,
+                           const struct iface *y, const struct iface_addr *b,
+                           const char *via, struct doc *d)
+{
+	json_t *ev = NULL;
+	char fix[160];
+
+	evidence_add(&ev, "netlink", "%s has %s/%u", x->name, a->str,
+	             a->prefixlen);
+	evidence_add(&ev, "netlink", "%s has %s/%u", y->name, b->str,
+	             b->prefixlen);
+	if (via != NULL) {
+		evidence_add(&ev, "route",
+		             "the route toward the peers leaves by %s", via);
+		snprintf(fix, sizeof(fix),
+		         "fix the netmasks or route metrics, and pin %s (the "
+		         "route's interface)",
+		         via);
+	}
+	doc_add_finding(
+	    d, "overlapping-subnets", -1, ev, via != NULL ? fix : NULL,
+	    "%s and %s are on overlapping subnets %s/%u and %s/%u", x->name,
+	    y->name, a->str, a->prefixlen, b->str, b->prefixlen);
+}
+
+/* Reports each overlapping pair of addresses of two interfaces, while
+ * *found stays below MAX_OVERLAPS. */
+static void pair_overlaps(const struct iface *x, const struct iface *y,
+                          const char *via, int *found, struct doc *d)
+{
+	for (int p = 0; p < x->naddrs; p++) {
+		for (int q = 0; q < y->naddrs; q++) {
+			const struct iface_addr *a = &x->addrs[p];
+			const struct iface_addr *b = &y->addrs[q];
+
+			if (*found >= MAX_OVERLAPS || !subnet_addr(a) ||
+			    !subnet_addr(b) || !prefixes_overlap(a, b))
+				continue;
+			(*found)++;
+			report_overlap(x, a, y, b, via, d);
+		}
+	}
+}
+
 void decide_subnets(const struct iface_list *l,
-		    const struct peer_verdict *peers, size_t npeers,
-		    struct doc *d)
+                    const struct peer_verdict *peers, size_t npeers,
+                    struct doc *d)
 {
 	const char *via = peer_ifname(peers, npeers);
 	int found = 0;
@@ -51,51 +96,8 @@ void decide_subnets(const struct iface_list *l,
 		for (size_t j = i + 1; j < l->n; j++) {
 			const struct iface *y = &l->v[j];
 
-			if (decide_is_loopback(y) || !(y->flags & IFF_UP))
-				continue;
-			for (int p = 0; p < x->naddrs; p++)
-				for (int q = 0; q < y->naddrs; q++) {
-					const struct iface_addr *a, *b;
-					json_t *ev = NULL;
-					char fix[160];
-
-					a = &x->addrs[p];
-					b = &y->addrs[q];
-					if (found >= MAX_OVERLAPS ||
-					    !subnet_addr(a) ||
-					    !subnet_addr(b) ||
-					    !prefixes_overlap(a, b))
-						continue;
-					found++;
-					evidence_add(&ev, "netlink",
-						     "%s has %s/%u", x->name,
-						     a->str, a->prefixlen);
-					evidence_add(&ev, "netlink",
-						     "%s has %s/%u", y->name,
-						     b->str, b->prefixlen);
-					if (via != NULL) {
-						evidence_add(
-							&ev, "route",
-							"the route toward "
-							"the peers leaves by "
-							"%s",
-							via);
-						snprintf(fix, sizeof(fix),
-							 "fix the netmasks or "
-							 "route metrics, and "
-							 "pin %s (the route's "
-							 "interface)",
-							 via);
-					}
-					doc_add_finding(
-						d, "overlapping-subnets", -1,
-						ev, via != NULL ? fix : NULL,
-						"%s and %s are on overlapping "
-						"subnets %s/%u and %s/%u",
-						x->name, y->name, a->str,
-						a->prefixlen, b->str,
-						b->prefixlen);
-				}
+			if (!decide_is_loopback(y) && (y->flags & IFF_UP))
+				pair_overlaps(x, y, via, &found, d);
 		}
 	}
 }
@@ -104,11 +106,11 @@ void decide_subnets(const struct iface_list *l,
 static void state_words(const struct iface *ifc, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s%s",
-		 (ifc->flags & IFF_UP) ? "administratively up" : "down",
-		 (ifc->flags & IFF_UP) && !(ifc->flags & IFF_RUNNING)
-			 ? ", not running"
-			 : "",
-		 ifc->carrier == 0 ? ", no carrier" : "");
+	         (ifc->flags & IFF_UP) ? "administratively up" : "down",
+	         (ifc->flags & IFF_UP) && !(ifc->flags & IFF_RUNNING)
+	             ? ", not running"
+	             : "",
+	         ifc->carrier == 0 ? ", no carrier" : "");
 }
 
 void decide_iface_state(const struct iface_list *l, struct doc *d)
@@ -137,24 +139,24 @@ void decide_iface_state(const struct iface_list *l, struct doc *d)
 		ev = NULL;
 		state_words(ifc, st, sizeof(st));
 		evidence_add(&ev, "netlink", "%s has %s/%u and is %s",
-			     ifc->name, a->str, a->prefixlen, st);
+		             ifc->name, a->str, a->prefixlen, st);
 		if (!(ifc->flags & IFF_UP))
 			snprintf(fix, sizeof(fix), "ip link set %s up",
-				 ifc->name);
+			         ifc->name);
 		else
 			snprintf(fix, sizeof(fix),
-				 "check the cable or the peer end of %s",
-				 ifc->name);
+			         "check the cable or the peer end of %s",
+			         ifc->name);
 		doc_add_finding(d, "interface-down", -1, ev, fix,
-				"%s has an address but is %s", ifc->name, st);
+		                "%s has an address but is %s", ifc->name, st);
 	}
 	if (usable)
 		return;
 	ev = NULL;
 	evidence_add(&ev, "netlink",
-		     "%zu interfaces, none but loopback up and running with a "
-		     "global address",
-		     l->n);
+	             "%zu interfaces, none but loopback up and running with a "
+	             "global address",
+	             l->n);
 	doc_add_finding(d, "no-usable-interface", -1, ev, NULL,
-			"nothing but loopback is up and addressed");
+	                "nothing but loopback is up and addressed");
 }

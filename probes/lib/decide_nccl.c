@@ -9,7 +9,7 @@
 
 /* Why a pick is risky ("a veth", "a container bridge"), or NULL. */
 static const char *pick_risk(const struct iface_list *l,
-			     const struct iface *ifc)
+                             const struct iface *ifc)
 {
 	if (decide_is_container_bridge(l, ifc))
 		return "a container bridge";
@@ -20,10 +20,9 @@ static const char *pick_risk(const struct iface_list *l,
 	return NULL;
 }
 
-bool decide_nccl_default(const struct iface_list *l,
-			 const struct nccl_env *ne,
-			 const struct recommendation *rec,
-			 struct nccl_default *out, struct doc *d)
+bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
+                         const struct recommendation *rec,
+                         struct nccl_default *out, struct doc *d)
 {
 	struct nccl_env e = *ne;
 	const struct nccl_choice *c = &out->choice;
@@ -38,14 +37,14 @@ bool decide_nccl_default(const struct iface_list *l,
 	nccl_select(l, &e, &out->choice);
 	if (c->n == 0) {
 		snprintf(out->why, sizeof(out->why),
-			 "NCCL finds no interface and fails with \"Bootstrap "
-			 ": no socket interface found\"");
+		         "NCCL finds no interface and fails with \"Bootstrap "
+		         ": no socket interface found\"");
 		return false;
 	}
 	first = c->v[0].ifc;
 	if (rec != NULL && rec->none == REC_NONE_NAT) {
 		snprintf(out->why, sizeof(out->why),
-			 "no interface works from behind NAT");
+		         "no interface works from behind NAT");
 		return false;
 	}
 	for (int i = 0; i < c->n; i++) {
@@ -56,48 +55,48 @@ bool decide_nccl_default(const struct iface_list *l,
 			continue;
 		risky++;
 		evidence_add(&ev, "nccl rules",
-			     "rule %s picks %s (%s, %s) as interface %d",
-			     c->rule, ifc->name, iface_kind_name(ifc->kind),
-			     risk, i + 1);
+		             "rule %s picks %s (%s, %s) as interface %d",
+		             c->rule, ifc->name, iface_kind_name(ifc->kind),
+		             risk, i + 1);
 	}
 	if (want != NULL && first != want) {
 		evidence_add(&ev, "nccl rules",
-			     "bootstrap would use %s (%s), the recommendation "
-			     "is %s",
-			     first->name, c->v[0].addr->str, want->name);
+		             "bootstrap would use %s (%s), the recommendation "
+		             "is %s",
+		             first->name, c->v[0].addr->str, want->name);
 		snprintf(out->why, sizeof(out->why),
-			 "NCCL would bootstrap on %s, not on the recommended "
-			 "%s",
-			 first->name, want->name);
+		         "NCCL would bootstrap on %s, not on the recommended "
+		         "%s",
+		         first->name, want->name);
 	} else if (risky > 0) {
 		snprintf(out->why, sizeof(out->why),
-			 "NCCL would also use %d virtual interface%s",
-			 risky, risky == 1 ? "" : "s");
+		         "NCCL would also use %d virtual interface%s", risky,
+		         risky == 1 ? "" : "s");
 	} else if (want == NULL) {
 		json_decref(ev);
 		snprintf(out->why, sizeof(out->why),
-			 "cannot tell: there is no recommended interface to "
-			 "compare %s with",
-			 first->name);
+		         "cannot tell: there is no recommended interface to "
+		         "compare %s with",
+		         first->name);
 		return false;
 	} else {
 		json_decref(ev);
 		out->safe = true;
 		snprintf(out->why, sizeof(out->why),
-			 "NCCL would use %s, the recommended interface",
-			 first->name);
+		         "NCCL would use %s, the recommended interface",
+		         first->name);
 		return true;
 	}
 	if (want != NULL)
 		snprintf(fix, sizeof(fix), "NCCL_SOCKET_IFNAME==%s",
-			 want->name);
+		         want->name);
 	doc_add_finding(d, "nccl-default-iface-unsafe", -1, ev,
-			want != NULL ? fix : NULL, "%s", out->why);
+	                want != NULL ? fix : NULL, "%s", out->why);
 	return false;
 }
 
 void decide_ipv6_link_local(const struct iface_list *l,
-			    const struct nccl_env *ne, struct doc *d)
+                            const struct nccl_env *ne, struct doc *d)
 {
 	struct nccl_choice c;
 	json_t *ev = NULL;
@@ -113,16 +112,16 @@ void decide_ipv6_link_local(const struct iface_list *l,
 			continue;
 		n++;
 		evidence_add(&ev, "nccl rules",
-			     "%s has no IPv4 address: NCCL would use its "
-			     "link-local %s (rule %s)",
-			     c.v[i].ifc->name, a->str, c.rule);
+		             "%s has no IPv4 address: NCCL would use its "
+		             "link-local %s (rule %s)",
+		             c.v[i].ifc->name, a->str, c.rule);
 	}
 	if (n == 0)
 		return;
 	doc_add_finding(d, "ipv6-link-local-only", -1, ev,
-			"set NCCL_SOCKET_FAMILY=AF_INET and pin the interface "
-			"with NCCL_SOCKET_IFNAME in the exact form",
-			"NCCL would use %d link-local IPv6 address%s, which "
-			"peers cannot reach without a scope",
-			n, n == 1 ? "" : "es");
+	                "set NCCL_SOCKET_FAMILY=AF_INET and pin the interface "
+	                "with NCCL_SOCKET_IFNAME in the exact form",
+	                "NCCL would use %d link-local IPv6 address%s, which "
+	                "peers cannot reach without a scope",
+	                n, n == 1 ? "" : "es");
 }

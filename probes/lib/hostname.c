@@ -14,12 +14,13 @@
 
 /* Stores one address unless already present. Returns 1 when added. */
 static int add_addr(struct hostname_addr *out, int n, int max, int family,
-		    const void *addr)
+                    const void *addr)
 {
 	size_t len = family == AF_INET ? 4 : 16;
 
 	for (int i = 0; i < n; i++)
-		if (out[i].family == family && memcmp(&out[i].a, addr, len) == 0)
+		if (out[i].family == family &&
+		    memcmp(&out[i].a, addr, len) == 0)
 			return 0;
 	if (n >= max)
 		return 0;
@@ -32,7 +33,7 @@ static int add_addr(struct hostname_addr *out, int n, int max, int family,
 }
 
 int hostname_hosts_lookup(const char *buf, const char *name,
-			  struct hostname_addr *out, int max)
+                          struct hostname_addr *out, int max)
 {
 	const char *p = buf;
 	int n = 0;
@@ -65,9 +66,8 @@ int hostname_hosts_lookup(const char *buf, const char *name,
 	return n;
 }
 
-int resolve_bounded(const char *name, int family,
-		    struct sockaddr_storage *out, int max, int timeout_ms,
-		    char *err, size_t errlen)
+int resolve_bounded(const char *name, int family, struct sockaddr_storage *out,
+                    int max, int timeout_ms, char *err, size_t errlen)
 {
 	struct addrinfo hints, *res = NULL, *ai;
 	struct gaicb *req;
@@ -83,7 +83,8 @@ int resolve_bounded(const char *name, int family,
 		/* a name: ask asynchronously so a silent DNS server cannot
 		 * hold us longer than timeout_ms. On timeout the request may
 		 * still run, so its memory is left to it. */
-		req = calloc(1, sizeof(*req) + sizeof(hints) + strlen(name) + 1);
+		req =
+		    calloc(1, sizeof(*req) + sizeof(hints) + strlen(name) + 1);
 		if (req == NULL) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
@@ -111,8 +112,10 @@ int resolve_bounded(const char *name, int family,
 		if (rc == EAI_INPROGRESS) {
 			if (gai_cancel(req) == EAI_CANCELED)
 				free(req);
-			snprintf(err, errlen, "lookup of '%s' timed out after "
-					      "%d ms", name, timeout_ms);
+			snprintf(err, errlen,
+			         "lookup of '%s' timed out after "
+			         "%d ms",
+			         name, timeout_ms);
 			return -1;
 		}
 		res = req->ar_result;
@@ -120,7 +123,7 @@ int resolve_bounded(const char *name, int family,
 	}
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot resolve '%s': %s", name,
-			 gai_strerror(rc));
+		         gai_strerror(rc));
 		return -1;
 	}
 	for (ai = res; ai != NULL && n < max; ai = ai->ai_next) {
@@ -139,6 +142,15 @@ int resolve_bounded(const char *name, int family,
 	if (n == 0)
 		snprintf(err, errlen, "'%s' has no address", name);
 	return n > 0 ? n : -1;
+}
+
+/* The address inside a sockaddr of either family. */
+static const void *sa_addr(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return &((const struct sockaddr_in *)(const void *)ss)
+		            ->sin_addr;
+	return &((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr;
 }
 
 /* bind() to port 0 of the address, as Gloo does before it listens. */
@@ -178,7 +190,7 @@ static void try_bind(struct hostname_addr *a)
 }
 
 int hostname_collect(const struct sysroot *sr, struct hostname_info *h,
-		     int timeout_ms)
+                     int timeout_ms)
 {
 	struct sockaddr_storage ss[HOSTNAME_MAX_ADDRS];
 	char hosts[65536];
@@ -191,9 +203,9 @@ int hostname_collect(const struct sysroot *sr, struct hostname_info *h,
 		snprintf(h->source, sizeof(h->source), "gethostname");
 	} else {
 		if (sysroot_read_line(sr, "/etc/hostname", h->name,
-				      sizeof(h->name)) <= 0) {
+		                      sizeof(h->name)) <= 0) {
 			snprintf(h->error, sizeof(h->error),
-				 "no /etc/hostname recorded");
+			         "no /etc/hostname recorded");
 			h->name[0] = '\0';
 			return -1;
 		}
@@ -201,40 +213,34 @@ int hostname_collect(const struct sysroot *sr, struct hostname_info *h,
 	}
 	if (sysroot_read(sr, "/etc/hosts", hosts, sizeof(hosts)) >= 0) {
 		h->naddrs = hostname_hosts_lookup(hosts, h->name, h->addrs,
-						  HOSTNAME_MAX_ADDRS);
+		                                  HOSTNAME_MAX_ADDRS);
 		if (h->naddrs > 0) {
 			h->resolved = true;
 			snprintf(h->resolved_by, sizeof(h->resolved_by),
-				 "/etc/hosts");
+			         "/etc/hosts");
 		}
 	}
 	if (!sysroot_is_live(sr)) {
 		if (!h->resolved)
 			snprintf(h->error, sizeof(h->error),
-				 "%s is not in the recorded /etc/hosts; "
-				 "getaddrinfo runs only on the live system",
-				 h->name);
+			         "%s is not in the recorded /etc/hosts; "
+			         "getaddrinfo runs only on the live system",
+			         h->name);
 		return 0;
 	}
 	/* the live resolver is what Gloo uses: its answer and order win */
 	h->live = true;
 	n = resolve_bounded(h->name, AF_UNSPEC, ss, HOSTNAME_MAX_ADDRS,
-			    timeout_ms, h->error, sizeof(h->error));
+	                    timeout_ms, h->error, sizeof(h->error));
 	if (n > 0) {
 		h->naddrs = 0;
-		for (int i = 0; i < n; i++) {
-			const void *a = ss[i].ss_family == AF_INET
-				? (const void *)&((struct sockaddr_in *)(void *)&ss[i])->sin_addr
-				: (const void *)&((struct sockaddr_in6 *)(void *)&ss[i])->sin6_addr;
-
-			h->naddrs += add_addr(h->addrs, h->naddrs,
-					      HOSTNAME_MAX_ADDRS,
-					      ss[i].ss_family, a);
-		}
+		for (int i = 0; i < n; i++)
+			h->naddrs +=
+			    add_addr(h->addrs, h->naddrs, HOSTNAME_MAX_ADDRS,
+			             ss[i].ss_family, sa_addr(&ss[i]));
 		h->resolved = true;
 		h->error[0] = '\0';
-		snprintf(h->resolved_by, sizeof(h->resolved_by),
-			 "getaddrinfo");
+		snprintf(h->resolved_by, sizeof(h->resolved_by), "getaddrinfo");
 	}
 	for (int i = 0; i < h->naddrs; i++)
 		try_bind(&h->addrs[i]);

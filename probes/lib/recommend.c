@@ -13,7 +13,7 @@
 
 /* Appends a reason; silently drops it past REC_MAX_REASONS. */
 static void reason(struct recommendation *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static void reason(struct recommendation *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -26,10 +26,10 @@ static void reason(struct recommendation *r, const char *fmt, ...)
 }
 
 /* Records why an interface lost. Returns 0, or -1 on no memory. */
-static int reject(struct recommendation *r, const char *ifname,
-		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int reject(struct recommendation *r, const char *ifname,
-		  const char *fmt, ...)
+static int reject(struct recommendation *r, const char *ifname, const char *fmt,
+                  ...) __attribute__((format(printf, 3, 4)));
+static int reject(struct recommendation *r, const char *ifname, const char *fmt,
+                  ...)
 {
 	struct rec_reject *x;
 	va_list ap;
@@ -53,22 +53,21 @@ static int reject(struct recommendation *r, const char *ifname,
 
 /* Adds one setting. */
 static void env_set(struct recommendation *r, const char *name,
-		    const char *prefix, const char *value)
+                    const char *prefix, const char *value)
 {
 	if (r->nenv >= REC_MAX_ENV)
 		return;
 	snprintf(r->env[r->nenv].name, sizeof(r->env[r->nenv].name), "%s",
-		 name);
+	         name);
 	snprintf(r->env[r->nenv].value, sizeof(r->env[r->nenv].value), "%s%s",
-		 prefix, value);
+	         prefix, value);
 	r->nenv++;
 }
 
 /* Why an interface cannot carry traffic to other hosts at all, or NULL
  * when it is a candidate. */
 static const char *not_candidate(const struct iface_list *l,
-				 const struct iface *ifc, char *buf,
-				 size_t len)
+                                 const struct iface *ifc, char *buf, size_t len)
 {
 	if (decide_is_loopback(ifc))
 		return "loopback";
@@ -82,8 +81,8 @@ static const char *not_candidate(const struct iface_list *l,
 	if (decide_global_addr(ifc, AF_UNSPEC) == NULL) {
 		if (ifc->master[0] != '\0') {
 			snprintf(buf, len,
-				 "a member of %s, which carries its traffic",
-				 ifc->master);
+			         "a member of %s, which carries its traffic",
+			         ifc->master);
 			return buf;
 		}
 		return "no global address";
@@ -129,43 +128,43 @@ static bool layers_container_unknown(const struct layers *ly)
 /* What to change instead, for the layer found. */
 static void nat_advice(struct recommendation *r, const struct layers *ly)
 {
-	if (ly != NULL && (ly->wsl_container || ly->reach == REACH_DOUBLE_NAT)) {
+	if (ly != NULL &&
+	    (ly->wsl_container || ly->reach == REACH_DOUBLE_NAT)) {
 		reason(r, "a container inside WSL2 sits behind two NAT "
-			  "layers: run the container with --network host "
-			  "and set networkingMode=mirrored in "
-			  "%%UserProfile%%\\.wslconfig, or run native Linux");
+		          "layers: run the container with --network host "
+		          "and set networkingMode=mirrored in "
+		          "%%UserProfile%%\\.wslconfig, or run native Linux");
 		return;
 	}
 	if (ly != NULL && ly->wsl == WSL_2_NAT) {
 		reason(r, "WSL2 in NAT mode: set networkingMode=mirrored in "
-			  "%%UserProfile%%\\.wslconfig and allow the ports in "
-			  "the Hyper-V firewall, or run native Linux");
+		          "%%UserProfile%%\\.wslconfig and allow the ports in "
+		          "the Hyper-V firewall, or run native Linux");
 		return;
 	}
 	reason(r, "this process sits behind NAT (a container on a NAT'd "
-		  "bridge): run the container with --network host, or give "
-		  "it a routable address with macvlan or ipvlan");
+	          "bridge): run the container with --network host, or give "
+	          "it a routable address with macvlan or ipvlan");
 }
 
 /* Decides "none: behind NAT" and rejects every interface. */
-static int choose_none_nat(const struct rec_input *in,
-			   struct recommendation *r)
+static int choose_none_nat(const struct rec_input *in, struct recommendation *r)
 {
 	const struct iface_list *l = in->ifaces;
 
 	r->none = REC_NONE_NAT;
 	reason(r, "no interface can work: peers on other hosts cannot "
-		  "connect to this process, and NCCL, Gloo and torch listen "
-		  "on ephemeral ports that cannot be published or forwarded");
+	          "connect to this process, and NCCL, Gloo and torch listen "
+	          "on ephemeral ports that cannot be published or forwarded");
 	nat_advice(r, in->layers);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];
 
 		if (reject(r, ifc->name, "%s",
-			   decide_is_loopback(ifc)
-				   ? "loopback"
-				   : "behind NAT: peers cannot connect to "
-				     "its address") < 0)
+		           decide_is_loopback(ifc)
+		               ? "loopback"
+		               : "behind NAT: peers cannot connect to "
+		                 "its address") < 0)
 			return -1;
 	}
 	return 0;
@@ -176,9 +175,9 @@ static int choose_none_nat(const struct rec_input *in,
  * every interface out, or NULL with r->none REC_CHOSEN when no peer gave
  * route evidence (all were this host). */
 static const struct iface *choose_by_peers(const struct rec_input *in,
-					   const struct iface **cand,
-					   size_t ncand,
-					   struct recommendation *r)
+                                           const struct iface **cand,
+                                           size_t ncand,
+                                           struct recommendation *r)
 {
 	const struct iface *chosen = NULL;
 	const struct peer_verdict *first = NULL;
@@ -192,14 +191,18 @@ static const struct iface *choose_by_peers(const struct rec_input *in,
 
 		if (p->local_ifname[0] == '\0') {
 			r->none = REC_NONE_PEERS;
-			reason(r, "no route toward peer %s: fix the routing "
-				  "before choosing an interface", p->peer);
+			reason(r,
+			       "no route toward peer %s: fix the routing "
+			       "before choosing an interface",
+			       p->peer);
 			return NULL;
 		}
 		ifc = iface_by_name(in->ifaces, p->local_ifname);
 		if (ifc != NULL && decide_is_loopback(ifc)) {
-			reason(r, "peer %s is this host (its route uses %s); "
-				  "it does not decide", p->peer, ifc->name);
+			reason(r,
+			       "peer %s is this host (its route uses %s); "
+			       "it does not decide",
+			       p->peer, ifc->name);
 			continue;
 		}
 		for (size_t k = 0; k < ncand; k++)
@@ -207,21 +210,23 @@ static const struct iface *choose_by_peers(const struct rec_input *in,
 				is_cand = true;
 		if (ifc == NULL || !is_cand) {
 			why = ifc == NULL ? "it is not in the interface list"
-					  : not_candidate(in->ifaces, ifc, buf,
-							  sizeof(buf));
+			                  : not_candidate(in->ifaces, ifc, buf,
+			                                  sizeof(buf));
 			r->none = REC_NONE_PEERS;
-			reason(r, "the route toward peer %s leaves by %s, "
-				  "which cannot be used: %s",
+			reason(r,
+			       "the route toward peer %s leaves by %s, "
+			       "which cannot be used: %s",
 			       p->peer, p->local_ifname,
 			       why != NULL ? why : "not a candidate");
 			return NULL;
 		}
 		if (chosen != NULL && chosen != ifc) {
 			r->none = REC_NONE_PEERS;
-			reason(r, "cannot tell: peers are reached through "
-				  "different interfaces, %s (toward %s) and %s "
-				  "(toward %s); fix the routes so that one "
-				  "interface reaches every peer",
+			reason(r,
+			       "cannot tell: peers are reached through "
+			       "different interfaces, %s (toward %s) and %s "
+			       "(toward %s); fix the routes so that one "
+			       "interface reaches every peer",
 			       chosen->name, first->peer, ifc->name, p->peer);
 			return NULL;
 		}
@@ -239,15 +244,19 @@ static const struct iface *choose_by_peers(const struct rec_input *in,
 		       p->peer_addr[0] ? ")" : "", chosen->name,
 		       p->local_addr[0] ? " from " : "", p->local_addr);
 		if (p->nat == 0)
-			reason(r, "peer %s sees this node's address directly "
-				  "(no NAT)", p->peer);
+			reason(r,
+			       "peer %s sees this node's address directly "
+			       "(no NAT)",
+			       p->peer);
 		if (p->inbound == 1)
 			reason(r, "peer %s connected back to this node",
 			       p->peer);
 		else if (p->inbound == 0)
-			reason(r, "peer %s could not connect back to this "
-				  "node: open the firewall (inbound-blocked) "
-				  "before training", p->peer);
+			reason(r,
+			       "peer %s could not connect back to this "
+			       "node: open the firewall (inbound-blocked) "
+			       "before training",
+			       p->peer);
 	}
 	return chosen;
 }
@@ -262,9 +271,9 @@ static const char *kind_words(const struct iface *ifc)
 
 /* Without peers: the best kind, then the default route, else a tie. */
 static const struct iface *choose_by_kind(const struct rec_input *in,
-					  const struct iface **cand,
-					  size_t ncand,
-					  struct recommendation *r)
+                                          const struct iface **cand,
+                                          size_t ncand,
+                                          struct recommendation *r)
 {
 	const struct iface *def = NULL, *best = NULL;
 	size_t nbest = 0;
@@ -289,26 +298,29 @@ static const struct iface *choose_by_kind(const struct rec_input *in,
 		if (def == best)
 			reason(r, "the default route leaves by %s", best->name);
 		if (ncand == 1)
-			reason(r, "%s is the only interface that is up and "
-				  "running with a global address",
+			reason(r,
+			       "%s is the only interface that is up and "
+			       "running with a global address",
 			       best->name);
 		else
-			reason(r, "%s is the only %s interface that is up and "
-				  "running with a global address",
+			reason(r,
+			       "%s is the only %s interface that is up and "
+			       "running with a global address",
 			       best->name,
 			       besttier == 0 ? "non-virtual" : "usable");
 		if (def != NULL && def != best)
-			reason(r, "the default route leaves by %s, a %s "
-				  "interface; run with --peer HOST to let the "
-				  "route toward the peers decide",
+			reason(r,
+			       "the default route leaves by %s, a %s "
+			       "interface; run with --peer HOST to let the "
+			       "route toward the peers decide",
 			       def->name, kind_words(def));
 		return best;
 	}
 	if (def != NULL && tier(def) == besttier) {
 		reason(r, "the default route leaves by %s", def->name);
 		reason(r, "if the peers are on another interface's subnet, "
-			  "run with --peer HOST: the route toward them "
-			  "decides");
+		          "run with --peer HOST: the route toward them "
+		          "decides");
 		return def;
 	}
 	{
@@ -320,22 +332,25 @@ static const struct iface *choose_by_kind(const struct rec_input *in,
 
 			if (tier(cand[i]) != besttier)
 				continue;
-			n = snprintf(names + used, sizeof(names) - used,
-				     "%s%s", k == 0 ? ""
-					     : k + 1 == nbest ? " and " : ", ",
-				     cand[i]->name);
+			n = snprintf(names + used, sizeof(names) - used, "%s%s",
+			             k == 0           ? ""
+			             : k + 1 == nbest ? " and "
+			                              : ", ",
+			             cand[i]->name);
 			if (n < 0 || (size_t)n >= sizeof(names) - used)
 				break;
 			used += (size_t)n;
 			k++;
 		}
 		r->none = REC_NONE_TIE;
-		reason(r, "cannot tell between %s: run with --peer HOST so "
-			  "that the route toward the peers decides",
+		reason(r,
+		       "cannot tell between %s: run with --peer HOST so "
+		       "that the route toward the peers decides",
 		       names);
 		if (!in->routes_known)
-			reason(r, "the routes could not be read, so the default "
-				  "route could not break the tie");
+			reason(r,
+			       "the routes could not be read, so the default "
+			       "route could not break the tie");
 		else if (def == NULL)
 			reason(r, "no default route leaves by one of them");
 	}
@@ -363,7 +378,7 @@ static bool v6_link_local_only(const struct iface *ifc)
 /* The address to advertise: the peers' route source when it is one of
  * the interface's global addresses, else its first global address. */
 static const struct iface_addr *choose_addr(const struct rec_input *in,
-					    const struct iface *ifc)
+                                            const struct iface *ifc)
 {
 	for (size_t i = 0; i < in->npeers; i++) {
 		const struct peer_verdict *p = &in->peers[i];
@@ -389,16 +404,24 @@ static void settings(struct recommendation *r)
 	env_set(r, "MASTER_ADDR", "", addr);
 	env_set(r, "RAY_NODE_IP_ADDRESS", "", addr);
 	env_set(r, "OMPI_MCA_btl_tcp_if_include", "", name);
-	reason(r, "NCCL_SOCKET_IFNAME uses the exact '=' form so that no "
-		  "other interface sharing the prefix %s is used", name);
-	reason(r, "MASTER_ADDR=%s applies only on the node of rank 0; the "
-		  "other nodes set MASTER_ADDR to rank 0's address", addr);
-	reason(r, "RAY_NODE_IP_ADDRESS is for `ray start "
-		  "--node-ip-address=%s`", addr);
+	reason(r,
+	       "NCCL_SOCKET_IFNAME uses the exact '=' form so that no "
+	       "other interface sharing the prefix %s is used",
+	       name);
+	reason(r,
+	       "MASTER_ADDR=%s applies only on the node of rank 0; the "
+	       "other nodes set MASTER_ADDR to rank 0's address",
+	       addr);
+	reason(r,
+	       "RAY_NODE_IP_ADDRESS is for `ray start "
+	       "--node-ip-address=%s`",
+	       addr);
 	if (r->addr->family == AF_INET && v6_link_local_only(r->ifc)) {
 		env_set(r, "NCCL_SOCKET_FAMILY", "", "AF_INET");
-		reason(r, "%s has only a link-local IPv6 address: "
-			  "NCCL_SOCKET_FAMILY=AF_INET keeps NCCL off it", name);
+		reason(r,
+		       "%s has only a link-local IPv6 address: "
+		       "NCCL_SOCKET_FAMILY=AF_INET keeps NCCL off it",
+		       name);
 	}
 }
 
@@ -420,28 +443,30 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 			peers_direct = false;
 		if (p->nat == 1 && !any_nat) {
 			any_nat = true;
-			reason(r, "peer %s sees this node as %s, not %s: NAT "
-				  "lies between them",
-			       p->peer, p->observed_addr[0] ? p->observed_addr
-							    : "another address",
+			reason(r,
+			       "peer %s sees this node as %s, not %s: NAT "
+			       "lies between them",
+			       p->peer,
+			       p->observed_addr[0] ? p->observed_addr
+			                           : "another address",
 			       p->local_addr[0] ? p->local_addr
-						: "its own address");
+			                        : "its own address");
 		}
 	}
 	if (any_nat || (layers_nat(in->layers) && !peers_direct))
 		return choose_none_nat(in, r);
 	if (layers_nat(in->layers))
 		reason(r, "the layering suggested NAT, but every peer saw this "
-			  "node's address directly and connected back");
+		          "node's address directly and connected back");
 	if (layers_undecided(in->layers) && !peers_direct) {
 		r->none = REC_NONE_LAYERS;
 		reason(r, "cannot tell whether peers on other hosts can reach "
-			  "this process: WSL2 in a networking mode that "
-			  "could not be determined, and NAT is its default");
+		          "this process: WSL2 in a networking mode that "
+		          "could not be determined, and NAT is its default");
 		reason(r, "set networkingMode=mirrored in "
-			  "%%UserProfile%%\\.wslconfig; a peer that sees "
-			  "this address directly and connects back also "
-			  "settles it");
+		          "%%UserProfile%%\\.wslconfig; a peer that sees "
+		          "this address directly and connects back also "
+		          "settles it");
 	}
 
 	cand = calloc(l->n ? l->n : 1, sizeof(*cand));
@@ -455,8 +480,8 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	} else if (ncand == 0) {
 		r->none = REC_NONE_NOCAND;
 		reason(r, "no interface is up and running with a global "
-			  "address: give this node an address on the cluster "
-			  "network");
+		          "address: give this node an address on the cluster "
+		          "network");
 	} else if (in->npeers > 0) {
 		chosen = choose_by_peers(in, cand, ncand, r);
 	}
@@ -467,11 +492,12 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 		r->ifc = chosen;
 		r->addr = choose_addr(in, chosen);
 		if (layers_container_unknown(in->layers) && !peers_direct)
-			reason(r, "caution: this looks like a container whose "
-				  "network mode could not be determined; if "
-				  "peers cannot connect back to %s, it is "
-				  "behind NAT and needs --network host or "
-				  "macvlan",
+			reason(r,
+			       "caution: this looks like a container whose "
+			       "network mode could not be determined; if "
+			       "peers cannot connect back to %s, it is "
+			       "behind NAT and needs --network host or "
+			       "macvlan",
 			       r->addr->str);
 		settings(r);
 	}
@@ -486,21 +512,27 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 			e = reject(r, ifc->name, "%s", why);
 		else if (r->none == REC_NONE_LAYERS)
 			e = reject(r, ifc->name, "%s",
-				   "a candidate, but WSL2 NAT is not ruled "
-				   "out");
+			           "a candidate, but WSL2 NAT is not ruled "
+			           "out");
 		else if (r->none == REC_NONE_TIE || r->none == REC_NONE_PEERS)
 			e = reject(r, ifc->name, "%s",
-				   "a candidate, but nothing decides between "
-				   "it and the others");
+			           "a candidate, but nothing decides between "
+			           "it and the others");
 		else if (in->npeers > 0 && chosen != NULL)
-			e = reject(r, ifc->name, "the routes toward the peers "
-				   "leave by %s", chosen->name);
+			e = reject(r, ifc->name,
+			           "the routes toward the peers "
+			           "leave by %s",
+			           chosen->name);
 		else if (tier(ifc) > tier(chosen))
-			e = reject(r, ifc->name, "a virtual interface (%s); "
-				   "%s is not", kind_words(ifc), chosen->name);
+			e = reject(r, ifc->name,
+			           "a virtual interface (%s); "
+			           "%s is not",
+			           kind_words(ifc), chosen->name);
 		else
-			e = reject(r, ifc->name, "the default route leaves by "
-				   "%s", chosen->name);
+			e = reject(r, ifc->name,
+			           "the default route leaves by "
+			           "%s",
+			           chosen->name);
 		if (e < 0)
 			goto out;
 	}
@@ -518,8 +550,7 @@ void recommendation_free(struct recommendation *r)
 	memset(r, 0, sizeof(*r));
 }
 
-const char *recommendation_env(const struct recommendation *r,
-			       const char *name)
+const char *recommendation_env(const struct recommendation *r, const char *name)
 {
 	for (int i = 0; i < r->nenv; i++)
 		if (strcmp(r->env[i].name, name) == 0)
@@ -528,7 +559,7 @@ const char *recommendation_env(const struct recommendation *r,
 }
 
 const char *recommendation_rejected(const struct recommendation *r,
-				    const char *ifname)
+                                    const char *ifname)
 {
 	for (size_t i = 0; i < r->nrejected; i++)
 		if (strcmp(r->rejected[i].interface, ifname) == 0)
@@ -545,24 +576,24 @@ json_t *recommendation_to_json(const struct recommendation *r)
 		goto fail;
 	for (int i = 0; i < r->nenv; i++)
 		if (json_object_set_new(env, r->env[i].name,
-					json_string(r->env[i].value)) < 0)
+		                        json_string(r->env[i].value)) < 0)
 			goto fail;
 	for (int i = 0; i < r->nreasons; i++)
-		if (json_array_append_new(reasons,
-					  json_string(r->reasons[i])) < 0)
+		if (json_array_append_new(reasons, json_string(r->reasons[i])) <
+		    0)
 			goto fail;
 	for (size_t i = 0; i < r->nrejected; i++)
 		if (json_array_append_new(
-			    rej, json_pack("{s:s, s:s}", "interface",
-					   r->rejected[i].interface, "reason",
-					   r->rejected[i].reason)) < 0)
+		        rej, json_pack("{s:s, s:s}", "interface",
+		                       r->rejected[i].interface, "reason",
+		                       r->rejected[i].reason)) < 0)
 			goto fail;
 	if (json_object_set_new(o, "interface",
-				r->ifc ? json_string(r->ifc->name)
-				       : json_null()) < 0 ||
+	                        r->ifc ? json_string(r->ifc->name)
+	                               : json_null()) < 0 ||
 	    json_object_set_new(o, "address",
-				r->addr ? json_string(r->addr->str)
-					: json_null()) < 0)
+	                        r->addr ? json_string(r->addr->str)
+	                                : json_null()) < 0)
 		goto fail;
 	/* set_new steals the value even when it fails */
 	if (json_object_set_new(o, "env", env) < 0) {

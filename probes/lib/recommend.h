@@ -21,16 +21,16 @@
 
 struct rec_input {
 	const struct iface_list *ifaces;
-	const struct layers *layers;       /* NULL when not known */
+	const struct layers *layers;        /* NULL when not known */
 	const char *const *default_ifnames; /* default routes' out interfaces,
-					     * best first (IPv4 first) */
+	                                     * best first (IPv4 first) */
 	size_t ndefault;
 	/* What is known about each peer: from the route toward it
 	 * (local_ifname, nat -1, inbound -1) or from the peer probes. */
 	const struct peer_verdict *peers;
 	size_t npeers;
 	bool routes_known; /* false: routes could not be read (sysroot
-			    * without them, netlink refused) */
+	                    * without them, netlink refused) */
 };
 
 struct rec_env {
@@ -44,13 +44,13 @@ struct rec_reject {
 };
 
 enum rec_none {
-	REC_CHOSEN = 0,     /* an interface was chosen */
-	REC_NONE_NAT,       /* behind NAT: no interface can work */
-	REC_NONE_TIE,       /* cannot tell between candidates */
-	REC_NONE_NOCAND,    /* no candidate at all */
-	REC_NONE_PEERS,     /* peers disagree, or their route is unusable */
-	REC_NONE_LAYERS,    /* WSL2 in an unknown networking mode: NAT, its
-			     * default, not ruled out */
+	REC_CHOSEN = 0,  /* an interface was chosen */
+	REC_NONE_NAT,    /* behind NAT: no interface can work */
+	REC_NONE_TIE,    /* cannot tell between candidates */
+	REC_NONE_NOCAND, /* no candidate at all */
+	REC_NONE_PEERS,  /* peers disagree, or their route is unusable */
+	REC_NONE_LAYERS, /* WSL2 in an unknown networking mode: NAT, its
+	                  * default, not ruled out */
 };
 
 struct recommendation {
@@ -61,7 +61,7 @@ struct recommendation {
 	int nenv;
 	char reasons[REC_MAX_REASONS][REC_TEXT];
 	int nreasons;
-	struct rec_reject *rejected;   /* owned */
+	struct rec_reject *rejected; /* owned */
 	size_t nrejected, caprejected;
 };
 
@@ -74,11 +74,11 @@ void recommendation_free(struct recommendation *r);
 
 /* The value of one env setting, or NULL when not recommended. */
 const char *recommendation_env(const struct recommendation *r,
-			       const char *name);
+                               const char *name);
 
 /* The reason an interface was rejected, or NULL. */
 const char *recommendation_rejected(const struct recommendation *r,
-				    const char *ifname);
+                                    const char *ifname);
 
 /* The `recommendation` object of the scan document (new reference, NULL
  * on no memory). */

@@ -40,10 +40,10 @@ json_t *hostname_to_json(const struct hostname_info *h)
 			loop = IN6_IS_ADDR_LOOPBACK(&g->a.v6);
 	}
 	o = json_pack("{s:o, s:o, s:b, s:o, s:o, s:o}", "name",
-		      str_or_null(h->name), "addresses", addrs, "loopback",
-		      loop, "bindable", tri(bindable), "resolved_by",
-		      str_or_null(h->resolved_by), "error",
-		      str_or_null(h->error));
+	              str_or_null(h->name), "addresses", addrs, "loopback",
+	              loop, "bindable", tri(bindable), "resolved_by",
+	              str_or_null(h->resolved_by), "error",
+	              str_or_null(h->error));
 	return o;
 }
 
@@ -56,27 +56,25 @@ json_t *nccl_default_to_json(const struct nccl_default *nd)
 		return NULL;
 	for (int i = 0; i < c->n; i++)
 		json_array_append_new(
-			ifs, json_pack("{s:s, s:s}", "name", c->v[i].ifc->name,
-				       "address", c->v[i].addr->str));
+		    ifs, json_pack("{s:s, s:s}", "name", c->v[i].ifc->name,
+		                   "address", c->v[i].addr->str));
 	return json_pack("{s:s, s:o, s:o, s:b, s:s}", "rule", c->rule,
-			 "interfaces", ifs, "bootstrap",
-			 c->n > 0 ? json_string(c->v[0].ifc->name)
-				  : json_null(),
-			 "safe", nd->safe, "why", nd->why);
+	                 "interfaces", ifs, "bootstrap",
+	                 c->n > 0 ? json_string(c->v[0].ifc->name)
+	                          : json_null(),
+	                 "safe", nd->safe, "why", nd->why);
 }
 
 json_t *peer_verdict_to_json(const struct peer_verdict *p)
 {
 	return json_pack(
-		"{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[]}",
-		"peer", p->peer, "peer_addr", str_or_null(p->peer_addr),
-		"responded", p->responded, "local_addr",
-		str_or_null(p->local_addr), "local_ifname",
-		str_or_null(p->local_ifname), "observed_addr",
-		str_or_null(p->observed_addr), "nat", tri(p->nat), "inbound",
-		tri(p->inbound), "rtt_us",
-		p->rtt_us >= 0 ? json_integer(p->rtt_us) : json_null(),
-		"path_mtu",
-		p->path_mtu >= 0 ? json_integer(p->path_mtu) : json_null(),
-		"ports");
+	    "{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[]}", "peer",
+	    p->peer, "peer_addr", str_or_null(p->peer_addr), "responded",
+	    p->responded, "local_addr", str_or_null(p->local_addr),
+	    "local_ifname", str_or_null(p->local_ifname), "observed_addr",
+	    str_or_null(p->observed_addr), "nat", tri(p->nat), "inbound",
+	    tri(p->inbound), "rtt_us",
+	    p->rtt_us >= 0 ? json_integer(p->rtt_us) : json_null(), "path_mtu",
+	    p->path_mtu >= 0 ? json_integer(p->path_mtu) : json_null(),
+	    "ports");
 }

@@ -13,8 +13,8 @@
 
 /* Adds an interface of a kind with flags and an optional address. */
 static struct iface *add(struct iface_list *l, const char *name,
-			 enum iface_kind kind, unsigned flags,
-			 const char *addr, unsigned plen)
+                         enum iface_kind kind, unsigned flags, const char *addr,
+                         unsigned plen)
 {
 	struct iface *ifc = iface_list_add(l);
 	unsigned char buf[16];
@@ -96,7 +96,8 @@ END_TEST
 START_TEST(hostname_unbindable)
 {
 	struct iface_list l = {0};
-	struct hostname_info h = {.name = "node1", .resolved_by = "getaddrinfo"};
+	struct hostname_info h = {.name = "node1",
+	                          .resolved_by = "getaddrinfo"};
 	struct doc d;
 
 	two_lans(&l);
@@ -212,8 +213,8 @@ START_TEST(gloo_ifname)
 	struct iface_list l = {0};
 	struct scan_env e = {0};
 	struct doc d;
-	static const char *const bad[] = {"^lo", "=eth0", "eth", "eth0,nope",
-					  "eth0:1234", ""};
+	static const char *const bad[] = {"^lo",       "=eth0",     "eth",
+	                                  "eth0,nope", "eth0:1234", ""};
 
 	two_lans(&l);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -221,7 +222,7 @@ START_TEST(gloo_ifname)
 		doc_start(&d);
 		decide_gloo_ifname(&e, &l, &d);
 		ck_assert_msg(doc_has_finding(&d, "gloo-ifname-syntax"),
-			      "not flagged: '%s'", bad[i]);
+		              "not flagged: '%s'", bad[i]);
 		doc_free(&d);
 	}
 	e.gloo_socket_ifname = "eth1";
@@ -373,9 +374,8 @@ START_TEST(overlapping_subnets)
 	/* 10.231.0.0/24 and 10.231.1.0/24 both sit inside 10.231.0.0/16 */
 	ck_assert_int_eq(json_array_size(d.findings), 2);
 	f = json_array_get(d.findings, 0);
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(f,
-								       "fix")),
-				     "eth1"));
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(f, "fix")), "eth1"));
 	doc_free(&d);
 
 	/* a down interface does not overlap */
@@ -396,7 +396,7 @@ START_TEST(interface_state)
 
 	two_lans(&l);
 	add(&l, "eth2", IFK_PHYSICAL, 0, "10.231.5.1", 24); /* down */
-	add(&l, "eth3", IFK_PHYSICAL, 0, NULL, 0);  /* down, no address */
+	add(&l, "eth3", IFK_PHYSICAL, 0, NULL, 0); /* down, no address */
 	br = add(&l, "docker0", IFK_BRIDGE, IFF_UP, "172.17.0.1", 16);
 	br->carrier = 0; /* no container yet: no carrier, never flagged */
 	doc_start(&d);
@@ -486,8 +486,10 @@ START_TEST(master_addr)
 {
 	struct iface_list l = {0};
 	struct scan_env e = {.master_addr = "127.0.0.1", .nodes = 2};
-	struct master_info m = {.resolved = true, .family = AF_INET,
-				.str = "127.0.0.1", .route = 1};
+	struct master_info m = {.resolved = true,
+	                        .family = AF_INET,
+	                        .str = "127.0.0.1",
+	                        .route = 1};
 	struct doc d;
 
 	two_lans(&l);
@@ -546,12 +548,12 @@ END_TEST
 START_TEST(hosts_file)
 {
 	static const char hosts[] =
-		"127.0.0.1\tlocalhost\n"
-		"127.0.1.1\ttestnode.example testnode # Debian\n"
-		"# 10.0.0.1 testnode\n"
-		"::1 localhost ip6-localhost\n"
-		"10.231.0.1 other testnode\n"
-		"10.231.0.1 testnode\n";
+	    "127.0.0.1\tlocalhost\n"
+	    "127.0.1.1\ttestnode.example testnode # Debian\n"
+	    "# 10.0.0.1 testnode\n"
+	    "::1 localhost ip6-localhost\n"
+	    "10.231.0.1 other testnode\n"
+	    "10.231.0.1 testnode\n";
 	struct hostname_addr a[4];
 
 	ck_assert_int_eq(hostname_hosts_lookup(hosts, "testnode", a, 4), 2);

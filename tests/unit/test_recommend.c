@@ -10,8 +10,8 @@
 
 /* Adds an interface of a kind with flags and an optional address. */
 static struct iface *add(struct iface_list *l, const char *name,
-			 enum iface_kind kind, unsigned flags,
-			 const char *addr, unsigned plen)
+                         enum iface_kind kind, unsigned flags, const char *addr,
+                         unsigned plen)
 {
 	struct iface *ifc = iface_list_add(l);
 	unsigned char buf[16];
@@ -45,8 +45,8 @@ static void addr(struct iface_list *l, const char *a, unsigned plen)
 
 	ck_assert_int_eq(inet_pton(fam, a, buf), 1);
 	ck_assert_int_eq(iface_add_addr(ifc, fam, buf, plen,
-					strncmp(a, "fe80", 4) == 0 ? 253 : 0),
-			 0);
+	                                strncmp(a, "fe80", 4) == 0 ? 253 : 0),
+	                 0);
 }
 
 /* A LAN host with Docker: eth0, docker0 and one container's veth. */
@@ -69,8 +69,10 @@ START_TEST(lan_docker_veth)
 	struct iface_list l = {0};
 	struct recommendation r;
 	const char *defs[] = {"eth0"};
-	struct rec_input in = {.ifaces = &l, .default_ifnames = defs,
-			       .ndefault = 1, .routes_known = true};
+	struct rec_input in = {.ifaces = &l,
+	                       .default_ifnames = defs,
+	                       .ndefault = 1,
+	                       .routes_known = true};
 
 	lan_docker(&l);
 	ck_assert_int_eq(recommend(&in, &r), 0);
@@ -81,13 +83,13 @@ START_TEST(lan_docker_veth)
 	ck_assert_str_eq(recommendation_env(&r, "GLOO_SOCKET_IFNAME"), "eth0");
 	ck_assert_str_eq(recommendation_env(&r, "MASTER_ADDR"), "10.231.0.1");
 	ck_assert_str_eq(recommendation_env(&r, "RAY_NODE_IP_ADDRESS"),
-			 "10.231.0.1");
+	                 "10.231.0.1");
 	ck_assert_str_eq(recommendation_env(&r, "OMPI_MCA_btl_tcp_if_include"),
-			 "eth0");
+	                 "eth0");
 	ck_assert_str_eq(recommendation_env(&r, "NCCL_SOCKET_FAMILY"),
-			 "AF_INET");
-	ck_assert_ptr_nonnull(strstr(recommendation_rejected(&r, "docker0"),
-				     "container"));
+	                 "AF_INET");
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "docker0"), "container"));
 	ck_assert_ptr_nonnull(recommendation_rejected(&r, "veth1a2b"));
 	ck_assert_str_eq(recommendation_rejected(&r, "lo"), "loopback");
 	ck_assert_ptr_null(recommendation_rejected(&r, "eth0"));
@@ -117,7 +119,7 @@ START_TEST(two_lans_tie)
 	ck_assert_ptr_null(r.ifc);
 	ck_assert_int_eq(r.none, REC_NONE_TIE);
 	ck_assert_ptr_nonnull(strstr(r.reasons[0], "cannot tell between eth0 "
-						   "and eth1"));
+	                                           "and eth1"));
 	ck_assert_ptr_nonnull(strstr(r.reasons[0], "--peer"));
 	ck_assert_int_eq(r.nenv, 0);
 	j = recommendation_to_json(&r);
@@ -131,8 +133,8 @@ START_TEST(two_lans_tie)
 	in.ndefault = 1;
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_str_eq(r.ifc->name, "eth1");
-	ck_assert_ptr_nonnull(strstr(recommendation_rejected(&r, "eth0"),
-				     "default route"));
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "eth0"), "default route"));
 	recommendation_free(&r);
 	iface_list_free(&l);
 }
@@ -143,12 +145,14 @@ START_TEST(nat_container)
 	struct iface_list l = {0};
 	struct recommendation r;
 	struct layers ly = {.container = CONTAINER_DOCKER,
-			    .netmode = NETMODE_BRIDGE_NAT,
-			    .reach = REACH_NAT};
+	                    .netmode = NETMODE_BRIDGE_NAT,
+	                    .reach = REACH_NAT};
 	const char *defs[] = {"eth0"};
-	struct rec_input in = {.ifaces = &l, .layers = &ly,
-			       .default_ifnames = defs, .ndefault = 1,
-			       .routes_known = true};
+	struct rec_input in = {.ifaces = &l,
+	                       .layers = &ly,
+	                       .default_ifnames = defs,
+	                       .ndefault = 1,
+	                       .routes_known = true};
 	json_t *j;
 
 	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
@@ -158,8 +162,8 @@ START_TEST(nat_container)
 	ck_assert_int_eq(r.none, REC_NONE_NAT);
 	ck_assert_int_eq(r.nenv, 0);
 	ck_assert_ptr_nonnull(strstr(r.reasons[1], "--network host"));
-	ck_assert_ptr_nonnull(strstr(recommendation_rejected(&r, "eth0"),
-				     "NAT"));
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "eth0"), "NAT"));
 	j = recommendation_to_json(&r);
 	ck_assert(json_is_null(json_object_get(j, "interface")));
 	ck_assert_int_eq(json_object_size(json_object_get(j, "env")), 0);
@@ -197,8 +201,10 @@ START_TEST(ib_present)
 	struct iface_list l = {0};
 	struct recommendation r;
 	const char *defs[] = {"eth0"};
-	struct rec_input in = {.ifaces = &l, .default_ifnames = defs,
-			       .ndefault = 1, .routes_known = true};
+	struct rec_input in = {.ifaces = &l,
+	                       .default_ifnames = defs,
+	                       .ndefault = 1,
+	                       .routes_known = true};
 
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
 	add(&l, "ib0", IFK_INFINIBAND, UPRUN, "10.231.8.1", 24);
@@ -220,8 +226,8 @@ START_TEST(ib_present)
 	l.v[0].flags = IFF_UP;
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_str_eq(r.ifc->name, "ib0");
-	ck_assert_ptr_nonnull(strstr(recommendation_rejected(&r, "eth0"),
-				     "not running"));
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "eth0"), "not running"));
 	recommendation_free(&r);
 	iface_list_free(&l);
 }
@@ -232,8 +238,8 @@ START_TEST(peers_decide)
 	struct iface_list l = {0};
 	struct recommendation r;
 	struct peer_verdict p[2];
-	struct rec_input in = {.ifaces = &l, .peers = p, .npeers = 1,
-			       .routes_known = true};
+	struct rec_input in = {
+	    .ifaces = &l, .peers = p, .npeers = 1, .routes_known = true};
 
 	memset(p, 0, sizeof(p));
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
@@ -246,8 +252,8 @@ START_TEST(peers_decide)
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_str_eq(r.ifc->name, "eth1");
 	ck_assert_str_eq(r.addr->str, "10.231.1.1");
-	ck_assert_ptr_nonnull(strstr(recommendation_rejected(&r, "eth0"),
-				     "peers"));
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "eth0"), "peers"));
 	recommendation_free(&r);
 
 	/* a second peer behind another interface: cannot tell */
@@ -288,8 +294,8 @@ START_TEST(peers_override_layers_and_inbound)
 	struct recommendation r;
 	struct peer_verdict p;
 	struct layers ly = {.reach = REACH_NAT};
-	struct rec_input in = {.ifaces = &l, .layers = &ly, .peers = &p,
-			       .npeers = 1};
+	struct rec_input in = {
+	    .ifaces = &l, .layers = &ly, .peers = &p, .npeers = 1};
 
 	memset(&p, 0, sizeof(p));
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
@@ -331,8 +337,8 @@ START_TEST(no_candidate_and_virtual_only)
 	add(&l, "enp3s0", IFK_PHYSICAL, UPRUN, "10.231.0.9", 24);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_str_eq(r.ifc->name, "enp3s0");
-	ck_assert_ptr_nonnull(strstr(recommendation_rejected(&r, "wg0"),
-				     "virtual"));
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "wg0"), "virtual"));
 	recommendation_free(&r);
 	iface_list_free(&l);
 }
@@ -343,8 +349,8 @@ START_TEST(layers_undecided)
 	struct iface_list l = {0};
 	struct recommendation r;
 	struct layers ly = {.container = CONTAINER_DOCKER,
-			    .netmode = NETMODE_UNKNOWN,
-			    .reach = REACH_UNKNOWN};
+	                    .netmode = NETMODE_UNKNOWN,
+	                    .reach = REACH_UNKNOWN};
 	struct peer_verdict p;
 	struct rec_input in = {.ifaces = &l, .layers = &ly};
 

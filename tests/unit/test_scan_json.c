@@ -20,9 +20,8 @@ static char *dump(json_t *j)
 
 START_TEST(hostname_json)
 {
-	struct hostname_info h = {.name = "node1",
-				  .resolved_by = "/etc/hosts",
-				  .resolved = true};
+	struct hostname_info h = {
+	    .name = "node1", .resolved_by = "/etc/hosts", .resolved = true};
 	json_t *j;
 	char *s;
 
@@ -34,8 +33,8 @@ START_TEST(hostname_json)
 	j = hostname_to_json(&h);
 	s = dump(j);
 	ck_assert_str_eq(s, "{\"addresses\":[\"127.0.1.1\"],\"bindable\":null,"
-			    "\"error\":null,\"loopback\":true,\"name\":"
-			    "\"node1\",\"resolved_by\":\"/etc/hosts\"}");
+	                    "\"error\":null,\"loopback\":true,\"name\":"
+	                    "\"node1\",\"resolved_by\":\"/etc/hosts\"}");
 	free(s);
 	json_decref(j);
 	h.addrs[0].bindable = 1;
@@ -67,10 +66,10 @@ START_TEST(nccl_default_json)
 	j = nccl_default_to_json(&nd);
 	s = dump(j);
 	ck_assert_str_eq(s, "{\"bootstrap\":\"eth0\",\"interfaces\":[{"
-			    "\"address\":\"10.231.0.1\",\"name\":\"eth0\"}],"
-			    "\"rule\":\"^docker,lo,virbr\",\"safe\":false,"
-			    "\"why\":\"cannot tell: there is no recommended "
-			    "interface to compare eth0 with\"}");
+	                    "\"address\":\"10.231.0.1\",\"name\":\"eth0\"}],"
+	                    "\"rule\":\"^docker,lo,virbr\",\"safe\":false,"
+	                    "\"why\":\"cannot tell: there is no recommended "
+	                    "interface to compare eth0 with\"}");
 	free(s);
 	json_decref(j);
 	doc_free(&d);
@@ -96,11 +95,11 @@ START_TEST(peer_json)
 	j = peer_verdict_to_json(&p);
 	s = dump(j);
 	ck_assert_str_eq(s, "{\"inbound\":false,\"local_addr\":\"10.231.0.1\","
-			    "\"local_ifname\":\"eth0\",\"nat\":null,"
-			    "\"observed_addr\":null,\"path_mtu\":1500,"
-			    "\"peer\":\"nodeb:7470\",\"peer_addr\":"
-			    "\"10.231.0.2\",\"ports\":[],\"responded\":false,"
-			    "\"rtt_us\":null}");
+	                    "\"local_ifname\":\"eth0\",\"nat\":null,"
+	                    "\"observed_addr\":null,\"path_mtu\":1500,"
+	                    "\"peer\":\"nodeb:7470\",\"peer_addr\":"
+	                    "\"10.231.0.2\",\"ports\":[],\"responded\":false,"
+	                    "\"rtt_us\":null}");
 	free(s);
 	json_decref(j);
 }
@@ -127,19 +126,18 @@ START_TEST(recommendation_json)
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	j = recommendation_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "interface")),
-			 "eth0");
+	                 "eth0");
 	ck_assert_str_eq(json_string_value(json_object_get(j, "address")),
-			 "10.231.0.1");
+	                 "10.231.0.1");
 	ck_assert_str_eq(json_string_value(json_object_get(
-				 json_object_get(j, "env"),
-				 "NCCL_SOCKET_IFNAME")),
-			 "=eth0");
+	                     json_object_get(j, "env"), "NCCL_SOCKET_IFNAME")),
+	                 "=eth0");
 	ck_assert(json_array_size(json_object_get(j, "reasons")) > 0);
 	rej = json_array_get(json_object_get(j, "rejected"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(rej, "interface")),
-			 "eth1");
+	                 "eth1");
 	ck_assert_str_eq(json_string_value(json_object_get(rej, "reason")),
-			 "down");
+	                 "down");
 	ck_assert_int_eq(json_object_size(j), 5);
 	json_decref(j);
 	recommendation_free(&r);
