@@ -704,6 +704,8 @@ static void scan_free(struct scan *s)
 	doc_free(&s->d);
 }
 
+/* The subcommand: parse, collect, decide, emit; the exit status is the
+ * verdict (0 no fault, 1 fault, 2 could not run). */
 int cmd_scan(int argc, char **argv)
 {
 	struct scan *s = calloc(1, sizeof(*s));

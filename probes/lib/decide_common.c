@@ -19,6 +19,7 @@ static int env_count(const char *name)
 	return (int)n;
 }
 
+/* The one getenv of the scan: deciders only ever see the struct. */
 void scan_env_from_process(struct scan_env *e)
 {
 	static const char *const node_vars[] = {
@@ -47,6 +48,8 @@ void scan_env_from_process(struct scan_env *e)
 		e->nodes = world > local ? 2 : 1;
 }
 
+/* NCCL reads three of the variables; a resolved NCCL_COMM_ID replaces a
+ * name so the subnet rule can be applied. */
 void scan_env_nccl(const struct scan_env *e, const char *comm_id_numeric,
                    struct nccl_env *out)
 {
@@ -56,12 +59,15 @@ void scan_env_nccl(const struct scan_env *e, const char *comm_id_numeric,
 	    comm_id_numeric != NULL ? comm_id_numeric : e->nccl_comm_id;
 }
 
+/* Loopback by flag, kind or name: replayed trees may lack one of them. */
 bool decide_is_loopback(const struct iface *ifc)
 {
 	return (ifc->flags & IFF_LOOPBACK) || ifc->kind == IFK_LOOPBACK ||
 	       strcmp(ifc->name, "lo") == 0;
 }
 
+/* Kind first; names catch what the kind misses (unknown kinds in replays,
+ * CNI devices). */
 bool decide_is_virtual(const struct iface *ifc)
 {
 	static const char *const prefixes[] = {
@@ -81,6 +87,7 @@ bool decide_is_virtual(const struct iface *ifc)
 	return false;
 }
 
+/* A bridge with no uplink cannot carry traffic to other hosts. */
 bool decide_is_container_bridge(const struct iface_list *l,
                                 const struct iface *ifc)
 {
@@ -107,6 +114,7 @@ bool decide_is_container_bridge(const struct iface_list *l,
 	return true;
 }
 
+/* Addresses peers could use: loopback, link-local and host scope cannot. */
 bool decide_addr_global(const struct iface_addr *a)
 {
 	if (a->family == AF_INET) {
@@ -127,6 +135,7 @@ bool decide_addr_global(const struct iface_addr *a)
 	return false;
 }
 
+/* IPv4 before IPv6, as NCCL orders them. */
 const struct iface_addr *decide_global_addr(const struct iface *ifc, int family)
 {
 	static const int order[] = {AF_INET, AF_INET6};
@@ -142,11 +151,13 @@ const struct iface_addr *decide_global_addr(const struct iface *ifc, int family)
 	return NULL;
 }
 
+/* Up, running, and not known to lack carrier. */
 bool decide_is_usable(const struct iface *ifc)
 {
 	return iface_is_running(ifc) && ifc->carrier != 0;
 }
 
+/* Whether bind() would accept the address here, judged from the list. */
 bool decide_addr_is_local(const struct iface_list *l, int family,
                           const void *addr)
 {

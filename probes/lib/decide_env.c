@@ -57,6 +57,7 @@ static bool nccl_choice_has(const struct nccl_choice *c,
 	return false;
 }
 
+/* Expands NCCL_SOCKET_IFNAME as NCCL does and judges what it selects. */
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
                         const struct iface_list *l, struct doc *d)
 {
@@ -156,6 +157,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 	}
 }
 
+/* Gloo takes exact names: NCCL syntax or a missing name fails at init. */
 void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
                         struct doc *d)
 {
@@ -208,6 +210,7 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 	                v);
 }
 
+/* NCCL looks for a local interface in the subnet of NCCL_COMM_ID. */
 void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
                     const struct iface_list *l, struct doc *d)
 {
@@ -273,6 +276,7 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 	                host);
 }
 
+/* Every rank connects to MASTER_ADDR: it must be reachable from all. */
 void decide_master_addr(const struct scan_env *e, const struct master_info *m,
                         const struct iface_list *l, struct doc *d)
 {
@@ -375,6 +379,8 @@ static bool ompi_list_match(const char *list, const struct iface *ifc)
 	return false;
 }
 
+/* Open MPI's TCP BTL uses every up IPv4 interface but loopback unless
+ * told otherwise. */
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
                 const struct recommendation *rec, struct doc *d)
 {

@@ -15,6 +15,7 @@ static bool addr_loopback(const struct hostname_addr *a)
 	return IN6_IS_ADDR_V4MAPPED(&a->a.v6) && a->a.v6.s6_addr[12] == 127;
 }
 
+/* Gloo binds the first address that bind() accepts. */
 const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h)
 {
 	for (int i = 0; i < h->naddrs; i++)
@@ -33,6 +34,7 @@ static bool addr_local(const struct hostname_addr *a,
 	return decide_addr_is_local(l, a->family, &a->a);
 }
 
+/* Gloo and torch's store advertise what the hostname resolves to. */
 void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
                      struct doc *d)
 {

@@ -81,6 +81,8 @@ static void pair_overlaps(const struct iface *x, const struct iface *y,
 	}
 }
 
+/* Overlapping prefixes make the kernel's route, not NCCL's choice, pick
+ * the interface traffic leaves by. */
 void decide_subnets(const struct iface_list *l,
                     const struct peer_verdict *peers, size_t npeers,
                     struct doc *d)
@@ -113,6 +115,8 @@ static void state_words(const struct iface *ifc, char *buf, size_t len)
 	         ifc->carrier == 0 ? ", no carrier" : "");
 }
 
+/* An addressed interface that cannot carry traffic is usually the one
+ * the user meant; with none usable, nothing can work. */
 void decide_iface_state(const struct iface_list *l, struct doc *d)
 {
 	json_t *ev = NULL;

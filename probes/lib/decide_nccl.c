@@ -20,6 +20,7 @@ static const char *pick_risk(const struct iface_list *l,
 	return NULL;
 }
 
+/* NCCL's default filter lets bridges, veths and CNI devices through. */
 bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
                          const struct recommendation *rec,
                          struct nccl_default *out, struct doc *d)
@@ -95,6 +96,8 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	return false;
 }
 
+/* NCCL does not skip fe80:: addresses, which peers cannot use without
+ * a scope. */
 void decide_ipv6_link_local(const struct iface_list *l,
                             const struct nccl_env *ne, struct doc *d)
 {

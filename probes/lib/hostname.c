@@ -32,6 +32,7 @@ static int add_addr(struct hostname_addr *out, int n, int max, int family,
 	return 1;
 }
 
+/* hosts(5): address, canonical name, aliases; # starts a comment. */
 int hostname_hosts_lookup(const char *buf, const char *name,
                           struct hostname_addr *out, int max)
 {
@@ -66,6 +67,8 @@ int hostname_hosts_lookup(const char *buf, const char *name,
 	return n;
 }
 
+/* Numeric addresses answer at once; names go through getaddrinfo_a so
+ * that a silent DNS server costs at most timeout_ms. */
 int resolve_bounded(const char *name, int family, struct sockaddr_storage *out,
                     int max, int timeout_ms, char *err, size_t errlen)
 {
@@ -189,6 +192,8 @@ static void try_bind(struct hostname_addr *a)
 	close(fd);
 }
 
+/* Live: gethostname, then getaddrinfo (Gloo's view) and bind(); a
+ * recorded tree: its /etc/hostname and /etc/hosts only. */
 int hostname_collect(const struct sysroot *sr, struct hostname_info *h,
                      int timeout_ms)
 {

@@ -425,6 +425,8 @@ static void settings(struct recommendation *r)
 	}
 }
 
+/* NAT first (no interface), then candidates, then the peers' routes, the
+ * kind and the default route; every other interface gets its reason. */
 int recommend(const struct rec_input *in, struct recommendation *r)
 {
 	const struct iface_list *l = in->ifaces;
@@ -544,12 +546,14 @@ out:
 	return rc;
 }
 
+/* Only the rejected list is on the heap. */
 void recommendation_free(struct recommendation *r)
 {
 	free(r->rejected);
 	memset(r, 0, sizeof(*r));
 }
 
+/* Lookup for tests and emitters. */
 const char *recommendation_env(const struct recommendation *r, const char *name)
 {
 	for (int i = 0; i < r->nenv; i++)
@@ -558,6 +562,7 @@ const char *recommendation_env(const struct recommendation *r, const char *name)
 	return NULL;
 }
 
+/* Lookup for tests and emitters. */
 const char *recommendation_rejected(const struct recommendation *r,
                                     const char *ifname)
 {
@@ -567,6 +572,8 @@ const char *recommendation_rejected(const struct recommendation *r,
 	return NULL;
 }
 
+/* Keys as netprobe-json(5) documents them; null interface and address
+ * when none is recommended. */
 json_t *recommendation_to_json(const struct recommendation *r)
 {
 	json_t *o = json_object(), *env = json_object(),

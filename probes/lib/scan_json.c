@@ -17,6 +17,7 @@ static json_t *tri(int v)
 	return v == 1 ? json_true() : v == 0 ? json_false() : json_null();
 }
 
+/* bindable is null when bind() was not tried (a recorded tree). */
 json_t *hostname_to_json(const struct hostname_info *h)
 {
 	const struct hostname_addr *g = hostname_gloo_addr(h);
@@ -47,6 +48,7 @@ json_t *hostname_to_json(const struct hostname_info *h)
 	return o;
 }
 
+/* NCCL's order is kept; bootstrap is the first interface. */
 json_t *nccl_default_to_json(const struct nccl_default *nd)
 {
 	const struct nccl_choice *c = &nd->choice;
@@ -65,6 +67,7 @@ json_t *nccl_default_to_json(const struct nccl_default *nd)
 	                 "safe", nd->safe, "why", nd->why);
 }
 
+/* Unknown values (-1, "") are null, as the peer probes leave them. */
 json_t *peer_verdict_to_json(const struct peer_verdict *p)
 {
 	return json_pack(
