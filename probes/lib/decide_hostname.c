@@ -40,6 +40,7 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 {
 	const struct hostname_addr *g;
 	json_t *ev = NULL;
+	char fix[sizeof(h->name) + 192];
 	int nlocal = 0;
 
 	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0)) {
@@ -63,11 +64,13 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 			             h->name, h->addrs[i].str,
 			             &h->addrs[i] == g ? " (Gloo binds this)"
 			                               : "");
-		doc_add_finding(d, "hostname-loopback", -1, ev,
-		                "map the hostname to this node's LAN address "
-		                "in /etc/hosts (replace the 127.0.1.1 line), "
-		                "or set GLOO_SOCKET_IFNAME and MASTER_ADDR as "
-		                "recommended below",
+		snprintf(fix, sizeof(fix),
+		         "in /etc/hosts, map %s to this node's LAN address "
+		         "instead of %s; or set GLOO_SOCKET_IFNAME to the "
+		         "interface to use and MASTER_ADDR to rank 0's "
+		         "address",
+		         h->name, g->str);
+		doc_add_finding(d, "hostname-loopback", -1, ev, fix,
 		                "hostname %s resolves to %s: Gloo binds it "
 		                "and peers cannot connect",
 		                h->name, g->str);
