@@ -214,8 +214,14 @@ void pmtu_decide(const struct pmtu_result *r, unsigned if_mtu,
 	v->mismatch = r->peer_ifmtu != 0 && if_mtu != 0 &&
 		      r->peer_ifmtu != if_mtu;
 	if (v->mismatch) {
+		/* the limit sits at the smaller end's MTU (a veth lets a
+		 * VLAN tag's 4 bytes more through): aligning the MTUs is the
+		 * whole fix, and the MTU to set is the smaller one */
 		low = r->peer_ifmtu < if_mtu ? r->peer_ifmtu : if_mtu;
-		v->mismatch_explains = v->blackhole && r->largest_ok == low;
+		v->mismatch_explains = v->blackhole && r->largest_ok >= low &&
+				       r->largest_ok <= low + 8;
+		if (v->mismatch_explains)
+			v->set_mtu = low;
 	}
 }
 

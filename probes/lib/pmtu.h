@@ -148,8 +148,8 @@ unsigned pmtu_udp_kernel_pmtu(const struct pmtu_udp *u);
  * (len >= PROTO_HDR_LEN + 4). Returns 0, or -1 with errno EINVAL. */
 int pmtu_probe_encode(unsigned char *buf, size_t len, unsigned seq);
 
-/* Parses a PROTO_MTU_REPLY datagram. ifmtu is 0 when the responder sent
- * the 8-byte form. Returns 0, or -1 with errno EINVAL. */
+/* Parses a PROTO_MTU_REPLY datagram (ifmtu 0: the responder did not
+ * know it). Returns 0, or -1 with errno EINVAL. */
 int pmtu_reply_decode(const unsigned char *buf, size_t len, unsigned *seq,
 		      unsigned *bytes, unsigned *ifmtu);
 

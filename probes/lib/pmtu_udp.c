@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "proto.h"
+#include "proto_msg.h"
 
 #define PMTU_ERRQ_MAX 64 /* error-queue entries read per wait */
 
@@ -45,25 +46,20 @@ int pmtu_probe_encode(unsigned char *buf, size_t len, unsigned seq)
 int pmtu_reply_decode(const unsigned char *buf, size_t len, unsigned *seq,
 		      unsigned *bytes, unsigned *ifmtu)
 {
+	struct proto_mtu_reply m;
 	struct proto_hdr h;
 	const char *why;
-	uint32_t v;
 
 	if (proto_hdr_decode(buf, len, &h, &why) < 0 ||
-	    h.type != PROTO_MTU_REPLY || h.length < 8 ||
-	    len < PROTO_HDR_LEN + (size_t)h.length) {
+	    h.type != PROTO_MTU_REPLY || len != PROTO_HDR_LEN + h.length ||
+	    proto_mtu_reply_decode(buf + PROTO_HDR_LEN, h.length, &m, &why) <
+		    0) {
 		errno = EINVAL;
 		return -1;
 	}
-	memcpy(&v, buf + PROTO_HDR_LEN, 4);
-	*seq = ntohl(v);
-	memcpy(&v, buf + PROTO_HDR_LEN + 4, 4);
-	*bytes = ntohl(v);
-	*ifmtu = 0;
-	if (h.length >= 12) {
-		memcpy(&v, buf + PROTO_HDR_LEN + 8, 4);
-		*ifmtu = ntohl(v);
-	}
+	*seq = m.seq;
+	*bytes = m.bytes;
+	*ifmtu = m.ifmtu;
 	return 0;
 }
 
@@ -215,8 +211,10 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 			ans->next_mtu = pmtu_udp_kernel_pmtu(u);
 			return PMTU_TOOBIG;
 		}
+		/* ENOBUFS: a local device dropped it (a veth whose peer's
+		 * MTU is smaller says so at once): lost, like on the wire */
 		if (errno == ECONNREFUSED || errno == EHOSTUNREACH ||
-		    errno == ENETUNREACH)
+		    errno == ENETUNREACH || errno == ENOBUFS)
 			return PMTU_LOST;
 		return PMTU_ERR;
 	}
