@@ -797,7 +797,14 @@ static int drop_privileges(struct cap_state *st, struct doc *d)
 static void emit_json(const struct cap_state *st, const struct cap_opts *o,
 		      long long ran_us, struct doc *d)
 {
-	doc_set(d, "interfaces", pcapsum_ifaces_json(&st->sum));
+	json_t *ifs = pcapsum_ifaces_json(&st->sum);
+
+	/* the interface index, which is all a multi-interface pcap file
+	 * (Linux cooked v2) records of each packet's interface */
+	for (int i = 0; i < st->nh && ifs != NULL; i++)
+		json_object_set_new(json_array_get(ifs, (size_t)st->h[i].sum_index),
+				    "ifindex", json_integer(st->h[i].ifindex));
+	doc_set(d, "interfaces", ifs);
 	doc_set(d, "flows", pcapsum_flows_json(&st->sum, CAP_TOP_FLOWS));
 	doc_set(d, "syns", pcapsum_syns_json(&st->sum, CAP_MAX_SYNS));
 	doc_set(d, "filter", st->have_filter ? json_string(st->filter)
