@@ -30,9 +30,9 @@
 #define CAP_MAX_PORTS 64
 #define CAP_MAX_PEER_ADDRS 4
 #define CAP_FILTER_MAX 4096
-#define CAP_SNAPLEN_SUMMARY 512   /* enough for headers and ICMP quotes */
+#define CAP_SNAPLEN_SUMMARY 512 /* enough for headers and ICMP quotes */
 #define CAP_SNAPLEN_WRITE 65535
-#define CAP_DISPATCH 256          /* packets per handle per turn */
+#define CAP_DISPATCH 256 /* packets per handle per turn */
 #define CAP_POLL_MS 100
 #define CAP_TOP_FLOWS 50
 #define CAP_MAX_SYNS 256
@@ -49,7 +49,7 @@ struct cap_opts {
 	const char *iface;
 	bool all;
 	long long duration_us;
-	const char *filter;  /* the user's */
+	const char *filter; /* the user's */
 	const char *write;
 	unsigned long long max_bytes;
 	bool passive;
@@ -58,7 +58,7 @@ struct cap_opts {
 
 struct cap_handle {
 	pcap_t *p;
-	int sum_index;  /* interface index inside the summary */
+	int sum_index; /* interface index inside the summary */
 	int linktype;
 	unsigned ifindex;
 	int fd;
@@ -68,13 +68,13 @@ struct cap_state {
 	struct cap_handle h[CAP_MAX_HANDLES];
 	int nh;
 	struct pcapsum sum;
-	pcap_t *dead;            /* the writer's link type */
+	pcap_t *dead; /* the writer's link type */
 	pcap_dumper_t *dump;
 	int dump_linktype;
 	unsigned long long dump_bytes;
 	bool dump_truncated;
-	unsigned char *conv;     /* one converted packet */
-	int cur;                 /* the handle being dispatched */
+	unsigned char *conv; /* one converted packet */
+	int cur;             /* the handle being dispatched */
 	unsigned long long max_bytes;
 	char filter[CAP_FILTER_MAX];
 	bool have_filter;
@@ -90,32 +90,33 @@ static void on_signal(int sig)
 	cap_stop = 1;
 }
 
+/* Usage to stdout for --help, to stderr for misuse. */
 static void usage(FILE *fp)
 {
-	fprintf(fp,
-		"usage: netprobe capture [--json] [--peer host] [--port port]...\n"
-		"                        [-i iface | --all] [--duration time]\n"
-		"                        [--filter bpf] [--write file.pcap]\n"
-		"                        [--max-bytes size] [--passive]\n"
-		"\n"
-		"  --peer host       capture traffic with this host (and ICMP "
-		"errors)\n"
-		"  --port port       only these ports: 22, 8000-8100, 22,80 "
-		"(repeatable)\n"
-		"  -i, --interface   capture on one interface (default: all)\n"
-		"  --all             capture on every interface that is up\n"
-		"  --duration time   how long (default 5s, at most 1h)\n"
-		"  --filter bpf      a pcap-filter(7) expression instead of "
-		"--peer/--port\n"
-		"  --write file      keep the packets in a pcap file\n"
-		"  --max-bytes size  bound the file (default 64M)\n"
-		"  --passive         everything, to see which interfaces and "
-		"ports a job uses\n"
-		"  --json            write the JSON document\n"
-		"\n"
-		"Needs CAP_NET_RAW. Run alongside another probe, e.g.\n"
-		"  netprobe capture --peer B --duration 5s & netprobe ports B "
-		"22; wait\n");
+	static const char *const lines[] = {
+	    "usage: netprobe capture [--json] [--peer host] [--port port]...",
+	    "                        [-i iface | --all] [--duration time]",
+	    "                        [--filter bpf] [--write file.pcap]",
+	    "                        [--max-bytes size] [--passive]",
+	    "",
+	    "  --peer host        traffic with this host, and ICMP errors",
+	    "  --port port        only these: 22, 8000-8100, 22,80 (repeat)",
+	    "  -i iface           capture on one interface (default: all)",
+	    "  --all              every interface that is up",
+	    "  --duration time    how long (default 5s, at most 1h)",
+	    "  --filter bpf       a pcap-filter(7) expression instead",
+	    "  --write file.pcap  keep the packets",
+	    "  --max-bytes size   bound the file (default 64M)",
+	    "  --passive          no filter: which interfaces and ports",
+	    "                     a running job uses",
+	    "  --json             write the JSON document",
+	    "",
+	    "Needs CAP_NET_RAW. Run it alongside another probe:",
+	    "  netprobe capture --peer B --duration 5s & netprobe ports B 22",
+	};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fprintf(fp, "%s\n", lines[i]);
 }
 
 /* Splits "22,80,1000-2000" into checked port specs. Returns 0, or -1 with
@@ -150,10 +151,10 @@ static int add_ports(struct cap_opts *o, const char *arg, const char **why)
 		}
 		if (hi == lo)
 			snprintf(o->ports[o->nports++], sizeof(o->ports[0]),
-				 "%lld", lo);
+			         "%lld", lo);
 		else
 			snprintf(o->ports[o->nports++], sizeof(o->ports[0]),
-				 "%lld-%lld", lo, hi);
+			         "%lld-%lld", lo, hi);
 	}
 	if (o->nports == 0) {
 		*why = "no port given";
@@ -164,7 +165,7 @@ static int add_ports(struct cap_opts *o, const char *arg, const char **why)
 
 /* Appends printf output to the filter text. Returns -1 when it is full. */
 static int fcat(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int fcat(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t off = strlen(buf);
@@ -180,8 +181,9 @@ static int fcat(char *buf, size_t len, const char *fmt, ...)
 /* The BPF text for the peer's addresses and the ports, plus every ICMP
  * error (a router's answer names neither). Returns 0, or -1 when it does
  * not fit. */
-static int build_filter(const struct cap_opts *o, char addrs[][INET6_ADDRSTRLEN],
-			int naddrs, char *buf, size_t len)
+static int build_filter(const struct cap_opts *o,
+                        char addrs[][INET6_ADDRSTRLEN], int naddrs, char *buf,
+                        size_t len)
 {
 	int rc = 0;
 
@@ -195,21 +197,21 @@ static int build_filter(const struct cap_opts *o, char addrs[][INET6_ADDRSTRLEN]
 		rc |= fcat(buf, len, " and ");
 	for (int i = 0; i < o->nports; i++)
 		rc |= fcat(buf, len, "%s%s %s", i ? " or " : "(",
-			   strchr(o->ports[i], '-') ? "portrange" : "port",
-			   o->ports[i]);
+		           strchr(o->ports[i], '-') ? "portrange" : "port",
+		           o->ports[i]);
 	if (o->nports > 0)
 		rc |= fcat(buf, len, ")");
 	rc |= fcat(buf, len,
-		   ") or (icmp and icmp[icmptype] != icmp-echo and "
-		   "icmp[icmptype] != icmp-echoreply) or (icmp6 and "
-		   "ip6[40] < 128)");
+	           ") or (icmp and icmp[icmptype] != icmp-echo and "
+	           "icmp[icmptype] != icmp-echoreply) or (icmp6 and "
+	           "ip6[40] < 128)");
 	return rc;
 }
 
 /* Resolves the peer into at most CAP_MAX_PEER_ADDRS distinct numeric
  * addresses. Returns the count, or -1 with *why set. */
 static int resolve_peer(const char *host, char out[][INET6_ADDRSTRLEN],
-			const char **why)
+                        const char **why)
 {
 	struct addrinfo hints = {0}, *res = NULL, *ai;
 	int n = 0, rc;
@@ -226,10 +228,11 @@ static int resolve_peer(const char *host, char out[][INET6_ADDRSTRLEN],
 		bool dup = false;
 
 		if (ai->ai_family == AF_INET)
-			a = &((struct sockaddr_in *)(void *)ai->ai_addr)->sin_addr;
+			a = &((struct sockaddr_in *)(void *)ai->ai_addr)
+			         ->sin_addr;
 		else if (ai->ai_family == AF_INET6)
 			a = &((struct sockaddr_in6 *)(void *)ai->ai_addr)
-				     ->sin6_addr;
+			         ->sin6_addr;
 		else
 			continue;
 		if (inet_ntop(ai->ai_family, a, buf, sizeof(buf)) == NULL)
@@ -251,21 +254,30 @@ static int resolve_peer(const char *host, char out[][INET6_ADDRSTRLEN],
  * error (or -1 after printing help: exit 0). */
 static int parse_args(int argc, char **argv, struct cap_opts *o)
 {
-	enum { O_PEER = 256, O_PORT, O_ALL, O_DURATION, O_FILTER, O_WRITE,
-	       O_MAXBYTES, O_PASSIVE, O_JSON };
+	enum {
+		O_PEER = 256,
+		O_PORT,
+		O_ALL,
+		O_DURATION,
+		O_FILTER,
+		O_WRITE,
+		O_MAXBYTES,
+		O_PASSIVE,
+		O_JSON
+	};
 	static const struct option longopts[] = {
-		{"peer", required_argument, NULL, O_PEER},
-		{"port", required_argument, NULL, O_PORT},
-		{"interface", required_argument, NULL, 'i'},
-		{"all", no_argument, NULL, O_ALL},
-		{"duration", required_argument, NULL, O_DURATION},
-		{"filter", required_argument, NULL, O_FILTER},
-		{"write", required_argument, NULL, O_WRITE},
-		{"max-bytes", required_argument, NULL, O_MAXBYTES},
-		{"passive", no_argument, NULL, O_PASSIVE},
-		{"json", no_argument, NULL, O_JSON},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"peer", required_argument, NULL, O_PEER},
+	    {"port", required_argument, NULL, O_PORT},
+	    {"interface", required_argument, NULL, 'i'},
+	    {"all", no_argument, NULL, O_ALL},
+	    {"duration", required_argument, NULL, O_DURATION},
+	    {"filter", required_argument, NULL, O_FILTER},
+	    {"write", required_argument, NULL, O_WRITE},
+	    {"max-bytes", required_argument, NULL, O_MAXBYTES},
+	    {"passive", no_argument, NULL, O_PASSIVE},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *why;
 	int c;
@@ -288,9 +300,9 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 		case O_PORT:
 			if (add_ports(o, optarg, &why) < 0) {
 				fprintf(stderr,
-					"netprobe capture: invalid port '%s': "
-					"%s\n",
-					optarg, why);
+				        "netprobe capture: invalid port '%s': "
+				        "%s\n",
+				        optarg, why);
 				return 2;
 			}
 			break;
@@ -299,11 +311,11 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 			break;
 		case O_DURATION:
 			if (parse_duration_us(optarg, 1000, 3600000000LL,
-					      &o->duration_us, &why) < 0) {
+			                      &o->duration_us, &why) < 0) {
 				fprintf(stderr,
-					"netprobe capture: invalid duration "
-					"'%s': %s\n",
-					optarg, why);
+				        "netprobe capture: invalid duration "
+				        "'%s': %s\n",
+				        optarg, why);
 				return 2;
 			}
 			break;
@@ -315,11 +327,11 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 			break;
 		case O_MAXBYTES:
 			if (parse_size(optarg, 4096, 1ULL << 40, &o->max_bytes,
-				       &why) < 0) {
+			               &why) < 0) {
 				fprintf(stderr,
-					"netprobe capture: invalid size '%s': "
-					"%s\n",
-					optarg, why);
+				        "netprobe capture: invalid size '%s': "
+				        "%s\n",
+				        optarg, why);
 				return 2;
 			}
 			break;
@@ -336,23 +348,23 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "netprobe capture: unexpected argument '%s'\n",
-			argv[optind]);
+		        argv[optind]);
 		return 2;
 	}
 	if (o->iface != NULL && o->all) {
 		fprintf(stderr, "netprobe capture: -i and --all exclude each "
-				"other\n");
+		                "other\n");
 		return 2;
 	}
 	if (o->filter != NULL && (o->peer != NULL || o->nports > 0)) {
 		fprintf(stderr, "netprobe capture: --filter replaces --peer "
-				"and --port; give one or the other\n");
+		                "and --port; give one or the other\n");
 		return 2;
 	}
-	if (o->passive && (o->peer != NULL || o->nports > 0 ||
-			   o->filter != NULL)) {
+	if (o->passive &&
+	    (o->peer != NULL || o->nports > 0 || o->filter != NULL)) {
 		fprintf(stderr, "netprobe capture: --passive takes no --peer, "
-				"--port or --filter\n");
+		                "--port or --filter\n");
 		return 2;
 	}
 	if (o->filter != NULL && strlen(o->filter) >= CAP_FILTER_MAX) {
@@ -365,7 +377,7 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 /* Reports an error the house way: stderr in text mode, and into the
  * document too (so a JSON pipeline learns why). */
 static void cap_error(struct doc *d, const char *step, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void cap_error(struct doc *d, const char *step, const char *fmt, ...)
 {
 	char msg[1024];
@@ -388,14 +400,14 @@ static void learn_locals(struct cap_state *st, pcap_if_t *devs)
 				continue;
 			if (a->addr->sa_family == AF_INET)
 				pcapsum_add_local(
-					&st->sum, AF_INET,
-					&((struct sockaddr_in *)(void *)a->addr)
-						 ->sin_addr);
+				    &st->sum, AF_INET,
+				    &((struct sockaddr_in *)(void *)a->addr)
+				         ->sin_addr);
 			else if (a->addr->sa_family == AF_INET6)
 				pcapsum_add_local(
-					&st->sum, AF_INET6,
-					&((struct sockaddr_in6 *)(void *)a->addr)
-						 ->sin6_addr);
+				    &st->sum, AF_INET6,
+				    &((struct sockaddr_in6 *)(void *)a->addr)
+				         ->sin6_addr);
 		}
 	}
 }
@@ -422,7 +434,7 @@ static const unsigned char *dev_mac(pcap_if_t *devs, const char *name)
 /* Opens, configures and activates one handle. Returns 0, or the pcap
  * status (negative) with the message in err. */
 static int open_one(struct cap_state *st, const char *name,
-		    const unsigned char *mac, int snaplen, char *err)
+                    const unsigned char *mac, int snaplen, char *err)
 {
 	struct cap_handle *h = &st->h[st->nh];
 	int rc;
@@ -473,7 +485,7 @@ static bool dev_wanted(const pcap_if_t *dv)
 /* Opens the handles. Returns 0, or 2 after reporting why (no privilege,
  * unknown interface, nothing to capture on). */
 static int open_handles(struct cap_state *st, const struct cap_opts *o,
-			pcap_if_t *devs, struct doc *d)
+                        pcap_if_t *devs, struct doc *d)
 {
 	char err[PCAP_ERRBUF_SIZE];
 	int snaplen = o->write ? CAP_SNAPLEN_WRITE : CAP_SNAPLEN_SUMMARY;
@@ -482,32 +494,32 @@ static int open_handles(struct cap_state *st, const struct cap_opts *o,
 	for (pcap_if_t *dv = devs; dv != NULL && st->nh < CAP_MAX_HANDLES;
 	     dv = dv->next) {
 		if (o->iface != NULL ? strcmp(dv->name, o->iface) != 0
-				     : !dev_wanted(dv))
+		                     : !dev_wanted(dv))
 			continue;
 		err[0] = '\0';
 		rc = open_one(st, dv->name, dev_mac(devs, dv->name), snaplen,
-			      err);
+		              err);
 		if (rc == PCAP_ERROR_PERM_DENIED) {
 			cap_error(d, "privilege",
-				  "no permission to capture on '%s': needs "
-				  "CAP_NET_RAW (run as root, or grant the "
-				  "binary cap_net_raw,cap_net_admin)",
-				  dv->name);
+			          "no permission to capture on '%s': needs "
+			          "CAP_NET_RAW (run as root, or grant the "
+			          "binary cap_net_raw,cap_net_admin)",
+			          dv->name);
 			return 2;
 		}
 		if (rc == PCAP_ERROR_NO_SUCH_DEVICE) {
 			cap_error(d, "interface", "unknown interface '%s'",
-				  dv->name);
+			          dv->name);
 			return 2;
 		}
 		if (rc < 0 && o->iface != NULL) {
 			cap_error(d, "pcap", "cannot capture on '%s': %s",
-				  dv->name, err);
+			          dv->name, err);
 			return 2;
 		}
 		if (rc < 0)
 			doc_add_error(d, "pcap", "skipped '%s': %s", dv->name,
-				      err);
+			              err);
 	}
 	if (o->iface != NULL && st->nh == 0) {
 		cap_error(d, "interface", "unknown interface '%s'", o->iface);
@@ -530,16 +542,16 @@ static int set_filters(struct cap_state *st, struct doc *d)
 		return 0;
 	for (int i = 0; i < st->nh; i++) {
 		if (pcap_compile(st->h[i].p, &prog, st->filter, 1,
-				 PCAP_NETMASK_UNKNOWN) < 0) {
+		                 PCAP_NETMASK_UNKNOWN) < 0) {
 			cap_error(d, "filter",
-				  "filter does not compile on '%s' '%s': %s",
-				  st->sum.ifaces[st->h[i].sum_index].name,
-				  st->filter, pcap_geterr(st->h[i].p));
+			          "filter does not compile on '%s' '%s': %s",
+			          st->sum.ifaces[st->h[i].sum_index].name,
+			          st->filter, pcap_geterr(st->h[i].p));
 			return 2;
 		}
 		if (pcap_setfilter(st->h[i].p, &prog) < 0) {
 			cap_error(d, "filter", "cannot install filter: %s",
-				  pcap_geterr(st->h[i].p));
+			          pcap_geterr(st->h[i].p));
 			pcap_freecode(&prog);
 			return 2;
 		}
@@ -562,7 +574,7 @@ static int check_filter(const char *filter, struct doc *d)
 	}
 	if (pcap_compile(dead, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
 		cap_error(d, "filter", "filter does not compile '%s': %s",
-			  filter, pcap_geterr(dead));
+		          filter, pcap_geterr(dead));
 		rc = 2;
 	} else {
 		pcap_freecode(&prog);
@@ -589,7 +601,7 @@ static int open_dump(struct cap_state *st, const char *path, struct doc *d)
 	st->dump = pcap_dump_open(st->dead, path);
 	if (st->dump == NULL) {
 		cap_error(d, "write", "cannot write '%s': %s", path,
-			  pcap_geterr(st->dead));
+		          pcap_geterr(st->dead));
 		return 2;
 	}
 	st->dump_bytes = 24; /* the file header */
@@ -598,7 +610,7 @@ static int open_dump(struct cap_state *st, const char *path, struct doc *d)
 	    geteuid() == 0 &&
 	    fchown(fileno(fp), st->target.uid, st->target.gid) < 0)
 		doc_add_error(d, "write", "cannot give '%s' to uid %u: %s",
-			      path, (unsigned)st->target.uid, strerror(errno));
+		              path, (unsigned)st->target.uid, strerror(errno));
 	return 0;
 }
 
@@ -606,8 +618,8 @@ static int open_dump(struct cap_state *st, const char *path, struct doc *d)
  * Returns the new captured length, or 0 for a link type it cannot carry
  * (the packet is then left out of the file, still summarised). */
 static size_t to_sll2(struct cap_state *st, const struct cap_handle *h,
-		      const unsigned char *data, size_t caplen, int dir,
-		      size_t *hdrlen)
+                      const unsigned char *data, size_t caplen, int dir,
+                      size_t *hdrlen)
 {
 	unsigned char *o = st->conv;
 	unsigned proto, hatype = ARPHRD_NONE_, alen = 0;
@@ -674,8 +686,8 @@ static size_t to_sll2(struct cap_state *st, const struct cap_handle *h,
 
 /* Writes one packet unless the file has reached --max-bytes. */
 static void dump_packet(struct cap_state *st, const struct cap_handle *h,
-			const struct pcap_pkthdr *hdr,
-			const unsigned char *data, int dir)
+                        const struct pcap_pkthdr *hdr,
+                        const unsigned char *data, int dir)
 {
 	struct pcap_pkthdr h2 = *hdr;
 	const unsigned char *out = data;
@@ -701,17 +713,18 @@ static void dump_packet(struct cap_state *st, const struct cap_handle *h,
 
 /* pcap_dispatch callback: summarise, then keep. */
 static void on_packet(unsigned char *user, const struct pcap_pkthdr *hdr,
-		      const unsigned char *data)
+                      const unsigned char *data)
 {
 	struct cap_state *st = (struct cap_state *)(void *)user;
 	const struct cap_handle *h = &st->h[st->cur];
 	int dir;
 
 	dir = pcapsum_packet(&st->sum, h->sum_index, h->linktype, data,
-			     hdr->caplen, hdr->len);
+	                     hdr->caplen, hdr->len);
 	dump_packet(st, h, hdr, data, dir);
 }
 
+/* Monotonic microseconds: the capture's deadline clock. */
 static long long mono_us(void)
 {
 	struct timespec ts;
@@ -724,7 +737,7 @@ static long long mono_us(void)
  * a signal), dispatching a bounded batch per handle per turn. Returns the
  * time it ran, in microseconds. */
 static long long run_loop(struct cap_state *st, long long duration_us,
-			  struct doc *d)
+                          struct doc *d)
 {
 	struct pollfd pfd[CAP_MAX_HANDLES];
 	long long start = mono_us(), left;
@@ -744,21 +757,21 @@ static long long run_loop(struct cap_state *st, long long duration_us,
 		if (left <= 0)
 			break;
 		if (poll(pfd, (nfds_t)st->nh,
-			 (int)(left / 1000 < CAP_POLL_MS ? left / 1000 + 1
-							 : CAP_POLL_MS)) < 0 &&
+		         (int)(left / 1000 < CAP_POLL_MS ? left / 1000 + 1
+		                                         : CAP_POLL_MS)) < 0 &&
 		    errno != EINTR)
 			break;
 		for (int i = 0; i < st->nh; i++) {
 			st->cur = i;
 			if (pcap_dispatch(st->h[i].p, CAP_DISPATCH, on_packet,
-					  (unsigned char *)st) == PCAP_ERROR)
+			                  (unsigned char *)st) == PCAP_ERROR)
 				pfd[i].fd = -1; /* the interface went away */
 		}
 	}
 	for (int i = 0; i < st->nh; i++) {
 		st->cur = i;
 		pcap_dispatch(st->h[i].p, CAP_DISPATCH, on_packet,
-			      (unsigned char *)st);
+		              (unsigned char *)st);
 		if (pcap_stats(st->h[i].p, &ps) == 0)
 			st->kernel_drops += ps.ps_drop;
 	}
@@ -781,54 +794,55 @@ static int drop_privileges(struct cap_state *st, struct doc *d)
 	}
 	if (errno == EPERM) {
 		fprintf(stderr,
-			"netprobe capture: warning: cannot drop root to uid "
-			"%u: %s; going on as root\n",
-			(unsigned)st->target.uid, strerror(errno));
+		        "netprobe capture: warning: cannot drop root to uid "
+		        "%u: %s; going on as root\n",
+		        (unsigned)st->target.uid, strerror(errno));
 		doc_add_error(d, "privilege", "cannot drop root to uid %u: %s",
-			      (unsigned)st->target.uid, strerror(errno));
+		              (unsigned)st->target.uid, strerror(errno));
 		return 0;
 	}
 	cap_error(d, "privilege", "cannot drop root to uid %u: %s",
-		  (unsigned)st->target.uid, strerror(errno));
+	          (unsigned)st->target.uid, strerror(errno));
 	return 2;
 }
 
 /* Adds the results to the document. */
 static void emit_json(const struct cap_state *st, const struct cap_opts *o,
-		      long long ran_us, struct doc *d)
+                      long long ran_us, struct doc *d)
 {
 	json_t *ifs = pcapsum_ifaces_json(&st->sum);
 
 	/* the interface index, which is all a multi-interface pcap file
 	 * (Linux cooked v2) records of each packet's interface */
 	for (int i = 0; i < st->nh && ifs != NULL; i++)
-		json_object_set_new(json_array_get(ifs, (size_t)st->h[i].sum_index),
-				    "ifindex", json_integer(st->h[i].ifindex));
+		json_object_set_new(
+		    json_array_get(ifs, (size_t)st->h[i].sum_index), "ifindex",
+		    json_integer(st->h[i].ifindex));
 	doc_set(d, "interfaces", ifs);
 	doc_set(d, "flows", pcapsum_flows_json(&st->sum, CAP_TOP_FLOWS));
 	doc_set(d, "syns", pcapsum_syns_json(&st->sum, CAP_MAX_SYNS));
-	doc_set(d, "filter", st->have_filter ? json_string(st->filter)
-					     : json_null());
+	doc_set(d, "filter",
+	        st->have_filter ? json_string(st->filter) : json_null());
 	doc_set(d, "duration_us", json_integer(ran_us));
 	doc_set(d, "pcap_file", o->write ? json_string(o->write) : json_null());
 	doc_set(d, "pcap_bytes",
-		o->write ? json_integer((json_int_t)st->dump_bytes)
-			 : json_null());
+	        o->write ? json_integer((json_int_t)st->dump_bytes)
+	                 : json_null());
 	doc_set(d, "pcap_truncated", json_boolean(st->dump_truncated));
 	doc_set(d, "peer", o->peer ? json_string(o->peer) : json_null());
 	doc_set(d, "passive", json_boolean(o->passive));
 	doc_set(d, "kernel_drops", json_integer((json_int_t)st->kernel_drops));
 	doc_set(d, "dropped_to",
-		st->dropped ? json_pack("{s:I, s:I}", "uid",
-					(json_int_t)st->target.uid, "gid",
-					(json_int_t)st->target.gid)
-			    : json_null());
+	        st->dropped
+	            ? json_pack("{s:I, s:I}", "uid", (json_int_t)st->target.uid,
+	                        "gid", (json_int_t)st->target.gid)
+	            : json_null());
 }
 
 /* The compact text summary: one line per interface, then the connection
  * attempts, ICMP errors and the top flows of each interface. */
 static void emit_text(const struct cap_state *st, const struct cap_opts *o,
-		      long long ran_us)
+                      long long ran_us)
 {
 	const struct pcapsum_flow *flows[CAP_TOP_FLOWS];
 	const struct pcapsum_syn *syns[CAP_MAX_SYNS];
@@ -841,8 +855,8 @@ static void emit_text(const struct cap_state *st, const struct cap_opts *o,
 	       st->nh == 1 ? "" : "s", st->have_filter ? ", filter: " : "",
 	       st->have_filter ? st->filter : "");
 	printf("%-16s %8s %8s %10s %10s %6s %6s %6s %6s %7s\n", "interface",
-	       "pkts_in", "pkts_out", "bytes_in", "bytes_out", "synack",
-	       "rst", "icmp", "no_ans", "retrans");
+	       "pkts_in", "pkts_out", "bytes_in", "bytes_out", "synack", "rst",
+	       "icmp", "no_ans", "retrans");
 	for (int i = 0; i < st->sum.nifaces; i++) {
 		const struct pcapsum_iface *ifc = &st->sum.ifaces[i];
 
@@ -886,13 +900,13 @@ static void emit_text(const struct cap_state *st, const struct cap_opts *o,
 				printf("top flows on %s:\n",
 				       st->sum.ifaces[i].name);
 			inet_ntop(flows[j]->t.family, flows[j]->t.src, a,
-				  sizeof(a));
+			          sizeof(a));
 			inet_ntop(flows[j]->t.family, flows[j]->t.dst, b,
-				  sizeof(b));
+			          sizeof(b));
 			printf("  %-5s %s:%u -> %s:%u  %llu packets, %llu "
 			       "bytes\n",
 			       pcapsum_proto_name(flows[j]->t.proto, pb,
-						  sizeof(pb)),
+			                          sizeof(pb)),
 			       a, flows[j]->t.sport, b, flows[j]->t.dport,
 			       (unsigned long long)flows[j]->packets,
 			       (unsigned long long)flows[j]->bytes);
@@ -927,7 +941,7 @@ static void cap_close(struct cap_state *st)
 /* Everything before the loop that can fail as bad input or missing
  * privilege, in that order. Returns 0, or 2 after reporting. */
 static int prepare(struct cap_state *st, const struct cap_opts *o,
-		   pcap_if_t **devs, struct doc *d)
+                   pcap_if_t **devs, struct doc *d)
 {
 	char addrs[CAP_MAX_PEER_ADDRS][INET6_ADDRSTRLEN];
 	char err[PCAP_ERRBUF_SIZE];
@@ -942,7 +956,7 @@ static int prepare(struct cap_state *st, const struct cap_opts *o,
 		n = resolve_peer(o->peer, addrs, &why);
 		if (n < 0) {
 			cap_error(d, "resolve", "cannot resolve '%s': %s",
-				  o->peer, why);
+			          o->peer, why);
 			return 2;
 		}
 	}
@@ -1007,10 +1021,11 @@ int cmd_capture(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "capturing on %d interface%s for %.1fs"
-					"...\n",
-				st->nh, st->nh == 1 ? "" : "s",
-				(double)o.duration_us / 1e6);
+			fprintf(stderr,
+			        "capturing on %d interface%s for %.1fs"
+			        "...\n",
+			        st->nh, st->nh == 1 ? "" : "s",
+			        (double)o.duration_us / 1e6);
 		ran = run_loop(st, o.duration_us, &d);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);

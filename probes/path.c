@@ -11,21 +11,23 @@
 #include "parse.h"
 #include "pathprobe.h"
 
+/* Usage to stdout for --help, to stderr for misuse. */
 static void usage(FILE *fp)
 {
-	fprintf(fp,
-		"usage: netprobe path [--json] [--timeout time] [--min size] "
-		"[--max size]\n"
-		"                     host[:port]\n"
-		"\n"
-		"  --timeout time  bound on the whole MTU search (default 5s)\n"
-		"  --min size      smallest IP packet tried (default 576, IPv6 "
-		"1280)\n"
-		"  --max size      largest IP packet tried (default: the "
-		"interface MTU)\n"
-		"  --json          write the JSON document\n"
-		"\n"
-		"The peer runs `netprobe serve` (UDP port 7470 unless given).\n");
+	fprintf(
+	    fp,
+	    "usage: netprobe path [--json] [--timeout time] [--min size] "
+	    "[--max size]\n"
+	    "                     host[:port]\n"
+	    "\n"
+	    "  --timeout time  bound on the whole MTU search (default 5s)\n"
+	    "  --min size      smallest IP packet tried (default 576, IPv6 "
+	    "1280)\n"
+	    "  --max size      largest IP packet tried (default: the "
+	    "interface MTU)\n"
+	    "  --json          write the JSON document\n"
+	    "\n"
+	    "The peer runs `netprobe serve` (UDP port 7470 unless given).\n");
 }
 
 /* "1350 ok" or "1351 lost", comma separated, into buf. */
@@ -37,7 +39,8 @@ static void probes_line(const struct pmtu_result *p, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < p->nprobes && off < len; i++) {
 		n = snprintf(buf + off, len - off, "%s%u %s", i ? ", " : "",
-			     p->probes[i].size, p->probes[i].ok ? "ok" : "lost");
+		             p->probes[i].size,
+		             p->probes[i].ok ? "ok" : "lost");
 		if (n < 0)
 			break;
 		off += (size_t)n;
@@ -66,8 +69,8 @@ static void print_text(const struct path_result *r, const struct doc *d)
 	if (r->recommended_iface[0] && r->have_route)
 		printf("recommended    %s (%s)\n", r->recommended_iface,
 		       strcmp(r->recommended_iface, r->route.out_interface)
-			       ? "the route leaves by another interface"
-			       : "the route uses it");
+		           ? "the route leaves by another interface"
+		           : "the route uses it");
 	if (r->pmtu_ran) {
 		if (p->smallest_lost != 0)
 			printf("path mtu       %u (%u and above %s)%s\n",
@@ -85,20 +88,20 @@ static void print_text(const struct path_result *r, const struct doc *d)
 			printf("kernel pmtu    %u\n", r->kernel_pmtu);
 		printf("icmp frag      %s\n",
 		       p->frag_needed ? "fragmentation-needed came back"
-				      : "none came back");
+		                      : "none came back");
 		probes_line(p, buf, sizeof(buf));
 		printf("probes         %s (%.1fs)\n", buf,
 		       (double)p->elapsed_us / 1e6);
 	}
 	json_array_foreach(d->findings, i, o)
-		printf("%s %s: %s\n  fix: %s\n",
-		       json_string_value(json_object_get(o, "severity")),
-		       json_string_value(json_object_get(o, "code")),
-		       json_string_value(json_object_get(o, "summary")),
-		       json_string_value(json_object_get(o, "fix")));
+	    printf("%s %s: %s\n  fix: %s\n",
+	           json_string_value(json_object_get(o, "severity")),
+	           json_string_value(json_object_get(o, "code")),
+	           json_string_value(json_object_get(o, "summary")),
+	           json_string_value(json_object_get(o, "fix")));
 	json_array_foreach(d->errors, i, o)
-		fprintf(stderr, "netprobe path: %s\n",
-			json_string_value(json_object_get(o, "message")));
+	    fprintf(stderr, "netprobe path: %s\n",
+	            json_string_value(json_object_get(o, "message")));
 }
 
 /* Parses one size option into *out. Returns 0, or 2 after the error. */
@@ -109,7 +112,7 @@ static int size_opt(const char *name, const char *arg, unsigned *out)
 
 	if (parse_num(arg, 68, 65535, &v, &why) < 0) {
 		fprintf(stderr, "netprobe path: invalid %s '%s': %s\n", name,
-			arg, why);
+		        arg, why);
 		return 2;
 	}
 	*out = (unsigned)v;
@@ -120,12 +123,12 @@ int cmd_path(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_MIN, O_MAX };
 	static const struct option longopts[] = {
-		{"json", no_argument, NULL, O_JSON},
-		{"timeout", required_argument, NULL, 't'},
-		{"min", required_argument, NULL, O_MIN},
-		{"max", required_argument, NULL, O_MAX},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"min", required_argument, NULL, O_MIN},
+	    {"max", required_argument, NULL, O_MAX},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct path_opts o;
 	struct path_result *r;
@@ -144,11 +147,11 @@ int cmd_path(int argc, char **argv)
 			return 0;
 		case 't':
 			if (parse_duration_us(optarg, 100000, 60000000,
-					      &o.deadline_us, &why) < 0) {
+			                      &o.deadline_us, &why) < 0) {
 				fprintf(stderr,
-					"netprobe path: invalid timeout '%s': "
-					"%s\n",
-					optarg, why);
+				        "netprobe path: invalid timeout '%s': "
+				        "%s\n",
+				        optarg, why);
 				return 2;
 			}
 			break;
@@ -170,13 +173,13 @@ int cmd_path(int argc, char **argv)
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "netprobe path: %s\n",
-			optind < argc ? "one peer only" : "which peer?");
+		        optind < argc ? "one peer only" : "which peer?");
 		usage(stderr);
 		return 2;
 	}
 	if (o.min_size && o.max_size && o.min_size > o.max_size) {
 		fprintf(stderr, "netprobe path: --min %u is above --max %u\n",
-			o.min_size, o.max_size);
+		        o.min_size, o.max_size);
 		return 2;
 	}
 	if (doc_init(&d, "netprobe", "path") < 0 ||

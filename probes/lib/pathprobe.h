@@ -23,23 +23,23 @@ struct path_opts {
 };
 
 struct path_result {
-	char target[256];              /* as given: HOST[:PORT] */
+	char target[256]; /* as given: HOST[:PORT] */
 	char host[256];
 	unsigned port;
-	char addr[INET6_ADDRSTRLEN];   /* resolved */
+	char addr[INET6_ADDRSTRLEN]; /* resolved */
 	int family;
 
 	bool have_route;
 	struct route_info route;
-	char route_err[128];           /* why the lookup failed, "" none */
-	unsigned if_mtu;               /* MTU of the out interface, 0 unknown */
+	char route_err[128]; /* why the lookup failed, "" none */
+	unsigned if_mtu;     /* MTU of the out interface, 0 unknown */
 
-	bool pmtu_ran;                 /* the responder answered */
+	bool pmtu_ran; /* the responder answered */
 	struct pmtu_result pmtu;
-	unsigned kernel_pmtu;          /* IP_MTU after the search, 0 unknown */
-	unsigned search_max;           /* the largest size searched */
+	unsigned kernel_pmtu; /* IP_MTU after the search, 0 unknown */
+	unsigned search_max;  /* the largest size searched */
 	struct pmtu_verdict verdict;
-	char pmtu_err[256];            /* why no MTU was measured, "" none */
+	char pmtu_err[256]; /* why no MTU was measured, "" none */
 
 	/* scan's recommended interface, set through the hook; "" unset */
 	char recommended_iface[IF_NAMESIZE];
@@ -55,7 +55,7 @@ void path_opts_default(struct path_opts *o);
  * or -1 with err filled when the target is bad or nothing could be
  * measured (no route and no responder). */
 int path_collect(const char *target, const struct path_opts *o,
-		 struct path_result *r, char *err, size_t errlen);
+                 struct path_result *r, char *err, size_t errlen);
 
 /* The hook for scan's recommendation: records the interface scan
  * recommends (NULL or "" clears it), so the document says whether the
@@ -80,6 +80,6 @@ int path_to_doc(const struct path_result *r, struct doc *d);
  * reference; NULL when it could not be built). Returns 0 when something
  * was measured, -1 otherwise (the error is in d). */
 int path_for_peer(const char *peer, const struct path_opts *o,
-		  struct peer_verdict *pv, json_t **out, struct doc *d);
+                  struct peer_verdict *pv, json_t **out, struct doc *d);
 
 #endif

@@ -44,7 +44,7 @@ void pcapsum_free(struct pcapsum *s)
 }
 
 int pcapsum_add_iface(struct pcapsum *s, const char *name,
-		      const unsigned char *mac)
+                      const unsigned char *mac)
 {
 	struct pcapsum_iface *ifc;
 
@@ -93,6 +93,7 @@ static uint32_t rd32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
+/* True when a is one of this host's addresses: it gives direction. */
 static bool is_local(const struct pcapsum *s, int family, const uint8_t *a)
 {
 	size_t n = family == AF_INET ? 4 : 16;
@@ -117,14 +118,16 @@ static uint32_t tuple_hash(const struct pcapsum_tuple *t, int salt)
 	return h;
 }
 
+/* Tuples are compared whole (they are zeroed before filling). */
 static bool tuple_eq(const struct pcapsum_tuple *a,
-		     const struct pcapsum_tuple *b)
+                     const struct pcapsum_tuple *b)
 {
 	return memcmp(a, b, sizeof(*a)) == 0;
 }
 
+/* The tuple of the answer: addresses and ports swapped. */
 static void tuple_reverse(const struct pcapsum_tuple *t,
-			  struct pcapsum_tuple *r)
+                          struct pcapsum_tuple *r)
 {
 	*r = *t;
 	memcpy(r->src, t->dst, 16);
@@ -136,7 +139,7 @@ static void tuple_reverse(const struct pcapsum_tuple *t,
 /* Finds the flow of (iface, tuple), adding it while the table has room
  * (kept at most three quarters full). Returns NULL when full. */
 static struct pcapsum_flow *flow_get(struct pcapsum *s, int iface,
-				     const struct pcapsum_tuple *t)
+                                     const struct pcapsum_tuple *t)
 {
 	uint32_t h = tuple_hash(t, iface);
 	struct pcapsum_flow *f;
@@ -161,7 +164,7 @@ static struct pcapsum_flow *flow_get(struct pcapsum *s, int iface,
 /* Finds the connection attempt with this tuple; adds one when add is set
  * and the table has room. Returns NULL otherwise. */
 static struct pcapsum_syn *syn_get(struct pcapsum *s,
-				   const struct pcapsum_tuple *t, bool add)
+                                   const struct pcapsum_tuple *t, bool add)
 {
 	uint32_t h = tuple_hash(t, 0);
 	struct pcapsum_syn *y;
@@ -186,16 +189,16 @@ static struct pcapsum_syn *syn_get(struct pcapsum *s,
 /* What one decoded IP packet holds, for the counters. */
 struct pkt {
 	struct pcapsum_tuple t;
-	const uint8_t *l4;   /* transport header, NULL when not captured */
-	size_t l4cap;        /* captured bytes from l4 */
-	size_t l4len;        /* bytes from l4 as the IP header says */
-	bool first_frag;     /* transport header present in this fragment */
+	const uint8_t *l4; /* transport header, NULL when not captured */
+	size_t l4cap;      /* captured bytes from l4 */
+	size_t l4len;      /* bytes from l4 as the IP header says */
+	bool first_frag;   /* transport header present in this fragment */
 };
 
 /* Skips IPv6 extension headers from next header *nh at p. Returns the
  * offset of the upper-layer header, or -1 when it was not captured. */
-static long ip6_skip_ext(const uint8_t *p, size_t cap, size_t off,
-			 uint8_t *nh, bool *first_frag)
+static long ip6_skip_ext(const uint8_t *p, size_t cap, size_t off, uint8_t *nh,
+                         bool *first_frag)
 {
 	for (int i = 0; i < MAX_EXT_HDRS; i++) {
 		switch (*nh) {
@@ -285,6 +288,8 @@ static void ports(struct pkt *k)
 	}
 }
 
+/* Unreachable, source quench, redirect, time exceeded, parameter
+ * problem; for ICMPv6 every type below 128. */
 static bool icmp_is_error(bool v6, uint8_t type)
 {
 	if (v6)
@@ -346,7 +351,7 @@ static bool seq_before(uint32_t a, uint32_t b)
 
 /* SYNs, their answers and retransmissions. */
 static void on_tcp(struct pcapsum *s, int iface, const struct pkt *k,
-		   struct pcapsum_flow *f)
+                   struct pcapsum_flow *f)
 {
 	struct pcapsum_tuple rev;
 	struct pcapsum_syn *y;
@@ -380,7 +385,7 @@ static void on_tcp(struct pcapsum *s, int iface, const struct pkt *k,
 		y = syn_get(s, &rev, false);
 		if (y != NULL && y->answer == PCAPSUM_SYN_PENDING)
 			y->answer = (flags & TCP_RST) ? PCAPSUM_SYN_RST
-						      : PCAPSUM_SYN_SYNACK;
+			                              : PCAPSUM_SYN_SYNACK;
 	}
 	if (f == NULL || (flags & TCP_RST))
 		return;
@@ -398,7 +403,7 @@ static void on_tcp(struct pcapsum *s, int iface, const struct pkt *k,
  * carries (0 when the IP version nibble decides), and the cooked header's
  * packet type (-1 when it has none). Returns the offset, or -1. */
 static long link_offset(int linktype, const uint8_t *d, size_t cap,
-			uint16_t *ethertype, int *pkttype)
+                        uint16_t *ethertype, int *pkttype)
 {
 	size_t off;
 
@@ -411,7 +416,7 @@ static long link_offset(int linktype, const uint8_t *d, size_t cap,
 		*ethertype = rd16(d + 12);
 		off = 14;
 		for (int i = 0; i < 2 && (*ethertype == ETH_P_8021Q_ ||
-					  *ethertype == ETH_P_8021AD_);
+		                          *ethertype == ETH_P_8021AD_);
 		     i++) {
 			if (cap < off + 4)
 				return -1;
@@ -443,8 +448,8 @@ static long link_offset(int linktype, const uint8_t *d, size_t cap,
 }
 
 enum pcapsum_dir pcapsum_link_dir(const struct pcapsum *s, int iface,
-				  int linktype, const uint8_t *data,
-				  size_t caplen)
+                                  int linktype, const uint8_t *data,
+                                  size_t caplen)
 {
 	const struct pcapsum_iface *ifc;
 	uint16_t et;
@@ -455,16 +460,16 @@ enum pcapsum_dir pcapsum_link_dir(const struct pcapsum *s, int iface,
 		return PCAPSUM_DIR_UNKNOWN;
 	if (pkttype >= 0)
 		return pkttype == SLL_OUTGOING ? PCAPSUM_DIR_OUT
-					       : PCAPSUM_DIR_IN;
+		                               : PCAPSUM_DIR_IN;
 	ifc = &s->ifaces[iface];
 	if (linktype == DLT_EN10MB && ifc->have_mac)
 		return memcmp(data + 6, ifc->mac, 6) == 0 ? PCAPSUM_DIR_OUT
-							   : PCAPSUM_DIR_IN;
+		                                          : PCAPSUM_DIR_IN;
 	return PCAPSUM_DIR_UNKNOWN;
 }
 
 int pcapsum_packet(struct pcapsum *s, int iface, int linktype,
-		   const uint8_t *data, size_t caplen, size_t wirelen)
+                   const uint8_t *data, size_t caplen, size_t wirelen)
 {
 	struct pcapsum_iface *ifc;
 	struct pcapsum_flow *f = NULL;
@@ -519,7 +524,7 @@ int pcapsum_packet(struct pcapsum *s, int iface, int linktype,
 }
 
 void pcapsum_syn_counts(const struct pcapsum *s, int iface,
-			struct pcapsum_syncount *c)
+                        struct pcapsum_syncount *c)
 {
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < PCAPSUM_SYN_SLOTS; i++) {
@@ -544,7 +549,7 @@ void pcapsum_syn_counts(const struct pcapsum *s, int iface,
 }
 
 const char *pcapsum_answer_text(const struct pcapsum_syn *y, char *buf,
-				size_t len)
+                                size_t len)
 {
 	switch (y->answer) {
 	case PCAPSUM_SYN_SYNACK:
@@ -555,8 +560,8 @@ const char *pcapsum_answer_text(const struct pcapsum_syn *y, char *buf,
 		break;
 	case PCAPSUM_SYN_ICMP:
 		snprintf(buf, len, "%s type %u code %u",
-			 y->icmp_v6 ? "icmp6" : "icmp", y->icmp_type,
-			 y->icmp_code);
+		         y->icmp_v6 ? "icmp6" : "icmp", y->icmp_type,
+		         y->icmp_code);
 		break;
 	default:
 		snprintf(buf, len, "none");
@@ -581,8 +586,9 @@ const char *pcapsum_proto_name(uint8_t proto, char *buf, size_t len)
 	}
 }
 
+/* An address of the tuple's family as text ("?" if it will not print). */
 static void addr_text(const struct pcapsum_tuple *t, const uint8_t *a,
-		      char *buf, size_t len)
+                      char *buf, size_t len)
 {
 	if (inet_ntop(t->family, a, buf, (socklen_t)len) == NULL)
 		snprintf(buf, len, "?");
@@ -601,29 +607,25 @@ json_t *pcapsum_ifaces_json(const struct pcapsum *s)
 		icmp = json_array();
 		for (int j = 0; icmp != NULL && j < ifc->nicmp; j++)
 			json_array_append_new(
-				icmp,
-				json_pack("{s:s, s:i, s:i, s:I}", "proto",
-					  ifc->icmp[j].v6 ? "icmp6" : "icmp",
-					  "type", ifc->icmp[j].type, "code",
-					  ifc->icmp[j].code, "count",
-					  (json_int_t)ifc->icmp[j].count));
+			    icmp, json_pack("{s:s, s:i, s:i, s:I}", "proto",
+			                    ifc->icmp[j].v6 ? "icmp6" : "icmp",
+			                    "type", ifc->icmp[j].type, "code",
+			                    ifc->icmp[j].code, "count",
+			                    (json_int_t)ifc->icmp[j].count));
 		pcapsum_syn_counts(s, i, &c);
-		o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I},"
-			      " s:o, s:I, s:I}",
-			      "name", ifc->name,
-			      "packets_in", (json_int_t)ifc->packets_in,
-			      "packets_out", (json_int_t)ifc->packets_out,
-			      "bytes_in", (json_int_t)ifc->bytes_in,
-			      "bytes_out", (json_int_t)ifc->bytes_out,
-			      "syn",
-			      "answered_synack", (json_int_t)c.synack,
-			      "answered_rst", (json_int_t)c.rst,
-			      "answered_icmp", (json_int_t)c.icmp,
-			      "unanswered", (json_int_t)c.unanswered,
-			      "icmp", icmp,
-			      "retransmissions",
-			      (json_int_t)ifc->retransmissions,
-			      "undecoded", (json_int_t)ifc->undecoded);
+		o = json_pack(
+		    "{s:s, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I},"
+		    " s:o, s:I, s:I}",
+		    "name", ifc->name, "packets_in",
+		    (json_int_t)ifc->packets_in, "packets_out",
+		    (json_int_t)ifc->packets_out, "bytes_in",
+		    (json_int_t)ifc->bytes_in, "bytes_out",
+		    (json_int_t)ifc->bytes_out, "syn", "answered_synack",
+		    (json_int_t)c.synack, "answered_rst", (json_int_t)c.rst,
+		    "answered_icmp", (json_int_t)c.icmp, "unanswered",
+		    (json_int_t)c.unanswered, "icmp", icmp, "retransmissions",
+		    (json_int_t)ifc->retransmissions, "undecoded",
+		    (json_int_t)ifc->undecoded);
 		if (o == NULL || json_array_append_new(arr, o) < 0) {
 			json_decref(arr);
 			return NULL;
@@ -646,7 +648,7 @@ static int flow_cmp(const void *a, const void *b)
 }
 
 size_t pcapsum_top_flows(const struct pcapsum *s,
-			 const struct pcapsum_flow **out, size_t max)
+                         const struct pcapsum_flow **out, size_t max)
 {
 	const struct pcapsum_flow **all;
 	size_t n = 0;
@@ -684,13 +686,13 @@ json_t *pcapsum_flows_json(const struct pcapsum *s, size_t top)
 
 		addr_text(&f->t, f->t.src, src, sizeof(src));
 		addr_text(&f->t, f->t.dst, dst, sizeof(dst));
-		o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:I, s:I}",
-			      "interface", s->ifaces[f->iface].name, "src", src,
-			      "dst", dst, "sport", f->t.sport, "dport",
-			      f->t.dport, "proto",
-			      pcapsum_proto_name(f->t.proto, pbuf, sizeof(pbuf)),
-			      "packets", (json_int_t)f->packets, "bytes",
-			      (json_int_t)f->bytes);
+		o = json_pack(
+		    "{s:s, s:s, s:s, s:i, s:i, s:s, s:I, s:I}", "interface",
+		    s->ifaces[f->iface].name, "src", src, "dst", dst, "sport",
+		    f->t.sport, "dport", f->t.dport, "proto",
+		    pcapsum_proto_name(f->t.proto, pbuf, sizeof(pbuf)),
+		    "packets", (json_int_t)f->packets, "bytes",
+		    (json_int_t)f->bytes);
 		if (o == NULL || json_array_append_new(arr, o) < 0) {
 			json_decref(arr);
 			arr = NULL;
@@ -711,7 +713,7 @@ static int syn_cmp(const void *a, const void *b)
 }
 
 size_t pcapsum_syns_ordered(const struct pcapsum *s,
-			    const struct pcapsum_syn **out, size_t max)
+                            const struct pcapsum_syn **out, size_t max)
 {
 	const struct pcapsum_syn **all;
 	size_t n = 0;
@@ -750,11 +752,11 @@ json_t *pcapsum_syns_json(const struct pcapsum *s, size_t max)
 		addr_text(&y->t, y->t.src, src, sizeof(src));
 		addr_text(&y->t, y->t.dst, dst, sizeof(dst));
 		o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:i}",
-			      "interface", s->ifaces[y->iface].name, "src", src,
-			      "dst", dst, "sport", y->t.sport, "dport",
-			      y->t.dport, "answer",
-			      pcapsum_answer_text(y, ans, sizeof(ans)),
-			      "retransmissions", y->sends - 1);
+		              "interface", s->ifaces[y->iface].name, "src", src,
+		              "dst", dst, "sport", y->t.sport, "dport",
+		              y->t.dport, "answer",
+		              pcapsum_answer_text(y, ans, sizeof(ans)),
+		              "retransmissions", y->sends - 1);
 		if (o == NULL || json_array_append_new(arr, o) < 0) {
 			json_decref(arr);
 			arr = NULL;

@@ -32,7 +32,7 @@ enum pcapsum_answer {
 };
 
 struct pcapsum_icmp {
-	bool v6;        /* ICMPv6 numbering */
+	bool v6; /* ICMPv6 numbering */
 	uint8_t type;
 	uint8_t code;
 	uint64_t count;
@@ -43,8 +43,8 @@ struct pcapsum_iface {
 	unsigned char mac[6];
 	bool have_mac;
 	uint64_t packets_in, packets_out, bytes_in, bytes_out;
-	uint64_t retransmissions;  /* TCP segments (and SYNs) sent again */
-	uint64_t undecoded;        /* packets too short or of unknown kind */
+	uint64_t retransmissions; /* TCP segments (and SYNs) sent again */
+	uint64_t undecoded;       /* packets too short or of unknown kind */
 	struct pcapsum_icmp icmp[PCAPSUM_MAX_ICMP];
 	int nicmp;
 };
@@ -68,14 +68,14 @@ struct pcapsum_flow {
 
 struct pcapsum_syn {
 	bool used;
-	int iface;        /* where the SYN was seen */
+	int iface; /* where the SYN was seen */
 	struct pcapsum_tuple t;
 	uint32_t isn;
 	enum pcapsum_answer answer;
 	uint8_t icmp_type, icmp_code;
 	bool icmp_v6;
-	int sends;        /* 1 + retransmissions of this SYN */
-	uint64_t order;   /* arrival order, for stable output */
+	int sends;      /* 1 + retransmissions of this SYN */
+	uint64_t order; /* arrival order, for stable output */
 };
 
 struct pcapsum_local {
@@ -90,8 +90,8 @@ struct pcapsum {
 	int nlocals;
 	struct pcapsum_flow *flows; /* PCAPSUM_FLOW_SLOTS */
 	size_t nflows;
-	uint64_t flows_dropped;     /* packets of flows beyond the table */
-	struct pcapsum_syn *syns;   /* PCAPSUM_SYN_SLOTS */
+	uint64_t flows_dropped;   /* packets of flows beyond the table */
+	struct pcapsum_syn *syns; /* PCAPSUM_SYN_SLOTS */
 	size_t nsyns;
 	uint64_t syns_dropped;
 	uint64_t npackets;
@@ -106,7 +106,7 @@ void pcapsum_free(struct pcapsum *s);
 /* Registers an interface (mac may be NULL). Returns its index, or -1 with
  * errno ENOSPC when PCAPSUM_MAX_IFACES are registered. */
 int pcapsum_add_iface(struct pcapsum *s, const char *name,
-		      const unsigned char *mac);
+                      const unsigned char *mac);
 
 /* Adds an address of this host: packets from it go out, to it come in.
  * Returns 0, or -1 with errno ENOSPC or EAFNOSUPPORT. */
@@ -117,26 +117,26 @@ int pcapsum_add_local(struct pcapsum *s, int family, const void *addr);
  * direction counted, or -1 with errno EINVAL for a bad interface index
  * (a packet it cannot decode is counted as undecoded, not an error). */
 int pcapsum_packet(struct pcapsum *s, int iface, int linktype,
-		   const uint8_t *data, size_t caplen, size_t wirelen);
+                   const uint8_t *data, size_t caplen, size_t wirelen);
 
 /* Direction from the link header alone where it says (Linux cooked
  * headers, an Ethernet source address equal to the interface's). Pure;
  * used by pcapsum_packet and by writers that convert link headers. */
 enum pcapsum_dir pcapsum_link_dir(const struct pcapsum *s, int iface,
-				  int linktype, const uint8_t *data,
-				  size_t caplen);
+                                  int linktype, const uint8_t *data,
+                                  size_t caplen);
 
 /* SYN counts of one interface: answered each way and unanswered. */
 struct pcapsum_syncount {
 	uint64_t synack, rst, icmp, unanswered;
 };
 void pcapsum_syn_counts(const struct pcapsum *s, int iface,
-			struct pcapsum_syncount *c);
+                        struct pcapsum_syncount *c);
 
 /* "syn-ack", "rst", "icmp type 3 code 13" (or "icmp6 type 1 code 1"),
  * "none": what answered one SYN, into buf. Returns buf. */
 const char *pcapsum_answer_text(const struct pcapsum_syn *syn, char *buf,
-				size_t len);
+                                size_t len);
 
 /* The `interfaces` array (new reference, NULL on no memory). */
 json_t *pcapsum_ifaces_json(const struct pcapsum *s);
@@ -151,11 +151,11 @@ json_t *pcapsum_syns_json(const struct pcapsum *s, size_t max);
 /* The flows sorted by bytes, largest first, into out (at most max).
  * Returns the count. */
 size_t pcapsum_top_flows(const struct pcapsum *s,
-			 const struct pcapsum_flow **out, size_t max);
+                         const struct pcapsum_flow **out, size_t max);
 
 /* The SYNs in arrival order into out (at most max). Returns the count. */
 size_t pcapsum_syns_ordered(const struct pcapsum *s,
-			    const struct pcapsum_syn **out, size_t max);
+                            const struct pcapsum_syn **out, size_t max);
 
 /* "tcp", "udp", "icmp", "icmp6", or the number as text in buf. */
 const char *pcapsum_proto_name(uint8_t proto, char *buf, size_t len);

@@ -107,8 +107,8 @@ static int try_size(struct search *s, unsigned size)
 /* The next size to try inside (lo, hi): the MTU an ICMP error named when
  * it falls inside, then one byte above it to close the gap at once, else
  * the middle. */
-static unsigned next_size(const struct pmtu_result *r, unsigned lo,
-			  unsigned hi, int *hint)
+static unsigned next_size(const struct pmtu_result *r, unsigned lo, unsigned hi,
+                          int *hint)
 {
 	if (*hint == 0 && r->frag_mtu > lo && r->frag_mtu < hi) {
 		*hint = 1;
@@ -122,7 +122,7 @@ static unsigned next_size(const struct pmtu_result *r, unsigned lo,
 }
 
 int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
-		struct pmtu_result *r)
+                struct pmtu_result *r)
 {
 	struct search s = {cfg, ops, r, 0, 0, false};
 	unsigned lo, hi = 0, size;
@@ -179,8 +179,8 @@ int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
 	r->largest_ok = lo;
 	r->smallest_lost = hi;
 	r->lost_silently = hi != 0 && silent_hi;
-	r->complete = rc != PMTU_ERR && rc != PMTU_DEADLINE &&
-		      (hi == 0 || hi - lo <= 1);
+	r->complete =
+	    rc != PMTU_ERR && rc != PMTU_DEADLINE && (hi == 0 || hi - lo <= 1);
 	/* one more answer at the size found, so a lucky probe on a lossy
 	 * link is not reported as the path MTU */
 	if (r->complete && hi != 0) {
@@ -199,7 +199,7 @@ out:
 }
 
 void pmtu_decide(const struct pmtu_result *r, unsigned if_mtu,
-		 struct pmtu_verdict *v)
+                 struct pmtu_verdict *v)
 {
 	unsigned low;
 
@@ -207,19 +207,19 @@ void pmtu_decide(const struct pmtu_result *r, unsigned if_mtu,
 	if (!r->responded)
 		return;
 	v->blackhole = r->largest_ok != 0 && r->smallest_lost != 0 &&
-		       r->lost_silently && !r->frag_needed &&
-		       (if_mtu == 0 || r->largest_ok < if_mtu);
+	               r->lost_silently && !r->frag_needed &&
+	               (if_mtu == 0 || r->largest_ok < if_mtu);
 	if (v->blackhole)
 		v->set_mtu = r->largest_ok;
-	v->mismatch = r->peer_ifmtu != 0 && if_mtu != 0 &&
-		      r->peer_ifmtu != if_mtu;
+	v->mismatch =
+	    r->peer_ifmtu != 0 && if_mtu != 0 && r->peer_ifmtu != if_mtu;
 	if (v->mismatch) {
 		/* the limit sits at the smaller end's MTU (a veth lets a
 		 * VLAN tag's 4 bytes more through): aligning the MTUs is the
 		 * whole fix, and the MTU to set is the smaller one */
 		low = r->peer_ifmtu < if_mtu ? r->peer_ifmtu : if_mtu;
 		v->mismatch_explains = v->blackhole && r->largest_ok >= low &&
-				       r->largest_ok <= low + 8;
+		                       r->largest_ok <= low + 8;
 		if (v->mismatch_explains)
 			v->set_mtu = low;
 	}
@@ -234,7 +234,8 @@ static void probes_text(const struct pmtu_result *r, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < r->nprobes && off < len; i++) {
 		n = snprintf(buf + off, len - off, "%s%u %s", i ? ", " : "",
-			     r->probes[i].size, r->probes[i].ok ? "ok" : "lost");
+		             r->probes[i].size,
+		             r->probes[i].ok ? "ok" : "lost");
 		if (n < 0)
 			break;
 		off += (size_t)n;
@@ -244,53 +245,52 @@ static void probes_text(const struct pmtu_result *r, char *buf, size_t len)
 /* The mtu-blackhole finding: evidence, then the MTU to set and the NCCL
  * side of it. */
 static int blackhole_finding(const struct pmtu_result *r,
-			     const struct pmtu_verdict *v, const char *ifname,
-			     unsigned if_mtu, const char *peer, struct doc *d)
+                             const struct pmtu_verdict *v, const char *ifname,
+                             unsigned if_mtu, const char *peer, struct doc *d)
 {
 	json_t *ev = NULL;
 	char tried[768], fix[1024];
 
 	probes_text(r, tried, sizeof(tried));
-	if (evidence_add(&ev, "pmtu probes", "sizes tried (IP bytes, DF set): %s",
-			 tried) < 0 ||
+	if (evidence_add(&ev, "pmtu probes",
+	                 "sizes tried (IP bytes, DF set): %s", tried) < 0 ||
 	    evidence_add(&ev, "pmtu probes",
-			 "largest packet that crossed: %u bytes; %u bytes and "
-			 "above vanished",
-			 r->largest_ok, r->smallest_lost) < 0 ||
+	                 "largest packet that crossed: %u bytes; %u bytes and "
+	                 "above vanished",
+	                 r->largest_ok, r->smallest_lost) < 0 ||
 	    evidence_add(&ev, "netlink", "interface %s has mtu %u", ifname,
-			 if_mtu) < 0 ||
+	                 if_mtu) < 0 ||
 	    evidence_add(&ev, "IP_RECVERR",
-			 "no ICMP fragmentation-needed came back") < 0 ||
+	                 "no ICMP fragmentation-needed came back") < 0 ||
 	    (v->mismatch_explains &&
 	     evidence_add(&ev, "responder",
-			  "the peer's receiving interface has mtu %u",
-			  r->peer_ifmtu) < 0)) {
+	                  "the peer's receiving interface has mtu %u",
+	                  r->peer_ifmtu) < 0)) {
 		json_decref(ev);
 		return -1;
 	}
 	snprintf(fix, sizeof(fix),
-		 "ip link set dev %s mtu %u (here%s); NCCL has no setting "
-		 "that caps its packet size: its socket transport is TCP, so "
-		 "until the MTU is fixed `sysctl -w "
-		 "net.ipv4.tcp_mtu_probing=1` lets TCP find the black hole "
-		 "itself (after a stall), or `ip route replace %s dev %s mtu "
-		 "lock %u` caps it toward this peer",
-		 ifname, v->set_mtu,
-		 v->mismatch_explains ? ", to match the peer"
-				      : " and on every node of this network",
-		 peer, ifname, v->set_mtu);
-	return doc_add_finding(d, "mtu-blackhole", -1, ev, fix,
-			       "packets above %u bytes toward %s vanish and no "
-			       "ICMP fragmentation-needed comes back%s",
-			       r->largest_ok, peer,
-			       v->mismatch_explains
-				       ? " (the interface MTUs differ)"
-				       : "");
+	         "ip link set dev %s mtu %u (here%s); NCCL has no setting "
+	         "that caps its packet size: its socket transport is TCP, so "
+	         "until the MTU is fixed `sysctl -w "
+	         "net.ipv4.tcp_mtu_probing=1` lets TCP find the black hole "
+	         "itself (after a stall), or `ip route replace %s dev %s mtu "
+	         "lock %u` caps it toward this peer",
+	         ifname, v->set_mtu,
+	         v->mismatch_explains ? ", to match the peer"
+	                              : " and on every node of this network",
+	         peer, ifname, v->set_mtu);
+	return doc_add_finding(
+	    d, "mtu-blackhole", -1, ev, fix,
+	    "packets above %u bytes toward %s vanish and no "
+	    "ICMP fragmentation-needed comes back%s",
+	    r->largest_ok, peer,
+	    v->mismatch_explains ? " (the interface MTUs differ)" : "");
 }
 
 int pmtu_findings(const struct pmtu_result *r, const struct pmtu_verdict *v,
-		  const char *ifname, unsigned if_mtu, const char *peer,
-		  struct doc *d)
+                  const char *ifname, unsigned if_mtu, const char *peer,
+                  struct doc *d)
 {
 	json_t *ev = NULL;
 	char fix[512];
@@ -300,29 +300,29 @@ int pmtu_findings(const struct pmtu_result *r, const struct pmtu_verdict *v,
 		return -1;
 	if (!v->mismatch)
 		return 0;
-	if (evidence_add(&ev, "netlink", "interface %s here has mtu %u",
-			 ifname, if_mtu) < 0 ||
+	if (evidence_add(&ev, "netlink", "interface %s here has mtu %u", ifname,
+	                 if_mtu) < 0 ||
 	    evidence_add(&ev, "responder",
-			 "the interface the probes reached on %s has mtu %u",
-			 peer, r->peer_ifmtu) < 0) {
+	                 "the interface the probes reached on %s has mtu %u",
+	                 peer, r->peer_ifmtu) < 0) {
 		json_decref(ev);
 		return -1;
 	}
 	if (if_mtu > r->peer_ifmtu)
 		snprintf(fix, sizeof(fix),
-			 "ip link set dev %s mtu %u here, or raise the peer's "
-			 "interface to mtu %u",
-			 ifname, r->peer_ifmtu, if_mtu);
+		         "ip link set dev %s mtu %u here, or raise the peer's "
+		         "interface to mtu %u",
+		         ifname, r->peer_ifmtu, if_mtu);
 	else
 		snprintf(fix, sizeof(fix),
-			 "on %s: ip link set dev IFACE mtu %u (its interface "
-			 "toward this node), or raise this side: ip link set "
-			 "dev %s mtu %u",
-			 peer, if_mtu, ifname, r->peer_ifmtu);
+		         "on %s: ip link set dev IFACE mtu %u (its interface "
+		         "toward this node), or raise this side: ip link set "
+		         "dev %s mtu %u",
+		         peer, if_mtu, ifname, r->peer_ifmtu);
 	return doc_add_finding(d, "mtu-mismatch", -1, ev, fix,
-			       "interface mtu here (%u on %s) differs from the "
-			       "peer's (%u)",
-			       if_mtu, ifname, r->peer_ifmtu);
+	                       "interface mtu here (%u on %s) differs from the "
+	                       "peer's (%u)",
+	                       if_mtu, ifname, r->peer_ifmtu);
 }
 
 /* A positive number, or JSON null for 0 (unknown). */
@@ -332,7 +332,7 @@ static json_t *num_or_null(unsigned v)
 }
 
 json_t *pmtu_to_json(const struct pmtu_result *r, unsigned if_mtu,
-		     unsigned kernel_pmtu, unsigned route_mtu)
+                     unsigned kernel_pmtu, unsigned route_mtu)
 {
 	json_t *o, *probes = json_array();
 
@@ -340,29 +340,24 @@ json_t *pmtu_to_json(const struct pmtu_result *r, unsigned if_mtu,
 		return NULL;
 	for (int i = 0; i < r->nprobes; i++) {
 		json_t *p = json_pack("{s:I, s:b}", "size",
-				      (json_int_t)r->probes[i].size, "ok",
-				      r->probes[i].ok);
+		                      (json_int_t)r->probes[i].size, "ok",
+		                      r->probes[i].ok);
 
 		if (p == NULL || json_array_append_new(probes, p) < 0) {
 			json_decref(probes);
 			return NULL;
 		}
 	}
-	o = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:b, "
-		      "s:b, s:I, s:o}",
-		      "largest_ok", num_or_null(r->largest_ok),
-		      "smallest_lost", num_or_null(r->smallest_lost),
-		      "interface_mtu", num_or_null(if_mtu),
-		      "peer_interface_mtu", num_or_null(r->peer_ifmtu),
-		      "kernel_pmtu", num_or_null(kernel_pmtu),
-		      "route_mtu", num_or_null(route_mtu),
-		      "frag_mtu", num_or_null(r->frag_mtu),
-		      "frag_needed", r->frag_needed,
-		      "rtt_us", r->rtt_us >= 0 ? json_integer(r->rtt_us)
-					       : json_null(),
-		      "complete", r->complete,
-		      "confirmed", r->confirmed,
-		      "elapsed_us", (json_int_t)r->elapsed_us,
-		      "probes", probes);
+	o = json_pack(
+	    "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:b, "
+	    "s:b, s:I, s:o}",
+	    "largest_ok", num_or_null(r->largest_ok), "smallest_lost",
+	    num_or_null(r->smallest_lost), "interface_mtu", num_or_null(if_mtu),
+	    "peer_interface_mtu", num_or_null(r->peer_ifmtu), "kernel_pmtu",
+	    num_or_null(kernel_pmtu), "route_mtu", num_or_null(route_mtu),
+	    "frag_mtu", num_or_null(r->frag_mtu), "frag_needed", r->frag_needed,
+	    "rtt_us", r->rtt_us >= 0 ? json_integer(r->rtt_us) : json_null(),
+	    "complete", r->complete, "confirmed", r->confirmed, "elapsed_us",
+	    (json_int_t)r->elapsed_us, "probes", probes);
 	return o;
 }

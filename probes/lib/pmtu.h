@@ -14,8 +14,8 @@
 #include "doc.h"
 
 #define PMTU_MAX_PROBES 64
-#define PMTU_MIN_V4 576u   /* RFC 791: every IPv4 host accepts this */
-#define PMTU_MIN_V6 1280u  /* RFC 8200: the IPv6 minimum link MTU */
+#define PMTU_MIN_V4 576u  /* RFC 791: every IPv4 host accepts this */
+#define PMTU_MIN_V6 1280u /* RFC 8200: the IPv6 minimum link MTU */
 #define PMTU_IPV4_HDR 20u
 #define PMTU_IPV6_HDR 40u
 #define PMTU_UDP_HDR 8u
@@ -26,7 +26,7 @@ enum pmtu_outcome {
 	PMTU_OK = 0,     /* the responder answered this size */
 	PMTU_LOST = 1,   /* no answer within the timeout */
 	PMTU_TOOBIG = 2, /* ICMP fragmentation-needed (or packet too big),
-			  * or the local kernel refused the size */
+	                  * or the local kernel refused the size */
 };
 
 struct pmtu_answer {
@@ -42,19 +42,19 @@ struct pmtu_answer {
  * returning an enum pmtu_outcome. now_us is a monotonic clock. */
 struct pmtu_ops {
 	int (*probe)(void *ctx, unsigned size, long long timeout_us,
-		     struct pmtu_answer *ans);
+	             struct pmtu_answer *ans);
 	long long (*now_us)(void *ctx);
 	void *ctx;
 };
 
 struct pmtu_config {
-	unsigned min_size;         /* IP packet sizes searched: min..max */
+	unsigned min_size; /* IP packet sizes searched: min..max */
 	unsigned max_size;
-	int tries;                 /* attempts per size before "lost" */
+	int tries;                  /* attempts per size before "lost" */
 	long long first_timeout_us; /* per attempt, before any answer */
 	long long probe_timeout_us; /* per attempt once an answer came;
-				     * shortened from the measured RTT */
-	long long deadline_us;     /* the whole search */
+	                             * shortened from the measured RTT */
+	long long deadline_us;      /* the whole search */
 };
 
 struct pmtu_probe_rec {
@@ -74,7 +74,7 @@ struct pmtu_result {
 	bool complete;          /* the search closed the gap (no deadline) */
 	int error;              /* errno of a transport failure, 0 none */
 	long long elapsed_us;
-	long long rtt_us;       /* smallest RTT seen, -1 unknown */
+	long long rtt_us; /* smallest RTT seen, -1 unknown */
 	struct pmtu_probe_rec probes[PMTU_MAX_PROBES]; /* one per size */
 	int nprobes;
 };
@@ -90,32 +90,32 @@ void pmtu_config_default(struct pmtu_config *c, int family, unsigned ifmtu);
  * PMTU_MAX_PROBES sizes. Returns 0 (read r->responded), or -1 with errno
  * when the configuration is invalid or the transport failed. */
 int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
-		struct pmtu_result *r);
+                struct pmtu_result *r);
 
 /* The decider's conclusions over one search. */
 struct pmtu_verdict {
-	bool blackhole;      /* sizes above largest_ok vanish, no ICMP */
-	bool mismatch;       /* our interface MTU differs from the peer's */
+	bool blackhole;         /* sizes above largest_ok vanish, no ICMP */
+	bool mismatch;          /* our interface MTU differs from the peer's */
 	bool mismatch_explains; /* the black hole sits at the smaller MTU */
-	unsigned set_mtu;    /* the MTU to set on our interface, 0 none */
+	unsigned set_mtu;       /* the MTU to set on our interface, 0 none */
 };
 
 /* Decides from a search, our out interface's MTU (0 unknown) and the
  * route's MTU (0 none). Pure. */
 void pmtu_decide(const struct pmtu_result *r, unsigned if_mtu,
-		 struct pmtu_verdict *v);
+                 struct pmtu_verdict *v);
 
 /* Adds mtu-blackhole and mtu-mismatch findings with evidence and the
  * exact fix (the MTU to set on ifname). peer names the target. Returns 0,
  * or -1 on no memory. */
 int pmtu_findings(const struct pmtu_result *r, const struct pmtu_verdict *v,
-		  const char *ifname, unsigned if_mtu, const char *peer,
-		  struct doc *d);
+                  const char *ifname, unsigned if_mtu, const char *peer,
+                  struct doc *d);
 
 /* The `pmtu` object of the path document (new reference, NULL on no
  * memory). kernel_pmtu and route_mtu are 0 when unknown. */
 json_t *pmtu_to_json(const struct pmtu_result *r, unsigned if_mtu,
-		     unsigned kernel_pmtu, unsigned route_mtu);
+                     unsigned kernel_pmtu, unsigned route_mtu);
 
 /* ---- the UDP transport ---- */
 
@@ -132,7 +132,7 @@ struct pmtu_udp {
  * PROBE (don't fragment, ignore the cached path MTU) and RECVERR on.
  * Returns 0, or -1 with errno. */
 int pmtu_udp_open(struct pmtu_udp *u, const struct sockaddr *addr,
-		  socklen_t len);
+                  socklen_t len);
 
 /* Closes the socket. Safe on a closed one (fd -1). */
 void pmtu_udp_close(struct pmtu_udp *u);
@@ -151,6 +151,6 @@ int pmtu_probe_encode(unsigned char *buf, size_t len, unsigned seq);
 /* Parses a PROTO_MTU_REPLY datagram (ifmtu 0: the responder did not
  * know it). Returns 0, or -1 with errno EINVAL. */
 int pmtu_reply_decode(const unsigned char *buf, size_t len, unsigned *seq,
-		      unsigned *bytes, unsigned *ifmtu);
+                      unsigned *bytes, unsigned *ifmtu);
 
 #endif

@@ -32,19 +32,20 @@ int pmtu_probe_encode(unsigned char *buf, size_t len, unsigned seq)
 {
 	uint32_t v = htonl(seq);
 
-	if (len < PROTO_HDR_LEN + 4 || len > PROTO_HDR_LEN + PROTO_MAX_PAYLOAD) {
+	if (len < PROTO_HDR_LEN + 4 ||
+	    len > PROTO_HDR_LEN + PROTO_MAX_PAYLOAD) {
 		errno = EINVAL;
 		return -1;
 	}
 	memset(buf, 0, len);
 	proto_hdr_encode(buf, PROTO_MTU_PROBE, 0,
-			 (uint32_t)(len - PROTO_HDR_LEN));
+	                 (uint32_t)(len - PROTO_HDR_LEN));
 	memcpy(buf + PROTO_HDR_LEN, &v, 4);
 	return 0;
 }
 
 int pmtu_reply_decode(const unsigned char *buf, size_t len, unsigned *seq,
-		      unsigned *bytes, unsigned *ifmtu)
+                      unsigned *bytes, unsigned *ifmtu)
 {
 	struct proto_mtu_reply m;
 	struct proto_hdr h;
@@ -53,7 +54,7 @@ int pmtu_reply_decode(const unsigned char *buf, size_t len, unsigned *seq,
 	if (proto_hdr_decode(buf, len, &h, &why) < 0 ||
 	    h.type != PROTO_MTU_REPLY || len != PROTO_HDR_LEN + h.length ||
 	    proto_mtu_reply_decode(buf + PROTO_HDR_LEN, h.length, &m, &why) <
-		    0) {
+	        0) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -64,7 +65,7 @@ int pmtu_reply_decode(const unsigned char *buf, size_t len, unsigned *seq,
 }
 
 int pmtu_udp_open(struct pmtu_udp *u, const struct sockaddr *addr,
-		  socklen_t len)
+                  socklen_t len)
 {
 	int one = 1, saved, v4 = addr->sa_family == AF_INET;
 	int probe = v4 ? IP_PMTUDISC_PROBE : IPV6_PMTUDISC_PROBE;
@@ -83,15 +84,15 @@ int pmtu_udp_open(struct pmtu_udp *u, const struct sockaddr *addr,
 	if (u->fd < 0)
 		goto fail;
 	if ((v4 && (setsockopt(u->fd, IPPROTO_IP, IP_MTU_DISCOVER, &probe,
-			       sizeof(probe)) < 0 ||
-		    setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &one,
-			       sizeof(one)) < 0)) ||
+	                       sizeof(probe)) < 0 ||
+	            setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &one,
+	                       sizeof(one)) < 0)) ||
 	    (!v4 && (setsockopt(u->fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &probe,
-				sizeof(probe)) < 0 ||
-		     setsockopt(u->fd, IPPROTO_IPV6, IPV6_DONTFRAG, &one,
-				sizeof(one)) < 0 ||
-		     setsockopt(u->fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
-				sizeof(one)) < 0)) ||
+	                        sizeof(probe)) < 0 ||
+	             setsockopt(u->fd, IPPROTO_IPV6, IPV6_DONTFRAG, &one,
+	                        sizeof(one)) < 0 ||
+	             setsockopt(u->fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
+	                        sizeof(one)) < 0)) ||
 	    connect(u->fd, addr, len) < 0)
 		goto fail;
 	return 0;
@@ -129,8 +130,7 @@ unsigned pmtu_udp_kernel_pmtu(const struct pmtu_udp *u)
 
 /* What the error queue held: the largest next-hop MTU an ICMP
  * fragmentation-needed (or packet-too-big) carried, and whether the port
- * was refused. Reads at most PMTU_ERRQ_MAX entries; also clears the
- * socket's pending error so the next send reports only its own. */
+ * was refused. */
 struct errq {
 	bool toobig;
 	bool local;
@@ -138,6 +138,8 @@ struct errq {
 	bool refused;
 };
 
+/* Reads at most PMTU_ERRQ_MAX error-queue entries into q; also clears the
+ * socket's pending error so the next send reports only its own. */
 static void drain_errq(struct pmtu_udp *u, struct errq *q)
 {
 	unsigned char data[64], ctl[512];
@@ -179,12 +181,12 @@ static void drain_errq(struct pmtu_udp *u, struct errq *q)
 /* One probe: sends a frame of `size` IP bytes and waits for the answer to
  * it (its seq, or any answer that reports receiving this many bytes). */
 static int udp_probe(void *ctx, unsigned size, long long timeout_us,
-		     struct pmtu_answer *ans)
+                     struct pmtu_answer *ans)
 {
 	struct pmtu_udp *u = ctx;
 	unsigned char *buf = u->buf;
 	unsigned hdr = (u->family == AF_INET ? PMTU_IPV4_HDR : PMTU_IPV6_HDR) +
-		       PMTU_UDP_HDR;
+	               PMTU_UDP_HDR;
 	unsigned seq, rseq, bytes, ifmtu;
 	size_t len;
 	struct errq q = {0};
@@ -250,7 +252,7 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 			return PMTU_ERR;
 		}
 		if (pmtu_reply_decode(buf, (size_t)n, &rseq, &bytes, &ifmtu) <
-			    0 ||
+		        0 ||
 		    (rseq != seq && bytes != len))
 			continue;
 		ans->bytes = bytes;

@@ -11,8 +11,8 @@
 #include "parse.h"
 
 int privdrop_choose(const char *sudo_uid, const char *sudo_gid,
-		    uid_t nobody_uid, gid_t nobody_gid,
-		    struct privdrop_target *t)
+                    uid_t nobody_uid, gid_t nobody_gid,
+                    struct privdrop_target *t)
 {
 	long long u, g;
 	const char *err;
@@ -36,8 +36,8 @@ int privdrop_choose_live(struct privdrop_target *t)
 	const struct passwd *pw = getpwnam("nobody");
 
 	return privdrop_choose(getenv("SUDO_UID"), getenv("SUDO_GID"),
-			       pw != NULL ? pw->pw_uid : PRIVDROP_NOBODY,
-			       pw != NULL ? pw->pw_gid : PRIVDROP_NOBODY, t);
+	                       pw != NULL ? pw->pw_uid : PRIVDROP_NOBODY,
+	                       pw != NULL ? pw->pw_gid : PRIVDROP_NOBODY, t);
 }
 
 int privdrop_to(const struct privdrop_target *t)
@@ -48,8 +48,7 @@ int privdrop_to(const struct privdrop_target *t)
 		errno = EINVAL;
 		return -1;
 	}
-	if (setgroups(0, NULL) < 0 || setgid(t->gid) < 0 ||
-	    setuid(t->uid) < 0)
+	if (setgroups(0, NULL) < 0 || setgid(t->gid) < 0 || setuid(t->uid) < 0)
 		return -1;
 	if (setuid(0) == 0 || geteuid() == 0) {
 		errno = EPERM;

@@ -18,8 +18,8 @@ struct privdrop_target {
  * parse as non-root ids, else nobody_uid/nobody_gid (the passwd entry, or
  * PRIVDROP_NOBODY). Pure. Returns 0. */
 int privdrop_choose(const char *sudo_uid, const char *sudo_gid,
-		    uid_t nobody_uid, gid_t nobody_gid,
-		    struct privdrop_target *t);
+                    uid_t nobody_uid, gid_t nobody_gid,
+                    struct privdrop_target *t);
 
 /* The same, reading the environment and the passwd database. */
 int privdrop_choose_live(struct privdrop_target *t);

@@ -12,8 +12,8 @@ static const unsigned char MAC_A[6] = {2, 0, 0, 0, 0, 0xa};
 static const unsigned char MAC_B[6] = {2, 0, 0, 0, 0, 0xb};
 
 /* An IPv4 header at p: 20 bytes, total length tot, no checksum needed. */
-static size_t ip4(unsigned char *p, const char *src, const char *dst,
-		  int proto, size_t tot)
+static size_t ip4(unsigned char *p, const char *src, const char *dst, int proto,
+                  size_t tot)
 {
 	memset(p, 0, 20);
 	p[0] = 0x45;
@@ -28,7 +28,7 @@ static size_t ip4(unsigned char *p, const char *src, const char *dst,
 
 /* A TCP header at p: 20 bytes, then len payload bytes of zero. */
 static size_t tcp(unsigned char *p, unsigned sport, unsigned dport,
-		  unsigned seq, unsigned flags, size_t len)
+                  unsigned seq, unsigned flags, size_t len)
 {
 	memset(p, 0, 20 + len);
 	p[0] = (unsigned char)(sport >> 8);
@@ -46,9 +46,9 @@ static size_t tcp(unsigned char *p, unsigned sport, unsigned dport,
 
 /* An Ethernet frame carrying IPv4 TCP. Returns its length. */
 static size_t eth_tcp(unsigned char *buf, const unsigned char *smac,
-		      const unsigned char *dmac, const char *src,
-		      const char *dst, unsigned sport, unsigned dport,
-		      unsigned seq, unsigned flags, size_t len)
+                      const unsigned char *dmac, const char *src,
+                      const char *dst, unsigned sport, unsigned dport,
+                      unsigned seq, unsigned flags, size_t len)
 {
 	memcpy(buf, dmac, 6);
 	memcpy(buf + 6, smac, 6);
@@ -85,23 +85,23 @@ START_TEST(syn_answers)
 	setup(&f);
 	/* 40001 -> 22: SYN, SYN-ACK */
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40001, 22,
-		    1000, 0x02, 0);
+	            1000, 0x02, 0);
 	ck_assert_int_eq(pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n),
-			 PCAPSUM_DIR_OUT);
+	                 PCAPSUM_DIR_OUT);
 	n = eth_tcp(pkt, MAC_B, MAC_A, "10.231.0.2", "10.231.0.1", 22, 40001,
-		    5000, 0x12, 0);
+	            5000, 0x12, 0);
 	ck_assert_int_eq(pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n),
-			 PCAPSUM_DIR_IN);
+	                 PCAPSUM_DIR_IN);
 	/* 40002 -> 81: SYN, RST-ACK */
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40002, 81,
-		    2000, 0x02, 0);
+	            2000, 0x02, 0);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
-	n = eth_tcp(pkt, MAC_B, MAC_A, "10.231.0.2", "10.231.0.1", 81, 40002,
-		    0, 0x14, 0);
+	n = eth_tcp(pkt, MAC_B, MAC_A, "10.231.0.2", "10.231.0.1", 81, 40002, 0,
+	            0x14, 0);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	/* 40003 -> 82: SYN sent twice (retransmitted), never answered */
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40003, 82,
-		    3000, 0x02, 0);
+	            3000, 0x02, 0);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 
@@ -132,7 +132,7 @@ START_TEST(icmp_admin_prohibited_quoting_syn)
 
 	setup(&f);
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40004, 83,
-		    4000, 0x02, 0);
+	            4000, 0x02, 0);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	/* ICMP type 3 code 13 from a router, quoting the SYN's IP header
 	 * and its first 8 TCP bytes */
@@ -150,7 +150,7 @@ START_TEST(icmp_admin_prohibited_quoting_syn)
 	tcp(p + 28, 40004, 83, 4000, 0x02, 0);
 	n = 14 + 20 + 8 + 28;
 	ck_assert_int_eq(pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n),
-			 PCAPSUM_DIR_IN);
+	                 PCAPSUM_DIR_IN);
 
 	pcapsum_syn_counts(&f.s, 0, &c);
 	ck_assert_uint_eq(c.icmp, 1);
@@ -161,7 +161,7 @@ START_TEST(icmp_admin_prohibited_quoting_syn)
 	ck_assert_uint_eq(f.s.ifaces[0].icmp[0].count, 1);
 	ck_assert_uint_eq(pcapsum_syns_ordered(&f.s, v, 4), 1);
 	ck_assert_str_eq(pcapsum_answer_text(v[0], ans, sizeof(ans)),
-			 "icmp type 3 code 13");
+	                 "icmp type 3 code 13");
 	pcapsum_free(&f.s);
 }
 END_TEST
@@ -176,18 +176,18 @@ START_TEST(data_retransmission_and_flows)
 
 	setup(&f);
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40005, 7470,
-		    100, 0x18, 1000);
+	            100, 0x18, 1000);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40005, 7470,
-		    1100, 0x18, 1000);
+	            1100, 0x18, 1000);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	/* the first segment again */
 	n = eth_tcp(pkt, MAC_A, MAC_B, "10.231.0.1", "10.231.0.2", 40005, 7470,
-		    100, 0x18, 1000);
+	            100, 0x18, 1000);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	/* a small reverse ACK */
 	n = eth_tcp(pkt, MAC_B, MAC_A, "10.231.0.2", "10.231.0.1", 7470, 40005,
-		    1, 0x10, 0);
+	            1, 0x10, 0);
 	pcapsum_packet(&f.s, 0, DLT_EN10MB, pkt, n, n);
 	ck_assert_uint_eq(f.s.ifaces[0].retransmissions, 1);
 	ck_assert_uint_eq(pcapsum_top_flows(&f.s, top, 4), 2);
@@ -196,18 +196,18 @@ START_TEST(data_retransmission_and_flows)
 
 	j = pcapsum_flows_json(&f.s, 1);
 	ck_assert_int_eq((int)json_array_size(j), 1);
-	ck_assert_str_eq(json_string_value(json_object_get(
-				 json_array_get(j, 0), "proto")),
-			 "tcp");
-	ck_assert_str_eq(json_string_value(json_object_get(
-				 json_array_get(j, 0), "interface")),
-			 "lan0");
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(json_array_get(j, 0), "proto")),
+	    "tcp");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(j, 0),
+	                                                   "interface")),
+	                 "lan0");
 	json_decref(j);
 	j = pcapsum_ifaces_json(&f.s);
 	ck_assert_int_eq((int)json_array_size(j), 2);
 	ck_assert_int_eq(json_integer_value(json_object_get(
-				 json_array_get(j, 0), "retransmissions")),
-			 1);
+	                     json_array_get(j, 0), "retransmissions")),
+	                 1);
 	json_decref(j);
 	pcapsum_free(&f.s);
 }
@@ -228,12 +228,12 @@ START_TEST(cooked_and_raw_links)
 	n = 20 + ip4(pkt + 20, "172.17.0.2", "10.231.0.2", 6, 40);
 	n += tcp(pkt + n, 40010, 80, 77, 0x02, 0);
 	ck_assert_int_eq(pcapsum_packet(&f.s, 1, DLT_LINUX_SLL2, pkt, n, n),
-			 PCAPSUM_DIR_OUT);
+	                 PCAPSUM_DIR_OUT);
 	/* raw IP RST back */
 	n = ip4(pkt, "10.231.0.2", "172.17.0.2", 6, 40);
 	n += tcp(pkt + n, 80, 40010, 0, 0x14, 0);
 	ck_assert_int_eq(pcapsum_packet(&f.s, 1, DLT_RAW, pkt, n, n),
-			 PCAPSUM_DIR_IN);
+	                 PCAPSUM_DIR_IN);
 	pcapsum_syn_counts(&f.s, 1, &c);
 	ck_assert_uint_eq(c.rst, 1);
 	ck_assert_uint_eq(f.s.ifaces[1].packets_out, 1);

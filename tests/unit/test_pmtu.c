@@ -6,16 +6,17 @@
 #include <sys/socket.h>
 
 #include "doc.h"
+#include "pathprobe.h"
 #include "pmtu.h"
 #include "proto.h"
 
 /* A link in memory: sizes up to `limit` cross, larger ones vanish (or are
  * answered by ICMP when icmp is set); time only moves when probes do. */
 struct simlink {
-	unsigned limit;     /* 0: everything is lost */
-	bool icmp;          /* send fragmentation-needed instead of dropping */
+	unsigned limit; /* 0: everything is lost */
+	bool icmp;      /* send fragmentation-needed instead of dropping */
 	unsigned peer_ifmtu;
-	int drop_every;     /* lose every Nth probe that would cross, 0 none */
+	int drop_every; /* lose every Nth probe that would cross, 0 none */
 	long long now_us;
 	long long rtt_us;
 	int nsent;
@@ -23,7 +24,7 @@ struct simlink {
 };
 
 static int sim_probe(void *ctx, unsigned size, long long timeout_us,
-		     struct pmtu_answer *a)
+                     struct pmtu_answer *a)
 {
 	struct simlink *l = ctx;
 
@@ -98,14 +99,15 @@ START_TEST(blackhole_1400)
 	ck_assert_uint_eq(v.set_mtu, 1400);
 	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
 	ck_assert_int_eq(pmtu_findings(&r, &v, "vx0", 1450, "10.231.9.2", &d),
-			 0);
+	                 0);
 	ck_assert(doc_has_finding(&d, "mtu-blackhole"));
 	ck_assert(!doc_has_finding(&d, "mtu-mismatch"));
 	{
 		json_t *f = json_array_get(d.findings, 0);
 		const char *fix = json_string_value(json_object_get(f, "fix"));
 
-		ck_assert_ptr_nonnull(strstr(fix, "ip link set dev vx0 mtu 1400"));
+		ck_assert_ptr_nonnull(
+		    strstr(fix, "ip link set dev vx0 mtu 1400"));
 		ck_assert_ptr_nonnull(strstr(fix, "tcp_mtu_probing"));
 	}
 	doc_free(&d);
@@ -260,14 +262,70 @@ START_TEST(json_form)
 	o = pmtu_to_json(&r, 1450, 1450, 0);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(json_integer_value(json_object_get(o, "largest_ok")),
-			 1400);
+	                 1400);
 	ck_assert(json_is_null(json_object_get(o, "route_mtu")));
 	ck_assert_int_eq(
-		json_integer_value(json_object_get(o, "peer_interface_mtu")),
-		1450);
+	    json_integer_value(json_object_get(o, "peer_interface_mtu")), 1450);
 	ck_assert_int_eq((int)json_array_size(json_object_get(o, "probes")),
-			 r.nprobes);
+	                 r.nprobes);
 	json_decref(o);
+}
+END_TEST
+
+START_TEST(path_document)
+{
+	struct simlink l = {.limit = 1350, .peer_ifmtu = 1450};
+	struct path_result r;
+	struct doc d;
+	json_t *o;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.host, sizeof(r.host), "node-b");
+	snprintf(r.addr, sizeof(r.addr), "10.231.90.2");
+	r.port = 7470;
+	r.family = AF_INET;
+	r.have_route = true;
+	r.route.family = AF_INET;
+	snprintf(r.route.destination, sizeof(r.route.destination),
+	         "10.231.90.2");
+	snprintf(r.route.out_interface, sizeof(r.route.out_interface), "vx0");
+	r.if_mtu = 1450;
+	ck_assert_int_eq(run(&l, 1450, &r.pmtu), 0);
+	r.pmtu_ran = true;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_findings(&r, &d), 0);
+	ck_assert(doc_has_finding(&d, "mtu-blackhole"));
+	ck_assert_int_eq(path_to_doc(&r, &d), 0);
+	o = d.root;
+	ck_assert_int_eq(json_integer_value(json_object_get(
+	                     json_object_get(o, "pmtu"), "largest_ok")),
+	                 1350);
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_object_get(o, "route"), "out_interface")),
+	                 "vx0");
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_object_get(o, "target"), "address")),
+	                 "10.231.90.2");
+	ck_assert(json_is_null(json_object_get(o, "recommended_iface")));
+	doc_free(&d);
+
+	/* the hook for scan's recommendation */
+	path_set_recommended_iface(&r, "eth1");
+	o = path_to_json(&r);
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(o, "recommended_iface")), "eth1");
+	ck_assert(json_is_false(json_object_get(o, "on_recommended_iface")));
+	json_decref(o);
+
+	/* no responder: pmtu null, the error recorded */
+	r.pmtu_ran = false;
+	snprintf(r.pmtu_err, sizeof(r.pmtu_err), "no answer");
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_findings(&r, &d), 0);
+	ck_assert_int_eq(d.nerror, 1);
+	ck_assert_int_eq(path_to_doc(&r, &d), 0);
+	ck_assert(json_is_null(json_object_get(d.root, "pmtu")));
+	doc_free(&d);
 }
 END_TEST
 
@@ -286,6 +344,7 @@ Suite *suite_pmtu(void)
 	tcase_add_test(tc, bad_config);
 	tcase_add_test(tc, frames);
 	tcase_add_test(tc, json_form);
+	tcase_add_test(tc, path_document);
 	suite_add_tcase(s, tc);
 	return s;
 }
