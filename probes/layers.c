@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "doc.h"
 #include "layers.h"
+#include "nl.h"
 #include "sysroot.h"
 
 /* Same words as the SYNOPSIS in netprobe(1). */
@@ -91,6 +92,8 @@ int cmd_layers(int argc, char **argv)
 	const char *root = NULL;
 	bool json = false;
 	struct sysroot sr;
+	struct iface_list ifl = {0};
+	bool have_ifl = true;
 	struct layers ly;
 	struct doc d;
 	int c, rc;
@@ -138,12 +141,29 @@ int cmd_layers(int argc, char **argv)
 		doc_free(&d);
 		return rc;
 	}
-	if (layers_detect(&ly, &sr, NULL) < 0) {
+	/* live: netlink, which must work; recorded: a tree without
+	 * /sys/class/net leaves the files alone to decide */
+	if (iface_collect(&ifl, &sr) < 0) {
+		if (sysroot_is_live(&sr) || errno != ENOENT) {
+			bool live = sysroot_is_live(&sr);
+
+			rc = fail(&d, json,
+				  live ? "netlink refused"
+				       : "cannot read interfaces of sysroot",
+				  live ? "RTM_GETLINK" : root, errno);
+			doc_free(&d);
+			return rc;
+		}
+		have_ifl = false;
+	}
+	if (layers_detect(&ly, &sr, have_ifl ? &ifl : NULL) < 0) {
 		rc = fail(&d, json, "nothing readable in sysroot",
 			  root ? root : "/", errno);
+		iface_list_free(&ifl);
 		doc_free(&d);
 		return rc;
 	}
+	iface_list_free(&ifl);
 	layers_findings(&ly, &d);
 	doc_set(&d, "layers", layers_to_json(&ly));
 	if (json)

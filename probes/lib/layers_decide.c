@@ -119,8 +119,12 @@ static enum layer_netmode decide_netmode(struct layers *ly,
 		return NETMODE_NONE;
 	}
 	if (!f->def.have) {
-		if (container)
+		if (container) {
+			evidence_add(&ly->evidence, "interfaces",
+				     "a container without a default route: "
+				     "network mode not decided");
 			return NETMODE_UNKNOWN;
+		}
 		return NETMODE_HOST;
 	}
 	if (d == NULL) {
@@ -144,6 +148,16 @@ static enum layer_netmode decide_netmode(struct layers *ly,
 			     "default route leaves by %s, an overlay device",
 			     d->name);
 		return NETMODE_OVERLAY;
+	}
+	if (container && (d->kind == IFK_TAP || d->kind == IFK_TUN)) {
+		/* rootless podman and others: slirp4netns or pasta answer
+		 * on a tap device and translate every connection */
+		evidence_add(&ly->evidence, "interfaces",
+			     "default route leaves by %s, a %s device in a "
+			     "container: user-mode networking (slirp4netns "
+			     "or pasta), NAT presumed",
+			     d->name, iface_kind_name(d->kind));
+		return NETMODE_BRIDGE_NAT;
 	}
 	if (peer_elsewhere(d)) {
 		evidence_add(&ly->evidence, "interfaces",

@@ -1,13 +1,13 @@
 /* netprobe layers, collect: container, WSL, virtualization and /dev/shm
  * from files read through the sysroot, in systemd-detect-virt's order. */
 #include "layers_int.h"
+#include "nl.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/statfs.h>
 #if defined(__i386__) || defined(__x86_64__)
 #include <cpuid.h>
@@ -562,8 +562,41 @@ int layers_read_facts(struct layers *ly, struct layers_facts *f,
 	return nread;
 }
 
-/* Files first, then the deciders; without a caller's list the sysfs
- * reader stands in. */
+/* The lowest-metric IPv4 default route of the main table from
+ * route_defaults (netlink live, the recorded files otherwise), replacing
+ * what /proc/net/route said; the connected subnet is kept when the route
+ * leaves by the same interface. Returns 0, or -1 when none was found. */
+static int route_default_v4(const struct sysroot *sr, struct layers_route *rt)
+{
+	struct route_info r[16];
+	const struct route_info *best = NULL;
+	struct in_addr gw;
+	size_t n = 0;
+
+	if (route_defaults(sr, r, sizeof(r) / sizeof(r[0]), &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].family == AF_INET &&
+		    (best == NULL || r[i].metric < best->metric))
+			best = &r[i];
+	if (best == NULL || best->out_interface[0] == '\0')
+		return -1;
+	gw.s_addr = 0;
+	if (best->gateway[0] != '\0' &&
+	    inet_pton(AF_INET, best->gateway, &gw) != 1)
+		return -1;
+	if (!rt->have || strcmp(rt->ifname, best->out_interface) != 0 ||
+	    rt->gw.s_addr != gw.s_addr)
+		rt->has_subnet = false;
+	rt->have = true;
+	copy_str(rt->ifname, sizeof(rt->ifname), best->out_interface);
+	rt->has_gw = gw.s_addr != 0;
+	rt->gw = gw;
+	return 0;
+}
+
+/* Files first, then the deciders; without a caller's list the replay of
+ * /sys/class/net stands in. On failure nothing is left to free. */
 int layers_detect(struct layers *ly, const struct sysroot *sr,
 		  const struct iface_list *ifaces)
 {
@@ -581,15 +614,21 @@ int layers_detect(struct layers *ly, const struct sysroot *sr,
 		return -1;
 	}
 	nread = layers_read_facts(ly, &f, sr);
-	if (ifaces == NULL && layers_sysfs_ifaces(sr, &own) == 0)
+	if (route_default_v4(sr, &f.def) == 0)
+		nread++;
+	/* no list from the caller: the recorded files (sysfs, /proc/net)
+	 * still tell the kinds, links and addresses */
+	if (ifaces == NULL && iface_replay(&own, sr) == 0)
 		ifaces = &own;
 	if (nread == 0 && ifaces == NULL) {
+		layers_free(ly);
 		errno = ENOENT;
 		return -1;
 	}
 	layers_decide(ly, &f, ifaces);
 	if (layers_bridges(ly, ifaces) < 0) {
 		iface_list_free(&own);
+		layers_free(ly);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -604,219 +643,4 @@ void layers_free(struct layers *ly)
 	json_decref(ly->bridges);
 	ly->evidence = NULL;
 	ly->bridges = NULL;
-}
-
-/* IF_OPER_* from the operstate text. */
-static int operstate_from(const char *s)
-{
-	static const char *const names[] = {
-		"unknown", "notpresent", "down", "lowerlayerdown",
-		"testing", "dormant", "up",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(s, names[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* One interface's sysfs attributes. */
-static void sysfs_iface(const struct sysroot *sr, struct iface *ifc,
-			int *iflink)
-{
-	char p[PATH_MAX], buf[512], *dt;
-	long long v;
-
-	snprintf(p, sizeof(p), "/sys/class/net/%s/ifindex", ifc->name);
-	if (sysroot_read_ll(sr, p, &v) == 0)
-		ifc->index = (int)v;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/iflink", ifc->name);
-	*iflink = sysroot_read_ll(sr, p, &v) == 0 ? (int)v : 0;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/flags", ifc->name);
-	if (sysroot_read_ll(sr, p, &v) == 0)
-		ifc->flags = (unsigned)v;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/mtu", ifc->name);
-	if (sysroot_read_ll(sr, p, &v) == 0)
-		ifc->mtu = (unsigned)v;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/address", ifc->name);
-	if (sysroot_read_line(sr, p, buf, sizeof(buf)) >= 0)
-		copy_str(ifc->mac, sizeof(ifc->mac), buf);
-	snprintf(p, sizeof(p), "/sys/class/net/%s/operstate", ifc->name);
-	if (sysroot_read_line(sr, p, buf, sizeof(buf)) >= 0)
-		ifc->operstate = operstate_from(buf);
-	snprintf(p, sizeof(p), "/sys/class/net/%s/type", ifc->name);
-	if (sysroot_read_ll(sr, p, &v) == 0 && v == 772) /* ARPHRD_LOOPBACK */
-		ifc->kind = IFK_LOOPBACK;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/uevent", ifc->name);
-	if (ifc->kind == IFK_UNKNOWN &&
-	    sysroot_read(sr, p, buf, sizeof(buf)) > 0 &&
-	    (dt = strstr(buf, "DEVTYPE=")) != NULL) {
-		dt += 8;
-		dt[strcspn(dt, "\n")] = '\0';
-		copy_str(ifc->kind_str, sizeof(ifc->kind_str), dt);
-		ifc->kind = iface_kind_from_str(dt);
-	}
-	snprintf(p, sizeof(p), "/sys/class/net/%s/device", ifc->name);
-	ifc->real_device = sysroot_exists(sr, p);
-	if (ifc->kind == IFK_UNKNOWN && ifc->real_device)
-		ifc->kind = IFK_PHYSICAL;
-	snprintf(p, sizeof(p), "/sys/class/net/%s/master", ifc->name);
-	if (sysroot_readlink(sr, p, buf, sizeof(buf)) > 0) {
-		const char *b = strrchr(buf, '/');
-
-		copy_str(ifc->master, sizeof(ifc->master), b ? b + 1 : buf);
-	}
-}
-
-/* The interface whose connected route in /proc/net/route covers a, the
- * longest prefix winning; loopback for 127/8. Returns NULL when none. */
-static struct iface *route_owner(struct iface_list *l, const char *route,
-				 struct in_addr a, unsigned *plen)
-{
-	struct iface *best = NULL;
-	int bestbits = -1;
-	const char *r = route;
-
-	while ((r = strchr(r, '\n')) != NULL) {
-		char ifn[IF_NAMESIZE + 1];
-		unsigned dst, gw, flags, mask, x;
-		struct iface *ifc;
-
-		r++;
-		if (sscanf(r, "%16s %x %x %x %u %u %u %x", ifn, &dst, &gw,
-			   &flags, &x, &x, &x, &mask) != 8 ||
-		    gw != 0 || mask == 0 || (a.s_addr & mask) != dst)
-			continue;
-		ifc = (struct iface *)iface_by_name(l, ifn);
-		if (ifc != NULL && __builtin_popcount(mask) > bestbits) {
-			best = ifc;
-			bestbits = __builtin_popcount(mask);
-		}
-	}
-	if (best == NULL && (ntohl(a.s_addr) >> 24) == 127) {
-		best = (struct iface *)iface_by_name(l, "lo");
-		bestbits = 8;
-	}
-	*plen = bestbits > 0 ? (unsigned)bestbits : 0;
-	return best;
-}
-
-/* Local IPv4 addresses: the "/32 host LOCAL" leaves of fib_trie, each put
- * on the interface whose connected route covers it (fib_trie lists the
- * Main and Local tables, so duplicates are skipped). */
-static void sysfs_addrs(struct iface_list *l, const char *text,
-			const char *route)
-{
-	const char *line = text;
-	struct in_addr last = {0};
-
-	while (line != NULL && *line != '\0') {
-		const char *nl = strchr(line, '\n'), *t;
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-		char ab[INET_ADDRSTRLEN], buf[128];
-		struct iface *best;
-		unsigned plen;
-		bool seen = false;
-
-		if (n >= sizeof(buf))
-			n = sizeof(buf) - 1;
-		memcpy(buf, line, n);
-		buf[n] = '\0';
-		line = nl ? nl + 1 : NULL;
-		if ((t = strstr(buf, "|-- ")) != NULL) {
-			size_t k = strcspn(t + 4, " ");
-
-			if (k < sizeof(ab)) {
-				memcpy(ab, t + 4, k);
-				ab[k] = '\0';
-				if (inet_pton(AF_INET, ab, &last) != 1)
-					last.s_addr = 0;
-			}
-			continue;
-		}
-		if (strstr(buf, "/32 host LOCAL") == NULL || last.s_addr == 0)
-			continue;
-		best = route_owner(l, route, last, &plen);
-		for (int i = 0; best != NULL && i < best->naddrs; i++)
-			if (best->addrs[i].family == AF_INET &&
-			    best->addrs[i].a.v4.s_addr == last.s_addr)
-				seen = true;
-		if (best != NULL && !seen)
-			iface_add_addr(best, AF_INET, &last, plen, 0);
-	}
-}
-
-/* Kinds from uevent's DEVTYPE, the device link and iflink; an iflink that
- * names no interface here marks a veth with its peer elsewhere. */
-int layers_sysfs_ifaces(const struct sysroot *sr, struct iface_list *l)
-{
-	char dir[PATH_MAX];
-	char *text = NULL, *route = NULL;
-	int *links = NULL;
-	struct dirent *de;
-	DIR *d;
-	int ret = -1, saved = 0;
-
-	if (sysroot_path(sr, "/sys/class/net", dir, sizeof(dir)) < 0)
-		return -1;
-	d = opendir(dir);
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL && l->n < 4096) {
-		struct iface *ifc;
-
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= IF_NAMESIZE)
-			continue;
-		if ((ifc = iface_list_add(l)) == NULL) {
-			saved = ENOMEM;
-			goto out;
-		}
-		snprintf(ifc->name, sizeof(ifc->name), "%s", de->d_name);
-	}
-	links = calloc(l->n + 1, sizeof(*links));
-	if (links == NULL) {
-		saved = ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < l->n; i++)
-		sysfs_iface(sr, &l->v[i], &links[i]);
-	for (size_t i = 0; i < l->n; i++) {
-		struct iface *ifc = &l->v[i];
-		const struct iface *m;
-
-		if (ifc->master[0] != '\0' &&
-		    (m = iface_by_name(l, ifc->master)) != NULL)
-			ifc->master_index = m->index;
-		if (links[i] == 0 || links[i] == ifc->index)
-			continue;
-		m = iface_by_index(l, links[i]);
-		if (m != NULL) {
-			ifc->link_index = links[i];
-			copy_str(ifc->parent, sizeof(ifc->parent), m->name);
-		} else {
-			/* the link's index names nothing here: its other end
-			 * is in another namespace (id not in sysfs) */
-			ifc->link_index = links[i];
-			ifc->link_netnsid = 0;
-		}
-		if (ifc->kind == IFK_UNKNOWN && !ifc->real_device)
-			ifc->kind = IFK_VETH;
-	}
-	text = malloc(TEXT_MAX);
-	route = malloc(TEXT_MAX);
-	if (text != NULL && route != NULL &&
-	    sysroot_read(sr, "/proc/net/fib_trie", text, TEXT_MAX) > 0 &&
-	    sysroot_read(sr, "/proc/net/route", route, TEXT_MAX) > 0)
-		sysfs_addrs(l, text, route);
-	ret = 0;
-out:
-	closedir(d);
-	free(links);
-	free(text);
-	free(route);
-	if (ret < 0) {
-		iface_list_free(l);
-		errno = saved;
-	}
-	return ret;
 }

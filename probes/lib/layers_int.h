@@ -64,9 +64,4 @@ int layers_bridges(struct layers *ly, const struct iface_list *l);
 int layers_read_facts(struct layers *ly, struct layers_facts *f,
 		      const struct sysroot *sr);
 
-/* A minimal interface list from /sys/class/net, /proc/net/route and
- * /proc/net/fib_trie, for when no collector is available. Returns 0, or -1
- * with errno when /sys/class/net cannot be listed. */
-int layers_sysfs_ifaces(const struct sysroot *sr, struct iface_list *l);
-
 #endif

@@ -69,6 +69,16 @@ lab_nogrep "LAN host: still no NAT finding" 'bridge-nat'
 
 lab_rc 2 "missing sysroot exits 2" "$NETPROBE" layers --sysroot /nonexistent-np
 lab_grep "one-line error" "^netprobe layers: cannot use sysroot '/nonexistent-np'"
+LAB_EMPTY=$(mktemp -d)
+lab_rc 2 "sysroot with nothing readable exits 2" \
+	"$NETPROBE" layers --sysroot "$LAB_EMPTY"
+lab_grep "names the sysroot" "nothing readable in sysroot '$LAB_EMPTY'"
+lab_rc 2 "same in json mode" "$NETPROBE" layers --json --sysroot "$LAB_EMPTY"
+lab_grep "error in the document" '"step": "sysroot"'
+rmdir "$LAB_EMPTY"
+lab_rc 1 "recorded docker-bridge tree: fault" "$NETPROBE" layers \
+	--sysroot "$(dirname "$0")/../fixtures/sysroot/docker-bridge"
+lab_grep "recorded tree: bridge NAT" '^netmode +bridge-nat'
 lab_rc 2 "unknown option exits 2" "$NETPROBE" layers --frobnicate
 lab_rc 2 "missing value exits 2" "$NETPROBE" layers --sysroot
 lab_rc 0 "help exits 0" "$NETPROBE" layers --help

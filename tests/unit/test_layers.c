@@ -184,6 +184,29 @@ START_TEST(macvlan_and_overlay)
 }
 END_TEST
 
+START_TEST(rootless_user_mode_nat)
+{
+	struct iface_list l = {0};
+	struct layers_facts f = {0};
+	struct layers ly;
+
+	add_if(&l, "lo", IFK_LOOPBACK, 1, -1, "127.0.0.1", 8);
+	add_if(&l, "tap0", IFK_TAP, 2, -1, "10.0.2.100", 24);
+	set_default(&f, "tap0", "10.0.2.2");
+	/* a tap on a host is a VPN or a VM's, not our NAT */
+	run_decide(&ly, &f, &l);
+	ck_assert_int_eq(ly.netmode, NETMODE_HOST);
+	layers_free(&ly);
+	f.container = CONTAINER_PODMAN;
+	run_decide(&ly, &f, &l);
+	ck_assert_int_eq(ly.netmode, NETMODE_BRIDGE_NAT);
+	ck_assert_int_eq(ly.reach, REACH_NAT);
+	ck_assert(findings_of(&ly, "container-bridge-nat"));
+	layers_free(&ly);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(only_loopback_is_none)
 {
 	struct iface_list l = {0};
@@ -384,6 +407,7 @@ Suite *suite_layers(void)
 	tcase_add_test(tc, route_text_parsed);
 	tcase_add_test(tc, shm_options_parsed);
 	tcase_add_test(tc, macvlan_and_overlay);
+	tcase_add_test(tc, rootless_user_mode_nat);
 	tcase_add_test(tc, only_loopback_is_none);
 	tcase_add_test(tc, container_on_host_network);
 	tcase_add_test(tc, veth_that_is_the_gateway_is_not_nat);
