@@ -34,6 +34,9 @@
 #define CAP_SNAPLEN_WRITE 65535
 #define CAP_DISPATCH 256 /* packets per handle per turn */
 #define CAP_POLL_MS 100
+#define CAP_RING_TOTAL (32 << 20) /* kernel capture buffers, all handles */
+#define CAP_RING_MAX (4 << 20)
+#define CAP_RING_MIN (256 << 10)
 #define CAP_TOP_FLOWS 50
 #define CAP_MAX_SYNS 256
 #define SLL2_HDR 20
@@ -81,6 +84,7 @@ struct cap_state {
 	bool dropped;
 	struct privdrop_target target;
 	unsigned long long kernel_drops;
+	int bufsize; /* kernel ring per handle */
 };
 
 /* Only sets the flag; the loop notices within CAP_POLL_MS. */
@@ -445,7 +449,7 @@ static int open_one(struct cap_state *st, const char *name,
 	if (pcap_set_snaplen(h->p, snaplen) != 0 ||
 	    pcap_set_promisc(h->p, 0) != 0 ||
 	    pcap_set_immediate_mode(h->p, 1) != 0 ||
-	    pcap_set_buffer_size(h->p, 4 << 20) != 0 ||
+	    pcap_set_buffer_size(h->p, st->bufsize) != 0 ||
 	    pcap_set_timeout(h->p, CAP_POLL_MS) != 0) {
 		snprintf(err, PCAP_ERRBUF_SIZE, "cannot configure the handle");
 		pcap_close(h->p);
@@ -489,8 +493,18 @@ static int open_handles(struct cap_state *st, const struct cap_opts *o,
 {
 	char err[PCAP_ERRBUF_SIZE];
 	int snaplen = o->write ? CAP_SNAPLEN_WRITE : CAP_SNAPLEN_SUMMARY;
-	int rc;
+	int rc, want = 0;
 
+	/* the kernel rings share CAP_RING_TOTAL, within bounds per handle,
+	 * so a host with dozens of interfaces does not pin gigabytes */
+	for (pcap_if_t *dv = devs; dv != NULL; dv = dv->next)
+		want += o->iface != NULL ? strcmp(dv->name, o->iface) == 0
+		                         : dev_wanted(dv);
+	st->bufsize = CAP_RING_TOTAL / (want > 0 ? want : 1);
+	if (st->bufsize > CAP_RING_MAX)
+		st->bufsize = CAP_RING_MAX;
+	if (st->bufsize < CAP_RING_MIN)
+		st->bufsize = CAP_RING_MIN;
 	for (pcap_if_t *dv = devs; dv != NULL && st->nh < CAP_MAX_HANDLES;
 	     dv = dv->next) {
 		if (o->iface != NULL ? strcmp(dv->name, o->iface) != 0
