@@ -77,9 +77,13 @@ static void print_text(const struct path_result *r, const struct doc *d)
 			       p->largest_ok, p->smallest_lost,
 			       p->lost_silently ? "vanish" : "are refused",
 			       p->complete ? "" : ", search cut short");
+		else if (p->complete)
+			printf("path mtu       %u (every size up to %u "
+			       "crossed)\n",
+			       p->largest_ok, r->search_max);
 		else
-			printf("path mtu       %u (every size up to the "
-			       "interface MTU crossed)\n",
+			printf("path mtu       at least %u (the search ran "
+			       "out of time; try a longer --timeout)\n",
 			       p->largest_ok);
 		printf("peer mtu       %s", p->peer_ifmtu ? "" : "unknown\n");
 		if (p->peer_ifmtu)
