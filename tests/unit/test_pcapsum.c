@@ -261,6 +261,59 @@ START_TEST(garbage_is_counted_not_fatal)
 }
 END_TEST
 
+/* An IPv6 header at p: 40 bytes, payload length plen, next header nh. */
+static size_t ip6(unsigned char *p, const char *src, const char *dst, int nh,
+                  size_t plen)
+{
+	memset(p, 0, 40);
+	p[0] = 0x60;
+	p[4] = (unsigned char)(plen >> 8);
+	p[5] = (unsigned char)plen;
+	p[6] = (unsigned char)nh;
+	p[7] = 64;
+	inet_pton(AF_INET6, src, p + 8);
+	inet_pton(AF_INET6, dst, p + 24);
+	return 40;
+}
+
+START_TEST(icmp6_quoting_syn)
+{
+	struct pcapsum s;
+	struct pcapsum_syncount c;
+	const struct pcapsum_syn *v[2];
+	unsigned char pkt[256], *p;
+	struct in6_addr a;
+	char ans[48];
+	size_t n;
+
+	ck_assert_int_eq(pcapsum_init(&s), 0);
+	ck_assert_int_eq(pcapsum_add_iface(&s, "lan0", NULL), 0);
+	inet_pton(AF_INET6, "fd00:231::1", &a);
+	ck_assert_int_eq(pcapsum_add_local(&s, AF_INET6, &a), 0);
+	n = ip6(pkt, "fd00:231::1", "fd00:231::2", 6, 20);
+	n += tcp(pkt + n, 40020, 83, 9, 0x02, 0);
+	ck_assert_int_eq(pcapsum_packet(&s, 0, DLT_RAW, pkt, n, n),
+	                 PCAPSUM_DIR_OUT);
+	/* ICMPv6 destination unreachable, administratively prohibited */
+	p = pkt + ip6(pkt, "fd00:231::2", "fd00:231::1", 58, 8 + 60);
+	memset(p, 0, 8);
+	p[0] = 1;
+	p[1] = 1;
+	ip6(p + 8, "fd00:231::1", "fd00:231::2", 6, 20);
+	tcp(p + 48, 40020, 83, 9, 0x02, 0);
+	n = 40 + 8 + 40 + 20;
+	ck_assert_int_eq(pcapsum_packet(&s, 0, DLT_RAW, pkt, n, n),
+	                 PCAPSUM_DIR_IN);
+	pcapsum_syn_counts(&s, 0, &c);
+	ck_assert_uint_eq(c.icmp, 1);
+	ck_assert_uint_eq(pcapsum_syns_ordered(&s, v, 2), 1);
+	ck_assert_str_eq(pcapsum_answer_text(v[0], ans, sizeof(ans)),
+	                 "icmp6 type 1 code 1");
+	ck_assert(s.ifaces[0].icmp[0].v6);
+	pcapsum_free(&s);
+}
+END_TEST
+
 Suite *suite_pcapsum(void)
 {
 	Suite *s = suite_create("pcapsum");
@@ -271,6 +324,7 @@ Suite *suite_pcapsum(void)
 	tcase_add_test(tc, data_retransmission_and_flows);
 	tcase_add_test(tc, cooked_and_raw_links);
 	tcase_add_test(tc, garbage_is_counted_not_fatal);
+	tcase_add_test(tc, icmp6_quoting_syn);
 	suite_add_tcase(s, tc);
 	return s;
 }
