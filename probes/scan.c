@@ -351,24 +351,6 @@ static int route_cmp(const void *a, const void *b)
 	return (x->metric > y->metric) - (x->metric < y->metric);
 }
 
-/*
- * sysfs's flags file holds dev->flags, which never carries IFF_RUNNING: the
- * kernel adds it in dev_get_flags() when the operational state is up or
- * unknown (netif_oper_up). A recorded tree's interfaces get it the same
- * way here, so running means the same as over netlink.
- */
-static void replay_running(struct iface_list *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		struct iface *ifc = &l->v[i];
-
-		if ((ifc->flags & IFF_UP) && ifc->carrier != 0 &&
-		    (ifc->operstate == 6 /* IF_OPER_UP */ ||
-		     ifc->operstate == 0 /* IF_OPER_UNKNOWN */))
-			ifc->flags |= IFF_RUNNING;
-	}
-}
-
 /* Collects everything the deciders need. Returns 0, or 2 when the scan
  * cannot run (reported). */
 static int scan_collect(struct scan *s)
@@ -378,8 +360,6 @@ static int scan_collect(struct scan *s)
 		                 sysroot_is_live(&s->sr) ? "" : " in '",
 		                 sysroot_is_live(&s->sr) ? "" : s->sr.dir,
 		                 strerror(errno));
-	if (!sysroot_is_live(&s->sr))
-		replay_running(&s->ifaces);
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
 	                   &s->ndefaults) < 0) {
 		doc_add_error(&s->d, "route",

@@ -134,6 +134,13 @@ static int replay_one(const struct sysroot *sr, const char *name,
 		ifc->operstate = operstate_from_str(buf);
 	if (net_ll(sr, name, "carrier", &v) == 0)
 		ifc->carrier = v != 0;
+	/* sysfs's flags file holds dev->flags without IFF_RUNNING, which the
+	 * kernel adds in dev_get_flags() when netif_oper_up(): operational
+	 * state up (6) or unknown (0). Do the same so a replayed interface is
+	 * running exactly when netlink would say so. */
+	if ((ifc->flags & IFF_UP) && ifc->carrier != 0 &&
+	    (ifc->operstate == 6 || ifc->operstate == 0))
+		ifc->flags |= IFF_RUNNING;
 	(void)net_ll(sr, name, "type", &type);
 	read_mac(sr, ifc);
 	k = read_devtype(sr, ifc);
