@@ -43,3 +43,13 @@ fuzz: fuzz-build
 
 fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
+
+# Benchmarks, by hand (bench/*/RESULTS.md holds the figures).
+$(BUILD)/bench-load: bench/serve/load.c $(BUILD)/probes/lib/proto_hdr.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+bench-serve: $(NETPROBE) $(BUILD)/bench-load
+	NETPROBE=$(NETPROBE) LOAD=$(BUILD)/bench-load sh bench/serve/run.sh
+
+bench-heartbeat: $(NETPROBE)
+	NETPROBE=$(NETPROBE) sh bench/heartbeat/run.sh

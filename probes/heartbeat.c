@@ -75,7 +75,8 @@ static void usage(FILE *fp)
 		"       netprobe heartbeat --peer [--json] [-o file] [-p port] "
 		"[-t timeout]\n"
 		"           [-k token-file] host[:port]\n"
-		"  -i, --interval T   between echoes (default 100ms)\n"
+		"  -i, --interval T   between echoes (default 100ms; 0: each "
+		"when the last returns)\n"
 		"  -c, --count N      echoes to send\n"
 		"  -d, --duration T   how long to run (default 10s)\n"
 		"  -t, --timeout T    an echo unanswered this long is lost; a "
@@ -140,7 +141,7 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	       -1) {
 		switch (ch) {
 		case 'i':
-			if (parse_duration_us(optarg, 1000, 60000000,
+			if (parse_duration_us(optarg, 0, 60000000,
 					      &o->interval_us, &errstr) < 0)
 				goto bad_dur;
 			break;
@@ -492,7 +493,12 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		if (r->refresh_us && now >= r->refresh_us && sending &&
 		    hb_udp_listen(r, o) < 0)
 			r->refresh_us = 0; /* the lost echoes will tell */
-		if (sending && now >= next) {
+		/* -i 0 is ping-pong: the next echo when the last came back */
+		bool due = sending && now >= next &&
+			   (o->interval_us > 0 || r->outstanding == 0 ||
+			    !r->connected);
+
+		if (due) {
 			if (!r->connected) {
 				long long t = o->timeout_us < 1000000
 						      ? o->timeout_us
@@ -506,6 +512,9 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			next += o->interval_us;
 			if (next < now)
 				next = now + o->interval_us;
+			/* ping-pong without a connection: retry at 10 Hz */
+			if (!r->connected && o->interval_us == 0)
+				next = now + 100000;
 		}
 		if (r->connected && r->outstanding > 0 &&
 		    now - r->last_us >= o->timeout_us)
@@ -519,7 +528,9 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			hb_progress(r);
 			last_progress = now;
 		}
-		wake = sending ? next : now + o->timeout_us;
+		wake = sending && (o->interval_us > 0 || r->outstanding == 0)
+			       ? next
+			       : now + o->timeout_us;
 		if (r->connected && r->outstanding > 0 &&
 		    r->last_us + o->timeout_us < wake)
 			wake = r->last_us + o->timeout_us;
@@ -594,13 +605,17 @@ static void print_side(const char *name, const struct hb_side *s)
 static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 		     const struct doc *d)
 {
-	char iv[32];
+	char iv[48], ping[32];
 	size_t i;
 	json_t *f;
 
-	printf("heartbeat %s:%u (%s, node %s, %s): every %s for %.2fs\n",
-	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft,
-	       hb_fmt_us(o->interval_us, iv, sizeof(iv)),
+	if (o->interval_us > 0)
+		snprintf(iv, sizeof(iv), "every %s",
+			 hb_fmt_us(o->interval_us, ping, sizeof(ping)));
+	else
+		snprintf(iv, sizeof(iv), "ping-pong");
+	printf("heartbeat %s:%u (%s, node %s, %s): %s for %.2fs\n",
+	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft, iv,
 	       (double)r->elapsed_us / 1e6);
 	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent",
 	       "recv", "loss", "min", "median", "p90", "p99", "max",
