@@ -11,6 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 lab_require nft nmap jq python3
 TIMEOUT=${1:-1s}
 OUT=${BENCH_OUT:-$(mktemp -d /tmp/np-bench-ports.XXXXXX)}
+mkdir -p "$OUT" || exit 2
 lab_ns A a
 lab_ns B b
 lab_veth "$A" lan0 "$B" lan0

@@ -10,6 +10,8 @@ lab_ns B b
 lab_veth "$A" lan0 "$B" lan0
 ip -n "$A" addr add 10.231.30.1/24 dev lan0
 ip -n "$B" addr add 10.231.30.2/24 dev lan0
+ip -n "$A" addr add fd00:231:30::1/64 dev lan0 nodad
+ip -n "$B" addr add fd00:231:30::2/64 dev lan0 nodad
 ip -n "$A" link set lan0 up
 ip -n "$B" link set lan0 up
 # names resolve from files only; DNS goes to the namespace's own loopback
@@ -25,10 +27,11 @@ table inet nplab {
 		tcp dport 29501 reject with tcp reset
 		tcp dport 29502 reject with icmp type admin-prohibited
 		tcp dport 29503 reject with icmp type host-unreachable
+		ip6 daddr fd00:231:30::2 tcp dport 29504 reject with icmpx type admin-prohibited
 	}
 }
 EOF
-ip netns exec "$B" timeout 120 socat TCP-LISTEN:8000,reuseaddr,fork \
+ip netns exec "$B" timeout 120 socat TCP6-LISTEN:8000,ipv6only=0,reuseaddr,fork \
 	SYSTEM:true >/dev/null 2>&1 &
 ip netns exec "$B" timeout 120 socat \
 	TCP-LISTEN:6000,bind=127.0.0.1,reuseaddr,fork SYSTEM:true \
@@ -110,6 +113,18 @@ lab_grep "text row for 8000" '^8000/tcp +open +syn-ack'
 lab_rc 1 "no route: exit 1" ip netns exec "$A" "$NETPROBE" ports --json \
 	10.231.99.1 22
 expect 22 "unreachable no route"
+
+# IPv6: ICMPv6 administratively prohibited, and a reset
+lab_rc 1 "IPv6: exit 1" ip netns exec "$A" "$NETPROBE" ports --json \
+	--timeout 1s fd00:231:30::2 29504,29501,8000
+expect 29504 "prohibited icmp6 type 1 code 1"
+expect 29501 "closed rst"
+expect 8000 "open syn-ack"
+
+# on-link but nobody answers ARP: the kernel's own host unreachable
+lab_rc 1 "no ARP answer: exit 1" ip netns exec "$A" "$NETPROBE" ports \
+	--json --timeout 5s 10.231.30.77 22
+expect 22 "unreachable icmp type 3 code 1"
 
 # 1,000 dropped ports in about one timeout, not one per port
 ip netns exec "$B" nft add rule inet nplab input tcp dport 40000-40999 drop
