@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "commands.h"
 #include "doc.h"
 #include "parse.h"
@@ -35,6 +36,7 @@ struct opts {
 	const char *output;
 	const char *host;
 	const char *spec;
+	const char *token_file;
 };
 
 /* Everything one run learned: the emitters read only this. */
@@ -48,6 +50,7 @@ struct run {
 	size_t nin;
 	bool responder;
 	bool local_target;
+	unsigned peer_lo, peer_hi; /* the peer's ephemeral range, 0 unknown */
 	long long elapsed_us;
 };
 
@@ -60,7 +63,8 @@ static void usage(FILE *fp)
 		"usage: netprobe ports [--json] [-o file] [--timeout time] "
 		"[--parallel n]\n"
 		"                      [--both-ways] [--responder-port port] "
-		"host ports\n\n"
+		"[--token-file file]\n"
+		"                      host ports\n\n"
 		"ports: a comma list of PORT, LO-HI, each with /tcp (default),"
 		" /udp or\n"
 		"/tcp+udp, and presets (at most %d ports in all):\n",
@@ -102,6 +106,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"parallel", required_argument, NULL, 'P'},
 		{"both-ways", no_argument, NULL, 'b'},
 		{"responder-port", required_argument, NULL, 'r'},
+		{"token-file", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *err;
@@ -147,6 +152,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'b':
 			o->both_ways = true;
+			break;
+		case 'T':
+			o->token_file = optarg;
 			break;
 		case 'r':
 			if (parse_num(optarg, 1, 65535, &v, &err) < 0) {
@@ -286,19 +294,361 @@ static bool needs_responder(const struct opts *o, const struct port_list *pl)
 	return false;
 }
 
-/* The responder steps: UDP, samples, ephemeral, connect-back. Without the
- * client library they report what they could not test. */
-static void responder_phase(const struct opts *o, const struct port_list *pl,
-			    struct run *r, struct doc *d)
+/* Sets a result's verdict without testing it. */
+static void settle_as(struct port_result *p, enum port_state st,
+		      const char *reason)
+{
+	p->pending = false;
+	p->state = st;
+	snprintf(p->reason, sizeof(p->reason), "%.39s", reason);
+}
+
+/* The responder's per-request port limit (fewer without a token). */
+static size_t resp_max_ports(const struct np_client *c)
+{
+	size_t m = c->have_hello && c->hello.max_ports ? c->hello.max_ports
+						       : PROTO_MAX_PORTS;
+
+	return m > PROTO_MAX_PORTS ? PROTO_MAX_PORTS : m;
+}
+
+/* Listener lifetime asked for: long enough for `span` of probing, within
+ * what the responder grants. */
+static long long resp_life_us(const struct np_client *c, long long span)
+{
+	long long want = span + 2000000, max;
+
+	max = c->have_hello && c->hello.max_lifetime_ms
+		      ? (long long)c->hello.max_lifetime_ms * 1000
+		      : want;
+	return want < max ? want : max;
+}
+
+/* The responder limits heavy requests per second: a refused "limit" is
+ * retried a few times, 300 ms apart. */
+static bool resp_retry(const struct np_client *c, int *tries)
+{
+	struct timespec ts = {0, 300000000};
+
+	if (c->code != CLIENT_E_REFUSED || c->err_code != PROTO_E_LIMIT ||
+	    ++*tries > 3)
+		return false;
+	nanosleep(&ts, NULL);
+	return true;
+}
+
+/* Asks for listeners on the TCP sample ports; the ones held become
+ * pending for the TCP scan, the others stay unknown. */
+static void resp_tcp_samples(struct np_client *c, const struct opts *o,
+			     struct run *r, struct doc *d)
+{
+	size_t max = resp_max_ports(c);
+	uint16_t ports[PROTO_MAX_PORTS];
+	size_t idx[PROTO_MAX_PORTS];
+	bool opened[PROTO_MAX_PORTS];
+
+	for (size_t i = 0; i < r->nout;) {
+		size_t k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nout && k < max; i++) {
+			struct port_result *p = &r->out[i];
+
+			if (p->proto != IPPROTO_TCP ||
+			    !(p->flags & PSPEC_F_SAMPLE) ||
+			    (p->flags & PSPEC_F_EPHEMERAL))
+				continue;
+			p->pending = false;
+			idx[k] = i;
+			ports[k++] = p->port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_listen(c, PROTO_TCP, ports, k,
+					   resp_life_us(c, o->timeout_us),
+					   opened);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0)
+			doc_add_error(d, "responder", "listen: %s", c->err);
+		for (size_t j = 0; j < k; j++) {
+			if (rc == 0 && opened[j])
+				r->out[idx[j]].pending = true;
+			else
+				settle_as(&r->out[idx[j]], PORT_UNKNOWN,
+					  rc < 0 ? "responder refused"
+						 : "responder cannot listen");
+		}
+	}
+}
+
+/* Appends one result to an array grown by hand. Returns 0, or -1. */
+static int append(struct port_result **v, size_t *n, uint16_t port,
+		  uint8_t flags, const char *why)
+{
+	struct port_result *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (nv == NULL)
+		return -1;
+	*v = nv;
+	memset(&nv[*n], 0, sizeof(nv[*n]));
+	nv[*n].port = port;
+	nv[*n].proto = IPPROTO_TCP;
+	nv[*n].flags = flags;
+	nv[*n].why = why;
+	nv[*n].pending = true;
+	nv[*n].rtt_us = -1;
+	(*n)++;
+	return 0;
+}
+
+/* Samples of the peer's ephemeral range, held by the responder, join the
+ * TCP scan. */
+static void resp_ephemeral(struct np_client *c, const struct opts *o,
+			   struct run *r, struct doc *d)
+{
+	uint16_t ports[2 * PORTSPEC_EPHEMERAL_PER_END];
+	size_t n = 0;
+	unsigned lo = 0, hi = 0;
+	int tries = 0, rc;
+
+	do
+		rc = client_listen_ephemeral(
+			c, PROTO_TCP, 2 * PORTSPEC_EPHEMERAL_PER_END,
+			resp_life_us(c, o->timeout_us), ports, &n, &lo, &hi);
+	while (rc < 0 && resp_retry(c, &tries));
+	if (rc < 0) {
+		doc_add_error(d, "responder", "ephemeral listen: %s", c->err);
+		return;
+	}
+	r->peer_lo = lo;
+	r->peer_hi = hi;
+	for (size_t i = 0; i < n; i++)
+		if (append(&r->out, &r->nout, ports[i],
+			   PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL,
+			   "ephemeral") < 0) {
+			doc_add_error(d, "ephemeral", "out of memory");
+			return;
+		}
+	if (n == 0)
+		doc_add_error(d, "responder",
+			      "no ephemeral sample could be opened on the peer");
+}
+
+/* UDP ports: the responder listens on each, a datagram it answers proves
+ * the path. Probed one after another, each within the timeout, so a
+ * listener's lifetime covers its batch. */
+static void resp_udp(struct np_client *c, const struct opts *o,
+		     struct run *r, struct doc *d)
+{
+	/* the longest lifetime granted, less a second of margin */
+	long long life = resp_life_us(c, 3600000000LL) - 1000000;
+	size_t max = resp_max_ports(c), per;
+	uint16_t ports[PROTO_MAX_PORTS];
+	size_t idx[PROTO_MAX_PORTS];
+	bool opened[PROTO_MAX_PORTS];
+
+	per = (size_t)(life / (o->timeout_us + 1));
+	if (per < 1)
+		per = 1;
+	if (per < max)
+		max = per;
+	for (size_t i = 0; i < r->nout;) {
+		size_t k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nout && k < max; i++) {
+			if (r->out[i].proto != IPPROTO_UDP)
+				continue;
+			idx[k] = i;
+			ports[k++] = r->out[i].port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_listen(c, PROTO_UDP, ports, k,
+					   resp_life_us(c, (long long)k *
+								o->timeout_us),
+					   opened);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0)
+			doc_add_error(d, "responder", "udp listen: %s", c->err);
+		for (size_t j = 0; j < k; j++) {
+			struct port_result *p = &r->out[idx[j]];
+			enum port_state st;
+			char reason[CLIENT_REASON_MAX];
+			long long rtt;
+
+			if (rc < 0 || !opened[j]) {
+				settle_as(p, PORT_UNKNOWN,
+					  rc < 0 ? "responder refused"
+						 : "responder cannot listen");
+				continue;
+			}
+			if (client_udp_probe(r->addr, p->port, o->timeout_us,
+					     &st, reason, &rtt) < 0) {
+				settle_as(p, PORT_UNKNOWN, strerror(errno));
+				continue;
+			}
+			settle_as(p, st, reason);
+			p->rtt_us = rtt;
+		}
+	}
+}
+
+/* Our ephemeral range, read through the sysroot. Returns 0, or -1. */
+static int local_range(unsigned *lo, unsigned *hi)
+{
+	struct sysroot sr;
+	char buf[64];
+
+	if (sysroot_init(&sr, NULL) < 0 ||
+	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
+			      buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%u %u", lo, hi) != 2 || *lo < 1 || *hi > 65535 ||
+	    *hi < *lo)
+		return -1;
+	return 0;
+}
+
+/* A listener of our own on port (wildcard address of the family), for the
+ * responder to connect back to; the handshake completes in the kernel's
+ * backlog and nothing is accepted. Returns the fd, or -1 with errno. */
+static int own_listener(int family, uint16_t port)
+{
+	struct sockaddr_storage ss = {0};
+	socklen_t len;
+	int fd, one = 1;
+
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET6) {
+		int zero = 0;
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
+		len = sizeof(struct sockaddr_in6);
+	} else {
+		((struct sockaddr_in *)&ss)->sin_port = htons(port);
+		len = sizeof(struct sockaddr_in);
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 64) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* --both-ways: the responder connects back to us on the requested TCP
+ * ports (and samples of our own ephemeral range), each on a listener we
+ * hold. A fixed port already served here is connected to as it is; a
+ * sample port in use here is left alone. */
+static void resp_inbound(struct np_client *c, const struct opts *o,
+			 const struct port_list *pl, struct run *r,
+			 struct doc *d)
+{
+	size_t max = resp_max_ports(c);
+	unsigned lo, hi;
+	int *fds;
+
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].proto == IPPROTO_TCP &&
+		    append(&r->in, &r->nin, pl->v[i].port, pl->v[i].flags,
+			   pl->v[i].why) < 0)
+			goto nomem;
+	if (pl->ephemeral && local_range(&lo, &hi) == 0) {
+		uint16_t s[2 * PORTSPEC_EPHEMERAL_PER_END];
+		size_t n = portspec_ephemeral_samples((uint16_t)lo,
+						      (uint16_t)hi, s, 4);
+
+		for (size_t i = 0; i < n; i++)
+			if (append(&r->in, &r->nin, s[i],
+				   PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL,
+				   "ephemeral") < 0)
+				goto nomem;
+	}
+	fds = malloc((r->nin ? r->nin : 1) * sizeof(*fds));
+	if (fds == NULL)
+		goto nomem;
+	for (size_t i = 0; i < r->nin; i++) {
+		struct port_result *p = &r->in[i];
+
+		fds[i] = own_listener(r->ss.ss_family, p->port);
+		if (fds[i] < 0 && (errno != EADDRINUSE ||
+				   (p->flags & PSPEC_F_SAMPLE)))
+			settle_as(p, PORT_UNKNOWN,
+				  errno == EADDRINUSE ? "in use here"
+						      : "cannot listen here");
+	}
+	for (size_t i = 0; i < r->nin;) {
+		uint16_t ports[PROTO_MAX_PORTS];
+		enum port_state st[PROTO_MAX_PORTS];
+		char reasons[PROTO_MAX_PORTS][CLIENT_REASON_MAX];
+		long long rtt[PROTO_MAX_PORTS];
+		size_t idx[PROTO_MAX_PORTS], k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nin && k < max; i++) {
+			if (!r->in[i].pending)
+				continue;
+			idx[k] = i;
+			ports[k++] = r->in[i].port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_connect_back(c, PROTO_TCP, ports, k,
+						 o->timeout_us, st, reasons,
+						 rtt);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0)
+			doc_add_error(d, "responder", "connect-back: %s",
+				      c->err);
+		for (size_t j = 0; j < k; j++) {
+			struct port_result *p = &r->in[idx[j]];
+
+			if (rc < 0) {
+				settle_as(p, PORT_UNKNOWN, "responder refused");
+				continue;
+			}
+			settle_as(p, st[j], reasons[j]);
+			p->rtt_us = rtt[j];
+		}
+	}
+	for (size_t i = 0; i < r->nin; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	return;
+nomem:
+	doc_add_error(d, "inbound", "out of memory");
+}
+
+/* Opens the responder when the run needs one. Returns true when it
+ * answered; otherwise UDP and sample ports are settled unknown. */
+static bool resp_open(struct np_client *c, const struct opts *o,
+		      const struct port_list *pl, struct run *r,
+		      struct doc *d)
 {
 	if (!needs_responder(o, pl))
-		return;
+		return false;
+	if (client_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
+			o->token_file) == 0)
+		return true;
 	doc_add_error(d, "responder",
-		      "no responder at %s port %d: UDP, sample and ephemeral "
-		      "ports stay unknown%s",
-		      r->addr, o->resp_port,
+		      "no responder at %s port %d (%s): UDP, sample and "
+		      "ephemeral ports stay unknown%s",
+		      r->addr, o->resp_port, c->err,
 		      o->both_ways ? "; --both-ways needs the responder" : "");
 	mark_no_responder(r);
+	client_close(c);
+	return false;
 }
 
 /* Colour for a state on a terminal; "" otherwise. */
@@ -462,6 +812,7 @@ int cmd_ports(int argc, char **argv)
 	struct doc d;
 	struct portscan_opts so;
 	struct ports_target t;
+	struct np_client c;
 	char msg[256];
 	int rc, gai;
 	long long t0;
@@ -469,6 +820,8 @@ int cmd_ports(int argc, char **argv)
 	rc = parse_opts(argc, argv, &o);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
+	memset(&c, 0, sizeof(c));
+	c.fd = -1;
 	memset(&r, 0, sizeof(r));
 	port_list_init(&pl);
 	if (portspec_parse(o.spec, &pl, &pe) < 0) {
@@ -494,7 +847,12 @@ int cmd_ports(int argc, char **argv)
 		goto out;
 	}
 	t0 = now_us();
-	responder_phase(&o, &pl, &r, &d);
+	r.responder = resp_open(&c, &o, &pl, &r, &d);
+	if (r.responder) {
+		resp_tcp_samples(&c, &o, &r, &d);
+		if (pl.ephemeral)
+			resp_ephemeral(&c, &o, &r, &d);
+	}
 	r.local_target = is_local(&r.ss);
 	if (r.local_target) {
 		struct sysroot sr;
@@ -522,6 +880,20 @@ int cmd_ports(int argc, char **argv)
 			strerror(errno));
 		goto out;
 	}
+	if (r.responder) {
+		resp_udp(&c, &o, &r, &d);
+		if (o.both_ways)
+			resp_inbound(&c, &o, &pl, &r, &d);
+	} else if (o.both_ways) {
+		/* inbound was asked for and stays untested: unknown */
+		for (size_t i = 0; i < pl.n; i++)
+			if (pl.v[i].proto == IPPROTO_TCP &&
+			    append(&r.in, &r.nin, pl.v[i].port, pl.v[i].flags,
+				   pl.v[i].why) == 0)
+				settle_as(&r.in[r.nin - 1], PORT_UNKNOWN,
+					  "no responder");
+	}
+	client_close(&c);
 	if (isatty(STDERR_FILENO) && !o.json)
 		fprintf(stderr, "\033[K");
 	r.elapsed_us = now_us() - t0;
@@ -546,6 +918,7 @@ int cmd_ports(int argc, char **argv)
 			!ports_all_open(r.in, r.nin)))
 		rc = 1;
 out:
+	client_close(&c);
 	free(r.out);
 	free(r.in);
 	port_list_free(&pl);

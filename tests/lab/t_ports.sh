@@ -142,6 +142,108 @@ lab_rc 1 "--parallel 250 takes four rounds" ip netns exec "$A" \
 	40000-40999
 lab_grep "text summarises by state" 'filtered +1000 tcp +40000-40999'
 
+# ---- through the responder (netprobe serve on B and on C) ----
+# C sits on a second link from A; it drops UDP 4789 and new connections to
+# its ephemeral range, as a firewall that allows fixed ports only does
+lab_ns C c
+lab_veth "$A" lan1 "$C" lan0
+ip -n "$A" addr add 10.231.31.1/24 dev lan1
+ip -n "$C" addr add 10.231.31.2/24 dev lan0
+ip -n "$A" link set lan1 up
+ip -n "$C" link set lan0 up
+ip netns exec "$C" nft -f - <<'EOF'
+table inet nplab {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		udp dport 4789 drop
+		tcp dport 32768-60999 ct state new drop
+	}
+}
+EOF
+for ns in "$B" "$C"; do
+	ip netns exec "$ns" timeout 200 "$NETPROBE" serve >/dev/null 2>&1 &
+done
+lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":7470 "' &&
+	lab_wait 50 ip netns exec "$C" sh -c 'ss -ltn | grep -q ":7470 "' ||
+	lab_notok "responders started"
+
+# udpstate PORT: "state reason" of one UDP port in $LAB_OUT.
+udpstate() {
+	jqs ".ports[] | select(.port == $1 and .proto == \"udp\") |
+		\"\(.state) \(.reason)\""
+}
+
+lab_rc 0 "UDP 4789 to B through its responder: exit 0" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s 10.231.30.2 4789/udp
+lab_check "B: 4789/udp open (responder)" \
+	test "$(udpstate 4789)" = "open responder"
+lab_rc 1 "UDP 4789 to C, dropped there: exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s 10.231.31.2 4789/udp
+lab_check "C: 4789/udp filtered (timeout)" \
+	test "$(udpstate 4789)" = "filtered timeout"
+lab_check "C: port-filtered names 4789/udp with a udp rule" \
+	sh -c "printf '%s' '$(jqs '.findings[] |
+		select(.code == "port-filtered") | .fix')' |
+		grep -q 'udp dport { 4789 } accept'"
+lab_rc 1 "no responder on that port: exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s --responder-port 7999 \
+	10.231.30.2 4789/udp,8000
+lab_check "UDP without responder is unknown, never open" \
+	test "$(udpstate 4789)" = "unknown no responder"
+lab_check "the missing responder is in errors[]" \
+	test "$(jqs '.errors[0].step')" = responder
+expect 8000 "open syn-ack"
+
+lab_rc 1 "ray through B's responder: exit 1 (fixed ports closed)" \
+	ip netns exec "$A" "$NETPROBE" ports --json --timeout 1s \
+	10.231.30.2 ray
+expect 10002 "open syn-ack"
+expect 19999 "open syn-ack"
+expect 6379 "closed rst"
+lab_rc 1 "ray without responder: samples unknown" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s --responder-port 7999 \
+	10.231.30.2 ray
+expect 15000 "unknown no responder"
+
+lab_rc 0 "ephemeral samples on B: open" ip netns exec "$A" "$NETPROBE" \
+	ports --json --timeout 1s 10.231.30.2 7470,ephemeral
+lab_check "four ephemeral samples at both ends of 32768-60999" \
+	test "$(jqs '[.ports[] | select(.preset == "ephemeral") | .port] |
+		sort | map(tostring) | join(",")')" = "32768,32769,60998,60999"
+lab_rc 1 "ephemeral range dropped on C: exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s 10.231.31.2 7470,ephemeral
+expect 7470 "open syn-ack"
+expect 32768 "filtered timeout"
+lab_check "finding ephemeral-range-blocked" \
+	test "$(jqs '[.findings[].code] | index("ephemeral-range-blocked")
+		!= null')" = true
+lab_check "no port-filtered beside it" \
+	test "$(jqs '[.findings[].code] | index("port-filtered")')" = null
+
+# --both-ways: A drops inbound 2377; B connects back on 8000 and 2377
+ip netns exec "$A" nft -f - <<'EOF'
+table inet nplab {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		tcp dport 2377 drop
+	}
+}
+EOF
+lab_rc 1 "--both-ways: inbound 2377 dropped at A" ip netns exec "$A" \
+	"$NETPROBE" ports --json --both-ways --timeout 1s 10.231.30.2 \
+	8000,2377
+lab_check "inbound 8000 open" test "$(jqs '.inbound[] |
+	select(.port == 8000) | .state')" = open
+lab_check "inbound 2377 filtered" test "$(jqs '.inbound[] |
+	select(.port == 2377) | .state + " " + .reason')" = "filtered timeout"
+lab_check "finding inbound-blocked names 2377" \
+	test "$(jqs '.findings[] | select(.code == "inbound-blocked") |
+		.summary' | grep -c '2377/tcp')" = 1
+lab_rc 1 "--both-ways without responder says so" ip netns exec "$A" \
+	"$NETPROBE" ports --both-ways --timeout 1s --responder-port 7999 \
+	10.231.30.2 8000
+lab_grep "error names --both-ways" 'both-ways needs the responder'
+
 # bad input: one line on stderr, exit 2
 for bad in 0 70000 10-5 foo '' 22,,80 22/sctp 1-65535/tcp+udp; do
 	lab_rc 2 "bad ports '$bad' exits 2" ip netns exec "$A" \
