@@ -43,15 +43,15 @@ lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":50999 "' ||
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# run_np NAME RANGE: netprobe's verdicts to $OUT/np-NAME.json.
+# run_np NAME RANGE TIMEOUT: netprobe's verdicts to $OUT/np-NAME-TIMEOUT.json.
 run_np() {
 	t0=$(ms)
-	ip netns exec "$A" "$NETPROBE" ports --json --timeout "$TIMEOUT" \
-		10.231.40.2 "$2" >"$OUT/np-$1.json"
+	ip netns exec "$A" "$NETPROBE" ports --json --timeout "$3" \
+		10.231.40.2 "$2" >"$OUT/np-$1-$3.json"
 	t=$(($(ms) - t0))
-	printf '%-8s %-28s %6d ms  %s\n' "$1" "netprobe --timeout $TIMEOUT" \
+	printf '%-8s %-28s %6d ms  %s\n' "$1" "netprobe --timeout $3" \
 		"$t" "$(jq -r '[.ports[].state] | group_by(.) |
-		map("\(.[0])=\(length)") | join(" ")' "$OUT/np-$1.json")"
+		map("\(.[0])=\(length)") | join(" ")' "$OUT/np-$1-$3.json")"
 }
 
 # run_nmap NAME RANGE LABEL ARGS...: nmap -sT's verdicts to XML.
@@ -67,22 +67,25 @@ run_nmap() {
 			"$OUT/nmap-$n-$label.xml" "$r")"
 }
 
-# compare NAME LABEL: port-by-port agreement.
+# compare NAME TIMEOUT LABEL RANGE: port-by-port agreement.
 compare() {
-	python3 "$here/verdicts.py" compare "$OUT/np-$1.json" \
-		"$OUT/nmap-$1-$2.xml" "$3"
+	printf '%-8s netprobe %-5s vs ' "$1" "$2"
+	python3 "$here/verdicts.py" compare "$OUT/np-$1-$2.json" \
+		"$OUT/nmap-$1-$3.xml" "$4"
 }
 
 echo "# $(date -u +%FT%TZ) $(uname -r) nmap $(nmap --version |
 	sed -n 's/^Nmap version \([^ ]*\).*/\1/p')"
 for sc in "drop 40000-40999" "mixed 50000-50999"; do
 	set -- $sc
-	run_np "$1" "$2"
+	run_np "$1" "$2" "$TIMEOUT"
+	run_np "$1" "$2" 250ms
 	run_nmap "$1" "$2" T3
 	run_nmap "$1" "$2" T4 -T4
 	run_nmap "$1" "$2" T5 -T5 --max-retries 0 --host-timeout 60s
-	compare "$1" T3 "$2"
-	compare "$1" T4 "$2"
+	for label in T3 T4 T5; do
+		compare "$1" "$TIMEOUT" "$label" "$2"
+		compare "$1" 250ms "$label" "$2"
+	done
 done
 echo "# documents in $OUT"
-lab_done

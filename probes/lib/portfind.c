@@ -28,6 +28,7 @@ struct group {
 	size_t nrs;
 };
 
+/* An ephemeral sample that did not connect. */
 static bool eph_failed(const struct port_result *r)
 {
 	return (r->flags & PSPEC_F_EPHEMERAL) &&
@@ -60,11 +61,13 @@ static bool picked(const struct port_result *r, enum pick p, bool excl_eph)
 	return false;
 }
 
+/* qsort order for port numbers. */
 static int cmp_u16(const void *a, const void *b)
 {
 	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
 }
 
+/* Frees a group and zeroes it. */
 static void group_free(struct group *g)
 {
 	free(g->tcp);
@@ -319,6 +322,8 @@ static bool fixed_open(const struct port_result *r, size_t n)
 	return false;
 }
 
+/* One finding per failure kind, ephemeral and inbound last; returns 0, or
+ * -1 on no memory. */
 int ports_decide(struct doc *d, const struct ports_target *t,
 		 const struct port_result *out, size_t nout,
 		 const struct port_result *in, size_t nin)

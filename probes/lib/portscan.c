@@ -111,6 +111,7 @@ enum port_state portscan_classify(const struct conn_outcome *c, char *reason,
 	return PORT_FILTERED;
 }
 
+/* One pending result per requested port; NULL on no memory. */
 struct port_result *portscan_results(const struct port_list *pl, size_t *n)
 {
 	struct port_result *r = calloc(pl->n ? pl->n : 1, sizeof(*r));
@@ -130,6 +131,7 @@ struct port_result *portscan_results(const struct port_list *pl, size_t *n)
 	return r;
 }
 
+/* Descriptors left for connects under RLIMIT_NOFILE, at least 1. */
 int portscan_fd_budget(void)
 {
 	struct rlimit rl;
@@ -306,6 +308,8 @@ static void finish_one(struct scan *s, size_t i, bool timed_out, long long now)
 	s->inflight--;
 }
 
+/* The scan loop: start up to `parallel` connects, settle them from epoll
+ * events or their deadline, refill; returns 0, or -1 when setup failed. */
 int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 		 struct port_result *r, size_t n,
 		 const struct portscan_opts *o)
@@ -394,6 +398,7 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 	return 0;
 }
 
+/* Flags TCP results whose listeners are loopback only; returns how many. */
 size_t portscan_mark_loopback(struct port_result *r, size_t n,
 			      const struct sock_table *t)
 {
@@ -409,6 +414,7 @@ size_t portscan_mark_loopback(struct port_result *r, size_t n,
 	return k;
 }
 
+/* One port object of the JSON contract; NULL on no memory. */
 json_t *portscan_json_port(const struct port_result *r)
 {
 	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:o}", "port", r->port,
@@ -420,6 +426,7 @@ json_t *portscan_json_port(const struct port_result *r)
 			 r->why != NULL ? json_string(r->why) : json_null());
 }
 
+/* The array of port objects; NULL on no memory. */
 json_t *portscan_json_ports(const struct port_result *r, size_t n)
 {
 	json_t *a = json_array();
@@ -435,6 +442,7 @@ json_t *portscan_json_ports(const struct port_result *r, size_t n)
 	return a;
 }
 
+/* True when nothing in r is anything but open (the exit status). */
 bool ports_all_open(const struct port_result *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -72,11 +72,13 @@ static const struct preset presets[] = {
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
+/* An empty list: no allocation until the first port. */
 void port_list_init(struct port_list *pl)
 {
 	memset(pl, 0, sizeof(*pl));
 }
 
+/* Frees the ports and leaves an empty list. */
 void port_list_free(struct port_list *pl)
 {
 	free(pl->v);
@@ -222,6 +224,8 @@ full:
 				    : "out of memory");
 }
 
+/* Items split on commas, trimmed, expanded in order; the first bad item
+ * stops the parse with its text and the reason in *e. */
 int portspec_parse(const char *spec, struct port_list *pl,
 		   struct portspec_err *e)
 {
@@ -261,6 +265,7 @@ int portspec_parse(const char *spec, struct port_list *pl,
 	return 0;
 }
 
+/* Names and descriptions of the presets, for usage text. */
 const struct portspec_preset *portspec_presets(size_t *n)
 {
 	static struct portspec_preset out[NPRESETS];
@@ -273,6 +278,7 @@ const struct portspec_preset *portspec_presets(size_t *n)
 	return out;
 }
 
+/* Samples at both ends of a range, ascending, never repeated. */
 size_t portspec_ephemeral_samples(uint16_t lo, uint16_t hi, uint16_t *out,
 				  size_t max)
 {
@@ -293,6 +299,7 @@ size_t portspec_ephemeral_samples(uint16_t lo, uint16_t hi, uint16_t *out,
 	return n;
 }
 
+/* Consecutive ports collapse into LO<rsep>HI; returns a malloc'd string. */
 char *portspec_ranges(const uint16_t *ports, size_t n, const char *prefix,
 		      const char *sep, const char *rsep, const char *suffix)
 {
@@ -321,6 +328,7 @@ char *portspec_ranges(const uint16_t *ports, size_t n, const char *prefix,
 	return buf;
 }
 
+/* The JSON and text name of a transport. */
 const char *portspec_proto_name(uint8_t proto)
 {
 	return proto == IPPROTO_UDP ? "udp" : "tcp";

@@ -135,6 +135,7 @@ static int read_file(const struct sysroot *sr, const char *path, int family,
 	return rc;
 }
 
+/* Both tables; tcp6 may be missing on a kernel without IPv6. */
 int sockinfo_listeners(const struct sysroot *sr, struct sock_table *t)
 {
 	if (read_file(sr, "/proc/net/tcp", AF_INET, t) < 0)
@@ -145,6 +146,7 @@ int sockinfo_listeners(const struct sysroot *sr, struct sock_table *t)
 	return 0;
 }
 
+/* Loopback in either family, IPv4-mapped included. */
 bool sockinfo_is_loopback(int family, const uint8_t *a)
 {
 	static const uint8_t lo6[16] = {[15] = 1};
@@ -157,6 +159,7 @@ bool sockinfo_is_loopback(int family, const uint8_t *a)
 	return memcmp(a, mapped, 12) == 0 && a[12] == 127;
 }
 
+/* Any listener off loopback makes the port reachable. */
 enum sock_binding sockinfo_binding(const struct sock_table *t, uint16_t port)
 {
 	bool any = false;
@@ -171,6 +174,7 @@ enum sock_binding sockinfo_binding(const struct sock_table *t, uint16_t port)
 	return any ? SOCK_BIND_LOOPBACK_ONLY : SOCK_BIND_NONE;
 }
 
+/* Frees the rows and zeroes the table. */
 void sockinfo_free(struct sock_table *t)
 {
 	free(t->v);
