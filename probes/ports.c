@@ -378,9 +378,11 @@ int cmd_ports(int argc, char **argv)
 		goto out;
 	if (!o.json)
 		emit_text(&o, &r, &d);
+	/* a port not open, or a part that could not be tested (an error):
+	 * the ports were not all proven open */
 	rc = doc_exit_status(&d, true);
 	if (rc == 0 && (!ports_all_open(r.out, r.nout) ||
-			!ports_all_open(r.in, r.nin)))
+			!ports_all_open(r.in, r.nin) || d.nerror > 0))
 		rc = 1;
 out:
 	ports_run_free(&r);

@@ -55,7 +55,7 @@ def main():
     a = np_states(sys.argv[2])
     b = nmap_states(sys.argv[3], sys.argv[4])
     diff = [p for p in sorted(b) if a.get(p) != b[p]]
-    print("compare %s: %d ports, %d differ%s" % (
+    print("%s: %d ports, %d differ%s" % (
         sys.argv[3].rsplit("/", 1)[-1], len(b), len(diff),
         (" (first: %s)" % ", ".join(
             "%d np=%s nmap=%s" % (p, a.get(p), b[p]) for p in diff[:5]))

@@ -345,6 +345,7 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 		s.fds[i] = -1;
 	for (;;) {
 		long long now, wait_us;
+		bool expired;
 		int nev;
 
 		while (s.inflight < parallel && next < n) {
@@ -359,6 +360,7 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 		if (s.inflight == 0 && next >= n)
 			break;
 		now = mono_us();
+		expired = false;
 		/* started in index order with one timeout: the oldest in
 		 * flight holds the earliest deadline */
 		while (head < next) {
@@ -369,11 +371,13 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 			if (s.t0[head] + timeout > now && loops < guard)
 				break;
 			finish_one(&s, head, true, now);
+			expired = true;
 			head++;
 		}
 		if (++loops > guard + n)
 			break;
-		if (s.inflight == 0)
+		/* freed slots are refilled before waiting again */
+		if (s.inflight == 0 || (expired && next < n))
 			continue;
 		wait_us = s.t0[head] + timeout - now;
 		nev = epoll_wait(s.ep, evs, EVENTS_BATCH,

@@ -137,9 +137,13 @@ lab_check "1000 filtered (got $(jqs '[.ports[] |
 	test "$(jqs '[.ports[] | select(.state == "filtered")] | length')" \
 	= 1000
 lab_check "1000 ports in about one timeout (${took}ms)" test "$took" -lt 2500
+start=$(date +%s%N)
 lab_rc 1 "--parallel 250 takes four rounds" ip netns exec "$A" \
 	"$NETPROBE" ports --parallel 250 --timeout 300ms 10.231.30.2 \
 	40000-40999
+took=$((($(date +%s%N) - start) / 1000000))
+lab_check "four rounds of 300ms (${took}ms)" \
+	test "$took" -ge 1150 -a "$took" -lt 1800
 lab_grep "text summarises by state" 'filtered +1000 tcp +40000-40999'
 
 # ---- through the responder (netprobe serve on B and on C) ----

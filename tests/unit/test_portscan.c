@@ -5,11 +5,13 @@
 #include <check.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "doc.h"
+#include "portrun.h"
 #include "portscan.h"
 #include "sockinfo.h"
 #include "sysroot.h"
@@ -317,6 +319,59 @@ START_TEST(scan_loopback)
 }
 END_TEST
 
+/* The whole run on loopback with no responder: TCP verdicts, UDP and
+ * sample ports unknown, the missing responder recorded as an error. */
+START_TEST(run_no_responder)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t l = sizeof(sa);
+	struct ports_run_opts o = {1000000, 8, 0, true, NULL};
+	struct port_list pl;
+	struct portspec_err e;
+	struct ports_run r;
+	struct doc d;
+	char spec[64];
+	int lfd, tmp;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	/* the responder's port: one just freed, so the connect is refused */
+	tmp = socket(AF_INET, SOCK_STREAM, 0);
+	sa.sin_port = 0;
+	ck_assert_int_eq(bind(tmp, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(tmp, (struct sockaddr *)&sa, &l), 0);
+	o.resp_port = ntohs(sa.sin_port);
+	close(tmp);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	snprintf(spec, sizeof(spec), "%u,53/udp,ray",
+		 (unsigned)ntohs(sa.sin_port));
+	port_list_init(&pl);
+	ck_assert_int_eq(portspec_parse(spec, &pl, &e), 0);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_run("127.0.0.1", &pl, &o, &r, &d), 0);
+	ck_assert(!r.responder);
+	ck_assert(r.local_target);
+	ck_assert_str_eq(r.addr, "127.0.0.1");
+	ck_assert_int_eq(r.out[0].state, PORT_OPEN);
+	ck_assert_int_eq(r.out[1].state, PORT_UNKNOWN);
+	ck_assert_str_eq(r.out[1].reason, "no responder");
+	for (size_t i = 0; i < r.nout; i++)
+		if (r.out[i].flags & PSPEC_F_SAMPLE)
+			ck_assert_str_eq(r.out[i].reason, "no responder");
+	/* --both-ways with no responder: inbound listed, all unknown */
+	ck_assert_uint_eq(r.nin, pl.n - 1);
+	ck_assert_int_eq(r.in[0].state, PORT_UNKNOWN);
+	ck_assert_int_eq(d.nerror, 1);
+	ports_run_free(&r);
+	port_list_free(&pl);
+	doc_free(&d);
+	close(lfd);
+}
+END_TEST
+
 Suite *suite_portscan(void)
 {
 	Suite *s = suite_create("portscan");
@@ -331,6 +386,7 @@ Suite *suite_portscan(void)
 	tcase_add_test(tc, decide_ephemeral_inbound);
 	tcase_add_test(tc, json_port);
 	tcase_add_test(tc, scan_loopback);
+	tcase_add_test(tc, run_no_responder);
 	suite_add_tcase(s, tc);
 	return s;
 }
