@@ -302,7 +302,7 @@ static int sc_alloc(struct sc *sc, int rank, int nprocs)
 int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 		long long deadline_us)
 {
-	int joined = 1;
+	int joined = 1, one = 1;
 
 	if (nprocs < 1 || nprocs > SC_MAX_PROCS || sc_alloc(sc, 0, nprocs)) {
 		why(sc, "bootstrap: bad process count %d or no memory", nprocs);
@@ -335,6 +335,8 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
+		/* small frames both ways: Nagle would hold results 40 ms */
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (recv_frame(fd, &type, &p, &len) < 0 || type != SC_HELLO ||
 		    len != 8) {
 			free(p);
@@ -771,9 +773,12 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		snprintf(buf, len, "all %d ranks had arrived", sc->nprocs);
 		return 0;
 	}
-	off = (size_t)snprintf(buf, len, "ranks %s had arrived; ",
-			       na > 0 ? sc_ranges(arrived, na, rb, sizeof(rb)) :
-					"none");
+	if (na > 0)
+		off = (size_t)snprintf(buf, len, "rank%s %s had arrived; ",
+				       na > 1 ? "s" : "",
+				       sc_ranges(arrived, na, rb, sizeof(rb)));
+	else
+		off = (size_t)snprintf(buf, len, "no rank had arrived; ");
 	for (int k = 0; k < nl && off < len; k++) {
 		int i = late[k];
 		char wb[96];

@@ -134,7 +134,7 @@ static int finish(struct ctx *c, bool ran)
 					       "%s: %s", run->gate.v[i].name,
 					       run->gate.v[i].detail);
 	}
-	if (!c->o.quiet && (ran || run->nfindings > 0))
+	if (!c->o.quiet && (ran || run->nfindings > 0 || run->nerrors > 0))
 		nc_summary(stdout, run);
 	if (c->o.json_path != NULL) {
 		if (nc_build_doc(&d, run) < 0 ||
@@ -191,14 +191,19 @@ static void abort_comms(struct ctx *c)
 	nc_wd_disarm();
 }
 
-/* A step failed (timeout, lost peer, NCCL error): names the step and who
- * had arrived, tells the others, aborts NCCL, writes what rank 0 knows,
- * and exits 1 (never returns). */
+/* A step failed (timeout, lost peer, NCCL or CUDA error): names the step
+ * and who had arrived, tells the others, aborts NCCL, writes what rank 0
+ * knows, and exits 1 (never returns). A timeout or a lost rank is the
+ * finding collective-timeout; an error NCCL or CUDA returned is recorded
+ * as an error of the run ("nccl-error"). */
 static void fail_step(struct ctx *c, const char *what, const char *reason,
 		      bool timed_out)
 {
 	char table[768], msg[1400];
 	long long dl = sc_now_us() + GRACE_US;
+	bool peer = reason == c->sc.why || c->sc.from_peer;
+	const char *label = timed_out || peer ? "collective-timeout" :
+						"nccl-error";
 
 	nc_wd_arm(dl + 5000000, "reporting a failed step");
 	if (c->sc.from_peer) {
@@ -209,7 +214,7 @@ static void fail_step(struct ctx *c, const char *what, const char *reason,
 		snprintf(msg, sizeof(msg), "%s: %s; %s", what, reason, table);
 		sc_abort(&c->sc, msg);
 	}
-	say(c, "collective-timeout: %s", msg);
+	say(c, "%s: %s", label, msg);
 	abort_comms(c);
 	if (c->l.rank == 0) {
 		/* let the others fetch the arrival table before going */
@@ -219,8 +224,10 @@ static void fail_step(struct ctx *c, const char *what, const char *reason,
 			sc_poll(&c->sc);
 			usleep(20000);
 		}
-		nc_run_finding(&c->run, "collective-timeout", -1, "%s", msg);
-		(void)timed_out;
+		if (strcmp(label, "collective-timeout") == 0)
+			nc_run_finding(&c->run, label, -1, "%s", msg);
+		else
+			nc_run_error(&c->run, "nccl", "%s", msg);
 		finish(c, false);
 	}
 	fflush(stdout);
@@ -489,15 +496,16 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	float ms;
 
 	c->step++;
-	if (sc_arrive(&c->sc, c->step) < 0)
-		fail_step(c, st->what, c->sc.why, false);
 	if (c->stall_rank == c->l.rank && c->stall_step == c->step) {
+		/* test only: a rank that hangs before it arrives */
 		say(c, "test: stalling at step %u (NCCLCHECK_TEST_STALL)",
 		    c->step);
 		nc_wd_arm(dl + GRACE_US, st->what);
 		for (;;)
 			pause();
 	}
+	if (sc_arrive(&c->sc, c->step) < 0)
+		fail_step(c, st->what, c->sc.why, false);
 	nc_wd_arm(dl + GRACE_US, st->what);
 	for (int i = 0; i < c->ndev; i++) {
 		cudaSetDevice(c->d[i].id);
@@ -534,6 +542,9 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 			if (all[p].est_us > est)
 				est = all[p].est_us;
 		iters = nc_budget_iters(c->o.budget_us, est, c->o.iters);
+		/* the exchange left the ranks apart: one untimed collective
+		 * lines them up again before the timed loop */
+		enqueue(c, st, dl);
 	}
 	if (!c->o.check_every) {
 		double t = 0;
@@ -956,7 +967,7 @@ static bool preflight(struct ctx *c)
 			       f[i].summary);
 		if (sev == SEV_FAULT)
 			fatal = true;
-		if (c->l.rank == 0 || sev == SEV_FAULT)
+		if (c->l.rank == 0)
 			say(c, "%s: %s", f[i].code, f[i].summary);
 	}
 	free(buf);
@@ -1044,6 +1055,8 @@ static void start_nccl(struct ctx *c)
 	memset(&id, 0, sizeof(id));
 	c->step++;
 	nc_wd_arm(dl + GRACE_US, "communicator init");
+	if (sc_arrive(&c->sc, c->step) < 0)
+		fail_step(c, "communicator init", c->sc.why, false);
 	if (c->l.rank == 0 && (rc = ncclGetUniqueId(&id)) != ncclSuccess) {
 		char why[256];
 
@@ -1056,8 +1069,6 @@ static void start_nccl(struct ctx *c)
 		fail_step(c, "communicator init", c->sc.why, c->sc.timed_out);
 	id = ids[0];
 	free(ids);
-	if (sc_arrive(&c->sc, c->step) < 0)
-		fail_step(c, "communicator init", c->sc.why, false);
 	if (c->stall_rank == c->l.rank && c->stall_step == c->step) {
 		say(c, "test: stalling before communicator init "
 		    "(NCCLCHECK_TEST_STALL)");
@@ -1346,8 +1357,13 @@ int main(int argc, char **argv)
 	if (pick_gpus(&c) < 0)
 		return 2;
 	if (!preflight(&c)) {
-		/* everybody decided the same from the same data */
+		/* every rank decided the same from the same data, before
+		 * NCCL started: MPI can still finish cleanly */
 		rc = finish(&c, false);
+#ifdef NC_HAVE_MPI
+		if (c.l.kind == NC_LAUNCH_MPI)
+			MPI_Finalize();
+#endif
 		return rc == 0 ? 1 : rc;
 	}
 	start_nccl(&c);

@@ -135,6 +135,9 @@ void nc_summary(FILE *fp, const struct nc_run *run)
 	for (int i = 0; i < run->nfindings; i++)
 		fprintf(fp, "# %s: %s\n", run->findings[i].code,
 			run->findings[i].summary);
+	for (int i = 0; i < run->nerrors; i++)
+		fprintf(fp, "# error (%s): %s\n", run->error_what[i],
+			run->errors[i]);
 	if (run->gate_ran) {
 		for (int i = 0; i < run->gate.n; i++)
 			if (!run->gate.v[i].passed || o->verbose)

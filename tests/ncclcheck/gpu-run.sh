@@ -16,6 +16,7 @@ set -u
 BIN=${NCCLCHECK:-build/ncclcheck}
 BIN_NOMPI=${NCCLCHECK_NOMPI:-}
 MODE=${MODE:-full}
+TORCH_PY=${TORCH_PY:-$(dirname "$0")/../../bench/ncclcheck/torch_busbw.py}
 OUT=${OUT:-/tmp/ncclcheck-gpu}
 LOG=$OUT/logs
 mkdir -p "$LOG"
@@ -125,20 +126,26 @@ else
 	# correctness over every collective, type and operator
 	t types_g4 0 300 "$BIN" -g "$N4" -C all -d all -o all -b 1K -e 4M -f 64 --json "$LOG/types_g4.json"
 	t check_every 0 120 $MPIRUN -np 2 "$BIN" -C all_reduce,all_gather -b 4K -e 4M -f 32 --check-every -n 5
+	t budget 0 120 $MPIRUN -np "$N4" "$BIN" -C all_reduce -b 8 -e 1G -f 8 --budget 20ms -n 1000
 	# bandwidth: NVLink path, 8 B to 8 GB
 	for n in 2 $N4; do
 		t ar_nvl_$n 0 400 $MPIRUN -np $n "$BIN" -C all_reduce -b 8 -e 8G -f 2 --json "$LOG/ar_nvl_$n.json"
 		t ag_nvl_$n 0 400 $MPIRUN -np $n "$BIN" -C all_gather -b 8 -e 8G -f 2 --json "$LOG/ag_nvl_$n.json"
 	done
-	t rs_a2a_nvl_$N4 0 400 $MPIRUN -np $N4 "$BIN" -C reduce_scatter,alltoall -b 8 -e 8G -f 4 --json "$LOG/rs_a2a_nvl_$N4.json"
-	t g4_one_process 0 400 "$BIN" -g "$N4" -C all_reduce,all_gather -b 8 -e 8G -f 4 --json "$LOG/g4_one_process.json"
-	# bandwidth: socket transport forced over loopback
+	t rs_a2a_nvl_$N4 0 400 $MPIRUN -np "$N4" "$BIN" -C reduce_scatter,alltoall,broadcast,sendrecv -b 8 -e 8G -f 4 --json "$LOG/rs_a2a_nvl_$N4.json"
+	t g_one_process 0 400 "$BIN" -g "$N4" -C all_reduce,all_gather -b 8 -e 8G -f 4 -v --json "$LOG/g_one_process.json"
+	t nonblocking_$N4 0 400 $MPIRUN -np "$N4" "$BIN" -C all_reduce -b 8 -e 8G -f 8 --nonblocking
+	# an independent measurement: PyTorch's NCCL on the same GPUs
+	t torch_$N4 0 300 python3 -m torch.distributed.run --nproc_per_node="$N4" "$TORCH_PY"
+	# bandwidth: socket transport forced over loopback (NCCL debug kept)
 	for n in 2 $N4; do
-		t ar_sock_$n 0 400 $MPIRUN -np $n $SOCK "$BIN" -C all_reduce,all_gather -b 8 -e 1G -f 4 -v --json "$LOG/ar_sock_$n.json"
+		t sock_$n 0 400 $MPIRUN -np $n $SOCK "$BIN" -C all_reduce,all_gather -b 8 -e 512M -f 4 -v --json "$LOG/sock_$n.json"
 	done
+	mkdir -p "$LOG/nccl-debug"
+	cp /tmp/ncclcheck.* "$LOG/nccl-debug/" 2>/dev/null
 	# hang tests
 	t hang_kill_tr 1 120 trun "$N4" 2 env NCCLCHECK_TEST_KILL=2:1048576 "$BIN" -T 10s -b 8 -e 64M -f 4
-	t hang_kill_mpi 1 120 $MPIRUN -np "$N4" -x NCCLCHECK_TEST_KILL=2:1048576 "$BIN" -T 10s -b 8 -e 64M -f 4
+	t hang_kill_mpi 137 120 $MPIRUN -np "$N4" -x NCCLCHECK_TEST_KILL=2:1048576 "$BIN" -T 10s -b 8 -e 64M -f 4
 	t hang_stall_tr 1 120 trun "$N4" 3 env NCCLCHECK_TEST_STALL=3:5 "$BIN" -T 10s -b 8 -e 64M -f 4
 	t hang_nosuch_iface 1 120 $MPIRUN -np 2 -x NCCL_SOCKET_IFNAME=nosuch0 "$BIN" -T 10s
 	t hang_nowhere 1 120 trun "$N4" -1 env NCCLCHECK_TEST_ADVERTISE=3:10.255.255.1 "$BIN" -T 10s --preflight-timeout 3s
@@ -148,8 +155,9 @@ else
 	# refusals
 	[ -n "$BIN_NOMPI" ] && t refuse_nompi 2 60 $MPIRUN -np 2 "$BIN_NOMPI"
 	t refuse_one_rank 2 60 "$BIN"
+	t gate_fail 1 120 $MPIRUN -np 2 "$BIN" -e 1M --min-busbw all_reduce:10000 --max-latency 1us
 	# the default gate run on all GPUs, timed
-	t gate_default_$N4 0 300 $MPIRUN -np "$N4" "$BIN" --min-busbw 1 --junit "$LOG/gate.xml" --csv "$LOG/gate.csv" --json "$LOG/gate.json"
+	t gate_default_$N4 0 300 $MPIRUN -np "$N4" "$BIN" --min-busbw 100 --junit "$LOG/gate.xml" --csv "$LOG/gate.csv" --json "$LOG/gate.json"
 fi
 cat "$SUM"
 (cd "$OUT" && tar czf logs.tgz logs && rm -rf logs)
