@@ -207,6 +207,11 @@ static void recommendation(FILE *fp, const json_t *rep)
 	size_t i, j;
 
 	fputs("<h2>Recommendation</h2>\n", fp);
+	json_array_foreach(rj_arr(r, "notes"), i, v) {
+		fputs("<p class=\"muted\">Note: ", fp);
+		E(json_string_value(v));
+		fputs("</p>\n", fp);
+	}
 	json_array_foreach(rj_arr(r, "blocked"), i, v) {
 		fputs("<div class=\"card fault\"><b>Blocked by <span "
 		      "class=\"node\">",

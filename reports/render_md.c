@@ -91,6 +91,11 @@ static void recommendation(FILE *fp, const json_t *rep)
 	json_t *v, *c;
 
 	fputs("\n## Recommendation\n\n", fp);
+	json_array_foreach(rj_arr(r, "notes"), i, v) {
+		fputs("> Note: ", fp);
+		md(fp, json_string_value(v));
+		fputs("\n\n", fp);
+	}
 	if (rj_str(json_object_get(r, "interface"), "common") != NULL) {
 		fputs("Interface **", fp);
 		md(fp, rj_str(json_object_get(r, "interface"), "common"));

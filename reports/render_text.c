@@ -129,6 +129,11 @@ static void recommendation(const struct tout *t, const json_t *rep)
 	bool node_scope = false;
 
 	heading(t, "RECOMMENDATION");
+	json_array_foreach(rj_arr(r, "notes"), i, v) {
+		fputs("  note: ", t->fp);
+		put(t, json_string_value(v));
+		fputc('\n', t->fp);
+	}
 	if (rj_str(ifc, "common") != NULL) {
 		fputs("  interface: ", t->fp);
 		put(t, rj_str(ifc, "common"));

@@ -987,6 +987,51 @@ static json_t *decide_mtu(const struct rctx *c)
 	return out;
 }
 
+/* What the recommendation could not cover, and which run would fill the
+ * gap: no scan at all, nodes without a scan, no peer measurements. */
+static json_t *decide_notes(const struct rctx *c)
+{
+	json_t *notes = json_array(), *n;
+	char buf[512];
+	size_t i, have = 0;
+	bool peers = false;
+
+	json_array_foreach(c->nodes, i, n)
+		have += node_scan(c, json_string_value(n)) != NULL;
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		const char *cmd = rj_strd(d, "command", "");
+
+		peers |= json_array_size(rj_arr(d, "peers")) > 0 ||
+			 strcmp(cmd, "ports") == 0 ||
+			 strcmp(cmd, "heartbeat") == 0 ||
+			 json_is_object(json_object_get(d, "preflight"));
+	}
+	if (have == 0) {
+		json_array_append_new(
+			notes, json_string("no scan document: run 'netprobe "
+					   "scan --json' on every node for the "
+					   "interface and the settings"));
+	} else {
+		json_array_foreach(c->nodes, i, n) {
+			if (node_scan(c, json_string_value(n)) != NULL)
+				continue;
+			snprintf(buf, sizeof(buf),
+				 "no scan from %s: its interface is not part "
+				 "of the cluster choice",
+				 json_string_value(n));
+			json_array_append_new(notes, json_string(buf));
+		}
+	}
+	if (!peers)
+		json_array_append_new(
+			notes,
+			json_string("no measurement between nodes: run 'netprobe "
+				    "scan --peer', 'ports', 'heartbeat' or "
+				    "ncclcheck for the connectivity matrix"));
+	return notes;
+}
+
 /* Marks settings that rest on a node with conflicting evidence. */
 static void mark_disputed(json_t *settings, const json_t *conflicts)
 {
@@ -1028,8 +1073,10 @@ json_t *rd_recommend(struct rctx *c)
 	if (json_array_size(blocked) > 0)
 		common = NULL;
 	json_decref(names);
-	return json_pack("{s:{s:s?, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "interface", "common", common, "per_node", per_node,
+	return json_pack("{s:o, s:{s:s?, s:o}, s:o, s:o, s:o, s:o, s:o, s:o, "
+			 "s:o}",
+			 "notes", decide_notes(c), "interface", "common",
+			 common, "per_node", per_node,
 			 "settings", settings, "nccl_conf", nccl_conf,
 			 "blocked", blocked, "conflicts", conflicts,
 			 "firewall", decide_firewall(c), "changes",
