@@ -1,12 +1,696 @@
-/* netprobe heartbeat: placeholder until its issue lands. */
+/* netprobe heartbeat: holds one TCP connection to a responder and sends
+ * stamped echoes at an interval, plus UDP echoes; reports RTT, jitter,
+ * loss, reconnects and the moment a held connection went silent. Signal
+ * handlers only set a flag, as OpenBSD ping does; one summary at the end. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include "client.h"
 #include "commands.h"
+#include "doc.h"
+#include "hb.h"
+#include "parse.h"
+#include "peerprobe.h"
+
+#define HB_UDP_RING 4096
+
+static volatile sig_atomic_t hb_stop;
+
+static void hb_on_signal(int sig)
+{
+	hb_stop = sig;
+}
+
+struct hb_opts {
+	char host[256];
+	unsigned port;
+	long long interval_us, duration_us, timeout_us, count;
+	struct hb_gate gate;
+	bool udp, json, timeout_set, peer_probe;
+	const char *output;
+};
+
+struct udp_slot {
+	uint32_t seq;
+	long long sent_us;
+	bool pending;
+};
+
+struct hb_run {
+	struct np_client c;
+	bool connected;
+	long long open_us, last_us;   /* connection opened, last answer */
+	long long outstanding;        /* TCP echoes awaiting an answer */
+	uint8_t rbuf[PROTO_HDR_LEN + 64];
+	size_t rlen;
+	int ufd;
+	struct udp_slot ring[HB_UDP_RING];
+	struct hb_side tcp, udp;
+	uint32_t seq;
+	long long t0_us, elapsed_us;
+	char peer_node[PROTO_NODE_MAX + 1];
+	char peer_soft[PROTO_SOFT_MAX + 1];
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
+		"[-i interval]\n"
+		"           [-c count | -d duration] [-t timeout] "
+		"[--max-rtt T] [--max-loss PCT]\n"
+		"           [--udp | --no-udp] host[:port]\n"
+		"       netprobe heartbeat --peer [--json] [-o file] [-p port] "
+		"[-t timeout] host[:port]\n"
+		"  -i, --interval T   between echoes (default 100ms)\n"
+		"  -c, --count N      echoes to send\n"
+		"  -d, --duration T   how long to run (default 10s)\n"
+		"  -t, --timeout T    an echo unanswered this long is lost; a "
+		"held connection\n"
+		"                     silent this long is dropped (default "
+		"2 intervals, >= 200ms)\n"
+		"  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
+		"  --max-loss PCT     gate: exit 1 when loss is above PCT "
+		"percent\n"
+		"  --udp, --no-udp    also send UDP echoes (default on)\n"
+		"  -p, --port N       responder port when host has none "
+		"(default %d)\n"
+		"  --peer             run scan's peer probe instead: NAT, "
+		"inbound, a 1s heartbeat\n"
+		"  --json             write the JSON document\n"
+		"  -o, --output FILE  write the document to FILE\n",
+		PROTO_DEFAULT_PORT);
+}
+
+/* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
+static int hb_parse(int argc, char **argv, struct hb_opts *o)
+{
+	enum { O_MAXRTT = 256, O_MAXLOSS, O_UDP, O_NOUDP, O_JSON, O_PEER };
+	static const struct option opts[] = {
+		{"interval", required_argument, NULL, 'i'},
+		{"count", required_argument, NULL, 'c'},
+		{"duration", required_argument, NULL, 'd'},
+		{"timeout", required_argument, NULL, 't'},
+		{"port", required_argument, NULL, 'p'},
+		{"output", required_argument, NULL, 'o'},
+		{"max-rtt", required_argument, NULL, O_MAXRTT},
+		{"max-loss", required_argument, NULL, O_MAXLOSS},
+		{"udp", no_argument, NULL, O_UDP},
+		{"no-udp", no_argument, NULL, O_NOUDP},
+		{"json", no_argument, NULL, O_JSON},
+		{"peer", no_argument, NULL, O_PEER},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *errstr, *peer;
+	char err[CLIENT_ERR_MAX];
+	long long v;
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->port = PROTO_DEFAULT_PORT;
+	o->interval_us = 100000;
+	o->timeout_us = -1;
+	o->count = -1;
+	o->duration_us = -1;
+	o->gate.max_rtt_us = -1;
+	o->gate.max_loss_pct = -1;
+	o->udp = true;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:h", opts, NULL)) !=
+	       -1) {
+		switch (ch) {
+		case 'i':
+			if (parse_duration_us(optarg, 1000, 60000000,
+					      &o->interval_us, &errstr) < 0)
+				goto bad_dur;
+			break;
+		case 'c':
+			if (parse_num(optarg, 1, 10000000, &o->count,
+				      &errstr) < 0) {
+				fprintf(stderr, "netprobe heartbeat: invalid "
+						"count '%s': %s\n", optarg,
+					errstr);
+				return 2;
+			}
+			break;
+		case 'd':
+			if (parse_duration_us(optarg, 1000, 86400000000LL,
+					      &o->duration_us, &errstr) < 0)
+				goto bad_dur;
+			break;
+		case 't':
+			if (parse_duration_us(optarg, 1000, 600000000,
+					      &o->timeout_us, &errstr) < 0)
+				goto bad_dur;
+			o->timeout_set = true;
+			break;
+		case 'p':
+			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+				fprintf(stderr, "netprobe heartbeat: invalid "
+						"port '%s': %s\n", optarg,
+					errstr);
+				return 2;
+			}
+			o->port = (unsigned)v;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case O_MAXRTT:
+			if (parse_duration_us(optarg, 1, 600000000,
+					      &o->gate.max_rtt_us,
+					      &errstr) < 0)
+				goto bad_dur;
+			break;
+		case O_MAXLOSS:
+			if (parse_num(optarg, 0, 100, &v, &errstr) < 0) {
+				fprintf(stderr, "netprobe heartbeat: invalid "
+						"loss percentage '%s': %s\n",
+					optarg, errstr);
+				return 2;
+			}
+			o->gate.max_loss_pct = (double)v;
+			break;
+		case O_UDP:
+			o->udp = true;
+			break;
+		case O_NOUDP:
+			o->udp = false;
+			break;
+		case O_JSON:
+			o->json = true;
+			break;
+		case O_PEER:
+			o->peer_probe = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "netprobe heartbeat: %s\n",
+			optind >= argc ? "missing host" : "too many arguments");
+		usage(stderr);
+		return 2;
+	}
+	if (o->peer_probe && (o->count > 0 || o->duration_us > 0 ||
+			      o->gate.max_rtt_us >= 0 ||
+			      o->gate.max_loss_pct >= 0)) {
+		fprintf(stderr, "netprobe heartbeat: --peer takes no count, "
+				"duration or gate\n");
+		return 2;
+	}
+	if (o->count > 0 && o->duration_us > 0) {
+		fprintf(stderr, "netprobe heartbeat: --count and --duration "
+				"exclude each other\n");
+		return 2;
+	}
+	if (o->count < 0 && o->duration_us < 0)
+		o->duration_us = 10000000;
+	if (o->timeout_us < 0) {
+		o->timeout_us = 2 * o->interval_us;
+		if (o->timeout_us < 200000)
+			o->timeout_us = 200000;
+	}
+	peer = argv[optind];
+	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host),
+			      &o->port, err, sizeof(err)) < 0) {
+		fprintf(stderr, "netprobe heartbeat: %s\n", err);
+		return 2;
+	}
+	return 0;
+bad_dur:
+	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n",
+		optarg, errstr);
+	return 2;
+}
+
+/* (Re)opens the held connection. Returns 0, or -1 with r->c.err set. */
+static int hb_connect(struct hb_run *r, const struct hb_opts *o,
+		      long long timeout_us)
+{
+	client_close(&r->c);
+	r->connected = false;
+	r->rlen = 0;
+	r->outstanding = 0;
+	if (client_open(&r->c, o->host, o->port, timeout_us, NULL) < 0)
+		return -1;
+	r->connected = true;
+	r->open_us = r->last_us = client_now_us();
+	snprintf(r->peer_node, sizeof(r->peer_node), "%s", r->c.hello.node);
+	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s",
+		 r->c.hello.software);
+	return 0;
+}
+
+/* The held connection went silent or closed: echoes in flight are lost;
+ * the first drop is the one reported. */
+static void hb_drop(struct hb_run *r)
+{
+	r->tcp.lost += r->outstanding;
+	r->outstanding = 0;
+	if (r->tcp.dropped_after_us < 0) {
+		r->tcp.dropped_after_us = r->last_us - r->open_us;
+		r->tcp.detect_us = client_now_us() - r->last_us;
+	}
+	client_close(&r->c);
+	r->connected = false;
+}
+
+static void hb_send(struct hb_run *r)
+{
+	struct proto_echo_stamp st = {r->seq, (uint64_t)client_now_us()};
+	uint8_t frame[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
+
+	proto_echo_stamp_encode(&st, frame + PROTO_HDR_LEN,
+				PROTO_ECHO_STAMP_LEN);
+	proto_hdr_encode(frame, PROTO_ECHO, 0, PROTO_ECHO_STAMP_LEN);
+	if (r->connected) {
+		ssize_t w = send(r->c.fd, frame, sizeof(frame),
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (w == (ssize_t)sizeof(frame)) {
+			r->tcp.sent++;
+			r->outstanding++;
+		} else if (w < 0 && errno != EAGAIN) {
+			hb_drop(r);
+		} else {
+			/* a full send buffer: the peer stopped reading */
+			r->tcp.sent++;
+			r->tcp.lost++;
+		}
+	}
+	if (r->ufd >= 0) {
+		struct udp_slot *u = &r->ring[r->seq % HB_UDP_RING];
+
+		if (u->pending)
+			r->udp.lost++;
+		u->pending = false;
+		if (send(r->ufd, frame, sizeof(frame), MSG_DONTWAIT) >= 0 ||
+		    errno == ECONNREFUSED) {
+			u->seq = r->seq;
+			u->sent_us = (long long)st.sent_us;
+			u->pending = true;
+			r->udp.sent++;
+		}
+	}
+	r->seq++;
+}
+
+/* Reads the held connection: every whole ECHO_REPLY is one answer.
+ * Returns 0, or -1 when it closed or spoke nonsense (then dropped). */
+static int hb_read_tcp(struct hb_run *r)
+{
+	for (int round = 0; round < 64; round++) {
+		ssize_t n = recv(r->c.fd, r->rbuf + r->rlen,
+				 sizeof(r->rbuf) - r->rlen, MSG_DONTWAIT);
+		size_t off = 0;
+
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+			hb_drop(r);
+			return -1;
+		}
+		if (n < 0)
+			return 0;
+		r->rlen += (size_t)n;
+		while (r->rlen - off >= PROTO_HDR_LEN) {
+			struct proto_hdr h;
+			struct proto_echo_stamp st;
+			const char *why;
+			long long now = client_now_us();
+
+			if (proto_hdr_decode(r->rbuf + off, r->rlen - off, &h,
+					     &why) < 0 ||
+			    h.length > sizeof(r->rbuf) - PROTO_HDR_LEN) {
+				hb_drop(r);
+				return -1;
+			}
+			if (r->rlen - off < PROTO_HDR_LEN + h.length)
+				break;
+			if (h.type == PROTO_ECHO_REPLY &&
+			    proto_echo_stamp_decode(r->rbuf + off +
+							    PROTO_HDR_LEN,
+						    h.length, &st, &why) == 0 &&
+			    r->outstanding > 0) {
+				r->outstanding--;
+				r->tcp.received++;
+				r->last_us = now;
+				hb_side_add(&r->tcp,
+					    now - (long long)st.sent_us);
+			}
+			off += PROTO_HDR_LEN + h.length;
+		}
+		memmove(r->rbuf, r->rbuf + off, r->rlen - off);
+		r->rlen -= off;
+	}
+	return 0;
+}
+
+static void hb_read_udp(struct hb_run *r, long long timeout_us)
+{
+	for (int i = 0; i < 64; i++) {
+		uint8_t in[PROTO_HDR_LEN + 64];
+		struct proto_hdr h;
+		struct proto_echo_stamp st;
+		const char *why;
+		ssize_t n = recv(r->ufd, in, sizeof(in), MSG_DONTWAIT);
+		long long now = client_now_us();
+		struct udp_slot *u;
+
+		if (n < 0)
+			return;
+		if (proto_hdr_decode(in, (size_t)n, &h, &why) < 0 ||
+		    h.type != PROTO_ECHO_REPLY ||
+		    h.length != (size_t)n - PROTO_HDR_LEN ||
+		    proto_echo_stamp_decode(in + PROTO_HDR_LEN, h.length, &st,
+					    &why) < 0)
+			continue;
+		u = &r->ring[st.seq % HB_UDP_RING];
+		if (!u->pending || u->seq != st.seq ||
+		    now - u->sent_us > timeout_us)
+			continue;
+		u->pending = false;
+		r->udp.received++;
+		hb_side_add(&r->udp, now - u->sent_us);
+	}
+}
+
+/* UDP echoes older than the timeout are lost. Returns how many remain. */
+static int hb_expire_udp(struct hb_run *r, long long now, long long tmo)
+{
+	int pending = 0;
+
+	for (int i = 0; i < HB_UDP_RING; i++) {
+		struct udp_slot *u = &r->ring[i];
+
+		if (!u->pending)
+			continue;
+		if (now - u->sent_us > tmo) {
+			u->pending = false;
+			r->udp.lost++;
+		} else {
+			pending++;
+		}
+	}
+	return pending;
+}
+
+static void hb_progress(const struct hb_run *r)
+{
+	long long last = r->tcp.nrtt ? r->tcp.rtt_us[r->tcp.nrtt - 1] : -1;
+
+	fprintf(stderr, "\r  tcp %lld/%lld  last %lldus  udp %lld/%lld  "
+			"reconnects %lld   ",
+		r->tcp.received, r->tcp.sent, last, r->udp.received,
+		r->udp.sent, r->tcp.reconnects);
+}
+
+/* The collection loop: sends on schedule, reads answers, detects a silent
+ * connection within the timeout of its last answer. Bounded by count or
+ * duration, then one timeout to drain. */
+static void hb_loop(struct hb_run *r, const struct hb_opts *o)
+{
+	long long next = client_now_us(), end_send, last_progress = 0;
+	bool progress = isatty(STDERR_FILENO) && !o->json;
+
+	end_send = o->duration_us > 0 ? r->t0_us + o->duration_us : -1;
+	for (long long iter = 0; iter < 100000000LL && !hb_stop; iter++) {
+		long long now = client_now_us(), wake;
+		bool sending = o->count > 0 ? (long long)r->seq < o->count
+					    : now < end_send;
+		struct pollfd pfd[2];
+		int nfd = 0, udp_left;
+
+		if (sending && now >= next) {
+			if (!r->connected) {
+				long long t = o->timeout_us < 1000000
+						      ? o->timeout_us
+						      : 1000000;
+
+				if (hb_connect(r, o, t) == 0)
+					r->tcp.reconnects++;
+				now = client_now_us();
+			}
+			hb_send(r);
+			next += o->interval_us;
+			if (next < now)
+				next = now + o->interval_us;
+		}
+		if (r->connected && r->outstanding > 0 &&
+		    now - r->last_us > o->timeout_us)
+			hb_drop(r);
+		udp_left = r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us)
+				       : 0;
+		if (!sending && (r->outstanding == 0 || !r->connected) &&
+		    udp_left == 0)
+			break;
+		if (progress && now - last_progress > 500000) {
+			hb_progress(r);
+			last_progress = now;
+		}
+		wake = sending ? next : now + o->timeout_us;
+		if (r->connected && r->outstanding > 0 &&
+		    r->last_us + o->timeout_us + 1 < wake)
+			wake = r->last_us + o->timeout_us + 1;
+		if (r->ufd >= 0 && now + 50000 < wake && udp_left)
+			wake = now + 50000;
+		if (r->connected)
+			pfd[nfd++] = (struct pollfd){r->c.fd, POLLIN, 0};
+		if (r->ufd >= 0)
+			pfd[nfd++] = (struct pollfd){r->ufd, POLLIN, 0};
+		int ms = wake > now ? (int)((wake - now + 999) / 1000) : 0;
+
+		if (ms > 1000)
+			ms = 1000;
+		if (poll(pfd, (nfds_t)nfd, ms) <= 0)
+			continue;
+		for (int i = 0; i < nfd; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (r->connected && pfd[i].fd == r->c.fd)
+				hb_read_tcp(r);
+			else if (pfd[i].fd == r->ufd)
+				hb_read_udp(r, o->timeout_us);
+		}
+	}
+	if (progress)
+		fprintf(stderr, "\r%70s\r", "");
+	r->elapsed_us = client_now_us() - r->t0_us;
+}
+
+/* Opens the UDP socket toward the responder. Returns 0, or -1. */
+static int hb_udp_open(struct hb_run *r)
+{
+	int fd = socket(r->c.peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&r->c.peer, r->c.peerlen) < 0) {
+		close(fd);
+		return -1;
+	}
+	r->ufd = fd;
+	return 0;
+}
+
+static void print_side(const char *name, const struct hb_side *s)
+{
+	struct hb_stats st;
+	char b[6][32];
+
+	hb_stats_compute(s, &st);
+	if (st.min < 0) {
+		printf("%-4s %7lld %7lld %6.1f%%  no answers\n", name, s->sent,
+		       s->received, st.loss_pct);
+		return;
+	}
+	printf("%-4s %7lld %7lld %6.1f%% %9s %9s %9s %9s %9s %9s\n", name,
+	       s->sent, s->received, st.loss_pct,
+	       hb_fmt_us(st.min, b[0], sizeof(b[0])),
+	       hb_fmt_us(st.median, b[1], sizeof(b[1])),
+	       hb_fmt_us(st.p90, b[2], sizeof(b[2])),
+	       hb_fmt_us(st.p99, b[3], sizeof(b[3])),
+	       hb_fmt_us(st.max, b[4], sizeof(b[4])),
+	       hb_fmt_us(st.jitter_us, b[5], sizeof(b[5])));
+}
+
+/* Text summary: the table, then the findings. */
+static void hb_print(const struct hb_run *r, const struct hb_opts *o,
+		     const struct doc *d)
+{
+	char iv[32];
+	size_t i;
+	json_t *f;
+
+	printf("heartbeat %s:%u (%s, node %s, %s): every %s for %.2fs\n",
+	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft,
+	       hb_fmt_us(o->interval_us, iv, sizeof(iv)),
+	       (double)r->elapsed_us / 1e6);
+	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent",
+	       "recv", "loss", "min", "median", "p90", "p99", "max",
+	       "jitter");
+	print_side("tcp", &r->tcp);
+	if (r->udp.enabled)
+		print_side("udp", &r->udp);
+	printf("reconnects %lld\n", r->tcp.reconnects);
+	json_array_foreach(d->findings, i, f)
+		printf("%s %s: %s\n",
+		       json_string_value(json_object_get(f, "severity")),
+		       json_string_value(json_object_get(f, "code")),
+		       json_string_value(json_object_get(f, "summary")));
+}
+
+/* --peer: the scan's peer probe on its own, one `peers` entry. */
+static int hb_peer(const struct hb_opts *o, const char *spec)
+{
+	struct peerprobe_opts po = {.default_port = o->port,
+				    .step_us = o->timeout_set ? o->timeout_us
+							      : 0};
+	struct peer_verdict v;
+	struct doc d = {0};
+	json_t *detail = NULL, *f, *p;
+	size_t i;
+	int rc;
+
+	if (doc_init(&d, "netprobe", "heartbeat") < 0) {
+		fprintf(stderr, "netprobe heartbeat: out of memory\n");
+		return 2;
+	}
+	rc = peerprobe_run(spec, &po, &v, &detail, &d);
+	doc_set(&d, "peers", json_pack("[o]", detail ? detail : json_null()));
+	if (rc != 0) {
+		json_array_foreach(d.errors, i, f)
+			fprintf(stderr, "netprobe heartbeat: %s\n",
+				json_string_value(json_object_get(f, "message")));
+	}
+	rc = rc != 0 ? 2 : doc_exit_status(&d, true);
+	if (o->output && doc_write_file(&d, o->output) < 0) {
+		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
+			o->output, strerror(errno));
+		rc = 2;
+	}
+	if (o->json && !o->output) {
+		doc_write(&d, stdout);
+	} else if (v.responded) {
+		char b[32];
+
+		printf("peer %s (%s): responder answered\n", v.peer,
+		       v.peer_addr);
+		printf("  local %s (%s)  seen as %s  nat %s\n", v.local_addr,
+		       v.local_ifname[0] ? v.local_ifname : "?",
+		       v.observed_addr[0] ? v.observed_addr : "?",
+		       v.nat < 0 ? "unknown" : v.nat ? "yes" : "no");
+		printf("  inbound %s:", v.inbound < 0 ? "untested"
+				       : v.inbound ? "yes" : "no");
+		json_array_foreach(json_object_get(detail, "ports"), i, p)
+			printf(" %lld/tcp %s (%s)",
+			       (long long)json_integer_value(
+				       json_object_get(p, "port")),
+			       json_string_value(json_object_get(p, "state")),
+			       json_string_value(
+				       json_object_get(p, "reason")));
+		printf("\n  rtt %s\n", hb_fmt_us(v.rtt_us, b, sizeof(b)));
+		json_array_foreach(d.findings, i, f)
+			printf("%s %s: %s\n",
+			       json_string_value(json_object_get(f, "severity")),
+			       json_string_value(json_object_get(f, "code")),
+			       json_string_value(json_object_get(f, "summary")));
+	}
+	doc_free(&d);
+	return rc;
+}
 
 int cmd_heartbeat(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "netprobe heartbeat: not implemented yet\n");
-	return 2;
+	struct hb_opts o;
+	struct hb_run *r;
+	struct doc d = {0};
+	struct sigaction sa = {0}, old_int, old_term;
+	int rc;
+
+	rc = hb_parse(argc, argv, &o);
+	if (rc)
+		return rc == 1 ? 0 : 2;
+	if (o.peer_probe)
+		return hb_peer(&o, argv[argc - 1]);
+	r = calloc(1, sizeof(*r));
+	if (!r || doc_init(&d, "netprobe", "heartbeat") < 0) {
+		fprintf(stderr, "netprobe heartbeat: out of memory\n");
+		free(r);
+		return 2;
+	}
+	r->ufd = -1;
+	r->c.fd = -1;
+	r->tcp.enabled = true;
+	r->tcp.dropped_after_us = r->udp.dropped_after_us = -1;
+	r->udp.enabled = o.udp;
+	doc_set(&d, "interval_us", json_integer(o.interval_us));
+	/* the first connection may take longer than one echo, unless the
+	 * user bounded it with --timeout */
+	if (hb_connect(r, &o, o.timeout_set ? o.timeout_us : 2000000) < 0) {
+		fprintf(stderr, "netprobe heartbeat: %s\n", r->c.err);
+		doc_add_error(&d, "connect", "%s", r->c.err);
+		doc_set(&d, "target",
+			json_pack("{s:s, s:o, s:i}", "host", o.host, "address",
+				  r->c.code == CLIENT_E_RESOLVE
+					  ? json_null()
+					  : json_string(r->c.addr),
+				  "port", (int)o.port));
+		rc = 2;
+		goto emit;
+	}
+	if (o.udp && hb_udp_open(r) < 0) {
+		fprintf(stderr, "netprobe heartbeat: udp socket: %s\n",
+			strerror(errno));
+		r->udp.enabled = false;
+	}
+	sa.sa_handler = hb_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	r->t0_us = client_now_us();
+	hb_loop(r, &o);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	doc_set(&d, "target", json_pack("{s:s, s:s, s:i}", "host", o.host,
+					"address", r->c.addr, "port",
+					(int)o.port));
+	hb_decide(&r->tcp, &r->udp, &o.gate, o.interval_us, &d);
+	rc = doc_exit_status(&d, true);
+emit:
+	doc_set(&d, "duration_us", json_integer(r->elapsed_us));
+	doc_set(&d, "tcp", hb_side_json(&r->tcp, true));
+	doc_set(&d, "udp", r->udp.enabled ? hb_side_json(&r->udp, false)
+					  : json_null());
+	doc_set(&d, "samples_us", hb_samples_json(&r->tcp));
+	if (o.output && doc_write_file(&d, o.output) < 0) {
+		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
+			o.output, strerror(errno));
+		rc = 2;
+	}
+	if (o.json && !o.output)
+		doc_write(&d, stdout);
+	else if (rc != 2 || r->tcp.sent)
+		hb_print(r, &o, &d);
+	client_close(&r->c);
+	if (r->ufd >= 0)
+		close(r->ufd);
+	hb_side_free(&r->tcp);
+	hb_side_free(&r->udp);
+	doc_free(&d);
+	free(r);
+	hb_stop = 0;
+	return rc;
 }

@@ -31,15 +31,16 @@ struct ifaces_result {
 	char lookup_addr[INET6_ADDRSTRLEN];
 };
 
+/* The usage line, the same as the man page SYNOPSIS. */
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: netprobe ifaces [-h] [--json] [--route dest] "
-		    "[--sysroot dir]\n");
+	            "[--sysroot dir]\n");
 }
 
 /* One-line error on stderr, also into the document in JSON mode. */
 static void fail(struct doc *d, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void fail(struct doc *d, const char *what, const char *fmt, ...)
 {
 	char msg[512];
@@ -58,11 +59,11 @@ static void fail(struct doc *d, const char *what, const char *fmt, ...)
 static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
 {
 	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"json", no_argument, NULL, 'j'},
-		{"route", required_argument, NULL, 'r'},
-		{"sysroot", required_argument, NULL, 's'},
-		{NULL, 0, NULL, 0},
+	    {"help", no_argument, NULL, 'h'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"route", required_argument, NULL, 'r'},
+	    {"sysroot", required_argument, NULL, 's'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -85,19 +86,19 @@ static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
 			break;
 		case ':':
 			fprintf(stderr,
-				"netprobe ifaces: option '%s' needs a value\n",
-				argv[optind - 1]);
+			        "netprobe ifaces: option '%s' needs a value\n",
+			        argv[optind - 1]);
 			return -1;
 		default:
 			fprintf(stderr,
-				"netprobe ifaces: unknown option '%s'\n",
-				argv[optind - 1]);
+			        "netprobe ifaces: unknown option '%s'\n",
+			        argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "netprobe ifaces: unexpected argument '%s'\n",
-			argv[optind]);
+		        argv[optind]);
 		return -1;
 	}
 	if (o->route != NULL && *o->route == '\0') {
@@ -130,12 +131,12 @@ static int resolve(const char *host, int *family, void *addr)
 	if (res->ai_family == AF_INET)
 		memcpy(addr,
 		       &((const struct sockaddr_in *)(void *)res->ai_addr)
-				->sin_addr,
+		            ->sin_addr,
 		       4);
 	else if (res->ai_family == AF_INET6)
 		memcpy(addr,
 		       &((const struct sockaddr_in6 *)(void *)res->ai_addr)
-				->sin6_addr,
+		            ->sin6_addr,
 		       16);
 	else
 		r = EAI_FAMILY;
@@ -150,30 +151,32 @@ static void relation(const struct iface *ifc, char *buf, size_t len)
 		snprintf(buf, len, "master %s", ifc->master);
 	else if (ifc->kind == IFK_VETH && ifc->link_netnsid >= 0)
 		snprintf(buf, len, "peer %d@nsid %d", ifc->link_index,
-			 ifc->link_netnsid);
+		         ifc->link_netnsid);
 	else if (ifc->kind == IFK_VETH && ifc->parent[0] != '\0')
 		snprintf(buf, len, "peer %s", ifc->parent);
 	else if (ifc->kind == IFK_VXLAN)
 		snprintf(buf, len, "vni %u dev %s", ifc->vxlan_id,
-			 ifc->parent[0] != '\0' ? ifc->parent : "-");
+		         ifc->parent[0] != '\0' ? ifc->parent : "-");
 	else if (ifc->parent[0] != '\0')
 		snprintf(buf, len, "parent %s", ifc->parent);
 	else if (ifc->link_index > 0)
 		snprintf(buf, len, "link %d@nsid %d", ifc->link_index,
-			 ifc->link_netnsid);
+		         ifc->link_netnsid);
 	else if (ifc->nslaves > 0)
 		snprintf(buf, len, "%d member%s", ifc->nslaves,
-			 ifc->nslaves == 1 ? "" : "s");
+		         ifc->nslaves == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "-");
 }
 
-static void print_route(const char *label, const struct route_info *r)
+/* One route line in `ip route` words: what it is for, then via, dev,
+ * src, mtu and metric where known. */
+static void print_route(const char *what, const struct route_info *r)
 {
-	printf("  %-9s %-24s dev %-12s", label, r->destination,
-	       r->out_interface[0] != '\0' ? r->out_interface : "?");
+	printf("  %s", what);
 	if (r->gateway[0] != '\0')
 		printf(" via %s", r->gateway);
+	printf(" dev %s", r->out_interface[0] != '\0' ? r->out_interface : "?");
 	if (r->source[0] != '\0')
 		printf(" src %s", r->source);
 	if (r->mtu != 0)
@@ -194,71 +197,94 @@ static const char *state_short(const struct iface *ifc)
 	return strcmp(s, "lowerlayerdown") == 0 ? "lowerdown" : s;
 }
 
-/* The human table: one line per interface, addresses on continuation
- * lines so columns stay aligned. */
+/* First address as "addr/len", or "-". */
+static void first_addr(const struct iface *ifc, char *buf, size_t len)
+{
+	if (ifc->naddrs > 0)
+		snprintf(buf, len, "%s/%u", ifc->addrs[0].str,
+		         ifc->addrs[0].prefixlen);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* Widens *w to fit s. */
+static void fit(int *w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	if (n > *w)
+		*w = n;
+}
+
+/* The human table: one line per interface, further addresses on
+ * continuation lines; name, address and relation columns as wide as their
+ * longest entry, so columns stay aligned. */
 static void emit_text(const struct ifaces_result *res)
 {
-	size_t w = 4;
+	char rel[64], addr[INET6_ADDRSTRLEN + 8], speed[24];
+	int wn = 4, wa = 7, wr = 8;
 
 	for (size_t i = 0; i < res->l.n; i++) {
-		size_t n = strlen(res->l.v[i].name);
-
-		if (n > w)
-			w = n;
+		fit(&wn, res->l.v[i].name);
+		first_addr(&res->l.v[i], addr, sizeof(addr));
+		fit(&wa, addr);
+		relation(&res->l.v[i], rel, sizeof(rel));
+		fit(&wr, rel);
 	}
-	printf("%5s  %-*s %-10s %-10s %6s %-18s %-24s %7s %s\n", "INDEX",
-	       (int)w, "NAME", "KIND", "STATE", "MTU", "ADDRESS", "RELATION",
+	printf("%5s  %-*s %-10s %-9s %6s  %-*s  %-*s %7s  %s\n", "INDEX", wn,
+	       "NAME", "KIND", "STATE", "MTU", wa, "ADDRESS", wr, "RELATION",
 	       "SPEED", "DRIVER");
 	for (size_t i = 0; i < res->l.n; i++) {
 		const struct iface *ifc = &res->l.v[i];
-		char rel[64], speed[24], addr[INET6_ADDRSTRLEN + 8];
 		const char *kind = iface_kind_name(ifc->kind);
 
 		relation(ifc, rel, sizeof(rel));
+		first_addr(ifc, addr, sizeof(addr));
 		if (ifc->speed_mbps > 0)
 			snprintf(speed, sizeof(speed), "%lldM",
-				 ifc->speed_mbps);
+			         ifc->speed_mbps);
 		else
 			snprintf(speed, sizeof(speed), "-");
 		if (ifc->kind == IFK_OTHER && ifc->kind_str[0] != '\0')
 			kind = ifc->kind_str;
-		if (ifc->naddrs > 0)
-			snprintf(addr, sizeof(addr), "%s/%u",
-				 ifc->addrs[0].str, ifc->addrs[0].prefixlen);
-		else
-			snprintf(addr, sizeof(addr), "-");
-		printf("%5d  %-*s %-10s %-10s %6u %-18s %-24s %7s %s\n",
-		       ifc->index, (int)w, ifc->name, kind, state_short(ifc),
-		       ifc->mtu, addr, rel, speed,
+		printf("%5d  %-*s %-10s %-9s %6u  %-*s  %-*s %7s  %s\n",
+		       ifc->index, wn, ifc->name, kind, state_short(ifc),
+		       ifc->mtu, wa, addr, wr, rel, speed,
 		       ifc->driver[0] != '\0' ? ifc->driver : "-");
 		for (int a = 1; a < ifc->naddrs; a++)
-			printf("%5s  %-*s %-10s %-10s %6s %s/%u\n", "", (int)w,
-			       "", "", "", "", ifc->addrs[a].str,
+			printf("%5s  %-*s %-10s %-9s %6s  %s/%u\n", "", wn, "",
+			       "", "", "", ifc->addrs[a].str,
 			       ifc->addrs[a].prefixlen);
 	}
 	printf("\nroutes:\n");
 	if (res->ndefs == 0)
 		printf("  no default route\n");
 	for (size_t i = 0; i < res->ndefs; i++)
-		print_route("default", &res->defs[i]);
-	if (res->have_lookup)
-		print_route("get", &res->lookup);
+		print_route(res->defs[i].family == AF_INET6 ? "default inet6"
+		                                            : "default inet",
+		            &res->defs[i]);
+	if (res->have_lookup) {
+		char what[INET6_ADDRSTRLEN + 16];
+
+		snprintf(what, sizeof(what), "to %s", res->lookup.destination);
+		print_route(what, &res->lookup);
+	}
 }
 
 /* The document's results: interfaces and routes {defaults, lookup}. */
 static int emit_json(struct doc *d, const struct ifaces_result *res,
-		     bool have_list)
+                     bool have_list)
 {
 	json_t *defs = json_array(), *routes;
 
 	for (size_t i = 0; defs != NULL && i < res->ndefs; i++)
 		json_array_append_new(defs, route_to_json(&res->defs[i]));
-	routes = json_pack("{s:o, s:o}", "defaults",
-			   defs ? defs : json_array(), "lookup",
-			   res->have_lookup ? route_to_json(&res->lookup)
-					    : json_null());
+	routes = json_pack(
+	    "{s:o, s:o}", "defaults", defs ? defs : json_array(), "lookup",
+	    res->have_lookup ? route_to_json(&res->lookup) : json_null());
 	if (doc_set(d, "interfaces",
-		    have_list ? iface_list_to_json(&res->l) : json_array()) < 0 ||
+	            have_list ? iface_list_to_json(&res->l) : json_array()) <
+	        0 ||
 	    doc_set(d, "routes", routes) < 0)
 		return -1;
 	return doc_write(d, stdout);
@@ -267,7 +293,7 @@ static int emit_json(struct doc *d, const struct ifaces_result *res,
 /* Collect, then the route question; errors are recorded as they come.
  * Returns the exit status the run has earned so far. */
 static int collect(const struct ifaces_opts *o, struct doc *d,
-		   struct ifaces_result *res, bool *have_list)
+                   struct ifaces_result *res, bool *have_list)
 {
 	struct sysroot sr;
 	int rc = 0;
@@ -278,8 +304,10 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 		return 2;
 	}
 	if (o->route != NULL && !sysroot_is_live(&sr)) {
-		fail(d, "route", "cannot ask the route to '%s' of a recorded "
-				 "sysroot", o->route);
+		fail(d, "route",
+		     "cannot ask the route to '%s' of a recorded "
+		     "sysroot",
+		     o->route);
 		return 2;
 	}
 	if (iface_collect(&res->l, &sr) < 0) {
@@ -311,13 +339,13 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 			json_t *ev = NULL;
 
 			evidence_add(&ev, "netlink RTM_GETROUTE", "%s",
-				     strerror(errno));
+			             strerror(errno));
 			doc_add_finding(d, "host-unreachable", -1, ev, NULL,
-					"no route to '%s'", o->route);
+			                "no route to '%s'", o->route);
 			if (!o->json)
 				fprintf(stderr,
-					"netprobe ifaces: no route to '%s'\n",
-					o->route);
+				        "netprobe ifaces: no route to '%s'\n",
+				        o->route);
 			if (rc == 0)
 				rc = 1;
 		} else {

@@ -1,12 +1,730 @@
-/* netprobe scan: placeholder until its issue lands. */
+/* netprobe scan: collect this node's interfaces, routes, layering,
+ * hostname and environment; decide the findings and the recommendation;
+ * emit text, JSON or `export` lines. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "decide.h"
+#include "doc.h"
+#include "hostname.h"
+#include "layers.h"
+#include "nl.h"
+#include "parse.h"
+#include "peer.h"
+#include "recommend.h"
+#include "scan_json.h"
+#include "sysroot.h"
 
+#define SCAN_MAX_PEERS 16
+#define SCAN_MAX_ROUTES 16
+#define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
+#define TABLE_MAX 24   /* interfaces listed in full in the text table */
+
+struct scan_opts {
+	bool json, export;
+	const char *sysroot;
+	const char *peers[SCAN_MAX_PEERS];
+	size_t npeers;
+};
+
+/* Everything collected, decided and emitted by one run. */
+struct scan {
+	struct scan_opts o;
+	struct sysroot sr;
+	struct doc d;
+	struct iface_list ifaces;
+	struct route_info defaults[SCAN_MAX_ROUTES];
+	size_t ndefaults;
+	bool routes_known;
+	struct route_info lookup; /* the route toward the first peer */
+	bool have_lookup;
+	struct layers ly;
+	bool have_layers;
+	struct hostname_info host;
+	struct scan_env env;
+	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
+	struct master_info master;
+	struct peer_verdict peers[SCAN_MAX_PEERS];
+	size_t npeers;
+	struct recommendation rec;
+	struct nccl_default nccl;
+	bool color;
+};
+
+static const char usage_text[] =
+    "usage: netprobe scan [--json] [--export] [--sysroot dir] "
+    "[--peer host[:port]]...\n"
+    "\n"
+    "  --json             write the JSON document (netprobe-json(5))\n"
+    "  --export           print only `export NAME=value` lines for eval\n"
+    "  --sysroot dir      read /proc, /sys and /etc from a recorded tree\n"
+    "  --peer host[:port] let the route toward this peer decide "
+    "(repeatable)\n"
+    "  -h, --help         print this help\n";
+
+/* Reports a run that cannot go on: one line on stderr, the error in the
+ * document (written in --json mode). Returns the exit status 2. */
+static int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "netprobe scan: %s\n", msg);
+	if (s->d.root != NULL) {
+		doc_add_error(&s->d, step, "%s", msg);
+		if (s->o.json && doc_write(&s->d, stdout) < 0)
+			fprintf(stderr, "netprobe scan: cannot write output\n");
+	}
+	return 2;
+}
+
+/* Parses the command line. Returns 0, 1 for --help (done), or 2 for bad
+ * usage (already reported). */
+static int scan_parse(int argc, char **argv, struct scan_opts *o)
+{
+	static const struct option longopts[] = {
+	    {"json", no_argument, NULL, 'j'},
+	    {"export", no_argument, NULL, 'e'},
+	    {"sysroot", required_argument, NULL, 's'},
+	    {"peer", required_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'e':
+			o->export = true;
+			break;
+		case 's':
+			o->sysroot = optarg;
+			break;
+		case 'p':
+			if (o->npeers >= SCAN_MAX_PEERS) {
+				fprintf(stderr,
+				        "netprobe scan: too many peers "
+				        "'%s': at most %d\n",
+				        optarg, SCAN_MAX_PEERS);
+				return 2;
+			}
+			o->peers[o->npeers++] = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		case ':':
+			fprintf(stderr,
+			        "netprobe scan: option '%s' needs a "
+			        "value\n",
+			        argv[optind - 1]);
+			fputs(usage_text, stderr);
+			return 2;
+		default:
+			fprintf(stderr, "netprobe scan: unknown option '%s'\n",
+			        argv[optind - 1]);
+			fputs(usage_text, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "netprobe scan: unexpected argument '%s'\n",
+		        argv[optind]);
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	if (o->json && o->export) {
+		fprintf(stderr, "netprobe scan: --json and --export exclude "
+		                "each other\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* Splits HOST[:PORT] ("[v6]:port" or a bare IPv6 address too) into host.
+ * Returns 0, or -1 with *why set. */
+static int split_peer(const char *spec, char *host, size_t len,
+                      const char **why)
+{
+	const char *colon, *port = NULL, *errstr;
+	size_t n;
+	long long p;
+
+	if (spec[0] == '[') {
+		const char *end = strchr(spec, ']');
+
+		if (end == NULL) {
+			*why = "missing ']'";
+			return -1;
+		}
+		n = (size_t)(end - spec - 1);
+		if (end[1] == ':')
+			port = end + 2;
+		else if (end[1] != '\0') {
+			*why = "text after ']'";
+			return -1;
+		}
+		spec++;
+	} else {
+		colon = strchr(spec, ':');
+		if (colon != NULL && strchr(colon + 1, ':') == NULL) {
+			n = (size_t)(colon - spec);
+			port = colon + 1;
+		} else {
+			n = strlen(spec);
+		}
+	}
+	if (n == 0 || n >= len) {
+		*why = n == 0 ? "no host" : "host too long";
+		return -1;
+	}
+	memcpy(host, spec, n);
+	host[n] = '\0';
+	if (port != NULL && parse_num(port, 1, 65535, &p, &errstr) < 0) {
+		*why = "the port is not a number from 1 to 65535";
+		return -1;
+	}
+	return 0;
+}
+
+/* The binary address of a sockaddr, for route_get. */
+static const void *sa_addr(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return &((const struct sockaddr_in *)(const void *)ss)
+		            ->sin_addr;
+	return &((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr;
+}
+
+/*
+ * The peer hook: one verdict per --peer. Today it knows only the route
+ * toward each peer (local_ifname, local_addr from `ip route get`; nat and
+ * inbound -1 for untested). The peer probes fill the same struct
+ * peer_verdict (responded, observed_addr, nat, inbound, rtt_us, path_mtu)
+ * and recommend() reads the array as it is. Returns 0, or 2 when a peer
+ * is malformed or does not resolve (reported).
+ */
+static int scan_peer_verdicts(struct scan *s)
+{
+	for (size_t i = 0; i < s->o.npeers; i++) {
+		struct peer_verdict *v = &s->peers[s->npeers];
+		struct sockaddr_storage ss;
+		struct route_info ri;
+		char host[256], err[320];
+		const char *why;
+
+		memset(v, 0, sizeof(*v));
+		v->nat = -1;
+		v->inbound = -1;
+		v->rtt_us = -1;
+		v->path_mtu = -1;
+		snprintf(v->peer, sizeof(v->peer), "%s", s->o.peers[i]);
+		if (split_peer(s->o.peers[i], host, sizeof(host), &why) < 0)
+			return scan_fail(s, "peer", "invalid peer '%s': %s",
+			                 s->o.peers[i], why);
+		if (!sysroot_is_live(&s->sr)) {
+			doc_add_error(&s->d, "peer",
+			              "peer '%s' ignored: routes are looked up "
+			              "only on the live system, not in a "
+			              "recorded sysroot",
+			              s->o.peers[i]);
+			continue;
+		}
+		if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
+		                    sizeof(err)) < 1)
+			return scan_fail(s, "peer", "invalid peer '%s': %s",
+			                 s->o.peers[i], err);
+		inet_ntop(ss.ss_family, sa_addr(&ss), v->peer_addr,
+		          sizeof(v->peer_addr));
+		s->npeers++;
+		if (route_get(ss.ss_family, sa_addr(&ss), &ri) < 0) {
+			doc_add_error(&s->d, "route",
+			              "no route toward peer '%s' (%s): %s",
+			              s->o.peers[i], v->peer_addr,
+			              strerror(errno));
+			continue;
+		}
+		snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
+		         ri.out_interface);
+		snprintf(v->local_addr, sizeof(v->local_addr), "%s", ri.source);
+		if (!s->have_lookup) {
+			s->lookup = ri;
+			s->have_lookup = true;
+		}
+	}
+	return 0;
+}
+
+/* Resolves MASTER_ADDR and asks for the route toward it (live only). */
+static void scan_master(struct scan *s)
+{
+	struct master_info *m = &s->master;
+	struct sockaddr_storage ss;
+	struct route_info ri;
+	const char *v = s->env.master_addr;
+
+	memset(m, 0, sizeof(*m));
+	m->route = -1;
+	if (v == NULL || *v == '\0')
+		return;
+	if (inet_pton(AF_INET, v, m->addr) == 1) {
+		m->family = AF_INET;
+	} else if (inet_pton(AF_INET6, v, m->addr) == 1) {
+		m->family = AF_INET6;
+	} else if (!sysroot_is_live(&s->sr)) {
+		return; /* a name: not looked up for a recorded tree */
+	} else if (resolve_bounded(v, AF_UNSPEC, &ss, 1, RESOLVE_MS, m->error,
+	                           sizeof(m->error)) < 1) {
+		return;
+	} else {
+		m->family = ss.ss_family;
+		memcpy(m->addr, sa_addr(&ss), m->family == AF_INET ? 4 : 16);
+	}
+	m->resolved = true;
+	inet_ntop(m->family, m->addr, m->str, sizeof(m->str));
+	if (!sysroot_is_live(&s->sr))
+		return;
+	if (route_get(m->family, m->addr, &ri) == 0) {
+		m->route = 1;
+		snprintf(m->route_ifname, sizeof(m->route_ifname), "%s",
+		         ri.out_interface);
+	} else {
+		m->route = 0;
+	}
+}
+
+/* NCCL_COMM_ID with a host name: NCCL resolves it, so do we (live). */
+static void scan_comm_id(struct scan *s)
+{
+	const char *v = s->env.nccl_comm_id, *colon;
+	struct sockaddr_storage ss;
+	char host[256], addr[INET6_ADDRSTRLEN], err[320];
+	size_t n;
+
+	if (v == NULL || v[0] == '[' || !sysroot_is_live(&s->sr))
+		return;
+	colon = strrchr(v, ':');
+	n = colon ? (size_t)(colon - v) : strlen(v);
+	if (n == 0 || n >= sizeof(host))
+		return;
+	memcpy(host, v, n);
+	host[n] = '\0';
+	if (inet_pton(AF_INET, host, addr) == 1)
+		return;
+	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
+	                    sizeof(err)) < 1) {
+		doc_add_error(&s->d, "resolve", "NCCL_COMM_ID: %s", err);
+		return;
+	}
+	inet_ntop(ss.ss_family, sa_addr(&ss), addr, sizeof(addr));
+	snprintf(s->comm_id_numeric, sizeof(s->comm_id_numeric),
+	         ss.ss_family == AF_INET6 ? "[%s]%s" : "%s%s", addr,
+	         colon ? colon : "");
+}
+
+/* Orders default routes as the kernel prefers them: IPv4 first, then by
+ * metric. */
+static int route_cmp(const void *a, const void *b)
+{
+	const struct route_info *x = a, *y = b;
+
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
+	return (x->metric > y->metric) - (x->metric < y->metric);
+}
+
+/* Collects everything the deciders need. Returns 0, or 2 when the scan
+ * cannot run (reported). */
+static int scan_collect(struct scan *s)
+{
+	if (iface_collect(&s->ifaces, &s->sr) < 0)
+		return scan_fail(s, "netlink", "cannot list interfaces%s%s: %s",
+		                 sysroot_is_live(&s->sr) ? "" : " in '",
+		                 sysroot_is_live(&s->sr) ? "" : s->sr.dir,
+		                 strerror(errno));
+	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
+	                   &s->ndefaults) < 0) {
+		doc_add_error(&s->d, "route",
+		              "cannot read the default routes: "
+		              "%s",
+		              strerror(errno));
+		s->ndefaults = 0;
+	} else {
+		s->routes_known = true;
+		qsort(s->defaults, s->ndefaults, sizeof(s->defaults[0]),
+		      route_cmp);
+	}
+	if (layers_detect(&s->ly, &s->sr, &s->ifaces) < 0)
+		doc_add_error(&s->d, "layers", "cannot tell the layering: %s",
+		              strerror(errno));
+	else
+		s->have_layers = true;
+	if (hostname_collect(&s->sr, &s->host, RESOLVE_MS) < 0)
+		doc_add_error(&s->d, "hostname", "cannot read the hostname%s%s",
+		              s->host.error[0] ? ": " : "", s->host.error);
+	else if (!s->host.resolved && !s->host.live)
+		doc_add_error(&s->d, "hostname", "%s", s->host.error);
+	if (!sysroot_is_live(&s->sr))
+		doc_add_error(&s->d, "live",
+		              "recorded sysroot: bind(), getaddrinfo and route "
+		              "lookups were skipped");
+	scan_env_from_process(&s->env);
+	if (s->o.npeers > 0 && s->env.nodes == 0)
+		s->env.nodes = 2; /* peers on other nodes were named */
+	scan_master(s);
+	scan_comm_id(s);
+	return scan_peer_verdicts(s);
+}
+
+/* Runs every decider. Returns 0, or 2 on no memory (reported). */
+static int scan_decide(struct scan *s)
+{
+	const char *defs[SCAN_MAX_ROUTES];
+	struct rec_input in;
+	struct nccl_env ne;
+
+	for (size_t i = 0; i < s->ndefaults; i++)
+		defs[i] = s->defaults[i].out_interface;
+	memset(&in, 0, sizeof(in));
+	in.ifaces = &s->ifaces;
+	in.layers = s->have_layers ? &s->ly : NULL;
+	in.default_ifnames = defs;
+	in.ndefault = s->ndefaults;
+	in.peers = s->peers;
+	in.npeers = s->npeers;
+	in.routes_known = s->routes_known;
+	if (recommend(&in, &s->rec) < 0)
+		return scan_fail(s, "recommend", "out of memory");
+	scan_env_nccl(&s->env,
+	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
+	if (s->have_layers)
+		layers_findings(&s->ly, &s->d);
+	decide_iface_state(&s->ifaces, &s->d);
+	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->d);
+	decide_hostname(&s->host, &s->ifaces, &s->d);
+	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->d);
+	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
+	decide_comm_id(&s->env, &ne, &s->ifaces, &s->d);
+	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);
+	decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);
+	decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d);
+	decide_ipv6_link_local(&s->ifaces, &ne, &s->d);
+	return 0;
+}
+
+/* The `routes` object: defaults and the lookup toward the first peer. */
+static json_t *routes_json(const struct scan *s)
+{
+	json_t *defs = json_array();
+
+	for (size_t i = 0; defs != NULL && i < s->ndefaults; i++)
+		json_array_append_new(defs, route_to_json(&s->defaults[i]));
+	return json_pack("{s:o, s:o}", "defaults", defs, "lookup",
+	                 s->have_lookup ? route_to_json(&s->lookup)
+	                                : json_null());
+}
+
+/* Builds the document's results. Returns 0, or -1 on no memory. */
+static int scan_json(struct scan *s)
+{
+	json_t *peers = json_array();
+
+	for (size_t i = 0; peers != NULL && i < s->npeers; i++)
+		json_array_append_new(peers,
+		                      peer_verdict_to_json(&s->peers[i]));
+	if (doc_set(&s->d, "interfaces", iface_list_to_json(&s->ifaces)) ||
+	    doc_set(&s->d, "layers",
+	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
+	    doc_set(&s->d, "routes", routes_json(s)) ||
+	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
+	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
+	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
+	    doc_set(&s->d, "peers", peers))
+		return -1;
+	return 0;
+}
+
+/* Writes value single-quoted for sh: ' becomes '\''. */
+static void sh_quote(FILE *fp, const char *value)
+{
+	fputc('\'', fp);
+	for (const char *p = value; *p != '\0'; p++) {
+		if (*p == '\'')
+			fputs("'\\''", fp);
+		else
+			fputc(*p, fp);
+	}
+	fputc('\'', fp);
+}
+
+/* --export: only `export NAME='value'` lines on stdout. */
+static void emit_export(const struct scan *s)
+{
+	const struct recommendation *r = &s->rec;
+
+	if (r->ifc == NULL) {
+		fprintf(stderr, "# netprobe scan: no recommendation: %s\n",
+		        r->nreasons > 0 ? r->reasons[0] : "no interface");
+		return;
+	}
+	for (int i = 0; i < r->nenv; i++) {
+		printf("export %s=", r->env[i].name);
+		sh_quote(stdout, r->env[i].value);
+		putchar('\n');
+	}
+}
+
+/* A short state word for the interface table. */
+static const char *state_word(const struct iface *ifc)
+{
+	if (!(ifc->flags & IFF_UP))
+		return "down";
+	if (!(ifc->flags & IFF_RUNNING) || ifc->carrier == 0)
+		return "no-carrier";
+	return "up";
+}
+
+/* Starts and ends colour for a severity, on a terminal only. */
+static const char *sev_color(const struct scan *s, const char *sev)
+{
+	if (!s->color)
+		return "";
+	if (strcmp(sev, "fault") == 0)
+		return "\033[1;31m";
+	if (strcmp(sev, "warning") == 0)
+		return "\033[33m";
+	return "\033[36m";
+}
+
+/* The interface table: interfaces with addresses, or all when few. */
+static void emit_ifaces(const struct scan *s)
+{
+	const struct iface_list *l = &s->ifaces;
+	size_t hidden = 0;
+
+	printf("interfaces\n");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct iface *ifc = &l->v[i];
+		int shown = 0;
+
+		if (l->n > TABLE_MAX && ifc->naddrs == 0) {
+			hidden++;
+			continue;
+		}
+		printf("  %-16s %-10s %-10s", ifc->name,
+		       iface_kind_name(ifc->kind), state_word(ifc));
+		for (int k = 0; k < ifc->naddrs; k++) {
+			const struct iface_addr *a = &ifc->addrs[k];
+
+			if (a->family == AF_INET6 &&
+			    IN6_IS_ADDR_LINKLOCAL(&a->a.v6) && ifc->naddrs > 1)
+				continue;
+			printf(" %s/%u", a->str, a->prefixlen);
+			shown++;
+		}
+		if (ifc->master[0] != '\0')
+			printf(" (in %s)", ifc->master);
+		else if (shown == 0)
+			printf(" -");
+		putchar('\n');
+	}
+	if (hidden > 0)
+		printf("  (%zu more without addresses: --json lists them)\n",
+		       hidden);
+}
+
+/* The layering in one line. */
+static void emit_layers(const struct scan *s)
+{
+	const struct layers *ly = &s->ly;
+
+	if (!s->have_layers)
+		return;
+	printf("\nlayers\n  container %s, network %s, wsl %s%s, reach %s",
+	       layers_container_name(ly->container),
+	       layers_netmode_name(ly->netmode), layers_wsl_name(ly->wsl),
+	       ly->wsl_container ? " (container inside)" : "",
+	       layers_reach_name(ly->reach));
+	if (ly->shm_bytes >= 0)
+		printf(", /dev/shm %lld MiB", ly->shm_bytes >> 20);
+	putchar('\n');
+}
+
+/* Findings: severity, code, summary, evidence indented, fix. */
+static void emit_findings(const struct scan *s)
+{
+	size_t i, k;
+	json_t *f, *e;
+
+	printf("\nfindings\n");
+	if (json_array_size(s->d.findings) == 0)
+		printf("  none\n");
+	json_array_foreach(s->d.findings, i, f)
+	{
+		const char *sev =
+		    json_string_value(json_object_get(f, "severity"));
+
+		printf("  %s%-7s%s  %s: %s\n", sev_color(s, sev), sev,
+		       s->color ? "\033[0m" : "",
+		       json_string_value(json_object_get(f, "code")),
+		       json_string_value(json_object_get(f, "summary")));
+		json_array_foreach(json_object_get(f, "evidence"), k, e)
+		    printf("           %s (%s)\n",
+		           json_string_value(json_object_get(e, "fact")),
+		           json_string_value(json_object_get(e, "source")));
+		printf("           fix: %s\n",
+		       json_string_value(json_object_get(f, "fix")));
+	}
+	json_array_foreach(s->d.errors, i, f)
+	    printf("  %-7s  %s: %s\n", "skipped",
+	           json_string_value(json_object_get(f, "step")),
+	           json_string_value(json_object_get(f, "message")));
+}
+
+/* Why the other interfaces lost, one line per reason: a node with a
+ * thousand veths gets one line for them, not a thousand. */
+static void emit_rejected(const struct recommendation *r)
+{
+	for (size_t i = 0; i < r->nrejected; i++) {
+		const char *why = r->rejected[i].reason;
+		size_t n = 0, shown = 0;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(r->rejected[k].reason, why) == 0;
+		if (seen)
+			continue;
+		printf("  not ");
+		for (size_t k = i; k < r->nrejected; k++) {
+			if (strcmp(r->rejected[k].reason, why) != 0)
+				continue;
+			if (shown < 4)
+				printf("%s%s", shown ? ", " : "",
+				       r->rejected[k].interface);
+			shown++;
+			n++;
+		}
+		if (n > 4)
+			printf(" and %zu more", n - 4);
+		printf(": %s\n", why);
+	}
+}
+
+/* NCCL's own choice and the recommendation with its settings. */
+static void emit_choice(const struct scan *s)
+{
+	const struct nccl_choice *c = &s->nccl.choice;
+	const struct recommendation *r = &s->rec;
+
+	printf("\nnccl's own choice (NCCL_SOCKET_IFNAME unset)\n  rule %s:",
+	       c->rule);
+	for (int i = 0; i < c->n; i++)
+		printf(" %s %s%s%s", c->v[i].ifc->name, c->v[i].addr->str,
+		       i == 0 ? " (bootstrap)" : "", i + 1 < c->n ? "," : "");
+	if (c->n == 0)
+		printf(" no interface");
+	printf("\n  %s: %s\n", s->nccl.safe ? "safe" : "not safe", s->nccl.why);
+
+	printf("\nrecommendation\n");
+	if (r->ifc != NULL)
+		printf("  interface %s, address %s\n", r->ifc->name,
+		       r->addr->str);
+	else
+		printf("  no interface\n");
+	for (int i = 0; i < r->nenv; i++) {
+		printf("  export %s=", r->env[i].name);
+		sh_quote(stdout, r->env[i].value);
+		putchar('\n');
+	}
+	for (int i = 0; i < r->nreasons; i++)
+		printf("  - %s\n", r->reasons[i]);
+	emit_rejected(r);
+}
+
+/* Writes the chosen output. Returns 0, or -1 when writing failed. */
+static int scan_emit(struct scan *s)
+{
+	if (s->o.export)
+		emit_export(s);
+	else if (s->o.json)
+		return doc_write(&s->d, stdout);
+	else {
+		emit_ifaces(s);
+		emit_layers(s);
+		emit_findings(s);
+		emit_choice(s);
+	}
+	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+}
+
+/* Releases everything the run holds. */
+static void scan_free(struct scan *s)
+{
+	recommendation_free(&s->rec);
+	layers_free(&s->ly); /* safe when detection failed half way */
+	iface_list_free(&s->ifaces);
+	doc_free(&s->d);
+}
+
+/* The subcommand: parse, collect, decide, emit; the exit status is the
+ * verdict (0 no fault, 1 fault, 2 could not run). */
 int cmd_scan(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "netprobe scan: not implemented yet\n");
-	return 2;
+	struct scan *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (s == NULL) {
+		fprintf(stderr, "netprobe scan: out of memory\n");
+		return 2;
+	}
+	rc = scan_parse(argc, argv, &s->o);
+	if (rc != 0) {
+		free(s);
+		return rc == 1 ? 0 : 2;
+	}
+	s->color = !s->o.json && !s->o.export && isatty(STDOUT_FILENO) &&
+	           getenv("NO_COLOR") == NULL;
+	if (doc_init(&s->d, "netprobe", "scan") < 0) {
+		rc = scan_fail(s, "memory", "out of memory");
+		goto out;
+	}
+	if (sysroot_init(&s->sr, s->o.sysroot) < 0) {
+		rc = scan_fail(s, "sysroot", "cannot read sysroot '%s': %s",
+		               s->o.sysroot, strerror(errno));
+		goto out;
+	}
+	if ((rc = scan_collect(s)) != 0 || (rc = scan_decide(s)) != 0)
+		goto out;
+	if (scan_json(s) < 0) {
+		rc = scan_fail(s, "memory", "out of memory");
+		goto out;
+	}
+	if (scan_emit(s) < 0) {
+		fprintf(stderr, "netprobe scan: cannot write output\n");
+		rc = 2;
+		goto out;
+	}
+	rc = doc_exit_status(&s->d, true);
+out:
+	scan_free(s);
+	free(s);
+	return rc;
 }

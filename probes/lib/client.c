@@ -416,6 +416,11 @@ int client_hello(struct np_client *c)
 	if (len < 0)
 		return fail(c, CLIENT_E_USAGE, "cannot encode hello");
 	n = call(c, PROTO_HELLO, (size_t)len, PROTO_HELLO);
+	if (n < 0 && c->code == CLIENT_E_TIMEOUT && !c->have_hello)
+		return fail(c, CLIENT_E_PROTOCOL,
+			    "peer at %s:%u accepted the connection but sent "
+			    "no hello within %.3gs (not a netprobe responder?)",
+			    c->addr, c->port, (double)c->timeout_us / 1e6);
 	if (n < 0)
 		return -1;
 	if (proto_hello_decode(c->buf + PROTO_HDR_LEN, (size_t)n, &c->hello,

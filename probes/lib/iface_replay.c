@@ -20,8 +20,8 @@
 #define PROC_BUF (256 * 1024)
 
 /* Reads /sys/class/net/NAME/FILE as an integer (base 0: "0x1003" too). */
-static int net_ll(const struct sysroot *sr, const char *name,
-		  const char *file, long long *v)
+static int net_ll(const struct sysroot *sr, const char *name, const char *file,
+                  long long *v)
 {
 	char path[PATH_MAX];
 
@@ -29,8 +29,9 @@ static int net_ll(const struct sysroot *sr, const char *name,
 	return sysroot_read_ll(sr, path, v);
 }
 
+/* First line of /sys/class/net/NAME/FILE. */
 static ssize_t net_line(const struct sysroot *sr, const char *name,
-			const char *file, char *buf, size_t len)
+                        const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 
@@ -38,8 +39,9 @@ static ssize_t net_line(const struct sysroot *sr, const char *name,
 	return sysroot_read_line(sr, path, buf, len);
 }
 
+/* True when /sys/class/net/NAME/FILE was recorded. */
 static bool net_exists(const struct sysroot *sr, const char *name,
-		       const char *file)
+                       const char *file)
 {
 	char path[PATH_MAX];
 
@@ -47,11 +49,12 @@ static bool net_exists(const struct sysroot *sr, const char *name,
 	return sysroot_exists(sr, path);
 }
 
+/* The operstate file's word to IF_OPER_*; -1 when unknown. */
 static int operstate_from_str(const char *s)
 {
 	static const char *const names[] = {
-		"unknown", "notpresent", "down", "lowerlayerdown",
-		"testing", "dormant",    "up",
+	    "unknown", "notpresent", "down", "lowerlayerdown",
+	    "testing", "dormant",    "up",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
@@ -70,8 +73,7 @@ static void read_mac(const struct sysroot *sr, struct iface *ifc)
 }
 
 /* DEVTYPE from uevent names the kind for the drivers that set one. */
-static enum iface_kind read_devtype(const struct sysroot *sr,
-				    struct iface *ifc)
+static enum iface_kind read_devtype(const struct sysroot *sr, struct iface *ifc)
 {
 	char path[PATH_MAX], buf[1024], *line, *save = NULL;
 
@@ -93,7 +95,7 @@ static enum iface_kind read_devtype(const struct sysroot *sr,
 
 /* Basename of a recorded link ("../upper_br0" style targets too). */
 static bool link_base(const struct sysroot *sr, const char *name,
-		      const char *file, char *out, size_t len)
+                      const char *file, char *out, size_t len)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	const char *b;
@@ -109,7 +111,7 @@ static bool link_base(const struct sysroot *sr, const char *name,
 /* One /sys/class/net entry. Returns 0, or -1 when it has no ifindex (not
  * an interface directory). */
 static int replay_one(const struct sysroot *sr, const char *name,
-		      struct iface_list *l, int *iflink)
+                      struct iface_list *l, int *iflink)
 {
 	struct iface *ifc;
 	long long v, type = ARPHRD_ETHER;
@@ -132,15 +134,24 @@ static int replay_one(const struct sysroot *sr, const char *name,
 		ifc->operstate = operstate_from_str(buf);
 	if (net_ll(sr, name, "carrier", &v) == 0)
 		ifc->carrier = v != 0;
+	/* sysfs's flags file holds dev->flags without IFF_RUNNING, which the
+	 * kernel adds in dev_get_flags() when netif_oper_up(): operational
+	 * state up (6) or unknown (0). Do the same so a replayed interface is
+	 * running exactly when netlink would say so. */
+	if ((ifc->flags & IFF_UP) && ifc->carrier != 0 &&
+	    (ifc->operstate == 6 || ifc->operstate == 0))
+		ifc->flags |= IFF_RUNNING;
 	(void)net_ll(sr, name, "type", &type);
 	read_mac(sr, ifc);
 	k = read_devtype(sr, ifc);
 	if (net_exists(sr, name, "bridge"))
 		k = IFK_BRIDGE;
+	else if (net_exists(sr, name, "bonding"))
+		k = IFK_BOND;
 	if (net_exists(sr, name, "tun_flags"))
 		k = net_ll(sr, name, "tun_flags", &v) == 0 && (v & IFF_TAP)
-			    ? IFK_TAP
-			    : IFK_TUN;
+		        ? IFK_TAP
+		        : IFK_TUN;
 	if (type == ARPHRD_LOOPBACK || (ifc->flags & IFF_LOOPBACK))
 		k = IFK_LOOPBACK;
 	else if (type == ARPHRD_INFINIBAND)
@@ -151,14 +162,14 @@ static int replay_one(const struct sysroot *sr, const char *name,
 	/* A master's index is filled once every entry is read. */
 	if (!link_base(sr, name, "master", ifc->master, sizeof(ifc->master)))
 		(void)link_base(sr, name, "brport/bridge", ifc->master,
-				sizeof(ifc->master));
+		                sizeof(ifc->master));
 	return 0;
 }
 
 /* Addresses of /proc/net/if_inet6: "addr ifindex plen scope flags name",
  * scope in the IPv6 encoding (0x10 host, 0x20 link, 0x40 site). */
 static void replay_inet6(const struct sysroot *sr, struct iface_list *l,
-			 char *buf)
+                         char *buf)
 {
 	char *line, *save = NULL;
 	int count = 0;
@@ -174,7 +185,7 @@ static void replay_inet6(const struct sysroot *sr, struct iface_list *l,
 		struct iface *ifc;
 
 		if (sscanf(line, "%32s %x %x %x %x %15s", hex, &idx, &plen,
-			   &scope, &flags, name) != 6 ||
+		           &scope, &flags, name) != 6 ||
 		    strlen(hex) != 32 || plen > 128)
 			continue;
 		for (int i = 0; i < 16; i++) {
@@ -187,11 +198,11 @@ static void replay_inet6(const struct sysroot *sr, struct iface_list *l,
 		rts = scope == 0x10   ? RT_SCOPE_HOST
 		      : scope == 0x20 ? RT_SCOPE_LINK
 		      : scope == 0x40 ? RT_SCOPE_SITE
-				      : RT_SCOPE_UNIVERSE;
+		                      : RT_SCOPE_UNIVERSE;
 		ifc = iface_find_index(l, (int)idx);
 		if (ifc != NULL && strcmp(ifc->name, name) == 0)
 			(void)iface_add_addr(ifc, AF_INET6, &a, plen, rts);
-next:;
+	next:;
 	}
 }
 
@@ -203,7 +214,7 @@ struct v4_route {
 /* Connected routes (Gateway 00000000) of /proc/net/route, the only
  * recorded link between an IPv4 address and its interface. */
 static size_t read_connected(const struct sysroot *sr, char *buf,
-			     struct v4_route *rt, size_t max)
+                             struct v4_route *rt, size_t max)
 {
 	char *line, *save = NULL;
 	size_t n = 0;
@@ -219,7 +230,7 @@ static size_t read_connected(const struct sysroot *sr, char *buf,
 		if (line == NULL)
 			break;
 		if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", dev, &dst, &gw,
-			   &flags, &mask) != 5 ||
+		           &flags, &mask) != 5 ||
 		    gw != 0 || !(flags & RTF_UP))
 			continue;
 		nl_copy(rt[n].dev, sizeof(rt[n].dev), dev);
@@ -230,6 +241,7 @@ static size_t read_connected(const struct sysroot *sr, char *buf,
 	return n;
 }
 
+/* Prefix length of a contiguous netmask. */
 static unsigned mask_len(uint32_t mask)
 {
 	return (unsigned)__builtin_popcount(mask);
@@ -239,7 +251,7 @@ static unsigned mask_len(uint32_t mask)
  * to the interface whose connected route holds it (longest mask), and
  * 127/8 to the loopback interface. */
 static void replay_inet(const struct sysroot *sr, struct iface_list *l,
-			char *buf)
+                        char *buf)
 {
 	struct v4_route *rt = calloc(REPLAY_MAX_ROUTES, sizeof(*rt));
 	uint32_t *seen = calloc(REPLAY_MAX_ADDRS, sizeof(*seen));
@@ -294,9 +306,10 @@ static void replay_inet(const struct sysroot *sr, struct iface_list *l,
 		}
 		if (ifc != NULL)
 			(void)iface_add_addr(ifc, AF_INET, &a, plen,
-					     plen == 8 && ifc->kind == IFK_LOOPBACK
-						     ? RT_SCOPE_HOST
-						     : RT_SCOPE_UNIVERSE);
+			                     plen == 8 &&
+			                             ifc->kind == IFK_LOOPBACK
+			                         ? RT_SCOPE_HOST
+			                         : RT_SCOPE_UNIVERSE);
 	}
 out:
 	free(rt);
@@ -324,7 +337,7 @@ static void replay_links(struct iface_list *l, const int *iflink)
 			if (ifc->kind == IFK_UNKNOWN) {
 				ifc->kind = IFK_VETH;
 				nl_copy(ifc->kind_str, sizeof(ifc->kind_str),
-					"veth");
+				        "veth");
 			}
 			continue;
 		}
@@ -333,11 +346,12 @@ static void replay_links(struct iface_list *l, const int *iflink)
 			    ifc->kind == IFK_UNKNOWN) {
 				ifc->kind = IFK_VETH;
 				nl_copy(ifc->kind_str, sizeof(ifc->kind_str),
-					"veth");
+				        "veth");
 			}
 	}
 }
 
+/* qsort order for directory entries: by name. */
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -388,8 +402,8 @@ int iface_replay(struct iface_list *out, const struct sysroot *sr)
 	}
 	/* Sort with iflink kept alongside: sort pairs by index. */
 	for (size_t i = 1; i < out->n; i++) {
-		for (size_t j = i; j > 0 && out->v[j - 1].index > out->v[j].index;
-		     j--) {
+		for (size_t j = i;
+		     j > 0 && out->v[j - 1].index > out->v[j].index; j--) {
 			struct iface t = out->v[j];
 			int tl = iflink[j];
 
@@ -430,14 +444,14 @@ static int recorded_index(const struct sysroot *sr, const char *name)
 	long long v;
 
 	return net_ll(sr, name, "ifindex", &v) == 0 && v > 0 && v <= INT32_MAX
-		       ? (int)v
-		       : 0;
+	           ? (int)v
+	           : 0;
 }
 
 /* Default routes: /proc/net/route rows with destination and mask 0, then
  * /proc/net/ipv6_route rows "::/0" that are up and not reject routes. */
 int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
-			  size_t max, size_t *n)
+                          size_t max, size_t *n)
 {
 	char *buf = malloc(PROC_BUF), *line, *save = NULL;
 	bool any = false;
@@ -458,19 +472,19 @@ int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
 			if (line == NULL)
 				break;
 			if (sscanf(line, "%15s %x %x %x %*d %*d %d %x", dev,
-				   &dst, &gw, &flags, &metric, &mask) != 6 ||
+			           &dst, &gw, &flags, &metric, &mask) != 6 ||
 			    dst != 0 || mask != 0 || !(flags & RTF_UP))
 				continue;
 			memset(r, 0, sizeof(*r));
 			r->family = AF_INET;
 			snprintf(r->destination, sizeof(r->destination),
-				 "default");
+			         "default");
 			nl_copy(r->out_interface, sizeof(r->out_interface),
-				dev);
+			        dev);
 			r->oif = recorded_index(sr, dev);
 			if ((flags & RTF_GATEWAY) && gw != 0)
 				inet_ntop(AF_INET, &gw, r->gateway,
-					  sizeof(r->gateway));
+				          sizeof(r->gateway));
 			r->metric = metric;
 			r->table = RT_TABLE_MAIN;
 			(*n)++;
@@ -487,19 +501,20 @@ int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
 			struct route_info *r = &out[*n];
 			struct in6_addr a;
 
-			if (sscanf(line, "%32s %x %*s %*x %32s %x %*x %*x %x %15s",
-				   dst, &plen, nh, &metric, &flags, dev) != 6 ||
+			if (sscanf(line,
+			           "%32s %x %*s %*x %32s %x %*x %*x %x %15s",
+			           dst, &plen, nh, &metric, &flags, dev) != 6 ||
 			    strcmp(dst, "00000000000000000000000000000000") !=
-				    0 ||
+			        0 ||
 			    plen != 0 || !(flags & RTF_UP) ||
 			    (flags & RTF_REJECT) || strlen(nh) != 32)
 				continue;
 			memset(r, 0, sizeof(*r));
 			r->family = AF_INET6;
 			snprintf(r->destination, sizeof(r->destination),
-				 "default");
+			         "default");
 			nl_copy(r->out_interface, sizeof(r->out_interface),
-				dev);
+			        dev);
 			r->oif = recorded_index(sr, dev);
 			if (flags & RTF_GATEWAY) {
 				for (int i = 0; i < 16; i++) {
@@ -509,7 +524,7 @@ int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
 					a.s6_addr[i] = (uint8_t)byte;
 				}
 				inet_ntop(AF_INET6, &a, r->gateway,
-					  sizeof(r->gateway));
+				          sizeof(r->gateway));
 			}
 			r->metric = (int)metric;
 			r->table = RT_TABLE_MAIN;

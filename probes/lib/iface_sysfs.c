@@ -29,7 +29,7 @@ static bool is_pci_addr(const char *s)
 		return false;
 	for (size_t i = 0; pat[i] != '\0'; i++) {
 		if (pat[i] == 'x' ? !isxdigit((unsigned char)s[i])
-				  : s[i] != pat[i])
+		                  : s[i] != pat[i])
 			return false;
 	}
 	return true;
@@ -82,16 +82,16 @@ static void fill_device(struct iface *ifc, const struct sysroot *sr)
 	else
 		pci_from_class_link(ifc, sr);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/driver",
-		 ifc->name);
+	         ifc->name);
 	if (sysroot_readlink(sr, path, link, sizeof(link)) >= 0)
 		nl_copy(ifc->driver, sizeof(ifc->driver), base(link));
 	snprintf(path, sizeof(path), "/sys/class/net/%s/device/numa_node",
-		 ifc->name);
+	         ifc->name);
 	if (sysroot_read_ll(sr, path, &v) == 0 && v >= 0 && v < 65536)
 		ifc->numa_node = (int)v;
 	if (ifc->numa_node < 0 && ifc->pci[0] != '\0') {
 		snprintf(path, sizeof(path),
-			 "/sys/bus/pci/devices/%s/numa_node", ifc->pci);
+		         "/sys/bus/pci/devices/%s/numa_node", ifc->pci);
 		if (sysroot_read_ll(sr, path, &v) == 0 && v >= 0 && v < 65536)
 			ifc->numa_node = (int)v;
 	}
@@ -132,34 +132,39 @@ static void fill_rdma(struct iface_list *l, const struct sysroot *sr)
 		if (ib[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device",
-			 ib);
+		         ib);
 		if (sysroot_readlink(sr, path, link, sizeof(link)) >= 0) {
 			for (size_t i = 0; i < l->n; i++)
 				if (l->v[i].pci[0] != '\0' &&
 				    l->v[i].rdma[0] == '\0' &&
 				    strcmp(l->v[i].pci, base(link)) == 0)
-					nl_copy(l->v[i].rdma, sizeof(l->v[i].rdma), ib);
+					nl_copy(l->v[i].rdma,
+					        sizeof(l->v[i].rdma), ib);
 		}
 		for (int port = 1; port <= 4; port++) {
 			struct iface *ifc;
 
 			snprintf(path, sizeof(path),
-				 "/sys/class/infiniband/%s/ports/%d/gid_attrs/"
-				 "ndevs/0",
-				 ib, port);
-			if (sysroot_read_line(sr, path, name, sizeof(name)) <= 0)
+			         "/sys/class/infiniband/%s/ports/%d/gid_attrs/"
+			         "ndevs/0",
+			         ib, port);
+			if (sysroot_read_line(sr, path, name, sizeof(name)) <=
+			    0)
 				continue;
 			for (size_t i = 0; i < l->n; i++) {
 				ifc = &l->v[i];
 				if (strcmp(ifc->name, name) == 0 &&
 				    ifc->rdma[0] == '\0')
-					nl_copy(ifc->rdma, sizeof(ifc->rdma), ib);
+					nl_copy(ifc->rdma, sizeof(ifc->rdma),
+					        ib);
 			}
 		}
 	}
 	closedir(d);
 }
 
+/* Per interface: tap/tun, then device facts where a device can exist;
+ * RDMA mapping once, only when some interface has hardware. */
 void iface_sysfs_fill(struct iface_list *l, const struct sysroot *sr)
 {
 	bool any_hw = false;

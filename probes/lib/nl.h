@@ -1,6 +1,9 @@
 /* Interfaces and routes as the kernel sees them: rtnetlink dumps (libmnl)
  * for the live system, /sys/class/net and /proc/net for a recorded sysroot,
- * and their JSON form (man/netprobe-json.5, section ifaces). */
+ * and their JSON form (man/netprobe-json.5, section ifaces). Include it
+ * before any <linux/if*.h>, which clashes with <net/if.h> otherwise. Lists
+ * passed to iface_collect start empty ({0}); free them with
+ * iface_list_free. */
 #ifndef NP_NL_H
 #define NP_NL_H
 
@@ -46,13 +49,17 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out);
 /* ---- helpers of the above, callable by others but not part of the
  * contract ---- */
 
+/* Dumps interrupted by concurrent changes are retried this many times. */
+#define NL_DUMP_TRIES 5
+
 /* Room for one request message (header, fixed part, a few attributes). */
 #define NL_REQ_SIZE 512
 
 /* Sends one request on a fresh NETLINK_ROUTE socket and feeds every reply
  * message to cb until NLMSG_DONE (dumps) or the single answer. Bounded in
  * messages and in time (2 s receive timeout). Returns 0, or -1 with errno
- * (from the kernel's NLMSG_ERROR, or the socket). */
+ * (from the kernel's NLMSG_ERROR, or the socket; EINTR when the kernel
+ * marked the dump interrupted, so the caller should start it again). */
 int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data);
 
 /* Walks the attributes in buf[0..len) into tb (indexed by type, 0..max),

@@ -25,9 +25,9 @@ int nl_parse_addr(const struct nlmsghdr *nlh, struct iface_list *l)
 		goto bad;
 	ifa = mnl_nlmsg_get_payload(nlh);
 	if (nl_attr_table(mnl_nlmsg_get_payload_offset(nlh, sizeof(*ifa)),
-			  nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
-				  MNL_ALIGN(sizeof(*ifa)),
-			  tb, IFA_MAX, NULL) < 0)
+	                  nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
+	                      MNL_ALIGN(sizeof(*ifa)),
+	                  tb, IFA_MAX, NULL) < 0)
 		goto bad;
 	if (ifa->ifa_family == AF_INET)
 		want = 4;
@@ -44,7 +44,7 @@ int nl_parse_addr(const struct nlmsghdr *nlh, struct iface_list *l)
 	if (ifc == NULL || ifc->naddrs >= IFACE_MAX_ADDRS)
 		return 0;
 	return iface_add_addr(ifc, ifa->ifa_family, mnl_attr_get_payload(a),
-			      ifa->ifa_prefixlen, ifa->ifa_scope);
+	                      ifa->ifa_prefixlen, ifa->ifa_scope);
 bad:
 	errno = EINVAL;
 	return -1;

@@ -15,7 +15,7 @@
 /* mnl_attr_ok plus a type check per attribute, and no trailing bytes: a
  * truncated message fails here instead of being half read. */
 int nl_attr_table(const void *buf, size_t len, const struct nlattr **tb,
-		  unsigned max, const enum mnl_attr_data_type *types)
+                  unsigned max, const enum mnl_attr_data_type *types)
 {
 	const struct nlattr *a = buf;
 	long rem = (long)len;
@@ -35,7 +35,7 @@ int nl_attr_table(const void *buf, size_t len, const struct nlattr **tb,
 		}
 		rem -= (long)MNL_ALIGN(a->nla_len);
 		a = (const struct nlattr *)((const char *)a +
-					    MNL_ALIGN(a->nla_len));
+		                            MNL_ALIGN(a->nla_len));
 	}
 	if (rem > 0)
 		goto bad;
@@ -47,12 +47,13 @@ bad:
 
 /* Nested attributes: same checks on the payload of one attribute. */
 static int nest_table(const struct nlattr *nest, const struct nlattr **tb,
-		      unsigned max, const enum mnl_attr_data_type *types)
+                      unsigned max, const enum mnl_attr_data_type *types)
 {
 	return nl_attr_table(mnl_attr_get_payload(nest),
-			     mnl_attr_get_payload_len(nest), tb, max, types);
+	                     mnl_attr_get_payload_len(nest), tb, max, types);
 }
 
+/* qsort/bsearch order: ascending ifindex. */
 static int cmp_index(const void *a, const void *b)
 {
 	const struct iface *x = a, *y = b;
@@ -77,25 +78,37 @@ struct iface *iface_find_index(struct iface_list *l, int index)
 	return NULL;
 }
 
+/* MACVLAN_MODE_* as `ip -d link` names them. */
 static const char *macvlan_mode_name(uint32_t m)
 {
 	switch (m) {
-	case MACVLAN_MODE_PRIVATE: return "private";
-	case MACVLAN_MODE_VEPA: return "vepa";
-	case MACVLAN_MODE_BRIDGE: return "bridge";
-	case MACVLAN_MODE_PASSTHRU: return "passthru";
-	case MACVLAN_MODE_SOURCE: return "source";
-	default: return "unknown";
+	case MACVLAN_MODE_PRIVATE:
+		return "private";
+	case MACVLAN_MODE_VEPA:
+		return "vepa";
+	case MACVLAN_MODE_BRIDGE:
+		return "bridge";
+	case MACVLAN_MODE_PASSTHRU:
+		return "passthru";
+	case MACVLAN_MODE_SOURCE:
+		return "source";
+	default:
+		return "unknown";
 	}
 }
 
+/* IPVLAN_MODE_* as `ip -d link` names them. */
 static const char *ipvlan_mode_name(uint16_t m)
 {
 	switch (m) {
-	case IPVLAN_MODE_L2: return "l2";
-	case IPVLAN_MODE_L3: return "l3";
-	case IPVLAN_MODE_L3S: return "l3s";
-	default: return "unknown";
+	case IPVLAN_MODE_L2:
+		return "l2";
+	case IPVLAN_MODE_L3:
+		return "l3";
+	case IPVLAN_MODE_L3S:
+		return "l3s";
+	default:
+		return "unknown";
 	}
 }
 
@@ -140,22 +153,22 @@ static int parse_info_data(const struct nlattr *data, struct iface *ifc)
 			ifc->vxlan_id = mnl_attr_get_u32(tb[IFLA_VXLAN_ID]);
 		if (tb[IFLA_VXLAN_LINK])
 			ifc->vxlan_link =
-				(int)mnl_attr_get_u32(tb[IFLA_VXLAN_LINK]);
+			    (int)mnl_attr_get_u32(tb[IFLA_VXLAN_LINK]);
 		break;
 	case IFK_MACVLAN:
 	case IFK_MACVTAP:
 		if (tb[IFLA_MACVLAN_MODE])
 			snprintf(ifc->macvlan_mode, sizeof(ifc->macvlan_mode),
-				 "%s",
-				 macvlan_mode_name(mnl_attr_get_u32(
-					 tb[IFLA_MACVLAN_MODE])));
+			         "%s",
+			         macvlan_mode_name(
+			             mnl_attr_get_u32(tb[IFLA_MACVLAN_MODE])));
 		break;
 	case IFK_IPVLAN:
 		if (tb[IFLA_IPVLAN_MODE])
 			snprintf(ifc->macvlan_mode, sizeof(ifc->macvlan_mode),
-				 "%s",
-				 ipvlan_mode_name(mnl_attr_get_u16(
-					 tb[IFLA_IPVLAN_MODE])));
+			         "%s",
+			         ipvlan_mode_name(
+			             mnl_attr_get_u16(tb[IFLA_IPVLAN_MODE])));
 		break;
 	case IFK_VLAN:
 		if (tb[IFLA_VLAN_ID])
@@ -176,8 +189,8 @@ static int parse_info_data(const struct nlattr *data, struct iface *ifc)
 static int parse_linkinfo(const struct nlattr *li, struct iface *ifc)
 {
 	static const enum mnl_attr_data_type t[IFLA_INFO_MAX + 1] = {
-		[IFLA_INFO_KIND] = MNL_TYPE_STRING,
-		[IFLA_INFO_DATA] = MNL_TYPE_NESTED,
+	    [IFLA_INFO_KIND] = MNL_TYPE_STRING,
+	    [IFLA_INFO_DATA] = MNL_TYPE_NESTED,
 	};
 	const struct nlattr *tb[IFLA_INFO_MAX + 1];
 
@@ -204,14 +217,14 @@ static int parse_linkinfo(const struct nlattr *li, struct iface *ifc)
 int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 {
 	static const enum mnl_attr_data_type t[IFLA_MAX + 1] = {
-		[IFLA_IFNAME] = MNL_TYPE_NUL_STRING,
-		[IFLA_MTU] = MNL_TYPE_U32,
-		[IFLA_MASTER] = MNL_TYPE_U32,
-		[IFLA_LINK] = MNL_TYPE_U32,
-		[IFLA_LINK_NETNSID] = MNL_TYPE_U32,
-		[IFLA_OPERSTATE] = MNL_TYPE_U8,
-		[IFLA_CARRIER] = MNL_TYPE_U8,
-		[IFLA_LINKINFO] = MNL_TYPE_NESTED,
+	    [IFLA_IFNAME] = MNL_TYPE_NUL_STRING,
+	    [IFLA_MTU] = MNL_TYPE_U32,
+	    [IFLA_MASTER] = MNL_TYPE_U32,
+	    [IFLA_LINK] = MNL_TYPE_U32,
+	    [IFLA_LINK_NETNSID] = MNL_TYPE_U32,
+	    [IFLA_OPERSTATE] = MNL_TYPE_U8,
+	    [IFLA_CARRIER] = MNL_TYPE_U8,
+	    [IFLA_LINKINFO] = MNL_TYPE_NESTED,
 	};
 	const struct nlattr *tb[IFLA_MAX + 1];
 	const struct ifinfomsg *ifm;
@@ -225,9 +238,9 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 	if (ifm->ifi_index <= 0)
 		goto bad;
 	if (nl_attr_table(mnl_nlmsg_get_payload_offset(nlh, sizeof(*ifm)),
-			  nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
-				  MNL_ALIGN(sizeof(*ifm)),
-			  tb, IFLA_MAX, t) < 0)
+	                  nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
+	                      MNL_ALIGN(sizeof(*ifm)),
+	                  tb, IFLA_MAX, t) < 0)
 		goto bad;
 	if (tb[IFLA_IFNAME] == NULL)
 		goto bad;
@@ -267,8 +280,8 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 		const uint8_t *m = mnl_attr_get_payload(tb[IFLA_ADDRESS]);
 
 		snprintf(tmp.mac, sizeof(tmp.mac),
-			 "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
-			 m[3], m[4], m[5]);
+		         "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+		         m[3], m[4], m[5]);
 	}
 	if (tb[IFLA_LINKINFO] && parse_linkinfo(tb[IFLA_LINKINFO], &tmp) < 0)
 		goto bad;
@@ -301,21 +314,20 @@ void iface_list_finish(struct iface_list *l)
 		if (ifc->master_index > 0 &&
 		    (m = iface_find_index(l, ifc->master_index)) != NULL) {
 			snprintf(ifc->master, sizeof(ifc->master), "%s",
-				 m->name);
+			         m->name);
 			if (m->nslaves < 8)
 				snprintf(m->slaves[m->nslaves++],
-					 sizeof(m->slaves[0]), "%s",
-					 ifc->name);
+				         sizeof(m->slaves[0]), "%s", ifc->name);
 		}
 		if (ifc->link_index > 0 && ifc->link_netnsid < 0 &&
 		    (m = iface_find_index(l, ifc->link_index)) != NULL)
 			snprintf(ifc->parent, sizeof(ifc->parent), "%s",
-				 m->name);
+			         m->name);
 		/* vxlan has no IFLA_LINK: its underlay is its parent. */
 		if (ifc->kind == IFK_VXLAN && ifc->vxlan_link > 0 &&
 		    (m = iface_find_index(l, ifc->vxlan_link)) != NULL)
 			snprintf(ifc->parent, sizeof(ifc->parent), "%s",
-				 m->name);
+			         m->name);
 	}
 }
 
@@ -339,6 +351,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Same for RTM_NEWADDR. */
 static int addr_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct collect_ctx *c = data;
@@ -362,14 +375,14 @@ static int dump(int type, struct collect_ctx *c)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	if (type == RTM_GETLINK) {
 		struct ifinfomsg *ifm =
-			mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+		    mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
 
 		ifm->ifi_family = AF_UNSPEC;
 		/* Statistics are most of a link message's bytes. */
 		mnl_attr_put_u32(nlh, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
 	} else {
 		struct ifaddrmsg *ifa =
-			mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+		    mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
 
 		ifa->ifa_family = AF_UNSPEC;
 	}
@@ -382,26 +395,29 @@ static int dump(int type, struct collect_ctx *c)
 	return 0;
 }
 
-/* Live: two dumps and sysfs; recorded: replay. */
+/* Live: two dumps and sysfs; recorded: replay. A dump the kernel marks
+ * interrupted (NLM_F_DUMP_INTR: links or addresses changed meanwhile;
+ * libmnl reports EINTR) is started again, at most NL_DUMP_TRIES times. */
 int iface_collect(struct iface_list *out, const struct sysroot *sr)
 {
 	struct collect_ctx c = {.l = out};
+	int saved = 0;
 
 	if (!sysroot_is_live(sr))
 		return iface_replay(out, sr);
-	if (dump(RTM_GETLINK, &c) < 0)
-		goto fail;
-	iface_list_finish(out);
-	if (dump(RTM_GETADDR, &c) < 0)
-		goto fail;
-	iface_sysfs_fill(out, sr);
-	return 0;
-fail:
-	{
-		int saved = errno;
-
+	for (int tries = 0; tries < NL_DUMP_TRIES; tries++) {
+		if (dump(RTM_GETLINK, &c) == 0) {
+			iface_list_finish(out);
+			if (dump(RTM_GETADDR, &c) == 0) {
+				iface_sysfs_fill(out, sr);
+				return 0;
+			}
+		}
+		saved = errno;
 		iface_list_free(out);
-		errno = saved;
+		if (saved != EINTR)
+			break;
 	}
+	errno = saved;
 	return -1;
 }

@@ -9,14 +9,13 @@
 #include <linux/rtnetlink.h>
 
 /* Address attribute to text; its length must match the family. */
-static int addr_str(int family, const struct nlattr *a, char *buf,
-		    size_t len)
+static int addr_str(int family, const struct nlattr *a, char *buf, size_t len)
 {
 	size_t want = family == AF_INET ? 4 : 16;
 
 	if (mnl_attr_get_payload_len(a) != want ||
-	    inet_ntop(family, mnl_attr_get_payload(a), buf,
-		      (socklen_t)len) == NULL) {
+	    inet_ntop(family, mnl_attr_get_payload(a), buf, (socklen_t)len) ==
+	        NULL) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -42,7 +41,7 @@ static int via_str(const struct nlattr *a, char *buf, size_t len)
 
 /* RTA_MULTIPATH: the first next hop stands for the route. */
 static int parse_multipath(int family, const struct nlattr *mp,
-			   struct route_info *out)
+                           struct route_info *out)
 {
 	const struct rtnexthop *nh = mnl_attr_get_payload(mp);
 	size_t len = mnl_attr_get_payload_len(mp);
@@ -55,12 +54,11 @@ static int parse_multipath(int family, const struct nlattr *mp,
 	}
 	out->oif = nh->rtnh_ifindex;
 	if (nl_attr_table((const char *)nh + RTNH_ALIGN(sizeof(*nh)),
-			  nh->rtnh_len - RTNH_ALIGN(sizeof(*nh)), tb, RTA_MAX,
-			  NULL) < 0)
+	                  nh->rtnh_len - RTNH_ALIGN(sizeof(*nh)), tb, RTA_MAX,
+	                  NULL) < 0)
 		return -1;
-	if (tb[RTA_GATEWAY] &&
-	    addr_str(family, tb[RTA_GATEWAY], out->gateway,
-		     sizeof(out->gateway)) < 0)
+	if (tb[RTA_GATEWAY] && addr_str(family, tb[RTA_GATEWAY], out->gateway,
+	                                sizeof(out->gateway)) < 0)
 		return -1;
 	if (tb[RTA_VIA] &&
 	    via_str(tb[RTA_VIA], out->gateway, sizeof(out->gateway)) < 0)
@@ -73,10 +71,10 @@ static int parse_multipath(int family, const struct nlattr *mp,
 int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out)
 {
 	static const enum mnl_attr_data_type t[RTA_MAX + 1] = {
-		[RTA_OIF] = MNL_TYPE_U32,
-		[RTA_PRIORITY] = MNL_TYPE_U32,
-		[RTA_TABLE] = MNL_TYPE_U32,
-		[RTA_METRICS] = MNL_TYPE_NESTED,
+	    [RTA_OIF] = MNL_TYPE_U32,
+	    [RTA_PRIORITY] = MNL_TYPE_U32,
+	    [RTA_TABLE] = MNL_TYPE_U32,
+	    [RTA_METRICS] = MNL_TYPE_NESTED,
 	};
 	const struct nlattr *tb[RTA_MAX + 1];
 	const struct rtmsg *rtm;
@@ -93,9 +91,9 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out)
 	if (rtm->rtm_dst_len > full)
 		goto bad;
 	if (nl_attr_table(mnl_nlmsg_get_payload_offset(nlh, sizeof(*rtm)),
-			  nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
-				  MNL_ALIGN(sizeof(*rtm)),
-			  tb, RTA_MAX, t) < 0)
+	                  nlh->nlmsg_len - MNL_NLMSG_HDRLEN -
+	                      MNL_ALIGN(sizeof(*rtm)),
+	                  tb, RTA_MAX, t) < 0)
 		goto bad;
 	memset(&r, 0, sizeof(r));
 	r.family = rtm->rtm_family;
@@ -108,7 +106,7 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out)
 		if (addr_str(r.family, tb[RTA_DST], a, sizeof(a)) < 0)
 			goto bad;
 		snprintf(r.destination, sizeof(r.destination), "%s/%u", a,
-			 rtm->rtm_dst_len);
+		         rtm->rtm_dst_len);
 	} else if (rtm->rtm_dst_len == 0) {
 		snprintf(r.destination, sizeof(r.destination), "default");
 	} else {
@@ -119,11 +117,11 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out)
 	if (tb[RTA_PREFSRC] &&
 	    addr_str(r.family, tb[RTA_PREFSRC], r.source, sizeof(r.source)) < 0)
 		goto bad;
-	if (tb[RTA_GATEWAY] &&
-	    addr_str(r.family, tb[RTA_GATEWAY], r.gateway,
-		     sizeof(r.gateway)) < 0)
+	if (tb[RTA_GATEWAY] && addr_str(r.family, tb[RTA_GATEWAY], r.gateway,
+	                                sizeof(r.gateway)) < 0)
 		goto bad;
-	if (tb[RTA_VIA] && via_str(tb[RTA_VIA], r.gateway, sizeof(r.gateway)) < 0)
+	if (tb[RTA_VIA] &&
+	    via_str(tb[RTA_VIA], r.gateway, sizeof(r.gateway)) < 0)
 		goto bad;
 	if (tb[RTA_MULTIPATH] && r.oif == 0 &&
 	    parse_multipath(r.family, tb[RTA_MULTIPATH], &r) < 0)
@@ -133,12 +131,12 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out)
 	if (tb[RTA_METRICS]) {
 		const struct nlattr *mx[RTAX_MAX + 1];
 		static const enum mnl_attr_data_type mt[RTAX_MAX + 1] = {
-			[RTAX_MTU] = MNL_TYPE_U32,
+		    [RTAX_MTU] = MNL_TYPE_U32,
 		};
 
 		if (nl_attr_table(mnl_attr_get_payload(tb[RTA_METRICS]),
-				  mnl_attr_get_payload_len(tb[RTA_METRICS]), mx,
-				  RTAX_MAX, mt) < 0)
+		                  mnl_attr_get_payload_len(tb[RTA_METRICS]), mx,
+		                  RTAX_MAX, mt) < 0)
 			goto bad;
 		if (mx[RTAX_MTU])
 			r.mtu = mnl_attr_get_u32(mx[RTAX_MTU]);
@@ -155,6 +153,7 @@ struct get_ctx {
 	int got, err;
 };
 
+/* The single RTM_NEWROUTE answer of a route get; the ACK ends it. */
 static int get_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct get_ctx *c = data;
@@ -172,8 +171,8 @@ static int get_cb(const struct nlmsghdr *nlh, void *data)
 /* Out interface name of a route; "" when the index is gone. */
 static void fill_oif_name(struct route_info *r)
 {
-	if (r->oif <= 0 || if_indextoname((unsigned)r->oif,
-					  r->out_interface) == NULL)
+	if (r->oif <= 0 ||
+	    if_indextoname((unsigned)r->oif, r->out_interface) == NULL)
 		r->out_interface[0] = '\0';
 }
 
@@ -243,8 +242,8 @@ static int def_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Two dumps, IPv4 then IPv6. */
-int route_defaults(const struct sysroot *sr, struct route_info *out,
-		   size_t max, size_t *n)
+int route_defaults(const struct sysroot *sr, struct route_info *out, size_t max,
+                   size_t *n)
 {
 	static const int fams[] = {AF_INET, AF_INET6};
 	struct def_ctx c = {.out = out, .max = max};
@@ -261,11 +260,22 @@ int route_defaults(const struct sysroot *sr, struct route_info *out,
 		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 		rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 		rtm->rtm_family = (unsigned char)fams[i];
-		c.err = 0;
-		if (nl_request(nlh, def_cb, &c) < 0) {
+		/* With strict checking the kernel dumps only the main table
+		 * (not the local one, a route per address); def_cb filters
+		 * again for kernels without it. */
+		rtm->rtm_table = RT_TABLE_MAIN;
+		mnl_attr_put_u32(nlh, RTA_TABLE, RT_TABLE_MAIN);
+		for (int tries = 0;; tries++) {
+			size_t before = c.n;
+
+			c.err = 0;
+			if (nl_request(nlh, def_cb, &c) == 0)
+				break;
 			if (c.err != 0)
 				errno = c.err;
-			return -1;
+			if (errno != EINTR || tries + 1 >= NL_DUMP_TRIES)
+				return -1;
+			c.n = before; /* interrupted: dump this family again */
 		}
 	}
 	*n = c.n;

@@ -17,6 +17,8 @@
 #define NL_MAX_READS 65536
 #define NL_MAX_NS (10LL * 1000000000LL)
 
+/* strlcpy without its return value: silent truncation is intended for
+ * names and sysfs values that fit by construction. */
 void nl_copy(char *dst, size_t n, const char *src)
 {
 	size_t len = strnlen(src, n - 1);
@@ -25,6 +27,7 @@ void nl_copy(char *dst, size_t n, const char *src)
 	dst[len] = '\0';
 }
 
+/* Monotonic clock in nanoseconds, for the loop's time bound. */
 static long long now_ns(void)
 {
 	struct timespec ts;
@@ -49,12 +52,12 @@ int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
 		goto out;
 	if (setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		       sizeof(tv)) < 0)
+	               sizeof(tv)) < 0)
 		goto out;
 	/* Strict checking makes the kernel honour dump filters; old kernels
 	 * lack it and that is fine. */
 	(void)mnl_socket_setsockopt(nl, NETLINK_GET_STRICT_CHK, &one,
-				    sizeof(one));
+	                            sizeof(one));
 	/* Extended ACKs give better errors; optional as well. */
 	(void)mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	buf = malloc(NL_BUF_SIZE);

@@ -25,7 +25,7 @@ START_TEST(replay_kinds_and_links)
 	const struct iface *i;
 
 	replay(&l);
-	ck_assert_uint_eq(l.n, 9);
+	ck_assert_uint_eq(l.n, 12);
 	for (size_t k = 1; k < l.n; k++)
 		ck_assert_int_lt(l.v[k - 1].index, l.v[k].index);
 	ck_assert_int_eq(iface_by_name(&l, "lo")->kind, IFK_LOOPBACK);
@@ -66,6 +66,17 @@ START_TEST(replay_kinds_and_links)
 	ck_assert_int_eq(i->kind, IFK_INFINIBAND);
 	ck_assert_str_eq(i->rdma, "mlx5_1");
 	ck_assert_str_eq(i->mac, "");
+	i = iface_by_name(&l, "bond0");
+	ck_assert_int_eq(i->kind, IFK_BOND);
+	ck_assert_int_eq(i->nslaves, 2);
+	ck_assert_str_eq(i->slaves[0], "ens11");
+	ck_assert_str_eq(i->slaves[1], "ens12");
+	i = iface_by_name(&l, "ens12");
+	ck_assert_int_eq(i->kind, IFK_PHYSICAL);
+	ck_assert_str_eq(i->master, "bond0");
+	ck_assert_str_eq(i->pci, "0000:af:00.1");
+	ck_assert_str_eq(i->driver, ""); /* dangling device link */
+	ck_assert_int_eq(i->speed_mbps, 25000);
 	iface_list_free(&l);
 }
 END_TEST

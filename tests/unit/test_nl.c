@@ -17,7 +17,7 @@
 
 /* A RTM_NEWLINK header with name and flags; callers add attributes. */
 static struct nlmsghdr *link_msg(char *buf, int index, const char *name,
-				 unsigned flags)
+                                 unsigned flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct ifinfomsg *ifm;
@@ -36,7 +36,7 @@ static struct nlmsghdr *link_msg(char *buf, int index, const char *name,
 /* IFLA_LINKINFO with the kind; returns the open IFLA_INFO_DATA nest (or
  * NULL when with_data is false, the linkinfo then already closed). */
 static struct nlattr *put_kind(struct nlmsghdr *nlh, const char *kind,
-			       bool with_data, struct nlattr **li)
+                               bool with_data, struct nlattr **li)
 {
 	*li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
 	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, kind);
@@ -48,7 +48,7 @@ static struct nlattr *put_kind(struct nlmsghdr *nlh, const char *kind,
 }
 
 static void end_kind(struct nlmsghdr *nlh, struct nlattr *data,
-		     struct nlattr *li)
+                     struct nlattr *li)
 {
 	mnl_attr_nest_end(nlh, data);
 	mnl_attr_nest_end(nlh, li);
@@ -238,15 +238,15 @@ START_TEST(link_macvlan_ipvlan_modes)
 		const char *want;
 		enum iface_kind k;
 	} cases[] = {
-		{"macvlan", MACVLAN_MODE_PRIVATE, "private", IFK_MACVLAN},
-		{"macvlan", MACVLAN_MODE_VEPA, "vepa", IFK_MACVLAN},
-		{"macvlan", MACVLAN_MODE_BRIDGE, "bridge", IFK_MACVLAN},
-		{"macvlan", MACVLAN_MODE_PASSTHRU, "passthru", IFK_MACVLAN},
-		{"macvlan", MACVLAN_MODE_SOURCE, "source", IFK_MACVLAN},
-		{"macvtap", MACVLAN_MODE_BRIDGE, "bridge", IFK_MACVTAP},
-		{"ipvlan", IPVLAN_MODE_L2, "l2", IFK_IPVLAN},
-		{"ipvlan", IPVLAN_MODE_L3, "l3", IFK_IPVLAN},
-		{"ipvlan", IPVLAN_MODE_L3S, "l3s", IFK_IPVLAN},
+	    {"macvlan", MACVLAN_MODE_PRIVATE, "private", IFK_MACVLAN},
+	    {"macvlan", MACVLAN_MODE_VEPA, "vepa", IFK_MACVLAN},
+	    {"macvlan", MACVLAN_MODE_BRIDGE, "bridge", IFK_MACVLAN},
+	    {"macvlan", MACVLAN_MODE_PASSTHRU, "passthru", IFK_MACVLAN},
+	    {"macvlan", MACVLAN_MODE_SOURCE, "source", IFK_MACVLAN},
+	    {"macvtap", MACVLAN_MODE_BRIDGE, "bridge", IFK_MACVTAP},
+	    {"ipvlan", IPVLAN_MODE_L2, "l2", IFK_IPVLAN},
+	    {"ipvlan", IPVLAN_MODE_L3, "l3", IFK_IPVLAN},
+	    {"ipvlan", IPVLAN_MODE_L3S, "l3s", IFK_IPVLAN},
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(*cases); c++) {
@@ -262,10 +262,9 @@ START_TEST(link_macvlan_ipvlan_modes)
 		d = put_kind(nlh, cases[c].kind, true, &li);
 		if (cases[c].k == IFK_IPVLAN)
 			mnl_attr_put_u16(nlh, IFLA_IPVLAN_MODE,
-					 (uint16_t)cases[c].mode);
+			                 (uint16_t)cases[c].mode);
 		else
-			mnl_attr_put_u32(nlh, IFLA_MACVLAN_MODE,
-					 cases[c].mode);
+			mnl_attr_put_u32(nlh, IFLA_MACVLAN_MODE, cases[c].mode);
 		end_kind(nlh, d, li);
 		i = parse1(&l, nlh);
 		ck_assert_int_eq(i->kind, cases[c].k);
@@ -419,7 +418,7 @@ END_TEST
 
 /* A RTM_NEWADDR message for ifindex with one or two address attributes. */
 static struct nlmsghdr *addr_msg(char *buf, int family, int index,
-				 unsigned plen, unsigned scope)
+                                 unsigned plen, unsigned scope)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct ifaddrmsg *ifa;
@@ -582,8 +581,9 @@ START_TEST(route_multipath)
 	nh->rtnh_ifindex = 5;
 	nlh->nlmsg_len += MNL_ALIGN(sizeof(*nh));
 	mnl_attr_put(nlh, RTA_GATEWAY, 16, &g);
-	nh->rtnh_len = (unsigned short)((char *)mnl_nlmsg_get_payload_tail(nlh) -
-					(char *)nh);
+	nh->rtnh_len =
+	    (unsigned short)((char *)mnl_nlmsg_get_payload_tail(nlh) -
+	                     (char *)nh);
 	mnl_attr_nest_end(nlh, mp);
 	ck_assert_int_eq(nl_parse_route(nlh, &r), 0);
 	ck_assert_int_eq(r.oif, 5);

@@ -1,0 +1,1 @@
+DEB_PKGS += jq
