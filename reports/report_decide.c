@@ -241,7 +241,8 @@ static void decide_nat_conflicts(const struct rctx *c, const json_t *per_node,
 					 addr != NULL && pa != NULL &&
 					 strcmp(pa, addr) == 0 &&
 					 json_is_false(json_object_get(
-						 e, "responded")))
+						 e, "responded")) &&
+					 rc_probe_failed(d))
 					snprintf(what, sizeof(what),
 						 "%s's peer test to %s got no "
 						 "answer",
@@ -518,7 +519,8 @@ static void decide_other_env(const struct rctx *c, const json_t *per_node,
 		json_object_foreach(seen, name, dummy) {
 			const char *first = NULL;
 			bool same = true;
-			size_t n = 0;
+			size_t n = 0, j;
+			json_t *q;
 
 			json_array_foreach(per_node, i, p) {
 				const struct report_input *sc =
@@ -556,17 +558,25 @@ static void decide_other_env(const struct rctx *c, const json_t *per_node,
 
 				if (v == NULL)
 					continue;
-				cites = json_pack("[o]",
-						  rc_cite(node,
-							  "scan.recommendation"));
-				cite_findings(c, cites, node, NULL, 1);
-				if (same && n > 1 && i > 0) {
-					json_decref(cites);
-					continue;
+				if (same && i > 0)
+					continue; /* one cluster setting */
+				cites = json_array();
+				json_array_foreach(per_node, j, q) {
+					const char *qn = rj_str(q, "node");
+
+					if (!same && strcmp(qn, node) != 0)
+						continue;
+					rc_cite_add(cites, qn,
+						    "scan.recommendation");
+					cite_findings(c, cites, qn, "nccl-env",
+						      1);
+					cite_findings(c, cites, qn,
+						      "interfaces", 1);
 				}
 				add_setting(settings, name, v,
 					    same ? NULL : node,
-					    same ? "every node's scan "
+					    same ? "the scan of every node with "
+						   "a usable interface "
 						   "recommends it"
 						 : "this node's scan "
 						   "recommends it",
@@ -937,17 +947,26 @@ static json_t *decide_mtu(const struct rctx *c)
 
 		if (!json_is_object(pm) || ifc == NULL)
 			continue;
-		if (ok > 0 && mine > 0 && ok < mine) {
+		if (peer > 0 && mine > 0 && peer < mine) {
+			/* the peer's MTU is the real limit; the largest probe
+			 * that crossed can exceed it by a few bytes */
+			want = peer;
+			snprintf(why, sizeof(why),
+				 "%s has MTU %lld but %s's interface has %lld",
+				 ifc, mine, target ? target : "the peer", peer);
+			if (ok > 0 && ok < mine) {
+				size_t l = strlen(why);
+
+				snprintf(why + l, sizeof(why) - l,
+					 "; packets above %lld bytes vanish",
+					 ok);
+			}
+		} else if (ok > 0 && mine > 0 && ok < mine) {
 			want = ok;
 			snprintf(why, sizeof(why),
 				 "packets above %lld bytes toward %s vanish; "
 				 "%s has MTU %lld",
 				 ok, target ? target : "the peer", ifc, mine);
-		} else if (peer > 0 && mine > 0 && peer < mine) {
-			want = peer;
-			snprintf(why, sizeof(why),
-				 "%s has MTU %lld but %s's interface has %lld",
-				 ifc, mine, target ? target : "the peer", peer);
 		}
 		if (want < 0)
 			continue;

@@ -45,6 +45,11 @@ int rm_matrix(struct rctx *c, json_t *rep);
 /* Builds `nccl` (report_matrix.c). Returns it (an array) or NULL. */
 json_t *rm_nccl(struct rctx *c);
 
+/* True when the document carries a finding that a failed reachability
+ * probe produces: only then does a peer with responded false mean "no
+ * answer" rather than "not probed". */
+bool rc_probe_failed(const json_t *doc);
+
 /* The check class a finding code belongs to ("interfaces", "ports"...). */
 const char *rc_class(const char *code);
 

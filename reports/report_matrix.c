@@ -74,10 +74,17 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 		long long rtt = rj_int(p, "rtt_us", -1);
 
 		if (json_is_false(json_object_get(p, "responded"))) {
+			bool failed = rc_probe_failed(d);
+
 			snprintf(det, sizeof(det),
-				 "scan: no answer from the responder at %s",
+				 failed ? "scan: no answer from the responder "
+					  "at %s"
+					: "scan: no responder answered at %s "
+					  "(or the scan did not probe it)",
 				 rj_strd(p, "peer_addr", rj_strd(p, "peer", "?")));
-			observe(cells, host, to, "unreachable", -1, det);
+			observe(cells, host, to, failed ? "unreachable"
+							: "unknown",
+				-1, det);
 			continue;
 		}
 		if (json_is_true(json_object_get(p, "nat"))) {

@@ -80,6 +80,22 @@ const char *rc_class(const char *code)
 	return "other";
 }
 
+bool rc_probe_failed(const json_t *doc)
+{
+	static const char *const codes[] = {
+		"host-unreachable", "port-filtered",  "port-prohibited",
+		"port-closed",	    "inbound-blocked", "nat-detected",
+		"rank-unreachable", NULL};
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(rj_arr(doc, "findings"), i, f)
+		for (const char *const *c = codes; *c != NULL; c++)
+			if (strcmp(rj_strd(f, "code", ""), *c) == 0)
+				return true;
+	return false;
+}
+
 /* The classes a command examines: a check that ran and found nothing
  * passes, one that did not run is not reported. */
 static const char *const *command_classes(const char *tool, const char *cmd)

@@ -4,7 +4,8 @@
 # format. Three nodes on one LAN (10.231.60.0/24): gpu-a and gpu-b run on
 # the host network, gpu-c trains inside a Docker-style container on
 # 172.17.0.2 behind nftables masquerade on its host; gpu-b's firewall
-# drops new connections to the ephemeral port range. Needs root.
+# drops new connections to the ephemeral port range and its NIC has a
+# smaller MTU than the rest of the LAN. Needs root.
 #
 # usage: tests/demo/demo.sh [DIR]     (default build/demo)
 # Documents go to DIR/docs/, reports to DIR/report.{txt,md,html,json,xml},
@@ -115,6 +116,9 @@ table inet demo_filter {
 	}
 }
 NFT
+
+# --- gpu-b: its NIC was left at MTU 1400 while the LAN runs 1500
+ip -n "$B" link set eth0 mtu 1400
 
 hosts="10.231.60.11 gpu-a
 10.231.60.12 gpu-b

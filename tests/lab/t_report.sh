@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"; lab_cleanup' EXIT
 
 # The fixture paths printed in reports are relative to the fixture folder.
 cd "$fx" || exit 1
-for set in healthy nat filtered mtu slowrank malformed; do
+for set in healthy nat filtered mtu slowrank malformed recorded; do
 	for f in text:txt markdown:md html:html json:json junit:xml; do
 		fmt=${f%%:*} ext=${f##*:}
 		timeout 60 "$NETPROBE" report --format "$fmt" \
@@ -21,7 +21,7 @@ for set in healthy nat filtered mtu slowrank malformed; do
 done
 
 if command -v xmllint >/dev/null 2>&1; then
-	for set in healthy nat filtered mtu slowrank malformed; do
+	for set in healthy nat filtered mtu slowrank malformed recorded; do
 		lab_check "$set JUnit validates against junit.xsd" \
 			xmllint --noout --schema "$top/tests/junit/junit.xsd" \
 			"$tmp/$set.xml"

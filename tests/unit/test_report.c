@@ -69,8 +69,11 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static const char *const fixtures[] = {"healthy",  "nat",      "filtered",
-				       "mtu",	   "slowrank", "malformed"};
+/* recorded: documents the real scan, path and heartbeat wrote in a
+ * `make demo` run, so the reader is held to what the probes emit. */
+static const char *const fixtures[] = {"healthy",  "nat",	"filtered",
+				       "mtu",	   "slowrank", "malformed",
+				       "recorded"};
 static const char *const formats[] = {"txt", "md", "html", "json", "xml"};
 
 START_TEST(golden)
