@@ -118,6 +118,8 @@ static void ep_mod(struct server *s, struct ev *e, uint32_t events)
 
 /* ---- connections ---------------------------------------------------- */
 
+/* Ends a connect-back job: its sockets close now, its memory goes at the
+ * end of the event batch (events already fetched may still name it). */
 static void cb_job_free(struct server *s, struct conn *c)
 {
 	struct cb_job *j = c->job;
@@ -130,7 +132,8 @@ static void cb_job_free(struct server *s, struct conn *c)
 			j->socks[i].ev.fd = -1;
 			s->ncb_socks--;
 		}
-	free(j);
+	j->next_dead = s->dead_jobs;
+	s->dead_jobs = j;
 	c->job = NULL;
 }
 
@@ -665,7 +668,7 @@ static void cb_event(struct server *s, struct cb_sock *k)
 	int err = 0;
 	socklen_t el = sizeof(err);
 
-	if (k->owner->dead || !k->owner->job || k->ev.fd < 0)
+	if (k->ev.fd < 0 || k->owner->dead || !k->owner->job)
 		return;
 	if (getsockopt(k->ev.fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
 		err = errno;
@@ -873,7 +876,10 @@ static void conn_read(struct server *s, struct conn *c)
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
-			conn_close(s, c, strerror(errno));
+			/* a reset is the client's business, not bad input */
+			conn_close(s, c, errno == ECONNRESET && !s->o.verbose
+						 ? NULL
+						 : strerror(errno));
 			return;
 		}
 		c->rlen += (size_t)r;
@@ -1157,6 +1163,12 @@ static int serve_timers(struct server *s)
 
 static void free_dead(struct server *s)
 {
+	while (s->dead_jobs) {
+		struct cb_job *j = s->dead_jobs;
+
+		s->dead_jobs = j->next_dead;
+		free(j);
+	}
 	while (s->dead) {
 		struct conn *c = s->dead;
 

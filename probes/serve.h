@@ -55,6 +55,7 @@ struct cb_job {
 	long long start_us, deadline_us;
 	struct cb_sock socks[PROTO_MAX_PORTS];
 	struct proto_connect_back_reply reply;
+	struct cb_job *next_dead;
 };
 
 struct bucket {
@@ -102,6 +103,7 @@ struct server {
 	struct conn **conns;     /* max_clients slots */
 	unsigned nconns;
 	struct conn *dead;       /* freed after each event batch */
+	struct cb_job *dead_jobs;
 	struct temp temps[SERVE_MAX_TEMP];
 	unsigned ntemps, ncb_socks;
 	struct auth_key key;
