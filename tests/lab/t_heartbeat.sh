@@ -121,7 +121,9 @@ while time.time() < end:
     c, _ = s.accept(); held.append(c)
 ' &
 PY_PIDS="$PY_PIDS $!"
-lab_wait 50 sh -c "ip netns exec $C ss -ltnH | grep -q ':9002 '"
+for p in 8080 9001 9002; do
+	lab_wait 100 sh -c "ip netns exec $C ss -ltnH | grep -q ':$p '"
+done
 
 t_rc() {
 	_want=$1 _d=$2 _max=$3
