@@ -84,7 +84,7 @@ static void usage(FILE *fp)
 	        "  -t, --timeout T    an echo unanswered this long is lost; a "
 	        "held connection\n"
 	        "                     silent this long is dropped (default "
-	        "2 intervals, >= 200ms)\n"
+	        "1.9 intervals, >= 150ms)\n"
 	        "  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
 	        "  --max-loss PCT     gate: exit 1 when loss is above PCT "
 	        "percent\n"
@@ -257,9 +257,11 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	if (o->count < 0 && o->duration_us < 0)
 		o->duration_us = 10000000;
 	if (o->timeout_us < 0) {
-		o->timeout_us = 2 * o->interval_us;
-		if (o->timeout_us < 200000)
-			o->timeout_us = 200000;
+		/* a drop is declared within two intervals of the last
+		 * answer, leaving the scheduler a tenth of one */
+		o->timeout_us = o->interval_us * 19 / 10;
+		if (o->timeout_us < 150000)
+			o->timeout_us = 150000;
 	}
 	peer = argv[optind];
 	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host), &o->port,

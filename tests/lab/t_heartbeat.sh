@@ -12,7 +12,7 @@ PY_PIDS=""
 HB_PID=""
 
 # detect_ok FILE: the drop was declared within two intervals (100ms each)
-# of the last answer, allowing 20 ms for scheduling.
+# of the last answer.
 detect_ok() {
 	python3 - "$1" <<'PY'
 import json, re, sys
@@ -22,7 +22,7 @@ ev = " ".join(e["fact"] for e in f["evidence"])
 m = re.search(r"declared dropped ([0-9.]+)(us|ms|s) after", ev)
 v = float(m.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(2)]
 print("detected %.1f ms after the last answer" % v)
-sys.exit(0 if v <= 220 else 1)
+sys.exit(0 if v <= 200 else 1)
 PY
 }
 
