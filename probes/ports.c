@@ -271,11 +271,14 @@ static void emit_text(const struct opts *o, const struct ports_run *r,
 		print_by_state(r->out, r->nout, col, "");
 	}
 	if (r->nin > 0) {
-		printf("inbound (the responder connecting back to us):\n");
-		if (r->nin <= TEXT_ALL_MAX)
+		printf("inbound: the responder connecting back to us\n");
+		if (r->nin <= TEXT_ALL_MAX) {
+			printf("%-11s %-12s %-22s %9s\n", "PORT", "STATE",
+			       "REASON", "RTT");
 			print_rows(r->in, r->nin, col, "");
-		else
+		} else {
 			print_by_state(r->in, r->nin, col, "");
+		}
 	}
 	json_array_foreach(d->findings, i, f) {
 		printf("%s %s: %s\n  fix: %s\n",
