@@ -271,6 +271,8 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 	size_t idx[PROTO_MAX_PORTS];
 	bool opened[PROTO_MAX_PORTS];
 
+	size_t tested = 0, over = 0;
+
 	per = (size_t)(life / (o->timeout_us + 1));
 	if (per < 1)
 		per = 1;
@@ -283,6 +285,14 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 		for (; i < r->nout && k < max; i++) {
 			if (r->out[i].proto != IPPROTO_UDP)
 				continue;
+			/* one timeout each: bound the whole run */
+			if (tested >= PORTS_UDP_MAX) {
+				settle_as(&r->out[i], PORT_UNKNOWN,
+					  "over the udp limit");
+				over++;
+				continue;
+			}
+			tested++;
 			idx[k] = i;
 			ports[k++] = r->out[i].port;
 		}
@@ -317,6 +327,9 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 			p->rtt_us = rtt;
 		}
 	}
+	if (over > 0)
+		doc_add_error(d, "udp", "%zu UDP ports over the limit of %d "
+			      "were not tested", over, PORTS_UDP_MAX);
 }
 
 /* Our ephemeral range, read through the sysroot. Returns 0, or -1. */
@@ -402,6 +415,12 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 	for (size_t i = 0; i < r->nin; i++) {
 		struct port_result *p = &r->in[i];
 
+		/* one connect-back batch per few ports: bound the run */
+		if (i >= PORTS_INBOUND_MAX) {
+			fds[i] = -1;
+			settle_as(p, PORT_UNKNOWN, "over the inbound limit");
+			continue;
+		}
 		fds[i] = own_listener(r->ss.ss_family, p->port);
 		if (fds[i] < 0 && (errno != EADDRINUSE ||
 				   (p->flags & PSPEC_F_SAMPLE)))
@@ -448,6 +467,10 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 		if (fds[i] >= 0)
 			close(fds[i]);
 	free(fds);
+	if (r->nin > PORTS_INBOUND_MAX)
+		doc_add_error(d, "inbound", "%zu ports over the limit of %d "
+			      "were not connected back to",
+			      r->nin - PORTS_INBOUND_MAX, PORTS_INBOUND_MAX);
 	return;
 nomem:
 	doc_add_error(d, "inbound", "out of memory");
