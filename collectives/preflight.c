@@ -347,6 +347,9 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 		const char *word = NULL;
 		char rb[256], buf[512];
 
+		/* a rank with no interface is nccl_decide_ifaces' finding */
+		if (byproc[t].address[0] == '\0')
+			continue;
 		for (int i = 0; i < npairs; i++) {
 			if (pairs[i].to != t)
 				continue;
