@@ -352,21 +352,31 @@ struct step {
 	char what[160];
 };
 
-/* Pointers of device i for this step. */
-static void bufs(struct ctx *c, const struct step *st, int i, void **send,
-		 void **recv)
+/* Pointers of device i for this step in iteration `iter`. As nccl-tests
+ * does, each iteration moves to the next slice of the buffers (wrapping),
+ * so small sizes are not timed out of one cache-warm spot. */
+static void bufs(struct ctx *c, const struct step *st, int i, int iter,
+		 void **send, void **recv)
 {
 	size_t ts = nc_dtype_size(st->dtype);
-	size_t so, ro, s, r;
+	size_t so, ro, s, r, total, steps, shift;
+	char *sb, *rb;
 
 	nc_coll_get(st->coll)->counts(st->count, c->nranks, c->d[i].rank, &s,
 				      &r, &so, &ro);
-	*send = st->in_place ? (char *)c->d[i].recv + so * ts : c->d[i].send;
-	*recv = st->in_place ? (char *)c->d[i].recv + ro * ts : c->d[i].recv;
+	total = (s > r ? s : r) * ts;
+	steps = total > 0 ? (c->bufbytes - 256) / total : 1;
+	shift = steps > 0 ? total * ((size_t)iter % steps) : 0;
+	sb = (char *)c->d[i].send + shift;
+	rb = (char *)c->d[i].recv + shift;
+	*send = st->in_place ? rb + so * ts : sb;
+	*recv = st->in_place ? rb + ro * ts : rb;
 }
 
-/* Enqueues one collective on every local device (a group when several). */
-static void enqueue(struct ctx *c, const struct step *st, long long dl)
+/* Enqueues one collective (iteration `iter`) on every local device, in one
+ * group when there are several. */
+static void enqueue(struct ctx *c, const struct step *st, int iter,
+		    long long dl)
 {
 	const struct nc_coll_desc *cd = nc_coll_get(st->coll);
 	ncclResult_t rc = ncclSuccess, rg = ncclSuccess;
@@ -383,7 +393,7 @@ static void enqueue(struct ctx *c, const struct step *st, long long dl)
 		};
 		void *s, *r;
 
-		bufs(c, st, i, &s, &r);
+		bufs(c, st, i, iter, &s, &r);
 		call.send = s;
 		call.recv = r;
 		rc = cd->launch(&call);
@@ -421,7 +431,7 @@ static void init_data(struct ctx *c, const struct step *st)
 		int op = nc_coll_get(st->coll)->reduces ? st->op : NC_SUM;
 
 		cudaSetDevice(c->d[i].id);
-		bufs(c, st, i, &s, &r);
+		bufs(c, st, i, 0, &s, &r);
 		cudaMemsetAsync(c->d[i].recv, 0xa5, st->rc * ts > st->sc * ts ?
 					  st->rc * ts : st->sc * ts, c->d[i].s);
 		nc_dev_init(s, st->sc, st->dtype, op, c->d[i].rank, st->vmax,
@@ -443,7 +453,7 @@ static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 		size_t cnt = st->rc;
 
 		cudaSetDevice(c->d[i].id);
-		bufs(c, st, i, &s, &out);
+		bufs(c, st, i, 0, &s, &out);
 		switch (st->coll) {
 		case NC_ALL_REDUCE:
 			e.kind = NC_EXPECT_REDUCE;
@@ -514,7 +524,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	}
 	init_data(c, st);
 	for (int w = 0; w < c->o.warmup; w++)
-		enqueue(c, st, dl);
+		enqueue(c, st, w, dl);
 	mark_done(c);
 	wait_done(c, st->what, dl);
 	all = calloc((size_t)c->sc.nprocs, sizeof(*all));
@@ -525,7 +535,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 
 		for (int i = 0; i < c->ndev; i++)
 			cudaEventRecord(c->d[i].e0, c->d[i].s);
-		enqueue(c, st, dl);
+		enqueue(c, st, 0, dl);
 		for (int i = 0; i < c->ndev; i++)
 			cudaEventRecord(c->d[i].e1, c->d[i].s);
 		mark_done(c);
@@ -544,7 +554,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 		iters = nc_budget_iters(c->o.budget_us, est, c->o.iters);
 		/* the exchange left the ranks apart: one untimed collective
 		 * lines them up again before the timed loop */
-		enqueue(c, st, dl);
+		enqueue(c, st, 0, dl);
 	}
 	if (!c->o.check_every) {
 		double t = 0;
@@ -552,7 +562,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 		for (int i = 0; i < c->ndev; i++)
 			cudaEventRecord(c->d[i].e0, c->d[i].s);
 		for (int it = 0; it < iters; it++)
-			enqueue(c, st, dl);
+			enqueue(c, st, it, dl);
 		for (int i = 0; i < c->ndev; i++)
 			cudaEventRecord(c->d[i].e1, c->d[i].s);
 		if (c->kill_rank == c->l.rank &&
@@ -579,7 +589,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 			init_data(c, st);
 			for (int i = 0; i < c->ndev; i++)
 				cudaEventRecord(c->d[i].e0, c->d[i].s);
-			enqueue(c, st, dl);
+			enqueue(c, st, 0, dl);
 			for (int i = 0; i < c->ndev; i++)
 				cudaEventRecord(c->d[i].e1, c->d[i].s);
 			check_data(c, st, false);
@@ -597,7 +607,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	}
 	if (c->o.check) {
 		init_data(c, st);
-		enqueue(c, st, dl);
+		enqueue(c, st, 0, dl);
 		check_data(c, st, c->corrupt_rank >= 0);
 		mark_done(c);
 		wait_done(c, st->what, dl);
@@ -628,15 +638,117 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	free(all);
 }
 
-/* The sweep over collectives, types, operators and sizes. */
+/* Describes one step: counts, data range and the result's identity. */
+static void make_step(struct ctx *c, int coll, int dtype, int op,
+		      unsigned long long bytes, bool in_place, struct step *st,
+		      struct nc_result *r)
+{
+	const struct nc_coll_desc *cd = nc_coll_get(coll);
+
+	memset(st, 0, sizeof(*st));
+	memset(r, 0, sizeof(*r));
+	st->coll = coll;
+	st->dtype = dtype;
+	st->op = op;
+	st->root = c->o.root % c->nranks;
+	st->in_place = in_place;
+	st->count = nc_count_for(coll, bytes, dtype, c->nranks);
+	cd->counts(st->count, c->nranks, 0, &st->sc, &st->rc, &st->soff,
+		   &st->roff);
+	st->vmax = nc_value_max(dtype, cd->reduces ? op : NC_SUM, c->nranks);
+	r->coll = coll;
+	r->dtype = dtype;
+	r->op = op;
+	r->root = st->root;
+	r->in_place = in_place;
+	r->count = st->count;
+	r->bytes = st->count * nc_dtype_size(dtype);
+	snprintf(st->what, sizeof(st->what), "%s %s%s%s %llu B %s", cd->name,
+		 nc_dtype_name(dtype), cd->reduces ? " " : "",
+		 cd->reduces ? nc_op_name(op) : "", r->bytes,
+		 in_place ? "in-place" : "out-of-place");
+}
+
+/* Warm-up before a series, as nccl-tests does: the largest and the
+ * smallest size, untimed, so the first timed size pays no first-use
+ * costs (connections, protocol buffers). */
+static void warm_series(struct ctx *c, int coll, int dtype, int op,
+			unsigned long long lo, unsigned long long hi)
+{
+	unsigned long long b[2] = { hi, lo };
+
+	for (int k = 0; k < 2; k++) {
+		long long dl = sc_now_us() + c->o.timeout_us;
+		struct nc_result r;
+		struct step st;
+
+		make_step(c, coll, dtype, op, b[k], false, &st, &r);
+		if (r.bytes == 0)
+			continue;
+		snprintf(st.what + strlen(st.what),
+			 sizeof(st.what) - strlen(st.what), " warm-up");
+		c->step++;
+		if (sc_arrive(&c->sc, c->step) < 0)
+			fail_step(c, st.what, c->sc.why, false);
+		nc_wd_arm(dl + GRACE_US, st.what);
+		for (int w = 0; w < c->o.warmup; w++)
+			enqueue(c, &st, w, dl);
+		mark_done(c);
+		wait_done(c, st.what, dl);
+		nc_wd_disarm();
+	}
+}
+
+/* One series: a collective, a type and an operator over every size, both
+ * placements, one table line per size. */
+static void run_series(struct ctx *c, int coll, int dtype, int op,
+		       const unsigned long long *sizes, int ns)
+{
+	const struct nc_coll_desc *cd = nc_coll_get(coll);
+
+	if (c->l.rank == 0 && !c->o.quiet)
+		nc_table_header(stdout, &c->run, coll, dtype, op);
+	warm_series(c, coll, dtype, op, sizes[0], sizes[ns - 1]);
+	for (int si = 0; si < ns; si++) {
+		struct nc_result r[2];
+		bool have[2] = { false, false };
+
+		for (int ip = 0; ip < 2; ip++) {
+			struct step st;
+
+			if ((ip && c->o.no_inplace) ||
+			    (!ip && c->o.no_outofplace) ||
+			    (ip && !cd->in_place))
+				continue;
+			make_step(c, coll, dtype, op, sizes[si], ip, &st,
+				  &r[ip]);
+			if (r[ip].bytes == 0)
+				continue;
+			if (c->tty && c->l.rank == 0)
+				fprintf(stderr, "\r%-70.70s\r", st.what);
+			run_step(c, &st, &r[ip]);
+			if (c->tty && c->l.rank == 0)
+				fprintf(stderr, "\r%70s\r", "");
+			if (nc_results_add(&c->run.res, &r[ip]) < 0)
+				fail_step(c, st.what, "no memory", false);
+			have[ip] = true;
+		}
+		if (c->l.rank == 0 && !c->o.quiet && (have[0] || have[1])) {
+			nc_table_row(stdout, have[0] ? &r[0] : NULL,
+				     have[1] ? &r[1] : NULL);
+			fflush(stdout);
+		}
+	}
+}
+
+/* The sweep over collectives, types and operators. */
 static void sweep(struct ctx *c)
 {
 	unsigned long long sizes[NC_MAX_SIZES];
 	int ns = nc_sweep_sizes(&c->o, sizes, NC_MAX_SIZES);
 
 	for (int ci = 0; ci < c->o.ncolls; ci++) {
-		int coll = c->o.colls[ci];
-		const struct nc_coll_desc *cd = nc_coll_get(coll);
+		const struct nc_coll_desc *cd = nc_coll_get(c->o.colls[ci]);
 		int nops = cd->reduces ? c->o.nops : 1;
 
 		for (int ti = 0; ti < c->o.ndtypes; ti++)
@@ -646,82 +758,8 @@ static void sweep(struct ctx *c)
 
 				if (op == NC_AVG && !nc_dtype_is_float(dtype))
 					continue;
-				if (c->l.rank == 0 && !c->o.quiet)
-					nc_table_header(stdout, &c->run, coll,
-							dtype, op);
-				for (int si = 0; si < ns; si++) {
-					struct nc_result r[2];
-					int have[2] = { 0, 0 };
-
-					for (int ip = 0; ip < 2; ip++) {
-						struct step st = {
-							.coll = coll,
-							.dtype = dtype,
-							.op = op,
-							.root = c->o.root %
-								c->nranks,
-							.in_place = ip,
-						};
-
-						if ((ip && c->o.no_inplace) ||
-						    (!ip && c->o.no_outofplace) ||
-						    (ip && !cd->in_place))
-							continue;
-						st.count = nc_count_for(
-							coll, sizes[si], dtype,
-							c->nranks);
-						cd->counts(st.count, c->nranks,
-							   0, &st.sc, &st.rc,
-							   &st.soff, &st.roff);
-						st.vmax = nc_value_max(
-							dtype,
-							cd->reduces ? op :
-								      NC_SUM,
-							c->nranks);
-						memset(&r[ip], 0, sizeof(r[ip]));
-						r[ip].coll = coll;
-						r[ip].dtype = dtype;
-						r[ip].op = op;
-						r[ip].root = st.root;
-						r[ip].in_place = ip;
-						r[ip].count = st.count;
-						r[ip].bytes = st.count *
-							      nc_dtype_size(dtype);
-						snprintf(st.what, sizeof(st.what),
-							 "%s %s%s%s %llu B %s",
-							 cd->name,
-							 nc_dtype_name(dtype),
-							 cd->reduces ? " " : "",
-							 cd->reduces ?
-								 nc_op_name(op) :
-								 "",
-							 r[ip].bytes,
-							 ip ? "in-place" :
-							      "out-of-place");
-						if (r[ip].bytes == 0)
-							continue;
-						if (c->tty && c->l.rank == 0)
-							fprintf(stderr,
-								"\r%-70.70s\r",
-								st.what);
-						run_step(c, &st, &r[ip]);
-						if (c->tty && c->l.rank == 0)
-							fprintf(stderr,
-								"\r%70s\r", "");
-						nc_results_add(&c->run.res,
-							       &r[ip]);
-						have[ip] = 1;
-					}
-					if (c->l.rank == 0 && !c->o.quiet &&
-					    (have[0] || have[1])) {
-						nc_table_row(stdout,
-							     have[0] ? &r[0] :
-								       NULL,
-							     have[1] ? &r[1] :
-								       NULL);
-						fflush(stdout);
-					}
-				}
+				run_series(c, c->o.colls[ci], dtype, op, sizes,
+					   ns);
 			}
 	}
 }
