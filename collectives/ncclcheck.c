@@ -1324,6 +1324,7 @@ static int mpi_start(struct ctx *c, int *argc, char ***argv)
 }
 #endif
 
+/* Parse, detect the launch, pre-flight, NCCL, sweep, outputs, exit. */
 int main(int argc, char **argv)
 {
 	static struct ctx c;
@@ -1350,6 +1351,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	c.run.o = &c.o;
+	if (c.o.json_path != NULL && strcmp(c.o.json_path, "-") == 0)
+		c.o.quiet = true; /* the document owns standard output */
 	if (nc_launch_detect(nc_getenv_process, NULL, HAVE_MPI, &c.l, err,
 			     sizeof(err)) < 0) {
 		fprintf(stderr, "ncclcheck: %s\n", err);
