@@ -18,6 +18,9 @@ NC_MPI_CFLAGS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --cflags ompi-c
 NC_MPI_LIBS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null),)
 NC_HAVE_MPI_DEF = $(if $(strip $(NC_MPI_LIBS)),-DNC_HAVE_MPI,)
 
+# OpenMPI comes from Debian; CUDA and NCCL from the CUDA toolkit.
+DEB_PKGS += libopenmpi-dev openmpi-bin
+
 NCCLCHECK := $(BUILD)/ncclcheck
 NC_TESTS := $(BUILD)/ncclcheck-tests
 # Host code without CUDA or NCCL: the CPU tests link these.
