@@ -357,12 +357,15 @@ static void decide_env(const struct rctx *c, const json_t *per_node,
 		snprintf(why, sizeof(why), "no value works for every node: ");
 		json_array_foreach(blocked, i, p) {
 			l = strlen(why);
-			snprintf(why + l, sizeof(why) - l, "%s%s has no usable "
-				 "interface (%s)", i ? "; " : "",
-				 rj_str(p, "node"), rj_str(p, "why"));
+			snprintf(why + l, sizeof(why) - l,
+				 "%s%s has no usable interface", i ? ", " : "",
+				 rj_str(p, "node"));
 			rc_cite_add(cites, rj_str(p, "node"),
 				    "scan.recommendation");
 		}
+		l = strlen(why);
+		snprintf(why + l, sizeof(why) - l,
+			 " (see blocked); set it per node until then");
 		add_setting(settings, "NCCL_SOCKET_IFNAME", NULL, NULL, why,
 			    cites);
 		per_node_only = true;
