@@ -2,6 +2,7 @@
  * stamped echoes at an interval, plus UDP echoes; reports RTT, jitter,
  * loss, reconnects and the moment a held connection went silent. Signal
  * handlers only set a flag, as OpenBSD ping does; one summary at the end. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -34,7 +35,8 @@ struct hb_opts {
 	long long interval_us, duration_us, timeout_us, count;
 	struct hb_gate gate;
 	bool udp, json, timeout_set, peer_probe;
-	const char *output;
+	unsigned udp_port;       /* 0: the responder's own port */
+	const char *output, *token_file;
 };
 
 struct udp_slot {
@@ -45,6 +47,8 @@ struct udp_slot {
 
 struct hb_run {
 	struct np_client c;
+	struct np_client ctl;         /* keeps a UDP listener open */
+	long long refresh_us;         /* when to ask for it again; 0 none */
 	bool connected;
 	long long open_us, last_us;   /* connection opened, last answer */
 	long long outstanding;        /* TCP echoes awaiting an answer */
@@ -66,10 +70,13 @@ static void usage(FILE *fp)
 		"[-i interval]\n"
 		"           [-c count | -d duration] [-t timeout] "
 		"[--max-rtt T] [--max-loss PCT]\n"
-		"           [--udp | --no-udp] host[:port]\n"
+		"           [--udp | --no-udp] [--udp-port N]\n"
+		"           [-k token-file] host[:port]\n"
 		"       netprobe heartbeat --peer [--json] [-o file] [-p port] "
-		"[-t timeout] host[:port]\n"
-		"  -i, --interval T   between echoes (default 100ms)\n"
+		"[-t timeout]\n"
+		"           [-k token-file] host[:port]\n"
+		"  -i, --interval T   between echoes (default 100ms; 0: each "
+		"when the last returns)\n"
 		"  -c, --count N      echoes to send\n"
 		"  -d, --duration T   how long to run (default 10s)\n"
 		"  -t, --timeout T    an echo unanswered this long is lost; a "
@@ -80,6 +87,9 @@ static void usage(FILE *fp)
 		"  --max-loss PCT     gate: exit 1 when loss is above PCT "
 		"percent\n"
 		"  --udp, --no-udp    also send UDP echoes (default on)\n"
+		"  --udp-port N       send them to port N, opened on the "
+		"responder for the run\n"
+		"  -k, --token-file F the responder's shared secret\n"
 		"  -p, --port N       responder port when host has none "
 		"(default %d)\n"
 		"  --peer             run scan's peer probe instead: NAT, "
@@ -92,7 +102,8 @@ static void usage(FILE *fp)
 /* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
 static int hb_parse(int argc, char **argv, struct hb_opts *o)
 {
-	enum { O_MAXRTT = 256, O_MAXLOSS, O_UDP, O_NOUDP, O_JSON, O_PEER };
+	enum { O_MAXRTT = 256, O_MAXLOSS, O_UDP, O_NOUDP, O_JSON, O_PEER,
+	       O_UDPPORT };
 	static const struct option opts[] = {
 		{"interval", required_argument, NULL, 'i'},
 		{"count", required_argument, NULL, 'c'},
@@ -106,6 +117,8 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 		{"no-udp", no_argument, NULL, O_NOUDP},
 		{"json", no_argument, NULL, O_JSON},
 		{"peer", no_argument, NULL, O_PEER},
+		{"udp-port", required_argument, NULL, O_UDPPORT},
+		{"token-file", required_argument, NULL, 'k'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -124,11 +137,11 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	o->gate.max_loss_pct = -1;
 	o->udp = true;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:h", opts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:k:h", opts, NULL)) !=
 	       -1) {
 		switch (ch) {
 		case 'i':
-			if (parse_duration_us(optarg, 1000, 60000000,
+			if (parse_duration_us(optarg, 0, 60000000,
 					      &o->interval_us, &errstr) < 0)
 				goto bad_dur;
 			break;
@@ -191,6 +204,18 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 		case O_PEER:
 			o->peer_probe = true;
 			break;
+		case O_UDPPORT:
+			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+				fprintf(stderr, "netprobe heartbeat: invalid "
+						"port '%s': %s\n", optarg,
+					errstr);
+				return 2;
+			}
+			o->udp_port = (unsigned)v;
+			break;
+		case 'k':
+			o->token_file = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -245,7 +270,8 @@ static int hb_connect(struct hb_run *r, const struct hb_opts *o,
 	r->connected = false;
 	r->rlen = 0;
 	r->outstanding = 0;
-	if (client_open(&r->c, o->host, o->port, timeout_us, NULL) < 0)
+	if (client_open(&r->c, o->host, o->port, timeout_us, o->token_file) <
+	    0)
 		return -1;
 	r->connected = true;
 	r->open_us = r->last_us = client_now_us();
@@ -417,6 +443,37 @@ static void hb_progress(const struct hb_run *r)
 		r->udp.sent, r->tcp.reconnects);
 }
 
+/* Asks the responder, over a second connection, to hold a UDP listener on
+ * --udp-port; again at half its lifetime. Returns 0, or -1 with r->ctl.err
+ * set. */
+static int hb_udp_listen(struct hb_run *r, const struct hb_opts *o)
+{
+	uint16_t port = (uint16_t)o->udp_port;
+	long long life;
+	bool opened = false;
+
+	if (r->refresh_us == 0) {
+		if (client_open(&r->ctl, o->host, o->port,
+				o->timeout_set ? o->timeout_us : 2000000,
+				o->token_file) < 0)
+			return -1;
+	}
+	life = (long long)r->ctl.hello.max_lifetime_ms * 1000;
+	if (life <= 0)
+		life = 5000000;
+	if (client_listen(&r->ctl, PROTO_UDP, &port, 1, life, &opened) < 0)
+		return -1;
+	if (!opened) {
+		snprintf(r->ctl.err, sizeof(r->ctl.err),
+			 "responder at %s:%u could not open udp port %u (in "
+			 "use or not allowed)", r->ctl.addr, r->ctl.port,
+			 o->udp_port);
+		return -1;
+	}
+	r->refresh_us = client_now_us() + life / 2;
+	return 0;
+}
+
 /* The collection loop: sends on schedule, reads answers, detects a silent
  * connection within the timeout of its last answer. Bounded by count or
  * duration, then one timeout to drain. */
@@ -433,7 +490,15 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		struct pollfd pfd[2];
 		int nfd = 0, udp_left;
 
-		if (sending && now >= next) {
+		if (r->refresh_us && now >= r->refresh_us && sending &&
+		    hb_udp_listen(r, o) < 0)
+			r->refresh_us = 0; /* the lost echoes will tell */
+		/* -i 0 is ping-pong: the next echo when the last came back */
+		bool due = sending && now >= next &&
+			   (o->interval_us > 0 || r->outstanding == 0 ||
+			    !r->connected);
+
+		if (due) {
 			if (!r->connected) {
 				long long t = o->timeout_us < 1000000
 						      ? o->timeout_us
@@ -447,9 +512,12 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			next += o->interval_us;
 			if (next < now)
 				next = now + o->interval_us;
+			/* ping-pong without a connection: retry at 10 Hz */
+			if (!r->connected && o->interval_us == 0)
+				next = now + 100000;
 		}
 		if (r->connected && r->outstanding > 0 &&
-		    now - r->last_us > o->timeout_us)
+		    now - r->last_us >= o->timeout_us)
 			hb_drop(r);
 		udp_left = r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us)
 				       : 0;
@@ -460,10 +528,12 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			hb_progress(r);
 			last_progress = now;
 		}
-		wake = sending ? next : now + o->timeout_us;
+		wake = sending && (o->interval_us > 0 || r->outstanding == 0)
+			       ? next
+			       : now + o->timeout_us;
 		if (r->connected && r->outstanding > 0 &&
-		    r->last_us + o->timeout_us + 1 < wake)
-			wake = r->last_us + o->timeout_us + 1;
+		    r->last_us + o->timeout_us < wake)
+			wake = r->last_us + o->timeout_us;
 		if (r->ufd >= 0 && now + 50000 < wake && udp_left)
 			wake = now + 50000;
 		if (r->connected)
@@ -491,13 +561,18 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 }
 
 /* Opens the UDP socket toward the responder. Returns 0, or -1. */
-static int hb_udp_open(struct hb_run *r)
+static int hb_udp_open(struct hb_run *r, unsigned port)
 {
+	struct sockaddr_storage to = r->c.peer;
 	int fd = socket(r->c.peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&r->c.peer, r->c.peerlen) < 0) {
+	if (port && to.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&to)->sin6_port = htons((uint16_t)port);
+	else if (port)
+		((struct sockaddr_in *)&to)->sin_port = htons((uint16_t)port);
+	if (connect(fd, (struct sockaddr *)&to, r->c.peerlen) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -530,13 +605,17 @@ static void print_side(const char *name, const struct hb_side *s)
 static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 		     const struct doc *d)
 {
-	char iv[32];
+	char iv[48], ping[32];
 	size_t i;
 	json_t *f;
 
-	printf("heartbeat %s:%u (%s, node %s, %s): every %s for %.2fs\n",
-	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft,
-	       hb_fmt_us(o->interval_us, iv, sizeof(iv)),
+	if (o->interval_us > 0)
+		snprintf(iv, sizeof(iv), "every %s",
+			 hb_fmt_us(o->interval_us, ping, sizeof(ping)));
+	else
+		snprintf(iv, sizeof(iv), "ping-pong");
+	printf("heartbeat %s:%u (%s, node %s, %s): %s for %.2fs\n",
+	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft, iv,
 	       (double)r->elapsed_us / 1e6);
 	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent",
 	       "recv", "loss", "min", "median", "p90", "p99", "max",
@@ -557,7 +636,8 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 {
 	struct peerprobe_opts po = {.default_port = o->port,
 				    .step_us = o->timeout_set ? o->timeout_us
-							      : 0};
+							      : 0,
+				    .token_file = o->token_file};
 	struct peer_verdict v;
 	struct doc d = {0};
 	json_t *detail = NULL, *f, *p;
@@ -632,7 +712,7 @@ int cmd_heartbeat(int argc, char **argv)
 		return 2;
 	}
 	r->ufd = -1;
-	r->c.fd = -1;
+	r->c.fd = r->ctl.fd = -1;
 	r->tcp.enabled = true;
 	r->tcp.dropped_after_us = r->udp.dropped_after_us = -1;
 	r->udp.enabled = o.udp;
@@ -651,7 +731,14 @@ int cmd_heartbeat(int argc, char **argv)
 		rc = 2;
 		goto emit;
 	}
-	if (o.udp && hb_udp_open(r) < 0) {
+	if (o.udp && o.udp_port && o.udp_port != o.port &&
+	    hb_udp_listen(r, &o) < 0) {
+		fprintf(stderr, "netprobe heartbeat: %s\n", r->ctl.err);
+		doc_add_error(&d, "listen", "%s", r->ctl.err);
+		rc = 2;
+		goto emit;
+	}
+	if (o.udp && hb_udp_open(r, o.udp_port) < 0) {
 		fprintf(stderr, "netprobe heartbeat: udp socket: %s\n",
 			strerror(errno));
 		r->udp.enabled = false;
@@ -672,8 +759,16 @@ int cmd_heartbeat(int argc, char **argv)
 emit:
 	doc_set(&d, "duration_us", json_integer(r->elapsed_us));
 	doc_set(&d, "tcp", hb_side_json(&r->tcp, true));
-	doc_set(&d, "udp", r->udp.enabled ? hb_side_json(&r->udp, false)
-					  : json_null());
+	if (r->udp.enabled) {
+		json_t *u = hb_side_json(&r->udp, false);
+
+		json_object_set_new(u, "port",
+				    json_integer(o.udp_port ? o.udp_port
+							    : o.port));
+		doc_set(&d, "udp", u);
+	} else {
+		doc_set(&d, "udp", json_null());
+	}
 	doc_set(&d, "samples_us", hb_samples_json(&r->tcp));
 	if (o.output && doc_write_file(&d, o.output) < 0) {
 		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
@@ -685,6 +780,7 @@ emit:
 	else if (rc != 2 || r->tcp.sent)
 		hb_print(r, &o, &d);
 	client_close(&r->c);
+	client_close(&r->ctl);
 	if (r->ufd >= 0)
 		close(r->ufd);
 	hb_side_free(&r->tcp);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <linux/errqueue.h>
 
@@ -1292,6 +1293,37 @@ static void serve_free(struct server *s)
 	explicit_bzero(&s->key, sizeof(s->key));
 }
 
+/* Raises the open-file limit to what max_clients needs (clients, their
+ * connect-backs, temporary listeners), or lowers max_clients to what the
+ * hard limit allows. Returns the max_clients to use. */
+static unsigned fd_budget(unsigned want)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)want + SERVE_MAX_TEMP + SERVE_MAX_CB_SOCKS + 32;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return want;
+	if (rl.rlim_cur < need) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need
+				      ? need
+				      : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur < need) {
+		rlim_t spare = SERVE_MAX_TEMP + SERVE_MAX_CB_SOCKS + 32;
+		unsigned n = rl.rlim_cur > spare + 16
+				     ? (unsigned)(rl.rlim_cur - spare)
+				     : 16;
+
+		fprintf(stderr, "netprobe serve: open-file limit %llu allows "
+				"%u clients, not %u\n",
+			(unsigned long long)rl.rlim_cur, n, want);
+		return n < want ? n : want;
+	}
+	return want;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp,
@@ -1407,6 +1439,7 @@ int cmd_serve(int argc, char **argv)
 	for (char *p = s->node; *p; p++)
 		if (*p < 0x20 || *p > 0x7e)
 			*p = '?';
+	s->o.max_clients = fd_budget(s->o.max_clients);
 	s->conns = calloc(s->o.max_clients, sizeof(*s->conns));
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!s->conns || s->ep < 0) {

@@ -21,7 +21,7 @@
 #define SERVE_DEF_LIFE_MS 5000      /* listener lifetime when asked for 0 */
 #define SERVE_OPEN_CB_MS 3000       /* longest connect-back wait, no token */
 #define SERVE_AUTH_CB_MS 10000      /* longest connect-back wait, token */
-#define SERVE_ECHO_RATE 2000        /* echoes per second per connection */
+#define SERVE_ECHO_RATE 100000      /* echoes per second per connection */
 #define SERVE_HEAVY_RATE 5          /* listen/connect-back/auth per second */
 #define SERVE_UDP_RATE 50000        /* UDP replies per second, all peers */
 #define SERVE_IDLE_S 600            /* a silent connection is closed */

@@ -348,6 +348,56 @@ START_TEST(unreachable_and_unresolvable)
 }
 END_TEST
 
+/* The MTU echo the path probe relies on: bytes received and the MTU of
+ * the interface the probe came in on (lo here). */
+START_TEST(udp_mtu_probe)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	uint8_t out[1000] = {0}, in[64];
+	struct proto_mtu_reply m;
+	struct proto_hdr h;
+	const char *why;
+	struct timeval tv = {2, 0};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), df = IP_PMTUDISC_DO;
+	ssize_t n;
+	FILE *fp;
+	unsigned lo_mtu = 0;
+
+	start_server(NULL);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa.sin_port = htons((uint16_t)server_port);
+	setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &df, sizeof(df));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	proto_hdr_encode(out, PROTO_MTU_PROBE, 0, sizeof(out) - PROTO_HDR_LEN);
+	out[PROTO_HDR_LEN + 3] = 77; /* seq */
+	ck_assert_int_eq(send(fd, out, sizeof(out), 0), (ssize_t)sizeof(out));
+	n = recv(fd, in, sizeof(in), 0);
+	ck_assert_int_eq(n, PROTO_HDR_LEN + 12);
+	ck_assert_int_eq(proto_hdr_decode(in, (size_t)n, &h, &why), 0);
+	ck_assert_int_eq(h.type, PROTO_MTU_REPLY);
+	ck_assert_int_eq(proto_mtu_reply_decode(in + PROTO_HDR_LEN, 12, &m,
+						&why), 0);
+	ck_assert_uint_eq(m.seq, 77);
+	ck_assert_uint_eq(m.bytes, sizeof(out));
+	fp = fopen("/sys/class/net/lo/mtu", "r");
+	if (fp) {
+		ck_assert_int_eq(fscanf(fp, "%u", &lo_mtu), 1);
+		fclose(fp);
+		ck_assert_uint_eq(m.ifmtu, lo_mtu);
+	}
+	/* a truncated probe gets no answer; the responder keeps going */
+	send(fd, out, PROTO_HDR_LEN + 2, 0);
+	proto_hdr_encode(out, PROTO_REFLECT, 0, 0);
+	send(fd, out, PROTO_HDR_LEN, 0);
+	n = recv(fd, in, sizeof(in), 0);
+	ck_assert_int_eq(n, PROTO_HDR_LEN + 7);
+	ck_assert_int_eq(in[5], PROTO_REFLECT_REPLY);
+	close(fd);
+	stop_server();
+}
+END_TEST
+
 Suite *suite_client(void)
 {
 	Suite *s = suite_create("client");
@@ -361,6 +411,7 @@ Suite *suite_client(void)
 	tcase_add_test(tc, silent_peer_bounded);
 	tcase_add_test(tc, foreign_peer);
 	tcase_add_test(tc, unreachable_and_unresolvable);
+	tcase_add_test(tc, udp_mtu_probe);
 	suite_add_tcase(s, tc);
 	return s;
 }

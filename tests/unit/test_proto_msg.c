@@ -1,6 +1,8 @@
 /* Unit tests for the responder protocol payloads: every type round-trips,
  * every malformed or truncated form is rejected. */
 #include <check.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,6 +293,40 @@ START_TEST(frames)
 }
 END_TEST
 
+/* The fuzz seeds are valid frames (all but the foreign "http" one). */
+START_TEST(fuzz_seeds_valid)
+{
+	DIR *dir = opendir(SRCDIR "/tests/fuzz/corpus");
+	struct dirent *de;
+	int nseeds = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	while ((de = readdir(dir))) {
+		char path[1024];
+		const char *why = "";
+		FILE *fp;
+		size_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), SRCDIR "/tests/fuzz/corpus/%s",
+			 de->d_name);
+		fp = fopen(path, "rb");
+		ck_assert_ptr_nonnull(fp);
+		n = fread(buf, 1, sizeof(buf), fp);
+		fclose(fp);
+		if (strcmp(de->d_name, "http") == 0)
+			ck_assert_int_eq(proto_frame_check(buf, n, &why), -1);
+		else
+			ck_assert_msg(proto_frame_check(buf, n, &why) > 0,
+				      "%s: %s", de->d_name, why);
+		nseeds++;
+	}
+	closedir(dir);
+	ck_assert_int_ge(nseeds, 15);
+}
+END_TEST
+
 Suite *suite_proto_msg(void)
 {
 	Suite *s = suite_create("proto_msg");
@@ -305,6 +341,7 @@ Suite *suite_proto_msg(void)
 	tcase_add_test(tc, connect_back_reply_round_trip);
 	tcase_add_test(tc, small_types);
 	tcase_add_test(tc, frames);
+	tcase_add_test(tc, fuzz_seeds_valid);
 	suite_add_tcase(s, tc);
 	return s;
 }
