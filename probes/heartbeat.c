@@ -24,6 +24,7 @@
 
 static volatile sig_atomic_t hb_stop;
 
+/* Only sets the flag the loop checks (as OpenBSD ping does). */
 static void hb_on_signal(int sig)
 {
 	hb_stop = sig;
@@ -35,7 +36,7 @@ struct hb_opts {
 	long long interval_us, duration_us, timeout_us, count;
 	struct hb_gate gate;
 	bool udp, json, timeout_set, peer_probe;
-	unsigned udp_port;       /* 0: the responder's own port */
+	unsigned udp_port; /* 0: the responder's own port */
 	const char *output, *token_file;
 };
 
@@ -47,11 +48,11 @@ struct udp_slot {
 
 struct hb_run {
 	struct np_client c;
-	struct np_client ctl;         /* keeps a UDP listener open */
-	long long refresh_us;         /* when to ask for it again; 0 none */
+	struct np_client ctl; /* keeps a UDP listener open */
+	long long refresh_us; /* when to ask for it again; 0 none */
 	bool connected;
-	long long open_us, last_us;   /* connection opened, last answer */
-	long long outstanding;        /* TCP echoes awaiting an answer */
+	long long open_us, last_us; /* connection opened, last answer */
+	long long outstanding;      /* TCP echoes awaiting an answer */
 	uint8_t rbuf[PROTO_HDR_LEN + 64];
 	size_t rlen;
 	int ufd;
@@ -63,64 +64,72 @@ struct hb_run {
 	char peer_soft[PROTO_SOFT_MAX + 1];
 };
 
+/* Usage on stdout for --help, on stderr for misuse. */
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
-		"[-i interval]\n"
-		"           [-c count | -d duration] [-t timeout] "
-		"[--max-rtt T] [--max-loss PCT]\n"
-		"           [--udp | --no-udp] [--udp-port N]\n"
-		"           [-k token-file] host[:port]\n"
-		"       netprobe heartbeat --peer [--json] [-o file] [-p port] "
-		"[-t timeout]\n"
-		"           [-k token-file] host[:port]\n"
-		"  -i, --interval T   between echoes (default 100ms; 0: each "
-		"when the last returns)\n"
-		"  -c, --count N      echoes to send\n"
-		"  -d, --duration T   how long to run (default 10s)\n"
-		"  -t, --timeout T    an echo unanswered this long is lost; a "
-		"held connection\n"
-		"                     silent this long is dropped (default "
-		"2 intervals, >= 200ms)\n"
-		"  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
-		"  --max-loss PCT     gate: exit 1 when loss is above PCT "
-		"percent\n"
-		"  --udp, --no-udp    also send UDP echoes (default on)\n"
-		"  --udp-port N       send them to port N, opened on the "
-		"responder for the run\n"
-		"  -k, --token-file F the responder's shared secret\n"
-		"  -p, --port N       responder port when host has none "
-		"(default %d)\n"
-		"  --peer             run scan's peer probe instead: NAT, "
-		"inbound, a 1s heartbeat\n"
-		"  --json             write the JSON document\n"
-		"  -o, --output FILE  write the document to FILE\n",
-		PROTO_DEFAULT_PORT);
+	        "usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
+	        "[-i interval]\n"
+	        "           [-c count | -d duration] [-t timeout] "
+	        "[--max-rtt T] [--max-loss PCT]\n"
+	        "           [--udp | --no-udp] [--udp-port N]\n"
+	        "           [-k token-file] host[:port]\n"
+	        "       netprobe heartbeat --peer [--json] [-o file] [-p port] "
+	        "[-t timeout]\n"
+	        "           [-k token-file] host[:port]\n"
+	        "  -i, --interval T   between echoes (default 100ms; 0: each "
+	        "when the last returns)\n"
+	        "  -c, --count N      echoes to send\n"
+	        "  -d, --duration T   how long to run (default 10s)\n"
+	        "  -t, --timeout T    an echo unanswered this long is lost; a "
+	        "held connection\n"
+	        "                     silent this long is dropped (default "
+	        "1.9 intervals, >= 150ms)\n"
+	        "  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
+	        "  --max-loss PCT     gate: exit 1 when loss is above PCT "
+	        "percent\n"
+	        "  --udp, --no-udp    also send UDP echoes (default on)\n"
+	        "  --udp-port N       send them to port N, opened on the "
+	        "responder for the run\n"
+	        "  -k, --token-file F the responder's shared secret\n"
+	        "  -p, --port N       responder port when host has none "
+	        "(default %d)\n"
+	        "  --peer             run scan's peer probe instead: NAT, "
+	        "inbound, a 1s heartbeat\n"
+	        "  --json             write the JSON document\n"
+	        "  -o, --output FILE  write the document to FILE\n",
+	        PROTO_DEFAULT_PORT);
 }
 
 /* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
 static int hb_parse(int argc, char **argv, struct hb_opts *o)
 {
-	enum { O_MAXRTT = 256, O_MAXLOSS, O_UDP, O_NOUDP, O_JSON, O_PEER,
-	       O_UDPPORT };
+	enum {
+		O_MAXRTT = 256,
+		O_MAXLOSS,
+		O_UDP,
+		O_NOUDP,
+		O_JSON,
+		O_PEER,
+		O_UDPPORT
+	};
 	static const struct option opts[] = {
-		{"interval", required_argument, NULL, 'i'},
-		{"count", required_argument, NULL, 'c'},
-		{"duration", required_argument, NULL, 'd'},
-		{"timeout", required_argument, NULL, 't'},
-		{"port", required_argument, NULL, 'p'},
-		{"output", required_argument, NULL, 'o'},
-		{"max-rtt", required_argument, NULL, O_MAXRTT},
-		{"max-loss", required_argument, NULL, O_MAXLOSS},
-		{"udp", no_argument, NULL, O_UDP},
-		{"no-udp", no_argument, NULL, O_NOUDP},
-		{"json", no_argument, NULL, O_JSON},
-		{"peer", no_argument, NULL, O_PEER},
-		{"udp-port", required_argument, NULL, O_UDPPORT},
-		{"token-file", required_argument, NULL, 'k'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"interval", required_argument, NULL, 'i'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"max-rtt", required_argument, NULL, O_MAXRTT},
+	    {"max-loss", required_argument, NULL, O_MAXLOSS},
+	    {"udp", no_argument, NULL, O_UDP},
+	    {"no-udp", no_argument, NULL, O_NOUDP},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"peer", no_argument, NULL, O_PEER},
+	    {"udp-port", required_argument, NULL, O_UDPPORT},
+	    {"token-file", required_argument, NULL, 'k'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *errstr, *peer;
 	char err[CLIENT_ERR_MAX];
@@ -142,34 +151,36 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 		switch (ch) {
 		case 'i':
 			if (parse_duration_us(optarg, 0, 60000000,
-					      &o->interval_us, &errstr) < 0)
+			                      &o->interval_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case 'c':
-			if (parse_num(optarg, 1, 10000000, &o->count,
-				      &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"count '%s': %s\n", optarg,
-					errstr);
+			if (parse_num(optarg, 1, 10000000, &o->count, &errstr) <
+			    0) {
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "count '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			break;
 		case 'd':
 			if (parse_duration_us(optarg, 1000, 86400000000LL,
-					      &o->duration_us, &errstr) < 0)
+			                      &o->duration_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case 't':
 			if (parse_duration_us(optarg, 1000, 600000000,
-					      &o->timeout_us, &errstr) < 0)
+			                      &o->timeout_us, &errstr) < 0)
 				goto bad_dur;
 			o->timeout_set = true;
 			break;
 		case 'p':
 			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"port '%s': %s\n", optarg,
-					errstr);
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "port '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			o->port = (unsigned)v;
@@ -179,15 +190,15 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 			break;
 		case O_MAXRTT:
 			if (parse_duration_us(optarg, 1, 600000000,
-					      &o->gate.max_rtt_us,
-					      &errstr) < 0)
+			                      &o->gate.max_rtt_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case O_MAXLOSS:
 			if (parse_num(optarg, 0, 100, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"loss percentage '%s': %s\n",
-					optarg, errstr);
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "loss percentage '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			o->gate.max_loss_pct = (double)v;
@@ -206,9 +217,10 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 			break;
 		case O_UDPPORT:
 			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"port '%s': %s\n", optarg,
-					errstr);
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "port '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			o->udp_port = (unsigned)v;
@@ -226,58 +238,58 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "netprobe heartbeat: %s\n",
-			optind >= argc ? "missing host" : "too many arguments");
+		        optind >= argc ? "missing host" : "too many arguments");
 		usage(stderr);
 		return 2;
 	}
-	if (o->peer_probe && (o->count > 0 || o->duration_us > 0 ||
-			      o->gate.max_rtt_us >= 0 ||
-			      o->gate.max_loss_pct >= 0)) {
+	if (o->peer_probe &&
+	    (o->count > 0 || o->duration_us > 0 || o->gate.max_rtt_us >= 0 ||
+	     o->gate.max_loss_pct >= 0)) {
 		fprintf(stderr, "netprobe heartbeat: --peer takes no count, "
-				"duration or gate\n");
+		                "duration or gate\n");
 		return 2;
 	}
 	if (o->count > 0 && o->duration_us > 0) {
 		fprintf(stderr, "netprobe heartbeat: --count and --duration "
-				"exclude each other\n");
+		                "exclude each other\n");
 		return 2;
 	}
 	if (o->count < 0 && o->duration_us < 0)
 		o->duration_us = 10000000;
 	if (o->timeout_us < 0) {
-		o->timeout_us = 2 * o->interval_us;
-		if (o->timeout_us < 200000)
-			o->timeout_us = 200000;
+		/* a drop is declared within two intervals of the last
+		 * answer, leaving the scheduler a tenth of one */
+		o->timeout_us = o->interval_us * 19 / 10;
+		if (o->timeout_us < 150000)
+			o->timeout_us = 150000;
 	}
 	peer = argv[optind];
-	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host),
-			      &o->port, err, sizeof(err)) < 0) {
+	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host), &o->port,
+	                      err, sizeof(err)) < 0) {
 		fprintf(stderr, "netprobe heartbeat: %s\n", err);
 		return 2;
 	}
 	return 0;
 bad_dur:
 	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n",
-		optarg, errstr);
+	        optarg, errstr);
 	return 2;
 }
 
 /* (Re)opens the held connection. Returns 0, or -1 with r->c.err set. */
 static int hb_connect(struct hb_run *r, const struct hb_opts *o,
-		      long long timeout_us)
+                      long long timeout_us)
 {
 	client_close(&r->c);
 	r->connected = false;
 	r->rlen = 0;
 	r->outstanding = 0;
-	if (client_open(&r->c, o->host, o->port, timeout_us, o->token_file) <
-	    0)
+	if (client_open(&r->c, o->host, o->port, timeout_us, o->token_file) < 0)
 		return -1;
 	r->connected = true;
 	r->open_us = r->last_us = client_now_us();
 	snprintf(r->peer_node, sizeof(r->peer_node), "%s", r->c.hello.node);
-	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s",
-		 r->c.hello.software);
+	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s", r->c.hello.software);
 	return 0;
 }
 
@@ -295,22 +307,27 @@ static void hb_drop(struct hb_run *r)
 	r->connected = false;
 }
 
+/* Sends one stamped echo on the held connection and over UDP; counts
+ * what went out. */
 static void hb_send(struct hb_run *r)
 {
 	struct proto_echo_stamp st = {r->seq, (uint64_t)client_now_us()};
 	uint8_t frame[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
 
 	proto_echo_stamp_encode(&st, frame + PROTO_HDR_LEN,
-				PROTO_ECHO_STAMP_LEN);
+	                        PROTO_ECHO_STAMP_LEN);
 	proto_hdr_encode(frame, PROTO_ECHO, 0, PROTO_ECHO_STAMP_LEN);
 	if (r->connected) {
 		ssize_t w = send(r->c.fd, frame, sizeof(frame),
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w == (ssize_t)sizeof(frame)) {
 			r->tcp.sent++;
 			r->outstanding++;
-		} else if (w < 0 && errno != EAGAIN) {
+		} else if (w > 0 || errno != EAGAIN) {
+			/* an error, or half a frame: the stream is broken */
+			r->tcp.sent++;
+			r->outstanding++;
 			hb_drop(r);
 		} else {
 			/* a full send buffer: the peer stopped reading */
@@ -341,7 +358,7 @@ static int hb_read_tcp(struct hb_run *r)
 {
 	for (int round = 0; round < 64; round++) {
 		ssize_t n = recv(r->c.fd, r->rbuf + r->rlen,
-				 sizeof(r->rbuf) - r->rlen, MSG_DONTWAIT);
+		                 sizeof(r->rbuf) - r->rlen, MSG_DONTWAIT);
 		size_t off = 0;
 
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
@@ -358,7 +375,7 @@ static int hb_read_tcp(struct hb_run *r)
 			long long now = client_now_us();
 
 			if (proto_hdr_decode(r->rbuf + off, r->rlen - off, &h,
-					     &why) < 0 ||
+			                     &why) < 0 ||
 			    h.length > sizeof(r->rbuf) - PROTO_HDR_LEN) {
 				hb_drop(r);
 				return -1;
@@ -367,14 +384,14 @@ static int hb_read_tcp(struct hb_run *r)
 				break;
 			if (h.type == PROTO_ECHO_REPLY &&
 			    proto_echo_stamp_decode(r->rbuf + off +
-							    PROTO_HDR_LEN,
-						    h.length, &st, &why) == 0 &&
+			                                PROTO_HDR_LEN,
+			                            h.length, &st, &why) == 0 &&
 			    r->outstanding > 0) {
 				r->outstanding--;
 				r->tcp.received++;
 				r->last_us = now;
 				hb_side_add(&r->tcp,
-					    now - (long long)st.sent_us);
+				            now - (long long)st.sent_us);
 			}
 			off += PROTO_HDR_LEN + h.length;
 		}
@@ -384,6 +401,8 @@ static int hb_read_tcp(struct hb_run *r)
 	return 0;
 }
 
+/* Matches UDP echo replies with the echoes in flight; late ones are
+ * ignored (already counted lost). */
 static void hb_read_udp(struct hb_run *r, long long timeout_us)
 {
 	for (int i = 0; i < 64; i++) {
@@ -401,7 +420,7 @@ static void hb_read_udp(struct hb_run *r, long long timeout_us)
 		    h.type != PROTO_ECHO_REPLY ||
 		    h.length != (size_t)n - PROTO_HDR_LEN ||
 		    proto_echo_stamp_decode(in + PROTO_HDR_LEN, h.length, &st,
-					    &why) < 0)
+		                            &why) < 0)
 			continue;
 		u = &r->ring[st.seq % HB_UDP_RING];
 		if (!u->pending || u->seq != st.seq ||
@@ -433,14 +452,16 @@ static int hb_expire_udp(struct hb_run *r, long long now, long long tmo)
 	return pending;
 }
 
+/* One progress line on stderr (a terminal only). */
 static void hb_progress(const struct hb_run *r)
 {
 	long long last = r->tcp.nrtt ? r->tcp.rtt_us[r->tcp.nrtt - 1] : -1;
 
-	fprintf(stderr, "\r  tcp %lld/%lld  last %lldus  udp %lld/%lld  "
-			"reconnects %lld   ",
-		r->tcp.received, r->tcp.sent, last, r->udp.received,
-		r->udp.sent, r->tcp.reconnects);
+	fprintf(stderr,
+	        "\r  tcp %lld/%lld  last %lldus  udp %lld/%lld  "
+	        "reconnects %lld   ",
+	        r->tcp.received, r->tcp.sent, last, r->udp.received,
+	        r->udp.sent, r->tcp.reconnects);
 }
 
 /* Asks the responder, over a second connection, to hold a UDP listener on
@@ -454,8 +475,8 @@ static int hb_udp_listen(struct hb_run *r, const struct hb_opts *o)
 
 	if (r->refresh_us == 0) {
 		if (client_open(&r->ctl, o->host, o->port,
-				o->timeout_set ? o->timeout_us : 2000000,
-				o->token_file) < 0)
+		                o->timeout_set ? o->timeout_us : 2000000,
+		                o->token_file) < 0)
 			return -1;
 	}
 	life = (long long)r->ctl.hello.max_lifetime_ms * 1000;
@@ -465,9 +486,9 @@ static int hb_udp_listen(struct hb_run *r, const struct hb_opts *o)
 		return -1;
 	if (!opened) {
 		snprintf(r->ctl.err, sizeof(r->ctl.err),
-			 "responder at %s:%u could not open udp port %u (in "
-			 "use or not allowed)", r->ctl.addr, r->ctl.port,
-			 o->udp_port);
+		         "responder at %s:%u could not open udp port %u (in "
+		         "use or not allowed)",
+		         r->ctl.addr, r->ctl.port, o->udp_port);
 		return -1;
 	}
 	r->refresh_us = client_now_us() + life / 2;
@@ -486,7 +507,7 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 	for (long long iter = 0; iter < 100000000LL && !hb_stop; iter++) {
 		long long now = client_now_us(), wake;
 		bool sending = o->count > 0 ? (long long)r->seq < o->count
-					    : now < end_send;
+		                            : now < end_send;
 		struct pollfd pfd[2];
 		int nfd = 0, udp_left;
 
@@ -495,14 +516,14 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			r->refresh_us = 0; /* the lost echoes will tell */
 		/* -i 0 is ping-pong: the next echo when the last came back */
 		bool due = sending && now >= next &&
-			   (o->interval_us > 0 || r->outstanding == 0 ||
-			    !r->connected);
+		           (o->interval_us > 0 || r->outstanding == 0 ||
+		            !r->connected);
 
 		if (due) {
 			if (!r->connected) {
 				long long t = o->timeout_us < 1000000
-						      ? o->timeout_us
-						      : 1000000;
+				                  ? o->timeout_us
+				                  : 1000000;
 
 				if (hb_connect(r, o, t) == 0)
 					r->tcp.reconnects++;
@@ -519,8 +540,8 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		if (r->connected && r->outstanding > 0 &&
 		    now - r->last_us >= o->timeout_us)
 			hb_drop(r);
-		udp_left = r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us)
-				       : 0;
+		udp_left =
+		    r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us) : 0;
 		if (!sending && (r->outstanding == 0 || !r->connected) &&
 		    udp_left == 0)
 			break;
@@ -529,8 +550,8 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			last_progress = now;
 		}
 		wake = sending && (o->interval_us > 0 || r->outstanding == 0)
-			       ? next
-			       : now + o->timeout_us;
+		           ? next
+		           : now + o->timeout_us;
 		if (r->connected && r->outstanding > 0 &&
 		    r->last_us + o->timeout_us < wake)
 			wake = r->last_us + o->timeout_us;
@@ -580,6 +601,7 @@ static int hb_udp_open(struct hb_run *r, unsigned port)
 	return 0;
 }
 
+/* One row of the summary table. */
 static void print_side(const char *name, const struct hb_side *s)
 {
 	struct hb_stats st;
@@ -603,7 +625,7 @@ static void print_side(const char *name, const struct hb_side *s)
 
 /* Text summary: the table, then the findings. */
 static void hb_print(const struct hb_run *r, const struct hb_opts *o,
-		     const struct doc *d)
+                     const struct doc *d)
 {
 	char iv[48], ping[32];
 	size_t i;
@@ -611,33 +633,36 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 
 	if (o->interval_us > 0)
 		snprintf(iv, sizeof(iv), "every %s",
-			 hb_fmt_us(o->interval_us, ping, sizeof(ping)));
+		         hb_fmt_us(o->interval_us, ping, sizeof(ping)));
 	else
 		snprintf(iv, sizeof(iv), "ping-pong");
-	printf("heartbeat %s:%u (%s, node %s, %s): %s for %.2fs\n",
-	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft, iv,
+	printf("heartbeat %s:%u (%s, node %s, %s): %s for %.2fs\n", o->host,
+	       o->port, r->c.addr, r->peer_node, r->peer_soft, iv,
 	       (double)r->elapsed_us / 1e6);
-	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent",
-	       "recv", "loss", "min", "median", "p90", "p99", "max",
-	       "jitter");
+	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent", "recv",
+	       "loss", "min", "median", "p90", "p99", "max", "jitter");
 	print_side("tcp", &r->tcp);
 	if (r->udp.enabled)
-		print_side("udp", &r->udp);
+		print_side(o->udp_port && o->udp_port != o->port ? "udp*"
+		                                                 : "udp",
+		           &r->udp);
+	if (r->udp.enabled && o->udp_port && o->udp_port != o->port)
+		printf("udp* to port %u, held open by the responder\n",
+		       o->udp_port);
 	printf("reconnects %lld\n", r->tcp.reconnects);
-	json_array_foreach(d->findings, i, f)
-		printf("%s %s: %s\n",
-		       json_string_value(json_object_get(f, "severity")),
-		       json_string_value(json_object_get(f, "code")),
-		       json_string_value(json_object_get(f, "summary")));
+	json_array_foreach(d->findings, i, f) printf(
+	    "%s %s: %s\n", json_string_value(json_object_get(f, "severity")),
+	    json_string_value(json_object_get(f, "code")),
+	    json_string_value(json_object_get(f, "summary")));
 }
 
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
 static int hb_peer(const struct hb_opts *o, const char *spec)
 {
 	struct peerprobe_opts po = {.default_port = o->port,
-				    .step_us = o->timeout_set ? o->timeout_us
-							      : 0,
-				    .token_file = o->token_file};
+	                            .step_us =
+	                                o->timeout_set ? o->timeout_us : 0,
+	                            .token_file = o->token_file};
 	struct peer_verdict v;
 	struct doc d = {0};
 	json_t *detail = NULL, *f, *p;
@@ -652,13 +677,13 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 	doc_set(&d, "peers", json_pack("[o]", detail ? detail : json_null()));
 	if (rc != 0) {
 		json_array_foreach(d.errors, i, f)
-			fprintf(stderr, "netprobe heartbeat: %s\n",
-				json_string_value(json_object_get(f, "message")));
+		    fprintf(stderr, "netprobe heartbeat: %s\n",
+		            json_string_value(json_object_get(f, "message")));
 	}
 	rc = rc != 0 ? 2 : doc_exit_status(&d, true);
 	if (o->output && doc_write_file(&d, o->output) < 0) {
 		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
-			o->output, strerror(errno));
+		        o->output, strerror(errno));
 		rc = 2;
 	}
 	if (o->json && !o->output) {
@@ -671,27 +696,31 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 		printf("  local %s (%s)  seen as %s  nat %s\n", v.local_addr,
 		       v.local_ifname[0] ? v.local_ifname : "?",
 		       v.observed_addr[0] ? v.observed_addr : "?",
-		       v.nat < 0 ? "unknown" : v.nat ? "yes" : "no");
+		       v.nat < 0 ? "unknown"
+		       : v.nat   ? "yes"
+		                 : "no");
 		printf("  inbound %s:", v.inbound < 0 ? "untested"
-				       : v.inbound ? "yes" : "no");
+		                        : v.inbound   ? "yes"
+		                                      : "no");
 		json_array_foreach(json_object_get(detail, "ports"), i, p)
-			printf(" %lld/tcp %s (%s)",
-			       (long long)json_integer_value(
-				       json_object_get(p, "port")),
-			       json_string_value(json_object_get(p, "state")),
-			       json_string_value(
-				       json_object_get(p, "reason")));
+		    printf(" %lld/tcp %s (%s)",
+		           (long long)json_integer_value(
+		               json_object_get(p, "port")),
+		           json_string_value(json_object_get(p, "state")),
+		           json_string_value(json_object_get(p, "reason")));
 		printf("\n  rtt %s\n", hb_fmt_us(v.rtt_us, b, sizeof(b)));
 		json_array_foreach(d.findings, i, f)
-			printf("%s %s: %s\n",
-			       json_string_value(json_object_get(f, "severity")),
-			       json_string_value(json_object_get(f, "code")),
-			       json_string_value(json_object_get(f, "summary")));
+		    printf("%s %s: %s\n",
+		           json_string_value(json_object_get(f, "severity")),
+		           json_string_value(json_object_get(f, "code")),
+		           json_string_value(json_object_get(f, "summary")));
 	}
 	doc_free(&d);
 	return rc;
 }
 
+/* netprobe heartbeat: collect, decide, emit. Returns 0, 1 when a fault
+ * or missed gate was found, 2 when it could not run. */
 int cmd_heartbeat(int argc, char **argv)
 {
 	struct hb_opts o;
@@ -723,11 +752,11 @@ int cmd_heartbeat(int argc, char **argv)
 		fprintf(stderr, "netprobe heartbeat: %s\n", r->c.err);
 		doc_add_error(&d, "connect", "%s", r->c.err);
 		doc_set(&d, "target",
-			json_pack("{s:s, s:o, s:i}", "host", o.host, "address",
-				  r->c.code == CLIENT_E_RESOLVE
-					  ? json_null()
-					  : json_string(r->c.addr),
-				  "port", (int)o.port));
+		        json_pack("{s:s, s:o, s:i}", "host", o.host, "address",
+		                  r->c.code == CLIENT_E_RESOLVE
+		                      ? json_null()
+		                      : json_string(r->c.addr),
+		                  "port", (int)o.port));
 		rc = 2;
 		goto emit;
 	}
@@ -740,7 +769,7 @@ int cmd_heartbeat(int argc, char **argv)
 	}
 	if (o.udp && hb_udp_open(r, o.udp_port) < 0) {
 		fprintf(stderr, "netprobe heartbeat: udp socket: %s\n",
-			strerror(errno));
+		        strerror(errno));
 		r->udp.enabled = false;
 	}
 	sa.sa_handler = hb_on_signal;
@@ -751,9 +780,9 @@ int cmd_heartbeat(int argc, char **argv)
 	hb_loop(r, &o);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	doc_set(&d, "target", json_pack("{s:s, s:s, s:i}", "host", o.host,
-					"address", r->c.addr, "port",
-					(int)o.port));
+	doc_set(&d, "target",
+	        json_pack("{s:s, s:s, s:i}", "host", o.host, "address",
+	                  r->c.addr, "port", (int)o.port));
 	hb_decide(&r->tcp, &r->udp, &o.gate, o.interval_us, &d);
 	rc = doc_exit_status(&d, true);
 emit:
@@ -762,9 +791,8 @@ emit:
 	if (r->udp.enabled) {
 		json_t *u = hb_side_json(&r->udp, false);
 
-		json_object_set_new(u, "port",
-				    json_integer(o.udp_port ? o.udp_port
-							    : o.port));
+		json_object_set_new(
+		    u, "port", json_integer(o.udp_port ? o.udp_port : o.port));
 		doc_set(&d, "udp", u);
 	} else {
 		doc_set(&d, "udp", json_null());
@@ -772,7 +800,7 @@ emit:
 	doc_set(&d, "samples_us", hb_samples_json(&r->tcp));
 	if (o.output && doc_write_file(&d, o.output) < 0) {
 		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
-			o.output, strerror(errno));
+		        o.output, strerror(errno));
 		rc = 2;
 	}
 	if (o.json && !o.output)

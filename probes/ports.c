@@ -218,8 +218,8 @@ static void print_by_state(const struct port_result *p, size_t n, bool col,
 			   const char *dir)
 {
 	static const enum port_state order[] = {
-		PORT_OPEN,	  PORT_CLOSED,	    PORT_FILTERED, PORT_PROHIBITED,
-		PORT_UNREACHABLE, PORT_UNKNOWN,	    PORT_RESOLVE,
+		PORT_OPEN, PORT_CLOSED, PORT_FILTERED, PORT_PROHIBITED,
+		PORT_UNREACHABLE, PORT_UNKNOWN, PORT_RESOLVE,
 	};
 	uint16_t *ports = malloc((n ? n : 1) * sizeof(*ports));
 
@@ -271,11 +271,14 @@ static void emit_text(const struct opts *o, const struct ports_run *r,
 		print_by_state(r->out, r->nout, col, "");
 	}
 	if (r->nin > 0) {
-		printf("inbound (the responder connecting back to us):\n");
-		if (r->nin <= TEXT_ALL_MAX)
+		printf("inbound: the responder connecting back to us\n");
+		if (r->nin <= TEXT_ALL_MAX) {
+			printf("%-11s %-12s %-22s %9s\n", "PORT", "STATE",
+			       "REASON", "RTT");
 			print_rows(r->in, r->nin, col, "");
-		else
+		} else {
 			print_by_state(r->in, r->nin, col, "");
+		}
 	}
 	json_array_foreach(d->findings, i, f) {
 		printf("%s %s: %s\n  fix: %s\n",
@@ -292,7 +295,8 @@ static void emit_text(const struct opts *o, const struct ports_run *r,
 }
 
 /* The JSON emitter's result keys: target, ports, inbound. */
-static int fill_doc(const struct opts *o, const struct ports_run *r, struct doc *d)
+static int fill_doc(const struct opts *o, const struct ports_run *r,
+		    struct doc *d)
 {
 	json_t *target = json_pack("{s:s, s:s, s:i}", "host", o->host,
 				   "address", r->addr, "port", o->resp_port);

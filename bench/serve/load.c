@@ -56,8 +56,7 @@ int main(int argc, char **argv)
 	n = atoi(argv[3]);
 	hz = atoi(argv[4]);
 	secs = atoi(argv[5]);
-	if (n < 1 || n > 20000 || hz < 1 || hz > 1000 || secs < 1 ||
-	    secs > 600)
+	if (n < 1 || n > 20000 || hz < 1 || hz > 1000 || secs < 1 || secs > 600)
 		return 2;
 	setrlimit(RLIMIT_NOFILE, &rl);
 	period = 1000000 / hz;
@@ -68,7 +67,8 @@ int main(int argc, char **argv)
 	if (!c || !rtt || ep < 0)
 		return 2;
 	for (int i = 0; i < n; i++) {
-		struct epoll_event ee = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+		struct epoll_event ee = {.events = EPOLLIN,
+		                         .data.u32 = (uint32_t)i};
 
 		c[i].fd = socket(AF_INET, SOCK_STREAM, 0);
 		if (connect(c[i].fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
@@ -77,7 +77,8 @@ int main(int argc, char **argv)
 			c[i].fd = -1;
 			continue;
 		}
-		setsockopt(c[i].fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(c[i].fd, IPPROTO_TCP, TCP_NODELAY, &one,
+		           sizeof(one));
 		epoll_ctl(ep, EPOLL_CTL_ADD, c[i].fd, &ee);
 	}
 	for (int i = 0; i < n; i++) /* staggered from one start */
@@ -104,8 +105,9 @@ int main(int argc, char **argv)
 		k = epoll_wait(ep, evs, 256, (int)((wake - t) / 1000));
 		for (int e = 0; e < k; e++) {
 			struct cl *x = &c[evs[e].data.u32];
-			ssize_t r = recv(x->fd, x->rbuf + x->rlen,
-					 sizeof(x->rbuf) - x->rlen, MSG_DONTWAIT);
+			ssize_t r =
+			    recv(x->fd, x->rbuf + x->rlen,
+			         sizeof(x->rbuf) - x->rlen, MSG_DONTWAIT);
 			size_t off = 0;
 
 			if (r <= 0)
@@ -130,8 +132,8 @@ int main(int argc, char **argv)
 	       n, failed, hz, secs, sent, recvd,
 	       sent ? 100.0 * (double)(sent - recvd) / (double)sent : 0.0);
 	if (nrtt)
-		printf("rtt_us median %lld p99 %lld max %lld\n",
-		       rtt[nrtt / 2], rtt[nrtt * 99 / 100], rtt[nrtt - 1]);
+		printf("rtt_us median %lld p99 %lld max %lld\n", rtt[nrtt / 2],
+		       rtt[nrtt * 99 / 100], rtt[nrtt - 1]);
 	for (int i = 0; i < n; i++)
 		if (c[i].fd >= 0)
 			close(c[i].fd);

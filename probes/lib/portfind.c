@@ -356,7 +356,8 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		      "rejected with ICMP administratively prohibited by",
 		      true, NULL) < 0 ||
 	    add_group(d, out, nout, PICK_UNREACHABLE, false,
-		      "host-unreachable", where, "", "unreachable (no route, or no answer to ARP) on",
+		      "host-unreachable", where, "",
+		      "unreachable (no route, or no answer to ARP) on",
 		      false, ufix) < 0)
 		return -1;
 	if (eph_out && add_ephemeral(d, out, nout, where, "") < 0)

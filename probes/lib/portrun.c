@@ -49,22 +49,20 @@ static bool is_local(const struct sockaddr_storage *ss)
 	if (getifaddrs(&ifa) < 0)
 		return false;
 	for (i = ifa; i != NULL && !local; i = i->ifa_next) {
-		if (i->ifa_addr == NULL || i->ifa_addr->sa_family !=
-						   ss->ss_family)
+		const void *a = i->ifa_addr;
+
+		if (a == NULL || i->ifa_addr->sa_family != ss->ss_family)
 			continue;
-		if (ss->ss_family == AF_INET)
-			local = ((struct sockaddr_in *)(void *)i->ifa_addr)
-					->sin_addr.s_addr ==
-				((const struct sockaddr_in *)(const void *)ss)
-					->sin_addr.s_addr;
-		else
-			local = memcmp(&((struct sockaddr_in6 *)(void *)
-						 i->ifa_addr)
-						->sin6_addr,
-				       &((const struct sockaddr_in6 *)(const void
-									*)ss)
-						->sin6_addr,
-				       sizeof(struct in6_addr)) == 0;
+		if (ss->ss_family == AF_INET) {
+			const struct sockaddr_in *x = a, *y = (const void *)ss;
+
+			local = x->sin_addr.s_addr == y->sin_addr.s_addr;
+		} else {
+			const struct sockaddr_in6 *x = a, *y = (const void *)ss;
+
+			local = IN6_ARE_ADDR_EQUAL(&x->sin6_addr,
+						   &y->sin6_addr);
+		}
 	}
 	freeifaddrs(ifa);
 	return local;
@@ -106,7 +104,8 @@ static void mark_no_responder(struct ports_run *r)
 }
 
 /* True when the run needs a responder: UDP, samples, or --both-ways. */
-static bool needs_responder(const struct ports_run_opts *o, const struct port_list *pl)
+static bool needs_responder(const struct ports_run_opts *o,
+			    const struct port_list *pl)
 {
 	if (o->both_ways || pl->ephemeral)
 		return true;
@@ -162,7 +161,8 @@ static bool resp_retry(const struct np_client *c, int *tries)
 
 /* Asks for listeners on the TCP sample ports; the ones held become
  * pending for the TCP scan, the others stay unknown. */
-static void resp_tcp_samples(struct np_client *c, const struct ports_run_opts *o,
+static void resp_tcp_samples(struct np_client *c,
+			     const struct ports_run_opts *o,
 			     struct ports_run *r, struct doc *d)
 {
 	size_t max = resp_max_ports(c);
@@ -255,7 +255,7 @@ static void resp_ephemeral(struct np_client *c, const struct ports_run_opts *o,
 		}
 	if (n == 0)
 		doc_add_error(d, "responder",
-			      "no ephemeral sample could be opened on the peer");
+			      "no ephemeral sample opened on the peer");
 }
 
 /* UDP ports: the responder listens on each, a datagram it answers proves
@@ -271,6 +271,8 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 	size_t idx[PROTO_MAX_PORTS];
 	bool opened[PROTO_MAX_PORTS];
 
+	size_t tested = 0, over = 0;
+
 	per = (size_t)(life / (o->timeout_us + 1));
 	if (per < 1)
 		per = 1;
@@ -283,6 +285,14 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 		for (; i < r->nout && k < max; i++) {
 			if (r->out[i].proto != IPPROTO_UDP)
 				continue;
+			/* one timeout each: bound the whole run */
+			if (tested >= PORTS_UDP_MAX) {
+				settle_as(&r->out[i], PORT_UNKNOWN,
+					  "over the udp limit");
+				over++;
+				continue;
+			}
+			tested++;
 			idx[k] = i;
 			ports[k++] = r->out[i].port;
 		}
@@ -317,6 +327,9 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 			p->rtt_us = rtt;
 		}
 	}
+	if (over > 0)
+		doc_add_error(d, "udp", "%zu UDP ports over the limit of %d "
+			      "were not tested", over, PORTS_UDP_MAX);
 }
 
 /* Our ephemeral range, read through the sysroot. Returns 0, or -1. */
@@ -402,6 +415,12 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 	for (size_t i = 0; i < r->nin; i++) {
 		struct port_result *p = &r->in[i];
 
+		/* one connect-back batch per few ports: bound the run */
+		if (i >= PORTS_INBOUND_MAX) {
+			fds[i] = -1;
+			settle_as(p, PORT_UNKNOWN, "over the inbound limit");
+			continue;
+		}
 		fds[i] = own_listener(r->ss.ss_family, p->port);
 		if (fds[i] < 0 && (errno != EADDRINUSE ||
 				   (p->flags & PSPEC_F_SAMPLE)))
@@ -448,6 +467,10 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 		if (fds[i] >= 0)
 			close(fds[i]);
 	free(fds);
+	if (r->nin > PORTS_INBOUND_MAX)
+		doc_add_error(d, "inbound", "%zu ports over the limit of %d "
+			      "were not connected back to",
+			      r->nin - PORTS_INBOUND_MAX, PORTS_INBOUND_MAX);
 	return;
 nomem:
 	doc_add_error(d, "inbound", "out of memory");
@@ -504,8 +527,8 @@ static void local_table(struct ports_run *r, struct doc *d)
 	if (sysroot_init(&sr, NULL) == 0 && sockinfo_listeners(&sr, &st) == 0)
 		portscan_mark_loopback(r->out, r->nout, &st);
 	else
-		doc_add_error(d, "socket table", "cannot read /proc/net/tcp: %s",
-			      strerror(errno));
+		doc_add_error(d, "socket table",
+			      "cannot read /proc/net/tcp: %s", strerror(errno));
 	sockinfo_free(&st);
 }
 

@@ -17,6 +17,8 @@
 #include "portspec.h"
 
 #define PORTS_RUN_RESOLVE (-2) /* ports_run: the host did not resolve */
+#define PORTS_UDP_MAX 256       /* UDP ports tested (one after another) */
+#define PORTS_INBOUND_MAX 1024  /* ports the responder connects back to */
 
 struct ports_run_opts {
 	long long timeout_us;   /* per port; 0: PORTSCAN_DEFAULT_TIMEOUT_US */

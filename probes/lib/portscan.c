@@ -191,8 +191,8 @@ static void read_errqueue(int fd, struct conn_outcome *c, char *from,
 			c->icmp_code = ee.ee_code;
 			from[0] = '\0';
 			/* the offender follows the struct (SO_EE_OFFENDER) */
-			if (cm->cmsg_len >= CMSG_LEN(sizeof(ee) +
-						     sizeof(struct sockaddr_in))) {
+			if (cm->cmsg_len >=
+			    CMSG_LEN(sizeof(ee) + sizeof(struct sockaddr_in))) {
 				size_t room = cm->cmsg_len -
 					      CMSG_LEN(sizeof(ee));
 

@@ -12,7 +12,7 @@ PY_PIDS=""
 HB_PID=""
 
 # detect_ok FILE: the drop was declared within two intervals (100ms each)
-# of the last answer, allowing 20 ms for scheduling.
+# of the last answer.
 detect_ok() {
 	python3 - "$1" <<'PY'
 import json, re, sys
@@ -22,7 +22,7 @@ ev = " ".join(e["fact"] for e in f["evidence"])
 m = re.search(r"declared dropped ([0-9.]+)(us|ms|s) after", ev)
 v = float(m.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(2)]
 print("detected %.1f ms after the last answer" % v)
-sys.exit(0 if v <= 220 else 1)
+sys.exit(0 if v <= 200 else 1)
 PY
 }
 
@@ -121,7 +121,9 @@ while time.time() < end:
     c, _ = s.accept(); held.append(c)
 ' &
 PY_PIDS="$PY_PIDS $!"
-lab_wait 50 sh -c "ip netns exec $C ss -ltnH | grep -q ':9002 '"
+for p in 8080 9001 9002; do
+	lab_wait 100 sh -c "ip netns exec $C ss -ltnH | grep -q ':$p '"
+done
 
 t_rc() {
 	_want=$1 _d=$2 _max=$3

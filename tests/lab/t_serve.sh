@@ -83,6 +83,19 @@ for i in range(200):
 held = [conn() for i in range(20)]   # idle clients hold slots
 time.sleep(0.2)
 PY
+# Hostile clients for 6 s: aborted connect-backs (to ports A drops),
+# listens, random frames, unread floods, bad auth, garbage.
+ip netns exec "$A" nft -f - <<NFT
+table inet stress {
+	chain in {
+		type filter hook input priority 0;
+		tcp dport 40000-40015 drop
+	}
+}
+NFT
+lab_rc 0 "hostile clients run" ip netns exec "$A" timeout 30 python3 \
+	"$(dirname "$0")/../fixtures/serve/stress.py" $SV_B 6
+lab_grep "many connections made" "stress connections: [0-9]{3,}"
 lab_rc 0 "responder still answers after garbage" \
 	ip netns exec "$A" "$NETPROBE" heartbeat -c 3 -i 50ms $SV_B
 LAB_OUT=$(cat "$T/b.log")
