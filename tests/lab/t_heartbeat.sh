@@ -133,7 +133,7 @@ t_rc() {
 	_ms=$(( ($(date +%s%N) - _t0) / 1000000 ))
 	lab_check "$_d: ended in ${_ms} ms (limit ${_max} ms)" test "$_ms" -le "$_max"
 }
-t_rc 2 "http server" 3000 -c 2 -t 1s $SV_C:8080
+t_rc 2 "http server" 5000 -c 2 -t 2s $SV_C:8080
 lab_grep "http: clear error" "not a netprobe responder|does not speak netprobe"
 t_rc 2 "garbage peer" 3000 -c 2 -t 1s $SV_C:9001
 lab_grep "garbage: clear error" "does not speak netprobe protocol \(got '"
