@@ -229,6 +229,87 @@ static json_t *merge_findings(const struct report_set *s)
 	return sorted;
 }
 
+/* The first finding of node whose code says it sits behind NAT, or NULL. */
+static const json_t *nat_finding(const json_t *findings, const char *node)
+{
+	static const char *const natcodes[] = {
+		"container-bridge-nat", "wsl2-nat", "wsl-container-double-nat",
+		"nat-detected", NULL};
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(findings, i, f) {
+		if (strcmp(rj_strd(f, "node", ""), node) != 0)
+			continue;
+		for (const char *const *q = natcodes; *q != NULL; q++)
+			if (strcmp(rj_strd(f, "code", ""), *q) == 0)
+				return f;
+	}
+	return NULL;
+}
+
+/* True when the merged finding f came from the file path. */
+static bool from_file(const json_t *f, const char *path)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(f, "sources"), i, p)
+		if (strcmp(json_string_value(p), path) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A probe toward an address that belongs to a node behind NAT (a
+ * container's 172.17.0.2, WSL2's eth0) fails whatever the firewall says:
+ * opening ports there cannot help, and saying so would be a wrong fix.
+ * Such findings get the NAT node's finding as their cause and its fix.
+ */
+static void annotate_nat_targets(struct rctx *c)
+{
+	static const char *const probe_codes[] = {
+		"port-filtered", "port-closed", "port-prohibited",
+		"host-unreachable", "ephemeral-range-blocked",
+		"heartbeat-dropped", "heartbeat-loss", NULL};
+	char tbuf[256], fix[1024];
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc, *nat;
+		const char *target, *addr;
+		size_t i;
+		json_t *f;
+
+		if (json_object_get(d, "target") == NULL)
+			continue;
+		target = rn_target(c, d, tbuf, sizeof(tbuf));
+		if (target == NULL ||
+		    (nat = nat_finding(c->findings, target)) == NULL)
+			continue;
+		addr = rj_strd(json_object_get(d, "target"), "address",
+			       rj_strd(json_object_get(d, "target"), "host",
+				       target));
+		json_array_foreach(c->findings, i, f) {
+			bool probe = false;
+
+			for (const char *const *q = probe_codes; *q; q++)
+				probe |= strcmp(rj_strd(f, "code", ""), *q) == 0;
+			if (!probe || !from_file(f, c->set->in[k].path))
+				continue;
+			snprintf(fix, sizeof(fix),
+				 "%s is %s's address behind NAT (%s): opening "
+				 "ports there does not help; %s",
+				 addr, target, rj_strd(nat, "code", ""),
+				 rj_strd(nat, "fix", ""));
+			json_object_set_new(f, "fix", json_string(fix));
+			json_object_set_new(
+				f, "cause",
+				json_pack("{s:s, s:s}", "node", target, "code",
+					  rj_strd(nat, "code", "")));
+		}
+	}
+}
+
 /* One entry per node: what ran there and the errors its documents hold. */
 static json_t *node_table(const struct rctx *c)
 {
@@ -514,6 +595,7 @@ json_t *report_merge(const struct report_set *s)
 		goto out;
 	if ((c.findings = merge_findings(s)) == NULL)
 		goto out;
+	annotate_nat_targets(&c);
 	inputs = json_array();
 	for (size_t k = 0; k < s->nin; k++) {
 		json_t *d = s->in[k].doc;
