@@ -1,5 +1,6 @@
 /* Emitters (output.h): table, summary, CSV, JUnit and JSON. */
 #include "output.h"
+#include "xmlesc.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -174,32 +175,6 @@ int nc_write_csv(FILE *fp, const struct nc_run *run)
 	return ferror(fp) ? -1 : 0;
 }
 
-/* Writes s with XML's five special characters escaped. */
-static void xml(FILE *fp, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		case '\'':
-			fputs("&apos;", fp);
-			break;
-		default:
-			fputc(*s, fp);
-		}
-	}
-}
-
 /* Gate checks, findings and errors, each a test case. */
 int nc_write_junit(FILE *fp, const struct nc_run *run)
 {
@@ -215,15 +190,15 @@ int nc_write_junit(FILE *fp, const struct nc_run *run)
 	for (int i = 0; i < run->gate.n; i++) {
 		fprintf(fp, "    <testcase classname=\"ncclcheck.gate\" "
 			"name=\"");
-		xml(fp, run->gate.v[i].name);
+		xml_escape(fp, run->gate.v[i].name);
 		fprintf(fp, "\">");
 		if (!run->gate.v[i].passed) {
 			fprintf(fp, "<failure message=\"");
-			xml(fp, run->gate.v[i].detail);
+			xml_escape(fp, run->gate.v[i].detail);
 			fprintf(fp, "\"/>");
 		} else {
 			fprintf(fp, "<system-out>");
-			xml(fp, run->gate.v[i].detail);
+			xml_escape(fp, run->gate.v[i].detail);
 			fprintf(fp, "</system-out>");
 		}
 		fprintf(fp, "</testcase>\n");
@@ -231,17 +206,17 @@ int nc_write_junit(FILE *fp, const struct nc_run *run)
 	for (int i = 0; i < run->nfindings; i++) {
 		fprintf(fp, "    <testcase classname=\"ncclcheck.finding\" "
 			"name=\"");
-		xml(fp, run->findings[i].code);
+		xml_escape(fp, run->findings[i].code);
 		fprintf(fp, "\"><failure message=\"");
-		xml(fp, run->findings[i].summary);
+		xml_escape(fp, run->findings[i].summary);
 		fprintf(fp, "\"/></testcase>\n");
 	}
 	for (int i = 0; i < run->nerrors; i++) {
 		fprintf(fp, "    <testcase classname=\"ncclcheck.error\" "
 			"name=\"");
-		xml(fp, run->error_what[i]);
+		xml_escape(fp, run->error_what[i]);
 		fprintf(fp, "\"><failure message=\"");
-		xml(fp, run->errors[i]);
+		xml_escape(fp, run->errors[i]);
 		fprintf(fp, "\"/></testcase>\n");
 	}
 	fprintf(fp, "  </testsuite>\n</testsuites>\n");

@@ -10,7 +10,7 @@
 
 #include "report.h"
 
-#define E(s) rj_xml_escape(fp, (s))
+#define E(s) xml_escape(fp, (s))
 
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"

@@ -46,7 +46,7 @@ static void first_line(FILE *fp, const char *text)
 		n = sizeof(buf) - 1;
 	memcpy(buf, text, n);
 	buf[n] = '\0';
-	rj_xml_escape(fp, buf);
+	xml_escape(fp, buf);
 }
 
 /* One test case. */
@@ -55,9 +55,9 @@ static void testcase(FILE *fp, const json_t *k, enum report_fail_on fail_on)
 	const char *st = rj_str(k, "status"), *text = rj_strd(k, "text", "");
 
 	fputs("    <testcase classname=\"", fp);
-	rj_xml_escape(fp, rj_str(k, "suite"));
+	xml_escape(fp, rj_str(k, "suite"));
 	fputs("\" name=\"", fp);
-	rj_xml_escape(fp, rj_str(k, "name"));
+	xml_escape(fp, rj_str(k, "name"));
 	fputs("\" time=\"0\"", fp);
 	if (strcmp(st, "pass") == 0 && text[0] == '\0') {
 		fputs("/>\n", fp);
@@ -68,17 +68,17 @@ static void testcase(FILE *fp, const json_t *k, enum report_fail_on fail_on)
 		fputs("      <error type=\"unreadable\" message=\"", fp);
 		first_line(fp, text);
 		fputs("\">", fp);
-		rj_xml_escape(fp, text);
+		xml_escape(fp, text);
 		fputs("</error>\n", fp);
 	} else if (fails(st, fail_on)) {
 		fprintf(fp, "      <failure type=\"%s\" message=\"", st);
 		first_line(fp, text);
 		fputs("\">", fp);
-		rj_xml_escape(fp, text);
+		xml_escape(fp, text);
 		fputs("</failure>\n", fp);
 	} else {
 		fputs("      <system-out>", fp);
-		rj_xml_escape(fp, text);
+		xml_escape(fp, text);
 		fputs("</system-out>\n", fp);
 	}
 	fputs("    </testcase>\n", fp);
@@ -106,7 +106,7 @@ int report_render_junit(const json_t *rep, FILE *fp,
 				fputs("  </testsuite>\n", fp);
 			count(checks, suite, fail_on, &t, &f, &e);
 			fputs("  <testsuite name=\"", fp);
-			rj_xml_escape(fp, suite);
+			xml_escape(fp, suite);
 			fprintf(fp, "\" tests=\"%d\" failures=\"%d\" "
 				    "errors=\"%d\" skipped=\"0\" time=\"0\">\n",
 				t, f, e);

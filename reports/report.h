@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "xmlesc.h"
+
 #define REPORT_SCHEMA "netprobe-report/1"
 
 /* One document that loaded and passed the schema check. */
@@ -85,8 +87,6 @@ double rj_num(const json_t *o, const char *key, double def);
 json_t *rj_arr(const json_t *o, const char *key);
 /* Severity rank: fault 2, warning 1, anything else 0. */
 int rj_sev(const char *severity);
-/* Writes s with HTML/XML special characters escaped. */
-void rj_xml_escape(FILE *fp, const char *s);
 /* Formats microseconds for humans ("412us", "1.25ms", "2.00s"). */
 char *rj_fmt_us(double us, char *buf, size_t len);
 /* Formats a byte count for humans ("8 B", "64 KiB", "128 MiB"). */

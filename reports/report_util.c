@@ -53,38 +53,6 @@ int rj_sev(const char *severity)
 	return 0;
 }
 
-/* Control characters other than tab and newline become U+FFFD so the XML
- * stays well formed whatever a document held. */
-void rj_xml_escape(FILE *fp, const char *s)
-{
-	for (; s != NULL && *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		case '\'':
-			fputs("&#39;", fp);
-			break;
-		default:
-			if (c < 0x20 && c != '\n' && c != '\t')
-				fputs("\xef\xbf\xbd", fp);
-			else
-				fputc(c, fp);
-		}
-	}
-}
-
 char *rj_fmt_us(double us, char *buf, size_t len)
 {
 	if (us < 1000)

@@ -301,7 +301,7 @@ static void html_escaped(const char *s, char *out, size_t len)
 	size_t n = 0;
 	FILE *fp = open_memstream(&buf, &n);
 
-	rj_xml_escape(fp, s);
+	xml_escape(fp, s);
 	fclose(fp);
 	snprintf(out, len, "%s", buf);
 	free(buf);
