@@ -14,6 +14,13 @@ static bool proto_ok(const char *proto)
 	       (strcmp(proto, "tcp") == 0 || strcmp(proto, "udp") == 0);
 }
 
+/* A result that needs a port opened: it was tested and did not connect. */
+static bool result_failed(const struct fw_result *r)
+{
+	return r->state != NULL && strcmp(r->state, "open") != 0 &&
+	       strcmp(r->state, "unknown") != 0;
+}
+
 int fwcmd_add(struct fw_plan *p, unsigned lo, unsigned hi, const char *proto,
               const char *node, const char *why)
 {
@@ -58,9 +65,7 @@ int fwcmd_plan_results(struct fw_plan *p, const struct fw_result *r, size_t n,
 		for (size_t i = 0; i < n; i++) {
 			bool eph;
 
-			if (r[i].state == NULL ||
-			    strcmp(r[i].state, "open") == 0 ||
-			    strcmp(r[i].state, "unknown") == 0)
+			if (!result_failed(&r[i]))
 				continue;
 			eph = eph_lo != 0 && eph_lo <= r[i].port &&
 			      r[i].port <= eph_hi;
@@ -88,6 +93,27 @@ int fwcmd_plan_results(struct fw_plan *p, const struct fw_result *r, size_t n,
 		}
 	}
 	return failed;
+}
+
+bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n,
+                          unsigned eph_lo, unsigned eph_hi)
+{
+	bool fixed_open = false, eph_failed = false;
+
+	if (eph_lo == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		bool eph = eph_lo <= r[i].port && r[i].port <= eph_hi;
+
+		if (result_failed(&r[i]) && !eph)
+			return false;
+		if (result_failed(&r[i]))
+			eph_failed = true;
+		else if (!eph && r[i].state != NULL &&
+		         strcmp(r[i].state, "open") == 0)
+			fixed_open = true;
+	}
+	return fixed_open && eph_failed;
 }
 
 int fwcmd_parse_range(const char *line, unsigned *lo, unsigned *hi)

@@ -154,6 +154,26 @@ START_TEST(plan_unknown_range_and_other_node)
 }
 END_TEST
 
+START_TEST(ephemeral_only)
+{
+	struct fw_result r[] = {
+	    {7470, "tcp", "open", "syn-ack"},
+	    {32768, "tcp", "filtered", "timeout"},
+	    {60999, "tcp", "open", "syn-ack"},
+	};
+
+	ck_assert(fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 0, 0)); /* range unknown */
+	r[0].state = "filtered"; /* the fixed port too: not only ephemeral */
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[0].state = "open";
+	r[1].state = "open"; /* nothing failed */
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[1].state = "closed"; /* no fixed port tested */
+	ck_assert(!fwcmd_ephemeral_only(r + 1, 2, 32768, 60999));
+}
+END_TEST
+
 START_TEST(parse_range)
 {
 	unsigned lo, hi;
@@ -180,6 +200,7 @@ Suite *suite_fwcmd(void)
 	tcase_add_test(tc, add_merges_and_rejects);
 	tcase_add_test(tc, plan_from_results);
 	tcase_add_test(tc, plan_unknown_range_and_other_node);
+	tcase_add_test(tc, ephemeral_only);
 	tcase_add_test(tc, parse_range);
 	suite_add_tcase(s, tc);
 	return s;
