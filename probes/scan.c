@@ -652,9 +652,15 @@ static int scan_json(struct scan *s)
 	json_t *peers = json_array();
 
 	for (size_t i = 0; peers != NULL && i < s->npeers; i++) {
-		json_t *p = s->peer_json[i];
+		json_t *p = s->peer_json[i], *path = json_object_get(p, "path");
 
 		s->peer_json[i] = NULL;
+		/* the path probe ran before the recommendation existed */
+		if (json_is_object(path))
+			json_object_set_new(
+			    path, "recommended_iface",
+			    s->rec.ifc != NULL ? json_string(s->rec.ifc->name)
+			                       : json_null());
 		json_array_append_new(peers, p != NULL ? p
 		                                       : peer_verdict_to_json(
 		                                             &s->peers[i]));
