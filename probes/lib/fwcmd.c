@@ -141,6 +141,16 @@ bad:
 	return -1;
 }
 
+/* "29500", or the range with sep between its ends ("32768-60999"). */
+static void port_text(const struct fw_rule *r, char sep, char *buf,
+                      size_t len)
+{
+	if (r->lo == r->hi)
+		snprintf(buf, len, "%u", r->lo);
+	else
+		snprintf(buf, len, "%u%c%u", r->lo, sep, r->hi);
+}
+
 int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
                  size_t len)
 {
@@ -149,27 +159,18 @@ int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
 
 	switch (dl) {
 	case FW_NFTABLES:
-		if (r->lo == r->hi)
-			snprintf(ports, sizeof(ports), "%u", r->lo);
-		else
-			snprintf(ports, sizeof(ports), "%u-%u", r->lo, r->hi);
+		port_text(r, '-', ports, sizeof(ports));
 		n = snprintf(buf, len,
 		             "nft add rule inet filter input %s dport %s "
 		             "accept",
 		             r->proto, ports);
 		break;
 	case FW_UFW:
-		if (r->lo == r->hi)
-			snprintf(ports, sizeof(ports), "%u", r->lo);
-		else
-			snprintf(ports, sizeof(ports), "%u:%u", r->lo, r->hi);
+		port_text(r, ':', ports, sizeof(ports));
 		n = snprintf(buf, len, "ufw allow %s/%s", ports, r->proto);
 		break;
 	case FW_FIREWALLD:
-		if (r->lo == r->hi)
-			snprintf(ports, sizeof(ports), "%u", r->lo);
-		else
-			snprintf(ports, sizeof(ports), "%u-%u", r->lo, r->hi);
+		port_text(r, '-', ports, sizeof(ports));
 		n = snprintf(buf, len,
 		             "firewall-cmd --permanent --add-port=%s/%s && "
 		             "firewall-cmd --reload",
@@ -195,12 +196,8 @@ json_t *fwcmd_ports_json(const struct fw_plan *p)
 		const struct fw_rule *r = &p->v[i];
 		json_t *o, *port;
 
-		if (r->lo == r->hi) {
-			port = json_integer(r->lo);
-		} else {
-			snprintf(range, sizeof(range), "%u-%u", r->lo, r->hi);
-			port = json_string(range);
-		}
+		port_text(r, '-', range, sizeof(range));
+		port = r->lo == r->hi ? json_integer(r->lo) : json_string(range);
 		o = json_pack("{s:o, s:s, s:s}", "port", port, "proto",
 		              r->proto, "why", r->why);
 		if (o != NULL && r->node[0] != '\0')

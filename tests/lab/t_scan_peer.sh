@@ -138,6 +138,11 @@ lab_grep "ephemeral: firewalld command" \
 	'^firewall-cmd --permanent --add-port=40000-40999/tcp && firewall-cmd --reload$'
 LAB_OUT=$(jqv '.peers[0].ports[] | "\(.port) \(.state)"')
 lab_grep "ephemeral: sample port filtered" '^40000 filtered$'
+lab_rc 1 "ephemeral, text: exits 1" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --quick --peer 10.231.33.2
+lab_grep "ephemeral, text: peer blocked" 'nat no, inbound blocked'
+lab_grep "ephemeral, text: the range to open" '^  40000-40999/tcp  connect-back'
+lab_grep "ephemeral, text: ufw command" '^    ufw allow 40000:40999/tcp$'
 ip netns exec "$A" nft delete table inet np_fw
 
 # (4) peers without a responder: refused (the switch) and silent (no host)
