@@ -3,3 +3,53 @@
 DEB_PKGS += libssl-dev
 PKG_CFLAGS += $(shell $(PKG_CONFIG) --cflags libcrypto 2>/dev/null)
 PKG_LIBS += $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null)
+
+# The protocol decoder under libFuzzer: `make fuzz` runs FUZZ_TIME seconds
+# (default 60), `make fuzz-ci` (part of make check) 20 seconds. New inputs
+# go to $(BUILD)/fuzz-corpus; the seeds in tests/fuzz/corpus stay as they
+# are. Skipped with a message when clang or its fuzzer runtime is missing.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_BIN := $(BUILD)/fuzz_proto
+FUZZ_SRC := tests/fuzz/fuzz_proto.c probes/lib/proto_msg.c \
+	probes/lib/proto_hdr.c probes/lib/portstate.c
+
+.PHONY: fuzz fuzz-ci fuzz-build bench-serve bench-heartbeat
+CHECK_TARGETS += fuzz-ci
+
+fuzz-build:
+	@mkdir -p $(BUILD)
+	@if ! command -v $(FUZZ_CC) >/dev/null 2>&1 || \
+	    ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' | \
+	    $(FUZZ_CC) -x c -fsanitize=fuzzer -o $(BUILD)/fuzz-probe - \
+		>/dev/null 2>&1; then \
+		echo "fuzz: skipped: $(FUZZ_CC) with -fsanitize=fuzzer (libFuzzer) is not available"; \
+		rm -f $(FUZZ_BIN); \
+	else \
+		echo "$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $(FUZZ_BIN) $(FUZZ_SRC)"; \
+		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Iprobes/lib \
+			-fsanitize=fuzzer,address,undefined \
+			-fno-sanitize-recover=undefined \
+			-o $(FUZZ_BIN) $(FUZZ_SRC); \
+	fi
+
+fuzz: fuzz-build
+	@if [ -x $(FUZZ_BIN) ]; then \
+		mkdir -p $(BUILD)/fuzz-corpus; \
+		$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -timeout=5 \
+			-rss_limit_mb=1024 -max_len=66000 -print_final_stats=1 \
+			$(BUILD)/fuzz-corpus tests/fuzz/corpus; \
+	fi
+
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
+
+# Benchmarks, by hand (bench/*/RESULTS.md holds the figures).
+$(BUILD)/bench-load: bench/serve/load.c $(BUILD)/probes/lib/proto_hdr.o
+	$(CC) $(ALL_CFLAGS) -o $@ $^
+
+bench-serve: $(NETPROBE) $(BUILD)/bench-load
+	NETPROBE=$(NETPROBE) LOAD=$(BUILD)/bench-load sh bench/serve/run.sh
+
+bench-heartbeat: $(NETPROBE)
+	NETPROBE=$(NETPROBE) sh bench/heartbeat/run.sh

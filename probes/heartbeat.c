@@ -2,6 +2,7 @@
  * stamped echoes at an interval, plus UDP echoes; reports RTT, jitter,
  * loss, reconnects and the moment a held connection went silent. Signal
  * handlers only set a flag, as OpenBSD ping does; one summary at the end. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -23,6 +24,7 @@
 
 static volatile sig_atomic_t hb_stop;
 
+/* Only sets the flag the loop checks (as OpenBSD ping does). */
 static void hb_on_signal(int sig)
 {
 	hb_stop = sig;
@@ -34,7 +36,8 @@ struct hb_opts {
 	long long interval_us, duration_us, timeout_us, count;
 	struct hb_gate gate;
 	bool udp, json, timeout_set, peer_probe;
-	const char *output;
+	unsigned udp_port; /* 0: the responder's own port */
+	const char *output, *token_file;
 };
 
 struct udp_slot {
@@ -45,9 +48,11 @@ struct udp_slot {
 
 struct hb_run {
 	struct np_client c;
+	struct np_client ctl; /* keeps a UDP listener open */
+	long long refresh_us; /* when to ask for it again; 0 none */
 	bool connected;
-	long long open_us, last_us;   /* connection opened, last answer */
-	long long outstanding;        /* TCP echoes awaiting an answer */
+	long long open_us, last_us; /* connection opened, last answer */
+	long long outstanding;      /* TCP echoes awaiting an answer */
 	uint8_t rbuf[PROTO_HDR_LEN + 64];
 	size_t rlen;
 	int ufd;
@@ -59,55 +64,72 @@ struct hb_run {
 	char peer_soft[PROTO_SOFT_MAX + 1];
 };
 
+/* Usage on stdout for --help, on stderr for misuse. */
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
-		"[-i interval]\n"
-		"           [-c count | -d duration] [-t timeout] "
-		"[--max-rtt T] [--max-loss PCT]\n"
-		"           [--udp | --no-udp] host[:port]\n"
-		"       netprobe heartbeat --peer [--json] [-o file] [-p port] "
-		"[-t timeout] host[:port]\n"
-		"  -i, --interval T   between echoes (default 100ms)\n"
-		"  -c, --count N      echoes to send\n"
-		"  -d, --duration T   how long to run (default 10s)\n"
-		"  -t, --timeout T    an echo unanswered this long is lost; a "
-		"held connection\n"
-		"                     silent this long is dropped (default "
-		"2 intervals, >= 200ms)\n"
-		"  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
-		"  --max-loss PCT     gate: exit 1 when loss is above PCT "
-		"percent\n"
-		"  --udp, --no-udp    also send UDP echoes (default on)\n"
-		"  -p, --port N       responder port when host has none "
-		"(default %d)\n"
-		"  --peer             run scan's peer probe instead: NAT, "
-		"inbound, a 1s heartbeat\n"
-		"  --json             write the JSON document\n"
-		"  -o, --output FILE  write the document to FILE\n",
-		PROTO_DEFAULT_PORT);
+	        "usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
+	        "[-i interval]\n"
+	        "           [-c count | -d duration] [-t timeout] "
+	        "[--max-rtt T] [--max-loss PCT]\n"
+	        "           [--udp | --no-udp] [--udp-port N]\n"
+	        "           [-k token-file] host[:port]\n"
+	        "       netprobe heartbeat --peer [--json] [-o file] [-p port] "
+	        "[-t timeout]\n"
+	        "           [-k token-file] host[:port]\n"
+	        "  -i, --interval T   between echoes (default 100ms; 0: each "
+	        "when the last returns)\n"
+	        "  -c, --count N      echoes to send\n"
+	        "  -d, --duration T   how long to run (default 10s)\n"
+	        "  -t, --timeout T    an echo unanswered this long is lost; a "
+	        "held connection\n"
+	        "                     silent this long is dropped (default "
+	        "1.9 intervals, >= 150ms)\n"
+	        "  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
+	        "  --max-loss PCT     gate: exit 1 when loss is above PCT "
+	        "percent\n"
+	        "  --udp, --no-udp    also send UDP echoes (default on)\n"
+	        "  --udp-port N       send them to port N, opened on the "
+	        "responder for the run\n"
+	        "  -k, --token-file F the responder's shared secret\n"
+	        "  -p, --port N       responder port when host has none "
+	        "(default %d)\n"
+	        "  --peer             run scan's peer probe instead: NAT, "
+	        "inbound, a 1s heartbeat\n"
+	        "  --json             write the JSON document\n"
+	        "  -o, --output FILE  write the document to FILE\n",
+	        PROTO_DEFAULT_PORT);
 }
 
 /* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
 static int hb_parse(int argc, char **argv, struct hb_opts *o)
 {
-	enum { O_MAXRTT = 256, O_MAXLOSS, O_UDP, O_NOUDP, O_JSON, O_PEER };
+	enum {
+		O_MAXRTT = 256,
+		O_MAXLOSS,
+		O_UDP,
+		O_NOUDP,
+		O_JSON,
+		O_PEER,
+		O_UDPPORT
+	};
 	static const struct option opts[] = {
-		{"interval", required_argument, NULL, 'i'},
-		{"count", required_argument, NULL, 'c'},
-		{"duration", required_argument, NULL, 'd'},
-		{"timeout", required_argument, NULL, 't'},
-		{"port", required_argument, NULL, 'p'},
-		{"output", required_argument, NULL, 'o'},
-		{"max-rtt", required_argument, NULL, O_MAXRTT},
-		{"max-loss", required_argument, NULL, O_MAXLOSS},
-		{"udp", no_argument, NULL, O_UDP},
-		{"no-udp", no_argument, NULL, O_NOUDP},
-		{"json", no_argument, NULL, O_JSON},
-		{"peer", no_argument, NULL, O_PEER},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"interval", required_argument, NULL, 'i'},
+	    {"count", required_argument, NULL, 'c'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"max-rtt", required_argument, NULL, O_MAXRTT},
+	    {"max-loss", required_argument, NULL, O_MAXLOSS},
+	    {"udp", no_argument, NULL, O_UDP},
+	    {"no-udp", no_argument, NULL, O_NOUDP},
+	    {"json", no_argument, NULL, O_JSON},
+	    {"peer", no_argument, NULL, O_PEER},
+	    {"udp-port", required_argument, NULL, O_UDPPORT},
+	    {"token-file", required_argument, NULL, 'k'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *errstr, *peer;
 	char err[CLIENT_ERR_MAX];
@@ -124,39 +146,41 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	o->gate.max_loss_pct = -1;
 	o->udp = true;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:h", opts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:k:h", opts, NULL)) !=
 	       -1) {
 		switch (ch) {
 		case 'i':
-			if (parse_duration_us(optarg, 1000, 60000000,
-					      &o->interval_us, &errstr) < 0)
+			if (parse_duration_us(optarg, 0, 60000000,
+			                      &o->interval_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case 'c':
-			if (parse_num(optarg, 1, 10000000, &o->count,
-				      &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"count '%s': %s\n", optarg,
-					errstr);
+			if (parse_num(optarg, 1, 10000000, &o->count, &errstr) <
+			    0) {
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "count '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			break;
 		case 'd':
 			if (parse_duration_us(optarg, 1000, 86400000000LL,
-					      &o->duration_us, &errstr) < 0)
+			                      &o->duration_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case 't':
 			if (parse_duration_us(optarg, 1000, 600000000,
-					      &o->timeout_us, &errstr) < 0)
+			                      &o->timeout_us, &errstr) < 0)
 				goto bad_dur;
 			o->timeout_set = true;
 			break;
 		case 'p':
 			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"port '%s': %s\n", optarg,
-					errstr);
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "port '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			o->port = (unsigned)v;
@@ -166,15 +190,15 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 			break;
 		case O_MAXRTT:
 			if (parse_duration_us(optarg, 1, 600000000,
-					      &o->gate.max_rtt_us,
-					      &errstr) < 0)
+			                      &o->gate.max_rtt_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case O_MAXLOSS:
 			if (parse_num(optarg, 0, 100, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe heartbeat: invalid "
-						"loss percentage '%s': %s\n",
-					optarg, errstr);
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "loss percentage '%s': %s\n",
+				        optarg, errstr);
 				return 2;
 			}
 			o->gate.max_loss_pct = (double)v;
@@ -191,6 +215,19 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 		case O_PEER:
 			o->peer_probe = true;
 			break;
+		case O_UDPPORT:
+			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+				fprintf(stderr,
+				        "netprobe heartbeat: invalid "
+				        "port '%s': %s\n",
+				        optarg, errstr);
+				return 2;
+			}
+			o->udp_port = (unsigned)v;
+			break;
+		case 'k':
+			o->token_file = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -201,57 +238,58 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "netprobe heartbeat: %s\n",
-			optind >= argc ? "missing host" : "too many arguments");
+		        optind >= argc ? "missing host" : "too many arguments");
 		usage(stderr);
 		return 2;
 	}
-	if (o->peer_probe && (o->count > 0 || o->duration_us > 0 ||
-			      o->gate.max_rtt_us >= 0 ||
-			      o->gate.max_loss_pct >= 0)) {
+	if (o->peer_probe &&
+	    (o->count > 0 || o->duration_us > 0 || o->gate.max_rtt_us >= 0 ||
+	     o->gate.max_loss_pct >= 0)) {
 		fprintf(stderr, "netprobe heartbeat: --peer takes no count, "
-				"duration or gate\n");
+		                "duration or gate\n");
 		return 2;
 	}
 	if (o->count > 0 && o->duration_us > 0) {
 		fprintf(stderr, "netprobe heartbeat: --count and --duration "
-				"exclude each other\n");
+		                "exclude each other\n");
 		return 2;
 	}
 	if (o->count < 0 && o->duration_us < 0)
 		o->duration_us = 10000000;
 	if (o->timeout_us < 0) {
-		o->timeout_us = 2 * o->interval_us;
-		if (o->timeout_us < 200000)
-			o->timeout_us = 200000;
+		/* a drop is declared within two intervals of the last
+		 * answer, leaving the scheduler a tenth of one */
+		o->timeout_us = o->interval_us * 19 / 10;
+		if (o->timeout_us < 150000)
+			o->timeout_us = 150000;
 	}
 	peer = argv[optind];
-	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host),
-			      &o->port, err, sizeof(err)) < 0) {
+	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host), &o->port,
+	                      err, sizeof(err)) < 0) {
 		fprintf(stderr, "netprobe heartbeat: %s\n", err);
 		return 2;
 	}
 	return 0;
 bad_dur:
 	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n",
-		optarg, errstr);
+	        optarg, errstr);
 	return 2;
 }
 
 /* (Re)opens the held connection. Returns 0, or -1 with r->c.err set. */
 static int hb_connect(struct hb_run *r, const struct hb_opts *o,
-		      long long timeout_us)
+                      long long timeout_us)
 {
 	client_close(&r->c);
 	r->connected = false;
 	r->rlen = 0;
 	r->outstanding = 0;
-	if (client_open(&r->c, o->host, o->port, timeout_us, NULL) < 0)
+	if (client_open(&r->c, o->host, o->port, timeout_us, o->token_file) < 0)
 		return -1;
 	r->connected = true;
 	r->open_us = r->last_us = client_now_us();
 	snprintf(r->peer_node, sizeof(r->peer_node), "%s", r->c.hello.node);
-	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s",
-		 r->c.hello.software);
+	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s", r->c.hello.software);
 	return 0;
 }
 
@@ -269,22 +307,27 @@ static void hb_drop(struct hb_run *r)
 	r->connected = false;
 }
 
+/* Sends one stamped echo on the held connection and over UDP; counts
+ * what went out. */
 static void hb_send(struct hb_run *r)
 {
 	struct proto_echo_stamp st = {r->seq, (uint64_t)client_now_us()};
 	uint8_t frame[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
 
 	proto_echo_stamp_encode(&st, frame + PROTO_HDR_LEN,
-				PROTO_ECHO_STAMP_LEN);
+	                        PROTO_ECHO_STAMP_LEN);
 	proto_hdr_encode(frame, PROTO_ECHO, 0, PROTO_ECHO_STAMP_LEN);
 	if (r->connected) {
 		ssize_t w = send(r->c.fd, frame, sizeof(frame),
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w == (ssize_t)sizeof(frame)) {
 			r->tcp.sent++;
 			r->outstanding++;
-		} else if (w < 0 && errno != EAGAIN) {
+		} else if (w > 0 || errno != EAGAIN) {
+			/* an error, or half a frame: the stream is broken */
+			r->tcp.sent++;
+			r->outstanding++;
 			hb_drop(r);
 		} else {
 			/* a full send buffer: the peer stopped reading */
@@ -315,7 +358,7 @@ static int hb_read_tcp(struct hb_run *r)
 {
 	for (int round = 0; round < 64; round++) {
 		ssize_t n = recv(r->c.fd, r->rbuf + r->rlen,
-				 sizeof(r->rbuf) - r->rlen, MSG_DONTWAIT);
+		                 sizeof(r->rbuf) - r->rlen, MSG_DONTWAIT);
 		size_t off = 0;
 
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
@@ -332,7 +375,7 @@ static int hb_read_tcp(struct hb_run *r)
 			long long now = client_now_us();
 
 			if (proto_hdr_decode(r->rbuf + off, r->rlen - off, &h,
-					     &why) < 0 ||
+			                     &why) < 0 ||
 			    h.length > sizeof(r->rbuf) - PROTO_HDR_LEN) {
 				hb_drop(r);
 				return -1;
@@ -341,14 +384,14 @@ static int hb_read_tcp(struct hb_run *r)
 				break;
 			if (h.type == PROTO_ECHO_REPLY &&
 			    proto_echo_stamp_decode(r->rbuf + off +
-							    PROTO_HDR_LEN,
-						    h.length, &st, &why) == 0 &&
+			                                PROTO_HDR_LEN,
+			                            h.length, &st, &why) == 0 &&
 			    r->outstanding > 0) {
 				r->outstanding--;
 				r->tcp.received++;
 				r->last_us = now;
 				hb_side_add(&r->tcp,
-					    now - (long long)st.sent_us);
+				            now - (long long)st.sent_us);
 			}
 			off += PROTO_HDR_LEN + h.length;
 		}
@@ -358,6 +401,8 @@ static int hb_read_tcp(struct hb_run *r)
 	return 0;
 }
 
+/* Matches UDP echo replies with the echoes in flight; late ones are
+ * ignored (already counted lost). */
 static void hb_read_udp(struct hb_run *r, long long timeout_us)
 {
 	for (int i = 0; i < 64; i++) {
@@ -375,7 +420,7 @@ static void hb_read_udp(struct hb_run *r, long long timeout_us)
 		    h.type != PROTO_ECHO_REPLY ||
 		    h.length != (size_t)n - PROTO_HDR_LEN ||
 		    proto_echo_stamp_decode(in + PROTO_HDR_LEN, h.length, &st,
-					    &why) < 0)
+		                            &why) < 0)
 			continue;
 		u = &r->ring[st.seq % HB_UDP_RING];
 		if (!u->pending || u->seq != st.seq ||
@@ -407,14 +452,47 @@ static int hb_expire_udp(struct hb_run *r, long long now, long long tmo)
 	return pending;
 }
 
+/* One progress line on stderr (a terminal only). */
 static void hb_progress(const struct hb_run *r)
 {
 	long long last = r->tcp.nrtt ? r->tcp.rtt_us[r->tcp.nrtt - 1] : -1;
 
-	fprintf(stderr, "\r  tcp %lld/%lld  last %lldus  udp %lld/%lld  "
-			"reconnects %lld   ",
-		r->tcp.received, r->tcp.sent, last, r->udp.received,
-		r->udp.sent, r->tcp.reconnects);
+	fprintf(stderr,
+	        "\r  tcp %lld/%lld  last %lldus  udp %lld/%lld  "
+	        "reconnects %lld   ",
+	        r->tcp.received, r->tcp.sent, last, r->udp.received,
+	        r->udp.sent, r->tcp.reconnects);
+}
+
+/* Asks the responder, over a second connection, to hold a UDP listener on
+ * --udp-port; again at half its lifetime. Returns 0, or -1 with r->ctl.err
+ * set. */
+static int hb_udp_listen(struct hb_run *r, const struct hb_opts *o)
+{
+	uint16_t port = (uint16_t)o->udp_port;
+	long long life;
+	bool opened = false;
+
+	if (r->refresh_us == 0) {
+		if (client_open(&r->ctl, o->host, o->port,
+		                o->timeout_set ? o->timeout_us : 2000000,
+		                o->token_file) < 0)
+			return -1;
+	}
+	life = (long long)r->ctl.hello.max_lifetime_ms * 1000;
+	if (life <= 0)
+		life = 5000000;
+	if (client_listen(&r->ctl, PROTO_UDP, &port, 1, life, &opened) < 0)
+		return -1;
+	if (!opened) {
+		snprintf(r->ctl.err, sizeof(r->ctl.err),
+		         "responder at %s:%u could not open udp port %u (in "
+		         "use or not allowed)",
+		         r->ctl.addr, r->ctl.port, o->udp_port);
+		return -1;
+	}
+	r->refresh_us = client_now_us() + life / 2;
+	return 0;
 }
 
 /* The collection loop: sends on schedule, reads answers, detects a silent
@@ -429,15 +507,23 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 	for (long long iter = 0; iter < 100000000LL && !hb_stop; iter++) {
 		long long now = client_now_us(), wake;
 		bool sending = o->count > 0 ? (long long)r->seq < o->count
-					    : now < end_send;
+		                            : now < end_send;
 		struct pollfd pfd[2];
 		int nfd = 0, udp_left;
 
-		if (sending && now >= next) {
+		if (r->refresh_us && now >= r->refresh_us && sending &&
+		    hb_udp_listen(r, o) < 0)
+			r->refresh_us = 0; /* the lost echoes will tell */
+		/* -i 0 is ping-pong: the next echo when the last came back */
+		bool due = sending && now >= next &&
+		           (o->interval_us > 0 || r->outstanding == 0 ||
+		            !r->connected);
+
+		if (due) {
 			if (!r->connected) {
 				long long t = o->timeout_us < 1000000
-						      ? o->timeout_us
-						      : 1000000;
+				                  ? o->timeout_us
+				                  : 1000000;
 
 				if (hb_connect(r, o, t) == 0)
 					r->tcp.reconnects++;
@@ -447,12 +533,15 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			next += o->interval_us;
 			if (next < now)
 				next = now + o->interval_us;
+			/* ping-pong without a connection: retry at 10 Hz */
+			if (!r->connected && o->interval_us == 0)
+				next = now + 100000;
 		}
 		if (r->connected && r->outstanding > 0 &&
-		    now - r->last_us > o->timeout_us)
+		    now - r->last_us >= o->timeout_us)
 			hb_drop(r);
-		udp_left = r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us)
-				       : 0;
+		udp_left =
+		    r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us) : 0;
 		if (!sending && (r->outstanding == 0 || !r->connected) &&
 		    udp_left == 0)
 			break;
@@ -460,10 +549,12 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 			hb_progress(r);
 			last_progress = now;
 		}
-		wake = sending ? next : now + o->timeout_us;
+		wake = sending && (o->interval_us > 0 || r->outstanding == 0)
+		           ? next
+		           : now + o->timeout_us;
 		if (r->connected && r->outstanding > 0 &&
-		    r->last_us + o->timeout_us + 1 < wake)
-			wake = r->last_us + o->timeout_us + 1;
+		    r->last_us + o->timeout_us < wake)
+			wake = r->last_us + o->timeout_us;
 		if (r->ufd >= 0 && now + 50000 < wake && udp_left)
 			wake = now + 50000;
 		if (r->connected)
@@ -491,13 +582,18 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 }
 
 /* Opens the UDP socket toward the responder. Returns 0, or -1. */
-static int hb_udp_open(struct hb_run *r)
+static int hb_udp_open(struct hb_run *r, unsigned port)
 {
+	struct sockaddr_storage to = r->c.peer;
 	int fd = socket(r->c.peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&r->c.peer, r->c.peerlen) < 0) {
+	if (port && to.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&to)->sin6_port = htons((uint16_t)port);
+	else if (port)
+		((struct sockaddr_in *)&to)->sin_port = htons((uint16_t)port);
+	if (connect(fd, (struct sockaddr *)&to, r->c.peerlen) < 0) {
 		close(fd);
 		return -1;
 	}
@@ -505,6 +601,7 @@ static int hb_udp_open(struct hb_run *r)
 	return 0;
 }
 
+/* One row of the summary table. */
 static void print_side(const char *name, const struct hb_side *s)
 {
 	struct hb_stats st;
@@ -528,36 +625,44 @@ static void print_side(const char *name, const struct hb_side *s)
 
 /* Text summary: the table, then the findings. */
 static void hb_print(const struct hb_run *r, const struct hb_opts *o,
-		     const struct doc *d)
+                     const struct doc *d)
 {
-	char iv[32];
+	char iv[48], ping[32];
 	size_t i;
 	json_t *f;
 
-	printf("heartbeat %s:%u (%s, node %s, %s): every %s for %.2fs\n",
-	       o->host, o->port, r->c.addr, r->peer_node, r->peer_soft,
-	       hb_fmt_us(o->interval_us, iv, sizeof(iv)),
+	if (o->interval_us > 0)
+		snprintf(iv, sizeof(iv), "every %s",
+		         hb_fmt_us(o->interval_us, ping, sizeof(ping)));
+	else
+		snprintf(iv, sizeof(iv), "ping-pong");
+	printf("heartbeat %s:%u (%s, node %s, %s): %s for %.2fs\n", o->host,
+	       o->port, r->c.addr, r->peer_node, r->peer_soft, iv,
 	       (double)r->elapsed_us / 1e6);
-	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent",
-	       "recv", "loss", "min", "median", "p90", "p99", "max",
-	       "jitter");
+	printf("%-4s %7s %7s %7s %9s %9s %9s %9s %9s %9s\n", "", "sent", "recv",
+	       "loss", "min", "median", "p90", "p99", "max", "jitter");
 	print_side("tcp", &r->tcp);
 	if (r->udp.enabled)
-		print_side("udp", &r->udp);
+		print_side(o->udp_port && o->udp_port != o->port ? "udp*"
+		                                                 : "udp",
+		           &r->udp);
+	if (r->udp.enabled && o->udp_port && o->udp_port != o->port)
+		printf("udp* to port %u, held open by the responder\n",
+		       o->udp_port);
 	printf("reconnects %lld\n", r->tcp.reconnects);
-	json_array_foreach(d->findings, i, f)
-		printf("%s %s: %s\n",
-		       json_string_value(json_object_get(f, "severity")),
-		       json_string_value(json_object_get(f, "code")),
-		       json_string_value(json_object_get(f, "summary")));
+	json_array_foreach(d->findings, i, f) printf(
+	    "%s %s: %s\n", json_string_value(json_object_get(f, "severity")),
+	    json_string_value(json_object_get(f, "code")),
+	    json_string_value(json_object_get(f, "summary")));
 }
 
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
 static int hb_peer(const struct hb_opts *o, const char *spec)
 {
 	struct peerprobe_opts po = {.default_port = o->port,
-				    .step_us = o->timeout_set ? o->timeout_us
-							      : 0};
+	                            .step_us =
+	                                o->timeout_set ? o->timeout_us : 0,
+	                            .token_file = o->token_file};
 	struct peer_verdict v;
 	struct doc d = {0};
 	json_t *detail = NULL, *f, *p;
@@ -572,13 +677,13 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 	doc_set(&d, "peers", json_pack("[o]", detail ? detail : json_null()));
 	if (rc != 0) {
 		json_array_foreach(d.errors, i, f)
-			fprintf(stderr, "netprobe heartbeat: %s\n",
-				json_string_value(json_object_get(f, "message")));
+		    fprintf(stderr, "netprobe heartbeat: %s\n",
+		            json_string_value(json_object_get(f, "message")));
 	}
 	rc = rc != 0 ? 2 : doc_exit_status(&d, true);
 	if (o->output && doc_write_file(&d, o->output) < 0) {
 		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
-			o->output, strerror(errno));
+		        o->output, strerror(errno));
 		rc = 2;
 	}
 	if (o->json && !o->output) {
@@ -591,27 +696,31 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 		printf("  local %s (%s)  seen as %s  nat %s\n", v.local_addr,
 		       v.local_ifname[0] ? v.local_ifname : "?",
 		       v.observed_addr[0] ? v.observed_addr : "?",
-		       v.nat < 0 ? "unknown" : v.nat ? "yes" : "no");
+		       v.nat < 0 ? "unknown"
+		       : v.nat   ? "yes"
+		                 : "no");
 		printf("  inbound %s:", v.inbound < 0 ? "untested"
-				       : v.inbound ? "yes" : "no");
+		                        : v.inbound   ? "yes"
+		                                      : "no");
 		json_array_foreach(json_object_get(detail, "ports"), i, p)
-			printf(" %lld/tcp %s (%s)",
-			       (long long)json_integer_value(
-				       json_object_get(p, "port")),
-			       json_string_value(json_object_get(p, "state")),
-			       json_string_value(
-				       json_object_get(p, "reason")));
+		    printf(" %lld/tcp %s (%s)",
+		           (long long)json_integer_value(
+		               json_object_get(p, "port")),
+		           json_string_value(json_object_get(p, "state")),
+		           json_string_value(json_object_get(p, "reason")));
 		printf("\n  rtt %s\n", hb_fmt_us(v.rtt_us, b, sizeof(b)));
 		json_array_foreach(d.findings, i, f)
-			printf("%s %s: %s\n",
-			       json_string_value(json_object_get(f, "severity")),
-			       json_string_value(json_object_get(f, "code")),
-			       json_string_value(json_object_get(f, "summary")));
+		    printf("%s %s: %s\n",
+		           json_string_value(json_object_get(f, "severity")),
+		           json_string_value(json_object_get(f, "code")),
+		           json_string_value(json_object_get(f, "summary")));
 	}
 	doc_free(&d);
 	return rc;
 }
 
+/* netprobe heartbeat: collect, decide, emit. Returns 0, 1 when a fault
+ * or missed gate was found, 2 when it could not run. */
 int cmd_heartbeat(int argc, char **argv)
 {
 	struct hb_opts o;
@@ -632,7 +741,7 @@ int cmd_heartbeat(int argc, char **argv)
 		return 2;
 	}
 	r->ufd = -1;
-	r->c.fd = -1;
+	r->c.fd = r->ctl.fd = -1;
 	r->tcp.enabled = true;
 	r->tcp.dropped_after_us = r->udp.dropped_after_us = -1;
 	r->udp.enabled = o.udp;
@@ -643,17 +752,24 @@ int cmd_heartbeat(int argc, char **argv)
 		fprintf(stderr, "netprobe heartbeat: %s\n", r->c.err);
 		doc_add_error(&d, "connect", "%s", r->c.err);
 		doc_set(&d, "target",
-			json_pack("{s:s, s:o, s:i}", "host", o.host, "address",
-				  r->c.code == CLIENT_E_RESOLVE
-					  ? json_null()
-					  : json_string(r->c.addr),
-				  "port", (int)o.port));
+		        json_pack("{s:s, s:o, s:i}", "host", o.host, "address",
+		                  r->c.code == CLIENT_E_RESOLVE
+		                      ? json_null()
+		                      : json_string(r->c.addr),
+		                  "port", (int)o.port));
 		rc = 2;
 		goto emit;
 	}
-	if (o.udp && hb_udp_open(r) < 0) {
+	if (o.udp && o.udp_port && o.udp_port != o.port &&
+	    hb_udp_listen(r, &o) < 0) {
+		fprintf(stderr, "netprobe heartbeat: %s\n", r->ctl.err);
+		doc_add_error(&d, "listen", "%s", r->ctl.err);
+		rc = 2;
+		goto emit;
+	}
+	if (o.udp && hb_udp_open(r, o.udp_port) < 0) {
 		fprintf(stderr, "netprobe heartbeat: udp socket: %s\n",
-			strerror(errno));
+		        strerror(errno));
 		r->udp.enabled = false;
 	}
 	sa.sa_handler = hb_on_signal;
@@ -664,20 +780,27 @@ int cmd_heartbeat(int argc, char **argv)
 	hb_loop(r, &o);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	doc_set(&d, "target", json_pack("{s:s, s:s, s:i}", "host", o.host,
-					"address", r->c.addr, "port",
-					(int)o.port));
+	doc_set(&d, "target",
+	        json_pack("{s:s, s:s, s:i}", "host", o.host, "address",
+	                  r->c.addr, "port", (int)o.port));
 	hb_decide(&r->tcp, &r->udp, &o.gate, o.interval_us, &d);
 	rc = doc_exit_status(&d, true);
 emit:
 	doc_set(&d, "duration_us", json_integer(r->elapsed_us));
 	doc_set(&d, "tcp", hb_side_json(&r->tcp, true));
-	doc_set(&d, "udp", r->udp.enabled ? hb_side_json(&r->udp, false)
-					  : json_null());
+	if (r->udp.enabled) {
+		json_t *u = hb_side_json(&r->udp, false);
+
+		json_object_set_new(
+		    u, "port", json_integer(o.udp_port ? o.udp_port : o.port));
+		doc_set(&d, "udp", u);
+	} else {
+		doc_set(&d, "udp", json_null());
+	}
 	doc_set(&d, "samples_us", hb_samples_json(&r->tcp));
 	if (o.output && doc_write_file(&d, o.output) < 0) {
 		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
-			o.output, strerror(errno));
+		        o.output, strerror(errno));
 		rc = 2;
 	}
 	if (o.json && !o.output)
@@ -685,6 +808,7 @@ emit:
 	else if (rc != 2 || r->tcp.sent)
 		hb_print(r, &o, &d);
 	client_close(&r->c);
+	client_close(&r->ctl);
 	if (r->ufd >= 0)
 		close(r->ufd);
 	hb_side_free(&r->tcp);

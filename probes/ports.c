@@ -1,12 +1,396 @@
-/* netprobe ports: placeholder until its issue lands. */
+/* netprobe ports HOST PORTS: parallel TCP connects classified from SYN-ACK,
+ * RST, ICMP and timeouts; UDP and sample ports through the responder;
+ * --both-ways asks the responder to connect back. */
+#include <getopt.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "doc.h"
+#include "parse.h"
+#include "portrun.h"
+#include "portscan.h"
+#include "portspec.h"
+#include "proto.h"
 
+#define TEXT_ALL_MAX 64 /* list every port up to this many, else by state */
+
+struct opts {
+	long long timeout_us;
+	int parallel;
+	int resp_port;
+	bool both_ways;
+	bool json;
+	const char *output;
+	const char *host;
+	const char *spec;
+	const char *token_file;
+};
+
+/* The usage text with the presets; stdout for --help, stderr on misuse. */
+static void usage(FILE *fp)
+{
+	size_t n;
+	const struct portspec_preset *p = portspec_presets(&n);
+
+	fprintf(fp,
+		"usage: netprobe ports [--json] [-o file] [--timeout time] "
+		"[--parallel n]\n"
+		"                      [--both-ways] [--responder-port port] "
+		"[--token-file file]\n"
+		"                      host ports\n\n"
+		"ports: a comma list of PORT, LO-HI, each with /tcp (default),"
+		" /udp or\n"
+		"/tcp+udp, and presets (at most %d ports in all):\n",
+		PORTSPEC_MAX);
+	for (size_t i = 0; i < n; i++)
+		fprintf(fp, "  %-10s %s\n", p[i].name, p[i].doc);
+	fprintf(fp, "\nUDP ports and sample ports are tested only through a "
+		    "responder (netprobe serve)\non the host; exit 0 all open,"
+		    " 1 some not open, 2 could not run.\n");
+}
+
+/* Reports a failure before any probing: stderr, and the document's
+ * errors in JSON mode. Returns 2. */
+static int fail_early(const struct opts *o, const char *step,
+		      const char *msg)
+{
+	struct doc d;
+
+	fprintf(stderr, "netprobe ports: %s\n", msg);
+	if (o->json && doc_init(&d, "netprobe", "ports") == 0) {
+		doc_add_error(&d, step, "%s", msg);
+		if (o->output)
+			doc_write_file(&d, o->output);
+		else
+			doc_write(&d, stdout);
+		doc_free(&d);
+	}
+	return 2;
+}
+
+/* Options and the two operands. Returns 0, 1 for --help, or 2. */
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"json", no_argument, NULL, 'j'},
+		{"output", required_argument, NULL, 'o'},
+		{"timeout", required_argument, NULL, 't'},
+		{"parallel", required_argument, NULL, 'P'},
+		{"both-ways", no_argument, NULL, 'b'},
+		{"responder-port", required_argument, NULL, 'r'},
+		{"token-file", required_argument, NULL, 'T'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *err;
+	long long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->timeout_us = PORTSCAN_DEFAULT_TIMEOUT_US;
+	o->parallel = PORTSCAN_DEFAULT_PARALLEL;
+	o->resp_port = PROTO_DEFAULT_PORT;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+ho:t:P:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'j':
+			o->json = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 't':
+			if (parse_duration_us(optarg, 1000, 600000000LL,
+					      &o->timeout_us, &err) < 0) {
+				fprintf(stderr,
+					"netprobe ports: invalid timeout '%s': "
+					"%s (1ms to 10m)\n",
+					optarg, err);
+				return 2;
+			}
+			break;
+		case 'P':
+			if (parse_num(optarg, 1, 65535, &v, &err) < 0) {
+				fprintf(stderr,
+					"netprobe ports: invalid parallel '%s':"
+					" %s (1 to 65535)\n",
+					optarg, err);
+				return 2;
+			}
+			o->parallel = (int)v;
+			break;
+		case 'b':
+			o->both_ways = true;
+			break;
+		case 'T':
+			o->token_file = optarg;
+			break;
+		case 'r':
+			if (parse_num(optarg, 1, 65535, &v, &err) < 0) {
+				fprintf(stderr,
+					"netprobe ports: invalid responder port"
+					" '%s': %s\n",
+					optarg, err);
+				return 2;
+			}
+			o->resp_port = (int)v;
+			break;
+		default:
+			fprintf(stderr, "netprobe ports: unknown option '%s'\n",
+				argv[optind - 1]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "netprobe ports: expected host and ports\n");
+		usage(stderr);
+		return 2;
+	}
+	o->host = argv[optind];
+	o->spec = argv[optind + 1];
+	return 0;
+}
+
+/* Raises the soft descriptor limit toward what `want` connects need, so
+ * the default parallelism is not cut by a 1024 soft limit. */
+static void raise_nofile(int want)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)want + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need
+			      ? need
+			      : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+
+/* Colour for a state on a terminal; "" otherwise. */
+static const char *colour(enum port_state s, bool on)
+{
+	if (!on)
+		return "";
+	switch (s) {
+	case PORT_OPEN:
+		return "\033[32m";
+	case PORT_UNKNOWN:
+		return "\033[33m";
+	default:
+		return "\033[31m";
+	}
+}
+
+/* One aligned row per port. */
+static void print_rows(const struct port_result *p, size_t n, bool col,
+		       const char *dir)
+{
+	for (size_t i = 0; i < n; i++) {
+		char port[16], rtt[24];
+
+		snprintf(port, sizeof(port), "%u/%s", p[i].port,
+			 portspec_proto_name(p[i].proto));
+		if (p[i].rtt_us >= 0)
+			snprintf(rtt, sizeof(rtt), "%.2fms",
+				 (double)p[i].rtt_us / 1000.0);
+		else
+			snprintf(rtt, sizeof(rtt), "-");
+		printf("%s%-11s %s%-12s%s %-22s %9s%s%s\n", dir, port,
+		       colour(p[i].state, col), port_state_name(p[i].state),
+		       col ? "\033[0m" : "", p[i].reason, rtt,
+		       p[i].why ? "  " : "", p[i].why ? p[i].why : "");
+	}
+}
+
+/* Many ports: one line per state with the ports as ranges. */
+static void print_by_state(const struct port_result *p, size_t n, bool col,
+			   const char *dir)
+{
+	static const enum port_state order[] = {
+		PORT_OPEN, PORT_CLOSED, PORT_FILTERED, PORT_PROHIBITED,
+		PORT_UNREACHABLE, PORT_UNKNOWN, PORT_RESOLVE,
+	};
+	uint16_t *ports = malloc((n ? n : 1) * sizeof(*ports));
+
+	if (ports == NULL)
+		return;
+	for (size_t s = 0; s < sizeof(order) / sizeof(order[0]); s++) {
+		for (int pr = 0; pr < 2; pr++) {
+			uint8_t proto = pr ? IPPROTO_UDP : IPPROTO_TCP;
+			size_t k = 0;
+			char *list, suf[8];
+
+			for (size_t i = 0; i < n; i++)
+				if (p[i].state == order[s] &&
+				    p[i].proto == proto)
+					ports[k++] = p[i].port;
+			if (k == 0)
+				continue;
+			snprintf(suf, sizeof(suf), "/%s",
+				 portspec_proto_name(proto));
+			list = portspec_ranges(ports, k, "", ",", "-", "");
+			printf("%s%s%-12s%s %6zu %s  %.200s%s\n", dir,
+			       colour(order[s], col),
+			       port_state_name(order[s]),
+			       col ? "\033[0m" : "", k, suf + 1,
+			       list ? list : "",
+			       list && strlen(list) > 200 ? "..." : "");
+			free(list);
+		}
+	}
+	free(ports);
+}
+
+/* The text emitter. */
+static void emit_text(const struct opts *o, const struct ports_run *r,
+		      const struct doc *d)
+{
+	bool col = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
+	size_t i;
+	json_t *f;
+
+	printf("ports on %s (%s): %zu tested in %.2fs, timeout %.2fs\n",
+	       o->host, r->addr, r->nout, (double)r->elapsed_us / 1e6,
+	       (double)o->timeout_us / 1e6);
+	if (r->nout <= TEXT_ALL_MAX) {
+		printf("%-11s %-12s %-22s %9s\n", "PORT", "STATE", "REASON",
+		       "RTT");
+		print_rows(r->out, r->nout, col, "");
+	} else {
+		print_by_state(r->out, r->nout, col, "");
+	}
+	if (r->nin > 0) {
+		printf("inbound: the responder connecting back to us\n");
+		if (r->nin <= TEXT_ALL_MAX) {
+			printf("%-11s %-12s %-22s %9s\n", "PORT", "STATE",
+			       "REASON", "RTT");
+			print_rows(r->in, r->nin, col, "");
+		} else {
+			print_by_state(r->in, r->nin, col, "");
+		}
+	}
+	json_array_foreach(d->findings, i, f) {
+		printf("%s %s: %s\n  fix: %s\n",
+		       json_string_value(json_object_get(f, "severity")),
+		       json_string_value(json_object_get(f, "code")),
+		       json_string_value(json_object_get(f, "summary")),
+		       json_string_value(json_object_get(f, "fix")));
+	}
+	json_array_foreach(d->errors, i, f) {
+		printf("error %s: %s\n",
+		       json_string_value(json_object_get(f, "step")),
+		       json_string_value(json_object_get(f, "message")));
+	}
+}
+
+/* The JSON emitter's result keys: target, ports, inbound. */
+static int fill_doc(const struct opts *o, const struct ports_run *r,
+		    struct doc *d)
+{
+	json_t *target = json_pack("{s:s, s:s, s:i}", "host", o->host,
+				   "address", r->addr, "port", o->resp_port);
+
+	if (doc_set(d, "target", target) < 0 ||
+	    doc_set(d, "ports", portscan_json_ports(r->out, r->nout)) < 0 ||
+	    doc_set(d, "inbound", portscan_json_ports(r->in, r->nin)) < 0)
+		return -1;
+	return 0;
+}
+
+/* Writes the document where it goes. Returns 0, or -1 when it failed. */
+static int write_doc(const struct opts *o, const struct doc *d)
+{
+	if (!o->json && o->output == NULL)
+		return 0;
+	if (o->output ? doc_write_file(d, o->output) : doc_write(d, stdout)) {
+		fprintf(stderr, "netprobe ports: cannot write the document\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* netprobe ports: parse, run, decide, emit. Returns the exit status. */
 int cmd_ports(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "netprobe ports: not implemented yet\n");
-	return 2;
+	struct opts o;
+	struct port_list pl;
+	struct portspec_err pe;
+	struct ports_run r;
+	struct ports_run_opts ro;
+	struct ports_target t;
+	struct doc d;
+	char msg[256];
+	bool progress;
+	int rc;
+
+	rc = parse_opts(argc, argv, &o);
+	if (rc != 0)
+		return rc == 1 ? 0 : 2;
+	memset(&r, 0, sizeof(r));
+	port_list_init(&pl);
+	if (portspec_parse(o.spec, &pl, &pe) < 0) {
+		snprintf(msg, sizeof(msg), "invalid port list '%s': %s",
+			 pe.token, pe.why);
+		port_list_free(&pl);
+		return fail_early(&o, "ports", msg);
+	}
+	if (doc_init(&d, "netprobe", "ports") < 0) {
+		port_list_free(&pl);
+		fprintf(stderr, "netprobe ports: out of memory\n");
+		return 2;
+	}
+	ro = (struct ports_run_opts){o.timeout_us, o.parallel,
+				     (unsigned)o.resp_port, o.both_ways,
+				     o.token_file};
+	raise_nofile(o.parallel);
+	progress = isatty(STDERR_FILENO) && !o.json;
+	if (progress)
+		fprintf(stderr, "probing %zu ports on %s...\r", pl.n, o.host);
+	rc = ports_run(o.host, &pl, &ro, &r, &d);
+	if (progress)
+		fprintf(stderr, "\033[K");
+	if (rc == PORTS_RUN_RESOLVE) {
+		fprintf(stderr, "netprobe ports: %s\n", r.err);
+		if (fill_doc(&o, &r, &d) == 0)
+			write_doc(&o, &d);
+		rc = 2;
+		goto out;
+	}
+	rc = 2;
+	if (r.err[0] != '\0') {
+		fprintf(stderr, "netprobe ports: %s\n", r.err);
+		goto out;
+	}
+	t = (struct ports_target){o.host, r.addr, r.responder};
+	if (ports_decide(&d, &t, r.out, r.nout, r.in, r.nin) < 0 ||
+	    fill_doc(&o, &r, &d) < 0) {
+		fprintf(stderr, "netprobe ports: out of memory\n");
+		goto out;
+	}
+	if (write_doc(&o, &d) < 0)
+		goto out;
+	if (!o.json)
+		emit_text(&o, &r, &d);
+	/* a port not open, or a part that could not be tested (an error):
+	 * the ports were not all proven open */
+	rc = doc_exit_status(&d, true);
+	if (rc == 0 && (!ports_all_open(r.out, r.nout) ||
+			!ports_all_open(r.in, r.nin) || d.nerror > 0))
+		rc = 1;
+out:
+	ports_run_free(&r);
+	port_list_free(&pl);
+	doc_free(&d);
+	return rc;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/errqueue.h>
 #include <net/if.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -14,8 +15,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
-#include <linux/errqueue.h>
 
 #include "client.h"
 #include "commands.h"
@@ -35,15 +36,17 @@ static void on_signal(int sig)
 /* Rate-limited log line on stderr, so a flood of bad datagrams cannot
  * flood the log. */
 __attribute__((format(printf, 2, 3))) static void slog(struct server *s,
-						       const char *fmt, ...)
+                                                       const char *fmt, ...)
 {
 	long long now = client_now_us();
 	va_list ap;
 
 	if (now - s->log_t_us >= 1000000) {
 		if (s->log_suppressed)
-			fprintf(stderr, "netprobe serve: %ld log lines "
-					"suppressed\n", s->log_suppressed);
+			fprintf(stderr,
+			        "netprobe serve: %ld log lines "
+			        "suppressed\n",
+			        s->log_suppressed);
 		s->log_t_us = now;
 		s->log_budget = 50;
 		s->log_suppressed = 0;
@@ -60,8 +63,9 @@ __attribute__((format(printf, 2, 3))) static void slog(struct server *s,
 	fputc('\n', stderr);
 }
 
+/* Refills by elapsed time, then takes one token if there is one. */
 bool serve_bucket_take(struct bucket *b, double rate, double burst,
-		       long long now_us)
+                       long long now_us)
 {
 	if (b->t_us == 0) {
 		b->tokens = burst;
@@ -88,7 +92,7 @@ static void sa_name(const struct sockaddr_storage *ss, char *out, size_t len)
 
 		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
 			inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], a,
-				  sizeof(a));
+			          sizeof(a));
 		else
 			inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof(a));
 		port = ntohs(s6->sin6_port);
@@ -101,6 +105,7 @@ static void sa_name(const struct sockaddr_storage *ss, char *out, size_t len)
 	snprintf(out, len, "%s:%u", a, port);
 }
 
+/* Registers a handle with the loop. Returns epoll_ctl's result. */
 static int ep_add(struct server *s, struct ev *e, uint32_t events)
 {
 	struct epoll_event ee = {.events = events, .data.ptr = e};
@@ -108,6 +113,7 @@ static int ep_add(struct server *s, struct ev *e, uint32_t events)
 	return epoll_ctl(s->ep, EPOLL_CTL_ADD, e->fd, &ee);
 }
 
+/* Changes the events a handle waits for (EPOLLOUT on and off). */
 static void ep_mod(struct server *s, struct ev *e, uint32_t events)
 {
 	struct epoll_event ee = {.events = events, .data.ptr = e};
@@ -117,6 +123,8 @@ static void ep_mod(struct server *s, struct ev *e, uint32_t events)
 
 /* ---- connections ---------------------------------------------------- */
 
+/* Ends a connect-back job: its sockets close now, its memory goes at the
+ * end of the event batch (events already fetched may still name it). */
 static void cb_job_free(struct server *s, struct conn *c)
 {
 	struct cb_job *j = c->job;
@@ -129,7 +137,8 @@ static void cb_job_free(struct server *s, struct conn *c)
 			j->socks[i].ev.fd = -1;
 			s->ncb_socks--;
 		}
-	free(j);
+	j->next_dead = s->dead_jobs;
+	s->dead_jobs = j;
 	c->job = NULL;
 }
 
@@ -156,9 +165,8 @@ static void conn_close(struct server *s, struct conn *c, const char *why)
 static void conn_flush(struct server *s, struct conn *c)
 {
 	while (c->woff < c->wlen) {
-		ssize_t w = send(c->ev.fd, c->wbuf + c->woff,
-				 c->wlen - c->woff,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t w = send(c->ev.fd, c->wbuf + c->woff, c->wlen - c->woff,
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w > 0) {
 			c->woff += (size_t)w;
@@ -182,7 +190,7 @@ static void conn_flush(struct server *s, struct conn *c)
 /* Queues one frame; a client that does not read its replies is closed.
  * Returns 0, or -1 when the connection was closed. */
 static int conn_send(struct server *s, struct conn *c, uint8_t type,
-		     const uint8_t *payload, size_t len)
+                     const uint8_t *payload, size_t len)
 {
 	if (c->dead)
 		return -1;
@@ -203,9 +211,11 @@ static int conn_send(struct server *s, struct conn *c, uint8_t type,
 	return c->dead ? -1 : 0;
 }
 
+/* Queues an ERROR frame with code and message; the connection stays.
+ * Returns 0, or -1 when the connection had to be closed. */
 __attribute__((format(printf, 4, 5))) static int
 conn_error(struct server *s, struct conn *c, enum proto_err code,
-	   const char *fmt, ...)
+           const char *fmt, ...)
 {
 	struct proto_error e = {.code = code};
 	uint8_t buf[PROTO_ERRMSG_MAX + 2];
@@ -228,21 +238,23 @@ static void conn_fatal(struct server *s, struct conn *c, const char *why)
 	conn_close(s, c, why);
 }
 
+/* The responder's HELLO: its node, version and this connection's limits. */
 static void fill_hello(struct server *s, bool authed, struct proto_hello *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->proto_version = PROTO_VERSION;
 	h->flags = (s->have_key ? PROTO_HELLO_AUTH : 0) |
-		   (authed ? PROTO_HELLO_AUTHED : 0);
+	           (authed ? PROTO_HELLO_AUTHED : 0);
 	h->max_ports = authed ? PROTO_MAX_PORTS : SERVE_OPEN_PORTS;
 	h->max_lifetime_ms = authed ? SERVE_AUTH_LIFE_MS : SERVE_OPEN_LIFE_MS;
 	snprintf(h->node, sizeof(h->node), "%s", s->node);
 	snprintf(h->software, sizeof(h->software), "netprobe %s",
-		 NETPROBE_VERSION);
+	         NETPROBE_VERSION);
 }
 
+/* HELLO: logs the client's, answers ours. Returns 0, or -1 if closed. */
 static int on_hello(struct server *s, struct conn *c, const uint8_t *p,
-		    size_t n)
+                    size_t n)
 {
 	struct proto_hello in, out;
 	uint8_t buf[160];
@@ -263,7 +275,7 @@ static int on_hello(struct server *s, struct conn *c, const uint8_t *p,
 
 /* The reflection of an address: IPv4-mapped addresses go out as IPv4. */
 static void reflect_of(const struct sockaddr_storage *ss,
-		       struct proto_reflect_reply *r)
+                       struct proto_reflect_reply *r)
 {
 	memset(r, 0, sizeof(*r));
 	if (ss->ss_family == AF_INET6) {
@@ -286,6 +298,7 @@ static void reflect_of(const struct sockaddr_storage *ss,
 	}
 }
 
+/* REFLECT: answers the source address and port this connection came from. */
 static int on_reflect(struct server *s, struct conn *c, size_t n)
 {
 	struct proto_reflect_reply r;
@@ -312,7 +325,7 @@ static void local_range(unsigned *lo, unsigned *hi)
 	*lo = *hi = 0;
 	if (sysroot_init(&sr, NULL) < 0 ||
 	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
-			      line, sizeof(line)) < 0 ||
+	                      line, sizeof(line)) < 0 ||
 	    sscanf(line, "%u %u", lo, hi) != 2 || *lo > *hi || *hi > 65535 ||
 	    *lo == 0)
 		*lo = *hi = 0;
@@ -330,7 +343,7 @@ static int bind_socket(struct server *s, int type, unsigned port)
 		char err[CLIENT_ERR_MAX];
 
 		if (client_resolve(s->o.bind, port, type, &ss, &sl, err,
-				   sizeof(err)) < 0) {
+		                   sizeof(err)) < 0) {
 			errno = EADDRNOTAVAIL;
 			return -1;
 		}
@@ -367,6 +380,7 @@ static int bind_socket(struct server *s, int type, unsigned port)
 	return fd;
 }
 
+/* Closes a temporary listener and frees its slot. */
 static void temp_close(struct server *s, struct temp *t)
 {
 	if (t->ev.fd < 0)
@@ -378,7 +392,7 @@ static void temp_close(struct server *s, struct temp *t)
 
 /* Opens one temporary listener. Returns a PROTO_LS_* status. */
 static uint8_t temp_open(struct server *s, uint8_t proto, uint16_t port,
-			 long long expires_us)
+                         long long expires_us)
 {
 	struct temp *t = NULL;
 	int fd;
@@ -399,12 +413,12 @@ static uint8_t temp_open(struct server *s, uint8_t proto, uint16_t port,
 		return PROTO_LS_LIMIT;
 	if (port == s->o.port)
 		return PROTO_LS_OPENED; /* the responder itself listens */
-	fd = bind_socket(s, proto == PROTO_TCP ? SOCK_STREAM : SOCK_DGRAM,
-			 port);
+	fd =
+	    bind_socket(s, proto == PROTO_TCP ? SOCK_STREAM : SOCK_DGRAM, port);
 	if (fd < 0)
 		return errno == EADDRINUSE ? PROTO_LS_IN_USE
 		       : errno == EACCES   ? PROTO_LS_DENIED
-					   : PROTO_LS_FAILED;
+		                           : PROTO_LS_FAILED;
 	t->ev.kind = EV_TEMP;
 	t->ev.fd = fd;
 	t->proto = proto;
@@ -442,12 +456,12 @@ static void temp_event(struct server *s, struct temp *t)
 		const uint8_t *pl = in;
 		size_t plen;
 		ssize_t n = recvfrom(t->ev.fd, in, sizeof(in), MSG_DONTWAIT,
-				     (struct sockaddr *)&from, &fl);
+		                     (struct sockaddr *)&from, &fl);
 
 		if (n < 0)
 			break;
 		if (!serve_bucket_take(&s->udp_bucket, SERVE_UDP_RATE,
-				       SERVE_UDP_RATE, client_now_us()))
+		                       SERVE_UDP_RATE, client_now_us()))
 			continue;
 		plen = (size_t)n < 64 ? (size_t)n : 64;
 		if (proto_hdr_decode(in, (size_t)n, &h, &why) == 0 &&
@@ -465,27 +479,30 @@ static void temp_event(struct server *s, struct temp *t)
 
 /* Policy for this connection: ports per request and longest times. */
 static int conn_limits(struct server *s, struct conn *c, unsigned *max_ports,
-		       uint32_t *max_life, uint32_t *max_cb)
+                       uint32_t *max_life, uint32_t *max_cb)
 {
 	if (s->have_key && !c->authed) {
 		conn_error(s, c, PROTO_E_AUTH_REQUIRED,
-			   "this responder needs a token for listen and "
-			   "connect-back");
+		           "this responder needs a token for listen and "
+		           "connect-back");
 		return -1;
 	}
 	*max_ports = c->authed ? PROTO_MAX_PORTS : SERVE_OPEN_PORTS;
 	*max_life = c->authed ? SERVE_AUTH_LIFE_MS : SERVE_OPEN_LIFE_MS;
 	*max_cb = c->authed ? SERVE_AUTH_CB_MS : SERVE_OPEN_CB_MS;
 	if (!serve_bucket_take(&c->heavy, SERVE_HEAVY_RATE,
-			       2 * SERVE_HEAVY_RATE, client_now_us())) {
+	                       2 * SERVE_HEAVY_RATE, client_now_us())) {
 		conn_error(s, c, PROTO_E_LIMIT, "too many requests");
 		return -1;
 	}
 	return 0;
 }
 
+/* LISTEN: opens temporary listeners on the ports given, or on samples
+ * of ip_local_port_range, within this connection's limits. Returns 0, or
+ * -1 when the connection was closed. */
 static int on_listen(struct server *s, struct conn *c, const uint8_t *p,
-		     size_t n)
+                     size_t n)
 {
 	struct proto_listen req;
 	struct proto_listen_reply *rep;
@@ -504,7 +521,7 @@ static int on_listen(struct server *s, struct conn *c, const uint8_t *p,
 		return 0;
 	if (req.nports > max_ports)
 		return conn_error(s, c, PROTO_E_REFUSED,
-				  "at most %u ports per request", max_ports);
+		                  "at most %u ports per request", max_ports);
 	life = req.lifetime_ms ? req.lifetime_ms : SERVE_DEF_LIFE_MS;
 	if (life > max_life)
 		life = max_life;
@@ -529,8 +546,8 @@ static int on_listen(struct server *s, struct conn *c, const uint8_t *p,
 		while (lo && got < want && tries < 4 * want && a <= b &&
 		       rep->nports < PROTO_MAX_PORTS) {
 			unsigned port = (tries % 2 == 0) ? a++ : b--;
-			uint8_t st = temp_open(s, req.proto, (uint16_t)port,
-					       expires);
+			uint8_t st =
+			    temp_open(s, req.proto, (uint16_t)port, expires);
 
 			tries++;
 			if (st == PROTO_LS_IN_USE)
@@ -545,8 +562,8 @@ static int on_listen(struct server *s, struct conn *c, const uint8_t *p,
 	} else {
 		for (unsigned i = 0; i < req.nports; i++) {
 			rep->ports[i] = req.ports[i];
-			rep->status[i] = temp_open(s, req.proto, req.ports[i],
-						   expires);
+			rep->status[i] =
+			    temp_open(s, req.proto, req.ports[i], expires);
 		}
 		rep->nports = req.nports;
 	}
@@ -555,7 +572,7 @@ static int on_listen(struct server *s, struct conn *c, const uint8_t *p,
 		     req.proto == PROTO_TCP ? "tcp" : "udp", rep->nports, life);
 	len = proto_listen_reply_encode(rep, buf, PROTO_MAX_PORTS * 3 + 16);
 	rc = len < 0 ? -1
-		     : conn_send(s, c, PROTO_LISTEN_REPLY, buf, (size_t)len);
+	             : conn_send(s, c, PROTO_LISTEN_REPLY, buf, (size_t)len);
 out:
 	free(rep);
 	free(buf);
@@ -613,9 +630,10 @@ static void cb_settle(struct server *s, struct conn *c, int i, int err)
 		char cbuf[512];
 		uint8_t dummy[16];
 		struct iovec iov = {dummy, sizeof(dummy)};
-		struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = cbuf,
-				    .msg_controllen = sizeof(cbuf)};
+		struct msghdr mh = {.msg_iov = &iov,
+		                    .msg_iovlen = 1,
+		                    .msg_control = cbuf,
+		                    .msg_controllen = sizeof(cbuf)};
 		bool icmp = false;
 
 		snprintf(reason, sizeof(reason), "%s", strerror(err));
@@ -633,16 +651,15 @@ static void cb_settle(struct server *s, struct conn *c, int i, int err)
 					continue;
 				icmp = true;
 				snprintf(reason, sizeof(reason),
-					 "icmp%s type %u code %u",
-					 ee.ee_origin == SO_EE_ORIGIN_ICMP6
-						 ? "6"
-						 : "",
-					 ee.ee_type, ee.ee_code);
+				         "icmp%s type %u code %u",
+				         ee.ee_origin == SO_EE_ORIGIN_ICMP6
+				             ? "6"
+				             : "",
+				         ee.ee_type, ee.ee_code);
 				if (ee.ee_origin == SO_EE_ORIGIN_ICMP
-					    ? (ee.ee_code == 9 ||
-					       ee.ee_code == 10 ||
-					       ee.ee_code == 13)
-					    : ee.ee_code == 1)
+				        ? (ee.ee_code == 9 ||
+				           ee.ee_code == 10 || ee.ee_code == 13)
+				        : ee.ee_code == 1)
 					st = PORT_PROHIBITED;
 				break;
 			}
@@ -659,20 +676,24 @@ static void cb_settle(struct server *s, struct conn *c, int i, int err)
 		cb_finish(s, c);
 }
 
+/* A connect-back socket became writable: its SO_ERROR settles it. */
 static void cb_event(struct server *s, struct cb_sock *k)
 {
 	int err = 0;
 	socklen_t el = sizeof(err);
 
-	if (k->owner->dead || !k->owner->job || k->ev.fd < 0)
+	if (k->ev.fd < 0 || k->owner->dead || !k->owner->job)
 		return;
 	if (getsockopt(k->ev.fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
 		err = errno;
 	cb_settle(s, k->owner, k->idx, err);
 }
 
+/* CONNECT_BACK: starts non-blocking connects to the requester's own
+ * address on each port; the reply goes when all settled or at the
+ * deadline. Returns 0, or -1 when the connection was closed. */
 static int on_connect_back(struct server *s, struct conn *c, const uint8_t *p,
-			   size_t n)
+                           size_t n)
 {
 	struct proto_connect_back req;
 	unsigned max_ports;
@@ -689,17 +710,17 @@ static int on_connect_back(struct server *s, struct conn *c, const uint8_t *p,
 		return 0;
 	if (req.proto != PROTO_TCP)
 		return conn_error(s, c, PROTO_E_UNSUPPORTED,
-				  "connect-back tests TCP only; use listen "
-				  "for UDP");
+		                  "connect-back tests TCP only; use listen "
+		                  "for UDP");
 	if (req.nports > max_ports)
 		return conn_error(s, c, PROTO_E_REFUSED,
-				  "at most %u ports per request", max_ports);
+		                  "at most %u ports per request", max_ports);
 	if (c->job)
 		return conn_error(s, c, PROTO_E_BUSY,
-				  "a connect-back is already running");
+		                  "a connect-back is already running");
 	if (s->ncb_socks + req.nports > SERVE_MAX_CB_SOCKS)
 		return conn_error(s, c, PROTO_E_LIMIT,
-				  "too many connect-backs at once");
+		                  "too many connect-backs at once");
 	tmo = req.timeout_ms ? req.timeout_ms : 2000;
 	if (tmo > max_cb)
 		tmo = max_cb;
@@ -727,21 +748,21 @@ static int on_connect_back(struct server *s, struct conn *c, const uint8_t *p,
 		r->rtt_us = 0xffffffffu;
 		if (to.ss_family == AF_INET6)
 			((struct sockaddr_in6 *)&to)->sin6_port =
-				htons(req.ports[i]);
+			    htons(req.ports[i]);
 		else
 			((struct sockaddr_in *)&to)->sin_port =
-				htons(req.ports[i]);
+			    htons(req.ports[i]);
 		fd = socket(to.ss_family,
-			    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		            SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			r->state = PORT_UNKNOWN;
 			snprintf(r->reason, sizeof(r->reason), "socket: %s",
-				 strerror(errno));
+			         strerror(errno));
 			continue;
 		}
 		if (to.ss_family == AF_INET6)
 			setsockopt(fd, IPPROTO_IPV6, IPV6_RECVERR, &one,
-				   sizeof(one));
+			           sizeof(one));
 		setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one));
 		k->ev.kind = EV_CB;
 		k->ev.fd = fd;
@@ -783,19 +804,20 @@ static int on_auth_challenge(struct server *s, struct conn *c, size_t n)
 	}
 	if (!s->have_key)
 		return conn_error(s, c, PROTO_E_UNSUPPORTED,
-				  "this responder has no token");
+		                  "this responder has no token");
 	if (!serve_bucket_take(&c->heavy, SERVE_HEAVY_RATE,
-			       2 * SERVE_HEAVY_RATE, client_now_us()))
+	                       2 * SERVE_HEAVY_RATE, client_now_us()))
 		return conn_error(s, c, PROTO_E_LIMIT, "too many requests");
 	if (auth_nonce(c->nonce) < 0)
 		return conn_error(s, c, PROTO_E_INTERNAL, "no random nonce");
 	c->nonce_set = true;
-	return conn_send(s, c, PROTO_AUTH_CHALLENGE, c->nonce,
-			 PROTO_NONCE_LEN);
+	return conn_send(s, c, PROTO_AUTH_CHALLENGE, c->nonce, PROTO_NONCE_LEN);
 }
 
-static int on_auth_response(struct server *s, struct conn *c,
-			    const uint8_t *p, size_t n)
+/* AUTH_RESPONSE: compares the MAC with ours in constant time; one try
+ * per nonce, a wrong one closes the connection. */
+static int on_auth_response(struct server *s, struct conn *c, const uint8_t *p,
+                            size_t n)
 {
 	uint8_t mac[PROTO_MAC_LEN], want[PROTO_MAC_LEN], ok = 1;
 	const char *why;
@@ -824,7 +846,7 @@ static int on_auth_response(struct server *s, struct conn *c,
 /* Handles one whole frame from a connection. Returns 0, or -1 when the
  * connection was closed. */
 static int conn_frame(struct server *s, struct conn *c,
-		      const struct proto_hdr *h, const uint8_t *p)
+                      const struct proto_hdr *h, const uint8_t *p)
 {
 	size_t n = h->length;
 
@@ -835,10 +857,10 @@ static int conn_frame(struct server *s, struct conn *c,
 		return on_reflect(s, c, n);
 	case PROTO_ECHO:
 		if (!serve_bucket_take(&c->echo, SERVE_ECHO_RATE,
-				       SERVE_ECHO_RATE, client_now_us()))
+		                       SERVE_ECHO_RATE, client_now_us()))
 			return conn_error(s, c, PROTO_E_LIMIT,
-					  "echo rate above %d/s",
-					  SERVE_ECHO_RATE);
+			                  "echo rate above %d/s",
+			                  SERVE_ECHO_RATE);
 		return conn_send(s, c, PROTO_ECHO_REPLY, p, n);
 	case PROTO_LISTEN:
 		return on_listen(s, c, p, n);
@@ -850,7 +872,7 @@ static int conn_frame(struct server *s, struct conn *c,
 		return on_auth_response(s, c, p, n);
 	case PROTO_MTU_PROBE:
 		return conn_error(s, c, PROTO_E_UNSUPPORTED,
-				  "mtu probes go over UDP");
+		                  "mtu probes go over UDP");
 	default:
 		conn_fatal(s, c, "unexpected frame type");
 		return -1;
@@ -863,7 +885,7 @@ static void conn_read(struct server *s, struct conn *c)
 	for (int round = 0; round < 16 && !c->dead; round++) {
 		size_t off = 0;
 		ssize_t r = recv(c->ev.fd, c->rbuf + c->rlen,
-				 sizeof(c->rbuf) - c->rlen, MSG_DONTWAIT);
+		                 sizeof(c->rbuf) - c->rlen, MSG_DONTWAIT);
 
 		if (r == 0) {
 			conn_close(s, c, c->rlen ? "closed mid-frame" : NULL);
@@ -872,7 +894,13 @@ static void conn_read(struct server *s, struct conn *c)
 		if (r < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
-			conn_close(s, c, strerror(errno));
+			/* a reset is the client's business, not bad input */
+			conn_close(s, c,
+			           errno == ECONNRESET && !s->o.verbose &&
+			                   c->rlen == 0
+			               ? NULL
+			           : c->rlen ? "reset mid-frame"
+			                     : strerror(errno));
 			return;
 		}
 		c->rlen += (size_t)r;
@@ -882,19 +910,20 @@ static void conn_read(struct server *s, struct conn *c)
 			const char *why;
 
 			if (proto_hdr_decode(c->rbuf + off, c->rlen - off, &h,
-					     &why) < 0) {
+			                     &why) < 0) {
 				conn_fatal(s, c, why);
 				return;
 			}
 			if (h.length > SERVE_TCP_MAX_PAYLOAD) {
-				conn_fatal(s, c, "frame larger than 4096 "
-						 "bytes");
+				conn_fatal(s, c,
+				           "frame larger than 4096 "
+				           "bytes");
 				return;
 			}
 			if (c->rlen - off < PROTO_HDR_LEN + h.length)
 				break;
 			if (conn_frame(s, c, &h,
-				       c->rbuf + off + PROTO_HDR_LEN) < 0 &&
+			               c->rbuf + off + PROTO_HDR_LEN) < 0 &&
 			    c->dead)
 				return;
 			off += PROTO_HDR_LEN + h.length;
@@ -909,6 +938,8 @@ static void conn_read(struct server *s, struct conn *c)
 	}
 }
 
+/* Accepts pending clients, refusing those above --max-clients with an
+ * ERROR frame. */
 static void on_accept(struct server *s)
 {
 	for (int i = 0; i < 64; i++) {
@@ -919,7 +950,7 @@ static void on_accept(struct server *s)
 		unsigned slot;
 
 		fd = accept4(s->tcp.fd, (struct sockaddr *)&ss, &sl,
-			     SOCK_NONBLOCK | SOCK_CLOEXEC);
+		             SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno != EAGAIN && errno != EINTR &&
 			    errno != ECONNABORTED)
@@ -932,7 +963,7 @@ static void on_accept(struct server *s)
 			char name[INET6_ADDRSTRLEN + 8];
 
 			proto_hdr_encode(frame, PROTO_ERROR, 0,
-					 sizeof(msg) - 1);
+			                 sizeof(msg) - 1);
 			memcpy(frame + PROTO_HDR_LEN, msg, sizeof(msg) - 1);
 			send(fd, frame, sizeof(frame) - 1,
 			     MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -967,8 +998,7 @@ static void on_accept(struct server *s)
 		s->conns[slot] = c;
 		s->nconns++;
 		if (s->o.verbose)
-			slog(s, "client %s (%u connected)", c->name,
-			     s->nconns);
+			slog(s, "client %s (%u connected)", c->name, s->nconns);
 	}
 }
 
@@ -988,9 +1018,9 @@ static uint32_t if_mtu(int fd, unsigned ifindex)
 
 /* Answers one datagram on the responder's UDP port. */
 static void udp_one(struct server *s, size_t n,
-		    const struct sockaddr_storage *from, socklen_t fl,
-		    unsigned ifindex, const void *dst_pktinfo, size_t pilen,
-		    int pilevel, int pitype)
+                    const struct sockaddr_storage *from, socklen_t fl,
+                    unsigned ifindex, const void *dst_pktinfo, size_t pilen,
+                    int pilevel, int pitype)
 {
 	uint8_t *in = s->udpbuf, out[PROTO_HDR_LEN + 64];
 	const uint8_t *reply = out;
@@ -1012,7 +1042,7 @@ static void udp_one(struct server *s, size_t n,
 		return;
 	}
 	if (!serve_bucket_take(&s->udp_bucket, SERVE_UDP_RATE, SERVE_UDP_RATE,
-			       client_now_us()))
+	                       client_now_us()))
 		return;
 	switch (h.type) {
 	case PROTO_ECHO:
@@ -1024,8 +1054,8 @@ static void udp_one(struct server *s, size_t n,
 	case PROTO_MTU_PROBE: {
 		struct proto_mtu_reply m = {.bytes = (uint32_t)n};
 
-		if (proto_mtu_probe_decode(in + PROTO_HDR_LEN, h.length,
-					   &m.seq, &why) < 0)
+		if (proto_mtu_probe_decode(in + PROTO_HDR_LEN, h.length, &m.seq,
+		                           &why) < 0)
 			return;
 		m.ifmtu = if_mtu(s->udp.fd, ifindex);
 		len = proto_mtu_reply_encode(&m, out + PROTO_HDR_LEN, 64);
@@ -1067,6 +1097,8 @@ static void udp_one(struct server *s, size_t n,
 	sendmsg(s->udp.fd, &mh, MSG_DONTWAIT);
 }
 
+/* Reads pending datagrams on the responder's UDP port with the address
+ * and interface they came to, and answers each. */
 static void on_udp(struct server *s)
 {
 	for (int i = 0; i < 64; i++) {
@@ -1074,10 +1106,11 @@ static void on_udp(struct server *s)
 		char cbuf[256];
 		struct iovec iov = {s->udpbuf, sizeof(s->udpbuf)};
 		struct msghdr mh = {.msg_name = &from,
-				    .msg_namelen = sizeof(from),
-				    .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = cbuf,
-				    .msg_controllen = sizeof(cbuf)};
+		                    .msg_namelen = sizeof(from),
+		                    .msg_iov = &iov,
+		                    .msg_iovlen = 1,
+		                    .msg_control = cbuf,
+		                    .msg_controllen = sizeof(cbuf)};
 		struct in_pktinfo pi4;
 		struct in6_pktinfo pi6;
 		const void *pi = NULL;
@@ -1103,7 +1136,7 @@ static void on_udp(struct server *s)
 				pilevel = IPPROTO_IP;
 				pitype = IP_PKTINFO;
 			} else if (cm->cmsg_level == IPPROTO_IPV6 &&
-				   cm->cmsg_type == IPV6_PKTINFO) {
+			           cm->cmsg_type == IPV6_PKTINFO) {
 				memcpy(&pi6, CMSG_DATA(cm), sizeof(pi6));
 				ifindex = pi6.ipi6_ifindex;
 				pi6.ipi6_ifindex = 0;
@@ -1113,8 +1146,8 @@ static void on_udp(struct server *s)
 				pitype = IPV6_PKTINFO;
 			}
 		}
-		udp_one(s, (size_t)n, &from, mh.msg_namelen, ifindex, pi,
-			pilen, pilevel, pitype);
+		udp_one(s, (size_t)n, &from, mh.msg_namelen, ifindex, pi, pilen,
+		        pilevel, pitype);
 	}
 }
 
@@ -1154,8 +1187,15 @@ static int serve_timers(struct server *s)
 	return (int)((next - now + 999) / 1000);
 }
 
+/* Frees the connections and connect-back jobs closed during the batch. */
 static void free_dead(struct server *s)
 {
+	while (s->dead_jobs) {
+		struct cb_job *j = s->dead_jobs;
+
+		s->dead_jobs = j->next_dead;
+		free(j);
+	}
 	while (s->dead) {
 		struct conn *c = s->dead;
 
@@ -1184,27 +1224,33 @@ static int serve_open(struct server *s)
 		s->tcp.fd = bind_socket(s, SOCK_STREAM, s->o.port);
 	}
 	if (s->tcp.fd < 0) {
-		fprintf(stderr, "netprobe serve: cannot listen on tcp port "
-				"'%u': %s\n", s->o.port, strerror(errno));
+		fprintf(stderr,
+		        "netprobe serve: cannot listen on tcp port "
+		        "'%u': %s\n",
+		        s->o.port, strerror(errno));
 		return -1;
 	}
 	s->udp.kind = EV_UDP;
 	s->udp.fd = bind_socket(s, SOCK_DGRAM, s->o.port);
 	if (s->udp.fd < 0) {
-		fprintf(stderr, "netprobe serve: cannot bind udp port '%u': "
-				"%s\n", s->o.port, strerror(errno));
+		fprintf(stderr,
+		        "netprobe serve: cannot bind udp port '%u': "
+		        "%s\n",
+		        s->o.port, strerror(errno));
 		return -1;
 	}
 	setsockopt(s->udp.fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
 	setsockopt(s->udp.fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one,
-		   sizeof(one));
-	if (ep_add(s, &s->tcp, EPOLLIN) < 0 || ep_add(s, &s->udp, EPOLLIN) < 0) {
+	           sizeof(one));
+	if (ep_add(s, &s->tcp, EPOLLIN) < 0 ||
+	    ep_add(s, &s->udp, EPOLLIN) < 0) {
 		fprintf(stderr, "netprobe serve: epoll: %s\n", strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
+/* The event loop, until SIGINT or SIGTERM. Returns the exit status. */
 static int serve_run(struct server *s)
 {
 	struct epoll_event evs[128];
@@ -1229,7 +1275,7 @@ static int serve_run(struct server *s)
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "netprobe serve: epoll: %s\n",
-				strerror(errno));
+			        strerror(errno));
 			sigprocmask(SIG_SETMASK, &orig, NULL);
 			return 2;
 		}
@@ -1270,10 +1316,11 @@ static int serve_run(struct server *s)
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	if (s->o.verbose)
 		fprintf(stderr, "netprobe serve: stopping on signal %d\n",
-			(int)serve_stop);
+		        (int)serve_stop);
 	return 0;
 }
 
+/* Closes every socket and frees everything. Safe on a half-built server. */
 static void serve_free(struct server *s)
 {
 	for (unsigned i = 0; s->conns && i < s->o.max_clients; i++)
@@ -1292,31 +1339,66 @@ static void serve_free(struct server *s)
 	explicit_bzero(&s->key, sizeof(s->key));
 }
 
+/* Raises the open-file limit to what max_clients needs (clients, their
+ * connect-backs, temporary listeners), or lowers max_clients to what the
+ * hard limit allows. Returns the max_clients to use. */
+static unsigned fd_budget(unsigned want)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)want + SERVE_MAX_TEMP + SERVE_MAX_CB_SOCKS + 32;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return want;
+	if (rl.rlim_cur < need) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need
+		                  ? need
+		                  : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur < need) {
+		rlim_t spare = SERVE_MAX_TEMP + SERVE_MAX_CB_SOCKS + 32;
+		unsigned n = rl.rlim_cur > spare + 16
+		                 ? (unsigned)(rl.rlim_cur - spare)
+		                 : 16;
+
+		fprintf(stderr,
+		        "netprobe serve: open-file limit %llu allows "
+		        "%u clients, not %u\n",
+		        (unsigned long long)rl.rlim_cur, n, want);
+		return n < want ? n : want;
+	}
+	return want;
+}
+
+/* Usage on stdout for --help, on stderr for misuse. */
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: netprobe serve [-hv] [-p port] [-b address] "
-		"[-k token-file] [-m max-clients]\n"
-		"  -p, --port N          TCP and UDP port (default %d)\n"
-		"  -b, --bind ADDR       listen on this address only "
-		"(default all)\n"
-		"  -k, --token-file F    shared secret: clients must prove "
-		"it for listen and connect-back\n"
-		"  -m, --max-clients N   clients at once (default 1024)\n"
-		"  -v, --verbose         log every client and request\n",
-		PROTO_DEFAULT_PORT);
+	        "usage: netprobe serve [-hv] [-p port] [-b address] "
+	        "[-k token-file] [-m max-clients]\n"
+	        "  -p, --port N          TCP and UDP port (default %d)\n"
+	        "  -b, --bind ADDR       listen on this address only "
+	        "(default all)\n"
+	        "  -k, --token-file F    shared secret: clients must prove "
+	        "it for listen and connect-back\n"
+	        "  -m, --max-clients N   clients at once (default 1024)\n"
+	        "  -v, --verbose         log every client and request\n",
+	        PROTO_DEFAULT_PORT);
 }
 
+/* netprobe serve: parses options, opens the sockets, runs the loop.
+ * Returns 0 after a signal, 2 when it could not start. */
 int cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"port", required_argument, NULL, 'p'},
-		{"bind", required_argument, NULL, 'b'},
-		{"token-file", required_argument, NULL, 'k'},
-		{"max-clients", required_argument, NULL, 'm'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"port", required_argument, NULL, 'p'},
+	    {"bind", required_argument, NULL, 'b'},
+	    {"token-file", required_argument, NULL, 'k'},
+	    {"max-clients", required_argument, NULL, 'm'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct server *s;
 	const char *errstr;
@@ -1334,12 +1416,15 @@ int cmd_serve(int argc, char **argv)
 	for (unsigned i = 0; i < SERVE_MAX_TEMP; i++)
 		s->temps[i].ev.fd = -1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+p:b:k:m:vh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+p:b:k:m:vh", opts, NULL)) !=
+	       -1) {
 		switch (ch) {
 		case 'p':
 			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe serve: invalid port "
-						"'%s': %s\n", optarg, errstr);
+				fprintf(stderr,
+				        "netprobe serve: invalid port "
+				        "'%s': %s\n",
+				        optarg, errstr);
 				goto out;
 			}
 			s->o.port = (unsigned)v;
@@ -1352,9 +1437,10 @@ int cmd_serve(int argc, char **argv)
 			break;
 		case 'm':
 			if (parse_num(optarg, 1, 65536, &v, &errstr) < 0) {
-				fprintf(stderr, "netprobe serve: invalid "
-						"max-clients '%s': %s\n",
-					optarg, errstr);
+				fprintf(stderr,
+				        "netprobe serve: invalid "
+				        "max-clients '%s': %s\n",
+				        optarg, errstr);
 				goto out;
 			}
 			s->o.max_clients = (unsigned)v;
@@ -1373,7 +1459,7 @@ int cmd_serve(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "netprobe serve: unexpected argument '%s'\n",
-			argv[optind]);
+		        argv[optind]);
 		usage(stderr);
 		goto out;
 	}
@@ -1383,20 +1469,24 @@ int cmd_serve(int argc, char **argv)
 		char err[CLIENT_ERR_MAX];
 
 		if (client_resolve(s->o.bind, s->o.port, SOCK_STREAM, &ss, &sl,
-				   err, sizeof(err)) < 0) {
-			fprintf(stderr, "netprobe serve: invalid bind address "
-					"'%s': %s\n", s->o.bind, err);
+		                   err, sizeof(err)) < 0) {
+			fprintf(stderr,
+			        "netprobe serve: invalid bind address "
+			        "'%s': %s\n",
+			        s->o.bind, err);
 			goto out;
 		}
 		s->family = ss.ss_family;
 	}
 	if (s->o.token_file) {
 		if (auth_load(s->o.token_file, &s->key) < 0) {
-			fprintf(stderr, "netprobe serve: cannot read token "
-					"file '%s': %s\n", s->o.token_file,
-				errno == EINVAL
-					? "needs one line of 8 to 256 bytes"
-					: strerror(errno));
+			fprintf(stderr,
+			        "netprobe serve: cannot read token "
+			        "file '%s': %s\n",
+			        s->o.token_file,
+			        errno == EINVAL
+			            ? "needs one line of 8 to 256 bytes"
+			            : strerror(errno));
 			goto out;
 		}
 		s->have_key = true;
@@ -1407,20 +1497,22 @@ int cmd_serve(int argc, char **argv)
 	for (char *p = s->node; *p; p++)
 		if (*p < 0x20 || *p > 0x7e)
 			*p = '?';
+	s->o.max_clients = fd_budget(s->o.max_clients);
 	s->conns = calloc(s->o.max_clients, sizeof(*s->conns));
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (!s->conns || s->ep < 0) {
 		fprintf(stderr, "netprobe serve: cannot start: %s\n",
-			strerror(errno));
+		        strerror(errno));
 		goto out;
 	}
 	if (serve_open(s) < 0)
 		goto out;
-	fprintf(stderr, "netprobe serve: listening on tcp and udp port %u%s%s"
-			"%s\n", s->o.port, s->o.bind ? " of " : "",
-		s->o.bind ? s->o.bind : "",
-		s->have_key ? " (token required for listen and connect-back)"
-			    : "");
+	fprintf(stderr,
+	        "netprobe serve: listening on tcp and udp port %u%s%s"
+	        "%s\n",
+	        s->o.port, s->o.bind ? " of " : "", s->o.bind ? s->o.bind : "",
+	        s->have_key ? " (token required for listen and connect-back)"
+	                    : "");
 	rc = serve_run(s);
 out:
 	serve_free(s);

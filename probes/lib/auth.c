@@ -15,6 +15,7 @@
 
 #define AUTH_LABEL "netprobe-auth-1"
 
+/* First line of the file, trailing blanks and newline dropped. */
 int auth_load(const char *path, struct auth_key *k)
 {
 	char line[AUTH_KEY_MAX + 2];
@@ -49,6 +50,7 @@ out:
 	return rc;
 }
 
+/* getrandom(2), retried on EINTR and short reads. */
 int auth_nonce(uint8_t *nonce)
 {
 	size_t got = 0;
@@ -66,6 +68,7 @@ int auth_nonce(uint8_t *nonce)
 	return 0;
 }
 
+/* HMAC-SHA256 over the label and the nonce. */
 int auth_mac(const struct auth_key *k, const uint8_t *nonce, uint8_t *mac)
 {
 	uint8_t msg[sizeof(AUTH_LABEL) - 1 + PROTO_NONCE_LEN];
@@ -74,7 +77,7 @@ int auth_mac(const struct auth_key *k, const uint8_t *nonce, uint8_t *mac)
 	memcpy(msg, AUTH_LABEL, sizeof(AUTH_LABEL) - 1);
 	memcpy(msg + sizeof(AUTH_LABEL) - 1, nonce, PROTO_NONCE_LEN);
 	if (!HMAC(EVP_sha256(), k->key, (int)k->len, msg, sizeof(msg), mac,
-		  &len) ||
+	          &len) ||
 	    len != PROTO_MAC_LEN) {
 		errno = EIO;
 		return -1;
@@ -82,6 +85,7 @@ int auth_mac(const struct auth_key *k, const uint8_t *nonce, uint8_t *mac)
 	return 0;
 }
 
+/* CRYPTO_memcmp: no timing leak of how many bytes matched. */
 bool auth_mac_equal(const uint8_t *a, const uint8_t *b)
 {
 	return CRYPTO_memcmp(a, b, PROTO_MAC_LEN) == 0;

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/errqueue.h>
 #include <netdb.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -14,12 +15,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/errqueue.h>
 
 #include "auth.h"
 
 #define CLIENT_BUF (PROTO_HDR_LEN + PROTO_MAX_PAYLOAD)
 
+/* CLOCK_MONOTONIC in microseconds. */
 long long client_now_us(void)
 {
 	struct timespec ts;
@@ -41,8 +42,9 @@ fail(struct np_client *c, enum client_code code, const char *fmt, ...)
 	return -1;
 }
 
+/* Splits HOST[:PORT], [V6]:PORT or a bare IPv6 address; see client.h. */
 int client_parse_peer(const char *spec, unsigned def_port, char *host,
-		      size_t hostlen, unsigned *port, char *err, size_t errlen)
+                      size_t hostlen, unsigned *port, char *err, size_t errlen)
 {
 	const char *colon, *hend, *pstr = NULL;
 	char *end;
@@ -57,7 +59,7 @@ int client_parse_peer(const char *spec, unsigned def_port, char *host,
 		hend = strchr(spec, ']');
 		if (!hend) {
 			snprintf(err, errlen, "invalid peer '%s': missing ']'",
-				 spec);
+			         spec);
 			return -1;
 		}
 		n = (size_t)(hend - spec - 1);
@@ -95,9 +97,11 @@ int client_parse_peer(const char *spec, unsigned def_port, char *host,
 	return 0;
 }
 
+/* getaddrinfo, first answer, retried without AI_ADDRCONFIG for
+ * namespaces that have only loopback; see client.h. */
 int client_resolve(const char *host, unsigned port, int socktype,
-		   struct sockaddr_storage *ss, socklen_t *sslen, char *err,
-		   size_t errlen)
+                   struct sockaddr_storage *ss, socklen_t *sslen, char *err,
+                   size_t errlen)
 {
 	struct addrinfo hints = {0}, *res = NULL;
 	char pbuf[8];
@@ -114,7 +118,7 @@ int client_resolve(const char *host, unsigned port, int socktype,
 	}
 	if (rc != 0 || !res) {
 		snprintf(err, errlen, "cannot resolve '%s': %s", host,
-			 rc ? gai_strerror(rc) : "no address");
+		         rc ? gai_strerror(rc) : "no address");
 		return -1;
 	}
 	memcpy(ss, res->ai_addr, res->ai_addrlen);
@@ -124,18 +128,18 @@ int client_resolve(const char *host, unsigned port, int socktype,
 }
 
 /* Numeric address and port of a sockaddr. */
-static void sa_format(const struct sockaddr_storage *ss, char *addr,
-		      size_t len, unsigned *port)
+static void sa_format(const struct sockaddr_storage *ss, char *addr, size_t len,
+                      unsigned *port)
 {
 	if (ss->ss_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const void *)ss;
 
 		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
 			inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], addr,
-				  (socklen_t)len);
+			          (socklen_t)len);
 		else
 			inet_ntop(AF_INET6, &s6->sin6_addr, addr,
-				  (socklen_t)len);
+			          (socklen_t)len);
 		if (port)
 			*port = ntohs(s6->sin6_port);
 	} else {
@@ -183,13 +187,13 @@ static int wait_fd(int fd, short events, long long deadline_us)
 
 /* Sends all of buf before the deadline. Returns 0, or -1 with c set. */
 static int send_all(struct np_client *c, const uint8_t *buf, size_t len,
-		    long long deadline_us)
+                    long long deadline_us)
 {
 	size_t off = 0;
 
 	while (off < len) {
 		ssize_t w = send(c->fd, buf + off, len - off,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (w > 0) {
 			off += (size_t)w;
@@ -197,19 +201,22 @@ static int send_all(struct np_client *c, const uint8_t *buf, size_t len,
 		}
 		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
 		    errno != EINTR)
-			return fail(c, errno == EPIPE || errno == ECONNRESET
-					       ? CLIENT_E_CLOSED
-					       : CLIENT_E_IO,
-				    "send to %s:%u: %s", c->addr, c->port,
-				    strerror(errno));
+			return fail(c,
+			            errno == EPIPE || errno == ECONNRESET
+			                ? CLIENT_E_CLOSED
+			                : CLIENT_E_IO,
+			            "send to %s:%u: %s", c->addr, c->port,
+			            strerror(errno));
 		int r = wait_fd(c->fd, POLLOUT, deadline_us);
 
 		if (r == 0)
 			return fail(c, CLIENT_E_TIMEOUT,
-				    "responder at %s:%u did not take the "
-				    "request in time", c->addr, c->port);
+			            "responder at %s:%u did not take the "
+			            "request in time",
+			            c->addr, c->port);
 		if (r < 0)
-			return fail(c, CLIENT_E_IO, "poll: %s", strerror(errno));
+			return fail(c, CLIENT_E_IO, "poll: %s",
+			            strerror(errno));
 	}
 	return 0;
 }
@@ -218,7 +225,7 @@ static int send_all(struct np_client *c, const uint8_t *buf, size_t len,
  * read (len), fewer when the peer closed, or -1 with c set on timeout or
  * error. */
 static ssize_t recv_exact(struct np_client *c, uint8_t *buf, size_t len,
-			  long long deadline_us, size_t *got)
+                          long long deadline_us, size_t *got)
 {
 	*got = 0;
 	while (*got < len) {
@@ -231,19 +238,22 @@ static ssize_t recv_exact(struct np_client *c, uint8_t *buf, size_t len,
 		if (r == 0)
 			return (ssize_t)*got;
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			return fail(c, errno == ECONNRESET ? CLIENT_E_CLOSED
-							   : CLIENT_E_IO,
-				    "receive from %s:%u: %s", c->addr, c->port,
-				    strerror(errno));
+			return fail(c,
+			            errno == ECONNRESET ? CLIENT_E_CLOSED
+			                                : CLIENT_E_IO,
+			            "receive from %s:%u: %s", c->addr, c->port,
+			            strerror(errno));
 		int w = wait_fd(c->fd, POLLIN, deadline_us);
 
 		if (w == 0)
 			return fail(c, CLIENT_E_TIMEOUT,
-				    "responder at %s:%u did not answer within "
-				    "%.3gs", c->addr, c->port,
-				    (double)c->timeout_us / 1e6);
+			            "responder at %s:%u did not answer within "
+			            "%.3gs",
+			            c->addr, c->port,
+			            (double)c->timeout_us / 1e6);
 		if (w < 0)
-			return fail(c, CLIENT_E_IO, "poll: %s", strerror(errno));
+			return fail(c, CLIENT_E_IO, "poll: %s",
+			            strerror(errno));
 	}
 	return (ssize_t)*got;
 }
@@ -255,8 +265,9 @@ static int foreign(struct np_client *c, const uint8_t *p, size_t n)
 
 	proto_printable(p, n, shown, sizeof(shown));
 	return fail(c, CLIENT_E_PROTOCOL,
-		    "peer at %s:%u does not speak netprobe protocol (got "
-		    "'%s')", c->addr, c->port, shown);
+	            "peer at %s:%u does not speak netprobe protocol (got "
+	            "'%s')",
+	            c->addr, c->port, shown);
 }
 
 /* Reads one frame into c->buf. Returns its type with *len the payload
@@ -281,8 +292,8 @@ static int recv_frame(struct np_client *c, size_t *len, long long deadline_us)
 		if (got > 0 && (got < 4 || memcmp(c->buf, "NPRB", 4) != 0))
 			return foreign(c, c->buf, got);
 		return fail(c, CLIENT_E_CLOSED,
-			    "responder at %s:%u closed the connection",
-			    c->addr, c->port);
+		            "responder at %s:%u closed the connection", c->addr,
+		            c->port);
 	}
 	if (proto_hdr_decode(c->buf, PROTO_HDR_LEN, &h, &why) < 0) {
 		if (memcmp(c->buf, "NPRB", 4) != 0) {
@@ -291,42 +302,45 @@ static int recv_frame(struct np_client *c, size_t *len, long long deadline_us)
 			long long short_dl = client_now_us() + 50000;
 
 			recv_exact(c, c->buf + PROTO_HDR_LEN, 36,
-				   short_dl < deadline_us ? short_dl
-							  : deadline_us,
-				   &more);
+			           short_dl < deadline_us ? short_dl
+			                                  : deadline_us,
+			           &more);
 			return foreign(c, c->buf, PROTO_HDR_LEN + more);
 		}
 		return fail(c, CLIENT_E_PROTOCOL,
-			    "responder at %s:%u sent a bad frame: %s", c->addr,
-			    c->port, why);
+		            "responder at %s:%u sent a bad frame: %s", c->addr,
+		            c->port, why);
 	}
 	r = recv_exact(c, c->buf + PROTO_HDR_LEN, h.length, deadline_us, &got);
 	if (r < 0)
 		return -1;
 	if (got < h.length)
 		return fail(c, CLIENT_E_CLOSED,
-			    "responder at %s:%u closed the connection "
-			    "mid-frame", c->addr, c->port);
+		            "responder at %s:%u closed the connection "
+		            "mid-frame",
+		            c->addr, c->port);
 	*len = h.length;
 	if (h.type == PROTO_ERROR) {
 		struct proto_error e;
 
 		if (proto_error_decode(c->buf + PROTO_HDR_LEN, h.length, &e,
-				       &why) < 0)
+		                       &why) < 0)
 			return fail(c, CLIENT_E_PROTOCOL,
-				    "responder at %s:%u sent a bad error "
-				    "frame: %s", c->addr, c->port, why);
+			            "responder at %s:%u sent a bad error "
+			            "frame: %s",
+			            c->addr, c->port, why);
 		c->err_code = e.code;
-		return fail(c, CLIENT_E_REFUSED, "responder at %s:%u refused: "
-			    "%s (%s)", c->addr, c->port, e.msg,
-			    proto_err_name(e.code));
+		return fail(c, CLIENT_E_REFUSED,
+		            "responder at %s:%u refused: "
+		            "%s (%s)",
+		            c->addr, c->port, e.msg, proto_err_name(e.code));
 	}
 	return h.type;
 }
 
 /* Sends one frame whose payload already sits at c->buf + PROTO_HDR_LEN. */
 static int send_frame(struct np_client *c, uint8_t type, size_t len,
-		      long long deadline_us)
+                      long long deadline_us)
 {
 	proto_hdr_encode(c->buf, type, 0, (uint32_t)len);
 	return send_all(c, c->buf, PROTO_HDR_LEN + len, deadline_us);
@@ -334,8 +348,7 @@ static int send_frame(struct np_client *c, uint8_t type, size_t len,
 
 /* Sends a request and waits for a reply of type want, skipping stale echo
  * replies of a pipelined heartbeat. Returns the payload length, or -1. */
-static ssize_t call(struct np_client *c, uint8_t type, size_t len,
-		    uint8_t want)
+static ssize_t call(struct np_client *c, uint8_t type, size_t len, uint8_t want)
 {
 	long long deadline = client_now_us() + c->timeout_us;
 	size_t plen;
@@ -354,12 +367,12 @@ static ssize_t call(struct np_client *c, uint8_t type, size_t len,
 			return (ssize_t)plen;
 		if (t != PROTO_ECHO_REPLY)
 			return fail(c, CLIENT_E_PROTOCOL,
-				    "responder at %s:%u answered %s to %s",
-				    c->addr, c->port, proto_type_name(t),
-				    proto_type_name(type));
+			            "responder at %s:%u answered %s to %s",
+			            c->addr, c->port, proto_type_name(t),
+			            proto_type_name(type));
 	}
 	return fail(c, CLIENT_E_PROTOCOL, "responder at %s:%u floods replies",
-		    c->addr, c->port);
+	            c->addr, c->port);
 }
 
 /* Non-blocking connect with a deadline. Returns the socket, or -1. */
@@ -368,8 +381,8 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 	int fd, r, soerr = 0;
 	socklen_t sl = sizeof(soerr);
 
-	fd = socket(c->peer.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
-					       SOCK_CLOEXEC, 0);
+	fd = socket(c->peer.ss_family,
+	            SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return fail(c, CLIENT_E_IO, "socket: %s", strerror(errno));
 	if (connect(fd, (struct sockaddr *)&c->peer, c->peerlen) < 0) {
@@ -381,8 +394,8 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 		if (r == 0) {
 			close(fd);
 			return fail(c, CLIENT_E_CONNECT,
-				    "cannot connect to %s:%u: timed out",
-				    c->addr, c->port);
+			            "cannot connect to %s:%u: timed out",
+			            c->addr, c->port);
 		}
 		if (r < 0 ||
 		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
@@ -393,10 +406,11 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 	return fd;
 bad:
 	close(fd);
-	return fail(c, CLIENT_E_CONNECT, "cannot connect to %s:%u: %s",
-		    c->addr, c->port, strerror(soerr));
+	return fail(c, CLIENT_E_CONNECT, "cannot connect to %s:%u: %s", c->addr,
+	            c->port, strerror(soerr));
 }
 
+/* HELLO both ways; a silent peer is named as not a responder. */
 int client_hello(struct np_client *c)
 {
 	struct proto_hello h = {.proto_version = PROTO_VERSION};
@@ -411,23 +425,23 @@ int client_hello(struct np_client *c)
 		if (*p < 0x20 || *p > 0x7e)
 			*p = '?';
 	snprintf(h.software, sizeof(h.software), "netprobe %s",
-		 NETPROBE_VERSION);
+	         NETPROBE_VERSION);
 	len = proto_hello_encode(&h, c->buf + PROTO_HDR_LEN, PROTO_MAX_PAYLOAD);
 	if (len < 0)
 		return fail(c, CLIENT_E_USAGE, "cannot encode hello");
 	n = call(c, PROTO_HELLO, (size_t)len, PROTO_HELLO);
 	if (n < 0 && c->code == CLIENT_E_TIMEOUT && !c->have_hello)
 		return fail(c, CLIENT_E_PROTOCOL,
-			    "peer at %s:%u accepted the connection but sent "
-			    "no hello within %.3gs (not a netprobe responder?)",
-			    c->addr, c->port, (double)c->timeout_us / 1e6);
+		            "peer at %s:%u accepted the connection but sent "
+		            "no hello within %.3gs (not a netprobe responder?)",
+		            c->addr, c->port, (double)c->timeout_us / 1e6);
 	if (n < 0)
 		return -1;
 	if (proto_hello_decode(c->buf + PROTO_HDR_LEN, (size_t)n, &c->hello,
-			       &why) < 0)
+	                       &why) < 0)
 		return fail(c, CLIENT_E_PROTOCOL,
-			    "responder at %s:%u sent a bad hello: %s", c->addr,
-			    c->port, why);
+		            "responder at %s:%u sent a bad hello: %s", c->addr,
+		            c->port, why);
 	c->have_hello = true;
 	return 0;
 }
@@ -442,15 +456,17 @@ static int client_auth(struct np_client *c, const char *token_file)
 	int rc = -1;
 
 	if (auth_load(token_file, &k) < 0)
-		return fail(c, CLIENT_E_USAGE, "cannot read token file '%s': "
-			    "%s", token_file, errno == EINVAL
-				? "needs one line of 8 to 256 bytes"
-				: strerror(errno));
+		return fail(c, CLIENT_E_USAGE,
+		            "cannot read token file '%s': "
+		            "%s",
+		            token_file,
+		            errno == EINVAL ? "needs one line of 8 to 256 bytes"
+		                            : strerror(errno));
 	n = call(c, PROTO_AUTH_CHALLENGE, 0, PROTO_AUTH_CHALLENGE);
 	if (n < 0)
 		goto out;
 	if (proto_fixed_decode(c->buf + PROTO_HDR_LEN, (size_t)n,
-			       PROTO_NONCE_LEN, nonce, &why) < 0) {
+	                       PROTO_NONCE_LEN, nonce, &why) < 0) {
 		fail(c, CLIENT_E_PROTOCOL, "bad challenge: %s", why);
 		goto out;
 	}
@@ -462,7 +478,8 @@ static int client_auth(struct np_client *c, const char *token_file)
 	if (n < 0)
 		goto out;
 	if (proto_fixed_decode(c->buf + PROTO_HDR_LEN, (size_t)n, 1, &ok,
-			       &why) < 0 || ok != 1) {
+	                       &why) < 0 ||
+	    ok != 1) {
 		fail(c, CLIENT_E_PROTOCOL, "bad authentication reply");
 		goto out;
 	}
@@ -473,8 +490,9 @@ out:
 	return rc;
 }
 
+/* Resolve, connect, hello and authenticate, each within the timeout. */
 int client_open(struct np_client *c, const char *host, unsigned port,
-		long long timeout_us, const char *token_file)
+                long long timeout_us, const char *token_file)
 {
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
@@ -487,14 +505,14 @@ int client_open(struct np_client *c, const char *host, unsigned port,
 	c->port = port;
 	snprintf(c->host, sizeof(c->host), "%s", host ? host : "");
 	snprintf(c->addr, sizeof(c->addr), "%.*s", (int)sizeof(c->addr) - 1,
-		 c->host);
+	         c->host);
 	if (!host || !*host || port < 1 || port > 65535)
 		return fail(c, CLIENT_E_USAGE, "invalid peer");
 	c->buf = malloc(CLIENT_BUF);
 	if (!c->buf)
 		return fail(c, CLIENT_E_IO, "out of memory");
 	if (client_resolve(host, port, SOCK_STREAM, &c->peer, &c->peerlen,
-			   c->err, sizeof(c->err)) < 0) {
+	                   c->err, sizeof(c->err)) < 0) {
 		c->code = CLIENT_E_RESOLVE;
 		return -1;
 	}
@@ -508,18 +526,19 @@ int client_open(struct np_client *c, const char *host, unsigned port,
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (getsockname(c->fd, (struct sockaddr *)&local, &ll) == 0)
 		sa_format(&local, c->local_addr, sizeof(c->local_addr),
-			  &c->local_port);
+		          &c->local_port);
 	if (client_hello(c) < 0)
 		return -1;
 	/* a second hello learns the limits granted after authentication */
-	if (token_file && (client_auth(c, token_file) < 0 ||
-			   client_hello(c) < 0))
+	if (token_file &&
+	    (client_auth(c, token_file) < 0 || client_hello(c) < 0))
 		return -1;
 	return 0;
 }
 
+/* REFLECT: the address and port the responder saw. */
 int client_reflect(struct np_client *c, char *addr, size_t addrlen,
-		   unsigned *port)
+                   unsigned *port)
 {
 	struct proto_reflect_reply r;
 	const char *why;
@@ -528,17 +547,17 @@ int client_reflect(struct np_client *c, char *addr, size_t addrlen,
 	if (n < 0)
 		return -1;
 	if (proto_reflect_reply_decode(c->buf + PROTO_HDR_LEN, (size_t)n, &r,
-				       &why) < 0)
-		return fail(c, CLIENT_E_PROTOCOL, "bad reflect reply: %s",
-			    why);
+	                               &why) < 0)
+		return fail(c, CLIENT_E_PROTOCOL, "bad reflect reply: %s", why);
 	if (!inet_ntop(r.family == 4 ? AF_INET : AF_INET6, r.addr, addr,
-		       (socklen_t)addrlen))
+	               (socklen_t)addrlen))
 		return fail(c, CLIENT_E_USAGE, "address buffer too small");
 	if (port)
 		*port = r.port;
 	return 0;
 }
 
+/* Queues one ECHO without waiting for its reply. */
 int client_echo_send(struct np_client *c, const void *payload, size_t len)
 {
 	if (c->fd < 0)
@@ -552,11 +571,12 @@ int client_echo_send(struct np_client *c, const void *payload, size_t len)
 		memcpy(buf + PROTO_HDR_LEN, payload, len);
 	proto_hdr_encode(buf, PROTO_ECHO, 0, (uint32_t)len);
 	return send_all(c, buf, PROTO_HDR_LEN + len,
-			client_now_us() + c->timeout_us);
+	                client_now_us() + c->timeout_us);
 }
 
+/* Reads one ECHO_REPLY before the deadline. */
 int client_echo_recv(struct np_client *c, void *payload, size_t cap,
-		     size_t *len, long long deadline_us)
+                     size_t *len, long long deadline_us)
 {
 	size_t plen;
 	int t;
@@ -568,15 +588,16 @@ int client_echo_recv(struct np_client *c, void *payload, size_t cap,
 		return -1;
 	if (t != PROTO_ECHO_REPLY)
 		return fail(c, CLIENT_E_PROTOCOL,
-			    "responder at %s:%u answered %s to echo", c->addr,
-			    c->port, proto_type_name(t));
+		            "responder at %s:%u answered %s to echo", c->addr,
+		            c->port, proto_type_name(t));
 	memcpy(payload, c->buf + PROTO_HDR_LEN, plen < cap ? plen : cap);
 	*len = plen;
 	return 0;
 }
 
+/* One ECHO and its matching reply; other echo replies are skipped. */
 int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
-		    long long *rtt_us)
+                    long long *rtt_us)
 {
 	long long t0 = client_now_us(), deadline = t0 + c->timeout_us;
 	size_t plen;
@@ -596,11 +617,10 @@ int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
 			return -1;
 		if (t != PROTO_ECHO_REPLY)
 			return fail(c, CLIENT_E_PROTOCOL,
-				    "responder answered %s to echo",
-				    proto_type_name(t));
-		if (plen == len &&
-		    (len == 0 || memcmp(c->buf + PROTO_HDR_LEN, payload,
-					len) == 0)) {
+			            "responder answered %s to echo",
+			            proto_type_name(t));
+		if (plen == len && (len == 0 || memcmp(c->buf + PROTO_HDR_LEN,
+		                                       payload, len) == 0)) {
 			if (rtt_us)
 				*rtt_us = client_now_us() - t0;
 			return 0;
@@ -611,21 +631,21 @@ int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
 
 /* LISTEN and its reply; ports NULL with EPHEMERAL. Returns 0, or -1. */
 static int do_listen(struct np_client *c, struct proto_listen *req,
-		     struct proto_listen_reply *rep)
+                     struct proto_listen_reply *rep)
 {
 	const char *why;
 	ssize_t n;
 	int len;
 
-	len = proto_listen_encode(req, c->buf + PROTO_HDR_LEN,
-				  PROTO_MAX_PAYLOAD);
+	len =
+	    proto_listen_encode(req, c->buf + PROTO_HDR_LEN, PROTO_MAX_PAYLOAD);
 	if (len < 0)
 		return fail(c, CLIENT_E_USAGE, "invalid listen request");
 	n = call(c, PROTO_LISTEN, (size_t)len, PROTO_LISTEN_REPLY);
 	if (n < 0)
 		return -1;
 	if (proto_listen_reply_decode(c->buf + PROTO_HDR_LEN, (size_t)n, rep,
-				      &why) < 0)
+	                              &why) < 0)
 		return fail(c, CLIENT_E_PROTOCOL, "bad listen reply: %s", why);
 	return 0;
 }
@@ -640,8 +660,9 @@ static uint32_t to_ms(long long us)
 	return (uint32_t)((us + 999) / 1000);
 }
 
+/* LISTEN on the given ports; opened[i] per port. */
 int client_listen(struct np_client *c, int proto, const uint16_t *ports,
-		  size_t n, long long lifetime_us, bool *opened)
+                  size_t n, long long lifetime_us, bool *opened)
 {
 	struct proto_listen req = {0};
 	struct proto_listen_reply *rep;
@@ -649,7 +670,7 @@ int client_listen(struct np_client *c, int proto, const uint16_t *ports,
 
 	if (n == 0 || n > PROTO_MAX_PORTS)
 		return fail(c, CLIENT_E_USAGE, "between 1 and %d ports",
-			    PROTO_MAX_PORTS);
+		            PROTO_MAX_PORTS);
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return fail(c, CLIENT_E_IO, "out of memory");
@@ -672,10 +693,11 @@ out:
 	return rc;
 }
 
+/* LISTEN with the EPHEMERAL flag: the responder picks the ports. */
 int client_listen_ephemeral(struct np_client *c, int proto, size_t nsamples,
-			    long long lifetime_us, uint16_t *ports_out,
-			    size_t *nout, unsigned *range_lo,
-			    unsigned *range_hi)
+                            long long lifetime_us, uint16_t *ports_out,
+                            size_t *nout, unsigned *range_lo,
+                            unsigned *range_hi)
 {
 	struct proto_listen req = {0};
 	struct proto_listen_reply *rep;
@@ -684,7 +706,7 @@ int client_listen_ephemeral(struct np_client *c, int proto, size_t nsamples,
 	*nout = 0;
 	if (nsamples == 0 || nsamples > PROTO_MAX_PORTS)
 		return fail(c, CLIENT_E_USAGE, "between 1 and %d samples",
-			    PROTO_MAX_PORTS);
+		            PROTO_MAX_PORTS);
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return fail(c, CLIENT_E_IO, "out of memory");
@@ -707,9 +729,10 @@ out:
 	return rc;
 }
 
+/* CONNECT_BACK; the call waits for the responder's own timeout too. */
 int client_connect_back(struct np_client *c, int proto, const uint16_t *ports,
-			size_t n, long long timeout_us, enum port_state *states,
-			char reasons[][CLIENT_REASON_MAX], long long *rtt_us)
+                        size_t n, long long timeout_us, enum port_state *states,
+                        char reasons[][CLIENT_REASON_MAX], long long *rtt_us)
 {
 	struct proto_connect_back req = {0};
 	struct proto_connect_back_reply *rep;
@@ -720,7 +743,7 @@ int client_connect_back(struct np_client *c, int proto, const uint16_t *ports,
 
 	if (n == 0 || n > PROTO_MAX_PORTS)
 		return fail(c, CLIENT_E_USAGE, "between 1 and %d ports",
-			    PROTO_MAX_PORTS);
+		            PROTO_MAX_PORTS);
 	rep = malloc(sizeof(*rep));
 	if (!rep)
 		return fail(c, CLIENT_E_IO, "out of memory");
@@ -729,20 +752,20 @@ int client_connect_back(struct np_client *c, int proto, const uint16_t *ports,
 	req.nports = (uint16_t)n;
 	memcpy(req.ports, ports, n * sizeof(*ports));
 	elen = proto_connect_back_encode(&req, c->buf + PROTO_HDR_LEN,
-					 PROTO_MAX_PAYLOAD);
+	                                 PROTO_MAX_PAYLOAD);
 	if (elen < 0) {
 		fail(c, CLIENT_E_USAGE, "invalid connect-back request");
 		goto out;
 	}
 	/* the responder needs up to its own timeout before it answers */
 	c->timeout_us = saved + (timeout_us > 0 ? timeout_us : 0);
-	len = call(c, PROTO_CONNECT_BACK, (size_t)elen,
-		   PROTO_CONNECT_BACK_REPLY);
+	len =
+	    call(c, PROTO_CONNECT_BACK, (size_t)elen, PROTO_CONNECT_BACK_REPLY);
 	c->timeout_us = saved;
 	if (len < 0)
 		goto out;
-	if (proto_connect_back_reply_decode(c->buf + PROTO_HDR_LEN,
-					    (size_t)len, rep, &why) < 0) {
+	if (proto_connect_back_reply_decode(c->buf + PROTO_HDR_LEN, (size_t)len,
+	                                    rep, &why) < 0) {
 		fail(c, CLIENT_E_PROTOCOL, "bad connect-back reply: %s", why);
 		goto out;
 	}
@@ -756,7 +779,7 @@ int client_connect_back(struct np_client *c, int proto, const uint16_t *ports,
 				continue;
 			states[i] = (enum port_state)rep->r[j].state;
 			snprintf(reasons[i], CLIENT_REASON_MAX, "%s",
-				 rep->r[j].reason);
+			         rep->r[j].reason);
 			if (rtt_us && rep->r[j].rtt_us != 0xffffffffu)
 				rtt_us[i] = rep->r[j].rtt_us;
 		}
@@ -774,9 +797,10 @@ static bool icmp_verdict(int fd, enum port_state *state, char *reason)
 	char cbuf[512];
 	uint8_t dummy[64];
 	struct iovec iov = {dummy, sizeof(dummy)};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cbuf,
-			    .msg_controllen = sizeof(cbuf)};
+	struct msghdr mh = {.msg_iov = &iov,
+	                    .msg_iovlen = 1,
+	                    .msg_control = cbuf,
+	                    .msg_controllen = sizeof(cbuf)};
 
 	if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
 		return false;
@@ -794,25 +818,26 @@ static bool icmp_verdict(int fd, enum port_state *state, char *reason)
 		    ee.ee_origin != SO_EE_ORIGIN_ICMP6)
 			continue;
 		snprintf(reason, CLIENT_REASON_MAX, "icmp%s type %u code %u",
-			 ee.ee_origin == SO_EE_ORIGIN_ICMP6 ? "6" : "",
-			 ee.ee_type, ee.ee_code);
+		         ee.ee_origin == SO_EE_ORIGIN_ICMP6 ? "6" : "",
+		         ee.ee_type, ee.ee_code);
 		if (ee.ee_origin == SO_EE_ORIGIN_ICMP)
 			*state = ee.ee_code == 3 ? PORT_CLOSED
-				 : (ee.ee_code == 9 || ee.ee_code == 10 ||
-				    ee.ee_code == 13)
-				     ? PORT_PROHIBITED
-				     : PORT_UNREACHABLE;
+			         : (ee.ee_code == 9 || ee.ee_code == 10 ||
+			            ee.ee_code == 13)
+			             ? PORT_PROHIBITED
+			             : PORT_UNREACHABLE;
 		else
-			*state = ee.ee_code == 4 ? PORT_CLOSED
-				 : ee.ee_code == 1 ? PORT_PROHIBITED
-						   : PORT_UNREACHABLE;
+			*state = ee.ee_code == 4   ? PORT_CLOSED
+			         : ee.ee_code == 1 ? PORT_PROHIBITED
+			                           : PORT_UNREACHABLE;
 		return true;
 	}
 	return false;
 }
 
+/* One UDP ECHO on a connected socket and its matching reply. */
 int client_udp_echo(int fd, const void *payload, size_t len,
-		    long long deadline_us, long long *rtt_us)
+                    long long deadline_us, long long *rtt_us)
 {
 	uint8_t out[PROTO_HDR_LEN + 256], in[PROTO_HDR_LEN + 256];
 	long long t0 = client_now_us();
@@ -848,7 +873,8 @@ int client_udp_echo(int fd, const void *payload, size_t len,
 		if (proto_hdr_decode(in, (size_t)n, &h, &why) == 0 &&
 		    h.type == PROTO_ECHO_REPLY &&
 		    h.length == (size_t)n - PROTO_HDR_LEN && h.length == len &&
-		    (len == 0 || memcmp(in + PROTO_HDR_LEN, payload, len) == 0)) {
+		    (len == 0 ||
+		     memcmp(in + PROTO_HDR_LEN, payload, len) == 0)) {
 			if (rtt_us)
 				*rtt_us = client_now_us() - t0;
 			return 0;
@@ -857,8 +883,10 @@ int client_udp_echo(int fd, const void *payload, size_t len,
 	return 1;
 }
 
+/* UDP reachability through a responder: three tries within the
+ * timeout, ICMP errors read from the error queue. */
 int client_udp_probe(const char *host, unsigned port, long long timeout_us,
-		     enum port_state *state, char *reason, long long *rtt_us)
+                     enum port_state *state, char *reason, long long *rtt_us)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -870,8 +898,8 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 	*state = PORT_UNKNOWN;
 	if (rtt_us)
 		*rtt_us = -1;
-	if (client_resolve(host, port, SOCK_DGRAM, &ss, &sl, err,
-			   sizeof(err)) < 0) {
+	if (client_resolve(host, port, SOCK_DGRAM, &ss, &sl, err, sizeof(err)) <
+	    0) {
 		*state = PORT_RESOLVE;
 		snprintf(reason, CLIENT_REASON_MAX, "resolve");
 		return 0;
@@ -894,7 +922,7 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 	deadline = client_now_us() + (timeout_us > 0 ? timeout_us : 1000000);
 	for (int i = 0; i < tries; i++) {
 		struct proto_echo_stamp st = {(uint32_t)i,
-					      (uint64_t)client_now_us()};
+		                              (uint64_t)client_now_us()};
 		long long slice, rtt;
 		int r;
 
@@ -904,7 +932,7 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 		slice = (deadline - now) / (tries - i);
 		proto_echo_stamp_encode(&st, stamp, sizeof(stamp));
 		r = client_udp_echo(fd, stamp, sizeof(stamp), now + slice,
-				    &rtt);
+		                    &rtt);
 		if (r == 0) {
 			*state = PORT_OPEN;
 			snprintf(reason, CLIENT_REASON_MAX, "responder");
@@ -921,14 +949,14 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 			if (errno == ECONNREFUSED) {
 				*state = PORT_CLOSED;
 				snprintf(reason, CLIENT_REASON_MAX,
-					 "icmp type 3 code 3");
+				         "icmp type 3 code 3");
 				close(fd);
 				return 0;
 			}
 			if (errno == EHOSTUNREACH || errno == ENETUNREACH) {
 				*state = PORT_UNREACHABLE;
 				snprintf(reason, CLIENT_REASON_MAX, "%s",
-					 strerror(errno));
+				         strerror(errno));
 				close(fd);
 				return 0;
 			}
@@ -947,6 +975,7 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 	return 0;
 }
 
+/* Closes the socket and frees the frame buffer. */
 void client_close(struct np_client *c)
 {
 	if (!c)

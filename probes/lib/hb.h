@@ -18,9 +18,9 @@ struct hb_side {
 	long long sent, received, lost;
 	long long reconnects;       /* TCP only */
 	long long dropped_after_us; /* TCP: connection age at its last
-				     * answer when it went silent; -1 none */
+	                             * answer when it went silent; -1 none */
 	long long detect_us;        /* TCP: silence before it was declared
-				     * dropped (or the close seen) */
+	                             * dropped (or the close seen) */
 	long long *rtt_us;          /* received RTTs, in arrival order */
 	size_t nrtt, caprtt;
 };
@@ -28,7 +28,7 @@ struct hb_side {
 struct hb_stats {
 	double loss_pct;
 	long long min, median, p90, p99, max; /* -1 when no samples */
-	long long jitter_us;  /* mean |rtt[i] - rtt[i-1]|, -1 unknown */
+	long long jitter_us; /* mean |rtt[i] - rtt[i-1]|, -1 unknown */
 };
 
 struct hb_gate {
@@ -54,7 +54,7 @@ void hb_stats_compute(const struct hb_side *s, struct hb_stats *st);
  * the median and 1 ms, and heartbeat-loss as a fault for a missed gate.
  * Returns the number of gate checks missed. Pure but for d. */
 int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
-	      const struct hb_gate *g, long long interval_us, struct doc *d);
+              const struct hb_gate *g, long long interval_us, struct doc *d);
 
 /* The `tcp` or `udp` object of the JSON contract; NULL on no memory. */
 json_t *hb_side_json(const struct hb_side *s, bool tcp);

@@ -26,6 +26,7 @@ static void addr_norm(const char *in, char *out, size_t len)
 		snprintf(out, len, "%s", in);
 }
 
+/* Walks getifaddrs for the interface that holds addr. */
 int peerprobe_ifname(const char *addr, char *name, size_t len)
 {
 	struct ifaddrs *ifa, *i;
@@ -40,14 +41,14 @@ int peerprobe_ifname(const char *addr, char *name, size_t len)
 			continue;
 		if (i->ifa_addr->sa_family == AF_INET)
 			inet_ntop(AF_INET,
-				  &((struct sockaddr_in *)(void *)i->ifa_addr)
-					   ->sin_addr,
-				  a, sizeof(a));
+			          &((struct sockaddr_in *)(void *)i->ifa_addr)
+			               ->sin_addr,
+			          a, sizeof(a));
 		else if (i->ifa_addr->sa_family == AF_INET6)
 			inet_ntop(AF_INET6,
-				  &((struct sockaddr_in6 *)(void *)i->ifa_addr)
-					   ->sin6_addr,
-				  a, sizeof(a));
+			          &((struct sockaddr_in6 *)(void *)i->ifa_addr)
+			               ->sin6_addr,
+			          a, sizeof(a));
 		else
 			continue;
 		if (strcmp(a, want) == 0) {
@@ -106,13 +107,13 @@ static size_t local_samples(int n, uint16_t *out)
 
 	if (sysroot_init(&sr, NULL) < 0 ||
 	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
-			      line, sizeof(line)) < 0 ||
+	                      line, sizeof(line)) < 0 ||
 	    sscanf(line, "%u %u", &lo, &hi) != 2 || lo == 0 || lo > hi ||
 	    hi > 65535)
 		return 0;
 	for (int i = 0; i < n && lo + (unsigned)i / 2 <= hi; i++)
 		out[k++] = (uint16_t)(i % 2 == 0 ? lo + (unsigned)i / 2
-						 : hi - (unsigned)i / 2);
+		                                 : hi - (unsigned)i / 2);
 	return k;
 }
 
@@ -122,6 +123,7 @@ static json_t *tri(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
+/* A JSON string, or null for an empty one. */
 static json_t *str_or_null(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
@@ -129,8 +131,7 @@ static json_t *str_or_null(const char *s)
 
 /* Connect-back on our own listeners; fills v->inbound and ports. */
 static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
-			  struct peer_verdict *v, json_t *ports,
-			  struct doc *d)
+                          struct peer_verdict *v, json_t *ports, struct doc *d)
 {
 	uint16_t p[PP_MAX_PORTS];
 	int fds[PP_MAX_PORTS];
@@ -146,10 +147,9 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 
 	cand[ncand++] = (uint16_t)c->port;
 	if (nsamp > 0)
-		ncand += local_samples(nsamp > PP_MAX_PORTS - 1
-					       ? PP_MAX_PORTS - 1
-					       : nsamp,
-				       cand + 1);
+		ncand += local_samples(
+		    nsamp > PP_MAX_PORTS - 1 ? PP_MAX_PORTS - 1 : nsamp,
+		    cand + 1);
 	for (k = 0; k < ncand; k++) {
 		int fd = local_listener(c->peer.ss_family, cand[k]);
 
@@ -163,38 +163,39 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	if (n == 0)
 		return;
 	if (client_connect_back(c, PROTO_TCP, p, n, o->step_us, st, reasons,
-				rtt) < 0) {
+	                        rtt) < 0) {
 		if (d)
 			doc_add_error(d, "peer", "connect-back from %s: %s",
-				      c->addr, c->err);
+			              c->addr, c->err);
 		goto out;
 	}
 	for (k = 0; k < n; k++) {
 		json_array_append_new(
-			ports, json_pack("{s:i, s:s, s:s, s:s, s:o}", "port",
-					 (int)p[k], "proto", "tcp", "state",
-					 port_state_name(st[k]), "reason",
-					 reasons[k], "rtt_us",
-					 rtt[k] < 0 ? json_null()
-						    : json_integer(rtt[k])));
+		    ports,
+		    json_pack("{s:i, s:s, s:s, s:s, s:o}", "port", (int)p[k],
+		              "proto", "tcp", "state", port_state_name(st[k]),
+		              "reason", reasons[k], "rtt_us",
+		              rtt[k] < 0 ? json_null() : json_integer(rtt[k])));
 		if (st[k] != PORT_OPEN) {
 			all = false;
-			evidence_add(&ev, "connect-back", "%s -> %s:%u/tcp: "
-				     "%s (%s)", c->addr, v->observed_addr[0]
-					     ? v->observed_addr
-					     : v->local_addr,
-				     (unsigned)p[k], port_state_name(st[k]),
-				     reasons[k]);
+			evidence_add(&ev, "connect-back",
+			             "%s -> %s:%u/tcp: "
+			             "%s (%s)",
+			             c->addr,
+			             v->observed_addr[0] ? v->observed_addr
+			                                 : v->local_addr,
+			             (unsigned)p[k], port_state_name(st[k]),
+			             reasons[k]);
 		}
 	}
 	v->inbound = all ? 1 : 0;
 	if (!all && d)
 		doc_add_finding(d, "inbound-blocked", -1, ev, NULL,
-				"%s reaches %s:%u, but connections from it "
-				"back to %s fail", v->local_addr, c->addr,
-				c->port,
-				v->observed_addr[0] ? v->observed_addr
-						    : v->local_addr);
+		                "%s reaches %s:%u, but connections from it "
+		                "back to %s fail",
+		                v->local_addr, c->addr, c->port,
+		                v->observed_addr[0] ? v->observed_addr
+		                                    : v->local_addr);
 	else
 		json_decref(ev);
 out:
@@ -211,7 +212,7 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 
 	for (int i = 0; i < 64 && client_now_us() < end; i++) {
 		struct proto_echo_stamp st = {(uint32_t)i,
-					      (uint64_t)client_now_us()};
+		                              (uint64_t)client_now_us()};
 		uint8_t b[PROTO_ECHO_STAMP_LEN];
 		long long rtt, t0 = client_now_us();
 
@@ -235,8 +236,9 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 	return rtts[(n - 1) / 2];
 }
 
+/* Hello, reflection, connect-back, heartbeat; see peerprobe.h. */
 int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
-		  struct peer_verdict *v, json_t **detail, struct doc *d)
+                  struct peer_verdict *v, json_t **detail, struct doc *d)
 {
 	struct np_client c;
 	char host[256], err[CLIENT_ERR_MAX], obs[INET6_ADDRSTRLEN];
@@ -257,11 +259,10 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	if (!ports)
 		return -1;
 	step = o->step_us > 0 ? o->step_us : 1000000;
-	if (!peer || client_parse_peer(peer, o->default_port
-						     ? o->default_port
-						     : PROTO_DEFAULT_PORT,
-				       host, sizeof(host), &port, err,
-				       sizeof(err)) < 0) {
+	if (!peer ||
+	    client_parse_peer(
+	        peer, o->default_port ? o->default_port : PROTO_DEFAULT_PORT,
+	        host, sizeof(host), &port, err, sizeof(err)) < 0) {
 		if (d)
 			doc_add_error(d, "peer", "%s", err);
 		json_decref(ports);
@@ -272,7 +273,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 		snprintf(err, sizeof(err), "%s", c.err);
 		if (c.code != CLIENT_E_RESOLVE)
 			snprintf(v->peer_addr, sizeof(v->peer_addr), "%s",
-				 c.addr);
+			         c.addr);
 		if (d)
 			doc_add_error(d, "peer", "%s", err);
 		goto out;
@@ -282,49 +283,51 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	snprintf(v->peer_addr, sizeof(v->peer_addr), "%s", c.addr);
 	addr_norm(c.local_addr, v->local_addr, sizeof(v->local_addr));
 	peerprobe_ifname(v->local_addr, v->local_ifname,
-			 sizeof(v->local_ifname));
+	                 sizeof(v->local_ifname));
 	if (client_reflect(&c, obs, sizeof(obs), &obs_port) == 0) {
 		addr_norm(obs, v->observed_addr, sizeof(v->observed_addr));
 		v->nat = strcmp(v->observed_addr, v->local_addr) != 0;
 		if (v->nat && d) {
 			json_t *ev = NULL;
 
-			evidence_add(&ev, "socket", "our source address toward "
-				     "%s: %s:%u", c.addr, v->local_addr,
-				     c.local_port);
-			evidence_add(&ev, "responder", "%s saw the connection "
-				     "come from %s:%u", c.addr,
-				     v->observed_addr, obs_port);
+			evidence_add(&ev, "socket",
+			             "our source address toward "
+			             "%s: %s:%u",
+			             c.addr, v->local_addr, c.local_port);
+			evidence_add(&ev, "responder",
+			             "%s saw the connection "
+			             "come from %s:%u",
+			             c.addr, v->observed_addr, obs_port);
 			doc_add_finding(d, "nat-detected", -1, ev, NULL,
-					"%s sees this host as %s, not %s",
-					c.addr, v->observed_addr,
-					v->local_addr);
+			                "%s sees this host as %s, not %s",
+			                c.addr, v->observed_addr,
+			                v->local_addr);
 		}
 	} else if (d) {
 		doc_add_error(d, "peer", "reflection from %s: %s", c.addr,
-			      c.err);
+		              c.err);
 	}
 	probe_inbound(&c, o, v, ports, d);
 	if (o->heartbeat_us >= 0)
-		v->rtt_us = probe_rtt(&c, o->heartbeat_us ? o->heartbeat_us
-							  : 1000000);
+		v->rtt_us =
+		    probe_rtt(&c, o->heartbeat_us ? o->heartbeat_us : 1000000);
 out:
 	if (detail)
 		*detail = json_pack(
-			"{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-			"s:o, s:o, s:o, s:o}",
-			"peer", v->peer, "peer_addr", str_or_null(v->peer_addr),
-			"responded", v->responded, "local_addr",
-			str_or_null(v->local_addr), "local_ifname",
-			str_or_null(v->local_ifname), "observed_addr",
-			str_or_null(v->observed_addr), "nat", tri(v->nat),
-			"inbound", tri(v->inbound), "rtt_us",
-			v->rtt_us < 0 ? json_null() : json_integer(v->rtt_us),
-			"path_mtu", json_null(), "ports", ports, "node",
-			rc == 0 ? str_or_null(c.hello.node) : json_null(),
-			"software",
-			rc == 0 ? str_or_null(c.hello.software) : json_null(),
-			"error", str_or_null(err));
+		    "{s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+		    "s:o, s:o, s:o, s:o}",
+		    "peer", v->peer, "peer_addr", str_or_null(v->peer_addr),
+		    "responded", v->responded, "local_addr",
+		    str_or_null(v->local_addr), "local_ifname",
+		    str_or_null(v->local_ifname), "observed_addr",
+		    str_or_null(v->observed_addr), "nat", tri(v->nat),
+		    "inbound", tri(v->inbound), "rtt_us",
+		    v->rtt_us < 0 ? json_null() : json_integer(v->rtt_us),
+		    "path_mtu", json_null(), "ports", ports, "node",
+		    rc == 0 ? str_or_null(c.hello.node) : json_null(),
+		    "software",
+		    rc == 0 ? str_or_null(c.hello.software) : json_null(),
+		    "error", str_or_null(err));
 	else
 		json_decref(ports);
 	client_close(&c);

@@ -10,11 +10,11 @@
 #include "peer.h"
 
 struct peerprobe_opts {
-	unsigned default_port;   /* when peer has no :PORT; 0: 7470 */
-	long long step_us;       /* each request's deadline; 0: 1s */
-	long long heartbeat_us;  /* heartbeat length; 0: 1s, <0: none */
-	int ephemeral_samples;   /* local sample ports; 0: 4, <0: none */
-	const char *token_file;  /* NULL: no authentication */
+	unsigned default_port;  /* when peer has no :PORT; 0: 7470 */
+	long long step_us;      /* each request's deadline; 0: 1s */
+	long long heartbeat_us; /* heartbeat length; 0: 1s, <0: none */
+	int ephemeral_samples;  /* local sample ports; 0: 4, <0: none */
+	const char *token_file; /* NULL: no authentication */
 };
 
 /* Probes one peer (HOST[:PORT]) within a few seconds in all. Fills v,
@@ -27,7 +27,7 @@ struct peerprobe_opts {
  * (v->responded false, the reason in the error), -1 for an invalid peer
  * or no memory. */
 int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
-		  struct peer_verdict *v, json_t **detail, struct doc *d);
+                  struct peer_verdict *v, json_t **detail, struct doc *d);
 
 /* The name of the interface holding local address addr ("" when none).
  * Returns 0, or -1. */

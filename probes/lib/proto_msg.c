@@ -20,6 +20,7 @@ struct rd {
 	bool bad;
 };
 
+/* Appends n bytes, or marks the writer bad when they do not fit. */
 static void w_bytes(struct wr *w, const void *src, size_t n)
 {
 	if (w->bad || n > w->cap - w->off) {
@@ -31,11 +32,13 @@ static void w_bytes(struct wr *w, const void *src, size_t n)
 	w->off += n;
 }
 
+/* Appends one byte. */
 static void w_u8(struct wr *w, uint8_t v)
 {
 	w_bytes(w, &v, 1);
 }
 
+/* Appends a u16 in network order. */
 static void w_u16(struct wr *w, uint16_t v)
 {
 	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
@@ -43,10 +46,11 @@ static void w_u16(struct wr *w, uint16_t v)
 	w_bytes(w, b, 2);
 }
 
+/* Appends a u32 in network order. */
 static void w_u32(struct wr *w, uint32_t v)
 {
 	uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16),
-			(uint8_t)(v >> 8), (uint8_t)v};
+	                (uint8_t)(v >> 8), (uint8_t)v};
 
 	w_bytes(w, b, 4);
 }
@@ -64,6 +68,7 @@ static void w_str8(struct wr *w, const char *s, size_t max)
 	w_bytes(w, s, n);
 }
 
+/* The bytes written, or -1 when anything did not fit. */
 static int w_done(const struct wr *w)
 {
 	return w->bad ? -1 : (int)w->off;
@@ -82,6 +87,7 @@ static const uint8_t *r_bytes(struct rd *r, size_t n)
 	return q;
 }
 
+/* Reads one byte (0 past the end). */
 static uint8_t r_u8(struct rd *r)
 {
 	const uint8_t *q = r_bytes(r, 1);
@@ -89,6 +95,7 @@ static uint8_t r_u8(struct rd *r)
 	return q ? q[0] : 0;
 }
 
+/* Reads a u16 in network order (0 past the end). */
 static uint16_t r_u16(struct rd *r)
 {
 	const uint8_t *q = r_bytes(r, 2);
@@ -96,15 +103,17 @@ static uint16_t r_u16(struct rd *r)
 	return q ? (uint16_t)((q[0] << 8) | q[1]) : 0;
 }
 
+/* Reads a u32 in network order (0 past the end). */
 static uint32_t r_u32(struct rd *r)
 {
 	const uint8_t *q = r_bytes(r, 4);
 
 	return q ? ((uint32_t)q[0] << 24) | ((uint32_t)q[1] << 16) |
-			   ((uint32_t)q[2] << 8) | q[3]
-		 : 0;
+	               ((uint32_t)q[2] << 8) | q[3]
+	         : 0;
 }
 
+/* True when every byte is printable ASCII (logs stay safe). */
 static bool printable(const uint8_t *q, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -155,6 +164,8 @@ static int r_end(const struct rd *r, const char **why)
 	return 0;
 }
 
+/* HELLO: u16 version, u16 flags, u16 max_ports, u32 max_lifetime_ms,
+ * str8 node, str8 software. */
 int proto_hello_encode(const struct proto_hello *m, uint8_t *buf, size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
@@ -168,8 +179,9 @@ int proto_hello_encode(const struct proto_hello *m, uint8_t *buf, size_t cap)
 	return w_done(&w);
 }
 
+/* Rejects version 0, long or unprintable strings, short or long input. */
 int proto_hello_decode(const uint8_t *p, size_t len, struct proto_hello *m,
-		       const char **why)
+                       const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -192,8 +204,9 @@ int proto_hello_decode(const uint8_t *p, size_t len, struct proto_hello *m,
 	return r_end(&r, why);
 }
 
+/* REFLECT_REPLY: u8 family, u16 port, 4 or 16 address bytes. */
 int proto_reflect_reply_encode(const struct proto_reflect_reply *m,
-			       uint8_t *buf, size_t cap)
+                               uint8_t *buf, size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
@@ -205,8 +218,9 @@ int proto_reflect_reply_encode(const struct proto_reflect_reply *m,
 	return w_done(&w);
 }
 
+/* Rejects families other than 4 and 6 and wrong lengths. */
 int proto_reflect_reply_decode(const uint8_t *p, size_t len,
-			       struct proto_reflect_reply *m, const char **why)
+                               struct proto_reflect_reply *m, const char **why)
 {
 	struct rd r = {p, len, 0, false};
 	const uint8_t *a;
@@ -237,18 +251,21 @@ static int r_ports(struct rd *r, uint16_t n, uint16_t *ports, const char **why)
 	return 0;
 }
 
+/* True for the transports version 1 knows: TCP and UDP. */
 static bool proto_ok(uint8_t proto)
 {
 	return proto == PROTO_TCP || proto == PROTO_UDP;
 }
 
-int proto_listen_encode(const struct proto_listen *m, uint8_t *buf,
-			size_t cap)
+/* LISTEN: u8 proto, u8 flags, u32 lifetime_ms, u16 n, n ports (none
+ * with EPHEMERAL). */
+int proto_listen_encode(const struct proto_listen *m, uint8_t *buf, size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 	bool eph = m->flags & PROTO_LISTEN_EPHEMERAL;
 
-	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS || !proto_ok(m->proto))
+	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS ||
+	    !proto_ok(m->proto))
 		return -1;
 	w_u8(&w, m->proto);
 	w_u8(&w, m->flags);
@@ -259,8 +276,9 @@ int proto_listen_encode(const struct proto_listen *m, uint8_t *buf,
 	return w_done(&w);
 }
 
+/* Rejects unknown flags and transports, 0 or >256 ports, port 0. */
 int proto_listen_decode(const uint8_t *p, size_t len, struct proto_listen *m,
-			const char **why)
+                        const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -289,8 +307,10 @@ int proto_listen_decode(const uint8_t *p, size_t len, struct proto_listen *m,
 	return r_end(&r, why);
 }
 
-int proto_listen_reply_encode(const struct proto_listen_reply *m,
-			      uint8_t *buf, size_t cap)
+/* LISTEN_REPLY: u8 proto, u32 lifetime_ms, u16 range lo and hi, u16
+ * n, then n x (u16 port, u8 status). */
+int proto_listen_reply_encode(const struct proto_listen_reply *m, uint8_t *buf,
+                              size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
@@ -308,8 +328,9 @@ int proto_listen_reply_encode(const struct proto_listen_reply *m,
 	return w_done(&w);
 }
 
+/* Rejects a range with lo > hi, port 0 and unknown statuses. */
 int proto_listen_reply_decode(const uint8_t *p, size_t len,
-			      struct proto_listen_reply *m, const char **why)
+                              struct proto_listen_reply *m, const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -336,8 +357,8 @@ int proto_listen_reply_decode(const uint8_t *p, size_t len,
 	for (uint16_t i = 0; i < m->nports && !r.bad; i++) {
 		m->ports[i] = r_u16(&r);
 		m->status[i] = r_u8(&r);
-		if (!r.bad && (m->ports[i] == 0 ||
-			       m->status[i] > PROTO_LS_FAILED)) {
+		if (!r.bad &&
+		    (m->ports[i] == 0 || m->status[i] > PROTO_LS_FAILED)) {
 			*why = "bad port result";
 			return -1;
 		}
@@ -345,12 +366,14 @@ int proto_listen_reply_decode(const uint8_t *p, size_t len,
 	return r_end(&r, why);
 }
 
-int proto_connect_back_encode(const struct proto_connect_back *m,
-			      uint8_t *buf, size_t cap)
+/* CONNECT_BACK: u8 proto, u32 timeout_ms, u16 n, n ports. */
+int proto_connect_back_encode(const struct proto_connect_back *m, uint8_t *buf,
+                              size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
-	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS || !proto_ok(m->proto))
+	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS ||
+	    !proto_ok(m->proto))
 		return -1;
 	w_u8(&w, m->proto);
 	w_u32(&w, m->timeout_ms);
@@ -360,8 +383,9 @@ int proto_connect_back_encode(const struct proto_connect_back *m,
 	return w_done(&w);
 }
 
+/* Rejects unknown transports, 0 or >256 ports, port 0. */
 int proto_connect_back_decode(const uint8_t *p, size_t len,
-			      struct proto_connect_back *m, const char **why)
+                              struct proto_connect_back *m, const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -384,8 +408,10 @@ int proto_connect_back_decode(const uint8_t *p, size_t len,
 	return r_end(&r, why);
 }
 
+/* CONNECT_BACK_REPLY: u8 proto, u16 n, then n x (u16 port, u8 state,
+ * u32 rtt_us, str8 reason). */
 int proto_connect_back_reply_encode(const struct proto_connect_back_reply *m,
-				    uint8_t *buf, size_t cap)
+                                    uint8_t *buf, size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
@@ -402,9 +428,10 @@ int proto_connect_back_reply_encode(const struct proto_connect_back_reply *m,
 	return w_done(&w);
 }
 
+/* Rejects port 0, unknown states and bad reasons. */
 int proto_connect_back_reply_decode(const uint8_t *p, size_t len,
-				    struct proto_connect_back_reply *m,
-				    const char **why)
+                                    struct proto_connect_back_reply *m,
+                                    const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -439,8 +466,9 @@ int proto_connect_back_reply_decode(const uint8_t *p, size_t len,
 	return r_end(&r, why);
 }
 
+/* MTU_REPLY: u32 seq, u32 bytes, u32 ifmtu. */
 int proto_mtu_reply_encode(const struct proto_mtu_reply *m, uint8_t *buf,
-			   size_t cap)
+                           size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
@@ -450,8 +478,9 @@ int proto_mtu_reply_encode(const struct proto_mtu_reply *m, uint8_t *buf,
 	return w_done(&w);
 }
 
+/* Exactly 12 bytes. */
 int proto_mtu_reply_decode(const uint8_t *p, size_t len,
-			   struct proto_mtu_reply *m, const char **why)
+                           struct proto_mtu_reply *m, const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -461,8 +490,9 @@ int proto_mtu_reply_decode(const uint8_t *p, size_t len,
 	return r_end(&r, why);
 }
 
+/* MTU_PROBE: a u32 seq, then any padding. */
 int proto_mtu_probe_decode(const uint8_t *p, size_t len, uint32_t *seq,
-			   const char **why)
+                           const char **why)
 {
 	struct rd r = {p, len, 0, false};
 
@@ -474,6 +504,7 @@ int proto_mtu_probe_decode(const uint8_t *p, size_t len, uint32_t *seq,
 	return 0;
 }
 
+/* ERROR: u16 code, then the message to the end of the payload. */
 int proto_error_encode(const struct proto_error *m, uint8_t *buf, size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
@@ -486,8 +517,9 @@ int proto_error_encode(const struct proto_error *m, uint8_t *buf, size_t cap)
 	return w_done(&w);
 }
 
+/* Rejects a message that is long or unprintable. */
 int proto_error_decode(const uint8_t *p, size_t len, struct proto_error *m,
-		       const char **why)
+                       const char **why)
 {
 	struct rd r = {p, len, 0, false};
 	size_t n;
@@ -512,8 +544,9 @@ int proto_error_decode(const uint8_t *p, size_t len, struct proto_error *m,
 	return 0;
 }
 
+/* The heartbeat stamp: u32 seq, u64 send time. */
 int proto_echo_stamp_encode(const struct proto_echo_stamp *m, uint8_t *buf,
-			    size_t cap)
+                            size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
@@ -523,8 +556,9 @@ int proto_echo_stamp_encode(const struct proto_echo_stamp *m, uint8_t *buf,
 	return w_done(&w);
 }
 
+/* Exactly 12 bytes. */
 int proto_echo_stamp_decode(const uint8_t *p, size_t len,
-			    struct proto_echo_stamp *m, const char **why)
+                            struct proto_echo_stamp *m, const char **why)
 {
 	struct rd r = {p, len, 0, false};
 	uint64_t hi;
@@ -535,8 +569,9 @@ int proto_echo_stamp_decode(const uint8_t *p, size_t len,
 	return r_end(&r, why);
 }
 
-int proto_fixed_decode(const uint8_t *p, size_t len, size_t want,
-		       uint8_t *out, const char **why)
+/* A payload of exactly want bytes (nonce, MAC, the auth result). */
+int proto_fixed_decode(const uint8_t *p, size_t len, size_t want, uint8_t *out,
+                       const char **why)
 {
 	if (len != want) {
 		*why = len < want ? "truncated payload" : "trailing bytes";
@@ -547,8 +582,9 @@ int proto_fixed_decode(const uint8_t *p, size_t len, size_t want,
 	return 0;
 }
 
+/* Header then payload; the payload may already sit after the header. */
 int proto_frame_build(uint8_t *buf, size_t cap, uint8_t type,
-		      const uint8_t *payload, size_t len)
+                      const uint8_t *payload, size_t len)
 {
 	if (len > PROTO_MAX_PAYLOAD || cap < PROTO_HDR_LEN ||
 	    len > cap - PROTO_HDR_LEN)
@@ -559,6 +595,7 @@ int proto_frame_build(uint8_t *buf, size_t cap, uint8_t type,
 	return (int)(PROTO_HDR_LEN + len);
 }
 
+/* Header check, length check, then the payload decoder of its type. */
 int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 {
 	struct proto_hdr h;
@@ -619,12 +656,12 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 	case PROTO_AUTH_CHALLENGE:
 		if (n != 0)
 			rc = proto_fixed_decode(p, n, PROTO_NONCE_LEN, u.raw,
-						why);
+			                        why);
 		break;
 	case PROTO_AUTH_RESPONSE:
 		if (n != 1)
-			rc = proto_fixed_decode(p, n, PROTO_MAC_LEN, u.raw,
-						why);
+			rc =
+			    proto_fixed_decode(p, n, PROTO_MAC_LEN, u.raw, why);
 		break;
 	case PROTO_ERROR:
 		rc = proto_error_decode(p, n, &u.e, why);
@@ -636,6 +673,7 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 	return rc < 0 ? -1 : h.type;
 }
 
+/* Shows the start of a foreign reply in an error message. */
 void proto_printable(const uint8_t *p, size_t len, char *out, size_t n)
 {
 	size_t j = 0;
@@ -650,24 +688,30 @@ void proto_printable(const uint8_t *p, size_t len, char *out, size_t n)
 	out[j] = '\0';
 }
 
+/* Names for the ERROR codes of proto_msg.h. */
 const char *proto_err_name(unsigned code)
 {
 	static const char *const names[] = {
-		"unknown", "malformed", "unsupported", "refused", "limit",
-		"auth-failed", "auth-required", "busy", "internal"};
+	    "unknown",     "malformed",     "unsupported", "refused", "limit",
+	    "auth-failed", "auth-required", "busy",        "internal"};
 
 	return code < sizeof(names) / sizeof(names[0]) ? names[code]
-						       : "unknown";
+	                                               : "unknown";
 }
 
+/* Names for the frame types of proto.h. */
 const char *proto_type_name(unsigned type)
 {
 	static const char *const names[] = {
-		"unknown", "hello", "reflect", "reflect-reply", "echo",
-		"echo-reply", "listen", "listen-reply", "connect-back",
-		"connect-back-reply", "mtu-probe", "mtu-reply",
-		"auth-challenge", "auth-response", "error"};
+	    "unknown",        "hello",
+	    "reflect",        "reflect-reply",
+	    "echo",           "echo-reply",
+	    "listen",         "listen-reply",
+	    "connect-back",   "connect-back-reply",
+	    "mtu-probe",      "mtu-reply",
+	    "auth-challenge", "auth-response",
+	    "error"};
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type]
-						       : "unknown";
+	                                               : "unknown";
 }

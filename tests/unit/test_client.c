@@ -1,7 +1,7 @@
 /* Unit tests for the client library against a real responder forked on
  * loopback, and against hostile peers: every call ends by its deadline. */
-#include <check.h>
 #include <arpa/inet.h>
+#include <check.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,8 +67,8 @@ static void start_server(const char *token_file)
 	}
 	for (int i = 0; i < 100; i++) {
 		struct np_client c;
-		int rc = client_open(&c, "127.0.0.1", server_port, 200000,
-				     NULL);
+		int rc =
+		    client_open(&c, "127.0.0.1", server_port, 200000, NULL);
 
 		client_close(&c);
 		if (rc == 0)
@@ -95,30 +95,39 @@ START_TEST(peer_spec)
 	unsigned p;
 
 	ck_assert_int_eq(client_parse_peer("a.b:99", 7470, h, sizeof(h), &p,
-					   err, sizeof(err)), 0);
+	                                   err, sizeof(err)),
+	                 0);
 	ck_assert_str_eq(h, "a.b");
 	ck_assert_uint_eq(p, 99);
 	ck_assert_int_eq(client_parse_peer("10.0.0.1", 7470, h, sizeof(h), &p,
-					   err, sizeof(err)), 0);
+	                                   err, sizeof(err)),
+	                 0);
 	ck_assert_uint_eq(p, 7470);
 	ck_assert_int_eq(client_parse_peer("[fe80::1]:80", 7470, h, sizeof(h),
-					   &p, err, sizeof(err)), 0);
+	                                   &p, err, sizeof(err)),
+	                 0);
 	ck_assert_str_eq(h, "fe80::1");
 	ck_assert_uint_eq(p, 80);
 	ck_assert_int_eq(client_parse_peer("fe80::1", 7470, h, sizeof(h), &p,
-					   err, sizeof(err)), 0);
+	                                   err, sizeof(err)),
+	                 0);
 	ck_assert_str_eq(h, "fe80::1");
-	ck_assert_int_eq(client_parse_peer("h:0", 1, h, sizeof(h), &p, err,
-					   sizeof(err)), -1);
+	ck_assert_int_eq(
+	    client_parse_peer("h:0", 1, h, sizeof(h), &p, err, sizeof(err)),
+	    -1);
 	ck_assert_str_eq(err, "invalid port '0'");
-	ck_assert_int_eq(client_parse_peer("h:70000", 1, h, sizeof(h), &p,
-					   err, sizeof(err)), -1);
-	ck_assert_int_eq(client_parse_peer("h:x", 1, h, sizeof(h), &p, err,
-					   sizeof(err)), -1);
-	ck_assert_int_eq(client_parse_peer(":80", 1, h, sizeof(h), &p, err,
-					   sizeof(err)), -1);
-	ck_assert_int_eq(client_parse_peer("[::1", 1, h, sizeof(h), &p, err,
-					   sizeof(err)), -1);
+	ck_assert_int_eq(
+	    client_parse_peer("h:70000", 1, h, sizeof(h), &p, err, sizeof(err)),
+	    -1);
+	ck_assert_int_eq(
+	    client_parse_peer("h:x", 1, h, sizeof(h), &p, err, sizeof(err)),
+	    -1);
+	ck_assert_int_eq(
+	    client_parse_peer(":80", 1, h, sizeof(h), &p, err, sizeof(err)),
+	    -1);
+	ck_assert_int_eq(
+	    client_parse_peer("[::1", 1, h, sizeof(h), &p, err, sizeof(err)),
+	    -1);
 }
 END_TEST
 
@@ -136,8 +145,8 @@ START_TEST(against_responder)
 	int lfd;
 
 	start_server(NULL);
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", server_port, 1000000,
-				     NULL), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, NULL), 0);
 	ck_assert_int_eq(c.hello.proto_version, PROTO_VERSION);
 	ck_assert_int_eq(c.hello.max_ports, 16);
 	ck_assert_int_eq(client_reflect(&c, addr, sizeof(addr), &port), 0);
@@ -147,26 +156,30 @@ START_TEST(against_responder)
 	ck_assert_int_ge(rtt, 0);
 	ports[0] = (uint16_t)free_port();
 	ports[1] = (uint16_t)server_port; /* the responder's own port */
-	ck_assert_int_eq(client_listen(&c, PROTO_TCP, ports, 2, 2000000,
-				       opened), 0);
+	ck_assert_int_eq(
+	    client_listen(&c, PROTO_TCP, ports, 2, 2000000, opened), 0);
 	ck_assert(opened[0] && opened[1]);
-	ck_assert_int_eq(client_listen_ephemeral(&c, PROTO_UDP, 2, 2000000,
-						 eph, &ne, &lo, &hi), 0);
+	ck_assert_int_eq(client_listen_ephemeral(&c, PROTO_UDP, 2, 2000000, eph,
+	                                         &ne, &lo, &hi),
+	                 0);
 	ck_assert_uint_ge(ne, 1);
 	ck_assert_uint_gt(hi, 0);
-	ck_assert_int_eq(client_udp_probe("127.0.0.1", eph[0], 1000000, &ust,
-					  reason, NULL), 0);
+	ck_assert_int_eq(
+	    client_udp_probe("127.0.0.1", eph[0], 1000000, &ust, reason, NULL),
+	    0);
 	ck_assert_int_eq(ust, PORT_OPEN);
 	ck_assert_str_eq(reason, "responder");
 	ck_assert_int_eq(client_udp_probe("127.0.0.1", server_port, 1000000,
-					  &ust, reason, NULL), 0);
+	                                  &ust, reason, NULL),
+	                 0);
 	ck_assert_int_eq(ust, PORT_OPEN);
 	/* connect-back: one port we listen on, one nobody does */
 	lfd = listener(&lport);
 	ports[0] = (uint16_t)lport;
 	ports[1] = (uint16_t)free_port();
 	ck_assert_int_eq(client_connect_back(&c, PROTO_TCP, ports, 2, 1000000,
-					     st, reasons, rtts), 0);
+	                                     st, reasons, rtts),
+	                 0);
 	ck_assert_int_eq(st[0], PORT_OPEN);
 	ck_assert_str_eq(reasons[0], "syn-ack");
 	ck_assert_int_eq(st[1], PORT_CLOSED);
@@ -179,14 +192,15 @@ START_TEST(against_responder)
 
 		for (int i = 0; i < 17; i++)
 			many[i] = (uint16_t)(40000 + i);
-		ck_assert_int_eq(client_listen(&c, PROTO_TCP, many, 17,
-					       1000000, op), -1);
+		ck_assert_int_eq(
+		    client_listen(&c, PROTO_TCP, many, 17, 1000000, op), -1);
 		ck_assert_int_eq(c.code, CLIENT_E_REFUSED);
 		ck_assert_ptr_nonnull(strstr(c.err, "at most 16 ports"));
 	}
 	/* UDP connect-back is refused, the connection survives */
 	ck_assert_int_eq(client_connect_back(&c, PROTO_UDP, ports, 1, 100000,
-					     st, reasons, NULL), -1);
+	                                     st, reasons, NULL),
+	                 -1);
 	ck_assert_int_eq(client_echo_tcp(&c, "x", 1, &rtt), 0);
 	client_close(&c);
 	stop_server();
@@ -198,7 +212,7 @@ END_TEST
 static void send_raw(const void *p, size_t n)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET,
-				 .sin_port = htons((uint16_t)server_port)};
+	                         .sin_port = htons((uint16_t)server_port)};
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	char junk[256];
 	struct timeval tv = {2, 0};
@@ -232,8 +246,8 @@ START_TEST(responder_survives_bad_input)
 	send_raw(f, PROTO_HDR_LEN);
 	proto_hdr_encode(f, PROTO_AUTH_RESPONSE, 0, 32); /* no challenge */
 	send_raw(f, PROTO_HDR_LEN + 32);
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", server_port, 1000000,
-				     NULL), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, NULL), 0);
 	ck_assert_int_eq(client_echo_tcp(&c, "still here", 10, &rtt), 0);
 	client_close(&c);
 	stop_server();
@@ -253,23 +267,22 @@ START_TEST(token_auth)
 	close(fd);
 	close(fd2);
 	start_server(tok);
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", server_port, 1000000,
-				     tok), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, tok), 0);
 	ck_assert(c.authed);
 	ck_assert_int_eq(c.hello.max_ports, PROTO_MAX_PORTS);
 	ck_assert(c.hello.flags & PROTO_HELLO_AUTHED);
 	client_close(&c);
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", server_port, 1000000,
-				     bad), -1);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, bad), -1);
 	ck_assert_int_eq(c.code, CLIENT_E_REFUSED);
 	ck_assert_uint_eq(c.err_code, PROTO_E_AUTH_FAILED);
 	client_close(&c);
 	/* without a token: hello and echo work, listen needs the token */
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", server_port, 1000000,
-				     NULL), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, NULL), 0);
 	ck_assert(c.hello.flags & PROTO_HELLO_AUTH);
-	ck_assert_int_eq(client_listen(&c, PROTO_TCP, &p, 1, 1000000, &op),
-			 -1);
+	ck_assert_int_eq(client_listen(&c, PROTO_TCP, &p, 1, 1000000, &op), -1);
 	ck_assert_uint_eq(c.err_code, PROTO_E_AUTH_REQUIRED);
 	client_close(&c);
 	stop_server();
@@ -312,12 +325,11 @@ START_TEST(foreign_peer)
 		sleep(1);
 		_exit(0);
 	}
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", port, 1000000, NULL),
-			 -1);
+	ck_assert_int_eq(client_open(&c, "127.0.0.1", port, 1000000, NULL), -1);
 	ck_assert_int_eq(c.code, CLIENT_E_PROTOCOL);
 	ck_assert_msg(strstr(c.err, "does not speak netprobe protocol (got "
-				    "'HTTP/1.1 400 Bad Request')"),
-		      "%s", c.err);
+	                            "'HTTP/1.1 400 Bad Request')"),
+	              "%s", c.err);
 	client_close(&c);
 	close(lfd);
 	waitpid(pid, NULL, 0);
@@ -330,21 +342,73 @@ START_TEST(unreachable_and_unresolvable)
 	enum port_state st;
 	char reason[CLIENT_REASON_MAX];
 
-	ck_assert_int_eq(client_open(&c, "no-such-host.invalid", 7470, 500000,
-				     NULL), -1);
+	ck_assert_int_eq(
+	    client_open(&c, "no-such-host.invalid", 7470, 500000, NULL), -1);
 	ck_assert_int_eq(c.code, CLIENT_E_RESOLVE);
 	ck_assert_ptr_nonnull(strstr(c.err, "cannot resolve"));
 	client_close(&c);
-	ck_assert_int_eq(client_open(&c, "127.0.0.1", free_port(), 500000,
-				     NULL), -1);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", free_port(), 500000, NULL), -1);
 	ck_assert_int_eq(c.code, CLIENT_E_CONNECT);
 	client_close(&c);
-	ck_assert_int_eq(client_udp_probe("127.0.0.1", free_port(), 300000,
-					  &st, reason, NULL), 0);
+	ck_assert_int_eq(client_udp_probe("127.0.0.1", free_port(), 300000, &st,
+	                                  reason, NULL),
+	                 0);
 	ck_assert_int_eq(st, PORT_CLOSED);
 	ck_assert_int_eq(client_udp_probe("no-such-host.invalid", 1, 300000,
-					  &st, reason, NULL), 0);
+	                                  &st, reason, NULL),
+	                 0);
 	ck_assert_int_eq(st, PORT_RESOLVE);
+}
+END_TEST
+
+/* The MTU echo the path probe relies on: bytes received and the MTU of
+ * the interface the probe came in on (lo here). */
+START_TEST(udp_mtu_probe)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	uint8_t out[1000] = {0}, in[64];
+	struct proto_mtu_reply m;
+	struct proto_hdr h;
+	const char *why;
+	struct timeval tv = {2, 0};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), df = IP_PMTUDISC_DO;
+	ssize_t n;
+	FILE *fp;
+	unsigned lo_mtu = 0;
+
+	start_server(NULL);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa.sin_port = htons((uint16_t)server_port);
+	setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &df, sizeof(df));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	proto_hdr_encode(out, PROTO_MTU_PROBE, 0, sizeof(out) - PROTO_HDR_LEN);
+	out[PROTO_HDR_LEN + 3] = 77; /* seq */
+	ck_assert_int_eq(send(fd, out, sizeof(out), 0), (ssize_t)sizeof(out));
+	n = recv(fd, in, sizeof(in), 0);
+	ck_assert_int_eq(n, PROTO_HDR_LEN + 12);
+	ck_assert_int_eq(proto_hdr_decode(in, (size_t)n, &h, &why), 0);
+	ck_assert_int_eq(h.type, PROTO_MTU_REPLY);
+	ck_assert_int_eq(
+	    proto_mtu_reply_decode(in + PROTO_HDR_LEN, 12, &m, &why), 0);
+	ck_assert_uint_eq(m.seq, 77);
+	ck_assert_uint_eq(m.bytes, sizeof(out));
+	fp = fopen("/sys/class/net/lo/mtu", "r");
+	if (fp) {
+		ck_assert_int_eq(fscanf(fp, "%u", &lo_mtu), 1);
+		fclose(fp);
+		ck_assert_uint_eq(m.ifmtu, lo_mtu);
+	}
+	/* a truncated probe gets no answer; the responder keeps going */
+	send(fd, out, PROTO_HDR_LEN + 2, 0);
+	proto_hdr_encode(out, PROTO_REFLECT, 0, 0);
+	send(fd, out, PROTO_HDR_LEN, 0);
+	n = recv(fd, in, sizeof(in), 0);
+	ck_assert_int_eq(n, PROTO_HDR_LEN + 7);
+	ck_assert_int_eq(in[5], PROTO_REFLECT_REPLY);
+	close(fd);
+	stop_server();
 }
 END_TEST
 
@@ -361,6 +425,7 @@ Suite *suite_client(void)
 	tcase_add_test(tc, silent_peer_bounded);
 	tcase_add_test(tc, foreign_peer);
 	tcase_add_test(tc, unreachable_and_unresolvable);
+	tcase_add_test(tc, udp_mtu_probe);
 	suite_add_tcase(s, tc);
 	return s;
 }

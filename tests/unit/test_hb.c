@@ -40,9 +40,10 @@ END_TEST
 
 START_TEST(decide_dropped_and_loss)
 {
-	struct hb_side t = {.enabled = true, .dropped_after_us = 3000000,
-			    .detect_us = 150000},
-		       u = {.enabled = true, .dropped_after_us = -1};
+	struct hb_side t = {.enabled = true,
+	                    .dropped_after_us = 3000000,
+	                    .detect_us = 150000},
+	               u = {.enabled = true, .dropped_after_us = -1};
 	struct hb_gate g = {-1, -1};
 	struct doc d;
 	long long v[] = {100, 110, 105};
@@ -65,7 +66,7 @@ END_TEST
 START_TEST(decide_clean_and_gates)
 {
 	struct hb_side t = {.enabled = true, .dropped_after_us = -1},
-		       u = {.enabled = false, .dropped_after_us = -1};
+	               u = {.enabled = false, .dropped_after_us = -1};
 	struct hb_gate g = {-1, -1};
 	struct doc d;
 	long long v[] = {100, 110, 105, 5000};
@@ -103,8 +104,8 @@ START_TEST(json_shape)
 	ck_assert_ptr_nonnull(o);
 	ck_assert(json_is_null(json_object_get(o, "dropped_after_us")));
 	ck_assert_int_eq(json_integer_value(json_object_get(
-				 json_object_get(o, "rtt_us"), "max")),
-			 20);
+	                     json_object_get(o, "rtt_us"), "max")),
+	                 20);
 	ck_assert_ptr_nonnull(json_object_get(o, "reconnects"));
 	json_decref(o);
 	o = hb_side_json(&t, false);

@@ -1,6 +1,8 @@
 /* Unit tests for the responder protocol payloads: every type round-trips,
  * every malformed or truncated form is rejected. */
 #include <check.h>
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,19 +12,21 @@
 static uint8_t buf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD];
 
 /* Every strict prefix of a valid payload must be rejected. */
-#define ASSERT_PREFIXES_REJECTED(decode, type, len)                          \
-	do {                                                                 \
-		type tmp_;                                                   \
-		const char *w_;                                              \
-		for (size_t k_ = 0; k_ < (size_t)(len); k_++)                \
-			ck_assert_int_eq(decode(buf, k_, &tmp_, &w_), -1);   \
+#define ASSERT_PREFIXES_REJECTED(decode, type, len)                            \
+	do {                                                                   \
+		type tmp_;                                                     \
+		const char *w_;                                                \
+		for (size_t k_ = 0; k_ < (size_t)(len); k_++)                  \
+			ck_assert_int_eq(decode(buf, k_, &tmp_, &w_), -1);     \
 	} while (0)
 
 START_TEST(hello_round_trip)
 {
-	struct proto_hello a = {.proto_version = 1, .flags = 3,
-				.max_ports = 16, .max_lifetime_ms = 10000},
-			   b;
+	struct proto_hello a = {.proto_version = 1,
+	                        .flags = 3,
+	                        .max_ports = 16,
+	                        .max_lifetime_ms = 10000},
+	                   b;
 	const char *why;
 	int n;
 
@@ -68,9 +72,10 @@ END_TEST
 
 START_TEST(reflect_round_trip)
 {
-	struct proto_reflect_reply a = {.family = 4, .port = 40000,
-					.addr = {10, 231, 0, 1}},
-				   b;
+	struct proto_reflect_reply a = {.family = 4,
+	                                .port = 40000,
+	                                .addr = {10, 231, 0, 1}},
+	                           b;
 	const char *why;
 	int n = proto_reflect_reply_encode(&a, buf, sizeof(buf));
 
@@ -79,7 +84,7 @@ START_TEST(reflect_round_trip)
 	ck_assert_int_eq(b.port, 40000);
 	ck_assert_int_eq(memcmp(b.addr, a.addr, 4), 0);
 	ASSERT_PREFIXES_REJECTED(proto_reflect_reply_decode,
-				 struct proto_reflect_reply, n);
+	                         struct proto_reflect_reply, n);
 	a.family = 6;
 	a.addr[15] = 1;
 	n = proto_reflect_reply_encode(&a, buf, sizeof(buf));
@@ -98,9 +103,11 @@ END_TEST
 
 START_TEST(listen_round_trip)
 {
-	struct proto_listen a = {.proto = PROTO_TCP, .lifetime_ms = 3000,
-				 .nports = 3, .ports = {29500, 6379, 22}},
-			    b;
+	struct proto_listen a = {.proto = PROTO_TCP,
+	                         .lifetime_ms = 3000,
+	                         .nports = 3,
+	                         .ports = {29500, 6379, 22}},
+	                    b;
 	const char *why;
 	int n = proto_listen_encode(&a, buf, sizeof(buf));
 
@@ -140,50 +147,55 @@ END_TEST
 
 START_TEST(listen_reply_round_trip)
 {
-	struct proto_listen_reply a = {.proto = PROTO_UDP, .lifetime_ms = 5000,
-				       .range_lo = 32768, .range_hi = 60999,
-				       .nports = 2, .ports = {32768, 60999},
-				       .status = {PROTO_LS_OPENED,
-						  PROTO_LS_IN_USE}},
-				  b;
+	struct proto_listen_reply a = {.proto = PROTO_UDP,
+	                               .lifetime_ms = 5000,
+	                               .range_lo = 32768,
+	                               .range_hi = 60999,
+	                               .nports = 2,
+	                               .ports = {32768, 60999},
+	                               .status = {PROTO_LS_OPENED,
+	                                          PROTO_LS_IN_USE}},
+	                          b;
 	const char *why;
 	int n = proto_listen_reply_encode(&a, buf, sizeof(buf));
 
 	ck_assert_int_eq(n, 11 + 6);
 	ck_assert_int_eq(proto_listen_reply_decode(buf, (size_t)n, &b, &why),
-			 0);
+	                 0);
 	ck_assert_int_eq(b.range_lo, 32768);
 	ck_assert_int_eq(b.range_hi, 60999);
 	ck_assert_int_eq(b.status[1], PROTO_LS_IN_USE);
 	ASSERT_PREFIXES_REJECTED(proto_listen_reply_decode,
-				 struct proto_listen_reply, n);
+	                         struct proto_listen_reply, n);
 	buf[n - 1] = 99; /* unknown status */
 	ck_assert_int_eq(proto_listen_reply_decode(buf, (size_t)n, &b, &why),
-			 -1);
+	                 -1);
 	a.range_lo = 70;
 	a.range_hi = 60;
 	n = proto_listen_reply_encode(&a, buf, sizeof(buf));
 	ck_assert_int_eq(proto_listen_reply_decode(buf, (size_t)n, &b, &why),
-			 -1);
+	                 -1);
 	ck_assert_str_eq(why, "bad port range");
 }
 END_TEST
 
 START_TEST(connect_back_round_trip)
 {
-	struct proto_connect_back a = {.proto = PROTO_TCP, .timeout_ms = 1500,
-				       .nports = 2, .ports = {7470, 32768}},
-				  b;
+	struct proto_connect_back a = {.proto = PROTO_TCP,
+	                               .timeout_ms = 1500,
+	                               .nports = 2,
+	                               .ports = {7470, 32768}},
+	                          b;
 	const char *why;
 	int n = proto_connect_back_encode(&a, buf, sizeof(buf));
 
 	ck_assert_int_eq(n, 7 + 4);
 	ck_assert_int_eq(proto_connect_back_decode(buf, (size_t)n, &b, &why),
-			 0);
+	                 0);
 	ck_assert_uint_eq(b.timeout_ms, 1500);
 	ck_assert_int_eq(b.ports[1], 32768);
 	ASSERT_PREFIXES_REJECTED(proto_connect_back_decode,
-				 struct proto_connect_back, n);
+	                         struct proto_connect_back, n);
 	buf[5] = buf[6] = 0; /* zero ports */
 	ck_assert_int_eq(proto_connect_back_decode(buf, 7, &b, &why), -1);
 }
@@ -192,27 +204,27 @@ END_TEST
 START_TEST(connect_back_reply_round_trip)
 {
 	struct proto_connect_back_reply a = {.proto = PROTO_TCP, .nports = 2},
-					*b = malloc(sizeof(*b));
+	                                *b = malloc(sizeof(*b));
 	const char *why;
 	int n;
 
 	a.r[0] = (struct proto_cb_result){7470, PORT_OPEN, 120, "syn-ack"};
 	a.r[1] = (struct proto_cb_result){32768, PORT_PROHIBITED, 0xffffffffu,
-					  "icmp type 3 code 13"};
+	                                  "icmp type 3 code 13"};
 	n = proto_connect_back_reply_encode(&a, buf, sizeof(buf));
 	ck_assert_int_eq(n, 3 + 8 + 7 + 8 + 19);
 	ck_assert_int_eq(
-		proto_connect_back_reply_decode(buf, (size_t)n, b, &why), 0);
+	    proto_connect_back_reply_decode(buf, (size_t)n, b, &why), 0);
 	ck_assert_int_eq(b->r[0].state, PORT_OPEN);
 	ck_assert_uint_eq(b->r[0].rtt_us, 120);
 	ck_assert_str_eq(b->r[1].reason, "icmp type 3 code 13");
 	for (int k = 0; k < n; k++)
-		ck_assert_int_eq(proto_connect_back_reply_decode(
-					 buf, (size_t)k, b, &why),
-				 -1);
+		ck_assert_int_eq(
+		    proto_connect_back_reply_decode(buf, (size_t)k, b, &why),
+		    -1);
 	buf[5] = 42; /* state out of range */
 	ck_assert_int_eq(
-		proto_connect_back_reply_decode(buf, (size_t)n, b, &why), -1);
+	    proto_connect_back_reply_decode(buf, (size_t)n, b, &why), -1);
 	ck_assert_str_eq(why, "bad port result");
 	free(b);
 }
@@ -273,7 +285,7 @@ START_TEST(frames)
 	ck_assert_int_eq(proto_frame_build(buf, 10, PROTO_ECHO, p, 4), -1);
 	n = proto_frame_build(buf, sizeof(buf), PROTO_REFLECT, NULL, 0);
 	ck_assert_int_eq(proto_frame_check(buf, (size_t)n, &why),
-			 PROTO_REFLECT);
+	                 PROTO_REFLECT);
 	n = proto_frame_build(buf, sizeof(buf), PROTO_REFLECT, p, 1);
 	ck_assert_int_eq(proto_frame_check(buf, (size_t)n, &why), -1);
 	n = proto_frame_build(buf, sizeof(buf), PROTO_AUTH_RESPONSE, p, 3);
@@ -286,8 +298,42 @@ START_TEST(frames)
 	proto_printable(buf, 26, shown, sizeof(shown));
 	ck_assert_str_eq(shown, "HTTP/1.1 400 Ba");
 	proto_printable((const uint8_t *)"\x01\x02ok\n", 5, shown,
-			sizeof(shown));
+	                sizeof(shown));
 	ck_assert_str_eq(shown, "..ok");
+}
+END_TEST
+
+/* The fuzz seeds are valid frames (all but the foreign "http" one). */
+START_TEST(fuzz_seeds_valid)
+{
+	DIR *dir = opendir(SRCDIR "/tests/fuzz/corpus");
+	struct dirent *de;
+	int nseeds = 0;
+
+	ck_assert_ptr_nonnull(dir);
+	while ((de = readdir(dir))) {
+		char path[1024];
+		const char *why = "";
+		FILE *fp;
+		size_t n;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), SRCDIR "/tests/fuzz/corpus/%s",
+		         de->d_name);
+		fp = fopen(path, "rb");
+		ck_assert_ptr_nonnull(fp);
+		n = fread(buf, 1, sizeof(buf), fp);
+		fclose(fp);
+		if (strcmp(de->d_name, "http") == 0)
+			ck_assert_int_eq(proto_frame_check(buf, n, &why), -1);
+		else
+			ck_assert_msg(proto_frame_check(buf, n, &why) > 0,
+			              "%s: %s", de->d_name, why);
+		nseeds++;
+	}
+	closedir(dir);
+	ck_assert_int_ge(nseeds, 15);
 }
 END_TEST
 
@@ -305,6 +351,7 @@ Suite *suite_proto_msg(void)
 	tcase_add_test(tc, connect_back_reply_round_trip);
 	tcase_add_test(tc, small_types);
 	tcase_add_test(tc, frames);
+	tcase_add_test(tc, fuzz_seeds_valid);
 	suite_add_tcase(s, tc);
 	return s;
 }

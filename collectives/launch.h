@@ -1,0 +1,41 @@
+/* How ncclcheck was started (mpirun, srun, torchrun-style variables, or
+ * alone) and the refusals that keep nccl-tests' busbw = 0 trap away: a
+ * pure decision over the environment. No CUDA, no NCCL, no MPI. */
+#ifndef NC_LAUNCH_H
+#define NC_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum nc_launcher {
+	NC_LAUNCH_SINGLE = 0, /* one process, nobody else */
+	NC_LAUNCH_MPI,        /* mpirun / srun --mpi: MPI tells where rank 0 is */
+	NC_LAUNCH_SLURM,      /* srun without MPI: our bootstrap */
+	NC_LAUNCH_TORCHRUN,   /* RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT */
+};
+
+struct nc_launch {
+	enum nc_launcher kind;
+	int rank, nprocs;
+	int local_rank;          /* -1: ask MPI (shared-memory split) */
+	char master_addr[256];   /* SLURM and TORCHRUN */
+	int master_port;
+	const char *source;      /* which variables said so */
+};
+
+/* Looks a variable up (getenv, or a table in tests). */
+typedef const char *(*nc_getenv_fn)(const char *name, void *ctx);
+
+/* Decides the launch. have_mpi: this binary was built with MPI. Returns
+ * 0, or -1 with a one-line reason in err (the caller exits 2). */
+int nc_launch_detect(nc_getenv_fn get, void *ctx, bool have_mpi,
+		     struct nc_launch *out, char *err, size_t errlen);
+
+/* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01".
+ * Returns 0, or -1 for an empty or malformed list. */
+int nc_slurm_first_host(const char *list, char *out, size_t len);
+
+/* getenv adapter for nc_launch_detect. */
+const char *nc_getenv_process(const char *name, void *ctx);
+
+#endif

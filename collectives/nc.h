@@ -1,0 +1,210 @@
+/* ncclcheck's core types: collectives, data types, reduction operators,
+ * options and results. Plain C with no CUDA or NCCL header, so the pure
+ * parts (formulas, options, gate, output) build and test without a GPU. */
+#ifndef NC_H
+#define NC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum nc_coll {
+	NC_ALL_REDUCE = 0,
+	NC_ALL_GATHER,
+	NC_REDUCE_SCATTER,
+	NC_BROADCAST,
+	NC_REDUCE,
+	NC_ALLTOALL,
+	NC_SENDRECV,
+	NC_NCOLL,
+};
+
+/* Values equal NCCL's ncclDataType_t, so they pass through unchanged. */
+enum nc_dtype {
+	NC_INT8 = 0,
+	NC_UINT8 = 1,
+	NC_INT32 = 2,
+	NC_UINT32 = 3,
+	NC_INT64 = 4,
+	NC_UINT64 = 5,
+	NC_HALF = 6,
+	NC_FLOAT = 7,
+	NC_DOUBLE = 8,
+	NC_BFLOAT16 = 9,
+	NC_NDTYPE,
+};
+
+/* Values equal NCCL's ncclRedOp_t. */
+enum nc_op {
+	NC_SUM = 0,
+	NC_PROD = 1,
+	NC_MAX = 2,
+	NC_MIN = 3,
+	NC_AVG = 4,
+	NC_NOP,
+};
+
+/* One enqueue of a collective: buffers, the count NCCL is given, and the
+ * communicator and stream as opaque pointers (ncclComm_t, cudaStream_t). */
+struct nc_call {
+	const void *send;
+	void *recv;
+	size_t count;
+	int dtype, op, root, rank, nranks;
+	void *comm;
+	void *stream;
+};
+
+/* What one collective's descriptor knows: its name, whether it reduces or
+ * has a root, and nccl-tests' byte arithmetic. `size` is the size column of
+ * nccl-tests (total bytes of the larger buffer). */
+struct nc_coll_desc {
+	const char *name;      /* "all_reduce" */
+	bool reduces;          /* takes an operator */
+	bool rooted;           /* takes a root */
+	bool in_place;         /* has an in-place form (not send/recv ones) */
+	/* busbw = algbw * factor(nranks) */
+	double (*bus_factor)(int nranks);
+	/* elements in the send and receive buffers for a size of `count`
+	 * elements, nccl-tests' GetCollByteCount; also the in-place offsets
+	 * (elements) of the send and receive data in the receive buffer */
+	void (*counts)(size_t count, int nranks, int rank, size_t *sendcount,
+		       size_t *recvcount, size_t *send_inplace_off,
+		       size_t *recv_inplace_off);
+	/* enqueues one collective; returns ncclResult_t (NULL without NCCL) */
+	int (*launch)(const struct nc_call *c);
+};
+
+/* The descriptor of a collective (never NULL for a valid enum). */
+const struct nc_coll_desc *nc_coll_get(enum nc_coll c);
+/* Name lookups: return -1 for an unknown name. */
+int nc_coll_parse(const char *s);
+int nc_dtype_parse(const char *s);
+int nc_op_parse(const char *s);
+const char *nc_dtype_name(enum nc_dtype t);
+const char *nc_op_name(enum nc_op o);
+/* Bytes per element. */
+size_t nc_dtype_size(enum nc_dtype t);
+bool nc_dtype_is_float(enum nc_dtype t);
+/* algbw and busbw in GB/s (1e9 bytes) for `bytes` moved in `time_us`. */
+void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
+		  double *algbw, double *busbw);
+/* Element count nccl-tests uses for a size: rounded down so that every
+ * rank's share is whole (size/typesize, then a multiple of nranks for the
+ * collectives that split the buffer). */
+size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
+		    int nranks);
+
+/* Largest value the data generator uses, so that sums over nranks stay
+ * exact in the type; 0 means exactness cannot be had and the check uses
+ * its tolerance. */
+int nc_value_max(enum nc_dtype t, enum nc_op op, int nranks);
+/* Tolerance of the check, relative to max(1, |expected|): 0 for exact. */
+double nc_tolerance(enum nc_dtype t, enum nc_op op, int nranks);
+
+#define NC_MAX_SIZES 64
+#define NC_MAX_MINBW 16
+#define NC_MAX_COLLS NC_NCOLL
+
+struct nc_minbw {
+	int coll;             /* -1: every collective */
+	double gbps;
+	unsigned long long bytes; /* 0: the peak */
+};
+
+struct nc_opts {
+	unsigned long long min_bytes, max_bytes;
+	double factor;            /* 0: use step */
+	unsigned long long step;
+	int colls[NC_MAX_COLLS];  /* enum nc_coll */
+	int ncolls;
+	int dtypes[NC_NDTYPE];
+	int ndtypes;
+	int ops[NC_NOP];
+	int nops;
+	int root;
+	int warmup, iters;
+	long long budget_us;      /* 0: fixed iteration count */
+	long long timeout_us;     /* per step */
+	long long preflight_timeout_us;
+	int gpus_per_proc;        /* -g */
+	bool check;               /* verify results (default on) */
+	bool check_every;         /* verify every timed iteration */
+	bool no_inplace, no_outofplace;
+	bool preflight;           /* default on */
+	bool allow_one_rank;
+	bool nonblocking;         /* run the sweep on the non-blocking comm */
+	int verbose;
+	bool quiet;
+	const char *json_path, *csv_path, *junit_path;
+	struct nc_minbw minbw[NC_MAX_MINBW];
+	int nminbw;
+	long long max_latency_us; /* 0: no latency gate */
+	unsigned long long latency_bytes; /* 0: the smallest size */
+};
+
+/* Parses argv into o (defaults first). Returns 0, 1 when help or version
+ * was asked for (*errbuf holds which: "help" or "version"), or -1 with a
+ * one-line error in errbuf. Never prints. */
+int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
+		  size_t errlen);
+/* The usage text (same as the man page SYNOPSIS). */
+const char *nc_usage(void);
+
+/* Fills sizes[] for the sweep. Returns the number of sizes (at least 1). */
+int nc_sweep_sizes(const struct nc_opts *o, unsigned long long *sizes,
+		   int max);
+/* Iterations for a step from a one-iteration estimate under a time budget:
+ * clamp(budget / est, 1, max_iters). */
+int nc_budget_iters(long long budget_us, double est_us, int max_iters);
+
+/* One measured size of one collective. */
+struct nc_result {
+	int coll, dtype, op, root;
+	bool in_place;
+	unsigned long long bytes;
+	unsigned long long count;
+	double time_us;         /* slowest rank's average per iteration */
+	double algbw_gbps, busbw_gbps;
+	long long wrong;        /* wrong elements over all ranks; -1: unchecked */
+	int iters;
+};
+
+struct nc_results {
+	struct nc_result *v;
+	size_t n, cap;
+};
+
+/* Appends a result. Returns 0, or -1 on no memory. */
+int nc_results_add(struct nc_results *r, const struct nc_result *x);
+void nc_results_free(struct nc_results *r);
+
+/* Peak busbw of one collective over all results: returns false when the
+ * collective has no result. */
+bool nc_peak(const struct nc_results *r, int coll, double *busbw,
+	     unsigned long long *bytes);
+
+#define NC_GATE_MAX 64
+
+struct nc_gate_check {
+	char name[64];
+	bool passed;
+	char detail[192];
+};
+
+struct nc_gate {
+	bool passed;
+	struct nc_gate_check v[NC_GATE_MAX];
+	int n;
+};
+
+/* Parses a --min-busbw argument: "GBPS", "GBPS@SIZE", "COLL:GBPS" or
+ * "COLL:GBPS@SIZE". Returns 0, or -1 with errbuf set. */
+int nc_minbw_parse(const char *s, struct nc_minbw *out, char *errbuf,
+		   size_t errlen);
+/* Decides the gate over the results: busbw minima, latency, wrong
+ * elements, timeouts (`timed_out`). Pure. */
+void nc_gate_eval(const struct nc_opts *o, const struct nc_results *r,
+		  int nranks, bool timed_out, struct nc_gate *g);
+
+#endif

@@ -1,0 +1,149 @@
+/* NCCL debug-output parser (nccllog.h). Lines look like
+ * "host:123:456 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM"
+ * and "NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>". */
+#include "nccllog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Copies the word at s (up to a space, '/', ':' or the end). */
+static void word(const char *s, char *out, size_t len, const char *stops)
+{
+	size_t i = 0;
+
+	while (s[i] != '\0' && strchr(stops, s[i]) == NULL && i + 1 < len) {
+		out[i] = s[i];
+		i++;
+	}
+	out[i] = '\0';
+}
+
+/* Collects "[k]name" entries after "Using", up to a ';'. */
+static int using_list(const char *s, char (*out)[32], int max)
+{
+	int n = 0;
+
+	const char *end = strchr(s, ';'); /* "; OOB eth0:..." follows */
+
+	while ((s = strchr(s, '[')) != NULL && n < max &&
+	       (end == NULL || s < end)) {
+		const char *e = strchr(s, ']');
+
+		if (e == NULL)
+			break;
+		if (s[1] < '0' || s[1] > '9') { /* "[RO]" flags */
+			s = e;
+			continue;
+		}
+		word(e + 1, out[n], sizeof(out[n]), ":< \n");
+		if (out[n][0] != '\0')
+			n++;
+		s = e + 1;
+	}
+	return n;
+}
+
+void nc_nccllog_line(struct nc_nccllog *lg, const char *line)
+{
+	const char *p;
+
+	if (strstr(line, "NCCL INFO") == NULL)
+		return;
+	lg->lines++;
+	if ((p = strstr(line, " via ")) != NULL) {
+		p += 5;
+		if (strncmp(p, "P2P", 3) == 0)
+			lg->used_p2p = true;
+		else if (strncmp(p, "SHM", 3) == 0)
+			lg->used_shm = true;
+		else if (strncmp(p, "NET/Socket", 10) == 0)
+			lg->used_socket = true;
+		else if (strncmp(p, "NET/IB", 6) == 0)
+			lg->used_ib = true;
+		else if (strncmp(p, "COLLNET", 7) == 0)
+			lg->collnet = true;
+		return;
+	}
+	if ((p = strstr(line, "NET/Socket : Using")) != NULL) {
+		lg->nsocket = using_list(p, lg->socket_ifaces, 4);
+		return;
+	}
+	if ((p = strstr(line, "NET/IB : Using")) != NULL) {
+		lg->nib = using_list(p, lg->ib_devs, 4);
+		return;
+	}
+	if ((p = strstr(line, "Bootstrap")) != NULL &&
+	    (p = strstr(p, "Using ")) != NULL) {
+		p += 6;
+		if (*p == '[')
+			p = strchr(p, ']') ? strchr(p, ']') + 1 : p;
+		word(p, lg->bootstrap_iface, sizeof(lg->bootstrap_iface),
+		     ":< \n");
+		return;
+	}
+	if (strstr(line, "type NVL") != NULL)
+		lg->nvlink = true;
+	if (strstr(line, "Connected NVLS") != NULL ||
+	    strstr(line, "NVLS comm") != NULL)
+		lg->nvls = true;
+	if (strstr(line, "Connected CollNet") != NULL ||
+	    strstr(line, "CollNet channels") != NULL)
+		lg->collnet = true;
+	if (strstr(line, "Connected all trees") != NULL)
+		lg->tree = true;
+}
+
+/* Appends one transport unless already listed. */
+static void add(struct nc_nccllog *lg, const char *kind, const char *iface)
+{
+	for (int i = 0; i < lg->nt; i++)
+		if (strcmp(lg->t[i].kind, kind) == 0 &&
+		    strcmp(lg->t[i].iface, iface) == 0)
+			return;
+	if (lg->nt == NC_MAX_TRANSPORTS)
+		return;
+	snprintf(lg->t[lg->nt].kind, sizeof(lg->t[lg->nt].kind), "%s", kind);
+	snprintf(lg->t[lg->nt].iface, sizeof(lg->t[lg->nt].iface), "%s",
+		 iface);
+	lg->nt++;
+}
+
+void nc_nccllog_finish(struct nc_nccllog *lg)
+{
+	if (lg->used_p2p)
+		add(lg, lg->nvlink ? "P2P/NVLink" : "P2P", "");
+	if (lg->used_shm)
+		add(lg, "SHM", "");
+	if (lg->used_socket) {
+		for (int i = 0; i < lg->nsocket; i++)
+			add(lg, "NET/Socket", lg->socket_ifaces[i]);
+		if (lg->nsocket == 0)
+			add(lg, "NET/Socket", "");
+	}
+	if (lg->used_ib) {
+		for (int i = 0; i < lg->nib; i++)
+			add(lg, "NET/IB", lg->ib_devs[i]);
+		if (lg->nib == 0)
+			add(lg, "NET/IB", "");
+	}
+	if (lg->collnet)
+		add(lg, "CollNet", "");
+	if (lg->nvls)
+		add(lg, "NVLS", "");
+}
+
+int nc_nccllog_file(struct nc_nccllog *lg, const char *path)
+{
+	char line[1024];
+	FILE *fp = fopen(path, "r");
+	int n = 0;
+
+	if (fp == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL && n++ < 1000000)
+		nc_nccllog_line(lg, line);
+	fclose(fp);
+	nc_nccllog_finish(lg);
+	return 0;
+}

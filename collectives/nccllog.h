@@ -1,0 +1,43 @@
+/* Reads NCCL's own debug output (NCCL_DEBUG=INFO sent to a file) to learn
+ * which transports and interfaces it really used and whether an algorithm
+ * that lifts busbw over the wire rate (NVLS, CollNet) was connected. The
+ * parser is a pure function of one line. No CUDA, no NCCL. */
+#ifndef NC_NCCLLOG_H
+#define NC_NCCLLOG_H
+
+#include <stdbool.h>
+
+#define NC_MAX_TRANSPORTS 16
+
+struct nc_transport {
+	char kind[24];  /* "P2P", "P2P/NVLink", "SHM", "NET/Socket", "NET/IB" */
+	char iface[32]; /* for NET: the interface or device; "" otherwise */
+};
+
+struct nc_nccllog {
+	struct nc_transport t[NC_MAX_TRANSPORTS];
+	int nt;
+	char socket_ifaces[4][32]; /* NET/Socket : Using [0]eth0:... */
+	int nsocket;
+	char ib_devs[4][32];       /* NET/IB : Using [0]mlx5_0:1/IB */
+	int nib;
+	char bootstrap_iface[32];
+	bool nvlink;   /* a GRAPH line said type NVL */
+	bool nvls;     /* NVLS connected */
+	bool collnet;  /* CollNet connected */
+	bool tree;     /* trees connected */
+	bool used_p2p, used_shm, used_socket, used_ib;
+	int lines;
+};
+
+/* Takes one line of NCCL's debug output. */
+void nc_nccllog_line(struct nc_nccllog *lg, const char *line);
+
+/* Turns what the lines said into the transport list (kind, iface). */
+void nc_nccllog_finish(struct nc_nccllog *lg);
+
+/* Reads a whole debug file. Returns 0, or -1 with errno when it cannot be
+ * opened. */
+int nc_nccllog_file(struct nc_nccllog *lg, const char *path);
+
+#endif

@@ -1,0 +1,94 @@
+/* Pre-flight before NCCL starts: what each rank reports (host, GPU,
+ * versions, the interface and address NCCL will use, /dev/shm), the TCP
+ * reachability test between ranks, and the pure deciders that turn both
+ * into findings. No CUDA, no NCCL. */
+#ifndef NC_PREFLIGHT_H
+#define NC_PREFLIGHT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct iface_list;
+
+struct nc_rankinfo {
+	int rank;             /* NCCL rank */
+	int proc;             /* process (side-channel) rank */
+	char host[64];
+	char gpu[96];
+	char pci[32];
+	int cuda_runtime;     /* 13000 */
+	int driver;           /* CUDA driver API version, 13000 */
+	int nccl_version;     /* 22803 */
+	char iface[32];       /* what NCCL will use, "" none */
+	char address[64];
+	int port;             /* pre-flight listener */
+	unsigned long long shm_bytes;
+	char rule[32];        /* which NCCL rule chose the interface */
+};
+
+#define NC_RANKINFO_WIRE 380
+
+/* Packs and unpacks one rank's info into NC_RANKINFO_WIRE bytes (network
+ * order, fixed fields), the same on every host. */
+void nc_rankinfo_pack(const struct nc_rankinfo *ri, unsigned char *b);
+void nc_rankinfo_unpack(const unsigned char *b, struct nc_rankinfo *ri);
+
+/* One reachability test from process `from` to process `to`. */
+struct nc_pair {
+	int from, to;
+	bool ok;
+	char error[48];   /* "timeout", "refused", "unreachable" ... */
+};
+
+#define NC_PAIR_WIRE 60
+#define NC_PREFLIGHT_ALL_PAIRS 32 /* up to this many processes */
+#define NC_PREFLIGHT_MAX_TARGETS 32
+
+/* Which processes `me` tests out of n: every other one up to
+ * NC_PREFLIGHT_ALL_PAIRS processes, else me+1, me+2, me+4 ... (mod n), so
+ * every process is tested by about log2(n) others and the total stays
+ * O(n log n). Returns the count written to out. */
+int nc_preflight_targets(int me, int n, int *out, int max);
+
+void nc_pair_pack(const struct nc_pair *p, unsigned char *b);
+void nc_pair_unpack(const unsigned char *b, struct nc_pair *p);
+
+/* Connects to every target (address:port from infos, by process) in
+ * parallel, each bounded by timeout_us, accepting (and closing) what
+ * arrives on listen_fd meanwhile. Fills out[] in target order. */
+int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
+		       const int *targets, int nt, int listen_fd,
+		       long long timeout_us, struct nc_pair *out);
+
+/* A finding the deciders produce (code from the catalogue). */
+struct nc_pf_finding {
+	char code[32];
+	int severity;     /* enum severity; -1: the catalogue's */
+	char summary[512];
+};
+
+#define NC_PF_MAX 32
+
+/* Version mismatches across ranks: NCCL, CUDA runtime (faults), driver
+ * (warning). byproc has one entry per process. Returns findings added. */
+int nc_decide_versions(const struct nc_rankinfo *byproc, int nprocs,
+		       struct nc_pf_finding *out, int max);
+
+/* Unreachable ranks from the pair results: for each target that some
+ * tester could not reach, "rank 3 on gpu-b advertises 172.17.0.2:41234,
+ * ranks 0-2 time out". Returns findings added. */
+int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
+		    const struct nc_pair *pairs, int npairs,
+		    struct nc_pf_finding *out, int max);
+
+/* Interface checks: a rank with no interface NCCL could use. */
+int nc_decide_ifaces(const struct nc_rankinfo *byproc, int nprocs,
+		     const char *socket_ifname, struct nc_pf_finding *out,
+		     int max);
+
+/* Fills an interface list from getifaddrs (names, flags, addresses), the
+ * input nccl_select needs. Returns 0, or -1 with errno. */
+int nc_ifaddrs_list(struct iface_list *l);
+
+#endif

@@ -1,0 +1,102 @@
+# ncclcheck (collectives/): NCCL collectives that measure like nccl-tests
+# and never hang. Built where CUDA (nvcc), NCCL and optionally MPI are
+# present; `make` says clearly when it skips. Its CPU-side unit tests build
+# without CUDA or NCCL and run in `make check`; `make check-gpu` needs GPUs.
+
+CUDA_HOME ?= /usr/local/cuda
+NCCL_HOME ?= $(if $(wildcard $(CUDA_HOME)/include/nccl.h),$(CUDA_HOME),/usr)
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+NC_NVCC_ARCH ?= -gencode arch=compute_90,code=sm_90 \
+	-gencode arch=compute_90,code=compute_90
+NC_NCCL_LIBDIR := $(firstword $(wildcard $(NCCL_HOME)/lib64/libnccl.so \
+	$(NCCL_HOME)/lib/libnccl.so $(NCCL_HOME)/lib/x86_64-linux-gnu/libnccl.so))
+NC_NCCL_LIBDIR := $(if $(NC_NCCL_LIBDIR),$(dir $(NC_NCCL_LIBDIR)),)
+NC_HAVE_TOOLKIT := $(and $(wildcard $(NVCC)),$(wildcard $(NCCL_HOME)/include/nccl.h),$(NC_NCCL_LIBDIR))
+# NC_MPI=0 builds without MPI (torchrun-style and srun launches only).
+NC_MPI ?= 1
+NC_MPI_CFLAGS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null),)
+NC_MPI_LIBS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null),)
+NC_HAVE_MPI_DEF = $(if $(strip $(NC_MPI_LIBS)),-DNC_HAVE_MPI,)
+
+NCCLCHECK := $(BUILD)/ncclcheck
+NC_TESTS := $(BUILD)/ncclcheck-tests
+# Host code without CUDA or NCCL: the CPU tests link these.
+NC_PURE_SRC := $(filter-out collectives/ncclcheck.c,$(sort $(wildcard collectives/*.c)))
+NC_LIB_OBJ := $(addprefix $(BUILD)/probes/lib/,parse.o iface.o nccl_select.o \
+	doc.o finding.o)
+NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
+NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) collectives/ncclcheck.c) \
+	$(BUILD)/ncgpu/collectives/kernels.o
+NC_TEST_SRC := $(sort $(wildcard tests/ncclcheck/*.c))
+NC_TEST_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_TEST_SRC))
+NC_CFLAGS = $(ALL_CFLAGS) -Icollectives
+NC_GPU_CFLAGS = $(NC_CFLAGS) -DNC_HAVE_NCCL $(NC_HAVE_MPI_DEF) \
+	-isystem $(CUDA_HOME)/include -isystem $(NCCL_HOME)/include \
+	$(NC_MPI_CFLAGS)
+NC_GPU_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -L$(NC_NCCL_LIBDIR) \
+	-Wl,-rpath,$(NC_NCCL_LIBDIR) -lnccl $(NC_MPI_LIBS) \
+	$(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lstdc++ -lpthread \
+	-ldl -lrt -lm
+
+.PHONY: ncclcheck-build check-ncclcheck check-gpu install-ncclcheck
+all: ncclcheck-build
+CHECK_TARGETS += check-ncclcheck
+INSTALL_TARGETS += install-ncclcheck
+
+ncclcheck-build:
+ifeq ($(NC_HAVE_TOOLKIT),)
+	@echo "ncclcheck: skipped: needs nvcc ($(NVCC)) and NCCL" \
+		"($(NCCL_HOME)/include/nccl.h, libnccl.so); set CUDA_HOME" \
+		"and NCCL_HOME"
+else
+	@$(MAKE) --no-print-directory $(NCCLCHECK)
+	$(if $(strip $(NC_MPI_LIBS)),,@echo "ncclcheck: built without MPI" \
+		"(no pkg-config ompi-c, no mpicc): torchrun-style and srun" \
+		"launches only")
+endif
+
+$(BUILD)/nccpu/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NC_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) \
+		-DSRCDIR='"$(CURDIR)"' -c -o $@ $<
+
+$(BUILD)/ncgpu/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NC_GPU_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/ncgpu/collectives/kernels.o: collectives/kernels.cu collectives/kernels.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 $(NC_NVCC_ARCH) -Icollectives -Xcompiler -Wall,-Werror \
+		-c -o $@ $<
+
+$(NCCLCHECK): $(NC_GPU_OBJ) $(NC_LIB_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS)
+
+$(NC_TESTS): $(NC_TEST_OBJ) $(NC_CPU_OBJ) $(NC_LIB_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lpthread -lm
+
+check-ncclcheck: $(NC_TESTS)
+	$(NC_TESTS)
+
+# GPU tests: build ncclcheck and run every GPU test on this host.
+check-gpu:
+ifeq ($(NC_HAVE_TOOLKIT),)
+	@echo "check-gpu: skipped: no CUDA toolkit or NCCL here"
+else
+	@$(MAKE) --no-print-directory $(NCCLCHECK)
+	@if nvidia-smi -L >/dev/null 2>&1; then \
+		NCCLCHECK=$(CURDIR)/$(NCCLCHECK) bash tests/ncclcheck/gpu-run.sh; \
+	else \
+		echo "check-gpu: skipped: no GPU (nvidia-smi -L failed)"; \
+	fi
+endif
+
+install-ncclcheck:
+	@if [ -x $(NCCLCHECK) ]; then \
+		install -d $(DESTDIR)$(BINDIR) && \
+		install -m 755 $(NCCLCHECK) $(DESTDIR)$(BINDIR)/ncclcheck; \
+	else \
+		echo "install: ncclcheck not built, skipped"; \
+	fi
+
+-include $(NC_CPU_OBJ:.o=.d) $(NC_GPU_OBJ:.o=.d) $(NC_TEST_OBJ:.o=.d)

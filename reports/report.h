@@ -1,0 +1,95 @@
+/* netprobe report: load many netprobe and ncclcheck documents, decide
+ * across nodes, and render one report (man/netprobe-json.5, "report"). The
+ * merged report is itself a JSON object: every renderer reads only it. */
+#ifndef NP_REPORT_H
+#define NP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#define REPORT_SCHEMA "netprobe-report/1"
+
+/* One document that loaded and passed the schema check. */
+struct report_input {
+	char *path;  /* as the user named it, or DIR/NAME */
+	json_t *doc; /* owned */
+};
+
+/* One file that could not be used, and why. */
+struct report_skip {
+	char *path;
+	int line;        /* 1-based; 0 when the position does not apply */
+	int column;      /* as jansson counts it */
+	long position;   /* byte offset; -1 when it does not apply */
+	char why[256];   /* lower case, no full stop */
+};
+
+struct report_set {
+	struct report_input *in;
+	size_t nin, capin;
+	struct report_skip *skip;
+	size_t nskip, capskip;
+};
+
+/* What decides the exit status: --fail-on. */
+enum report_fail_on {
+	REPORT_FAIL_NEVER = 0,
+	REPORT_FAIL_WARNING,
+	REPORT_FAIL_FAULT,
+};
+
+/* Loads one file, or every *.json file of a directory in name order, into
+ * the set. Files that cannot be used are recorded in s->skip and do not
+ * fail the call. Returns 0, or -1 with errno on no memory. */
+int report_load_path(struct report_set *s, const char *path);
+
+/* Loads a document from memory as if read from `name` (tests). Returns 0,
+ * or -1 with errno on no memory; a bad document goes to s->skip. */
+int report_load_buffer(struct report_set *s, const char *name,
+		       const char *buf, size_t len);
+
+/* Releases everything the set holds. Safe on a zeroed set. */
+void report_set_free(struct report_set *s);
+
+/* Decides across every loaded document and returns the merged report
+ * (schema REPORT_SCHEMA), or NULL on no memory. Pure: reads only the set. */
+json_t *report_merge(const struct report_set *s);
+
+/* The exit status the report means under fail_on: 0 pass, 1 fail. */
+int report_gate(const json_t *rep, enum report_fail_on fail_on);
+
+/* Renderers: each writes the whole report to fp. Return 0, or -1 when a
+ * write failed. Colour only when `colour` is set (text). */
+int report_render_text(const json_t *rep, FILE *fp, bool colour);
+int report_render_md(const json_t *rep, FILE *fp);
+int report_render_html(const json_t *rep, FILE *fp);
+int report_render_json(const json_t *rep, FILE *fp);
+int report_render_junit(const json_t *rep, FILE *fp,
+			enum report_fail_on fail_on);
+
+/* Small accessors shared by the deciders and renderers (report_util.c). */
+
+/* The string at key, or NULL when absent or not a string. */
+const char *rj_str(const json_t *o, const char *key);
+/* The string at key, or def. */
+const char *rj_strd(const json_t *o, const char *key, const char *def);
+/* The integer (or real, truncated) at key; def when absent or null. */
+long long rj_int(const json_t *o, const char *key, long long def);
+/* The number at key as a double; def when absent or null. */
+double rj_num(const json_t *o, const char *key, double def);
+/* The array at key, or NULL when absent (jansson's array calls and
+ * json_array_foreach accept NULL as empty). */
+json_t *rj_arr(const json_t *o, const char *key);
+/* Severity rank: fault 2, warning 1, anything else 0. */
+int rj_sev(const char *severity);
+/* Writes s with HTML/XML special characters escaped. */
+void rj_xml_escape(FILE *fp, const char *s);
+/* Formats microseconds for humans ("412us", "1.25ms", "2.00s"). */
+char *rj_fmt_us(double us, char *buf, size_t len);
+/* Formats a byte count for humans ("8 B", "64 KiB", "128 MiB"). */
+char *rj_fmt_bytes(double bytes, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,260 @@
+/* netprobe report: reading documents from files and directories, checking
+ * their schema, and recording every file that cannot be used with where. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "doc.h"
+#include "report.h"
+
+/* Bounds: a report over more is not what this tool is for. */
+#define REPORT_MAX_FILES 4096
+#define REPORT_MAX_BYTES (64L * 1024 * 1024)
+
+/* Records a file that cannot be used. Returns 0, or -1 on no memory. */
+static int add_skip(struct report_set *s, const char *path, int line,
+		    int column, long position, const char *why)
+{
+	struct report_skip *k;
+
+	if (s->nskip == s->capskip) {
+		size_t cap = s->capskip ? s->capskip * 2 : 8;
+		void *p = realloc(s->skip, cap * sizeof(*s->skip));
+
+		if (p == NULL)
+			return -1;
+		s->skip = p;
+		s->capskip = cap;
+	}
+	k = &s->skip[s->nskip];
+	if ((k->path = strdup(path)) == NULL)
+		return -1;
+	k->line = line;
+	k->column = column;
+	k->position = position;
+	snprintf(k->why, sizeof(k->why), "%s", why);
+	s->nskip++;
+	return 0;
+}
+
+/* Keeps a document that passed the checks (steals doc). Returns 0 or -1. */
+static int add_input(struct report_set *s, const char *path, json_t *doc)
+{
+	struct report_input *in;
+
+	if (s->nin == s->capin) {
+		size_t cap = s->capin ? s->capin * 2 : 8;
+		void *p = realloc(s->in, cap * sizeof(*s->in));
+
+		if (p == NULL)
+			goto fail;
+		s->in = p;
+		s->capin = cap;
+	}
+	in = &s->in[s->nin];
+	if ((in->path = strdup(path)) == NULL)
+		goto fail;
+	in->doc = doc;
+	s->nin++;
+	return 0;
+fail:
+	json_decref(doc);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* Checks the header a reader relies on. Returns NULL when the document is
+ * usable, else why not (written into buf). */
+static const char *check_schema(const json_t *doc, char *buf, size_t len)
+{
+	const char *schema, *tool, *slash;
+	long major;
+	char *end;
+
+	if (!json_is_object(doc))
+		return "not a JSON object";
+	schema = rj_str(doc, "schema");
+	if (schema == NULL)
+		return "no 'schema' key: not a netprobe or ncclcheck document";
+	slash = strchr(schema, '/');
+	if (slash == NULL || slash[1] == '\0') {
+		snprintf(buf, len, "unknown schema '%s'", schema);
+		return buf;
+	}
+	if (strncmp(schema, "netprobe-report/", 16) == 0) {
+		snprintf(buf, len,
+			 "a report ('%s'), not a probe document; give the "
+			 "documents it was made from",
+			 schema);
+		return buf;
+	}
+	if (strncmp(schema, "netprobe/", 9) != 0) {
+		snprintf(buf, len, "unknown schema '%s'", schema);
+		return buf;
+	}
+	errno = 0;
+	major = strtol(slash + 1, &end, 10);
+	if (errno != 0 || end == slash + 1 || *end != '\0' || major < 1) {
+		snprintf(buf, len, "unknown schema '%s'", schema);
+		return buf;
+	}
+	if (major != DOC_SCHEMA_MAJOR) {
+		snprintf(buf, len,
+			 "unknown major schema version '%s' (this netprobe "
+			 "reads '%s')",
+			 schema, DOC_SCHEMA);
+		return buf;
+	}
+	tool = rj_str(doc, "tool");
+	if (tool == NULL ||
+	    (strcmp(tool, "netprobe") != 0 && strcmp(tool, "ncclcheck") != 0))
+		return "'tool' is neither 'netprobe' nor 'ncclcheck'";
+	if (rj_str(doc, "host") == NULL)
+		return "no 'host' key: cannot tell which node wrote it";
+	if (json_object_get(doc, "findings") != NULL &&
+	    !json_is_array(json_object_get(doc, "findings")))
+		return "'findings' is not an array";
+	return NULL;
+}
+
+int report_load_buffer(struct report_set *s, const char *name,
+		       const char *buf, size_t len)
+{
+	json_error_t jerr;
+	const char *why;
+	char whybuf[256];
+	json_t *doc;
+
+	if (len == 0)
+		return add_skip(s, name, 0, 0, -1, "empty file");
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (doc == NULL) {
+		snprintf(whybuf, sizeof(whybuf), "malformed JSON: %s",
+			 jerr.text);
+		return add_skip(s, name, jerr.line, jerr.column,
+				(long)jerr.position, whybuf);
+	}
+	why = check_schema(doc, whybuf, sizeof(whybuf));
+	if (why != NULL) {
+		json_decref(doc);
+		return add_skip(s, name, 0, 0, -1, why);
+	}
+	return add_input(s, name, doc);
+}
+
+/* Reads one regular file whole (bounded) and loads it. */
+static int load_file(struct report_set *s, const char *path)
+{
+	char why[256];
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	FILE *fp;
+	int rc;
+
+	fp = fopen(path, "rb");
+	if (fp == NULL) {
+		snprintf(why, sizeof(why), "cannot open: %s", strerror(errno));
+		return add_skip(s, path, 0, 0, -1, why);
+	}
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			char *p;
+
+			if (cap >= (size_t)REPORT_MAX_BYTES) {
+				fclose(fp);
+				free(buf);
+				return add_skip(s, path, 0, 0, -1,
+						"larger than 64 MiB");
+			}
+			cap = cap ? cap * 2 : 65536;
+			if ((p = realloc(buf, cap)) == NULL) {
+				fclose(fp);
+				free(buf);
+				return -1;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		snprintf(why, sizeof(why), "read error: %s", strerror(errno));
+		fclose(fp);
+		free(buf);
+		return add_skip(s, path, 0, 0, -1, why);
+	}
+	fclose(fp);
+	rc = report_load_buffer(s, path, buf, n);
+	free(buf);
+	return rc;
+}
+
+/* scandir filter: visible *.json names. */
+static int json_name(const struct dirent *e)
+{
+	size_t l = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && l > 5 &&
+	       strcmp(e->d_name + l - 5, ".json") == 0;
+}
+
+int report_load_path(struct report_set *s, const char *path)
+{
+	struct dirent **names = NULL;
+	struct stat st;
+	int n, rc = 0;
+
+	if (s->nin + s->nskip >= REPORT_MAX_FILES)
+		return add_skip(s, path, 0, 0, -1, "too many files (4096)");
+	if (stat(path, &st) < 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
+		return add_skip(s, path, 0, 0, -1, why);
+	}
+	if (!S_ISDIR(st.st_mode))
+		return load_file(s, path);
+	n = scandir(path, &names, json_name, alphasort);
+	if (n < 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "cannot list: %s", strerror(errno));
+		return add_skip(s, path, 0, 0, -1, why);
+	}
+	if (n == 0)
+		rc = add_skip(s, path, 0, 0, -1, "no *.json files in it");
+	for (int i = 0; i < n; i++) {
+		char full[4096];
+		size_t l = strlen(path);
+		const char *sep = l > 0 && path[l - 1] == '/' ? "" : "/";
+		struct stat fst;
+
+		snprintf(full, sizeof(full), "%s%s%s", path, sep,
+			 names[i]->d_name);
+		if (rc == 0 && stat(full, &fst) == 0 && S_ISREG(fst.st_mode) &&
+		    s->nin + s->nskip < REPORT_MAX_FILES)
+			rc = load_file(s, full);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+void report_set_free(struct report_set *s)
+{
+	for (size_t i = 0; i < s->nin; i++) {
+		free(s->in[i].path);
+		json_decref(s->in[i].doc);
+	}
+	for (size_t i = 0; i < s->nskip; i++)
+		free(s->skip[i].path);
+	free(s->in);
+	free(s->skip);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,392 @@
+/* netprobe report: the node-to-node connectivity matrix (from scans with
+ * peers, ports, heartbeat and ncclcheck pre-flight documents), the
+ * heartbeat latency series and the NCCL bandwidth section. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_int.h"
+
+/* How bad a cell state is; the worst seen wins. */
+static int state_rank(const char *s)
+{
+	static const char *const order[] = {"unknown",  "reachable",
+					    "one-way",  "nat",
+					    "filtered", "unreachable"};
+
+	for (int i = 0; i < 6; i++)
+		if (strcmp(order[i], s) == 0)
+			return i;
+	return 0;
+}
+
+/* The cell from -> to, created when missing. */
+static json_t *cell(json_t *cells, const char *from, const char *to)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cells, i, c)
+		if (strcmp(rj_str(c, "from"), from) == 0 &&
+		    strcmp(rj_str(c, "to"), to) == 0)
+			return c;
+	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:[]}", "from", from, "to", to,
+		      "state", "unknown", "rtt_us", "loss_pct", "details");
+	json_array_append_new(cells, c);
+	return c;
+}
+
+/* Records one observation: the worse state wins, every detail is kept. */
+static void observe(json_t *cells, const char *from, const char *to,
+		    const char *state, long long rtt_us, const char *detail)
+{
+	json_t *c;
+
+	if (from == NULL || to == NULL || strcmp(from, to) == 0)
+		return;
+	c = cell(cells, from, to);
+	if (state_rank(state) > state_rank(rj_str(c, "state")))
+		json_object_set_new(c, "state", json_string(state));
+	if (rtt_us >= 0 && !json_is_integer(json_object_get(c, "rtt_us")))
+		json_object_set_new(c, "rtt_us", json_integer(rtt_us));
+	json_array_append_new(json_object_get(c, "details"),
+			      json_string(detail));
+}
+
+/* Orders cells by source then destination node. */
+static int cmp_cell(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int d = strcmp(rj_str(x, "from"), rj_str(y, "from"));
+
+	return d != 0 ? d : strcmp(rj_str(x, "to"), rj_str(y, "to"));
+}
+
+/* Scan peers: responded, NAT, connect-back and RTT per peer. */
+static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
+{
+	const char *host = rj_str(d, "host");
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(rj_arr(d, "peers"), i, p) {
+		char buf[256], det[512];
+		const char *to = rn_peer(c, p, buf, sizeof(buf));
+		long long rtt = rj_int(p, "rtt_us", -1);
+
+		if (json_is_false(json_object_get(p, "responded"))) {
+			bool failed = rc_probe_failed(d);
+
+			snprintf(det, sizeof(det),
+				 failed ? "scan: no answer from the responder "
+					  "at %s"
+					: "scan: no responder answered at %s "
+					  "(or the scan did not probe it)",
+				 rj_strd(p, "peer_addr", rj_strd(p, "peer", "?")));
+			observe(cells, host, to, failed ? "unreachable"
+							: "unknown",
+				-1, det);
+			continue;
+		}
+		if (json_is_true(json_object_get(p, "nat"))) {
+			snprintf(det, sizeof(det),
+				 "scan: %s sent from %s, the peer saw %s", host,
+				 rj_strd(p, "local_addr", "?"),
+				 rj_strd(p, "observed_addr", "?"));
+			observe(cells, host, to, "nat", rtt, det);
+		} else {
+			snprintf(det, sizeof(det), "scan: responder answered "
+				 "via %s", rj_strd(p, "local_ifname", "?"));
+			observe(cells, host, to, "reachable", rtt, det);
+		}
+		if (json_is_false(json_object_get(p, "inbound"))) {
+			snprintf(det, sizeof(det),
+				 "scan: %s could not connect back to %s", to,
+				 host);
+			observe(cells, to, host, "filtered", -1, det);
+			observe(cells, host, to, "one-way", -1, det);
+		}
+	}
+}
+
+/* Ports documents: the target's ports, and connect-back results. */
+static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
+{
+	const char *host = rj_str(d, "host");
+	char buf[256], det[512];
+	const char *to = rn_target(c, d, buf, sizeof(buf));
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(rj_arr(d, "ports"), i, p) {
+		const char *st = rj_strd(p, "state", "unknown");
+		const char *cs = "unknown";
+
+		if (strcmp(st, "open") == 0 || strcmp(st, "closed") == 0)
+			cs = "reachable";
+		else if (strcmp(st, "filtered") == 0 ||
+			 strcmp(st, "prohibited") == 0)
+			cs = "filtered";
+		else if (strcmp(st, "unreachable") == 0)
+			cs = "unreachable";
+		snprintf(det, sizeof(det), "ports: %lld/%s %s (%s)",
+			 rj_int(p, "port", 0), rj_strd(p, "proto", "tcp"), st,
+			 rj_strd(p, "reason", "?"));
+		observe(cells, host, to, cs, rj_int(p, "rtt_us", -1), det);
+	}
+	json_array_foreach(rj_arr(d, "inbound"), i, p) {
+		const char *st = rj_strd(p, "state", "unknown");
+		const char *cs = strcmp(st, "open") == 0 ? "reachable"
+				 : strcmp(st, "filtered") == 0 ||
+						 strcmp(st, "prohibited") == 0
+					 ? "filtered"
+					 : "unknown";
+
+		snprintf(det, sizeof(det), "ports: connect-back %lld/%s %s (%s)",
+			 rj_int(p, "port", 0), rj_strd(p, "proto", "tcp"), st,
+			 rj_strd(p, "reason", "?"));
+		observe(cells, to, host, cs, rj_int(p, "rtt_us", -1), det);
+	}
+}
+
+/* Heartbeat documents: latency and loss per direction. */
+static void from_heartbeat(const struct rctx *c, const json_t *d,
+			   json_t *cells, json_t *hbs)
+{
+	const char *host = rj_str(d, "host");
+	char buf[256], det[512];
+	const char *to = rn_target(c, d, buf, sizeof(buf));
+	json_t *tcp = json_object_get(d, "tcp");
+	json_t *udp = json_object_get(d, "udp");
+	json_t *main = json_is_object(tcp) ? tcp : udp, *ce;
+	long long med = rj_int(json_object_get(main, "rtt_us"), "median", -1);
+
+	if (to == NULL || !json_is_object(main))
+		return;
+	snprintf(det, sizeof(det),
+		 "heartbeat: %lld sent, %lld received, median %lld us",
+		 rj_int(main, "sent", 0), rj_int(main, "received", 0), med);
+	observe(cells, host, to,
+		rj_int(main, "received", 0) > 0 ? "reachable" : "unreachable",
+		-1, det);
+	ce = cell(cells, host, to);
+	if (med >= 0)
+		json_object_set_new(ce, "rtt_us", json_integer(med));
+	if (json_is_number(json_object_get(main, "loss_pct")))
+		json_object_set(ce, "loss_pct",
+				json_object_get(main, "loss_pct"));
+	json_array_append_new(
+		hbs, json_pack("{s:s, s:s, s:O, s:O, s:O, s:O}", "from", host,
+			       "to", to, "tcp", tcp ? tcp : json_null(), "udp",
+			       udp ? udp : json_null(), "samples_us",
+			       rj_arr(d, "samples_us") ? rj_arr(d, "samples_us")
+						       : json_null(),
+			       "interval_us",
+			       json_object_get(d, "interval_us")
+				       ? json_object_get(d, "interval_us")
+				       : json_null()));
+}
+
+/* ncclcheck pre-flight: rank-to-rank TCP checks, mapped to hosts. */
+static void from_preflight(const json_t *d, json_t *cells)
+{
+	json_t *ranks = rj_arr(d, "ranks"), *p, *r;
+	size_t i, j;
+
+	json_array_foreach(rj_arr(json_object_get(d, "preflight"), "pairs"), i,
+			   p) {
+		const char *from = NULL, *to = NULL;
+		char det[512];
+		int ok = json_is_true(json_object_get(p, "ok"));
+
+		json_array_foreach(ranks, j, r) {
+			if (rj_int(r, "rank", -1) == rj_int(p, "from", -2))
+				from = rj_str(r, "host");
+			if (rj_int(r, "rank", -1) == rj_int(p, "to", -2))
+				to = rj_str(r, "host");
+		}
+		snprintf(det, sizeof(det), "ncclcheck pre-flight rank %lld -> "
+			 "%lld: %s",
+			 rj_int(p, "from", -1), rj_int(p, "to", -1),
+			 ok ? "ok" : rj_strd(p, "error", "failed"));
+		observe(cells, from, to, ok ? "reachable" : "unreachable", -1,
+			det);
+	}
+}
+
+int rm_matrix(struct rctx *c, json_t *rep)
+{
+	json_t *cells = json_array(), *hbs = json_array(), *nodes, *v, *out;
+	json_t **arr;
+	size_t i, n;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		const char *cmd = rj_strd(d, "command", "");
+
+		if (rj_arr(d, "peers") != NULL)
+			from_scan(c, d, cells);
+		if (strcmp(cmd, "ports") == 0)
+			from_ports(c, d, cells);
+		if (strcmp(cmd, "heartbeat") == 0)
+			from_heartbeat(c, d, cells, hbs);
+		if (json_is_object(json_object_get(d, "preflight")))
+			from_preflight(d, cells);
+	}
+	n = json_array_size(cells);
+	if (n == 0) {
+		json_decref(cells);
+		out = json_null();
+	} else {
+		arr = calloc(n, sizeof(*arr));
+		if (arr == NULL) {
+			json_decref(cells);
+			json_decref(hbs);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			arr[i] = json_incref(json_array_get(cells, i));
+		qsort(arr, n, sizeof(*arr), cmp_cell);
+		json_array_clear(cells);
+		for (i = 0; i < n; i++)
+			json_array_append_new(cells, arr[i]);
+		free(arr);
+		nodes = json_deep_copy(c->nodes);
+		json_array_foreach(cells, i, v) {
+			const char *ends[2] = {rj_str(v, "from"),
+					       rj_str(v, "to")};
+
+			for (int e = 0; e < 2; e++) {
+				size_t j;
+				json_t *x;
+				bool have = false;
+
+				json_array_foreach(nodes, j, x)
+					have |= strcmp(json_string_value(x),
+						       ends[e]) == 0;
+				if (!have)
+					json_array_append_new(
+						nodes, json_string(ends[e]));
+			}
+		}
+		out = json_pack("{s:o, s:o}", "nodes", nodes, "cells", cells);
+	}
+	json_object_set_new(rep, "matrix", out);
+	json_object_set_new(rep, "heartbeats", hbs);
+	return 0;
+}
+
+/* Orders points by message size. */
+static int cmp_point(const void *a, const void *b)
+{
+	double x = rj_num(*(json_t *const *)a, "bytes", 0);
+	double y = rj_num(*(json_t *const *)b, "bytes", 0);
+
+	return (x > y) - (x < y);
+}
+
+/* One series per collective: out-of-place results by size (in-place when
+ * that is all there is), with the peak. */
+static json_t *collectives(const json_t *d)
+{
+	json_t *out = json_array(), *r, *s;
+	size_t i, j;
+
+	json_array_foreach(rj_arr(d, "results"), i, r) {
+		const char *name = rj_strd(r, "collective", "?");
+		json_t *pts = NULL, *p;
+		bool inpl = json_is_true(json_object_get(r, "in_place"));
+		bool replaced = false;
+
+		json_array_foreach(out, j, s)
+			if (strcmp(rj_str(s, "name"), name) == 0)
+				pts = json_object_get(s, "points");
+		if (pts == NULL) {
+			pts = json_array();
+			json_array_append_new(
+				out, json_pack("{s:s, s:o}", "name", name,
+					       "points", pts));
+		}
+		json_array_foreach(pts, j, p) {
+			if (rj_num(p, "bytes", -1) != rj_num(r, "bytes", -2))
+				continue;
+			if (inpl || !json_is_true(json_object_get(p,
+								  "in_place")))
+				replaced = true; /* keep what is there */
+			else
+				json_array_remove(pts, j);
+			break;
+		}
+		if (replaced)
+			continue;
+		json_array_append_new(
+			pts, json_pack("{s:O, s:O, s:O, s:O, s:b, s:O}", "bytes",
+				       json_object_get(r, "bytes")
+					       ? json_object_get(r, "bytes")
+					       : json_null(),
+				       "busbw_gbps",
+				       json_object_get(r, "busbw_gbps")
+					       ? json_object_get(r, "busbw_gbps")
+					       : json_null(),
+				       "algbw_gbps",
+				       json_object_get(r, "algbw_gbps")
+					       ? json_object_get(r, "algbw_gbps")
+					       : json_null(),
+				       "time_us",
+				       json_object_get(r, "time_us")
+					       ? json_object_get(r, "time_us")
+					       : json_null(),
+				       "in_place", inpl, "wrong",
+				       json_object_get(r, "wrong")
+					       ? json_object_get(r, "wrong")
+					       : json_null()));
+	}
+	json_array_foreach(out, i, s) {
+		json_t *pts = json_object_get(s, "points");
+		size_t n = json_array_size(pts);
+		json_t **a = calloc(n ? n : 1, sizeof(*a));
+		json_t *peak = json_object_get(json_object_get(d, "peak"),
+					       rj_str(s, "name"));
+
+		if (a != NULL) {
+			for (j = 0; j < n; j++)
+				a[j] = json_incref(json_array_get(pts, j));
+			qsort(a, n, sizeof(*a), cmp_point);
+			json_array_clear(pts);
+			for (j = 0; j < n; j++)
+				json_array_append_new(pts, a[j]);
+			free(a);
+		}
+		json_object_set(s, "peak", peak ? peak : json_null());
+		json_array_foreach(pts, j, r)
+			json_object_del(r, "in_place");
+	}
+	return out;
+}
+
+json_t *rm_nccl(struct rctx *c)
+{
+	json_t *out = json_array();
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		json_t *g = json_object_get(d, "gate");
+
+		if (strcmp(rj_str(d, "tool"), "ncclcheck") != 0)
+			continue;
+		json_array_append_new(
+			out,
+			json_pack("{s:s, s:s, s:o, s:o, s:o, s:O}", "host",
+				  rj_str(d, "host"), "file", c->set->in[k].path,
+				  "ranks",
+				  rj_arr(d, "ranks")
+					  ? json_incref(rj_arr(d, "ranks"))
+					  : json_array(),
+				  "transports",
+				  rj_arr(d, "transports")
+					  ? json_incref(rj_arr(d, "transports"))
+					  : json_array(),
+				  "collectives", collectives(d), "gate",
+				  json_is_object(g) ? g : json_null()));
+	}
+	return out;
+}

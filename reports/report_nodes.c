@@ -1,0 +1,157 @@
+/* netprobe report: which node each document and each address belongs to.
+ * Nodes are the `host` of each document and the hosts of ncclcheck ranks;
+ * addresses come from scans, ifaces and rank tables. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_int.h"
+
+/* Adds name to the sorted, unique node list. */
+static void add_node(json_t *nodes, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	if (name == NULL || *name == '\0')
+		return;
+	json_array_foreach(nodes, i, v) {
+		int c = strcmp(json_string_value(v), name);
+
+		if (c == 0)
+			return;
+		if (c > 0) {
+			json_array_insert_new(nodes, i, json_string(name));
+			return;
+		}
+	}
+	json_array_append_new(nodes, json_string(name));
+}
+
+/* Records addr -> node; an address two nodes claim (two containers on
+ * 172.17.0.2) maps to nothing, as no guess is better than a wrong one. */
+static void add_addr(json_t *map, const char *addr, const char *node)
+{
+	json_t *cur;
+
+	if (addr == NULL || node == NULL || *addr == '\0')
+		return;
+	if (strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0)
+		return;
+	cur = json_object_get(map, addr);
+	if (cur == NULL)
+		json_object_set_new(map, addr, json_string(node));
+	else if (json_is_string(cur) &&
+		 strcmp(json_string_value(cur), node) != 0)
+		json_object_set_new(map, addr, json_null());
+}
+
+/* Addresses of an interface array ([{addresses: [{address}]}]). */
+static void add_iface_addrs(json_t *map, json_t *ifaces, const char *node)
+{
+	size_t i, j;
+	json_t *ifc, *a;
+
+	json_array_foreach(ifaces, i, ifc) {
+		const char *name = rj_str(ifc, "name");
+
+		if (name != NULL && strcmp(name, "lo") == 0)
+			continue;
+		json_array_foreach(rj_arr(ifc, "addresses"), j, a)
+			add_addr(map, rj_str(a, "address"), node);
+	}
+}
+
+int rn_build(struct rctx *c)
+{
+	c->nodes = json_array();
+	c->addrs = json_object();
+	if (c->nodes == NULL || c->addrs == NULL)
+		return -1;
+	for (size_t k = 0; k < c->set->nin; k++) {
+		json_t *d = c->set->in[k].doc;
+		const char *host = rj_str(d, "host");
+		json_t *rec = json_object_get(d, "recommendation");
+		json_t *hn = json_object_get(d, "hostname");
+		size_t i;
+		json_t *v;
+
+		add_node(c->nodes, host);
+		add_iface_addrs(c->addrs, rj_arr(d, "interfaces"), host);
+		add_addr(c->addrs, rj_str(rec, "address"), host);
+		json_array_foreach(rj_arr(hn, "addresses"), i, v)
+			add_addr(c->addrs, json_string_value(v), host);
+		json_array_foreach(rj_arr(d, "ranks"), i, v) {
+			add_node(c->nodes, rj_str(v, "host"));
+			add_addr(c->addrs, rj_str(v, "address"),
+				 rj_str(v, "host"));
+		}
+	}
+	return 0;
+}
+
+const char *rn_resolve(const struct rctx *c, const char *host,
+		       const char *addr)
+{
+	size_t i;
+	json_t *v;
+
+	if (host != NULL) {
+		json_array_foreach(c->nodes, i, v)
+			if (strcmp(json_string_value(v), host) == 0)
+				return json_string_value(v);
+		if (json_string_value(json_object_get(c->addrs, host)))
+			return json_string_value(
+				json_object_get(c->addrs, host));
+	}
+	if (addr != NULL &&
+	    json_string_value(json_object_get(c->addrs, addr)) != NULL)
+		return json_string_value(json_object_get(c->addrs, addr));
+	return NULL;
+}
+
+/* A peer string "host:port", "[v6]:port" or "host" without its port. */
+static void peer_host(const char *peer, char *out, size_t len)
+{
+	const char *colon;
+
+	snprintf(out, len, "%s", peer != NULL ? peer : "");
+	if (out[0] == '[') {
+		char *e = strchr(out, ']');
+
+		if (e != NULL) {
+			*e = '\0';
+			memmove(out, out + 1, strlen(out + 1) + 1);
+		}
+		return;
+	}
+	colon = strchr(out, ':');
+	if (colon != NULL && strchr(colon + 1, ':') == NULL)
+		out[colon - out] = '\0';
+}
+
+const char *rn_peer(const struct rctx *c, const json_t *peer, char *buf,
+		    size_t len)
+{
+	const char *n;
+
+	peer_host(rj_str(peer, "peer"), buf, len);
+	n = rn_resolve(c, buf[0] ? buf : NULL, rj_str(peer, "peer_addr"));
+	if (n != NULL)
+		return n;
+	if (rj_str(peer, "peer_addr") != NULL && buf[0] == '\0')
+		snprintf(buf, len, "%s", rj_str(peer, "peer_addr"));
+	return buf[0] ? buf : NULL;
+}
+
+const char *rn_target(const struct rctx *c, const json_t *doc, char *buf,
+		      size_t len)
+{
+	json_t *t = json_object_get(doc, "target");
+	const char *n = rn_resolve(c, rj_str(t, "host"), rj_str(t, "address"));
+
+	if (n != NULL)
+		return n;
+	snprintf(buf, len, "%s",
+		 rj_strd(t, "host", rj_strd(t, "address", "")));
+	return buf[0] ? buf : NULL;
+}

@@ -1,0 +1,113 @@
+/* netprobe report: small accessors over jansson values and formatters that
+ * the deciders and every renderer share. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+const char *rj_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+const char *rj_strd(const json_t *o, const char *key, const char *def)
+{
+	const char *s = rj_str(o, key);
+
+	return s != NULL ? s : def;
+}
+
+long long rj_int(const json_t *o, const char *key, long long def)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v))
+		return (long long)json_real_value(v);
+	return def;
+}
+
+double rj_num(const json_t *o, const char *key, double def)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+json_t *rj_arr(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_array(v) ? v : NULL;
+}
+
+int rj_sev(const char *severity)
+{
+	if (severity == NULL)
+		return 0;
+	if (strcmp(severity, "fault") == 0)
+		return 2;
+	if (strcmp(severity, "warning") == 0)
+		return 1;
+	return 0;
+}
+
+/* Control characters other than tab and newline become U+FFFD so the XML
+ * stays well formed whatever a document held. */
+void rj_xml_escape(FILE *fp, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&':
+			fputs("&amp;", fp);
+			break;
+		case '<':
+			fputs("&lt;", fp);
+			break;
+		case '>':
+			fputs("&gt;", fp);
+			break;
+		case '"':
+			fputs("&quot;", fp);
+			break;
+		case '\'':
+			fputs("&#39;", fp);
+			break;
+		default:
+			if (c < 0x20 && c != '\n' && c != '\t')
+				fputs("\xef\xbf\xbd", fp);
+			else
+				fputc(c, fp);
+		}
+	}
+}
+
+char *rj_fmt_us(double us, char *buf, size_t len)
+{
+	if (us < 1000)
+		snprintf(buf, len, "%.0fus", us);
+	else if (us < 1000000)
+		snprintf(buf, len, "%.2fms", us / 1000);
+	else
+		snprintf(buf, len, "%.2fs", us / 1000000);
+	return buf;
+}
+
+char *rj_fmt_bytes(double bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	int i = 0;
+
+	while (bytes >= 1024 && i < 4) {
+		bytes /= 1024;
+		i++;
+	}
+	if (bytes == (double)(long long)bytes)
+		snprintf(buf, len, "%lld %s", (long long)bytes, unit[i]);
+	else
+		snprintf(buf, len, "%.1f %s", bytes, unit[i]);
+	return buf;
+}

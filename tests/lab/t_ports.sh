@@ -1,0 +1,272 @@
+# Ports lab: hosts A and B on a LAN; nftables on B drops, resets, rejects
+# with ICMP admin-prohibited and host-unreachable; a listener on 8000 and a
+# service bound to 127.0.0.1 only. `netprobe ports` must classify each with
+# the reason that settled it, name the findings and exit 1; bad input
+# exits 2 with one line.
+. "$(dirname "$0")/lib.sh"
+lab_require nft socat jq
+lab_ns A a
+lab_ns B b
+lab_veth "$A" lan0 "$B" lan0
+ip -n "$A" addr add 10.231.30.1/24 dev lan0
+ip -n "$B" addr add 10.231.30.2/24 dev lan0
+ip -n "$A" addr add fd00:231:30::1/64 dev lan0 nodad
+ip -n "$B" addr add fd00:231:30::2/64 dev lan0 nodad
+ip -n "$A" link set lan0 up
+ip -n "$B" link set lan0 up
+# names resolve from files only; DNS goes to the namespace's own loopback
+lab_hosts "$A" "127.0.0.1 localhost" "10.231.30.2 hostb"
+printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' \
+	>"/etc/netns/$A/resolv.conf"
+
+ip netns exec "$B" nft -f - <<'EOF'
+table inet nplab {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		tcp dport 29500 drop
+		tcp dport 29501 reject with tcp reset
+		tcp dport 29502 reject with icmp type admin-prohibited
+		tcp dport 29503 reject with icmp type host-unreachable
+		ip6 daddr fd00:231:30::2 tcp dport 29504 reject with icmpx type admin-prohibited
+	}
+}
+EOF
+ip netns exec "$B" timeout 120 socat \
+	TCP6-LISTEN:8000,ipv6only=0,reuseaddr,fork SYSTEM:true >/dev/null 2>&1 &
+ip netns exec "$B" timeout 120 socat \
+	TCP-LISTEN:6000,bind=127.0.0.1,reuseaddr,fork SYSTEM:true \
+	>/dev/null 2>&1 &
+lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":8000 " &&
+	ss -ltn | grep -q "127.0.0.1:6000 "' ||
+	lab_notok "listeners started"
+
+# jqs FILTER: runs jq on $LAB_OUT's JSON document.
+jqs() {
+	printf '%s\n' "$LAB_OUT" | jq -r "$1" 2>/dev/null
+}
+
+# state PORT: "state reason" of one TCP port in $LAB_OUT.
+state() {
+	jqs ".ports[] | select(.port == $1 and .proto == \"tcp\") |
+		\"\(.state) \(.reason)\""
+}
+
+# expect PORT WANT: the port's "state reason" equals WANT.
+expect() {
+	_got=$(state "$1")
+	if [ "$_got" = "$2" ]; then
+		lab_ok "port $1: $2"
+	else
+		lab_notok "port $1: got '$_got', wanted '$2'"
+	fi
+}
+
+start=$(date +%s%N)
+lab_rc 1 "A to B: some ports not open, exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s hostb \
+	8000,29500,29501,29502,29503,6000
+took=$((($(date +%s%N) - start) / 1000000))
+LAB_OUT=$(printf '%s\n' "$LAB_OUT" | sed -n '/^{/,$p')
+expect 8000 "open syn-ack"
+expect 29500 "filtered timeout"
+expect 29501 "closed rst"
+expect 29502 "prohibited icmp type 3 code 13"
+expect 29503 "unreachable icmp type 3 code 1"
+expect 6000 "closed rst"
+lab_check "target names host and address" \
+	test "$(jqs '.target.host + " " + .target.address')" = \
+	"hostb 10.231.30.2"
+lab_check "open port has an rtt, filtered none" \
+	test "$(jqs '[(.ports[] | select(.port == 8000) | .rtt_us > 0),
+		(.ports[] | select(.port == 29500) | .rtt_us == null)] |
+		all')" = true
+for code in port-filtered port-closed port-prohibited host-unreachable; do
+	lab_check "finding $code" \
+		test "$(jqs "[.findings[].code] | index(\"$code\") != null")" \
+		= true
+done
+lab_check "filtered fix names nft, ufw and firewalld for 29500" \
+	sh -c "printf '%s' '$(jqs '.findings[] |
+		select(.code == "port-filtered") | .fix')' |
+		grep -q 'dport { 29500 } accept.*ufw allow 29500/tcp.*port=29500/tcp'"
+lab_check "finished in about one timeout (${took}ms)" test "$took" -lt 1900
+
+# B against its own LAN address: 6000 is bound to 127.0.0.1 only
+lab_rc 1 "B on itself: exit 1" ip netns exec "$B" "$NETPROBE" ports \
+	--json --timeout 1s 10.231.30.2 6000,8000
+expect 6000 "closed rst"
+expect 8000 "open syn-ack"
+lab_check "finding listener-loopback-only names 6000" \
+	test "$(jqs '.findings[] | select(.code == "listener-loopback-only")
+		| .summary' | grep -c '6000/tcp')" = 1
+lab_check "no port-closed for the loopback-only port" \
+	test "$(jqs '[.findings[].code] | index("port-closed")')" = null
+lab_rc 1 "B on 127.0.0.1: open but loopback only" ip netns exec "$B" \
+	"$NETPROBE" ports 127.0.0.1 6000
+lab_grep "text names listener-loopback-only" \
+	'fault listener-loopback-only: 1 port'
+lab_rc 0 "all open: exit 0" ip netns exec "$A" "$NETPROBE" ports \
+	10.231.30.2 8000
+lab_grep "text row for 8000" '^8000/tcp +open +syn-ack'
+
+# no route: a subnet nothing routes to
+lab_rc 1 "no route: exit 1" ip netns exec "$A" "$NETPROBE" ports --json \
+	10.231.99.1 22
+expect 22 "unreachable no route"
+
+# IPv6: ICMPv6 administratively prohibited, and a reset
+lab_rc 1 "IPv6: exit 1" ip netns exec "$A" "$NETPROBE" ports --json \
+	--timeout 1s fd00:231:30::2 29504,29501,8000
+expect 29504 "prohibited icmp6 type 1 code 1"
+expect 29501 "closed rst"
+expect 8000 "open syn-ack"
+
+# on-link but nobody answers ARP: the kernel's own host unreachable
+lab_rc 1 "no ARP answer: exit 1" ip netns exec "$A" "$NETPROBE" ports \
+	--json --timeout 5s 10.231.30.77 22
+expect 22 "unreachable icmp type 3 code 1"
+
+# 1,000 dropped ports in about one timeout, not one per port
+ip netns exec "$B" nft add rule inet nplab input tcp dport 40000-40999 drop
+start=$(date +%s%N)
+lab_rc 1 "1000 filtered ports" ip netns exec "$A" "$NETPROBE" ports \
+	--json --timeout 1s 10.231.30.2 40000-40999
+took=$((($(date +%s%N) - start) / 1000000))
+lab_check "1000 filtered (got $(jqs '[.ports[] |
+	select(.state == "filtered")] | length'))" \
+	test "$(jqs '[.ports[] | select(.state == "filtered")] | length')" \
+	= 1000
+lab_check "1000 ports in about one timeout (${took}ms)" test "$took" -lt 2500
+start=$(date +%s%N)
+lab_rc 1 "--parallel 250 takes four rounds" ip netns exec "$A" \
+	"$NETPROBE" ports --parallel 250 --timeout 300ms 10.231.30.2 \
+	40000-40999
+took=$((($(date +%s%N) - start) / 1000000))
+lab_check "four rounds of 300ms (${took}ms)" \
+	test "$took" -ge 1150 -a "$took" -lt 1800
+lab_grep "text summarises by state" 'filtered +1000 tcp +40000-40999'
+
+# ---- through the responder (netprobe serve on B and on C) ----
+# C sits on a second link from A; it drops UDP 4789 and new connections to
+# its ephemeral range, as a firewall that allows fixed ports only does
+lab_ns C c
+lab_veth "$A" lan1 "$C" lan0
+ip -n "$A" addr add 10.231.31.1/24 dev lan1
+ip -n "$C" addr add 10.231.31.2/24 dev lan0
+ip -n "$A" link set lan1 up
+ip -n "$C" link set lan0 up
+ip netns exec "$C" nft -f - <<'EOF'
+table inet nplab {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		udp dport 4789 drop
+		tcp dport 32768-60999 ct state new drop
+	}
+}
+EOF
+for ns in "$B" "$C"; do
+	ip netns exec "$ns" timeout 200 "$NETPROBE" serve >/dev/null 2>&1 &
+done
+lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":7470 "' &&
+	lab_wait 50 ip netns exec "$C" sh -c 'ss -ltn | grep -q ":7470 "' ||
+	lab_notok "responders started"
+
+# udpstate PORT: "state reason" of one UDP port in $LAB_OUT.
+udpstate() {
+	jqs ".ports[] | select(.port == $1 and .proto == \"udp\") |
+		\"\(.state) \(.reason)\""
+}
+
+lab_rc 0 "UDP 4789 to B through its responder: exit 0" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s 10.231.30.2 4789/udp
+lab_check "B: 4789/udp open (responder)" \
+	test "$(udpstate 4789)" = "open responder"
+lab_rc 1 "UDP 4789 to C, dropped there: exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s 10.231.31.2 4789/udp
+lab_check "C: 4789/udp filtered (timeout)" \
+	test "$(udpstate 4789)" = "filtered timeout"
+lab_check "C: port-filtered names 4789/udp with a udp rule" \
+	sh -c "printf '%s' '$(jqs '.findings[] |
+		select(.code == "port-filtered") | .fix')' |
+		grep -q 'udp dport { 4789 } accept'"
+lab_rc 1 "no responder on that port: exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s --responder-port 7999 \
+	10.231.30.2 4789/udp,8000
+lab_check "UDP without responder is unknown, never open" \
+	test "$(udpstate 4789)" = "unknown no responder"
+lab_check "the missing responder is in errors[]" \
+	test "$(jqs '.errors[0].step')" = responder
+expect 8000 "open syn-ack"
+
+lab_rc 1 "ray through B's responder: exit 1 (fixed ports closed)" \
+	ip netns exec "$A" "$NETPROBE" ports --json --timeout 1s \
+	10.231.30.2 ray
+expect 10002 "open syn-ack"
+expect 19999 "open syn-ack"
+expect 6379 "closed rst"
+lab_rc 1 "ray without responder: samples unknown" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s --responder-port 7999 \
+	10.231.30.2 ray
+expect 15000 "unknown no responder"
+
+lab_rc 0 "ephemeral samples on B: open" ip netns exec "$A" "$NETPROBE" \
+	ports --json --timeout 1s 10.231.30.2 7470,ephemeral
+lab_check "four ephemeral samples at both ends of 32768-60999" \
+	test "$(jqs '[.ports[] | select(.preset == "ephemeral") | .port] |
+		sort | map(tostring) | join(",")')" = "32768,32769,60998,60999"
+lab_rc 1 "ephemeral range dropped on C: exit 1" ip netns exec "$A" \
+	"$NETPROBE" ports --json --timeout 1s 10.231.31.2 7470,ephemeral
+expect 7470 "open syn-ack"
+expect 32768 "filtered timeout"
+lab_check "finding ephemeral-range-blocked" \
+	test "$(jqs '[.findings[].code] | index("ephemeral-range-blocked")
+		!= null')" = true
+lab_check "no port-filtered beside it" \
+	test "$(jqs '[.findings[].code] | index("port-filtered")')" = null
+
+# --both-ways: A drops inbound 2377; B connects back on 8000 and 2377
+ip netns exec "$A" nft -f - <<'EOF'
+table inet nplab {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		tcp dport 2377 drop
+	}
+}
+EOF
+lab_rc 1 "--both-ways: inbound 2377 dropped at A" ip netns exec "$A" \
+	"$NETPROBE" ports --json --both-ways --timeout 1s 10.231.30.2 \
+	8000,2377
+lab_check "inbound 8000 open" test "$(jqs '.inbound[] |
+	select(.port == 8000) | .state')" = open
+lab_check "inbound 2377 filtered" test "$(jqs '.inbound[] |
+	select(.port == 2377) | .state + " " + .reason')" = "filtered timeout"
+lab_check "finding inbound-blocked names 2377" \
+	test "$(jqs '.findings[] | select(.code == "inbound-blocked") |
+		.summary' | grep -c '2377/tcp')" = 1
+lab_rc 1 "--both-ways without responder says so" ip netns exec "$A" \
+	"$NETPROBE" ports --both-ways --timeout 1s --responder-port 7999 \
+	10.231.30.2 8000
+lab_grep "error names --both-ways" 'both-ways needs the responder'
+
+# bad input: one line on stderr, exit 2
+for bad in 0 70000 10-5 foo '' 22,,80 22/sctp 1-65535/tcp+udp; do
+	lab_rc 2 "bad ports '$bad' exits 2" ip netns exec "$A" \
+		"$NETPROBE" ports 10.231.30.2 "$bad"
+	lab_check "one line for '$bad'" test "$(printf '%s\n' "$LAB_OUT" |
+		wc -l)" = 1
+	lab_grep "message for '$bad'" "^netprobe ports: invalid port list"
+done
+lab_rc 2 "unresolvable host exits 2" ip netns exec "$A" "$NETPROBE" ports \
+	nosuch.invalid 22
+lab_grep "one-line resolve error" \
+	"^netprobe ports: cannot resolve 'nosuch.invalid'"
+lab_rc 2 "unresolvable in JSON" ip netns exec "$A" "$NETPROBE" ports \
+	--json nosuch.invalid 22
+LAB_OUT=$(printf '%s\n' "$LAB_OUT" | sed -n '/^{/,$p')
+expect 22 "resolve-failed resolve failed"
+lab_check "resolve error in errors[]" \
+	test "$(jqs '.errors[0].step')" = resolve
+lab_rc 2 "bad timeout exits 2" "$NETPROBE" ports --timeout 5x 127.0.0.1 22
+lab_rc 0 "--help exits 0" "$NETPROBE" ports --help
+lab_grep "help lists presets" '^  ray '
+lab_done

@@ -1,0 +1,13 @@
+/* The suites of ncclcheck's unit-test runner. */
+#ifndef NC_TEST_SUITES_H
+#define NC_TEST_SUITES_H
+#include <check.h>
+Suite *suite_nc_formulas(void);
+Suite *suite_nc_options(void);
+Suite *suite_nc_gate(void);
+Suite *suite_nc_bootstrap(void);
+Suite *suite_nc_preflight(void);
+Suite *suite_nc_launch(void);
+Suite *suite_nc_nccllog(void);
+Suite *suite_nc_output(void);
+#endif

@@ -1,0 +1,174 @@
+/* Unit tests for the side channel over loopback, one thread per process:
+ * the exchange, a lost peer, a rank that never comes, the arrival table. */
+#include <check.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bootstrap.h"
+#include "suites.h"
+
+#define N 4
+
+struct proc {
+	int rank, n, port, lfd;
+	int mode;          /* 0 normal, 1 close after hello, 2 no contrib */
+	struct sc sc;
+	int rc_open, rc_ag;
+	int all[N];
+	char why[512];
+	bool from_peer;
+	char table[512];
+};
+
+/* One process: open, arrive, allgather its rank*100 (modes vary). */
+static void *proc_main(void *arg)
+{
+	struct proc *p = arg;
+	long long dl = sc_now_us() + 3000000;
+	int mine = p->rank * 100;
+
+	if (p->rank == 0)
+		p->rc_open = sc_hub_open(&p->sc, p->lfd, p->n, dl);
+	else
+		p->rc_open = sc_client_open(&p->sc, "127.0.0.1", p->port,
+					    p->rank, p->n, dl);
+	if (p->rc_open < 0)
+		goto out;
+	sc_arrive(&p->sc, p->rank == 2 ? 2 : 3);
+	if (p->mode == 1) {
+		sc_close(&p->sc);
+		return NULL;
+	}
+	if (p->mode == 2) {
+		usleep(1500000);
+		goto out;
+	}
+	p->rc_ag = sc_allgather(&p->sc, &mine, sizeof(mine), p->all,
+				sc_now_us() + (p->rank == 0 ? 800000 :
+							      2000000));
+	if (p->rank == 0 && p->rc_ag < 0)
+		sc_describe(&p->sc, 3, sc_now_us() + 500000, p->table,
+			    sizeof(p->table));
+out:
+	snprintf(p->why, sizeof(p->why), "%s", p->sc.why);
+	p->from_peer = p->sc.from_peer;
+	if (p->rank == 0) /* let the clients read the abort */
+		usleep(300000);
+	sc_close(&p->sc);
+	return NULL;
+}
+
+/* Runs n processes with the given modes. */
+static void run(struct proc *p, int n, const int *modes)
+{
+	pthread_t th[N];
+	int port = 0, lfd = sc_listen("127.0.0.1", 0, &port);
+
+	ck_assert_int_ge(lfd, 0);
+	for (int i = 0; i < n; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].rank = i;
+		p[i].n = n;
+		p[i].port = port;
+		p[i].lfd = lfd;
+		p[i].mode = modes != NULL ? modes[i] : 0;
+		pthread_create(&th[i], NULL, proc_main, &p[i]);
+	}
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	close(lfd);
+}
+
+START_TEST(exchange)
+{
+	struct proc p[N];
+
+	run(p, N, NULL);
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(p[i].rc_open, 0);
+		ck_assert_int_eq(p[i].rc_ag, 0);
+		for (int j = 0; j < N; j++)
+			ck_assert_int_eq(p[i].all[j], j * 100);
+	}
+}
+END_TEST
+
+START_TEST(lost_peer)
+{
+	static const int modes[N] = { 0, 0, 1, 0 };
+	struct proc p[N];
+
+	run(p, N, modes);
+	ck_assert_int_eq(p[0].rc_ag, -1);
+	ck_assert_ptr_nonnull(strstr(p[0].why, "rank 2 was lost"));
+	ck_assert_ptr_nonnull(strstr(p[0].table, "rank 2 was lost"));
+	ck_assert_int_eq(p[1].rc_ag, -1);
+	ck_assert(p[1].from_peer);
+	ck_assert_ptr_nonnull(strstr(p[1].why, "rank 2 was lost"));
+}
+END_TEST
+
+START_TEST(never_arrives)
+{
+	static const int modes[N] = { 0, 0, 2, 0 };
+	struct proc p[N];
+
+	run(p, N, modes);
+	ck_assert_int_eq(p[0].rc_ag, -1);
+	ck_assert_ptr_nonnull(strstr(p[0].why, "ranks 2 had not arrived"));
+	ck_assert_ptr_nonnull(strstr(p[0].table,
+				     "ranks 0-1,3 had arrived; rank 2 had not"));
+	ck_assert_int_eq(p[3].rc_ag, -1);
+	ck_assert(p[3].from_peer);
+}
+END_TEST
+
+START_TEST(never_connects)
+{
+	struct sc sc;
+	int port = 0, lfd = sc_listen("127.0.0.1", 0, &port);
+	long long t0 = sc_now_us();
+
+	ck_assert_int_eq(sc_hub_open(&sc, lfd, 3, t0 + 300000), -1);
+	ck_assert_int_lt(sc_now_us() - t0, 1500000);
+	ck_assert(sc.timed_out);
+	ck_assert_ptr_nonnull(strstr(sc.why, "ranks 1-2 never connected"));
+	sc_close(&sc);
+	close(lfd);
+	/* a client with nobody listening gives up at its deadline */
+	t0 = sc_now_us();
+	ck_assert_int_eq(sc_client_open(&sc, "127.0.0.1", port, 1, 2,
+					t0 + 400000), -1);
+	ck_assert_ptr_nonnull(strstr(sc.why, "cannot reach rank 0"));
+	ck_assert_int_lt(sc_now_us() - t0, 1500000);
+	sc_close(&sc);
+}
+END_TEST
+
+START_TEST(ranges)
+{
+	int a[] = { 0, 1, 2, 5, 7, 8 }, b[] = { 3 };
+	char buf[64];
+
+	ck_assert_str_eq(sc_ranges(a, 6, buf, sizeof(buf)), "0-2,5,7-8");
+	ck_assert_str_eq(sc_ranges(b, 1, buf, sizeof(buf)), "3");
+	ck_assert_str_eq(sc_ranges(b, 0, buf, sizeof(buf)), "");
+}
+END_TEST
+
+Suite *suite_nc_bootstrap(void)
+{
+	Suite *s = suite_create("nc_bootstrap");
+	TCase *tc = tcase_create("loopback");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, exchange);
+	tcase_add_test(tc, lost_peer);
+	tcase_add_test(tc, never_arrives);
+	tcase_add_test(tc, never_connects);
+	tcase_add_test(tc, ranges);
+	suite_add_tcase(s, tc);
+	return s;
+}

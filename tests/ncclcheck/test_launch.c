@@ -1,0 +1,131 @@
+/* Unit tests for launch detection and its refusals. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "launch.h"
+#include "suites.h"
+
+/* A NULL-terminated list of "NAME=value" strings as the environment. */
+static const char *tget(const char *name, void *ctx)
+{
+	const char *const *e = ctx;
+	size_t n = strlen(name);
+
+	for (; *e != NULL; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+START_TEST(mpi)
+{
+	const char *env[] = { "OMPI_COMM_WORLD_SIZE=4", "OMPI_COMM_WORLD_RANK=2",
+			      "OMPI_COMM_WORLD_LOCAL_RANK=2", NULL };
+	struct nc_launch l;
+	char err[512];
+
+	ck_assert_int_eq(nc_launch_detect(tget, env, true, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_MPI);
+	ck_assert_int_eq(l.rank, 2);
+	ck_assert_int_eq(l.nprocs, 4);
+	ck_assert_int_eq(l.local_rank, 2);
+	/* the busbw = 0 trap: a binary without MPI under mpirun */
+	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
+					  sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "built without MPI but started by "
+				     "an MPI launcher (OMPI_COMM_WORLD_SIZE=4)"));
+}
+END_TEST
+
+START_TEST(torchrun)
+{
+	const char *env[] = { "RANK=1", "WORLD_SIZE=8", "LOCAL_RANK=1",
+			      "MASTER_ADDR=10.0.0.1", "MASTER_PORT=29500",
+			      NULL };
+	const char *nomaster[] = { "RANK=1", "WORLD_SIZE=8", NULL };
+	const char *half[] = { "RANK=1", NULL };
+	const char *bad[] = { "RANK=8", "WORLD_SIZE=8", NULL };
+	struct nc_launch l;
+	char err[512];
+
+	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_TORCHRUN);
+	ck_assert_int_eq(l.rank, 1);
+	ck_assert_int_eq(l.nprocs, 8);
+	ck_assert_str_eq(l.master_addr, "10.0.0.1");
+	ck_assert_int_eq(l.master_port, 29500);
+	ck_assert_int_eq(nc_launch_detect(tget, nomaster, false, &l, err,
+					  sizeof(err)), -1);
+	ck_assert_str_eq(err, "RANK and WORLD_SIZE are set but MASTER_ADDR is "
+			 "not");
+	ck_assert_int_eq(nc_launch_detect(tget, half, false, &l, err,
+					  sizeof(err)), -1);
+	ck_assert_int_eq(nc_launch_detect(tget, bad, false, &l, err,
+					  sizeof(err)), -1);
+}
+END_TEST
+
+START_TEST(slurm)
+{
+	const char *env[] = { "SLURM_NTASKS=8", "SLURM_PROCID=5",
+			      "SLURM_LOCALID=1", "SLURM_STEP_ID=0",
+			      "SLURM_JOB_ID=1234",
+			      "SLURM_STEP_NODELIST=gpu[07-10],cpu1", NULL };
+	const char *batch[] = { "SLURM_NTASKS=8", "SLURM_PROCID=0", NULL };
+	struct nc_launch l;
+	char err[512], h[64];
+
+	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_SLURM);
+	ck_assert_int_eq(l.rank, 5);
+	ck_assert_int_eq(l.local_rank, 1);
+	ck_assert_str_eq(l.master_addr, "gpu07");
+	ck_assert_int_eq(l.master_port, 20000 + (1234 * 16) % 20000);
+	/* inside sbatch but not srun: one process where 8 were meant */
+	ck_assert_int_eq(nc_launch_detect(tget, batch, false, &l, err,
+					  sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not an srun step"));
+	ck_assert_int_eq(nc_slurm_first_host("node1", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "node1");
+	ck_assert_int_eq(nc_slurm_first_host("a[3,5]", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "a3");
+	ck_assert_int_eq(nc_slurm_first_host("", h, sizeof(h)), -1);
+	ck_assert_int_eq(nc_slurm_first_host("a[x]", h, sizeof(h)), -1);
+}
+END_TEST
+
+START_TEST(single)
+{
+	const char *env[] = { NULL };
+	const char *one[] = { "OMPI_COMM_WORLD_SIZE=1",
+			      "OMPI_COMM_WORLD_RANK=0", NULL };
+	struct nc_launch l;
+	char err[512];
+
+	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_SINGLE);
+	ck_assert_int_eq(l.nprocs, 1);
+	/* mpirun -np 1 of a binary without MPI is just one process */
+	ck_assert_int_eq(nc_launch_detect(tget, one, false, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_SINGLE);
+}
+END_TEST
+
+Suite *suite_nc_launch(void)
+{
+	Suite *s = suite_create("nc_launch");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, mpi);
+	tcase_add_test(tc, torchrun);
+	tcase_add_test(tc, slurm);
+	tcase_add_test(tc, single);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,94 @@
+/* Unit tests for the NCCL debug-output parser, on lines as NCCL 2.28
+ * prints them (tests/fixtures/ncclcheck/ holds a whole recorded file). */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nccllog.h"
+#include "suites.h"
+
+START_TEST(p2p_nvlink)
+{
+	struct nc_nccllog lg;
+
+	memset(&lg, 0, sizeof(lg));
+	nc_nccllog_line(&lg, "vm:811:826 [0] NCCL INFO Pattern 4, crossNic 0, "
+			"nChannels 24, bw 40.000000/40.000000, type NVL/PIX, "
+			"sameChannels 1");
+	nc_nccllog_line(&lg, "vm:811:826 [0] NCCL INFO Channel 00/0 : 0[0] -> "
+			"1[1] via P2P/CUMEM/read");
+	nc_nccllog_line(&lg, "vm:811:826 [0] NCCL INFO Connected all rings, "
+			"use ring PXN 0 GDR 1");
+	nc_nccllog_line(&lg, "not a nccl line via SHM");
+	nc_nccllog_finish(&lg);
+	ck_assert_int_eq(lg.nt, 1);
+	ck_assert_str_eq(lg.t[0].kind, "P2P/NVLink");
+	ck_assert_str_eq(lg.t[0].iface, "");
+	ck_assert(!lg.nvls && !lg.collnet);
+}
+END_TEST
+
+START_TEST(socket_ib_shm)
+{
+	struct nc_nccllog lg;
+
+	memset(&lg, 0, sizeof(lg));
+	nc_nccllog_line(&lg, "vm:9:9 [0] NCCL INFO Bootstrap: Using "
+			"eth0:10.0.0.1<0>");
+	nc_nccllog_line(&lg, "vm:9:9 [0] NCCL INFO NET/Socket : Using "
+			"[0]lo:127.0.0.1<0> [1]eth1:10.1.0.1<0>");
+	nc_nccllog_line(&lg, "vm:9:9 [0] NCCL INFO NET/IB : Using "
+			"[0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB "
+			"eth0:10.0.0.1<0>");
+	nc_nccllog_line(&lg, "vm:9:20 [0] NCCL INFO Channel 00/0 : 1[1] -> "
+			"0[0] [receive] via NET/Socket/0");
+	nc_nccllog_line(&lg, "vm:9:20 [0] NCCL INFO Channel 01/0 : 0[0] -> "
+			"1[1] [send] via NET/IB/1/GDRDMA");
+	nc_nccllog_line(&lg, "vm:9:20 [0] NCCL INFO Channel 00 : 0[0] -> 2[2] "
+			"via SHM/direct/direct");
+	nc_nccllog_line(&lg, "vm:9:20 [0] NCCL INFO Connected NVLS");
+	nc_nccllog_line(&lg, "vm:9:20 [0] NCCL INFO Connected all trees");
+	nc_nccllog_finish(&lg);
+	ck_assert_str_eq(lg.bootstrap_iface, "eth0");
+	ck_assert_int_eq(lg.nsocket, 2);
+	ck_assert_str_eq(lg.socket_ifaces[1], "eth1");
+	ck_assert_int_eq(lg.nib, 2);
+	ck_assert_str_eq(lg.ib_devs[0], "mlx5_0");
+	ck_assert(lg.nvls && lg.tree);
+	/* SHM, 2 sockets, 2 IB devices, NVLS */
+	ck_assert_int_eq(lg.nt, 6);
+	ck_assert_str_eq(lg.t[0].kind, "SHM");
+	ck_assert_str_eq(lg.t[1].kind, "NET/Socket");
+	ck_assert_str_eq(lg.t[1].iface, "lo");
+	ck_assert_str_eq(lg.t[3].kind, "NET/IB");
+	ck_assert_str_eq(lg.t[5].kind, "NVLS");
+}
+END_TEST
+
+START_TEST(recorded_file)
+{
+	struct nc_nccllog lg;
+
+	memset(&lg, 0, sizeof(lg));
+	ck_assert_int_eq(nc_nccllog_file(&lg, SRCDIR
+					 "/tests/fixtures/ncclcheck/"
+					 "nccl-debug-socket.txt"), 0);
+	ck_assert_int_gt(lg.lines, 0);
+	ck_assert_int_ge(lg.nt, 1);
+	ck_assert_str_eq(lg.t[0].kind, "NET/Socket");
+	ck_assert_str_eq(lg.t[0].iface, "lo");
+	ck_assert_int_eq(nc_nccllog_file(&lg, "/nonexistent/x"), -1);
+}
+END_TEST
+
+Suite *suite_nc_nccllog(void)
+{
+	Suite *s = suite_create("nc_nccllog");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, p2p_nvlink);
+	tcase_add_test(tc, socket_ib_shm);
+	tcase_add_test(tc, recorded_file);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,392 @@
+/* Unit tests for port classification (errno and ICMP), the socket table
+ * parser, the findings decider, the JSON port objects and a loopback
+ * scan. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "doc.h"
+#include "portrun.h"
+#include "portscan.h"
+#include "sockinfo.h"
+#include "sysroot.h"
+
+/* Classifies one outcome; checks state and reason. */
+static void cls(struct conn_outcome c, enum port_state want,
+		const char *reason)
+{
+	char buf[40];
+
+	ck_assert_int_eq(portscan_classify(&c, buf, sizeof(buf)), want);
+	ck_assert_str_eq(buf, reason);
+}
+
+START_TEST(classify_errno)
+{
+	cls((struct conn_outcome){0}, PORT_OPEN, "syn-ack");
+	cls((struct conn_outcome){.err = ECONNREFUSED}, PORT_CLOSED, "rst");
+	cls((struct conn_outcome){.timed_out = true}, PORT_FILTERED,
+	    "timeout");
+	cls((struct conn_outcome){.err = ETIMEDOUT}, PORT_FILTERED,
+	    "timeout");
+	cls((struct conn_outcome){.err = ENETUNREACH}, PORT_UNREACHABLE,
+	    "no route");
+	cls((struct conn_outcome){.err = EHOSTUNREACH}, PORT_UNREACHABLE,
+	    "host unreachable");
+	cls((struct conn_outcome){.err = EPERM}, PORT_PROHIBITED,
+	    "local firewall");
+}
+END_TEST
+
+/* ICMP wins over errno: code 13 and code 1 both read EHOSTUNREACH. */
+START_TEST(classify_icmp)
+{
+	struct conn_outcome c = {.err = EHOSTUNREACH, .icmp = true,
+				 .icmp_type = 3};
+
+	c.icmp_code = 13;
+	cls(c, PORT_PROHIBITED, "icmp type 3 code 13");
+	c.icmp_code = 1;
+	cls(c, PORT_UNREACHABLE, "icmp type 3 code 1");
+	c.icmp_code = 0;
+	cls(c, PORT_UNREACHABLE, "icmp type 3 code 0");
+	c.icmp_code = 10;
+	cls(c, PORT_PROHIBITED, "icmp type 3 code 10");
+	c.icmp_code = 9;
+	cls(c, PORT_PROHIBITED, "icmp type 3 code 9");
+	c.icmp_code = 3;
+	c.err = ECONNREFUSED;
+	cls(c, PORT_CLOSED, "icmp type 3 code 3");
+	c.icmp_type = 11;
+	c.icmp_code = 0;
+	cls(c, PORT_UNREACHABLE, "icmp type 11 code 0");
+	/* an ICMP read at the deadline (a soft error) still decides */
+	c = (struct conn_outcome){.timed_out = true, .icmp = true,
+				  .icmp_type = 3, .icmp_code = 13};
+	cls(c, PORT_PROHIBITED, "icmp type 3 code 13");
+	c = (struct conn_outcome){.icmp = true, .icmp6 = true,
+				  .icmp_type = 1, .icmp_code = 1};
+	cls(c, PORT_PROHIBITED, "icmp6 type 1 code 1");
+	c.icmp_code = 4;
+	cls(c, PORT_CLOSED, "icmp6 type 1 code 4");
+	c.icmp_code = 3;
+	cls(c, PORT_UNREACHABLE, "icmp6 type 1 code 3");
+	c.icmp_code = 0;
+	cls(c, PORT_UNREACHABLE, "icmp6 type 1 code 0");
+}
+END_TEST
+
+START_TEST(sock_lines)
+{
+	struct sock_listener l;
+	const char *v4 = "   0: 0100007F:1770 00000000:0000 0A 00000000:"
+			 "00000000 00:00000000 00000000     0        0 1062 1";
+	const char *est = "   2: 0100007F:96A6 0100007F:1770 01 00000000:"
+			  "00000000 00:00000000 00000000     0        0 0 3";
+
+	ck_assert_int_eq(sockinfo_parse_line(v4, AF_INET, &l), 1);
+	ck_assert_uint_eq(l.port, 6000);
+	ck_assert_uint_eq(l.addr[0], 127);
+	ck_assert_uint_eq(l.addr[3], 1);
+	ck_assert(sockinfo_is_loopback(AF_INET, l.addr));
+	ck_assert_int_eq(sockinfo_parse_line(est, AF_INET, &l), 0);
+	ck_assert_int_eq(sockinfo_parse_line("  sl  local_address", AF_INET,
+					     &l),
+			 0);
+	ck_assert_int_eq(sockinfo_parse_line("   5: garbage", AF_INET, &l),
+			 -1);
+	ck_assert_int_eq(sockinfo_parse_line("   5: 0100007F:17", AF_INET, &l),
+			 -1);
+	ck_assert_int_eq(sockinfo_parse_line("", AF_INET, &l), -1);
+}
+END_TEST
+
+START_TEST(sock_table)
+{
+	struct sysroot sr;
+	struct sock_table t = {0};
+
+	ck_assert_int_eq(sysroot_init(&sr, SRCDIR "/tests/fixtures/ports"), 0);
+	ck_assert_int_eq(sockinfo_listeners(&sr, &t), 0);
+	ck_assert_uint_eq(t.n, 8);
+	ck_assert_int_eq(sockinfo_binding(&t, 22), SOCK_BIND_REACHABLE);
+	ck_assert_int_eq(sockinfo_binding(&t, 6000), SOCK_BIND_LOOPBACK_ONLY);
+	ck_assert_int_eq(sockinfo_binding(&t, 8080), SOCK_BIND_REACHABLE);
+	ck_assert_int_eq(sockinfo_binding(&t, 7000), SOCK_BIND_LOOPBACK_ONLY);
+	ck_assert_int_eq(sockinfo_binding(&t, 7001), SOCK_BIND_LOOPBACK_ONLY);
+	ck_assert_int_eq(sockinfo_binding(&t, 7002), SOCK_BIND_REACHABLE);
+	ck_assert_int_eq(sockinfo_binding(&t, 38566), SOCK_BIND_NONE);
+	sockinfo_free(&t);
+	ck_assert_int_eq(sysroot_init(&sr, SRCDIR "/tests/fixtures"), 0);
+	ck_assert_int_eq(sockinfo_listeners(&sr, &t), -1);
+	sockinfo_free(&t);
+}
+END_TEST
+
+/* A result as the scan would leave it. */
+static struct port_result res(uint16_t port, uint8_t proto,
+			      enum port_state st, const char *reason,
+			      uint8_t flags)
+{
+	struct port_result r = {.port = port, .proto = proto, .state = st,
+				.flags = flags, .rtt_us = -1};
+
+	snprintf(r.reason, sizeof(r.reason), "%s", reason);
+	return r;
+}
+
+/* The fix text of the finding with code, or "". */
+static const char *fix_of(const struct doc *d, const char *code)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f) {
+		if (strcmp(json_string_value(json_object_get(f, "code")),
+			   code) == 0)
+			return json_string_value(json_object_get(f, "fix"));
+	}
+	return "";
+}
+
+START_TEST(decide_outbound)
+{
+	struct port_result r[] = {
+		res(22, IPPROTO_TCP, PORT_OPEN, "syn-ack", 0),
+		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
+		res(29501, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
+		res(4789, IPPROTO_UDP, PORT_FILTERED, "timeout", 0),
+		res(6379, IPPROTO_TCP, PORT_CLOSED, "rst", 0),
+		res(8265, IPPROTO_TCP, PORT_PROHIBITED, "icmp type 3 code 13",
+		    0),
+	};
+	struct ports_target t = {"hostb", "10.231.0.2", false};
+	struct doc d;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, r, 6, NULL, 0), 0);
+	ck_assert(doc_has_finding(&d, "port-filtered"));
+	ck_assert(doc_has_finding(&d, "port-closed"));
+	ck_assert(doc_has_finding(&d, "port-prohibited"));
+	ck_assert(!doc_has_finding(&d, "host-unreachable"));
+	ck_assert(!doc_has_finding(&d, "inbound-blocked"));
+	ck_assert_ptr_nonnull(strstr(
+		fix_of(&d, "port-filtered"),
+		"nft add rule inet filter input tcp dport { 29500-29501 } "
+		"accept; nft add rule inet filter input udp dport { 4789 } "
+		"accept"));
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "port-filtered"),
+				     "ufw allow 29500:29501/tcp; "
+				     "ufw allow 4789/udp"));
+	ck_assert_ptr_nonnull(strstr(
+		fix_of(&d, "port-filtered"),
+		"firewall-cmd --permanent --add-port=29500-29501/tcp "
+		"--add-port=4789/udp && firewall-cmd --reload"));
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "port-prohibited"),
+				     "tcp dport { 8265 }"));
+	ck_assert_int_eq(d.nfault, 3);
+	ck_assert(!ports_all_open(r, 6));
+	ck_assert(ports_all_open(r, 1));
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(decide_loopback_and_unreachable)
+{
+	struct port_result r[] = {
+		res(6000, IPPROTO_TCP, PORT_CLOSED, "rst", 0),
+		res(22, IPPROTO_TCP, PORT_UNREACHABLE, "no route", 0),
+	};
+	struct ports_target t = {"10.231.0.2", "10.231.0.2", false};
+	struct doc d;
+
+	r[0].loopback_only = true;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, r, 2, NULL, 0), 0);
+	ck_assert(doc_has_finding(&d, "listener-loopback-only"));
+	ck_assert(!doc_has_finding(&d, "port-closed"));
+	ck_assert(doc_has_finding(&d, "host-unreachable"));
+	ck_assert_ptr_nonnull(
+		strstr(fix_of(&d, "host-unreachable"), "ip route get"));
+	doc_free(&d);
+}
+END_TEST
+
+/* Fixed ports pass, ephemeral samples time out: one finding for the
+ * range, not port-filtered; connect-back failures: inbound-blocked. */
+START_TEST(decide_ephemeral_inbound)
+{
+	uint8_t ef = PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL;
+	struct port_result out[] = {
+		res(29500, IPPROTO_TCP, PORT_OPEN, "syn-ack", 0),
+		res(32768, IPPROTO_TCP, PORT_FILTERED, "timeout", ef),
+		res(32769, IPPROTO_TCP, PORT_FILTERED, "timeout", ef),
+		res(60998, IPPROTO_TCP, PORT_FILTERED, "timeout", ef),
+		res(60999, IPPROTO_TCP, PORT_FILTERED, "timeout", ef),
+	};
+	struct port_result in[] = {
+		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
+	};
+	struct ports_target t = {"hostb", "10.231.0.2", true};
+	struct doc d;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out, 5, in, 1), 0);
+	ck_assert(doc_has_finding(&d, "ephemeral-range-blocked"));
+	ck_assert(!doc_has_finding(&d, "port-filtered"));
+	ck_assert(doc_has_finding(&d, "inbound-blocked"));
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
+				     "tcp dport 32768-60999 accept"));
+	ck_assert_ptr_nonnull(
+		strstr(fix_of(&d, "inbound-blocked"), "on this host"));
+	doc_free(&d);
+
+	/* nothing fixed passed (no responder): plain port-filtered */
+	t.responder = false;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out + 1, 4, NULL, 0), 0);
+	ck_assert(!doc_has_finding(&d, "ephemeral-range-blocked"));
+	ck_assert(doc_has_finding(&d, "port-filtered"));
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(json_port)
+{
+	struct port_result r = res(4789, IPPROTO_UDP, PORT_UNKNOWN,
+				   "no responder", 0);
+	json_t *o = portscan_json_port(&r);
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "port")),
+			 4789);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "proto")),
+			 "udp");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "state")),
+			 "unknown");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "reason")),
+			 "no responder");
+	ck_assert(json_is_null(json_object_get(o, "rtt_us")));
+	json_decref(o);
+}
+END_TEST
+
+/* A listener and a freed port on loopback: open and closed, quickly. */
+START_TEST(scan_loopback)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t l = sizeof(sa);
+	struct port_result r[3];
+	struct portscan_opts o = {1000000, 4};
+	int lfd, tmp;
+	uint16_t open_port, closed_port;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	open_port = ntohs(sa.sin_port);
+	tmp = socket(AF_INET, SOCK_STREAM, 0);
+	sa.sin_port = 0;
+	ck_assert_int_eq(bind(tmp, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(tmp, (struct sockaddr *)&sa, &l), 0);
+	closed_port = ntohs(sa.sin_port);
+	close(tmp);
+	r[0] = res(open_port, IPPROTO_TCP, PORT_UNKNOWN, "", 0);
+	r[1] = res(closed_port, IPPROTO_TCP, PORT_UNKNOWN, "", 0);
+	r[2] = res(53, IPPROTO_UDP, PORT_UNKNOWN, "", 0);
+	r[0].pending = r[1].pending = r[2].pending = true;
+	ck_assert_int_eq(portscan_tcp((struct sockaddr *)&sa, sizeof(sa), r,
+				      3, &o),
+			 0);
+	ck_assert_int_eq(r[0].state, PORT_OPEN);
+	ck_assert_str_eq(r[0].reason, "syn-ack");
+	ck_assert_int_ge(r[0].rtt_us, 0);
+	ck_assert_int_eq(r[1].state, PORT_CLOSED);
+	ck_assert_str_eq(r[1].reason, "rst");
+	ck_assert(!r[0].pending && !r[1].pending);
+	ck_assert(r[2].pending); /* UDP is not portscan_tcp's */
+	ck_assert_int_eq(r[2].state, PORT_UNKNOWN);
+	close(lfd);
+	ck_assert_int_ge(portscan_fd_budget(), 1);
+}
+END_TEST
+
+/* The whole run on loopback with no responder: TCP verdicts, UDP and
+ * sample ports unknown, the missing responder recorded as an error. */
+START_TEST(run_no_responder)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t l = sizeof(sa);
+	struct ports_run_opts o = {1000000, 8, 0, true, NULL};
+	struct port_list pl;
+	struct portspec_err e;
+	struct ports_run r;
+	struct doc d;
+	char spec[64];
+	int lfd, tmp;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	/* the responder's port: one just freed, so the connect is refused */
+	tmp = socket(AF_INET, SOCK_STREAM, 0);
+	sa.sin_port = 0;
+	ck_assert_int_eq(bind(tmp, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(tmp, (struct sockaddr *)&sa, &l), 0);
+	o.resp_port = ntohs(sa.sin_port);
+	close(tmp);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	snprintf(spec, sizeof(spec), "%u,53/udp,ray",
+		 (unsigned)ntohs(sa.sin_port));
+	port_list_init(&pl);
+	ck_assert_int_eq(portspec_parse(spec, &pl, &e), 0);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_run("127.0.0.1", &pl, &o, &r, &d), 0);
+	ck_assert(!r.responder);
+	ck_assert(r.local_target);
+	ck_assert_str_eq(r.addr, "127.0.0.1");
+	ck_assert_int_eq(r.out[0].state, PORT_OPEN);
+	ck_assert_int_eq(r.out[1].state, PORT_UNKNOWN);
+	ck_assert_str_eq(r.out[1].reason, "no responder");
+	for (size_t i = 0; i < r.nout; i++)
+		if (r.out[i].flags & PSPEC_F_SAMPLE)
+			ck_assert_str_eq(r.out[i].reason, "no responder");
+	/* --both-ways with no responder: inbound listed, all unknown */
+	ck_assert_uint_eq(r.nin, pl.n - 1);
+	ck_assert_int_eq(r.in[0].state, PORT_UNKNOWN);
+	ck_assert_int_eq(d.nerror, 1);
+	ports_run_free(&r);
+	port_list_free(&pl);
+	doc_free(&d);
+	close(lfd);
+}
+END_TEST
+
+Suite *suite_portscan(void)
+{
+	Suite *s = suite_create("portscan");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, classify_errno);
+	tcase_add_test(tc, classify_icmp);
+	tcase_add_test(tc, sock_lines);
+	tcase_add_test(tc, sock_table);
+	tcase_add_test(tc, decide_outbound);
+	tcase_add_test(tc, decide_loopback_and_unreachable);
+	tcase_add_test(tc, decide_ephemeral_inbound);
+	tcase_add_test(tc, json_port);
+	tcase_add_test(tc, scan_loopback);
+	tcase_add_test(tc, run_no_responder);
+	suite_add_tcase(s, tc);
+	return s;
+}

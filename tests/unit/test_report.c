@@ -1,0 +1,390 @@
+/* netprobe report: loading (bad files named with their position), the
+ * cluster deciders, every finding rendered with its fix, HTML escaping,
+ * and golden files for every format from the recorded documents in
+ * tests/fixtures/report (REPORT_GOLDEN_UPDATE=1 rewrites the goldens:
+ * `make report-goldens`). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "finding.h"
+#include "report.h"
+
+#define FIXDIR SRCDIR "/tests/fixtures/report"
+
+/* Loads fixture directory `name` relative to FIXDIR (paths in the output
+ * stay relative, so goldens do not depend on the checkout). */
+static json_t *merged(const char *name, struct report_set *set)
+{
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(set, name), 0);
+	return report_merge(set);
+}
+
+/* Renders rep in format fmt into a fresh string (caller frees). */
+static char *render(const json_t *rep, const char *fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int rc = -1;
+
+	ck_assert_ptr_nonnull(fp);
+	if (strcmp(fmt, "txt") == 0)
+		rc = report_render_text(rep, fp, false);
+	else if (strcmp(fmt, "md") == 0)
+		rc = report_render_md(rep, fp);
+	else if (strcmp(fmt, "html") == 0)
+		rc = report_render_html(rep, fp);
+	else if (strcmp(fmt, "json") == 0)
+		rc = report_render_json(rep, fp);
+	else if (strcmp(fmt, "xml") == 0)
+		rc = report_render_junit(rep, fp, REPORT_FAIL_FAULT);
+	ck_assert_int_eq(rc, 0);
+	fclose(fp);
+	return buf;
+}
+
+/* Reads a whole file, or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (fp == NULL)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	if (buf != NULL && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	return buf;
+}
+
+/* recorded: documents the real scan, path and heartbeat wrote in a
+ * `make demo` run, so the reader is held to what the probes emit. */
+static const char *const fixtures[] = {"healthy",  "nat",	"filtered",
+				       "mtu",	   "slowrank", "malformed",
+				       "recorded"};
+static const char *const formats[] = {"txt", "md", "html", "json", "xml"};
+
+START_TEST(golden)
+{
+	const char *fx = fixtures[_i / 5], *fmt = formats[_i % 5];
+	struct report_set set = {0};
+	json_t *rep = merged(fx, &set);
+	char path[1024], *out, *want;
+
+	ck_assert_ptr_nonnull(rep);
+	out = render(rep, fmt);
+	snprintf(path, sizeof(path), "%s/golden/%s.%s", FIXDIR, fx, fmt);
+	if (getenv("REPORT_GOLDEN_UPDATE") != NULL) {
+		FILE *fp = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(fp);
+		fputs(out, fp);
+		fclose(fp);
+	}
+	want = slurp(path);
+	ck_assert_msg(want != NULL, "no golden file %s (make report-goldens)",
+		      path);
+	ck_assert_msg(strcmp(out, want) == 0,
+		      "%s differs from the golden file (make report-goldens "
+		      "after checking the change)",
+		      path);
+	free(want);
+	free(out);
+	json_decref(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+START_TEST(malformed_named_with_position)
+{
+	struct report_set set = {0};
+	json_t *rep = merged("malformed", &set);
+	bool trunc = false, empty = false, future = false;
+
+	ck_assert_uint_eq(set.nin, 2);
+	ck_assert_uint_eq(set.nskip, 3);
+	for (size_t i = 0; i < set.nskip; i++) {
+		const struct report_skip *k = &set.skip[i];
+
+		if (strstr(k->path, "truncated") != NULL) {
+			trunc = k->line > 1 && k->column > 0 &&
+				k->position > 0 &&
+				strstr(k->why, "malformed JSON") != NULL;
+		} else if (strstr(k->path, "empty") != NULL) {
+			empty = strcmp(k->why, "empty file") == 0;
+		} else if (strstr(k->path, "future") != NULL) {
+			future = strstr(k->why, "unknown major schema "
+						"version 'netprobe/2'") != NULL;
+		}
+	}
+	ck_assert(trunc && empty && future);
+	/* the good files are still used, and the gate notices the loss */
+	ck_assert_int_eq(json_array_size(json_object_get(rep, "inputs")), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(rep, "verdict")),
+			 "warning");
+	json_decref(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Runs cmd_report with a NULL-terminated argument list. */
+static int run_report(const char *const *args)
+{
+	char *argv[16];
+	int argc = 0;
+
+	for (; args[argc] != NULL && argc < 15; argc++)
+		argv[argc] = (char *)args[argc];
+	argv[argc] = NULL;
+	return cmd_report(argc, argv);
+}
+
+START_TEST(command_exit_status)
+{
+	char out[] = "/tmp/np-report-XXXXXX";
+	int fd = mkstemp(out);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(run_report((const char *[]){"report", "--format",
+						     "pdf", "healthy", NULL}),
+			 2);
+	ck_assert_int_eq(
+		run_report((const char *[]){"report", "-o", out,
+					    "malformed/gpu-c-truncated.json",
+					    "malformed/gpu-d-empty.json",
+					    NULL}),
+		2);
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "healthy", NULL}),
+			 0);
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "nat", NULL}),
+			 1);
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "--fail-on", "never",
+						     "nat", NULL}),
+			 0);
+	/* healthy has a warning: the stricter gate fails on it */
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "--fail-on", "warning",
+						     "healthy", NULL}),
+			 1);
+	ck_assert_int_eq(run_report((const char *[]){"report", "--fail-on",
+						     "sometimes", "healthy",
+						     NULL}),
+			 2);
+	unlink(out);
+}
+END_TEST
+
+/* A scan document for the decider tests: host, the chosen interface and
+ * the interfaces it has (name/address pairs, all up). */
+static void add_scan(struct report_set *set, const char *host,
+		     const char *chosen, const char *addr,
+		     const char *const *ifs)
+{
+	json_t *arr = json_array(), *doc;
+	char *txt;
+
+	for (; *ifs != NULL; ifs += 2)
+		json_array_append_new(
+			arr, json_pack("{s:s, s:s, s:[{s:s, s:s, s:i}]}",
+				       "name", ifs[0], "oper_state", "up",
+				       "addresses", "family", "inet",
+				       "address", ifs[1], "prefixlen", 24));
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:o, "
+			"s:{s:s?, s:s?, s:{}, s:[], s:[]}}",
+			"schema", "netprobe/1", "tool", "netprobe", "command",
+			"scan", "host", host, "started", "2026-11-21T10:00:00Z",
+			"findings", "errors", "interfaces", arr,
+			"recommendation", "interface", chosen, "address", addr,
+			"env", "reasons", "rejected");
+	txt = json_dumps(doc, 0);
+	ck_assert_int_eq(report_load_buffer(set, host, txt, strlen(txt)), 0);
+	free(txt);
+	json_decref(doc);
+}
+
+/* The cluster NCCL_SOCKET_IFNAME setting's value, or NULL. */
+static const char *cluster_nccl(const json_t *rep)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(json_object_get(json_object_get(rep,
+							   "recommendation"),
+					   "settings"),
+			   i, s)
+		if (strcmp(rj_str(s, "name"), "NCCL_SOCKET_IFNAME") == 0 &&
+		    rj_str(s, "node") == NULL)
+			return rj_str(s, "value");
+	return NULL;
+}
+
+START_TEST(nccl_ifname_across_nodes)
+{
+	struct report_set set = {0};
+	json_t *rep;
+
+	add_scan(&set, "a", "eth0", "10.231.1.1",
+		 (const char *[]){"eth0", "10.231.1.1", NULL});
+	add_scan(&set, "b", "eth0", "10.231.1.2",
+		 (const char *[]){"eth0", "10.231.1.2", NULL});
+	rep = report_merge(&set);
+	ck_assert_str_eq(cluster_nccl(rep), "=eth0");
+	json_decref(rep);
+	report_set_free(&set);
+
+	/* names differ: an exact list, as nothing else matches */
+	add_scan(&set, "a", "eth0", "10.231.1.1",
+		 (const char *[]){"eth0", "10.231.1.1", NULL});
+	add_scan(&set, "b", "enp1s0", "10.231.1.2",
+		 (const char *[]){"enp1s0", "10.231.1.2", NULL});
+	rep = report_merge(&set);
+	ck_assert_str_eq(cluster_nccl(rep), "=eth0,enp1s0");
+	json_decref(rep);
+	report_set_free(&set);
+
+	/* the list would also pick b's eth0: per node values only */
+	add_scan(&set, "a", "eth0", "10.231.1.1",
+		 (const char *[]){"eth0", "10.231.1.1", NULL});
+	add_scan(&set, "b", "enp1s0", "10.231.1.2",
+		 (const char *[]){"enp1s0", "10.231.1.2", "eth0", "172.17.0.2",
+				  NULL});
+	rep = report_merge(&set);
+	ck_assert_ptr_null(cluster_nccl(rep));
+	ck_assert_uint_eq(json_array_size(json_object_get(
+				  json_object_get(rep, "recommendation"),
+				  "nccl_conf")),
+			  2);
+	json_decref(rep);
+	report_set_free(&set);
+
+	/* a node without a usable interface blocks the cluster value */
+	add_scan(&set, "a", "eth0", "10.231.1.1",
+		 (const char *[]){"eth0", "10.231.1.1", NULL});
+	add_scan(&set, "b", NULL, NULL, (const char *[]){NULL});
+	rep = report_merge(&set);
+	ck_assert_ptr_null(cluster_nccl(rep));
+	ck_assert_str_eq(
+		rj_str(json_array_get(json_object_get(
+					      json_object_get(rep,
+							      "recommendation"),
+					      "blocked"),
+				      0),
+		       "node"),
+		"b");
+	ck_assert_int_eq(report_gate(rep, REPORT_FAIL_FAULT), 1);
+	json_decref(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Appends s HTML-escaped into out. */
+static void html_escaped(const char *s, char *out, size_t len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&buf, &n);
+
+	rj_xml_escape(fp, s);
+	fclose(fp);
+	snprintf(out, len, "%s", buf);
+	free(buf);
+}
+
+START_TEST(every_finding_rendered_with_fix)
+{
+	size_t n;
+	const struct finding_def *all = finding_all(&n);
+	struct report_set set = {0};
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[]}",
+				"schema", "netprobe/1", "tool", "netprobe",
+				"command", "scan", "host", "node-1", "started",
+				"2026-11-21T10:00:00Z", "findings", "errors");
+	json_t *rep;
+	char *txt, *outs[3];
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(
+			json_object_get(doc, "findings"),
+			json_pack("{s:s, s:s, s:s, s:[], s:s}", "code",
+				  all[i].code, "severity",
+				  severity_name(all[i].sev), "summary",
+				  all[i].title, "evidence", "fix", all[i].fix));
+	txt = json_dumps(doc, 0);
+	report_load_buffer(&set, "all.json", txt, strlen(txt));
+	free(txt);
+	json_decref(doc);
+	rep = report_merge(&set);
+	outs[0] = render(rep, "txt");
+	outs[1] = render(rep, "md");
+	outs[2] = render(rep, "html");
+	for (size_t i = 0; i < n; i++) {
+		char esc[1024];
+
+		html_escaped(all[i].fix, esc, sizeof(esc));
+		ck_assert_msg(strstr(outs[0], all[i].code) &&
+				      strstr(outs[0], all[i].fix),
+			      "text lacks %s or its fix", all[i].code);
+		ck_assert_msg(strstr(outs[1], all[i].code) &&
+				      strstr(outs[1], all[i].fix),
+			      "markdown lacks %s or its fix", all[i].code);
+		ck_assert_msg(strstr(outs[2], all[i].code) &&
+				      strstr(outs[2], esc),
+			      "html lacks %s or its fix", all[i].code);
+	}
+	for (int k = 0; k < 3; k++)
+		free(outs[k]);
+	json_decref(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+START_TEST(html_escapes_documents)
+{
+	struct report_set set = {0};
+	json_t *rep = merged("nat", &set);
+	char *html = render(rep, "html");
+	char *xml = render(rep, "xml");
+
+	ck_assert_ptr_null(strstr(html, "<img src=x"));
+	ck_assert_ptr_null(strstr(html, "<script>alert"));
+	ck_assert_ptr_nonnull(strstr(html, "&lt;img src=x onerror=alert(1)&gt;"));
+	ck_assert_ptr_null(strstr(xml, "<img src=x"));
+	free(html);
+	free(xml);
+	json_decref(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+Suite *suite_report(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_loop_test(tc, golden, 0,
+			    (int)(sizeof(fixtures) / sizeof(fixtures[0]) * 5));
+	tcase_add_test(tc, malformed_named_with_position);
+	tcase_add_test(tc, command_exit_status);
+	tcase_add_test(tc, nccl_ifname_across_nodes);
+	tcase_add_test(tc, every_finding_rendered_with_fix);
+	tcase_add_test(tc, html_escapes_documents);
+	suite_add_tcase(s, tc);
+	return s;
+}
