@@ -20,6 +20,9 @@
 #include "nl.h"
 #include "parse.h"
 #include "pathprobe.h"
+#include "portrun.h"
+#include "portscan.h"
+#include "portspec.h"
 #include "peer.h"
 #include "peerprobe.h"
 #include "recommend.h"
@@ -32,12 +35,13 @@
 #define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
 #define TABLE_MAX 24   /* interfaces listed in full in the text table */
 /* Each peer: 1 s per request (connect and hello, reflection,
- * connect-back), 1 s of heartbeat, 2 s of path MTU search; a peer that
+ * connect-back), 1 s of heartbeat, about 1.5 s of outbound connects to
+ * the peer's ephemeral samples, 2 s of path MTU search; a peer that
  * started inside PEER_BOUND_US times the peers finishes within it. */
 #define PEER_STEP_US 1000000LL
 #define PEER_HEARTBEAT_US 1000000LL
 #define PEER_PATH_US 2000000LL
-#define PEER_BOUND_US 6000000LL
+#define PEER_BOUND_US 8000000LL
 #define PEER_SLACK_US 1000000LL
 #define EPH_RANGE "/proc/sys/net/ipv4/ip_local_port_range"
 
@@ -276,9 +280,11 @@ static void set_str(json_t *obj, const char *key, const char *v)
 	json_object_set_new(obj, key, *v ? json_string(v) : json_null());
 }
 
-/* The connect-back results in a peer object as fw_results; the strings
- * stay owned by obj. Returns how many were filled. */
-static size_t port_results(json_t *obj, struct fw_result *r, size_t cap)
+/* The results of one direction ("inbound": connect-back, "outbound")
+ * in a peer object as fw_results; the strings stay owned by obj. Returns
+ * how many were filled. */
+static size_t port_results(json_t *obj, const char *dir, struct fw_result *r,
+                           size_t cap)
 {
 	json_t *ports = json_object_get(obj, "ports"), *p;
 	size_t i, n = 0;
@@ -286,8 +292,11 @@ static size_t port_results(json_t *obj, struct fw_result *r, size_t cap)
 	json_array_foreach(ports, i, p)
 	{
 		json_int_t port = json_integer_value(json_object_get(p, "port"));
+		const char *d =
+		    json_string_value(json_object_get(p, "direction"));
 
-		if (n >= cap || port <= 0 || port > 65535)
+		if (n >= cap || port <= 0 || port > 65535 || d == NULL ||
+		    strcmp(d, dir) != 0)
 			continue;
 		r[n].port = (unsigned)port;
 		r[n].proto = json_string_value(json_object_get(p, "proto"));
@@ -306,7 +315,7 @@ static void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
                             json_t *obj)
 {
 	struct fw_result r[32];
-	size_t n = port_results(obj, r, 32);
+	size_t n = port_results(obj, "inbound", r, 32);
 	char what[INET6_ADDRSTRLEN + 32];
 	json_t *ev = NULL;
 
@@ -327,6 +336,80 @@ static void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
 	                "%s connects back to this host's fixed port but not "
 	                "to its ephemeral ports %u-%u",
 	                v->peer_addr, s->eph_lo, s->eph_hi);
+}
+
+/* Marks every port object of the probe's `ports` with its direction:
+ * peerprobe lists connect-back results only. */
+static void mark_direction(json_t *obj, const char *dir)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(obj, "ports"), i, p)
+	    if (json_object_get(p, "direction") == NULL)
+		json_object_set_new(p, "direction", json_string(dir));
+}
+
+/*
+ * Outbound: connects to samples at both ends of the peer's ephemeral
+ * range, on listeners its responder holds (ports_run, as `netprobe ports
+ * PEER ephemeral` does), adds the results to the peer's `ports` with
+ * direction "outbound", the findings of ports_decide to the document, and
+ * the failed ones to the plan as ports to open on the peer.
+ */
+static void scan_outbound(struct scan *s, const struct peer_verdict *v,
+                          json_t *obj)
+{
+	struct ports_run_opts o = {0};
+	struct ports_run r = {0};
+	struct port_list pl;
+	struct portspec_err e;
+	struct ports_target t;
+	struct fw_result fr[32];
+	char host[256], err[CLIENT_ERR_MAX], what[300];
+	json_t *ports = json_object_get(obj, "ports");
+	unsigned port;
+	size_t n = 0;
+
+	port_list_init(&pl);
+	if (client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host, sizeof(host),
+	                      &port, err, sizeof(err)) < 0 ||
+	    portspec_parse("ephemeral", &pl, &e) < 0)
+		goto out;
+	o.timeout_us = PEER_STEP_US;
+	o.resp_port = port;
+	o.token_file = s->o.token_file;
+	if (ports_run(v->peer_addr, &pl, &o, &r, &s->d) != 0)
+		goto out;
+	t = (struct ports_target){v->peer, r.addr, r.responder};
+	if (ports_decide(&s->d, &t, r.out, r.nout, NULL, 0) < 0)
+		doc_add_error(&s->d, "ports", "out of memory");
+	for (size_t i = 0; i < r.nout; i++) {
+		json_t *j = portscan_json_port(&r.out[i]);
+
+		if (j != NULL && json_is_array(ports)) {
+			json_object_set_new(j, "direction",
+			                    json_string("outbound"));
+			json_array_append_new(ports, j);
+		} else {
+			json_decref(j);
+		}
+		if (n < 32 && r.out[i].state != PORT_UNKNOWN)
+			fr[n++] = (struct fw_result){
+			    r.out[i].port,
+			    r.out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
+			    port_state_name(r.out[i].state), r.out[i].reason};
+	}
+	snprintf(what, sizeof(what), "outbound from this node to %s",
+	         v->peer_addr);
+	if (fwcmd_plan_results(&s->fw, fr, n, r.peer_lo, r.peer_hi, what,
+	                       v->peer_addr) < 0)
+		doc_add_error(&s->d, "ports", "cannot plan the ports to open "
+		                              "for peer '%s': too many",
+		              v->peer);
+out:
+	ports_run_free(&r);
+	port_list_free(&pl);
 }
 
 /*
@@ -376,8 +459,11 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	                                         ? json_integer(v->path_mtu)
 	                                         : json_null());
 	json_object_set_new(obj, "path", path != NULL ? path : json_null());
+	mark_direction(obj, "inbound");
 	if (rc == 0)
 		scan_peer_ports(s, v, obj);
+	if (rc == 0 && !s->o.quick)
+		scan_outbound(s, v, obj);
 	s->peer_json[i] = obj;
 }
 
@@ -907,21 +993,20 @@ static void emit_peers(const struct scan *s)
 	}
 	if (s->fw.n == 0)
 		return;
-	printf("\nports to open on this node\n");
+	printf("\nports to open\n");
 	for (size_t i = 0; i < s->fw.n; i++) {
 		const struct fw_rule *r = &s->fw.v[i];
 
 		if (r->lo == r->hi)
-			printf("  %u/%s  %s\n", r->lo, r->proto, r->why);
+			printf("  %u/%s", r->lo, r->proto);
 		else
-			printf("  %u-%u/%s  %s\n", r->lo, r->hi, r->proto,
-			       r->why);
-		if (fwcmd_format(FW_NFTABLES, r, cmd, sizeof(cmd)) > 0)
-			printf("    %s\n", cmd);
-		if (fwcmd_format(FW_UFW, r, cmd, sizeof(cmd)) > 0)
-			printf("    %s\n", cmd);
-		if (fwcmd_format(FW_FIREWALLD, r, cmd, sizeof(cmd)) > 0)
-			printf("    %s\n", cmd);
+			printf("  %u-%u/%s", r->lo, r->hi, r->proto);
+		printf("  on %s: %s\n", r->node[0] ? r->node : "this node",
+		       r->why);
+		for (int dl = FW_NFTABLES; dl <= FW_FIREWALLD; dl++)
+			if (fwcmd_format((enum fw_dialect)dl, r, cmd,
+			                 sizeof(cmd)) > 0)
+				printf("    %s\n", cmd);
 	}
 }
 

@@ -141,9 +141,33 @@ lab_grep "ephemeral: sample port filtered" '^40000 filtered$'
 lab_rc 1 "ephemeral, text: exits 1" \
 	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --quick --peer 10.231.33.2
 lab_grep "ephemeral, text: peer blocked" 'nat no, inbound blocked'
-lab_grep "ephemeral, text: the range to open" '^  40000-40999/tcp  connect-back'
+lab_grep "ephemeral, text: the range to open" '^  40000-40999/tcp  on this node: connect-back'
 lab_grep "ephemeral, text: ufw command" '^    ufw allow 40000:40999/tcp$'
 ip netns exec "$A" nft delete table inet np_fw
+
+# (3b) B drops its own ephemeral range inbound: the outbound check fails
+ip netns exec "$B" nft -f - <<'NFT'
+table inet np_fw {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		ct state established,related accept
+		tcp dport 32768-60999 drop
+	}
+}
+NFT
+lab_rc 1 "B's ephemeral dropped: scan exits 1" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '.peers[0].ports[] | "\(.direction) \(.port) \(.state)"')
+lab_grep "outbound: B's sample port filtered" '^outbound 32768 filtered$'
+lab_grep "outbound: connect-back to A still open" '^inbound 7470 open$'
+LAB_OUT=$(jqv '.ports_to_open[] | "\(.port) \(.proto) \(.nodes)"')
+lab_grep "outbound: B's range to open on B" \
+	'^32768-60999 tcp \["10.231.33.2"\]$'
+LAB_OUT=$(jqv '.commands.ufw[]')
+lab_grep "outbound: ufw command marked for B" \
+	'^# on 10.231.33.2: ufw allow 32768:60999/tcp$'
+ip netns exec "$B" nft delete table inet np_fw
 
 # (4) peers without a responder: refused (the switch) and silent (no host)
 t0=$(date +%s)
@@ -152,8 +176,8 @@ lab_rc 0 "no responder: the scan completes" \
 	--peer 10.231.33.99 --peer 10.231.33.2
 t1=$(date +%s)
 J=$LAB_OUT
-lab_check "no responder: within the bound (3 peers x 6 s)" \
-	test $((t1 - t0)) -le 18
+lab_check "no responder: within the bound (3 peers x 8 s)" \
+	test $((t1 - t0)) -le 24
 LAB_OUT=$(jqv '.errors[].message')
 lab_grep "no responder: error names netprobe serve" \
 	'10\.231\.33\.254.*`netprobe serve`'
