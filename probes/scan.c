@@ -97,7 +97,7 @@ static const char usage_text[] =
     "  --token-file file   the responders' shared secret\n"
     "  -h, --help          print this help\n"
     "\n"
-    "Each peer takes at most 6 seconds; peers are probed one after "
+    "Each peer takes at most 8 seconds; peers are probed one after "
     "another.\n";
 
 /* Reports a run that cannot go on: one line on stderr, the error in the
