@@ -175,6 +175,7 @@ static int recv_frame(int fd, uint32_t *type, void **payload, size_t *len)
 	return 0;
 }
 
+/* Binds and listens (SO_REUSEADDR, backlog 1024); port 0 is ephemeral. */
 int sc_listen(const char *addr, int port, int *bound)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
@@ -257,6 +258,7 @@ fail:
 	return -1;
 }
 
+/* Tries every address the name resolves to until one connects. */
 int sc_connect(const char *host, int port, long long deadline_us)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
@@ -299,6 +301,7 @@ static int sc_alloc(struct sc *sc, int rank, int nprocs)
 	return 0;
 }
 
+/* Accepts until every rank said hello; strays are closed, impostors fail. */
 int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 		long long deadline_us)
 {
@@ -368,6 +371,7 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 	return 0;
 }
 
+/* Retries refused connects every 100 ms until the deadline. */
 int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		   int nprocs, long long deadline_us)
 {
@@ -428,6 +432,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 	}
 }
 
+/* Copies the host table; returns 0, or -1 on no memory. */
 int sc_set_hosts(struct sc *sc, const char (*hosts)[64])
 {
 	free(sc->hosts);
@@ -606,6 +611,7 @@ static int service(struct sc *sc, int wait_ms)
 	return sc->failed ? -1 : 0;
 }
 
+/* Non-blocking service of the channel; -1 once the run has failed. */
 int sc_poll(struct sc *sc)
 {
 	if (sc->nprocs <= 1)
@@ -613,6 +619,7 @@ int sc_poll(struct sc *sc)
 	return service(sc, 0);
 }
 
+/* The hub collects, then sends everyone the whole table. */
 int sc_allgather(struct sc *sc, const void *mine, size_t len, void *all,
 		 long long deadline_us)
 {
@@ -694,6 +701,7 @@ int sc_allgather(struct sc *sc, const void *mine, size_t len, void *all,
 	return sc->failed ? -1 : 0;
 }
 
+/* Clients send ARRIVE to the hub; the hub records its own step. */
 int sc_arrive(struct sc *sc, uint32_t step)
 {
 	uint32_t s = htonl(step);
@@ -708,6 +716,7 @@ int sc_arrive(struct sc *sc, uint32_t step)
 	return sc_poll(sc);
 }
 
+/* Best effort: every send is bounded by IO_GRACE_US. */
 void sc_abort(struct sc *sc, const char *reason)
 {
 	why(sc, "%s", reason);
@@ -723,6 +732,7 @@ void sc_abort(struct sc *sc, const char *reason)
 				   strlen(reason));
 }
 
+/* Reads the arrival table (asking the hub when a client). */
 int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		char *buf, size_t len)
 {
@@ -798,6 +808,7 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 	return 0;
 }
 
+/* Closes sockets and frees; leaves the struct zeroed. */
 void sc_close(struct sc *sc)
 {
 	if (sc->hub_fd >= 0)
@@ -816,6 +827,7 @@ void sc_close(struct sc *sc)
 	sc->hub_fd = -1;
 }
 
+/* Compresses consecutive ranks into a-b ranges. */
 char *sc_ranges(const int *ranks, int n, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -28,6 +28,7 @@ static const char *const op_names[NC_NOP] = {
 	"sum", "prod", "max", "min", "avg",
 };
 
+/* The descriptor table, indexed by enum nc_coll. */
 const struct nc_coll_desc *nc_coll_get(enum nc_coll c)
 {
 	return colls[c];
@@ -79,6 +80,7 @@ int nc_dtype_parse(const char *s)
 	return -1;
 }
 
+/* Exact operator names only. */
 int nc_op_parse(const char *s)
 {
 	for (int o = 0; o < NC_NOP; o++)
@@ -87,27 +89,32 @@ int nc_op_parse(const char *s)
 	return -1;
 }
 
+/* NCCL-tests spelling of a type ("float", "bfloat16"). */
 const char *nc_dtype_name(enum nc_dtype t)
 {
 	return t < NC_NDTYPE ? dtype_names[t] : "?";
 }
 
+/* NCCL-tests spelling of an operator ("sum"). */
 const char *nc_op_name(enum nc_op o)
 {
 	return o < NC_NOP ? op_names[o] : "?";
 }
 
+/* Element size in bytes (1 for an unknown type). */
 size_t nc_dtype_size(enum nc_dtype t)
 {
 	return t < NC_NDTYPE ? dtype_sizes[t] : 1;
 }
 
+/* True for half, float, double and bfloat16. */
 bool nc_dtype_is_float(enum nc_dtype t)
 {
 	return t == NC_HALF || t == NC_FLOAT || t == NC_DOUBLE ||
 	       t == NC_BFLOAT16;
 }
 
+/* GB/s of 1e9 bytes; 0 for a zero or negative time. */
 void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 		  double *algbw, double *busbw)
 {
@@ -120,6 +127,7 @@ void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 	*busbw = *algbw * colls[c]->bus_factor(nranks);
 }
 
+/* The larger of the send and receive counts, nccl-tests' count. */
 size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 		    int nranks)
 {
@@ -151,6 +159,7 @@ static double exact_limit(enum nc_dtype t)
 	}
 }
 
+/* Generator range: 15, or less where n ranks would overflow. */
 int nc_value_max(enum nc_dtype t, enum nc_op op, int nranks)
 {
 	double m;
@@ -167,6 +176,7 @@ int nc_value_max(enum nc_dtype t, enum nc_op op, int nranks)
 	return m >= 1 ? (int)m : 1;
 }
 
+/* 0 (exact) except avg and sums that cannot stay exact. */
 double nc_tolerance(enum nc_dtype t, enum nc_op op, int nranks)
 {
 	bool exact = exact_limit(t) / (nranks > 0 ? nranks : 1) >= 1;
@@ -188,6 +198,7 @@ double nc_tolerance(enum nc_dtype t, enum nc_op op, int nranks)
 	return 0;
 }
 
+/* Geometric with -f, arithmetic with -i; at most max sizes. */
 int nc_sweep_sizes(const struct nc_opts *o, unsigned long long *sizes,
 		   int max)
 {
@@ -211,6 +222,7 @@ int nc_sweep_sizes(const struct nc_opts *o, unsigned long long *sizes,
 	return n;
 }
 
+/* Iterations that fit the budget, at least 1. */
 int nc_budget_iters(long long budget_us, double est_us, int max_iters)
 {
 	double n;
@@ -225,6 +237,7 @@ int nc_budget_iters(long long budget_us, double est_us, int max_iters)
 	return n > max_iters ? max_iters : (int)n;
 }
 
+/* Grows the array by doubling. */
 int nc_results_add(struct nc_results *r, const struct nc_result *x)
 {
 	if (r->n == r->cap) {
@@ -240,12 +253,14 @@ int nc_results_add(struct nc_results *r, const struct nc_result *x)
 	return 0;
 }
 
+/* Frees and zeroes the list. */
 void nc_results_free(struct nc_results *r)
 {
 	free(r->v);
 	memset(r, 0, sizeof(*r));
 }
 
+/* Scans every result of the collective, both placements. */
 bool nc_peak(const struct nc_results *r, int coll, double *busbw,
 	     unsigned long long *bytes)
 {

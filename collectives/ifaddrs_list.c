@@ -35,6 +35,7 @@ static unsigned mask_len(const struct sockaddr *m)
 	return n;
 }
 
+/* One interface per name, addresses in getifaddrs order. */
 int nc_ifaddrs_list(struct iface_list *l)
 {
 	struct ifaddrs *ifa = NULL;

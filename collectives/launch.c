@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Ignores ctx; reads the process environment. */
 const char *nc_getenv_process(const char *name, void *ctx)
 {
 	(void)ctx;
@@ -44,6 +45,7 @@ static int env_int(nc_getenv_fn get, void *ctx, const char *name, long long lo,
 	return 1;
 }
 
+/* Handles "prefix[range,...]" and plain names. */
 int nc_slurm_first_host(const char *list, char *out, size_t len)
 {
 	size_t i = 0, o = 0;
@@ -100,6 +102,7 @@ static int mpi_env(nc_getenv_fn get, void *ctx, struct nc_launch *o,
 	return 0;
 }
 
+/* MPI variables first, then torchrun-style, then Slurm. */
 int nc_launch_detect(nc_getenv_fn get, void *ctx, bool have_mpi,
 		     struct nc_launch *o, char *err, size_t len)
 {

@@ -44,6 +44,7 @@ static int using_list(const char *s, char (*out)[32], int max)
 	return n;
 }
 
+/* Ignores lines that are not NCCL INFO lines. */
 void nc_nccllog_line(struct nc_nccllog *lg, const char *line)
 {
 	const char *p;
@@ -109,6 +110,7 @@ static void add(struct nc_nccllog *lg, const char *kind, const char *iface)
 	lg->nt++;
 }
 
+/* One transport per kind and interface, no duplicates. */
 void nc_nccllog_finish(struct nc_nccllog *lg)
 {
 	if (lg->used_p2p)
@@ -133,6 +135,7 @@ void nc_nccllog_finish(struct nc_nccllog *lg)
 		add(lg, "NVLS", "");
 }
 
+/* Reads at most a million lines. */
 int nc_nccllog_file(struct nc_nccllog *lg, const char *path)
 {
 	char line[1024];

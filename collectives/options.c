@@ -61,6 +61,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* A static string; the man page SYNOPSIS says the same. */
 const char *nc_usage(void)
 {
 	return "usage: ncclcheck [-hqVv] [-b size] [-e size] [-f factor | "
@@ -155,6 +156,7 @@ static void defaults(struct nc_opts *o)
 	o->preflight = true;
 }
 
+/* Splits at ":" and "@", then parses the number with strtod. */
 int nc_minbw_parse(const char *s, struct nc_minbw *out, char *errbuf,
 		   size_t errlen)
 {
@@ -221,6 +223,7 @@ static int check_combos(struct nc_opts *o, char *errbuf, size_t errlen)
 	return 0;
 }
 
+/* Resets getopt (optind = 1) so tests can parse repeatedly. */
 int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		  size_t errlen)
 {

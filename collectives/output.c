@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* Findings past NC_RUN_MAX_FINDINGS are dropped. */
 void nc_run_finding(struct nc_run *run, const char *code, int sev,
 		    const char *fmt, ...)
 {
@@ -20,6 +21,7 @@ void nc_run_finding(struct nc_run *run, const char *code, int sev,
 	va_end(ap);
 }
 
+/* Errors past NC_RUN_MAX_ERRORS are dropped. */
 void nc_run_error(struct nc_run *run, const char *what, const char *fmt, ...)
 {
 	va_list ap;
@@ -34,6 +36,7 @@ void nc_run_error(struct nc_run *run, const char *what, const char *fmt, ...)
 	run->nerrors++;
 }
 
+/* nccl-tests' two header lines plus one naming the series. */
 void nc_table_header(FILE *fp, const struct nc_run *run, int coll, int dtype,
 		     int op)
 {
@@ -70,6 +73,7 @@ static void half(FILE *fp, const struct nc_result *r)
 		fprintf(fp, "%6lld", r->wrong);
 }
 
+/* Columns as nccl-tests; N/A for an unchecked result. */
 void nc_table_row(FILE *fp, const struct nc_result *oop,
 		  const struct nc_result *ip)
 {
@@ -102,6 +106,7 @@ static double avg_busbw(const struct nc_results *r, int coll)
 	return n ? s / n : 0;
 }
 
+/* Per collective average and peak, then transports and verdict. */
 void nc_summary(FILE *fp, const struct nc_run *run)
 {
 	const struct nc_opts *o = run->o;
@@ -150,6 +155,7 @@ void nc_summary(FILE *fp, const struct nc_run *run)
 	}
 }
 
+/* Returns -1 when the stream reports an error. */
 int nc_write_csv(FILE *fp, const struct nc_run *run)
 {
 	fprintf(fp, "collective,dtype,op,root,in_place,bytes,count,time_us,"
@@ -194,6 +200,7 @@ static void xml(FILE *fp, const char *s)
 	}
 }
 
+/* Gate checks, findings and errors, each a test case. */
 int nc_write_junit(FILE *fp, const struct nc_run *run)
 {
 	int failures = 0, tests = run->gate.n + run->nfindings + run->nerrors;
@@ -316,6 +323,7 @@ static int results_json(struct doc *d, const struct nc_run *run)
 	return 0;
 }
 
+/* The contract keys of man/netprobe-json.5, section ncclcheck. */
 int nc_build_doc(struct doc *d, const struct nc_run *run)
 {
 	json_t *pairs = json_array(), *tr = json_array(), *pf, *alg;

@@ -25,6 +25,7 @@ static void put32(unsigned char **p, uint32_t v)
 	*p += 4;
 }
 
+/* Reads a big-endian u32 and advances the cursor. */
 static uint32_t get32(const unsigned char **p)
 {
 	uint32_t v = (uint32_t)(*p)[0] << 24 | (uint32_t)(*p)[1] << 16 |
@@ -34,6 +35,7 @@ static uint32_t get32(const unsigned char **p)
 	return v;
 }
 
+/* Writes a fixed-width, NUL-padded string field. */
 static void putstr(unsigned char **p, const char *s, size_t n)
 {
 	size_t l = strnlen(s, n - 1);
@@ -43,6 +45,7 @@ static void putstr(unsigned char **p, const char *s, size_t n)
 	*p += n;
 }
 
+/* Reads a fixed-width string field, always terminated. */
 static void getstr(const unsigned char **p, char *s, size_t n)
 {
 	memcpy(s, *p, n);
@@ -50,6 +53,7 @@ static void getstr(const unsigned char **p, char *s, size_t n)
 	*p += n;
 }
 
+/* Field order is the wire format: never reorder. */
 void nc_rankinfo_pack(const struct nc_rankinfo *ri, unsigned char *b)
 {
 	unsigned char *p = b;
@@ -71,6 +75,7 @@ void nc_rankinfo_pack(const struct nc_rankinfo *ri, unsigned char *b)
 	putstr(&p, ri->rule, sizeof(ri->rule));
 }
 
+/* The inverse of nc_rankinfo_pack. */
 void nc_rankinfo_unpack(const unsigned char *b, struct nc_rankinfo *ri)
 {
 	const unsigned char *p = b;
@@ -93,6 +98,7 @@ void nc_rankinfo_unpack(const unsigned char *b, struct nc_rankinfo *ri)
 	getstr(&p, ri->rule, sizeof(ri->rule));
 }
 
+/* from, to, ok, then the error word. */
 void nc_pair_pack(const struct nc_pair *pr, unsigned char *b)
 {
 	unsigned char *p = b;
@@ -104,6 +110,7 @@ void nc_pair_pack(const struct nc_pair *pr, unsigned char *b)
 	putstr(&p, pr->error, sizeof(pr->error));
 }
 
+/* The inverse of nc_pair_pack. */
 void nc_pair_unpack(const unsigned char *b, struct nc_pair *pr)
 {
 	const unsigned char *p = b;
@@ -114,6 +121,7 @@ void nc_pair_unpack(const unsigned char *b, struct nc_pair *pr)
 	getstr(&p, pr->error, sizeof(pr->error));
 }
 
+/* All pairs for small N, doubling offsets beyond. */
 int nc_preflight_targets(int me, int n, int *out, int max)
 {
 	int k = 0;
@@ -156,6 +164,7 @@ static const char *err_word(int e)
 	}
 }
 
+/* Non-blocking connects polled together; one deadline for all. */
 int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
 		       const int *targets, int nt, int listen_fd,
 		       long long timeout_us, struct nc_pair *out)
@@ -323,6 +332,7 @@ static bool versions_of(const struct nc_rankinfo *bp, int np, int which,
 	return true;
 }
 
+/* NCCL and CUDA runtime differences are faults, driver a warning. */
 int nc_decide_versions(const struct nc_rankinfo *byproc, int nprocs,
 		       struct nc_pf_finding *out, int max)
 {
@@ -336,6 +346,7 @@ int nc_decide_versions(const struct nc_rankinfo *byproc, int nprocs,
 	return n;
 }
 
+/* Groups failures by target; a rank without address is skipped. */
 int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 		    const struct nc_pair *pairs, int npairs,
 		    struct nc_pf_finding *out, int max)
@@ -347,6 +358,9 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 		const char *word = NULL;
 		char rb[256], buf[512];
 
+		/* a rank with no interface is nccl_decide_ifaces' finding */
+		if (byproc[t].address[0] == '\0')
+			continue;
 		for (int i = 0; i < npairs; i++) {
 			if (pairs[i].to != t)
 				continue;
@@ -378,6 +392,8 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 	return n;
 }
 
+/* nccl-ifname-nomatch when NCCL_SOCKET_IFNAME is set, else
+ * no-usable-interface. */
 int nc_decide_ifaces(const struct nc_rankinfo *byproc, int nprocs,
 		     const char *socket_ifname, struct nc_pf_finding *out,
 		     int max)

@@ -49,6 +49,7 @@ static void *loop(void *arg)
 	}
 }
 
+/* Starts the thread once; later calls only reset prefix and arming. */
 int nc_wd_start(const char *prefix)
 {
 	pthread_mutex_lock(&wd.mu);
@@ -61,6 +62,7 @@ int nc_wd_start(const char *prefix)
 	return wd.running ? 0 : -1;
 }
 
+/* Replaces the deadline and the description. */
 void nc_wd_arm(long long deadline_us, const char *what)
 {
 	pthread_mutex_lock(&wd.mu);
@@ -70,6 +72,7 @@ void nc_wd_arm(long long deadline_us, const char *what)
 	pthread_mutex_unlock(&wd.mu);
 }
 
+/* Between steps the watchdog does nothing. */
 void nc_wd_disarm(void)
 {
 	pthread_mutex_lock(&wd.mu);
@@ -77,6 +80,7 @@ void nc_wd_disarm(void)
 	pthread_mutex_unlock(&wd.mu);
 }
 
+/* Used once the rank and host are known. */
 void nc_wd_prefix(const char *prefix)
 {
 	pthread_mutex_lock(&wd.mu);
@@ -84,6 +88,7 @@ void nc_wd_prefix(const char *prefix)
 	pthread_mutex_unlock(&wd.mu);
 }
 
+/* Joins the thread; state is ready for another start. */
 void nc_wd_stop(void)
 {
 	bool join;

@@ -18,14 +18,18 @@ NC_MPI_CFLAGS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --cflags ompi-c
 NC_MPI_LIBS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null),)
 NC_HAVE_MPI_DEF = $(if $(strip $(NC_MPI_LIBS)),-DNC_HAVE_MPI,)
 
+# OpenMPI comes from Debian; CUDA and NCCL from the CUDA toolkit.
+DEB_PKGS += libopenmpi-dev openmpi-bin
+
 NCCLCHECK := $(BUILD)/ncclcheck
 NC_TESTS := $(BUILD)/ncclcheck-tests
 # Host code without CUDA or NCCL: the CPU tests link these.
-NC_PURE_SRC := $(filter-out collectives/ncclcheck.c,$(sort $(wildcard collectives/*.c)))
+NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
+NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/probes/lib/,parse.o iface.o nccl_select.o \
 	doc.o finding.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
-NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) collectives/ncclcheck.c) \
+NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
 	$(BUILD)/ncgpu/collectives/kernels.o
 NC_TEST_SRC := $(sort $(wildcard tests/ncclcheck/*.c))
 NC_TEST_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_TEST_SRC))

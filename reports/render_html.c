@@ -468,8 +468,22 @@ static void histogram(FILE *fp, const json_t *hb)
 		(HW + ML) / 2, HH - 6, (HH - MB + MT) / 2, (HH - MB + MT) / 2);
 }
 
-/* The gate threshold for a collective from a check named like
- * "allreduce busbw >= 8 GB/s" (or an explicit threshold_gbps), or -1. */
+/* Does a gate check name this collective? "min-busbw all_reduce",
+ * "min-busbw all_reduce@1048576" or "allreduce busbw >= 8 GB/s": the
+ * first word after an optional "min-busbw " must be the name exactly. */
+static bool names_coll(const char *name, const char *coll)
+{
+	size_t n = strlen(coll);
+
+	if (strncmp(name, "min-busbw ", 10) == 0)
+		name += 10;
+	return strncmp(name, coll, n) == 0 &&
+	       (name[n] == '\0' || name[n] == ' ' || name[n] == '@');
+}
+
+/* The gate threshold for a collective: an explicit threshold_gbps,
+ * "minimum X GB/s" in the detail (ncclcheck), or ">= X" in the name; -1
+ * when no check names the collective. */
 static double threshold(const json_t *gate, const char *coll)
 {
 	size_t i;
@@ -477,14 +491,15 @@ static double threshold(const json_t *gate, const char *coll)
 
 	json_array_foreach(rj_arr(gate, "checks"), i, c) {
 		const char *name = rj_strd(c, "name", "");
+		const char *min = strstr(rj_strd(c, "detail", ""), "minimum ");
 		const char *ge = strstr(name, ">=");
 
-		if (strstr(name, coll) == NULL ||
-		    (rj_str(c, "collective") != NULL &&
-		     strcmp(rj_str(c, "collective"), coll) != 0))
+		if (!names_coll(name, coll))
 			continue;
 		if (json_is_number(json_object_get(c, "threshold_gbps")))
 			return rj_num(c, "threshold_gbps", -1);
+		if (min != NULL && strstr(min, "GB/s") != NULL)
+			return strtod(min + 8, NULL);
 		if (ge != NULL)
 			return strtod(ge + 2, NULL);
 	}
@@ -634,8 +649,12 @@ static void charts(FILE *fp, const json_t *rep)
 				fprintf(fp, "<tr><td>%lld</td><td>",
 					rj_int(c, "rank", -1));
 				E(rj_strd(c, "host", "?"));
-				fprintf(fp, "</td><td>%lld</td><td>",
-					rj_int(c, "gpu", -1));
+				fputs("</td><td>", fp);
+				if (rj_str(c, "gpu") != NULL)
+					E(rj_str(c, "gpu"));
+				else
+					fprintf(fp, "%lld", rj_int(c, "gpu", -1));
+				fputs("</td><td>", fp);
 				E(rj_strd(c, "nccl_version", "?"));
 				fputs("</td><td>", fp);
 				E(rj_strd(c, "cuda_runtime", "?"));

@@ -100,7 +100,7 @@ static void setting(const struct tout *t, const json_t *s)
 	if (v == NULL) {
 		fputs("# ", t->fp);
 		put(t, rj_str(s, "name"));
-		fputs(": no single value: ", t->fp);
+		fputs(": ", t->fp);
 		put(t, rj_str(s, "why"));
 	} else {
 		fputs("export ", t->fp);

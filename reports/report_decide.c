@@ -357,12 +357,15 @@ static void decide_env(const struct rctx *c, const json_t *per_node,
 		snprintf(why, sizeof(why), "no value works for every node: ");
 		json_array_foreach(blocked, i, p) {
 			l = strlen(why);
-			snprintf(why + l, sizeof(why) - l, "%s%s has no usable "
-				 "interface (%s)", i ? "; " : "",
-				 rj_str(p, "node"), rj_str(p, "why"));
+			snprintf(why + l, sizeof(why) - l,
+				 "%s%s has no usable interface", i ? ", " : "",
+				 rj_str(p, "node"));
 			rc_cite_add(cites, rj_str(p, "node"),
 				    "scan.recommendation");
 		}
+		l = strlen(why);
+		snprintf(why + l, sizeof(why) - l,
+			 " (see blocked); set it per node until then");
 		add_setting(settings, "NCCL_SOCKET_IFNAME", NULL, NULL, why,
 			    cites);
 		per_node_only = true;
@@ -784,6 +787,47 @@ static json_t *port_value(const json_t *o)
 	return NULL;
 }
 
+/* Findings that mean a node sits behind NAT. */
+static const char *const natcodes[] = {
+	"nat-detected", "container-bridge-nat", "wsl2-nat",
+	"wsl-container-double-nat", NULL};
+
+/* A ports document probes the ephemeral preset with samples at both ends
+ * of the target's ip_local_port_range: when one is filtered, the whole
+ * range from the lowest to the highest sample is what to open. */
+static void ephemeral_range(const json_t *d, json_t *fw, const char *host,
+			    const char *target)
+{
+	long lo = -1, hi = -1;
+	bool blocked = false;
+	char range[64], why[512];
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(rj_arr(d, "ports"), i, o) {
+		long p = (long)rj_int(o, "port", -1);
+		const char *st = rj_strd(o, "state", "");
+
+		if (strcmp(rj_strd(o, "preset", ""), "ephemeral") != 0 || p < 0)
+			continue;
+		if (lo < 0 || p < lo)
+			lo = p;
+		if (p > hi)
+			hi = p;
+		blocked |= strcmp(st, "filtered") == 0 ||
+			   strcmp(st, "prohibited") == 0;
+	}
+	if (!blocked || target == NULL || hi <= lo)
+		return;
+	snprintf(range, sizeof(range), "%ld-%ld", lo, hi);
+	snprintf(why, sizeof(why),
+		 "%s's ephemeral range (ip_local_port_range, sampled at both "
+		 "ends by %s) is filtered: NCCL, Gloo and torch listen there",
+		 target, host);
+	fw_add(fw, target, json_string(range), "tcp", why, host,
+	       "port-filtered");
+}
+
 /* Ports to open: the scans' ports_to_open and commands, and every port a
  * ports document found filtered or prohibited (on the target, or on the
  * prober for connect-back results). */
@@ -845,6 +889,12 @@ static json_t *decide_firewall(const struct rctx *c)
 		if (strcmp(cmd, "ports") != 0)
 			continue;
 		target = rn_target(c, d, tbuf, sizeof(tbuf));
+		if (target != NULL && node_has(c, target, natcodes)) {
+			/* opening ports behind NAT does not help: the
+			 * change on that node is the fix */
+			continue;
+		}
+		ephemeral_range(d, fw, host, target);
 		json_array_foreach(rj_arr(d, "ports"), i, o) {
 			const char *st = rj_strd(o, "state", "unknown");
 			json_t *pv;
@@ -960,6 +1010,15 @@ static json_t *decide_mtu(const struct rctx *c)
 				snprintf(why + l, sizeof(why) - l,
 					 "; packets above %lld bytes vanish",
 					 ok);
+			}
+			{
+				size_t l = strlen(why);
+
+				snprintf(why + l, sizeof(why) - l,
+					 "; or raise %s's interface to MTU "
+					 "%lld if the rest of the network "
+					 "runs that",
+					 target ? target : "the peer", mine);
 			}
 		} else if (ok > 0 && mine > 0 && ok < mine) {
 			want = ok;

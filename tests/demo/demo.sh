@@ -169,7 +169,7 @@ done
 # --- between nodes
 if has serve; then
 	has ports && doc "$A" gpu-a gpu-a-ports-gpu-b ports --both-ways \
-		gpu-b 7470,29500,32768,60999
+		gpu-b 7470,torch,ephemeral
 	has ports && doc "$A" gpu-a gpu-a-ports-gpu-c ports gpu-c 7470,29500
 	has heartbeat && doc "$A" gpu-a gpu-a-heartbeat-gpu-b heartbeat \
 		-d 3s gpu-b

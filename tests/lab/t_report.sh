@@ -132,4 +132,20 @@ lab_check "HTML fetches nothing" \
 NO_COLOR=1 "$NETPROBE" report nat >"$tmp/nc.txt" 2>/dev/null
 lab_check "no colour when not on a terminal" \
 	sh -c "! grep -q \"$(printf '\033')\" '$tmp/nc.txt'"
+# The demo end to end, where namespaces can be made: every format comes
+# out, the container behind NAT blocks the cluster choice.
+if [ "$(id -u)" = 0 ] && command -v nft >/dev/null 2>&1 &&
+	command -v unshare >/dev/null 2>&1; then
+	lab_rc 0 "make demo's script runs" timeout 280 sh "$top/tests/demo/demo.sh" \
+		"$tmp/demo"
+	for ext in txt md html json xml; do
+		lab_check "demo wrote report.$ext" test -s "$tmp/demo/report.$ext"
+	done
+	lab_check "demo JUnit validates" sh -c "xmllint --noout --schema \
+		'$top/tests/junit/junit.xsd' '$tmp/demo/report.xml' 2>/dev/null"
+	lab_check "demo names gpu-c as behind NAT" \
+		grep -q 'container-bridge-nat on gpu-c' "$tmp/demo/report.txt"
+else
+	echo "skip - demo needs root, nft and unshare"
+fi
 lab_done

@@ -6,7 +6,8 @@
 # that leads nowhere, a rank that stalls), the corrupted-buffer check and
 # the time a default gate run takes.
 #
-#   NCCLCHECK=path/to/ncclcheck [NCCLCHECK_NOMPI=...] [MODE=smoke|full] \
+#   NCCLCHECK=path/to/ncclcheck [NCCLCHECK_NOMPI=...] [NT_PERF=...] \
+#   [MODE=smoke|full|compare|verify] \
 #   [OUT=dir] sh tests/ncclcheck/gpu-run.sh
 #
 # Writes one log per test and summary.txt (command, exit status, seconds)
@@ -112,7 +113,30 @@ N4=$NGPU
 [ "$N4" -gt 4 ] && N4=4
 SOCK="-x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_NET=Socket -x NCCL_SOCKET_IFNAME=lo"
 
-if [ "$MODE" = smoke ]; then
+if [ "$MODE" = compare ]; then
+	# side by side with nccl-tests' timing path ($NT_PERF: one process
+	# driving -g GPUs, no data check), the same sizes, and ncclcheck both
+	# ways (one process, and one process per GPU)
+	for n in 2 $N4; do
+		vis=$(seq -s, 0 $((n - 1)))
+		for c in all_reduce all_gather; do
+			[ -n "${NT_PERF:-}" ] && t nt_${c}_g$n 0 300 env CUDA_VISIBLE_DEVICES=$vis "$NT_PERF" -C $c -b 8 -e 8G -f 2 -g $n
+			t nc_${c}_g$n 0 300 env CUDA_VISIBLE_DEVICES=$vis "$BIN" -C $c -b 8 -e 8G -f 2 -g $n --json "$LOG/nc_${c}_g$n.json"
+			t nc_${c}_np$n 0 300 $MPIRUN -np $n "$BIN" -C $c -b 8 -e 8G -f 2 --json "$LOG/nc_${c}_np$n.json"
+		done
+	done
+	t rs_a2a_np$N4 0 300 $MPIRUN -np "$N4" "$BIN" -C reduce_scatter,alltoall,broadcast,sendrecv -b 8 -e 8G -f 4 --json "$LOG/rs_a2a_np$N4.json"
+	t gate_default_$N4 0 300 $MPIRUN -np "$N4" "$BIN" --min-busbw 100 --junit "$LOG/gate.xml" --csv "$LOG/gate.csv" --json "$LOG/gate.json"
+elif [ "$MODE" = verify ]; then
+	# a short re-check after a change: small sizes against nccl-tests'
+	# timing path, the kill and stall tests, the corruption switch
+	[ -n "${NT_PERF:-}" ] && t nt_all_reduce_g$N4 0 120 "$NT_PERF" -C all_reduce -b 8 -e 64M -f 8 -g "$N4"
+	t nc_all_reduce_g$N4 0 120 "$BIN" -C all_reduce -b 8 -e 64M -f 8 -g "$N4"
+	t nc_all_reduce_np$N4 0 120 $MPIRUN -np "$N4" "$BIN" -C all_reduce,all_gather -b 8 -e 64M -f 8
+	t hang_kill_tr 1 120 trun "$N4" 2 env NCCLCHECK_TEST_KILL=2:1048576 "$BIN" -T 10s -b 8 -e 64M -f 4
+	t hang_stall_tr 1 120 trun "$N4" 3 env NCCLCHECK_TEST_STALL=3:7 "$BIN" -T 10s -b 8 -e 64M -f 4
+	t corrupt 1 120 $MPIRUN -np 2 -x NCCLCHECK_TEST_CORRUPT=1 "$BIN" -b 1K -e 64M -f 64
+elif [ "$MODE" = smoke ]; then
 	t smoke_mpi2 0 60 $MPIRUN -np 2 "$BIN" -b 8 -e 64M -f 8 -C all_reduce,all_gather --json "$LOG/smoke_mpi2.json"
 	t smoke_tr2 0 60 trun 2 -1 "$BIN" -b 1K -e 1M -f 32
 	t smoke_g2 0 60 "$BIN" -g 2 -b 8 -e 16M -f 16 -C all_reduce,all_gather,reduce_scatter,alltoall,broadcast,sendrecv,reduce
@@ -146,7 +170,7 @@ else
 	# hang tests
 	t hang_kill_tr 1 120 trun "$N4" 2 env NCCLCHECK_TEST_KILL=2:1048576 "$BIN" -T 10s -b 8 -e 64M -f 4
 	t hang_kill_mpi 137 120 $MPIRUN -np "$N4" -x NCCLCHECK_TEST_KILL=2:1048576 "$BIN" -T 10s -b 8 -e 64M -f 4
-	t hang_stall_tr 1 120 trun "$N4" 3 env NCCLCHECK_TEST_STALL=3:5 "$BIN" -T 10s -b 8 -e 64M -f 4
+	t hang_stall_tr 1 120 trun "$N4" 3 env NCCLCHECK_TEST_STALL=3:7 "$BIN" -T 10s -b 8 -e 64M -f 4
 	t hang_nosuch_iface 1 120 $MPIRUN -np 2 -x NCCL_SOCKET_IFNAME=nosuch0 "$BIN" -T 10s
 	t hang_nowhere 1 120 trun "$N4" -1 env NCCLCHECK_TEST_ADVERTISE=3:10.255.255.1 "$BIN" -T 10s --preflight-timeout 3s
 	t hang_nowhere_nccl 1 120 trun 2 -1 env NCCL_COMM_ID=10.255.255.1:29999 "$BIN" -T 10s --no-preflight

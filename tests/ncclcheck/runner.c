@@ -17,6 +17,7 @@ int main(void)
 	srunner_add_suite(sr, suite_nc_launch());
 	srunner_add_suite(sr, suite_nc_nccllog());
 	srunner_add_suite(sr, suite_nc_output());
+	srunner_add_suite(sr, suite_nc_watchdog());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

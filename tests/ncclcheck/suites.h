@@ -10,4 +10,5 @@ Suite *suite_nc_preflight(void);
 Suite *suite_nc_launch(void);
 Suite *suite_nc_nccllog(void);
 Suite *suite_nc_output(void);
+Suite *suite_nc_watchdog(void);
 #endif

@@ -138,6 +138,8 @@ START_TEST(decide_unreachable)
 	ck_assert_str_eq(f[0].summary, "rank 1 on gpu-a advertises "
 			 "10.0.0.2:41231 (eth0), rank 0 are refused (others "
 			 "reach it)");
+	r[1].address[0] = '\0'; /* no interface: not this decider's */
+	ck_assert_int_eq(nc_decide_pairs(r, 4, p, n, f, 8), 1);
 }
 END_TEST
 

@@ -1,0 +1,169 @@
+/* ncclcheck's bounded waits: every completion is polled through CUDA
+ * events, NCCL's asynchronous error and the side channel against a
+ * deadline; a failure names the step and who had arrived, aborts NCCL
+ * and exits. */
+#include "harness.h"
+#include "watchdog.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+/* Aborts the communicators (bounded by the watchdog). */
+void nc_abort_comms(struct ctx *c)
+{
+	if (!c->comms_ready)
+		return;
+	nc_wd_arm(sc_now_us() + 10000000, "ncclCommAbort");
+	for (int i = 0; i < c->ndev; i++) {
+		if (c->d[i].fast != NULL)
+			ncclCommAbort(c->d[i].fast);
+		if (c->d[i].comm != NULL)
+			ncclCommAbort(c->d[i].comm);
+	}
+	c->comms_ready = false;
+	nc_wd_disarm();
+}
+
+/* A step failed (timeout, lost peer, NCCL or CUDA error): names the step
+ * and who had arrived, tells the others, aborts NCCL, writes what rank 0
+ * knows, and exits 1 (never returns). A timeout or a lost rank is the
+ * finding collective-timeout; an error NCCL or CUDA returned is recorded
+ * as an error of the run ("nccl-error"). */
+void nc_fail_step(struct ctx *c, const char *what, const char *reason,
+		  bool timed_out)
+{
+	char table[768], msg[1400];
+	long long dl = sc_now_us() + GRACE_US;
+	bool peer = reason == c->sc.why || c->sc.from_peer;
+	const char *label = timed_out || peer ? "collective-timeout" :
+						"nccl-error";
+
+	nc_wd_arm(dl + 5000000, "reporting a failed step");
+	if (c->sc.from_peer) {
+		/* another rank stopped us; its message names step and table */
+		snprintf(msg, sizeof(msg), "%s", reason);
+	} else {
+		sc_describe(&c->sc, c->step, dl, table, sizeof(table));
+		snprintf(msg, sizeof(msg), "%s: %s; %s", what, reason, table);
+		sc_abort(&c->sc, msg);
+	}
+	nc_say(c, "%s: %s", label, msg);
+	nc_abort_comms(c);
+	if (c->l.rank == 0) {
+		/* let the others fetch the arrival table before going */
+		long long until = sc_now_us() + 1500000;
+
+		while (sc_now_us() < until && c->sc.nprocs > 1) {
+			sc_poll(&c->sc);
+			usleep(20000);
+		}
+		if (strcmp(label, "collective-timeout") == 0)
+			nc_run_finding(&c->run, label, -1, "%s", msg);
+		else
+			nc_run_error(&c->run, "nccl", "%s", msg);
+		nc_finish(c, false);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	_exit(1);
+}
+
+/* Waits for every device's `done` event, polling NCCL's async errors and
+ * the side channel, until the deadline. Fails the step otherwise. */
+void nc_wait_done(struct ctx *c, const char *what, long long deadline)
+{
+	for (unsigned long spins = 0;; spins++) {
+		int ready = 0;
+		char why[512];
+
+		for (int i = 0; i < c->ndev; i++) {
+			cudaError_t e = cudaEventQuery(c->d[i].done);
+			ncclResult_t ar = ncclSuccess;
+
+			if (e == cudaSuccess)
+				ready++;
+			else if (e != cudaErrorNotReady) {
+				snprintf(why, sizeof(why), "CUDA error on GPU "
+					 "%d: %s", c->d[i].id,
+					 cudaGetErrorString(e));
+				nc_fail_step(c, what, why, false);
+			}
+			if (c->comms_ready &&
+			    ncclCommGetAsyncError(run_comm(&c->d[i]), &ar) ==
+				    ncclSuccess &&
+			    ar != ncclSuccess && ar != ncclInProgress) {
+				snprintf(why, sizeof(why), "NCCL error on rank "
+					 "%d: %s (%s)", c->d[i].rank,
+					 ncclGetErrorString(ar),
+					 ncclGetLastError(run_comm(&c->d[i])));
+				nc_fail_step(c, what, why, false);
+			}
+		}
+		if (ready == c->ndev)
+			return;
+		if ((spins & 63) == 0 && sc_poll(&c->sc) < 0)
+			nc_fail_step(c, what, c->sc.why, false);
+		if (sc_now_us() > deadline) {
+			char t[64];
+
+			snprintf(why, sizeof(why), "did not complete within %s",
+				 fmt_duration(c->o.timeout_us, t, sizeof(t)));
+			nc_fail_step(c, what, why, true);
+		}
+		if (spins > 1000)
+			usleep(spins > 100000 ? 1000 : 20);
+	}
+}
+
+/* Waits until no communicator reports ncclInProgress (init, group end on
+ * non-blocking communicators). */
+void nc_wait_comms(struct ctx *c, const char *what, long long deadline)
+{
+	long long t0 = sc_now_us();
+
+	for (unsigned long spins = 0;; spins++) {
+		int busy = 0;
+
+		for (int k = 0; k < 2 * c->ndev; k++) {
+			ncclComm_t cm = k < c->ndev ? c->d[k].comm :
+						      c->d[k - c->ndev].fast;
+			ncclResult_t ar = ncclSuccess;
+
+			if (cm == NULL)
+				continue;
+			ncclCommGetAsyncError(cm, &ar);
+			if (ar == ncclInProgress) {
+				busy++;
+			} else if (ar != ncclSuccess) {
+				char why[512];
+
+				snprintf(why, sizeof(why), "NCCL error: %s (%s)",
+					 ncclGetErrorString(ar),
+					 ncclGetLastError(cm));
+				c->comms_ready = true;
+				nc_fail_step(c, what, why, false);
+			}
+		}
+		if (busy == 0)
+			return;
+		if ((spins & 255) == 0 && sc_poll(&c->sc) < 0) {
+			c->comms_ready = true;
+			nc_fail_step(c, what, c->sc.why, false);
+		}
+		if (sc_now_us() > deadline) {
+			char why[128], t[64];
+
+			snprintf(why, sizeof(why), "did not complete within %s",
+				 fmt_duration(c->o.timeout_us, t, sizeof(t)));
+			c->comms_ready = true;
+			nc_fail_step(c, what, why, true);
+		}
+		/* spin first: a launch is handed to NCCL's thread and is back
+		 * in microseconds; sleep only when it is really slow (init) */
+		if (sc_now_us() - t0 > 20000)
+			usleep(200);
+	}
+}

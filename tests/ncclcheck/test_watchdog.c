@@ -1,0 +1,86 @@
+/* Unit tests for the last-resort watchdog, in forked children: past its
+ * deadline it ends the process with exit 1 and the named error. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bootstrap.h"
+#include "suites.h"
+#include "watchdog.h"
+
+/* Runs a child that arms (and maybe disarms) the watchdog, then blocks
+ * for 3 s; returns its exit status and what it wrote to stderr. */
+static int child(bool disarm, char *err, size_t len, long long *took_us)
+{
+	int fds[2], status = -1;
+	long long t0 = sc_now_us();
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		nc_wd_start("ncclcheck: rank 0 on test");
+		nc_wd_arm(sc_now_us() + 200000, "all_reduce float sum 8 B");
+		if (disarm)
+			nc_wd_disarm();
+		usleep(disarm ? 500000 : 3000000);
+		_exit(0);
+	}
+	close(fds[1]);
+	for (int i = 0; i < 50; i++) { /* at most 5 s */
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		usleep(100000);
+	}
+	*took_us = sc_now_us() - t0;
+	n = read(fds[0], err, len - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	if (!WIFEXITED(status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+START_TEST(fires)
+{
+	char err[512];
+	long long us;
+
+	ck_assert_int_eq(child(false, err, sizeof(err), &us), 1);
+	ck_assert_ptr_nonnull(strstr(err, "ncclcheck: rank 0 on test: "
+				     "collective-timeout: all_reduce float "
+				     "sum 8 B did not return in time"));
+	ck_assert_int_lt(us, 2000000);
+}
+END_TEST
+
+START_TEST(disarmed)
+{
+	char err[512];
+	long long us;
+
+	ck_assert_int_eq(child(true, err, sizeof(err), &us), 0);
+	ck_assert_str_eq(err, "");
+}
+END_TEST
+
+Suite *suite_nc_watchdog(void)
+{
+	Suite *s = suite_create("nc_watchdog");
+	TCase *tc = tcase_create("fork");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, fires);
+	tcase_add_test(tc, disarmed);
+	suite_add_tcase(s, tc);
+	return s;
+}
