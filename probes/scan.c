@@ -20,11 +20,11 @@
 #include "nl.h"
 #include "parse.h"
 #include "pathprobe.h"
+#include "peer.h"
+#include "peerprobe.h"
 #include "portrun.h"
 #include "portscan.h"
 #include "portspec.h"
-#include "peer.h"
-#include "peerprobe.h"
 #include "recommend.h"
 #include "scan.h"
 #include "scan_json.h"
@@ -291,7 +291,8 @@ static size_t port_results(json_t *obj, const char *dir, struct fw_result *r,
 
 	json_array_foreach(ports, i, p)
 	{
-		json_int_t port = json_integer_value(json_object_get(p, "port"));
+		json_int_t port =
+		    json_integer_value(json_object_get(p, "port"));
 		const char *d =
 		    json_string_value(json_object_get(p, "direction"));
 
@@ -320,10 +321,11 @@ static void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
 	json_t *ev = NULL;
 
 	snprintf(what, sizeof(what), "connect-back from %s", v->peer_addr);
-	if (fwcmd_plan_results(&s->fw, r, n, s->eph_lo, s->eph_hi, what,
-	                       NULL) < 0)
-		doc_add_error(&s->d, "ports", "cannot plan the ports to open "
-		                              "for peer '%s': too many",
+	if (fwcmd_plan_results(&s->fw, r, n, s->eph_lo, s->eph_hi, what, NULL) <
+	    0)
+		doc_add_error(&s->d, "ports",
+		              "cannot plan the ports to open "
+		              "for peer '%s': too many",
 		              v->peer);
 	if (!fwcmd_ephemeral_only(r, n, s->eph_lo, s->eph_hi))
 		return;
@@ -345,9 +347,9 @@ static void mark_direction(json_t *obj, const char *dir)
 	json_t *p;
 	size_t i;
 
-	json_array_foreach(json_object_get(obj, "ports"), i, p)
-	    if (json_object_get(p, "direction") == NULL)
-		json_object_set_new(p, "direction", json_string(dir));
+	json_array_foreach(json_object_get(obj, "ports"), i,
+	                   p) if (json_object_get(p, "direction") == NULL)
+	    json_object_set_new(p, "direction", json_string(dir));
 }
 
 /*
@@ -404,8 +406,9 @@ static void scan_outbound(struct scan *s, const struct peer_verdict *v,
 	         v->peer_addr);
 	if (fwcmd_plan_results(&s->fw, fr, n, r.peer_lo, r.peer_hi, what,
 	                       v->peer_addr) < 0)
-		doc_add_error(&s->d, "ports", "cannot plan the ports to open "
-		                              "for peer '%s': too many",
+		doc_add_error(&s->d, "ports",
+		              "cannot plan the ports to open "
+		              "for peer '%s': too many",
 		              v->peer);
 out:
 	ports_run_free(&r);
@@ -441,7 +444,8 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	}
 	/* the route's view stays where the probe learnt nothing */
 	if (pv.local_ifname[0] == '\0')
-		memcpy(pv.local_ifname, v->local_ifname, sizeof(pv.local_ifname));
+		memcpy(pv.local_ifname, v->local_ifname,
+		       sizeof(pv.local_ifname));
 	if (pv.local_addr[0] == '\0')
 		memcpy(pv.local_addr, v->local_addr, sizeof(pv.local_addr));
 	if (pv.peer_addr[0] == '\0')
@@ -455,9 +459,9 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	set_str(obj, "local_ifname", v->local_ifname);
 	set_str(obj, "local_addr", v->local_addr);
 	set_str(obj, "peer_addr", v->peer_addr);
-	json_object_set_new(obj, "path_mtu", v->path_mtu >= 0
-	                                         ? json_integer(v->path_mtu)
-	                                         : json_null());
+	json_object_set_new(obj, "path_mtu",
+	                    v->path_mtu >= 0 ? json_integer(v->path_mtu)
+	                                     : json_null());
 	json_object_set_new(obj, "path", path != NULL ? path : json_null());
 	mark_direction(obj, "inbound");
 	if (rc == 0)
@@ -537,14 +541,15 @@ static int scan_peer_verdicts(struct scan *s)
 		/* the k-th peer starts by k bounds (plus the local
 		 * collection's slack), so N peers end within N bounds */
 		if (client_now_us() - t0 >
-		    (long long)(s->npeers - 1) * PEER_BOUND_US + PEER_SLACK_US) {
-			doc_add_error(&s->d, "peer",
-			              "peer '%s' not probed: the scan's bound of "
-			              "%lld s for %zu peers ran out",
-			              v->peer,
-			              (long long)s->o.npeers * PEER_BOUND_US /
-			                  1000000,
-			              s->o.npeers);
+		    (long long)(s->npeers - 1) * PEER_BOUND_US +
+		        PEER_SLACK_US) {
+			doc_add_error(
+			    &s->d, "peer",
+			    "peer '%s' not probed: the scan's bound of "
+			    "%lld s for %zu peers ran out",
+			    v->peer,
+			    (long long)s->o.npeers * PEER_BOUND_US / 1000000,
+			    s->o.npeers);
 			s->peer_json[s->npeers - 1] = peer_verdict_to_json(v);
 			continue;
 		}
@@ -743,13 +748,12 @@ static int scan_json(struct scan *s)
 		s->peer_json[i] = NULL;
 		/* the path probe ran before the recommendation existed */
 		if (json_is_object(path))
-			json_object_set_new(
-			    path, "recommended_iface",
-			    s->rec.ifc != NULL ? json_string(s->rec.ifc->name)
-			                       : json_null());
-		json_array_append_new(peers, p != NULL ? p
-		                                       : peer_verdict_to_json(
-		                                             &s->peers[i]));
+			json_object_set_new(path, "recommended_iface",
+			                    s->rec.ifc != NULL
+			                        ? json_string(s->rec.ifc->name)
+			                        : json_null());
+		json_array_append_new(
+		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
 	}
 	if (doc_set(&s->d, "interfaces", iface_list_to_json(&s->ifaces)) ||
 	    doc_set(&s->d, "layers",
@@ -981,7 +985,10 @@ static void emit_peers(const struct scan *s)
 			continue;
 		}
 		printf(" via %s %s, nat %s, inbound %s", v->local_ifname,
-		       v->local_addr, v->nat == 1 ? "yes" : v->nat == 0 ? "no" : "?",
+		       v->local_addr,
+		       v->nat == 1   ? "yes"
+		       : v->nat == 0 ? "no"
+		                     : "?",
 		       v->inbound == 1   ? "ok"
 		       : v->inbound == 0 ? "blocked"
 		                         : "?");

@@ -95,8 +95,8 @@ int fwcmd_plan_results(struct fw_plan *p, const struct fw_result *r, size_t n,
 	return failed;
 }
 
-bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n,
-                          unsigned eph_lo, unsigned eph_hi)
+bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n, unsigned eph_lo,
+                          unsigned eph_hi)
 {
 	bool fixed_open = false, eph_failed = false;
 
@@ -142,8 +142,7 @@ bad:
 }
 
 /* "29500", or the range with sep between its ends ("32768-60999"). */
-static void port_text(const struct fw_rule *r, char sep, char *buf,
-                      size_t len)
+static void port_text(const struct fw_rule *r, char sep, char *buf, size_t len)
 {
 	if (r->lo == r->hi)
 		snprintf(buf, len, "%u", r->lo);
@@ -197,7 +196,8 @@ json_t *fwcmd_ports_json(const struct fw_plan *p)
 		json_t *o, *port;
 
 		port_text(r, '-', range, sizeof(range));
-		port = r->lo == r->hi ? json_integer(r->lo) : json_string(range);
+		port =
+		    r->lo == r->hi ? json_integer(r->lo) : json_string(range);
 		o = json_pack("{s:o, s:s, s:s}", "port", port, "proto",
 		              r->proto, "why", r->why);
 		if (o != NULL && r->node[0] != '\0')

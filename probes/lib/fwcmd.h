@@ -60,8 +60,8 @@ int fwcmd_plan_results(struct fw_plan *p, const struct fw_result *r, size_t n,
 /* True when the failed results all lie inside the ephemeral range
  * eph_lo-eph_hi and a result outside it is open: the fixed ports work,
  * the ephemeral range is blocked. False when the range is unknown (0 0). */
-bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n,
-                          unsigned eph_lo, unsigned eph_hi);
+bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n, unsigned eph_lo,
+                          unsigned eph_hi);
 
 /* Parses "lo hi" as /proc/sys/net/ipv4/ip_local_port_range holds it.
  * Returns 0, or -1 with errno EINVAL. */

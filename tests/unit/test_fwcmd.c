@@ -23,8 +23,8 @@ START_TEST(format_single_and_range)
 	char buf[256];
 
 	ck_assert_int_gt(fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf,
-	                 "nft add rule inet filter input tcp dport 29500 accept");
+	ck_assert_str_eq(
+	    buf, "nft add rule inet filter input tcp dport 29500 accept");
 	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "ufw allow 29500/tcp");
 	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
@@ -123,8 +123,9 @@ END_TEST
 START_TEST(plan_unknown_range_and_other_node)
 {
 	struct fw_plan p = {0};
-	struct fw_result r[] = {{40000, "tcp", "prohibited", "icmp type 3 "
-	                                                      "code 13"}};
+	struct fw_result r[] = {{40000, "tcp", "prohibited",
+	                         "icmp type 3 "
+	                         "code 13"}};
 	json_t *j;
 	char *s;
 
@@ -135,9 +136,10 @@ START_TEST(plan_unknown_range_and_other_node)
 	ck_assert_uint_eq(p.n, 1);
 	ck_assert_uint_eq(p.v[0].hi, 40000);
 	j = fwcmd_ports_json(&p);
-	ck_assert_str_eq(json_string_value(json_array_get(
-	                     json_object_get(json_array_get(j, 0), "nodes"), 0)),
-	                 "nodeb");
+	ck_assert_str_eq(
+	    json_string_value(json_array_get(
+	        json_object_get(json_array_get(j, 0), "nodes"), 0)),
+	    "nodeb");
 	json_decref(j);
 	j = fwcmd_commands_json(&p);
 	s = dump(json_object_get(j, "ufw"));
