@@ -737,6 +737,21 @@ static json_t *routes_json(const struct scan *s)
 	                                : json_null());
 }
 
+/* Sets recommended_iface and on_recommended_iface of a path object
+ * (ifname NULL: none recommended), as path_to_json would have. */
+static void path_json_recommend(json_t *path, const char *ifname)
+{
+	const char *out = json_string_value(
+	    json_object_get(json_object_get(path, "route"), "out_interface"));
+
+	json_object_set_new(path, "recommended_iface",
+	                    ifname != NULL ? json_string(ifname) : json_null());
+	json_object_set_new(path, "on_recommended_iface",
+	                    ifname != NULL && out != NULL
+	                        ? json_boolean(strcmp(ifname, out) == 0)
+	                        : json_null());
+}
+
 /* Builds the document's results. Returns 0, or -1 on no memory. */
 static int scan_json(struct scan *s)
 {
@@ -748,10 +763,8 @@ static int scan_json(struct scan *s)
 		s->peer_json[i] = NULL;
 		/* the path probe ran before the recommendation existed */
 		if (json_is_object(path))
-			json_object_set_new(path, "recommended_iface",
-			                    s->rec.ifc != NULL
-			                        ? json_string(s->rec.ifc->name)
-			                        : json_null());
+			path_json_recommend(
+			    path, s->rec.ifc != NULL ? s->rec.ifc->name : NULL);
 		json_array_append_new(
 		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
 	}

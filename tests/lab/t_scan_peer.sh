@@ -105,8 +105,8 @@ LAB_OUT=$(jqv '.peers[] | "\(.observed_addr) \(.local_ifname) \(.rtt_us > 0)"')
 lab_grep "A: reflection shows A's own address" '^10.231.33.1 lan0 true$'
 LAB_OUT=$(jqv '.peers[] | "\(.path.route.out_interface) \(.path_mtu)"')
 lab_grep "A: path result under each peer" '^lan0 1500$'
-LAB_OUT=$(jqv '.peers[0].path.recommended_iface')
-lab_grep "A: the peer's path names the recommendation" '^lan0$'
+LAB_OUT=$(jqv '.peers[0].path | "\(.recommended_iface) \(.on_recommended_iface)"')
+lab_grep "A: the peer's path names the recommendation" '^lan0 true$'
 LAB_OUT=$(jqv '[.peers[].ports[] | select(.state == "open")] | length')
 lab_grep "A: connect-back ports listed, open" '^[1-9]'
 LAB_OUT=$(jqv '"\(.ports_to_open | length) \(.commands.nftables | length)"')
