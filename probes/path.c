@@ -10,6 +10,8 @@
 #include "doc.h"
 #include "parse.h"
 #include "pathprobe.h"
+#include "scan.h"
+#include "sysroot.h"
 
 /* Usage to stdout for --help, to stderr for misuse. */
 static void usage(FILE *fp)
@@ -136,6 +138,8 @@ int cmd_path(int argc, char **argv)
 	};
 	struct path_opts o;
 	struct path_result *r;
+	struct sysroot sr;
+	char rec[IF_NAMESIZE];
 	struct doc d;
 	const char *why;
 	char err[512];
@@ -197,9 +201,12 @@ int cmd_path(int argc, char **argv)
 		if (!json)
 			fprintf(stderr, "netprobe path: %s\n", err);
 	}
-	/* scan's recommendation is wired here by the coordinator: pass the
-	 * interface scan recommends; until then it stays null */
-	path_set_recommended_iface(r, NULL);
+	/* the interface `netprobe scan` would recommend here, so the
+	 * output says whether the route toward the peer leaves by it */
+	if (sysroot_init(&sr, NULL) < 0 ||
+	    scan_recommend_quiet(&sr, rec, sizeof(rec)) < 0)
+		rec[0] = '\0';
+	path_set_recommended_iface(r, rec);
 	if (ran) {
 		path_findings(r, &d);
 		path_to_doc(r, &d);

@@ -10,15 +10,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "commands.h"
 #include "decide.h"
 #include "doc.h"
+#include "fwcmd.h"
 #include "hostname.h"
 #include "layers.h"
 #include "nl.h"
 #include "parse.h"
+#include "pathprobe.h"
 #include "peer.h"
+#include "peerprobe.h"
+#include "portrun.h"
+#include "portscan.h"
+#include "portspec.h"
 #include "recommend.h"
+#include "scan.h"
 #include "scan_json.h"
 #include "sysroot.h"
 
@@ -26,10 +34,21 @@
 #define SCAN_MAX_ROUTES 16
 #define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
 #define TABLE_MAX 24   /* interfaces listed in full in the text table */
+/* Each peer: 1 s per request (connect and hello, reflection,
+ * connect-back), 1 s of heartbeat, about 1.5 s of outbound connects to
+ * the peer's ephemeral samples, 2 s of path MTU search; a peer that
+ * started inside PEER_BOUND_US times the peers finishes within it. */
+#define PEER_STEP_US 1000000LL
+#define PEER_HEARTBEAT_US 1000000LL
+#define PEER_PATH_US 2000000LL
+#define PEER_BOUND_US 8000000LL
+#define PEER_SLACK_US 1000000LL
+#define EPH_RANGE "/proc/sys/net/ipv4/ip_local_port_range"
 
 struct scan_opts {
-	bool json, export;
+	bool json, export, quick;
 	const char *sysroot;
+	const char *token_file;
 	const char *peers[SCAN_MAX_PEERS];
 	size_t npeers;
 };
@@ -52,22 +71,34 @@ struct scan {
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict peers[SCAN_MAX_PEERS];
+	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
 	size_t npeers;
+	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
+	struct fw_plan fw;       /* what the failed checks ask to open */
+	bool quiet;              /* scan_recommend_quiet: no output at all */
 	struct recommendation rec;
 	struct nccl_default nccl;
 	bool color;
 };
 
 static const char usage_text[] =
-    "usage: netprobe scan [--json] [--export] [--sysroot dir] "
-    "[--peer host[:port]]...\n"
+    "usage: netprobe scan [--json] [--export] [--sysroot dir] [--quick]\n"
+    "                     [--token-file file] [--peer host[:port]]...\n"
     "\n"
-    "  --json             write the JSON document (netprobe-json(5))\n"
-    "  --export           print only `export NAME=value` lines for eval\n"
-    "  --sysroot dir      read /proc, /sys and /etc from a recorded tree\n"
-    "  --peer host[:port] let the route toward this peer decide "
-    "(repeatable)\n"
-    "  -h, --help         print this help\n";
+    "  --json              write the JSON document (netprobe-json(5))\n"
+    "  --export            print only `export NAME=value` lines for eval\n"
+    "  --sysroot dir       read /proc, /sys and /etc from a recorded tree\n"
+    "  --peer host[:port]  probe the `netprobe serve` on this peer "
+    "(repeatable;\n"
+    "                      port 7470 unless given): NAT, inbound, RTT, "
+    "path MTU\n"
+    "  --quick             with --peer: no heartbeat and no path MTU "
+    "search\n"
+    "  --token-file file   the responders' shared secret\n"
+    "  -h, --help          print this help\n"
+    "\n"
+    "Each peer takes at most 8 seconds; peers are probed one after "
+    "another.\n";
 
 /* Reports a run that cannot go on: one line on stderr, the error in the
  * document (written in --json mode). Returns the exit status 2. */
@@ -81,6 +112,8 @@ static int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (s->quiet)
+		return 2;
 	fprintf(stderr, "netprobe scan: %s\n", msg);
 	if (s->d.root != NULL) {
 		doc_add_error(&s->d, step, "%s", msg);
@@ -99,6 +132,8 @@ static int scan_parse(int argc, char **argv, struct scan_opts *o)
 	    {"export", no_argument, NULL, 'e'},
 	    {"sysroot", required_argument, NULL, 's'},
 	    {"peer", required_argument, NULL, 'p'},
+	    {"quick", no_argument, NULL, 'q'},
+	    {"token-file", required_argument, NULL, 'T'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -128,6 +163,12 @@ static int scan_parse(int argc, char **argv, struct scan_opts *o)
 			}
 			o->peers[o->npeers++] = optarg;
 			break;
+		case 'q':
+			o->quick = true;
+			break;
+		case 'T':
+			o->token_file = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
@@ -149,6 +190,11 @@ static int scan_parse(int argc, char **argv, struct scan_opts *o)
 		fprintf(stderr, "netprobe scan: unexpected argument '%s'\n",
 		        argv[optind]);
 		fputs(usage_text, stderr);
+		return 2;
+	}
+	if ((o->quick || o->token_file != NULL) && o->npeers == 0) {
+		fprintf(stderr, "netprobe scan: option '%s' needs --peer\n",
+		        o->quick ? "--quick" : "--token-file");
 		return 2;
 	}
 	if (o->json && o->export) {
@@ -214,16 +260,238 @@ static const void *sa_addr(const struct sockaddr_storage *ss)
 	return &((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr;
 }
 
+/* Appends the hint to the newest error of the document: the peer probe
+ * says why the connection failed, the scan says what to do about it. */
+static void error_hint(struct doc *d, const char *hint)
+{
+	json_t *e = json_array_get(d->errors, json_array_size(d->errors) - 1);
+	const char *m = json_string_value(json_object_get(e, "message"));
+	char buf[768];
+
+	if (m == NULL)
+		return;
+	snprintf(buf, sizeof(buf), "%s; %s", m, hint);
+	json_object_set_new(e, "message", json_string(buf));
+}
+
+/* Sets key of obj to a string, or null for "". */
+static void set_str(json_t *obj, const char *key, const char *v)
+{
+	json_object_set_new(obj, key, *v ? json_string(v) : json_null());
+}
+
+/* The results of one direction ("inbound": connect-back, "outbound")
+ * in a peer object as fw_results; the strings stay owned by obj. Returns
+ * how many were filled. */
+static size_t port_results(json_t *obj, const char *dir, struct fw_result *r,
+                           size_t cap)
+{
+	json_t *ports = json_object_get(obj, "ports"), *p;
+	size_t i, n = 0;
+
+	json_array_foreach(ports, i, p)
+	{
+		json_int_t port =
+		    json_integer_value(json_object_get(p, "port"));
+		const char *d =
+		    json_string_value(json_object_get(p, "direction"));
+
+		if (n >= cap || port <= 0 || port > 65535 || d == NULL ||
+		    strcmp(d, dir) != 0)
+			continue;
+		r[n].port = (unsigned)port;
+		r[n].proto = json_string_value(json_object_get(p, "proto"));
+		r[n].state = json_string_value(json_object_get(p, "state"));
+		r[n].reason = json_string_value(json_object_get(p, "reason"));
+		if (r[n].proto != NULL && r[n].state != NULL)
+			n++;
+	}
+	return n;
+}
+
+/* Decides what this peer's failed connect-back checks ask to open and
+ * whether only the ephemeral range is blocked (ephemeral-range-blocked,
+ * beside the probe's inbound-blocked). */
+static void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
+                            json_t *obj)
+{
+	struct fw_result r[32];
+	size_t n = port_results(obj, "inbound", r, 32);
+	char what[INET6_ADDRSTRLEN + 32];
+	json_t *ev = NULL;
+
+	snprintf(what, sizeof(what), "connect-back from %s", v->peer_addr);
+	if (fwcmd_plan_results(&s->fw, r, n, s->eph_lo, s->eph_hi, what, NULL) <
+	    0)
+		doc_add_error(&s->d, "ports",
+		              "cannot plan the ports to open "
+		              "for peer '%s': too many",
+		              v->peer);
+	if (!fwcmd_ephemeral_only(r, n, s->eph_lo, s->eph_hi))
+		return;
+	for (size_t i = 0; i < n; i++)
+		evidence_add(&ev, "connect-back", "%s -> port %u/%s: %s (%s)",
+		             v->peer_addr, r[i].port, r[i].proto, r[i].state,
+		             r[i].reason ? r[i].reason : "?");
+	evidence_add(&ev, EPH_RANGE, "%u %u", s->eph_lo, s->eph_hi);
+	doc_add_finding(&s->d, "ephemeral-range-blocked", -1, ev, NULL,
+	                "%s connects back to this host's fixed port but not "
+	                "to its ephemeral ports %u-%u",
+	                v->peer_addr, s->eph_lo, s->eph_hi);
+}
+
+/* Marks every port object of the probe's `ports` with its direction:
+ * peerprobe lists connect-back results only. */
+static void mark_direction(json_t *obj, const char *dir)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(obj, "ports"), i,
+	                   p) if (json_object_get(p, "direction") == NULL)
+	    json_object_set_new(p, "direction", json_string(dir));
+}
+
 /*
- * The peer hook: one verdict per --peer. Today it knows only the route
- * toward each peer (local_ifname, local_addr from `ip route get`; nat and
- * inbound -1 for untested). The peer probes fill the same struct
- * peer_verdict (responded, observed_addr, nat, inbound, rtt_us, path_mtu)
- * and recommend() reads the array as it is. Returns 0, or 2 when a peer
- * is malformed or does not resolve (reported).
+ * Outbound: connects to samples at both ends of the peer's ephemeral
+ * range, on listeners its responder holds (ports_run, as `netprobe ports
+ * PEER ephemeral` does), adds the results to the peer's `ports` with
+ * direction "outbound", the findings of ports_decide to the document, and
+ * the failed ones to the plan as ports to open on the peer.
+ */
+static void scan_outbound(struct scan *s, const struct peer_verdict *v,
+                          json_t *obj)
+{
+	struct ports_run_opts o = {0};
+	struct ports_run r = {0};
+	struct port_list pl;
+	struct portspec_err e;
+	struct ports_target t;
+	struct fw_result fr[32];
+	char host[256], err[CLIENT_ERR_MAX], what[300];
+	json_t *ports = json_object_get(obj, "ports");
+	unsigned port;
+	size_t n = 0;
+
+	port_list_init(&pl);
+	if (client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host, sizeof(host),
+	                      &port, err, sizeof(err)) < 0 ||
+	    portspec_parse("ephemeral", &pl, &e) < 0)
+		goto out;
+	o.timeout_us = PEER_STEP_US;
+	o.resp_port = port;
+	o.token_file = s->o.token_file;
+	if (ports_run(v->peer_addr, &pl, &o, &r, &s->d) != 0)
+		goto out;
+	t = (struct ports_target){v->peer, r.addr, r.responder};
+	if (ports_decide(&s->d, &t, r.out, r.nout, NULL, 0) < 0)
+		doc_add_error(&s->d, "ports", "out of memory");
+	for (size_t i = 0; i < r.nout; i++) {
+		json_t *j = portscan_json_port(&r.out[i]);
+
+		if (j != NULL && json_is_array(ports)) {
+			json_object_set_new(j, "direction",
+			                    json_string("outbound"));
+			json_array_append_new(ports, j);
+		} else {
+			json_decref(j);
+		}
+		if (n < 32 && r.out[i].state != PORT_UNKNOWN)
+			fr[n++] = (struct fw_result){
+			    r.out[i].port,
+			    r.out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
+			    port_state_name(r.out[i].state), r.out[i].reason};
+	}
+	snprintf(what, sizeof(what), "outbound from this node to %s",
+	         v->peer_addr);
+	if (fwcmd_plan_results(&s->fw, fr, n, r.peer_lo, r.peer_hi, what,
+	                       v->peer_addr) < 0)
+		doc_add_error(&s->d, "ports",
+		              "cannot plan the ports to open "
+		              "for peer '%s': too many",
+		              v->peer);
+out:
+	ports_run_free(&r);
+	port_list_free(&pl);
+}
+
+/*
+ * Probes one peer's responder (hello, reflection, connect-back, a short
+ * heartbeat) and, unless --quick, the path toward it. The route-only
+ * verdict in *v stays where the probe learns nothing (no responder: an
+ * error naming `netprobe serve`, and the scan goes on). Fills
+ * s->peer_json[i].
+ */
+static void scan_probe_peer(struct scan *s, size_t i)
+{
+	struct peer_verdict *v = &s->peers[i], pv;
+	struct peerprobe_opts po = {0};
+	struct path_opts pa;
+	json_t *obj = NULL, *path = NULL;
+	int rc;
+
+	po.step_us = PEER_STEP_US;
+	po.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
+	po.token_file = s->o.token_file;
+	rc = peerprobe_run(v->peer, &po, &pv, &obj, &s->d);
+	if (rc == 1)
+		error_hint(&s->d, "is `netprobe serve` running on the peer? "
+		                  "(the verdict knows only the route)");
+	if (rc < 0 || obj == NULL) {
+		json_decref(obj);
+		s->peer_json[i] = peer_verdict_to_json(v);
+		return;
+	}
+	/* the route's view stays where the probe learnt nothing */
+	if (pv.local_ifname[0] == '\0')
+		memcpy(pv.local_ifname, v->local_ifname,
+		       sizeof(pv.local_ifname));
+	if (pv.local_addr[0] == '\0')
+		memcpy(pv.local_addr, v->local_addr, sizeof(pv.local_addr));
+	if (pv.peer_addr[0] == '\0')
+		memcpy(pv.peer_addr, v->peer_addr, sizeof(pv.peer_addr));
+	*v = pv;
+	if (rc == 0 && !s->o.quick) {
+		path_opts_default(&pa);
+		pa.deadline_us = PEER_PATH_US;
+		path_for_peer(v->peer, &pa, v, &path, &s->d);
+	}
+	set_str(obj, "local_ifname", v->local_ifname);
+	set_str(obj, "local_addr", v->local_addr);
+	set_str(obj, "peer_addr", v->peer_addr);
+	json_object_set_new(obj, "path_mtu",
+	                    v->path_mtu >= 0 ? json_integer(v->path_mtu)
+	                                     : json_null());
+	json_object_set_new(obj, "path", path != NULL ? path : json_null());
+	mark_direction(obj, "inbound");
+	if (rc == 0)
+		scan_peer_ports(s, v, obj);
+	if (rc == 0 && !s->o.quick)
+		scan_outbound(s, v, obj);
+	s->peer_json[i] = obj;
+}
+
+/*
+ * One verdict per --peer: the route toward it (local_ifname, local_addr
+ * from `ip route get`), then what its responder says (scan_probe_peer).
+ * recommend() reads the array as it is. Peers are probed one after
+ * another; one that would start past the scan's bound is skipped with an
+ * error. Returns 0, or 2 when a peer is malformed or does not resolve
+ * (reported).
  */
 static int scan_peer_verdicts(struct scan *s)
 {
+	long long t0 = client_now_us();
+	char line[64];
+
+	if (s->o.npeers > 0 &&
+	    (sysroot_read_line(&s->sr, EPH_RANGE, line, sizeof(line)) < 0 ||
+	     fwcmd_parse_range(line, &s->eph_lo, &s->eph_hi) < 0)) {
+		s->eph_lo = s->eph_hi = 0;
+		doc_add_error(&s->d, "ports", "cannot read %s: %s", EPH_RANGE,
+		              strerror(errno));
+	}
+
 	for (size_t i = 0; i < s->o.npeers; i++) {
 		struct peer_verdict *v = &s->peers[s->npeers];
 		struct sockaddr_storage ss;
@@ -260,15 +528,32 @@ static int scan_peer_verdicts(struct scan *s)
 			              "no route toward peer '%s' (%s): %s",
 			              s->o.peers[i], v->peer_addr,
 			              strerror(errno));
+		} else {
+			snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
+			         ri.out_interface);
+			snprintf(v->local_addr, sizeof(v->local_addr), "%s",
+			         ri.source);
+			if (!s->have_lookup) {
+				s->lookup = ri;
+				s->have_lookup = true;
+			}
+		}
+		/* the k-th peer starts by k bounds (plus the local
+		 * collection's slack), so N peers end within N bounds */
+		if (client_now_us() - t0 >
+		    (long long)(s->npeers - 1) * PEER_BOUND_US +
+		        PEER_SLACK_US) {
+			doc_add_error(
+			    &s->d, "peer",
+			    "peer '%s' not probed: the scan's bound of "
+			    "%lld s for %zu peers ran out",
+			    v->peer,
+			    (long long)s->o.npeers * PEER_BOUND_US / 1000000,
+			    s->o.npeers);
+			s->peer_json[s->npeers - 1] = peer_verdict_to_json(v);
 			continue;
 		}
-		snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
-		         ri.out_interface);
-		snprintf(v->local_addr, sizeof(v->local_addr), "%s", ri.source);
-		if (!s->have_lookup) {
-			s->lookup = ri;
-			s->have_lookup = true;
-		}
+		scan_probe_peer(s, s->npeers - 1);
 	}
 	return 0;
 }
@@ -394,12 +679,12 @@ static int scan_collect(struct scan *s)
 	return scan_peer_verdicts(s);
 }
 
-/* Runs every decider. Returns 0, or 2 on no memory (reported). */
-static int scan_decide(struct scan *s)
+/* Runs recommend() over what was collected. Returns 0, or 2 on no
+ * memory (reported). */
+static int scan_recommend(struct scan *s)
 {
 	const char *defs[SCAN_MAX_ROUTES];
 	struct rec_input in;
-	struct nccl_env ne;
 
 	for (size_t i = 0; i < s->ndefaults; i++)
 		defs[i] = s->defaults[i].out_interface;
@@ -413,6 +698,16 @@ static int scan_decide(struct scan *s)
 	in.routes_known = s->routes_known;
 	if (recommend(&in, &s->rec) < 0)
 		return scan_fail(s, "recommend", "out of memory");
+	return 0;
+}
+
+/* Runs every decider. Returns 0, or 2 on no memory (reported). */
+static int scan_decide(struct scan *s)
+{
+	struct nccl_env ne;
+
+	if (scan_recommend(s) != 0)
+		return 2;
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if (s->have_layers)
@@ -442,14 +737,37 @@ static json_t *routes_json(const struct scan *s)
 	                                : json_null());
 }
 
+/* Sets recommended_iface and on_recommended_iface of a path object
+ * (ifname NULL: none recommended), as path_to_json would have. */
+static void path_json_recommend(json_t *path, const char *ifname)
+{
+	const char *out = json_string_value(
+	    json_object_get(json_object_get(path, "route"), "out_interface"));
+
+	json_object_set_new(path, "recommended_iface",
+	                    ifname != NULL ? json_string(ifname) : json_null());
+	json_object_set_new(path, "on_recommended_iface",
+	                    ifname != NULL && out != NULL
+	                        ? json_boolean(strcmp(ifname, out) == 0)
+	                        : json_null());
+}
+
 /* Builds the document's results. Returns 0, or -1 on no memory. */
 static int scan_json(struct scan *s)
 {
 	json_t *peers = json_array();
 
-	for (size_t i = 0; peers != NULL && i < s->npeers; i++)
-		json_array_append_new(peers,
-		                      peer_verdict_to_json(&s->peers[i]));
+	for (size_t i = 0; peers != NULL && i < s->npeers; i++) {
+		json_t *p = s->peer_json[i], *path = json_object_get(p, "path");
+
+		s->peer_json[i] = NULL;
+		/* the path probe ran before the recommendation existed */
+		if (json_is_object(path))
+			path_json_recommend(
+			    path, s->rec.ifc != NULL ? s->rec.ifc->name : NULL);
+		json_array_append_new(
+		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
+	}
 	if (doc_set(&s->d, "interfaces", iface_list_to_json(&s->ifaces)) ||
 	    doc_set(&s->d, "layers",
 	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
@@ -457,7 +775,9 @@ static int scan_json(struct scan *s)
 	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
 	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
 	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
-	    doc_set(&s->d, "peers", peers))
+	    doc_set(&s->d, "peers", peers) ||
+	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
+	    doc_set(&s->d, "commands", fwcmd_commands_json(&s->fw)))
 		return -1;
 	return 0;
 }
@@ -659,6 +979,57 @@ static void emit_choice(const struct scan *s)
 	emit_rejected(r);
 }
 
+/* One line per peer, then the ports to open with the commands. */
+static void emit_peers(const struct scan *s)
+{
+	char cmd[256];
+
+	if (s->npeers == 0)
+		return;
+	printf("\npeers\n");
+	for (size_t i = 0; i < s->npeers; i++) {
+		const struct peer_verdict *v = &s->peers[i];
+
+		printf("  %-22s %-15s", v->peer,
+		       v->peer_addr[0] ? v->peer_addr : "-");
+		if (!v->responded) {
+			printf(" no responder (route via %s)\n",
+			       v->local_ifname[0] ? v->local_ifname : "-");
+			continue;
+		}
+		printf(" via %s %s, nat %s, inbound %s", v->local_ifname,
+		       v->local_addr,
+		       v->nat == 1   ? "yes"
+		       : v->nat == 0 ? "no"
+		                     : "?",
+		       v->inbound == 1   ? "ok"
+		       : v->inbound == 0 ? "blocked"
+		                         : "?");
+		if (v->rtt_us >= 0)
+			printf(", rtt %lld us", v->rtt_us);
+		if (v->path_mtu >= 0)
+			printf(", path mtu %d", v->path_mtu);
+		putchar('\n');
+	}
+	if (s->fw.n == 0)
+		return;
+	printf("\nports to open\n");
+	for (size_t i = 0; i < s->fw.n; i++) {
+		const struct fw_rule *r = &s->fw.v[i];
+
+		if (r->lo == r->hi)
+			printf("  %u/%s", r->lo, r->proto);
+		else
+			printf("  %u-%u/%s", r->lo, r->hi, r->proto);
+		printf("  on %s: %s\n", r->node[0] ? r->node : "this node",
+		       r->why);
+		for (int dl = FW_NFTABLES; dl <= FW_FIREWALLD; dl++)
+			if (fwcmd_format((enum fw_dialect)dl, r, cmd,
+			                 sizeof(cmd)) > 0)
+				printf("    %s\n", cmd);
+	}
+}
+
 /* Writes the chosen output. Returns 0, or -1 when writing failed. */
 static int scan_emit(struct scan *s)
 {
@@ -670,6 +1041,7 @@ static int scan_emit(struct scan *s)
 		emit_ifaces(s);
 		emit_layers(s);
 		emit_findings(s);
+		emit_peers(s);
 		emit_choice(s);
 	}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
@@ -678,6 +1050,8 @@ static int scan_emit(struct scan *s)
 /* Releases everything the run holds. */
 static void scan_free(struct scan *s)
 {
+	for (size_t i = 0; i < SCAN_MAX_PEERS; i++)
+		json_decref(s->peer_json[i]);
 	recommendation_free(&s->rec);
 	layers_free(&s->ly); /* safe when detection failed half way */
 	iface_list_free(&s->ifaces);
@@ -723,6 +1097,29 @@ int cmd_scan(int argc, char **argv)
 		goto out;
 	}
 	rc = doc_exit_status(&s->d, true);
+out:
+	scan_free(s);
+	free(s);
+	return rc;
+}
+
+int scan_recommend_quiet(const struct sysroot *sr, char *ifname, size_t len)
+{
+	struct scan *s = calloc(1, sizeof(*s));
+	int rc = -1;
+
+	if (len > 0)
+		ifname[0] = '\0';
+	if (s == NULL)
+		return -1;
+	s->quiet = true;
+	s->sr = *sr;
+	if (doc_init(&s->d, "netprobe", "scan") < 0 || scan_collect(s) != 0 ||
+	    scan_recommend(s) != 0)
+		goto out;
+	if (s->rec.ifc != NULL)
+		snprintf(ifname, len, "%s", s->rec.ifc->name);
+	rc = 0;
 out:
 	scan_free(s);
 	free(s);

@@ -1,0 +1,207 @@
+# scan --peer lab: hosts A, B, C on one LAN (a bridge in a switch
+# namespace), a Docker-like "container" behind nftables masquerade on A,
+# `netprobe serve` on B and C. From A: no NAT, inbound works, A's LAN
+# interface recommended, the path result under each peer. From the
+# container: nat-detected, inbound-blocked, no interface. With A's
+# ephemeral range dropped: inbound-blocked, ephemeral-range-blocked and
+# the range in ports_to_open with commands. A peer without a responder:
+# an error naming `netprobe serve`, within the bound. `netprobe path`
+# names the scan's recommended interface.
+. "$(dirname "$0")/lib.sh"
+lab_require nft jq ss unshare
+
+# Each scan runs with a hostname of its own, in a UTS namespace of its own
+# (the machine's name is not touched), which /etc/hosts maps to the LAN
+# address: `ip netns exec NS unshare --uts sh -c "$HN" NAME CMD...`.
+HN='hostname "$0"; exec "$@"'
+
+# lab_listening NS PORT: a TCP socket listens on PORT inside NS.
+lab_listening() {
+	ip netns exec "$1" ss -Hnlt "sport = :$2" | grep -q .
+}
+
+# drop_range NS LO-HI: NS drops new inbound TCP connections to LO-HI
+# (replies to its own connections still pass); table inet np_fw.
+drop_range() {
+	ip netns exec "$1" nft -f - <<NFT
+table inet np_fw {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		ct state established,related accept
+		tcp dport $2 drop
+	}
+}
+NFT
+}
+
+# jqv FILTER: FILTER applied to the JSON in $J.
+jqv() {
+	printf '%s\n' "$J" | jq -r "$1"
+}
+
+lab_ns SW sw
+lab_ns A a
+lab_ns B b
+lab_ns C c
+lab_ns K ctr
+
+ip -n "$SW" link add name br0 type bridge
+ip -n "$SW" addr add 10.231.33.254/24 dev br0
+ip -n "$SW" link set br0 up
+n=1
+for h in "$A" "$B" "$C"; do
+	lab_veth "$h" lan0 "$SW" "p$n"
+	ip -n "$SW" link set "p$n" master br0
+	ip -n "$SW" link set "p$n" up
+	ip -n "$h" addr add "10.231.33.$n/24" dev lan0
+	ip -n "$h" link set lan0 up
+	ip -n "$h" route add default via 10.231.33.254
+	n=$((n + 1))
+done
+
+# the container on A: eth0 172.17.0.2/16 via 172.17.0.1, masqueraded
+lab_veth "$K" eth0 "$A" veth0c
+ip -n "$A" addr add 172.17.0.1/16 dev veth0c
+ip -n "$A" link set veth0c up
+ip -n "$K" addr add 172.17.0.2/16 dev eth0
+ip -n "$K" link set eth0 up
+ip -n "$K" route add default via 172.17.0.1
+ip netns exec "$A" sysctl -qw net.ipv4.ip_forward=1
+ip netns exec "$A" nft -f - <<'NFT'
+table ip np_nat {
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+		ip saddr 172.17.0.0/16 oifname "lan0" masquerade
+	}
+}
+NFT
+lab_hosts "$A" "127.0.0.1 localhost" "10.231.33.1 nodea"
+lab_hosts "$K" "127.0.0.1 localhost" "172.17.0.2 ctr"
+# A's own ephemeral range, so the plan is seen to read it
+ip netns exec "$A" sysctl -qw net.ipv4.ip_local_port_range="40000 40999"
+
+for h in "$B" "$C"; do
+	ip netns exec "$h" timeout 120 "$NETPROBE" serve >/dev/null 2>&1 &
+done
+lab_check "responder on B up" lab_wait 50 lab_listening "$B" 7470
+lab_check "responder on C up" lab_wait 50 lab_listening "$C" 7470
+
+# (1) from A: two peers, no NAT, inbound works
+t0=$(date +%s)
+lab_rc 0 "A: scan with two peers exits 0" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json \
+	--peer 10.231.33.2 --peer 10.231.33.3:7470
+t1=$(date +%s)
+echo "# two full peers took $((t1 - t0)) s"
+lab_check "A: two peers within the bound (2 x 8 s)" test $((t1 - t0)) -le 16
+J=$LAB_OUT
+LAB_OUT=$(jqv '.recommendation.interface')
+lab_grep "A: lan0 recommended" '^lan0$'
+LAB_OUT=$(jqv '.peers[] | "\(.peer) \(.responded) \(.nat) \(.inbound)"')
+lab_grep "A: B responded, no NAT, inbound ok" '^10.231.33.2 true false true$'
+lab_grep "A: C responded, no NAT, inbound ok" \
+	'^10.231.33.3:7470 true false true$'
+LAB_OUT=$(jqv '.peers[] | "\(.observed_addr) \(.local_ifname) \(.rtt_us > 0)"')
+lab_grep "A: reflection shows A's own address" '^10.231.33.1 lan0 true$'
+LAB_OUT=$(jqv '.peers[] | "\(.path.route.out_interface) \(.path_mtu)"')
+lab_grep "A: path result under each peer" '^lan0 1500$'
+LAB_OUT=$(jqv '.peers[0].path | "\(.recommended_iface) \(.on_recommended_iface)"')
+lab_grep "A: the peer's path names the recommendation" '^lan0 true$'
+LAB_OUT=$(jqv '[.peers[].ports[] | select(.state == "open")] | length')
+lab_grep "A: connect-back ports listed, open" '^[1-9]'
+LAB_OUT=$(jqv '"\(.ports_to_open | length) \(.commands.nftables | length)"')
+lab_grep "A: nothing to open" '^0 0$'
+
+# text form names the peers
+lab_rc 0 "A: text scan with a peer" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --quick --peer 10.231.33.2
+lab_grep "A: text peer line" '10\.231\.33\.2 .* nat no, inbound ok'
+
+# (2) from the container: NAT, inbound blocked, no interface
+lab_rc 1 "container: scan exits 1" \
+	ip netns exec "$K" unshare --uts sh -c "$HN" ctr "$NETPROBE" scan --json --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '.findings[].code')
+lab_grep "container: nat-detected" '^nat-detected$'
+lab_grep "container: inbound-blocked" '^inbound-blocked$'
+LAB_OUT=$(jqv '.recommendation.interface')
+lab_grep "container: no interface" '^null$'
+LAB_OUT=$(jqv '.peers[0] | "\(.observed_addr) \(.local_addr) \(.nat)"')
+lab_grep "container: B saw A's address" '^10.231.33.1 172.17.0.2 true$'
+
+# (3) A drops its ephemeral range inbound (replies still pass)
+drop_range "$A" 40000-40999
+lab_rc 1 "A, ephemeral dropped: scan exits 1" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --quick --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '.findings[].code')
+lab_grep "ephemeral: inbound-blocked" '^inbound-blocked$'
+lab_grep "ephemeral: ephemeral-range-blocked" '^ephemeral-range-blocked$'
+LAB_OUT=$(jqv '.ports_to_open[] | "\(.port) \(.proto)"')
+lab_grep "ephemeral: A's range to open" '^40000-40999 tcp$'
+lab_nogrep "ephemeral: the working port is not listed" '^7470 '
+LAB_OUT=$(jqv '.commands | .nftables[], .ufw[], .firewalld[]')
+lab_grep "ephemeral: nft command" \
+	'^nft add rule inet filter input tcp dport 40000-40999 accept$'
+lab_grep "ephemeral: ufw command" '^ufw allow 40000:40999/tcp$'
+lab_grep "ephemeral: firewalld command" \
+	'^firewall-cmd --permanent --add-port=40000-40999/tcp && firewall-cmd --reload$'
+LAB_OUT=$(jqv '.peers[0].ports[] | "\(.port) \(.state)"')
+lab_grep "ephemeral: sample port filtered" '^40000 filtered$'
+lab_rc 1 "ephemeral, text: exits 1" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --quick --peer 10.231.33.2
+lab_grep "ephemeral, text: peer blocked" 'nat no, inbound blocked'
+lab_grep "ephemeral, text: the range to open" '^  40000-40999/tcp  on this node: connect-back'
+lab_grep "ephemeral, text: ufw command" '^    ufw allow 40000:40999/tcp$'
+ip netns exec "$A" nft delete table inet np_fw
+
+# (3b) B drops its own ephemeral range inbound: the outbound check fails
+drop_range "$B" 32768-60999
+lab_rc 1 "B's ephemeral dropped: scan exits 1" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '.peers[0].ports[] | "\(.direction) \(.port) \(.state)"')
+lab_grep "outbound: B's sample port filtered" '^outbound 32768 filtered$'
+lab_grep "outbound: connect-back to A still open" '^inbound 7470 open$'
+LAB_OUT=$(jqv '.ports_to_open[] | "\(.port) \(.proto) \(.nodes)"')
+lab_grep "outbound: B's range to open on B" \
+	'^32768-60999 tcp \["10.231.33.2"\]$'
+LAB_OUT=$(jqv '.commands.ufw[]')
+lab_grep "outbound: ufw command marked for B" \
+	'^# on 10.231.33.2: ufw allow 32768:60999/tcp$'
+ip netns exec "$B" nft delete table inet np_fw
+
+# (4) peers without a responder: refused (the switch) and silent (no host)
+t0=$(date +%s)
+lab_rc 0 "no responder: the scan completes" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --peer 10.231.33.254 \
+	--peer 10.231.33.99 --peer 10.231.33.2
+t1=$(date +%s)
+J=$LAB_OUT
+lab_check "no responder: within the bound (3 peers x 8 s)" \
+	test $((t1 - t0)) -le 24
+LAB_OUT=$(jqv '.errors[].message')
+lab_grep "no responder: error names netprobe serve" \
+	'10\.231\.33\.254.*`netprobe serve`'
+lab_grep "no responder: silent peer named too" '10\.231\.33\.99.*`netprobe serve`'
+LAB_OUT=$(jqv '.peers[] | "\(.peer) \(.responded) \(.local_ifname)"')
+lab_grep "no responder: route-only verdict kept" '^10.231.33.254 false lan0$'
+lab_grep "no responder: the other peer probed" '^10.231.33.2 true lan0$'
+LAB_OUT=$(jqv '.recommendation.interface')
+lab_grep "no responder: lan0 still recommended" '^lan0$'
+
+# (5) path names the scan's recommendation
+lab_rc 0 "path from A" ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" path --json 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '.recommended_iface')
+lab_grep "path: recommended_iface is A's LAN interface" '^lan0$'
+lab_rc 0 "path text" ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" path 10.231.33.2
+lab_grep "path text: the route uses it" '^recommended +lan0 \(the route uses it\)'
+
+# (6) bad input
+lab_rc 2 "--quick without --peer exits 2" "$NETPROBE" scan --quick
+lab_rc 2 "bad peer port exits 2" "$NETPROBE" scan --peer 10.231.33.2:99999
+lab_rc 0 "help exits 0" "$NETPROBE" scan --help
+lab_grep "help names --token-file" '--token-file'
+
+lab_done

@@ -1,0 +1,209 @@
+/* The firewall plan: failed probe results become ports to open (the
+ * ephemeral range as one rule) and ready nftables, ufw and firewalld
+ * commands. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fwcmd.h"
+
+/* The compact, sorted text of a value, for exact comparisons. */
+static char *dump(json_t *j)
+{
+	char *s = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
+
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+START_TEST(format_single_and_range)
+{
+	struct fw_rule r = {.lo = 29500, .hi = 29500, .proto = "tcp"};
+	char buf[256];
+
+	ck_assert_int_gt(fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(
+	    buf, "nft add rule inet filter input tcp dport 29500 accept");
+	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "ufw allow 29500/tcp");
+	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "firewall-cmd --permanent --add-port=29500/tcp "
+	                      "&& firewall-cmd --reload");
+	r.lo = 32768;
+	r.hi = 60999;
+	snprintf(r.proto, sizeof(r.proto), "udp");
+	fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf));
+	ck_assert_str_eq(
+	    buf, "nft add rule inet filter input udp dport 32768-60999 accept");
+	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "ufw allow 32768:60999/udp");
+	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "firewall-cmd --permanent "
+	                      "--add-port=32768-60999/udp && firewall-cmd "
+	                      "--reload");
+	ck_assert_int_eq(fwcmd_format(FW_UFW, &r, buf, 8), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	ck_assert_int_eq(fwcmd_format((enum fw_dialect)9, &r, buf, 64), -1);
+}
+END_TEST
+
+START_TEST(add_merges_and_rejects)
+{
+	struct fw_plan p = {0};
+
+	ck_assert_int_eq(fwcmd_add(&p, 32768, 60999, "tcp", NULL, "a"), 0);
+	ck_assert_int_eq(fwcmd_add(&p, 40000, 40000, "tcp", "", "b"), 0);
+	ck_assert_uint_eq(p.n, 1); /* inside the range already planned */
+	ck_assert_int_eq(fwcmd_add(&p, 40000, 40000, "udp", NULL, "c"), 0);
+	ck_assert_int_eq(fwcmd_add(&p, 40000, 40000, "tcp", "nodeb", "d"), 0);
+	ck_assert_uint_eq(p.n, 3);
+	ck_assert_str_eq(p.v[0].why, "a");
+	ck_assert_int_eq(fwcmd_add(&p, 0, 1, "tcp", NULL, "x"), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(fwcmd_add(&p, 5, 4, "tcp", NULL, "x"), -1);
+	ck_assert_int_eq(fwcmd_add(&p, 5, 70000, "tcp", NULL, "x"), -1);
+	ck_assert_int_eq(fwcmd_add(&p, 5, 5, "sctp", NULL, "x"), -1);
+	for (unsigned i = 1; p.n < FW_MAX_RULES; i++)
+		ck_assert_int_eq(fwcmd_add(&p, i, i, "tcp", NULL, "f"), 0);
+	ck_assert_int_eq(fwcmd_add(&p, 999, 999, "tcp", NULL, "x"), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+}
+END_TEST
+
+START_TEST(plan_from_results)
+{
+	struct fw_plan p = {0};
+	struct fw_result r[] = {
+	    {7470, "tcp", "open", "syn-ack"},
+	    {32768, "tcp", "filtered", "timeout"},
+	    {60999, "tcp", "filtered", "timeout"},
+	    {29500, "tcp", "closed", "rst"},
+	    {4789, "udp", "unknown", "no responder"},
+	};
+	json_t *j;
+	char *s;
+
+	ck_assert_int_eq(fwcmd_plan_results(&p, r, 5, 32768, 60999,
+	                                    "connect-back from 10.231.1.2",
+	                                    NULL),
+	                 3);
+	ck_assert_uint_eq(p.n, 2);
+	ck_assert_uint_eq(p.v[0].lo, 29500);
+	ck_assert_uint_eq(p.v[1].lo, 32768);
+	ck_assert_uint_eq(p.v[1].hi, 60999);
+	ck_assert_ptr_nonnull(strstr(p.v[1].why, "ephemeral port 32768/tcp: "
+	                                         "filtered (timeout)"));
+	j = fwcmd_ports_json(&p);
+	s = dump(j);
+	ck_assert_str_eq(s, "[{\"port\":29500,\"proto\":\"tcp\",\"why\":"
+	                    "\"connect-back from 10.231.1.2 to port "
+	                    "29500/tcp: closed (rst)\"},{\"port\":"
+	                    "\"32768-60999\",\"proto\":\"tcp\",\"why\":"
+	                    "\"connect-back from 10.231.1.2 to ephemeral port "
+	                    "32768/tcp: filtered (timeout); NCCL, Gloo and "
+	                    "Ray workers listen on ports from 32768-60999\"}]");
+	free(s);
+	json_decref(j);
+	j = fwcmd_commands_json(&p);
+	s = dump(j);
+	ck_assert_str_eq(
+	    s, "{\"firewalld\":[\"firewall-cmd --permanent "
+	       "--add-port=29500/tcp && firewall-cmd --reload\",\"firewall-cmd "
+	       "--permanent --add-port=32768-60999/tcp && firewall-cmd "
+	       "--reload\"],\"nftables\":[\"nft add rule inet filter input "
+	       "tcp dport 29500 accept\",\"nft add rule inet filter input tcp "
+	       "dport 32768-60999 accept\"],\"ufw\":[\"ufw allow 29500/tcp\","
+	       "\"ufw allow 32768:60999/tcp\"]}");
+	free(s);
+	json_decref(j);
+}
+END_TEST
+
+START_TEST(plan_unknown_range_and_other_node)
+{
+	struct fw_plan p = {0};
+	struct fw_result r[] = {{40000, "tcp", "prohibited",
+	                         "icmp type 3 "
+	                         "code 13"}};
+	json_t *j;
+	char *s;
+
+	/* range unknown: the sampled port alone */
+	ck_assert_int_eq(
+	    fwcmd_plan_results(&p, r, 1, 0, 0, "outbound to nodeb", "nodeb"),
+	    1);
+	ck_assert_uint_eq(p.n, 1);
+	ck_assert_uint_eq(p.v[0].hi, 40000);
+	j = fwcmd_ports_json(&p);
+	ck_assert_str_eq(
+	    json_string_value(json_array_get(
+	        json_object_get(json_array_get(j, 0), "nodes"), 0)),
+	    "nodeb");
+	json_decref(j);
+	j = fwcmd_commands_json(&p);
+	s = dump(json_object_get(j, "ufw"));
+	ck_assert_str_eq(s, "[\"# on nodeb: ufw allow 40000/tcp\"]");
+	free(s);
+	json_decref(j);
+	/* nothing failed: nothing planned, empty lists */
+	memset(&p, 0, sizeof(p));
+	r[0].state = "open";
+	ck_assert_int_eq(fwcmd_plan_results(&p, r, 1, 1, 65535, "x", NULL), 0);
+	j = fwcmd_ports_json(&p);
+	ck_assert_uint_eq(json_array_size(j), 0);
+	json_decref(j);
+}
+END_TEST
+
+START_TEST(ephemeral_only)
+{
+	struct fw_result r[] = {
+	    {7470, "tcp", "open", "syn-ack"},
+	    {32768, "tcp", "filtered", "timeout"},
+	    {60999, "tcp", "open", "syn-ack"},
+	};
+
+	ck_assert(fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 0, 0)); /* range unknown */
+	r[0].state = "filtered"; /* the fixed port too: not only ephemeral */
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[0].state = "open";
+	r[1].state = "open"; /* nothing failed */
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[1].state = "closed"; /* no fixed port tested */
+	ck_assert(!fwcmd_ephemeral_only(r + 1, 2, 32768, 60999));
+}
+END_TEST
+
+START_TEST(parse_range)
+{
+	unsigned lo, hi;
+
+	ck_assert_int_eq(fwcmd_parse_range("32768\t60999\n", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 32768);
+	ck_assert_uint_eq(hi, 60999);
+	ck_assert_int_eq(fwcmd_parse_range("1024 65535", &lo, &hi), 0);
+	ck_assert_int_eq(fwcmd_parse_range("60999 32768", &lo, &hi), -1);
+	ck_assert_int_eq(fwcmd_parse_range("32768", &lo, &hi), -1);
+	ck_assert_int_eq(fwcmd_parse_range("0 10", &lo, &hi), -1);
+	ck_assert_int_eq(fwcmd_parse_range("1 70000", &lo, &hi), -1);
+	ck_assert_int_eq(fwcmd_parse_range("1 2 x", &lo, &hi), -1);
+	ck_assert_int_eq(fwcmd_parse_range("", &lo, &hi), -1);
+}
+END_TEST
+
+Suite *suite_fwcmd(void)
+{
+	Suite *s = suite_create("fwcmd");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_test(tc, format_single_and_range);
+	tcase_add_test(tc, add_merges_and_rejects);
+	tcase_add_test(tc, plan_from_results);
+	tcase_add_test(tc, plan_unknown_range_and_other_node);
+	tcase_add_test(tc, ephemeral_only);
+	tcase_add_test(tc, parse_range);
+	suite_add_tcase(s, tc);
+	return s;
+}
