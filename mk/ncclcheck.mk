@@ -81,6 +81,12 @@ $(NC_TESTS): $(NC_TEST_OBJ) $(NC_CPU_OBJ) $(NC_LIB_OBJ)
 
 check-ncclcheck: $(NC_TESTS)
 	$(NC_TESTS)
+	@if nvidia-smi -L >/dev/null 2>&1; then \
+		echo "ncclcheck: a GPU is here: run 'make check-gpu' for the GPU tests"; \
+	else \
+		echo "ncclcheck: GPU tests skipped: no GPU here (nvidia-smi -L failed);" \
+			"'make check-gpu' runs them on a GPU host"; \
+	fi
 
 # GPU tests: build ncclcheck and run every GPU test on this host.
 check-gpu:
