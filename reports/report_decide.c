@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nccl_select.h"
+#include "fwcmd.h"
 #include "report_int.h"
 
 #define RAY_HEAD_PORT 6379
@@ -730,47 +731,44 @@ static void fw_fold(json_t *fw)
 }
 
 /* Writes the three firewall dialects for every port of every node, after
- * any commands the scans already gave. */
+ * any commands the scans already gave, with the scan's own formatter so
+ * every part of the project spells a command the same way. */
 static void fw_commands(json_t *fw)
 {
+	static const struct {
+		enum fw_dialect dl;
+		const char *key;
+	} dialects[] = {{FW_NFTABLES, "nftables"},
+			{FW_UFW, "ufw"},
+			{FW_FIREWALLD, "firewalld"}};
 	size_t i, j;
 	json_t *e, *o;
 
 	json_array_foreach(fw, i, e) {
 		json_t *cmds = json_object_get(e, "commands");
-		bool any = false;
 
 		json_array_foreach(json_object_get(e, "open"), j, o) {
 			json_t *port = json_object_get(o, "port");
-			const char *proto = rj_str(o, "proto");
-			char p[64], pu[64], cmd[256];
+			struct fw_rule r;
+			char cmd[256];
 
-			if (json_is_integer(port))
-				snprintf(p, sizeof(p), "%lld",
-					 (long long)json_integer_value(port));
-			else
-				snprintf(p, sizeof(p), "%s",
-					 json_string_value(port));
-			snprintf(pu, sizeof(pu), "%s", p);
-			for (char *q = pu; *q; q++)
-				if (*q == '-')
-					*q = ':';
-			snprintf(cmd, sizeof(cmd),
-				 "nft add rule inet filter input %s dport %s "
-				 "accept",
-				 proto, p);
-			add_unique(json_object_get(cmds, "nftables"), cmd);
-			snprintf(cmd, sizeof(cmd), "ufw allow %s/%s", pu, proto);
-			add_unique(json_object_get(cmds, "ufw"), cmd);
-			snprintf(cmd, sizeof(cmd),
-				 "firewall-cmd --permanent --add-port=%s/%s", p,
-				 proto);
-			add_unique(json_object_get(cmds, "firewalld"), cmd);
-			any = true;
+			memset(&r, 0, sizeof(r));
+			if (json_is_integer(port)) {
+				r.lo = r.hi = (unsigned)json_integer_value(port);
+			} else if (!json_is_string(port) ||
+				   sscanf(json_string_value(port), "%u-%u",
+					  &r.lo, &r.hi) != 2) {
+				continue;
+			}
+			snprintf(r.proto, sizeof(r.proto), "%s",
+				 rj_strd(o, "proto", "tcp"));
+			for (size_t k = 0; k < 3; k++)
+				if (fwcmd_format(dialects[k].dl, &r, cmd,
+						 sizeof(cmd)) > 0)
+					add_unique(json_object_get(
+							   cmds, dialects[k].key),
+						   cmd);
 		}
-		if (any)
-			add_unique(json_object_get(cmds, "firewalld"),
-				   "firewall-cmd --reload");
 	}
 }
 
