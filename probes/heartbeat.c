@@ -628,8 +628,6 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
                      const struct doc *d)
 {
 	char iv[48], ping[32];
-	size_t i;
-	json_t *f;
 
 	if (o->interval_us > 0)
 		snprintf(iv, sizeof(iv), "every %s",
@@ -650,10 +648,7 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 		printf("udp* to port %u, held open by the responder\n",
 		       o->udp_port);
 	printf("reconnects %lld\n", r->tcp.reconnects);
-	json_array_foreach(d->findings, i, f) printf(
-	    "%s %s: %s\n", json_string_value(json_object_get(f, "severity")),
-	    json_string_value(json_object_get(f, "code")),
-	    json_string_value(json_object_get(f, "summary")));
+	doc_print_findings(d, stdout, false);
 }
 
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
@@ -709,11 +704,7 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 		           json_string_value(json_object_get(p, "state")),
 		           json_string_value(json_object_get(p, "reason")));
 		printf("\n  rtt %s\n", hb_fmt_us(v.rtt_us, b, sizeof(b)));
-		json_array_foreach(d.findings, i, f)
-		    printf("%s %s: %s\n",
-		           json_string_value(json_object_get(f, "severity")),
-		           json_string_value(json_object_get(f, "code")),
-		           json_string_value(json_object_get(f, "summary")));
+		doc_print_findings(&d, stdout, false);
 	}
 	doc_free(&d);
 	return rc;

@@ -53,12 +53,7 @@ static void print_text(const struct layers *ly, const struct doc *d)
 		printf("  %-28s %s\n",
 		       json_string_value(json_object_get(o, "source")),
 		       json_string_value(json_object_get(o, "fact")));
-	json_array_foreach(d->findings, i, o)
-		printf("%s %s: %s\n  fix: %s\n",
-		       json_string_value(json_object_get(o, "severity")),
-		       json_string_value(json_object_get(o, "code")),
-		       json_string_value(json_object_get(o, "summary")),
-		       json_string_value(json_object_get(o, "fix")));
+	doc_print_findings(d, stdout, true);
 }
 
 /* Writes the error to stderr and, in JSON mode, into the document. */

@@ -99,12 +99,7 @@ static void print_text(const struct path_result *r, const struct doc *d)
 		printf("probes         %s (%.1fs)\n", buf,
 		       (double)p->elapsed_us / 1e6);
 	}
-	json_array_foreach(d->findings, i, o)
-	    printf("%s %s: %s\n  fix: %s\n",
-	           json_string_value(json_object_get(o, "severity")),
-	           json_string_value(json_object_get(o, "code")),
-	           json_string_value(json_object_get(o, "summary")),
-	           json_string_value(json_object_get(o, "fix")));
+	doc_print_findings(d, stdout, true);
 	json_array_foreach(d->errors, i, o)
 	    fprintf(stderr, "netprobe path: %s\n",
 	            json_string_value(json_object_get(o, "message")));

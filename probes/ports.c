@@ -280,13 +280,7 @@ static void emit_text(const struct opts *o, const struct ports_run *r,
 			print_by_state(r->in, r->nin, col, "");
 		}
 	}
-	json_array_foreach(d->findings, i, f) {
-		printf("%s %s: %s\n  fix: %s\n",
-		       json_string_value(json_object_get(f, "severity")),
-		       json_string_value(json_object_get(f, "code")),
-		       json_string_value(json_object_get(f, "summary")),
-		       json_string_value(json_object_get(f, "fix")));
-	}
+	doc_print_findings(d, stdout, true);
 	json_array_foreach(d->errors, i, f) {
 		printf("error %s: %s\n",
 		       json_string_value(json_object_get(f, "step")),

@@ -232,3 +232,20 @@ int doc_exit_status(const struct doc *d, bool ran)
 		return 2;
 	return d->nfault > 0 ? 1 : 0;
 }
+
+int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f) {
+		fprintf(fp, "%s %s: %s\n",
+			json_string_value(json_object_get(f, "severity")),
+			json_string_value(json_object_get(f, "code")),
+			json_string_value(json_object_get(f, "summary")));
+		if (with_fix)
+			fprintf(fp, "  fix: %s\n",
+				json_string_value(json_object_get(f, "fix")));
+	}
+	return ferror(fp) ? -1 : 0;
+}

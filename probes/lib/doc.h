@@ -70,6 +70,11 @@ int doc_write_file(const struct doc *d, const char *path);
  * decides via `ran`), 1 when a fault was found, else 0. */
 int doc_exit_status(const struct doc *d, bool ran);
 
+/* Text output shared by the commands: one line per finding, "SEVERITY
+ * CODE: SUMMARY", then "  fix: FIX" when with_fix. Returns 0, or -1 when
+ * the write failed. */
+int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix);
+
 /* RFC 3339 UTC time "2026-11-21T10:00:00Z" for now into buf. */
 char *doc_now_rfc3339(char *buf, size_t len);
 
