@@ -28,7 +28,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wpointer-arith -Wcast-align -Wvla -Wnull-dereference -Wwrite-strings
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
-	$(WARN) $(SANFLAGS) $(CFLAGS) -Iprobes/lib -Iprobes -Ireports -MMD -MP
+	$(WARN) $(SANFLAGS) $(CFLAGS) -Ilib -Iprobes -Ireports -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 # pkg-config is asked only when building, so `make deps` works without it.
@@ -37,7 +37,7 @@ PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
-LIB_SRC := $(sort $(wildcard probes/lib/*.c))
+LIB_SRC := $(sort $(wildcard lib/*/*.c))
 CMD_SRC := $(sort $(filter-out probes/netprobe.c,$(wildcard probes/*.c)) \
 	$(wildcard reports/*.c))
 MAIN_SRC := probes/netprobe.c
@@ -61,7 +61,7 @@ DEB_PKGS := build-essential pkg-config libmnl-dev libjansson-dev libpcap-dev \
 	clang
 CHECK_TARGETS := check-unit check-man check-lab
 
-.PHONY: all deps check check-unit check-lab check-man install clean
+.PHONY: all deps check check-unit check-lab check-man check-layout install clean
 all: $(NETPROBE)
 
 -include $(sort $(wildcard mk/*.mk))
@@ -109,6 +109,12 @@ check-unit: $(UNIT)
 
 check-lab: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/lab/run.sh
+
+# lib/README.md's order of groups and no circle between files, read from the
+# objects of everything built (ncclcheck's too where CUDA is here).
+check-layout: all
+	sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \
+		$(wildcard $(BUILD)/ncgpu) $(wildcard $(BUILD)/nccpu)
 
 check-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parse.h"
+#include "base/parse.h"
 
 /* Aborts the communicators (bounded by the watchdog). */
 void nc_abort_comms(struct ctx *c)

@@ -1,6 +1,6 @@
 /* Fills struct iface_list from getifaddrs, so ncclcheck predicts NCCL's
  * interface choice with nccl_select and needs no netlink library. */
-#include "iface.h"
+#include "kernel/iface.h"
 #include "preflight.h"
 
 #include <errno.h>

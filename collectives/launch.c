@@ -1,7 +1,7 @@
 /* Launch detection (launch.h): which launcher, which rank, where rank 0
  * listens, and the refusals for a run that would measure nothing. */
 #include "launch.h"
-#include "parse.h"
+#include "base/parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>

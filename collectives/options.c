@@ -1,7 +1,7 @@
 /* ncclcheck's command line: getopt_long into struct nc_opts, with the
  * checks on combinations. Never prints: the caller reports errbuf. */
 #include "nc.h"
-#include "parse.h"
+#include "base/parse.h"
 
 #include <errno.h>
 #include <getopt.h>

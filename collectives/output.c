@@ -1,6 +1,6 @@
 /* Emitters (output.h): table, summary, CSV, JUnit and JSON. */
 #include "output.h"
-#include "xmlesc.h"
+#include "base/xmlesc.h"
 
 #include <stdarg.h>
 #include <string.h>

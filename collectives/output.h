@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "doc.h"
+#include "doc/doc.h"
 #include "nc.h"
 #include "nccllog.h"
 #include "preflight.h"

@@ -2,7 +2,7 @@
  * probe between ranks, and the deciders over what was gathered. */
 #include "preflight.h"
 #include "bootstrap.h"
-#include "finding.h"
+#include "doc/finding.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -11,8 +11,8 @@ PKG_LIBS += $(shell $(PKG_CONFIG) --libs libcrypto 2>/dev/null)
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_BIN := $(BUILD)/fuzz_proto
-FUZZ_SRC := tests/fuzz/fuzz_proto.c probes/lib/proto_msg.c \
-	probes/lib/proto_hdr.c probes/lib/portstate.c
+FUZZ_SRC := tests/fuzz/fuzz_proto.c lib/wire/proto_msg.c \
+	lib/wire/proto_hdr.c lib/wire/portstate.c
 
 .PHONY: fuzz fuzz-ci fuzz-build bench-serve bench-heartbeat
 CHECK_TARGETS += fuzz-ci
@@ -27,7 +27,7 @@ fuzz-build:
 		rm -f $(FUZZ_BIN); \
 	else \
 		echo "$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $(FUZZ_BIN) $(FUZZ_SRC)"; \
-		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Iprobes/lib \
+		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Ilib \
 			-fsanitize=fuzzer,address,undefined \
 			-fno-sanitize-recover=undefined \
 			-o $(FUZZ_BIN) $(FUZZ_SRC); \
@@ -45,7 +45,7 @@ fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
 
 # Benchmarks, by hand (bench/*/RESULTS.md holds the figures).
-$(BUILD)/bench-load: bench/serve/load.c $(BUILD)/probes/lib/proto_hdr.o
+$(BUILD)/bench-load: bench/serve/load.c $(BUILD)/lib/wire/proto_hdr.o
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 bench-serve: $(NETPROBE) $(BUILD)/bench-load

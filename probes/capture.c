@@ -21,10 +21,10 @@
 #include <pcap/pcap.h>
 
 #include "commands.h"
-#include "doc.h"
-#include "parse.h"
-#include "pcapsum.h"
-#include "privdrop.h"
+#include "doc/doc.h"
+#include "base/parse.h"
+#include "probe/pcapsum.h"
+#include "base/privdrop.h"
 
 #define CAP_MAX_HANDLES PCAPSUM_MAX_IFACES
 #define CAP_MAX_PORTS 64

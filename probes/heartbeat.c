@@ -13,12 +13,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "wire/client.h"
 #include "commands.h"
-#include "doc.h"
-#include "hb.h"
-#include "parse.h"
-#include "peerprobe.h"
+#include "doc/doc.h"
+#include "probe/hb.h"
+#include "base/parse.h"
+#include "probe/peerprobe.h"
 
 #define HB_UDP_RING 4096
 

@@ -11,8 +11,8 @@
 #include <sys/socket.h>
 
 #include "commands.h"
-#include "doc.h"
-#include "nl.h"
+#include "doc/doc.h"
+#include "kernel/nl.h"
 
 #define MAX_DEFAULTS 16
 

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "doc.h"
-#include "layers.h"
-#include "nl.h"
-#include "sysroot.h"
+#include "doc/doc.h"
+#include "layers/layers.h"
+#include "kernel/nl.h"
+#include "base/sysroot.h"
 
 /* Same words as the SYNOPSIS in netprobe(1). */
 static void usage(FILE *fp)

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "doc.h"
-#include "parse.h"
-#include "pathprobe.h"
+#include "doc/doc.h"
+#include "base/parse.h"
+#include "probe/pathprobe.h"
 #include "scan.h"
-#include "sysroot.h"
+#include "base/sysroot.h"
 
 /* Usage to stdout for --help, to stderr for misuse. */
 static void usage(FILE *fp)

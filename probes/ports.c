@@ -10,12 +10,13 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "doc.h"
-#include "parse.h"
-#include "portrun.h"
-#include "portscan.h"
-#include "portspec.h"
-#include "proto.h"
+#include "doc/doc.h"
+#include "base/parse.h"
+#include "probe/portrun.h"
+#include "decide/portfind.h"
+#include "probe/portscan.h"
+#include "probe/portspec.h"
+#include "wire/proto.h"
 
 #define TEXT_ALL_MAX 64 /* list every port up to this many, else by state */
 

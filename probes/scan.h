@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "sysroot.h"
+#include "base/sysroot.h"
 
 /* Runs the scan's local collection (interfaces, routes, layering,
  * hostname, environment; no peers) and recommend() without writing

@@ -18,12 +18,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "wire/client.h"
 #include "commands.h"
-#include "parse.h"
-#include "portstate.h"
+#include "base/parse.h"
+#include "wire/portstate.h"
 #include "serve.h"
-#include "sysroot.h"
+#include "base/sysroot.h"
 
 static volatile sig_atomic_t serve_stop;
 

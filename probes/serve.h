@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "auth.h"
-#include "proto_msg.h"
+#include "wire/auth.h"
+#include "wire/proto_msg.h"
 
 #define SERVE_TCP_MAX_PAYLOAD 4096 /* largest frame a connection may send */
 #define SERVE_WBUF 16384           /* queued replies per connection */

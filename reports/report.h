@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "xmlesc.h"
+#include "base/xmlesc.h"
 
 #define REPORT_SCHEMA "netprobe-report/1"
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nccl_select.h"
-#include "fwcmd.h"
+#include "decide/nccl_select.h"
+#include "decide/fwcmd.h"
 #include "report_int.h"
 
 #define RAY_HEAD_PORT 6379

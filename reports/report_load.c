@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "doc.h"
+#include "doc/doc.h"
 #include "report.h"
 
 /* Bounds: a report over more is not what this tool is for. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "finding.h"
+#include "doc/finding.h"
 #include "report_int.h"
 
 #ifndef NETPROBE_VERSION

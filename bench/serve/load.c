@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "wire/proto.h"
 
 struct cl {
 	int fd;

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proto_msg.h"
+#include "wire/proto_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "wire/client.h"
 #include "commands.h"
 
 static pid_t server_pid;

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decide.h"
-#include "hostname.h"
-#include "recommend.h"
+#include "decide/decide.h"
+#include "kernel/hostname.h"
+#include "decide/recommend.h"
 
 #define UPRUN (IFF_UP | IFF_RUNNING)
 

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "doc.h"
+#include "doc/doc.h"
 
 START_TEST(header_and_findings)
 {

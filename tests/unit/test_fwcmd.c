@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fwcmd.h"
+#include "decide/fwcmd.h"
 
 /* The compact, sorted text of a value, for exact comparisons. */
 static char *dump(json_t *j)

@@ -1,8 +1,8 @@
 /* Unit tests for the heartbeat statistics and decider. */
 #include <check.h>
 
-#include "doc.h"
-#include "hb.h"
+#include "doc/doc.h"
+#include "probe/hb.h"
 
 static void fill(struct hb_side *s, const long long *v, size_t n)
 {

@@ -1,6 +1,6 @@
 /* Unit tests for the JSON form of interfaces and routes: every contract
  * key present, unknowns as null. */
-#include "nl.h"
+#include "kernel/nl.h"
 
 #include <check.h>
 #include <stdlib.h>

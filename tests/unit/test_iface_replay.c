@@ -1,6 +1,6 @@
 /* Unit tests for interfaces and default routes replayed from a recorded
  * sysroot (tests/fixtures/ifaces/basic, in the kernel's file formats). */
-#include "nl.h"
+#include "kernel/nl.h"
 
 #include <check.h>
 #include <errno.h>

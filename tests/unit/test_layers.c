@@ -3,7 +3,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "layers_int.h"
+#include "layers/layers_int.h"
 
 /* Adds an interface with one IPv4 address to l. */
 static struct iface *add_if(struct iface_list *l, const char *name,

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "layers.h"
+#include "layers/layers.h"
 
 static char root[64];
 

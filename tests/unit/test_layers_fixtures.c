@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "layers_int.h"
-#include "nl.h"
+#include "layers/layers_int.h"
+#include "kernel/nl.h"
 
 struct fixture_case {
 	const char *name;

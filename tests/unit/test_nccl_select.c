@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nccl_select.h"
+#include "decide/nccl_select.h"
 
 /* Adds an interface with flags and one "a.b.c.d/len" or v6 address. */
 static struct iface *add(struct iface_list *l, const char *name,

@@ -1,7 +1,7 @@
 /* Unit tests for the rtnetlink parsers: link, address and route messages
  * built in memory with libmnl, for every kind the model knows (including
  * those this kernel lacks), and malformed or truncated ones. */
-#include "nl.h"
+#include "kernel/nl.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Unit tests for the checked number, duration and size parsers. */
 #include <check.h>
 
-#include "parse.h"
+#include "base/parse.h"
 
 START_TEST(num_ok_and_range)
 {

@@ -6,7 +6,7 @@
 
 #include <pcap/dlt.h>
 
-#include "pcapsum.h"
+#include "probe/pcapsum.h"
 
 static const unsigned char MAC_A[6] = {2, 0, 0, 0, 0, 0xa};
 static const unsigned char MAC_B[6] = {2, 0, 0, 0, 0, 0xb};

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "doc.h"
-#include "pathprobe.h"
-#include "pmtu.h"
-#include "proto.h"
+#include "doc/doc.h"
+#include "probe/pathprobe.h"
+#include "probe/pmtu.h"
+#include "wire/proto.h"
 
 /* A link in memory: sizes up to `limit` cross, larger ones vanish (or are
  * answered by ICMP when icmp is set); time only moves when probes do. */

@@ -10,11 +10,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "doc.h"
-#include "portrun.h"
-#include "portscan.h"
-#include "sockinfo.h"
-#include "sysroot.h"
+#include "doc/doc.h"
+#include "probe/portrun.h"
+#include "decide/portfind.h"
+#include "probe/portscan.h"
+#include "kernel/sockinfo.h"
+#include "base/sysroot.h"
 
 /* Classifies one outcome; checks state and reason. */
 static void cls(struct conn_outcome c, enum port_state want,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "portspec.h"
+#include "probe/portspec.h"
 
 /* Parses spec into a fresh list; returns parse's status. */
 static int parse(const char *spec, struct port_list *pl,

@@ -1,7 +1,7 @@
 /* Unit tests for choosing whom a root capture drops to. */
 #include <check.h>
 
-#include "privdrop.h"
+#include "base/privdrop.h"
 
 START_TEST(sudo_user_wins)
 {

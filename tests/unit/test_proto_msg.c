@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "portstate.h"
-#include "proto_msg.h"
+#include "wire/portstate.h"
+#include "wire/proto_msg.h"
 
 static uint8_t buf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD];
 

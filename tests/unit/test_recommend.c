@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "recommend.h"
+#include "decide/recommend.h"
 
 #define UPRUN (IFF_UP | IFF_RUNNING)
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "finding.h"
+#include "doc/finding.h"
 #include "report.h"
 
 #define FIXDIR SRCDIR "/tests/fixtures/report"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recommend.h"
-#include "scan_json.h"
+#include "decide/recommend.h"
+#include "decide/scan_json.h"
 
 /* The compact, sorted text of a value, for exact comparisons. */
 static char *dump(json_t *j)

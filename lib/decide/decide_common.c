@@ -1,0 +1,182 @@
+/* Interface predicates every scan decider and the recommendation share, and
+ * the one place the scan's environment is read. */
+#include "decide/decide.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/parse.h"
+
+/* A node count from one variable; 0 when unset or not a number. */
+static int env_count(const char *name)
+{
+	const char *v = getenv(name), *errstr;
+	long long n;
+
+	if (v == NULL || parse_num(v, 1, 1000000, &n, &errstr) < 0)
+		return 0;
+	return (int)n;
+}
+
+/* The one getenv of the scan: deciders only ever see the struct. */
+void scan_env_from_process(struct scan_env *e)
+{
+	static const char *const node_vars[] = {
+	    "NNODES",
+	    "SLURM_JOB_NUM_NODES",
+	    "SLURM_NNODES",
+	};
+	int world, local;
+
+	memset(e, 0, sizeof(*e));
+	e->nccl_socket_ifname = getenv("NCCL_SOCKET_IFNAME");
+	e->nccl_socket_family = getenv("NCCL_SOCKET_FAMILY");
+	e->nccl_comm_id = getenv("NCCL_COMM_ID");
+	e->gloo_socket_ifname = getenv("GLOO_SOCKET_IFNAME");
+	e->ompi_if_include = getenv("OMPI_MCA_btl_tcp_if_include");
+	e->ompi_if_exclude = getenv("OMPI_MCA_btl_tcp_if_exclude");
+	e->master_addr = getenv("MASTER_ADDR");
+	for (size_t i = 0; i < sizeof(node_vars) / sizeof(node_vars[0]); i++) {
+		if ((e->nodes = env_count(node_vars[i])) > 0)
+			return;
+	}
+	/* torchrun: more ranks in the world than on this node */
+	world = env_count("WORLD_SIZE");
+	local = env_count("LOCAL_WORLD_SIZE");
+	if (world > 0 && local > 0)
+		e->nodes = world > local ? 2 : 1;
+}
+
+/* NCCL reads three of the variables; a resolved NCCL_COMM_ID replaces a
+ * name so the subnet rule can be applied. */
+void scan_env_nccl(const struct scan_env *e, const char *comm_id_numeric,
+                   struct nccl_env *out)
+{
+	out->socket_ifname = e->nccl_socket_ifname;
+	out->socket_family = e->nccl_socket_family;
+	out->comm_id =
+	    comm_id_numeric != NULL ? comm_id_numeric : e->nccl_comm_id;
+}
+
+/* Loopback by flag, kind or name: replayed trees may lack one of them. */
+bool decide_is_loopback(const struct iface *ifc)
+{
+	return (ifc->flags & IFF_LOOPBACK) || ifc->kind == IFK_LOOPBACK ||
+	       strcmp(ifc->name, "lo") == 0;
+}
+
+/* Kind first; names catch what the kind misses (unknown kinds in replays,
+ * CNI devices). */
+bool decide_is_virtual(const struct iface *ifc)
+{
+	static const char *const prefixes[] = {
+	    "docker", "br-",   "veth",    "cni",       "flannel", "cali",
+	    "virbr",  "vxlan", "weave",   "tailscale", "wg",      "tun",
+	    "tap",    "vnet",  "podman",  "cilium",    "kube-",   "lxc",
+	    "lxdbr",  "genev", "vboxnet", "zt",
+	};
+
+	if (decide_is_loopback(ifc))
+		return false;
+	if (ifc->kind != IFK_UNKNOWN && iface_is_virtual(ifc))
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(ifc->name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* A bridge with no uplink cannot carry traffic to other hosts. */
+bool decide_is_container_bridge(const struct iface_list *l,
+                                const struct iface *ifc)
+{
+	if (ifc->kind != IFK_BRIDGE)
+		return false;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct iface *m = &l->v[i];
+
+		if (m == ifc || m->master_index != ifc->index)
+			continue;
+		if (m->kind != IFK_VETH && m->kind != IFK_TAP &&
+		    m->kind != IFK_TUN)
+			return false;
+	}
+	/* a member named by the bridge but missing from the list is of an
+	 * unknown kind: it may be an uplink */
+	for (int i = 0; i < ifc->nslaves && i < 8; i++) {
+		const struct iface *m = iface_by_name(l, ifc->slaves[i]);
+
+		if (m == NULL || (m->kind != IFK_VETH && m->kind != IFK_TAP &&
+		                  m->kind != IFK_TUN))
+			return false;
+	}
+	return true;
+}
+
+/* Addresses peers could use: loopback, link-local and host scope cannot. */
+bool decide_addr_global(const struct iface_addr *a)
+{
+	if (a->family == AF_INET) {
+		uint32_t v = ntohl(a->a.v4.s_addr);
+
+		if ((v >> 24) == 127 || (v >> 16) == 0xa9fe || v == 0)
+			return false;
+		return a->scope == 0;
+	}
+	if (a->family == AF_INET6) {
+		if (IN6_IS_ADDR_LINKLOCAL(&a->a.v6) ||
+		    IN6_IS_ADDR_LOOPBACK(&a->a.v6) ||
+		    IN6_IS_ADDR_UNSPECIFIED(&a->a.v6) ||
+		    IN6_IS_ADDR_MULTICAST(&a->a.v6))
+			return false;
+		return a->scope == 0;
+	}
+	return false;
+}
+
+/* IPv4 before IPv6, as NCCL orders them. */
+const struct iface_addr *decide_global_addr(const struct iface *ifc, int family)
+{
+	static const int order[] = {AF_INET, AF_INET6};
+
+	for (size_t f = 0; f < 2; f++) {
+		if (family != AF_UNSPEC && family != order[f])
+			continue;
+		for (int i = 0; i < ifc->naddrs; i++)
+			if (ifc->addrs[i].family == order[f] &&
+			    decide_addr_global(&ifc->addrs[i]))
+				return &ifc->addrs[i];
+	}
+	return NULL;
+}
+
+/* Up, running, and not known to lack carrier. */
+bool decide_is_usable(const struct iface *ifc)
+{
+	return iface_is_running(ifc) && ifc->carrier != 0;
+}
+
+/* Whether bind() would accept the address here, judged from the list. */
+bool decide_addr_is_local(const struct iface_list *l, int family,
+                          const void *addr)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct iface *ifc = &l->v[i];
+
+		for (int k = 0; k < ifc->naddrs; k++) {
+			const struct iface_addr *a = &ifc->addrs[k];
+			size_t len = family == AF_INET ? 4 : 16;
+
+			if (a->family == family &&
+			    memcmp(&a->a, addr, len) == 0)
+				return true;
+		}
+		/* the kernel accepts all of 127/8 on an up loopback */
+		if (decide_is_loopback(ifc) && (ifc->flags & IFF_UP) &&
+		    family == AF_INET &&
+		    ((const unsigned char *)addr)[0] == 127)
+			return true;
+	}
+	return false;
+}

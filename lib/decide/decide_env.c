@@ -1,0 +1,461 @@
+/* Settings already in the environment, checked against the interfaces:
+ * NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME, NCCL_COMM_ID, MASTER_ADDR and
+ * Open MPI's TCP BTL include/exclude lists. */
+#include "decide/decide.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/recommend.h"
+
+#define MAX_ENTRIES 16
+
+struct entry {
+	char s[64];
+};
+
+/* Splits a comma list into entries (empty ones dropped); the ":port"
+ * suffix NCCL allows is kept out when strip_port. Returns the count. */
+static int split_list(const char *s, struct entry *out, int max,
+                      bool strip_port)
+{
+	int n = 0;
+
+	while (s != NULL && *s != '\0' && n < max) {
+		size_t len = strcspn(s, ",");
+		size_t keep = len;
+
+		if (strip_port) {
+			const char *colon = memchr(s, ':', len);
+
+			if (colon != NULL)
+				keep = (size_t)(colon - s);
+		}
+		if (keep > 0) {
+			if (keep >= sizeof(out[n].s))
+				keep = sizeof(out[n].s) - 1;
+			memcpy(out[n].s, s, keep);
+			out[n].s[keep] = '\0';
+			n++;
+		}
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+/* True when NCCL's choice holds the interface. */
+static bool nccl_choice_has(const struct nccl_choice *c,
+                            const struct iface *ifc)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->v[i].ifc == ifc)
+			return true;
+	return false;
+}
+
+/* Expands NCCL_SOCKET_IFNAME as NCCL does and judges what it selects. */
+void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
+                        const struct iface_list *l, struct doc *d)
+{
+	const char *spec = e->nccl_socket_ifname, *list;
+	struct nccl_choice c;
+	struct entry ent[MAX_ENTRIES];
+	json_t *ev = NULL;
+	bool usable = false, over = false;
+	int n;
+
+	if (spec == NULL || strlen(spec) <= 1)
+		return;
+	nccl_select(l, ne, &c);
+	for (int i = 0; i < c.n; i++)
+		if (!decide_is_loopback(c.v[i].ifc))
+			usable = true;
+	if (!usable) {
+		evidence_add(&ev, "environment", "NCCL_SOCKET_IFNAME=%s", spec);
+		for (size_t i = 0; i < l->n; i++) {
+			const struct iface *ifc = &l->v[i];
+
+			if (nccl_ifname_match(spec, ifc->name))
+				evidence_add(&ev, "netlink",
+				             "%s matches but is %s", ifc->name,
+				             decide_is_loopback(ifc)
+				                 ? "loopback"
+				             : !iface_is_running(ifc)
+				                 ? "not running"
+				                 : "without an address");
+		}
+		if (c.n == 0)
+			evidence_add(&ev, "nccl rules",
+			             "no running interface with an address "
+			             "matches: NCCL fails with \"Bootstrap : "
+			             "no socket interface found\"");
+		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev,
+		                "set NCCL_SOCKET_IFNAME to an interface that "
+		                "exists and is up, in the exact form (see the "
+		                "recommendation)",
+		                "NCCL_SOCKET_IFNAME=%s matches no usable "
+		                "interface",
+		                spec);
+		return;
+	}
+	/* the '^' form excludes, the '=' form is exact: neither overmatches */
+	if (spec[0] == '^' || spec[0] == '=')
+		return;
+	list = spec;
+	n = split_list(list, ent, MAX_ENTRIES, true);
+	for (int k = 0; k < n; k++) {
+		int hits = 0;
+		char names[256] = "";
+		size_t used = 0;
+		const struct iface *named = iface_by_name(l, ent[k].s);
+
+		for (int i = 0; i < c.n; i++) {
+			const struct iface *ifc = c.v[i].ifc;
+			int w;
+
+			if (strncmp(ifc->name, ent[k].s, strlen(ent[k].s)) != 0)
+				continue;
+			hits++;
+			/* "bond0" names an interface, yet selects bond0.2093
+			 * while bond0 itself is not picked */
+			if (named != NULL && ifc != named &&
+			    !nccl_choice_has(&c, named)) {
+				over = true;
+				evidence_add(&ev, "nccl rules",
+				             "'%s' names an interface that is "
+				             "not picked (not running or no "
+				             "address), but selects %s",
+				             ent[k].s, ifc->name);
+			}
+			w = snprintf(names + used, sizeof(names) - used, "%s%s",
+			             used ? ", " : "", c.v[i].ifc->name);
+			if (w > 0 && (size_t)w < sizeof(names) - used)
+				used += (size_t)w;
+		}
+		if (hits > 1) {
+			over = true;
+			evidence_add(&ev, "nccl rules",
+			             "the prefix '%s' selects %d interfaces: "
+			             "%s",
+			             ent[k].s, hits, names);
+		}
+	}
+	if (over) {
+		char fix[192];
+
+		snprintf(fix, sizeof(fix),
+		         "use the exact form, e.g. NCCL_SOCKET_IFNAME==%s",
+		         c.v[0].ifc->name);
+		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
+		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
+		                "selects more interfaces than it names",
+		                spec);
+	}
+}
+
+/* Gloo takes exact names: NCCL syntax or a missing name fails at init. */
+void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
+                        struct doc *d)
+{
+	const char *v = e->gloo_socket_ifname;
+	struct entry ent[MAX_ENTRIES];
+	json_t *ev = NULL;
+	bool bad = false;
+	int n;
+
+	if (v == NULL)
+		return;
+	if (*v == '\0') {
+		evidence_add(&ev, "environment", "GLOO_SOCKET_IFNAME is empty");
+		doc_add_finding(d, "gloo-ifname-syntax", -1, ev, NULL,
+		                "GLOO_SOCKET_IFNAME is set but empty");
+		return;
+	}
+	if (strpbrk(v, "^=:") != NULL) {
+		bad = true;
+		evidence_add(&ev, "environment",
+		             "GLOO_SOCKET_IFNAME=%s uses NCCL's '^', '=' or "
+		             "':port' syntax: Gloo looks the text up as an "
+		             "interface name (\"Unable to find address for: "
+		             "%s\")",
+		             v, v);
+	}
+	n = split_list(v, ent, MAX_ENTRIES, false);
+	if (strchr(v, ',') != NULL)
+		evidence_add(&ev, "environment",
+		             "GLOO_SOCKET_IFNAME=%s is a list: torch accepts "
+		             "one exact name per entry, and every rank must "
+		             "list the same number",
+		             v);
+	for (int i = 0; i < n; i++) {
+		const char *name = ent[i].s + strspn(ent[i].s, "^=");
+
+		if (iface_by_name(l, name) == NULL || name != ent[i].s) {
+			bad = true;
+			evidence_add(&ev, "netlink",
+			             "no interface is named exactly '%s'",
+			             ent[i].s);
+		}
+	}
+	if (!bad)
+		return;
+	doc_add_finding(d, "gloo-ifname-syntax", -1, ev,
+	                "set GLOO_SOCKET_IFNAME to one interface name that "
+	                "exists exactly (see the recommendation)",
+	                "GLOO_SOCKET_IFNAME=%s is not an exact interface name",
+	                v);
+}
+
+/* NCCL looks for a local interface in the subnet of NCCL_COMM_ID. */
+void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
+                    const struct iface_list *l, struct doc *d)
+{
+	unsigned char addr[16];
+	char host[INET6_ADDRSTRLEN + 8];
+	const char *s = ne->comm_id, *end;
+	json_t *ev = NULL;
+	size_t len;
+	int family;
+
+	if (e->nccl_comm_id == NULL || s == NULL || strlen(s) <= 1)
+		return;
+	if (s[0] == '[') {
+		end = strchr(s, ']');
+		len = end ? (size_t)(end - s - 1) : 0;
+		s++;
+		family = AF_INET6;
+	} else {
+		end = strrchr(s, ':');
+		len = end ? (size_t)(end - s) : strlen(s);
+		family = AF_INET;
+	}
+	if (len == 0 || len >= sizeof(host))
+		len = 0;
+	memcpy(host, s, len);
+	host[len] = '\0';
+	host[strcspn(host, "%")] = '\0';
+	if (inet_pton(family, host, addr) != 1) {
+		evidence_add(&ev, "environment", "NCCL_COMM_ID=%s",
+		             e->nccl_comm_id);
+		evidence_add(&ev, "resolver",
+		             "the host part could not be resolved to an "
+		             "address");
+		doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
+		                "set NCCL_COMM_ID to ADDRESS:PORT of rank 0 "
+		                "on a local subnet, or unset it",
+		                "NCCL_COMM_ID=%s does not name an address",
+		                e->nccl_comm_id);
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++)
+		for (int k = 0; k < l->v[i].naddrs; k++)
+			if (iface_addr_in_prefix(&l->v[i].addrs[k], family,
+			                         addr))
+				return;
+	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s)",
+	             e->nccl_comm_id, host);
+	for (size_t i = 0; i < l->n; i++)
+		for (int k = 0; k < l->v[i].naddrs; k++) {
+			const struct iface_addr *a = &l->v[i].addrs[k];
+
+			if (a->family == family && decide_addr_global(a))
+				evidence_add(&ev, "netlink", "%s has %s/%u",
+				             l->v[i].name, a->str,
+				             a->prefixlen);
+		}
+	doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
+	                "unset NCCL_COMM_ID, or set it to rank 0's address on "
+	                "a subnet this node shares",
+	                "NCCL_COMM_ID address %s is outside every local "
+	                "subnet: NCCL fails with \"No interface found in the "
+	                "same subnet as remote address\"",
+	                host);
+}
+
+/* Every rank connects to MASTER_ADDR: it must be reachable from all. */
+void decide_master_addr(const struct scan_env *e, const struct master_info *m,
+                        const struct iface_list *l, struct doc *d)
+{
+	json_t *ev = NULL;
+	bool loop;
+
+	if (e->master_addr == NULL || *e->master_addr == '\0')
+		return;
+	if (!m->resolved) {
+		if (m->error[0] == '\0')
+			return; /* not looked up (a recorded sysroot) */
+		evidence_add(&ev, "environment", "MASTER_ADDR=%s",
+		             e->master_addr);
+		evidence_add(&ev, "resolver", "%s", m->error);
+		doc_add_finding(d, "host-unreachable", -1, ev,
+		                "set MASTER_ADDR to rank 0's address",
+		                "MASTER_ADDR=%s does not resolve",
+		                e->master_addr);
+		return;
+	}
+	loop = (m->family == AF_INET && m->addr[0] == 127) ||
+	       (m->family == AF_INET6 &&
+	        IN6_IS_ADDR_LOOPBACK((const struct in6_addr *)m->addr));
+	if (loop) {
+		evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)",
+		             e->master_addr, m->str);
+		if (e->nodes > 1)
+			evidence_add(&ev, "environment",
+			             "the job spans %d or more nodes",
+			             e->nodes);
+		doc_add_finding(d, "rank-unreachable",
+		                e->nodes > 1 ? SEV_FAULT : SEV_INFO, ev,
+		                "set MASTER_ADDR to rank 0's LAN address (see "
+		                "the recommendation) on every node",
+		                e->nodes > 1
+		                    ? "MASTER_ADDR=%s is a loopback "
+		                      "address: ranks on other nodes "
+		                      "connect to themselves"
+		                    : "MASTER_ADDR=%s is a loopback "
+		                      "address: right for one node only",
+		                e->master_addr);
+		return;
+	}
+	if (decide_addr_is_local(l, m->family, m->addr) || m->route != 0)
+		return;
+	evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)", e->master_addr,
+	             m->str);
+	evidence_add(&ev, "netlink", "no route toward %s", m->str);
+	doc_add_finding(d, "host-unreachable", -1, ev,
+	                "fix the routing toward rank 0, or set MASTER_ADDR to "
+	                "an address this node can reach",
+	                "MASTER_ADDR=%s is neither local nor routed",
+	                e->master_addr);
+}
+
+/* True when an Open MPI if_include/if_exclude entry (a name or a CIDR
+ * subnet) covers the interface. */
+static bool ompi_entry_match(const char *ent, const struct iface *ifc)
+{
+	char host[INET6_ADDRSTRLEN];
+	unsigned char addr[16];
+	const char *slash = strchr(ent, '/');
+	struct iface_addr net;
+	size_t len;
+	long bits;
+	int family;
+
+	if (slash == NULL)
+		return strcmp(ent, ifc->name) == 0;
+	len = (size_t)(slash - ent);
+	if (len >= sizeof(host))
+		return false;
+	memcpy(host, ent, len);
+	host[len] = '\0';
+	family = strchr(host, ':') ? AF_INET6 : AF_INET;
+	if (inet_pton(family, host, addr) != 1)
+		return false;
+	bits = strtol(slash + 1, NULL, 10);
+	if (bits < 0 || bits > (family == AF_INET ? 32 : 128))
+		return false;
+	memset(&net, 0, sizeof(net));
+	net.family = family;
+	memcpy(&net.a, addr, family == AF_INET ? 4 : 16);
+	net.prefixlen = (uint8_t)bits;
+	for (int i = 0; i < ifc->naddrs; i++)
+		if (iface_addr_in_prefix(&net, family, &ifc->addrs[i].a))
+			return true;
+	return false;
+}
+
+/* True when one entry of a comma list covers the interface. */
+static bool ompi_list_match(const char *list, const struct iface *ifc)
+{
+	struct entry ent[MAX_ENTRIES];
+	int n = split_list(list, ent, MAX_ENTRIES, false);
+
+	for (int i = 0; i < n; i++)
+		if (ompi_entry_match(ent[i].s, ifc))
+			return true;
+	return false;
+}
+
+/* Open MPI's TCP BTL uses every up IPv4 interface but loopback unless
+ * told otherwise. */
+void decide_mpi(const struct scan_env *e, const struct iface_list *l,
+                const struct recommendation *rec, struct doc *d)
+{
+	const struct iface *want = rec != NULL ? rec->ifc : NULL;
+	json_t *ev = NULL;
+	char fix[128];
+	int bad = 0;
+
+	if (want != NULL)
+		snprintf(fix, sizeof(fix), "OMPI_MCA_btl_tcp_if_include=%s",
+		         want->name);
+	else
+		snprintf(fix, sizeof(fix),
+		         "set OMPI_MCA_btl_tcp_if_include to the interface "
+		         "on the cluster network");
+	/* behind NAT no interface works; the NAT finding says so */
+	if (rec != NULL && rec->none == REC_NONE_NAT)
+		return;
+	if (e->ompi_if_include != NULL) {
+		bool has_want = false;
+
+		for (size_t i = 0; i < l->n; i++) {
+			const struct iface *ifc = &l->v[i];
+
+			if (!ompi_list_match(e->ompi_if_include, ifc))
+				continue;
+			if (ifc == want) {
+				has_want = true;
+				continue;
+			}
+			bad++;
+			evidence_add(&ev, "environment",
+			             "OMPI_MCA_btl_tcp_if_include=%s "
+			             "includes %s",
+			             e->ompi_if_include, ifc->name);
+		}
+		if (want != NULL && !has_want) {
+			bad++;
+			evidence_add(&ev, "environment",
+			             "OMPI_MCA_btl_tcp_if_include=%s leaves "
+			             "out %s, the recommended interface",
+			             e->ompi_if_include, want->name);
+		}
+		if (bad > 0)
+			doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
+			                "OMPI_MCA_btl_tcp_if_include=%s is "
+			                "not the recommended interface",
+			                e->ompi_if_include);
+		else
+			json_decref(ev);
+		return;
+	}
+	/* Open MPI's default excludes only loopback: every other up
+	 * interface with an IPv4 address is tried */
+	for (size_t i = 0; i < l->n; i++) {
+		const struct iface *ifc = &l->v[i];
+
+		if (ifc == want || decide_is_loopback(ifc) ||
+		    !(ifc->flags & IFF_UP) || iface_first_v4(ifc) == NULL ||
+		    !decide_is_virtual(ifc))
+			continue;
+		if (e->ompi_if_exclude != NULL &&
+		    ompi_list_match(e->ompi_if_exclude, ifc))
+			continue;
+		bad++;
+		evidence_add(&ev, "netlink",
+		             "%s (%s, %s) is up with an IPv4 address and not "
+		             "excluded",
+		             ifc->name, iface_kind_name(ifc->kind),
+		             iface_first_v4(ifc)->str);
+	}
+	if (bad == 0)
+		return;
+	doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
+	                "Open MPI's TCP transport would also try %d virtual "
+	                "interface%s",
+	                bad, bad == 1 ? "" : "s");
+}

@@ -1,0 +1,102 @@
+/* hostname-loopback and hostname-unbindable: Gloo (and torch's default
+ * store) bind the address the hostname resolves to. */
+#include "decide/decide.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+/* True for 127/8 and ::1 (and ::ffff:127.x). */
+static bool addr_loopback(const struct hostname_addr *a)
+{
+	if (a->family == AF_INET)
+		return (ntohl(a->a.v4.s_addr) >> 24) == 127;
+	if (IN6_IS_ADDR_LOOPBACK(&a->a.v6))
+		return true;
+	return IN6_IS_ADDR_V4MAPPED(&a->a.v6) && a->a.v6.s6_addr[12] == 127;
+}
+
+/* Gloo binds the first address that bind() accepts. */
+const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h)
+{
+	for (int i = 0; i < h->naddrs; i++)
+		if (h->addrs[i].bindable != 0)
+			return &h->addrs[i];
+	return NULL;
+}
+
+/* Whether this host can bind the address: bind()'s answer when tried,
+ * else whether an interface holds it. */
+static bool addr_local(const struct hostname_addr *a,
+                       const struct iface_list *l)
+{
+	if (a->bindable >= 0)
+		return a->bindable == 1;
+	return decide_addr_is_local(l, a->family, &a->a);
+}
+
+/* Gloo and torch's store advertise what the hostname resolves to. */
+void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
+                     struct doc *d)
+{
+	const struct hostname_addr *g;
+	json_t *ev = NULL;
+	char fix[sizeof(h->name) + 192];
+	int nlocal = 0;
+
+	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0)) {
+		evidence_add(&ev, "getaddrinfo", "%s",
+		             h->error[0] ? h->error : "no address");
+		doc_add_finding(d, "hostname-unbindable", -1, ev,
+		                "map the hostname to this node's LAN address "
+		                "in /etc/hosts, or set GLOO_SOCKET_IFNAME to "
+		                "the recommended interface",
+		                "hostname %s does not resolve: torch's Gloo "
+		                "falls back to the loopback address",
+		                h->name);
+		return;
+	}
+	if (!h->resolved || h->naddrs == 0)
+		return;
+	g = hostname_gloo_addr(h);
+	if (g != NULL && addr_loopback(g)) {
+		for (int i = 0; i < h->naddrs; i++)
+			evidence_add(&ev, h->resolved_by, "%s resolves to %s%s",
+			             h->name, h->addrs[i].str,
+			             &h->addrs[i] == g ? " (Gloo binds this)"
+			                               : "");
+		snprintf(fix, sizeof(fix),
+		         "in /etc/hosts, map %s to this node's LAN address "
+		         "instead of %s; or set GLOO_SOCKET_IFNAME to the "
+		         "interface to use and MASTER_ADDR to rank 0's "
+		         "address",
+		         h->name, g->str);
+		doc_add_finding(d, "hostname-loopback", -1, ev, fix,
+		                "hostname %s resolves to %s: Gloo binds it "
+		                "and peers cannot connect",
+		                h->name, g->str);
+		return;
+	}
+	for (int i = 0; i < h->naddrs; i++)
+		if (addr_local(&h->addrs[i], l))
+			nlocal++;
+	if (nlocal > 0)
+		return;
+	for (int i = 0; i < h->naddrs; i++) {
+		const struct hostname_addr *a = &h->addrs[i];
+
+		if (a->bindable == 0)
+			evidence_add(&ev, "bind(2)", "bind %s: %s", a->str,
+			             strerror(a->bind_errno));
+		else
+			evidence_add(&ev, h->resolved_by,
+			             "%s resolves to %s, which no local "
+			             "interface holds",
+			             h->name, a->str);
+	}
+	doc_add_finding(d, "hostname-unbindable", -1, ev,
+	                "set GLOO_SOCKET_IFNAME to the recommended interface, "
+	                "or map the hostname to a local address in /etc/hosts",
+	                "hostname %s resolves to %s, which no local interface "
+	                "has",
+	                h->name, h->addrs[0].str);
+}

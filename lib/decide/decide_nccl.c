@@ -1,0 +1,130 @@
+/* NCCL's own choice judged against the recommendation, and IPv6
+ * link-local addresses NCCL would use (it does not skip them). */
+#include "decide/decide.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/recommend.h"
+
+/* Why a pick is risky ("a veth", "a container bridge"), or NULL. */
+static const char *pick_risk(const struct iface_list *l,
+                             const struct iface *ifc)
+{
+	if (decide_is_container_bridge(l, ifc))
+		return "a container bridge";
+	if (decide_is_loopback(ifc))
+		return "loopback";
+	if (decide_is_virtual(ifc))
+		return "a virtual interface";
+	return NULL;
+}
+
+/* NCCL's default filter lets bridges, veths and CNI devices through. */
+bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
+                         const struct recommendation *rec,
+                         struct nccl_default *out, struct doc *d)
+{
+	struct nccl_env e = *ne;
+	const struct nccl_choice *c = &out->choice;
+	const struct iface *want = rec != NULL ? rec->ifc : NULL;
+	const struct iface *first;
+	json_t *ev = NULL;
+	char fix[96];
+	int risky = 0;
+
+	memset(out, 0, sizeof(*out));
+	e.socket_ifname = NULL;
+	nccl_select(l, &e, &out->choice);
+	if (c->n == 0) {
+		snprintf(out->why, sizeof(out->why),
+		         "NCCL finds no interface and fails with \"Bootstrap "
+		         ": no socket interface found\"");
+		return false;
+	}
+	first = c->v[0].ifc;
+	if (rec != NULL && rec->none == REC_NONE_NAT) {
+		snprintf(out->why, sizeof(out->why),
+		         "no interface works from behind NAT");
+		return false;
+	}
+	for (int i = 0; i < c->n; i++) {
+		const struct iface *ifc = c->v[i].ifc;
+		const char *risk = pick_risk(l, ifc);
+
+		if (ifc == want || risk == NULL)
+			continue;
+		risky++;
+		evidence_add(&ev, "nccl rules",
+		             "rule %s picks %s (%s, %s) as interface %d",
+		             c->rule, ifc->name, iface_kind_name(ifc->kind),
+		             risk, i + 1);
+	}
+	if (want != NULL && first != want) {
+		evidence_add(&ev, "nccl rules",
+		             "bootstrap would use %s (%s), the recommendation "
+		             "is %s",
+		             first->name, c->v[0].addr->str, want->name);
+		snprintf(out->why, sizeof(out->why),
+		         "NCCL would bootstrap on %s, not on the recommended "
+		         "%s",
+		         first->name, want->name);
+	} else if (risky > 0) {
+		snprintf(out->why, sizeof(out->why),
+		         "NCCL would also use %d virtual interface%s", risky,
+		         risky == 1 ? "" : "s");
+	} else if (want == NULL) {
+		json_decref(ev);
+		snprintf(out->why, sizeof(out->why),
+		         "cannot tell: there is no recommended interface to "
+		         "compare %s with",
+		         first->name);
+		return false;
+	} else {
+		json_decref(ev);
+		out->safe = true;
+		snprintf(out->why, sizeof(out->why),
+		         "NCCL would use %s, the recommended interface",
+		         first->name);
+		return true;
+	}
+	if (want != NULL)
+		snprintf(fix, sizeof(fix), "NCCL_SOCKET_IFNAME==%s",
+		         want->name);
+	doc_add_finding(d, "nccl-default-iface-unsafe", -1, ev,
+	                want != NULL ? fix : NULL, "%s", out->why);
+	return false;
+}
+
+/* NCCL does not skip fe80:: addresses, which peers cannot use without
+ * a scope. */
+void decide_ipv6_link_local(const struct iface_list *l,
+                            const struct nccl_env *ne, struct doc *d)
+{
+	struct nccl_choice c;
+	json_t *ev = NULL;
+	int n = 0;
+
+	if (nccl_env_family(ne) == AF_INET)
+		return;
+	nccl_select(l, ne, &c);
+	for (int i = 0; i < c.n; i++) {
+		const struct iface_addr *a = c.v[i].addr;
+
+		if (a->family != AF_INET6 || !IN6_IS_ADDR_LINKLOCAL(&a->a.v6))
+			continue;
+		n++;
+		evidence_add(&ev, "nccl rules",
+		             "%s has no IPv4 address: NCCL would use its "
+		             "link-local %s (rule %s)",
+		             c.v[i].ifc->name, a->str, c.rule);
+	}
+	if (n == 0)
+		return;
+	doc_add_finding(d, "ipv6-link-local-only", -1, ev,
+	                "set NCCL_SOCKET_FAMILY=AF_INET and pin the interface "
+	                "with NCCL_SOCKET_IFNAME in the exact form",
+	                "NCCL would use %d link-local IPv6 address%s, which "
+	                "peers cannot reach without a scope",
+	                n, n == 1 ? "" : "es");
+}

@@ -1,0 +1,247 @@
+/* NCCL's interface selection rules, kept identical to NCCL 2.28. */
+#include "decide/nccl_select.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#define NETIF_PREFIX 64 /* NCCL's struct netIf prefix size */
+
+struct netif {
+	char prefix[NETIF_PREFIX];
+	int port;
+};
+
+/* NCCL's parseStringList: comma-separated "prefix[:port]" entries; empty
+ * entries are dropped; a prefix longer than NCCL's buffer is cut. */
+static int parse_list(const char *s, struct netif *list, int max)
+{
+	int n = 0, c = 0;
+	const char *p = s;
+	char ch;
+
+	if (s == NULL)
+		return 0;
+	do {
+		ch = *p;
+		if (ch == ':') {
+			if (c > 0) {
+				list[n].prefix[c] = '\0';
+				list[n].port = atoi(p + 1);
+				n++;
+				c = 0;
+			}
+			while (ch != ',' && ch != '\0')
+				ch = *(++p);
+		} else if (ch == ',' || ch == '\0') {
+			if (c > 0) {
+				list[n].prefix[c] = '\0';
+				list[n].port = -1;
+				n++;
+				c = 0;
+			}
+		} else if (c < NETIF_PREFIX - 1) {
+			list[n].prefix[c++] = ch;
+		}
+		p++;
+	} while (n < max && ch != '\0');
+	return n;
+}
+
+/* NCCL's matchIf: a prefix, or the whole name in the exact form. */
+static bool match_one(const char *name, const char *ref, bool exact)
+{
+	size_t len = exact ? strlen(name) + 1 : strlen(ref);
+
+	return strncmp(name, ref, len) == 0;
+}
+
+/* An empty list matches everything, as in NCCL. */
+static bool match_list(const char *name, const struct netif *list, int n,
+		       bool exact)
+{
+	if (n == 0)
+		return true;
+	for (int i = 0; i < n; i++)
+		if (match_one(name, list[i].prefix, exact))
+			return true;
+	return false;
+}
+
+bool nccl_ifname_match(const char *spec, const char *name)
+{
+	struct netif list[NCCL_MAX_IFS];
+	bool not = false, exact = false;
+	int n;
+
+	if (spec != NULL && spec[0] == '^') {
+		not = true;
+		spec++;
+	}
+	if (spec != NULL && spec[0] == '=') {
+		exact = true;
+		spec++;
+	}
+	n = parse_list(spec, list, NCCL_MAX_IFS);
+	return match_list(name, list, n, exact) ^ not;
+}
+
+void nccl_env_from_process(struct nccl_env *env)
+{
+	env->socket_ifname = getenv("NCCL_SOCKET_IFNAME");
+	env->socket_family = getenv("NCCL_SOCKET_FAMILY");
+	env->comm_id = getenv("NCCL_COMM_ID");
+}
+
+int nccl_env_family(const struct nccl_env *env)
+{
+	if (env->socket_family == NULL)
+		return -1;
+	if (strcmp(env->socket_family, "AF_INET") == 0)
+		return AF_INET;
+	if (strcmp(env->socket_family, "AF_INET6") == 0)
+		return AF_INET6;
+	return -1;
+}
+
+/* Adds a pick unless the interface is already listed: NCCL keeps the first
+ * address per interface. */
+static void add_pick(struct nccl_choice *out, const struct iface *ifc,
+		     const struct iface_addr *a)
+{
+	for (int i = 0; i < out->n; i++)
+		if (out->v[i].ifc == ifc)
+			return;
+	if (out->n < NCCL_MAX_IFS) {
+		out->v[out->n].ifc = ifc;
+		out->v[out->n].addr = a;
+		out->n++;
+	}
+}
+
+/* ncclOsFindInterfaces over our list. getifaddrs returns every IPv4 address
+ * (in interface order) before the IPv6 ones, so walk the families in that
+ * order to get NCCL's order of interfaces and its first address of each. */
+static int find(const struct iface_list *l, const char *spec, int family,
+		struct nccl_choice *out)
+{
+	static const int families[] = {AF_INET, AF_INET6};
+
+	out->n = 0;
+	for (size_t f = 0; f < 2; f++) {
+		if (family != -1 && families[f] != family)
+			continue;
+		for (size_t i = 0; i < l->n; i++) {
+			const struct iface *ifc = &l->v[i];
+
+			if (!(ifc->flags & IFF_RUNNING))
+				continue;
+			if (!nccl_ifname_match(spec, ifc->name))
+				continue;
+			for (int k = 0; k < ifc->naddrs; k++) {
+				const struct iface_addr *a = &ifc->addrs[k];
+
+				if (a->family != families[f])
+					continue;
+				if (a->family == AF_INET6 &&
+				    IN6_IS_ADDR_LOOPBACK(&a->a.v6))
+					continue;
+				add_pick(out, ifc, a);
+				break;
+			}
+		}
+	}
+	return out->n;
+}
+
+/* Parses "a.b.c.d:port" or "[v6]:port" (a link-local scope suffix is cut). */
+static int parse_comm_id(const char *s, int *family, unsigned char *addr)
+{
+	char host[INET6_ADDRSTRLEN + 8];
+	const char *end;
+	size_t len;
+
+	if (s[0] == '[') {
+		end = strchr(s, ']');
+		if (end == NULL)
+			return -1;
+		len = (size_t)(end - s - 1);
+		if (len >= sizeof(host))
+			return -1;
+		memcpy(host, s + 1, len);
+		host[len] = '\0';
+		host[strcspn(host, "%")] = '\0';
+		*family = AF_INET6;
+	} else {
+		end = strchr(s, ':');
+		len = end ? (size_t)(end - s) : strlen(s);
+		if (len >= sizeof(host))
+			return -1;
+		memcpy(host, s, len);
+		host[len] = '\0';
+		*family = AF_INET;
+	}
+	return inet_pton(*family, host, addr) == 1 ? 0 : -1;
+}
+
+/* ncclFindInterfaceMatchSubnet: the first interface address whose subnet
+ * holds the NCCL_COMM_ID address; one interface at most. */
+static int find_subnet(const struct iface_list *l, const char *comm_id,
+		       struct nccl_choice *out)
+{
+	unsigned char addr[16];
+	int family;
+
+	out->n = 0;
+	if (parse_comm_id(comm_id, &family, addr) < 0) {
+		out->comm_id_unparsed = true;
+		return 0;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct iface *ifc = &l->v[i];
+
+		for (int k = 0; k < ifc->naddrs; k++) {
+			if (iface_addr_in_prefix(&ifc->addrs[k], family,
+						 addr)) {
+				add_pick(out, ifc, &ifc->addrs[k]);
+				return out->n;
+			}
+		}
+	}
+	return 0;
+}
+
+int nccl_select(const struct iface_list *l, const struct nccl_env *env,
+		struct nccl_choice *out)
+{
+	static const char *const fallback[] = {"^docker,lo,virbr", "docker",
+					       "lo", "virbr"};
+	int family = nccl_env_family(env);
+
+	memset(out, 0, sizeof(*out));
+	out->rule = "none";
+	if (env->socket_ifname != NULL && strlen(env->socket_ifname) > 1) {
+		out->rule = "NCCL_SOCKET_IFNAME";
+		return find(l, env->socket_ifname, family, out);
+	}
+	if (env->socket_ifname != NULL && env->socket_ifname[0] != '\0')
+		out->ifname_ignored = true;
+	if (find(l, "ib", family, out) > 0) {
+		out->rule = "ib";
+		return out->n;
+	}
+	if (env->comm_id != NULL && strlen(env->comm_id) > 1 &&
+	    find_subnet(l, env->comm_id, out) > 0) {
+		out->rule = "NCCL_COMM_ID subnet";
+		return out->n;
+	}
+	for (size_t i = 0; i < sizeof(fallback) / sizeof(fallback[0]); i++) {
+		if (find(l, fallback[i], family, out) > 0) {
+			out->rule = fallback[i];
+			return out->n;
+		}
+	}
+	out->rule = "none";
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* NCCL's own socket-interface selection (src/misc/socket.cc and
+ * src/os/linux.cc, ncclFindInterfaces), replicated as a pure function over
+ * an interface list so netprobe and ncclcheck predict the same choice. */
+#ifndef NP_NCCL_SELECT_H
+#define NP_NCCL_SELECT_H
+
+#include <stdbool.h>
+
+#include "kernel/iface.h"
+
+#define NCCL_MAX_IFS 16
+
+/* The environment NCCL reads; NULL for an unset variable. */
+struct nccl_env {
+	const char *socket_ifname; /* NCCL_SOCKET_IFNAME */
+	const char *socket_family; /* NCCL_SOCKET_FAMILY */
+	const char *comm_id;       /* NCCL_COMM_ID, numeric "ip:port" or
+				    * "[ipv6]:port"; resolve names first */
+};
+
+struct nccl_pick {
+	const struct iface *ifc;
+	const struct iface_addr *addr;
+};
+
+struct nccl_choice {
+	struct nccl_pick v[NCCL_MAX_IFS]; /* v[0] is what bootstrap uses */
+	int n;
+	/* which rule produced the list: "NCCL_SOCKET_IFNAME", "ib",
+	 * "NCCL_COMM_ID subnet", "^docker,lo,virbr", "docker", "lo", "virbr",
+	 * or "none" */
+	const char *rule;
+	bool ifname_ignored; /* NCCL_SOCKET_IFNAME set but one character long,
+			      * which NCCL ignores */
+	bool comm_id_unparsed; /* NCCL_COMM_ID not a numeric address */
+};
+
+/* Fills the environment from getenv. */
+void nccl_env_from_process(struct nccl_env *env);
+
+/* Computes what NCCL would choose on this interface list. Returns the
+ * number of interfaces chosen (0: NCCL fails with "no socket interface
+ * found"). */
+int nccl_select(const struct iface_list *l, const struct nccl_env *env,
+		struct nccl_choice *out);
+
+/* Applies one NCCL_SOCKET_IFNAME-style list ("eth", "^docker,lo",
+ * "=eth0,eth1", entries may carry ":port") to one interface name, as
+ * NCCL's matchIfList does. */
+bool nccl_ifname_match(const char *list, const char *name);
+
+/* The socket family NCCL_SOCKET_FAMILY forces: AF_INET, AF_INET6, or -1. */
+int nccl_env_family(const struct nccl_env *env);
+
+#endif

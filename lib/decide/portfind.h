@@ -1,0 +1,29 @@
+/* The decider of `netprobe ports` and `scan --peer`: which ports fail and
+ * why, as findings with the firewall commands that open them. */
+#ifndef NP_PORTFIND_H
+#define NP_PORTFIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "doc/doc.h"
+#include "probe/portscan.h"
+
+/* Who was probed, for findings' wording and fix commands. */
+struct ports_target {
+	const char *host;    /* as given */
+	const char *addr;    /* numeric address */
+	bool responder;      /* a responder answered (UDP, samples tested) */
+};
+
+/* The decider: adds to d the findings for outbound results out[] and
+ * connect-back results in[] (NULL, 0 without --both-ways): port-closed,
+ * port-filtered, port-prohibited, host-unreachable, listener-loopback-only,
+ * ephemeral-range-blocked and inbound-blocked, each naming its ports and
+ * carrying fix commands (nft, ufw, firewalld). Pure over the structs.
+ * Returns 0, or -1 on no memory. */
+int ports_decide(struct doc *d, const struct ports_target *t,
+		 const struct port_result *out, size_t nout,
+		 const struct port_result *in, size_t nin);
+
+#endif

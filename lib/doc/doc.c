@@ -1,0 +1,251 @@
+/* JSON documents: the single output format every program writes. */
+#include "doc/doc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const reserved[] = {
+	"schema", "tool", "version", "host", "started", "findings", "errors",
+};
+
+/* UTC, second precision: stable to compare and sort. */
+char *doc_now_rfc3339(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, len, "1970-01-01T00:00:00Z");
+	return buf;
+}
+
+/* Fills the fixed header keys; results are added by the caller. */
+int doc_init(struct doc *d, const char *tool, const char *command)
+{
+	char host[256], when[32];
+
+	memset(d, 0, sizeof(*d));
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	d->root = json_object();
+	d->findings = json_array();
+	d->errors = json_array();
+	if (d->root == NULL || d->findings == NULL || d->errors == NULL)
+		goto fail;
+	if (json_object_set_new(d->root, "schema", json_string(DOC_SCHEMA)) ||
+	    json_object_set_new(d->root, "tool", json_string(tool)) ||
+	    json_object_set_new(d->root, "version",
+				json_string(NETPROBE_VERSION)) ||
+	    json_object_set_new(d->root, "host", json_string(host)) ||
+	    json_object_set_new(d->root, "started",
+				json_string(doc_now_rfc3339(when,
+							    sizeof(when)))) ||
+	    (command != NULL &&
+	     json_object_set_new(d->root, "command", json_string(command))) ||
+	    json_object_set(d->root, "findings", d->findings) ||
+	    json_object_set(d->root, "errors", d->errors))
+		goto fail;
+	/* root holds its own references; ours become borrowed */
+	json_decref(d->findings);
+	json_decref(d->errors);
+	return 0;
+fail:
+	json_decref(d->root);
+	if (d->root == NULL || json_object_get(d->root, "findings") == NULL)
+		json_decref(d->findings);
+	if (d->root == NULL || json_object_get(d->root, "errors") == NULL)
+		json_decref(d->errors);
+	memset(d, 0, sizeof(*d));
+	errno = ENOMEM;
+	return -1;
+}
+
+/* Drops the document and everything borrowed from it. */
+void doc_free(struct doc *d)
+{
+	json_decref(d->root);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Golden tests pin the two values that change from run to run. */
+void doc_set_fixed(struct doc *d, const char *started, const char *host)
+{
+	if (started != NULL)
+		json_object_set_new(d->root, "started", json_string(started));
+	if (host != NULL)
+		json_object_set_new(d->root, "host", json_string(host));
+}
+
+/* Results go beside the header; header keys cannot be overwritten. */
+int doc_set(struct doc *d, const char *key, json_t *val)
+{
+	if (val == NULL)
+		return -1;
+	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++) {
+		if (strcmp(key, reserved[i]) == 0) {
+			json_decref(val);
+			return -1;
+		}
+	}
+	return json_object_set_new(d->root, key, val);
+}
+
+/* vsnprintf into a fresh jansson string. */
+static json_t *vstring(const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	return json_string(buf);
+}
+
+int doc_add_finding(struct doc *d, const char *code, int sev,
+		    json_t *evidence, const char *fix, const char *fmt, ...)
+{
+	const struct finding_def *def = finding_lookup(code);
+	enum severity s;
+	json_t *f, *summary;
+	va_list ap;
+
+	if (def == NULL) {
+		json_decref(evidence);
+		errno = EINVAL;
+		return -1;
+	}
+	s = sev >= 0 ? (enum severity)sev : def->sev;
+	va_start(ap, fmt);
+	summary = vstring(fmt, ap);
+	va_end(ap);
+	if (evidence == NULL)
+		evidence = json_array();
+	f = json_pack("{s:s, s:s, s:o, s:o, s:s}", "code", code, "severity",
+		      severity_name(s), "summary", summary, "evidence",
+		      evidence, "fix", fix != NULL ? fix : def->fix);
+	if (f == NULL || json_array_append_new(d->findings, f) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (s == SEV_FAULT)
+		d->nfault++;
+	else if (s == SEV_WARNING)
+		d->nwarning++;
+	return 0;
+}
+
+int evidence_add(json_t **ev, const char *source, const char *fmt, ...)
+{
+	json_t *fact, *o;
+	va_list ap;
+
+	if (*ev == NULL && (*ev = json_array()) == NULL)
+		return -1;
+	va_start(ap, fmt);
+	fact = vstring(fmt, ap);
+	va_end(ap);
+	o = json_pack("{s:o, s:s}", "fact", fact, "source", source);
+	if (o == NULL)
+		return -1;
+	return json_array_append_new(*ev, o);
+}
+
+int doc_add_error(struct doc *d, const char *what, const char *fmt, ...)
+{
+	json_t *msg, *e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = vstring(fmt, ap);
+	va_end(ap);
+	e = json_pack("{s:s, s:o}", "step", what, "message", msg);
+	if (e == NULL || json_array_append_new(d->errors, e) < 0)
+		return -1;
+	d->nerror++;
+	return 0;
+}
+
+bool doc_has_finding(const struct doc *d, const char *code)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f) {
+		const char *c = json_string_value(json_object_get(f, "code"));
+
+		if (c != NULL && strcmp(c, code) == 0)
+			return true;
+	}
+	return false;
+}
+
+int doc_write(const struct doc *d, FILE *fp)
+{
+	if (json_dumpf(d->root, fp,
+		       JSON_SORT_KEYS | JSON_INDENT(2) | JSON_ENSURE_ASCII) < 0)
+		return -1;
+	if (fputc('\n', fp) == EOF || fflush(fp) == EOF || ferror(fp))
+		return -1;
+	return 0;
+}
+
+int doc_write_file(const struct doc *d, const char *path)
+{
+	char tmp[4096];
+	FILE *fp;
+	int n, saved;
+
+	if (strcmp(path, "-") == 0)
+		return doc_write(d, stdout);
+	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fp = fopen(tmp, "w");
+	if (fp == NULL)
+		return -1;
+	if (doc_write(d, fp) < 0) {
+		saved = errno;
+		fclose(fp);
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	if (fclose(fp) == EOF || rename(tmp, path) < 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+int doc_exit_status(const struct doc *d, bool ran)
+{
+	if (!ran)
+		return 2;
+	return d->nfault > 0 ? 1 : 0;
+}
+
+int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f) {
+		fprintf(fp, "%s %s: %s\n",
+			json_string_value(json_object_get(f, "severity")),
+			json_string_value(json_object_get(f, "code")),
+			json_string_value(json_object_get(f, "summary")));
+		if (with_fix)
+			fprintf(fp, "  fix: %s\n",
+				json_string_value(json_object_get(f, "fix")));
+	}
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,81 @@
+/* One JSON document per run (man/netprobe-json.5): schema, tool, version,
+ * host, started, the results, findings and errors. Built with jansson. */
+#ifndef NP_DOC_H
+#define NP_DOC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "doc/finding.h"
+
+#define DOC_SCHEMA "netprobe/1"
+#define DOC_SCHEMA_MAJOR 1
+
+struct doc {
+	json_t *root;     /* the whole document */
+	json_t *findings; /* borrowed from root */
+	json_t *errors;   /* borrowed from root */
+	int nfault;       /* findings of severity fault */
+	int nwarning;
+	int nerror;       /* errors: a part that could not run */
+};
+
+/* Starts a document for tool ("netprobe" or "ncclcheck") and command ("scan";
+ * NULL for none). `started` is taken now; doc_set_started overrides it for
+ * golden tests. Returns 0, or -1 with errno ENOMEM. */
+int doc_init(struct doc *d, const char *tool, const char *command);
+
+/* Releases the document. Safe on a zeroed struct. */
+void doc_free(struct doc *d);
+
+/* Replaces `started` and `host` (golden files need fixed values). */
+void doc_set_fixed(struct doc *d, const char *started, const char *host);
+
+/* Sets a top-level result key, stealing the reference to val. Returns 0, or
+ * -1 when val is NULL (a failed allocation) or the key is reserved. */
+int doc_set(struct doc *d, const char *key, json_t *val);
+
+/* Adds a finding: severity from the catalogue unless sev >= 0 overrides it,
+ * summary formatted from fmt, evidence an array of {fact, source} objects
+ * (stolen; NULL for none), fix the exact change (NULL: the catalogue's).
+ * Returns 0, or -1 for an unknown code or no memory. */
+int doc_add_finding(struct doc *d, const char *code, int sev,
+		    json_t *evidence, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Appends one {fact, source} object to an evidence array (created when *ev
+ * is NULL). Returns 0, or -1 on no memory. */
+int evidence_add(json_t **ev, const char *source, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Records an error: what could not be done and why. `what` names the step
+ * ("netlink", "sysroot"); the message follows the house style. */
+int doc_add_error(struct doc *d, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* True when a finding with this code is present (tests and deciders). */
+bool doc_has_finding(const struct doc *d, const char *code);
+
+/* Writes the document with sorted keys and fixed indentation, then a
+ * newline. Returns 0, or -1 when the write failed. */
+int doc_write(const struct doc *d, FILE *fp);
+
+/* Writes to path ("-" for stdout) atomically: a temporary file renamed into
+ * place, so a crash never leaves half a document. Returns 0, or -1. */
+int doc_write_file(const struct doc *d, const char *path);
+
+/* Exit status for the run: 2 when errors prevented the main job (caller
+ * decides via `ran`), 1 when a fault was found, else 0. */
+int doc_exit_status(const struct doc *d, bool ran);
+
+/* Text output shared by the commands: one line per finding, "SEVERITY
+ * CODE: SUMMARY", then "  fix: FIX" when with_fix. Returns 0, or -1 when
+ * the write failed. */
+int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix);
+
+/* RFC 3339 UTC time "2026-11-21T10:00:00Z" for now into buf. */
+char *doc_now_rfc3339(char *buf, size_t len);
+
+#endif

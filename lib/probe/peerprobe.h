@@ -1,0 +1,36 @@
+/* The peer probe of `netprobe scan --peer`: against one responder, says
+ * hello, learns the address it sees (NAT), asks it to connect back to us
+ * (inbound), measures a short heartbeat, and notes our route toward it. */
+#ifndef NP_PEERPROBE_H
+#define NP_PEERPROBE_H
+
+#include <jansson.h>
+
+#include "doc/doc.h"
+#include "probe/peer.h"
+
+struct peerprobe_opts {
+	unsigned default_port;  /* when peer has no :PORT; 0: 7470 */
+	long long step_us;      /* each request's deadline; 0: 1s */
+	long long heartbeat_us; /* heartbeat length; 0: 1s, <0: none */
+	int ephemeral_samples;  /* local sample ports; 0: 4, <0: none */
+	const char *token_file; /* NULL: no authentication */
+};
+
+/* Probes one peer (HOST[:PORT]) within a few seconds in all. Fills v,
+ * *detail (when detail is not NULL) with the `peers` object of the scan
+ * contract (peer, peer_addr, responded, local_addr, local_ifname,
+ * observed_addr, nat, inbound, rtt_us, path_mtu, ports, plus node,
+ * software and error), and adds to d (when not NULL) the findings
+ * nat-detected and inbound-blocked, or an error when the peer could not
+ * be probed. Returns 0 when the responder answered, 1 when it did not
+ * (v->responded false, the reason in the error), -1 for an invalid peer
+ * or no memory. */
+int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
+                  struct peer_verdict *v, json_t **detail, struct doc *d);
+
+/* The name of the interface holding local address addr ("" when none).
+ * Returns 0, or -1. */
+int peerprobe_ifname(const char *addr, char *name, size_t len);
+
+#endif

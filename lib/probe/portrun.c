@@ -1,0 +1,609 @@
+/* One port check against a host: resolve, responder listeners for sample,
+ * ephemeral and UDP ports, parallel TCP connects, UDP probes and
+ * connect-back. Collection only; ports.c and scan emit. */
+#include "probe/portrun.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wire/client.h"
+#include "wire/proto.h"
+#include "kernel/sockinfo.h"
+#include "base/sysroot.h"
+
+/* Monotonic microseconds, for the elapsed time. */
+static long long mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* True when addr is loopback or one of this host's addresses: then the
+ * local socket table says how the services are bound. */
+static bool is_local(const struct sockaddr_storage *ss)
+{
+	struct ifaddrs *ifa, *i;
+	bool local = false;
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *s = (const void *)ss;
+
+		if ((ntohl(s->sin_addr.s_addr) >> 24) == 127)
+			return true;
+	} else if (IN6_IS_ADDR_LOOPBACK(
+			   &((const struct sockaddr_in6 *)(const void *)ss)
+				    ->sin6_addr)) {
+		return true;
+	}
+	if (getifaddrs(&ifa) < 0)
+		return false;
+	for (i = ifa; i != NULL && !local; i = i->ifa_next) {
+		const void *a = i->ifa_addr;
+
+		if (a == NULL || i->ifa_addr->sa_family != ss->ss_family)
+			continue;
+		if (ss->ss_family == AF_INET) {
+			const struct sockaddr_in *x = a, *y = (const void *)ss;
+
+			local = x->sin_addr.s_addr == y->sin_addr.s_addr;
+		} else {
+			const struct sockaddr_in6 *x = a, *y = (const void *)ss;
+
+			local = IN6_ARE_ADDR_EQUAL(&x->sin6_addr,
+						   &y->sin6_addr);
+		}
+	}
+	freeifaddrs(ifa);
+	return local;
+}
+
+/* Resolves the host to its first address. Returns 0, or the getaddrinfo
+ * error code. */
+static int resolve(const char *host, struct ports_run *r)
+{
+	struct addrinfo hints = {0}, *res;
+	int rc;
+
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	rc = getaddrinfo(host, NULL, &hints, &res);
+	if (rc != 0)
+		return rc;
+	memcpy(&r->ss, res->ai_addr, res->ai_addrlen);
+	r->sslen = res->ai_addrlen;
+	if (getnameinfo(res->ai_addr, res->ai_addrlen, r->addr,
+			sizeof(r->addr), NULL, 0, NI_NUMERICHOST) != 0)
+		snprintf(r->addr, sizeof(r->addr), "?");
+	freeaddrinfo(res);
+	return 0;
+}
+
+/* Without a responder: UDP and sample ports cannot be tested. */
+static void mark_no_responder(struct ports_run *r)
+{
+	for (size_t i = 0; i < r->nout; i++) {
+		struct port_result *p = &r->out[i];
+
+		if (p->proto == IPPROTO_UDP || (p->flags & PSPEC_F_SAMPLE)) {
+			p->pending = false;
+			p->state = PORT_UNKNOWN;
+			snprintf(p->reason, sizeof(p->reason), "no responder");
+		}
+	}
+}
+
+/* True when the run needs a responder: UDP, samples, or --both-ways. */
+static bool needs_responder(const struct ports_run_opts *o,
+			    const struct port_list *pl)
+{
+	if (o->both_ways || pl->ephemeral)
+		return true;
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].proto == IPPROTO_UDP ||
+		    (pl->v[i].flags & PSPEC_F_SAMPLE))
+			return true;
+	return false;
+}
+
+/* Sets a result's verdict without testing it. */
+static void settle_as(struct port_result *p, enum port_state st,
+		      const char *reason)
+{
+	p->pending = false;
+	p->state = st;
+	snprintf(p->reason, sizeof(p->reason), "%.39s", reason);
+}
+
+/* The responder's per-request port limit (fewer without a token). */
+static size_t resp_max_ports(const struct np_client *c)
+{
+	size_t m = c->have_hello && c->hello.max_ports ? c->hello.max_ports
+						       : PROTO_MAX_PORTS;
+
+	return m > PROTO_MAX_PORTS ? PROTO_MAX_PORTS : m;
+}
+
+/* Listener lifetime asked for: long enough for `span` of probing, within
+ * what the responder grants. */
+static long long resp_life_us(const struct np_client *c, long long span)
+{
+	long long want = span + 2000000, max;
+
+	max = c->have_hello && c->hello.max_lifetime_ms
+		      ? (long long)c->hello.max_lifetime_ms * 1000
+		      : want;
+	return want < max ? want : max;
+}
+
+/* The responder limits heavy requests per second: a refused "limit" is
+ * retried a few times, 300 ms apart. */
+static bool resp_retry(const struct np_client *c, int *tries)
+{
+	struct timespec ts = {0, 300000000};
+
+	if (c->code != CLIENT_E_REFUSED || c->err_code != PROTO_E_LIMIT ||
+	    ++*tries > 3)
+		return false;
+	nanosleep(&ts, NULL);
+	return true;
+}
+
+/* Asks for listeners on the TCP sample ports; the ones held become
+ * pending for the TCP scan, the others stay unknown. */
+static void resp_tcp_samples(struct np_client *c,
+			     const struct ports_run_opts *o,
+			     struct ports_run *r, struct doc *d)
+{
+	size_t max = resp_max_ports(c);
+	uint16_t ports[PROTO_MAX_PORTS];
+	size_t idx[PROTO_MAX_PORTS];
+	bool opened[PROTO_MAX_PORTS];
+
+	for (size_t i = 0; i < r->nout;) {
+		size_t k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nout && k < max; i++) {
+			struct port_result *p = &r->out[i];
+
+			if (p->proto != IPPROTO_TCP ||
+			    !(p->flags & PSPEC_F_SAMPLE) ||
+			    (p->flags & PSPEC_F_EPHEMERAL))
+				continue;
+			p->pending = false;
+			idx[k] = i;
+			ports[k++] = p->port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_listen(c, PROTO_TCP, ports, k,
+					   resp_life_us(c, o->timeout_us),
+					   opened);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0)
+			doc_add_error(d, "responder", "listen: %s", c->err);
+		for (size_t j = 0; j < k; j++) {
+			if (rc == 0 && opened[j])
+				r->out[idx[j]].pending = true;
+			else
+				settle_as(&r->out[idx[j]], PORT_UNKNOWN,
+					  rc < 0 ? "responder refused"
+						 : "responder cannot listen");
+		}
+	}
+}
+
+/* Appends one result to an array grown by hand. Returns 0, or -1. */
+static int append(struct port_result **v, size_t *n, uint16_t port,
+		  uint8_t flags, const char *why)
+{
+	struct port_result *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (nv == NULL)
+		return -1;
+	*v = nv;
+	memset(&nv[*n], 0, sizeof(nv[*n]));
+	nv[*n].port = port;
+	nv[*n].proto = IPPROTO_TCP;
+	nv[*n].flags = flags;
+	nv[*n].why = why;
+	nv[*n].pending = true;
+	nv[*n].rtt_us = -1;
+	(*n)++;
+	return 0;
+}
+
+/* Samples of the peer's ephemeral range, held by the responder, join the
+ * TCP scan. */
+static void resp_ephemeral(struct np_client *c, const struct ports_run_opts *o,
+			   struct ports_run *r, struct doc *d)
+{
+	uint16_t ports[2 * PORTSPEC_EPHEMERAL_PER_END];
+	size_t n = 0;
+	unsigned lo = 0, hi = 0;
+	int tries = 0, rc;
+
+	do
+		rc = client_listen_ephemeral(
+			c, PROTO_TCP, 2 * PORTSPEC_EPHEMERAL_PER_END,
+			resp_life_us(c, o->timeout_us), ports, &n, &lo, &hi);
+	while (rc < 0 && resp_retry(c, &tries));
+	if (rc < 0) {
+		doc_add_error(d, "responder", "ephemeral listen: %s", c->err);
+		return;
+	}
+	r->peer_lo = lo;
+	r->peer_hi = hi;
+	for (size_t i = 0; i < n; i++)
+		if (append(&r->out, &r->nout, ports[i],
+			   PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL,
+			   "ephemeral") < 0) {
+			doc_add_error(d, "ephemeral", "out of memory");
+			return;
+		}
+	if (n == 0)
+		doc_add_error(d, "responder",
+			      "no ephemeral sample opened on the peer");
+}
+
+/* UDP ports: the responder listens on each, a datagram it answers proves
+ * the path. Probed one after another, each within the timeout, so a
+ * listener's lifetime covers its batch. */
+static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
+		     struct ports_run *r, struct doc *d)
+{
+	/* the longest lifetime granted, less a second of margin */
+	long long life = resp_life_us(c, 3600000000LL) - 1000000;
+	size_t max = resp_max_ports(c), per;
+	uint16_t ports[PROTO_MAX_PORTS];
+	size_t idx[PROTO_MAX_PORTS];
+	bool opened[PROTO_MAX_PORTS];
+
+	size_t tested = 0, over = 0;
+
+	per = (size_t)(life / (o->timeout_us + 1));
+	if (per < 1)
+		per = 1;
+	if (per < max)
+		max = per;
+	for (size_t i = 0; i < r->nout;) {
+		size_t k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nout && k < max; i++) {
+			if (r->out[i].proto != IPPROTO_UDP)
+				continue;
+			/* one timeout each: bound the whole run */
+			if (tested >= PORTS_UDP_MAX) {
+				settle_as(&r->out[i], PORT_UNKNOWN,
+					  "over the udp limit");
+				over++;
+				continue;
+			}
+			tested++;
+			idx[k] = i;
+			ports[k++] = r->out[i].port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_listen(c, PROTO_UDP, ports, k,
+					   resp_life_us(c, (long long)k *
+								o->timeout_us),
+					   opened);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0)
+			doc_add_error(d, "responder", "udp listen: %s", c->err);
+		for (size_t j = 0; j < k; j++) {
+			struct port_result *p = &r->out[idx[j]];
+			enum port_state st;
+			char reason[CLIENT_REASON_MAX];
+			long long rtt;
+
+			if (rc < 0 || !opened[j]) {
+				settle_as(p, PORT_UNKNOWN,
+					  rc < 0 ? "responder refused"
+						 : "responder cannot listen");
+				continue;
+			}
+			if (client_udp_probe(r->addr, p->port, o->timeout_us,
+					     &st, reason, &rtt) < 0) {
+				settle_as(p, PORT_UNKNOWN, strerror(errno));
+				continue;
+			}
+			settle_as(p, st, reason);
+			p->rtt_us = rtt;
+		}
+	}
+	if (over > 0)
+		doc_add_error(d, "udp", "%zu UDP ports over the limit of %d "
+			      "were not tested", over, PORTS_UDP_MAX);
+}
+
+/* Our ephemeral range, read through the sysroot. Returns 0, or -1. */
+static int local_range(unsigned *lo, unsigned *hi)
+{
+	struct sysroot sr;
+	char buf[64];
+
+	if (sysroot_init(&sr, NULL) < 0 ||
+	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
+			      buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%u %u", lo, hi) != 2 || *lo < 1 || *hi > 65535 ||
+	    *hi < *lo)
+		return -1;
+	return 0;
+}
+
+/* A listener of our own on port (wildcard address of the family), for the
+ * responder to connect back to; the handshake completes in the kernel's
+ * backlog and nothing is accepted. Returns the fd, or -1 with errno. */
+static int own_listener(int family, uint16_t port)
+{
+	struct sockaddr_storage ss = {0};
+	socklen_t len;
+	int fd, one = 1;
+
+	fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	ss.ss_family = (sa_family_t)family;
+	if (family == AF_INET6) {
+		int zero = 0;
+
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
+		len = sizeof(struct sockaddr_in6);
+	} else {
+		((struct sockaddr_in *)&ss)->sin_port = htons(port);
+		len = sizeof(struct sockaddr_in);
+	}
+	if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 64) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* --both-ways: the responder connects back to us on the requested TCP
+ * ports (and samples of our own ephemeral range), each on a listener we
+ * hold. A fixed port already served here is connected to as it is; a
+ * sample port in use here is left alone. */
+static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
+			 const struct port_list *pl, struct ports_run *r,
+			 struct doc *d)
+{
+	size_t max = resp_max_ports(c);
+	unsigned lo, hi;
+	int *fds;
+
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].proto == IPPROTO_TCP &&
+		    append(&r->in, &r->nin, pl->v[i].port, pl->v[i].flags,
+			   pl->v[i].why) < 0)
+			goto nomem;
+	if (pl->ephemeral && local_range(&lo, &hi) == 0) {
+		uint16_t s[2 * PORTSPEC_EPHEMERAL_PER_END];
+		size_t n = portspec_ephemeral_samples((uint16_t)lo,
+						      (uint16_t)hi, s, 4);
+
+		for (size_t i = 0; i < n; i++)
+			if (append(&r->in, &r->nin, s[i],
+				   PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL,
+				   "ephemeral") < 0)
+				goto nomem;
+	}
+	fds = malloc((r->nin ? r->nin : 1) * sizeof(*fds));
+	if (fds == NULL)
+		goto nomem;
+	for (size_t i = 0; i < r->nin; i++) {
+		struct port_result *p = &r->in[i];
+
+		/* one connect-back batch per few ports: bound the run */
+		if (i >= PORTS_INBOUND_MAX) {
+			fds[i] = -1;
+			settle_as(p, PORT_UNKNOWN, "over the inbound limit");
+			continue;
+		}
+		fds[i] = own_listener(r->ss.ss_family, p->port);
+		if (fds[i] < 0 && (errno != EADDRINUSE ||
+				   (p->flags & PSPEC_F_SAMPLE)))
+			settle_as(p, PORT_UNKNOWN,
+				  errno == EADDRINUSE ? "in use here"
+						      : "cannot listen here");
+	}
+	for (size_t i = 0; i < r->nin;) {
+		uint16_t ports[PROTO_MAX_PORTS];
+		enum port_state st[PROTO_MAX_PORTS];
+		char reasons[PROTO_MAX_PORTS][CLIENT_REASON_MAX];
+		long long rtt[PROTO_MAX_PORTS];
+		size_t idx[PROTO_MAX_PORTS], k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nin && k < max; i++) {
+			if (!r->in[i].pending)
+				continue;
+			idx[k] = i;
+			ports[k++] = r->in[i].port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_connect_back(c, PROTO_TCP, ports, k,
+						 o->timeout_us, st, reasons,
+						 rtt);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0)
+			doc_add_error(d, "responder", "connect-back: %s",
+				      c->err);
+		for (size_t j = 0; j < k; j++) {
+			struct port_result *p = &r->in[idx[j]];
+
+			if (rc < 0) {
+				settle_as(p, PORT_UNKNOWN, "responder refused");
+				continue;
+			}
+			settle_as(p, st[j], reasons[j]);
+			p->rtt_us = rtt[j];
+		}
+	}
+	for (size_t i = 0; i < r->nin; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	if (r->nin > PORTS_INBOUND_MAX)
+		doc_add_error(d, "inbound", "%zu ports over the limit of %d "
+			      "were not connected back to",
+			      r->nin - PORTS_INBOUND_MAX, PORTS_INBOUND_MAX);
+	return;
+nomem:
+	doc_add_error(d, "inbound", "out of memory");
+}
+
+/* Opens the responder when the run needs one. Returns true when it
+ * answered; otherwise UDP and sample ports are settled unknown. */
+static bool resp_open(struct np_client *c, const struct ports_run_opts *o,
+		      const struct port_list *pl, struct ports_run *r,
+		      struct doc *d)
+{
+	if (!needs_responder(o, pl))
+		return false;
+	if (client_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
+			o->token_file) == 0)
+		return true;
+	doc_add_error(d, "responder",
+		      "no responder at %s port %u (%s): UDP, sample and "
+		      "ephemeral ports stay unknown%s",
+		      r->addr, o->resp_port, c->err,
+		      o->both_ways ? "; --both-ways needs the responder" : "");
+	mark_no_responder(r);
+	client_close(c);
+	return false;
+}
+
+/* Resolution failed: every port says so. */
+static void mark_resolve_failed(struct ports_run *r)
+{
+	for (size_t i = 0; i < r->nout; i++)
+		settle_as(&r->out[i], PORT_RESOLVE, "resolve failed");
+}
+
+/* Inbound was asked for and cannot be tested: each TCP port unknown. */
+static void inbound_untested(const struct port_list *pl, struct ports_run *r)
+{
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].proto == IPPROTO_TCP &&
+		    append(&r->in, &r->nin, pl->v[i].port, pl->v[i].flags,
+			   pl->v[i].why) == 0)
+			settle_as(&r->in[r->nin - 1], PORT_UNKNOWN,
+				  "no responder");
+}
+
+/* Marks loopback-only listeners when the target is this host. */
+static void local_table(struct ports_run *r, struct doc *d)
+{
+	struct sysroot sr;
+	struct sock_table st = {0};
+
+	r->local_target = is_local(&r->ss);
+	if (!r->local_target)
+		return;
+	if (sysroot_init(&sr, NULL) == 0 && sockinfo_listeners(&sr, &st) == 0)
+		portscan_mark_loopback(r->out, r->nout, &st);
+	else
+		doc_add_error(d, "socket table",
+			      "cannot read /proc/net/tcp: %s", strerror(errno));
+	sockinfo_free(&st);
+}
+
+/* Collect in order: resolve, responder listeners, socket table, TCP
+ * scan, UDP, connect-back. Returns 0, PORTS_RUN_RESOLVE or -1. */
+int ports_run(const char *host, const struct port_list *pl,
+	      const struct ports_run_opts *oin, struct ports_run *r,
+	      struct doc *d)
+{
+	struct ports_run_opts ob = *oin;
+	const struct ports_run_opts *o = &ob;
+	struct portscan_opts so;
+	struct np_client c;
+	long long t0 = mono_us();
+	int gai, budget = portscan_fd_budget();
+
+	memset(r, 0, sizeof(*r));
+	memset(&c, 0, sizeof(c));
+	c.fd = -1;
+	if (ob.timeout_us <= 0)
+		ob.timeout_us = PORTSCAN_DEFAULT_TIMEOUT_US;
+	if (ob.parallel <= 0)
+		ob.parallel = PORTSCAN_DEFAULT_PARALLEL;
+	if (ob.resp_port == 0 || ob.resp_port > 65535)
+		ob.resp_port = PROTO_DEFAULT_PORT;
+	r->out = portscan_results(pl, &r->nout);
+	if (r->out == NULL) {
+		snprintf(r->err, sizeof(r->err), "out of memory");
+		errno = ENOMEM;
+		return -1;
+	}
+	gai = resolve(host, r);
+	if (gai != 0) {
+		snprintf(r->err, sizeof(r->err), "cannot resolve '%.200s': %s",
+			 host, gai_strerror(gai));
+		mark_resolve_failed(r);
+		doc_add_error(d, "resolve", "%s", r->err);
+		return PORTS_RUN_RESOLVE;
+	}
+	r->responder = resp_open(&c, o, pl, r, d);
+	if (r->responder) {
+		resp_tcp_samples(&c, o, r, d);
+		if (pl->ephemeral)
+			resp_ephemeral(&c, o, r, d);
+	}
+	local_table(r, d);
+	so.timeout_us = o->timeout_us;
+	so.parallel = o->parallel < budget ? o->parallel : budget;
+	if (portscan_tcp((struct sockaddr *)&r->ss, r->sslen, r->out, r->nout,
+			 &so) < 0) {
+		int e = errno;
+
+		snprintf(r->err, sizeof(r->err), "tcp connects failed: %s",
+			 strerror(e));
+		client_close(&c);
+		errno = e;
+		return -1;
+	}
+	if (r->responder) {
+		resp_udp(&c, o, r, d);
+		if (o->both_ways)
+			resp_inbound(&c, o, pl, r, d);
+	} else if (o->both_ways) {
+		inbound_untested(pl, r);
+	}
+	client_close(&c);
+	r->elapsed_us = mono_us() - t0;
+	return 0;
+}
+
+/* Frees both verdict arrays. */
+void ports_run_free(struct ports_run *r)
+{
+	free(r->out);
+	free(r->in);
+	r->out = r->in = NULL;
+	r->nout = r->nin = 0;
+}
