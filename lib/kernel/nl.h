@@ -69,14 +69,6 @@ int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data);
 int nl_attr_table(const void *buf, size_t len, const struct nlattr **tb,
 		  unsigned max, const enum mnl_attr_data_type *types);
 
-/* Finds an interface by index: binary search when the list is sorted,
- * else a scan. Returns NULL when absent. */
-struct iface *iface_find_index(struct iface_list *l, int index);
-
-/* After the link dump: sorts by ifindex, then resolves master, parent and
- * slave names inside the list. Never fails. */
-void iface_list_finish(struct iface_list *l);
-
 /* Adds what sysfs tells (speed, driver, device, NUMA node, PCI address,
  * RDMA device, tap versus tun) to a list read over netlink. Missing files
  * leave fields unknown; never fails. */
@@ -86,6 +78,10 @@ void iface_sysfs_fill(struct iface_list *l, const struct sysroot *sr);
  * addresses from /proc/net/if_inet6, fib_trie and route). Returns 0, or -1
  * with errno (ENOENT: no /sys/class/net recorded). */
 int iface_replay(struct iface_list *out, const struct sysroot *sr);
+
+/* Default routes of the main table over two rtnetlink dumps (IPv4, then
+ * IPv6). Returns 0, or -1 with errno. */
+int route_defaults_live(struct route_info *out, size_t max, size_t *n);
 
 /* Default routes from a recorded /proc/net/route and /proc/net/ipv6_route.
  * Returns 0, or -1 with errno ENOENT when neither file exists. */
