@@ -3,6 +3,7 @@
  * tests and `--sysroot` replay what a node recorded. Its routes are
  * route_replay.c's. */
 #include "kernel/nl.h"
+#include "kernel/proc_route.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +13,6 @@
 
 #include <linux/if_arp.h>
 #include <linux/if_tun.h>
-#include <linux/route.h>
 #include <linux/rtnetlink.h>
 
 #define REPLAY_MAX_IFACES 4096
@@ -224,19 +224,17 @@ static size_t read_connected(const struct sysroot *sr, char *buf,
 		return 0;
 	line = strtok_r(buf, "\n", &save); /* header */
 	while (line != NULL && n < max) {
-		char dev[IF_NAMESIZE];
-		unsigned dst, gw, flags, mask;
+		struct proc_route row;
 
 		line = strtok_r(NULL, "\n", &save);
 		if (line == NULL)
 			break;
-		if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", dev, &dst, &gw,
-		           &flags, &mask) != 5 ||
-		    gw != 0 || !(flags & RTF_UP))
+		if (proc_route_parse(line, &row) < 0 || row.gw != 0 ||
+		    !(row.flags & PROC_ROUTE_UP))
 			continue;
-		nl_copy(rt[n].dev, sizeof(rt[n].dev), dev);
-		rt[n].dst = dst;
-		rt[n].mask = mask;
+		nl_copy(rt[n].dev, sizeof(rt[n].dev), row.dev);
+		rt[n].dst = row.dst;
+		rt[n].mask = row.mask;
 		n++;
 	}
 	return n;

@@ -1,6 +1,7 @@
 /* Default routes of a recorded sysroot, from /proc/net/route and
  * /proc/net/ipv6_route in the kernel's own formats. */
 #include "kernel/nl.h"
+#include "kernel/proc_route.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,29 +42,26 @@ int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
 		any = true;
 		line = strtok_r(buf, "\n", &save);
 		while (line != NULL && *n < max) {
-			char dev[IF_NAMESIZE];
-			unsigned dst, gw, flags, mask;
-			int metric;
+			struct proc_route row;
 			struct route_info *r = &out[*n];
 
 			line = strtok_r(NULL, "\n", &save);
 			if (line == NULL)
 				break;
-			if (sscanf(line, "%15s %x %x %x %*d %*d %d %x", dev,
-			           &dst, &gw, &flags, &metric, &mask) != 6 ||
-			    dst != 0 || mask != 0 || !(flags & RTF_UP))
+			if (proc_route_parse(line, &row) < 0 || row.dst != 0 ||
+			    row.mask != 0 || !(row.flags & PROC_ROUTE_UP))
 				continue;
 			memset(r, 0, sizeof(*r));
 			r->family = AF_INET;
 			snprintf(r->destination, sizeof(r->destination),
 			         "default");
 			nl_copy(r->out_interface, sizeof(r->out_interface),
-			        dev);
-			r->oif = recorded_index(sr, dev);
-			if ((flags & RTF_GATEWAY) && gw != 0)
-				inet_ntop(AF_INET, &gw, r->gateway,
+			        row.dev);
+			r->oif = recorded_index(sr, row.dev);
+			if ((row.flags & PROC_ROUTE_GATEWAY) && row.gw != 0)
+				inet_ntop(AF_INET, &row.gw, r->gateway,
 				          sizeof(r->gateway));
-			r->metric = metric;
+			r->metric = (int)row.metric;
 			r->table = RT_TABLE_MAIN;
 			(*n)++;
 		}
