@@ -58,6 +58,7 @@ struct scan {
 	bool have_layers;
 	struct hostname_info host;
 	struct scan_env env;
+	struct env_record envrec; /* a recorded sysroot's environment */
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict peers[SCAN_MAX_PEERS];
