@@ -37,7 +37,7 @@ int scan_decide(struct scan *s)
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if (s->have_layers)
-		layers_findings(&s->ly, &s->d);
+		decide_layers(&s->ly, &s->ifaces, s->peers, s->npeers, &s->d);
 	decide_iface_state(&s->ifaces, &s->d);
 	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->d);
 	decide_hostname(&s->host, &s->ifaces, &s->d);

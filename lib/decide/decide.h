@@ -13,6 +13,7 @@
 #include "kernel/hostname.h"
 #include "kernel/iface.h"
 #include "kernel/jobenv.h"
+#include "layers/layers.h"
 #include "decide/nccl_select.h"
 #include "probe/peer.h"
 
@@ -49,6 +50,22 @@ const struct iface_addr *decide_global_addr(const struct iface *ifc,
 
 /* True when the interface is up and running with carrier (not 0). */
 bool decide_is_usable(const struct iface *ifc);
+
+/* ---- the order of evidence (decide_evidence.c) ---- */
+
+/* True when the peers measured a direct path: every peer but this host
+ * answered, saw this node's own source address (no NAT) and connected
+ * back, and there was at least one such peer. */
+bool decide_peers_direct(const struct iface_list *l,
+                         const struct peer_verdict *peers, size_t n);
+
+/* The layering's findings (layers_findings). When the peers measured a
+ * direct path, a NAT guess (container-bridge-nat, wsl2-nat,
+ * wsl-container-double-nat) becomes info carrying both the layering's
+ * evidence and the peers'. */
+void decide_layers(const struct layers *ly, const struct iface_list *l,
+                   const struct peer_verdict *peers, size_t npeers,
+                   struct doc *d);
 
 /* ---- hostname ---- */
 

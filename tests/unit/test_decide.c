@@ -545,6 +545,82 @@ START_TEST(predicates)
 }
 END_TEST
 
+/* A peer that saw this node's own address and connected back outranks
+ * the layering's NAT guess: info with both facts, no fault. */
+START_TEST(layers_contradicted_by_peers)
+{
+	struct iface_list l = {0};
+	struct layers ly = {.container = CONTAINER_LXC,
+	                    .netmode = NETMODE_BRIDGE_NAT,
+	                    .reach = REACH_NAT,
+	                    .shm_bytes = 64 << 20};
+	struct peer_verdict p[2];
+	struct doc d;
+	json_t *f;
+	const char *ev;
+
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	add(&l, "eth0", IFK_VETH, UPRUN, "10.231.40.7", 24);
+	ck_assert_int_eq(evidence_add(&ly.evidence, "netlink",
+	                              "eth0 is a veth, gateway the bridge"),
+	                 0);
+	memset(p, 0, sizeof(p));
+	for (int i = 0; i < 2; i++) {
+		snprintf(p[i].peer, sizeof(p[i].peer), "node%d", i);
+		snprintf(p[i].local_ifname, sizeof(p[i].local_ifname), "eth0");
+		snprintf(p[i].observed_addr, sizeof(p[i].observed_addr),
+		         "10.231.40.7");
+		p[i].responded = true;
+		p[i].nat = 0;
+		p[i].inbound = 1;
+	}
+	ck_assert(decide_peers_direct(&l, p, 2));
+	doc_start(&d);
+	decide_layers(&ly, &l, p, 2, &d);
+	ck_assert_int_eq(d.nfault, 0);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+	                 "container-bridge-nat");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "severity")),
+	                 "info");
+	ck_assert_int_eq(json_array_size(json_object_get(f, "evidence")), 3);
+	ev = json_string_value(json_object_get(
+	    json_array_get(json_object_get(f, "evidence"), 1), "fact"));
+	ck_assert_ptr_nonnull(strstr(ev, "node0 saw this node as 10.231.40.7"));
+	/* shm-small is no guess about reachability: it stays */
+	ck_assert(doc_has_finding(&d, "shm-small"));
+	ck_assert_int_eq(d.nwarning, 1);
+	doc_free(&d);
+
+	/* a peer that did not answer measured nothing: the guess stands */
+	p[1].responded = false;
+	p[1].inbound = -1;
+	p[1].nat = -1;
+	ck_assert(!decide_peers_direct(&l, p, 2));
+	doc_start(&d);
+	decide_layers(&ly, &l, p, 2, &d);
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+
+	/* a peer that is this host measures nothing either */
+	snprintf(p[1].local_ifname, sizeof(p[1].local_ifname), "lo");
+	ck_assert(decide_peers_direct(&l, p, 2));
+	ck_assert(!decide_peers_direct(&l, &p[1], 1));
+	/* no peers: the guess is a fault */
+	ck_assert(!decide_peers_direct(&l, p, 0));
+	doc_start(&d);
+	decide_layers(&ly, &l, p, 0, &d);
+	ck_assert_int_eq(d.nfault, 1);
+	ck_assert(doc_has_finding(&d, "container-bridge-nat"));
+	doc_free(&d);
+	/* a peer that saw NAT confirms it */
+	p[0].nat = 1;
+	ck_assert(!decide_peers_direct(&l, p, 1));
+	layers_free(&ly);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(hosts_file)
 {
 	static const char hosts[] =
@@ -583,6 +659,7 @@ Suite *suite_decide(void)
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, predicates);
 	tcase_add_test(tc, hosts_file);
+	tcase_add_test(tc, layers_contradicted_by_peers);
 	suite_add_tcase(s, tc);
 	return s;
 }
