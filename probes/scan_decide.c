@@ -39,9 +39,10 @@ int scan_decide(struct scan *s)
 	if (s->have_layers)
 		decide_layers(&s->ly, &s->ifaces, s->peers, s->npeers, &s->d);
 	decide_iface_state(&s->ifaces, &s->d);
-	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->d);
+	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d);
+	decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d);
 	decide_hostname(&s->host, &s->ifaces, &s->d);
-	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->d);
+	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d);
 	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
 	decide_comm_id(&s->env, &ne, &s->ifaces, &s->d);
 	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);

@@ -26,13 +26,15 @@
 #define SCAN_MAX_ROUTES 16
 #define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
 /* Each peer: 1 s per request (connect and hello, reflection,
- * connect-back), 1 s of heartbeat, about 1.5 s of outbound connects to
- * the peer's ephemeral samples, 2 s of path MTU search; a peer that
- * started inside PEER_BOUND_US times the peers finishes within it. */
+ * connect-back) and 1.4 s to retry connect-back ports whose SYN got no
+ * answer (probe/synretry.h), 1 s of heartbeat, about 1.5 s of outbound
+ * connects to the peer's ephemeral samples and 1.4 s to retry the lost
+ * ones, 2 s of path MTU search; a peer that started inside PEER_BOUND_US
+ * times the peers finishes within it. */
 #define PEER_STEP_US 1000000LL
 #define PEER_HEARTBEAT_US 1000000LL
 #define PEER_PATH_US 2000000LL
-#define PEER_BOUND_US 8000000LL
+#define PEER_BOUND_US 11000000LL
 #define PEER_SLACK_US 1000000LL
 
 struct scan_opts {

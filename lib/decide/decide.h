@@ -67,6 +67,24 @@ void decide_layers(const struct layers *ly, const struct iface_list *l,
                    const struct peer_verdict *peers, size_t npeers,
                    struct doc *d);
 
+/* True for a global address on a real subnet (not a /32 or /128 host
+ * address). */
+bool decide_subnet_addr(const struct iface_addr *a);
+
+/* A peer's resolved address as bytes into out. Returns its family, or
+ * AF_UNSPEC when peer_addr holds none. */
+int decide_peer_bytes(const struct peer_verdict *p, unsigned char out[16]);
+
+/* Why traffic for other hosts that the kernel routes through ifc goes
+ * nowhere ("is down", "has no carrier", "is a bridge whose only members
+ * are veths ..."), or NULL when it can carry it. */
+const char *decide_dead_end(const struct iface_list *l,
+                            const struct iface *ifc);
+
+/* The state of an interface in words, for evidence ("administratively
+ * up, not running, no carrier"). */
+void decide_state_words(const struct iface *ifc, char *buf, size_t len);
+
 /* ---- hostname ---- */
 
 /* The address Gloo would bind: the first one bind() accepts, or the first
@@ -87,9 +105,11 @@ bool decide_addr_is_local(const struct iface_list *l, int family,
 
 /* ---- environment settings ---- */
 
-/* nccl-ifname-overmatch, nccl-ifname-nomatch. */
+/* nccl-ifname-overmatch, nccl-ifname-nomatch; the fix names the
+ * recommended interface (rec may be NULL or have none). */
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-                        const struct iface_list *l, struct doc *d);
+                        const struct iface_list *l,
+                        const struct recommendation *rec, struct doc *d);
 
 /* gloo-ifname-syntax. */
 void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
@@ -143,11 +163,30 @@ void decide_ipv6_link_local(const struct iface_list *l,
 
 /* ---- interfaces ---- */
 
-/* overlapping-subnets between up interfaces; with peers, the route toward
- * them (local_ifname) is named as the one to pin. */
+/* overlapping-subnets between up interfaces: a warning whose fix names
+ * the recommended interface (rec may be NULL or have none), or a fault
+ * when the overlap captures the route toward a peer (the peer lies in
+ * both prefixes and its route leaves by the interface that reaches no
+ * other host: a container bridge or pool, or one without carrier), with
+ * the prefixes and the route as evidence. */
 void decide_subnets(const struct iface_list *l,
                     const struct peer_verdict *peers, size_t npeers,
-                    struct doc *d);
+                    const struct recommendation *rec, struct doc *d);
+
+/* The local cause that keeps a peer out of reach into buf (no route; the
+ * route leaves by an interface that is down, has no carrier or is a
+ * bridge of veths; the peer's subnet sits on an interface that is down,
+ * so the route fell back to another), or NULL when the route and its
+ * interface look fine. Returns buf or NULL. */
+const char *decide_route_cause(const struct iface_list *l,
+                               const struct peer_verdict *p, char *buf,
+                               size_t len);
+
+/* host-unreachable, with decide_route_cause's cause, for each peer that
+ * did not answer because of this node's route or link. */
+void decide_peer_routes(const struct iface_list *l,
+                        const struct peer_verdict *peers, size_t n,
+                        struct doc *d);
 
 /* interface-down (addressed, not loopback, down or without carrier) and
  * no-usable-interface. */
