@@ -44,6 +44,8 @@ int scan_decide(struct scan *s)
 	decide_hostname(&s->host, &s->ifaces, &s->d);
 	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d);
 	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
+	decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
+	                     s->reach, s->nreach, &s->rec, &s->d);
 	decide_comm_id(&s->env, &ne, &s->ifaces, &s->d);
 	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);
 	decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);

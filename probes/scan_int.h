@@ -66,6 +66,8 @@ struct scan {
 	struct peer_verdict peers[SCAN_MAX_PEERS];
 	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
 	size_t npeers;
+	struct src_reach reach[SRC_REACH_MAX]; /* scan_setting_reach */
+	size_t nreach;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	bool quiet;              /* scan_recommend_quiet: no output at all */
@@ -99,6 +101,12 @@ void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
  * failed ones into the plan. */
 void scan_outbound(struct scan *s, const struct peer_verdict *v,
                    json_t *obj);
+
+/* scan_reach.c: from each interface NCCL_SOCKET_IFNAME or
+ * GLOO_SOCKET_IFNAME selects that is not the route's toward an answering
+ * peer, one connection to that peer's responder; into s->reach and the
+ * peer's `reach_from`. Live system only. */
+void scan_setting_reach(struct scan *s);
 
 /* scan_decide.c: recommend() over what was collected. Returns 0, or 2 on
  * no memory (reported). */

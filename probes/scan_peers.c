@@ -243,5 +243,6 @@ int scan_peers(struct scan *s)
 		}
 		scan_probe_peer(s, s->npeers - 1);
 	}
+	scan_setting_reach(s);
 	return 0;
 }

@@ -141,6 +141,41 @@ void decide_master_addr(const struct scan_env *e, const struct master_info *m,
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
                 const struct recommendation *rec, struct doc *d);
 
+/* ---- settings against the peers (decide_reach.c) ---- */
+
+/* One measurement: did a peer answer a connection made from an
+ * interface's address (probe/fromaddr.h)? */
+struct src_reach {
+	char ifname[IF_NAMESIZE];
+	char addr[INET6_ADDRSTRLEN]; /* the interface's address used */
+	size_t peer;                 /* index into the peers */
+	unsigned port;               /* the peer's responder port */
+	int answered;                /* 1 yes, 0 no answer, -1 not tested */
+	char reason[40];
+	long long timeout_us;
+};
+
+#define SRC_REACH_MAX 8
+
+/* The interfaces NCCL_SOCKET_IFNAME (as NCCL expands it) and
+ * GLOO_SOCKET_IFNAME (exact names) select, loopback left out, without
+ * repeats, at most max into out. Returns how many. */
+size_t decide_setting_ifaces(const struct scan_env *e,
+                             const struct nccl_env *ne,
+                             const struct iface_list *l,
+                             const struct iface **out, size_t max);
+
+/* rank-unreachable for NCCL_SOCKET_IFNAME and for GLOO_SOCKET_IFNAME when
+ * an interface they select is not the route's toward a peer that answered
+ * and a connection from its address to that peer got no answer (m). An
+ * interface the route uses, or one not measured, raises nothing. The fix
+ * names the recommended interface (rec may be NULL). */
+void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
+                          const struct iface_list *l,
+                          const struct peer_verdict *peers, size_t n,
+                          const struct src_reach *m, size_t nm,
+                          const struct recommendation *rec, struct doc *d);
+
 /* ---- NCCL's own choice ---- */
 
 struct nccl_default {

@@ -568,6 +568,100 @@ START_TEST(peer_route_cause)
 }
 END_TEST
 
+/* NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME selecting an interface from
+ * which an answering peer does not answer: rank-unreachable, fixed with
+ * the recommended interface; the route's own interface, or a setting
+ * already on the recommendation, raises nothing. */
+START_TEST(setting_reach)
+{
+	struct iface_list l = {0};
+	struct scan_env e = {0};
+	struct nccl_env ne;
+	struct peer_verdict p;
+	struct src_reach m;
+	struct recommendation r = {0};
+	const struct iface *set[4];
+	struct doc d;
+	json_t *f;
+
+	two_lans(&l); /* eth0 10.231.0.1 (the peers'), eth1 host-only */
+	memset(&p, 0, sizeof(p));
+	snprintf(p.peer, sizeof(p.peer), "nodeb");
+	snprintf(p.peer_addr, sizeof(p.peer_addr), "10.231.0.2");
+	snprintf(p.local_ifname, sizeof(p.local_ifname), "eth0");
+	p.responded = true;
+	memset(&m, 0, sizeof(m));
+	snprintf(m.ifname, sizeof(m.ifname), "eth1");
+	snprintf(m.addr, sizeof(m.addr), "10.231.1.1");
+	snprintf(m.reason, sizeof(m.reason), "timeout");
+	m.port = 7470;
+	m.timeout_us = 1400000;
+	r.ifc = &l.v[1];
+
+	e.nccl_socket_ifname = "=eth1";
+	e.gloo_socket_ifname = "eth1";
+	scan_env_nccl(&e, NULL, &ne);
+	ck_assert_int_eq(decide_setting_ifaces(&e, &ne, &l, set, 4), 1);
+	ck_assert_ptr_eq(set[0], &l.v[2]);
+	doc_start(&d);
+	decide_setting_reach(&e, &ne, &l, &p, 1, &m, 1, &r, &d);
+	ck_assert_int_eq(d.nfault, 2);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+	                 "rank-unreachable");
+	ck_assert_ptr_nonnull(strstr(
+	    json_string_value(json_object_get(f, "fix")), "==eth0"));
+	ck_assert_ptr_nonnull(strstr(
+	    json_string_value(json_object_get(json_array_get(d.findings, 1),
+	                                      "fix")),
+	    "GLOO_SOCKET_IFNAME=eth0"));
+	ck_assert_int_eq(json_array_size(json_object_get(f, "evidence")), 3);
+	doc_free(&d);
+
+	/* the peer answered from eth1's address: nothing to say */
+	m.answered = 1;
+	doc_start(&d);
+	decide_setting_reach(&e, &ne, &l, &p, 1, &m, 1, &r, &d);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	/* not measured: cannot tell, no finding */
+	m.answered = 0;
+	doc_start(&d);
+	decide_setting_reach(&e, &ne, &l, &p, 1, &m, 0, &r, &d);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	/* a peer that did not answer at all is host-unreachable's */
+	p.responded = false;
+	doc_start(&d);
+	decide_setting_reach(&e, &ne, &l, &p, 1, &m, 1, &r, &d);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	p.responded = true;
+	/* the settings on the route's interface (the recommendation) */
+	e.nccl_socket_ifname = "=eth0";
+	e.gloo_socket_ifname = "eth0";
+	scan_env_nccl(&e, NULL, &ne);
+	doc_start(&d);
+	decide_setting_reach(&e, &ne, &l, &p, 1, &m, 1, &r, &d);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	/* a prefix selecting both: eth1's failure is still a fault */
+	e.nccl_socket_ifname = "eth";
+	e.gloo_socket_ifname = NULL;
+	scan_env_nccl(&e, NULL, &ne);
+	ck_assert_int_eq(decide_setting_ifaces(&e, &ne, &l, set, 4), 2);
+	doc_start(&d);
+	decide_setting_reach(&e, &ne, &l, &p, 1, &m, 1, NULL, &d);
+	ck_assert_int_eq(d.nfault, 1);
+	ck_assert_ptr_null(strstr(
+	    json_string_value(json_object_get(json_array_get(d.findings, 0),
+	                                      "fix")),
+	    "eth1"));
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(interface_state)
 {
 	struct iface_list l = {0};
@@ -842,6 +936,7 @@ Suite *suite_decide(void)
 	tcase_add_test(tc, layers_contradicted_by_peers);
 	tcase_add_test(tc, route_captured_by_pool);
 	tcase_add_test(tc, peer_route_cause);
+	tcase_add_test(tc, setting_reach);
 	suite_add_tcase(s, tc);
 	return s;
 }
