@@ -278,7 +278,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 		return -1;
 	}
 	err[0] = '\0';
-	if (client_open(&c, host, port, step, o->token_file) < 0) {
+	if (synretry_open(&c, host, port, step, o->token_file) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);
 		if (c.code != CLIENT_E_RESOLVE)
 			snprintf(v->peer_addr, sizeof(v->peer_addr), "%s",

@@ -494,8 +494,8 @@ static bool resp_open(struct np_client *c, const struct ports_run_opts *o,
 {
 	if (!needs_responder(o, pl))
 		return false;
-	if (client_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
-			o->token_file) == 0)
+	if (synretry_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
+			  o->token_file) == 0)
 		return true;
 	doc_add_error(d, "responder",
 		      "no responder at %s port %u (%s): UDP, sample and "

@@ -86,3 +86,19 @@ int synretry_connect_back(struct np_client *c, const uint16_t *ports, size_t n,
 	}
 	return (int)k;
 }
+
+/* Only a connect that heard nothing is tried again; a refusal, an
+ * unreachable or a silent responder after the connect stand. */
+int synretry_open(struct np_client *c, const char *host, unsigned port,
+                  long long timeout_us, const char *token_file)
+{
+	long long tmo = synretry_timeout(timeout_us > 0 ? timeout_us
+	                                                : 2000000);
+
+	if (client_open(c, host, port, timeout_us, token_file) == 0)
+		return 0;
+	if (tmo == 0 || !c->connect_silent)
+		return -1;
+	client_close(c);
+	return client_open(c, host, port, tmo, token_file);
+}

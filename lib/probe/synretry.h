@@ -49,4 +49,10 @@ int synretry_connect_back(struct np_client *c, const uint16_t *ports, size_t n,
                           char reasons[][CLIENT_REASON_MAX], long long *rtt,
                           int *attempts);
 
+/* client_open, once more with SYNRETRY_US when the first connect within
+ * timeout_us got no answer at all: a responder behind one lost SYN is
+ * not "no responder". Returns 0, or -1 with c->err as client_open. */
+int synretry_open(struct np_client *c, const char *host, unsigned port,
+                  long long timeout_us, const char *token_file);
+
 #endif
