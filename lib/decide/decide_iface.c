@@ -124,8 +124,8 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 	for (size_t i = 0; i < n; i++)
 		if (peers[i].local_ifname[0] != '\0') {
 			evidence_add(&ev, "route",
-			             "the route toward peer %s leaves by %s",
-			             peers[i].peer, peers[i].local_ifname);
+			             "the route toward the peers leaves by %s",
+			             peers[i].local_ifname);
 			break;
 		}
 	if (want != NULL)
