@@ -91,5 +91,8 @@ int rj_sev(const char *severity);
 char *rj_fmt_us(double us, char *buf, size_t len);
 /* Formats a byte count for humans ("8 B", "64 KiB", "128 MiB"). */
 char *rj_fmt_bytes(double bytes, char *buf, size_t len);
+/* Sorts a JSON array in place with cmp (over json_t * elements). Returns
+ * 0, or -1 on no memory. */
+int rj_sort(json_t *arr, int (*cmp)(const void *, const void *));
 
 #endif

@@ -1,6 +1,7 @@
 /* netprobe report: small accessors over jansson values and formatters that
- * the deciders and every renderer share. */
+ * every stage shares. Calls nothing else in reports/. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -78,4 +79,21 @@ char *rj_fmt_bytes(double bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1f %s", bytes, unit[i]);
 	return buf;
+}
+
+int rj_sort(json_t *arr, int (*cmp)(const void *, const void *))
+{
+	size_t n = json_array_size(arr);
+	json_t **v = calloc(n ? n : 1, sizeof(*v));
+
+	if (v == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(arr, i));
+	qsort(v, n, sizeof(*v), cmp);
+	json_array_clear(arr);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, v[i]);
+	free(v);
+	return 0;
 }
