@@ -101,13 +101,10 @@ static void append_text(char *buf, size_t len, const json_t *f)
 /* Adds (or finds) the check for node and class. */
 static json_t *check_get(json_t *checks, const char *suite, const char *name)
 {
-	size_t i;
-	json_t *k;
+	json_t *k = rj_find2(checks, "suite", suite, "name", name);
 
-	json_array_foreach(checks, i, k)
-		if (strcmp(rj_str(k, "suite"), suite) == 0 &&
-		    strcmp(rj_str(k, "name"), name) == 0)
-			return k;
+	if (k != NULL)
+		return k;
 	k = json_pack("{s:s, s:s, s:s, s:s}", "suite", suite, "name", name,
 		      "status", "pass", "text", "");
 	json_array_append_new(checks, k);

@@ -24,17 +24,6 @@ json_t *rd_fw_node(json_t *fw, const char *node)
 	return e;
 }
 
-void rd_add_unique(json_t *list, const char *cmd)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(list, i, v)
-		if (strcmp(json_string_value(v), cmd) == 0)
-			return;
-	json_array_append_new(list, json_string(cmd));
-}
-
 /* Port bounds of an entry: a number or "lo-hi". Returns 0, or -1. */
 static int port_bounds(const json_t *p, long *lo, long *hi)
 {
@@ -151,7 +140,7 @@ void rd_fw_commands(json_t *fw)
 			for (size_t k = 0; k < 3; k++)
 				if (fwcmd_format(dialects[k].dl, &r, cmd,
 						 sizeof(cmd)) > 0)
-					rd_add_unique(
+					rj_add_unique(
 						json_object_get(
 							cmds, dialects[k].key),
 						cmd);

@@ -23,13 +23,10 @@ static int state_rank(const char *s)
 /* The cell from -> to, created when missing. */
 static json_t *cell(json_t *cells, const char *from, const char *to)
 {
-	size_t i;
-	json_t *c;
+	json_t *c = rj_find2(cells, "from", from, "to", to);
 
-	json_array_foreach(cells, i, c)
-		if (strcmp(rj_str(c, "from"), from) == 0 &&
-		    strcmp(rj_str(c, "to"), to) == 0)
-			return c;
+	if (c != NULL)
+		return c;
 	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:[]}", "from", from, "to", to,
 		      "state", "unknown", "rtt_us", "loss_pct", "details");
 	json_array_append_new(cells, c);

@@ -118,7 +118,7 @@ static void from_scan(const json_t *d, json_t *fw)
 				continue;
 			if (e == NULL)
 				e = rd_fw_node(fw, host);
-			rd_add_unique(
+			rj_add_unique(
 				json_object_get(json_object_get(e, "commands"),
 						*q),
 				json_string_value(v));

@@ -157,23 +157,11 @@ const char *rn_target(const struct rctx *c, const json_t *doc, char *buf,
 	return buf[0] ? buf : NULL;
 }
 
-/* Appends s to the array of strings unless it is there. */
-static void add_unique(json_t *arr, const char *s)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(arr, i, v)
-		if (strcmp(json_string_value(v), s) == 0)
-			return;
-	json_array_append_new(arr, json_string(s));
-}
-
 /* The node entry of one node: what its documents say. */
 static json_t *node_entry(const struct rctx *c, const char *nn)
 {
-	json_t *cmds = json_array(), *errs = json_array(), *files = json_array();
-	json_t *layers = NULL, *rec = NULL;
+	json_t *cmds = json_array(), *errs = json_array();
+	json_t *files = json_array(), *layers = NULL, *rec = NULL;
 
 	for (size_t k = 0; k < c->set->nin; k++) {
 		json_t *d = c->set->in[k].doc, *e;
@@ -182,7 +170,8 @@ static json_t *node_entry(const struct rctx *c, const char *nn)
 
 		if (strcmp(rj_str(d, "host"), nn) != 0)
 			continue;
-		add_unique(cmds, rj_strd(d, "command", rj_strd(d, "tool", "?")));
+		rj_add_unique(cmds,
+			   rj_strd(d, "command", rj_strd(d, "tool", "?")));
 		json_array_append_new(files, json_string(file));
 		json_array_foreach(rj_arr(d, "errors"), j, e)
 			json_array_append_new(

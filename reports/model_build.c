@@ -1,8 +1,12 @@
 /* netprobe report, stage 4 of 4 (load, merge, decide, model): the report
- * decided once. Runs the merge and every decider over the loaded set and
- * puts what they decided into one document (schema REPORT_SCHEMA, what
- * --format json writes). */
+ * decided once. Runs the merge and every decider over the loaded set, puts
+ * what they decided into one document (schema REPORT_SCHEMA, what --format
+ * json writes) and lays it out for the renderers (model_view.c,
+ * model_charts.c). */
+#include <stdlib.h>
+
 #include "report_decide.h"
+#include "report_model.h"
 
 #ifndef NETPROBE_VERSION
 #define NETPROBE_VERSION "0"
@@ -82,7 +86,9 @@ static json_t *decided(const struct rctx *c)
 	return rep;
 }
 
-json_t *report_merge(const struct report_set *s)
+/* Merges and decides across the set: the report document, or NULL on no
+ * memory. */
+static json_t *decide(const struct report_set *s)
 {
 	struct rctx c = {.set = s};
 	json_t *rep = NULL;
@@ -98,17 +104,35 @@ out:
 	return rep;
 }
 
-int report_gate(const json_t *rep, enum report_fail_on fail_on)
+struct report_model *report_build(const struct report_set *s)
 {
-	int v = rj_sev(rj_str(rep, "verdict"));
+	struct report_model *m = calloc(1, sizeof(*m));
 
-	switch (fail_on) {
-	case REPORT_FAIL_FAULT:
-		return v >= 2;
-	case REPORT_FAIL_WARNING:
-		return v >= 1;
-	case REPORT_FAIL_NEVER:
-		break;
+	if (m == NULL)
+		return NULL;
+	if ((m->doc = decide(s)) == NULL || rm_view(m) < 0 ||
+	    rm_charts(m) < 0) {
+		report_model_free(m);
+		return NULL;
 	}
-	return 0;
+	return m;
+}
+
+void report_model_free(struct report_model *m)
+{
+	if (m == NULL)
+		return;
+	rj_arena_free(&m->mem);
+	json_decref(m->doc);
+	free(m);
+}
+
+const json_t *report_doc(const struct report_model *m)
+{
+	return m->doc;
+}
+
+int report_gate(const struct report_model *m, enum report_fail_on fail_on)
+{
+	return rm_fails(m->verdict, fail_on);
 }

@@ -84,8 +84,6 @@ void rd_fw_commands(json_t *fw);
 /* The firewall entry of node in fw, created when missing
  * (decide_fwrules.c). */
 json_t *rd_fw_node(json_t *fw, const char *node);
-/* Appends cmd to the array of strings unless it is there. */
-void rd_add_unique(json_t *list, const char *cmd);
 
 /* Container, WSL and host changes that are the fix (decide_changes.c). */
 json_t *rd_changes(const struct rctx *c);

@@ -97,3 +97,55 @@ int rj_sort(json_t *arr, int (*cmp)(const void *, const void *))
 	free(v);
 	return 0;
 }
+
+json_t *rj_find2(const json_t *arr, const char *k1, const char *v1,
+		 const char *k2, const char *v2)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (strcmp(rj_strd(e, k1, ""), v1) == 0 &&
+		    strcmp(rj_strd(e, k2, ""), v2) == 0)
+			return e;
+	return NULL;
+}
+
+void rj_add_unique(json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (strcmp(json_string_value(v), s) == 0)
+			return;
+	json_array_append_new(arr, json_string(s));
+}
+
+void *rj_alloc(struct rj_arena *a, size_t n, size_t size)
+{
+	void *p;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		void **v = realloc(a->mem, cap * sizeof(*v));
+
+		if (v == NULL)
+			return NULL;
+		a->mem = v;
+		a->cap = cap;
+	}
+	p = calloc(n ? n : 1, size);
+	if (p != NULL)
+		a->mem[a->n++] = p;
+	return p;
+}
+
+void rj_arena_free(struct rj_arena *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->mem[i]);
+	free(a->mem);
+	a->mem = NULL;
+	a->n = a->cap = 0;
+}
