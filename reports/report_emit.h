@@ -7,9 +7,10 @@
 
 #include "report_model.h"
 
-/* What a format writes for each part of the report; o is the renderer's
- * own state. Items are objects of the report document (man/netprobe-json.5
- * names their keys). */
+/* What a format writes for each part of the report. o is the renderer's
+ * own state, which starts with its struct out, so a callback may hand o
+ * straight to out_f. Items are objects of the report document
+ * (man/netprobe-json.5 names their keys). */
 struct report_emitter {
 	/* A section starts or ends (the heading, a table's frame). */
 	void (*begin)(void *o, enum rsec sec);
@@ -51,8 +52,8 @@ struct out {
 /* printf, but a %s argument is written through o->esc and a %-s one
  * through o->alt (the format's second kind of text: code in Markdown,
  * trusted markup elsewhere); both write nothing for NULL. Handles the
- * conversions d, u, f and s with the l, ll and z modifiers and a
- * precision (.N or .*) for f. */
+ * conversions s, d (with l or ll), u (with z) and f (with a precision .N
+ * or .*), and %%. */
 void out_f(const struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
