@@ -40,7 +40,7 @@ static const char *conversion(const struct out *o, const char *p, va_list *ap)
 	case 'd':
 		if (lng == 2)
 			fprintf(o->fp, "%lld", va_arg(*ap, long long));
-		else if (lng == 1)
+		else if (lng != 0) /* l, or z: ssize_t is a long here */
 			fprintf(o->fp, "%ld", va_arg(*ap, long));
 		else
 			fprintf(o->fp, "%d", va_arg(*ap, int));
@@ -48,6 +48,10 @@ static const char *conversion(const struct out *o, const char *p, va_list *ap)
 	case 'u':
 		if (lng == 3)
 			fprintf(o->fp, "%zu", va_arg(*ap, size_t));
+		else if (lng == 2)
+			fprintf(o->fp, "%llu", va_arg(*ap, unsigned long long));
+		else if (lng == 1)
+			fprintf(o->fp, "%lu", va_arg(*ap, unsigned long));
 		else
 			fprintf(o->fp, "%u", va_arg(*ap, unsigned));
 		break;

@@ -52,7 +52,7 @@ struct out {
 /* printf, but a %s argument is written through o->esc and a %-s one
  * through o->alt (the format's second kind of text: code in Markdown,
  * trusted markup elsewhere); both write nothing for NULL. Handles the
- * conversions s, d (with l or ll), u (with z) and f (with a precision .N
+ * conversions s, d and u (with l, ll or z) and f (with a precision .N
  * or .*), and %%. */
 void out_f(const struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

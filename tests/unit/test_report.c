@@ -537,10 +537,10 @@ START_TEST(out_f_escapes_every_string)
 	struct out o = {fp, esc_square, esc_curly};
 	const char *none = json_string_value(json_null());
 
-	out_f(&o, "a %s b %-s c %d %ld %lld %u %zu %.2f %.*f %%%s|", "x", "y",
-	      -1, 2L, 3LL, 4U, (size_t)5, 1.5, 1, 2.7, none);
+	out_f(&o, "a %s b %-s c %d %ld %lld %u %zu %lu %.2f %.*f %%%s|", "x",
+	      "y", -1, 2L, 3LL, 4U, (size_t)5, 6UL, 1.5, 1, 2.7, none);
 	fclose(fp);
-	ck_assert_str_eq(buf, "a [x] b {y} c -1 2 3 4 5 1.50 2.7 %|");
+	ck_assert_str_eq(buf, "a [x] b {y} c -1 2 3 4 5 6 1.50 2.7 %|");
 	free(buf);
 }
 END_TEST
