@@ -101,12 +101,15 @@ static void scan_env_collect(struct scan *s)
  * leaves an error in the document and the scan goes on without it. */
 int scan_collect(struct scan *s)
 {
-	if (iface_collect(&s->ifaces, &s->sr) < 0)
-		return scan_fail(s, "netlink", "cannot list interfaces%s%s%s: %s",
-		                 sysroot_is_live(&s->sr) ? "" : " in '",
-		                 sysroot_is_live(&s->sr) ? "" : s->sr.dir,
-		                 sysroot_is_live(&s->sr) ? "" : "'",
-		                 strerror(errno));
+	if (iface_collect(&s->ifaces, &s->sr) < 0) {
+		if (sysroot_is_live(&s->sr))
+			return scan_fail(s, "netlink",
+			                 "cannot list interfaces: %s",
+			                 strerror(errno));
+		return scan_fail(s, "netlink",
+		                 "cannot list interfaces in '%s': %s",
+		                 s->sr.dir, strerror(errno));
+	}
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
 	                   &s->ndefaults) < 0) {
 		doc_add_error(&s->d, "route",

@@ -23,10 +23,10 @@ static void reach_json(struct scan *s, const struct src_reach *m)
 		if (a == NULL || json_object_set_new(obj, "reach_from", a) < 0)
 			return;
 	}
-	json_array_append_new(
-	    a, json_pack("{s:s, s:s, s:b, s:s}", "interface", m->ifname,
-	                 "address", m->addr, "answered", m->answered == 1,
-	                 "reason", m->reason));
+	json_array_append_new(a, json_pack("{s:s, s:s, s:b, s:s}", "interface",
+	                                   m->ifname, "address", m->addr,
+	                                   "answered", m->answered == 1,
+	                                   "reason", m->reason));
 }
 
 /* Fills s->reach: one request per (selected interface, answering peer)
@@ -56,8 +56,7 @@ void scan_setting_reach(struct scan *s)
 			if (!v->responded ||
 			    strcmp(v->local_ifname, set[i]->name) == 0)
 				continue;
-			a = decide_global_addr(set[i],
-			                       decide_peer_bytes(v, b));
+			a = decide_global_addr(set[i], decide_peer_bytes(v, b));
 			if (a == NULL ||
 			    client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host,
 			                      sizeof(host), &port, err,

@@ -158,8 +158,7 @@ int decide_peer_bytes(const struct peer_verdict *p, unsigned char out[16])
 
 /* Why an interface the route uses cannot carry traffic to other hosts,
  * or NULL when it can. */
-const char *decide_dead_end(const struct iface_list *l,
-                            const struct iface *ifc)
+const char *decide_dead_end(const struct iface_list *l, const struct iface *ifc)
 {
 	if (!(ifc->flags & IFF_UP))
 		return "is down";

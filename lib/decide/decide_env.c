@@ -25,12 +25,12 @@ static bool nccl_choice_has(const struct nccl_choice *c,
 /* The fix for a NCCL_SOCKET_IFNAME that selects the wrong interfaces:
  * the recommended interface in the exact form, never NCCL's own first
  * match (which may be the very interface that is wrong). */
-static void ifname_fix(const struct recommendation *rec, char *fix,
-                       size_t len)
+static void ifname_fix(const struct recommendation *rec, char *fix, size_t len)
 {
 	if (rec != NULL && rec->ifc != NULL)
-		snprintf(fix, len, "NCCL_SOCKET_IFNAME==%s (the recommended "
-		                   "interface, in the exact form)",
+		snprintf(fix, len,
+		         "NCCL_SOCKET_IFNAME==%s (the recommended "
+		         "interface, in the exact form)",
 		         rec->ifc->name);
 	else
 		snprintf(fix, len,

@@ -101,17 +101,17 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 		             decide_dead_end(l, c.route));
 		evidence_add(&ev, "netlink",
 		             "%s holds %s in %s/%u and reaches other hosts",
-		             c.other->name, c.peer->peer_addr,
-		             c.other_pfx->str, c.other_pfx->prefixlen);
-		snprintf(fix, sizeof(fix),
-		         "move %s's prefix %s/%u off %s/%u (a Docker network: "
-		         "docker network rm, or default-address-pools in "
-		         "/etc/docker/daemon.json), so that the route toward "
-		         "%s leaves by %s; then use %s",
-		         c.route->name, c.route_pfx->str,
-		         c.route_pfx->prefixlen, c.other_pfx->str,
-		         c.other_pfx->prefixlen, c.peer->peer_addr,
-		         c.other->name, want != NULL ? want->name : c.other->name);
+		             c.other->name, c.peer->peer_addr, c.other_pfx->str,
+		             c.other_pfx->prefixlen);
+		snprintf(
+		    fix, sizeof(fix),
+		    "move %s's prefix %s/%u off %s/%u (a Docker network: "
+		    "docker network rm, or default-address-pools in "
+		    "/etc/docker/daemon.json), so that the route toward "
+		    "%s leaves by %s; then use %s",
+		    c.route->name, c.route_pfx->str, c.route_pfx->prefixlen,
+		    c.other_pfx->str, c.other_pfx->prefixlen, c.peer->peer_addr,
+		    c.other->name, want != NULL ? want->name : c.other->name);
 		doc_add_finding(d, "overlapping-subnets", SEV_FAULT, ev, fix,
 		                "%s/%u on %s overlaps %s/%u on %s and captures "
 		                "the route toward peer %s",
@@ -138,10 +138,10 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 		snprintf(fix, sizeof(fix),
 		         "fix the netmasks or route metrics, then run netprobe "
 		         "scan --peer HOST to choose the interface to pin");
-	doc_add_finding(
-	    d, "overlapping-subnets", -1, ev, fix,
-	    "%s and %s are on overlapping subnets %s/%u and %s/%u", x->name,
-	    y->name, a->str, a->prefixlen, b->str, b->prefixlen);
+	doc_add_finding(d, "overlapping-subnets", -1, ev, fix,
+	                "%s and %s are on overlapping subnets %s/%u and %s/%u",
+	                x->name, y->name, a->str, a->prefixlen, b->str,
+	                b->prefixlen);
 }
 
 /* Overlapping prefixes make the kernel's route, not NCCL's choice, pick

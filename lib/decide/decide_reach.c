@@ -82,9 +82,8 @@ static const struct src_reach *measured(const struct src_reach *m, size_t nm,
 
 /* One variable's selection against every peer that answered; one
  * finding for all the pairs that failed. */
-static void judge(const char *var, const char *value,
-                  const struct iface **set, size_t nset,
-                  const struct peer_verdict *peers, size_t n,
+static void judge(const char *var, const char *value, const struct iface **set,
+                  size_t nset, const struct peer_verdict *peers, size_t n,
                   const struct src_reach *m, size_t nm, const char *fix,
                   struct doc *d)
 {
@@ -168,7 +167,7 @@ void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
 			snprintf(fix, sizeof(fix),
 			         "unset GLOO_SOCKET_IFNAME, or set it to the "
 			         "interface the peers answer on");
-		judge("GLOO_SOCKET_IFNAME", e->gloo_socket_ifname, set, k, peers,
-		      n, m, nm, fix, d);
+		judge("GLOO_SOCKET_IFNAME", e->gloo_socket_ifname, set, k,
+		      peers, n, m, nm, fix, d);
 	}
 }

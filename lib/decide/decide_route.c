@@ -21,8 +21,7 @@ const char *decide_route_cause(const struct iface_list *l,
 	if (p->peer_addr[0] == '\0')
 		return NULL;
 	if (p->local_ifname[0] == '\0') {
-		snprintf(buf, len, "there is no route toward %s",
-		         p->peer_addr);
+		snprintf(buf, len, "there is no route toward %s", p->peer_addr);
 		return buf;
 	}
 	r = iface_by_name(l, p->local_ifname);
@@ -95,15 +94,14 @@ void decide_peer_routes(const struct iface_list *l,
 		char buf[256], st[96], fix[256];
 		json_t *ev = NULL;
 
-		if (p->responded ||
-		    (cause = decide_route_cause(l, p, buf, sizeof(buf))) ==
-		        NULL)
+		if (p->responded || (cause = decide_route_cause(
+		                         l, p, buf, sizeof(buf))) == NULL)
 			continue;
 		if (p->local_ifname[0] != '\0')
-			evidence_add(&ev, "route", "ip route get %s: dev %s%s%s",
-			             p->peer_addr, p->local_ifname,
-			             p->local_addr[0] ? " src " : "",
-			             p->local_addr);
+			evidence_add(
+			    &ev, "route", "ip route get %s: dev %s%s%s",
+			    p->peer_addr, p->local_ifname,
+			    p->local_addr[0] ? " src " : "", p->local_addr);
 		else
 			evidence_add(&ev, "route", "ip route get %s: no route",
 			             p->peer_addr);
@@ -128,10 +126,11 @@ void decide_peer_routes(const struct iface_list *l,
 			snprintf(fix, sizeof(fix), "ip link set %s up",
 			         o->name);
 		else if (o != NULL)
-			snprintf(fix, sizeof(fix),
-			         "check the cable or the peer end of %s (it has "
-			         "no carrier)",
-			         o->name);
+			snprintf(
+			    fix, sizeof(fix),
+			    "check the cable or the peer end of %s (it has "
+			    "no carrier)",
+			    o->name);
 		else
 			snprintf(fix, sizeof(fix),
 			         "add a route toward %s, or fix the address",

@@ -42,7 +42,7 @@ void scan_env_from_process(struct scan_env *e)
 
 /* The scan's settings, and how many nodes the launcher says the job has. */
 void scan_env_fill(struct scan_env *e,
-		   const char *(*get)(const char *name, void *ctx), void *ctx)
+                   const char *(*get)(const char *name, void *ctx), void *ctx)
 {
 	static const char *const node_vars[] = {
 	    "NNODES",

@@ -109,7 +109,8 @@ int fromaddr_probe(struct fromaddr_req *v, size_t n)
 		if (pf[i].fd >= 0)
 			left++;
 		else if (v[i].answered < 0 && v[i].reason[0] == '\0')
-			snprintf(v[i].reason, sizeof(v[i].reason), "not tested");
+			snprintf(v[i].reason, sizeof(v[i].reason),
+			         "not tested");
 	}
 	/* every pass settles one socket or waits toward the deadline */
 	for (int pass = 0; left > 0 && pass < 1000; pass++) {

@@ -12,8 +12,8 @@ struct fromaddr_req {
 	char src[INET6_ADDRSTRLEN]; /* the local address to bind */
 	char dst[INET6_ADDRSTRLEN]; /* the peer's address */
 	unsigned port;              /* its responder's port */
-	int answered;  /* out: 1 a SYN-ACK or RST came back to src, 0 no
-	                * answer or unreachable, -1 not tested */
+	int answered;    /* out: 1 a SYN-ACK or RST came back to src, 0 no
+	                  * answer or unreachable, -1 not tested */
 	char reason[40]; /* out: "syn-ack", "rst", "timeout", "host
 	                  * unreachable", or why it was not tested */
 };

@@ -3,9 +3,9 @@
 #include "probe/hb.h"
 
 #include <errno.h>
+#include <linux/tcp.h>
 #include <math.h>
 #include <netinet/in.h>
-#include <linux/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +121,8 @@ void hb_tcpinfo_read(int fd, struct hb_tcpinfo *ti)
 	ti->unacked = (int)i.tcpi_unacked;
 	ti->total_retrans = i.tcpi_total_retrans;
 	/* tcpi_segs_out came with Linux 4.2 */
-	if (l >= offsetof(struct tcp_info, tcpi_segs_out) +
-	             sizeof(i.tcpi_segs_out))
+	if (l >=
+	    offsetof(struct tcp_info, tcpi_segs_out) + sizeof(i.tcpi_segs_out))
 		ti->segs_out = i.tcpi_segs_out;
 }
 
@@ -173,8 +173,9 @@ static void decide_drop(const struct hb_side *tcp, long long interval_us,
 	char a[32], b[32];
 	json_t *ev = NULL;
 
-	evidence_add(&ev, "heartbeat", "last answer %s after the connection "
-	                               "opened",
+	evidence_add(&ev, "heartbeat",
+	             "last answer %s after the connection "
+	             "opened",
 	             hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
 	evidence_add(&ev, "heartbeat",
 	             "declared dropped %s after the last answer (interval "
@@ -196,8 +197,7 @@ static void decide_drop(const struct hb_side *tcp, long long interval_us,
 		                      "remove it",
 		                "the held connection was closed by the peer "
 		                "%s after it opened",
-		                hb_fmt_us(tcp->dropped_after_us, a,
-		                          sizeof(a)));
+		                hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
 		return;
 	}
 	evidence_add(&ev, "tcp_info",
@@ -283,15 +283,17 @@ int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
 			             name, lost, s->sent, loss, st->jitter_us,
 			             st->median);
 			if (lost != s->lost)
-				evidence_add(&ev, "heartbeat",
-				             "besides the %lld in flight when the "
-				             "held connection was dropped",
-				             s->lost - lost);
+				evidence_add(
+				    &ev, "heartbeat",
+				    "besides the %lld in flight when the "
+				    "held connection was dropped",
+				    s->lost - lost);
 			if (!i && s->segs_out > 0)
-				evidence_add(&ev, "tcp_info",
-				             "%lld of %lld segments retransmitted "
-				             "(%.1f%%)",
-				             nrx, s->segs_out, rx);
+				evidence_add(
+				    &ev, "tcp_info",
+				    "%lld of %lld segments retransmitted "
+				    "(%.1f%%)",
+				    nrx, s->segs_out, rx);
 			if (!i && rx > loss)
 				doc_add_finding(
 				    d, "heartbeat-loss", -1, ev, NULL,

@@ -22,8 +22,7 @@ long long synretry_timeout(long long first_us)
 
 /* Marks the lost results pending and runs them again. */
 int synretry_tcp(const struct sockaddr *addr, socklen_t alen,
-                 struct port_result *r, size_t n,
-                 const struct portscan_opts *o)
+                 struct port_result *r, size_t n, const struct portscan_opts *o)
 {
 	struct portscan_opts ro = *o;
 	int k = 0;
@@ -73,8 +72,8 @@ int synretry_connect_back(struct np_client *c, const uint16_t *ports, size_t n,
 		}
 	if (k == 0)
 		return 0;
-	if (client_connect_back(c, PROTO_TCP, p, k, tmo, st2, reasons2,
-	                        rtt2) < 0)
+	if (client_connect_back(c, PROTO_TCP, p, k, tmo, st2, reasons2, rtt2) <
+	    0)
 		return -1;
 	for (size_t j = 0; j < k; j++) {
 		st[idx[j]] = st2[j];
@@ -92,8 +91,7 @@ int synretry_connect_back(struct np_client *c, const uint16_t *ports, size_t n,
 int synretry_open(struct np_client *c, const char *host, unsigned port,
                   long long timeout_us, const char *token_file)
 {
-	long long tmo = synretry_timeout(timeout_us > 0 ? timeout_us
-	                                                : 2000000);
+	long long tmo = synretry_timeout(timeout_us > 0 ? timeout_us : 2000000);
 
 	if (client_open(c, host, port, timeout_us, token_file) == 0)
 		return 0;

@@ -70,9 +70,9 @@ START_TEST(retx_needed)
 {
 	ck_assert_int_eq(hb_retx_needed(0, 5000), 1);
 	ck_assert_int_eq(hb_retx_needed(0, 100), 2);
-	ck_assert_int_eq(hb_retx_needed(2, 100), 3);  /* about 1 % */
-	ck_assert_int_eq(hb_retx_needed(6, 100), 4);  /* 6 % */
-	ck_assert_int_eq(hb_retx_needed(0, 10), 4);   /* too few to trust */
+	ck_assert_int_eq(hb_retx_needed(2, 100), 3); /* about 1 % */
+	ck_assert_int_eq(hb_retx_needed(6, 100), 4); /* 6 % */
+	ck_assert_int_eq(hb_retx_needed(0, 10), 4);  /* too few to trust */
 	ck_assert_int_eq(hb_retx_needed(50, 50), HB_RETX_MAX);
 	ck_assert_int_eq(hb_retx_needed(-1, -1), HB_RETX_MAX);
 }
@@ -81,10 +81,8 @@ END_TEST
 /* Silence becomes a drop only past the kernel's retransmissions. */
 START_TEST(silent_past_retx)
 {
-	struct hb_tcpinfo ti = {.valid = true,
-	                        .rto_us = 200000,
-	                        .retransmits = 0,
-	                        .unacked = 1};
+	struct hb_tcpinfo ti = {
+	    .valid = true, .rto_us = 200000, .retransmits = 0, .unacked = 1};
 
 	/* within the timeout: an echo may still come back */
 	ck_assert(!hb_silent_past_retx(100000, 190000, &ti, 1, -1));
@@ -178,10 +176,10 @@ START_TEST(decide_tcp_retransmissions)
 	ck_assert(doc_has_finding(&d, "heartbeat-loss"));
 	ck_assert(!doc_has_finding(&d, "heartbeat-dropped"));
 	ck_assert_int_eq(d.nfault, 0);
-	ck_assert_ptr_nonnull(strstr(
-	    json_string_value(
-	        json_object_get(json_array_get(d.findings, 0), "summary")),
-	    "3.0% of segments retransmitted"));
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(
+	               json_array_get(d.findings, 0), "summary")),
+	           "3.0% of segments retransmitted"));
 	doc_free(&d);
 	j = hb_side_json(&t, true);
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "retransmits")),
