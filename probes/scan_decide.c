@@ -41,7 +41,7 @@ int scan_decide(struct scan *s)
 	decide_iface_state(&s->ifaces, &s->d);
 	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d);
 	decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d);
-	decide_hostname(&s->host, &s->ifaces, &s->d);
+	decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d);
 	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d);
 	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
 	decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,

@@ -94,9 +94,10 @@ const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h);
 /* hostname-loopback, hostname-unbindable. An address counts as local when
  * bind() accepted it, or (not tried) when an interface of l holds it. A
  * name the live resolver does not know is unbindable too: torch then falls
- * back to the loopback address. */
+ * back to the loopback address. The fixes name the recommended interface
+ * and address (rec may be NULL or have none). */
 void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                     struct doc *d);
+                     const struct recommendation *rec, struct doc *d);
 
 /* True when an interface of l holds the address (127/8 and ::1 count as
  * local when a loopback interface is up). */

@@ -76,16 +76,31 @@ START_TEST(hostname_loopback)
 	two_lans(&l);
 	host_addr(&h, "127.0.1.1", -1);
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-loopback"));
 	ck_assert_int_eq(d.nfault, 1);
 	doc_free(&d);
+	/* the fix names the recommended interface and address */
+	{
+		struct recommendation r = {0};
+		const char *fix;
+
+		r.ifc = &l.v[2];
+		r.addr = &l.v[2].addrs[0];
+		doc_start(&d);
+		decide_hostname(&h, &l, &r, &d);
+		fix = json_string_value(
+		    json_object_get(json_array_get(d.findings, 0), "fix"));
+		ck_assert_ptr_nonnull(strstr(fix, "map node1 to 10.231.1.1"));
+		ck_assert_ptr_nonnull(strstr(fix, "GLOO_SOCKET_IFNAME=eth1"));
+		doc_free(&d);
+	}
 
 	memset(&h.addrs, 0, sizeof(h.addrs));
 	h.naddrs = 0;
 	host_addr(&h, "10.231.0.1", 1);
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert(!doc_has_finding(&d, "hostname-loopback"));
 	ck_assert(!doc_has_finding(&d, "hostname-unbindable"));
 	doc_free(&d);
@@ -103,7 +118,7 @@ START_TEST(hostname_unbindable)
 	two_lans(&l);
 	host_addr(&h, "10.231.9.9", 0);
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
 	ck_assert(!doc_has_finding(&d, "hostname-loopback"));
 	doc_free(&d);
@@ -111,13 +126,13 @@ START_TEST(hostname_unbindable)
 	/* not tried (recorded sysroot): the interface list decides */
 	h.addrs[0].bindable = -1;
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
 	doc_free(&d);
 	h.naddrs = 0;
 	host_addr(&h, "10.231.1.1", -1);
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
 
@@ -127,13 +142,13 @@ START_TEST(hostname_unbindable)
 	h.live = true;
 	snprintf(h.error, sizeof(h.error), "cannot resolve 'node1'");
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
 	doc_free(&d);
 	/* nor does a recorded tree's hosts file: not judged */
 	h.live = false;
 	doc_start(&d);
-	decide_hostname(&h, &l, &d);
+	decide_hostname(&h, &l, NULL, &d);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
 	iface_list_free(&l);
