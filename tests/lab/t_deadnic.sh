@@ -67,6 +67,10 @@ lab_nogrep "no carrier: no 'is netprobe serve running?'" 'netprobe serve. runnin
 lab_grep "no carrier: the error names the cause" 'not reached from here: .*train0, which has no carrier'
 LAB_OUT=$(jqv '.recommendation.interface')
 lab_grep "no carrier: no interface" '^null$'
+lab_rc 1 "no carrier, text: exits 1" ip netns exec "$L" unshare --uts \
+	sh -c "$HN" larch "$NETPROBE" scan --quick --peer 10.231.131.6
+lab_grep "no carrier, text: the peer line names the cause" \
+	'10\.231\.131\.6 +not reached: the route toward 10\.231\.131\.6 leaves by train0, which has no carrier'
 
 # (2) train0 set down: its subnet's route is gone, mgmt0's default takes
 # the peer
