@@ -331,7 +331,6 @@ static void hb_drop(struct hb_run *r, const struct hb_tcpinfo *ti, int need)
 		struct hb_stats us;
 
 		x->lost = r->outstanding;
-
 		r->tcp.dropped_after_us = r->last_us - r->open_us;
 		r->tcp.detect_us = client_now_us() - r->last_us;
 		x->kind = ti != NULL ? HB_DROP_SILENT : HB_DROP_CLOSED;

@@ -450,14 +450,13 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 		while (rc < 0 && resp_retry(c, &tries));
 		for (size_t j = 0; j < k; j++)
 			att[j] = 1;
-		tries = 0;
 		/* a lost SYN is not a firewall: once more, past the
 		 * kernel's retransmission time */
-		while (rc == 0 &&
-		       synretry_connect_back(c, ports, k, o->timeout_us, st,
-					     reasons, rtt, att) < 0 &&
-		       resp_retry(c, &tries))
-			;
+		if (rc == 0 &&
+		    synretry_connect_back(c, ports, k, o->timeout_us, st,
+					  reasons, rtt, att) < 0)
+			doc_add_error(d, "responder",
+				      "connect-back retry: %s", c->err);
 		if (rc < 0)
 			doc_add_error(d, "responder", "connect-back: %s",
 				      c->err);

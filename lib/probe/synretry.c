@@ -4,6 +4,7 @@
 #include "probe/synretry.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "wire/proto.h"
 
@@ -72,9 +73,19 @@ int synretry_connect_back(struct np_client *c, const uint16_t *ports, size_t n,
 		}
 	if (k == 0)
 		return 0;
-	if (client_connect_back(c, PROTO_TCP, p, k, tmo, st2, reasons2, rtt2) <
-	    0)
-		return -1;
+	/* the responder allows a few heavy requests per second: a refusal
+	 * for that is waited out, 300 ms at a time, three times at most */
+	for (int tries = 0;; tries++) {
+		struct timespec ts = {0, 300000000};
+
+		if (client_connect_back(c, PROTO_TCP, p, k, tmo, st2, reasons2,
+		                        rtt2) == 0)
+			break;
+		if (tries >= 3 || c->code != CLIENT_E_REFUSED ||
+		    c->err_code != PROTO_E_LIMIT)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
 	for (size_t j = 0; j < k; j++) {
 		st[idx[j]] = st2[j];
 		memcpy(reasons[idx[j]], reasons2[j], CLIENT_REASON_MAX);

@@ -43,7 +43,8 @@ int synretry_tcp(const struct sockaddr *addr, socklen_t alen,
  * for the lost ones and replaces their verdicts; attempts[i] (may be
  * NULL) becomes 2 for each port asked again. Returns how many were
  * retried, or -1 when the request failed (c->err says why; the first
- * verdicts stand). */
+ * verdicts stand). A refusal for the responder's rate limit is waited
+ * out, 300 ms at a time, three times at most. */
 int synretry_connect_back(struct np_client *c, const uint16_t *ports, size_t n,
                           long long first_us, enum port_state *st,
                           char reasons[][CLIENT_REASON_MAX], long long *rtt,
