@@ -7,8 +7,34 @@
 #include <stdio.h>
 #include <string.h>
 
+/* True when an interface other than r that carries traffic to other
+ * hosts holds the peer's address in one of its subnets. */
+static bool held_elsewhere(const struct iface_list *l, const struct iface *r,
+                           const struct peer_verdict *p)
+{
+	unsigned char pa[16];
+	int fam = decide_peer_bytes(p, pa);
+
+	for (size_t i = 0; fam != AF_UNSPEC && i < l->n; i++) {
+		const struct iface *o = &l->v[i];
+
+		if (o == r || decide_is_loopback(o) ||
+		    decide_dead_end(l, o) != NULL)
+			continue;
+		for (int k = 0; k < o->naddrs; k++)
+			if (o->addrs[k].family == fam &&
+			    decide_subnet_addr(&o->addrs[k]) &&
+			    iface_addr_in_prefix(&o->addrs[k], fam, pa))
+				return true;
+	}
+	return false;
+}
+
 /* The local cause that keeps a peer out of reach, or NULL when the
- * route and its interface look fine (the peer itself is then silent). */
+ * route and its interface look fine (the peer itself is then silent). A
+ * route into a bridge of veths is a cause only when another interface's
+ * subnet holds the peer (a captured route): else the peer may be a
+ * container on that very bridge. */
 const char *decide_route_cause(const struct iface_list *l,
                                const struct peer_verdict *p, char *buf,
                                size_t len)
@@ -27,7 +53,8 @@ const char *decide_route_cause(const struct iface_list *l,
 	r = iface_by_name(l, p->local_ifname);
 	if (r == NULL || decide_is_loopback(r))
 		return NULL;
-	if ((why = decide_dead_end(l, r)) != NULL) {
+	if ((why = decide_dead_end(l, r)) != NULL &&
+	    (!decide_is_usable(r) || held_elsewhere(l, r, p))) {
 		snprintf(buf, len, "the route toward %s leaves by %s, which %s",
 		         p->peer_addr, r->name, why);
 		return buf;
@@ -65,7 +92,8 @@ static const struct iface *cause_iface(const struct iface_list *l,
 	unsigned char pa[16];
 	int fam = decide_peer_bytes(p, pa);
 
-	if (r != NULL && decide_dead_end(l, r) != NULL)
+	if (r != NULL && decide_dead_end(l, r) != NULL &&
+	    (!decide_is_usable(r) || held_elsewhere(l, r, p)))
 		return r;
 	for (size_t i = 0; fam != AF_UNSPEC && i < l->n; i++) {
 		const struct iface *o = &l->v[i];

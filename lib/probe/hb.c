@@ -202,8 +202,9 @@ static void decide_drop(const struct hb_side *tcp, long long interval_us,
 	}
 	evidence_add(&ev, "tcp_info",
 	             "the kernel retransmitted the oldest unanswered segment "
-	             "%d times (RTO %s) with no acknowledgement; %d asked for "
-	             "at the %.1f%% loss measured until then",
+	             "%d times (its RTO backed off to %s) with no "
+	             "acknowledgement; %d asked for at the %.1f%% loss "
+	             "measured until then",
 	             x->retransmits, hb_fmt_us(x->rto_us, a, sizeof(a)),
 	             x->needed, x->loss_pct);
 	if (x->udp_answered > 0)

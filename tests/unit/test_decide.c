@@ -496,6 +496,13 @@ START_TEST(route_captured_by_pool)
 	doc_free(&d);
 	ck_assert_ptr_nonnull(decide_route_cause(&l, &p, (char[256]){0}, 256));
 
+	/* a container on that bridge, held by no other subnet: it may be
+	 * silent itself, the bridge is no cause */
+	snprintf(p.peer_addr, sizeof(p.peer_addr), "10.231.61.9");
+	l.v[1].addrs[0].prefixlen = 24; /* lan0 10.231.60.0/24 */
+	ck_assert_ptr_null(decide_route_cause(&l, &p, (char[256]){0}, 256));
+	l.v[1].addrs[0].prefixlen = 16;
+
 	/* a peer outside the pool, routed by the LAN: only a warning */
 	snprintf(p.peer_addr, sizeof(p.peer_addr), "10.231.62.9");
 	snprintf(p.local_ifname, sizeof(p.local_ifname), "lan0");
