@@ -2,7 +2,8 @@
 # Runs namespace labs several times in a row to show they do not flap:
 # `sh tests/lab/repeat.sh N LAB...` (LAB as t_lossy or
 # tests/lab/t_lossy.sh). Each run gets a LAB_ID of its own and the same
-# bound as run.sh; one line per run, then one per lab and a closing line.
+# bound as run.sh; one line per run with the figures the lab printed,
+# then one line per lab.
 # Exit status 0 only when every run passed.
 dir=$(dirname "$0")
 n=${1:-10}
@@ -34,6 +35,8 @@ for lab in "$@"; do
 		esac
 		echo "$name run $i/$n: $verdict, $(tail -1 "$log" |
 			sed 's/^# //'), ${secs}s"
+		# the figures a lab reports on its own "# " lines
+		sed -n '$!s/^# /    /p' "$log"
 		i=$((i + 1))
 	done
 	summary="$summary
