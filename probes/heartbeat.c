@@ -21,6 +21,8 @@
 #include "probe/peerprobe.h"
 
 #define HB_UDP_RING 4096
+#define HB_DRAIN_US 5000000LL      /* past the last echo, for answers */
+#define HB_SILENCE_POLL_US 20000LL /* TCP_INFO while silent */
 
 static volatile sig_atomic_t hb_stop;
 
@@ -53,6 +55,13 @@ struct hb_run {
 	bool connected;
 	long long open_us, last_us; /* connection opened, last answer */
 	long long outstanding;      /* TCP echoes awaiting an answer */
+	long long retx_seen_us;     /* when the kernel's retransmissions
+	                             * reached the count needed; 0 not yet */
+	long long udp_in_silence;   /* UDP echoes sent after the last TCP
+	                             * answer and answered */
+	long long send_end_us;      /* when sending stopped; 0 still on */
+	long long retrans_at_answer; /* tcpi_total_retrans at the last
+	                              * answer */
 	uint8_t rbuf[PROTO_HDR_LEN + 64];
 	size_t rlen;
 	int ufd;
@@ -83,8 +92,9 @@ static void usage(FILE *fp)
 	        "  -d, --duration T   how long to run (default 10s)\n"
 	        "  -t, --timeout T    an echo unanswered this long is lost; a "
 	        "held connection\n"
-	        "                     silent this long is dropped (default "
-	        "1.9 intervals, >= 150ms)\n"
+	        "                     is dropped only past this and the "
+	        "kernel's retransmissions\n"
+	        "                     (default 1.9 intervals, >= 150ms)\n"
 	        "  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
 	        "  --max-loss PCT     gate: exit 1 when loss is above PCT "
 	        "percent\n"
@@ -288,23 +298,95 @@ static int hb_connect(struct hb_run *r, const struct hb_opts *o,
 		return -1;
 	r->connected = true;
 	r->open_us = r->last_us = client_now_us();
+	r->retx_seen_us = 0;
+	r->udp_in_silence = 0;
+	r->retrans_at_answer = 0;
+	/* the first drop is settled by whatever answers after it */
+	if (r->tcp.drop.kind != HB_DROP_NONE)
+		r->tcp.drop.reconnected = true;
 	snprintf(r->peer_node, sizeof(r->peer_node), "%s", r->c.hello.node);
 	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s", r->c.hello.software);
 	return 0;
 }
 
-/* The held connection went silent or closed: echoes in flight are lost;
- * the first drop is the one reported. */
-static void hb_drop(struct hb_run *r)
+/* Adds the closing connection's segment counts to the run's. */
+static void hb_count_segments(struct hb_run *r)
 {
-	r->tcp.lost += r->outstanding;
-	r->outstanding = 0;
+	struct hb_tcpinfo ti;
+
+	hb_tcpinfo_read(r->c.fd, &ti);
+	if (!ti.valid)
+		return;
+	r->tcp.retrans += ti.total_retrans;
+	r->tcp.segs_out += ti.segs_out;
+}
+
+/* The held connection went silent or closed: echoes in flight are lost;
+ * the first drop is the one reported, with what the kernel said (ti,
+ * NULL for a close). */
+static void hb_drop(struct hb_run *r, const struct hb_tcpinfo *ti, int need)
+{
 	if (r->tcp.dropped_after_us < 0) {
+		struct hb_drop *x = &r->tcp.drop;
+		struct hb_stats us;
+
+		x->lost = r->outstanding;
 		r->tcp.dropped_after_us = r->last_us - r->open_us;
 		r->tcp.detect_us = client_now_us() - r->last_us;
+		x->kind = ti != NULL ? HB_DROP_SILENT : HB_DROP_CLOSED;
+		if (ti != NULL) {
+			hb_stats_compute(&r->udp, &us);
+			x->retransmits = ti->retransmits;
+			x->rto_us = ti->rto_us;
+			x->needed = need;
+			x->loss_pct = us.loss_pct;
+			x->udp_answered = r->udp_in_silence;
+			x->retrans = ti->total_retrans - r->retrans_at_answer;
+			if (x->retrans < 0)
+				x->retrans = 0;
+		}
 	}
+	r->tcp.lost += r->outstanding;
+	r->outstanding = 0;
+	hb_count_segments(r);
 	client_close(&r->c);
 	r->connected = false;
+}
+
+/* The loss measured so far, for hb_retx_needed: the UDP echoes', else
+ * the TCP segments'. */
+static int hb_need(const struct hb_run *r, const struct hb_tcpinfo *ti)
+{
+	if (r->udp.enabled && r->udp.sent > 0)
+		return hb_retx_needed(r->udp.lost, r->udp.sent);
+	return hb_retx_needed(r->tcp.retrans + ti->total_retrans,
+	                      r->tcp.segs_out + ti->segs_out);
+}
+
+/* Echoes unanswered past the timeout: silence, or loss the kernel is
+ * still repairing? Declares the drop only past its retransmissions
+ * (hb_silent_past_retx), then tries a new connection at once so that
+ * the verdict learns whether anything else gets through. */
+static void hb_check_silence(struct hb_run *r, const struct hb_opts *o,
+                             long long now)
+{
+	struct hb_tcpinfo ti;
+	int need;
+
+	hb_tcpinfo_read(r->c.fd, &ti);
+	need = hb_need(r, &ti);
+	if (ti.valid && ti.retransmits < need)
+		r->retx_seen_us = 0;
+	else if (ti.valid && r->retx_seen_us == 0)
+		r->retx_seen_us = now;
+	if (!hb_silent_past_retx(now - r->last_us, o->timeout_us, &ti, need,
+	                         r->retx_seen_us ? now - r->retx_seen_us
+	                                         : -1))
+		return;
+	hb_drop(r, &ti, need);
+	if (hb_connect(r, o, o->timeout_us < 1000000 ? o->timeout_us
+	                                             : 1000000) == 0)
+		r->tcp.reconnects++;
 }
 
 /* Sends one stamped echo on the held connection and over UDP; counts
@@ -328,7 +410,7 @@ static void hb_send(struct hb_run *r)
 			/* an error, or half a frame: the stream is broken */
 			r->tcp.sent++;
 			r->outstanding++;
-			hb_drop(r);
+			hb_drop(r, NULL, 0);
 		} else {
 			/* a full send buffer: the peer stopped reading */
 			r->tcp.sent++;
@@ -362,7 +444,7 @@ static int hb_read_tcp(struct hb_run *r)
 		size_t off = 0;
 
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-			hb_drop(r);
+			hb_drop(r, NULL, 0);
 			return -1;
 		}
 		if (n < 0)
@@ -377,7 +459,7 @@ static int hb_read_tcp(struct hb_run *r)
 			if (proto_hdr_decode(r->rbuf + off, r->rlen - off, &h,
 			                     &why) < 0 ||
 			    h.length > sizeof(r->rbuf) - PROTO_HDR_LEN) {
-				hb_drop(r);
+				hb_drop(r, NULL, 0);
 				return -1;
 			}
 			if (r->rlen - off < PROTO_HDR_LEN + h.length)
@@ -390,6 +472,8 @@ static int hb_read_tcp(struct hb_run *r)
 				r->outstanding--;
 				r->tcp.received++;
 				r->last_us = now;
+				r->retx_seen_us = 0;
+				r->udp_in_silence = 0;
 				hb_side_add(&r->tcp,
 				            now - (long long)st.sent_us);
 			}
@@ -397,6 +481,12 @@ static int hb_read_tcp(struct hb_run *r)
 		}
 		memmove(r->rbuf, r->rbuf + off, r->rlen - off);
 		r->rlen -= off;
+		if (off > 0) {
+			struct hb_tcpinfo ti;
+
+			hb_tcpinfo_read(r->c.fd, &ti);
+			r->retrans_at_answer = ti.total_retrans;
+		}
 	}
 	return 0;
 }
@@ -429,6 +519,11 @@ static void hb_read_udp(struct hb_run *r, long long timeout_us)
 		u->pending = false;
 		r->udp.received++;
 		hb_side_add(&r->udp, now - u->sent_us);
+		/* the path carries datagrams while the held connection is
+		 * silent: evidence for a dropped state, against loss */
+		if (r->connected && r->outstanding > 0 &&
+		    u->sent_us >= r->last_us)
+			r->udp_in_silence++;
 	}
 }
 
@@ -539,12 +634,22 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		}
 		if (r->connected && r->outstanding > 0 &&
 		    now - r->last_us >= o->timeout_us)
-			hb_drop(r);
+			hb_check_silence(r, o, now);
 		udp_left =
 		    r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us) : 0;
+		if (!sending && r->send_end_us == 0)
+			r->send_end_us = now;
 		if (!sending && (r->outstanding == 0 || !r->connected) &&
 		    udp_left == 0)
 			break;
+		/* the drain waits for the kernel's retransmissions, within
+		 * HB_DRAIN_US; what is still unanswered then is lost */
+		if (!sending &&
+		    now - r->send_end_us > o->timeout_us + HB_DRAIN_US) {
+			r->tcp.lost += r->connected ? r->outstanding : 0;
+			r->outstanding = 0;
+			break;
+		}
 		if (progress && now - last_progress > 500000) {
 			hb_progress(r);
 			last_progress = now;
@@ -555,6 +660,9 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		if (r->connected && r->outstanding > 0 &&
 		    r->last_us + o->timeout_us < wake)
 			wake = r->last_us + o->timeout_us;
+		/* silent: look at TCP_INFO again soon */
+		if (r->connected && r->outstanding > 0 && wake <= now)
+			wake = now + HB_SILENCE_POLL_US;
 		if (r->ufd >= 0 && now + 50000 < wake && udp_left)
 			wake = now + 50000;
 		if (r->connected)
@@ -774,6 +882,8 @@ int cmd_heartbeat(int argc, char **argv)
 	doc_set(&d, "target",
 	        json_pack("{s:s, s:s, s:i}", "host", o.host, "address",
 	                  r->c.addr, "port", (int)o.port));
+	if (r->connected)
+		hb_count_segments(r);
 	hb_decide(&r->tcp, &r->udp, &o.gate, o.interval_us, &d);
 	rc = doc_exit_status(&d, true);
 emit:

@@ -23,7 +23,7 @@ static const char usage_text[] =
     "  --token-file file   the responders' shared secret\n"
     "  -h, --help          print this help\n"
     "\n"
-    "Each peer takes at most 8 seconds; peers are probed one after "
+    "Each peer takes at most 11 seconds; peers are probed one after "
     "another.\n";
 
 /* getopt_long in GNU order, then the combinations: --quick and

@@ -37,12 +37,15 @@ int scan_decide(struct scan *s)
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if (s->have_layers)
-		layers_findings(&s->ly, &s->d);
+		decide_layers(&s->ly, &s->ifaces, s->peers, s->npeers, &s->d);
 	decide_iface_state(&s->ifaces, &s->d);
-	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->d);
-	decide_hostname(&s->host, &s->ifaces, &s->d);
-	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->d);
+	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d);
+	decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d);
+	decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d);
+	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d);
 	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
+	decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
+	                     s->reach, s->nreach, &s->rec, &s->d);
 	decide_comm_id(&s->env, &ne, &s->ifaces, &s->d);
 	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);
 	decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);

@@ -26,13 +26,15 @@
 #define SCAN_MAX_ROUTES 16
 #define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
 /* Each peer: 1 s per request (connect and hello, reflection,
- * connect-back), 1 s of heartbeat, about 1.5 s of outbound connects to
- * the peer's ephemeral samples, 2 s of path MTU search; a peer that
- * started inside PEER_BOUND_US times the peers finishes within it. */
+ * connect-back) and 1.4 s to retry connect-back ports whose SYN got no
+ * answer (probe/synretry.h), 1 s of heartbeat, about 1.5 s of outbound
+ * connects to the peer's ephemeral samples and 1.4 s to retry the lost
+ * ones, 2 s of path MTU search; a peer that started inside PEER_BOUND_US
+ * times the peers finishes within it. */
 #define PEER_STEP_US 1000000LL
 #define PEER_HEARTBEAT_US 1000000LL
 #define PEER_PATH_US 2000000LL
-#define PEER_BOUND_US 8000000LL
+#define PEER_BOUND_US 11000000LL
 #define PEER_SLACK_US 1000000LL
 
 struct scan_opts {
@@ -58,11 +60,14 @@ struct scan {
 	bool have_layers;
 	struct hostname_info host;
 	struct scan_env env;
+	struct env_record envrec; /* a recorded sysroot's environment */
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict peers[SCAN_MAX_PEERS];
 	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
 	size_t npeers;
+	struct src_reach reach[SRC_REACH_MAX]; /* scan_setting_reach */
+	size_t nreach;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	bool quiet;              /* scan_recommend_quiet: no output at all */
@@ -96,6 +101,12 @@ void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
  * failed ones into the plan. */
 void scan_outbound(struct scan *s, const struct peer_verdict *v,
                    json_t *obj);
+
+/* scan_reach.c: from each interface NCCL_SOCKET_IFNAME or
+ * GLOO_SOCKET_IFNAME selects that is not the route's toward an answering
+ * peer, one connection to that peer's responder; into s->reach and the
+ * peer's `reach_from`. Live system only. */
+void scan_setting_reach(struct scan *s);
 
 /* scan_decide.c: recommend() over what was collected. Returns 0, or 2 on
  * no memory (reported). */

@@ -110,9 +110,23 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	po.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
 	po.token_file = s->o.token_file;
 	rc = peerprobe_run(v->peer, &po, &pv, &obj, &s->d);
-	if (rc == 1)
-		error_hint(&s->d, "is `netprobe serve` running on the peer? "
-		                  "(the verdict knows only the route)");
+	if (rc == 1) {
+		char buf[256], hint[320];
+		const char *cause =
+		    decide_route_cause(&s->ifaces, v, buf, sizeof(buf));
+
+		/* this node's own route or link first: then the responder
+		 * was never reached, and host-unreachable says why */
+		if (cause != NULL)
+			snprintf(hint, sizeof(hint),
+			         "not reached from here: %s (host-unreachable)",
+			         cause);
+		error_hint(&s->d,
+		           cause != NULL ? hint
+		                         : "is `netprobe serve` running on the "
+		                           "peer? (the verdict knows only the "
+		                           "route)");
+	}
 	if (rc < 0 || obj == NULL) {
 		json_decref(obj);
 		s->peer_json[i] = peer_verdict_to_json(v);
@@ -229,5 +243,6 @@ int scan_peers(struct scan *s)
 		}
 		scan_probe_peer(s, s->npeers - 1);
 	}
+	scan_setting_reach(s);
 	return 0;
 }

@@ -219,8 +219,16 @@ static void emit_peers(const struct scan *s)
 		printf("  %-22s %-15s", v->peer,
 		       v->peer_addr[0] ? v->peer_addr : "-");
 		if (!v->responded) {
-			printf(" no responder (route via %s)\n",
-			       v->local_ifname[0] ? v->local_ifname : "-");
+			char buf[256];
+			const char *cause =
+			    decide_route_cause(&s->ifaces, v, buf, sizeof(buf));
+
+			if (cause != NULL)
+				printf(" not reached: %s\n", cause);
+			else
+				printf(" no responder (route via %s)\n",
+				       v->local_ifname[0] ? v->local_ifname
+				                          : "-");
 			continue;
 		}
 		printf(" via %s %s, nat %s, inbound %s", v->local_ifname,

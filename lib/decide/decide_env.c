@@ -22,10 +22,29 @@ static bool nccl_choice_has(const struct nccl_choice *c,
 	return false;
 }
 
+/* The fix for a NCCL_SOCKET_IFNAME that selects the wrong interfaces:
+ * the recommended interface in the exact form, never NCCL's own first
+ * match (which may be the very interface that is wrong). */
+static void ifname_fix(const struct recommendation *rec, char *fix, size_t len)
+{
+	if (rec != NULL && rec->ifc != NULL)
+		snprintf(fix, len,
+		         "NCCL_SOCKET_IFNAME==%s (the recommended "
+		         "interface, in the exact form)",
+		         rec->ifc->name);
+	else
+		snprintf(fix, len,
+		         "set NCCL_SOCKET_IFNAME to the exact form ==NAME of "
+		         "the interface on the cluster network; netprobe scan "
+		         "--peer HOST tells which");
+}
+
 /* Expands NCCL_SOCKET_IFNAME as NCCL does and judges what it selects. */
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-                        const struct iface_list *l, struct doc *d)
+                        const struct iface_list *l,
+                        const struct recommendation *rec, struct doc *d)
 {
+	char fix[192];
 	const char *spec = e->nccl_socket_ifname;
 	struct nccl_choice c;
 	struct nccl_netif ent[MAX_ENTRIES];
@@ -58,10 +77,8 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			             "no running interface with an address "
 			             "matches: NCCL fails with \"Bootstrap : "
 			             "no socket interface found\"");
-		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev,
-		                "set NCCL_SOCKET_IFNAME to an interface that "
-		                "exists and is up, in the exact form (see the "
-		                "recommendation)",
+		ifname_fix(rec, fix, sizeof(fix));
+		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s matches no usable "
 		                "interface",
 		                spec);
@@ -110,11 +127,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 		}
 	}
 	if (over) {
-		char fix[192];
-
-		snprintf(fix, sizeof(fix),
-		         "use the exact form, e.g. NCCL_SOCKET_IFNAME==%s",
-		         c.v[0].ifc->name);
+		ifname_fix(rec, fix, sizeof(fix));
 		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
 		                "selects more interfaces than it names",

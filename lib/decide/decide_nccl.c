@@ -20,6 +20,23 @@ static const char *pick_risk(const struct iface_list *l,
 	return NULL;
 }
 
+/* True when NCCL_SOCKET_IFNAME is set and selects the recommended
+ * interface alone: then NCCL's own choice never applies. */
+static bool setting_matches(const struct iface_list *l,
+                            const struct nccl_env *ne, const struct iface *want)
+{
+	struct nccl_choice c;
+
+	if (want == NULL || ne->socket_ifname == NULL ||
+	    strlen(ne->socket_ifname) <= 1)
+		return false;
+	nccl_select(l, ne, &c);
+	for (int i = 0; i < c.n; i++)
+		if (c.v[i].ifc != want)
+			return false;
+	return c.n > 0;
+}
+
 /* NCCL's default filter lets bridges, veths and CNI devices through. */
 bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
                          const struct recommendation *rec,
@@ -46,6 +63,14 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	if (rec != NULL && rec->none == REC_NONE_NAT) {
 		snprintf(out->why, sizeof(out->why),
 		         "no interface works from behind NAT");
+		return false;
+	}
+	if (setting_matches(l, ne, want)) {
+		snprintf(out->why, sizeof(out->why),
+		         "NCCL_SOCKET_IFNAME=%s already selects %s, the "
+		         "recommended interface, so NCCL's own choice (%s "
+		         "first) does not apply",
+		         ne->socket_ifname, want->name, first->name);
 		return false;
 	}
 	for (int i = 0; i < c->n; i++) {

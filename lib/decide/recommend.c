@@ -432,7 +432,8 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	const struct iface_list *l = in->ifaces;
 	const struct iface **cand = NULL;
 	const struct iface *chosen = NULL;
-	bool peers_direct = in->npeers > 0, any_nat = false;
+	bool peers_direct = decide_peers_direct(l, in->peers, in->npeers);
+	bool any_nat = false;
 	size_t ncand = 0;
 	char buf[128];
 	int rc = -1;
@@ -441,8 +442,6 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	for (size_t i = 0; i < in->npeers; i++) {
 		const struct peer_verdict *p = &in->peers[i];
 
-		if (!p->responded || p->nat != 0 || p->inbound != 1)
-			peers_direct = false;
 		if (p->nat == 1 && !any_nat) {
 			any_nat = true;
 			reason(r,

@@ -36,6 +36,36 @@ void nccl_env_from_process(struct nccl_env *env);
  * SLURM_NNODES, or WORLD_SIZE over LOCAL_WORLD_SIZE. */
 void scan_env_from_process(struct scan_env *e);
 
+/* Fills the struct through get(name, ctx), which returns a variable's
+ * value or NULL: the one list of variables both sources share. */
+void scan_env_fill(struct scan_env *e,
+		   const char *(*get)(const char *name, void *ctx), void *ctx);
+
+/* ---- a recorded environment (jobenv_record.c) ---- */
+
+#define ENV_RECORD_PATH "/proc/self/environ"
+#define ENV_RECORD_MAX 65536
+
+/* The environment of a recorded node: proc/self/environ of a sysroot,
+ * NAME=value entries each ended by a NUL, as the kernel writes them. */
+struct env_record {
+	char buf[ENV_RECORD_MAX];
+	size_t len;
+};
+
+struct sysroot;
+
+/* Reads ENV_RECORD_PATH under the sysroot into r. Returns 0, or -1 with
+ * errno (r is then empty: no variable set). */
+int env_record_read(const struct sysroot *sr, struct env_record *r);
+
+/* The value of name in r, or NULL when it is not set. Pure. */
+const char *env_record_get(const struct env_record *r, const char *name);
+
+/* scan_env_fill over a recorded environment. The strings point into r,
+ * which must outlive e. */
+void scan_env_from_record(const struct env_record *r, struct scan_env *e);
+
 /* ---- parsers: pure, fed the variables' text ---- */
 
 #define NCCL_IF_PREFIX 64 /* NCCL's struct netIf prefix size */

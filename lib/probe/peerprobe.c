@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probe/synretry.h"
 #include "wire/client.h"
 #include "kernel/portrange.h"
 #include "base/sysroot.h"
@@ -134,6 +135,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	enum port_state st[PP_MAX_PORTS];
 	char reasons[PP_MAX_PORTS][CLIENT_REASON_MAX];
 	long long rtt[PP_MAX_PORTS];
+	int att[PP_MAX_PORTS];
 	size_t n = 0, k;
 	uint16_t cand[PP_MAX_PORTS];
 	size_t ncand = 0;
@@ -165,13 +167,24 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 			              c->addr, c->err);
 		goto out;
 	}
+	for (k = 0; k < n; k++)
+		att[k] = 1;
+	/* a lost SYN is not a firewall: the silent ports once more, past
+	 * the kernel's retransmission time */
+	if (synretry_connect_back(c, p, n, o->step_us, st, reasons, rtt,
+	                          att) < 0 &&
+	    d)
+		doc_add_error(d, "peer", "connect-back retry from %s: %s",
+		              c->addr, c->err);
 	for (k = 0; k < n; k++) {
 		json_array_append_new(
 		    ports,
-		    json_pack("{s:i, s:s, s:s, s:s, s:o}", "port", (int)p[k],
-		              "proto", "tcp", "state", port_state_name(st[k]),
-		              "reason", reasons[k], "rtt_us",
-		              rtt[k] < 0 ? json_null() : json_integer(rtt[k])));
+		    json_pack("{s:i, s:s, s:s, s:s, s:o, s:i}", "port",
+		              (int)p[k], "proto", "tcp", "state",
+		              port_state_name(st[k]), "reason", reasons[k],
+		              "rtt_us",
+		              rtt[k] < 0 ? json_null() : json_integer(rtt[k]),
+		              "attempts", att[k]));
 		if (st[k] != PORT_OPEN) {
 			all = false;
 			evidence_add(&ev, "connect-back",
@@ -265,7 +278,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 		return -1;
 	}
 	err[0] = '\0';
-	if (client_open(&c, host, port, step, o->token_file) < 0) {
+	if (synretry_open(&c, host, port, step, o->token_file) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);
 		if (c.code != CLIENT_E_RESOLVE)
 			snprintf(v->peer_addr, sizeof(v->peer_addr), "%s",

@@ -3,6 +3,7 @@
  * for the ephemeral port range parser. */
 #include "kernel/jobenv.h"
 #include "kernel/portrange.h"
+#include "base/sysroot.h"
 
 #include <arpa/inet.h>
 #include <check.h>
@@ -259,6 +260,50 @@ START_TEST(port_range_read_sysroot)
 }
 END_TEST
 
+/* A recorded environment is read from the sysroot, never from the live
+ * process: the live NCCL_SOCKET_IFNAME must not leak into a replay. */
+START_TEST(record_from_sysroot)
+{
+	static const char rec[] =
+	    "A=1\0NCCL_SOCKET_IFNAME==eth1\0NCCL_SOCKET_IFNAME=x\0"
+	    "WORLD_SIZE=16\0LOCAL_WORLD_SIZE=8\0MASTER_ADDR=10.231.4.1";
+	static struct env_record r;
+	struct sysroot sr;
+	struct scan_env e;
+
+	setenv("NCCL_SOCKET_IFNAME", "live0", 1);
+	ck_assert_int_eq(
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/sysroot/k8s-pod"), 0);
+	ck_assert_int_eq(env_record_read(&sr, &r), 0);
+	ck_assert_str_eq(env_record_get(&r, "KUBERNETES_SERVICE_HOST"),
+	                 "10.96.0.1");
+	ck_assert_ptr_null(env_record_get(&r, "KUBERNETES"));
+	ck_assert_ptr_null(env_record_get(&r, "NCCL_SOCKET_IFNAME"));
+	scan_env_from_record(&r, &e);
+	ck_assert_ptr_null(e.nccl_socket_ifname);
+	unsetenv("NCCL_SOCKET_IFNAME");
+
+	/* entries as the kernel writes them; the first of a name wins and
+	 * a last one without its NUL still counts */
+	memcpy(r.buf, rec, sizeof(rec));
+	r.len = sizeof(rec) - 1;
+	scan_env_from_record(&r, &e);
+	ck_assert_str_eq(e.nccl_socket_ifname, "=eth1");
+	ck_assert_str_eq(e.master_addr, "10.231.4.1");
+	ck_assert_int_eq(e.nodes, 2);
+	ck_assert_ptr_null(e.gloo_socket_ifname);
+
+	/* no file: an error, and nothing set */
+	ck_assert_int_eq(
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/sysroot/wsl2-nat"), 0);
+	ck_assert_int_eq(env_record_read(&sr, &r), 0);
+	ck_assert_int_eq(sysroot_init(&sr, SRCDIR "/tests"), 0);
+	ck_assert_int_eq(env_record_read(&sr, &r), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_ptr_null(env_record_get(&r, "HOME"));
+}
+END_TEST
+
 Suite *suite_jobenv(void)
 {
 	Suite *s = suite_create("jobenv");
@@ -273,6 +318,7 @@ Suite *suite_jobenv(void)
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, port_range);
 	tcase_add_test(tc, port_range_read_sysroot);
+	tcase_add_test(tc, record_from_sysroot);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -299,6 +299,43 @@ START_TEST(nccl_ifname_across_nodes)
 }
 END_TEST
 
+/* A layering guess a peer's measurement turned into info asks for no
+ * change to the node; the same finding as a fault does. */
+START_TEST(info_asks_no_change)
+{
+	const char *sev[] = {"info", "fault"};
+
+	for (int k = 0; k < 2; k++) {
+		struct report_set set = {0};
+		struct report_model *rep;
+		json_t *doc, *changes;
+		char *txt;
+
+		doc = json_pack(
+		    "{s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:s, s:[], s:s}], "
+		    "s:[], s:[], s:{s:n, s:n, s:{}, s:[], s:[]}}",
+		    "schema", "netprobe/1", "tool", "netprobe", "command",
+		    "scan", "host", "ct101", "started", "2026-11-21T10:00:00Z",
+		    "findings", "code", "container-bridge-nat", "severity",
+		    sev[k], "summary", "s", "evidence", "fix", "host networking",
+		    "errors", "interfaces", "recommendation", "interface",
+		    "address", "env", "reasons", "rejected");
+		txt = json_dumps(doc, 0);
+		ck_assert_int_eq(
+		    report_load_buffer(&set, "ct101", txt, strlen(txt)), 0);
+		free(txt);
+		json_decref(doc);
+		rep = report_build(&set);
+		changes = json_object_get(
+		    json_object_get(report_doc(rep), "recommendation"),
+		    "changes");
+		ck_assert_uint_eq(json_array_size(changes), (size_t)k);
+		report_model_free(rep);
+		report_set_free(&set);
+	}
+}
+END_TEST
+
 /* Appends s HTML-escaped into out. */
 static void html_escaped(const char *s, char *out, size_t len)
 {
@@ -555,6 +592,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, malformed_named_with_position);
 	tcase_add_test(tc, command_exit_status);
 	tcase_add_test(tc, nccl_ifname_across_nodes);
+	tcase_add_test(tc, info_asks_no_change);
 	tcase_add_test(tc, every_finding_rendered_with_fix);
 	tcase_add_test(tc, html_escapes_documents);
 	tcase_add_test(tc, walk_visits_sections_in_order);
