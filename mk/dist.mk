@@ -8,11 +8,13 @@ DEB_PKGS += debhelper dpkg-dev bash-completion
 
 DEB_DIR := $(BUILD)/deb
 DEB_SRC := $(DEB_DIR)/netprobe-$(VERSION)
-# Without the toolkit the ncclcheck package is left out, and said so.
-DEB_PROFILES = $(if $(NC_HAVE_TOOLKIT),,pkg.netprobe.nocuda)
 # make check already ran the tests: the package build skips them; no
 # -dbgsym package, so that `apt-get install ./*.deb` installs the programs.
 DEB_OPTIONS ?= nocheck noddebs
+# Without the toolkit the ncclcheck package is left out, and said so; the
+# nocheck option goes with the profile that drops the test Build-Depends.
+DEB_PROFILES = $(strip $(if $(NC_HAVE_TOOLKIT),,pkg.netprobe.nocuda) \
+	$(filter nocheck,$(DEB_OPTIONS)))
 
 .PHONY: deb check-deb check-install
 CHECK_TARGETS += check-install check-deb

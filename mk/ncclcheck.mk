@@ -8,8 +8,10 @@ NCCL_HOME ?= $(if $(wildcard $(CUDA_HOME)/include/nccl.h),$(CUDA_HOME),/usr)
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 NC_NVCC_ARCH ?= -gencode arch=compute_90,code=sm_90 \
 	-gencode arch=compute_90,code=compute_90
+NC_MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 NC_NCCL_LIBDIR := $(firstword $(wildcard $(NCCL_HOME)/lib64/libnccl.so \
-	$(NCCL_HOME)/lib/libnccl.so $(NCCL_HOME)/lib/x86_64-linux-gnu/libnccl.so))
+	$(NCCL_HOME)/lib/libnccl.so $(NCCL_HOME)/lib/x86_64-linux-gnu/libnccl.so \
+	$(if $(NC_MULTIARCH),$(NCCL_HOME)/lib/$(NC_MULTIARCH)/libnccl.so)))
 NC_NCCL_LIBDIR := $(if $(NC_NCCL_LIBDIR),$(dir $(NC_NCCL_LIBDIR)),)
 # NC_BUILD=0 leaves ncclcheck out even where the toolkit is.
 NC_BUILD ?= 1
@@ -56,7 +58,6 @@ UNINSTALL_TARGETS += uninstall-ncclcheck
 
 # The loader finds libnccl.so.2 by itself in these directories; anywhere
 # else (a toolkit in /usr/local/cuda) the package adds an ld.so.conf.d file.
-NC_MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 NC_LD_DEFAULT := /lib/ /usr/lib/ $(if $(NC_MULTIARCH),/lib/$(NC_MULTIARCH)/ \
 	/usr/lib/$(NC_MULTIARCH)/)
 NC_LD_CONF := $(if $(filter-out $(NC_LD_DEFAULT),$(NC_NCCL_LIBDIR)),yes,)
