@@ -30,7 +30,9 @@ NCCLCHECK := $(BUILD)/ncclcheck
 # directory that the tree's build/ncclcheck carries for running in place.
 NCCLCHECK_DIST := $(BUILD)/dist/ncclcheck
 NC_TESTS := $(BUILD)/ncclcheck-tests
-# Host code without CUDA or NCCL: the CPU tests link these.
+# GPU host code (ncclcheck.c: main; gpu_*.c: the harness, see harness.h)
+# includes CUDA and NCCL and is built only with the toolkit. Every other
+# collectives/*.c is plain C: the CPU tests link it, built without either.
 NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/parse.o base/xmlesc.o \
