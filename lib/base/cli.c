@@ -10,6 +10,15 @@
 #define CLI_VAL_BASE 0x10000
 #define CLI_HELP_COL 28
 
+/* A malformed table: every cli_next then fails with this message. */
+static int cli_bad_table(struct cli *c, const struct cli_opt *o)
+{
+	c->bad = true;
+	snprintf(c->err, sizeof(c->err), "internal error: option table%s%s",
+		 o && o->name ? ": --" : "", o && o->name ? o->name : "");
+	return -1;
+}
+
 int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	      char **argv)
 {
@@ -18,8 +27,11 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	size_t nl = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->argc = argc;
+	c->argv = argv;
 	if (cmd->nopts > CLI_MAX_OPTS)
-		return -1;
+		return cli_bad_table(c, NULL);
 	s = c->shortopts;
 	*s++ = ':'; /* missing arguments return ':', and glibc stays quiet */
 	for (size_t i = 0; i < cmd->nopts; i++) {
@@ -28,12 +40,12 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 
 		if (o->key == 0 || o->key == CLI_END || o->key == CLI_ERROR ||
 		    (!o->letter && !o->name))
-			return -1;
+			return cli_bad_table(c, o);
 		if (o->letter) {
 			if (!((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z') ||
 			      (l >= '0' && l <= '9')) ||
 			    seen[l] || o->arg == CLI_OPTIONAL)
-				return -1;
+				return cli_bad_table(c, o);
 			seen[l] = true;
 			*s++ = o->letter;
 			if (o->arg == CLI_REQUIRED)
@@ -42,7 +54,7 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 		if (o->name) {
 			for (size_t j = 0; j < nl; j++)
 				if (strcmp(c->longopts[j].name, o->name) == 0)
-					return -1;
+					return cli_bad_table(c, o);
 			c->longopts[nl].name = o->name;
 			c->longopts[nl].has_arg =
 			    o->arg == CLI_FLAG       ? no_argument
@@ -54,9 +66,6 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 		}
 	}
 	*s = '\0';
-	c->cmd = cmd;
-	c->argc = argc;
-	c->argv = argv;
 	/* 0, not 1: glibc then starts afresh, as for a new program */
 	optind = 0;
 	opterr = 0;
@@ -160,6 +169,8 @@ int cli_next(struct cli *c)
 
 	c->opt = NULL;
 	c->arg = NULL;
+	if (c->bad)
+		return CLI_ERROR;
 	c->err[0] = '\0';
 	ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
 	if (ch == -1)
@@ -269,7 +280,7 @@ int cli_help(const struct cli_cmd *cmd, FILE *fp)
 		w = fprintf(fp, "  %s", spell);
 		if (w < 0)
 			return -1;
-		if (w >= CLI_HELP_COL)
+		if (w > CLI_HELP_COL - 2)
 			fprintf(fp, "\n%*s", CLI_HELP_COL, "");
 		else
 			fprintf(fp, "%*s", CLI_HELP_COL - w, "");

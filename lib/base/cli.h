@@ -43,6 +43,14 @@ struct cli_cmd {
 	const char *more;
 };
 
+/* The options every command spells the same way. */
+#define CLI_OPT_HELP                                                       \
+	{'h', 'h', "help", CLI_FLAG, NULL, NULL, "print this help and exit", \
+	 false}
+#define CLI_OPT_JSON(key)                                                  \
+	{(key), 'j', "json", CLI_FLAG, NULL, NULL,                          \
+	 "print one JSON document instead of text", false}
+
 #define CLI_MAX_OPTS 64
 #define CLI_END (-1)
 #define CLI_ERROR (-2)
@@ -57,12 +65,14 @@ struct cli {
 	const struct cli_opt *opt; /* the option cli_next returned */
 	const char *arg;	   /* its argument, NULL if none */
 	char err[256];		   /* why cli_next returned CLI_ERROR */
+	bool bad;		   /* the table is malformed */
 };
 
 /* Prepares to parse argv (argv[0] is the command's name) with GNU argument
  * order: options before or after operands, "--" ends them. Resets getopt.
  * Returns 0, or -1 when the table is malformed (too many options, a
- * letter or long name twice, an optional argument on a letter). */
+ * letter or long name twice, an optional argument on a letter); cli_next
+ * then returns CLI_ERROR with the reason, so callers need not check. */
 int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	      char **argv);
 
