@@ -21,6 +21,7 @@
 #include "wire/client.h"
 #include "commands.h"
 #include "base/parse.h"
+#include "kernel/portrange.h"
 #include "wire/portstate.h"
 #include "serve.h"
 #include "base/sysroot.h"
@@ -320,14 +321,8 @@ static int on_reflect(struct server *s, struct conn *c, size_t n)
 static void local_range(unsigned *lo, unsigned *hi)
 {
 	struct sysroot sr;
-	char line[64];
 
-	*lo = *hi = 0;
-	if (sysroot_init(&sr, NULL) < 0 ||
-	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
-	                      line, sizeof(line)) < 0 ||
-	    sscanf(line, "%u %u", lo, hi) != 2 || *lo > *hi || *hi > 65535 ||
-	    *lo == 0)
+	if (sysroot_init(&sr, NULL) < 0 || port_range_read(&sr, lo, hi) < 0)
 		*lo = *hi = 0;
 }
 
