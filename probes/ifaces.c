@@ -36,7 +36,7 @@ enum { O_JSON = 'j', O_HELP = 'h', O_ROUTE = 256, O_SYSROOT };
 static const struct cli_opt ifaces_optv[] = {
 	CLI_OPT_JSON(O_JSON),
 	{O_ROUTE, 0, "route", CLI_REQUIRED, "HOST", NULL,
-	 "also the route toward HOST: interface, source, gateway", false},
+	 "also the route toward HOST", false},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "replay a node recorded under DIR instead of this one", false},
 	CLI_OPT_HELP,

@@ -69,8 +69,12 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 		. /usr/share/bash-completion/completions/netprobe
 		COMP_WORDS=(netprobe sc); COMP_CWORD=1
 		COMP_LINE="netprobe sc"; COMP_POINT=${#COMP_LINE}
-		_netprobe netprobe sc netprobe; echo "${COMPREPLY[*]}"' 2>&1)
-	check "netprobe: completion of 'netprobe sc'" test "$words" = scan
+		_netprobe netprobe sc netprobe; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(netprobe ports node2 --js); COMP_CWORD=3
+		COMP_LINE="netprobe ports node2 --js"; COMP_POINT=${#COMP_LINE}
+		_netprobe netprobe --js node2; echo "${COMPREPLY[*]}"' 2>&1)
+	check "netprobe: completion of 'netprobe sc', 'ports node2 --js'" \
+		test "$(echo $words)" = "scan --json"
 fi
 
 # ncclcheck, where the toolkit let it be built
