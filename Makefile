@@ -85,10 +85,10 @@ MAN5 := $(wildcard man/*.5)
 DEB_PKGS := build-essential pkg-config libmnl-dev libjansson-dev libpcap-dev \
 	check libsubunit-dev mandoc iproute2 nftables tcpdump libxml2-utils \
 	clang
-CHECK_TARGETS := check-unit check-man check-layout check-lab
+CHECK_TARGETS := check-unit check-man check-layout check-cli check-lab
 
-.PHONY: all deps check check-unit check-lab check-man check-layout install \
-	uninstall clean
+.PHONY: all deps check check-unit check-cli check-lab check-man check-layout \
+	install uninstall clean
 all: $(NETPROBE)
 
 -include $(sort $(wildcard mk/*.mk))
@@ -133,6 +133,13 @@ check: deps
 
 check-unit: $(UNIT)
 	$(UNIT)
+
+# Every command of both programs: --help against the man page, did-you-mean,
+# options after operands (tests/cli; loopback only, no root needed).
+check-cli: all
+	@NETPROBE=$(CURDIR)/$(NETPROBE) \
+		NCCLCHECK=$(if $(wildcard $(NCCLCHECK)),$(CURDIR)/$(NCCLCHECK)) \
+		sh tests/cli/run.sh
 
 check-lab: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/lab/run.sh
