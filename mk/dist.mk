@@ -33,7 +33,7 @@ deb:
 	@tar --exclude=./build --exclude='./build-*' --exclude=./.git \
 		--exclude=./.devbin --exclude='*.pcap' -cf - . | \
 		tar -xf - -C $(DEB_SRC)
-	$(if $(DEB_PROFILES),@echo "deb: ncclcheck package skipped:" \
+	$(if $(NC_HAVE_TOOLKIT),,@echo "deb: ncclcheck package skipped:" \
 		"$(NC_SKIP_WHY)")
 	@printf '  %-7s %s\n' DEB "$(DEB_DIR) (log: $(DEB_DIR)/build.log)"
 	@cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
