@@ -4,7 +4,6 @@
  * handlers only set a flag, as OpenBSD ping does; one summary at the end. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "wire/client.h"
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "probe/hb.h"
@@ -73,78 +73,73 @@ struct hb_run {
 	char peer_soft[PROTO_SOFT_MAX + 1];
 };
 
-/* Usage on stdout for --help, on stderr for misuse. */
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-	        "usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
-	        "[-i interval]\n"
-	        "           [-c count | -d duration] [-t timeout] "
-	        "[--max-rtt T] [--max-loss PCT]\n"
-	        "           [--udp | --no-udp] [--udp-port N]\n"
-	        "           [-k token-file] host[:port]\n"
-	        "       netprobe heartbeat --peer [--json] [-o file] [-p port] "
-	        "[-t timeout]\n"
-	        "           [-k token-file] host[:port]\n"
-	        "  -i, --interval T   between echoes (default 100ms; 0: each "
-	        "when the last returns)\n"
-	        "  -c, --count N      echoes to send\n"
-	        "  -d, --duration T   how long to run (default 10s)\n"
-	        "  -t, --timeout T    an echo unanswered this long is lost; a "
-	        "held connection\n"
-	        "                     is dropped only past this and the "
-	        "kernel's retransmissions\n"
-	        "                     (default 1.9 intervals, >= 150ms)\n"
-	        "  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
-	        "  --max-loss PCT     gate: exit 1 when loss is above PCT "
-	        "percent\n"
-	        "  --udp, --no-udp    also send UDP echoes (default on)\n"
-	        "  --udp-port N       send them to port N, opened on the "
-	        "responder for the run\n"
-	        "  -k, --token-file F the responder's shared secret\n"
-	        "  -p, --port N       responder port when host has none "
-	        "(default %d)\n"
-	        "  --peer             run scan's peer probe instead: NAT, "
-	        "inbound, a 1s heartbeat\n"
-	        "  --json             write the JSON document\n"
-	        "  -o, --output FILE  write the document to FILE\n",
-	        PROTO_DEFAULT_PORT);
-}
+enum {
+	O_COUNT = 'c',
+	O_DURATION = 'd',
+	O_TIMEOUT = 't',
+	O_PORT = 'p',
+	O_OUTPUT = 'o',
+	O_TOKEN = 'k',
+	O_JSON = 'j',
+	O_HELP = 'h',
+	O_INTERVAL = 256,
+	O_MAXRTT,
+	O_MAXLOSS,
+	O_UDP,
+	O_NOUDP,
+	O_PEER,
+	O_UDPPORT
+};
+
+static const struct cli_opt hb_optv[] = {
+	{O_INTERVAL, 0, "interval", CLI_REQUIRED, "TIME", "100ms",
+	 "between echoes, 0 for ping-pong", false},
+	/* -i is the interface everywhere else (tcpdump's letter) */
+	{O_INTERVAL, 'i', NULL, CLI_REQUIRED, "TIME", NULL, NULL, true},
+	{O_COUNT, 'c', "count", CLI_REQUIRED, "N", NULL,
+	 "send N echoes, then stop", false},
+	{O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "10s",
+	 "how long to run", false},
+	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "1.9x interval",
+	 "an echo unanswered this long is lost", false},
+	{O_MAXRTT, 0, "max-rtt", CLI_REQUIRED, "TIME", NULL,
+	 "gate: exit 1 when p99 RTT is above TIME", false},
+	{O_MAXLOSS, 0, "max-loss", CLI_REQUIRED, "PERCENT", NULL,
+	 "gate: exit 1 when loss is above PERCENT", false},
+	{O_UDP, 0, "udp", CLI_FLAG, NULL, "on", "also send UDP echoes", false},
+	{O_NOUDP, 0, "no-udp", CLI_FLAG, NULL, NULL, "TCP echoes only", false},
+	{O_UDPPORT, 0, "udp-port", CLI_REQUIRED, "PORT", NULL,
+	 "UDP echoes to PORT, opened on the responder", false},
+	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	 "the responder's shared secret, one line", false},
+	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "7470",
+	 "responder port if HOST has none", false},
+	{O_PEER, 0, "peer", CLI_FLAG, NULL, NULL,
+	 "scan's peer probe instead: NAT, inbound, 1s", false},
+	CLI_OPT_JSON(O_JSON),
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
+	 "write the JSON document to FILE", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd hb_cmd = {
+	"netprobe heartbeat", "[options] HOST[:PORT]",
+	"Measure RTT, jitter and loss over a held connection to a responder.",
+	hb_optv, sizeof(hb_optv) / sizeof(hb_optv[0]),
+	"The timeout is at least 150ms; a held connection silent that long, and\n"
+	"past the kernel's retransmissions, is dropped and opened again.\n"
+	"--peer takes no count, duration or gate.\n",
+};
 
 /* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
 static int hb_parse(int argc, char **argv, struct hb_opts *o)
 {
-	enum {
-		O_MAXRTT = 256,
-		O_MAXLOSS,
-		O_UDP,
-		O_NOUDP,
-		O_JSON,
-		O_PEER,
-		O_UDPPORT
-	};
-	static const struct option opts[] = {
-	    {"interval", required_argument, NULL, 'i'},
-	    {"count", required_argument, NULL, 'c'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"port", required_argument, NULL, 'p'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"max-rtt", required_argument, NULL, O_MAXRTT},
-	    {"max-loss", required_argument, NULL, O_MAXLOSS},
-	    {"udp", no_argument, NULL, O_UDP},
-	    {"no-udp", no_argument, NULL, O_NOUDP},
-	    {"json", no_argument, NULL, O_JSON},
-	    {"peer", no_argument, NULL, O_PEER},
-	    {"udp-port", required_argument, NULL, O_UDPPORT},
-	    {"token-file", required_argument, NULL, 'k'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *errstr, *peer;
+	const char *errstr, *peer, *arg = NULL;
 	char err[CLIENT_ERR_MAX];
+	struct cli cl;
+	char **ops;
 	long long v;
-	int ch;
+	int ch, nops;
 
 	memset(o, 0, sizeof(*o));
 	o->port = PROTO_DEFAULT_PORT;
@@ -155,60 +150,60 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	o->gate.max_rtt_us = -1;
 	o->gate.max_loss_pct = -1;
 	o->udp = true;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:k:h", opts, NULL)) !=
-	       -1) {
+	cli_start(&cl, &hb_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
+		arg = cl.arg;
 		switch (ch) {
-		case 'i':
-			if (parse_duration_us(optarg, 0, 60000000,
+		case O_INTERVAL:
+			if (parse_duration_us(arg, 0, 60000000,
 			                      &o->interval_us, &errstr) < 0)
 				goto bad_dur;
 			break;
-		case 'c':
-			if (parse_num(optarg, 1, 10000000, &o->count, &errstr) <
+		case O_COUNT:
+			if (parse_num(arg, 1, 10000000, &o->count, &errstr) <
 			    0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "count '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			break;
-		case 'd':
-			if (parse_duration_us(optarg, 1000, 86400000000LL,
+		case O_DURATION:
+			if (parse_duration_us(arg, 1000, 86400000000LL,
 			                      &o->duration_us, &errstr) < 0)
 				goto bad_dur;
 			break;
-		case 't':
-			if (parse_duration_us(optarg, 1000, 600000000,
+		case O_TIMEOUT:
+			if (parse_duration_us(arg, 1000, 600000000,
 			                      &o->timeout_us, &errstr) < 0)
 				goto bad_dur;
 			o->timeout_set = true;
 			break;
-		case 'p':
-			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+		case O_PORT:
+			if (parse_num(arg, 1, 65535, &v, &errstr) < 0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "port '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			o->port = (unsigned)v;
 			break;
-		case 'o':
-			o->output = optarg;
+		case O_OUTPUT:
+			o->output = arg;
 			break;
 		case O_MAXRTT:
-			if (parse_duration_us(optarg, 1, 600000000,
+			if (parse_duration_us(arg, 1, 600000000,
 			                      &o->gate.max_rtt_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case O_MAXLOSS:
-			if (parse_num(optarg, 0, 100, &v, &errstr) < 0) {
+			if (parse_num(arg, 0, 100, &v, &errstr) < 0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "loss percentage '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			o->gate.max_loss_pct = (double)v;
@@ -226,32 +221,29 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 			o->peer_probe = true;
 			break;
 		case O_UDPPORT:
-			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+			if (parse_num(arg, 1, 65535, &v, &errstr) < 0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "port '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			o->udp_port = (unsigned)v;
 			break;
-		case 'k':
-			o->token_file = optarg;
+		case O_TOKEN:
+			o->token_file = arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
+		case O_HELP:
+			return cli_help(&hb_cmd, stdout) == 0 ? 1 : 2;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&hb_cmd, stderr, "%s", cl.err);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "netprobe heartbeat: %s\n",
-		        optind >= argc ? "missing host" : "too many arguments");
-		usage(stderr);
-		return 2;
-	}
+	nops = cli_operands(&cl, &ops);
+	if (nops != 1)
+		return cli_usage_error(&hb_cmd, stderr, "%s",
+				       nops == 0 ? "missing host"
+						 : "too many operands");
 	if (o->peer_probe &&
 	    (o->count > 0 || o->duration_us > 0 || o->gate.max_rtt_us >= 0 ||
 	     o->gate.max_loss_pct >= 0)) {
@@ -273,7 +265,7 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 		if (o->timeout_us < 150000)
 			o->timeout_us = 150000;
 	}
-	peer = argv[optind];
+	peer = ops[0];
 	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host), &o->port,
 	                      err, sizeof(err)) < 0) {
 		fprintf(stderr, "netprobe heartbeat: %s\n", err);
@@ -282,7 +274,7 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	return 0;
 bad_dur:
 	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n",
-	        optarg, errstr);
+	        arg, errstr);
 	return 2;
 }
 

@@ -1,26 +1,63 @@
 /* netprobe report: reads netprobe and ncclcheck documents from many nodes
- * and runs, decides across them, and writes one report in the format asked
- * for; the exit status is the gate (--fail-on). */
-#include <getopt.h>
+ * and runs, decides across them, and writes one report in each format asked
+ * for, at once; the exit status is the gate (--fail-on). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "report.h"
 
 enum report_format { FMT_TEXT, FMT_MD, FMT_HTML, FMT_JSON, FMT_JUNIT };
 
-/* Usage, equal to the man page SYNOPSIS. */
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: netprobe report [--format text|markdown|html|json|junit]"
-		"\n                       [-o FILE] [--fail-on "
-		"warning|fault|never] FILE|DIR...\n");
-}
+enum {
+	O_FORMAT = 'f',
+	O_OUTPUT = 'o',
+	O_JSONFLAG = 'j',
+	O_HELP = 'h',
+	O_JSON = 256,
+	O_HTML,
+	O_JUNIT,
+	O_MD,
+	O_FAILON,
+};
+
+static const struct cli_opt report_optv[] = {
+	{O_FORMAT, 'f', "format", CLI_REQUIRED, "FORMAT", "text",
+	 "text, markdown, html, json or junit", false},
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", "standard output",
+	 "write that format to FILE", false},
+	{O_HTML, 0, "html", CLI_REQUIRED, "FILE", NULL,
+	 "also write the HTML report to FILE", false},
+	{O_JUNIT, 0, "junit", CLI_REQUIRED, "FILE", NULL,
+	 "also write JUnit XML to FILE", false},
+	{O_MD, 0, "markdown", CLI_REQUIRED, "FILE", NULL,
+	 "also write Markdown to FILE", false},
+	{O_JSON, 0, "json", CLI_OPTIONAL, "FILE", NULL,
+	 "also write the merged JSON to FILE; alone: -j", false},
+	{O_JSONFLAG, 'j', NULL, CLI_FLAG, NULL, NULL,
+	 "the merged JSON instead of text (--format json)", false},
+	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
+	 "exit 1 from: warning, fault, never", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd report_cmd = {
+	"netprobe report", "[options] FILE|DIR...",
+	"Merge every node's netprobe and ncclcheck documents into one report.",
+	report_optv, sizeof(report_optv) / sizeof(report_optv[0]),
+	"The report goes to standard output (or -o) in --format, and at once to "
+	"each\nfile named by --html, --junit, --markdown and --json.\n",
+};
+
+/* One report to write: a format and where (NULL: standard output). */
+struct report_out {
+	int format;
+	const char *path;
+};
 
 /* Parses --format. Returns 0, or -1 for an unknown name. */
 static int parse_format(const char *s, enum report_format *out)
@@ -72,8 +109,8 @@ static int emit(const struct report_model *m, const char *path,
 	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
-		bool colour = f == FMT_TEXT && isatty(STDOUT_FILENO) &&
-			      (nc == NULL || nc[0] == '\0');
+		bool colour = f == FMT_TEXT &&
+			      cli_color(isatty(STDOUT_FILENO), nc);
 
 		rc = render(m, stdout, f, colour, fail_on);
 		if (rc < 0 || fflush(stdout) == EOF || ferror(stdout)) {
@@ -120,68 +157,102 @@ static int emit(const struct report_model *m, const char *path,
 	return rc;
 }
 
+/* Adds a file output; returns 2 (a usage error printed) when full. */
+static int add_out(struct report_out *outs, int *n, int format,
+		   const char *path)
+{
+	if (*n >= 8) {
+		fprintf(stderr, "netprobe report: at most 8 outputs\n");
+		return 2;
+	}
+	outs[*n].format = format;
+	outs[(*n)++].path = path;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"fail-on", required_argument, NULL, 'F'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	enum report_format fmt = FMT_TEXT;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	const char *out = NULL;
+	struct report_out outs[8];
 	struct report_set set = {0};
 	struct report_model *m;
-	int ch, rc;
+	bool fmt_given = false, json_stdout = false;
+	struct cli cl;
+	char **ops;
+	int ch, rc, nout = 0, nops;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	cli_start(&cl, &report_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
 		switch (ch) {
-		case 'f':
-			if (parse_format(optarg, &fmt) < 0) {
+		case O_FORMAT:
+			if (parse_format(cl.arg, &fmt) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown format "
 					"'%s': use text, markdown, html, json "
 					"or junit\n",
-					optarg);
+					cl.arg);
 				return 2;
 			}
+			fmt_given = true;
 			break;
-		case 'o':
-			out = optarg;
+		case O_OUTPUT:
+			out = cl.arg;
 			break;
-		case 'F':
-			if (strcmp(optarg, "warning") == 0)
+		case O_HTML:
+		case O_JUNIT:
+		case O_MD:
+			if (add_out(outs, &nout,
+				    ch == O_HTML    ? FMT_HTML
+				    : ch == O_JUNIT ? FMT_JUNIT
+						    : FMT_MD,
+				    cl.arg))
+				return 2;
+			break;
+		case O_JSON:
+		case O_JSONFLAG:
+			if (cl.arg == NULL || strcmp(cl.arg, "-") == 0)
+				json_stdout = true;
+			else if (add_out(outs, &nout, FMT_JSON, cl.arg))
+				return 2;
+			break;
+		case O_FAILON:
+			if (strcmp(cl.arg, "warning") == 0)
 				fail_on = REPORT_FAIL_WARNING;
-			else if (strcmp(optarg, "fault") == 0)
+			else if (strcmp(cl.arg, "fault") == 0)
 				fail_on = REPORT_FAIL_FAULT;
-			else if (strcmp(optarg, "never") == 0)
+			else if (strcmp(cl.arg, "never") == 0)
 				fail_on = REPORT_FAIL_NEVER;
 			else {
 				fprintf(stderr,
 					"netprobe report: unknown level '%s': "
 					"use warning, fault or never\n",
-					optarg);
+					cl.arg);
 				return 2;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
+		case O_HELP:
+			return cli_help(&report_cmd, stdout) == 0 ? 0 : 2;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&report_cmd, stderr, "%s",
+					       cl.err);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "netprobe report: no documents given\n");
-		usage(stderr);
-		return 2;
+	if (json_stdout) {
+		if (fmt_given && fmt != FMT_JSON)
+			return cli_usage_error(&report_cmd, stderr,
+					       "--json without a file and "
+					       "--format both choose the "
+					       "format of standard output");
+		fmt = FMT_JSON;
 	}
-	for (int i = optind; i < argc; i++) {
-		if (report_load_path(&set, argv[i]) < 0) {
+	nops = cli_operands(&cl, &ops);
+	if (nops == 0)
+		return cli_usage_error(&report_cmd, stderr,
+				       "no documents given");
+	for (int i = 0; i < nops; i++) {
+		if (report_load_path(&set, ops[i]) < 0) {
 			fprintf(stderr, "netprobe report: out of memory\n");
 			report_set_free(&set);
 			return 2;
@@ -212,9 +283,16 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "netprobe report: out of memory\n");
 		return 2;
 	}
+	/* every output is tried, the files first: one that cannot be
+	 * written loses none of the others */
+	rc = 0;
+	for (int i = 0; i < nout; i++)
+		if (emit(m, outs[i].path, (enum report_format)outs[i].format,
+			 fail_on) < 0)
+			rc = 2;
 	if (emit(m, out, fmt, fail_on) < 0)
 		rc = 2;
-	else
+	if (rc == 0)
 		rc = report_gate(m, fail_on);
 	report_model_free(m);
 	return rc;
