@@ -101,7 +101,7 @@ static const struct cli_opt hb_optv[] = {
 	{O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "10s",
 	 "how long to run", false},
 	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "1.9x interval",
-	 "an echo unanswered this long is lost", false},
+	 "an echo is lost after this", false},
 	{O_MAXRTT, 0, "max-rtt", CLI_REQUIRED, "TIME", NULL,
 	 "gate: exit 1 when p99 RTT is above TIME", false},
 	{O_MAXLOSS, 0, "max-loss", CLI_REQUIRED, "PERCENT", NULL,
