@@ -16,8 +16,8 @@ E2E_TOP=$(cd "$E2E_SRC/../.." && pwd)
 E2E_OUT=$E2E_BUILD/$E2E_NAME
 # torch's timeout for init_process_group and every collective, seconds;
 # each framework run is cut E2E_CUT seconds after it starts.
-: "${E2E_T:=15}"
-: "${E2E_CUT:=$((E2E_T + 12))}"
+: "${E2E_T:=10}"
+: "${E2E_CUT:=$((E2E_T + 10))}"
 E2E_MPI=$E2E_BUILD/mpi_allreduce
 E2E_PY=/usr/bin/python3
 E2E_NODES=$E2E_OUT/nodes
@@ -169,7 +169,7 @@ e2e_gloo_start() {
 	for _ns in $E2E_RANKS; do
 		e2e_cut $((E2E_CUT + 60)) "$_ns" env RANK=$_r WORLD_SIZE=$_n \
 			E2E_TIMEOUT="$E2E_T" E2E_CUT="$E2E_CUT" \
-			"$E2E_PY" -u "$E2E_SRC/gloo_job.py" \
+			"$E2E_PY" -u "$E2E_SRC/torch_job.py" \
 			>"$E2E_OUT/gloo.$1.$_r.log" 2>&1 &
 		GLOO_PIDS="$GLOO_PIDS $!"
 		_r=$((_r + 1))
@@ -263,7 +263,23 @@ e2e_scan() {
 		>"$E2E_OUT/scan.$_h.json" 2>"$E2E_OUT/scan.$_h.err"
 	echo "#   scan on $_h (exit $?): $(jq -r '[.findings[] |
 		"\(.code)/\(.severity)"] | join(" ")' "$E2E_OUT/scan.$_h.json")"
-	echo "$_ns $*" >>"$E2E_OUT/scans"
+}
+
+# e2e_scans NS=PEER[,PEER]...: e2e_scan on every node named, all at once
+# (each node's operator runs its own); the peers are kept for the export.
+e2e_scans() {
+	_pids=""
+	for _spec in "$@"; do
+		_ns=${_spec%%=*}
+		_peers=$(echo "${_spec#*=}" | tr ',' ' ')
+		echo "$_ns $_peers" >>"$E2E_OUT/scans"
+		# shellcheck disable=SC2086 # one word per peer
+		e2e_scan "$_ns" $_peers &
+		_pids="$_pids $!"
+	done
+	for _p in $_pids; do
+		wait "$_p"
+	done
 }
 
 # e2e_report: `netprobe report` over every scan; VERDICT is the table
@@ -292,10 +308,10 @@ e2e_report() {
 	echo "#   report: $VERDICT"
 }
 
-# e2e_fix_export NS: what the node's job script does with netprobe's
-# advice: eval "$(netprobe scan --export --quick --peer ...)" after its
-# own settings. Counts as a fix when it printed something.
-e2e_fix_export() {
+# e2e_export NS: what the node's job script would eval:
+# `netprobe scan --export --quick --peer ...` with the peers it scanned,
+# into $E2E_OUT/export.NS.
+e2e_export() {
 	_peers=$(awk -v n="$1" '$1 == n { $1 = ""; print }' "$E2E_OUT/scans")
 	_a=""
 	for _p in $_peers; do
@@ -304,6 +320,12 @@ e2e_fix_export() {
 	[ -n "$_a" ] && _a="$_a --quick"
 	e2e_on "$1" timeout 60 "$NETPROBE" scan --export $_a \
 		>"$E2E_OUT/export.$1" 2>"$E2E_OUT/export.$1.err"
+}
+
+# e2e_fix_export NS: the node's job script evals netprobe's exports after
+# its own settings (appended to its job environment). Counts as a fix
+# when something was printed.
+e2e_fix_export() {
 	echo "#   scan --export on $(e2e_hn "$1"): $(tr '\n' ' ' \
 		<"$E2E_OUT/export.$1")"
 	if [ -s "$E2E_OUT/export.$1" ]; then
@@ -343,6 +365,14 @@ e2e_fix_mtu() {
 
 # e2e_fix_all: every kind of fix netprobe gave, on every node of the job.
 e2e_fix_all() {
+	_pids=""
+	for _ns in $E2E_RANKS; do
+		e2e_export "$_ns" &
+		_pids="$_pids $!"
+	done
+	for _p in $_pids; do
+		wait "$_p"
+	done
 	for _ns in $E2E_RANKS; do
 		e2e_fix_export "$_ns"
 		e2e_fix_firewall "$_ns"

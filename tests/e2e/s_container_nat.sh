@@ -70,8 +70,7 @@ e2e_ranks $lan.1 "$K" "$B"
 e2e_frameworks before
 # responders on the hosts (host networking, as the README says)
 e2e_serve "$A" "$B"
-e2e_scan "$K" $lan.2
-e2e_scan "$B" $lan.1
+e2e_scans "$K=$lan.2" "$B=$lan.1"
 e2e_report
 e2e_fix_all
 e2e_frameworks after

@@ -40,8 +40,7 @@ e2e_ranks $lan.1 "$A" "$B"
 
 e2e_frameworks before
 e2e_serve "$A" "$B"
-e2e_scan "$A" $lan.2
-e2e_scan "$B" $lan.1
+e2e_scans "$A=$lan.2" "$B=$lan.1"
 e2e_report
 e2e_fix_all
 e2e_frameworks after

@@ -19,8 +19,7 @@ e2e_ranks 10.231.70.1 "$A" "$B"
 
 e2e_frameworks before
 e2e_serve "$A" "$B"
-e2e_scan "$A" 10.231.70.2
-e2e_scan "$B" 10.231.70.1
+e2e_scans "$A=10.231.70.2" "$B=10.231.70.1"
 e2e_report
 e2e_fix_all
 e2e_frameworks after

@@ -36,8 +36,7 @@ e2e_ranks "$net.1" "$A" "$B"
 
 e2e_frameworks before
 e2e_serve "$A" "$B"
-e2e_scan "$A" "$net.2"
-e2e_scan "$B" "$net.1"
+e2e_scans "$A=$net.2" "$B=$net.1"
 e2e_report
 e2e_fix_all
 e2e_frameworks after

@@ -44,8 +44,7 @@ e2e_ranks 10.231.201.5 "$P1" "$P2"
 
 e2e_frameworks before
 e2e_serve "$P1" "$P2"
-e2e_scan "$P1" 10.231.202.5
-e2e_scan "$P2" 10.231.201.5
+e2e_scans "$P1=10.231.202.5" "$P2=10.231.201.5"
 e2e_report
 e2e_fix_all
 e2e_frameworks after

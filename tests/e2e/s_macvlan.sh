@@ -26,8 +26,7 @@ e2e_ranks $lan.10 "$K" "$B"
 
 e2e_frameworks before
 e2e_serve "$K" "$B"
-e2e_scan "$K" $lan.2
-e2e_scan "$B" $lan.10
+e2e_scans "$K=$lan.2" "$B=$lan.10"
 e2e_report
 e2e_fix_all
 e2e_frameworks after

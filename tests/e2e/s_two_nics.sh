@@ -50,8 +50,7 @@ fi
 
 e2e_frameworks before
 e2e_serve "$A" "$B"
-e2e_scan "$A" $tr.2
-e2e_scan "$B" $tr.1
+e2e_scans "$A=$tr.2" "$B=$tr.1"
 e2e_report
 e2e_fix_all
 e2e_frameworks after
