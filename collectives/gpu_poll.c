@@ -1,75 +1,13 @@
 /* ncclcheck's bounded waits: every completion is polled through CUDA
  * events, NCCL's asynchronous error and the side channel against a
- * deadline; a failure names the step and who had arrived, aborts NCCL
- * and exits. */
+ * deadline. A failure goes down to nc_fail_step (gpu_exit.c), which names
+ * the step and who had arrived, aborts NCCL and exits. */
 #include "harness.h"
-#include "watchdog.h"
 
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "base/parse.h"
-
-/* Aborts the communicators (bounded by the watchdog). */
-void nc_abort_comms(struct ctx *c)
-{
-	if (!c->comms_ready)
-		return;
-	nc_wd_arm(sc_now_us() + 10000000, "ncclCommAbort");
-	for (int i = 0; i < c->ndev; i++) {
-		if (c->d[i].fast != NULL)
-			ncclCommAbort(c->d[i].fast);
-		if (c->d[i].comm != NULL)
-			ncclCommAbort(c->d[i].comm);
-	}
-	c->comms_ready = false;
-	nc_wd_disarm();
-}
-
-/* A step failed (timeout, lost peer, NCCL or CUDA error): names the step
- * and who had arrived, tells the others, aborts NCCL, writes what rank 0
- * knows, and exits 1 (never returns). A timeout or a lost rank is the
- * finding collective-timeout; an error NCCL or CUDA returned is recorded
- * as an error of the run ("nccl-error"). */
-void nc_fail_step(struct ctx *c, const char *what, const char *reason,
-		  bool timed_out)
-{
-	char table[768], msg[1400];
-	long long dl = sc_now_us() + GRACE_US;
-	bool peer = reason == c->sc.why || c->sc.from_peer;
-	const char *label = timed_out || peer ? "collective-timeout" :
-						"nccl-error";
-
-	nc_wd_arm(dl + 5000000, "reporting a failed step");
-	if (c->sc.from_peer) {
-		/* another rank stopped us; its message names step and table */
-		snprintf(msg, sizeof(msg), "%s", reason);
-	} else {
-		sc_describe(&c->sc, c->step, dl, table, sizeof(table));
-		snprintf(msg, sizeof(msg), "%s: %s; %s", what, reason, table);
-		sc_abort(&c->sc, msg);
-	}
-	nc_say(c, "%s: %s", label, msg);
-	nc_abort_comms(c);
-	if (c->l.rank == 0) {
-		/* let the others fetch the arrival table before going */
-		long long until = sc_now_us() + 1500000;
-
-		while (sc_now_us() < until && c->sc.nprocs > 1) {
-			sc_poll(&c->sc);
-			usleep(20000);
-		}
-		if (strcmp(label, "collective-timeout") == 0)
-			nc_run_finding(&c->run, label, -1, "%s", msg);
-		else
-			nc_run_error(&c->run, "nccl", "%s", msg);
-		nc_finish(c, false);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	_exit(1);
-}
 
 /* Waits for every device's `done` event, polling NCCL's async errors and
  * the side channel, until the deadline. Fails the step otherwise. */

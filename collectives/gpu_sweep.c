@@ -159,7 +159,7 @@ static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 		}
 		if (!nc_coll_get(st->coll)->reduces)
 			e.tol = 0;
-		if (corrupt && r == c->corrupt_rank && cnt > 0)
+		if (corrupt && r == c->hooks.corrupt_rank && cnt > 0)
 			nc_dev_corrupt(out, cnt / 2, st->dtype, c->d[i].s);
 		nc_dev_check(out, cnt, &e, c->d[i].wrong, c->d[i].s);
 	}
@@ -178,7 +178,8 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	float ms;
 
 	c->step++;
-	if (c->stall_rank == c->l.rank && c->stall_step == c->step) {
+	if (c->hooks.stall_rank == c->l.rank &&
+	    c->hooks.stall_step == c->step) {
 		/* test only: a rank that hangs before it arrives */
 		nc_say(c, "test: stalling at step %u (NCCLCHECK_TEST_STALL)",
 		    c->step);
@@ -237,8 +238,8 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 			enqueue(c, st, it, dl);
 		for (int i = 0; i < c->ndev; i++)
 			cudaEventRecord(c->d[i].e1, c->d[i].s);
-		if (c->kill_rank == c->l.rank &&
-		    c->kill_bytes <= (unsigned long long)res->bytes) {
+		if (c->hooks.kill_rank == c->l.rank &&
+		    c->hooks.kill_bytes <= (unsigned long long)res->bytes) {
 			nc_say(c, "test: killing myself at %llu B "
 			    "(NCCLCHECK_TEST_KILL)", res->bytes);
 			fflush(stderr);
@@ -280,7 +281,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	if (c->o.check) {
 		init_data(c, st);
 		enqueue(c, st, 0, dl);
-		check_data(c, st, c->corrupt_rank >= 0);
+		check_data(c, st, c->hooks.corrupt_rank >= 0);
 		mark_done(c);
 		nc_wait_done(c, st->what, dl);
 		for (int i = 0; i < c->ndev; i++) {

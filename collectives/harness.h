@@ -1,7 +1,14 @@
-/* The GPU side of ncclcheck's harness, shared by its three files:
- * ncclcheck.c (launch, pre-flight, communicators, outputs), gpu_sweep.c
- * (sweep, timing, checks) and gpu_poll.c (every wait bounded, failure
- * reports). Includes CUDA and NCCL: never built for the CPU tests. */
+/* The GPU side of ncclcheck's harness: the state of one process's run and
+ * the functions its files share. Calls go one way, from main down:
+ *   ncclcheck.c    main: the order of the run
+ *   gpu_launch.c   MPI start, this process's GPUs, the side channel
+ *   gpu_preflight.c  what this rank reports, the pre-flight exchanges
+ *   gpu_nccl.c     communicators and buffers: init, split, teardown
+ *   gpu_nccllog.c  NCCL's debug file: where it goes, what it said
+ *   gpu_sweep.c    sweep, timing, checks
+ *   gpu_poll.c     every wait bounded by a deadline
+ *   gpu_exit.c     messages, abort, the failed-step exit, the finish
+ * Includes CUDA and NCCL: never built for the CPU tests. */
 #ifndef NC_HARNESS_H
 #define NC_HARNESS_H
 
@@ -11,6 +18,7 @@
 #include <stdint.h>
 
 #include "bootstrap.h"
+#include "hooks.h"
 #include "launch.h"
 #include "nc.h"
 #include "output.h"
@@ -43,11 +51,7 @@ struct ctx {
 	bool own_debug;
 	bool comms_ready;
 	bool tty;
-	int corrupt_rank;   /* NCCLCHECK_TEST_CORRUPT: -1 off */
-	int kill_rank;      /* NCCLCHECK_TEST_KILL rank:bytes */
-	unsigned long long kill_bytes;
-	int stall_rank;     /* NCCLCHECK_TEST_STALL rank:step */
-	unsigned stall_step;
+	struct nc_hooks hooks; /* NCCLCHECK_TEST_*: all off unless set */
 };
 
 struct step {
@@ -65,6 +69,7 @@ static inline ncclComm_t run_comm(const struct dev *d)
 	return d->fast != NULL ? d->fast : d->comm;
 }
 
+/* gpu_exit.c */
 /* One error line on stderr with the rank prefix (house style). */
 void nc_say(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -75,11 +80,45 @@ void nc_abort_comms(struct ctx *c);
 /* Reports a failed step to everyone and exits 1; never returns. */
 void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		  bool timed_out) __attribute__((noreturn));
+
+/* gpu_poll.c */
 /* Waits for every device's done event until the deadline, or fails. */
 void nc_wait_done(struct ctx *c, const char *what, long long deadline);
 /* Waits until no communicator is in progress, or fails. */
 void nc_wait_comms(struct ctx *c, const char *what, long long deadline);
+
+/* gpu_sweep.c */
 /* Runs the whole sweep, filling c->run.res and printing the table. */
 void nc_sweep(struct ctx *c);
+
+/* gpu_launch.c */
+#ifdef NC_HAVE_MPI
+/* MPI_Init and the check that the launcher's MPI is ours. Returns 0, or
+ * -1 (said) when the process must exit 2. */
+int nc_mpi_start(struct ctx *c, int *argc, char ***argv);
+#endif
+/* Picks this process's GPUs, makes streams and events. Returns 0, or -1
+ * (said) when the process must exit 2. */
+int nc_pick_gpus(struct ctx *c);
+/* Opens the side channel to the other processes; exits 1 or 2 on
+ * failure. mine: this process's first rank info (where rank 0 listens). */
+void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine);
+
+/* gpu_preflight.c */
+/* Pre-flight: gathers every rank's info, checks interfaces, versions and
+ * reachability. Returns false when NCCL must not start. */
+bool nc_gpu_preflight(struct ctx *c);
+
+/* gpu_nccl.c */
+/* Creates the communicators and the buffers; exits on failure. */
+void nc_start_nccl(struct ctx *c);
+/* Releases communicators and buffers after a good run (bounded). */
+void nc_stop_nccl(struct ctx *c);
+
+/* gpu_nccllog.c */
+/* Sends NCCL's debug output to a file of ours unless the user chose. */
+void nc_debug_env(struct ctx *c);
+/* Reads that file and merges every process's transports into c->run. */
+void nc_gather_transports(struct ctx *c);
 
 #endif

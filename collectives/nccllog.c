@@ -150,3 +150,44 @@ int nc_nccllog_file(struct nc_nccllog *lg, const char *path)
 	nc_nccllog_finish(lg);
 	return 0;
 }
+
+/* Lines of "KIND IFACE", then "#alg NVLS COLLNET TREE": plain text, so
+ * the exchange needs no byte order; the blob stays zero-terminated. */
+void nc_nccllog_pack(const struct nc_nccllog *lg, char *blob, size_t len)
+{
+	size_t off = 0;
+
+	if (len < 64)
+		return;
+	for (int i = 0; i < lg->nt && off < len - 64; i++)
+		off += (size_t)snprintf(blob + off, len - off, "%s %s\n",
+					lg->t[i].kind, lg->t[i].iface);
+	snprintf(blob + off, len - off, "#alg %d %d %d\n", lg->nvls,
+		 lg->collnet, lg->tree);
+}
+
+/* Cuts the blob into lines in place; a transport another process already
+ * listed is not listed twice, and any process's algorithm counts. */
+void nc_nccllog_merge(struct nc_nccllog *m, char *blob, size_t len)
+{
+	char *save = NULL, *line;
+
+	if (len == 0)
+		return;
+	blob[len - 1] = '\0';
+	for (line = strtok_r(blob, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char kind[24] = "", iface[32] = "";
+		int a, b, t;
+
+		if (sscanf(line, "#alg %d %d %d", &a, &b, &t) == 3) {
+			m->nvls |= a;
+			m->collnet |= b;
+			m->tree |= t;
+			continue;
+		}
+		if (sscanf(line, "%23s %31s", kind, iface) < 1)
+			continue;
+		add(m, kind, iface);
+	}
+}

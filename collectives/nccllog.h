@@ -6,6 +6,7 @@
 #define NC_NCCLLOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define NC_MAX_TRANSPORTS 16
 
@@ -39,5 +40,16 @@ void nc_nccllog_finish(struct nc_nccllog *lg);
 /* Reads a whole debug file. Returns 0, or -1 with errno when it cannot be
  * opened. */
 int nc_nccllog_file(struct nc_nccllog *lg, const char *path);
+
+/* Bytes of one process's transports in the exchange between processes. */
+#define NC_NCCLLOG_BLOB 1024
+
+/* Writes what lg says (transports, NVLS, CollNet, tree) into blob as
+ * text for the exchange; len is at least 64 (else blob is left alone). */
+void nc_nccllog_pack(const struct nc_nccllog *lg, char *blob, size_t len);
+
+/* Adds one process's packed blob to m: transports not listed yet, and the
+ * algorithms any process connected. Cuts blob (len bytes) in place. */
+void nc_nccllog_merge(struct nc_nccllog *m, char *blob, size_t len);
 
 #endif

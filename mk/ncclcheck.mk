@@ -23,11 +23,14 @@ DEB_PKGS += libopenmpi-dev openmpi-bin
 
 NCCLCHECK := $(BUILD)/ncclcheck
 NC_TESTS := $(BUILD)/ncclcheck-tests
-# Host code without CUDA or NCCL: the CPU tests link these.
+# GPU host code (ncclcheck.c: main; gpu_*.c: the harness, see harness.h)
+# includes CUDA and NCCL and is built only with the toolkit. Every other
+# collectives/*.c is plain C: the CPU tests link it, built without either.
 NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/parse.o base/xmlesc.o \
-	doc/doc.o doc/finding.o kernel/iface.o decide/nccl_select.o)
+	doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
+	kernel/jobenv_parse.o decide/nccl_select.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
 	$(BUILD)/ncgpu/collectives/kernels.o

@@ -1,122 +1,43 @@
-/* netprobe serve internals shared by its files: the responder's state,
- * its limits and the event-loop handles. */
+/* netprobe serve, the responder peers probe (docs/protocol.md), as a
+ * server any program can run: start it, poll it from its own loop, free
+ * it. cmd_serve (serve.c) is one such loop; the mesh rendezvous can be
+ * another. Every client, listener, request and buffer is bounded; the
+ * server logs on stderr, rate-limited. */
 #ifndef NP_SERVE_H
 #define NP_SERVE_H
 
-#include <netinet/in.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <sys/socket.h>
-
-#include "wire/auth.h"
-#include "wire/proto_msg.h"
-
-#define SERVE_TCP_MAX_PAYLOAD 4096 /* largest frame a connection may send */
-#define SERVE_WBUF 16384           /* queued replies per connection */
-#define SERVE_MAX_TEMP 256         /* temporary listeners at once */
-#define SERVE_MAX_CB_SOCKS 1024    /* connect-back sockets at once */
-#define SERVE_OPEN_PORTS 16        /* ports per request without a token */
-#define SERVE_OPEN_LIFE_MS 10000   /* longest listener without a token */
-#define SERVE_AUTH_LIFE_MS 30000   /* longest listener with a token */
-#define SERVE_DEF_LIFE_MS 5000     /* listener lifetime when asked for 0 */
-#define SERVE_OPEN_CB_MS 3000      /* longest connect-back wait, no token */
-#define SERVE_AUTH_CB_MS 10000     /* longest connect-back wait, token */
-#define SERVE_ECHO_RATE 100000     /* echoes per second per connection */
-#define SERVE_HEAVY_RATE 5         /* listen/connect-back/auth per second */
-#define SERVE_UDP_RATE 50000       /* UDP replies per second, all peers */
-#define SERVE_IDLE_S 600           /* a silent connection is closed */
-#define SERVE_PARTIAL_S 30         /* a half-sent frame is given up */
-
-enum serve_ev {
-	EV_TCP_LISTEN = 1,
-	EV_UDP,
-	EV_CONN,
-	EV_TEMP,
-	EV_CB,
-};
-
-struct ev {
-	enum serve_ev kind;
-	int fd;
-};
-
-struct conn;
-
-struct cb_sock {
-	struct ev ev;
-	struct conn *owner;
-	int idx;
-};
-
-struct cb_job {
-	uint8_t proto;
-	uint16_t n;
-	int pending;
-	long long start_us, deadline_us;
-	struct cb_sock socks[PROTO_MAX_PORTS];
-	struct proto_connect_back_reply reply;
-	struct cb_job *next_dead;
-};
-
-struct bucket {
-	double tokens;
-	long long t_us;
-};
-
-struct conn {
-	struct ev ev;
-	unsigned slot;
-	struct sockaddr_storage peer;
-	socklen_t peerlen;
-	char name[INET6_ADDRSTRLEN + 8]; /* "addr:port" for logs */
-	bool authed, dead, nonce_set, want_out;
-	uint8_t nonce[PROTO_NONCE_LEN];
-	struct bucket echo, heavy;
-	long long last_us, partial_since_us;
-	struct cb_job *job;
-	struct conn *next_dead;
-	size_t rlen, wlen, woff;
-	uint8_t rbuf[PROTO_HDR_LEN + SERVE_TCP_MAX_PAYLOAD];
-	uint8_t wbuf[SERVE_WBUF];
-};
-
-struct temp {
-	struct ev ev; /* fd -1 when the slot is free */
-	uint8_t proto;
-	uint16_t port;
-	long long expires_us;
-};
+#include <signal.h>
+#include <stddef.h>
 
 struct serve_opts {
-	unsigned port;
-	const char *bind; /* NULL: all addresses */
-	const char *token_file;
+	unsigned port;          /* TCP and UDP */
+	const char *bind;       /* NULL: all addresses */
+	const char *token_file; /* NULL: listen and connect-back are open */
 	unsigned max_clients;
-	int verbose;
+	int verbose; /* 1: every client and request logged */
 };
 
-struct server {
-	struct serve_opts o;
-	int ep;
-	struct ev tcp, udp;
-	int family;          /* of the listening sockets */
-	struct conn **conns; /* max_clients slots */
-	unsigned nconns;
-	struct conn *dead; /* freed after each event batch */
-	struct cb_job *dead_jobs;
-	struct temp temps[SERVE_MAX_TEMP];
-	unsigned ntemps, ncb_socks;
-	struct auth_key key;
-	bool have_key;
-	struct bucket udp_bucket;
-	long log_budget, log_suppressed;
-	long long log_t_us;
-	char node[PROTO_NODE_MAX + 1];
-	uint8_t udpbuf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD + 64];
-};
+struct server;
 
-/* Token bucket: true when one more event fits rate per second. */
-bool serve_bucket_take(struct bucket *b, double rate, double burst,
-                       long long now_us);
+/* The defaults of `netprobe serve`: port 7470, all addresses, no token,
+ * 1024 clients, quiet. */
+void serve_opts_init(struct serve_opts *o);
+
+/* Checks the options, loads the token, opens the TCP and UDP sockets on
+ * o->port and the event loop. o's strings must outlive the server. Returns
+ * the server, or NULL with err filled ("cannot listen on tcp port '7470':
+ * Address already in use"). */
+struct server *serve_start(const struct serve_opts *o, char *err,
+                           size_t errlen);
+
+/* Handles one batch of events: waits at most max_ms (-1: until the next
+ * timer, at most a second) with sigmask in place while waiting, as
+ * epoll_pwait does. Returns 0, also when a signal cut the wait short, or
+ * -1 with errno when the loop cannot go on. */
+int serve_poll(struct server *s, int max_ms, const sigset_t *sigmask);
+
+/* Closes every socket and frees everything, s too. Safe on NULL and on a
+ * half-started server. */
+void serve_free(struct server *s);
 
 #endif

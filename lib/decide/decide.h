@@ -1,6 +1,7 @@
 /* The scan's deciders: pure functions over the interface list, the
  * environment (as a struct, never getenv), the hostname lookup and the
- * recommendation, each adding findings with codes from the catalogue. */
+ * recommendation, each adding findings with codes from the catalogue. The
+ * environment's structs and parsers are kernel/jobenv.h's. */
 #ifndef NP_DECIDE_H
 #define NP_DECIDE_H
 
@@ -11,26 +12,11 @@
 #include "doc/doc.h"
 #include "kernel/hostname.h"
 #include "kernel/iface.h"
+#include "kernel/jobenv.h"
 #include "decide/nccl_select.h"
 #include "probe/peer.h"
 
 struct recommendation;
-
-/* The settings the deciders check; NULL for an unset variable. */
-struct scan_env {
-	const char *nccl_socket_ifname; /* NCCL_SOCKET_IFNAME */
-	const char *nccl_socket_family; /* NCCL_SOCKET_FAMILY */
-	const char *nccl_comm_id;       /* NCCL_COMM_ID as given */
-	const char *gloo_socket_ifname; /* GLOO_SOCKET_IFNAME */
-	const char *ompi_if_include;    /* OMPI_MCA_btl_tcp_if_include */
-	const char *ompi_if_exclude;    /* OMPI_MCA_btl_tcp_if_exclude */
-	const char *master_addr;        /* MASTER_ADDR */
-	int nodes; /* nodes in the job: >1 several, 1 one, 0 unknown */
-};
-
-/* Fills the struct from getenv; nodes from NNODES, SLURM_JOB_NUM_NODES,
- * SLURM_NNODES, or WORLD_SIZE over LOCAL_WORLD_SIZE. */
-void scan_env_from_process(struct scan_env *e);
 
 /* The nccl_env NCCL would read, from the scan's env (NCCL_COMM_ID replaced
  * by comm_id_numeric when the caller resolved a name, else as given). */

@@ -1,52 +1,9 @@
-/* Interface predicates every scan decider and the recommendation share, and
- * the one place the scan's environment is read. */
+/* Interface predicates every scan decider and the recommendation share,
+ * and the environment NCCL would read, taken from the scan's. */
 #include "decide/decide.h"
 
 #include <arpa/inet.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include "base/parse.h"
-
-/* A node count from one variable; 0 when unset or not a number. */
-static int env_count(const char *name)
-{
-	const char *v = getenv(name), *errstr;
-	long long n;
-
-	if (v == NULL || parse_num(v, 1, 1000000, &n, &errstr) < 0)
-		return 0;
-	return (int)n;
-}
-
-/* The one getenv of the scan: deciders only ever see the struct. */
-void scan_env_from_process(struct scan_env *e)
-{
-	static const char *const node_vars[] = {
-	    "NNODES",
-	    "SLURM_JOB_NUM_NODES",
-	    "SLURM_NNODES",
-	};
-	int world, local;
-
-	memset(e, 0, sizeof(*e));
-	e->nccl_socket_ifname = getenv("NCCL_SOCKET_IFNAME");
-	e->nccl_socket_family = getenv("NCCL_SOCKET_FAMILY");
-	e->nccl_comm_id = getenv("NCCL_COMM_ID");
-	e->gloo_socket_ifname = getenv("GLOO_SOCKET_IFNAME");
-	e->ompi_if_include = getenv("OMPI_MCA_btl_tcp_if_include");
-	e->ompi_if_exclude = getenv("OMPI_MCA_btl_tcp_if_exclude");
-	e->master_addr = getenv("MASTER_ADDR");
-	for (size_t i = 0; i < sizeof(node_vars) / sizeof(node_vars[0]); i++) {
-		if ((e->nodes = env_count(node_vars[i])) > 0)
-			return;
-	}
-	/* torchrun: more ranks in the world than on this node */
-	world = env_count("WORLD_SIZE");
-	local = env_count("LOCAL_WORLD_SIZE");
-	if (world > 0 && local > 0)
-		e->nodes = world > local ? 2 : 1;
-}
 
 /* NCCL reads three of the variables; a resolved NCCL_COMM_ID replaces a
  * name so the subnet rule can be applied. */

@@ -12,41 +12,6 @@
 
 #define MAX_ENTRIES 16
 
-struct entry {
-	char s[64];
-};
-
-/* Splits a comma list into entries (empty ones dropped); the ":port"
- * suffix NCCL allows is kept out when strip_port. Returns the count. */
-static int split_list(const char *s, struct entry *out, int max,
-                      bool strip_port)
-{
-	int n = 0;
-
-	while (s != NULL && *s != '\0' && n < max) {
-		size_t len = strcspn(s, ",");
-		size_t keep = len;
-
-		if (strip_port) {
-			const char *colon = memchr(s, ':', len);
-
-			if (colon != NULL)
-				keep = (size_t)(colon - s);
-		}
-		if (keep > 0) {
-			if (keep >= sizeof(out[n].s))
-				keep = sizeof(out[n].s) - 1;
-			memcpy(out[n].s, s, keep);
-			out[n].s[keep] = '\0';
-			n++;
-		}
-		s += len;
-		if (*s == ',')
-			s++;
-	}
-	return n;
-}
-
 /* True when NCCL's choice holds the interface. */
 static bool nccl_choice_has(const struct nccl_choice *c,
                             const struct iface *ifc)
@@ -61,9 +26,9 @@ static bool nccl_choice_has(const struct nccl_choice *c,
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
                         const struct iface_list *l, struct doc *d)
 {
-	const char *spec = e->nccl_socket_ifname, *list;
+	const char *spec = e->nccl_socket_ifname;
 	struct nccl_choice c;
-	struct entry ent[MAX_ENTRIES];
+	struct nccl_netif ent[MAX_ENTRIES];
 	json_t *ev = NULL;
 	bool usable = false, over = false;
 	int n;
@@ -105,19 +70,19 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 	/* the '^' form excludes, the '=' form is exact: neither overmatches */
 	if (spec[0] == '^' || spec[0] == '=')
 		return;
-	list = spec;
-	n = split_list(list, ent, MAX_ENTRIES, true);
+	n = nccl_iflist_parse(spec, ent, MAX_ENTRIES);
 	for (int k = 0; k < n; k++) {
+		const char *pfx = ent[k].prefix;
 		int hits = 0;
 		char names[256] = "";
 		size_t used = 0;
-		const struct iface *named = iface_by_name(l, ent[k].s);
+		const struct iface *named = iface_by_name(l, pfx);
 
 		for (int i = 0; i < c.n; i++) {
 			const struct iface *ifc = c.v[i].ifc;
 			int w;
 
-			if (strncmp(ifc->name, ent[k].s, strlen(ent[k].s)) != 0)
+			if (strncmp(ifc->name, pfx, strlen(pfx)) != 0)
 				continue;
 			hits++;
 			/* "bond0" names an interface, yet selects bond0.2093
@@ -129,7 +94,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 				             "'%s' names an interface that is "
 				             "not picked (not running or no "
 				             "address), but selects %s",
-				             ent[k].s, ifc->name);
+				             pfx, ifc->name);
 			}
 			w = snprintf(names + used, sizeof(names) - used, "%s%s",
 			             used ? ", " : "", c.v[i].ifc->name);
@@ -141,7 +106,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			evidence_add(&ev, "nccl rules",
 			             "the prefix '%s' selects %d interfaces: "
 			             "%s",
-			             ent[k].s, hits, names);
+			             pfx, hits, names);
 		}
 	}
 	if (over) {
@@ -162,7 +127,7 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
                         struct doc *d)
 {
 	const char *v = e->gloo_socket_ifname;
-	struct entry ent[MAX_ENTRIES];
+	struct env_entry ent[MAX_ENTRIES];
 	json_t *ev = NULL;
 	bool bad = false;
 	int n;
@@ -184,7 +149,7 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 		             "%s\")",
 		             v, v);
 	}
-	n = split_list(v, ent, MAX_ENTRIES, false);
+	n = env_list_split(v, ent, MAX_ENTRIES);
 	if (strchr(v, ',') != NULL)
 		evidence_add(&ev, "environment",
 		             "GLOO_SOCKET_IFNAME=%s is a list: torch accepts "
@@ -214,31 +179,13 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
                     const struct iface_list *l, struct doc *d)
 {
-	unsigned char addr[16];
-	char host[INET6_ADDRSTRLEN + 8];
-	const char *s = ne->comm_id, *end;
+	const char *s = ne->comm_id;
+	struct nccl_comm_id id;
 	json_t *ev = NULL;
-	size_t len;
-	int family;
 
 	if (e->nccl_comm_id == NULL || s == NULL || strlen(s) <= 1)
 		return;
-	if (s[0] == '[') {
-		end = strchr(s, ']');
-		len = end ? (size_t)(end - s - 1) : 0;
-		s++;
-		family = AF_INET6;
-	} else {
-		end = strrchr(s, ':');
-		len = end ? (size_t)(end - s) : strlen(s);
-		family = AF_INET;
-	}
-	if (len == 0 || len >= sizeof(host))
-		len = 0;
-	memcpy(host, s, len);
-	host[len] = '\0';
-	host[strcspn(host, "%")] = '\0';
-	if (inet_pton(family, host, addr) != 1) {
+	if (nccl_comm_id_parse(s, &id) < 0 || id.family == AF_UNSPEC) {
 		evidence_add(&ev, "environment", "NCCL_COMM_ID=%s",
 		             e->nccl_comm_id);
 		evidence_add(&ev, "resolver",
@@ -253,16 +200,16 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 	}
 	for (size_t i = 0; i < l->n; i++)
 		for (int k = 0; k < l->v[i].naddrs; k++)
-			if (iface_addr_in_prefix(&l->v[i].addrs[k], family,
-			                         addr))
+			if (iface_addr_in_prefix(&l->v[i].addrs[k], id.family,
+			                         id.addr))
 				return;
 	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s)",
-	             e->nccl_comm_id, host);
+	             e->nccl_comm_id, id.host);
 	for (size_t i = 0; i < l->n; i++)
 		for (int k = 0; k < l->v[i].naddrs; k++) {
 			const struct iface_addr *a = &l->v[i].addrs[k];
 
-			if (a->family == family && decide_addr_global(a))
+			if (a->family == id.family && decide_addr_global(a))
 				evidence_add(&ev, "netlink", "%s has %s/%u",
 				             l->v[i].name, a->str,
 				             a->prefixlen);
@@ -273,7 +220,7 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 	                "NCCL_COMM_ID address %s is outside every local "
 	                "subnet: NCCL fails with \"No interface found in the "
 	                "same subnet as remote address\"",
-	                host);
+	                id.host);
 }
 
 /* Every rank connects to MASTER_ADDR: it must be reachable from all. */
@@ -370,8 +317,8 @@ static bool ompi_entry_match(const char *ent, const struct iface *ifc)
 /* True when one entry of a comma list covers the interface. */
 static bool ompi_list_match(const char *list, const struct iface *ifc)
 {
-	struct entry ent[MAX_ENTRIES];
-	int n = split_list(list, ent, MAX_ENTRIES, false);
+	struct env_entry ent[MAX_ENTRIES];
+	int n = env_list_split(list, ent, MAX_ENTRIES);
 
 	for (int i = 0; i < n; i++)
 		if (ompi_entry_match(ent[i].s, ifc))

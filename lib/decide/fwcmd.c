@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/portrange.h"
+
 /* True for the two protocols a host firewall rule names here. */
 static bool proto_ok(const char *proto)
 {
@@ -116,29 +118,10 @@ bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n, unsigned eph_lo,
 	return fixed_open && eph_failed;
 }
 
+/* The kernel group's parser under the name fwcmd's callers know. */
 int fwcmd_parse_range(const char *line, unsigned *lo, unsigned *hi)
 {
-	unsigned long a, b;
-	char *end;
-
-	errno = 0;
-	a = strtoul(line, &end, 10);
-	if (end == line || (*end != ' ' && *end != '\t'))
-		goto bad;
-	line = end;
-	b = strtoul(line, &end, 10);
-	if (end == line || errno != 0)
-		goto bad;
-	while (*end == ' ' || *end == '\t' || *end == '\n')
-		end++;
-	if (*end != '\0' || a == 0 || a > b || b > 65535)
-		goto bad;
-	*lo = (unsigned)a;
-	*hi = (unsigned)b;
-	return 0;
-bad:
-	errno = EINVAL;
-	return -1;
+	return port_range_parse(line, lo, hi);
 }
 
 /* "29500", or the range with sep between its ends ("32768-60999"). */

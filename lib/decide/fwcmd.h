@@ -63,8 +63,9 @@ int fwcmd_plan_results(struct fw_plan *p, const struct fw_result *r, size_t n,
 bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n, unsigned eph_lo,
                           unsigned eph_hi);
 
-/* Parses "lo hi" as /proc/sys/net/ipv4/ip_local_port_range holds it.
- * Returns 0, or -1 with errno EINVAL. */
+/* Parses "lo hi" as /proc/sys/net/ipv4/ip_local_port_range holds it:
+ * port_range_parse of kernel/portrange.h. Returns 0, or -1 with errno
+ * EINVAL. */
 int fwcmd_parse_range(const char *line, unsigned *lo, unsigned *hi);
 
 /* Formats the command opening r in a dialect into buf: `nft add rule inet

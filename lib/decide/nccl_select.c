@@ -1,53 +1,8 @@
 /* NCCL's interface selection rules, kept identical to NCCL 2.28. */
 #include "decide/nccl_select.h"
 
-#include <arpa/inet.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-
-#define NETIF_PREFIX 64 /* NCCL's struct netIf prefix size */
-
-struct netif {
-	char prefix[NETIF_PREFIX];
-	int port;
-};
-
-/* NCCL's parseStringList: comma-separated "prefix[:port]" entries; empty
- * entries are dropped; a prefix longer than NCCL's buffer is cut. */
-static int parse_list(const char *s, struct netif *list, int max)
-{
-	int n = 0, c = 0;
-	const char *p = s;
-	char ch;
-
-	if (s == NULL)
-		return 0;
-	do {
-		ch = *p;
-		if (ch == ':') {
-			if (c > 0) {
-				list[n].prefix[c] = '\0';
-				list[n].port = atoi(p + 1);
-				n++;
-				c = 0;
-			}
-			while (ch != ',' && ch != '\0')
-				ch = *(++p);
-		} else if (ch == ',' || ch == '\0') {
-			if (c > 0) {
-				list[n].prefix[c] = '\0';
-				list[n].port = -1;
-				n++;
-				c = 0;
-			}
-		} else if (c < NETIF_PREFIX - 1) {
-			list[n].prefix[c++] = ch;
-		}
-		p++;
-	} while (n < max && ch != '\0');
-	return n;
-}
 
 /* NCCL's matchIf: a prefix, or the whole name in the exact form. */
 static bool match_one(const char *name, const char *ref, bool exact)
@@ -58,7 +13,7 @@ static bool match_one(const char *name, const char *ref, bool exact)
 }
 
 /* An empty list matches everything, as in NCCL. */
-static bool match_list(const char *name, const struct netif *list, int n,
+static bool match_list(const char *name, const struct nccl_netif *list, int n,
 		       bool exact)
 {
 	if (n == 0)
@@ -69,9 +24,10 @@ static bool match_list(const char *name, const struct netif *list, int n,
 	return false;
 }
 
+/* NCCL's matchIfList after its '^' (not) and '=' (exact) marks. */
 bool nccl_ifname_match(const char *spec, const char *name)
 {
-	struct netif list[NCCL_MAX_IFS];
+	struct nccl_netif list[NCCL_MAX_IFS];
 	bool not = false, exact = false;
 	int n;
 
@@ -83,17 +39,11 @@ bool nccl_ifname_match(const char *spec, const char *name)
 		exact = true;
 		spec++;
 	}
-	n = parse_list(spec, list, NCCL_MAX_IFS);
+	n = nccl_iflist_parse(spec, list, NCCL_MAX_IFS);
 	return match_list(name, list, n, exact) ^ not;
 }
 
-void nccl_env_from_process(struct nccl_env *env)
-{
-	env->socket_ifname = getenv("NCCL_SOCKET_IFNAME");
-	env->socket_family = getenv("NCCL_SOCKET_FAMILY");
-	env->comm_id = getenv("NCCL_COMM_ID");
-}
-
+/* NCCL's ncclEnvSocketFamily: any other text forces nothing. */
 int nccl_env_family(const struct nccl_env *env)
 {
 	if (env->socket_family == NULL)
@@ -155,46 +105,15 @@ static int find(const struct iface_list *l, const char *spec, int family,
 	return out->n;
 }
 
-/* Parses "a.b.c.d:port" or "[v6]:port" (a link-local scope suffix is cut). */
-static int parse_comm_id(const char *s, int *family, unsigned char *addr)
-{
-	char host[INET6_ADDRSTRLEN + 8];
-	const char *end;
-	size_t len;
-
-	if (s[0] == '[') {
-		end = strchr(s, ']');
-		if (end == NULL)
-			return -1;
-		len = (size_t)(end - s - 1);
-		if (len >= sizeof(host))
-			return -1;
-		memcpy(host, s + 1, len);
-		host[len] = '\0';
-		host[strcspn(host, "%")] = '\0';
-		*family = AF_INET6;
-	} else {
-		end = strchr(s, ':');
-		len = end ? (size_t)(end - s) : strlen(s);
-		if (len >= sizeof(host))
-			return -1;
-		memcpy(host, s, len);
-		host[len] = '\0';
-		*family = AF_INET;
-	}
-	return inet_pton(*family, host, addr) == 1 ? 0 : -1;
-}
-
 /* ncclFindInterfaceMatchSubnet: the first interface address whose subnet
  * holds the NCCL_COMM_ID address; one interface at most. */
 static int find_subnet(const struct iface_list *l, const char *comm_id,
 		       struct nccl_choice *out)
 {
-	unsigned char addr[16];
-	int family;
+	struct nccl_comm_id id;
 
 	out->n = 0;
-	if (parse_comm_id(comm_id, &family, addr) < 0) {
+	if (nccl_comm_id_parse(comm_id, &id) < 0 || id.family == AF_UNSPEC) {
 		out->comm_id_unparsed = true;
 		return 0;
 	}
@@ -202,8 +121,8 @@ static int find_subnet(const struct iface_list *l, const char *comm_id,
 		const struct iface *ifc = &l->v[i];
 
 		for (int k = 0; k < ifc->naddrs; k++) {
-			if (iface_addr_in_prefix(&ifc->addrs[k], family,
-						 addr)) {
+			if (iface_addr_in_prefix(&ifc->addrs[k], id.family,
+						 id.addr)) {
 				add_pick(out, ifc, &ifc->addrs[k]);
 				return out->n;
 			}

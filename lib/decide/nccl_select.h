@@ -7,16 +7,9 @@
 #include <stdbool.h>
 
 #include "kernel/iface.h"
+#include "kernel/jobenv.h"
 
 #define NCCL_MAX_IFS 16
-
-/* The environment NCCL reads; NULL for an unset variable. */
-struct nccl_env {
-	const char *socket_ifname; /* NCCL_SOCKET_IFNAME */
-	const char *socket_family; /* NCCL_SOCKET_FAMILY */
-	const char *comm_id;       /* NCCL_COMM_ID, numeric "ip:port" or
-				    * "[ipv6]:port"; resolve names first */
-};
 
 struct nccl_pick {
 	const struct iface *ifc;
@@ -34,9 +27,6 @@ struct nccl_choice {
 			      * which NCCL ignores */
 	bool comm_id_unparsed; /* NCCL_COMM_ID not a numeric address */
 };
-
-/* Fills the environment from getenv. */
-void nccl_env_from_process(struct nccl_env *env);
 
 /* Computes what NCCL would choose on this interface list. Returns the
  * number of interfaces chosen (0: NCCL fails with "no socket interface

@@ -251,3 +251,12 @@ int hostname_collect(const struct sysroot *sr, struct hostname_info *h,
 		try_bind(&h->addrs[i]);
 	return 0;
 }
+
+/* For route_get and inet_ntop, which take the address alone. */
+const void *sockaddr_addr(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return &((const struct sockaddr_in *)(const void *)ss)
+		            ->sin_addr;
+	return &((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr;
+}

@@ -55,4 +55,8 @@ int hostname_hosts_lookup(const char *buf, const char *name,
 int resolve_bounded(const char *name, int family, struct sockaddr_storage *out,
                     int max, int timeout_ms, char *err, size_t errlen);
 
+/* The binary address inside what resolve_bounded stored: the in_addr of
+ * an AF_INET entry, else the in6_addr. Never fails. */
+const void *sockaddr_addr(const struct sockaddr_storage *ss);
+
 #endif

@@ -1,8 +1,11 @@
-/* Interface list storage and small predicates shared by every decider. */
+/* Interface list storage, lookups and the naming pass every collector
+ * (netlink, replay, getifaddrs) ends with, and small predicates shared by
+ * every decider. */
 #include "kernel/iface.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +54,62 @@ const struct iface *iface_by_name(const struct iface_list *l,
 			return &l->v[i];
 	return NULL;
 }
+
+/* qsort/bsearch order: ascending ifindex. */
+static int cmp_index(const void *a, const void *b)
+{
+	const struct iface *x = a, *y = b;
+
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Lists filled by iface_collect are sorted before lookups; hand-built
+ * lists in tests may not be, so a miss falls back to a scan. */
+struct iface *iface_find_index(struct iface_list *l, int index)
+{
+	struct iface key = {.index = index}, *hit;
+
+	if (l->n == 0)
+		return NULL;
+	hit = bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_index);
+	if (hit != NULL)
+		return hit;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].index == index)
+			return &l->v[i];
+	return NULL;
+}
+
+/* Names from indexes, and members listed on their master. */
+void iface_list_finish(struct iface_list *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_index);
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].nslaves = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct iface *ifc = &l->v[i], *m;
+
+		if (ifc->master_index > 0 &&
+		    (m = iface_find_index(l, ifc->master_index)) != NULL) {
+			snprintf(ifc->master, sizeof(ifc->master), "%s",
+			         m->name);
+			if (m->nslaves < 8)
+				snprintf(m->slaves[m->nslaves++],
+				         sizeof(m->slaves[0]), "%s", ifc->name);
+		}
+		if (ifc->link_index > 0 && ifc->link_netnsid < 0 &&
+		    (m = iface_find_index(l, ifc->link_index)) != NULL)
+			snprintf(ifc->parent, sizeof(ifc->parent), "%s",
+			         m->name);
+		/* vxlan has no IFLA_LINK: its underlay is its parent. */
+		if (ifc->kind == IFK_VXLAN && ifc->vxlan_link > 0 &&
+		    (m = iface_find_index(l, ifc->vxlan_link)) != NULL)
+			snprintf(ifc->parent, sizeof(ifc->parent), "%s",
+			         m->name);
+	}
+}
+
 
 int iface_add_addr(struct iface *ifc, int family, const void *addr,
 		   unsigned prefixlen, unsigned scope)

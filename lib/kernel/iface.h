@@ -98,6 +98,14 @@ const struct iface *iface_by_index(const struct iface_list *l, int index);
 const struct iface *iface_by_name(const struct iface_list *l,
 				  const char *name);
 
+/* Finds an interface by index: binary search when the list is sorted,
+ * else a scan. Returns NULL when absent. */
+struct iface *iface_find_index(struct iface_list *l, int index);
+
+/* After the links are listed: sorts by ifindex, then resolves master,
+ * parent and slave names inside the list. Never fails. */
+void iface_list_finish(struct iface_list *l);
+
 /* Adds an address in kernel order (text form filled in). Returns 0, or -1
  * when the interface already holds IFACE_MAX_ADDRS addresses. */
 int iface_add_addr(struct iface *ifc, int family, const void *addr,

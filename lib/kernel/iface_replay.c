@@ -1,7 +1,9 @@
 /* Interfaces of a recorded sysroot: /sys/class/net, /proc/net/if_inet6,
  * /proc/net/fib_trie and /proc/net/route, in the kernel's own formats, so
- * tests and `--sysroot` replay what a node recorded. */
+ * tests and `--sysroot` replay what a node recorded. Its routes are
+ * route_replay.c's. */
 #include "kernel/nl.h"
+#include "kernel/proc_route.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,7 +13,6 @@
 
 #include <linux/if_arp.h>
 #include <linux/if_tun.h>
-#include <linux/route.h>
 #include <linux/rtnetlink.h>
 
 #define REPLAY_MAX_IFACES 4096
@@ -223,19 +224,17 @@ static size_t read_connected(const struct sysroot *sr, char *buf,
 		return 0;
 	line = strtok_r(buf, "\n", &save); /* header */
 	while (line != NULL && n < max) {
-		char dev[IF_NAMESIZE];
-		unsigned dst, gw, flags, mask;
+		struct proc_route row;
 
 		line = strtok_r(NULL, "\n", &save);
 		if (line == NULL)
 			break;
-		if (sscanf(line, "%15s %x %x %x %*d %*d %*d %x", dev, &dst, &gw,
-		           &flags, &mask) != 5 ||
-		    gw != 0 || !(flags & RTF_UP))
+		if (proc_route_parse(line, &row) < 0 || row.gw != 0 ||
+		    !(row.flags & PROC_ROUTE_UP))
 			continue;
-		nl_copy(rt[n].dev, sizeof(rt[n].dev), dev);
-		rt[n].dst = dst;
-		rt[n].mask = mask;
+		nl_copy(rt[n].dev, sizeof(rt[n].dev), row.dev);
+		rt[n].dst = row.dst;
+		rt[n].mask = row.mask;
 		n++;
 	}
 	return n;
@@ -436,105 +435,4 @@ fail:
 	iface_list_free(out);
 	errno = saved;
 	return -1;
-}
-
-/* ifindex of a recorded interface, 0 when unknown. */
-static int recorded_index(const struct sysroot *sr, const char *name)
-{
-	long long v;
-
-	return net_ll(sr, name, "ifindex", &v) == 0 && v > 0 && v <= INT32_MAX
-	           ? (int)v
-	           : 0;
-}
-
-/* Default routes: /proc/net/route rows with destination and mask 0, then
- * /proc/net/ipv6_route rows "::/0" that are up and not reject routes. */
-int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
-                          size_t max, size_t *n)
-{
-	char *buf = malloc(PROC_BUF), *line, *save = NULL;
-	bool any = false;
-
-	*n = 0;
-	if (buf == NULL)
-		return -1;
-	if (sysroot_read(sr, "/proc/net/route", buf, PROC_BUF) >= 0) {
-		any = true;
-		line = strtok_r(buf, "\n", &save);
-		while (line != NULL && *n < max) {
-			char dev[IF_NAMESIZE];
-			unsigned dst, gw, flags, mask;
-			int metric;
-			struct route_info *r = &out[*n];
-
-			line = strtok_r(NULL, "\n", &save);
-			if (line == NULL)
-				break;
-			if (sscanf(line, "%15s %x %x %x %*d %*d %d %x", dev,
-			           &dst, &gw, &flags, &metric, &mask) != 6 ||
-			    dst != 0 || mask != 0 || !(flags & RTF_UP))
-				continue;
-			memset(r, 0, sizeof(*r));
-			r->family = AF_INET;
-			snprintf(r->destination, sizeof(r->destination),
-			         "default");
-			nl_copy(r->out_interface, sizeof(r->out_interface),
-			        dev);
-			r->oif = recorded_index(sr, dev);
-			if ((flags & RTF_GATEWAY) && gw != 0)
-				inet_ntop(AF_INET, &gw, r->gateway,
-				          sizeof(r->gateway));
-			r->metric = metric;
-			r->table = RT_TABLE_MAIN;
-			(*n)++;
-		}
-	}
-	save = NULL;
-	if (sysroot_read(sr, "/proc/net/ipv6_route", buf, PROC_BUF) >= 0) {
-		any = true;
-		for (line = strtok_r(buf, "\n", &save);
-		     line != NULL && *n < max;
-		     line = strtok_r(NULL, "\n", &save)) {
-			char dst[33], nh[33], dev[IF_NAMESIZE];
-			unsigned plen, metric, flags;
-			struct route_info *r = &out[*n];
-			struct in6_addr a;
-
-			if (sscanf(line,
-			           "%32s %x %*s %*x %32s %x %*x %*x %x %15s",
-			           dst, &plen, nh, &metric, &flags, dev) != 6 ||
-			    strcmp(dst, "00000000000000000000000000000000") !=
-			        0 ||
-			    plen != 0 || !(flags & RTF_UP) ||
-			    (flags & RTF_REJECT) || strlen(nh) != 32)
-				continue;
-			memset(r, 0, sizeof(*r));
-			r->family = AF_INET6;
-			snprintf(r->destination, sizeof(r->destination),
-			         "default");
-			nl_copy(r->out_interface, sizeof(r->out_interface),
-			        dev);
-			r->oif = recorded_index(sr, dev);
-			if (flags & RTF_GATEWAY) {
-				for (int i = 0; i < 16; i++) {
-					unsigned byte = 0;
-
-					(void)sscanf(nh + 2 * i, "%2x", &byte);
-					a.s6_addr[i] = (uint8_t)byte;
-				}
-				inet_ntop(AF_INET6, &a, r->gateway,
-				          sizeof(r->gateway));
-			}
-			r->metric = (int)metric;
-			r->table = RT_TABLE_MAIN;
-			(*n)++;
-		}
-	}
-	free(buf);
-	if (!any) {
-		errno = ENOENT;
-		return -1;
-	}
-	return 0;
 }

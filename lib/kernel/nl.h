@@ -19,29 +19,46 @@
 #include "base/sysroot.h"
 
 struct route_info {
-	int family;                        /* AF_INET or AF_INET6 */
-	char destination[INET6_ADDRSTRLEN + 4]; /* asked address, or prefix "10.0.0.0/8", or "default" */
-	int oif; char out_interface[IF_NAMESIZE];
-	char source[INET6_ADDRSTRLEN];     /* preferred source, "" none */
-	char gateway[INET6_ADDRSTRLEN];    /* "" when on-link */
-	unsigned mtu;                      /* RTAX_MTU, 0 none */
-	int metric; int table;
+	int family; /* AF_INET or AF_INET6 */
+	/* the asked address, a prefix "10.0.0.0/8", or "default" */
+	char destination[INET6_ADDRSTRLEN + 4];
+	int oif;
+	char out_interface[IF_NAMESIZE];
+	char source[INET6_ADDRSTRLEN];  /* preferred source, "" none */
+	char gateway[INET6_ADDRSTRLEN]; /* "" when on-link */
+	unsigned mtu;                   /* RTAX_MTU, 0 none */
+	int metric;
+	int table;
 };
 
-/* Live sysroot: netlink RTM_GETLINK + RTM_GETADDR dumps of this netns, then sysfs extras.
- * Recorded sysroot: iface_replay from its /sys/class/net and /proc/net. Returns 0, or -1 with errno
- * (EPERM/EACCES: netlink refused; ENOENT: nothing recorded). Interfaces in ifindex order. */
+/* collect.c: the live system gets RTM_GETLINK and RTM_GETADDR dumps of
+ * this netns, then sysfs extras; a recorded sysroot gets iface_replay of
+ * its /sys/class/net and /proc/net. Returns 0, or -1 with errno
+ * (EPERM/EACCES: netlink refused; ENOENT: nothing recorded). Interfaces
+ * in ifindex order. */
 int iface_collect(struct iface_list *out, const struct sysroot *sr);
-/* The `ip route get` question over netlink RTM_GETROUTE: out interface, source, gateway, mtu.
- * Returns 0, or -1 with errno (ENETUNREACH/EHOSTUNREACH when no route). */
+
+/* collect.c: default routes of both families (main table); live over
+ * netlink, recorded from /proc/net/route and /proc/net/ipv6_route.
+ * Returns 0, or -1 with errno. */
+int route_defaults(const struct sysroot *sr, struct route_info *out,
+		   size_t max, size_t *n);
+
+/* nl_route.c: the `ip route get` question over RTM_GETROUTE: out
+ * interface, source, gateway, mtu. Returns 0, or -1 with errno
+ * (ENETUNREACH/EHOSTUNREACH when no route). */
 int route_get(int family, const void *dst, struct route_info *out);
-/* Default routes of both families (main table). live: netlink; recorded: /proc/net/route and /proc/net/ipv6_route. */
-int route_defaults(const struct sysroot *sr, struct route_info *out, size_t max, size_t *n);
+
+/* iface_json.c: the JSON forms (new references, NULL on no memory). */
 json_t *iface_to_json(const struct iface *ifc);
 json_t *iface_list_to_json(const struct iface_list *l);
 json_t *route_to_json(const struct route_info *r);
-/* Parsers, fed one message each (unit tests build messages in memory with mnl_nlmsg_put_header/mnl_attr_put*):
- * return 0 on success, -1 on malformed (errno EINVAL). */
+
+/* nl_link.c, nl_addr.c, nl_route.c: parsers fed one message each (unit
+ * tests build them in memory with mnl_nlmsg_put_header/mnl_attr_put*).
+ * Return 0, or -1 on a malformed message (errno EINVAL). They call only
+ * nl_attr_table and the interface model, never the socket or the
+ * replay. */
 int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l);
 int nl_parse_addr(const struct nlmsghdr *nlh, struct iface_list *l);
 int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out);
@@ -55,48 +72,49 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out);
 /* Room for one request message (header, fixed part, a few attributes). */
 #define NL_REQ_SIZE 512
 
-/* Sends one request on a fresh NETLINK_ROUTE socket and feeds every reply
- * message to cb until NLMSG_DONE (dumps) or the single answer. Bounded in
- * messages and in time (2 s receive timeout). Returns 0, or -1 with errno
- * (from the kernel's NLMSG_ERROR, or the socket; EINTR when the kernel
- * marked the dump interrupted, so the caller should start it again). */
+/* nl_sock.c: sends one request on a fresh NETLINK_ROUTE socket and feeds
+ * every reply message to cb until NLMSG_DONE (dumps) or the single
+ * answer. Bounded in messages and in time (2 s receive timeout). Returns
+ * 0, or -1 with errno (from the kernel's NLMSG_ERROR, or the socket;
+ * EINTR when the kernel marked the dump interrupted, so the caller should
+ * start it again). */
 int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data);
 
-/* Walks the attributes in buf[0..len) into tb (indexed by type, 0..max),
- * checking each known one against types[type] (types NULL: no checks).
- * Returns 0, or -1 with errno EINVAL when one overruns the buffer, leaves
- * trailing bytes, or fails its check. */
+/* nl_attr.c: walks the attributes in buf[0..len) into tb (indexed by
+ * type, 0..max), checking each known one against types[type] (types NULL:
+ * no checks). Returns 0, or -1 with errno EINVAL when one overruns the
+ * buffer, leaves trailing bytes, or fails its check. */
 int nl_attr_table(const void *buf, size_t len, const struct nlattr **tb,
 		  unsigned max, const enum mnl_attr_data_type *types);
 
-/* Finds an interface by index: binary search when the list is sorted,
- * else a scan. Returns NULL when absent. */
-struct iface *iface_find_index(struct iface_list *l, int index);
-
-/* After the link dump: sorts by ifindex, then resolves master, parent and
- * slave names inside the list. Never fails. */
-void iface_list_finish(struct iface_list *l);
-
-/* Adds what sysfs tells (speed, driver, device, NUMA node, PCI address,
- * RDMA device, tap versus tun) to a list read over netlink. Missing files
- * leave fields unknown; never fails. */
+/* iface_sysfs.c: adds what sysfs tells (speed, driver, device, NUMA node,
+ * PCI address, RDMA device, tap versus tun) to a list read over netlink.
+ * Missing files leave fields unknown; never fails. */
 void iface_sysfs_fill(struct iface_list *l, const struct sysroot *sr);
 
-/* Reads the interfaces of a recorded sysroot (/sys/class/net, with
- * addresses from /proc/net/if_inet6, fib_trie and route). Returns 0, or -1
- * with errno (ENOENT: no /sys/class/net recorded). */
+/* iface_replay.c: reads the interfaces of a recorded sysroot
+ * (/sys/class/net, with addresses from /proc/net/if_inet6, fib_trie and
+ * route). Returns 0, or -1 with errno (ENOENT: no /sys/class/net
+ * recorded). */
 int iface_replay(struct iface_list *out, const struct sysroot *sr);
 
-/* Default routes from a recorded /proc/net/route and /proc/net/ipv6_route.
- * Returns 0, or -1 with errno ENOENT when neither file exists. */
+/* nl_route.c: default routes of the main table over two rtnetlink dumps
+ * (IPv4, then IPv6). Returns 0, or -1 with errno. */
+int route_defaults_live(struct route_info *out, size_t max, size_t *n);
+
+/* route_replay.c: default routes from a recorded /proc/net/route and
+ * /proc/net/ipv6_route. Returns 0, or -1 with errno ENOENT when neither
+ * file exists. */
 int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
 			  size_t max, size_t *n);
 
-/* Copies src into dst of size n, truncated and always NUL-terminated. */
+/* nl_sock.c: copies src into dst of size n, truncated and always
+ * NUL-terminated. */
 void nl_copy(char *dst, size_t n, const char *src);
 
-/* Stable names: IF_OPER_* as "up", "down"... and RT_SCOPE_* as "global",
- * "link", "host", "site", "nowhere" (else the number as text in buf). */
+/* iface_json.c: stable names: IF_OPER_* as "up", "down"... and
+ * RT_SCOPE_* as "global", "link", "host", "site", "nowhere" (else the
+ * number as text in buf). */
 const char *iface_operstate_name(int operstate);
 const char *iface_scope_name(unsigned scope, char *buf, size_t len);
 

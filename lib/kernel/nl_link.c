@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <linux/if_arp.h>
@@ -12,70 +11,12 @@
 #include <linux/if_tun.h>
 #include <linux/rtnetlink.h>
 
-/* mnl_attr_ok plus a type check per attribute, and no trailing bytes: a
- * truncated message fails here instead of being half read. */
-int nl_attr_table(const void *buf, size_t len, const struct nlattr **tb,
-                  unsigned max, const enum mnl_attr_data_type *types)
-{
-	const struct nlattr *a = buf;
-	long rem = (long)len;
-
-	memset(tb, 0, (max + 1) * sizeof(*tb));
-	while (rem >= (long)sizeof(struct nlattr)) {
-		unsigned type;
-
-		if (!mnl_attr_ok(a, (int)rem))
-			goto bad;
-		type = mnl_attr_get_type(a);
-		if (type <= max) {
-			if (types != NULL && types[type] != MNL_TYPE_UNSPEC &&
-			    mnl_attr_validate(a, types[type]) < 0)
-				goto bad;
-			tb[type] = a;
-		}
-		rem -= (long)MNL_ALIGN(a->nla_len);
-		a = (const struct nlattr *)((const char *)a +
-		                            MNL_ALIGN(a->nla_len));
-	}
-	if (rem > 0)
-		goto bad;
-	return 0;
-bad:
-	errno = EINVAL;
-	return -1;
-}
-
 /* Nested attributes: same checks on the payload of one attribute. */
 static int nest_table(const struct nlattr *nest, const struct nlattr **tb,
                       unsigned max, const enum mnl_attr_data_type *types)
 {
 	return nl_attr_table(mnl_attr_get_payload(nest),
 	                     mnl_attr_get_payload_len(nest), tb, max, types);
-}
-
-/* qsort/bsearch order: ascending ifindex. */
-static int cmp_index(const void *a, const void *b)
-{
-	const struct iface *x = a, *y = b;
-
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-/* Lists filled by iface_collect are sorted before lookups; hand-built
- * lists in tests may not be, so a miss falls back to a scan. */
-struct iface *iface_find_index(struct iface_list *l, int index)
-{
-	struct iface key = {.index = index}, *hit;
-
-	if (l->n == 0)
-		return NULL;
-	hit = bsearch(&key, l->v, l->n, sizeof(*l->v), cmp_index);
-	if (hit != NULL)
-		return hit;
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].index == index)
-			return &l->v[i];
-	return NULL;
 }
 
 /* MACVLAN_MODE_* as `ip -d link` names them. */
@@ -298,126 +239,5 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 	return 0;
 bad:
 	errno = EINVAL;
-	return -1;
-}
-
-/* Names from indexes, and members listed on their master. */
-void iface_list_finish(struct iface_list *l)
-{
-	if (l->n > 1)
-		qsort(l->v, l->n, sizeof(*l->v), cmp_index);
-	for (size_t i = 0; i < l->n; i++)
-		l->v[i].nslaves = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		struct iface *ifc = &l->v[i], *m;
-
-		if (ifc->master_index > 0 &&
-		    (m = iface_find_index(l, ifc->master_index)) != NULL) {
-			snprintf(ifc->master, sizeof(ifc->master), "%s",
-			         m->name);
-			if (m->nslaves < 8)
-				snprintf(m->slaves[m->nslaves++],
-				         sizeof(m->slaves[0]), "%s", ifc->name);
-		}
-		if (ifc->link_index > 0 && ifc->link_netnsid < 0 &&
-		    (m = iface_find_index(l, ifc->link_index)) != NULL)
-			snprintf(ifc->parent, sizeof(ifc->parent), "%s",
-			         m->name);
-		/* vxlan has no IFLA_LINK: its underlay is its parent. */
-		if (ifc->kind == IFK_VXLAN && ifc->vxlan_link > 0 &&
-		    (m = iface_find_index(l, ifc->vxlan_link)) != NULL)
-			snprintf(ifc->parent, sizeof(ifc->parent), "%s",
-			         m->name);
-	}
-}
-
-struct collect_ctx {
-	struct iface_list *l;
-	int err;
-};
-
-/* Dump callbacks: a malformed message fails the whole collection rather
- * than listing a half-read interface. */
-static int link_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct collect_ctx *c = data;
-
-	if (nlh->nlmsg_type != RTM_NEWLINK)
-		return MNL_CB_OK;
-	if (nl_parse_link(nlh, c->l) < 0) {
-		c->err = errno;
-		return MNL_CB_ERROR;
-	}
-	return MNL_CB_OK;
-}
-
-/* Same for RTM_NEWADDR. */
-static int addr_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct collect_ctx *c = data;
-
-	if (nlh->nlmsg_type != RTM_NEWADDR)
-		return MNL_CB_OK;
-	if (nl_parse_addr(nlh, c->l) < 0) {
-		c->err = errno;
-		return MNL_CB_ERROR;
-	}
-	return MNL_CB_OK;
-}
-
-/* One dump request of the given type and family into the list. */
-static int dump(int type, struct collect_ctx *c)
-{
-	char buf[NL_REQ_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-
-	nlh->nlmsg_type = (uint16_t)type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	if (type == RTM_GETLINK) {
-		struct ifinfomsg *ifm =
-		    mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-
-		ifm->ifi_family = AF_UNSPEC;
-		/* Statistics are most of a link message's bytes. */
-		mnl_attr_put_u32(nlh, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
-	} else {
-		struct ifaddrmsg *ifa =
-		    mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-
-		ifa->ifa_family = AF_UNSPEC;
-	}
-	c->err = 0;
-	if (nl_request(nlh, type == RTM_GETLINK ? link_cb : addr_cb, c) < 0) {
-		if (c->err != 0)
-			errno = c->err;
-		return -1;
-	}
-	return 0;
-}
-
-/* Live: two dumps and sysfs; recorded: replay. A dump the kernel marks
- * interrupted (NLM_F_DUMP_INTR: links or addresses changed meanwhile;
- * libmnl reports EINTR) is started again, at most NL_DUMP_TRIES times. */
-int iface_collect(struct iface_list *out, const struct sysroot *sr)
-{
-	struct collect_ctx c = {.l = out};
-	int saved = 0;
-
-	if (!sysroot_is_live(sr))
-		return iface_replay(out, sr);
-	for (int tries = 0; tries < NL_DUMP_TRIES; tries++) {
-		if (dump(RTM_GETLINK, &c) == 0) {
-			iface_list_finish(out);
-			if (dump(RTM_GETADDR, &c) == 0) {
-				iface_sysfs_fill(out, sr);
-				return 0;
-			}
-		}
-		saved = errno;
-		iface_list_free(out);
-		if (saved != EINTR)
-			break;
-	}
-	errno = saved;
 	return -1;
 }

@@ -242,15 +242,12 @@ static int def_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Two dumps, IPv4 then IPv6. */
-int route_defaults(const struct sysroot *sr, struct route_info *out, size_t max,
-                   size_t *n)
+int route_defaults_live(struct route_info *out, size_t max, size_t *n)
 {
 	static const int fams[] = {AF_INET, AF_INET6};
 	struct def_ctx c = {.out = out, .max = max};
 
 	*n = 0;
-	if (!sysroot_is_live(sr))
-		return route_defaults_replay(sr, out, max, n);
 	for (size_t i = 0; i < 2; i++) {
 		char buf[NL_REQ_SIZE];
 		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);

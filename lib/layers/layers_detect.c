@@ -2,6 +2,7 @@
  * from files read through the sysroot, in systemd-detect-virt's order. */
 #include "layers/layers_int.h"
 #include "kernel/nl.h"
+#include "kernel/proc_route.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -433,8 +434,8 @@ static int detect_shm(struct layers *ly, const struct sysroot *sr, char *text)
 	return 1;
 }
 
-/* The kernel prints each __be32 with %08X, so a value read back on the same
- * host is already in network order. */
+/* The rows are proc_route_parse's; the default route with the lowest
+ * metric wins, and a connected route on its interface gives the subnet. */
 int layers_parse_route(const char *text, struct layers_route *rt)
 {
 	const char *line = text;
@@ -451,27 +452,25 @@ int layers_parse_route(const char *text, struct layers_route *rt)
 		return -1;
 	}
 	while ((line = strchr(line, '\n')) != NULL) {
-		char ifn[IF_NAMESIZE + 1];
-		unsigned dst, gw, flags, refcnt, use, metric, mask;
+		struct proc_route row;
 
 		line++;
-		if (sscanf(line, "%16s %x %x %x %u %u %u %x", ifn, &dst, &gw,
-			   &flags, &refcnt, &use, &metric, &mask) != 8)
+		if (proc_route_parse(line, &row) < 0 ||
+		    !(row.flags & PROC_ROUTE_UP))
 			continue;
-		if (!(flags & 0x1)) /* RTF_UP */
-			continue;
-		if (dst == 0 && mask == 0) {
-			if (rt->have && metric >= best)
+		if (row.dst == 0 && row.mask == 0) {
+			if (rt->have && row.metric >= best)
 				continue;
-			best = metric;
+			best = row.metric;
 			rt->have = true;
-			copy_str(rt->ifname, sizeof(rt->ifname), ifn);
-			rt->has_gw = (flags & 0x2) && gw != 0; /* RTF_GATEWAY */
-			rt->gw.s_addr = gw;
-		} else if (gw == 0 && nconn < 64) {
-			copy_str(conn[nconn].ifname, IF_NAMESIZE, ifn);
-			conn[nconn].dst = dst;
-			conn[nconn].mask = mask;
+			copy_str(rt->ifname, sizeof(rt->ifname), row.dev);
+			rt->has_gw =
+				(row.flags & PROC_ROUTE_GATEWAY) && row.gw != 0;
+			rt->gw.s_addr = row.gw;
+		} else if (row.gw == 0 && nconn < 64) {
+			copy_str(conn[nconn].ifname, IF_NAMESIZE, row.dev);
+			conn[nconn].dst = row.dst;
+			conn[nconn].mask = row.mask;
 			nconn++;
 		}
 	}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wire/client.h"
+#include "kernel/portrange.h"
 #include "base/sysroot.h"
 
 #define PP_MAX_PORTS 8
@@ -101,15 +102,10 @@ static int local_listener(int family, unsigned port)
 static size_t local_samples(int n, uint16_t *out)
 {
 	struct sysroot sr;
-	char line[64];
 	unsigned lo, hi;
 	size_t k = 0;
 
-	if (sysroot_init(&sr, NULL) < 0 ||
-	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
-	                      line, sizeof(line)) < 0 ||
-	    sscanf(line, "%u %u", &lo, &hi) != 2 || lo == 0 || lo > hi ||
-	    hi > 65535)
+	if (sysroot_init(&sr, NULL) < 0 || port_range_read(&sr, &lo, &hi) < 0)
 		return 0;
 	for (int i = 0; i < n && lo + (unsigned)i / 2 <= hi; i++)
 		out[k++] = (uint16_t)(i % 2 == 0 ? lo + (unsigned)i / 2

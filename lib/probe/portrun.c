@@ -18,6 +18,7 @@
 #include "wire/client.h"
 #include "wire/proto.h"
 #include "kernel/sockinfo.h"
+#include "kernel/portrange.h"
 #include "base/sysroot.h"
 
 /* Monotonic microseconds, for the elapsed time. */
@@ -336,13 +337,8 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 static int local_range(unsigned *lo, unsigned *hi)
 {
 	struct sysroot sr;
-	char buf[64];
 
-	if (sysroot_init(&sr, NULL) < 0 ||
-	    sysroot_read_line(&sr, "/proc/sys/net/ipv4/ip_local_port_range",
-			      buf, sizeof(buf)) < 0 ||
-	    sscanf(buf, "%u %u", lo, hi) != 2 || *lo < 1 || *hi > 65535 ||
-	    *hi < *lo)
+	if (sysroot_init(&sr, NULL) < 0 || port_range_read(&sr, lo, hi) < 0)
 		return -1;
 	return 0;
 }

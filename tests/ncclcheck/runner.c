@@ -18,6 +18,10 @@ int main(void)
 	srunner_add_suite(sr, suite_nc_nccllog());
 	srunner_add_suite(sr, suite_nc_output());
 	srunner_add_suite(sr, suite_nc_watchdog());
+	srunner_add_suite(sr, suite_nc_say());
+	srunner_add_suite(sr, suite_nc_finish());
+	srunner_add_suite(sr, suite_nc_hooks());
+	srunner_add_suite(sr, suite_nc_pf_exchange());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -1,4 +1,6 @@
-/* Unit tests for nccl-tests' formulas, the names and the data ranges. */
+/* Unit tests for nccl-tests' formulas (formulas.c), the names and data
+ * ranges of types and operators (dtype.c), the table of collectives
+ * (colls.c) and the result list (results.c). */
 #include <check.h>
 #include <stdio.h>
 #include <math.h>

@@ -81,6 +81,41 @@ START_TEST(recorded_file)
 }
 END_TEST
 
+START_TEST(pack_merge)
+{
+	struct nc_nccllog a, b, m;
+	char ba[NC_NCCLLOG_BLOB] = "", bb[NC_NCCLLOG_BLOB] = "";
+	char none[NC_NCCLLOG_BLOB] = "";
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&m, 0, sizeof(m));
+	snprintf(a.t[0].kind, sizeof(a.t[0].kind), "NET/Socket");
+	snprintf(a.t[0].iface, sizeof(a.t[0].iface), "eth0");
+	snprintf(a.t[1].kind, sizeof(a.t[1].kind), "P2P/NVLink");
+	a.nt = 2;
+	a.nvls = true;
+	b.t[0] = a.t[0];
+	snprintf(b.t[1].kind, sizeof(b.t[1].kind), "SHM");
+	b.nt = 2;
+	b.tree = true;
+	nc_nccllog_pack(&a, ba, sizeof(ba));
+	ck_assert_str_eq(ba, "NET/Socket eth0\nP2P/NVLink \n#alg 1 0 0\n");
+	nc_nccllog_pack(&b, bb, sizeof(bb));
+	nc_nccllog_merge(&m, ba, sizeof(ba));
+	nc_nccllog_merge(&m, bb, sizeof(bb));
+	/* a process without its own debug file sends nothing */
+	nc_nccllog_merge(&m, none, sizeof(none));
+	/* the socket on eth0 both saw is listed once */
+	ck_assert_int_eq(m.nt, 3);
+	ck_assert_str_eq(m.t[0].iface, "eth0");
+	ck_assert_str_eq(m.t[1].kind, "P2P/NVLink");
+	ck_assert_str_eq(m.t[1].iface, "");
+	ck_assert_str_eq(m.t[2].kind, "SHM");
+	ck_assert(m.nvls && m.tree && !m.collnet);
+}
+END_TEST
+
 Suite *suite_nc_nccllog(void)
 {
 	Suite *s = suite_create("nc_nccllog");
@@ -89,6 +124,7 @@ Suite *suite_nc_nccllog(void)
 	tcase_add_test(tc, p2p_nvlink);
 	tcase_add_test(tc, socket_ib_shm);
 	tcase_add_test(tc, recorded_file);
+	tcase_add_test(tc, pack_merge);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,8 +10,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "wire/client.h"
 #include "commands.h"
+#include "serve.h"
+#include "serve_int.h"
+#include "serve_limits.h"
+#include "wire/client.h"
 
 static pid_t server_pid;
 static unsigned server_port;
@@ -412,6 +415,109 @@ START_TEST(udp_mtu_probe)
 }
 END_TEST
 
+/* The responder as the mesh rendezvous will run it (serve.h): started,
+ * polled from a loop of the caller's, freed; a port taken is an error
+ * with its reason, and an idle poll ends by its max_ms. */
+START_TEST(serve_embedded)
+{
+	struct serve_opts o;
+	struct server *s, *s2;
+	struct np_client c;
+	char err[256];
+	long long t0, rtt;
+	pid_t pid;
+	int st;
+
+	serve_opts_init(&o);
+	ck_assert_uint_eq(o.port, PROTO_DEFAULT_PORT);
+	ck_assert_uint_eq(o.max_clients, 1024);
+	o.port = free_port();
+	o.bind = "127.0.0.1";
+	s = serve_start(&o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	s2 = serve_start(&o, err, sizeof(err));
+	ck_assert_ptr_null(s2);
+	ck_assert_msg(strstr(err, "cannot listen on tcp port"), "%s", err);
+	t0 = client_now_us();
+	ck_assert_int_eq(serve_poll(s, 20, NULL), 0);
+	ck_assert_int_lt(client_now_us() - t0, 2000000);
+	serve_free(s);
+	serve_free(NULL);
+	o.bind = "no-such-host.invalid";
+	ck_assert_ptr_null(serve_start(&o, err, sizeof(err)));
+	ck_assert_msg(strstr(err, "invalid bind address"), "%s", err);
+	/* a child runs the loop, bounded to about 10 s; we talk to it */
+	o.bind = "127.0.0.1";
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* Check's handler would pass SIGTERM on to the whole group */
+		signal(SIGTERM, SIG_DFL);
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		s = serve_start(&o, err, sizeof(err));
+		if (!s)
+			_exit(2);
+		for (int i = 0; i < 200; i++)
+			if (serve_poll(s, 50, NULL) < 0)
+				_exit(2);
+		serve_free(s);
+		_exit(0);
+	}
+	for (int i = 0; i < 100; i++) {
+		if (client_open(&c, "127.0.0.1", o.port, 200000, NULL) == 0)
+			break;
+		client_close(&c);
+		usleep(20000);
+	}
+	ck_assert_int_ge(c.fd, 0);
+	ck_assert_int_eq(client_echo_tcp(&c, "embedded", 8, &rtt), 0);
+	client_close(&c);
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+}
+END_TEST
+
+/* The responder's limits: a bucket's burst then its rate; a grant per
+ * token state, and heavy requests refused above their rate. */
+START_TEST(serve_limits)
+{
+	struct bucket b = {0};
+	struct server *s = calloc(1, sizeof(*s));
+	struct conn *c = calloc(1, sizeof(*c));
+	struct sv_grant g;
+	const char *msg = NULL;
+	int ok = 0, code = 0;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_nonnull(c);
+	for (int i = 0; i < 20; i++)
+		ok += sv_bucket_take(&b, 5, 10, 1000000);
+	ck_assert_int_eq(ok, 10);
+	ck_assert(!sv_bucket_take(&b, 5, 10, 1100000));
+	ck_assert(sv_bucket_take(&b, 5, 10, 1300000)); /* 0.3 s: 1.5 more */
+	ck_assert(!sv_bucket_take(&b, 5, 10, 1300000));
+	ck_assert_int_eq(sv_grant(s, c, &g, &msg), 0);
+	ck_assert_uint_eq(g.max_ports, SERVE_OPEN_PORTS);
+	ck_assert_uint_eq(g.max_life_ms, SERVE_OPEN_LIFE_MS);
+	ck_assert_uint_eq(g.max_cb_ms, SERVE_OPEN_CB_MS);
+	s->have_key = true;
+	ck_assert_int_eq(sv_grant(s, c, &g, &msg), PROTO_E_AUTH_REQUIRED);
+	ck_assert_ptr_nonnull(strstr(msg, "needs a token"));
+	c->authed = true;
+	ck_assert_int_eq(sv_grant(s, c, &g, &msg), 0);
+	ck_assert_uint_eq(g.max_ports, PROTO_MAX_PORTS);
+	ck_assert_uint_eq(g.max_cb_ms, SERVE_AUTH_CB_MS);
+	for (int i = 0; i < 100 && !code; i++)
+		code = sv_grant(s, c, &g, &msg);
+	ck_assert_int_eq(code, PROTO_E_LIMIT);
+	ck_assert_str_eq(msg, "too many requests");
+	free(c);
+	free(s);
+}
+END_TEST
+
 Suite *suite_client(void)
 {
 	Suite *s = suite_create("client");
@@ -426,6 +532,8 @@ Suite *suite_client(void)
 	tcase_add_test(tc, foreign_peer);
 	tcase_add_test(tc, unreachable_and_unresolvable);
 	tcase_add_test(tc, udp_mtu_probe);
+	tcase_add_test(tc, serve_embedded);
+	tcase_add_test(tc, serve_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,9 @@
 /* Unit tests for interfaces and default routes replayed from a recorded
  * sysroot (tests/fixtures/ifaces/basic, in the kernel's file formats). */
 #include "kernel/nl.h"
+#include "kernel/proc_route.h"
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
 
@@ -157,6 +159,41 @@ START_TEST(replay_missing_tree)
 }
 END_TEST
 
+/* The rows of /proc/net/route that every reader of it shares: the
+ * header and short rows are refused, values stay in network order, a
+ * metric printed as -1 reads back as the largest. */
+START_TEST(proc_route_rows)
+{
+	struct proc_route r;
+	char b[INET_ADDRSTRLEN];
+
+	ck_assert_int_eq(proc_route_parse("Iface\tDestination\tGateway \t"
+					  "Flags\tRefCnt\tUse\tMetric\tMask",
+					  &r),
+			 -1);
+	ck_assert_int_eq(proc_route_parse("eth0\t00000000\t010011AC", &r),
+			 -1);
+	ck_assert_int_eq(proc_route_parse("eth0\t00000000\t010011AC\t0003\t0"
+					  "\t0\t100\t00000000\t0\t0\t0",
+					  &r),
+			 0);
+	ck_assert_str_eq(r.dev, "eth0");
+	ck_assert_uint_eq(r.dst, 0);
+	ck_assert_uint_eq(r.mask, 0);
+	ck_assert_uint_eq(r.flags, PROC_ROUTE_UP | PROC_ROUTE_GATEWAY);
+	ck_assert_uint_eq(r.metric, 100);
+	ck_assert_str_eq(inet_ntop(AF_INET, &r.gw, b, sizeof(b)),
+			 "172.17.0.1");
+	ck_assert_int_eq(proc_route_parse("lo\t0000007F\t00000000\t0001\t0"
+					  "\t0\t-1\t000000FF",
+					  &r),
+			 0);
+	ck_assert_uint_eq(r.metric, 4294967295u);
+	ck_assert_str_eq(inet_ntop(AF_INET, &r.dst, b, sizeof(b)),
+			 "127.0.0.0");
+}
+END_TEST
+
 Suite *suite_iface_replay(void)
 {
 	Suite *s = suite_create("iface_replay");
@@ -166,6 +203,7 @@ Suite *suite_iface_replay(void)
 	tcase_add_test(tc, replay_addresses);
 	tcase_add_test(tc, replay_default_routes);
 	tcase_add_test(tc, replay_missing_tree);
+	tcase_add_test(tc, proc_route_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

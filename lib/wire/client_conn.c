@@ -1,0 +1,357 @@
+/* The client's connection and framing: connect, send and receive whole
+ * frames, each bounded by a deadline (poll on non-blocking sockets), and
+ * foreign replies recognised. The requests themselves live in the other
+ * client_*.c files. */
+#include "wire/client_conn.h"
+
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CLIENT_BUF (PROTO_HDR_LEN + PROTO_MAX_PAYLOAD)
+
+/* CLOCK_MONOTONIC in microseconds. */
+long long client_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Records a failure in c and returns -1, so that callers can return it. */
+int client_fail(struct np_client *c, enum client_code code, const char *fmt,
+                ...)
+{
+	va_list ap;
+
+	c->code = code;
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Milliseconds left until deadline for poll, never negative. */
+int client_ms_left(long long deadline_us)
+{
+	long long left = deadline_us - client_now_us();
+
+	if (left <= 0)
+		return 0;
+	return left / 1000 > 60000 ? 60000 : (int)((left + 999) / 1000);
+}
+
+/* Waits for events on fd until deadline. Returns revents, 0 on timeout,
+ * -1 on error. */
+int client_wait_fd(int fd, short events, long long deadline_us)
+{
+	struct pollfd pfd = {.fd = fd, .events = events};
+
+	for (;;) {
+		int ms = client_ms_left(deadline_us);
+		int r = poll(&pfd, 1, ms);
+
+		if (r > 0)
+			return pfd.revents;
+		if (r == 0) {
+			if (client_now_us() >= deadline_us)
+				return 0;
+			continue;
+		}
+		if (errno != EINTR)
+			return -1;
+		if (client_now_us() >= deadline_us)
+			return 0;
+	}
+}
+
+/* Sends all of buf before the deadline. Returns 0, or -1 with c set. */
+int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
+                    long long deadline_us)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = send(c->fd, buf + off, len - off,
+		                 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (w > 0) {
+			off += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR)
+			return client_fail(c,
+			                   errno == EPIPE || errno == ECONNRESET
+			                       ? CLIENT_E_CLOSED
+			                       : CLIENT_E_IO,
+			                   "send to %s:%u: %s", c->addr,
+			                   c->port, strerror(errno));
+		int r = client_wait_fd(c->fd, POLLOUT, deadline_us);
+
+		if (r == 0)
+			return client_fail(
+			    c, CLIENT_E_TIMEOUT,
+			    "responder at %s:%u did not take the "
+			    "request in time",
+			    c->addr, c->port);
+		if (r < 0)
+			return client_fail(c, CLIENT_E_IO, "poll: %s",
+			                   strerror(errno));
+	}
+	return 0;
+}
+
+/* Reads exactly len bytes into buf before the deadline. Returns the bytes
+ * read (len), fewer when the peer closed, or -1 with c set on timeout or
+ * error. */
+static ssize_t recv_exact(struct np_client *c, uint8_t *buf, size_t len,
+                          long long deadline_us, size_t *got)
+{
+	*got = 0;
+	while (*got < len) {
+		ssize_t r = recv(c->fd, buf + *got, len - *got, MSG_DONTWAIT);
+
+		if (r > 0) {
+			*got += (size_t)r;
+			continue;
+		}
+		if (r == 0)
+			return (ssize_t)*got;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return client_fail(c,
+			                   errno == ECONNRESET ? CLIENT_E_CLOSED
+			                                       : CLIENT_E_IO,
+			                   "receive from %s:%u: %s", c->addr,
+			                   c->port, strerror(errno));
+		int w = client_wait_fd(c->fd, POLLIN, deadline_us);
+
+		if (w == 0)
+			return client_fail(
+			    c, CLIENT_E_TIMEOUT,
+			    "responder at %s:%u did not answer within "
+			    "%.3gs",
+			    c->addr, c->port, (double)c->timeout_us / 1e6);
+		if (w < 0)
+			return client_fail(c, CLIENT_E_IO, "poll: %s",
+			                   strerror(errno));
+	}
+	return (ssize_t)*got;
+}
+
+/* The error for a peer whose first bytes are not a frame header. */
+static int foreign(struct np_client *c, const uint8_t *p, size_t n)
+{
+	char shown[48];
+
+	proto_printable(p, n, shown, sizeof(shown));
+	return client_fail(
+	    c, CLIENT_E_PROTOCOL,
+	    "peer at %s:%u does not speak netprobe protocol (got "
+	    "'%s')",
+	    c->addr, c->port, shown);
+}
+
+/* Reads one frame into c->buf. Returns its type with *len the payload
+ * length, or -1 with c set. An ERROR frame is turned into -1 with
+ * CLIENT_E_REFUSED and the responder's message. */
+int client_recv_frame(struct np_client *c, size_t *len, long long deadline_us)
+{
+	struct proto_hdr h;
+	const char *why;
+	size_t got;
+	ssize_t r;
+
+	r = recv_exact(c, c->buf, PROTO_HDR_LEN, deadline_us, &got);
+	if (r < 0) {
+		if (got > 0 && got < 4)
+			return foreign(c, c->buf, got);
+		if (got >= 4 && memcmp(c->buf, "NPRB", 4) != 0)
+			return foreign(c, c->buf, got);
+		return -1;
+	}
+	if (got < PROTO_HDR_LEN) {
+		if (got > 0 && (got < 4 || memcmp(c->buf, "NPRB", 4) != 0))
+			return foreign(c, c->buf, got);
+		return client_fail(c, CLIENT_E_CLOSED,
+		                   "responder at %s:%u closed the connection",
+		                   c->addr, c->port);
+	}
+	if (proto_hdr_decode(c->buf, PROTO_HDR_LEN, &h, &why) < 0) {
+		if (memcmp(c->buf, "NPRB", 4) != 0) {
+			/* show a little more of what the peer said */
+			size_t more = 0;
+			long long short_dl = client_now_us() + 50000;
+
+			recv_exact(c, c->buf + PROTO_HDR_LEN, 36,
+			           short_dl < deadline_us ? short_dl
+			                                  : deadline_us,
+			           &more);
+			return foreign(c, c->buf, PROTO_HDR_LEN + more);
+		}
+		return client_fail(c, CLIENT_E_PROTOCOL,
+		                   "responder at %s:%u sent a bad frame: %s",
+		                   c->addr, c->port, why);
+	}
+	r = recv_exact(c, c->buf + PROTO_HDR_LEN, h.length, deadline_us, &got);
+	if (r < 0)
+		return -1;
+	if (got < h.length)
+		return client_fail(c, CLIENT_E_CLOSED,
+		                   "responder at %s:%u closed the connection "
+		                   "mid-frame",
+		                   c->addr, c->port);
+	*len = h.length;
+	if (h.type == PROTO_ERROR) {
+		struct proto_error e;
+
+		if (proto_error_decode(c->buf + PROTO_HDR_LEN, h.length, &e,
+		                       &why) < 0)
+			return client_fail(
+			    c, CLIENT_E_PROTOCOL,
+			    "responder at %s:%u sent a bad error "
+			    "frame: %s",
+			    c->addr, c->port, why);
+		c->err_code = e.code;
+		return client_fail(c, CLIENT_E_REFUSED,
+		                   "responder at %s:%u refused: "
+		                   "%s (%s)",
+		                   c->addr, c->port, e.msg,
+		                   proto_err_name(e.code));
+	}
+	return h.type;
+}
+
+/* Sends one frame whose payload already sits at c->buf + PROTO_HDR_LEN. */
+int client_send_frame(struct np_client *c, uint8_t type, size_t len,
+                      long long deadline_us)
+{
+	proto_hdr_encode(c->buf, type, 0, (uint32_t)len);
+	return client_send_all(c, c->buf, PROTO_HDR_LEN + len, deadline_us);
+}
+
+/* Sends a request and waits for a reply of type want, skipping stale echo
+ * replies of a pipelined heartbeat. Returns the payload length, or -1. */
+ssize_t client_call(struct np_client *c, uint8_t type, size_t len, uint8_t want)
+{
+	long long deadline = client_now_us() + c->timeout_us;
+	size_t plen;
+	int t;
+
+	if (c->fd < 0)
+		return client_fail(c, CLIENT_E_USAGE, "not connected");
+	c->err_code = 0;
+	if (client_send_frame(c, type, len, deadline) < 0)
+		return -1;
+	for (int i = 0; i < 1024; i++) {
+		t = client_recv_frame(c, &plen, deadline);
+		if (t < 0)
+			return -1;
+		if (t == want)
+			return (ssize_t)plen;
+		if (t != PROTO_ECHO_REPLY)
+			return client_fail(
+			    c, CLIENT_E_PROTOCOL,
+			    "responder at %s:%u answered %s to %s", c->addr,
+			    c->port, proto_type_name(t), proto_type_name(type));
+	}
+	return client_fail(c, CLIENT_E_PROTOCOL,
+	                   "responder at %s:%u floods replies", c->addr,
+	                   c->port);
+}
+
+/* Non-blocking connect with a deadline. Returns the socket, or -1. */
+static int connect_deadline(struct np_client *c, long long deadline_us)
+{
+	int fd, r, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	fd = socket(c->peer.ss_family,
+	            SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return client_fail(c, CLIENT_E_IO, "socket: %s",
+		                   strerror(errno));
+	if (connect(fd, (struct sockaddr *)&c->peer, c->peerlen) < 0) {
+		if (errno != EINPROGRESS) {
+			soerr = errno;
+			goto bad;
+		}
+		r = client_wait_fd(fd, POLLOUT, deadline_us);
+		if (r == 0) {
+			close(fd);
+			return client_fail(c, CLIENT_E_CONNECT,
+			                   "cannot connect to %s:%u: timed out",
+			                   c->addr, c->port);
+		}
+		if (r < 0 ||
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+			soerr = errno;
+		if (soerr)
+			goto bad;
+	}
+	return fd;
+bad:
+	close(fd);
+	return client_fail(c, CLIENT_E_CONNECT, "cannot connect to %s:%u: %s",
+	                   c->addr, c->port, strerror(soerr));
+}
+
+/* Everything of client_open up to the HELLO: the client set up, the host
+ * resolved, the connection made within the timeout, our address read. */
+int client_connect(struct np_client *c, const char *host, unsigned port,
+                   long long timeout_us)
+{
+	struct sockaddr_storage local;
+	socklen_t ll = sizeof(local);
+	long long t0, deadline;
+	int one = 1;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->timeout_us = timeout_us > 0 ? timeout_us : 2000000;
+	c->port = port;
+	snprintf(c->host, sizeof(c->host), "%s", host ? host : "");
+	snprintf(c->addr, sizeof(c->addr), "%.*s", (int)sizeof(c->addr) - 1,
+	         c->host);
+	if (!host || !*host || port < 1 || port > 65535)
+		return client_fail(c, CLIENT_E_USAGE, "invalid peer");
+	c->buf = malloc(CLIENT_BUF);
+	if (!c->buf)
+		return client_fail(c, CLIENT_E_IO, "out of memory");
+	if (client_resolve(host, port, SOCK_STREAM, &c->peer, &c->peerlen,
+	                   c->err, sizeof(c->err)) < 0) {
+		c->code = CLIENT_E_RESOLVE;
+		return -1;
+	}
+	client_sa_format(&c->peer, c->addr, sizeof(c->addr), NULL);
+	t0 = client_now_us();
+	deadline = t0 + c->timeout_us;
+	c->fd = connect_deadline(c, deadline);
+	if (c->fd < 0)
+		return -1;
+	c->connect_us = client_now_us() - t0;
+	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (getsockname(c->fd, (struct sockaddr *)&local, &ll) == 0)
+		client_sa_format(&local, c->local_addr, sizeof(c->local_addr),
+		                 &c->local_port);
+	return 0;
+}
+
+/* Closes the socket and frees the frame buffer. */
+void client_close(struct np_client *c)
+{
+	if (!c)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	free(c->buf);
+	c->buf = NULL;
+}

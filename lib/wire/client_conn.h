@@ -1,0 +1,54 @@
+/* Inside the client (lib/wire/client_*.c only; callers use client.h): the
+ * connection and framing every request is built on. Every wait here ends
+ * by a deadline in client_now_us microseconds; every failure is recorded
+ * in c->code and c->err and returned as -1. */
+#ifndef NP_CLIENT_CONN_H
+#define NP_CLIENT_CONN_H
+
+#include <sys/types.h>
+
+#include "wire/client.h"
+
+/* Records a failure in c and returns -1, so that callers can return it. */
+__attribute__((format(printf, 3, 4))) int
+client_fail(struct np_client *c, enum client_code code, const char *fmt, ...);
+
+/* Numeric address and port (port may be NULL) of a sockaddr, IPv4-mapped
+ * IPv6 shown as IPv4. */
+void client_sa_format(const struct sockaddr_storage *ss, char *addr, size_t len,
+                      unsigned *port);
+
+/* Milliseconds left until deadline_us for poll, never negative. */
+int client_ms_left(long long deadline_us);
+
+/* Waits for events on fd until deadline_us. Returns revents, 0 on
+ * timeout, -1 on error. */
+int client_wait_fd(int fd, short events, long long deadline_us);
+
+/* Sets c up, resolves host and connects within timeout_us: everything of
+ * client_open before the HELLO. Returns 0, or -1 (c stays safe to
+ * close). */
+int client_connect(struct np_client *c, const char *host, unsigned port,
+                   long long timeout_us);
+
+/* Sends all of buf before the deadline. Returns 0, or -1. */
+int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
+                    long long deadline_us);
+
+/* Sends one frame whose payload already sits at c->buf + PROTO_HDR_LEN.
+ * Returns 0, or -1. */
+int client_send_frame(struct np_client *c, uint8_t type, size_t len,
+                      long long deadline_us);
+
+/* Reads one frame into c->buf. Returns its type with *len the payload
+ * length, or -1; an ERROR frame is -1 with CLIENT_E_REFUSED and the
+ * responder's message, a foreign peer CLIENT_E_PROTOCOL. */
+int client_recv_frame(struct np_client *c, size_t *len, long long deadline_us);
+
+/* Sends a request (payload at c->buf + PROTO_HDR_LEN) and waits, within
+ * c->timeout_us, for a reply of type want, skipping stale echo replies of
+ * a pipelined heartbeat. Returns the reply's payload length, or -1. */
+ssize_t client_call(struct np_client *c, uint8_t type, size_t len,
+                    uint8_t want);
+
+#endif

@@ -1,0 +1,104 @@
+/* REFLECT and ECHO over the held TCP connection: the address the
+ * responder saw, one round trip, and the two halves of a pipelined echo
+ * for heartbeats. */
+#include "wire/client.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "wire/client_conn.h"
+
+/* REFLECT: the address and port the responder saw. */
+int client_reflect(struct np_client *c, char *addr, size_t addrlen,
+                   unsigned *port)
+{
+	struct proto_reflect_reply r;
+	const char *why;
+	ssize_t n = client_call(c, PROTO_REFLECT, 0, PROTO_REFLECT_REPLY);
+
+	if (n < 0)
+		return -1;
+	if (proto_reflect_reply_decode(c->buf + PROTO_HDR_LEN, (size_t)n, &r,
+	                               &why) < 0)
+		return client_fail(c, CLIENT_E_PROTOCOL,
+		                   "bad reflect reply: %s", why);
+	if (!inet_ntop(r.family == 4 ? AF_INET : AF_INET6, r.addr, addr,
+	               (socklen_t)addrlen))
+		return client_fail(c, CLIENT_E_USAGE,
+		                   "address buffer too small");
+	if (port)
+		*port = r.port;
+	return 0;
+}
+
+/* Queues one ECHO without waiting for its reply. */
+int client_echo_send(struct np_client *c, const void *payload, size_t len)
+{
+	if (c->fd < 0)
+		return client_fail(c, CLIENT_E_USAGE, "not connected");
+	if (len > PROTO_MAX_PAYLOAD)
+		return client_fail(c, CLIENT_E_USAGE, "echo payload too large");
+	uint8_t frame[PROTO_HDR_LEN + 256];
+	uint8_t *buf = len <= 256 ? frame : c->buf;
+
+	if (len)
+		memcpy(buf + PROTO_HDR_LEN, payload, len);
+	proto_hdr_encode(buf, PROTO_ECHO, 0, (uint32_t)len);
+	return client_send_all(c, buf, PROTO_HDR_LEN + len,
+	                       client_now_us() + c->timeout_us);
+}
+
+/* Reads one ECHO_REPLY before the deadline. */
+int client_echo_recv(struct np_client *c, void *payload, size_t cap,
+                     size_t *len, long long deadline_us)
+{
+	size_t plen;
+	int t;
+
+	if (c->fd < 0)
+		return client_fail(c, CLIENT_E_USAGE, "not connected");
+	t = client_recv_frame(c, &plen, deadline_us);
+	if (t < 0)
+		return -1;
+	if (t != PROTO_ECHO_REPLY)
+		return client_fail(c, CLIENT_E_PROTOCOL,
+		                   "responder at %s:%u answered %s to echo",
+		                   c->addr, c->port, proto_type_name(t));
+	memcpy(payload, c->buf + PROTO_HDR_LEN, plen < cap ? plen : cap);
+	*len = plen;
+	return 0;
+}
+
+/* One ECHO and its matching reply; other echo replies are skipped. */
+int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
+                    long long *rtt_us)
+{
+	long long t0 = client_now_us(), deadline = t0 + c->timeout_us;
+	size_t plen;
+	int t;
+
+	if (c->fd < 0)
+		return client_fail(c, CLIENT_E_USAGE, "not connected");
+	if (len > PROTO_MAX_PAYLOAD)
+		return client_fail(c, CLIENT_E_USAGE, "echo payload too large");
+	if (len)
+		memmove(c->buf + PROTO_HDR_LEN, payload, len);
+	if (client_send_frame(c, PROTO_ECHO, len, deadline) < 0)
+		return -1;
+	for (int i = 0; i < 1024; i++) {
+		t = client_recv_frame(c, &plen, deadline);
+		if (t < 0)
+			return -1;
+		if (t != PROTO_ECHO_REPLY)
+			return client_fail(c, CLIENT_E_PROTOCOL,
+			                   "responder answered %s to echo",
+			                   proto_type_name(t));
+		if (plen == len && (len == 0 || memcmp(c->buf + PROTO_HDR_LEN,
+		                                       payload, len) == 0)) {
+			if (rtt_us)
+				*rtt_us = client_now_us() - t0;
+			return 0;
+		}
+	}
+	return client_fail(c, CLIENT_E_PROTOCOL, "echo reply never matched");
+}

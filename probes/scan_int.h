@@ -1,0 +1,121 @@
+/* netprobe scan's own parts, shared between its files: the run's state
+ * and one entry point per job. Calls go one way: scan.c runs the
+ * command line (scan_cli.c), the local collection (scan_collect.c), the
+ * peers (scan_peers.c, which uses scan_ports.c), the deciders
+ * (scan_decide.c) and the output (scan_doc.c, scan_text.c). */
+#ifndef NP_SCAN_INT_H
+#define NP_SCAN_INT_H
+
+#include <arpa/inet.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "base/sysroot.h"
+#include "decide/decide.h"
+#include "decide/fwcmd.h"
+#include "decide/recommend.h"
+#include "doc/doc.h"
+#include "kernel/hostname.h"
+#include "kernel/nl.h"
+#include "layers/layers.h"
+#include "probe/peer.h"
+
+#define SCAN_MAX_PEERS 16
+#define SCAN_MAX_ROUTES 16
+#define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
+/* Each peer: 1 s per request (connect and hello, reflection,
+ * connect-back), 1 s of heartbeat, about 1.5 s of outbound connects to
+ * the peer's ephemeral samples, 2 s of path MTU search; a peer that
+ * started inside PEER_BOUND_US times the peers finishes within it. */
+#define PEER_STEP_US 1000000LL
+#define PEER_HEARTBEAT_US 1000000LL
+#define PEER_PATH_US 2000000LL
+#define PEER_BOUND_US 8000000LL
+#define PEER_SLACK_US 1000000LL
+
+struct scan_opts {
+	bool json, export, quick;
+	const char *sysroot;
+	const char *token_file;
+	const char *peers[SCAN_MAX_PEERS];
+	size_t npeers;
+};
+
+/* Everything collected, decided and emitted by one run. */
+struct scan {
+	struct scan_opts o;
+	struct sysroot sr;
+	struct doc d;
+	struct iface_list ifaces;
+	struct route_info defaults[SCAN_MAX_ROUTES];
+	size_t ndefaults;
+	bool routes_known;
+	struct route_info lookup; /* the route toward the first peer */
+	bool have_lookup;
+	struct layers ly;
+	bool have_layers;
+	struct hostname_info host;
+	struct scan_env env;
+	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
+	struct master_info master;
+	struct peer_verdict peers[SCAN_MAX_PEERS];
+	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
+	size_t npeers;
+	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
+	struct fw_plan fw;       /* what the failed checks ask to open */
+	bool quiet;              /* scan_recommend_quiet: no output at all */
+	struct recommendation rec;
+	struct nccl_default nccl;
+	bool color;
+};
+
+/* scan_cli.c: parses the command line into o. Returns 0, 1 for --help
+ * (printed), or 2 for bad usage (reported on stderr). */
+int scan_parse(int argc, char **argv, struct scan_opts *o);
+
+/* scan_collect.c: interfaces, default routes, layering, hostname, the
+ * environment, MASTER_ADDR and NCCL_COMM_ID. Returns 0, or 2 when the
+ * scan cannot run (reported). */
+int scan_collect(struct scan *s);
+
+/* scan_peers.c: one verdict per --peer, from the route toward it and its
+ * responder. Returns 0, or 2 when a peer is malformed or does not resolve
+ * (reported). */
+int scan_peers(struct scan *s);
+
+/* scan_ports.c: the failed connect-back checks of one peer into the plan
+ * of ports to open, and ephemeral-range-blocked when only the ephemeral
+ * range failed. */
+void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
+                     json_t *obj);
+
+/* scan_ports.c: outbound connects to the peer's ephemeral samples, their
+ * results into obj's `ports`, their findings into the document and the
+ * failed ones into the plan. */
+void scan_outbound(struct scan *s, const struct peer_verdict *v,
+                   json_t *obj);
+
+/* scan_decide.c: recommend() over what was collected. Returns 0, or 2 on
+ * no memory (reported). */
+int scan_recommend(struct scan *s);
+
+/* scan_decide.c: the recommendation, then every decider's findings.
+ * Returns 0, or 2 on no memory (reported). */
+int scan_decide(struct scan *s);
+
+/* scan_doc.c: reports a run that cannot go on: one line on stderr, the
+ * error in the document (written in --json mode). Silent when quiet.
+ * Returns the exit status 2. */
+int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* scan_doc.c: the document's results. Returns 0, or -1 on no memory. */
+int scan_build_doc(struct scan *s);
+
+/* scan_text.c: writes the chosen output (text, --json, --export).
+ * Returns 0, or -1 when writing failed. */
+int scan_emit(struct scan *s);
+
+#endif
