@@ -8,11 +8,15 @@
 
 /* Printed by --help (stdout) and after bad usage (stderr). */
 static const char usage_text[] =
-    "usage: netprobe scan [--json] [--export] [--sysroot dir] [--quick]\n"
+    "usage: netprobe scan [--json] [--export [--rank0]] [--sysroot dir] "
+    "[--quick]\n"
     "                     [--token-file file] [--peer host[:port]]...\n"
     "\n"
     "  --json              write the JSON document (netprobe-json(5))\n"
     "  --export            print only `export NAME=value` lines for eval\n"
+    "  --rank0             with --export: rank 0 runs on this node, so "
+    "export\n"
+    "                      MASTER_ADDR too (else it is a comment)\n"
     "  --sysroot dir       read /proc, /sys and /etc from a recorded tree\n"
     "  --peer host[:port]  probe the `netprobe serve` on this peer "
     "(repeatable;\n"
@@ -27,12 +31,14 @@ static const char usage_text[] =
     "another.\n";
 
 /* getopt_long in GNU order, then the combinations: --quick and
- * --token-file need --peer, --json and --export exclude each other. */
+ * --token-file need --peer, --rank0 needs --export, --json and --export
+ * exclude each other. */
 int scan_parse(int argc, char **argv, struct scan_opts *o)
 {
 	static const struct option longopts[] = {
 	    {"json", no_argument, NULL, 'j'},
 	    {"export", no_argument, NULL, 'e'},
+	    {"rank0", no_argument, NULL, 'r'},
 	    {"sysroot", required_argument, NULL, 's'},
 	    {"peer", required_argument, NULL, 'p'},
 	    {"quick", no_argument, NULL, 'q'},
@@ -52,6 +58,9 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 			break;
 		case 'e':
 			o->export = true;
+			break;
+		case 'r':
+			o->rank0 = true;
 			break;
 		case 's':
 			o->sysroot = optarg;
@@ -98,6 +107,11 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 	if ((o->quick || o->token_file != NULL) && o->npeers == 0) {
 		fprintf(stderr, "netprobe scan: option '%s' needs --peer\n",
 		        o->quick ? "--quick" : "--token-file");
+		return 2;
+	}
+	if (o->rank0 && !o->export) {
+		fprintf(stderr, "netprobe scan: option '--rank0' needs "
+		                "--export\n");
 		return 2;
 	}
 	if (o->json && o->export) {

@@ -37,6 +37,7 @@
 
 struct scan_opts {
 	bool json, export, quick;
+	bool rank0; /* --rank0: this node runs rank 0, export MASTER_ADDR */
 	const char *sysroot;
 	const char *token_file;
 	const char *peers[SCAN_MAX_PEERS];

@@ -21,7 +21,30 @@ static void sh_quote(FILE *fp, const char *value)
 	fputc('\'', fp);
 }
 
-/* --export: only `export NAME='value'` lines on stdout. */
+/* The settings that are not this node's own, as shell comments (or, for
+ * MASTER_ADDR with rank0, an export): MASTER_ADDR is rank 0's address on
+ * every node, and Ray takes the node address on its command line only. */
+static void emit_not_own(const struct recommendation *r, bool rank0,
+                         const char *indent)
+{
+	if (rank0) {
+		printf("%sexport MASTER_ADDR=", indent);
+		sh_quote(stdout, r->addr->str);
+		putchar('\n');
+	} else {
+		printf("%s# MASTER_ADDR is rank 0's address on every node; if "
+		       "rank 0 runs here: export MASTER_ADDR=",
+		       indent);
+		sh_quote(stdout, r->addr->str);
+		printf(" (--export --rank0)\n");
+	}
+	printf("%s# Ray takes the node address on its command line only: "
+	       "ray start --node-ip-address=%s\n",
+	       indent, r->addr->str);
+}
+
+/* --export: only `export NAME='value'` lines (and comments) on stdout,
+ * each right on this node. */
 static void emit_export(const struct scan *s)
 {
 	const struct recommendation *r = &s->rec;
@@ -36,6 +59,7 @@ static void emit_export(const struct scan *s)
 		sh_quote(stdout, r->env[i].value);
 		putchar('\n');
 	}
+	emit_not_own(r, s->o.rank0, "");
 }
 
 /* A short state word for the interface table. */
@@ -200,6 +224,8 @@ static void emit_choice(const struct scan *s)
 		sh_quote(stdout, r->env[i].value);
 		putchar('\n');
 	}
+	if (r->ifc != NULL)
+		emit_not_own(r, false, "  ");
 	for (int i = 0; i < r->nreasons; i++)
 		printf("  - %s\n", r->reasons[i]);
 	emit_rejected(r);
