@@ -157,6 +157,13 @@ static int choose_none_nat(const struct rec_input *in, struct recommendation *r)
 	          "connect to this process, and NCCL, Gloo and torch listen "
 	          "on ephemeral ports that cannot be published or forwarded");
 	nat_advice(r, in->layers);
+	/* gloo/transport/tcp/device.cc, Device::isInitiator: the higher
+	 * address of a pair connects; seen with torch 1.13 across one NAT:
+	 * 172.17.0.2 against 10.231.72.2 worked, 10.88.0.2 hung */
+	reason(r, "Gloo may still work where this address sorts above every "
+	          "peer's (of each Gloo pair the higher address connects), "
+	          "so the same job works on one cluster and hangs on "
+	          "another; NCCL and Open MPI need connections both ways");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];
 
