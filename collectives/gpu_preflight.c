@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 /* Fills this process's rank infos (one per local GPU). The interface is
- * the one NCCL's own rules would choose here, so pre-flight tests what
- * NCCL will use, not what the host likes best. */
+ * the one NCCL's bootstrap would listen on here (with NCCL_COMM_ID set,
+ * the subnet match alone: nccl_select_bootstrap), so pre-flight tests
+ * what NCCL will use, not what the host likes best. */
 static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 {
 	struct iface_list il = { 0 };
@@ -34,7 +35,7 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 	nccl_env_from_process(&env);
 	memset(&ch, 0, sizeof(ch));
 	if (nc_ifaddrs_list(&il) == 0)
-		nccl_select(&il, &env, &ch);
+		nccl_select_bootstrap(&il, &env, &ch);
 	for (int i = 0; i < c->ndev; i++) {
 		struct cudaDeviceProp p;
 

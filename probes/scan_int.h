@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/sysroot.h"
+#include "decide/advertise.h"
 #include "decide/decide.h"
 #include "decide/fwcmd.h"
 #include "decide/recommend.h"
@@ -62,6 +63,10 @@ struct scan {
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict peers[SCAN_MAX_PEERS];
+	struct advert adv[ADV_MAX]; /* what the frameworks will advertise */
+	size_t nadv;
+	struct reach_result reach[SCAN_MAX_PEERS * ADV_MAX];
+	size_t nreach; /* the peers' answers for each advertised address */
 	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
 	size_t npeers;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */

@@ -198,28 +198,40 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 		                e->nccl_comm_id);
 		return;
 	}
-	for (size_t i = 0; i < l->n; i++)
-		for (int k = 0; k < l->v[i].naddrs; k++)
-			if (iface_addr_in_prefix(&l->v[i].addrs[k], id.family,
-			                         id.addr))
-				return;
-	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s)",
-	             e->nccl_comm_id, id.host);
+	{
+		struct nccl_choice c;
+
+		if (nccl_select_bootstrap(l, ne, &c) > 0)
+			return;
+	}
+	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s%s%s)",
+	             e->nccl_comm_id, id.host, id.scope[0] ? "%" : "",
+	             id.scope);
 	for (size_t i = 0; i < l->n; i++)
 		for (int k = 0; k < l->v[i].naddrs; k++) {
 			const struct iface_addr *a = &l->v[i].addrs[k];
 
-			if (a->family == id.family && decide_addr_global(a))
+			if (a->family == id.family &&
+			    (decide_addr_global(a) || id.family == AF_INET6))
 				evidence_add(&ev, "netlink", "%s has %s/%u",
 				             l->v[i].name, a->str,
 				             a->prefixlen);
 		}
+	if (id.family == AF_INET6 && id.scope[0] == '\0')
+		evidence_add(&ev, "nccl rules",
+		             "NCCL compares the IPv6 scope id too: a link-local "
+		             "address matches only as [fe80::...%%interface]");
+	/* bootstrapNetInit (src/bootstrap.cc) prints the second message in
+	 * every release; ncclFindInterfaceMatchSubnet printed the first
+	 * before 2.27.3 (src/misc/socket.cc), src/os/linux.cc no longer does */
 	doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
 	                "unset NCCL_COMM_ID, or set it to rank 0's address on "
 	                "a subnet this node shares",
 	                "NCCL_COMM_ID address %s is outside every local "
-	                "subnet: NCCL fails with \"No interface found in the "
-	                "same subnet as remote address\"",
+	                "subnet: NCCL's bootstrap fails with \"NET/Socket : No "
+	                "usable listening interface found\" (before 2.27.3 "
+	                "after \"No interface found in the same subnet as "
+	                "remote address\")",
 	                id.host);
 }
 

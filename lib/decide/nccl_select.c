@@ -105,27 +105,53 @@ static int find(const struct iface_list *l, const char *spec, int family,
 	return out->n;
 }
 
-/* ncclFindInterfaceMatchSubnet: the first interface address whose subnet
- * holds the NCCL_COMM_ID address; one interface at most. */
+/* The scope id getifaddrs gives a local address: the interface index for
+ * a link-local IPv6 address (glibc's getifaddrs), 0 otherwise. */
+static unsigned local_scope(const struct iface *ifc, const struct iface_addr *a)
+{
+	if (a->family == AF_INET6 && (IN6_IS_ADDR_LINKLOCAL(&a->a.v6) ||
+				      IN6_IS_ADDR_MC_LINKLOCAL(&a->a.v6)))
+		return (unsigned)ifc->index;
+	return 0;
+}
+
+/* ncclFindInterfaceMatchSubnet (src/os/linux.cc): the first interface
+ * address, in getifaddrs order and whatever the interface's state, whose
+ * subnet holds the NCCL_COMM_ID address. matchSubnet also compares the
+ * IPv6 scope id: ncclSocketGetAddrFromString sets it to 0 for a global
+ * "[addr]:port" and to if_nametoindex() of "[fe80::1%eth0]:port", and a
+ * link-local local address carries its interface's index, so a
+ * link-local NCCL_COMM_ID matches only with the right "%interface". One
+ * interface at most. */
 static int find_subnet(const struct iface_list *l, const char *comm_id,
 		       struct nccl_choice *out)
 {
 	struct nccl_comm_id id;
+	unsigned scope = 0;
 
 	out->n = 0;
 	if (nccl_comm_id_parse(comm_id, &id) < 0 || id.family == AF_UNSPEC) {
 		out->comm_id_unparsed = true;
 		return 0;
 	}
+	if (id.family == AF_INET6 && id.scope[0] != '\0') {
+		const struct iface *si = iface_by_name(l, id.scope);
+
+		scope = si != NULL ? (unsigned)si->index : 0;
+	}
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];
 
 		for (int k = 0; k < ifc->naddrs; k++) {
-			if (iface_addr_in_prefix(&ifc->addrs[k], id.family,
-						 id.addr)) {
-				add_pick(out, ifc, &ifc->addrs[k]);
-				return out->n;
-			}
+			const struct iface_addr *a = &ifc->addrs[k];
+
+			if (!iface_addr_in_prefix(a, id.family, id.addr))
+				continue;
+			if (id.family == AF_INET6 &&
+			    local_scope(ifc, a) != scope)
+				continue;
+			add_pick(out, ifc, a);
+			return out->n;
 		}
 	}
 	return 0;
@@ -161,6 +187,22 @@ int nccl_select(const struct iface_list *l, const struct nccl_env *env,
 			return out->n;
 		}
 	}
+	out->rule = "none";
+	return 0;
+}
+
+/* bootstrapNetInit (src/bootstrap.cc): NCCL_COMM_ID set means the subnet
+ * match alone, whatever NCCL_SOCKET_IFNAME says; else the first interface
+ * of ncclFindInterfaces. */
+int nccl_select_bootstrap(const struct iface_list *l,
+			  const struct nccl_env *env, struct nccl_choice *out)
+{
+	if (env->comm_id == NULL)
+		return nccl_select(l, env, out) > 0 ? 1 : 0;
+	memset(out, 0, sizeof(*out));
+	out->rule = "NCCL_COMM_ID subnet";
+	if (find_subnet(l, env->comm_id, out) > 0)
+		return 1;
 	out->rule = "none";
 	return 0;
 }
