@@ -23,6 +23,8 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 {
 	struct iface_list il = { 0 };
 	struct nccl_env env;
+	struct nccl_conf conf;
+	struct sysroot sr;
 	struct nccl_choice ch;
 	struct statvfs sv;
 	char host[64] = "unknown";
@@ -33,6 +35,10 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 	cudaDriverGetVersion(&drv);
 	ncclGetVersion(&nv);
 	nccl_env_from_process(&env);
+	/* NCCL reads NCCL_CONF_FILE or ~/.nccl.conf, then /etc/nccl.conf,
+	 * under the environment (src/misc/param.cc) */
+	if (sysroot_init(&sr, NULL) == 0)
+		nccl_env_apply_conf(&env, &sr, &conf);
 	memset(&ch, 0, sizeof(ch));
 	if (nc_ifaddrs_list(&il) == 0)
 		nccl_select_bootstrap(&il, &env, &ch);

@@ -60,6 +60,7 @@ struct scan {
 	bool have_layers;
 	struct hostname_info host;
 	struct scan_env env;
+	struct nccl_conf nccl_conf; /* NCCL's configuration files */
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict peers[SCAN_MAX_PEERS];
