@@ -58,7 +58,7 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 		snprintf(ri[i].rule, sizeof(ri[i].rule), "%s", ch.rule);
 		if (ch.n > 0) {
 			snprintf(ri[i].iface, sizeof(ri[i].iface), "%s",
-				 ch.v[0].ifc->name);
+				 ch.v[0].name);
 			snprintf(ri[i].address, sizeof(ri[i].address), "%s",
 				 ch.v[0].addr->str);
 		}

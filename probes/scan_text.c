@@ -207,7 +207,7 @@ static void emit_choice(const struct scan *s)
 	printf("\nnccl's own choice (NCCL_SOCKET_IFNAME unset)\n  rule %s:",
 	       c->rule);
 	for (int i = 0; i < c->n; i++)
-		printf(" %s %s%s%s", c->v[i].ifc->name, c->v[i].addr->str,
+		printf(" %s %s%s%s", c->v[i].name, c->v[i].addr->str,
 		       i == 0 ? " (bootstrap)" : "", i + 1 < c->n ? "," : "");
 	if (c->n == 0)
 		printf(" no interface");

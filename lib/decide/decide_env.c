@@ -82,7 +82,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			const struct iface *ifc = c.v[i].ifc;
 			int w;
 
-			if (strncmp(ifc->name, pfx, strlen(pfx)) != 0)
+			if (strncmp(c.v[i].name, pfx, strlen(pfx)) != 0)
 				continue;
 			hits++;
 			/* "bond0" names an interface, yet selects bond0.2093
@@ -97,7 +97,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 				             pfx, ifc->name);
 			}
 			w = snprintf(names + used, sizeof(names) - used, "%s%s",
-			             used ? ", " : "", c.v[i].ifc->name);
+			             used ? ", " : "", c.v[i].name);
 			if (w > 0 && (size_t)w < sizeof(names) - used)
 				used += (size_t)w;
 		}
@@ -114,7 +114,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 
 		snprintf(fix, sizeof(fix),
 		         "use the exact form, e.g. NCCL_SOCKET_IFNAME==%s",
-		         c.v[0].ifc->name);
+		         c.v[0].name);
 		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
 		                "selects more interfaces than it names",

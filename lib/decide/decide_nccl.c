@@ -51,13 +51,19 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	for (int i = 0; i < c->n; i++) {
 		const struct iface *ifc = c->v[i].ifc;
 		const char *risk = pick_risk(l, ifc);
+		bool alias = strcmp(c->v[i].name, ifc->name) != 0;
 
-		if (ifc == want || risk == NULL)
+		/* getifaddrs lists an alias as an interface of its own, and
+		 * NCCL uses its address beside the interface's */
+		if (alias)
+			risk = "an IPv4 alias, an address NCCL uses as an "
+			       "interface of its own";
+		if ((ifc == want && !alias) || risk == NULL)
 			continue;
 		risky++;
 		evidence_add(&ev, "nccl rules",
 		             "rule %s picks %s (%s, %s) as interface %d",
-		             c->rule, ifc->name, iface_kind_name(ifc->kind),
+		             c->rule, c->v[i].name, iface_kind_name(ifc->kind),
 		             risk, i + 1);
 	}
 	if (want != NULL && first != want) {
@@ -117,7 +123,7 @@ void decide_ipv6_link_local(const struct iface_list *l,
 		evidence_add(&ev, "nccl rules",
 		             "%s has no IPv4 address: NCCL would use its "
 		             "link-local %s (rule %s)",
-		             c.v[i].ifc->name, a->str, c.rule);
+		             c.v[i].name, a->str, c.rule);
 	}
 	if (n == 0)
 		return;

@@ -55,24 +55,37 @@ int nccl_env_family(const struct nccl_env *env)
 	return -1;
 }
 
-/* Adds a pick unless the interface is already listed: NCCL keeps the first
- * address per interface. */
+/* The name getifaddrs gives an address: an IPv4 alias's label, else the
+ * interface's name. */
+static const char *addr_name(const struct iface *ifc,
+			     const struct iface_addr *a)
+{
+	return a->family == AF_INET && a->label[0] != '\0' ? a->label
+							    : ifc->name;
+}
+
+/* Adds a pick unless its name is already listed: NCCL keeps the first
+ * address per name, and an alias ("eth0:1") is a name of its own. */
 static void add_pick(struct nccl_choice *out, const struct iface *ifc,
 		     const struct iface_addr *a)
 {
+	const char *name = addr_name(ifc, a);
+
 	for (int i = 0; i < out->n; i++)
-		if (out->v[i].ifc == ifc)
+		if (strcmp(out->v[i].name, name) == 0)
 			return;
 	if (out->n < NCCL_MAX_IFS) {
 		out->v[out->n].ifc = ifc;
 		out->v[out->n].addr = a;
+		out->v[out->n].name = name;
 		out->n++;
 	}
 }
 
 /* ncclOsFindInterfaces over our list. getifaddrs returns every IPv4 address
- * (in interface order) before the IPv6 ones, so walk the families in that
- * order to get NCCL's order of interfaces and its first address of each. */
+ * (in interface order) before the IPv6 ones, each under its interface's
+ * name or, for an IPv4 alias, its label; NCCL matches the list against
+ * that name (src/os/linux.cc) and keeps the first address per name. */
 static int find(const struct iface_list *l, const char *spec, int family,
 		struct nccl_choice *out)
 {
@@ -87,8 +100,6 @@ static int find(const struct iface_list *l, const char *spec, int family,
 
 			if (!(ifc->flags & IFF_RUNNING))
 				continue;
-			if (!nccl_ifname_match(spec, ifc->name))
-				continue;
 			for (int k = 0; k < ifc->naddrs; k++) {
 				const struct iface_addr *a = &ifc->addrs[k];
 
@@ -97,8 +108,10 @@ static int find(const struct iface_list *l, const char *spec, int family,
 				if (a->family == AF_INET6 &&
 				    IN6_IS_ADDR_LOOPBACK(&a->a.v6))
 					continue;
+				if (!nccl_ifname_match(spec,
+						       addr_name(ifc, a)))
+					continue;
 				add_pick(out, ifc, a);
-				break;
 			}
 		}
 	}

@@ -14,6 +14,8 @@
 struct nccl_pick {
 	const struct iface *ifc;
 	const struct iface_addr *addr;
+	const char *name; /* as getifaddrs names it: the interface, or an
+			   * IPv4 alias's label ("eth0:1") */
 };
 
 struct nccl_choice {

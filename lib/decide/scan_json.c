@@ -58,11 +58,11 @@ json_t *nccl_default_to_json(const struct nccl_default *nd)
 		return NULL;
 	for (int i = 0; i < c->n; i++)
 		json_array_append_new(
-		    ifs, json_pack("{s:s, s:s}", "name", c->v[i].ifc->name,
+		    ifs, json_pack("{s:s, s:s}", "name", c->v[i].name,
 		                   "address", c->v[i].addr->str));
 	return json_pack("{s:s, s:o, s:o, s:b, s:s}", "rule", c->rule,
 	                 "interfaces", ifs, "bootstrap",
-	                 c->n > 0 ? json_string(c->v[0].ifc->name)
+	                 c->n > 0 ? json_string(c->v[0].name)
 	                          : json_null(),
 	                 "safe", nd->safe, "why", nd->why);
 }
