@@ -48,8 +48,10 @@ int scan_decide(struct scan *s)
 	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);
 	seen = decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
 	                    s->npeers, s->rec.ifc, &s->d);
-	/* a proven unreachable address says more than the static check */
-	if (!(seen & ADV_BIT(ADV_MPI)))
+	/* a refused pair of lists or a proven unreachable address says
+	 * more than the static check */
+	if (!decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->d) &&
+	    !(seen & ADV_BIT(ADV_MPI)))
 		decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);
 	decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d);
 	decide_ipv6_link_local(&s->ifaces, &ne, &s->d);

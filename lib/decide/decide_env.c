@@ -338,6 +338,98 @@ static bool ompi_list_match(const char *list, const struct iface *ifc)
 	return false;
 }
 
+/* Both lists of one component set: Open MPI refuses the pair. The BTL
+ * (opal/mca/btl/tcp/btl_tcp_component.c, mca_base_var_check_exclusive)
+ * prints "Two mutually-exclusive MCA variables were specified" and does
+ * not open, so MPI finds no way between the nodes; the OOB
+ * (orte/mca/oob/tcp/oob_tcp_component.c) does not open either, so mpirun
+ * cannot reach its daemons. Returns true when it added the finding. */
+static bool mpi_exclusive(const char *what, const char *inc, const char *exc,
+                          const char *effect, struct doc *d)
+{
+	json_t *ev = NULL;
+
+	if (inc == NULL || exc == NULL)
+		return false;
+	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_include=%s", what,
+	             inc);
+	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_exclude=%s", what,
+	             exc);
+	doc_add_finding(d, "mpi-btl-iface", SEV_FAULT, ev,
+	                "unset one of the two: keep "
+	                "OMPI_MCA_btl_tcp_if_include (and "
+	                "OMPI_MCA_oob_tcp_if_include) alone",
+	                "OMPI_MCA_%s_if_include and _if_exclude are both "
+	                "set: Open MPI refuses them together (\"Two "
+	                "mutually-exclusive MCA variables were specified\"), "
+	                "%s",
+	                what, effect);
+	return true;
+}
+
+/* The OOB list (mpirun's and its daemons' own connections): a name that
+ * is no interface here, or a list without the recommended interface. */
+static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
+                    const struct iface *want, struct doc *d)
+{
+	struct env_entry ent[MAX_ENTRIES];
+	json_t *ev = NULL;
+	bool has_want = false, missing = false;
+	int n;
+
+	if (e->oob_if_include == NULL)
+		return;
+	n = env_list_split(e->oob_if_include, ent, MAX_ENTRIES);
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < l->n; k++)
+			if (ompi_entry_match(ent[i].s, &l->v[k])) {
+				found = true;
+				has_want |= &l->v[k] == want;
+			}
+		if (!found) {
+			missing = true;
+			evidence_add(&ev, "netlink",
+			             "'%s' is no interface or subnet of this "
+			             "node",
+			             ent[i].s);
+		}
+	}
+	if (!missing && (want == NULL || has_want)) {
+		json_decref(ev);
+		return;
+	}
+	evidence_add(&ev, "environment", "OMPI_MCA_oob_tcp_if_include=%s",
+	             e->oob_if_include);
+	if (want != NULL && !has_want)
+		evidence_add(&ev, "environment",
+		             "it leaves out %s, the recommended interface",
+		             want->name);
+	doc_add_finding(d, "mpi-btl-iface", missing ? SEV_FAULT : SEV_WARNING,
+	                ev, NULL,
+	                "OMPI_MCA_oob_tcp_if_include=%s %s: mpirun and its "
+	                "daemons talk over these interfaces only",
+	                e->oob_if_include,
+	                missing ? "names what this node does not have"
+	                        : "is not the recommended interface");
+}
+
+/* The lists Open MPI refuses or that miss this node's interfaces. */
+bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
+                      const struct recommendation *rec, struct doc *d)
+{
+	if (rec != NULL && rec->none == REC_NONE_NAT)
+		return false;
+	mpi_oob(e, l, rec != NULL ? rec->ifc : NULL, d);
+	mpi_exclusive("oob_tcp", e->oob_if_include, e->oob_if_exclude,
+	              "so mpirun cannot reach its daemons", d);
+	return mpi_exclusive("btl_tcp", e->ompi_if_include, e->ompi_if_exclude,
+	                     "so the TCP transport does not open and MPI "
+	                     "finds no way between the nodes",
+	                     d);
+}
+
 /* Open MPI's TCP BTL uses every up IPv4 interface but loopback unless
  * told otherwise. */
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
@@ -358,6 +450,7 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 	/* behind NAT no interface works; the NAT finding says so */
 	if (rec != NULL && rec->none == REC_NONE_NAT)
 		return;
+
 	if (e->ompi_if_include != NULL) {
 		bool has_want = false;
 

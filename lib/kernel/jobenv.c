@@ -44,6 +44,8 @@ void scan_env_from_process(struct scan_env *e)
 	e->gloo_socket_ifname = getenv("GLOO_SOCKET_IFNAME");
 	e->ompi_if_include = getenv("OMPI_MCA_btl_tcp_if_include");
 	e->ompi_if_exclude = getenv("OMPI_MCA_btl_tcp_if_exclude");
+	e->oob_if_include = getenv("OMPI_MCA_oob_tcp_if_include");
+	e->oob_if_exclude = getenv("OMPI_MCA_oob_tcp_if_exclude");
 	e->master_addr = getenv("MASTER_ADDR");
 	for (size_t i = 0; i < sizeof(node_vars) / sizeof(node_vars[0]); i++) {
 		if ((e->nodes = env_count(node_vars[i])) > 0)

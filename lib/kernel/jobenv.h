@@ -27,6 +27,8 @@ struct scan_env {
 	const char *gloo_socket_ifname; /* GLOO_SOCKET_IFNAME */
 	const char *ompi_if_include;    /* OMPI_MCA_btl_tcp_if_include */
 	const char *ompi_if_exclude;    /* OMPI_MCA_btl_tcp_if_exclude */
+	const char *oob_if_include;     /* OMPI_MCA_oob_tcp_if_include */
+	const char *oob_if_exclude;     /* OMPI_MCA_oob_tcp_if_exclude */
 	const char *master_addr;        /* MASTER_ADDR */
 	int nodes; /* nodes in the job: >1 several, 1 one, 0 unknown */
 };
