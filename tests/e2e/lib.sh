@@ -403,7 +403,11 @@ e2e_row() {
 	AGREES=yes
 	[ -z "$_why" ] || AGREES="NO: $_why"
 	_fx=$(echo $E2E_FIXES | tr ' ' '\n' | sort -u | tr '\n' ' ')
-	[ "$2" = 1 ] && _fx="none possible ($VERDICT_NOFIX) $_fx"
+	if [ "$2" = 1 ]; then
+		_nofix=$(jq -r '[.recommendation.blocked[]? | .node] |
+			unique | join(", ")' "$E2E_OUT/report.json")
+		_fx="no fix possible on ${_nofix:-?} $_fx"
+	fi
 	printf '| %s | %s | %s | %s | %s |\n' "$E2E_NAME" "$FW_before" \
 		"$(e2e_short "$VERDICT")" "${_fx:+[$_fx] }$FW_after" \
 		"$AGREES" >"$E2E_OUT/row.md"

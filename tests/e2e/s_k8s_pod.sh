@@ -41,6 +41,11 @@ for p in "$P1" "$P2"; do
 		"10.231.202.5 trainer-1"
 done
 e2e_ranks 10.231.201.5 "$P1" "$P2"
+# what the kubelet puts in every pod's environment
+for p in "$P1" "$P2"; do
+	e2e_env "$p" "export KUBERNETES_SERVICE_HOST=10.96.0.1" \
+		"export KUBERNETES_SERVICE_PORT=443"
+done
 
 e2e_frameworks before
 e2e_serve "$P1" "$P2"
