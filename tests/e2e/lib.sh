@@ -143,8 +143,8 @@ e2e_outcome() {
 		echo ok
 		return
 	fi
-	_err=$(grep -m1 -E '^(\[[ 0-9.]+ s\] )?(gloo|mpi): error' "$1" |
-		sed -E 's/^\[[ 0-9.]+ s\] //')
+	_err=$(grep -m1 -E '^(\[[ 0-9.]+ s\] )?(gloo|nccl|mpi): error' "$1" |
+		sed -E 's/^\[[ 0-9.]+ s\] //; s/^(gloo|nccl|mpi): //')
 	_last=$(grep 'step ok:' "$1" | tail -n 1 | sed 's/.*step ok: //')
 	_in=$(grep 'step: ' "$1" | tail -n 1 | sed 's/.*step: //')
 	if [ "$2" = 124 ] || [ "$2" = 137 ]; then
@@ -155,7 +155,7 @@ e2e_outcome() {
 		_err=$(grep -v -E '^\[[ 0-9.]+ s\]|^ *$|^-----' "$1" |
 			grep -m1 -iE 'error|fail|refused|unreach|timed out|abort|unable' |
 			sed 's/^ *//')
-		echo "$4: exit $2 after '${_last:-start}': ${_err:-no message}"
+		echo "$4: exit $2 in '${_in:-launch}': ${_err:-no message}"
 	fi
 }
 
@@ -186,7 +186,12 @@ e2e_gloo_wait() {
 		_o=$(e2e_outcome "$E2E_OUT/gloo.$1.$_r.log" $? \
 			'gloo: ok' "rank $_r")
 		echo "#   gloo $1 rank $_r: $_o"
-		[ "$_o" = ok ] || [ -n "$RES_GLOO" ] || RES_GLOO=$_o
+		# the framework's own error says more than another rank's hang
+		case $_o in
+		ok) ;;
+		*": hang in "*) [ -n "$RES_GLOO" ] || RES_GLOO=$_o ;;
+		*) case $RES_GLOO in "" | *": hang in "*) RES_GLOO=$_o ;; esac ;;
+		esac
 		_r=$((_r + 1))
 	done
 	: "${RES_GLOO:=ok}"

@@ -135,6 +135,7 @@ t() {
 	rc=$?
 	e=$(date +%s)
 	ok=as-expected
+	[ "$want" = any ] && ok="(not judged)"
 	if { [ "$want" = ok ] && [ "$rc" != 0 ]; } ||
 		{ [ "$want" = fail ] && [ "$rc" = 0 ]; }; then
 		ok=UNEXPECTED
@@ -142,8 +143,9 @@ t() {
 	fi
 	printf '%-8s %-22s rc=%-3s want=%-4s %4ss %s\n' "$scen" "$name" "$rc" \
 		"$want" "$((e - s))" "$ok" >>"$SUM"
-	grep -E 'nccl: (ok|error|hang)|fault|rank .* (advertises|on)|socketStartConnect|NET/Socket : Using|busbw|error:|timeout' \
-		"$OUT/$scen/$name.log" | head -n 6 | sed 's/^/    /' >>"$SUM"
+	grep -E '(nccl|gloo): (ok|error|hang)|^ *(fault|warning) |advertises|socketStartConnect|NET/Socket : Using|busbw|timed out|collective-timeout' \
+		"$OUT/$scen/$name.log" | head -n 8 | cut -c1-300 |
+		sed 's/^/    /' >>"$SUM"
 	return "$rc"
 }
 
@@ -182,9 +184,16 @@ pair() {
 export -f on pair rank_env gpu
 
 # torch SCEN NAME WANT [VAR=value...]: torch's NCCL backend, 1 KB to 64 MB.
+# The self-test's Gloo does not read NCCL_SOCKET_IFNAME and works across
+# this NAT (the higher address connects): it judges the runs that NCCL
+# fails and Gloo does not as "any".
 torchrun2() {
 	local scen=$1 name=$2 want=$3
 	shift 3
+	if [ "$SELFTEST" = 1 ] && [ "$want" = fail ] &&
+		{ [ "$scen" = nat ] || [ "$scen" = ifname ]; }; then
+		want=any
+	fi
 	mkdir -p "$OUT/$scen"
 	t "$scen" "$name" "$want" $((E2E_CUT + 90)) \
 		pair "$scen" "$name" "$want" "E2E_BACKEND=$BACKEND E2E_TIMEOUT=$E2E_T E2E_CUT=$E2E_CUT $*" \
@@ -276,24 +285,24 @@ scen_ifname() {
 	ns R mgmt mgmt-gw
 	ns N0 a gpu-a
 	ns N1 b gpu-b
-	mkveth veth mgmt0 "$N0" ma "$R" || die "mkveth"
-	mkveth veth mgmt0 "$N1" mb "$R" || die "mkveth"
+	mkveth veth mgmt0 "$N0" gwa "$R" || die "mkveth"
+	mkveth veth mgmt0 "$N1" gwb "$R" || die "mkveth"
 	mkveth veth train0 "$N0" train0 "$N1" || die "mkveth"
 	# the management network: the default route, but no way from one
 	# node to the other (the gateway does not forward)
-	ip -n "$R" addr add 10.231.112.254/25 dev ma
-	ip -n "$R" addr add 10.231.112.126/25 dev mb
+	ip -n "$R" addr add 10.231.112.126/25 dev gwa
+	ip -n "$R" addr add 10.231.112.254/25 dev gwb
 	ip -n "$N0" addr add 10.231.112.1/25 dev mgmt0
 	ip -n "$N1" addr add 10.231.112.129/25 dev mgmt0
 	ip -n "$N0" addr add 10.231.113.1/24 dev train0
 	ip -n "$N1" addr add 10.231.113.2/24 dev train0
-	for l in "$R ma" "$R mb" "$N0 mgmt0" "$N1 mgmt0" "$N0 train0" \
+	for l in "$R gwa" "$R gwb" "$N0 mgmt0" "$N1 mgmt0" "$N0 train0" \
 		"$N1 train0"; do
 		set -- $l
 		ip -n "$1" link set "$2" up
 	done
-	ip -n "$N0" route add default via 10.231.112.254
-	ip -n "$N1" route add default via 10.231.112.126
+	ip -n "$N0" route add default via 10.231.112.126
+	ip -n "$N1" route add default via 10.231.112.254
 	for n in "$N0" "$N1"; do
 		hosts "$n" "10.231.113.1 gpu-a" "10.231.113.2 gpu-b"
 	done
