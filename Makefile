@@ -59,7 +59,7 @@ MAN5 := $(wildcard man/*.5)
 DEB_PKGS := build-essential pkg-config libmnl-dev libjansson-dev libpcap-dev \
 	check libsubunit-dev mandoc iproute2 nftables tcpdump libxml2-utils \
 	clang
-CHECK_TARGETS := check-unit check-man check-lab
+CHECK_TARGETS := check-unit check-man check-layout check-lab
 
 .PHONY: all deps check check-unit check-lab check-man check-layout install clean
 all: $(NETPROBE)
@@ -111,8 +111,10 @@ check-lab: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/lab/run.sh
 
 # lib/README.md's order of groups and no circle between files, read from the
-# objects of everything built (ncclcheck's too where CUDA is here).
+# objects of everything built (ncclcheck's too where CUDA is here), after a
+# self-test that proves the checker catches both.
 check-layout: all
+	@sh tests/layout/selftest.sh
 	sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \
 		$(wildcard $(BUILD)/ncgpu) $(wildcard $(BUILD)/nccpu)
 
