@@ -78,6 +78,24 @@ static json_t *nccl_conf_json(const struct nccl_conf *c)
 	return o;
 }
 
+/* What the frameworks will advertise from this node, each with why. */
+static json_t *advertised_json(const struct scan *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < s->nadv; i++)
+		if (json_array_append_new(
+		        a, json_pack("{s:s, s:s, s:s, s:s}", "framework",
+		                     advert_fw_name(s->adv[i].fw), "address",
+		                     s->adv[i].addr, "interface",
+		                     s->adv[i].ifname, "why", s->adv[i].why)) <
+		    0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* The peers' objects move into the document; the path objects learn
  * the recommendation, which did not exist when the paths were probed. */
 int scan_build_doc(struct scan *s)
@@ -102,6 +120,7 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
 	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
 	    doc_set(&s->d, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
+	    doc_set(&s->d, "advertised", advertised_json(s)) ||
 	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->d, "peers", peers) ||
 	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
