@@ -208,9 +208,17 @@ static void emit_choice(const struct scan *s)
 	       c->rule);
 	for (int i = 0; i < c->n; i++)
 		printf(" %s %s%s%s", c->v[i].name, c->v[i].addr->str,
-		       i == 0 ? " (bootstrap)" : "", i + 1 < c->n ? "," : "");
+		       s->nccl.boot.n > 0 &&
+		               s->nccl.boot.v[0].addr == c->v[i].addr
+		           ? " (bootstrap)"
+		           : "",
+		       i + 1 < c->n ? "," : "");
 	if (c->n == 0)
 		printf(" no interface");
+	if (s->nccl.boot.n > 0 &&
+	    strcmp(s->nccl.boot.rule, "NCCL_COMM_ID subnet") == 0)
+		printf("\n  bootstrap %s %s (rule %s)", s->nccl.boot.v[0].name,
+		       s->nccl.boot.v[0].addr->str, s->nccl.boot.rule);
 	printf("\n  %s: %s\n", s->nccl.safe ? "safe" : "not safe", s->nccl.why);
 
 	printf("\nrecommendation\n");

@@ -118,6 +118,10 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 
 struct nccl_default {
 	struct nccl_choice choice; /* with NCCL_SOCKET_IFNAME unset */
+	/* what the bootstrap listens on then: choice's first interface, or
+	 * with NCCL_COMM_ID set the one in its subnet (nccl_select_bootstrap);
+	 * n 0 when none */
+	struct nccl_choice boot;
 	bool safe;
 	char why[256];
 };

@@ -36,13 +36,16 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	memset(out, 0, sizeof(*out));
 	e.socket_ifname = NULL;
 	nccl_select(l, &e, &out->choice);
+	nccl_select_bootstrap(l, &e, &out->boot);
 	if (c->n == 0) {
 		snprintf(out->why, sizeof(out->why),
 		         "NCCL finds no interface and fails with \"Bootstrap "
 		         ": no socket interface found\"");
 		return false;
 	}
-	first = c->v[0].ifc;
+	/* the transport's first interface is the bootstrap's only without
+	 * NCCL_COMM_ID (src/bootstrap.cc); nccl-comm-id-subnet covers none */
+	first = out->boot.n > 0 ? out->boot.v[0].ifc : c->v[0].ifc;
 	if (rec != NULL && rec->none == REC_NONE_NAT) {
 		snprintf(out->why, sizeof(out->why),
 		         "no interface works from behind NAT");
@@ -68,9 +71,15 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	}
 	if (want != NULL && first != want) {
 		evidence_add(&ev, "nccl rules",
-		             "bootstrap would use %s (%s), the recommendation "
-		             "is %s",
-		             first->name, c->v[0].addr->str, want->name);
+		             "bootstrap would use %s (%s%s), the "
+		             "recommendation is %s",
+		             first->name,
+		             out->boot.n > 0 ? out->boot.v[0].addr->str
+		                             : c->v[0].addr->str,
+		             out->boot.n > 0 && ne->comm_id != NULL
+		                 ? ", the subnet of NCCL_COMM_ID"
+		                 : "",
+		             want->name);
 		snprintf(out->why, sizeof(out->why),
 		         "NCCL would bootstrap on %s, not on the recommended "
 		         "%s",

@@ -210,6 +210,20 @@ START_TEST(bootstrap_apart_from_transport)
 	ck_assert_int_eq(nccl_select_bootstrap(&l, &env, &c), 0);
 	ck_assert_str_eq(c.rule, "none");
 
+	/* the scan's view of NCCL's own choice names the same bootstrap */
+	{
+		struct nccl_default nd;
+		struct doc d;
+
+		env.comm_id = "10.231.0.9:29500";
+		ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+		decide_nccl_default(&l, &env, NULL, &nd, &d);
+		ck_assert_str_eq(nd.choice.v[0].name, "ib0");
+		ck_assert_int_eq(nd.boot.n, 1);
+		ck_assert_str_eq(nd.boot.v[0].name, "eth0");
+		doc_free(&d);
+	}
+
 	/* unset: the transport's first interface */
 	env.comm_id = NULL;
 	env.socket_ifname = NULL;
