@@ -16,7 +16,7 @@ E2E_TOP=$(cd "$E2E_SRC/../.." && pwd)
 E2E_OUT=$E2E_BUILD/$E2E_NAME
 # torch's timeout for init_process_group and every collective, seconds;
 # each framework run is cut E2E_CUT seconds after it starts.
-: "${E2E_T:=10}"
+: "${E2E_T:=15}"
 : "${E2E_CUT:=$((E2E_T + 10))}"
 E2E_MPI=$E2E_BUILD/mpi_allreduce
 E2E_PY=/usr/bin/python3
