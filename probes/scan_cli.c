@@ -10,6 +10,7 @@ enum {
 	O_TOKEN = 'k',
 	O_HELP = 'h',
 	O_EXPORT = 256,
+	O_RANK0,
 	O_SYSROOT,
 	O_PEER,
 	O_QUICK,
@@ -19,6 +20,8 @@ static const struct cli_opt scan_optv[] = {
 	CLI_OPT_JSON(O_JSON),
 	{O_EXPORT, 0, "export", CLI_FLAG, NULL, NULL,
 	 "print only `export NAME=value` lines for eval", false},
+	{O_RANK0, 0, "rank0", CLI_FLAG, NULL, NULL,
+	 "with --export: rank 0 runs here, export MASTER_ADDR", false},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "replay a node recorded under DIR instead of this one", false},
 	{O_PEER, 0, "peer", CLI_REQUIRED, "HOST[:PORT]", NULL,
@@ -41,7 +44,8 @@ static const struct cli_cmd scan_cmd = {
 };
 
 /* The options in GNU order, then the combinations: --quick and
- * --token-file need --peer, --json and --export exclude each other. */
+ * --token-file need --peer, --rank0 needs --export, --json and --export
+ * exclude each other. */
 int scan_parse(int argc, char **argv, struct scan_opts *o)
 {
 	struct cli cl;
@@ -57,6 +61,9 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 			break;
 		case O_EXPORT:
 			o->export = true;
+			break;
+		case O_RANK0:
+			o->rank0 = true;
 			break;
 		case O_SYSROOT:
 			o->sysroot = cl.arg;
@@ -89,6 +96,11 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 	if ((o->quick || o->token_file != NULL) && o->npeers == 0) {
 		fprintf(stderr, "netprobe scan: option '%s' needs --peer\n",
 		        o->quick ? "--quick" : "--token-file");
+		return 2;
+	}
+	if (o->rank0 && !o->export) {
+		fprintf(stderr, "netprobe scan: option '--rank0' needs "
+		                "--export\n");
 		return 2;
 	}
 	if (o->json && o->export) {

@@ -137,6 +137,9 @@ int scan_collect(struct scan *s)
 		              "recorded sysroot: bind(), getaddrinfo and route "
 		              "lookups were skipped");
 	scan_env_collect(s);
+	/* NCCL reads its configuration files under the environment: a scan
+	 * after the report's /etc/nccl.conf advice must see it too */
+	scan_env_apply_conf(&s->env, &s->sr, &s->nccl_conf);
 	if (s->o.npeers > 0 && s->env.nodes == 0)
 		s->env.nodes = 2; /* peers on other nodes were named */
 	scan_master(s);

@@ -31,6 +31,7 @@ int scan_recommend(struct scan *s)
 int scan_decide(struct scan *s)
 {
 	struct nccl_env ne;
+	unsigned seen;
 
 	if (scan_recommend(s) != 0)
 		return 2;
@@ -45,10 +46,16 @@ int scan_decide(struct scan *s)
 	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d);
 	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
 	decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
-	                     s->reach, s->nreach, &s->rec, &s->d);
+	                     s->sreach, s->nsreach, &s->rec, &s->d);
 	decide_comm_id(&s->env, &ne, &s->ifaces, &s->d);
 	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);
-	decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);
+	seen = decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
+	                    s->npeers, s->rec.ifc, &s->d);
+	/* a refused pair of lists or a proven unreachable address says
+	 * more than the static check */
+	if (!decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->d) &&
+	    !(seen & ADV_BIT(ADV_MPI)))
+		decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);
 	decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d);
 	decide_ipv6_link_local(&s->ifaces, &ne, &s->d);
 	return 0;

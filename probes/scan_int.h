@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/sysroot.h"
+#include "decide/advertise.h"
 #include "decide/decide.h"
 #include "decide/fwcmd.h"
 #include "decide/recommend.h"
@@ -39,6 +40,7 @@
 
 struct scan_opts {
 	bool json, export, quick;
+	bool rank0; /* --rank0: this node runs rank 0, export MASTER_ADDR */
 	const char *sysroot;
 	const char *token_file;
 	const char *peers[SCAN_MAX_PEERS];
@@ -61,13 +63,18 @@ struct scan {
 	struct hostname_info host;
 	struct scan_env env;
 	struct env_record envrec; /* a recorded sysroot's environment */
+	struct nccl_conf nccl_conf; /* NCCL's configuration files */
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict peers[SCAN_MAX_PEERS];
+	struct advert adv[ADV_MAX]; /* what the frameworks will advertise */
+	size_t nadv;
+	struct reach_result reach[SCAN_MAX_PEERS * ADV_MAX];
+	size_t nreach; /* the peers' answers for each advertised address */
 	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
 	size_t npeers;
-	struct src_reach reach[SRC_REACH_MAX]; /* scan_setting_reach */
-	size_t nreach;
+	struct src_reach sreach[SRC_REACH_MAX]; /* scan_setting_reach */
+	size_t nsreach;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	bool quiet;              /* scan_recommend_quiet: no output at all */
@@ -104,7 +111,7 @@ void scan_outbound(struct scan *s, const struct peer_verdict *v,
 
 /* scan_reach.c: from each interface NCCL_SOCKET_IFNAME or
  * GLOO_SOCKET_IFNAME selects that is not the route's toward an answering
- * peer, one connection to that peer's responder; into s->reach and the
+ * peer, one connection to that peer's responder; into s->sreach and the
  * peer's `reach_from`. Live system only. */
 void scan_setting_reach(struct scan *s);
 

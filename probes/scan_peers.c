@@ -10,6 +10,7 @@
 #include "kernel/portrange.h"
 #include "probe/pathprobe.h"
 #include "probe/peerprobe.h"
+#include "probe/reach.h"
 #include "scan_int.h"
 #include "wire/client.h"
 
@@ -92,6 +93,64 @@ static void mark_direction(json_t *obj, const char *dir)
 }
 
 /*
+ * Asks one peer, by a connection from each address the frameworks will
+ * advertise (other than the one the route already uses toward it),
+ * whether it can reach that address; each address once, the answer kept
+ * for every framework that uses it and listed in obj's "reach". Not
+ * through NAT: the peer then sees the NAT's address whatever is bound.
+ */
+static void scan_reach_peer(struct scan *s, size_t pi, json_t *obj)
+{
+	const struct peer_verdict *v = &s->peers[pi];
+	char host[256], err[CLIENT_ERR_MAX];
+	json_t *arr = json_array();
+	unsigned port;
+
+	if (arr == NULL || !v->responded || v->nat == 1 ||
+	    client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host, sizeof(host),
+	                      &port, err, sizeof(err)) < 0) {
+		json_decref(arr);
+		return;
+	}
+	for (size_t i = 0; i < s->nadv; i++) {
+		const struct advert *a = &s->adv[i];
+		struct reach_result *r = NULL;
+		json_t *fws;
+
+		if (strcmp(a->addr, v->local_addr) == 0 ||
+		    s->nreach >= sizeof(s->reach) / sizeof(s->reach[0]))
+			continue;
+		for (size_t k = 0; k < s->nreach && r == NULL; k++)
+			if (s->reach[k].peer == pi &&
+			    strcmp(s->adv[s->reach[k].adv].addr, a->addr) == 0)
+				r = &s->reach[k];
+		if (r != NULL) { /* this address was asked already */
+			s->reach[s->nreach] = *r;
+			s->reach[s->nreach++].adv = i;
+			continue;
+		}
+		r = &s->reach[s->nreach++];
+		r->adv = i;
+		r->peer = pi;
+		r->state = reach_probe(&s->sr, a->addr, a->ifname,
+		                       v->local_ifname, v->peer_addr, port,
+		                       PEER_STEP_US, r->detail,
+		                       sizeof(r->detail));
+		fws = json_array();
+		for (size_t j = i; j < s->nadv; j++)
+			if (strcmp(s->adv[j].addr, a->addr) == 0)
+				json_array_append_new(
+				    fws, json_string(advert_fw_name(s->adv[j].fw)));
+		json_array_append_new(
+		    arr, json_pack("{s:s, s:s, s:o, s:s, s:s}", "address",
+		                   a->addr, "interface", a->ifname, "frameworks",
+		                   fws, "reached", reach_state_name(r->state),
+		                   "detail", r->detail));
+	}
+	json_object_set_new(obj, "reach", arr);
+}
+
+/*
  * Probes one peer's responder (hello, reflection, connect-back, a short
  * heartbeat) and, unless --quick, the path toward it. The route-only
  * verdict in *v stays where the probe learns nothing (no responder: an
@@ -158,6 +217,8 @@ static void scan_probe_peer(struct scan *s, size_t i)
 		scan_peer_ports(s, v, obj);
 	if (rc == 0 && !s->o.quick)
 		scan_outbound(s, v, obj);
+	if (rc == 0)
+		scan_reach_peer(s, i, obj);
 	s->peer_json[i] = obj;
 }
 
@@ -172,6 +233,12 @@ static void scan_probe_peer(struct scan *s, size_t i)
 int scan_peers(struct scan *s)
 {
 	long long t0 = client_now_us();
+	struct nccl_env ne;
+
+	scan_env_nccl(&s->env,
+	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
+	s->nadv = decide_advertised(&s->env, &ne, &s->host, &s->ifaces, s->adv,
+	                            ADV_MAX);
 
 	if (s->o.npeers > 0 && port_range_read(&s->sr, &s->eph_lo,
 	                                       &s->eph_hi) < 0) {

@@ -53,6 +53,12 @@ void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
 	char what[INET6_ADDRSTRLEN + 32];
 	json_t *ev = NULL;
 
+	/* Through NAT the connect-back reaches the NAT's address, not this
+	 * process: its failures (or a success on whatever listens there)
+	 * say nothing about a firewall here, and opening ports cannot help;
+	 * nat-detected says what can. */
+	if (v->nat == 1)
+		return;
 	snprintf(what, sizeof(what), "connect-back from %s", v->peer_addr);
 	if (fwcmd_plan_results(&s->fw, r, n, s->eph_lo, s->eph_hi, what, NULL) <
 	    0)

@@ -29,7 +29,7 @@ static void reach_json(struct scan *s, const struct src_reach *m)
 	                                   "reason", m->reason));
 }
 
-/* Fills s->reach: one request per (selected interface, answering peer)
+/* Fills s->sreach: one request per (selected interface, answering peer)
  * whose route leaves by another interface. */
 void scan_setting_reach(struct scan *s)
 {
@@ -38,7 +38,7 @@ void scan_setting_reach(struct scan *s)
 	struct nccl_env ne;
 	size_t k, n = 0;
 
-	s->nreach = 0;
+	s->nsreach = 0;
 	if (s->npeers == 0 || !sysroot_is_live(&s->sr))
 		return;
 	scan_env_nccl(&s->env,
@@ -47,7 +47,7 @@ void scan_setting_reach(struct scan *s)
 	for (size_t i = 0; i < k; i++) {
 		for (size_t p = 0; p < s->npeers && n < SRC_REACH_MAX; p++) {
 			const struct peer_verdict *v = &s->peers[p];
-			struct src_reach *m = &s->reach[n];
+			struct src_reach *m = &s->sreach[n];
 			const struct iface_addr *a;
 			unsigned char b[16];
 			char host[256], err[CLIENT_ERR_MAX];
@@ -84,10 +84,10 @@ void scan_setting_reach(struct scan *s)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		s->reach[i].answered = req[i].answered;
-		snprintf(s->reach[i].reason, sizeof(s->reach[i].reason), "%s",
+		s->sreach[i].answered = req[i].answered;
+		snprintf(s->sreach[i].reason, sizeof(s->sreach[i].reason), "%s",
 		         req[i].reason);
-		reach_json(s, &s->reach[i]);
+		reach_json(s, &s->sreach[i]);
 	}
-	s->nreach = n;
+	s->nsreach = n;
 }

@@ -137,6 +137,16 @@ struct master_info {
 void decide_master_addr(const struct scan_env *e, const struct master_info *m,
                         const struct iface_list *l, struct doc *d);
 
+/* mpi-btl-iface, a fault, for OMPI_MCA_btl_tcp_if_include and _exclude
+ * both set (Open MPI refuses the pair: opal/mca/btl/tcp/btl_tcp_component.c)
+ * and for OMPI_MCA_oob_tcp_if_include/_exclude both set
+ * (orte/mca/oob/tcp/oob_tcp_component.c); for an oob include list naming
+ * what this node lacks (a fault) or leaving out the recommended interface
+ * (a warning). Returns true when the BTL pair was refused, so the BTL's
+ * interfaces need no other check. */
+bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
+                      const struct recommendation *rec, struct doc *d);
+
 /* mpi-btl-iface: Open MPI's TCP BTL would use bridges, or is pinned to
  * another interface than the recommended one. rec may be NULL. */
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
@@ -181,6 +191,10 @@ void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
 
 struct nccl_default {
 	struct nccl_choice choice; /* with NCCL_SOCKET_IFNAME unset */
+	/* what the bootstrap listens on then: choice's first interface, or
+	 * with NCCL_COMM_ID set the one in its subnet (nccl_select_bootstrap);
+	 * n 0 when none */
+	struct nccl_choice boot;
 	bool safe;
 	char why[256];
 };

@@ -83,9 +83,24 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 		         "in /etc/hosts, map %s to %s instead of %s; or set "
 		         "%s and MASTER_ADDR to rank 0's address",
 		         h->name, lan, g->str, gloo);
+		/* gloo/transport/tcp/device.cc, Device::isInitiator: the
+		 * higher address of a pair connects. The e2e suite saw both:
+		 * on 10.231.71.0/24 the master's 127.0.1.1 connected out and
+		 * Gloo worked; on 172.17.71.0/24, or with every node on
+		 * 127.0.1.1, the peer connected to its own loopback */
+		evidence_add(&ev, "gloo",
+		             "of each Gloo pair the higher address connects: a "
+		             "rank above %s (172.16/12, 192.168/16, or another "
+		             "node whose hostname also resolves to 127.0.1.1) "
+		             "connects to it, its own loopback, and is refused; "
+		             "ranks below it (10/8) are connected to from here, "
+		             "so the same hosts file works on one cluster and "
+		             "fails on another",
+		             g->str);
 		doc_add_finding(d, "hostname-loopback", -1, ev, fix,
 		                "hostname %s resolves to %s: Gloo binds it "
-		                "and peers cannot connect",
+		                "and advertises it, and a peer that must "
+		                "connect to it cannot",
 		                h->name, g->str);
 		return;
 	}

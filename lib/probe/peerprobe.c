@@ -28,6 +28,55 @@ static void addr_norm(const char *in, char *out, size_t len)
 		snprintf(out, len, "%s", in);
 }
 
+/* Which side of a Gloo pair connects, between this rank's address and a
+ * peer's: the higher address (gloo/transport/tcp/device.cc,
+ * Device::isInitiator compares the addresses' bytes, then the ports).
+ * Returns 1 when local sorts above peer (this side connects), -1 below,
+ * 0 when they cannot be compared (other families, equal, not numeric). */
+int peerprobe_gloo_order(const char *local, const char *peer)
+{
+	unsigned char a[16], b[16];
+	char x[INET6_ADDRSTRLEN], y[INET6_ADDRSTRLEN];
+	int fam = AF_INET, c;
+
+	addr_norm(local, x, sizeof(x));
+	addr_norm(peer, y, sizeof(y));
+	if (inet_pton(AF_INET, x, a) != 1 || inet_pton(AF_INET, y, b) != 1) {
+		fam = AF_INET6;
+		if (inet_pton(AF_INET6, x, a) != 1 ||
+		    inet_pton(AF_INET6, y, b) != 1)
+			return 0;
+	}
+	c = memcmp(a, b, fam == AF_INET ? 4 : 16);
+	return c > 0 ? 1 : c < 0 ? -1 : 0;
+}
+
+/* The NAT finding's sentence on Gloo: which side of the pair with this
+ * peer connects, so why Gloo works across this NAT or not. */
+static void gloo_evidence(json_t **ev, const char *local, const char *peer)
+{
+	int o = peerprobe_gloo_order(local, peer);
+
+	if (o > 0)
+		evidence_add(ev, "gloo",
+		             "%s sorts above %s: of a Gloo pair the higher "
+		             "address connects (gloo/transport/tcp/device.cc), "
+		             "so this rank connects out through the NAT and "
+		             "Gloo may work with this peer; with a peer above "
+		             "it, Gloo waits for a connection that cannot "
+		             "arrive: the same job works on one cluster and "
+		             "hangs on another",
+		             local, peer);
+	else if (o < 0)
+		evidence_add(ev, "gloo",
+		             "%s sorts below %s: of a Gloo pair the higher "
+		             "address connects (gloo/transport/tcp/device.cc), "
+		             "so this peer must connect to %s and cannot; with "
+		             "peers below it Gloo would work, which is why the "
+		             "same job works on one cluster and not on another",
+		             local, peer, local);
+}
+
 /* Walks getifaddrs for the interface that holds addr. */
 int peerprobe_ifname(const char *addr, char *name, size_t len)
 {
@@ -307,10 +356,14 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 			             "%s saw the connection "
 			             "come from %s:%u",
 			             c.addr, v->observed_addr, obs_port);
+			gloo_evidence(&ev, v->local_addr, c.addr);
 			doc_add_finding(d, "nat-detected", -1, ev, NULL,
-			                "%s sees this host as %s, not %s",
+			                "%s sees this host as %s, not %s: "
+			                "peers cannot connect to %s; NCCL and "
+			                "Open MPI fail, Gloo works or hangs "
+			                "depending on which address is higher",
 			                c.addr, v->observed_addr,
-			                v->local_addr);
+			                v->local_addr, v->local_addr);
 		}
 	} else if (d) {
 		doc_add_error(d, "peer", "reflection from %s: %s", c.addr,

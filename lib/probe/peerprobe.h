@@ -33,4 +33,10 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
  * Returns 0, or -1. */
 int peerprobe_ifname(const char *addr, char *name, size_t len);
 
+/* Of a Gloo pair the side with the higher address connects (Gloo's
+ * Device::isInitiator). Returns 1 when local sorts above peer, -1 below,
+ * 0 when the two cannot be compared (different families, equal, or not
+ * numeric addresses). */
+int peerprobe_gloo_order(const char *local, const char *peer);
+
 #endif

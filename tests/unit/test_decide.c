@@ -773,6 +773,40 @@ START_TEST(mpi_btl)
 	decide_mpi(&e, &l, &r, &d);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
+
+	/* include and exclude both set: Open MPI refuses the pair
+	 * (btl_tcp_component.c, mca_base_var_check_exclusive) */
+	e.ompi_if_exclude = "virbr0";
+	doc_start(&d);
+	ck_assert(decide_mpi_lists(&e, &l, &r, &d));
+	ck_assert(doc_has_finding(&d, "mpi-btl-iface"));
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+	e.ompi_if_exclude = NULL;
+	doc_start(&d);
+	ck_assert(!decide_mpi_lists(&e, &l, &r, &d));
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+
+	/* the OOB list: a name this node lacks is a fault, one without the
+	 * recommended interface a warning, both lists refused */
+	e.oob_if_include = "ib0";
+	doc_start(&d);
+	decide_mpi_lists(&e, &l, &r, &d);
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+	e.oob_if_include = "eth1";
+	doc_start(&d);
+	decide_mpi_lists(&e, &l, &r, &d);
+	ck_assert(doc_has_finding(&d, "mpi-btl-iface"));
+	ck_assert_int_eq(d.nfault, 0);
+	doc_free(&d);
+	e.oob_if_include = "eth0";
+	e.oob_if_exclude = "eth1";
+	doc_start(&d);
+	decide_mpi_lists(&e, &l, &r, &d);
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
 	recommendation_free(&r);
 	iface_list_free(&l);
 }

@@ -304,6 +304,78 @@ START_TEST(record_from_sysroot)
 }
 END_TEST
 
+/* setEnvFile (src/misc/param.cc): split at the first '=', nothing trimmed,
+ * '#' in column one a comment, CR LF line ends, the first value wins. */
+START_TEST(nccl_conf_lines)
+{
+	struct nccl_conf c;
+
+	memset(&c, 0, sizeof(c));
+	nccl_conf_parse("# pinned by netprobe report\n"
+	                "NCCL_SOCKET_IFNAME==eth1\r\n"
+	                "NCCL_SOCKET_IFNAME=eth9\n"
+	                " NCCL_SOCKET_FAMILY=AF_INET6\n"
+	                "NCCL_COMM_ID=10.0.0.1:2=9\n"
+	                "NCCL_DEBUG=INFO\n",
+	                "/etc/nccl.conf", &c);
+	ck_assert_str_eq(c.ifname, "=eth1");
+	ck_assert_str_eq(c.ifname_from, "/etc/nccl.conf");
+	ck_assert_str_eq(c.family, ""); /* " NCCL_..." is another name */
+	ck_assert_str_eq(c.comm_id, "10.0.0.1:2=9");
+	/* a later file fills only what is still unset */
+	nccl_conf_parse("NCCL_SOCKET_IFNAME=eth2\nNCCL_SOCKET_FAMILY=AF_INET",
+	                "/root/.nccl.conf", &c);
+	ck_assert_str_eq(c.ifname, "=eth1");
+	ck_assert_str_eq(c.family, "AF_INET");
+	ck_assert_str_eq(c.family_from, "/root/.nccl.conf");
+}
+END_TEST
+
+/* The files under the environment: NCCL_CONF_FILE before /etc/nccl.conf,
+ * and a variable set in the environment left as it is. */
+START_TEST(nccl_conf_files)
+{
+	char root[] = "/tmp/np-conf-XXXXXX", p[512];
+	struct sysroot sr;
+	struct nccl_conf c;
+	struct nccl_env env = {0};
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/etc", root);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/etc/nccl.conf", root);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("NCCL_SOCKET_IFNAME==eth1\nNCCL_COMM_ID=10.0.0.1:29500\n", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/my.conf", root);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("NCCL_SOCKET_IFNAME==ib0\n", f);
+	fclose(f);
+	ck_assert_int_eq(sysroot_init(&sr, root), 0);
+	ck_assert_int_eq(setenv("NCCL_CONF_FILE", "/my.conf", 1), 0);
+	env.comm_id = "10.9.9.9:1";
+	nccl_env_apply_conf(&env, &sr, &c);
+	ck_assert_str_eq(env.socket_ifname, "=ib0");
+	ck_assert_str_eq(c.ifname_from, "/my.conf");
+	ck_assert_str_eq(env.comm_id, "10.9.9.9:1");
+	ck_assert_ptr_null(env.socket_family);
+	unsetenv("NCCL_CONF_FILE");
+	memset(&env, 0, sizeof(env));
+	nccl_env_apply_conf(&env, &sr, &c);
+	ck_assert_str_eq(env.socket_ifname, "=eth1");
+	ck_assert_str_eq(env.comm_id, "10.0.0.1:29500");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/etc/nccl.conf", root);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/etc", root);
+	rmdir(p);
+	rmdir(root);
+}
+END_TEST
+
 Suite *suite_jobenv(void)
 {
 	Suite *s = suite_create("jobenv");
@@ -319,6 +391,8 @@ Suite *suite_jobenv(void)
 	tcase_add_test(tc, port_range);
 	tcase_add_test(tc, port_range_read_sysroot);
 	tcase_add_test(tc, record_from_sysroot);
+	tcase_add_test(tc, nccl_conf_lines);
+	tcase_add_test(tc, nccl_conf_files);
 	suite_add_tcase(s, tc);
 	return s;
 }
