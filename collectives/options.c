@@ -39,6 +39,10 @@ static const struct option longopts[] = {
 	{ "iters", required_argument, NULL, 'n' },
 	{ "ngpus", required_argument, NULL, 'g' },
 	{ "check", required_argument, NULL, 'c' },
+	{ "average", required_argument, NULL, 'a' },
+	{ "blocking", required_argument, NULL, 'z' },
+	{ "cudagraph", required_argument, NULL, 'G' },
+	{ "nthreads", required_argument, NULL, 't' },
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ "check-every", no_argument, NULL, OPT_CHECK_EVERY },
@@ -68,8 +72,10 @@ const char *nc_usage(void)
 	       "-i step] [-C coll,...]\n"
 	       "                 [-d type,...] [-o op,...] [-r root] "
 	       "[-w warmup] [-n iters]\n"
-	       "                 [-g gpus] [-c 0|1] [-T timeout] "
-	       "[--budget time] [--check-every]\n"
+	       "                 [-g gpus] [-c 0|1] [-a 0-3] [-z 0|1] "
+	       "[-G launches] [-t 1]\n"
+	       "                 [-T timeout] [--budget time] "
+	       "[--check-every]\n"
 	       "                 [--no-inplace] [--no-outofplace] "
 	       "[--no-preflight]\n"
 	       "                 [--preflight-timeout time] "
@@ -149,6 +155,7 @@ static void defaults(struct nc_opts *o)
 	o->nops = 1;
 	o->warmup = 5;
 	o->iters = 20;
+	o->average = 1;
 	o->timeout_us = 30000000;
 	o->preflight_timeout_us = 5000000;
 	o->gpus_per_proc = 1;
@@ -220,6 +227,11 @@ static int check_combos(struct nc_opts *o, char *errbuf, size_t errlen)
 	if (o->check_every && !o->check)
 		return fail(errbuf, errlen, "invalid options: --check-every "
 			    "with -c 0");
+	if (o->graph_launches > 0 &&
+	    (o->blocking || o->check_every || o->budget_us > 0))
+		return fail(errbuf, errlen, "invalid options: -G (CUDA graphs) "
+			    "with %s", o->blocking ? "-z 1" :
+			    o->check_every ? "--check-every" : "--budget");
 	return 0;
 }
 
@@ -235,7 +247,7 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 	defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:e:f:i:C:d:o:r:w:n:g:c:T:vqhV",
+	while ((c = getopt_long(argc, argv, ":b:e:f:i:C:d:o:r:w:n:g:c:a:z:G:t:T:vqhV",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -292,14 +304,25 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 				return fail(errbuf, errlen, "invalid operator "
 					    "'%s'", bad);
 			break;
+		case 't':
+			if (strcmp(optarg, "1") != 0)
+				return fail(errbuf, errlen, "invalid -t '%s': "
+					    "ncclcheck drives this process's "
+					    "GPUs from one thread; use -g N, "
+					    "or one process per GPU", optarg);
+			break;
 		case 'r':
 		case 'w':
 		case 'n':
 		case 'g':
-		case 'c': {
+		case 'c':
+		case 'a':
+		case 'z':
+		case 'G': {
 			long long lo = c == 'n' || c == 'g' ? 1 : 0;
 			long long hi = c == 'r' ? 65535 : c == 'g' ? 64 :
-				       c == 'c' ? 1 : 100000;
+				       c == 'c' || c == 'z' ? 1 :
+				       c == 'a' ? 3 : c == 'G' ? 1000 : 100000;
 
 			if (parse_num(optarg, lo, hi, &v, &err) < 0)
 				return fail(errbuf, errlen, "invalid -%c '%s': "
@@ -312,6 +335,12 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 				o->iters = (int)v;
 			else if (c == 'g')
 				o->gpus_per_proc = (int)v;
+			else if (c == 'a')
+				o->average = (int)v;
+			else if (c == 'z')
+				o->blocking = v != 0;
+			else if (c == 'G')
+				o->graph_launches = (int)v;
 			else
 				o->check = v != 0;
 			break;
