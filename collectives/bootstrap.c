@@ -1,7 +1,8 @@
-/* The side channel (bootstrap.h): the hub and its clients, the
- * exchanges, the arrival table and the heartbeat. Sockets and frames are
- * bootstrap_io.c's. */
+/* The side channel (bootstrap.h): the hub and its clients, servicing the
+ * channel, the arrival table and the heartbeat. Sockets and frames are
+ * bootstrap_io.c's; the exchanges bootstrap_xchg.c's. */
 #include "bootstrap.h"
+#include "bootstrap_int.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,11 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static void why(struct sc *sc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Records the first failure; later ones do not overwrite it. */
-static void why(struct sc *sc, const char *fmt, ...)
+void sc_why(struct sc *sc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,7 +78,7 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 	int joined = 1, one = 1;
 
 	if (nprocs < 1 || nprocs > SC_MAX_PROCS || sc_alloc(sc, 0, nprocs)) {
-		why(sc, "bootstrap: bad process count %d or no memory", nprocs);
+		sc_why(sc, "bootstrap: bad process count %d or no memory", nprocs);
 		return -1;
 	}
 	snprintf(hb, sizeof(hb), "%s", host != NULL ? host : "");
@@ -101,7 +99,7 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 			for (int i = 1; i < nprocs && nm < 64; i++)
 				if (!sc->peers[i].alive)
 					missing[nm++] = i;
-			why(sc, "bootstrap: ranks %s never connected to rank 0 "
+			sc_why(sc, "bootstrap: ranks %s never connected to rank 0 "
 			    "(%d of %d joined)",
 			    sc_ranges(missing, nm, rb, sizeof(rb)), joined,
 			    nprocs);
@@ -122,7 +120,7 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 		r = (int)ntohl(v[0]);
 		if ((int)ntohl(v[1]) != nprocs || r < 1 || r >= nprocs ||
 		    sc->peers[r].alive) {
-			why(sc, "bootstrap: a process says it is rank %d of %u "
+			sc_why(sc, "bootstrap: a process says it is rank %d of %u "
 			    "but rank 0 expects %d processes%s", r,
 			    ntohl(v[1]), nprocs,
 			    r >= 1 && r < nprocs && sc->peers[r].alive ?
@@ -154,7 +152,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 
 	if (nprocs < 2 || nprocs > SC_MAX_PROCS || rank < 1 ||
 	    rank >= nprocs || sc_alloc(sc, rank, nprocs)) {
-		why(sc, "bootstrap: bad rank %d of %d", rank, nprocs);
+		sc_why(sc, "bootstrap: bad rank %d of %d", rank, nprocs);
 		return -1;
 	}
 	while (sc->hub_fd < 0) {
@@ -167,7 +165,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 			break;
 		e = errno;
 		if (sc_now_us() >= deadline_us) {
-			why(sc, "bootstrap: cannot reach rank 0 at %s:%d: %s",
+			sc_why(sc, "bootstrap: cannot reach rank 0 at %s:%d: %s",
 			    host, port, strerror(e));
 			sc->timed_out = true;
 			return -1;
@@ -176,7 +174,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 	}
 	if (sc_send_frame(sc->hub_fd, SC_HELLO, hello, sizeof(hello),
 			  deadline_us) < 0) {
-		why(sc, "bootstrap: hello to rank 0 at %s:%d: %s", host, port,
+		sc_why(sc, "bootstrap: hello to rank 0 at %s:%d: %s", host, port,
 		    strerror(errno));
 		return -1;
 	}
@@ -190,13 +188,13 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		if (pr <= 0) {
 			if (sc_now_us() < deadline_us)
 				continue;
-			why(sc, "bootstrap: rank 0 at %s:%d took the connection "
+			sc_why(sc, "bootstrap: rank 0 at %s:%d took the connection "
 			    "but never answered", host, port);
 			sc->timed_out = true;
 			return -1;
 		}
 		if (sc_recv_frame(sc->hub_fd, &type, &p, &len) < 0) {
-			why(sc, "bootstrap: rank 0 at %s:%d closed the "
+			sc_why(sc, "bootstrap: rank 0 at %s:%d closed the "
 			    "connection (another job on that port, or a rank "
 			    "number used twice?)", host, port);
 			return -1;
@@ -239,7 +237,7 @@ static void hub_send_all(struct sc *sc, uint32_t type, const void *p,
 }
 
 /* The hub marks a process lost and tells the others. */
-static void hub_lost(struct sc *sc, int r, const char *what)
+void sc_hub_lost(struct sc *sc, int r, const char *what)
 {
 	char wb[96], msg[256];
 
@@ -250,7 +248,7 @@ static void hub_lost(struct sc *sc, int r, const char *what)
 	sc->peers[r].fd = -1;
 	snprintf(msg, sizeof(msg), "%s was lost at step %u: %s",
 		 who(sc, r, wb, sizeof(wb)), sc->peers[r].step, what);
-	why(sc, "%s", msg);
+	sc_why(sc, "%s", msg);
 	hub_send_all(sc, SC_ABORT, msg, strlen(msg), -1);
 }
 
@@ -323,7 +321,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 		snprintf(msg, sizeof(msg), "%.*s", (int)len, (char *)p);
 		if (!sc->failed)
 			sc->from_peer = true;
-		why(sc, "%s", msg);
+		sc_why(sc, "%s", msg);
 		hub_send_all(sc, SC_ABORT, msg, strlen(msg), r);
 		break;
 	default: /* SC_ALIVE: the time above is all it says */
@@ -352,7 +350,7 @@ static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
 	case SC_ABORT:
 		if (!sc->failed)
 			sc->from_peer = true;
-		why(sc, "%.*s", (int)len, (char *)p);
+		sc_why(sc, "%.*s", (int)len, (char *)p);
 		break;
 	default:
 		break;
@@ -381,7 +379,7 @@ static void heartbeat(struct sc *sc)
 }
 
 /* Services the channel for up to wait_ms. Returns 0, or -1 once failed. */
-static int service(struct sc *sc, int wait_ms)
+int sc_service(struct sc *sc, int wait_ms)
 {
 	struct pollfd pf[SC_MAX_PROCS];
 	int map[SC_MAX_PROCS], n = 0;
@@ -418,11 +416,11 @@ static int service(struct sc *sc, int wait_ms)
 			continue;
 		if (sc_recv_frame(pf[k].fd, &type, &p, &len) < 0) {
 			if (sc->rank == 0) {
-				hub_lost(sc, map[k], errno == ETIMEDOUT ?
+				sc_hub_lost(sc, map[k], errno == ETIMEDOUT ?
 						     "frame cut short" :
 						     "connection closed");
 			} else {
-				why(sc, "%s was lost: connection closed",
+				sc_why(sc, "%s was lost: connection closed",
 				    who(sc, 0, wb, sizeof(wb)));
 				close(sc->hub_fd);
 				sc->hub_fd = -1;
@@ -442,182 +440,7 @@ int sc_poll(struct sc *sc)
 {
 	if (sc->nprocs <= 1)
 		return sc->failed ? -1 : 0;
-	return service(sc, 0);
-}
-
-/* The hub waits until every process's next part is queued, then takes
- * one from each; clients send and go on. */
-int sc_gather(struct sc *sc, const void *mine, size_t len, void *all,
-	      long long deadline_us)
-{
-	char *out = all;
-
-	if (out != NULL)
-		memcpy(out + (size_t)sc->rank * len, mine, len);
-	if (sc->nprocs <= 1)
-		return 0;
-	if (sc->failed)
-		return -1;
-	if (sc->rank != 0) {
-		if (sc_send_frame(sc->hub_fd, SC_CONTRIB, mine, len,
-				  deadline_us + SC_IO_GRACE_US) < 0) {
-			why(sc, "bootstrap: rank 0 unreachable: %s",
-			    strerror(errno));
-			return -1;
-		}
-		return sc_poll(sc);
-	}
-	for (;;) {
-		int missing[64], nm = 0, total = 0;
-
-		for (int i = 1; i < sc->nprocs; i++)
-			if (sc->peers[i].q == NULL) {
-				total++;
-				if (nm < 64)
-					missing[nm++] = i;
-			}
-		if (total == 0)
-			break;
-		if (service(sc, sc_left_ms(deadline_us, 50)) < 0)
-			return -1;
-		if (sc_now_us() >= deadline_us) {
-			char rb[256], msg[400];
-
-			snprintf(msg, sizeof(msg), "ranks %s had not arrived "
-				 "at the exchange after the deadline",
-				 sc_ranges(missing, nm, rb, sizeof(rb)));
-			sc_abort(sc, msg);
-			sc->timed_out = true;
-			return -1;
-		}
-	}
-	for (int i = 1; i < sc->nprocs; i++) {
-		struct sc_peer *pe = &sc->peers[i];
-		struct sc_msg *m = pe->q;
-		bool ok = m->len == len;
-
-		pe->q = m->next;
-		if (pe->q == NULL)
-			pe->q_tail = NULL;
-		if (ok && out != NULL)
-			memcpy(out + (size_t)i * len, m->p, len);
-		if (!ok)
-			why(sc, "bootstrap: rank %d sent %zu bytes, expected "
-			    "%zu (different ncclcheck versions?)", i, m->len,
-			    len);
-		free(m->p);
-		free(m);
-	}
-	return sc->failed ? -1 : 0;
-}
-
-/* Clients wait for their SC_RESULT; the hub sends every part within the
- * caller's deadline. */
-int sc_scatterv(struct sc *sc, const void *const *parts, const size_t *lens,
-		void **mine, size_t *mylen, long long deadline_us)
-{
-	*mine = NULL;
-	*mylen = 0;
-	if (sc->failed)
-		return -1;
-	if (sc->rank == 0) {
-		long long dl = deadline_us + SC_IO_GRACE_US;
-
-		for (int i = 1; i < sc->nprocs; i++)
-			if (sc->peers[i].alive &&
-			    sc_send_frame(sc->peers[i].fd, SC_RESULT, parts[i],
-					  lens[i], dl) < 0)
-				hub_lost(sc, i, errno == ETIMEDOUT ?
-						    "it took nothing in time" :
-						    "connection closed");
-		if (lens[0] > 0) {
-			*mine = malloc(lens[0]);
-			if (*mine == NULL) {
-				why(sc, "bootstrap: no memory");
-				return -1;
-			}
-			memcpy(*mine, parts[0], lens[0]);
-			*mylen = lens[0];
-		}
-		return sc->failed ? -1 : 0;
-	}
-	while (!sc->have_result) {
-		if (service(sc, sc_left_ms(deadline_us, 50)) < 0)
-			return -1;
-		if (!sc->have_result && sc_now_us() >= deadline_us) {
-			why(sc, "rank 0 did not complete the exchange in time");
-			sc->timed_out = true;
-			return -1;
-		}
-	}
-	sc->have_result = false;
-	*mine = sc->result;
-	*mylen = sc->result_len;
-	sc->result = NULL;
-	sc->result_len = 0;
-	return 0;
-}
-
-/* scatterv with one part for everyone. */
-int sc_bcast(struct sc *sc, void *buf, size_t len, long long deadline_us)
-{
-	const void **parts = NULL;
-	size_t *lens = NULL, got = 0;
-	void *p = NULL;
-	int rc = -1;
-
-	if (sc->nprocs <= 1)
-		return sc->failed ? -1 : 0;
-	if (sc->rank == 0) {
-		parts = malloc((size_t)sc->nprocs * sizeof(*parts));
-		lens = malloc((size_t)sc->nprocs * sizeof(*lens));
-		if (parts == NULL || lens == NULL) {
-			why(sc, "bootstrap: no memory");
-			goto out;
-		}
-		for (int i = 0; i < sc->nprocs; i++) {
-			parts[i] = buf;
-			lens[i] = i == 0 ? 0 : len;
-		}
-	}
-	if (sc_scatterv(sc, parts, lens, &p, &got, deadline_us) < 0)
-		goto out;
-	if (sc->rank != 0) {
-		if (got != len) {
-			why(sc, "bootstrap: rank 0 sent %zu bytes, expected "
-			    "%zu (different ncclcheck versions?)", got, len);
-			goto out;
-		}
-		memcpy(buf, p, len);
-	}
-	rc = 0;
-out:
-	free(p);
-	free(parts);
-	free(lens);
-	return rc;
-}
-
-/* One byte in, one byte out. */
-int sc_barrier(struct sc *sc, long long deadline_us)
-{
-	char x = 0, *all = NULL;
-	int rc;
-
-	if (sc->nprocs <= 1)
-		return sc->failed ? -1 : 0;
-	if (sc->rank == 0) {
-		all = calloc((size_t)sc->nprocs, 1);
-		if (all == NULL) {
-			why(sc, "bootstrap: no memory");
-			return -1;
-		}
-	}
-	rc = sc_gather(sc, &x, 1, all, deadline_us);
-	free(all);
-	if (rc < 0)
-		return -1;
-	return sc_bcast(sc, &x, 1, deadline_us);
+	return sc_service(sc, 0);
 }
 
 /* Clients send ARRIVE to the hub; the hub records its own step. */
@@ -630,7 +453,7 @@ int sc_arrive(struct sc *sc, uint32_t step)
 		return sc_poll(sc);
 	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, &s, sizeof(s),
 			  sc_now_us() + SC_IO_GRACE_US) < 0) {
-		why(sc, "rank 0 was lost: %s", strerror(errno));
+		sc_why(sc, "rank 0 was lost: %s", strerror(errno));
 		return -1;
 	}
 	return sc_poll(sc);
@@ -639,7 +462,7 @@ int sc_arrive(struct sc *sc, uint32_t step)
 /* Best effort, bounded by one grace period in all. */
 void sc_abort(struct sc *sc, const char *reason)
 {
-	why(sc, "%s", reason);
+	sc_why(sc, "%s", reason);
 	if (sc->rank != 0) {
 		if (sc->hub_fd >= 0)
 			sc_send_frame(sc->hub_fd, SC_ABORT, reason,
@@ -664,7 +487,7 @@ static bool client_table(struct sc *sc, long long deadline_us)
 		bool f = sc->failed;
 
 		sc->failed = false; /* keep reading past an abort */
-		service(sc, sc_left_ms(deadline_us, 50));
+		sc_service(sc, sc_left_ms(deadline_us, 50));
 		sc->failed = sc->failed || f;
 	}
 	return sc->have_table;

@@ -341,8 +341,8 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 					       sizeof(unsigned long long),
 					       c->d[i].s), "cudaMemsetAsync");
 	}
-	if (c->o.check_every)
-		init_data(c, st);
+	/* defined values in every timed input, as nccl-tests has */
+	init_data(c, st);
 	for (int w = 0; w < c->o.warmup; w++)
 		enqueue(c, st, w, dl);
 	/* nccl-tests' sync: one collective all ranks finish together, so

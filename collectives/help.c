@@ -47,7 +47,7 @@ static const struct nc_optdoc docs[] = {
 	  "next (no barrier between, unlike nccl-tests' -z 1)", "0" },
 	{ "-G, --cudagraph", "N", "capture the iterations in a CUDA graph, "
 	  "launch it N times (not with -z 1, --check-every, --budget)",
-	  "0 (off)" },
+	  "off" },
 	{ "-t, --nthreads", "1", "only 1: one thread drives this process's "
 	  "GPUs; use -g N or one process per GPU", "1" },
 	{ "--budget", "TIME", "time per size: fewer iterations where one "
@@ -80,6 +80,34 @@ static const struct nc_optdoc docs[] = {
 	{ "-V, --version", NULL, "the version", NULL },
 };
 
+/* Writes text from column `col` on, wrapped before column 80 with the
+ * next lines starting at column `indent`. */
+static void wrap(FILE *fp, const char *text, int col, int indent)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		int room = 79 - col, n = (int)strlen(p);
+
+		if (n > room) {
+			n = room;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (n == 0)
+				n = room;
+		}
+		fprintf(fp, "%.*s", n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (*p != '\0') {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+		}
+	}
+	fputc('\n', fp);
+}
+
 /* Synopsis, then the table: flags and argument in a column, what the
  * option does, its default in brackets. */
 int nc_help(FILE *fp)
@@ -92,7 +120,7 @@ int nc_help(FILE *fp)
 	      "run. TIME: 500ms, 10s, 2m. The manual: man ncclcheck.\n", fp);
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
 		const struct nc_optdoc *d = &docs[i];
-		char left[64];
+		char left[64], text[320];
 
 		if (d->flags == NULL) {
 			fprintf(fp, "\n%s:\n", d->what);
@@ -100,11 +128,13 @@ int nc_help(FILE *fp)
 		}
 		snprintf(left, sizeof(left), "%s%s%s", d->flags,
 			 d->arg != NULL ? " " : "", d->arg != NULL ? d->arg : "");
+		snprintf(text, sizeof(text), "%s [%s]", d->what,
+			 d->dflt != NULL ? d->dflt : "off");
 		if (strlen(left) > 24)
-			fprintf(fp, "  %s\n  %-24s  %s", left, "", d->what);
+			fprintf(fp, "  %s\n  %-24s  ", left, "");
 		else
-			fprintf(fp, "  %-24s  %s", left, d->what);
-		fprintf(fp, " [%s]\n", d->dflt != NULL ? d->dflt : "off");
+			fprintf(fp, "  %-24s  ", left);
+		wrap(fp, text, 28, 28);
 	}
 	return ferror(fp) ? -1 : 0;
 }
