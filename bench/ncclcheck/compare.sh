@@ -9,6 +9,12 @@
 #   [ARGS="-b 8 -e 512M -f 4 -w 5 -n 100"] [COLLS="all_reduce ..."] \
 #   [MODES="np g"] [LO=0.97] [HI=1.03] bash bench/ncclcheck/compare.sh
 #
+# Both programs run pinned the same way, since on a VM the launch-to-
+# launch spread of small-message latency (which cores the processes land
+# on) is larger than any difference between them: under mpirun Open MPI's
+# own default for two ranks (--bind-to core --map-by core), with -g N
+# taskset to the cores in G_PIN.
+#
 # NT_DIR holds nccl-tests' prebuilt *_perf binaries (built with MPI for
 # the mpirun mode); this script builds nothing. Writes every run's output
 # under $OUT/runs/, the rows under $OUT/rows.txt and the tables in
@@ -25,7 +31,8 @@ COLLS=${COLLS:-all_reduce all_gather reduce_scatter alltoall broadcast sendrecv}
 MODES=${MODES:-np g}
 LO=${LO:-0.97}
 HI=${HI:-1.03}
-MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --bind-to none --mca btl self,vader,tcp -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH}
+MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --bind-to core --map-by core --mca btl self,vader,tcp -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH}
+G_PIN=${G_PIN:-taskset -c 0,1}
 export NCCL_NVLS_ENABLE=0 # NVLink multicast stays off on shared machines
 
 # libnccl.so.2 and libcudart.so.13 where both programs find them
@@ -38,6 +45,12 @@ for lib in libnccl.so.2 libcudart.so.13; do
 done
 
 mkdir -p "$OUT/runs"
+{
+	date -u +%FT%TZ
+	nproc
+	lscpu | grep -E "Model name|NUMA|Socket|Thread|Core"
+	nvidia-smi topo -m
+} >"$OUT/env.txt" 2>&1
 ROWS=$OUT/rows.txt
 : >"$ROWS"
 FAILED=0
@@ -46,7 +59,7 @@ FAILED=0
 # "mode coll rep prog size t_oop bw_oop t_ip bw_ip" (N/A kept).
 rows() {
 	awk -v p="$1" -v m="$2" -v c="$3" -v r="$4" '
-		$1 ~ /^[0-9]+$/ && NF >= 13 {
+		$1 ~ /^[0-9]+$/ && $1 > 0 && NF >= 13 {
 			print m, c, r, p, $1, $6, $8, $10, $12
 		}' "$5" >>"$ROWS"
 }
@@ -63,7 +76,7 @@ one() {
 	if [ "$mode" = np ]; then
 		cmd="$MPIRUN -np $N $cmd"
 	else
-		cmd="$cmd -g $N"
+		cmd="$G_PIN $cmd -g $N"
 	fi
 	echo "\$ $cmd" >"$log"
 	timeout -k 5 300 $cmd >>"$log" 2>&1

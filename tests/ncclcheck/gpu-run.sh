@@ -212,6 +212,15 @@ else
 	# wrong results caught (test build); the release build ignores the switch
 	t corrupt 1 120 $MPIRUN -np 2 -x NCCLCHECK_TEST_CORRUPT=1 "$BIN_TEST" -b 1K -e 64M -f 64 --json "$LOG/corrupt.json"
 	t release_ignores 0 120 $MPIRUN -np 2 -x NCCLCHECK_TEST_CORRUPT=1 "$BIN" -b 1K -e 64M -f 64
+	# the gate
+	t gate_fail 1 120 $MPIRUN -np 2 "$BIN" -e 1M --min-busbw all_reduce:10000 --max-latency 1us
+	t gate_default 0 300 $MPIRUN -np "$N" "$BIN" --min-busbw 100 --junit "$LOG/gate.xml" --csv "$LOG/gate.csv" --json "$LOG/gate.json"
+	# end to end, launch to exit: the default gate run against nccl-tests'
+	# default run, both under mpirun on 2 GPUs, alternating
+	for rep in 1 2 3; do
+		[ -n "$NT_DIR" ] && t time_nt_default_$rep 0 120 $MPIRUN -np 2 "$NT_DIR/all_reduce_perf"
+		t time_nc_default_$rep 0 120 $MPIRUN -np 2 "$BIN"
+	done
 	# correctness over every collective, type and operator
 	t types_g 0 300 "$BIN" -g "$N" -C all -d all -o all -b 1K -e 4M -f 64 --json "$LOG/types_g.json"
 	t check_every 0 120 $MPIRUN -np "$N" "$BIN" -C all_reduce,all_gather -b 4K -e 4M -f 32 --check-every -n 5
@@ -233,15 +242,6 @@ else
 	t hang_nosuch_iface 1 120 $MPIRUN -np 2 -x NCCL_SOCKET_IFNAME=nosuch0 "$BIN" -T 10s
 	t hang_nowhere 1 120 trun "$N" -1 env NCCLCHECK_TEST_ADVERTISE=1:10.255.255.1 "$BIN_TEST" -T 10s --preflight-timeout 3s
 	t hang_nowhere_nccl 1 120 trun 2 -1 env NCCL_COMM_ID=10.255.255.1:29999 "$BIN" -T 10s --no-preflight
-	# the gate
-	t gate_fail 1 120 $MPIRUN -np 2 "$BIN" -e 1M --min-busbw all_reduce:10000 --max-latency 1us
-	t gate_default 0 300 $MPIRUN -np "$N" "$BIN" --min-busbw 100 --junit "$LOG/gate.xml" --csv "$LOG/gate.csv" --json "$LOG/gate.json"
-	# end to end, launch to exit: the default gate run against nccl-tests'
-	# default run, both under mpirun on 2 GPUs, alternating
-	for rep in 1 2 3; do
-		[ -n "$NT_DIR" ] && t time_nt_default_$rep 0 120 $MPIRUN -np 2 "$NT_DIR/all_reduce_perf"
-		t time_nc_default_$rep 0 120 $MPIRUN -np 2 "$BIN"
-	done
 fi
 cat "$SUM"
 (cd "$OUT" && tar czf logs.tgz logs && rm -rf logs)
