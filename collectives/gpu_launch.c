@@ -56,9 +56,9 @@ int nc_count_gpus(struct ctx *c)
 	if (e == cudaSuccess && count > 0)
 		return count;
 	nc_say(c, "no GPU: CUDA found no device (cudaGetDeviceCount: %s; "
-	    "CUDA_VISIBLE_DEVICES %s%s%s; /dev/nvidia0 %s)",
+	    "CUDA_VISIBLE_DEVICES%s%s%s; /dev/nvidia0 %s)",
 	    e == cudaSuccess ? "0 devices" : cudaGetErrorString(e),
-	    vis == NULL ? "unset" : "='", vis == NULL ? "" : vis,
+	    vis == NULL ? " unset" : "='", vis == NULL ? "" : vis,
 	    vis == NULL ? "" : "'",
 	    access("/dev/nvidia0", F_OK) == 0 ? "present" : "missing");
 	return -1;

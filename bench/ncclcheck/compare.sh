@@ -9,11 +9,13 @@
 #   [ARGS="-b 8 -e 512M -f 4 -w 5 -n 100"] [COLLS="all_reduce ..."] \
 #   [MODES="np g"] [LO=0.97] [HI=1.03] bash bench/ncclcheck/compare.sh
 #
-# Both programs run pinned the same way, since on a VM the launch-to-
-# launch spread of small-message latency (which cores the processes land
-# on) is larger than any difference between them: under mpirun Open MPI's
-# own default for two ranks (--bind-to core --map-by core), with -g N
-# taskset to the cores in G_PIN.
+# TABLE_ONLY=1 rebuilds $OUT/compare.md from an existing $OUT/rows.txt.
+#
+# Both programs run with the same launcher flags (MPIRUN: --bind-to none
+# by default; G_PIN: a command put before each -g N run, such as
+# "taskset -c 0,1", empty by default). On a VM the launch-to-launch spread
+# of small-message latency is larger than any difference between the two
+# programs (bench/ncclcheck/RESULTS.md): medians over REPS launches.
 #
 # NT_DIR holds nccl-tests' prebuilt *_perf binaries (built with MPI for
 # the mpirun mode); this script builds nothing. Writes every run's output
@@ -21,7 +23,8 @@
 # $OUT/compare.md. Exit status: 0 when every median ratio lies within
 # [LO, HI], 1 when one does not, 2 when a run failed or nothing ran.
 set -u
-NT_DIR=${NT_DIR:?set NT_DIR to the folder of nccl-tests binaries}
+TABLE_ONLY=${TABLE_ONLY:-0}
+[ "$TABLE_ONLY" = 1 ] || NT_DIR=${NT_DIR:?set NT_DIR to the folder of nccl-tests binaries}
 BIN=${NCCLCHECK:-build/ncclcheck}
 N=${N:-2}
 REPS=${REPS:-3}
@@ -31,12 +34,12 @@ COLLS=${COLLS:-all_reduce all_gather reduce_scatter alltoall broadcast sendrecv}
 MODES=${MODES:-np g}
 LO=${LO:-0.97}
 HI=${HI:-1.03}
-MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --bind-to core --map-by core --mca btl self,vader,tcp -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH}
-G_PIN=${G_PIN:-taskset -c 0,1}
+MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --bind-to none --mca btl self,vader,tcp -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH}
+G_PIN=${G_PIN-}
 export NCCL_NVLS_ENABLE=0 # NVLink multicast stays off on shared machines
 
 # libnccl.so.2 and libcudart.so.13 where both programs find them
-for lib in libnccl.so.2 libcudart.so.13; do
+[ "$TABLE_ONLY" = 1 ] || for lib in libnccl.so.2 libcudart.so.13; do
 	ldd "$BIN" "$NT_DIR/all_reduce_perf" 2>/dev/null |
 		grep -q "$lib => /" && continue
 	p=$(ls /usr/local/cuda/lib64/"$lib" \
@@ -45,14 +48,14 @@ for lib in libnccl.so.2 libcudart.so.13; do
 done
 
 mkdir -p "$OUT/runs"
-{
+[ "$TABLE_ONLY" = 1 ] || {
 	date -u +%FT%TZ
 	nproc
 	lscpu | grep -E "Model name|NUMA|Socket|Thread|Core"
 	nvidia-smi topo -m
 } >"$OUT/env.txt" 2>&1
 ROWS=$OUT/rows.txt
-: >"$ROWS"
+[ "$TABLE_ONLY" = 1 ] || : >"$ROWS"
 FAILED=0
 
 # rows PROG MODE COLL REP LOG: the table rows of one run's output as
@@ -88,6 +91,7 @@ one() {
 	rows "$prog" "$mode" "$coll" "$rep" "$log"
 }
 
+[ "$TABLE_ONLY" = 1 ] && REPS=0
 for rep in $(seq 1 "$REPS"); do
 	for coll in $COLLS; do
 		[ -x "$NT_DIR/${coll}_perf" ] || {
