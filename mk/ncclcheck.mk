@@ -108,6 +108,7 @@ $(NC_PFBENCH): $(BUILD)/nccpu/bench/ncclcheck/pf_bench.o $(NC_CPU_OBJ) $(NC_LIB_
 bench-preflight: $(NC_PFBENCH)
 	$(NC_PFBENCH) 64
 	$(NC_PFBENCH) 512
+	$(NC_PFBENCH) 512 old
 
 $(NC_TESTS): $(NC_TEST_OBJ) $(NC_CPU_OBJ) $(NC_LIB_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lpthread -lm
