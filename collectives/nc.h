@@ -168,6 +168,8 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		  size_t errlen);
 /* The usage text (same as the man page SYNOPSIS). */
 const char *nc_usage(void);
+/* The long name of option i of the parser's table, NULL past the end. */
+const char *nc_opt_name(int i);
 /* --help: the usage, then every option in a line with its default.
  * Returns 0, or -1 when fp reports an error. */
 int nc_help(FILE *fp);

@@ -65,13 +65,23 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* For the test that --help names every option: the long names in the
+ * order of the table; NULL past its end. */
+const char *nc_opt_name(int i)
+{
+	int n = (int)(sizeof(longopts) / sizeof(longopts[0])) - 1;
+
+	return i >= 0 && i < n ? longopts[i].name : NULL;
+}
+
 /* A static string; the man page SYNOPSIS says the same. */
 const char *nc_usage(void)
 {
 	return "usage: ncclcheck [-hqVv] [-b size] [-e size] [-f factor | "
-	       "-i step] [-C coll,...]\n"
-	       "                 [-d type,...] [-o op,...] [-r root] "
-	       "[-w warmup] [-n iters]\n"
+	       "-i step]\n"
+	       "                 [-C coll,...] [-d type,...] [-o op,...] "
+	       "[-r root]\n"
+	       "                 [-w warmup] [-n iters]\n"
 	       "                 [-g gpus] [-c 0|1] [-a 0-3] [-z 0|1] "
 	       "[-G launches] [-t 1]\n"
 	       "                 [-T timeout] [--budget time] "
