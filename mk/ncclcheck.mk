@@ -34,8 +34,9 @@ NC_PFBENCH := $(BUILD)/ncclcheck-pfbench
 NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/parse.o base/xmlesc.o \
-	base/sysroot.o doc/doc.o doc/finding.o kernel/iface.o \
-	decide/nccl_select.o)
+	doc/doc.o doc/finding.o kernel/iface.o decide/nccl_select.o)
+# the driver version is read through the sysroot (driver_version.c)
+NC_LIB_OBJ += $(filter-out $(NC_LIB_OBJ),$(BUILD)/lib/base/sysroot.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
 	$(BUILD)/ncgpu/collectives/kernels.o
