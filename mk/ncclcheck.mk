@@ -35,8 +35,6 @@ NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/parse.o base/xmlesc.o \
 	doc/doc.o doc/finding.o kernel/iface.o decide/nccl_select.o)
-# the driver version is read through the sysroot (driver_version.c)
-NC_LIB_OBJ += $(filter-out $(NC_LIB_OBJ),$(BUILD)/lib/base/sysroot.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
 	$(BUILD)/ncgpu/collectives/kernels.o
@@ -44,6 +42,8 @@ NC_GPU_TEST_OBJ := $(filter-out $(BUILD)/ncgpu/collectives/hooks.o,$(NC_GPU_OBJ)
 	$(BUILD)/ncgpu-test/collectives/hooks.o
 NC_TEST_SRC := $(filter-out tests/ncclcheck/parse_main.c,$(sort $(wildcard tests/ncclcheck/*.c)))
 NC_TEST_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_TEST_SRC))
+# the driver version is read through the sysroot (driver_version.c)
+NC_LIB_OBJ += $(filter-out $(NC_LIB_OBJ),$(BUILD)/lib/base/sysroot.o)
 NC_CFLAGS = $(ALL_CFLAGS) -Icollectives
 # the CPU tests exercise the test switches
 NC_CPU_CFLAGS = $(NC_CFLAGS) -DNC_TEST_HOOKS
