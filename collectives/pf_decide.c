@@ -128,7 +128,8 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 				from[b - 1] = x;
 			}
 		snprintf(buf, sizeof(buf),
-			 "rank %d on %s advertises %s:%d (%s), rank%s %s %s%s",
+			 "rank %d on %s advertises %s:%d (%s); connects from "
+			 "rank%s %s: %s%s",
 			 t, byproc[t].host, byproc[t].address, byproc[t].port,
 			 byproc[t].iface[0] ? byproc[t].iface : "no interface",
 			 nf > 1 ? "s" : "", sc_ranges(from, nf, rb, sizeof(rb)),

@@ -34,23 +34,24 @@ int nc_preflight_targets(int me, int n, int *out, int max)
 	return k;
 }
 
-/* The word for a connect error, as the summary uses it. */
+/* What a connect got, as a noun phrase that reads after one rank or
+ * several ("connects from ranks 0-2: timed out"). */
 static const char *err_word(int e)
 {
 	switch (e) {
 	case ETIMEDOUT:
-		return "time out";
+		return "timed out";
 	case ECONNREFUSED:
-		return "are refused";
+		return "refused";
 	case EHOSTUNREACH:
-		return "get host unreachable";
+		return "host unreachable";
 	case ENETUNREACH:
-		return "get network unreachable";
+		return "network unreachable";
 	case EACCES:
 	case EPERM:
-		return "are prohibited";
+		return "prohibited";
 	default:
-		return "fail";
+		return "failed";
 	}
 }
 

@@ -79,8 +79,8 @@ int nc_decide_versions(const struct nc_rankinfo *byproc, int nprocs,
 		       struct nc_pf_finding *out, int max);
 
 /* Unreachable ranks from the pair results: for each target that some
- * tester could not reach, "rank 3 on gpu-b advertises 172.17.0.2:41234,
- * ranks 0-2 time out". Returns findings added. */
+ * tester could not reach, "rank 3 on gpu-b advertises 172.17.0.2:41234
+ * (eth0); connects from ranks 0-2: timed out". Returns findings added. */
 int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 		    const struct nc_pair *pairs, int npairs,
 		    struct nc_pf_finding *out, int max);
