@@ -117,13 +117,8 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 			o->timeout_set = true;
 			break;
 		case O_PORT:
-			if (parse_num(arg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr,
-				        "netprobe heartbeat: invalid "
-				        "port '%s': %s\n",
-				        arg, errstr);
-				return 2;
-			}
+			if (parse_num(arg, 1, 65535, &v, &errstr) < 0)
+				goto bad_port;
 			o->port = (unsigned)v;
 			break;
 		case O_OUTPUT:
@@ -157,13 +152,8 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 			o->peer_probe = true;
 			break;
 		case O_UDPPORT:
-			if (parse_num(arg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr,
-				        "netprobe heartbeat: invalid "
-				        "port '%s': %s\n",
-				        arg, errstr);
-				return 2;
-			}
+			if (parse_num(arg, 1, 65535, &v, &errstr) < 0)
+				goto bad_port;
 			o->udp_port = (unsigned)v;
 			break;
 		case O_TOKEN:
@@ -210,6 +200,10 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 	return 0;
 bad_dur:
 	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n", arg,
+	        errstr);
+	return 2;
+bad_port:
+	fprintf(stderr, "netprobe heartbeat: invalid port '%s': %s\n", arg,
 	        errstr);
 	return 2;
 }
