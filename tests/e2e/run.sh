@@ -105,6 +105,7 @@ res=$E2E_BUILD/RESULTS.md
 		cat "$E2E_BUILD/$r/row.md"
 	done
 	echo
+	sh "$top/tests/e2e/gpu/table.sh" "$top/bench/e2e/gpu"
 	echo "## Details"
 	echo
 	for r in $rows; do
