@@ -113,6 +113,6 @@ res=$E2E_BUILD/RESULTS.md
 	done
 } >"$res"
 echo
-sed -n '/^| scenario/,/^$/p' "$res"
+sed -n '/^| scenario | framework/,/^$/p' "$res"
 echo "e2e: $n scenarios, $fail disagree or failed, $known known disagreement(s), $secs s; table in $res"
 [ "$fail" = 0 ]
