@@ -63,24 +63,30 @@ static json_t *decided(const struct rctx *c)
 	const struct report_set *s = c->set;
 	json_t *rec = rd_recommend(c), *nccl = rd_nccl(c);
 	json_t *rep = NULL, *matrix, *hbs;
+	json_t *causes = rec != NULL ? rd_causes(c, rec) : NULL;
 	const char *verdict;
 	int nf, nw;
 
-	if (rec == NULL || nccl == NULL || rd_matrix(c, &matrix, &hbs) < 0) {
+	if (rec == NULL || nccl == NULL || causes == NULL ||
+	    rd_matrix(c, &matrix, &hbs) < 0) {
 		json_decref(rec);
 		json_decref(nccl);
+		json_decref(causes);
 		return NULL;
 	}
 	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
 	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
-			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"s:i, s:i}, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o, "
+			"s:o, s:o}",
 			"schema", REPORT_SCHEMA, "tool", "netprobe", "command",
 			"report", "version", NETPROBE_VERSION, "verdict",
-			verdict, "counts", "faults", nf, "warnings", nw,
-			"nodes", (int)json_array_size(c->nodes), "inputs",
+			verdict, "counts", "causes",
+			(int)json_array_size(causes), "faults", nf, "warnings",
+			nw, "nodes", (int)json_array_size(c->nodes), "inputs",
 			(int)s->nin, "skipped", (int)s->nskip, "inputs",
-			inputs_list(s), "skipped", skipped_list(s), "findings",
-			c->findings, "recommendation", rec, "nccl", nccl,
+			inputs_list(s), "skipped", skipped_list(s), "causes",
+			causes, "findings", c->findings, "recommendation", rec,
+			"nccl", nccl,
 			"checks", rd_checks(c, rec, nccl), "nodes", rn_table(c),
 			"matrix", matrix, "heartbeats", hbs);
 	return rep;
