@@ -325,8 +325,8 @@ static int cmp_cause(const void *a, const void *b)
 	return d != 0 ? d : kx - ky;
 }
 
-/* Gives each finding its cause: the cause lists it (its evidence from
- * every node) and takes its worst severity. */
+/* Gives each finding its cause: the cause lists it among its findings
+ * (the symptoms, from every node) and takes its worst severity. */
 static void assign(const struct rctx *c, json_t *causes)
 {
 	size_t i;
@@ -344,11 +344,6 @@ static void assign(const struct rctx *c, json_t *causes)
 				  rj_str(f, "node"), "code", rj_str(f, "code"),
 				  "severity", rj_str(f, "severity"), "summary",
 				  rj_str(f, "summary")));
-		json_array_append_new(
-			json_object_get(k, "evidence"),
-			json_pack("{s:s, s:s, s:s}", "node", rj_str(f, "node"),
-				  "fact", rj_str(f, "summary"), "source",
-				  rj_str(f, "code")));
 		if (rj_sev(rj_str(f, "severity")) >
 		    rj_sev(rj_str(k, "severity")))
 			json_object_set_new(k, "severity",

@@ -5,6 +5,8 @@
  * histograms and bus bandwidth against message size per collective
  * (render_html_data.c, render_svg.c). Every string from a document is
  * escaped (%s). */
+#include <string.h>
+
 #include "report_emit.h"
 
 static const char css[] =
@@ -39,11 +41,17 @@ static const char css[] =
 	".b-pass{background:#067647}.b-fail{background:#b42318}"
 	"svg{background:#fff;border:1px solid #d4d9de;border-radius:6px;"
 	"margin:4px 8px 4px 0}svg text{font:11px system-ui,sans-serif;"
-	"fill:#344054}.charts{display:flex;flex-wrap:wrap}";
+	"fill:#344054}.charts{display:flex;flex-wrap:wrap}"
+	".cause{border-left-width:8px}.cause h3{margin:2px 0 4px}"
+	".fixline{font-weight:600;margin-top:6px}"
+	"details{margin:6px 0}summary{cursor:pointer;color:#344054}"
+	".dialect{font-size:12px;color:#475467;margin-top:4px}";
 
 struct html {
 	struct out o; /* %-s: trusted markup */
 	const struct report_model *m;
+	const struct rm_cause *cause; /* the cause being written */
+	bool symptoms; /* inside a cause's symptoms: no fix of their own */
 };
 
 /* Node and code citations as small monospace text. */
@@ -88,8 +96,10 @@ static void head(const struct html *h)
 
 /* What starts and ends each section (nothing where NULL). */
 static const char *const opens[RSEC_N] = {
-	[RSEC_FAULTS] = "<h2>Faults</h2>\n",
-	[RSEC_WARNINGS] = "<h2>Warnings</h2>\n",
+	[RSEC_CAUSES] = "<h2>Root causes</h2>\n<p>Fix these; the findings "
+			"under each follow from it.</p>\n",
+	[RSEC_FAULTS] = "<h2>Other faults</h2>\n",
+	[RSEC_WARNINGS] = "<h2>Other warnings</h2>\n",
 	[RSEC_CONFLICTS] = "<h2>Conflicting evidence</h2>\n<p>The report does "
 			   "not pick a side: check these by hand.</p>\n",
 	[RSEC_RECOMMENDATION] = "<h2>Recommendation</h2>\n",
@@ -101,6 +111,8 @@ static const char *const opens[RSEC_N] = {
 	[RSEC_SKIPPED] = "<h3>Files that could not be used</h3><ul>\n",
 };
 static const char *const closes[RSEC_N] = {
+	[RSEC_CAUSE] = "</div>\n",
+	[RSEC_SYMPTOMS] = "</details>\n",
 	[RSEC_NCCL_CONF] = "</pre>\n",
 	[RSEC_HEARTBEATS] = "</div>\n",
 	[RSEC_SKIPPED] = "</ul>\n",
@@ -109,21 +121,30 @@ static const char *const closes[RSEC_N] = {
 /* The page head, a heading, or what opens a block. */
 static void begin(void *o, enum rsec sec)
 {
-	const struct html *h = o;
+	struct html *h = o;
 
-	if (sec == RSEC_REPORT)
+	if (sec == RSEC_REPORT) {
 		head(h);
-	else if (sec == RSEC_INPUTS) /* HTML shows the nodes here */
+	} else if (sec == RSEC_SYMPTOMS) {
+		h->symptoms = true;
+		out_f(&h->o,
+		      "<details><summary>%zu finding(s) it explains</summary>"
+		      "\n",
+		      h->cause != NULL ? h->cause->findings.n : 0);
+	} else if (sec == RSEC_INPUTS) { /* HTML shows the nodes here */
 		html_nodes(&h->o, h->m->nodes);
-	else
+	} else {
 		out_raw(h->o.fp, opens[sec]);
+	}
 }
 
 /* The page foot, or what closes a block. */
 static void end(void *o, enum rsec sec)
 {
-	const struct html *h = o;
+	struct html *h = o;
 
+	if (sec == RSEC_SYMPTOMS)
+		h->symptoms = false;
 	if (sec == RSEC_REPORT)
 		out_f(&h->o,
 		      "<p class=\"muted\">Written by netprobe report %s "
@@ -135,29 +156,75 @@ static void end(void *o, enum rsec sec)
 		out_raw(h->o.fp, closes[sec]);
 }
 
-/* A finding card: fix, evidence and the files it came from. */
-static void finding(void *o, const json_t *f)
+/* A root cause card: its summary, facts beyond its symptoms and its fix
+ * on the node that needs it; the fix's blocks and the folded symptoms
+ * follow, and end(RSEC_CAUSE) closes it. */
+static void cause(void *o, const struct rm_cause *k)
 {
+	struct html *h = o;
+	const json_t *c = k->cause, *fix = json_object_get(c, "fix");
 	size_t j;
 	json_t *e;
 
-	out_f(o,
-	      "<div class=\"card %s\"><span class=\"code\">%s</span> on <span "
-	      "class=\"node\">%s</span><p>%s</p>\n<div>Fix:</div><pre>%s"
-	      "</pre>\n",
+	h->cause = k;
+	out_f(&h->o,
+	      "<div class=\"card cause %s\"><h3>%s on <span "
+	      "class=\"node\">%s</span></h3><p>%s</p>\n",
+	      rj_str(c, "severity"), rj_str(c, "kind"), rj_str(c, "node"),
+	      rj_str(c, "summary"));
+	if (json_array_size(rj_arr(c, "evidence")) > 0) {
+		out_f(&h->o, "<ul>");
+		json_array_foreach(rj_arr(c, "evidence"), j, e)
+			out_f(&h->o,
+			      "<li><span class=\"node\">%s</span> %s <span "
+			      "class=\"muted\">(%s)</span></li>",
+			      rj_str(e, "node"), rj_str(e, "fact"),
+			      rj_str(e, "source"));
+		out_f(&h->o, "</ul>\n");
+	}
+	out_f(&h->o,
+	      "<div class=\"fixline\">Fix on <span class=\"node\">%s</span>: "
+	      "%s</div>\n",
+	      rj_str(fix, "node"), rj_str(fix, "text"));
+}
+
+/* The name of a file without its directories: the rendering machine's
+ * paths stay out of the report. */
+static const char *base(const char *path)
+{
+	const char *s = path != NULL ? strrchr(path, '/') : NULL;
+
+	return s != NULL ? s + 1 : path;
+}
+
+/* A finding card: fix, evidence and the files it came from (by name);
+ * under a cause, no fix of its own (the cause carries it). */
+static void finding(void *o, const json_t *f)
+{
+	const struct html *h = o;
+	size_t j;
+	json_t *e;
+
+	out_f(&h->o,
+	      "<div class=\"card %s\"><span class=\"code\">%s</span> on "
+	      "<span class=\"node\">%s</span><p>%s</p>\n",
 	      rj_str(f, "severity"), rj_str(f, "code"), rj_str(f, "node"),
-	      rj_str(f, "summary"), rj_str(f, "fix"));
+	      rj_str(f, "summary"));
+	if (!h->symptoms)
+		out_f(&h->o, "<div>Fix:</div><pre>%s</pre>\n", rj_str(f, "fix"));
 	if (json_array_size(rj_arr(f, "evidence")) > 0) {
-		out_f(o, "<div>Evidence:</div><ul>");
+		out_f(&h->o, "<div>Evidence:</div><ul>");
 		json_array_foreach(rj_arr(f, "evidence"), j, e)
-			out_f(o,
+			out_f(&h->o,
 			      "<li>%s <span class=\"muted\">(%s)</span></li>",
 			      rj_str(e, "fact"), rj_str(e, "source"));
-		out_f(o, "</ul>\n");
+		out_f(&h->o, "</ul>\n");
 	}
-	out_f(o, "<div class=\"muted\">from ");
-	html_joined(o, rj_arr(f, "sources"), ", ");
-	out_f(o, "</div></div>\n");
+	out_f(&h->o, "<div class=\"muted\">from ");
+	json_array_foreach(rj_arr(f, "sources"), j, e)
+		out_f(&h->o, "%s%s", j ? ", " : "",
+		      base(json_string_value(e)));
+	out_f(&h->o, "</div></div>\n");
 }
 
 /* A conflict card with every claim. */
@@ -292,13 +359,15 @@ static void firewall(void *o, const json_t *v)
 	cites(o, rj_arr(v, "cites"));
 }
 
-/* One firewall dialect's commands, ready to copy. */
+/* One firewall dialect's commands, ready to copy: one block each. */
 static void commands(void *o, const char *dialect, const json_t *cmds)
 {
 	size_t j;
 	json_t *c;
 
-	out_f(o, "<div>%s:</div><pre>", dialect);
+	if (strcmp(dialect, "shell") != 0)
+		out_f(o, "<div class=\"dialect\">%s:</div>", dialect);
+	out_f(o, "<pre>");
 	json_array_foreach(cmds, j, c)
 		out_f(o, "%s\n", json_string_value(c));
 	out_f(o, "</pre>\n");
@@ -359,6 +428,7 @@ int report_render_html(const struct report_model *m, FILE *fp)
 	static const struct report_emitter e = {
 		.begin = begin,
 		.end = end,
+		.cause = cause,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -374,7 +444,7 @@ int report_render_html(const struct report_model *m, FILE *fp)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct html h = {{fp, xml_escape, out_raw}, m};
+	struct html h = {{fp, xml_escape, out_raw}, m, NULL, false};
 
 	return report_walk(m, &e, &h, fp);
 }

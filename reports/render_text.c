@@ -18,6 +18,8 @@ struct text {
 	struct out o; /* %-s: an ANSI sequence */
 	const struct report_model *m;
 	bool colour;
+	bool symptoms; /* inside a cause's symptoms: one line each */
+	const char *indent; /* before a command block's lines */
 };
 
 /* An ANSI sequence, empty without colour. */
@@ -53,8 +55,10 @@ static void cites(const struct text *t, const json_t *arr)
 
 /* Section headings, and lines that start a list (nothing where NULL). */
 static const char *const titles[RSEC_N] = {
-	[RSEC_FAULTS] = "FAULTS",
-	[RSEC_WARNINGS] = "WARNINGS",
+	[RSEC_CAUSES] = "ROOT CAUSES (fix these; the findings under each follow "
+			"from it)",
+	[RSEC_FAULTS] = "OTHER FAULTS",
+	[RSEC_WARNINGS] = "OTHER WARNINGS",
 	[RSEC_CONFLICTS] = "CONFLICTING EVIDENCE (not resolved: check by hand)",
 	[RSEC_RECOMMENDATION] = "RECOMMENDATION",
 	[RSEC_DETAILS] = "DETAILS",
@@ -62,26 +66,38 @@ static const char *const titles[RSEC_N] = {
 static const char *const opens[RSEC_N] = {
 	[RSEC_NCCL_CONF] = "  /etc/nccl.conf, per node:\n",
 	[RSEC_NODES] = "  nodes:\n",
+	[RSEC_SYMPTOMS] = "     symptoms:\n",
 };
+
+/* The verdict line: the causes, then how many findings they explain. */
+static void verdict(const struct text *t)
+{
+	const struct report_model *m = t->m;
+	const char *v = m->verdict;
+
+	out_f(&t->o, "%-sverdict: %s%-s: ",
+	      c_on(t, strcmp(v, "fault") == 0     ? RED
+		      : strcmp(v, "warning") == 0 ? YEL
+						  : GRN),
+	      m->verdict_word, c_on(t, OFF));
+	if (m->ncauses > 0)
+		out_f(&t->o, "%zu root cause%s (", m->ncauses,
+		      m->ncauses == 1 ? "" : "s");
+	out_f(&t->o, "%lld fault%s, %lld warning%s", m->nfaults,
+	      m->nfaults == 1 ? "" : "s", m->nwarnings,
+	      m->nwarnings == 1 ? "" : "s");
+	out_f(&t->o, "%s on %lld node%s\n", m->ncauses > 0 ? ")" : "",
+	      m->nnodes, m->nnodes == 1 ? "" : "s");
+}
 
 /* The verdict line, a heading, or the line that opens a list. */
 static void begin(void *o, enum rsec sec)
 {
-	const struct text *t = o;
+	struct text *t = o;
 	const struct report_model *m = t->m;
-	const char *v = m->verdict;
 
 	if (sec == RSEC_REPORT) {
-		out_f(&t->o,
-		      "%-sverdict: %s%-s: %lld fault%s, %lld warning%s on "
-		      "%lld node%s\n",
-		      c_on(t, strcmp(v, "fault") == 0     ? RED
-			      : strcmp(v, "warning") == 0 ? YEL
-							  : GRN),
-		      m->verdict_word, c_on(t, OFF), m->nfaults,
-		      m->nfaults == 1 ? "" : "s", m->nwarnings,
-		      m->nwarnings == 1 ? "" : "s", m->nnodes,
-		      m->nnodes == 1 ? "" : "s");
+		verdict(t);
 	} else if (sec == RSEC_INPUTS) {
 		out_f(&t->o, "  inputs: %lld read", m->ninputs);
 		if (m->nskipped > 0)
@@ -91,8 +107,42 @@ static void begin(void *o, enum rsec sec)
 		out_f(&t->o, "\n%-s%s%-s\n", c_on(t, BLD), titles[sec],
 		      c_on(t, OFF));
 	} else {
+		t->symptoms = sec == RSEC_SYMPTOMS;
 		out_raw(t->o.fp, opens[sec]);
 	}
+}
+
+/* Leaves a cause's symptoms; commands go back to the recommendation's
+ * indent. */
+static void end(void *o, enum rsec sec)
+{
+	struct text *t = o;
+
+	if (sec == RSEC_SYMPTOMS)
+		t->symptoms = false;
+	if (sec == RSEC_CAUSES)
+		t->indent = "    ";
+}
+
+/* A root cause: its summary, the facts beyond its symptoms, and its fix
+ * on the node that needs it. */
+static void cause(void *o, const struct rm_cause *k)
+{
+	struct text *t = o;
+	const json_t *c = k->cause, *fix = json_object_get(c, "fix");
+	bool fault = rj_sev(rj_str(c, "severity")) == 2;
+	size_t j;
+	json_t *e;
+
+	out_f(&t->o, "  %-s%s on %s%-s: %s\n",
+	      c_on(t, fault ? RED : YEL), rj_str(c, "kind"), rj_str(c, "node"),
+	      c_on(t, OFF), rj_str(c, "summary"));
+	json_array_foreach(rj_arr(c, "evidence"), j, e)
+		out_f(&t->o, "     - %s: %s (%s)\n", rj_str(e, "node"),
+		      rj_str(e, "fact"), rj_str(e, "source"));
+	out_f(&t->o, "     %-sfix on %s%-s: %s\n", c_on(t, BLD),
+	      rj_str(fix, "node"), c_on(t, OFF), rj_str(fix, "text"));
+	t->indent = "       ";
 }
 
 /* A finding: code, node and summary, then its fix and evidence. */
@@ -103,6 +153,11 @@ static void finding(void *o, const json_t *f)
 	size_t j;
 	json_t *e;
 
+	if (t->symptoms) {
+		out_f(&t->o, "       %s on %s: %s\n", rj_str(f, "code"),
+		      rj_str(f, "node"), rj_str(f, "summary"));
+		return;
+	}
 	out_f(&t->o, "  %-s%s%-s on %s: %s\n    fix: %s\n",
 	      c_on(t, fault ? RED : YEL), rj_str(f, "code"), c_on(t, OFF),
 	      rj_str(f, "node"), rj_str(f, "summary"), rj_str(f, "fix"));
@@ -215,15 +270,17 @@ static void firewall(void *o, const json_t *v)
 		out_f(&t->o, "    # %s\n", rj_str(c, "why"));
 }
 
-/* One firewall dialect's commands. */
+/* One firewall dialect's commands (a shell fix has no label). */
 static void commands(void *o, const char *dialect, const json_t *cmds)
 {
+	const struct text *t = o;
 	size_t j;
 	json_t *c;
 
-	out_f(o, "    %s:\n", dialect);
+	if (strcmp(dialect, "shell") != 0)
+		out_f(&t->o, "%s%s:\n", t->indent, dialect);
 	json_array_foreach(cmds, j, c)
-		out_f(o, "      %s\n", json_string_value(c));
+		out_f(&t->o, "%s  %s\n", t->indent, json_string_value(c));
 }
 
 /* A change to how a node runs. */
@@ -350,6 +407,8 @@ int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 {
 	static const struct report_emitter e = {
 		.begin = begin,
+		.end = end,
+		.cause = cause,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -366,7 +425,7 @@ int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct text t = {{fp, put, out_raw}, m, colour};
+	struct text t = {{fp, put, out_raw}, m, colour, false, "    "};
 
 	return report_walk(m, &e, &t, fp);
 }

@@ -11,7 +11,11 @@
 /* The sections of a report, in the order report_walk visits them. */
 enum rsec {
 	RSEC_REPORT, /* the whole report: the verdict, then the rest */
-	RSEC_FAULTS, /* a group of findings */
+	RSEC_CAUSES, /* the root causes */
+	RSEC_CAUSE,  /* one cause: the cause callback, its fix's commands,
+		      * its symptoms */
+	RSEC_SYMPTOMS, /* the findings one cause owns, folded */
+	RSEC_FAULTS, /* a group of findings no cause owns */
 	RSEC_WARNINGS,
 	RSEC_CONFLICTS,
 	RSEC_RECOMMENDATION,
@@ -30,6 +34,14 @@ enum rsec {
 struct rm_list {
 	const json_t **v;
 	size_t n;
+};
+
+/* A root cause and the findings it owns (its symptoms), in the merge's
+ * order. */
+struct rm_cause {
+	const json_t *cause; /* id, kind, node, severity, summary, fix,
+			      * evidence */
+	struct rm_list findings;
 };
 
 /* Findings shown together under one heading. */
@@ -122,14 +134,20 @@ struct report_model {
 	const char *verdict_word; /* "FAULT", "WARNING" or "PASS" */
 	long long nfaults, nwarnings, nnodes, ninputs, nskipped;
 
-	/* Findings under their headings: faults, then warnings. */
+	/* Root causes, worst first, each with its symptoms. */
+	struct rm_cause *causes;
+	size_t ncauses;
+
+	/* Findings no cause owns, under their headings: faults, then
+	 * warnings. */
 	struct rm_group groups[2];
 	size_t ngroups;
 	const json_t *conflicts;
 
-	/* The recommendation (arrays of the document). */
-	const json_t *notes, *per_node, *blocked, *nccl_conf, *firewall;
-	const json_t *changes, *mtu;
+	/* The recommendation (arrays of the document); firewall, changes
+	 * and mtu hold only the entries no cause took as its fix. */
+	const json_t *notes, *per_node, *blocked, *nccl_conf;
+	struct rm_list firewall, changes, mtu;
 	const char *common; /* one interface on every node, or NULL */
 	struct rm_settings settings;
 
