@@ -326,9 +326,11 @@ static int cmp_cause(const void *a, const void *b)
 }
 
 /* Gives each finding its cause: the cause lists it among its findings
- * (the symptoms, from every node) and takes its worst severity. */
+ * (the symptoms, from every node) and takes its worst severity; the
+ * finding's fix becomes the cause's (its own stays as fix_on_its_own). */
 static void assign(const struct rctx *c, json_t *causes)
 {
+	char fix[1024];
 	size_t i;
 	json_t *f, *k;
 
@@ -338,6 +340,16 @@ static void assign(const struct rctx *c, json_t *causes)
 			continue;
 		json_object_set_new(f, "root_cause",
 				    json_string(rj_str(k, "id")));
+		/* the finding's own fix was decided on one node (an MTU
+		 * black hole's says to lower this end); the cause's is the
+		 * one that is right across nodes */
+		snprintf(fix, sizeof(fix), "%s (root cause %s)",
+			 rj_str(json_object_get(k, "fix"), "text"),
+			 rj_str(k, "id"));
+		if (rj_str(f, "fix") != NULL)
+			json_object_set_new(f, "fix_on_its_own",
+					    json_string(rj_str(f, "fix")));
+		json_object_set_new(f, "fix", json_string(fix));
 		json_array_append_new(
 			json_object_get(k, "findings"),
 			json_pack("{s:s, s:s, s:s, s:s}", "node",

@@ -95,7 +95,8 @@ static size_t node_mtus(const struct rctx *c, struct nmtu *out)
 	return n;
 }
 
-/* Appends one MTU entry; cites the node's MTU findings. */
+/* Appends one MTU entry; cites the node's MTU findings. An entry whose
+ * mtu is 0 says what to measure, with no command. */
 static void add(const struct rctx *c, json_t *out, const char *node,
 		const char *ifname, long long mtu, const char *kind,
 		const char *peer, const char *why)
@@ -104,15 +105,17 @@ static void add(const struct rctx *c, json_t *out, const char *node,
 	json_t *cites = json_array();
 
 	rd_cite_findings(c, cites, node, "mtu", 1);
-	if (ifname != NULL)
+	if (ifname != NULL && mtu > 0)
 		snprintf(cmd, sizeof(cmd), "ip link set dev %s mtu %lld",
 			 ifname, mtu);
 	json_array_append_new(
-		out, json_pack("{s:s, s:s, s:s?, s:I, s:s?, s:s, s:s?, s:o}",
+		out, json_pack("{s:s, s:s, s:s?, s:o, s:s?, s:s, s:s?, s:o}",
 			       "node", node, "kind", kind, "interface", ifname,
-			       "mtu", (json_int_t)mtu, "command",
-			       ifname != NULL ? cmd : NULL, "why", why, "peer",
-			       peer, "cites", cites));
+			       "mtu",
+			       mtu > 0 ? json_integer(mtu) : json_null(),
+			       "command",
+			       ifname != NULL && mtu > 0 ? cmd : NULL, "why",
+			       why, "peer", peer, "cites", cites));
 }
 
 /* The MTU most nodes run, or -1 when no value has more nodes than every
@@ -185,16 +188,20 @@ static void odd_nodes(const struct rctx *c, const struct nmtu *v, size_t n,
 			add(c, out, v[i].node, v[i].ifname, maj, "node", NULL,
 			    why);
 		} else if (maj < 0 && v[i].mtu == lo) {
+			/* which is right is the switches' to say: no
+			 * command until a measurement says it */
 			names_with(v, n, hi, others, sizeof(others));
 			snprintf(why, sizeof(why),
-				 "%s's %s has MTU %lld, %s run %lld, and no "
-				 "majority says which is right: raise %s to "
-				 "%lld where the switches carry it (a path "
-				 "measurement between the %lld nodes proves "
-				 "it); never lower the others to match",
-				 v[i].node, ifn, lo, others, hi, ifn, hi, hi);
-			add(c, out, v[i].node, v[i].ifname, hi, "node", NULL,
-			    why);
+				 "cannot tell which MTU is right: %s's %s has "
+				 "%lld, %s run %lld, and no majority decides; "
+				 "netprobe path between two nodes of MTU %lld "
+				 "shows whether the network carries %lld: if "
+				 "it does, raise %s to %lld; never lower the "
+				 "others to match",
+				 v[i].node, ifn, lo, others, hi, hi, hi, ifn,
+				 hi);
+			add(c, out, v[i].node, v[i].ifname, 0, "undecided",
+			    NULL, why);
 		}
 	}
 }
