@@ -210,8 +210,9 @@ static void finding(void *o, const json_t *f)
 	      "<span class=\"node\">%s</span><p>%s</p>\n",
 	      rj_str(f, "severity"), rj_str(f, "code"), rj_str(f, "node"),
 	      rj_str(f, "summary"));
-	if (!h->symptoms)
-		out_f(&h->o, "<div>Fix:</div><pre>%s</pre>\n", rj_str(f, "fix"));
+	if (!h->symptoms) /* prose: code blocks hold only commands */
+		out_f(&h->o, "<div class=\"fixline\">Fix: %s</div>\n",
+		      rj_str(f, "fix"));
 	if (json_array_size(rj_arr(f, "evidence")) > 0) {
 		out_f(&h->o, "<div>Evidence:</div><ul>");
 		json_array_foreach(rj_arr(f, "evidence"), j, e)
@@ -381,7 +382,8 @@ static void card(const struct out *o, const json_t *v, const char *why,
 	      rj_str(v, "node"));
 	if (why != NULL)
 		out_f(o, " %s", why);
-	out_f(o, "<pre>%s</pre>", cmd);
+	if (cmd != NULL) /* a command block holds only commands */
+		out_f(o, "<pre>%s</pre>", cmd);
 	cites(o, rj_arr(v, "cites"));
 	out_f(o, "</div>\n");
 }
@@ -389,7 +391,7 @@ static void card(const struct out *o, const json_t *v, const char *why,
 /* A change to how a node runs. */
 static void change(void *o, const json_t *v)
 {
-	card(o, v, NULL, rj_str(v, "change"));
+	card(o, v, rj_str(v, "change"), NULL);
 }
 
 /* An MTU to set, with why. */

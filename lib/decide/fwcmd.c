@@ -143,7 +143,7 @@ int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
 	case FW_NFTABLES:
 		port_text(r, '-', ports, sizeof(ports));
 		n = snprintf(buf, len,
-		             "nft add rule inet filter input %s dport %s "
+		             "nft insert rule inet filter input %s dport %s "
 		             "accept",
 		             r->proto, ports);
 		break;
