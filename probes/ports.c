@@ -318,6 +318,14 @@ static int fill_doc(const struct opts *o, const struct ports_run *r,
 	json_t *target = json_pack("{s:s, s:s, s:i}", "host", o->host,
 				   "address", r->addr, "port", o->resp_port);
 
+	/* the neighbour entry read when nothing answered */
+	if (target != NULL && r->neigh_state[0] != '\0')
+		json_object_set_new(target, "neighbour",
+				    json_pack("{s:s, s:s, s:b}", "address",
+					      r->next_hop, "state",
+					      r->neigh_state, "no_host",
+					      r->no_host));
+
 	if (doc_set(d, "target", target) < 0 ||
 	    doc_set(d, "ports", portscan_json_ports(r->out, r->nout)) < 0 ||
 	    doc_set(d, "inbound", portscan_json_ports(r->in, r->nin)) < 0)
@@ -389,7 +397,8 @@ int cmd_ports(int argc, char **argv)
 		fprintf(stderr, "netprobe ports: %s\n", r.err);
 		goto out;
 	}
-	t = (struct ports_target){o.host, r.addr, r.responder};
+	t = (struct ports_target){o.host, r.addr, r.responder, r.next_hop,
+				   r.neigh_state, r.no_host};
 	if (ports_decide(&d, &t, r.out, r.nout, r.in, r.nin) < 0 ||
 	    fill_doc(&o, &r, &d) < 0) {
 		fprintf(stderr, "netprobe ports: out of memory\n");

@@ -167,7 +167,8 @@ START_TEST(decide_outbound)
 		res(8265, IPPROTO_TCP, PORT_PROHIBITED, "icmp type 3 code 13",
 		    0),
 	};
-	struct ports_target t = {"hostb", "10.231.0.2", false};
+	struct ports_target t = {"hostb", "10.231.0.2", false, NULL, NULL,
+				 false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -204,7 +205,8 @@ START_TEST(decide_loopback_and_unreachable)
 		res(6000, IPPROTO_TCP, PORT_CLOSED, "rst", 0),
 		res(22, IPPROTO_TCP, PORT_UNREACHABLE, "no route", 0),
 	};
-	struct ports_target t = {"10.231.0.2", "10.231.0.2", false};
+	struct ports_target t = {"10.231.0.2", "10.231.0.2", false, NULL,
+				 NULL, false};
 	struct doc d;
 
 	r[0].loopback_only = true;
@@ -234,7 +236,8 @@ START_TEST(decide_ephemeral_inbound)
 	struct port_result in[] = {
 		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
 	};
-	struct ports_target t = {"hostb", "10.231.0.2", true};
+	struct ports_target t = {"hostb", "10.231.0.2", true, NULL, NULL,
+				 false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
