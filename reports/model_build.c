@@ -139,7 +139,13 @@ const json_t *report_doc(const struct report_model *m)
 	return m->doc;
 }
 
+/* A report that misses what it was given (a file skipped, a part of a
+ * run that could not run) fails the gate like a fault: passing it would
+ * say all is well about what was never measured. */
 int report_gate(const struct report_model *m, enum report_fail_on fail_on)
 {
+	if (fail_on != REPORT_FAIL_NEVER &&
+	    (m->nskipped > 0 || m->nnotrun > 0))
+		return 1;
 	return rm_fails(m->verdict, fail_on);
 }

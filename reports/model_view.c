@@ -261,6 +261,9 @@ int rm_view(struct report_model *m)
 	m->blocked = rj_arr(r, "blocked");
 	m->nccl_conf = rj_arr(r, "nccl_conf");
 	m->nodes = rj_arr(d, "nodes");
+	for (size_t i = 0; i < json_array_size(m->nodes); i++)
+		m->nnotrun += (long long)json_array_size(
+			rj_arr(json_array_get(m->nodes, i), "errors"));
 	if (group_findings(m) < 0 ||
 	    filter(m, rj_arr(r, "firewall"), of_cause, NULL, &m->firewall) <
 		    0 ||

@@ -89,8 +89,11 @@ static void head(const struct html *h)
 	      "document(s)",
 	      m->verdict, m->verdict_word, m->nfaults, m->nwarnings, m->nnodes,
 	      m->ninputs);
-	if (m->nskipped > 0)
-		out_f(&h->o, "; %lld file(s) could not be used", m->nskipped);
+	if (m->nskipped > 0 || m->nnotrun > 0)
+		out_f(&h->o,
+		      "; <b>incomplete</b>: %lld of %lld file(s) skipped, %lld "
+		      "part(s) could not run (exit 1 unless --fail-on never)",
+		      m->nskipped, m->nskipped + m->ninputs, m->nnotrun);
 	out_f(&h->o, ".</p></div>\n<main>\n");
 }
 

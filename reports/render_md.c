@@ -88,6 +88,13 @@ static void begin(void *o, enum rsec sec)
 			      m->ncauses);
 		out_f(&w->o, "%lld fault(s), %lld warning(s) on %lld node(s).\n",
 		      m->nfaults, m->nwarnings, m->nnodes);
+		if (m->nskipped > 0 || m->nnotrun > 0)
+			out_f(&w->o,
+			      "\n**Incomplete:** %lld of %lld file(s) skipped, "
+			      "%lld part(s) could not run (exit 1 unless "
+			      "`--fail-on never`).\n",
+			      m->nskipped, m->nskipped + m->ninputs,
+			      m->nnotrun);
 	} else if (sec == RSEC_INPUTS) {
 		out_f(&w->o, "\n### Inputs\n\n%lld documents read", m->ninputs);
 		if (m->nskipped > 0)

@@ -86,8 +86,17 @@ static void verdict(const struct text *t)
 	out_f(&t->o, "%lld fault%s, %lld warning%s", m->nfaults,
 	      m->nfaults == 1 ? "" : "s", m->nwarnings,
 	      m->nwarnings == 1 ? "" : "s");
-	out_f(&t->o, "%s on %lld node%s\n", m->ncauses > 0 ? ")" : "",
+	out_f(&t->o, "%s on %lld node%s", m->ncauses > 0 ? ")" : "",
 	      m->nnodes, m->nnodes == 1 ? "" : "s");
+	if (m->nskipped > 0 || m->nnotrun > 0)
+		out_f(&t->o,
+		      "; %-sincomplete%-s: %lld of %lld file%s skipped, %lld "
+		      "part%s could not run (exit 1 unless --fail-on never)",
+		      c_on(t, RED), c_on(t, OFF), m->nskipped,
+		      m->nskipped + m->ninputs,
+		      m->nskipped + m->ninputs == 1 ? "" : "s", m->nnotrun,
+		      m->nnotrun == 1 ? "" : "s");
+	out_f(&t->o, "\n");
 }
 
 /* The verdict line, a heading, or the line that opens a list. */

@@ -73,7 +73,9 @@ void report_model_free(struct report_model *m);
 /* The merged document (schema REPORT_SCHEMA), owned by the model. */
 const json_t *report_doc(const struct report_model *m);
 
-/* The exit status the report means under fail_on: 0 pass, 1 fail. */
+/* The exit status the report means under fail_on: 0 pass, 1 fail. Any
+ * input file skipped, or any error a document holds (a part that could
+ * not run), fails it unless fail_on is REPORT_FAIL_NEVER. */
 int report_gate(const struct report_model *m, enum report_fail_on fail_on);
 
 /* Renderers: each writes the whole report to fp. Return 0, or -1 when a

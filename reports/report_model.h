@@ -133,6 +133,8 @@ struct report_model {
 	const char *verdict;      /* "fault", "warning" or "pass" */
 	const char *verdict_word; /* "FAULT", "WARNING" or "PASS" */
 	long long nfaults, nwarnings, nnodes, ninputs, nskipped;
+	long long nnotrun; /* errors the documents hold: parts that could
+			    * not run */
 
 	/* Root causes, worst first, each with its symptoms. */
 	struct rm_cause *causes;

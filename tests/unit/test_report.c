@@ -174,6 +174,14 @@ START_TEST(command_exit_status)
 	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
 						     "healthy", NULL}),
 			 0);
+	/* 3 of 5 files skipped: the gate fails, unless told never to */
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "malformed", NULL}),
+			 1);
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "--fail-on", "never",
+						     "malformed", NULL}),
+			 0);
 	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
 						     "nat", NULL}),
 			 1);

@@ -266,6 +266,36 @@ START_TEST(causes_lead_every_format)
 }
 END_TEST
 
+/* A document holding an error (a part that could not run) fails the
+ * gate even with nothing found, and the summary line says why. */
+START_TEST(gate_part_not_run)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *d = scan("n-a", 1500, "10.231.9.1");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	json_array_append_new(json_object_get(d, "errors"),
+			      json_pack("{s:s, s:s}", "step", "path",
+					"message", "no responder on n-b:7470"));
+	load(&set, "a.json", d);
+	m = report_build(&set);
+	ck_assert_int_eq(m->nnotrun, 1);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_WARNING), 1);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_NEVER), 0);
+	fp = open_memstream(&buf, &len);
+	report_render_text(m, fp, false);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "1 part could not run"));
+	free(buf);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -277,6 +307,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
 	tcase_add_test(tc, causes_lead_every_format);
+	tcase_add_test(tc, gate_part_not_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
