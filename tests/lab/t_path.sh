@@ -122,7 +122,7 @@ lab_grep "mtu-mismatch from the small end" '^mtu-mismatch$'
 lab_nogrep "no black hole that way" 'mtu-blackhole'
 
 # (3) no responder, bad input
-lab_rc 0 "no responder: route still printed" \
+lab_rc 1 "no responder: route still printed, exit 1 (path unproven)" \
 	ip netns exec "$C" "$NETPROBE" path --json 10.231.83.9
 J=$LAB_OUT
 LAB_OUT=$(printf '%s\n' "$J" | jq -r '.pmtu, .route.out_interface')
