@@ -230,19 +230,20 @@ static void print_rows(const struct port_result *p, size_t n, bool col,
 		else
 			snprintf(rtt, sizeof(rtt), "-");
 		printf("%s%-11s %s%-12s%s %-22s %9s%s%s\n", dir, port,
-		       colour(p[i].state, col), port_state_name(p[i].state),
+		       colour(p[i].state, col), portscan_state_name(&p[i]),
 		       col ? "\033[0m" : "", p[i].reason, rtt,
 		       p[i].why ? "  " : "", p[i].why ? p[i].why : "");
 	}
 }
 
-/* Many ports: one line per state with the ports as ranges. */
+/* Many ports: one line per state with the ports as ranges; ports the
+ * responder held ("reachable") apart from those a service holds. */
 static void print_by_state(const struct port_result *p, size_t n, bool col,
 			   const char *dir)
 {
-	static const enum port_state order[] = {
-		PORT_OPEN, PORT_CLOSED, PORT_FILTERED, PORT_PROHIBITED,
-		PORT_UNREACHABLE, PORT_UNKNOWN, PORT_RESOLVE,
+	static const char *const order[] = {
+		"open",	       "reachable",   "closed",		"filtered",
+		"prohibited",  "unreachable", "unknown",	"resolve-failed",
 	};
 	uint16_t *ports = malloc((n ? n : 1) * sizeof(*ports));
 
@@ -251,21 +252,24 @@ static void print_by_state(const struct port_result *p, size_t n, bool col,
 	for (size_t s = 0; s < sizeof(order) / sizeof(order[0]); s++) {
 		for (int pr = 0; pr < 2; pr++) {
 			uint8_t proto = pr ? IPPROTO_UDP : IPPROTO_TCP;
+			enum port_state st = PORT_UNKNOWN;
 			size_t k = 0;
 			char *list, suf[8];
 
 			for (size_t i = 0; i < n; i++)
-				if (p[i].state == order[s] &&
-				    p[i].proto == proto)
+				if (strcmp(portscan_state_name(&p[i]),
+					   order[s]) == 0 &&
+				    p[i].proto == proto) {
+					st = p[i].state;
 					ports[k++] = p[i].port;
+				}
 			if (k == 0)
 				continue;
 			snprintf(suf, sizeof(suf), "/%s",
 				 portspec_proto_name(proto));
 			list = portspec_ranges(ports, k, "", ",", "-", "");
 			printf("%s%s%-12s%s %6zu %s  %.200s%s\n", dir,
-			       colour(order[s], col),
-			       port_state_name(order[s]),
+			       colour(st, col), order[s],
 			       col ? "\033[0m" : "", k, suf + 1,
 			       list ? list : "",
 			       list && strlen(list) > 200 ? "..." : "");

@@ -128,7 +128,7 @@ void scan_outbound(struct scan *s, const struct peer_verdict *v,
 			fr[n++] = (struct fw_result){
 			    r.out[i].port,
 			    r.out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
-			    port_state_name(r.out[i].state), r.out[i].reason};
+			    portscan_state_name(&r.out[i]), r.out[i].reason};
 	}
 	snprintf(what, sizeof(what), "outbound from this node to %s",
 	         v->peer_addr);

@@ -198,9 +198,10 @@ static void resp_tcp_samples(struct np_client *c,
 		if (rc < 0)
 			doc_add_error(d, "responder", "listen: %s", c->err);
 		for (size_t j = 0; j < k; j++) {
-			if (rc == 0 && opened[j])
+			if (rc == 0 && opened[j]) {
 				r->out[idx[j]].pending = true;
-			else
+				r->out[idx[j]].held = true;
+			} else
 				settle_as(&r->out[idx[j]], PORT_UNKNOWN,
 					  rc < 0 ? "responder refused"
 						 : "responder cannot listen");
@@ -249,13 +250,15 @@ static void resp_ephemeral(struct np_client *c, const struct ports_run_opts *o,
 	}
 	r->peer_lo = lo;
 	r->peer_hi = hi;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (append(&r->out, &r->nout, ports[i],
 			   PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL,
 			   "ephemeral") < 0) {
 			doc_add_error(d, "ephemeral", "out of memory");
 			return;
 		}
+		r->out[r->nout - 1].held = true;
+	}
 	if (n == 0)
 		doc_add_error(d, "responder",
 			      "no ephemeral sample opened on the peer");
@@ -327,6 +330,7 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 				continue;
 			}
 			settle_as(p, st, reason);
+			p->held = true;
 			p->rtt_us = rtt;
 		}
 	}
@@ -602,6 +606,16 @@ static void no_host(struct ports_run *r)
 						 : "no host answers (ND failed)");
 }
 
+/* A SYN-ACK from the responder's own listener says only that the path
+ * let it through: the reason names who answered. */
+static void held_reasons(struct ports_run *r)
+{
+	for (size_t i = 0; i < r->nout; i++)
+		if (r->out[i].held && r->out[i].state == PORT_OPEN)
+			snprintf(r->out[i].reason, sizeof(r->out[i].reason),
+				 "responder");
+}
+
 /* Collect in order: resolve, responder listeners, socket table, TCP
  * scan, UDP, connect-back. Returns 0, PORTS_RUN_RESOLVE or -1. */
 int ports_run(const char *host, const struct port_list *pl,
@@ -660,6 +674,7 @@ int ports_run(const char *host, const struct port_list *pl,
 		return -1;
 	}
 	no_host(r);
+	held_reasons(r);
 	if (r->responder) {
 		resp_udp(&c, o, r, d);
 		if (o->both_ways)

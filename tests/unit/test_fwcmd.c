@@ -171,6 +171,12 @@ START_TEST(ephemeral_only)
 	r[0].state = "open";
 	r[1].state = "open"; /* nothing failed */
 	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[1].state = "reachable"; /* the responder's sample got through */
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[1].state = "filtered";
+	r[2].state = "reachable";
+	ck_assert(fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[2].state = "open";
 	r[1].state = "closed"; /* no fixed port tested */
 	ck_assert(!fwcmd_ephemeral_only(r + 1, 2, 32768, 60999));
 }

@@ -281,6 +281,40 @@ START_TEST(json_port)
 }
 END_TEST
 
+/* A port the responder held answers "reachable (responder)", never
+ * "open": nothing but the test's own listener runs there. A held port
+ * that did not answer keeps its state; a service's port stays "open". */
+START_TEST(json_port_held)
+{
+	struct port_result r = res(10002, IPPROTO_TCP, PORT_OPEN, "responder",
+				   PSPEC_F_SAMPLE);
+	struct port_result f = res(10003, IPPROTO_TCP, PORT_FILTERED,
+				   "timeout", PSPEC_F_SAMPLE);
+	struct port_result s = res(6379, IPPROTO_TCP, PORT_OPEN, "syn-ack", 0);
+	json_t *o;
+
+	r.held = f.held = true;
+	ck_assert_str_eq(portscan_state_name(&r), "reachable");
+	ck_assert_str_eq(portscan_state_name(&f), "filtered");
+	ck_assert_str_eq(portscan_state_name(&s), "open");
+	o = portscan_json_port(&r);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "state")),
+			 "reachable");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "reason")),
+			 "responder");
+	ck_assert(json_is_true(json_object_get(o, "held")));
+	json_decref(o);
+	o = portscan_json_port(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "state")),
+			 "open");
+	ck_assert(json_is_false(json_object_get(o, "held")));
+	json_decref(o);
+	/* the exit status: reachable passes like open */
+	ck_assert(ports_all_open(&r, 1));
+}
+END_TEST
+
 /* A listener and a freed port on loopback: open and closed, quickly. */
 START_TEST(scan_loopback)
 {
@@ -445,6 +479,7 @@ Suite *suite_portscan(void)
 	tcase_add_test(tc, decide_loopback_and_unreachable);
 	tcase_add_test(tc, decide_ephemeral_inbound);
 	tcase_add_test(tc, json_port);
+	tcase_add_test(tc, json_port_held);
 	tcase_add_test(tc, scan_loopback);
 	tcase_add_test(tc, syn_retry);
 	tcase_add_test(tc, run_no_responder);
