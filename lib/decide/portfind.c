@@ -146,22 +146,24 @@ static char *open_cmds(const struct group *g, const char *where)
 		ok = nft[k] && ufw[k] && fwd[k];
 	}
 	if (ok) {
-		fprintf(fp, "on %s open them: nftables: ", where);
+		/* one sentence per firewall: never alternatives joined
+		 * with '|', which a shell reads as a pipeline */
+		fprintf(fp, "on %s open them, with nftables: `", where);
 		for (int k = 0; k < 2; k++)
 			if (np[k])
-				fprintf(fp, "%snft add rule inet filter input "
-					    "%s dport { %s } accept",
+				fprintf(fp, "%snft insert rule inet filter "
+					    "input %s dport { %s } accept",
 					k && np[0] ? "; " : "", pn[k], nft[k]);
-		fprintf(fp, " | ufw: ");
+		fprintf(fp, "`. With ufw: `");
 		for (int k = 0; k < 2; k++)
 			if (np[k])
 				fprintf(fp, "%s%s", k && np[0] ? "; " : "",
 					ufw[k]);
-		fprintf(fp, " | firewalld: firewall-cmd --permanent");
+		fprintf(fp, "`. With firewalld: `firewall-cmd --permanent");
 		for (int k = 0; k < 2; k++)
 			if (np[k])
 				fprintf(fp, " %s", fwd[k]);
-		fprintf(fp, " && firewall-cmd --reload");
+		fprintf(fp, " && firewall-cmd --reload`.");
 	}
 	for (int k = 0; k < 2; k++) {
 		free(nft[k]);
@@ -295,11 +297,13 @@ static int add_ephemeral(struct doc *d, const struct port_result *r,
 	}
 	list = group_list(&g);
 	snprintf(fix, sizeof(fix),
-		 "on %s open the ephemeral range: nft add rule inet filter "
-		 "input tcp dport %u-%u accept | ufw allow %u:%u/tcp | "
-		 "firewall-cmd --permanent --add-port=%u-%u/tcp && "
-		 "firewall-cmd --reload; or narrow it first (sysctl -w "
-		 "net.ipv4.ip_local_port_range='50000 51000') and open that",
+		 "on %s open the ephemeral range, with nftables: `nft "
+		 "insert rule inet filter input tcp dport %u-%u accept`. "
+		 "With ufw: `ufw allow %u:%u/tcp`. With firewalld: "
+		 "`firewall-cmd --permanent --add-port=%u-%u/tcp && "
+		 "firewall-cmd --reload`. Or narrow the range first "
+		 "(`sysctl -w net.ipv4.ip_local_port_range='50000 51000'`) "
+		 "and open that",
 		 where, lo, hi, lo, hi, lo, hi);
 	rc = doc_add_finding(
 		d, "ephemeral-range-blocked", -1,

@@ -180,9 +180,10 @@ START_TEST(decide_outbound)
 	ck_assert(!doc_has_finding(&d, "inbound-blocked"));
 	ck_assert_ptr_nonnull(strstr(
 		fix_of(&d, "port-filtered"),
-		"nft add rule inet filter input tcp dport { 29500-29501 } "
-		"accept; nft add rule inet filter input udp dport { 4789 } "
-		"accept"));
+		"nft insert rule inet filter input tcp dport { 29500-29501 } "
+		"accept; nft insert rule inet filter input udp dport { 4789 } "
+		"accept`"));
+	ck_assert_ptr_null(strchr(fix_of(&d, "port-filtered"), '|'));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "port-filtered"),
 				     "ufw allow 29500:29501/tcp; "
 				     "ufw allow 4789/udp"));
@@ -247,6 +248,10 @@ START_TEST(decide_ephemeral_inbound)
 	ck_assert(doc_has_finding(&d, "inbound-blocked"));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
 				     "tcp dport 32768-60999 accept"));
+	/* one sentence per firewall, never '|'-joined alternatives */
+	ck_assert_ptr_null(strchr(fix_of(&d, "ephemeral-range-blocked"), '|'));
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
+				     "With ufw: `ufw allow 32768:60999/tcp`."));
 	ck_assert_ptr_nonnull(
 		strstr(fix_of(&d, "inbound-blocked"), "on this host"));
 	doc_free(&d);
