@@ -115,6 +115,8 @@ LAB_OUT=$(printf '%s\n' "$J" | jq -r '.pmtu.peer_interface_mtu')
 lab_grep "peer's MTU from the reply" '^1500$'
 LAB_OUT=$(printf '%s\n' "$J" | jq -r '.findings[].fix')
 lab_grep "fix aligns to 1500" 'ip link set dev m0 mtu 1500'
+lab_grep "one pair: cannot tell which end differs" 'cannot tell which end'
+lab_nogrep "never 'to match the peer' as if certain" 'to match the peer'
 lab_rc 0 "1500 toward 9000: warning only" \
 	ip netns exec "$D" "$NETPROBE" path --json 10.231.83.1
 LAB_OUT=$(printf '%s\n' "$LAB_OUT" | jq -r '.findings[].code')
