@@ -383,3 +383,36 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	}
 	return causes;
 }
+
+void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
+{
+	char fact[640];
+	size_t i, j;
+	json_t *n, *e, *k;
+
+	json_array_foreach(nodes, i, n) {
+		const char *self = rj_str(n, "name"), *msg;
+
+		json_array_foreach(rj_arr(n, "errors"), j, e) {
+			const char *to = text_node(c, rj_strd(e, "message", ""),
+						   self);
+
+			if (to == NULL ||
+			    (k = cause_of(causes, "nat", to)) == NULL)
+				continue;
+			json_object_set_new(e, "root_cause",
+					    json_string(rj_str(k, "id")));
+			/* the message's own hint ("is netprobe serve
+			 * running?") is the wrong lead here: cut at ';' */
+			msg = rj_strd(e, "message", "");
+			snprintf(fact, sizeof(fact), "%s could not run a probe "
+				 "toward %s: %.*s", self, to,
+				 (int)strcspn(msg, ";"), msg);
+			json_array_append_new(
+				json_object_get(k, "evidence"),
+				json_pack("{s:s, s:s, s:s}", "node", self,
+					  "fact", fact, "source",
+					  rj_strd(e, "step", "")));
+		}
+	}
+}

@@ -62,7 +62,7 @@ static json_t *decided(const struct rctx *c)
 {
 	const struct report_set *s = c->set;
 	json_t *rec = rd_recommend(c), *nccl = rd_nccl(c);
-	json_t *rep = NULL, *matrix, *hbs;
+	json_t *rep = NULL, *matrix, *hbs, *nodes;
 	json_t *causes = rec != NULL ? rd_causes(c, rec) : NULL;
 	const char *verdict;
 	int nf, nw;
@@ -74,6 +74,16 @@ static json_t *decided(const struct rctx *c)
 		json_decref(causes);
 		return NULL;
 	}
+	nodes = rn_table(c);
+	if (nodes == NULL) {
+		json_decref(rec);
+		json_decref(nccl);
+		json_decref(causes);
+		json_decref(matrix);
+		json_decref(hbs);
+		return NULL;
+	}
+	rd_own_errors(c, nodes, causes);
 	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
 	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
 			"s:i, s:i}, s:o, s:o, s:o, s:O, s:o, s:o, s:o, s:o, "
@@ -87,7 +97,7 @@ static json_t *decided(const struct rctx *c)
 			inputs_list(s), "skipped", skipped_list(s), "causes",
 			causes, "findings", c->findings, "recommendation", rec,
 			"nccl", nccl,
-			"checks", rd_checks(c, rec, nccl), "nodes", rn_table(c),
+			"checks", rd_checks(c, rec, nccl), "nodes", nodes,
 			"matrix", matrix, "heartbeats", hbs);
 	return rep;
 }

@@ -261,9 +261,16 @@ int rm_view(struct report_model *m)
 	m->blocked = rj_arr(r, "blocked");
 	m->nccl_conf = rj_arr(r, "nccl_conf");
 	m->nodes = rj_arr(d, "nodes");
-	for (size_t i = 0; i < json_array_size(m->nodes); i++)
-		m->nnotrun += (long long)json_array_size(
-			rj_arr(json_array_get(m->nodes, i), "errors"));
+	/* an error a root cause explains is its symptom, not a part
+	 * that could not run */
+	for (size_t i = 0; i < json_array_size(m->nodes); i++) {
+		size_t j;
+		json_t *e;
+
+		json_array_foreach(
+			rj_arr(json_array_get(m->nodes, i), "errors"), j, e)
+			m->nnotrun += rj_str(e, "root_cause") == NULL;
+	}
 	if (group_findings(m) < 0 ||
 	    filter(m, rj_arr(r, "firewall"), of_cause, NULL, &m->firewall) <
 		    0 ||

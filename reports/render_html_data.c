@@ -26,8 +26,11 @@ static void node_row(const struct out *o, const json_t *v)
 	      rj_strd(v, "container", "-"), rj_strd(v, "wsl", "-"));
 	html_joined(o, rj_arr(v, "files"), "<br>");
 	json_array_foreach(rj_arr(v, "errors"), j, c)
-		out_f(o, "<br>error: %s: %s", rj_str(c, "step"),
-		      rj_str(c, "message"));
+		out_f(o, "<br>error: %s: %s%s%s%s", rj_str(c, "step"),
+		      rj_str(c, "message"),
+		      rj_str(c, "root_cause") ? " (root cause " : "",
+		      rj_strd(c, "root_cause", ""),
+		      rj_str(c, "root_cause") ? ")" : "");
 	out_f(o, "</td></tr>\n");
 }
 

@@ -330,8 +330,11 @@ static void node(void *o, const json_t *v)
 		out_f(o, "; WSL %s", wsl);
 	out_f(o, "\n");
 	json_array_foreach(rj_arr(v, "errors"), j, c)
-		out_f(o, "      error in %s: %s: %s\n", rj_str(c, "file"),
-		      rj_str(c, "step"), rj_str(c, "message"));
+		out_f(o, "      error in %s: %s: %s%s%s%s\n", rj_str(c, "file"),
+		      rj_str(c, "step"), rj_str(c, "message"),
+		      rj_str(c, "root_cause") ? " (root cause " : "",
+		      rj_strd(c, "root_cause", ""),
+		      rj_str(c, "root_cause") ? ")" : "");
 }
 
 /* Connectivity as a list of cells, each with what was seen. */

@@ -101,6 +101,12 @@ json_t *rd_notes(const struct rctx *c);
  * new array or NULL. */
 json_t *rd_causes(const struct rctx *c, json_t *rec);
 
+/* Errors a cause explains: a probe toward a node behind NAT that timed
+ * out (a peer's scan could not reach its responder) is the NAT's symptom,
+ * not a part that could not run. Each such error of the node table
+ * (rn_table) gets `root_cause` and joins the cause's evidence. */
+void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes);
+
 /* The whole `recommendation` (decide_recommend.c). Returns it or NULL. */
 json_t *rd_recommend(const struct rctx *c);
 

@@ -101,6 +101,19 @@ START_TEST(demo_three_causes)
 	ck_assert_str_eq(rj_str(e, "node"), "gpu-b");
 	ck_assert_int_eq(rj_int(e, "mtu", 0), 1500);
 	ck_assert_str_eq(rj_str(e, "command"), "ip link set dev eth0 mtu 1500");
+	/* gpu-a's and gpu-b's scans could not reach gpu-c's responder at
+	 * 172.17.0.2: the NAT explains it, so the report is not
+	 * incomplete and the NAT cause carries both as evidence */
+	ck_assert_int_eq(m->nnotrun, 0);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_NEVER), 0);
+	{
+		size_t owned = 0;
+
+		json_array_foreach(rj_arr(nat->cause, "evidence"), i, e)
+			owned += strstr(rj_strd(e, "fact", ""),
+					"172.17.0.2:7470") != NULL;
+		ck_assert_int_eq((long long)owned, 2);
+	}
 	/* every fault but the closed ports (nothing listens) has its cause */
 	json_array_foreach(rj_arr(report_doc(m), "findings"), i, e)
 		if (rj_sev(rj_str(e, "severity")) == 2)
