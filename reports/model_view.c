@@ -254,6 +254,8 @@ int rm_view(struct report_model *m)
 	m->nnodes = rj_int(n, "nodes", 0);
 	m->ninputs = (long long)json_array_size(rj_arr(d, "inputs"));
 	m->nskipped = (long long)json_array_size(rj_arr(d, "skipped"));
+	m->started = rj_str(json_object_get(d, "run"), "started");
+	m->duration_s = rj_int(json_object_get(d, "run"), "duration_s", 0);
 	m->conflicts = rj_arr(r, "conflicts");
 	m->notes = rj_arr(r, "notes");
 	m->per_node = rj_arr(json_object_get(r, "interface"), "per_node");

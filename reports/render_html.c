@@ -45,7 +45,20 @@ static const char css[] =
 	".cause{border-left-width:8px}.cause h3{margin:2px 0 4px}"
 	".fixline{font-weight:600;margin-top:6px}"
 	"details{margin:6px 0}summary{cursor:pointer;color:#344054}"
-	".dialect{font-size:12px;color:#475467;margin-top:4px}";
+	".dialect{font-size:12px;color:#475467;margin-top:4px}"
+	".run{opacity:.9;font-size:13px}"
+	/* print: everything unfolded, no backgrounds, a page per section */
+	"@media print{*{background:none!important;color:#000!important}"
+	"body{font-size:11pt}main{max-width:none;padding:0}"
+	".verdict{padding:0 0 8px;border-bottom:2px solid #000}"
+	"h2{break-before:page}main>h2:first-child{break-before:auto}"
+	".card,pre,svg,tr,li{break-inside:avoid}"
+	"pre{border:1px solid #888;white-space:pre-wrap}"
+	"details::details-content{content-visibility:visible;"
+	"display:block}details>summary{list-style:none}"
+	"svg rect,svg polyline,svg circle{fill-opacity:1}"
+	"svg rect{fill:#555!important}svg polyline{fill:none!important;"
+	"stroke:#000!important}}";
 
 struct html {
 	struct out o; /* %-s: trusted markup */
@@ -76,6 +89,7 @@ static void cites(const struct out *o, const json_t *arr)
 static void head(const struct html *h)
 {
 	const struct report_model *m = h->m;
+	char run[1024];
 
 	out_f(&h->o,
 	      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
@@ -84,17 +98,22 @@ static void head(const struct html *h)
 	      "%s</title>\n<style>%-s</style></head>\n<body>\n",
 	      m->verdict_word, css);
 	out_f(&h->o,
-	      "<div class=\"verdict v-%s\"><h1>netprobe report: %s</h1><p>%lld "
-	      "fault(s), %lld warning(s) on %lld node(s), from %lld "
+	      "<div class=\"verdict v-%s\"><h1>netprobe report: %s</h1><p>",
+	      m->verdict, m->verdict_word);
+	if (m->ncauses > 0)
+		out_f(&h->o, "<b>%zu root cause(s)</b> explain ", m->ncauses);
+	out_f(&h->o,
+	      "%lld fault(s), %lld warning(s) on %lld node(s), from %lld "
 	      "document(s)",
-	      m->verdict, m->verdict_word, m->nfaults, m->nwarnings, m->nnodes,
-	      m->ninputs);
+	      m->nfaults, m->nwarnings, m->nnodes, m->ninputs);
 	if (m->nskipped > 0 || m->nnotrun > 0)
 		out_f(&h->o,
 		      "; <b>incomplete</b>: %lld of %lld file(s) skipped, %lld "
 		      "part(s) could not run (exit 1 unless --fail-on never)",
 		      m->nskipped, m->nskipped + m->ninputs, m->nnotrun);
-	out_f(&h->o, ".</p></div>\n<main>\n");
+	out_f(&h->o, ".</p><p class=\"run\">%s</p></div>\n<main>\n",
+	      rj_fmt_run(m->started, m->duration_s, m->nodes, run,
+			 sizeof(run)));
 }
 
 /* What starts and ends each section (nothing where NULL). */
@@ -191,15 +210,6 @@ static void cause(void *o, const struct rm_cause *k)
 	      rj_str(fix, "node"), rj_str(fix, "text"));
 }
 
-/* The name of a file without its directories: the rendering machine's
- * paths stay out of the report. */
-static const char *base(const char *path)
-{
-	const char *s = path != NULL ? strrchr(path, '/') : NULL;
-
-	return s != NULL ? s + 1 : path;
-}
-
 /* A finding card: fix, evidence and the files it came from (by name);
  * under a cause, no fix of its own (the cause carries it). */
 static void finding(void *o, const json_t *f)
@@ -227,7 +237,7 @@ static void finding(void *o, const json_t *f)
 	out_f(&h->o, "<div class=\"muted\">from ");
 	json_array_foreach(rj_arr(f, "sources"), j, e)
 		out_f(&h->o, "%s%s", j ? ", " : "",
-		      base(json_string_value(e)));
+		      rj_basename(json_string_value(e)));
 	out_f(&h->o, "</div></div>\n");
 }
 
@@ -330,11 +340,14 @@ static void settings(void *o, const struct rm_settings *st)
 		      st->scopes[j].node);
 		exports(o, &st->scopes[j]);
 	}
-	out_f(o, "<table><tr><th>setting</th><th>where</th><th>value</th>"
-		 "<th>why</th></tr>\n");
+	/* the blocks above are what to do; why each, folded */
+	out_f(o, "<details><summary>Why each setting (%zu)</summary>\n"
+		 "<table><tr><th>setting</th><th>where</th><th>value</th>"
+		 "<th>why</th></tr>\n",
+	      st->all.n);
 	for (size_t i = 0; i < st->all.n; i++)
 		setting_row(o, st->all.v[i]);
-	out_f(o, "</table>\n");
+	out_f(o, "</table></details>\n");
 }
 
 /* One node's /etc/nccl.conf line. */
@@ -424,8 +437,8 @@ static void nccl(void *o, const struct rm_nccl *r)
 /* A file that could not be used, with where and why. */
 static void skipped(void *o, const struct rm_skip *s)
 {
-	out_f(o, "<li><span class=\"code\">%s</span>: %s</li>\n", s->where,
-	      s->why);
+	out_f(o, "<li><span class=\"code\">%s</span>: %s</li>\n",
+	      rj_basename(s->where), s->why);
 }
 
 int report_render_html(const struct report_model *m, FILE *fp)

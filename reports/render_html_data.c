@@ -24,7 +24,9 @@ static void node_row(const struct out *o, const json_t *v)
 	html_joined(o, rj_arr(v, "commands"), ", ");
 	out_f(o, "</td><td>%s / %s</td><td class=\"muted\">",
 	      rj_strd(v, "container", "-"), rj_strd(v, "wsl", "-"));
-	html_joined(o, rj_arr(v, "files"), "<br>");
+	json_array_foreach(rj_arr(v, "files"), j, c) /* names only */
+		out_f(o, "%-s%s", j ? "<br>" : "",
+		      rj_basename(json_string_value(c)));
 	json_array_foreach(rj_arr(v, "errors"), j, c)
 		out_f(o, "<br>error: %s: %s%s%s%s", rj_str(c, "step"),
 		      rj_str(c, "message"),

@@ -80,6 +80,7 @@ static void begin(void *o, enum rsec sec)
 {
 	struct md *w = o;
 	const struct report_model *m = w->m;
+	char run[1024];
 
 	if (sec == RSEC_REPORT) {
 		out_f(&w->o, "# netprobe report: %s\n\n", m->verdict_word);
@@ -88,6 +89,9 @@ static void begin(void *o, enum rsec sec)
 			      m->ncauses);
 		out_f(&w->o, "%lld fault(s), %lld warning(s) on %lld node(s).\n",
 		      m->nfaults, m->nwarnings, m->nnodes);
+		if (*rj_fmt_run(m->started, m->duration_s, m->nodes, run,
+				sizeof(run)) != '\0')
+			out_f(&w->o, "\n%s.\n", run);
 		if (m->nskipped > 0 || m->nnotrun > 0)
 			out_f(&w->o,
 			      "\n**Incomplete:** %lld of %lld file(s) skipped, "
@@ -359,7 +363,7 @@ static void nccl(void *o, const struct rm_nccl *r)
 /* A file that could not be used, with where and why. */
 static void skipped(void *o, const struct rm_skip *s)
 {
-	out_f(o, "- skipped `%-s`: %s\n", s->where, s->why);
+	out_f(o, "- skipped `%-s`: %s\n", rj_basename(s->where), s->why);
 }
 
 int report_render_md(const struct report_model *m, FILE *fp)

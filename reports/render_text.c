@@ -74,6 +74,7 @@ static void verdict(const struct text *t)
 {
 	const struct report_model *m = t->m;
 	const char *v = m->verdict;
+	char run[1024];
 
 	out_f(&t->o, "%-sverdict: %s%-s: ",
 	      c_on(t, strcmp(v, "fault") == 0     ? RED
@@ -97,6 +98,9 @@ static void verdict(const struct text *t)
 		      m->nskipped + m->ninputs == 1 ? "" : "s", m->nnotrun,
 		      m->nnotrun == 1 ? "" : "s");
 	out_f(&t->o, "\n");
+	if (*rj_fmt_run(m->started, m->duration_s, m->nodes, run,
+			sizeof(run)) != '\0')
+		out_f(&t->o, "%s\n", run);
 }
 
 /* The verdict line, a heading, or the line that opens a list. */
@@ -330,7 +334,8 @@ static void node(void *o, const json_t *v)
 		out_f(o, "; WSL %s", wsl);
 	out_f(o, "\n");
 	json_array_foreach(rj_arr(v, "errors"), j, c)
-		out_f(o, "      error in %s: %s: %s%s%s%s\n", rj_str(c, "file"),
+		out_f(o, "      error in %s: %s: %s%s%s%s\n",
+		      rj_basename(rj_str(c, "file")),
 		      rj_str(c, "step"), rj_str(c, "message"),
 		      rj_str(c, "root_cause") ? " (root cause " : "",
 		      rj_strd(c, "root_cause", ""),
@@ -412,7 +417,7 @@ static void nccl(void *o, const struct rm_nccl *r)
 /* A file that could not be used, with where and why. */
 static void skipped(void *o, const struct rm_skip *s)
 {
-	out_f(o, "    skipped %s: %s\n", s->where, s->why);
+	out_f(o, "    skipped %s: %s\n", rj_basename(s->where), s->why);
 }
 
 int report_render_text(const struct report_model *m, FILE *fp, bool colour)

@@ -135,6 +135,9 @@ struct report_model {
 	long long nfaults, nwarnings, nnodes, ninputs, nskipped;
 	long long nnotrun; /* errors the documents hold: parts that could
 			    * not run */
+	const char *started; /* the first document's start (RFC 3339 UTC),
+			      * NULL when none says */
+	long long duration_s; /* to the last document's end */
 
 	/* Root causes, worst first, each with its symptoms. */
 	struct rm_cause *causes;

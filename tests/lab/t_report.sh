@@ -133,6 +133,13 @@ lab_check "a hostile hostname is escaped in HTML" \
 lab_check "no script in the HTML" sh -c "! grep -qi '<script' '$tmp/nat.html'"
 lab_check "HTML fetches nothing" \
 	sh -c "! grep -Eq '(src|href)=\"(https?:)?//' '$tmp/healthy.html'"
+# files given by absolute path: no directory of this machine in the HTML
+"$NETPROBE" report --format html -o "$tmp/abs.html" "$fx/recorded" \
+	2>/dev/null
+lab_check "HTML names input files without their directories" \
+	sh -c "grep -q 'gpu-a-scan.json' '$tmp/abs.html' &&
+		! grep -qF '$fx/' '$tmp/abs.html' &&
+		! grep -qF 'recorded/' '$tmp/abs.html'"
 NO_COLOR=1 "$NETPROBE" report nat >"$tmp/nc.txt" 2>/dev/null
 lab_check "no colour when not on a terminal" \
 	sh -c "! grep -q \"$(printf '\033')\" '$tmp/nc.txt'"

@@ -516,6 +516,39 @@ START_TEST(html_escapes_documents)
 }
 END_TEST
 
+/* The HTML a support engineer sends: when the run was, how long, which
+ * nodes; no path of the machine that rendered it (the fixture is loaded
+ * by its absolute path here); a print stylesheet that unfolds the
+ * symptoms. */
+START_TEST(html_header_no_paths_print)
+{
+	struct report_set set = {0};
+	struct report_model *rep;
+	char *html, *txt;
+
+	ck_assert_int_eq(report_load_path(&set, FIXDIR "/recorded"), 0);
+	rep = report_build(&set);
+	ck_assert_ptr_nonnull(rep);
+	html = render(rep, "html");
+	txt = render(rep, "txt");
+	ck_assert_ptr_nonnull(strstr(html, "run 2026-11-21 17:29:51 UTC, over "
+					   "4 min 40 s; nodes gpu-a, gpu-b, "
+					   "gpu-c"));
+	ck_assert_ptr_nonnull(strstr(txt, "run 2026-11-21 17:29:51 UTC"));
+	ck_assert_ptr_null(strstr(html, FIXDIR));
+	ck_assert_ptr_null(strstr(html, "recorded/"));
+	ck_assert_ptr_null(strstr(txt, FIXDIR));
+	ck_assert_ptr_nonnull(strstr(html, "gpu-a-scan.json"));
+	ck_assert_ptr_nonnull(strstr(html, "@media print{"));
+	ck_assert_ptr_nonnull(strstr(html, "details::details-content"));
+	ck_assert_ptr_nonnull(strstr(html, "h2{break-before:page}"));
+	free(html);
+	free(txt);
+	report_model_free(rep);
+	report_set_free(&set);
+}
+END_TEST
+
 /* What a recording emitter saw: the open sections and a count of
  * callbacks made outside any section. */
 struct rec {
@@ -715,6 +748,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, model_groups_findings_by_severity);
 	tcase_add_test(tc, model_matrix_cells);
 	tcase_add_test(tc, out_f_escapes_every_string);
+	tcase_add_test(tc, html_header_no_paths_print);
 	suite_add_tcase(s, tc);
 	return s;
 }
