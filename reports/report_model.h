@@ -79,15 +79,25 @@ struct rm_stats {
 };
 
 #define RM_BINS 30
+#define RM_TICKS_MAX 12
+
+/* A chart axis: its range and the ticks on it, "nice numbers" (1, 2 or 5
+ * times a power of ten; for a log2 axis, exponents every 1, 2, 4, ...). */
+struct rm_axis {
+	double lo, hi;
+	double ticks[RM_TICKS_MAX];
+	int nticks;
+};
 
 /* One heartbeat run and the histogram of its RTT samples. */
 struct rm_heartbeat {
 	const char *from, *to;
 	struct rm_stats stats[2]; /* TCP, UDP: those measured */
 	size_t nstats;
-	struct rm_stats main; /* TCP, else UDP: the one a summary names */
-	size_t nsamples;      /* 0: no histogram */
-	double lo_us, hi_us;  /* the histogram's range */
+	struct rm_stats main;  /* TCP, else UDP: the one a summary names */
+	const char *proto;     /* the samples' protocol: "TCP" */
+	size_t nsamples;       /* 0: no histogram */
+	struct rm_axis x, y;   /* RTT in us (bins over x's range), count */
 	int bins[RM_BINS], peak;
 };
 
@@ -103,13 +113,15 @@ struct rm_series {
 	const json_t *coll; /* name, peak */
 	struct rm_point *pts;
 	size_t n;
-	double xmin, xmax, ymax;
+	struct rm_axis x, y;   /* log2 of the size; GB/s from 0 */
 	double threshold_gbps; /* -1 when no gate check names it */
+	bool gate_above;       /* the threshold lies far above the data: the
+				* chart keeps the data's scale and notes it */
 };
 
 /* One ncclcheck run. */
 struct rm_nccl {
-	const json_t *run; /* host, ranks, gate */
+	const json_t *run; /* host, started, ranks, gate */
 	struct rm_series *series;
 	size_t n;
 };

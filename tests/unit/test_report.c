@@ -5,6 +5,7 @@
  * tests/fixtures/report (REPORT_GOLDEN_UPDATE=1 rewrites the goldens:
  * `make report-goldens`). */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -549,6 +550,120 @@ START_TEST(html_header_no_paths_print)
 }
 END_TEST
 
+/* Loads doc (taken) into set under name. */
+static void load_doc(struct report_set *set, const char *name, json_t *doc)
+{
+	char *t = json_dumps(doc, 0);
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(report_load_buffer(set, name, t, strlen(t)), 0);
+	free(t);
+	json_decref(doc);
+}
+
+/* True when every tick of a is a whole number of one "nice" step (1, 2
+ * or 5 times a power of ten) from the first, and the first is too. */
+static bool nice_ticks(const struct rm_axis *a)
+{
+	double step, p, f;
+
+	if (a->nticks < 2)
+		return false;
+	step = a->ticks[1] - a->ticks[0];
+	p = pow(10, floor(log10(step)));
+	f = step / p;
+	if (fabs(f - 1) > 1e-9 && fabs(f - 2) > 1e-9 && fabs(f - 5) > 1e-9)
+		return false;
+	for (int t = 0; t < a->nticks; t++) {
+		double k = a->ticks[t] / step;
+
+		if (fabs(k - round(k)) > 1e-6)
+			return false;
+	}
+	return a->ticks[0] <= a->lo + 1e-9 &&
+	       a->ticks[a->nticks - 1] >= a->hi - 1e-9;
+}
+
+/* Charts: rounded ticks on both axes, units in the axis titles, TCP named
+ * in the heartbeat's title, each run titled by its start and ranks, and a
+ * gate far above the data noted, not stretching the scale. */
+START_TEST(charts_nice_ticks_and_far_gate)
+{
+	struct report_set set = {0};
+	struct report_model *rep = merged("recorded", &set);
+	char *html = render(rep, "html"), *txt, *p;
+	json_t *doc;
+	const struct rm_series *s;
+
+	ck_assert_int_eq((long long)rep->nhbs, 1);
+	ck_assert(nice_ticks(&rep->hbs[0].x));
+	ck_assert(nice_ticks(&rep->hbs[0].y));
+	ck_assert_int_eq((long long)rep->nnccl, 1);
+	s = &rep->nccl[0].series[0];
+	ck_assert(nice_ticks(&s->y));
+	ck_assert(!s->gate_above); /* 50 GB/s under a 340 GB/s peak */
+	ck_assert_ptr_nonnull(strstr(html, "TCP round trips, 30 samples"));
+	ck_assert_ptr_nonnull(strstr(html, "round-trip time (\xc2\xb5s)"));
+	ck_assert_ptr_nonnull(strstr(html, "bus bandwidth (GB/s)"));
+	ck_assert_ptr_nonnull(strstr(html, "message size (bytes, log scale)"));
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 "
+					   "17:29:51 UTC: 4 rank(s) on gpu-a"));
+	free(html);
+	report_model_free(rep);
+	report_set_free(&set);
+
+	/* a gate of 5000 GB/s: the chart keeps the data's scale */
+	memset(&set, 0, sizeof(set));
+	ck_assert_ptr_nonnull(txt = slurp("recorded/gpu-a-ncclcheck-h200.json"));
+	ck_assert_ptr_nonnull(p = strstr(txt, "minimum 50.00 GB/s"));
+	memcpy(p, "minimum 5e+03 GB/s", 18); /* same length */
+	doc = json_loads(txt, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	free(txt);
+	txt = json_dumps(doc, 0);
+	ck_assert_int_eq(report_load_buffer(&set, "far.json", txt, strlen(txt)),
+			 0);
+	free(txt);
+	json_decref(doc);
+	rep = report_build(&set);
+	ck_assert_ptr_nonnull(rep);
+	s = &rep->nccl[0].series[0];
+	ck_assert_str_eq(rj_str(s->coll, "name"), "all_reduce");
+	ck_assert(s->threshold_gbps > 4999);
+	ck_assert(s->gate_above);
+	ck_assert(s->y.hi < 1000 && s->y.hi >= 340);
+	ck_assert(nice_ticks(&s->y));
+	html = render(rep, "html");
+	ck_assert_ptr_nonnull(strstr(html, "gate 5000 GB/s, above this scale"));
+	free(html);
+	report_model_free(rep);
+	report_set_free(&set);
+
+	/* three runs from one host: three headings, told apart by start */
+	memset(&set, 0, sizeof(set));
+	ck_assert_ptr_nonnull(txt = slurp("recorded/gpu-a-ncclcheck-h200.json"));
+	for (int k = 0; k < 3; k++) {
+		char name[16], when[32];
+
+		doc = json_loads(txt, 0, NULL);
+		ck_assert_ptr_nonnull(doc);
+		snprintf(when, sizeof(when), "2026-11-21T18:0%d:00Z", k);
+		json_object_set_new(doc, "started", json_string(when));
+		snprintf(name, sizeof(name), "run%d.json", k);
+		load_doc(&set, name, doc);
+	}
+	free(txt);
+	rep = report_build(&set);
+	html = render(rep, "html");
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 18:00:00"));
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 18:01:00"));
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 18:02:00"));
+	free(html);
+	report_model_free(rep);
+	report_set_free(&set);
+}
+END_TEST
+
 /* What a recording emitter saw: the open sections and a count of
  * callbacks made outside any section. */
 struct rec {
@@ -749,6 +864,7 @@ Suite *suite_report(void)
 	tcase_add_test(tc, model_matrix_cells);
 	tcase_add_test(tc, out_f_escapes_every_string);
 	tcase_add_test(tc, html_header_no_paths_print);
+	tcase_add_test(tc, charts_nice_ticks_and_far_gate);
 	suite_add_tcase(s, tc);
 	return s;
 }
