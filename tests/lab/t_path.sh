@@ -132,6 +132,14 @@ lab_grep "pmtu null" '^null$'
 lab_grep "route known" '^m0$'
 LAB_OUT=$(printf '%s\n' "$J" | jq -r '.errors[].message')
 lab_grep "says serve is needed" 'netprobe serve'
+LAB_OUT=$(printf '%s\n' "$J" | jq -r '.findings[] | .code + ": " + .summary')
+lab_grep "nobody owns 10.231.83.9: no host answers (ARP failed)" \
+	'^host-unreachable: no host answers at 10.231.83.9 \(ARP failed for 10.231.83.9\)'
+lab_rc 1 "a host without a responder: exit 1" \
+	ip netns exec "$C" "$NETPROBE" path --json 10.231.83.2:7999
+LAB_OUT=$(printf '%s\n' "$LAB_OUT" | jq -r '.findings[].code')
+lab_nogrep "a host that answers ARP is not 'no host answers'" \
+	'host-unreachable'
 lab_rc 2 "no route: exit 2" ip netns exec "$C" "$NETPROBE" path 10.231.200.1
 lab_grep "says no route" "no route to '10.231.200.1'"
 lab_rc 2 "no peer: exit 2" "$NETPROBE" path
