@@ -197,6 +197,10 @@ int cmd_path(int argc, char **argv)
 		path_to_doc(r, &d);
 	}
 	rc = doc_exit_status(&d, ran);
+	/* a part that could not run (no responder: no path MTU) leaves the
+	 * path unproven */
+	if (rc == 0 && d.nerror > 0)
+		rc = 1;
 	if (json && doc_write(&d, stdout) < 0)
 		rc = 2;
 	else if (!json && ran)

@@ -230,19 +230,20 @@ static void print_rows(const struct port_result *p, size_t n, bool col,
 		else
 			snprintf(rtt, sizeof(rtt), "-");
 		printf("%s%-11s %s%-12s%s %-22s %9s%s%s\n", dir, port,
-		       colour(p[i].state, col), port_state_name(p[i].state),
+		       colour(p[i].state, col), portscan_state_name(&p[i]),
 		       col ? "\033[0m" : "", p[i].reason, rtt,
 		       p[i].why ? "  " : "", p[i].why ? p[i].why : "");
 	}
 }
 
-/* Many ports: one line per state with the ports as ranges. */
+/* Many ports: one line per state with the ports as ranges; ports the
+ * responder held ("reachable") apart from those a service holds. */
 static void print_by_state(const struct port_result *p, size_t n, bool col,
 			   const char *dir)
 {
-	static const enum port_state order[] = {
-		PORT_OPEN, PORT_CLOSED, PORT_FILTERED, PORT_PROHIBITED,
-		PORT_UNREACHABLE, PORT_UNKNOWN, PORT_RESOLVE,
+	static const char *const order[] = {
+		"open",	       "reachable",   "closed",		"filtered",
+		"prohibited",  "unreachable", "unknown",	"resolve-failed",
 	};
 	uint16_t *ports = malloc((n ? n : 1) * sizeof(*ports));
 
@@ -251,21 +252,24 @@ static void print_by_state(const struct port_result *p, size_t n, bool col,
 	for (size_t s = 0; s < sizeof(order) / sizeof(order[0]); s++) {
 		for (int pr = 0; pr < 2; pr++) {
 			uint8_t proto = pr ? IPPROTO_UDP : IPPROTO_TCP;
+			enum port_state st = PORT_UNKNOWN;
 			size_t k = 0;
 			char *list, suf[8];
 
 			for (size_t i = 0; i < n; i++)
-				if (p[i].state == order[s] &&
-				    p[i].proto == proto)
+				if (strcmp(portscan_state_name(&p[i]),
+					   order[s]) == 0 &&
+				    p[i].proto == proto) {
+					st = p[i].state;
 					ports[k++] = p[i].port;
+				}
 			if (k == 0)
 				continue;
 			snprintf(suf, sizeof(suf), "/%s",
 				 portspec_proto_name(proto));
 			list = portspec_ranges(ports, k, "", ",", "-", "");
 			printf("%s%s%-12s%s %6zu %s  %.200s%s\n", dir,
-			       colour(order[s], col),
-			       port_state_name(order[s]),
+			       colour(st, col), order[s],
 			       col ? "\033[0m" : "", k, suf + 1,
 			       list ? list : "",
 			       list && strlen(list) > 200 ? "..." : "");
@@ -317,6 +321,14 @@ static int fill_doc(const struct opts *o, const struct ports_run *r,
 {
 	json_t *target = json_pack("{s:s, s:s, s:i}", "host", o->host,
 				   "address", r->addr, "port", o->resp_port);
+
+	/* the neighbour entry read when nothing answered */
+	if (target != NULL && r->neigh_state[0] != '\0')
+		json_object_set_new(target, "neighbour",
+				    json_pack("{s:s, s:s, s:b}", "address",
+					      r->next_hop, "state",
+					      r->neigh_state, "no_host",
+					      r->no_host));
 
 	if (doc_set(d, "target", target) < 0 ||
 	    doc_set(d, "ports", portscan_json_ports(r->out, r->nout)) < 0 ||
@@ -389,7 +401,8 @@ int cmd_ports(int argc, char **argv)
 		fprintf(stderr, "netprobe ports: %s\n", r.err);
 		goto out;
 	}
-	t = (struct ports_target){o.host, r.addr, r.responder};
+	t = (struct ports_target){o.host, r.addr, r.responder, r.next_hop,
+				   r.neigh_state, r.no_host};
 	if (ports_decide(&d, &t, r.out, r.nout, r.in, r.nin) < 0 ||
 	    fill_doc(&o, &r, &d) < 0) {
 		fprintf(stderr, "netprobe ports: out of memory\n");

@@ -110,7 +110,8 @@ void scan_outbound(struct scan *s, const struct peer_verdict *v,
 	o.token_file = s->o.token_file;
 	if (ports_run(v->peer_addr, &pl, &o, &r, &s->d) != 0)
 		goto out;
-	t = (struct ports_target){v->peer, r.addr, r.responder};
+	t = (struct ports_target){v->peer, r.addr, r.responder, r.next_hop,
+				   r.neigh_state, r.no_host};
 	if (ports_decide(&s->d, &t, r.out, r.nout, NULL, 0) < 0)
 		doc_add_error(&s->d, "ports", "out of memory");
 	for (size_t i = 0; i < r.nout; i++) {
@@ -127,7 +128,7 @@ void scan_outbound(struct scan *s, const struct peer_verdict *v,
 			fr[n++] = (struct fw_result){
 			    r.out[i].port,
 			    r.out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
-			    port_state_name(r.out[i].state), r.out[i].reason};
+			    portscan_state_name(&r.out[i]), r.out[i].reason};
 	}
 	snprintf(what, sizeof(what), "outbound from this node to %s",
 	         v->peer_addr);

@@ -121,7 +121,8 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
 		const char *st = rj_strd(p, "state", "unknown");
 		const char *cs = "unknown";
 
-		if (strcmp(st, "open") == 0 || strcmp(st, "closed") == 0)
+		if (strcmp(st, "open") == 0 || strcmp(st, "reachable") == 0 ||
+		    strcmp(st, "closed") == 0)
 			cs = "reachable";
 		else if (strcmp(st, "filtered") == 0 ||
 			 strcmp(st, "prohibited") == 0)
@@ -135,7 +136,9 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
 	}
 	json_array_foreach(rj_arr(d, "inbound"), i, p) {
 		const char *st = rj_strd(p, "state", "unknown");
-		const char *cs = strcmp(st, "open") == 0 ? "reachable"
+		const char *cs = strcmp(st, "open") == 0 ||
+					 strcmp(st, "reachable") == 0
+				     ? "reachable"
 				 : strcmp(st, "filtered") == 0 ||
 						 strcmp(st, "prohibited") == 0
 					 ? "filtered"

@@ -1,111 +1,330 @@
-/* netprobe report, decide: MTUs to set. From path measurements (the
- * largest packet that crossed below the interface MTU, or a peer whose
- * interface MTU is smaller), and the MTU findings no measurement explains,
- * each with the exact `ip link set ... mtu N`. */
+/* netprobe report, decide: MTUs to set, on the node or link that differs.
+ * Every node's interface MTU is put side by side: a node whose MTU differs
+ * from what most nodes run is raised (or set) to theirs; healthy nodes are
+ * never lowered to match it. Only where the path itself carries less than
+ * both ends' interfaces (an overlay without room for its header, a hop on
+ * the way) is an interface set below its neighbours', and then the entry
+ * names the overlay or the hop. */
+#include <stdio.h>
 #include <string.h>
 
 #include "report_decide.h"
 
-/* The MTU one path document says its interface should have, with why;
- * -1 when the path is fine or was not measured. */
-static long long wanted_mtu(const json_t *d, const char *target, char *why,
-			    size_t len)
-{
-	json_t *pm = json_object_get(d, "pmtu");
-	const char *ifc = rj_str(json_object_get(d, "route"), "out_interface");
-	const char *peer_name = target ? target : "the peer";
-	long long ok = rj_int(pm, "largest_ok", -1);
-	long long mine = rj_int(pm, "interface_mtu", -1);
-	long long peer = rj_int(pm, "peer_interface_mtu", -1);
-	size_t l;
+/* One node's MTU: the interface its scan chose (or used toward peers). */
+struct nmtu {
+	const char *node, *ifname, *kind, *underlay;
+	long long mtu, underlay_mtu;
+};
 
-	if (peer > 0 && mine > 0 && peer < mine) {
-		/* the peer's MTU is the real limit; the largest probe that
-		 * crossed can exceed it by a few bytes */
-		snprintf(why, len,
-			 "%s has MTU %lld but %s's interface has %lld", ifc,
-			 mine, peer_name, peer);
-		if (ok > 0 && ok < mine) {
-			l = strlen(why);
-			snprintf(why + l, len - l,
-				 "; packets above %lld bytes vanish", ok);
+#define MAXN 256
+
+/* The interface object of a scan by name, or NULL. */
+static const json_t *iface_of(const json_t *scan, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(rj_arr(scan, "interfaces"), i, v)
+		if (name != NULL && strcmp(rj_strd(v, "name", ""), name) == 0)
+			return v;
+	return NULL;
+}
+
+/* The MTU a path document or scan peer measured on target's interface,
+ * or -1 (a node that ran no scan). */
+static long long peer_mtu(const struct rctx *c, const char *node)
+{
+	char buf[256];
+	size_t i;
+	json_t *p;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		const char *t = rn_target(c, d, buf, sizeof(buf));
+		long long v = rj_int(json_object_get(d, "pmtu"),
+				     "peer_interface_mtu", -1);
+
+		if (t != NULL && strcmp(t, node) == 0 && v > 0)
+			return v;
+		json_array_foreach(rj_arr(d, "peers"), i, p) {
+			t = rn_peer(c, p, buf, sizeof(buf));
+			v = rj_int(json_object_get(json_object_get(p, "path"),
+						   "pmtu"),
+				   "peer_interface_mtu", -1);
+			if (t != NULL && strcmp(t, node) == 0 && v > 0)
+				return v;
 		}
-		l = strlen(why);
-		snprintf(why + l, len - l,
-			 "; or raise %s's interface to MTU %lld if the rest of "
-			 "the network runs that",
-			 peer_name, mine);
-		return peer;
-	}
-	if (ok > 0 && mine > 0 && ok < mine) {
-		snprintf(why, len,
-			 "packets above %lld bytes toward %s vanish; %s has "
-			 "MTU %lld",
-			 ok, peer_name, ifc, mine);
-		return ok;
 	}
 	return -1;
 }
 
-/* The MTU entries the path documents call for. */
-static void from_paths(const struct rctx *c, json_t *out)
+/* Each node's MTU, where a scan or a peer's measurement tells it. */
+static size_t node_mtus(const struct rctx *c, struct nmtu *out)
 {
+	size_t i, n = 0;
+	json_t *v;
+
+	json_array_foreach(c->nodes, i, v) {
+		const char *node = json_string_value(v);
+		const struct report_input *in = rd_node_scan(c, node);
+		const json_t *scan = in != NULL ? in->doc : NULL, *ifc, *vx;
+		const char *name = rj_str(json_object_get(scan,
+							  "recommendation"),
+					  "interface");
+		struct nmtu e = {node, NULL, NULL, NULL, -1, -1};
+
+		if (n == MAXN)
+			break;
+		if (name == NULL)
+			name = rj_str(json_array_get(rj_arr(scan, "peers"), 0),
+				      "local_ifname");
+		if ((ifc = iface_of(scan, name)) != NULL) {
+			e.ifname = name;
+			e.mtu = rj_int(ifc, "mtu", -1);
+			e.kind = rj_str(ifc, "kind");
+			vx = json_object_get(ifc, "vxlan");
+			e.underlay = rj_str(vx, "underlay");
+			e.underlay_mtu = rj_int(iface_of(scan, e.underlay),
+						"mtu", -1);
+		}
+		if (e.mtu <= 0)
+			e.mtu = peer_mtu(c, node);
+		if (e.mtu > 0)
+			out[n++] = e;
+	}
+	return n;
+}
+
+/* Appends one MTU entry; cites the node's MTU findings. An entry whose
+ * mtu is 0 says what to measure, with no command. */
+static void add(const struct rctx *c, json_t *out, const char *node,
+		const char *ifname, long long mtu, const char *kind,
+		const char *peer, const char *why)
+{
+	char cmd[128];
+	json_t *cites = json_array();
+
+	rd_cite_findings(c, cites, node, "mtu", 1);
+	if (ifname != NULL && mtu > 0)
+		snprintf(cmd, sizeof(cmd), "ip link set dev %s mtu %lld",
+			 ifname, mtu);
+	json_array_append_new(
+		out, json_pack("{s:s, s:s, s:s?, s:o, s:s?, s:s, s:s?, s:o}",
+			       "node", node, "kind", kind, "interface", ifname,
+			       "mtu",
+			       mtu > 0 ? json_integer(mtu) : json_null(),
+			       "command",
+			       ifname != NULL && mtu > 0 ? cmd : NULL, "why",
+			       why, "peer", peer, "cites", cites));
+}
+
+/* The MTU most nodes run, or -1 when no value has more nodes than every
+ * other. */
+static long long majority(const struct nmtu *v, size_t n)
+{
+	long long best = -1;
+	size_t bestn = 0;
+	bool tie = false;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		for (size_t j = 0; j < n; j++)
+			k += v[j].mtu == v[i].mtu;
+		if (k > bestn) {
+			best = v[i].mtu;
+			bestn = k;
+			tie = false;
+		} else if (k == bestn && v[i].mtu != best) {
+			tie = true;
+		}
+	}
+	return tie ? -1 : best;
+}
+
+/* "gpu-a, gpu-c": the nodes whose MTU is mtu, into buf. */
+static void names_with(const struct nmtu *v, size_t n, long long mtu,
+		       char *buf, size_t len)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && l < len; i++)
+		if (v[i].mtu == mtu)
+			l += (size_t)snprintf(buf + l, len - l, "%s%s",
+					      l ? ", " : "", v[i].node);
+}
+
+/* Nodes whose MTU differs from the rest: raise (or set) the odd one to
+ * what the others run; with no majority, raise the smaller to the larger
+ * and say that the network must carry it. */
+static void odd_nodes(const struct rctx *c, const struct nmtu *v, size_t n,
+		      json_t *out)
+{
+	long long maj = majority(v, n), lo = -1, hi = -1;
+	char why[768], others[256];
+
+	for (size_t i = 0; i < n; i++) {
+		if (lo < 0 || v[i].mtu < lo)
+			lo = v[i].mtu;
+		if (v[i].mtu > hi)
+			hi = v[i].mtu;
+	}
+	if (lo == hi)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *ifn = v[i].ifname ? v[i].ifname : "its interface";
+
+		if (maj > 0 && v[i].mtu != maj) {
+			names_with(v, n, maj, others, sizeof(others));
+			snprintf(why, sizeof(why),
+				 "%s's %s has MTU %lld while the other nodes "
+				 "(%s) run %lld: packets above %lld bytes "
+				 "between %s and them vanish; %s %s to %lld, "
+				 "the MTU the rest of the network runs",
+				 v[i].node, ifn, v[i].mtu, others, maj,
+				 v[i].mtu < maj ? v[i].mtu : maj, v[i].node,
+				 v[i].mtu < maj ? "raise" : "set", ifn, maj);
+			add(c, out, v[i].node, v[i].ifname, maj, "node", NULL,
+			    why);
+		} else if (maj < 0 && v[i].mtu == lo) {
+			/* which is right is the switches' to say: no
+			 * command until a measurement says it */
+			names_with(v, n, hi, others, sizeof(others));
+			snprintf(why, sizeof(why),
+				 "cannot tell which MTU is right: %s's %s has "
+				 "%lld, %s run %lld, and no majority decides; "
+				 "netprobe path between two nodes of MTU %lld "
+				 "shows whether the network carries %lld: if "
+				 "it does, raise %s to %lld; never lower the "
+				 "others to match",
+				 v[i].node, ifn, lo, others, hi, hi, hi, ifn,
+				 hi);
+			add(c, out, v[i].node, v[i].ifname, 0, "undecided",
+			    NULL, why);
+		}
+	}
+}
+
+/* The headroom an overlay's encapsulation takes over IPv4, or 0. */
+static long long overhead(const char *kind)
+{
+	static const struct {
+		const char *kind;
+		long long bytes;
+	} t[] = {{"vxlan", 50}, {"geneve", 50}, {"ipip", 20},
+		 {"gre", 24},   {"wireguard", 60}};
+
+	for (size_t i = 0; kind != NULL && i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(t[i].kind, kind) == 0)
+			return t[i].bytes;
+	return 0;
+}
+
+/* The entry of v for node, or NULL. */
+static const struct nmtu *find(const struct nmtu *v, size_t n,
+			       const char *node)
+{
+	for (size_t i = 0; i < n && node != NULL; i++)
+		if (strcmp(v[i].node, node) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* True when out already has an entry for node. */
+static bool have(const json_t *out, const char *node)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(out, i, e)
+		if (strcmp(rj_str(e, "node"), node) == 0)
+			return true;
+	return false;
+}
+
+/* One path measurement from `from` to `to`: when the path carries less
+ * than both ends' interfaces (and no odd node explains it), the overlay or
+ * the hop on the way is the limit. */
+static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
+		     const char *from, const char *to, const json_t *pm,
+		     const json_t *route, json_t *out)
+{
+	long long ok = rj_int(pm, "largest_ok", -1);
+	long long mine = rj_int(pm, "interface_mtu", -1);
+	long long peer = rj_int(pm, "peer_interface_mtu", -1);
+	long long lim = peer > 0 && peer < mine ? peer : mine, want;
+	const struct nmtu *me = find(v, n, from);
+	const char *ifc = rj_str(route, "out_interface");
+	const char *gw = rj_str(route, "gateway");
+	char why[768];
+
+	/* the largest probe that crossed may exceed the MTU by a header */
+	if (ok <= 0 || mine <= 0 || ok + 8 >= lim || have(out, from) ||
+	    (to != NULL && have(out, to)))
+		return;
+	if (me != NULL && overhead(me->kind) > 0) {
+		want = me->underlay_mtu > 0
+			       ? me->underlay_mtu - overhead(me->kind)
+			       : ok;
+		snprintf(why, sizeof(why),
+			 "the overlay %s (%s) has MTU %lld but the path from "
+			 "%s to %s carries %lld bytes: set the overlay to its "
+			 "underlay's MTU minus the %lld bytes %s adds, on "
+			 "every node of the overlay",
+			 me->ifname, me->kind, mine, from, to ? to : "the peer",
+			 ok, overhead(me->kind), me->kind);
+		add(c, out, from, me->ifname, want, "overlay", to, why);
+		return;
+	}
+	snprintf(why, sizeof(why),
+		 "the path from %s to %s carries at most %lld bytes though "
+		 "both ends' interfaces take %lld: the limit is a hop on the "
+		 "way (%s%s), not a node; raise that hop, or set %s to %lld "
+		 "until it is",
+		 from, to ? to : "the peer", ok, lim, gw ? "gateway " : "",
+		 gw ? gw : "a switch or link between them",
+		 ifc ? ifc : "the interface", ok);
+	add(c, out, from, ifc, ok, "path", to, why);
+}
+
+/* Every path measurement: path documents and scans' peers. */
+static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
+		  json_t *out)
+{
+	char buf[256];
+	size_t i;
+	json_t *p;
+
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 		const char *host = rj_str(d, "host");
-		const char *ifc =
-			rj_str(json_object_get(d, "route"), "out_interface");
-		char tbuf[256], why[512], cmd[128];
-		const char *target = rn_target(c, d, tbuf, sizeof(tbuf));
-		long long want;
-		json_t *cites;
 
-		if (!json_is_object(json_object_get(d, "pmtu")) || ifc == NULL)
-			continue;
-		if ((want = wanted_mtu(d, target, why, sizeof(why))) < 0)
-			continue;
-		cites = json_pack("[o]", rd_cite(host, "path.pmtu"));
-		rd_cite_findings(c, cites, host, "mtu", 1);
-		snprintf(cmd, sizeof(cmd), "ip link set dev %s mtu %lld", ifc,
-			 want);
-		json_array_append_new(
-			out, json_pack("{s:s, s:s, s:I, s:s, s:s, s:o}", "node",
-				       host, "interface", ifc, "mtu",
-				       (json_int_t)want, "why", why, "command",
-				       cmd, "cites", cites));
+		if (json_is_object(json_object_get(d, "pmtu")))
+			one_path(c, v, n, host,
+				 rn_target(c, d, buf, sizeof(buf)),
+				 json_object_get(d, "pmtu"),
+				 json_object_get(d, "route"), out);
+		json_array_foreach(rj_arr(d, "peers"), i, p) {
+			const json_t *pa = json_object_get(p, "path");
+
+			one_path(c, v, n, host, rn_peer(c, p, buf, sizeof(buf)),
+				 json_object_get(pa, "pmtu"),
+				 json_object_get(pa, "route"), out);
+		}
 	}
 }
 
 json_t *rd_mtu(const struct rctx *c)
 {
-	static const char *const codes[] = {"mtu-blackhole", "mtu-mismatch",
-					    NULL};
-	json_t *out = json_array(), *f, *e;
-	size_t i, j;
+	struct nmtu v[MAXN];
+	json_t *out = json_array();
+	size_t n;
 
-	from_paths(c, out);
-	json_array_foreach(c->findings, i, f) {
-		const char *node = rj_str(f, "node"), *code = rj_str(f, "code");
-		bool have = false, want = false;
-
-		for (const char *const *q = codes; *q; q++)
-			want |= strcmp(*q, code) == 0;
-		if (!want)
-			continue;
-		json_array_foreach(out, j, e)
-			if (strcmp(rj_str(e, "node"), node) == 0) {
-				rd_cite_add(json_object_get(e, "cites"), node,
-					    code);
-				have = true;
-			}
-		if (!have)
-			json_array_append_new(
-				out,
-				json_pack("{s:s, s:n, s:n, s:s, s:s, s:[o]}",
-					  "node", node, "interface", "mtu",
-					  "why", rj_str(f, "summary"),
-					  "command", rj_str(f, "fix"), "cites",
-					  rd_cite(node, code)));
-	}
+	if (out == NULL)
+		return NULL;
+	n = node_mtus(c, v);
+	odd_nodes(c, v, n, out);
+	paths(c, v, n, out);
 	return out;
 }

@@ -111,8 +111,9 @@ json_t *rd_nccl(const struct rctx *c)
 			continue;
 		if (json_array_append_new(
 			    out,
-			    json_pack("{s:s, s:s, s:o, s:o, s:o, s:O}", "host",
-				      rj_str(d, "host"), "file",
+			    json_pack("{s:s, s:s?, s:s, s:o, s:o, s:o, s:O}",
+				      "host", rj_str(d, "host"), "started",
+				      rj_str(d, "started"), "file",
 				      c->set->in[k].path, "ranks",
 				      array_copy(d, "ranks"), "transports",
 				      array_copy(d, "transports"),

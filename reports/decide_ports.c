@@ -1,21 +1,32 @@
 /* netprobe report, decide: ports to open, per node. The scans' own
- * ports_to_open and commands, every port a ports document found filtered
- * or prohibited (on the target, or on the prober for connect-back
- * results), and whole ephemeral ranges whose samples were filtered. Never
- * on a node behind NAT: opening ports there cannot help. */
+ * ports_to_open, every port a ports document found filtered or prohibited
+ * (on the target, or on the prober for connect-back results), and whole
+ * ephemeral ranges whose samples were filtered. An address that belongs to
+ * a node is that node (one entry, never one per name). Never on a node
+ * behind NAT: opening ports there cannot help, leaving the NAT does. The
+ * commands are written here, per firewall, never copied from a scan. */
 #include <string.h>
 
 #include "report_decide.h"
 
-/* Adds a port (number) or range ("lo-hi") to open on node, once; takes
- * port. */
-static void fw_add(json_t *fw, const char *node, json_t *port,
-		   const char *proto, const char *why, const char *cnode,
-		   const char *ccode)
+/* Adds a port (number) or range ("lo-hi") to open on node (a name or an
+ * address, resolved to its node), once; takes port. Nothing on a node
+ * behind NAT. */
+static void fw_add(const struct rctx *c, json_t *fw, const char *node,
+		   json_t *port, const char *proto, const char *why,
+		   const char *cnode, const char *ccode)
 {
-	json_t *e = rd_fw_node(fw, node), *o;
+	const char *rn = rn_resolve(c, node, node);
+	json_t *e, *o;
 	size_t i;
 
+	if (rn != NULL)
+		node = rn;
+	if (rd_node_is_nat(c, node)) {
+		json_decref(port);
+		return;
+	}
+	e = rd_fw_node(fw, node);
 	rd_cite_add(json_object_get(e, "cites"), cnode, ccode);
 	json_array_foreach(json_object_get(e, "open"), i, o)
 		if (json_equal(json_object_get(o, "port"), port) &&
@@ -50,8 +61,8 @@ static bool blocked_state(const char *st)
 /* A ports document probes the ephemeral preset with samples at both ends
  * of the target's ip_local_port_range: when one is filtered, the whole
  * range from the lowest to the highest sample is what to open. */
-static void ephemeral_range(const json_t *d, json_t *fw, const char *host,
-			    const char *target)
+static void ephemeral_range(const struct rctx *c, const json_t *d,
+			    json_t *fw, const char *host, const char *target)
 {
 	long lo = -1, hi = -1;
 	bool blocked = false;
@@ -77,17 +88,18 @@ static void ephemeral_range(const json_t *d, json_t *fw, const char *host,
 		 "%s's ephemeral range (ip_local_port_range, sampled at both "
 		 "ends by %s) is filtered: NCCL, Gloo and torch listen there",
 		 target, host);
-	fw_add(fw, target, json_string(range), "tcp", why, host,
+	fw_add(c, fw, target, json_string(range), "tcp", why, host,
 	       "port-filtered");
 }
 
-/* A scan's ports_to_open (on the nodes it names, else its own) and the
- * firewall commands it already wrote. */
-static void from_scan(const json_t *d, json_t *fw)
+/* A scan's ports_to_open, on the nodes it names, else its own. Its
+ * commands are not copied: they name nodes by address and join the
+ * firewalls' alternatives, and rd_fw_commands writes the same ones per
+ * node. */
+static void from_scan(const struct rctx *c, const json_t *d, json_t *fw)
 {
-	static const char *const dia[] = {"nftables", "ufw", "firewalld", NULL};
 	const char *host = rj_str(d, "host");
-	json_t *o, *v, *e = NULL;
+	json_t *o, *v;
 	size_t i, j;
 
 	json_array_foreach(rj_arr(d, "ports_to_open"), i, o) {
@@ -98,31 +110,17 @@ static void from_scan(const json_t *d, json_t *fw)
 		if (pv == NULL)
 			continue;
 		if (json_array_size(nodes) == 0) {
-			fw_add(fw, host, pv, proto, why, host,
+			fw_add(c, fw, host, pv, proto, why, host,
 			       "scan.ports_to_open");
 			continue;
 		}
 		json_array_foreach(nodes, j, v)
 			if (json_is_string(v))
-				fw_add(fw, json_string_value(v),
+				fw_add(c, fw, json_string_value(v),
 				       json_incref(pv), proto, why, host,
 				       "scan.ports_to_open");
 		json_decref(pv);
 	}
-	if (!json_is_object(json_object_get(d, "commands")))
-		return;
-	for (const char *const *q = dia; *q; q++)
-		json_array_foreach(rj_arr(json_object_get(d, "commands"), *q),
-				   i, v) {
-			if (!json_is_string(v))
-				continue;
-			if (e == NULL)
-				e = rd_fw_node(fw, host);
-			rj_add_unique(
-				json_object_get(json_object_get(e, "commands"),
-						*q),
-				json_string_value(v));
-		}
 }
 
 /* A ports document: filtered ports on its target, connect-back failures
@@ -137,7 +135,7 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 
 	if (target != NULL && rd_node_is_nat(c, target))
 		return; /* the change on that node is the fix */
-	ephemeral_range(d, fw, host, target);
+	ephemeral_range(c, d, fw, host, target);
 	json_array_foreach(rj_arr(d, "ports"), i, o) {
 		const char *st = rj_strd(o, "state", "unknown");
 
@@ -147,7 +145,7 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 		snprintf(why, sizeof(why),
 			 "%s could not reach it on %s: %s (%s)", host, target,
 			 st, rj_strd(o, "reason", "?"));
-		fw_add(fw, target, pv, rj_strd(o, "proto", "tcp"), why, host,
+		fw_add(c, fw, target, pv, rj_strd(o, "proto", "tcp"), why, host,
 		       strcmp(st, "filtered") == 0 ? "port-filtered"
 						   : "port-prohibited");
 	}
@@ -160,7 +158,7 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 			 "%s could not connect back to it: %s (%s)",
 			 target != NULL ? target : "the peer", st,
 			 rj_strd(o, "reason", "?"));
-		fw_add(fw, host, pv, rj_strd(o, "proto", "tcp"), why, host,
+		fw_add(c, fw, host, pv, rj_strd(o, "proto", "tcp"), why, host,
 		       "inbound-blocked");
 	}
 }
@@ -174,7 +172,7 @@ json_t *rd_firewall(const struct rctx *c)
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 
-		from_scan(d, fw);
+		from_scan(c, d, fw);
 		if (strcmp(rj_strd(d, "command", ""), "ports") == 0)
 			from_ports(c, d, fw);
 	}

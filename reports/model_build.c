@@ -3,7 +3,9 @@
  * what they decided into one document (schema REPORT_SCHEMA, what --format
  * json writes) and lays it out for the renderers (model_view.c,
  * model_charts.c). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "report_decide.h"
 #include "report_model.h"
@@ -36,6 +38,51 @@ static json_t *inputs_list(const struct report_set *s)
 	return out;
 }
 
+/* Seconds since the epoch of an RFC 3339 UTC time ("...T...Z", a
+ * fraction ignored), or -1 when it is not one. */
+static long long utc_seconds(const char *s)
+{
+	struct tm tm = {0};
+	char z = 0;
+
+	if (s == NULL ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &z) != 7 ||
+	    (z != 'Z' && z != '.'))
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (long long)timegm(&tm);
+}
+
+/* When the run was: the first document's start, the last one's end (its
+ * start plus its duration_us where it has one) and the span between, in
+ * seconds. Nothing of the machine that renders the report. */
+static json_t *run_span(const struct report_set *s)
+{
+	long long first = -1, last = -1;
+	const char *from = NULL;
+
+	for (size_t k = 0; k < s->nin; k++) {
+		const json_t *d = s->in[k].doc;
+		long long t = utc_seconds(rj_str(d, "started")), end;
+
+		if (t < 0)
+			continue;
+		end = t + (long long)(rj_num(d, "duration_us", 0) / 1e6 + 0.5);
+		if (first < 0 || t < first) {
+			first = t;
+			from = rj_str(d, "started");
+		}
+		if (end > last)
+			last = end;
+	}
+	if (first < 0)
+		return json_null();
+	return json_pack("{s:s, s:I}", "started", from, "duration_s",
+			 (json_int_t)(last - first));
+}
+
 /* The files that could not be used, with where and why. */
 static json_t *skipped_list(const struct report_set *s)
 {
@@ -62,26 +109,43 @@ static json_t *decided(const struct rctx *c)
 {
 	const struct report_set *s = c->set;
 	json_t *rec = rd_recommend(c), *nccl = rd_nccl(c);
-	json_t *rep = NULL, *matrix, *hbs;
+	json_t *rep = NULL, *matrix, *hbs, *nodes;
+	json_t *causes = rec != NULL ? rd_causes(c, rec) : NULL;
 	const char *verdict;
 	int nf, nw;
 
-	if (rec == NULL || nccl == NULL || rd_matrix(c, &matrix, &hbs) < 0) {
+	if (rec == NULL || nccl == NULL || causes == NULL ||
+	    rd_matrix(c, &matrix, &hbs) < 0) {
 		json_decref(rec);
 		json_decref(nccl);
+		json_decref(causes);
 		return NULL;
 	}
+	nodes = rn_table(c);
+	if (nodes == NULL) {
+		json_decref(rec);
+		json_decref(nccl);
+		json_decref(causes);
+		json_decref(matrix);
+		json_decref(hbs);
+		return NULL;
+	}
+	rd_own_errors(c, nodes, causes);
 	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
 	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
-			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"s:i, s:i}, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, "
+			"s:o, s:o, s:o}",
 			"schema", REPORT_SCHEMA, "tool", "netprobe", "command",
 			"report", "version", NETPROBE_VERSION, "verdict",
-			verdict, "counts", "faults", nf, "warnings", nw,
-			"nodes", (int)json_array_size(c->nodes), "inputs",
-			(int)s->nin, "skipped", (int)s->nskip, "inputs",
-			inputs_list(s), "skipped", skipped_list(s), "findings",
-			c->findings, "recommendation", rec, "nccl", nccl,
-			"checks", rd_checks(c, rec, nccl), "nodes", rn_table(c),
+			verdict, "counts", "causes",
+			(int)json_array_size(causes), "faults", nf, "warnings",
+			nw, "nodes", (int)json_array_size(c->nodes), "inputs",
+			(int)s->nin, "skipped", (int)s->nskip, "run",
+			run_span(s), "inputs",
+			inputs_list(s), "skipped", skipped_list(s), "causes",
+			causes, "findings", c->findings, "recommendation", rec,
+			"nccl", nccl,
+			"checks", rd_checks(c, rec, nccl), "nodes", nodes,
 			"matrix", matrix, "heartbeats", hbs);
 	return rep;
 }
@@ -133,7 +197,13 @@ const json_t *report_doc(const struct report_model *m)
 	return m->doc;
 }
 
+/* A report that misses what it was given (a file skipped, a part of a
+ * run that could not run) fails the gate like a fault: passing it would
+ * say all is well about what was never measured. */
 int report_gate(const struct report_model *m, enum report_fail_on fail_on)
 {
+	if (fail_on != REPORT_FAIL_NEVER &&
+	    (m->nskipped > 0 || m->nnotrun > 0))
+		return 1;
 	return rm_fails(m->verdict, fail_on);
 }

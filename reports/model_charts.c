@@ -18,9 +18,59 @@ static struct rm_stats stats_of(const json_t *s, const char *proto)
 				 rj_num(s, "loss_pct", 0)};
 }
 
-/* The histogram of the RTT samples: RM_BINS equal bins over their range. */
+/* The smallest "nice" step (1, 2 or 5 times a power of ten) at least
+ * raw. */
+static double nice_step(double raw)
+{
+	double p = pow(10, floor(log10(raw))), f = raw / p;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+/* A linear axis over [lo, hi] widened to whole nice steps, about five
+ * ticks (never more than RM_TICKS_MAX); integral steps when whole says
+ * so (counts). */
+static void nice_axis(double lo, double hi, bool whole, struct rm_axis *a)
+{
+	double step;
+
+	if (hi <= lo)
+		hi = lo + (whole ? 1 : fabs(lo) > 0 ? fabs(lo) : 1);
+	step = nice_step((hi - lo) / 5);
+	if (whole && step < 1)
+		step = 1;
+	a->lo = floor(lo / step) * step;
+	a->hi = ceil(hi / step) * step;
+	for (a->nticks = 0; a->nticks < RM_TICKS_MAX; a->nticks++) {
+		double t = a->lo + a->nticks * step;
+
+		if (t > a->hi + step / 2)
+			break;
+		a->ticks[a->nticks] = fabs(t) < step / 1e6 ? 0 : t;
+	}
+}
+
+/* A log2 axis over [lo, hi] (exponents): a tick every 1, 2, 4... powers of
+ * two, at multiples of that step, six at most. */
+static void log2_axis(double lo, double hi, struct rm_axis *a)
+{
+	int step = 1, first;
+
+	a->lo = lo;
+	a->hi = hi > lo ? hi : lo + 1;
+	while ((floor(a->hi) - ceil(a->lo)) / step + 1 > 6)
+		step *= 2;
+	first = (int)ceil(a->lo / step) * step;
+	a->nticks = 0;
+	for (int e = first; e <= a->hi && a->nticks < RM_TICKS_MAX; e += step)
+		a->ticks[a->nticks++] = e;
+}
+
+/* The histogram of the RTT samples: RM_BINS equal bins over the nice
+ * range that holds them, so the ticks fall on bin edges. */
 static void histogram(const json_t *samples, struct rm_heartbeat *h)
 {
+	double lo = 0, hi = 0;
 	size_t i;
 	json_t *v;
 
@@ -31,21 +81,21 @@ static void histogram(const json_t *samples, struct rm_heartbeat *h)
 	json_array_foreach(samples, i, v) {
 		double x = json_number_value(v);
 
-		if (i == 0 || x < h->lo_us)
-			h->lo_us = x;
-		if (i == 0 || x > h->hi_us)
-			h->hi_us = x;
+		if (i == 0 || x < lo)
+			lo = x;
+		if (i == 0 || x > hi)
+			hi = x;
 	}
-	if (h->hi_us <= h->lo_us)
-		h->hi_us = h->lo_us + 1;
+	nice_axis(lo, hi, false, &h->x);
 	json_array_foreach(samples, i, v) {
-		int k = (int)((json_number_value(v) - h->lo_us) /
-			      (h->hi_us - h->lo_us) * RM_BINS);
+		int k = (int)((json_number_value(v) - h->x.lo) /
+			      (h->x.hi - h->x.lo) * RM_BINS);
 
 		k = k < 0 ? 0 : k > RM_BINS - 1 ? RM_BINS - 1 : k;
 		if (++h->bins[k] > h->peak)
 			h->peak = h->bins[k];
 	}
+	nice_axis(0, h->peak, true, &h->y);
 }
 
 /* One heartbeat run of the document. */
@@ -63,6 +113,7 @@ static void heartbeat(const json_t *hb, struct rm_heartbeat *h)
 	h->main = json_is_object(s)
 			  ? stats_of(s, "tcp")
 			  : stats_of(json_object_get(hb, "udp"), "udp");
+	h->proto = "TCP"; /* samples_us are TCP round trips */
 	histogram(rj_arr(hb, "samples_us"), h);
 }
 
@@ -112,12 +163,16 @@ static double size_log2(const json_t *p)
 	return log2(b > 1 ? b : 1);
 }
 
-/* One collective's series and the range its chart shows: every point, the
- * threshold, and 15% headroom above. Returns 0 or -1. */
+/* One collective's series and the range its chart shows: every point
+ * from 0 GB/s, and the gate threshold when it lies near the data; one far
+ * above (more than twice the peak) would flatten the series under it, so
+ * the chart keeps the data's scale and says where the gate is. Returns 0
+ * or -1. */
 static int series(struct report_model *m, const json_t *coll,
 		  const json_t *gate, struct rm_series *s)
 {
 	const json_t *pts = rj_arr(coll, "points");
+	double xmin = 0, xmax = 0, ymax = 0;
 	size_t i;
 	json_t *p;
 
@@ -132,18 +187,21 @@ static int series(struct report_model *m, const json_t *coll,
 		q->x = size_log2(p);
 		q->busbw_gbps = rj_num(p, "busbw_gbps", 0);
 		q->wrong = rj_int(p, "wrong", 0) > 0;
-		if (i == 0 || q->x < s->xmin)
-			s->xmin = q->x;
-		if (i == 0 || q->x > s->xmax)
-			s->xmax = q->x;
-		if (q->busbw_gbps > s->ymax)
-			s->ymax = q->busbw_gbps;
+		if (i == 0 || q->x < xmin)
+			xmin = q->x;
+		if (i == 0 || q->x > xmax)
+			xmax = q->x;
+		if (q->busbw_gbps > ymax)
+			ymax = q->busbw_gbps;
 	}
-	if (s->threshold_gbps > s->ymax)
-		s->ymax = s->threshold_gbps;
-	s->ymax = s->ymax > 0 ? s->ymax * 1.15 : 1;
-	if (s->xmax <= s->xmin)
-		s->xmax = s->xmin + 1;
+	if (s->threshold_gbps > ymax) {
+		if (ymax > 0 && s->threshold_gbps > 2 * ymax)
+			s->gate_above = true;
+		else
+			ymax = s->threshold_gbps;
+	}
+	nice_axis(0, ymax > 0 ? ymax * 1.05 : 1, false, &s->y);
+	log2_axis(xmin, xmax, &s->x);
 	return 0;
 }
 

@@ -39,17 +39,27 @@ static int filter(struct report_model *m, const json_t *arr,
 	return 0;
 }
 
-/* A finding of the severity rank *arg. */
+/* A finding of the severity rank *arg that no cause owns. */
 static bool of_severity(const json_t *f, const void *arg)
 {
-	return rj_sev(rj_str(f, "severity")) == *(const int *)arg;
+	return rj_sev(rj_str(f, "severity")) == *(const int *)arg &&
+	       rj_str(f, "root_cause") == NULL;
+}
+
+/* A finding or entry whose root_cause is the id *arg (NULL: none). */
+static bool of_cause(const json_t *f, const void *arg)
+{
+	const char *want = arg, *id = rj_str(f, "root_cause");
+
+	return want == NULL ? id == NULL : id != NULL && strcmp(id, want) == 0;
 }
 
 /*
- * The findings under their headings: faults, then warnings, each in the
+ * The root causes, each with the findings it owns, then the findings no
+ * cause owns under their headings: faults, then warnings, each in the
  * merge's order (by node, code, summary); informational findings are in
- * the document only. A change to how findings are grouped (by root cause,
- * say) belongs here and in enum rsec, nowhere else.
+ * the document only. A change to how findings are grouped belongs here
+ * and in enum rsec, nowhere else.
  */
 static int group_findings(struct report_model *m)
 {
@@ -58,7 +68,20 @@ static int group_findings(struct report_model *m)
 		int sev;
 	} groups[] = {{RSEC_FAULTS, 2}, {RSEC_WARNINGS, 1}};
 	const json_t *all = rj_arr(m->doc, "findings");
+	const json_t *causes = rj_arr(m->doc, "causes");
+	size_t i;
+	json_t *k;
 
+	m->ncauses = json_array_size(causes);
+	if ((m->causes = rj_alloc(&m->mem, m->ncauses,
+				  sizeof(*m->causes))) == NULL)
+		return -1;
+	json_array_foreach(causes, i, k) {
+		m->causes[i].cause = k;
+		if (filter(m, all, of_cause, rj_str(k, "id"),
+			   &m->causes[i].findings) < 0)
+			return -1;
+	}
 	for (size_t g = 0; g < 2; g++) {
 		m->groups[g].sec = groups[g].sec;
 		if (filter(m, all, of_severity, &groups[g].sev,
@@ -231,17 +254,30 @@ int rm_view(struct report_model *m)
 	m->nnodes = rj_int(n, "nodes", 0);
 	m->ninputs = (long long)json_array_size(rj_arr(d, "inputs"));
 	m->nskipped = (long long)json_array_size(rj_arr(d, "skipped"));
+	m->started = rj_str(json_object_get(d, "run"), "started");
+	m->duration_s = rj_int(json_object_get(d, "run"), "duration_s", 0);
 	m->conflicts = rj_arr(r, "conflicts");
 	m->notes = rj_arr(r, "notes");
 	m->per_node = rj_arr(json_object_get(r, "interface"), "per_node");
 	m->common = rj_str(json_object_get(r, "interface"), "common");
 	m->blocked = rj_arr(r, "blocked");
 	m->nccl_conf = rj_arr(r, "nccl_conf");
-	m->firewall = rj_arr(r, "firewall");
-	m->changes = rj_arr(r, "changes");
-	m->mtu = rj_arr(r, "mtu");
 	m->nodes = rj_arr(d, "nodes");
+	/* an error a root cause explains is its symptom, not a part
+	 * that could not run */
+	for (size_t i = 0; i < json_array_size(m->nodes); i++) {
+		size_t j;
+		json_t *e;
+
+		json_array_foreach(
+			rj_arr(json_array_get(m->nodes, i), "errors"), j, e)
+			m->nnotrun += rj_str(e, "root_cause") == NULL;
+	}
 	if (group_findings(m) < 0 ||
+	    filter(m, rj_arr(r, "firewall"), of_cause, NULL, &m->firewall) <
+		    0 ||
+	    filter(m, rj_arr(r, "changes"), of_cause, NULL, &m->changes) < 0 ||
+	    filter(m, rj_arr(r, "mtu"), of_cause, NULL, &m->mtu) < 0 ||
 	    scope_settings(m, rj_arr(r, "settings")) < 0 ||
 	    matrix(m, json_object_get(d, "matrix")) < 0 || skips(m) < 0 ||
 	    suites(m) < 0)

@@ -5,6 +5,8 @@
  * histograms and bus bandwidth against message size per collective
  * (render_html_data.c, render_svg.c). Every string from a document is
  * escaped (%s). */
+#include <string.h>
+
 #include "report_emit.h"
 
 static const char css[] =
@@ -39,11 +41,30 @@ static const char css[] =
 	".b-pass{background:#067647}.b-fail{background:#b42318}"
 	"svg{background:#fff;border:1px solid #d4d9de;border-radius:6px;"
 	"margin:4px 8px 4px 0}svg text{font:11px system-ui,sans-serif;"
-	"fill:#344054}.charts{display:flex;flex-wrap:wrap}";
+	"fill:#344054}.charts{display:flex;flex-wrap:wrap}"
+	".cause{border-left-width:8px}.cause h3{margin:2px 0 4px}"
+	".fixline{font-weight:600;margin-top:6px}"
+	"details{margin:6px 0}summary{cursor:pointer;color:#344054}"
+	".dialect{font-size:12px;color:#475467;margin-top:4px}"
+	".run{opacity:.9;font-size:13px}"
+	/* print: everything unfolded, no backgrounds, a page per section */
+	"@media print{*{background:none!important;color:#000!important}"
+	"body{font-size:11pt}main{max-width:none;padding:0}"
+	".verdict{padding:0 0 8px;border-bottom:2px solid #000}"
+	"h2{break-before:page}main>h2:first-child{break-before:auto}"
+	".card,pre,svg,tr,li{break-inside:avoid}"
+	"pre{border:1px solid #888;white-space:pre-wrap}"
+	"details::details-content{content-visibility:visible;"
+	"display:block}details>summary{list-style:none}"
+	"svg rect,svg polyline,svg circle{fill-opacity:1}"
+	"svg rect{fill:#555!important}svg polyline{fill:none!important;"
+	"stroke:#000!important}}";
 
 struct html {
 	struct out o; /* %-s: trusted markup */
 	const struct report_model *m;
+	const struct rm_cause *cause; /* the cause being written */
+	bool symptoms; /* inside a cause's symptoms: no fix of their own */
 };
 
 /* Node and code citations as small monospace text. */
@@ -68,6 +89,7 @@ static void cites(const struct out *o, const json_t *arr)
 static void head(const struct html *h)
 {
 	const struct report_model *m = h->m;
+	char run[1024];
 
 	out_f(&h->o,
 	      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
@@ -76,20 +98,30 @@ static void head(const struct html *h)
 	      "%s</title>\n<style>%-s</style></head>\n<body>\n",
 	      m->verdict_word, css);
 	out_f(&h->o,
-	      "<div class=\"verdict v-%s\"><h1>netprobe report: %s</h1><p>%lld "
-	      "fault(s), %lld warning(s) on %lld node(s), from %lld "
+	      "<div class=\"verdict v-%s\"><h1>netprobe report: %s</h1><p>",
+	      m->verdict, m->verdict_word);
+	if (m->ncauses > 0)
+		out_f(&h->o, "<b>%zu root cause(s)</b> explain ", m->ncauses);
+	out_f(&h->o,
+	      "%lld fault(s), %lld warning(s) on %lld node(s), from %lld "
 	      "document(s)",
-	      m->verdict, m->verdict_word, m->nfaults, m->nwarnings, m->nnodes,
-	      m->ninputs);
-	if (m->nskipped > 0)
-		out_f(&h->o, "; %lld file(s) could not be used", m->nskipped);
-	out_f(&h->o, ".</p></div>\n<main>\n");
+	      m->nfaults, m->nwarnings, m->nnodes, m->ninputs);
+	if (m->nskipped > 0 || m->nnotrun > 0)
+		out_f(&h->o,
+		      "; <b>incomplete</b>: %lld of %lld file(s) skipped, %lld "
+		      "part(s) could not run (exit 1 unless --fail-on never)",
+		      m->nskipped, m->nskipped + m->ninputs, m->nnotrun);
+	out_f(&h->o, ".</p><p class=\"run\">%s</p></div>\n<main>\n",
+	      rj_fmt_run(m->started, m->duration_s, m->nodes, run,
+			 sizeof(run)));
 }
 
 /* What starts and ends each section (nothing where NULL). */
 static const char *const opens[RSEC_N] = {
-	[RSEC_FAULTS] = "<h2>Faults</h2>\n",
-	[RSEC_WARNINGS] = "<h2>Warnings</h2>\n",
+	[RSEC_CAUSES] = "<h2>Root causes</h2>\n<p>Fix these; the findings "
+			"under each follow from it.</p>\n",
+	[RSEC_FAULTS] = "<h2>Other faults</h2>\n",
+	[RSEC_WARNINGS] = "<h2>Other warnings</h2>\n",
 	[RSEC_CONFLICTS] = "<h2>Conflicting evidence</h2>\n<p>The report does "
 			   "not pick a side: check these by hand.</p>\n",
 	[RSEC_RECOMMENDATION] = "<h2>Recommendation</h2>\n",
@@ -101,6 +133,8 @@ static const char *const opens[RSEC_N] = {
 	[RSEC_SKIPPED] = "<h3>Files that could not be used</h3><ul>\n",
 };
 static const char *const closes[RSEC_N] = {
+	[RSEC_CAUSE] = "</div>\n",
+	[RSEC_SYMPTOMS] = "</details>\n",
 	[RSEC_NCCL_CONF] = "</pre>\n",
 	[RSEC_HEARTBEATS] = "</div>\n",
 	[RSEC_SKIPPED] = "</ul>\n",
@@ -109,21 +143,30 @@ static const char *const closes[RSEC_N] = {
 /* The page head, a heading, or what opens a block. */
 static void begin(void *o, enum rsec sec)
 {
-	const struct html *h = o;
+	struct html *h = o;
 
-	if (sec == RSEC_REPORT)
+	if (sec == RSEC_REPORT) {
 		head(h);
-	else if (sec == RSEC_INPUTS) /* HTML shows the nodes here */
+	} else if (sec == RSEC_SYMPTOMS) {
+		h->symptoms = true;
+		out_f(&h->o,
+		      "<details><summary>%zu finding(s) it explains</summary>"
+		      "\n",
+		      h->cause != NULL ? h->cause->findings.n : 0);
+	} else if (sec == RSEC_INPUTS) { /* HTML shows the nodes here */
 		html_nodes(&h->o, h->m->nodes);
-	else
+	} else {
 		out_raw(h->o.fp, opens[sec]);
+	}
 }
 
 /* The page foot, or what closes a block. */
 static void end(void *o, enum rsec sec)
 {
-	const struct html *h = o;
+	struct html *h = o;
 
+	if (sec == RSEC_SYMPTOMS)
+		h->symptoms = false;
 	if (sec == RSEC_REPORT)
 		out_f(&h->o,
 		      "<p class=\"muted\">Written by netprobe report %s "
@@ -135,29 +178,67 @@ static void end(void *o, enum rsec sec)
 		out_raw(h->o.fp, closes[sec]);
 }
 
-/* A finding card: fix, evidence and the files it came from. */
-static void finding(void *o, const json_t *f)
+/* A root cause card: its summary, facts beyond its symptoms and its fix
+ * on the node that needs it; the fix's blocks and the folded symptoms
+ * follow, and end(RSEC_CAUSE) closes it. */
+static void cause(void *o, const struct rm_cause *k)
 {
+	struct html *h = o;
+	const json_t *c = k->cause, *fix = json_object_get(c, "fix");
 	size_t j;
 	json_t *e;
 
-	out_f(o,
-	      "<div class=\"card %s\"><span class=\"code\">%s</span> on <span "
-	      "class=\"node\">%s</span><p>%s</p>\n<div>Fix:</div><pre>%s"
-	      "</pre>\n",
+	h->cause = k;
+	out_f(&h->o,
+	      "<div class=\"card cause %s\"><h3>%s on <span "
+	      "class=\"node\">%s</span></h3><p>%s</p>\n",
+	      rj_str(c, "severity"), rj_str(c, "kind"), rj_str(c, "node"),
+	      rj_str(c, "summary"));
+	if (json_array_size(rj_arr(c, "evidence")) > 0) {
+		out_f(&h->o, "<ul>");
+		json_array_foreach(rj_arr(c, "evidence"), j, e)
+			out_f(&h->o,
+			      "<li><span class=\"node\">%s</span> %s <span "
+			      "class=\"muted\">(%s)</span></li>",
+			      rj_str(e, "node"), rj_str(e, "fact"),
+			      rj_str(e, "source"));
+		out_f(&h->o, "</ul>\n");
+	}
+	out_f(&h->o,
+	      "<div class=\"fixline\">Fix on <span class=\"node\">%s</span>: "
+	      "%s</div>\n",
+	      rj_str(fix, "node"), rj_str(fix, "text"));
+}
+
+/* A finding card: fix, evidence and the files it came from (by name);
+ * under a cause, no fix of its own (the cause carries it). */
+static void finding(void *o, const json_t *f)
+{
+	const struct html *h = o;
+	size_t j;
+	json_t *e;
+
+	out_f(&h->o,
+	      "<div class=\"card %s\"><span class=\"code\">%s</span> on "
+	      "<span class=\"node\">%s</span><p>%s</p>\n",
 	      rj_str(f, "severity"), rj_str(f, "code"), rj_str(f, "node"),
-	      rj_str(f, "summary"), rj_str(f, "fix"));
+	      rj_str(f, "summary"));
+	if (!h->symptoms) /* prose: code blocks hold only commands */
+		out_f(&h->o, "<div class=\"fixline\">Fix: %s</div>\n",
+		      rj_str(f, "fix"));
 	if (json_array_size(rj_arr(f, "evidence")) > 0) {
-		out_f(o, "<div>Evidence:</div><ul>");
+		out_f(&h->o, "<div>Evidence:</div><ul>");
 		json_array_foreach(rj_arr(f, "evidence"), j, e)
-			out_f(o,
+			out_f(&h->o,
 			      "<li>%s <span class=\"muted\">(%s)</span></li>",
 			      rj_str(e, "fact"), rj_str(e, "source"));
-		out_f(o, "</ul>\n");
+		out_f(&h->o, "</ul>\n");
 	}
-	out_f(o, "<div class=\"muted\">from ");
-	html_joined(o, rj_arr(f, "sources"), ", ");
-	out_f(o, "</div></div>\n");
+	out_f(&h->o, "<div class=\"muted\">from ");
+	json_array_foreach(rj_arr(f, "sources"), j, e)
+		out_f(&h->o, "%s%s", j ? ", " : "",
+		      rj_basename(json_string_value(e)));
+	out_f(&h->o, "</div></div>\n");
 }
 
 /* A conflict card with every claim. */
@@ -259,11 +340,14 @@ static void settings(void *o, const struct rm_settings *st)
 		      st->scopes[j].node);
 		exports(o, &st->scopes[j]);
 	}
-	out_f(o, "<table><tr><th>setting</th><th>where</th><th>value</th>"
-		 "<th>why</th></tr>\n");
+	/* the blocks above are what to do; why each, folded */
+	out_f(o, "<details><summary>Why each setting (%zu)</summary>\n"
+		 "<table><tr><th>setting</th><th>where</th><th>value</th>"
+		 "<th>why</th></tr>\n",
+	      st->all.n);
 	for (size_t i = 0; i < st->all.n; i++)
 		setting_row(o, st->all.v[i]);
-	out_f(o, "</table>\n");
+	out_f(o, "</table></details>\n");
 }
 
 /* One node's /etc/nccl.conf line. */
@@ -292,13 +376,15 @@ static void firewall(void *o, const json_t *v)
 	cites(o, rj_arr(v, "cites"));
 }
 
-/* One firewall dialect's commands, ready to copy. */
+/* One firewall dialect's commands, ready to copy: one block each. */
 static void commands(void *o, const char *dialect, const json_t *cmds)
 {
 	size_t j;
 	json_t *c;
 
-	out_f(o, "<div>%s:</div><pre>", dialect);
+	if (strcmp(dialect, "shell") != 0)
+		out_f(o, "<div class=\"dialect\">%s:</div>", dialect);
+	out_f(o, "<pre>");
 	json_array_foreach(cmds, j, c)
 		out_f(o, "%s\n", json_string_value(c));
 	out_f(o, "</pre>\n");
@@ -312,7 +398,8 @@ static void card(const struct out *o, const json_t *v, const char *why,
 	      rj_str(v, "node"));
 	if (why != NULL)
 		out_f(o, " %s", why);
-	out_f(o, "<pre>%s</pre>", cmd);
+	if (cmd != NULL) /* a command block holds only commands */
+		out_f(o, "<pre>%s</pre>", cmd);
 	cites(o, rj_arr(v, "cites"));
 	out_f(o, "</div>\n");
 }
@@ -320,7 +407,7 @@ static void card(const struct out *o, const json_t *v, const char *why,
 /* A change to how a node runs. */
 static void change(void *o, const json_t *v)
 {
-	card(o, v, NULL, rj_str(v, "change"));
+	card(o, v, rj_str(v, "change"), NULL);
 }
 
 /* An MTU to set, with why. */
@@ -350,8 +437,8 @@ static void nccl(void *o, const struct rm_nccl *r)
 /* A file that could not be used, with where and why. */
 static void skipped(void *o, const struct rm_skip *s)
 {
-	out_f(o, "<li><span class=\"code\">%s</span>: %s</li>\n", s->where,
-	      s->why);
+	out_f(o, "<li><span class=\"code\">%s</span>: %s</li>\n",
+	      rj_basename(s->where), s->why);
 }
 
 int report_render_html(const struct report_model *m, FILE *fp)
@@ -359,6 +446,7 @@ int report_render_html(const struct report_model *m, FILE *fp)
 	static const struct report_emitter e = {
 		.begin = begin,
 		.end = end,
+		.cause = cause,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -374,7 +462,7 @@ int report_render_html(const struct report_model *m, FILE *fp)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct html h = {{fp, xml_escape, out_raw}, m};
+	struct html h = {{fp, xml_escape, out_raw}, m, NULL, false};
 
 	return report_walk(m, &e, &h, fp);
 }

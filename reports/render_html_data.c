@@ -2,6 +2,9 @@
  * as a coloured grid, each NCCL run with its charts, gate and ranks, and
  * the nodes with the files they wrote. Every string from a document is
  * escaped (%s). */
+#include <stdio.h>
+#include <string.h>
+
 #include "report_emit.h"
 
 /* The items of a string array joined by sep (markup). */
@@ -24,10 +27,15 @@ static void node_row(const struct out *o, const json_t *v)
 	html_joined(o, rj_arr(v, "commands"), ", ");
 	out_f(o, "</td><td>%s / %s</td><td class=\"muted\">",
 	      rj_strd(v, "container", "-"), rj_strd(v, "wsl", "-"));
-	html_joined(o, rj_arr(v, "files"), "<br>");
+	json_array_foreach(rj_arr(v, "files"), j, c) /* names only */
+		out_f(o, "%-s%s", j ? "<br>" : "",
+		      rj_basename(json_string_value(c)));
 	json_array_foreach(rj_arr(v, "errors"), j, c)
-		out_f(o, "<br>error: %s: %s", rj_str(c, "step"),
-		      rj_str(c, "message"));
+		out_f(o, "<br>error: %s: %s%s%s%s", rj_str(c, "step"),
+		      rj_str(c, "message"),
+		      rj_str(c, "root_cause") ? " (root cause " : "",
+		      rj_strd(c, "root_cause", ""),
+		      rj_str(c, "root_cause") ? ")" : "");
 	out_f(o, "</td></tr>\n");
 }
 
@@ -144,10 +152,29 @@ void html_nccl(const struct out *o, const struct rm_nccl *r)
 		rj_arr(json_object_get(r->run, "gate"), "checks");
 	const json_t *ranks = rj_arr(r->run, "ranks");
 
+	const char *st = rj_strd(r->run, "started", "");
+	json_t *hosts = json_array(), *c;
+	size_t j;
+
+	/* each run its own heading: when it started and where its ranks
+	 * ran, so runs from one host are told apart */
+	json_array_foreach(ranks, j, c)
+		rj_add_unique(hosts, rj_strd(c, "host", "?"));
+	out_f(o, "<h2>NCCL run");
+	if (strlen(st) >= 19) { /* out_f's %s takes no precision */
+		char when[40];
+
+		snprintf(when, sizeof(when), " of %.10s %.8s UTC", st, st + 11);
+		out_f(o, "%s", when);
+	}
+	out_f(o, ": %zu rank(s)", json_array_size(ranks));
+	json_array_foreach(hosts, j, c) /* escaped: names from documents */
+		out_f(o, "%-s%s", j ? ", " : " on ", json_string_value(c));
 	out_f(o,
-	      "<h2>NCCL (ncclcheck from <span class=\"node\">%s</span>, %zu "
-	      "ranks)</h2>\n<div class=\"charts\">",
-	      rj_str(r->run, "host"), json_array_size(ranks));
+	      " <span class=\"muted\">(ncclcheck from <span class=\"node\">"
+	      "%s</span>)</span></h2>\n<div class=\"charts\">",
+	      rj_str(r->run, "host"));
+	json_decref(hosts);
 	for (size_t i = 0; i < r->n; i++)
 		svg_bandwidth(o, &r->series[i]);
 	out_f(o, "</div>\n");

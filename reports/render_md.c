@@ -10,6 +10,8 @@
 struct md {
 	struct out o;
 	const struct report_model *m;
+	const struct rm_cause *cause; /* the cause being written */
+	bool symptoms; /* inside a cause's symptoms: one line each */
 };
 
 /* Document text safe for Markdown prose and table cells. */
@@ -56,8 +58,10 @@ static void cites(const struct out *o, const json_t *arr)
 
 /* What starts and ends each section (nothing where NULL). */
 static const char *const opens[RSEC_N] = {
-	[RSEC_FAULTS] = "\n## Faults\n\n",
-	[RSEC_WARNINGS] = "\n## Warnings\n\n",
+	[RSEC_CAUSES] = "\n## Root causes\n\nFix these; the findings under "
+			"each follow from it.\n",
+	[RSEC_FAULTS] = "\n## Other faults\n\n",
+	[RSEC_WARNINGS] = "\n## Other warnings\n\n",
 	[RSEC_CONFLICTS] = "\n## Conflicting evidence\n\nNot resolved by the "
 			   "report: check these by hand.\n\n",
 	[RSEC_RECOMMENDATION] = "\n## Recommendation\n\n",
@@ -68,24 +72,44 @@ static const char *const opens[RSEC_N] = {
 };
 static const char *const closes[RSEC_N] = {
 	[RSEC_NCCL_CONF] = "```\n",
+	[RSEC_SYMPTOMS] = "\n</details>\n",
 };
 
 /* The title line, a heading, or what opens a block. */
 static void begin(void *o, enum rsec sec)
 {
-	const struct md *w = o;
+	struct md *w = o;
 	const struct report_model *m = w->m;
+	char run[1024];
 
 	if (sec == RSEC_REPORT) {
-		out_f(&w->o,
-		      "# netprobe report: %s\n\n**%lld fault(s), %lld "
-		      "warning(s)** on %lld node(s).\n",
-		      m->verdict_word, m->nfaults, m->nwarnings, m->nnodes);
+		out_f(&w->o, "# netprobe report: %s\n\n", m->verdict_word);
+		if (m->ncauses > 0)
+			out_f(&w->o, "**%zu root cause(s)** explain ",
+			      m->ncauses);
+		out_f(&w->o, "%lld fault(s), %lld warning(s) on %lld node(s).\n",
+		      m->nfaults, m->nwarnings, m->nnodes);
+		if (*rj_fmt_run(m->started, m->duration_s, m->nodes, run,
+				sizeof(run)) != '\0')
+			out_f(&w->o, "\n%s.\n", run);
+		if (m->nskipped > 0 || m->nnotrun > 0)
+			out_f(&w->o,
+			      "\n**Incomplete:** %lld of %lld file(s) skipped, "
+			      "%lld part(s) could not run (exit 1 unless "
+			      "`--fail-on never`).\n",
+			      m->nskipped, m->nskipped + m->ninputs,
+			      m->nnotrun);
 	} else if (sec == RSEC_INPUTS) {
 		out_f(&w->o, "\n### Inputs\n\n%lld documents read", m->ninputs);
 		if (m->nskipped > 0)
 			out_f(&w->o, ", %lld skipped", m->nskipped);
 		out_f(&w->o, ".\n");
+	} else if (sec == RSEC_SYMPTOMS) {
+		w->symptoms = true;
+		out_f(&w->o,
+		      "\n<details><summary>%zu finding(s) it explains"
+		      "</summary>\n\n",
+		      w->cause != NULL ? w->cause->findings.n : 0);
 	} else {
 		out_raw(w->o.fp, opens[sec]);
 	}
@@ -94,20 +118,51 @@ static void begin(void *o, enum rsec sec)
 /* What closes a block. */
 static void end(void *o, enum rsec sec)
 {
-	out_raw(((const struct out *)o)->fp, closes[sec]);
+	struct md *w = o;
+
+	if (sec == RSEC_SYMPTOMS)
+		w->symptoms = false;
+	out_raw(w->o.fp, closes[sec]);
 }
 
-/* A finding as a list item with its fix and evidence. */
-static void finding(void *o, const json_t *f)
+/* A root cause: its summary, facts beyond its symptoms, and its fix. */
+static void cause(void *o, const struct rm_cause *k)
 {
+	struct md *w = o;
+	const json_t *c = k->cause, *fix = json_object_get(c, "fix");
 	size_t j;
 	json_t *e;
 
-	out_f(o, "- **`%-s`** on **%s**: %s\n  - fix: `%-s`\n",
+	w->cause = k;
+	out_f(&w->o, "\n### %s on %s (%s)\n\n%s\n\n", rj_str(c, "kind"),
+	      rj_str(c, "node"), rj_str(c, "severity"), rj_str(c, "summary"));
+	json_array_foreach(rj_arr(c, "evidence"), j, e)
+		out_f(&w->o, "- %s: %s (%s)\n", rj_str(e, "node"),
+		      rj_str(e, "fact"), rj_str(e, "source"));
+	if (json_array_size(rj_arr(c, "evidence")) > 0)
+		out_f(&w->o, "\n");
+	out_f(&w->o, "**Fix on %s:** %s\n", rj_str(fix, "node"),
+	      rj_str(fix, "text"));
+}
+
+/* A finding as a list item with its fix and evidence; under a cause, one
+ * line (the cause carries the fix). */
+static void finding(void *o, const json_t *f)
+{
+	const struct md *w = o;
+	size_t j;
+	json_t *e;
+
+	if (w->symptoms) {
+		out_f(&w->o, "- `%-s` on **%s**: %s\n", rj_str(f, "code"),
+		      rj_str(f, "node"), rj_str(f, "summary"));
+		return;
+	}
+	out_f(&w->o, "- **`%-s`** on **%s**: %s\n  - fix: %s\n",
 	      rj_str(f, "code"), rj_str(f, "node"), rj_str(f, "summary"),
 	      rj_str(f, "fix"));
 	json_array_foreach(rj_arr(f, "evidence"), j, e)
-		out_f(o, "  - evidence: %s (%s)\n", rj_str(e, "fact"),
+		out_f(&w->o, "  - evidence: %s (%s)\n", rj_str(e, "fact"),
 		      rj_str(e, "source"));
 }
 
@@ -205,7 +260,9 @@ static void commands(void *o, const char *dialect, const json_t *cmds)
 	size_t j;
 	json_t *c;
 
-	out_f(o, "\n%s:\n\n```sh\n", dialect);
+	if (strcmp(dialect, "shell") != 0)
+		out_f(o, "\n%s:\n", dialect);
+	out_f(o, "\n```sh\n");
 	json_array_foreach(cmds, j, c)
 		out_f(o, "%-s\n", json_string_value(c));
 	out_f(o, "```\n");
@@ -306,7 +363,7 @@ static void nccl(void *o, const struct rm_nccl *r)
 /* A file that could not be used, with where and why. */
 static void skipped(void *o, const struct rm_skip *s)
 {
-	out_f(o, "- skipped `%-s`: %s\n", s->where, s->why);
+	out_f(o, "- skipped `%-s`: %s\n", rj_basename(s->where), s->why);
 }
 
 int report_render_md(const struct report_model *m, FILE *fp)
@@ -314,6 +371,7 @@ int report_render_md(const struct report_model *m, FILE *fp)
 	static const struct report_emitter e = {
 		.begin = begin,
 		.end = end,
+		.cause = cause,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -329,7 +387,7 @@ int report_render_md(const struct report_model *m, FILE *fp)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct md w = {{fp, prose, code}, m};
+	struct md w = {{fp, prose, code}, m, NULL, false};
 
 	return report_walk(m, &e, &w, fp);
 }

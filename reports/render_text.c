@@ -18,6 +18,8 @@ struct text {
 	struct out o; /* %-s: an ANSI sequence */
 	const struct report_model *m;
 	bool colour;
+	bool symptoms; /* inside a cause's symptoms: one line each */
+	const char *indent; /* before a command block's lines */
 };
 
 /* An ANSI sequence, empty without colour. */
@@ -53,8 +55,10 @@ static void cites(const struct text *t, const json_t *arr)
 
 /* Section headings, and lines that start a list (nothing where NULL). */
 static const char *const titles[RSEC_N] = {
-	[RSEC_FAULTS] = "FAULTS",
-	[RSEC_WARNINGS] = "WARNINGS",
+	[RSEC_CAUSES] = "ROOT CAUSES (fix these; the findings under each follow "
+			"from it)",
+	[RSEC_FAULTS] = "OTHER FAULTS",
+	[RSEC_WARNINGS] = "OTHER WARNINGS",
 	[RSEC_CONFLICTS] = "CONFLICTING EVIDENCE (not resolved: check by hand)",
 	[RSEC_RECOMMENDATION] = "RECOMMENDATION",
 	[RSEC_DETAILS] = "DETAILS",
@@ -62,26 +66,51 @@ static const char *const titles[RSEC_N] = {
 static const char *const opens[RSEC_N] = {
 	[RSEC_NCCL_CONF] = "  /etc/nccl.conf, per node:\n",
 	[RSEC_NODES] = "  nodes:\n",
+	[RSEC_SYMPTOMS] = "     symptoms:\n",
 };
+
+/* The verdict line: the causes, then how many findings they explain. */
+static void verdict(const struct text *t)
+{
+	const struct report_model *m = t->m;
+	const char *v = m->verdict;
+	char run[1024];
+
+	out_f(&t->o, "%-sverdict: %s%-s: ",
+	      c_on(t, strcmp(v, "fault") == 0     ? RED
+		      : strcmp(v, "warning") == 0 ? YEL
+						  : GRN),
+	      m->verdict_word, c_on(t, OFF));
+	if (m->ncauses > 0)
+		out_f(&t->o, "%zu root cause%s (", m->ncauses,
+		      m->ncauses == 1 ? "" : "s");
+	out_f(&t->o, "%lld fault%s, %lld warning%s", m->nfaults,
+	      m->nfaults == 1 ? "" : "s", m->nwarnings,
+	      m->nwarnings == 1 ? "" : "s");
+	out_f(&t->o, "%s on %lld node%s", m->ncauses > 0 ? ")" : "",
+	      m->nnodes, m->nnodes == 1 ? "" : "s");
+	if (m->nskipped > 0 || m->nnotrun > 0)
+		out_f(&t->o,
+		      "; %-sincomplete%-s: %lld of %lld file%s skipped, %lld "
+		      "part%s could not run (exit 1 unless --fail-on never)",
+		      c_on(t, RED), c_on(t, OFF), m->nskipped,
+		      m->nskipped + m->ninputs,
+		      m->nskipped + m->ninputs == 1 ? "" : "s", m->nnotrun,
+		      m->nnotrun == 1 ? "" : "s");
+	out_f(&t->o, "\n");
+	if (*rj_fmt_run(m->started, m->duration_s, m->nodes, run,
+			sizeof(run)) != '\0')
+		out_f(&t->o, "%s\n", run);
+}
 
 /* The verdict line, a heading, or the line that opens a list. */
 static void begin(void *o, enum rsec sec)
 {
-	const struct text *t = o;
+	struct text *t = o;
 	const struct report_model *m = t->m;
-	const char *v = m->verdict;
 
 	if (sec == RSEC_REPORT) {
-		out_f(&t->o,
-		      "%-sverdict: %s%-s: %lld fault%s, %lld warning%s on "
-		      "%lld node%s\n",
-		      c_on(t, strcmp(v, "fault") == 0     ? RED
-			      : strcmp(v, "warning") == 0 ? YEL
-							  : GRN),
-		      m->verdict_word, c_on(t, OFF), m->nfaults,
-		      m->nfaults == 1 ? "" : "s", m->nwarnings,
-		      m->nwarnings == 1 ? "" : "s", m->nnodes,
-		      m->nnodes == 1 ? "" : "s");
+		verdict(t);
 	} else if (sec == RSEC_INPUTS) {
 		out_f(&t->o, "  inputs: %lld read", m->ninputs);
 		if (m->nskipped > 0)
@@ -91,8 +120,42 @@ static void begin(void *o, enum rsec sec)
 		out_f(&t->o, "\n%-s%s%-s\n", c_on(t, BLD), titles[sec],
 		      c_on(t, OFF));
 	} else {
+		t->symptoms = sec == RSEC_SYMPTOMS;
 		out_raw(t->o.fp, opens[sec]);
 	}
+}
+
+/* Leaves a cause's symptoms; commands go back to the recommendation's
+ * indent. */
+static void end(void *o, enum rsec sec)
+{
+	struct text *t = o;
+
+	if (sec == RSEC_SYMPTOMS)
+		t->symptoms = false;
+	if (sec == RSEC_CAUSES)
+		t->indent = "    ";
+}
+
+/* A root cause: its summary, the facts beyond its symptoms, and its fix
+ * on the node that needs it. */
+static void cause(void *o, const struct rm_cause *k)
+{
+	struct text *t = o;
+	const json_t *c = k->cause, *fix = json_object_get(c, "fix");
+	bool fault = rj_sev(rj_str(c, "severity")) == 2;
+	size_t j;
+	json_t *e;
+
+	out_f(&t->o, "  %-s%s on %s%-s: %s\n",
+	      c_on(t, fault ? RED : YEL), rj_str(c, "kind"), rj_str(c, "node"),
+	      c_on(t, OFF), rj_str(c, "summary"));
+	json_array_foreach(rj_arr(c, "evidence"), j, e)
+		out_f(&t->o, "     - %s: %s (%s)\n", rj_str(e, "node"),
+		      rj_str(e, "fact"), rj_str(e, "source"));
+	out_f(&t->o, "     %-sfix on %s%-s: %s\n", c_on(t, BLD),
+	      rj_str(fix, "node"), c_on(t, OFF), rj_str(fix, "text"));
+	t->indent = "       ";
 }
 
 /* A finding: code, node and summary, then its fix and evidence. */
@@ -103,6 +166,11 @@ static void finding(void *o, const json_t *f)
 	size_t j;
 	json_t *e;
 
+	if (t->symptoms) {
+		out_f(&t->o, "       %s on %s: %s\n", rj_str(f, "code"),
+		      rj_str(f, "node"), rj_str(f, "summary"));
+		return;
+	}
 	out_f(&t->o, "  %-s%s%-s on %s: %s\n    fix: %s\n",
 	      c_on(t, fault ? RED : YEL), rj_str(f, "code"), c_on(t, OFF),
 	      rj_str(f, "node"), rj_str(f, "summary"), rj_str(f, "fix"));
@@ -215,15 +283,17 @@ static void firewall(void *o, const json_t *v)
 		out_f(&t->o, "    # %s\n", rj_str(c, "why"));
 }
 
-/* One firewall dialect's commands. */
+/* One firewall dialect's commands (a shell fix has no label). */
 static void commands(void *o, const char *dialect, const json_t *cmds)
 {
+	const struct text *t = o;
 	size_t j;
 	json_t *c;
 
-	out_f(o, "    %s:\n", dialect);
+	if (strcmp(dialect, "shell") != 0)
+		out_f(&t->o, "%s%s:\n", t->indent, dialect);
 	json_array_foreach(cmds, j, c)
-		out_f(o, "      %s\n", json_string_value(c));
+		out_f(&t->o, "%s  %s\n", t->indent, json_string_value(c));
 }
 
 /* A change to how a node runs. */
@@ -264,8 +334,12 @@ static void node(void *o, const json_t *v)
 		out_f(o, "; WSL %s", wsl);
 	out_f(o, "\n");
 	json_array_foreach(rj_arr(v, "errors"), j, c)
-		out_f(o, "      error in %s: %s: %s\n", rj_str(c, "file"),
-		      rj_str(c, "step"), rj_str(c, "message"));
+		out_f(o, "      error in %s: %s: %s%s%s%s\n",
+		      rj_basename(rj_str(c, "file")),
+		      rj_str(c, "step"), rj_str(c, "message"),
+		      rj_str(c, "root_cause") ? " (root cause " : "",
+		      rj_strd(c, "root_cause", ""),
+		      rj_str(c, "root_cause") ? ")" : "");
 }
 
 /* Connectivity as a list of cells, each with what was seen. */
@@ -343,13 +417,15 @@ static void nccl(void *o, const struct rm_nccl *r)
 /* A file that could not be used, with where and why. */
 static void skipped(void *o, const struct rm_skip *s)
 {
-	out_f(o, "    skipped %s: %s\n", s->where, s->why);
+	out_f(o, "    skipped %s: %s\n", rj_basename(s->where), s->why);
 }
 
 int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 {
 	static const struct report_emitter e = {
 		.begin = begin,
+		.end = end,
+		.cause = cause,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -366,7 +442,7 @@ int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct text t = {{fp, put, out_raw}, m, colour};
+	struct text t = {{fp, put, out_raw}, m, colour, false, "    "};
 
 	return report_walk(m, &e, &t, fp);
 }

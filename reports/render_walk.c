@@ -1,5 +1,6 @@
 /* netprobe report: the one walk over the model. The order and grouping of
- * the sections live here, for every format: the verdict; findings under
+ * the sections live here, for every format: the verdict; the root causes,
+ * each with its fix and its symptoms; the findings no cause owns under
  * their headings; conflicting evidence; the recommendation (notes, the
  * interfaces, settings, /etc/nccl.conf, ports to open, changes, MTUs);
  * the details (nodes, connectivity, heartbeats, NCCL, inputs). */
@@ -29,11 +30,61 @@ static void list(const struct report_emitter *e, void *o, enum rsec sec,
 	CALL(e, end, o, sec);
 }
 
+/* A list of the model, one callback per item. */
+static void items(const struct report_emitter *e, void *o, enum rsec sec,
+		  const struct rm_list *l, void (*item)(void *, const json_t *))
+{
+	if (l->n == 0)
+		return;
+	CALL(e, begin, o, sec);
+	for (size_t i = 0; i < l->n; i++)
+		if (item != NULL)
+			item(o, l->v[i]);
+	CALL(e, end, o, sec);
+}
+
+/* Firewall dialects in the order a fix shows them: one block each. */
+static const char *const dialects[] = {"shell", "nftables", "ufw",
+				       "firewalld"};
+#define NDIALECTS (sizeof(dialects) / sizeof(dialects[0]))
+
+/* Each dialect's commands of a commands object, one block each. */
+static void blocks(const struct report_emitter *e, void *o,
+		   const json_t *cmds)
+{
+	for (size_t d = 0; d < NDIALECTS; d++) {
+		const json_t *v = rj_arr(cmds, dialects[d]);
+
+		if (json_array_size(v) > 0)
+			CALL(e, commands, o, dialects[d], v);
+	}
+}
+
+/* The root causes: each with its fix and, folded, its symptoms. */
+static void causes(const struct report_model *m,
+		   const struct report_emitter *e, void *o)
+{
+	if (m->ncauses == 0)
+		return;
+	CALL(e, begin, o, RSEC_CAUSES);
+	for (size_t i = 0; i < m->ncauses; i++) {
+		const struct rm_cause *k = &m->causes[i];
+
+		CALL(e, begin, o, RSEC_CAUSE);
+		CALL(e, cause, o, k);
+		blocks(e, o,
+		       json_object_get(json_object_get(k->cause, "fix"),
+				       "commands"));
+		items(e, o, RSEC_SYMPTOMS, &k->findings, e->finding);
+		CALL(e, end, o, RSEC_CAUSE);
+	}
+	CALL(e, end, o, RSEC_CAUSES);
+}
+
 /* The recommendation, in the order the deciders built it. */
 static void recommendation(const struct report_model *m,
 			   const struct report_emitter *e, void *o)
 {
-	static const char *const dialects[] = {"nftables", "ufw", "firewalld"};
 	size_t i;
 	json_t *v;
 
@@ -44,18 +95,12 @@ static void recommendation(const struct report_model *m,
 	if (m->settings.all.n > 0)
 		CALL(e, settings, o, &m->settings);
 	list(e, o, RSEC_NCCL_CONF, m->nccl_conf, e->conf_line, false);
-	json_array_foreach(m->firewall, i, v) {
-		CALL(e, firewall, o, v);
-		for (int d = 0; d < 3; d++) {
-			json_t *cmds = rj_arr(json_object_get(v, "commands"),
-					      dialects[d]);
-
-			if (json_array_size(cmds) > 0)
-				CALL(e, commands, o, dialects[d], cmds);
-		}
+	for (i = 0; i < m->firewall.n; i++) {
+		CALL(e, firewall, o, m->firewall.v[i]);
+		blocks(e, o, json_object_get(m->firewall.v[i], "commands"));
 	}
-	list(e, o, RSEC_CHANGES, m->changes, e->change, false);
-	list(e, o, RSEC_MTU, m->mtu, e->mtu, false);
+	items(e, o, RSEC_CHANGES, &m->changes, e->change);
+	items(e, o, RSEC_MTU, &m->mtu, e->mtu);
 	CALL(e, end, o, RSEC_RECOMMENDATION);
 }
 
@@ -90,6 +135,7 @@ int report_walk(const struct report_model *m, const struct report_emitter *e,
 		void *o, FILE *fp)
 {
 	CALL(e, begin, o, RSEC_REPORT);
+	causes(m, e, o);
 	for (size_t g = 0; g < m->ngroups; g++) {
 		const struct rm_group *gr = &m->groups[g];
 

@@ -73,7 +73,9 @@ void report_model_free(struct report_model *m);
 /* The merged document (schema REPORT_SCHEMA), owned by the model. */
 const json_t *report_doc(const struct report_model *m);
 
-/* The exit status the report means under fail_on: 0 pass, 1 fail. */
+/* The exit status the report means under fail_on: 0 pass, 1 fail. Any
+ * input file skipped, or any error a document holds (a part that could
+ * not run), fails it unless fail_on is REPORT_FAIL_NEVER. */
 int report_gate(const struct report_model *m, enum report_fail_on fail_on);
 
 /* Renderers: each writes the whole report to fp. Return 0, or -1 when a
@@ -102,6 +104,16 @@ json_t *rj_arr(const json_t *o, const char *key);
 int rj_sev(const char *severity);
 /* Formats microseconds for humans ("412us", "1.25ms", "2.00s"). */
 char *rj_fmt_us(double us, char *buf, size_t len);
+/* The name of a file without its directories: the paths of the machine
+ * that renders a report stay out of it. */
+const char *rj_basename(const char *path);
+/* Formats a span of seconds for humans ("31 s", "4 min 40 s",
+ * "2 h 5 min"). */
+char *rj_fmt_span(long long s, char *buf, size_t len);
+/* The when-and-where line of a report: "2026-11-21 17:29:51 UTC, over
+ * 4 min 40 s; nodes gpu-a, gpu-b" ("" when no document says when). */
+char *rj_fmt_run(const char *started, long long span_s, const json_t *nodes,
+		 char *buf, size_t len);
 /* Formats a byte count for humans ("8 B", "64 KiB", "128 MiB"). */
 char *rj_fmt_bytes(double bytes, char *buf, size_t len);
 /* Sorts a JSON array in place with cmp (over json_t * elements). Returns

@@ -93,6 +93,20 @@ json_t *rd_mtu(const struct rctx *c);
  * gap (decide_notes.c). */
 json_t *rd_notes(const struct rctx *c);
 
+/* Root causes across nodes (decide_causes.c): one per node's MTU, NAT
+ * layer, firewall or hostname mapping, owning every finding it explains
+ * (each such finding gets `root_cause`, the cause's id) and taking the
+ * recommendation's firewall, change and MTU entries as its fix (they get
+ * `root_cause` too). Sorted worst first, then by node and kind. Returns a
+ * new array or NULL. */
+json_t *rd_causes(const struct rctx *c, json_t *rec);
+
+/* Errors a cause explains: a probe toward a node behind NAT that timed
+ * out (a peer's scan could not reach its responder) is the NAT's symptom,
+ * not a part that could not run. Each such error of the node table
+ * (rn_table) gets `root_cause` and joins the cause's evidence. */
+void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes);
+
 /* The whole `recommendation` (decide_recommend.c). Returns it or NULL. */
 json_t *rd_recommend(const struct rctx *c);
 

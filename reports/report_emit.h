@@ -15,7 +15,12 @@ struct report_emitter {
 	/* A section starts or ends (the heading, a table's frame). */
 	void (*begin)(void *o, enum rsec sec);
 	void (*end)(void *o, enum rsec sec);
-	/* RSEC_FAULTS, RSEC_WARNINGS, RSEC_CONFLICTS */
+	/* RSEC_CAUSE, inside RSEC_CAUSES: the cause (its summary, evidence
+	 * and fix text); its fix's commands follow through `commands`
+	 * (dialect "shell", "nftables", "ufw" or "firewalld", one block
+	 * each), then RSEC_SYMPTOMS with the findings it owns. */
+	void (*cause)(void *o, const struct rm_cause *k);
+	/* RSEC_SYMPTOMS, RSEC_FAULTS, RSEC_WARNINGS, RSEC_CONFLICTS */
 	void (*finding)(void *o, const json_t *f);
 	void (*conflict)(void *o, const json_t *c);
 	/* RSEC_RECOMMENDATION, in this order */

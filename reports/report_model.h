@@ -11,7 +11,11 @@
 /* The sections of a report, in the order report_walk visits them. */
 enum rsec {
 	RSEC_REPORT, /* the whole report: the verdict, then the rest */
-	RSEC_FAULTS, /* a group of findings */
+	RSEC_CAUSES, /* the root causes */
+	RSEC_CAUSE,  /* one cause: the cause callback, its fix's commands,
+		      * its symptoms */
+	RSEC_SYMPTOMS, /* the findings one cause owns, folded */
+	RSEC_FAULTS, /* a group of findings no cause owns */
 	RSEC_WARNINGS,
 	RSEC_CONFLICTS,
 	RSEC_RECOMMENDATION,
@@ -30,6 +34,14 @@ enum rsec {
 struct rm_list {
 	const json_t **v;
 	size_t n;
+};
+
+/* A root cause and the findings it owns (its symptoms), in the merge's
+ * order. */
+struct rm_cause {
+	const json_t *cause; /* id, kind, node, severity, summary, fix,
+			      * evidence */
+	struct rm_list findings;
 };
 
 /* Findings shown together under one heading. */
@@ -67,15 +79,25 @@ struct rm_stats {
 };
 
 #define RM_BINS 30
+#define RM_TICKS_MAX 12
+
+/* A chart axis: its range and the ticks on it, "nice numbers" (1, 2 or 5
+ * times a power of ten; for a log2 axis, exponents every 1, 2, 4, ...). */
+struct rm_axis {
+	double lo, hi;
+	double ticks[RM_TICKS_MAX];
+	int nticks;
+};
 
 /* One heartbeat run and the histogram of its RTT samples. */
 struct rm_heartbeat {
 	const char *from, *to;
 	struct rm_stats stats[2]; /* TCP, UDP: those measured */
 	size_t nstats;
-	struct rm_stats main; /* TCP, else UDP: the one a summary names */
-	size_t nsamples;      /* 0: no histogram */
-	double lo_us, hi_us;  /* the histogram's range */
+	struct rm_stats main;  /* TCP, else UDP: the one a summary names */
+	const char *proto;     /* the samples' protocol: "TCP" */
+	size_t nsamples;       /* 0: no histogram */
+	struct rm_axis x, y;   /* RTT in us (bins over x's range), count */
 	int bins[RM_BINS], peak;
 };
 
@@ -91,13 +113,15 @@ struct rm_series {
 	const json_t *coll; /* name, peak */
 	struct rm_point *pts;
 	size_t n;
-	double xmin, xmax, ymax;
+	struct rm_axis x, y;   /* log2 of the size; GB/s from 0 */
 	double threshold_gbps; /* -1 when no gate check names it */
+	bool gate_above;       /* the threshold lies far above the data: the
+				* chart keeps the data's scale and notes it */
 };
 
 /* One ncclcheck run. */
 struct rm_nccl {
-	const json_t *run; /* host, ranks, gate */
+	const json_t *run; /* host, started, ranks, gate */
 	struct rm_series *series;
 	size_t n;
 };
@@ -121,15 +145,26 @@ struct report_model {
 	const char *verdict;      /* "fault", "warning" or "pass" */
 	const char *verdict_word; /* "FAULT", "WARNING" or "PASS" */
 	long long nfaults, nwarnings, nnodes, ninputs, nskipped;
+	long long nnotrun; /* errors the documents hold: parts that could
+			    * not run */
+	const char *started; /* the first document's start (RFC 3339 UTC),
+			      * NULL when none says */
+	long long duration_s; /* to the last document's end */
 
-	/* Findings under their headings: faults, then warnings. */
+	/* Root causes, worst first, each with its symptoms. */
+	struct rm_cause *causes;
+	size_t ncauses;
+
+	/* Findings no cause owns, under their headings: faults, then
+	 * warnings. */
 	struct rm_group groups[2];
 	size_t ngroups;
 	const json_t *conflicts;
 
-	/* The recommendation (arrays of the document). */
-	const json_t *notes, *per_node, *blocked, *nccl_conf, *firewall;
-	const json_t *changes, *mtu;
+	/* The recommendation (arrays of the document); firewall, changes
+	 * and mtu hold only the entries no cause took as its fix. */
+	const json_t *notes, *per_node, *blocked, *nccl_conf;
+	struct rm_list firewall, changes, mtu;
 	const char *common; /* one interface on every node, or NULL */
 	struct rm_settings settings;
 

@@ -65,6 +65,50 @@ char *rj_fmt_us(double us, char *buf, size_t len)
 	return buf;
 }
 
+const char *rj_basename(const char *path)
+{
+	const char *s = path != NULL ? strrchr(path, '/') : NULL;
+
+	return s != NULL ? s + 1 : path;
+}
+
+char *rj_fmt_span(long long s, char *buf, size_t len)
+{
+	if (s < 60)
+		snprintf(buf, len, "%lld s", s < 0 ? 0 : s);
+	else if (s < 3600 && s % 60 == 0)
+		snprintf(buf, len, "%lld min", s / 60);
+	else if (s < 3600)
+		snprintf(buf, len, "%lld min %lld s", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lld h %lld min", s / 3600, s / 60 % 60);
+	return buf;
+}
+
+char *rj_fmt_run(const char *started, long long span_s, const json_t *nodes,
+		 char *buf, size_t len)
+{
+	char span[32];
+	size_t l = 0, i;
+	json_t *n;
+	int k;
+
+	buf[0] = '\0';
+	if (started != NULL && strlen(started) >= 19)
+		l = (size_t)snprintf(buf, len, "run %.10s %.8s UTC, over %s",
+				     started, started + 11,
+				     rj_fmt_span(span_s, span, sizeof(span)));
+	json_array_foreach(nodes, i, n) {
+		if (l >= len)
+			break;
+		k = snprintf(buf + l, len - l, "%s%s",
+			     i ? ", " : l ? "; nodes " : "nodes ",
+			     rj_strd(n, "name", "?"));
+		l += k > 0 ? (size_t)k : 0;
+	}
+	return buf;
+}
+
 char *rj_fmt_bytes(double bytes, char *buf, size_t len)
 {
 	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -16,10 +16,18 @@ static bool proto_ok(const char *proto)
 	       (strcmp(proto, "tcp") == 0 || strcmp(proto, "udp") == 0);
 }
 
+/* A port that connected: a service's ("open") or the responder's
+ * ("reachable"). */
+static bool result_connected(const struct fw_result *r)
+{
+	return r->state != NULL && (strcmp(r->state, "open") == 0 ||
+				    strcmp(r->state, "reachable") == 0);
+}
+
 /* A result that needs a port opened: it was tested and did not connect. */
 static bool result_failed(const struct fw_result *r)
 {
-	return r->state != NULL && strcmp(r->state, "open") != 0 &&
+	return r->state != NULL && !result_connected(r) &&
 	       strcmp(r->state, "unknown") != 0;
 }
 
@@ -111,8 +119,7 @@ bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n, unsigned eph_lo,
 			return false;
 		if (result_failed(&r[i]))
 			eph_failed = true;
-		else if (!eph && r[i].state != NULL &&
-		         strcmp(r[i].state, "open") == 0)
+		else if (!eph && result_connected(&r[i]))
 			fixed_open = true;
 	}
 	return fixed_open && eph_failed;
@@ -143,7 +150,7 @@ int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
 	case FW_NFTABLES:
 		port_text(r, '-', ports, sizeof(ports));
 		n = snprintf(buf, len,
-		             "nft add rule inet filter input %s dport %s "
+		             "nft insert rule inet filter input %s dport %s "
 		             "accept",
 		             r->proto, ports);
 		break;

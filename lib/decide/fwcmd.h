@@ -36,7 +36,7 @@ struct fw_plan {
 struct fw_result {
 	unsigned port;
 	const char *proto; /* "tcp" or "udp" */
-	const char *state; /* port_state_name(): "open", "filtered"... */
+	const char *state; /* "open", "reachable", "filtered"... */
 	const char *reason;
 };
 

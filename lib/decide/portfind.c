@@ -146,22 +146,24 @@ static char *open_cmds(const struct group *g, const char *where)
 		ok = nft[k] && ufw[k] && fwd[k];
 	}
 	if (ok) {
-		fprintf(fp, "on %s open them: nftables: ", where);
+		/* one sentence per firewall: never alternatives joined
+		 * with '|', which a shell reads as a pipeline */
+		fprintf(fp, "on %s open them, with nftables: `", where);
 		for (int k = 0; k < 2; k++)
 			if (np[k])
-				fprintf(fp, "%snft add rule inet filter input "
-					    "%s dport { %s } accept",
+				fprintf(fp, "%snft insert rule inet filter "
+					    "input %s dport { %s } accept",
 					k && np[0] ? "; " : "", pn[k], nft[k]);
-		fprintf(fp, " | ufw: ");
+		fprintf(fp, "`. With ufw: `");
 		for (int k = 0; k < 2; k++)
 			if (np[k])
 				fprintf(fp, "%s%s", k && np[0] ? "; " : "",
 					ufw[k]);
-		fprintf(fp, " | firewalld: firewall-cmd --permanent");
+		fprintf(fp, "`. With firewalld: `firewall-cmd --permanent");
 		for (int k = 0; k < 2; k++)
 			if (np[k])
 				fprintf(fp, " %s", fwd[k]);
-		fprintf(fp, " && firewall-cmd --reload");
+		fprintf(fp, " && firewall-cmd --reload`.");
 	}
 	for (int k = 0; k < 2; k++) {
 		free(nft[k]);
@@ -295,11 +297,13 @@ static int add_ephemeral(struct doc *d, const struct port_result *r,
 	}
 	list = group_list(&g);
 	snprintf(fix, sizeof(fix),
-		 "on %s open the ephemeral range: nft add rule inet filter "
-		 "input tcp dport %u-%u accept | ufw allow %u:%u/tcp | "
-		 "firewall-cmd --permanent --add-port=%u-%u/tcp && "
-		 "firewall-cmd --reload; or narrow it first (sysctl -w "
-		 "net.ipv4.ip_local_port_range='50000 51000') and open that",
+		 "on %s open the ephemeral range, with nftables: `nft "
+		 "insert rule inet filter input tcp dport %u-%u accept`. "
+		 "With ufw: `ufw allow %u:%u/tcp`. With firewalld: "
+		 "`firewall-cmd --permanent --add-port=%u-%u/tcp && "
+		 "firewall-cmd --reload`. Or narrow the range first "
+		 "(`sysctl -w net.ipv4.ip_local_port_range='50000 51000'`) "
+		 "and open that",
 		 where, lo, hi, lo, hi, lo, hi);
 	rc = doc_add_finding(
 		d, "ephemeral-range-blocked", -1,
@@ -322,6 +326,46 @@ static bool fixed_open(const struct port_result *r, size_t n)
 	return false;
 }
 
+/* Nothing answered and the next hop's ARP/ND entry failed: one
+ * host-unreachable that says so, and the inbound results as usual. */
+static int no_host(struct doc *d, const struct ports_target *t,
+		   const char *where, const struct port_result *in,
+		   size_t nin)
+{
+	const char *hop = t->next_hop && t->next_hop[0] ? t->next_hop : where;
+	bool direct = strcmp(hop, where) == 0;
+	json_t *ev = json_array();
+	char fix[512];
+
+	json_array_append_new(
+		ev, json_pack("{s:s, s:s}", "fact",
+			      "no port answered: no SYN-ACK, RST or ICMP from "
+			      "the host",
+			      "source", "tcp connect"));
+	json_array_append_new(
+		ev, json_pack("{s:s+++, s:s}", "fact", "neighbour entry of ",
+			      hop, ": ", t->neigh_state ? t->neigh_state : "?",
+			      "source", "netlink RTM_GETNEIGH"));
+	snprintf(fix, sizeof(fix),
+		 "check that %s is the right address and that the host is up "
+		 "on this link (ip neigh show %s; ping %s): no firewall rule "
+		 "explains a host that does not answer ARP/ND",
+		 where, hop, hop);
+	if (doc_add_finding(d, "host-unreachable", -1, ev, fix,
+			    "no host answers %s%s (%s failed for %s): nothing "
+			    "owns the address, or the host is down",
+			    direct ? "at " : "toward ", where,
+			    strchr(hop, ':') ? "ND" : "ARP", hop) < 0)
+		return -1;
+	if (nin == 0)
+		return 0;
+	return add_group(d, in, nin, PICK_NOT_OPEN, fixed_open(in, nin),
+			 "inbound-blocked", "this host", "inbound ",
+			 "cannot be reached inbound from the peer on", true,
+			 "or use host networking, or advertise a reachable "
+			 "address (ray start --node-ip-address)");
+}
+
 /* One finding per failure kind, ephemeral and inbound last; returns 0, or
  * -1 on no memory. */
 int ports_decide(struct doc *d, const struct ports_target *t,
@@ -332,6 +376,8 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 	char ufix[512];
 	bool eph_out, eph_in;
 
+	if (t->no_host)
+		return no_host(d, t, where, in, nin);
 	/* the responder's own port counts as a fixed port that passed */
 	eph_out = t->responder || fixed_open(out, nout);
 	eph_in = fixed_open(in, nin);

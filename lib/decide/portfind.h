@@ -14,13 +14,19 @@ struct ports_target {
 	const char *host;    /* as given */
 	const char *addr;    /* numeric address */
 	bool responder;      /* a responder answered (UDP, samples tested) */
+	const char *next_hop;    /* no_host: whose ARP/ND entry failed */
+	const char *neigh_state; /* ... and its state ("failed") */
+	bool no_host;        /* nothing answered and the neighbour entry
+			      * failed: no host answers there */
 };
 
 /* The decider: adds to d the findings for outbound results out[] and
  * connect-back results in[] (NULL, 0 without --both-ways): port-closed,
  * port-filtered, port-prohibited, host-unreachable, listener-loopback-only,
  * ephemeral-range-blocked and inbound-blocked, each naming its ports and
- * carrying fix commands (nft, ufw, firewalld). Pure over the structs.
+ * carrying fix commands (nft, ufw, firewalld). With t->no_host the
+ * outbound verdict is one host-unreachable "no host answers", never a
+ * firewall fix. Pure over the structs.
  * Returns 0, or -1 on no memory. */
 int ports_decide(struct doc *d, const struct ports_target *t,
 		 const struct port_result *out, size_t nout,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/neigh.h"
 #include "wire/client.h"
 #include "wire/proto.h"
 #include "base/sysroot.h"
@@ -84,6 +85,25 @@ static void search(struct path_result *r, const struct path_opts *o,
 	pmtu_udp_close(&u);
 }
 
+/* Nothing answered the probes: the next hop's neighbour entry, read
+ * after them, says whether a host owns the address at all (as ports
+ * does: a failed or incomplete ARP/ND entry is no host, whatever the
+ * timeout). */
+static void neighbour(struct path_result *r)
+{
+	unsigned char hop[16];
+	struct neigh_entry ne;
+
+	snprintf(r->next_hop, sizeof(r->next_hop), "%s",
+	         r->route.gateway[0] ? r->route.gateway : r->addr);
+	if (inet_pton(r->family, r->next_hop, hop) != 1 ||
+	    neigh_get(r->family, hop, r->route.oif, &ne) != 1)
+		return;
+	snprintf(r->neigh_state, sizeof(r->neigh_state), "%s",
+	         neigh_state_name(ne.state));
+	r->no_host = neigh_unresolved(ne.state);
+}
+
 int path_collect(const char *target, const struct path_opts *o,
                  struct path_result *r, char *err, size_t errlen)
 {
@@ -113,6 +133,8 @@ int path_collect(const char *target, const struct path_opts *o,
 		         strerror(errno));
 	}
 	search(r, o, &ss, sslen);
+	if (r->have_route && !r->pmtu_ran)
+		neighbour(r);
 	if (!r->have_route && !r->pmtu_ran) {
 		snprintf(err, errlen, "no route to '%s': %s", r->addr,
 		         r->route_err);
@@ -127,6 +149,35 @@ void path_set_recommended_iface(struct path_result *r, const char *ifname)
 	         ifname != NULL ? ifname : "");
 }
 
+/* host-unreachable: no host answers the address, never a responder or
+ * firewall to fix. Returns 0, or -1 on no memory. */
+static int no_host_finding(const struct path_result *r, struct doc *d)
+{
+	bool direct = strcmp(r->next_hop, r->addr) == 0;
+	const char *nd = r->family == AF_INET6 ? "ND" : "ARP";
+	json_t *ev = NULL;
+	char fix[512];
+
+	if (evidence_add(&ev, "pmtu probes",
+	                 "no probe toward %s got an answer", r->addr) < 0 ||
+	    evidence_add(&ev, "netlink RTM_GETNEIGH",
+	                 "neighbour entry of %s: %s", r->next_hop,
+	                 r->neigh_state) < 0) {
+		json_decref(ev);
+		return -1;
+	}
+	snprintf(fix, sizeof(fix),
+	         "check that %s is the right address and that the host is up "
+	         "on this link (ip neigh show %s; ping %s): no responder or "
+	         "firewall rule explains a host that does not answer %s",
+	         r->addr, r->next_hop, r->next_hop, nd);
+	return doc_add_finding(d, "host-unreachable", -1, ev, fix,
+	                       "no host answers %s%s (%s failed for %s): "
+	                       "nothing owns the address, or the host is down",
+	                       direct ? "at " : "toward ", r->addr, nd,
+	                       r->next_hop);
+}
+
 int path_findings(struct path_result *r, struct doc *d)
 {
 	const char *ifname = r->have_route ? r->route.out_interface : "?";
@@ -137,6 +188,8 @@ int path_findings(struct path_result *r, struct doc *d)
 		return -1;
 	if (r->pmtu_err[0] != '\0' &&
 	    doc_add_error(d, "pmtu", "%s", r->pmtu_err) < 0)
+		return -1;
+	if (r->no_host && no_host_finding(r, d) < 0)
 		return -1;
 	if (!r->pmtu_ran)
 		return 0;

@@ -41,6 +41,12 @@ struct path_result {
 	struct pmtu_verdict verdict;
 	char pmtu_err[256]; /* why no MTU was measured, "" none */
 
+	/* no answer: the next hop's ARP/ND entry, read after the probes */
+	char next_hop[INET6_ADDRSTRLEN]; /* whose entry, "" not read */
+	char neigh_state[16];            /* its state, "" not read */
+	bool no_host;                    /* failed or incomplete: no host
+					  * answers there */
+
 	/* scan's recommended interface, set through the hook; "" unset */
 	char recommended_iface[IF_NAMESIZE];
 };

@@ -242,6 +242,40 @@ static void probes_text(const struct pmtu_result *r, char *buf, size_t len)
 	}
 }
 
+/* The two ends' interfaces differ and the black hole sits at the
+ * smaller: the fix is on the end that differs from the rest of its
+ * network, which one pair cannot tell, so both are named. */
+static void mismatch_fix(const struct pmtu_result *r, const char *ifname,
+                         unsigned if_mtu, const char *peer, char *fix,
+                         size_t len)
+{
+	static const char common[] =
+	    "the fix is on the end that differs from the rest of its "
+	    "network, and from this pair alone netprobe cannot tell which "
+	    "end that is (`netprobe report` over every node's documents "
+	    "names the odd one)";
+
+	if (r->peer_ifmtu < if_mtu)
+		snprintf(fix, len,
+		         "the packets stop at %s's interface (mtu %u; this "
+		         "one has %u): %s. If %s is the odd one, raise it "
+		         "there: `ip link set dev IFACE mtu %u`, IFACE its "
+		         "interface toward this node. If this node is, lower "
+		         "it: `ip link set dev %s mtu %u`. Until then `ip route "
+		         "replace %s dev %s mtu lock %u` caps this path alone",
+		         peer, r->peer_ifmtu, if_mtu, common, peer, if_mtu,
+		         ifname, r->peer_ifmtu, peer, ifname, r->peer_ifmtu);
+	else
+		snprintf(fix, len,
+		         "the packets stop at this interface's mtu %u (%s's "
+		         "has %u): %s. If this node is the odd one, raise it: "
+		         "`ip link set dev %s mtu %u`. If %s is, lower it "
+		         "there: `ip link set dev IFACE mtu %u`, IFACE its "
+		         "interface toward this node",
+		         if_mtu, peer, r->peer_ifmtu, common, ifname,
+		         r->peer_ifmtu, peer, if_mtu);
+}
+
 /* The mtu-blackhole finding: evidence, then the MTU to set and the NCCL
  * side of it. */
 static int blackhole_finding(const struct pmtu_result *r,
@@ -269,17 +303,22 @@ static int blackhole_finding(const struct pmtu_result *r,
 		json_decref(ev);
 		return -1;
 	}
-	snprintf(fix, sizeof(fix),
-	         "ip link set dev %s mtu %u (here%s); NCCL has no setting "
-	         "that caps its packet size: its socket transport is TCP, so "
-	         "until the MTU is fixed `sysctl -w "
-	         "net.ipv4.tcp_mtu_probing=1` lets TCP find the black hole "
-	         "itself (after a stall), or `ip route replace %s dev %s mtu "
-	         "lock %u` caps it toward this peer",
-	         ifname, v->set_mtu,
-	         v->mismatch_explains ? ", to match the peer"
-	                              : " and on every node of this network",
-	         peer, ifname, v->set_mtu);
+	if (v->mismatch_explains)
+		mismatch_fix(r, ifname, if_mtu, peer, fix, sizeof(fix));
+	else
+		snprintf(fix, sizeof(fix),
+		         "a hop between here and %s limits packets to %u "
+		         "bytes (this interface has mtu %u) and sends no ICMP; "
+		         "which hop cannot be told from here (`tracepath -n "
+		         "%s` names it when the hop answers). The fix is on "
+		         "that link: raise its MTU or let it send ICMP "
+		         "fragmentation-needed. Until then no node of this "
+		         "network may send more: `ip link set dev %s mtu %u` "
+		         "here and on every node that crosses it; "
+		         "`sysctl -w net.ipv4.tcp_mtu_probing=1` lets TCP (the "
+		         "transport of NCCL's sockets, which have no packet-size "
+		         "setting) find it after a stall",
+		         peer, v->set_mtu, if_mtu, peer, ifname, v->set_mtu);
 	return doc_add_finding(
 	    d, "mtu-blackhole", -1, ev, fix,
 	    "packets above %u bytes toward %s vanish and no "

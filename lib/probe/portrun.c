@@ -18,6 +18,7 @@
 #include "probe/synretry.h"
 #include "wire/client.h"
 #include "wire/proto.h"
+#include "kernel/neigh.h"
 #include "kernel/sockinfo.h"
 #include "kernel/portrange.h"
 #include "base/sysroot.h"
@@ -197,9 +198,10 @@ static void resp_tcp_samples(struct np_client *c,
 		if (rc < 0)
 			doc_add_error(d, "responder", "listen: %s", c->err);
 		for (size_t j = 0; j < k; j++) {
-			if (rc == 0 && opened[j])
+			if (rc == 0 && opened[j]) {
 				r->out[idx[j]].pending = true;
-			else
+				r->out[idx[j]].held = true;
+			} else
 				settle_as(&r->out[idx[j]], PORT_UNKNOWN,
 					  rc < 0 ? "responder refused"
 						 : "responder cannot listen");
@@ -248,13 +250,15 @@ static void resp_ephemeral(struct np_client *c, const struct ports_run_opts *o,
 	}
 	r->peer_lo = lo;
 	r->peer_hi = hi;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (append(&r->out, &r->nout, ports[i],
 			   PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL,
 			   "ephemeral") < 0) {
 			doc_add_error(d, "ephemeral", "out of memory");
 			return;
 		}
+		r->out[r->nout - 1].held = true;
+	}
 	if (n == 0)
 		doc_add_error(d, "responder",
 			      "no ephemeral sample opened on the peer");
@@ -326,6 +330,7 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 				continue;
 			}
 			settle_as(p, st, reason);
+			p->held = true;
 			p->rtt_us = rtt;
 		}
 	}
@@ -541,6 +546,76 @@ static void local_table(struct ports_run *r, struct doc *d)
 	sockinfo_free(&st);
 }
 
+/* True when some TCP result heard from the host itself: a SYN-ACK, an
+ * RST, or an ICMP error the host sent. */
+static bool host_answered(const struct ports_run *r)
+{
+	for (size_t i = 0; i < r->nout; i++) {
+		const struct port_result *p = &r->out[i];
+
+		if (p->proto != IPPROTO_TCP || p->attempts == 0)
+			continue;
+		if (p->state == PORT_OPEN || p->state == PORT_CLOSED ||
+		    strcmp(p->icmp_from, r->addr) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * No port answered: a firewall that drops, or no host at all. The kernel
+ * knows which: the next hop's neighbour entry (ARP, ND) fails or stays
+ * incomplete when nothing owns the address. Read after the connects, so
+ * the verdict is the same whether they timed out (entry incomplete) or
+ * the kernel already gave up (host unreachable, entry failed).
+ */
+static void no_host(struct ports_run *r)
+{
+	int fam = r->ss.ss_family;
+	unsigned char hop[16];
+	struct route_info ri;
+	struct neigh_entry ne;
+	const void *dst = fam == AF_INET
+				  ? (const void *)&((struct sockaddr_in *)&r->ss)
+					    ->sin_addr
+				  : (const void *)&((struct sockaddr_in6 *)&r->ss)
+					    ->sin6_addr;
+
+	if ((fam != AF_INET && fam != AF_INET6) || r->local_target ||
+	    r->responder || host_answered(r))
+		return;
+	memset(&ri, 0, sizeof(ri));
+	if (route_get(fam, dst, &ri) < 0)
+		return;
+	snprintf(r->next_hop, sizeof(r->next_hop), "%s",
+		 ri.gateway[0] ? ri.gateway : r->addr);
+	if (inet_pton(fam, r->next_hop, hop) != 1 ||
+	    neigh_get(fam, hop, ri.oif, &ne) != 1)
+		return;
+	snprintf(r->neigh_state, sizeof(r->neigh_state), "%s",
+		 neigh_state_name(ne.state));
+	if (!neigh_unresolved(ne.state))
+		return;
+	r->no_host = true;
+	for (size_t i = 0; i < r->nout; i++)
+		if (r->out[i].proto == IPPROTO_TCP && r->out[i].attempts > 0 &&
+		    (r->out[i].state == PORT_FILTERED ||
+		     r->out[i].state == PORT_UNREACHABLE))
+			settle_as(&r->out[i], PORT_UNREACHABLE,
+				  fam == AF_INET ? "no host answers (ARP failed)"
+						 : "no host answers (ND failed)");
+}
+
+/* A SYN-ACK from the responder's own listener says only that the path
+ * let it through: the reason names who answered. */
+static void held_reasons(struct ports_run *r)
+{
+	for (size_t i = 0; i < r->nout; i++)
+		if (r->out[i].held && r->out[i].state == PORT_OPEN)
+			snprintf(r->out[i].reason, sizeof(r->out[i].reason),
+				 "responder");
+}
+
 /* Collect in order: resolve, responder listeners, socket table, TCP
  * scan, UDP, connect-back. Returns 0, PORTS_RUN_RESOLVE or -1. */
 int ports_run(const char *host, const struct port_list *pl,
@@ -598,6 +673,8 @@ int ports_run(const char *host, const struct port_list *pl,
 		errno = e;
 		return -1;
 	}
+	no_host(r);
+	held_reasons(r);
 	if (r->responder) {
 		resp_udp(&c, o, r, d);
 		if (o->both_ways)

@@ -41,13 +41,22 @@ struct ports_run {
 	bool responder;                /* a responder answered */
 	bool local_target;             /* addr is ours: socket table read */
 	unsigned peer_lo, peer_hi;     /* peer's ephemeral range, 0 unknown */
+	bool no_host;                  /* nothing answered and the next
+					* hop's neighbour entry failed:
+					* no host answers there */
+	char next_hop[INET6_ADDRSTRLEN]; /* whose ARP/ND entry was read */
+	char neigh_state[16];          /* its state, "" when not read */
 	long long elapsed_us;
 	char err[320];                 /* why ports_run failed */
 };
 
 /* Tests every port of pl on host (a name or an address). Responder steps
  * that fail become entries in d's errors and leave their ports unknown
- * ("no responder", "responder refused"). Returns 0 when the check ran
+ * ("no responder", "responder refused"). When no TCP port got any answer
+ * from the host, the neighbour table says whether the next hop resolved:
+ * a FAILED or INCOMPLETE entry makes every unanswered port unreachable
+ * with reason "no host answers (ARP failed)" (ND for IPv6) and sets
+ * no_host, whatever the timeout was. Returns 0 when the check ran
  * (verdicts in r), PORTS_RUN_RESOLVE when host did not resolve (every
  * port resolve-failed, r->err says why, an error in d), or -1 with errno
  * and r->err when memory or epoll failed. Free r with ports_run_free in

@@ -420,17 +420,25 @@ size_t portscan_mark_loopback(struct port_result *r, size_t n,
 	return k;
 }
 
+/* A held port that answered proves less than a service that listens: it
+ * gets a name of its own. */
+const char *portscan_state_name(const struct port_result *r)
+{
+	return r->held && r->state == PORT_OPEN ? "reachable"
+						: port_state_name(r->state);
+}
+
 /* One port object of the JSON contract; NULL on no memory. */
 json_t *portscan_json_port(const struct port_result *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:i}", "port",
+	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:i, s:b}", "port",
 			 r->port, "proto", portspec_proto_name(r->proto),
-			 "state", port_state_name(r->state), "reason",
+			 "state", portscan_state_name(r), "reason",
 			 r->reason, "rtt_us",
 			 r->rtt_us >= 0 ? json_integer(r->rtt_us) : json_null(),
 			 "preset",
 			 r->why != NULL ? json_string(r->why) : json_null(),
-			 "attempts", (int)r->attempts);
+			 "attempts", (int)r->attempts, "held", r->held);
 }
 
 /* The array of port objects; NULL on no memory. */

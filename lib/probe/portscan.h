@@ -28,6 +28,8 @@ struct port_result {
 	const char *why;       /* preset that asked for it, or NULL */
 	bool pending;          /* portscan_tcp is to test it */
 	bool loopback_only;    /* the local socket table: bound to loopback */
+	bool held;             /* the responder's temporary listener: an
+				* answer proves the path, not a service */
 	enum port_state state;
 	char reason[40];       /* "syn-ack", "rst", "timeout", "icmp type 3
 				* code 13", "no route", "no responder" */
@@ -80,8 +82,13 @@ struct sock_table;
 size_t portscan_mark_loopback(struct port_result *r, size_t n,
 			      const struct sock_table *t);
 
+/* The state as JSON and text name it: "reachable" for an open port the
+ * responder held (the path and firewalls let it through, nothing else
+ * listens there), else port_state_name(). */
+const char *portscan_state_name(const struct port_result *r);
+
 /* The JSON port object {port, proto, state, reason, rtt_us, preset,
- * attempts}. */
+ * attempts, held}. */
 json_t *portscan_json_port(const struct port_result *r);
 
 /* An array of port objects; NULL on no memory. */

@@ -115,6 +115,8 @@ LAB_OUT=$(printf '%s\n' "$J" | jq -r '.pmtu.peer_interface_mtu')
 lab_grep "peer's MTU from the reply" '^1500$'
 LAB_OUT=$(printf '%s\n' "$J" | jq -r '.findings[].fix')
 lab_grep "fix aligns to 1500" 'ip link set dev m0 mtu 1500'
+lab_grep "one pair: cannot tell which end differs" 'cannot tell which end'
+lab_nogrep "never 'to match the peer' as if certain" 'to match the peer'
 lab_rc 0 "1500 toward 9000: warning only" \
 	ip netns exec "$D" "$NETPROBE" path --json 10.231.83.1
 LAB_OUT=$(printf '%s\n' "$LAB_OUT" | jq -r '.findings[].code')
@@ -122,7 +124,7 @@ lab_grep "mtu-mismatch from the small end" '^mtu-mismatch$'
 lab_nogrep "no black hole that way" 'mtu-blackhole'
 
 # (3) no responder, bad input
-lab_rc 0 "no responder: route still printed" \
+lab_rc 1 "no responder: route still printed, exit 1 (path unproven)" \
 	ip netns exec "$C" "$NETPROBE" path --json 10.231.83.9
 J=$LAB_OUT
 LAB_OUT=$(printf '%s\n' "$J" | jq -r '.pmtu, .route.out_interface')
@@ -130,6 +132,14 @@ lab_grep "pmtu null" '^null$'
 lab_grep "route known" '^m0$'
 LAB_OUT=$(printf '%s\n' "$J" | jq -r '.errors[].message')
 lab_grep "says serve is needed" 'netprobe serve'
+LAB_OUT=$(printf '%s\n' "$J" | jq -r '.findings[] | .code + ": " + .summary')
+lab_grep "nobody owns 10.231.83.9: no host answers (ARP failed)" \
+	'^host-unreachable: no host answers at 10.231.83.9 \(ARP failed for 10.231.83.9\)'
+lab_rc 1 "a host without a responder: exit 1" \
+	ip netns exec "$C" "$NETPROBE" path --json 10.231.83.2:7999
+LAB_OUT=$(printf '%s\n' "$LAB_OUT" | jq -r '.findings[].code')
+lab_nogrep "a host that answers ARP is not 'no host answers'" \
+	'host-unreachable'
 lab_rc 2 "no route: exit 2" ip netns exec "$C" "$NETPROBE" path 10.231.200.1
 lab_grep "says no route" "no route to '10.231.200.1'"
 lab_rc 2 "no peer: exit 2" "$NETPROBE" path

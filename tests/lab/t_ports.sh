@@ -126,10 +126,12 @@ expect 29504 "prohibited icmp6 type 1 code 1"
 expect 29501 "closed rst"
 expect 8000 "open syn-ack"
 
-# on-link but nobody answers ARP: the kernel's own host unreachable
+# on-link but nobody answers ARP: the neighbour table says no host
+# answers (the kernel's own host unreachable, code 1, is what the socket
+# saw; tests/lab/t_nohost.sh tries shorter timeouts too)
 lab_rc 1 "no ARP answer: exit 1" ip netns exec "$A" "$NETPROBE" ports \
 	--json --timeout 5s 10.231.30.77 22
-expect 22 "unreachable icmp type 3 code 1"
+expect 22 "unreachable no host answers (ARP failed)"
 
 # 1,000 dropped ports in about one timeout, not one per port
 ip netns exec "$B" nft add rule inet nplab input tcp dport 40000-40999 drop
@@ -185,8 +187,8 @@ udpstate() {
 
 lab_rc 0 "UDP 4789 to B through its responder: exit 0" ip netns exec "$A" \
 	"$NETPROBE" ports --json --timeout 1s 10.231.30.2 4789/udp
-lab_check "B: 4789/udp open (responder)" \
-	test "$(udpstate 4789)" = "open responder"
+lab_check "B: 4789/udp reachable (responder)" \
+	test "$(udpstate 4789)" = "reachable responder"
 lab_rc 1 "UDP 4789 to C, dropped there: exit 1" ip netns exec "$A" \
 	"$NETPROBE" ports --json --timeout 1s 10.231.31.2 4789/udp
 lab_check "C: 4789/udp filtered (timeout)" \
@@ -207,19 +209,31 @@ expect 8000 "open syn-ack"
 lab_rc 1 "ray through B's responder: exit 1 (fixed ports closed)" \
 	ip netns exec "$A" "$NETPROBE" ports --json --timeout 1s \
 	10.231.30.2 ray
-expect 10002 "open syn-ack"
-expect 19999 "open syn-ack"
+expect 10002 "reachable responder"
+expect 19999 "reachable responder"
 expect 6379 "closed rst"
+lab_check "held samples marked held, the service port not" \
+	test "$(jqs '[.ports[] | select(.port == 10002 or .port == 6379) |
+		.held | tostring] | join(",")')" = "false,true"
+lab_rc 1 "ray, text: a held sample is reachable, not open" \
+	ip netns exec "$A" "$NETPROBE" ports --timeout 1s 10.231.30.2 ray
+lab_grep "text row: 10002/tcp reachable responder" \
+	'^10002/tcp +reachable +responder '
+lab_nogrep "text: no sample port printed as open" '^1[0-9]{4}/tcp +open'
 lab_rc 1 "ray without responder: samples unknown" ip netns exec "$A" \
 	"$NETPROBE" ports --json --timeout 1s --responder-port 7999 \
 	10.231.30.2 ray
 expect 15000 "unknown no responder"
 
-lab_rc 0 "ephemeral samples on B: open" ip netns exec "$A" "$NETPROBE" \
+lab_rc 0 "ephemeral samples on B: reachable, exit 0" ip netns exec "$A" "$NETPROBE" \
 	ports --json --timeout 1s 10.231.30.2 7470,ephemeral
 lab_check "four ephemeral samples at both ends of 32768-60999" \
 	test "$(jqs '[.ports[] | select(.preset == "ephemeral") | .port] |
 		sort | map(tostring) | join(",")')" = "32768,32769,60998,60999"
+lab_check "ephemeral samples: reachable (responder), held" \
+	test "$(jqs '[.ports[] | select(.preset == "ephemeral") |
+		"\(.state) \(.reason) \(.held)"] | unique | join(",")')" = \
+		"reachable responder true"
 lab_rc 1 "ephemeral range dropped on C: exit 1" ip netns exec "$A" \
 	"$NETPROBE" ports --json --timeout 1s 10.231.31.2 7470,ephemeral
 expect 7470 "open syn-ack"

@@ -107,8 +107,8 @@ lab_rc 1 "healthy fails --fail-on warning (one warning)" "$NETPROBE" \
 	report --fail-on warning -o "$tmp/x.txt" healthy
 lab_rc 0 "--fail-on never passes a fault" "$NETPROBE" report \
 	--fail-on never -o "$tmp/x.txt" nat
-lab_rc 0 "a malformed file among good ones is skipped" "$NETPROBE" \
-	report -o "$tmp/x.txt" malformed
+lab_rc 1 "a malformed file among good ones is skipped, and fails the gate" \
+	"$NETPROBE" report -o "$tmp/x.txt" malformed
 lab_grep "the truncated file is named with line and column" \
 	"skipped 'malformed/gpu-c-truncated.json' at line [0-9]+, column [0-9]+"
 lab_grep "the empty file is named" "skipped 'malformed/gpu-d-empty.json': empty file"
@@ -116,6 +116,10 @@ lab_grep "the unknown major version is named" \
 	"gpu-e-future.json': unknown major schema version 'netprobe/2'"
 lab_check "the good files are still used" \
 	grep -q 'inputs: 2 read, 3 skipped' "$tmp/x.txt"
+lab_check "the summary line says the report is incomplete" \
+	grep -q 'incomplete: 3 of 5 files skipped' "$tmp/x.txt"
+lab_rc 0 "skipped files pass --fail-on never" "$NETPROBE" report \
+	--fail-on never -o "$tmp/x.txt" malformed
 lab_rc 2 "only bad files: exit 2" "$NETPROBE" report \
 	malformed/gpu-c-truncated.json malformed/gpu-d-empty.json
 lab_grep "says nothing was usable" "no usable document"
@@ -129,6 +133,13 @@ lab_check "a hostile hostname is escaped in HTML" \
 lab_check "no script in the HTML" sh -c "! grep -qi '<script' '$tmp/nat.html'"
 lab_check "HTML fetches nothing" \
 	sh -c "! grep -Eq '(src|href)=\"(https?:)?//' '$tmp/healthy.html'"
+# files given by absolute path: no directory of this machine in the HTML
+"$NETPROBE" report --format html -o "$tmp/abs.html" "$fx/recorded" \
+	2>/dev/null
+lab_check "HTML names input files without their directories" \
+	sh -c "grep -q 'gpu-a-scan.json' '$tmp/abs.html' &&
+		! grep -qF '$fx/' '$tmp/abs.html' &&
+		! grep -qF 'recorded/' '$tmp/abs.html'"
 NO_COLOR=1 "$NETPROBE" report nat >"$tmp/nc.txt" 2>/dev/null
 lab_check "no colour when not on a terminal" \
 	sh -c "! grep -q \"$(printf '\033')\" '$tmp/nc.txt'"

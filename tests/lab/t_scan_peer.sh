@@ -142,7 +142,7 @@ lab_grep "ephemeral: A's range to open" '^40000-40999 tcp$'
 lab_nogrep "ephemeral: the working port is not listed" '^7470 '
 LAB_OUT=$(jqv '.commands | .nftables[], .ufw[], .firewalld[]')
 lab_grep "ephemeral: nft command" \
-	'^nft add rule inet filter input tcp dport 40000-40999 accept$'
+	'^nft insert rule inet filter input tcp dport 40000-40999 accept$'
 lab_grep "ephemeral: ufw command" '^ufw allow 40000:40999/tcp$'
 lab_grep "ephemeral: firewalld command" \
 	'^firewall-cmd --permanent --add-port=40000-40999/tcp && firewall-cmd --reload$'

@@ -24,7 +24,7 @@ START_TEST(format_single_and_range)
 
 	ck_assert_int_gt(fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(
-	    buf, "nft add rule inet filter input tcp dport 29500 accept");
+	    buf, "nft insert rule inet filter input tcp dport 29500 accept");
 	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "ufw allow 29500/tcp");
 	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
@@ -35,7 +35,7 @@ START_TEST(format_single_and_range)
 	snprintf(r.proto, sizeof(r.proto), "udp");
 	fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf));
 	ck_assert_str_eq(
-	    buf, "nft add rule inet filter input udp dport 32768-60999 accept");
+	    buf, "nft insert rule inet filter input udp dport 32768-60999 accept");
 	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "ufw allow 32768:60999/udp");
 	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
@@ -111,8 +111,8 @@ START_TEST(plan_from_results)
 	    s, "{\"firewalld\":[\"firewall-cmd --permanent "
 	       "--add-port=29500/tcp && firewall-cmd --reload\",\"firewall-cmd "
 	       "--permanent --add-port=32768-60999/tcp && firewall-cmd "
-	       "--reload\"],\"nftables\":[\"nft add rule inet filter input "
-	       "tcp dport 29500 accept\",\"nft add rule inet filter input tcp "
+	       "--reload\"],\"nftables\":[\"nft insert rule inet filter input "
+	       "tcp dport 29500 accept\",\"nft insert rule inet filter input tcp "
 	       "dport 32768-60999 accept\"],\"ufw\":[\"ufw allow 29500/tcp\","
 	       "\"ufw allow 32768:60999/tcp\"]}");
 	free(s);
@@ -171,6 +171,12 @@ START_TEST(ephemeral_only)
 	r[0].state = "open";
 	r[1].state = "open"; /* nothing failed */
 	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[1].state = "reachable"; /* the responder's sample got through */
+	ck_assert(!fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[1].state = "filtered";
+	r[2].state = "reachable";
+	ck_assert(fwcmd_ephemeral_only(r, 3, 32768, 60999));
+	r[2].state = "open";
 	r[1].state = "closed"; /* no fixed port tested */
 	ck_assert(!fwcmd_ephemeral_only(r + 1, 2, 32768, 60999));
 }

@@ -108,6 +108,9 @@ START_TEST(blackhole_1400)
 
 		ck_assert_ptr_nonnull(
 		    strstr(fix, "ip link set dev vx0 mtu 1400"));
+		/* equal interfaces: a hop between is the limit, unnamed */
+		ck_assert_ptr_nonnull(
+		    strstr(fix, "which hop cannot be told from here"));
 		ck_assert_ptr_nonnull(strstr(fix, "tcp_mtu_probing"));
 	}
 	doc_free(&d);
@@ -188,6 +191,21 @@ START_TEST(mismatch_9000_1500)
 	ck_assert_int_eq(pmtu_findings(&r, &v, "veth0", 9000, "peer", &d), 0);
 	ck_assert(doc_has_finding(&d, "mtu-mismatch"));
 	ck_assert(doc_has_finding(&d, "mtu-blackhole"));
+	{
+		/* one pair cannot tell which end is the odd one: both ends
+		 * are named, neither is said to be certain */
+		json_t *f = json_array_get(d.findings, 0);
+		const char *fix = json_string_value(json_object_get(f, "fix"));
+
+		ck_assert_ptr_nonnull(strstr(fix, "cannot tell which end"));
+		ck_assert_ptr_nonnull(strstr(fix, "stop at peer's interface"));
+		ck_assert_ptr_nonnull(
+		    strstr(fix, "raise it there: `ip link set dev IFACE mtu "
+		                "9000`"));
+		ck_assert_ptr_nonnull(strstr(fix, "`ip link set dev veth0 mtu "
+		                                  "1500`"));
+		ck_assert_ptr_null(strstr(fix, "to match the peer"));
+	}
 	doc_free(&d);
 
 	/* the other way round: everything crosses, the MTUs still differ */

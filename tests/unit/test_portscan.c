@@ -167,7 +167,8 @@ START_TEST(decide_outbound)
 		res(8265, IPPROTO_TCP, PORT_PROHIBITED, "icmp type 3 code 13",
 		    0),
 	};
-	struct ports_target t = {"hostb", "10.231.0.2", false};
+	struct ports_target t = {"hostb", "10.231.0.2", false, NULL, NULL,
+				 false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -179,9 +180,10 @@ START_TEST(decide_outbound)
 	ck_assert(!doc_has_finding(&d, "inbound-blocked"));
 	ck_assert_ptr_nonnull(strstr(
 		fix_of(&d, "port-filtered"),
-		"nft add rule inet filter input tcp dport { 29500-29501 } "
-		"accept; nft add rule inet filter input udp dport { 4789 } "
-		"accept"));
+		"nft insert rule inet filter input tcp dport { 29500-29501 } "
+		"accept; nft insert rule inet filter input udp dport { 4789 } "
+		"accept`"));
+	ck_assert_ptr_null(strchr(fix_of(&d, "port-filtered"), '|'));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "port-filtered"),
 				     "ufw allow 29500:29501/tcp; "
 				     "ufw allow 4789/udp"));
@@ -204,7 +206,8 @@ START_TEST(decide_loopback_and_unreachable)
 		res(6000, IPPROTO_TCP, PORT_CLOSED, "rst", 0),
 		res(22, IPPROTO_TCP, PORT_UNREACHABLE, "no route", 0),
 	};
-	struct ports_target t = {"10.231.0.2", "10.231.0.2", false};
+	struct ports_target t = {"10.231.0.2", "10.231.0.2", false, NULL,
+				 NULL, false};
 	struct doc d;
 
 	r[0].loopback_only = true;
@@ -234,7 +237,8 @@ START_TEST(decide_ephemeral_inbound)
 	struct port_result in[] = {
 		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
 	};
-	struct ports_target t = {"hostb", "10.231.0.2", true};
+	struct ports_target t = {"hostb", "10.231.0.2", true, NULL, NULL,
+				 false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -244,6 +248,10 @@ START_TEST(decide_ephemeral_inbound)
 	ck_assert(doc_has_finding(&d, "inbound-blocked"));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
 				     "tcp dport 32768-60999 accept"));
+	/* one sentence per firewall, never '|'-joined alternatives */
+	ck_assert_ptr_null(strchr(fix_of(&d, "ephemeral-range-blocked"), '|'));
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
+				     "With ufw: `ufw allow 32768:60999/tcp`."));
 	ck_assert_ptr_nonnull(
 		strstr(fix_of(&d, "inbound-blocked"), "on this host"));
 	doc_free(&d);
@@ -275,6 +283,40 @@ START_TEST(json_port)
 			 "no responder");
 	ck_assert(json_is_null(json_object_get(o, "rtt_us")));
 	json_decref(o);
+}
+END_TEST
+
+/* A port the responder held answers "reachable (responder)", never
+ * "open": nothing but the test's own listener runs there. A held port
+ * that did not answer keeps its state; a service's port stays "open". */
+START_TEST(json_port_held)
+{
+	struct port_result r = res(10002, IPPROTO_TCP, PORT_OPEN, "responder",
+				   PSPEC_F_SAMPLE);
+	struct port_result f = res(10003, IPPROTO_TCP, PORT_FILTERED,
+				   "timeout", PSPEC_F_SAMPLE);
+	struct port_result s = res(6379, IPPROTO_TCP, PORT_OPEN, "syn-ack", 0);
+	json_t *o;
+
+	r.held = f.held = true;
+	ck_assert_str_eq(portscan_state_name(&r), "reachable");
+	ck_assert_str_eq(portscan_state_name(&f), "filtered");
+	ck_assert_str_eq(portscan_state_name(&s), "open");
+	o = portscan_json_port(&r);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "state")),
+			 "reachable");
+	ck_assert_str_eq(json_string_value(json_object_get(o, "reason")),
+			 "responder");
+	ck_assert(json_is_true(json_object_get(o, "held")));
+	json_decref(o);
+	o = portscan_json_port(&s);
+	ck_assert_str_eq(json_string_value(json_object_get(o, "state")),
+			 "open");
+	ck_assert(json_is_false(json_object_get(o, "held")));
+	json_decref(o);
+	/* the exit status: reachable passes like open */
+	ck_assert(ports_all_open(&r, 1));
 }
 END_TEST
 
@@ -442,6 +484,7 @@ Suite *suite_portscan(void)
 	tcase_add_test(tc, decide_loopback_and_unreachable);
 	tcase_add_test(tc, decide_ephemeral_inbound);
 	tcase_add_test(tc, json_port);
+	tcase_add_test(tc, json_port_held);
 	tcase_add_test(tc, scan_loopback);
 	tcase_add_test(tc, syn_retry);
 	tcase_add_test(tc, run_no_responder);

@@ -5,6 +5,7 @@
  * tests/fixtures/report (REPORT_GOLDEN_UPDATE=1 rewrites the goldens:
  * `make report-goldens`). */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,14 @@ START_TEST(command_exit_status)
 		2);
 	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
 						     "healthy", NULL}),
+			 0);
+	/* 3 of 5 files skipped: the gate fails, unless told never to */
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "malformed", NULL}),
+			 1);
+	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
+						     "--fail-on", "never",
+						     "malformed", NULL}),
 			 0);
 	ck_assert_int_eq(run_report((const char *[]){"report", "-o", out,
 						     "nat", NULL}),
@@ -452,16 +461,32 @@ START_TEST(every_finding_rendered_with_fix)
 	rep = report_build(&set);
 	outs[0] = render(rep, "txt");
 	outs[1] = render(rep, "md");
+	/* Markdown prose escapes _ and friends with a backslash */
+	for (char *r = outs[1], *w = outs[1];; r++)
+		if (*r != '\\' && (*w++ = *r) == '\0')
+			break;
 	outs[2] = render(rep, "html");
 	for (size_t i = 0; i < n; i++) {
+		const char *fix = all[i].fix;
 		char esc[1024];
 
-		html_escaped(all[i].fix, esc, sizeof(esc));
+		/* a finding a root cause owns shows under it, with the
+		 * cause's one fix instead of its own */
+		for (size_t k = 0; k < rep->ncauses; k++)
+			for (size_t j = 0; j < rep->causes[k].findings.n; j++)
+				if (strcmp(rj_str(rep->causes[k].findings.v[j],
+						  "code"),
+					   all[i].code) == 0)
+					fix = rj_str(json_object_get(
+							     rep->causes[k].cause,
+							     "fix"),
+						     "text");
+		html_escaped(fix, esc, sizeof(esc));
 		ck_assert_msg(strstr(outs[0], all[i].code) &&
-				      strstr(outs[0], all[i].fix),
+				      strstr(outs[0], fix),
 			      "text lacks %s or its fix", all[i].code);
 		ck_assert_msg(strstr(outs[1], all[i].code) &&
-				      strstr(outs[1], all[i].fix),
+				      strstr(outs[1], fix),
 			      "markdown lacks %s or its fix", all[i].code);
 		ck_assert_msg(strstr(outs[2], all[i].code) &&
 				      strstr(outs[2], esc),
@@ -487,6 +512,153 @@ START_TEST(html_escapes_documents)
 	ck_assert_ptr_null(strstr(xml, "<img src=x"));
 	free(html);
 	free(xml);
+	report_model_free(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+/* The HTML a support engineer sends: when the run was, how long, which
+ * nodes; no path of the machine that rendered it (the fixture is loaded
+ * by its absolute path here); a print stylesheet that unfolds the
+ * symptoms. */
+START_TEST(html_header_no_paths_print)
+{
+	struct report_set set = {0};
+	struct report_model *rep;
+	char *html, *txt;
+
+	ck_assert_int_eq(report_load_path(&set, FIXDIR "/recorded"), 0);
+	rep = report_build(&set);
+	ck_assert_ptr_nonnull(rep);
+	html = render(rep, "html");
+	txt = render(rep, "txt");
+	ck_assert_ptr_nonnull(strstr(html, "run 2026-11-21 17:29:51 UTC, over "
+					   "4 min 40 s; nodes gpu-a, gpu-b, "
+					   "gpu-c"));
+	ck_assert_ptr_nonnull(strstr(txt, "run 2026-11-21 17:29:51 UTC"));
+	ck_assert_ptr_null(strstr(html, FIXDIR));
+	ck_assert_ptr_null(strstr(html, "recorded/"));
+	ck_assert_ptr_null(strstr(txt, FIXDIR));
+	ck_assert_ptr_nonnull(strstr(html, "gpu-a-scan.json"));
+	ck_assert_ptr_nonnull(strstr(html, "@media print{"));
+	ck_assert_ptr_nonnull(strstr(html, "details::details-content"));
+	ck_assert_ptr_nonnull(strstr(html, "h2{break-before:page}"));
+	free(html);
+	free(txt);
+	report_model_free(rep);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Loads doc (taken) into set under name. */
+static void load_doc(struct report_set *set, const char *name, json_t *doc)
+{
+	char *t = json_dumps(doc, 0);
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(report_load_buffer(set, name, t, strlen(t)), 0);
+	free(t);
+	json_decref(doc);
+}
+
+/* True when every tick of a is a whole number of one "nice" step (1, 2
+ * or 5 times a power of ten) from the first, and the first is too. */
+static bool nice_ticks(const struct rm_axis *a)
+{
+	double step, p, f;
+
+	if (a->nticks < 2)
+		return false;
+	step = a->ticks[1] - a->ticks[0];
+	p = pow(10, floor(log10(step)));
+	f = step / p;
+	if (fabs(f - 1) > 1e-9 && fabs(f - 2) > 1e-9 && fabs(f - 5) > 1e-9)
+		return false;
+	for (int t = 0; t < a->nticks; t++) {
+		double k = a->ticks[t] / step;
+
+		if (fabs(k - round(k)) > 1e-6)
+			return false;
+	}
+	return a->ticks[0] <= a->lo + 1e-9 &&
+	       a->ticks[a->nticks - 1] >= a->hi - 1e-9;
+}
+
+/* Charts: rounded ticks on both axes, units in the axis titles, TCP named
+ * in the heartbeat's title, each run titled by its start and ranks, and a
+ * gate far above the data noted, not stretching the scale. */
+START_TEST(charts_nice_ticks_and_far_gate)
+{
+	struct report_set set = {0};
+	struct report_model *rep = merged("recorded", &set);
+	char *html = render(rep, "html"), *txt, *p;
+	json_t *doc;
+	const struct rm_series *s;
+
+	ck_assert_int_eq((long long)rep->nhbs, 1);
+	ck_assert(nice_ticks(&rep->hbs[0].x));
+	ck_assert(nice_ticks(&rep->hbs[0].y));
+	ck_assert_int_eq((long long)rep->nnccl, 1);
+	s = &rep->nccl[0].series[0];
+	ck_assert(nice_ticks(&s->y));
+	ck_assert(!s->gate_above); /* 50 GB/s under a 340 GB/s peak */
+	ck_assert_ptr_nonnull(strstr(html, "TCP round trips, 30 samples"));
+	ck_assert_ptr_nonnull(strstr(html, "round-trip time (\xc2\xb5s)"));
+	ck_assert_ptr_nonnull(strstr(html, "bus bandwidth (GB/s)"));
+	ck_assert_ptr_nonnull(strstr(html, "message size (bytes, log scale)"));
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 "
+					   "17:29:51 UTC: 4 rank(s) on gpu-a"));
+	free(html);
+	report_model_free(rep);
+	report_set_free(&set);
+
+	/* a gate of 5000 GB/s: the chart keeps the data's scale */
+	memset(&set, 0, sizeof(set));
+	ck_assert_ptr_nonnull(txt = slurp("recorded/gpu-a-ncclcheck-h200.json"));
+	ck_assert_ptr_nonnull(p = strstr(txt, "minimum 50.00 GB/s"));
+	memcpy(p, "minimum 5e+03 GB/s", 18); /* same length */
+	doc = json_loads(txt, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	free(txt);
+	txt = json_dumps(doc, 0);
+	ck_assert_int_eq(report_load_buffer(&set, "far.json", txt, strlen(txt)),
+			 0);
+	free(txt);
+	json_decref(doc);
+	rep = report_build(&set);
+	ck_assert_ptr_nonnull(rep);
+	s = &rep->nccl[0].series[0];
+	ck_assert_str_eq(rj_str(s->coll, "name"), "all_reduce");
+	ck_assert(s->threshold_gbps > 4999);
+	ck_assert(s->gate_above);
+	ck_assert(s->y.hi < 1000 && s->y.hi >= 340);
+	ck_assert(nice_ticks(&s->y));
+	html = render(rep, "html");
+	ck_assert_ptr_nonnull(strstr(html, "gate 5000 GB/s, above this scale"));
+	free(html);
+	report_model_free(rep);
+	report_set_free(&set);
+
+	/* three runs from one host: three headings, told apart by start */
+	memset(&set, 0, sizeof(set));
+	ck_assert_ptr_nonnull(txt = slurp("recorded/gpu-a-ncclcheck-h200.json"));
+	for (int k = 0; k < 3; k++) {
+		char name[16], when[32];
+
+		doc = json_loads(txt, 0, NULL);
+		ck_assert_ptr_nonnull(doc);
+		snprintf(when, sizeof(when), "2026-11-21T18:0%d:00Z", k);
+		json_object_set_new(doc, "started", json_string(when));
+		snprintf(name, sizeof(name), "run%d.json", k);
+		load_doc(&set, name, doc);
+	}
+	free(txt);
+	rep = report_build(&set);
+	html = render(rep, "html");
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 18:00:00"));
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 18:01:00"));
+	ck_assert_ptr_nonnull(strstr(html, "<h2>NCCL run of 2026-11-21 18:02:00"));
+	free(html);
 	report_model_free(rep);
 	report_set_free(&set);
 }
@@ -596,10 +768,24 @@ START_TEST(model_groups_findings_by_severity)
 	struct report_set set = {0};
 	struct report_model *m = merged("nat", &set);
 
+	long long nf = 0, nw = 0;
+
+	/* every fault and warning shows once: under its cause, else in its
+	 * severity's group */
+	for (size_t k = 0; k < m->ncauses; k++)
+		for (size_t i = 0; i < m->causes[k].findings.n; i++) {
+			int sev = rj_sev(rj_str(m->causes[k].findings.v[i],
+						"severity"));
+
+			nf += sev == 2;
+			nw += sev == 1;
+		}
+	ck_assert_int_ge((long long)m->ncauses, 1);
 	ck_assert_int_eq(m->ngroups, 2);
 	ck_assert_int_eq(m->groups[0].sec, RSEC_FAULTS);
-	ck_assert_int_eq((long long)m->groups[0].findings.n, m->nfaults);
-	ck_assert_int_eq((long long)m->groups[1].findings.n, m->nwarnings);
+	ck_assert_int_eq((long long)m->groups[0].findings.n + nf, m->nfaults);
+	ck_assert_int_eq((long long)m->groups[1].findings.n + nw,
+			 m->nwarnings);
 	for (size_t i = 0; i < m->groups[0].findings.n; i++)
 		ck_assert_str_eq(rj_str(m->groups[0].findings.v[i], "severity"),
 				 "fault");
@@ -677,6 +863,8 @@ Suite *suite_report(void)
 	tcase_add_test(tc, model_groups_findings_by_severity);
 	tcase_add_test(tc, model_matrix_cells);
 	tcase_add_test(tc, out_f_escapes_every_string);
+	tcase_add_test(tc, html_header_no_paths_print);
+	tcase_add_test(tc, charts_nice_ticks_and_far_gate);
 	suite_add_tcase(s, tc);
 	return s;
 }

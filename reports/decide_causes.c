@@ -1,0 +1,418 @@
+/* netprobe report, decide: root causes across nodes. One cause (a node's
+ * MTU, a NAT layer, a firewall on one node, a hostname mapping) owns every
+ * finding it explains, on whichever node the finding was seen, and carries
+ * one fix on the node that needs it. The report leads with the causes; the
+ * findings stay under them as symptoms. Decided after the recommendation,
+ * whose firewall, change and MTU entries the causes take as their fixes. */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_decide.h"
+
+/* Causes first by severity, then by node, then in this order. */
+static const char *const kinds[] = {"nat", "hostname", "firewall", "mtu",
+				    NULL};
+
+/* True when code is one of the NULL-terminated codes. */
+static bool is(const char *code, const char *const *codes)
+{
+	for (; *codes != NULL; codes++)
+		if (code != NULL && strcmp(code, *codes) == 0)
+			return true;
+	return false;
+}
+
+/* The node a word of a finding's text names: a node's name or address
+ * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
+static const char *word_node(const struct rctx *c, const char *w, size_t n)
+{
+	char buf[128], *colon;
+	unsigned char a[4];
+
+	if (n == 0 || n >= sizeof(buf))
+		return NULL;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	while (n > 0 && strchr(".:,;)", buf[n - 1]) != NULL)
+		buf[--n] = '\0';
+	colon = strchr(buf, ':');
+	if (colon != NULL && strchr(colon + 1, ':') == NULL)
+		*colon = '\0'; /* an IPv4 address or name with its port */
+	if (inet_pton(AF_INET, buf, a) != 1 &&
+	    json_array_size(c->nodes) > 0 && strchr(buf, '.') != NULL)
+		return NULL; /* a sentence's last word, not a name */
+	return rn_resolve(c, buf, buf);
+}
+
+/* The first node other than self that text names, or NULL. */
+static const char *text_node(const struct rctx *c, const char *text,
+			     const char *self)
+{
+	const char *p = text, *q, *n;
+
+	while (p != NULL && *p != '\0') {
+		p += strspn(p, " ([");
+		q = p + strcspn(p, " ([]");
+		n = word_node(c, p, (size_t)(q - p));
+		if (n != NULL && strcmp(n, self) != 0)
+			return n;
+		p = q;
+	}
+	return NULL;
+}
+
+/*
+ * The node a finding is about: the node behind NAT its probe failed
+ * toward; the node itself for what it says of itself (connect-back
+ * failures, its layering, its hostname); else the target of the document
+ * it came from, or the first other node its summary or evidence names.
+ */
+static const char *subject(const struct rctx *c, const json_t *f)
+{
+	static const char *const self[] = {"inbound-blocked",
+					   "listener-loopback-only",
+					   "hostname-loopback",
+					   "hostname-unbindable", NULL};
+	const char *node = rj_strd(f, "node", ""), *code = rj_str(f, "code");
+	const char *sum = rj_strd(f, "summary", ""), *n;
+	char buf[256];
+	size_t i, k;
+	json_t *v;
+
+	if ((n = rj_str(json_object_get(f, "cause"), "node")) != NULL)
+		return n;
+	if (is(code, self) || rf_is_nat(code) || strstr(sum, "back to this"))
+		return node;
+	json_array_foreach(json_object_get(f, "sources"), i, v)
+		for (k = 0; k < c->set->nin; k++)
+			if (strcmp(c->set->in[k].path, json_string_value(v)) ==
+				    0 &&
+			    (n = rn_target(c, c->set->in[k].doc, buf,
+					   sizeof(buf))) != NULL)
+				return rn_resolve(c, n, n) != NULL
+					       ? rn_resolve(c, n, n)
+					       : node;
+	if ((n = text_node(c, sum, node)) != NULL)
+		return n;
+	json_array_foreach(rj_arr(f, "evidence"), i, v)
+		if ((n = text_node(c, rj_strd(v, "fact", ""), node)) != NULL)
+			return n;
+	return node;
+}
+
+/* The cause of kind on node in causes, or NULL. */
+static json_t *cause_of(const json_t *causes, const char *kind,
+			const char *node)
+{
+	size_t i;
+	json_t *k;
+
+	json_array_foreach(causes, i, k)
+		if (strcmp(rj_str(k, "kind"), kind) == 0 &&
+		    strcmp(rj_str(k, "node"), node) == 0)
+			return k;
+	return NULL;
+}
+
+/* A new cause; its fix's commands by dialect ("shell", or one key per
+ * firewall), taken. */
+static json_t *new_cause(json_t *causes, const char *kind, const char *node,
+			 const char *summary, const char *fix, json_t *cmds)
+{
+	char id[300];
+	json_t *k;
+
+	snprintf(id, sizeof(id), "%s:%s", kind, node);
+	k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:o}, s:[], "
+		      "s:[]}",
+		      "id", id, "kind", kind, "node", node, "severity",
+		      "warning", "summary", summary, "fix", "node", node,
+		      "text", fix, "commands",
+		      cmds != NULL ? cmds : json_object(), "evidence",
+		      "findings");
+	json_array_append_new(causes, k);
+	return k;
+}
+
+/* Marks a recommendation entry as the fix of cause k. */
+static void take(json_t *entry, const json_t *k)
+{
+	json_object_set_new(entry, "root_cause", json_string(rj_str(k, "id")));
+}
+
+/* A node behind NAT: the most specific NAT finding says why and how to
+ * leave it; the changes that say the same are its fix. */
+static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
+{
+	size_t i, j;
+	json_t *f, *k, *e;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *node = rj_str(f, "node");
+
+		if (!rf_is_nat(rj_str(f, "code")) ||
+		    rj_sev(rj_str(f, "severity")) == 0)
+			continue;
+		k = cause_of(causes, "nat", node);
+		if (k == NULL)
+			k = new_cause(causes, "nat", node, rj_str(f, "summary"),
+				      rj_str(f, "fix"), NULL);
+		else if (strcmp(rj_str(f, "code"), "nat-detected") != 0 &&
+			 strcmp(rj_strd(k, "from", ""), "nat-detected") == 0) {
+			/* the layering says how to leave the NAT; a peer's
+			 * reflection only that it is there */
+			json_object_set_new(k, "summary",
+					    json_string(rj_str(f, "summary")));
+			json_object_set_new(json_object_get(k, "fix"), "text",
+					    json_string(rj_str(f, "fix")));
+		}
+		json_object_set_new(k, "from", json_string(rj_str(f, "code")));
+		json_array_foreach(rj_arr(rec, "changes"), j, e)
+			if (strcmp(rj_str(e, "node"), node) == 0 &&
+			    rf_is_nat(rj_str(json_array_get(rj_arr(e, "cites"),
+							     0),
+					     "code")))
+				take(e, k);
+	}
+}
+
+/* A hostname that maps to an address peers cannot use. */
+static void hostname_causes(const struct rctx *c, json_t *causes)
+{
+	static const char *const codes[] = {"hostname-loopback",
+					    "hostname-unbindable", NULL};
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f)
+		if (is(rj_str(f, "code"), codes) &&
+		    rj_sev(rj_str(f, "severity")) > 0 &&
+		    cause_of(causes, "hostname", rj_str(f, "node")) == NULL)
+			new_cause(causes, "hostname", rj_str(f, "node"),
+				  rj_str(f, "summary"), rj_str(f, "fix"),
+				  NULL);
+}
+
+/* A node whose firewall drops what peers need: its ports to open, one
+ * block of commands per firewall. */
+static void firewall_causes(json_t *rec, json_t *causes)
+{
+	size_t i, j;
+	json_t *e, *o, *k;
+
+	json_array_foreach(rj_arr(rec, "firewall"), i, e) {
+		const char *node = rj_str(e, "node");
+		char sum[400], fix[1024];
+		size_t l = 0;
+
+		json_array_foreach(rj_arr(e, "open"), j, o) {
+			json_t *p = json_object_get(o, "port");
+
+			if (json_is_integer(p))
+				l += (size_t)snprintf(
+					sum + l, sizeof(sum) - l, "%s%lld/%s",
+					j ? ", " : "",
+					(long long)json_integer_value(p),
+					rj_strd(o, "proto", "tcp"));
+			else
+				l += (size_t)snprintf(
+					sum + l, sizeof(sum) - l, "%s%s/%s",
+					j ? ", " : "", json_string_value(p),
+					rj_strd(o, "proto", "tcp"));
+			if (l >= sizeof(sum))
+				break;
+		}
+		snprintf(fix, sizeof(fix),
+			 "open %s in %s's firewall: run the block for the "
+			 "firewall %s uses",
+			 sum, node, node);
+		k = new_cause(causes, "firewall", node, "", fix,
+			      json_incref(json_object_get(e, "commands")));
+		snprintf(fix, sizeof(fix),
+			 "%s's firewall drops connections peers need: %s", node,
+			 sum);
+		json_object_set_new(k, "summary", json_string(fix));
+		json_array_foreach(rj_arr(e, "open"), j, o)
+			json_array_append_new(
+				json_object_get(k, "evidence"),
+				json_pack("{s:s, s:s, s:s}", "node", node,
+					  "fact", rj_strd(o, "why", ""),
+					  "source", "ports to open"));
+		take(e, k);
+	}
+}
+
+/* An interface whose MTU differs from the rest, or a path that carries
+ * less than its ends: the MTU entry is the fix. */
+static void mtu_causes(json_t *rec, json_t *causes)
+{
+	size_t i;
+	json_t *e, *k, *cmds;
+
+	json_array_foreach(rj_arr(rec, "mtu"), i, e) {
+		const char *cmd = rj_str(e, "command");
+		const char *ifc = rj_str(e, "interface");
+		char fix[256];
+
+		if (cause_of(causes, "mtu", rj_str(e, "node")) != NULL)
+			continue;
+		snprintf(fix, sizeof(fix), "set %s's %s to MTU %lld",
+			 rj_str(e, "node"), ifc != NULL ? ifc : "interface",
+			 rj_int(e, "mtu", 0));
+		cmds = cmd != NULL ? json_pack("{s:[s]}", "shell", cmd) : NULL;
+		k = new_cause(causes, "mtu", rj_str(e, "node"),
+			      rj_str(e, "why"),
+			      cmd != NULL ? fix : rj_str(e, "why"), cmds);
+		if (rj_str(e, "peer") != NULL)
+			json_object_set_new(k, "peer",
+					    json_string(rj_str(e, "peer")));
+		take(e, k);
+	}
+}
+
+/* The cause that explains finding f, or NULL. */
+static json_t *owner(const struct rctx *c, const json_t *causes,
+		     const json_t *f)
+{
+	static const char *const mtu[] = {"mtu-mismatch", "mtu-blackhole",
+					  NULL};
+	static const char *const fw[] = {"port-filtered", "port-prohibited",
+					 "ephemeral-range-blocked",
+					 "inbound-blocked", NULL};
+	static const char *const host[] = {"hostname-loopback",
+					   "hostname-unbindable", NULL};
+	const char *code = rj_str(f, "code"), *node = rj_str(f, "node");
+	const char *sub = subject(c, f);
+	json_t *k;
+	size_t i;
+
+	if (is(code, mtu)) {
+		json_array_foreach(causes, i, k)
+			if (strcmp(rj_str(k, "kind"), "mtu") == 0 &&
+			    (strcmp(rj_str(k, "node"), node) == 0 ||
+			     strcmp(rj_str(k, "node"), sub) == 0 ||
+			     strcmp(rj_strd(k, "peer", ""), node) == 0))
+				return k;
+		return NULL;
+	}
+	if (is(code, host))
+		return cause_of(causes, "hostname", node);
+	if ((k = cause_of(causes, "nat", sub)) != NULL &&
+	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
+	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
+		return k;
+	if (is(code, fw))
+		return cause_of(causes, "firewall", sub);
+	return NULL;
+}
+
+/* Orders causes: worst first, then by node, then by kind. */
+static int cmp_cause(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int d = rj_sev(rj_str(y, "severity")) - rj_sev(rj_str(x, "severity"));
+	int kx = 0, ky = 0;
+
+	if (d == 0)
+		d = strcmp(rj_str(x, "node"), rj_str(y, "node"));
+	for (int i = 0; kinds[i] != NULL; i++) {
+		if (strcmp(kinds[i], rj_str(x, "kind")) == 0)
+			kx = i;
+		if (strcmp(kinds[i], rj_str(y, "kind")) == 0)
+			ky = i;
+	}
+	return d != 0 ? d : kx - ky;
+}
+
+/* Gives each finding its cause: the cause lists it among its findings
+ * (the symptoms, from every node) and takes its worst severity; the
+ * finding's fix becomes the cause's (its own stays as fix_on_its_own). */
+static void assign(const struct rctx *c, json_t *causes)
+{
+	char fix[1024];
+	size_t i;
+	json_t *f, *k;
+
+	json_array_foreach(c->findings, i, f) {
+		if (rj_sev(rj_str(f, "severity")) == 0 ||
+		    (k = owner(c, causes, f)) == NULL)
+			continue;
+		json_object_set_new(f, "root_cause",
+				    json_string(rj_str(k, "id")));
+		/* the finding's own fix was decided on one node (an MTU
+		 * black hole's says to lower this end); the cause's is the
+		 * one that is right across nodes */
+		snprintf(fix, sizeof(fix), "%s (root cause %s)",
+			 rj_str(json_object_get(k, "fix"), "text"),
+			 rj_str(k, "id"));
+		if (rj_str(f, "fix") != NULL)
+			json_object_set_new(f, "fix_on_its_own",
+					    json_string(rj_str(f, "fix")));
+		json_object_set_new(f, "fix", json_string(fix));
+		json_array_append_new(
+			json_object_get(k, "findings"),
+			json_pack("{s:s, s:s, s:s, s:s}", "node",
+				  rj_str(f, "node"), "code", rj_str(f, "code"),
+				  "severity", rj_str(f, "severity"), "summary",
+				  rj_str(f, "summary")));
+		if (rj_sev(rj_str(f, "severity")) >
+		    rj_sev(rj_str(k, "severity")))
+			json_object_set_new(k, "severity",
+					    json_string("fault"));
+	}
+}
+
+json_t *rd_causes(const struct rctx *c, json_t *rec)
+{
+	json_t *causes = json_array(), *k;
+	size_t i;
+
+	if (causes == NULL)
+		return NULL;
+	nat_causes(c, rec, causes);
+	hostname_causes(c, causes);
+	firewall_causes(rec, causes);
+	mtu_causes(rec, causes);
+	assign(c, causes);
+	json_array_foreach(causes, i, k)
+		json_object_del(k, "from");
+	if (rj_sort(causes, cmp_cause) < 0) {
+		json_decref(causes);
+		return NULL;
+	}
+	return causes;
+}
+
+void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
+{
+	char fact[640];
+	size_t i, j;
+	json_t *n, *e, *k;
+
+	json_array_foreach(nodes, i, n) {
+		const char *self = rj_str(n, "name"), *msg;
+
+		json_array_foreach(rj_arr(n, "errors"), j, e) {
+			const char *to = text_node(c, rj_strd(e, "message", ""),
+						   self);
+
+			if (to == NULL ||
+			    (k = cause_of(causes, "nat", to)) == NULL)
+				continue;
+			json_object_set_new(e, "root_cause",
+					    json_string(rj_str(k, "id")));
+			/* the message's own hint ("is netprobe serve
+			 * running?") is the wrong lead here: cut at ';' */
+			msg = rj_strd(e, "message", "");
+			snprintf(fact, sizeof(fact), "%s could not run a probe "
+				 "toward %s: %.*s", self, to,
+				 (int)strcspn(msg, ";"), msg);
+			json_array_append_new(
+				json_object_get(k, "evidence"),
+				json_pack("{s:s, s:s, s:s}", "node", self,
+					  "fact", fact, "source",
+					  rj_strd(e, "step", "")));
+		}
+	}
+}

@@ -1,0 +1,326 @@
+/* netprobe report: root causes across nodes, and the fixes they carry.
+ * The `make demo` cluster (tests/fixtures/report/recorded: gpu-b with MTU
+ * 1400 and a firewall, gpu-c behind NAT) must come out as exactly three
+ * causes, each owning its symptoms on every node with one fix on the node
+ * that needs it; MTU fixes go to the odd node out, never to healthy
+ * nodes; no ports to open on a NAT'd node; firewall commands one per
+ * block, never joined with '|'. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_model.h"
+
+#define FIXDIR SRCDIR "/tests/fixtures/report"
+
+/* The model of fixture directory name (relative to FIXDIR). */
+static struct report_model *fixture(const char *name, struct report_set *set)
+{
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(set, name), 0);
+	return report_build(set);
+}
+
+/* Loads doc (taken) into set as file name. */
+static void load(struct report_set *set, const char *name, json_t *doc)
+{
+	char *txt = json_dumps(doc, 0);
+
+	ck_assert_ptr_nonnull(txt);
+	ck_assert_int_eq(report_load_buffer(set, name, txt, strlen(txt)), 0);
+	free(txt);
+	json_decref(doc);
+}
+
+/* A scan of node whose chosen interface eth0 has mtu and addr. */
+static json_t *scan(const char *node, long long mtu, const char *addr)
+{
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
+		"s:[{s:s, s:s, s:i}]}], s:{s:s, s:s}, s:[]}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
+		"host", node, "started", "2026-11-21T10:00:00Z", "findings",
+		"errors", "interfaces", "name", "eth0", "mtu", (json_int_t)mtu,
+		"kind", "ether", "addresses", "address", addr, "family", "inet",
+		"prefixlen", 24, "recommendation", "interface", "eth0",
+		"address", addr, "peers");
+}
+
+/* The cause with id in the model, or NULL. */
+static const struct rm_cause *cause(const struct report_model *m,
+				    const char *id)
+{
+	for (size_t i = 0; i < m->ncauses; i++)
+		if (strcmp(rj_str(m->causes[i].cause, "id"), id) == 0)
+			return &m->causes[i];
+	return NULL;
+}
+
+/* The demo: three causes, worst first, one fix each, on the right node. */
+START_TEST(demo_three_causes)
+{
+	struct report_set set = {0};
+	struct report_model *m = fixture("recorded", &set);
+	const json_t *rec = json_object_get(report_doc(m), "recommendation");
+	const struct rm_cause *fw, *mtu, *nat;
+	size_t i;
+	json_t *e;
+
+	ck_assert_int_eq((long long)m->ncauses, 3);
+	fw = cause(m, "firewall:gpu-b");
+	mtu = cause(m, "mtu:gpu-b");
+	nat = cause(m, "nat:gpu-c");
+	ck_assert_ptr_nonnull(fw);
+	ck_assert_ptr_nonnull(mtu);
+	ck_assert_ptr_nonnull(nat);
+	/* symptoms seen on other nodes belong to the node that needs the fix */
+	ck_assert_int_ge((long long)fw->findings.n, 1);
+	ck_assert_int_ge((long long)mtu->findings.n, 2);
+	ck_assert_int_ge((long long)nat->findings.n, 2);
+	ck_assert_str_eq(rj_str(json_object_get(fw->cause, "fix"), "node"),
+			 "gpu-b");
+	ck_assert_str_eq(
+		json_string_value(json_array_get(
+			rj_arr(json_object_get(json_object_get(mtu->cause,
+							       "fix"),
+					       "commands"),
+			       "shell"),
+			0)),
+		"ip link set dev eth0 mtu 1500");
+	/* one firewall entry, for gpu-b by name; none on the NAT'd gpu-c */
+	ck_assert_int_eq((long long)json_array_size(rj_arr(rec, "firewall")),
+			 1);
+	ck_assert_str_eq(rj_str(json_array_get(rj_arr(rec, "firewall"), 0),
+				"node"),
+			 "gpu-b");
+	/* the MTU fix raises gpu-b; gpu-a and gpu-c are not touched */
+	ck_assert_int_eq((long long)json_array_size(rj_arr(rec, "mtu")), 1);
+	e = json_array_get(rj_arr(rec, "mtu"), 0);
+	ck_assert_str_eq(rj_str(e, "node"), "gpu-b");
+	ck_assert_int_eq(rj_int(e, "mtu", 0), 1500);
+	ck_assert_str_eq(rj_str(e, "command"), "ip link set dev eth0 mtu 1500");
+	/* gpu-a's and gpu-b's scans could not reach gpu-c's responder at
+	 * 172.17.0.2: the NAT explains it, so the report is not
+	 * incomplete and the NAT cause carries both as evidence */
+	ck_assert_int_eq(m->nnotrun, 0);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_NEVER), 0);
+	{
+		size_t owned = 0;
+
+		json_array_foreach(rj_arr(nat->cause, "evidence"), i, e)
+			owned += strstr(rj_strd(e, "fact", ""),
+					"172.17.0.2:7470") != NULL;
+		ck_assert_int_eq((long long)owned, 2);
+	}
+	/* every fault but the closed ports (nothing listens) has its cause */
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, e)
+		if (rj_sev(rj_str(e, "severity")) == 2)
+			ck_assert_msg(rj_str(e, "root_cause") != NULL ||
+					      strcmp(rj_str(e, "code"),
+						     "port-closed") == 0,
+				      "%s on %s has no root cause",
+				      rj_str(e, "code"), rj_str(e, "node"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* No command of the report is '|'-joined, and no fix lowers an MTU to
+ * 1400. */
+START_TEST(demo_commands_clean)
+{
+	struct report_set set = {0};
+	struct report_model *m = fixture("recorded", &set);
+	char *all = json_dumps(report_doc(m), JSON_COMPACT);
+	size_t i, j;
+	json_t *k, *arr;
+	const char *key;
+
+	/* no fix the report gives lowers a healthy node to gpu-b's 1400 */
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, k)
+		ck_assert_msg(strstr(rj_strd(k, "fix", ""), "mtu 1400") == NULL,
+			      "%s on %s: %s", rj_str(k, "code"),
+			      rj_str(k, "node"), rj_str(k, "fix"));
+	ck_assert_ptr_null(strstr(all, "\"command\":\"ip link set dev eth0 "
+				       "mtu 1400"));
+	json_array_foreach(rj_arr(report_doc(m), "causes"), i, k)
+		json_object_foreach(
+			json_object_get(json_object_get(k, "fix"), "commands"),
+			key, arr) {
+			json_t *c;
+
+			json_array_foreach(arr, j, c)
+				ck_assert_msg(strstr(json_string_value(c),
+						     " | ") == NULL,
+					      "%s: '%s' is a pipeline", key,
+					      json_string_value(c));
+		}
+	free(all);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Three nodes at 1500 and one at 1400: the one is raised, the three are
+ * left alone. */
+START_TEST(mtu_odd_node_raised)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu;
+
+	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	load(&set, "c.json", scan("n-c", 1400, "10.231.9.3"));
+	load(&set, "d.json", scan("n-d", 1500, "10.231.9.4"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 1);
+	ck_assert_str_eq(rj_str(json_array_get(mtu, 0), "node"), "n-c");
+	ck_assert_int_eq(rj_int(json_array_get(mtu, 0), "mtu", 0), 1500);
+	ck_assert_ptr_nonnull(cause(m, "mtu:n-c"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* 1500 against 9000 with no majority: the report cannot tell which is
+ * right and gives no command, only the measurement that would decide. */
+START_TEST(mtu_no_majority_undecided)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e;
+
+	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", scan("n-b", 9000, "10.231.9.2"));
+	m = report_build(&set);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 1);
+	e = json_array_get(mtu, 0);
+	ck_assert_str_eq(rj_str(e, "kind"), "undecided");
+	ck_assert_ptr_null(rj_str(e, "command"));
+	ck_assert_ptr_nonnull(strstr(rj_str(e, "why"), "cannot tell"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Both ends take 1500 but the path carries 1400: the hop is the limit,
+ * and the entry names its gateway. */
+START_TEST(mtu_path_names_hop)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e;
+
+	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", scan("n-b", 1500, "10.231.8.2"));
+	load(&set, "p.json",
+	     json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, "
+		       "s:i}, s:{s:i, s:i, s:i}, s:{s:s, s:s}}",
+		       "schema", "netprobe/1", "tool", "netprobe", "command",
+		       "path", "host", "n-a", "started",
+		       "2026-11-21T10:00:00Z", "findings", "errors", "target",
+		       "host", "n-b", "address", "10.231.8.2", "port", 7470,
+		       "pmtu", "largest_ok", 1400, "interface_mtu", 1500,
+		       "peer_interface_mtu", 1500, "route", "out_interface",
+		       "eth0", "gateway", "10.231.9.254"));
+	m = report_build(&set);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 1);
+	e = json_array_get(mtu, 0);
+	ck_assert_str_eq(rj_str(e, "kind"), "path");
+	ck_assert_ptr_nonnull(strstr(rj_str(e, "why"), "gateway 10.231.9.254"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* The report leads with the causes in every format, before any other
+ * finding. */
+START_TEST(causes_lead_every_format)
+{
+	struct report_set set = {0};
+	struct report_model *m = fixture("recorded", &set);
+	static const struct {
+		const char *first, *then;
+	} want[] = {{"ROOT CAUSES", "OTHER FAULTS"},
+		    {"## Root causes", "## Other faults"},
+		    {"<h2>Root causes</h2>", "<h2>Other faults</h2>"}};
+
+	for (int f = 0; f < 3; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&buf, &len);
+		const char *a, *b;
+
+		ck_assert_ptr_nonnull(fp);
+		if (f == 0)
+			report_render_text(m, fp, false);
+		else if (f == 1)
+			report_render_md(m, fp);
+		else
+			report_render_html(m, fp);
+		fclose(fp);
+		a = strstr(buf, want[f].first);
+		b = strstr(buf, want[f].then);
+		ck_assert_msg(a != NULL && b != NULL && a < b,
+			      "format %d: causes do not lead", f);
+		if (f == 2)
+			ck_assert_ptr_nonnull(strstr(buf, "<details>"));
+		free(buf);
+	}
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* A document holding an error (a part that could not run) fails the
+ * gate even with nothing found, and the summary line says why. */
+START_TEST(gate_part_not_run)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *d = scan("n-a", 1500, "10.231.9.1");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	json_array_append_new(json_object_get(d, "errors"),
+			      json_pack("{s:s, s:s}", "step", "path",
+					"message", "no responder on n-b:7470"));
+	load(&set, "a.json", d);
+	m = report_build(&set);
+	ck_assert_int_eq(m->nnotrun, 1);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_WARNING), 1);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_NEVER), 0);
+	fp = open_memstream(&buf, &len);
+	report_render_text(m, fp, false);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(buf, "1 part could not run"));
+	free(buf);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+Suite *suite_report_causes(void)
+{
+	Suite *s = suite_create("report_causes");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, demo_three_causes);
+	tcase_add_test(tc, demo_commands_clean);
+	tcase_add_test(tc, mtu_odd_node_raised);
+	tcase_add_test(tc, mtu_no_majority_undecided);
+	tcase_add_test(tc, mtu_path_names_hop);
+	tcase_add_test(tc, causes_lead_every_format);
+	tcase_add_test(tc, gate_part_not_run);
+	suite_add_tcase(s, tc);
+	return s;
+}
