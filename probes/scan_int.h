@@ -1,7 +1,7 @@
 /* netprobe scan's own parts, shared between its files: the run's state
  * and one entry point per job. Calls go one way: scan.c runs the
  * command line (scan_cli.c), the local collection (scan_collect.c), the
- * peers (scan_peers.c, which uses scan_ports.c), the deciders
+ * peers (scan_peers.c, through probe/peercheck.h), the deciders
  * (scan_decide.c) and the output (scan_doc.c, scan_text.c). */
 #ifndef NP_SCAN_INT_H
 #define NP_SCAN_INT_H
@@ -60,9 +60,9 @@ struct scan {
 	struct scan_env env;
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
-	struct peer_verdict peers[SCAN_MAX_PEERS];
-	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
-	size_t npeers;
+	struct peer_verdict *peers; /* room for o.npeers (or the mesh's) */
+	json_t **peer_json;         /* the probes' objects, owned */
+	size_t npeers, cap_peers;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	bool quiet;              /* scan_recommend_quiet: no output at all */
@@ -85,17 +85,9 @@ int scan_collect(struct scan *s);
  * (reported). */
 int scan_peers(struct scan *s);
 
-/* scan_ports.c: the failed connect-back checks of one peer into the plan
- * of ports to open, and ephemeral-range-blocked when only the ephemeral
- * range failed. */
-void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
-                     json_t *obj);
-
-/* scan_ports.c: outbound connects to the peer's ephemeral samples, their
- * results into obj's `ports`, their findings into the document and the
- * failed ones into the plan. */
-void scan_outbound(struct scan *s, const struct peer_verdict *v,
-                   json_t *obj);
+/* scan_peers.c: room for n peers (peers and peer_json). Returns 0, or
+ * -1 on no memory. */
+int scan_peers_alloc(struct scan *s, size_t n);
 
 /* scan_decide.c: recommend() over what was collected. Returns 0, or 2 on
  * no memory (reported). */

@@ -3,13 +3,14 @@
  * within the scan's time bound. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/parse.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
-#include "probe/pathprobe.h"
-#include "probe/peerprobe.h"
+#include "decide/peerdecide.h"
+#include "probe/peercheck.h"
 #include "scan_int.h"
 #include "wire/client.h"
 
@@ -59,92 +60,49 @@ static int split_peer(const char *spec, char *host, size_t len,
 	return 0;
 }
 
-/* Appends the hint to the newest error of the document: the peer probe
- * says why the connection failed, the scan says what to do about it. */
-static void error_hint(struct doc *d, const char *hint)
-{
-	json_t *e = json_array_get(d->errors, json_array_size(d->errors) - 1);
-	const char *m = json_string_value(json_object_get(e, "message"));
-	char buf[768];
-
-	if (m == NULL)
-		return;
-	snprintf(buf, sizeof(buf), "%s; %s", m, hint);
-	json_object_set_new(e, "message", json_string(buf));
-}
-
-/* Sets key of obj to a string, or null for "". */
-static void set_str(json_t *obj, const char *key, const char *v)
-{
-	json_object_set_new(obj, key, *v ? json_string(v) : json_null());
-}
-
-/* Marks every port object of the probe's `ports` with its direction:
- * peerprobe lists connect-back results only. */
-static void mark_direction(json_t *obj, const char *dir)
-{
-	json_t *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(obj, "ports"), i,
-	                   p) if (json_object_get(p, "direction") == NULL)
-	    json_object_set_new(p, "direction", json_string(dir));
-}
-
 /*
- * Probes one peer's responder (hello, reflection, connect-back, a short
- * heartbeat) and, unless --quick, the path toward it. The route-only
- * verdict in *v stays where the probe learns nothing (no responder: an
- * error naming `netprobe serve`, and the scan goes on). Fills
- * s->peer_json[i].
+ * Checks one peer (peercheck_run: hello, reflection, connect-back, a short
+ * heartbeat, unless --quick the path and the outbound connects to its
+ * ephemeral samples) and decides what its ports ask to open. The
+ * route-only verdict in s->peers[i] stays where the probe learns nothing
+ * (no responder: an error naming `netprobe serve`, and the scan goes
+ * on). Fills s->peer_json[i].
  */
 static void scan_probe_peer(struct scan *s, size_t i)
 {
-	struct peer_verdict *v = &s->peers[i], pv;
-	struct peerprobe_opts po = {0};
-	struct path_opts pa;
-	json_t *obj = NULL, *path = NULL;
-	int rc;
+	struct peercheck pc = {0};
+	struct peercheck_opts o = {0};
 
-	po.step_us = PEER_STEP_US;
-	po.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
-	po.token_file = s->o.token_file;
-	rc = peerprobe_run(v->peer, &po, &pv, &obj, &s->d);
-	if (rc == 1)
-		error_hint(&s->d, "is `netprobe serve` running on the peer? "
-		                  "(the verdict knows only the route)");
-	if (rc < 0 || obj == NULL) {
-		json_decref(obj);
-		s->peer_json[i] = peer_verdict_to_json(v);
-		return;
+	pc.v = s->peers[i];
+	o.step_us = PEER_STEP_US;
+	o.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
+	o.path_us = s->o.quick ? -1 : PEER_PATH_US;
+	o.outbound = !s->o.quick;
+	o.token_file = s->o.token_file;
+	o.no_responder_hint = "is `netprobe serve` running on the peer? "
+	                      "(the verdict knows only the route)";
+	peercheck_run(&pc, &o, &s->d);
+	s->peers[i] = pc.v;
+	if (pc.obj == NULL) {
+		s->peer_json[i] = peer_verdict_to_json(&pc.v);
+	} else {
+		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw, &s->d);
+		s->peer_json[i] = json_incref(pc.obj);
 	}
-	/* the route's view stays where the probe learnt nothing */
-	if (pv.local_ifname[0] == '\0')
-		memcpy(pv.local_ifname, v->local_ifname,
-		       sizeof(pv.local_ifname));
-	if (pv.local_addr[0] == '\0')
-		memcpy(pv.local_addr, v->local_addr, sizeof(pv.local_addr));
-	if (pv.peer_addr[0] == '\0')
-		memcpy(pv.peer_addr, v->peer_addr, sizeof(pv.peer_addr));
-	*v = pv;
-	if (rc == 0 && !s->o.quick) {
-		path_opts_default(&pa);
-		pa.deadline_us = PEER_PATH_US;
-		path_for_peer(v->peer, &pa, v, &path, &s->d);
-	}
-	set_str(obj, "local_ifname", v->local_ifname);
-	set_str(obj, "local_addr", v->local_addr);
-	set_str(obj, "peer_addr", v->peer_addr);
-	json_object_set_new(obj, "path_mtu",
-	                    v->path_mtu >= 0 ? json_integer(v->path_mtu)
-	                                     : json_null());
-	json_object_set_new(obj, "path", path != NULL ? path : json_null());
-	mark_direction(obj, "inbound");
-	if (rc == 0)
-		scan_peer_ports(s, v, obj);
-	if (rc == 0 && !s->o.quick)
-		scan_outbound(s, v, obj);
-	s->peer_json[i] = obj;
+	peercheck_free(&pc);
+}
+
+/* Room for n peers; see scan_int.h. */
+int scan_peers_alloc(struct scan *s, size_t n)
+{
+	if (n == 0 || s->cap_peers >= n)
+		return 0;
+	s->peers = calloc(n, sizeof(*s->peers));
+	s->peer_json = calloc(n, sizeof(*s->peer_json));
+	if (s->peers == NULL || s->peer_json == NULL)
+		return -1;
+	s->cap_peers = n;
+	return 0;
 }
 
 /*
@@ -159,6 +117,8 @@ int scan_peers(struct scan *s)
 {
 	long long t0 = client_now_us();
 
+	if (scan_peers_alloc(s, s->o.npeers) < 0)
+		return scan_fail(s, "memory", "out of memory");
 	if (s->o.npeers > 0 && port_range_read(&s->sr, &s->eph_lo,
 	                                       &s->eph_hi) < 0) {
 		s->eph_lo = s->eph_hi = 0;

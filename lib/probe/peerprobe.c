@@ -125,7 +125,27 @@ static json_t *str_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-/* Connect-back on our own listeners; fills v->inbound and ports. */
+/* Listeners on samples of our ephemeral range; see peerprobe.h. */
+size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports)
+{
+	uint16_t cand[2 * PP_MAX_PORTS];
+	size_t k = 0, nc = local_samples(2 * PP_MAX_PORTS, cand);
+
+	for (size_t i = 0; i < nc && k < n; i++) {
+		int fd = local_listener(AF_INET6, cand[i]);
+
+		if (fd == -1)
+			fd = local_listener(AF_INET, cand[i]);
+		if (fd < 0)
+			continue; /* busy: someone else's */
+		fds[k] = fd;
+		ports[k++] = cand[i];
+	}
+	return k;
+}
+
+/* Connect-back on our own listeners, or on the caller's; fills
+ * v->inbound and ports. */
 static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
                           struct peer_verdict *v, json_t *ports, struct doc *d)
 {
@@ -141,11 +161,22 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	json_t *ev = NULL;
 	bool all = true;
 
-	cand[ncand++] = (uint16_t)c->port;
-	if (nsamp > 0)
-		ncand += local_samples(
-		    nsamp > PP_MAX_PORTS - 1 ? PP_MAX_PORTS - 1 : nsamp,
-		    cand + 1);
+	if (o->inbound_ports != NULL) {
+		/* the caller holds them: our responder's port first */
+		p[n] = (uint16_t)c->port;
+		fds[n++] = -1;
+		for (k = 0; k < o->ninbound && n < PP_MAX_PORTS; k++)
+			if (o->inbound_ports[k] != c->port) {
+				p[n] = o->inbound_ports[k];
+				fds[n++] = -1;
+			}
+	} else {
+		cand[ncand++] = (uint16_t)c->port;
+		if (nsamp > 0)
+			ncand += local_samples(
+			    nsamp > PP_MAX_PORTS - 1 ? PP_MAX_PORTS - 1 : nsamp,
+			    cand + 1);
+	}
 	for (k = 0; k < ncand; k++) {
 		int fd = local_listener(c->peer.ss_family, cand[k]);
 
