@@ -13,8 +13,8 @@
 #include "scan.h"
 #include "scan_int.h"
 
-/* Releases everything the run holds. */
-static void scan_free(struct scan *s)
+/* Releases everything the run holds (not s itself). */
+void scan_free(struct scan *s)
 {
 	for (size_t i = 0; i < s->cap_peers; i++)
 		json_decref(s->peer_json[i]);

@@ -71,6 +71,9 @@ struct scan {
 	bool color;
 };
 
+/* scan.c: releases everything the run holds, not s itself. */
+void scan_free(struct scan *s);
+
 /* scan_cli.c: parses the command line into o. Returns 0, 1 for --help
  * (printed), or 2 for bad usage (reported on stderr). */
 int scan_parse(int argc, char **argv, struct scan_opts *o);
@@ -84,6 +87,15 @@ int scan_collect(struct scan *s);
  * responder. Returns 0, or 2 when a peer is malformed or does not resolve
  * (reported). */
 int scan_peers(struct scan *s);
+
+/* scan_peers.c: the route-only verdict toward peer spec (HOST[:PORT]):
+ * its address, the route's interface and source (`ip route get`) into v,
+ * the route into ri (*have_ri). No route is an error in d, not a
+ * failure. Returns 0, or -1 with err filled when spec is malformed or
+ * does not resolve. Safe in several threads with distinct v, ri, d. */
+int scan_peer_route(const char *spec, struct peer_verdict *v,
+                    struct route_info *ri, bool *have_ri, struct doc *d,
+                    char *err, size_t errlen);
 
 /* scan_peers.c: room for n peers (peers and peer_json). Returns 0, or
  * -1 on no memory. */

@@ -92,6 +92,45 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	peercheck_free(&pc);
 }
 
+/* The route-only verdict toward one peer; see scan_int.h. */
+int scan_peer_route(const char *spec, struct peer_verdict *v,
+                    struct route_info *ri, bool *have_ri, struct doc *d,
+                    char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	char host[256], rerr[320];
+	const char *why;
+
+	memset(v, 0, sizeof(*v));
+	v->nat = -1;
+	v->inbound = -1;
+	v->rtt_us = -1;
+	v->path_mtu = -1;
+	*have_ri = false;
+	snprintf(v->peer, sizeof(v->peer), "%s", spec);
+	if (split_peer(spec, host, sizeof(host), &why) < 0) {
+		snprintf(err, errlen, "invalid peer '%s': %s", spec, why);
+		return -1;
+	}
+	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, rerr,
+	                    sizeof(rerr)) < 1) {
+		snprintf(err, errlen, "invalid peer '%s': %s", spec, rerr);
+		return -1;
+	}
+	inet_ntop(ss.ss_family, sockaddr_addr(&ss), v->peer_addr,
+	          sizeof(v->peer_addr));
+	if (route_get(ss.ss_family, sockaddr_addr(&ss), ri) < 0) {
+		doc_add_error(d, "route", "no route toward peer '%s' (%s): %s",
+		              spec, v->peer_addr, strerror(errno));
+		return 0;
+	}
+	snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
+	         ri->out_interface);
+	snprintf(v->local_addr, sizeof(v->local_addr), "%s", ri->source);
+	*have_ri = true;
+	return 0;
+}
+
 /* Room for n peers; see scan_int.h. */
 int scan_peers_alloc(struct scan *s, size_t n)
 {
@@ -128,20 +167,10 @@ int scan_peers(struct scan *s)
 
 	for (size_t i = 0; i < s->o.npeers; i++) {
 		struct peer_verdict *v = &s->peers[s->npeers];
-		struct sockaddr_storage ss;
 		struct route_info ri;
-		char host[256], err[320];
-		const char *why;
+		bool have_ri = false;
+		char err[400];
 
-		memset(v, 0, sizeof(*v));
-		v->nat = -1;
-		v->inbound = -1;
-		v->rtt_us = -1;
-		v->path_mtu = -1;
-		snprintf(v->peer, sizeof(v->peer), "%s", s->o.peers[i]);
-		if (split_peer(s->o.peers[i], host, sizeof(host), &why) < 0)
-			return scan_fail(s, "peer", "invalid peer '%s': %s",
-			                 s->o.peers[i], why);
 		if (!sysroot_is_live(&s->sr)) {
 			doc_add_error(&s->d, "peer",
 			              "peer '%s' ignored: routes are looked up "
@@ -150,27 +179,13 @@ int scan_peers(struct scan *s)
 			              s->o.peers[i]);
 			continue;
 		}
-		if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
-		                    sizeof(err)) < 1)
-			return scan_fail(s, "peer", "invalid peer '%s': %s",
-			                 s->o.peers[i], err);
-		inet_ntop(ss.ss_family, sockaddr_addr(&ss), v->peer_addr,
-		          sizeof(v->peer_addr));
+		if (scan_peer_route(s->o.peers[i], v, &ri, &have_ri, &s->d, err,
+		                    sizeof(err)) < 0)
+			return scan_fail(s, "peer", "%s", err);
 		s->npeers++;
-		if (route_get(ss.ss_family, sockaddr_addr(&ss), &ri) < 0) {
-			doc_add_error(&s->d, "route",
-			              "no route toward peer '%s' (%s): %s",
-			              s->o.peers[i], v->peer_addr,
-			              strerror(errno));
-		} else {
-			snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
-			         ri.out_interface);
-			snprintf(v->local_addr, sizeof(v->local_addr), "%s",
-			         ri.source);
-			if (!s->have_lookup) {
-				s->lookup = ri;
-				s->have_lookup = true;
-			}
+		if (have_ri && !s->have_lookup) {
+			s->lookup = ri;
+			s->have_lookup = true;
 		}
 		/* the k-th peer starts by k bounds (plus the local
 		 * collection's slack), so N peers end within N bounds */

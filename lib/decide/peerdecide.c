@@ -2,6 +2,7 @@
  * --peer` and `netprobe mesh`. */
 #include "decide/peerdecide.h"
 
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,4 +113,54 @@ int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
 		return 0;
 	inbound(pc, eph_lo, eph_hi, fw, d);
 	return pc->out_ran ? outbound(pc, fw, d) : 0;
+}
+
+/* See peerdecide.h. */
+int peercheck_decide_member(const struct peercheck *pc, const char *member,
+                            unsigned port, struct doc *d)
+{
+	const struct peer_verdict *v = &pc->v;
+	const char *err = json_string_value(json_object_get(pc->obj, "error"));
+	const char *code, *how;
+	char fix[512];
+	json_t *ev = NULL;
+	int e = v->connect_errno;
+
+	if (pc->rc != 1)
+		return 0;
+	if (e == ETIMEDOUT) {
+		code = "port-filtered";
+		how = "time out: a firewall or NAT on the way drops them";
+	} else if (e == ECONNREFUSED) {
+		code = "port-closed";
+		how = "are refused: something between answers for it with a "
+		      "reset";
+	} else if (e == EHOSTUNREACH || e == ENETUNREACH) {
+		code = "host-unreachable";
+		how = "find no route to it";
+	} else {
+		code = "rank-unreachable";
+		how = "get no answer from its responder";
+	}
+	evidence_add(&ev, "connect", "%s -> %s (%s:%u): %s",
+	             v->local_addr[0] ? v->local_addr : "this node", member,
+	             v->peer_addr[0] ? v->peer_addr : "?", port,
+	             err != NULL ? err : "no answer");
+	evidence_add(&ev, "mesh",
+	             "%s joined node 0's rendezvous, so its responder runs "
+	             "on port %u",
+	             member, port);
+	snprintf(fix, sizeof(fix),
+	         "let TCP port %u through from this node to %s (%s): its "
+	         "firewall, a NAT or the routing between drops it; if %s "
+	         "runs in a container behind NAT, run it with host "
+	         "networking",
+	         port, member, v->peer_addr[0] ? v->peer_addr : "?", member);
+	if (doc_add_finding(d, code, -1, ev, fix,
+	                    "connections from this node to %s (%s:%u) %s",
+	                    member, v->peer_addr[0] ? v->peer_addr : "?",
+	                    port, how) < 0 &&
+	    errno == ENOMEM)
+		return -1;
+	return 0;
 }

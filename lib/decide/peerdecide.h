@@ -16,4 +16,13 @@
 int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
                      unsigned eph_hi, struct fw_plan *fw, struct doc *d);
 
+/* For a peer known to run a responder (a mesh member that joined): no
+ * answer from it is a fault of the path between, named by how the
+ * connect failed: port-filtered (timed out), port-closed (refused),
+ * host-unreachable (no route, ICMP unreachable), rank-unreachable
+ * (connected, no answer). member names the peer, port its responder's.
+ * Adds nothing when the peer answered. Returns 0, or -1 on no memory. */
+int peercheck_decide_member(const struct peercheck *pc, const char *member,
+                            unsigned port, struct doc *d);
+
 #endif

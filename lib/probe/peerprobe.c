@@ -298,6 +298,9 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	err[0] = '\0';
 	if (client_open(&c, host, port, step, o->token_file) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);
+		v->connect_errno = c.code == CLIENT_E_CONNECT ? c.sys_errno
+		                   : c.code == CLIENT_E_RESOLVE ? 0
+		                                                : EPROTO;
 		if (c.code != CLIENT_E_RESOLVE)
 			snprintf(v->peer_addr, sizeof(v->peer_addr), "%s",
 			         c.addr);

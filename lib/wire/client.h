@@ -45,6 +45,8 @@ struct np_client {
 	bool have_hello;
 	bool authed;
 	enum client_code code;    /* of the last failure */
+	int sys_errno;            /* CLIENT_E_CONNECT: connect's errno,
+				   * ETIMEDOUT when it timed out */
 	unsigned err_code;        /* ERROR frame code, or 0 */
 	char err[CLIENT_ERR_MAX]; /* of the last failure */
 	uint8_t *buf;             /* one frame, malloc'd */
