@@ -1,16 +1,11 @@
-/* netprobe report: one self-contained HTML file. Inline CSS and SVG, no
- * script and nothing fetched: the verdict, findings with evidence, the
- * recommendation with copy-able commands, the connectivity matrix as a
- * coloured grid, heartbeat latency histograms and bus bandwidth against
- * message size per collective (log scale). Every string from a document
- * is escaped. */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "report.h"
-
-#define E(s) xml_escape(fp, (s))
+/* netprobe report: one self-contained HTML file, an emitter of the walk
+ * (report_emit.h). Inline CSS and SVG, no script and nothing fetched: the
+ * verdict, findings with evidence, the recommendation with copy-able
+ * commands, the connectivity matrix as a coloured grid, heartbeat latency
+ * histograms and bus bandwidth against message size per collective
+ * (render_html_data.c, render_svg.c). Every string from a document is
+ * escaped (%s). */
+#include "report_emit.h"
 
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
@@ -29,7 +24,8 @@ static const char css[] =
 	".code{font:600 13px ui-monospace,Menlo,Consolas,monospace}"
 	".node{background:#eef2f6;border-radius:4px;padding:0 6px}"
 	".muted{color:#667085;font-size:12px}"
-	"pre{background:#101828;color:#f2f4f7;padding:10px 12px;border-radius:6px;"
+	"pre{background:#101828;color:#f2f4f7;padding:10px "
+	"12px;border-radius:6px;"
 	"overflow-x:auto;font:13px/1.4 ui-monospace,Menlo,Consolas,monospace;"
 	"white-space:pre-wrap;word-break:break-all}"
 	"table{border-collapse:collapse;background:#fff;margin:6px 0}"
@@ -45,719 +41,340 @@ static const char css[] =
 	"margin:4px 8px 4px 0}svg text{font:11px system-ui,sans-serif;"
 	"fill:#344054}.charts{display:flex;flex-wrap:wrap}";
 
+struct html {
+	struct out o; /* %-s: trusted markup */
+	const struct report_model *m;
+};
+
 /* Node and code citations as small monospace text. */
-static void cites(FILE *fp, const json_t *arr)
+static void cites(const struct out *o, const json_t *arr)
 {
 	size_t i;
 	json_t *c;
 
 	if (json_array_size(arr) == 0)
 		return;
-	fputs("<div class=\"muted\">rests on: ", fp);
+	out_f(o, "<div class=\"muted\">rests on: ");
 	json_array_foreach(arr, i, c) {
-		fputs(i ? ", " : "", fp);
-		fputs("<span class=\"code\">", fp);
-		if (rj_str(c, "node") != NULL) {
-			E(rj_str(c, "node"));
-			fputc(':', fp);
-		}
-		E(rj_str(c, "code"));
-		fputs("</span>", fp);
+		out_f(o, "%-s<span class=\"code\">", i ? ", " : "");
+		if (rj_str(c, "node") != NULL)
+			out_f(o, "%s:", rj_str(c, "node"));
+		out_f(o, "%s</span>", rj_str(c, "code"));
 	}
-	fputs("</div>\n", fp);
+	out_f(o, "</div>\n");
 }
 
-/* Finding cards of one severity. */
-static void findings(FILE *fp, const json_t *rep, int sev, const char *title,
-		     const char *cls)
+/* The report's head and its verdict banner. */
+static void head(const struct html *h)
 {
-	size_t i, j;
-	json_t *f, *e;
-	bool any = false;
+	const struct report_model *m = h->m;
 
-	json_array_foreach(rj_arr(rep, "findings"), i, f) {
-		if (rj_sev(rj_str(f, "severity")) != sev)
-			continue;
-		if (!any)
-			fprintf(fp, "<h2>%s</h2>\n", title);
-		any = true;
-		fprintf(fp, "<div class=\"card %s\"><span class=\"code\">", cls);
-		E(rj_str(f, "code"));
-		fputs("</span> on <span class=\"node\">", fp);
-		E(rj_str(f, "node"));
-		fputs("</span><p>", fp);
-		E(rj_str(f, "summary"));
-		fputs("</p>\n<div>Fix:</div><pre>", fp);
-		E(rj_str(f, "fix"));
-		fputs("</pre>\n", fp);
-		if (json_array_size(rj_arr(f, "evidence")) > 0) {
-			fputs("<div>Evidence:</div><ul>", fp);
-			json_array_foreach(rj_arr(f, "evidence"), j, e) {
-				fputs("<li>", fp);
-				E(rj_str(e, "fact"));
-				fputs(" <span class=\"muted\">(", fp);
-				E(rj_str(e, "source"));
-				fputs(")</span></li>", fp);
-			}
-			fputs("</ul>\n", fp);
-		}
-		fputs("<div class=\"muted\">from ", fp);
-		json_array_foreach(rj_arr(f, "sources"), j, e) {
-			fputs(j ? ", " : "", fp);
-			E(json_string_value(e));
-		}
-		fputs("</div></div>\n", fp);
-	}
+	out_f(&h->o,
+	      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+	      "charset=\"utf-8\">\n<meta name=\"viewport\" "
+	      "content=\"width=device-width\">\n<title>netprobe report: "
+	      "%s</title>\n<style>%-s</style></head>\n<body>\n",
+	      m->verdict_word, css);
+	out_f(&h->o,
+	      "<div class=\"verdict v-%s\"><h1>netprobe report: %s</h1><p>%lld "
+	      "fault(s), %lld warning(s) on %lld node(s), from %lld "
+	      "document(s)",
+	      m->verdict, m->verdict_word, m->nfaults, m->nwarnings, m->nnodes,
+	      m->ninputs);
+	if (m->nskipped > 0)
+		out_f(&h->o, "; %lld file(s) could not be used", m->nskipped);
+	out_f(&h->o, ".</p></div>\n<main>\n");
 }
 
-/* Conflict cards. */
-static void conflicts(FILE *fp, const json_t *rep)
-{
-	json_t *cf = rj_arr(json_object_get(rep, "recommendation"),
-			    "conflicts"),
-	       *v, *c;
-	size_t i, j;
+/* What starts and ends each section (nothing where NULL). */
+static const char *const opens[RSEC_N] = {
+	[RSEC_FAULTS] = "<h2>Faults</h2>\n",
+	[RSEC_WARNINGS] = "<h2>Warnings</h2>\n",
+	[RSEC_CONFLICTS] = "<h2>Conflicting evidence</h2>\n<p>The report does "
+			   "not pick a side: check these by hand.</p>\n",
+	[RSEC_RECOMMENDATION] = "<h2>Recommendation</h2>\n",
+	[RSEC_NCCL_CONF] = "<h3>/etc/nccl.conf per node</h3>\n<pre>",
+	[RSEC_CHANGES] = "<h3>Changes to how nodes run</h3>\n",
+	[RSEC_MTU] = "<h3>MTU</h3>\n",
+	[RSEC_HEARTBEATS] =
+		"<h2>Heartbeat latency</h2>\n<div class=\"charts\">",
+	[RSEC_SKIPPED] = "<h3>Files that could not be used</h3><ul>\n",
+};
+static const char *const closes[RSEC_N] = {
+	[RSEC_NCCL_CONF] = "</pre>\n",
+	[RSEC_HEARTBEATS] = "</div>\n",
+	[RSEC_SKIPPED] = "</ul>\n",
+};
 
-	if (json_array_size(cf) == 0)
-		return;
-	fputs("<h2>Conflicting evidence</h2>\n<p>The report does not pick a "
-	      "side: check these by hand.</p>\n",
-	      fp);
-	json_array_foreach(cf, i, v) {
-		fputs("<div class=\"card conflict\"><b>", fp);
-		E(rj_str(v, "subject"));
-		fputs("</b><ul>", fp);
-		json_array_foreach(rj_arr(v, "claims"), j, c) {
-			fputs("<li><span class=\"node\">", fp);
-			E(rj_str(c, "node"));
-			fputs("</span> ", fp);
-			E(rj_str(c, "claim"));
-			fputs(" <span class=\"muted\">(", fp);
-			E(rj_str(c, "source"));
-			fputs(")</span></li>", fp);
-		}
-		fputs("</ul></div>\n", fp);
-	}
+/* The page head, a heading, or what opens a block. */
+static void begin(void *o, enum rsec sec)
+{
+	const struct html *h = o;
+
+	if (sec == RSEC_REPORT)
+		head(h);
+	else if (sec == RSEC_INPUTS) /* HTML shows the nodes here */
+		html_nodes(&h->o, h->m->nodes);
+	else
+		out_raw(h->o.fp, opens[sec]);
 }
 
-/* export lines of the settings for one scope (node NULL: cluster). */
-static bool exports(FILE *fp, const json_t *settings, const char *node)
+/* The page foot, or what closes a block. */
+static void end(void *o, enum rsec sec)
 {
-	size_t i;
-	json_t *s;
-	bool any = false;
+	const struct html *h = o;
 
-	json_array_foreach(settings, i, s) {
-		const char *n = rj_str(s, "node");
-
-		if ((node == NULL) != (n == NULL) ||
-		    (node != NULL && strcmp(node, n) != 0) ||
-		    rj_str(s, "value") == NULL)
-			continue;
-		if (!any)
-			fputs("<pre>", fp);
-		any = true;
-		fputs("export ", fp);
-		E(rj_str(s, "name"));
-		fputc('=', fp);
-		E(rj_str(s, "value"));
-		fputc('\n', fp);
-	}
-	if (any)
-		fputs("</pre>\n", fp);
-	return any;
+	if (sec == RSEC_REPORT)
+		out_f(&h->o,
+		      "<p class=\"muted\">Written by netprobe report %s "
+		      "(schema "
+		      "%s).</p>\n</main></body></html>\n",
+		      rj_str(h->m->doc, "version"),
+		      rj_str(h->m->doc, "schema"));
+	else
+		out_raw(h->o.fp, closes[sec]);
 }
 
-/* The settings table with reasons and citations. */
-static void settings_table(FILE *fp, const json_t *settings)
+/* A finding card: fix, evidence and the files it came from. */
+static void finding(void *o, const json_t *f)
 {
-	size_t i;
-	json_t *s;
+	size_t j;
+	json_t *e;
 
-	fputs("<table><tr><th>setting</th><th>where</th><th>value</th>"
-	      "<th>why</th></tr>\n",
-	      fp);
-	json_array_foreach(settings, i, s) {
-		fputs("<tr><td class=\"code\">", fp);
-		E(rj_str(s, "name"));
-		fputs("</td><td>", fp);
-		E(rj_strd(s, "node", "every node"));
-		fputs("</td><td class=\"code\">", fp);
-		if (rj_str(s, "value") != NULL)
-			E(rj_str(s, "value"));
-		else
-			fputs("<b>none works</b>", fp);
-		fputs("</td><td>", fp);
-		E(rj_str(s, "why"));
-		if (json_is_true(json_object_get(s, "disputed")))
-			fputs(" <b>(disputed: see conflicting evidence)</b>",
-			      fp);
-		cites(fp, rj_arr(s, "cites"));
-		fputs("</td></tr>\n", fp);
+	out_f(o,
+	      "<div class=\"card %s\"><span class=\"code\">%s</span> on <span "
+	      "class=\"node\">%s</span><p>%s</p>\n<div>Fix:</div><pre>%s"
+	      "</pre>\n",
+	      rj_str(f, "severity"), rj_str(f, "code"), rj_str(f, "node"),
+	      rj_str(f, "summary"), rj_str(f, "fix"));
+	if (json_array_size(rj_arr(f, "evidence")) > 0) {
+		out_f(o, "<div>Evidence:</div><ul>");
+		json_array_foreach(rj_arr(f, "evidence"), j, e)
+			out_f(o,
+			      "<li>%s <span class=\"muted\">(%s)</span></li>",
+			      rj_str(e, "fact"), rj_str(e, "source"));
+		out_f(o, "</ul>\n");
 	}
-	fputs("</table>\n", fp);
+	out_f(o, "<div class=\"muted\">from ");
+	html_joined(o, rj_arr(f, "sources"), ", ");
+	out_f(o, "</div></div>\n");
 }
 
-/* The recommendation section. */
-static void recommendation(FILE *fp, const json_t *rep)
+/* A conflict card with every claim. */
+static void conflict(void *o, const json_t *cf)
 {
-	const json_t *r = json_object_get(rep, "recommendation");
-	const json_t *ifc = json_object_get(r, "interface");
-	json_t *settings = rj_arr(r, "settings"), *v, *c;
-	size_t i, j;
-
-	fputs("<h2>Recommendation</h2>\n", fp);
-	json_array_foreach(rj_arr(r, "notes"), i, v) {
-		fputs("<p class=\"muted\">Note: ", fp);
-		E(json_string_value(v));
-		fputs("</p>\n", fp);
-	}
-	json_array_foreach(rj_arr(r, "blocked"), i, v) {
-		fputs("<div class=\"card fault\"><b>Blocked by <span "
-		      "class=\"node\">",
-		      fp);
-		E(rj_str(v, "node"));
-		fputs("</span></b>: ", fp);
-		E(rj_str(v, "why"));
-		cites(fp, rj_arr(v, "cites"));
-		fputs("</div>\n", fp);
-	}
-	if (json_array_size(rj_arr(ifc, "per_node")) > 0) {
-		fputs("<h3>Interface per node</h3><table><tr><th>node</th>"
-		      "<th>interface</th><th>address</th></tr>\n",
-		      fp);
-		json_array_foreach(rj_arr(ifc, "per_node"), i, v) {
-			fputs("<tr><td>", fp);
-			E(rj_str(v, "node"));
-			fputs("</td><td class=\"code\">", fp);
-			E(rj_str(v, "interface"));
-			fputs("</td><td class=\"code\">", fp);
-			E(rj_strd(v, "address", "-"));
-			fputs("</td></tr>\n", fp);
-		}
-		fputs("</table>\n", fp);
-	}
-	if (json_array_size(settings) > 0) {
-		json_t *done = json_object();
-
-		fputs("<h3>Environment, every node</h3>\n", fp);
-		if (!exports(fp, settings, NULL))
-			fputs("<p>No cluster-wide value: set them per "
-			      "node.</p>\n",
-			      fp);
-		json_array_foreach(settings, i, v) {
-			const char *n = rj_str(v, "node");
-
-			if (n == NULL || json_object_get(done, n) != NULL)
-				continue;
-			json_object_set_new(done, n, json_true());
-			fputs("<h3>Environment on <span class=\"node\">", fp);
-			E(n);
-			fputs("</span></h3>\n", fp);
-			exports(fp, settings, n);
-		}
-		json_decref(done);
-		settings_table(fp, settings);
-	}
-	if (json_array_size(rj_arr(r, "nccl_conf")) > 0) {
-		fputs("<h3>/etc/nccl.conf per node</h3>\n<pre>", fp);
-		json_array_foreach(rj_arr(r, "nccl_conf"), i, v) {
-			fputs("# ", fp);
-			E(rj_str(v, "node"));
-			fputc('\n', fp);
-			E(rj_str(v, "line"));
-			fputc('\n', fp);
-		}
-		fputs("</pre>\n", fp);
-	}
-	json_array_foreach(rj_arr(r, "firewall"), i, v) {
-		static const char *const dia[] = {"nftables", "ufw", "firewalld",
-						  NULL};
-
-		fputs("<h3>Ports to open on <span class=\"node\">", fp);
-		E(rj_str(v, "node"));
-		fputs("</span></h3><ul>\n", fp);
-		json_array_foreach(rj_arr(v, "open"), j, c) {
-			json_t *p = json_object_get(c, "port");
-
-			fputs("<li><span class=\"code\">", fp);
-			if (json_is_integer(p))
-				fprintf(fp, "%lld",
-					(long long)json_integer_value(p));
-			else
-				E(json_string_value(p));
-			fputc('/', fp);
-			E(rj_str(c, "proto"));
-			fputs("</span>: ", fp);
-			E(rj_str(c, "why"));
-			fputs("</li>\n", fp);
-		}
-		fputs("</ul>\n", fp);
-		cites(fp, rj_arr(v, "cites"));
-		for (const char *const *d = dia; *d; d++) {
-			json_t *cmds = rj_arr(json_object_get(v, "commands"),
-					      *d);
-
-			if (json_array_size(cmds) == 0)
-				continue;
-			fprintf(fp, "<div>%s:</div><pre>", *d);
-			json_array_foreach(cmds, j, c) {
-				E(json_string_value(c));
-				fputc('\n', fp);
-			}
-			fputs("</pre>\n", fp);
-		}
-	}
-	if (json_array_size(rj_arr(r, "changes")) > 0) {
-		fputs("<h3>Changes to how nodes run</h3>\n", fp);
-		json_array_foreach(rj_arr(r, "changes"), i, v) {
-			fputs("<div class=\"card\"><span class=\"node\">", fp);
-			E(rj_str(v, "node"));
-			fputs("</span><pre>", fp);
-			E(rj_str(v, "change"));
-			fputs("</pre>", fp);
-			cites(fp, rj_arr(v, "cites"));
-			fputs("</div>\n", fp);
-		}
-	}
-	if (json_array_size(rj_arr(r, "mtu")) > 0) {
-		fputs("<h3>MTU</h3>\n", fp);
-		json_array_foreach(rj_arr(r, "mtu"), i, v) {
-			fputs("<div class=\"card\"><span class=\"node\">", fp);
-			E(rj_str(v, "node"));
-			fputs("</span> ", fp);
-			E(rj_str(v, "why"));
-			fputs("<pre>", fp);
-			E(rj_str(v, "command"));
-			fputs("</pre>", fp);
-			cites(fp, rj_arr(v, "cites"));
-			fputs("</div>\n", fp);
-		}
-	}
-}
-
-/* The connectivity matrix as a coloured grid. */
-static void matrix(FILE *fp, const json_t *rep)
-{
-	json_t *m = json_object_get(rep, "matrix"), *a, *b, *c;
-	size_t i, j, k;
-	char buf[32];
-
-	if (!json_is_object(m))
-		return;
-	fputs("<h2>Connectivity</h2>\n<p class=\"muted\">Row: from, column: "
-	      "to. Green reachable, amber NAT or one way, red filtered or "
-	      "unreachable, grey not measured.</p>\n<table><tr><th></th>",
-	      fp);
-	json_array_foreach(rj_arr(m, "nodes"), i, a) {
-		fputs("<th>", fp);
-		E(json_string_value(a));
-		fputs("</th>", fp);
-	}
-	fputs("</tr>\n", fp);
-	json_array_foreach(rj_arr(m, "nodes"), i, a) {
-		fputs("<tr><th>", fp);
-		E(json_string_value(a));
-		fputs("</th>", fp);
-		json_array_foreach(rj_arr(m, "nodes"), j, b) {
-			json_t *cell = NULL;
-
-			if (i == j) {
-				fputs("<td class=\"self\"></td>", fp);
-				continue;
-			}
-			json_array_foreach(rj_arr(m, "cells"), k, c)
-				if (strcmp(rj_str(c, "from"),
-					   json_string_value(a)) == 0 &&
-				    strcmp(rj_str(c, "to"),
-					   json_string_value(b)) == 0)
-					cell = c;
-			if (cell == NULL) {
-				fputs("<td class=\"unknown\">not measured</td>",
-				      fp);
-				continue;
-			}
-			fputs("<td class=\"", fp);
-			E(rj_str(cell, "state"));
-			fputs("\" title=\"", fp);
-			json_array_foreach(rj_arr(cell, "details"), k, c) {
-				E(json_string_value(c));
-				fputs("&#10;", fp);
-			}
-			fputs("\"><b>", fp);
-			E(rj_str(cell, "state"));
-			fputs("</b>", fp);
-			if (json_is_number(json_object_get(cell, "rtt_us")))
-				fprintf(fp, "<br>%s",
-					rj_fmt_us(rj_num(cell, "rtt_us", 0),
-						  buf, sizeof(buf)));
-			if (json_is_number(json_object_get(cell, "loss_pct")))
-				fprintf(fp, "<br>loss %.2f%%",
-					rj_num(cell, "loss_pct", 0));
-			fputs("</td>", fp);
-		}
-		fputs("</tr>\n", fp);
-	}
-	fputs("</table>\n", fp);
-}
-
-#define HW 520
-#define HH 220
-#define ML 52
-#define MR 14
-#define MT 26
-#define MB 40
-
-/* A histogram of one heartbeat's RTT samples (30 bins, linear). */
-static void histogram(FILE *fp, const json_t *hb)
-{
-	json_t *s = rj_arr(hb, "samples_us"), *v;
-	size_t i, n = json_array_size(s);
-	double lo = 0, hi = 0, w;
-	int bins[30] = {0}, peak = 1;
-	char b1[32];
-
-	if (n == 0)
-		return;
-	json_array_foreach(s, i, v) {
-		double x = json_number_value(v);
-
-		if (i == 0 || x < lo)
-			lo = x;
-		if (i == 0 || x > hi)
-			hi = x;
-	}
-	if (hi <= lo)
-		hi = lo + 1;
-	json_array_foreach(s, i, v) {
-		int k = (int)((json_number_value(v) - lo) / (hi - lo) * 30);
-
-		k = k < 0 ? 0 : k > 29 ? 29 : k;
-		if (++bins[k] > peak)
-			peak = bins[k];
-	}
-	w = (double)(HW - ML - MR) / 30;
-	fprintf(fp, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		    "role=\"img\"><text x=\"%d\" y=\"16\">",
-		HW, HH, HW, HH, ML);
-	E(rj_str(hb, "from"));
-	fputs(" &#8594; ", fp);
-	E(rj_str(hb, "to"));
-	fprintf(fp, ": RTT of %zu samples</text>\n", n);
-	for (int k = 0; k < 30; k++) {
-		double h = (double)bins[k] / peak * (HH - MT - MB);
-
-		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%.1f\" fill=\"#2e90fa\"/>\n",
-			ML + k * w + 1, HH - MB - h, w - 2, h);
-	}
-	fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-		    "stroke=\"#667085\"/>\n",
-		ML, HH - MB, HW - MR, HH - MB);
-	for (int t = 0; t <= 4; t++) {
-		double x = lo + (hi - lo) * t / 4;
-
-		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-			    "%s</text>\n",
-			ML + (double)(HW - ML - MR) * t / 4, HH - MB + 16,
-			rj_fmt_us(x, b1, sizeof(b1)));
-	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">round-trip "
-		    "time</text>\n<text x=\"12\" y=\"%d\" transform=\"rotate(-90 "
-		    "12 %d)\" text-anchor=\"middle\">samples</text>\n</svg>\n",
-		(HW + ML) / 2, HH - 6, (HH - MB + MT) / 2, (HH - MB + MT) / 2);
-}
-
-/* Does a gate check name this collective? "min-busbw all_reduce",
- * "min-busbw all_reduce@1048576" or "allreduce busbw >= 8 GB/s": the
- * first word after an optional "min-busbw " must be the name exactly. */
-static bool names_coll(const char *name, const char *coll)
-{
-	size_t n = strlen(coll);
-
-	if (strncmp(name, "min-busbw ", 10) == 0)
-		name += 10;
-	return strncmp(name, coll, n) == 0 &&
-	       (name[n] == '\0' || name[n] == ' ' || name[n] == '@');
-}
-
-/* The gate threshold for a collective: an explicit threshold_gbps,
- * "minimum X GB/s" in the detail (ncclcheck), or ">= X" in the name; -1
- * when no check names the collective. */
-static double threshold(const json_t *gate, const char *coll)
-{
-	size_t i;
+	size_t j;
 	json_t *c;
 
-	json_array_foreach(rj_arr(gate, "checks"), i, c) {
-		const char *name = rj_strd(c, "name", "");
-		const char *min = strstr(rj_strd(c, "detail", ""), "minimum ");
-		const char *ge = strstr(name, ">=");
-
-		if (!names_coll(name, coll))
-			continue;
-		if (json_is_number(json_object_get(c, "threshold_gbps")))
-			return rj_num(c, "threshold_gbps", -1);
-		if (min != NULL && strstr(min, "GB/s") != NULL)
-			return strtod(min + 8, NULL);
-		if (ge != NULL)
-			return strtod(ge + 2, NULL);
-	}
-	return -1;
+	out_f(o, "<div class=\"card conflict\"><b>%s</b><ul>",
+	      rj_str(cf, "subject"));
+	json_array_foreach(rj_arr(cf, "claims"), j, c)
+		out_f(o,
+		      "<li><span class=\"node\">%s</span> %s <span "
+		      "class=\"muted\">(%s)</span></li>",
+		      rj_str(c, "node"), rj_str(c, "claim"),
+		      rj_str(c, "source"));
+	out_f(o, "</ul></div>\n");
 }
 
-/* Bus bandwidth against message size (log2 x axis) for one collective,
- * with the gate threshold as a dashed line. */
-static void bw_chart(FILE *fp, const json_t *coll, const json_t *gate)
+/* A note. */
+static void note(void *o, const char *s)
 {
-	json_t *pts = rj_arr(coll, "points"), *p;
-	size_t i, n = json_array_size(pts);
-	double xmin = 0, xmax = 0, ymax = 0, th;
-	char b1[32];
-	int pw = HW - ML - MR, ph = HH - MT - MB;
+	out_f(o, "<p class=\"muted\">Note: %s</p>\n", s);
+}
 
-	if (n == 0)
+/* Cards for nodes that block a cluster value; a table of each
+ * node's interface. */
+static void interfaces(void *o, const struct report_model *m)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(m->blocked, i, v) {
+		out_f(o,
+		      "<div class=\"card fault\"><b>Blocked by <span "
+		      "class=\"node\">%s</span></b>: %s",
+		      rj_str(v, "node"), rj_str(v, "why"));
+		cites(o, rj_arr(v, "cites"));
+		out_f(o, "</div>\n");
+	}
+	if (json_array_size(m->per_node) == 0)
 		return;
-	json_array_foreach(pts, i, p) {
-		double x = rj_num(p, "bytes", 1), y = rj_num(p, "busbw_gbps", 0);
-
-		x = log2(x > 1 ? x : 1);
-		if (i == 0 || x < xmin)
-			xmin = x;
-		if (i == 0 || x > xmax)
-			xmax = x;
-		if (y > ymax)
-			ymax = y;
-	}
-	th = threshold(gate, rj_str(coll, "name"));
-	if (th > ymax)
-		ymax = th;
-	ymax = ymax > 0 ? ymax * 1.15 : 1;
-	if (xmax <= xmin)
-		xmax = xmin + 1;
-	fprintf(fp, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		    "role=\"img\"><text x=\"%d\" y=\"16\">",
-		HW, HH, HW, HH, ML);
-	E(rj_str(coll, "name"));
-	fputs(": bus bandwidth (GB/s) by message size</text>\n", fp);
-	for (int t = 0; t <= 4; t++) {
-		double y = ymax * t / 4;
-		double py = MT + ph - (double)ph * t / 4;
-
-		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			    "stroke=\"#eaecf0\"/><text x=\"%d\" y=\"%.1f\" "
-			    "text-anchor=\"end\">%.*f</text>\n",
-			ML, py, HW - MR, py, ML - 6, py + 4, ymax < 4 ? 2 : 1,
-			y);
-	}
-	for (int e = (int)ceil(xmin); e <= (int)floor(xmax); e++) {
-		double px = ML + (e - xmin) / (xmax - xmin) * pw;
-
-		if ((e - (int)ceil(xmin)) % 4 != 0)
-			continue;
-		fprintf(fp, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-			    "%s</text>\n",
-			px, HH - MB + 16,
-			rj_fmt_bytes(ldexp(1, e), b1, sizeof(b1)));
-	}
-	fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-		    "stroke=\"#667085\"/>\n",
-		ML, MT + ph, HW - MR, MT + ph);
-	if (th >= 0) {
-		double py = MT + ph - th / ymax * ph;
-
-		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			    "stroke=\"#d92d20\" stroke-dasharray=\"6 4\"/>"
-			    "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
-			    "fill=\"#d92d20\">gate %.1f GB/s</text>\n",
-			ML, py, HW - MR, py, HW - MR, py - 4, th);
-	}
-	fputs("<polyline fill=\"none\" stroke=\"#1570ef\" stroke-width=\"2\" "
-	      "points=\"",
-	      fp);
-	json_array_foreach(pts, i, p) {
-		double x = log2(rj_num(p, "bytes", 1) > 1 ? rj_num(p, "bytes", 1)
-							  : 1);
-
-		fprintf(fp, "%s%.1f,%.1f", i ? " " : "",
-			ML + (x - xmin) / (xmax - xmin) * pw,
-			MT + ph - rj_num(p, "busbw_gbps", 0) / ymax * ph);
-	}
-	fputs("\"/>\n", fp);
-	json_array_foreach(pts, i, p) {
-		double x = log2(rj_num(p, "bytes", 1) > 1 ? rj_num(p, "bytes", 1)
-							  : 1);
-
-		fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
-			    "fill=\"%s\"/>\n",
-			ML + (x - xmin) / (xmax - xmin) * pw,
-			MT + ph - rj_num(p, "busbw_gbps", 0) / ymax * ph,
-			rj_int(p, "wrong", 0) > 0 ? "#d92d20" : "#1570ef");
-	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">message "
-		    "size (log scale)</text>\n</svg>\n",
-		(HW + ML) / 2, HH - 6);
+	out_f(o, "<h3>Interface per node</h3><table><tr><th>node</th>"
+		 "<th>interface</th><th>address</th></tr>\n");
+	json_array_foreach(m->per_node, i, v)
+		out_f(o,
+		      "<tr><td>%s</td><td class=\"code\">%s</td><td "
+		      "class=\"code\">%s</td></tr>\n",
+		      rj_str(v, "node"), rj_str(v, "interface"),
+		      rj_strd(v, "address", "-"));
+	out_f(o, "</table>\n");
 }
 
-/* Latency histograms and NCCL charts with the gate table. */
-static void charts(FILE *fp, const json_t *rep)
+/* export lines of one scope's settings that have a value. */
+static void exports(const struct out *o, const struct rm_scope *sc)
 {
-	json_t *v, *c;
-	size_t i, j;
-
-	if (json_array_size(rj_arr(rep, "heartbeats")) > 0) {
-		fputs("<h2>Heartbeat latency</h2>\n<div class=\"charts\">", fp);
-		json_array_foreach(rj_arr(rep, "heartbeats"), i, v)
-			histogram(fp, v);
-		fputs("</div>\n", fp);
-	}
-	json_array_foreach(rj_arr(rep, "nccl"), i, v) {
-		json_t *g = json_object_get(v, "gate");
-
-		fputs("<h2>NCCL (ncclcheck from <span class=\"node\">", fp);
-		E(rj_str(v, "host"));
-		fprintf(fp, "</span>, %zu ranks)</h2>\n<div class=\"charts\">",
-			json_array_size(rj_arr(v, "ranks")));
-		json_array_foreach(rj_arr(v, "collectives"), j, c)
-			bw_chart(fp, c, g);
-		fputs("</div>\n", fp);
-		if (json_array_size(rj_arr(g, "checks")) > 0) {
-			fputs("<table><tr><th>gate check</th><th>result</th>"
-			      "<th>detail</th></tr>\n",
-			      fp);
-			json_array_foreach(rj_arr(g, "checks"), j, c) {
-				bool ok = json_is_true(json_object_get(c,
-								       "passed"));
-
-				fputs("<tr><td>", fp);
-				E(rj_str(c, "name"));
-				fprintf(fp, "</td><td><span class=\"badge "
-					    "%s\">%s</span></td><td>",
-					ok ? "b-pass" : "b-fail",
-					ok ? "pass" : "fail");
-				E(rj_str(c, "detail"));
-				fputs("</td></tr>\n", fp);
-			}
-			fputs("</table>\n", fp);
-		}
-		if (json_array_size(rj_arr(v, "ranks")) > 0) {
-			fputs("<table><tr><th>rank</th><th>host</th><th>GPU"
-			      "</th><th>NCCL</th><th>CUDA</th><th>driver</th>"
-			      "<th>interface</th><th>address</th></tr>\n",
-			      fp);
-			json_array_foreach(rj_arr(v, "ranks"), j, c) {
-				fprintf(fp, "<tr><td>%lld</td><td>",
-					rj_int(c, "rank", -1));
-				E(rj_strd(c, "host", "?"));
-				fputs("</td><td>", fp);
-				if (rj_str(c, "gpu") != NULL)
-					E(rj_str(c, "gpu"));
-				else
-					fprintf(fp, "%lld", rj_int(c, "gpu", -1));
-				fputs("</td><td>", fp);
-				E(rj_strd(c, "nccl_version", "?"));
-				fputs("</td><td>", fp);
-				E(rj_strd(c, "cuda_runtime", "?"));
-				fputs("</td><td>", fp);
-				E(rj_strd(c, "driver", "?"));
-				fputs("</td><td class=\"code\">", fp);
-				E(rj_strd(c, "iface", "?"));
-				fputs("</td><td class=\"code\">", fp);
-				E(rj_strd(c, "address", "?"));
-				fputs("</td></tr>\n", fp);
-			}
-			fputs("</table>\n", fp);
-		}
-	}
+	if (sc->nvalues == 0)
+		return;
+	out_f(o, "<pre>");
+	for (size_t i = 0; i < sc->settings.n; i++)
+		if (rj_str(sc->settings.v[i], "value") != NULL)
+			out_f(o, "export %s=%s\n",
+			      rj_str(sc->settings.v[i], "name"),
+			      rj_str(sc->settings.v[i], "value"));
+	out_f(o, "</pre>\n");
 }
 
-/* Nodes and the input files. */
-static void inputs(FILE *fp, const json_t *rep)
+/* One row of the settings table, with its reason and citations. */
+static void setting_row(const struct out *o, const json_t *s)
 {
-	json_t *v, *c;
-	size_t i, j;
-
-	fputs("<h2>Nodes and inputs</h2>\n<table><tr><th>node</th><th>ran"
-	      "</th><th>container / WSL</th><th>files</th></tr>\n",
-	      fp);
-	json_array_foreach(rj_arr(rep, "nodes"), i, v) {
-		fputs("<tr><td>", fp);
-		E(rj_str(v, "name"));
-		fputs("</td><td>", fp);
-		json_array_foreach(rj_arr(v, "commands"), j, c) {
-			fputs(j ? ", " : "", fp);
-			E(json_string_value(c));
-		}
-		fputs("</td><td>", fp);
-		E(rj_strd(v, "container", "-"));
-		fputs(" / ", fp);
-		E(rj_strd(v, "wsl", "-"));
-		fputs("</td><td class=\"muted\">", fp);
-		json_array_foreach(rj_arr(v, "files"), j, c) {
-			fputs(j ? "<br>" : "", fp);
-			E(json_string_value(c));
-		}
-		json_array_foreach(rj_arr(v, "errors"), j, c) {
-			fputs("<br>error: ", fp);
-			E(rj_str(c, "step"));
-			fputs(": ", fp);
-			E(rj_str(c, "message"));
-		}
-		fputs("</td></tr>\n", fp);
-	}
-	fputs("</table>\n", fp);
-	if (json_array_size(rj_arr(rep, "skipped")) > 0) {
-		fputs("<h3>Files that could not be used</h3><ul>\n", fp);
-		json_array_foreach(rj_arr(rep, "skipped"), i, v) {
-			fputs("<li><span class=\"code\">", fp);
-			E(rj_str(v, "file"));
-			if (rj_int(v, "line", 0) > 0)
-				fprintf(fp, ":%lld:%lld", rj_int(v, "line", 0),
-					rj_int(v, "column", 0));
-			fputs("</span>: ", fp);
-			E(rj_str(v, "why"));
-			fputs("</li>\n", fp);
-		}
-		fputs("</ul>\n", fp);
-	}
+	out_f(o,
+	      "<tr><td class=\"code\">%s</td><td>%s</td><td "
+	      "class=\"code\">",
+	      rj_str(s, "name"), rj_strd(s, "node", "every node"));
+	if (rj_str(s, "value") != NULL)
+		out_f(o, "%s", rj_str(s, "value"));
+	else
+		out_f(o, "<b>none works</b>");
+	out_f(o, "</td><td>%s", rj_str(s, "why"));
+	if (json_is_true(json_object_get(s, "disputed")))
+		out_f(o, " <b>(disputed: see conflicting evidence)</b>");
+	cites(o, rj_arr(s, "cites"));
+	out_f(o, "</td></tr>\n");
 }
 
-int report_render_html(const json_t *rep, FILE *fp)
+/* Export lines for every node, then per node, then every setting in a
+ * table with its reason. */
+static void settings(void *o, const struct rm_settings *st)
 {
-	const char *v = rj_str(rep, "verdict");
-	const json_t *n = json_object_get(rep, "counts");
-	const char *word = strcmp(v, "fault") == 0	? "FAULT"
-			   : strcmp(v, "warning") == 0 ? "WARNING"
-							: "PASS";
+	out_f(o, "<h3>Environment, every node</h3>\n");
+	if (st->scopes[0].nvalues == 0)
+		out_f(o, "<p>No cluster-wide value: set them per "
+			 "node.</p>\n");
+	exports(o, &st->scopes[0]);
+	for (size_t j = 1; j < st->nscopes; j++) {
+		out_f(o,
+		      "<h3>Environment on <span class=\"node\">%s</span>"
+		      "</h3>\n",
+		      st->scopes[j].node);
+		exports(o, &st->scopes[j]);
+	}
+	out_f(o, "<table><tr><th>setting</th><th>where</th><th>value</th>"
+		 "<th>why</th></tr>\n");
+	for (size_t i = 0; i < st->all.n; i++)
+		setting_row(o, st->all.v[i]);
+	out_f(o, "</table>\n");
+}
 
-	fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-		    "charset=\"utf-8\">\n<meta name=\"viewport\" "
-		    "content=\"width=device-width\">\n<title>netprobe report: "
-		    "%s</title>\n<style>%s</style></head>\n<body>\n",
-		word, css);
-	fprintf(fp, "<div class=\"verdict v-%s\"><h1>netprobe report: %s</h1>"
-		    "<p>%lld fault(s), %lld warning(s) on %lld node(s), from "
-		    "%lld document(s)",
-		strcmp(v, "fault") == 0	    ? "fault"
-		: strcmp(v, "warning") == 0 ? "warning"
-					    : "pass",
-		word, rj_int(n, "faults", 0), rj_int(n, "warnings", 0),
-		rj_int(n, "nodes", 0), rj_int(n, "inputs", 0));
-	if (rj_int(n, "skipped", 0) > 0)
-		fprintf(fp, "; %lld file(s) could not be used",
-			rj_int(n, "skipped", 0));
-	fputs(".</p></div>\n<main>\n", fp);
-	findings(fp, rep, 2, "Faults", "fault");
-	findings(fp, rep, 1, "Warnings", "warning");
-	conflicts(fp, rep);
-	recommendation(fp, rep);
-	matrix(fp, rep);
-	charts(fp, rep);
-	inputs(fp, rep);
-	fputs("<p class=\"muted\">Written by netprobe report ", fp);
-	E(rj_str(rep, "version"));
-	fputs(" (schema ", fp);
-	E(rj_str(rep, "schema"));
-	fputs(").</p>\n</main></body></html>\n", fp);
-	return fflush(fp) == EOF || ferror(fp) ? -1 : 0;
+/* One node's /etc/nccl.conf line. */
+static void conf_line(void *o, const json_t *v)
+{
+	out_f(o, "# %s\n%s\n", rj_str(v, "node"), rj_str(v, "line"));
+}
+
+/* Ports to open on a node, each with why. */
+static void firewall(void *o, const json_t *v)
+{
+	size_t j;
+	json_t *c;
+
+	out_f(o,
+	      "<h3>Ports to open on <span class=\"node\">%s</span></h3>"
+	      "<ul>\n",
+	      rj_str(v, "node"));
+	json_array_foreach(rj_arr(v, "open"), j, c) {
+		out_f(o, "<li><span class=\"code\">");
+		out_port(o, json_object_get(c, "port"), false);
+		out_f(o, "/%s</span>: %s</li>\n", rj_str(c, "proto"),
+		      rj_str(c, "why"));
+	}
+	out_f(o, "</ul>\n");
+	cites(o, rj_arr(v, "cites"));
+}
+
+/* One firewall dialect's commands, ready to copy. */
+static void commands(void *o, const char *dialect, const json_t *cmds)
+{
+	size_t j;
+	json_t *c;
+
+	out_f(o, "<div>%s:</div><pre>", dialect);
+	json_array_foreach(cmds, j, c)
+		out_f(o, "%s\n", json_string_value(c));
+	out_f(o, "</pre>\n");
+}
+
+/* A card for one node: a change or an MTU, and what it rests on. */
+static void card(const struct out *o, const json_t *v, const char *why,
+		 const char *cmd)
+{
+	out_f(o, "<div class=\"card\"><span class=\"node\">%s</span>",
+	      rj_str(v, "node"));
+	if (why != NULL)
+		out_f(o, " %s", why);
+	out_f(o, "<pre>%s</pre>", cmd);
+	cites(o, rj_arr(v, "cites"));
+	out_f(o, "</div>\n");
+}
+
+/* A change to how a node runs. */
+static void change(void *o, const json_t *v)
+{
+	card(o, v, NULL, rj_str(v, "change"));
+}
+
+/* An MTU to set, with why. */
+static void mtu(void *o, const json_t *v)
+{
+	card(o, v, rj_str(v, "why"), rj_str(v, "command"));
+}
+
+/* Connectivity as a coloured grid (render_html_data.c). */
+static void matrix(void *o, const struct rm_matrix *mx)
+{
+	html_matrix(o, mx);
+}
+
+/* A heartbeat's RTT histogram (render_svg.c). */
+static void heartbeat(void *o, const struct rm_heartbeat *hb)
+{
+	svg_histogram(o, hb);
+}
+
+/* An ncclcheck run with its charts (render_html_data.c). */
+static void nccl(void *o, const struct rm_nccl *r)
+{
+	html_nccl(o, r);
+}
+
+/* A file that could not be used, with where and why. */
+static void skipped(void *o, const struct rm_skip *s)
+{
+	out_f(o, "<li><span class=\"code\">%s</span>: %s</li>\n", s->where,
+	      s->why);
+}
+
+int report_render_html(const struct report_model *m, FILE *fp)
+{
+	static const struct report_emitter e = {
+		.begin = begin,
+		.end = end,
+		.finding = finding,
+		.conflict = conflict,
+		.note = note,
+		.interfaces = interfaces,
+		.settings = settings,
+		.conf_line = conf_line,
+		.firewall = firewall,
+		.commands = commands,
+		.change = change,
+		.mtu = mtu,
+		.matrix = matrix,
+		.heartbeat = heartbeat,
+		.nccl = nccl,
+		.skipped = skipped,
+	};
+	struct html h = {{fp, xml_escape, out_raw}, m};
+
+	return report_walk(m, &e, &h, fp);
 }

@@ -2,39 +2,11 @@
  * per ncclcheck run, the cluster, the inputs), one test case per check:
  * a finding class on a node, a gate check, the cluster recommendation, an
  * input file. Failures carry the finding text; which severities fail
- * follows --fail-on, as the exit status does. */
+ * follows --fail-on, as the exit status does. JUnit's shape (suites of
+ * cases) is not the walk's sections: it writes the model's suites. */
 #include <string.h>
 
-#include "report.h"
-
-/* Does a check of this status fail under fail_on? */
-static bool fails(const char *status, enum report_fail_on fail_on)
-{
-	int s = rj_sev(status);
-
-	if (fail_on == REPORT_FAIL_NEVER)
-		return false;
-	return fail_on == REPORT_FAIL_WARNING ? s >= 1 : s >= 2;
-}
-
-/* Counts the cases of one suite: tests, failures, errors. */
-static void count(const json_t *checks, const char *suite,
-		  enum report_fail_on fail_on, int *t, int *f, int *e)
-{
-	size_t i;
-	json_t *k;
-
-	*t = *f = *e = 0;
-	json_array_foreach(checks, i, k) {
-		if (suite != NULL && strcmp(rj_str(k, "suite"), suite) != 0)
-			continue;
-		(*t)++;
-		if (strcmp(rj_str(k, "status"), "error") == 0)
-			(*e)++;
-		else if (fails(rj_str(k, "status"), fail_on))
-			(*f)++;
-	}
-}
+#include "report_model.h"
 
 /* The first line of text, escaped, for a message attribute. */
 static void first_line(FILE *fp, const char *text)
@@ -70,7 +42,7 @@ static void testcase(FILE *fp, const json_t *k, enum report_fail_on fail_on)
 		fputs("\">", fp);
 		xml_escape(fp, text);
 		fputs("</error>\n", fp);
-	} else if (fails(st, fail_on)) {
+	} else if (rm_fails(st, fail_on)) {
 		fprintf(fp, "      <failure type=\"%s\" message=\"", st);
 		first_line(fp, text);
 		fputs("\">", fp);
@@ -84,38 +56,27 @@ static void testcase(FILE *fp, const json_t *k, enum report_fail_on fail_on)
 	fputs("    </testcase>\n", fp);
 }
 
-int report_render_junit(const json_t *rep, FILE *fp,
+int report_render_junit(const struct report_model *m, FILE *fp,
 			enum report_fail_on fail_on)
 {
-	json_t *checks = rj_arr(rep, "checks"), *k;
-	const char *prev = NULL;
-	int t, f, e;
-	size_t i;
+	fprintf(fp,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
+		"name=\"netprobe report\" tests=\"%d\" failures=\"%d\" "
+		"errors=\"%d\" time=\"0\">\n",
+		m->ntests, m->nfailures[fail_on], m->nerrors);
+	for (size_t i = 0; i < m->nsuites; i++) {
+		const struct rm_suite *s = &m->suites[i];
 
-	count(checks, NULL, fail_on, &t, &f, &e);
-	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		    "<testsuites name=\"netprobe report\" tests=\"%d\" "
-		    "failures=\"%d\" errors=\"%d\" time=\"0\">\n",
-		t, f, e);
-	/* checks are sorted by suite, so each suite is one run of them */
-	json_array_foreach(checks, i, k) {
-		const char *suite = rj_str(k, "suite");
-
-		if (prev == NULL || strcmp(prev, suite) != 0) {
-			if (prev != NULL)
-				fputs("  </testsuite>\n", fp);
-			count(checks, suite, fail_on, &t, &f, &e);
-			fputs("  <testsuite name=\"", fp);
-			xml_escape(fp, suite);
-			fprintf(fp, "\" tests=\"%d\" failures=\"%d\" "
-				    "errors=\"%d\" skipped=\"0\" time=\"0\">\n",
-				t, f, e);
-			prev = suite;
-		}
-		testcase(fp, k, fail_on);
-	}
-	if (prev != NULL)
+		fputs("  <testsuite name=\"", fp);
+		xml_escape(fp, s->name);
+		fprintf(fp,
+			"\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" "
+			"skipped=\"0\" time=\"0\">\n",
+			s->checks.n, s->failures[fail_on], s->errors);
+		for (size_t j = 0; j < s->checks.n; j++)
+			testcase(fp, s->checks.v[j], fail_on);
 		fputs("  </testsuite>\n", fp);
+	}
 	fputs("</testsuites>\n", fp);
 	return fflush(fp) == EOF || ferror(fp) ? -1 : 0;
 }

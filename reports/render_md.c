@@ -1,12 +1,19 @@
-/* netprobe report: Markdown for a ticket or a pull-request comment. Text
- * from documents goes into tables and lists with the characters Markdown
- * and HTML would act on escaped; commands go into fenced blocks. */
+/* netprobe report: Markdown for a ticket or a pull-request comment, an
+ * emitter of the walk (report_emit.h). Text from documents goes into
+ * tables and lists with the characters Markdown and HTML would act on
+ * escaped (%s); commands and names go into code spans and fenced blocks
+ * (%-s), where a backtick cannot close them. */
 #include <string.h>
 
-#include "report.h"
+#include "report_emit.h"
 
-/* Prints document text safe for Markdown prose and table cells. */
-static void md(FILE *fp, const char *s)
+struct md {
+	struct out o;
+	const struct report_model *m;
+};
+
+/* Document text safe for Markdown prose and table cells. */
+static void prose(FILE *fp, const char *s)
 {
 	for (; s != NULL && *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -22,7 +29,7 @@ static void md(FILE *fp, const char *s)
 	}
 }
 
-/* Prints text for a fenced code block: backticks cannot close it. */
+/* Document text for a code span or fenced block. */
 static void code(FILE *fp, const char *s)
 {
 	for (; s != NULL && *s; s++)
@@ -30,373 +37,299 @@ static void code(FILE *fp, const char *s)
 		      fp);
 }
 
-/* " (node: code, ...)" for a cites array. */
-static void cites(FILE *fp, const json_t *arr)
+/* " — rests on: `node:code`, ..." for a cites array. */
+static void cites(const struct out *o, const json_t *arr)
 {
 	size_t i;
 	json_t *c;
 
 	if (json_array_size(arr) == 0)
 		return;
-	fputs(" — rests on: ", fp);
+	out_f(o, " — rests on: ");
 	json_array_foreach(arr, i, c) {
-		fputs(i ? ", " : "", fp);
-		fputc('`', fp);
-		if (rj_str(c, "node") != NULL) {
-			code(fp, rj_str(c, "node"));
-			fputc(':', fp);
-		}
-		code(fp, rj_str(c, "code"));
-		fputc('`', fp);
+		out_f(o, "%s`", i ? ", " : "");
+		if (rj_str(c, "node") != NULL)
+			out_f(o, "%-s:", rj_str(c, "node"));
+		out_f(o, "%-s`", rj_str(c, "code"));
 	}
 }
 
-/* Faults or warnings as a list with fix and evidence. */
-static void findings(FILE *fp, const json_t *rep, int sev, const char *title)
-{
-	size_t i, j;
-	json_t *f, *e;
-	bool any = false;
+/* What starts and ends each section (nothing where NULL). */
+static const char *const opens[RSEC_N] = {
+	[RSEC_FAULTS] = "\n## Faults\n\n",
+	[RSEC_WARNINGS] = "\n## Warnings\n\n",
+	[RSEC_CONFLICTS] = "\n## Conflicting evidence\n\nNot resolved by the "
+			   "report: check these by hand.\n\n",
+	[RSEC_RECOMMENDATION] = "\n## Recommendation\n\n",
+	[RSEC_NCCL_CONF] = "\n`/etc/nccl.conf` per node:\n\n```\n",
+	[RSEC_CHANGES] = "\n### Changes to how nodes run\n\n",
+	[RSEC_MTU] = "\n### MTU\n\n",
+	[RSEC_DETAILS] = "\n## Details\n",
+};
+static const char *const closes[RSEC_N] = {
+	[RSEC_NCCL_CONF] = "```\n",
+};
 
-	json_array_foreach(rj_arr(rep, "findings"), i, f) {
-		if (rj_sev(rj_str(f, "severity")) != sev)
-			continue;
-		if (!any)
-			fprintf(fp, "\n## %s\n\n", title);
-		any = true;
-		fputs("- **`", fp);
-		code(fp, rj_str(f, "code"));
-		fputs("`** on **", fp);
-		md(fp, rj_str(f, "node"));
-		fputs("**: ", fp);
-		md(fp, rj_str(f, "summary"));
-		fputs("\n  - fix: `", fp);
-		code(fp, rj_str(f, "fix"));
-		fputs("`\n", fp);
-		json_array_foreach(rj_arr(f, "evidence"), j, e) {
-			fputs("  - evidence: ", fp);
-			md(fp, rj_str(e, "fact"));
-			fputs(" (", fp);
-			md(fp, rj_str(e, "source"));
-			fputs(")\n", fp);
-		}
+/* The title line, a heading, or what opens a block. */
+static void begin(void *o, enum rsec sec)
+{
+	const struct md *w = o;
+	const struct report_model *m = w->m;
+
+	if (sec == RSEC_REPORT) {
+		out_f(&w->o,
+		      "# netprobe report: %s\n\n**%lld fault(s), %lld "
+		      "warning(s)** on %lld node(s).\n",
+		      m->verdict_word, m->nfaults, m->nwarnings, m->nnodes);
+	} else if (sec == RSEC_INPUTS) {
+		out_f(&w->o, "\n### Inputs\n\n%lld documents read", m->ninputs);
+		if (m->nskipped > 0)
+			out_f(&w->o, ", %lld skipped", m->nskipped);
+		out_f(&w->o, ".\n");
+	} else {
+		out_raw(w->o.fp, opens[sec]);
 	}
 }
 
-/* The recommendation: a table of settings, then commands per node. */
-static void recommendation(FILE *fp, const json_t *rep)
+/* What closes a block. */
+static void end(void *o, enum rsec sec)
 {
-	const json_t *r = json_object_get(rep, "recommendation");
-	size_t i, j;
-	json_t *v, *c;
-
-	fputs("\n## Recommendation\n\n", fp);
-	json_array_foreach(rj_arr(r, "notes"), i, v) {
-		fputs("> Note: ", fp);
-		md(fp, json_string_value(v));
-		fputs("\n\n", fp);
-	}
-	if (rj_str(json_object_get(r, "interface"), "common") != NULL) {
-		fputs("Interface **", fp);
-		md(fp, rj_str(json_object_get(r, "interface"), "common"));
-		fputs("** on every node.\n\n", fp);
-	}
-	json_array_foreach(rj_arr(r, "blocked"), i, v) {
-		fputs("- **Blocked by ", fp);
-		md(fp, rj_str(v, "node"));
-		fputs("**: ", fp);
-		md(fp, rj_str(v, "why"));
-		cites(fp, rj_arr(v, "cites"));
-		fputc('\n', fp);
-	}
-	if (json_array_size(rj_arr(r, "blocked")) > 0)
-		fputc('\n', fp);
-	if (json_array_size(rj_arr(json_object_get(r, "interface"),
-				   "per_node")) > 0) {
-		fputs("| node | interface | address |\n|---|---|---|\n", fp);
-		json_array_foreach(rj_arr(json_object_get(r, "interface"),
-					  "per_node"),
-				   i, v) {
-			fputs("| ", fp);
-			md(fp, rj_str(v, "node"));
-			fputs(" | `", fp);
-			code(fp, rj_str(v, "interface"));
-			fputs("` | ", fp);
-			md(fp, rj_strd(v, "address", "-"));
-			fputs(" |\n", fp);
-		}
-		fputc('\n', fp);
-	}
-	if (json_array_size(rj_arr(r, "settings")) > 0) {
-		fputs("| setting | where | value | why |\n|---|---|---|---|\n",
-		      fp);
-		json_array_foreach(rj_arr(r, "settings"), i, v) {
-			fputs("| `", fp);
-			code(fp, rj_str(v, "name"));
-			fputs("` | ", fp);
-			md(fp, rj_strd(v, "node", "every node"));
-			fputs(" | ", fp);
-			if (rj_str(v, "value") != NULL) {
-				fputc('`', fp);
-				code(fp, rj_str(v, "value"));
-				fputc('`', fp);
-			} else {
-				fputs("**none works**", fp);
-			}
-			fputs(" | ", fp);
-			md(fp, rj_str(v, "why"));
-			if (json_is_true(json_object_get(v, "disputed")))
-				fputs(" **(disputed: see conflicts)**", fp);
-			cites(fp, rj_arr(v, "cites"));
-			fputs(" |\n", fp);
-		}
-	}
-	if (json_array_size(rj_arr(r, "nccl_conf")) > 0) {
-		fputs("\n`/etc/nccl.conf` per node:\n\n```\n", fp);
-		json_array_foreach(rj_arr(r, "nccl_conf"), i, v) {
-			fputs("# ", fp);
-			code(fp, rj_str(v, "node"));
-			fputc('\n', fp);
-			code(fp, rj_str(v, "line"));
-			fputc('\n', fp);
-		}
-		fputs("```\n", fp);
-	}
-	json_array_foreach(rj_arr(r, "firewall"), i, v) {
-		static const char *const dia[] = {"nftables", "ufw", "firewalld",
-						  NULL};
-
-		fputs("\n### Open on ", fp);
-		md(fp, rj_str(v, "node"));
-		fputs("\n\n", fp);
-		json_array_foreach(rj_arr(v, "open"), j, c) {
-			json_t *p = json_object_get(c, "port");
-
-			fputs("- `", fp);
-			if (json_is_integer(p))
-				fprintf(fp, "%lld",
-					(long long)json_integer_value(p));
-			else
-				code(fp, json_string_value(p));
-			fputc('/', fp);
-			code(fp, rj_str(c, "proto"));
-			fputs("`: ", fp);
-			md(fp, rj_str(c, "why"));
-			fputc('\n', fp);
-		}
-		fputs("\nRests on:", fp);
-		cites(fp, rj_arr(v, "cites"));
-		fputs("\n", fp);
-		for (const char *const *d = dia; *d; d++) {
-			json_t *cmds = rj_arr(json_object_get(v, "commands"),
-					      *d);
-
-			if (json_array_size(cmds) == 0)
-				continue;
-			fprintf(fp, "\n%s:\n\n```sh\n", *d);
-			json_array_foreach(cmds, j, c) {
-				code(fp, json_string_value(c));
-				fputc('\n', fp);
-			}
-			fputs("```\n", fp);
-		}
-	}
-	if (json_array_size(rj_arr(r, "changes")) > 0) {
-		fputs("\n### Changes to how nodes run\n\n", fp);
-		json_array_foreach(rj_arr(r, "changes"), i, v) {
-			fputs("- **", fp);
-			md(fp, rj_str(v, "node"));
-			fputs("**: ", fp);
-			md(fp, rj_str(v, "change"));
-			cites(fp, rj_arr(v, "cites"));
-			fputc('\n', fp);
-		}
-	}
-	if (json_array_size(rj_arr(r, "mtu")) > 0) {
-		fputs("\n### MTU\n\n", fp);
-		json_array_foreach(rj_arr(r, "mtu"), i, v) {
-			fputs("- **", fp);
-			md(fp, rj_str(v, "node"));
-			fputs("**: `", fp);
-			code(fp, rj_str(v, "command"));
-			fputs("` — ", fp);
-			md(fp, rj_str(v, "why"));
-			cites(fp, rj_arr(v, "cites"));
-			fputc('\n', fp);
-		}
-	}
+	out_raw(((const struct out *)o)->fp, closes[sec]);
 }
 
-/* Conflicts, each claim with its source file. */
-static void conflicts(FILE *fp, const json_t *rep)
+/* A finding as a list item with its fix and evidence. */
+static void finding(void *o, const json_t *f)
 {
-	json_t *cf = rj_arr(json_object_get(rep, "recommendation"),
-			    "conflicts"),
-	       *v, *c;
-	size_t i, j;
+	size_t j;
+	json_t *e;
 
-	if (json_array_size(cf) == 0)
+	out_f(o, "- **`%-s`** on **%s**: %s\n  - fix: `%-s`\n",
+	      rj_str(f, "code"), rj_str(f, "node"), rj_str(f, "summary"),
+	      rj_str(f, "fix"));
+	json_array_foreach(rj_arr(f, "evidence"), j, e)
+		out_f(o, "  - evidence: %s (%s)\n", rj_str(e, "fact"),
+		      rj_str(e, "source"));
+}
+
+/* A conflict and each claim with the file it came from. */
+static void conflict(void *o, const json_t *cf)
+{
+	size_t j;
+	json_t *c;
+
+	out_f(o, "- **%s**\n", rj_str(cf, "subject"));
+	json_array_foreach(rj_arr(cf, "claims"), j, c)
+		out_f(o, "  - %s: %s (`%-s`)\n", rj_str(c, "node"),
+		      rj_str(c, "claim"), rj_str(c, "source"));
+}
+
+/* A note as a quote. */
+static void note(void *o, const char *s)
+{
+	out_f(o, "> Note: %s\n\n", s);
+}
+
+/* The common interface, the blocking nodes, and a table of
+ * each node's interface. */
+static void interfaces(void *o, const struct report_model *m)
+{
+	size_t i;
+	json_t *v;
+
+	if (m->common != NULL)
+		out_f(o, "Interface **%s** on every node.\n\n", m->common);
+	json_array_foreach(m->blocked, i, v) {
+		out_f(o, "- **Blocked by %s**: %s", rj_str(v, "node"),
+		      rj_str(v, "why"));
+		cites(o, rj_arr(v, "cites"));
+		out_f(o, "\n");
+	}
+	if (json_array_size(m->blocked) > 0)
+		out_f(o, "\n");
+	if (json_array_size(m->per_node) == 0)
 		return;
-	fputs("\n## Conflicting evidence\n\nNot resolved by the report: "
-	      "check these by hand.\n\n",
-	      fp);
-	json_array_foreach(cf, i, v) {
-		fputs("- **", fp);
-		md(fp, rj_str(v, "subject"));
-		fputs("**\n", fp);
-		json_array_foreach(rj_arr(v, "claims"), j, c) {
-			fputs("  - ", fp);
-			md(fp, rj_str(c, "node"));
-			fputs(": ", fp);
-			md(fp, rj_str(c, "claim"));
-			fputs(" (`", fp);
-			code(fp, rj_str(c, "source"));
-			fputs("`)\n", fp);
-		}
+	out_f(o, "| node | interface | address |\n|---|---|---|\n");
+	json_array_foreach(m->per_node, i, v)
+		out_f(o, "| %s | `%-s` | %s |\n", rj_str(v, "node"),
+		      rj_str(v, "interface"), rj_strd(v, "address", "-"));
+	out_f(o, "\n");
+}
+
+/* Every setting in one table, in the order decided. */
+static void settings(void *o, const struct rm_settings *st)
+{
+	out_f(o, "| setting | where | value | why |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < st->all.n; i++) {
+		const json_t *v = st->all.v[i];
+
+		out_f(o, "| `%-s` | %s | ", rj_str(v, "name"),
+		      rj_strd(v, "node", "every node"));
+		if (rj_str(v, "value") != NULL)
+			out_f(o, "`%-s`", rj_str(v, "value"));
+		else
+			out_f(o, "**none works**");
+		out_f(o, " | %s", rj_str(v, "why"));
+		if (json_is_true(json_object_get(v, "disputed")))
+			out_f(o, " **(disputed: see conflicts)**");
+		cites(o, rj_arr(v, "cites"));
+		out_f(o, " |\n");
 	}
 }
 
-/* Connectivity matrix, NCCL summary, inputs. */
-static void details(FILE *fp, const json_t *rep)
+/* One node's /etc/nccl.conf line in the fenced block. */
+static void conf_line(void *o, const json_t *v)
 {
-	json_t *m = json_object_get(rep, "matrix"), *v, *c, *a, *b;
-	size_t i, j, k;
+	out_f(o, "# %-s\n%-s\n", rj_str(v, "node"), rj_str(v, "line"));
+}
+
+/* Ports to open on a node, each with why. */
+static void firewall(void *o, const json_t *v)
+{
+	size_t j;
+	json_t *c;
+
+	out_f(o, "\n### Open on %s\n\n", rj_str(v, "node"));
+	json_array_foreach(rj_arr(v, "open"), j, c) {
+		out_f(o, "- `");
+		out_port(o, json_object_get(c, "port"), true);
+		out_f(o, "/%-s`: %s\n", rj_str(c, "proto"), rj_str(c, "why"));
+	}
+	out_f(o, "\nRests on:");
+	cites(o, rj_arr(v, "cites"));
+	out_f(o, "\n");
+}
+
+/* One firewall dialect's commands in a fenced block. */
+static void commands(void *o, const char *dialect, const json_t *cmds)
+{
+	size_t j;
+	json_t *c;
+
+	out_f(o, "\n%s:\n\n```sh\n", dialect);
+	json_array_foreach(cmds, j, c)
+		out_f(o, "%-s\n", json_string_value(c));
+	out_f(o, "```\n");
+}
+
+/* A change to how a node runs. */
+static void change(void *o, const json_t *v)
+{
+	out_f(o, "- **%s**: %s", rj_str(v, "node"), rj_str(v, "change"));
+	cites(o, rj_arr(v, "cites"));
+	out_f(o, "\n");
+}
+
+/* An MTU to set, with why. */
+static void mtu(void *o, const json_t *v)
+{
+	out_f(o, "- **%s**: `%-s` — %s", rj_str(v, "node"),
+	      rj_str(v, "command"), rj_str(v, "why"));
+	cites(o, rj_arr(v, "cites"));
+	out_f(o, "\n");
+}
+
+/* One cell of the grid: the state, with the RTT when measured; a dash on
+ * the diagonal unless a node measured itself. */
+static void grid_cell(const struct out *o, const json_t *c, bool self)
+{
+	char b[32];
+
+	if (c == NULL)
+		out_f(o, self ? " — |" : "  |");
+	else if (json_is_number(json_object_get(c, "rtt_us")))
+		out_f(o, " %s %s |", rj_str(c, "state"),
+		      rj_fmt_us(rj_num(c, "rtt_us", 0), b, sizeof(b)));
+	else
+		out_f(o, " %s |", rj_str(c, "state"));
+}
+
+/* Connectivity as a grid: row from, column to. */
+static void matrix(void *o, const struct rm_matrix *mx)
+{
+	out_f(o, "\n### Connectivity (row: from, column: to)\n\n| |");
+	for (size_t j = 0; j < mx->n; j++)
+		out_f(o, " %s |", mx->nodes[j]);
+	out_f(o, "\n|---|");
+	for (size_t j = 0; j < mx->n; j++)
+		out_f(o, "---|");
+	out_f(o, "\n");
+	for (size_t i = 0; i < mx->n; i++) {
+		out_f(o, "| **%s** |", mx->nodes[i]);
+		for (size_t j = 0; j < mx->n; j++)
+			grid_cell(o, rm_cell(mx, mx->nodes[i], mx->nodes[j]),
+				  i == j);
+		out_f(o, "\n");
+	}
+}
+
+/* A heartbeat's summary line (TCP, else UDP). */
+static void heartbeat(void *o, const struct rm_heartbeat *h)
+{
 	char b1[32], b2[32];
 
-	fputs("\n## Details\n", fp);
-	if (json_is_object(m)) {
-		fputs("\n### Connectivity (row: from, column: to)\n\n| |", fp);
-		json_array_foreach(rj_arr(m, "nodes"), i, a) {
-			fputc(' ', fp);
-			md(fp, json_string_value(a));
-			fputs(" |", fp);
-		}
-		fputs("\n|---|", fp);
-		json_array_foreach(rj_arr(m, "nodes"), i, a)
-			fputs("---|", fp);
-		fputc('\n', fp);
-		json_array_foreach(rj_arr(m, "nodes"), i, a) {
-			fputs("| **", fp);
-			md(fp, json_string_value(a));
-			fputs("** |", fp);
-			json_array_foreach(rj_arr(m, "nodes"), j, b) {
-				const char *st = i == j ? "—" : "";
-
-				json_array_foreach(rj_arr(m, "cells"), k, c)
-					if (strcmp(rj_str(c, "from"),
-						   json_string_value(a)) == 0 &&
-					    strcmp(rj_str(c, "to"),
-						   json_string_value(b)) == 0) {
-						st = rj_str(c, "state");
-						if (json_is_number(
-							    json_object_get(
-								    c,
-								    "rtt_us"))) {
-							fprintf(fp, " %s %s |",
-								st,
-								rj_fmt_us(rj_num(
-										  c,
-										  "rtt_us",
-										  0),
-									  b1,
-									  sizeof(b1)));
-							st = NULL;
-						}
-						break;
-					}
-				if (st != NULL)
-					fprintf(fp, " %s |", st);
-			}
-			fputc('\n', fp);
-		}
-	}
-	json_array_foreach(rj_arr(rep, "heartbeats"), i, v) {
-		json_t *s = json_object_get(v, "tcp");
-
-		if (!json_is_object(s))
-			s = json_object_get(v, "udp");
-		fputs("\nHeartbeat ", fp);
-		md(fp, rj_str(v, "from"));
-		fputs(" → ", fp);
-		md(fp, rj_str(v, "to"));
-		fprintf(fp, ": median %s, p99 %s, loss %.2f%%\n",
-			rj_fmt_us(rj_num(json_object_get(s, "rtt_us"), "median",
-					 0),
-				  b1, sizeof(b1)),
-			rj_fmt_us(rj_num(json_object_get(s, "rtt_us"), "p99",
-					 0),
-				  b2, sizeof(b2)),
-			rj_num(s, "loss_pct", 0));
-	}
-	json_array_foreach(rj_arr(rep, "nccl"), i, v) {
-		json_t *g = json_object_get(v, "gate");
-
-		fputs("\n### NCCL (ncclcheck from ", fp);
-		md(fp, rj_str(v, "host"));
-		fprintf(fp, ", %zu ranks)\n\n| collective | peak busbw | at "
-			    "|\n|---|---|---|\n",
-			json_array_size(rj_arr(v, "ranks")));
-		json_array_foreach(rj_arr(v, "collectives"), j, c) {
-			json_t *pk = json_object_get(c, "peak");
-
-			fputs("| ", fp);
-			md(fp, rj_str(c, "name"));
-			fprintf(fp, " | %.2f GB/s | %s |\n",
-				rj_num(pk, "busbw_gbps", 0),
-				rj_fmt_bytes(rj_num(pk, "bytes", 0), b1,
-					     sizeof(b1)));
-		}
-		if (json_is_object(g)) {
-			fputs("\n| gate check | result | detail |\n|---|---|---|"
-			      "\n",
-			      fp);
-			json_array_foreach(rj_arr(g, "checks"), j, c) {
-				fputs("| ", fp);
-				md(fp, rj_str(c, "name"));
-				fprintf(fp, " | %s | ",
-					json_is_true(json_object_get(c,
-								     "passed"))
-						? "pass"
-						: "**FAIL**");
-				md(fp, rj_str(c, "detail"));
-				fputs(" |\n", fp);
-			}
-		}
-	}
-	fprintf(fp, "\n### Inputs\n\n%zu documents read",
-		json_array_size(rj_arr(rep, "inputs")));
-	if (json_array_size(rj_arr(rep, "skipped")) > 0)
-		fprintf(fp, ", %zu skipped",
-			json_array_size(rj_arr(rep, "skipped")));
-	fputs(".\n", fp);
-	json_array_foreach(rj_arr(rep, "skipped"), i, v) {
-		fputs("- skipped `", fp);
-		code(fp, rj_str(v, "file"));
-		if (rj_int(v, "line", 0) > 0)
-			fprintf(fp, ":%lld:%lld", rj_int(v, "line", 0),
-				rj_int(v, "column", 0));
-		fputs("`: ", fp);
-		md(fp, rj_str(v, "why"));
-		fputc('\n', fp);
-	}
+	out_f(o, "\nHeartbeat %s → %s: median %s, p99 %s, loss %.2f%%\n",
+	      h->from, h->to, rj_fmt_us(h->main.median_us, b1, sizeof(b1)),
+	      rj_fmt_us(h->main.p99_us, b2, sizeof(b2)), h->main.loss_pct);
 }
 
-int report_render_md(const json_t *rep, FILE *fp)
+/* An ncclcheck run: peaks and gate checks as tables. */
+static void nccl(void *o, const struct rm_nccl *r)
 {
-	const char *v = rj_str(rep, "verdict");
-	const json_t *n = json_object_get(rep, "counts");
+	const json_t *g = json_object_get(r->run, "gate");
+	size_t j;
+	json_t *c;
+	char b[32];
 
-	fprintf(fp, "# netprobe report: %s\n\n**%lld fault(s), %lld "
-		    "warning(s)** on %lld node(s).\n",
-		strcmp(v, "fault") == 0	    ? "FAULT"
-		: strcmp(v, "warning") == 0 ? "WARNING"
-					    : "PASS",
-		rj_int(n, "faults", 0), rj_int(n, "warnings", 0),
-		rj_int(n, "nodes", 0));
-	findings(fp, rep, 2, "Faults");
-	findings(fp, rep, 1, "Warnings");
-	conflicts(fp, rep);
-	recommendation(fp, rep);
-	details(fp, rep);
-	return fflush(fp) == EOF || ferror(fp) ? -1 : 0;
+	out_f(o,
+	      "\n### NCCL (ncclcheck from %s, %zu ranks)\n\n| collective | "
+	      "peak busbw | at |\n|---|---|---|\n",
+	      rj_str(r->run, "host"), json_array_size(rj_arr(r->run, "ranks")));
+	for (size_t i = 0; i < r->n; i++) {
+		const json_t *pk = json_object_get(r->series[i].coll, "peak");
+
+		out_f(o, "| %s | %.2f GB/s | %s |\n",
+		      rj_str(r->series[i].coll, "name"),
+		      rj_num(pk, "busbw_gbps", 0),
+		      rj_fmt_bytes(rj_num(pk, "bytes", 0), b, sizeof(b)));
+	}
+	if (!json_is_object(g))
+		return;
+	out_f(o, "\n| gate check | result | detail |\n|---|---|---|\n");
+	json_array_foreach(rj_arr(g, "checks"), j, c)
+		out_f(o,
+		      json_is_true(json_object_get(c, "passed"))
+			      ? "| %s | pass | %s |\n"
+			      : "| %s | **FAIL** | %s |\n",
+		      rj_str(c, "name"), rj_str(c, "detail"));
+}
+
+/* A file that could not be used, with where and why. */
+static void skipped(void *o, const struct rm_skip *s)
+{
+	out_f(o, "- skipped `%-s`: %s\n", s->where, s->why);
+}
+
+int report_render_md(const struct report_model *m, FILE *fp)
+{
+	static const struct report_emitter e = {
+		.begin = begin,
+		.end = end,
+		.finding = finding,
+		.conflict = conflict,
+		.note = note,
+		.interfaces = interfaces,
+		.settings = settings,
+		.conf_line = conf_line,
+		.firewall = firewall,
+		.commands = commands,
+		.change = change,
+		.mtu = mtu,
+		.matrix = matrix,
+		.heartbeat = heartbeat,
+		.nccl = nccl,
+		.skipped = skipped,
+	};
+	struct md w = {{fp, prose, code}, m};
+
+	return report_walk(m, &e, &w, fp);
 }

@@ -41,28 +41,29 @@ static int parse_format(const char *s, enum report_format *out)
 }
 
 /* Renders to fp in the chosen format. Returns 0 or -1. */
-static int render(const json_t *rep, FILE *fp, enum report_format f,
-		  bool colour, enum report_fail_on fail_on)
+static int render(const struct report_model *m, FILE *fp,
+		  enum report_format f, bool colour,
+		  enum report_fail_on fail_on)
 {
 	switch (f) {
 	case FMT_TEXT:
-		return report_render_text(rep, fp, colour);
+		return report_render_text(m, fp, colour);
 	case FMT_MD:
-		return report_render_md(rep, fp);
+		return report_render_md(m, fp);
 	case FMT_HTML:
-		return report_render_html(rep, fp);
+		return report_render_html(m, fp);
 	case FMT_JSON:
-		return report_render_json(rep, fp);
+		return report_render_json(m, fp);
 	case FMT_JUNIT:
-		return report_render_junit(rep, fp, fail_on);
+		return report_render_junit(m, fp, fail_on);
 	}
 	return -1;
 }
 
 /* Writes the report to path atomically (a temporary file renamed), or to
  * stdout for NULL or "-". Returns 0, or -1 with a message printed. */
-static int emit(const json_t *rep, const char *path, enum report_format f,
-		enum report_fail_on fail_on)
+static int emit(const struct report_model *m, const char *path,
+		enum report_format f, enum report_fail_on fail_on)
 {
 	char tmp[4096];
 	struct stat st;
@@ -74,7 +75,7 @@ static int emit(const json_t *rep, const char *path, enum report_format f,
 		bool colour = f == FMT_TEXT && isatty(STDOUT_FILENO) &&
 			      (nc == NULL || nc[0] == '\0');
 
-		rc = render(rep, stdout, f, colour, fail_on);
+		rc = render(m, stdout, f, colour, fail_on);
 		if (rc < 0 || fflush(stdout) == EOF || ferror(stdout)) {
 			fprintf(stderr, "netprobe report: cannot write "
 					"'standard output'\n");
@@ -91,7 +92,7 @@ static int emit(const json_t *rep, const char *path, enum report_format f,
 				path);
 			return -1;
 		}
-		rc = render(rep, fp, f, false, fail_on);
+		rc = render(m, fp, f, false, fail_on);
 		if (fclose(fp) == EOF || rc < 0) {
 			fprintf(stderr, "netprobe report: cannot write '%s'\n",
 				path);
@@ -105,7 +106,7 @@ static int emit(const json_t *rep, const char *path, enum report_format f,
 		fprintf(stderr, "netprobe report: cannot write '%s'\n", path);
 		return -1;
 	}
-	rc = render(rep, fp, f, false, fail_on);
+	rc = render(m, fp, f, false, fail_on);
 	if (fflush(fp) == EOF || ferror(fp))
 		rc = -1;
 	if (fclose(fp) == EOF)
@@ -132,7 +133,7 @@ int cmd_report(int argc, char **argv)
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	const char *out = NULL;
 	struct report_set set = {0};
-	json_t *rep;
+	struct report_model *m;
 	int ch, rc;
 
 	optind = 1;
@@ -205,16 +206,16 @@ int cmd_report(int argc, char **argv)
 		report_set_free(&set);
 		return 2;
 	}
-	rep = report_merge(&set);
+	m = report_build(&set);
 	report_set_free(&set);
-	if (rep == NULL) {
+	if (m == NULL) {
 		fprintf(stderr, "netprobe report: out of memory\n");
 		return 2;
 	}
-	if (emit(rep, out, fmt, fail_on) < 0)
+	if (emit(m, out, fmt, fail_on) < 0)
 		rc = 2;
 	else
-		rc = report_gate(rep, fail_on);
-	json_decref(rep);
+		rc = report_gate(m, fail_on);
+	report_model_free(m);
 	return rc;
 }

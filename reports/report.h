@@ -1,6 +1,8 @@
 /* netprobe report: load many netprobe and ncclcheck documents, decide
- * across nodes, and render one report (man/netprobe-json.5, "report"). The
- * merged report is itself a JSON object: every renderer reads only it. */
+ * across nodes once, and render one report (man/netprobe-json.5,
+ * "report"). Stages, each calling only those before it: load (load.c),
+ * merge (report_merge.h), decide (report_decide.h), model
+ * (report_model.h); renderers walk the model (report_emit.h). */
 #ifndef NP_REPORT_H
 #define NP_REPORT_H
 
@@ -56,23 +58,34 @@ int report_load_buffer(struct report_set *s, const char *name,
 /* Releases everything the set holds. Safe on a zeroed set. */
 void report_set_free(struct report_set *s);
 
-/* Decides across every loaded document and returns the merged report
- * (schema REPORT_SCHEMA), or NULL on no memory. Pure: reads only the set. */
-json_t *report_merge(const struct report_set *s);
+/* The report, decided once: the merged document and its layout. Renderers
+ * only read it (report_model.h). */
+struct report_model;
+
+/* Merges and decides across every loaded document, once, and lays the
+ * result out for the renderers. Returns the model, or NULL on no memory.
+ * Pure: reads only the set, which may be freed afterwards. */
+struct report_model *report_build(const struct report_set *s);
+
+/* Releases the model. Safe on NULL. */
+void report_model_free(struct report_model *m);
+
+/* The merged document (schema REPORT_SCHEMA), owned by the model. */
+const json_t *report_doc(const struct report_model *m);
 
 /* The exit status the report means under fail_on: 0 pass, 1 fail. */
-int report_gate(const json_t *rep, enum report_fail_on fail_on);
+int report_gate(const struct report_model *m, enum report_fail_on fail_on);
 
 /* Renderers: each writes the whole report to fp. Return 0, or -1 when a
  * write failed. Colour only when `colour` is set (text). */
-int report_render_text(const json_t *rep, FILE *fp, bool colour);
-int report_render_md(const json_t *rep, FILE *fp);
-int report_render_html(const json_t *rep, FILE *fp);
-int report_render_json(const json_t *rep, FILE *fp);
-int report_render_junit(const json_t *rep, FILE *fp,
+int report_render_text(const struct report_model *m, FILE *fp, bool colour);
+int report_render_md(const struct report_model *m, FILE *fp);
+int report_render_html(const struct report_model *m, FILE *fp);
+int report_render_json(const struct report_model *m, FILE *fp);
+int report_render_junit(const struct report_model *m, FILE *fp,
 			enum report_fail_on fail_on);
 
-/* Small accessors shared by the deciders and renderers (report_util.c). */
+/* Small accessors shared by every stage (util.c). */
 
 /* The string at key, or NULL when absent or not a string. */
 const char *rj_str(const json_t *o, const char *key);
@@ -91,5 +104,25 @@ int rj_sev(const char *severity);
 char *rj_fmt_us(double us, char *buf, size_t len);
 /* Formats a byte count for humans ("8 B", "64 KiB", "128 MiB"). */
 char *rj_fmt_bytes(double bytes, char *buf, size_t len);
+/* Sorts a JSON array in place with cmp (over json_t * elements). Returns
+ * 0, or -1 on no memory. */
+int rj_sort(json_t *arr, int (*cmp)(const void *, const void *));
+/* The first object of arr whose k1 and k2 hold the strings v1 and v2, or
+ * NULL. */
+json_t *rj_find2(const json_t *arr, const char *k1, const char *v1,
+		 const char *k2, const char *v2);
+/* Appends the string s to arr unless it is there. */
+void rj_add_unique(json_t *arr, const char *s);
+
+/* Memory freed all at once. */
+struct rj_arena {
+	void **mem;
+	size_t n, cap;
+};
+/* Zeroed memory for n items of size bytes (at least one), freed with the
+ * arena; NULL on no memory. */
+void *rj_alloc(struct rj_arena *a, size_t n, size_t size);
+/* Frees everything the arena gave; safe on a zeroed arena. */
+void rj_arena_free(struct rj_arena *a);
 
 #endif

@@ -1,6 +1,7 @@
 /* netprobe report: loading (bad files named with their position), the
- * cluster deciders, every finding rendered with its fix, HTML escaping,
- * and golden files for every format from the recorded documents in
+ * cluster deciders, the model's layout and the walk's order, the escaping
+ * printf, every finding rendered with its fix, HTML escaping, and golden
+ * files for every format from the recorded documents in
  * tests/fixtures/report (REPORT_GOLDEN_UPDATE=1 rewrites the goldens:
  * `make report-goldens`). */
 #include <check.h>
@@ -11,21 +12,21 @@
 
 #include "commands.h"
 #include "doc/finding.h"
-#include "report.h"
+#include "report_emit.h"
 
 #define FIXDIR SRCDIR "/tests/fixtures/report"
 
 /* Loads fixture directory `name` relative to FIXDIR (paths in the output
  * stay relative, so goldens do not depend on the checkout). */
-static json_t *merged(const char *name, struct report_set *set)
+static struct report_model *merged(const char *name, struct report_set *set)
 {
 	ck_assert_int_eq(chdir(FIXDIR), 0);
 	ck_assert_int_eq(report_load_path(set, name), 0);
-	return report_merge(set);
+	return report_build(set);
 }
 
 /* Renders rep in format fmt into a fresh string (caller frees). */
-static char *render(const json_t *rep, const char *fmt)
+static char *render(const struct report_model *rep, const char *fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -80,7 +81,7 @@ START_TEST(golden)
 {
 	const char *fx = fixtures[_i / 5], *fmt = formats[_i % 5];
 	struct report_set set = {0};
-	json_t *rep = merged(fx, &set);
+	struct report_model *rep = merged(fx, &set);
 	char path[1024], *out, *want;
 
 	ck_assert_ptr_nonnull(rep);
@@ -102,7 +103,7 @@ START_TEST(golden)
 		      path);
 	free(want);
 	free(out);
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
 }
 END_TEST
@@ -110,7 +111,7 @@ END_TEST
 START_TEST(malformed_named_with_position)
 {
 	struct report_set set = {0};
-	json_t *rep = merged("malformed", &set);
+	struct report_model *rep = merged("malformed", &set);
 	bool trunc = false, empty = false, future = false;
 
 	ck_assert_uint_eq(set.nin, 2);
@@ -131,10 +132,12 @@ START_TEST(malformed_named_with_position)
 	}
 	ck_assert(trunc && empty && future);
 	/* the good files are still used, and the gate notices the loss */
-	ck_assert_int_eq(json_array_size(json_object_get(rep, "inputs")), 2);
-	ck_assert_str_eq(json_string_value(json_object_get(rep, "verdict")),
-			 "warning");
-	json_decref(rep);
+	ck_assert_int_eq(
+		json_array_size(json_object_get(report_doc(rep), "inputs")), 2);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(report_doc(rep), "verdict")),
+		"warning");
+	report_model_free(rep);
 	report_set_free(&set);
 }
 END_TEST
@@ -220,8 +223,9 @@ static void add_scan(struct report_set *set, const char *host,
 }
 
 /* The cluster NCCL_SOCKET_IFNAME setting's value, or NULL. */
-static const char *cluster_nccl(const json_t *rep)
+static const char *cluster_nccl(const struct report_model *m)
 {
+	const json_t *rep = report_doc(m);
 	size_t i;
 	json_t *s;
 
@@ -238,15 +242,15 @@ static const char *cluster_nccl(const json_t *rep)
 START_TEST(nccl_ifname_across_nodes)
 {
 	struct report_set set = {0};
-	json_t *rep;
+	struct report_model *rep;
 
 	add_scan(&set, "a", "eth0", "10.231.1.1",
 		 (const char *[]){"eth0", "10.231.1.1", NULL});
 	add_scan(&set, "b", "eth0", "10.231.1.2",
 		 (const char *[]){"eth0", "10.231.1.2", NULL});
-	rep = report_merge(&set);
+	rep = report_build(&set);
 	ck_assert_str_eq(cluster_nccl(rep), "=eth0");
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
 
 	/* names differ: an exact list, as nothing else matches */
@@ -254,9 +258,9 @@ START_TEST(nccl_ifname_across_nodes)
 		 (const char *[]){"eth0", "10.231.1.1", NULL});
 	add_scan(&set, "b", "enp1s0", "10.231.1.2",
 		 (const char *[]){"enp1s0", "10.231.1.2", NULL});
-	rep = report_merge(&set);
+	rep = report_build(&set);
 	ck_assert_str_eq(cluster_nccl(rep), "=eth0,enp1s0");
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
 
 	/* the list would also pick b's eth0: per node values only */
@@ -265,31 +269,32 @@ START_TEST(nccl_ifname_across_nodes)
 	add_scan(&set, "b", "enp1s0", "10.231.1.2",
 		 (const char *[]){"enp1s0", "10.231.1.2", "eth0", "172.17.0.2",
 				  NULL});
-	rep = report_merge(&set);
+	rep = report_build(&set);
 	ck_assert_ptr_null(cluster_nccl(rep));
 	ck_assert_uint_eq(json_array_size(json_object_get(
-				  json_object_get(rep, "recommendation"),
+				  json_object_get(report_doc(rep),
+						  "recommendation"),
 				  "nccl_conf")),
 			  2);
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
 
 	/* a node without a usable interface blocks the cluster value */
 	add_scan(&set, "a", "eth0", "10.231.1.1",
 		 (const char *[]){"eth0", "10.231.1.1", NULL});
 	add_scan(&set, "b", NULL, NULL, (const char *[]){NULL});
-	rep = report_merge(&set);
+	rep = report_build(&set);
 	ck_assert_ptr_null(cluster_nccl(rep));
 	ck_assert_str_eq(
 		rj_str(json_array_get(json_object_get(
-					      json_object_get(rep,
+					      json_object_get(report_doc(rep),
 							      "recommendation"),
 					      "blocked"),
 				      0),
 		       "node"),
 		"b");
 	ck_assert_int_eq(report_gate(rep, REPORT_FAIL_FAULT), 1);
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
 }
 END_TEST
@@ -316,7 +321,7 @@ START_TEST(every_finding_rendered_with_fix)
 				"schema", "netprobe/1", "tool", "netprobe",
 				"command", "scan", "host", "node-1", "started",
 				"2026-11-21T10:00:00Z", "findings", "errors");
-	json_t *rep;
+	struct report_model *rep;
 	char *txt, *outs[3];
 
 	for (size_t i = 0; i < n; i++)
@@ -330,7 +335,7 @@ START_TEST(every_finding_rendered_with_fix)
 	report_load_buffer(&set, "all.json", txt, strlen(txt));
 	free(txt);
 	json_decref(doc);
-	rep = report_merge(&set);
+	rep = report_build(&set);
 	outs[0] = render(rep, "txt");
 	outs[1] = render(rep, "md");
 	outs[2] = render(rep, "html");
@@ -350,7 +355,7 @@ START_TEST(every_finding_rendered_with_fix)
 	}
 	for (int k = 0; k < 3; k++)
 		free(outs[k]);
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
 }
 END_TEST
@@ -358,7 +363,7 @@ END_TEST
 START_TEST(html_escapes_documents)
 {
 	struct report_set set = {0};
-	json_t *rep = merged("nat", &set);
+	struct report_model *rep = merged("nat", &set);
 	char *html = render(rep, "html");
 	char *xml = render(rep, "xml");
 
@@ -368,8 +373,175 @@ START_TEST(html_escapes_documents)
 	ck_assert_ptr_null(strstr(xml, "<img src=x"));
 	free(html);
 	free(xml);
-	json_decref(rep);
+	report_model_free(rep);
 	report_set_free(&set);
+}
+END_TEST
+
+/* What a recording emitter saw: the open sections and a count of
+ * callbacks made outside any section. */
+struct rec {
+	enum rsec open[8];
+	int depth;
+	enum rsec last; /* the last section begun at depth 1 */
+	bool began_any;
+	int stray, items, bad_order, unbalanced;
+};
+
+static void rec_begin(void *o, enum rsec sec)
+{
+	struct rec *r = o;
+
+	if (r->depth == 1) {
+		/* top-level sections come in the enum's order */
+		if (r->began_any && sec < r->last)
+			r->bad_order++;
+		r->last = sec;
+		r->began_any = true;
+	}
+	if (r->depth < 8)
+		r->open[r->depth] = sec;
+	r->depth++;
+}
+
+static void rec_end(void *o, enum rsec sec)
+{
+	struct rec *r = o;
+
+	r->depth--;
+	if (r->depth < 0 || r->open[r->depth] != sec)
+		r->unbalanced++;
+}
+
+/* An item must arrive inside the report and inside some section. */
+static void rec_item(struct rec *r)
+{
+	r->items++;
+	if (r->depth < 2)
+		r->stray++;
+}
+
+static void rec_json(void *o, const json_t *v)
+{
+	(void)v;
+	rec_item(o);
+}
+
+static void rec_note(void *o, const char *s)
+{
+	(void)s;
+	rec_item(o);
+}
+
+static void rec_skip(void *o, const struct rm_skip *s)
+{
+	(void)s;
+	rec_item(o);
+}
+
+START_TEST(walk_visits_sections_in_order)
+{
+	static const struct report_emitter e = {
+		.begin = rec_begin,
+		.end = rec_end,
+		.finding = rec_json,
+		.conflict = rec_json,
+		.note = rec_note,
+		.conf_line = rec_json,
+		.firewall = rec_json,
+		.change = rec_json,
+		.mtu = rec_json,
+		.node = rec_json,
+		.skipped = rec_skip,
+	};
+	const char *const sets[] = {"nat", "recorded", "malformed"};
+
+	for (size_t k = 0; k < 3; k++) {
+		struct report_set set = {0};
+		struct report_model *m = merged(sets[k], &set);
+		struct rec r = {0};
+		FILE *fp = fopen("/dev/null", "w");
+
+		ck_assert_ptr_nonnull(m);
+		ck_assert_int_eq(report_walk(m, &e, &r, fp), 0);
+		fclose(fp);
+		ck_assert_msg(r.items > 0 && r.stray == 0 && r.bad_order == 0 &&
+				      r.unbalanced == 0 && r.depth == 0,
+			      "%s: items %d, stray %d, out of order %d, "
+			      "unbalanced %d, depth %d",
+			      sets[k], r.items, r.stray, r.bad_order,
+			      r.unbalanced, r.depth);
+		report_model_free(m);
+		report_set_free(&set);
+	}
+}
+END_TEST
+
+START_TEST(model_groups_findings_by_severity)
+{
+	struct report_set set = {0};
+	struct report_model *m = merged("nat", &set);
+
+	ck_assert_int_eq(m->ngroups, 2);
+	ck_assert_int_eq(m->groups[0].sec, RSEC_FAULTS);
+	ck_assert_int_eq((long long)m->groups[0].findings.n, m->nfaults);
+	ck_assert_int_eq((long long)m->groups[1].findings.n, m->nwarnings);
+	for (size_t i = 0; i < m->groups[0].findings.n; i++)
+		ck_assert_str_eq(rj_str(m->groups[0].findings.v[i], "severity"),
+				 "fault");
+	/* the cluster scope comes first, then nodes as they appear */
+	ck_assert_ptr_null(m->settings.scopes[0].node);
+	ck_assert_int_ge(m->settings.nscopes, 2);
+	ck_assert_str_eq(m->settings.scopes[1].node, "gpu-a");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+START_TEST(model_matrix_cells)
+{
+	struct report_set set = {0};
+	struct report_model *m = merged("recorded", &set);
+	const json_t *c;
+
+	ck_assert(m->has_matrix);
+	c = rm_cell(&m->matrix, "gpu-a", "gpu-b");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(rj_str(c, "from"), "gpu-a");
+	ck_assert_str_eq(rj_str(c, "to"), "gpu-b");
+	ck_assert_ptr_null(rm_cell(&m->matrix, "gpu-a", "nowhere"));
+	ck_assert_ptr_null(rm_cell(&m->matrix, "gpu-a", "gpu-a"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Test escapers: [x] for %s, {x} for %-s. */
+static void esc_square(FILE *fp, const char *s)
+{
+	if (s != NULL)
+		fprintf(fp, "[%s]", s);
+}
+
+static void esc_curly(FILE *fp, const char *s)
+{
+	if (s != NULL)
+		fprintf(fp, "{%s}", s);
+}
+
+START_TEST(out_f_escapes_every_string)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	struct out o = {fp, esc_square, esc_curly};
+	const char *none = json_string_value(json_null());
+
+	out_f(&o, "a %s b %-s c %d %ld %lld %u %zu %lu %.2f %.*f %%%s|", "x",
+	      "y", -1, 2L, 3LL, 4U, (size_t)5, 6UL, 1.5, 1, 2.7, none);
+	fclose(fp);
+	ck_assert_str_eq(buf, "a [x] b {y} c -1 2 3 4 5 6 1.50 2.7 %|");
+	free(buf);
 }
 END_TEST
 
@@ -385,6 +557,10 @@ Suite *suite_report(void)
 	tcase_add_test(tc, nccl_ifname_across_nodes);
 	tcase_add_test(tc, every_finding_rendered_with_fix);
 	tcase_add_test(tc, html_escapes_documents);
+	tcase_add_test(tc, walk_visits_sections_in_order);
+	tcase_add_test(tc, model_groups_findings_by_severity);
+	tcase_add_test(tc, model_matrix_cells);
+	tcase_add_test(tc, out_f_escapes_every_string);
 	suite_add_tcase(s, tc);
 	return s;
 }

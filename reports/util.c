@@ -1,6 +1,7 @@
 /* netprobe report: small accessors over jansson values and formatters that
- * the deciders and every renderer share. */
+ * every stage shares. Calls nothing else in reports/. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -78,4 +79,73 @@ char *rj_fmt_bytes(double bytes, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1f %s", bytes, unit[i]);
 	return buf;
+}
+
+int rj_sort(json_t *arr, int (*cmp)(const void *, const void *))
+{
+	size_t n = json_array_size(arr);
+	json_t **v = calloc(n ? n : 1, sizeof(*v));
+
+	if (v == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_incref(json_array_get(arr, i));
+	qsort(v, n, sizeof(*v), cmp);
+	json_array_clear(arr);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, v[i]);
+	free(v);
+	return 0;
+}
+
+json_t *rj_find2(const json_t *arr, const char *k1, const char *v1,
+		 const char *k2, const char *v2)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(arr, i, e)
+		if (strcmp(rj_strd(e, k1, ""), v1) == 0 &&
+		    strcmp(rj_strd(e, k2, ""), v2) == 0)
+			return e;
+	return NULL;
+}
+
+void rj_add_unique(json_t *arr, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(arr, i, v)
+		if (strcmp(json_string_value(v), s) == 0)
+			return;
+	json_array_append_new(arr, json_string(s));
+}
+
+void *rj_alloc(struct rj_arena *a, size_t n, size_t size)
+{
+	void *p;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		void **v = realloc(a->mem, cap * sizeof(*v));
+
+		if (v == NULL)
+			return NULL;
+		a->mem = v;
+		a->cap = cap;
+	}
+	p = calloc(n ? n : 1, size);
+	if (p != NULL)
+		a->mem[a->n++] = p;
+	return p;
+}
+
+void rj_arena_free(struct rj_arena *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->mem[i]);
+	free(a->mem);
+	a->mem = NULL;
+	a->n = a->cap = 0;
 }

@@ -1,10 +1,11 @@
-/* netprobe report: the node-to-node connectivity matrix (from scans with
- * peers, ports, heartbeat and ncclcheck pre-flight documents), the
- * heartbeat latency series and the NCCL bandwidth section. */
+/* netprobe report, decide: the node-to-node connectivity matrix, from
+ * scans with peers, ports, heartbeat and ncclcheck pre-flight documents
+ * (each cell the worst state seen, with every observation kept), and the
+ * heartbeat series. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "report_decide.h"
 
 /* How bad a cell state is; the worst seen wins. */
 static int state_rank(const char *s)
@@ -22,13 +23,10 @@ static int state_rank(const char *s)
 /* The cell from -> to, created when missing. */
 static json_t *cell(json_t *cells, const char *from, const char *to)
 {
-	size_t i;
-	json_t *c;
+	json_t *c = rj_find2(cells, "from", from, "to", to);
 
-	json_array_foreach(cells, i, c)
-		if (strcmp(rj_str(c, "from"), from) == 0 &&
-		    strcmp(rj_str(c, "to"), to) == 0)
-			return c;
+	if (c != NULL)
+		return c;
 	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:[]}", "from", from, "to", to,
 		      "state", "unknown", "rtt_us", "loss_pct", "details");
 	json_array_append_new(cells, c);
@@ -74,17 +72,17 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 		long long rtt = rj_int(p, "rtt_us", -1);
 
 		if (json_is_false(json_object_get(p, "responded"))) {
-			bool failed = rc_probe_failed(d);
+			bool failed = rf_probe_failed(d);
 
 			snprintf(det, sizeof(det),
 				 failed ? "scan: no answer from the responder "
 					  "at %s"
 					: "scan: no responder answered at %s "
 					  "(or the scan did not probe it)",
-				 rj_strd(p, "peer_addr", rj_strd(p, "peer", "?")));
-			observe(cells, host, to, failed ? "unreachable"
-							: "unknown",
-				-1, det);
+				 rj_strd(p, "peer_addr",
+					 rj_strd(p, "peer", "?")));
+			observe(cells, host, to,
+				failed ? "unreachable" : "unknown", -1, det);
 			continue;
 		}
 		if (json_is_true(json_object_get(p, "nat"))) {
@@ -94,8 +92,10 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 				 rj_strd(p, "observed_addr", "?"));
 			observe(cells, host, to, "nat", rtt, det);
 		} else {
-			snprintf(det, sizeof(det), "scan: responder answered "
-				 "via %s", rj_strd(p, "local_ifname", "?"));
+			snprintf(det, sizeof(det),
+				 "scan: responder answered "
+				 "via %s",
+				 rj_strd(p, "local_ifname", "?"));
 			observe(cells, host, to, "reachable", rtt, det);
 		}
 		if (json_is_false(json_object_get(p, "inbound"))) {
@@ -141,7 +141,8 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
 					 ? "filtered"
 					 : "unknown";
 
-		snprintf(det, sizeof(det), "ports: connect-back %lld/%s %s (%s)",
+		snprintf(det, sizeof(det),
+			 "ports: connect-back %lld/%s %s (%s)",
 			 rj_int(p, "port", 0), rj_strd(p, "proto", "tcp"), st,
 			 rj_strd(p, "reason", "?"));
 		observe(cells, to, host, cs, rj_int(p, "rtt_us", -1), det);
@@ -149,8 +150,8 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
 }
 
 /* Heartbeat documents: latency and loss per direction. */
-static void from_heartbeat(const struct rctx *c, const json_t *d,
-			   json_t *cells, json_t *hbs)
+static void from_heartbeat(const struct rctx *c, const json_t *d, json_t *cells,
+			   json_t *hbs)
 {
 	const char *host = rj_str(d, "host");
 	char buf[256], det[512];
@@ -204,7 +205,8 @@ static void from_preflight(const json_t *d, json_t *cells)
 			if (rj_int(r, "rank", -1) == rj_int(p, "to", -2))
 				to = rj_str(r, "host");
 		}
-		snprintf(det, sizeof(det), "ncclcheck pre-flight rank %lld -> "
+		snprintf(det, sizeof(det),
+			 "ncclcheck pre-flight rank %lld -> "
 			 "%lld: %s",
 			 rj_int(p, "from", -1), rj_int(p, "to", -1),
 			 ok ? "ok" : rj_strd(p, "error", "failed"));
@@ -213,12 +215,36 @@ static void from_preflight(const json_t *d, json_t *cells)
 	}
 }
 
-int rm_matrix(struct rctx *c, json_t *rep)
+/* The matrix's nodes: every node, then any other end a cell names. */
+static json_t *matrix_nodes(const struct rctx *c, const json_t *cells)
 {
-	json_t *cells = json_array(), *hbs = json_array(), *nodes, *v, *out;
-	json_t **arr;
-	size_t i, n;
+	json_t *nodes = json_deep_copy(c->nodes), *v, *x;
+	size_t i, j;
 
+	json_array_foreach(cells, i, v) {
+		const char *ends[2] = {rj_str(v, "from"), rj_str(v, "to")};
+
+		for (int e = 0; e < 2; e++) {
+			bool have = false;
+
+			json_array_foreach(nodes, j, x)
+				have |= strcmp(json_string_value(x), ends[e]) ==
+					0;
+			if (!have)
+				json_array_append_new(nodes,
+						      json_string(ends[e]));
+		}
+	}
+	return nodes;
+}
+
+int rd_matrix(const struct rctx *c, json_t **matrix, json_t **heartbeats)
+{
+	json_t *cells = json_array(), *hbs = json_array();
+
+	*matrix = *heartbeats = NULL;
+	if (cells == NULL || hbs == NULL)
+		goto fail;
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 		const char *cmd = rj_strd(d, "command", "");
@@ -232,161 +258,22 @@ int rm_matrix(struct rctx *c, json_t *rep)
 		if (json_is_object(json_object_get(d, "preflight")))
 			from_preflight(d, cells);
 	}
-	n = json_array_size(cells);
-	if (n == 0) {
+	if (json_array_size(cells) == 0) {
 		json_decref(cells);
-		out = json_null();
+		*matrix = json_null();
 	} else {
-		arr = calloc(n, sizeof(*arr));
-		if (arr == NULL) {
-			json_decref(cells);
-			json_decref(hbs);
-			return -1;
-		}
-		for (i = 0; i < n; i++)
-			arr[i] = json_incref(json_array_get(cells, i));
-		qsort(arr, n, sizeof(*arr), cmp_cell);
-		json_array_clear(cells);
-		for (i = 0; i < n; i++)
-			json_array_append_new(cells, arr[i]);
-		free(arr);
-		nodes = json_deep_copy(c->nodes);
-		json_array_foreach(cells, i, v) {
-			const char *ends[2] = {rj_str(v, "from"),
-					       rj_str(v, "to")};
-
-			for (int e = 0; e < 2; e++) {
-				size_t j;
-				json_t *x;
-				bool have = false;
-
-				json_array_foreach(nodes, j, x)
-					have |= strcmp(json_string_value(x),
-						       ends[e]) == 0;
-				if (!have)
-					json_array_append_new(
-						nodes, json_string(ends[e]));
-			}
-		}
-		out = json_pack("{s:o, s:o}", "nodes", nodes, "cells", cells);
+		if (rj_sort(cells, cmp_cell) < 0)
+			goto fail;
+		*matrix = json_pack("{s:o, s:o}", "nodes",
+				    matrix_nodes(c, cells), "cells", cells);
+		if (*matrix == NULL)
+			goto fail_hbs;
 	}
-	json_object_set_new(rep, "matrix", out);
-	json_object_set_new(rep, "heartbeats", hbs);
+	*heartbeats = hbs;
 	return 0;
-}
-
-/* Orders points by message size. */
-static int cmp_point(const void *a, const void *b)
-{
-	double x = rj_num(*(json_t *const *)a, "bytes", 0);
-	double y = rj_num(*(json_t *const *)b, "bytes", 0);
-
-	return (x > y) - (x < y);
-}
-
-/* One series per collective: out-of-place results by size (in-place when
- * that is all there is), with the peak. */
-static json_t *collectives(const json_t *d)
-{
-	json_t *out = json_array(), *r, *s;
-	size_t i, j;
-
-	json_array_foreach(rj_arr(d, "results"), i, r) {
-		const char *name = rj_strd(r, "collective", "?");
-		json_t *pts = NULL, *p;
-		bool inpl = json_is_true(json_object_get(r, "in_place"));
-		bool replaced = false;
-
-		json_array_foreach(out, j, s)
-			if (strcmp(rj_str(s, "name"), name) == 0)
-				pts = json_object_get(s, "points");
-		if (pts == NULL) {
-			pts = json_array();
-			json_array_append_new(
-				out, json_pack("{s:s, s:o}", "name", name,
-					       "points", pts));
-		}
-		json_array_foreach(pts, j, p) {
-			if (rj_num(p, "bytes", -1) != rj_num(r, "bytes", -2))
-				continue;
-			if (inpl || !json_is_true(json_object_get(p,
-								  "in_place")))
-				replaced = true; /* keep what is there */
-			else
-				json_array_remove(pts, j);
-			break;
-		}
-		if (replaced)
-			continue;
-		json_array_append_new(
-			pts, json_pack("{s:O, s:O, s:O, s:O, s:b, s:O}", "bytes",
-				       json_object_get(r, "bytes")
-					       ? json_object_get(r, "bytes")
-					       : json_null(),
-				       "busbw_gbps",
-				       json_object_get(r, "busbw_gbps")
-					       ? json_object_get(r, "busbw_gbps")
-					       : json_null(),
-				       "algbw_gbps",
-				       json_object_get(r, "algbw_gbps")
-					       ? json_object_get(r, "algbw_gbps")
-					       : json_null(),
-				       "time_us",
-				       json_object_get(r, "time_us")
-					       ? json_object_get(r, "time_us")
-					       : json_null(),
-				       "in_place", inpl, "wrong",
-				       json_object_get(r, "wrong")
-					       ? json_object_get(r, "wrong")
-					       : json_null()));
-	}
-	json_array_foreach(out, i, s) {
-		json_t *pts = json_object_get(s, "points");
-		size_t n = json_array_size(pts);
-		json_t **a = calloc(n ? n : 1, sizeof(*a));
-		json_t *peak = json_object_get(json_object_get(d, "peak"),
-					       rj_str(s, "name"));
-
-		if (a != NULL) {
-			for (j = 0; j < n; j++)
-				a[j] = json_incref(json_array_get(pts, j));
-			qsort(a, n, sizeof(*a), cmp_point);
-			json_array_clear(pts);
-			for (j = 0; j < n; j++)
-				json_array_append_new(pts, a[j]);
-			free(a);
-		}
-		json_object_set(s, "peak", peak ? peak : json_null());
-		json_array_foreach(pts, j, r)
-			json_object_del(r, "in_place");
-	}
-	return out;
-}
-
-json_t *rm_nccl(struct rctx *c)
-{
-	json_t *out = json_array();
-
-	for (size_t k = 0; k < c->set->nin; k++) {
-		const json_t *d = c->set->in[k].doc;
-		json_t *g = json_object_get(d, "gate");
-
-		if (strcmp(rj_str(d, "tool"), "ncclcheck") != 0)
-			continue;
-		json_array_append_new(
-			out,
-			json_pack("{s:s, s:s, s:o, s:o, s:o, s:O}", "host",
-				  rj_str(d, "host"), "file", c->set->in[k].path,
-				  "ranks",
-				  rj_arr(d, "ranks")
-					  ? json_incref(rj_arr(d, "ranks"))
-					  : json_array(),
-				  "transports",
-				  rj_arr(d, "transports")
-					  ? json_incref(rj_arr(d, "transports"))
-					  : json_array(),
-				  "collectives", collectives(d), "gate",
-				  json_is_object(g) ? g : json_null()));
-	}
-	return out;
+fail:
+	json_decref(cells);
+fail_hbs:
+	json_decref(hbs);
+	return -1;
 }

@@ -1,10 +1,11 @@
-/* netprobe report: which node each document and each address belongs to.
- * Nodes are the `host` of each document and the hosts of ncclcheck ranks;
- * addresses come from scans, ifaces and rank tables. */
+/* netprobe report, merge: which node each document and each address
+ * belongs to, and what ran on each node. Nodes are the `host` of each
+ * document and the hosts of ncclcheck ranks; addresses come from scans,
+ * ifaces and rank tables. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_int.h"
+#include "report_merge.h"
 
 /* Adds name to the sorted, unique node list. */
 static void add_node(json_t *nodes, const char *name)
@@ -154,4 +155,56 @@ const char *rn_target(const struct rctx *c, const json_t *doc, char *buf,
 	snprintf(buf, len, "%s",
 		 rj_strd(t, "host", rj_strd(t, "address", "")));
 	return buf[0] ? buf : NULL;
+}
+
+/* The node entry of one node: what its documents say. */
+static json_t *node_entry(const struct rctx *c, const char *nn)
+{
+	json_t *cmds = json_array(), *errs = json_array();
+	json_t *files = json_array(), *layers = NULL, *rec = NULL;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		json_t *d = c->set->in[k].doc, *e;
+		const char *file = c->set->in[k].path;
+		size_t j;
+
+		if (strcmp(rj_str(d, "host"), nn) != 0)
+			continue;
+		rj_add_unique(cmds,
+			   rj_strd(d, "command", rj_strd(d, "tool", "?")));
+		json_array_append_new(files, json_string(file));
+		json_array_foreach(rj_arr(d, "errors"), j, e)
+			json_array_append_new(
+				errs, json_pack("{s:s, s:s, s:s}", "file", file,
+						"step", rj_strd(e, "step", ""),
+						"message",
+						rj_strd(e, "message", "")));
+		if (json_is_object(json_object_get(d, "layers")))
+			layers = json_object_get(d, "layers");
+		if (json_is_object(json_object_get(d, "recommendation")))
+			rec = json_object_get(d, "recommendation");
+	}
+	return json_pack("{s:s, s:o, s:o, s:o, s:s?, s:s?, s:s?, s:s?, s:s?}",
+			 "name", nn, "commands", cmds, "files", files, "errors",
+			 errs, "container", rj_str(layers, "container"),
+			 "netmode", rj_str(layers, "netmode"), "wsl",
+			 rj_str(layers, "wsl"), "interface",
+			 rj_str(rec, "interface"), "address",
+			 rj_str(rec, "address"));
+}
+
+json_t *rn_table(const struct rctx *c)
+{
+	json_t *out = json_array(), *name;
+	size_t i;
+
+	if (out == NULL)
+		return NULL;
+	json_array_foreach(c->nodes, i, name)
+		if (json_array_append_new(
+			    out, node_entry(c, json_string_value(name))) < 0) {
+			json_decref(out);
+			return NULL;
+		}
+	return out;
 }

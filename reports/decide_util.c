@@ -1,0 +1,96 @@
+/* netprobe report, decide: what every decider needs. Citations, a node's
+ * latest scan, its findings, and one setting's shape. */
+#include <string.h>
+
+#include "report_decide.h"
+
+json_t *rd_cite(const char *node, const char *code)
+{
+	return json_pack("{s:s?, s:s}", "node", node, "code", code);
+}
+
+void rd_cite_add(json_t *cites, const char *node, const char *code)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(cites, i, v) {
+		const char *n = rj_str(v, "node");
+
+		if (strcmp(rj_strd(v, "code", ""), code) == 0 &&
+		    ((n == NULL && node == NULL) ||
+		     (n != NULL && node != NULL && strcmp(n, node) == 0)))
+			return;
+	}
+	json_array_append_new(cites, rd_cite(node, code));
+}
+
+void rd_cite_findings(const struct rctx *c, json_t *cites, const char *node,
+		      const char *cls, int min)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f)
+		if (strcmp(rj_str(f, "node"), node) == 0 &&
+		    rj_sev(rj_str(f, "severity")) >= min &&
+		    (cls == NULL || strcmp(rj_str(f, "class"), cls) == 0))
+			rd_cite_add(cites, node, rj_str(f, "code"));
+}
+
+const struct report_input *rd_node_scan(const struct rctx *c, const char *node)
+{
+	const struct report_input *best = NULL;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+
+		if (strcmp(rj_str(d, "host"), node) != 0 ||
+		    strcmp(rj_strd(d, "command", ""), "scan") != 0 ||
+		    !json_is_object(json_object_get(d, "recommendation")))
+			continue;
+		if (best == NULL ||
+		    strcmp(rj_strd(d, "started", ""),
+			   rj_strd(best->doc, "started", "")) >= 0)
+			best = &c->set->in[k];
+	}
+	return best;
+}
+
+bool rd_node_has(const struct rctx *c, const char *node,
+		 const char *const *codes)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f) {
+		if (strcmp(rj_str(f, "node"), node) != 0)
+			continue;
+		for (const char *const *p = codes; *p != NULL; p++)
+			if (strcmp(rj_str(f, "code"), *p) == 0)
+				return true;
+	}
+	return false;
+}
+
+bool rd_node_is_nat(const struct rctx *c, const char *node)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f)
+		if (strcmp(rj_str(f, "node"), node) == 0 &&
+		    rf_is_nat(rj_str(f, "code")))
+			return true;
+	return false;
+}
+
+void rd_add_setting(json_t *settings, const char *name, const char *val,
+		    const char *node, const char *why, json_t *cites)
+{
+	json_array_append_new(
+		settings, json_pack("{s:s, s:s?, s:s, s:s?, s:s, s:o, s:b}",
+				    "name", name, "value", val, "scope",
+				    node ? "node" : "cluster", "node", node,
+				    "why", why, "cites", cites, "disputed", 0));
+}

@@ -1,0 +1,247 @@
+/* netprobe report, merge: the findings of every input in one list. Equal
+ * ones are merged with their sources listed, each is tagged with its node
+ * and check class, and probe findings toward a node behind NAT get that
+ * node's NAT finding as their cause. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc/finding.h"
+#include "report_merge.h"
+
+/* Finding code -> check class, so JUnit has one case per node per class. */
+static const struct {
+	const char *code;
+	const char *cls;
+} classes[] = {
+	{"no-usable-interface", "interfaces"},
+	{"interface-down", "interfaces"},
+	{"overlapping-subnets", "interfaces"},
+	{"ipv6-link-local-only", "interfaces"},
+	{"nccl-default-iface-unsafe", "nccl-env"},
+	{"nccl-ifname-overmatch", "nccl-env"},
+	{"nccl-ifname-nomatch", "nccl-env"},
+	{"nccl-comm-id-subnet", "nccl-env"},
+	{"mpi-btl-iface", "nccl-env"},
+	{"hostname-loopback", "hostname"},
+	{"hostname-unbindable", "hostname"},
+	{"gloo-ifname-syntax", "hostname"},
+	{"container-bridge-nat", "layers"},
+	{"wsl2-nat", "layers"},
+	{"wsl-container-double-nat", "layers"},
+	{"nat-detected", "layers"},
+	{"shm-small", "layers"},
+	{"port-closed", "ports"},
+	{"port-filtered", "ports"},
+	{"port-prohibited", "ports"},
+	{"host-unreachable", "ports"},
+	{"ephemeral-range-blocked", "ports"},
+	{"listener-loopback-only", "ports"},
+	{"inbound-blocked", "ports"},
+	{"mtu-mismatch", "mtu"},
+	{"mtu-blackhole", "mtu"},
+	{"heartbeat-loss", "heartbeat"},
+	{"heartbeat-dropped", "heartbeat"},
+	{"nccl-version-mismatch", "nccl"},
+	{"rank-unreachable", "nccl"},
+	{"collective-timeout", "nccl"},
+	{"busbw-below-threshold", "nccl"},
+	{"wrong-results", "nccl"},
+};
+
+/* The check class a finding code belongs to ("interfaces", "ports"...). */
+static const char *class_of(const char *code)
+{
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (code != NULL && strcmp(classes[i].code, code) == 0)
+			return classes[i].cls;
+	return "other";
+}
+
+/* True when code is one of the NULL-terminated codes. */
+static bool code_in(const char *code, const char *const *codes)
+{
+	for (; *codes != NULL; codes++)
+		if (code != NULL && strcmp(code, *codes) == 0)
+			return true;
+	return false;
+}
+
+bool rf_is_nat(const char *code)
+{
+	static const char *const nat[] = {"container-bridge-nat", "wsl2-nat",
+					  "wsl-container-double-nat",
+					  "nat-detected", NULL};
+
+	return code_in(code, nat);
+}
+
+bool rf_probe_failed(const json_t *doc)
+{
+	static const char *const codes[] = {"host-unreachable", "port-filtered",
+					    "port-prohibited",  "port-closed",
+					    "inbound-blocked",  "nat-detected",
+					    "rank-unreachable", NULL};
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(rj_arr(doc, "findings"), i, f)
+		if (code_in(rj_strd(f, "code", ""), codes))
+			return true;
+	return false;
+}
+
+/* Finds an equal finding (node, code, summary) already merged. */
+static json_t *find_same(json_t *all, const char *node, const char *code,
+			 const char *summary)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(all, i, f)
+		if (strcmp(rj_str(f, "node"), node) == 0 &&
+		    strcmp(rj_str(f, "code"), code) == 0 &&
+		    strcmp(rj_str(f, "summary"), summary) == 0)
+			return f;
+	return NULL;
+}
+
+/* Orders findings: faults first, then by node, code and summary. */
+static int cmp_finding(const void *a, const void *b)
+{
+	const json_t *fa = *(json_t *const *)a, *fb = *(json_t *const *)b;
+	int d = rj_sev(rj_str(fb, "severity")) - rj_sev(rj_str(fa, "severity"));
+
+	if (d == 0)
+		d = strcmp(rj_str(fa, "node"), rj_str(fb, "node"));
+	if (d == 0)
+		d = strcmp(rj_str(fa, "code"), rj_str(fb, "code"));
+	if (d == 0)
+		d = strcmp(rj_str(fa, "summary"), rj_str(fb, "summary"));
+	return d;
+}
+
+/* One merged finding: the input's, with the catalogue's title, its fix
+ * when the input gave none, and a severity it may lack. */
+static json_t *merged_one(const json_t *f, const char *host, const char *path)
+{
+	const char *code = rj_strd(f, "code", "unknown");
+	const struct finding_def *def = finding_lookup(code);
+	const char *sev = rj_str(f, "severity");
+	json_t *ev = rj_arr(f, "evidence");
+
+	if (rj_sev(sev) == 0 && (sev == NULL || strcmp(sev, "info") != 0))
+		sev = def != NULL ? severity_name(def->sev) : "warning";
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[s], s:s}",
+			 "node", host, "code", code, "severity", sev, "summary",
+			 rj_strd(f, "summary", ""), "title",
+			 def != NULL ? def->title : "", "fix",
+			 rj_strd(f, "fix", def != NULL ? def->fix : ""),
+			 "evidence",
+			 ev != NULL ? json_incref(ev) : json_array(), "sources",
+			 path, "class", class_of(code));
+}
+
+json_t *rf_merge(const struct report_set *s)
+{
+	json_t *all = json_array();
+
+	if (all == NULL)
+		return NULL;
+	for (size_t k = 0; k < s->nin; k++) {
+		json_t *d = s->in[k].doc, *f, *m;
+		const char *host = rj_str(d, "host");
+		size_t i;
+
+		json_array_foreach(rj_arr(d, "findings"), i, f) {
+			m = find_same(all, host, rj_strd(f, "code", "unknown"),
+				      rj_strd(f, "summary", ""));
+			if (m != NULL) {
+				json_array_append_new(
+					json_object_get(m, "sources"),
+					json_string(s->in[k].path));
+				continue;
+			}
+			m = merged_one(f, host, s->in[k].path);
+			if (m == NULL || json_array_append_new(all, m) < 0) {
+				json_decref(all);
+				return NULL;
+			}
+		}
+	}
+	if (rj_sort(all, cmp_finding) < 0) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* The first finding of node whose code says it sits behind NAT, or NULL. */
+static const json_t *nat_finding(const json_t *findings, const char *node)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(findings, i, f)
+		if (strcmp(rj_strd(f, "node", ""), node) == 0 &&
+		    rf_is_nat(rj_strd(f, "code", "")))
+			return f;
+	return NULL;
+}
+
+/* True when the merged finding f came from the file path. */
+static bool from_file(const json_t *f, const char *path)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(f, "sources"), i, p)
+		if (strcmp(json_string_value(p), path) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A probe toward an address that belongs to a node behind NAT (a
+ * container's 172.17.0.2, WSL2's eth0) fails whatever the firewall says:
+ * opening ports there cannot help, and saying so would be a wrong fix.
+ * Such findings get the NAT node's finding as their cause and its fix.
+ */
+void rf_annotate_nat(struct rctx *c)
+{
+	static const char *const probe_codes[] = {
+		"port-filtered",           "port-closed",
+		"port-prohibited",         "host-unreachable",
+		"ephemeral-range-blocked", "heartbeat-dropped",
+		"heartbeat-loss",          NULL};
+	char tbuf[256], fix[1024];
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc, *nat, *t;
+		const char *target, *addr;
+		size_t i;
+		json_t *f;
+
+		if ((t = json_object_get(d, "target")) == NULL)
+			continue;
+		target = rn_target(c, d, tbuf, sizeof(tbuf));
+		if (target == NULL ||
+		    (nat = nat_finding(c->findings, target)) == NULL)
+			continue;
+		addr = rj_strd(t, "address", rj_strd(t, "host", target));
+		json_array_foreach(c->findings, i, f) {
+			if (!code_in(rj_strd(f, "code", ""), probe_codes) ||
+			    !from_file(f, c->set->in[k].path))
+				continue;
+			snprintf(fix, sizeof(fix),
+				 "%s is %s's address behind NAT (%s): opening "
+				 "ports there does not help; %s",
+				 addr, target, rj_strd(nat, "code", ""),
+				 rj_strd(nat, "fix", ""));
+			json_object_set_new(f, "fix", json_string(fix));
+			json_object_set_new(
+				f, "cause",
+				json_pack("{s:s, s:s}", "node", target, "code",
+					  rj_strd(nat, "code", "")));
+		}
+	}
+}

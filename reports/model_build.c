@@ -1,0 +1,138 @@
+/* netprobe report, stage 4 of 4 (load, merge, decide, model): the report
+ * decided once. Runs the merge and every decider over the loaded set, puts
+ * what they decided into one document (schema REPORT_SCHEMA, what --format
+ * json writes) and lays it out for the renderers (model_view.c,
+ * model_charts.c). */
+#include <stdlib.h>
+
+#include "report_decide.h"
+#include "report_model.h"
+
+#ifndef NETPROBE_VERSION
+#define NETPROBE_VERSION "0"
+#endif
+
+/* The documents that were read: file, tool, command, host, start, schema. */
+static json_t *inputs_list(const struct report_set *s)
+{
+	json_t *out = json_array();
+
+	for (size_t k = 0; k < s->nin && out != NULL; k++) {
+		json_t *d = s->in[k].doc;
+
+		if (json_array_append_new(
+			    out,
+			    json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?}",
+				      "file", s->in[k].path, "tool",
+				      rj_str(d, "tool"), "command",
+				      rj_str(d, "command"), "host",
+				      rj_str(d, "host"), "started",
+				      rj_str(d, "started"), "schema",
+				      rj_str(d, "schema"))) < 0) {
+			json_decref(out);
+			out = NULL;
+		}
+	}
+	return out;
+}
+
+/* The files that could not be used, with where and why. */
+static json_t *skipped_list(const struct report_set *s)
+{
+	json_t *out = json_array();
+
+	for (size_t k = 0; k < s->nskip && out != NULL; k++) {
+		const struct report_skip *sk = &s->skip[k];
+
+		if (json_array_append_new(
+			    out, json_pack("{s:s, s:i, s:i, s:I, s:s}", "file",
+					   sk->path, "line", sk->line, "column",
+					   sk->column, "position",
+					   (json_int_t)sk->position, "why",
+					   sk->why)) < 0) {
+			json_decref(out);
+			out = NULL;
+		}
+	}
+	return out;
+}
+
+/* Everything decided from the merged context, as one document. */
+static json_t *decided(const struct rctx *c)
+{
+	const struct report_set *s = c->set;
+	json_t *rec = rd_recommend(c), *nccl = rd_nccl(c);
+	json_t *rep = NULL, *matrix, *hbs;
+	const char *verdict;
+	int nf, nw;
+
+	if (rec == NULL || nccl == NULL || rd_matrix(c, &matrix, &hbs) < 0) {
+		json_decref(rec);
+		json_decref(nccl);
+		return NULL;
+	}
+	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
+	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
+			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"schema", REPORT_SCHEMA, "tool", "netprobe", "command",
+			"report", "version", NETPROBE_VERSION, "verdict",
+			verdict, "counts", "faults", nf, "warnings", nw,
+			"nodes", (int)json_array_size(c->nodes), "inputs",
+			(int)s->nin, "skipped", (int)s->nskip, "inputs",
+			inputs_list(s), "skipped", skipped_list(s), "findings",
+			c->findings, "recommendation", rec, "nccl", nccl,
+			"checks", rd_checks(c, rec, nccl), "nodes", rn_table(c),
+			"matrix", matrix, "heartbeats", hbs);
+	return rep;
+}
+
+/* Merges and decides across the set: the report document, or NULL on no
+ * memory. */
+static json_t *decide(const struct report_set *s)
+{
+	struct rctx c = {.set = s};
+	json_t *rep = NULL;
+
+	if (rn_build(&c) < 0 || (c.findings = rf_merge(s)) == NULL)
+		goto out;
+	rf_annotate_nat(&c);
+	rep = decided(&c);
+out:
+	json_decref(c.nodes);
+	json_decref(c.addrs);
+	json_decref(c.findings);
+	return rep;
+}
+
+struct report_model *report_build(const struct report_set *s)
+{
+	struct report_model *m = calloc(1, sizeof(*m));
+
+	if (m == NULL)
+		return NULL;
+	if ((m->doc = decide(s)) == NULL || rm_view(m) < 0 ||
+	    rm_charts(m) < 0) {
+		report_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void report_model_free(struct report_model *m)
+{
+	if (m == NULL)
+		return;
+	rj_arena_free(&m->mem);
+	json_decref(m->doc);
+	free(m);
+}
+
+const json_t *report_doc(const struct report_model *m)
+{
+	return m->doc;
+}
+
+int report_gate(const struct report_model *m, enum report_fail_on fail_on)
+{
+	return rm_fails(m->verdict, fail_on);
+}

@@ -1,0 +1,116 @@
+/* netprobe report, stage 3 of 4 (load, merge, decide, model): pure
+ * deciders over the merged documents (report_merge.h). Each file decides
+ * one thing; decide_recommend.c calls them in the order the settings
+ * appear. Every item cites the node and the finding code or measurement it
+ * rests on. Deciders call the merge stage, never the model or a renderer. */
+#ifndef NP_REPORT_DECIDE_H
+#define NP_REPORT_DECIDE_H
+
+#include "report_merge.h"
+
+/* Shared by the deciders (decide_util.c). */
+
+/* A citation {node, code}: the node and the finding code or measurement
+ * an item rests on. Returns a new object or NULL. */
+json_t *rd_cite(const char *node, const char *code);
+/* Appends a citation unless an equal one is there. */
+void rd_cite_add(json_t *cites, const char *node, const char *code);
+/* Cites every finding of node whose class is cls (NULL: any) at or above
+ * severity min. */
+void rd_cite_findings(const struct rctx *c, json_t *cites, const char *node,
+		      const char *cls, int min);
+/* The scan a node's recommendation comes from: the latest by `started`,
+ * later inputs winning ties; NULL when the node has none. */
+const struct report_input *rd_node_scan(const struct rctx *c, const char *node);
+/* True when node has a merged finding with one of the codes. */
+bool rd_node_has(const struct rctx *c, const char *node,
+		 const char *const *codes);
+/* True when node has a merged finding that says it sits behind NAT. */
+bool rd_node_is_nat(const struct rctx *c, const char *node);
+/* Appends one setting (value NULL: none works; node NULL: every node). */
+void rd_add_setting(json_t *settings, const char *name, const char *val,
+		    const char *node, const char *why, json_t *cites);
+
+/* The recommendation, in the order its parts are decided. */
+
+/* Per node: the interface its scan chose into per_node ({node, interface,
+ * address, file}), or why it is blocked; scans of one node that disagree
+ * into conflicts (decide_choice.c). */
+void rd_choice(const struct rctx *c, json_t *per_node, json_t *blocked,
+	       json_t *conflicts);
+/* Evidence that a node's recommended address is behind NAT or unreachable
+ * while its scan saw no NAT, into conflicts (decide_nat.c). */
+void rd_nat_conflicts(const struct rctx *c, const json_t *per_node,
+		      json_t *conflicts);
+/* NCCL_SOCKET_IFNAME for every node, when one value is right everywhere.
+ * Returns true when it must be set per node instead (decide_ifname.c). */
+bool rd_ifname_cluster(const struct rctx *c, const json_t *per_node,
+		       const json_t *blocked, json_t *settings);
+/* One node's /etc/nccl.conf line, and its NCCL_SOCKET_IFNAME setting when
+ * per_node_only (decide_ifname.c). */
+void rd_ifname_node(const json_t *p, bool per_node_only, json_t *settings,
+		    json_t *nccl_conf);
+/* One node's GLOO_SOCKET_IFNAME (decide_settings.c). */
+void rd_gloo(const struct rctx *c, const json_t *p, json_t *settings);
+
+/* The node that leads the job: rank 0 or the first with an address. */
+struct rd_head {
+	const char *node;
+	const char *addr;
+	const char *how; /* why this node */
+};
+/* Chooses the head and sets MASTER_ADDR to it. Returns false when no node
+ * qualifies (decide_settings.c). */
+bool rd_master(const struct rctx *c, const json_t *per_node, json_t *settings,
+	       struct rd_head *head);
+/* RAY_ADDRESS: the Ray head on the job's head node (decide_ray.c). */
+void rd_ray(const struct rd_head *head, json_t *settings);
+/* Variables the scans recommend beyond those decided above: for every
+ * node when all agree, else per node (decide_settings.c). */
+void rd_other_env(const struct rctx *c, const json_t *per_node,
+		  json_t *settings);
+/* Marks settings that rest on a node with conflicting evidence
+ * (decide_settings.c). */
+void rd_mark_disputed(json_t *settings, const json_t *conflicts);
+
+/* Ports to open per node, folded and with firewall commands
+ * (decide_ports.c). Returns a new array or NULL. */
+json_t *rd_firewall(const struct rctx *c);
+/* Drops single ports a range already opens and sorts the rest (returns 0,
+ * or -1 on no memory); adds the nftables, ufw and firewalld commands
+ * (decide_fwrules.c). */
+int rd_fw_fold(json_t *fw);
+void rd_fw_commands(json_t *fw);
+/* The firewall entry of node in fw, created when missing
+ * (decide_fwrules.c). */
+json_t *rd_fw_node(json_t *fw, const char *node);
+
+/* Container, WSL and host changes that are the fix (decide_changes.c). */
+json_t *rd_changes(const struct rctx *c);
+/* MTUs to set (decide_mtu.c). */
+json_t *rd_mtu(const struct rctx *c);
+/* What the recommendation could not cover and which run would fill the
+ * gap (decide_notes.c). */
+json_t *rd_notes(const struct rctx *c);
+
+/* The whole `recommendation` (decide_recommend.c). Returns it or NULL. */
+json_t *rd_recommend(const struct rctx *c);
+
+/* Beyond the recommendation. */
+
+/* `matrix` (node to node connectivity, null when nothing was measured)
+ * and `heartbeats` (decide_matrix.c). Returns 0, or -1 on no memory. */
+int rd_matrix(const struct rctx *c, json_t **matrix, json_t **heartbeats);
+/* `nccl`: one entry per ncclcheck run with its bandwidth series
+ * (decide_nccl.c). Returns a new array or NULL. */
+json_t *rd_nccl(const struct rctx *c);
+/* `checks`: one per node per check class that ran, per gate check, for
+ * the cluster recommendation and per unreadable input, sorted by suite
+ * (decide_checks.c). Returns a new array or NULL. */
+json_t *rd_checks(const struct rctx *c, const json_t *rec, const json_t *nccl);
+/* The verdict, the worst of findings, gates, blocks, conflicts and inputs
+ * that could not be read; counts faults and warnings (decide_checks.c). */
+const char *rd_verdict(const struct rctx *c, const json_t *rec,
+		       const json_t *nccl, int *nfaults, int *nwarnings);
+
+#endif

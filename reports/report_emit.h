@@ -1,0 +1,76 @@
+/* netprobe report: one walk, several emitters. report_walk visits the
+ * model's sections in one order and calls an emitter's callbacks; the
+ * text, Markdown and HTML renderers are emitters that differ only in how
+ * each section is written. A callback left NULL writes nothing. */
+#ifndef NP_REPORT_EMIT_H
+#define NP_REPORT_EMIT_H
+
+#include "report_model.h"
+
+/* What a format writes for each part of the report. o is the renderer's
+ * own state, which starts with its struct out, so a callback may hand o
+ * straight to out_f. Items are objects of the report document
+ * (man/netprobe-json.5 names their keys). */
+struct report_emitter {
+	/* A section starts or ends (the heading, a table's frame). */
+	void (*begin)(void *o, enum rsec sec);
+	void (*end)(void *o, enum rsec sec);
+	/* RSEC_FAULTS, RSEC_WARNINGS, RSEC_CONFLICTS */
+	void (*finding)(void *o, const json_t *f);
+	void (*conflict)(void *o, const json_t *c);
+	/* RSEC_RECOMMENDATION, in this order */
+	void (*note)(void *o, const char *note);
+	void (*interfaces)(void *o, const struct report_model *m);
+	void (*settings)(void *o, const struct rm_settings *s);
+	void (*conf_line)(void *o, const json_t *line); /* RSEC_NCCL_CONF */
+	void (*firewall)(void *o, const json_t *entry);
+	void (*commands)(void *o, const char *dialect, const json_t *cmds);
+	void (*change)(void *o, const json_t *c); /* RSEC_CHANGES */
+	void (*mtu)(void *o, const json_t *mtu);  /* RSEC_MTU */
+	/* RSEC_DETAILS, in this order */
+	void (*node)(void *o, const json_t *n); /* RSEC_NODES */
+	void (*matrix)(void *o, const struct rm_matrix *mx);
+	void (*heartbeat)(void *o, const struct rm_heartbeat *h);
+	void (*nccl)(void *o, const struct rm_nccl *run);
+	void (*skipped)(void *o, const struct rm_skip *s); /* RSEC_SKIPPED */
+};
+
+/* Walks the whole report through the emitter, then flushes fp. Returns 0,
+ * or -1 when writing failed. */
+int report_walk(const struct report_model *m, const struct report_emitter *e,
+		void *o, FILE *fp);
+
+/* Writing document text safely (render_out.c). */
+
+/* Where an emitter writes, and how document text is escaped for it. */
+struct out {
+	FILE *fp;
+	void (*esc)(FILE *fp, const char *s); /* %s */
+	void (*alt)(FILE *fp, const char *s); /* %-s */
+};
+
+/* printf, but a %s argument is written through o->esc and a %-s one
+ * through o->alt (the format's second kind of text: code in Markdown,
+ * trusted markup elsewhere); both write nothing for NULL. Handles the
+ * conversions s, d and u (with l, ll or z) and f (with a precision .N
+ * or .*), and %%. */
+void out_f(const struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Writes s as it is; NULL writes nothing. */
+void out_raw(FILE *fp, const char *s);
+
+/* A port entry's port: a number, or a range string through esc or alt. */
+void out_port(const struct out *o, const json_t *port, bool alt);
+
+/* The HTML report's data views (render_html_data.c). */
+void html_joined(const struct out *o, const json_t *arr, const char *sep);
+void html_nodes(const struct out *o, const json_t *nodes);
+void html_matrix(const struct out *o, const struct rm_matrix *mx);
+void html_nccl(const struct out *o, const struct rm_nccl *r);
+
+/* SVG charts for the HTML report (render_svg.c). */
+void svg_histogram(const struct out *o, const struct rm_heartbeat *h);
+void svg_bandwidth(const struct out *o, const struct rm_series *s);
+
+#endif

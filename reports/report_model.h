@@ -1,0 +1,173 @@
+/* netprobe report: the model every renderer walks. The decided document
+ * (what --format json writes) and its layout: findings grouped under
+ * headings, settings by scope, the matrix's rows, heartbeat histograms,
+ * bandwidth series with their gate thresholds, JUnit suites. Built once by
+ * model_build.c and model_view.c; renderers only read it. */
+#ifndef NP_REPORT_MODEL_H
+#define NP_REPORT_MODEL_H
+
+#include "report.h"
+
+/* The sections of a report, in the order report_walk visits them. */
+enum rsec {
+	RSEC_REPORT, /* the whole report: the verdict, then the rest */
+	RSEC_FAULTS, /* a group of findings */
+	RSEC_WARNINGS,
+	RSEC_CONFLICTS,
+	RSEC_RECOMMENDATION,
+	RSEC_NCCL_CONF,
+	RSEC_CHANGES,
+	RSEC_MTU,
+	RSEC_DETAILS,
+	RSEC_NODES,
+	RSEC_HEARTBEATS,
+	RSEC_INPUTS,
+	RSEC_SKIPPED,
+	RSEC_N /* how many */
+};
+
+/* Items of the document, in the order they are shown. */
+struct rm_list {
+	const json_t **v;
+	size_t n;
+};
+
+/* Findings shown together under one heading. */
+struct rm_group {
+	enum rsec sec;
+	struct rm_list findings;
+};
+
+/* The settings of one scope: every node (node NULL) or one node. */
+struct rm_scope {
+	const char *node;
+	struct rm_list settings;
+	size_t nvalues; /* how many of them have a value */
+};
+
+/* Settings as decided, and by scope. */
+struct rm_settings {
+	struct rm_list all;
+	struct rm_scope *scopes; /* [0]: every node; then each node in the
+				  * order it first appears */
+	size_t nscopes;
+};
+
+/* Connectivity: rows and columns are nodes, cells by from then to. */
+struct rm_matrix {
+	const char **nodes;
+	size_t n;
+	struct rm_list cells;
+};
+
+/* One protocol's heartbeat statistics. */
+struct rm_stats {
+	const char *proto;
+	double median_us, p99_us, loss_pct;
+};
+
+#define RM_BINS 30
+
+/* One heartbeat run and the histogram of its RTT samples. */
+struct rm_heartbeat {
+	const char *from, *to;
+	struct rm_stats stats[2]; /* TCP, UDP: those measured */
+	size_t nstats;
+	struct rm_stats main; /* TCP, else UDP: the one a summary names */
+	size_t nsamples;      /* 0: no histogram */
+	double lo_us, hi_us;  /* the histogram's range */
+	int bins[RM_BINS], peak;
+};
+
+/* One point of a bandwidth series; x is log2 of the message size. */
+struct rm_point {
+	double x, busbw_gbps;
+	bool wrong;
+};
+
+/* One collective's bus bandwidth by message size, with the chart's range
+ * and the gate's minimum for it. */
+struct rm_series {
+	const json_t *coll; /* name, peak */
+	struct rm_point *pts;
+	size_t n;
+	double xmin, xmax, ymax;
+	double threshold_gbps; /* -1 when no gate check names it */
+};
+
+/* One ncclcheck run. */
+struct rm_nccl {
+	const json_t *run; /* host, ranks, gate */
+	struct rm_series *series;
+	size_t n;
+};
+
+/* A file that could not be used: where ("file" or "file:line:column")
+ * and why. */
+struct rm_skip {
+	const char *where, *why;
+};
+
+/* A JUnit test suite: its checks and how many fail under each --fail-on
+ * (indexed by enum report_fail_on). */
+struct rm_suite {
+	const char *name;
+	struct rm_list checks;
+	int errors, failures[3];
+};
+
+struct report_model {
+	json_t *doc;              /* the decided report, REPORT_SCHEMA */
+	const char *verdict;      /* "fault", "warning" or "pass" */
+	const char *verdict_word; /* "FAULT", "WARNING" or "PASS" */
+	long long nfaults, nwarnings, nnodes, ninputs, nskipped;
+
+	/* Findings under their headings: faults, then warnings. */
+	struct rm_group groups[2];
+	size_t ngroups;
+	const json_t *conflicts;
+
+	/* The recommendation (arrays of the document). */
+	const json_t *notes, *per_node, *blocked, *nccl_conf, *firewall;
+	const json_t *changes, *mtu;
+	const char *common; /* one interface on every node, or NULL */
+	struct rm_settings settings;
+
+	/* Details. */
+	const json_t *nodes;
+	struct rm_skip *skips;
+	size_t nskips;
+	bool has_matrix;
+	struct rm_matrix matrix;
+	struct rm_heartbeat *hbs;
+	size_t nhbs;
+	struct rm_nccl *nccl;
+	size_t nnccl;
+
+	/* JUnit. */
+	struct rm_suite *suites;
+	size_t nsuites;
+	int ntests, nerrors, nfailures[3];
+
+	/* Every allocation above, freed with the model. */
+	struct rj_arena mem;
+};
+
+/* Lays the decided document m->doc out into the rest of the model
+ * (model_view.c). Returns 0, or -1 on no memory. */
+int rm_view(struct report_model *m);
+
+/* The heartbeat and bandwidth charts' data (model_charts.c). Returns 0,
+ * or -1 on no memory. */
+int rm_charts(struct report_model *m);
+
+/* The matrix cell from -> to, or NULL when not measured. */
+const json_t *rm_cell(const struct rm_matrix *mx, const char *from,
+		      const char *to);
+
+/* Does a check of this status ("fault", "warning", "pass", "error") fail
+ * under fail_on? An error never counts as a failure: JUnit counts it
+ * apart. */
+bool rm_fails(const char *status, enum report_fail_on fail_on);
+
+#endif
