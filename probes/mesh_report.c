@@ -155,34 +155,19 @@ static void keep(const char *dir, const char *name, const char *text)
 	json_decref(doc);
 }
 
-/* Renders in the format --format names. Returns 0, or -1. */
-static int render(const json_t *rep, FILE *fp, const char *fmt,
-                  enum report_fail_on fail_on, bool colour)
-{
-	if (strcmp(fmt, "html") == 0)
-		return report_render_html(rep, fp);
-	if (strcmp(fmt, "json") == 0)
-		return report_render_json(rep, fp);
-	if (strcmp(fmt, "junit") == 0)
-		return report_render_junit(rep, fp, fail_on);
-	if (strcmp(fmt, "markdown") == 0 || strcmp(fmt, "md") == 0)
-		return report_render_md(rep, fp);
-	return report_render_text(rep, fp, colour);
-}
-
 /* See mesh_int.h. */
 int mesh_report(struct mesh *ms)
 {
 	struct report_set set = {0};
-	enum report_fail_on fail_on =
-	    strcmp(ms->o.fail_on, "warning") == 0 ? REPORT_FAIL_WARNING
-	    : strcmp(ms->o.fail_on, "never") == 0 ? REPORT_FAIL_NEVER
-	                                          : REPORT_FAIL_FAULT;
+	struct report_model *rm = NULL;
+	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
+	enum report_format fmt = REPORT_FMT_TEXT;
 	char *mtext = mesh_doc(ms), name[PROTO_MESH_NAME_MAX + 8];
-	json_t *rep = NULL;
-	FILE *fp = stdout;
 	int rc = 2;
 
+	/* mesh_parse checked both names */
+	report_fail_on_parse(ms->o.fail_on, &fail_on);
+	report_format_parse(ms->o.format, &fmt);
 	if (mtext == NULL)
 		goto out;
 	ms->m[0].doc = ms->own_doc;
@@ -206,25 +191,18 @@ int mesh_report(struct mesh *ms)
 		goto out;
 	if (ms->o.out_dir != NULL)
 		keep(ms->o.out_dir, "mesh", mtext);
-	rep = report_merge(&set);
-	if (rep == NULL)
-		goto out;
-	if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0 &&
-	    (fp = fopen(ms->o.output, "w")) == NULL) {
-		fprintf(stderr, "netprobe mesh: cannot write '%s': %s\n",
-		        ms->o.output, strerror(errno));
-		goto out;
-	}
-	if (render(rep, fp, ms->o.format, fail_on, false) < 0 ||
-	    fflush(fp) == EOF || ferror(fp)) {
-		fprintf(stderr, "netprobe mesh: cannot write the report\n");
+	for (size_t i = 0; i < set.nskip; i++)
+		fprintf(stderr, "netprobe mesh: %s left out of the report: %s\n",
+		        set.skip[i].path, set.skip[i].why);
+	rm = report_build(&set);
+	if (rm == NULL) {
+		fprintf(stderr, "netprobe mesh: out of memory\n");
 		goto out;
 	}
-	rc = report_gate(rep, fail_on);
+	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh") == 0)
+		rc = report_gate(rm, fail_on);
 out:
-	if (fp != stdout)
-		fclose(fp);
-	json_decref(rep);
+	report_model_free(rm);
 	report_set_free(&set);
 	free(mtext);
 	return rc;

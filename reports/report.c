@@ -11,8 +11,6 @@
 #include "commands.h"
 #include "report.h"
 
-enum report_format { FMT_TEXT, FMT_MD, FMT_HTML, FMT_JSON, FMT_JUNIT };
-
 /* Usage, equal to the man page SYNOPSIS. */
 static void usage(FILE *fp)
 {
@@ -23,14 +21,14 @@ static void usage(FILE *fp)
 }
 
 /* Parses --format. Returns 0, or -1 for an unknown name. */
-static int parse_format(const char *s, enum report_format *out)
+int report_format_parse(const char *s, enum report_format *out)
 {
 	static const struct {
 		const char *name;
 		enum report_format f;
-	} t[] = {{"text", FMT_TEXT},	 {"markdown", FMT_MD},
-		 {"md", FMT_MD},	 {"html", FMT_HTML},
-		 {"json", FMT_JSON},	 {"junit", FMT_JUNIT}};
+	} t[] = {{"text", REPORT_FMT_TEXT},	 {"markdown", REPORT_FMT_MD},
+		 {"md", REPORT_FMT_MD},	 {"html", REPORT_FMT_HTML},
+		 {"json", REPORT_FMT_JSON},	 {"junit", REPORT_FMT_JUNIT}};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (strcmp(t[i].name, s) == 0) {
@@ -46,24 +44,39 @@ static int render(const struct report_model *m, FILE *fp,
 		  enum report_fail_on fail_on)
 {
 	switch (f) {
-	case FMT_TEXT:
+	case REPORT_FMT_TEXT:
 		return report_render_text(m, fp, colour);
-	case FMT_MD:
+	case REPORT_FMT_MD:
 		return report_render_md(m, fp);
-	case FMT_HTML:
+	case REPORT_FMT_HTML:
 		return report_render_html(m, fp);
-	case FMT_JSON:
+	case REPORT_FMT_JSON:
 		return report_render_json(m, fp);
-	case FMT_JUNIT:
+	case REPORT_FMT_JUNIT:
 		return report_render_junit(m, fp, fail_on);
 	}
 	return -1;
 }
 
+/* Parses --fail-on. Returns 0, or -1 for an unknown level. */
+int report_fail_on_parse(const char *s, enum report_fail_on *out)
+{
+	if (strcmp(s, "warning") == 0)
+		*out = REPORT_FAIL_WARNING;
+	else if (strcmp(s, "fault") == 0)
+		*out = REPORT_FAIL_FAULT;
+	else if (strcmp(s, "never") == 0)
+		*out = REPORT_FAIL_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
 /* Writes the report to path atomically (a temporary file renamed), or to
  * stdout for NULL or "-". Returns 0, or -1 with a message printed. */
-static int emit(const struct report_model *m, const char *path,
-		enum report_format f, enum report_fail_on fail_on)
+int report_emit(const struct report_model *m, const char *path,
+		enum report_format f, enum report_fail_on fail_on,
+		const char *prog)
 {
 	char tmp[4096];
 	struct stat st;
@@ -72,13 +85,13 @@ static int emit(const struct report_model *m, const char *path,
 	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
-		bool colour = f == FMT_TEXT && isatty(STDOUT_FILENO) &&
+		bool colour = f == REPORT_FMT_TEXT && isatty(STDOUT_FILENO) &&
 			      (nc == NULL || nc[0] == '\0');
 
 		rc = render(m, stdout, f, colour, fail_on);
 		if (rc < 0 || fflush(stdout) == EOF || ferror(stdout)) {
-			fprintf(stderr, "netprobe report: cannot write "
-					"'standard output'\n");
+			fprintf(stderr, "%s: cannot write 'standard output'\n",
+				prog);
 			return -1;
 		}
 		return 0;
@@ -88,13 +101,13 @@ static int emit(const struct report_model *m, const char *path,
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		fp = fopen(path, "w");
 		if (fp == NULL) {
-			fprintf(stderr, "netprobe report: cannot write '%s'\n",
+			fprintf(stderr, "%s: cannot write '%s'\n", prog,
 				path);
 			return -1;
 		}
 		rc = render(m, fp, f, false, fail_on);
 		if (fclose(fp) == EOF || rc < 0) {
-			fprintf(stderr, "netprobe report: cannot write '%s'\n",
+			fprintf(stderr, "%s: cannot write '%s'\n", prog,
 				path);
 			return -1;
 		}
@@ -103,7 +116,7 @@ static int emit(const struct report_model *m, const char *path,
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fp = fopen(tmp, "w");
 	if (fp == NULL) {
-		fprintf(stderr, "netprobe report: cannot write '%s'\n", path);
+		fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
 		return -1;
 	}
 	rc = render(m, fp, f, false, fail_on);
@@ -115,7 +128,7 @@ static int emit(const struct report_model *m, const char *path,
 		rc = -1;
 	if (rc < 0) {
 		unlink(tmp);
-		fprintf(stderr, "netprobe report: cannot write '%s'\n", path);
+		fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
 	}
 	return rc;
 }
@@ -129,7 +142,7 @@ int cmd_report(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	enum report_format fmt = FMT_TEXT;
+	enum report_format fmt = REPORT_FMT_TEXT;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	const char *out = NULL;
 	struct report_set set = {0};
@@ -140,7 +153,7 @@ int cmd_report(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (parse_format(optarg, &fmt) < 0) {
+			if (report_format_parse(optarg, &fmt) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown format "
 					"'%s': use text, markdown, html, json "
@@ -153,13 +166,7 @@ int cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'F':
-			if (strcmp(optarg, "warning") == 0)
-				fail_on = REPORT_FAIL_WARNING;
-			else if (strcmp(optarg, "fault") == 0)
-				fail_on = REPORT_FAIL_FAULT;
-			else if (strcmp(optarg, "never") == 0)
-				fail_on = REPORT_FAIL_NEVER;
-			else {
+			if (report_fail_on_parse(optarg, &fail_on) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown level '%s': "
 					"use warning, fault or never\n",
@@ -212,7 +219,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "netprobe report: out of memory\n");
 		return 2;
 	}
-	if (emit(m, out, fmt, fail_on) < 0)
+	if (report_emit(m, out, fmt, fail_on, "netprobe report") < 0)
 		rc = 2;
 	else
 		rc = report_gate(m, fail_on);
