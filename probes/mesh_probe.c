@@ -57,8 +57,9 @@ static void probe_one(struct mesh *ms, size_t k)
 	o.token_file = ms->o.token_file;
 	o.inbound_ports = ms->sample_ports;
 	o.ninbound = ms->nsamples;
-	o.no_responder_hint = "the member's netprobe mesh stopped answering "
-	                      "(did it die?)";
+	o.no_responder_hint = "the member joined the mesh, so its responder "
+	                      "runs unless it died: the path drops the "
+	                      "connection";
 	peercheck_run(pc, &o, d);
 }
 

@@ -162,9 +162,14 @@ int mesh_report(struct mesh *ms)
 	struct report_model *rm = NULL;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	enum report_format fmt = REPORT_FMT_TEXT;
-	char *mtext = mesh_doc(ms), name[PROTO_MESH_NAME_MAX + 8];
+	char *mtext, name[PROTO_MESH_NAME_MAX + 8];
 	int rc = 2;
 
+	if (ms->own_doc != NULL) {
+		ms->m[0].fate = MESH_FATE_DONE;
+		ms->m[0].done_us = client_now_us() - ms->t0_us;
+	}
+	mtext = mesh_doc(ms);
 	/* mesh_parse checked both names */
 	report_fail_on_parse(ms->o.fail_on, &fail_on);
 	report_format_parse(ms->o.format, &fmt);

@@ -7,14 +7,15 @@
 
 #include "report_decide.h"
 
-/* How bad a cell state is; the worst seen wins. */
+/* How bad a cell state is; the worst seen wins. "ports-filtered": the
+ * responder answers, some ports (an ephemeral range) do not. */
 static int state_rank(const char *s)
 {
-	static const char *const order[] = {"unknown",  "reachable",
-					    "one-way",  "nat",
-					    "filtered", "unreachable"};
+	static const char *const order[] = {
+		"unknown", "reachable", "ports-filtered", "one-way",
+		"nat",	   "filtered",	"unreachable"};
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		if (strcmp(order[i], s) == 0)
 			return i;
 	return 0;
@@ -27,8 +28,9 @@ static json_t *cell(json_t *cells, const char *from, const char *to)
 
 	if (c != NULL)
 		return c;
-	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:[]}", "from", from, "to", to,
-		      "state", "unknown", "rtt_us", "loss_pct", "details");
+	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:n, s:[]}", "from", from,
+		      "to", to, "state", "unknown", "rtt_us", "loss_pct",
+		      "path_mtu", "details");
 	json_array_append_new(cells, c);
 	return c;
 }
@@ -59,7 +61,56 @@ static int cmp_cell(const void *a, const void *b)
 	return d != 0 ? d : strcmp(rj_str(x, "to"), rj_str(y, "to"));
 }
 
-/* Scan peers: responded, NAT, connect-back and RTT per peer. */
+/* The smallest path MTU measured from -> to stays in the cell. */
+static void observe_mtu(json_t *cells, const char *from, const char *to,
+			long long mtu)
+{
+	json_t *c;
+	long long have;
+
+	if (from == NULL || to == NULL || strcmp(from, to) == 0 || mtu <= 0)
+		return;
+	c = cell(cells, from, to);
+	have = rj_int(c, "path_mtu", -1);
+	if (have < 0 || mtu < have)
+		json_object_set_new(c, "path_mtu", json_integer(mtu));
+}
+
+/* A scan peer's port results in one direction that failed: how many, and
+ * whether the first one (the responder's own port, which the probe lists
+ * first) failed too. */
+static size_t failed_ports(const json_t *p, const char *dir, bool *first,
+			   char *list, size_t len)
+{
+	size_t i, n = 0, seen = 0, o = 0;
+	json_t *q;
+
+	*first = false;
+	list[0] = '\0';
+	json_array_foreach(rj_arr(p, "ports"), i, q) {
+		const char *st = rj_strd(q, "state", "unknown");
+
+		if (strcmp(rj_strd(q, "direction", ""), dir) != 0)
+			continue;
+		if (strcmp(st, "filtered") == 0 ||
+		    strcmp(st, "prohibited") == 0 ||
+		    strcmp(st, "unreachable") == 0 ||
+		    (strcmp(st, "closed") == 0 && strcmp(dir, "inbound") == 0)) {
+			if (seen == 0)
+				*first = true;
+			if (o + 16 < len)
+				o += (size_t)snprintf(list + o, len - o, "%s%lld",
+						      n ? "," : "",
+						      rj_int(q, "port", 0));
+			n++;
+		}
+		seen++;
+	}
+	return n;
+}
+
+/* Scan peers: responded, NAT, connect-back, the outbound connects to the
+ * peer's ephemeral samples, RTT and path MTU per peer. */
 static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 {
 	const char *host = rj_str(d, "host");
@@ -67,12 +118,14 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 	json_t *p;
 
 	json_array_foreach(rj_arr(d, "peers"), i, p) {
-		char buf[256], det[512];
+		char buf[256], det[512], ports[160];
 		const char *to = rn_peer(c, p, buf, sizeof(buf));
 		long long rtt = rj_int(p, "rtt_us", -1);
+		bool first;
 
 		if (json_is_false(json_object_get(p, "responded"))) {
-			bool failed = rf_probe_failed(d);
+			bool failed = rf_probe_failed(d) ||
+				      json_is_object(json_object_get(d, "mesh"));
 
 			snprintf(det, sizeof(det),
 				 failed ? "scan: no answer from the responder "
@@ -98,12 +151,30 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 				 rj_strd(p, "local_ifname", "?"));
 			observe(cells, host, to, "reachable", rtt, det);
 		}
-		if (json_is_false(json_object_get(p, "inbound"))) {
+		observe_mtu(cells, host, to, rj_int(p, "path_mtu", -1));
+		if (failed_ports(p, "outbound", &first, ports, sizeof(ports))) {
 			snprintf(det, sizeof(det),
-				 "scan: %s could not connect back to %s", to,
-				 host);
-			observe(cells, to, host, "filtered", -1, det);
-			observe(cells, host, to, "one-way", -1, det);
+				 "scan: %s's ports %s do not take connections "
+				 "from %s",
+				 to, ports, host);
+			observe(cells, host, to, "ports-filtered", -1, det);
+		}
+		if (json_is_false(json_object_get(p, "inbound"))) {
+			/* the responder's own port failing too means nothing
+			 * gets through; some ports only, those are filtered */
+			bool all = failed_ports(p, "inbound", &first, ports,
+						sizeof(ports)) == 0 ||
+				   first;
+
+			snprintf(det, sizeof(det),
+				 all ? "scan: %s could not connect back to %s"
+				     : "scan: %s could connect back to %s's "
+				       "responder, not to its ports %s",
+				 to, host, ports);
+			observe(cells, to, host,
+				all ? "filtered" : "ports-filtered", -1, det);
+			if (all)
+				observe(cells, host, to, "one-way", -1, det);
 		}
 	}
 }

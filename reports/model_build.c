@@ -62,18 +62,20 @@ static json_t *decided(const struct rctx *c)
 {
 	const struct report_set *s = c->set;
 	json_t *rec = rd_recommend(c), *nccl = rd_nccl(c);
-	json_t *rep = NULL, *matrix, *hbs;
+	json_t *rep = NULL, *matrix, *hbs, *mesh = rd_mesh(c);
 	const char *verdict;
 	int nf, nw;
 
-	if (rec == NULL || nccl == NULL || rd_matrix(c, &matrix, &hbs) < 0) {
+	if (rec == NULL || nccl == NULL || mesh == NULL ||
+	    rd_matrix(c, &matrix, &hbs) < 0) {
 		json_decref(rec);
 		json_decref(nccl);
+		json_decref(mesh);
 		return NULL;
 	}
 	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
 	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
-			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			"schema", REPORT_SCHEMA, "tool", "netprobe", "command",
 			"report", "version", NETPROBE_VERSION, "verdict",
 			verdict, "counts", "faults", nf, "warnings", nw,
@@ -82,7 +84,7 @@ static json_t *decided(const struct rctx *c)
 			inputs_list(s), "skipped", skipped_list(s), "findings",
 			c->findings, "recommendation", rec, "nccl", nccl,
 			"checks", rd_checks(c, rec, nccl), "nodes", rn_table(c),
-			"matrix", matrix, "heartbeats", hbs);
+			"matrix", matrix, "heartbeats", hbs, "mesh", mesh);
 	return rep;
 }
 

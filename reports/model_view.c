@@ -241,6 +241,9 @@ int rm_view(struct report_model *m)
 	m->changes = rj_arr(r, "changes");
 	m->mtu = rj_arr(r, "mtu");
 	m->nodes = rj_arr(d, "nodes");
+	m->mesh = json_is_object(json_object_get(d, "mesh"))
+			  ? json_object_get(d, "mesh")
+			  : NULL;
 	if (group_findings(m) < 0 ||
 	    scope_settings(m, rj_arr(r, "settings")) < 0 ||
 	    matrix(m, json_object_get(d, "matrix")) < 0 || skips(m) < 0 ||
