@@ -78,7 +78,8 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 {
 	const struct peer_verdict *v = &pc->v;
 	const struct ports_run *r = &pc->out;
-	struct ports_target t = {v->peer, r->addr, r->responder};
+	struct ports_target t = {v->peer, r->addr, r->responder, r->peer_lo,
+	                         r->peer_hi};
 	struct fw_result fr[32];
 	char what[300];
 	size_t n = 0;
