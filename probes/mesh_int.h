@@ -30,9 +30,14 @@
 #define MESH_DEF_CONCURRENCY 32     /* peers probed at once */
 #define MESH_MAX_CONCURRENCY 256
 #define MESH_SAMPLES 4              /* our ephemeral listeners */
-/* one peer: a scan peer's bound (hello, reflection, connect-back, 1 s of
- * heartbeat, outbound connects, 2 s of path MTU search) */
-#define MESH_PEER_US PEER_BOUND_US
+/* Each request toward a peer may take 2 s, not the scan's 1 s: with every
+ * peer of a mesh connecting at once, a SYN dropped by a full queue is sent
+ * again after 1 s, and must not read as a filtered port. */
+#define MESH_PROBE_STEP_US 2000000LL
+/* one peer: connect and hello, reflection, connect-back (a step each), 1 s
+ * of heartbeat, the outbound connects (two steps), 2 s of path MTU */
+#define MESH_PEER_US                                                       \
+	(5 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
 /* node 0 waits this much longer than the probing bound for documents,
  * members this much longer than that for the verdict */
 #define MESH_RESULT_SLACK_US 15000000LL

@@ -198,7 +198,7 @@ static void mark_listed_twice(struct mesh *ms)
 				ms->m[i].state = PROTO_MS_DUPLICATE;
 				ms->m[i].dup_of = (int)j;
 				snprintf(ms->m[i].why, sizeof(ms->m[i].why),
-				         "entry %zu repeats entry %zu ('%s')",
+				         "entry %zu repeats entry %zu ('%.180s')",
 				         i + 1, j + 1, ms->m[j].entry);
 				break;
 			}

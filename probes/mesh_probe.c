@@ -37,8 +37,8 @@ static void probe_one(struct mesh *ms, size_t k)
 	bool quick = ms->start.flags & PROTO_START_QUICK;
 
 	peer_spec(t, spec, sizeof(spec));
-	if (scan_peer_route(spec, &pc->v, ri, have_ri, d, err,
-	                    sizeof(err)) < 0) {
+	if (scan_peer_route(spec, (int)(MESH_PROBE_STEP_US / 1000), &pc->v,
+	                    ri, have_ri, d, err, sizeof(err)) < 0) {
 		doc_add_error(d, "peer", "%s (member '%s')", err, t->name);
 		return;
 	}
@@ -49,7 +49,7 @@ static void probe_one(struct mesh *ms, size_t k)
 		              t->name, spec, (double)ms->start.probe_ms / 1e3);
 		return;
 	}
-	o.step_us = PEER_STEP_US;
+	o.step_us = MESH_PROBE_STEP_US;
 	o.heartbeat_us = quick ? -1 : PEER_HEARTBEAT_US;
 	o.path_us = quick ? -1 : PEER_PATH_US;
 	o.outbound = true;
@@ -194,31 +194,33 @@ int mesh_probe_finish(struct mesh *ms)
 	for (size_t i = 0; i < ms->nworkers; i++)
 		pthread_join(ms->workers[i], NULL);
 	ms->nworkers = 0;
+	s->npeers = 0;
 	for (size_t k = 0; k < ms->ntargets; k++) {
 		struct peercheck *pc = &ms->checks[k];
+		const struct mesh_member *t = &ms->m[ms->targets[k]];
+		size_t j = s->npeers;
 
 		if (doc_merge(&s->d, &ms->check_docs[k]) < 0)
 			return -1;
-		s->peers[k] = pc->v;
+		/* a name that did not resolve is an error in the document,
+		 * not a peer without a route for the recommendation */
+		if (pc->v.peer_addr[0] == '\0')
+			continue;
+		s->peers[j] = pc->v;
 		if (pc->obj == NULL) {
-			if (pc->v.peer[0] == '\0')
-				peer_spec(&ms->m[ms->targets[k]], s->peers[k].peer,
-				          sizeof(s->peers[k].peer));
-			s->peer_json[k] = peer_verdict_to_json(&pc->v);
+			s->peer_json[j] = peer_verdict_to_json(&pc->v);
 		} else {
-			const struct mesh_member *t = &ms->m[ms->targets[k]];
-
 			peercheck_decide(pc, s->eph_lo, s->eph_hi, &s->fw,
 			                 &s->d);
 			peercheck_decide_member(pc, t->name, t->port, &s->d);
-			s->peer_json[k] = json_incref(pc->obj);
+			s->peer_json[j] = json_incref(pc->obj);
 		}
 		if (!s->have_lookup && ms->have_route[k]) {
 			s->lookup = ms->routes[k];
 			s->have_lookup = true;
 		}
+		s->npeers++;
 	}
-	s->npeers = ms->ntargets;
 	if (scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
 	    doc_set(&s->d, "mesh", mesh_json(ms)) < 0)
 		return -1;

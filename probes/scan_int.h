@@ -88,12 +88,13 @@ int scan_collect(struct scan *s);
  * (reported). */
 int scan_peers(struct scan *s);
 
-/* scan_peers.c: the route-only verdict toward peer spec (HOST[:PORT]):
+/* scan_peers.c: the route-only verdict toward peer spec (HOST[:PORT]),
+ * its name resolved within resolve_ms:
  * its address, the route's interface and source (`ip route get`) into v,
  * the route into ri (*have_ri). No route is an error in d, not a
  * failure. Returns 0, or -1 with err filled when spec is malformed or
  * does not resolve. Safe in several threads with distinct v, ri, d. */
-int scan_peer_route(const char *spec, struct peer_verdict *v,
+int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
                     struct route_info *ri, bool *have_ri, struct doc *d,
                     char *err, size_t errlen);
 

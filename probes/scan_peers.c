@@ -93,7 +93,7 @@ static void scan_probe_peer(struct scan *s, size_t i)
 }
 
 /* The route-only verdict toward one peer; see scan_int.h. */
-int scan_peer_route(const char *spec, struct peer_verdict *v,
+int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
                     struct route_info *ri, bool *have_ri, struct doc *d,
                     char *err, size_t errlen)
 {
@@ -112,7 +112,7 @@ int scan_peer_route(const char *spec, struct peer_verdict *v,
 		snprintf(err, errlen, "invalid peer '%s': %s", spec, why);
 		return -1;
 	}
-	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, rerr,
+	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, resolve_ms, rerr,
 	                    sizeof(rerr)) < 1) {
 		snprintf(err, errlen, "invalid peer '%s': %s", spec, rerr);
 		return -1;
@@ -179,8 +179,8 @@ int scan_peers(struct scan *s)
 			              s->o.peers[i]);
 			continue;
 		}
-		if (scan_peer_route(s->o.peers[i], v, &ri, &have_ri, &s->d, err,
-		                    sizeof(err)) < 0)
+		if (scan_peer_route(s->o.peers[i], RESOLVE_MS, v, &ri, &have_ri,
+		                    &s->d, err, sizeof(err)) < 0)
 			return scan_fail(s, "peer", "%s", err);
 		s->npeers++;
 		if (have_ri && !s->have_lookup) {

@@ -64,7 +64,7 @@ int peerprobe_ifname(const char *addr, char *name, size_t len)
 /* Opens a TCP listener on port (any address) for the responder to reach.
  * Returns the fd, -2 when the port is in use (something listens there
  * already, which serves as well), or -1. */
-static int local_listener(int family, unsigned port)
+static int local_listener(int family, unsigned port, int backlog)
 {
 	struct sockaddr_storage ss = {0};
 	socklen_t sl;
@@ -89,7 +89,8 @@ static int local_listener(int family, unsigned port)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 16) < 0) {
+	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 ||
+	    listen(fd, backlog) < 0) {
 		int e = errno;
 
 		close(fd);
@@ -132,10 +133,11 @@ size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports)
 	size_t k = 0, nc = local_samples(2 * PP_MAX_PORTS, cand);
 
 	for (size_t i = 0; i < nc && k < n; i++) {
-		int fd = local_listener(AF_INET6, cand[i]);
+		/* every peer of a mesh may connect back at once */
+		int fd = local_listener(AF_INET6, cand[i], 1024);
 
 		if (fd == -1)
-			fd = local_listener(AF_INET, cand[i]);
+			fd = local_listener(AF_INET, cand[i], 1024);
 		if (fd < 0)
 			continue; /* busy: someone else's */
 		fds[k] = fd;
@@ -178,7 +180,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 			    cand + 1);
 	}
 	for (k = 0; k < ncand; k++) {
-		int fd = local_listener(c->peer.ss_family, cand[k]);
+		int fd = local_listener(c->peer.ss_family, cand[k], 16);
 
 		if (fd == -1)
 			continue;

@@ -112,7 +112,8 @@ mesh_wait_links() {
 
 # mesh_run I OUTDIR ARGS...: starts node I's netprobe mesh in the
 # background under its own hostname, with the variables in MESH_ENV
-# (NAME=value words); stdout and stderr go to OUTDIR/I.out and
+# (NAME=value words) and behind the command in MESH_WRAP (words, e.g.
+# /usr/bin/time -f %M -o FILE); stdout and stderr go to OUTDIR/I.out and
 # OUTDIR/I.err, the exit status to OUTDIR/I.rc.
 mesh_run() {
 	_i=$1 _dir=$2
@@ -121,7 +122,7 @@ mesh_run() {
 		# shellcheck disable=SC2086 # MESH_ENV holds words
 		ip netns exec "$(mesh_ns "$_i")" unshare --uts sh -c \
 			'hostname "$0"; exec "$@"' "$(mesh_name "$_i")" \
-			env ${MESH_ENV:-} "$NETPROBE" mesh "$@" \
+			${MESH_WRAP:-} env ${MESH_ENV:-} "$NETPROBE" mesh "$@" \
 			>"$_dir/$_i.out" 2>"$_dir/$_i.err"
 		echo $? >"$_dir/$_i.rc"
 	) &
