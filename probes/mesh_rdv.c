@@ -467,6 +467,12 @@ static void conn_frames(struct mesh *ms, struct rdv_conn *c)
 	}
 	memmove(c->in, c->in + off, c->nin - off);
 	c->nin -= off;
+	/* a thousand members must not each keep a 64 KiB buffer */
+	if (c->nin == 0 && c->incap > 16384) {
+		free(c->in);
+		c->in = NULL;
+		c->incap = 0;
+	}
 }
 
 /* The connection ended: a member without its document died. */

@@ -2,6 +2,7 @@
  * scans with peers, ports, heartbeat and ncclcheck pre-flight documents
  * (each cell the worst state seen, with every observation kept), and the
  * heartbeat series. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,22 +22,33 @@ static int state_rank(const char *s)
 	return 0;
 }
 
-/* The cell from -> to, created when missing. */
-static json_t *cell(json_t *cells, const char *from, const char *to)
-{
-	json_t *c = rj_find2(cells, "from", from, "to", to);
+/* The cells being built, and an index of them by "from\x1fto" so that
+ * finding one stays cheap at a thousand nodes. */
+struct cells {
+	json_t *arr;
+	json_t *index;
+};
 
+/* The cell from -> to, created when missing. */
+static json_t *cell(struct cells *cs, const char *from, const char *to)
+{
+	char key[600];
+	json_t *c;
+
+	snprintf(key, sizeof(key), "%s\x1f%s", from, to);
+	c = json_object_get(cs->index, key);
 	if (c != NULL)
 		return c;
 	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:n, s:[]}", "from", from,
 		      "to", to, "state", "unknown", "rtt_us", "loss_pct",
 		      "path_mtu", "details");
-	json_array_append_new(cells, c);
+	json_object_set(cs->index, key, c);
+	json_array_append_new(cs->arr, c);
 	return c;
 }
 
 /* Records one observation: the worse state wins, every detail is kept. */
-static void observe(json_t *cells, const char *from, const char *to,
+static void observe(struct cells *cells, const char *from, const char *to,
 		    const char *state, long long rtt_us, const char *detail)
 {
 	json_t *c;
@@ -62,7 +74,7 @@ static int cmp_cell(const void *a, const void *b)
 }
 
 /* The smallest path MTU measured from -> to stays in the cell. */
-static void observe_mtu(json_t *cells, const char *from, const char *to,
+static void observe_mtu(struct cells *cells, const char *from, const char *to,
 			long long mtu)
 {
 	json_t *c;
@@ -111,7 +123,8 @@ static size_t failed_ports(const json_t *p, const char *dir, bool *first,
 
 /* Scan peers: responded, NAT, connect-back, the outbound connects to the
  * peer's ephemeral samples, RTT and path MTU per peer. */
-static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
+static void from_scan(const struct rctx *c, const json_t *d,
+		      struct cells *cells)
 {
 	const char *host = rj_str(d, "host");
 	size_t i;
@@ -180,7 +193,8 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 }
 
 /* Ports documents: the target's ports, and connect-back results. */
-static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
+static void from_ports(const struct rctx *c, const json_t *d,
+		       struct cells *cells)
 {
 	const char *host = rj_str(d, "host");
 	char buf[256], det[512];
@@ -221,8 +235,8 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
 }
 
 /* Heartbeat documents: latency and loss per direction. */
-static void from_heartbeat(const struct rctx *c, const json_t *d, json_t *cells,
-			   json_t *hbs)
+static void from_heartbeat(const struct rctx *c, const json_t *d,
+			   struct cells *cells, json_t *hbs)
 {
 	const char *host = rj_str(d, "host");
 	char buf[256], det[512];
@@ -259,7 +273,7 @@ static void from_heartbeat(const struct rctx *c, const json_t *d, json_t *cells,
 }
 
 /* ncclcheck pre-flight: rank-to-rank TCP checks, mapped to hosts. */
-static void from_preflight(const json_t *d, json_t *cells)
+static void from_preflight(const json_t *d, struct cells *cells)
 {
 	json_t *ranks = rj_arr(d, "ranks"), *p, *r;
 	size_t i, j;
@@ -311,39 +325,43 @@ static json_t *matrix_nodes(const struct rctx *c, const json_t *cells)
 
 int rd_matrix(const struct rctx *c, json_t **matrix, json_t **heartbeats)
 {
-	json_t *cells = json_array(), *hbs = json_array();
+	struct cells cs = {json_array(), json_object()};
+	json_t *hbs = json_array();
 
 	*matrix = *heartbeats = NULL;
-	if (cells == NULL || hbs == NULL)
+	if (cs.arr == NULL || cs.index == NULL || hbs == NULL)
 		goto fail;
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 		const char *cmd = rj_strd(d, "command", "");
 
 		if (rj_arr(d, "peers") != NULL)
-			from_scan(c, d, cells);
+			from_scan(c, d, &cs);
 		if (strcmp(cmd, "ports") == 0)
-			from_ports(c, d, cells);
+			from_ports(c, d, &cs);
 		if (strcmp(cmd, "heartbeat") == 0)
-			from_heartbeat(c, d, cells, hbs);
+			from_heartbeat(c, d, &cs, hbs);
 		if (json_is_object(json_object_get(d, "preflight")))
-			from_preflight(d, cells);
+			from_preflight(d, &cs);
 	}
-	if (json_array_size(cells) == 0) {
-		json_decref(cells);
+	json_decref(cs.index);
+	cs.index = NULL;
+	if (json_array_size(cs.arr) == 0) {
+		json_decref(cs.arr);
 		*matrix = json_null();
 	} else {
-		if (rj_sort(cells, cmp_cell) < 0)
+		if (rj_sort(cs.arr, cmp_cell) < 0)
 			goto fail;
 		*matrix = json_pack("{s:o, s:o}", "nodes",
-				    matrix_nodes(c, cells), "cells", cells);
+				    matrix_nodes(c, cs.arr), "cells", cs.arr);
 		if (*matrix == NULL)
 			goto fail_hbs;
 	}
 	*heartbeats = hbs;
 	return 0;
 fail:
-	json_decref(cells);
+	json_decref(cs.arr);
+	json_decref(cs.index);
 fail_hbs:
 	json_decref(hbs);
 	return -1;
