@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "mesh_int.h"
@@ -69,6 +70,9 @@ static void keep_own(const struct mesh *ms)
 
 	if (ms->o.out_dir == NULL)
 		return;
+	if (mkdir(ms->o.out_dir, 0755) < 0 && errno != EEXIST)
+		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
+		        ms->o.out_dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/%s.json", ms->o.out_dir,
 	         ms->m[ms->rank].name);
 	doc = json_loads(ms->own_doc, 0, NULL);
