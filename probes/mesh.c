@@ -64,8 +64,8 @@ static int start_responder(struct mesh *ms)
 	serve_opts_init(&so);
 	so.port = ms->port;
 	so.token_file = ms->o.token_file;
-	so.max_clients = (unsigned)(ms->n * 2 + 256 > 1024 ? ms->n * 2 + 256
-	                                                   : 1024);
+	so.max_clients =
+	    (unsigned)(ms->n * 2 + 256 > 1024 ? ms->n * 2 + 256 : 1024);
 	so.verbose = ms->o.verbose > 1;
 	if (ms->rank == 0) {
 		so.handoff = mesh_rdv_handoff;
@@ -80,8 +80,8 @@ static int start_responder(struct mesh *ms)
 		                      : "");
 		return 2;
 	}
-	ms->nsamples = peerprobe_listen_samples(
-	    MESH_SAMPLES, ms->sample_fds, ms->sample_ports);
+	ms->nsamples = peerprobe_listen_samples(MESH_SAMPLES, ms->sample_fds,
+	                                        ms->sample_ports);
 	e = pthread_create(&ms->srv_thread, NULL, srv_main, ms);
 	if (e != 0) {
 		fprintf(stderr, "netprobe mesh: cannot start a thread: %s\n",
@@ -187,8 +187,9 @@ int cmd_mesh(int argc, char **argv)
 	if ((rc = mesh_members(ms)) != 0)
 		goto out;
 	if (ms->rank == 0 && mesh_rdv_init(ms) < 0) {
-		fprintf(stderr, "netprobe mesh: cannot set up the rendezvous: "
-		                "%s%s%s\n",
+		fprintf(stderr,
+		        "netprobe mesh: cannot set up the rendezvous: "
+		        "%s%s%s\n",
 		        ms->o.token_file ? "token file '" : "",
 		        ms->o.token_file ? ms->o.token_file : "",
 		        ms->o.token_file ? "' unreadable or malformed" : "");

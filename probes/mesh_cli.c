@@ -83,8 +83,8 @@ static int num(const char *what, const char *v, long long lo, long long hi,
 /* The option values that need checking beyond their syntax. */
 static int check(struct mesh_opts *o)
 {
-	static const char *const fmts[] = {"text", "markdown", "md", "html",
-	                                   "json", "junit"};
+	static const char *const fmts[] = {"text", "markdown", "md",
+	                                   "html", "json",     "junit"};
 	struct port_list pl;
 	struct portspec_err e;
 	bool ok = false;

@@ -29,15 +29,14 @@
 #define MESH_DEF_JOIN_US 60000000LL /* --join-timeout */
 #define MESH_DEF_CONCURRENCY 32     /* peers probed at once */
 #define MESH_MAX_CONCURRENCY 256
-#define MESH_SAMPLES 4              /* our ephemeral listeners */
+#define MESH_SAMPLES 4 /* our ephemeral listeners */
 /* Each request toward a peer may take 2 s, not the scan's 1 s: with every
  * peer of a mesh connecting at once, a SYN dropped by a full queue is sent
  * again after 1 s, and must not read as a filtered port. */
 #define MESH_PROBE_STEP_US 2000000LL
 /* one peer: connect and hello, reflection, connect-back (a step each), 1 s
  * of heartbeat, the outbound connects (two steps), 2 s of path MTU */
-#define MESH_PEER_US                                                       \
-	(5 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
+#define MESH_PEER_US (5 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
 /* node 0 waits this much longer than the probing bound for documents,
  * members this much longer than that for the verdict */
 #define MESH_RESULT_SLACK_US 15000000LL
@@ -77,11 +76,11 @@ struct mesh_member {
 	char advertised[INET6_ADDRSTRLEN]; /* its source toward node 0 */
 	char observed[INET6_ADDRSTRLEN];   /* what node 0 saw */
 	unsigned port;                     /* its responder */
-	int state;            /* enum proto_member_state */
+	int state;                         /* enum proto_member_state */
 	enum mesh_fate fate;
-	int dup_of;           /* PROTO_MS_DUPLICATE: the earlier entry */
-	char why[256];        /* missing, rejected, died: the reason */
-	char *doc;            /* node 0: its document's text, malloc'd */
+	int dup_of;    /* PROTO_MS_DUPLICATE: the earlier entry */
+	char why[256]; /* missing, rejected, died: the reason */
+	char *doc;     /* node 0: its document's text, malloc'd */
 	size_t doclen;
 	long long join_us, done_us; /* since node 0 started */
 };
@@ -99,10 +98,10 @@ struct mesh_rdv;
 struct mesh {
 	struct mesh_opts o;
 	struct mesh_env env;
-	unsigned port;         /* every responder's, node 0's rendezvous */
-	char node0[256];       /* node 0's host */
+	unsigned port;   /* every responder's, node 0's rendezvous */
+	char node0[256]; /* node 0's host */
 	unsigned node0_port;
-	int rank;              /* this node's entry, -1 not in the list */
+	int rank; /* this node's entry, -1 not in the list */
 	uint32_t dups[PROTO_MESH_DUPS]; /* further entries naming us */
 	uint8_t ndups;
 	size_t n;              /* members */
@@ -111,8 +110,8 @@ struct mesh {
 	char hostname[PROTO_MESH_HOST_MAX + 1];
 	long long t0_us;
 
-	struct scan *scan;     /* this node's collection and peers */
-	struct server *srv;    /* the temporary responder */
+	struct scan *scan;  /* this node's collection and peers */
+	struct server *srv; /* the temporary responder */
 	pthread_t srv_thread;
 	bool srv_running;
 	atomic_bool stop;
@@ -128,10 +127,10 @@ struct mesh {
 	pthread_t *workers;
 	size_t nworkers;
 	atomic_size_t next_target, targets_done;
-	size_t *targets;       /* member indices */
+	size_t *targets; /* member indices */
 	size_t ntargets;
-	struct peercheck *checks; /* one per target */
-	struct doc *check_docs;   /* one per target */
+	struct peercheck *checks;  /* one per target */
+	struct doc *check_docs;    /* one per target */
 	struct route_info *routes; /* one per target */
 	bool *have_route;
 

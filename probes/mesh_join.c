@@ -126,8 +126,8 @@ int mesh_join_run(struct mesh *ms)
 	}
 	keep_own(ms);
 	if (client_mesh_result(&ms->c, ms->own_doc, ms->own_doclen,
-	                       start_us + (long long)ms->start.result_ms *
-	                                      1000) < 0 ||
+	                       start_us +
+	                           (long long)ms->start.result_ms * 1000) < 0 ||
 	    client_mesh_verdict(&ms->c, &v,
 	                        start_us +
 	                            (long long)ms->start.result_ms * 1000 +

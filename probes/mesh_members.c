@@ -47,8 +47,9 @@ static char *hosts_text(const char *arg)
 	fp = fopen(arg, "r");
 	buf = malloc((size_t)st.st_size + 1);
 	if (fp == NULL || buf == NULL) {
-		fprintf(stderr, "netprobe mesh: cannot read hosts file '%s': %s\n",
-		        arg, strerror(errno));
+		fprintf(stderr,
+		        "netprobe mesh: cannot read hosts file '%s': %s\n", arg,
+		        strerror(errno));
 		if (fp != NULL)
 			fclose(fp);
 		free(buf);
@@ -100,8 +101,7 @@ static size_t local_addrs(char (*out)[INET6_ADDRSTRLEN], size_t max)
 }
 
 /* True when text is one of the n addresses (numeric forms compared). */
-static bool addr_in(const char *text, char (*addrs)[INET6_ADDRSTRLEN],
-                    size_t n)
+static bool addr_in(const char *text, char (*addrs)[INET6_ADDRSTRLEN], size_t n)
 {
 	unsigned char bin[16];
 	char norm[INET6_ADDRSTRLEN];
@@ -176,8 +176,7 @@ static void find_self(struct mesh *ms)
 				hit = same_host(e, ms->hostname) ||
 				      addr_in(e, addrs, na);
 			else
-				hit = !is_numeric(e) &&
-				      client_now_us() < end &&
+				hit = !is_numeric(e) && client_now_us() < end &&
 				      resolves_here(e, addrs, na);
 			if (!hit)
 				continue;
@@ -197,9 +196,10 @@ static void mark_listed_twice(struct mesh *ms)
 			    strcasecmp(ms->m[i].entry, ms->m[j].entry) == 0) {
 				ms->m[i].state = PROTO_MS_DUPLICATE;
 				ms->m[i].dup_of = (int)j;
-				snprintf(ms->m[i].why, sizeof(ms->m[i].why),
-				         "entry %zu repeats entry %zu ('%.180s')",
-				         i + 1, j + 1, ms->m[j].entry);
+				snprintf(
+				    ms->m[i].why, sizeof(ms->m[i].why),
+				    "entry %zu repeats entry %zu ('%.180s')",
+				    i + 1, j + 1, ms->m[j].entry);
 				break;
 			}
 }
@@ -209,13 +209,14 @@ static int mesh_where(struct mesh *ms)
 {
 	char err[CLIENT_ERR_MAX];
 
-	ms->port = ms->o.port      ? ms->o.port
-	           : ms->env.port  ? ms->env.port
-	                           : PROTO_DEFAULT_PORT;
+	ms->port = ms->o.port     ? ms->o.port
+	           : ms->env.port ? ms->env.port
+	                          : PROTO_DEFAULT_PORT;
 	if (client_parse_peer(ms->env.node0, ms->port, ms->node0,
 	                      sizeof(ms->node0), &ms->node0_port, err,
 	                      sizeof(err)) < 0) {
-		fprintf(stderr, "netprobe mesh: invalid node 0 address '%s': %s\n",
+		fprintf(stderr,
+		        "netprobe mesh: invalid node 0 address '%s': %s\n",
 		        ms->env.node0, err);
 		return 2;
 	}
@@ -268,8 +269,8 @@ int mesh_members(struct mesh *ms)
 		if (ms->env.hosts != NULL) {
 			snprintf(ms->m[i].entry, sizeof(ms->m[i].entry), "%s",
 			         ms->env.hosts[i]);
-			snprintf(ms->m[i].target, sizeof(ms->m[i].target),
-			         "%s", ms->env.hosts[i]);
+			snprintf(ms->m[i].target, sizeof(ms->m[i].target), "%s",
+			         ms->env.hosts[i]);
 		}
 	}
 	ms->rank = ms->env.rank;
@@ -331,8 +332,8 @@ void mesh_join_msg(const struct mesh *ms, const char *local_addr,
 		j->naddrs = 1;
 	for (size_t i = 0; i < na && j->naddrs < PROTO_MESH_ADDRS; i++)
 		if (local_addr == NULL || strcmp(addrs[i], local_addr) != 0)
-			j->naddrs += (uint8_t)to_addr(addrs[i],
-			                              &j->addrs[j->naddrs]);
+			j->naddrs +=
+			    (uint8_t)to_addr(addrs[i], &j->addrs[j->naddrs]);
 	j->ndups = ms->ndups;
 	memcpy(j->dups, ms->dups, sizeof(j->dups));
 }
@@ -365,7 +366,8 @@ void mesh_name_members(struct mesh *ms)
 			snprintf(m->name, sizeof(m->name), "rank%zu", i);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(ms->m[j].name, m->name) == 0) {
-				size_t l = strnlen(m->name, sizeof(m->name) - 8);
+				size_t l =
+				    strnlen(m->name, sizeof(m->name) - 8);
 
 				snprintf(m->name + l, sizeof(m->name) - l,
 				         "#%zu", i);

@@ -37,8 +37,8 @@ static void probe_one(struct mesh *ms, size_t k)
 	bool quick = ms->start.flags & PROTO_START_QUICK;
 
 	peer_spec(t, spec, sizeof(spec));
-	if (scan_peer_route(spec, (int)(MESH_PROBE_STEP_US / 1000), &pc->v,
-	                    ri, have_ri, d, err, sizeof(err)) < 0) {
+	if (scan_peer_route(spec, (int)(MESH_PROBE_STEP_US / 1000), &pc->v, ri,
+	                    have_ri, d, err, sizeof(err)) < 0) {
 		doc_add_error(d, "peer", "%s (member '%s')", err, t->name);
 		return;
 	}
@@ -96,8 +96,8 @@ static int plan_targets(struct mesh *ms)
 				me = nj;
 			joined[nj++] = i;
 		}
-	ms->ntargets = meshplan_targets(me, nj, ms->start.pair_limit, idx,
-	                                ms->n);
+	ms->ntargets =
+	    meshplan_targets(me, nj, ms->start.pair_limit, idx, ms->n);
 	for (size_t k = 0; k < ms->ntargets; k++)
 		idx[k] = joined[idx[k]];
 	ms->targets = idx;
@@ -140,7 +140,8 @@ int mesh_probe_start(struct mesh *ms)
 	if (ms->workers == NULL)
 		return -1;
 	if (ms->o.verbose)
-		fprintf(stderr, "netprobe mesh: probing %zu peers, %zu at once\n",
+		fprintf(stderr,
+		        "netprobe mesh: probing %zu peers, %zu at once\n",
 		        ms->ntargets, nw);
 	for (size_t i = 0; i < nw; i++) {
 		int e = pthread_create(&ms->workers[i], NULL, worker, ms);
@@ -173,17 +174,16 @@ static json_t *mesh_json(const struct mesh *ms)
 	for (size_t k = 0; t != NULL && k < ms->ntargets; k++)
 		json_array_append_new(t,
 		                      json_string(ms->m[ms->targets[k]].name));
-	return json_pack("{s:i, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:{s:i, "
-	                 "s:i, s:i, s:b, s:s?}}",
-	                 "rank", ms->rank, "size", (int)ms->n, "name",
-	                 me->name, "target", me->target, "source",
-	                 mesh_source_name(ms->env.source), "variables",
-	                 ms->env.vars, "port", (int)ms->port, "targets", t,
-	                 "plan", "all_pairs", (int)ms->start.pair_limit,
-	                 "concurrency", (int)ms->start.concurrency,
-	                 "probe_ms", (int)ms->start.probe_ms, "quick",
-	                 (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
-	                 ms->start.ports[0] ? ms->start.ports : NULL);
+	return json_pack(
+	    "{s:i, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:{s:i, "
+	    "s:i, s:i, s:b, s:s?}}",
+	    "rank", ms->rank, "size", (int)ms->n, "name", me->name, "target",
+	    me->target, "source", mesh_source_name(ms->env.source), "variables",
+	    ms->env.vars, "port", (int)ms->port, "targets", t, "plan",
+	    "all_pairs", (int)ms->start.pair_limit, "concurrency",
+	    (int)ms->start.concurrency, "probe_ms", (int)ms->start.probe_ms,
+	    "quick", (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
+	    ms->start.ports[0] ? ms->start.ports : NULL);
 }
 
 /* See mesh_int.h. */

@@ -264,15 +264,14 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 		       (double)ms->o.join_us / 1e6);
 		if (j->rank < ms->n && j->rank > 0 &&
 		    ms->m[j->rank].state == PROTO_MS_MISSING)
-			snprintf(ms->m[j->rank].why,
-			         sizeof(ms->m[j->rank].why),
+			snprintf(ms->m[j->rank].why, sizeof(ms->m[j->rank].why),
 			         "joined from %s %.1f s after the mesh "
 			         "started",
 			         c->addr, (double)mesh_elapsed_ms(ms) / 1e3);
 		return false;
 	}
-	if (j->size != ms->n || (ms->list_hash && j->list_hash &&
-	                         j->list_hash != ms->list_hash)) {
+	if (j->size != ms->n ||
+	    (ms->list_hash && j->list_hash && j->list_hash != ms->list_hash)) {
 		reject(ms, c, "mesh-node-unknown", PROTO_E_REJECTED,
 		       j->size != ms->n
 		           ? "counts %u members where node 0 counts %zu: give "
@@ -292,16 +291,16 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 		       ms->n);
 		return false;
 	}
-	if (j->rank == 0 ||
-	    ms->m[j->rank].state == PROTO_MS_JOINED) {
+	if (j->rank == 0 || ms->m[j->rank].state == PROTO_MS_JOINED) {
 		const struct mesh_member *t = &ms->m[j->rank];
 
 		reject(ms, c, "mesh-node-duplicate", PROTO_E_REJECTED,
 		       "claims rank %u, which %s already holds (joined from "
 		       "%s): run one netprobe mesh per node",
 		       j->rank,
-		       j->rank == 0 ? "node 0" : t->entry[0] ? t->entry
-		                                             : t->hostname,
+		       j->rank == 0  ? "node 0"
+		       : t->entry[0] ? t->entry
+		                     : t->hostname,
 		       j->rank == 0 ? "this host" : t->observed);
 		return false;
 	}
@@ -438,8 +437,7 @@ static void conn_frames(struct mesh *ms, struct rdv_conn *c)
 		const uint8_t *p = c->in + off + PROTO_HDR_LEN;
 		const char *why;
 
-		if (proto_hdr_decode(c->in + off, c->nin - off, &h, &why) <
-		    0) {
+		if (proto_hdr_decode(c->in + off, c->nin - off, &h, &why) < 0) {
 			if (c->member >= 0 &&
 			    ms->m[c->member].fate == MESH_FATE_NONE) {
 				ms->m[c->member].fate = MESH_FATE_DIED;
@@ -574,8 +572,7 @@ static bool conn_pending(const struct rdv_conn *c)
 }
 
 /* The numeric address of a peer, IPv4-mapped IPv6 shown as IPv4. */
-static void peer_addr(const struct sockaddr_storage *ss, char *out,
-                      size_t len)
+static void peer_addr(const struct sockaddr_storage *ss, char *out, size_t len)
 {
 	snprintf(out, len, "?");
 	if (ss->ss_family == AF_INET6) {
@@ -731,7 +728,8 @@ static int build_members(struct mesh *ms)
 {
 	struct mesh_rdv *r = ms->rdv;
 	struct proto_member *batch = calloc(ms->n, sizeof(*batch));
-	size_t cap = ms->n * (PROTO_HDR_LEN + 9 + 2 * 256) / 8 + 4096, first = 0;
+	size_t cap = ms->n * (PROTO_HDR_LEN + 9 + 2 * 256) / 8 + 4096,
+	       first = 0;
 	uint8_t *buf = NULL;
 
 	if (batch == NULL)
@@ -739,9 +737,9 @@ static int build_members(struct mesh *ms)
 	for (size_t i = 0; i < ms->n; i++) {
 		batch[i].rank = (uint32_t)i;
 		batch[i].state = (uint8_t)ms->m[i].state;
-		batch[i].port = (uint16_t)(ms->m[i].state == PROTO_MS_JOINED
-		                               ? ms->m[i].port
-		                               : 0);
+		batch[i].port =
+		    (uint16_t)(ms->m[i].state == PROTO_MS_JOINED ? ms->m[i].port
+		                                                 : 0);
 		snprintf(batch[i].name, sizeof(batch[i].name), "%s",
 		         ms->m[i].name);
 		snprintf(batch[i].target, sizeof(batch[i].target), "%s",
@@ -764,9 +762,9 @@ static int build_members(struct mesh *ms)
 				goto fail;
 			buf = v;
 		}
-		len = proto_members_encode(
-		    (uint32_t)first, batch + first, k,
-		    buf + r->nmembers + PROTO_HDR_LEN, bytes);
+		len = proto_members_encode((uint32_t)first, batch + first, k,
+		                           buf + r->nmembers + PROTO_HDR_LEN,
+		                           bytes);
 		if (len < 0)
 			goto fail;
 		proto_hdr_encode(buf + r->nmembers, PROTO_MEMBERS, 0,
@@ -801,7 +799,8 @@ static int rdv_start(struct mesh *ms)
 			snprintf(m->why, sizeof(m->why),
 			         "did not join node 0 (%.64s:%u) within the "
 			         "join timeout of %.0f s",
-			         ms->node0, ms->port, (double)ms->o.join_us / 1e6);
+			         ms->node0, ms->port,
+			         (double)ms->o.join_us / 1e6);
 	}
 	mesh_name_members(ms);
 	bound = meshplan_bound_us(joined, ms->o.pairs, ms->o.concurrency,
@@ -831,18 +830,19 @@ static int rdv_start(struct mesh *ms)
 			continue;
 		st.index = (uint32_t)c->member;
 		len = proto_mesh_start_encode(&st, buf, sizeof(buf));
-		if (len < 0 || conn_queue(c, PROTO_MESH_START, buf,
-		                          (size_t)len) < 0)
+		if (len < 0 ||
+		    conn_queue(c, PROTO_MESH_START, buf, (size_t)len) < 0)
 			return -1;
 		c->shared = r->members;
 		c->nshared = r->nmembers;
 	}
 	if (ms->o.verbose)
-		fprintf(stderr,
-		        "netprobe mesh: %zu of %zu members joined after %.1f s; "
-		        "probing bound %.1f s\n",
-		        joined, ms->n, (double)mesh_elapsed_ms(ms) / 1e3,
-		        (double)ms->start.probe_ms / 1e3);
+		fprintf(
+		    stderr,
+		    "netprobe mesh: %zu of %zu members joined after %.1f s; "
+		    "probing bound %.1f s\n",
+		    joined, ms->n, (double)mesh_elapsed_ms(ms) / 1e3,
+		    (double)ms->start.probe_ms / 1e3);
 	return 0;
 }
 

@@ -41,8 +41,7 @@ void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
 
 static const char *const state_names[] = {"joined", "missing", "rejected",
                                           "duplicate"};
-static const char *const fate_names[] = {NULL, "received", "died",
-                                         "silent"};
+static const char *const fate_names[] = {NULL, "received", "died", "silent"};
 
 /* One member of the mesh document. */
 static json_t *member_json(const struct mesh_member *m, size_t rank)
@@ -197,7 +196,8 @@ int mesh_report(struct mesh *ms)
 	if (ms->o.out_dir != NULL)
 		keep(ms->o.out_dir, "mesh", mtext);
 	for (size_t i = 0; i < set.nskip; i++)
-		fprintf(stderr, "netprobe mesh: %s left out of the report: %s\n",
+		fprintf(stderr,
+		        "netprobe mesh: %s left out of the report: %s\n",
 		        set.skip[i].path, set.skip[i].why);
 	rm = report_build(&set);
 	if (rm == NULL) {

@@ -104,16 +104,19 @@ static size_t failed_ports(const json_t *p, const char *dir, bool *first,
 
 		if (strcmp(rj_strd(q, "direction", ""), dir) != 0)
 			continue;
-		if (strcmp(st, "filtered") == 0 ||
-		    strcmp(st, "prohibited") == 0 ||
-		    strcmp(st, "unreachable") == 0 ||
-		    (strcmp(st, "closed") == 0 && strcmp(dir, "inbound") == 0)) {
+		bool bad = strcmp(st, "filtered") == 0 ||
+			   strcmp(st, "prohibited") == 0 ||
+			   strcmp(st, "unreachable") == 0 ||
+			   (strcmp(st, "closed") == 0 &&
+			    strcmp(dir, "inbound") == 0);
+
+		if (bad) {
 			if (seen == 0)
 				*first = true;
 			if (o + 16 < len)
-				o += (size_t)snprintf(list + o, len - o, "%s%lld",
-						      n ? "," : "",
-						      rj_int(q, "port", 0));
+				o += (size_t)snprintf(
+					list + o, len - o, "%s%lld",
+					n ? "," : "", rj_int(q, "port", 0));
 			n++;
 		}
 		seen++;
@@ -137,8 +140,10 @@ static void from_scan(const struct rctx *c, const json_t *d,
 		bool first;
 
 		if (json_is_false(json_object_get(p, "responded"))) {
-			bool failed = rf_probe_failed(d) ||
-				      json_is_object(json_object_get(d, "mesh"));
+			/* a mesh member's responder was known to run */
+			bool failed =
+				rf_probe_failed(d) ||
+				json_is_object(json_object_get(d, "mesh"));
 
 			snprintf(det, sizeof(det),
 				 failed ? "scan: no answer from the responder "

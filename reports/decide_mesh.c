@@ -24,25 +24,24 @@ static const json_t *mesh_doc(const struct rctx *c)
 	return best;
 }
 
+/* The value at key (a new reference), or null. */
+static json_t *or_null(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return v != NULL ? json_incref(v) : json_null();
+}
+
 /* A member as the report shows it. */
 static json_t *member(const json_t *m)
 {
-	return json_pack("{s:I, s:s, s:s, s:O, s:O, s:O, s:O}", "rank",
+	return json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o}", "rank",
 			 (json_int_t)rj_int(m, "rank", -1), "name",
 			 rj_strd(m, "name", "?"), "state",
 			 rj_strd(m, "state", "?"), "result",
-			 json_object_get(m, "result") ? json_object_get(m, "result")
-						      : json_null(),
-			 "why",
-			 json_object_get(m, "why") ? json_object_get(m, "why")
-						   : json_null(),
-			 "target",
-			 json_object_get(m, "target") ? json_object_get(m, "target")
-						      : json_null(),
-			 "observed_addr",
-			 json_object_get(m, "observed_addr")
-				 ? json_object_get(m, "observed_addr")
-				 : json_null());
+			 or_null(m, "result"), "why", or_null(m, "why"),
+			 "target", or_null(m, "target"), "observed_addr",
+			 or_null(m, "observed_addr"));
 }
 
 /* True when a member took part to the end: joined, its document in. */
@@ -108,10 +107,11 @@ json_t *rd_mesh(const struct rctx *c)
 			continue;
 		json_array_foreach(rj_arr(s, "peers"), j, p) {
 			probes++;
-			answered += json_is_true(json_object_get(p, "responded"));
+			answered +=
+				json_is_true(json_object_get(p, "responded"));
 		}
 	}
-	out = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:I, s:O, s:I, s:I, "
+	out = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:I, s:o, s:I, s:I, "
 			"s:I, s:o, s:o, s:o}",
 			"size", (json_int_t)rj_int(mesh, "size", 0), "joined",
 			(json_int_t)rj_int(mesh, "joined", 0), "documents",
@@ -120,9 +120,7 @@ json_t *rd_mesh(const struct rctx *c)
 			rj_strd(mesh, "variables", ""), "node0",
 			rj_strd(d, "host", "?"), "port",
 			(json_int_t)rj_int(mesh, "port", 0), "plan",
-			json_object_get(mesh, "plan") ? json_object_get(mesh,
-									"plan")
-						      : json_null(),
+			or_null(mesh, "plan"),
 			"elapsed_ms", (json_int_t)rj_int(mesh, "elapsed_ms", 0),
 			"probes", (json_int_t)probes, "answered",
 			(json_int_t)answered, "members", members, "problems",

@@ -97,10 +97,11 @@ static void all_claims(const struct rctx *c, const json_t *by_node,
 				if (i > 0 && p == own)
 					continue; /* one look at each */
 				peer_claim(d, e, host, p, what, sizeof(what));
-				if (what[0] != '\0')
-					claim(json_object_get(
-						      claims, rj_str(p, "node")),
-					      host, what, file);
+				if (what[0] == '\0')
+					continue;
+				claim(json_object_get(claims,
+						      rj_str(p, "node")),
+				      host, what, file);
 			}
 			json_decref(cands);
 		}

@@ -75,7 +75,8 @@ static json_t *decided(const struct rctx *c)
 	}
 	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
 	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
-			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"s:i}, s:o, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, "
+			"s:o}",
 			"schema", REPORT_SCHEMA, "tool", "netprobe", "command",
 			"report", "version", NETPROBE_VERSION, "verdict",
 			verdict, "counts", "faults", nf, "warnings", nw,

@@ -240,7 +240,8 @@ static void grid_cell(const struct out *o, const json_t *c, bool self)
 	}
 	out_f(o, " %s", rj_str(c, "state"));
 	if (json_is_number(json_object_get(c, "rtt_us")))
-		out_f(o, " %s", rj_fmt_us(rj_num(c, "rtt_us", 0), b, sizeof(b)));
+		out_f(o, " %s",
+		      rj_fmt_us(rj_num(c, "rtt_us", 0), b, sizeof(b)));
 	if (json_is_number(json_object_get(c, "path_mtu")))
 		out_f(o, " mtu %lld", rj_int(c, "path_mtu", 0));
 	out_f(o, " |");

@@ -26,9 +26,9 @@ int report_format_parse(const char *s, enum report_format *out)
 	static const struct {
 		const char *name;
 		enum report_format f;
-	} t[] = {{"text", REPORT_FMT_TEXT},	 {"markdown", REPORT_FMT_MD},
-		 {"md", REPORT_FMT_MD},	 {"html", REPORT_FMT_HTML},
-		 {"json", REPORT_FMT_JSON},	 {"junit", REPORT_FMT_JUNIT}};
+	} t[] = {{"text", REPORT_FMT_TEXT}, {"markdown", REPORT_FMT_MD},
+		 {"md", REPORT_FMT_MD},	    {"html", REPORT_FMT_HTML},
+		 {"json", REPORT_FMT_JSON}, {"junit", REPORT_FMT_JUNIT}};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (strcmp(t[i].name, s) == 0) {

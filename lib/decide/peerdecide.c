@@ -93,8 +93,7 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 			fr[n++] = (struct fw_result){
 			    r->out[i].port,
 			    r->out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
-			    port_state_name(r->out[i].state),
-			    r->out[i].reason};
+			    port_state_name(r->out[i].state), r->out[i].reason};
 	snprintf(what, sizeof(what), "outbound from this node to %s",
 	         v->peer_addr);
 	if (fwcmd_plan_results(fw, fr, n, r->peer_lo, r->peer_hi, what,
@@ -159,8 +158,8 @@ int peercheck_decide_member(const struct peercheck *pc, const char *member,
 	         port, member, v->peer_addr[0] ? v->peer_addr : "?", member);
 	if (doc_add_finding(d, code, -1, ev, fix,
 	                    "connections from this node to %s (%s:%u) %s",
-	                    member, v->peer_addr[0] ? v->peer_addr : "?",
-	                    port, how) < 0 &&
+	                    member, v->peer_addr[0] ? v->peer_addr : "?", port,
+	                    how) < 0 &&
 	    errno == ENOMEM)
 		return -1;
 	return 0;

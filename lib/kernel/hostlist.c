@@ -91,8 +91,9 @@ static int hl_group(struct hl_out *o, const char *pfx, size_t plen,
 		size_t width = hl_num(&p, &lo);
 
 		if (width == 0)
-			return hl_fail(o, "bad range in '%.60s': expected a "
-			                  "number",
+			return hl_fail(o,
+			               "bad range in '%.60s': expected a "
+			               "number",
 			               entry);
 		hi = lo;
 		if (p < end && *p == '-') {
@@ -109,14 +110,16 @@ static int hl_group(struct hl_out *o, const char *pfx, size_t plen,
 				               entry, lo, hi);
 		}
 		if (p < end && *p != ',')
-			return hl_fail(o, "bad range in '%.60s': unexpected "
-			                  "'%c'",
+			return hl_fail(o,
+			               "bad range in '%.60s': unexpected "
+			               "'%c'",
 			               entry, *p);
 		if (p < end)
 			p++;
 		if (hi - lo >= HOSTLIST_MAX)
-			return hl_fail(o, "range %lu-%lu in '%.60s' holds more "
-			                  "than %d hosts",
+			return hl_fail(o,
+			               "range %lu-%lu in '%.60s' holds more "
+			               "than %d hosts",
 			               lo, hi, entry, HOSTLIST_MAX);
 		for (unsigned long v = lo; v <= hi; v++) {
 			int k = snprintf(buf + plen, sizeof(buf) - plen,
@@ -140,8 +143,9 @@ static int hl_expand(struct hl_out *o, const char *pfx, size_t plen,
 
 	if (open == NULL) {
 		if (plen + rlen > HOSTLIST_NAME_MAX)
-			return hl_fail(o, "host name in '%.60s' longer than "
-			                  "%d bytes",
+			return hl_fail(o,
+			               "host name in '%.60s' longer than "
+			               "%d bytes",
 			               entry, HOSTLIST_NAME_MAX);
 		memcpy(buf, pfx, plen);
 		memcpy(buf + plen, rest, rlen);
@@ -197,8 +201,8 @@ int hostlist_expand(const char *list, char ***names, size_t *n, char *err,
 				        entry);
 				goto fail;
 			}
-		if (q > p && hl_expand(&o, "", 0, p, (size_t)(q - p), entry) <
-		                 0)
+		if (q > p &&
+		    hl_expand(&o, "", 0, p, (size_t)(q - p), entry) < 0)
 			goto fail;
 		p = *q == ',' ? q + 1 : q;
 	}

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HOSTLIST_MAX 65536  /* names in one list, as Slurm's MAX_RANGE */
+#define HOSTLIST_MAX 65536 /* names in one list, as Slurm's MAX_RANGE */
 #define HOSTLIST_NAME_MAX 255
 
 /* Expands list into *names (malloc'd array of malloc'd strings, *n of
@@ -39,15 +39,15 @@ enum mesh_source {
 /* The membership one process learnt from its launcher. */
 struct mesh_env {
 	enum mesh_source source;
-	char vars[160];   /* the variables that said so, for the user */
-	int rank;         /* -1: find this node in hosts */
-	int size;         /* members; equals nhosts when hosts are known */
-	char **hosts;     /* names or addresses in rank order, NULL when only
-			   * the size is known */
+	char vars[160]; /* the variables that said so, for the user */
+	int rank;       /* -1: find this node in hosts */
+	int size;       /* members; equals nhosts when hosts are known */
+	char **hosts;   /* names or addresses in rank order, NULL when only
+	                 * the size is known */
 	size_t nhosts;
 	char node0[HOSTLIST_NAME_MAX + 1]; /* node 0's address, "" unknown */
-	unsigned port;    /* MASTER_PORT; 0 unset */
-	int local_rank;   /* > 0: another process on this node came first */
+	unsigned port;                     /* MASTER_PORT; 0 unset */
+	int local_rank; /* > 0: another process on this node came first */
 };
 
 /* Looks a variable up: getenv, or a table in tests. */

@@ -61,9 +61,8 @@ static const char *me_get(mesh_getenv_fn get, void *ctx, const char *name)
 
 /* Reads integer variable name in [lo, hi] into *out: 1 set and valid, 0
  * unset, -1 invalid (err filled). */
-static int me_int(mesh_getenv_fn get, void *ctx, const char *name,
-                  long long lo, long long hi, int *out, char *err,
-                  size_t errlen)
+static int me_int(mesh_getenv_fn get, void *ctx, const char *name, long long lo,
+                  long long hi, int *out, char *err, size_t errlen)
 {
 	const char *s = me_get(get, ctx, name), *why;
 	long long v;
@@ -92,8 +91,7 @@ static int me_add_token(struct mesh_env *e, const char *tok, size_t len,
 		return -1;
 	if (e->nhosts + n > HOSTLIST_MAX) {
 		hostlist_free(v, n);
-		return me_fail(err, errlen, "more than %d hosts",
-		               HOSTLIST_MAX);
+		return me_fail(err, errlen, "more than %d hosts", HOSTLIST_MAX);
 	}
 	grown = realloc(e->hosts, (e->nhosts + n + 1) * sizeof(*grown));
 	if (grown == NULL) {
@@ -173,8 +171,8 @@ static int me_slurm(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
 		               "SLURM_NODEID=%d but %s names %zu nodes",
 		               e->rank, var, e->nhosts);
 	e->size = (int)e->nhosts;
-	if (me_int(get, ctx, "SLURM_LOCALID", 0, 1 << 20, &e->local_rank,
-	           err, errlen) < 0)
+	if (me_int(get, ctx, "SLURM_LOCALID", 0, 1 << 20, &e->local_rank, err,
+	           errlen) < 0)
 		return -1;
 	e->source = MESH_SRC_SLURM;
 	snprintf(e->vars, sizeof(e->vars), "%s, SLURM_NODEID", var);
@@ -182,8 +180,8 @@ static int me_slurm(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
 }
 
 /* MASTER_PORT when set. Returns 0, or -1 when invalid. */
-static int me_port(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
-                   char *err, size_t errlen)
+static int me_port(mesh_getenv_fn get, void *ctx, struct mesh_env *e, char *err,
+                   size_t errlen)
 {
 	int port = 0;
 
@@ -209,9 +207,9 @@ static int me_torchrun(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
 		sz = "WORLD_SIZE";
 	}
 	a = me_int(get, ctx, rk, 0, MESH_SIZE_MAX - 1, &e->rank, err, errlen);
-	b = a < 0 ? -1
-	          : me_int(get, ctx, sz, 1, MESH_SIZE_MAX, &e->size, err,
-	                   errlen);
+	b = a < 0
+	        ? -1
+	        : me_int(get, ctx, sz, 1, MESH_SIZE_MAX, &e->size, err, errlen);
 	if (a < 0 || b < 0)
 		return -1;
 	if (a == 0 || b == 0)
@@ -235,8 +233,8 @@ static int me_torchrun(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
 
 /* Open MPI, then PMIx: a rank and a size; node 0's address from
  * MASTER_ADDR when set. Returns 1 when used, 0 when absent, -1 bad. */
-static int me_mpi(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
-                  char *err, size_t errlen)
+static int me_mpi(mesh_getenv_fn get, void *ctx, struct mesh_env *e, char *err,
+                  size_t errlen)
 {
 	const char *addr = me_get(get, ctx, "MASTER_ADDR");
 	int r;
@@ -263,8 +261,8 @@ static int me_mpi(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
 		             ? "OMPI_COMM_WORLD_SIZE"
 		             : "WORLD_SIZE");
 	}
-	r = me_int(get, ctx, "OMPI_COMM_WORLD_SIZE", 1, MESH_SIZE_MAX,
-	           &e->size, err, errlen);
+	r = me_int(get, ctx, "OMPI_COMM_WORLD_SIZE", 1, MESH_SIZE_MAX, &e->size,
+	           err, errlen);
 	if (r == 0 && e->source == MESH_SRC_PMIX)
 		r = me_int(get, ctx, "WORLD_SIZE", 1, MESH_SIZE_MAX, &e->size,
 		           err, errlen);
@@ -274,8 +272,9 @@ static int me_mpi(mesh_getenv_fn get, void *ctx, struct mesh_env *e,
 		return me_fail(err, errlen,
 		               "%s gives this process's rank but nothing gives "
 		               "the number of nodes: pass --hosts",
-		               e->source == MESH_SRC_OMPI ? "OMPI_COMM_WORLD_RANK"
-		                                          : "PMIX_RANK");
+		               e->source == MESH_SRC_OMPI
+		                   ? "OMPI_COMM_WORLD_RANK"
+		                   : "PMIX_RANK");
 	if (e->rank >= e->size)
 		return me_fail(err, errlen, "rank %d but only %d processes",
 		               e->rank, e->size);

@@ -37,9 +37,10 @@ struct peercheck {
 	/* in: peer (HOST[:PORT]) and the route's view (peer_addr,
 	 * local_ifname, local_addr); out: what the probes established */
 	struct peer_verdict v;
-	json_t *obj; /* the `peers` object, owned; NULL when the probe
-		      * learnt nothing (invalid peer, no memory): the
-		      * caller writes the route's view (peer_verdict_to_json) */
+	/* the `peers` object, owned; NULL when the probe learnt nothing
+	 * (invalid peer, no memory): the caller writes the route's view
+	 * (peer_verdict_to_json) */
+	json_t *obj;
 	int rc;               /* peerprobe_run's: 0 answered, 1 silent */
 	struct ports_run out; /* the outbound connects, for the deciders */
 	bool out_ran;

@@ -57,12 +57,11 @@ static int answer_challenge(struct np_client *c, const char *token_file,
 	int rc = -1;
 
 	if (auth_load(token_file, &k) < 0)
-		return client_fail(c, CLIENT_E_USAGE,
-		                   "cannot read token file '%s': %s",
-		                   token_file,
-		                   errno == EINVAL
-		                       ? "needs one line of 8 to 256 bytes"
-		                       : strerror(errno));
+		return client_fail(
+		    c, CLIENT_E_USAGE, "cannot read token file '%s': %s",
+		    token_file,
+		    errno == EINVAL ? "needs one line of 8 to 256 bytes"
+		                    : strerror(errno));
 	n = wait_frame(c, PROTO_AUTH_CHALLENGE, deadline_us);
 	if (n < 0)
 		goto out;
@@ -100,8 +99,8 @@ out:
 int client_mesh_join(struct np_client *c, const struct proto_join *j,
                      const char *token_file, long long deadline_us)
 {
-	int len = proto_join_encode(j, c->buf + PROTO_HDR_LEN,
-	                            PROTO_MAX_PAYLOAD);
+	int len =
+	    proto_join_encode(j, c->buf + PROTO_HDR_LEN, PROTO_MAX_PAYLOAD);
 
 	if (len < 0)
 		return client_fail(c, CLIENT_E_USAGE, "cannot encode the join");
@@ -144,9 +143,8 @@ int client_mesh_start(struct np_client *c, struct proto_mesh_start *st,
 		if (len < 0)
 			goto fail;
 		if (proto_members_decode(c->buf + PROTO_HDR_LEN, (size_t)len,
-		                         &first, batch,
-		                         PROTO_MAX_PAYLOAD / 10, &n,
-		                         &why) < 0) {
+		                         &first, batch, PROTO_MAX_PAYLOAD / 10,
+		                         &n, &why) < 0) {
 			client_fail(c, CLIENT_E_PROTOCOL,
 			            "node 0 sent a bad member list: %s", why);
 			goto fail;
@@ -177,12 +175,11 @@ int client_mesh_result(struct np_client *c, const char *doc, size_t len,
 		return client_fail(c, CLIENT_E_USAGE,
 		                   "document of %zu bytes cannot be sent", len);
 	for (size_t off = 0; off < len;) {
-		size_t n = len - off < PROTO_MESH_CHUNK ? len - off
-		                                        : PROTO_MESH_CHUNK;
-		int pl = proto_result_encode((uint32_t)len, (uint32_t)off,
-		                             doc + off, n,
-		                             c->buf + PROTO_HDR_LEN,
-		                             PROTO_MAX_PAYLOAD);
+		size_t n =
+		    len - off < PROTO_MESH_CHUNK ? len - off : PROTO_MESH_CHUNK;
+		int pl = proto_result_encode(
+		    (uint32_t)len, (uint32_t)off, doc + off, n,
+		    c->buf + PROTO_HDR_LEN, PROTO_MAX_PAYLOAD);
 
 		if (pl < 0)
 			return client_fail(c, CLIENT_E_USAGE,
@@ -204,8 +201,8 @@ int client_mesh_verdict(struct np_client *c, struct proto_verdict *v,
 
 	if (len < 0)
 		return -1;
-	if (proto_verdict_decode(c->buf + PROTO_HDR_LEN, (size_t)len, v,
-	                         &why) < 0)
+	if (proto_verdict_decode(c->buf + PROTO_HDR_LEN, (size_t)len, v, &why) <
+	    0)
 		return client_fail(c, CLIENT_E_PROTOCOL,
 		                   "node 0 sent a bad verdict: %s", why);
 	return 0;

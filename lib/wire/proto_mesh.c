@@ -116,8 +116,7 @@ int proto_mesh_start_encode(const struct proto_mesh_start *m, uint8_t *buf,
 {
 	struct wr w = {buf, cap, 0, false};
 
-	if (m->members == 0 || m->index >= m->members ||
-	    m->concurrency == 0)
+	if (m->members == 0 || m->index >= m->members || m->concurrency == 0)
 		return -1;
 	w_u32(&w, m->members);
 	w_u32(&w, m->index);
@@ -166,13 +165,13 @@ int proto_mesh_start_decode(const uint8_t *p, size_t len,
  * target. */
 size_t proto_member_size(const struct proto_member *m)
 {
-	return 4 + 1 + 2 + 1 + strnlen(m->name, PROTO_MESH_NAME_MAX + 1) +
-	       1 + strnlen(m->target, PROTO_MESH_NAME_MAX + 1);
+	return 4 + 1 + 2 + 1 + strnlen(m->name, PROTO_MESH_NAME_MAX + 1) + 1 +
+	       strnlen(m->target, PROTO_MESH_NAME_MAX + 1);
 }
 
 /* MEMBERS: u32 first, u16 n, then n members. */
-int proto_members_encode(uint32_t first, const struct proto_member *m,
-                         size_t n, uint8_t *buf, size_t cap)
+int proto_members_encode(uint32_t first, const struct proto_member *m, size_t n,
+                         uint8_t *buf, size_t cap)
 {
 	struct wr w = {buf, cap, 0, false};
 
@@ -298,8 +297,8 @@ int proto_verdict_encode(const struct proto_verdict *m, uint8_t *buf,
 }
 
 /* Rejects a status other than 0, 1 or 2. */
-int proto_verdict_decode(const uint8_t *p, size_t len,
-                         struct proto_verdict *m, const char **why)
+int proto_verdict_decode(const uint8_t *p, size_t len, struct proto_verdict *m,
+                         const char **why)
 {
 	struct rd r = {p, len, 0, false};
 

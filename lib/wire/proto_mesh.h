@@ -60,11 +60,11 @@ struct proto_join {
 };
 
 struct proto_mesh_start {
-	uint32_t members;    /* entries the MEMBERS frames carry, >= 1 */
-	uint32_t index;      /* the receiver's entry */
-	uint32_t pair_limit; /* every pair up to this many joined members */
-	uint32_t probe_ms;   /* each node's probing ends within this */
-	uint32_t result_ms;  /* node 0 waits this long for documents */
+	uint32_t members;     /* entries the MEMBERS frames carry, >= 1 */
+	uint32_t index;       /* the receiver's entry */
+	uint32_t pair_limit;  /* every pair up to this many joined members */
+	uint32_t probe_ms;    /* each node's probing ends within this */
+	uint32_t result_ms;   /* node 0 waits this long for documents */
 	uint16_t concurrency; /* peers probed at once, >= 1 */
 	uint8_t flags;        /* PROTO_START_* */
 	char ports[PROTO_MESH_PORTS_MAX + 1]; /* extra ports, "" none */
@@ -72,9 +72,9 @@ struct proto_mesh_start {
 
 struct proto_member {
 	uint32_t rank;
-	uint8_t state;  /* enum proto_member_state */
-	uint16_t port;  /* its responder; 0 unless joined */
-	char name[PROTO_MESH_NAME_MAX + 1];   /* as reports name it */
+	uint8_t state;                      /* enum proto_member_state */
+	uint16_t port;                      /* its responder; 0 unless joined */
+	char name[PROTO_MESH_NAME_MAX + 1]; /* as reports name it */
 	char target[PROTO_MESH_NAME_MAX + 1]; /* what peers probe */
 };
 
@@ -102,8 +102,8 @@ int proto_mesh_start_decode(const uint8_t *p, size_t len,
                             struct proto_mesh_start *m, const char **why);
 
 /* MEMBERS: u32 first (the index of m[0]), u16 n, then n members. */
-int proto_members_encode(uint32_t first, const struct proto_member *m,
-                         size_t n, uint8_t *buf, size_t cap);
+int proto_members_encode(uint32_t first, const struct proto_member *m, size_t n,
+                         uint8_t *buf, size_t cap);
 /* Decodes at most cap members into out (*n of them, *first their first
  * index); more than cap is malformed. */
 int proto_members_decode(const uint8_t *p, size_t len, uint32_t *first,
@@ -118,8 +118,8 @@ int proto_result_decode(const uint8_t *p, size_t len, struct proto_result *m,
                         const char **why);
 int proto_verdict_encode(const struct proto_verdict *m, uint8_t *buf,
                          size_t cap);
-int proto_verdict_decode(const uint8_t *p, size_t len,
-                         struct proto_verdict *m, const char **why);
+int proto_verdict_decode(const uint8_t *p, size_t len, struct proto_verdict *m,
+                         const char **why);
 
 /* FNV-1a over the names, each followed by '\n': equal lists hash equal,
  * so node 0 can tell a node whose --hosts differs. Never 0. */

@@ -128,8 +128,7 @@ static inline bool printable(const uint8_t *q, size_t n)
 }
 
 /* Reads a u8-length string of printable ASCII into out (max+1 bytes). */
-static inline int r_str8(struct rd *r, char *out, size_t max,
-                         const char **why)
+static inline int r_str8(struct rd *r, char *out, size_t max, const char **why)
 {
 	uint8_t n = r_u8(r);
 	const uint8_t *q;
