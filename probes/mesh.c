@@ -15,12 +15,6 @@
 #include "mesh_int.h"
 #include "probe/peerprobe.h"
 
-/* See mesh_int.h. */
-long long mesh_elapsed_ms(const struct mesh *ms)
-{
-	return (client_now_us() - ms->t0_us) / 1000;
-}
-
 /* Accepts and drops connect-backs to our ephemeral sample listeners
  * (the handshake was the proof), so their queues never fill. */
 static void accept_samples(struct mesh *ms)

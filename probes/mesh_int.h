@@ -201,12 +201,15 @@ int mesh_probe_finish(struct mesh *ms);
  * status (0, 1, or 2 when the report could not be written). */
 int mesh_report(struct mesh *ms);
 
-/* mesh_report.c: records a join turned away. */
+/* mesh_rdv.c: records a join turned away, for the mesh document. */
 void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
                      const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* mesh.c: milliseconds since the run started, for messages. */
-long long mesh_elapsed_ms(const struct mesh *ms);
+/* Milliseconds since the run started, for messages. */
+static inline long long mesh_elapsed_ms(const struct mesh *ms)
+{
+	return (client_now_us() - ms->t0_us) / 1000;
+}
 
 #endif

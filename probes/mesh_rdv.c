@@ -137,6 +137,33 @@ int mesh_rdv_init(struct mesh *ms)
 	return 0;
 }
 
+/* See mesh_int.h. */
+void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
+                     const char *fmt, ...)
+{
+	struct mesh_reject *r;
+	va_list ap;
+
+	if (ms->nrejects == ms->caprejects) {
+		size_t cap = ms->caprejects ? 2 * ms->caprejects : 16;
+		void *v;
+
+		if (cap > 4 * MESH_MAX_NODES)
+			return;
+		v = realloc(ms->rejects, cap * sizeof(*ms->rejects));
+		if (v == NULL)
+			return;
+		ms->rejects = v;
+		ms->caprejects = cap;
+	}
+	r = &ms->rejects[ms->nrejects++];
+	snprintf(r->code, sizeof(r->code), "%s", code);
+	snprintf(r->who, sizeof(r->who), "%s", who);
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+}
+
 /* Appends a frame to c's queue. Returns 0, or -1 (no memory). */
 static int conn_queue(struct rdv_conn *c, uint8_t type, const void *payload,
                       size_t len)

@@ -3,7 +3,6 @@
  * every node's document kept in --out, and the cluster report written
  * through the report's own API; its gate is every node's exit status. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,33 +10,6 @@
 
 #include "mesh_int.h"
 #include "report.h"
-
-/* See mesh_int.h. */
-void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
-                     const char *fmt, ...)
-{
-	struct mesh_reject *r;
-	va_list ap;
-
-	if (ms->nrejects == ms->caprejects) {
-		size_t cap = ms->caprejects ? 2 * ms->caprejects : 16;
-		void *v;
-
-		if (cap > 4 * MESH_MAX_NODES)
-			return;
-		v = realloc(ms->rejects, cap * sizeof(*ms->rejects));
-		if (v == NULL)
-			return;
-		ms->rejects = v;
-		ms->caprejects = cap;
-	}
-	r = &ms->rejects[ms->nrejects++];
-	snprintf(r->code, sizeof(r->code), "%s", code);
-	snprintf(r->who, sizeof(r->who), "%s", who);
-	va_start(ap, fmt);
-	vsnprintf(r->why, sizeof(r->why), fmt, ap);
-	va_end(ap);
-}
 
 static const char *const state_names[] = {"joined", "missing", "rejected",
                                           "duplicate"};
