@@ -34,9 +34,14 @@
  * peer of a mesh connecting at once, a SYN dropped by a full queue is sent
  * again after 1 s, and must not read as a filtered port. */
 #define MESH_PROBE_STEP_US 2000000LL
-/* one peer: connect and hello, reflection, connect-back (a step each), 1 s
- * of heartbeat, the outbound connects (two steps), 2 s of path MTU */
-#define MESH_PEER_US (5 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
+/* one peer: connect and hello (tried twice when they time out),
+ * reflection, connect-back (a step each), 1 s of heartbeat, the outbound
+ * connects (two steps), 2 s of path MTU */
+#define MESH_PEER_US                                                       \
+	(6 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
+/* the plan's start-up slack: threads, name lookups and routes on a
+ * loaded host before the first peers start */
+#define MESH_START_SLACK_US 5000000LL
 /* node 0 waits this much longer than the probing bound for documents,
  * members this much longer than that for the verdict */
 #define MESH_RESULT_SLACK_US 15000000LL

@@ -50,6 +50,7 @@ static void probe_one(struct mesh *ms, size_t k)
 		return;
 	}
 	o.step_us = MESH_PROBE_STEP_US;
+	o.open_tries = 2;
 	o.heartbeat_us = quick ? -1 : PEER_HEARTBEAT_US;
 	o.path_us = quick ? -1 : PEER_PATH_US;
 	o.outbound = true;

@@ -836,10 +836,10 @@ static int rdv_start(struct mesh *ms)
 	    .members = (uint32_t)ms->n,
 	    .index = 0,
 	    .pair_limit = ms->o.pairs,
-	    .probe_ms = (uint32_t)((bound + PEER_SLACK_US) / 1000),
-	    .result_ms =
-	        (uint32_t)((bound + PEER_SLACK_US + MESH_RESULT_SLACK_US) /
-	                   1000),
+	    .probe_ms = (uint32_t)((bound + MESH_START_SLACK_US) / 1000),
+	    .result_ms = (uint32_t)((bound + MESH_START_SLACK_US +
+	                             MESH_RESULT_SLACK_US) /
+	                            1000),
 	    .concurrency = (uint16_t)ms->o.concurrency,
 	    .flags = ms->o.quick ? PROTO_START_QUICK : 0,
 	};

@@ -140,10 +140,14 @@ static void from_scan(const struct rctx *c, const json_t *d,
 		bool first;
 
 		if (json_is_false(json_object_get(p, "responded"))) {
-			/* a mesh member's responder was known to run */
+			/* a mesh member's responder was known to run: a
+			 * probe that ran (it says why it failed) and got
+			 * no answer means the path; one that never ran
+			 * (the route-only entry) means nothing */
 			bool failed =
 				rf_probe_failed(d) ||
-				json_is_object(json_object_get(d, "mesh"));
+				(json_is_object(json_object_get(d, "mesh")) &&
+				 json_is_string(json_object_get(p, "error")));
 
 			snprintf(det, sizeof(det),
 				 failed ? "scan: no answer from the responder "

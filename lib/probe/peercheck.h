@@ -29,6 +29,7 @@ struct peercheck_opts {
 	 * opens its own on samples of our ephemeral range) */
 	const uint16_t *inbound_ports;
 	size_t ninbound;
+	int open_tries; /* peerprobe_opts.open_tries */
 	/* appended to the error when no responder answers, NULL none */
 	const char *no_responder_hint;
 };

@@ -265,6 +265,30 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 	return rtts[(n - 1) / 2];
 }
 
+/* client_open, tried again (up to o->open_tries in all) when it timed
+ * out: a peer known to run a responder may be slow to answer on a loaded
+ * host, and one late answer must not read as a filtered path. A refusal
+ * or an unreachable network is not tried again. */
+static int open_tries(struct np_client *c, const char *host, unsigned port,
+                      long long step, const struct peerprobe_opts *o)
+{
+	int tries = o->open_tries > 1 ? o->open_tries : 1;
+
+	for (int i = 0;; i++) {
+		bool slow;
+
+		if (client_open(c, host, port, step, o->token_file) == 0)
+			return 0;
+		slow = c->code == CLIENT_E_TIMEOUT ||
+		       c->code == CLIENT_E_PROTOCOL ||
+		       (c->code == CLIENT_E_CONNECT &&
+		        c->sys_errno == ETIMEDOUT);
+		if (i + 1 >= tries || !slow)
+			return -1;
+		client_close(c);
+	}
+}
+
 /* Hello, reflection, connect-back, heartbeat; see peerprobe.h. */
 int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
                   struct peer_verdict *v, json_t **detail, struct doc *d)
@@ -298,7 +322,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 		return -1;
 	}
 	err[0] = '\0';
-	if (client_open(&c, host, port, step, o->token_file) < 0) {
+	if (open_tries(&c, host, port, step, o) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);
 		v->connect_errno = c.code == CLIENT_E_CONNECT ? c.sys_errno
 		                   : c.code == CLIENT_E_RESOLVE ? 0

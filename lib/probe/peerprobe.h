@@ -23,6 +23,10 @@ struct peerprobe_opts {
 	 * probes can run at once (netprobe mesh); NULL: open our own */
 	const uint16_t *inbound_ports;
 	size_t ninbound;
+	/* connect and hello tried this many times when they time out (0
+	 * or 1: once); the mesh, whose peers are known to run a responder,
+	 * tries twice */
+	int open_tries;
 };
 
 /* Probes one peer (HOST[:PORT]) within a few seconds in all. Fills v,

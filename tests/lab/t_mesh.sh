@@ -85,9 +85,9 @@ if [ "$BAD" = "$WANT" ]; then
 	lab_ok "the matrix names exactly node15, node16 (NAT, both ways) and node08's ephemeral ports"
 else
 	lab_notok "the matrix names exactly node15, node16 and node08"
-	printf '%s\n' "$WANT" >"$OUT/want"
-	printf '%s\n' "$BAD" >"$OUT/bad"
-	diff "$OUT/want" "$OUT/bad" | head -20 | sed 's/^/    # /'
+	printf '%s\n' "$WANT" >"$OUT/want.txt"
+	printf '%s\n' "$BAD" >"$OUT/got.txt"
+	diff "$OUT/want.txt" "$OUT/got.txt" | head -20 | sed 's/^/    # /'
 fi
 lab_check "node15 and node16 reach each other behind the router" \
 	test "$(jqr '[.matrix.cells[] | select((.from == "node15" and .to == "node16") or (.from == "node16" and .to == "node15")) | .state] | unique | join(",")' "$M")" = reachable

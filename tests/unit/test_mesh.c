@@ -1,12 +1,14 @@
 /* Unit tests for the mesh's pure parts: Slurm host lists as scontrol
  * expands them, the membership from each launcher's variables, the
  * probing plan, and the rendezvous payloads of protocol version 2. */
+#include "decide/peerdecide.h"
 #include "kernel/hostlist.h"
 #include "probe/meshplan.h"
 #include "wire/proto_mesh.h"
 #include "wire/proto_msg.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -393,6 +395,80 @@ START_TEST(frames_and_hash)
 }
 END_TEST
 
+/* The code of the one finding d holds, or "". */
+static const char *only_code(const struct doc *d)
+{
+	json_t *f = json_array_get(d->findings, 0);
+
+	return json_array_size(d->findings) == 1
+		       ? json_string_value(json_object_get(f, "code"))
+		       : "";
+}
+
+/* A member that joined but did not answer: the finding follows how the
+ * connect failed; an answer adds nothing. */
+START_TEST(member_silent)
+{
+	static const struct {
+		int e;
+		const char *code;
+	} t[] = {{ETIMEDOUT, "port-filtered"},
+		 {ECONNREFUSED, "port-closed"},
+		 {EHOSTUNREACH, "host-unreachable"},
+		 {ENETUNREACH, "host-unreachable"},
+		 {EPROTO, "rank-unreachable"}};
+	struct peercheck pc = {0};
+	struct doc d;
+
+	strcpy(pc.v.peer_addr, "10.231.41.2");
+	strcpy(pc.v.local_addr, "10.231.40.1");
+	pc.obj = json_pack("{s:s}", "error",
+			   "cannot connect to 10.231.41.2:7470: timed out");
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+		pc.rc = 1;
+		pc.v.connect_errno = t[i].e;
+		ck_assert_int_eq(peercheck_decide_member(&pc, "node15", 7470,
+							 &d),
+				 0);
+		ck_assert_str_eq(only_code(&d), t[i].code);
+		ck_assert_int_eq(d.nfault, 1);
+		doc_free(&d);
+	}
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	pc.rc = 0;
+	ck_assert_int_eq(peercheck_decide_member(&pc, "node15", 7470, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	json_decref(pc.obj);
+}
+END_TEST
+
+/* A probe thread's findings and errors join the node's document in
+ * order, with their counts. */
+START_TEST(doc_merge_moves)
+{
+	struct doc a, b;
+
+	ck_assert_int_eq(doc_init(&a, "netprobe", "scan"), 0);
+	ck_assert_int_eq(doc_init(&b, "netprobe", NULL), 0);
+	doc_add_error(&a, "peer", "first");
+	doc_add_finding(&b, "port-filtered", -1, NULL, NULL, "x");
+	doc_add_error(&b, "peer", "second");
+	ck_assert_int_eq(doc_merge(&a, &b), 0);
+	ck_assert_int_eq(a.nfault, 1);
+	ck_assert_int_eq(a.nerror, 2);
+	ck_assert_uint_eq(json_array_size(a.errors), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(
+			     json_array_get(a.errors, 1), "message")),
+			 "second");
+	ck_assert_uint_eq(json_array_size(b.findings), 0);
+	ck_assert_int_eq(b.nfault, 0);
+	doc_free(&a);
+	doc_free(&b);
+}
+END_TEST
+
 Suite *suite_mesh(void)
 {
 	Suite *s = suite_create("mesh");
@@ -408,6 +484,8 @@ Suite *suite_mesh(void)
 	tcase_add_test(tc, join_round_trip);
 	tcase_add_test(tc, start_members_result_verdict);
 	tcase_add_test(tc, frames_and_hash);
+	tcase_add_test(tc, member_silent);
+	tcase_add_test(tc, doc_merge_moves);
 	suite_add_tcase(s, tc);
 	return s;
 }
