@@ -6,8 +6,32 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+# systemd reads units from /usr/local/lib/systemd/system and
+# /usr/lib/systemd/system; Debian 12 packages install into /lib/systemd/system.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
+# Programs go through $(INSTALL) (debhelper sets it); data through install.
+INSTALL ?= install
+# `make install` strips the programs; in the package build dh_auto_install
+# sets INSTALL="install --strip-program=true" and dh_strip strips instead
+# (debug symbols kept apart, DEB_BUILD_OPTIONS=nostrip honoured).
+INSTALL_STRIP ?= -s
 VERSION := 0.1.0
+
+# Quiet build lines as the kernel and git print them (`  CC      file.c`);
+# `make V=1` prints every full command.
+ifeq ($(V),1)
+Q :=
+QUIET_CC :=
+QUIET_LD :=
+QUIET_NVCC :=
+else
+Q := @
+QUIET_CC = @printf '  %-7s %s\n' CC $<;
+QUIET_LD = @printf '  %-7s %s\n' LD $@;
+QUIET_NVCC = @printf '  %-7s %s\n' NVCC $<;
+endif
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -27,8 +51,9 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wundef \
 	-Wpointer-arith -Wcast-align -Wvla -Wnull-dereference -Wwrite-strings
 CFLAGS ?= -O2 -g
+# CPPFLAGS carries dpkg-buildflags' -D_FORTIFY_SOURCE in the package build.
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
-	$(WARN) $(SANFLAGS) $(CFLAGS) -Ilib -Iprobes -Ireports -MMD -MP
+	$(WARN) $(SANFLAGS) $(CPPFLAGS) $(CFLAGS) -Ilib -Iprobes -Ireports -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 # pkg-config is asked only when building, so `make deps` works without it.
@@ -52,6 +77,7 @@ TEST_OBJ := $(call obj,$(TEST_SRC))
 NETPROBE := $(BUILD)/netprobe
 UNIT := $(BUILD)/unit-tests
 MAN1 := $(wildcard man/*.1)
+NP_MAN1 := $(filter-out man/ncclcheck.1,$(MAN1))
 MAN5 := $(wildcard man/*.5)
 
 # Debian packages the build and the tests need; `make deps` installs the
@@ -59,9 +85,10 @@ MAN5 := $(wildcard man/*.5)
 DEB_PKGS := build-essential pkg-config libmnl-dev libjansson-dev libpcap-dev \
 	check libsubunit-dev mandoc iproute2 nftables tcpdump libxml2-utils \
 	clang
-CHECK_TARGETS := check-unit check-man check-lab
+CHECK_TARGETS := check-unit check-man check-layout check-cli check-lab
 
-.PHONY: all deps check check-unit check-lab check-man check-layout install clean
+.PHONY: all deps check check-unit check-cli check-lab check-man check-layout \
+	install uninstall clean
 all: $(NETPROBE)
 
 -include $(sort $(wildcard mk/*.mk))
@@ -79,10 +106,10 @@ deps:
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(EXTRA_CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(EXTRA_CFLAGS) -c -o $@ $<
 
 $(NETPROBE): $(MAIN_OBJ) $(CMD_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # The unit-test runner finds its suites by name: every tests/unit file
 # defines `Suite *suite_NAME(void)`.
@@ -94,12 +121,12 @@ $(BUILD)/suites.h: $(TEST_SRC)
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(BUILD)/suites.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD) \
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) -I$(BUILD) \
 		-include tests/unit/suites_decl.h \
 		-DSRCDIR='"$(CURDIR)"' -c -o $@ $<
 
 $(UNIT): $(TEST_OBJ) $(CMD_OBJ) $(LIB_OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lm
 
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_TARGETS)
@@ -107,12 +134,21 @@ check: deps
 check-unit: $(UNIT)
 	$(UNIT)
 
+# Every command of both programs: --help against the man page, did-you-mean,
+# options after operands (tests/cli; loopback only, no root needed).
+check-cli: all
+	@NETPROBE=$(CURDIR)/$(NETPROBE) \
+		NCCLCHECK=$(if $(wildcard $(NCCLCHECK)),$(CURDIR)/$(NCCLCHECK)) \
+		sh tests/cli/run.sh
+
 check-lab: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/lab/run.sh
 
 # lib/README.md's order of groups and no circle between files, read from the
-# objects of everything built (ncclcheck's too where CUDA is here).
+# objects of everything built (ncclcheck's too where CUDA is here), after a
+# self-test that proves the checker catches both.
 check-layout: all
+	@sh tests/layout/selftest.sh
 	sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \
 		$(wildcard $(BUILD)/ncgpu) $(wildcard $(BUILD)/nccpu)
 
@@ -120,12 +156,27 @@ check-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
 
 INSTALL_TARGETS ?=
+UNINSTALL_TARGETS ?=
 install: $(NETPROBE) $(INSTALL_TARGETS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5
-	install -m 755 $(NETPROBE) $(DESTDIR)$(BINDIR)/netprobe
-	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(SYSTEMDUNITDIR) \
+		$(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(INSTALL_STRIP) $(NETPROBE) $(DESTDIR)$(BINDIR)/netprobe
+	install -m 644 $(NP_MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	sed 's|@BINDIR@|$(BINDIR)|g' contrib/netprobe-serve.service.in > \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/netprobe-serve.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/netprobe-serve.service
+	install -m 644 contrib/bash-completion/netprobe \
+		$(DESTDIR)$(BASHCOMPDIR)/netprobe
+
+# Removes what `make install` put there (with the same PREFIX and DESTDIR).
+uninstall: $(UNINSTALL_TARGETS)
+	rm -f $(DESTDIR)$(BINDIR)/netprobe \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(NP_MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/netprobe-serve.service \
+		$(DESTDIR)$(BASHCOMPDIR)/netprobe
 
 clean:
 	rm -rf build build-asan

@@ -16,12 +16,15 @@
 #include <unistd.h>
 
 /* Fills this process's rank infos (one per local GPU). The interface is
- * the one NCCL's own rules would choose here, so pre-flight tests what
- * NCCL will use, not what the host likes best. */
+ * the one NCCL's bootstrap would listen on here (with NCCL_COMM_ID set,
+ * the subnet match alone: nccl_select_bootstrap), so pre-flight tests
+ * what NCCL will use, not what the host likes best. */
 static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 {
 	struct iface_list il = { 0 };
 	struct nccl_env env;
+	struct nccl_conf conf;
+	struct sysroot sr;
 	struct nccl_choice ch;
 	struct statvfs sv;
 	char host[64] = "unknown";
@@ -32,9 +35,13 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 	cudaDriverGetVersion(&drv);
 	ncclGetVersion(&nv);
 	nccl_env_from_process(&env);
+	/* NCCL reads NCCL_CONF_FILE or ~/.nccl.conf, then /etc/nccl.conf,
+	 * under the environment (src/misc/param.cc) */
+	if (sysroot_init(&sr, NULL) == 0)
+		nccl_env_apply_conf(&env, &sr, &conf);
 	memset(&ch, 0, sizeof(ch));
 	if (nc_ifaddrs_list(&il) == 0)
-		nccl_select(&il, &env, &ch);
+		nccl_select_bootstrap(&il, &env, &ch);
 	for (int i = 0; i < c->ndev; i++) {
 		struct cudaDeviceProp p;
 
@@ -51,7 +58,7 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 		snprintf(ri[i].rule, sizeof(ri[i].rule), "%s", ch.rule);
 		if (ch.n > 0) {
 			snprintf(ri[i].iface, sizeof(ri[i].iface), "%s",
-				 ch.v[0].ifc->name);
+				 ch.v[0].name);
 			snprintf(ri[i].address, sizeof(ri[i].address), "%s",
 				 ch.v[0].addr->str);
 		}

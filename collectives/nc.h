@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum nc_coll {
 	NC_ALL_REDUCE = 0,
@@ -148,8 +149,9 @@ struct nc_opts {
  * one-line error in errbuf. Never prints. */
 int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		  size_t errlen);
-/* The usage text (same as the man page SYNOPSIS). */
-const char *nc_usage(void);
+/* Writes --help: the synopsis and one line per option with its default.
+ * Returns 0, or -1 when fp failed. */
+int nc_help(FILE *fp);
 
 /* Fills sizes[] for the sweep. Returns the number of sizes (at least 1). */
 int nc_sweep_sizes(const struct nc_opts *o, unsigned long long *sizes,

@@ -47,12 +47,13 @@ int main(int argc, char **argv)
 	if (prc == 1) {
 		if (strcmp(err, "version") == 0)
 			printf("ncclcheck %s\n", NETPROBE_VERSION);
-		else
-			fputs(nc_usage(), stdout);
+		else if (nc_help(stdout) < 0)
+			return 2;
 		return fflush(stdout) == 0 ? 0 : 2;
 	}
 	if (prc < 0) {
-		fprintf(stderr, "ncclcheck: %s\n%s", err, nc_usage());
+		fprintf(stderr, "ncclcheck: %s\nTry 'ncclcheck --help' for more "
+			"information.\n", err);
 		return 2;
 	}
 	c.run.o = &c.o;

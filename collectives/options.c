@@ -1,10 +1,10 @@
-/* ncclcheck's command line: getopt_long into struct nc_opts, with the
- * checks on combinations. Never prints: the caller reports errbuf. */
+/* ncclcheck's command line: its option table (lib/base/cli) into struct
+ * nc_opts, with the checks on combinations. Never prints but --help. */
 #include "nc.h"
+#include "base/cli.h"
 #include "base/parse.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,58 +26,82 @@ enum {
 	OPT_NONBLOCKING,
 };
 
-static const struct option longopts[] = {
-	{ "minbytes", required_argument, NULL, 'b' },
-	{ "maxbytes", required_argument, NULL, 'e' },
-	{ "stepfactor", required_argument, NULL, 'f' },
-	{ "stepbytes", required_argument, NULL, 'i' },
-	{ "coll", required_argument, NULL, 'C' },
-	{ "datatype", required_argument, NULL, 'd' },
-	{ "op", required_argument, NULL, 'o' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "warmup_iters", required_argument, NULL, 'w' },
-	{ "iters", required_argument, NULL, 'n' },
-	{ "ngpus", required_argument, NULL, 'g' },
-	{ "check", required_argument, NULL, 'c' },
-	{ "timeout", required_argument, NULL, 'T' },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "check-every", no_argument, NULL, OPT_CHECK_EVERY },
-	{ "no-inplace", no_argument, NULL, OPT_NO_INPLACE },
-	{ "no-outofplace", no_argument, NULL, OPT_NO_OUTOFPLACE },
-	{ "no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT },
-	{ "preflight-timeout", required_argument, NULL,
-	  OPT_PREFLIGHT_TIMEOUT },
-	{ "allow-one-rank", no_argument, NULL, OPT_ALLOW_ONE },
-	{ "nonblocking", no_argument, NULL, OPT_NONBLOCKING },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "min-busbw", required_argument, NULL, OPT_MINBW },
-	{ "max-latency", required_argument, NULL, OPT_MAXLAT },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* nc_opts_parse's table: nccl-tests' letters and long names (-b, -e, -f,
+ * -i, -o the operator, -r, -w, -n, -g, -c, -d, -T), so that its command
+ * lines mean here what they mean there. */
+static const struct cli_opt nc_optv[] = {
+	{'b', 'b', "minbytes", CLI_REQUIRED, "SIZE", "8",
+	 "smallest; K, M, G, T are powers of 1024", false},
+	{'e', 'e', "maxbytes", CLI_REQUIRED, "SIZE", "128M", "largest size",
+	 false},
+	{'f', 'f', "stepfactor", CLI_REQUIRED, "FACTOR", "4",
+	 "multiply the size by FACTOR", false},
+	{'i', 'i', "stepbytes", CLI_REQUIRED, "SIZE", NULL,
+	 "add SIZE instead", false},
+	{'C', 'C', "coll", CLI_REQUIRED, "LIST", "all_reduce",
+	 "collectives, or all", false},
+	{'d', 'd', "datatype", CLI_REQUIRED, "LIST", "float",
+	 "data types, or all (comma lists)", false},
+	{'o', 'o', "op", CLI_REQUIRED, "LIST", "sum",
+	 "reduction operators, or all", false},
+	{'r', 'r', "root", CLI_REQUIRED, "N", "0",
+	 "root of broadcast and reduce", false},
+	{'w', 'w', "warmup_iters", CLI_REQUIRED, "N", "5",
+	 "warm-up iterations per size", false},
+	{'n', 'n', "iters", CLI_REQUIRED, "N", "20",
+	 "timed iterations per size", false},
+	{'g', 'g', "ngpus", CLI_REQUIRED, "N", "1", "GPUs per process", false},
+	{'c', 'c', "check", CLI_REQUIRED, "0|1", "1", "check the results",
+	 false},
+	{'T', 'T', "timeout", CLI_REQUIRED, "TIME", "30s",
+	 "deadline of every step", false},
+	{OPT_BUDGET, 0, "budget", CLI_REQUIRED, "TIME", NULL,
+	 "time per size; iterations chosen, at most -n", false},
+	{OPT_CHECK_EVERY, 0, "check-every", CLI_FLAG, NULL, NULL,
+	 "check every timed iteration", false},
+	{OPT_NO_INPLACE, 0, "no-inplace", CLI_FLAG, NULL, NULL,
+	 "skip the in-place runs", false},
+	{OPT_NO_OUTOFPLACE, 0, "no-outofplace", CLI_FLAG, NULL, NULL,
+	 "skip the out-of-place runs", false},
+	{OPT_NO_PREFLIGHT, 0, "no-preflight", CLI_FLAG, NULL, NULL,
+	 "skip the reachability test between ranks", false},
+	{OPT_PREFLIGHT_TIMEOUT, 0, "preflight-timeout", CLI_REQUIRED, "TIME",
+	 "5s", "connect timeout of that test", false},
+	{OPT_ALLOW_ONE, 0, "allow-one-rank", CLI_FLAG, NULL, NULL,
+	 "run with a single rank", false},
+	{OPT_NONBLOCKING, 0, "nonblocking", CLI_FLAG, NULL, NULL,
+	 "sweep on the non-blocking communicator", false},
+	{OPT_JSON, 0, "json", CLI_OPTIONAL, "FILE", NULL,
+	 "the JSON document, to FILE if given", false},
+	{OPT_CSV, 0, "csv", CLI_REQUIRED, "FILE", NULL,
+	 "one CSV line per result to FILE", false},
+	{OPT_JUNIT, 0, "junit", CLI_REQUIRED, "FILE", NULL,
+	 "JUnit XML of the gates to FILE", false},
+	{OPT_MINBW, 0, "min-busbw", CLI_REQUIRED, "[COLL:]GBPS[@SIZE]", NULL,
+	 "gate on bus bandwidth (repeatable)", false},
+	{OPT_MAXLAT, 0, "max-latency", CLI_REQUIRED, "TIME[@SIZE]", NULL,
+	 "gate on the smallest size's time", false},
+	{'q', 'q', "quiet", CLI_FLAG, NULL, NULL, "no table", false},
+	{'v', 'v', "verbose", CLI_FLAG, NULL, NULL,
+	 "every gate check; keep NCCL's debug file", false},
+	{'h', 'h', "help", CLI_FLAG, NULL, NULL, "print this help and exit",
+	 false},
+	{'V', 'V', "version", CLI_FLAG, NULL, NULL,
+	 "print the version and exit", false},
 };
 
-/* A static string; the man page SYNOPSIS says the same. */
-const char *nc_usage(void)
+static const struct cli_cmd nc_cmd = {
+	"ncclcheck", "[options]",
+	"Run NCCL collectives across every GPU, check each result, and never "
+	"hang.",
+	nc_optv, sizeof(nc_optv) / sizeof(nc_optv[0]),
+	"Run under mpirun, srun, or with RANK, WORLD_SIZE, LOCAL_RANK, "
+	"MASTER_ADDR and\nMASTER_PORT set; see ncclcheck(1).\n",
+};
+
+int nc_help(FILE *fp)
 {
-	return "usage: ncclcheck [-hqVv] [-b size] [-e size] [-f factor | "
-	       "-i step] [-C coll,...]\n"
-	       "                 [-d type,...] [-o op,...] [-r root] "
-	       "[-w warmup] [-n iters]\n"
-	       "                 [-g gpus] [-c 0|1] [-T timeout] "
-	       "[--budget time] [--check-every]\n"
-	       "                 [--no-inplace] [--no-outofplace] "
-	       "[--no-preflight]\n"
-	       "                 [--preflight-timeout time] "
-	       "[--allow-one-rank] [--nonblocking]\n"
-	       "                 [--json file]"
-	       " [--csv file] [--junit file]\n"
-	       "                 [--min-busbw [coll:]gbps[@size]]"
-	       " [--max-latency time[@size]]\n";
+	return cli_help(&nc_cmd, fp);
 }
 
 static int fail(char *errbuf, size_t errlen, const char *fmt, ...)
@@ -223,20 +247,20 @@ static int check_combos(struct nc_opts *o, char *errbuf, size_t errlen)
 	return 0;
 }
 
-/* Resets getopt (optind = 1) so tests can parse repeatedly. */
+/* Resets getopt (cli_start) so tests can parse repeatedly. */
 int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		  size_t errlen)
 {
-	const char *err;
-	char bad[64];
+	const char *err, *optarg;
+	struct cli cl;
+	char bad[64], **ops;
 	long long v;
 	int c;
 
 	defaults(o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:e:f:i:C:d:o:r:w:n:g:c:T:vqhV",
-				longopts, NULL)) != -1) {
+	cli_start(&cl, &nc_cmd, argc, argv);
+	while ((c = cli_next(&cl)) != CLI_END) {
+		optarg = cl.arg;
 		switch (c) {
 		case 'b':
 		case 'e': {
@@ -349,7 +373,8 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 			o->nonblocking = true;
 			break;
 		case OPT_JSON:
-			o->json_path = optarg;
+			/* a flag: the document on standard output */
+			o->json_path = optarg ? optarg : "-";
 			break;
 		case OPT_CSV:
 			o->csv_path = optarg;
@@ -399,16 +424,11 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		case 'V':
 			snprintf(errbuf, errlen, "version");
 			return 1;
-		case ':':
-			return fail(errbuf, errlen, "option '%s' needs a value",
-				    argv[optind - 1]);
 		default:
-			return fail(errbuf, errlen, "unknown option '%s'",
-				    argv[optind - 1]);
+			return fail(errbuf, errlen, "%s", cl.err);
 		}
 	}
-	if (optind < argc)
-		return fail(errbuf, errlen, "unexpected argument '%s'",
-			    argv[optind]);
+	if (cli_operands(&cl, &ops) > 0)
+		return fail(errbuf, errlen, "unexpected operand '%s'", ops[0]);
 	return check_combos(o, errbuf, errlen);
 }

@@ -8,10 +8,14 @@ NCCL_HOME ?= $(if $(wildcard $(CUDA_HOME)/include/nccl.h),$(CUDA_HOME),/usr)
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 NC_NVCC_ARCH ?= -gencode arch=compute_90,code=sm_90 \
 	-gencode arch=compute_90,code=compute_90
+NC_MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 NC_NCCL_LIBDIR := $(firstword $(wildcard $(NCCL_HOME)/lib64/libnccl.so \
-	$(NCCL_HOME)/lib/libnccl.so $(NCCL_HOME)/lib/x86_64-linux-gnu/libnccl.so))
+	$(NCCL_HOME)/lib/libnccl.so $(NCCL_HOME)/lib/x86_64-linux-gnu/libnccl.so \
+	$(if $(NC_MULTIARCH),$(NCCL_HOME)/lib/$(NC_MULTIARCH)/libnccl.so)))
 NC_NCCL_LIBDIR := $(if $(NC_NCCL_LIBDIR),$(dir $(NC_NCCL_LIBDIR)),)
-NC_HAVE_TOOLKIT := $(and $(wildcard $(NVCC)),$(wildcard $(NCCL_HOME)/include/nccl.h),$(NC_NCCL_LIBDIR))
+# NC_BUILD=0 leaves ncclcheck out even where the toolkit is.
+NC_BUILD ?= 1
+NC_HAVE_TOOLKIT := $(if $(filter 1,$(NC_BUILD)),$(and $(wildcard $(NVCC)),$(wildcard $(NCCL_HOME)/include/nccl.h),$(NC_NCCL_LIBDIR)))
 # NC_MPI=0 builds without MPI (torchrun-style and srun launches only).
 NC_MPI ?= 1
 NC_MPI_CFLAGS = $(if $(filter 1,$(NC_MPI)),$(shell $(PKG_CONFIG) --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null),)
@@ -22,14 +26,17 @@ NC_HAVE_MPI_DEF = $(if $(strip $(NC_MPI_LIBS)),-DNC_HAVE_MPI,)
 DEB_PKGS += libopenmpi-dev openmpi-bin
 
 NCCLCHECK := $(BUILD)/ncclcheck
+# What `make install` installs: linked again without the RUNPATH to NCCL's
+# directory that the tree's build/ncclcheck carries for running in place.
+NCCLCHECK_DIST := $(BUILD)/dist/ncclcheck
 NC_TESTS := $(BUILD)/ncclcheck-tests
 # GPU host code (ncclcheck.c: main; gpu_*.c: the harness, see harness.h)
 # includes CUDA and NCCL and is built only with the toolkit. Every other
 # collectives/*.c is plain C: the CPU tests link it, built without either.
 NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
-NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/parse.o base/xmlesc.o \
-	doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
+NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/cli.o base/parse.o base/sysroot.o \
+	base/xmlesc.o doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
 	kernel/jobenv_parse.o decide/nccl_select.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
@@ -41,22 +48,35 @@ NC_GPU_CFLAGS = $(NC_CFLAGS) -DNC_HAVE_NCCL $(NC_HAVE_MPI_DEF) \
 	-isystem $(CUDA_HOME)/include -isystem $(NCCL_HOME)/include \
 	$(NC_MPI_CFLAGS)
 NC_GPU_LIBS = -L$(CUDA_HOME)/lib64 -lcudart_static -L$(NC_NCCL_LIBDIR) \
-	-Wl,-rpath,$(NC_NCCL_LIBDIR) -lnccl $(NC_MPI_LIBS) \
+	-lnccl $(NC_MPI_LIBS) \
 	$(shell $(PKG_CONFIG) --libs jansson 2>/dev/null) -lstdc++ -lpthread \
 	-ldl -lrt -lm
 
-.PHONY: ncclcheck-build check-ncclcheck check-gpu install-ncclcheck
+.PHONY: ncclcheck-build check-ncclcheck check-gpu install-ncclcheck \
+	uninstall-ncclcheck print-nccl
 all: ncclcheck-build
 CHECK_TARGETS += check-ncclcheck
 INSTALL_TARGETS += install-ncclcheck
+UNINSTALL_TARGETS += uninstall-ncclcheck
 
+# The loader finds libnccl.so.2 by itself in these directories; anywhere
+# else (a toolkit in /usr/local/cuda) the package adds an ld.so.conf.d file.
+NC_LD_DEFAULT := /lib/ /usr/lib/ $(if $(NC_MULTIARCH),/lib/$(NC_MULTIARCH)/ \
+	/usr/lib/$(NC_MULTIARCH)/)
+NC_LD_CONF := $(if $(filter-out $(NC_LD_DEFAULT),$(NC_NCCL_LIBDIR)),yes,)
+# Where `make install` puts that file: empty (the default) installs none and
+# says how the installed ncclcheck finds libnccl; debian/rules sets it.
+LDSOCONFDIR ?=
+
+NC_SKIP_WHY = $(if $(filter 1,$(NC_BUILD)),$(NC_SKIP_TOOLKIT),NC_BUILD=$(NC_BUILD))
+NC_SKIP_TOOLKIT = needs nvcc ($(NVCC)) and NCCL ($(NCCL_HOME)/include/nccl.h \
+	and libnccl.so); set CUDA_HOME and NCCL_HOME
 ncclcheck-build:
 ifeq ($(NC_HAVE_TOOLKIT),)
-	@echo "ncclcheck: skipped: needs nvcc ($(NVCC)) and NCCL" \
-		"($(NCCL_HOME)/include/nccl.h, libnccl.so); set CUDA_HOME" \
-		"and NCCL_HOME"
+	@echo "ncclcheck: skipped: $(NC_SKIP_WHY)"
 else
-	@$(MAKE) --no-print-directory $(NCCLCHECK)
+	@$(MAKE) --no-print-directory $(if $(Q),-s) $(NCCLCHECK) \
+		$(NCCLCHECK_DIST)
 	$(if $(strip $(NC_MPI_LIBS)),,@echo "ncclcheck: built without MPI" \
 		"(no pkg-config ompi-c, no mpicc): torchrun-style and srun" \
 		"launches only")
@@ -64,23 +84,28 @@ endif
 
 $(BUILD)/nccpu/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(NC_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) \
+	$(QUIET_CC)$(CC) $(NC_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) \
 		-DSRCDIR='"$(CURDIR)"' -c -o $@ $<
 
 $(BUILD)/ncgpu/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(NC_GPU_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(NC_GPU_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(BUILD)/ncgpu/collectives/kernels.o: collectives/kernels.cu collectives/kernels.h
 	@mkdir -p $(dir $@)
-	$(NVCC) -O2 $(NC_NVCC_ARCH) -Icollectives -Xcompiler -Wall,-Werror \
+	$(QUIET_NVCC)$(NVCC) -O2 $(NC_NVCC_ARCH) -Icollectives -Xcompiler -Wall,-Werror \
 		-c -o $@ $<
 
 $(NCCLCHECK): $(NC_GPU_OBJ) $(NC_LIB_OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS)
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS) \
+		-Wl,-rpath,$(NC_NCCL_LIBDIR)
+
+$(NCCLCHECK_DIST): $(NC_GPU_OBJ) $(NC_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS)
 
 $(NC_TESTS): $(NC_TEST_OBJ) $(NC_CPU_OBJ) $(NC_LIB_OBJ)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lpthread -lm
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lpthread -lm
 
 check-ncclcheck: $(NC_TESTS)
 	$(NC_TESTS)
@@ -104,12 +129,46 @@ else
 	fi
 endif
 
+# Where NCCL came from, for debian/rules: its directory, and whether the
+# loader needs an ld.so.conf.d file to find it there.
+print-nccl:
+	@echo "toolkit=$(if $(NC_HAVE_TOOLKIT),yes,no) libdir=$(NC_NCCL_LIBDIR)" \
+		"ldconf=$(NC_LD_CONF)"
+
 install-ncclcheck:
-	@if [ -x $(NCCLCHECK) ]; then \
-		install -d $(DESTDIR)$(BINDIR) && \
-		install -m 755 $(NCCLCHECK) $(DESTDIR)$(BINDIR)/ncclcheck; \
+	@if [ -x $(NCCLCHECK_DIST) ]; then \
+		set -e; \
+		echo "$(INSTALL) -m 755 $(INSTALL_STRIP) $(NCCLCHECK_DIST)" \
+			"$(DESTDIR)$(BINDIR)/ncclcheck"; \
+		install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+			$(DESTDIR)$(BASHCOMPDIR); \
+		$(INSTALL) -m 755 $(INSTALL_STRIP) $(NCCLCHECK_DIST) \
+			$(DESTDIR)$(BINDIR)/ncclcheck; \
+		install -m 644 man/ncclcheck.1 $(DESTDIR)$(MANDIR)/man1; \
+		install -m 644 contrib/bash-completion/ncclcheck \
+			$(DESTDIR)$(BASHCOMPDIR)/ncclcheck; \
+		if [ -z "$(NC_LD_CONF)" ]; then :; \
+		elif [ -n "$(LDSOCONFDIR)" ]; then \
+			install -d $(DESTDIR)$(LDSOCONFDIR); \
+			echo "# libnccl.so.2 for ncclcheck (netprobe)" > \
+				$(DESTDIR)$(LDSOCONFDIR)/ncclcheck-nccl.conf; \
+			echo "$(NC_NCCL_LIBDIR:%/=%)" >> \
+				$(DESTDIR)$(LDSOCONFDIR)/ncclcheck-nccl.conf; \
+			chmod 644 $(DESTDIR)$(LDSOCONFDIR)/ncclcheck-nccl.conf; \
+		elif ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libnccl\.so\.2 '; then \
+			echo "install: note: ncclcheck needs libnccl.so.2 from" \
+				"$(NC_NCCL_LIBDIR), which the loader does not search:" \
+				"install libnccl2, or put that directory in a file of" \
+				"/etc/ld.so.conf.d and run ldconfig" \
+				"(or: make install LDSOCONFDIR=/etc/ld.so.conf.d)"; \
+		fi; \
 	else \
-		echo "install: ncclcheck not built, skipped"; \
+		echo "install: ncclcheck not built, skipped (needs CUDA and NCCL)"; \
 	fi
+
+uninstall-ncclcheck:
+	rm -f $(DESTDIR)$(BINDIR)/ncclcheck $(DESTDIR)$(MANDIR)/man1/ncclcheck.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/ncclcheck \
+		$(if $(LDSOCONFDIR),$(DESTDIR)$(LDSOCONFDIR)/ncclcheck-nccl.conf)
 
 -include $(NC_CPU_OBJ:.o=.d) $(NC_GPU_OBJ:.o=.d) $(NC_TEST_OBJ:.o=.d)

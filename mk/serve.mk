@@ -26,7 +26,7 @@ fuzz-build:
 		echo "fuzz: skipped: $(FUZZ_CC) with -fsanitize=fuzzer (libFuzzer) is not available"; \
 		rm -f $(FUZZ_BIN); \
 	else \
-		echo "$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $(FUZZ_BIN) $(FUZZ_SRC)"; \
+		$(if $(Q),printf '  %-7s %s\n' FUZZ $(FUZZ_BIN),set -x); \
 		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Ilib \
 			-fsanitize=fuzzer,address,undefined \
 			-fno-sanitize-recover=undefined \
@@ -46,7 +46,7 @@ fuzz-ci:
 
 # Benchmarks, by hand (bench/*/RESULTS.md holds the figures).
 $(BUILD)/bench-load: bench/serve/load.c $(BUILD)/lib/wire/proto_hdr.o
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
 
 bench-serve: $(NETPROBE) $(BUILD)/bench-load
 	NETPROBE=$(NETPROBE) LOAD=$(BUILD)/bench-load sh bench/serve/run.sh

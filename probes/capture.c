@@ -4,7 +4,6 @@
  * written to a pcap file. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <netdb.h>
@@ -20,6 +19,7 @@
 
 #include <pcap/pcap.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "base/parse.h"
@@ -39,6 +39,7 @@
 #define CAP_RING_MIN (256 << 10)
 #define CAP_TOP_FLOWS 50
 #define CAP_MAX_SYNS 256
+#define CAP_READ_SAMPLE 10000 /* frames read to find the host's MAC */
 #define SLL2_HDR 20
 #define ARPHRD_ETHER_ 1
 #define ARPHRD_NONE_ 0xfffe
@@ -54,9 +55,11 @@ struct cap_opts {
 	long long duration_us;
 	const char *filter; /* the user's */
 	const char *write;
+	const char *read; /* -r: a pcap or pcapng file instead of a capture */
 	unsigned long long max_bytes;
 	bool passive;
 	bool json;
+	bool duration_set;
 };
 
 struct cap_handle {
@@ -94,34 +97,56 @@ static void on_signal(int sig)
 	cap_stop = 1;
 }
 
-/* Usage to stdout for --help, to stderr for misuse. */
-static void usage(FILE *fp)
-{
-	static const char *const lines[] = {
-	    "usage: netprobe capture [--json] [--peer host] [--port port]...",
-	    "                        [-i iface | --all] [--duration time]",
-	    "                        [--filter bpf] [--write file.pcap]",
-	    "                        [--max-bytes size] [--passive]",
-	    "",
-	    "  --peer host        traffic with this host, and ICMP errors",
-	    "  --port port        only these: 22, 8000-8100, 22,80 (repeat)",
-	    "  -i iface           capture on one interface (default: all)",
-	    "  --all              every interface that is up",
-	    "  --duration time    how long (default 5s, at most 1h)",
-	    "  --filter bpf       a pcap-filter(7) expression instead",
-	    "  --write file.pcap  keep the packets",
-	    "  --max-bytes size   bound the file (default 64M)",
-	    "  --passive          no filter: which interfaces and ports",
-	    "                     a running job uses",
-	    "  --json             write the JSON document",
-	    "",
-	    "Needs CAP_NET_RAW. Run it alongside another probe:",
-	    "  netprobe capture --peer B --duration 5s & netprobe ports B 22",
-	};
+enum {
+	O_IFACE = 'i',
+	O_DURATION = 'd',
+	O_WRITE = 'w',
+	O_READ = 'r',
+	O_JSON = 'j',
+	O_HELP = 'h',
+	O_PEER = 256,
+	O_PORT,
+	O_ALL,
+	O_FILTER,
+	O_MAXBYTES,
+	O_PASSIVE,
+};
 
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		fprintf(fp, "%s\n", lines[i]);
-}
+static const struct cli_opt cap_optv[] = {
+	{O_PEER, 0, "peer", CLI_REQUIRED, "HOST", NULL,
+	 "traffic with HOST, and every ICMP error", false},
+	{O_PORT, 0, "port", CLI_REQUIRED, "PORTS", NULL,
+	 "only these: 22, 8000-8100, 22,80 (repeatable)", false},
+	{O_IFACE, 'i', "interface", CLI_REQUIRED, "IFACE", "all",
+	 "capture on IFACE only", false},
+	{O_ALL, 0, "all", CLI_FLAG, NULL, NULL, "every interface that is up",
+	 false},
+	{O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "5s",
+	 "how long, at most 1h", false},
+	{O_FILTER, 0, "filter", CLI_REQUIRED, "EXPR", NULL,
+	 "a pcap-filter(7) expression instead", false},
+	{O_WRITE, 'w', "write", CLI_REQUIRED, "FILE", NULL,
+	 "keep the packets in a pcap file", false},
+	{O_MAXBYTES, 0, "max-bytes", CLI_REQUIRED, "SIZE", "64M",
+	 "bound the file written", false},
+	{O_READ, 'r', "read", CLI_REQUIRED, "FILE", NULL,
+	 "summarise a pcap or pcapng file instead", false},
+	{O_PASSIVE, 0, "passive", CLI_FLAG, NULL, NULL,
+	 "no filter: what a running job uses", false},
+	CLI_OPT_JSON(O_JSON),
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd cap_cmd = {
+	"netprobe capture", "[options] [EXPR...]",
+	"Capture packets and summarise what crossed which interface, and what "
+	"answered\neach connection attempt.",
+	cap_optv, sizeof(cap_optv) / sizeof(cap_optv[0]),
+	"EXPR, as tcpdump takes it, is the same as --filter. A live capture "
+	"needs\nCAP_NET_RAW; -r reads a file without it. Run it alongside "
+	"another probe:\n"
+	"  netprobe capture --peer B --duration 5s & netprobe ports B 22\n",
+};
 
 /* Splits "22,80,1000-2000" into checked port specs. Returns 0, or -1 with
  * *why set. */
@@ -254,59 +279,54 @@ static int resolve_peer(const char *host, char out[][INET6_ADDRSTRLEN],
 	return n;
 }
 
+/* Joins the operands, tcpdump's filter expression, into buf. Returns 0,
+ * or -1 when it does not fit. */
+static int join_expr(char **ops, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+		                 ops[i]);
+
+		if (w < 0 || (size_t)w >= len - off)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
 /* Parses the command line into o. Returns 0, or 2 after printing the
  * error (or -1 after printing help: exit 0). */
 static int parse_args(int argc, char **argv, struct cap_opts *o)
 {
-	enum {
-		O_PEER = 256,
-		O_PORT,
-		O_ALL,
-		O_DURATION,
-		O_FILTER,
-		O_WRITE,
-		O_MAXBYTES,
-		O_PASSIVE,
-		O_JSON
-	};
-	static const struct option longopts[] = {
-	    {"peer", required_argument, NULL, O_PEER},
-	    {"port", required_argument, NULL, O_PORT},
-	    {"interface", required_argument, NULL, 'i'},
-	    {"all", no_argument, NULL, O_ALL},
-	    {"duration", required_argument, NULL, O_DURATION},
-	    {"filter", required_argument, NULL, O_FILTER},
-	    {"write", required_argument, NULL, O_WRITE},
-	    {"max-bytes", required_argument, NULL, O_MAXBYTES},
-	    {"passive", no_argument, NULL, O_PASSIVE},
-	    {"json", no_argument, NULL, O_JSON},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	static char expr[CAP_FILTER_MAX];
 	const char *why;
-	int c;
+	struct cli cl;
+	char **ops;
+	int c, nops;
 
 	memset(o, 0, sizeof(*o));
 	o->duration_us = 5000000;
 	o->max_bytes = 64ULL << 20;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hi:", longopts, NULL)) != -1) {
+	cli_start(&cl, &cap_cmd, argc, argv);
+	while ((c = cli_next(&cl)) != CLI_END) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			return -1;
-		case 'i':
-			o->iface = optarg;
+		case O_HELP:
+			return cli_help(&cap_cmd, stdout) == 0 ? -1 : 2;
+		case O_IFACE:
+			o->iface = cl.arg;
 			break;
 		case O_PEER:
-			o->peer = optarg;
+			o->peer = cl.arg;
 			break;
 		case O_PORT:
-			if (add_ports(o, optarg, &why) < 0) {
+			if (add_ports(o, cl.arg, &why) < 0) {
 				fprintf(stderr,
 				        "netprobe capture: invalid port '%s': "
 				        "%s\n",
-				        optarg, why);
+				        cl.arg, why);
 				return 2;
 			}
 			break;
@@ -314,28 +334,32 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 			o->all = true;
 			break;
 		case O_DURATION:
-			if (parse_duration_us(optarg, 1000, 3600000000LL,
+			if (parse_duration_us(cl.arg, 1000, 3600000000LL,
 			                      &o->duration_us, &why) < 0) {
 				fprintf(stderr,
 				        "netprobe capture: invalid duration "
 				        "'%s': %s\n",
-				        optarg, why);
+				        cl.arg, why);
 				return 2;
 			}
+			o->duration_set = true;
 			break;
 		case O_FILTER:
-			o->filter = optarg;
+			o->filter = cl.arg;
 			break;
 		case O_WRITE:
-			o->write = optarg;
+			o->write = cl.arg;
+			break;
+		case O_READ:
+			o->read = cl.arg;
 			break;
 		case O_MAXBYTES:
-			if (parse_size(optarg, 4096, 1ULL << 40, &o->max_bytes,
+			if (parse_size(cl.arg, 4096, 1ULL << 40, &o->max_bytes,
 			               &why) < 0) {
 				fprintf(stderr,
 				        "netprobe capture: invalid size '%s': "
 				        "%s\n",
-				        optarg, why);
+				        cl.arg, why);
 				return 2;
 			}
 			break;
@@ -346,13 +370,26 @@ static int parse_args(int argc, char **argv, struct cap_opts *o)
 			o->json = true;
 			break;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&cap_cmd, stderr, "%s", cl.err);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netprobe capture: unexpected argument '%s'\n",
-		        argv[optind]);
+	nops = cli_operands(&cl, &ops);
+	if (nops > 0) {
+		if (o->filter != NULL)
+			return cli_usage_error(&cap_cmd, stderr,
+			                       "a filter expression and --filter:"
+			                       " give one or the other");
+		if (join_expr(ops, nops, expr, sizeof(expr)) < 0) {
+			fprintf(stderr, "netprobe capture: filter too long\n");
+			return 2;
+		}
+		o->filter = expr;
+	}
+	if (o->read != NULL &&
+	    (o->iface != NULL || o->all || o->duration_set || o->passive ||
+	     o->write != NULL)) {
+		fprintf(stderr, "netprobe capture: -r reads a file: it takes "
+		                "no -i, --all, --duration, --passive or -w\n");
 		return 2;
 	}
 	if (o->iface != NULL && o->all) {
@@ -839,6 +876,8 @@ static void emit_json(const struct cap_state *st, const struct cap_opts *o,
 	        st->have_filter ? json_string(st->filter) : json_null());
 	doc_set(d, "duration_us", json_integer(ran_us));
 	doc_set(d, "pcap_file", o->write ? json_string(o->write) : json_null());
+	doc_set(d, "pcap_read", o->read ? json_string(o->read) : json_null());
+	doc_set(d, "packets", json_integer((json_int_t)st->sum.npackets));
 	doc_set(d, "pcap_bytes",
 	        o->write ? json_integer((json_int_t)st->dump_bytes)
 	                 : json_null());
@@ -864,10 +903,19 @@ static void emit_text(const struct cap_state *st, const struct cap_opts *o,
 	char dur[32], a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN], ans[48], pb[8];
 	size_t nf, ns;
 
-	printf("captured %s on %d interface%s%s%s\n",
-	       fmt_duration(ran_us / 1000 * 1000, dur, sizeof(dur)), st->nh,
-	       st->nh == 1 ? "" : "s", st->have_filter ? ", filter: " : "",
-	       st->have_filter ? st->filter : "");
+	if (o->read != NULL)
+		printf("read %s: %llu packets over %s on %d interface%s%s%s\n",
+		       o->read, (unsigned long long)st->sum.npackets,
+		       fmt_duration(ran_us / 1000 * 1000, dur, sizeof(dur)),
+		       st->sum.nifaces, st->sum.nifaces == 1 ? "" : "s",
+		       st->have_filter ? ", filter: " : "",
+		       st->have_filter ? st->filter : "");
+	else
+		printf("captured %s on %d interface%s%s%s\n",
+		       fmt_duration(ran_us / 1000 * 1000, dur, sizeof(dur)),
+		       st->nh, st->nh == 1 ? "" : "s",
+		       st->have_filter ? ", filter: " : "",
+		       st->have_filter ? st->filter : "");
 	printf("%-16s %8s %8s %10s %10s %6s %6s %6s %6s %7s\n", "interface",
 	       "pkts_in", "pkts_out", "bytes_in", "bytes_out", "synack", "rst",
 	       "icmp", "no_ans", "retrans");
@@ -938,6 +986,150 @@ static void emit_text(const struct cap_state *st, const struct cap_opts *o,
 		       (unsigned)st->target.uid);
 }
 
+/* The MAC seen in most unicast Ethernet frames of the file, source or
+ * destination: the capturing interface's own, which gives each packet its
+ * direction. Reads at most CAP_READ_SAMPLE frames. Returns true when one
+ * was found. */
+static bool file_own_mac(const char *path, unsigned char mac[6])
+{
+	struct {
+		unsigned char a[6];
+		unsigned long long n;
+	} seen[64];
+	char err[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *hdr;
+	const unsigned char *data;
+	size_t nseen = 0, best = 0;
+	pcap_t *p = pcap_open_offline(path, err);
+
+	if (p == NULL || pcap_datalink(p) != DLT_EN10MB) {
+		if (p != NULL)
+			pcap_close(p);
+		return false;
+	}
+	for (int k = 0; k < CAP_READ_SAMPLE &&
+	                pcap_next_ex(p, &hdr, &data) == 1;
+	     k++) {
+		if (hdr->caplen < 14)
+			continue;
+		for (int end = 0; end < 2; end++) {
+			const unsigned char *a = data + 6 * end;
+			size_t i;
+
+			if (a[0] & 1) /* broadcast, multicast */
+				continue;
+			for (i = 0; i < nseen && memcmp(seen[i].a, a, 6); i++)
+				;
+			if (i == nseen && nseen < sizeof(seen) / sizeof(seen[0])) {
+				memcpy(seen[nseen].a, a, 6);
+				seen[nseen++].n = 0;
+			}
+			if (i < nseen)
+				seen[i].n++;
+		}
+	}
+	pcap_close(p);
+	for (size_t i = 1; i < nseen; i++)
+		if (seen[i].n > seen[best].n)
+			best = i;
+	if (nseen == 0)
+		return false;
+	memcpy(mac, seen[best].a, 6);
+	return true;
+}
+
+/* The summary's interface for one packet of the file: per interface index
+ * in Linux cooked v2 (as --write makes for several interfaces), else one
+ * for the whole file. Returns its index, or -1 past PCAPSUM_MAX_IFACES. */
+static int file_iface(struct cap_state *st, const struct cap_opts *o,
+                      int linktype, const unsigned char *data,
+                      size_t caplen, const unsigned char *mac)
+{
+	char name[IF_NAMESIZE];
+	const char *base;
+	unsigned idx;
+
+	if (linktype == DLT_LINUX_SLL2 && caplen >= 8) {
+		idx = (unsigned)data[4] << 24 | (unsigned)data[5] << 16 |
+		      (unsigned)data[6] << 8 | data[7];
+		snprintf(name, sizeof(name), "ifindex%u", idx);
+	} else {
+		base = strrchr(o->read, '/');
+		snprintf(name, sizeof(name), "%s", base ? base + 1 : o->read);
+	}
+	for (int i = 0; i < st->sum.nifaces; i++)
+		if (strcmp(st->sum.ifaces[i].name, name) == 0)
+			return i;
+	return pcapsum_add_iface(&st->sum, name, mac);
+}
+
+/* -r: summarises a pcap or pcapng file as a live capture is summarised,
+ * after the same filter. What was read before a damaged record is kept,
+ * with an error. Returns 0, or 2 after reporting; *span_us is the time
+ * from the first packet to the last. */
+static int read_file(struct cap_state *st, const struct cap_opts *o,
+                     struct doc *d, long long *span_us)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	struct bpf_program prog;
+	struct pcap_pkthdr *hdr;
+	const unsigned char *data;
+	unsigned char mac[6];
+	bool have_mac = file_own_mac(o->read, mac), full = false;
+	long long first = -1, last = 0, ts;
+	pcap_t *p;
+	int lt, rc, si;
+
+	p = pcap_open_offline(o->read, err);
+	if (p == NULL) {
+		cap_error(d, "read", "cannot read '%s': %s", o->read, err);
+		return 2;
+	}
+	lt = pcap_datalink(p);
+	if (st->have_filter) {
+		if (pcap_compile(p, &prog, st->filter, 1,
+		                 PCAP_NETMASK_UNKNOWN) < 0) {
+			cap_error(d, "filter", "filter does not compile '%s': %s",
+			          st->filter, pcap_geterr(p));
+			pcap_close(p);
+			return 2;
+		}
+		rc = pcap_setfilter(p, &prog);
+		pcap_freecode(&prog);
+		if (rc < 0) {
+			cap_error(d, "filter", "cannot install filter: %s",
+			          pcap_geterr(p));
+			pcap_close(p);
+			return 2;
+		}
+	}
+	/* bounded by the file; a signal ends it early, as a capture */
+	while (!cap_stop && (rc = pcap_next_ex(p, &hdr, &data)) == 1) {
+		si = file_iface(st, o, lt, data, hdr->caplen,
+		                have_mac ? mac : NULL);
+		if (si < 0) {
+			full = true;
+			continue;
+		}
+		pcapsum_packet(&st->sum, si, lt, data, hdr->caplen, hdr->len);
+		ts = (long long)hdr->ts.tv_sec * 1000000LL + hdr->ts.tv_usec;
+		if (first < 0)
+			first = ts;
+		last = ts;
+	}
+	if (rc == PCAP_ERROR)
+		cap_error(d, "read", "'%s' is damaged after %llu packets: %s",
+		          o->read, (unsigned long long)st->sum.npackets,
+		          pcap_geterr(p));
+	if (full)
+		doc_add_error(d, "read", "more than %d interfaces in '%s': "
+		                         "the others are left out",
+		              PCAPSUM_MAX_IFACES, o->read);
+	pcap_close(p);
+	*span_us = first < 0 || last < first ? 0 : last - first;
+	return 0;
+}
+
 /* Releases handles, the writer and the summary. */
 static void cap_close(struct cap_state *st)
 {
@@ -987,6 +1179,8 @@ static int prepare(struct cap_state *st, const struct cap_opts *o,
 	}
 	if (st->have_filter && check_filter(st->filter, d) != 0)
 		return 2;
+	if (o->read != NULL)
+		return 0;
 	if (pcap_findalldevs(devs, err) < 0) {
 		cap_error(d, "pcap", "cannot list interfaces: %s", err);
 		return 2;
@@ -1028,7 +1222,10 @@ int cmd_capture(int argc, char **argv)
 	rc = prepare(st, &o, &devs, &d);
 	if (devs != NULL)
 		pcap_freealldevs(devs);
-	if (rc == 0) {
+	if (rc == 0 && o.read != NULL) {
+		cap_stop = 0;
+		rc = read_file(st, &o, &d, &ran);
+	} else if (rc == 0) {
 		cap_stop = 0;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_signal;

@@ -4,7 +4,6 @@
  * handlers only set a flag, as OpenBSD ping does; one summary at the end. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "wire/client.h"
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "probe/hb.h"
@@ -21,6 +21,8 @@
 #include "probe/peerprobe.h"
 
 #define HB_UDP_RING 4096
+#define HB_DRAIN_US 5000000LL      /* past the last echo, for answers */
+#define HB_SILENCE_POLL_US 20000LL /* TCP_INFO while silent */
 
 static volatile sig_atomic_t hb_stop;
 
@@ -53,6 +55,13 @@ struct hb_run {
 	bool connected;
 	long long open_us, last_us; /* connection opened, last answer */
 	long long outstanding;      /* TCP echoes awaiting an answer */
+	long long retx_seen_us;     /* when the kernel's retransmissions
+	                             * reached the count needed; 0 not yet */
+	long long udp_in_silence;   /* UDP echoes sent after the last TCP
+	                             * answer and answered */
+	long long send_end_us;      /* when sending stopped; 0 still on */
+	long long retrans_at_answer; /* tcpi_total_retrans at the last
+	                              * answer */
 	uint8_t rbuf[PROTO_HDR_LEN + 64];
 	size_t rlen;
 	int ufd;
@@ -64,77 +73,73 @@ struct hb_run {
 	char peer_soft[PROTO_SOFT_MAX + 1];
 };
 
-/* Usage on stdout for --help, on stderr for misuse. */
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-	        "usage: netprobe heartbeat [-h] [--json] [-o file] [-p port] "
-	        "[-i interval]\n"
-	        "           [-c count | -d duration] [-t timeout] "
-	        "[--max-rtt T] [--max-loss PCT]\n"
-	        "           [--udp | --no-udp] [--udp-port N]\n"
-	        "           [-k token-file] host[:port]\n"
-	        "       netprobe heartbeat --peer [--json] [-o file] [-p port] "
-	        "[-t timeout]\n"
-	        "           [-k token-file] host[:port]\n"
-	        "  -i, --interval T   between echoes (default 100ms; 0: each "
-	        "when the last returns)\n"
-	        "  -c, --count N      echoes to send\n"
-	        "  -d, --duration T   how long to run (default 10s)\n"
-	        "  -t, --timeout T    an echo unanswered this long is lost; a "
-	        "held connection\n"
-	        "                     silent this long is dropped (default "
-	        "1.9 intervals, >= 150ms)\n"
-	        "  --max-rtt T        gate: exit 1 when p99 RTT is above T\n"
-	        "  --max-loss PCT     gate: exit 1 when loss is above PCT "
-	        "percent\n"
-	        "  --udp, --no-udp    also send UDP echoes (default on)\n"
-	        "  --udp-port N       send them to port N, opened on the "
-	        "responder for the run\n"
-	        "  -k, --token-file F the responder's shared secret\n"
-	        "  -p, --port N       responder port when host has none "
-	        "(default %d)\n"
-	        "  --peer             run scan's peer probe instead: NAT, "
-	        "inbound, a 1s heartbeat\n"
-	        "  --json             write the JSON document\n"
-	        "  -o, --output FILE  write the document to FILE\n",
-	        PROTO_DEFAULT_PORT);
-}
+enum {
+	O_COUNT = 'c',
+	O_DURATION = 'd',
+	O_TIMEOUT = 't',
+	O_PORT = 'p',
+	O_OUTPUT = 'o',
+	O_TOKEN = 'k',
+	O_JSON = 'j',
+	O_HELP = 'h',
+	O_INTERVAL = 256,
+	O_MAXRTT,
+	O_MAXLOSS,
+	O_UDP,
+	O_NOUDP,
+	O_PEER,
+	O_UDPPORT
+};
+
+static const struct cli_opt hb_optv[] = {
+	{O_INTERVAL, 0, "interval", CLI_REQUIRED, "TIME", "100ms",
+	 "between echoes, 0 for ping-pong", false},
+	/* -i is the interface everywhere else (tcpdump's letter) */
+	{O_INTERVAL, 'i', NULL, CLI_REQUIRED, "TIME", NULL, NULL, true},
+	{O_COUNT, 'c', "count", CLI_REQUIRED, "N", NULL,
+	 "send N echoes, then stop", false},
+	{O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "10s",
+	 "how long to run", false},
+	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "1.9x interval",
+	 "an echo is lost after this", false},
+	{O_MAXRTT, 0, "max-rtt", CLI_REQUIRED, "TIME", NULL,
+	 "gate: exit 1 when p99 RTT is above TIME", false},
+	{O_MAXLOSS, 0, "max-loss", CLI_REQUIRED, "PERCENT", NULL,
+	 "gate: exit 1 when loss is above PERCENT", false},
+	{O_UDP, 0, "udp", CLI_FLAG, NULL, "on", "also send UDP echoes", false},
+	{O_NOUDP, 0, "no-udp", CLI_FLAG, NULL, NULL, "TCP echoes only", false},
+	{O_UDPPORT, 0, "udp-port", CLI_REQUIRED, "PORT", NULL,
+	 "UDP echoes to PORT, opened on the responder", false},
+	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	 "the responder's shared secret, one line", false},
+	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "7470",
+	 "responder port if HOST has none", false},
+	{O_PEER, 0, "peer", CLI_FLAG, NULL, NULL,
+	 "scan's peer probe instead: NAT, inbound, 1s", false},
+	CLI_OPT_JSON(O_JSON),
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
+	 "write the JSON document to FILE", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd hb_cmd = {
+	"netprobe heartbeat", "[options] HOST[:PORT]",
+	"Measure RTT, jitter and loss over a held connection to a responder.",
+	hb_optv, sizeof(hb_optv) / sizeof(hb_optv[0]),
+	"The timeout is at least 150ms; a held connection silent that long, and\n"
+	"past the kernel's retransmissions, is dropped and opened again.\n"
+	"--peer takes no count, duration or gate.\n",
+};
 
 /* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
 static int hb_parse(int argc, char **argv, struct hb_opts *o)
 {
-	enum {
-		O_MAXRTT = 256,
-		O_MAXLOSS,
-		O_UDP,
-		O_NOUDP,
-		O_JSON,
-		O_PEER,
-		O_UDPPORT
-	};
-	static const struct option opts[] = {
-	    {"interval", required_argument, NULL, 'i'},
-	    {"count", required_argument, NULL, 'c'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"port", required_argument, NULL, 'p'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"max-rtt", required_argument, NULL, O_MAXRTT},
-	    {"max-loss", required_argument, NULL, O_MAXLOSS},
-	    {"udp", no_argument, NULL, O_UDP},
-	    {"no-udp", no_argument, NULL, O_NOUDP},
-	    {"json", no_argument, NULL, O_JSON},
-	    {"peer", no_argument, NULL, O_PEER},
-	    {"udp-port", required_argument, NULL, O_UDPPORT},
-	    {"token-file", required_argument, NULL, 'k'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *errstr, *peer;
+	const char *errstr, *peer, *arg = NULL;
 	char err[CLIENT_ERR_MAX];
+	struct cli cl;
+	char **ops;
 	long long v;
-	int ch;
+	int ch, nops;
 
 	memset(o, 0, sizeof(*o));
 	o->port = PROTO_DEFAULT_PORT;
@@ -145,60 +150,60 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	o->gate.max_rtt_us = -1;
 	o->gate.max_loss_pct = -1;
 	o->udp = true;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+i:c:d:t:p:o:k:h", opts, NULL)) !=
-	       -1) {
+	cli_start(&cl, &hb_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
+		arg = cl.arg;
 		switch (ch) {
-		case 'i':
-			if (parse_duration_us(optarg, 0, 60000000,
+		case O_INTERVAL:
+			if (parse_duration_us(arg, 0, 60000000,
 			                      &o->interval_us, &errstr) < 0)
 				goto bad_dur;
 			break;
-		case 'c':
-			if (parse_num(optarg, 1, 10000000, &o->count, &errstr) <
+		case O_COUNT:
+			if (parse_num(arg, 1, 10000000, &o->count, &errstr) <
 			    0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "count '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			break;
-		case 'd':
-			if (parse_duration_us(optarg, 1000, 86400000000LL,
+		case O_DURATION:
+			if (parse_duration_us(arg, 1000, 86400000000LL,
 			                      &o->duration_us, &errstr) < 0)
 				goto bad_dur;
 			break;
-		case 't':
-			if (parse_duration_us(optarg, 1000, 600000000,
+		case O_TIMEOUT:
+			if (parse_duration_us(arg, 1000, 600000000,
 			                      &o->timeout_us, &errstr) < 0)
 				goto bad_dur;
 			o->timeout_set = true;
 			break;
-		case 'p':
-			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+		case O_PORT:
+			if (parse_num(arg, 1, 65535, &v, &errstr) < 0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "port '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			o->port = (unsigned)v;
 			break;
-		case 'o':
-			o->output = optarg;
+		case O_OUTPUT:
+			o->output = arg;
 			break;
 		case O_MAXRTT:
-			if (parse_duration_us(optarg, 1, 600000000,
+			if (parse_duration_us(arg, 1, 600000000,
 			                      &o->gate.max_rtt_us, &errstr) < 0)
 				goto bad_dur;
 			break;
 		case O_MAXLOSS:
-			if (parse_num(optarg, 0, 100, &v, &errstr) < 0) {
+			if (parse_num(arg, 0, 100, &v, &errstr) < 0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "loss percentage '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			o->gate.max_loss_pct = (double)v;
@@ -216,32 +221,29 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 			o->peer_probe = true;
 			break;
 		case O_UDPPORT:
-			if (parse_num(optarg, 1, 65535, &v, &errstr) < 0) {
+			if (parse_num(arg, 1, 65535, &v, &errstr) < 0) {
 				fprintf(stderr,
 				        "netprobe heartbeat: invalid "
 				        "port '%s': %s\n",
-				        optarg, errstr);
+				        arg, errstr);
 				return 2;
 			}
 			o->udp_port = (unsigned)v;
 			break;
-		case 'k':
-			o->token_file = optarg;
+		case O_TOKEN:
+			o->token_file = arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
+		case O_HELP:
+			return cli_help(&hb_cmd, stdout) == 0 ? 1 : 2;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&hb_cmd, stderr, "%s", cl.err);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "netprobe heartbeat: %s\n",
-		        optind >= argc ? "missing host" : "too many arguments");
-		usage(stderr);
-		return 2;
-	}
+	nops = cli_operands(&cl, &ops);
+	if (nops != 1)
+		return cli_usage_error(&hb_cmd, stderr, "%s",
+				       nops == 0 ? "missing host"
+						 : "too many operands");
 	if (o->peer_probe &&
 	    (o->count > 0 || o->duration_us > 0 || o->gate.max_rtt_us >= 0 ||
 	     o->gate.max_loss_pct >= 0)) {
@@ -263,7 +265,7 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 		if (o->timeout_us < 150000)
 			o->timeout_us = 150000;
 	}
-	peer = argv[optind];
+	peer = ops[0];
 	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host), &o->port,
 	                      err, sizeof(err)) < 0) {
 		fprintf(stderr, "netprobe heartbeat: %s\n", err);
@@ -272,7 +274,7 @@ static int hb_parse(int argc, char **argv, struct hb_opts *o)
 	return 0;
 bad_dur:
 	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n",
-	        optarg, errstr);
+	        arg, errstr);
 	return 2;
 }
 
@@ -288,23 +290,95 @@ static int hb_connect(struct hb_run *r, const struct hb_opts *o,
 		return -1;
 	r->connected = true;
 	r->open_us = r->last_us = client_now_us();
+	r->retx_seen_us = 0;
+	r->udp_in_silence = 0;
+	r->retrans_at_answer = 0;
+	/* the first drop is settled by whatever answers after it */
+	if (r->tcp.drop.kind != HB_DROP_NONE)
+		r->tcp.drop.reconnected = true;
 	snprintf(r->peer_node, sizeof(r->peer_node), "%s", r->c.hello.node);
 	snprintf(r->peer_soft, sizeof(r->peer_soft), "%s", r->c.hello.software);
 	return 0;
 }
 
-/* The held connection went silent or closed: echoes in flight are lost;
- * the first drop is the one reported. */
-static void hb_drop(struct hb_run *r)
+/* Adds the closing connection's segment counts to the run's. */
+static void hb_count_segments(struct hb_run *r)
 {
-	r->tcp.lost += r->outstanding;
-	r->outstanding = 0;
+	struct hb_tcpinfo ti;
+
+	hb_tcpinfo_read(r->c.fd, &ti);
+	if (!ti.valid)
+		return;
+	r->tcp.retrans += ti.total_retrans;
+	r->tcp.segs_out += ti.segs_out;
+}
+
+/* The held connection went silent or closed: echoes in flight are lost;
+ * the first drop is the one reported, with what the kernel said (ti,
+ * NULL for a close). */
+static void hb_drop(struct hb_run *r, const struct hb_tcpinfo *ti, int need)
+{
 	if (r->tcp.dropped_after_us < 0) {
+		struct hb_drop *x = &r->tcp.drop;
+		struct hb_stats us;
+
+		x->lost = r->outstanding;
 		r->tcp.dropped_after_us = r->last_us - r->open_us;
 		r->tcp.detect_us = client_now_us() - r->last_us;
+		x->kind = ti != NULL ? HB_DROP_SILENT : HB_DROP_CLOSED;
+		if (ti != NULL) {
+			hb_stats_compute(&r->udp, &us);
+			x->retransmits = ti->retransmits;
+			x->rto_us = ti->rto_us;
+			x->needed = need;
+			x->loss_pct = us.loss_pct;
+			x->udp_answered = r->udp_in_silence;
+			x->retrans = ti->total_retrans - r->retrans_at_answer;
+			if (x->retrans < 0)
+				x->retrans = 0;
+		}
 	}
+	r->tcp.lost += r->outstanding;
+	r->outstanding = 0;
+	hb_count_segments(r);
 	client_close(&r->c);
 	r->connected = false;
+}
+
+/* The loss measured so far, for hb_retx_needed: the UDP echoes', else
+ * the TCP segments'. */
+static int hb_need(const struct hb_run *r, const struct hb_tcpinfo *ti)
+{
+	if (r->udp.enabled && r->udp.sent > 0)
+		return hb_retx_needed(r->udp.lost, r->udp.sent);
+	return hb_retx_needed(r->tcp.retrans + ti->total_retrans,
+	                      r->tcp.segs_out + ti->segs_out);
+}
+
+/* Echoes unanswered past the timeout: silence, or loss the kernel is
+ * still repairing? Declares the drop only past its retransmissions
+ * (hb_silent_past_retx), then tries a new connection at once so that
+ * the verdict learns whether anything else gets through. */
+static void hb_check_silence(struct hb_run *r, const struct hb_opts *o,
+                             long long now)
+{
+	struct hb_tcpinfo ti;
+	int need;
+
+	hb_tcpinfo_read(r->c.fd, &ti);
+	need = hb_need(r, &ti);
+	if (ti.valid && ti.retransmits < need)
+		r->retx_seen_us = 0;
+	else if (ti.valid && r->retx_seen_us == 0)
+		r->retx_seen_us = now;
+	if (!hb_silent_past_retx(now - r->last_us, o->timeout_us, &ti, need,
+	                         r->retx_seen_us ? now - r->retx_seen_us
+	                                         : -1))
+		return;
+	hb_drop(r, &ti, need);
+	if (hb_connect(r, o, o->timeout_us < 1000000 ? o->timeout_us
+	                                             : 1000000) == 0)
+		r->tcp.reconnects++;
 }
 
 /* Sends one stamped echo on the held connection and over UDP; counts
@@ -328,7 +402,7 @@ static void hb_send(struct hb_run *r)
 			/* an error, or half a frame: the stream is broken */
 			r->tcp.sent++;
 			r->outstanding++;
-			hb_drop(r);
+			hb_drop(r, NULL, 0);
 		} else {
 			/* a full send buffer: the peer stopped reading */
 			r->tcp.sent++;
@@ -362,7 +436,7 @@ static int hb_read_tcp(struct hb_run *r)
 		size_t off = 0;
 
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-			hb_drop(r);
+			hb_drop(r, NULL, 0);
 			return -1;
 		}
 		if (n < 0)
@@ -377,7 +451,7 @@ static int hb_read_tcp(struct hb_run *r)
 			if (proto_hdr_decode(r->rbuf + off, r->rlen - off, &h,
 			                     &why) < 0 ||
 			    h.length > sizeof(r->rbuf) - PROTO_HDR_LEN) {
-				hb_drop(r);
+				hb_drop(r, NULL, 0);
 				return -1;
 			}
 			if (r->rlen - off < PROTO_HDR_LEN + h.length)
@@ -390,6 +464,8 @@ static int hb_read_tcp(struct hb_run *r)
 				r->outstanding--;
 				r->tcp.received++;
 				r->last_us = now;
+				r->retx_seen_us = 0;
+				r->udp_in_silence = 0;
 				hb_side_add(&r->tcp,
 				            now - (long long)st.sent_us);
 			}
@@ -397,6 +473,12 @@ static int hb_read_tcp(struct hb_run *r)
 		}
 		memmove(r->rbuf, r->rbuf + off, r->rlen - off);
 		r->rlen -= off;
+		if (off > 0) {
+			struct hb_tcpinfo ti;
+
+			hb_tcpinfo_read(r->c.fd, &ti);
+			r->retrans_at_answer = ti.total_retrans;
+		}
 	}
 	return 0;
 }
@@ -429,6 +511,11 @@ static void hb_read_udp(struct hb_run *r, long long timeout_us)
 		u->pending = false;
 		r->udp.received++;
 		hb_side_add(&r->udp, now - u->sent_us);
+		/* the path carries datagrams while the held connection is
+		 * silent: evidence for a dropped state, against loss */
+		if (r->connected && r->outstanding > 0 &&
+		    u->sent_us >= r->last_us)
+			r->udp_in_silence++;
 	}
 }
 
@@ -539,12 +626,22 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		}
 		if (r->connected && r->outstanding > 0 &&
 		    now - r->last_us >= o->timeout_us)
-			hb_drop(r);
+			hb_check_silence(r, o, now);
 		udp_left =
 		    r->ufd >= 0 ? hb_expire_udp(r, now, o->timeout_us) : 0;
+		if (!sending && r->send_end_us == 0)
+			r->send_end_us = now;
 		if (!sending && (r->outstanding == 0 || !r->connected) &&
 		    udp_left == 0)
 			break;
+		/* the drain waits for the kernel's retransmissions, within
+		 * HB_DRAIN_US; what is still unanswered then is lost */
+		if (!sending &&
+		    now - r->send_end_us > o->timeout_us + HB_DRAIN_US) {
+			r->tcp.lost += r->connected ? r->outstanding : 0;
+			r->outstanding = 0;
+			break;
+		}
 		if (progress && now - last_progress > 500000) {
 			hb_progress(r);
 			last_progress = now;
@@ -555,6 +652,9 @@ static void hb_loop(struct hb_run *r, const struct hb_opts *o)
 		if (r->connected && r->outstanding > 0 &&
 		    r->last_us + o->timeout_us < wake)
 			wake = r->last_us + o->timeout_us;
+		/* silent: look at TCP_INFO again soon */
+		if (r->connected && r->outstanding > 0 && wake <= now)
+			wake = now + HB_SILENCE_POLL_US;
 		if (r->ufd >= 0 && now + 50000 < wake && udp_left)
 			wake = now + 50000;
 		if (r->connected)
@@ -774,6 +874,8 @@ int cmd_heartbeat(int argc, char **argv)
 	doc_set(&d, "target",
 	        json_pack("{s:s, s:s, s:i}", "host", o.host, "address",
 	                  r->c.addr, "port", (int)o.port));
+	if (r->connected)
+		hb_count_segments(r);
 	hb_decide(&r->tcp, &r->udp, &o.gate, o.interval_us, &d);
 	rc = doc_exit_status(&d, true);
 emit:

@@ -1,7 +1,6 @@
 /* netprobe ifaces: the interface table, the default routes and, when
  * asked, the route toward one destination, as the kernel sees them. */
 #include <errno.h>
-#include <getopt.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "kernel/nl.h"
@@ -31,12 +31,22 @@ struct ifaces_result {
 	char lookup_addr[INET6_ADDRSTRLEN];
 };
 
-/* The usage line, the same as the man page SYNOPSIS. */
-static void usage(FILE *fp)
-{
-	fprintf(fp, "usage: netprobe ifaces [-h] [--json] [--route dest] "
-	            "[--sysroot dir]\n");
-}
+enum { O_JSON = 'j', O_HELP = 'h', O_ROUTE = 256, O_SYSROOT };
+
+static const struct cli_opt ifaces_optv[] = {
+	CLI_OPT_JSON(O_JSON),
+	{O_ROUTE, 0, "route", CLI_REQUIRED, "HOST", NULL,
+	 "also the route toward HOST", false},
+	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	 "replay a node recorded under DIR instead of this one", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd ifaces_cmd = {
+	"netprobe ifaces", "[options]",
+	"List interfaces, addresses and routes as the kernel sees them.",
+	ifaces_optv, sizeof(ifaces_optv) / sizeof(ifaces_optv[0]), NULL,
+};
 
 /* One-line error on stderr, also into the document in JSON mode. */
 static void fail(struct doc *d, const char *what, const char *fmt, ...)
@@ -58,51 +68,38 @@ static void fail(struct doc *d, const char *what, const char *fmt, ...)
  * usage (already reported). */
 static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
 {
-	static const struct option longopts[] = {
-	    {"help", no_argument, NULL, 'h'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"route", required_argument, NULL, 'r'},
-	    {"sysroot", required_argument, NULL, 's'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
+	struct cli c;
+	char **ops;
+	int k;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'j':
+	cli_start(&c, &ifaces_cmd, argc, argv);
+	while ((k = cli_next(&c)) != CLI_END) {
+		switch (k) {
+		case O_HELP:
+			return cli_help(&ifaces_cmd, stdout) == 0 ? 1 : -1;
+		case O_JSON:
 			o->json = true;
 			break;
-		case 'r':
-			o->route = optarg;
+		case O_ROUTE:
+			o->route = c.arg;
 			break;
-		case 's':
-			o->sysroot = optarg;
+		case O_SYSROOT:
+			o->sysroot = c.arg;
 			break;
-		case ':':
-			fprintf(stderr,
-			        "netprobe ifaces: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			return -1;
 		default:
-			fprintf(stderr,
-			        "netprobe ifaces: unknown option '%s'\n",
-			        argv[optind - 1]);
+			cli_usage_error(&ifaces_cmd, stderr, "%s", c.err);
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netprobe ifaces: unexpected argument '%s'\n",
-		        argv[optind]);
+	if (cli_operands(&c, &ops) > 0) {
+		cli_usage_error(&ifaces_cmd, stderr,
+				"unexpected operand '%s'", ops[0]);
 		return -1;
 	}
 	if (o->route != NULL && *o->route == '\0') {
-		fprintf(stderr, "netprobe ifaces: empty --route destination\n");
+		cli_usage_error(&ifaces_cmd, stderr,
+				"empty --route destination");
 		return -1;
 	}
 	return 0;

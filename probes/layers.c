@@ -2,23 +2,32 @@
  * WSL, VM, NAT, bridges), each conclusion with its evidence. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "layers/layers.h"
 #include "kernel/nl.h"
 #include "base/sysroot.h"
 
-/* Same words as the SYNOPSIS in netprobe(1). */
-static void usage(FILE *fp)
-{
-	fprintf(fp, "usage: netprobe layers [--json] [--sysroot DIR]\n");
-}
+enum { O_JSON = 'j', O_HELP = 'h', O_SYSROOT = 256 };
+
+static const struct cli_opt layers_optv[] = {
+	CLI_OPT_JSON(O_JSON),
+	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	 "replay a node recorded under DIR instead of this one", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd layers_cmd = {
+	"netprobe layers", "[options]",
+	"Find how this process is attached: container, WSL, VM, NAT, bridges.",
+	layers_optv, sizeof(layers_optv) / sizeof(layers_optv[0]), NULL,
+};
 
 /* Human output: the conclusions, then the evidence, then the findings. */
 static void print_text(const struct layers *ly, const struct doc *d)
@@ -78,12 +87,6 @@ static int fail(struct doc *d, bool json, const char *msg,
 /* Collect, decide, emit; the exit status is the verdict. */
 int cmd_layers(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"sysroot", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *root = NULL;
 	bool json = false;
 	struct sysroot sr;
@@ -91,41 +94,29 @@ int cmd_layers(int argc, char **argv)
 	bool have_ifl = true;
 	struct layers ly;
 	struct doc d;
+	struct cli cl;
+	char **ops;
 	int c, rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+	cli_start(&cl, &layers_cmd, argc, argv);
+	while ((c = cli_next(&cl)) != CLI_END) {
 		switch (c) {
-		case 'j':
+		case O_JSON:
 			json = true;
 			break;
-		case 's':
-			root = optarg;
+		case O_SYSROOT:
+			root = cl.arg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr,
-				"netprobe layers: option '%s' needs a value\n",
-				argv[optind - 1]);
-			usage(stderr);
-			return 2;
+		case O_HELP:
+			return cli_help(&layers_cmd, stdout) == 0 ? 0 : 2;
 		default:
-			fprintf(stderr,
-				"netprobe layers: unknown option '%s'\n",
-				argv[optind - 1]);
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&layers_cmd, stderr, "%s",
+					       cl.err);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netprobe layers: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		return 2;
-	}
+	if (cli_operands(&cl, &ops) > 0)
+		return cli_usage_error(&layers_cmd, stderr,
+				       "unexpected operand '%s'", ops[0]);
 	if (doc_init(&d, "netprobe", "layers") < 0) {
 		fprintf(stderr, "netprobe layers: cannot build the document\n");
 		return 2;

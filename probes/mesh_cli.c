@@ -1,64 +1,79 @@
-/* netprobe mesh's command line: the usage text, the options and their
+/* netprobe mesh's command line: the option table, the values and their
  * combinations. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/cli.h"
 #include "base/parse.h"
 #include "mesh_int.h"
 #include "probe/meshplan.h"
 #include "probe/portspec.h"
+#include "report.h"
 
-/* Printed by --help (stdout) and after bad usage (stderr). */
-static const char usage_text[] =
-    "usage: netprobe mesh [-hqv] [--hosts file|list] [--rendezvous "
-    "host[:port]]\n"
-    "                     [-p port] [-k token-file] [--join-timeout dur]\n"
-    "                     [--concurrency n] [--all-pairs n] [--ports "
-    "spec]\n"
-    "                     [--out dir] [--format fmt] [-o file] [--fail-on "
-    "level]\n"
-    "\n"
-    "One process per node (srun, mpirun, torchrun-style variables, a "
-    "Kubernetes\n"
-    "Job, pdsh): together they test every node against every other; node "
-    "0\n"
-    "writes the report.\n"
-    "\n"
-    "  --hosts file|list     the members in order, the same on every "
-    "node: a file\n"
-    "                        of names or addresses, or a list "
-    "(node[01-16])\n"
-    "  --rendezvous h[:p]    node 0's address where the launcher gives "
-    "none\n"
-    "                        (Open MPI, PMIx)\n"
-    "  -p, --port N          every node's responder and node 0's "
-    "rendezvous\n"
-    "                        (default MASTER_PORT, else 7470)\n"
-    "  -k, --token-file F    shared secret: joins and probes prove it\n"
-    "  --join-timeout DUR    how long node 0 waits for the members "
-    "(default 60s)\n"
-    "  --concurrency N       peers one node probes at once (default 32)\n"
-    "  --all-pairs N         every pair up to N nodes, above it each "
-    "node\n"
-    "                        probes log2(N) others (default 32)\n"
-    "  --ports SPEC          framework ports to test too (torch,ray,...)\n"
-    "  -q, --quick           no heartbeat, no path MTU search\n"
-    "  --out DIR             keep every node's document there (node 0)\n"
-    "  --format FMT          the report: text, markdown, html, json or "
-    "junit\n"
-    "  -o, --output FILE     write the report there (default stdout)\n"
-    "  --fail-on LEVEL       fault (default), warning or never\n"
-    "  -v, --verbose         say what each step does, on stderr\n"
-    "  -h, --help            print this help\n"
-    "\n"
-    "Membership, first found: --hosts, Slurm (SLURM_JOB_NODELIST, "
-    "SLURM_NODEID),\n"
-    "MASTER_ADDR with RANK/WORLD_SIZE or NODE_RANK/NNODES, Open MPI "
-    "(OMPI_COMM_\n"
-    "WORLD_RANK/SIZE), PMIx (PMIX_RANK). Exit status on every node: 0 "
-    "healthy,\n"
-    "1 a fault anywhere, 2 could not run.\n";
+enum {
+	O_PORT = 'p',
+	O_TOKEN = 'k',
+	O_OUTPUT = 'o',
+	O_QUICK = 'q',
+	O_VERBOSE = 'v',
+	O_JSON = 'j',
+	O_HELP = 'h',
+	O_HOSTS = 256,
+	O_RENDEZVOUS,
+	O_JOIN,
+	O_CONCURRENCY,
+	O_PAIRS,
+	O_PORTS,
+	O_OUT,
+	O_FORMAT,
+	O_FAILON,
+};
+
+static const struct cli_opt mesh_optv[] = {
+	{O_HOSTS, 0, "hosts", CLI_REQUIRED, "FILE|LIST", NULL,
+	 "the members in order, the same on every node", false},
+	{O_RENDEZVOUS, 0, "rendezvous", CLI_REQUIRED, "HOST[:PORT]", NULL,
+	 "node 0 where the launcher names none (MPI)", false},
+	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "MASTER_PORT/7470",
+	 "responders, rendezvous", false},
+	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	 "shared secret: joins and probes prove it", false},
+	{O_JOIN, 0, "join-timeout", CLI_REQUIRED, "TIME", "60s",
+	 "how long node 0 waits for members", false},
+	{O_CONCURRENCY, 0, "concurrency", CLI_REQUIRED, "N", "32",
+	 "peers one node probes at once", false},
+	{O_PAIRS, 0, "all-pairs", CLI_REQUIRED, "N", NULL,
+	 "every pair up to N nodes, above: log2(n) each", false},
+	{O_PORTS, 0, "ports", CLI_REQUIRED, "SPEC", NULL,
+	 "framework ports to test too (torch,ray,...)", false},
+	{O_QUICK, 'q', "quick", CLI_FLAG, NULL, NULL,
+	 "no heartbeat, no path MTU search", false},
+	{O_OUT, 0, "out", CLI_REQUIRED, "DIR", NULL,
+	 "node 0 keeps every node's document there", false},
+	{O_FORMAT, 0, "format", CLI_REQUIRED, "FORMAT", "text",
+	 "text, markdown, html, json or junit", false},
+	CLI_OPT_JSON(O_JSON),
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
+	 "node 0 writes the report to FILE", false},
+	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
+	 "exit 1 from: warning, fault, never", false},
+	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
+	 "say what each step does, on stderr", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd mesh_cmd = {
+	"netprobe mesh", "[options]",
+	"One process per node (srun, mpirun, torchrun-style variables, a "
+	"Kubernetes\nJob, pdsh): together they test every node against every "
+	"other; node 0\nwrites the report.",
+	mesh_optv, sizeof(mesh_optv) / sizeof(mesh_optv[0]),
+	"Membership, first found: --hosts, Slurm (SLURM_JOB_NODELIST, "
+	"SLURM_NODEID),\nMASTER_ADDR with RANK/WORLD_SIZE or NODE_RANK/NNODES, "
+	"Open MPI\n(OMPI_COMM_WORLD_RANK/SIZE), PMIx (PMIX_RANK). --all-pairs "
+	"is 32;\n--json is --format json. Exit status on every node: 0 "
+	"healthy, 1 a fault\nanywhere, 2 could not run.\n",
+};
 
 /* Prints a bad option value and returns 2. */
 static int bad(const char *what, const char *v, const char *why)
@@ -83,62 +98,41 @@ static int num(const char *what, const char *v, long long lo, long long hi,
 /* The option values that need checking beyond their syntax. */
 static int check(struct mesh_opts *o)
 {
-	static const char *const fmts[] = {"text", "markdown", "md",
-	                                   "html", "json",     "junit"};
+	enum report_format f;
+	enum report_fail_on fo;
 	struct port_list pl;
 	struct portspec_err e;
-	bool ok = false;
+	int r;
 
-	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-		ok |= strcmp(o->format, fmts[i]) == 0;
-	if (!ok)
+	if (report_format_parse(o->format, &f) < 0)
 		return bad("format", o->format,
 		           "use text, markdown, html, json or junit");
-	if (strcmp(o->fail_on, "fault") != 0 &&
-	    strcmp(o->fail_on, "warning") != 0 &&
-	    strcmp(o->fail_on, "never") != 0)
+	if (report_fail_on_parse(o->fail_on, &fo) < 0)
 		return bad("fail-on level", o->fail_on,
 		           "use fault, warning or never");
-	if (o->ports != NULL) {
-		int r;
-
-		if (strlen(o->ports) > PROTO_MESH_PORTS_MAX)
-			return bad("ports", o->ports, "longer than 200 bytes");
-		port_list_init(&pl);
-		r = portspec_parse(o->ports, &pl, &e);
-		port_list_free(&pl);
-		if (r < 0) {
-			fprintf(stderr,
-			        "netprobe mesh: invalid ports '%s': %s\n",
-			        e.token, e.why);
-			return 2;
-		}
+	if (o->ports == NULL)
+		return 0;
+	if (strlen(o->ports) > PROTO_MESH_PORTS_MAX)
+		return bad("ports", o->ports, "longer than 200 bytes");
+	port_list_init(&pl);
+	r = portspec_parse(o->ports, &pl, &e);
+	port_list_free(&pl);
+	if (r < 0) {
+		fprintf(stderr, "netprobe mesh: invalid ports '%s': %s\n",
+		        e.token, e.why);
+		return 2;
 	}
 	return 0;
 }
 
-/* getopt_long in GNU order, then the values checked. */
+/* The options in GNU order, then the values checked. Returns 0, 1 after
+ * --help, or 2 (reported). */
 int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 {
-	static const struct option longopts[] = {
-	    {"hosts", required_argument, NULL, 'H'},
-	    {"rendezvous", required_argument, NULL, 'R'},
-	    {"port", required_argument, NULL, 'p'},
-	    {"token-file", required_argument, NULL, 'k'},
-	    {"join-timeout", required_argument, NULL, 'J'},
-	    {"concurrency", required_argument, NULL, 'C'},
-	    {"all-pairs", required_argument, NULL, 'A'},
-	    {"ports", required_argument, NULL, 'P'},
-	    {"out", required_argument, NULL, 'O'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"fail-on", required_argument, NULL, 'F'},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	bool json = false, fmt_given = false;
 	const char *why;
+	struct cli cl;
+	char **ops;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
@@ -147,81 +141,78 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 	o->pairs = MESHPLAN_ALL_PAIRS;
 	o->format = "text";
 	o->fail_on = "fault";
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:k:o:qvh", longopts, NULL)) !=
-	       -1) {
+	cli_start(&cl, &mesh_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
 		switch (ch) {
-		case 'H':
-			o->hosts = optarg;
+		case O_HOSTS:
+			o->hosts = cl.arg;
 			break;
-		case 'R':
-			o->rendezvous = optarg;
+		case O_RENDEZVOUS:
+			o->rendezvous = cl.arg;
 			break;
-		case 'p':
-			if (num("port", optarg, 1, 65535, &o->port))
+		case O_PORT:
+			if (num("port", cl.arg, 1, 65535, &o->port))
 				return 2;
 			break;
-		case 'k':
-			o->token_file = optarg;
+		case O_TOKEN:
+			o->token_file = cl.arg;
 			break;
-		case 'J':
-			if (parse_duration_us(optarg, 1000000, 3600000000LL,
+		case O_JOIN:
+			if (parse_duration_us(cl.arg, 1000000, 3600000000LL,
 			                      &o->join_us, &why) < 0)
-				return bad("join timeout", optarg, why);
+				return bad("join timeout", cl.arg, why);
 			break;
-		case 'C':
-			if (num("concurrency", optarg, 1, MESH_MAX_CONCURRENCY,
+		case O_CONCURRENCY:
+			if (num("concurrency", cl.arg, 1, MESH_MAX_CONCURRENCY,
 			        &o->concurrency))
 				return 2;
 			break;
-		case 'A':
-			if (num("all-pairs limit", optarg, 2, MESH_MAX_NODES,
+		case O_PAIRS:
+			if (num("all-pairs limit", cl.arg, 2, MESH_MAX_NODES,
 			        &o->pairs))
 				return 2;
 			break;
-		case 'P':
-			o->ports = optarg;
+		case O_PORTS:
+			o->ports = cl.arg;
 			break;
-		case 'O':
-			o->out_dir = optarg;
+		case O_OUT:
+			o->out_dir = cl.arg;
 			break;
-		case 'f':
-			o->format = optarg;
+		case O_FORMAT:
+			o->format = cl.arg;
+			fmt_given = true;
 			break;
-		case 'o':
-			o->output = optarg;
+		case O_JSON:
+			json = true;
 			break;
-		case 'F':
-			o->fail_on = optarg;
+		case O_OUTPUT:
+			o->output = cl.arg;
 			break;
-		case 'q':
+		case O_FAILON:
+			o->fail_on = cl.arg;
+			break;
+		case O_QUICK:
 			o->quick = true;
 			break;
-		case 'v':
+		case O_VERBOSE:
 			o->verbose++;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		case ':':
-			fprintf(stderr,
-			        "netprobe mesh: option '%s' needs a value\n",
-			        argv[optind - 1]);
-			fputs(usage_text, stderr);
-			return 2;
+		case O_HELP:
+			return cli_help(&mesh_cmd, stdout) == 0 ? 1 : 2;
 		default:
-			fprintf(stderr, "netprobe mesh: unknown option '%s'\n",
-			        argv[optind - 1]);
-			fputs(usage_text, stderr);
-			return 2;
+			return cli_usage_error(&mesh_cmd, stderr, "%s", cl.err);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netprobe mesh: unexpected argument '%s'\n",
-		        argv[optind]);
-		fputs(usage_text, stderr);
-		return 2;
+	if (cli_operands(&cl, &ops) > 0)
+		return cli_usage_error(&mesh_cmd, stderr,
+		                       "unexpected operand '%s'", ops[0]);
+	if (json) {
+		if (fmt_given && strcmp(o->format, "json") != 0)
+			return cli_usage_error(&mesh_cmd, stderr,
+			                       "--json and --format '%s' both "
+			                       "choose the report's format",
+			                       o->format);
+		o->format = "json";
 	}
 	return check(o);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cli.h"
 #include "commands.h"
 
 struct command {
@@ -28,44 +29,86 @@ static const struct command commands[] = {
 /* Usage goes to stdout for --help (exit 0), stderr for misuse (exit 2). */
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: netprobe [-hV] command [options] [args]\n\n"
+	fprintf(fp, "usage: netprobe [-hV] COMMAND [options] [operands]\n\n"
 		    "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(fp, "\n'netprobe COMMAND --help' describes a command; "
-		    "see netprobe(1).\n");
+	fprintf(fp, "\n'netprobe COMMAND --help' (or 'netprobe help COMMAND') "
+		    "describes a command;\nsee netprobe(1).\n");
+}
+
+/* "netprobe help CMD" is "netprobe CMD --help". */
+static int help_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		char *argv[] = {(char *)commands[i].name, (char *)"--help",
+				NULL};
+
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].fn(2, argv);
+	}
+	return -1;
+}
+
+/* A misspelt command: the closest name, if one is close. */
+static void unknown_command(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	const char *best;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	best = cli_closest(name, names, sizeof(names) / sizeof(names[0]));
+	if (best)
+		fprintf(stderr,
+			"netprobe: unknown command '%s' (did you mean '%s'?)\n",
+			name, best);
+	else
+		fprintf(stderr, "netprobe: unknown command '%s'\n", name);
+	fprintf(stderr, "Try 'netprobe --help' for the list of commands.\n");
 }
 
 int main(int argc, char **argv)
 {
 	const char *name;
-	int rc;
+	int rc = -1;
 
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	name = argv[1];
-	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 ||
-	    strcmp(name, "help") == 0) {
-		usage(stdout);
-		return fflush(stdout) == 0 ? 0 : 2;
-	}
-	if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
-		printf("netprobe %s\n", NETPROBE_VERSION);
-		return fflush(stdout) == 0 ? 0 : 2;
-	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(name, commands[i].name) != 0)
-			continue;
-		rc = commands[i].fn(argc - 1, argv + 1);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			fprintf(stderr, "netprobe: error writing output\n");
+	if (strcmp(name, "help") == 0 && argc > 2) {
+		rc = help_of(argv[2]);
+		if (rc < 0) {
+			unknown_command(argv[2]);
 			return 2;
 		}
-		return rc;
+	} else if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 ||
+		   strcmp(name, "help") == 0) {
+		usage(stdout);
+		rc = 0;
+	} else if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
+		printf("netprobe %s\n", NETPROBE_VERSION);
+		rc = 0;
+	} else if (name[0] == '-') {
+		fprintf(stderr, "netprobe: unknown option '%s': options come "
+				"after the command\n", name);
+		fprintf(stderr,
+			"Try 'netprobe --help' for the list of commands.\n");
+		return 2;
 	}
-	fprintf(stderr, "netprobe: unknown command '%s'\n", name);
-	usage(stderr);
-	return 2;
+	for (size_t i = 0; rc < 0 && i < sizeof(commands) / sizeof(commands[0]);
+	     i++)
+		if (strcmp(name, commands[i].name) == 0)
+			rc = commands[i].fn(argc - 1, argv + 1);
+	if (rc < 0) {
+		unknown_command(name);
+		return 2;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "netprobe: error writing output\n");
+		return 2;
+	}
+	return rc;
 }

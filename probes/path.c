@@ -1,11 +1,11 @@
 /* netprobe path: the route the kernel uses toward a peer and the path MTU
  * measured against its responder, with mtu-blackhole and mtu-mismatch
  * findings and the MTU to set. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "base/parse.h"
@@ -13,24 +13,25 @@
 #include "scan.h"
 #include "base/sysroot.h"
 
-/* Usage to stdout for --help, to stderr for misuse. */
-static void usage(FILE *fp)
-{
-	fprintf(
-	    fp,
-	    "usage: netprobe path [--json] [--timeout time] [--min size] "
-	    "[--max size]\n"
-	    "                     host[:port]\n"
-	    "\n"
-	    "  --timeout time  bound on the whole MTU search (default 5s)\n"
-	    "  --min size      smallest IP packet tried (default 576, IPv6 "
-	    "1280)\n"
-	    "  --max size      largest IP packet tried (default: the "
-	    "interface MTU)\n"
-	    "  --json          write the JSON document\n"
-	    "\n"
-	    "The peer runs `netprobe serve` (UDP port 7470 unless given).\n");
-}
+enum { O_JSON = 'j', O_TIMEOUT = 't', O_HELP = 'h', O_MIN = 256, O_MAX };
+
+static const struct cli_opt path_optv[] = {
+	CLI_OPT_JSON(O_JSON),
+	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "5s",
+	 "bound on the whole MTU search", false},
+	{O_MIN, 0, "min", CLI_REQUIRED, "SIZE", "576, IPv6 1280",
+	 "smallest IP packet tried", false},
+	{O_MAX, 0, "max", CLI_REQUIRED, "SIZE", "the interface MTU",
+	 "largest IP packet tried", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd path_cmd = {
+	"netprobe path", "[options] HOST[:PORT]",
+	"Find the route toward a peer and the largest packet that crosses.",
+	path_optv, sizeof(path_optv) / sizeof(path_optv[0]),
+	"The peer runs `netprobe serve` (UDP port 7470 unless given).\n",
+};
 
 /* "1350 ok" or "1351 lost", comma separated, into buf. */
 static void probes_line(const struct pmtu_result *p, char *buf, size_t len)
@@ -122,15 +123,6 @@ static int size_opt(const char *name, const char *arg, unsigned *out)
 
 int cmd_path(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_MIN, O_MAX };
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, O_JSON},
-	    {"timeout", required_argument, NULL, 't'},
-	    {"min", required_argument, NULL, O_MIN},
-	    {"max", required_argument, NULL, O_MAX},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct path_opts o;
 	struct path_result *r;
 	struct sysroot sr;
@@ -139,47 +131,45 @@ int cmd_path(int argc, char **argv)
 	const char *why;
 	char err[512];
 	bool json = false, ran;
-	int c, rc;
+	struct cli cl;
+	char **ops;
+	int c, rc, nops;
 
 	path_opts_default(&o);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ht:", longopts, NULL)) != -1) {
+	cli_start(&cl, &path_cmd, argc, argv);
+	while ((c = cli_next(&cl)) != CLI_END) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 't':
-			if (parse_duration_us(optarg, 100000, 60000000,
+		case O_HELP:
+			return cli_help(&path_cmd, stdout) == 0 ? 0 : 2;
+		case O_TIMEOUT:
+			if (parse_duration_us(cl.arg, 100000, 60000000,
 			                      &o.deadline_us, &why) < 0) {
 				fprintf(stderr,
 				        "netprobe path: invalid timeout '%s': "
 				        "%s\n",
-				        optarg, why);
+				        cl.arg, why);
 				return 2;
 			}
 			break;
 		case O_MIN:
-			if (size_opt("--min", optarg, &o.min_size))
+			if (size_opt("--min", cl.arg, &o.min_size))
 				return 2;
 			break;
 		case O_MAX:
-			if (size_opt("--max", optarg, &o.max_size))
+			if (size_opt("--max", cl.arg, &o.max_size))
 				return 2;
 			break;
 		case O_JSON:
 			json = true;
 			break;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&path_cmd, stderr, "%s", cl.err);
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "netprobe path: %s\n",
-		        optind < argc ? "one peer only" : "which peer?");
-		usage(stderr);
-		return 2;
-	}
+	nops = cli_operands(&cl, &ops);
+	if (nops != 1)
+		return cli_usage_error(&path_cmd, stderr, "%s",
+				       nops ? "one peer only" : "which peer?");
 	if (o.min_size && o.max_size && o.min_size > o.max_size) {
 		fprintf(stderr, "netprobe path: --min %u is above --max %u\n",
 		        o.min_size, o.max_size);
@@ -190,7 +180,7 @@ int cmd_path(int argc, char **argv)
 		fprintf(stderr, "netprobe path: out of memory\n");
 		return 2;
 	}
-	ran = path_collect(argv[optind], &o, r, err, sizeof(err)) == 0;
+	ran = path_collect(ops[0], &o, r, err, sizeof(err)) == 0;
 	if (!ran) {
 		doc_add_error(&d, "path", "%s", err);
 		if (!json)

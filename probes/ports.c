@@ -1,7 +1,6 @@
 /* netprobe ports HOST PORTS: parallel TCP connects classified from SYN-ACK,
  * RST, ICMP and timeouts; UDP and sample ports through the responder;
  * --both-ways asks the responder to connect back. */
-#include <getopt.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
 #include "base/parse.h"
@@ -32,27 +32,63 @@ struct opts {
 	const char *token_file;
 };
 
-/* The usage text with the presets; stdout for --help, stderr on misuse. */
-static void usage(FILE *fp)
+enum {
+	O_JSON = 'j',
+	O_OUTPUT = 'o',
+	O_TIMEOUT = 't',
+	O_PARALLEL = 'P',
+	O_TOKEN = 'k',
+	O_HELP = 'h',
+	O_BOTH = 256,
+	O_RESP_PORT,
+};
+
+static const struct cli_opt ports_optv[] = {
+	CLI_OPT_JSON(O_JSON),
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
+	 "also write the JSON document to FILE", false},
+	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "2s",
+	 "how long each port may take to answer", false},
+	{O_PARALLEL, 'P', "parallel", CLI_REQUIRED, "N", "1024",
+	 "connects in flight at once", false},
+	{O_BOTH, 0, "both-ways", CLI_FLAG, NULL, NULL,
+	 "also have the responder connect back to us", false},
+	{O_RESP_PORT, 0, "responder-port", CLI_REQUIRED, "PORT", "7470",
+	 "the responder's port on HOST", false},
+	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	 "the responder's shared secret, one line", false},
+	CLI_OPT_HELP,
+};
+
+/* The presets go after the options: cli_help prints them from here. */
+static char ports_more[2048];
+
+static const struct cli_cmd ports_cmd = {
+	"netprobe ports", "[options] HOST PORTS",
+	"Test TCP and UDP ports on a peer: open, closed, filtered, prohibited.",
+	ports_optv, sizeof(ports_optv) / sizeof(ports_optv[0]), ports_more,
+};
+
+/* Fills ports_more with the port syntax and the presets. */
+static void ports_help_more(void)
 {
-	size_t n;
+	size_t n, off;
 	const struct portspec_preset *p = portspec_presets(&n);
 
-	fprintf(fp,
-		"usage: netprobe ports [--json] [-o file] [--timeout time] "
-		"[--parallel n]\n"
-		"                      [--both-ways] [--responder-port port] "
-		"[--token-file file]\n"
-		"                      host ports\n\n"
-		"ports: a comma list of PORT, LO-HI, each with /tcp (default),"
-		" /udp or\n"
-		"/tcp+udp, and presets (at most %d ports in all):\n",
-		PORTSPEC_MAX);
-	for (size_t i = 0; i < n; i++)
-		fprintf(fp, "  %-10s %s\n", p[i].name, p[i].doc);
-	fprintf(fp, "\nUDP ports and sample ports are tested only through a "
-		    "responder (netprobe serve)\non the host; exit 0 all open,"
-		    " 1 some not open, 2 could not run.\n");
+	off = (size_t)snprintf(
+	    ports_more, sizeof(ports_more),
+	    "PORTS: a comma list of PORT, LO-HI, each with /tcp (default), "
+	    "/udp or\n/tcp+udp, and presets (at most %d ports in all):\n",
+	    PORTSPEC_MAX);
+	for (size_t i = 0; i < n && off < sizeof(ports_more); i++)
+		off += (size_t)snprintf(ports_more + off,
+					sizeof(ports_more) - off,
+					"  %-10s %s\n", p[i].name, p[i].doc);
+	if (off < sizeof(ports_more))
+		snprintf(ports_more + off, sizeof(ports_more) - off,
+			 "\nUDP ports and sample ports are tested only through "
+			 "a responder (netprobe serve)\non the host; exit 0 all "
+			 "open, 1 some not open, 2 could not run.\n");
 }
 
 /* Reports a failure before any probing: stderr, and the document's
@@ -77,18 +113,9 @@ static int fail_early(const struct opts *o, const char *step,
 /* Options and the two operands. Returns 0, 1 for --help, or 2. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"json", no_argument, NULL, 'j'},
-		{"output", required_argument, NULL, 'o'},
-		{"timeout", required_argument, NULL, 't'},
-		{"parallel", required_argument, NULL, 'P'},
-		{"both-ways", no_argument, NULL, 'b'},
-		{"responder-port", required_argument, NULL, 'r'},
-		{"token-file", required_argument, NULL, 'T'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *err;
+	struct cli cl;
+	char **ops;
 	long long v;
 	int c;
 
@@ -96,69 +123,64 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->timeout_us = PORTSCAN_DEFAULT_TIMEOUT_US;
 	o->parallel = PORTSCAN_DEFAULT_PARALLEL;
 	o->resp_port = PROTO_DEFAULT_PORT;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ho:t:P:", lo, NULL)) != -1) {
+	cli_start(&cl, &ports_cmd, argc, argv);
+	while ((c = cli_next(&cl)) != CLI_END) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'j':
+		case O_HELP:
+			ports_help_more();
+			return cli_help(&ports_cmd, stdout) == 0 ? 1 : 2;
+		case O_JSON:
 			o->json = true;
 			break;
-		case 'o':
-			o->output = optarg;
+		case O_OUTPUT:
+			o->output = cl.arg;
 			break;
-		case 't':
-			if (parse_duration_us(optarg, 1000, 600000000LL,
+		case O_TIMEOUT:
+			if (parse_duration_us(cl.arg, 1000, 600000000LL,
 					      &o->timeout_us, &err) < 0) {
 				fprintf(stderr,
 					"netprobe ports: invalid timeout '%s': "
 					"%s (1ms to 10m)\n",
-					optarg, err);
+					cl.arg, err);
 				return 2;
 			}
 			break;
-		case 'P':
-			if (parse_num(optarg, 1, 65535, &v, &err) < 0) {
+		case O_PARALLEL:
+			if (parse_num(cl.arg, 1, 65535, &v, &err) < 0) {
 				fprintf(stderr,
 					"netprobe ports: invalid parallel '%s':"
 					" %s (1 to 65535)\n",
-					optarg, err);
+					cl.arg, err);
 				return 2;
 			}
 			o->parallel = (int)v;
 			break;
-		case 'b':
+		case O_BOTH:
 			o->both_ways = true;
 			break;
-		case 'T':
-			o->token_file = optarg;
+		case O_TOKEN:
+			o->token_file = cl.arg;
 			break;
-		case 'r':
-			if (parse_num(optarg, 1, 65535, &v, &err) < 0) {
+		case O_RESP_PORT:
+			if (parse_num(cl.arg, 1, 65535, &v, &err) < 0) {
 				fprintf(stderr,
 					"netprobe ports: invalid responder port"
 					" '%s': %s\n",
-					optarg, err);
+					cl.arg, err);
 				return 2;
 			}
 			o->resp_port = (int)v;
 			break;
 		default:
-			fprintf(stderr, "netprobe ports: unknown option '%s'\n",
-				argv[optind - 1]);
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&ports_cmd, stderr, "%s",
+					       cl.err);
 		}
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "netprobe ports: expected host and ports\n");
-		usage(stderr);
-		return 2;
-	}
-	o->host = argv[optind];
-	o->spec = argv[optind + 1];
+	if (cli_operands(&cl, &ops) != 2)
+		return cli_usage_error(&ports_cmd, stderr,
+				       "expected HOST and PORTS");
+	o->host = ops[0];
+	o->spec = ops[1];
 	return 0;
 }
 
@@ -257,7 +279,7 @@ static void print_by_state(const struct port_result *p, size_t n, bool col,
 static void emit_text(const struct opts *o, const struct ports_run *r,
 		      const struct doc *d)
 {
-	bool col = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
+	bool col = cli_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"));
 	size_t i;
 	json_t *f;
 

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "scan.h"
+#include "base/cli.h"
 #include "scan_int.h"
 
 /* Releases everything the run holds (not s itself). */
@@ -42,8 +43,8 @@ int cmd_scan(int argc, char **argv)
 		free(s);
 		return rc == 1 ? 0 : 2;
 	}
-	s->color = !s->o.json && !s->o.export && isatty(STDOUT_FILENO) &&
-	           getenv("NO_COLOR") == NULL;
+	s->color = !s->o.json && !s->o.export &&
+	           cli_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"));
 	if (doc_init(&s->d, "netprobe", "scan") < 0) {
 		rc = scan_fail(s, "memory", "out of memory");
 		goto out;

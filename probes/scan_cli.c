@@ -1,103 +1,106 @@
-/* netprobe scan's command line: the usage text, the options and their
- * combinations. */
-#include <getopt.h>
+/* netprobe scan's command line: the option table and the combinations. */
 #include <stdio.h>
 #include <string.h>
 
+#include "base/cli.h"
 #include "scan_int.h"
 
-/* Printed by --help (stdout) and after bad usage (stderr). */
-static const char usage_text[] =
-    "usage: netprobe scan [--json] [--export] [--sysroot dir] [--quick]\n"
-    "                     [--token-file file] [--peer host[:port]]...\n"
-    "\n"
-    "  --json              write the JSON document (netprobe-json(5))\n"
-    "  --export            print only `export NAME=value` lines for eval\n"
-    "  --sysroot dir       read /proc, /sys and /etc from a recorded tree\n"
-    "  --peer host[:port]  probe the `netprobe serve` on this peer "
-    "(repeatable;\n"
-    "                      port 7470 unless given): NAT, inbound, RTT, "
-    "path MTU\n"
-    "  --quick             with --peer: no heartbeat and no path MTU "
-    "search\n"
-    "  --token-file file   the responders' shared secret\n"
-    "  -h, --help          print this help\n"
-    "\n"
-    "Each peer takes at most 8 seconds; peers are probed one after "
-    "another.\n";
+enum {
+	O_JSON = 'j',
+	O_TOKEN = 'k',
+	O_HELP = 'h',
+	O_EXPORT = 256,
+	O_RANK0,
+	O_SYSROOT,
+	O_PEER,
+	O_QUICK,
+};
 
-/* getopt_long in GNU order, then the combinations: --quick and
- * --token-file need --peer, --json and --export exclude each other. */
+static const struct cli_opt scan_optv[] = {
+	CLI_OPT_JSON(O_JSON),
+	{O_EXPORT, 0, "export", CLI_FLAG, NULL, NULL,
+	 "print only `export NAME=value` lines for eval", false},
+	{O_RANK0, 0, "rank0", CLI_FLAG, NULL, NULL,
+	 "with --export: rank 0 runs here, export MASTER_ADDR", false},
+	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	 "replay a node recorded under DIR instead of this one", false},
+	{O_PEER, 0, "peer", CLI_REQUIRED, "HOST[:PORT]", NULL,
+	 "probe the responder there (repeatable)", false},
+	{O_QUICK, 0, "quick", CLI_FLAG, NULL, NULL,
+	 "with --peer: no heartbeat, no path MTU search", false},
+	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	 "the responders' shared secret, one line", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd scan_cmd = {
+	"netprobe scan", "[options]",
+	"Diagnose this node and recommend the interface for NCCL, Gloo, torch, "
+	"Ray\nand Open MPI.",
+	scan_optv, sizeof(scan_optv) / sizeof(scan_optv[0]),
+	"A peer's port is 7470 unless given. Each peer takes at most 11 "
+	"seconds (NAT,\ninbound, RTT, path MTU); peers are probed one after "
+	"another.\n",
+};
+
+/* The options in GNU order, then the combinations: --quick and
+ * --token-file need --peer, --rank0 needs --export, --json and --export
+ * exclude each other. */
 int scan_parse(int argc, char **argv, struct scan_opts *o)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, NULL, 'j'},
-	    {"export", no_argument, NULL, 'e'},
-	    {"sysroot", required_argument, NULL, 's'},
-	    {"peer", required_argument, NULL, 'p'},
-	    {"quick", no_argument, NULL, 'q'},
-	    {"token-file", required_argument, NULL, 'T'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct cli cl;
+	char **ops;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	cli_start(&cl, &scan_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
 		switch (ch) {
-		case 'j':
+		case O_JSON:
 			o->json = true;
 			break;
-		case 'e':
+		case O_EXPORT:
 			o->export = true;
 			break;
-		case 's':
-			o->sysroot = optarg;
+		case O_RANK0:
+			o->rank0 = true;
 			break;
-		case 'p':
+		case O_SYSROOT:
+			o->sysroot = cl.arg;
+			break;
+		case O_PEER:
 			if (o->npeers >= SCAN_MAX_PEERS) {
 				fprintf(stderr,
 				        "netprobe scan: too many peers "
 				        "'%s': at most %d\n",
-				        optarg, SCAN_MAX_PEERS);
+				        cl.arg, SCAN_MAX_PEERS);
 				return 2;
 			}
-			o->peers[o->npeers++] = optarg;
+			o->peers[o->npeers++] = cl.arg;
 			break;
-		case 'q':
+		case O_QUICK:
 			o->quick = true;
 			break;
-		case 'T':
-			o->token_file = optarg;
+		case O_TOKEN:
+			o->token_file = cl.arg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		case ':':
-			fprintf(stderr,
-			        "netprobe scan: option '%s' needs a "
-			        "value\n",
-			        argv[optind - 1]);
-			fputs(usage_text, stderr);
-			return 2;
+		case O_HELP:
+			return cli_help(&scan_cmd, stdout) == 0 ? 1 : 2;
 		default:
-			fprintf(stderr, "netprobe scan: unknown option '%s'\n",
-			        argv[optind - 1]);
-			fputs(usage_text, stderr);
-			return 2;
+			return cli_usage_error(&scan_cmd, stderr, "%s", cl.err);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "netprobe scan: unexpected argument '%s'\n",
-		        argv[optind]);
-		fputs(usage_text, stderr);
-		return 2;
-	}
+	if (cli_operands(&cl, &ops) > 0)
+		return cli_usage_error(&scan_cmd, stderr,
+		                       "unexpected operand '%s'", ops[0]);
 	if ((o->quick || o->token_file != NULL) && o->npeers == 0) {
 		fprintf(stderr, "netprobe scan: option '%s' needs --peer\n",
 		        o->quick ? "--quick" : "--token-file");
+		return 2;
+	}
+	if (o->rank0 && !o->export) {
+		fprintf(stderr, "netprobe scan: option '--rank0' needs "
+		                "--export\n");
 		return 2;
 	}
 	if (o->json && o->export) {

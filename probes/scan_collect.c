@@ -80,15 +80,36 @@ static int route_cmp(const void *a, const void *b)
 	return (x->metric > y->metric) - (x->metric < y->metric);
 }
 
+/* The frameworks' settings: the live process's environment, or the one
+ * a recorded sysroot holds (never the live one: it belongs to another
+ * node than the one replayed). */
+static void scan_env_collect(struct scan *s)
+{
+	if (sysroot_is_live(&s->sr)) {
+		scan_env_from_process(&s->env);
+		return;
+	}
+	if (env_record_read(&s->sr, &s->envrec) < 0)
+		doc_add_error(&s->d, "environment",
+		              "cannot read '%s%s': %s; the settings were not "
+		              "checked",
+		              s->sr.dir, ENV_RECORD_PATH, strerror(errno));
+	scan_env_from_record(&s->envrec, &s->env);
+}
+
 /* Only the interface list is required; every other step that fails
  * leaves an error in the document and the scan goes on without it. */
 int scan_collect(struct scan *s)
 {
-	if (iface_collect(&s->ifaces, &s->sr) < 0)
-		return scan_fail(s, "netlink", "cannot list interfaces%s%s: %s",
-		                 sysroot_is_live(&s->sr) ? "" : " in '",
-		                 sysroot_is_live(&s->sr) ? "" : s->sr.dir,
-		                 strerror(errno));
+	if (iface_collect(&s->ifaces, &s->sr) < 0) {
+		if (sysroot_is_live(&s->sr))
+			return scan_fail(s, "netlink",
+			                 "cannot list interfaces: %s",
+			                 strerror(errno));
+		return scan_fail(s, "netlink",
+		                 "cannot list interfaces in '%s': %s",
+		                 s->sr.dir, strerror(errno));
+	}
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
 	                   &s->ndefaults) < 0) {
 		doc_add_error(&s->d, "route",
@@ -115,7 +136,10 @@ int scan_collect(struct scan *s)
 		doc_add_error(&s->d, "live",
 		              "recorded sysroot: bind(), getaddrinfo and route "
 		              "lookups were skipped");
-	scan_env_from_process(&s->env);
+	scan_env_collect(s);
+	/* NCCL reads its configuration files under the environment: a scan
+	 * after the report's /etc/nccl.conf advice must see it too */
+	scan_env_apply_conf(&s->env, &s->sr, &s->nccl_conf);
 	if (s->o.npeers > 0 && s->env.nodes == 0)
 		s->env.nodes = 2; /* peers on other nodes were named */
 	scan_master(s);

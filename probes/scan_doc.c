@@ -55,6 +55,47 @@ static void path_json_recommend(json_t *path, const char *ifname)
 	                        : json_null());
 }
 
+/* What NCCL's configuration files set and the environment did not: each
+ * variable with its value and the file (empty object when none). */
+static json_t *nccl_conf_json(const struct nccl_conf *c)
+{
+	json_t *o = json_object();
+	const struct {
+		const char *name, *value, *from;
+	} v[] = {{"NCCL_SOCKET_IFNAME", c->ifname, c->ifname_from},
+	         {"NCCL_SOCKET_FAMILY", c->family, c->family_from},
+	         {"NCCL_COMM_ID", c->comm_id, c->comm_id_from}};
+
+	for (size_t i = 0; o != NULL && i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i].from[0] != '\0' &&
+		    json_object_set_new(o, v[i].name,
+		                        json_pack("{s:s, s:s}", "value",
+		                                  v[i].value, "file",
+		                                  v[i].from)) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+/* What the frameworks will advertise from this node, each with why. */
+static json_t *advertised_json(const struct scan *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < s->nadv; i++)
+		if (json_array_append_new(
+		        a, json_pack("{s:s, s:s, s:s, s:s}", "framework",
+		                     advert_fw_name(s->adv[i].fw), "address",
+		                     s->adv[i].addr, "interface",
+		                     s->adv[i].ifname, "why", s->adv[i].why)) <
+		    0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* The peers' objects move into the document; the path objects learn
  * the recommendation, which did not exist when the paths were probed. */
 int scan_build_doc(struct scan *s)
@@ -78,6 +119,8 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->d, "routes", routes_json(s)) ||
 	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
 	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
+	    doc_set(&s->d, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
+	    doc_set(&s->d, "advertised", advertised_json(s)) ||
 	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->d, "peers", peers) ||
 	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/sysroot.h"
+#include "decide/advertise.h"
 #include "decide/decide.h"
 #include "decide/fwcmd.h"
 #include "decide/recommend.h"
@@ -26,17 +27,20 @@
 #define SCAN_MAX_ROUTES 16
 #define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
 /* Each peer: 1 s per request (connect and hello, reflection,
- * connect-back), 1 s of heartbeat, about 1.5 s of outbound connects to
- * the peer's ephemeral samples, 2 s of path MTU search; a peer that
- * started inside PEER_BOUND_US times the peers finishes within it. */
+ * connect-back) and 1.4 s to retry connect-back ports whose SYN got no
+ * answer (probe/synretry.h), 1 s of heartbeat, about 1.5 s of outbound
+ * connects to the peer's ephemeral samples and 1.4 s to retry the lost
+ * ones, 2 s of path MTU search; a peer that started inside PEER_BOUND_US
+ * times the peers finishes within it. */
 #define PEER_STEP_US 1000000LL
 #define PEER_HEARTBEAT_US 1000000LL
 #define PEER_PATH_US 2000000LL
-#define PEER_BOUND_US 8000000LL
+#define PEER_BOUND_US 11000000LL
 #define PEER_SLACK_US 1000000LL
 
 struct scan_opts {
 	bool json, export, quick;
+	bool rank0; /* --rank0: this node runs rank 0, export MASTER_ADDR */
 	const char *sysroot;
 	const char *token_file;
 	const char *peers[SCAN_MAX_PEERS];
@@ -58,11 +62,19 @@ struct scan {
 	bool have_layers;
 	struct hostname_info host;
 	struct scan_env env;
+	struct env_record envrec; /* a recorded sysroot's environment */
+	struct nccl_conf nccl_conf; /* NCCL's configuration files */
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
 	struct peer_verdict *peers; /* room for o.npeers (or the mesh's) */
 	json_t **peer_json;         /* the probes' objects, owned */
 	size_t npeers, cap_peers;
+	struct advert adv[ADV_MAX]; /* what the frameworks will advertise */
+	size_t nadv;
+	struct reach_result reach[SCAN_MAX_PEERS * ADV_MAX];
+	size_t nreach; /* the peers' answers for each advertised address */
+	struct src_reach sreach[SRC_REACH_MAX]; /* scan_setting_reach */
+	size_t nsreach;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	bool quiet;              /* scan_recommend_quiet: no output at all */
@@ -101,6 +113,12 @@ int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
 /* scan_peers.c: room for n peers (peers and peer_json). Returns 0, or
  * -1 on no memory. */
 int scan_peers_alloc(struct scan *s, size_t n);
+
+/* scan_reach.c: from each interface NCCL_SOCKET_IFNAME or
+ * GLOO_SOCKET_IFNAME selects that is not the route's toward an answering
+ * peer, one connection to that peer's responder; into s->sreach and the
+ * peer's `reach_from`. Live system only. */
+void scan_setting_reach(struct scan *s);
 
 /* scan_decide.c: recommend() over what was collected. Returns 0, or 2 on
  * no memory (reported). */

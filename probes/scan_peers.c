@@ -11,6 +11,7 @@
 #include "kernel/portrange.h"
 #include "decide/peerdecide.h"
 #include "probe/peercheck.h"
+#include "probe/reach.h"
 #include "scan_int.h"
 #include "wire/client.h"
 
@@ -61,6 +62,64 @@ static int split_peer(const char *spec, char *host, size_t len,
 }
 
 /*
+ * Asks one peer, by a connection from each address the frameworks will
+ * advertise (other than the one the route already uses toward it),
+ * whether it can reach that address; each address once, the answer kept
+ * for every framework that uses it and listed in obj's "reach". Not
+ * through NAT: the peer then sees the NAT's address whatever is bound.
+ */
+static void scan_reach_peer(struct scan *s, size_t pi, json_t *obj)
+{
+	const struct peer_verdict *v = &s->peers[pi];
+	char host[256], err[CLIENT_ERR_MAX];
+	json_t *arr = json_array();
+	unsigned port;
+
+	if (arr == NULL || !v->responded || v->nat == 1 ||
+	    client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host, sizeof(host),
+	                      &port, err, sizeof(err)) < 0) {
+		json_decref(arr);
+		return;
+	}
+	for (size_t i = 0; i < s->nadv; i++) {
+		const struct advert *a = &s->adv[i];
+		struct reach_result *r = NULL;
+		json_t *fws;
+
+		if (strcmp(a->addr, v->local_addr) == 0 ||
+		    s->nreach >= sizeof(s->reach) / sizeof(s->reach[0]))
+			continue;
+		for (size_t k = 0; k < s->nreach && r == NULL; k++)
+			if (s->reach[k].peer == pi &&
+			    strcmp(s->adv[s->reach[k].adv].addr, a->addr) == 0)
+				r = &s->reach[k];
+		if (r != NULL) { /* this address was asked already */
+			s->reach[s->nreach] = *r;
+			s->reach[s->nreach++].adv = i;
+			continue;
+		}
+		r = &s->reach[s->nreach++];
+		r->adv = i;
+		r->peer = pi;
+		r->state = reach_probe(&s->sr, a->addr, a->ifname,
+		                       v->local_ifname, v->peer_addr, port,
+		                       PEER_STEP_US, r->detail,
+		                       sizeof(r->detail));
+		fws = json_array();
+		for (size_t j = i; j < s->nadv; j++)
+			if (strcmp(s->adv[j].addr, a->addr) == 0)
+				json_array_append_new(
+				    fws, json_string(advert_fw_name(s->adv[j].fw)));
+		json_array_append_new(
+		    arr, json_pack("{s:s, s:s, s:o, s:s, s:s}", "address",
+		                   a->addr, "interface", a->ifname, "frameworks",
+		                   fws, "reached", reach_state_name(r->state),
+		                   "detail", r->detail));
+	}
+	json_object_set_new(obj, "reach", arr);
+}
+
+/*
  * Checks one peer (peercheck_run: hello, reflection, connect-back, a short
  * heartbeat, unless --quick the path and the outbound connects to its
  * ephemeral samples) and decides what its ports ask to open. The
@@ -73,20 +132,33 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	struct peercheck pc = {0};
 	struct peercheck_opts o = {0};
 
+	char buf[256], hint[320];
+	const char *cause;
+
+	/* this node's own route or link first: then the responder is never
+	 * reached, and host-unreachable says why */
 	pc.v = s->peers[i];
+	cause = decide_route_cause(&s->ifaces, &pc.v, buf, sizeof(buf));
+	if (cause != NULL)
+		snprintf(hint, sizeof(hint),
+		         "not reached from here: %s (host-unreachable)", cause);
 	o.step_us = PEER_STEP_US;
 	o.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
 	o.path_us = s->o.quick ? -1 : PEER_PATH_US;
 	o.outbound = !s->o.quick;
 	o.token_file = s->o.token_file;
-	o.no_responder_hint = "is `netprobe serve` running on the peer? "
-	                      "(the verdict knows only the route)";
+	o.no_responder_hint = cause != NULL
+	                          ? hint
+	                          : "is `netprobe serve` running on the peer? "
+	                            "(the verdict knows only the route)";
 	peercheck_run(&pc, &o, &s->d);
 	s->peers[i] = pc.v;
 	if (pc.obj == NULL) {
 		s->peer_json[i] = peer_verdict_to_json(&pc.v);
 	} else {
 		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw, &s->d);
+		if (pc.rc == 0)
+			scan_reach_peer(s, i, pc.obj);
 		s->peer_json[i] = json_incref(pc.obj);
 	}
 	peercheck_free(&pc);
@@ -155,9 +227,14 @@ int scan_peers_alloc(struct scan *s, size_t n)
 int scan_peers(struct scan *s)
 {
 	long long t0 = client_now_us();
+	struct nccl_env ne;
 
 	if (scan_peers_alloc(s, s->o.npeers) < 0)
 		return scan_fail(s, "memory", "out of memory");
+	scan_env_nccl(&s->env,
+	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
+	s->nadv = decide_advertised(&s->env, &ne, &s->host, &s->ifaces, s->adv,
+	                            ADV_MAX);
 	if (s->o.npeers > 0 && port_range_read(&s->sr, &s->eph_lo,
 	                                       &s->eph_hi) < 0) {
 		s->eph_lo = s->eph_hi = 0;
@@ -204,5 +281,6 @@ int scan_peers(struct scan *s)
 		}
 		scan_probe_peer(s, s->npeers - 1);
 	}
+	scan_setting_reach(s);
 	return 0;
 }

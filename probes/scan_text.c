@@ -21,7 +21,30 @@ static void sh_quote(FILE *fp, const char *value)
 	fputc('\'', fp);
 }
 
-/* --export: only `export NAME='value'` lines on stdout. */
+/* The settings that are not this node's own, as shell comments (or, for
+ * MASTER_ADDR with rank0, an export): MASTER_ADDR is rank 0's address on
+ * every node, and Ray takes the node address on its command line only. */
+static void emit_not_own(const struct recommendation *r, bool rank0,
+                         const char *indent)
+{
+	if (rank0) {
+		printf("%sexport MASTER_ADDR=", indent);
+		sh_quote(stdout, r->addr->str);
+		putchar('\n');
+	} else {
+		printf("%s# MASTER_ADDR is rank 0's address on every node; if "
+		       "rank 0 runs here: export MASTER_ADDR=",
+		       indent);
+		sh_quote(stdout, r->addr->str);
+		printf(" (--export --rank0)\n");
+	}
+	printf("%s# Ray takes the node address on its command line only: "
+	       "ray start --node-ip-address=%s\n",
+	       indent, r->addr->str);
+}
+
+/* --export: only `export NAME='value'` lines (and comments) on stdout,
+ * each right on this node. */
 static void emit_export(const struct scan *s)
 {
 	const struct recommendation *r = &s->rec;
@@ -36,6 +59,7 @@ static void emit_export(const struct scan *s)
 		sh_quote(stdout, r->env[i].value);
 		putchar('\n');
 	}
+	emit_not_own(r, s->o.rank0, "");
 }
 
 /* A short state word for the interface table. */
@@ -183,10 +207,18 @@ static void emit_choice(const struct scan *s)
 	printf("\nnccl's own choice (NCCL_SOCKET_IFNAME unset)\n  rule %s:",
 	       c->rule);
 	for (int i = 0; i < c->n; i++)
-		printf(" %s %s%s%s", c->v[i].ifc->name, c->v[i].addr->str,
-		       i == 0 ? " (bootstrap)" : "", i + 1 < c->n ? "," : "");
+		printf(" %s %s%s%s", c->v[i].name, c->v[i].addr->str,
+		       s->nccl.boot.n > 0 &&
+		               s->nccl.boot.v[0].addr == c->v[i].addr
+		           ? " (bootstrap)"
+		           : "",
+		       i + 1 < c->n ? "," : "");
 	if (c->n == 0)
 		printf(" no interface");
+	if (s->nccl.boot.n > 0 &&
+	    strcmp(s->nccl.boot.rule, "NCCL_COMM_ID subnet") == 0)
+		printf("\n  bootstrap %s %s (rule %s)", s->nccl.boot.v[0].name,
+		       s->nccl.boot.v[0].addr->str, s->nccl.boot.rule);
 	printf("\n  %s: %s\n", s->nccl.safe ? "safe" : "not safe", s->nccl.why);
 
 	printf("\nrecommendation\n");
@@ -200,6 +232,8 @@ static void emit_choice(const struct scan *s)
 		sh_quote(stdout, r->env[i].value);
 		putchar('\n');
 	}
+	if (r->ifc != NULL)
+		emit_not_own(r, false, "  ");
 	for (int i = 0; i < r->nreasons; i++)
 		printf("  - %s\n", r->reasons[i]);
 	emit_rejected(r);
@@ -219,8 +253,16 @@ static void emit_peers(const struct scan *s)
 		printf("  %-22s %-15s", v->peer,
 		       v->peer_addr[0] ? v->peer_addr : "-");
 		if (!v->responded) {
-			printf(" no responder (route via %s)\n",
-			       v->local_ifname[0] ? v->local_ifname : "-");
+			char buf[256];
+			const char *cause =
+			    decide_route_cause(&s->ifaces, v, buf, sizeof(buf));
+
+			if (cause != NULL)
+				printf(" not reached: %s\n", cause);
+			else
+				printf(" no responder (route via %s)\n",
+				       v->local_ifname[0] ? v->local_ifname
+				                          : "-");
 			continue;
 		}
 		printf(" via %s %s, nat %s, inbound %s", v->local_ifname,

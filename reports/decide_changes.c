@@ -27,7 +27,9 @@ json_t *rd_changes(const struct rctx *c)
 
 		for (const char *const *q = codes; *q; q++)
 			want |= strcmp(*q, code) == 0;
-		if (!want)
+		/* an info is a guess a measurement contradicted: nothing to
+		 * change */
+		if (!want || rj_sev(rj_str(f, "severity")) == 0)
 			continue;
 		json_array_foreach(out, j, e)
 			if (strcmp(rj_str(e, "node"), node) == 0 &&

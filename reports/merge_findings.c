@@ -2,6 +2,8 @@
  * ones are merged with their sources listed, each is tagged with its node
  * and check class, and probe findings toward a node behind NAT get that
  * node's NAT finding as their cause. */
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,4 +251,104 @@ void rf_annotate_nat(struct rctx *c)
 					  rj_strd(nat, "code", "")));
 		}
 	}
+}
+
+/* The address Gloo advertises on the node of a scan document: its
+ * advertised Gloo address (GLOO_SOCKET_IFNAME), else what its hostname
+ * resolves to; NULL when the document cannot tell. */
+static const char *gloo_addr(const json_t *doc)
+{
+	const json_t *h = json_object_get(doc, "hostname"), *a;
+	size_t i;
+
+	json_array_foreach(rj_arr(doc, "advertised"), i, a)
+		if (strcmp(rj_strd(a, "framework", ""), "gloo") == 0)
+			return rj_str(a, "address");
+	if (h == NULL || !json_is_true(json_object_get(h, "bindable")))
+		return NULL;
+	return json_string_value(json_array_get(rj_arr(h, "addresses"), 0));
+}
+
+/* memcmp of two numeric addresses of one family, as Gloo's
+ * Device::isInitiator compares them; 0 when not comparable. */
+static int addr_cmp(const char *a, const char *b)
+{
+	unsigned char x[16], y[16];
+
+	if (a == NULL || b == NULL)
+		return 0;
+	if (inet_pton(AF_INET, a, x) == 1 && inet_pton(AF_INET, b, y) == 1)
+		return memcmp(x, y, 4);
+	if (inet_pton(AF_INET6, a, x) == 1 && inet_pton(AF_INET6, b, y) == 1)
+		return memcmp(x, y, 16);
+	return 0;
+}
+
+/* The latest scan document of a node, or NULL. */
+static const json_t *scan_of(const struct rctx *c, const char *node)
+{
+	const json_t *best = NULL;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+
+		if (strcmp(rj_strd(d, "command", ""), "scan") == 0 &&
+		    strcmp(rj_strd(d, "host", ""), node) == 0)
+			best = d;
+	}
+	return best;
+}
+
+/*
+ * hostname-loopback on one node is a fault wherever a peer must connect to
+ * the loopback address it advertises. Of each Gloo pair the higher address
+ * connects (gloo/transport/tcp/device.cc, Device::isInitiator): when every
+ * other node's scan is here and its Gloo address sorts below this one's,
+ * this node connects to each of them and Gloo works, as the e2e suite saw
+ * on a 10/8 LAN. One node's scan cannot know that; the report can, and
+ * then makes the finding a warning that says why it still matters.
+ */
+void rf_hostname_order(struct rctx *c)
+{
+	size_t i, j;
+	json_t *f, *n;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *node = rj_strd(f, "node", ""), *mine;
+		const json_t *d = scan_of(c, node);
+		char sum[768];
+		size_t others = 0;
+		bool below = true;
+
+		if (strcmp(rj_strd(f, "code", ""), "hostname-loopback") != 0 ||
+		    strcmp(rj_strd(f, "severity", ""), "fault") != 0 ||
+		    d == NULL || (mine = gloo_addr(d)) == NULL)
+			continue;
+		json_array_foreach(c->nodes, j, n) {
+			const char *other = json_string_value(n);
+			const json_t *od;
+
+			if (other == NULL || strcmp(other, node) == 0)
+				continue;
+			od = scan_of(c, other);
+			if (od == NULL ||
+			    addr_cmp(gloo_addr(od), mine) >= 0) {
+				below = false; /* not known, or it connects */
+				break;
+			}
+			others++;
+		}
+		if (!below || others == 0)
+			continue;
+		snprintf(sum, sizeof(sum),
+			 "%s; Gloo works with these %zu node%s only because "
+			 "their Gloo addresses sort below %s (this node "
+			 "connects to each): a node above it, or another "
+			 "one on 127.0.1.1, would be refused",
+			 rj_strd(f, "summary", ""), others,
+			 others == 1 ? "" : "s", mine);
+		json_object_set_new(f, "summary", json_string(sum));
+		json_object_set_new(f, "severity", json_string("warning"));
+	}
+	rj_sort(c->findings, cmp_finding);
 }

@@ -1,34 +1,71 @@
 /* netprobe report: reads netprobe and ncclcheck documents from many nodes
- * and runs, decides across them, and writes one report in the format asked
- * for; the exit status is the gate (--fail-on). */
-#include <getopt.h>
+ * and runs, decides across them, and writes one report in each format asked
+ * for, at once; the exit status is the gate (--fail-on). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cli.h"
 #include "commands.h"
 #include "report.h"
 
-/* Usage, equal to the man page SYNOPSIS. */
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: netprobe report [--format text|markdown|html|json|junit]"
-		"\n                       [-o FILE] [--fail-on "
-		"warning|fault|never] FILE|DIR...\n");
-}
+enum {
+	O_FORMAT = 'f',
+	O_OUTPUT = 'o',
+	O_JSONFLAG = 'j',
+	O_HELP = 'h',
+	O_JSON = 256,
+	O_HTML,
+	O_JUNIT,
+	O_MD,
+	O_FAILON,
+};
 
-/* Parses --format. Returns 0, or -1 for an unknown name. */
+static const struct cli_opt report_optv[] = {
+	{O_FORMAT, 'f', "format", CLI_REQUIRED, "FORMAT", "text",
+	 "text, markdown, html, json or junit", false},
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", "standard output",
+	 "write that format to FILE", false},
+	{O_HTML, 0, "html", CLI_REQUIRED, "FILE", NULL,
+	 "also write the HTML report to FILE", false},
+	{O_JUNIT, 0, "junit", CLI_REQUIRED, "FILE", NULL,
+	 "also write JUnit XML to FILE", false},
+	{O_MD, 0, "markdown", CLI_REQUIRED, "FILE", NULL,
+	 "also write Markdown to FILE", false},
+	{O_JSON, 0, "json", CLI_OPTIONAL, "FILE", NULL,
+	 "also write the merged JSON to FILE; alone: -j", false},
+	{O_JSONFLAG, 'j', NULL, CLI_FLAG, NULL, NULL,
+	 "the merged JSON instead of text (--format json)", false},
+	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
+	 "exit 1 from: warning, fault, never", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd report_cmd = {
+	"netprobe report", "[options] FILE|DIR...",
+	"Merge every node's netprobe and ncclcheck documents into one report.",
+	report_optv, sizeof(report_optv) / sizeof(report_optv[0]),
+	"The report goes to standard output (or -o) in --format, and at once to "
+	"each\nfile named by --html, --junit, --markdown and --json.\n",
+};
+
+/* One report to write: a format and where (NULL: standard output). */
+struct report_out {
+	int format;
+	const char *path;
+};
+
+/* Parses --format; see report.h. */
 int report_format_parse(const char *s, enum report_format *out)
 {
 	static const struct {
 		const char *name;
 		enum report_format f;
-	} t[] = {{"text", REPORT_FMT_TEXT}, {"markdown", REPORT_FMT_MD},
-		 {"md", REPORT_FMT_MD},	    {"html", REPORT_FMT_HTML},
-		 {"json", REPORT_FMT_JSON}, {"junit", REPORT_FMT_JUNIT}};
+	} t[] = {{"text", REPORT_FMT_TEXT},	 {"markdown", REPORT_FMT_MD},
+		 {"md", REPORT_FMT_MD},	 {"html", REPORT_FMT_HTML},
+		 {"json", REPORT_FMT_JSON},	 {"junit", REPORT_FMT_JUNIT}};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (strcmp(t[i].name, s) == 0) {
@@ -58,7 +95,7 @@ static int render(const struct report_model *m, FILE *fp,
 	return -1;
 }
 
-/* Parses --fail-on. Returns 0, or -1 for an unknown level. */
+/* Parses --fail-on; see report.h. */
 int report_fail_on_parse(const char *s, enum report_fail_on *out)
 {
 	if (strcmp(s, "warning") == 0)
@@ -73,7 +110,7 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out)
 }
 
 /* Writes the report to path atomically (a temporary file renamed), or to
- * stdout for NULL or "-". Returns 0, or -1 with a message printed. */
+ * stdout for NULL or "-"; see report.h. */
 int report_emit(const struct report_model *m, const char *path,
 		enum report_format f, enum report_fail_on fail_on,
 		const char *prog)
@@ -85,8 +122,8 @@ int report_emit(const struct report_model *m, const char *path,
 	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
-		bool colour = f == REPORT_FMT_TEXT && isatty(STDOUT_FILENO) &&
-			      (nc == NULL || nc[0] == '\0');
+		bool colour = f == REPORT_FMT_TEXT &&
+			      cli_color(isatty(STDOUT_FILENO), nc);
 
 		rc = render(m, stdout, f, colour, fail_on);
 		if (rc < 0 || fflush(stdout) == EOF || ferror(stdout)) {
@@ -133,62 +170,96 @@ int report_emit(const struct report_model *m, const char *path,
 	return rc;
 }
 
+/* Adds a file output; returns 2 (a usage error printed) when full. */
+static int add_out(struct report_out *outs, int *n, int format,
+		   const char *path)
+{
+	if (*n >= 8) {
+		fprintf(stderr, "netprobe report: at most 8 outputs\n");
+		return 2;
+	}
+	outs[*n].format = format;
+	outs[(*n)++].path = path;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"fail-on", required_argument, NULL, 'F'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	enum report_format fmt = REPORT_FMT_TEXT;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	const char *out = NULL;
+	struct report_out outs[8];
 	struct report_set set = {0};
 	struct report_model *m;
-	int ch, rc;
+	bool fmt_given = false, json_stdout = false;
+	struct cli cl;
+	char **ops;
+	int ch, rc, nout = 0, nops;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+	cli_start(&cl, &report_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
 		switch (ch) {
-		case 'f':
-			if (report_format_parse(optarg, &fmt) < 0) {
+		case O_FORMAT:
+			if (report_format_parse(cl.arg, &fmt) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown format "
 					"'%s': use text, markdown, html, json "
 					"or junit\n",
-					optarg);
+					cl.arg);
 				return 2;
 			}
+			fmt_given = true;
 			break;
-		case 'o':
-			out = optarg;
+		case O_OUTPUT:
+			out = cl.arg;
 			break;
-		case 'F':
-			if (report_fail_on_parse(optarg, &fail_on) < 0) {
+		case O_HTML:
+		case O_JUNIT:
+		case O_MD:
+			if (add_out(outs, &nout,
+				    ch == O_HTML    ? REPORT_FMT_HTML
+				    : ch == O_JUNIT ? REPORT_FMT_JUNIT
+						    : REPORT_FMT_MD,
+				    cl.arg))
+				return 2;
+			break;
+		case O_JSON:
+		case O_JSONFLAG:
+			if (cl.arg == NULL || strcmp(cl.arg, "-") == 0)
+				json_stdout = true;
+			else if (add_out(outs, &nout, REPORT_FMT_JSON, cl.arg))
+				return 2;
+			break;
+		case O_FAILON:
+			if (report_fail_on_parse(cl.arg, &fail_on) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown level '%s': "
 					"use warning, fault or never\n",
-					optarg);
+					cl.arg);
 				return 2;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
+		case O_HELP:
+			return cli_help(&report_cmd, stdout) == 0 ? 0 : 2;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_usage_error(&report_cmd, stderr, "%s",
+					       cl.err);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "netprobe report: no documents given\n");
-		usage(stderr);
-		return 2;
+	if (json_stdout) {
+		if (fmt_given && fmt != REPORT_FMT_JSON)
+			return cli_usage_error(&report_cmd, stderr,
+					       "--json without a file and "
+					       "--format both choose the "
+					       "format of standard output");
+		fmt = REPORT_FMT_JSON;
 	}
-	for (int i = optind; i < argc; i++) {
-		if (report_load_path(&set, argv[i]) < 0) {
+	nops = cli_operands(&cl, &ops);
+	if (nops == 0)
+		return cli_usage_error(&report_cmd, stderr,
+				       "no documents given");
+	for (int i = 0; i < nops; i++) {
+		if (report_load_path(&set, ops[i]) < 0) {
 			fprintf(stderr, "netprobe report: out of memory\n");
 			report_set_free(&set);
 			return 2;
@@ -219,9 +290,17 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "netprobe report: out of memory\n");
 		return 2;
 	}
+	/* every output is tried, the files first: one that cannot be
+	 * written loses none of the others */
+	rc = 0;
+	for (int i = 0; i < nout; i++)
+		if (report_emit(m, outs[i].path,
+				(enum report_format)outs[i].format, fail_on,
+				"netprobe report") < 0)
+			rc = 2;
 	if (report_emit(m, out, fmt, fail_on, "netprobe report") < 0)
 		rc = 2;
-	else
+	if (rc == 0)
 		rc = report_gate(m, fail_on);
 	report_model_free(m);
 	return rc;

@@ -47,6 +47,11 @@ json_t *rf_merge(const struct report_set *s);
  * as their cause and fix (opening ports there cannot help). */
 void rf_annotate_nat(struct rctx *c);
 
+/* hostname-loopback becomes a warning where every other node's scan is in
+ * the set and its Gloo address sorts below this node's (Gloo's higher
+ * address connects, so this node connects to each); the summary says so. */
+void rf_hostname_order(struct rctx *c);
+
 /* True when code says a node sits behind NAT (container bridge, WSL2,
  * both, or NAT seen by a peer). */
 bool rf_is_nat(const char *code);

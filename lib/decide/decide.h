@@ -13,6 +13,7 @@
 #include "kernel/hostname.h"
 #include "kernel/iface.h"
 #include "kernel/jobenv.h"
+#include "layers/layers.h"
 #include "decide/nccl_select.h"
 #include "probe/peer.h"
 
@@ -50,6 +51,40 @@ const struct iface_addr *decide_global_addr(const struct iface *ifc,
 /* True when the interface is up and running with carrier (not 0). */
 bool decide_is_usable(const struct iface *ifc);
 
+/* ---- the order of evidence (decide_evidence.c) ---- */
+
+/* True when the peers measured a direct path: every peer but this host
+ * answered, saw this node's own source address (no NAT) and connected
+ * back, and there was at least one such peer. */
+bool decide_peers_direct(const struct iface_list *l,
+                         const struct peer_verdict *peers, size_t n);
+
+/* The layering's findings (layers_findings). When the peers measured a
+ * direct path, a NAT guess (container-bridge-nat, wsl2-nat,
+ * wsl-container-double-nat) becomes info carrying both the layering's
+ * evidence and the peers'. */
+void decide_layers(const struct layers *ly, const struct iface_list *l,
+                   const struct peer_verdict *peers, size_t npeers,
+                   struct doc *d);
+
+/* True for a global address on a real subnet (not a /32 or /128 host
+ * address). */
+bool decide_subnet_addr(const struct iface_addr *a);
+
+/* A peer's resolved address as bytes into out. Returns its family, or
+ * AF_UNSPEC when peer_addr holds none. */
+int decide_peer_bytes(const struct peer_verdict *p, unsigned char out[16]);
+
+/* Why traffic for other hosts that the kernel routes through ifc goes
+ * nowhere ("is down", "has no carrier", "is a bridge whose only members
+ * are veths ..."), or NULL when it can carry it. */
+const char *decide_dead_end(const struct iface_list *l,
+                            const struct iface *ifc);
+
+/* The state of an interface in words, for evidence ("administratively
+ * up, not running, no carrier"). */
+void decide_state_words(const struct iface *ifc, char *buf, size_t len);
+
 /* ---- hostname ---- */
 
 /* The address Gloo would bind: the first one bind() accepts, or the first
@@ -59,9 +94,10 @@ const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h);
 /* hostname-loopback, hostname-unbindable. An address counts as local when
  * bind() accepted it, or (not tried) when an interface of l holds it. A
  * name the live resolver does not know is unbindable too: torch then falls
- * back to the loopback address. */
+ * back to the loopback address. The fixes name the recommended interface
+ * and address (rec may be NULL or have none). */
 void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                     struct doc *d);
+                     const struct recommendation *rec, struct doc *d);
 
 /* True when an interface of l holds the address (127/8 and ::1 count as
  * local when a loopback interface is up). */
@@ -70,9 +106,11 @@ bool decide_addr_is_local(const struct iface_list *l, int family,
 
 /* ---- environment settings ---- */
 
-/* nccl-ifname-overmatch, nccl-ifname-nomatch. */
+/* nccl-ifname-overmatch, nccl-ifname-nomatch; the fix names the
+ * recommended interface (rec may be NULL or have none). */
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-                        const struct iface_list *l, struct doc *d);
+                        const struct iface_list *l,
+                        const struct recommendation *rec, struct doc *d);
 
 /* gloo-ifname-syntax. */
 void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
@@ -99,15 +137,64 @@ struct master_info {
 void decide_master_addr(const struct scan_env *e, const struct master_info *m,
                         const struct iface_list *l, struct doc *d);
 
+/* mpi-btl-iface, a fault, for OMPI_MCA_btl_tcp_if_include and _exclude
+ * both set (Open MPI refuses the pair: opal/mca/btl/tcp/btl_tcp_component.c)
+ * and for OMPI_MCA_oob_tcp_if_include/_exclude both set
+ * (orte/mca/oob/tcp/oob_tcp_component.c); for an oob include list naming
+ * what this node lacks (a fault) or leaving out the recommended interface
+ * (a warning). Returns true when the BTL pair was refused, so the BTL's
+ * interfaces need no other check. */
+bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
+                      const struct recommendation *rec, struct doc *d);
+
 /* mpi-btl-iface: Open MPI's TCP BTL would use bridges, or is pinned to
  * another interface than the recommended one. rec may be NULL. */
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
                 const struct recommendation *rec, struct doc *d);
 
+/* ---- settings against the peers (decide_reach.c) ---- */
+
+/* One measurement: did a peer answer a connection made from an
+ * interface's address (probe/fromaddr.h)? */
+struct src_reach {
+	char ifname[IF_NAMESIZE];
+	char addr[INET6_ADDRSTRLEN]; /* the interface's address used */
+	size_t peer;                 /* index into the peers */
+	unsigned port;               /* the peer's responder port */
+	int answered;                /* 1 yes, 0 no answer, -1 not tested */
+	char reason[40];
+	long long timeout_us;
+};
+
+#define SRC_REACH_MAX 8
+
+/* The interfaces NCCL_SOCKET_IFNAME (as NCCL expands it) and
+ * GLOO_SOCKET_IFNAME (exact names) select, loopback left out, without
+ * repeats, at most max into out. Returns how many. */
+size_t decide_setting_ifaces(const struct scan_env *e,
+                             const struct nccl_env *ne,
+                             const struct iface_list *l,
+                             const struct iface **out, size_t max);
+
+/* rank-unreachable for NCCL_SOCKET_IFNAME and for GLOO_SOCKET_IFNAME when
+ * an interface they select is not the route's toward a peer that answered
+ * and a connection from its address to that peer got no answer (m). An
+ * interface the route uses, or one not measured, raises nothing. The fix
+ * names the recommended interface (rec may be NULL). */
+void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
+                          const struct iface_list *l,
+                          const struct peer_verdict *peers, size_t n,
+                          const struct src_reach *m, size_t nm,
+                          const struct recommendation *rec, struct doc *d);
+
 /* ---- NCCL's own choice ---- */
 
 struct nccl_default {
 	struct nccl_choice choice; /* with NCCL_SOCKET_IFNAME unset */
+	/* what the bootstrap listens on then: choice's first interface, or
+	 * with NCCL_COMM_ID set the one in its subnet (nccl_select_bootstrap);
+	 * n 0 when none */
+	struct nccl_choice boot;
 	bool safe;
 	char why[256];
 };
@@ -126,11 +213,30 @@ void decide_ipv6_link_local(const struct iface_list *l,
 
 /* ---- interfaces ---- */
 
-/* overlapping-subnets between up interfaces; with peers, the route toward
- * them (local_ifname) is named as the one to pin. */
+/* overlapping-subnets between up interfaces: a warning whose fix names
+ * the recommended interface (rec may be NULL or have none), or a fault
+ * when the overlap captures the route toward a peer (the peer lies in
+ * both prefixes and its route leaves by the interface that reaches no
+ * other host: a container bridge or pool, or one without carrier), with
+ * the prefixes and the route as evidence. */
 void decide_subnets(const struct iface_list *l,
                     const struct peer_verdict *peers, size_t npeers,
-                    struct doc *d);
+                    const struct recommendation *rec, struct doc *d);
+
+/* The local cause that keeps a peer out of reach into buf (no route; the
+ * route leaves by an interface that is down, has no carrier or is a
+ * bridge of veths; the peer's subnet sits on an interface that is down,
+ * so the route fell back to another), or NULL when the route and its
+ * interface look fine. Returns buf or NULL. */
+const char *decide_route_cause(const struct iface_list *l,
+                               const struct peer_verdict *p, char *buf,
+                               size_t len);
+
+/* host-unreachable, with decide_route_cause's cause, for each peer that
+ * did not answer because of this node's route or link. */
+void decide_peer_routes(const struct iface_list *l,
+                        const struct peer_verdict *peers, size_t n,
+                        struct doc *d);
 
 /* interface-down (addressed, not loopback, down or without carrier) and
  * no-usable-interface. */

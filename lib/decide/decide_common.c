@@ -3,6 +3,7 @@
 #include "decide/decide.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 
 /* NCCL reads three of the variables; a resolved NCCL_COMM_ID replaces a
@@ -136,4 +137,46 @@ bool decide_addr_is_local(const struct iface_list *l, int family,
 			return true;
 	}
 	return false;
+}
+
+/* A global address on a real subnet (not a /32 or /128 host address). */
+bool decide_subnet_addr(const struct iface_addr *a)
+{
+	return decide_addr_global(a) &&
+	       a->prefixlen < (a->family == AF_INET ? 32 : 128);
+}
+
+/* The peer's address as bytes. Returns its family, or AF_UNSPEC. */
+int decide_peer_bytes(const struct peer_verdict *p, unsigned char out[16])
+{
+	if (inet_pton(AF_INET, p->peer_addr, out) == 1)
+		return AF_INET;
+	if (inet_pton(AF_INET6, p->peer_addr, out) == 1)
+		return AF_INET6;
+	return AF_UNSPEC;
+}
+
+/* Why an interface the route uses cannot carry traffic to other hosts,
+ * or NULL when it can. */
+const char *decide_dead_end(const struct iface_list *l, const struct iface *ifc)
+{
+	if (!(ifc->flags & IFF_UP))
+		return "is down";
+	if (!decide_is_usable(ifc))
+		return "has no carrier";
+	if (decide_is_container_bridge(l, ifc))
+		return "is a bridge whose only members are veths (a container "
+		       "or VM bridge): it reaches no other host";
+	return NULL;
+}
+
+/* The state of an interface in words, for evidence. */
+void decide_state_words(const struct iface *ifc, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s",
+	         (ifc->flags & IFF_UP) ? "administratively up" : "down",
+	         (ifc->flags & IFF_UP) && !(ifc->flags & IFF_RUNNING)
+	             ? ", not running"
+	             : "",
+	         ifc->carrier == 0 ? ", no carrier" : "");
 }

@@ -22,10 +22,29 @@ static bool nccl_choice_has(const struct nccl_choice *c,
 	return false;
 }
 
+/* The fix for a NCCL_SOCKET_IFNAME that selects the wrong interfaces:
+ * the recommended interface in the exact form, never NCCL's own first
+ * match (which may be the very interface that is wrong). */
+static void ifname_fix(const struct recommendation *rec, char *fix, size_t len)
+{
+	if (rec != NULL && rec->ifc != NULL)
+		snprintf(fix, len,
+		         "NCCL_SOCKET_IFNAME==%s (the recommended "
+		         "interface, in the exact form)",
+		         rec->ifc->name);
+	else
+		snprintf(fix, len,
+		         "set NCCL_SOCKET_IFNAME to the exact form ==NAME of "
+		         "the interface on the cluster network; netprobe scan "
+		         "--peer HOST tells which");
+}
+
 /* Expands NCCL_SOCKET_IFNAME as NCCL does and judges what it selects. */
 void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-                        const struct iface_list *l, struct doc *d)
+                        const struct iface_list *l,
+                        const struct recommendation *rec, struct doc *d)
 {
+	char fix[192];
 	const char *spec = e->nccl_socket_ifname;
 	struct nccl_choice c;
 	struct nccl_netif ent[MAX_ENTRIES];
@@ -58,10 +77,8 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			             "no running interface with an address "
 			             "matches: NCCL fails with \"Bootstrap : "
 			             "no socket interface found\"");
-		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev,
-		                "set NCCL_SOCKET_IFNAME to an interface that "
-		                "exists and is up, in the exact form (see the "
-		                "recommendation)",
+		ifname_fix(rec, fix, sizeof(fix));
+		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s matches no usable "
 		                "interface",
 		                spec);
@@ -82,7 +99,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			const struct iface *ifc = c.v[i].ifc;
 			int w;
 
-			if (strncmp(ifc->name, pfx, strlen(pfx)) != 0)
+			if (strncmp(c.v[i].name, pfx, strlen(pfx)) != 0)
 				continue;
 			hits++;
 			/* "bond0" names an interface, yet selects bond0.2093
@@ -97,7 +114,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 				             pfx, ifc->name);
 			}
 			w = snprintf(names + used, sizeof(names) - used, "%s%s",
-			             used ? ", " : "", c.v[i].ifc->name);
+			             used ? ", " : "", c.v[i].name);
 			if (w > 0 && (size_t)w < sizeof(names) - used)
 				used += (size_t)w;
 		}
@@ -110,11 +127,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 		}
 	}
 	if (over) {
-		char fix[192];
-
-		snprintf(fix, sizeof(fix),
-		         "use the exact form, e.g. NCCL_SOCKET_IFNAME==%s",
-		         c.v[0].ifc->name);
+		ifname_fix(rec, fix, sizeof(fix));
 		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
 		                "selects more interfaces than it names",
@@ -198,28 +211,40 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 		                e->nccl_comm_id);
 		return;
 	}
-	for (size_t i = 0; i < l->n; i++)
-		for (int k = 0; k < l->v[i].naddrs; k++)
-			if (iface_addr_in_prefix(&l->v[i].addrs[k], id.family,
-			                         id.addr))
-				return;
-	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s)",
-	             e->nccl_comm_id, id.host);
+	{
+		struct nccl_choice c;
+
+		if (nccl_select_bootstrap(l, ne, &c) > 0)
+			return;
+	}
+	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s%s%s)",
+	             e->nccl_comm_id, id.host, id.scope[0] ? "%" : "",
+	             id.scope);
 	for (size_t i = 0; i < l->n; i++)
 		for (int k = 0; k < l->v[i].naddrs; k++) {
 			const struct iface_addr *a = &l->v[i].addrs[k];
 
-			if (a->family == id.family && decide_addr_global(a))
+			if (a->family == id.family &&
+			    (decide_addr_global(a) || id.family == AF_INET6))
 				evidence_add(&ev, "netlink", "%s has %s/%u",
 				             l->v[i].name, a->str,
 				             a->prefixlen);
 		}
+	if (id.family == AF_INET6 && id.scope[0] == '\0')
+		evidence_add(&ev, "nccl rules",
+		             "NCCL compares the IPv6 scope id too: a link-local "
+		             "address matches only as [fe80::...%%interface]");
+	/* bootstrapNetInit (src/bootstrap.cc) prints the second message in
+	 * every release; ncclFindInterfaceMatchSubnet printed the first
+	 * before 2.27.3 (src/misc/socket.cc), src/os/linux.cc no longer does */
 	doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
 	                "unset NCCL_COMM_ID, or set it to rank 0's address on "
 	                "a subnet this node shares",
 	                "NCCL_COMM_ID address %s is outside every local "
-	                "subnet: NCCL fails with \"No interface found in the "
-	                "same subnet as remote address\"",
+	                "subnet: NCCL's bootstrap fails with \"NET/Socket : No "
+	                "usable listening interface found\" (before 2.27.3 "
+	                "after \"No interface found in the same subnet as "
+	                "remote address\")",
 	                id.host);
 }
 
@@ -326,6 +351,98 @@ static bool ompi_list_match(const char *list, const struct iface *ifc)
 	return false;
 }
 
+/* Both lists of one component set: Open MPI refuses the pair. The BTL
+ * (opal/mca/btl/tcp/btl_tcp_component.c, mca_base_var_check_exclusive)
+ * prints "Two mutually-exclusive MCA variables were specified" and does
+ * not open, so MPI finds no way between the nodes; the OOB
+ * (orte/mca/oob/tcp/oob_tcp_component.c) does not open either, so mpirun
+ * cannot reach its daemons. Returns true when it added the finding. */
+static bool mpi_exclusive(const char *what, const char *inc, const char *exc,
+                          const char *effect, struct doc *d)
+{
+	json_t *ev = NULL;
+
+	if (inc == NULL || exc == NULL)
+		return false;
+	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_include=%s", what,
+	             inc);
+	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_exclude=%s", what,
+	             exc);
+	doc_add_finding(d, "mpi-btl-iface", SEV_FAULT, ev,
+	                "unset one of the two: keep "
+	                "OMPI_MCA_btl_tcp_if_include (and "
+	                "OMPI_MCA_oob_tcp_if_include) alone",
+	                "OMPI_MCA_%s_if_include and _if_exclude are both "
+	                "set: Open MPI refuses them together (\"Two "
+	                "mutually-exclusive MCA variables were specified\"), "
+	                "%s",
+	                what, effect);
+	return true;
+}
+
+/* The OOB list (mpirun's and its daemons' own connections): a name that
+ * is no interface here, or a list without the recommended interface. */
+static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
+                    const struct iface *want, struct doc *d)
+{
+	struct env_entry ent[MAX_ENTRIES];
+	json_t *ev = NULL;
+	bool has_want = false, missing = false;
+	int n;
+
+	if (e->oob_if_include == NULL)
+		return;
+	n = env_list_split(e->oob_if_include, ent, MAX_ENTRIES);
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < l->n; k++)
+			if (ompi_entry_match(ent[i].s, &l->v[k])) {
+				found = true;
+				has_want |= &l->v[k] == want;
+			}
+		if (!found) {
+			missing = true;
+			evidence_add(&ev, "netlink",
+			             "'%s' is no interface or subnet of this "
+			             "node",
+			             ent[i].s);
+		}
+	}
+	if (!missing && (want == NULL || has_want)) {
+		json_decref(ev);
+		return;
+	}
+	evidence_add(&ev, "environment", "OMPI_MCA_oob_tcp_if_include=%s",
+	             e->oob_if_include);
+	if (want != NULL && !has_want)
+		evidence_add(&ev, "environment",
+		             "it leaves out %s, the recommended interface",
+		             want->name);
+	doc_add_finding(d, "mpi-btl-iface", missing ? SEV_FAULT : SEV_WARNING,
+	                ev, NULL,
+	                "OMPI_MCA_oob_tcp_if_include=%s %s: mpirun and its "
+	                "daemons talk over these interfaces only",
+	                e->oob_if_include,
+	                missing ? "names what this node does not have"
+	                        : "is not the recommended interface");
+}
+
+/* The lists Open MPI refuses or that miss this node's interfaces. */
+bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
+                      const struct recommendation *rec, struct doc *d)
+{
+	if (rec != NULL && rec->none == REC_NONE_NAT)
+		return false;
+	mpi_oob(e, l, rec != NULL ? rec->ifc : NULL, d);
+	mpi_exclusive("oob_tcp", e->oob_if_include, e->oob_if_exclude,
+	              "so mpirun cannot reach its daemons", d);
+	return mpi_exclusive("btl_tcp", e->ompi_if_include, e->ompi_if_exclude,
+	                     "so the TCP transport does not open and MPI "
+	                     "finds no way between the nodes",
+	                     d);
+}
+
 /* Open MPI's TCP BTL uses every up IPv4 interface but loopback unless
  * told otherwise. */
 void decide_mpi(const struct scan_env *e, const struct iface_list *l,
@@ -346,6 +463,7 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 	/* behind NAT no interface works; the NAT finding says so */
 	if (rec != NULL && rec->none == REC_NONE_NAT)
 		return;
+
 	if (e->ompi_if_include != NULL) {
 		bool has_want = false;
 

@@ -3,7 +3,10 @@
 #include "decide/decide.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "decide/recommend.h"
 
 /* True for 127/8 and ::1 (and ::ffff:127.x). */
 static bool addr_loopback(const struct hostname_addr *a)
@@ -36,20 +39,32 @@ static bool addr_local(const struct hostname_addr *a,
 
 /* Gloo and torch's store advertise what the hostname resolves to. */
 void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                     struct doc *d)
+                     const struct recommendation *rec, struct doc *d)
 {
 	const struct hostname_addr *g;
 	json_t *ev = NULL;
-	char fix[sizeof(h->name) + 192];
+	char fix[sizeof(h->name) + 320], gloo[96], lan[96];
 	int nlocal = 0;
+
+	/* the fixes name the recommendation where there is one */
+	if (rec != NULL && rec->ifc != NULL && rec->addr != NULL) {
+		snprintf(gloo, sizeof(gloo), "GLOO_SOCKET_IFNAME=%s",
+		         rec->ifc->name);
+		snprintf(lan, sizeof(lan), "%s", rec->addr->str);
+	} else {
+		snprintf(gloo, sizeof(gloo),
+		         "GLOO_SOCKET_IFNAME to the interface on the cluster "
+		         "network");
+		snprintf(lan, sizeof(lan), "this node's LAN address");
+	}
 
 	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0)) {
 		evidence_add(&ev, "getaddrinfo", "%s",
 		             h->error[0] ? h->error : "no address");
-		doc_add_finding(d, "hostname-unbindable", -1, ev,
-		                "map the hostname to this node's LAN address "
-		                "in /etc/hosts, or set GLOO_SOCKET_IFNAME to "
-		                "the recommended interface",
+		snprintf(fix, sizeof(fix),
+		         "map %s to %s in /etc/hosts, or set %s", h->name, lan,
+		         gloo);
+		doc_add_finding(d, "hostname-unbindable", -1, ev, fix,
 		                "hostname %s does not resolve: torch's Gloo "
 		                "falls back to the loopback address",
 		                h->name);
@@ -65,14 +80,27 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 			             &h->addrs[i] == g ? " (Gloo binds this)"
 			                               : "");
 		snprintf(fix, sizeof(fix),
-		         "in /etc/hosts, map %s to this node's LAN address "
-		         "instead of %s; or set GLOO_SOCKET_IFNAME to the "
-		         "interface to use and MASTER_ADDR to rank 0's "
-		         "address",
-		         h->name, g->str);
+		         "in /etc/hosts, map %s to %s instead of %s; or set "
+		         "%s and MASTER_ADDR to rank 0's address",
+		         h->name, lan, g->str, gloo);
+		/* gloo/transport/tcp/device.cc, Device::isInitiator: the
+		 * higher address of a pair connects. The e2e suite saw both:
+		 * on 10.231.71.0/24 the master's 127.0.1.1 connected out and
+		 * Gloo worked; on 172.17.71.0/24, or with every node on
+		 * 127.0.1.1, the peer connected to its own loopback */
+		evidence_add(&ev, "gloo",
+		             "of each Gloo pair the higher address connects: a "
+		             "rank above %s (172.16/12, 192.168/16, or another "
+		             "node whose hostname also resolves to 127.0.1.1) "
+		             "connects to it, its own loopback, and is refused; "
+		             "ranks below it (10/8) are connected to from here, "
+		             "so the same hosts file works on one cluster and "
+		             "fails on another",
+		             g->str);
 		doc_add_finding(d, "hostname-loopback", -1, ev, fix,
 		                "hostname %s resolves to %s: Gloo binds it "
-		                "and peers cannot connect",
+		                "and advertises it, and a peer that must "
+		                "connect to it cannot",
 		                h->name, g->str);
 		return;
 	}
@@ -93,9 +121,9 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 			             "interface holds",
 			             h->name, a->str);
 	}
-	doc_add_finding(d, "hostname-unbindable", -1, ev,
-	                "set GLOO_SOCKET_IFNAME to the recommended interface, "
-	                "or map the hostname to a local address in /etc/hosts",
+	snprintf(fix, sizeof(fix), "set %s, or map %s to %s in /etc/hosts",
+	         gloo, h->name, lan);
+	doc_add_finding(d, "hostname-unbindable", -1, ev, fix,
 	                "hostname %s resolves to %s, which no local interface "
 	                "has",
 	                h->name, h->addrs[0].str);

@@ -1,9 +1,13 @@
-/* Interface state and addressing: overlapping-subnets, interface-down,
+/* Interface state and addressing: overlapping-subnets (a fault where a
+ * bridge or pool captures the route toward a peer), interface-down,
  * no-usable-interface. */
 #include "decide/decide.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "decide/recommend.h"
 
 #define MAX_OVERLAPS 8
 
@@ -20,74 +24,133 @@ static bool prefixes_overlap(const struct iface_addr *a,
 	return iface_addr_in_prefix(wide, a->family, &narrow->a);
 }
 
-/* A global address on a real subnet (not a /32 or /128 host address). */
-static bool subnet_addr(const struct iface_addr *a)
+/* Up and running with carrier, not loopback, with a global address, and
+ * not a bridge of veths only: an interface that carries traffic to other
+ * hosts. */
+static bool reaches_hosts(const struct iface_list *l, const struct iface *ifc)
 {
-	return decide_addr_global(a) &&
-	       a->prefixlen < (a->family == AF_INET ? 32 : 128);
+	return !decide_is_loopback(ifc) && decide_is_usable(ifc) &&
+	       !decide_is_container_bridge(l, ifc) &&
+	       decide_global_addr(ifc, AF_UNSPEC) != NULL;
 }
 
-/* The interface the peers' routes use, or NULL. */
-static const char *peer_ifname(const struct peer_verdict *peers, size_t n)
+/* A route captured by a local bridge or pool: the peer lies in both
+ * prefixes, the route toward it leaves by the one that reaches no other
+ * host, and the other one does. */
+struct capture {
+	const struct peer_verdict *peer;
+	const struct iface *route, *other;
+	const struct iface_addr *route_pfx, *other_pfx;
+};
+
+/* Looks for a peer whose route the pair (x a, y b) captures. */
+static bool find_capture(const struct iface_list *l, const struct iface *x,
+                         const struct iface_addr *a, const struct iface *y,
+                         const struct iface_addr *b,
+                         const struct peer_verdict *peers, size_t n,
+                         struct capture *c)
 {
-	for (size_t i = 0; i < n; i++)
-		if (peers[i].local_ifname[0] != '\0')
-			return peers[i].local_ifname;
-	return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct peer_verdict *p = &peers[i];
+		unsigned char pa[16];
+		int fam = decide_peer_bytes(p, pa);
+		bool via_x = strcmp(p->local_ifname, x->name) == 0;
+		bool via_y = strcmp(p->local_ifname, y->name) == 0;
+
+		if (fam != a->family || (!via_x && !via_y) ||
+		    !iface_addr_in_prefix(a, fam, pa) ||
+		    !iface_addr_in_prefix(b, fam, pa))
+			continue;
+		c->peer = p;
+		c->route = via_x ? x : y;
+		c->other = via_x ? y : x;
+		c->route_pfx = via_x ? a : b;
+		c->other_pfx = via_x ? b : a;
+		if (!reaches_hosts(l, c->route) && reaches_hosts(l, c->other))
+			return true;
+	}
+	return false;
 }
 
-/* One overlapping-subnets finding for the pair of addresses. */
-static void report_overlap(const struct iface *x, const struct iface_addr *a,
-                           const struct iface *y, const struct iface_addr *b,
-                           const char *via, struct doc *d)
+/* One overlapping-subnets finding for the pair of addresses: a fault
+ * when it captures the route toward a peer, else a warning. The fix
+ * names the recommended interface, or the one the peer's subnet belongs
+ * to, never the route's. */
+static void report_overlap(const struct iface_list *l, const struct iface *x,
+                           const struct iface_addr *a, const struct iface *y,
+                           const struct iface_addr *b,
+                           const struct peer_verdict *peers, size_t n,
+                           const struct recommendation *rec, struct doc *d)
 {
+	const struct iface *want = rec != NULL ? rec->ifc : NULL;
+	struct capture c;
 	json_t *ev = NULL;
-	char fix[160];
+	char fix[384];
 
 	evidence_add(&ev, "netlink", "%s has %s/%u", x->name, a->str,
 	             a->prefixlen);
 	evidence_add(&ev, "netlink", "%s has %s/%u", y->name, b->str,
 	             b->prefixlen);
-	if (via != NULL) {
+	if (find_capture(l, x, a, y, b, peers, n, &c)) {
 		evidence_add(&ev, "route",
-		             "the route toward the peers leaves by %s", via);
-		snprintf(fix, sizeof(fix),
-		         "fix the netmasks or route metrics, and pin %s (the "
-		         "route's interface)",
-		         via);
+		             "the route toward peer %s (%s) leaves by %s%s%s",
+		             c.peer->peer, c.peer->peer_addr, c.route->name,
+		             c.peer->local_addr[0] ? " from " : "",
+		             c.peer->local_addr);
+		evidence_add(&ev, "netlink", "%s %s", c.route->name,
+		             decide_dead_end(l, c.route));
+		evidence_add(&ev, "netlink",
+		             "%s holds %s in %s/%u and reaches other hosts",
+		             c.other->name, c.peer->peer_addr, c.other_pfx->str,
+		             c.other_pfx->prefixlen);
+		snprintf(
+		    fix, sizeof(fix),
+		    "move %s's prefix %s/%u off %s/%u (a Docker network: "
+		    "docker network rm, or default-address-pools in "
+		    "/etc/docker/daemon.json), so that the route toward "
+		    "%s leaves by %s; then use %s",
+		    c.route->name, c.route_pfx->str, c.route_pfx->prefixlen,
+		    c.other_pfx->str, c.other_pfx->prefixlen, c.peer->peer_addr,
+		    c.other->name, want != NULL ? want->name : c.other->name);
+		doc_add_finding(d, "overlapping-subnets", SEV_FAULT, ev, fix,
+		                "%s/%u on %s overlaps %s/%u on %s and captures "
+		                "the route toward peer %s",
+		                c.route_pfx->str, c.route_pfx->prefixlen,
+		                c.route->name, c.other_pfx->str,
+		                c.other_pfx->prefixlen, c.other->name,
+		                c.peer->peer);
+		return;
 	}
-	doc_add_finding(
-	    d, "overlapping-subnets", -1, ev, via != NULL ? fix : NULL,
-	    "%s and %s are on overlapping subnets %s/%u and %s/%u", x->name,
-	    y->name, a->str, a->prefixlen, b->str, b->prefixlen);
-}
-
-/* Reports each overlapping pair of addresses of two interfaces, while
- * *found stays below MAX_OVERLAPS. */
-static void pair_overlaps(const struct iface *x, const struct iface *y,
-                          const char *via, int *found, struct doc *d)
-{
-	for (int p = 0; p < x->naddrs; p++) {
-		for (int q = 0; q < y->naddrs; q++) {
-			const struct iface_addr *a = &x->addrs[p];
-			const struct iface_addr *b = &y->addrs[q];
-
-			if (*found >= MAX_OVERLAPS || !subnet_addr(a) ||
-			    !subnet_addr(b) || !prefixes_overlap(a, b))
-				continue;
-			(*found)++;
-			report_overlap(x, a, y, b, via, d);
+	for (size_t i = 0; i < n; i++)
+		if (peers[i].local_ifname[0] != '\0') {
+			evidence_add(&ev, "route",
+			             "the route toward the peers leaves by %s",
+			             peers[i].local_ifname);
+			break;
 		}
-	}
+	if (want != NULL)
+		snprintf(fix, sizeof(fix),
+		         "fix the netmasks or route metrics so that traffic to "
+		         "the peers leaves by %s, the recommended interface, "
+		         "and pin it (NCCL_SOCKET_IFNAME==%s)",
+		         want->name, want->name);
+	else
+		snprintf(fix, sizeof(fix),
+		         "fix the netmasks or route metrics, then run netprobe "
+		         "scan --peer HOST to choose the interface to pin");
+	doc_add_finding(d, "overlapping-subnets", -1, ev, fix,
+	                "%s and %s are on overlapping subnets %s/%u and %s/%u",
+	                x->name, y->name, a->str, a->prefixlen, b->str,
+	                b->prefixlen);
 }
 
 /* Overlapping prefixes make the kernel's route, not NCCL's choice, pick
- * the interface traffic leaves by. */
+ * the interface traffic leaves by; where a peer's route is captured by a
+ * bridge or pool that reaches no other host, the peer is cut off. */
 void decide_subnets(const struct iface_list *l,
                     const struct peer_verdict *peers, size_t npeers,
-                    struct doc *d)
+                    const struct recommendation *rec, struct doc *d)
 {
-	const char *via = peer_ifname(peers, npeers);
 	int found = 0;
 
 	for (size_t i = 0; i < l->n; i++) {
@@ -98,21 +161,26 @@ void decide_subnets(const struct iface_list *l,
 		for (size_t j = i + 1; j < l->n; j++) {
 			const struct iface *y = &l->v[j];
 
-			if (!decide_is_loopback(y) && (y->flags & IFF_UP))
-				pair_overlaps(x, y, via, &found, d);
+			if (decide_is_loopback(y) || !(y->flags & IFF_UP))
+				continue;
+			for (int p = 0; p < x->naddrs; p++)
+				for (int q = 0; q < y->naddrs; q++) {
+					const struct iface_addr *a =
+					    &x->addrs[p];
+					const struct iface_addr *b =
+					    &y->addrs[q];
+
+					if (found >= MAX_OVERLAPS ||
+					    !decide_subnet_addr(a) ||
+					    !decide_subnet_addr(b) ||
+					    !prefixes_overlap(a, b))
+						continue;
+					found++;
+					report_overlap(l, x, a, y, b, peers,
+					               npeers, rec, d);
+				}
 		}
 	}
-}
-
-/* The state of an interface in words, for evidence. */
-static void state_words(const struct iface *ifc, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s%s",
-	         (ifc->flags & IFF_UP) ? "administratively up" : "down",
-	         (ifc->flags & IFF_UP) && !(ifc->flags & IFF_RUNNING)
-	             ? ", not running"
-	             : "",
-	         ifc->carrier == 0 ? ", no carrier" : "");
 }
 
 /* An addressed interface that cannot carry traffic is usually the one
@@ -141,7 +209,7 @@ void decide_iface_state(const struct iface_list *l, struct doc *d)
 		if (decide_is_container_bridge(l, ifc))
 			continue;
 		ev = NULL;
-		state_words(ifc, st, sizeof(st));
+		decide_state_words(ifc, st, sizeof(st));
 		evidence_add(&ev, "netlink", "%s has %s/%u and is %s",
 		             ifc->name, a->str, a->prefixlen, st);
 		if (!(ifc->flags & IFF_UP))

@@ -20,6 +20,23 @@ static const char *pick_risk(const struct iface_list *l,
 	return NULL;
 }
 
+/* True when NCCL_SOCKET_IFNAME is set and selects the recommended
+ * interface alone: then NCCL's own choice never applies. */
+static bool setting_matches(const struct iface_list *l,
+                            const struct nccl_env *ne, const struct iface *want)
+{
+	struct nccl_choice c;
+
+	if (want == NULL || ne->socket_ifname == NULL ||
+	    strlen(ne->socket_ifname) <= 1)
+		return false;
+	nccl_select(l, ne, &c);
+	for (int i = 0; i < c.n; i++)
+		if (c.v[i].ifc != want)
+			return false;
+	return c.n > 0;
+}
+
 /* NCCL's default filter lets bridges, veths and CNI devices through. */
 bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
                          const struct recommendation *rec,
@@ -36,35 +53,58 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	memset(out, 0, sizeof(*out));
 	e.socket_ifname = NULL;
 	nccl_select(l, &e, &out->choice);
+	nccl_select_bootstrap(l, &e, &out->boot);
 	if (c->n == 0) {
 		snprintf(out->why, sizeof(out->why),
 		         "NCCL finds no interface and fails with \"Bootstrap "
 		         ": no socket interface found\"");
 		return false;
 	}
-	first = c->v[0].ifc;
+	/* the transport's first interface is the bootstrap's only without
+	 * NCCL_COMM_ID (src/bootstrap.cc); nccl-comm-id-subnet covers none */
+	first = out->boot.n > 0 ? out->boot.v[0].ifc : c->v[0].ifc;
 	if (rec != NULL && rec->none == REC_NONE_NAT) {
 		snprintf(out->why, sizeof(out->why),
 		         "no interface works from behind NAT");
 		return false;
 	}
+	if (setting_matches(l, ne, want)) {
+		snprintf(out->why, sizeof(out->why),
+		         "NCCL_SOCKET_IFNAME=%s already selects %s, the "
+		         "recommended interface, so NCCL's own choice (%s "
+		         "first) does not apply",
+		         ne->socket_ifname, want->name, first->name);
+		return false;
+	}
 	for (int i = 0; i < c->n; i++) {
 		const struct iface *ifc = c->v[i].ifc;
 		const char *risk = pick_risk(l, ifc);
+		bool alias = strcmp(c->v[i].name, ifc->name) != 0;
 
-		if (ifc == want || risk == NULL)
+		/* getifaddrs lists an alias as an interface of its own, and
+		 * NCCL uses its address beside the interface's */
+		if (alias)
+			risk = "an IPv4 alias, an address NCCL uses as an "
+			       "interface of its own";
+		if ((ifc == want && !alias) || risk == NULL)
 			continue;
 		risky++;
 		evidence_add(&ev, "nccl rules",
 		             "rule %s picks %s (%s, %s) as interface %d",
-		             c->rule, ifc->name, iface_kind_name(ifc->kind),
+		             c->rule, c->v[i].name, iface_kind_name(ifc->kind),
 		             risk, i + 1);
 	}
 	if (want != NULL && first != want) {
 		evidence_add(&ev, "nccl rules",
-		             "bootstrap would use %s (%s), the recommendation "
-		             "is %s",
-		             first->name, c->v[0].addr->str, want->name);
+		             "bootstrap would use %s (%s%s), the "
+		             "recommendation is %s",
+		             first->name,
+		             out->boot.n > 0 ? out->boot.v[0].addr->str
+		                             : c->v[0].addr->str,
+		             out->boot.n > 0 && ne->comm_id != NULL
+		                 ? ", the subnet of NCCL_COMM_ID"
+		                 : "",
+		             want->name);
 		snprintf(out->why, sizeof(out->why),
 		         "NCCL would bootstrap on %s, not on the recommended "
 		         "%s",
@@ -117,7 +157,7 @@ void decide_ipv6_link_local(const struct iface_list *l,
 		evidence_add(&ev, "nccl rules",
 		             "%s has no IPv4 address: NCCL would use its "
 		             "link-local %s (rule %s)",
-		             c.v[i].ifc->name, a->str, c.rule);
+		             c.v[i].name, a->str, c.rule);
 	}
 	if (n == 0)
 		return;

@@ -55,24 +55,37 @@ int nccl_env_family(const struct nccl_env *env)
 	return -1;
 }
 
-/* Adds a pick unless the interface is already listed: NCCL keeps the first
- * address per interface. */
+/* The name getifaddrs gives an address: an IPv4 alias's label, else the
+ * interface's name. */
+static const char *addr_name(const struct iface *ifc,
+			     const struct iface_addr *a)
+{
+	return a->family == AF_INET && a->label[0] != '\0' ? a->label
+							    : ifc->name;
+}
+
+/* Adds a pick unless its name is already listed: NCCL keeps the first
+ * address per name, and an alias ("eth0:1") is a name of its own. */
 static void add_pick(struct nccl_choice *out, const struct iface *ifc,
 		     const struct iface_addr *a)
 {
+	const char *name = addr_name(ifc, a);
+
 	for (int i = 0; i < out->n; i++)
-		if (out->v[i].ifc == ifc)
+		if (strcmp(out->v[i].name, name) == 0)
 			return;
 	if (out->n < NCCL_MAX_IFS) {
 		out->v[out->n].ifc = ifc;
 		out->v[out->n].addr = a;
+		out->v[out->n].name = name;
 		out->n++;
 	}
 }
 
 /* ncclOsFindInterfaces over our list. getifaddrs returns every IPv4 address
- * (in interface order) before the IPv6 ones, so walk the families in that
- * order to get NCCL's order of interfaces and its first address of each. */
+ * (in interface order) before the IPv6 ones, each under its interface's
+ * name or, for an IPv4 alias, its label; NCCL matches the list against
+ * that name (src/os/linux.cc) and keeps the first address per name. */
 static int find(const struct iface_list *l, const char *spec, int family,
 		struct nccl_choice *out)
 {
@@ -87,8 +100,6 @@ static int find(const struct iface_list *l, const char *spec, int family,
 
 			if (!(ifc->flags & IFF_RUNNING))
 				continue;
-			if (!nccl_ifname_match(spec, ifc->name))
-				continue;
 			for (int k = 0; k < ifc->naddrs; k++) {
 				const struct iface_addr *a = &ifc->addrs[k];
 
@@ -97,35 +108,63 @@ static int find(const struct iface_list *l, const char *spec, int family,
 				if (a->family == AF_INET6 &&
 				    IN6_IS_ADDR_LOOPBACK(&a->a.v6))
 					continue;
+				if (!nccl_ifname_match(spec,
+						       addr_name(ifc, a)))
+					continue;
 				add_pick(out, ifc, a);
-				break;
 			}
 		}
 	}
 	return out->n;
 }
 
-/* ncclFindInterfaceMatchSubnet: the first interface address whose subnet
- * holds the NCCL_COMM_ID address; one interface at most. */
+/* The scope id getifaddrs gives a local address: the interface index for
+ * a link-local IPv6 address (glibc's getifaddrs), 0 otherwise. */
+static unsigned local_scope(const struct iface *ifc, const struct iface_addr *a)
+{
+	if (a->family == AF_INET6 && (IN6_IS_ADDR_LINKLOCAL(&a->a.v6) ||
+				      IN6_IS_ADDR_MC_LINKLOCAL(&a->a.v6)))
+		return (unsigned)ifc->index;
+	return 0;
+}
+
+/* ncclFindInterfaceMatchSubnet (src/os/linux.cc): the first interface
+ * address, in getifaddrs order and whatever the interface's state, whose
+ * subnet holds the NCCL_COMM_ID address. matchSubnet also compares the
+ * IPv6 scope id: ncclSocketGetAddrFromString sets it to 0 for a global
+ * "[addr]:port" and to if_nametoindex() of "[fe80::1%eth0]:port", and a
+ * link-local local address carries its interface's index, so a
+ * link-local NCCL_COMM_ID matches only with the right "%interface". One
+ * interface at most. */
 static int find_subnet(const struct iface_list *l, const char *comm_id,
 		       struct nccl_choice *out)
 {
 	struct nccl_comm_id id;
+	unsigned scope = 0;
 
 	out->n = 0;
 	if (nccl_comm_id_parse(comm_id, &id) < 0 || id.family == AF_UNSPEC) {
 		out->comm_id_unparsed = true;
 		return 0;
 	}
+	if (id.family == AF_INET6 && id.scope[0] != '\0') {
+		const struct iface *si = iface_by_name(l, id.scope);
+
+		scope = si != NULL ? (unsigned)si->index : 0;
+	}
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];
 
 		for (int k = 0; k < ifc->naddrs; k++) {
-			if (iface_addr_in_prefix(&ifc->addrs[k], id.family,
-						 id.addr)) {
-				add_pick(out, ifc, &ifc->addrs[k]);
-				return out->n;
-			}
+			const struct iface_addr *a = &ifc->addrs[k];
+
+			if (!iface_addr_in_prefix(a, id.family, id.addr))
+				continue;
+			if (id.family == AF_INET6 &&
+			    local_scope(ifc, a) != scope)
+				continue;
+			add_pick(out, ifc, a);
+			return out->n;
 		}
 	}
 	return 0;
@@ -161,6 +200,22 @@ int nccl_select(const struct iface_list *l, const struct nccl_env *env,
 			return out->n;
 		}
 	}
+	out->rule = "none";
+	return 0;
+}
+
+/* bootstrapNetInit (src/bootstrap.cc): NCCL_COMM_ID set means the subnet
+ * match alone, whatever NCCL_SOCKET_IFNAME says; else the first interface
+ * of ncclFindInterfaces. */
+int nccl_select_bootstrap(const struct iface_list *l,
+			  const struct nccl_env *env, struct nccl_choice *out)
+{
+	if (env->comm_id == NULL)
+		return nccl_select(l, env, out) > 0 ? 1 : 0;
+	memset(out, 0, sizeof(*out));
+	out->rule = "NCCL_COMM_ID subnet";
+	if (find_subnet(l, env->comm_id, out) > 0)
+		return 1;
 	out->rule = "none";
 	return 0;
 }

@@ -14,6 +14,8 @@
 struct nccl_pick {
 	const struct iface *ifc;
 	const struct iface_addr *addr;
+	const char *name; /* as getifaddrs names it: the interface, or an
+			   * IPv4 alias's label ("eth0:1") */
 };
 
 struct nccl_choice {
@@ -33,6 +35,17 @@ struct nccl_choice {
  * found"). */
 int nccl_select(const struct iface_list *l, const struct nccl_env *env,
 		struct nccl_choice *out);
+
+/* What NCCL's bootstrap listens on, modelled apart from the transport's
+ * choice: with NCCL_COMM_ID set (even to text NCCL rejects), only the
+ * interface whose subnet holds that address, NCCL_SOCKET_IFNAME and the
+ * "ib" rule ignored (src/bootstrap.cc, bootstrapNetInit), rule "NCCL_COMM_ID
+ * subnet"; none means NCCL fails with "NET/Socket : No usable listening
+ * interface found". Without it, the first interface nccl_select picks.
+ * Returns 1 with out->v[0] the bootstrap's interface, or 0 (out->rule
+ * "none"; out->comm_id_unparsed when the address was not numeric). */
+int nccl_select_bootstrap(const struct iface_list *l,
+			  const struct nccl_env *env, struct nccl_choice *out);
 
 /* Applies one NCCL_SOCKET_IFNAME-style list ("eth", "^docker,lo",
  * "=eth0,eth1", entries may carry ":port") to one interface name, as

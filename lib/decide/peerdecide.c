@@ -52,6 +52,12 @@ static void inbound(const struct peercheck *pc, unsigned eph_lo,
 	char what[INET6_ADDRSTRLEN + 32];
 	json_t *ev = NULL;
 
+	/* Through NAT the connect-back reaches the NAT's address, not this
+	 * process: its failures (or a success on whatever listens there)
+	 * say nothing about a firewall here, and opening ports cannot help;
+	 * nat-detected says what can. */
+	if (v->nat == 1)
+		return;
 	snprintf(what, sizeof(what), "connect-back from %s", v->peer_addr);
 	if (fwcmd_plan_results(fw, r, n, eph_lo, eph_hi, what, NULL) < 0)
 		doc_add_error(d, "ports",

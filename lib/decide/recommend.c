@@ -157,6 +157,13 @@ static int choose_none_nat(const struct rec_input *in, struct recommendation *r)
 	          "connect to this process, and NCCL, Gloo and torch listen "
 	          "on ephemeral ports that cannot be published or forwarded");
 	nat_advice(r, in->layers);
+	/* gloo/transport/tcp/device.cc, Device::isInitiator: the higher
+	 * address of a pair connects; seen with torch 1.13 across one NAT:
+	 * 172.17.0.2 against 10.231.72.2 worked, 10.88.0.2 hung */
+	reason(r, "Gloo may still work where this address sorts above every "
+	          "peer's (of each Gloo pair the higher address connects), "
+	          "so the same job works on one cluster and hangs on "
+	          "another; NCCL and Open MPI need connections both ways");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *ifc = &l->v[i];
 
@@ -357,24 +364,6 @@ static const struct iface *choose_by_kind(const struct rec_input *in,
 	return NULL;
 }
 
-/* True when ifc has a link-local IPv6 address but no global one. */
-static bool v6_link_local_only(const struct iface *ifc)
-{
-	bool ll = false;
-
-	for (int i = 0; i < ifc->naddrs; i++) {
-		const struct iface_addr *a = &ifc->addrs[i];
-
-		if (a->family != AF_INET6)
-			continue;
-		if (IN6_IS_ADDR_LINKLOCAL(&a->a.v6))
-			ll = true;
-		else if (decide_addr_global(a))
-			return false;
-	}
-	return ll;
-}
-
 /* The address to advertise: the peers' route source when it is one of
  * the interface's global addresses, else its first global address. */
 static const struct iface_addr *choose_addr(const struct rec_input *in,
@@ -394,35 +383,38 @@ static const struct iface_addr *choose_addr(const struct rec_input *in,
 	return decide_global_addr(ifc, AF_UNSPEC);
 }
 
-/* The settings for the chosen interface, each with why. */
+/* The settings for the chosen interface, each with why. Only what is
+ * right on this node is a setting: every variable named here is read by
+ * its framework (NCCL: src/misc/socket.cc, ncclFindInterfaces; torch:
+ * torch/csrc/distributed/c10d/init.cpp reads GLOO_SOCKET_IFNAME; Open MPI:
+ * opal/mca/btl/tcp/btl_tcp_component.c registers btl_tcp_if_include, which
+ * opal/mca/base/mca_base_var.c reads as OMPI_MCA_btl_tcp_if_include).
+ * MASTER_ADDR is rank 0's address on every node, so it is no setting of
+ * this node; Ray reads no variable for the node address (its only form is
+ * `ray start --node-ip-address`, python/ray/scripts/scripts.py), and NCCL
+ * takes an interface's IPv4 address before its IPv6 ones (getifaddrs
+ * lists them first, src/os/linux.cc), so NCCL_SOCKET_FAMILY is not needed
+ * for an interface that has one. */
 static void settings(struct recommendation *r)
 {
 	const char *name = r->ifc->name, *addr = r->addr->str;
 
 	env_set(r, "NCCL_SOCKET_IFNAME", "=", name);
 	env_set(r, "GLOO_SOCKET_IFNAME", "", name);
-	env_set(r, "MASTER_ADDR", "", addr);
-	env_set(r, "RAY_NODE_IP_ADDRESS", "", addr);
 	env_set(r, "OMPI_MCA_btl_tcp_if_include", "", name);
 	reason(r,
 	       "NCCL_SOCKET_IFNAME uses the exact '=' form so that no "
 	       "other interface sharing the prefix %s is used",
 	       name);
 	reason(r,
-	       "MASTER_ADDR=%s applies only on the node of rank 0; the "
-	       "other nodes set MASTER_ADDR to rank 0's address",
+	       "MASTER_ADDR is rank 0's address on every node: %s if "
+	       "rank 0 runs here (netprobe scan --export --rank0 exports "
+	       "it), else rank 0's",
 	       addr);
 	reason(r,
-	       "RAY_NODE_IP_ADDRESS is for `ray start "
-	       "--node-ip-address=%s`",
+	       "Ray reads no variable for the node address: ray start "
+	       "--node-ip-address=%s",
 	       addr);
-	if (r->addr->family == AF_INET && v6_link_local_only(r->ifc)) {
-		env_set(r, "NCCL_SOCKET_FAMILY", "", "AF_INET");
-		reason(r,
-		       "%s has only a link-local IPv6 address: "
-		       "NCCL_SOCKET_FAMILY=AF_INET keeps NCCL off it",
-		       name);
-	}
 }
 
 /* NAT first (no interface), then candidates, then the peers' routes, the
@@ -432,7 +424,8 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	const struct iface_list *l = in->ifaces;
 	const struct iface **cand = NULL;
 	const struct iface *chosen = NULL;
-	bool peers_direct = in->npeers > 0, any_nat = false;
+	bool peers_direct = decide_peers_direct(l, in->peers, in->npeers);
+	bool any_nat = false;
 	size_t ncand = 0;
 	char buf[128];
 	int rc = -1;
@@ -441,8 +434,6 @@ int recommend(const struct rec_input *in, struct recommendation *r)
 	for (size_t i = 0; i < in->npeers; i++) {
 		const struct peer_verdict *p = &in->peers[i];
 
-		if (!p->responded || p->nat != 0 || p->inbound != 1)
-			peers_direct = false;
 		if (p->nat == 1 && !any_nat) {
 			any_nat = true;
 			reason(r,

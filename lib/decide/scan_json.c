@@ -48,7 +48,8 @@ json_t *hostname_to_json(const struct hostname_info *h)
 	return o;
 }
 
-/* NCCL's order is kept; bootstrap is the first interface. */
+/* NCCL's order is kept; bootstrap is what the bootstrap listens on (the
+ * first interface, or NCCL_COMM_ID's subnet's). */
 json_t *nccl_default_to_json(const struct nccl_default *nd)
 {
 	const struct nccl_choice *c = &nd->choice;
@@ -58,12 +59,12 @@ json_t *nccl_default_to_json(const struct nccl_default *nd)
 		return NULL;
 	for (int i = 0; i < c->n; i++)
 		json_array_append_new(
-		    ifs, json_pack("{s:s, s:s}", "name", c->v[i].ifc->name,
+		    ifs, json_pack("{s:s, s:s}", "name", c->v[i].name,
 		                   "address", c->v[i].addr->str));
 	return json_pack("{s:s, s:o, s:o, s:b, s:s}", "rule", c->rule,
 	                 "interfaces", ifs, "bootstrap",
-	                 c->n > 0 ? json_string(c->v[0].ifc->name)
-	                          : json_null(),
+	                 nd->boot.n > 0 ? json_string(nd->boot.v[0].name)
+	                                : json_null(),
 	                 "safe", nd->safe, "why", nd->why);
 }
 

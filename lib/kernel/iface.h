@@ -43,6 +43,10 @@ struct iface_addr {
 	uint8_t prefixlen;
 	uint8_t scope;      /* RT_SCOPE_UNIVERSE 0, LINK 253, HOST 254 */
 	char str[INET6_ADDRSTRLEN];
+	/* IFA_LABEL where it is not the interface's name: an IPv4 alias
+	 * such as "eth0:1", which getifaddrs (and so NCCL and Gloo) list as
+	 * an interface of its own; "" otherwise */
+	char label[IF_NAMESIZE];
 };
 
 struct iface {

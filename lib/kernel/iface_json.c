@@ -82,15 +82,19 @@ static json_t *flags_to_json(unsigned f)
 	return a;
 }
 
-/* {family, address, prefixlen, scope}. */
+/* {family, address, prefixlen, scope}, and label for an alias. */
 static json_t *addr_to_json(const struct iface_addr *a)
 {
 	char sb[16];
+	json_t *o = json_pack("{s:s, s:s, s:i, s:s}", "family",
+	                      a->family == AF_INET ? "inet" : "inet6",
+	                      "address", a->str, "prefixlen",
+	                      (int)a->prefixlen, "scope",
+	                      iface_scope_name(a->scope, sb, sizeof(sb)));
 
-	return json_pack("{s:s, s:s, s:i, s:s}", "family",
-	                 a->family == AF_INET ? "inet" : "inet6", "address",
-	                 a->str, "prefixlen", (int)a->prefixlen, "scope",
-	                 iface_scope_name(a->scope, sb, sizeof(sb)));
+	if (o != NULL && a->label[0] != '\0')
+		json_object_set_new(o, "label", json_string(a->label));
+	return o;
 }
 
 /* Every key always present, so readers need no existence checks. */

@@ -1,7 +1,9 @@
-/* The one place the frameworks' variables are read from the process:
- * deciders only ever see the structs of kernel/jobenv.h. */
+/* The frameworks' variables read from the live process (the recorded
+ * ones: jobenv_record.c): deciders only ever see the structs of
+ * kernel/jobenv.h. */
 #include "kernel/jobenv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +18,9 @@ void nccl_env_from_process(struct nccl_env *env)
 }
 
 /* A node count from one variable; 0 when unset or not a number. */
-static int env_count(const char *name)
+static int env_count(const char *v)
 {
-	const char *v = getenv(name), *errstr;
+	const char *errstr;
 	long long n;
 
 	if (v == NULL || parse_num(v, 1, 1000000, &n, &errstr) < 0)
@@ -26,8 +28,22 @@ static int env_count(const char *name)
 	return (int)n;
 }
 
-/* The scan's settings, and how many nodes the launcher says the job has. */
+/* getenv in the shape scan_env_fill takes. */
+static const char *process_get(const char *name, void *ctx)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/* The live process's environment. */
 void scan_env_from_process(struct scan_env *e)
+{
+	scan_env_fill(e, process_get, NULL);
+}
+
+/* The scan's settings, and how many nodes the launcher says the job has. */
+void scan_env_fill(struct scan_env *e,
+                   const char *(*get)(const char *name, void *ctx), void *ctx)
 {
 	static const char *const node_vars[] = {
 	    "NNODES",
@@ -37,20 +53,80 @@ void scan_env_from_process(struct scan_env *e)
 	int world, local;
 
 	memset(e, 0, sizeof(*e));
-	e->nccl_socket_ifname = getenv("NCCL_SOCKET_IFNAME");
-	e->nccl_socket_family = getenv("NCCL_SOCKET_FAMILY");
-	e->nccl_comm_id = getenv("NCCL_COMM_ID");
-	e->gloo_socket_ifname = getenv("GLOO_SOCKET_IFNAME");
-	e->ompi_if_include = getenv("OMPI_MCA_btl_tcp_if_include");
-	e->ompi_if_exclude = getenv("OMPI_MCA_btl_tcp_if_exclude");
-	e->master_addr = getenv("MASTER_ADDR");
+	e->nccl_socket_ifname = get("NCCL_SOCKET_IFNAME", ctx);
+	e->nccl_socket_family = get("NCCL_SOCKET_FAMILY", ctx);
+	e->nccl_comm_id = get("NCCL_COMM_ID", ctx);
+	e->gloo_socket_ifname = get("GLOO_SOCKET_IFNAME", ctx);
+	e->ompi_if_include = get("OMPI_MCA_btl_tcp_if_include", ctx);
+	e->ompi_if_exclude = get("OMPI_MCA_btl_tcp_if_exclude", ctx);
+	e->oob_if_include = get("OMPI_MCA_oob_tcp_if_include", ctx);
+	e->oob_if_exclude = get("OMPI_MCA_oob_tcp_if_exclude", ctx);
+	e->master_addr = get("MASTER_ADDR", ctx);
 	for (size_t i = 0; i < sizeof(node_vars) / sizeof(node_vars[0]); i++) {
-		if ((e->nodes = env_count(node_vars[i])) > 0)
+		if ((e->nodes = env_count(get(node_vars[i], ctx))) > 0)
 			return;
 	}
 	/* torchrun: more ranks in the world than on this node */
-	world = env_count("WORLD_SIZE");
-	local = env_count("LOCAL_WORLD_SIZE");
+	world = env_count(get("WORLD_SIZE", ctx));
+	local = env_count(get("LOCAL_WORLD_SIZE", ctx));
 	if (world > 0 && local > 0)
 		e->nodes = world > local ? 2 : 1;
+}
+
+/* One configuration file into c, when it can be read. */
+static void conf_file(const struct sysroot *sr, const char *path,
+		      struct nccl_conf *c)
+{
+	static char buf[65536];
+
+	if (sysroot_read(sr, path, buf, sizeof(buf)) >= 0)
+		nccl_conf_parse(buf, path, c);
+}
+
+/* initEnvFunc's order (src/misc/param.cc); the environment is applied by
+ * the callers, above every file. */
+static void conf_files(const struct sysroot *sr, struct nccl_conf *c)
+{
+	const char *user = getenv("NCCL_CONF_FILE"), *home = getenv("HOME");
+	char path[1024];
+
+	memset(c, 0, sizeof(*c));
+	if (user != NULL && *user != '\0') {
+		conf_file(sr, user, c);
+	} else if (home != NULL && sysroot_is_live(sr)) {
+		snprintf(path, sizeof(path), "%s/.nccl.conf", home);
+		conf_file(sr, path, c);
+	}
+	conf_file(sr, "/etc/nccl.conf", c);
+}
+
+void nccl_env_apply_conf(struct nccl_env *env, const struct sysroot *sr,
+			 struct nccl_conf *c)
+{
+	conf_files(sr, c);
+	if (env->socket_ifname == NULL && c->ifname_from[0] != '\0')
+		env->socket_ifname = c->ifname;
+	if (env->socket_family == NULL && c->family_from[0] != '\0')
+		env->socket_family = c->family;
+	if (env->comm_id == NULL && c->comm_id_from[0] != '\0')
+		env->comm_id = c->comm_id;
+}
+
+void scan_env_apply_conf(struct scan_env *e, const struct sysroot *sr,
+			 struct nccl_conf *c)
+{
+	conf_files(sr, c);
+	/* a value the environment overrides is not what NCCL uses */
+	if (e->nccl_socket_ifname != NULL)
+		c->ifname_from[0] = '\0';
+	else if (c->ifname_from[0] != '\0')
+		e->nccl_socket_ifname = c->ifname;
+	if (e->nccl_socket_family != NULL)
+		c->family_from[0] = '\0';
+	else if (c->family_from[0] != '\0')
+		e->nccl_socket_family = c->family;
+	if (e->nccl_comm_id != NULL)
+		c->comm_id_from[0] = '\0';
+	else if (c->comm_id_from[0] != '\0')
+		e->nccl_comm_id = c->comm_id;
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/sysroot.h"
+
 /* The environment NCCL reads; NULL for an unset variable. */
 struct nccl_env {
 	const char *socket_ifname; /* NCCL_SOCKET_IFNAME */
@@ -25,6 +27,8 @@ struct scan_env {
 	const char *gloo_socket_ifname; /* GLOO_SOCKET_IFNAME */
 	const char *ompi_if_include;    /* OMPI_MCA_btl_tcp_if_include */
 	const char *ompi_if_exclude;    /* OMPI_MCA_btl_tcp_if_exclude */
+	const char *oob_if_include;     /* OMPI_MCA_oob_tcp_if_include */
+	const char *oob_if_exclude;     /* OMPI_MCA_oob_tcp_if_exclude */
 	const char *master_addr;        /* MASTER_ADDR */
 	int nodes; /* nodes in the job: >1 several, 1 one, 0 unknown */
 };
@@ -32,9 +36,70 @@ struct scan_env {
 /* Fills the struct from getenv. */
 void nccl_env_from_process(struct nccl_env *env);
 
+#define NCCL_CONF_VALUE 1024 /* setEnvFile's value buffer */
+
+/* What NCCL's configuration files set for the three variables it reads for
+ * its interfaces; "" when no file sets one. */
+struct nccl_conf {
+	char ifname[NCCL_CONF_VALUE], family[NCCL_CONF_VALUE],
+	    comm_id[NCCL_CONF_VALUE];
+	char ifname_from[256], family_from[256], comm_id_from[256];
+};
+
+/* One file as NCCL's setEnvFile reads it (src/misc/param.cc): lines
+ * "NAME=value" split at the first '=', no blanks trimmed, '#' in column
+ * one a comment; setenv(..., 0) keeps the first value, so a variable
+ * already set (here: a field not empty) is left alone. path is recorded
+ * beside each value taken. */
+void nccl_conf_parse(const char *text, const char *path, struct nccl_conf *c);
+
+/* NCCL's initEnv: NCCL_CONF_FILE if set and not empty, else
+ * $HOME/.nccl.conf, then /etc/nccl.conf, read through sr (the user's file
+ * only on the live system), each filling only what the environment and
+ * the files before it left unset: the environment always wins. Then every
+ * NULL variable of env that a file sets points into c. */
+void nccl_env_apply_conf(struct nccl_env *env, const struct sysroot *sr,
+			 struct nccl_conf *c);
+
+/* As nccl_env_apply_conf, for the scan's NCCL variables; a file's value
+ * the environment overrides loses its file name in c (NCCL does not use
+ * it). */
+void scan_env_apply_conf(struct scan_env *e, const struct sysroot *sr,
+			 struct nccl_conf *c);
+
 /* Fills the struct from getenv; nodes from NNODES, SLURM_JOB_NUM_NODES,
  * SLURM_NNODES, or WORLD_SIZE over LOCAL_WORLD_SIZE. */
 void scan_env_from_process(struct scan_env *e);
+
+/* Fills the struct through get(name, ctx), which returns a variable's
+ * value or NULL: the one list of variables both sources share. */
+void scan_env_fill(struct scan_env *e,
+		   const char *(*get)(const char *name, void *ctx), void *ctx);
+
+/* ---- a recorded environment (jobenv_record.c) ---- */
+
+#define ENV_RECORD_PATH "/proc/self/environ"
+#define ENV_RECORD_MAX 65536
+
+/* The environment of a recorded node: proc/self/environ of a sysroot,
+ * NAME=value entries each ended by a NUL, as the kernel writes them. */
+struct env_record {
+	char buf[ENV_RECORD_MAX];
+	size_t len;
+};
+
+struct sysroot;
+
+/* Reads ENV_RECORD_PATH under the sysroot into r. Returns 0, or -1 with
+ * errno (r is then empty: no variable set). */
+int env_record_read(const struct sysroot *sr, struct env_record *r);
+
+/* The value of name in r, or NULL when it is not set. Pure. */
+const char *env_record_get(const struct env_record *r, const char *name);
+
+/* scan_env_fill over a recorded environment. The strings point into r,
+ * which must outlive e. */
+void scan_env_from_record(const struct env_record *r, struct scan_env *e);
 
 /* ---- parsers: pure, fed the variables' text ---- */
 

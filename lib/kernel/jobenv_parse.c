@@ -182,3 +182,50 @@ int env_list_split(const char *s, struct env_entry *out, int max)
 	}
 	return n;
 }
+
+/* Takes NAME=value into dst when NAME is the variable and dst is empty. */
+static void conf_take(const char *name, size_t nlen, const char *value,
+		      size_t vlen, const char *want, char *dst,
+		      size_t dlen, char *from, size_t flen, const char *path)
+{
+	if (dst[0] != '\0' || strlen(want) != nlen ||
+	    strncmp(name, want, nlen) != 0)
+		return;
+	if (vlen >= dlen)
+		vlen = dlen - 1;
+	memcpy(dst, value, vlen);
+	dst[vlen] = '\0';
+	snprintf(from, flen, "%s", path);
+}
+
+/* setEnvFile, line by line: a value NCCL would set is kept only when
+ * nothing set it before. */
+void nccl_conf_parse(const char *text, const char *path, struct nccl_conf *c)
+{
+	while (text != NULL && *text != '\0') {
+		size_t len = strcspn(text, "\n"), n;
+		const char *eq;
+
+		n = len;
+		if (n > 0 && text[n - 1] == '\r')
+			n--;
+		eq = memchr(text, '=', n);
+		if (text[0] != '#' && eq != NULL) {
+			size_t nl = (size_t)(eq - text), vl = n - nl - 1;
+
+			conf_take(text, nl, eq + 1, vl, "NCCL_SOCKET_IFNAME",
+				  c->ifname, sizeof(c->ifname), c->ifname_from,
+				  sizeof(c->ifname_from), path);
+			conf_take(text, nl, eq + 1, vl, "NCCL_SOCKET_FAMILY",
+				  c->family, sizeof(c->family), c->family_from,
+				  sizeof(c->family_from), path);
+			conf_take(text, nl, eq + 1, vl, "NCCL_COMM_ID",
+				  c->comm_id, sizeof(c->comm_id),
+				  c->comm_id_from, sizeof(c->comm_id_from),
+				  path);
+		}
+		text += len;
+		if (*text == '\n')
+			text++;
+	}
+}

@@ -43,8 +43,26 @@ int nl_parse_addr(const struct nlmsghdr *nlh, struct iface_list *l)
 	ifc = iface_find_index(l, (int)ifa->ifa_index);
 	if (ifc == NULL || ifc->naddrs >= IFACE_MAX_ADDRS)
 		return 0;
-	return iface_add_addr(ifc, ifa->ifa_family, mnl_attr_get_payload(a),
-	                      ifa->ifa_prefixlen, ifa->ifa_scope);
+	if (iface_add_addr(ifc, ifa->ifa_family, mnl_attr_get_payload(a),
+	                   ifa->ifa_prefixlen, ifa->ifa_scope) < 0)
+		return -1;
+	/* an IPv4 alias: getifaddrs names the address by its label */
+	if (ifa->ifa_family == AF_INET && tb[IFA_LABEL] != NULL &&
+	    mnl_attr_get_payload_len(tb[IFA_LABEL]) > 0) {
+		struct iface_addr *x = &ifc->addrs[ifc->naddrs - 1];
+		size_t n = strnlen(mnl_attr_get_payload(tb[IFA_LABEL]),
+		                   mnl_attr_get_payload_len(tb[IFA_LABEL]));
+
+		if (n < sizeof(x->label) &&
+		    (strlen(ifc->name) != n ||
+		     strncmp(ifc->name, mnl_attr_get_payload(tb[IFA_LABEL]),
+		             n) != 0)) {
+			memcpy(x->label, mnl_attr_get_payload(tb[IFA_LABEL]),
+			       n);
+			x->label[n] = '\0';
+		}
+	}
+	return 0;
 bad:
 	errno = EINVAL;
 	return -1;

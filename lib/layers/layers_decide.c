@@ -165,10 +165,16 @@ static enum layer_netmode decide_netmode(struct layers *ly,
 			     "namespace (netnsid %d)",
 			     d->name, d->link_netnsid);
 		if (f->k8s) {
+			/* whether hosts outside the cluster reach a pod is
+			 * the CNI's choice: routed with Calico in BGP mode,
+			 * the AWS VPC CNI or GKE VPC-native, not with an
+			 * overlay or a NAT'd pod range */
 			evidence_add(&ly->evidence, "interfaces",
 				     "Kubernetes pod network: other pods reach "
-				     "this address, hosts outside the cluster "
-				     "do not");
+				     "this address; hosts outside the cluster "
+				     "do only where the CNI routes pod addresses "
+				     "(Calico BGP, AWS VPC CNI, GKE VPC-native), "
+				     "not through an overlay: --peer tells");
 			return NETMODE_OVERLAY;
 		}
 		if (gw_first) {

@@ -3,9 +3,13 @@
 #include "probe/hb.h"
 
 #include <errno.h>
+#include <linux/tcp.h>
+#include <math.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 /* Grows the sample array by doubling, up to ten million samples. */
 int hb_side_add(struct hb_side *s, long long rtt_us)
@@ -99,6 +103,141 @@ void hb_stats_compute(const struct hb_side *s, struct hb_stats *st)
 	free(v);
 }
 
+/* The kernel's own view of the held connection. */
+void hb_tcpinfo_read(int fd, struct hb_tcpinfo *ti)
+{
+	struct tcp_info i;
+	socklen_t l = sizeof(i);
+
+	memset(ti, 0, sizeof(*ti));
+	memset(&i, 0, sizeof(i));
+	if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &i, &l) < 0 ||
+	    l < offsetof(struct tcp_info, tcpi_total_retrans) +
+	            sizeof(i.tcpi_total_retrans))
+		return;
+	ti->valid = true;
+	ti->rto_us = i.tcpi_rto;
+	ti->retransmits = i.tcpi_retransmits;
+	ti->unacked = (int)i.tcpi_unacked;
+	ti->total_retrans = i.tcpi_total_retrans;
+	/* tcpi_segs_out came with Linux 4.2 */
+	if (l >=
+	    offsetof(struct tcp_info, tcpi_segs_out) + sizeof(i.tcpi_segs_out))
+		ti->segs_out = i.tcpi_segs_out;
+}
+
+/* q^(k+1) is the chance that one segment and its k retransmissions are
+ * all lost on a path that loses q of its round trips. */
+int hb_retx_needed(long long lost, long long sent)
+{
+	double q;
+	int k;
+
+	if (lost < 0)
+		lost = 0;
+	if (sent < lost)
+		sent = lost;
+	q = (double)(lost + 1) / (double)(sent + 1);
+	if (q >= 1.0)
+		return HB_RETX_MAX;
+	for (k = 1; k < HB_RETX_MAX; k++)
+		if (pow(q, k + 1) <= 1e-6)
+			break;
+	return k;
+}
+
+/* See hb.h: the kernel's retransmissions, not a timer of ours, say when
+ * silence stops being loss. */
+bool hb_silent_past_retx(long long silence_us, long long timeout_us,
+                         const struct hb_tcpinfo *ti, int need,
+                         long long since_retx_us)
+{
+	if (silence_us < timeout_us)
+		return false;
+	if (!ti->valid)
+		return silence_us >= timeout_us + HB_NOINFO_US;
+	if (ti->unacked == 0)
+		return false;
+	if (ti->retransmits < need || since_retx_us < 0)
+		return false;
+	return since_retx_us >= timeout_us;
+}
+
+/* The first drop: closed by the peer, or silent past the retransmissions
+ * with something else still answered (state lost on the way), or silent
+ * with nothing answered at all (the path or the peer went away). */
+static void decide_drop(const struct hb_side *tcp, long long interval_us,
+                        struct doc *d)
+{
+	const struct hb_drop *x = &tcp->drop;
+	char a[32], b[32];
+	json_t *ev = NULL;
+
+	evidence_add(&ev, "heartbeat",
+	             "last answer %s after the connection "
+	             "opened",
+	             hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
+	evidence_add(&ev, "heartbeat",
+	             "declared dropped %s after the last answer (interval "
+	             "%s)",
+	             hb_fmt_us(tcp->detect_us, b, sizeof(b)),
+	             hb_fmt_us(interval_us, a, sizeof(a)));
+	if (x->kind != HB_DROP_SILENT) {
+		evidence_add(&ev, "socket",
+		             "the peer closed or reset the connection");
+		evidence_add(&ev, "heartbeat", "%s",
+		             x->reconnected ? "a new connection was answered"
+		                            : "no new connection was answered");
+		doc_add_finding(d, "heartbeat-dropped", -1, ev,
+		                x->reconnected
+		                    ? NULL
+		                    : "check that the responder still runs on "
+		                      "the peer; if it does, a firewall or NAT "
+		                      "resets idle connections: keepalives, or "
+		                      "remove it",
+		                "the held connection was closed by the peer "
+		                "%s after it opened",
+		                hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
+		return;
+	}
+	evidence_add(&ev, "tcp_info",
+	             "the kernel retransmitted the oldest unanswered segment "
+	             "%d times (its RTO backed off to %s) with no "
+	             "acknowledgement; %d asked for at the %.1f%% loss "
+	             "measured until then",
+	             x->retransmits, hb_fmt_us(x->rto_us, a, sizeof(a)),
+	             x->needed, x->loss_pct);
+	if (x->udp_answered > 0)
+		evidence_add(&ev, "heartbeat",
+		             "%lld UDP echoes sent after the last TCP answer "
+		             "were answered",
+		             x->udp_answered);
+	if (x->reconnected)
+		evidence_add(&ev, "heartbeat",
+		             "a new connection to the same responder was "
+		             "answered");
+	if (x->udp_answered > 0 || x->reconnected) {
+		doc_add_finding(d, "heartbeat-dropped", -1, ev, NULL,
+		                "the held connection stopped being answered "
+		                "%s after it opened, while %s still got "
+		                "through: its state was dropped on the way",
+		                hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)),
+		                x->udp_answered > 0 ? "UDP echoes"
+		                                    : "a new connection");
+		return;
+	}
+	evidence_add(&ev, "heartbeat",
+	             "no UDP echo sent after the last TCP answer was "
+	             "answered, and no new connection was");
+	doc_add_finding(d, "heartbeat-loss", SEV_FAULT, ev,
+	                "the path or the peer went away: check the link and "
+	                "the peer (netprobe path, ip link), not NAT state",
+	                "everything toward the peer went unanswered %s after "
+	                "the connection opened: lost, not a dropped "
+	                "connection",
+	                hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
+}
+
 /* Findings from the statistics; see hb.h. */
 int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
               const struct hb_gate *g, long long interval_us, struct doc *d)
@@ -109,43 +248,65 @@ int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
 
 	hb_stats_compute(tcp, &ts);
 	hb_stats_compute(udp, &us);
-	if (tcp->dropped_after_us >= 0) {
-		json_t *ev = NULL;
-
-		evidence_add(&ev, "heartbeat",
-		             "last answer %s after the "
-		             "connection opened",
-		             hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
-		evidence_add(&ev, "heartbeat",
-		             "declared dropped %s after "
-		             "the last answer (interval %s)",
-		             hb_fmt_us(tcp->detect_us, b, sizeof(b)),
-		             hb_fmt_us(interval_us, a, sizeof(a)));
-		doc_add_finding(d, "heartbeat-dropped", -1, ev, NULL,
-		                "the held connection stopped being answered "
-		                "%s after it opened",
-		                hb_fmt_us(tcp->dropped_after_us, a, sizeof(a)));
-	}
+	if (tcp->dropped_after_us >= 0)
+		decide_drop(tcp, interval_us, d);
 	for (int i = 0; i < 2; i++) {
 		const struct hb_side *s = i ? udp : tcp;
 		const struct hb_stats *st = i ? &us : &ts;
 		const char *name = i ? "udp" : "tcp";
+		double rx = 0, loss = st->loss_pct;
+		long long lost = s->lost, nrx = s->retrans;
 		json_t *ev = NULL;
 
 		if (!s->enabled || s->sent == 0)
 			continue;
-		if (st->loss_pct > 1.0 ||
+		/* the echoes in flight when the connection was dropped are
+		 * the drop's finding, not loss */
+		if (!i && tcp->dropped_after_us >= 0) {
+			lost -= tcp->drop.lost < lost ? tcp->drop.lost : lost;
+			loss = 100.0 * (double)lost / (double)s->sent;
+		}
+		/* TCP hides its losses in retransmissions: count those,
+		 * but the dropped connection's in its silence */
+		if (!i && s->segs_out > 0) {
+			if (tcp->dropped_after_us >= 0)
+				nrx -= tcp->drop.retrans < nrx
+				           ? tcp->drop.retrans
+				           : nrx;
+			rx = 100.0 * (double)nrx / (double)s->segs_out;
+		}
+		if (loss > 1.0 || rx > 1.0 ||
 		    (st->median >= 0 && st->jitter_us > st->median &&
 		     st->jitter_us > 1000)) {
 			evidence_add(&ev, "heartbeat",
 			             "%s: %lld of %lld lost "
 			             "(%.1f%%), jitter %lldus, median %lldus",
-			             name, s->lost, s->sent, st->loss_pct,
-			             st->jitter_us, st->median);
-			doc_add_finding(d, "heartbeat-loss", -1, ev, NULL,
-			                "%s heartbeats: %.1f%% lost, jitter "
-			                "%lldus",
-			                name, st->loss_pct, st->jitter_us);
+			             name, lost, s->sent, loss, st->jitter_us,
+			             st->median);
+			if (lost != s->lost)
+				evidence_add(
+				    &ev, "heartbeat",
+				    "besides the %lld in flight when the "
+				    "held connection was dropped",
+				    s->lost - lost);
+			if (!i && s->segs_out > 0)
+				evidence_add(
+				    &ev, "tcp_info",
+				    "%lld of %lld segments retransmitted "
+				    "(%.1f%%)",
+				    nrx, s->segs_out, rx);
+			if (!i && rx > loss)
+				doc_add_finding(
+				    d, "heartbeat-loss", -1, ev, NULL,
+				    "tcp heartbeats: %.1f%% of segments "
+				    "retransmitted, %.1f%% lost, jitter %lldus",
+				    rx, loss, st->jitter_us);
+			else
+				doc_add_finding(d, "heartbeat-loss", -1, ev,
+				                NULL,
+				                "%s heartbeats: %.1f%% lost, "
+				                "jitter %lldus",
+				                name, loss, st->jitter_us);
 		}
 		if (g->max_loss_pct >= 0 && st->loss_pct > g->max_loss_pct) {
 			missed++;
@@ -182,6 +343,16 @@ static json_t *num_or_null(long long v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/* "silent", "closed" or null. */
+static json_t *drop_json(enum hb_drop_kind k)
+{
+	if (k == HB_DROP_SILENT)
+		return json_string("silent");
+	if (k == HB_DROP_CLOSED)
+		return json_string("closed");
+	return json_null();
+}
+
 /* The tcp or udp object; unknown values are null. */
 json_t *hb_side_json(const struct hb_side *s, bool tcp)
 {
@@ -202,6 +373,13 @@ json_t *hb_side_json(const struct hb_side *s, bool tcp)
 		                    json_integer(s->reconnects));
 		json_object_set_new(o, "dropped_after_us",
 		                    num_or_null(s->dropped_after_us));
+		json_object_set_new(o, "drop", drop_json(s->drop.kind));
+		json_object_set_new(o, "retransmits",
+		                    s->segs_out > 0 ? json_integer(s->retrans)
+		                                    : json_null());
+		json_object_set_new(o, "segments_out",
+		                    s->segs_out > 0 ? json_integer(s->segs_out)
+		                                    : json_null());
 	}
 	return o;
 }

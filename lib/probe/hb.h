@@ -13,6 +13,27 @@
 
 #define HB_SAMPLES_OUT 1000 /* RTTs written to samples_us */
 
+/* How the first lost held connection ended, and what settles whether
+ * its state was dropped (NAT, a firewall) or the path lost packets. */
+enum hb_drop_kind {
+	HB_DROP_NONE = 0,
+	HB_DROP_CLOSED, /* the peer closed or reset it */
+	HB_DROP_SILENT, /* silent past the kernel's retransmissions */
+};
+
+struct hb_drop {
+	enum hb_drop_kind kind;
+	int retransmits;        /* tcpi_retransmits when declared */
+	int needed;             /* the retransmissions the loss asked for */
+	long long rto_us;       /* tcpi_rto when declared */
+	double loss_pct;        /* the loss measured when declared */
+	long long udp_answered; /* UDP echoes sent after the last TCP
+	                         * answer that were answered */
+	bool reconnected;       /* a new connection was answered after */
+	long long lost;         /* echoes in flight when it was dropped */
+	long long retrans;      /* segments retransmitted in its silence */
+};
+
 struct hb_side {
 	bool enabled;
 	long long sent, received, lost;
@@ -21,9 +42,48 @@ struct hb_side {
 	                             * answer when it went silent; -1 none */
 	long long detect_us;        /* TCP: silence before it was declared
 	                             * dropped (or the close seen) */
+	struct hb_drop drop;        /* TCP: the first drop's evidence */
+	long long retrans;          /* TCP: segments the kernel sent again,
+	                             * over every connection (TCP_INFO) */
+	long long segs_out;         /* TCP: segments sent; 0 unknown */
 	long long *rtt_us;          /* received RTTs, in arrival order */
 	size_t nrtt, caprtt;
 };
+
+/* The part of TCP_INFO the heartbeat reads. */
+struct hb_tcpinfo {
+	bool valid;
+	long long rto_us;       /* tcpi_rto: the current, backed-off RTO */
+	int retransmits;        /* tcpi_retransmits: RTO timeouts of the
+	                         * oldest unacknowledged segment */
+	int unacked;            /* tcpi_unacked */
+	long long total_retrans; /* tcpi_total_retrans */
+	long long segs_out;     /* tcpi_segs_out */
+};
+
+#define HB_RETX_MAX 4       /* retransmissions asked for at most */
+#define HB_NOINFO_US 1000000LL /* without TCP_INFO: silence past timeout */
+
+/* Reads TCP_INFO of a connected socket into ti (ti->valid false when it
+ * cannot be read). */
+void hb_tcpinfo_read(int fd, struct hb_tcpinfo *ti);
+
+/* How many retransmissions of the oldest unanswered segment must go
+ * unanswered before silence is more than loss: the fewest k >= 1 for
+ * which q^(k+1) <= 1e-6, q = (lost + 1) / (sent + 1) the loss measured so
+ * far (so a short run is not trusted), at most HB_RETX_MAX. Pure. */
+int hb_retx_needed(long long lost, long long sent);
+
+/* Whether a held connection with echoes unanswered for silence_us must be
+ * declared silent: past timeout_us, with data the peer has not
+ * acknowledged (an acknowledgement means the path and the peer's kernel
+ * work), retransmitted by the kernel at least need times, the last of
+ * those unanswered for timeout_us too (since_retx_us; -1 when the count
+ * was not reached). Without TCP_INFO: past timeout_us plus HB_NOINFO_US.
+ * Pure. */
+bool hb_silent_past_retx(long long silence_us, long long timeout_us,
+                         const struct hb_tcpinfo *ti, int need,
+                         long long since_retx_us);
 
 struct hb_stats {
 	double loss_pct;
@@ -49,10 +109,15 @@ char *hb_fmt_us(long long us, char *buf, size_t len);
 /* Computes loss, percentiles (nearest rank) and jitter. Pure. */
 void hb_stats_compute(const struct hb_side *s, struct hb_stats *st);
 
-/* Adds findings to d: heartbeat-dropped (fault) when the held connection
- * went silent, heartbeat-loss (warning) on loss above 1 % or jitter above
- * the median and 1 ms, and heartbeat-loss as a fault for a missed gate.
- * Returns the number of gate checks missed. Pure but for d. */
+/* Adds findings to d: heartbeat-dropped (fault) when the peer closed the
+ * held connection, or when it went silent past the kernel's
+ * retransmissions while the UDP echoes kept being answered or a new
+ * connection was; heartbeat-loss as a fault when it went silent and
+ * nothing else got through either (the path or the peer went away);
+ * heartbeat-loss (warning) with the rate on loss or TCP retransmissions
+ * above 1 % or jitter above the median and 1 ms; heartbeat-loss as a
+ * fault for a missed gate. Returns the number of gate checks missed.
+ * Pure but for d. */
 int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
               const struct hb_gate *g, long long interval_us, struct doc *d);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probe/synretry.h"
 #include "wire/client.h"
 #include "kernel/portrange.h"
 #include "base/sysroot.h"
@@ -25,6 +26,55 @@ static void addr_norm(const char *in, char *out, size_t len)
 		inet_ntop(AF_INET, &a6.s6_addr[12], out, (socklen_t)len);
 	else
 		snprintf(out, len, "%s", in);
+}
+
+/* Which side of a Gloo pair connects, between this rank's address and a
+ * peer's: the higher address (gloo/transport/tcp/device.cc,
+ * Device::isInitiator compares the addresses' bytes, then the ports).
+ * Returns 1 when local sorts above peer (this side connects), -1 below,
+ * 0 when they cannot be compared (other families, equal, not numeric). */
+int peerprobe_gloo_order(const char *local, const char *peer)
+{
+	unsigned char a[16], b[16];
+	char x[INET6_ADDRSTRLEN], y[INET6_ADDRSTRLEN];
+	int fam = AF_INET, c;
+
+	addr_norm(local, x, sizeof(x));
+	addr_norm(peer, y, sizeof(y));
+	if (inet_pton(AF_INET, x, a) != 1 || inet_pton(AF_INET, y, b) != 1) {
+		fam = AF_INET6;
+		if (inet_pton(AF_INET6, x, a) != 1 ||
+		    inet_pton(AF_INET6, y, b) != 1)
+			return 0;
+	}
+	c = memcmp(a, b, fam == AF_INET ? 4 : 16);
+	return c > 0 ? 1 : c < 0 ? -1 : 0;
+}
+
+/* The NAT finding's sentence on Gloo: which side of the pair with this
+ * peer connects, so why Gloo works across this NAT or not. */
+static void gloo_evidence(json_t **ev, const char *local, const char *peer)
+{
+	int o = peerprobe_gloo_order(local, peer);
+
+	if (o > 0)
+		evidence_add(ev, "gloo",
+		             "%s sorts above %s: of a Gloo pair the higher "
+		             "address connects (gloo/transport/tcp/device.cc), "
+		             "so this rank connects out through the NAT and "
+		             "Gloo may work with this peer; with a peer above "
+		             "it, Gloo waits for a connection that cannot "
+		             "arrive: the same job works on one cluster and "
+		             "hangs on another",
+		             local, peer);
+	else if (o < 0)
+		evidence_add(ev, "gloo",
+		             "%s sorts below %s: of a Gloo pair the higher "
+		             "address connects (gloo/transport/tcp/device.cc), "
+		             "so this peer must connect to %s and cannot; with "
+		             "peers below it Gloo would work, which is why the "
+		             "same job works on one cluster and not on another",
+		             local, peer, local);
 }
 
 /* Walks getifaddrs for the interface that holds addr. */
@@ -156,6 +206,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	enum port_state st[PP_MAX_PORTS];
 	char reasons[PP_MAX_PORTS][CLIENT_REASON_MAX];
 	long long rtt[PP_MAX_PORTS];
+	int att[PP_MAX_PORTS];
 	size_t n = 0, k;
 	uint16_t cand[PP_MAX_PORTS];
 	size_t ncand = 0;
@@ -198,13 +249,24 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 			              c->addr, c->err);
 		goto out;
 	}
+	for (k = 0; k < n; k++)
+		att[k] = 1;
+	/* a lost SYN is not a firewall: the silent ports once more, past
+	 * the kernel's retransmission time */
+	if (synretry_connect_back(c, p, n, o->step_us, st, reasons, rtt,
+	                          att) < 0 &&
+	    d)
+		doc_add_error(d, "peer", "connect-back retry from %s: %s",
+		              c->addr, c->err);
 	for (k = 0; k < n; k++) {
 		json_array_append_new(
 		    ports,
-		    json_pack("{s:i, s:s, s:s, s:s, s:o}", "port", (int)p[k],
-		              "proto", "tcp", "state", port_state_name(st[k]),
-		              "reason", reasons[k], "rtt_us",
-		              rtt[k] < 0 ? json_null() : json_integer(rtt[k])));
+		    json_pack("{s:i, s:s, s:s, s:s, s:o, s:i}", "port",
+		              (int)p[k], "proto", "tcp", "state",
+		              port_state_name(st[k]), "reason", reasons[k],
+		              "rtt_us",
+		              rtt[k] < 0 ? json_null() : json_integer(rtt[k]),
+		              "attempts", att[k]));
 		if (st[k] != PORT_OPEN) {
 			all = false;
 			evidence_add(&ev, "connect-back",
@@ -265,7 +327,8 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 	return rtts[(n - 1) / 2];
 }
 
-/* client_open, tried again (up to o->open_tries in all) when it timed
+/* synretry_open (a silent connect once more past the kernel's SYN
+ * retransmission), tried again (up to o->open_tries in all) when it timed
  * out: a peer known to run a responder may be slow to answer on a loaded
  * host, and one late answer must not read as a filtered path. A refusal
  * or an unreachable network is not tried again. */
@@ -277,7 +340,7 @@ static int open_tries(struct np_client *c, const char *host, unsigned port,
 	for (int i = 0;; i++) {
 		bool slow;
 
-		if (client_open(c, host, port, step, o->token_file) == 0)
+		if (synretry_open(c, host, port, step, o->token_file) == 0)
 			return 0;
 		slow = c->code == CLIENT_E_TIMEOUT ||
 		       c->code == CLIENT_E_PROTOCOL ||
@@ -354,10 +417,14 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 			             "%s saw the connection "
 			             "come from %s:%u",
 			             c.addr, v->observed_addr, obs_port);
+			gloo_evidence(&ev, v->local_addr, c.addr);
 			doc_add_finding(d, "nat-detected", -1, ev, NULL,
-			                "%s sees this host as %s, not %s",
+			                "%s sees this host as %s, not %s: "
+			                "peers cannot connect to %s; NCCL and "
+			                "Open MPI fail, Gloo works or hangs "
+			                "depending on which address is higher",
 			                c.addr, v->observed_addr,
-			                v->local_addr);
+			                v->local_addr, v->local_addr);
 		}
 	} else if (d) {
 		doc_add_error(d, "peer", "reflection from %s: %s", c.addr,

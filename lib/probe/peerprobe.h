@@ -51,4 +51,10 @@ size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports);
  * Returns 0, or -1. */
 int peerprobe_ifname(const char *addr, char *name, size_t len);
 
+/* Of a Gloo pair the side with the higher address connects (Gloo's
+ * Device::isInitiator). Returns 1 when local sorts above peer, -1 below,
+ * 0 when the two cannot be compared (different families, equal, or not
+ * numeric addresses). */
+int peerprobe_gloo_order(const char *local, const char *peer);
+
 #endif

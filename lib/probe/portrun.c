@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe/synretry.h"
 #include "wire/client.h"
 #include "wire/proto.h"
 #include "kernel/sockinfo.h"
@@ -440,11 +441,22 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 		}
 		if (k == 0)
 			break;
+		int att[PROTO_MAX_PORTS];
+
 		do
 			rc = client_connect_back(c, PROTO_TCP, ports, k,
 						 o->timeout_us, st, reasons,
 						 rtt);
 		while (rc < 0 && resp_retry(c, &tries));
+		for (size_t j = 0; j < k; j++)
+			att[j] = 1;
+		/* a lost SYN is not a firewall: once more, past the
+		 * kernel's retransmission time */
+		if (rc == 0 &&
+		    synretry_connect_back(c, ports, k, o->timeout_us, st,
+					  reasons, rtt, att) < 0)
+			doc_add_error(d, "responder",
+				      "connect-back retry: %s", c->err);
 		if (rc < 0)
 			doc_add_error(d, "responder", "connect-back: %s",
 				      c->err);
@@ -457,6 +469,7 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 			}
 			settle_as(p, st[j], reasons[j]);
 			p->rtt_us = rtt[j];
+			p->attempts = (uint8_t)att[j];
 		}
 	}
 	for (size_t i = 0; i < r->nin; i++)
@@ -480,8 +493,8 @@ static bool resp_open(struct np_client *c, const struct ports_run_opts *o,
 {
 	if (!needs_responder(o, pl))
 		return false;
-	if (client_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
-			o->token_file) == 0)
+	if (synretry_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
+			  o->token_file) == 0)
 		return true;
 	doc_add_error(d, "responder",
 		      "no responder at %s port %u (%s): UDP, sample and "
@@ -574,6 +587,8 @@ int ports_run(const char *host, const struct port_list *pl,
 	so.timeout_us = o->timeout_us;
 	so.parallel = o->parallel < budget ? o->parallel : budget;
 	if (portscan_tcp((struct sockaddr *)&r->ss, r->sslen, r->out, r->nout,
+			 &so) < 0 ||
+	    synretry_tcp((struct sockaddr *)&r->ss, r->sslen, r->out, r->nout,
 			 &so) < 0) {
 		int e = errno;
 

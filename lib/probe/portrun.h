@@ -52,7 +52,9 @@ struct ports_run {
  * port resolve-failed, r->err says why, an error in d), or -1 with errno
  * and r->err when memory or epoll failed. Free r with ports_run_free in
  * every case. Bounded: about one timeout for the TCP ports, plus one per
- * UDP port and one per connect-back batch. */
+ * UDP port and one per connect-back batch, plus one retry of SYNRETRY_US
+ * for the TCP ports and for each connect-back batch whose SYN got no
+ * answer (probe/synretry.h). */
 int ports_run(const char *host, const struct port_list *pl,
 	      const struct ports_run_opts *o, struct ports_run *r,
 	      struct doc *d);

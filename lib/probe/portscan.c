@@ -221,6 +221,8 @@ static void settle(struct port_result *r, int fd, struct conn_outcome *c,
 	if (fd >= 0)
 		read_errqueue(fd, c, r->icmp_from, sizeof(r->icmp_from));
 	r->state = portscan_classify(c, r->reason, sizeof(r->reason));
+	if (r->attempts == 0)
+		r->attempts = 1;
 	r->rtt_us = c->timed_out || r->state == PORT_FILTERED ? -1 : now - t0;
 	r->pending = false;
 }
@@ -421,13 +423,14 @@ size_t portscan_mark_loopback(struct port_result *r, size_t n,
 /* One port object of the JSON contract; NULL on no memory. */
 json_t *portscan_json_port(const struct port_result *r)
 {
-	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:o}", "port", r->port,
-			 "proto", portspec_proto_name(r->proto), "state",
-			 port_state_name(r->state), "reason", r->reason,
-			 "rtt_us",
+	return json_pack("{s:i, s:s, s:s, s:s, s:o, s:o, s:i}", "port",
+			 r->port, "proto", portspec_proto_name(r->proto),
+			 "state", port_state_name(r->state), "reason",
+			 r->reason, "rtt_us",
 			 r->rtt_us >= 0 ? json_integer(r->rtt_us) : json_null(),
 			 "preset",
-			 r->why != NULL ? json_string(r->why) : json_null());
+			 r->why != NULL ? json_string(r->why) : json_null(),
+			 "attempts", (int)r->attempts);
 }
 
 /* The array of port objects; NULL on no memory. */

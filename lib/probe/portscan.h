@@ -32,6 +32,8 @@ struct port_result {
 	char reason[40];       /* "syn-ack", "rst", "timeout", "icmp type 3
 				* code 13", "no route", "no responder" */
 	long long rtt_us;      /* until the answer; -1 none (timeout) */
+	uint8_t attempts;      /* connects made: 0 untested, 2 when the
+				* first got no answer (probe/synretry.h) */
 	char icmp_from[INET6_ADDRSTRLEN]; /* sender of the ICMP error, "" */
 };
 
@@ -78,7 +80,8 @@ struct sock_table;
 size_t portscan_mark_loopback(struct port_result *r, size_t n,
 			      const struct sock_table *t);
 
-/* The JSON port object {port, proto, state, reason, rtt_us, preset}. */
+/* The JSON port object {port, proto, state, reason, rtt_us, preset,
+ * attempts}. */
 json_t *portscan_json_port(const struct port_result *r);
 
 /* An array of port objects; NULL on no memory. */

@@ -287,6 +287,7 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 		if (r == 0) {
 			close(fd);
 			c->sys_errno = ETIMEDOUT;
+			c->connect_silent = true;
 			return client_fail(c, CLIENT_E_CONNECT,
 			                   "cannot connect to %s:%u: timed out",
 			                   c->addr, c->port);

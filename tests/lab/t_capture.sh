@@ -107,6 +107,27 @@ lab_check "tcpdump reads the file" tcpdump_ok "$TMP/all.pcap"
 lab_grep "file holds the rejected SYN" '10\.231\.85\.2\.83: Flags \[S\]'
 lab_grep "file holds the ICMP" 'admin prohibited'
 
+# -r: the file, summarised as the live capture was (per interface index
+# of its cooked headers), options after the operand, no privilege needed
+IDX=$(printf '%s\n' "$J" | jq -r '.interfaces[] | select(.name == "lan0")
+	| .ifindex')
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$NETPROBE" capture -r "$TMP/all.pcap" --json \
+	>"$TMP/read.json" 2>"$TMP/read.err"
+lab_check "capture -r exits 0 without privilege" test $? = 0
+R=$(cat "$TMP/read.json")
+for p in 7470 81 82 83; do
+	LIVE=$(printf '%s\n' "$J" | jq -r ".syns[] | select(.dport == $p) |
+		\"\(.answer)\"")
+	LAB_OUT=$(printf '%s\n' "$R" | jq -r ".syns[] | select(.dport == $p) |
+		\"\(.interface) \(.answer)\"")
+	lab_grep "-r: $p answered as live ($LIVE) on ifindex$IDX" \
+		"^ifindex$IDX $LIVE\$"
+done
+LAB_OUT=$(printf '%s\n' "$R" | jq -r '.pcap_read, .packets > 0')
+lab_grep "-r: the document names the file" "all\\.pcap\$"
+lab_grep "-r: packets counted" '^true$'
+
 # one interface, text output, native link type
 ip netns exec "$C" timeout 60 "$NETPROBE" capture -i lan0 \
 	--peer 10.231.85.2 --duration 3s --write "$TMP/one.pcap" \
@@ -120,6 +141,16 @@ LAB_OUT=$(cat "$TMP/one.txt")
 lab_grep "text lists the attempt" 'lan0 +10\.231\.85\.1:[0-9]+ -> 10\.231\.85\.2:82 +rst'
 LAB_OUT=$(tcpdump -nr "$TMP/one.pcap" 2>&1)
 lab_grep "Ethernet file opens" 'link-type EN10MB'
+LAB_OUT=$("$NETPROBE" capture -r "$TMP/one.pcap" 2>&1)
+lab_grep "-r on an Ethernet file lists the attempt" \
+	'one\.pcap +10\.231\.85\.1:[0-9]+ -> 10\.231\.85\.2:82 +rst'
+LAB_OUT=$("$NETPROBE" capture -r "$TMP/one.pcap" --json | jq -r \
+	'.interfaces[0] | "\(.packets_out) \(.packets_in)"')
+lab_grep "-r: direction from the host's own MAC" '^[1-9][0-9]* [1-9][0-9]*$'
+lab_rc 2 "-r with -i: exit 2" "$NETPROBE" capture -r "$TMP/one.pcap" -i lan0
+lab_rc 2 "-r of a file that is no capture: exit 2" "$NETPROBE" capture \
+	-r "$TMP/one.txt"
+lab_grep "names the file" "cannot read '.*one\.txt'"
 
 # passive: which interface and port the traffic uses, without a filter;
 # the file stops at --max-bytes

@@ -1,7 +1,9 @@
 # Lab: netprobe heartbeat from host A to a responder in host B. The
-# responder killed mid-run, and separately an nftables rule that starts
-# dropping the held connection, are both detected within two intervals;
-# gates set the exit status; bad peers end with exit 2 within the timeout.
+# responder killed mid-run is detected within two intervals (the close);
+# an nftables rule that starts dropping the held connection is detected
+# past the kernel's retransmissions, within 4 s, with the UDP echoes and a
+# new connection as the evidence it is state, not loss; gates set the
+# exit status; bad peers end with exit 2 within the timeout.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 lab_require nft python3 ss
@@ -11,10 +13,10 @@ trap 'kill $SV_PID $HB_PID $PY_PIDS 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
 PY_PIDS=""
 HB_PID=""
 
-# detect_ok FILE: the drop was declared within two intervals (100ms each)
-# of the last answer.
+# detect_ok FILE MS: the drop was declared within MS milliseconds of the
+# last answer.
 detect_ok() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "$2" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 f = [x for x in d["findings"] if x["code"] == "heartbeat-dropped"][0]
@@ -22,7 +24,7 @@ ev = " ".join(e["fact"] for e in f["evidence"])
 m = re.search(r"declared dropped ([0-9.]+)(us|ms|s) after", ev)
 v = float(m.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(2)]
 print("detected %.1f ms after the last answer" % v)
-sys.exit(0 if v <= 200 else 1)
+sys.exit(0 if v <= float(sys.argv[2]) else 1)
 PY
 }
 
@@ -32,6 +34,8 @@ quiet() {
 
 serve_start "$B" "$T/b.log"
 lab_check "responder listens in B" test $? = 0
+lab_check "B answers over the LAN" lab_wait 50 \
+	ip netns exec "$A" "$NETPROBE" heartbeat -c 1 -i 0 -t 500ms $SV_B
 
 lab_rc 0 "steady heartbeat passes" \
 	ip netns exec "$A" "$NETPROBE" heartbeat -c 20 -i 20ms --json \
@@ -57,18 +61,20 @@ lab_check "killed responder: exit 1" test $? = 1
 HB_PID=""
 LAB_OUT=$(cat "$T/kill.json")
 lab_grep "killed responder: heartbeat-dropped" '"code": "heartbeat-dropped"'
-lab_check "killed responder: $(detect_ok "$T/kill.json")" quiet detect_ok "$T/kill.json"
+lab_check "killed responder: $(detect_ok "$T/kill.json" 200)" quiet detect_ok "$T/kill.json" 200
+lab_check "killed responder: a close, not silence" \
+	test "$(sv_json "$T/kill.json" tcp.drop)" = closed
 lab_check "dropped_after_us about 1.2s" python3 -c "
 import json; v=json.load(open('$T/kill.json'))['tcp']['dropped_after_us']
 exit(0 if 900000 <= v <= 1600000 else 1)"
 
 # A firewall rule that starts dropping the held connection.
 serve_start "$B" "$T/b2.log"
-ip netns exec "$A" "$NETPROBE" heartbeat -d 4s -i 100ms --json \
+ip netns exec "$A" "$NETPROBE" heartbeat -d 8s -i 100ms --json \
 	-o "$T/nft.json" $SV_B >/dev/null 2>&1 &
 HB_PID=$!
 lab_wait 30 sh -c "ip netns exec $B ss -tnH state established '( sport = :7470 )' | grep -q $SV_A"
-sleep 1.5
+sleep 3
 CPORT=$(ip netns exec "$B" ss -tnH state established '( sport = :7470 )' |
 	awk '{print $4}' | sed 's/.*://' | head -1)
 ip netns exec "$B" nft -f - <<NFT
@@ -84,7 +90,19 @@ lab_check "dropped flow (port $CPORT): exit 1" test $? = 1
 HB_PID=""
 LAB_OUT=$(cat "$T/nft.json")
 lab_grep "dropped flow: heartbeat-dropped" '"code": "heartbeat-dropped"'
-lab_check "dropped flow: $(detect_ok "$T/nft.json")" quiet detect_ok "$T/nft.json"
+lab_check "dropped flow: $(detect_ok "$T/nft.json" 4000)" quiet detect_ok "$T/nft.json" 4000
+lab_check "dropped flow: silent past the retransmissions" \
+	test "$(sv_json "$T/nft.json" tcp.drop)" = silent
+lab_grep "dropped flow: the kernel's retransmissions as evidence" \
+	'retransmitted the oldest unanswered segment [1-4] times'
+lab_grep "dropped flow: UDP still answered" 'UDP echoes sent after the last TCP answer were answered'
+lab_check "dropped flow: its echoes and retransmissions are not loss" \
+	python3 -c "
+import json, re, sys
+d = json.load(open('$T/nft.json'))
+s = [f['summary'] for f in d['findings'] if f['code'] == 'heartbeat-loss']
+sys.exit(1 if any(re.search(r'[1-9][0-9.]*% (lost|of segments)', x)
+                  for x in s) else 0)" 
 lab_check "a new connection got through" \
 	test "$(sv_json "$T/nft.json" tcp.reconnects)" -ge 1
 

@@ -119,9 +119,10 @@ jqt "default route via 10.231.7.2 on lan0" \
 jqt "route through the gateway" \
 	'.routes.lookup.gateway == "10.231.7.2"'
 
-# Bad input: exit 2 and exactly one line.
+# Bad input: exit 2 and exactly one line (a usage error: and where help is).
 lab_rc 2 "unknown option exits 2" $np ifaces --frobnicate
-lab_check "unknown option: one line" [ "$(printf '%s\n' "$LAB_OUT" | wc -l)" = 1 ]
+lab_check "unknown option: the error, then where help is" \
+	[ "$(printf '%s\n' "$LAB_OUT" | wc -l)" = 2 ]
 lab_grep "unknown option named" "^netprobe ifaces: unknown option '--frobnicate'$"
 lab_rc 2 "missing sysroot exits 2" $np ifaces --sysroot /nonexistent/np
 lab_check "missing sysroot: one line" [ "$(printf '%s\n' "$LAB_OUT" | wc -l)" = 1 ]

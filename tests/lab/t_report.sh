@@ -123,7 +123,7 @@ lab_rc 2 "unknown --format: exit 2" "$NETPROBE" report --format pdf healthy
 lab_grep "names the format" "unknown format 'pdf'"
 lab_rc 2 "no files: exit 2" "$NETPROBE" report
 lab_rc 0 "--help exits 0" "$NETPROBE" report --help
-lab_grep "usage names the formats" "text\|markdown\|html\|json\|junit"
+lab_grep "help names the formats" 'text, markdown, html, json or junit'
 lab_check "a hostile hostname is escaped in HTML" \
 	sh -c "! grep -q '<img src=x' '$tmp/nat.html' && grep -q '&lt;img src=x' '$tmp/nat.html'"
 lab_check "no script in the HTML" sh -c "! grep -qi '<script' '$tmp/nat.html'"

@@ -101,12 +101,39 @@ START_TEST(bad_input)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "--bogus", NULL), -1);
 	ck_assert_str_eq(err, "unknown option '--bogus'");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", NULL), -1);
-	ck_assert_str_eq(err, "option '-b' needs a value");
+	ck_assert_str_eq(err, "option '-b' needs an argument (SIZE)");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--jsno", NULL), -1);
+	ck_assert_str_eq(err, "unknown option '--jsno' (did you mean "
+			      "'--json'?)");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "extra", NULL), -1);
+	ck_assert_str_eq(err, "unexpected operand 'extra'");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-h", NULL), 1);
 	ck_assert_str_eq(err, "help");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-V", NULL), 1);
 	ck_assert_str_eq(err, "version");
+}
+END_TEST
+
+/* --json: a flag (standard output), or the file after it, as before. */
+START_TEST(json_flag_or_file)
+{
+	struct nc_opts o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--json", NULL), 0);
+	ck_assert_str_eq(o.json_path, "-");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--json", "-n", "3",
+			       NULL), 0);
+	ck_assert_str_eq(o.json_path, "-");
+	ck_assert_int_eq(o.iters, 3);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--json", "run.json",
+			       "-b", "1K", NULL), 0);
+	ck_assert_str_eq(o.json_path, "run.json");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--json=r.json", NULL),
+			 0);
+	ck_assert_str_eq(o.json_path, "r.json");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--json", "-", NULL), 0);
+	ck_assert_str_eq(o.json_path, "-");
 }
 END_TEST
 
@@ -148,6 +175,7 @@ Suite *suite_nc_options(void)
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, sweep_options);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, json_flag_or_file);
 	tcase_add_test(tc, gate_options);
 	suite_add_tcase(s, tc);
 	return s;

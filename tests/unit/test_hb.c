@@ -1,5 +1,6 @@
 /* Unit tests for the heartbeat statistics and decider. */
 #include <check.h>
+#include <string.h>
 
 #include "doc/doc.h"
 #include "probe/hb.h"
@@ -60,6 +61,132 @@ START_TEST(decide_dropped_and_loss)
 	doc_free(&d);
 	hb_side_free(&t);
 	hb_side_free(&u);
+}
+END_TEST
+
+/* The retransmissions asked for grow with the loss measured, and a
+ * short run is not trusted. */
+START_TEST(retx_needed)
+{
+	ck_assert_int_eq(hb_retx_needed(0, 5000), 1);
+	ck_assert_int_eq(hb_retx_needed(0, 100), 2);
+	ck_assert_int_eq(hb_retx_needed(2, 100), 3); /* about 1 % */
+	ck_assert_int_eq(hb_retx_needed(6, 100), 4); /* 6 % */
+	ck_assert_int_eq(hb_retx_needed(0, 10), 4);  /* too few to trust */
+	ck_assert_int_eq(hb_retx_needed(50, 50), HB_RETX_MAX);
+	ck_assert_int_eq(hb_retx_needed(-1, -1), HB_RETX_MAX);
+}
+END_TEST
+
+/* Silence becomes a drop only past the kernel's retransmissions. */
+START_TEST(silent_past_retx)
+{
+	struct hb_tcpinfo ti = {
+	    .valid = true, .rto_us = 200000, .retransmits = 0, .unacked = 1};
+
+	/* within the timeout: an echo may still come back */
+	ck_assert(!hb_silent_past_retx(100000, 190000, &ti, 1, -1));
+	/* past it, but the kernel has not retransmitted yet: loss it is
+	 * still repairing */
+	ck_assert(!hb_silent_past_retx(250000, 190000, &ti, 1, -1));
+	ti.retransmits = 1;
+	/* retransmitted, the retransmission not yet given its time */
+	ck_assert(!hb_silent_past_retx(300000, 190000, &ti, 1, 50000));
+	ck_assert(hb_silent_past_retx(500000, 190000, &ti, 1, 200000));
+	/* a lossy path asks for more retransmissions */
+	ck_assert(!hb_silent_past_retx(500000, 190000, &ti, 3, -1));
+	ti.retransmits = 3;
+	ck_assert(hb_silent_past_retx(3000000, 190000, &ti, 3, 200000));
+	/* everything acknowledged: the path and the peer's kernel work */
+	ti.unacked = 0;
+	ck_assert(!hb_silent_past_retx(9000000, 190000, &ti, 1, 5000000));
+	/* no TCP_INFO: the timeout and one second more */
+	ti.valid = false;
+	ck_assert(!hb_silent_past_retx(900000, 190000, &ti, 1, -1));
+	ck_assert(hb_silent_past_retx(1200000, 190000, &ti, 1, -1));
+}
+END_TEST
+
+/* A silent connection is a dropped state only when something else still
+ * got through; otherwise everything was lost. */
+START_TEST(decide_silent_drop)
+{
+	struct hb_side t = {.enabled = true,
+	                    .dropped_after_us = 3000000,
+	                    .detect_us = 600000},
+	               u = {.enabled = true, .dropped_after_us = -1};
+	struct hb_gate g = {-1, -1};
+	struct doc d;
+	long long v[] = {100, 110, 105};
+	json_t *f;
+
+	fill(&t, v, 3);
+	fill(&u, v, 3);
+	t.drop.kind = HB_DROP_SILENT;
+	t.drop.retransmits = 2;
+	t.drop.needed = 2;
+	t.drop.rto_us = 200000;
+	t.drop.udp_answered = 4;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
+	hb_decide(&t, &u, &g, 100000, &d);
+	ck_assert(doc_has_finding(&d, "heartbeat-dropped"));
+	f = json_array_get(d.findings, 0);
+	ck_assert_ptr_nonnull(strstr(
+	    json_string_value(json_object_get(
+	        json_array_get(json_object_get(f, "evidence"), 2), "fact")),
+	    "retransmitted the oldest unanswered segment 2 times"));
+	doc_free(&d);
+
+	/* nothing answered after it: loss of everything, not NAT */
+	t.drop.udp_answered = 0;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
+	hb_decide(&t, &u, &g, 100000, &d);
+	ck_assert(!doc_has_finding(&d, "heartbeat-dropped"));
+	ck_assert(doc_has_finding(&d, "heartbeat-loss"));
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+
+	/* a new connection answered: the state was dropped */
+	t.drop.reconnected = true;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
+	hb_decide(&t, &u, &g, 100000, &d);
+	ck_assert(doc_has_finding(&d, "heartbeat-dropped"));
+	doc_free(&d);
+	hb_side_free(&t);
+	hb_side_free(&u);
+}
+END_TEST
+
+/* TCP's losses show as retransmissions: heartbeat-loss with the rate,
+ * a warning, never a drop. */
+START_TEST(decide_tcp_retransmissions)
+{
+	struct hb_side t = {.enabled = true, .dropped_after_us = -1},
+	               u = {.enabled = false, .dropped_after_us = -1};
+	struct hb_gate g = {-1, -1};
+	struct doc d;
+	long long v[] = {100, 110, 105, 104};
+	json_t *j;
+
+	fill(&t, v, 4);
+	t.retrans = 3;
+	t.segs_out = 100;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
+	hb_decide(&t, &u, &g, 100000, &d);
+	ck_assert(doc_has_finding(&d, "heartbeat-loss"));
+	ck_assert(!doc_has_finding(&d, "heartbeat-dropped"));
+	ck_assert_int_eq(d.nfault, 0);
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(
+	               json_array_get(d.findings, 0), "summary")),
+	           "3.0% of segments retransmitted"));
+	doc_free(&d);
+	j = hb_side_json(&t, true);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "retransmits")),
+	                 3);
+	ck_assert(json_is_null(json_object_get(j, "drop")));
+	json_decref(j);
+	hb_side_free(&t);
 }
 END_TEST
 
@@ -132,6 +259,10 @@ Suite *suite_hb(void)
 	tcase_add_test(tc, decide_dropped_and_loss);
 	tcase_add_test(tc, decide_clean_and_gates);
 	tcase_add_test(tc, json_shape);
+	tcase_add_test(tc, retx_needed);
+	tcase_add_test(tc, silent_past_retx);
+	tcase_add_test(tc, decide_silent_drop);
+	tcase_add_test(tc, decide_tcp_retransmissions);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,6 +3,7 @@
  * for the ephemeral port range parser. */
 #include "kernel/jobenv.h"
 #include "kernel/portrange.h"
+#include "base/sysroot.h"
 
 #include <arpa/inet.h>
 #include <check.h>
@@ -259,6 +260,122 @@ START_TEST(port_range_read_sysroot)
 }
 END_TEST
 
+/* A recorded environment is read from the sysroot, never from the live
+ * process: the live NCCL_SOCKET_IFNAME must not leak into a replay. */
+START_TEST(record_from_sysroot)
+{
+	static const char rec[] =
+	    "A=1\0NCCL_SOCKET_IFNAME==eth1\0NCCL_SOCKET_IFNAME=x\0"
+	    "WORLD_SIZE=16\0LOCAL_WORLD_SIZE=8\0MASTER_ADDR=10.231.4.1";
+	static struct env_record r;
+	struct sysroot sr;
+	struct scan_env e;
+
+	setenv("NCCL_SOCKET_IFNAME", "live0", 1);
+	ck_assert_int_eq(
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/sysroot/k8s-pod"), 0);
+	ck_assert_int_eq(env_record_read(&sr, &r), 0);
+	ck_assert_str_eq(env_record_get(&r, "KUBERNETES_SERVICE_HOST"),
+	                 "10.96.0.1");
+	ck_assert_ptr_null(env_record_get(&r, "KUBERNETES"));
+	ck_assert_ptr_null(env_record_get(&r, "NCCL_SOCKET_IFNAME"));
+	scan_env_from_record(&r, &e);
+	ck_assert_ptr_null(e.nccl_socket_ifname);
+	unsetenv("NCCL_SOCKET_IFNAME");
+
+	/* entries as the kernel writes them; the first of a name wins and
+	 * a last one without its NUL still counts */
+	memcpy(r.buf, rec, sizeof(rec));
+	r.len = sizeof(rec) - 1;
+	scan_env_from_record(&r, &e);
+	ck_assert_str_eq(e.nccl_socket_ifname, "=eth1");
+	ck_assert_str_eq(e.master_addr, "10.231.4.1");
+	ck_assert_int_eq(e.nodes, 2);
+	ck_assert_ptr_null(e.gloo_socket_ifname);
+
+	/* no file: an error, and nothing set */
+	ck_assert_int_eq(
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/sysroot/wsl2-nat"), 0);
+	ck_assert_int_eq(env_record_read(&sr, &r), 0);
+	ck_assert_int_eq(sysroot_init(&sr, SRCDIR "/tests"), 0);
+	ck_assert_int_eq(env_record_read(&sr, &r), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_ptr_null(env_record_get(&r, "HOME"));
+}
+END_TEST
+
+/* setEnvFile (src/misc/param.cc): split at the first '=', nothing trimmed,
+ * '#' in column one a comment, CR LF line ends, the first value wins. */
+START_TEST(nccl_conf_lines)
+{
+	struct nccl_conf c;
+
+	memset(&c, 0, sizeof(c));
+	nccl_conf_parse("# pinned by netprobe report\n"
+	                "NCCL_SOCKET_IFNAME==eth1\r\n"
+	                "NCCL_SOCKET_IFNAME=eth9\n"
+	                " NCCL_SOCKET_FAMILY=AF_INET6\n"
+	                "NCCL_COMM_ID=10.0.0.1:2=9\n"
+	                "NCCL_DEBUG=INFO\n",
+	                "/etc/nccl.conf", &c);
+	ck_assert_str_eq(c.ifname, "=eth1");
+	ck_assert_str_eq(c.ifname_from, "/etc/nccl.conf");
+	ck_assert_str_eq(c.family, ""); /* " NCCL_..." is another name */
+	ck_assert_str_eq(c.comm_id, "10.0.0.1:2=9");
+	/* a later file fills only what is still unset */
+	nccl_conf_parse("NCCL_SOCKET_IFNAME=eth2\nNCCL_SOCKET_FAMILY=AF_INET",
+	                "/root/.nccl.conf", &c);
+	ck_assert_str_eq(c.ifname, "=eth1");
+	ck_assert_str_eq(c.family, "AF_INET");
+	ck_assert_str_eq(c.family_from, "/root/.nccl.conf");
+}
+END_TEST
+
+/* The files under the environment: NCCL_CONF_FILE before /etc/nccl.conf,
+ * and a variable set in the environment left as it is. */
+START_TEST(nccl_conf_files)
+{
+	char root[] = "/tmp/np-conf-XXXXXX", p[512];
+	struct sysroot sr;
+	struct nccl_conf c;
+	struct nccl_env env = {0};
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(p, sizeof(p), "%s/etc", root);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/etc/nccl.conf", root);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("NCCL_SOCKET_IFNAME==eth1\nNCCL_COMM_ID=10.0.0.1:29500\n", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/my.conf", root);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("NCCL_SOCKET_IFNAME==ib0\n", f);
+	fclose(f);
+	ck_assert_int_eq(sysroot_init(&sr, root), 0);
+	ck_assert_int_eq(setenv("NCCL_CONF_FILE", "/my.conf", 1), 0);
+	env.comm_id = "10.9.9.9:1";
+	nccl_env_apply_conf(&env, &sr, &c);
+	ck_assert_str_eq(env.socket_ifname, "=ib0");
+	ck_assert_str_eq(c.ifname_from, "/my.conf");
+	ck_assert_str_eq(env.comm_id, "10.9.9.9:1");
+	ck_assert_ptr_null(env.socket_family);
+	unsetenv("NCCL_CONF_FILE");
+	memset(&env, 0, sizeof(env));
+	nccl_env_apply_conf(&env, &sr, &c);
+	ck_assert_str_eq(env.socket_ifname, "=eth1");
+	ck_assert_str_eq(env.comm_id, "10.0.0.1:29500");
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/etc/nccl.conf", root);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/etc", root);
+	rmdir(p);
+	rmdir(root);
+}
+END_TEST
+
 Suite *suite_jobenv(void)
 {
 	Suite *s = suite_create("jobenv");
@@ -273,6 +390,9 @@ Suite *suite_jobenv(void)
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, port_range);
 	tcase_add_test(tc, port_range_read_sysroot);
+	tcase_add_test(tc, record_from_sysroot);
+	tcase_add_test(tc, nccl_conf_lines);
+	tcase_add_test(tc, nccl_conf_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

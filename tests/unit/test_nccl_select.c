@@ -136,6 +136,40 @@ START_TEST(comm_id_subnet)
 }
 END_TEST
 
+/* getifaddrs names an IPv4 alias by its label, and NCCL matches and
+ * dedupes by that name (src/os/linux.cc): "eth0:1" is an interface of
+ * its own, a prefix "eth0" takes both, the exact "=eth0" only eth0. */
+START_TEST(ipv4_alias_is_an_interface)
+{
+	struct iface_list l = {0};
+	struct nccl_env env = {0};
+	struct nccl_choice c;
+	struct iface *e;
+	unsigned char b[4];
+
+	add(&l, "lo", UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	e = add(&l, "eth0", UPRUN, "10.231.0.1", 24);
+	ck_assert_int_eq(inet_pton(AF_INET, "10.231.5.1", b), 1);
+	ck_assert_int_eq(iface_add_addr(e, AF_INET, b, 24, 0), 0);
+	snprintf(e->addrs[1].label, sizeof(e->addrs[1].label), "eth0:1");
+	ck_assert_int_eq(nccl_select(&l, &env, &c), 2);
+	ck_assert_str_eq(c.v[0].name, "eth0");
+	ck_assert_str_eq(c.v[1].name, "eth0:1");
+	ck_assert_str_eq(c.v[1].addr->str, "10.231.5.1");
+	env.socket_ifname = "eth0";
+	ck_assert_int_eq(nccl_select(&l, &env, &c), 2);
+	env.socket_ifname = "=eth0";
+	ck_assert_int_eq(nccl_select(&l, &env, &c), 1);
+	ck_assert_str_eq(c.v[0].addr->str, "10.231.0.1");
+	/* an alias cannot be named: parseStringList reads "eth0:1" as the
+	 * name eth0 with port 1 (src/misc/utils.cc) */
+	env.socket_ifname = "=eth0:1";
+	ck_assert_int_eq(nccl_select(&l, &env, &c), 1);
+	ck_assert_str_eq(c.v[0].addr->str, "10.231.0.1");
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(fallback_to_docker_then_lo)
 {
 	struct iface_list l = {0};
@@ -165,6 +199,7 @@ Suite *suite_nccl_select(void)
 	tcase_add_test(tc, env_ifname_and_short_ignored);
 	tcase_add_test(tc, comm_id_subnet);
 	tcase_add_test(tc, fallback_to_docker_then_lo);
+	tcase_add_test(tc, ipv4_alias_is_an_interface);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -475,6 +475,37 @@ START_TEST(addr_v4_v6_order_scope)
 }
 END_TEST
 
+/* IFA_LABEL: an IPv4 alias keeps its label ("eth0:1"), which getifaddrs
+ * reports as the address's interface name; the kernel also sends the
+ * interface's own name as the label of its plain addresses, kept as "". */
+START_TEST(addr_alias_label)
+{
+	struct iface_list l = {0};
+	char buf[BUFSZ];
+	struct nlmsghdr *nlh;
+	struct in_addr a4;
+	const struct iface *i;
+
+	nlh = link_msg(buf, 2, "eth0", IFF_UP);
+	parse1(&l, nlh);
+	inet_pton(AF_INET, "10.231.0.5", &a4);
+	nlh = addr_msg(buf, AF_INET, 2, 24, RT_SCOPE_UNIVERSE);
+	mnl_attr_put(nlh, IFA_LOCAL, 4, &a4);
+	mnl_attr_put_strz(nlh, IFA_LABEL, "eth0");
+	ck_assert_int_eq(nl_parse_addr(nlh, &l), 0);
+	inet_pton(AF_INET, "10.231.0.6", &a4);
+	nlh = addr_msg(buf, AF_INET, 2, 24, RT_SCOPE_UNIVERSE);
+	mnl_attr_put(nlh, IFA_LOCAL, 4, &a4);
+	mnl_attr_put_strz(nlh, IFA_LABEL, "eth0:1");
+	ck_assert_int_eq(nl_parse_addr(nlh, &l), 0);
+	i = &l.v[0];
+	ck_assert_int_eq(i->naddrs, 2);
+	ck_assert_str_eq(i->addrs[0].label, "");
+	ck_assert_str_eq(i->addrs[1].label, "eth0:1");
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(addr_malformed)
 {
 	struct iface_list l = {0};
@@ -633,6 +664,7 @@ Suite *suite_nl(void)
 	tcase_add_test(tc, link_malformed);
 	tcase_add_test(tc, link_every_truncation);
 	tcase_add_test(tc, addr_v4_v6_order_scope);
+	tcase_add_test(tc, addr_alias_label);
 	tcase_add_test(tc, addr_malformed);
 	tcase_add_test(tc, route_get_reply_and_default);
 	tcase_add_test(tc, route_multipath);

@@ -14,6 +14,7 @@
 #include "probe/portrun.h"
 #include "decide/portfind.h"
 #include "probe/portscan.h"
+#include "probe/synretry.h"
 #include "kernel/sockinfo.h"
 #include "base/sysroot.h"
 
@@ -331,6 +332,61 @@ START_TEST(scan_loopback)
 }
 END_TEST
 
+/* A lost SYN is retried once past the kernel's retransmission time; an
+ * answer (RST, ICMP) stands; an attempt that already covered the
+ * retransmission is not repeated. */
+START_TEST(syn_retry)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t l = sizeof(sa);
+	struct port_result r[3];
+	struct portscan_opts o = {1000000, 4};
+	int lfd;
+
+	ck_assert(synretry_lost(PORT_FILTERED, "timeout"));
+	ck_assert(!synretry_lost(PORT_FILTERED, "icmp type 3 code 13"));
+	ck_assert(!synretry_lost(PORT_CLOSED, "rst"));
+	ck_assert(!synretry_lost(PORT_OPEN, "syn-ack"));
+	ck_assert_int_eq(synretry_timeout(1000000), SYNRETRY_US);
+	ck_assert_int_gt(SYNRETRY_US, SYNRETRY_RTO_US);
+	ck_assert_int_eq(synretry_timeout(SYNRETRY_US), 0);
+	ck_assert_int_eq(synretry_timeout(2000000), 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	/* as the first attempt left them: the open port's SYN was lost */
+	r[0] = res(ntohs(sa.sin_port), IPPROTO_TCP, PORT_FILTERED, "timeout",
+	           0);
+	r[1] = res(9, IPPROTO_TCP, PORT_CLOSED, "rst", 0);
+	r[2] = res(9, IPPROTO_TCP, PORT_PROHIBITED, "icmp type 3 code 13", 0);
+	for (int i = 0; i < 3; i++)
+		r[i].attempts = 1;
+	ck_assert_int_eq(synretry_tcp((struct sockaddr *)&sa, sizeof(sa), r, 3,
+	                              &o),
+	                 1);
+	ck_assert_int_eq(r[0].state, PORT_OPEN);
+	ck_assert_int_eq(r[0].attempts, 2);
+	ck_assert_int_eq(r[1].state, PORT_CLOSED);
+	ck_assert_int_eq(r[1].attempts, 1);
+	ck_assert_int_eq(r[2].attempts, 1);
+
+	/* a first attempt of 2 s already carried the kernel's retry */
+	r[0] = res(ntohs(sa.sin_port), IPPROTO_TCP, PORT_FILTERED, "timeout",
+	           0);
+	r[0].attempts = 1;
+	o.timeout_us = 2000000;
+	ck_assert_int_eq(synretry_tcp((struct sockaddr *)&sa, sizeof(sa), r, 1,
+	                              &o),
+	                 0);
+	ck_assert_int_eq(r[0].state, PORT_FILTERED);
+	close(lfd);
+}
+END_TEST
+
 /* The whole run on loopback with no responder: TCP verdicts, UDP and
  * sample ports unknown, the missing responder recorded as an error. */
 START_TEST(run_no_responder)
@@ -398,6 +454,7 @@ Suite *suite_portscan(void)
 	tcase_add_test(tc, decide_ephemeral_inbound);
 	tcase_add_test(tc, json_port);
 	tcase_add_test(tc, scan_loopback);
+	tcase_add_test(tc, syn_retry);
 	tcase_add_test(tc, run_no_responder);
 	suite_add_tcase(s, tc);
 	return s;

@@ -196,6 +196,83 @@ START_TEST(command_exit_status)
 }
 END_TEST
 
+
+/* A scan document whose hostname resolves to addr, with a
+ * hostname-loopback fault when addr is 127.0.1.1. */
+static void add_host_scan(struct report_set *set, const char *host,
+			  const char *addr)
+{
+	bool loop = strncmp(addr, "127.", 4) == 0;
+	json_t *doc = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[], "
+		"s:{s:s, s:[s], s:b, s:b}}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
+		"host", host, "started", "2026-11-21T10:00:00Z", "findings",
+		"errors", "interfaces", "hostname", "name", host, "addresses",
+		addr, "bindable", 1, "loopback", loop);
+	char *txt;
+
+	if (loop)
+		json_array_append_new(
+			json_object_get(doc, "findings"),
+			json_pack("{s:s, s:s, s:s, s:[]}", "code",
+				  "hostname-loopback", "severity", "fault",
+				  "summary", "hostname resolves to 127.0.1.1",
+				  "evidence"));
+	txt = json_dumps(doc, 0);
+	ck_assert_int_eq(report_load_buffer(set, host, txt, strlen(txt)), 0);
+	free(txt);
+	json_decref(doc);
+}
+
+/* The severity of the first finding of the report. */
+static const char *first_sev(const struct report_model *m)
+{
+	return rj_str(json_array_get(json_object_get(report_doc(m),
+						     "findings"),
+				     0),
+		      "severity");
+}
+
+/* Of each Gloo pair the higher address connects (gloo's
+ * Device::isInitiator): the master's 127.0.1.1 harms nobody when every
+ * other node sorts below it (10/8), and refuses them when one sorts above
+ * (172.16/12) or sits on 127.0.1.1 too; a node whose scan is missing
+ * keeps the fault. */
+START_TEST(hostname_loopback_order)
+{
+	struct report_set set = {0};
+	struct report_model *rep;
+
+	add_host_scan(&set, "a", "127.0.1.1");
+	add_host_scan(&set, "b", "10.231.71.2");
+	rep = report_build(&set);
+	ck_assert_str_eq(first_sev(rep), "warning");
+	report_model_free(rep);
+	report_set_free(&set);
+
+	add_host_scan(&set, "a", "127.0.1.1");
+	add_host_scan(&set, "b", "172.17.71.2");
+	rep = report_build(&set);
+	ck_assert_str_eq(first_sev(rep), "fault");
+	report_model_free(rep);
+	report_set_free(&set);
+
+	add_host_scan(&set, "a", "127.0.1.1");
+	add_host_scan(&set, "b", "127.0.1.1");
+	rep = report_build(&set);
+	ck_assert_str_eq(first_sev(rep), "fault");
+	report_model_free(rep);
+	report_set_free(&set);
+
+	add_host_scan(&set, "a", "127.0.1.1");
+	rep = report_build(&set);
+	ck_assert_str_eq(first_sev(rep), "fault");
+	report_model_free(rep);
+	report_set_free(&set);
+}
+END_TEST
+
 /* A scan document for the decider tests: host, the chosen interface and
  * the interfaces it has (name/address pairs, all up). */
 static void add_scan(struct report_set *set, const char *host,
@@ -298,6 +375,43 @@ START_TEST(nccl_ifname_across_nodes)
 	ck_assert_int_eq(report_gate(rep, REPORT_FAIL_FAULT), 1);
 	report_model_free(rep);
 	report_set_free(&set);
+}
+END_TEST
+
+/* A layering guess a peer's measurement turned into info asks for no
+ * change to the node; the same finding as a fault does. */
+START_TEST(info_asks_no_change)
+{
+	const char *sev[] = {"info", "fault"};
+
+	for (int k = 0; k < 2; k++) {
+		struct report_set set = {0};
+		struct report_model *rep;
+		json_t *doc, *changes;
+		char *txt;
+
+		doc = json_pack(
+		    "{s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:s, s:[], s:s}], "
+		    "s:[], s:[], s:{s:n, s:n, s:{}, s:[], s:[]}}",
+		    "schema", "netprobe/1", "tool", "netprobe", "command",
+		    "scan", "host", "ct101", "started", "2026-11-21T10:00:00Z",
+		    "findings", "code", "container-bridge-nat", "severity",
+		    sev[k], "summary", "s", "evidence", "fix", "host networking",
+		    "errors", "interfaces", "recommendation", "interface",
+		    "address", "env", "reasons", "rejected");
+		txt = json_dumps(doc, 0);
+		ck_assert_int_eq(
+		    report_load_buffer(&set, "ct101", txt, strlen(txt)), 0);
+		free(txt);
+		json_decref(doc);
+		rep = report_build(&set);
+		changes = json_object_get(
+		    json_object_get(report_doc(rep), "recommendation"),
+		    "changes");
+		ck_assert_uint_eq(json_array_size(changes), (size_t)k);
+		report_model_free(rep);
+		report_set_free(&set);
+	}
 }
 END_TEST
 
@@ -557,6 +671,8 @@ Suite *suite_report(void)
 	tcase_add_test(tc, malformed_named_with_position);
 	tcase_add_test(tc, command_exit_status);
 	tcase_add_test(tc, nccl_ifname_across_nodes);
+	tcase_add_test(tc, info_asks_no_change);
+	tcase_add_test(tc, hostname_loopback_order);
 	tcase_add_test(tc, every_finding_rendered_with_fix);
 	tcase_add_test(tc, html_escapes_documents);
 	tcase_add_test(tc, walk_visits_sections_in_order);

@@ -1,0 +1,111 @@
+/* Command lines from one table per command: getopt_long's arrays, --help,
+ * "did you mean" and every option error come from the same table, so the
+ * help, the parser and the man page (tests/cli) cannot drift apart. */
+#ifndef NP_CLI_H
+#define NP_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum cli_arg {
+	CLI_FLAG,     /* takes no argument */
+	CLI_REQUIRED, /* --name ARG, --name=ARG, -x ARG, -xARG */
+	/* A flag, or takes the next word when that word is no option and
+	 * not "--" ("-" is a word): `--json` or `--json FILE`. Long only;
+	 * for programs whose operands cannot follow it by mistake. */
+	CLI_OPTIONAL,
+};
+
+/* One option. Several entries may share a key: the first is the option,
+ * the others old spellings kept as aliases (alias set), listed by --help
+ * and the man page as such. */
+struct cli_opt {
+	int key;	   /* what cli_next returns; any value but 0, -1, -2 */
+	char letter;	   /* short option, 0 if none */
+	const char *name;  /* long option without "--", NULL if none */
+	enum cli_arg arg;  /* argument kind */
+	const char *meta;  /* the argument's placeholder ("FILE"), or NULL */
+	const char *def;   /* default shown by --help, or NULL */
+	const char *help;  /* one line, lower case, no full stop */
+	bool alias;	   /* an old spelling of the option with this key */
+};
+
+/* One command: "netprobe ports", what follows the name in its synopsis,
+ * one line on what it does, its options, and text printed after them. */
+struct cli_cmd {
+	const char *name;
+	const char *synopsis;
+	const char *summary;
+	const struct cli_opt *opts;
+	size_t nopts;
+	const char *more;
+};
+
+/* The options every command spells the same way. */
+#define CLI_OPT_HELP                                                       \
+	{'h', 'h', "help", CLI_FLAG, NULL, NULL, "print this help and exit", \
+	 false}
+#define CLI_OPT_JSON(key)                                                  \
+	{(key), 'j', "json", CLI_FLAG, NULL, NULL,                          \
+	 "print one JSON document instead of text", false}
+
+#define CLI_MAX_OPTS 64
+#define CLI_END (-1)
+#define CLI_ERROR (-2)
+
+/* The parser's state for one command line; reset by cli_start. */
+struct cli {
+	const struct cli_cmd *cmd;
+	int argc;
+	char **argv;
+	struct option longopts[CLI_MAX_OPTS + 1];
+	char shortopts[2 + 2 * CLI_MAX_OPTS + 1];
+	const struct cli_opt *opt; /* the option cli_next returned */
+	const char *arg;	   /* its argument, NULL if none */
+	char err[256];		   /* why cli_next returned CLI_ERROR */
+	bool bad;		   /* the table is malformed */
+};
+
+/* Prepares to parse argv (argv[0] is the command's name) with GNU argument
+ * order: options before or after operands, "--" ends them. Resets getopt.
+ * Returns 0, or -1 when the table is malformed (too many options, a
+ * letter or long name twice, an optional argument on a letter); cli_next
+ * then returns CLI_ERROR with the reason, so callers need not check. */
+int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
+	      char **argv);
+
+/* Returns the key of the next option (its argument in c->arg, its entry in
+ * c->opt), CLI_END when the options are done, or CLI_ERROR with c->err set:
+ * "unknown option '--jsn' (did you mean '--json'?)". */
+int cli_next(struct cli *c);
+
+/* The operands, in order, once cli_next returned CLI_END: their count, and
+ * the first in *ops. */
+int cli_operands(const struct cli *c, char ***ops);
+
+/* Writes --help: the synopsis, the summary, one line per option with its
+ * default, then cmd->more. Returns 0, or -1 when fp failed. */
+int cli_help(const struct cli_cmd *cmd, FILE *fp);
+
+/* Writes "NAME: MESSAGE" and a pointer to --help to fp (standard error) and
+ * returns 2, the exit status of a usage error. */
+int cli_usage_error(const struct cli_cmd *cmd, FILE *fp, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Edit distance between a and b (insertions, deletions, substitutions and
+ * swaps of neighbours each count one). */
+size_t cli_distance(const char *a, const char *b);
+
+/* The name in names[0..n) closest to word, or NULL when none is close
+ * enough to be what was meant: at most a third of word's length apart (one
+ * to three edits), or the only name that word begins. */
+const char *cli_closest(const char *word, const char *const *names,
+			size_t n);
+
+/* Colour on output: only on a terminal, and never when NO_COLOR is set to a
+ * non-empty value (no-color.org); no_color is getenv("NO_COLOR"). */
+bool cli_color(bool is_tty, const char *no_color);
+
+#endif
