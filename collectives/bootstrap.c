@@ -1,11 +1,11 @@
-/* The side channel (bootstrap.h): framed TCP between process 0, the hub,
- * and every other process. Every read, write and wait has a deadline. */
+/* The side channel (bootstrap.h): the hub and its clients, servicing the
+ * channel, the arrival table and the heartbeat. Sockets and frames are
+ * bootstrap_io.c's; the exchanges bootstrap_xchg.c's. */
 #include "bootstrap.h"
+#include "bootstrap_int.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -14,25 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
-#define FRAME_MAX (64u << 20) /* largest payload accepted */
-#define IO_GRACE_US 2000000   /* a started frame must finish in this */
-
-long long sc_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static void why(struct sc *sc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Records the first failure; later ones do not overwrite it. */
-static void why(struct sc *sc, const char *fmt, ...)
+void sc_why(struct sc *sc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,242 +29,26 @@ static void why(struct sc *sc, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "rank 3 on gpu-b", or "rank 3" before hosts are known. */
-static const char *who(const struct sc *sc, int r, char *buf, size_t len)
+/* The host of process r as far as this process knows it, or "". */
+static const char *host_of(const struct sc *sc, int r)
 {
 	if (sc->hosts != NULL && sc->hosts[r][0] != '\0')
-		snprintf(buf, len, "rank %d on %s", r, sc->hosts[r]);
+		return sc->hosts[r];
+	if (r == 0 && sc->rank != 0 && sc->hub_host[0] != '\0')
+		return sc->hub_host;
+	return "";
+}
+
+/* "rank 3 on gpu-b", or "rank 3" while the host is unknown. */
+static const char *who(const struct sc *sc, int r, char *buf, size_t len)
+{
+	const char *h = host_of(sc, r);
+
+	if (h[0] != '\0')
+		snprintf(buf, len, "rank %d on %s", r, h);
 	else
 		snprintf(buf, len, "rank %d", r);
 	return buf;
-}
-
-/* Milliseconds left until deadline, at least 0, at most max_ms. */
-static int left_ms(long long deadline_us, int max_ms)
-{
-	long long d = deadline_us - sc_now_us();
-
-	if (d <= 0)
-		return 0;
-	d = (d + 999) / 1000;
-	return d > max_ms ? max_ms : (int)d;
-}
-
-/* Reads exactly len bytes before deadline. Returns 0, or -1 with errno
- * (ECONNRESET for end of file, ETIMEDOUT). */
-static int read_full(int fd, void *buf, size_t len, long long deadline_us)
-{
-	char *p = buf;
-
-	while (len > 0) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-		int pr = poll(&pfd, 1, left_ms(deadline_us, 1000));
-
-		if (pr < 0 && errno != EINTR)
-			return -1;
-		if (pr <= 0) {
-			if (sc_now_us() >= deadline_us) {
-				errno = ETIMEDOUT;
-				return -1;
-			}
-			continue;
-		}
-		n = recv(fd, p, len, 0);
-		if (n == 0) {
-			errno = ECONNRESET;
-			return -1;
-		}
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Writes exactly len bytes before deadline (no SIGPIPE). */
-static int write_full(int fd, const void *buf, size_t len,
-		      long long deadline_us)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-		ssize_t n;
-		int pr = poll(&pfd, 1, left_ms(deadline_us, 1000));
-
-		if (pr < 0 && errno != EINTR)
-			return -1;
-		if (pr <= 0) {
-			if (sc_now_us() >= deadline_us) {
-				errno = ETIMEDOUT;
-				return -1;
-			}
-			continue;
-		}
-		n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Sends one frame: {u32 type, u32 length} in network order, payload. */
-static int send_frame(int fd, uint32_t type, const void *payload,
-		      size_t len)
-{
-	long long dl = sc_now_us() + IO_GRACE_US;
-	uint32_t h[2] = { htonl(type), htonl((uint32_t)len) };
-
-	if (write_full(fd, h, sizeof(h), dl) < 0)
-		return -1;
-	return len > 0 ? write_full(fd, payload, len, dl) : 0;
-}
-
-/* Receives one frame once the socket is readable; *payload is malloc'd
- * (NULL for an empty one). Returns 0, or -1 with errno. */
-static int recv_frame(int fd, uint32_t *type, void **payload, size_t *len)
-{
-	long long dl = sc_now_us() + IO_GRACE_US;
-	uint32_t h[2];
-	void *p = NULL;
-
-	*payload = NULL;
-	if (read_full(fd, h, sizeof(h), dl) < 0)
-		return -1;
-	*type = ntohl(h[0]);
-	*len = ntohl(h[1]);
-	if (*len > FRAME_MAX) {
-		errno = EPROTO;
-		return -1;
-	}
-	if (*len > 0) {
-		p = malloc(*len);
-		if (p == NULL)
-			return -1;
-		if (read_full(fd, p, *len, dl) < 0) {
-			free(p);
-			return -1;
-		}
-	}
-	*payload = p;
-	return 0;
-}
-
-/* Binds and listens (SO_REUSEADDR, backlog 1024); port 0 is ephemeral. */
-int sc_listen(const char *addr, int port, int *bound)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE | AI_NUMERICHOST |
-					      AI_NUMERICSERV };
-	struct addrinfo *res = NULL;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char ps[16];
-	int fd = -1, one = 1, e;
-
-	snprintf(ps, sizeof(ps), "%d", port);
-	e = getaddrinfo(addr, ps, &hints, &res);
-	if (e != 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		goto fail;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, res->ai_addr, res->ai_addrlen) < 0 ||
-	    listen(fd, 1024) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
-		goto fail;
-	*bound = ntohs(ss.ss_family == AF_INET6 ?
-			       ((struct sockaddr_in6 *)&ss)->sin6_port :
-			       ((struct sockaddr_in *)&ss)->sin_port);
-	freeaddrinfo(res);
-	return fd;
-fail:
-	e = errno;
-	if (fd >= 0)
-		close(fd);
-	freeaddrinfo(res);
-	errno = e;
-	return -1;
-}
-
-/* One connect attempt to one address before deadline. */
-static int connect_one(const struct addrinfo *ai, long long deadline_us)
-{
-	int fd, err = 0, one = 1;
-	socklen_t el = sizeof(err);
-	struct pollfd pfd;
-
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		    0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 &&
-	    errno != EINPROGRESS)
-		goto fail;
-	pfd.fd = fd;
-	pfd.events = POLLOUT;
-	for (;;) {
-		int pr = poll(&pfd, 1, left_ms(deadline_us, 1000));
-
-		if (pr > 0)
-			break;
-		if (pr < 0 && errno != EINTR)
-			goto fail;
-		if (sc_now_us() >= deadline_us) {
-			errno = ETIMEDOUT;
-			goto fail;
-		}
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-		goto fail;
-	if (err != 0) {
-		errno = err;
-		goto fail;
-	}
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	return fd;
-fail:
-	err = errno;
-	close(fd);
-	errno = err;
-	return -1;
-}
-
-/* Tries every address the name resolves to until one connects. */
-int sc_connect(const char *host, int port, long long deadline_us)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV };
-	struct addrinfo *res = NULL;
-	char ps[16];
-	int fd = -1, e;
-
-	snprintf(ps, sizeof(ps), "%d", port);
-	e = getaddrinfo(host, ps, &hints, &res);
-	if (e != 0) {
-		errno = EHOSTUNREACH;
-		return -1;
-	}
-	for (struct addrinfo *ai = res; ai != NULL && fd < 0;
-	     ai = ai->ai_next)
-		fd = connect_one(ai, deadline_us);
-	e = errno;
-	freeaddrinfo(res);
-	errno = e;
-	return fd;
 }
 
 /* Allocates the per-process tables. */
@@ -289,35 +58,37 @@ static int sc_alloc(struct sc *sc, int rank, int nprocs)
 	sc->hub_fd = -1;
 	sc->rank = rank;
 	sc->nprocs = nprocs;
-	sc->table_step = calloc((size_t)nprocs, sizeof(*sc->table_step));
-	sc->table_alive = calloc((size_t)nprocs, sizeof(*sc->table_alive));
+	sc->table = calloc((size_t)nprocs, SC_TABLE_ENTRY);
 	if (rank == 0)
 		sc->peers = calloc((size_t)nprocs, sizeof(*sc->peers));
-	if (sc->table_step == NULL || sc->table_alive == NULL ||
-	    (rank == 0 && sc->peers == NULL))
+	if (sc->table == NULL || (rank == 0 && sc->peers == NULL))
 		return -1;
 	for (int i = 0; rank == 0 && i < nprocs; i++)
 		sc->peers[i].fd = -1;
+	sc->hb_sent_us = sc_now_us();
+	sc->hub_last_us = sc->hb_sent_us;
 	return 0;
 }
 
 /* Accepts until every rank said hello; strays are closed, impostors fail. */
-int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
+int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 		long long deadline_us)
 {
+	char hb[64] = "";
 	int joined = 1, one = 1;
 
 	if (nprocs < 1 || nprocs > SC_MAX_PROCS || sc_alloc(sc, 0, nprocs)) {
-		why(sc, "bootstrap: bad process count %d or no memory", nprocs);
+		sc_why(sc, "bootstrap: bad process count %d or no memory", nprocs);
 		return -1;
 	}
+	snprintf(hb, sizeof(hb), "%s", host != NULL ? host : "");
 	sc->peers[0].alive = true;
 	while (joined < nprocs) {
 		struct pollfd pfd = { .fd = listen_fd, .events = POLLIN };
 		uint32_t type, *v;
 		void *p;
 		size_t len;
-		int fd, r, pr = poll(&pfd, 1, left_ms(deadline_us, 1000));
+		int fd, r, pr = poll(&pfd, 1, sc_left_ms(deadline_us, 1000));
 
 		if (pr <= 0) {
 			if (sc_now_us() < deadline_us)
@@ -328,7 +99,7 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 			for (int i = 1; i < nprocs && nm < 64; i++)
 				if (!sc->peers[i].alive)
 					missing[nm++] = i;
-			why(sc, "bootstrap: ranks %s never connected to rank 0 "
+			sc_why(sc, "bootstrap: ranks %s never connected to rank 0 "
 			    "(%d of %d joined)",
 			    sc_ranges(missing, nm, rb, sizeof(rb)), joined,
 			    nprocs);
@@ -338,10 +109,9 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
-		/* small frames both ways: Nagle would hold results 40 ms */
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (recv_frame(fd, &type, &p, &len) < 0 || type != SC_HELLO ||
-		    len != 8) {
+		if (sc_recv_frame(fd, &type, &p, &len) < 0 ||
+		    type != SC_HELLO || len != 8) {
 			free(p);
 			close(fd); /* a stray connection: not one of ours */
 			continue;
@@ -350,7 +120,7 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 		r = (int)ntohl(v[0]);
 		if ((int)ntohl(v[1]) != nprocs || r < 1 || r >= nprocs ||
 		    sc->peers[r].alive) {
-			why(sc, "bootstrap: a process says it is rank %d of %u "
+			sc_why(sc, "bootstrap: a process says it is rank %d of %u "
 			    "but rank 0 expects %d processes%s", r,
 			    ntohl(v[1]), nprocs,
 			    r >= 1 && r < nprocs && sc->peers[r].alive ?
@@ -360,12 +130,14 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs,
 			return -1;
 		}
 		free(p);
-		if (send_frame(fd, SC_WELCOME, NULL, 0) < 0) {
+		if (sc_send_frame(fd, SC_WELCOME, hb, sizeof(hb),
+				  sc_now_us() + SC_IO_GRACE_US) < 0) {
 			close(fd);
 			continue;
 		}
 		sc->peers[r].fd = fd;
 		sc->peers[r].alive = true;
+		sc->peers[r].last_us = sc_now_us();
 		joined++;
 	}
 	return 0;
@@ -380,7 +152,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 
 	if (nprocs < 2 || nprocs > SC_MAX_PROCS || rank < 1 ||
 	    rank >= nprocs || sc_alloc(sc, rank, nprocs)) {
-		why(sc, "bootstrap: bad rank %d of %d", rank, nprocs);
+		sc_why(sc, "bootstrap: bad rank %d of %d", rank, nprocs);
 		return -1;
 	}
 	while (sc->hub_fd < 0) {
@@ -393,15 +165,16 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 			break;
 		e = errno;
 		if (sc_now_us() >= deadline_us) {
-			why(sc, "bootstrap: cannot reach rank 0 at %s:%d: %s",
+			sc_why(sc, "bootstrap: cannot reach rank 0 at %s:%d: %s",
 			    host, port, strerror(e));
 			sc->timed_out = true;
 			return -1;
 		}
 		usleep(100000); /* rank 0 may not listen yet */
 	}
-	if (send_frame(sc->hub_fd, SC_HELLO, hello, sizeof(hello)) < 0) {
-		why(sc, "bootstrap: hello to rank 0 at %s:%d: %s", host, port,
+	if (sc_send_frame(sc->hub_fd, SC_HELLO, hello, sizeof(hello),
+			  deadline_us) < 0) {
+		sc_why(sc, "bootstrap: hello to rank 0 at %s:%d: %s", host, port,
 		    strerror(errno));
 		return -1;
 	}
@@ -410,29 +183,35 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		uint32_t type;
 		size_t len;
 		void *p;
-		int pr = poll(&pfd, 1, left_ms(deadline_us, 1000));
+		int pr = poll(&pfd, 1, sc_left_ms(deadline_us, 1000));
 
 		if (pr <= 0) {
 			if (sc_now_us() < deadline_us)
 				continue;
-			why(sc, "bootstrap: rank 0 at %s:%d took the connection "
+			sc_why(sc, "bootstrap: rank 0 at %s:%d took the connection "
 			    "but never answered", host, port);
 			sc->timed_out = true;
 			return -1;
 		}
-		if (recv_frame(sc->hub_fd, &type, &p, &len) < 0) {
-			why(sc, "bootstrap: rank 0 at %s:%d closed the "
+		if (sc_recv_frame(sc->hub_fd, &type, &p, &len) < 0) {
+			sc_why(sc, "bootstrap: rank 0 at %s:%d closed the "
 			    "connection (another job on that port, or a rank "
 			    "number used twice?)", host, port);
 			return -1;
 		}
+		if (type == SC_WELCOME && len == sizeof(sc->hub_host)) {
+			memcpy(sc->hub_host, p, len);
+			sc->hub_host[sizeof(sc->hub_host) - 1] = '\0';
+		}
 		free(p);
-		if (type == SC_WELCOME)
+		if (type == SC_WELCOME) {
+			sc->hub_last_us = sc_now_us();
 			return 0;
+		}
 	}
 }
 
-/* Copies the host table; returns 0, or -1 on no memory. */
+/* Copies the host table. */
 int sc_set_hosts(struct sc *sc, const char (*hosts)[64])
 {
 	free(sc->hosts);
@@ -445,8 +224,20 @@ int sc_set_hosts(struct sc *sc, const char (*hosts)[64])
 	return 0;
 }
 
+/* Sends one frame to every live client, all within one deadline, so a
+ * thousand slow peers cannot stretch the loop a thousand times. */
+static void hub_send_all(struct sc *sc, uint32_t type, const void *p,
+			 size_t len, int except)
+{
+	long long dl = sc_now_us() + SC_IO_GRACE_US;
+
+	for (int i = 1; i < sc->nprocs; i++)
+		if (i != except && sc->peers[i].alive)
+			sc_send_frame(sc->peers[i].fd, type, p, len, dl);
+}
+
 /* The hub marks a process lost and tells the others. */
-static void hub_lost(struct sc *sc, int r, const char *what)
+void sc_hub_lost(struct sc *sc, int r, const char *what)
 {
 	char wb[96], msg[256];
 
@@ -457,28 +248,37 @@ static void hub_lost(struct sc *sc, int r, const char *what)
 	sc->peers[r].fd = -1;
 	snprintf(msg, sizeof(msg), "%s was lost at step %u: %s",
 		 who(sc, r, wb, sizeof(wb)), sc->peers[r].step, what);
-	why(sc, "%s", msg);
-	for (int i = 1; i < sc->nprocs; i++)
-		if (sc->peers[i].alive)
-			send_frame(sc->peers[i].fd, SC_ABORT, msg, strlen(msg));
+	sc_why(sc, "%s", msg);
+	hub_send_all(sc, SC_ABORT, msg, strlen(msg), -1);
 }
 
-/* Sends the arrival table to one process. */
-static void hub_send_table(struct sc *sc, int to)
+/* Milliseconds since the hub last heard from process i (0 for itself). */
+static uint32_t hub_silent_ms(const struct sc *sc, int i, long long now)
 {
-	size_t n = (size_t)sc->nprocs * 5;
-	unsigned char *b = malloc(n);
+	long long d;
 
-	if (b == NULL)
-		return;
+	if (i == 0)
+		return 0;
+	d = (now - sc->peers[i].last_us) / 1000;
+	return d < 0 ? 0 : d > 0xffffffffLL ? 0xffffffffu : (uint32_t)d;
+}
+
+/* Fills the hub's own table (the format of SC_TABLE). */
+static void hub_fill_table(struct sc *sc)
+{
+	long long now = sc_now_us();
+
 	for (int i = 0; i < sc->nprocs; i++) {
+		unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
 		uint32_t s = htonl(i == 0 ? sc->my_step : sc->peers[i].step);
+		uint32_t ms = htonl(hub_silent_ms(sc, i, now));
 
-		memcpy(b + i * 5, &s, 4);
-		b[i * 5 + 4] = i == 0 ? 1 : sc->peers[i].alive;
+		memset(e, 0, SC_TABLE_ENTRY);
+		memcpy(e, &s, 4);
+		e[4] = i == 0 ? 1 : sc->peers[i].alive;
+		memcpy(e + 5, &ms, 4);
+		snprintf((char *)e + 9, 64, "%s", host_of(sc, i));
 	}
-	send_frame(sc->peers[to].fd, SC_TABLE, b, n);
-	free(b);
 }
 
 /* Handles one frame from process r at the hub. */
@@ -486,14 +286,22 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 		      size_t len)
 {
 	struct sc_peer *pe = &sc->peers[r];
+	struct sc_msg *m;
 	char msg[512];
 
+	pe->last_us = sc_now_us();
 	switch (type) {
 	case SC_CONTRIB:
-		free(pe->contrib);
-		pe->contrib = p;
-		pe->contrib_len = len;
-		pe->has_contrib = true;
+		m = calloc(1, sizeof(*m));
+		if (m == NULL)
+			break;
+		m->p = p;
+		m->len = len;
+		if (pe->q_tail != NULL)
+			pe->q_tail->next = m;
+		else
+			pe->q = m;
+		pe->q_tail = m;
 		return; /* keeps p */
 	case SC_ARRIVE:
 		if (len == 4) {
@@ -504,19 +312,19 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 		}
 		break;
 	case SC_QUERY:
-		hub_send_table(sc, r);
+		hub_fill_table(sc);
+		sc_send_frame(pe->fd, SC_TABLE, sc->table,
+			      (size_t)sc->nprocs * SC_TABLE_ENTRY,
+			      sc_now_us() + SC_IO_GRACE_US);
 		break;
 	case SC_ABORT:
 		snprintf(msg, sizeof(msg), "%.*s", (int)len, (char *)p);
 		if (!sc->failed)
 			sc->from_peer = true;
-		why(sc, "%s", msg);
-		for (int i = 1; i < sc->nprocs; i++)
-			if (i != r && sc->peers[i].alive)
-				send_frame(sc->peers[i].fd, SC_ABORT, msg,
-					   strlen(msg));
+		sc_why(sc, "%s", msg);
+		hub_send_all(sc, SC_ABORT, msg, strlen(msg), r);
 		break;
-	default:
+	default: /* SC_ALIVE: the time above is all it says */
 		break;
 	}
 	free(p);
@@ -525,6 +333,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 /* Client side: handles one frame from the hub. */
 static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
 {
+	sc->hub_last_us = sc_now_us();
 	switch (type) {
 	case SC_RESULT:
 		free(sc->result);
@@ -533,23 +342,15 @@ static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
 		sc->have_result = true;
 		return;
 	case SC_TABLE:
-		if (len == (size_t)sc->nprocs * 5) {
-			unsigned char *b = p;
-
-			for (int i = 0; i < sc->nprocs; i++) {
-				uint32_t s;
-
-				memcpy(&s, b + i * 5, 4);
-				sc->table_step[i] = ntohl(s);
-				sc->table_alive[i] = b[i * 5 + 4];
-			}
+		if (len == (size_t)sc->nprocs * SC_TABLE_ENTRY) {
+			memcpy(sc->table, p, len);
 			sc->have_table = true;
 		}
 		break;
 	case SC_ABORT:
 		if (!sc->failed)
 			sc->from_peer = true;
-		why(sc, "%.*s", (int)len, (char *)p);
+		sc_why(sc, "%.*s", (int)len, (char *)p);
 		break;
 	default:
 		break;
@@ -557,23 +358,46 @@ static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
 	free(p);
 }
 
+/* Both ways, a few times a second, from whatever loop services the
+ * channel: a process that stops servicing it (frozen, stopped, stuck in
+ * the driver) falls silent and is named. Never waits. */
+static void heartbeat(struct sc *sc)
+{
+	long long now = sc_now_us();
+
+	if (now - sc->hb_sent_us < SC_HEARTBEAT_US)
+		return;
+	sc->hb_sent_us = now;
+	if (sc->rank != 0) {
+		if (sc->hub_fd >= 0)
+			sc_try_send_frame(sc->hub_fd, SC_ALIVE, NULL, 0);
+		return;
+	}
+	for (int i = 1; i < sc->nprocs; i++)
+		if (sc->peers[i].alive)
+			sc_try_send_frame(sc->peers[i].fd, SC_ALIVE, NULL, 0);
+}
+
 /* Services the channel for up to wait_ms. Returns 0, or -1 once failed. */
-static int service(struct sc *sc, int wait_ms)
+int sc_service(struct sc *sc, int wait_ms)
 {
 	struct pollfd pf[SC_MAX_PROCS];
 	int map[SC_MAX_PROCS], n = 0;
 	char wb[96];
 
+	heartbeat(sc);
 	if (sc->rank == 0) {
 		for (int i = 1; i < sc->nprocs; i++)
 			if (sc->peers[i].alive) {
 				pf[n].fd = sc->peers[i].fd;
 				pf[n].events = POLLIN;
+				pf[n].revents = 0;
 				map[n++] = i;
 			}
 	} else if (sc->hub_fd >= 0) {
 		pf[0].fd = sc->hub_fd;
 		pf[0].events = POLLIN;
+		pf[0].revents = 0;
 		map[n++] = 0;
 	}
 	if (n == 0) {
@@ -590,13 +414,13 @@ static int service(struct sc *sc, int wait_ms)
 
 		if (pf[k].revents == 0)
 			continue;
-		if (recv_frame(pf[k].fd, &type, &p, &len) < 0) {
+		if (sc_recv_frame(pf[k].fd, &type, &p, &len) < 0) {
 			if (sc->rank == 0) {
-				hub_lost(sc, map[k], errno == ETIMEDOUT ?
+				sc_hub_lost(sc, map[k], errno == ETIMEDOUT ?
 						     "frame cut short" :
 						     "connection closed");
 			} else {
-				why(sc, "%s was lost: connection closed",
+				sc_why(sc, "%s was lost: connection closed",
 				    who(sc, 0, wb, sizeof(wb)));
 				close(sc->hub_fd);
 				sc->hub_fd = -1;
@@ -616,89 +440,7 @@ int sc_poll(struct sc *sc)
 {
 	if (sc->nprocs <= 1)
 		return sc->failed ? -1 : 0;
-	return service(sc, 0);
-}
-
-/* The hub collects, then sends everyone the whole table. */
-int sc_allgather(struct sc *sc, const void *mine, size_t len, void *all,
-		 long long deadline_us)
-{
-	char *out = all;
-
-	memcpy(out + (size_t)sc->rank * len, mine, len);
-	if (sc->nprocs <= 1)
-		return 0;
-	if (sc->failed)
-		return -1;
-	if (sc->rank != 0) {
-		if (send_frame(sc->hub_fd, SC_CONTRIB, mine, len) < 0) {
-			why(sc, "bootstrap: rank 0 unreachable: %s",
-			    strerror(errno));
-			return -1;
-		}
-		while (!sc->have_result) {
-			if (service(sc, left_ms(deadline_us, 50)) < 0)
-				return -1;
-			if (!sc->have_result && sc_now_us() >= deadline_us) {
-				why(sc, "rank 0 did not complete the exchange "
-				    "in time");
-				sc->timed_out = true;
-				return -1;
-			}
-		}
-		sc->have_result = false;
-		if (sc->result_len != (size_t)sc->nprocs * len) {
-			why(sc, "bootstrap: rank 0 sent %zu bytes, expected "
-			    "%zu (different ncclcheck versions?)",
-			    sc->result_len, (size_t)sc->nprocs * len);
-			return -1;
-		}
-		memcpy(all, sc->result, sc->result_len);
-		return 0;
-	}
-	for (;;) {
-		int missing[64], nm = 0, total = 0;
-
-		for (int i = 1; i < sc->nprocs; i++)
-			if (!sc->peers[i].has_contrib) {
-				total++;
-				if (nm < 64)
-					missing[nm++] = i;
-			}
-		if (total == 0)
-			break;
-		if (service(sc, left_ms(deadline_us, 50)) < 0)
-			return -1;
-		if (sc_now_us() >= deadline_us) {
-			char rb[256], msg[400];
-
-			snprintf(msg, sizeof(msg), "ranks %s had not arrived "
-				 "at the exchange after the deadline",
-				 sc_ranges(missing, nm, rb, sizeof(rb)));
-			sc_abort(sc, msg);
-			sc->timed_out = true;
-			return -1;
-		}
-	}
-	for (int i = 1; i < sc->nprocs; i++) {
-		struct sc_peer *pe = &sc->peers[i];
-
-		if (pe->contrib_len != len) {
-			why(sc, "bootstrap: rank %d sent %zu bytes, expected "
-			    "%zu (different ncclcheck versions?)", i,
-			    pe->contrib_len, len);
-			return -1;
-		}
-		memcpy(out + (size_t)i * len, pe->contrib, len);
-		free(pe->contrib);
-		pe->contrib = NULL;
-		pe->has_contrib = false;
-	}
-	for (int i = 1; i < sc->nprocs; i++)
-		if (send_frame(sc->peers[i].fd, SC_RESULT, all,
-			       (size_t)sc->nprocs * len) < 0)
-			hub_lost(sc, i, "connection closed");
-	return sc->failed ? -1 : 0;
+	return sc_service(sc, 0);
 }
 
 /* Clients send ARRIVE to the hub; the hub records its own step. */
@@ -709,75 +451,106 @@ int sc_arrive(struct sc *sc, uint32_t step)
 	sc->my_step = step;
 	if (sc->rank == 0 || sc->nprocs <= 1)
 		return sc_poll(sc);
-	if (send_frame(sc->hub_fd, SC_ARRIVE, &s, sizeof(s)) < 0) {
-		why(sc, "rank 0 was lost: %s", strerror(errno));
+	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, &s, sizeof(s),
+			  sc_now_us() + SC_IO_GRACE_US) < 0) {
+		sc_why(sc, "rank 0 was lost: %s", strerror(errno));
 		return -1;
 	}
 	return sc_poll(sc);
 }
 
-/* Best effort: every send is bounded by IO_GRACE_US. */
+/* Best effort, bounded by one grace period in all. */
 void sc_abort(struct sc *sc, const char *reason)
 {
-	why(sc, "%s", reason);
+	sc_why(sc, "%s", reason);
 	if (sc->rank != 0) {
 		if (sc->hub_fd >= 0)
-			send_frame(sc->hub_fd, SC_ABORT, reason,
-				   strlen(reason));
+			sc_send_frame(sc->hub_fd, SC_ABORT, reason,
+				      strlen(reason),
+				      sc_now_us() + SC_IO_GRACE_US);
 		return;
 	}
-	for (int i = 1; sc->peers != NULL && i < sc->nprocs; i++)
-		if (sc->peers[i].alive)
-			send_frame(sc->peers[i].fd, SC_ABORT, reason,
-				   strlen(reason));
+	if (sc->peers != NULL)
+		hub_send_all(sc, SC_ABORT, reason, strlen(reason), -1);
+}
+
+/* Asks the hub for its table; false when it does not answer in time. */
+static bool client_table(struct sc *sc, long long deadline_us)
+{
+	sc->have_table = false;
+	if (sc->hub_fd < 0 ||
+	    sc_send_frame(sc->hub_fd, SC_QUERY, NULL, 0,
+			  sc_now_us() + SC_IO_GRACE_US) < 0)
+		return false;
+	while (!sc->have_table && sc_now_us() < deadline_us &&
+	       sc->hub_fd >= 0) {
+		bool f = sc->failed;
+
+		sc->failed = false; /* keep reading past an abort */
+		sc_service(sc, sc_left_ms(deadline_us, 50));
+		sc->failed = sc->failed || f;
+	}
+	return sc->have_table;
+}
+
+/* Appends "rank R on H stopped responding S s ago" to silent. */
+static void add_silent(const struct sc *sc, int r, const char *host,
+		       double secs, char *silent, size_t slen, int *ns)
+{
+	size_t off = strlen(silent);
+	char wb[96];
+
+	(void)sc;
+	if (host[0] != '\0')
+		snprintf(wb, sizeof(wb), "rank %d on %s", r, host);
+	else
+		snprintf(wb, sizeof(wb), "rank %d", r);
+	if (*ns == 4) {
+		snprintf(silent + off, slen - off, " and more");
+	} else if (*ns < 4 && off < slen) {
+		snprintf(silent + off, slen - off, "%s%s stopped responding "
+			 "%.1f s ago", *ns ? ", " : "", wb, secs);
+	}
+	(*ns)++;
 }
 
 /* Reads the arrival table (asking the hub when a client). */
 int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
-		char *buf, size_t len)
+		char *buf, size_t len, char *silent, size_t slen)
 {
-	int arrived[SC_MAX_PROCS], late[SC_MAX_PROCS], na = 0, nl = 0;
+	int arrived[SC_MAX_PROCS], late[SC_MAX_PROCS], na = 0, nl = 0, ns = 0;
 	size_t off;
 	char rb[256];
 
+	silent[0] = '\0';
 	if (sc->nprocs <= 1) {
 		snprintf(buf, len, "the only rank had arrived");
 		return 0;
 	}
 	if (sc->rank == 0) {
-		sc->table_step[0] = sc->my_step;
-		sc->table_alive[0] = 1;
-		for (int i = 1; i < sc->nprocs; i++) {
-			sc->table_step[i] = sc->peers[i].step;
-			sc->table_alive[i] = sc->peers[i].alive;
-		}
-	} else {
-		sc->have_table = false;
-		if (sc->hub_fd < 0 ||
-		    send_frame(sc->hub_fd, SC_QUERY, NULL, 0) < 0) {
-			snprintf(buf, len, "arrival table unavailable: rank 0 "
-				 "is gone");
-			return -1;
-		}
-		while (!sc->have_table && sc_now_us() < deadline_us &&
-		       sc->hub_fd >= 0) {
-			bool f = sc->failed;
+		hub_fill_table(sc);
+	} else if (!client_table(sc, deadline_us)) {
+		double s = (double)(sc_now_us() - sc->hub_last_us) / 1e6;
 
-			sc->failed = false; /* keep reading past an abort */
-			service(sc, left_ms(deadline_us, 50));
-			sc->failed = sc->failed || f;
-		}
-		if (!sc->have_table) {
-			snprintf(buf, len, "arrival table unavailable: rank 0 "
-				 "did not answer");
-			return -1;
-		}
+		if (sc->hub_fd >= 0 && s * 1e6 >= SC_SILENT_US)
+			add_silent(sc, 0, sc->hub_host, s, silent, slen, &ns);
+		snprintf(buf, len, "arrival table unavailable: rank 0 %s",
+			 sc->hub_fd < 0 ? "is gone" : "did not answer");
+		return -1;
 	}
 	for (int i = 0; i < sc->nprocs; i++) {
-		if (sc->table_alive[i] && sc->table_step[i] >= step)
+		const unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
+		uint32_t s, ms;
+
+		memcpy(&s, e, 4);
+		memcpy(&ms, e + 5, 4);
+		if (e[4] && ntohl(s) >= step)
 			arrived[na++] = i;
 		else
 			late[nl++] = i;
+		if (e[4] && i != sc->rank && ntohl(ms) * 1000ULL >= SC_SILENT_US)
+			add_silent(sc, i, (const char *)e + 9,
+				   ntohl(ms) / 1000.0, silent, slen, &ns);
 	}
 	if (nl == 0) {
 		snprintf(buf, len, "all %d ranks had arrived", sc->nprocs);
@@ -791,13 +564,17 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		off = (size_t)snprintf(buf, len, "no rank had arrived; ");
 	for (int k = 0; k < nl && off < len; k++) {
 		int i = late[k];
+		const unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
 		char wb[96];
 
+		if (e[9] != '\0')
+			snprintf(wb, sizeof(wb), "rank %d on %.63s", i,
+				 (const char *)e + 9);
+		else
+			who(sc, i, wb, sizeof(wb));
 		off += (size_t)snprintf(buf + off, len - off, "%s%s %s",
-					k > 0 ? ", " : "",
-					who(sc, i, wb, sizeof(wb)),
-					!sc->table_alive[i] ?
-						"was lost (connection closed)" :
+					k > 0 ? ", " : "", wb,
+					!e[4] ? "was lost (connection closed)" :
 						"had not");
 		if (k == 7 && nl > 8) {
 			snprintf(buf + off, len > off ? len - off : 0,
@@ -814,15 +591,22 @@ void sc_close(struct sc *sc)
 	if (sc->hub_fd >= 0)
 		close(sc->hub_fd);
 	for (int i = 1; sc->peers != NULL && i < sc->nprocs; i++) {
+		struct sc_msg *m = sc->peers[i].q;
+
 		if (sc->peers[i].fd >= 0)
 			close(sc->peers[i].fd);
-		free(sc->peers[i].contrib);
+		while (m != NULL) {
+			struct sc_msg *nx = m->next;
+
+			free(m->p);
+			free(m);
+			m = nx;
+		}
 	}
 	free(sc->peers);
 	free(sc->hosts);
 	free(sc->result);
-	free(sc->table_step);
-	free(sc->table_alive);
+	free(sc->table);
 	memset(sc, 0, sizeof(*sc));
 	sc->hub_fd = -1;
 }

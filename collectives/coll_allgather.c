@@ -10,12 +10,12 @@ static double bus_factor(int nranks)
 }
 
 /* Elements of the send and receive buffers and the in-place offsets. */
-static void counts(size_t count, int nranks, int rank, size_t *s, size_t *r,
-		   size_t *soff, size_t *roff)
+static void counts(size_t count, size_t eltsize, int nranks, int rank,
+		   size_t *s, size_t *r, size_t *soff, size_t *roff)
 {
-	*s = count / nranks;
-	*r = (count / nranks) * nranks;
-	*soff = (count / nranks) * rank;
+	*s = nc_per_rank_count(count, eltsize, nranks);
+	*r = *s * nranks;
+	*soff = *s * rank;
 	*roff = 0;
 }
 

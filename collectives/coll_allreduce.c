@@ -10,9 +10,10 @@ static double bus_factor(int nranks)
 }
 
 /* Elements of the send and receive buffers and the in-place offsets. */
-static void counts(size_t count, int nranks, int rank, size_t *s, size_t *r,
-		   size_t *soff, size_t *roff)
+static void counts(size_t count, size_t eltsize, int nranks, int rank,
+		   size_t *s, size_t *r, size_t *soff, size_t *roff)
 {
+	(void)eltsize;
 	(void)nranks;
 	(void)rank;
 	*s = count;

@@ -10,13 +10,13 @@ static double bus_factor(int nranks)
 }
 
 /* Elements of the send and receive buffers and the in-place offsets. */
-static void counts(size_t count, int nranks, int rank, size_t *s, size_t *r,
-		   size_t *soff, size_t *roff)
+static void counts(size_t count, size_t eltsize, int nranks, int rank,
+		   size_t *s, size_t *r, size_t *soff, size_t *roff)
 {
-	*s = (count / nranks) * nranks;
-	*r = count / nranks;
+	*r = nc_per_rank_count(count, eltsize, nranks);
+	*s = *r * nranks;
 	*soff = 0;
-	*roff = (count / nranks) * rank;
+	*roff = *r * rank;
 }
 
 #ifdef NC_HAVE_NCCL

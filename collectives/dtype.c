@@ -72,7 +72,9 @@ bool nc_dtype_is_float(enum nc_dtype t)
 	       t == NC_BFLOAT16;
 }
 
-/* The largest integer every partial sum must stay under to be exact. */
+/* The largest integer every partial sum must stay under to be exact:
+ * the significand of a floating type (half 11 bits, bfloat16 8, float
+ * 24, double 53), the range of the small integers. */
 static double exact_limit(enum nc_dtype t)
 {
 	switch (t) {
@@ -86,46 +88,64 @@ static double exact_limit(enum nc_dtype t)
 		return 256;
 	case NC_FLOAT:
 		return 16777216.0;
+	case NC_DOUBLE:
+		return 9007199254740992.0;
 	default:
 		return 1e9;
 	}
 }
 
-/* Generator range: 15, or less where n ranks would overflow. */
+/* Integers wrap the same in NCCL and in the check, so every rank may
+ * contribute; floating sums and products must stay exact. */
+int nc_contributors(enum nc_dtype t, enum nc_op op, int nranks)
+{
+	double lim;
+
+	if (nranks < 1)
+		return 1;
+	if (!nc_dtype_is_float(t) || op == NC_MAX || op == NC_MIN)
+		return nranks;
+	if (op == NC_PROD) /* 2^k: half's range ends at 2^15; the check's
+			    * 64-bit product at 2^63 */
+		lim = t == NC_HALF ? 15 : 63;
+	else
+		lim = exact_limit(t);
+	return lim < nranks ? (int)lim : nranks;
+}
+
+/* Generator range: 15, or less where the contributors' sum would stop
+ * being exact (at least 1). */
 int nc_value_max(enum nc_dtype t, enum nc_op op, int nranks)
 {
 	double m;
+	int c = nc_contributors(t, op, nranks);
 
 	if (op == NC_PROD)
 		return 2; /* values 1 and 2; products wrap like NCCL's */
 	if (op == NC_MAX || op == NC_MIN)
 		return 15;
-	if (nranks < 1)
-		nranks = 1;
-	m = exact_limit(t) / nranks;
+	m = exact_limit(t) / c;
 	if (m >= 15)
 		return 15;
 	return m >= 1 ? (int)m : 1;
 }
 
-/* 0 (exact) except avg and sums that cannot stay exact. */
+/* 0 (exact) except avg, whose division rounds. */
 double nc_tolerance(enum nc_dtype t, enum nc_op op, int nranks)
 {
-	bool exact = exact_limit(t) / (nranks > 0 ? nranks : 1) >= 1;
-
-	if (op == NC_AVG || !exact) {
-		switch (t) {
-		case NC_HALF:
-			return 1e-2;
-		case NC_BFLOAT16:
-			return 3e-2;
-		case NC_FLOAT:
-			return 1e-5;
-		case NC_DOUBLE:
-			return 1e-12;
-		default:
-			return 0;
-		}
+	(void)nranks;
+	if (op != NC_AVG)
+		return 0;
+	switch (t) {
+	case NC_HALF:
+		return 1e-2;
+	case NC_BFLOAT16:
+		return 3e-2;
+	case NC_FLOAT:
+		return 1e-5;
+	case NC_DOUBLE:
+		return 1e-12;
+	default:
+		return 0;
 	}
-	return 0;
 }

@@ -3,6 +3,8 @@
  * allows. Reads the descriptors through nc_coll_get. No CUDA, no NCCL. */
 #include "nc.h"
 
+#include <stdio.h>
+
 /* GB/s of 1e9 bytes; 0 for a zero or negative time. */
 void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 		  double *algbw, double *busbw)
@@ -16,7 +18,7 @@ void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 	*busbw = *algbw * nc_coll_get(c)->bus_factor(nranks);
 }
 
-/* The larger of the send and receive counts, nccl-tests' count. */
+/* The larger of the send and receive counts, nccl-tests' size column. */
 size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 		    int nranks)
 {
@@ -25,8 +27,22 @@ size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 
 	if (nranks < 1)
 		return 0;
-	nc_coll_get(c)->counts(count, nranks, 0, &s, &r, &so, &ro);
+	nc_coll_get(c)->counts(count, nc_dtype_size(t), nranks, 0, &s, &r,
+			       &so, &ro);
 	return s > r ? s : r;
+}
+
+/* Per rank where the collective splits its buffer. */
+size_t nc_param_count(enum nc_coll c, size_t count, int nranks)
+{
+	switch (c) {
+	case NC_ALL_GATHER:
+	case NC_REDUCE_SCATTER:
+	case NC_ALLTOALL:
+		return nranks > 0 ? count / (size_t)nranks : 0;
+	default:
+		return count;
+	}
 }
 
 /* Geometric with -f, arithmetic with -i; at most max sizes. */
@@ -66,4 +82,19 @@ int nc_budget_iters(long long budget_us, double est_us, int max_iters)
 	if (n < 1)
 		return 1;
 	return n > max_iters ? max_iters : (int)n;
+}
+
+/* Binary units as nccl-tests' sizes (-e 8G is 8 GiB): the largest unit
+ * that divides the size exactly. */
+char *nc_fmt_bytes(unsigned long long b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
+	int u = 0;
+
+	while (u < 4 && b >= 1024 && b % 1024 == 0) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu %s", b, unit[u]);
+	return buf;
 }

@@ -29,31 +29,33 @@ int nc_finish(struct ctx *c, bool ran)
 	return nc_run_finish(&c->run, c->l.rank, ran, c->prefix);
 }
 
-/* ncclCommAbort can itself hang on a dead peer: the watchdog bounds it. */
+/* ncclCommAbort can itself hang on a dead peer: the watchdog bounds it
+ * with a deadline of its own, and afterwards gets back whatever the
+ * caller had armed (a failed step's report stays guarded). */
 void nc_abort_comms(struct ctx *c)
 {
+	struct nc_wd_state outer;
+
 	if (!c->comms_ready)
 		return;
+	nc_wd_save(&outer);
 	nc_wd_arm(sc_now_us() + 10000000, "ncclCommAbort");
-	for (int i = 0; i < c->ndev; i++) {
-		if (c->d[i].fast != NULL)
-			ncclCommAbort(c->d[i].fast);
+	for (int i = 0; i < c->ndev; i++)
 		if (c->d[i].comm != NULL)
 			ncclCommAbort(c->d[i].comm);
-	}
 	c->comms_ready = false;
-	nc_wd_disarm();
+	nc_wd_restore(&outer);
 }
 
-/* A step failed (timeout, lost peer, NCCL or CUDA error): names the step
- * and who had arrived, tells the others, aborts NCCL, writes what rank 0
- * knows, and exits 1 (never returns). A timeout or a lost rank is the
- * finding collective-timeout; an error NCCL or CUDA returned is recorded
- * as an error of the run ("nccl-error"). */
+/* A step failed (timeout, lost peer, NCCL or CUDA error): names the step,
+ * who stopped responding and who had arrived, tells the others, aborts
+ * NCCL, writes what rank 0 knows, and exits 1 (never returns). A timeout
+ * or a lost rank is the finding collective-timeout; an error NCCL or CUDA
+ * returned is recorded as an error of the run ("nccl-error"). */
 void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		  bool timed_out)
 {
-	char table[768], msg[1400];
+	char table[768], silent[400], msg[1400];
 	long long dl = sc_now_us() + GRACE_US;
 	bool peer = reason == c->sc.why || c->sc.from_peer;
 	const char *label = timed_out || peer ? "collective-timeout" :
@@ -64,8 +66,14 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		/* another rank stopped us; its message names step and table */
 		snprintf(msg, sizeof(msg), "%s", reason);
 	} else {
-		sc_describe(&c->sc, c->step, dl, table, sizeof(table));
-		snprintf(msg, sizeof(msg), "%s: %s; %s", what, reason, table);
+		sc_describe(&c->sc, c->step, dl, table, sizeof(table), silent,
+			    sizeof(silent));
+		if (silent[0] != '\0')
+			snprintf(msg, sizeof(msg), "%s during %s (%s); %s",
+				 silent, what, reason, table);
+		else
+			snprintf(msg, sizeof(msg), "%s: %s; %s", what, reason,
+				 table);
 		sc_abort(&c->sc, msg);
 	}
 	nc_say(c, "%s: %s", label, msg);

@@ -2,6 +2,7 @@
  * GPUs of this process, and the side channel to the other processes that
  * every later step uses to exchange, arrive and report failures. */
 #include "harness.h"
+#include "tcpstore.h"
 #include "watchdog.h"
 
 #include <errno.h>
@@ -44,17 +45,31 @@ int nc_mpi_start(struct ctx *c, int *argc, char ***argv)
 }
 #endif
 
+/* CUDA's own words for why it sees nothing, and the variable that most
+ * often hides every GPU. */
+int nc_count_gpus(struct ctx *c)
+{
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (e == cudaSuccess && count > 0)
+		return count;
+	nc_say(c, "no GPU: CUDA found no device (cudaGetDeviceCount: %s; "
+	    "CUDA_VISIBLE_DEVICES%s%s%s; /dev/nvidia0 %s)",
+	    e == cudaSuccess ? "0 devices" : cudaGetErrorString(e),
+	    vis == NULL ? " unset" : "='", vis == NULL ? "" : vis,
+	    vis == NULL ? "" : "'",
+	    access("/dev/nvidia0", F_OK) == 0 ? "present" : "missing");
+	return -1;
+}
+
 /* Local rank k with -g N takes GPUs kN..kN+N-1, as nccl-tests does; too
  * few visible GPUs is said plainly instead of sharing one. */
-int nc_pick_gpus(struct ctx *c)
+int nc_pick_gpus(struct ctx *c, int count)
 {
-	int count = 0, first;
+	int first;
 
-	if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-		nc_say(c, "no GPU: cudaGetDeviceCount found none (driver "
-		    "missing, or CUDA_VISIBLE_DEVICES empty)");
-		return -1;
-	}
 	c->ndev = c->o.gpus_per_proc;
 	first = c->l.local_rank * c->ndev;
 	if (c->ndev > MAX_GPUS || first + c->ndev > count) {
@@ -68,11 +83,10 @@ int nc_pick_gpus(struct ctx *c)
 
 		d->id = first + i;
 		d->rank = c->l.rank * c->ndev + i;
+		/* a non-blocking stream, as nccl-tests creates its own */
 		if (cudaSetDevice(d->id) != cudaSuccess ||
 		    cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking) !=
 			    cudaSuccess ||
-		    cudaEventCreate(&d->e0) != cudaSuccess ||
-		    cudaEventCreate(&d->e1) != cudaSuccess ||
 		    cudaEventCreateWithFlags(&d->done,
 					     cudaEventDisableTiming) !=
 			    cudaSuccess) {
@@ -84,37 +98,52 @@ int nc_pick_gpus(struct ctx *c)
 	return 0;
 }
 
+/* Under torchrun's agent store: rank 0 publishes "ADDRESS PORT" of its
+ * ephemeral listener, the others read it. Exits 2 when the store cannot
+ * be used. */
+static void agent_store(struct ctx *c, const char *where, long long dl)
+{
+	char key[256], err[320], got[320];
+
+	nc_store_key(getenv("TORCHELASTIC_RUN_ID"),
+		     getenv("TORCHELASTIC_RESTART_COUNT"), key, sizeof(key));
+	if (c->l.rank == 0) {
+		if (nc_store_set(c->l.master_addr, c->l.master_port, key, where,
+				 strlen(where), dl, err, sizeof(err)) == 0)
+			return;
+	} else if (nc_store_get(c->l.master_addr, c->l.master_port, key, got,
+				sizeof(got) - 1, dl, err, sizeof(err)) >= 0 &&
+		   sscanf(got, "%255s %d", c->l.master_addr,
+			  &c->l.master_port) == 2 &&
+		   c->l.master_port > 0) {
+		return;
+	}
+	nc_say(c, "bootstrap: %s (TORCHELASTIC_USE_AGENT_STORE=True: "
+	    "MASTER_PORT is torchrun's store)", err);
+	exit(2);
+}
+
 /* Under MPI rank 0 listens on an ephemeral port and MPI tells the others
- * where; under srun and torchrun-style variables the address is known.
- * A rank nobody reaches is the finding rank-unreachable on rank 0. */
+ * where; under torchrun's agent store the store tells them; under srun
+ * and torchrun-style variables the address is known. A rank nobody
+ * reaches is the finding rank-unreachable on rank 0. */
 void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 {
 	long long dl = sc_now_us() + c->o.timeout_us;
 	int lfd = -1, port = 0;
+	char where[320] = "";
 
-	(void)mine; /* used by the MPI launch only */
 	if (c->l.kind == NC_LAUNCH_SINGLE) {
-		sc_hub_open(&c->sc, -1, 1, dl);
+		sc_hub_open(&c->sc, -1, 1, mine->host, dl);
 		return;
 	}
-	if (c->l.kind == NC_LAUNCH_MPI) {
-#ifdef NC_HAVE_MPI
-		char where[320] = "";
-
+	if (c->l.kind == NC_LAUNCH_MPI || c->l.agent_store) {
 		if (c->l.rank == 0) {
 			lfd = sc_listen("0.0.0.0", 0, &port);
 			snprintf(where, sizeof(where), "%s %d",
 				 mine->address[0] ? mine->address : mine->host,
 				 lfd >= 0 ? port : 0);
 		}
-		MPI_Bcast(where, sizeof(where), MPI_CHAR, 0, MPI_COMM_WORLD);
-		if (sscanf(where, "%255s %d", c->l.master_addr,
-			   &c->l.master_port) != 2 ||
-		    c->l.master_port == 0) {
-			nc_say(c, "bootstrap: rank 0 could not listen");
-			exit(2);
-		}
-#endif
 	} else if (c->l.rank == 0) {
 		lfd = sc_listen("0.0.0.0", c->l.master_port, &port);
 		if (lfd < 0) {
@@ -123,9 +152,27 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 			exit(2);
 		}
 	}
+	if (c->l.kind == NC_LAUNCH_MPI) {
+#ifdef NC_HAVE_MPI
+		MPI_Bcast(where, sizeof(where), MPI_CHAR, 0, MPI_COMM_WORLD);
+		if (sscanf(where, "%255s %d", c->l.master_addr,
+			   &c->l.master_port) != 2 ||
+		    c->l.master_port == 0) {
+			nc_say(c, "bootstrap: rank 0 could not listen");
+			exit(2);
+		}
+#endif
+	} else if (c->l.agent_store) {
+		if (c->l.rank == 0 && lfd < 0) {
+			nc_say(c, "bootstrap: cannot listen: %s",
+			    strerror(errno));
+			exit(2);
+		}
+		agent_store(c, where, dl);
+	}
 	nc_wd_arm(dl + GRACE_US, "bootstrap");
 	if (c->l.rank == 0) {
-		if (sc_hub_open(&c->sc, lfd, c->l.nprocs, dl) < 0) {
+		if (sc_hub_open(&c->sc, lfd, c->l.nprocs, mine->host, dl) < 0) {
 			nc_say(c, "%s", c->sc.why);
 			nc_run_finding(&c->run, "rank-unreachable", -1, "%s",
 				       c->sc.why);

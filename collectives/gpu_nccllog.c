@@ -29,12 +29,12 @@ void nc_debug_env(struct ctx *c)
 }
 
 /* Each process only sees its own links: every process sends what its
- * file said and rank 0's summary lists the union. The file is removed
+ * file said to rank 0, whose summary lists the union. The file is removed
  * unless -v asked to keep it. A failed exchange leaves the list empty. */
 void nc_gather_transports(struct ctx *c)
 {
 	struct nc_nccllog lg;
-	char blob[NC_NCCLLOG_BLOB] = "", *all;
+	char blob[NC_NCCLLOG_BLOB] = "", *all = NULL;
 	long long dl = sc_now_us() + c->o.timeout_us;
 
 	memset(&lg, 0, sizeof(lg));
@@ -43,16 +43,18 @@ void nc_gather_transports(struct ctx *c)
 		if (c->o.verbose == 0)
 			unlink(c->debug_file);
 	}
-	all = calloc((size_t)c->sc.nprocs, sizeof(blob));
+	if (c->l.rank == 0 &&
+	    (all = calloc((size_t)c->sc.nprocs, sizeof(blob))) == NULL)
+		return;
 	nc_wd_arm(dl + GRACE_US, "transport exchange");
-	if (all == NULL ||
-	    sc_allgather(&c->sc, blob, sizeof(blob), all, dl) < 0) {
+	if (sc_gather(&c->sc, blob, sizeof(blob), all, dl) < 0) {
 		free(all);
+		nc_wd_disarm();
 		return;
 	}
 	nc_wd_disarm();
 	memset(&c->run.nccl, 0, sizeof(c->run.nccl));
-	for (int p = 0; p < c->sc.nprocs; p++)
+	for (int p = 0; all != NULL && p < c->sc.nprocs; p++)
 		nc_nccllog_merge(&c->run.nccl, all + (size_t)p * sizeof(blob),
 				 sizeof(blob));
 	free(all);

@@ -1,6 +1,9 @@
-/* ncclcheck's sweep: for every collective, type, operator and size,
- * warm-up, the timed iterations between CUDA events, the slowest rank's
- * time, then the check of the results on the GPU. */
+/* ncclcheck's sweep: for every collective, type, operator and size, the
+ * warm-up, the timed iterations and the check of the results on the GPU.
+ * Timed as nccl-tests times: a collective that lines the ranks up, then a
+ * host timer around the enqueues and the wait for the last one, divided
+ * by the iterations; the processes' times are combined as -a says (the
+ * mean by default). */
 #include "harness.h"
 #include "kernels.h"
 #include "watchdog.h"
@@ -11,38 +14,47 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The count NCCL is given for a size (elements). */
-static size_t param_count(int coll, size_t sc, size_t rc, int n)
+/* What every process contributes to a step's result. */
+struct mine {
+	double t_us, est_us;
+	long long wrong;
+};
+
+/* Fails the step on a CUDA error of the data kernels or copies: a check
+ * that cannot run must not read as "0 wrong". */
+static void cuda_ok(struct ctx *c, const struct step *st, int e,
+		    const char *doing)
 {
-	switch (coll) {
-	case NC_REDUCE_SCATTER:
-		return rc;
-	case NC_ALLTOALL:
-		return sc / n;
-	default:
-		return sc;
-	}
+	char why[256];
+
+	if (e == 0)
+		return;
+	snprintf(why, sizeof(why), "%s: %s", doing,
+		 cudaGetErrorString((cudaError_t)e));
+	nc_fail_step(c, st->what, why, false);
 }
 
-/* Pointers of device i for this step in iteration `iter`. As nccl-tests
+/* The base pointers of device i for this step (iteration 0), computed
+ * once so the timed loop only adds the iteration's shift. As nccl-tests
  * does, each iteration moves to the next slice of the buffers (wrapping),
  * so small sizes are not timed out of one cache-warm spot. */
-static void bufs(struct ctx *c, const struct step *st, int i, int iter,
-		 void **send, void **recv)
+static void plan(struct ctx *c, struct step *st)
 {
-	size_t ts = nc_dtype_size(st->dtype);
-	size_t so, ro, s, r, total, steps, shift;
-	char *sb, *rb;
+	size_t ts = nc_dtype_size(st->dtype), s, r, so, ro, total;
 
-	nc_coll_get(st->coll)->counts(st->count, c->nranks, c->d[i].rank, &s,
-				      &r, &so, &ro);
-	total = (s > r ? s : r) * ts;
-	steps = total > 0 ? (c->bufbytes - 256) / total : 1;
-	shift = steps > 0 ? total * ((size_t)iter % steps) : 0;
-	sb = (char *)c->d[i].send + shift;
-	rb = (char *)c->d[i].recv + shift;
-	*send = st->in_place ? rb + so * ts : sb;
-	*recv = st->in_place ? rb + ro * ts : rb;
+	for (int i = 0; i < c->ndev; i++) {
+		nc_coll_get(st->coll)->counts(st->count, ts, c->nranks,
+					      c->d[i].rank, &s, &r, &so, &ro);
+		total = (s > r ? s : r) * ts;
+		st->shift = total;
+		st->slices = total > 0 ? (c->bufbytes - 256) / total : 1;
+		if (st->slices == 0)
+			st->slices = 1;
+		st->send[i] = st->in_place ? (char *)c->d[i].recv + so * ts :
+					     (char *)c->d[i].send;
+		st->recv[i] = (char *)c->d[i].recv +
+			      (st->in_place ? ro * ts : 0);
+	}
 }
 
 /* Enqueues one collective (iteration `iter`) on every local device, in one
@@ -51,23 +63,22 @@ static void enqueue(struct ctx *c, const struct step *st, int iter,
 		    long long dl)
 {
 	const struct nc_coll_desc *cd = nc_coll_get(st->coll);
+	size_t shift = st->shift * ((size_t)iter % st->slices);
 	ncclResult_t rc = ncclSuccess, rg = ncclSuccess;
 
 	if (c->ndev > 1)
 		rc = ncclGroupStart();
 	for (int i = 0; i < c->ndev && rc == ncclSuccess; i++) {
 		struct nc_call call = {
-			.count = param_count(st->coll, st->sc, st->rc,
-					     c->nranks),
+			.send = st->send[i] + shift,
+			.recv = st->recv[i] + shift,
+			.count = st->pc,
 			.dtype = st->dtype, .op = st->op, .root = st->root,
 			.rank = c->d[i].rank, .nranks = c->nranks,
-			.comm = run_comm(&c->d[i]), .stream = c->d[i].s,
+			.nccl_version = c->nccl_version,
+			.comm = c->d[i].comm, .stream = c->d[i].s,
 		};
-		void *s, *r;
 
-		bufs(c, st, i, iter, &s, &r);
-		call.send = s;
-		call.recv = r;
 		rc = cd->launch(&call);
 	}
 	if (c->ndev > 1)
@@ -81,33 +92,35 @@ static void enqueue(struct ctx *c, const struct step *st, int iter,
 
 		snprintf(why, sizeof(why), "NCCL refused the call: %s (%s)",
 			 ncclGetErrorString(rc != ncclSuccess ? rc : rg),
-			 ncclGetLastError(run_comm(&c->d[0])));
+			 ncclGetLastError(c->d[0].comm));
 		nc_fail_step(c, st->what, why, false);
 	}
 }
 
-/* Records `done` on every stream. */
-static void mark_done(struct ctx *c)
+/* Records `done` on every stream and waits for it. */
+static void sync_all(struct ctx *c, const struct step *st, long long dl)
 {
 	for (int i = 0; i < c->ndev; i++)
-		cudaEventRecord(c->d[i].done, c->d[i].s);
+		cuda_ok(c, st, cudaEventRecord(c->d[i].done, c->d[i].s),
+			"cudaEventRecord");
+	nc_wait_done(c, st->what, dl);
 }
 
 /* Fills the inputs of every device for this step (poisoning outputs). */
 static void init_data(struct ctx *c, const struct step *st)
 {
 	size_t ts = nc_dtype_size(st->dtype);
+	size_t big = (st->rc > st->sc ? st->rc : st->sc) * ts;
+	int op = nc_coll_get(st->coll)->reduces ? st->op : NC_SUM;
 
 	for (int i = 0; i < c->ndev; i++) {
-		void *s, *r;
-		int op = nc_coll_get(st->coll)->reduces ? st->op : NC_SUM;
-
 		cudaSetDevice(c->d[i].id);
-		bufs(c, st, i, 0, &s, &r);
-		cudaMemsetAsync(c->d[i].recv, 0xa5, st->rc * ts > st->sc * ts ?
-					  st->rc * ts : st->sc * ts, c->d[i].s);
-		nc_dev_init(s, st->sc, st->dtype, op, c->d[i].rank, st->vmax,
-			    0, c->d[i].s);
+		cuda_ok(c, st, cudaMemsetAsync(c->d[i].recv, 0xa5, big,
+					       c->d[i].s), "cudaMemsetAsync");
+		cuda_ok(c, st, nc_dev_init(st->send[i], st->sc, st->dtype, op,
+					   c->d[i].rank, c->nranks,
+					   st->contrib, st->vmax, 0,
+					   c->d[i].s), "data kernel");
 	}
 }
 
@@ -118,14 +131,13 @@ static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 		int r = c->d[i].rank, n = c->nranks;
 		struct nc_expect e = {
 			.dtype = st->dtype, .nranks = n, .vmax = st->vmax,
+			.contrib = st->contrib,
 			.op = nc_coll_get(st->coll)->reduces ? st->op : NC_SUM,
 			.tol = nc_tolerance(st->dtype, st->op, n),
 		};
-		void *s, *out;
-		size_t cnt = st->rc;
+		size_t per = st->sc / (size_t)n;
 
 		cudaSetDevice(c->d[i].id);
-		bufs(c, st, i, 0, &s, &out);
 		switch (st->coll) {
 		case NC_ALL_REDUCE:
 			e.kind = NC_EXPECT_REDUCE;
@@ -145,8 +157,8 @@ static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 			break;
 		case NC_ALLTOALL:
 			e.kind = NC_EXPECT_COPY;
-			e.chunk = st->sc / n;
-			e.idx_base = (unsigned long long)r * (st->sc / n);
+			e.chunk = per;
+			e.idx_base = (unsigned long long)r * per;
 			break;
 		case NC_BROADCAST:
 			e.kind = NC_EXPECT_COPY;
@@ -159,23 +171,156 @@ static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 		}
 		if (!nc_coll_get(st->coll)->reduces)
 			e.tol = 0;
-		if (corrupt && r == c->hooks.corrupt_rank && cnt > 0)
-			nc_dev_corrupt(out, cnt / 2, st->dtype, c->d[i].s);
-		nc_dev_check(out, cnt, &e, c->d[i].wrong, c->d[i].s);
+		if (corrupt && r == c->hooks.corrupt_rank && st->rc > 0)
+			cuda_ok(c, st, nc_dev_corrupt(st->recv[i], st->rc / 2,
+						      st->dtype, c->d[i].s),
+				"corrupt kernel");
+		cuda_ok(c, st, nc_dev_check(st->recv[i], st->rc, &e,
+					    c->d[i].wrong, c->d[i].s),
+			"check kernel");
 	}
 }
 
-/* Runs one step (one size, one placement) and returns its result. */
+/* Combines the processes' parts at the hub (time per -a, wrong elements
+ * summed, the largest estimate) and gives everyone the same answer. */
+static void combine(struct ctx *c, const struct step *st, struct mine *m,
+		    long long dl)
+{
+	struct mine *all = NULL, out = *m;
+	int np = c->sc.nprocs;
+
+	if (c->l.rank == 0 && (all = calloc((size_t)np, sizeof(*all))) == NULL)
+		nc_fail_step(c, st->what, "no memory", false);
+	if (sc_gather(&c->sc, m, sizeof(*m), all, dl) < 0)
+		nc_fail_step(c, st->what, c->sc.why, c->sc.timed_out);
+	if (c->l.rank == 0) {
+		out.t_us = c->o.average == 1 ? 0 : all[0].t_us;
+		out.wrong = 0;
+		for (int p = 0; p < np; p++) {
+			double t = all[p].t_us;
+
+			if (c->o.average == 1)
+				out.t_us += t / np;
+			else if (c->o.average == 2 && t < out.t_us)
+				out.t_us = t;
+			else if (c->o.average == 3 && t > out.t_us)
+				out.t_us = t;
+			if (all[p].est_us > out.est_us)
+				out.est_us = all[p].est_us;
+			out.wrong += all[p].wrong;
+		}
+	}
+	free(all);
+	if (sc_bcast(&c->sc, &out, sizeof(out), dl) < 0)
+		nc_fail_step(c, st->what, c->sc.why, c->sc.timed_out);
+	*m = out;
+}
+
+/* --budget: one collective timed alone sets the iterations of all. */
+static int budget_iters(struct ctx *c, const struct step *st, long long dl)
+{
+	struct mine m = { 0, 0, 0 };
+	long long t0 = sc_now_us();
+
+	enqueue(c, st, 0, dl);
+	sync_all(c, st, dl);
+	m.est_us = (double)(sc_now_us() - t0);
+	combine(c, st, &m, dl);
+	/* the exchange left the ranks apart: line them up again */
+	enqueue(c, st, 0, dl);
+	sync_all(c, st, dl);
+	return nc_budget_iters(c->o.budget_us, m.est_us, c->o.iters);
+}
+
+/* -G N: the iterations captured once into a CUDA graph per device, the
+ * graphs launched N times, as nccl-tests' -G. Returns the host time of
+ * all launches. */
+static double graph_run(struct ctx *c, const struct step *st, int iters,
+			long long dl)
+{
+	cudaGraph_t g[MAX_GPUS];
+	cudaGraphExec_t x[MAX_GPUS];
+	long long t0;
+
+	for (int i = 0; i < c->ndev; i++) {
+		cudaSetDevice(c->d[i].id);
+		cuda_ok(c, st, cudaStreamBeginCapture(
+				       c->d[i].s,
+				       cudaStreamCaptureModeThreadLocal),
+			"cudaStreamBeginCapture");
+	}
+	for (int it = 0; it < iters; it++)
+		enqueue(c, st, it, dl);
+	for (int i = 0; i < c->ndev; i++) {
+		cudaSetDevice(c->d[i].id);
+		cuda_ok(c, st, cudaStreamEndCapture(c->d[i].s, &g[i]),
+			"cudaStreamEndCapture");
+		cuda_ok(c, st, cudaGraphInstantiate(&x[i], g[i], 0),
+			"cudaGraphInstantiate");
+	}
+	/* the capture took a while on some ranks: line them up again */
+	enqueue(c, st, 0, dl);
+	sync_all(c, st, dl);
+	t0 = sc_now_us();
+	for (int l = 0; l < c->o.graph_launches; l++)
+		for (int i = 0; i < c->ndev; i++)
+			cuda_ok(c, st, cudaGraphLaunch(x[i], c->d[i].s),
+				"cudaGraphLaunch");
+	sync_all(c, st, dl);
+	t0 = sc_now_us() - t0;
+	for (int i = 0; i < c->ndev; i++) {
+		cudaGraphExecDestroy(x[i]);
+		cudaGraphDestroy(g[i]);
+	}
+	return (double)t0 / c->o.graph_launches;
+}
+
+/* The timed iterations: host time from the first enqueue to the end of
+ * the last collective, as nccl-tests' BenchTime. Returns microseconds
+ * per iteration. */
+static double timed(struct ctx *c, const struct step *st, int iters,
+		    long long dl, unsigned long long bytes)
+{
+	long long t0;
+	double sum = 0;
+
+	if (c->o.graph_launches > 0)
+		return graph_run(c, st, iters, dl) / iters;
+	if (c->o.check_every) {
+		for (int it = 0; it < iters; it++) {
+			init_data(c, st);
+			sync_all(c, st, dl);
+			/* the check reads the first slice: no shift */
+			t0 = sc_now_us();
+			enqueue(c, st, 0, dl);
+			sync_all(c, st, dl);
+			sum += (double)(sc_now_us() - t0);
+			check_data(c, st, false);
+		}
+		return sum / iters;
+	}
+	t0 = sc_now_us();
+	for (int it = 0; it < iters; it++) {
+		enqueue(c, st, it, dl);
+		if (c->o.blocking)
+			sync_all(c, st, dl);
+	}
+	if (c->hooks.kill_rank == c->l.rank && c->hooks.kill_bytes <= bytes) {
+		nc_say(c, "test: killing myself at %llu B "
+		    "(NCCLCHECK_TEST_KILL)", bytes);
+		fflush(stderr);
+		kill(getpid(), SIGKILL);
+	}
+	sync_all(c, st, dl);
+	return (double)(sc_now_us() - t0) / iters;
+}
+
+/* Runs one step (one size, one placement) and fills its result. */
 static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 {
 	long long dl = sc_now_us() + c->o.timeout_us;
-	struct {
-		double t_us, est_us;
-		long long wrong;
-	} mine = { 0, 0, 0 }, *all;
-	unsigned long long wrong = 0;
+	struct mine m = { 0, 0, 0 };
 	int iters = c->o.iters;
-	float ms;
 
 	c->step++;
 	if (c->hooks.stall_rank == c->l.rank &&
@@ -190,125 +335,46 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	if (sc_arrive(&c->sc, c->step) < 0)
 		nc_fail_step(c, st->what, c->sc.why, false);
 	nc_wd_arm(dl + GRACE_US, st->what);
+	plan(c, st);
 	for (int i = 0; i < c->ndev; i++) {
 		cudaSetDevice(c->d[i].id);
-		cudaMemsetAsync(c->d[i].wrong, 0, sizeof(unsigned long long),
-				c->d[i].s);
+		cuda_ok(c, st, cudaMemsetAsync(c->d[i].wrong, 0,
+					       sizeof(unsigned long long),
+					       c->d[i].s), "cudaMemsetAsync");
 	}
+	/* defined values in every timed input, as nccl-tests has */
 	init_data(c, st);
 	for (int w = 0; w < c->o.warmup; w++)
 		enqueue(c, st, w, dl);
-	mark_done(c);
-	nc_wait_done(c, st->what, dl);
-	all = calloc((size_t)c->sc.nprocs, sizeof(*all));
-	if (all == NULL)
-		nc_fail_step(c, st->what, "no memory", false);
-	if (c->o.budget_us > 0) {
-		double est = 0;
-
-		for (int i = 0; i < c->ndev; i++)
-			cudaEventRecord(c->d[i].e0, c->d[i].s);
-		enqueue(c, st, 0, dl);
-		for (int i = 0; i < c->ndev; i++)
-			cudaEventRecord(c->d[i].e1, c->d[i].s);
-		mark_done(c);
-		nc_wait_done(c, st->what, dl);
-		for (int i = 0; i < c->ndev; i++)
-			if (cudaEventElapsedTime(&ms, c->d[i].e0,
-						 c->d[i].e1) == cudaSuccess &&
-			    ms * 1000.0 > est)
-				est = ms * 1000.0;
-		mine.est_us = est;
-		if (sc_allgather(&c->sc, &mine, sizeof(mine), all, dl) < 0)
-			nc_fail_step(c, st->what, c->sc.why, c->sc.timed_out);
-		for (int p = 0; p < c->sc.nprocs; p++)
-			if (all[p].est_us > est)
-				est = all[p].est_us;
-		iters = nc_budget_iters(c->o.budget_us, est, c->o.iters);
-		/* the exchange left the ranks apart: one untimed collective
-		 * lines them up again before the timed loop */
-		enqueue(c, st, 0, dl);
-	}
-	if (!c->o.check_every) {
-		double t = 0;
-
-		for (int i = 0; i < c->ndev; i++)
-			cudaEventRecord(c->d[i].e0, c->d[i].s);
-		for (int it = 0; it < iters; it++)
-			enqueue(c, st, it, dl);
-		for (int i = 0; i < c->ndev; i++)
-			cudaEventRecord(c->d[i].e1, c->d[i].s);
-		if (c->hooks.kill_rank == c->l.rank &&
-		    c->hooks.kill_bytes <= (unsigned long long)res->bytes) {
-			nc_say(c, "test: killing myself at %llu B "
-			    "(NCCLCHECK_TEST_KILL)", res->bytes);
-			fflush(stderr);
-			kill(getpid(), SIGKILL);
-		}
-		mark_done(c);
-		nc_wait_done(c, st->what, dl);
-		for (int i = 0; i < c->ndev; i++)
-			if (cudaEventElapsedTime(&ms, c->d[i].e0,
-						 c->d[i].e1) == cudaSuccess &&
-			    ms > t)
-				t = ms;
-		mine.t_us = t * 1000.0 / iters;
-	} else {
-		double sum = 0;
-
-		for (int it = 0; it < iters; it++) {
-			double t = 0;
-
-			init_data(c, st);
-			for (int i = 0; i < c->ndev; i++)
-				cudaEventRecord(c->d[i].e0, c->d[i].s);
-			enqueue(c, st, 0, dl);
-			for (int i = 0; i < c->ndev; i++)
-				cudaEventRecord(c->d[i].e1, c->d[i].s);
-			check_data(c, st, false);
-			mark_done(c);
-			nc_wait_done(c, st->what, dl);
-			for (int i = 0; i < c->ndev; i++)
-				if (cudaEventElapsedTime(&ms, c->d[i].e0,
-							 c->d[i].e1) ==
-					    cudaSuccess &&
-				    ms > t)
-					t = ms;
-			sum += t;
-		}
-		mine.t_us = sum * 1000.0 / iters;
-	}
+	/* nccl-tests' sync: one collective all ranks finish together, so
+	 * the timer starts on every rank within microseconds */
+	enqueue(c, st, 0, dl);
+	sync_all(c, st, dl);
+	if (c->o.budget_us > 0)
+		iters = budget_iters(c, st, dl);
+	m.t_us = timed(c, st, iters, dl, res->bytes);
 	if (c->o.check) {
+		unsigned long long w = 0;
+
 		init_data(c, st);
 		enqueue(c, st, 0, dl);
 		check_data(c, st, c->hooks.corrupt_rank >= 0);
-		mark_done(c);
-		nc_wait_done(c, st->what, dl);
+		sync_all(c, st, dl);
 		for (int i = 0; i < c->ndev; i++) {
-			unsigned long long w = 0;
-
 			cudaSetDevice(c->d[i].id);
-			if (cudaMemcpy(&w, c->d[i].wrong, sizeof(w),
-				       cudaMemcpyDeviceToHost) == cudaSuccess)
-				wrong += w;
+			cuda_ok(c, st, cudaMemcpy(&w, c->d[i].wrong, sizeof(w),
+						  cudaMemcpyDeviceToHost),
+				"reading the wrong-element count");
+			m.wrong += (long long)w;
 		}
-		mine.wrong = (long long)wrong;
 	}
-	if (sc_allgather(&c->sc, &mine, sizeof(mine), all, dl) < 0)
-		nc_fail_step(c, st->what, c->sc.why, c->sc.timed_out);
+	combine(c, st, &m, dl);
 	nc_wd_disarm();
-	res->time_us = 0;
-	res->wrong = c->o.check ? 0 : -1;
-	for (int p = 0; p < c->sc.nprocs; p++) {
-		if (all[p].t_us > res->time_us)
-			res->time_us = all[p].t_us;
-		if (c->o.check)
-			res->wrong += all[p].wrong;
-	}
+	res->time_us = m.t_us;
+	res->wrong = c->o.check ? m.wrong : -1;
 	res->iters = iters;
 	nc_bandwidth(res->coll, res->bytes, res->time_us, c->nranks,
 		     &res->algbw_gbps, &res->busbw_gbps);
-	free(all);
 }
 
 /* Describes one step: counts, data range and the result's identity. */
@@ -317,6 +383,8 @@ static void make_step(struct ctx *c, int coll, int dtype, int op,
 		      struct nc_result *r)
 {
 	const struct nc_coll_desc *cd = nc_coll_get(coll);
+	int vop = cd->reduces ? op : NC_SUM;
+	char sz[32];
 
 	memset(st, 0, sizeof(*st));
 	memset(r, 0, sizeof(*r));
@@ -326,50 +394,57 @@ static void make_step(struct ctx *c, int coll, int dtype, int op,
 	st->root = c->o.root % c->nranks;
 	st->in_place = in_place;
 	st->count = nc_count_for(coll, bytes, dtype, c->nranks);
-	cd->counts(st->count, c->nranks, 0, &st->sc, &st->rc, &st->soff,
-		   &st->roff);
-	st->vmax = nc_value_max(dtype, cd->reduces ? op : NC_SUM, c->nranks);
+	st->pc = nc_param_count(coll, st->count, c->nranks);
+	cd->counts(st->count, nc_dtype_size(dtype), c->nranks, 0, &st->sc,
+		   &st->rc, &st->soff, &st->roff);
+	st->vmax = nc_value_max(dtype, vop, c->nranks);
+	st->contrib = cd->reduces ? nc_contributors(dtype, op, c->nranks) :
+				    c->nranks;
 	r->coll = coll;
 	r->dtype = dtype;
 	r->op = op;
 	r->root = st->root;
 	r->in_place = in_place;
-	r->count = st->count;
+	r->count = st->pc;
 	r->bytes = st->count * nc_dtype_size(dtype);
-	snprintf(st->what, sizeof(st->what), "%s %s%s%s %llu B %s", cd->name,
+	snprintf(st->what, sizeof(st->what), "%s %s%s%s %s %s", cd->name,
 		 nc_dtype_name(dtype), cd->reduces ? " " : "",
-		 cd->reduces ? nc_op_name(op) : "", r->bytes,
+		 cd->reduces ? nc_op_name(op) : "",
+		 nc_fmt_bytes(r->bytes, sz, sizeof(sz)),
 		 in_place ? "in-place" : "out-of-place");
 }
 
-/* Warm-up before a series, as nccl-tests does: the largest and the
- * smallest size, untimed, so the first timed size pays no first-use
- * costs (connections, protocol buffers). */
+/* Warm-up before a series, as nccl-tests does: every size of the series
+ * doubling from the smallest to the largest, untimed, so no timed size
+ * pays first-use costs (connections, protocol buffers). */
 static void warm_series(struct ctx *c, int coll, int dtype, int op,
 			unsigned long long lo, unsigned long long hi)
 {
-	unsigned long long b[2] = { hi, lo };
+	long long dl = sc_now_us() + c->o.timeout_us;
+	char what[160];
+	int n = 0;
 
-	for (int k = 0; k < 2; k++) {
-		long long dl = sc_now_us() + c->o.timeout_us;
+	snprintf(what, sizeof(what), "%s warm-up", nc_coll_get(coll)->name);
+	c->step++;
+	if (sc_arrive(&c->sc, c->step) < 0)
+		nc_fail_step(c, what, c->sc.why, false);
+	nc_wd_arm(dl + GRACE_US, what);
+	for (unsigned long long b = lo; b <= hi && b > 0; b *= 2) {
 		struct nc_result r;
 		struct step st;
 
-		make_step(c, coll, dtype, op, b[k], false, &st, &r);
+		make_step(c, coll, dtype, op, b, false, &st, &r);
 		if (r.bytes == 0)
 			continue;
-		snprintf(st.what + strlen(st.what),
-			 sizeof(st.what) - strlen(st.what), " warm-up");
-		c->step++;
-		if (sc_arrive(&c->sc, c->step) < 0)
-			nc_fail_step(c, st.what, c->sc.why, false);
-		nc_wd_arm(dl + GRACE_US, st.what);
-		for (int w = 0; w < c->o.warmup; w++)
+		plan(c, &st);
+		snprintf(st.what, sizeof(st.what), "%s", what);
+		for (int w = 0; w < (c->o.warmup > 0 ? c->o.warmup : 1); w++)
 			enqueue(c, &st, w, dl);
-		mark_done(c);
-		nc_wait_done(c, st.what, dl);
-		nc_wd_disarm();
+		/* a bounded queue: wait now and then */
+		if (++n % 8 == 0 || b * 2 > hi)
+			sync_all(c, &st, dl);
 	}
+	nc_wd_disarm();
 }
 
 /* One series: a collective, a type and an operator over every size, both

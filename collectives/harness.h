@@ -29,11 +29,10 @@
 struct dev {
 	int id, rank;
 	cudaStream_t s;
-	ncclComm_t comm;   /* non-blocking: init, errors, abort */
-	ncclComm_t fast;   /* blocking split of comm for the sweep, or NULL */
+	ncclComm_t comm;   /* blocking (non-blocking with --nonblocking) */
 	void *send, *recv;
 	unsigned long long *wrong;
-	cudaEvent_t e0, e1, done;
+	cudaEvent_t done;
 };
 
 /* The whole state of one process's run. */
@@ -51,23 +50,20 @@ struct ctx {
 	bool own_debug;
 	bool comms_ready;
 	bool tty;
+	int nccl_version;   /* the library's, ncclGetVersion */
 	struct nc_hooks hooks; /* NCCLCHECK_TEST_*: all off unless set */
 };
 
 struct step {
-	int coll, dtype, op, root, vmax;
+	int coll, dtype, op, root, vmax, contrib;
 	bool in_place;
-	size_t count, sc, rc, soff, roff; /* elements */
+	size_t count, pc, sc, rc, soff, roff; /* elements */
+	/* each device's buffers at iteration 0; iteration k adds
+	 * shift * (k % slices) bytes */
+	char *send[MAX_GPUS], *recv[MAX_GPUS];
+	size_t shift, slices;
 	char what[160];
 };
-
-/* The communicator the sweep runs on: the blocking split when there is
- * one (enqueues return at once, as in nccl-tests), else the non-blocking
- * one (every call then waits for NCCL's asynchronous launch). */
-static inline ncclComm_t run_comm(const struct dev *d)
-{
-	return d->fast != NULL ? d->fast : d->comm;
-}
 
 /* gpu_exit.c */
 /* One error line on stderr with the rank prefix (house style). */
@@ -82,7 +78,10 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		  bool timed_out) __attribute__((noreturn));
 
 /* gpu_poll.c */
-/* Waits for every device's done event until the deadline, or fails. */
+/* Waits for every device's done event until the deadline, or fails.
+ * Spins (yielding) as nccl-tests' stream synchronisation does, and looks
+ * at the side channel at most once a millisecond, so a timed wait costs
+ * what nccl-tests' costs. */
 void nc_wait_done(struct ctx *c, const char *what, long long deadline);
 /* Waits until no communicator is in progress, or fails. */
 void nc_wait_comms(struct ctx *c, const char *what, long long deadline);
@@ -97,9 +96,13 @@ void nc_sweep(struct ctx *c);
  * -1 (said) when the process must exit 2. */
 int nc_mpi_start(struct ctx *c, int *argc, char ***argv);
 #endif
+/* Says "no GPU" (and what was looked for) when CUDA sees none. Returns
+ * the number of visible GPUs, or -1 (said) when the process must exit 2:
+ * the first refusal, before any other. */
+int nc_count_gpus(struct ctx *c);
 /* Picks this process's GPUs, makes streams and events. Returns 0, or -1
  * (said) when the process must exit 2. */
-int nc_pick_gpus(struct ctx *c);
+int nc_pick_gpus(struct ctx *c, int count);
 /* Opens the side channel to the other processes; exits 1 or 2 on
  * failure. mine: this process's first rank info (where rank 0 listens). */
 void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine);

@@ -23,10 +23,17 @@ __device__ static inline uint64_t mix(uint64_t x)
 }
 
 // The generator: small integers, exact in every type. prod uses 1 and 2.
-__device__ static inline int64_t gen(int rank, uint64_t idx, int op, int vmax)
+// A rank outside the element's contributors gives the identity (sum 0,
+// prod 1), so a floating sum over many ranks stays exact.
+__device__ static inline int64_t gen(int rank, uint64_t idx, int op, int vmax,
+				     int nranks, int contrib)
 {
 	uint64_t h = mix(idx * 0x9e3779b97f4a7c15ULL + (uint64_t)rank * 7919 + 1);
 
+	if (contrib < nranks && (int)((idx + (uint64_t)rank) %
+				      (uint64_t)nranks) >= contrib &&
+	    (op == O_SUM || op == O_AVG || op == O_PROD))
+		return op == O_PROD ? 1 : 0;
 	if (op == O_PROD)
 		return (h & 3) == 0 ? 2 : 1;
 	return (int64_t)(h % (uint64_t)(vmax + 1));
@@ -84,11 +91,13 @@ __device__ static inline double through(double v, int t)
 }
 
 __global__ static void init_kernel(void *buf, size_t count, int t, int op,
-				   int rank, int vmax, unsigned long long first)
+				   int rank, int nranks, int contrib, int vmax,
+				   unsigned long long first)
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	     i < count; i += (size_t)gridDim.x * blockDim.x)
-		store(buf, i, t, (double)gen(rank, first + i, op, vmax));
+		store(buf, i, t, (double)gen(rank, first + i, op, vmax, nranks,
+					     contrib));
 }
 
 __global__ static void check_kernel(const void *out, size_t count,
@@ -102,11 +111,13 @@ __global__ static void check_kernel(const void *out, size_t count,
 		double exp, got = load(out, o, e.dtype);
 
 		if (e.kind == NC_EXPECT_REDUCE) {
-			int64_t acc = gen(0, e.base + o, e.op, e.vmax);
+			int64_t acc = gen(0, e.base + o, e.op, e.vmax,
+					  e.nranks, e.contrib);
 			uint64_t prod = (uint64_t)acc;
 
 			for (int s = 1; s < e.nranks; s++) {
-				int64_t v = gen(s, e.base + o, e.op, e.vmax);
+				int64_t v = gen(s, e.base + o, e.op, e.vmax,
+						e.nranks, e.contrib);
 
 				if (e.op == O_SUM || e.op == O_AVG)
 					acc += v;
@@ -128,7 +139,8 @@ __global__ static void check_kernel(const void *out, size_t count,
 			uint64_t idx = e.chunk ? (o % e.chunk) + e.idx_base :
 						 o + e.idx_base;
 
-			exp = (double)gen(src, idx, e.op, e.vmax);
+			exp = (double)gen(src, idx, e.op, e.vmax, e.nranks,
+					  e.contrib);
 		}
 		if (e.tol == 0) {
 			if (got != through(exp, e.dtype))
@@ -160,13 +172,13 @@ static unsigned blocks_for(size_t count)
 }
 
 extern "C" int nc_dev_init(void *buf, size_t count, int dtype, int op,
-			   int rank, int vmax, unsigned long long first,
-			   void *stream)
+			   int rank, int nranks, int contrib, int vmax,
+			   unsigned long long first, void *stream)
 {
 	if (count == 0)
 		return 0;
 	init_kernel<<<blocks_for(count), 256, 0, (cudaStream_t)stream>>>(
-		buf, count, dtype, op, rank, vmax, first);
+		buf, count, dtype, op, rank, nranks, contrib, vmax, first);
 	return (int)cudaGetLastError();
 }
 

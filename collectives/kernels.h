@@ -20,6 +20,7 @@ enum { NC_EXPECT_REDUCE = 0, NC_EXPECT_COPY = 1 };
 struct nc_expect {
 	int kind;
 	int dtype, op, nranks, vmax;
+	int contrib;                 /* ranks giving non-identity values */
 	unsigned long long base;     /* REDUCE: first source index */
 	unsigned long long chunk;    /* COPY: elements per source rank */
 	int src0;                    /* COPY with chunk 0: the source */
@@ -27,9 +28,12 @@ struct nc_expect {
 	double tol;                  /* relative; 0 exact */
 };
 
-/* Fills count elements of buf with gen(rank, first + i). */
+/* Fills count elements of buf with gen(rank, first + i): a value up to
+ * vmax when rank is one of element i's `contrib` contributors out of
+ * nranks, else the operator's identity. */
 int nc_dev_init(void *buf, size_t count, int dtype, int op, int rank,
-		int vmax, unsigned long long first, void *stream);
+		int nranks, int contrib, int vmax, unsigned long long first,
+		void *stream);
 /* Counts elements of out that differ from the expectation, adding to
  * *dev_wrong (a device counter). */
 int nc_dev_check(const void *out, size_t count,

@@ -45,22 +45,33 @@ static int env_int(nc_getenv_fn get, void *ctx, const char *name, long long lo,
 	return 1;
 }
 
-/* Handles "prefix[range,...]" and plain names. */
+/* Handles "prefix[range,...]suffix", several bracket groups and plain
+ * names: each group gives its first number, the text around is kept. */
 int nc_slurm_first_host(const char *list, char *out, size_t len)
 {
 	size_t i = 0, o = 0;
 
-	if (list == NULL || *list == '\0')
+	if (list == NULL || *list == '\0' || len == 0)
 		return -1;
-	while (list[i] != '\0' && list[i] != ',' && list[i] != '[' &&
-	       o + 1 < len)
-		out[o++] = list[i++];
-	if (list[i] == '[') {
+	while (list[i] != '\0' && list[i] != ',') {
+		if (list[i] != '[') {
+			if (list[i] == ']' || o + 1 >= len)
+				return -1;
+			out[o++] = list[i++];
+			continue;
+		}
 		i++;
+		if (list[i] < '0' || list[i] > '9')
+			return -1;
 		while (list[i] >= '0' && list[i] <= '9' && o + 1 < len)
 			out[o++] = list[i++];
 		if (list[i] != '-' && list[i] != ',' && list[i] != ']')
 			return -1;
+		while (list[i] != '\0' && list[i] != ']')
+			i++;
+		if (list[i] != ']')
+			return -1;
+		i++;
 	}
 	out[o] = '\0';
 	return o > 0 ? 0 : -1;
@@ -152,6 +163,10 @@ int nc_launch_detect(nc_getenv_fn get, void *ctx, bool have_mpi,
 			o->local_rank = o->rank;
 		o->kind = NC_LAUNCH_TORCHRUN;
 		o->source = "RANK/WORLD_SIZE";
+		/* torchrun's agent serves its store on MASTER_PORT */
+		const char *as = get("TORCHELASTIC_USE_AGENT_STORE", ctx);
+
+		o->agent_store = as != NULL && strcmp(as, "True") == 0;
 		return 0;
 	}
 	if (m > 0) {

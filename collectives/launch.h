@@ -20,6 +20,7 @@ struct nc_launch {
 	int local_rank;          /* -1: ask MPI (shared-memory split) */
 	char master_addr[256];   /* SLURM and TORCHRUN */
 	int master_port;
+	bool agent_store;        /* TORCHRUN: MASTER_PORT is torch's store */
 	const char *source;      /* which variables said so */
 };
 
@@ -31,7 +32,8 @@ typedef const char *(*nc_getenv_fn)(const char *name, void *ctx);
 int nc_launch_detect(nc_getenv_fn get, void *ctx, bool have_mpi,
 		     struct nc_launch *out, char *err, size_t errlen);
 
-/* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01".
+/* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01",
+ * "node[1-2]-ib" gives "node1-ib".
  * Returns 0, or -1 for an empty or malformed list. */
 int nc_slurm_first_host(const char *list, char *out, size_t len);
 

@@ -52,6 +52,7 @@ struct nc_call {
 	void *recv;
 	size_t count;
 	int dtype, op, root, rank, nranks;
+	int nccl_version;      /* the library's (ncclGetVersion) */
 	void *comm;
 	void *stream;
 };
@@ -67,11 +68,13 @@ struct nc_coll_desc {
 	/* busbw = algbw * factor(nranks) */
 	double (*bus_factor)(int nranks);
 	/* elements in the send and receive buffers for a size of `count`
-	 * elements, nccl-tests' GetCollByteCount; also the in-place offsets
-	 * (elements) of the send and receive data in the receive buffer */
-	void (*counts)(size_t count, int nranks, int rank, size_t *sendcount,
-		       size_t *recvcount, size_t *send_inplace_off,
-		       size_t *recv_inplace_off);
+	 * elements of `eltsize` bytes, nccl-tests' GetCollByteCount (with
+	 * its 16-byte alignment of each rank's block); also the in-place
+	 * offsets (elements) of the send and receive data in the receive
+	 * buffer */
+	void (*counts)(size_t count, size_t eltsize, int nranks, int rank,
+		       size_t *sendcount, size_t *recvcount,
+		       size_t *send_inplace_off, size_t *recv_inplace_off);
 	/* enqueues one collective; returns ncclResult_t (NULL without NCCL) */
 	int (*launch)(const struct nc_call *c);
 };
@@ -90,17 +93,28 @@ bool nc_dtype_is_float(enum nc_dtype t);
 /* algbw and busbw in GB/s (1e9 bytes) for `bytes` moved in `time_us`. */
 void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 		  double *algbw, double *busbw);
-/* Element count nccl-tests uses for a size: rounded down so that every
- * rank's share is whole (size/typesize, then a multiple of nranks for the
- * collectives that split the buffer). */
+/* Element count of the larger buffer for a size: rounded down so that
+ * every rank's share is whole and 16-byte aligned (size/typesize, then a
+ * multiple of nranks for the collectives that split the buffer), as
+ * nccl-tests' size column. */
 size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 		    int nranks);
+/* The count NCCL is given for a buffer of `count` elements (that of
+ * nc_count_for): per rank for all_gather, reduce_scatter and alltoall,
+ * the whole buffer otherwise; nccl-tests' count column. */
+size_t nc_param_count(enum nc_coll c, size_t count, int nranks);
 
-/* Largest value the data generator uses, so that sums over nranks stay
- * exact in the type; 0 means exactness cannot be had and the check uses
- * its tolerance. */
+/* How many ranks give each element a value other than the operator's
+ * identity, so that a floating sum or product over them stays exact:
+ * nranks, or fewer (bfloat16 sums: 256, half: 2048; products: 15 for
+ * half, 63 otherwise). Element i gets values from the ranks r with
+ * (i + r) mod nranks below this count. */
+int nc_contributors(enum nc_dtype t, enum nc_op op, int nranks);
+/* Largest value the data generator uses, so that the contributors' sum
+ * stays exact in the type (at least 1). */
 int nc_value_max(enum nc_dtype t, enum nc_op op, int nranks);
-/* Tolerance of the check, relative to max(1, |expected|): 0 for exact. */
+/* Tolerance of the check, relative to max(1, |expected|): 0 for exact
+ * (everything but avg, whose division rounds). */
 double nc_tolerance(enum nc_dtype t, enum nc_op op, int nranks);
 
 #define NC_MAX_SIZES 64
@@ -125,6 +139,9 @@ struct nc_opts {
 	int nops;
 	int root;
 	int warmup, iters;
+	int average;              /* -a: 0 rank 0, 1 mean, 2 min, 3 max */
+	int blocking;             /* -z 1: wait for each collective */
+	int graph_launches;       /* -G N: CUDA graphs of the iterations */
 	long long budget_us;      /* 0: fixed iteration count */
 	long long timeout_us;     /* per step */
 	long long preflight_timeout_us;
@@ -149,9 +166,14 @@ struct nc_opts {
  * one-line error in errbuf. Never prints. */
 int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		  size_t errlen);
-/* Writes --help: the synopsis and one line per option with its default.
- * Returns 0, or -1 when fp failed. */
+/* The long name of option i of the parser's table, NULL past the end. */
+const char *nc_opt_name(int i);
+/* --help: the synopsis, then every option in a line with its default.
+ * Returns 0, or -1 when fp reports an error. */
 int nc_help(FILE *fp);
+
+/* "8 GB", "512 MB", "1000 B": binary units, exact only. Returns buf. */
+char *nc_fmt_bytes(unsigned long long bytes, char *buf, size_t len);
 
 /* Fills sizes[] for the sweep. Returns the number of sizes (at least 1). */
 int nc_sweep_sizes(const struct nc_opts *o, unsigned long long *sizes,
@@ -165,8 +187,9 @@ struct nc_result {
 	int coll, dtype, op, root;
 	bool in_place;
 	unsigned long long bytes;
-	unsigned long long count;
-	double time_us;         /* slowest rank's average per iteration */
+	unsigned long long count; /* NCCL's count: nc_param_count */
+	double time_us;         /* host time per iteration, combined over the
+				 * processes as -a says (mean by default) */
 	double algbw_gbps, busbw_gbps;
 	long long wrong;        /* wrong elements over all ranks; -1: unchecked */
 	int iters;

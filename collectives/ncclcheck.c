@@ -24,13 +24,10 @@
  * looks lost to the others) while one still needs the side channel. */
 static void final_barrier(struct ctx *c)
 {
-	char x = 0, *all = calloc((size_t)c->sc.nprocs, 1);
 	long long dl = sc_now_us() + c->o.timeout_us;
 
 	nc_wd_arm(dl + GRACE_US, "final barrier");
-	if (all != NULL)
-		sc_allgather(&c->sc, &x, 1, all, dl);
-	free(all);
+	sc_barrier(&c->sc, dl);
 	nc_wd_disarm();
 }
 
@@ -38,9 +35,9 @@ static void final_barrier(struct ctx *c)
 int main(int argc, char **argv)
 {
 	static struct ctx c;
-	char err[512], host[64] = "unknown";
+	char err[512], lerr[512], host[64] = "unknown";
 	long long t0 = sc_now_us();
-	int rc, prc;
+	int rc, prc, lrc, ngpu;
 
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck");
 	prc = nc_opts_parse(&c.o, argc, argv, err, sizeof(err));
@@ -59,9 +56,16 @@ int main(int argc, char **argv)
 	c.run.o = &c.o;
 	if (c.o.json_path != NULL && strcmp(c.o.json_path, "-") == 0)
 		c.o.quiet = true; /* the document owns standard output */
-	if (nc_launch_detect(nc_getenv_process, NULL, HAVE_MPI, &c.l, err,
-			     sizeof(err)) < 0) {
-		fprintf(stderr, "ncclcheck: %s\n", err);
+	lrc = nc_launch_detect(nc_getenv_process, NULL, HAVE_MPI, &c.l, lerr,
+			       sizeof(lerr));
+	gethostname(host, sizeof(host) - 1);
+	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
+		 c.l.rank, host);
+	/* no GPU is the first thing to say: every other refusal is moot */
+	if ((ngpu = nc_count_gpus(&c)) < 0)
+		return 2;
+	if (lrc < 0) {
+		nc_say(&c, "%s", lerr);
 		return 2;
 	}
 	static const char *const kinds[] = { "single", "mpi", "slurm",
@@ -71,7 +75,6 @@ int main(int argc, char **argv)
 	if (c.l.kind == NC_LAUNCH_MPI && nc_mpi_start(&c, &argc, &argv) < 0)
 		return 2;
 #endif
-	gethostname(host, sizeof(host) - 1);
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);
 	nc_hooks_read(nc_getenv_process, NULL, &c.hooks);
@@ -92,7 +95,7 @@ int main(int argc, char **argv)
 		nc_say(&c, "cannot start the watchdog thread");
 		return 2;
 	}
-	if (nc_pick_gpus(&c) < 0)
+	if (nc_pick_gpus(&c, ngpu) < 0)
 		return 2;
 	if (!nc_gpu_preflight(&c)) {
 		/* every rank decided the same from the same data, before
@@ -111,8 +114,6 @@ int main(int argc, char **argv)
 	final_barrier(&c);
 	c.run.wall_s = (double)(sc_now_us() - t0) / 1e6;
 	rc = nc_finish(&c, true);
-	if (c.l.rank == 0 && !c.o.quiet)
-		printf("# wall time %.2f s\n", c.run.wall_s);
 #ifdef NC_HAVE_MPI
 	if (c.l.kind == NC_LAUNCH_MPI)
 		MPI_Finalize();

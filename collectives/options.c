@@ -27,8 +27,8 @@ enum {
 };
 
 /* nc_opts_parse's table: nccl-tests' letters and long names (-b, -e, -f,
- * -i, -o the operator, -r, -w, -n, -g, -c, -d, -T), so that its command
- * lines mean here what they mean there. */
+ * -i, -o the operator, -r, -w, -n, -g, -c, -d, -a, -z, -G, -t, -T), so
+ * that its command lines mean here what they mean there. */
 static const struct cli_opt nc_optv[] = {
 	{'b', 'b', "minbytes", CLI_REQUIRED, "SIZE", "8",
 	 "smallest; K, M, G, T are powers of 1024", false},
@@ -53,6 +53,14 @@ static const struct cli_opt nc_optv[] = {
 	{'g', 'g', "ngpus", CLI_REQUIRED, "N", "1", "GPUs per process", false},
 	{'c', 'c', "check", CLI_REQUIRED, "0|1", "1", "check the results",
 	 false},
+	{'a', 'a', "average", CLI_REQUIRED, "0-3", "1",
+	 "0 rank 0's time, 1 mean, 2 min, 3 max", false},
+	{'z', 'z', "blocking", CLI_REQUIRED, "0|1", "0",
+	 "wait for each call before the next", false},
+	{'G', 'G', "cudagraph", CLI_REQUIRED, "N", NULL,
+	 "launch the iterations as a CUDA graph N times", false},
+	{'t', 't', "nthreads", CLI_REQUIRED, "1", "1",
+	 "only 1: use -g N, or a process per GPU", false},
 	{'T', 'T', "timeout", CLI_REQUIRED, "TIME", "30s",
 	 "deadline of every step", false},
 	{OPT_BUDGET, 0, "budget", CLI_REQUIRED, "TIME", NULL,
@@ -99,6 +107,16 @@ static const struct cli_cmd nc_cmd = {
 	"MASTER_ADDR and\nMASTER_PORT set; see ncclcheck(1).\n",
 };
 
+/* For the test that --help names every option: the long names in the
+ * order of the table; NULL past its end. */
+const char *nc_opt_name(int i)
+{
+	int n = (int)(sizeof(nc_optv) / sizeof(nc_optv[0]));
+
+	return i >= 0 && i < n ? nc_optv[i].name : NULL;
+}
+
+/* --help from the table that also parses, so the two cannot drift. */
 int nc_help(FILE *fp)
 {
 	return cli_help(&nc_cmd, fp);
@@ -173,6 +191,7 @@ static void defaults(struct nc_opts *o)
 	o->nops = 1;
 	o->warmup = 5;
 	o->iters = 20;
+	o->average = 1;
 	o->timeout_us = 30000000;
 	o->preflight_timeout_us = 5000000;
 	o->gpus_per_proc = 1;
@@ -244,6 +263,11 @@ static int check_combos(struct nc_opts *o, char *errbuf, size_t errlen)
 	if (o->check_every && !o->check)
 		return fail(errbuf, errlen, "invalid options: --check-every "
 			    "with -c 0");
+	if (o->graph_launches > 0 &&
+	    (o->blocking || o->check_every || o->budget_us > 0))
+		return fail(errbuf, errlen, "invalid options: -G (CUDA graphs) "
+			    "with %s", o->blocking ? "-z 1" :
+			    o->check_every ? "--check-every" : "--budget");
 	return 0;
 }
 
@@ -316,14 +340,25 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 				return fail(errbuf, errlen, "invalid operator "
 					    "'%s'", bad);
 			break;
+		case 't':
+			if (strcmp(optarg, "1") != 0)
+				return fail(errbuf, errlen, "invalid -t '%s': "
+					    "ncclcheck drives this process's "
+					    "GPUs from one thread; use -g N, "
+					    "or one process per GPU", optarg);
+			break;
 		case 'r':
 		case 'w':
 		case 'n':
 		case 'g':
-		case 'c': {
+		case 'c':
+		case 'a':
+		case 'z':
+		case 'G': {
 			long long lo = c == 'n' || c == 'g' ? 1 : 0;
 			long long hi = c == 'r' ? 65535 : c == 'g' ? 64 :
-				       c == 'c' ? 1 : 100000;
+				       c == 'c' || c == 'z' ? 1 :
+				       c == 'a' ? 3 : c == 'G' ? 1000 : 100000;
 
 			if (parse_num(optarg, lo, hi, &v, &err) < 0)
 				return fail(errbuf, errlen, "invalid -%c '%s': "
@@ -336,6 +371,12 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 				o->iters = (int)v;
 			else if (c == 'g')
 				o->gpus_per_proc = (int)v;
+			else if (c == 'a')
+				o->average = (int)v;
+			else if (c == 'z')
+				o->blocking = v != 0;
+			else if (c == 'G')
+				o->graph_launches = (int)v;
 			else
 				o->check = v != 0;
 			break;

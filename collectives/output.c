@@ -48,6 +48,12 @@ void nc_table_header(FILE *fp, const struct nc_run *run, int coll, int dtype,
 		d->reduces ? nc_op_name(op) : "", run->nranks, run->nprocs,
 		run->nprocs == 1 ? "" : "es", run->gpus_per_proc,
 		run->gpus_per_proc == 1 ? "" : "s");
+	fprintf(fp, "# time: host time per iteration, %s over the processes "
+		"(-a %d), as nccl-tests times\n",
+		run->o == NULL ? "mean" :
+		(const char *[]){ "rank 0's", "mean", "minimum",
+				  "maximum" }[run->o->average & 3],
+		run->o == NULL ? 1 : run->o->average);
 	fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %33s  %33s\n", "", "", "", "",
 		"", "out-of-place", "in-place");
 	fprintf(fp, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  %8s  "
@@ -59,11 +65,14 @@ void nc_table_header(FILE *fp, const struct nc_run *run, int coll, int dtype,
 		"(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
 }
 
-/* One half of a row: time algbw busbw #wrong, or blanks. */
+/* One half of a row: time algbw busbw #wrong, or N/A in each column
+ * where that placement did not run (alltoall and sendrecv have no
+ * in-place form): the word nccl-tests prints for an unchecked #wrong, so
+ * parsers of its tables already accept it. */
 static void half(FILE *fp, const struct nc_result *r)
 {
 	if (r == NULL) {
-		fprintf(fp, "  %8s  %7s  %7s  %6s", "-", "-", "-", "-");
+		fprintf(fp, "  %8s  %7s  %7s  %6s", "N/A", "N/A", "N/A", "N/A");
 		return;
 	}
 	fprintf(fp, "  %8.2f  %7.2f  %7.2f  ", r->time_us, r->algbw_gbps,
@@ -107,11 +116,31 @@ static double avg_busbw(const struct nc_results *r, int coll)
 	return n ? s / n : 0;
 }
 
-/* Per collective average and peak, then transports and verdict. */
+/* nccl-tests' footer, which parsers of its output read: the results with
+ * wrong elements and the mean busbw over every result. */
+static void footer(FILE *fp, const struct nc_run *run)
+{
+	double bw = 0;
+	int bad = 0;
+
+	for (size_t i = 0; i < run->res.n; i++) {
+		bw += run->res.v[i].busbw_gbps;
+		bad += run->res.v[i].wrong > 0;
+	}
+	fprintf(fp, "# %-20s : %d %s\n", "Out of bounds values", bad,
+		bad ? "FAILED" : "OK");
+	fprintf(fp, "# %-20s : %g %s\n", "Avg bus bandwidth",
+		run->res.n ? bw / (double)run->res.n : 0.0, "");
+}
+
+/* The footer, per collective average and peak, then transports and
+ * verdict. */
 void nc_summary(FILE *fp, const struct nc_run *run)
 {
 	const struct nc_opts *o = run->o;
 
+	if (run->res.n > 0)
+		footer(fp, run);
 	fprintf(fp, "#\n");
 	for (int c = 0; c < o->ncolls; c++) {
 		unsigned long long b;
@@ -154,6 +183,8 @@ void nc_summary(FILE *fp, const struct nc_run *run)
 		fprintf(fp, "# gate: %s\n", run->gate.passed ? "passed" :
 							    "FAILED");
 	}
+	if (run->wall_s > 0)
+		fprintf(fp, "# wall time %.2f s\n", run->wall_s);
 }
 
 /* Returns -1 when the stream reports an error. */
@@ -239,10 +270,12 @@ static json_t *ranks_json(const struct nc_run *run)
 		snprintf(dv, sizeof(dv), "%d.%d", r->driver / 1000,
 			 r->driver / 10 % 100);
 		json_array_append_new(a, json_pack(
-			"{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s?, s:s?, s:I}",
+			"{s:i, s:s, s:s, s:s, s:s, s:s?, s:s, s:s, s:s?, s:s?, "
+			"s:I}",
 			"rank", r->rank, "host", r->host, "gpu", r->gpu,
-			"pci_bus_id", r->pci, "cuda_runtime", cv, "driver", dv,
-			"nccl_version", nv, "iface",
+			"pci_bus_id", r->pci, "cuda_runtime", cv, "driver",
+			r->driver_version[0] ? r->driver_version : NULL,
+			"cuda_driver", dv, "nccl_version", nv, "iface",
 			r->iface[0] ? r->iface : NULL, "address",
 			r->address[0] ? r->address : NULL, "shm_bytes",
 			(json_int_t)r->shm_bytes));

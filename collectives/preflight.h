@@ -19,6 +19,7 @@ struct nc_rankinfo {
 	char pci[32];
 	int cuda_runtime;     /* 13000 */
 	int driver;           /* CUDA driver API version, 13000 */
+	char driver_version[32]; /* the kernel driver's, "580.159.04" */
 	int nccl_version;     /* 22803 */
 	char iface[32];       /* what NCCL will use, "" none */
 	char address[64];
@@ -27,7 +28,7 @@ struct nc_rankinfo {
 	char rule[32];        /* which NCCL rule chose the interface */
 };
 
-#define NC_RANKINFO_WIRE 380
+#define NC_RANKINFO_WIRE 412
 
 /* Packs and unpacks one rank's info into NC_RANKINFO_WIRE bytes (network
  * order, fixed fields), the same on every host. */
@@ -70,14 +71,16 @@ struct nc_pf_finding {
 
 #define NC_PF_MAX 32
 
-/* Version mismatches across ranks: NCCL, CUDA runtime (faults), driver
- * (warning). byproc has one entry per process. Returns findings added. */
+/* Version mismatches across ranks: NCCL's is a fault (NCCL refuses to
+ * connect ranks of different versions); the CUDA runtime's and the CUDA
+ * driver API's are warnings (NCCL accepts them). byproc has one entry
+ * per process. Returns findings added. */
 int nc_decide_versions(const struct nc_rankinfo *byproc, int nprocs,
 		       struct nc_pf_finding *out, int max);
 
 /* Unreachable ranks from the pair results: for each target that some
- * tester could not reach, "rank 3 on gpu-b advertises 172.17.0.2:41234,
- * ranks 0-2 time out". Returns findings added. */
+ * tester could not reach, "rank 3 on gpu-b advertises 172.17.0.2:41234
+ * (eth0); connects from ranks 0-2: timed out". Returns findings added. */
 int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 		    const struct nc_pair *pairs, int npairs,
 		    struct nc_pf_finding *out, int max);
@@ -86,6 +89,24 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 int nc_decide_ifaces(const struct nc_rankinfo *byproc, int nprocs,
 		     const char *socket_ifname, struct nc_pf_finding *out,
 		     int max);
+
+/* Bytes of a packed list of n findings (nc_pf_findings_pack). */
+#define NC_PF_FINDING_WIRE (32 + 4 + 512)
+size_t nc_pf_findings_size(int n);
+/* Packs n findings: a u32 count, then each. b holds
+ * nc_pf_findings_size(n) bytes. */
+void nc_pf_findings_pack(const struct nc_pf_finding *f, int n,
+			 unsigned char *b);
+/* Unpacks at most max findings from len bytes. Returns the count, or -1
+ * when the bytes are not such a list. */
+int nc_pf_findings_unpack(const unsigned char *b, size_t len,
+			  struct nc_pf_finding *f, int max);
+
+/* The kernel driver's version from /proc/driver/nvidia/version under
+ * the sysroot ("580.159.04"). Returns 0, or -1 (buf empty) when the file
+ * is missing or holds no version. */
+struct sysroot;
+int nc_driver_version(const struct sysroot *sr, char *buf, size_t len);
 
 /* Fills an interface list from getifaddrs (names, flags, addresses), the
  * input nccl_select needs. Returns 0, or -1 with errno. */

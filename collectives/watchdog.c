@@ -80,6 +80,26 @@ void nc_wd_disarm(void)
 	pthread_mutex_unlock(&wd.mu);
 }
 
+/* A copy under the lock. */
+void nc_wd_save(struct nc_wd_state *s)
+{
+	pthread_mutex_lock(&wd.mu);
+	s->armed = wd.armed;
+	s->deadline_us = wd.deadline_us;
+	snprintf(s->what, sizeof(s->what), "%s", wd.what);
+	pthread_mutex_unlock(&wd.mu);
+}
+
+/* Puts a saved state back, armed or not. */
+void nc_wd_restore(const struct nc_wd_state *s)
+{
+	pthread_mutex_lock(&wd.mu);
+	wd.armed = s->armed != 0;
+	wd.deadline_us = s->deadline_us;
+	snprintf(wd.what, sizeof(wd.what), "%s", s->what);
+	pthread_mutex_unlock(&wd.mu);
+}
+
 /* Used once the rank and host are known. */
 void nc_wd_prefix(const char *prefix)
 {

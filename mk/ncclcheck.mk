@@ -29,7 +29,12 @@ NCCLCHECK := $(BUILD)/ncclcheck
 # What `make install` installs: linked again without the RUNPATH to NCCL's
 # directory that the tree's build/ncclcheck carries for running in place.
 NCCLCHECK_DIST := $(BUILD)/dist/ncclcheck
+# The same program with the NCCLCHECK_TEST_* switches (hooks.c built with
+# NC_TEST_HOOKS) that the GPU tests use; a release binary ignores them.
+NCCLCHECK_TEST := $(BUILD)/ncclcheck-test
 NC_TESTS := $(BUILD)/ncclcheck-tests
+NC_PARSE := $(BUILD)/ncclcheck-parse
+NC_PFBENCH := $(BUILD)/ncclcheck-pfbench
 # GPU host code (ncclcheck.c: main; gpu_*.c: the harness, see harness.h)
 # includes CUDA and NCCL and is built only with the toolkit. Every other
 # collectives/*.c is plain C: the CPU tests link it, built without either.
@@ -41,9 +46,15 @@ NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/cli.o base/parse.o base/sysroot.o \
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
 	$(BUILD)/ncgpu/collectives/kernels.o
-NC_TEST_SRC := $(sort $(wildcard tests/ncclcheck/*.c))
+NC_GPU_TEST_OBJ := $(filter-out $(BUILD)/ncgpu/collectives/hooks.o,$(NC_GPU_OBJ)) \
+	$(BUILD)/ncgpu-test/collectives/hooks.o
+NC_TEST_SRC := $(filter-out tests/ncclcheck/parse_main.c,$(sort $(wildcard tests/ncclcheck/*.c)))
 NC_TEST_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_TEST_SRC))
+# the driver version is read through the sysroot (driver_version.c)
+NC_LIB_OBJ += $(filter-out $(NC_LIB_OBJ),$(BUILD)/lib/base/sysroot.o)
 NC_CFLAGS = $(ALL_CFLAGS) -Icollectives
+# the CPU tests exercise the test switches
+NC_CPU_CFLAGS = $(NC_CFLAGS) -DNC_TEST_HOOKS
 NC_GPU_CFLAGS = $(NC_CFLAGS) -DNC_HAVE_NCCL $(NC_HAVE_MPI_DEF) \
 	-isystem $(CUDA_HOME)/include -isystem $(NCCL_HOME)/include \
 	$(NC_MPI_CFLAGS)
@@ -76,7 +87,7 @@ ifeq ($(NC_HAVE_TOOLKIT),)
 	@echo "ncclcheck: skipped: $(NC_SKIP_WHY)"
 else
 	@$(MAKE) --no-print-directory $(if $(Q),-s) $(NCCLCHECK) \
-		$(NCCLCHECK_DIST)
+		$(NCCLCHECK_DIST) $(NCCLCHECK_TEST)
 	$(if $(strip $(NC_MPI_LIBS)),,@echo "ncclcheck: built without MPI" \
 		"(no pkg-config ompi-c, no mpicc): torchrun-style and srun" \
 		"launches only")
@@ -84,12 +95,16 @@ endif
 
 $(BUILD)/nccpu/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(NC_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) \
+	$(QUIET_CC)$(CC) $(NC_CPU_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) \
 		-DSRCDIR='"$(CURDIR)"' -c -o $@ $<
 
 $(BUILD)/ncgpu/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(NC_GPU_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/ncgpu-test/collectives/hooks.o: collectives/hooks.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(NC_GPU_CFLAGS) -DNC_TEST_HOOKS $(PKG_CFLAGS) -c -o $@ $<
 
 $(BUILD)/ncgpu/collectives/kernels.o: collectives/kernels.cu collectives/kernels.h
 	@mkdir -p $(dir $@)
@@ -104,11 +119,31 @@ $(NCCLCHECK_DIST): $(NC_GPU_OBJ) $(NC_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS)
 
+$(NCCLCHECK_TEST): $(NC_GPU_TEST_OBJ) $(NC_LIB_OBJ)
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS)
+
+# ncclcheck's option parser alone: what the examples test runs where no
+# GPU toolkit is (tests/ncclcheck/examples.sh)
+$(NC_PARSE): $(BUILD)/nccpu/tests/ncclcheck/parse_main.o $(NC_CPU_OBJ) $(NC_LIB_OBJ)
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+
+# the pre-flight's exchanges with N simulated ranks (threads) on loopback
+$(NC_PFBENCH): $(BUILD)/nccpu/bench/ncclcheck/pf_bench.o $(NC_CPU_OBJ) $(NC_LIB_OBJ)
+	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lpthread -lm
+
+.PHONY: bench-preflight
+bench-preflight: $(NC_PFBENCH)
+	$(NC_PFBENCH) 64
+	$(NC_PFBENCH) 512
+	$(NC_PFBENCH) 512 old
+
 $(NC_TESTS): $(NC_TEST_OBJ) $(NC_CPU_OBJ) $(NC_LIB_OBJ)
 	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(CHECK_LIBS) -lpthread -lm
 
-check-ncclcheck: $(NC_TESTS)
+check-ncclcheck: $(NC_TESTS) $(NC_PARSE)
 	$(NC_TESTS)
+	NC_PARSE=$(NC_PARSE) NCCLCHECK=$(if $(wildcard $(NCCLCHECK)),$(NCCLCHECK),) \
+		sh tests/ncclcheck/examples.sh
 	@if nvidia-smi -L >/dev/null 2>&1; then \
 		echo "ncclcheck: a GPU is here: run 'make check-gpu' for the GPU tests"; \
 	else \
@@ -121,9 +156,11 @@ check-gpu:
 ifeq ($(NC_HAVE_TOOLKIT),)
 	@echo "check-gpu: skipped: no CUDA toolkit or NCCL here"
 else
-	@$(MAKE) --no-print-directory $(NCCLCHECK)
+	@$(MAKE) --no-print-directory $(NCCLCHECK) $(NCCLCHECK_TEST)
 	@if nvidia-smi -L >/dev/null 2>&1; then \
-		NCCLCHECK=$(CURDIR)/$(NCCLCHECK) bash tests/ncclcheck/gpu-run.sh; \
+		NCCLCHECK=$(CURDIR)/$(NCCLCHECK) \
+		NCCLCHECK_TEST=$(CURDIR)/$(NCCLCHECK_TEST) \
+			bash tests/ncclcheck/gpu-run.sh; \
 	else \
 		echo "check-gpu: skipped: no GPU (nvidia-smi -L failed)"; \
 	fi

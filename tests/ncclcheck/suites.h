@@ -15,4 +15,7 @@ Suite *suite_nc_say(void);
 Suite *suite_nc_finish(void);
 Suite *suite_nc_hooks(void);
 Suite *suite_nc_pf_exchange(void);
+Suite *suite_nc_hooks_release(void);
+Suite *suite_nc_tcpstore(void);
+Suite *suite_nc_pf_round(void);
 #endif

@@ -1,7 +1,9 @@
 /* Unit tests for the side channel over loopback, one thread per process:
- * the exchange, a lost peer, a rank that never comes, the arrival table. */
+ * the exchanges, a lost peer, a rank that never comes, a rank that stops
+ * responding, the arrival table, the bounded send loop. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,14 +15,23 @@
 
 struct proc {
 	int rank, n, port, lfd;
-	int mode;          /* 0 normal, 1 close after hello, 2 no contrib */
+	int mode;          /* 0 normal, 1 close after hello, 2 no contrib,
+			    * 3 silent (no servicing) for 3.6 s */
 	struct sc sc;
 	int rc_open, rc_ag;
 	int all[N];
 	char why[512];
 	bool from_peer;
-	char table[512];
+	char table[512], silent[256];
 };
+
+/* gather to the hub, then the whole table to everyone */
+static int allgather(struct sc *sc, const int *mine, int *all, long long dl)
+{
+	if (sc_gather(sc, mine, sizeof(*mine), all, dl) < 0)
+		return -1;
+	return sc_bcast(sc, all, sizeof(*all) * (size_t)sc->nprocs, dl);
+}
 
 /* One process: open, arrive, allgather its rank*100 (modes vary). */
 static void *proc_main(void *arg)
@@ -30,7 +41,7 @@ static void *proc_main(void *arg)
 	int mine = p->rank * 100;
 
 	if (p->rank == 0)
-		p->rc_open = sc_hub_open(&p->sc, p->lfd, p->n, dl);
+		p->rc_open = sc_hub_open(&p->sc, p->lfd, p->n, "hub-host", dl);
 	else
 		p->rc_open = sc_client_open(&p->sc, "127.0.0.1", p->port,
 					    p->rank, p->n, dl);
@@ -45,12 +56,17 @@ static void *proc_main(void *arg)
 		usleep(1500000);
 		goto out;
 	}
-	p->rc_ag = sc_allgather(&p->sc, &mine, sizeof(mine), p->all,
-				sc_now_us() + (p->rank == 0 ? 800000 :
-							      2000000));
+	if (p->mode == 3) {
+		usleep(3600000);
+		goto out;
+	}
+	p->rc_ag = allgather(&p->sc, &mine, p->all,
+			     sc_now_us() + (p->rank == 0 ?
+					    (p->n == 2 ? 3300000 : 800000) :
+					    4000000));
 	if (p->rank == 0 && p->rc_ag < 0)
 		sc_describe(&p->sc, 3, sc_now_us() + 500000, p->table,
-			    sizeof(p->table));
+			    sizeof(p->table), p->silent, sizeof(p->silent));
 out:
 	snprintf(p->why, sizeof(p->why), "%s", p->sc.why);
 	p->from_peer = p->sc.from_peer;
@@ -131,7 +147,7 @@ START_TEST(never_connects)
 	int port = 0, lfd = sc_listen("127.0.0.1", 0, &port);
 	long long t0 = sc_now_us();
 
-	ck_assert_int_eq(sc_hub_open(&sc, lfd, 3, t0 + 300000), -1);
+	ck_assert_int_eq(sc_hub_open(&sc, lfd, 3, "h", t0 + 300000), -1);
 	ck_assert_int_lt(sc_now_us() - t0, 1500000);
 	ck_assert(sc.timed_out);
 	ck_assert_ptr_nonnull(strstr(sc.why, "ranks 1-2 never connected"));
@@ -144,6 +160,131 @@ START_TEST(never_connects)
 	ck_assert_ptr_nonnull(strstr(sc.why, "cannot reach rank 0"));
 	ck_assert_int_lt(sc_now_us() - t0, 1500000);
 	sc_close(&sc);
+}
+END_TEST
+
+/* A client that stops servicing the channel (frozen, stopped) is named
+ * with how long it has been silent; the others are not. */
+START_TEST(stops_responding)
+{
+	static const int modes[2] = { 0, 3 };
+	struct proc p[N];
+
+	run(p, 2, modes);
+	ck_assert_int_eq(p[0].rc_ag, -1);
+	ck_assert_ptr_nonnull(strstr(p[0].silent, "rank 1 stopped responding "
+				     "3."));
+	ck_assert_ptr_nonnull(strstr(p[0].silent, " s ago"));
+	ck_assert_ptr_nonnull(strstr(p[0].table, "all 2 ranks had arrived"));
+}
+END_TEST
+
+struct scat {
+	int rank, port, lfd, mode; /* mode 1: the client never reads */
+	struct sc sc;
+	int rc;
+	char got[32], why[512];
+	long long took_us;
+};
+
+/* The hub sends each process its own part; mode 1 sends 32 MB to a
+ * client that never reads, within a deadline. */
+static void *scat_main(void *arg)
+{
+	struct scat *s = arg;
+	long long dl = sc_now_us() + 3000000;
+	void *mine = NULL;
+	size_t len = 0;
+
+	if (s->rank == 0) {
+		static char big[32 << 20];
+		char a[3][16];
+		const void *parts[3] = { a[0], a[1], a[2] };
+		size_t lens[3];
+
+		if (sc_hub_open(&s->sc, s->lfd, 3, "h", dl) < 0)
+			return NULL;
+		for (int i = 0; i < 3; i++)
+			lens[i] = (size_t)snprintf(a[i], sizeof(a[i]),
+						   "part %d", i * 7) + 1;
+		if (s->mode == 1) {
+			parts[2] = big;
+			lens[2] = sizeof(big);
+		}
+		s->took_us = sc_now_us();
+		s->rc = sc_scatterv(&s->sc, parts, lens, &mine, &len,
+				    sc_now_us() + 300000);
+		s->took_us = sc_now_us() - s->took_us;
+	} else {
+		if (sc_client_open(&s->sc, "127.0.0.1", s->port, s->rank, 3,
+				   dl) < 0)
+			return NULL;
+		if (s->mode == 1 && s->rank == 2) {
+			usleep(3500000);
+			sc_close(&s->sc);
+			return NULL;
+		}
+		s->rc = sc_scatterv(&s->sc, NULL, NULL, &mine, &len,
+				    sc_now_us() + 4000000);
+	}
+	if (mine != NULL)
+		snprintf(s->got, sizeof(s->got), "%s", (char *)mine);
+	snprintf(s->why, sizeof(s->why), "%s", s->sc.why);
+	free(mine);
+	if (s->rank == 0)
+		usleep(200000);
+	sc_close(&s->sc);
+	return NULL;
+}
+
+/* Runs three processes of scat_main. */
+static void scat_run(struct scat *s, int mode)
+{
+	pthread_t th[3];
+	int port = 0, lfd = sc_listen("127.0.0.1", 0, &port);
+
+	ck_assert_int_ge(lfd, 0);
+	for (int i = 0; i < 3; i++) {
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].rank = i;
+		s[i].port = port;
+		s[i].lfd = lfd;
+		s[i].mode = mode;
+		s[i].rc = -2;
+		pthread_create(&th[i], NULL, scat_main, &s[i]);
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	close(lfd);
+}
+
+START_TEST(scatter_parts)
+{
+	struct scat s[3];
+
+	scat_run(s, 0);
+	for (int i = 0; i < 3; i++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "part %d", i * 7);
+		ck_assert_int_eq(s[i].rc, 0);
+		ck_assert_str_eq(s[i].got, want);
+	}
+}
+END_TEST
+
+/* The hub's send loop ends at the deadline (plus one grace period) even
+ * when a client takes nothing; that client is then lost. */
+START_TEST(send_loop_deadline)
+{
+	struct scat s[3];
+
+	scat_run(s, 1);
+	ck_assert_int_eq(s[0].rc, -1);
+	ck_assert_int_lt(s[0].took_us, 300000 + SC_IO_GRACE_US + 700000);
+	ck_assert_ptr_nonnull(strstr(s[0].why, "rank 2 was lost"));
+	ck_assert_int_eq(s[1].rc, 0); /* served before the stuck one */
+	ck_assert_str_eq(s[1].got, "part 7");
 }
 END_TEST
 
@@ -168,6 +309,9 @@ Suite *suite_nc_bootstrap(void)
 	tcase_add_test(tc, lost_peer);
 	tcase_add_test(tc, never_arrives);
 	tcase_add_test(tc, never_connects);
+	tcase_add_test(tc, stops_responding);
+	tcase_add_test(tc, scatter_parts);
+	tcase_add_test(tc, send_loop_deadline);
 	tcase_add_test(tc, ranges);
 	suite_add_tcase(s, tc);
 	return s;

@@ -41,27 +41,49 @@ START_TEST(counts_like_nccl_tests)
 	const struct nc_coll_desc *d = nc_coll_get(NC_ALL_GATHER);
 	size_t s, r, so, ro;
 
-	d->counts(1000, 4, 3, &s, &r, &so, &ro);
-	ck_assert_uint_eq(s, 250);
-	ck_assert_uint_eq(r, 1000);
-	ck_assert_uint_eq(so, 750);
+	/* nccl-tests rounds each rank's block down to 16 bytes */
+	d->counts(1000, 4, 4, 3, &s, &r, &so, &ro);
+	ck_assert_uint_eq(s, 248);
+	ck_assert_uint_eq(r, 992);
+	ck_assert_uint_eq(so, 744);
 	ck_assert_uint_eq(ro, 0);
+	d->counts(1000, 1, 4, 0, &s, &r, &so, &ro); /* int8: 16 elements */
+	ck_assert_uint_eq(s, 240);
+	d->counts(1000, 8, 3, 0, &s, &r, &so, &ro); /* double: 2 elements */
+	ck_assert_uint_eq(s, 332);
 	d = nc_coll_get(NC_REDUCE_SCATTER);
-	d->counts(1001, 4, 2, &s, &r, &so, &ro);
-	ck_assert_uint_eq(s, 1000);
-	ck_assert_uint_eq(r, 250);
-	ck_assert_uint_eq(ro, 500);
+	d->counts(1001, 4, 4, 2, &s, &r, &so, &ro);
+	ck_assert_uint_eq(s, 992);
+	ck_assert_uint_eq(r, 248);
+	ck_assert_uint_eq(ro, 496);
 	d = nc_coll_get(NC_ALLTOALL);
-	d->counts(1001, 4, 1, &s, &r, &so, &ro);
-	ck_assert_uint_eq(s, 1000);
-	ck_assert_uint_eq(r, 1000);
+	d->counts(1001, 4, 4, 1, &s, &r, &so, &ro);
+	ck_assert_uint_eq(s, 992);
+	ck_assert_uint_eq(r, 992);
 	ck_assert(!d->in_place);
 	ck_assert(nc_coll_get(NC_ALL_REDUCE)->in_place);
-	/* sizes round down to whole shares: 8 B of float on 4 ranks */
+	/* sizes round down to whole, aligned shares */
 	ck_assert_uint_eq(nc_count_for(NC_ALL_GATHER, 8, NC_FLOAT, 4), 0);
 	ck_assert_uint_eq(nc_count_for(NC_ALL_GATHER, 64, NC_FLOAT, 4), 16);
+	ck_assert_uint_eq(nc_count_for(NC_ALL_GATHER, 96, NC_FLOAT, 4), 16);
 	ck_assert_uint_eq(nc_count_for(NC_ALL_REDUCE, 8, NC_FLOAT, 4), 2);
 	ck_assert_uint_eq(nc_count_for(NC_ALL_REDUCE, 7, NC_HALF, 3), 3);
+	/* the count column: what NCCL is given */
+	ck_assert_uint_eq(nc_param_count(NC_ALL_GATHER, 992, 4), 248);
+	ck_assert_uint_eq(nc_param_count(NC_ALLTOALL, 992, 4), 248);
+	ck_assert_uint_eq(nc_param_count(NC_ALL_REDUCE, 992, 4), 992);
+}
+END_TEST
+
+START_TEST(byte_names)
+{
+	char b[32];
+
+	ck_assert_str_eq(nc_fmt_bytes(8ULL << 30, b, sizeof(b)), "8 GB");
+	ck_assert_str_eq(nc_fmt_bytes(512 << 20, b, sizeof(b)), "512 MB");
+	ck_assert_str_eq(nc_fmt_bytes(4096, b, sizeof(b)), "4 KB");
+	ck_assert_str_eq(nc_fmt_bytes(1000, b, sizeof(b)), "1000 B");
+	ck_assert_str_eq(nc_fmt_bytes(0, b, sizeof(b)), "0 B");
 }
 END_TEST
 
@@ -87,19 +109,34 @@ END_TEST
 
 START_TEST(exact_ranges)
 {
-	/* sums of values <= vmax over n ranks stay exact in the type */
-	for (int n = 1; n <= 64; n *= 2) {
-		ck_assert_int_le(nc_value_max(NC_INT8, NC_SUM, n) * n, 127 + 15);
-		ck_assert_int_le(nc_value_max(NC_BFLOAT16, NC_SUM, n) * n, 256);
-		ck_assert_int_le(nc_value_max(NC_HALF, NC_SUM, n) * n, 2048);
+	/* the contributors' sum of values <= vmax stays exact in the type */
+	for (int n = 1; n <= 8192; n *= 2) {
+		int cb = nc_contributors(NC_BFLOAT16, NC_SUM, n);
+		int ch = nc_contributors(NC_HALF, NC_SUM, n);
+
+		ck_assert_int_le(nc_value_max(NC_BFLOAT16, NC_SUM, n) * cb, 256);
+		ck_assert_int_le(nc_value_max(NC_HALF, NC_SUM, n) * ch, 2048);
 		ck_assert_int_ge(nc_value_max(NC_FLOAT, NC_SUM, n), 1);
+		ck_assert_double_eq(nc_tolerance(NC_BFLOAT16, NC_SUM, n), 0);
+		ck_assert_double_eq(nc_tolerance(NC_HALF, NC_SUM, n), 0);
+		ck_assert_int_le(nc_contributors(NC_HALF, NC_PROD, n), 15);
 	}
+	for (int n = 1; n <= 64; n *= 2)
+		ck_assert_int_le(nc_value_max(NC_INT8, NC_SUM, n) * n, 127 + 15);
+	/* past 256 ranks only 256 give a bfloat16 sum non-zero values */
+	ck_assert_int_eq(nc_contributors(NC_BFLOAT16, NC_SUM, 200), 200);
+	ck_assert_int_eq(nc_contributors(NC_BFLOAT16, NC_SUM, 512), 256);
+	ck_assert_int_eq(nc_contributors(NC_BFLOAT16, NC_AVG, 512), 256);
+	ck_assert_int_eq(nc_contributors(NC_HALF, NC_SUM, 4096), 2048);
+	ck_assert_int_eq(nc_contributors(NC_BFLOAT16, NC_MAX, 512), 512);
+	ck_assert_int_eq(nc_contributors(NC_INT8, NC_SUM, 512), 512);
+	ck_assert_int_eq(nc_contributors(NC_DOUBLE, NC_PROD, 512), 63);
+	ck_assert_int_eq(nc_value_max(NC_BFLOAT16, NC_SUM, 512), 1);
 	ck_assert_int_eq(nc_value_max(NC_FLOAT, NC_SUM, 8), 15);
 	ck_assert_int_eq(nc_value_max(NC_INT8, NC_SUM, 16), 7);
 	ck_assert_int_eq(nc_value_max(NC_INT8, NC_PROD, 16), 2);
 	ck_assert_double_eq(nc_tolerance(NC_FLOAT, NC_SUM, 8), 0);
 	ck_assert_double_gt(nc_tolerance(NC_FLOAT, NC_AVG, 8), 0);
-	ck_assert_double_gt(nc_tolerance(NC_BFLOAT16, NC_SUM, 512), 0);
 	ck_assert_double_eq(nc_tolerance(NC_INT32, NC_SUM, 512), 0);
 }
 END_TEST
@@ -162,6 +199,7 @@ Suite *suite_nc_formulas(void)
 
 	tcase_add_test(tc, bus_factors);
 	tcase_add_test(tc, counts_like_nccl_tests);
+	tcase_add_test(tc, byte_names);
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, exact_ranges);
 	tcase_add_test(tc, sweep_and_budget);

@@ -44,6 +44,9 @@ START_TEST(torchrun)
 	const char *env[] = { "RANK=1", "WORLD_SIZE=8", "LOCAL_RANK=1",
 			      "MASTER_ADDR=10.0.0.1", "MASTER_PORT=29500",
 			      NULL };
+	const char *agent[] = { "RANK=0", "WORLD_SIZE=2", "LOCAL_RANK=0",
+				"MASTER_ADDR=127.0.0.1", "MASTER_PORT=29500",
+				"TORCHELASTIC_USE_AGENT_STORE=True", NULL };
 	const char *nomaster[] = { "RANK=1", "WORLD_SIZE=8", NULL };
 	const char *half[] = { "RANK=1", NULL };
 	const char *bad[] = { "RANK=8", "WORLD_SIZE=8", NULL };
@@ -57,6 +60,10 @@ START_TEST(torchrun)
 	ck_assert_int_eq(l.nprocs, 8);
 	ck_assert_str_eq(l.master_addr, "10.0.0.1");
 	ck_assert_int_eq(l.master_port, 29500);
+	ck_assert(!l.agent_store);
+	ck_assert_int_eq(nc_launch_detect(tget, agent, false, &l, err,
+					  sizeof(err)), 0);
+	ck_assert(l.agent_store); /* MASTER_PORT is torchrun's store */
 	ck_assert_int_eq(nc_launch_detect(tget, nomaster, false, &l, err,
 					  sizeof(err)), -1);
 	ck_assert_str_eq(err, "RANK and WORLD_SIZE are set but MASTER_ADDR is "
@@ -95,6 +102,17 @@ START_TEST(slurm)
 	ck_assert_str_eq(h, "a3");
 	ck_assert_int_eq(nc_slurm_first_host("", h, sizeof(h)), -1);
 	ck_assert_int_eq(nc_slurm_first_host("a[x]", h, sizeof(h)), -1);
+	/* suffixes and several bracket groups keep the text around */
+	ck_assert_int_eq(nc_slurm_first_host("node[1-2]-ib", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "node1-ib");
+	ck_assert_int_eq(nc_slurm_first_host("node[07,09]-ib,x", h,
+					     sizeof(h)), 0);
+	ck_assert_str_eq(h, "node07-ib");
+	ck_assert_int_eq(nc_slurm_first_host("r[1-2]-n[3-4].ib", h,
+					     sizeof(h)), 0);
+	ck_assert_str_eq(h, "r1-n3.ib");
+	ck_assert_int_eq(nc_slurm_first_host("a[1-2", h, sizeof(h)), -1);
+	ck_assert_int_eq(nc_slurm_first_host("a]1", h, sizeof(h)), -1);
 }
 END_TEST
 

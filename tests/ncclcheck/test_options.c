@@ -2,6 +2,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nc.h"
@@ -22,6 +23,60 @@ static int parse(struct nc_opts *o, char *err, size_t len, ...)
 	va_end(ap);
 	return nc_opts_parse(o, argc, argv, err, len);
 }
+
+/* nccl-tests' -a, -z, -G; -t only as 1. */
+START_TEST(timing_options)
+{
+	struct nc_opts o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), NULL), 0);
+	ck_assert_int_eq(o.average, 1);
+	ck_assert_int_eq(o.blocking, 0);
+	ck_assert_int_eq(o.graph_launches, 0);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-a", "3", "-z", "1",
+			       "-t", "1", NULL), 0);
+	ck_assert_int_eq(o.average, 3);
+	ck_assert_int_eq(o.blocking, 1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-G", "10", NULL), 0);
+	ck_assert_int_eq(o.graph_launches, 10);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-a", "4", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-t", "4", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "use -g N, or one process per GPU"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-G", "2", "-z", "1",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-G (CUDA graphs) with -z 1"));
+}
+END_TEST
+
+/* --help has a line for every option of the parser, each with its
+ * default, and none past column 80. */
+START_TEST(help_names_every_option)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(nc_help(fp), 0);
+	fclose(fp);
+	for (int i = 0; nc_opt_name(i) != NULL; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "--%s", nc_opt_name(i));
+		ck_assert_msg(strstr(buf, want) != NULL, "no %s in --help",
+			      want);
+	}
+	ck_assert_ptr_nonnull(strstr(buf, "--iters=N"));
+	ck_assert_ptr_nonnull(
+	    strstr(buf, "timed iterations per size (default: 20)"));
+	ck_assert_ptr_nonnull(strstr(buf, "(default: 128M)"));
+	ck_assert_ptr_nonnull(strstr(buf, "(default: 30s)"));
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save))
+		ck_assert_msg(strlen(line) <= 80, "too long: %s", line);
+	free(buf);
+}
+END_TEST
 
 START_TEST(defaults)
 {
@@ -173,6 +228,8 @@ Suite *suite_nc_options(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, timing_options);
+	tcase_add_test(tc, help_names_every_option);
 	tcase_add_test(tc, sweep_options);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, json_flag_or_file);

@@ -135,8 +135,8 @@ START_TEST(csv_junit_table)
 	nc_table_row(fp, &run.res.v[0], NULL);
 	fclose(fp);
 	ck_assert_str_eq(buf, "          1024           256     float     sum"
-			 "      -1     10.50     0.10     0.10       0         -"
-			 "        -        -       -\n");
+			 "      -1     10.50     0.10     0.10       0       N/A"
+			 "      N/A      N/A     N/A\n");
 	free(buf);
 	nc_results_free(&run.res);
 }

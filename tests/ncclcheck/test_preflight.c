@@ -54,13 +54,13 @@ START_TEST(wire)
 	nc_rankinfo_pack(&a, buf);
 	nc_rankinfo_unpack(buf, &b);
 	ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
-	snprintf(p.error, sizeof(p.error), "time out");
+	snprintf(p.error, sizeof(p.error), "timed out");
 	nc_pair_pack(&p, pb);
 	nc_pair_unpack(pb, &q);
 	ck_assert_int_eq(q.from, 3);
 	ck_assert_int_eq(q.to, 1);
 	ck_assert(!q.ok);
-	ck_assert_str_eq(q.error, "time out");
+	ck_assert_str_eq(q.error, "timed out");
 }
 END_TEST
 
@@ -105,7 +105,7 @@ START_TEST(probe_loopback)
 	ck_assert_int_eq(nc_preflight_probe(0, r, tg, 2, lfd, 2000000, out), 2);
 	ck_assert(out[0].ok);
 	ck_assert(!out[1].ok);
-	ck_assert_str_eq(out[1].error, "are refused");
+	ck_assert_str_eq(out[1].error, "refused");
 	close(lfd);
 }
 END_TEST
@@ -125,19 +125,20 @@ START_TEST(decide_unreachable)
 			p[n] = (struct nc_pair){ .from = a, .to = b,
 						 .ok = b != 3 };
 			snprintf(p[n].error, sizeof(p[n].error), "%s",
-				 b == 3 ? "time out" : "");
+				 b == 3 ? "timed out" : "");
 			n++;
 		}
 	ck_assert_int_eq(nc_decide_pairs(r, 4, p, n, f, 8), 1);
 	ck_assert_str_eq(f[0].code, "rank-unreachable");
 	ck_assert_str_eq(f[0].summary, "rank 3 on gpu-b advertises "
-			 "172.17.0.2:41234 (eth0), ranks 0-2 time out");
+			 "172.17.0.2:41234 (eth0); connects from ranks "
+			 "0-2: timed out");
 	p[0].ok = false; /* 0 -> 1 also fails: a second finding */
-	snprintf(p[0].error, sizeof(p[0].error), "are refused");
+	snprintf(p[0].error, sizeof(p[0].error), "refused");
 	ck_assert_int_eq(nc_decide_pairs(r, 4, p, n, f, 8), 2);
 	ck_assert_str_eq(f[0].summary, "rank 1 on gpu-a advertises "
-			 "10.0.0.2:41231 (eth0), rank 0 are refused (others "
-			 "reach it)");
+			 "10.0.0.2:41231 (eth0); connects from rank 0: refused "
+			 "(others reach it)");
 	r[1].address[0] = '\0'; /* no interface: not this decider's */
 	ck_assert_int_eq(nc_decide_pairs(r, 4, p, n, f, 8), 1);
 }

@@ -11,9 +11,11 @@
 #include "suites.h"
 #include "watchdog.h"
 
-/* Runs a child that arms (and maybe disarms) the watchdog, then blocks
- * for 3 s; returns its exit status and what it wrote to stderr. */
-static int child(bool disarm, char *err, size_t len, long long *took_us)
+/* Runs a child that arms (and maybe disarms, or nests a longer deadline
+ * inside and restores, as the abort of a failed step does) the watchdog,
+ * then blocks for 3 s; returns its exit status and its stderr. */
+static int child(bool disarm, bool nest, char *err, size_t len,
+		 long long *took_us)
 {
 	int fds[2], status = -1;
 	long long t0 = sc_now_us();
@@ -29,6 +31,13 @@ static int child(bool disarm, char *err, size_t len, long long *took_us)
 		nc_wd_arm(sc_now_us() + 200000, "all_reduce float sum 8 B");
 		if (disarm)
 			nc_wd_disarm();
+		if (nest) {
+			struct nc_wd_state st;
+
+			nc_wd_save(&st);
+			nc_wd_arm(sc_now_us() + 10000000, "ncclCommAbort");
+			nc_wd_restore(&st);
+		}
 		usleep(disarm ? 500000 : 3000000);
 		_exit(0);
 	}
@@ -55,7 +64,7 @@ START_TEST(fires)
 	char err[512];
 	long long us;
 
-	ck_assert_int_eq(child(false, err, sizeof(err), &us), 1);
+	ck_assert_int_eq(child(false, false, err, sizeof(err), &us), 1);
 	ck_assert_ptr_nonnull(strstr(err, "ncclcheck: rank 0 on test: "
 				     "collective-timeout: all_reduce float "
 				     "sum 8 B did not return in time"));
@@ -68,8 +77,21 @@ START_TEST(disarmed)
 	char err[512];
 	long long us;
 
-	ck_assert_int_eq(child(true, err, sizeof(err), &us), 0);
+	ck_assert_int_eq(child(true, false, err, sizeof(err), &us), 0);
 	ck_assert_str_eq(err, "");
+}
+END_TEST
+
+/* The abort's own deadline does not disarm the failed step's. */
+START_TEST(nested_keeps_outer)
+{
+	char err[512];
+	long long us;
+
+	ck_assert_int_eq(child(false, true, err, sizeof(err), &us), 1);
+	ck_assert_ptr_nonnull(strstr(err, "all_reduce float sum 8 B did not "
+				     "return in time"));
+	ck_assert_int_lt(us, 2000000);
 }
 END_TEST
 
@@ -81,6 +103,7 @@ Suite *suite_nc_watchdog(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, fires);
 	tcase_add_test(tc, disarmed);
+	tcase_add_test(tc, nested_keeps_outer);
 	suite_add_tcase(s, tc);
 	return s;
 }
