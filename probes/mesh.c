@@ -178,7 +178,8 @@ int cmd_mesh(int argc, char **argv)
 		free(ms);
 		return rc == 1 ? 0 : 2;
 	}
-	if ((rc = mesh_members(ms)) != 0)
+	if ((rc = mesh_members(ms)) != 0 ||
+	    (ms->rank == 0 && (rc = mesh_check_outputs(ms)) != 0))
 		goto out;
 	if (ms->rank == 0 && mesh_rdv_init(ms) < 0) {
 		fprintf(stderr,

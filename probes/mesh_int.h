@@ -202,6 +202,11 @@ bool mesh_probe_done(struct mesh *ms);
  * into ms->own_doc. Returns 0, or -1 on no memory. */
 int mesh_probe_finish(struct mesh *ms);
 
+/* mesh_report.c: on node 0, before anything is measured: --out can be
+ * created and written into, -o's directory written. Returns 0, or 2
+ * (reported), so a bad path costs no mesh. */
+int mesh_check_outputs(const struct mesh *ms);
+
 /* mesh_report.c: node 0's mesh document, --out, the report; the exit
  * status (0, 1, or 2 when the report could not be written). */
 int mesh_report(struct mesh *ms);

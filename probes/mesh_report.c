@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mesh_int.h"
 #include "report.h"
@@ -126,6 +127,71 @@ static void keep(const char *dir, const char *name, const char *text)
 	json_decref(doc);
 }
 
+/* The directory a file path is in ("." for a bare name) into dir. */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Why --out DIR cannot take the documents (created when missing), or
+ * NULL when it can. */
+static const char *out_dir_why(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return strerror(errno);
+	if (stat(dir, &st) < 0)
+		return strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	if (access(dir, W_OK | X_OK) < 0)
+		return strerror(errno);
+	return NULL;
+}
+
+/* See mesh_int.h. */
+int mesh_check_outputs(const struct mesh *ms)
+{
+	const char *o = ms->o.output, *why;
+	char dir[4096];
+	struct stat st;
+
+	if (ms->o.out_dir != NULL &&
+	    (why = out_dir_why(ms->o.out_dir)) != NULL) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot keep the documents in "
+		        "'%s': %s\n",
+		        ms->o.out_dir, why);
+		return 2;
+	}
+	if (o == NULL || strcmp(o, "-") == 0)
+		return 0;
+	if (stat(o, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot write the report to '%s': a "
+		        "directory\n",
+		        o);
+		return 2;
+	}
+	dir_of(o, dir, sizeof(dir));
+	if (access(dir, W_OK | X_OK) < 0) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot write the report to '%s': "
+		        "'%s': %s\n",
+		        o, dir, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
 /* See mesh_int.h. */
 int mesh_report(struct mesh *ms)
 {
@@ -178,6 +244,13 @@ int mesh_report(struct mesh *ms)
 	}
 	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh") == 0)
 		rc = report_gate(rm, fail_on);
+	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
+		/* the mesh was measured: the report is not lost with its
+		 * file, and the status says the file failed */
+		fprintf(stderr, "netprobe mesh: the report goes to standard "
+		                "output instead\n");
+		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh");
+	}
 out:
 	report_model_free(rm);
 	report_set_free(&set);

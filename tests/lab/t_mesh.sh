@@ -205,4 +205,22 @@ lab_rc 2 "a second process on a node: exit 2" ip netns exec "$(mesh_ns 1)" \
 	env -i SLURM_JOB_NODELIST=node01 SLURM_NODEID=0 SLURM_LOCALID=1 \
 	"$NETPROBE" mesh
 lab_grep "a second process: says run one per node" 'run one per node'
+# node 0's outputs are checked before anything is measured
+R="$OUT/badout"
+mkdir -p "$R"
+: >"$R/afile"
+mesh_run 1 "$R" --hosts node01,node02 -o "$R/none/r.txt"
+lab_check "-o in a missing directory: node 0 ends at once" \
+	mesh_wait_all 1 "$R" 10
+lab_check "-o in a missing directory: exit 2" test "$(cat "$R/1.rc")" = 2
+LAB_OUT=$(cat "$R/1.err")
+lab_grep "-o in a missing directory: names it" \
+	"cannot write the report to '$R/none/r.txt'"
+rm -f "$R"/*.rc
+mesh_run 1 "$R" --hosts node01,node02 --out "$R/afile"
+lab_check "--out on a file: node 0 ends at once" mesh_wait_all 1 "$R" 10
+lab_check "--out on a file: exit 2" test "$(cat "$R/1.rc")" = 2
+LAB_OUT=$(cat "$R/1.err")
+lab_grep "--out on a file: names it" \
+	"cannot keep the documents in '$R/afile': not a directory"
 lab_done
