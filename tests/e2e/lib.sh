@@ -100,7 +100,10 @@ e2e_lan() {
 	ip -n "$1" link set "$2" up
 }
 
-# e2e_plug NS IF SW BR ADDR/LEN: NS's interface IF on bridge BR of SW.
+# e2e_plug NS IF SW BR ADDR/LEN: NS's interface IF on bridge BR of SW,
+# waited for (bounded) until IF is up and running and the switch forwards
+# on its port, so that no framework or probe starts on a link that does
+# not pass traffic yet.
 e2e_plug() {
 	_p="p$(printf '%s' "$1$2" | cksum | cut -c1-7)"
 	lab_veth "$1" "$2" "$3" "$_p"
@@ -108,6 +111,9 @@ e2e_plug() {
 	ip -n "$3" link set "$_p" up
 	ip -n "$1" addr add "$5" dev "$2"
 	ip -n "$1" link set "$2" up
+	lab_wait 50 sh -c "ip -n $1 -o link show dev $2 | grep -q 'state UP' &&
+		ip -n $3 -d -o link show dev $_p | grep -q 'state forwarding'" ||
+		echo "#   $2 on $1 is not up and forwarding after 5 s"
 }
 
 # e2e_ranks MASTER_ADDR NS...: the job: one rank per node, rank 0 first,

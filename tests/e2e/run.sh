@@ -105,6 +105,7 @@ res=$E2E_BUILD/RESULTS.md
 		cat "$E2E_BUILD/$r/row.md"
 	done
 	echo
+	sh "$top/tests/e2e/gpu/table.sh" "$top/bench/e2e/gpu"
 	echo "## Details"
 	echo
 	for r in $rows; do
@@ -112,6 +113,6 @@ res=$E2E_BUILD/RESULTS.md
 	done
 } >"$res"
 echo
-sed -n '/^| scenario/,/^$/p' "$res"
+sed -n '/^| scenario | framework/,/^$/p' "$res"
 echo "e2e: $n scenarios, $fail disagree or failed, $known known disagreement(s), $secs s; table in $res"
 [ "$fail" = 0 ]
