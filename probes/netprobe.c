@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"heartbeat", cmd_heartbeat, "measure latency over a held connection"},
 	{"path", cmd_path, "route and path MTU toward a peer"},
 	{"capture", cmd_capture, "capture and summarise packets"},
+	{"mesh", cmd_mesh, "test every node against every other, one per node"},
 	{"report", cmd_report, "merge documents into one cluster report"},
 };
 

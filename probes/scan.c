@@ -14,11 +14,13 @@
 #include "base/cli.h"
 #include "scan_int.h"
 
-/* Releases everything the run holds. */
-static void scan_free(struct scan *s)
+/* Releases everything the run holds (not s itself). */
+void scan_free(struct scan *s)
 {
-	for (size_t i = 0; i < SCAN_MAX_PEERS; i++)
+	for (size_t i = 0; i < s->cap_peers; i++)
 		json_decref(s->peer_json[i]);
+	free(s->peer_json);
+	free(s->peers);
 	recommendation_free(&s->rec);
 	layers_free(&s->ly); /* safe when detection failed half way */
 	iface_list_free(&s->ifaces);

@@ -1,7 +1,7 @@
 /* netprobe scan's own parts, shared between its files: the run's state
  * and one entry point per job. Calls go one way: scan.c runs the
  * command line (scan_cli.c), the local collection (scan_collect.c), the
- * peers (scan_peers.c, which uses scan_ports.c), the deciders
+ * peers (scan_peers.c, through probe/peercheck.h), the deciders
  * (scan_decide.c) and the output (scan_doc.c, scan_text.c). */
 #ifndef NP_SCAN_INT_H
 #define NP_SCAN_INT_H
@@ -66,13 +66,13 @@ struct scan {
 	struct nccl_conf nccl_conf; /* NCCL's configuration files */
 	char comm_id_numeric[INET6_ADDRSTRLEN + 16];
 	struct master_info master;
-	struct peer_verdict peers[SCAN_MAX_PEERS];
+	struct peer_verdict *peers; /* room for o.npeers (or the mesh's) */
+	json_t **peer_json;         /* the probes' objects, owned */
+	size_t npeers, cap_peers;
 	struct advert adv[ADV_MAX]; /* what the frameworks will advertise */
 	size_t nadv;
 	struct reach_result reach[SCAN_MAX_PEERS * ADV_MAX];
 	size_t nreach; /* the peers' answers for each advertised address */
-	json_t *peer_json[SCAN_MAX_PEERS]; /* the probes' objects, owned */
-	size_t npeers;
 	struct src_reach sreach[SRC_REACH_MAX]; /* scan_setting_reach */
 	size_t nsreach;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
@@ -82,6 +82,9 @@ struct scan {
 	struct nccl_default nccl;
 	bool color;
 };
+
+/* scan.c: releases everything the run holds, not s itself. */
+void scan_free(struct scan *s);
 
 /* scan_cli.c: parses the command line into o. Returns 0, 1 for --help
  * (printed), or 2 for bad usage (reported on stderr). */
@@ -97,17 +100,19 @@ int scan_collect(struct scan *s);
  * (reported). */
 int scan_peers(struct scan *s);
 
-/* scan_ports.c: the failed connect-back checks of one peer into the plan
- * of ports to open, and ephemeral-range-blocked when only the ephemeral
- * range failed. */
-void scan_peer_ports(struct scan *s, const struct peer_verdict *v,
-                     json_t *obj);
+/* scan_peers.c: the route-only verdict toward peer spec (HOST[:PORT]),
+ * its name resolved within resolve_ms:
+ * its address, the route's interface and source (`ip route get`) into v,
+ * the route into ri (*have_ri). No route is an error in d, not a
+ * failure. Returns 0, or -1 with err filled when spec is malformed or
+ * does not resolve. Safe in several threads with distinct v, ri, d. */
+int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
+                    struct route_info *ri, bool *have_ri, struct doc *d,
+                    char *err, size_t errlen);
 
-/* scan_ports.c: outbound connects to the peer's ephemeral samples, their
- * results into obj's `ports`, their findings into the document and the
- * failed ones into the plan. */
-void scan_outbound(struct scan *s, const struct peer_verdict *v,
-                   json_t *obj);
+/* scan_peers.c: room for n peers (peers and peer_json). Returns 0, or
+ * -1 on no memory. */
+int scan_peers_alloc(struct scan *s, size_t n);
 
 /* scan_reach.c: from each interface NCCL_SOCKET_IFNAME or
  * GLOO_SOCKET_IFNAME selects that is not the route's toward an answering

@@ -3,13 +3,14 @@
  * within the scan's time bound. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/parse.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
-#include "probe/pathprobe.h"
-#include "probe/peerprobe.h"
+#include "decide/peerdecide.h"
+#include "probe/peercheck.h"
 #include "probe/reach.h"
 #include "scan_int.h"
 #include "wire/client.h"
@@ -58,38 +59,6 @@ static int split_peer(const char *spec, char *host, size_t len,
 		return -1;
 	}
 	return 0;
-}
-
-/* Appends the hint to the newest error of the document: the peer probe
- * says why the connection failed, the scan says what to do about it. */
-static void error_hint(struct doc *d, const char *hint)
-{
-	json_t *e = json_array_get(d->errors, json_array_size(d->errors) - 1);
-	const char *m = json_string_value(json_object_get(e, "message"));
-	char buf[768];
-
-	if (m == NULL)
-		return;
-	snprintf(buf, sizeof(buf), "%s; %s", m, hint);
-	json_object_set_new(e, "message", json_string(buf));
-}
-
-/* Sets key of obj to a string, or null for "". */
-static void set_str(json_t *obj, const char *key, const char *v)
-{
-	json_object_set_new(obj, key, *v ? json_string(v) : json_null());
-}
-
-/* Marks every port object of the probe's `ports` with its direction:
- * peerprobe lists connect-back results only. */
-static void mark_direction(json_t *obj, const char *dir)
-{
-	json_t *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(obj, "ports"), i,
-	                   p) if (json_object_get(p, "direction") == NULL)
-	    json_object_set_new(p, "direction", json_string(dir));
 }
 
 /*
@@ -151,75 +120,100 @@ static void scan_reach_peer(struct scan *s, size_t pi, json_t *obj)
 }
 
 /*
- * Probes one peer's responder (hello, reflection, connect-back, a short
- * heartbeat) and, unless --quick, the path toward it. The route-only
- * verdict in *v stays where the probe learns nothing (no responder: an
- * error naming `netprobe serve`, and the scan goes on). Fills
- * s->peer_json[i].
+ * Checks one peer (peercheck_run: hello, reflection, connect-back, a short
+ * heartbeat, unless --quick the path and the outbound connects to its
+ * ephemeral samples) and decides what its ports ask to open. The
+ * route-only verdict in s->peers[i] stays where the probe learns nothing
+ * (no responder: an error naming `netprobe serve`, and the scan goes
+ * on). Fills s->peer_json[i].
  */
 static void scan_probe_peer(struct scan *s, size_t i)
 {
-	struct peer_verdict *v = &s->peers[i], pv;
-	struct peerprobe_opts po = {0};
-	struct path_opts pa;
-	json_t *obj = NULL, *path = NULL;
-	int rc;
+	struct peercheck pc = {0};
+	struct peercheck_opts o = {0};
 
-	po.step_us = PEER_STEP_US;
-	po.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
-	po.token_file = s->o.token_file;
-	rc = peerprobe_run(v->peer, &po, &pv, &obj, &s->d);
-	if (rc == 1) {
-		char buf[256], hint[320];
-		const char *cause =
-		    decide_route_cause(&s->ifaces, v, buf, sizeof(buf));
+	char buf[256], hint[320];
+	const char *cause;
 
-		/* this node's own route or link first: then the responder
-		 * was never reached, and host-unreachable says why */
-		if (cause != NULL)
-			snprintf(hint, sizeof(hint),
-			         "not reached from here: %s (host-unreachable)",
-			         cause);
-		error_hint(&s->d,
-		           cause != NULL ? hint
-		                         : "is `netprobe serve` running on the "
-		                           "peer? (the verdict knows only the "
-		                           "route)");
+	/* this node's own route or link first: then the responder is never
+	 * reached, and host-unreachable says why */
+	pc.v = s->peers[i];
+	cause = decide_route_cause(&s->ifaces, &pc.v, buf, sizeof(buf));
+	if (cause != NULL)
+		snprintf(hint, sizeof(hint),
+		         "not reached from here: %s (host-unreachable)", cause);
+	o.step_us = PEER_STEP_US;
+	o.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
+	o.path_us = s->o.quick ? -1 : PEER_PATH_US;
+	o.outbound = !s->o.quick;
+	o.token_file = s->o.token_file;
+	o.no_responder_hint = cause != NULL
+	                          ? hint
+	                          : "is `netprobe serve` running on the peer? "
+	                            "(the verdict knows only the route)";
+	peercheck_run(&pc, &o, &s->d);
+	s->peers[i] = pc.v;
+	if (pc.obj == NULL) {
+		s->peer_json[i] = peer_verdict_to_json(&pc.v);
+	} else {
+		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw, &s->d);
+		if (pc.rc == 0)
+			scan_reach_peer(s, i, pc.obj);
+		s->peer_json[i] = json_incref(pc.obj);
 	}
-	if (rc < 0 || obj == NULL) {
-		json_decref(obj);
-		s->peer_json[i] = peer_verdict_to_json(v);
-		return;
+	peercheck_free(&pc);
+}
+
+/* The route-only verdict toward one peer; see scan_int.h. */
+int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
+                    struct route_info *ri, bool *have_ri, struct doc *d,
+                    char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	char host[256], rerr[320];
+	const char *why;
+
+	memset(v, 0, sizeof(*v));
+	v->nat = -1;
+	v->inbound = -1;
+	v->rtt_us = -1;
+	v->path_mtu = -1;
+	*have_ri = false;
+	snprintf(v->peer, sizeof(v->peer), "%s", spec);
+	if (split_peer(spec, host, sizeof(host), &why) < 0) {
+		snprintf(err, errlen, "invalid peer '%s': %s", spec, why);
+		return -1;
 	}
-	/* the route's view stays where the probe learnt nothing */
-	if (pv.local_ifname[0] == '\0')
-		memcpy(pv.local_ifname, v->local_ifname,
-		       sizeof(pv.local_ifname));
-	if (pv.local_addr[0] == '\0')
-		memcpy(pv.local_addr, v->local_addr, sizeof(pv.local_addr));
-	if (pv.peer_addr[0] == '\0')
-		memcpy(pv.peer_addr, v->peer_addr, sizeof(pv.peer_addr));
-	*v = pv;
-	if (rc == 0 && !s->o.quick) {
-		path_opts_default(&pa);
-		pa.deadline_us = PEER_PATH_US;
-		path_for_peer(v->peer, &pa, v, &path, &s->d);
+	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, resolve_ms, rerr,
+	                    sizeof(rerr)) < 1) {
+		snprintf(err, errlen, "invalid peer '%s': %s", spec, rerr);
+		return -1;
 	}
-	set_str(obj, "local_ifname", v->local_ifname);
-	set_str(obj, "local_addr", v->local_addr);
-	set_str(obj, "peer_addr", v->peer_addr);
-	json_object_set_new(obj, "path_mtu",
-	                    v->path_mtu >= 0 ? json_integer(v->path_mtu)
-	                                     : json_null());
-	json_object_set_new(obj, "path", path != NULL ? path : json_null());
-	mark_direction(obj, "inbound");
-	if (rc == 0)
-		scan_peer_ports(s, v, obj);
-	if (rc == 0 && !s->o.quick)
-		scan_outbound(s, v, obj);
-	if (rc == 0)
-		scan_reach_peer(s, i, obj);
-	s->peer_json[i] = obj;
+	inet_ntop(ss.ss_family, sockaddr_addr(&ss), v->peer_addr,
+	          sizeof(v->peer_addr));
+	if (route_get(ss.ss_family, sockaddr_addr(&ss), ri) < 0) {
+		doc_add_error(d, "route", "no route toward peer '%s' (%s): %s",
+		              spec, v->peer_addr, strerror(errno));
+		return 0;
+	}
+	snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
+	         ri->out_interface);
+	snprintf(v->local_addr, sizeof(v->local_addr), "%s", ri->source);
+	*have_ri = true;
+	return 0;
+}
+
+/* Room for n peers; see scan_int.h. */
+int scan_peers_alloc(struct scan *s, size_t n)
+{
+	if (n == 0 || s->cap_peers >= n)
+		return 0;
+	s->peers = calloc(n, sizeof(*s->peers));
+	s->peer_json = calloc(n, sizeof(*s->peer_json));
+	if (s->peers == NULL || s->peer_json == NULL)
+		return -1;
+	s->cap_peers = n;
+	return 0;
 }
 
 /*
@@ -235,11 +229,12 @@ int scan_peers(struct scan *s)
 	long long t0 = client_now_us();
 	struct nccl_env ne;
 
+	if (scan_peers_alloc(s, s->o.npeers) < 0)
+		return scan_fail(s, "memory", "out of memory");
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	s->nadv = decide_advertised(&s->env, &ne, &s->host, &s->ifaces, s->adv,
 	                            ADV_MAX);
-
 	if (s->o.npeers > 0 && port_range_read(&s->sr, &s->eph_lo,
 	                                       &s->eph_hi) < 0) {
 		s->eph_lo = s->eph_hi = 0;
@@ -249,20 +244,10 @@ int scan_peers(struct scan *s)
 
 	for (size_t i = 0; i < s->o.npeers; i++) {
 		struct peer_verdict *v = &s->peers[s->npeers];
-		struct sockaddr_storage ss;
 		struct route_info ri;
-		char host[256], err[320];
-		const char *why;
+		bool have_ri = false;
+		char err[400];
 
-		memset(v, 0, sizeof(*v));
-		v->nat = -1;
-		v->inbound = -1;
-		v->rtt_us = -1;
-		v->path_mtu = -1;
-		snprintf(v->peer, sizeof(v->peer), "%s", s->o.peers[i]);
-		if (split_peer(s->o.peers[i], host, sizeof(host), &why) < 0)
-			return scan_fail(s, "peer", "invalid peer '%s': %s",
-			                 s->o.peers[i], why);
 		if (!sysroot_is_live(&s->sr)) {
 			doc_add_error(&s->d, "peer",
 			              "peer '%s' ignored: routes are looked up "
@@ -271,27 +256,13 @@ int scan_peers(struct scan *s)
 			              s->o.peers[i]);
 			continue;
 		}
-		if (resolve_bounded(host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
-		                    sizeof(err)) < 1)
-			return scan_fail(s, "peer", "invalid peer '%s': %s",
-			                 s->o.peers[i], err);
-		inet_ntop(ss.ss_family, sockaddr_addr(&ss), v->peer_addr,
-		          sizeof(v->peer_addr));
+		if (scan_peer_route(s->o.peers[i], RESOLVE_MS, v, &ri, &have_ri,
+		                    &s->d, err, sizeof(err)) < 0)
+			return scan_fail(s, "peer", "%s", err);
 		s->npeers++;
-		if (route_get(ss.ss_family, sockaddr_addr(&ss), &ri) < 0) {
-			doc_add_error(&s->d, "route",
-			              "no route toward peer '%s' (%s): %s",
-			              s->o.peers[i], v->peer_addr,
-			              strerror(errno));
-		} else {
-			snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
-			         ri.out_interface);
-			snprintf(v->local_addr, sizeof(v->local_addr), "%s",
-			         ri.source);
-			if (!s->have_lookup) {
-				s->lookup = ri;
-				s->have_lookup = true;
-			}
+		if (have_ri && !s->have_lookup) {
+			s->lookup = ri;
+			s->have_lookup = true;
 		}
 		/* the k-th peer starts by k bounds (plus the local
 		 * collection's slack), so N peers end within N bounds */

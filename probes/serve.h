@@ -8,6 +8,18 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+/* Takes over a connection whose client sent JOIN, the mesh rendezvous's
+ * first frame (docs/protocol.md): fd (non-blocking) is the callee's from
+ * then on; in holds the bytes read from the JOIN frame on, out the
+ * replies not yet sent. Runs inside serve_poll. Returns 0, or -1 to
+ * refuse it (the server then closes fd). */
+typedef int (*serve_handoff_fn)(void *ctx, int fd,
+                                const struct sockaddr_storage *peer,
+                                const uint8_t *in, size_t nin,
+                                const uint8_t *out, size_t nout);
 
 struct serve_opts {
 	unsigned port;          /* TCP and UDP */
@@ -15,6 +27,10 @@ struct serve_opts {
 	const char *token_file; /* NULL: listen and connect-back are open */
 	unsigned max_clients;
 	int verbose; /* 1: every client and request logged */
+	/* the mesh rendezvous on node 0: JOIN hands the connection over;
+	 * NULL: JOIN is answered ERROR unsupported */
+	serve_handoff_fn handoff;
+	void *handoff_ctx;
 };
 
 struct server;

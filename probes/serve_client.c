@@ -20,7 +20,8 @@ static void fill_hello(struct server *s, bool authed, struct proto_hello *h)
 	memset(h, 0, sizeof(*h));
 	h->proto_version = PROTO_VERSION;
 	h->flags = (s->have_key ? PROTO_HELLO_AUTH : 0) |
-	           (authed ? PROTO_HELLO_AUTHED : 0);
+	           (authed ? PROTO_HELLO_AUTHED : 0) |
+	           (s->o.handoff ? PROTO_HELLO_MESH : 0);
 	h->max_ports = authed ? PROTO_MAX_PORTS : SERVE_OPEN_PORTS;
 	h->max_lifetime_ms = authed ? SERVE_AUTH_LIFE_MS : SERVE_OPEN_LIFE_MS;
 	snprintf(h->node, sizeof(h->node), "%s", s->node);
@@ -146,10 +147,30 @@ static int conn_frame(struct server *s, struct conn *c,
 	case PROTO_MTU_PROBE:
 		return sv_conn_error(s, c, PROTO_E_UNSUPPORTED,
 		                     "mtu probes go over UDP");
+	case PROTO_JOIN:
+		return sv_conn_error(s, c, PROTO_E_UNSUPPORTED,
+		                     "no mesh rendezvous runs here");
 	default:
 		sv_conn_fatal(s, c, "unexpected frame type");
 		return -1;
 	}
+}
+
+/* JOIN: the mesh rendezvous takes the connection with the bytes from the
+ * frame on (in, nin) and the replies not yet sent. Returns -1: the
+ * connection is no longer the server's (or is closed). */
+static int on_join(struct server *s, struct conn *c, const uint8_t *in,
+                   size_t nin)
+{
+	int fd = c->ev.fd;
+
+	if (s->o.verbose)
+		sv_log(s, "%s: join handed to the mesh rendezvous", c->name);
+	sv_conn_detach(s, c);
+	if (s->o.handoff(s->o.handoff_ctx, fd, &c->peer, in, nin,
+	                 c->wbuf + c->woff, c->wlen - c->woff) < 0)
+		close(fd);
+	return -1;
 }
 
 /* Reads what the socket holds and handles every whole frame in it. */
@@ -196,6 +217,10 @@ void sv_client_read(struct server *s, struct conn *c)
 			}
 			if (c->rlen - off < PROTO_HDR_LEN + h.length)
 				break;
+			if (h.type == PROTO_JOIN && s->o.handoff) {
+				on_join(s, c, c->rbuf + off, c->rlen - off);
+				return;
+			}
 			if (conn_frame(s, c, &h,
 			               c->rbuf + off + PROTO_HDR_LEN) < 0 &&
 			    c->dead)

@@ -49,6 +49,21 @@ void sv_conn_close(struct server *s, struct conn *c, const char *why)
 	s->dead = c;
 }
 
+/* Takes c out of the loop, its socket left open for a new owner. */
+void sv_conn_detach(struct server *s, struct conn *c)
+{
+	if (c->dead)
+		return;
+	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->ev.fd, NULL);
+	sv_conn_end_job(s, c);
+	c->ev.fd = -1;
+	c->dead = true;
+	s->conns[c->slot] = NULL;
+	s->nconns--;
+	c->next_dead = s->dead;
+	s->dead = c;
+}
+
 /* Sends what is queued; arms EPOLLOUT while some remains. */
 void sv_conn_flush(struct server *s, struct conn *c)
 {

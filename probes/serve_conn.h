@@ -16,6 +16,10 @@ void sv_conn_end_job(struct server *s, struct conn *c);
 /* Closes c now (why logged when not NULL); its memory goes with sv_reap. */
 void sv_conn_close(struct server *s, struct conn *c, const char *why);
 
+/* Takes c out of the loop without closing its socket, for a handoff:
+ * the caller owns c->ev.fd from then on; c's memory goes with sv_reap. */
+void sv_conn_detach(struct server *s, struct conn *c);
+
 /* Sends what is queued; arms EPOLLOUT while some remains. */
 void sv_conn_flush(struct server *s, struct conn *c);
 

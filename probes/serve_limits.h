@@ -10,6 +10,8 @@
 #define SERVE_WBUF 16384           /* queued replies per connection */
 #define SERVE_MAX_TEMP 256         /* temporary listeners at once */
 #define SERVE_MAX_CB_SOCKS 1024    /* connect-back sockets at once */
+#define SERVE_BACKLOG 1024         /* connections waiting for accept(): a
+				    * mesh's peers all connect at once */
 #define SERVE_OPEN_PORTS 16        /* ports per request without a token */
 #define SERVE_OPEN_LIFE_MS 10000   /* longest listener without a token */
 #define SERVE_AUTH_LIFE_MS 30000   /* longest listener with a token */

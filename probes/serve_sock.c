@@ -99,7 +99,7 @@ int sv_bind_socket(struct server *s, int type, unsigned port)
 	if (ss.ss_family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 ||
-	    (type == SOCK_STREAM && listen(fd, 64) < 0)) {
+	    (type == SOCK_STREAM && listen(fd, SERVE_BACKLOG) < 0)) {
 		int e = errno;
 
 		close(fd);

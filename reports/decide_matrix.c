@@ -2,39 +2,53 @@
  * scans with peers, ports, heartbeat and ncclcheck pre-flight documents
  * (each cell the worst state seen, with every observation kept), and the
  * heartbeat series. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report_decide.h"
 
-/* How bad a cell state is; the worst seen wins. */
+/* How bad a cell state is; the worst seen wins. "ports-filtered": the
+ * responder answers, some ports (an ephemeral range) do not. */
 static int state_rank(const char *s)
 {
-	static const char *const order[] = {"unknown",  "reachable",
-					    "one-way",  "nat",
-					    "filtered", "unreachable"};
+	static const char *const order[] = {
+		"unknown", "reachable", "ports-filtered", "one-way",
+		"nat",	   "filtered",	"unreachable"};
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		if (strcmp(order[i], s) == 0)
 			return i;
 	return 0;
 }
 
-/* The cell from -> to, created when missing. */
-static json_t *cell(json_t *cells, const char *from, const char *to)
-{
-	json_t *c = rj_find2(cells, "from", from, "to", to);
+/* The cells being built, and an index of them by "from\x1fto" so that
+ * finding one stays cheap at a thousand nodes. */
+struct cells {
+	json_t *arr;
+	json_t *index;
+};
 
+/* The cell from -> to, created when missing. */
+static json_t *cell(struct cells *cs, const char *from, const char *to)
+{
+	char key[600];
+	json_t *c;
+
+	snprintf(key, sizeof(key), "%s\x1f%s", from, to);
+	c = json_object_get(cs->index, key);
 	if (c != NULL)
 		return c;
-	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:[]}", "from", from, "to", to,
-		      "state", "unknown", "rtt_us", "loss_pct", "details");
-	json_array_append_new(cells, c);
+	c = json_pack("{s:s, s:s, s:s, s:n, s:n, s:n, s:[]}", "from", from,
+		      "to", to, "state", "unknown", "rtt_us", "loss_pct",
+		      "path_mtu", "details");
+	json_object_set(cs->index, key, c);
+	json_array_append_new(cs->arr, c);
 	return c;
 }
 
 /* Records one observation: the worse state wins, every detail is kept. */
-static void observe(json_t *cells, const char *from, const char *to,
+static void observe(struct cells *cells, const char *from, const char *to,
 		    const char *state, long long rtt_us, const char *detail)
 {
 	json_t *c;
@@ -59,20 +73,81 @@ static int cmp_cell(const void *a, const void *b)
 	return d != 0 ? d : strcmp(rj_str(x, "to"), rj_str(y, "to"));
 }
 
-/* Scan peers: responded, NAT, connect-back and RTT per peer. */
-static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
+/* The smallest path MTU measured from -> to stays in the cell. */
+static void observe_mtu(struct cells *cells, const char *from, const char *to,
+			long long mtu)
+{
+	json_t *c;
+	long long have;
+
+	if (from == NULL || to == NULL || strcmp(from, to) == 0 || mtu <= 0)
+		return;
+	c = cell(cells, from, to);
+	have = rj_int(c, "path_mtu", -1);
+	if (have < 0 || mtu < have)
+		json_object_set_new(c, "path_mtu", json_integer(mtu));
+}
+
+/* A scan peer's port results in one direction that failed: how many, and
+ * whether the first one (the responder's own port, which the probe lists
+ * first) failed too. */
+static size_t failed_ports(const json_t *p, const char *dir, bool *first,
+			   char *list, size_t len)
+{
+	size_t i, n = 0, seen = 0, o = 0;
+	json_t *q;
+
+	*first = false;
+	list[0] = '\0';
+	json_array_foreach(rj_arr(p, "ports"), i, q) {
+		const char *st = rj_strd(q, "state", "unknown");
+
+		if (strcmp(rj_strd(q, "direction", ""), dir) != 0)
+			continue;
+		bool bad = strcmp(st, "filtered") == 0 ||
+			   strcmp(st, "prohibited") == 0 ||
+			   strcmp(st, "unreachable") == 0 ||
+			   (strcmp(st, "closed") == 0 &&
+			    strcmp(dir, "inbound") == 0);
+
+		if (bad) {
+			if (seen == 0)
+				*first = true;
+			if (o + 16 < len)
+				o += (size_t)snprintf(
+					list + o, len - o, "%s%lld",
+					n ? "," : "", rj_int(q, "port", 0));
+			n++;
+		}
+		seen++;
+	}
+	return n;
+}
+
+/* Scan peers: responded, NAT, connect-back, the outbound connects to the
+ * peer's ephemeral samples, RTT and path MTU per peer. */
+static void from_scan(const struct rctx *c, const json_t *d,
+		      struct cells *cells)
 {
 	const char *host = rj_str(d, "host");
 	size_t i;
 	json_t *p;
 
 	json_array_foreach(rj_arr(d, "peers"), i, p) {
-		char buf[256], det[512];
+		char buf[256], det[512], ports[160];
 		const char *to = rn_peer(c, p, buf, sizeof(buf));
 		long long rtt = rj_int(p, "rtt_us", -1);
+		bool first;
 
 		if (json_is_false(json_object_get(p, "responded"))) {
-			bool failed = rf_probe_failed(d);
+			/* a mesh member's responder was known to run: a
+			 * probe that ran (it says why it failed) and got
+			 * no answer means the path; one that never ran
+			 * (the route-only entry) means nothing */
+			bool failed =
+				rf_probe_failed(d) ||
+				(json_is_object(json_object_get(d, "mesh")) &&
+				 json_is_string(json_object_get(p, "error")));
 
 			snprintf(det, sizeof(det),
 				 failed ? "scan: no answer from the responder "
@@ -98,18 +173,37 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *cells)
 				 rj_strd(p, "local_ifname", "?"));
 			observe(cells, host, to, "reachable", rtt, det);
 		}
-		if (json_is_false(json_object_get(p, "inbound"))) {
+		observe_mtu(cells, host, to, rj_int(p, "path_mtu", -1));
+		if (failed_ports(p, "outbound", &first, ports, sizeof(ports))) {
 			snprintf(det, sizeof(det),
-				 "scan: %s could not connect back to %s", to,
-				 host);
-			observe(cells, to, host, "filtered", -1, det);
-			observe(cells, host, to, "one-way", -1, det);
+				 "scan: %s's ports %s do not take connections "
+				 "from %s",
+				 to, ports, host);
+			observe(cells, host, to, "ports-filtered", -1, det);
+		}
+		if (json_is_false(json_object_get(p, "inbound"))) {
+			/* the responder's own port failing too means nothing
+			 * gets through; some ports only, those are filtered */
+			bool all = failed_ports(p, "inbound", &first, ports,
+						sizeof(ports)) == 0 ||
+				   first;
+
+			snprintf(det, sizeof(det),
+				 all ? "scan: %s could not connect back to %s"
+				     : "scan: %s could connect back to %s's "
+				       "responder, not to its ports %s",
+				 to, host, ports);
+			observe(cells, to, host,
+				all ? "filtered" : "ports-filtered", -1, det);
+			if (all)
+				observe(cells, host, to, "one-way", -1, det);
 		}
 	}
 }
 
 /* Ports documents: the target's ports, and connect-back results. */
-static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
+static void from_ports(const struct rctx *c, const json_t *d,
+		       struct cells *cells)
 {
 	const char *host = rj_str(d, "host");
 	char buf[256], det[512];
@@ -153,8 +247,8 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *cells)
 }
 
 /* Heartbeat documents: latency and loss per direction. */
-static void from_heartbeat(const struct rctx *c, const json_t *d, json_t *cells,
-			   json_t *hbs)
+static void from_heartbeat(const struct rctx *c, const json_t *d,
+			   struct cells *cells, json_t *hbs)
 {
 	const char *host = rj_str(d, "host");
 	char buf[256], det[512];
@@ -191,7 +285,7 @@ static void from_heartbeat(const struct rctx *c, const json_t *d, json_t *cells,
 }
 
 /* ncclcheck pre-flight: rank-to-rank TCP checks, mapped to hosts. */
-static void from_preflight(const json_t *d, json_t *cells)
+static void from_preflight(const json_t *d, struct cells *cells)
 {
 	json_t *ranks = rj_arr(d, "ranks"), *p, *r;
 	size_t i, j;
@@ -243,39 +337,43 @@ static json_t *matrix_nodes(const struct rctx *c, const json_t *cells)
 
 int rd_matrix(const struct rctx *c, json_t **matrix, json_t **heartbeats)
 {
-	json_t *cells = json_array(), *hbs = json_array();
+	struct cells cs = {json_array(), json_object()};
+	json_t *hbs = json_array();
 
 	*matrix = *heartbeats = NULL;
-	if (cells == NULL || hbs == NULL)
+	if (cs.arr == NULL || cs.index == NULL || hbs == NULL)
 		goto fail;
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 		const char *cmd = rj_strd(d, "command", "");
 
 		if (rj_arr(d, "peers") != NULL)
-			from_scan(c, d, cells);
+			from_scan(c, d, &cs);
 		if (strcmp(cmd, "ports") == 0)
-			from_ports(c, d, cells);
+			from_ports(c, d, &cs);
 		if (strcmp(cmd, "heartbeat") == 0)
-			from_heartbeat(c, d, cells, hbs);
+			from_heartbeat(c, d, &cs, hbs);
 		if (json_is_object(json_object_get(d, "preflight")))
-			from_preflight(d, cells);
+			from_preflight(d, &cs);
 	}
-	if (json_array_size(cells) == 0) {
-		json_decref(cells);
+	json_decref(cs.index);
+	cs.index = NULL;
+	if (json_array_size(cs.arr) == 0) {
+		json_decref(cs.arr);
 		*matrix = json_null();
 	} else {
-		if (rj_sort(cells, cmp_cell) < 0)
+		if (rj_sort(cs.arr, cmp_cell) < 0)
 			goto fail;
 		*matrix = json_pack("{s:o, s:o}", "nodes",
-				    matrix_nodes(c, cells), "cells", cells);
+				    matrix_nodes(c, cs.arr), "cells", cs.arr);
 		if (*matrix == NULL)
 			goto fail_hbs;
 	}
 	*heartbeats = hbs;
 	return 0;
 fail:
-	json_decref(cells);
+	json_decref(cs.arr);
+	json_decref(cs.index);
 fail_hbs:
 	json_decref(hbs);
 	return -1;

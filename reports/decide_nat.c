@@ -65,26 +65,47 @@ static void peer_claim(const json_t *d, const json_t *e, const char *host,
 			 addr);
 }
 
-/* Every claim against one node's recommended interface (p). */
-static json_t *claims_against(const struct rctx *c, const json_t *p)
+/* Every claim against each node's recommended interface, in one pass
+ * over the documents (a thousand nodes' peer tests are too many to walk
+ * once per node): claims->{node: [claims]}, in document order, each
+ * document's peer tests before its findings. by_node maps a node to its
+ * per_node entry, by_addr an address to the entries that recommend it. */
+static void all_claims(const struct rctx *c, const json_t *by_node,
+		       const json_t *by_addr, json_t *claims)
 {
-	const char *node = rj_str(p, "node"), *scanfile = rj_str(p, "file");
-	json_t *claims = json_array();
-
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 		const char *host = rj_str(d, "host");
 		const char *file = c->set->in[k].path;
-		size_t j;
-		json_t *e;
+		const json_t *own = json_object_get(by_node, host);
+		size_t j, i;
+		json_t *e, *p;
 		char what[512];
 
 		json_array_foreach(rj_arr(d, "peers"), j, e) {
-			peer_claim(d, e, host, p, what, sizeof(what));
-			if (what[0] != '\0')
-				claim(claims, host, what, file);
+			const char *pa = rj_str(e, "peer_addr");
+			json_t *cands = json_array();
+
+			if (cands == NULL)
+				return;
+			if (own != NULL)
+				json_array_append(cands, (json_t *)own);
+			if (pa != NULL)
+				json_array_extend(cands,
+						  json_object_get(by_addr, pa));
+			json_array_foreach(cands, i, p) {
+				if (i > 0 && p == own)
+					continue; /* one look at each */
+				peer_claim(d, e, host, p, what, sizeof(what));
+				if (what[0] == '\0')
+					continue;
+				claim(json_object_get(claims,
+						      rj_str(p, "node")),
+				      host, what, file);
+			}
+			json_decref(cands);
 		}
-		if (strcmp(host, node) != 0 || strcmp(file, scanfile) == 0)
+		if (own == NULL || strcmp(file, rj_str(own, "file")) == 0)
 			continue;
 		json_array_foreach(rj_arr(d, "findings"), j, e) {
 			const char *code = rj_strd(e, "code", "");
@@ -93,29 +114,44 @@ static json_t *claims_against(const struct rctx *c, const json_t *p)
 				continue;
 			snprintf(what, sizeof(what), "%s: %s", code,
 				 rj_strd(e, "summary", ""));
-			claim(claims, host, what, file);
+			claim(json_object_get(claims, host), host, what, file);
 		}
 	}
-	return claims;
 }
 
 void rd_nat_conflicts(const struct rctx *c, const json_t *per_node,
 		      json_t *conflicts)
 {
+	json_t *by_node = json_object(), *by_addr = json_object();
+	json_t *claims = json_object();
 	size_t i;
 	json_t *p;
 
+	if (by_node == NULL || by_addr == NULL || claims == NULL)
+		goto out;
+	json_array_foreach(per_node, i, p) {
+		const char *addr = rj_str(p, "address");
+
+		json_object_set(by_node, rj_str(p, "node"), p);
+		json_object_set_new(claims, rj_str(p, "node"), json_array());
+		if (addr == NULL)
+			continue;
+		if (json_object_get(by_addr, addr) == NULL)
+			json_object_set_new(by_addr, addr, json_array());
+		json_array_append(json_object_get(by_addr, addr), p);
+	}
+	all_claims(c, by_node, by_addr, claims);
 	json_array_foreach(per_node, i, p) {
 		const char *node = rj_str(p, "node");
 		const char *ifc = rj_str(p, "interface");
 		const char *addr = rj_str(p, "address");
 		const char *scanfile = rj_str(p, "file");
-		json_t *claims = claims_against(c, p);
+		json_t *cl = json_incref(json_object_get(claims, node));
 		char subj[300], what[300];
 
-		if (json_array_size(claims) == 0 ||
+		if (json_array_size(cl) == 0 ||
 		    file_says_nat(c, node, scanfile)) {
-			json_decref(claims);
+			json_decref(cl);
 			continue;
 		}
 		snprintf(subj, sizeof(subj),
@@ -123,12 +159,16 @@ void rd_nat_conflicts(const struct rctx *c, const json_t *per_node,
 			 addr != NULL ? addr : "no address");
 		snprintf(what, sizeof(what),
 			 "its scan recommends %s and saw no NAT", ifc);
-		json_array_insert_new(claims, 0,
+		json_array_insert_new(cl, 0,
 				      json_pack("{s:s, s:s, s:s}", "node", node,
 						"claim", what, "source",
 						scanfile));
 		json_array_append_new(
 			conflicts, json_pack("{s:s, s:s, s:o}", "subject", subj,
-					     "node", node, "claims", claims));
+					     "node", node, "claims", cl));
 	}
+out:
+	json_decref(by_node);
+	json_decref(by_addr);
+	json_decref(claims);
 }

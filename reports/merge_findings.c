@@ -48,6 +48,11 @@ static const struct {
 	{"collective-timeout", "nccl"},
 	{"busbw-below-threshold", "nccl"},
 	{"wrong-results", "nccl"},
+	{"mesh-node-missing", "mesh"},
+	{"mesh-node-unknown", "mesh"},
+	{"mesh-token-mismatch", "mesh"},
+	{"mesh-node-died", "mesh"},
+	{"mesh-node-duplicate", "mesh"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */

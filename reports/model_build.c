@@ -109,16 +109,17 @@ static json_t *decided(const struct rctx *c)
 {
 	const struct report_set *s = c->set;
 	json_t *rec = rd_recommend(c), *nccl = rd_nccl(c);
-	json_t *rep = NULL, *matrix, *hbs, *nodes;
+	json_t *rep = NULL, *matrix, *hbs, *nodes, *mesh = rd_mesh(c);
 	json_t *causes = rec != NULL ? rd_causes(c, rec) : NULL;
 	const char *verdict;
 	int nf, nw;
 
-	if (rec == NULL || nccl == NULL || causes == NULL ||
+	if (rec == NULL || nccl == NULL || causes == NULL || mesh == NULL ||
 	    rd_matrix(c, &matrix, &hbs) < 0) {
 		json_decref(rec);
 		json_decref(nccl);
 		json_decref(causes);
+		json_decref(mesh);
 		return NULL;
 	}
 	nodes = rn_table(c);
@@ -126,6 +127,7 @@ static json_t *decided(const struct rctx *c)
 		json_decref(rec);
 		json_decref(nccl);
 		json_decref(causes);
+		json_decref(mesh);
 		json_decref(matrix);
 		json_decref(hbs);
 		return NULL;
@@ -134,7 +136,7 @@ static json_t *decided(const struct rctx *c)
 	verdict = rd_verdict(c, rec, nccl, &nf, &nw);
 	rep = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:i, s:i, s:i, s:i, "
 			"s:i, s:i}, s:o, s:o, s:o, s:o, s:O, s:o, s:o, s:o, "
-			"s:o, s:o, s:o}",
+			"s:o, s:o, s:o, s:o}",
 			"schema", REPORT_SCHEMA, "tool", "netprobe", "command",
 			"report", "version", NETPROBE_VERSION, "verdict",
 			verdict, "counts", "causes",
@@ -146,7 +148,7 @@ static json_t *decided(const struct rctx *c)
 			causes, "findings", c->findings, "recommendation", rec,
 			"nccl", nccl,
 			"checks", rd_checks(c, rec, nccl), "nodes", nodes,
-			"matrix", matrix, "heartbeats", hbs);
+			"matrix", matrix, "heartbeats", hbs, "mesh", mesh);
 	return rep;
 }
 

@@ -273,6 +273,9 @@ int rm_view(struct report_model *m)
 			rj_arr(json_array_get(m->nodes, i), "errors"), j, e)
 			m->nnotrun += rj_str(e, "root_cause") == NULL;
 	}
+	m->mesh = json_is_object(json_object_get(d, "mesh"))
+			  ? json_object_get(d, "mesh")
+			  : NULL;
 	if (group_findings(m) < 0 ||
 	    filter(m, rj_arr(r, "firewall"), of_cause, NULL, &m->firewall) <
 		    0 ||

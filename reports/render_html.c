@@ -33,7 +33,8 @@ static const char css[] =
 	"table{border-collapse:collapse;background:#fff;margin:6px 0}"
 	"th,td{border:1px solid #d4d9de;padding:4px 8px;text-align:left;"
 	"vertical-align:top}th{background:#eef2f6}"
-	"td.reachable{background:#d1fadf}td.nat,td.one-way{background:#fef0c7}"
+	"td.reachable{background:#d1fadf}td.nat,td.one-way,td.ports-filtered"
+	"{background:#fef0c7}"
 	"td.filtered,td.unreachable{background:#fee4e2}td.unknown{background:"
 	"#f2f4f7}td.self{background:#e4e7ec}"
 	"ul{margin:4px 0;padding-left:20px}.badge{display:inline-block;"
@@ -416,6 +417,12 @@ static void mtu(void *o, const json_t *v)
 	card(o, v, rj_str(v, "why"), rj_str(v, "command"));
 }
 
+/* The mesh's summary and its problem nodes (render_html_data.c). */
+static void mesh(void *o, const json_t *ms)
+{
+	html_mesh(o, ms);
+}
+
 /* Connectivity as a coloured grid (render_html_data.c). */
 static void matrix(void *o, const struct rm_matrix *mx)
 {
@@ -457,6 +464,7 @@ int report_render_html(const struct report_model *m, FILE *fp)
 		.commands = commands,
 		.change = change,
 		.mtu = mtu,
+		.mesh = mesh,
 		.matrix = matrix,
 		.heartbeat = heartbeat,
 		.nccl = nccl,

@@ -76,15 +76,38 @@ static void grid_cell(const struct out *o, const json_t *c, bool self)
 		      rj_fmt_us(rj_num(c, "rtt_us", 0), b, sizeof(b)));
 	if (json_is_number(json_object_get(c, "loss_pct")))
 		out_f(o, "<br>loss %.2f%%", rj_num(c, "loss_pct", 0));
+	if (json_is_number(json_object_get(c, "path_mtu")))
+		out_f(o, "<br>mtu %lld", rj_int(c, "path_mtu", 0));
 	out_f(o, "</td>");
+}
+
+/* The mesh: its summary, and the nodes that did not take part to the
+ * end with why. */
+void html_mesh(const struct out *o, const json_t *mesh)
+{
+	size_t i;
+	json_t *p;
+
+	out_f(o, "<h2>Mesh</h2>\n<p>%s</p>\n", rj_str(mesh, "summary"));
+	if (json_array_size(rj_arr(mesh, "problems")) == 0)
+		return;
+	out_f(o, "<table><tr><th>node</th><th>state</th><th>why</th></tr>\n");
+	json_array_foreach(rj_arr(mesh, "problems"), i, p)
+		out_f(o,
+		      "<tr><td>%s</td><td class=\"unreachable\">%s</td>"
+		      "<td>%s</td></tr>\n",
+		      rj_str(p, "name"), rj_str(p, "state"),
+		      rj_strd(p, "why", ""));
+	out_f(o, "</table>\n");
 }
 
 /* The connectivity matrix as a coloured grid. */
 void html_matrix(const struct out *o, const struct rm_matrix *mx)
 {
 	out_f(o, "<h2>Connectivity</h2>\n<p class=\"muted\">Row: from, "
-		 "column: to. Green reachable, amber NAT or one way, red "
-		 "filtered or unreachable, grey not measured.</p>\n<table>"
+		 "column: to. Green reachable, amber NAT, one way or some "
+		 "ports filtered, red filtered or unreachable, grey not "
+		 "measured.</p>\n<table>"
 		 "<tr><th></th>");
 	for (size_t j = 0; j < mx->n; j++)
 		out_f(o, "<th>%s</th>", mx->nodes[j]);

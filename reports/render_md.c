@@ -291,13 +291,33 @@ static void grid_cell(const struct out *o, const json_t *c, bool self)
 {
 	char b[32];
 
-	if (c == NULL)
+	if (c == NULL) {
 		out_f(o, self ? " — |" : "  |");
-	else if (json_is_number(json_object_get(c, "rtt_us")))
-		out_f(o, " %s %s |", rj_str(c, "state"),
+		return;
+	}
+	out_f(o, " %s", rj_str(c, "state"));
+	if (json_is_number(json_object_get(c, "rtt_us")))
+		out_f(o, " %s",
 		      rj_fmt_us(rj_num(c, "rtt_us", 0), b, sizeof(b)));
-	else
-		out_f(o, " %s |", rj_str(c, "state"));
+	if (json_is_number(json_object_get(c, "path_mtu")))
+		out_f(o, " mtu %lld", rj_int(c, "path_mtu", 0));
+	out_f(o, " |");
+}
+
+/* The mesh: its summary, then a table of the nodes that did not take
+ * part to the end. */
+static void mesh(void *o, const json_t *ms)
+{
+	size_t i;
+	json_t *p;
+
+	out_f(o, "\n### Mesh\n\n%s\n", rj_str(ms, "summary"));
+	if (json_array_size(rj_arr(ms, "problems")) == 0)
+		return;
+	out_f(o, "\n| node | state | why |\n|---|---|---|\n");
+	json_array_foreach(rj_arr(ms, "problems"), i, p)
+		out_f(o, "| %s | %s | %s |\n", rj_str(p, "name"),
+		      rj_str(p, "state"), rj_strd(p, "why", ""));
 }
 
 /* Connectivity as a grid: row from, column to. */
@@ -382,6 +402,7 @@ int report_render_md(const struct report_model *m, FILE *fp)
 		.commands = commands,
 		.change = change,
 		.mtu = mtu,
+		.mesh = mesh,
 		.matrix = matrix,
 		.heartbeat = heartbeat,
 		.nccl = nccl,

@@ -342,6 +342,21 @@ static void node(void *o, const json_t *v)
 		      rj_str(c, "root_cause") ? ")" : "");
 }
 
+/* The mesh: one summary line, then each node that did not take part to
+ * the end, and why. */
+static void mesh(void *o, const json_t *ms)
+{
+	const struct text *t = o;
+	size_t i;
+	json_t *p;
+
+	out_f(&t->o, "  mesh: %s\n", rj_str(ms, "summary"));
+	json_array_foreach(rj_arr(ms, "problems"), i, p)
+		out_f(&t->o, "    %-s%s%-s: %s%s%s\n", c_on(t, RED),
+		      rj_str(p, "name"), c_on(t, OFF), rj_str(p, "state"),
+		      rj_str(p, "why") ? ": " : "", rj_str(p, "why"));
+}
+
 /* Connectivity as a list of cells, each with what was seen. */
 static void matrix(void *o, const struct rm_matrix *mx)
 {
@@ -365,6 +380,9 @@ static void matrix(void *o, const struct rm_matrix *mx)
 			      rj_fmt_us(rj_num(v, "rtt_us", 0), b, sizeof(b)));
 		if (json_is_number(json_object_get(v, "loss_pct")))
 			out_f(&t->o, ", loss %.2f%%", rj_num(v, "loss_pct", 0));
+		if (json_is_number(json_object_get(v, "path_mtu")))
+			out_f(&t->o, ", path MTU %lld",
+			      rj_int(v, "path_mtu", 0));
 		out_f(&t->o, "\n");
 		json_array_foreach(rj_arr(v, "details"), j, d)
 			out_f(&t->o, "      %s\n", json_string_value(d));
@@ -437,6 +455,7 @@ int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 		.change = change,
 		.mtu = mtu,
 		.node = node,
+		.mesh = mesh,
 		.matrix = matrix,
 		.heartbeat = heartbeat,
 		.nccl = nccl,

@@ -3,7 +3,7 @@
  * each with its fix and its symptoms; the findings no cause owns under
  * their headings; conflicting evidence; the recommendation (notes, the
  * interfaces, settings, /etc/nccl.conf, ports to open, changes, MTUs);
- * the details (nodes, connectivity, heartbeats, NCCL, inputs). */
+ * the details (nodes, mesh, connectivity, heartbeats, NCCL, inputs). */
 #include "report_emit.h"
 
 #define CALL(e, fn, ...)                                                       \
@@ -104,12 +104,15 @@ static void recommendation(const struct report_model *m,
 	CALL(e, end, o, RSEC_RECOMMENDATION);
 }
 
-/* Nodes, connectivity, heartbeats, NCCL runs and the inputs. */
+/* Nodes, the mesh, connectivity, heartbeats, NCCL runs and the
+ * inputs. */
 static void details(const struct report_model *m,
 		    const struct report_emitter *e, void *o)
 {
 	CALL(e, begin, o, RSEC_DETAILS);
 	list(e, o, RSEC_NODES, m->nodes, e->node, true);
+	if (m->mesh != NULL)
+		CALL(e, mesh, o, m->mesh);
 	if (m->has_matrix)
 		CALL(e, matrix, o, &m->matrix);
 	if (m->nhbs > 0) {

@@ -11,8 +11,6 @@
 #include "commands.h"
 #include "report.h"
 
-enum report_format { FMT_TEXT, FMT_MD, FMT_HTML, FMT_JSON, FMT_JUNIT };
-
 enum {
 	O_FORMAT = 'f',
 	O_OUTPUT = 'o',
@@ -59,15 +57,15 @@ struct report_out {
 	const char *path;
 };
 
-/* Parses --format. Returns 0, or -1 for an unknown name. */
-static int parse_format(const char *s, enum report_format *out)
+/* Parses --format; see report.h. */
+int report_format_parse(const char *s, enum report_format *out)
 {
 	static const struct {
 		const char *name;
 		enum report_format f;
-	} t[] = {{"text", FMT_TEXT},	 {"markdown", FMT_MD},
-		 {"md", FMT_MD},	 {"html", FMT_HTML},
-		 {"json", FMT_JSON},	 {"junit", FMT_JUNIT}};
+	} t[] = {{"text", REPORT_FMT_TEXT},	 {"markdown", REPORT_FMT_MD},
+		 {"md", REPORT_FMT_MD},	 {"html", REPORT_FMT_HTML},
+		 {"json", REPORT_FMT_JSON},	 {"junit", REPORT_FMT_JUNIT}};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (strcmp(t[i].name, s) == 0) {
@@ -83,24 +81,39 @@ static int render(const struct report_model *m, FILE *fp,
 		  enum report_fail_on fail_on)
 {
 	switch (f) {
-	case FMT_TEXT:
+	case REPORT_FMT_TEXT:
 		return report_render_text(m, fp, colour);
-	case FMT_MD:
+	case REPORT_FMT_MD:
 		return report_render_md(m, fp);
-	case FMT_HTML:
+	case REPORT_FMT_HTML:
 		return report_render_html(m, fp);
-	case FMT_JSON:
+	case REPORT_FMT_JSON:
 		return report_render_json(m, fp);
-	case FMT_JUNIT:
+	case REPORT_FMT_JUNIT:
 		return report_render_junit(m, fp, fail_on);
 	}
 	return -1;
 }
 
+/* Parses --fail-on; see report.h. */
+int report_fail_on_parse(const char *s, enum report_fail_on *out)
+{
+	if (strcmp(s, "warning") == 0)
+		*out = REPORT_FAIL_WARNING;
+	else if (strcmp(s, "fault") == 0)
+		*out = REPORT_FAIL_FAULT;
+	else if (strcmp(s, "never") == 0)
+		*out = REPORT_FAIL_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
 /* Writes the report to path atomically (a temporary file renamed), or to
- * stdout for NULL or "-". Returns 0, or -1 with a message printed. */
-static int emit(const struct report_model *m, const char *path,
-		enum report_format f, enum report_fail_on fail_on)
+ * stdout for NULL or "-"; see report.h. */
+int report_emit(const struct report_model *m, const char *path,
+		enum report_format f, enum report_fail_on fail_on,
+		const char *prog)
 {
 	char tmp[4096];
 	struct stat st;
@@ -109,13 +122,13 @@ static int emit(const struct report_model *m, const char *path,
 	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
-		bool colour = f == FMT_TEXT &&
+		bool colour = f == REPORT_FMT_TEXT &&
 			      cli_color(isatty(STDOUT_FILENO), nc);
 
 		rc = render(m, stdout, f, colour, fail_on);
 		if (rc < 0 || fflush(stdout) == EOF || ferror(stdout)) {
-			fprintf(stderr, "netprobe report: cannot write "
-					"'standard output'\n");
+			fprintf(stderr, "%s: cannot write 'standard output'\n",
+				prog);
 			return -1;
 		}
 		return 0;
@@ -125,13 +138,13 @@ static int emit(const struct report_model *m, const char *path,
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		fp = fopen(path, "w");
 		if (fp == NULL) {
-			fprintf(stderr, "netprobe report: cannot write '%s'\n",
+			fprintf(stderr, "%s: cannot write '%s'\n", prog,
 				path);
 			return -1;
 		}
 		rc = render(m, fp, f, false, fail_on);
 		if (fclose(fp) == EOF || rc < 0) {
-			fprintf(stderr, "netprobe report: cannot write '%s'\n",
+			fprintf(stderr, "%s: cannot write '%s'\n", prog,
 				path);
 			return -1;
 		}
@@ -140,7 +153,7 @@ static int emit(const struct report_model *m, const char *path,
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fp = fopen(tmp, "w");
 	if (fp == NULL) {
-		fprintf(stderr, "netprobe report: cannot write '%s'\n", path);
+		fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
 		return -1;
 	}
 	rc = render(m, fp, f, false, fail_on);
@@ -152,7 +165,7 @@ static int emit(const struct report_model *m, const char *path,
 		rc = -1;
 	if (rc < 0) {
 		unlink(tmp);
-		fprintf(stderr, "netprobe report: cannot write '%s'\n", path);
+		fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
 	}
 	return rc;
 }
@@ -172,7 +185,7 @@ static int add_out(struct report_out *outs, int *n, int format,
 
 int cmd_report(int argc, char **argv)
 {
-	enum report_format fmt = FMT_TEXT;
+	enum report_format fmt = REPORT_FMT_TEXT;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	const char *out = NULL;
 	struct report_out outs[8];
@@ -187,7 +200,7 @@ int cmd_report(int argc, char **argv)
 	while ((ch = cli_next(&cl)) != CLI_END) {
 		switch (ch) {
 		case O_FORMAT:
-			if (parse_format(cl.arg, &fmt) < 0) {
+			if (report_format_parse(cl.arg, &fmt) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown format "
 					"'%s': use text, markdown, html, json "
@@ -204,9 +217,9 @@ int cmd_report(int argc, char **argv)
 		case O_JUNIT:
 		case O_MD:
 			if (add_out(outs, &nout,
-				    ch == O_HTML    ? FMT_HTML
-				    : ch == O_JUNIT ? FMT_JUNIT
-						    : FMT_MD,
+				    ch == O_HTML    ? REPORT_FMT_HTML
+				    : ch == O_JUNIT ? REPORT_FMT_JUNIT
+						    : REPORT_FMT_MD,
 				    cl.arg))
 				return 2;
 			break;
@@ -214,17 +227,11 @@ int cmd_report(int argc, char **argv)
 		case O_JSONFLAG:
 			if (cl.arg == NULL || strcmp(cl.arg, "-") == 0)
 				json_stdout = true;
-			else if (add_out(outs, &nout, FMT_JSON, cl.arg))
+			else if (add_out(outs, &nout, REPORT_FMT_JSON, cl.arg))
 				return 2;
 			break;
 		case O_FAILON:
-			if (strcmp(cl.arg, "warning") == 0)
-				fail_on = REPORT_FAIL_WARNING;
-			else if (strcmp(cl.arg, "fault") == 0)
-				fail_on = REPORT_FAIL_FAULT;
-			else if (strcmp(cl.arg, "never") == 0)
-				fail_on = REPORT_FAIL_NEVER;
-			else {
+			if (report_fail_on_parse(cl.arg, &fail_on) < 0) {
 				fprintf(stderr,
 					"netprobe report: unknown level '%s': "
 					"use warning, fault or never\n",
@@ -240,12 +247,12 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (json_stdout) {
-		if (fmt_given && fmt != FMT_JSON)
+		if (fmt_given && fmt != REPORT_FMT_JSON)
 			return cli_usage_error(&report_cmd, stderr,
 					       "--json without a file and "
 					       "--format both choose the "
 					       "format of standard output");
-		fmt = FMT_JSON;
+		fmt = REPORT_FMT_JSON;
 	}
 	nops = cli_operands(&cl, &ops);
 	if (nops == 0)
@@ -287,10 +294,11 @@ int cmd_report(int argc, char **argv)
 	 * written loses none of the others */
 	rc = 0;
 	for (int i = 0; i < nout; i++)
-		if (emit(m, outs[i].path, (enum report_format)outs[i].format,
-			 fail_on) < 0)
+		if (report_emit(m, outs[i].path,
+				(enum report_format)outs[i].format, fail_on,
+				"netprobe report") < 0)
 			rc = 2;
-	if (emit(m, out, fmt, fail_on) < 0)
+	if (report_emit(m, out, fmt, fail_on, "netprobe report") < 0)
 		rc = 2;
 	if (rc == 0)
 		rc = report_gate(m, fail_on);

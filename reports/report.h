@@ -45,6 +45,21 @@ enum report_fail_on {
 	REPORT_FAIL_FAULT,
 };
 
+/* The formats a report is written in: --format. */
+enum report_format {
+	REPORT_FMT_TEXT,
+	REPORT_FMT_MD,
+	REPORT_FMT_HTML,
+	REPORT_FMT_JSON,
+	REPORT_FMT_JUNIT,
+};
+
+/* --format (text, markdown or md, html, json, junit) and --fail-on
+ * (warning, fault, never) by name, as netprobe report and netprobe mesh
+ * take them. Return 0, or -1 for an unknown name. */
+int report_format_parse(const char *s, enum report_format *out);
+int report_fail_on_parse(const char *s, enum report_fail_on *out);
+
 /* Loads one file, or every *.json file of a directory in name order, into
  * the set. Files that cannot be used are recorded in s->skip and do not
  * fail the call. Returns 0, or -1 with errno on no memory. */
@@ -86,6 +101,14 @@ int report_render_html(const struct report_model *m, FILE *fp);
 int report_render_json(const struct report_model *m, FILE *fp);
 int report_render_junit(const struct report_model *m, FILE *fp,
 			enum report_fail_on fail_on);
+
+/* Writes the report in format f to path, a regular file replaced
+ * atomically, or to stdout for NULL or "-" (colour for text on a
+ * terminal without NO_COLOR). Returns 0, or -1 with "PROG: cannot write
+ * 'path'" on stderr. */
+int report_emit(const struct report_model *m, const char *path,
+		enum report_format f, enum report_fail_on fail_on,
+		const char *prog);
 
 /* Small accessors shared by every stage (util.c). */
 

@@ -73,6 +73,12 @@ void rd_other_env(const struct rctx *c, const json_t *per_node,
  * (decide_settings.c). */
 void rd_mark_disputed(json_t *settings, const json_t *conflicts);
 
+/* The mesh section from node 0's mesh document: size, membership, who
+ * joined and who did not and why, the plan, the probes run and answered
+ * (decide_mesh.c). json_null() without a mesh document, NULL on no
+ * memory. */
+json_t *rd_mesh(const struct rctx *c);
+
 /* Ports to open per node, folded and with firewall commands
  * (decide_ports.c). Returns a new array or NULL. */
 json_t *rd_firewall(const struct rctx *c);

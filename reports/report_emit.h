@@ -34,6 +34,7 @@ struct report_emitter {
 	void (*mtu)(void *o, const json_t *mtu);  /* RSEC_MTU */
 	/* RSEC_DETAILS, in this order */
 	void (*node)(void *o, const json_t *n); /* RSEC_NODES */
+	void (*mesh)(void *o, const json_t *mesh); /* RSEC_MESH: the whole */
 	void (*matrix)(void *o, const struct rm_matrix *mx);
 	void (*heartbeat)(void *o, const struct rm_heartbeat *h);
 	void (*nccl)(void *o, const struct rm_nccl *run);
@@ -72,6 +73,7 @@ void out_port(const struct out *o, const json_t *port, bool alt);
 void html_joined(const struct out *o, const json_t *arr, const char *sep);
 void html_nodes(const struct out *o, const json_t *nodes);
 void html_matrix(const struct out *o, const struct rm_matrix *mx);
+void html_mesh(const struct out *o, const json_t *mesh);
 void html_nccl(const struct out *o, const struct rm_nccl *r);
 
 /* SVG charts for the HTML report (render_svg.c). */

@@ -24,6 +24,7 @@ enum rsec {
 	RSEC_MTU,
 	RSEC_DETAILS,
 	RSEC_NODES,
+	RSEC_MESH,
 	RSEC_HEARTBEATS,
 	RSEC_INPUTS,
 	RSEC_SKIPPED,
@@ -170,6 +171,7 @@ struct report_model {
 
 	/* Details. */
 	const json_t *nodes;
+	const json_t *mesh; /* netprobe mesh's section, NULL without one */
 	struct rm_skip *skips;
 	size_t nskips;
 	bool has_matrix;

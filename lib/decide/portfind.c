@@ -279,7 +279,8 @@ static bool eph_range(const struct port_result *r, size_t n, unsigned *lo,
 
 /* ephemeral-range-blocked for one direction, when fixed ports passed. */
 static int add_ephemeral(struct doc *d, const struct port_result *r,
-			 size_t n, const char *where, const char *dir)
+			 size_t n, const char *where, const char *dir,
+			 unsigned range_lo, unsigned range_hi)
 {
 	unsigned lo, hi;
 	char fix[768];
@@ -289,6 +290,10 @@ static int add_ephemeral(struct doc *d, const struct port_result *r,
 
 	if (!eph_range(r, n, &lo, &hi))
 		return 0;
+	if (range_lo > 0 && range_lo <= lo && hi <= range_hi) {
+		lo = range_lo;
+		hi = range_hi;
+	}
 	if (group_fill(&g, r, n, PICK_EPHEMERAL_FAIL, true) < 0)
 		return -1;
 	if (g.nrs == 0) {
@@ -406,11 +411,13 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		      "unreachable (no route, or no answer to ARP) on",
 		      false, ufix) < 0)
 		return -1;
-	if (eph_out && add_ephemeral(d, out, nout, where, "") < 0)
+	if (eph_out &&
+	    add_ephemeral(d, out, nout, where, "", t->eph_lo, t->eph_hi) < 0)
 		return -1;
 	if (nin == 0)
 		return 0;
-	if (eph_in && add_ephemeral(d, in, nin, "this host", "inbound ") < 0)
+	if (eph_in &&
+	    add_ephemeral(d, in, nin, "this host", "inbound ", 0, 0) < 0)
 		return -1;
 	return add_group(d, in, nin, PICK_NOT_OPEN, eph_in, "inbound-blocked",
 			 "this host", "inbound ",

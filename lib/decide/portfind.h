@@ -14,6 +14,10 @@ struct ports_target {
 	const char *host;    /* as given */
 	const char *addr;    /* numeric address */
 	bool responder;      /* a responder answered (UDP, samples tested) */
+	/* the target's ip_local_port_range as its responder said, 0 0
+	 * unknown: the range to open (else the samples' ends, which are
+	 * not the range's when its end ports were busy) */
+	unsigned eph_lo, eph_hi;
 	const char *next_hop;    /* no_host: whose ARP/ND entry failed */
 	const char *neigh_state; /* ... and its state ("failed") */
 	bool no_host;        /* nothing answered and the neighbour entry

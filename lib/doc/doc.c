@@ -97,6 +97,24 @@ int doc_set(struct doc *d, const char *key, json_t *val)
 	return json_object_set_new(d->root, key, val);
 }
 
+/* Findings and errors of a part-document (one thread's) move over in
+ * order, with their counts. */
+int doc_merge(struct doc *into, struct doc *from)
+{
+	if (json_array_extend(into->findings, from->findings) < 0 ||
+	    json_array_extend(into->errors, from->errors) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	into->nfault += from->nfault;
+	into->nwarning += from->nwarning;
+	into->nerror += from->nerror;
+	json_array_clear(from->findings);
+	json_array_clear(from->errors);
+	from->nfault = from->nwarning = from->nerror = 0;
+	return 0;
+}
+
 /* vsnprintf into a fresh jansson string. */
 static json_t *vstring(const char *fmt, va_list ap)
 {

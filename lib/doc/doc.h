@@ -55,6 +55,11 @@ int evidence_add(json_t **ev, const char *source, const char *fmt, ...)
 int doc_add_error(struct doc *d, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Moves from's findings and errors to the end of into's, counts too
+ * (from is left empty): what a probe thread found joins the document.
+ * Returns 0, or -1 with errno ENOMEM. */
+int doc_merge(struct doc *into, struct doc *from);
+
 /* True when a finding with this code is present (tests and deciders). */
 bool doc_has_finding(const struct doc *d, const char *code);
 

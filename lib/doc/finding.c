@@ -103,6 +103,23 @@ static const struct finding_def catalogue[] = {
 	 "check the transport and interface NCCL used"},
 	{"wrong-results", SEV_FAULT, "a collective returned wrong data",
 	 "drain the node and check its GPUs"},
+	{"mesh-node-missing", SEV_FAULT,
+	 "a node of the mesh did not join node 0 in time",
+	 "start netprobe mesh on that node (one process per node), and let it "
+	 "reach node 0's port"},
+	{"mesh-node-unknown", SEV_FAULT,
+	 "a node joined the mesh that is not in its membership",
+	 "give every node the same --hosts (or launcher), or do not start it "
+	 "there"},
+	{"mesh-token-mismatch", SEV_FAULT,
+	 "a node joined the mesh with another token than node 0's",
+	 "pass the same --token-file to every node"},
+	{"mesh-node-died", SEV_FAULT,
+	 "a node joined the mesh, then stopped before sending its results",
+	 "look at that node: its process was killed, crashed or lost node 0"},
+	{"mesh-node-duplicate", SEV_WARNING,
+	 "one node is listed twice, or two processes claim one node",
+	 "list each node once; run one netprobe mesh per node"},
 };
 
 /* Linear search: the table is short and looked up rarely. */

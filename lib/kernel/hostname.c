@@ -6,6 +6,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,14 +69,123 @@ int hostname_hosts_lookup(const char *buf, const char *name,
 	return n;
 }
 
-/* Numeric addresses answer at once; names go through getaddrinfo_a so
- * that a silent DNS server costs at most timeout_ms. */
+/* One name looked up on a thread of its own, so that the caller can stop
+ * waiting: whoever lets go last (the caller after a timeout, or the
+ * thread) frees it. getaddrinfo_a and gai_suspend would do the same, but
+ * glibc's waiter list there races with a timeout (a waiter's stack entry
+ * is used after it returned), which crashes many threads resolving at
+ * once. */
+struct lookup {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int refs;
+	bool done;
+	int rc;
+	struct addrinfo hints, *res;
+	char name[];
+};
+
+/* Drops one reference; the last frees the lookup and an unused result. */
+static void lookup_put(struct lookup *l)
+{
+	bool last;
+
+	pthread_mutex_lock(&l->mu);
+	last = --l->refs == 0;
+	pthread_mutex_unlock(&l->mu);
+	if (!last)
+		return;
+	if (l->res != NULL)
+		freeaddrinfo(l->res);
+	pthread_cond_destroy(&l->cv);
+	pthread_mutex_destroy(&l->mu);
+	free(l);
+}
+
+/* The lookup's thread: getaddrinfo, then the caller is woken. */
+static void *lookup_run(void *arg)
+{
+	struct lookup *l = arg;
+	struct addrinfo *res = NULL;
+	int rc = getaddrinfo(l->name, NULL, &l->hints, &res);
+
+	pthread_mutex_lock(&l->mu);
+	l->rc = rc;
+	l->res = rc == 0 ? res : NULL;
+	l->done = true;
+	pthread_cond_signal(&l->cv);
+	pthread_mutex_unlock(&l->mu);
+	lookup_put(l);
+	return NULL;
+}
+
+/* Resolves name on a thread of its own within timeout_ms: 0 with *res
+ * (the caller frees it), a getaddrinfo error, or EAI_AGAIN with *timed_out
+ * set when the lookup ran longer. */
+static int lookup_bounded(const char *name, const struct addrinfo *hints,
+                          int timeout_ms, struct addrinfo **res,
+                          bool *timed_out)
+{
+	size_t len = strlen(name) + 1;
+	struct lookup *l = calloc(1, sizeof(*l) + len);
+	pthread_condattr_t ca;
+	pthread_attr_t ta;
+	pthread_t t;
+	struct timespec ts;
+	int rc;
+
+	*res = NULL;
+	*timed_out = false;
+	if (l == NULL)
+		return EAI_MEMORY;
+	memcpy(l->name, name, len);
+	l->hints = *hints;
+	l->refs = 2;
+	pthread_mutex_init(&l->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&l->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_attr_init(&ta);
+	pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&t, &ta, lookup_run, l);
+	pthread_attr_destroy(&ta);
+	if (rc != 0) {
+		l->refs = 1;
+		lookup_put(l);
+		return EAI_SYSTEM;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&l->mu);
+	while (!l->done &&
+	       pthread_cond_timedwait(&l->cv, &l->mu, &ts) != ETIMEDOUT)
+		;
+	if (l->done) {
+		rc = l->rc;
+		*res = l->res;
+		l->res = NULL;
+	} else {
+		rc = EAI_AGAIN;
+		*timed_out = true;
+	}
+	pthread_mutex_unlock(&l->mu);
+	lookup_put(l);
+	return rc;
+}
+
+/* Numeric addresses answer at once; names are looked up on a thread of
+ * their own so that a silent DNS server costs at most timeout_ms. */
 int resolve_bounded(const char *name, int family, struct sockaddr_storage *out,
                     int max, int timeout_ms, char *err, size_t errlen)
 {
 	struct addrinfo hints, *res = NULL, *ai;
-	struct gaicb *req;
-	struct timespec ts;
+	bool timed_out;
 	int rc, n = 0;
 
 	memset(&hints, 0, sizeof(hints));
@@ -83,46 +194,15 @@ int resolve_bounded(const char *name, int family, struct sockaddr_storage *out,
 	hints.ai_flags = AI_NUMERICHOST;
 	rc = getaddrinfo(name, NULL, &hints, &res);
 	if (rc == EAI_NONAME) {
-		/* a name: ask asynchronously so a silent DNS server cannot
-		 * hold us longer than timeout_ms. On timeout the request may
-		 * still run, so its memory is left to it. */
-		req =
-		    calloc(1, sizeof(*req) + sizeof(hints) + strlen(name) + 1);
-		if (req == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
 		hints.ai_flags = AI_ADDRCONFIG;
-		memcpy(req + 1, &hints, sizeof(hints));
-		strcpy((char *)(req + 1) + sizeof(hints), name);
-		req->ar_name = (char *)(req + 1) + sizeof(hints);
-		req->ar_request = (struct addrinfo *)(void *)(req + 1);
-		if ((rc = getaddrinfo_a(GAI_NOWAIT, &req, 1, NULL)) != 0) {
-			free(req);
-			snprintf(err, errlen, "%s", gai_strerror(rc));
-			return -1;
-		}
-		ts.tv_sec = timeout_ms / 1000;
-		ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000L;
-		for (int tries = 0; tries < 8; tries++) {
-			const struct gaicb *const list[1] = {req};
-
-			rc = gai_suspend(list, 1, &ts);
-			if (rc != EAI_INTR)
-				break;
-		}
-		rc = gai_error(req);
-		if (rc == EAI_INPROGRESS) {
-			if (gai_cancel(req) == EAI_CANCELED)
-				free(req);
+		rc = lookup_bounded(name, &hints, timeout_ms, &res, &timed_out);
+		if (timed_out) {
 			snprintf(err, errlen,
 			         "lookup of '%s' timed out after "
 			         "%d ms",
 			         name, timeout_ms);
 			return -1;
 		}
-		res = req->ar_result;
-		free(req);
 	}
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot resolve '%s': %s", name,

@@ -18,6 +18,9 @@ struct peer_verdict {
 	int inbound;    /* 1 connect-back reached us, 0 blocked, -1 untested */
 	long long rtt_us;   /* median heartbeat RTT, -1 unknown */
 	int path_mtu;       /* largest packet that crosses, -1 unknown */
+	int connect_errno;  /* no answer: connect's errno (ETIMEDOUT for a
+			     * timeout), EPROTO when it connected but did
+			     * not answer as a responder; 0 otherwise */
 };
 
 #endif

@@ -114,7 +114,7 @@ int peerprobe_ifname(const char *addr, char *name, size_t len)
 /* Opens a TCP listener on port (any address) for the responder to reach.
  * Returns the fd, -2 when the port is in use (something listens there
  * already, which serves as well), or -1. */
-static int local_listener(int family, unsigned port)
+static int local_listener(int family, unsigned port, int backlog)
 {
 	struct sockaddr_storage ss = {0};
 	socklen_t sl;
@@ -139,7 +139,8 @@ static int local_listener(int family, unsigned port)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 16) < 0) {
+	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 ||
+	    listen(fd, backlog) < 0) {
 		int e = errno;
 
 		close(fd);
@@ -175,7 +176,28 @@ static json_t *str_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-/* Connect-back on our own listeners; fills v->inbound and ports. */
+/* Listeners on samples of our ephemeral range; see peerprobe.h. */
+size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports)
+{
+	uint16_t cand[2 * PP_MAX_PORTS];
+	size_t k = 0, nc = local_samples(2 * PP_MAX_PORTS, cand);
+
+	for (size_t i = 0; i < nc && k < n; i++) {
+		/* every peer of a mesh may connect back at once */
+		int fd = local_listener(AF_INET6, cand[i], 1024);
+
+		if (fd == -1)
+			fd = local_listener(AF_INET, cand[i], 1024);
+		if (fd < 0)
+			continue; /* busy: someone else's */
+		fds[k] = fd;
+		ports[k++] = cand[i];
+	}
+	return k;
+}
+
+/* Connect-back on our own listeners, or on the caller's; fills
+ * v->inbound and ports. */
 static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
                           struct peer_verdict *v, json_t *ports, struct doc *d)
 {
@@ -192,13 +214,24 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	json_t *ev = NULL;
 	bool all = true;
 
-	cand[ncand++] = (uint16_t)c->port;
-	if (nsamp > 0)
-		ncand += local_samples(
-		    nsamp > PP_MAX_PORTS - 1 ? PP_MAX_PORTS - 1 : nsamp,
-		    cand + 1);
+	if (o->inbound_ports != NULL) {
+		/* the caller holds them: our responder's port first */
+		p[n] = (uint16_t)c->port;
+		fds[n++] = -1;
+		for (k = 0; k < o->ninbound && n < PP_MAX_PORTS; k++)
+			if (o->inbound_ports[k] != c->port) {
+				p[n] = o->inbound_ports[k];
+				fds[n++] = -1;
+			}
+	} else {
+		cand[ncand++] = (uint16_t)c->port;
+		if (nsamp > 0)
+			ncand += local_samples(
+			    nsamp > PP_MAX_PORTS - 1 ? PP_MAX_PORTS - 1 : nsamp,
+			    cand + 1);
+	}
 	for (k = 0; k < ncand; k++) {
-		int fd = local_listener(c->peer.ss_family, cand[k]);
+		int fd = local_listener(c->peer.ss_family, cand[k], 16);
 
 		if (fd == -1)
 			continue;
@@ -294,6 +327,31 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 	return rtts[(n - 1) / 2];
 }
 
+/* synretry_open (a silent connect once more past the kernel's SYN
+ * retransmission), tried again (up to o->open_tries in all) when it timed
+ * out: a peer known to run a responder may be slow to answer on a loaded
+ * host, and one late answer must not read as a filtered path. A refusal
+ * or an unreachable network is not tried again. */
+static int open_tries(struct np_client *c, const char *host, unsigned port,
+                      long long step, const struct peerprobe_opts *o)
+{
+	int tries = o->open_tries > 1 ? o->open_tries : 1;
+
+	for (int i = 0;; i++) {
+		bool slow;
+
+		if (synretry_open(c, host, port, step, o->token_file) == 0)
+			return 0;
+		slow = c->code == CLIENT_E_TIMEOUT ||
+		       c->code == CLIENT_E_PROTOCOL ||
+		       (c->code == CLIENT_E_CONNECT &&
+		        c->sys_errno == ETIMEDOUT);
+		if (i + 1 >= tries || !slow)
+			return -1;
+		client_close(c);
+	}
+}
+
 /* Hello, reflection, connect-back, heartbeat; see peerprobe.h. */
 int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
                   struct peer_verdict *v, json_t **detail, struct doc *d)
@@ -327,8 +385,11 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 		return -1;
 	}
 	err[0] = '\0';
-	if (synretry_open(&c, host, port, step, o->token_file) < 0) {
+	if (open_tries(&c, host, port, step, o) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);
+		v->connect_errno = c.code == CLIENT_E_CONNECT ? c.sys_errno
+		                   : c.code == CLIENT_E_RESOLVE ? 0
+		                                                : EPROTO;
 		if (c.code != CLIENT_E_RESOLVE)
 			snprintf(v->peer_addr, sizeof(v->peer_addr), "%s",
 			         c.addr);

@@ -4,6 +4,9 @@
 #ifndef NP_PEERPROBE_H
 #define NP_PEERPROBE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <jansson.h>
 
 #include "doc/doc.h"
@@ -15,6 +18,15 @@ struct peerprobe_opts {
 	long long heartbeat_us; /* heartbeat length; 0: 1s, <0: none */
 	int ephemeral_samples;  /* local sample ports; 0: 4, <0: none */
 	const char *token_file; /* NULL: no authentication */
+	/* ports the caller already listens on (and accepts on) for the
+	 * connect-back: with them, no listener is opened per probe, so many
+	 * probes can run at once (netprobe mesh); NULL: open our own */
+	const uint16_t *inbound_ports;
+	size_t ninbound;
+	/* connect and hello tried this many times when they time out (0
+	 * or 1: once); the mesh, whose peers are known to run a responder,
+	 * tries twice */
+	int open_tries;
 };
 
 /* Probes one peer (HOST[:PORT]) within a few seconds in all. Fills v,
@@ -28,6 +40,12 @@ struct peerprobe_opts {
  * or no memory. */
 int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
                   struct peer_verdict *v, json_t **detail, struct doc *d);
+
+/* Opens TCP listeners (dual-stack where IPv6 is there) on up to n
+ * samples at both ends of this host's ip_local_port_range (lo, hi, lo+1,
+ * hi-1 ...), skipping busy ports, for probes that share them
+ * (inbound_ports). fds and ports get what opened. Returns the count. */
+size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports);
 
 /* The name of the interface holding local address addr ("" when none).
  * Returns 0, or -1. */

@@ -45,6 +45,8 @@ struct np_client {
 	bool have_hello;
 	bool authed;
 	enum client_code code;    /* of the last failure */
+	int sys_errno;            /* CLIENT_E_CONNECT: connect's errno,
+	                           * ETIMEDOUT when it timed out */
 	bool connect_silent;      /* the connect got no answer at all by
 	                           * its deadline (a lost SYN looks so) */
 	unsigned err_code;        /* ERROR frame code, or 0 */

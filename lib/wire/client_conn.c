@@ -286,6 +286,7 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 		r = client_wait_fd(fd, POLLOUT, deadline_us);
 		if (r == 0) {
 			close(fd);
+			c->sys_errno = ETIMEDOUT;
 			c->connect_silent = true;
 			return client_fail(c, CLIENT_E_CONNECT,
 			                   "cannot connect to %s:%u: timed out",
@@ -300,6 +301,7 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 	return fd;
 bad:
 	close(fd);
+	c->sys_errno = soerr;
 	return client_fail(c, CLIENT_E_CONNECT, "cannot connect to %s:%u: %s",
 	                   c->addr, c->port, strerror(soerr));
 }

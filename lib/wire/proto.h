@@ -1,6 +1,8 @@
-/* The netprobe responder protocol, version 1 (docs/protocol.md): a 12-byte
+/* The netprobe responder protocol, version 2 (docs/protocol.md): a 12-byte
  * header in network byte order, then `length` payload bytes. TCP carries a
- * stream of frames, UDP one frame per datagram. */
+ * stream of frames, UDP one frame per datagram. The framing is version 1
+ * (the header's byte); HELLO's proto_version names the message set: 1 the
+ * responder's, 2 adds the mesh rendezvous (types 15-19). */
 #ifndef NP_PROTO_H
 #define NP_PROTO_H
 
@@ -8,7 +10,9 @@
 #include <stdint.h>
 
 #define PROTO_MAGIC 0x4e505242u /* "NPRB" */
-#define PROTO_VERSION 1
+#define PROTO_FRAME_VERSION 1 /* the header's version byte */
+#define PROTO_VERSION 2       /* HELLO's proto_version: message set */
+#define PROTO_VERSION_MESH 2  /* the first with the mesh rendezvous */
 #define PROTO_HDR_LEN 12
 #define PROTO_MAX_PAYLOAD 65000u /* fits one UDP datagram with the header */
 #define PROTO_DEFAULT_PORT 7470
@@ -28,6 +32,13 @@ enum proto_type {
 	PROTO_AUTH_CHALLENGE = 12,
 	PROTO_AUTH_RESPONSE = 13,
 	PROTO_ERROR = 14,       /* u16 code, then a UTF-8 message */
+	/* version 2: the mesh rendezvous on node 0 (proto_mesh.h) */
+	PROTO_JOIN = 15,        /* a node: who it is, what it advertises */
+	PROTO_MESH_START = 16,  /* node 0: the plan, then MEMBERS frames */
+	PROTO_MEMBERS = 17,     /* node 0: a slice of the member list */
+	PROTO_RESULT = 18,      /* a node: a slice of its JSON document */
+	PROTO_VERDICT = 19,     /* node 0: the mesh's exit status */
+	PROTO_TYPE_MAX = PROTO_VERDICT,
 };
 
 struct proto_hdr {

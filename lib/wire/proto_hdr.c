@@ -11,7 +11,7 @@ void proto_hdr_encode(uint8_t *buf, uint8_t type, uint16_t flags,
 	uint16_t fl = htons(flags);
 
 	memcpy(buf, &magic, 4);
-	buf[4] = PROTO_VERSION;
+	buf[4] = PROTO_FRAME_VERSION;
 	buf[5] = type;
 	memcpy(buf + 6, &fl, 2);
 	memcpy(buf + 8, &len, 4);
@@ -39,7 +39,7 @@ int proto_hdr_decode(const uint8_t *buf, size_t len, struct proto_hdr *h,
 		*why = "bad magic";
 		return -1;
 	}
-	if (h->version != PROTO_VERSION) {
+	if (h->version != PROTO_FRAME_VERSION) {
 		*why = "unsupported version";
 		return -1;
 	}
@@ -47,7 +47,7 @@ int proto_hdr_decode(const uint8_t *buf, size_t len, struct proto_hdr *h,
 		*why = "payload too large";
 		return -1;
 	}
-	if (h->type < PROTO_HELLO || h->type > PROTO_ERROR) {
+	if (h->type < PROTO_HELLO || h->type > PROTO_TYPE_MAX) {
 		*why = "unknown type";
 		return -1;
 	}

@@ -22,6 +22,7 @@
 /* HELLO flags. */
 #define PROTO_HELLO_AUTH 0x1   /* responder: a token is configured */
 #define PROTO_HELLO_AUTHED 0x2 /* responder: this connection is trusted */
+#define PROTO_HELLO_MESH 0x4   /* responder: a mesh rendezvous runs here */
 
 /* LISTEN flags. */
 #define PROTO_LISTEN_EPHEMERAL 0x1 /* responder picks samples of its range */
@@ -49,6 +50,7 @@ enum proto_err {
 	PROTO_E_AUTH_REQUIRED = 6,
 	PROTO_E_BUSY = 7, /* a connect-back is already running */
 	PROTO_E_INTERNAL = 8,
+	/* 9: PROTO_E_REJECTED, a mesh join turned away (proto_mesh.h) */
 };
 
 struct proto_hello {

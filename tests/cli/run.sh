@@ -107,7 +107,7 @@ help_checks() {
 echo "cli: --help, man pages, did you mean"
 page=$MAN/netprobe.1
 common="-j --json"
-for c in scan ifaces layers serve ports heartbeat path capture report; do
+for c in scan ifaces layers serve ports heartbeat path capture mesh report; do
 	section="netprobe $c"
 	help_checks "netprobe $c" "$NP" "$c"
 	run helpc "$NP" help "$c"
@@ -202,6 +202,13 @@ else
 fi
 run serveop "$NP" serve extra --port 1
 expect "netprobe serve: an operand is refused (exit 2)" 2
+run meshop "$NP" mesh extra --hosts 127.0.0.1
+expect "netprobe mesh: an operand is refused (exit 2)" 2
+grep -q "unexpected operand 'extra'" "$TMP/meshop.err" &&
+	ok "netprobe mesh: names the operand" ||
+	bad "netprobe mesh: names the operand"
+run meshjf "$NP" mesh --json --format html --hosts 127.0.0.1
+expect "netprobe mesh --json --format html: refused (exit 2)" 2
 
 run cap "$NP" capture tcp port 22 -r "$TMP/none.pcap"
 expect "netprobe capture EXPR -r FILE: the file is read (exit 2)" 2

@@ -1,8 +1,10 @@
 /* libFuzzer target for the responder protocol decoder: whole frames
- * through proto_frame_check, and raw payloads through every decoder. */
+ * through proto_frame_check, and raw payloads through every decoder,
+ * the mesh rendezvous's (version 2) included. */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wire/proto_mesh.h"
 #include "wire/proto_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -13,6 +15,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct proto_listen_reply lr;
 	static struct proto_connect_back cb;
 	static struct proto_connect_back_reply cbr;
+	static struct proto_join j;
+	static struct proto_member members[64];
+	struct proto_mesh_start ms;
+	struct proto_result res;
+	struct proto_verdict v;
+	uint32_t first;
+	size_t nm;
 	struct proto_hello h;
 	struct proto_reflect_reply rr;
 	struct proto_mtu_reply mr;
@@ -33,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *p = data + 1;
 	size_t n = size - 1;
 
-	switch (data[0] % 10) {
+	switch (data[0] % 15) {
 	case 0:
 		proto_hello_decode(p, n, &h, &why);
 		break;
@@ -61,6 +70,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 8:
 		proto_echo_stamp_decode(p, n, &st, &why);
+		break;
+	case 10:
+		proto_join_decode(p, n, &j, &why);
+		break;
+	case 11:
+		proto_mesh_start_decode(p, n, &ms, &why);
+		break;
+	case 12:
+		proto_members_decode(p, n, &first, members, 64, &nm, &why);
+		break;
+	case 13:
+		proto_result_decode(p, n, &res, &why);
+		break;
+	case 14:
+		proto_verdict_decode(p, n, &v, &why);
 		break;
 	default:
 		proto_fixed_decode(p, n, PROTO_MAC_LEN, raw, &why);

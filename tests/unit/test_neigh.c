@@ -116,7 +116,7 @@ END_TEST
 START_TEST(decide_no_host)
 {
 	struct port_result r[2];
-	struct ports_target t = {"10.231.5.99", "10.231.5.99", false,
+	struct ports_target t = {"10.231.5.99", "10.231.5.99", false, 0, 0,
 				 "10.231.5.99", "incomplete", true};
 	struct doc d;
 	char *all;

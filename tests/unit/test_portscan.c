@@ -167,8 +167,8 @@ START_TEST(decide_outbound)
 		res(8265, IPPROTO_TCP, PORT_PROHIBITED, "icmp type 3 code 13",
 		    0),
 	};
-	struct ports_target t = {"hostb", "10.231.0.2", false, NULL, NULL,
-				 false};
+	struct ports_target t = {"hostb", "10.231.0.2", false, 0, 0, NULL,
+				 NULL, false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -206,7 +206,7 @@ START_TEST(decide_loopback_and_unreachable)
 		res(6000, IPPROTO_TCP, PORT_CLOSED, "rst", 0),
 		res(22, IPPROTO_TCP, PORT_UNREACHABLE, "no route", 0),
 	};
-	struct ports_target t = {"10.231.0.2", "10.231.0.2", false, NULL,
+	struct ports_target t = {"10.231.0.2", "10.231.0.2", false, 0, 0, NULL,
 				 NULL, false};
 	struct doc d;
 
@@ -237,8 +237,8 @@ START_TEST(decide_ephemeral_inbound)
 	struct port_result in[] = {
 		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
 	};
-	struct ports_target t = {"hostb", "10.231.0.2", true, NULL, NULL,
-				 false};
+	struct ports_target t = {"hostb", "10.231.0.2", true, 0, 0, NULL,
+				 NULL, false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -255,6 +255,17 @@ START_TEST(decide_ephemeral_inbound)
 	ck_assert_ptr_nonnull(
 		strstr(fix_of(&d, "inbound-blocked"), "on this host"));
 	doc_free(&d);
+
+	/* the responder's range wins over the samples' ends, which move in
+	 * when the range's end ports are busy (netprobe mesh holds them) */
+	t.eph_lo = 32000;
+	t.eph_hi = 61000;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out, 5, NULL, 0), 0);
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
+				     "tcp dport 32000-61000 accept"));
+	doc_free(&d);
+	t.eph_lo = t.eph_hi = 0;
 
 	/* nothing fixed passed (no responder): plain port-filtered */
 	t.responder = false;

@@ -72,10 +72,12 @@ static char *slurp(const char *path)
 }
 
 /* recorded: documents the real scan, path and heartbeat wrote in a
- * `make demo` run, so the reader is held to what the probes emit. */
+ * `make demo` run, so the reader is held to what the probes emit. mesh:
+ * the documents a five-node `netprobe mesh` kept with --out (node05
+ * behind NAT, node02 listed twice, node07 never came). */
 static const char *const fixtures[] = {"healthy",  "nat",	"filtered",
 				       "mtu",	   "slowrank", "malformed",
-				       "recorded"};
+				       "recorded", "mesh"};
 static const char *const formats[] = {"txt", "md", "html", "json", "xml"};
 
 START_TEST(golden)

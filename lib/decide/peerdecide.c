@@ -1,0 +1,174 @@
+/* The port decisions of one checked peer (peerdecide.h), shared by `scan
+ * --peer` and `netprobe mesh`. */
+#include "decide/peerdecide.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/portfind.h"
+#include "kernel/portrange.h"
+#include "probe/portscan.h"
+#include "wire/portstate.h"
+
+/* The results of one direction ("inbound": connect-back, "outbound")
+ * in a peer object as fw_results; the strings stay owned by obj. Returns
+ * how many were filled. */
+static size_t port_results(const json_t *obj, const char *dir,
+                           struct fw_result *r, size_t cap)
+{
+	json_t *ports = json_object_get(obj, "ports"), *p;
+	size_t i, n = 0;
+
+	json_array_foreach(ports, i, p)
+	{
+		json_int_t port =
+		    json_integer_value(json_object_get(p, "port"));
+		const char *d =
+		    json_string_value(json_object_get(p, "direction"));
+
+		if (n >= cap || port <= 0 || port > 65535 || d == NULL ||
+		    strcmp(d, dir) != 0)
+			continue;
+		r[n].port = (unsigned)port;
+		r[n].proto = json_string_value(json_object_get(p, "proto"));
+		r[n].state = json_string_value(json_object_get(p, "state"));
+		r[n].reason = json_string_value(json_object_get(p, "reason"));
+		if (r[n].proto != NULL && r[n].state != NULL)
+			n++;
+	}
+	return n;
+}
+
+/* The failed connect-back checks: what to open on this node, and
+ * ephemeral-range-blocked when only the ephemeral range failed. */
+static void inbound(const struct peercheck *pc, unsigned eph_lo,
+                    unsigned eph_hi, struct fw_plan *fw, struct doc *d)
+{
+	const struct peer_verdict *v = &pc->v;
+	struct fw_result r[32];
+	size_t n = port_results(pc->obj, "inbound", r, 32);
+	char what[INET6_ADDRSTRLEN + 32];
+	json_t *ev = NULL;
+
+	/* Through NAT the connect-back reaches the NAT's address, not this
+	 * process: its failures (or a success on whatever listens there)
+	 * say nothing about a firewall here, and opening ports cannot help;
+	 * nat-detected says what can. */
+	if (v->nat == 1)
+		return;
+	snprintf(what, sizeof(what), "connect-back from %s", v->peer_addr);
+	if (fwcmd_plan_results(fw, r, n, eph_lo, eph_hi, what, NULL) < 0)
+		doc_add_error(d, "ports",
+		              "cannot plan the ports to open "
+		              "for peer '%s': too many",
+		              v->peer);
+	if (!fwcmd_ephemeral_only(r, n, eph_lo, eph_hi))
+		return;
+	for (size_t i = 0; i < n; i++)
+		evidence_add(&ev, "connect-back", "%s -> port %u/%s: %s (%s)",
+		             v->peer_addr, r[i].port, r[i].proto, r[i].state,
+		             r[i].reason ? r[i].reason : "?");
+	evidence_add(&ev, PORT_RANGE_PATH, "%u %u", eph_lo, eph_hi);
+	doc_add_finding(d, "ephemeral-range-blocked", -1, ev, NULL,
+	                "%s connects back to this host's fixed port but not "
+	                "to its ephemeral ports %u-%u",
+	                v->peer_addr, eph_lo, eph_hi);
+}
+
+/* The outbound connects: ports_decide's findings, and the failed ones as
+ * ports to open on the peer. */
+static int outbound(const struct peercheck *pc, struct fw_plan *fw,
+                    struct doc *d)
+{
+	const struct peer_verdict *v = &pc->v;
+	const struct ports_run *r = &pc->out;
+	struct ports_target t = {v->peer,        r->addr,
+	                         r->responder,   r->peer_lo,
+	                         r->peer_hi,     r->next_hop,
+	                         r->neigh_state, r->no_host};
+	struct fw_result fr[32];
+	char what[300];
+	size_t n = 0;
+
+	if (ports_decide(d, &t, r->out, r->nout, NULL, 0) < 0) {
+		doc_add_error(d, "ports", "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < r->nout && n < 32; i++)
+		if (r->out[i].state != PORT_UNKNOWN)
+			fr[n++] = (struct fw_result){
+			    r->out[i].port,
+			    r->out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
+			    portscan_state_name(&r->out[i]), r->out[i].reason};
+	snprintf(what, sizeof(what), "outbound from this node to %s",
+	         v->peer_addr);
+	if (fwcmd_plan_results(fw, fr, n, r->peer_lo, r->peer_hi, what,
+	                       v->peer_addr) < 0)
+		doc_add_error(d, "ports",
+		              "cannot plan the ports to open "
+		              "for peer '%s': too many",
+		              v->peer);
+	return 0;
+}
+
+/* See peerdecide.h. */
+int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
+                     unsigned eph_hi, struct fw_plan *fw, struct doc *d)
+{
+	if (pc->obj == NULL || pc->rc != 0)
+		return 0;
+	inbound(pc, eph_lo, eph_hi, fw, d);
+	return pc->out_ran ? outbound(pc, fw, d) : 0;
+}
+
+/* See peerdecide.h. */
+int peercheck_decide_member(const struct peercheck *pc, const char *member,
+                            unsigned port, struct doc *d)
+{
+	const struct peer_verdict *v = &pc->v;
+	const char *err = json_string_value(json_object_get(pc->obj, "error"));
+	const char *code, *how;
+	char fix[512];
+	json_t *ev = NULL;
+	int e = v->connect_errno;
+
+	if (pc->rc != 1)
+		return 0;
+	if (e == ETIMEDOUT) {
+		code = "port-filtered";
+		how = "time out: a firewall or NAT on the way drops them";
+	} else if (e == ECONNREFUSED) {
+		code = "port-closed";
+		how = "are refused: something between answers for it with a "
+		      "reset";
+	} else if (e == EHOSTUNREACH || e == ENETUNREACH) {
+		code = "host-unreachable";
+		how = "find no route to it";
+	} else {
+		code = "rank-unreachable";
+		how = "get no answer from its responder";
+	}
+	evidence_add(&ev, "connect", "%s -> %s (%s:%u): %s",
+	             v->local_addr[0] ? v->local_addr : "this node", member,
+	             v->peer_addr[0] ? v->peer_addr : "?", port,
+	             err != NULL ? err : "no answer");
+	evidence_add(&ev, "mesh",
+	             "%s joined node 0's rendezvous, so its responder runs "
+	             "on port %u",
+	             member, port);
+	snprintf(fix, sizeof(fix),
+	         "let TCP port %u through from this node to %s (%s): its "
+	         "firewall, a NAT or the routing between drops it; if %s "
+	         "runs in a container behind NAT, run it with host "
+	         "networking",
+	         port, member, v->peer_addr[0] ? v->peer_addr : "?", member);
+	if (doc_add_finding(d, code, -1, ev, fix,
+	                    "connections from this node to %s (%s:%u) %s",
+	                    member, v->peer_addr[0] ? v->peer_addr : "?", port,
+	                    how) < 0 &&
+	    errno == ENOMEM)
+		return -1;
+	return 0;
+}
