@@ -30,6 +30,7 @@ one() {
 	shift
 	_r=$(mktemp -d "$OUT/run.XXXXXX")
 	head -n "$_n" "$MESH_HOSTS" >"$_r/hosts"
+	_ov0=$(overflows)
 	_t0=$(date +%s%N)
 	MESH_WRAP="/usr/bin/time -f %e,%U,%S,%M -o $_r/1.time" mesh_run 1 \
 		"$_r" --hosts "$_r/hosts" --join-timeout 60s -o "$_r/report.txt" \
@@ -47,15 +48,28 @@ one() {
 	_cpu=$(cat "$_r"/*.time | awk -F, 'NF == 4 {c += $2 + $3} END {printf "%.1f", c}')
 	_join=$(jq '[.mesh.members[].join_ms // 0] | max' "$_r/docs/mesh.json")
 	_done=$(jq '[.mesh.members[].result_ms // 0] | max' "$_r/docs/mesh.json")
-	printf '%6d %6d %6d %7s %6d %8s  %s\n' "$_ms" "$_join" \
+	printf '%6d %6d %6d %7s %6d %8s  %s %s\n' "$_ms" "$_join" \
 		$((_done - _join)) "$_cpu" \
 		"$(echo "$_cpu $_n" | awk '{printf "%d", $1 * 1000 / $2}')" \
 		"$(awk -F, 'NF == 4 {print $4}' "$_r/1.time")" \
-		"$(cat "$_r"/*.rc | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
+		"$(cat "$_r"/*.rc | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
+		"$(($(overflows) - _ov0))"
+}
+
+# overflows: how many "neighbor table overflow" lines the kernel has
+# logged. The neighbour table's limit (gc_thresh3) is one for every
+# namespace together: past it no new neighbour is resolved, and probes
+# fail for a reason that is this machine's, not the mesh's.
+overflows() {
+	dmesg 2>/dev/null | grep -c 'neighbor table overflow'
 }
 
 echo "# netprobe mesh, $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)"
-echo "# nodes plan      run wall_ms launch_ms mesh_ms cpu_s cpu_ms/node node0_rss_kb exits"
+thr=$(cat /proc/sys/net/ipv4/neigh/default/gc_thresh3 2>/dev/null || echo 0)
+echo "# neighbour table: $thr entries for all namespaces together (gc_thresh3);"
+echo "# every pair at $MAXN nodes needs about $((MAXN * (MAXN - 1))): past the limit"
+echo "# probes fail for this machine's reason (last column: overflows logged)"
+echo "# nodes plan      run wall_ms launch_ms mesh_ms cpu_s cpu_ms/node node0_rss_kb exits overflows"
 for n in $SIZES; do
 	k=1
 	while [ "$k" -le "$REPEAT" ]; do
