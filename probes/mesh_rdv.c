@@ -4,73 +4,17 @@
  * the join timeout passed, gathers every member's document while node 0
  * probes its own targets, and sends the verdict. One poll loop on the
  * main thread; every wait is bounded. */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "mesh_int.h"
+#include "mesh_rdv.h"
 #include "probe/meshplan.h"
 #include "wire/auth.h"
-
-#define RDV_FRAME_MAX (PROTO_HDR_LEN + PROTO_MAX_PAYLOAD)
-#define RDV_MAX_CONNS (2 * MESH_MAX_NODES)
-#define RDV_CLOSE_US 2000000LL /* a refusal is flushed for this long */
-
-enum rdv_state {
-	RC_NEW = 0, /* the JOIN is in its buffer */
-	RC_AUTH,    /* challenge sent, waiting for the response */
-	RC_IN,      /* a member: waits for the start, then sends results */
-	RC_CLOSING, /* flush what is queued, then close */
-	RC_DEAD,
-};
-
-struct rdv_conn {
-	int fd;
-	enum rdv_state st;
-	char addr[INET6_ADDRSTRLEN];
-	unsigned port;
-	uint8_t *in;
-	size_t nin, incap;
-	uint8_t *out;
-	size_t nout, outoff;
-	const uint8_t *shared; /* the MEMBERS frames, after out */
-	size_t nshared, sharedoff;
-	int member;
-	struct proto_join j;
-	uint8_t nonce[PROTO_NONCE_LEN];
-	uint8_t *doc;
-	uint32_t doctotal, docgot;
-	long long close_by_us;
-};
-
-struct rdv_pending {
-	int fd;
-	struct sockaddr_storage peer;
-	uint8_t *in, *out;
-	size_t nin, nout;
-};
-
-struct mesh_rdv {
-	pthread_mutex_t mu;
-	struct rdv_pending *pend; /* handed over, not yet taken */
-	size_t npend, cappend;
-	int wake[2];
-	struct rdv_conn **c;
-	size_t nc, capc;
-	struct auth_key key;
-	bool have_key;
-	bool started;
-	uint8_t *members; /* the MEMBERS frames, shared by every member */
-	size_t nmembers;
-	struct pollfd *pfd;
-	size_t cappfd;
-};
 
 /* See mesh_int.h: runs on the responder's thread. */
 int mesh_rdv_handoff(void *ctx, int fd, const struct sockaddr_storage *peer,
@@ -137,390 +81,6 @@ int mesh_rdv_init(struct mesh *ms)
 	return 0;
 }
 
-/* See mesh_int.h. */
-void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
-                     const char *fmt, ...)
-{
-	struct mesh_reject *r;
-	va_list ap;
-
-	if (ms->nrejects == ms->caprejects) {
-		size_t cap = ms->caprejects ? 2 * ms->caprejects : 16;
-		void *v;
-
-		if (cap > 4 * MESH_MAX_NODES)
-			return;
-		v = realloc(ms->rejects, cap * sizeof(*ms->rejects));
-		if (v == NULL)
-			return;
-		ms->rejects = v;
-		ms->caprejects = cap;
-	}
-	r = &ms->rejects[ms->nrejects++];
-	snprintf(r->code, sizeof(r->code), "%s", code);
-	snprintf(r->who, sizeof(r->who), "%s", who);
-	va_start(ap, fmt);
-	vsnprintf(r->why, sizeof(r->why), fmt, ap);
-	va_end(ap);
-}
-
-/* Appends a frame to c's queue. Returns 0, or -1 (no memory). */
-static int conn_queue(struct rdv_conn *c, uint8_t type, const void *payload,
-                      size_t len)
-{
-	uint8_t *v = realloc(c->out, c->nout + PROTO_HDR_LEN + len);
-
-	if (v == NULL)
-		return -1;
-	c->out = v;
-	proto_hdr_encode(c->out + c->nout, type, 0, (uint32_t)len);
-	if (len)
-		memcpy(c->out + c->nout + PROTO_HDR_LEN, payload, len);
-	c->nout += PROTO_HDR_LEN + len;
-	return 0;
-}
-
-/* Queues an ERROR and closes c once it is sent (or after a bound). */
-static void conn_refuse(struct rdv_conn *c, unsigned code, const char *msg)
-{
-	struct proto_error e = {.code = (uint16_t)code};
-	uint8_t buf[PROTO_ERRMSG_MAX + 2];
-	int n;
-
-	snprintf(e.msg, sizeof(e.msg), "%s", msg);
-	n = proto_error_encode(&e, buf, sizeof(buf));
-	if (n > 0)
-		conn_queue(c, PROTO_ERROR, buf, (size_t)n);
-	c->st = RC_CLOSING;
-	c->close_by_us = client_now_us() + RDV_CLOSE_US;
-}
-
-/* Who a join says it is, for messages: 'name' (host h) from addr. */
-static void join_who(const struct rdv_conn *c, char *buf, size_t len)
-{
-	if (strcmp(c->j.name, c->j.hostname) == 0 || c->j.hostname[0] == 0)
-		snprintf(buf, len, "'%.120s' from %s", c->j.name, c->addr);
-	else
-		snprintf(buf, len, "'%.120s' (host %.64s) from %s", c->j.name,
-		         c->j.hostname, c->addr);
-}
-
-/* Turns a join away: the node is told why, the mesh document names it. */
-static void reject(struct mesh *ms, struct rdv_conn *c, const char *code,
-                   unsigned err, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-static void reject(struct mesh *ms, struct rdv_conn *c, const char *code,
-                   unsigned err, const char *fmt, ...)
-{
-	char why[320], who[PROTO_MESH_NAME_MAX + 96];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	join_who(c, who, sizeof(who));
-	mesh_reject_add(ms, code, who, "%s", why);
-	/* an entry whose node was turned away (token, list) is not waited
-	 * for; its real owner may still join before the start */
-	if (!ms->rdv->started && c->j.rank < ms->n && c->j.rank > 0 &&
-	    ms->m[c->j.rank].state == PROTO_MS_MISSING &&
-	    strcmp(code, "mesh-node-duplicate") != 0) {
-		ms->m[c->j.rank].state = PROTO_MS_REJECTED;
-		snprintf(ms->m[c->j.rank].why, sizeof(ms->m[c->j.rank].why),
-		         "was turned away: %.200s", why);
-	}
-	if (ms->o.verbose)
-		fprintf(stderr, "netprobe mesh: turned away %s: %s\n", who,
-		        why);
-	conn_refuse(c, err, why);
-}
-
-/* The member list and token agree; the rank is free. Takes the join. */
-static void accept_join(struct mesh *ms, struct rdv_conn *c)
-{
-	struct mesh_member *m = &ms->m[c->j.rank];
-	char obs[INET6_ADDRSTRLEN] = "";
-
-	m->state = PROTO_MS_JOINED;
-	m->port = c->j.port;
-	m->join_us = client_now_us() - ms->t0_us;
-	snprintf(m->hostname, sizeof(m->hostname), "%s", c->j.hostname);
-	snprintf(m->observed, sizeof(m->observed), "%s", c->addr);
-	if (c->j.naddrs > 0)
-		inet_ntop(c->j.addrs[0].family == 6 ? AF_INET6 : AF_INET,
-		          c->j.addrs[0].addr, obs, sizeof(obs));
-	snprintf(m->advertised, sizeof(m->advertised), "%s", obs);
-	if (m->entry[0] == '\0')
-		snprintf(m->target, sizeof(m->target), "%s",
-		         obs[0] ? obs : c->addr);
-	for (uint8_t i = 0; i < c->j.ndups; i++) {
-		struct mesh_member *d;
-
-		if (c->j.dups[i] >= ms->n)
-			continue;
-		d = &ms->m[c->j.dups[i]];
-		if (d->state != PROTO_MS_MISSING)
-			continue;
-		d->state = PROTO_MS_DUPLICATE;
-		d->dup_of = (int)c->j.rank;
-		snprintf(d->why, sizeof(d->why),
-		         "entry %u ('%.80s') names the same node as entry "
-		         "%u ('%.80s')",
-		         c->j.dups[i] + 1, d->entry, c->j.rank + 1, m->entry);
-	}
-	c->member = (int)c->j.rank;
-	c->st = RC_IN;
-	if (ms->o.verbose)
-		fprintf(stderr, "netprobe mesh: rank %u '%s' joined from %s\n",
-		        c->j.rank, c->j.name, c->addr);
-}
-
-/* Checks a JOIN against node 0's view: the same size and list, a rank in
- * the list and not taken, the mesh not started. Returns true when it
- * passes (the token is checked apart). */
-static bool join_fits(struct mesh *ms, struct rdv_conn *c)
-{
-	const struct proto_join *j = &c->j;
-
-	if (ms->rdv->started) {
-		reject(ms, c, "mesh-node-missing", PROTO_E_REJECTED,
-		       "joined %.1f s after node 0 started the mesh (the "
-		       "join timeout is %.0f s)",
-		       (double)mesh_elapsed_ms(ms) / 1e3,
-		       (double)ms->o.join_us / 1e6);
-		if (j->rank < ms->n && j->rank > 0 &&
-		    ms->m[j->rank].state == PROTO_MS_MISSING)
-			snprintf(ms->m[j->rank].why, sizeof(ms->m[j->rank].why),
-			         "joined from %s %.1f s after the mesh "
-			         "started",
-			         c->addr, (double)mesh_elapsed_ms(ms) / 1e3);
-		return false;
-	}
-	if (j->size != ms->n ||
-	    (ms->list_hash && j->list_hash && j->list_hash != ms->list_hash)) {
-		reject(ms, c, "mesh-node-unknown", PROTO_E_REJECTED,
-		       j->size != ms->n
-		           ? "counts %u members where node 0 counts %zu: give "
-		             "every node the same membership"
-		           : "its host list (%u entries) differs from node "
-		             "0's (%zu): give every node the same --hosts",
-		       j->size, ms->n);
-		return false;
-	}
-	if (j->rank == PROTO_MESH_NO_RANK || j->rank >= ms->n) {
-		reject(ms, c, "mesh-node-unknown", PROTO_E_REJECTED,
-		       j->rank == PROTO_MESH_NO_RANK
-		           ? "is not in the host list (%zu entries): add it "
-		             "to --hosts or do not start it"
-		           : "claims rank %zu of a mesh of %zu",
-		       j->rank == PROTO_MESH_NO_RANK ? ms->n : (size_t)j->rank,
-		       ms->n);
-		return false;
-	}
-	if (j->rank == 0 || ms->m[j->rank].state == PROTO_MS_JOINED) {
-		const struct mesh_member *t = &ms->m[j->rank];
-
-		reject(ms, c, "mesh-node-duplicate", PROTO_E_REJECTED,
-		       "claims rank %u, which %s already holds (joined from "
-		       "%s): run one netprobe mesh per node",
-		       j->rank,
-		       j->rank == 0  ? "node 0"
-		       : t->entry[0] ? t->entry
-		                     : t->hostname,
-		       j->rank == 0 ? "this host" : t->observed);
-		return false;
-	}
-	if (ms->m[j->rank].state == PROTO_MS_DUPLICATE) {
-		reject(ms, c, "mesh-node-duplicate", PROTO_E_REJECTED,
-		       "claims entry %u, which repeats entry %d of the list",
-		       j->rank + 1, ms->m[j->rank].dup_of + 1);
-		return false;
-	}
-	return true;
-}
-
-/* JOIN: decoded and checked; with a token, the challenge goes out. */
-static void on_join(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
-                    size_t n)
-{
-	const char *why;
-
-	if (proto_join_decode(p, n, &c->j, &why) < 0) {
-		char m[160];
-
-		snprintf(m, sizeof(m), "bad join from %s: %s", c->addr, why);
-		mesh_reject_add(ms, "mesh-node-unknown", c->addr, "%s", m);
-		conn_refuse(c, PROTO_E_MALFORMED, m);
-		return;
-	}
-	if (ms->rdv->have_key && !(c->j.flags & PROTO_JOIN_TOKEN)) {
-		reject(ms, c, "mesh-token-mismatch", PROTO_E_AUTH_REQUIRED,
-		       "has no token, but node 0 requires one: pass the same "
-		       "--token-file to every node");
-		return;
-	}
-	if (!ms->rdv->have_key && (c->j.flags & PROTO_JOIN_TOKEN)) {
-		reject(ms, c, "mesh-token-mismatch", PROTO_E_REJECTED,
-		       "holds a token, but node 0 has none: pass the same "
-		       "--token-file to every node");
-		return;
-	}
-	if (!join_fits(ms, c))
-		return;
-	if (!ms->rdv->have_key) {
-		accept_join(ms, c);
-		return;
-	}
-	if (auth_nonce(c->nonce) < 0 ||
-	    conn_queue(c, PROTO_AUTH_CHALLENGE, c->nonce, PROTO_NONCE_LEN) <
-	        0) {
-		conn_refuse(c, PROTO_E_INTERNAL, "no random nonce");
-		return;
-	}
-	c->st = RC_AUTH;
-}
-
-/* AUTH_RESPONSE: the token proved, or the join turned away by name. */
-static void on_auth(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
-                    size_t n)
-{
-	uint8_t mac[PROTO_MAC_LEN], want[PROTO_MAC_LEN], ok = 1;
-	const char *why;
-
-	if (proto_fixed_decode(p, n, PROTO_MAC_LEN, mac, &why) < 0 ||
-	    auth_mac(&ms->rdv->key, c->nonce, want) < 0 ||
-	    !auth_mac_equal(mac, want)) {
-		reject(ms, c, "mesh-token-mismatch", PROTO_E_AUTH_FAILED,
-		       "proved a different token than node 0's: pass the "
-		       "same --token-file to every node");
-		return;
-	}
-	/* the rank may have been taken while we waited */
-	if (!join_fits(ms, c))
-		return;
-	if (conn_queue(c, PROTO_AUTH_RESPONSE, &ok, 1) < 0) {
-		conn_refuse(c, PROTO_E_INTERNAL, "out of memory");
-		return;
-	}
-	accept_join(ms, c);
-}
-
-/* RESULT: one slice of the member's document, in order. */
-static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
-                      size_t n)
-{
-	struct mesh_member *m = &ms->m[c->member];
-	struct proto_result r;
-	const char *why;
-
-	if (!ms->rdv->started || m->fate == MESH_FATE_DONE) {
-		why = "a result out of turn";
-		goto bad;
-	}
-	if (proto_result_decode(p, n, &r, &why) < 0)
-		goto bad;
-	if (c->doc == NULL) {
-		c->doc = malloc((size_t)r.total + 1);
-		c->doctotal = r.total;
-		if (c->doc == NULL) {
-			why = "out of memory for its document";
-			goto bad;
-		}
-	}
-	if (r.total != c->doctotal || r.offset != c->docgot) {
-		why = "document slices out of order";
-		goto bad;
-	}
-	memcpy(c->doc + c->docgot, r.data, r.len);
-	c->docgot += (uint32_t)r.len;
-	if (c->docgot < c->doctotal)
-		return;
-	c->doc[c->doctotal] = '\0';
-	m->doc = (char *)c->doc;
-	m->doclen = c->doctotal;
-	c->doc = NULL;
-	m->fate = MESH_FATE_DONE;
-	m->done_us = client_now_us() - ms->t0_us;
-	if (ms->o.verbose)
-		fprintf(stderr,
-		        "netprobe mesh: document of rank %d (%zu bytes) in "
-		        "after %.1f s\n",
-		        c->member, m->doclen, (double)m->done_us / 1e6);
-	return;
-bad:
-	m->fate = MESH_FATE_DIED;
-	snprintf(m->why, sizeof(m->why), "sent %s", why);
-	conn_refuse(c, PROTO_E_MALFORMED, why);
-}
-
-/* Handles every whole frame in c's buffer. */
-static void conn_frames(struct mesh *ms, struct rdv_conn *c)
-{
-	size_t off = 0;
-
-	while (c->st != RC_CLOSING && c->nin - off >= PROTO_HDR_LEN) {
-		struct proto_hdr h;
-		const uint8_t *p = c->in + off + PROTO_HDR_LEN;
-		const char *why;
-
-		if (proto_hdr_decode(c->in + off, c->nin - off, &h, &why) < 0) {
-			if (c->member >= 0 &&
-			    ms->m[c->member].fate == MESH_FATE_NONE) {
-				ms->m[c->member].fate = MESH_FATE_DIED;
-				snprintf(ms->m[c->member].why,
-				         sizeof(ms->m[c->member].why),
-				         "sent a bad frame: %s", why);
-			}
-			conn_refuse(c, PROTO_E_MALFORMED, why);
-			break;
-		}
-		if (c->nin - off < PROTO_HDR_LEN + h.length)
-			break;
-		if (c->st == RC_NEW && h.type == PROTO_JOIN)
-			on_join(ms, c, p, h.length);
-		else if (c->st == RC_AUTH && h.type == PROTO_AUTH_RESPONSE)
-			on_auth(ms, c, p, h.length);
-		else if (c->st == RC_IN && h.type == PROTO_RESULT)
-			on_result(ms, c, p, h.length);
-		else if (c->st == RC_IN && h.type == PROTO_ECHO)
-			conn_queue(c, PROTO_ECHO_REPLY, p, h.length);
-		else
-			conn_refuse(c, PROTO_E_UNSUPPORTED,
-			            "unexpected frame in the rendezvous");
-		off += PROTO_HDR_LEN + h.length;
-	}
-	memmove(c->in, c->in + off, c->nin - off);
-	c->nin -= off;
-	/* a thousand members must not each keep a 64 KiB buffer */
-	if (c->nin == 0 && c->incap > 16384) {
-		free(c->in);
-		c->in = NULL;
-		c->incap = 0;
-	}
-}
-
-/* The connection ended: a member without its document died. */
-static void conn_gone(struct mesh *ms, struct rdv_conn *c, const char *how)
-{
-	if (c->member >= 0 && ms->m[c->member].fate == MESH_FATE_NONE) {
-		struct mesh_member *m = &ms->m[c->member];
-
-		m->fate = MESH_FATE_DIED;
-		snprintf(m->why, sizeof(m->why),
-		         "joined, then its connection to node 0 %s %.1f s "
-		         "into the mesh, before it sent its results",
-		         how, (double)mesh_elapsed_ms(ms) / 1e3);
-		if (ms->o.verbose)
-			fprintf(stderr, "netprobe mesh: rank %d: %s\n",
-			        c->member, m->why);
-	}
-	if (c->fd >= 0)
-		close(c->fd);
-	c->fd = -1;
-	c->st = RC_DEAD;
-}
-
 /* Reads what c's socket holds. */
 static void conn_read(struct mesh *ms, struct rdv_conn *c)
 {
@@ -535,7 +95,7 @@ static void conn_read(struct mesh *ms, struct rdv_conn *c)
 				cap = RDV_FRAME_MAX + 4096;
 			v = cap > c->incap ? realloc(c->in, cap) : NULL;
 			if (v == NULL && c->incap == c->nin) {
-				conn_gone(ms, c, "ran out of memory");
+				rdv_conn_gone(ms, c, "ran out of memory");
 				return;
 			}
 			if (v != NULL) {
@@ -546,75 +106,17 @@ static void conn_read(struct mesh *ms, struct rdv_conn *c)
 		r = recv(c->fd, c->in + c->nin, c->incap - c->nin,
 		         MSG_DONTWAIT);
 		if (r == 0) {
-			conn_gone(ms, c, "closed");
+			rdv_conn_gone(ms, c, "closed");
 			return;
 		}
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR)
-				conn_gone(ms, c, "was reset");
+				rdv_conn_gone(ms, c, "was reset");
 			return;
 		}
 		c->nin += (size_t)r;
 		if (c->st != RC_CLOSING)
-			conn_frames(ms, c);
-	}
-}
-
-/* Sends what is queued: c's own frames, then the shared members. */
-static void conn_write(struct mesh *ms, struct rdv_conn *c)
-{
-	while (c->st != RC_DEAD) {
-		const uint8_t *p;
-		size_t n;
-		ssize_t w;
-
-		if (c->outoff < c->nout) {
-			p = c->out + c->outoff;
-			n = c->nout - c->outoff;
-		} else if (c->sharedoff < c->nshared) {
-			p = c->shared + c->sharedoff;
-			n = c->nshared - c->sharedoff;
-		} else {
-			break;
-		}
-		w = send(c->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (w < 0) {
-			if (errno != EAGAIN && errno != EINTR)
-				conn_gone(ms, c, "was reset");
-			return;
-		}
-		if (c->outoff < c->nout)
-			c->outoff += (size_t)w;
-		else
-			c->sharedoff += (size_t)w;
-	}
-	if (c->outoff == c->nout)
-		c->outoff = c->nout = 0;
-}
-
-/* True when c has bytes to send. */
-static bool conn_pending(const struct rdv_conn *c)
-{
-	return c->outoff < c->nout || c->sharedoff < c->nshared;
-}
-
-/* The numeric address of a peer, IPv4-mapped IPv6 shown as IPv4. */
-static void peer_addr(const struct sockaddr_storage *ss, char *out, size_t len)
-{
-	snprintf(out, len, "?");
-	if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const void *)ss;
-
-		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
-			inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12], out,
-			          (socklen_t)len);
-		else
-			inet_ntop(AF_INET6, &s6->sin6_addr, out,
-			          (socklen_t)len);
-	} else if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *s4 = (const void *)ss;
-
-		inet_ntop(AF_INET, &s4->sin_addr, out, (socklen_t)len);
+			rdv_conn_frames(ms, c);
 	}
 }
 
@@ -651,36 +153,16 @@ static void take_pending(struct mesh *ms)
 		}
 		c->fd = p->fd;
 		c->member = -1;
-		peer_addr(&p->peer, c->addr, sizeof(c->addr));
+		rdv_peer_addr(&p->peer, c->addr, sizeof(c->addr));
 		c->in = p->in;
 		c->nin = c->incap = p->nin;
 		c->out = p->out;
 		c->nout = p->nout;
 		r->c[r->nc++] = c;
-		conn_frames(ms, c);
+		rdv_conn_frames(ms, c);
 	}
 	r->npend = 0;
 	pthread_mutex_unlock(&r->mu);
-}
-
-/* Frees connections that ended. */
-static void reap(struct mesh_rdv *r)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < r->nc; i++) {
-		struct rdv_conn *c = r->c[i];
-
-		if (c->st != RC_DEAD) {
-			r->c[k++] = c;
-			continue;
-		}
-		free(c->in);
-		free(c->out);
-		free(c->doc);
-		free(c);
-	}
-	r->nc = k;
 }
 
 /* One round of the loop: new connections, then at most max_ms of
@@ -705,8 +187,8 @@ static void rdv_poll(struct mesh *ms, int max_ms)
 		struct rdv_conn *c = r->c[i];
 
 		r->pfd[n++] = (struct pollfd){
-		    c->fd, (short)(POLLIN | (conn_pending(c) ? POLLOUT : 0)),
-		    0};
+		    c->fd,
+		    (short)(POLLIN | (rdv_conn_pending(c) ? POLLOUT : 0)), 0};
 	}
 	if (poll(r->pfd, n, max_ms) < 0 && errno != EINTR)
 		return;
@@ -716,19 +198,19 @@ static void rdv_poll(struct mesh *ms, int max_ms)
 		short ev = r->pfd[i + 1].revents;
 
 		if (c->st != RC_DEAD && (ev & POLLOUT))
-			conn_write(ms, c);
+			rdv_conn_write(ms, c);
 		if (c->st != RC_DEAD && (ev & (POLLIN | POLLHUP | POLLERR)))
 			conn_read(ms, c);
-		if (c->st != RC_DEAD && conn_pending(c))
-			conn_write(ms, c);
+		if (c->st != RC_DEAD && rdv_conn_pending(c))
+			rdv_conn_write(ms, c);
 		if (c->st == RC_CLOSING &&
-		    (!conn_pending(c) || now > c->close_by_us)) {
+		    (!rdv_conn_pending(c) || now > c->close_by_us)) {
 			close(c->fd);
 			c->fd = -1;
 			c->st = RC_DEAD;
 		}
 	}
-	reap(r);
+	rdv_reap(r);
 }
 
 /* True when every entry that should join has. */
@@ -858,7 +340,7 @@ static int rdv_start(struct mesh *ms)
 		st.index = (uint32_t)c->member;
 		len = proto_mesh_start_encode(&st, buf, sizeof(buf));
 		if (len < 0 ||
-		    conn_queue(c, PROTO_MESH_START, buf, (size_t)len) < 0)
+		    rdv_conn_queue(c, PROTO_MESH_START, buf, (size_t)len) < 0)
 			return -1;
 		c->shared = r->members;
 		c->nshared = r->nmembers;
@@ -908,7 +390,8 @@ static void send_verdicts(struct mesh *ms, int status)
 	len = proto_verdict_encode(&v, buf, sizeof(buf));
 	for (size_t i = 0; i < r->nc && len > 0; i++)
 		if (r->c[i]->st == RC_IN) {
-			conn_queue(r->c[i], PROTO_VERDICT, buf, (size_t)len);
+			rdv_conn_queue(r->c[i], PROTO_VERDICT, buf,
+			               (size_t)len);
 			r->c[i]->st = RC_CLOSING;
 			r->c[i]->close_by_us = end;
 		}
@@ -962,7 +445,7 @@ void mesh_rdv_free(struct mesh *ms)
 			close(r->c[i]->fd);
 		r->c[i]->st = RC_DEAD;
 	}
-	reap(r);
+	rdv_reap(r);
 	for (size_t i = 0; i < r->npend; i++) {
 		close(r->pend[i].fd);
 		free(r->pend[i].in);
