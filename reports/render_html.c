@@ -325,20 +325,53 @@ static void setting_row(const struct out *o, const json_t *s)
 	out_f(o, "</td></tr>\n");
 }
 
-/* Export lines for every node, then per node, then every setting in a
- * table with its reason. */
+/* True when two scopes export the same names and values, in order: one
+ * block then serves both nodes. */
+static bool same_exports(const struct rm_scope *a, const struct rm_scope *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;; i++, j++) {
+		while (i < a->settings.n &&
+		       rj_str(a->settings.v[i], "value") == NULL)
+			i++;
+		while (j < b->settings.n &&
+		       rj_str(b->settings.v[j], "value") == NULL)
+			j++;
+		if (i == a->settings.n || j == b->settings.n)
+			return i == a->settings.n && j == b->settings.n;
+		if (strcmp(rj_str(a->settings.v[i], "name"),
+		           rj_str(b->settings.v[j], "name")) != 0 ||
+		    strcmp(rj_str(a->settings.v[i], "value"),
+		           rj_str(b->settings.v[j], "value")) != 0)
+			return false;
+	}
+}
+
+/* Export lines for every node, then per node (nodes that export the
+ * same lines share one block: 14 nodes on lan0 are one block, not 14),
+ * then every setting in a table with its reason. */
 static void settings(void *o, const struct rm_settings *st)
 {
 	out_f(o, "<h3>Environment, every node</h3>\n");
 	if (st->scopes[0].nvalues == 0)
 		out_f(o, "<p>No cluster-wide value: set them per "
-			 "node.</p>\n");
+		         "node.</p>\n");
 	exports(o, &st->scopes[0]);
 	for (size_t j = 1; j < st->nscopes; j++) {
-		out_f(o,
-		      "<h3>Environment on <span class=\"node\">%s</span>"
-		      "</h3>\n",
-		      st->scopes[j].node);
+		bool done = false;
+
+		for (size_t k = 1; k < j && !done; k++)
+			done = same_exports(&st->scopes[k], &st->scopes[j]);
+		if (done || st->scopes[j].nvalues == 0)
+			continue;
+		out_f(o, "<h3>Environment on");
+		for (size_t k = j; k < st->nscopes; k++)
+			if (k == j ||
+			    same_exports(&st->scopes[j], &st->scopes[k]))
+				out_f(o, " <span class=\"node\">%s</span>",
+				      st->scopes[k].node);
+		out_f(o, "</h3>\n");
 		exports(o, &st->scopes[j]);
 	}
 	/* the blocks above are what to do; why each, folded */
