@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include "wire/auth.h"
 #include "wire/client.h"
 
 /* Records a failure in c and returns -1, so that callers can return it. */
@@ -50,5 +51,19 @@ int client_recv_frame(struct np_client *c, size_t *len, long long deadline_us);
  * a pipelined heartbeat. Returns the reply's payload length, or -1. */
 ssize_t client_call(struct np_client *c, uint8_t type, size_t len,
                     uint8_t want);
+
+/* client_auth.c: loads the token into k, with the usual message when it
+ * cannot. Returns 0, or -1. */
+int client_auth_load(struct np_client *c, const char *token_file,
+		     struct auth_key *k);
+
+/* Reads the challenge of n bytes in c->buf and writes the response's MAC
+ * where its payload goes. Returns 0, or -1. */
+int client_auth_sign(struct np_client *c, const struct auth_key *k,
+		     ssize_t n);
+
+/* Reads the reply of n bytes to the response; authenticated when it says
+ * so. Returns 0, or -1. */
+int client_auth_check(struct np_client *c, ssize_t n);
 
 #endif

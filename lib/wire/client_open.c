@@ -52,42 +52,18 @@ int client_hello(struct np_client *c)
 static int client_auth(struct np_client *c, const char *token_file)
 {
 	struct auth_key k;
-	uint8_t nonce[PROTO_NONCE_LEN], ok;
-	const char *why;
 	ssize_t n;
 	int rc = -1;
 
-	if (auth_load(token_file, &k) < 0)
-		return client_fail(c, CLIENT_E_USAGE,
-		                   "cannot read token file '%s': "
-		                   "%s",
-		                   token_file,
-		                   errno == EINVAL
-		                       ? "needs one line of 8 to 256 bytes"
-		                       : strerror(errno));
+	if (client_auth_load(c, token_file, &k) < 0)
+		return -1;
 	n = client_call(c, PROTO_AUTH_CHALLENGE, 0, PROTO_AUTH_CHALLENGE);
-	if (n < 0)
+	if (n < 0 || client_auth_sign(c, &k, n) < 0)
 		goto out;
-	if (proto_fixed_decode(c->buf + PROTO_HDR_LEN, (size_t)n,
-	                       PROTO_NONCE_LEN, nonce, &why) < 0) {
-		client_fail(c, CLIENT_E_PROTOCOL, "bad challenge: %s", why);
-		goto out;
-	}
-	if (auth_mac(&k, nonce, c->buf + PROTO_HDR_LEN) < 0) {
-		client_fail(c, CLIENT_E_IO, "hmac failed");
-		goto out;
-	}
 	n = client_call(c, PROTO_AUTH_RESPONSE, PROTO_MAC_LEN,
-	                PROTO_AUTH_RESPONSE);
-	if (n < 0)
+			PROTO_AUTH_RESPONSE);
+	if (n < 0 || client_auth_check(c, n) < 0)
 		goto out;
-	if (proto_fixed_decode(c->buf + PROTO_HDR_LEN, (size_t)n, 1, &ok,
-	                       &why) < 0 ||
-	    ok != 1) {
-		client_fail(c, CLIENT_E_PROTOCOL, "bad authentication reply");
-		goto out;
-	}
-	c->authed = true;
 	rc = 0;
 out:
 	explicit_bzero(&k, sizeof(k));
