@@ -62,6 +62,11 @@ lab_hosts() {
 	printf '%s\n' "$@" >"/etc/netns/$_ns/hosts"
 }
 
+# jqv FILTER: jq -r FILTER over the JSON document a lab keeps in $J.
+jqv() {
+	printf '%s\n' "$J" | jq -r "$1"
+}
+
 # lab_wait TRIES CMD...: retries CMD every 0.1 s, at most TRIES times.
 lab_wait() {
 	_tries=$1

@@ -15,10 +15,6 @@ T=$(mktemp -d)
 trap 'kill $SV1 $SV2 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
 SV1="" SV2=""
 
-jqv() {
-	printf '%s\n' "$J" | jq -r "$1"
-}
-
 lab_ns W lan
 lab_ns H pve
 lab_ns C ct101

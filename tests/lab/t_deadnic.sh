@@ -14,10 +14,6 @@ T=$(mktemp -d)
 trap 'kill $SV 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
 SV=""
 
-jqv() {
-	printf '%s\n' "$J" | jq -r "$1"
-}
-
 lab_ns L larch
 lab_ns A aspen
 lab_ns F fabric

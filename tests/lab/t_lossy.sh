@@ -14,9 +14,6 @@ trap 'kill $SV_PID 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
 SV_PID=""
 
 # jqv FILTER: FILTER applied to the JSON in $J.
-jqv() {
-	printf '%s\n' "$J" | jq -r "$1"
-}
 
 lab_ns Q quill
 lab_ns S sable

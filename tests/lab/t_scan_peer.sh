@@ -35,9 +35,6 @@ NFT
 }
 
 # jqv FILTER: FILTER applied to the JSON in $J.
-jqv() {
-	printf '%s\n' "$J" | jq -r "$1"
-}
 
 lab_ns SW sw
 lab_ns A a
