@@ -185,6 +185,9 @@ static void next_command(const struct explain_hit *h, char *buf,
 		snprintf(buf, len, "on the rank-0 node: netprobe scan --rank0");
 	else if (strcmp(id, "gloo-no-address") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces");
+	else if (strcmp(id, "nccl-ib-no-device") == 0)
+		snprintf(buf, len, "on the node that wrote the log: netprobe "
+			 "explain FILE (it counts /sys/class/infiniband)");
 	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
 		snprintf(buf, len, "on this node: netprobe ifaces");
 	else if (strcmp(id, "nccl-system-error") == 0)

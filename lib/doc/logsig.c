@@ -139,7 +139,7 @@ static const struct logsig table[] = {
 	{"nccl-ib-no-device", "NCCL", "src/transport/net_ib.cc ncclIbInit "
 	 "(src/transport/net_ib/init.cc from 2.28)", "2.12-2.30",
 	 "NET/IB : No device found", "NET/IB : No device found", "",
-	 "ib-device-missing", NULL,
+	 NULL, "ib-device-missing",
 	 "NCCL found no RDMA device and fell back to sockets", 0,
 	 "node1:812:812 [0] NCCL INFO NET/IB : No device found."},
 	{"nccl-ibv-nomem", "NCCL", "src/misc/ibvwrap.cc IBV_*_CHECK_ERRNO",
@@ -281,8 +281,8 @@ static const struct logsig table[] = {
 	{"torch-store-listen", "torch",
 	 "torch/csrc/distributed/c10d/socket.cpp SocketListenOp",
 	 "torch 2.0-2.6", "failed to listen",
-	 "server socket has failed to (bind|listen) to .*port: ([0-9]+).*"
-	 "(EADDRINUSE|EADDRNOTAVAIL)", ",port,err", NULL,
+	 "server socket has failed to (bind|listen)[^.]*\\. port: "
+	 "([0-9]+).*(EADDRINUSE|EADDRNOTAVAIL)", ",port,err", NULL,
 	 "listener-loopback-only,hostname-unbindable",
 	 "the TCPStore server could not listen on MASTER_PORT", 0,
 	 "torch.distributed.DistNetworkError: The server socket has failed "
