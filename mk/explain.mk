@@ -9,6 +9,7 @@ CHECK_TARGETS += check-explain
 
 check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/run.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 
 bench-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh bench/explain/run.sh

@@ -405,8 +405,9 @@ void explain_apply_measured(struct explain_result *r,
 			f = measured_index(ms->found, ms->nfound, c->codes[k]);
 		if (f >= 0) {
 			if (c->open) {
-				snprintf(c->codes[0], sizeof(c->codes[0]), "%s",
-					 c->codes[k - 1]);
+				if (k > 1)
+					memmove(c->codes[0], c->codes[k - 1],
+						sizeof(c->codes[0]));
 				c->ncodes = 1;
 				c->open = false;
 			}
