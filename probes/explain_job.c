@@ -1,5 +1,8 @@
 /* netprobe explain --job: the hung job's state from NCCL's RAS service
  * (NCCL 2.24+), and the nodes of the ranks it names as peers to probe. */
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +12,38 @@
 #include "explain_int.h"
 #include "probe/ras.h"
 
-#define RAS_CONNECT_MS 2000
+#define RAS_CONNECT_MS 1500
+
+/* True when node is one of this host's own addresses: RAS names nodes by
+ * address, and this node needs no probe toward itself. */
+static bool is_local_addr(const char *node)
+{
+	struct ifaddrs *ifa, *i;
+	char buf[INET6_ADDRSTRLEN];
+	bool local = false;
+
+	if (getifaddrs(&ifa) < 0)
+		return false;
+	for (i = ifa; i && !local; i = i->ifa_next) {
+		const void *a;
+
+		if (i->ifa_addr == NULL)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET)
+			a = &((struct sockaddr_in *)(void *)i->ifa_addr)
+				     ->sin_addr;
+		else if (i->ifa_addr->sa_family == AF_INET6)
+			a = &((struct sockaddr_in6 *)(void *)i->ifa_addr)
+				     ->sin6_addr;
+		else
+			continue;
+		if (inet_ntop(i->ifa_addr->sa_family, a, buf, sizeof(buf)) &&
+		    strcmp(buf, node) == 0)
+			local = true;
+	}
+	freeifaddrs(ifa);
+	return local;
+}
 
 int explain_job(struct explain_run *r)
 {
@@ -40,7 +74,8 @@ int explain_job(struct explain_run *r)
 	for (size_t i = 0; i < r->ras.nprocs; i++) {
 		const char *node = r->ras.procs[i].node;
 		bool dup = node[0] == '\0' || strcmp(node, self) == 0 ||
-			   strcmp(node, "localhost") == 0;
+			   strcmp(node, "localhost") == 0 ||
+			   is_local_addr(node);
 
 		for (int j = 0; j < r->njob_nodes && !dup; j++)
 			dup = strcmp(r->job_nodes[j], node) == 0;

@@ -208,6 +208,18 @@ static void print_text(const struct explain_run *r)
 	if (r->lg.nhits > shown)
 		printf("  ... %zu more matches (--json lists them all)\n",
 		       r->lg.nhits - shown);
+	for (size_t i = 0; !r->ras_tried && i < r->lg.nhits; i++) {
+		const char *a = logmatch_field(&r->lg.hits[i].m, "ras_addr");
+		const char *p = logmatch_field(&r->lg.hits[i].m, "ras_port");
+
+		if (a && p) {
+			printf("  the job's NCCL RAS service listened at %s:%s: "
+			       "if the job still hangs, run on its node: "
+			       "netprobe explain --job --ras %s:%s\n", a, p,
+			       a, p);
+			break;
+		}
+	}
 	if (r->lg.matched == 0)
 		printf("  no known failure signature in the log: run "
 		       "`netprobe scan` on the failing node\n");

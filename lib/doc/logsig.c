@@ -205,6 +205,24 @@ static const struct logsig table[] = {
 	 "a setting NCCL read from the environment", LOGSIG_FACT,
 	 "node1:812:812 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment "
 	 "to eth0"},
+	{"nccl-ib-plugin-failed", "NCCL", "src/plugin/net.cc "
+	 "ncclNetPluginInit", "2.24-2.30", "Failed to initialize NET plugin",
+	 "Failed to initialize NET plugin (IB|[A-Za-z_]+)", "plugin", NULL,
+	 "ib-device-missing",
+	 "NCCL could not start its RDMA transport and fell back", 0,
+	 "vm:700:700 [0] NCCL INFO Failed to initialize NET plugin IB"},
+	{"nccl-using-network", "NCCL", "src/init.cc initTransportsRank",
+	 "2.12-2.30", "Using network ", "NCCL INFO Using network "
+	 "([A-Za-z_]+)", "transport", NULL, NULL,
+	 "the network transport NCCL uses", LOGSIG_FACT,
+	 "vm:700:700 [0] NCCL INFO Using network Socket"},
+	{"nccl-ras-client-listen", "NCCL", "src/ras/client_support.cc "
+	 "rasClientInitSocket", "2.24-2.30", "RAS client listening socket",
+	 "RAS client listening socket at " NCCL_ADDR, "ras_addr,ras_port",
+	 NULL, NULL, "where the job's RAS service answers (--job)",
+	 LOGSIG_FACT,
+	 "vm:700:700 [0] NCCL INFO RAS client listening socket at "
+	 "127.0.0.1<28028>"},
 	/* Gloo (pytorch/gloo). */
 	{"gloo-connect-refused", "Gloo", "gloo/transport/tcp/pair.cc "
 	 "Pair::connect", "torch 1.8-2.6", "Connection refused",
@@ -324,7 +342,7 @@ static const struct logsig table[] = {
 	 "has been marked dead",
 	 "node id: ([0-9a-f]+) and address: ([0-9a-fA-F.:]+) .*has been "
 	 "marked dead", "node_id,addr", NULL,
-	 "inbound-blocked,rank-unreachable",
+	 "inbound-blocked,nat-detected,container-bridge-nat,rank-unreachable",
 	 "the head's health checks to a node failed", LOGSIG_PEER,
 	 "(raylet) The node with node id: 5f1e2d3c4b5a and address: "
 	 "172.17.0.3 and node name: 172.17.0.3 has been marked dead because "
@@ -349,6 +367,12 @@ static const struct logsig table[] = {
 	 "a node could not reach the head's GCS port", LOGSIG_PEER,
 	 "[2026-11-20 10:00:00,123 E 812 812] gcs_client.cc:203: Failed to "
 	 "connect to GCS at address 10.231.0.1:6379 within 5 seconds."},
+	{"ray-start-address", "Ray", "python/ray/scripts/scripts.py start",
+	 "ray 1.0-2.40", "ray start --address",
+	 "ray start --address=['\"]?([0-9a-fA-F.:]+):([0-9]+)", "addr,port",
+	 NULL, NULL, "the head a Ray node joins (probed as a peer)",
+	 LOGSIG_FACT | LOGSIG_PEER,
+	 "  ray start --address='10.231.0.1:6379'"},
 	/* Open MPI (ompi/opal/mca/btl/tcp). */
 	{"ompi-btl-connect", "Open MPI",
 	 "opal/mca/btl/tcp/btl_tcp_endpoint.c "

@@ -159,8 +159,11 @@ static ssize_t read_until(int fd, char *buf, size_t cap, bool line,
 	return (ssize_t)n;
 }
 
-int ras_query(const char *host, const char *port, int timeout_ms,
-	      int coll_timeout_s, char **answer, char *why, size_t wlen)
+/* One connection: handshake, timeout, status. Returns 0, -1 on a
+ * failure, or 1 when the handshake timed out (worth another try). */
+static int ras_query_once(const char *host, const char *port, int timeout_ms,
+			  int coll_timeout_s, char **answer, char *why,
+			  size_t wlen)
 {
 	struct addrinfo hints = {0}, *res = NULL;
 	char line[256], *buf = NULL;
@@ -190,6 +193,7 @@ int ras_query(const char *host, const char *port, int timeout_ms,
 	    read_until(fd, line, sizeof(line), true, deadline) <= 0) {
 		snprintf(why, wlen, "%s:%s: no answer to the handshake: %s",
 			 host, port, strerror(errno ? errno : EPROTO));
+		rc = errno == ETIMEDOUT ? 1 : -1;
 		goto out;
 	}
 	if (strncasecmp(line, "SERVER PROTOCOL ", 16) != 0) {
@@ -224,4 +228,23 @@ out:
 	free(buf);
 	close(fd);
 	return rc;
+}
+
+/* Every NCCL process of a node listens on the client port (SO_REUSEPORT),
+ * so a connection may land on a stopped one that never answers: like
+ * NCCL's own ncclras, try again, each new connection hashed anew. */
+int ras_query(const char *host, const char *port, int timeout_ms,
+	      int coll_timeout_s, char **answer, char *why, size_t wlen)
+{
+	int rc = -1;
+
+	for (int i = 0; i < RAS_TRIES; i++) {
+		rc = ras_query_once(host, port, timeout_ms, coll_timeout_s,
+				    answer, why, wlen);
+		if (rc <= 0)
+			return rc;
+	}
+	snprintf(why + strlen(why), wlen - strlen(why), " (%d tries)",
+		 RAS_TRIES);
+	return -1;
 }

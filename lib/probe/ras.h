@@ -11,6 +11,7 @@
 #define RAS_DEFAULT_PORT 28028
 #define RAS_PROTOCOL 2
 #define RAS_MAX_ANSWER (1024 * 1024)
+#define RAS_TRIES 6 /* connections tried when a handshake times out */
 
 /* Splits "HOST:PORT", "[V6]:PORT", "HOST" or ":PORT" (NCCL_RAS_ADDR's
  * forms) into host and port, localhost and 28028 where absent. Returns 0,
@@ -21,7 +22,8 @@ int ras_addr_split(const char *spec, char *host, size_t hlen, char *port,
 /* Connects within timeout_ms, shakes hands, asks for the verbose status
  * with NCCL's own collection bounded to coll_timeout_s, and reads the
  * answer (at most RAS_MAX_ANSWER bytes, within coll_timeout_s plus a
- * margin) into a malloc'd NUL-terminated *answer. Returns 0, or -1 with
+ * margin) into a malloc'd NUL-terminated *answer; a handshake that
+ * times out is tried again, RAS_TRIES connections in all. Returns 0, or -1 with
  * why filled ("connect to localhost:28028: Connection refused"). */
 int ras_query(const char *host, const char *port, int timeout_ms,
 	      int coll_timeout_s, char **answer, char *why, size_t wlen);
