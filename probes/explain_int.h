@@ -56,6 +56,10 @@ void explain_measure(struct explain_run *r);
  * answered, -1 when none did (r->ras_why says why). */
 int explain_job(struct explain_run *r);
 
+/* explain_job.c: true when addr is one of this host's own addresses (no
+ * probe toward itself). */
+bool explain_is_local_addr(const char *addr);
+
 /* explain_out.c: builds the document and writes text or JSON. Returns 0,
  * or -1 when writing failed. */
 int explain_emit(struct explain_run *r);

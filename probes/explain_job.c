@@ -16,7 +16,7 @@
 
 /* True when node is one of this host's own addresses: RAS names nodes by
  * address, and this node needs no probe toward itself. */
-static bool is_local_addr(const char *node)
+bool explain_is_local_addr(const char *node)
 {
 	struct ifaddrs *ifa, *i;
 	char buf[INET6_ADDRSTRLEN];
@@ -75,7 +75,7 @@ int explain_job(struct explain_run *r)
 		const char *node = r->ras.procs[i].node;
 		bool dup = node[0] == '\0' || strcmp(node, self) == 0 ||
 			   strcmp(node, "localhost") == 0 ||
-			   is_local_addr(node);
+			   explain_is_local_addr(node);
 
 		for (int j = 0; j < r->njob_nodes && !dup; j++)
 			dup = strcmp(r->job_nodes[j], node) == 0;

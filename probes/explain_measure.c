@@ -191,6 +191,7 @@ static size_t log_peers(struct explain_run *r, const char **out, size_t cap)
 
 		if (!(h->m.sig->flags & LOGSIG_PEER) || a == NULL ||
 		    (cls && strcmp(cls, "loopback") == 0) ||
+		    explain_is_local_addr(a) ||
 		    strchr(a, '%') != NULL)
 			continue;
 		for (size_t j = 0; j < n && !dup; j++)
@@ -249,8 +250,12 @@ static void run_scan(struct explain_run *r)
 		const char *code = json_string_value(json_object_get(f, "code"));
 		const char *sum =
 			json_string_value(json_object_get(f, "summary"));
+		const char *sev =
+			json_string_value(json_object_get(f, "severity"));
 
-		if (code && strncmp(code, "port-", 5) != 0)
+		/* info is a guess the measurement overruled: not a fault */
+		if (code && strncmp(code, "port-", 5) != 0 && sev &&
+		    strcmp(sev, "info") != 0)
 			found(r, code, sum);
 	}
 	note(r, "local scan: %zu finding(s)%s", json_array_size(s->d.findings),
