@@ -20,9 +20,8 @@ static const struct cli_opt explain_optv[] = {
 	 "explain from the log alone: measure nothing here", false},
 	{O_JOB, 0, "job", CLI_FLAG, NULL, NULL,
 	 "ask the running job's NCCL RAS service (NCCL 2.24+)", false},
-	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT",
-	 "NCCL_RAS_ADDR, else localhost:28028", "the RAS service to ask",
-	 false},
+	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
+	 "the RAS service to ask", false},
 	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
 	 "how long NCCL may collect from its ranks", false},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
@@ -35,6 +34,7 @@ static const struct cli_cmd explain_cmd = {
 	"Find the cause of a failure in a log, and prove it on this node.",
 	explain_optv, sizeof(explain_optv) / sizeof(explain_optv[0]),
 	"With no FILE and no --job, the log is read from standard input.\n"
+	"Without --ras and NCCL_RAS_ADDR, --job asks localhost:28028.\n"
 	"Exit status: 0 no cause found, 1 a cause found, 2 could not run.\n",
 };
 
@@ -110,7 +110,9 @@ static int verdict(const struct explain_run *r)
 {
 	if (r->o.job && r->o.nfiles == 0 && !r->ras_answered)
 		return 2;
-	if (r->d.nfault > 0 || r->d.nwarning > 0)
+	/* no RAS answering is said (a warning) but is no fault found */
+	if (r->d.nfault > 0 ||
+	    r->d.nwarning > (r->ras_tried && !r->ras_answered ? 1 : 0))
 		return 1;
 	return 0;
 }

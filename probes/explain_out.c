@@ -56,13 +56,15 @@ static json_t *log_json(const struct explain_run *r)
 
 static json_t *job_json(const struct explain_run *r)
 {
-	json_t *procs = json_array(), *comms = json_array();
 	static const char *const kind[] = {"dead", "unresponsive",
 					   "missing-rank"};
+	json_t *procs, *comms;
 
 	if (!r->ras_answered)
 		return json_pack("{s:s,s:b,s:s}", "ras", r->ras_addr,
 				 "answered", 0, "why", r->ras_why);
+	procs = json_array();
+	comms = json_array();
 	for (size_t i = 0; procs && i < r->ras.nprocs; i++) {
 		const struct ras_proc *p = &r->ras.procs[i];
 

@@ -143,7 +143,7 @@ static const struct finding_def catalogue[] = {
 	 "NCCL's RAS service names ranks that do not answer",
 	 "look at the named process on the named node: stopped, hung or "
 	 "dead; then probe that node (netprobe scan --peer NODE)"},
-	{"nccl-ras-unavailable", SEV_INFO,
+	{"nccl-ras-unavailable", SEV_WARNING,
 	 "no NCCL RAS service answered",
 	 "run the job with NCCL 2.24 or later and NCCL_RAS_ENABLE unset or 1;"
 	 " pass NCCL_RAS_ADDR's address with --ras"},

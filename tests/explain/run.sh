@@ -28,5 +28,17 @@ for log in "$dir"/*.log; do
 		fail=$((fail + 1))
 	fi
 done
+# netprobe report reads an explain document as it reads a scan
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$NETPROBE" explain --no-probe --json "$dir/gloo-127011.log" >"$tmp/e.json"
+"$NETPROBE" report --format json "$tmp/e.json" >"$tmp/r.json" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q hostname-loopback "$tmp/r.json"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL report of an explain document (exit $rc)"
+	fail=$((fail + 1))
+fi
 echo "explain corpus: $pass passed, $fail failed"
 [ "$fail" = 0 ]

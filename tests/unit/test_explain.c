@@ -208,7 +208,7 @@ static int fake_listen(unsigned short *port)
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(listen(fd, 1), 0);
+	ck_assert_int_eq(listen(fd, 8), 0);
 	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &al), 0);
 	*port = ntohs(a.sin_port);
 	return fd;
@@ -262,6 +262,25 @@ START_TEST(ras_client_nobody)
 }
 END_TEST
 
+/* A process stopped by SIGSTOP keeps its listening socket: the kernel
+ * completes the handshake, nothing answers. Every try times out, and the
+ * reason says how many were made. */
+START_TEST(ras_client_silent)
+{
+	unsigned short port;
+	char ps[16], why[256], *ans = NULL;
+	int lfd = fake_listen(&port);
+
+	snprintf(ps, sizeof(ps), "%u", port);
+	ck_assert_int_eq(ras_query("127.0.0.1", ps, 100, 1, &ans, why,
+				   sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no answer to the handshake"));
+	ck_assert_ptr_nonnull(strstr(why, "(6 tries)"));
+	ck_assert_ptr_null(ans);
+	close(lfd);
+}
+END_TEST
+
 Suite *suite_explain(void)
 {
 	Suite *s = suite_create("explain");
@@ -274,6 +293,7 @@ Suite *suite_explain(void)
 	tcase_add_test(tc, ras_addr_forms);
 	tcase_add_test(tc, ras_client_fake_service);
 	tcase_add_test(tc, ras_client_nobody);
+	tcase_add_test(tc, ras_client_silent);
 	suite_add_tcase(s, tc);
 	return s;
 }
