@@ -12,7 +12,7 @@
 #include "explain_int.h"
 
 enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
-       O_SYSROOT, O_RASTIMEOUT };
+       O_SYSROOT, O_RASTIMEOUT, O_SIGS };
 
 static const struct cli_opt explain_optv[] = {
 	CLI_OPT_JSON(O_JSON),
@@ -26,6 +26,8 @@ static const struct cli_opt explain_optv[] = {
 	 "how long NCCL may collect from its ranks", false},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},
+	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
+	 "list the known message forms and exit", false},
 	CLI_OPT_HELP,
 };
 
@@ -58,6 +60,9 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 			return 1;
 		case O_JSON:
 			o->json = true;
+			break;
+		case O_SIGS:
+			o->list = true;
 			break;
 		case O_NOPROBE:
 			o->no_probe = true;
@@ -93,6 +98,41 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 	if (o->nfiles == 0 && !o->job)
 		o->files[o->nfiles++] = "-";
 	return 0;
+}
+
+/* --signatures: the table, one row per message form, as text or JSON. */
+static int list_signatures(bool json)
+{
+	size_t n;
+	const struct logsig *t = logsig_table(&n);
+	json_t *a = json ? json_array() : NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (a != NULL) {
+			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,"
+				"s:s,s:s,s:s,s:s}", "id", t[i].id, "framework",
+				t[i].framework, "source", t[i].source,
+				"versions", t[i].versions, "regex",
+				t[i].regex, "codes", t[i].codes ? t[i].codes
+				: "", "open", t[i].maybe ? t[i].maybe : "",
+				"example", t[i].example));
+			continue;
+		}
+		printf("%-30s %-10s %-14s %s\n  %s\n", t[i].id,
+		       t[i].framework, t[i].versions, t[i].source,
+		       t[i].meaning);
+		if (t[i].codes)
+			printf("  proves: %s\n", t[i].codes);
+		if (t[i].maybe)
+			printf("  leaves open: %s\n", t[i].maybe);
+	}
+	if (a != NULL) {
+		rc = json_dumpf(a, stdout, JSON_INDENT(2)) < 0 ? -1 : 0;
+		putchar('\n');
+		json_decref(a);
+	}
+	return rc;
 }
 
 static void run_free(struct explain_run *r)
@@ -131,6 +171,11 @@ int cmd_explain(int argc, char **argv)
 	if (rc != 0) {
 		free(r);
 		return rc == 1 ? 0 : 2;
+	}
+	if (r->o.list) {
+		rc = list_signatures(r->o.json) < 0 ? 2 : 0;
+		free(r);
+		return rc;
 	}
 	rc = 2;
 	if (doc_init(&r->d, "netprobe", "explain") < 0) {

@@ -16,7 +16,7 @@
 #define EXPLAIN_MAX_FILES 64
 
 struct explain_opts {
-	bool json, no_probe, job;
+	bool json, no_probe, job, list;
 	const char *sysroot;
 	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */
 	int ras_timeout_s;
