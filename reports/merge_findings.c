@@ -53,6 +53,13 @@ static const struct {
 	{"mesh-token-mismatch", "mesh"},
 	{"mesh-node-died", "mesh"},
 	{"mesh-node-duplicate", "mesh"},
+	/* netprobe explain (issue 26) */
+	{"ib-device-missing", "rdma"},
+	{"memlock-limit", "rdma"},
+	{"neighbour-table-overflow", "kernel"},
+	{"conntrack-table-full", "kernel"},
+	{"nccl-rank-unresponsive", "nccl"},
+	{"nccl-ras-unavailable", "nccl"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */

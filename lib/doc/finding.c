@@ -120,6 +120,33 @@ static const struct finding_def catalogue[] = {
 	{"mesh-node-duplicate", SEV_WARNING,
 	 "one node is listed twice, or two processes claim one node",
 	 "list each node once; run one netprobe mesh per node"},
+	/* netprobe explain (issue 26): causes a log names that the catalogue
+	 * had no code for, and the RAS service's answers. */
+	{"ib-device-missing", SEV_WARNING,
+	 "no RDMA device is visible: NCCL falls back to TCP sockets",
+	 "pass the devices into the container (--device=/dev/infiniband, the "
+	 "RDMA device plugin in Kubernetes) or load the driver on the host"},
+	{"memlock-limit", SEV_FAULT,
+	 "the locked-memory limit is too low to register RDMA memory",
+	 "raise it to unlimited: docker run --ulimit memlock=-1:-1, or "
+	 "'* - memlock unlimited' in /etc/security/limits.conf and "
+	 "LimitMEMLOCK=infinity in the unit"},
+	{"neighbour-table-overflow", SEV_FAULT,
+	 "the kernel's neighbour table is full: new peers go unresolved",
+	 "sysctl -w net.ipv4.neigh.default.gc_thresh3=16384 "
+	 "net.ipv4.neigh.default.gc_thresh2=8192"},
+	{"conntrack-table-full", SEV_FAULT,
+	 "the conntrack table is full: new connections are dropped",
+	 "sysctl -w net.netfilter.nf_conntrack_max=1048576, or exempt the "
+	 "training traffic from conntrack"},
+	{"nccl-rank-unresponsive", SEV_FAULT,
+	 "NCCL's RAS service names ranks that do not answer",
+	 "look at the named process on the named node: stopped, hung or "
+	 "dead; then probe that node (netprobe scan --peer NODE)"},
+	{"nccl-ras-unavailable", SEV_WARNING,
+	 "no NCCL RAS service answered",
+	 "run the job with NCCL 2.24 or later and NCCL_RAS_ENABLE unset or 1;"
+	 " pass NCCL_RAS_ADDR's address with --ras"},
 };
 
 /* Linear search: the table is short and looked up rarely. */
