@@ -1,63 +1,178 @@
-/* Encoders and decoders of the mesh rendezvous payloads (protocol version
- * 2): network byte order, explicit lengths, every read checked. */
+/* Payload codecs of the mesh rendezvous (protocol version 2): one field
+ * table per message (proto_codec.h), walked by pf_encode and pf_decode. */
 #include "wire/proto_mesh.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire/proto_rw.h"
+#include "wire/proto_codec.h"
 
-/* An address: u8 family (4 or 6), then 4 or 16 bytes. */
-static void w_addr(struct wr *w, const struct proto_mesh_addr *a)
+/* JOIN: u32 rank, u32 size, u32 list_hash, u16 port, u8 flags, str8 name,
+ * str8 hostname, u8 naddrs, addresses (u8 family 4 or 6, then 4 or 16
+ * bytes), u8 ndups, u32 dups. */
+#define JO(f) offsetof(struct proto_join, f)
+#define JO_A(f) (JO(addrs) + offsetof(struct proto_mesh_addr, f))
+static const struct pf_field join_addr_f[] = {
+    {.kind = PF_U8,
+     .off = JO_A(family),
+     .stride = sizeof(struct proto_mesh_addr),
+     .chk = {PF_EITHER(4, 6, "bad address family", PF_BOTH)}},
+    {.kind = PF_ADDR,
+     .off = JO_A(addr),
+     .stride = sizeof(struct proto_mesh_addr),
+     .ref = JO_A(family),
+     .refk = PF_U8},
+};
+static const struct pf_field join_dup_f[] = {
+    {.kind = PF_U32, .off = JO(dups), .stride = sizeof(uint32_t)},
+};
+static const struct pf_field join_f[] = {
+    {.kind = PF_U32, .off = JO(rank)},
+    {.kind = PF_U32,
+     .off = JO(size),
+     .chk = {PF_MIN(1, "mesh size 0", PF_BOTH)}},
+    {.kind = PF_U32, .off = JO(list_hash)},
+    {.kind = PF_U16, .off = JO(port), .chk = {PF_MIN(1, "port 0", PF_BOTH)}},
+    {.kind = PF_U8,
+     .off = JO(flags),
+     .chk = {PF_MASK(PROTO_JOIN_TOKEN, "unknown join flags", PF_DEC)}},
+    {.kind = PF_STR8,
+     .off = JO(name),
+     .max = PROTO_MESH_NAME_MAX,
+     .chk = {PF_MIN(1, "empty name", PF_BOTH)}},
+    {.kind = PF_STR8, .off = JO(hostname), .max = PROTO_MESH_HOST_MAX},
+    {.kind = PF_U8,
+     .off = JO(naddrs),
+     .chk = {PF_MAX(PROTO_MESH_ADDRS, "too many addresses", PF_BOTH)}},
+    {.kind = PF_ARRAY,
+     .ref = JO(naddrs),
+     .refk = PF_U8,
+     .max = PROTO_MESH_ADDRS,
+     .sub = join_addr_f,
+     .nsub = PF_LEN(join_addr_f)},
+    {.kind = PF_U8,
+     .off = JO(ndups),
+     .chk = {PF_MAX(PROTO_MESH_DUPS, "too many duplicate entries", PF_BOTH)}},
+    {.kind = PF_ARRAY,
+     .ref = JO(ndups),
+     .refk = PF_U8,
+     .max = PROTO_MESH_DUPS,
+     .sub = join_dup_f,
+     .nsub = PF_LEN(join_dup_f)},
+};
+
+/* A node does not list its own rank among its duplicates (received). */
+static int join_check(const void *v, bool send, const char **why)
 {
-	if (a->family != 4 && a->family != 6) {
-		w->bad = true;
-		return;
-	}
-	w_u8(w, a->family);
-	w_bytes(w, a->addr, a->family == 4 ? 4 : 16);
-}
+	const struct proto_join *m = v;
 
-/* Reads an address; a family other than 4 or 6 is malformed. */
-static int r_addr(struct rd *r, struct proto_mesh_addr *a, const char **why)
-{
-	const uint8_t *q;
-
-	memset(a, 0, sizeof(*a));
-	a->family = r_u8(r);
-	if (!r->bad && a->family != 4 && a->family != 6) {
-		*why = "bad address family";
-		return -1;
-	}
-	q = r_bytes(r, a->family == 6 ? 16 : 4);
-	if (q != NULL)
-		memcpy(a->addr, q, a->family == 6 ? 16 : 4);
+	for (uint8_t i = 0; !send && i < m->ndups; i++)
+		if (m->dups[i] == m->rank) {
+			*why = "duplicate entry equals the rank";
+			return -1;
+		}
 	return 0;
 }
 
-/* JOIN: u32 rank, u32 size, u32 list_hash, u16 port, u8 flags, str8 name,
- * str8 hostname, u8 naddrs, addresses, u8 ndups, u32 dups. */
+/* MESH_START: u32 members, u32 index, u32 pair_limit, u32 probe_ms, u32
+ * result_ms, u16 concurrency, u8 flags, str8 ports. */
+#define MS(f) offsetof(struct proto_mesh_start, f)
+static const struct pf_field mesh_start_f[] = {
+    {.kind = PF_U32,
+     .off = MS(members),
+     .chk = {PF_MIN(1, "no members", PF_BOTH)}},
+    {.kind = PF_U32,
+     .off = MS(index),
+     .ref = MS(members),
+     .refk = PF_U32,
+     .chk = {PF_LT_REF("index out of range", PF_BOTH)}},
+    {.kind = PF_U32, .off = MS(pair_limit)},
+    {.kind = PF_U32, .off = MS(probe_ms)},
+    {.kind = PF_U32, .off = MS(result_ms)},
+    {.kind = PF_U16,
+     .off = MS(concurrency),
+     .chk = {PF_MIN(1, "concurrency 0", PF_BOTH)}},
+    {.kind = PF_U8,
+     .off = MS(flags),
+     .chk = {PF_MASK(PROTO_START_QUICK, "unknown start flags", PF_DEC)}},
+    {.kind = PF_STR8, .off = MS(ports), .max = PROTO_MESH_PORTS_MAX},
+};
+
+/* One member of MEMBERS: u32 rank, u8 state, u16 port, str8 name, str8
+ * target; element i of an array of struct proto_member. */
+#define ME(f) offsetof(struct proto_member, f)
+static const struct pf_field member_f[] = {
+    {.kind = PF_U32, .off = ME(rank), .stride = sizeof(struct proto_member)},
+    {.kind = PF_U8,
+     .off = ME(state),
+     .stride = sizeof(struct proto_member),
+     .chk = {PF_MAX(PROTO_MS_MAX, "unknown member state", PF_BOTH)}},
+    {.kind = PF_U16, .off = ME(port), .stride = sizeof(struct proto_member)},
+    {.kind = PF_STR8,
+     .off = ME(name),
+     .stride = sizeof(struct proto_member),
+     .max = PROTO_MESH_NAME_MAX,
+     .chk = {PF_MIN(1, "empty member name", PF_BOTH)}},
+    {.kind = PF_STR8,
+     .off = ME(target),
+     .stride = sizeof(struct proto_member),
+     .max = PROTO_MESH_NAME_MAX},
+};
+
+/* RESULT: u32 total, u32 offset, then the slice to the payload's end. */
+#define RE(f) offsetof(struct proto_result, f)
+static const struct pf_field result_f[] = {
+    {.kind = PF_U32,
+     .off = RE(total),
+     .chk = {PF_MIN(1, "empty document", PF_BOTH),
+             PF_MAX(PROTO_MESH_DOC_MAX, "document too large", PF_BOTH)}},
+    {.kind = PF_U32, .off = RE(offset)},
+    {.kind = PF_TAIL_BYTES,
+     .off = RE(data),
+     .ref = RE(len),
+     .refk = PF_SIZE,
+     .chk = {PF_MIN(1, "empty slice", PF_BOTH),
+             PF_MAX(PROTO_MESH_CHUNK, "slice too large", PF_BOTH)}},
+};
+
+/* The slice lies inside the document. */
+static int result_check(const void *v, bool send, const char **why)
+{
+	const struct proto_result *m = v;
+
+	(void)send;
+	if (m->offset > m->total || m->len > m->total - m->offset) {
+		*why = "slice past the document's end";
+		return -1;
+	}
+	return 0;
+}
+
+/* VERDICT: u8 status, str8 message. */
+#define VE(f) offsetof(struct proto_verdict, f)
+static const struct pf_field verdict_f[] = {
+    {.kind = PF_U8,
+     .off = VE(status),
+     .chk = {PF_MAX(2, "exit status above 2", PF_BOTH)}},
+    {.kind = PF_STR8, .off = VE(msg), .max = PROTO_MESH_MSG_MAX},
+};
+
+static const struct pf_msg join_m = {
+    join_f, PF_LEN(join_f), sizeof(struct proto_join), join_check, false};
+static const struct pf_msg mesh_start_m = {mesh_start_f, PF_LEN(mesh_start_f),
+                                           sizeof(struct proto_mesh_start),
+                                           NULL, false};
+static const struct pf_msg result_m = {result_f, PF_LEN(result_f),
+                                       sizeof(struct proto_result),
+                                       result_check, false};
+static const struct pf_msg verdict_m = {
+    verdict_f, PF_LEN(verdict_f), sizeof(struct proto_verdict), NULL, false};
+
+/* See proto_mesh.h: the table's walk, refusing what a peer would. */
 int proto_join_encode(const struct proto_join *m, uint8_t *buf, size_t cap)
 {
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->size == 0 || m->port == 0 || m->name[0] == '\0' ||
-	    m->naddrs > PROTO_MESH_ADDRS || m->ndups > PROTO_MESH_DUPS)
-		return -1;
-	w_u32(&w, m->rank);
-	w_u32(&w, m->size);
-	w_u32(&w, m->list_hash);
-	w_u16(&w, m->port);
-	w_u8(&w, m->flags);
-	w_str8(&w, m->name, PROTO_MESH_NAME_MAX);
-	w_str8(&w, m->hostname, PROTO_MESH_HOST_MAX);
-	w_u8(&w, m->naddrs);
-	for (uint8_t i = 0; i < m->naddrs; i++)
-		w_addr(&w, &m->addrs[i]);
-	w_u8(&w, m->ndups);
-	for (uint8_t i = 0; i < m->ndups; i++)
-		w_u32(&w, m->dups[i]);
-	return w_done(&w);
+	return pf_encode(&join_m, m, buf, cap);
 }
 
 /* Rejects size or port 0, an empty name, unknown flags, too many
@@ -65,68 +180,14 @@ int proto_join_encode(const struct proto_join *m, uint8_t *buf, size_t cap)
 int proto_join_decode(const uint8_t *p, size_t len, struct proto_join *m,
                       const char **why)
 {
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->rank = r_u32(&r);
-	m->size = r_u32(&r);
-	m->list_hash = r_u32(&r);
-	m->port = r_u16(&r);
-	m->flags = r_u8(&r);
-	if (r_str8(&r, m->name, PROTO_MESH_NAME_MAX, why) < 0 ||
-	    r_str8(&r, m->hostname, PROTO_MESH_HOST_MAX, why) < 0)
-		return -1;
-	if (m->size == 0 || m->port == 0 || m->name[0] == '\0') {
-		*why = m->size == 0   ? "mesh size 0"
-		       : m->port == 0 ? "port 0"
-		                      : "empty name";
-		return -1;
-	}
-	if (m->flags & ~PROTO_JOIN_TOKEN) {
-		*why = "unknown join flags";
-		return -1;
-	}
-	m->naddrs = r_u8(&r);
-	if (m->naddrs > PROTO_MESH_ADDRS) {
-		*why = "too many addresses";
-		return -1;
-	}
-	for (uint8_t i = 0; i < m->naddrs; i++)
-		if (r_addr(&r, &m->addrs[i], why) < 0)
-			return -1;
-	m->ndups = r_u8(&r);
-	if (m->ndups > PROTO_MESH_DUPS) {
-		*why = "too many duplicate entries";
-		return -1;
-	}
-	for (uint8_t i = 0; i < m->ndups; i++) {
-		m->dups[i] = r_u32(&r);
-		if (!r.bad && m->dups[i] == m->rank) {
-			*why = "duplicate entry equals the rank";
-			return -1;
-		}
-	}
-	return r_end(&r, why);
+	return pf_decode(&join_m, p, len, m, why);
 }
 
-/* MESH_START: u32 members, u32 index, u32 pair_limit, u32 probe_ms, u32
- * result_ms, u16 concurrency, u8 flags, str8 ports. */
+/* See proto_mesh.h: the table's walk, refusing what a peer would. */
 int proto_mesh_start_encode(const struct proto_mesh_start *m, uint8_t *buf,
                             size_t cap)
 {
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->members == 0 || m->index >= m->members || m->concurrency == 0)
-		return -1;
-	w_u32(&w, m->members);
-	w_u32(&w, m->index);
-	w_u32(&w, m->pair_limit);
-	w_u32(&w, m->probe_ms);
-	w_u32(&w, m->result_ms);
-	w_u16(&w, m->concurrency);
-	w_u8(&w, m->flags);
-	w_str8(&w, m->ports, PROTO_MESH_PORTS_MAX);
-	return w_done(&w);
+	return pf_encode(&mesh_start_m, m, buf, cap);
 }
 
 /* Rejects no members, an index outside them, concurrency 0 and unknown
@@ -134,31 +195,7 @@ int proto_mesh_start_encode(const struct proto_mesh_start *m, uint8_t *buf,
 int proto_mesh_start_decode(const uint8_t *p, size_t len,
                             struct proto_mesh_start *m, const char **why)
 {
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->members = r_u32(&r);
-	m->index = r_u32(&r);
-	m->pair_limit = r_u32(&r);
-	m->probe_ms = r_u32(&r);
-	m->result_ms = r_u32(&r);
-	m->concurrency = r_u16(&r);
-	m->flags = r_u8(&r);
-	if (r_str8(&r, m->ports, PROTO_MESH_PORTS_MAX, why) < 0)
-		return -1;
-	if (m->members == 0 || m->index >= m->members) {
-		*why = m->members == 0 ? "no members" : "index out of range";
-		return -1;
-	}
-	if (m->concurrency == 0) {
-		*why = "concurrency 0";
-		return -1;
-	}
-	if (m->flags & ~PROTO_START_QUICK) {
-		*why = "unknown start flags";
-		return -1;
-	}
-	return r_end(&r, why);
+	return pf_decode(&mesh_start_m, p, len, m, why);
 }
 
 /* See proto_mesh.h: u32 rank, u8 state, u16 port, str8 name, str8
@@ -169,7 +206,7 @@ size_t proto_member_size(const struct proto_member *m)
 	       strnlen(m->target, PROTO_MESH_NAME_MAX + 1);
 }
 
-/* MEMBERS: u32 first, u16 n, then n members. */
+/* MEMBERS: u32 first, u16 n, then n members by member_f. */
 int proto_members_encode(uint32_t first, const struct proto_member *m, size_t n,
                          uint8_t *buf, size_t cap)
 {
@@ -179,15 +216,9 @@ int proto_members_encode(uint32_t first, const struct proto_member *m, size_t n,
 		return -1;
 	w_u32(&w, first);
 	w_u16(&w, (uint16_t)n);
-	for (size_t i = 0; i < n; i++) {
-		if (m[i].state > PROTO_MS_MAX || m[i].name[0] == '\0')
+	for (size_t i = 0; i < n; i++)
+		if (pf_write(&w, member_f, PF_LEN(member_f), m, i) < 0)
 			return -1;
-		w_u32(&w, m[i].rank);
-		w_u8(&w, m[i].state);
-		w_u16(&w, m[i].port);
-		w_str8(&w, m[i].name, PROTO_MESH_NAME_MAX);
-		w_str8(&w, m[i].target, PROTO_MESH_NAME_MAX);
-	}
 	return w_done(&w);
 }
 
@@ -212,20 +243,11 @@ int proto_members_decode(const uint8_t *p, size_t len, uint32_t *first,
 		return -1;
 	}
 	for (uint16_t i = 0; i < k; i++) {
-		struct proto_member *m = &out[i];
+		const struct proto_member *m = &out[i];
 
-		memset(m, 0, sizeof(*m));
-		m->rank = r_u32(&r);
-		m->state = r_u8(&r);
-		m->port = r_u16(&r);
-		if (r_str8(&r, m->name, PROTO_MESH_NAME_MAX, why) < 0 ||
-		    r_str8(&r, m->target, PROTO_MESH_NAME_MAX, why) < 0)
+		memset(&out[i], 0, sizeof(out[i]));
+		if (pf_read(&r, member_f, PF_LEN(member_f), out, i, why) < 0)
 			return -1;
-		if (m->state > PROTO_MS_MAX || m->name[0] == '\0') {
-			*why = m->name[0] == '\0' ? "empty member name"
-			                          : "unknown member state";
-			return -1;
-		}
 		if (m->state == PROTO_MS_JOINED &&
 		    (m->port == 0 || m->target[0] == '\0')) {
 			*why = "joined member without port or target";
@@ -242,75 +264,30 @@ int proto_members_decode(const uint8_t *p, size_t len, uint32_t *first,
 int proto_result_encode(uint32_t total, uint32_t offset, const void *data,
                         size_t len, uint8_t *buf, size_t cap)
 {
-	struct wr w = {buf, cap, 0, false};
+	struct proto_result m = {total, offset, data, len};
 
-	if (total == 0 || total > PROTO_MESH_DOC_MAX || len == 0 ||
-	    len > PROTO_MESH_CHUNK || offset > total || len > total - offset)
-		return -1;
-	w_u32(&w, total);
-	w_u32(&w, offset);
-	w_bytes(&w, data, len);
-	return w_done(&w);
+	return pf_encode(&result_m, &m, buf, cap);
 }
 
 /* Rejects an empty or oversized document and a slice past its end. */
 int proto_result_decode(const uint8_t *p, size_t len, struct proto_result *m,
                         const char **why)
 {
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->total = r_u32(&r);
-	m->offset = r_u32(&r);
-	if (r.bad) {
-		*why = "truncated payload";
-		return -1;
-	}
-	m->len = len - r.off;
-	m->data = p + r.off;
-	if (m->total == 0 || m->total > PROTO_MESH_DOC_MAX) {
-		*why = m->total == 0 ? "empty document" : "document too large";
-		return -1;
-	}
-	if (m->len == 0 || m->len > PROTO_MESH_CHUNK) {
-		*why = m->len == 0 ? "empty slice" : "slice too large";
-		return -1;
-	}
-	if (m->offset > m->total || m->len > m->total - m->offset) {
-		*why = "slice past the document's end";
-		return -1;
-	}
-	return 0;
+	return pf_decode(&result_m, p, len, m, why);
 }
 
-/* VERDICT: u8 status, str8 message. */
+/* See proto_mesh.h: the table's walk, refusing what a peer would. */
 int proto_verdict_encode(const struct proto_verdict *m, uint8_t *buf,
                          size_t cap)
 {
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->status > 2)
-		return -1;
-	w_u8(&w, m->status);
-	w_str8(&w, m->msg, PROTO_MESH_MSG_MAX);
-	return w_done(&w);
+	return pf_encode(&verdict_m, m, buf, cap);
 }
 
 /* Rejects a status other than 0, 1 or 2. */
 int proto_verdict_decode(const uint8_t *p, size_t len, struct proto_verdict *m,
                          const char **why)
 {
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->status = r_u8(&r);
-	if (r_str8(&r, m->msg, PROTO_MESH_MSG_MAX, why) < 0)
-		return -1;
-	if (m->status > 2) {
-		*why = "exit status above 2";
-		return -1;
-	}
-	return r_end(&r, why);
+	return pf_decode(&verdict_m, p, len, m, why);
 }
 
 /* See proto_mesh.h. */
