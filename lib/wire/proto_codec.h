@@ -83,29 +83,47 @@ struct pf_msg {
 #define PF_BOTH true
 
 /* The checks as table cells: .chk = {PF_MIN(1, "port 0", PF_DEC)}. */
-#define PF_MIN(v, why, who)                                                    \
+/* clang-format off */
+#define PF_MIN(v, why, who) {PF_R_MIN, (who), (v), 0, (why)}
+#define PF_MAX(v, why, who) {PF_R_MAX, (who), (v), 0, (why)}
+#define PF_EITHER(x, y, why, who) {PF_R_EITHER, (who), (x), (y), (why)}
+#define PF_MASK(v, why, who) {PF_R_MASK, (who), (v), 0, (why)}
+#define PF_LT_REF(why, who) {PF_R_LT_REF, (who), 0, 0, (why)}
+#define PF_GE_REF(why, who) {PF_R_GE_REF, (who), 0, 0, (why)}
+
+/* Table rows: a number, a string (n bytes at most), a number of element
+ * 0 of an array (step to the next), an array of n at most whose count is
+ * the number of kind ck at c; the _C forms end in one or two checks. */
+#define PF_NUM(k, o) {.kind = (k), .off = (o)}
+#define PF_NUM_C(k, o, ...) {.kind = (k), .off = (o), .chk = {__VA_ARGS__}}
+#define PF_STR(o, n) {.kind = PF_STR8, .off = (o), .max = (n)}
+#define PF_STR_C(o, n, ...) \
+	{.kind = PF_STR8, .off = (o), .max = (n), .chk = {__VA_ARGS__}}
+#define PF_EL(k, o, step) {.kind = (k), .off = (o), .stride = (step)}
+#define PF_EL_C(k, o, step, ...) \
+	{.kind = (k), .off = (o), .stride = (step), .chk = {__VA_ARGS__}}
+#define PF_ARR(c, ck, n, elems) \
+	{.kind = PF_ARRAY, .ref = (c), .refk = (ck), .max = (n), \
+	 .sub = (elems), .nsub = PF_LEN(elems)}
+/* A number checked against the number of kind rk at r (PF_LT_REF...). */
+#define PF_REF_C(k, o, r, rk, ...) \
+	{.kind = (k), .off = (o), .ref = (r), .refk = (rk), \
+	 .chk = {__VA_ARGS__}}
+/* A message: its rows, its struct, a check of the whole or NULL. */
+#define PF_MSG(rows, T, whole) {rows, PF_LEN(rows), sizeof(T), whole, false}
+/* clang-format on */
+
+/* proto_NAME_encode and proto_NAME_decode of struct T by the table NAME_m
+ * (see proto_msg.h for what they return). */
+#define PF_CODEC(name, T)                                                      \
+	int proto_##name##_encode(const T *m, uint8_t *buf, size_t cap)        \
 	{                                                                      \
-		PF_R_MIN, (who), (v), 0, (why)                                 \
-	}
-#define PF_MAX(v, why, who)                                                    \
+		return pf_encode(&name##_m, m, buf, cap);                      \
+	}                                                                      \
+	int proto_##name##_decode(const uint8_t *p, size_t len, T *m,          \
+	                          const char **why)                            \
 	{                                                                      \
-		PF_R_MAX, (who), (v), 0, (why)                                 \
-	}
-#define PF_EITHER(x, y, why, who)                                              \
-	{                                                                      \
-		PF_R_EITHER, (who), (x), (y), (why)                            \
-	}
-#define PF_MASK(v, why, who)                                                   \
-	{                                                                      \
-		PF_R_MASK, (who), (v), 0, (why)                                \
-	}
-#define PF_LT_REF(why, who)                                                    \
-	{                                                                      \
-		PF_R_LT_REF, (who), 0, 0, (why)                                \
-	}
-#define PF_GE_REF(why, who)                                                    \
-	{                                                                      \
-		PF_R_GE_REF, (who), 0, 0, (why)                                \
+		return pf_decode(&name##_m, p, len, m, why);                   \
 	}
 
 /* Writes the fields of element i of the struct at m. Returns 0, or -1

@@ -13,53 +13,32 @@
  * bytes), u8 ndups, u32 dups. */
 #define JO(f) offsetof(struct proto_join, f)
 #define JO_A(f) (JO(addrs) + offsetof(struct proto_mesh_addr, f))
+#define JO_STEP sizeof(struct proto_mesh_addr)
 static const struct pf_field join_addr_f[] = {
-    {.kind = PF_U8,
-     .off = JO_A(family),
-     .stride = sizeof(struct proto_mesh_addr),
-     .chk = {PF_EITHER(4, 6, "bad address family", PF_BOTH)}},
+    PF_EL_C(PF_U8, JO_A(family), JO_STEP,
+            PF_EITHER(4, 6, "bad address family", PF_BOTH)),
     {.kind = PF_ADDR,
      .off = JO_A(addr),
-     .stride = sizeof(struct proto_mesh_addr),
+     .stride = JO_STEP,
      .ref = JO_A(family),
      .refk = PF_U8},
 };
-static const struct pf_field join_dup_f[] = {
-    {.kind = PF_U32, .off = JO(dups), .stride = sizeof(uint32_t)},
-};
+static const struct pf_field join_dup_f[] = {PF_EL(PF_U32, JO(dups), 4)};
 static const struct pf_field join_f[] = {
-    {.kind = PF_U32, .off = JO(rank)},
-    {.kind = PF_U32,
-     .off = JO(size),
-     .chk = {PF_MIN(1, "mesh size 0", PF_BOTH)}},
-    {.kind = PF_U32, .off = JO(list_hash)},
-    {.kind = PF_U16, .off = JO(port), .chk = {PF_MIN(1, "port 0", PF_BOTH)}},
-    {.kind = PF_U8,
-     .off = JO(flags),
-     .chk = {PF_MASK(PROTO_JOIN_TOKEN, "unknown join flags", PF_DEC)}},
-    {.kind = PF_STR8,
-     .off = JO(name),
-     .max = PROTO_MESH_NAME_MAX,
-     .chk = {PF_MIN(1, "empty name", PF_BOTH)}},
-    {.kind = PF_STR8, .off = JO(hostname), .max = PROTO_MESH_HOST_MAX},
-    {.kind = PF_U8,
-     .off = JO(naddrs),
-     .chk = {PF_MAX(PROTO_MESH_ADDRS, "too many addresses", PF_BOTH)}},
-    {.kind = PF_ARRAY,
-     .ref = JO(naddrs),
-     .refk = PF_U8,
-     .max = PROTO_MESH_ADDRS,
-     .sub = join_addr_f,
-     .nsub = PF_LEN(join_addr_f)},
-    {.kind = PF_U8,
-     .off = JO(ndups),
-     .chk = {PF_MAX(PROTO_MESH_DUPS, "too many duplicate entries", PF_BOTH)}},
-    {.kind = PF_ARRAY,
-     .ref = JO(ndups),
-     .refk = PF_U8,
-     .max = PROTO_MESH_DUPS,
-     .sub = join_dup_f,
-     .nsub = PF_LEN(join_dup_f)},
+    PF_NUM(PF_U32, JO(rank)),
+    PF_NUM_C(PF_U32, JO(size), PF_MIN(1, "mesh size 0", PF_BOTH)),
+    PF_NUM(PF_U32, JO(list_hash)),
+    PF_NUM_C(PF_U16, JO(port), PF_MIN(1, "port 0", PF_BOTH)),
+    PF_NUM_C(PF_U8, JO(flags),
+             PF_MASK(PROTO_JOIN_TOKEN, "unknown join flags", PF_DEC)),
+    PF_STR_C(JO(name), PROTO_MESH_NAME_MAX, PF_MIN(1, "empty name", PF_BOTH)),
+    PF_STR(JO(hostname), PROTO_MESH_HOST_MAX),
+    PF_NUM_C(PF_U8, JO(naddrs),
+             PF_MAX(PROTO_MESH_ADDRS, "too many addresses", PF_BOTH)),
+    PF_ARR(JO(naddrs), PF_U8, PROTO_MESH_ADDRS, join_addr_f),
+    PF_NUM_C(PF_U8, JO(ndups),
+             PF_MAX(PROTO_MESH_DUPS, "too many duplicate entries", PF_BOTH)),
+    PF_ARR(JO(ndups), PF_U8, PROTO_MESH_DUPS, join_dup_f),
 };
 
 /* A node does not list its own rank among its duplicates (received). */
@@ -79,55 +58,44 @@ static int join_check(const void *v, bool send, const char **why)
  * result_ms, u16 concurrency, u8 flags, str8 ports. */
 #define MS(f) offsetof(struct proto_mesh_start, f)
 static const struct pf_field mesh_start_f[] = {
-    {.kind = PF_U32,
-     .off = MS(members),
-     .chk = {PF_MIN(1, "no members", PF_BOTH)}},
-    {.kind = PF_U32,
-     .off = MS(index),
-     .ref = MS(members),
-     .refk = PF_U32,
-     .chk = {PF_LT_REF("index out of range", PF_BOTH)}},
-    {.kind = PF_U32, .off = MS(pair_limit)},
-    {.kind = PF_U32, .off = MS(probe_ms)},
-    {.kind = PF_U32, .off = MS(result_ms)},
-    {.kind = PF_U16,
-     .off = MS(concurrency),
-     .chk = {PF_MIN(1, "concurrency 0", PF_BOTH)}},
-    {.kind = PF_U8,
-     .off = MS(flags),
-     .chk = {PF_MASK(PROTO_START_QUICK, "unknown start flags", PF_DEC)}},
-    {.kind = PF_STR8, .off = MS(ports), .max = PROTO_MESH_PORTS_MAX},
+    PF_NUM_C(PF_U32, MS(members), PF_MIN(1, "no members", PF_BOTH)),
+    PF_REF_C(PF_U32, MS(index), MS(members), PF_U32,
+             PF_LT_REF("index out of range", PF_BOTH)),
+    PF_NUM(PF_U32, MS(pair_limit)),
+    PF_NUM(PF_U32, MS(probe_ms)),
+    PF_NUM(PF_U32, MS(result_ms)),
+    PF_NUM_C(PF_U16, MS(concurrency), PF_MIN(1, "concurrency 0", PF_BOTH)),
+    PF_NUM_C(PF_U8, MS(flags),
+             PF_MASK(PROTO_START_QUICK, "unknown start flags", PF_DEC)),
+    PF_STR(MS(ports), PROTO_MESH_PORTS_MAX),
 };
 
 /* One member of MEMBERS: u32 rank, u8 state, u16 port, str8 name, str8
  * target; element i of an array of struct proto_member. */
 #define ME(f) offsetof(struct proto_member, f)
+#define ME_STEP sizeof(struct proto_member)
 static const struct pf_field member_f[] = {
-    {.kind = PF_U32, .off = ME(rank), .stride = sizeof(struct proto_member)},
-    {.kind = PF_U8,
-     .off = ME(state),
-     .stride = sizeof(struct proto_member),
-     .chk = {PF_MAX(PROTO_MS_MAX, "unknown member state", PF_BOTH)}},
-    {.kind = PF_U16, .off = ME(port), .stride = sizeof(struct proto_member)},
+    PF_EL(PF_U32, ME(rank), ME_STEP),
+    PF_EL_C(PF_U8, ME(state), ME_STEP,
+            PF_MAX(PROTO_MS_MAX, "unknown member state", PF_BOTH)),
+    PF_EL(PF_U16, ME(port), ME_STEP),
     {.kind = PF_STR8,
      .off = ME(name),
-     .stride = sizeof(struct proto_member),
+     .stride = ME_STEP,
      .max = PROTO_MESH_NAME_MAX,
      .chk = {PF_MIN(1, "empty member name", PF_BOTH)}},
     {.kind = PF_STR8,
      .off = ME(target),
-     .stride = sizeof(struct proto_member),
+     .stride = ME_STEP,
      .max = PROTO_MESH_NAME_MAX},
 };
 
 /* RESULT: u32 total, u32 offset, then the slice to the payload's end. */
 #define RE(f) offsetof(struct proto_result, f)
 static const struct pf_field result_f[] = {
-    {.kind = PF_U32,
-     .off = RE(total),
-     .chk = {PF_MIN(1, "empty document", PF_BOTH),
-             PF_MAX(PROTO_MESH_DOC_MAX, "document too large", PF_BOTH)}},
-    {.kind = PF_U32, .off = RE(offset)},
+    PF_NUM_C(PF_U32, RE(total), PF_MIN(1, "empty document", PF_BOTH),
+             PF_MAX(PROTO_MESH_DOC_MAX, "document too large", PF_BOTH)),
+    PF_NUM(PF_U32, RE(offset)),
     {.kind = PF_TAIL_BYTES,
      .off = RE(data),
      .ref = RE(len),
@@ -152,51 +120,26 @@ static int result_check(const void *v, bool send, const char **why)
 /* VERDICT: u8 status, str8 message. */
 #define VE(f) offsetof(struct proto_verdict, f)
 static const struct pf_field verdict_f[] = {
-    {.kind = PF_U8,
-     .off = VE(status),
-     .chk = {PF_MAX(2, "exit status above 2", PF_BOTH)}},
-    {.kind = PF_STR8, .off = VE(msg), .max = PROTO_MESH_MSG_MAX},
+    PF_NUM_C(PF_U8, VE(status), PF_MAX(2, "exit status above 2", PF_BOTH)),
+    PF_STR(VE(msg), PROTO_MESH_MSG_MAX),
 };
 
-static const struct pf_msg join_m = {
-    join_f, PF_LEN(join_f), sizeof(struct proto_join), join_check, false};
-static const struct pf_msg mesh_start_m = {mesh_start_f, PF_LEN(mesh_start_f),
-                                           sizeof(struct proto_mesh_start),
-                                           NULL, false};
-static const struct pf_msg result_m = {result_f, PF_LEN(result_f),
-                                       sizeof(struct proto_result),
-                                       result_check, false};
-static const struct pf_msg verdict_m = {
-    verdict_f, PF_LEN(verdict_f), sizeof(struct proto_verdict), NULL, false};
+/* The messages of version 2 with a struct of their own. */
+static const struct pf_msg join_m =
+    PF_MSG(join_f, struct proto_join, join_check);
+static const struct pf_msg mesh_start_m =
+    PF_MSG(mesh_start_f, struct proto_mesh_start, NULL);
+static const struct pf_msg result_m =
+    PF_MSG(result_f, struct proto_result, result_check);
+static const struct pf_msg verdict_m =
+    PF_MSG(verdict_f, struct proto_verdict, NULL);
 
-/* See proto_mesh.h: the table's walk, refusing what a peer would. */
-int proto_join_encode(const struct proto_join *m, uint8_t *buf, size_t cap)
-{
-	return pf_encode(&join_m, m, buf, cap);
-}
-
-/* Rejects size or port 0, an empty name, unknown flags, too many
- * addresses or duplicates, and a duplicate entry equal to the rank. */
-int proto_join_decode(const uint8_t *p, size_t len, struct proto_join *m,
-                      const char **why)
-{
-	return pf_decode(&join_m, p, len, m, why);
-}
-
-/* See proto_mesh.h: the table's walk, refusing what a peer would. */
-int proto_mesh_start_encode(const struct proto_mesh_start *m, uint8_t *buf,
-                            size_t cap)
-{
-	return pf_encode(&mesh_start_m, m, buf, cap);
-}
-
-/* Rejects no members, an index outside them, concurrency 0 and unknown
- * flags. */
-int proto_mesh_start_decode(const uint8_t *p, size_t len,
-                            struct proto_mesh_start *m, const char **why)
-{
-	return pf_decode(&mesh_start_m, p, len, m, why);
-}
+/* The encoders and decoders proto_mesh.h declares, one pair a table:
+ * each refuses what the table's checks marked PF_BOTH (JOIN: size or
+ * port 0, an empty name, too many addresses or duplicates). */
+PF_CODEC(join, struct proto_join)
+PF_CODEC(mesh_start, struct proto_mesh_start)
+PF_CODEC(verdict, struct proto_verdict)
 
 /* See proto_mesh.h: u32 rank, u8 state, u16 port, str8 name, str8
  * target. */
@@ -274,20 +217,6 @@ int proto_result_decode(const uint8_t *p, size_t len, struct proto_result *m,
                         const char **why)
 {
 	return pf_decode(&result_m, p, len, m, why);
-}
-
-/* See proto_mesh.h: the table's walk, refusing what a peer would. */
-int proto_verdict_encode(const struct proto_verdict *m, uint8_t *buf,
-                         size_t cap)
-{
-	return pf_encode(&verdict_m, m, buf, cap);
-}
-
-/* Rejects a status other than 0, 1 or 2. */
-int proto_verdict_decode(const uint8_t *p, size_t len, struct proto_verdict *m,
-                         const char **why)
-{
-	return pf_decode(&verdict_m, p, len, m, why);
 }
 
 /* See proto_mesh.h. */

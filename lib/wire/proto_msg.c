@@ -14,50 +14,41 @@
  * str8 node, str8 software. */
 #define HE(f) offsetof(struct proto_hello, f)
 static const struct pf_field hello_f[] = {
-    {.kind = PF_U16,
-     .off = HE(proto_version),
-     .chk = {PF_MIN(1, "protocol version 0", PF_DEC)}},
-    {.kind = PF_U16, .off = HE(flags)},
-    {.kind = PF_U16,
-     .off = HE(max_ports),
-     .chk = {PF_MAX(PROTO_MAX_PORTS, "max_ports too large", PF_DEC)}},
-    {.kind = PF_U32, .off = HE(max_lifetime_ms)},
-    {.kind = PF_STR8, .off = HE(node), .max = PROTO_NODE_MAX},
-    {.kind = PF_STR8, .off = HE(software), .max = PROTO_SOFT_MAX},
+    PF_NUM_C(PF_U16, HE(proto_version),
+             PF_MIN(1, "protocol version 0", PF_DEC)),
+    PF_NUM(PF_U16, HE(flags)),
+    PF_NUM_C(PF_U16, HE(max_ports),
+             PF_MAX(PROTO_MAX_PORTS, "max_ports too large", PF_DEC)),
+    PF_NUM(PF_U32, HE(max_lifetime_ms)),
+    PF_STR(HE(node), PROTO_NODE_MAX),
+    PF_STR(HE(software), PROTO_SOFT_MAX),
 };
 
 /* REFLECT_REPLY: u8 family, u16 port, 4 or 16 address bytes. */
 #define RR(f) offsetof(struct proto_reflect_reply, f)
 static const struct pf_field reflect_reply_f[] = {
-    {.kind = PF_U8,
-     .off = RR(family),
-     .chk = {PF_EITHER(4, 6, "bad address family", PF_BOTH)}},
-    {.kind = PF_U16, .off = RR(port)},
+    PF_NUM_C(PF_U8, RR(family), PF_EITHER(4, 6, "bad address family", PF_BOTH)),
+    PF_NUM(PF_U16, RR(port)),
     {.kind = PF_ADDR, .off = RR(addr), .ref = RR(family), .refk = PF_U8},
 };
 
-/* The transports version 1 knows, TCP and UDP, as a check. */
+/* The transports version 1 knows, TCP and UDP; port counts. */
 #define TRANSPORT(who) PF_EITHER(PROTO_TCP, PROTO_UDP, "bad transport", who)
+#define NPORTS_MIN PF_MIN(1, "bad port count", PF_BOTH)
+#define NPORTS_MAX PF_MAX(PROTO_MAX_PORTS, "bad port count", PF_BOTH)
 
 /* LISTEN: u8 proto, u8 flags, u32 lifetime_ms, u16 n, n ports (none
  * with EPHEMERAL). */
 #define LI(f) offsetof(struct proto_listen, f)
 static const struct pf_field listen_port_f[] = {
-    {.kind = PF_U16,
-     .off = LI(ports),
-     .stride = sizeof(uint16_t),
-     .chk = {PF_MIN(1, "port 0", PF_DEC)}},
+    PF_EL_C(PF_U16, LI(ports), 2, PF_MIN(1, "port 0", PF_DEC)),
 };
 static const struct pf_field listen_f[] = {
-    {.kind = PF_U8, .off = LI(proto), .chk = {TRANSPORT(PF_BOTH)}},
-    {.kind = PF_U8,
-     .off = LI(flags),
-     .chk = {PF_MASK(PROTO_LISTEN_EPHEMERAL, "unknown flags", PF_DEC)}},
-    {.kind = PF_U32, .off = LI(lifetime_ms)},
-    {.kind = PF_U16,
-     .off = LI(nports),
-     .chk = {PF_MIN(1, "bad port count", PF_BOTH),
-             PF_MAX(PROTO_MAX_PORTS, "bad port count", PF_BOTH)}},
+    PF_NUM_C(PF_U8, LI(proto), TRANSPORT(PF_BOTH)),
+    PF_NUM_C(PF_U8, LI(flags),
+             PF_MASK(PROTO_LISTEN_EPHEMERAL, "unknown flags", PF_DEC)),
+    PF_NUM(PF_U32, LI(lifetime_ms)),
+    PF_NUM_C(PF_U16, LI(nports), NPORTS_MIN, NPORTS_MAX),
     {.kind = PF_ARRAY,
      .ref = LI(nports),
      .refk = PF_U16,
@@ -72,164 +63,110 @@ static const struct pf_field listen_f[] = {
  * n, then n x (u16 port, u8 status). */
 #define LR(f) offsetof(struct proto_listen_reply, f)
 static const struct pf_field listen_reply_port_f[] = {
-    {.kind = PF_U16,
-     .off = LR(ports),
-     .stride = sizeof(uint16_t),
-     .chk = {PF_MIN(1, "bad port result", PF_DEC)}},
-    {.kind = PF_U8,
-     .off = LR(status),
-     .stride = sizeof(uint8_t),
-     .chk = {PF_MAX(PROTO_LS_FAILED, "bad port result", PF_DEC)}},
+    PF_EL_C(PF_U16, LR(ports), 2, PF_MIN(1, "bad port result", PF_DEC)),
+    PF_EL_C(PF_U8, LR(status), 1,
+            PF_MAX(PROTO_LS_FAILED, "bad port result", PF_DEC)),
 };
 static const struct pf_field listen_reply_f[] = {
-    {.kind = PF_U8, .off = LR(proto), .chk = {TRANSPORT(PF_DEC)}},
-    {.kind = PF_U32, .off = LR(lifetime_ms)},
-    {.kind = PF_U16, .off = LR(range_lo)},
-    {.kind = PF_U16,
-     .off = LR(range_hi),
-     .ref = LR(range_lo),
-     .refk = PF_U16,
-     .chk = {PF_GE_REF("bad port range", PF_DEC)}},
-    {.kind = PF_U16,
-     .off = LR(nports),
-     .chk = {PF_MAX(PROTO_MAX_PORTS, "bad port count", PF_BOTH)}},
-    {.kind = PF_ARRAY,
-     .ref = LR(nports),
-     .refk = PF_U16,
-     .max = PROTO_MAX_PORTS,
-     .sub = listen_reply_port_f,
-     .nsub = PF_LEN(listen_reply_port_f)},
+    PF_NUM_C(PF_U8, LR(proto), TRANSPORT(PF_DEC)),
+    PF_NUM(PF_U32, LR(lifetime_ms)),
+    PF_NUM(PF_U16, LR(range_lo)),
+    PF_REF_C(PF_U16, LR(range_hi), LR(range_lo), PF_U16,
+             PF_GE_REF("bad port range", PF_DEC)),
+    PF_NUM_C(PF_U16, LR(nports), NPORTS_MAX),
+    PF_ARR(LR(nports), PF_U16, PROTO_MAX_PORTS, listen_reply_port_f),
 };
 
 /* CONNECT_BACK: u8 proto, u32 timeout_ms, u16 n, n ports. */
 #define CB(f) offsetof(struct proto_connect_back, f)
 static const struct pf_field connect_back_port_f[] = {
-    {.kind = PF_U16,
-     .off = CB(ports),
-     .stride = sizeof(uint16_t),
-     .chk = {PF_MIN(1, "port 0", PF_DEC)}},
+    PF_EL_C(PF_U16, CB(ports), 2, PF_MIN(1, "port 0", PF_DEC)),
 };
 static const struct pf_field connect_back_f[] = {
-    {.kind = PF_U8, .off = CB(proto), .chk = {TRANSPORT(PF_BOTH)}},
-    {.kind = PF_U32, .off = CB(timeout_ms)},
-    {.kind = PF_U16,
-     .off = CB(nports),
-     .chk = {PF_MIN(1, "bad port count", PF_BOTH),
-             PF_MAX(PROTO_MAX_PORTS, "bad port count", PF_BOTH)}},
-    {.kind = PF_ARRAY,
-     .ref = CB(nports),
-     .refk = PF_U16,
-     .max = PROTO_MAX_PORTS,
-     .sub = connect_back_port_f,
-     .nsub = PF_LEN(connect_back_port_f)},
+    PF_NUM_C(PF_U8, CB(proto), TRANSPORT(PF_BOTH)),
+    PF_NUM(PF_U32, CB(timeout_ms)),
+    PF_NUM_C(PF_U16, CB(nports), NPORTS_MIN, NPORTS_MAX),
+    PF_ARR(CB(nports), PF_U16, PROTO_MAX_PORTS, connect_back_port_f),
 };
 
 /* CONNECT_BACK_REPLY: u8 proto, u16 n, then n x (u16 port, u8 state,
  * u32 rtt_us, str8 reason). */
 #define CBR(f) offsetof(struct proto_connect_back_reply, f)
 #define CBR_R(f) (CBR(r) + offsetof(struct proto_cb_result, f))
+#define CBR_STEP sizeof(struct proto_cb_result)
 static const struct pf_field cb_result_f[] = {
-    {.kind = PF_U16,
-     .off = CBR_R(port),
-     .stride = sizeof(struct proto_cb_result),
-     .chk = {PF_MIN(1, "bad port result", PF_DEC)}},
-    {.kind = PF_U8,
-     .off = CBR_R(state),
-     .stride = sizeof(struct proto_cb_result),
-     .chk = {PF_MAX(PORT_RESOLVE, "bad port result", PF_DEC)}},
-    {.kind = PF_U32,
-     .off = CBR_R(rtt_us),
-     .stride = sizeof(struct proto_cb_result)},
+    PF_EL_C(PF_U16, CBR_R(port), CBR_STEP,
+            PF_MIN(1, "bad port result", PF_DEC)),
+    PF_EL_C(PF_U8, CBR_R(state), CBR_STEP,
+            PF_MAX(PORT_RESOLVE, "bad port result", PF_DEC)),
+    PF_EL(PF_U32, CBR_R(rtt_us), CBR_STEP),
     {.kind = PF_STR8,
      .off = CBR_R(reason),
-     .stride = sizeof(struct proto_cb_result),
+     .stride = CBR_STEP,
      .max = PROTO_REASON_MAX,
      .whole = true},
 };
 static const struct pf_field connect_back_reply_f[] = {
-    {.kind = PF_U8, .off = CBR(proto), .chk = {TRANSPORT(PF_DEC)}},
-    {.kind = PF_U16,
-     .off = CBR(nports),
-     .chk = {PF_MAX(PROTO_MAX_PORTS, "bad port count", PF_BOTH)}},
-    {.kind = PF_ARRAY,
-     .ref = CBR(nports),
-     .refk = PF_U16,
-     .max = PROTO_MAX_PORTS,
-     .sub = cb_result_f,
-     .nsub = PF_LEN(cb_result_f)},
+    PF_NUM_C(PF_U8, CBR(proto), TRANSPORT(PF_DEC)),
+    PF_NUM_C(PF_U16, CBR(nports), NPORTS_MAX),
+    PF_ARR(CBR(nports), PF_U16, PROTO_MAX_PORTS, cb_result_f),
 };
 
 /* MTU_REPLY: u32 seq, u32 bytes, u32 ifmtu. */
 #define MR(f) offsetof(struct proto_mtu_reply, f)
 static const struct pf_field mtu_reply_f[] = {
-    {.kind = PF_U32, .off = MR(seq)},
-    {.kind = PF_U32, .off = MR(bytes)},
-    {.kind = PF_U32, .off = MR(ifmtu)},
+    PF_NUM(PF_U32, MR(seq)),
+    PF_NUM(PF_U32, MR(bytes)),
+    PF_NUM(PF_U32, MR(ifmtu)),
 };
 
 /* MTU_PROBE: a u32 seq, then any padding. */
-static const struct pf_field mtu_probe_f[] = {
-    {.kind = PF_U32, .off = 0},
-};
+static const struct pf_field mtu_probe_f[] = {PF_NUM(PF_U32, 0)};
 
 /* ERROR: u16 code, then the message to the end of the payload. */
 #define ER(f) offsetof(struct proto_error, f)
 static const struct pf_field error_f[] = {
-    {.kind = PF_U16, .off = ER(code)},
+    PF_NUM(PF_U16, ER(code)),
     {.kind = PF_TAIL_STR, .off = ER(msg), .max = PROTO_ERRMSG_MAX},
 };
 
 /* The heartbeat stamp: u32 seq, u64 send time. */
 #define ES(f) offsetof(struct proto_echo_stamp, f)
 static const struct pf_field echo_stamp_f[] = {
-    {.kind = PF_U32, .off = ES(seq)},
-    {.kind = PF_U64, .off = ES(sent_us)},
+    PF_NUM(PF_U32, ES(seq)),
+    PF_NUM(PF_U64, ES(sent_us)),
 };
 
 /* The messages of version 1, one table each. */
-#define MSG(f, T)                                                              \
-	{                                                                      \
-		f, PF_LEN(f), sizeof(T), NULL, false                           \
-	}
-static const struct pf_msg hello_m = MSG(hello_f, struct proto_hello);
+static const struct pf_msg hello_m = PF_MSG(hello_f, struct proto_hello, NULL);
 static const struct pf_msg reflect_reply_m =
-    MSG(reflect_reply_f, struct proto_reflect_reply);
-static const struct pf_msg listen_m = MSG(listen_f, struct proto_listen);
+    PF_MSG(reflect_reply_f, struct proto_reflect_reply, NULL);
+static const struct pf_msg listen_m =
+    PF_MSG(listen_f, struct proto_listen, NULL);
 static const struct pf_msg listen_reply_m =
-    MSG(listen_reply_f, struct proto_listen_reply);
+    PF_MSG(listen_reply_f, struct proto_listen_reply, NULL);
 static const struct pf_msg connect_back_m =
-    MSG(connect_back_f, struct proto_connect_back);
+    PF_MSG(connect_back_f, struct proto_connect_back, NULL);
 static const struct pf_msg connect_back_reply_m =
-    MSG(connect_back_reply_f, struct proto_connect_back_reply);
+    PF_MSG(connect_back_reply_f, struct proto_connect_back_reply, NULL);
 static const struct pf_msg mtu_reply_m =
-    MSG(mtu_reply_f, struct proto_mtu_reply);
+    PF_MSG(mtu_reply_f, struct proto_mtu_reply, NULL);
 static const struct pf_msg mtu_probe_m = {mtu_probe_f, 1, sizeof(uint32_t),
                                           NULL, true};
-static const struct pf_msg error_m = MSG(error_f, struct proto_error);
+static const struct pf_msg error_m = PF_MSG(error_f, struct proto_error, NULL);
 static const struct pf_msg echo_stamp_m =
-    MSG(echo_stamp_f, struct proto_echo_stamp);
+    PF_MSG(echo_stamp_f, struct proto_echo_stamp, NULL);
 
-/* One encoder and decoder per message, as proto_msg.h declares them: the
- * table says the format and the checks, pf_encode and pf_decode do it. */
-#define CODEC(name, T)                                                         \
-	int proto_##name##_encode(const T *m, uint8_t *buf, size_t cap)        \
-	{                                                                      \
-		return pf_encode(&name##_m, m, buf, cap);                      \
-	}                                                                      \
-	int proto_##name##_decode(const uint8_t *p, size_t len, T *m,          \
-	                          const char **why)                            \
-	{                                                                      \
-		return pf_decode(&name##_m, p, len, m, why);                   \
-	}
-CODEC(hello, struct proto_hello)
-CODEC(reflect_reply, struct proto_reflect_reply)
-CODEC(listen, struct proto_listen)
-CODEC(listen_reply, struct proto_listen_reply)
-CODEC(connect_back, struct proto_connect_back)
-CODEC(connect_back_reply, struct proto_connect_back_reply)
-CODEC(mtu_reply, struct proto_mtu_reply)
-CODEC(error, struct proto_error)
-CODEC(echo_stamp, struct proto_echo_stamp)
+/* The encoders and decoders proto_msg.h declares, one pair a table. */
+PF_CODEC(hello, struct proto_hello)
+PF_CODEC(reflect_reply, struct proto_reflect_reply)
+PF_CODEC(listen, struct proto_listen)
+PF_CODEC(listen_reply, struct proto_listen_reply)
+PF_CODEC(connect_back, struct proto_connect_back)
+PF_CODEC(connect_back_reply, struct proto_connect_back_reply)
+PF_CODEC(mtu_reply, struct proto_mtu_reply)
+PF_CODEC(error, struct proto_error)
+PF_CODEC(echo_stamp, struct proto_echo_stamp)
 
 /* MTU_PROBE: the seq; padding of any length may follow. */
 int proto_mtu_probe_decode(const uint8_t *p, size_t len, uint32_t *seq,
