@@ -2,7 +2,10 @@
  * written in (proto_msg.c, proto_mesh.c): one row per field in wire order,
  * naming its kind, where it lies in the struct and the checks its value
  * must pass; one encoder and one decoder walk any table, so the bounds
- * checks live here once. Internal to lib/wire/proto_*.c. */
+ * checks live here once. A decoder checks each field as it reads it, so
+ * the reason given is the first fault in wire order. A new message: its
+ * struct in the public header, a table and PF_CODEC beside the others, a
+ * golden in tests/unit/test_proto_golden.c. Internal to lib/wire. */
 #ifndef NP_PROTO_CODEC_H
 #define NP_PROTO_CODEC_H
 

@@ -1,5 +1,5 @@
-/* The bounded reader and writer every payload codec of the responder
- * protocol is built on (proto_msg.c, proto_mesh.c): network byte order,
+/* The bounded reader and writer the table codec of the responder
+ * protocol is built on (proto_codec.c): network byte order,
  * and any overflow or read past the end marks the cursor bad instead of
  * touching memory. Internal to lib/wire/proto_*.c. */
 #ifndef NP_PROTO_RW_H
