@@ -267,20 +267,12 @@ static int read_one(struct rd *r, const struct pf_field *f, uint8_t *m,
 				return -1;
 		return 0;
 	case PF_TAIL_STR:
-		if ((q = tail(r, &n, why)) == NULL)
-			return -1;
-		if (n > f->max) {
-			*why = "string too long";
+		if (r->bad) {
+			*why = "truncated payload";
 			return -1;
 		}
-		if (!printable(q, n)) {
-			*why = "string not printable";
-			return -1;
-		}
-		memcpy(at, q, n);
-		at[n] = '\0';
-		*v = n;
-		return 0;
+		*v = r->len - r->off;
+		return r_text(r, (size_t)*v, (char *)at, f->max, why);
 	case PF_TAIL_BYTES:
 		if ((q = tail(r, &n, why)) == NULL)
 			return -1;

@@ -201,6 +201,20 @@ int proto_frame_build(uint8_t *buf, size_t cap, uint8_t type,
 	return (int)(PROTO_HDR_LEN + len);
 }
 
+/* The table of each version-1 type whose payload has one; the others are
+ * checked by hand in proto_frame_check. */
+static const struct pf_msg *const by_type[] = {
+    [PROTO_HELLO] = &hello_m,
+    [PROTO_REFLECT_REPLY] = &reflect_reply_m,
+    [PROTO_LISTEN] = &listen_m,
+    [PROTO_LISTEN_REPLY] = &listen_reply_m,
+    [PROTO_CONNECT_BACK] = &connect_back_m,
+    [PROTO_CONNECT_BACK_REPLY] = &connect_back_reply_m,
+    [PROTO_MTU_PROBE] = &mtu_probe_m,
+    [PROTO_MTU_REPLY] = &mtu_reply_m,
+    [PROTO_ERROR] = &error_m,
+};
+
 /* Header check, length check, then the payload decoder of its type. */
 int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 {
@@ -216,9 +230,9 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 		struct proto_connect_back_reply cbr;
 		struct proto_mtu_reply mr;
 		struct proto_error e;
+		uint32_t seq;
 		uint8_t raw[PROTO_NONCE_LEN];
 	} u;
-	uint32_t seq;
 	int rc = 0;
 
 	if (proto_hdr_decode(buf, len, &h, why) < 0)
@@ -229,48 +243,21 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 		return -1;
 	}
 	switch (h.type) {
-	case PROTO_HELLO:
-		rc = proto_hello_decode(p, n, &u.hello, why);
-		break;
 	case PROTO_REFLECT:
 		rc = proto_fixed_decode(p, n, 0, u.raw, why);
-		break;
-	case PROTO_REFLECT_REPLY:
-		rc = proto_reflect_reply_decode(p, n, &u.rr, why);
 		break;
 	case PROTO_ECHO:
 	case PROTO_ECHO_REPLY:
 		break;
-	case PROTO_LISTEN:
-		rc = proto_listen_decode(p, n, &u.l, why);
-		break;
-	case PROTO_LISTEN_REPLY:
-		rc = proto_listen_reply_decode(p, n, &u.lr, why);
-		break;
-	case PROTO_CONNECT_BACK:
-		rc = proto_connect_back_decode(p, n, &u.cb, why);
-		break;
-	case PROTO_CONNECT_BACK_REPLY:
-		rc = proto_connect_back_reply_decode(p, n, &u.cbr, why);
-		break;
-	case PROTO_MTU_PROBE:
-		rc = proto_mtu_probe_decode(p, n, &seq, why);
-		break;
-	case PROTO_MTU_REPLY:
-		rc = proto_mtu_reply_decode(p, n, &u.mr, why);
-		break;
-	case PROTO_AUTH_CHALLENGE:
+	case PROTO_AUTH_CHALLENGE: /* empty from the client */
 		if (n != 0)
 			rc = proto_fixed_decode(p, n, PROTO_NONCE_LEN, u.raw,
 			                        why);
 		break;
-	case PROTO_AUTH_RESPONSE:
+	case PROTO_AUTH_RESPONSE: /* one byte from the responder */
 		if (n != 1)
 			rc =
 			    proto_fixed_decode(p, n, PROTO_MAC_LEN, u.raw, why);
-		break;
-	case PROTO_ERROR:
-		rc = proto_error_decode(p, n, &u.e, why);
 		break;
 	case PROTO_JOIN:
 	case PROTO_MESH_START:
@@ -280,8 +267,12 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 		rc = proto_mesh_check(h.type, p, n, why);
 		break;
 	default:
-		*why = "unknown type";
-		return -1;
+		if (h.type >= PF_LEN(by_type) || by_type[h.type] == NULL) {
+			*why = "unknown type";
+			return -1;
+		}
+		rc = pf_decode(by_type[h.type], p, n, &u, why);
+		break;
 	}
 	return rc < 0 ? -1 : h.type;
 }
