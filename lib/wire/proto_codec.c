@@ -210,26 +210,18 @@ int pf_write(struct wr *w, const struct pf_field *f, size_t n, const void *m,
 	return w->bad ? -1 : 0;
 }
 
-/* The payload's rest for a tail field, or NULL with *why. */
-static const uint8_t *tail(struct rd *r, size_t *n, const char **why)
-{
-	if (r->bad) {
-		*why = "truncated payload";
-		return NULL;
-	}
-	*n = r->len - r->off;
-	return r_bytes(r, *n);
-}
-
-/* Reads one field into element i; *v gets what its checks see and
- * *have whether there is a value to check (not past the end). */
+/* Reads one field into element i; *v gets what its checks see. */
 static int read_one(struct rd *r, const struct pf_field *f, uint8_t *m,
                     size_t i, uint64_t *v, const char **why)
 {
 	uint8_t *at = m + f->off + i * f->stride;
 	const uint8_t *q;
-	size_t n = 0;
+	size_t n;
 
+	if ((f->kind == PF_TAIL_STR || f->kind == PF_TAIL_BYTES) && r->bad) {
+		*why = "truncated payload";
+		return -1;
+	}
 	switch (f->kind) {
 	case PF_U8:
 		*v = r_u8(r);
@@ -251,9 +243,9 @@ static int read_one(struct rd *r, const struct pf_field *f, uint8_t *m,
 		return 0;
 	case PF_ADDR:
 		/* a family other than 4 or 6 failed its own check */
-		q = r_bytes(r, ref_of(f, m, i) == 6 ? 16 : 4);
-		if (q != NULL)
-			memcpy(at, q, ref_of(f, m, i) == 6 ? 16 : 4);
+		n = ref_of(f, m, i) == 6 ? 16 : 4;
+		if ((q = r_bytes(r, n)) != NULL)
+			memcpy(at, q, n);
 		*v = 0;
 		return 0;
 	case PF_ARRAY:
@@ -267,15 +259,11 @@ static int read_one(struct rd *r, const struct pf_field *f, uint8_t *m,
 				return -1;
 		return 0;
 	case PF_TAIL_STR:
-		if (r->bad) {
-			*why = "truncated payload";
-			return -1;
-		}
 		*v = r->len - r->off;
 		return r_text(r, (size_t)*v, (char *)at, f->max, why);
 	case PF_TAIL_BYTES:
-		if ((q = tail(r, &n, why)) == NULL)
-			return -1;
+		n = r->len - r->off;
+		q = r_bytes(r, n);
 		memcpy(at, &q, sizeof(q));
 		store(PF_SIZE, m + f->ref + i * f->stride, n);
 		*v = n;
