@@ -418,16 +418,20 @@ static const struct golden goldens[] = {
     {"verdict", enc_verdict, dec_verdict, GOLDEN_VERDICT, 0},
 };
 
-/* Hex text to bytes; returns the length. */
+/* Hex text to bytes, spaces between fields skipped; returns the length. */
 static size_t unhex(const char *s, uint8_t *out)
 {
 	size_t n = 0;
+	unsigned v;
 
-	for (; s[0] && s[1]; s += 2) {
-		unsigned v;
-
+	while (*s != '\0') {
+		if (*s == ' ') {
+			s++;
+			continue;
+		}
 		ck_assert_int_eq(sscanf(s, "%2x", &v), 1);
 		out[n++] = (uint8_t)v;
+		s += 2;
 	}
 	return n;
 }
@@ -525,497 +529,118 @@ static int dec_type(int type, const uint8_t *p, size_t len, const char **why)
 
 static const struct bad bads[] = {
     /* HELLO */
-    {PROTO_HELLO,
-     "00000000000000000000"
-     "0000",
-     "protocol version 0"},
-    {PROTO_HELLO,
-     "00010000010100000000"
-     "0000",
-     "max_ports too large"},
-    {PROTO_HELLO,
-     "00010000000000000000"
-     "41"
-     "0000",
-     "string too long"},
-    {PROTO_HELLO,
-     "00010000000000000000"
-     "0141"
-     "21"
-     "41",
-     "string too long"},
-    {PROTO_HELLO,
-     "00010000000000000000"
-     "020a41"
-     "00",
-     "string not printable"},
-    {PROTO_HELLO,
-     "00010000000000000000"
-     "0241",
-     "truncated string"},
+    {PROTO_HELLO, "00000000000000000000 0000", "protocol version 0"},
+    {PROTO_HELLO, "00010000010100000000 0000", "max_ports too large"},
+    {PROTO_HELLO, "00010000000000000000 41 0000", "string too long"},
+    {PROTO_HELLO, "00010000000000000000 0141 21 41", "string too long"},
+    {PROTO_HELLO, "00010000000000000000 020a41 00", "string not printable"},
+    {PROTO_HELLO, "00010000000000000000 0241", "truncated string"},
     {PROTO_HELLO, "000100000000000000", "truncated string"},
     /* REFLECT_REPLY */
-    {PROTO_REFLECT_REPLY,
-     "05"
-     "0050"
-     "0a000001",
-     "bad address family"},
-    {PROTO_REFLECT_REPLY,
-     "06"
-     "0050"
-     "0a000001",
-     "truncated payload"},
-    {PROTO_REFLECT_REPLY,
-     "04"
-     "0050"
-     "0a00000100",
-     "trailing bytes"},
+    {PROTO_REFLECT_REPLY, "05 0050 0a000001", "bad address family"},
+    {PROTO_REFLECT_REPLY, "06 0050 0a000001", "truncated payload"},
+    {PROTO_REFLECT_REPLY, "04 0050 0a00000100", "trailing bytes"},
     /* LISTEN */
-    {PROTO_LISTEN,
-     "07"
-     "00"
-     "00000000"
-     "0001"
-     "0001",
-     "bad transport"},
-    {PROTO_LISTEN,
-     "06"
-     "02"
-     "00000000"
-     "0001"
-     "0001",
-     "unknown flags"},
-    {PROTO_LISTEN,
-     "06"
-     "00"
-     "00000000"
-     "0000",
-     "bad port count"},
-    {PROTO_LISTEN,
-     "06"
-     "00"
-     "00000000"
-     "0101",
-     "bad port count"},
-    {PROTO_LISTEN,
-     "06"
-     "00"
-     "00000000"
-     "0002"
-     "00010000",
-     "port 0"},
-    {PROTO_LISTEN,
-     "06"
-     "01"
-     "00000000"
-     "0002"
-     "0001",
-     "trailing bytes"},
-    {PROTO_LISTEN,
-     "06"
-     "00"
-     "000000",
-     "truncated payload"},
+    {PROTO_LISTEN, "07 00 00000000 0001 0001", "bad transport"},
+    {PROTO_LISTEN, "06 02 00000000 0001 0001", "unknown flags"},
+    {PROTO_LISTEN, "06 00 00000000 0000", "bad port count"},
+    {PROTO_LISTEN, "06 00 00000000 0101", "bad port count"},
+    {PROTO_LISTEN, "06 00 00000000 0002 00010000", "port 0"},
+    {PROTO_LISTEN, "06 01 00000000 0002 0001", "trailing bytes"},
+    {PROTO_LISTEN, "06 00 000000", "truncated payload"},
     /* LISTEN_REPLY */
-    {PROTO_LISTEN_REPLY,
-     "01"
-     "00000000"
-     "0000"
-     "0000"
-     "0000",
-     "bad transport"},
-    {PROTO_LISTEN_REPLY,
-     "06"
-     "00000000"
-     "0000"
-     "0000"
-     "0101",
-     "bad port count"},
-    {PROTO_LISTEN_REPLY,
-     "06"
-     "00000000"
-     "0002"
-     "0001"
-     "0000",
-     "bad port range"},
-    {PROTO_LISTEN_REPLY,
-     "06"
-     "00000000"
-     "0000"
-     "0000"
-     "0001"
-     "000000",
+    {PROTO_LISTEN_REPLY, "01 00000000 0000 0000 0000", "bad transport"},
+    {PROTO_LISTEN_REPLY, "06 00000000 0000 0000 0101", "bad port count"},
+    {PROTO_LISTEN_REPLY, "06 00000000 0002 0001 0000", "bad port range"},
+    {PROTO_LISTEN_REPLY, "06 00000000 0000 0000 0001 000000",
      "bad port result"},
-    {PROTO_LISTEN_REPLY,
-     "06"
-     "00000000"
-     "0000"
-     "0000"
-     "0001"
-     "000105",
+    {PROTO_LISTEN_REPLY, "06 00000000 0000 0000 0001 000105",
      "bad port result"},
-    {PROTO_LISTEN_REPLY,
-     "06"
-     "00000000"
-     "0000"
-     "0000"
-     "0001"
-     "0001",
+    {PROTO_LISTEN_REPLY, "06 00000000 0000 0000 0001 0001",
      "truncated payload"},
     /* CONNECT_BACK */
-    {PROTO_CONNECT_BACK,
-     "08"
-     "00000000"
-     "0001"
-     "0001",
-     "bad transport"},
-    {PROTO_CONNECT_BACK,
-     "06"
-     "00000000"
-     "0000",
-     "bad port count"},
-    {PROTO_CONNECT_BACK,
-     "06"
-     "00000000"
-     "0101",
-     "bad port count"},
-    {PROTO_CONNECT_BACK,
-     "06"
-     "00000000"
-     "0001"
-     "0000",
-     "port 0"},
-    {PROTO_CONNECT_BACK,
-     "06"
-     "00000000"
-     "0001"
-     "000100",
-     "trailing bytes"},
+    {PROTO_CONNECT_BACK, "08 00000000 0001 0001", "bad transport"},
+    {PROTO_CONNECT_BACK, "06 00000000 0000", "bad port count"},
+    {PROTO_CONNECT_BACK, "06 00000000 0101", "bad port count"},
+    {PROTO_CONNECT_BACK, "06 00000000 0001 0000", "port 0"},
+    {PROTO_CONNECT_BACK, "06 00000000 0001 000100", "trailing bytes"},
     /* CONNECT_BACK_REPLY */
-    {PROTO_CONNECT_BACK_REPLY,
-     "00"
-     "0000",
-     "bad transport"},
-    {PROTO_CONNECT_BACK_REPLY,
-     "06"
-     "0101",
-     "bad port count"},
-    {PROTO_CONNECT_BACK_REPLY,
-     "06"
-     "0001"
-     "0000"
-     "01"
-     "00000000"
-     "00",
+    {PROTO_CONNECT_BACK_REPLY, "00 0000", "bad transport"},
+    {PROTO_CONNECT_BACK_REPLY, "06 0101", "bad port count"},
+    {PROTO_CONNECT_BACK_REPLY, "06 0001 0000 01 00000000 00",
      "bad port result"},
-    {PROTO_CONNECT_BACK_REPLY,
-     "06"
-     "0001"
-     "0001"
-     "07"
-     "00000000"
-     "00",
+    {PROTO_CONNECT_BACK_REPLY, "06 0001 0001 07 00000000 00",
      "bad port result"},
-    {PROTO_CONNECT_BACK_REPLY,
-     "06"
-     "0001"
-     "0001"
-     "01"
-     "00000000"
-     "21",
+    {PROTO_CONNECT_BACK_REPLY, "06 0001 0001 01 00000000 21",
      "string too long"},
-    {PROTO_CONNECT_BACK_REPLY,
-     "06"
-     "0001"
-     "0001"
-     "01"
-     "000000",
-     "truncated payload"},
-    {PROTO_CONNECT_BACK_REPLY,
-     "06"
-     "0001"
-     "0001"
-     "01"
-     "00000000",
-     "truncated string"},
+    {PROTO_CONNECT_BACK_REPLY, "06 0001 0001 01 000000", "truncated payload"},
+    {PROTO_CONNECT_BACK_REPLY, "06 0001 0001 01 00000000", "truncated string"},
     /* MTU_PROBE, MTU_REPLY, ERROR, stamp (100) */
     {PROTO_MTU_PROBE, "000001", "truncated payload"},
-    {PROTO_MTU_REPLY,
-     "000000010000000200000003"
-     "00",
-     "trailing bytes"},
+    {PROTO_MTU_REPLY, "000000010000000200000003 00", "trailing bytes"},
     {PROTO_ERROR, "00", "truncated payload"},
-    {PROTO_ERROR,
-     "0001"
-     "41420a",
-     "string not printable"},
-    {100,
-     "00000001"
-     "00000000000000",
-     "truncated payload"},
+    {PROTO_ERROR, "0001 41420a", "string not printable"},
+    {100, "00000001 00000000000000", "truncated payload"},
     /* JOIN */
-    {PROTO_JOIN,
-     "00000000"
-     "00000000"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "00"
-     "00"
-     "00",
+    {PROTO_JOIN, "00000000 00000000 00000000 0001 00 0141 00 00 00",
      "mesh size 0"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0000"
-     "00"
-     "0141"
-     "00"
-     "00"
-     "00",
-     "port 0"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "00"
-     "00"
-     "00"
-     "00",
+    {PROTO_JOIN, "00000000 00000001 00000000 0000 00 0141 00 00 00", "port 0"},
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 00 00 00 00 00",
      "empty name"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "02"
-     "0141"
-     "00"
-     "00"
-     "00",
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 02 0141 00 00 00",
      "unknown join flags"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "00"
-     "09",
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 00 0141 00 09",
      "too many addresses"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "00"
-     "01"
-     "05",
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 00 0141 00 01 05",
      "bad address family"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "00"
-     "00"
-     "11",
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 00 0141 00 00 11",
      "too many duplicate entries"},
-    {PROTO_JOIN,
-     "00000002"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "00"
-     "00"
-     "01"
-     "00000002",
+    {PROTO_JOIN, "00000002 00000001 00000000 0001 00 0141 00 00 01 00000002",
      "duplicate entry equals the rank"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "41",
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 00 0141 41",
      "string too long"},
-    {PROTO_JOIN,
-     "00000000"
-     "00000001"
-     "00000000"
-     "0001"
-     "00"
-     "0141"
-     "00"
-     "01"
-     "06"
-     "00",
+    {PROTO_JOIN, "00000000 00000001 00000000 0001 00 0141 00 01 06 00",
      "truncated payload"},
     /* MESH_START */
     {PROTO_MESH_START,
-     "00000000"
-     "00000000"
-     "00000000"
-     "00000000"
-     "00000000"
-     "0001"
-     "00"
-     "00",
-     "no members"},
+     "00000000 00000000 00000000 00000000 00000000 0001 00 00", "no members"},
     {PROTO_MESH_START,
-     "00000002"
-     "00000002"
-     "00000000"
-     "00000000"
-     "00000000"
-     "0001"
-     "00"
-     "00",
+     "00000002 00000002 00000000 00000000 00000000 0001 00 00",
      "index out of range"},
     {PROTO_MESH_START,
-     "00000002"
-     "00000001"
-     "00000000"
-     "00000000"
-     "00000000"
-     "0000"
-     "00"
-     "00",
+     "00000002 00000001 00000000 00000000 00000000 0000 00 00",
      "concurrency 0"},
     {PROTO_MESH_START,
-     "00000002"
-     "00000001"
-     "00000000"
-     "00000000"
-     "00000000"
-     "0001"
-     "02"
-     "00",
+     "00000002 00000001 00000000 00000000 00000000 0001 02 00",
      "unknown start flags"},
     {PROTO_MESH_START,
-     "00000002"
-     "00000001"
-     "00000000"
-     "00000000"
-     "00000000"
-     "0001"
-     "00"
-     "c9",
+     "00000002 00000001 00000000 00000000 00000000 0001 00 c9",
      "string too long"},
     /* MEMBERS (cap 4) */
-    {PROTO_MEMBERS,
-     "00000000"
-     "0000",
-     "no members"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "0005",
-     "too many members"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "00",
-     "truncated payload"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "0001"
-     "00000000"
-     "04"
-     "0000"
-     "0141"
-     "00",
+    {PROTO_MEMBERS, "00000000 0000", "no members"},
+    {PROTO_MEMBERS, "00000000 0005", "too many members"},
+    {PROTO_MEMBERS, "00000000 00", "truncated payload"},
+    {PROTO_MEMBERS, "00000000 0001 00000000 04 0000 0141 00",
      "unknown member state"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "0001"
-     "00000000"
-     "01"
-     "0000"
-     "00"
-     "00",
+    {PROTO_MEMBERS, "00000000 0001 00000000 01 0000 00 00",
      "empty member name"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "0001"
-     "00000000"
-     "00"
-     "0000"
-     "0141"
-     "0142",
+    {PROTO_MEMBERS, "00000000 0001 00000000 00 0000 0141 0142",
      "joined member without port or target"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "0001"
-     "00000000"
-     "00"
-     "0001"
-     "0141"
-     "00",
+    {PROTO_MEMBERS, "00000000 0001 00000000 00 0001 0141 00",
      "joined member without port or target"},
-    {PROTO_MEMBERS,
-     "00000000"
-     "0001"
-     "00000000"
-     "01"
-     "0000"
-     "0141"
-     "00"
-     "00",
+    {PROTO_MEMBERS, "00000000 0001 00000000 01 0000 0141 00 00",
      "trailing bytes"},
     /* RESULT */
-    {PROTO_RESULT,
-     "00000000"
-     "00000000"
-     "41",
-     "empty document"},
-    {PROTO_RESULT,
-     "04000001"
-     "00000000"
-     "41",
-     "document too large"},
-    {PROTO_RESULT,
-     "00000001"
-     "00000000",
-     "empty slice"},
-    {PROTO_RESULT,
-     "00000002"
-     "00000002"
-     "41",
-     "slice past the document's end"},
-    {PROTO_RESULT,
-     "00000002"
-     "00000001"
-     "4142",
-     "slice past the document's end"},
-    {PROTO_RESULT,
-     "00000002"
-     "000000",
-     "truncated payload"},
+    {PROTO_RESULT, "00000000 00000000 41", "empty document"},
+    {PROTO_RESULT, "04000001 00000000 41", "document too large"},
+    {PROTO_RESULT, "00000001 00000000", "empty slice"},
+    {PROTO_RESULT, "00000002 00000002 41", "slice past the document's end"},
+    {PROTO_RESULT, "00000002 00000001 4142", "slice past the document's end"},
+    {PROTO_RESULT, "00000002 000000", "truncated payload"},
     /* VERDICT */
-    {PROTO_VERDICT,
-     "03"
-     "00",
-     "exit status above 2"},
-    {PROTO_VERDICT,
-     "00"
-     "0241",
-     "truncated string"},
-    {PROTO_VERDICT,
-     "00"
-     "00"
-     "00",
-     "trailing bytes"},
+    {PROTO_VERDICT, "03 00", "exit status above 2"},
+    {PROTO_VERDICT, "00 0241", "truncated string"},
+    {PROTO_VERDICT, "00 00 00", "trailing bytes"},
 };
 
 START_TEST(malformed_reasons)
