@@ -60,6 +60,7 @@ static void emit_export(const struct scan *s)
 		putchar('\n');
 	}
 	emit_not_own(r, s->o.rank0, "");
+	scan_rdma_export(s, "");
 }
 
 /* A short state word for the interface table. */
@@ -311,6 +312,7 @@ int scan_emit(struct scan *s)
 		emit_findings(s);
 		emit_peers(s);
 		emit_choice(s);
+		scan_rdma_text(s);
 	}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
 }

@@ -53,6 +53,17 @@ static const struct {
 	{"mesh-token-mismatch", "mesh"},
 	{"mesh-node-died", "mesh"},
 	{"mesh-node-duplicate", "mesh"},
+	{"rdma-ib-fallback", "rdma"},
+	{"rdma-netns-exclusive", "rdma"},
+	{"rdma-uverbs-missing", "rdma"},
+	{"rdma-memlock", "rdma"},
+	{"rdma-hca-missing", "rdma"},
+	{"rdma-port-down", "rdma"},
+	{"rdma-gid-index", "rdma"},
+	{"rdma-gid-auto", "rdma"},
+	{"rdma-netdev-netns", "rdma"},
+	{"rdma-nic-far", "rdma"},
+	{"rdma-gdr-off", "rdma"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */
