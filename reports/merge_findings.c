@@ -64,6 +64,7 @@ static const struct {
 	{"rdma-netdev-netns", "rdma"},
 	{"rdma-nic-far", "rdma"},
 	{"rdma-gdr-off", "rdma"},
+	{"rdma-fabric-mismatch", "rdma"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */
