@@ -120,7 +120,8 @@ static void export_list(const struct rdma_info *info, enum rdma_link ll,
 }
 
 /* rdma-netns-exclusive, rdma-uverbs-missing, rdma-ib-fallback. Returns
- * true when NCCL cannot use IB at all (the rest is then moot). */
+ * true when NCCL cannot use IB at all and NCCL_IB_HCA is not the cause
+ * (the rest is then moot). */
 static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
                          bool in_container, const struct ib_choice *c,
                          struct doc *d)
@@ -210,7 +211,8 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 		    "NCCL would not use RDMA here (%s): it falls back to "
 		    "NET/Socket, 10-50x slower, and the job still runs",
 		    c->why);
-		return true;
+		/* NCCL_IB_HCA's own faults still name what it got wrong */
+		return strstr(c->why, "NCCL_IB_HCA") == NULL;
 	}
 	return false;
 }
@@ -352,7 +354,7 @@ static void judge_gid(const struct rdma_info *info, const struct ib_env *e,
                       struct doc *d)
 {
 	char bad[512] = "", why[160] = "", autobad[512] = "";
-	int ver = 2;
+	int ver = 2, aidx = 0;
 
 	if (e->roce_version != NULL && strcmp(e->roce_version, "1") == 0)
 		ver = 1;
@@ -371,6 +373,7 @@ static void judge_gid(const struct rdma_info *info, const struct ib_env *e,
 			snprintf(why, sizeof(why), "%s", f);
 		} else if (f != NULL) {
 			list_add(autobad, sizeof(autobad), name);
+			aidx = c->v[i].gid_index;
 			snprintf(why, sizeof(why), "%s", f);
 		}
 	}
@@ -403,9 +406,11 @@ static void judge_gid(const struct rdma_info *info, const struct ib_env *e,
 
 		evidence_add(&ev, "nccl-rules", "ncclIbGetGidIndex would take "
 		             "%s on %s", why, autobad);
-		evidence_add(&ev, "nccl", NCCL_SAYS "NET/IB: ... GID ... with "
-		             "the link-local or v1 GID in its 'NET/IB: %s' "
-		             "lines (NCCL_DEBUG_SUBSYS=NET)", "IbDev");
+		evidence_add(&ev, "nccl", NCCL_SAYS "NET/IB: ... IbDev N Port "
+		             "N qpn N mtu N GID %d (...) with that entry "
+		             "(NCCL_DEBUG_SUBSYS=NET); across subnets the "
+		             "connections time out",
+		             aidx);
 		doc_add_finding(d, "rdma-gid-auto", -1, ev,
 		                "give the RoCE netdev its fabric IPv4 address "
 		                "(ip addr add ADDR/PREFIX dev NETDEV) so the "

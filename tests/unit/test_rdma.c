@@ -278,6 +278,115 @@ START_TEST(test_recipe_fix)
 }
 END_TEST
 
+/* Loads a fixture and judges it with env e (not its recorded one);
+ * the rdma-* codes found into got. */
+static void judge(const char *fixture, const struct ib_env *e,
+                  void (*edit)(struct rdma_info *), char *got, size_t len,
+                  struct rdma_verdict *v)
+{
+	char dir[PATH_MAX];
+	struct sysroot sr;
+	struct rdma_info *info = calloc(1, sizeof(*info));
+	struct iface_list l = {0};
+	struct doc d;
+	json_t *f;
+	size_t i;
+
+	ck_assert_ptr_nonnull(info);
+	snprintf(dir, sizeof(dir), "%s/tests/fixtures/sysroot/%s", SRCDIR,
+	         fixture);
+	ck_assert_int_eq(sysroot_init(&sr, dir), 0);
+	rdma_collect(info, &sr);
+	if (edit != NULL)
+		edit(info);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	decide_rdma(info, e, &l, false, v, &d);
+	got[0] = '\0';
+	json_array_foreach(d.findings, i, f)
+	{
+		size_t o = strlen(got);
+
+		snprintf(got + o, len - o, "%s%s/%s", o ? " " : "",
+		         json_string_value(json_object_get(f, "code")),
+		         json_string_value(json_object_get(f, "severity")));
+	}
+	doc_free(&d);
+	free(info);
+}
+
+/* The netdevs of a RoCE node moved to another netns. */
+static void netdevs_away(struct rdma_info *info)
+{
+	for (int i = 0; i < info->ndevs; i++)
+		info->devs[i].ports[0].netdev_here = false;
+}
+
+/* A RoCE node whose netdevs lost their addresses: only link-local
+ * GIDs are left. */
+static void no_addresses(struct rdma_info *info)
+{
+	for (int i = 0; i < info->ndevs; i++)
+		for (int g = 2; g < info->devs[i].ports[0].ngids; g++)
+			memset(info->devs[i].ports[0].gids[g].raw, 0, 16);
+}
+
+START_TEST(test_settings)
+{
+	char got[512];
+	struct rdma_verdict *v = calloc(1, sizeof(*v));
+	struct ib_env e;
+
+	ck_assert_ptr_nonnull(v);
+	/* a down port among up ones: NCCL skips it silently */
+	memset(&e, 0, sizeof(e));
+	e.hca = "=mlx5_0,mlx5_6";
+	judge("rdma-roce-recipe-v2", &e, NULL, got, sizeof(got), v);
+	/* and the other GPUs now reach mlx5_0 only across the CPU */
+	ck_assert_str_eq(got, "rdma-port-down/warning rdma-nic-far/warning "
+	                      "rdma-gdr-off/info");
+	ck_assert_int_eq(v->choice.n, 1);
+	/* only down ports: sockets, and the list says why */
+	e.hca = "mlx5_6,mlx5_7";
+	judge("rdma-roce-recipe-v2", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-ib-fallback/fault rdma-port-down/fault");
+	ck_assert(v->choice.fallback);
+	ck_assert_str_eq(v->export_hca, "");
+	/* a name no device has */
+	e.hca = "mlx4_0";
+	judge("rdma-dgx-ib", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-ib-fallback/fault rdma-hca-missing/fault");
+	/* the '^' form: a missing name excludes nothing, no finding */
+	e.hca = "^mlx5_9";
+	judge("rdma-dgx-ib", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "");
+	ck_assert_int_eq(v->choice.n, 8);
+	/* NCCL_IB_DISABLE on purpose: info */
+	memset(&e, 0, sizeof(e));
+	e.disable = "1";
+	judge("rdma-dgx-ib", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-ib-fallback/info");
+	/* GID index past the table, and a link-local one */
+	memset(&e, 0, sizeof(e));
+	e.gid_index = "40";
+	judge("rdma-roce-mixed-gids", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-gid-index/fault");
+	e.gid_index = "1";
+	judge("rdma-roce-mixed-gids", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-gid-index/fault");
+	/* on InfiniBand NCCL_IB_GID_INDEX is not read */
+	judge("rdma-dgx-ib", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "");
+	/* netdevs elsewhere; no address on them */
+	memset(&e, 0, sizeof(e));
+	judge("rdma-roce-mixed-gids", &e, netdevs_away, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-netdev-netns/warning");
+	judge("rdma-roce-mixed-gids", &e, no_addresses, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-gid-auto/warning");
+	ck_assert_int_eq(v->export_gid_index, -1);
+	free(v);
+}
+END_TEST
+
 Suite *suite_rdma(void)
 {
 	Suite *s = suite_create("rdma");
@@ -290,6 +399,7 @@ Suite *suite_rdma(void)
 	tcase_add_loop_test(tc, test_fixture, 0,
 	                    sizeof(fix_cases) / sizeof(fix_cases[0]));
 	tcase_add_test(tc, test_recipe_fix);
+	tcase_add_test(tc, test_settings);
 	suite_add_tcase(s, tc);
 	return s;
 }
