@@ -67,6 +67,14 @@ int scan_rdma_doc(struct scan *s)
 		                    s->rdma->v.export_hca[0]
 		                        ? json_string(s->rdma->v.export_hca)
 		                        : json_null());
+		json_object_set_new(ib, "hca_verdict",
+		                    s->rdma->v.hca_note[0]
+		                        ? json_string(s->rdma->v.hca_note)
+		                        : json_null());
+		json_object_set_new(ib, "gid_index_verdict",
+		                    s->rdma->v.gid_note[0]
+		                        ? json_string(s->rdma->v.gid_note)
+		                        : json_null());
 		json_object_set_new(ib, "export_gid_index",
 		                    s->rdma->v.export_gid_index >= 0
 		                        ? json_integer(s->rdma->v.export_gid_index)
@@ -193,6 +201,10 @@ void scan_rdma_text(const struct scan *s)
 		printf("  GPU %s: nearest NIC %s (%s)\n", in->gpus[g].pci, nic,
 		       rdma_path_name(best));
 	}
+	if (s->rdma->v.hca_note[0])
+		printf("  %s\n", s->rdma->v.hca_note);
+	if (s->rdma->v.gid_note[0])
+		printf("  %s\n", s->rdma->v.gid_note);
 	scan_rdma_export(s, "  ");
 }
 

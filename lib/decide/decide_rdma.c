@@ -4,6 +4,7 @@
 #include "decide/decide_rdma.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/jobenv.h"
@@ -571,6 +572,91 @@ static int export_gid(const struct rdma_info *info, const struct ib_env *e,
 	return idx;
 }
 
+/* Why a port is not in the exported list, or NULL when it is. */
+static const char *left_out_why(const struct rdma_info *info,
+                                const struct rdma_dev *x,
+                                const struct rdma_port *p, enum rdma_link ll)
+{
+	bool near = info->ngpus == 0;
+
+	if (p->state != 4)
+		return p->state_str[0] ? p->state_str : "not ACTIVE";
+	if (p->link != ll)
+		return p->link == RDMA_LINK_IB ? "InfiniBand, not the fabric's "
+		                                 "link layer"
+		                               : "Ethernet, not the fabric's "
+		                                 "link layer";
+	for (int g = 0; g < info->ngpus; g++)
+		near |= path_near(rdma_pci_distance(x->pci_path, x->numa,
+		                                    info->gpus[g].pci_path,
+		                                    info->gpus[g].numa));
+	return near ? NULL : "near no GPU";
+}
+
+/* The user's settings in words: right when NCCL takes exactly the ports
+ * netprobe would export (each left-out one with its reason), and a GID
+ * index that is NCCL's own RoCE v2 choice everywhere. */
+static void notes(const struct rdma_info *info, const struct ib_env *e,
+                  const struct ib_choice *c, const char *good, int good_gid,
+                  bool faults, struct rdma_verdict *v)
+{
+	enum rdma_link ll = main_link(info, c);
+	char picked[512] = "", out[512] = "";
+
+	for (int i = 0; i < c->n; i++) {
+		char name[RDMA_NAME + 16];
+
+		port_name(&info->devs[c->v[i].dev],
+		          &info->devs[c->v[i].dev].ports[c->v[i].port], name,
+		          sizeof(name));
+		list_add(picked, sizeof(picked), name);
+	}
+	for (int d = 0; d < info->ndevs; d++)
+		for (int i = 0; i < info->devs[d].nports; i++) {
+			const struct rdma_dev *x = &info->devs[d];
+			const char *why =
+			    left_out_why(info, x, &x->ports[i], ll);
+			char buf[RDMA_NAME + 64];
+
+			if (why == NULL)
+				continue;
+			snprintf(buf, sizeof(buf), "%s:%u (%s)", x->name,
+			         x->ports[i].num, why);
+			list_add(out, sizeof(out), buf);
+		}
+	if (e->hca != NULL)
+		snprintf(v->hca_note, sizeof(v->hca_note),
+		         "NCCL_IB_HCA=%s is %s: NCCL takes %s%s%s", e->hca,
+		         !faults && strcmp(picked, good) == 0
+		             ? "right for this node"
+		             : "not right for this node",
+		         picked[0] ? picked : "nothing",
+		         out[0] ? "; left out: " : "", out);
+	if (e->gid_index != NULL && c->n > 0 && ll == RDMA_LINK_ETH) {
+		const char *f = NULL;
+
+		for (int i = 0; i < c->n && f == NULL; i++)
+			if (c->v[i].gid_forced)
+				f = gid_fault(&info->devs[c->v[i].dev]
+				                   .ports[c->v[i].port],
+				              c->v[i].gid_index, 2);
+		if (good_gid >= 0 && atoi(e->gid_index) == good_gid)
+			snprintf(v->gid_note, sizeof(v->gid_note),
+			         "NCCL_IB_GID_INDEX=%s is right for this node: "
+			         "the RoCE v2 IPv4 entry on every port, as NCCL "
+			         "would pick itself",
+			         e->gid_index);
+		else
+			snprintf(v->gid_note, sizeof(v->gid_note),
+			         "NCCL_IB_GID_INDEX=%s is not right for this "
+			         "node: %s",
+			         e->gid_index,
+			         f != NULL ? f
+			                   : "NCCL's own choice differs on some "
+			                     "port");
+	}
+}
+
 /* Runs every judgement; --export gets the lists only when no rdma fault
  * was found. */
 void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
@@ -598,6 +684,11 @@ void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
 	judge_netdev(info, &v->choice, d);
 	judge_place(info, e, &v->choice, good, d);
 out:
+	export_list(info, main_link(info, &v->choice), good, sizeof(good));
+	snprintf(hca, sizeof(hca), "=%s", good);
+	notes(info, e, &v->choice, good,
+	      good[0] ? export_gid(info, e, hca) : -1,
+	      d->nfault > before || v->choice.fallback, v);
 	if (d->nfault > before || v->choice.fallback)
 		return;
 	export_list(info, main_link(info, &v->choice), good, sizeof(good));

@@ -20,6 +20,10 @@ struct rdma_verdict {
 	/* what --export may print: only set where proven */
 	char export_hca[512];     /* "=mlx5_0:1,mlx5_1:1", "" none */
 	int export_gid_index;     /* -1 none */
+	/* the user's NCCL_IB_HCA and NCCL_IB_GID_INDEX judged in words
+	 * ("right for this node: ..."), "" when unset */
+	char hca_note[640];
+	char gid_note[256];
 };
 
 /* Adds the rdma-* findings for this node (in_container: the layering saw

@@ -243,6 +243,20 @@ START_TEST(test_fixture)
 	ck_assert_str_eq(v->export_hca, fix_cases[_i].hca);
 	ck_assert_int_eq(v->export_gid_index, fix_cases[_i].gid);
 	ck_assert_int_eq(v->choice.n, fix_cases[_i].npicks);
+	if (strcmp(fix_cases[_i].name, "rdma-roce-recipe-v2") == 0) {
+		ck_assert_msg(strstr(v->hca_note, "is right for this node") &&
+		                  strstr(v->hca_note, "mlx5_6:1 (DOWN)"),
+		              "%s", v->hca_note);
+		ck_assert_msg(strstr(v->gid_note, "is right"), "%s",
+		              v->gid_note);
+	}
+	if (strcmp(fix_cases[_i].name, "rdma-roce-gid3-v1") == 0) {
+		ck_assert_msg(strstr(v->hca_note, "not right"), "%s",
+		              v->hca_note);
+		ck_assert_msg(strstr(v->gid_note, "not right for this node: "
+		                                  "RoCE v1"),
+		              "%s", v->gid_note);
+	}
 	doc_free(&d);
 	free(info);
 	free(rec);
