@@ -65,6 +65,7 @@ static const struct {
 	{"rdma-nic-far", "rdma"},
 	{"rdma-gdr-off", "rdma"},
 	{"rdma-fabric-mismatch", "rdma"},
+	{"rdma-env-mismatch", "rdma"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */
