@@ -52,6 +52,8 @@ static void emit_export(const struct scan *s)
 	if (r->ifc == NULL) {
 		fprintf(stderr, "# netprobe scan: no recommendation: %s\n",
 		        r->nreasons > 0 ? r->reasons[0] : "no interface");
+		/* the RDMA settings do not depend on the socket interface */
+		scan_rdma_export(s, "");
 		return;
 	}
 	for (int i = 0; i < r->nenv; i++) {
