@@ -660,13 +660,11 @@ static void notes(const struct rdma_info *info, const struct ib_env *e,
 /* Runs every judgement; --export gets the lists only when no rdma fault
  * was found. */
 void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
-                 const struct iface_list *l, bool in_container,
-                 struct rdma_verdict *v, struct doc *d)
+                 bool in_container, struct rdma_verdict *v, struct doc *d)
 {
 	char good[512], hca[520];
 	int before = d->nfault;
 
-	(void)l;
 	memset(v, 0, sizeof(*v));
 	v->export_gid_index = -1;
 	ib_select(info, e, &v->choice);

@@ -8,7 +8,6 @@
 
 #include "decide/ib_select.h"
 #include "doc/doc.h"
-#include "kernel/iface.h"
 #include "kernel/rdma.h"
 
 /* Below this RLIMIT_MEMLOCK NCCL's registrations fail; NCCL's own
@@ -29,7 +28,6 @@ struct rdma_verdict {
 /* Adds the rdma-* findings for this node (in_container: the layering saw
  * a container). Fills v. */
 void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
-		 const struct iface_list *l, bool in_container,
-		 struct rdma_verdict *v, struct doc *d);
+		 bool in_container, struct rdma_verdict *v, struct doc *d);
 
 #endif

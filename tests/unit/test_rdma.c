@@ -211,7 +211,6 @@ START_TEST(test_fixture)
 	struct env_record *rec = calloc(1, sizeof(*rec));
 	struct rdma_verdict *v = calloc(1, sizeof(*v));
 	struct ib_env e;
-	struct iface_list l = {0};
 	struct doc d;
 	size_t i;
 	json_t *f;
@@ -224,7 +223,7 @@ START_TEST(test_fixture)
 	(void)env_record_read(&sr, rec);
 	ib_env_fill(&e, record_get, rec);
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
-	decide_rdma(info, &e, &l,
+	decide_rdma(info, &e,
 	            strstr(fix_cases[_i].name, "container") != NULL ||
 	                strstr(fix_cases[_i].name, "netns") != NULL,
 	            v, &d);
@@ -301,7 +300,6 @@ static void judge(const char *fixture, const struct ib_env *e,
 	char dir[PATH_MAX];
 	struct sysroot sr;
 	struct rdma_info *info = calloc(1, sizeof(*info));
-	struct iface_list l = {0};
 	struct doc d;
 	json_t *f;
 	size_t i;
@@ -314,7 +312,7 @@ static void judge(const char *fixture, const struct ib_env *e,
 	if (edit != NULL)
 		edit(info);
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
-	decide_rdma(info, e, &l, false, v, &d);
+	decide_rdma(info, e, false, v, &d);
 	got[0] = '\0';
 	json_array_foreach(d.findings, i, f)
 	{
