@@ -49,7 +49,7 @@ void scan_rdma_decide(struct scan *s)
 	if (s->rdma == NULL)
 		return;
 	decide_rdma(&s->rdma->info, &s->rdma->env,
-	            s->have_layers && s->ly.container != CONTAINER_NONE,
+	            s->have_layers ? s->ly.container : CONTAINER_NONE,
 	            &s->rdma->v, &s->d);
 }
 

@@ -124,7 +124,7 @@ static void export_list(const struct rdma_info *info, enum rdma_link ll,
  * true when NCCL cannot use IB at all and NCCL_IB_HCA is not the cause
  * (the rest is then moot). */
 static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
-                         bool in_container, const struct ib_choice *c,
+                         enum layer_container ct, const struct ib_choice *c,
                          struct doc *d)
 {
 	json_t *ev = NULL;
@@ -162,7 +162,15 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 		evidence_add(&ev, "nccl", NCCL_SAYS "NET/IB : Unable to open "
 		             "device %s; then NET/IB : No device found.; then "
 		             "NET/Socket : Using ...", info->devs[0].name);
-		if (in_container) {
+		if (ct == CONTAINER_KUBERNETES) {
+			snprintf(fix, sizeof(fix),
+			         "give the pod an RDMA device and IPC_LOCK: "
+			         "resources.limits rdma/hca_shared_devices_a: 1 "
+			         "(k8s-rdma-shared-dev-plugin) or the NVIDIA "
+			         "Network Operator's RDMA resource, and "
+			         "securityContext.capabilities.add: "
+			         "[\"IPC_LOCK\"]");
+		} else if (ct != CONTAINER_NONE) {
 			snprintf(fix, sizeof(fix), "start the container with");
 			for (int i = 0; i < info->ndevs && i < 16; i++) {
 				size_t o = strlen(fix);
@@ -660,7 +668,8 @@ static void notes(const struct rdma_info *info, const struct ib_env *e,
 /* Runs every judgement; --export gets the lists only when no rdma fault
  * was found. */
 void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
-                 bool in_container, struct rdma_verdict *v, struct doc *d)
+                 enum layer_container ct, struct rdma_verdict *v,
+                 struct doc *d)
 {
 	char good[512], hca[520];
 	int before = d->nfault;
@@ -671,8 +680,8 @@ void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
 	if (info->ndevs == 0 && info->pci_rdma_funcs == 0)
 		return;
 	if (info->ndevs > 0)
-		judge_memlock(info, in_container, d);
-	if (judge_access(info, e, in_container, &v->choice, d))
+		judge_memlock(info, ct != CONTAINER_NONE, d);
+	if (judge_access(info, e, ct, &v->choice, d))
 		goto out;
 	export_list(info, main_link(info, &v->choice), good, sizeof(good));
 	snprintf(hca, sizeof(hca), "=%s", good);

@@ -9,6 +9,7 @@
 #include "decide/ib_select.h"
 #include "doc/doc.h"
 #include "kernel/rdma.h"
+#include "layers/layers.h"
 
 /* Below this RLIMIT_MEMLOCK NCCL's registrations fail; NCCL's own
  * documentation and every container recipe ask for unlimited. */
@@ -25,9 +26,10 @@ struct rdma_verdict {
 	char gid_note[256];
 };
 
-/* Adds the rdma-* findings for this node (in_container: the layering saw
- * a container). Fills v. */
+/* Adds the rdma-* findings for this node (ct: the container the layering
+ * saw, CONTAINER_NONE on a host; the fixes are written for it). Fills v. */
 void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
-		 bool in_container, struct rdma_verdict *v, struct doc *d);
+		 enum layer_container ct, struct rdma_verdict *v,
+		 struct doc *d);
 
 #endif

@@ -225,7 +225,9 @@ START_TEST(test_fixture)
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
 	decide_rdma(info, &e,
 	            strstr(fix_cases[_i].name, "container") != NULL ||
-	                strstr(fix_cases[_i].name, "netns") != NULL,
+	                    strstr(fix_cases[_i].name, "netns") != NULL
+	                ? CONTAINER_DOCKER
+	                : CONTAINER_NONE,
 	            v, &d);
 	json_array_foreach(d.findings, i, f)
 	{
@@ -312,7 +314,7 @@ static void judge(const char *fixture, const struct ib_env *e,
 	if (edit != NULL)
 		edit(info);
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
-	decide_rdma(info, e, false, v, &d);
+	decide_rdma(info, e, CONTAINER_NONE, v, &d);
 	got[0] = '\0';
 	json_array_foreach(d.findings, i, f)
 	{
@@ -399,6 +401,46 @@ START_TEST(test_settings)
 }
 END_TEST
 
+/* In a Kubernetes pod the uverbs fix is the pod spec's, not docker's. */
+START_TEST(test_k8s_fix)
+{
+	char dir[PATH_MAX];
+	struct sysroot sr;
+	struct rdma_info *info = calloc(1, sizeof(*info));
+	struct rdma_verdict *v = calloc(1, sizeof(*v));
+	struct ib_env e = {0};
+	struct doc d;
+	json_t *f;
+	size_t i;
+	int seen = 0;
+
+	ck_assert(info && v);
+	snprintf(dir, sizeof(dir),
+	         "%s/tests/fixtures/sysroot/rdma-container-no-uverbs", SRCDIR);
+	ck_assert_int_eq(sysroot_init(&sr, dir), 0);
+	rdma_collect(info, &sr);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	decide_rdma(info, &e, CONTAINER_KUBERNETES, v, &d);
+	json_array_foreach(d.findings, i, f)
+	{
+		const char *fix = json_string_value(json_object_get(f, "fix"));
+
+		if (strcmp(json_string_value(json_object_get(f, "code")),
+		           "rdma-uverbs-missing") != 0)
+			continue;
+		seen++;
+		ck_assert_msg(strstr(fix, "rdma/hca_shared_devices_a") &&
+		                  strstr(fix, "IPC_LOCK") &&
+		                  !strstr(fix, "--device"),
+		              "%s", fix);
+	}
+	ck_assert_int_eq(seen, 1);
+	doc_free(&d);
+	free(info);
+	free(v);
+}
+END_TEST
+
 Suite *suite_rdma(void)
 {
 	Suite *s = suite_create("rdma");
@@ -412,6 +454,7 @@ Suite *suite_rdma(void)
 	                    sizeof(fix_cases) / sizeof(fix_cases[0]));
 	tcase_add_test(tc, test_recipe_fix);
 	tcase_add_test(tc, test_settings);
+	tcase_add_test(tc, test_k8s_fix);
 	suite_add_tcase(s, tc);
 	return s;
 }
