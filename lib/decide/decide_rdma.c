@@ -200,8 +200,11 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 
 		ev = NULL;
 		evidence_add(&ev, "nccl-rules", "%s", c->why);
-		evidence_add(&ev, "nccl", NCCL_SAYS "%s; then NET/Socket : "
-		             "Using [0]IFNAME:ADDR<0>", c->nccl_says);
+		evidence_add(&ev, "nccl", NCCL_SAYS "%s%s", c->nccl_says,
+		             strstr(c->why, "NCCL_NET=IB") != NULL
+		                 ? ""
+		                 : "; then NET/Socket : Using "
+		                   "[0]IFNAME:ADDR<0>");
 		export_list(info, RDMA_LINK_IB, list, sizeof(list));
 		if (list[0] == '\0')
 			export_list(info, RDMA_LINK_ETH, list, sizeof(list));
@@ -215,11 +218,18 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 			snprintf(fix, sizeof(fix), "bring an RDMA port to "
 			         "ACTIVE (ibstat: check the cable, the subnet "
 			         "manager or the switch port)");
-		doc_add_finding(
-		    d, "rdma-ib-fallback", deliberate ? SEV_INFO : -1, ev, fix,
-		    "NCCL would not use RDMA here (%s): it falls back to "
-		    "NET/Socket, 10-50x slower, and the job still runs",
-		    c->why);
+		if (strstr(c->why, "NCCL_NET=IB") != NULL)
+			doc_add_finding(d, "rdma-ib-fallback", SEV_FAULT, ev,
+			                fix,
+			                "NCCL cannot use RDMA here (%s)", c->why);
+		else
+			doc_add_finding(
+			    d, "rdma-ib-fallback", deliberate ? SEV_INFO : -1,
+			    ev, fix,
+			    "NCCL would not use RDMA here (%s): it falls back "
+			    "to NET/Socket, 10-50x slower, and the job still "
+			    "runs",
+			    c->why);
 		/* NCCL_IB_HCA's own faults still name what it got wrong */
 		return strstr(c->why, "NCCL_IB_HCA") == NULL;
 	}

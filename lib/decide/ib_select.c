@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kernel/jobenv.h"
 
@@ -274,6 +275,18 @@ void ib_select(const struct rdma_info *info, const struct ib_env *e,
 		          e->hca != NULL ? "no ACTIVE port matches NCCL_IB_HCA"
 		                         : "no RDMA port is ACTIVE",
 		          "NET/IB : No device found.");
+	/* NCCL_NET=IB names the plugin: no fallback, the init fails
+	 * (plugin/net.cc ncclNetPluginAssignToComm, ncclNetInit) */
+	if (out->fallback && e->net != NULL && strcasecmp(e->net, "IB") == 0) {
+		size_t l = strlen(out->why);
+
+		snprintf(out->why + l, sizeof(out->why) - l,
+		         "; NCCL_NET=IB forbids the socket fallback: the "
+		         "communicator fails");
+		l = strlen(out->nccl_says);
+		snprintf(out->nccl_says + l, sizeof(out->nccl_says) - l,
+		         "; then Failed to initialize any NET plugin");
+	}
 }
 
 /* What NCCL prints and uses, and each GPU's nearest chosen NIC. */

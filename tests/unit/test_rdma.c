@@ -374,6 +374,14 @@ START_TEST(test_settings)
 	judge("rdma-dgx-ib", &e, NULL, got, sizeof(got), v);
 	ck_assert_str_eq(got, "");
 	ck_assert_int_eq(v->choice.n, 8);
+	/* NCCL_NET=IB: no fallback, the init fails */
+	e.net = "IB";
+	e.hca = "mlx5_6,mlx5_7";
+	judge("rdma-roce-recipe-v2", &e, NULL, got, sizeof(got), v);
+	ck_assert_str_eq(got, "rdma-ib-fallback/fault rdma-port-down/fault");
+	ck_assert(strstr(v->choice.nccl_says,
+	                 "Failed to initialize any NET plugin") != NULL);
+	e.net = NULL;
 	/* NCCL_IB_DISABLE on purpose: info */
 	memset(&e, 0, sizeof(e));
 	e.disable = "1";
