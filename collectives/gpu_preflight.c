@@ -64,6 +64,10 @@ static void local_info(struct ctx *c, struct nc_rankinfo *ri)
 			 "%s", dv);
 		ri[i].nccl_version = nv;
 		snprintf(ri[i].rule, sizeof(ri[i].rule), "%s", ch.rule);
+		nc_ib_env_format(getenv("NCCL_IB_HCA"),
+				 getenv("NCCL_IB_GID_INDEX"),
+				 getenv("NCCL_IB_DISABLE"), getenv("NCCL_NET"),
+				 ri[i].ib_env, sizeof(ri[i].ib_env));
 		if (ch.n > 0) {
 			snprintf(ri[i].iface, sizeof(ri[i].iface), "%s",
 				 ch.v[0].name);

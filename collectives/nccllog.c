@@ -19,8 +19,10 @@ static void word(const char *s, char *out, size_t len, const char *stops)
 	out[i] = '\0';
 }
 
-/* Collects "[k]name" entries after "Using", up to a ';'. */
-static int using_list(const char *s, char (*out)[32], int max)
+/* Collects "[k]name" entries after "Using", up to a ';', each cut at
+ * one of stops. */
+static int using_list(const char *s, char (*out)[32], int max,
+		      const char *stops)
 {
 	int n = 0;
 
@@ -36,7 +38,7 @@ static int using_list(const char *s, char (*out)[32], int max)
 			s = e;
 			continue;
 		}
-		word(e + 1, out[n], sizeof(out[n]), ":< \n");
+		word(e + 1, out[n], sizeof(out[n]), stops);
 		if (out[n][0] != '\0')
 			n++;
 		s = e + 1;
@@ -62,16 +64,28 @@ void nc_nccllog_line(struct nc_nccllog *lg, const char *line)
 			lg->used_socket = true;
 		else if (strncmp(p, "NET/IB", 6) == 0)
 			lg->used_ib = true;
+		if (strstr(p, "/GDRDMA") != NULL)
+			lg->gdr_enabled = true;
 		else if (strncmp(p, "COLLNET", 7) == 0)
 			lg->collnet = true;
 		return;
 	}
 	if ((p = strstr(line, "NET/Socket : Using")) != NULL) {
-		lg->nsocket = using_list(p, lg->socket_ifaces, 4);
+		lg->nsocket = using_list(p, lg->socket_ifaces, 4, ":< \n");
 		return;
 	}
 	if ((p = strstr(line, "NET/IB : Using")) != NULL) {
-		lg->nib = using_list(p, lg->ib_devs, 4);
+		/* "mlx5_0:1/IB": device, port and link layer kept */
+		lg->nib = using_list(p, lg->ib_devs, 8, "< ;\n");
+		return;
+	}
+	if (strstr(line, "NET/IB : No device found.") != NULL)
+		lg->ib_none = true;
+	if ((p = strstr(line, "GPU Direct RDMA ")) != NULL) {
+		if (strncmp(p + 16, "Enabled", 7) == 0)
+			lg->gdr_enabled = true;
+		else if (strncmp(p + 16, "Disabled", 8) == 0)
+			lg->gdr_disabled = true;
 		return;
 	}
 	if ((p = strstr(line, "Bootstrap")) != NULL &&
@@ -151,7 +165,8 @@ int nc_nccllog_file(struct nc_nccllog *lg, const char *path)
 	return 0;
 }
 
-/* Lines of "KIND IFACE", then "#alg NVLS COLLNET TREE": plain text, so
+/* Lines of "KIND IFACE", then "#alg NVLS COLLNET TREE" and "#gdr ENABLED
+ * DISABLED IB_NONE": plain text, so
  * the exchange needs no byte order; the blob stays zero-terminated. */
 void nc_nccllog_pack(const struct nc_nccllog *lg, char *blob, size_t len)
 {
@@ -162,8 +177,11 @@ void nc_nccllog_pack(const struct nc_nccllog *lg, char *blob, size_t len)
 	for (int i = 0; i < lg->nt && off < len - 64; i++)
 		off += (size_t)snprintf(blob + off, len - off, "%s %s\n",
 					lg->t[i].kind, lg->t[i].iface);
-	snprintf(blob + off, len - off, "#alg %d %d %d\n", lg->nvls,
-		 lg->collnet, lg->tree);
+	off += (size_t)snprintf(blob + off, len - off, "#alg %d %d %d\n",
+				lg->nvls, lg->collnet, lg->tree);
+	if (off < len)
+		snprintf(blob + off, len - off, "#gdr %d %d %d\n",
+			 lg->gdr_enabled, lg->gdr_disabled, lg->ib_none);
 }
 
 /* Cuts the blob into lines in place; a transport another process already
@@ -180,6 +198,12 @@ void nc_nccllog_merge(struct nc_nccllog *m, char *blob, size_t len)
 		char kind[24] = "", iface[32] = "";
 		int a, b, t;
 
+		if (sscanf(line, "#gdr %d %d %d", &a, &b, &t) == 3) {
+			m->gdr_enabled |= a;
+			m->gdr_disabled |= b;
+			m->ib_none |= t;
+			continue;
+		}
 		if (sscanf(line, "#alg %d %d %d", &a, &b, &t) == 3) {
 			m->nvls |= a;
 			m->collnet |= b;

@@ -20,8 +20,12 @@ struct nc_nccllog {
 	int nt;
 	char socket_ifaces[4][32]; /* NET/Socket : Using [0]eth0:... */
 	int nsocket;
-	char ib_devs[4][32];       /* NET/IB : Using [0]mlx5_0:1/IB */
+	char ib_devs[8][32];       /* NET/IB : Using [0]mlx5_0:1/IB: "mlx5_0:1/IB" */
 	int nib;
+	bool ib_none;   /* "NET/IB : No device found." (fell back to sockets) */
+	/* GPUDirect RDMA as NCCL reported it: "GPU Direct RDMA Enabled|Disabled
+	 * for ..." (graph/paths.cc, graph/topo.cc) or ".../GDRDMA" channels */
+	bool gdr_enabled, gdr_disabled;
 	char bootstrap_iface[32];
 	bool nvlink;   /* a GRAPH line said type NVL */
 	bool nvls;     /* NVLS connected */

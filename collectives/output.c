@@ -158,8 +158,18 @@ void nc_summary(FILE *fp, const struct nc_run *run)
 			fprintf(fp, " %s%s%s", run->nccl.t[i].kind,
 				run->nccl.t[i].iface[0] ? " " : "",
 				run->nccl.t[i].iface);
+		if (run->nccl.gdr_enabled || run->nccl.gdr_disabled)
+			fprintf(fp, ", GPUDirect RDMA %s",
+				!run->nccl.gdr_disabled ? "enabled"
+				: run->nccl.gdr_enabled ? "enabled for some "
+							  "GPU/NIC pairs"
+							: "disabled");
 		fprintf(fp, "\n");
 	}
+	if (run->nccl.ib_none && run->nhosts > 1)
+		fprintf(fp, "# note: NCCL printed 'NET/IB : No device found.': "
+			"it fell back to NET/Socket between nodes (netprobe "
+			"scan says why)\n");
 	if (run->nccl.nvls || run->nccl.collnet ||
 	    (run->nccl.tree && run->nhosts > 1))
 		fprintf(fp, "# note: NCCL connected %s%s%s: busbw can exceed "
@@ -351,8 +361,16 @@ int nc_build_doc(struct doc *d, const struct nc_run *run)
 		json_array_append_new(tr, json_pack(
 			"{s:s, s:s?}", "kind", run->nccl.t[i].kind, "iface",
 			run->nccl.t[i].iface[0] ? run->nccl.t[i].iface : NULL));
-	alg = json_pack("{s:b, s:b, s:b}", "nvls", run->nccl.nvls, "collnet",
-			run->nccl.collnet, "tree", run->nccl.tree);
+	alg = json_pack("{s:b, s:b, s:b, s:b, s:o}", "nvls", run->nccl.nvls,
+			"collnet", run->nccl.collnet, "tree", run->nccl.tree,
+			"ib_no_device", run->nccl.ib_none,
+			"gdr", !run->nccl.gdr_enabled && !run->nccl.gdr_disabled
+				   ? json_null()
+				   : json_string(!run->nccl.gdr_disabled
+							 ? "enabled"
+						 : run->nccl.gdr_enabled
+							 ? "partial"
+							 : "disabled"));
 	if (doc_set(d, "ranks", ranks_json(run)) || doc_set(d, "preflight", pf) ||
 	    doc_set(d, "transports", tr) || doc_set(d, "algorithms", alg) ||
 	    doc_set(d, "launcher", json_string(run->launcher ? run->launcher :

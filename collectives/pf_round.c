@@ -152,6 +152,7 @@ int nc_pf_round(struct sc *sc, const struct nc_pf_in *in, struct nc_run *run,
 		nf += nc_decide_ifaces(byproc, np, in->socket_ifname, f + nf,
 				       max - nf);
 		nf += nc_decide_versions(byproc, np, f + nf, max - nf);
+		nf += nc_decide_ib_env(byproc, np, f + nf, max - nf);
 		if (run->preflight_ran)
 			nf += nc_decide_pairs(byproc, np, run->pairs,
 					      run->npairs, f + nf, max - nf);

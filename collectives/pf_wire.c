@@ -65,6 +65,7 @@ void nc_rankinfo_pack(const struct nc_rankinfo *ri, unsigned char *b)
 	put32(&p, (uint32_t)(ri->shm_bytes >> 32));
 	put32(&p, (uint32_t)ri->shm_bytes);
 	putstr(&p, ri->rule, sizeof(ri->rule));
+	putstr(&p, ri->ib_env, sizeof(ri->ib_env));
 }
 
 /* The inverse of nc_rankinfo_pack. */
@@ -89,6 +90,7 @@ void nc_rankinfo_unpack(const unsigned char *b, struct nc_rankinfo *ri)
 	hi = get32(&p);
 	ri->shm_bytes = hi << 32 | get32(&p);
 	getstr(&p, ri->rule, sizeof(ri->rule));
+	getstr(&p, ri->ib_env, sizeof(ri->ib_env));
 }
 
 /* from, to, ok, then the error word. */

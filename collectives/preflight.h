@@ -26,9 +26,10 @@ struct nc_rankinfo {
 	int port;             /* pre-flight listener */
 	unsigned long long shm_bytes;
 	char rule[32];        /* which NCCL rule chose the interface */
+	char ib_env[96];      /* nc_ib_env_format: the NCCL_IB_* settings */
 };
 
-#define NC_RANKINFO_WIRE 412
+#define NC_RANKINFO_WIRE 508
 
 /* Packs and unpacks one rank's info into NC_RANKINFO_WIRE bytes (network
  * order, fixed fields), the same on every host. */
@@ -89,6 +90,19 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 int nc_decide_ifaces(const struct nc_rankinfo *byproc, int nprocs,
 		     const char *socket_ifname, struct nc_pf_finding *out,
 		     int max);
+
+/* One process's IB settings as one comparable string:
+ * "HCA=v;GID=v;DISABLE=v;NET=v", "-" for an unset variable
+ * (pf_ibenv.c). */
+void nc_ib_env_format(const char *hca, const char *gid, const char *disable,
+		      const char *net, char *buf, size_t len);
+
+/* rdma-env-mismatch: ranks' NCCL_IB_DISABLE or NCCL_NET differ (a fault:
+ * some would use NET/IB and others NET/Socket), or NCCL_IB_HCA or
+ * NCCL_IB_GID_INDEX differ (info: right only where the nodes' devices
+ * differ). Returns findings added (pf_ibenv.c). */
+int nc_decide_ib_env(const struct nc_rankinfo *byproc, int nprocs,
+		     struct nc_pf_finding *out, int max);
 
 /* Bytes of a packed list of n findings (nc_pf_findings_pack). */
 #define NC_PF_FINDING_WIRE (32 + 4 + 512)

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "doc/doc.h"
 #include "kernel/nl.h"
+#include "ifaces_rdma.h"
 
 #define MAX_DEFAULTS 16
 
@@ -29,6 +30,7 @@ struct ifaces_result {
 	bool have_lookup;
 	struct route_info lookup;
 	char lookup_addr[INET6_ADDRSTRLEN];
+	struct rdma_info rdma; /* RDMA devices and ports (ifaces_rdma.c) */
 };
 
 enum { O_JSON = 'j', O_HELP = 'h', O_ROUTE = 256, O_SYSROOT };
@@ -266,6 +268,7 @@ static void emit_text(const struct ifaces_result *res)
 		snprintf(what, sizeof(what), "to %s", res->lookup.destination);
 		print_route(what, &res->lookup);
 	}
+	ifaces_rdma_text(&res->rdma);
 }
 
 /* The document's results: interfaces and routes {defaults, lookup}. */
@@ -282,7 +285,8 @@ static int emit_json(struct doc *d, const struct ifaces_result *res,
 	if (doc_set(d, "interfaces",
 	            have_list ? iface_list_to_json(&res->l) : json_array()) <
 	        0 ||
-	    doc_set(d, "routes", routes) < 0)
+	    doc_set(d, "routes", routes) < 0 ||
+	    doc_set(d, "rdma", rdma_to_json(&res->rdma)) < 0)
 		return -1;
 	return doc_write(d, stdout);
 }
@@ -315,6 +319,7 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 		return 2;
 	}
 	*have_list = true;
+	rdma_collect(&res->rdma, &sr);
 	if (route_defaults(&sr, res->defs, MAX_DEFAULTS, &res->ndefs) < 0 &&
 	    errno != ENOENT) {
 		fail(d, "routes", "cannot read default routes: %s",

@@ -144,5 +144,6 @@ int scan_collect(struct scan *s)
 		s->env.nodes = 2; /* peers on other nodes were named */
 	scan_master(s);
 	scan_comm_id(s);
+	scan_rdma_collect(s);
 	return 0;
 }

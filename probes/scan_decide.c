@@ -58,5 +58,6 @@ int scan_decide(struct scan *s)
 		decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);
 	decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d);
 	decide_ipv6_link_local(&s->ifaces, &ne, &s->d);
+	scan_rdma_decide(s);
 	return 0;
 }

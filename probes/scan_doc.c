@@ -124,7 +124,8 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->d, "peers", peers) ||
 	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
-	    doc_set(&s->d, "commands", fwcmd_commands_json(&s->fw)))
+	    doc_set(&s->d, "commands", fwcmd_commands_json(&s->fw)) ||
+	    scan_rdma_doc(s))
 		return -1;
 	return 0;
 }

@@ -81,6 +81,7 @@ struct scan {
 	struct recommendation rec;
 	struct nccl_default nccl;
 	bool color;
+	struct scan_rdma *rdma; /* scan_rdma.c; NULL when not collected */
 };
 
 /* scan.c: releases everything the run holds, not s itself. */
@@ -140,5 +141,14 @@ int scan_build_doc(struct scan *s);
 /* scan_text.c: writes the chosen output (text, --json, --export).
  * Returns 0, or -1 when writing failed. */
 int scan_emit(struct scan *s);
+
+/* scan_rdma.c: the RDMA devices, NCCL's IB choice and the rdma-*
+ * findings; collect never fails (errors go in the document). */
+void scan_rdma_collect(struct scan *s);
+void scan_rdma_decide(struct scan *s);
+int scan_rdma_doc(struct scan *s);
+void scan_rdma_text(const struct scan *s);
+void scan_rdma_export(const struct scan *s, const char *indent);
+void scan_rdma_free(struct scan *s);
 
 #endif

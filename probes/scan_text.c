@@ -52,6 +52,8 @@ static void emit_export(const struct scan *s)
 	if (r->ifc == NULL) {
 		fprintf(stderr, "# netprobe scan: no recommendation: %s\n",
 		        r->nreasons > 0 ? r->reasons[0] : "no interface");
+		/* the RDMA settings do not depend on the socket interface */
+		scan_rdma_export(s, "");
 		return;
 	}
 	for (int i = 0; i < r->nenv; i++) {
@@ -60,6 +62,7 @@ static void emit_export(const struct scan *s)
 		putchar('\n');
 	}
 	emit_not_own(r, s->o.rank0, "");
+	scan_rdma_export(s, "");
 }
 
 /* A short state word for the interface table. */
@@ -311,6 +314,7 @@ int scan_emit(struct scan *s)
 		emit_findings(s);
 		emit_peers(s);
 		emit_choice(s);
+		scan_rdma_text(s);
 	}
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
 }

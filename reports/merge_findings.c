@@ -60,6 +60,19 @@ static const struct {
 	{"conntrack-table-full", "kernel"},
 	{"nccl-rank-unresponsive", "nccl"},
 	{"nccl-ras-unavailable", "nccl"},
+	{"rdma-ib-fallback", "rdma"},
+	{"rdma-netns-exclusive", "rdma"},
+	{"rdma-uverbs-missing", "rdma"},
+	{"rdma-memlock", "rdma"},
+	{"rdma-hca-missing", "rdma"},
+	{"rdma-port-down", "rdma"},
+	{"rdma-gid-index", "rdma"},
+	{"rdma-gid-auto", "rdma"},
+	{"rdma-netdev-netns", "rdma"},
+	{"rdma-nic-far", "rdma"},
+	{"rdma-gdr-off", "rdma"},
+	{"rdma-fabric-mismatch", "rdma"},
+	{"rdma-env-mismatch", "rdma"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */

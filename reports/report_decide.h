@@ -133,4 +133,9 @@ json_t *rd_checks(const struct rctx *c, const json_t *rec, const json_t *nccl);
 const char *rd_verdict(const struct rctx *c, const json_t *rec,
 		       const json_t *nccl, int *nfaults, int *nwarnings);
 
+/* rdma-fabric-mismatch findings into c->findings: link layers, RoCE GID
+ * types, rates or MTUs of the ports NCCL uses that differ between nodes
+ * (decide_rdma.c). The caller sorts the findings again. */
+void rd_rdma_fabric(struct rctx *c);
+
 #endif

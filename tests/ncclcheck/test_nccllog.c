@@ -53,7 +53,9 @@ START_TEST(socket_ib_shm)
 	ck_assert_int_eq(lg.nsocket, 2);
 	ck_assert_str_eq(lg.socket_ifaces[1], "eth1");
 	ck_assert_int_eq(lg.nib, 2);
-	ck_assert_str_eq(lg.ib_devs[0], "mlx5_0");
+	ck_assert_str_eq(lg.ib_devs[0], "mlx5_0:1/IB");
+	ck_assert_str_eq(lg.ib_devs[1], "mlx5_1:1/RoCE");
+	ck_assert(lg.gdr_enabled); /* the NET/IB/1/GDRDMA channel */
 	ck_assert(lg.nvls && lg.tree);
 	/* SHM, 2 sockets, 2 IB devices, NVLS */
 	ck_assert_int_eq(lg.nt, 6);
@@ -100,7 +102,8 @@ START_TEST(pack_merge)
 	b.nt = 2;
 	b.tree = true;
 	nc_nccllog_pack(&a, ba, sizeof(ba));
-	ck_assert_str_eq(ba, "NET/Socket eth0\nP2P/NVLink \n#alg 1 0 0\n");
+	ck_assert_str_eq(ba, "NET/Socket eth0\nP2P/NVLink \n#alg 1 0 0\n"
+			     "#gdr 0 0 0\n");
 	nc_nccllog_pack(&b, bb, sizeof(bb));
 	nc_nccllog_merge(&m, ba, sizeof(ba));
 	nc_nccllog_merge(&m, bb, sizeof(bb));
@@ -116,6 +119,65 @@ START_TEST(pack_merge)
 }
 END_TEST
 
+/* A DGX-style node on 8 InfiniBand rails with GPUDirect RDMA, as NCCL
+ * 2.28 prints it (transport/net_ib.cc ncclIbInit, graph/topo.cc,
+ * graph/paths.cc ncclTopoCheckGdr). */
+START_TEST(ib_rails_gdr)
+{
+	struct nc_nccllog lg;
+	char blob[NC_NCCLLOG_BLOB] = "";
+	struct nc_nccllog m;
+
+	memset(&lg, 0, sizeof(lg));
+	nc_nccllog_line(&lg, "dgx01:2345:2401 [0] NCCL INFO NET/IB : Using "
+			"[0]mlx5_0:1/IB [1]mlx5_1:1/IB [2]mlx5_2:1/IB "
+			"[3]mlx5_3:1/IB [4]mlx5_4:1/IB [5]mlx5_5:1/IB "
+			"[6]mlx5_6:1/IB [7]mlx5_7:1/IB [RO]; OOB "
+			"eno1:10.0.0.15<0>");
+	nc_nccllog_line(&lg, "dgx01:2345:2401 [0] NCCL INFO NET/IB : GPU "
+			"Direct RDMA Enabled for HCA 0 'mlx5_0'");
+	nc_nccllog_line(&lg, "dgx01:2345:2401 [0] NCCL INFO GPU Direct RDMA "
+			"Enabled for GPU 0 / HCA 0 (distance 4 <= 5), read 1 "
+			"mode Default");
+	nc_nccllog_line(&lg, "dgx01:2345:2410 [0] NCCL INFO Channel 00/0 : "
+			"0[0] -> 8[0] [send] via NET/IB/0/GDRDMA");
+	nc_nccllog_finish(&lg);
+	ck_assert_int_eq(lg.nib, 8);
+	ck_assert_str_eq(lg.ib_devs[7], "mlx5_7:1/IB");
+	ck_assert(lg.gdr_enabled && !lg.gdr_disabled && !lg.ib_none);
+	ck_assert_int_eq(lg.nt, 8);
+	ck_assert_str_eq(lg.t[0].kind, "NET/IB");
+	ck_assert_str_eq(lg.t[0].iface, "mlx5_0:1/IB");
+	nc_nccllog_pack(&lg, blob, sizeof(blob));
+	memset(&m, 0, sizeof(m));
+	nc_nccllog_merge(&m, blob, sizeof(blob));
+	ck_assert(m.gdr_enabled && m.nt == 8);
+}
+END_TEST
+
+/* No RDMA device: NCCL says so and the channels go over sockets; a far
+ * NIC disables GPUDirect RDMA for its GPU. */
+START_TEST(ib_fallback)
+{
+	struct nc_nccllog lg;
+
+	memset(&lg, 0, sizeof(lg));
+	nc_nccllog_line(&lg, "node1:99:99 [0] NCCL INFO NET/IB : No device "
+			"found.");
+	nc_nccllog_line(&lg, "node1:99:99 [0] NCCL INFO NET/Socket : Using "
+			"[0]eth0:10.0.0.1<0>");
+	nc_nccllog_line(&lg, "node1:99:99 [0] NCCL INFO GPU Direct RDMA "
+			"Disabled for GPU 0 / HCA 1 (distance 9 > 5)");
+	nc_nccllog_line(&lg, "node1:99:120 [0] NCCL INFO Channel 00/0 : 0[0] "
+			"-> 1[0] [send] via NET/Socket/0");
+	nc_nccllog_finish(&lg);
+	ck_assert(lg.ib_none && lg.gdr_disabled && !lg.gdr_enabled);
+	ck_assert_int_eq(lg.nt, 1);
+	ck_assert_str_eq(lg.t[0].kind, "NET/Socket");
+	ck_assert_str_eq(lg.t[0].iface, "eth0");
+}
+END_TEST
+
 Suite *suite_nc_nccllog(void)
 {
 	Suite *s = suite_create("nc_nccllog");
@@ -125,6 +187,8 @@ Suite *suite_nc_nccllog(void)
 	tcase_add_test(tc, socket_ib_shm);
 	tcase_add_test(tc, recorded_file);
 	tcase_add_test(tc, pack_merge);
+	tcase_add_test(tc, ib_rails_gdr);
+	tcase_add_test(tc, ib_fallback);
 	suite_add_tcase(s, tc);
 	return s;
 }

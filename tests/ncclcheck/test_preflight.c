@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bootstrap.h"
+#include "doc/finding.h"
 #include "preflight.h"
 #include "suites.h"
 
@@ -51,6 +52,8 @@ START_TEST(wire)
 	a.port = 65535;
 	a.shm_bytes = 68719476736ULL;
 	snprintf(a.rule, sizeof(a.rule), "^docker,lo,virbr");
+	nc_ib_env_format("=mlx5_0,mlx5_1", "3", NULL, NULL, a.ib_env,
+			 sizeof(a.ib_env));
 	nc_rankinfo_pack(&a, buf);
 	nc_rankinfo_unpack(buf, &b);
 	ck_assert_int_eq(memcmp(&a, &b, sizeof(a)), 0);
@@ -169,6 +172,36 @@ START_TEST(decide_versions_ifaces)
 }
 END_TEST
 
+/* The ranks' IB settings: the same everywhere is silent; NCCL_IB_DISABLE
+ * on one node only is a fault, another NCCL_IB_HCA is info. */
+START_TEST(decide_ib_env)
+{
+	struct nc_rankinfo r[4];
+	struct nc_pf_finding f[8];
+
+	ranks(r);
+	for (int i = 0; i < 4; i++)
+		nc_ib_env_format("=mlx5_0,mlx5_1", "3", NULL, NULL,
+				 r[i].ib_env, sizeof(r[i].ib_env));
+	ck_assert_str_eq(r[0].ib_env,
+			 "HCA==mlx5_0,mlx5_1;GID=3;DISABLE=-;NET=-");
+	ck_assert_int_eq(nc_decide_ib_env(r, 4, f, 8), 0);
+	nc_ib_env_format("=mlx5_0", "3", "1", NULL, r[2].ib_env,
+			 sizeof(r[2].ib_env));
+	ck_assert_int_eq(nc_decide_ib_env(r, 4, f, 8), 2);
+	ck_assert_str_eq(f[0].code, "rdma-env-mismatch");
+	ck_assert_int_eq(f[0].severity, SEV_FAULT);
+	ck_assert_msg(strstr(f[0].summary, "NCCL_IB_DISABLE differs between "
+				 "ranks: '-' on gpu-a (rank 0), '1' on gpu-b "
+				 "(rank 2)") != NULL, "%s", f[0].summary);
+	ck_assert_int_eq(f[1].severity, SEV_INFO);
+	ck_assert(strstr(f[1].summary, "NCCL_IB_HCA") != NULL);
+	/* a process that sent no settings (an older ncclcheck) is skipped */
+	r[2].ib_env[0] = '\0';
+	ck_assert_int_eq(nc_decide_ib_env(r, 4, f, 8), 0);
+}
+END_TEST
+
 Suite *suite_nc_preflight(void)
 {
 	Suite *s = suite_create("nc_preflight");
@@ -180,6 +213,7 @@ Suite *suite_nc_preflight(void)
 	tcase_add_test(tc, probe_loopback);
 	tcase_add_test(tc, decide_unreachable);
 	tcase_add_test(tc, decide_versions_ifaces);
+	tcase_add_test(tc, decide_ib_env);
 	suite_add_tcase(s, tc);
 	return s;
 }
