@@ -337,7 +337,7 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 
 			evidence_add(&ev, "netlink RTM_GETROUTE", "%s",
 			             strerror(errno));
-			doc_add_finding(d, "host-unreachable", -1, ev, NULL,
+			doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev, NULL,
 			                "no route to '%s'", o->route);
 			if (!o->json)
 				fprintf(stderr,

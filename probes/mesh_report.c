@@ -49,16 +49,16 @@ static void member_findings(const struct mesh *ms, struct doc *d)
 		             mesh_source_name(ms->env.source),
 		             m->entry[0] ? m->entry : m->name);
 		if (m->state == PROTO_MS_MISSING)
-			doc_add_finding(d, "mesh-node-missing", -1, ev, NULL,
+			doc_add_finding(d, FINDING_MESH_NODE_MISSING, -1, ev, NULL,
 			                "%s %s", m->name, m->why);
 		else if (m->state == PROTO_MS_DUPLICATE)
-			doc_add_finding(d, "mesh-node-duplicate", -1, ev, NULL,
+			doc_add_finding(d, FINDING_MESH_NODE_DUPLICATE, -1, ev, NULL,
 			                "%s: %s", m->name, m->why);
 		else if (m->fate == MESH_FATE_DIED ||
 		         m->fate == MESH_FATE_SILENT) {
 			evidence_add(&ev, "mesh", "joined from %s after %.1f s",
 			             m->observed, (double)m->join_us / 1e6);
-			doc_add_finding(d, "mesh-node-died", -1, ev, NULL,
+			doc_add_finding(d, FINDING_MESH_NODE_DIED, -1, ev, NULL,
 			                "%s %s; the others' results stand",
 			                m->name, m->why);
 		} else {

@@ -269,7 +269,7 @@ unsigned decide_reach(const struct advert *a, size_t na,
 				    "connects to them; a rank above it must "
 				    "connect to %s and fails",
 				    a[i].addr, a[i].addr);
-			doc_add_finding(d, "rank-unreachable",
+			doc_add_finding(d, FINDING_RANK_UNREACHABLE,
 			                above > 0 ? SEV_FAULT : SEV_WARNING, ev,
 			                fix,
 			                "Gloo advertises %s (%s), which %s "
@@ -293,7 +293,7 @@ unsigned decide_reach(const struct advert *a, size_t na,
 				             "address of the same network when "
 				             "the peer has one: then the job "
 				             "hangs");
-			doc_add_finding(d, "mpi-btl-iface",
+			doc_add_finding(d, FINDING_MPI_BTL_IFACE,
 			                strstr(a[i].why, "unset") != NULL
 			                    ? SEV_WARNING
 			                    : SEV_FAULT,
@@ -319,7 +319,7 @@ unsigned decide_reach(const struct advert *a, size_t na,
 				         want != NULL ? want->name
 				                      : "the interface that "
 				                        "reaches the peers");
-			doc_add_finding(d, "rank-unreachable", SEV_FAULT, ev,
+			doc_add_finding(d, FINDING_RANK_UNREACHABLE, SEV_FAULT, ev,
 			                fix,
 			                "NCCL's bootstrap would advertise %s "
 			                "(%s), which %s cannot reach",

@@ -78,7 +78,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			             "matches: NCCL fails with \"Bootstrap : "
 			             "no socket interface found\"");
 		ifname_fix(rec, fix, sizeof(fix));
-		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev, fix,
+		doc_add_finding(d, FINDING_NCCL_IFNAME_NOMATCH, -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s matches no usable "
 		                "interface",
 		                spec);
@@ -128,7 +128,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 	}
 	if (over) {
 		ifname_fix(rec, fix, sizeof(fix));
-		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
+		doc_add_finding(d, FINDING_NCCL_IFNAME_OVERMATCH, -1, ev, fix,
 		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
 		                "selects more interfaces than it names",
 		                spec);
@@ -149,7 +149,7 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 		return;
 	if (*v == '\0') {
 		evidence_add(&ev, "environment", "GLOO_SOCKET_IFNAME is empty");
-		doc_add_finding(d, "gloo-ifname-syntax", -1, ev, NULL,
+		doc_add_finding(d, FINDING_GLOO_IFNAME_SYNTAX, -1, ev, NULL,
 		                "GLOO_SOCKET_IFNAME is set but empty");
 		return;
 	}
@@ -181,7 +181,7 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 	}
 	if (!bad)
 		return;
-	doc_add_finding(d, "gloo-ifname-syntax", -1, ev,
+	doc_add_finding(d, FINDING_GLOO_IFNAME_SYNTAX, -1, ev,
 	                "set GLOO_SOCKET_IFNAME to one interface name that "
 	                "exists exactly (see the recommendation)",
 	                "GLOO_SOCKET_IFNAME=%s is not an exact interface name",
@@ -204,7 +204,7 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 		evidence_add(&ev, "resolver",
 		             "the host part could not be resolved to an "
 		             "address");
-		doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
+		doc_add_finding(d, FINDING_NCCL_COMM_ID_SUBNET, -1, ev,
 		                "set NCCL_COMM_ID to ADDRESS:PORT of rank 0 "
 		                "on a local subnet, or unset it",
 		                "NCCL_COMM_ID=%s does not name an address",
@@ -237,7 +237,7 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 	/* bootstrapNetInit (src/bootstrap.cc) prints the second message in
 	 * every release; ncclFindInterfaceMatchSubnet printed the first
 	 * before 2.27.3 (src/misc/socket.cc), src/os/linux.cc no longer does */
-	doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
+	doc_add_finding(d, FINDING_NCCL_COMM_ID_SUBNET, -1, ev,
 	                "unset NCCL_COMM_ID, or set it to rank 0's address on "
 	                "a subnet this node shares",
 	                "NCCL_COMM_ID address %s is outside every local "
@@ -263,7 +263,7 @@ void decide_master_addr(const struct scan_env *e, const struct master_info *m,
 		evidence_add(&ev, "environment", "MASTER_ADDR=%s",
 		             e->master_addr);
 		evidence_add(&ev, "resolver", "%s", m->error);
-		doc_add_finding(d, "host-unreachable", -1, ev,
+		doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev,
 		                "set MASTER_ADDR to rank 0's address",
 		                "MASTER_ADDR=%s does not resolve",
 		                e->master_addr);
@@ -279,7 +279,7 @@ void decide_master_addr(const struct scan_env *e, const struct master_info *m,
 			evidence_add(&ev, "environment",
 			             "the job spans %d or more nodes",
 			             e->nodes);
-		doc_add_finding(d, "rank-unreachable",
+		doc_add_finding(d, FINDING_RANK_UNREACHABLE,
 		                e->nodes > 1 ? SEV_FAULT : SEV_INFO, ev,
 		                "set MASTER_ADDR to rank 0's LAN address (see "
 		                "the recommendation) on every node",
@@ -297,7 +297,7 @@ void decide_master_addr(const struct scan_env *e, const struct master_info *m,
 	evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)", e->master_addr,
 	             m->str);
 	evidence_add(&ev, "netlink", "no route toward %s", m->str);
-	doc_add_finding(d, "host-unreachable", -1, ev,
+	doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev,
 	                "fix the routing toward rank 0, or set MASTER_ADDR to "
 	                "an address this node can reach",
 	                "MASTER_ADDR=%s is neither local nor routed",
@@ -368,7 +368,7 @@ static bool mpi_exclusive(const char *what, const char *inc, const char *exc,
 	             inc);
 	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_exclude=%s", what,
 	             exc);
-	doc_add_finding(d, "mpi-btl-iface", SEV_FAULT, ev,
+	doc_add_finding(d, FINDING_MPI_BTL_IFACE, SEV_FAULT, ev,
 	                "unset one of the two: keep "
 	                "OMPI_MCA_btl_tcp_if_include (and "
 	                "OMPI_MCA_oob_tcp_if_include) alone",
@@ -419,7 +419,7 @@ static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
 		evidence_add(&ev, "environment",
 		             "it leaves out %s, the recommended interface",
 		             want->name);
-	doc_add_finding(d, "mpi-btl-iface", missing ? SEV_FAULT : SEV_WARNING,
+	doc_add_finding(d, FINDING_MPI_BTL_IFACE, missing ? SEV_FAULT : SEV_WARNING,
 	                ev, NULL,
 	                "OMPI_MCA_oob_tcp_if_include=%s %s: mpirun and its "
 	                "daemons talk over these interfaces only",
@@ -490,7 +490,7 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 			             e->ompi_if_include, want->name);
 		}
 		if (bad > 0)
-			doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
+			doc_add_finding(d, FINDING_MPI_BTL_IFACE, -1, ev, fix,
 			                "OMPI_MCA_btl_tcp_if_include=%s is "
 			                "not the recommended interface",
 			                e->ompi_if_include);
@@ -519,7 +519,7 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 	}
 	if (bad == 0)
 		return;
-	doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
+	doc_add_finding(d, FINDING_MPI_BTL_IFACE, -1, ev, fix,
 	                "Open MPI's TCP transport would also try %d virtual "
 	                "interface%s",
 	                bad, bad == 1 ? "" : "s");

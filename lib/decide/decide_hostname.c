@@ -64,7 +64,7 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 		snprintf(fix, sizeof(fix),
 		         "map %s to %s in /etc/hosts, or set %s", h->name, lan,
 		         gloo);
-		doc_add_finding(d, "hostname-unbindable", -1, ev, fix,
+		doc_add_finding(d, FINDING_HOSTNAME_UNBINDABLE, -1, ev, fix,
 		                "hostname %s does not resolve: torch's Gloo "
 		                "falls back to the loopback address",
 		                h->name);
@@ -97,7 +97,7 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 		             "so the same hosts file works on one cluster and "
 		             "fails on another",
 		             g->str);
-		doc_add_finding(d, "hostname-loopback", -1, ev, fix,
+		doc_add_finding(d, FINDING_HOSTNAME_LOOPBACK, -1, ev, fix,
 		                "hostname %s resolves to %s: Gloo binds it "
 		                "and advertises it, and a peer that must "
 		                "connect to it cannot",
@@ -123,7 +123,7 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 	}
 	snprintf(fix, sizeof(fix), "set %s, or map %s to %s in /etc/hosts",
 	         gloo, h->name, lan);
-	doc_add_finding(d, "hostname-unbindable", -1, ev, fix,
+	doc_add_finding(d, FINDING_HOSTNAME_UNBINDABLE, -1, ev, fix,
 	                "hostname %s resolves to %s, which no local interface "
 	                "has",
 	                h->name, h->addrs[0].str);

@@ -112,7 +112,7 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 		    c.route->name, c.route_pfx->str, c.route_pfx->prefixlen,
 		    c.other_pfx->str, c.other_pfx->prefixlen, c.peer->peer_addr,
 		    c.other->name, want != NULL ? want->name : c.other->name);
-		doc_add_finding(d, "overlapping-subnets", SEV_FAULT, ev, fix,
+		doc_add_finding(d, FINDING_OVERLAPPING_SUBNETS, SEV_FAULT, ev, fix,
 		                "%s/%u on %s overlaps %s/%u on %s and captures "
 		                "the route toward peer %s",
 		                c.route_pfx->str, c.route_pfx->prefixlen,
@@ -138,7 +138,7 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 		snprintf(fix, sizeof(fix),
 		         "fix the netmasks or route metrics, then run netprobe "
 		         "scan --peer HOST to choose the interface to pin");
-	doc_add_finding(d, "overlapping-subnets", -1, ev, fix,
+	doc_add_finding(d, FINDING_OVERLAPPING_SUBNETS, -1, ev, fix,
 	                "%s and %s are on overlapping subnets %s/%u and %s/%u",
 	                x->name, y->name, a->str, a->prefixlen, b->str,
 	                b->prefixlen);
@@ -219,7 +219,7 @@ void decide_iface_state(const struct iface_list *l, struct doc *d)
 			snprintf(fix, sizeof(fix),
 			         "check the cable or the peer end of %s",
 			         ifc->name);
-		doc_add_finding(d, "interface-down", -1, ev, fix,
+		doc_add_finding(d, FINDING_INTERFACE_DOWN, -1, ev, fix,
 		                "%s has an address but is %s", ifc->name, st);
 	}
 	if (usable)
@@ -229,6 +229,6 @@ void decide_iface_state(const struct iface_list *l, struct doc *d)
 	             "%zu interfaces, none but loopback up and running with a "
 	             "global address",
 	             l->n);
-	doc_add_finding(d, "no-usable-interface", -1, ev, NULL,
+	doc_add_finding(d, FINDING_NO_USABLE_INTERFACE, -1, ev, NULL,
 	                "nothing but loopback is up and addressed");
 }

@@ -131,7 +131,7 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	if (want != NULL)
 		snprintf(fix, sizeof(fix), "NCCL_SOCKET_IFNAME==%s",
 		         want->name);
-	doc_add_finding(d, "nccl-default-iface-unsafe", -1, ev,
+	doc_add_finding(d, FINDING_NCCL_DEFAULT_IFACE_UNSAFE, -1, ev,
 	                want != NULL ? fix : NULL, "%s", out->why);
 	return false;
 }
@@ -161,7 +161,7 @@ void decide_ipv6_link_local(const struct iface_list *l,
 	}
 	if (n == 0)
 		return;
-	doc_add_finding(d, "ipv6-link-local-only", -1, ev,
+	doc_add_finding(d, FINDING_IPV6_LINK_LOCAL_ONLY, -1, ev,
 	                "set NCCL_SOCKET_FAMILY=AF_INET and pin the interface "
 	                "with NCCL_SOCKET_IFNAME in the exact form",
 	                "NCCL would use %d link-local IPv6 address%s, which "

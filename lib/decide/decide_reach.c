@@ -123,7 +123,7 @@ static void judge(const char *var, const char *value, const struct iface **set,
 	}
 	if (bad == 0)
 		return;
-	doc_add_finding(d, "rank-unreachable", SEV_FAULT, ev, fix,
+	doc_add_finding(d, FINDING_RANK_UNREACHABLE, SEV_FAULT, ev, fix,
 	                "%s=%s selects %s, from which peer %s%s does not "
 	                "answer: ranks there cannot reach the address it "
 	                "advertises",

@@ -163,7 +163,7 @@ void decide_peer_routes(const struct iface_list *l,
 			snprintf(fix, sizeof(fix),
 			         "add a route toward %s, or fix the address",
 			         p->peer_addr);
-		doc_add_finding(d, "host-unreachable", -1, ev, fix,
+		doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev, fix,
 		                "peer %s cannot be reached: %s", p->peer,
 		                cause);
 	}

@@ -71,7 +71,7 @@ static void inbound(const struct peercheck *pc, unsigned eph_lo,
 		             v->peer_addr, r[i].port, r[i].proto, r[i].state,
 		             r[i].reason ? r[i].reason : "?");
 	evidence_add(&ev, PORT_RANGE_PATH, "%u %u", eph_lo, eph_hi);
-	doc_add_finding(d, "ephemeral-range-blocked", -1, ev, NULL,
+	doc_add_finding(d, FINDING_EPHEMERAL_RANGE_BLOCKED, -1, ev, NULL,
 	                "%s connects back to this host's fixed port but not "
 	                "to its ephemeral ports %u-%u",
 	                v->peer_addr, eph_lo, eph_hi);
@@ -129,7 +129,8 @@ int peercheck_decide_member(const struct peercheck *pc, const char *member,
 {
 	const struct peer_verdict *v = &pc->v;
 	const char *err = json_string_value(json_object_get(pc->obj, "error"));
-	const char *code, *how;
+	enum finding_code code;
+	const char *how;
 	char fix[512];
 	json_t *ev = NULL;
 	int e = v->connect_errno;
@@ -137,17 +138,17 @@ int peercheck_decide_member(const struct peercheck *pc, const char *member,
 	if (pc->rc != 1)
 		return 0;
 	if (e == ETIMEDOUT) {
-		code = "port-filtered";
+		code = FINDING_PORT_FILTERED;
 		how = "time out: a firewall or NAT on the way drops them";
 	} else if (e == ECONNREFUSED) {
-		code = "port-closed";
+		code = FINDING_PORT_CLOSED;
 		how = "are refused: something between answers for it with a "
 		      "reset";
 	} else if (e == EHOSTUNREACH || e == ENETUNREACH) {
-		code = "host-unreachable";
+		code = FINDING_HOST_UNREACHABLE;
 		how = "find no route to it";
 	} else {
-		code = "rank-unreachable";
+		code = FINDING_RANK_UNREACHABLE;
 		how = "get no answer from its responder";
 	}
 	evidence_add(&ev, "connect", "%s -> %s (%s:%u): %s",

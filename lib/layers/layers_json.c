@@ -105,7 +105,7 @@ static const char *bridge_fix(enum layer_container c)
 void layers_findings(const struct layers *ly, struct doc *d)
 {
 	if (ly->reach == REACH_DOUBLE_NAT) {
-		doc_add_finding(d, "wsl-container-double-nat", -1,
+		doc_add_finding(d, FINDING_WSL_CONTAINER_DOUBLE_NAT, -1,
 				json_deep_copy(ly->evidence),
 				"run the container with docker run --network "
 				"host ... inside WSL, and set [wsl2] "
@@ -116,7 +116,7 @@ void layers_findings(const struct layers *ly, struct doc *d)
 				"between this process and peers",
 				layers_container_name(ly->container));
 	} else if (ly->netmode == NETMODE_BRIDGE_NAT) {
-		doc_add_finding(d, "container-bridge-nat", -1,
+		doc_add_finding(d, FINDING_CONTAINER_BRIDGE_NAT, -1,
 				json_deep_copy(ly->evidence),
 				bridge_fix(ly->container),
 				"%s on a NAT'd bridge: peers on other hosts "
@@ -126,7 +126,7 @@ void layers_findings(const struct layers *ly, struct doc *d)
 					: layers_container_name(ly->container));
 	}
 	if (ly->wsl == WSL_2_NAT)
-		doc_add_finding(d, "wsl2-nat", -1,
+		doc_add_finding(d, FINDING_WSL2_NAT, -1,
 				json_deep_copy(ly->evidence),
 				"add to %UserProfile%\\.wslconfig: [wsl2] "
 				"networkingMode=mirrored, run wsl --shutdown, "
@@ -141,7 +141,7 @@ void layers_findings(const struct layers *ly, struct doc *d)
 			     ly->shm_bytes >> 20);
 		evidence_add(&ev, "layers", "inside a %s container",
 			     layers_container_name(ly->container));
-		doc_add_finding(d, "shm-small", -1, ev,
+		doc_add_finding(d, FINDING_SHM_SMALL, -1, ev,
 				ly->container == CONTAINER_KUBERNETES
 					? "mount an emptyDir with medium: "
 					  "Memory at /dev/shm"

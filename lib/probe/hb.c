@@ -188,7 +188,7 @@ static void decide_drop(const struct hb_side *tcp, long long interval_us,
 		evidence_add(&ev, "heartbeat", "%s",
 		             x->reconnected ? "a new connection was answered"
 		                            : "no new connection was answered");
-		doc_add_finding(d, "heartbeat-dropped", -1, ev,
+		doc_add_finding(d, FINDING_HEARTBEAT_DROPPED, -1, ev,
 		                x->reconnected
 		                    ? NULL
 		                    : "check that the responder still runs on "
@@ -217,7 +217,7 @@ static void decide_drop(const struct hb_side *tcp, long long interval_us,
 		             "a new connection to the same responder was "
 		             "answered");
 	if (x->udp_answered > 0 || x->reconnected) {
-		doc_add_finding(d, "heartbeat-dropped", -1, ev, NULL,
+		doc_add_finding(d, FINDING_HEARTBEAT_DROPPED, -1, ev, NULL,
 		                "the held connection stopped being answered "
 		                "%s after it opened, while %s still got "
 		                "through: its state was dropped on the way",
@@ -229,7 +229,7 @@ static void decide_drop(const struct hb_side *tcp, long long interval_us,
 	evidence_add(&ev, "heartbeat",
 	             "no UDP echo sent after the last TCP answer was "
 	             "answered, and no new connection was");
-	doc_add_finding(d, "heartbeat-loss", SEV_FAULT, ev,
+	doc_add_finding(d, FINDING_HEARTBEAT_LOSS, SEV_FAULT, ev,
 	                "the path or the peer went away: check the link and "
 	                "the peer (netprobe path, ip link), not NAT state",
 	                "everything toward the peer went unanswered %s after "
@@ -297,12 +297,12 @@ int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
 				    nrx, s->segs_out, rx);
 			if (!i && rx > loss)
 				doc_add_finding(
-				    d, "heartbeat-loss", -1, ev, NULL,
+				    d, FINDING_HEARTBEAT_LOSS, -1, ev, NULL,
 				    "tcp heartbeats: %.1f%% of segments "
 				    "retransmitted, %.1f%% lost, jitter %lldus",
 				    rx, loss, st->jitter_us);
 			else
-				doc_add_finding(d, "heartbeat-loss", -1, ev,
+				doc_add_finding(d, FINDING_HEARTBEAT_LOSS, -1, ev,
 				                NULL,
 				                "%s heartbeats: %.1f%% lost, "
 				                "jitter %lldus",
@@ -310,7 +310,7 @@ int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
 		}
 		if (g->max_loss_pct >= 0 && st->loss_pct > g->max_loss_pct) {
 			missed++;
-			doc_add_finding(d, "heartbeat-loss", SEV_FAULT, NULL,
+			doc_add_finding(d, FINDING_HEARTBEAT_LOSS, SEV_FAULT, NULL,
 			                NULL,
 			                "%s loss %.1f%% above --max-loss "
 			                "%.1f%%",
@@ -318,7 +318,7 @@ int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
 		}
 		if (g->max_rtt_us >= 0 && st->p99 > g->max_rtt_us) {
 			missed++;
-			doc_add_finding(d, "heartbeat-loss", SEV_FAULT, NULL,
+			doc_add_finding(d, FINDING_HEARTBEAT_LOSS, SEV_FAULT, NULL,
 			                NULL,
 			                "%s p99 RTT %s above --max-rtt "
 			                "%s",
@@ -327,7 +327,7 @@ int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
 		}
 		if (g->max_rtt_us >= 0 && st->p99 < 0 && s->sent > 0) {
 			missed++;
-			doc_add_finding(d, "heartbeat-loss", SEV_FAULT, NULL,
+			doc_add_finding(d, FINDING_HEARTBEAT_LOSS, SEV_FAULT, NULL,
 			                NULL,
 			                "%s: no answer at all, --max-rtt "
 			                "missed",

@@ -281,7 +281,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	}
 	v->inbound = all ? 1 : 0;
 	if (!all && d)
-		doc_add_finding(d, "inbound-blocked", -1, ev, NULL,
+		doc_add_finding(d, FINDING_INBOUND_BLOCKED, -1, ev, NULL,
 		                "%s reaches %s:%u, but connections from it "
 		                "back to %s fail",
 		                v->local_addr, c->addr, c->port,
@@ -418,7 +418,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 			             "come from %s:%u",
 			             c.addr, v->observed_addr, obs_port);
 			gloo_evidence(&ev, v->local_addr, c.addr);
-			doc_add_finding(d, "nat-detected", -1, ev, NULL,
+			doc_add_finding(d, FINDING_NAT_DETECTED, -1, ev, NULL,
 			                "%s sees this host as %s, not %s: "
 			                "peers cannot connect to %s; NCCL and "
 			                "Open MPI fail, Gloo works or hangs "

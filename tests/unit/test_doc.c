@@ -14,11 +14,12 @@ START_TEST(header_and_findings)
 			 "netprobe/1");
 	ck_assert_int_eq(evidence_add(&ev, "netlink", "eth0 is a %s", "veth"),
 			 0);
-	ck_assert_int_eq(doc_add_finding(&d, "container-bridge-nat", -1, ev,
-					 NULL, "behind %s", "docker0"),
+	ck_assert_int_eq(doc_add_finding(&d, FINDING_CONTAINER_BRIDGE_NAT, -1,
+					 ev, NULL, "behind %s", "docker0"),
 			 0);
-	ck_assert_int_eq(doc_add_finding(&d, "no-such-code", -1, NULL, NULL,
-					 "x"),
+	/* only a cast makes a code outside the table */
+	ck_assert_int_eq(doc_add_finding(&d, (enum finding_code)FINDING_NCODES,
+					 -1, NULL, NULL, "x"),
 			 -1);
 	ck_assert(doc_has_finding(&d, "container-bridge-nat"));
 	ck_assert_int_eq(d.nfault, 1);
@@ -37,7 +38,12 @@ START_TEST(catalogue_complete)
 	ck_assert_uint_ge(n, 33);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_ptr_eq(finding_lookup(all[i].code), &all[i]);
+		ck_assert_ptr_eq(finding_get(all[i].id), &all[i]);
+		ck_assert_str_eq(finding_name(all[i].id), all[i].code);
 		ck_assert_ptr_nonnull(all[i].fix);
+		ck_assert_ptr_nonnull(all[i].symptom);
+		ck_assert_ptr_nonnull(all[i].detail);
+		ck_assert_ptr_nonnull(all[i].cls);
 	}
 }
 END_TEST
