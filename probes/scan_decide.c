@@ -40,6 +40,8 @@ int scan_decide(struct scan *s)
 	if (s->have_layers)
 		decide_layers(&s->ly, &s->ifaces, s->peers, s->npeers, &s->d);
 	decide_iface_state(&s->ifaces, &s->d);
+	if (decide_rp_filter(&s->ifaces, &s->rpf, &s->d) < 0)
+		return scan_fail(s, "decide", "out of memory");
 	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d);
 	decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d);
 	decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/sysroot.h"
+#include "kernel/rpfilter.h"
 #include "decide/advertise.h"
 #include "decide/decide.h"
 #include "decide/fwcmd.h"
@@ -53,6 +54,7 @@ struct scan {
 	struct sysroot sr;
 	struct doc d;
 	struct iface_list ifaces;
+	struct rpf_facts rpf; /* rp_filter of all and each interface */
 	struct route_info defaults[SCAN_MAX_ROUTES];
 	size_t ndefaults;
 	bool routes_known;

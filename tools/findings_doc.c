@@ -80,7 +80,8 @@ static void md_write(FILE *fp)
 	}
 }
 
-/* mdoc text line: a backslash is \e, a line never starts with a dot. */
+/* mdoc text: a backslash is \e, a line never starts with a dot, and
+ * each sentence starts a line. */
 static void man_line(FILE *fp, const char *prefix, const char *s)
 {
 	const char *end = stop(s);
@@ -91,7 +92,11 @@ static void man_line(FILE *fp, const char *prefix, const char *s)
 	for (; *s != '\0'; s++)
 		if (*s == '\\')
 			fputs("\\e", fp);
-		else
+		else if (*s == '.' && s[1] == ' ' &&
+			 isupper((unsigned char)s[2])) {
+			fputs(".\n", fp);
+			s++;
+		} else
 			fputc(*s, fp);
 	fprintf(fp, "%s\n", end);
 }

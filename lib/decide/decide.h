@@ -240,6 +240,13 @@ void decide_peer_routes(const struct iface_list *l,
 
 /* interface-down (addressed, not loopback, down or without carrier) and
  * no-usable-interface. */
+struct rpf_facts;
+/* rp-filter-strict: two usable interfaces in one IPv4 subnet, both with
+ * strict reverse-path filtering in effect (kernel/rpfilter.h). Returns 0,
+ * or -1 on no memory. */
+int decide_rp_filter(const struct iface_list *l, const struct rpf_facts *f,
+                     struct doc *d);
+
 void decide_iface_state(const struct iface_list *l, struct doc *d);
 
 #endif
