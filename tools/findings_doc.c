@@ -55,16 +55,16 @@ static void md_write(FILE *fp)
 		const char *cause = finding_cause_name(all[i].cause);
 
 		fprintf(fp, "| [`%s`](#%s) | %s | %s | %s | %s |\n",
-			all[i].code, all[i].code, severity_name(all[i].sev),
-			all[i].stage, all[i].cls, cause[0] ? cause : "-");
+		        all[i].code, all[i].code, severity_name(all[i].sev),
+		        all[i].stage, all[i].cls, cause[0] ? cause : "-");
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *cause = finding_cause_name(all[i].cause);
 
 		fprintf(fp, "\n## %s\n\n", all[i].code);
 		fprintf(fp, "**%s**; raised by %s; class %s; cause %s.\n\n",
-			severity_name(all[i].sev), all[i].stage, all[i].cls,
-			cause[0] ? cause : "none");
+		        severity_name(all[i].sev), all[i].stage, all[i].cls,
+		        cause[0] ? cause : "none");
 		fputs("Meaning: ", fp);
 		md_text(fp, all[i].title);
 		fprintf(fp, "%s ", stop(all[i].title));
@@ -93,7 +93,7 @@ static void man_line(FILE *fp, const char *prefix, const char *s)
 		if (*s == '\\')
 			fputs("\\e", fp);
 		else if (*s == '.' && s[1] == ' ' &&
-			 isupper((unsigned char)s[2])) {
+		         isupper((unsigned char)s[2])) {
 			fputs(".\n", fp);
 			s++;
 		} else
@@ -108,10 +108,11 @@ static void man_list(FILE *fp)
 	const struct finding_def *all = finding_all(&n);
 
 	fputs(MAN_BEGIN " (make findings-doc writes this list from "
-	      "lib/doc/findings.def) ----\n.Bl -tag -width Ds\n", fp);
+	                "lib/doc/findings.def) ----\n.Bl -tag -width Ds\n",
+	      fp);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(fp, ".It Cm %s Pq %s\n", all[i].code,
-			severity_name(all[i].sev));
+		        severity_name(all[i].sev));
 		man_line(fp, "", all[i].detail);
 		man_line(fp, "Fix: ", all[i].fix);
 		man_line(fp, "Seen as: ", all[i].symptom);
@@ -137,7 +138,7 @@ static int man_write(FILE *fp, const char *path)
 			man_list(fp);
 			state = 1;
 		} else if (state == 1 &&
-			   strncmp(line, MAN_END, strlen(MAN_END)) == 0) {
+		           strncmp(line, MAN_END, strlen(MAN_END)) == 0) {
 			state = 2;
 		} else if (state != 1) {
 			fputs(line, fp);
@@ -146,7 +147,7 @@ static int man_write(FILE *fp, const char *path)
 	fclose(in);
 	if (state != 2) {
 		fprintf(stderr, "findings-doc: %s: no '%s' ... '%s' block\n",
-			path, MAN_BEGIN, MAN_END);
+		        path, MAN_BEGIN, MAN_END);
 		return -1;
 	}
 	return 0;

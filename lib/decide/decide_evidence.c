@@ -67,27 +67,28 @@ static int add_contradicted(const json_t *f, enum finding_code code,
 
 /* The layering's findings, each as it is unless the peers' measurement
  * contradicts a NAT guess. */
-void decide_layers(const struct layers *ly, const struct iface_list *l,
-                   const struct peer_verdict *peers, size_t npeers,
-                   struct doc *d)
+int decide_layers(const struct layers *ly, const struct iface_list *l,
+                  const struct peer_verdict *peers, size_t npeers,
+                  struct doc *d)
 {
 	bool direct = decide_peers_direct(l, peers, npeers);
 	struct doc tmp;
 	json_t *f;
 	size_t i;
 
-	if (doc_init(&tmp, "netprobe", NULL) < 0) {
-		doc_add_error(d, "layers", "out of memory");
-		return;
+	int rc = 0;
+
+	if (doc_init(&tmp, "netprobe", NULL) < 0)
+		return -1;
+	if (layers_findings(ly, &tmp) < 0) {
+		doc_free(&tmp);
+		return -1;
 	}
-	layers_findings(ly, &tmp);
 	json_array_foreach(tmp.findings, i, f)
 	{
 		const struct finding_def *def = finding_lookup(
 		    json_string_value(json_object_get(f, "code")));
 		enum severity sev = SEV_INFO;
-		int rc;
-
 		if (def == NULL)
 			continue;
 		if (direct && (def->flags & FF_GUESS)) {
@@ -102,10 +103,9 @@ void decide_layers(const struct layers *ly, const struct iface_list *l,
 			    json_string_value(json_object_get(f, "fix")), "%s",
 			    json_string_value(json_object_get(f, "summary")));
 		}
-		if (rc < 0) {
-			doc_add_error(d, "layers", "out of memory");
+		if (rc < 0)
 			break;
-		}
 	}
 	doc_free(&tmp);
+	return rc;
 }

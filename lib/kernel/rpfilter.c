@@ -11,20 +11,20 @@ static int read_conf(const struct sysroot *sr, const char *ifname)
 	long long v;
 
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/rp_filter",
-		 ifname);
+	         ifname);
 	if (sysroot_read_ll(sr, path, &v) < 0 || v < 0 || v > 2)
 		return -1;
 	return (int)v;
 }
 
 void rpfilter_collect(const struct sysroot *sr, const struct iface_list *l,
-		      struct rpf_facts *f)
+                      struct rpf_facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->all = read_conf(sr, "all");
 	for (size_t i = 0; i < l->n && f->n < RPF_MAX_IFACES; i++) {
 		snprintf(f->v[f->n].name, sizeof(f->v[f->n].name), "%s",
-			 l->v[i].name);
+		         l->v[i].name);
 		f->v[f->n].own = read_conf(sr, l->v[i].name);
 		f->n++;
 	}

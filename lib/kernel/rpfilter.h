@@ -25,7 +25,7 @@ struct rpf_facts {
 /* Reads conf/all and conf/IF for the first RPF_MAX_IFACES interfaces of l.
  * A value that cannot be read is -1. Never fails. */
 void rpfilter_collect(const struct sysroot *sr, const struct iface_list *l,
-		      struct rpf_facts *f);
+                      struct rpf_facts *f);
 
 /* The mode the kernel validates packets arriving on ifname with: the
  * larger of all's and the interface's value (IN_DEV_MAXCONF, documented

@@ -65,9 +65,8 @@ START_TEST(multi_rail_strict)
 	                 "rp-filter-strict");
 	ck_assert_str_eq(json_string_value(json_object_get(x, "severity")),
 	                 "warning");
-	ck_assert_ptr_nonnull(
-	    strstr(json_string_value(json_object_get(x, "summary")),
-	           "10.231.0.1/24"));
+	ck_assert_ptr_nonnull(strstr(
+	    json_string_value(json_object_get(x, "summary")), "10.231.0.1/24"));
 	ck_assert_ptr_nonnull(
 	    strstr(json_string_value(json_object_get(x, "fix")),
 	           "net.ipv4.conf.all.rp_filter=2"));
@@ -135,8 +134,7 @@ START_TEST(sysroot_larger_of_two)
 	struct rpf_facts f;
 
 	ck_assert_int_eq(
-	    sysroot_init(&sr, SRCDIR "/tests/fixtures/rpfilter/multi-rail"),
-	    0);
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/rpfilter/multi-rail"), 0);
 	add(&l, "eth0", "10.231.0.1", 24);
 	add(&l, "eth1", "10.231.0.2", 24);
 	add(&l, "eth2", "10.231.9.1", 24);
