@@ -4,6 +4,8 @@
  * strict check and are dropped without a trace. */
 #include "decide/decide.h"
 
+#include <arpa/inet.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -23,6 +25,9 @@ static int report(const struct rpf_facts *f, const struct iface *x,
                   const struct iface_addr *b, struct doc *d)
 {
 	const struct iface_addr *wide = a->prefixlen <= b->prefixlen ? a : b;
+	uint32_t mask = wide->prefixlen ? ~0u << (32 - wide->prefixlen) : 0;
+	struct in_addr net = {htonl(ntohl(wide->a.v4.s_addr) & mask)};
+	char subnet[INET_ADDRSTRLEN];
 	json_t *ev = NULL;
 
 	if (evidence_add(&ev, "netlink", "%s has %s/%u", x->name, a->str,
@@ -48,7 +53,10 @@ static int report(const struct rpf_facts *f, const struct iface *x,
 	    "packets from that subnet arriving on the one its route does not "
 	    "leave by are dropped, unless policy routing (ip rule) sends each "
 	    "address's replies by its own interface",
-	    x->name, y->name, wide->str, wide->prefixlen);
+	    x->name, y->name,
+	    inet_ntop(AF_INET, &net, subnet, sizeof(subnet)) ? subnet
+	                                                     : wide->str,
+	    wide->prefixlen);
 nomem:
 	json_decref(ev);
 	return -1;

@@ -65,8 +65,9 @@ START_TEST(multi_rail_strict)
 	                 "rp-filter-strict");
 	ck_assert_str_eq(json_string_value(json_object_get(x, "severity")),
 	                 "warning");
-	ck_assert_ptr_nonnull(strstr(
-	    json_string_value(json_object_get(x, "summary")), "10.231.0.1/24"));
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(x, "summary")),
+	           "both in 10.231.0.0/24"));
 	ck_assert_ptr_nonnull(
 	    strstr(json_string_value(json_object_get(x, "fix")),
 	           "net.ipv4.conf.all.rp_filter=2"));
@@ -81,6 +82,10 @@ START_TEST(multi_rail_strict)
 	add(&l, "eth1", "10.231.7.1", 24);
 	facts(&f, 1, 1, 1);
 	ck_assert_int_eq(run(&l, &f, &d), 1);
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(
+	               json_array_get(d.findings, 0), "summary")),
+	           "both in 10.231.0.0/16"));
 	doc_free(&d);
 	iface_list_free(&l);
 }
