@@ -114,6 +114,7 @@ static void man_list(FILE *fp)
 		fprintf(fp, ".It Cm %s Pq %s\n", all[i].code,
 		        severity_name(all[i].sev));
 		man_line(fp, "", all[i].detail);
+		man_line(fp, "Raised by: ", all[i].stage);
 		man_line(fp, "Fix: ", all[i].fix);
 		man_line(fp, "Seen as: ", all[i].symptom);
 	}
