@@ -14,5 +14,6 @@ int cmd_path(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_mesh(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

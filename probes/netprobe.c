@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"path", cmd_path, "route and path MTU toward a peer"},
 	{"capture", cmd_capture, "capture and summarise packets"},
 	{"mesh", cmd_mesh, "test every node against every other, one per node"},
+	{"explain", cmd_explain, "find a failure's cause in a log, prove it here"},
 	{"report", cmd_report, "merge documents into one cluster report"},
 };
 

@@ -107,7 +107,7 @@ help_checks() {
 echo "cli: --help, man pages, did you mean"
 page=$MAN/netprobe.1
 common="-j --json"
-for c in scan ifaces layers serve ports heartbeat path capture mesh report; do
+for c in scan ifaces layers serve ports heartbeat path capture mesh explain report; do
 	section="netprobe $c"
 	help_checks "netprobe $c" "$NP" "$c"
 	run helpc "$NP" help "$c"

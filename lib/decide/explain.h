@@ -1,0 +1,104 @@
+/* netprobe explain's decider: from the signatures matched in a log (their
+ * line numbers and captured facts) to the causes the log proves, the ones
+ * it leaves open with the one command that would decide them, and then
+ * what this node's measurements prove or refute. Pure: no I/O. */
+#ifndef NP_EXPLAIN_H
+#define NP_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "doc/logmatch.h"
+
+#define EXPLAIN_MAX_HITS 2048  /* matches kept; more are only counted */
+#define EXPLAIN_MAX_CAUSES 32
+#define EXPLAIN_MAX_LINES 8    /* line references kept per cause */
+#define EXPLAIN_MAX_CODES 8
+
+/* One matched line. */
+struct explain_hit {
+	struct logmatch m;
+	int file;  /* index into the files read */
+	long line; /* 1-based */
+};
+
+/* What the log holds: counts and the matches. */
+struct explain_log {
+	long lines, matched, unknown, binary, truncated;
+	struct explain_hit *hits; /* owned, EXPLAIN_MAX_HITS at most */
+	size_t nhits;
+	long dropped; /* matches past EXPLAIN_MAX_HITS */
+};
+
+enum explain_state {
+	EXPLAIN_UNMEASURED = 0, /* the log says so; nothing measured here */
+	EXPLAIN_PROVED,		/* measured here: the same fault is present */
+	EXPLAIN_NOT_SEEN,	/* measured here: not present on this node */
+};
+
+struct explain_ref {
+	int file;
+	long line;
+};
+
+/* A cause the log proves (open == false), or a set of causes it leaves
+ * open (open == true, codes[0..ncodes)), with what decides it. */
+struct explain_cause {
+	bool open;
+	char codes[EXPLAIN_MAX_CODES][48];
+	size_t ncodes;
+	struct explain_ref refs[EXPLAIN_MAX_LINES];
+	size_t nrefs;
+	long count;          /* matched lines behind it */
+	char why[256];       /* from the log: what the lines say */
+	char fix[320];       /* exact fix ("" for the catalogue's) */
+	char next[320];      /* the one command that decides (open causes) */
+	enum explain_state state;
+	char measured[256];  /* what the measurement here showed */
+};
+
+struct explain_result {
+	struct explain_cause causes[EXPLAIN_MAX_CAUSES];
+	size_t ncauses;
+};
+
+/* What was measured on this node: codes found, and codes the measurement
+ * was able to see (so their absence means "not here"). */
+struct explain_measured {
+	bool ran;
+	const char *found[64];
+	size_t nfound;
+	const char *checked[64];
+	size_t nchecked;
+	const char *note[64]; /* evidence per found code, may be NULL */
+};
+
+/* Adds a hit, keeping at most EXPLAIN_MAX_HITS. Returns 0, or -1 on no
+ * memory (errno ENOMEM). */
+int explain_log_add(struct explain_log *lg, const struct logmatch *m,
+		    int file, long line);
+
+/* Releases the hits. */
+void explain_log_free(struct explain_log *lg);
+
+/* The causes of a log, from its hits alone. */
+void explain_decide(const struct explain_log *lg, struct explain_result *r);
+
+/* Marks each cause proved or not seen from what this node measured; an
+ * open cause one of whose codes is measured becomes that cause. */
+void explain_apply_measured(struct explain_result *r,
+			    const struct explain_measured *ms);
+
+/* The class of an address a log names: "loopback", "docker-bridge",
+ * "podman-bridge", "link-local" or NULL for an ordinary one. */
+const char *explain_addr_class(const char *addr);
+
+/* True when an interface name is a virtual kind NCCL's default filter
+ * lets through (veth, br-, cni, flannel, cali, docker, virbr...). */
+bool explain_iface_virtual(const char *name);
+
+/* The last value a log echoes for a setting (NCCL_SOCKET_IFNAME...), or
+ * NULL. */
+const char *explain_setting(const struct explain_log *lg, const char *name);
+
+#endif

@@ -1,0 +1,163 @@
+/* NCCL RAS STATUS text to struct ras_state (decide/ras_parse.h); the line
+ * forms are rasOutAppend's in NCCL's src/ras/client_support.cc. */
+#include "decide/ras_parse.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+enum section { SEC_HEAD, SEC_DEAD, SEC_INCOMPLETE, SEC_COMM, SEC_OTHER };
+
+static void add_proc(struct ras_state *st, enum ras_proc_kind kind,
+		     int rank, long pid, const char *node, const char *gpu,
+		     const char *comm)
+{
+	struct ras_proc *p;
+
+	if (st->nprocs >= RAS_MAX_PROCS)
+		return;
+	p = &st->procs[st->nprocs++];
+	p->kind = kind;
+	p->rank = rank;
+	p->pid = pid;
+	snprintf(p->node, sizeof(p->node), "%s", node);
+	snprintf(p->gpu, sizeof(p->gpu), "%s", gpu);
+	snprintf(p->comm, sizeof(p->comm), "%s", comm ? comm : "");
+}
+
+/* The GPU list after "managing GPU " or "managing GPUs ". */
+static int gpu_of(const char *l, char *gpu, size_t len)
+{
+	const char *p = strstr(l, " managing GPU");
+
+	if (p == NULL)
+		return -1;
+	p += strlen(" managing GPU");
+	if (*p == 's')
+		p++;
+	while (*p == ' ')
+		p++;
+	snprintf(gpu, len, "%.*s", (int)strcspn(p, " "), p);
+	return 0;
+}
+
+/* One line, in the section the previous headers opened. */
+static void parse_line(const char *l, struct ras_state *st,
+		       enum section *sec, bool *seen)
+{
+	char node[128], gpu[32], id[48], what[16];
+	int a, b, n, rank;
+	long pid;
+	unsigned long long hash;
+
+	if (sscanf(l, "NCCL version %31s", st->nccl_version) == 1) {
+		*seen = true;
+		return;
+	}
+	if (strcmp(l, "Errors") == 0 || strcmp(l, "Warnings") == 0 ||
+	    strncmp(l, "Job summary", 11) == 0) {
+		*seen = true;
+		*sec = SEC_OTHER;
+		return;
+	}
+	if (strcmp(l, "DEAD") == 0) {
+		*sec = SEC_DEAD;
+		return;
+	}
+	if (strcmp(l, "INCOMPLETE") == 0) {
+		*sec = SEC_INCOMPLETE;
+		return;
+	}
+	if (sscanf(l, "#%d-%d (%llx) %15s", &a, &b, &hash, what) == 4) {
+		*sec = SEC_OTHER;
+		if (st->ncomms < RAS_MAX_COMMS) {
+			struct ras_comm *c = &st->comms[st->ncomms++];
+
+			snprintf(c->id, sizeof(c->id), "#%d-%d (%016llx)", a,
+				 b, hash);
+			snprintf(c->what, sizeof(c->what), "%s", what);
+			c->nmissing = 0;
+			if (strcmp(what, "INCOMPLETE") == 0)
+				*sec = SEC_COMM;
+		}
+		return;
+	}
+	if (sscanf(l, " Missing communicator data from %d rank", &n) == 1 &&
+	    *sec == SEC_COMM && st->ncomms > 0) {
+		st->comms[st->ncomms - 1].nmissing = n;
+		return;
+	}
+	if (sscanf(l, " Missing communicator data from %d job process",
+		   &n) == 1) {
+		st->nmissing_procs = n;
+		return;
+	}
+	if (sscanf(l, " %d job process", &n) == 1 && strstr(l, "dead")) {
+		st->ndead = n;
+		return;
+	}
+	if (sscanf(l, " Encountered %d communication timeout", &n) == 1) {
+		st->timeouts = n;
+		return;
+	}
+	if (sscanf(l, " Warning: missing data from %d process", &n) == 1) {
+		if (st->nmissing_procs < n)
+			st->nmissing_procs = n;
+		*sec = SEC_HEAD;
+		return;
+	}
+	if (sscanf(l, " Process %ld on node %127s managing", &pid, node) == 2 &&
+	    gpu_of(l, gpu, sizeof(gpu)) == 0) {
+		if (*sec == SEC_DEAD)
+			add_proc(st, RAS_PROC_DEAD, -1, pid, node, gpu, NULL);
+		else if (*sec == SEC_INCOMPLETE || *sec == SEC_HEAD) {
+			for (size_t i = 0; i < st->nprocs; i++)
+				if (st->procs[i].pid == pid &&
+				    strcmp(st->procs[i].node, node) == 0)
+					return;
+			add_proc(st, RAS_PROC_UNRESPONSIVE, -1, pid, node, gpu,
+				 NULL);
+		}
+		return;
+	}
+	if (*sec == SEC_COMM &&
+	    sscanf(l, " Rank %d -- GPU %31s managed by process %ld on node "
+		      "%127s", &rank, gpu, &pid, node) == 4) {
+		snprintf(id, sizeof(id), "%s", st->comms[st->ncomms - 1].id);
+		add_proc(st, RAS_PROC_MISSING_RANK, rank, pid, node, gpu, id);
+		return;
+	}
+	if (*sec == SEC_COMM &&
+	    sscanf(l, " Rank %d -- [process information not found", &rank) ==
+		1)
+		add_proc(st, RAS_PROC_MISSING_RANK, rank, -1, "", "",
+			 st->comms[st->ncomms - 1].id);
+}
+
+int ras_parse(const char *text, struct ras_state *st)
+{
+	enum section sec = SEC_HEAD;
+	bool seen = false;
+	char line[512];
+
+	memset(st, 0, sizeof(*st));
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(n < sizeof(line) - 1 ? n : sizeof(line) - 1),
+			 p);
+		if (n > 0 && line[strlen(line) - 1] == '\r')
+			line[strlen(line) - 1] = '\0';
+		parse_line(line, st, &sec, &seen);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	if (!seen) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* The log signatures netprobe explain knows: one row per message form a
+ * framework prints (NCCL, Gloo, torch, Ray, Open MPI, the kernel), with the
+ * source it comes from, the finding codes it proves or leaves open, and the
+ * facts its capture groups hold. Beside the finding catalogue. */
+#ifndef NP_LOGSIG_H
+#define NP_LOGSIG_H
+
+#include <stddef.h>
+
+/* What the address a row captures is, for the address rules of
+ * decide/explain: a peer this process tried to reach, or one of its own. */
+enum logsig_flags {
+	LOGSIG_PEER = 1,  /* addr is a peer's advertised address */
+	LOGSIG_LOCAL = 2, /* addr/iface is what this process chose */
+	LOGSIG_FACT = 4,  /* a fact only: no cause by itself */
+};
+
+struct logsig {
+	const char *id;	       /* stable, kebab-case: "nccl-connect-refused" */
+	const char *framework; /* "NCCL", "Gloo", "torch", "Ray", "Open MPI",
+				  "kernel", "libibverbs" */
+	const char *source;    /* file and function it is printed from */
+	const char *versions;  /* the version range of that form */
+	const char *needle;    /* a literal every matching line contains */
+	const char *regex;     /* POSIX extended regex (REG_EXTENDED) */
+	const char *fields;    /* names of the capture groups, comma list */
+	const char *codes;     /* causes the line proves, comma list */
+	const char *maybe;     /* causes it leaves open, comma list */
+	const char *meaning;   /* one line: what the message means */
+	int flags;
+	const char *example;   /* a real-looking line (the unit test) */
+};
+
+/* Returns the table and its length through *n. */
+const struct logsig *logsig_table(size_t *n);
+
+#endif

@@ -1,0 +1,15 @@
+# netprobe explain: `make check-explain` explains every log of the corpus
+# (tests/explain/*.log, written from the frameworks' message formats) and
+# fails on a missed or a wrong cause; `make bench-explain` times a
+# generated 100,000-line log (bench/explain/RESULTS.md).
+DEB_PKGS += jq
+
+.PHONY: check-explain bench-explain
+CHECK_TARGETS += check-explain
+
+check-explain: $(NETPROBE)
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/run.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
+
+bench-explain: $(NETPROBE)
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh bench/explain/run.sh

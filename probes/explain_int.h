@@ -1,0 +1,67 @@
+/* netprobe explain's parts: reading logs (explain_read.c), measuring this
+ * node (explain_measure.c), asking NCCL's RAS service (explain_job.c) and
+ * the output (explain_out.c); explain.c runs them. */
+#ifndef NP_EXPLAIN_INT_H
+#define NP_EXPLAIN_INT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "decide/explain.h"
+#include "decide/ras_parse.h"
+#include "doc/doc.h"
+#include "doc/logmatch.h"
+
+#define EXPLAIN_LINE_MAX 4096 /* longer lines are cut and counted */
+#define EXPLAIN_MAX_FILES 64
+
+struct explain_opts {
+	bool json, no_probe, job, list;
+	const char *sysroot;
+	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */
+	int ras_timeout_s;
+	const char *files[EXPLAIN_MAX_FILES];
+	int nfiles;
+};
+
+struct explain_run {
+	struct explain_opts o;
+	struct logmatcher lm;
+	struct explain_log lg;
+	struct explain_result res;
+	struct explain_measured ms;
+	char *pool[128]; /* strings ms points at */
+	int npool;
+	char notes[16][256]; /* what was measured, one line each */
+	int nnotes;
+	bool ras_tried, ras_answered;
+	char ras_addr[128];
+	char ras_why[256];
+	struct ras_state ras;
+	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
+	int njob_nodes;
+	struct doc d;
+};
+
+/* explain_read.c: reads one file ("-" stdin) line by line into r->lg.
+ * Returns 0, or -1 with errno when it cannot be read. */
+int explain_read(struct explain_run *r, int file, const char *path);
+
+/* explain_measure.c: the local scan (with the log's settings where the
+ * environment has none) and the checks the log's causes need; probes the
+ * peers the log names unless --no-probe. Fills r->ms and r->notes. */
+void explain_measure(struct explain_run *r);
+
+/* explain_job.c: asks the RAS service; fills r->ras. Returns 0 when it
+ * answered, -1 when none did (r->ras_why says why). */
+int explain_job(struct explain_run *r);
+
+/* explain_job.c: true when addr is one of this host's own addresses (no
+ * probe toward itself). */
+bool explain_is_local_addr(const char *addr);
+
+/* explain_out.c: builds the document and writes text or JSON. Returns 0,
+ * or -1 when writing failed. */
+int explain_emit(struct explain_run *r);
+
+#endif

@@ -1,0 +1,44 @@
+#!/bin/sh
+# The explain corpus: every tests/explain/NAME.log explained from the log
+# alone (--no-probe) must give exactly the causes NAME.expect lists
+# ("cause CODE" decided, "open CODE,CODE" left open): a missed cause or a
+# wrong one fails.
+set -u
+NETPROBE=${NETPROBE:?set NETPROBE to the netprobe binary}
+dir=$(dirname "$0")
+pass=0 fail=0
+for log in "$dir"/*.log; do
+	name=$(basename "$log" .log)
+	want="$dir/$name.expect"
+	if [ ! -f "$want" ]; then
+		echo "FAIL $name: no $name.expect"
+		fail=$((fail + 1))
+		continue
+	fi
+	got=$("$NETPROBE" explain --no-probe --json "$log" | jq -r \
+		'(.causes[] | "cause " + .code),
+		 (.undecided[] | "open " + (.codes | join(",")))' | sort)
+	exp=$(sort "$want")
+	if [ "$got" = "$exp" ]; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name"
+		echo "  expected: $(echo "$exp" | tr '\n' ';')"
+		echo "  got:      $(echo "$got" | tr '\n' ';')"
+		fail=$((fail + 1))
+	fi
+done
+# netprobe report reads an explain document as it reads a scan
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$NETPROBE" explain --no-probe --json "$dir/gloo-127011.log" >"$tmp/e.json"
+"$NETPROBE" report --format json "$tmp/e.json" >"$tmp/r.json" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q hostname-loopback "$tmp/r.json"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL report of an explain document (exit $rc)"
+	fail=$((fail + 1))
+fi
+echo "explain corpus: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,113 @@
+# netprobe explain proves the causes of logs on the lab node that wrote
+# them: host "dock" runs a Docker-like bridge (172.17.0.1/16 and
+# 10.231.94.1/24, masqueraded onto the LAN 10.231.92.0/24) with container
+# "ctr" at 172.17.0.2 and Ray worker "wrk" at 10.231.94.2 behind it; "head"
+# (10.231.92.2) runs the responder; "gloo" resolves its hostname to
+# 127.0.1.1. Each case's log is explained on its node: the cause is proved
+# there and the fix printed.
+. "$(dirname "$0")/lib.sh"
+lab_require nft jq unshare
+
+HERE=$(cd "$(dirname "$0")/../explain" && pwd)
+T=$(mktemp -d)
+SV=""
+trap 'kill $SV 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
+
+lab_ns W lan
+lab_ns D dock
+lab_ns C ctr
+lab_ns R wrk
+lab_ns P head
+lab_ns G gloo
+ip -n "$W" link add name lanbr type bridge
+ip -n "$W" link set lanbr up
+n=1
+for ns in "$D" "$P" "$G"; do
+	lab_veth "$ns" lan0 "$W" "swp$n"
+	ip -n "$W" link set "swp$n" master lanbr
+	ip -n "$W" link set "swp$n" up
+	ip -n "$ns" link set lan0 up
+	n=$((n + 1))
+done
+ip -n "$D" addr add 10.231.92.1/24 dev lan0
+ip -n "$P" addr add 10.231.92.2/24 dev lan0
+ip -n "$G" addr add 10.231.92.3/24 dev lan0
+# the Docker-like host: docker0 with the container's and the worker's veths
+ip -n "$D" link add name docker0 type bridge
+ip -n "$D" addr add 172.17.0.1/16 dev docker0
+ip -n "$D" addr add 10.231.94.1/24 dev docker0
+ip -n "$D" link set docker0 up
+lab_veth "$C" eth0 "$D" vethc
+lab_veth "$R" eth0 "$D" vethr
+for v in vethc vethr; do
+	ip -n "$D" link set "$v" master docker0
+	ip -n "$D" link set "$v" up
+done
+ip -n "$C" addr add 172.17.0.2/16 dev eth0
+ip -n "$C" link set eth0 up
+ip -n "$C" route add default via 172.17.0.1
+ip -n "$R" addr add 10.231.94.2/24 dev eth0
+ip -n "$R" link set eth0 up
+ip -n "$R" route add default via 10.231.94.1
+ip netns exec "$D" sysctl -qw net.ipv4.ip_forward=1
+ip netns exec "$D" nft -f - <<'NFT'
+table ip np_nat {
+	chain post {
+		type nat hook postrouting priority 100;
+		oifname "lan0" masquerade
+	}
+}
+NFT
+lab_hosts "$G" "127.0.0.1 localhost" "127.0.1.1 gnode"
+ip netns exec "$P" timeout 200 "$NETPROBE" serve >"$T/head.log" 2>&1 &
+SV=$!
+lab_check "responder on head up" lab_wait 50 \
+	sh -c "ip netns exec $P ss -Hnlt 'sport = :7470' | grep -q ."
+lab_check "the worker reaches head through the NAT" lab_wait 50 \
+	ip netns exec "$R" "$NETPROBE" heartbeat -c 1 -i 0 10.231.92.2
+
+# 1. NCCL connecting to a Docker bridge address: explained in the container
+lab_rc 1 "docker bridge: exits 1" ip netns exec "$C" "$NETPROBE" explain \
+	--json "$HERE/nccl219-docker-bridge-timeout.log"
+J=$LAB_OUT
+LAB_OUT=$(jqv '.causes[] | select(.code == "container-bridge-nat") | .state')
+lab_grep "docker bridge: container-bridge-nat proved on the node" \
+	'^proved here$'
+lab_rc 1 "docker bridge: text" ip netns exec "$C" "$NETPROBE" explain \
+	"$HERE/nccl219-docker-bridge-timeout.log"
+lab_grep "docker bridge: the fix is printed" 'fix: run the container with --network host'
+
+# 2. Gloo on 127.0.1.1: explained on the node whose hostname maps there
+lab_rc 1 "gloo 127.0.1.1: exits 1" ip netns exec "$G" unshare --uts sh -c \
+	'hostname gnode; exec "$@"' sh "$NETPROBE" explain --json \
+	"$HERE/gloo-127011.log"
+J=$LAB_OUT
+LAB_OUT=$(jqv '.causes[] | select(.code == "hostname-loopback") | .state')
+lab_grep "gloo 127.0.1.1: hostname-loopback proved on the node" \
+	'^proved here$'
+LAB_OUT=$(jqv '.causes[] | select(.code == "hostname-loopback") | .fix')
+lab_grep "gloo 127.0.1.1: the fix" 'GLOO_SOCKET_IFNAME|/etc/hosts'
+
+# 3. A Ray worker marked dead behind NAT: the log names the head (ray
+# start --address); the worker probes it and the head sees the NAT
+cat >"$T/ray.log" <<'LOG'
+Local node IP: 10.231.94.2
+  ray start --address='10.231.92.2:6379'
+(raylet) The node with node id: 0a1b2c3d4e5f and address: 10.231.94.2 and node name: wrk has been marked dead because the detector has missed too many heartbeats from it.
+LOG
+lab_rc 1 "ray behind NAT: exits 1" ip netns exec "$R" "$NETPROBE" explain \
+	--json "$T/ray.log"
+J=$LAB_OUT
+LAB_OUT=$(jqv '[.causes[] | select(.state == "proved here") | .code] | join(" ")')
+lab_grep "ray behind NAT: the NAT proved from the worker ($LAB_OUT)" \
+	'nat-detected|container-bridge-nat|inbound-blocked'
+LAB_OUT=$(jqv '.measured.notes[]')
+lab_grep "ray behind NAT: head probed" 'probed 10.231.92.2'
+
+# 4. the log alone: nothing measured, the same causes from the log
+lab_rc 1 "no-probe: exits 1" ip netns exec "$C" "$NETPROBE" explain \
+	--no-probe --json "$HERE/nccl219-docker-bridge-timeout.log"
+J=$LAB_OUT
+LAB_OUT=$(jqv '.causes[0].state')
+lab_grep "no-probe: from the log" '^from the log$'
+lab_done

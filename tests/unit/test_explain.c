@@ -1,0 +1,299 @@
+/* netprobe explain: every signature row matches its own example, the
+ * decider's address rules, the RAS answer parser, and the RAS client
+ * against a fake RAS service on loopback speaking NCCL's protocol. */
+#include <check.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "decide/explain.h"
+#include "decide/ras_parse.h"
+#include "doc/finding.h"
+#include "doc/logmatch.h"
+#include "probe/ras.h"
+
+START_TEST(every_row_matches_its_example)
+{
+	struct logmatcher m;
+	const char *bad = NULL;
+
+	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
+	for (size_t i = 0; i < m.n; i++) {
+		const struct logsig *s = &m.sigs[i];
+		struct logmatch mt;
+		size_t start = 0;
+		int found = 0;
+
+		while (logmatch_line(&m, s->example, &start, &mt)) {
+			if (mt.sig == s)
+				found = 1;
+			start++;
+		}
+		ck_assert_msg(found, "row %s does not match its example",
+			      s->id);
+		for (const char *p = s->codes; p && *p;) {
+			char code[48];
+			size_t n = strcspn(p, ",");
+
+			snprintf(code, sizeof(code), "%.*s", (int)n, p);
+			ck_assert_msg(finding_lookup(code) != NULL,
+				      "row %s: unknown code %s", s->id, code);
+			p += n + (p[n] == ',');
+		}
+		for (const char *p = s->maybe; p && *p;) {
+			char code[48];
+			size_t n = strcspn(p, ",");
+
+			snprintf(code, sizeof(code), "%.*s", (int)n, p);
+			ck_assert_msg(finding_lookup(code) != NULL,
+				      "row %s: unknown code %s", s->id, code);
+			p += n + (p[n] == ',');
+		}
+	}
+	logmatch_free(&m);
+}
+END_TEST
+
+START_TEST(fields_extracted)
+{
+	struct logmatcher m;
+	struct logmatch mt;
+	const char *bad = NULL;
+	size_t start = 0;
+
+	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
+	ck_assert(logmatch_line(&m, "h:1:2 [0] NCCL WARN socketStartConnect: "
+		  "Connect to fe80::1%eth0<45678> failed : Connection timed "
+		  "out", &start, &mt));
+	ck_assert_str_eq(mt.sig->id, "nccl-connect-timeout");
+	ck_assert_str_eq(logmatch_field(&mt, "addr"), "fe80::1%eth0");
+	ck_assert_str_eq(logmatch_field(&mt, "port"), "45678");
+	start = 0;
+	ck_assert(logmatch_line(&m, "h:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME "
+		  "set by environment to =eth0", &start, &mt));
+	ck_assert_str_eq(logmatch_field(&mt, "setting_value"), "=eth0");
+	start = 0;
+	ck_assert(!logmatch_line(&m, "epoch 1 loss 0.5", &start, &mt));
+	logmatch_free(&m);
+}
+END_TEST
+
+START_TEST(address_classes)
+{
+	ck_assert_str_eq(explain_addr_class("127.0.1.1"), "loopback");
+	ck_assert_str_eq(explain_addr_class("172.17.0.2"), "docker-bridge");
+	ck_assert_str_eq(explain_addr_class("10.88.0.4"), "podman-bridge");
+	ck_assert_str_eq(explain_addr_class("fe80::1%eth0"), "link-local");
+	ck_assert_ptr_null(explain_addr_class("172.18.0.2"));
+	ck_assert_ptr_null(explain_addr_class("10.231.0.1"));
+	ck_assert(explain_iface_virtual("veth12ab"));
+	ck_assert(!explain_iface_virtual("eth0"));
+}
+END_TEST
+
+/* What NCCL 2.28's RAS prints for a 2-rank job one of whose processes
+ * stopped (client_support.cc's formats). */
+static const char ras_answer[] =
+	"NCCL version 2.28.3+cuda13.0 compiled with CUDA 13.0\n"
+	"CUDA runtime version 13000, driver version 13000\n\n"
+	"Job summary\n===========\n\n"
+	"  Nodes  Processes         GPUs  Processes     GPUs\n"
+	"(total)   per node  per process    (total)  (total)\n"
+	"      1          2            1          2        2\n\n"
+	"Gathering data about the RAS network (timeout 5s)... obtained a "
+	"result in 5.002s\n"
+	" Warning: missing data from 1 process (received from 1, expected 2)"
+	"\n  The missing process:\n"
+	"  Process 4711 on node gpu-a managing GPU 1\n"
+	"\nCommunicators... (5.003s)\n=============\n\n"
+	"Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  "
+	"Errors\n"
+	"    #  in group  per comm  per node  per comm  in group\n"
+	"    0         1         1         2         2         2   RUNNING  "
+	"INCOMPLETE\n\n"
+	"Errors\n======\n\n"
+	"INCOMPLETE\n  Missing communicator data from 1 job process\n"
+	"  Process 4711 on node gpu-a managing GPU 1\n\n"
+	"#0-0 (f1e2d3c4b5a69788) INCOMPLETE\n"
+	"  Missing communicator data from 1 rank\n"
+	"  Rank 1 -- GPU 1 managed by process 4711 on node gpu-a\n\n"
+	"Warnings\n========\n\n"
+	"TIMEOUT\n  Encountered 2 communication timeouts while gathering "
+	"communicator data\n\n";
+
+START_TEST(ras_parse_status)
+{
+	struct ras_state st;
+
+	ck_assert_int_eq(ras_parse(ras_answer, &st), 0);
+	ck_assert_str_eq(st.nccl_version, "2.28.3+cuda13.0");
+	ck_assert_int_eq(st.nmissing_procs, 1);
+	ck_assert_int_eq(st.timeouts, 2);
+	ck_assert_uint_eq(st.ncomms, 1);
+	ck_assert_str_eq(st.comms[0].what, "INCOMPLETE");
+	ck_assert_int_eq(st.comms[0].nmissing, 1);
+	ck_assert_uint_eq(st.nprocs, 2);
+	ck_assert_int_eq(st.procs[0].kind, RAS_PROC_UNRESPONSIVE);
+	ck_assert_int_eq(st.procs[0].pid, 4711);
+	ck_assert_str_eq(st.procs[0].node, "gpu-a");
+	ck_assert_int_eq(st.procs[1].kind, RAS_PROC_MISSING_RANK);
+	ck_assert_int_eq(st.procs[1].rank, 1);
+	ck_assert_str_eq(st.procs[1].gpu, "1");
+	ck_assert_int_eq(ras_parse("hello\n", &st), -1);
+}
+END_TEST
+
+START_TEST(ras_addr_forms)
+{
+	char h[64], p[16];
+
+	ck_assert_int_eq(ras_addr_split(NULL, h, sizeof(h), p, sizeof(p)), 0);
+	ck_assert_str_eq(h, "localhost");
+	ck_assert_str_eq(p, "28028");
+	ck_assert_int_eq(ras_addr_split("10.0.0.1:3000", h, sizeof(h), p,
+					sizeof(p)), 0);
+	ck_assert_str_eq(h, "10.0.0.1");
+	ck_assert_str_eq(p, "3000");
+	ck_assert_int_eq(ras_addr_split("[::1]:3001", h, sizeof(h), p,
+					sizeof(p)), 0);
+	ck_assert_str_eq(h, "::1");
+	ck_assert_str_eq(p, "3001");
+	ck_assert_int_eq(ras_addr_split(":abc", h, sizeof(h), p, sizeof(p)),
+			 -1);
+}
+END_TEST
+
+/* The fake RAS service: NCCL's side of the handshake, then the answer,
+ * then close (as rasClientTerminate does). One client, then exit. */
+static void fake_ras(int lfd, bool wrong)
+{
+	char buf[256];
+	int fd = accept(lfd, NULL, NULL);
+	ssize_t n;
+
+	if (fd < 0)
+		_exit(1);
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0 || strncmp(buf, "CLIENT PROTOCOL 2\n", 18) != 0)
+		_exit(2);
+	if (wrong) {
+		(void)!write(fd, "SSH-2.0-OpenSSH\n", 16);
+		_exit(0);
+	}
+	(void)!write(fd, "SERVER PROTOCOL 2\n", 18);
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0 || strncmp(buf, "TIMEOUT ", 8) != 0)
+		_exit(3);
+	(void)!write(fd, "OK\n", 3);
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0 || strncmp(buf, "VERBOSE STATUS\n", 15) != 0)
+		_exit(4);
+	(void)!write(fd, ras_answer, sizeof(ras_answer) - 1);
+	close(fd);
+	_exit(0);
+}
+
+static int fake_listen(unsigned short *port)
+{
+	struct sockaddr_in a = {0};
+	socklen_t al = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(listen(fd, 8), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static void query_fake(bool wrong)
+{
+	unsigned short port;
+	char ps[16], why[256], *ans = NULL;
+	int lfd = fake_listen(&port), st, rc;
+	struct ras_state ras;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		fake_ras(lfd, wrong);
+	close(lfd);
+	snprintf(ps, sizeof(ps), "%u", port);
+	rc = ras_query("127.0.0.1", ps, 2000, 1, &ans, why, sizeof(why));
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	if (wrong) {
+		ck_assert_int_eq(rc, -1);
+		ck_assert_ptr_nonnull(strstr(why, "not a NCCL RAS service"));
+		return;
+	}
+	ck_assert_msg(rc == 0, "%s", why);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(ras_parse(ans, &ras), 0);
+	ck_assert_uint_eq(ras.nprocs, 2);
+	free(ans);
+}
+
+START_TEST(ras_client_fake_service)
+{
+	query_fake(false);
+	query_fake(true);
+}
+END_TEST
+
+START_TEST(ras_client_nobody)
+{
+	unsigned short port;
+	char ps[16], why[256], *ans = NULL;
+	int lfd = fake_listen(&port);
+
+	close(lfd); /* nothing listens there now */
+	snprintf(ps, sizeof(ps), "%u", port);
+	ck_assert_int_eq(ras_query("127.0.0.1", ps, 500, 1, &ans, why,
+				   sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "Connection refused"));
+}
+END_TEST
+
+/* A process stopped by SIGSTOP keeps its listening socket: the kernel
+ * completes the handshake, nothing answers. Every try times out, and the
+ * reason says how many were made. */
+START_TEST(ras_client_silent)
+{
+	unsigned short port;
+	char ps[16], why[256], *ans = NULL;
+	int lfd = fake_listen(&port);
+
+	snprintf(ps, sizeof(ps), "%u", port);
+	ck_assert_int_eq(ras_query("127.0.0.1", ps, 100, 1, &ans, why,
+				   sizeof(why)), -1);
+	ck_assert_ptr_nonnull(strstr(why, "no answer to the handshake"));
+	ck_assert_ptr_nonnull(strstr(why, "(6 tries)"));
+	ck_assert_ptr_null(ans);
+	close(lfd);
+}
+END_TEST
+
+Suite *suite_explain(void)
+{
+	Suite *s = suite_create("explain");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, every_row_matches_its_example);
+	tcase_add_test(tc, fields_extracted);
+	tcase_add_test(tc, address_classes);
+	tcase_add_test(tc, ras_parse_status);
+	tcase_add_test(tc, ras_addr_forms);
+	tcase_add_test(tc, ras_client_fake_service);
+	tcase_add_test(tc, ras_client_nobody);
+	tcase_add_test(tc, ras_client_silent);
+	suite_add_tcase(s, tc);
+	return s;
+}
