@@ -12,6 +12,7 @@ FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_BIN := $(BUILD)/fuzz_proto
 FUZZ_SRC := tests/fuzz/fuzz_proto.c lib/wire/proto_msg.c lib/wire/proto_mesh.c \
+	lib/wire/proto_codec.c \
 	lib/wire/proto_hdr.c lib/wire/portstate.c
 
 .PHONY: fuzz fuzz-ci fuzz-build bench-serve bench-heartbeat

@@ -1,165 +1,145 @@
-/* Encoders and decoders of the mesh rendezvous payloads (protocol version
- * 2): network byte order, explicit lengths, every read checked. */
+/* Payload codecs of the mesh rendezvous (protocol version 2): one field
+ * table per message (proto_codec.h), walked by pf_encode and pf_decode. */
 #include "wire/proto_mesh.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire/proto_rw.h"
-
-/* An address: u8 family (4 or 6), then 4 or 16 bytes. */
-static void w_addr(struct wr *w, const struct proto_mesh_addr *a)
-{
-	if (a->family != 4 && a->family != 6) {
-		w->bad = true;
-		return;
-	}
-	w_u8(w, a->family);
-	w_bytes(w, a->addr, a->family == 4 ? 4 : 16);
-}
-
-/* Reads an address; a family other than 4 or 6 is malformed. */
-static int r_addr(struct rd *r, struct proto_mesh_addr *a, const char **why)
-{
-	const uint8_t *q;
-
-	memset(a, 0, sizeof(*a));
-	a->family = r_u8(r);
-	if (!r->bad && a->family != 4 && a->family != 6) {
-		*why = "bad address family";
-		return -1;
-	}
-	q = r_bytes(r, a->family == 6 ? 16 : 4);
-	if (q != NULL)
-		memcpy(a->addr, q, a->family == 6 ? 16 : 4);
-	return 0;
-}
+#include "wire/proto_codec.h"
 
 /* JOIN: u32 rank, u32 size, u32 list_hash, u16 port, u8 flags, str8 name,
- * str8 hostname, u8 naddrs, addresses, u8 ndups, u32 dups. */
-int proto_join_encode(const struct proto_join *m, uint8_t *buf, size_t cap)
+ * str8 hostname, u8 naddrs, addresses (u8 family 4 or 6, then 4 or 16
+ * bytes), u8 ndups, u32 dups. */
+#define JO(f) offsetof(struct proto_join, f)
+#define JO_A(f) (JO(addrs) + offsetof(struct proto_mesh_addr, f))
+#define JO_STEP sizeof(struct proto_mesh_addr)
+static const struct pf_field join_addr_f[] = {
+    PF_EL_C(PF_U8, JO_A(family), JO_STEP,
+            PF_EITHER(4, 6, "bad address family", PF_BOTH)),
+    {.kind = PF_ADDR,
+     .off = JO_A(addr),
+     .stride = JO_STEP,
+     .ref = JO_A(family),
+     .refk = PF_U8},
+};
+static const struct pf_field join_dup_f[] = {PF_EL(PF_U32, JO(dups), 4)};
+static const struct pf_field join_f[] = {
+    PF_NUM(PF_U32, JO(rank)),
+    PF_NUM_C(PF_U32, JO(size), PF_MIN(1, "mesh size 0", PF_BOTH)),
+    PF_NUM(PF_U32, JO(list_hash)),
+    PF_NUM_C(PF_U16, JO(port), PF_MIN(1, "port 0", PF_BOTH)),
+    PF_NUM_C(PF_U8, JO(flags),
+             PF_MASK(PROTO_JOIN_TOKEN, "unknown join flags", PF_DEC)),
+    PF_STR_C(JO(name), PROTO_MESH_NAME_MAX, PF_MIN(1, "empty name", PF_BOTH)),
+    PF_STR(JO(hostname), PROTO_MESH_HOST_MAX),
+    PF_NUM_C(PF_U8, JO(naddrs),
+             PF_MAX(PROTO_MESH_ADDRS, "too many addresses", PF_BOTH)),
+    PF_ARR(JO(naddrs), PF_U8, PROTO_MESH_ADDRS, join_addr_f),
+    PF_NUM_C(PF_U8, JO(ndups),
+             PF_MAX(PROTO_MESH_DUPS, "too many duplicate entries", PF_BOTH)),
+    PF_ARR(JO(ndups), PF_U8, PROTO_MESH_DUPS, join_dup_f),
+};
+
+/* A node does not list its own rank among its duplicates (received). */
+static int join_check(const void *v, bool send, const char **why)
 {
-	struct wr w = {buf, cap, 0, false};
+	const struct proto_join *m = v;
 
-	if (m->size == 0 || m->port == 0 || m->name[0] == '\0' ||
-	    m->naddrs > PROTO_MESH_ADDRS || m->ndups > PROTO_MESH_DUPS)
-		return -1;
-	w_u32(&w, m->rank);
-	w_u32(&w, m->size);
-	w_u32(&w, m->list_hash);
-	w_u16(&w, m->port);
-	w_u8(&w, m->flags);
-	w_str8(&w, m->name, PROTO_MESH_NAME_MAX);
-	w_str8(&w, m->hostname, PROTO_MESH_HOST_MAX);
-	w_u8(&w, m->naddrs);
-	for (uint8_t i = 0; i < m->naddrs; i++)
-		w_addr(&w, &m->addrs[i]);
-	w_u8(&w, m->ndups);
-	for (uint8_t i = 0; i < m->ndups; i++)
-		w_u32(&w, m->dups[i]);
-	return w_done(&w);
-}
-
-/* Rejects size or port 0, an empty name, unknown flags, too many
- * addresses or duplicates, and a duplicate entry equal to the rank. */
-int proto_join_decode(const uint8_t *p, size_t len, struct proto_join *m,
-                      const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->rank = r_u32(&r);
-	m->size = r_u32(&r);
-	m->list_hash = r_u32(&r);
-	m->port = r_u16(&r);
-	m->flags = r_u8(&r);
-	if (r_str8(&r, m->name, PROTO_MESH_NAME_MAX, why) < 0 ||
-	    r_str8(&r, m->hostname, PROTO_MESH_HOST_MAX, why) < 0)
-		return -1;
-	if (m->size == 0 || m->port == 0 || m->name[0] == '\0') {
-		*why = m->size == 0   ? "mesh size 0"
-		       : m->port == 0 ? "port 0"
-		                      : "empty name";
-		return -1;
-	}
-	if (m->flags & ~PROTO_JOIN_TOKEN) {
-		*why = "unknown join flags";
-		return -1;
-	}
-	m->naddrs = r_u8(&r);
-	if (m->naddrs > PROTO_MESH_ADDRS) {
-		*why = "too many addresses";
-		return -1;
-	}
-	for (uint8_t i = 0; i < m->naddrs; i++)
-		if (r_addr(&r, &m->addrs[i], why) < 0)
-			return -1;
-	m->ndups = r_u8(&r);
-	if (m->ndups > PROTO_MESH_DUPS) {
-		*why = "too many duplicate entries";
-		return -1;
-	}
-	for (uint8_t i = 0; i < m->ndups; i++) {
-		m->dups[i] = r_u32(&r);
-		if (!r.bad && m->dups[i] == m->rank) {
+	for (uint8_t i = 0; !send && i < m->ndups; i++)
+		if (m->dups[i] == m->rank) {
 			*why = "duplicate entry equals the rank";
 			return -1;
 		}
-	}
-	return r_end(&r, why);
+	return 0;
 }
 
 /* MESH_START: u32 members, u32 index, u32 pair_limit, u32 probe_ms, u32
  * result_ms, u16 concurrency, u8 flags, str8 ports. */
-int proto_mesh_start_encode(const struct proto_mesh_start *m, uint8_t *buf,
-                            size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
+#define MS(f) offsetof(struct proto_mesh_start, f)
+static const struct pf_field mesh_start_f[] = {
+    PF_NUM_C(PF_U32, MS(members), PF_MIN(1, "no members", PF_BOTH)),
+    PF_REF_C(PF_U32, MS(index), MS(members), PF_U32,
+             PF_LT_REF("index out of range", PF_BOTH)),
+    PF_NUM(PF_U32, MS(pair_limit)),
+    PF_NUM(PF_U32, MS(probe_ms)),
+    PF_NUM(PF_U32, MS(result_ms)),
+    PF_NUM_C(PF_U16, MS(concurrency), PF_MIN(1, "concurrency 0", PF_BOTH)),
+    PF_NUM_C(PF_U8, MS(flags),
+             PF_MASK(PROTO_START_QUICK, "unknown start flags", PF_DEC)),
+    PF_STR(MS(ports), PROTO_MESH_PORTS_MAX),
+};
 
-	if (m->members == 0 || m->index >= m->members || m->concurrency == 0)
+/* One member of MEMBERS: u32 rank, u8 state, u16 port, str8 name, str8
+ * target; element i of an array of struct proto_member. */
+#define ME(f) offsetof(struct proto_member, f)
+#define ME_STEP sizeof(struct proto_member)
+static const struct pf_field member_f[] = {
+    PF_EL(PF_U32, ME(rank), ME_STEP),
+    PF_EL_C(PF_U8, ME(state), ME_STEP,
+            PF_MAX(PROTO_MS_MAX, "unknown member state", PF_BOTH)),
+    PF_EL(PF_U16, ME(port), ME_STEP),
+    {.kind = PF_STR8,
+     .off = ME(name),
+     .stride = ME_STEP,
+     .max = PROTO_MESH_NAME_MAX,
+     .chk = {PF_MIN(1, "empty member name", PF_BOTH)}},
+    {.kind = PF_STR8,
+     .off = ME(target),
+     .stride = ME_STEP,
+     .max = PROTO_MESH_NAME_MAX},
+};
+
+/* RESULT: u32 total, u32 offset, then the slice to the payload's end. */
+#define RE(f) offsetof(struct proto_result, f)
+static const struct pf_field result_f[] = {
+    PF_NUM_C(PF_U32, RE(total), PF_MIN(1, "empty document", PF_BOTH),
+             PF_MAX(PROTO_MESH_DOC_MAX, "document too large", PF_BOTH)),
+    PF_NUM(PF_U32, RE(offset)),
+    {.kind = PF_TAIL_BYTES,
+     .off = RE(data),
+     .ref = RE(len),
+     .refk = PF_SIZE,
+     .chk = {PF_MIN(1, "empty slice", PF_BOTH),
+             PF_MAX(PROTO_MESH_CHUNK, "slice too large", PF_BOTH)}},
+};
+
+/* The slice lies inside the document. */
+static int result_check(const void *v, bool send, const char **why)
+{
+	const struct proto_result *m = v;
+
+	(void)send;
+	if (m->offset > m->total || m->len > m->total - m->offset) {
+		*why = "slice past the document's end";
 		return -1;
-	w_u32(&w, m->members);
-	w_u32(&w, m->index);
-	w_u32(&w, m->pair_limit);
-	w_u32(&w, m->probe_ms);
-	w_u32(&w, m->result_ms);
-	w_u16(&w, m->concurrency);
-	w_u8(&w, m->flags);
-	w_str8(&w, m->ports, PROTO_MESH_PORTS_MAX);
-	return w_done(&w);
+	}
+	return 0;
 }
 
-/* Rejects no members, an index outside them, concurrency 0 and unknown
- * flags. */
-int proto_mesh_start_decode(const uint8_t *p, size_t len,
-                            struct proto_mesh_start *m, const char **why)
-{
-	struct rd r = {p, len, 0, false};
+/* VERDICT: u8 status, str8 message. */
+#define VE(f) offsetof(struct proto_verdict, f)
+static const struct pf_field verdict_f[] = {
+    PF_NUM_C(PF_U8, VE(status), PF_MAX(2, "exit status above 2", PF_BOTH)),
+    PF_STR(VE(msg), PROTO_MESH_MSG_MAX),
+};
 
-	memset(m, 0, sizeof(*m));
-	m->members = r_u32(&r);
-	m->index = r_u32(&r);
-	m->pair_limit = r_u32(&r);
-	m->probe_ms = r_u32(&r);
-	m->result_ms = r_u32(&r);
-	m->concurrency = r_u16(&r);
-	m->flags = r_u8(&r);
-	if (r_str8(&r, m->ports, PROTO_MESH_PORTS_MAX, why) < 0)
-		return -1;
-	if (m->members == 0 || m->index >= m->members) {
-		*why = m->members == 0 ? "no members" : "index out of range";
-		return -1;
-	}
-	if (m->concurrency == 0) {
-		*why = "concurrency 0";
-		return -1;
-	}
-	if (m->flags & ~PROTO_START_QUICK) {
-		*why = "unknown start flags";
-		return -1;
-	}
-	return r_end(&r, why);
-}
+/* The messages of version 2 with a struct of their own. */
+static const struct pf_msg join_m =
+    PF_MSG(join_f, struct proto_join, join_check);
+static const struct pf_msg mesh_start_m =
+    PF_MSG(mesh_start_f, struct proto_mesh_start, NULL);
+static const struct pf_msg result_m =
+    PF_MSG(result_f, struct proto_result, result_check);
+static const struct pf_msg verdict_m =
+    PF_MSG(verdict_f, struct proto_verdict, NULL);
+
+/* The encoders and decoders proto_mesh.h declares, one pair a table:
+ * each refuses what the table's checks marked PF_BOTH (JOIN: size or
+ * port 0, an empty name, too many addresses or duplicates). */
+PF_CODEC(join, struct proto_join)
+PF_CODEC(mesh_start, struct proto_mesh_start)
+PF_CODEC(verdict, struct proto_verdict)
 
 /* See proto_mesh.h: u32 rank, u8 state, u16 port, str8 name, str8
  * target. */
@@ -169,7 +149,7 @@ size_t proto_member_size(const struct proto_member *m)
 	       strnlen(m->target, PROTO_MESH_NAME_MAX + 1);
 }
 
-/* MEMBERS: u32 first, u16 n, then n members. */
+/* MEMBERS: u32 first, u16 n, then n members by member_f. */
 int proto_members_encode(uint32_t first, const struct proto_member *m, size_t n,
                          uint8_t *buf, size_t cap)
 {
@@ -179,15 +159,9 @@ int proto_members_encode(uint32_t first, const struct proto_member *m, size_t n,
 		return -1;
 	w_u32(&w, first);
 	w_u16(&w, (uint16_t)n);
-	for (size_t i = 0; i < n; i++) {
-		if (m[i].state > PROTO_MS_MAX || m[i].name[0] == '\0')
+	for (size_t i = 0; i < n; i++)
+		if (pf_write(&w, member_f, PF_LEN(member_f), m, i) < 0)
 			return -1;
-		w_u32(&w, m[i].rank);
-		w_u8(&w, m[i].state);
-		w_u16(&w, m[i].port);
-		w_str8(&w, m[i].name, PROTO_MESH_NAME_MAX);
-		w_str8(&w, m[i].target, PROTO_MESH_NAME_MAX);
-	}
 	return w_done(&w);
 }
 
@@ -212,20 +186,11 @@ int proto_members_decode(const uint8_t *p, size_t len, uint32_t *first,
 		return -1;
 	}
 	for (uint16_t i = 0; i < k; i++) {
-		struct proto_member *m = &out[i];
+		const struct proto_member *m = &out[i];
 
-		memset(m, 0, sizeof(*m));
-		m->rank = r_u32(&r);
-		m->state = r_u8(&r);
-		m->port = r_u16(&r);
-		if (r_str8(&r, m->name, PROTO_MESH_NAME_MAX, why) < 0 ||
-		    r_str8(&r, m->target, PROTO_MESH_NAME_MAX, why) < 0)
+		memset(&out[i], 0, sizeof(out[i]));
+		if (pf_read(&r, member_f, PF_LEN(member_f), out, i, why) < 0)
 			return -1;
-		if (m->state > PROTO_MS_MAX || m->name[0] == '\0') {
-			*why = m->name[0] == '\0' ? "empty member name"
-			                          : "unknown member state";
-			return -1;
-		}
 		if (m->state == PROTO_MS_JOINED &&
 		    (m->port == 0 || m->target[0] == '\0')) {
 			*why = "joined member without port or target";
@@ -242,75 +207,16 @@ int proto_members_decode(const uint8_t *p, size_t len, uint32_t *first,
 int proto_result_encode(uint32_t total, uint32_t offset, const void *data,
                         size_t len, uint8_t *buf, size_t cap)
 {
-	struct wr w = {buf, cap, 0, false};
+	struct proto_result m = {total, offset, data, len};
 
-	if (total == 0 || total > PROTO_MESH_DOC_MAX || len == 0 ||
-	    len > PROTO_MESH_CHUNK || offset > total || len > total - offset)
-		return -1;
-	w_u32(&w, total);
-	w_u32(&w, offset);
-	w_bytes(&w, data, len);
-	return w_done(&w);
+	return pf_encode(&result_m, &m, buf, cap);
 }
 
 /* Rejects an empty or oversized document and a slice past its end. */
 int proto_result_decode(const uint8_t *p, size_t len, struct proto_result *m,
                         const char **why)
 {
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->total = r_u32(&r);
-	m->offset = r_u32(&r);
-	if (r.bad) {
-		*why = "truncated payload";
-		return -1;
-	}
-	m->len = len - r.off;
-	m->data = p + r.off;
-	if (m->total == 0 || m->total > PROTO_MESH_DOC_MAX) {
-		*why = m->total == 0 ? "empty document" : "document too large";
-		return -1;
-	}
-	if (m->len == 0 || m->len > PROTO_MESH_CHUNK) {
-		*why = m->len == 0 ? "empty slice" : "slice too large";
-		return -1;
-	}
-	if (m->offset > m->total || m->len > m->total - m->offset) {
-		*why = "slice past the document's end";
-		return -1;
-	}
-	return 0;
-}
-
-/* VERDICT: u8 status, str8 message. */
-int proto_verdict_encode(const struct proto_verdict *m, uint8_t *buf,
-                         size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->status > 2)
-		return -1;
-	w_u8(&w, m->status);
-	w_str8(&w, m->msg, PROTO_MESH_MSG_MAX);
-	return w_done(&w);
-}
-
-/* Rejects a status other than 0, 1 or 2. */
-int proto_verdict_decode(const uint8_t *p, size_t len, struct proto_verdict *m,
-                         const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->status = r_u8(&r);
-	if (r_str8(&r, m->msg, PROTO_MESH_MSG_MAX, why) < 0)
-		return -1;
-	if (m->status > 2) {
-		*why = "exit status above 2";
-		return -1;
-	}
-	return r_end(&r, why);
+	return pf_decode(&result_m, p, len, m, why);
 }
 
 /* See proto_mesh.h. */

@@ -1,416 +1,178 @@
-/* Payload encoders and decoders of the responder protocol: network byte
- * order, explicit lengths, every read checked against the payload's end. */
+/* Payload codecs of the responder protocol: one field table per message
+ * (proto_codec.h) in wire order, walked by one encoder and one decoder;
+ * then frames, and the names of types and error codes. */
 #include "wire/proto_msg.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "wire/portstate.h"
+#include "wire/proto_codec.h"
 #include "wire/proto_mesh.h"
-#include "wire/proto_rw.h"
 
 /* HELLO: u16 version, u16 flags, u16 max_ports, u32 max_lifetime_ms,
  * str8 node, str8 software. */
-int proto_hello_encode(const struct proto_hello *m, uint8_t *buf, size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	w_u16(&w, m->proto_version);
-	w_u16(&w, m->flags);
-	w_u16(&w, m->max_ports);
-	w_u32(&w, m->max_lifetime_ms);
-	w_str8(&w, m->node, PROTO_NODE_MAX);
-	w_str8(&w, m->software, PROTO_SOFT_MAX);
-	return w_done(&w);
-}
-
-/* Rejects version 0, long or unprintable strings, short or long input. */
-int proto_hello_decode(const uint8_t *p, size_t len, struct proto_hello *m,
-                       const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->proto_version = r_u16(&r);
-	m->flags = r_u16(&r);
-	m->max_ports = r_u16(&r);
-	m->max_lifetime_ms = r_u32(&r);
-	if (r_str8(&r, m->node, PROTO_NODE_MAX, why) < 0 ||
-	    r_str8(&r, m->software, PROTO_SOFT_MAX, why) < 0)
-		return -1;
-	if (m->proto_version == 0) {
-		*why = "protocol version 0";
-		return -1;
-	}
-	if (m->max_ports > PROTO_MAX_PORTS) {
-		*why = "max_ports too large";
-		return -1;
-	}
-	return r_end(&r, why);
-}
+#define HE(f) offsetof(struct proto_hello, f)
+static const struct pf_field hello_f[] = {
+    PF_NUM_C(PF_U16, HE(proto_version),
+             PF_MIN(1, "protocol version 0", PF_DEC)),
+    PF_NUM(PF_U16, HE(flags)),
+    PF_NUM_C(PF_U16, HE(max_ports),
+             PF_MAX(PROTO_MAX_PORTS, "max_ports too large", PF_DEC)),
+    PF_NUM(PF_U32, HE(max_lifetime_ms)),
+    PF_STR(HE(node), PROTO_NODE_MAX),
+    PF_STR(HE(software), PROTO_SOFT_MAX),
+};
 
 /* REFLECT_REPLY: u8 family, u16 port, 4 or 16 address bytes. */
-int proto_reflect_reply_encode(const struct proto_reflect_reply *m,
-                               uint8_t *buf, size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
+#define RR(f) offsetof(struct proto_reflect_reply, f)
+static const struct pf_field reflect_reply_f[] = {
+    PF_NUM_C(PF_U8, RR(family), PF_EITHER(4, 6, "bad address family", PF_BOTH)),
+    PF_NUM(PF_U16, RR(port)),
+    {.kind = PF_ADDR, .off = RR(addr), .ref = RR(family), .refk = PF_U8},
+};
 
-	if (m->family != 4 && m->family != 6)
-		return -1;
-	w_u8(&w, m->family);
-	w_u16(&w, m->port);
-	w_bytes(&w, m->addr, m->family == 4 ? 4 : 16);
-	return w_done(&w);
-}
-
-/* Rejects families other than 4 and 6 and wrong lengths. */
-int proto_reflect_reply_decode(const uint8_t *p, size_t len,
-                               struct proto_reflect_reply *m, const char **why)
-{
-	struct rd r = {p, len, 0, false};
-	const uint8_t *a;
-
-	memset(m, 0, sizeof(*m));
-	m->family = r_u8(&r);
-	m->port = r_u16(&r);
-	if (!r.bad && m->family != 4 && m->family != 6) {
-		*why = "bad address family";
-		return -1;
-	}
-	a = r_bytes(&r, m->family == 6 ? 16 : 4);
-	if (a)
-		memcpy(m->addr, a, m->family == 6 ? 16 : 4);
-	return r_end(&r, why);
-}
-
-/* Ports must be 1-65535 and at most PROTO_MAX_PORTS of them. */
-static int r_ports(struct rd *r, uint16_t n, uint16_t *ports, const char **why)
-{
-	for (uint16_t i = 0; i < n; i++) {
-		ports[i] = r_u16(r);
-		if (!r->bad && ports[i] == 0) {
-			*why = "port 0";
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* True for the transports version 1 knows: TCP and UDP. */
-static bool proto_ok(uint8_t proto)
-{
-	return proto == PROTO_TCP || proto == PROTO_UDP;
-}
+/* The transports version 1 knows, TCP and UDP; port counts. */
+#define TRANSPORT(who) PF_EITHER(PROTO_TCP, PROTO_UDP, "bad transport", who)
+#define NPORTS_MIN PF_MIN(1, "bad port count", PF_BOTH)
+#define NPORTS_MAX PF_MAX(PROTO_MAX_PORTS, "bad port count", PF_BOTH)
 
 /* LISTEN: u8 proto, u8 flags, u32 lifetime_ms, u16 n, n ports (none
  * with EPHEMERAL). */
-int proto_listen_encode(const struct proto_listen *m, uint8_t *buf, size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-	bool eph = m->flags & PROTO_LISTEN_EPHEMERAL;
-
-	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS ||
-	    !proto_ok(m->proto))
-		return -1;
-	w_u8(&w, m->proto);
-	w_u8(&w, m->flags);
-	w_u32(&w, m->lifetime_ms);
-	w_u16(&w, m->nports);
-	for (uint16_t i = 0; !eph && i < m->nports; i++)
-		w_u16(&w, m->ports[i]);
-	return w_done(&w);
-}
-
-/* Rejects unknown flags and transports, 0 or >256 ports, port 0. */
-int proto_listen_decode(const uint8_t *p, size_t len, struct proto_listen *m,
-                        const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->proto = r_u8(&r);
-	m->flags = r_u8(&r);
-	m->lifetime_ms = r_u32(&r);
-	m->nports = r_u16(&r);
-	if (r.bad)
-		return r_end(&r, why);
-	if (!proto_ok(m->proto)) {
-		*why = "bad transport";
-		return -1;
-	}
-	if (m->flags & ~PROTO_LISTEN_EPHEMERAL) {
-		*why = "unknown flags";
-		return -1;
-	}
-	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS) {
-		*why = "bad port count";
-		return -1;
-	}
-	if (!(m->flags & PROTO_LISTEN_EPHEMERAL) &&
-	    r_ports(&r, m->nports, m->ports, why) < 0)
-		return -1;
-	return r_end(&r, why);
-}
+#define LI(f) offsetof(struct proto_listen, f)
+static const struct pf_field listen_port_f[] = {
+    PF_EL_C(PF_U16, LI(ports), 2, PF_MIN(1, "port 0", PF_DEC)),
+};
+static const struct pf_field listen_f[] = {
+    PF_NUM_C(PF_U8, LI(proto), TRANSPORT(PF_BOTH)),
+    PF_NUM_C(PF_U8, LI(flags),
+             PF_MASK(PROTO_LISTEN_EPHEMERAL, "unknown flags", PF_DEC)),
+    PF_NUM(PF_U32, LI(lifetime_ms)),
+    PF_NUM_C(PF_U16, LI(nports), NPORTS_MIN, NPORTS_MAX),
+    {.kind = PF_ARRAY,
+     .ref = LI(nports),
+     .refk = PF_U16,
+     .max = PROTO_MAX_PORTS,
+     .skip_off = LI(flags),
+     .skip_mask = PROTO_LISTEN_EPHEMERAL,
+     .sub = listen_port_f,
+     .nsub = PF_LEN(listen_port_f)},
+};
 
 /* LISTEN_REPLY: u8 proto, u32 lifetime_ms, u16 range lo and hi, u16
  * n, then n x (u16 port, u8 status). */
-int proto_listen_reply_encode(const struct proto_listen_reply *m, uint8_t *buf,
-                              size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->nports > PROTO_MAX_PORTS)
-		return -1;
-	w_u8(&w, m->proto);
-	w_u32(&w, m->lifetime_ms);
-	w_u16(&w, m->range_lo);
-	w_u16(&w, m->range_hi);
-	w_u16(&w, m->nports);
-	for (uint16_t i = 0; i < m->nports; i++) {
-		w_u16(&w, m->ports[i]);
-		w_u8(&w, m->status[i]);
-	}
-	return w_done(&w);
-}
-
-/* Rejects a range with lo > hi, port 0 and unknown statuses. */
-int proto_listen_reply_decode(const uint8_t *p, size_t len,
-                              struct proto_listen_reply *m, const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->proto = r_u8(&r);
-	m->lifetime_ms = r_u32(&r);
-	m->range_lo = r_u16(&r);
-	m->range_hi = r_u16(&r);
-	m->nports = r_u16(&r);
-	if (r.bad)
-		return r_end(&r, why);
-	if (!proto_ok(m->proto)) {
-		*why = "bad transport";
-		return -1;
-	}
-	if (m->nports > PROTO_MAX_PORTS) {
-		*why = "bad port count";
-		return -1;
-	}
-	if (m->range_lo > m->range_hi) {
-		*why = "bad port range";
-		return -1;
-	}
-	for (uint16_t i = 0; i < m->nports && !r.bad; i++) {
-		m->ports[i] = r_u16(&r);
-		m->status[i] = r_u8(&r);
-		if (!r.bad &&
-		    (m->ports[i] == 0 || m->status[i] > PROTO_LS_FAILED)) {
-			*why = "bad port result";
-			return -1;
-		}
-	}
-	return r_end(&r, why);
-}
+#define LR(f) offsetof(struct proto_listen_reply, f)
+static const struct pf_field listen_reply_port_f[] = {
+    PF_EL_C(PF_U16, LR(ports), 2, PF_MIN(1, "bad port result", PF_DEC)),
+    PF_EL_C(PF_U8, LR(status), 1,
+            PF_MAX(PROTO_LS_FAILED, "bad port result", PF_DEC)),
+};
+static const struct pf_field listen_reply_f[] = {
+    PF_NUM_C(PF_U8, LR(proto), TRANSPORT(PF_DEC)),
+    PF_NUM(PF_U32, LR(lifetime_ms)),
+    PF_NUM(PF_U16, LR(range_lo)),
+    PF_REF_C(PF_U16, LR(range_hi), LR(range_lo), PF_U16,
+             PF_GE_REF("bad port range", PF_DEC)),
+    PF_NUM_C(PF_U16, LR(nports), NPORTS_MAX),
+    PF_ARR(LR(nports), PF_U16, PROTO_MAX_PORTS, listen_reply_port_f),
+};
 
 /* CONNECT_BACK: u8 proto, u32 timeout_ms, u16 n, n ports. */
-int proto_connect_back_encode(const struct proto_connect_back *m, uint8_t *buf,
-                              size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS ||
-	    !proto_ok(m->proto))
-		return -1;
-	w_u8(&w, m->proto);
-	w_u32(&w, m->timeout_ms);
-	w_u16(&w, m->nports);
-	for (uint16_t i = 0; i < m->nports; i++)
-		w_u16(&w, m->ports[i]);
-	return w_done(&w);
-}
-
-/* Rejects unknown transports, 0 or >256 ports, port 0. */
-int proto_connect_back_decode(const uint8_t *p, size_t len,
-                              struct proto_connect_back *m, const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->proto = r_u8(&r);
-	m->timeout_ms = r_u32(&r);
-	m->nports = r_u16(&r);
-	if (r.bad)
-		return r_end(&r, why);
-	if (!proto_ok(m->proto)) {
-		*why = "bad transport";
-		return -1;
-	}
-	if (m->nports == 0 || m->nports > PROTO_MAX_PORTS) {
-		*why = "bad port count";
-		return -1;
-	}
-	if (r_ports(&r, m->nports, m->ports, why) < 0)
-		return -1;
-	return r_end(&r, why);
-}
+#define CB(f) offsetof(struct proto_connect_back, f)
+static const struct pf_field connect_back_port_f[] = {
+    PF_EL_C(PF_U16, CB(ports), 2, PF_MIN(1, "port 0", PF_DEC)),
+};
+static const struct pf_field connect_back_f[] = {
+    PF_NUM_C(PF_U8, CB(proto), TRANSPORT(PF_BOTH)),
+    PF_NUM(PF_U32, CB(timeout_ms)),
+    PF_NUM_C(PF_U16, CB(nports), NPORTS_MIN, NPORTS_MAX),
+    PF_ARR(CB(nports), PF_U16, PROTO_MAX_PORTS, connect_back_port_f),
+};
 
 /* CONNECT_BACK_REPLY: u8 proto, u16 n, then n x (u16 port, u8 state,
  * u32 rtt_us, str8 reason). */
-int proto_connect_back_reply_encode(const struct proto_connect_back_reply *m,
-                                    uint8_t *buf, size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	if (m->nports > PROTO_MAX_PORTS)
-		return -1;
-	w_u8(&w, m->proto);
-	w_u16(&w, m->nports);
-	for (uint16_t i = 0; i < m->nports; i++) {
-		w_u16(&w, m->r[i].port);
-		w_u8(&w, m->r[i].state);
-		w_u32(&w, m->r[i].rtt_us);
-		w_str8(&w, m->r[i].reason, PROTO_REASON_MAX);
-	}
-	return w_done(&w);
-}
-
-/* Rejects port 0, unknown states and bad reasons. */
-int proto_connect_back_reply_decode(const uint8_t *p, size_t len,
-                                    struct proto_connect_back_reply *m,
-                                    const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	memset(m, 0, sizeof(*m));
-	m->proto = r_u8(&r);
-	m->nports = r_u16(&r);
-	if (r.bad)
-		return r_end(&r, why);
-	if (!proto_ok(m->proto)) {
-		*why = "bad transport";
-		return -1;
-	}
-	if (m->nports > PROTO_MAX_PORTS) {
-		*why = "bad port count";
-		return -1;
-	}
-	for (uint16_t i = 0; i < m->nports; i++) {
-		struct proto_cb_result *c = &m->r[i];
-
-		c->port = r_u16(&r);
-		c->state = r_u8(&r);
-		c->rtt_us = r_u32(&r);
-		if (r.bad)
-			return r_end(&r, why);
-		if (c->port == 0 || c->state > PORT_RESOLVE) {
-			*why = "bad port result";
-			return -1;
-		}
-		if (r_str8(&r, c->reason, PROTO_REASON_MAX, why) < 0)
-			return -1;
-	}
-	return r_end(&r, why);
-}
+#define CBR(f) offsetof(struct proto_connect_back_reply, f)
+#define CBR_R(f) (CBR(r) + offsetof(struct proto_cb_result, f))
+#define CBR_STEP sizeof(struct proto_cb_result)
+static const struct pf_field cb_result_f[] = {
+    PF_EL_C(PF_U16, CBR_R(port), CBR_STEP,
+            PF_MIN(1, "bad port result", PF_DEC)),
+    PF_EL_C(PF_U8, CBR_R(state), CBR_STEP,
+            PF_MAX(PORT_RESOLVE, "bad port result", PF_DEC)),
+    PF_EL(PF_U32, CBR_R(rtt_us), CBR_STEP),
+    {.kind = PF_STR8,
+     .off = CBR_R(reason),
+     .stride = CBR_STEP,
+     .max = PROTO_REASON_MAX,
+     .whole = true},
+};
+static const struct pf_field connect_back_reply_f[] = {
+    PF_NUM_C(PF_U8, CBR(proto), TRANSPORT(PF_DEC)),
+    PF_NUM_C(PF_U16, CBR(nports), NPORTS_MAX),
+    PF_ARR(CBR(nports), PF_U16, PROTO_MAX_PORTS, cb_result_f),
+};
 
 /* MTU_REPLY: u32 seq, u32 bytes, u32 ifmtu. */
-int proto_mtu_reply_encode(const struct proto_mtu_reply *m, uint8_t *buf,
-                           size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	w_u32(&w, m->seq);
-	w_u32(&w, m->bytes);
-	w_u32(&w, m->ifmtu);
-	return w_done(&w);
-}
-
-/* Exactly 12 bytes. */
-int proto_mtu_reply_decode(const uint8_t *p, size_t len,
-                           struct proto_mtu_reply *m, const char **why)
-{
-	struct rd r = {p, len, 0, false};
-
-	m->seq = r_u32(&r);
-	m->bytes = r_u32(&r);
-	m->ifmtu = r_u32(&r);
-	return r_end(&r, why);
-}
+#define MR(f) offsetof(struct proto_mtu_reply, f)
+static const struct pf_field mtu_reply_f[] = {
+    PF_NUM(PF_U32, MR(seq)),
+    PF_NUM(PF_U32, MR(bytes)),
+    PF_NUM(PF_U32, MR(ifmtu)),
+};
 
 /* MTU_PROBE: a u32 seq, then any padding. */
+static const struct pf_field mtu_probe_f[] = {PF_NUM(PF_U32, 0)};
+
+/* ERROR: u16 code, then the message to the end of the payload. */
+#define ER(f) offsetof(struct proto_error, f)
+static const struct pf_field error_f[] = {
+    PF_NUM(PF_U16, ER(code)),
+    {.kind = PF_TAIL_STR, .off = ER(msg), .max = PROTO_ERRMSG_MAX},
+};
+
+/* The heartbeat stamp: u32 seq, u64 send time. */
+#define ES(f) offsetof(struct proto_echo_stamp, f)
+static const struct pf_field echo_stamp_f[] = {
+    PF_NUM(PF_U32, ES(seq)),
+    PF_NUM(PF_U64, ES(sent_us)),
+};
+
+/* The messages of version 1, one table each. */
+static const struct pf_msg hello_m = PF_MSG(hello_f, struct proto_hello, NULL);
+static const struct pf_msg reflect_reply_m =
+    PF_MSG(reflect_reply_f, struct proto_reflect_reply, NULL);
+static const struct pf_msg listen_m =
+    PF_MSG(listen_f, struct proto_listen, NULL);
+static const struct pf_msg listen_reply_m =
+    PF_MSG(listen_reply_f, struct proto_listen_reply, NULL);
+static const struct pf_msg connect_back_m =
+    PF_MSG(connect_back_f, struct proto_connect_back, NULL);
+static const struct pf_msg connect_back_reply_m =
+    PF_MSG(connect_back_reply_f, struct proto_connect_back_reply, NULL);
+static const struct pf_msg mtu_reply_m =
+    PF_MSG(mtu_reply_f, struct proto_mtu_reply, NULL);
+static const struct pf_msg mtu_probe_m = {mtu_probe_f, 1, sizeof(uint32_t),
+                                          NULL, true};
+static const struct pf_msg error_m = PF_MSG(error_f, struct proto_error, NULL);
+static const struct pf_msg echo_stamp_m =
+    PF_MSG(echo_stamp_f, struct proto_echo_stamp, NULL);
+
+/* The encoders and decoders proto_msg.h declares, one pair a table. */
+PF_CODEC(hello, struct proto_hello)
+PF_CODEC(reflect_reply, struct proto_reflect_reply)
+PF_CODEC(listen, struct proto_listen)
+PF_CODEC(listen_reply, struct proto_listen_reply)
+PF_CODEC(connect_back, struct proto_connect_back)
+PF_CODEC(connect_back_reply, struct proto_connect_back_reply)
+PF_CODEC(mtu_reply, struct proto_mtu_reply)
+PF_CODEC(error, struct proto_error)
+PF_CODEC(echo_stamp, struct proto_echo_stamp)
+
+/* MTU_PROBE: the seq; padding of any length may follow. */
 int proto_mtu_probe_decode(const uint8_t *p, size_t len, uint32_t *seq,
                            const char **why)
 {
-	struct rd r = {p, len, 0, false};
-
-	*seq = r_u32(&r);
-	if (r.bad) {
-		*why = "truncated payload";
-		return -1;
-	}
-	return 0;
-}
-
-/* ERROR: u16 code, then the message to the end of the payload. */
-int proto_error_encode(const struct proto_error *m, uint8_t *buf, size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-	size_t n = strnlen(m->msg, PROTO_ERRMSG_MAX + 1);
-
-	if (n > PROTO_ERRMSG_MAX)
-		return -1;
-	w_u16(&w, m->code);
-	w_bytes(&w, m->msg, n);
-	return w_done(&w);
-}
-
-/* Rejects a message that is long or unprintable. */
-int proto_error_decode(const uint8_t *p, size_t len, struct proto_error *m,
-                       const char **why)
-{
-	struct rd r = {p, len, 0, false};
-	size_t n;
-
-	memset(m, 0, sizeof(*m));
-	m->code = r_u16(&r);
-	if (r.bad) {
-		*why = "truncated payload";
-		return -1;
-	}
-	n = len - r.off;
-	if (n > PROTO_ERRMSG_MAX) {
-		*why = "string too long";
-		return -1;
-	}
-	if (!printable(p + r.off, n)) {
-		*why = "string not printable";
-		return -1;
-	}
-	memcpy(m->msg, p + r.off, n);
-	m->msg[n] = '\0';
-	return 0;
-}
-
-/* The heartbeat stamp: u32 seq, u64 send time. */
-int proto_echo_stamp_encode(const struct proto_echo_stamp *m, uint8_t *buf,
-                            size_t cap)
-{
-	struct wr w = {buf, cap, 0, false};
-
-	w_u32(&w, m->seq);
-	w_u32(&w, (uint32_t)(m->sent_us >> 32));
-	w_u32(&w, (uint32_t)m->sent_us);
-	return w_done(&w);
-}
-
-/* Exactly 12 bytes. */
-int proto_echo_stamp_decode(const uint8_t *p, size_t len,
-                            struct proto_echo_stamp *m, const char **why)
-{
-	struct rd r = {p, len, 0, false};
-	uint64_t hi;
-
-	m->seq = r_u32(&r);
-	hi = r_u32(&r);
-	m->sent_us = (hi << 32) | r_u32(&r);
-	return r_end(&r, why);
+	return pf_decode(&mtu_probe_m, p, len, seq, why);
 }
 
 /* A payload of exactly want bytes (nonce, MAC, the auth result). */
@@ -439,6 +201,20 @@ int proto_frame_build(uint8_t *buf, size_t cap, uint8_t type,
 	return (int)(PROTO_HDR_LEN + len);
 }
 
+/* The table of each version-1 type whose payload has one; the others are
+ * checked by hand in proto_frame_check. */
+static const struct pf_msg *const by_type[] = {
+    [PROTO_HELLO] = &hello_m,
+    [PROTO_REFLECT_REPLY] = &reflect_reply_m,
+    [PROTO_LISTEN] = &listen_m,
+    [PROTO_LISTEN_REPLY] = &listen_reply_m,
+    [PROTO_CONNECT_BACK] = &connect_back_m,
+    [PROTO_CONNECT_BACK_REPLY] = &connect_back_reply_m,
+    [PROTO_MTU_PROBE] = &mtu_probe_m,
+    [PROTO_MTU_REPLY] = &mtu_reply_m,
+    [PROTO_ERROR] = &error_m,
+};
+
 /* Header check, length check, then the payload decoder of its type. */
 int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 {
@@ -454,9 +230,9 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 		struct proto_connect_back_reply cbr;
 		struct proto_mtu_reply mr;
 		struct proto_error e;
+		uint32_t seq;
 		uint8_t raw[PROTO_NONCE_LEN];
 	} u;
-	uint32_t seq;
 	int rc = 0;
 
 	if (proto_hdr_decode(buf, len, &h, why) < 0)
@@ -467,48 +243,21 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 		return -1;
 	}
 	switch (h.type) {
-	case PROTO_HELLO:
-		rc = proto_hello_decode(p, n, &u.hello, why);
-		break;
 	case PROTO_REFLECT:
 		rc = proto_fixed_decode(p, n, 0, u.raw, why);
-		break;
-	case PROTO_REFLECT_REPLY:
-		rc = proto_reflect_reply_decode(p, n, &u.rr, why);
 		break;
 	case PROTO_ECHO:
 	case PROTO_ECHO_REPLY:
 		break;
-	case PROTO_LISTEN:
-		rc = proto_listen_decode(p, n, &u.l, why);
-		break;
-	case PROTO_LISTEN_REPLY:
-		rc = proto_listen_reply_decode(p, n, &u.lr, why);
-		break;
-	case PROTO_CONNECT_BACK:
-		rc = proto_connect_back_decode(p, n, &u.cb, why);
-		break;
-	case PROTO_CONNECT_BACK_REPLY:
-		rc = proto_connect_back_reply_decode(p, n, &u.cbr, why);
-		break;
-	case PROTO_MTU_PROBE:
-		rc = proto_mtu_probe_decode(p, n, &seq, why);
-		break;
-	case PROTO_MTU_REPLY:
-		rc = proto_mtu_reply_decode(p, n, &u.mr, why);
-		break;
-	case PROTO_AUTH_CHALLENGE:
+	case PROTO_AUTH_CHALLENGE: /* empty from the client */
 		if (n != 0)
 			rc = proto_fixed_decode(p, n, PROTO_NONCE_LEN, u.raw,
 			                        why);
 		break;
-	case PROTO_AUTH_RESPONSE:
+	case PROTO_AUTH_RESPONSE: /* one byte from the responder */
 		if (n != 1)
 			rc =
 			    proto_fixed_decode(p, n, PROTO_MAC_LEN, u.raw, why);
-		break;
-	case PROTO_ERROR:
-		rc = proto_error_decode(p, n, &u.e, why);
 		break;
 	case PROTO_JOIN:
 	case PROTO_MESH_START:
@@ -518,8 +267,12 @@ int proto_frame_check(const uint8_t *buf, size_t len, const char **why)
 		rc = proto_mesh_check(h.type, p, n, why);
 		break;
 	default:
-		*why = "unknown type";
-		return -1;
+		if (h.type >= PF_LEN(by_type) || by_type[h.type] == NULL) {
+			*why = "unknown type";
+			return -1;
+		}
+		rc = pf_decode(by_type[h.type], p, n, &u, why);
+		break;
 	}
 	return rc < 0 ? -1 : h.type;
 }
@@ -543,9 +296,9 @@ void proto_printable(const uint8_t *p, size_t len, char *out, size_t n)
 const char *proto_err_name(unsigned code)
 {
 	static const char *const names[] = {
-	    "unknown",     "malformed",     "unsupported", "refused", "limit",
-	    "auth-failed", "auth-required", "busy",        "internal",
-	    "rejected"};
+	    "unknown",  "malformed",   "unsupported",   "refused",
+	    "limit",    "auth-failed", "auth-required", "busy",
+	    "internal", "rejected"};
 
 	return code < sizeof(names) / sizeof(names[0]) ? names[code]
 	                                               : "unknown";

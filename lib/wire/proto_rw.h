@@ -1,5 +1,5 @@
-/* The bounded reader and writer every payload codec of the responder
- * protocol is built on (proto_msg.c, proto_mesh.c): network byte order,
+/* The bounded reader and writer the table codec of the responder
+ * protocol is built on (proto_codec.c): network byte order,
  * and any overflow or read past the end marks the cursor bad instead of
  * touching memory. Internal to lib/wire/proto_*.c. */
 #ifndef NP_PROTO_RW_H
@@ -127,16 +127,13 @@ static inline bool printable(const uint8_t *q, size_t n)
 	return true;
 }
 
-/* Reads a u8-length string of printable ASCII into out (max+1 bytes). */
-static inline int r_str8(struct rd *r, char *out, size_t max, const char **why)
+/* Reads n bytes of printable ASCII into out (max+1 bytes): a string's
+ * text, after its length or to the payload's end. */
+static inline int r_text(struct rd *r, size_t n, char *out, size_t max,
+                         const char **why)
 {
-	uint8_t n = r_u8(r);
 	const uint8_t *q;
 
-	if (r->bad) {
-		*why = "truncated string";
-		return -1;
-	}
 	if (n > max) {
 		*why = "string too long";
 		return -1;
@@ -153,6 +150,18 @@ static inline int r_str8(struct rd *r, char *out, size_t max, const char **why)
 	memcpy(out, q, n);
 	out[n] = '\0';
 	return 0;
+}
+
+/* Reads a u8-length string of printable ASCII into out (max+1 bytes). */
+static inline int r_str8(struct rd *r, char *out, size_t max, const char **why)
+{
+	uint8_t n = r_u8(r);
+
+	if (r->bad) {
+		*why = "truncated string";
+		return -1;
+	}
+	return r_text(r, n, out, max, why);
 }
 
 /* The common tail of every decoder: nothing missing, nothing left over. */
