@@ -14,7 +14,7 @@ void nc_run_verdict(struct nc_run *run)
 	run->gate_ran = true;
 	for (size_t i = 0; i < run->res.n; i++)
 		if (run->res.v[i].wrong > 0) {
-			nc_run_finding(run, "wrong-results", -1,
+			nc_run_finding(run, FINDING_WRONG_RESULTS, -1,
 				       "%s %s %s %llu B %s: %lld wrong "
 				       "elements",
 				       nc_coll_get(run->res.v[i].coll)->name,
@@ -30,7 +30,7 @@ void nc_run_verdict(struct nc_run *run)
 		if (!run->gate.v[i].passed &&
 		    (strncmp(run->gate.v[i].name, "min-busbw", 9) == 0 ||
 		     strncmp(run->gate.v[i].name, "max-latency", 11) == 0))
-			nc_run_finding(run, "busbw-below-threshold", -1,
+			nc_run_finding(run, FINDING_BUSBW_BELOW_THRESHOLD, -1,
 				       "%s: %s", run->gate.v[i].name,
 				       run->gate.v[i].detail);
 }

@@ -87,7 +87,8 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 			usleep(20000);
 		}
 		if (strcmp(label, "collective-timeout") == 0)
-			nc_run_finding(&c->run, label, -1, "%s", msg);
+			nc_run_finding(&c->run, FINDING_COLLECTIVE_TIMEOUT, -1,
+				       "%s", msg);
 		else
 			nc_run_error(&c->run, "nccl", "%s", msg);
 		nc_finish(c, false);

@@ -174,7 +174,7 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 	if (c->l.rank == 0) {
 		if (sc_hub_open(&c->sc, lfd, c->l.nprocs, mine->host, dl) < 0) {
 			nc_say(c, "%s", c->sc.why);
-			nc_run_finding(&c->run, "rank-unreachable", -1, "%s",
+			nc_run_finding(&c->run, FINDING_RANK_UNREACHABLE, -1, "%s",
 				       c->sc.why);
 			exit(nc_finish(c, false));
 		}

@@ -2,11 +2,12 @@
 #include "output.h"
 #include "base/xmlesc.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
 /* Findings past NC_RUN_MAX_FINDINGS are dropped. */
-void nc_run_finding(struct nc_run *run, const char *code, int sev,
+void nc_run_finding(struct nc_run *run, enum finding_code code, int sev,
 		    const char *fmt, ...)
 {
 	struct nc_pf_finding *f;
@@ -15,7 +16,7 @@ void nc_run_finding(struct nc_run *run, const char *code, int sev,
 	if (run->nfindings == NC_RUN_MAX_FINDINGS)
 		return;
 	f = &run->findings[run->nfindings++];
-	snprintf(f->code, sizeof(f->code), "%s", code);
+	snprintf(f->code, sizeof(f->code), "%s", finding_name(code));
 	f->severity = sev;
 	va_start(ap, fmt);
 	vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
@@ -382,11 +383,19 @@ int nc_build_doc(struct doc *d, const struct nc_run *run)
 					     run->nhosts)) ||
 	    results_json(d, run) < 0)
 		return -1;
-	for (int i = 0; i < run->nfindings; i++)
-		if (doc_add_finding(d, run->findings[i].code,
-				    run->findings[i].severity, NULL, NULL, "%s",
-				    run->findings[i].summary) < 0)
+	for (int i = 0; i < run->nfindings; i++) {
+		/* codes travel between ranks as names (preflight.h) */
+		const struct finding_def *fd =
+			finding_lookup(run->findings[i].code);
+
+		if (fd == NULL) {
+			errno = EINVAL;
 			return -1;
+		}
+		if (doc_add_finding(d, fd->id, run->findings[i].severity, NULL,
+				    NULL, "%s", run->findings[i].summary) < 0)
+			return -1;
+	}
 	for (int i = 0; i < run->nerrors; i++)
 		doc_add_error(d, run->error_what[i], "%s", run->errors[i]);
 	return 0;

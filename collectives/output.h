@@ -39,7 +39,7 @@ struct nc_run {
 
 /* Adds a finding (summary formatted) to the run; silently drops past the
  * limit. */
-void nc_run_finding(struct nc_run *run, const char *code, int sev,
+void nc_run_finding(struct nc_run *run, enum finding_code code, int sev,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Adds an error (what could not run) to the run. */
 void nc_run_error(struct nc_run *run, const char *what, const char *fmt, ...)

@@ -8,12 +8,12 @@
 #include <string.h>
 
 /* Appends a finding; returns 1 when added. */
-static int add(struct nc_pf_finding *out, int max, int n, const char *code,
-	       int sev, const char *summary)
+static int add(struct nc_pf_finding *out, int max, int n,
+	       enum finding_code code, int sev, const char *summary)
 {
 	if (n >= max)
 		return 0;
-	snprintf(out[n].code, sizeof(out[n].code), "%s", code);
+	snprintf(out[n].code, sizeof(out[n].code), "%s", finding_name(code));
 	out[n].severity = sev;
 	snprintf(out[n].summary, sizeof(out[n].summary), "%s", summary);
 	return 1;
@@ -87,7 +87,7 @@ int nc_decide_versions(const struct nc_rankinfo *byproc, int nprocs,
 
 	for (int w = 0; w < 3; w++)
 		if (versions_of(byproc, nprocs, w, buf, sizeof(buf)))
-			n += add(out, max, n, "nccl-version-mismatch",
+			n += add(out, max, n, FINDING_NCCL_VERSION_MISMATCH,
 				 w == 0 ? -1 : SEV_WARNING, buf);
 	return n;
 }
@@ -134,7 +134,7 @@ int nc_decide_pairs(const struct nc_rankinfo *byproc, int nprocs,
 			 byproc[t].iface[0] ? byproc[t].iface : "no interface",
 			 nf > 1 ? "s" : "", sc_ranges(from, nf, rb, sizeof(rb)),
 			 word, nf == tested ? "" : " (others reach it)");
-		n += add(out, max, n, "rank-unreachable", -1, buf);
+		n += add(out, max, n, FINDING_RANK_UNREACHABLE, -1, buf);
 	}
 	return n;
 }
@@ -164,7 +164,8 @@ int nc_decide_ifaces(const struct nc_rankinfo *byproc, int nprocs,
 			 "rank%s %s (%s)", nn > 1 ? "s" : "",
 			 sc_ranges(none, nn, rb, sizeof(rb)), byproc[none[0]].host);
 	n += add(out, max, n,
-		 socket_ifname != NULL ? "nccl-ifname-nomatch" :
-					 "no-usable-interface", -1, buf);
+		 socket_ifname != NULL ? FINDING_NCCL_IFNAME_NOMATCH
+				       : FINDING_NO_USABLE_INTERFACE,
+		 -1, buf);
 	return n;
 }

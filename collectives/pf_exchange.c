@@ -63,8 +63,9 @@ int nc_pf_sort_infos(const unsigned char *all, int nprocs, int ndev,
 	return nhosts;
 }
 
-/* A finding the catalogue does not know is treated as a fault: starting
- * NCCL on a doubt would turn a clear message into a hang. */
+/* A finding the catalogue does not know (a rank of another version) is
+ * treated as a fault, and kept as an error naming it: starting NCCL on a
+ * doubt would turn a clear message into a hang. */
 bool nc_run_pf_findings(struct nc_run *run, const struct nc_pf_finding *f,
 			int n)
 {
@@ -75,8 +76,14 @@ bool nc_run_pf_findings(struct nc_run *run, const struct nc_pf_finding *f,
 		int sev = f[i].severity >= 0 ? f[i].severity :
 			  fd != NULL ? (int)fd->sev : SEV_FAULT;
 
-		nc_run_finding(run, f[i].code, f[i].severity, "%s",
-			       f[i].summary);
+		if (fd != NULL)
+			nc_run_finding(run, fd->id, f[i].severity, "%s",
+				       f[i].summary);
+		else
+			nc_run_error(run, "preflight",
+				     "a rank reported finding '%.31s', which "
+				     "this version does not know: %s",
+				     f[i].code, f[i].summary);
 		if (sev == SEV_FAULT)
 			fatal = true;
 	}

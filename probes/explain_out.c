@@ -1,6 +1,7 @@
 /* netprobe explain's output: the document (log, measured, causes,
  * undecided, job, findings) and its text form in three parts: what the
  * log says, what was measured here, the cause with its fix. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,6 +91,7 @@ static int add_findings(struct explain_run *r)
 {
 	for (size_t i = 0; i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
+		const struct finding_def *fd;
 		json_t *ev = NULL;
 
 		if (c->open)
@@ -100,31 +102,44 @@ static int add_findings(struct explain_run *r)
 				     c->refs[k].line);
 		if (c->measured[0])
 			evidence_add(&ev, "measured", "%s", c->measured);
-		if (doc_add_finding(&r->d, c->codes[0], -1, ev,
+		/* the signature table names codes as text (lib/doc/logsig.c) */
+		fd = finding_lookup(c->codes[0]);
+		if (fd == NULL) {
+			json_decref(ev);
+			errno = EINVAL;
+			return -1;
+		}
+		if (doc_add_finding(&r->d, fd->id, -1, ev,
 				    c->fix[0] ? c->fix : NULL, "%s (%s)",
 				    c->why, state_name(c->state)) < 0)
 			return -1;
 	}
-	if (r->ras_tried && !r->ras_answered)
-		doc_add_finding(&r->d, "nccl-ras-unavailable", -1, NULL, NULL,
-				"no NCCL RAS service answered at %s: %s",
-				r->ras_addr, r->ras_why);
+	if (r->ras_tried && !r->ras_answered &&
+	    doc_add_finding(&r->d, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL, NULL,
+			    "no NCCL RAS service answered at %s: %s",
+			    r->ras_addr, r->ras_why) < 0)
+		return -1;
 	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++) {
 		const struct ras_proc *p = &r->ras.procs[i];
 		json_t *ev = NULL;
 
 		evidence_add(&ev, "ras", "%s: process %ld on node %s, GPU %s",
 			     r->ras_addr, p->pid, p->node, p->gpu);
-		if (p->rank >= 0)
-			doc_add_finding(&r->d, "nccl-rank-unresponsive", -1,
-				ev, NULL, "rank %d (process %ld on node %s) "
-				"did not answer for communicator %s", p->rank,
-				p->pid, p->node, p->comm);
-		else
-			doc_add_finding(&r->d, "nccl-rank-unresponsive", -1,
-				ev, NULL, "process %ld on node %s is %s",
-				p->pid, p->node, p->kind == RAS_PROC_DEAD ?
-				"considered dead" : "not answering");
+		if ((p->rank >= 0
+			     ? doc_add_finding(
+				       &r->d, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+				       ev, NULL,
+				       "rank %d (process %ld on node %s) did "
+				       "not answer for communicator %s",
+				       p->rank, p->pid, p->node, p->comm)
+			     : doc_add_finding(
+				       &r->d, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+				       ev, NULL, "process %ld on node %s is %s",
+				       p->pid, p->node,
+				       p->kind == RAS_PROC_DEAD
+					       ? "considered dead"
+					       : "not answering")) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "decide/decide_heartbeat.h"
 #include "heartbeat.h"
 #include "probe/peerprobe.h"
 
@@ -196,7 +197,12 @@ int cmd_heartbeat(int argc, char **argv)
 	                  r->c.addr, "port", (int)o.port));
 	if (r->connected)
 		hb_count_segments(r);
-	hb_decide(&r->tcp, &r->udp, &o.gate, o.interval_us, &d);
+	if (decide_heartbeat(&r->tcp, &r->udp, &o.gate, o.interval_us, &d) <
+	    0) {
+		doc_add_error(&d, "decide", "out of memory");
+		rc = 2;
+		goto emit;
+	}
 	rc = doc_exit_status(&d, true);
 emit:
 	doc_set(&d, "duration_us", json_integer(r->elapsed_us));

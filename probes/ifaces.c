@@ -342,8 +342,12 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 
 			evidence_add(&ev, "netlink RTM_GETROUTE", "%s",
 			             strerror(errno));
-			doc_add_finding(d, "host-unreachable", -1, ev, NULL,
-			                "no route to '%s'", o->route);
+			if (doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev,
+			                    NULL, "no route to '%s'",
+			                    o->route) < 0) {
+				fail(d, "route", "out of memory");
+				return 2;
+			}
 			if (!o->json)
 				fprintf(stderr,
 				        "netprobe ifaces: no route to '%s'\n",

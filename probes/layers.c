@@ -150,7 +150,13 @@ int cmd_layers(int argc, char **argv)
 		return rc;
 	}
 	iface_list_free(&ifl);
-	layers_findings(&ly, &d);
+	if (layers_findings(&ly, &d) < 0) {
+		rc = fail(&d, json, "cannot decide the layering of",
+			  root ? root : "/", errno);
+		layers_free(&ly);
+		doc_free(&d);
+		return rc;
+	}
 	doc_set(&d, "layers", layers_to_json(&ly));
 	if (json)
 		doc_write(&d, stdout);

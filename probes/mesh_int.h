@@ -92,7 +92,7 @@ struct mesh_member {
 
 /* One join node 0 turned away, for the mesh document. */
 struct mesh_reject {
-	char code[32]; /* the finding code */
+	enum finding_code code;
 	char who[PROTO_MESH_NAME_MAX + INET6_ADDRSTRLEN + 16];
 	char why[320];
 };
@@ -212,7 +212,8 @@ int mesh_check_outputs(const struct mesh *ms);
 int mesh_report(struct mesh *ms);
 
 /* mesh_rdv.c: records a join turned away, for the mesh document. */
-void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
+void mesh_reject_add(struct mesh *ms, enum finding_code code,
+                     const char *who,
                      const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -14,7 +14,8 @@
 #include "wire/auth.h"
 
 /* See mesh_int.h. */
-void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
+void mesh_reject_add(struct mesh *ms, enum finding_code code,
+                     const char *who,
                      const char *fmt, ...)
 {
 	struct mesh_reject *r;
@@ -33,7 +34,7 @@ void mesh_reject_add(struct mesh *ms, const char *code, const char *who,
 		ms->caprejects = cap;
 	}
 	r = &ms->rejects[ms->nrejects++];
-	snprintf(r->code, sizeof(r->code), "%s", code);
+	r->code = code;
 	snprintf(r->who, sizeof(r->who), "%s", who);
 	va_start(ap, fmt);
 	vsnprintf(r->why, sizeof(r->why), fmt, ap);
@@ -51,11 +52,13 @@ static void join_who(const struct rdv_conn *c, char *buf, size_t len)
 }
 
 /* Turns a join away: the node is told why, the mesh document names it. */
-static void reject(struct mesh *ms, struct rdv_conn *c, const char *code,
+static void reject(struct mesh *ms, struct rdv_conn *c,
+                   enum finding_code code,
                    unsigned err, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-static void reject(struct mesh *ms, struct rdv_conn *c, const char *code,
+static void reject(struct mesh *ms, struct rdv_conn *c,
+                   enum finding_code code,
                    unsigned err, const char *fmt, ...)
 {
 	char why[320], who[PROTO_MESH_NAME_MAX + 96];
@@ -70,7 +73,7 @@ static void reject(struct mesh *ms, struct rdv_conn *c, const char *code,
 	 * for; its real owner may still join before the start */
 	if (!ms->rdv->started && c->j.rank < ms->n && c->j.rank > 0 &&
 	    ms->m[c->j.rank].state == PROTO_MS_MISSING &&
-	    strcmp(code, "mesh-node-duplicate") != 0) {
+	    code != FINDING_MESH_NODE_DUPLICATE) {
 		ms->m[c->j.rank].state = PROTO_MS_REJECTED;
 		snprintf(ms->m[c->j.rank].why, sizeof(ms->m[c->j.rank].why),
 		         "was turned away: %.200s", why);
@@ -129,7 +132,7 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 	const struct proto_join *j = &c->j;
 
 	if (ms->rdv->started) {
-		reject(ms, c, "mesh-node-missing", PROTO_E_REJECTED,
+		reject(ms, c, FINDING_MESH_NODE_MISSING, PROTO_E_REJECTED,
 		       "joined %.1f s after node 0 started the mesh (the "
 		       "join timeout is %.0f s)",
 		       (double)mesh_elapsed_ms(ms) / 1e3,
@@ -144,7 +147,7 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 	}
 	if (j->size != ms->n ||
 	    (ms->list_hash && j->list_hash && j->list_hash != ms->list_hash)) {
-		reject(ms, c, "mesh-node-unknown", PROTO_E_REJECTED,
+		reject(ms, c, FINDING_MESH_NODE_UNKNOWN, PROTO_E_REJECTED,
 		       j->size != ms->n
 		           ? "counts %u members where node 0 counts %zu: give "
 		             "every node the same membership"
@@ -154,7 +157,7 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 		return false;
 	}
 	if (j->rank == PROTO_MESH_NO_RANK || j->rank >= ms->n) {
-		reject(ms, c, "mesh-node-unknown", PROTO_E_REJECTED,
+		reject(ms, c, FINDING_MESH_NODE_UNKNOWN, PROTO_E_REJECTED,
 		       j->rank == PROTO_MESH_NO_RANK
 		           ? "is not in the host list (%zu entries): add it "
 		             "to --hosts or do not start it"
@@ -166,7 +169,7 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 	if (j->rank == 0 || ms->m[j->rank].state == PROTO_MS_JOINED) {
 		const struct mesh_member *t = &ms->m[j->rank];
 
-		reject(ms, c, "mesh-node-duplicate", PROTO_E_REJECTED,
+		reject(ms, c, FINDING_MESH_NODE_DUPLICATE, PROTO_E_REJECTED,
 		       "claims rank %u, which %s already holds (joined from "
 		       "%s): run one netprobe mesh per node",
 		       j->rank,
@@ -177,7 +180,7 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 		return false;
 	}
 	if (ms->m[j->rank].state == PROTO_MS_DUPLICATE) {
-		reject(ms, c, "mesh-node-duplicate", PROTO_E_REJECTED,
+		reject(ms, c, FINDING_MESH_NODE_DUPLICATE, PROTO_E_REJECTED,
 		       "claims entry %u, which repeats entry %d of the list",
 		       j->rank + 1, ms->m[j->rank].dup_of + 1);
 		return false;
@@ -195,18 +198,18 @@ static void on_join(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 		char m[160];
 
 		snprintf(m, sizeof(m), "bad join from %s: %s", c->addr, why);
-		mesh_reject_add(ms, "mesh-node-unknown", c->addr, "%s", m);
+		mesh_reject_add(ms, FINDING_MESH_NODE_UNKNOWN, c->addr, "%s", m);
 		rdv_conn_refuse(c, PROTO_E_MALFORMED, m);
 		return;
 	}
 	if (ms->rdv->have_key && !(c->j.flags & PROTO_JOIN_TOKEN)) {
-		reject(ms, c, "mesh-token-mismatch", PROTO_E_AUTH_REQUIRED,
+		reject(ms, c, FINDING_MESH_TOKEN_MISMATCH, PROTO_E_AUTH_REQUIRED,
 		       "has no token, but node 0 requires one: pass the same "
 		       "--token-file to every node");
 		return;
 	}
 	if (!ms->rdv->have_key && (c->j.flags & PROTO_JOIN_TOKEN)) {
-		reject(ms, c, "mesh-token-mismatch", PROTO_E_REJECTED,
+		reject(ms, c, FINDING_MESH_TOKEN_MISMATCH, PROTO_E_REJECTED,
 		       "holds a token, but node 0 has none: pass the same "
 		       "--token-file to every node");
 		return;
@@ -236,7 +239,7 @@ static void on_auth(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 	if (proto_fixed_decode(p, n, PROTO_MAC_LEN, mac, &why) < 0 ||
 	    auth_mac(&ms->rdv->key, c->nonce, want) < 0 ||
 	    !auth_mac_equal(mac, want)) {
-		reject(ms, c, "mesh-token-mismatch", PROTO_E_AUTH_FAILED,
+		reject(ms, c, FINDING_MESH_TOKEN_MISMATCH, PROTO_E_AUTH_FAILED,
 		       "proved a different token than node 0's: pass the "
 		       "same --token-file to every node");
 		return;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decide/decide_mesh.h"
 #include "mesh_int.h"
 #include "report.h"
 
@@ -37,42 +38,41 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 	                              : json_null());
 }
 
-/* The findings of the membership: each node that did not take part, or
- * took part twice, by name. */
-static void member_findings(const struct mesh *ms, struct doc *d)
+/* The facts decide_mesh judges: what became of each member, and the
+ * joins turned away. Returns 0, or -1 on no memory. */
+static int member_findings(const struct mesh *ms, struct doc *d)
 {
+	struct mesh_member_facts *f = calloc(ms->n ? ms->n : 1, sizeof(*f));
+	struct mesh_reject_facts *r =
+	    calloc(ms->nrejects ? ms->nrejects : 1, sizeof(*r));
+	int rc = -1;
+
+	if (f == NULL || r == NULL)
+		goto out;
 	for (size_t i = 0; i < ms->n; i++) {
 		const struct mesh_member *m = &ms->m[i];
-		json_t *ev = NULL;
 
-		evidence_add(&ev, "mesh", "entry %zu of %s: %s", i + 1,
-		             mesh_source_name(ms->env.source),
-		             m->entry[0] ? m->entry : m->name);
+		f[i] = (struct mesh_member_facts){m->name,    m->entry,
+		                                  m->why,     m->observed,
+		                                  m->join_us, MESH_OUT_DONE};
 		if (m->state == PROTO_MS_MISSING)
-			doc_add_finding(d, "mesh-node-missing", -1, ev, NULL,
-			                "%s %s", m->name, m->why);
+			f[i].outcome = MESH_OUT_MISSING;
 		else if (m->state == PROTO_MS_DUPLICATE)
-			doc_add_finding(d, "mesh-node-duplicate", -1, ev, NULL,
-			                "%s: %s", m->name, m->why);
+			f[i].outcome = MESH_OUT_DUPLICATE;
 		else if (m->fate == MESH_FATE_DIED ||
-		         m->fate == MESH_FATE_SILENT) {
-			evidence_add(&ev, "mesh", "joined from %s after %.1f s",
-			             m->observed, (double)m->join_us / 1e6);
-			doc_add_finding(d, "mesh-node-died", -1, ev, NULL,
-			                "%s %s; the others' results stand",
-			                m->name, m->why);
-		} else {
-			json_decref(ev);
-		}
+		         m->fate == MESH_FATE_SILENT)
+			f[i].outcome = MESH_OUT_DIED;
 	}
-	for (size_t i = 0; i < ms->nrejects; i++) {
-		const struct mesh_reject *r = &ms->rejects[i];
-		json_t *ev = NULL;
-
-		evidence_add(&ev, "rendezvous", "join from %s", r->who);
-		doc_add_finding(d, r->code, -1, ev, NULL, "%s %s", r->who,
-		                r->why);
-	}
+	for (size_t i = 0; i < ms->nrejects; i++)
+		r[i] = (struct mesh_reject_facts){ms->rejects[i].code,
+		                                  ms->rejects[i].who,
+		                                  ms->rejects[i].why};
+	rc = decide_mesh(mesh_source_name(ms->env.source), f, ms->n, r,
+	                 ms->nrejects, d);
+out:
+	free(f);
+	free(r);
+	return rc;
 }
 
 /* Node 0's mesh document. Returns its text (malloc'd), or NULL. */
@@ -91,7 +91,11 @@ static char *mesh_doc(const struct mesh *ms)
 		joined += ms->m[i].state == PROTO_MS_JOINED;
 		json_array_append_new(members, member_json(&ms->m[i], i));
 	}
-	member_findings(ms, &d);
+	if (members == NULL || member_findings(ms, &d) < 0) {
+		json_decref(members);
+		doc_free(&d);
+		return NULL;
+	}
 	mesh = json_pack(
 	    "{s:i, s:i, s:s, s:s, s:s, s:i, s:f, s:I, s:o, s:{s:i, s:i, "
 	    "s:i, s:i, s:b, s:s?}}",

@@ -110,6 +110,7 @@ int scan_collect(struct scan *s)
 		                 "cannot list interfaces in '%s': %s",
 		                 s->sr.dir, strerror(errno));
 	}
+	rpfilter_collect(&s->sr, &s->ifaces, &s->rpf);
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
 	                   &s->ndefaults) < 0) {
 		doc_add_error(&s->d, "route",

@@ -32,32 +32,39 @@ int scan_decide(struct scan *s)
 {
 	struct nccl_env ne;
 	unsigned seen;
+	int refused;
 
 	if (scan_recommend(s) != 0)
 		return 2;
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
-	if (s->have_layers)
-		decide_layers(&s->ly, &s->ifaces, s->peers, s->npeers, &s->d);
-	decide_iface_state(&s->ifaces, &s->d);
-	decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d);
-	decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d);
-	decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d);
-	decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d);
-	decide_gloo_ifname(&s->env, &s->ifaces, &s->d);
-	decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
-	                     s->sreach, s->nsreach, &s->rec, &s->d);
-	decide_comm_id(&s->env, &ne, &s->ifaces, &s->d);
-	decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d);
-	seen = decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
-	                    s->npeers, s->rec.ifc, &s->d);
+	if ((s->have_layers && decide_layers(&s->ly, &s->ifaces, s->peers,
+	                                     s->npeers, &s->d) < 0) ||
+	    decide_iface_state(&s->ifaces, &s->d) < 0 ||
+	    decide_rp_filter(&s->ifaces, &s->rpf, &s->d) < 0 ||
+	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d) <
+	        0 ||
+	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d) < 0 ||
+	    decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d) < 0 ||
+	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d) < 0 ||
+	    decide_gloo_ifname(&s->env, &s->ifaces, &s->d) < 0 ||
+	    decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
+	                         s->sreach, s->nsreach, &s->rec, &s->d) < 0 ||
+	    decide_comm_id(&s->env, &ne, &s->ifaces, &s->d) < 0 ||
+	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d) < 0 ||
+	    decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
+	                 s->npeers, s->rec.ifc, &s->d, &seen) < 0 ||
+	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->d)) <
+	        0)
+		return scan_fail(s, "decide", "out of memory");
 	/* a refused pair of lists or a proven unreachable address says
 	 * more than the static check */
-	if (!decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->d) &&
-	    !(seen & ADV_BIT(ADV_MPI)))
-		decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d);
-	decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d);
-	decide_ipv6_link_local(&s->ifaces, &ne, &s->d);
-	scan_rdma_decide(s);
+	if ((!refused && !(seen & ADV_BIT(ADV_MPI)) &&
+	     decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d) < 0) ||
+	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d) <
+	        0 ||
+	    decide_ipv6_link_local(&s->ifaces, &ne, &s->d) < 0 ||
+	    scan_rdma_decide(s) < 0)
+		return scan_fail(s, "decide", "out of memory");
 	return 0;
 }

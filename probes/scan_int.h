@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/sysroot.h"
+#include "kernel/rpfilter.h"
 #include "decide/advertise.h"
 #include "decide/decide.h"
 #include "decide/fwcmd.h"
@@ -53,6 +54,7 @@ struct scan {
 	struct sysroot sr;
 	struct doc d;
 	struct iface_list ifaces;
+	struct rpf_facts rpf; /* rp_filter of all and each interface */
 	struct route_info defaults[SCAN_MAX_ROUTES];
 	size_t ndefaults;
 	bool routes_known;
@@ -145,7 +147,7 @@ int scan_emit(struct scan *s);
 /* scan_rdma.c: the RDMA devices, NCCL's IB choice and the rdma-*
  * findings; collect never fails (errors go in the document). */
 void scan_rdma_collect(struct scan *s);
-void scan_rdma_decide(struct scan *s);
+int scan_rdma_decide(struct scan *s);
 int scan_rdma_doc(struct scan *s);
 void scan_rdma_text(const struct scan *s);
 void scan_rdma_export(const struct scan *s, const char *indent);

@@ -44,11 +44,11 @@ void scan_rdma_collect(struct scan *s)
 }
 
 /* The findings, judged with the layering's container verdict. */
-void scan_rdma_decide(struct scan *s)
+int scan_rdma_decide(struct scan *s)
 {
 	if (s->rdma == NULL)
-		return;
-	decide_rdma(&s->rdma->info, &s->rdma->env,
+		return 0;
+	return decide_rdma(&s->rdma->info, &s->rdma->env,
 	            s->have_layers ? s->ly.container : CONTAINER_NONE,
 	            &s->rdma->v, &s->d);
 }

@@ -8,20 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc/finding.h"
 #include "report_decide.h"
 
 /* Causes first by severity, then by node, then in this order. */
 static const char *const kinds[] = {"nat", "hostname", "firewall", "mtu",
 				    NULL};
-
-/* True when code is one of the NULL-terminated codes. */
-static bool is(const char *code, const char *const *codes)
-{
-	for (; *codes != NULL; codes++)
-		if (code != NULL && strcmp(code, *codes) == 0)
-			return true;
-	return false;
-}
 
 /* The node a word of a finding's text names: a node's name or address
  * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
@@ -70,10 +62,6 @@ static const char *text_node(const struct rctx *c, const char *text,
  */
 static const char *subject(const struct rctx *c, const json_t *f)
 {
-	static const char *const self[] = {"inbound-blocked",
-					   "listener-loopback-only",
-					   "hostname-loopback",
-					   "hostname-unbindable", NULL};
 	const char *node = rj_strd(f, "node", ""), *code = rj_str(f, "code");
 	const char *sum = rj_strd(f, "summary", ""), *n;
 	char buf[256];
@@ -82,7 +70,7 @@ static const char *subject(const struct rctx *c, const json_t *f)
 
 	if ((n = rj_str(json_object_get(f, "cause"), "node")) != NULL)
 		return n;
-	if (is(code, self) || rf_is_nat(code) || strstr(sum, "back to this"))
+	if (finding_has_flag(code, FF_SELF) || rf_is_nat(code) || strstr(sum, "back to this"))
 		return node;
 	json_array_foreach(json_object_get(f, "sources"), i, v)
 		for (k = 0; k < c->set->nin; k++)
@@ -180,13 +168,11 @@ static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
 /* A hostname that maps to an address peers cannot use. */
 static void hostname_causes(const struct rctx *c, json_t *causes)
 {
-	static const char *const codes[] = {"hostname-loopback",
-					    "hostname-unbindable", NULL};
 	size_t i;
 	json_t *f;
 
 	json_array_foreach(c->findings, i, f)
-		if (is(rj_str(f, "code"), codes) &&
+		if (finding_in_cause(rj_str(f, "code"), CAUSE_HOSTNAME) &&
 		    rj_sev(rj_str(f, "severity")) > 0 &&
 		    cause_of(causes, "hostname", rj_str(f, "node")) == NULL)
 			new_cause(causes, "hostname", rj_str(f, "node"),
@@ -275,19 +261,12 @@ static void mtu_causes(json_t *rec, json_t *causes)
 static json_t *owner(const struct rctx *c, const json_t *causes,
 		     const json_t *f)
 {
-	static const char *const mtu[] = {"mtu-mismatch", "mtu-blackhole",
-					  NULL};
-	static const char *const fw[] = {"port-filtered", "port-prohibited",
-					 "ephemeral-range-blocked",
-					 "inbound-blocked", NULL};
-	static const char *const host[] = {"hostname-loopback",
-					   "hostname-unbindable", NULL};
 	const char *code = rj_str(f, "code"), *node = rj_str(f, "node");
 	const char *sub = subject(c, f);
 	json_t *k;
 	size_t i;
 
-	if (is(code, mtu)) {
+	if (finding_in_cause(code, CAUSE_MTU)) {
 		json_array_foreach(causes, i, k)
 			if (strcmp(rj_str(k, "kind"), "mtu") == 0 &&
 			    (strcmp(rj_str(k, "node"), node) == 0 ||
@@ -296,13 +275,13 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 				return k;
 		return NULL;
 	}
-	if (is(code, host))
+	if (finding_in_cause(code, CAUSE_HOSTNAME))
 		return cause_of(causes, "hostname", node);
 	if ((k = cause_of(causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
 		return k;
-	if (is(code, fw))
+	if (finding_in_cause(code, CAUSE_FIREWALL))
 		return cause_of(causes, "firewall", sub);
 	return NULL;
 }

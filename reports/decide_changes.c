@@ -4,29 +4,19 @@
  * one entry per node and fix, citing every finding it answers. */
 #include <string.h>
 
+#include "doc/finding.h"
 #include "report_decide.h"
 
 json_t *rd_changes(const struct rctx *c)
 {
-	static const char *const codes[] = {"container-bridge-nat",
-					    "wsl2-nat",
-					    "wsl-container-double-nat",
-					    "nat-detected",
-					    "hostname-loopback",
-					    "listener-loopback-only",
-					    "shm-small",
-					    "heartbeat-dropped",
-					    NULL};
 	json_t *out = json_array(), *f, *e;
 	size_t i, j;
 
 	json_array_foreach(c->findings, i, f) {
 		const char *code = rj_str(f, "code");
 		const char *node = rj_str(f, "node"), *fix = rj_str(f, "fix");
-		bool want = false, dup = false;
+		bool want = finding_has_flag(code, FF_CHANGE), dup = false;
 
-		for (const char *const *q = codes; *q; q++)
-			want |= strcmp(*q, code) == 0;
 		/* an info is a guess a measurement contradicted: nothing to
 		 * change */
 		if (!want || rj_sev(rj_str(f, "severity")) == 0)

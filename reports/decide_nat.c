@@ -4,12 +4,16 @@
  * findings in its other documents. The report shows both sides. */
 #include <string.h>
 
+#include "doc/finding.h"
 #include "report_decide.h"
 
 /* NAT, or the connect-back failure NAT causes. */
 static bool nat_or_inbound(const char *code)
 {
-	return rf_is_nat(code) || strcmp(code, "inbound-blocked") == 0;
+	const struct finding_def *def = finding_lookup(code);
+
+	return rf_is_nat(code) ||
+	       (def != NULL && def->id == FINDING_INBOUND_BLOCKED);
 }
 
 /* True when the document loaded from file, written by node, has a finding

@@ -4,19 +4,22 @@
  * rest on disputed evidence. */
 #include <string.h>
 
+#include "doc/finding.h"
 #include "report_decide.h"
 
 void rd_gloo(const struct rctx *c, const json_t *p, json_t *settings)
 {
-	static const char *const hn[] = {"hostname-loopback",
-					 "hostname-unbindable",
-					 "gloo-ifname-syntax", NULL};
 	const char *node = rj_str(p, "node");
 	json_t *cites = json_pack("[o]", rd_cite(node, "scan.recommendation"));
+	size_t n;
+	const struct finding_def *all = finding_all(&n);
 
-	for (const char *const *q = hn; *q; q++)
-		if (rd_node_has(c, node, (const char *const[]){*q, NULL}))
-			rd_cite_add(cites, node, *q);
+	/* the codes of the table that concern Gloo's address, in its order */
+	for (size_t i = 0; i < n; i++)
+		if ((all[i].flags & FF_GLOO) &&
+		    rd_node_has(c, node,
+				(const char *const[]){all[i].code, NULL}))
+			rd_cite_add(cites, node, all[i].code);
 	rd_add_setting(settings, "GLOO_SOCKET_IFNAME", rj_str(p, "interface"),
 		       node,
 		       "Gloo takes one exact name; without it Gloo binds what "

@@ -10,109 +10,29 @@
 #include "doc/finding.h"
 #include "report_merge.h"
 
-/* Finding code -> check class, so JUnit has one case per node per class. */
-static const struct {
-	const char *code;
-	const char *cls;
-} classes[] = {
-	{"no-usable-interface", "interfaces"},
-	{"interface-down", "interfaces"},
-	{"overlapping-subnets", "interfaces"},
-	{"ipv6-link-local-only", "interfaces"},
-	{"nccl-default-iface-unsafe", "nccl-env"},
-	{"nccl-ifname-overmatch", "nccl-env"},
-	{"nccl-ifname-nomatch", "nccl-env"},
-	{"nccl-comm-id-subnet", "nccl-env"},
-	{"mpi-btl-iface", "nccl-env"},
-	{"hostname-loopback", "hostname"},
-	{"hostname-unbindable", "hostname"},
-	{"gloo-ifname-syntax", "hostname"},
-	{"container-bridge-nat", "layers"},
-	{"wsl2-nat", "layers"},
-	{"wsl-container-double-nat", "layers"},
-	{"nat-detected", "layers"},
-	{"shm-small", "layers"},
-	{"port-closed", "ports"},
-	{"port-filtered", "ports"},
-	{"port-prohibited", "ports"},
-	{"host-unreachable", "ports"},
-	{"ephemeral-range-blocked", "ports"},
-	{"listener-loopback-only", "ports"},
-	{"inbound-blocked", "ports"},
-	{"mtu-mismatch", "mtu"},
-	{"mtu-blackhole", "mtu"},
-	{"heartbeat-loss", "heartbeat"},
-	{"heartbeat-dropped", "heartbeat"},
-	{"nccl-version-mismatch", "nccl"},
-	{"rank-unreachable", "nccl"},
-	{"collective-timeout", "nccl"},
-	{"busbw-below-threshold", "nccl"},
-	{"wrong-results", "nccl"},
-	{"mesh-node-missing", "mesh"},
-	{"mesh-node-unknown", "mesh"},
-	{"mesh-token-mismatch", "mesh"},
-	{"mesh-node-died", "mesh"},
-	{"mesh-node-duplicate", "mesh"},
-	/* netprobe explain (issue 26) */
-	{"ib-device-missing", "rdma"},
-	{"memlock-limit", "rdma"},
-	{"neighbour-table-overflow", "kernel"},
-	{"conntrack-table-full", "kernel"},
-	{"nccl-rank-unresponsive", "nccl"},
-	{"nccl-ras-unavailable", "nccl"},
-	{"rdma-ib-fallback", "rdma"},
-	{"rdma-netns-exclusive", "rdma"},
-	{"rdma-uverbs-missing", "rdma"},
-	{"rdma-memlock", "rdma"},
-	{"rdma-hca-missing", "rdma"},
-	{"rdma-port-down", "rdma"},
-	{"rdma-gid-index", "rdma"},
-	{"rdma-gid-auto", "rdma"},
-	{"rdma-netdev-netns", "rdma"},
-	{"rdma-nic-far", "rdma"},
-	{"rdma-gdr-off", "rdma"},
-	{"rdma-fabric-mismatch", "rdma"},
-	{"rdma-env-mismatch", "rdma"},
-};
-
-/* The check class a finding code belongs to ("interfaces", "ports"...). */
+/* The check class of a finding code, from the table (findings.def), so
+ * JUnit has one case per node per class. */
 static const char *class_of(const char *code)
 {
-	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		if (code != NULL && strcmp(classes[i].code, code) == 0)
-			return classes[i].cls;
-	return "other";
-}
+	const struct finding_def *def;
 
-/* True when code is one of the NULL-terminated codes. */
-static bool code_in(const char *code, const char *const *codes)
-{
-	for (; *codes != NULL; codes++)
-		if (code != NULL && strcmp(code, *codes) == 0)
-			return true;
-	return false;
+	if (code == NULL || (def = finding_lookup(code)) == NULL)
+		return "other";
+	return def->cls;
 }
 
 bool rf_is_nat(const char *code)
 {
-	static const char *const nat[] = {"container-bridge-nat", "wsl2-nat",
-					  "wsl-container-double-nat",
-					  "nat-detected", NULL};
-
-	return code_in(code, nat);
+	return finding_in_cause(code, CAUSE_NAT);
 }
 
 bool rf_probe_failed(const json_t *doc)
 {
-	static const char *const codes[] = {"host-unreachable", "port-filtered",
-					    "port-prohibited",  "port-closed",
-					    "inbound-blocked",  "nat-detected",
-					    "rank-unreachable", NULL};
 	size_t i;
 	json_t *f;
 
 	json_array_foreach(rj_arr(doc, "findings"), i, f)
-		if (code_in(rj_strd(f, "code", ""), codes))
+		if (finding_has_flag(rj_strd(f, "code", ""), FF_PROBE))
 			return true;
 	return false;
 }
@@ -235,11 +155,6 @@ static bool from_file(const json_t *f, const char *path)
  */
 void rf_annotate_nat(struct rctx *c)
 {
-	static const char *const probe_codes[] = {
-		"port-filtered",           "port-closed",
-		"port-prohibited",         "host-unreachable",
-		"ephemeral-range-blocked", "heartbeat-dropped",
-		"heartbeat-loss",          NULL};
 	char tbuf[256], fix[1024];
 
 	for (size_t k = 0; k < c->set->nin; k++) {
@@ -256,7 +171,8 @@ void rf_annotate_nat(struct rctx *c)
 			continue;
 		addr = rj_strd(t, "address", rj_strd(t, "host", target));
 		json_array_foreach(c->findings, i, f) {
-			if (!code_in(rj_strd(f, "code", ""), probe_codes) ||
+			if (!finding_has_flag(rj_strd(f, "code", ""),
+					      FF_BEHIND_NAT) ||
 			    !from_file(f, c->set->in[k].path))
 				continue;
 			snprintf(fix, sizeof(fix),

@@ -214,12 +214,14 @@ size_t decide_advertised(const struct scan_env *e, const struct nccl_env *ne,
 }
 
 /* One finding per advertised address that a peer cannot reach. */
-unsigned decide_reach(const struct advert *a, size_t na,
-                      const struct reach_result *r, size_t nr,
-                      const struct peer_verdict *peers, size_t npeers,
-                      const struct iface *want, struct doc *d)
+int decide_reach(const struct advert *a, size_t na,
+                 const struct reach_result *r, size_t nr,
+                 const struct peer_verdict *peers, size_t npeers,
+                 const struct iface *want, struct doc *d, unsigned *seenp)
 {
 	unsigned seen = 0;
+
+	*seenp = 0;
 
 	for (size_t i = 0; i < na; i++) {
 		json_t *ev = NULL;
@@ -269,12 +271,13 @@ unsigned decide_reach(const struct advert *a, size_t na,
 				    "connects to them; a rank above it must "
 				    "connect to %s and fails",
 				    a[i].addr, a[i].addr);
-			doc_add_finding(d, "rank-unreachable",
-			                above > 0 ? SEV_FAULT : SEV_WARNING, ev,
-			                fix,
-			                "Gloo advertises %s (%s), which %s "
-			                "cannot reach",
-			                a[i].addr, a[i].ifname, who);
+			if (doc_add_finding(d, FINDING_RANK_UNREACHABLE,
+			                    above > 0 ? SEV_FAULT : SEV_WARNING,
+			                    ev, fix,
+			                    "Gloo advertises %s (%s), which %s "
+			                    "cannot reach",
+			                    a[i].addr, a[i].ifname, who) < 0)
+				return -1;
 			break;
 		case ADV_MPI:
 			snprintf(fix, sizeof(fix),
@@ -293,17 +296,17 @@ unsigned decide_reach(const struct advert *a, size_t na,
 				             "address of the same network when "
 				             "the peer has one: then the job "
 				             "hangs");
-			doc_add_finding(d, "mpi-btl-iface",
-			                strstr(a[i].why, "unset") != NULL
-			                    ? SEV_WARNING
-			                    : SEV_FAULT,
-			                ev, fix,
-			                "Open MPI's TCP transport %s %s (%s), "
-			                "which %s cannot reach",
-			                strstr(a[i].why, "unset") != NULL
-			                    ? "may use"
-			                    : "would use",
-			                a[i].addr, a[i].ifname, who);
+			if (doc_add_finding(
+			        d, FINDING_MPI_BTL_IFACE,
+			        strstr(a[i].why, "unset") != NULL ? SEV_WARNING
+			                                          : SEV_FAULT,
+			        ev, fix,
+			        "Open MPI's TCP transport %s %s (%s), "
+			        "which %s cannot reach",
+			        strstr(a[i].why, "unset") != NULL ? "may use"
+			                                          : "would use",
+			        a[i].addr, a[i].ifname, who) < 0)
+				return -1;
 			break;
 		case ADV_NCCL:
 			if (strstr(a[i].why, "NCCL_COMM_ID") != NULL)
@@ -319,13 +322,15 @@ unsigned decide_reach(const struct advert *a, size_t na,
 				         want != NULL ? want->name
 				                      : "the interface that "
 				                        "reaches the peers");
-			doc_add_finding(d, "rank-unreachable", SEV_FAULT, ev,
-			                fix,
-			                "NCCL's bootstrap would advertise %s "
-			                "(%s), which %s cannot reach",
-			                a[i].addr, a[i].ifname, who);
+			if (doc_add_finding(
+			        d, FINDING_RANK_UNREACHABLE, SEV_FAULT, ev, fix,
+			        "NCCL's bootstrap would advertise %s "
+			        "(%s), which %s cannot reach",
+			        a[i].addr, a[i].ifname, who) < 0)
+				return -1;
 			break;
 		}
 	}
-	return seen;
+	*seenp = seen;
+	return 0;
 }

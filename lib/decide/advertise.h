@@ -66,12 +66,12 @@ size_t decide_advertised(const struct scan_env *e, const struct nccl_env *ne,
  * where the peer's address sorts below this node's, this node connects
  * to it instead, and the finding is a warning; so is Open MPI's without
  * an include list (it pairs addresses by network, and the peers'
- * interfaces are not known here). Returns the ADV_BIT bits of the
- * frameworks that got a finding. */
-unsigned decide_reach(const struct advert *a, size_t na,
-                      const struct reach_result *r, size_t nr,
-                      const struct peer_verdict *peers, size_t npeers,
-                      const struct iface *want, struct doc *d);
+ * interfaces are not known here). Puts the ADV_BIT bits of the frameworks
+ * that got a finding into *seen. Returns 0, or -1 on no memory. */
+int decide_reach(const struct advert *a, size_t na,
+                 const struct reach_result *r, size_t nr,
+                 const struct peer_verdict *peers, size_t npeers,
+                 const struct iface *want, struct doc *d, unsigned *seen);
 
 /* "gloo", "mpi" or "nccl". */
 const char *advert_fw_name(enum adv_framework fw);

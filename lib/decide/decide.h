@@ -17,6 +17,9 @@
 #include "decide/nccl_select.h"
 #include "probe/peer.h"
 
+/* A decider that adds findings returns 0, or -1 when a finding could not
+ * be added (no memory); a caller passes -1 on. */
+
 struct recommendation;
 
 /* The nccl_env NCCL would read, from the scan's env (NCCL_COMM_ID replaced
@@ -63,9 +66,9 @@ bool decide_peers_direct(const struct iface_list *l,
  * direct path, a NAT guess (container-bridge-nat, wsl2-nat,
  * wsl-container-double-nat) becomes info carrying both the layering's
  * evidence and the peers'. */
-void decide_layers(const struct layers *ly, const struct iface_list *l,
-                   const struct peer_verdict *peers, size_t npeers,
-                   struct doc *d);
+int decide_layers(const struct layers *ly, const struct iface_list *l,
+                  const struct peer_verdict *peers, size_t npeers,
+                  struct doc *d);
 
 /* True for a global address on a real subnet (not a /32 or /128 host
  * address). */
@@ -96,8 +99,8 @@ const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h);
  * name the live resolver does not know is unbindable too: torch then falls
  * back to the loopback address. The fixes name the recommended interface
  * and address (rec may be NULL or have none). */
-void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                     const struct recommendation *rec, struct doc *d);
+int decide_hostname(const struct hostname_info *h, const struct iface_list *l,
+                    const struct recommendation *rec, struct doc *d);
 
 /* True when an interface of l holds the address (127/8 and ::1 count as
  * local when a loopback interface is up). */
@@ -108,18 +111,18 @@ bool decide_addr_is_local(const struct iface_list *l, int family,
 
 /* nccl-ifname-overmatch, nccl-ifname-nomatch; the fix names the
  * recommended interface (rec may be NULL or have none). */
-void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-                        const struct iface_list *l,
-                        const struct recommendation *rec, struct doc *d);
+int decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
+                       const struct iface_list *l,
+                       const struct recommendation *rec, struct doc *d);
 
 /* gloo-ifname-syntax. */
-void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
-                        struct doc *d);
+int decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
+                       struct doc *d);
 
 /* nccl-comm-id-subnet. ne->comm_id must be numeric to be judged; a name
  * the caller could not resolve is reported as such. */
-void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
-                    const struct iface_list *l, struct doc *d);
+int decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
+                   const struct iface_list *l, struct doc *d);
 
 /* What the scan learnt about MASTER_ADDR. */
 struct master_info {
@@ -134,23 +137,23 @@ struct master_info {
 
 /* MASTER_ADDR: loopback with several nodes (rank-unreachable), neither
  * local nor routed (host-unreachable). */
-void decide_master_addr(const struct scan_env *e, const struct master_info *m,
-                        const struct iface_list *l, struct doc *d);
+int decide_master_addr(const struct scan_env *e, const struct master_info *m,
+                       const struct iface_list *l, struct doc *d);
 
 /* mpi-btl-iface, a fault, for OMPI_MCA_btl_tcp_if_include and _exclude
  * both set (Open MPI refuses the pair: opal/mca/btl/tcp/btl_tcp_component.c)
  * and for OMPI_MCA_oob_tcp_if_include/_exclude both set
  * (orte/mca/oob/tcp/oob_tcp_component.c); for an oob include list naming
  * what this node lacks (a fault) or leaving out the recommended interface
- * (a warning). Returns true when the BTL pair was refused, so the BTL's
- * interfaces need no other check. */
-bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
-                      const struct recommendation *rec, struct doc *d);
+ * (a warning). Returns 1 when the BTL pair was refused, so the BTL's
+ * interfaces need no other check, else 0; -1 on no memory. */
+int decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
+                     const struct recommendation *rec, struct doc *d);
 
 /* mpi-btl-iface: Open MPI's TCP BTL would use bridges, or is pinned to
  * another interface than the recommended one. rec may be NULL. */
-void decide_mpi(const struct scan_env *e, const struct iface_list *l,
-                const struct recommendation *rec, struct doc *d);
+int decide_mpi(const struct scan_env *e, const struct iface_list *l,
+               const struct recommendation *rec, struct doc *d);
 
 /* ---- settings against the peers (decide_reach.c) ---- */
 
@@ -181,11 +184,11 @@ size_t decide_setting_ifaces(const struct scan_env *e,
  * and a connection from its address to that peer got no answer (m). An
  * interface the route uses, or one not measured, raises nothing. The fix
  * names the recommended interface (rec may be NULL). */
-void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
-                          const struct iface_list *l,
-                          const struct peer_verdict *peers, size_t n,
-                          const struct src_reach *m, size_t nm,
-                          const struct recommendation *rec, struct doc *d);
+int decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
+                         const struct iface_list *l,
+                         const struct peer_verdict *peers, size_t n,
+                         const struct src_reach *m, size_t nm,
+                         const struct recommendation *rec, struct doc *d);
 
 /* ---- NCCL's own choice ---- */
 
@@ -201,15 +204,16 @@ struct nccl_default {
 
 /* Computes NCCL's choice with the real environment but NCCL_SOCKET_IFNAME
  * unset, judges it against the recommendation (may have no interface) and
- * adds nccl-default-iface-unsafe. Returns out->safe. */
-bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
-                         const struct recommendation *rec,
-                         struct nccl_default *out, struct doc *d);
+ * adds nccl-default-iface-unsafe; out->safe says whether NCCL's own choice
+ * is safe. Returns 0, or -1 on no memory. */
+int decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
+                        const struct recommendation *rec,
+                        struct nccl_default *out, struct doc *d);
 
 /* ipv6-link-local-only: an interface NCCL would pick (with the real
  * environment) through a link-local IPv6 address. */
-void decide_ipv6_link_local(const struct iface_list *l,
-                            const struct nccl_env *ne, struct doc *d);
+int decide_ipv6_link_local(const struct iface_list *l,
+                           const struct nccl_env *ne, struct doc *d);
 
 /* ---- interfaces ---- */
 
@@ -219,9 +223,9 @@ void decide_ipv6_link_local(const struct iface_list *l,
  * both prefixes and its route leaves by the interface that reaches no
  * other host: a container bridge or pool, or one without carrier), with
  * the prefixes and the route as evidence. */
-void decide_subnets(const struct iface_list *l,
-                    const struct peer_verdict *peers, size_t npeers,
-                    const struct recommendation *rec, struct doc *d);
+int decide_subnets(const struct iface_list *l, const struct peer_verdict *peers,
+                   size_t npeers, const struct recommendation *rec,
+                   struct doc *d);
 
 /* The local cause that keeps a peer out of reach into buf (no route; the
  * route leaves by an interface that is down, has no carrier or is a
@@ -234,12 +238,19 @@ const char *decide_route_cause(const struct iface_list *l,
 
 /* host-unreachable, with decide_route_cause's cause, for each peer that
  * did not answer because of this node's route or link. */
-void decide_peer_routes(const struct iface_list *l,
-                        const struct peer_verdict *peers, size_t n,
-                        struct doc *d);
+int decide_peer_routes(const struct iface_list *l,
+                       const struct peer_verdict *peers, size_t n,
+                       struct doc *d);
 
 /* interface-down (addressed, not loopback, down or without carrier) and
  * no-usable-interface. */
-void decide_iface_state(const struct iface_list *l, struct doc *d);
+struct rpf_facts;
+/* rp-filter-strict: two usable interfaces in one IPv4 subnet, both with
+ * strict reverse-path filtering in effect (kernel/rpfilter.h). Returns 0,
+ * or -1 on no memory. */
+int decide_rp_filter(const struct iface_list *l, const struct rpf_facts *f,
+                     struct doc *d);
+
+int decide_iface_state(const struct iface_list *l, struct doc *d);
 
 #endif

@@ -40,9 +40,9 @@ static void ifname_fix(const struct recommendation *rec, char *fix, size_t len)
 }
 
 /* Expands NCCL_SOCKET_IFNAME as NCCL does and judges what it selects. */
-void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
-                        const struct iface_list *l,
-                        const struct recommendation *rec, struct doc *d)
+int decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
+                       const struct iface_list *l,
+                       const struct recommendation *rec, struct doc *d)
 {
 	char fix[192];
 	const char *spec = e->nccl_socket_ifname;
@@ -53,7 +53,7 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 	int n;
 
 	if (spec == NULL || strlen(spec) <= 1)
-		return;
+		return 0;
 	nccl_select(l, ne, &c);
 	for (int i = 0; i < c.n; i++)
 		if (!decide_is_loopback(c.v[i].ifc))
@@ -78,15 +78,16 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 			             "matches: NCCL fails with \"Bootstrap : "
 			             "no socket interface found\"");
 		ifname_fix(rec, fix, sizeof(fix));
-		doc_add_finding(d, "nccl-ifname-nomatch", -1, ev, fix,
-		                "NCCL_SOCKET_IFNAME=%s matches no usable "
-		                "interface",
-		                spec);
-		return;
+		if (doc_add_finding(d, FINDING_NCCL_IFNAME_NOMATCH, -1, ev, fix,
+		                    "NCCL_SOCKET_IFNAME=%s matches no usable "
+		                    "interface",
+		                    spec) < 0)
+			return -1;
+		return 0;
 	}
 	/* the '^' form excludes, the '=' form is exact: neither overmatches */
 	if (spec[0] == '^' || spec[0] == '=')
-		return;
+		return 0;
 	n = nccl_iflist_parse(spec, ent, MAX_ENTRIES);
 	for (int k = 0; k < n; k++) {
 		const char *pfx = ent[k].prefix;
@@ -128,16 +129,19 @@ void decide_nccl_ifname(const struct scan_env *e, const struct nccl_env *ne,
 	}
 	if (over) {
 		ifname_fix(rec, fix, sizeof(fix));
-		doc_add_finding(d, "nccl-ifname-overmatch", -1, ev, fix,
-		                "NCCL_SOCKET_IFNAME=%s is a prefix that "
-		                "selects more interfaces than it names",
-		                spec);
+		if (doc_add_finding(d, FINDING_NCCL_IFNAME_OVERMATCH, -1, ev,
+		                    fix,
+		                    "NCCL_SOCKET_IFNAME=%s is a prefix that "
+		                    "selects more interfaces than it names",
+		                    spec) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* Gloo takes exact names: NCCL syntax or a missing name fails at init. */
-void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
-                        struct doc *d)
+int decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
+                       struct doc *d)
 {
 	const char *v = e->gloo_socket_ifname;
 	struct env_entry ent[MAX_ENTRIES];
@@ -146,12 +150,13 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 	int n;
 
 	if (v == NULL)
-		return;
+		return 0;
 	if (*v == '\0') {
 		evidence_add(&ev, "environment", "GLOO_SOCKET_IFNAME is empty");
-		doc_add_finding(d, "gloo-ifname-syntax", -1, ev, NULL,
-		                "GLOO_SOCKET_IFNAME is set but empty");
-		return;
+		if (doc_add_finding(d, FINDING_GLOO_IFNAME_SYNTAX, -1, ev, NULL,
+		                    "GLOO_SOCKET_IFNAME is set but empty") < 0)
+			return -1;
+		return 0;
 	}
 	if (strpbrk(v, "^=:") != NULL) {
 		bad = true;
@@ -180,42 +185,46 @@ void decide_gloo_ifname(const struct scan_env *e, const struct iface_list *l,
 		}
 	}
 	if (!bad)
-		return;
-	doc_add_finding(d, "gloo-ifname-syntax", -1, ev,
-	                "set GLOO_SOCKET_IFNAME to one interface name that "
-	                "exists exactly (see the recommendation)",
-	                "GLOO_SOCKET_IFNAME=%s is not an exact interface name",
-	                v);
+		return 0;
+	if (doc_add_finding(
+	        d, FINDING_GLOO_IFNAME_SYNTAX, -1, ev,
+	        "set GLOO_SOCKET_IFNAME to one interface name that "
+	        "exists exactly (see the recommendation)",
+	        "GLOO_SOCKET_IFNAME=%s is not an exact interface name", v) < 0)
+		return -1;
+	return 0;
 }
 
 /* NCCL looks for a local interface in the subnet of NCCL_COMM_ID. */
-void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
-                    const struct iface_list *l, struct doc *d)
+int decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
+                   const struct iface_list *l, struct doc *d)
 {
 	const char *s = ne->comm_id;
 	struct nccl_comm_id id;
 	json_t *ev = NULL;
 
 	if (e->nccl_comm_id == NULL || s == NULL || strlen(s) <= 1)
-		return;
+		return 0;
 	if (nccl_comm_id_parse(s, &id) < 0 || id.family == AF_UNSPEC) {
 		evidence_add(&ev, "environment", "NCCL_COMM_ID=%s",
 		             e->nccl_comm_id);
 		evidence_add(&ev, "resolver",
 		             "the host part could not be resolved to an "
 		             "address");
-		doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
-		                "set NCCL_COMM_ID to ADDRESS:PORT of rank 0 "
-		                "on a local subnet, or unset it",
-		                "NCCL_COMM_ID=%s does not name an address",
-		                e->nccl_comm_id);
-		return;
+		if (doc_add_finding(
+		        d, FINDING_NCCL_COMM_ID_SUBNET, -1, ev,
+		        "set NCCL_COMM_ID to ADDRESS:PORT of rank 0 "
+		        "on a local subnet, or unset it",
+		        "NCCL_COMM_ID=%s does not name an address",
+		        e->nccl_comm_id) < 0)
+			return -1;
+		return 0;
 	}
 	{
 		struct nccl_choice c;
 
 		if (nccl_select_bootstrap(l, ne, &c) > 0)
-			return;
+			return 0;
 	}
 	evidence_add(&ev, "environment", "NCCL_COMM_ID=%s (address %s%s%s)",
 	             e->nccl_comm_id, id.host, id.scope[0] ? "%" : "",
@@ -237,37 +246,41 @@ void decide_comm_id(const struct scan_env *e, const struct nccl_env *ne,
 	/* bootstrapNetInit (src/bootstrap.cc) prints the second message in
 	 * every release; ncclFindInterfaceMatchSubnet printed the first
 	 * before 2.27.3 (src/misc/socket.cc), src/os/linux.cc no longer does */
-	doc_add_finding(d, "nccl-comm-id-subnet", -1, ev,
-	                "unset NCCL_COMM_ID, or set it to rank 0's address on "
-	                "a subnet this node shares",
-	                "NCCL_COMM_ID address %s is outside every local "
-	                "subnet: NCCL's bootstrap fails with \"NET/Socket : No "
-	                "usable listening interface found\" (before 2.27.3 "
-	                "after \"No interface found in the same subnet as "
-	                "remote address\")",
-	                id.host);
+	if (doc_add_finding(
+	        d, FINDING_NCCL_COMM_ID_SUBNET, -1, ev,
+	        "unset NCCL_COMM_ID, or set it to rank 0's address on "
+	        "a subnet this node shares",
+	        "NCCL_COMM_ID address %s is outside every local "
+	        "subnet: NCCL's bootstrap fails with \"NET/Socket : No "
+	        "usable listening interface found\" (before 2.27.3 "
+	        "after \"No interface found in the same subnet as "
+	        "remote address\")",
+	        id.host) < 0)
+		return -1;
+	return 0;
 }
 
 /* Every rank connects to MASTER_ADDR: it must be reachable from all. */
-void decide_master_addr(const struct scan_env *e, const struct master_info *m,
-                        const struct iface_list *l, struct doc *d)
+int decide_master_addr(const struct scan_env *e, const struct master_info *m,
+                       const struct iface_list *l, struct doc *d)
 {
 	json_t *ev = NULL;
 	bool loop;
 
 	if (e->master_addr == NULL || *e->master_addr == '\0')
-		return;
+		return 0;
 	if (!m->resolved) {
 		if (m->error[0] == '\0')
-			return; /* not looked up (a recorded sysroot) */
+			return 0; /* not looked up (a recorded sysroot) */
 		evidence_add(&ev, "environment", "MASTER_ADDR=%s",
 		             e->master_addr);
 		evidence_add(&ev, "resolver", "%s", m->error);
-		doc_add_finding(d, "host-unreachable", -1, ev,
-		                "set MASTER_ADDR to rank 0's address",
-		                "MASTER_ADDR=%s does not resolve",
-		                e->master_addr);
-		return;
+		if (doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev,
+		                    "set MASTER_ADDR to rank 0's address",
+		                    "MASTER_ADDR=%s does not resolve",
+		                    e->master_addr) < 0)
+			return -1;
+		return 0;
 	}
 	loop = (m->family == AF_INET && m->addr[0] == 127) ||
 	       (m->family == AF_INET6 &&
@@ -279,29 +292,33 @@ void decide_master_addr(const struct scan_env *e, const struct master_info *m,
 			evidence_add(&ev, "environment",
 			             "the job spans %d or more nodes",
 			             e->nodes);
-		doc_add_finding(d, "rank-unreachable",
-		                e->nodes > 1 ? SEV_FAULT : SEV_INFO, ev,
-		                "set MASTER_ADDR to rank 0's LAN address (see "
-		                "the recommendation) on every node",
-		                e->nodes > 1
-		                    ? "MASTER_ADDR=%s is a loopback "
-		                      "address: ranks on other nodes "
-		                      "connect to themselves"
-		                    : "MASTER_ADDR=%s is a loopback "
-		                      "address: right for one node only",
-		                e->master_addr);
-		return;
+		if (doc_add_finding(
+		        d, FINDING_RANK_UNREACHABLE,
+		        e->nodes > 1 ? SEV_FAULT : SEV_INFO, ev,
+		        "set MASTER_ADDR to rank 0's LAN address (see "
+		        "the recommendation) on every node",
+		        e->nodes > 1 ? "MASTER_ADDR=%s is a loopback "
+		                       "address: ranks on other nodes "
+		                       "connect to themselves"
+		                     : "MASTER_ADDR=%s is a loopback "
+		                       "address: right for one node only",
+		        e->master_addr) < 0)
+			return -1;
+		return 0;
 	}
 	if (decide_addr_is_local(l, m->family, m->addr) || m->route != 0)
-		return;
+		return 0;
 	evidence_add(&ev, "environment", "MASTER_ADDR=%s (%s)", e->master_addr,
 	             m->str);
 	evidence_add(&ev, "netlink", "no route toward %s", m->str);
-	doc_add_finding(d, "host-unreachable", -1, ev,
-	                "fix the routing toward rank 0, or set MASTER_ADDR to "
-	                "an address this node can reach",
-	                "MASTER_ADDR=%s is neither local nor routed",
-	                e->master_addr);
+	if (doc_add_finding(
+	        d, FINDING_HOST_UNREACHABLE, -1, ev,
+	        "fix the routing toward rank 0, or set MASTER_ADDR to "
+	        "an address this node can reach",
+	        "MASTER_ADDR=%s is neither local nor routed",
+	        e->master_addr) < 0)
+		return -1;
+	return 0;
 }
 
 /* True when an Open MPI if_include/if_exclude entry (a name or a CIDR
@@ -356,34 +373,37 @@ static bool ompi_list_match(const char *list, const struct iface *ifc)
  * prints "Two mutually-exclusive MCA variables were specified" and does
  * not open, so MPI finds no way between the nodes; the OOB
  * (orte/mca/oob/tcp/oob_tcp_component.c) does not open either, so mpirun
- * cannot reach its daemons. Returns true when it added the finding. */
-static bool mpi_exclusive(const char *what, const char *inc, const char *exc,
-                          const char *effect, struct doc *d)
+ * cannot reach its daemons. Returns 1 when it added the finding, 0 when
+ * not, -1 on no memory. */
+static int mpi_exclusive(const char *what, const char *inc, const char *exc,
+                         const char *effect, struct doc *d)
 {
 	json_t *ev = NULL;
 
 	if (inc == NULL || exc == NULL)
-		return false;
+		return 0;
 	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_include=%s", what,
 	             inc);
 	evidence_add(&ev, "environment", "OMPI_MCA_%s_if_exclude=%s", what,
 	             exc);
-	doc_add_finding(d, "mpi-btl-iface", SEV_FAULT, ev,
-	                "unset one of the two: keep "
-	                "OMPI_MCA_btl_tcp_if_include (and "
-	                "OMPI_MCA_oob_tcp_if_include) alone",
-	                "OMPI_MCA_%s_if_include and _if_exclude are both "
-	                "set: Open MPI refuses them together (\"Two "
-	                "mutually-exclusive MCA variables were specified\"), "
-	                "%s",
-	                what, effect);
-	return true;
+	if (doc_add_finding(
+	        d, FINDING_MPI_BTL_IFACE, SEV_FAULT, ev,
+	        "unset one of the two: keep "
+	        "OMPI_MCA_btl_tcp_if_include (and "
+	        "OMPI_MCA_oob_tcp_if_include) alone",
+	        "OMPI_MCA_%s_if_include and _if_exclude are both "
+	        "set: Open MPI refuses them together (\"Two "
+	        "mutually-exclusive MCA variables were specified\"), "
+	        "%s",
+	        what, effect) < 0)
+		return -1;
+	return 1;
 }
 
 /* The OOB list (mpirun's and its daemons' own connections): a name that
  * is no interface here, or a list without the recommended interface. */
-static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
-                    const struct iface *want, struct doc *d)
+static int mpi_oob(const struct scan_env *e, const struct iface_list *l,
+                   const struct iface *want, struct doc *d)
 {
 	struct env_entry ent[MAX_ENTRIES];
 	json_t *ev = NULL;
@@ -391,7 +411,7 @@ static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
 	int n;
 
 	if (e->oob_if_include == NULL)
-		return;
+		return 0;
 	n = env_list_split(e->oob_if_include, ent, MAX_ENTRIES);
 	for (int i = 0; i < n; i++) {
 		bool found = false;
@@ -411,7 +431,7 @@ static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
 	}
 	if (!missing && (want == NULL || has_want)) {
 		json_decref(ev);
-		return;
+		return 0;
 	}
 	evidence_add(&ev, "environment", "OMPI_MCA_oob_tcp_if_include=%s",
 	             e->oob_if_include);
@@ -419,24 +439,27 @@ static void mpi_oob(const struct scan_env *e, const struct iface_list *l,
 		evidence_add(&ev, "environment",
 		             "it leaves out %s, the recommended interface",
 		             want->name);
-	doc_add_finding(d, "mpi-btl-iface", missing ? SEV_FAULT : SEV_WARNING,
-	                ev, NULL,
-	                "OMPI_MCA_oob_tcp_if_include=%s %s: mpirun and its "
-	                "daemons talk over these interfaces only",
-	                e->oob_if_include,
-	                missing ? "names what this node does not have"
-	                        : "is not the recommended interface");
+	if (doc_add_finding(d, FINDING_MPI_BTL_IFACE,
+	                    missing ? SEV_FAULT : SEV_WARNING, ev, NULL,
+	                    "OMPI_MCA_oob_tcp_if_include=%s %s: mpirun and its "
+	                    "daemons talk over these interfaces only",
+	                    e->oob_if_include,
+	                    missing ? "names what this node does not have"
+	                            : "is not the recommended interface") < 0)
+		return -1;
+	return 0;
 }
 
 /* The lists Open MPI refuses or that miss this node's interfaces. */
-bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
-                      const struct recommendation *rec, struct doc *d)
+int decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
+                     const struct recommendation *rec, struct doc *d)
 {
 	if (rec != NULL && rec->none == REC_NONE_NAT)
-		return false;
-	mpi_oob(e, l, rec != NULL ? rec->ifc : NULL, d);
-	mpi_exclusive("oob_tcp", e->oob_if_include, e->oob_if_exclude,
-	              "so mpirun cannot reach its daemons", d);
+		return 0;
+	if (mpi_oob(e, l, rec != NULL ? rec->ifc : NULL, d) < 0 ||
+	    mpi_exclusive("oob_tcp", e->oob_if_include, e->oob_if_exclude,
+	                  "so mpirun cannot reach its daemons", d) < 0)
+		return -1;
 	return mpi_exclusive("btl_tcp", e->ompi_if_include, e->ompi_if_exclude,
 	                     "so the TCP transport does not open and MPI "
 	                     "finds no way between the nodes",
@@ -445,8 +468,8 @@ bool decide_mpi_lists(const struct scan_env *e, const struct iface_list *l,
 
 /* Open MPI's TCP BTL uses every up IPv4 interface but loopback unless
  * told otherwise. */
-void decide_mpi(const struct scan_env *e, const struct iface_list *l,
-                const struct recommendation *rec, struct doc *d)
+int decide_mpi(const struct scan_env *e, const struct iface_list *l,
+               const struct recommendation *rec, struct doc *d)
 {
 	const struct iface *want = rec != NULL ? rec->ifc : NULL;
 	json_t *ev = NULL;
@@ -462,7 +485,7 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 		         "on the cluster network");
 	/* behind NAT no interface works; the NAT finding says so */
 	if (rec != NULL && rec->none == REC_NONE_NAT)
-		return;
+		return 0;
 
 	if (e->ompi_if_include != NULL) {
 		bool has_want = false;
@@ -489,14 +512,14 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 			             "out %s, the recommended interface",
 			             e->ompi_if_include, want->name);
 		}
-		if (bad > 0)
-			doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
-			                "OMPI_MCA_btl_tcp_if_include=%s is "
-			                "not the recommended interface",
-			                e->ompi_if_include);
-		else
+		if (bad == 0) {
 			json_decref(ev);
-		return;
+			return 0;
+		}
+		return doc_add_finding(d, FINDING_MPI_BTL_IFACE, -1, ev, fix,
+		                       "OMPI_MCA_btl_tcp_if_include=%s is "
+		                       "not the recommended interface",
+		                       e->ompi_if_include);
 	}
 	/* Open MPI's default excludes only loopback: every other up
 	 * interface with an IPv4 address is tried */
@@ -518,9 +541,12 @@ void decide_mpi(const struct scan_env *e, const struct iface_list *l,
 		             iface_first_v4(ifc)->str);
 	}
 	if (bad == 0)
-		return;
-	doc_add_finding(d, "mpi-btl-iface", -1, ev, fix,
-	                "Open MPI's TCP transport would also try %d virtual "
-	                "interface%s",
-	                bad, bad == 1 ? "" : "s");
+		return 0;
+	if (doc_add_finding(
+	        d, FINDING_MPI_BTL_IFACE, -1, ev, fix,
+	        "Open MPI's TCP transport would also try %d virtual "
+	        "interface%s",
+	        bad, bad == 1 ? "" : "s") < 0)
+		return -1;
+	return 0;
 }

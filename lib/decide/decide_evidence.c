@@ -36,20 +36,13 @@ bool decide_peers_direct(const struct iface_list *l,
 	return measured > 0;
 }
 
-/* The layering's codes that claim peers cannot reach this process. */
-static bool nat_guess(const char *code)
+/* The guess as info: its own evidence, then what each peer measured.
+ * Returns 0, or -1 on no memory. */
+static int add_contradicted(const json_t *f, enum finding_code code,
+                            const struct iface_list *l,
+                            const struct peer_verdict *peers, size_t n,
+                            struct doc *d)
 {
-	return strcmp(code, "container-bridge-nat") == 0 ||
-	       strcmp(code, "wsl2-nat") == 0 ||
-	       strcmp(code, "wsl-container-double-nat") == 0;
-}
-
-/* The guess as info: its own evidence, then what each peer measured. */
-static void add_contradicted(const json_t *f, const struct iface_list *l,
-                             const struct peer_verdict *peers, size_t n,
-                             struct doc *d)
-{
-	const char *code = json_string_value(json_object_get(f, "code"));
 	const char *sum = json_string_value(json_object_get(f, "summary"));
 	json_t *ev = json_deep_copy(json_object_get(f, "evidence"));
 
@@ -63,50 +56,56 @@ static void add_contradicted(const json_t *f, const struct iface_list *l,
 		             "address toward it, and connected back to it",
 		             p->peer, p->observed_addr);
 	}
-	doc_add_finding(d, code, SEV_INFO, ev,
+	return doc_add_finding(d, code, SEV_INFO, ev,
 	                "nothing to change for the peers measured; name "
 	                "every node of the job with --peer to cover them all",
 	                "the layering suggested this (%s), but every peer "
 	                "saw this node's own address and connected back: "
 	                "the measurement wins",
-	                sum != NULL ? sum : code);
+	                sum != NULL ? sum : finding_name(code));
 }
 
 /* The layering's findings, each as it is unless the peers' measurement
  * contradicts a NAT guess. */
-void decide_layers(const struct layers *ly, const struct iface_list *l,
-                   const struct peer_verdict *peers, size_t npeers,
-                   struct doc *d)
+int decide_layers(const struct layers *ly, const struct iface_list *l,
+                  const struct peer_verdict *peers, size_t npeers,
+                  struct doc *d)
 {
 	bool direct = decide_peers_direct(l, peers, npeers);
 	struct doc tmp;
 	json_t *f;
 	size_t i;
 
-	if (doc_init(&tmp, "netprobe", NULL) < 0) {
-		doc_add_error(d, "layers", "out of memory");
-		return;
+	int rc = 0;
+
+	if (doc_init(&tmp, "netprobe", NULL) < 0)
+		return -1;
+	if (layers_findings(ly, &tmp) < 0) {
+		doc_free(&tmp);
+		return -1;
 	}
-	layers_findings(ly, &tmp);
 	json_array_foreach(tmp.findings, i, f)
 	{
-		const char *code =
-		    json_string_value(json_object_get(f, "code"));
+		const struct finding_def *def = finding_lookup(
+		    json_string_value(json_object_get(f, "code")));
 		enum severity sev = SEV_INFO;
-
-		if (code == NULL)
+		if (def == NULL)
 			continue;
-		if (direct && nat_guess(code)) {
-			add_contradicted(f, l, peers, npeers, d);
-			continue;
+		if (direct && (def->flags & FF_GUESS)) {
+			rc = add_contradicted(f, def->id, l, peers, npeers, d);
+		} else {
+			severity_parse(json_string_value(
+			                   json_object_get(f, "severity")),
+			               &sev);
+			rc = doc_add_finding(
+			    d, def->id, (int)sev,
+			    json_deep_copy(json_object_get(f, "evidence")),
+			    json_string_value(json_object_get(f, "fix")), "%s",
+			    json_string_value(json_object_get(f, "summary")));
 		}
-		severity_parse(
-		    json_string_value(json_object_get(f, "severity")), &sev);
-		doc_add_finding(
-		    d, code, (int)sev,
-		    json_deep_copy(json_object_get(f, "evidence")),
-		    json_string_value(json_object_get(f, "fix")), "%s",
-		    json_string_value(json_object_get(f, "summary")));
+		if (rc < 0)
+			break;
 	}
 	doc_free(&tmp);
+	return rc;
 }

@@ -38,8 +38,8 @@ static bool addr_local(const struct hostname_addr *a,
 }
 
 /* Gloo and torch's store advertise what the hostname resolves to. */
-void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                     const struct recommendation *rec, struct doc *d)
+int decide_hostname(const struct hostname_info *h, const struct iface_list *l,
+                    const struct recommendation *rec, struct doc *d)
 {
 	const struct hostname_addr *g;
 	json_t *ev = NULL;
@@ -64,14 +64,16 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 		snprintf(fix, sizeof(fix),
 		         "map %s to %s in /etc/hosts, or set %s", h->name, lan,
 		         gloo);
-		doc_add_finding(d, "hostname-unbindable", -1, ev, fix,
-		                "hostname %s does not resolve: torch's Gloo "
-		                "falls back to the loopback address",
-		                h->name);
-		return;
+		if (doc_add_finding(
+		        d, FINDING_HOSTNAME_UNBINDABLE, -1, ev, fix,
+		        "hostname %s does not resolve: torch's Gloo "
+		        "falls back to the loopback address",
+		        h->name) < 0)
+			return -1;
+		return 0;
 	}
 	if (!h->resolved || h->naddrs == 0)
-		return;
+		return 0;
 	g = hostname_gloo_addr(h);
 	if (g != NULL && addr_loopback(g)) {
 		for (int i = 0; i < h->naddrs; i++)
@@ -97,18 +99,19 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 		             "so the same hosts file works on one cluster and "
 		             "fails on another",
 		             g->str);
-		doc_add_finding(d, "hostname-loopback", -1, ev, fix,
-		                "hostname %s resolves to %s: Gloo binds it "
-		                "and advertises it, and a peer that must "
-		                "connect to it cannot",
-		                h->name, g->str);
-		return;
+		if (doc_add_finding(d, FINDING_HOSTNAME_LOOPBACK, -1, ev, fix,
+		                    "hostname %s resolves to %s: Gloo binds it "
+		                    "and advertises it, and a peer that must "
+		                    "connect to it cannot",
+		                    h->name, g->str) < 0)
+			return -1;
+		return 0;
 	}
 	for (int i = 0; i < h->naddrs; i++)
 		if (addr_local(&h->addrs[i], l))
 			nlocal++;
 	if (nlocal > 0)
-		return;
+		return 0;
 	for (int i = 0; i < h->naddrs; i++) {
 		const struct hostname_addr *a = &h->addrs[i];
 
@@ -123,8 +126,11 @@ void decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 	}
 	snprintf(fix, sizeof(fix), "set %s, or map %s to %s in /etc/hosts",
 	         gloo, h->name, lan);
-	doc_add_finding(d, "hostname-unbindable", -1, ev, fix,
-	                "hostname %s resolves to %s, which no local interface "
-	                "has",
-	                h->name, h->addrs[0].str);
+	if (doc_add_finding(
+	        d, FINDING_HOSTNAME_UNBINDABLE, -1, ev, fix,
+	        "hostname %s resolves to %s, which no local interface "
+	        "has",
+	        h->name, h->addrs[0].str) < 0)
+		return -1;
+	return 0;
 }

@@ -76,11 +76,11 @@ static bool find_capture(const struct iface_list *l, const struct iface *x,
  * when it captures the route toward a peer, else a warning. The fix
  * names the recommended interface, or the one the peer's subnet belongs
  * to, never the route's. */
-static void report_overlap(const struct iface_list *l, const struct iface *x,
-                           const struct iface_addr *a, const struct iface *y,
-                           const struct iface_addr *b,
-                           const struct peer_verdict *peers, size_t n,
-                           const struct recommendation *rec, struct doc *d)
+static int report_overlap(const struct iface_list *l, const struct iface *x,
+                          const struct iface_addr *a, const struct iface *y,
+                          const struct iface_addr *b,
+                          const struct peer_verdict *peers, size_t n,
+                          const struct recommendation *rec, struct doc *d)
 {
 	const struct iface *want = rec != NULL ? rec->ifc : NULL;
 	struct capture c;
@@ -112,14 +112,15 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 		    c.route->name, c.route_pfx->str, c.route_pfx->prefixlen,
 		    c.other_pfx->str, c.other_pfx->prefixlen, c.peer->peer_addr,
 		    c.other->name, want != NULL ? want->name : c.other->name);
-		doc_add_finding(d, "overlapping-subnets", SEV_FAULT, ev, fix,
-		                "%s/%u on %s overlaps %s/%u on %s and captures "
-		                "the route toward peer %s",
-		                c.route_pfx->str, c.route_pfx->prefixlen,
-		                c.route->name, c.other_pfx->str,
-		                c.other_pfx->prefixlen, c.other->name,
-		                c.peer->peer);
-		return;
+		if (doc_add_finding(
+		        d, FINDING_OVERLAPPING_SUBNETS, SEV_FAULT, ev, fix,
+		        "%s/%u on %s overlaps %s/%u on %s and captures "
+		        "the route toward peer %s",
+		        c.route_pfx->str, c.route_pfx->prefixlen, c.route->name,
+		        c.other_pfx->str, c.other_pfx->prefixlen, c.other->name,
+		        c.peer->peer) < 0)
+			return -1;
+		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (peers[i].local_ifname[0] != '\0') {
@@ -138,18 +139,20 @@ static void report_overlap(const struct iface_list *l, const struct iface *x,
 		snprintf(fix, sizeof(fix),
 		         "fix the netmasks or route metrics, then run netprobe "
 		         "scan --peer HOST to choose the interface to pin");
-	doc_add_finding(d, "overlapping-subnets", -1, ev, fix,
-	                "%s and %s are on overlapping subnets %s/%u and %s/%u",
-	                x->name, y->name, a->str, a->prefixlen, b->str,
-	                b->prefixlen);
+	if (doc_add_finding(
+	        d, FINDING_OVERLAPPING_SUBNETS, -1, ev, fix,
+	        "%s and %s are on overlapping subnets %s/%u and %s/%u", x->name,
+	        y->name, a->str, a->prefixlen, b->str, b->prefixlen) < 0)
+		return -1;
+	return 0;
 }
 
 /* Overlapping prefixes make the kernel's route, not NCCL's choice, pick
  * the interface traffic leaves by; where a peer's route is captured by a
  * bridge or pool that reaches no other host, the peer is cut off. */
-void decide_subnets(const struct iface_list *l,
-                    const struct peer_verdict *peers, size_t npeers,
-                    const struct recommendation *rec, struct doc *d)
+int decide_subnets(const struct iface_list *l, const struct peer_verdict *peers,
+                   size_t npeers, const struct recommendation *rec,
+                   struct doc *d)
 {
 	int found = 0;
 
@@ -176,16 +179,18 @@ void decide_subnets(const struct iface_list *l,
 					    !prefixes_overlap(a, b))
 						continue;
 					found++;
-					report_overlap(l, x, a, y, b, peers,
-					               npeers, rec, d);
+					if (report_overlap(l, x, a, y, b, peers,
+					                   npeers, rec, d) < 0)
+						return -1;
 				}
 		}
 	}
+	return 0;
 }
 
 /* An addressed interface that cannot carry traffic is usually the one
  * the user meant; with none usable, nothing can work. */
-void decide_iface_state(const struct iface_list *l, struct doc *d)
+int decide_iface_state(const struct iface_list *l, struct doc *d)
 {
 	json_t *ev = NULL;
 	bool usable = false;
@@ -219,16 +224,20 @@ void decide_iface_state(const struct iface_list *l, struct doc *d)
 			snprintf(fix, sizeof(fix),
 			         "check the cable or the peer end of %s",
 			         ifc->name);
-		doc_add_finding(d, "interface-down", -1, ev, fix,
-		                "%s has an address but is %s", ifc->name, st);
+		if (doc_add_finding(d, FINDING_INTERFACE_DOWN, -1, ev, fix,
+		                    "%s has an address but is %s", ifc->name,
+		                    st) < 0)
+			return -1;
 	}
 	if (usable)
-		return;
+		return 0;
 	ev = NULL;
 	evidence_add(&ev, "netlink",
 	             "%zu interfaces, none but loopback up and running with a "
 	             "global address",
 	             l->n);
-	doc_add_finding(d, "no-usable-interface", -1, ev, NULL,
-	                "nothing but loopback is up and addressed");
+	if (doc_add_finding(d, FINDING_NO_USABLE_INTERFACE, -1, ev, NULL,
+	                    "nothing but loopback is up and addressed") < 0)
+		return -1;
+	return 0;
 }

@@ -38,9 +38,9 @@ static bool setting_matches(const struct iface_list *l,
 }
 
 /* NCCL's default filter lets bridges, veths and CNI devices through. */
-bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
-                         const struct recommendation *rec,
-                         struct nccl_default *out, struct doc *d)
+int decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
+                        const struct recommendation *rec,
+                        struct nccl_default *out, struct doc *d)
 {
 	struct nccl_env e = *ne;
 	const struct nccl_choice *c = &out->choice;
@@ -58,7 +58,7 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 		snprintf(out->why, sizeof(out->why),
 		         "NCCL finds no interface and fails with \"Bootstrap "
 		         ": no socket interface found\"");
-		return false;
+		return 0;
 	}
 	/* the transport's first interface is the bootstrap's only without
 	 * NCCL_COMM_ID (src/bootstrap.cc); nccl-comm-id-subnet covers none */
@@ -66,7 +66,7 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	if (rec != NULL && rec->none == REC_NONE_NAT) {
 		snprintf(out->why, sizeof(out->why),
 		         "no interface works from behind NAT");
-		return false;
+		return 0;
 	}
 	if (setting_matches(l, ne, want)) {
 		snprintf(out->why, sizeof(out->why),
@@ -74,7 +74,7 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 		         "recommended interface, so NCCL's own choice (%s "
 		         "first) does not apply",
 		         ne->socket_ifname, want->name, first->name);
-		return false;
+		return 0;
 	}
 	for (int i = 0; i < c->n; i++) {
 		const struct iface *ifc = c->v[i].ifc;
@@ -119,34 +119,33 @@ bool decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 		         "cannot tell: there is no recommended interface to "
 		         "compare %s with",
 		         first->name);
-		return false;
+		return 0;
 	} else {
 		json_decref(ev);
 		out->safe = true;
 		snprintf(out->why, sizeof(out->why),
 		         "NCCL would use %s, the recommended interface",
 		         first->name);
-		return true;
+		return 0;
 	}
 	if (want != NULL)
 		snprintf(fix, sizeof(fix), "NCCL_SOCKET_IFNAME==%s",
 		         want->name);
-	doc_add_finding(d, "nccl-default-iface-unsafe", -1, ev,
-	                want != NULL ? fix : NULL, "%s", out->why);
-	return false;
+	return doc_add_finding(d, FINDING_NCCL_DEFAULT_IFACE_UNSAFE, -1, ev,
+	                       want != NULL ? fix : NULL, "%s", out->why);
 }
 
 /* NCCL does not skip fe80:: addresses, which peers cannot use without
  * a scope. */
-void decide_ipv6_link_local(const struct iface_list *l,
-                            const struct nccl_env *ne, struct doc *d)
+int decide_ipv6_link_local(const struct iface_list *l,
+                           const struct nccl_env *ne, struct doc *d)
 {
 	struct nccl_choice c;
 	json_t *ev = NULL;
 	int n = 0;
 
 	if (nccl_env_family(ne) == AF_INET)
-		return;
+		return 0;
 	nccl_select(l, ne, &c);
 	for (int i = 0; i < c.n; i++) {
 		const struct iface_addr *a = c.v[i].addr;
@@ -160,11 +159,14 @@ void decide_ipv6_link_local(const struct iface_list *l,
 		             c.v[i].name, a->str, c.rule);
 	}
 	if (n == 0)
-		return;
-	doc_add_finding(d, "ipv6-link-local-only", -1, ev,
-	                "set NCCL_SOCKET_FAMILY=AF_INET and pin the interface "
-	                "with NCCL_SOCKET_IFNAME in the exact form",
-	                "NCCL would use %d link-local IPv6 address%s, which "
-	                "peers cannot reach without a scope",
-	                n, n == 1 ? "" : "es");
+		return 0;
+	if (doc_add_finding(
+	        d, FINDING_IPV6_LINK_LOCAL_ONLY, -1, ev,
+	        "set NCCL_SOCKET_FAMILY=AF_INET and pin the interface "
+	        "with NCCL_SOCKET_IFNAME in the exact form",
+	        "NCCL would use %d link-local IPv6 address%s, which "
+	        "peers cannot reach without a scope",
+	        n, n == 1 ? "" : "es") < 0)
+		return -1;
+	return 0;
 }

@@ -123,7 +123,7 @@ static void export_list(const struct rdma_info *info, enum rdma_link ll,
 /* rdma-netns-exclusive, rdma-uverbs-missing, rdma-ib-fallback. Returns
  * true when NCCL cannot use IB at all and NCCL_IB_HCA is not the cause
  * (the rest is then moot). */
-static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
+static int judge_access(const struct rdma_info *info, const struct ib_env *e,
                          enum layer_container ct, const struct ib_choice *c,
                          struct doc *d)
 {
@@ -139,16 +139,17 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 		             "function%s on the bus", info->pci_rdma_funcs,
 		             info->pci_rdma_funcs == 1 ? "" : "s");
 		evidence_add(&ev, "nccl", NCCL_SAYS "NET/IB : No device found.");
-		doc_add_finding(d, "rdma-netns-exclusive", -1, ev,
-		                "on the host, move each device this job uses "
-		                "into its netns: rdma dev set mlx5_0 netns "
-		                "NETNS_NAME; or make the mode shared for good "
-		                "with 'options ib_core netns_mode=1' in "
-		                "/etc/modprobe.d/ib_core.conf",
-		                "the RDMA devices live in another network "
-		                "namespace (netns mode exclusive): NCCL finds "
-		                "none and falls back to sockets");
-		return true;
+		if (doc_add_finding(d, FINDING_RDMA_NETNS_EXCLUSIVE, -1, ev,
+    		                "on the host, move each device this job uses "
+    		                "into its netns: rdma dev set mlx5_0 netns "
+    		                "NETNS_NAME; or make the mode shared for good "
+    		                "with 'options ib_core netns_mode=1' in "
+    		                "/etc/modprobe.d/ib_core.conf",
+    		                "the RDMA devices live in another network "
+    		                "namespace (netns mode exclusive): NCCL finds "
+    		                "none and falls back to sockets") < 0)
+			return -1;
+		return 1;
 	}
 	if (info->ndevs > 0 && info->nuverbs == 0) {
 		char fix[1024] = "";
@@ -186,17 +187,19 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 			snprintf(fix, sizeof(fix), "modprobe ib_uverbs (and "
 			         "add ib_uverbs to /etc/modules-load.d/rdma.conf)");
 		}
-		doc_add_finding(d, "rdma-uverbs-missing", -1, ev, fix,
-		                "RDMA devices are visible but their "
-		                "/dev/infiniband/uverbs files are not: NCCL "
-		                "cannot open them and falls back to sockets");
-		return true;
+		if (doc_add_finding(d, FINDING_RDMA_UVERBS_MISSING, -1, ev, fix,
+    		                "RDMA devices are visible but their "
+    		                "/dev/infiniband/uverbs files are not: NCCL "
+    		                "cannot open them and falls back to sockets") < 0)
+			return -1;
+		return 1;
 	}
 	if (c->fallback && (info->ndevs > 0 || info->pci_rdma_funcs > 0)) {
 		bool deliberate = (e->disable != NULL && c->n == 0 &&
 		                   strstr(c->why, "DISABLE") != NULL) ||
 		                  strstr(c->why, "NCCL_NET") != NULL;
 		char list[512], fix[600];
+		int rc;
 
 		ev = NULL;
 		evidence_add(&ev, "nccl-rules", "%s", c->why);
@@ -219,54 +222,59 @@ static bool judge_access(const struct rdma_info *info, const struct ib_env *e,
 			         "ACTIVE (ibstat: check the cable, the subnet "
 			         "manager or the switch port)");
 		if (strstr(c->why, "NCCL_NET=IB") != NULL)
-			doc_add_finding(d, "rdma-ib-fallback", SEV_FAULT, ev,
-			                fix,
-			                "NCCL cannot use RDMA here (%s)", c->why);
+			rc = doc_add_finding(d, FINDING_RDMA_IB_FALLBACK,
+			                     SEV_FAULT, ev, fix,
+			                     "NCCL cannot use RDMA here (%s)",
+			                     c->why);
 		else
-			doc_add_finding(
-			    d, "rdma-ib-fallback", deliberate ? SEV_INFO : -1,
+			rc = doc_add_finding(
+			    d, FINDING_RDMA_IB_FALLBACK, deliberate ? SEV_INFO : -1,
 			    ev, fix,
 			    "NCCL would not use RDMA here (%s): it falls back "
 			    "to NET/Socket, 10-50x slower, and the job still "
 			    "runs",
 			    c->why);
+		if (rc < 0)
+			return -1;
 		/* NCCL_IB_HCA's own faults still name what it got wrong */
 		return strstr(c->why, "NCCL_IB_HCA") == NULL;
 	}
-	return false;
+	return 0;
 }
 
 /* rdma-memlock: verbs pin every registered buffer against
  * RLIMIT_MEMLOCK. */
-static void judge_memlock(const struct rdma_info *info, bool in_container,
+static int judge_memlock(const struct rdma_info *info, bool in_container,
                           struct doc *d)
 {
 	json_t *ev = NULL;
 
 	if (info->memlock_soft < 0 || info->memlock_soft >= RDMA_MEMLOCK_MIN)
-		return;
+		return 0;
 	evidence_add(&ev, "proc", "/proc/self/limits: Max locked memory "
 	             "%lld (soft) %s (hard) bytes", info->memlock_soft,
 	             info->memlock_hard == -1 ? "unlimited" : "limited");
 	evidence_add(&ev, "nccl", NCCL_SAYS "Call to ibv_reg_mr failed with "
 	             "error Cannot allocate memory");
-	doc_add_finding(d, "rdma-memlock", -1, ev,
-	                in_container
-	                    ? "start the container with --ulimit memlock=-1:-1 "
-	                      "(Kubernetes: raise the runtime's default, e.g. "
-	                      "LimitMEMLOCK=infinity in containerd.service)"
-	                    : "add '* - memlock unlimited' to "
-	                      "/etc/security/limits.conf (and "
-	                      "LimitMEMLOCK=infinity to slurmd.service or the "
-	                      "job's unit), then log in again",
-	                "RLIMIT_MEMLOCK is %lld KiB: NCCL's memory "
-	                "registrations will fail",
-	                info->memlock_soft / 1024);
+	if (doc_add_finding(d, FINDING_RDMA_MEMLOCK, -1, ev,
+    	                in_container
+    	                    ? "start the container with --ulimit memlock=-1:-1 "
+    	                      "(Kubernetes: raise the runtime's default, e.g. "
+    	                      "LimitMEMLOCK=infinity in containerd.service)"
+    	                    : "add '* - memlock unlimited' to "
+    	                      "/etc/security/limits.conf (and "
+    	                      "LimitMEMLOCK=infinity to slurmd.service or the "
+    	                      "job's unit), then log in again",
+    	                "RLIMIT_MEMLOCK is %lld KiB: NCCL's memory "
+    	                "registrations will fail",
+    	                info->memlock_soft / 1024) < 0)
+		return -1;
+	return 0;
 }
 
 /* rdma-hca-missing and rdma-port-down for each entry NCCL_IB_HCA names
  * (the '^' form excludes, so a missing name there is harmless). */
-static void judge_hca(const struct rdma_info *info, const struct ib_env *e,
+static int judge_hca(const struct rdma_info *info, const struct ib_env *e,
                       const struct ib_choice *c, const char *good,
                       struct doc *d)
 {
@@ -277,7 +285,7 @@ static void judge_hca(const struct rdma_info *info, const struct ib_env *e,
 	int n;
 
 	if (s == NULL || s[0] == '^')
-		return;
+		return 0;
 	if (s[0] == '=') {
 		exact = true;
 		s++;
@@ -325,9 +333,10 @@ static void judge_hca(const struct rdma_info *info, const struct ib_env *e,
 		evidence_add(&ev, "nccl", NCCL_SAYS "nothing for it: it is "
 		             "missing from 'NET/IB : Using ...'%s",
 		             c->n == 0 ? "; NET/IB : No device found." : "");
-		doc_add_finding(d, "rdma-hca-missing", -1, ev, fix,
-		                "NCCL_IB_HCA names what this node does not "
-		                "have: %s", missing);
+		if (doc_add_finding(d, FINDING_RDMA_HCA_MISSING, -1, ev, fix,
+    		                "NCCL_IB_HCA names what this node does not "
+    		                "have: %s", missing) < 0)
+			return -1;
 	}
 	if (down[0] != '\0') {
 		json_t *ev = NULL;
@@ -339,12 +348,14 @@ static void judge_hca(const struct rdma_info *info, const struct ib_env *e,
 		             "ncclIbInit skips ports that are not "
 		             "IBV_PORT_ACTIVE%s",
 		             c->n == 0 ? "; NET/IB : No device found." : "");
-		doc_add_finding(d, "rdma-port-down",
-		                c->n == 0 ? SEV_FAULT : SEV_WARNING, ev, fix,
-		                "NCCL_IB_HCA names port%s that %s down: %s",
-		                strchr(down, ',') ? "s" : "",
-		                strchr(down, ',') ? "are" : "is", down);
+		if (doc_add_finding(d, FINDING_RDMA_PORT_DOWN,
+    		                c->n == 0 ? SEV_FAULT : SEV_WARNING, ev, fix,
+    		                "NCCL_IB_HCA names port%s that %s down: %s",
+    		                strchr(down, ',') ? "s" : "",
+    		                strchr(down, ',') ? "are" : "is", down) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* What an entry of the GID table is wrong for, or NULL when NCCL can use
@@ -368,7 +379,7 @@ static const char *gid_fault(const struct rdma_port *p, int idx, int ver)
 
 /* rdma-gid-index (NCCL_IB_GID_INDEX) and rdma-gid-auto (NCCL's own
  * choice), on RoCE ports. */
-static void judge_gid(const struct rdma_info *info, const struct ib_env *e,
+static int judge_gid(const struct rdma_info *info, const struct ib_env *e,
                       const struct ib_choice *c, int good_idx,
                       struct doc *d)
 {
@@ -416,9 +427,10 @@ static void judge_gid(const struct rdma_info *info, const struct ib_env *e,
 		else
 			snprintf(fix, sizeof(fix), "unset NCCL_IB_GID_INDEX "
 			         "(NCCL then picks the RoCE v2 IPv4 GID)");
-		doc_add_finding(d, "rdma-gid-index", -1, ev, fix,
-		                "NCCL_IB_GID_INDEX=%s points at %s on %s",
-		                e->gid_index, why, bad);
+		if (doc_add_finding(d, FINDING_RDMA_GID_INDEX, -1, ev, fix,
+    		                "NCCL_IB_GID_INDEX=%s points at %s on %s",
+    		                e->gid_index, why, bad) < 0)
+			return -1;
 	}
 	if (autobad[0] != '\0') {
 		json_t *ev = NULL;
@@ -430,18 +442,20 @@ static void judge_gid(const struct rdma_info *info, const struct ib_env *e,
 		             "(NCCL_DEBUG_SUBSYS=NET); across subnets the "
 		             "connections time out",
 		             aidx);
-		doc_add_finding(d, "rdma-gid-auto", -1, ev,
-		                "give the RoCE netdev its fabric IPv4 address "
-		                "(ip addr add ADDR/PREFIX dev NETDEV) so the "
-		                "port gets a RoCE v2 IPv4 GID",
-		                "NCCL's own GID choice on %s is %s: the "
-		                "port's netdev has no usable address",
-		                autobad, why);
+		if (doc_add_finding(d, FINDING_RDMA_GID_AUTO, -1, ev,
+    		                "give the RoCE netdev its fabric IPv4 address "
+    		                "(ip addr add ADDR/PREFIX dev NETDEV) so the "
+    		                "port gets a RoCE v2 IPv4 GID",
+    		                "NCCL's own GID choice on %s is %s: the "
+    		                "port's netdev has no usable address",
+    		                autobad, why) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* rdma-netdev-netns: a RoCE port whose netdev lives in another netns. */
-static void judge_netdev(const struct rdma_info *info,
+static int judge_netdev(const struct rdma_info *info,
                          const struct ib_choice *c, struct doc *d)
 {
 	char list[512] = "";
@@ -471,21 +485,23 @@ static void judge_netdev(const struct rdma_info *info,
 		evidence_add(&ev, "nccl", NCCL_SAYS "NET/IB : Using [0]%s... "
 		             "with no sign that the netdev is elsewhere",
 		             info->devs[c->v[0].dev].name);
-		doc_add_finding(d, "rdma-netdev-netns", -1, ev,
-		                "give the container the RoCE netdev (host "
-		                "networking, or an SR-IOV VF moved in with 'ip "
-		                "link set VF netns NETNS' and 'rdma dev set "
-		                "DEV netns NETNS' in exclusive mode)",
-		                "RoCE traffic would leave by netdevs of another "
-		                "network namespace, with its addresses, routes "
-		                "and firewall: %s",
-		                list);
+		if (doc_add_finding(d, FINDING_RDMA_NETDEV_NETNS, -1, ev,
+    		                "give the container the RoCE netdev (host "
+    		                "networking, or an SR-IOV VF moved in with 'ip "
+    		                "link set VF netns NETNS' and 'rdma dev set "
+    		                "DEV netns NETNS' in exclusive mode)",
+    		                "RoCE traffic would leave by netdevs of another "
+    		                "network namespace, with its addresses, routes "
+    		                "and firewall: %s",
+    		                list) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* rdma-nic-far: a GPU whose nearest chosen NIC is farther than an
  * ACTIVE one NCCL_IB_HCA leaves out; rdma-gdr-off. */
-static void judge_place(const struct rdma_info *info, const struct ib_env *e,
+static int judge_place(const struct rdma_info *info, const struct ib_env *e,
                         const struct ib_choice *c, const char *good,
                         struct doc *d)
 {
@@ -522,10 +538,11 @@ static void judge_place(const struct rdma_info *info, const struct ib_env *e,
 		             "for GPU N / HCA N (distance 9 > 5) where the "
 		             "path crosses the CPU");
 		snprintf(fix, sizeof(fix), "export NCCL_IB_HCA==%s", good);
-		doc_add_finding(d, "rdma-nic-far", -1, ev, fix,
-		                "NCCL_IB_HCA leaves out a NIC nearer to a GPU "
-		                "than the one it will use: %s",
-		                far);
+		if (doc_add_finding(d, FINDING_RDMA_NIC_FAR, -1, ev, fix,
+    		                "NCCL_IB_HCA leaves out a NIC nearer to a GPU "
+    		                "than the one it will use: %s",
+    		                far) < 0)
+			return -1;
 	}
 	if (c->n > 0 && info->ngpus > 0 && !info->peermem) {
 		json_t *ev = NULL;
@@ -535,29 +552,32 @@ static void judge_place(const struct rdma_info *info, const struct ib_env *e,
 		evidence_add(&ev, "nccl", NCCL_SAYS "NET/IB : GPU Direct RDMA "
 		             "Disabled for HCA 0 '%s' (unless dma-buf works)",
 		             info->devs[c->v[0].dev].name);
-		doc_add_finding(d, "rdma-gdr-off", SEV_WARNING, ev,
-		                "modprobe nvidia-peermem (and add it to "
-		                "/etc/modules-load.d/nvidia-peermem.conf), or "
-		                "use a driver and kernel (5.12+) with dma-buf",
-		                "GPUDirect RDMA needs nvidia-peermem or dma-buf; "
-		                "the module is not loaded, so unless dma-buf "
-		                "works every transfer is staged through host "
-		                "memory");
+		if (doc_add_finding(d, FINDING_RDMA_GDR_OFF, SEV_WARNING, ev,
+    		                "modprobe nvidia-peermem (and add it to "
+    		                "/etc/modules-load.d/nvidia-peermem.conf), or "
+    		                "use a driver and kernel (5.12+) with dma-buf",
+    		                "GPUDirect RDMA needs nvidia-peermem or dma-buf; "
+    		                "the module is not loaded, so unless dma-buf "
+    		                "works every transfer is staged through host "
+    		                "memory") < 0)
+			return -1;
 	} else if (nogdr[0] != '\0') {
 		json_t *ev = NULL;
 
 		evidence_add(&ev, "sysfs", "nearest chosen NIC: %s", nogdr);
 		evidence_add(&ev, "nccl", NCCL_SAYS "GPU Direct RDMA Disabled "
 		             "for GPU N / HCA N (distance D > 5)");
-		doc_add_finding(d, "rdma-gdr-off", SEV_INFO, ev,
-		                "none needed where no NIC is nearer; "
-		                "NCCL_NET_GDR_LEVEL=SYS forces GPUDirect RDMA "
-		                "across the CPU, often slower",
-		                "NCCL will not use GPUDirect RDMA for GPUs whose "
-		                "NIC is beyond a PCIe switch (NCCL_NET_GDR_LEVEL "
-		                "PXB): %s",
-		                nogdr);
+		if (doc_add_finding(d, FINDING_RDMA_GDR_OFF, SEV_INFO, ev,
+    		                "none needed where no NIC is nearer; "
+    		                "NCCL_NET_GDR_LEVEL=SYS forces GPUDirect RDMA "
+    		                "across the CPU, often slower",
+    		                "NCCL will not use GPUDirect RDMA for GPUs whose "
+    		                "NIC is beyond a PCIe switch (NCCL_NET_GDR_LEVEL "
+    		                "PXB): %s",
+    		                nogdr) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 /* The GID index every exported RoCE port takes by NCCL's own rules, when
@@ -677,29 +697,33 @@ static void notes(const struct rdma_info *info, const struct ib_env *e,
 
 /* Runs every judgement; --export gets the lists only when no rdma fault
  * was found. */
-void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
+int decide_rdma(const struct rdma_info *info, const struct ib_env *e,
                  enum layer_container ct, struct rdma_verdict *v,
                  struct doc *d)
 {
 	char good[512], hca[520];
-	int before = d->nfault;
+	int before = d->nfault, moot;
 
 	memset(v, 0, sizeof(*v));
 	v->export_gid_index = -1;
 	ib_select(info, e, &v->choice);
 	if (info->ndevs == 0 && info->pci_rdma_funcs == 0)
-		return;
-	if (info->ndevs > 0)
-		judge_memlock(info, ct != CONTAINER_NONE, d);
-	if (judge_access(info, e, ct, &v->choice, d))
+		return 0;
+	if (info->ndevs > 0 && judge_memlock(info, ct != CONTAINER_NONE, d) < 0)
+		return -1;
+	moot = judge_access(info, e, ct, &v->choice, d);
+	if (moot < 0)
+		return -1;
+	if (moot)
 		goto out;
 	export_list(info, main_link(info, &v->choice), good, sizeof(good));
 	snprintf(hca, sizeof(hca), "=%s", good);
-	judge_hca(info, e, &v->choice, good, d);
-	judge_gid(info, e, &v->choice, good[0] ? export_gid(info, e, hca) : -1,
-	          d);
-	judge_netdev(info, &v->choice, d);
-	judge_place(info, e, &v->choice, good, d);
+	if (judge_hca(info, e, &v->choice, good, d) < 0 ||
+	    judge_gid(info, e, &v->choice,
+	              good[0] ? export_gid(info, e, hca) : -1, d) < 0 ||
+	    judge_netdev(info, &v->choice, d) < 0 ||
+	    judge_place(info, e, &v->choice, good, d) < 0)
+		return -1;
 out:
 	export_list(info, main_link(info, &v->choice), good, sizeof(good));
 	snprintf(hca, sizeof(hca), "=%s", good);
@@ -707,11 +731,12 @@ out:
 	      good[0] ? export_gid(info, e, hca) : -1,
 	      d->nfault > before || v->choice.fallback, v);
 	if (d->nfault > before || v->choice.fallback)
-		return;
+		return 0;
 	export_list(info, main_link(info, &v->choice), good, sizeof(good));
 	if (good[0] == '\0' || strlen(good) + 2 > sizeof(v->export_hca))
-		return;
+		return 0;
 	v->export_hca[0] = '=';
 	memcpy(v->export_hca + 1, good, strlen(good) + 1);
 	v->export_gid_index = export_gid(info, e, v->export_hca);
+	return 0;
 }

@@ -28,7 +28,7 @@ struct rdma_verdict {
 
 /* Adds the rdma-* findings for this node (ct: the container the layering
  * saw, CONTAINER_NONE on a host; the fixes are written for it). Fills v. */
-void decide_rdma(const struct rdma_info *info, const struct ib_env *e,
+int decide_rdma(const struct rdma_info *info, const struct ib_env *e,
 		 enum layer_container ct, struct rdma_verdict *v,
 		 struct doc *d);
 

@@ -82,10 +82,10 @@ static const struct src_reach *measured(const struct src_reach *m, size_t nm,
 
 /* One variable's selection against every peer that answered; one
  * finding for all the pairs that failed. */
-static void judge(const char *var, const char *value, const struct iface **set,
-                  size_t nset, const struct peer_verdict *peers, size_t n,
-                  const struct src_reach *m, size_t nm, const char *fix,
-                  struct doc *d)
+static int judge(const char *var, const char *value, const struct iface **set,
+                 size_t nset, const struct peer_verdict *peers, size_t n,
+                 const struct src_reach *m, size_t nm, const char *fix,
+                 struct doc *d)
 {
 	json_t *ev = NULL;
 	const char *first_if = NULL, *first_peer = NULL;
@@ -122,20 +122,22 @@ static void judge(const char *var, const char *value, const struct iface **set,
 		}
 	}
 	if (bad == 0)
-		return;
-	doc_add_finding(d, "rank-unreachable", SEV_FAULT, ev, fix,
-	                "%s=%s selects %s, from which peer %s%s does not "
-	                "answer: ranks there cannot reach the address it "
-	                "advertises",
-	                var, value, first_if, first_peer,
-	                bad > 1 ? " (and others)" : "");
+		return 0;
+	if (doc_add_finding(d, FINDING_RANK_UNREACHABLE, SEV_FAULT, ev, fix,
+	                    "%s=%s selects %s, from which peer %s%s does not "
+	                    "answer: ranks there cannot reach the address it "
+	                    "advertises",
+	                    var, value, first_if, first_peer,
+	                    bad > 1 ? " (and others)" : "") < 0)
+		return -1;
+	return 0;
 }
 
-void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
-                          const struct iface_list *l,
-                          const struct peer_verdict *peers, size_t n,
-                          const struct src_reach *m, size_t nm,
-                          const struct recommendation *rec, struct doc *d)
+int decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
+                         const struct iface_list *l,
+                         const struct peer_verdict *peers, size_t n,
+                         const struct src_reach *m, size_t nm,
+                         const struct recommendation *rec, struct doc *d)
 {
 	const struct iface *set[MAX_SEL];
 	const struct iface *want = rec != NULL ? rec->ifc : NULL;
@@ -153,8 +155,9 @@ void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
 			         "unset NCCL_SOCKET_IFNAME, or set it to the "
 			         "exact form ==NAME of the interface the peers "
 			         "answer on");
-		judge("NCCL_SOCKET_IFNAME", ne->socket_ifname, set, k, peers, n,
-		      m, nm, fix, d);
+		if (judge("NCCL_SOCKET_IFNAME", ne->socket_ifname, set, k,
+		          peers, n, m, nm, fix, d) < 0)
+			return -1;
 	}
 	if (e->gloo_socket_ifname != NULL &&
 	    (k = gloo_set(e, l, set, MAX_SEL)) > 0) {
@@ -167,7 +170,9 @@ void decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
 			snprintf(fix, sizeof(fix),
 			         "unset GLOO_SOCKET_IFNAME, or set it to the "
 			         "interface the peers answer on");
-		judge("GLOO_SOCKET_IFNAME", e->gloo_socket_ifname, set, k,
-		      peers, n, m, nm, fix, d);
+		if (judge("GLOO_SOCKET_IFNAME", e->gloo_socket_ifname, set, k,
+		          peers, n, m, nm, fix, d) < 0)
+			return -1;
 	}
+	return 0;
 }

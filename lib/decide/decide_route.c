@@ -111,9 +111,9 @@ static const struct iface *cause_iface(const struct iface_list *l,
 
 /* host-unreachable for every peer that did not answer because of this
  * node's own route or link: the cause, not "is the responder running?". */
-void decide_peer_routes(const struct iface_list *l,
-                        const struct peer_verdict *peers, size_t n,
-                        struct doc *d)
+int decide_peer_routes(const struct iface_list *l,
+                       const struct peer_verdict *peers, size_t n,
+                       struct doc *d)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct peer_verdict *p = &peers[i];
@@ -163,8 +163,10 @@ void decide_peer_routes(const struct iface_list *l,
 			snprintf(fix, sizeof(fix),
 			         "add a route toward %s, or fix the address",
 			         p->peer_addr);
-		doc_add_finding(d, "host-unreachable", -1, ev, fix,
-		                "peer %s cannot be reached: %s", p->peer,
-		                cause);
+		if (doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev, fix,
+		                    "peer %s cannot be reached: %s", p->peer,
+		                    cause) < 0)
+			return -1;
 	}
+	return 0;
 }

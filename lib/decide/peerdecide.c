@@ -43,8 +43,8 @@ static size_t port_results(const json_t *obj, const char *dir,
 
 /* The failed connect-back checks: what to open on this node, and
  * ephemeral-range-blocked when only the ephemeral range failed. */
-static void inbound(const struct peercheck *pc, unsigned eph_lo,
-                    unsigned eph_hi, struct fw_plan *fw, struct doc *d)
+static int inbound(const struct peercheck *pc, unsigned eph_lo, unsigned eph_hi,
+                   struct fw_plan *fw, struct doc *d)
 {
 	const struct peer_verdict *v = &pc->v;
 	struct fw_result r[32];
@@ -57,7 +57,7 @@ static void inbound(const struct peercheck *pc, unsigned eph_lo,
 	 * say nothing about a firewall here, and opening ports cannot help;
 	 * nat-detected says what can. */
 	if (v->nat == 1)
-		return;
+		return 0;
 	snprintf(what, sizeof(what), "connect-back from %s", v->peer_addr);
 	if (fwcmd_plan_results(fw, r, n, eph_lo, eph_hi, what, NULL) < 0)
 		doc_add_error(d, "ports",
@@ -65,16 +65,19 @@ static void inbound(const struct peercheck *pc, unsigned eph_lo,
 		              "for peer '%s': too many",
 		              v->peer);
 	if (!fwcmd_ephemeral_only(r, n, eph_lo, eph_hi))
-		return;
+		return 0;
 	for (size_t i = 0; i < n; i++)
 		evidence_add(&ev, "connect-back", "%s -> port %u/%s: %s (%s)",
 		             v->peer_addr, r[i].port, r[i].proto, r[i].state,
 		             r[i].reason ? r[i].reason : "?");
 	evidence_add(&ev, PORT_RANGE_PATH, "%u %u", eph_lo, eph_hi);
-	doc_add_finding(d, "ephemeral-range-blocked", -1, ev, NULL,
-	                "%s connects back to this host's fixed port but not "
-	                "to its ephemeral ports %u-%u",
-	                v->peer_addr, eph_lo, eph_hi);
+	if (doc_add_finding(
+	        d, FINDING_EPHEMERAL_RANGE_BLOCKED, -1, ev, NULL,
+	        "%s connects back to this host's fixed port but not "
+	        "to its ephemeral ports %u-%u",
+	        v->peer_addr, eph_lo, eph_hi) < 0)
+		return -1;
+	return 0;
 }
 
 /* The outbound connects: ports_decide's findings, and the failed ones as
@@ -119,7 +122,8 @@ int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
 {
 	if (pc->obj == NULL || pc->rc != 0)
 		return 0;
-	inbound(pc, eph_lo, eph_hi, fw, d);
+	if (inbound(pc, eph_lo, eph_hi, fw, d) < 0)
+		return -1;
 	return pc->out_ran ? outbound(pc, fw, d) : 0;
 }
 
@@ -129,7 +133,8 @@ int peercheck_decide_member(const struct peercheck *pc, const char *member,
 {
 	const struct peer_verdict *v = &pc->v;
 	const char *err = json_string_value(json_object_get(pc->obj, "error"));
-	const char *code, *how;
+	enum finding_code code;
+	const char *how;
 	char fix[512];
 	json_t *ev = NULL;
 	int e = v->connect_errno;
@@ -137,17 +142,17 @@ int peercheck_decide_member(const struct peercheck *pc, const char *member,
 	if (pc->rc != 1)
 		return 0;
 	if (e == ETIMEDOUT) {
-		code = "port-filtered";
+		code = FINDING_PORT_FILTERED;
 		how = "time out: a firewall or NAT on the way drops them";
 	} else if (e == ECONNREFUSED) {
-		code = "port-closed";
+		code = FINDING_PORT_CLOSED;
 		how = "are refused: something between answers for it with a "
 		      "reset";
 	} else if (e == EHOSTUNREACH || e == ENETUNREACH) {
-		code = "host-unreachable";
+		code = FINDING_HOST_UNREACHABLE;
 		how = "find no route to it";
 	} else {
-		code = "rank-unreachable";
+		code = FINDING_RANK_UNREACHABLE;
 		how = "get no answer from its responder";
 	}
 	evidence_add(&ev, "connect", "%s -> %s (%s:%u): %s",

@@ -215,7 +215,7 @@ static json_t *group_evidence(const struct group *g, const char *dir)
 
 /* Adds one finding for the picked results when there are any. */
 static int add_group(struct doc *d, const struct port_result *r, size_t n,
-		     enum pick p, bool excl_eph, const char *code,
+		     enum pick p, bool excl_eph, enum finding_code code,
 		     const char *where, const char *dir, const char *what,
 		     bool fix_is_open, const char *fix_text)
 {
@@ -311,7 +311,7 @@ static int add_ephemeral(struct doc *d, const struct port_result *r,
 		 "and open that",
 		 where, lo, hi, lo, hi, lo, hi);
 	rc = doc_add_finding(
-		d, "ephemeral-range-blocked", -1,
+		d, FINDING_EPHEMERAL_RANGE_BLOCKED, -1,
 		group_evidence(&g, dir),
 		fix,
 		"fixed ports pass but samples of the ephemeral range %u-%u "
@@ -356,7 +356,7 @@ static int no_host(struct doc *d, const struct ports_target *t,
 		 "on this link (ip neigh show %s; ping %s): no firewall rule "
 		 "explains a host that does not answer ARP/ND",
 		 where, hop, hop);
-	if (doc_add_finding(d, "host-unreachable", -1, ev, fix,
+	if (doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev, fix,
 			    "no host answers %s%s (%s failed for %s): nothing "
 			    "owns the address, or the host is down",
 			    direct ? "at " : "toward ", where,
@@ -365,7 +365,7 @@ static int no_host(struct doc *d, const struct ports_target *t,
 	if (nin == 0)
 		return 0;
 	return add_group(d, in, nin, PICK_NOT_OPEN, fixed_open(in, nin),
-			 "inbound-blocked", "this host", "inbound ",
+			 FINDING_INBOUND_BLOCKED, "this host", "inbound ",
 			 "cannot be reached inbound from the peer on", true,
 			 "or use host networking, or advertise a reachable "
 			 "address (ray start --node-ip-address)");
@@ -391,23 +391,23 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		 "ip neigh show %s",
 		 where, where);
 	if (add_group(d, out, nout, PICK_LOOPBACK, false,
-		      "listener-loopback-only", where, "",
+		      FINDING_LISTENER_LOOPBACK_ONLY, where, "",
 		      "bound to loopback only on", false,
 		      "bind the service to 0.0.0.0 or the address peers use "
 		      "(e.g. --host 0.0.0.0, --bind, listen-address)") < 0 ||
-	    add_group(d, out, nout, PICK_CLOSED, eph_out, "port-closed", where,
+	    add_group(d, out, nout, PICK_CLOSED, eph_out, FINDING_PORT_CLOSED, where,
 		      "", "refused (nothing listens) on", false,
 		      "start the service or check its port; a firewall rule "
 		      "'reject with tcp reset' looks the same (nft list "
 		      "ruleset | grep reset)") < 0 ||
-	    add_group(d, out, nout, PICK_FILTERED, eph_out, "port-filtered",
+	    add_group(d, out, nout, PICK_FILTERED, eph_out, FINDING_PORT_FILTERED,
 		      where, "", "unanswered (dropped) on", true, NULL) < 0 ||
 	    add_group(d, out, nout, PICK_PROHIBITED, eph_out,
-		      "port-prohibited", where, "",
+		      FINDING_PORT_PROHIBITED, where, "",
 		      "rejected with ICMP administratively prohibited by",
 		      true, NULL) < 0 ||
 	    add_group(d, out, nout, PICK_UNREACHABLE, false,
-		      "host-unreachable", where, "",
+		      FINDING_HOST_UNREACHABLE, where, "",
 		      "unreachable (no route, or no answer to ARP) on",
 		      false, ufix) < 0)
 		return -1;
@@ -419,7 +419,7 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 	if (eph_in &&
 	    add_ephemeral(d, in, nin, "this host", "inbound ", 0, 0) < 0)
 		return -1;
-	return add_group(d, in, nin, PICK_NOT_OPEN, eph_in, "inbound-blocked",
+	return add_group(d, in, nin, PICK_NOT_OPEN, eph_in, FINDING_INBOUND_BLOCKED,
 			 "this host", "inbound ",
 			 "cannot be reached inbound from the peer on", true,
 			 "or use host networking, or advertise a reachable "

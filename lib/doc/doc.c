@@ -124,10 +124,10 @@ static json_t *vstring(const char *fmt, va_list ap)
 	return json_string(buf);
 }
 
-int doc_add_finding(struct doc *d, const char *code, int sev,
+int doc_add_finding(struct doc *d, enum finding_code code, int sev,
 		    json_t *evidence, const char *fix, const char *fmt, ...)
 {
-	const struct finding_def *def = finding_lookup(code);
+	const struct finding_def *def = finding_get(code);
 	enum severity s;
 	json_t *f, *summary;
 	va_list ap;
@@ -143,7 +143,7 @@ int doc_add_finding(struct doc *d, const char *code, int sev,
 	va_end(ap);
 	if (evidence == NULL)
 		evidence = json_array();
-	f = json_pack("{s:s, s:s, s:o, s:o, s:s}", "code", code, "severity",
+	f = json_pack("{s:s, s:s, s:o, s:o, s:s}", "code", def->code, "severity",
 		      severity_name(s), "summary", summary, "evidence",
 		      evidence, "fix", fix != NULL ? fix : def->fix);
 	if (f == NULL || json_array_append_new(d->findings, f) < 0) {

@@ -40,8 +40,9 @@ int doc_set(struct doc *d, const char *key, json_t *val);
 /* Adds a finding: severity from the catalogue unless sev >= 0 overrides it,
  * summary formatted from fmt, evidence an array of {fact, source} objects
  * (stolen; NULL for none), fix the exact change (NULL: the catalogue's).
- * Returns 0, or -1 for an unknown code or no memory. */
-int doc_add_finding(struct doc *d, const char *code, int sev,
+ * Returns 0, or -1 with errno ENOMEM (no memory) or EINVAL (a code out of
+ * range, which only a cast can make). */
+int doc_add_finding(struct doc *d, enum finding_code code, int sev,
 		    json_t *evidence, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 

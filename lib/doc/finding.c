@@ -1,193 +1,19 @@
-/* The finding catalogue, transcribed from ../shared/FAILURES.md. */
+/* The finding catalogue, made of findings.def (docs/findings.md). */
 #include "doc/finding.h"
 
 #include <string.h>
 
 static const struct finding_def catalogue[] = {
-	{"container-bridge-nat", SEV_FAULT,
-	 "this process runs in a container on a NAT'd bridge; peers cannot reach it",
-	 "run the container with --network host, or give it a routable address "
-	 "with macvlan, ipvlan or SR-IOV"},
-	{"wsl2-nat", SEV_FAULT,
-	 "WSL2 in NAT networking mode; peers cannot reach its address",
-	 "set networkingMode=mirrored in %UserProfile%\\.wslconfig and allow the "
-	 "ports in the Hyper-V firewall, or run native Linux"},
-	{"wsl-container-double-nat", SEV_FAULT,
-	 "a container inside WSL2: two NAT layers between this process and peers",
-	 "use host networking in the container and WSL mirrored mode, or native "
-	 "Linux"},
-	{"hostname-loopback", SEV_FAULT,
-	 "the hostname resolves to a loopback address; Gloo binds it",
-	 "map the hostname to the LAN address in /etc/hosts, or set "
-	 "GLOO_SOCKET_IFNAME and MASTER_ADDR"},
-	{"hostname-unbindable", SEV_WARNING,
-	 "the hostname resolves to an address no local interface has",
-	 "set GLOO_SOCKET_IFNAME to the interface to use"},
-	{"nccl-default-iface-unsafe", SEV_WARNING,
-	 "NCCL's own interface choice would use a virtual interface",
-	 "pin the interface with NCCL_SOCKET_IFNAME in the exact '=' form"},
-	{"nccl-ifname-overmatch", SEV_WARNING,
-	 "a prefix in NCCL_SOCKET_IFNAME matches more interfaces than meant",
-	 "use the exact '=' form of NCCL_SOCKET_IFNAME"},
-	{"nccl-ifname-nomatch", SEV_FAULT,
-	 "NCCL_SOCKET_IFNAME matches no usable interface",
-	 "set NCCL_SOCKET_IFNAME to an interface that exists and is up"},
-	{"gloo-ifname-syntax", SEV_FAULT,
-	 "GLOO_SOCKET_IFNAME uses NCCL syntax, which Gloo does not understand",
-	 "set GLOO_SOCKET_IFNAME to one concrete interface name"},
-	{"nccl-comm-id-subnet", SEV_FAULT,
-	 "NCCL_COMM_ID points outside every local subnet",
-	 "unset NCCL_COMM_ID or use an address in a local subnet"},
-	{"ipv6-link-local-only", SEV_WARNING,
-	 "an interface whose only IPv6 address is link-local may be picked",
-	 "set NCCL_SOCKET_FAMILY=AF_INET and pin the interface"},
-	{"overlapping-subnets", SEV_WARNING,
-	 "two interfaces are on overlapping subnets",
-	 "fix the netmasks or route metrics, and pin the interface the route "
-	 "uses"},
-	{"interface-down", SEV_WARNING,
-	 "an interface is down or has no carrier",
-	 "bring the interface up, or check its cable"},
-	{"no-usable-interface", SEV_FAULT,
-	 "nothing but loopback is up and addressed",
-	 "give this node an address on the cluster network, or use host "
-	 "networking"},
-	{"port-closed", SEV_FAULT, "connection refused: nothing listens",
-	 "start the service, or check its port"},
-	{"port-filtered", SEV_FAULT, "connects time out: a firewall drops them",
-	 "open the port in the firewall"},
-	{"port-prohibited", SEV_FAULT,
-	 "a firewall rejects the port with ICMP administratively prohibited",
-	 "open the port in the firewall"},
-	{"host-unreachable", SEV_FAULT, "no route to the host",
-	 "fix the routing or the address"},
-	{"ephemeral-range-blocked", SEV_FAULT,
-	 "fixed ports work but the ephemeral port range is blocked",
-	 "open ip_local_port_range in the firewall, or narrow it with sysctl "
-	 "and open that"},
-	{"listener-loopback-only", SEV_FAULT,
-	 "a service listens on 127.0.0.1 only",
-	 "bind the service to 0.0.0.0 or to the chosen address"},
-	{"inbound-blocked", SEV_FAULT,
-	 "outbound connections work, peers cannot connect back",
-	 "use host networking, open the ports, or advertise a reachable address "
-	 "(--node-ip-address)"},
-	{"nat-detected", SEV_FAULT,
-	 "the address peers see is not the address this host advertises",
-	 "remove the NAT: host networking, or WSL mirrored mode"},
-	{"mtu-mismatch", SEV_WARNING, "interface MTUs differ along the path",
-	 "set the same MTU on both ends"},
-	{"mtu-blackhole", SEV_FAULT,
-	 "packets above a size vanish with no ICMP error",
-	 "set the overlay MTU to the underlay MTU minus its overhead"},
-	{"heartbeat-loss", SEV_WARNING, "heartbeats are lost or delayed",
-	 "find the lossy link"},
-	{"heartbeat-dropped", SEV_FAULT,
-	 "a held connection stopped being answered",
-	 "enable TCP keepalives shorter than the NAT timeout, or remove the NAT"},
-	{"shm-small", SEV_WARNING, "/dev/shm is small for NCCL's shared memory",
-	 "run the container with --shm-size=1g or --ipc=host"},
-	{"mpi-btl-iface", SEV_WARNING,
-	 "Open MPI's TCP transport may try a bridge interface",
-	 "set OMPI_MCA_btl_tcp_if_include to the chosen interface"},
-	{"nccl-version-mismatch", SEV_FAULT,
-	 "ranks run different NCCL, CUDA or driver versions",
-	 "install one version everywhere"},
-	{"rank-unreachable", SEV_FAULT,
-	 "a rank's advertised address cannot be reached by other ranks",
-	 "fix what blocks it (NAT, firewall, wrong interface)"},
-	{"collective-timeout", SEV_FAULT, "a collective did not complete in time",
-	 "see the cause named in the message"},
-	{"busbw-below-threshold", SEV_FAULT,
-	 "bus bandwidth is below the gate threshold",
-	 "check the transport and interface NCCL used"},
-	{"wrong-results", SEV_FAULT, "a collective returned wrong data",
-	 "drain the node and check its GPUs"},
-	{"mesh-node-missing", SEV_FAULT,
-	 "a node of the mesh did not join node 0 in time",
-	 "start netprobe mesh on that node (one process per node), and let it "
-	 "reach node 0's port"},
-	{"mesh-node-unknown", SEV_FAULT,
-	 "a node joined the mesh that is not in its membership",
-	 "give every node the same --hosts (or launcher), or do not start it "
-	 "there"},
-	{"mesh-token-mismatch", SEV_FAULT,
-	 "a node joined the mesh with another token than node 0's",
-	 "pass the same --token-file to every node"},
-	{"mesh-node-died", SEV_FAULT,
-	 "a node joined the mesh, then stopped before sending its results",
-	 "look at that node: its process was killed, crashed or lost node 0"},
-	{"mesh-node-duplicate", SEV_WARNING,
-	 "one node is listed twice, or two processes claim one node",
-	 "list each node once; run one netprobe mesh per node"},
-	/* netprobe explain (issue 26): causes a log names that the catalogue
-	 * had no code for, and the RAS service's answers. */
-	{"ib-device-missing", SEV_WARNING,
-	 "no RDMA device is visible: NCCL falls back to TCP sockets",
-	 "pass the devices into the container (--device=/dev/infiniband, the "
-	 "RDMA device plugin in Kubernetes) or load the driver on the host"},
-	{"memlock-limit", SEV_FAULT,
-	 "the locked-memory limit is too low to register RDMA memory",
-	 "raise it to unlimited: docker run --ulimit memlock=-1:-1, or "
-	 "'* - memlock unlimited' in /etc/security/limits.conf and "
-	 "LimitMEMLOCK=infinity in the unit"},
-	{"neighbour-table-overflow", SEV_FAULT,
-	 "the kernel's neighbour table is full: new peers go unresolved",
-	 "sysctl -w net.ipv4.neigh.default.gc_thresh3=16384 "
-	 "net.ipv4.neigh.default.gc_thresh2=8192"},
-	{"conntrack-table-full", SEV_FAULT,
-	 "the conntrack table is full: new connections are dropped",
-	 "sysctl -w net.netfilter.nf_conntrack_max=1048576, or exempt the "
-	 "training traffic from conntrack"},
-	{"nccl-rank-unresponsive", SEV_FAULT,
-	 "NCCL's RAS service names ranks that do not answer",
-	 "look at the named process on the named node: stopped, hung or "
-	 "dead; then probe that node (netprobe scan --peer NODE)"},
-	{"nccl-ras-unavailable", SEV_WARNING,
-	 "no NCCL RAS service answered",
-	 "run the job with NCCL 2.24 or later and NCCL_RAS_ENABLE unset or 1;"
-	 " pass NCCL_RAS_ADDR's address with --ras"},
-	/* RDMA (issue 24): one block, kept together */
-	{"rdma-ib-fallback", SEV_FAULT,
-	 "NCCL would fall back from InfiniBand/RoCE to sockets",
-	 "make an RDMA port usable, or fix NCCL_IB_HCA"},
-	{"rdma-netns-exclusive", SEV_FAULT,
-	 "RDMA netns mode exclusive hides the RDMA devices from this netns",
-	 "rdma dev set DEV netns NETNS on the host, or ib_core netns_mode=1"},
-	{"rdma-uverbs-missing", SEV_FAULT,
-	 "RDMA devices without /dev/infiniband/uverbs files",
-	 "pass --device=/dev/infiniband/uverbsN and --cap-add=IPC_LOCK"},
-	{"rdma-memlock", SEV_FAULT,
-	 "RLIMIT_MEMLOCK is too low for RDMA memory registration",
-	 "--ulimit memlock=-1:-1, or memlock unlimited in limits.conf"},
-	{"rdma-hca-missing", SEV_FAULT,
-	 "NCCL_IB_HCA names a device or port this node does not have",
-	 "set NCCL_IB_HCA to this node's ports in the exact '=' form"},
-	{"rdma-port-down", SEV_WARNING,
-	 "NCCL_IB_HCA names an RDMA port that is not ACTIVE",
-	 "bring the port up, or drop it from NCCL_IB_HCA"},
-	{"rdma-gid-index", SEV_FAULT,
-	 "NCCL_IB_GID_INDEX points at RoCE v1, a link-local GID or an empty entry",
-	 "set NCCL_IB_GID_INDEX to the RoCE v2 IPv4 entry, or unset it"},
-	{"rdma-gid-auto", SEV_WARNING,
-	 "NCCL's own GID choice is link-local or RoCE v1",
-	 "give the RoCE netdev its fabric address"},
-	{"rdma-netdev-netns", SEV_WARNING,
-	 "a RoCE port's netdev lives in another network namespace",
-	 "give the container the RoCE netdev"},
-	{"rdma-nic-far", SEV_WARNING,
-	 "NCCL_IB_HCA leaves out the NIC nearest to a GPU",
-	 "add the nearer NIC to NCCL_IB_HCA"},
-	{"rdma-fabric-mismatch", SEV_WARNING,
-	 "the RDMA ports NCCL uses differ between nodes of one fabric",
-	 "use ports of one link layer, GID type, speed and MTU on every node"},
-	{"rdma-env-mismatch", SEV_WARNING,
-	 "ranks of one job set NCCL's IB variables differently",
-	 "set NCCL_IB_DISABLE and NCCL_NET the same for every rank"},
-	{"rdma-gdr-off", SEV_WARNING,
-	 "GPUDirect RDMA will not be used",
-	 "modprobe nvidia-peermem, or use dma-buf"},
+#define FINDING(id, code, sev, stage, cls, cause, flags, title, detail, fix, \
+		symptom)                                                     \
+	{FINDING_##id, code, SEV_##sev, stage, cls, CAUSE_##cause, flags,    \
+	 title, detail, fix, symptom},
+#include "doc/findings.def"
+#undef FINDING
 };
+
+_Static_assert(sizeof(catalogue) / sizeof(catalogue[0]) == FINDING_NCODES,
+	       "one catalogue row per finding code");
 
 /* Linear search: the table is short and looked up rarely. */
 const struct finding_def *finding_lookup(const char *code)
@@ -196,6 +22,57 @@ const struct finding_def *finding_lookup(const char *code)
 		if (strcmp(catalogue[i].code, code) == 0)
 			return &catalogue[i];
 	return NULL;
+}
+
+/* The enum is the row's index. */
+const struct finding_def *finding_get(enum finding_code code)
+{
+	return (size_t)code < FINDING_NCODES ? &catalogue[code] : NULL;
+}
+
+/* Codes index the table: the enum and the rows come from one file. */
+const char *finding_name(enum finding_code code)
+{
+	return (size_t)code < FINDING_NCODES ? catalogue[code].code
+					     : "unknown";
+}
+
+/* For the report's deciders, which read codes from documents. */
+bool finding_has_flag(const char *code, unsigned mask)
+{
+	const struct finding_def *def;
+
+	if (code == NULL || (def = finding_lookup(code)) == NULL)
+		return false;
+	return (def->flags & mask) == mask;
+}
+
+/* As finding_has_flag, for the cause column. */
+bool finding_in_cause(const char *code, enum finding_cause c)
+{
+	const struct finding_def *def;
+
+	if (code == NULL || (def = finding_lookup(code)) == NULL)
+		return false;
+	return def->cause == c;
+}
+
+/* Names as the report's causes carry them in their "kind". */
+const char *finding_cause_name(enum finding_cause c)
+{
+	switch (c) {
+	case CAUSE_NAT:
+		return "nat";
+	case CAUSE_HOSTNAME:
+		return "hostname";
+	case CAUSE_FIREWALL:
+		return "firewall";
+	case CAUSE_MTU:
+		return "mtu";
+	case CAUSE_NONE:
+		break;
+	}
+	return "";
 }
 
 /* For man-page checks and reports that list every code. */

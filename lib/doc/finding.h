@@ -1,8 +1,10 @@
-/* The catalogue of finding codes (../shared/FAILURES.md): stable codes, their
- * severity and a generic fix, shared by netprobe, ncclcheck and reports. */
+/* The catalogue of finding codes (docs/findings.md): stable codes, their
+ * severity, class, cause group and a generic fix, shared by netprobe,
+ * ncclcheck and reports. Every row comes from findings.def. */
 #ifndef NP_FINDING_H
 #define NP_FINDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum severity {
@@ -11,15 +13,76 @@ enum severity {
 	SEV_FAULT = 2,
 };
 
-struct finding_def {
-	const char *code;     /* kebab-case, never changes meaning */
-	enum severity sev;    /* default severity */
-	const char *title;    /* one line: the symptom users see */
-	const char *fix;      /* generic fix when the producer has none better */
+/* One constant per row of findings.def: a producer names its code by this
+ * enum, so a code missing from the table does not compile. */
+enum finding_code {
+#define FINDING(id, code, sev, stage, cls, cause, flags, title, detail, fix, \
+		symptom)                                                     \
+	FINDING_##id,
+#include "doc/findings.def"
+#undef FINDING
+	FINDING_NCODES
 };
 
-/* Returns the catalogue entry for code, or NULL when the code is unknown. */
+/* The report's root-cause groups (reports/decide_causes.c). */
+enum finding_cause {
+	CAUSE_NONE = 0,
+	CAUSE_NAT,
+	CAUSE_HOSTNAME,
+	CAUSE_FIREWALL,
+	CAUSE_MTU,
+};
+
+/* Flags of a code, read by the report's deciders. */
+enum finding_flag {
+	/* the finding is about the node that raised it, not a peer */
+	FF_SELF = 1 << 0,
+	/* a probe toward a peer failed: the peer's path is not clean */
+	FF_PROBE = 1 << 1,
+	/* a probe toward a node behind NAT fails whatever else is right */
+	FF_BEHIND_NAT = 1 << 2,
+	/* the fix changes how the node runs (container, WSL, a listener) */
+	FF_CHANGE = 1 << 3,
+	/* cited by the report's GLOO_SOCKET_IFNAME setting */
+	FF_GLOO = 1 << 4,
+	/* a guess from the node's layering a peer's measurement may refute */
+	FF_GUESS = 1 << 5,
+};
+
+struct finding_def {
+	enum finding_code id;
+	const char *code;     /* kebab-case, never changes meaning */
+	enum severity sev;    /* default severity */
+	const char *stage;    /* the commands that raise it */
+	const char *cls;      /* the report's check class (JUnit) */
+	enum finding_cause cause;
+	unsigned flags;       /* FF_* */
+	const char *title;    /* one line: what it means */
+	const char *detail;   /* when it is raised (the manual) */
+	const char *fix;      /* generic fix when the producer has none better */
+	const char *symptom;  /* what the frameworks print when it happens */
+};
+
+/* Returns the catalogue entry for code, or NULL when the code is unknown
+ * (readers of JSON documents). */
 const struct finding_def *finding_lookup(const char *code);
+
+/* Returns the entry of a code; never NULL for a code below FINDING_NCODES,
+ * NULL otherwise. */
+const struct finding_def *finding_get(enum finding_code code);
+
+/* The kebab-case name of a code, or "unknown" out of range. */
+const char *finding_name(enum finding_code code);
+
+/* True when code (a string from a document) is known and has every flag
+ * of mask; false for an unknown code. */
+bool finding_has_flag(const char *code, unsigned mask);
+
+/* True when code (a string from a document) belongs to cause group c. */
+bool finding_in_cause(const char *code, enum finding_cause c);
+
+/* The cause group's name ("nat", "firewall"), "" for CAUSE_NONE. */
+const char *finding_cause_name(enum finding_cause c);
 
 /* Returns the whole catalogue and its length through *n. */
 const struct finding_def *finding_all(size_t *n);

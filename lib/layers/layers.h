@@ -67,9 +67,14 @@ int layers_detect(struct layers *ly, const struct sysroot *sr,
 /* Releases the owned JSON. */
 void layers_free(struct layers *ly);
 
+/* Below this /dev/shm inside a container is shm-small: NCCL's shared
+ * memory transport wants 1 GiB, a container's default is 64 MB. */
+#define LAYERS_SHM_MIN_BYTES (1LL << 30)
+
 /* Adds the findings the layering implies (container-bridge-nat, wsl2-nat,
- * wsl-container-double-nat, shm-small) to d. */
-void layers_findings(const struct layers *ly, struct doc *d);
+ * wsl-container-double-nat, shm-small) to d. Returns 0, or -1 on no
+ * memory. */
+int layers_findings(const struct layers *ly, struct doc *d);
 
 /* The `layers` object of the JSON document (new reference). */
 json_t *layers_to_json(const struct layers *ly);

@@ -1,5 +1,5 @@
-/* netprobe layers, emit: enum names, the `layers` JSON object and the
- * findings the layering implies, each with its evidence and exact fix. */
+/* netprobe layers, emit: enum names and the `layers` JSON object (the
+ * findings the layering implies are layers_findings.c's). */
 #include "layers/layers.h"
 
 #include <stdio.h>
@@ -77,78 +77,4 @@ json_t *layers_to_json(const struct layers *ly)
 			 ly->shm_bytes >= 0 ? json_integer(ly->shm_bytes)
 					    : json_null(),
 			 "bridges", br, "evidence", ev);
-}
-
-/* The fix for a NAT'd container, in the command of its runtime. */
-static const char *bridge_fix(enum layer_container c)
-{
-	switch (c) {
-	case CONTAINER_PODMAN:
-		return "run the container with host networking: podman run "
-		       "--network host ...; or give it a routable address "
-		       "(podman network create -d macvlan)";
-	case CONTAINER_KUBERNETES:
-		return "set hostNetwork: true in the pod spec, or attach a "
-		       "routable secondary network (Multus macvlan/SR-IOV)";
-	case CONTAINER_LXC:
-		return "give the container a routable address: lxc.net.0.type "
-		       "= macvlan (or a bridge with a physical NIC as member)";
-	default:
-		return "run the container with host networking: docker run "
-		       "--network host ...; or give it a routable address "
-		       "(docker network create -d macvlan); publishing ports "
-		       "with -p is not enough, NCCL opens ephemeral ports";
-	}
-}
-
-/* Double NAT replaces the single bridge finding: one cause, one fix. */
-void layers_findings(const struct layers *ly, struct doc *d)
-{
-	if (ly->reach == REACH_DOUBLE_NAT) {
-		doc_add_finding(d, "wsl-container-double-nat", -1,
-				json_deep_copy(ly->evidence),
-				"run the container with docker run --network "
-				"host ... inside WSL, and set [wsl2] "
-				"networkingMode=mirrored in "
-				"%UserProfile%\\.wslconfig (then wsl "
-				"--shutdown); or use native Linux",
-				"%s container inside WSL2: two NAT layers "
-				"between this process and peers",
-				layers_container_name(ly->container));
-	} else if (ly->netmode == NETMODE_BRIDGE_NAT) {
-		doc_add_finding(d, "container-bridge-nat", -1,
-				json_deep_copy(ly->evidence),
-				bridge_fix(ly->container),
-				"%s on a NAT'd bridge: peers on other hosts "
-				"cannot reach this process",
-				ly->container == CONTAINER_NONE
-					? "network namespace"
-					: layers_container_name(ly->container));
-	}
-	if (ly->wsl == WSL_2_NAT)
-		doc_add_finding(d, "wsl2-nat", -1,
-				json_deep_copy(ly->evidence),
-				"add to %UserProfile%\\.wslconfig: [wsl2] "
-				"networkingMode=mirrored, run wsl --shutdown, "
-				"and allow the ports in the Hyper-V firewall",
-				"WSL2 in NAT mode: peers cannot reach its "
-				"address");
-	if (ly->container != CONTAINER_NONE && ly->shm_bytes >= 0 &&
-	    ly->shm_bytes < (1LL << 30)) {
-		json_t *ev = NULL;
-
-		evidence_add(&ev, "/dev/shm", "/dev/shm holds %lld MiB",
-			     ly->shm_bytes >> 20);
-		evidence_add(&ev, "layers", "inside a %s container",
-			     layers_container_name(ly->container));
-		doc_add_finding(d, "shm-small", -1, ev,
-				ly->container == CONTAINER_KUBERNETES
-					? "mount an emptyDir with medium: "
-					  "Memory at /dev/shm"
-					: "run the container with "
-					  "--shm-size=1g or --ipc=host",
-				"/dev/shm is %lld MiB, below the 1 GiB NCCL's "
-				"shared memory transport wants",
-				ly->shm_bytes >> 20);
-	}
 }

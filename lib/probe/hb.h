@@ -109,18 +109,6 @@ char *hb_fmt_us(long long us, char *buf, size_t len);
 /* Computes loss, percentiles (nearest rank) and jitter. Pure. */
 void hb_stats_compute(const struct hb_side *s, struct hb_stats *st);
 
-/* Adds findings to d: heartbeat-dropped (fault) when the peer closed the
- * held connection, or when it went silent past the kernel's
- * retransmissions while the UDP echoes kept being answered or a new
- * connection was; heartbeat-loss as a fault when it went silent and
- * nothing else got through either (the path or the peer went away);
- * heartbeat-loss (warning) with the rate on loss or TCP retransmissions
- * above 1 % or jitter above the median and 1 ms; heartbeat-loss as a
- * fault for a missed gate. Returns the number of gate checks missed.
- * Pure but for d. */
-int hb_decide(const struct hb_side *tcp, const struct hb_side *udp,
-              const struct hb_gate *g, long long interval_us, struct doc *d);
-
 /* The `tcp` or `udp` object of the JSON contract; NULL on no memory. */
 json_t *hb_side_json(const struct hb_side *s, bool tcp);
 

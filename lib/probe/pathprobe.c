@@ -171,7 +171,7 @@ static int no_host_finding(const struct path_result *r, struct doc *d)
 	         "on this link (ip neigh show %s; ping %s): no responder or "
 	         "firewall rule explains a host that does not answer %s",
 	         r->addr, r->next_hop, r->next_hop, nd);
-	return doc_add_finding(d, "host-unreachable", -1, ev, fix,
+	return doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev, fix,
 	                       "no host answers %s%s (%s failed for %s): "
 	                       "nothing owns the address, or the host is down",
 	                       direct ? "at " : "toward ", r->addr, nd,

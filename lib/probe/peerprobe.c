@@ -197,9 +197,10 @@ size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports)
 }
 
 /* Connect-back on our own listeners, or on the caller's; fills
- * v->inbound and ports. */
-static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
-                          struct peer_verdict *v, json_t *ports, struct doc *d)
+ * v->inbound and ports. Returns 0, or -1 when the finding could not be
+ * added (no memory). */
+static int probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
+                         struct peer_verdict *v, json_t *ports, struct doc *d)
 {
 	uint16_t p[PP_MAX_PORTS];
 	int fds[PP_MAX_PORTS];
@@ -213,6 +214,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	int nsamp = o->ephemeral_samples ? o->ephemeral_samples : 4;
 	json_t *ev = NULL;
 	bool all = true;
+	int rc = 0;
 
 	if (o->inbound_ports != NULL) {
 		/* the caller holds them: our responder's port first */
@@ -241,7 +243,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 		p[n++] = cand[k];
 	}
 	if (n == 0)
-		return;
+		return 0;
 	if (client_connect_back(c, PROTO_TCP, p, n, o->step_us, st, reasons,
 	                        rtt) < 0) {
 		if (d)
@@ -281,18 +283,19 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	}
 	v->inbound = all ? 1 : 0;
 	if (!all && d)
-		doc_add_finding(d, "inbound-blocked", -1, ev, NULL,
-		                "%s reaches %s:%u, but connections from it "
-		                "back to %s fail",
-		                v->local_addr, c->addr, c->port,
-		                v->observed_addr[0] ? v->observed_addr
-		                                    : v->local_addr);
+		rc = doc_add_finding(d, FINDING_INBOUND_BLOCKED, -1, ev, NULL,
+		                     "%s reaches %s:%u, but connections from "
+		                     "it back to %s fail",
+		                     v->local_addr, c->addr, c->port,
+		                     v->observed_addr[0] ? v->observed_addr
+		                                         : v->local_addr);
 	else
 		json_decref(ev);
 out:
 	for (k = 0; k < n; k++)
 		if (fds[k] >= 0)
 			close(fds[k]);
+	return rc;
 }
 
 /* A short heartbeat over the held connection: the median RTT. */
@@ -363,6 +366,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	json_t *ports = json_array();
 	long long step;
 	int rc = 1;
+	bool nomem = false;
 
 	if (!o)
 		o = &def;
@@ -418,19 +422,22 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 			             "come from %s:%u",
 			             c.addr, v->observed_addr, obs_port);
 			gloo_evidence(&ev, v->local_addr, c.addr);
-			doc_add_finding(d, "nat-detected", -1, ev, NULL,
-			                "%s sees this host as %s, not %s: "
-			                "peers cannot connect to %s; NCCL and "
-			                "Open MPI fail, Gloo works or hangs "
-			                "depending on which address is higher",
-			                c.addr, v->observed_addr,
-			                v->local_addr, v->local_addr);
+			if (doc_add_finding(
+			        d, FINDING_NAT_DETECTED, -1, ev, NULL,
+			        "%s sees this host as %s, not %s: peers cannot "
+			        "connect to %s; NCCL and Open MPI fail, Gloo "
+			        "works or hangs depending on which address is "
+			        "higher",
+			        c.addr, v->observed_addr, v->local_addr,
+			        v->local_addr) < 0)
+				nomem = true;
 		}
 	} else if (d) {
 		doc_add_error(d, "peer", "reflection from %s: %s", c.addr,
 		              c.err);
 	}
-	probe_inbound(&c, o, v, ports, d);
+	if (probe_inbound(&c, o, v, ports, d) < 0)
+		nomem = true;
 	if (o->heartbeat_us >= 0)
 		v->rtt_us =
 		    probe_rtt(&c, o->heartbeat_us ? o->heartbeat_us : 1000000);
@@ -454,5 +461,5 @@ out:
 	else
 		json_decref(ports);
 	client_close(&c);
-	return rc;
+	return nomem ? -1 : rc;
 }

@@ -320,7 +320,7 @@ static int blackhole_finding(const struct pmtu_result *r,
 		         "setting) find it after a stall",
 		         peer, v->set_mtu, if_mtu, peer, ifname, v->set_mtu);
 	return doc_add_finding(
-	    d, "mtu-blackhole", -1, ev, fix,
+	    d, FINDING_MTU_BLACKHOLE, -1, ev, fix,
 	    "packets above %u bytes toward %s vanish and no "
 	    "ICMP fragmentation-needed comes back%s",
 	    r->largest_ok, peer,
@@ -358,7 +358,7 @@ int pmtu_findings(const struct pmtu_result *r, const struct pmtu_verdict *v,
 		         "toward this node), or raise this side: ip link set "
 		         "dev %s mtu %u",
 		         peer, if_mtu, ifname, r->peer_ifmtu);
-	return doc_add_finding(d, "mtu-mismatch", -1, ev, fix,
+	return doc_add_finding(d, FINDING_MTU_MISMATCH, -1, ev, fix,
 	                       "interface mtu here (%u on %s) differs from the "
 	                       "peer's (%u)",
 	                       if_mtu, ifname, r->peer_ifmtu);

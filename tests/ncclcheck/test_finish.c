@@ -85,7 +85,7 @@ START_TEST(status)
 	nc_run_error(&run, "nccl", "init failed");
 	ck_assert_int_eq(nc_run_status(&run, false, false), 2);
 	ck_assert_int_eq(nc_run_status(&run, true, false), 1);
-	nc_run_finding(&run, "rank-unreachable", -1, "rank 1");
+	nc_run_finding(&run, FINDING_RANK_UNREACHABLE, -1, "rank 1");
 	ck_assert_int_eq(nc_run_status(&run, false, true), 1);
 	nc_results_free(&run.res);
 }

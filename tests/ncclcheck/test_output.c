@@ -48,7 +48,7 @@ static void sample(struct nc_run *run, struct nc_opts *o,
 	snprintf(run->nccl.t[0].kind, sizeof(run->nccl.t[0].kind), "NET/Socket");
 	snprintf(run->nccl.t[0].iface, sizeof(run->nccl.t[0].iface), "lo");
 	run->nccl.nt = 1;
-	nc_run_finding(run, "wrong-results", -1, "a <test> & \"quote\"");
+	nc_run_finding(run, FINDING_WRONG_RESULTS, -1, "a <test> & \"quote\"");
 	run->started = "2026-11-21T10:00:00Z";
 	run->host = "gpu-a";
 }

@@ -88,7 +88,10 @@ START_TEST(fatal_findings)
 	snprintf(f[1].code, sizeof(f[1].code), "no-such-code");
 	f[1].severity = -1;
 	ck_assert(nc_run_pf_findings(&run, f, 2));
-	ck_assert_int_eq(run.nfindings, 7);
+	/* the unknown code is an error that names it */
+	ck_assert_int_eq(run.nfindings, 6);
+	ck_assert_int_eq(run.nerrors, 1);
+	ck_assert_ptr_nonnull(strstr(run.errors[0], "no-such-code"));
 }
 END_TEST
 

@@ -138,7 +138,7 @@ START_TEST(reach_findings)
 
 	two_nics(&l);
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
-	seen = decide_reach(a, 3, r, 3, p, 1, &l.v[2], &d);
+	ck_assert_int_eq(decide_reach(a, 3, r, 3, p, 1, &l.v[2], &d, &seen), 0);
 	ck_assert_uint_eq(seen, ADV_BIT(ADV_GLOO) | ADV_BIT(ADV_MPI) |
 	                            ADV_BIT(ADV_NCCL));
 	ck_assert_int_eq(json_array_size(d.findings), 3);
@@ -158,7 +158,7 @@ START_TEST(reach_findings)
 	r[1].state = REACHBACK_YES;
 	r[2].state = REACHBACK_UNKNOWN;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
-	seen = decide_reach(a, 3, r, 3, p, 1, NULL, &d);
+	ck_assert_int_eq(decide_reach(a, 3, r, 3, p, 1, NULL, &d, &seen), 0);
 	ck_assert_uint_eq(seen, ADV_BIT(ADV_GLOO));
 	ck_assert_int_eq(json_array_size(d.findings), 1);
 	f = json_array_get(d.findings, 0);
@@ -173,9 +173,9 @@ START_TEST(reach_findings)
 	         "btl_tcp_if_include unset: Open MPI uses every up interface");
 	r[1].state = REACHBACK_NO;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
-	decide_reach(a + 1, 1, (struct reach_result[]){{0, 0, REACHBACK_NO,
-	                                                 "x"}},
-	             1, p, 1, NULL, &d);
+	decide_reach(a + 1, 1,
+	             (struct reach_result[]){{0, 0, REACHBACK_NO, "x"}}, 1, p,
+	             1, NULL, &d, &seen);
 	f = json_array_get(d.findings, 0);
 	ck_assert_str_eq(json_string_value(json_object_get(f, "severity")),
 	                 "warning");

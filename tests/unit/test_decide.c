@@ -344,7 +344,8 @@ START_TEST(nccl_default)
 	add(&l, "docker0", IFK_BRIDGE, UPRUN, "172.17.0.1", 16);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	doc_start(&d);
-	ck_assert(decide_nccl_default(&l, &ne, &r, &nd, &d));
+	ck_assert_int_eq(decide_nccl_default(&l, &ne, &r, &nd, &d), 0);
+	ck_assert(nd.safe);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	ck_assert_str_eq(nd.choice.rule, "^docker,lo,virbr");
 	doc_free(&d);
@@ -357,7 +358,8 @@ START_TEST(nccl_default)
 	doc_start(&d);
 	/* the choice is computed with NCCL_SOCKET_IFNAME unset */
 	ne.socket_ifname = "=br-5f2a";
-	ck_assert(!decide_nccl_default(&l, &ne, &r, &nd, &d));
+	ck_assert_int_eq(decide_nccl_default(&l, &ne, &r, &nd, &d), 0);
+	ck_assert(!nd.safe);
 	ck_assert(doc_has_finding(&d, "nccl-default-iface-unsafe"));
 	ck_assert_int_eq(nd.choice.n, 2);
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(
@@ -367,7 +369,8 @@ START_TEST(nccl_default)
 	/* a setting that already pins the recommendation raises nothing */
 	ne.socket_ifname = "=eth0";
 	doc_start(&d);
-	ck_assert(!decide_nccl_default(&l, &ne, &r, &nd, &d));
+	ck_assert_int_eq(decide_nccl_default(&l, &ne, &r, &nd, &d), 0);
+	ck_assert(!nd.safe);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	ck_assert_ptr_nonnull(strstr(nd.why, "already selects eth0"));
 	doc_free(&d);
@@ -398,7 +401,8 @@ START_TEST(nccl_default)
 	}
 	ck_assert_str_eq(r.ifc->name, "eth0");
 	doc_start(&d);
-	ck_assert(!decide_nccl_default(&l, &ne, &r, &nd, &d));
+	ck_assert_int_eq(decide_nccl_default(&l, &ne, &r, &nd, &d), 0);
+	ck_assert(!nd.safe);
 	ck_assert_str_eq(nd.choice.rule, "ib");
 	ck_assert(doc_has_finding(&d, "nccl-default-iface-unsafe"));
 	doc_free(&d);

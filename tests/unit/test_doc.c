@@ -1,5 +1,6 @@
 /* The JSON document: header keys, findings from the catalogue, errors. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "doc/doc.h"
@@ -14,11 +15,12 @@ START_TEST(header_and_findings)
 			 "netprobe/1");
 	ck_assert_int_eq(evidence_add(&ev, "netlink", "eth0 is a %s", "veth"),
 			 0);
-	ck_assert_int_eq(doc_add_finding(&d, "container-bridge-nat", -1, ev,
-					 NULL, "behind %s", "docker0"),
+	ck_assert_int_eq(doc_add_finding(&d, FINDING_CONTAINER_BRIDGE_NAT, -1,
+					 ev, NULL, "behind %s", "docker0"),
 			 0);
-	ck_assert_int_eq(doc_add_finding(&d, "no-such-code", -1, NULL, NULL,
-					 "x"),
+	/* only a cast makes a code outside the table */
+	ck_assert_int_eq(doc_add_finding(&d, (enum finding_code)FINDING_NCODES,
+					 -1, NULL, NULL, "x"),
 			 -1);
 	ck_assert(doc_has_finding(&d, "container-bridge-nat"));
 	ck_assert_int_eq(d.nfault, 1);
@@ -37,8 +39,73 @@ START_TEST(catalogue_complete)
 	ck_assert_uint_ge(n, 33);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_ptr_eq(finding_lookup(all[i].code), &all[i]);
+		ck_assert_ptr_eq(finding_get(all[i].id), &all[i]);
+		ck_assert_str_eq(finding_name(all[i].id), all[i].code);
 		ck_assert_ptr_nonnull(all[i].fix);
+		ck_assert_ptr_nonnull(all[i].symptom);
+		ck_assert_ptr_nonnull(all[i].detail);
+		ck_assert_ptr_nonnull(all[i].cls);
 	}
+}
+END_TEST
+
+/* The codes of the table with every flag of mask (or of cause c when
+ * mask is 0), comma-separated, in table order. */
+static void codes_with(unsigned mask, enum finding_cause c, char *buf,
+		       size_t len)
+{
+	size_t n, used = 0;
+	const struct finding_def *all = finding_all(&n);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (mask ? (all[i].flags & mask) == mask : all[i].cause == c)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "," : "", all[i].code);
+}
+
+/* The groups the report used to keep by hand, now columns of the table:
+ * the same codes as before, so its decisions did not move. */
+START_TEST(catalogue_groups)
+{
+	char b[1024];
+
+	codes_with(0, CAUSE_NAT, b, sizeof(b));
+	ck_assert_str_eq(b, "container-bridge-nat,wsl2-nat,"
+			    "wsl-container-double-nat,nat-detected");
+	codes_with(0, CAUSE_HOSTNAME, b, sizeof(b));
+	ck_assert_str_eq(b, "hostname-loopback,hostname-unbindable");
+	codes_with(0, CAUSE_FIREWALL, b, sizeof(b));
+	ck_assert_str_eq(b, "port-filtered,port-prohibited,"
+			    "ephemeral-range-blocked,inbound-blocked");
+	codes_with(0, CAUSE_MTU, b, sizeof(b));
+	ck_assert_str_eq(b, "mtu-mismatch,mtu-blackhole");
+	codes_with(FF_SELF, 0, b, sizeof(b));
+	ck_assert_str_eq(b, "hostname-loopback,hostname-unbindable,"
+			    "listener-loopback-only,inbound-blocked");
+	codes_with(FF_PROBE, 0, b, sizeof(b));
+	ck_assert_str_eq(b, "port-closed,port-filtered,port-prohibited,"
+			    "host-unreachable,inbound-blocked,nat-detected,"
+			    "rank-unreachable");
+	codes_with(FF_BEHIND_NAT, 0, b, sizeof(b));
+	ck_assert_str_eq(b, "port-closed,port-filtered,port-prohibited,"
+			    "host-unreachable,ephemeral-range-blocked,"
+			    "heartbeat-loss,heartbeat-dropped");
+	codes_with(FF_CHANGE, 0, b, sizeof(b));
+	ck_assert_str_eq(b, "container-bridge-nat,wsl2-nat,"
+			    "wsl-container-double-nat,hostname-loopback,"
+			    "listener-loopback-only,nat-detected,"
+			    "heartbeat-dropped,shm-small");
+	codes_with(FF_GLOO, 0, b, sizeof(b));
+	ck_assert_str_eq(b, "hostname-loopback,hostname-unbindable,"
+			    "gloo-ifname-syntax");
+	codes_with(FF_GUESS, 0, b, sizeof(b));
+	ck_assert_str_eq(b, "container-bridge-nat,wsl2-nat,"
+			    "wsl-container-double-nat");
+	ck_assert(finding_has_flag("nat-detected", FF_PROBE | FF_CHANGE));
+	ck_assert(!finding_has_flag("no-such-code", 0));
+	ck_assert(!finding_in_cause(NULL, CAUSE_NONE));
+	ck_assert_str_eq(finding_cause_name(CAUSE_FIREWALL), "firewall");
 }
 END_TEST
 
@@ -48,6 +115,7 @@ Suite *suite_doc(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, header_and_findings);
+	tcase_add_test(tc, catalogue_groups);
 	tcase_add_test(tc, catalogue_complete);
 	suite_add_tcase(s, tc);
 	return s;

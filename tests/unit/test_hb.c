@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "doc/doc.h"
+#include "decide/decide_heartbeat.h"
 #include "probe/hb.h"
 
 static void fill(struct hb_side *s, const long long *v, size_t n)
@@ -54,7 +55,7 @@ START_TEST(decide_dropped_and_loss)
 	u.sent = 10;
 	u.lost = 7;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	ck_assert_int_eq(hb_decide(&t, &u, &g, 100000, &d), 0);
+	ck_assert_int_eq(decide_heartbeat(&t, &u, &g, 100000, &d), 0);
 	ck_assert(doc_has_finding(&d, "heartbeat-dropped"));
 	ck_assert(doc_has_finding(&d, "heartbeat-loss"));
 	ck_assert_int_eq(doc_exit_status(&d, true), 1);
@@ -128,7 +129,7 @@ START_TEST(decide_silent_drop)
 	t.drop.rto_us = 200000;
 	t.drop.udp_answered = 4;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	hb_decide(&t, &u, &g, 100000, &d);
+	decide_heartbeat(&t, &u, &g, 100000, &d);
 	ck_assert(doc_has_finding(&d, "heartbeat-dropped"));
 	f = json_array_get(d.findings, 0);
 	ck_assert_ptr_nonnull(strstr(
@@ -140,7 +141,7 @@ START_TEST(decide_silent_drop)
 	/* nothing answered after it: loss of everything, not NAT */
 	t.drop.udp_answered = 0;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	hb_decide(&t, &u, &g, 100000, &d);
+	decide_heartbeat(&t, &u, &g, 100000, &d);
 	ck_assert(!doc_has_finding(&d, "heartbeat-dropped"));
 	ck_assert(doc_has_finding(&d, "heartbeat-loss"));
 	ck_assert_int_eq(d.nfault, 1);
@@ -149,7 +150,7 @@ START_TEST(decide_silent_drop)
 	/* a new connection answered: the state was dropped */
 	t.drop.reconnected = true;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	hb_decide(&t, &u, &g, 100000, &d);
+	decide_heartbeat(&t, &u, &g, 100000, &d);
 	ck_assert(doc_has_finding(&d, "heartbeat-dropped"));
 	doc_free(&d);
 	hb_side_free(&t);
@@ -172,7 +173,7 @@ START_TEST(decide_tcp_retransmissions)
 	t.retrans = 3;
 	t.segs_out = 100;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	hb_decide(&t, &u, &g, 100000, &d);
+	decide_heartbeat(&t, &u, &g, 100000, &d);
 	ck_assert(doc_has_finding(&d, "heartbeat-loss"));
 	ck_assert(!doc_has_finding(&d, "heartbeat-dropped"));
 	ck_assert_int_eq(d.nfault, 0);
@@ -200,12 +201,12 @@ START_TEST(decide_clean_and_gates)
 
 	fill(&t, v, 4);
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	ck_assert_int_eq(hb_decide(&t, &u, &g, 100000, &d), 0);
+	ck_assert_int_eq(decide_heartbeat(&t, &u, &g, 100000, &d), 0);
 	ck_assert_int_eq(doc_exit_status(&d, true), 0);
 	doc_free(&d);
 	g.max_rtt_us = 1000; /* p99 is 5000 */
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	ck_assert_int_eq(hb_decide(&t, &u, &g, 100000, &d), 1);
+	ck_assert_int_eq(decide_heartbeat(&t, &u, &g, 100000, &d), 1);
 	ck_assert_int_eq(doc_exit_status(&d, true), 1);
 	doc_free(&d);
 	g.max_rtt_us = -1;
@@ -213,7 +214,7 @@ START_TEST(decide_clean_and_gates)
 	t.sent++;
 	t.lost++;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "heartbeat"), 0);
-	ck_assert_int_eq(hb_decide(&t, &u, &g, 100000, &d), 1);
+	ck_assert_int_eq(decide_heartbeat(&t, &u, &g, 100000, &d), 1);
 	doc_free(&d);
 	hb_side_free(&t);
 }

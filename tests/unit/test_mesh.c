@@ -453,7 +453,7 @@ START_TEST(doc_merge_moves)
 	ck_assert_int_eq(doc_init(&a, "netprobe", "scan"), 0);
 	ck_assert_int_eq(doc_init(&b, "netprobe", NULL), 0);
 	doc_add_error(&a, "peer", "first");
-	doc_add_finding(&b, "port-filtered", -1, NULL, NULL, "x");
+	doc_add_finding(&b, FINDING_PORT_FILTERED, -1, NULL, NULL, "x");
 	doc_add_error(&b, "peer", "second");
 	ck_assert_int_eq(doc_merge(&a, &b), 0);
 	ck_assert_int_eq(a.nfault, 1);
