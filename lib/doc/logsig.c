@@ -402,16 +402,21 @@ static const struct logsig table[] = {
 	 LOGSIG_PEER,
 	 "torch.distributed.DistNetworkError: The client socket has timed "
 	 "out after 1800s while trying to connect to (10.231.0.1, 29500)."},
-	/* The libuv store backend (the default from torch 2.4). */
+	/* The libuv store backend (the default from torch 2.4). Both listen
+	 * rows bind the wildcard address (AI_PASSIVE, or :: / 0.0.0.0), so
+	 * the error is EADDRINUSE: a local process holds the port. No
+	 * network cause of the catalogue follows from it, so the rows name
+	 * none (they used to leave listener-loopback-only and
+	 * hostname-unbindable open, which the line does not support). */
 	{"torch-store-listen", "torch",
 	 "torch/csrc/distributed/c10d/TCPStoreLibUvBackend.cpp "
 	 "UvTcpServer::makeWithPort", "torch 2.3-2.9",
 	 "failed to listen on any local network address. port: ",
 	 "failed to listen on any local network address\\. port: "
 	 "([0-9]+), useIpv6: [a-z]+, code: -?[0-9]+, name: "
-	 "(EADDRINUSE|EADDRNOTAVAIL|EACCES)", "port,err", NULL,
-	 "listener-loopback-only,hostname-unbindable",
-	 "the TCPStore server could not listen on MASTER_PORT", 0,
+	 "(EADDRINUSE|EADDRNOTAVAIL|EACCES)", "port,err", NULL, NULL,
+	 "the TCPStore server could not listen on MASTER_PORT: another "
+	 "process (often an earlier run) holds it", 0,
 	 "torch.distributed.DistNetworkError: The server socket has failed "
 	 "to listen on any local network address. port: 29500, useIpv6: "
 	 "false, code: -98, name: EADDRINUSE, message: address already in "
@@ -423,8 +428,8 @@ static const struct logsig table[] = {
 	 "server socket has failed to bind to ",
 	 "server socket has failed to bind to (\\[[^]]*\\]|[^ :]+):([0-9]+) "
 	 "\\(errno: ([0-9]+) - ([A-Za-z ]+)\\)", ",port,errno,err", NULL,
-	 "listener-loopback-only,hostname-unbindable",
-	 "the TCPStore server could not bind MASTER_PORT", 0,
+	 NULL, "the TCPStore server could not bind MASTER_PORT: another "
+	 "process (often an earlier run) holds it", 0,
 	 "RuntimeError: The server socket has failed to listen on any local "
 	 "network address. The server socket has failed to bind to [::]:29500"
 	 " (errno: 98 - Address already in use). The server socket has "
