@@ -290,7 +290,9 @@ static const struct logsig table[] = {
 	 "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:144]"
 	 " write: Connection refused"},
 	/* From d2609ab (2025-03, connection retries) helpers.h
-	 * ConnectOperation retries and then fails with a TimeoutError. */
+	 * ConnectOperation retries and then fails with a TimeoutError.
+	 * torch's ProcessGroupGloo wraps both connect forms as "Gloo
+	 * connectFullMesh failed with [file:line] ..." on one line. */
 	{"gloo-connect-retries", "Gloo", "gloo/transport/tcp/helpers.h "
 	 "ConnectOperation::handleEvents (TimeoutError)",
 	 "gloo d2609ab (2025-03) to now", "timed out connecting: ",
@@ -481,8 +483,9 @@ static const struct logsig table[] = {
 	 LOGSIG_FACT, "PyTorch version: 2.4.1+cu124"},
 	/* Ray (ray-project/ray). */
 	{"ray-node-dead", "Ray", "src/ray/gcs/gcs_node_manager.cc "
-	 "GcsNodeManager::RemoveNodeFromCache (src/ray/gcs/gcs_server/ "
-	 "before 2.4x), relayed by python/ray/_private/worker.py",
+	 "GcsNodeManager::RemoveNodeFromCache (src/ray/gcs/gcs_server/"
+	 "gcs_node_manager.cc RemoveNode in earlier releases), relayed to "
+	 "drivers by python/ray/_private/worker.py",
 	 "ray 2.0-2.5x (address form; ray 1.x printed \"node id X\" only; the "
 	 "lower bound is from the forms seen, not a tag)",
 	 "has been marked dead",
@@ -509,9 +512,10 @@ static const struct logsig table[] = {
 	 "IP address to be either the GCS address or one of the Raylet "
 	 "addresses. Connected to GCS at 10.231.0.1 and found raylets at "
 	 "10.231.0.1 but none of these match this node's IP 172.17.0.2."},
-	{"ray-gcs-connect", "Ray", "gcs_rpc_client.h GcsRpcClient::"
-	 "GcsRpcClient, after channel_->WaitForConnected (RAY_LOG WARNING, "
-	 "ERROR in later releases)", "ray 2.x (range not pinned to tags)",
+	{"ray-gcs-connect", "Ray", "src/ray/rpc/gcs_server/gcs_rpc_client.h "
+	 "GcsRpcClient::GcsRpcClient, after channel_->WaitForConnected "
+	 "(RAY_LOG WARNING, ERROR in later releases)",
+	 "ray 2.x (range not pinned to tags)",
 	 "Failed to connect to GCS",
 	 "Failed to connect to GCS at address ([0-9a-fA-F.:]+):([0-9]+) "
 	 "within", "addr,port", NULL,
