@@ -441,12 +441,14 @@ static const struct logsig table[] = {
 	 " (errno: 98 - Address already in use). The server socket has "
 	 "failed to bind to 0.0.0.0:29500 (errno: 98 - Address already in "
 	 "use)."},
-	/* checkTimeout builds c10::str("[Rank ", rank_, "] ", "Watchdog
-	 * caught collective operation timeout: ", work, " ran for ", ms,
-	 * " milliseconds before timing out."); WorkNCCL's operator<< prints
-	 * SeqNum, OpType, NumelIn, NumelOut, Timeout(ms). Newer releases
-	 * put a process-group prefix ("[PG ID 0 PG GUID 0 Rank 1]") on other
-	 * watchdog lines; the regex takes either prefix. */
+	/* WorkNCCL::checkTimeout builds c10::str(prefix, "Watchdog caught
+	 * collective operation timeout: ", work, " ran for ", ms,
+	 * " milliseconds before timing out."); the prefix is "[Rank N] ",
+	 * written out in older releases and WorkNCCL::logPrefix() later, a
+	 * function-local static: the N is the rank of the first WorkNCCL the
+	 * process made, which for a subgroup may not be this group's rank.
+	 * WorkNCCL's operator<< prints SeqNum, OpType, NumelIn, NumelOut,
+	 * Timeout(ms). The regex also takes a longer bracketed prefix. */
 	{"torch-nccl-watchdog", "torch",
 	 "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp "
 	 "ProcessGroupNCCL::WorkNCCL::checkTimeout", "torch 1.13-2.9",
