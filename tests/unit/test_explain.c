@@ -83,6 +83,70 @@ START_TEST(fields_extracted)
 }
 END_TEST
 
+/* The forms the frameworks print, as their sources format them: torch's
+ * socket.cpp brackets only IPv6, Gloo's retry error names the peer after
+ * "remote=", Ray 1.x named no address, Open MPI 3.1+ puts the address on
+ * the help text's Message line. */
+START_TEST(framework_forms)
+{
+	static const struct {
+		const char *line, *id, *field, *value;
+	} rows[] = {
+		{"[W socket.cpp:663] [c10d] The client socket has failed to "
+		 "connect to [::ffff:10.231.0.1]:29500 (errno: 110 - Connection "
+		 "timed out).", "torch-store-connect-failed", "addr",
+		 "::ffff:10.231.0.1"},
+		{"[W socket.cpp:697] [c10d] The client socket has failed to "
+		 "connect to node0:29500 (errno: 113 - No route to host).",
+		 "torch-store-connect-failed", "err", "No route to host"},
+		{"[E socket.cpp:871] [c10d] The client socket has timed out "
+		 "after 600000ms while trying to connect to (node0, 29500).",
+		 "torch-store-timeout", "timeout_unit", "ms"},
+		{"RuntimeError: [gloo/transport/tcp/pair.cc:144] timed out "
+		 "connecting: SO_ERROR: No route to host, remote=[10.231.9.9]:"
+		 "28338", "gloo-connect-retries", "addr", "10.231.9.9"},
+		{"RuntimeError: [gloo/transport/tcp/pair.cc:144] timed out "
+		 "connecting: SO_ERROR: Connection refused",
+		 "gloo-connect-retries", "err", "Connection refused"},
+		{"RuntimeError: [gloo/transport/tcp/pair.cc:144] write: "
+		 "Connection refused, remote=[10.231.0.2]:28338",
+		 "gloo-connect-write", "port_netorder", "28338"},
+		{"2021-03-01 10:00:00,000\tWARNING worker.py:1107 -- The node "
+		 "with node id 0a1b2c3d4e5f has been marked dead because the "
+		 "detector has missed too many heartbeats from it.",
+		 "ray-node-dead", "node_id", "0a1b2c3d4e5f"},
+		{"  Message:    connect() to 10.231.0.9:1025 failed",
+		 "ompi-btl-connect", "port", "1025"},
+		{"node1:812:840 [0] NCCL WARN ncclOsSocketProgressOpt: Call to "
+		 "send to 10.231.0.2<40123> failed : Connection timed out",
+		 "nccl-socket-io-timeout", "addr", "10.231.0.2"},
+		{"\tdetails = \"keepalive watchdog timeout\"",
+		 "grpc-keepalive-timeout", NULL, NULL},
+	};
+	struct logmatcher m;
+	const char *bad = NULL;
+
+	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct logmatch mt;
+		size_t start = 0;
+		int found = 0;
+
+		while (!found && logmatch_line(&m, rows[i].line, &start, &mt)) {
+			if (strcmp(mt.sig->id, rows[i].id) == 0)
+				found = 1;
+			else
+				start++;
+		}
+		ck_assert_msg(found, "%s: no %s", rows[i].line, rows[i].id);
+		if (rows[i].field != NULL)
+			ck_assert_str_eq(logmatch_field(&mt, rows[i].field),
+					 rows[i].value);
+	}
+	logmatch_free(&m);
+}
+END_TEST
+
 START_TEST(address_classes)
 {
 	ck_assert_str_eq(explain_addr_class("127.0.1.1"), "loopback");
@@ -288,6 +352,7 @@ Suite *suite_explain(void)
 
 	tcase_add_test(tc, every_row_matches_its_example);
 	tcase_add_test(tc, fields_extracted);
+	tcase_add_test(tc, framework_forms);
 	tcase_add_test(tc, address_classes);
 	tcase_add_test(tc, ras_parse_status);
 	tcase_add_test(tc, ras_addr_forms);
