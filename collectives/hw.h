@@ -19,6 +19,7 @@ struct nc_gpuinfo {
 	int rank;
 	char host[64];
 	char name[64];
+	int sms;                   /* multiprocessors */
 	int pci_domain, pci_bus, pci_dev;
 	bool nvml;                 /* NVML answered */
 	int pcie_gen, pcie_width;  /* current, read while a copy ran */
@@ -29,7 +30,9 @@ struct nc_gpuinfo {
 	int link_domain[NC_HW_MAX_LINKS], link_bus[NC_HW_MAX_LINKS],
 	    link_dev[NC_HW_MAX_LINKS];
 	double nic_gbits;          /* NICs NCCL can use across nodes, Gb/s */
-	double d2d_gbps, h2d_gbps, d2h_gbps; /* measured, GB/s */
+	/* measured, GB/s: a copy kernel on the SMs (bytes copied per
+	 * second), host-to-device and device-to-host copies */
+	double d2d_gbps, h2d_gbps, d2h_gbps;
 };
 
 /* Unidirectional bandwidth of one NVLink link of a version, GB/s (1: 20,
@@ -50,7 +53,7 @@ double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
 		   size_t howlen);
 
 /* The efficiency rule: the peak busbw of a collective as a share of the
- * bound. The default (min_pct < 0) gates only where the bound is known
+ * bound. The default (min_pct <= 0) gates only where the bound is known
  * and the sweep reached NC_EFF_DEFAULT_BYTES, at NC_EFF_DEFAULT_PCT;
  * an explicit --min-efficiency gates always and fails when the bound is
  * unknown. Returns -1 when no check applies, else 1 passed / 0 failed,

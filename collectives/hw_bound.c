@@ -155,7 +155,7 @@ int nc_eff_decide(double min_pct, double bound, double peak,
 {
 	double pct = bound > 0 ? 100.0 * peak / bound : 0;
 
-	if (min_pct < 0) {
+	if (min_pct <= 0) {
 		if (bound <= 0 || max_bytes < NC_EFF_DEFAULT_BYTES)
 			return -1;
 		min_pct = NC_EFF_DEFAULT_PCT;

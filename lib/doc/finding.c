@@ -103,6 +103,21 @@ static const struct finding_def catalogue[] = {
 	 "check the transport and interface NCCL used"},
 	{"wrong-results", SEV_FAULT, "a collective returned wrong data",
 	 "drain the node and check its GPUs"},
+	/* ncclcheck's self-test and --pairs (issue 25) */
+	{"gpu-slow", SEV_FAULT,
+	 "one rank's GPU copies memory far slower than the others' alone",
+	 "look for another process on that GPU (nvidia-smi "
+	 "--query-compute-apps=pid,process_name,used_memory --format=csv), "
+	 "its clocks and throttling (nvidia-smi -q -d PERFORMANCE,CLOCK); "
+	 "drain the node if it stays slow"},
+	{"pcie-link-degraded", SEV_WARNING,
+	 "a GPU's PCIe link runs below its maximum, or its host copies lag",
+	 "reseat the GPU or its riser, check the slot's BIOS link setting, "
+	 "and compare nvidia-smi -q -d PCIE under load"},
+	{"pair-slow", SEV_FAULT,
+	 "send/recv between some pairs of ranks is far slower than the rest",
+	 "leave the named node out (sbatch --exclude=NODES, or the hostfile "
+	 "without it) and check its NIC, cables and GPUs"},
 	{"mesh-node-missing", SEV_FAULT,
 	 "a node of the mesh did not join node 0 in time",
 	 "start netprobe mesh on that node (one process per node), and let it "
