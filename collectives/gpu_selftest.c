@@ -203,6 +203,16 @@ static double med3(double a, double b, double x)
 	return x;
 }
 
+/* Lines every process up before a phase: ranks that share a host share
+ * its memory and PCIe switches, so a host copy is timed against the
+ * others' same copy, never against another direction (the ranks decide
+ * by comparing each other). */
+static void line_up(struct ctx *c, long long dl)
+{
+	if (sc_barrier(&c->sc, dl) < 0)
+		nc_fail_step(c, "GPU self-test", c->sc.why, c->sc.timed_out);
+}
+
 /* One device's numbers. */
 static void measure(struct ctx *c, int i, struct nvml *n,
 		    struct nc_gpuinfo *g, long long dl)
@@ -239,14 +249,17 @@ static void measure(struct ctx *c, int i, struct nvml *n,
 	     dl);
 	span(c, i, a, h, HOST_BYTES, 1, cudaMemcpyHostToDevice, NULL, NULL, g,
 	     dl);
+	line_up(c, dl);
 	for (int k = 0; k < SPANS; k++)
 		s[k] = span(c, i, b, a, D2D_BYTES, D2D_REPS,
 			    cudaMemcpyDeviceToDevice, n, nd, g, dl);
 	g->d2d_gbps = med3(s[0], s[1], s[2]);
+	line_up(c, dl);
 	for (int k = 0; k < SPANS; k++)
 		s[k] = span(c, i, a, h, HOST_BYTES, HOST_REPS,
 			    cudaMemcpyHostToDevice, n, nd, g, dl);
 	g->h2d_gbps = med3(s[0], s[1], s[2]);
+	line_up(c, dl);
 	for (int k = 0; k < SPANS; k++)
 		s[k] = span(c, i, h, a, HOST_BYTES, HOST_REPS,
 			    cudaMemcpyDeviceToHost, n, nd, g, dl);

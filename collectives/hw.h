@@ -25,7 +25,7 @@ struct nc_gpuinfo {
 	int pcie_gen, pcie_width;  /* current, read while a copy ran */
 	int pcie_max_gen, pcie_max_width;
 	int nvlinks;               /* active links */
-	int nvlink_version;
+	int nvlink_version;        /* NVML's value: 6 is NVLink 4.0 */
 	/* the PCI address at the far end of each active link */
 	int link_domain[NC_HW_MAX_LINKS], link_bus[NC_HW_MAX_LINKS],
 	    link_dev[NC_HW_MAX_LINKS];
@@ -35,9 +35,12 @@ struct nc_gpuinfo {
 	double d2d_gbps, h2d_gbps, d2h_gbps;
 };
 
-/* Unidirectional bandwidth of one NVLink link of a version, GB/s (1: 20,
- * 2-4: 25, 5: 50); 0 when unknown. */
-double nc_nvlink_link_gbps(int version);
+/* NVLink's major version from NVML's version value (nvmlNvlinkVersion_t:
+ * 6 is NVLink 4.0); 0 when unknown. */
+int nc_nvlink_major(int nvml_version);
+/* Unidirectional bandwidth of one NVLink link, GB/s, by NVML's version
+ * value (NVLink 1: 20, 2-4: 25, 5: 50); 0 when unknown. */
+double nc_nvlink_link_gbps(int nvml_version);
 /* Unidirectional PCIe bandwidth of a link, GB/s after the line coding
  * (Gen1-2 8b/10b, Gen3 on 128b/130b); 0 when unknown. */
 double nc_pcie_gbps(int gen, int width);
@@ -73,8 +76,8 @@ int nc_slow_ranks(const double *v, int n, double tol, bool *slow);
 
 /* The findings the self-test implies, over every rank's info: gpu-slow
  * for a device-copy outlier (its host-link numbers said with it), and
- * pcie-link-degraded for a PCIe link below its maximum or a host-copy
- * outlier on a GPU whose device copy is normal. Adds them to findings
+ * pcie-link-degraded for a PCIe link below its maximum, or host copies
+ * that lag in both directions on a GPU whose device copy is normal. Adds them to findings
  * through `add`. Returns the number added. Pure. */
 struct nc_run;
 int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,

@@ -5,11 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* NVLink 1 (P100) 20 GB/s a link each way; 2-4 (V100, A100, H100) 25;
- * 5 (B200) 50. */
-double nc_nvlink_link_gbps(int version)
+/* NVML's nvmlNvlinkVersion_t: 1 is 1.0, 2 2.0, 3 2.2, 4 3.0, 5 3.1, 6 4.0,
+ * 7 5.0 (an H100 says 6). Older drivers said the major number; 2-4 give
+ * 25 GB/s either way. */
+int nc_nvlink_major(int nvml_version)
 {
-	switch (version) {
+	static const int major[] = { 0, 1, 2, 2, 3, 3, 4, 5 };
+
+	return nvml_version > 0 && nvml_version < 8 ? major[nvml_version] : 0;
+}
+
+/* NVLink 1 (P100) 20 GB/s a link each way; 2-4 (V100, A100, H100) 25;
+ * 5 (B200) 50; by NVML's version value. */
+double nc_nvlink_link_gbps(int nvml_version)
+{
+	switch (nc_nvlink_major(nvml_version)) {
 	case 1:
 		return 20;
 	case 2:
@@ -79,7 +89,7 @@ double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
 {
 	double b = 0, nic = 0;
 	int worst = -1, hosts = 0;
-	bool all_nvl = true;
+	bool worst_nvl = false;
 
 	if (n < 2) {
 		snprintf(how, howlen, "one rank: no link between ranks");
@@ -101,10 +111,10 @@ double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
 				 "PCIe link is known", g[i].rank);
 			return 0;
 		}
-		all_nvl = all_nvl && nvl;
 		if (worst < 0 || r < b) {
 			b = r;
 			worst = i;
+			worst_nvl = nvl;
 		}
 	}
 	for (int i = 0; i < n; i++) {
@@ -132,10 +142,10 @@ double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
 			return nic / 8;
 		}
 	}
-	if (all_nvl || g[worst].nvlinks > 0)
+	if (worst_nvl)
 		snprintf(how, howlen, "NVLink %d: %.0f GB/s each way per "
 			 "link, rank %d's links to the run's GPUs",
-			 g[worst].nvlink_version,
+			 nc_nvlink_major(g[worst].nvlink_version),
 			 nc_nvlink_link_gbps(g[worst].nvlink_version),
 			 g[worst].rank);
 	else

@@ -98,7 +98,9 @@ int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,
 			added++;
 			continue;
 		}
-		if (!link && !sh[i] && !sb[i])
+		/* one direction alone is the host's memory or a neighbour's
+		 * copy at that moment, not this GPU's link */
+		if (!link && !(sh[i] && sb[i]))
 			continue;
 		if (link)
 			snprintf(t, sizeof(t), "rank %d on %s (PCI "

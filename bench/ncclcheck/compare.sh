@@ -169,8 +169,8 @@ END {
 				if (!(r in reps) || !(("nt", k, r, "o") in t) || !(("nc", k, r, "o") in t)) continue
 				a1 = t["nt", k, r, "o"]; a2 = t["nc", k, r, "o"]
 				if (a1 == "N/A" || a2 == "N/A" || a1 + 0 <= 0) continue
-				q = a2 / a1
-				per = per (per == "" ? "" : " ") sprintf("%.2f%s", q, q < 0.995 ? "c" : q > 1.005 ? "t" : "=")
+				lr = a2 / a1
+				per = per (per == "" ? "" : " ") sprintf("%.2f%s", lr, lr < 0.995 ? "c" : lr > 1.005 ? "t" : "=")
 			}
 			for (r in reps) for (pl = 1; pl <= 2; pl++) {
 				w = pl == 1 ? "o" : "i"

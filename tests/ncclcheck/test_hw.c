@@ -21,7 +21,7 @@ static void two_h100(struct nc_gpuinfo *g)
 		g[i].pcie_gen = g[i].pcie_max_gen = 5;
 		g[i].pcie_width = g[i].pcie_max_width = 16;
 		g[i].nvlinks = 18;
-		g[i].nvlink_version = 4;
+		g[i].nvlink_version = 6; /* NVML's value for NVLink 4.0 */
 		for (int k = 0; k < 18; k++)
 			g[i].link_bus[k] = 0x10 + (1 - i);
 		g[i].d2d_gbps = 1500 + i;
@@ -39,8 +39,11 @@ START_TEST(bound_nvlink_pcie_nic)
 	ck_assert(nc_pcie_gbps(3, 8) > 7.8 && nc_pcie_gbps(3, 8) < 7.9);
 	ck_assert(nc_pcie_gbps(0, 16) == 0);
 	two_h100(g);
+	ck_assert_int_eq(nc_nvlink_major(6), 4);
+	ck_assert_int_eq(nc_nvlink_major(7), 5);
+	ck_assert(nc_nvlink_link_gbps(7) == 50);
 	ck_assert(nc_hw_bound(g, 2, how, sizeof(how)) == 450);
-	ck_assert_ptr_nonnull(strstr(how, "NVLink 4"));
+	ck_assert_ptr_nonnull(strstr(how, "NVLink 4: 25 GB/s"));
 	/* links that end at no GPU of the run: NVSwitch, all count */
 	for (int k = 0; k < 18; k++)
 		g[0].link_bus[k] = g[1].link_bus[k] = 0x99;
@@ -168,6 +171,18 @@ START_TEST(gpu_findings)
 	ck_assert_str_eq(got.code[0], "pcie-link-degraded");
 	ck_assert_ptr_nonnull(strstr(got.text[0], "Gen3 x8"));
 	ck_assert_ptr_nonnull(strstr(got.text[0], "Gen5 x16"));
+	/* one direction lagging on each rank (2 x H100, idle, run 9 of 10
+	 * before the phases were lined up): nobody */
+	two_h100(g);
+	memset(&got, 0, sizeof(got));
+	g[0].h2d_gbps = 26.5;
+	g[1].d2h_gbps = 28.5;
+	ck_assert_int_eq(nc_gpu_findings(g, 2, NC_SLOW_TOL, collect, &got), 0);
+	/* both directions lagging with the link at its maximum: named */
+	g[0].d2h_gbps = 20;
+	g[1].d2h_gbps = 50;
+	ck_assert_int_eq(nc_gpu_findings(g, 2, NC_SLOW_TOL, collect, &got), 1);
+	ck_assert_str_eq(got.code[0], "pcie-link-degraded");
 }
 END_TEST
 
