@@ -47,7 +47,7 @@ struct nc_run {
 	double pair_s;                 /* how long the rounds took */
 };
 
-/* output_hw.c: the hardware's part of the outputs and verdict */
+/* hw_verdict.c: the hardware's part of the verdict */
 /* The self-test's findings (gpu-slow, pcie-link-degraded) and the bound,
  * from run->gpus. */
 void nc_run_gpu_verdict(struct nc_run *run);
@@ -55,6 +55,15 @@ void nc_run_gpu_verdict(struct nc_run *run);
 void nc_run_pair_verdict(struct nc_run *run);
 /* The efficiency checks into run->gate (after nc_gate_eval). */
 void nc_run_eff_gate(struct nc_run *run);
+/* output_hw.c: the hardware's part of the outputs */
+/* The host of rank r (self-test, else pre-flight; "?" unknown). */
+const char *nc_run_host(const struct nc_run *run, int r);
+/* What a scheduler takes to leave the slow pairs' ranks out: the common
+ * rank's host, or both hosts of every slow pair when none is common. Fills
+ * ex (a Slurm host list) and keep (the other hosts, one a line, for a
+ * hostfile); returns the number of hosts left out. */
+int nc_run_exclusion(const struct nc_run *run, const bool *slow, int common,
+		     char *ex, size_t exlen, char *keep, size_t keeplen);
 /* Summary lines: the bound, each collective's share, the GPUs, pairs. */
 void nc_summary_hw(FILE *fp, const struct nc_run *run);
 /* JSON keys "hardware" and "pairs". Returns 0, or -1. */
