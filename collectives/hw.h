@@ -68,11 +68,12 @@ int nc_eff_decide(double min_pct, double bound, double peak,
 		  char *detail, size_t len);
 
 /* Slow ranks among n values of one measure (higher is better): rank i is
- * slow when its value is below (1 - tol) times the median of the others.
- * With fewer than two values nobody is. Writes slow[i]; returns how many.
- * Pure. */
+ * slow when its value is below (1 - tol) times the median of the others
+ * of its group (group[i]: the GPU model; NULL: one group). Alone in its
+ * group, nobody is. Writes slow[i]; returns how many. Pure. */
 #define NC_SLOW_TOL 0.25
-int nc_slow_ranks(const double *v, int n, double tol, bool *slow);
+int nc_slow_ranks(const double *v, const int *group, int n, double tol,
+		  bool *slow);
 
 /* The findings the self-test implies, over every rank's info: gpu-slow
  * for a device-copy outlier (its host-link numbers said with it), and
@@ -94,12 +95,13 @@ void nc_pair_round(int n, int r, int *partner);
 
 /* The slow pairs of an n x n matrix of pair bandwidths (GB/s, bw[i*n+j]
  * for i<j, the rest ignored): a pair is slow below (1 - tol) times the
- * median of all pairs. Then the rank common to the slow pairs: one that
- * sits in every slow pair, or in at least half of them and more than any
- * other (-1 when none). Fills slow[i*n+j]; returns the number of slow
- * pairs. Pure. */
-int nc_pairs_decide(const double *bw, int n, double tol, bool *slow,
-		    int *common);
+ * median of the pairs of its class, within one host or across hosts
+ * (host[i]: rank i's host id; NULL: one class). Then the rank common to
+ * the slow pairs: one that sits in every slow pair, or in at least half
+ * of them and more than any other (-1 when none). Fills slow[i*n+j];
+ * returns the number of slow pairs. Pure. */
+int nc_pairs_decide(const double *bw, const int *host, int n, double tol,
+		    bool *slow, int *common);
 
 /* Compresses host names into Slurm's hostlist form ("gpu[07,12]",
  * "gpu[01-03],cpu5"): a common prefix with a numeric suffix of the same

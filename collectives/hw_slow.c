@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* qsort order for doubles. */
 static int cmp_double(const void *a, const void *b)
@@ -13,8 +14,10 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of v without element `skip` (-1: none); 0 when empty. */
-static double median_without(const double *v, int n, int skip)
+/* The median of v over the elements of skip's group (all when group is
+ * NULL) other than skip itself; 0 when there are none. */
+static double median_without(const double *v, const int *group, int n,
+			     int skip)
 {
 	double *t = malloc(sizeof(*t) * (size_t)(n > 0 ? n : 1)), m;
 	int k = 0;
@@ -22,7 +25,8 @@ static double median_without(const double *v, int n, int skip)
 	if (t == NULL)
 		return 0;
 	for (int i = 0; i < n; i++)
-		if (i != skip && v[i] > 0)
+		if (i != skip && v[i] > 0 &&
+		    (group == NULL || group[i] == group[skip]))
 			t[k++] = v[i];
 	if (k == 0) {
 		free(t);
@@ -39,12 +43,14 @@ static double median_without(const double *v, int n, int skip)
  * value (0) is nobody's outlier. Idle GPUs of one model differ by a few
  * per cent in these copies; 25 % is far outside that noise, and a GPU
  * that shares its time with another process loses about half. */
-int nc_slow_ranks(const double *v, int n, double tol, bool *slow)
+int nc_slow_ranks(const double *v, const int *group, int n, double tol,
+		  bool *slow)
 {
 	int count = 0;
 
 	for (int i = 0; i < n; i++) {
-		double m = n >= 2 && v[i] > 0 ? median_without(v, n, i) : 0;
+		double m = n >= 2 && v[i] > 0 ? median_without(v, group, n, i) :
+						0;
 
 		slow[i] = m > 0 && v[i] < (1 - tol) * m;
 		count += slow[i];
@@ -62,25 +68,34 @@ int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,
 	double *d2d = calloc((size_t)(n > 0 ? n : 1), sizeof(double) * 3);
 	bool *s = calloc((size_t)(n > 0 ? n : 1), sizeof(bool) * 3);
 	double *h2d = d2d + n, *d2h = d2d + 2 * n;
+	int *model = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
 	bool *sd = s, *sh = s + n, *sb = s + 2 * n;
 	int added = 0;
 	char t[400];
 
-	if (d2d == NULL || s == NULL) {
+	if (d2d == NULL || s == NULL || model == NULL) {
 		free(d2d);
 		free(s);
+		free(model);
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
+		/* a GPU is compared with GPUs of its own model only */
+		model[i] = i;
+		for (int j = 0; j < i; j++)
+			if (strcmp(g[j].name, g[i].name) == 0) {
+				model[i] = model[j];
+				break;
+			}
 		d2d[i] = g[i].d2d_gbps;
 		h2d[i] = g[i].h2d_gbps;
 		d2h[i] = g[i].d2h_gbps;
 	}
-	nc_slow_ranks(d2d, n, tol, sd);
-	nc_slow_ranks(h2d, n, tol, sh);
-	nc_slow_ranks(d2h, n, tol, sb);
+	nc_slow_ranks(d2d, model, n, tol, sd);
+	nc_slow_ranks(h2d, model, n, tol, sh);
+	nc_slow_ranks(d2h, model, n, tol, sb);
 	for (int i = 0; i < n; i++) {
-		double md = median_without(d2d, n, i);
+		double md = median_without(d2d, model, n, i);
 		bool link = g[i].pcie_max_gen > 0 && g[i].pcie_gen > 0 &&
 			    (g[i].pcie_gen < g[i].pcie_max_gen ||
 			     g[i].pcie_width < g[i].pcie_max_width);
@@ -119,12 +134,13 @@ int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,
 				 "(others %.1f), device copy normal",
 				 g[i].rank, g[i].host, g[i].pci_domain,
 				 g[i].pci_bus, g[i].pci_dev, g[i].h2d_gbps,
-				 median_without(h2d, n, i), g[i].d2h_gbps,
-				 median_without(d2h, n, i));
+				 median_without(h2d, model, n, i), g[i].d2h_gbps,
+				 median_without(d2h, model, n, i));
 		add(arg, "pcie-link-degraded", t);
 		added++;
 	}
 	free(d2d);
 	free(s);
+	free(model);
 	return added;
 }

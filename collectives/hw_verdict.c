@@ -32,7 +32,13 @@ void nc_run_pair_verdict(struct nc_run *run)
 	if (run->pair_bw == NULL || n < 2 ||
 	    (slow = calloc((size_t)n * (size_t)n, sizeof(bool))) == NULL)
 		return;
-	ns = nc_pairs_decide(run->pair_bw, n, NC_SLOW_TOL, slow, &common);
+	{
+		int *hid = nc_run_host_ids(run);
+
+		ns = nc_pairs_decide(run->pair_bw, hid, n, NC_SLOW_TOL, slow,
+				     &common);
+		free(hid);
+	}
 	if (ns > 0) {
 		int a = -1, b = -1;
 

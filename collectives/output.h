@@ -58,6 +58,9 @@ void nc_run_eff_gate(struct nc_run *run);
 /* output_hw.c: the hardware's part of the outputs */
 /* The host of rank r (self-test, else pre-flight; "?" unknown). */
 const char *nc_run_host(const struct nc_run *run, int r);
+/* Each rank's host as a number (pair classes); malloc'ed, NULL on no
+ * memory. */
+int *nc_run_host_ids(const struct nc_run *run);
 /* What a scheduler takes to leave the slow pairs' ranks out: the common
  * rank's host, or both hosts of every slow pair when none is common. Fills
  * ex (a Slurm host list) and keep (the other hosts, one a line, for a

@@ -16,6 +16,25 @@ const char *nc_run_host(const struct nc_run *run, int r)
 	return "?";
 }
 
+/* Each rank's host as a number (the first rank on that host): the pair
+ * classes of nc_pairs_decide. NULL on no memory (one class). */
+int *nc_run_host_ids(const struct nc_run *run)
+{
+	int *id = malloc(sizeof(int) * (size_t)(run->nranks > 0 ? run->nranks :
+								    1));
+
+	for (int i = 0; id != NULL && i < run->nranks; i++) {
+		id[i] = i;
+		for (int j = 0; j < i; j++)
+			if (strcmp(nc_run_host(run, j), nc_run_host(run, i)) ==
+			    0) {
+				id[i] = id[j];
+				break;
+			}
+	}
+	return id;
+}
+
 /* What a scheduler takes to leave the slow ranks' hosts out: the common
  * rank's host, or both hosts of every slow pair when none is common.
  * Fills ex (a Slurm host list) and keep (the other hosts, one per line
@@ -172,8 +191,10 @@ int nc_hw_json(struct doc *d, const struct nc_run *run)
 		char ex[256] = "", keep[2048] = "";
 		int common = -1;
 
+		int *hid = nc_run_host_ids(run);
+
 		if (slow != NULL &&
-		    nc_pairs_decide(run->pair_bw, n, NC_SLOW_TOL, slow,
+		    nc_pairs_decide(run->pair_bw, hid, n, NC_SLOW_TOL, slow,
 				    &common) > 0)
 			nc_run_exclusion(run, slow, common, ex, sizeof(ex), keep,
 				  sizeof(keep));
@@ -192,6 +213,7 @@ int nc_hw_json(struct doc *d, const struct nc_run *run)
 					json_array_append_new(sl, json_pack(
 						"[i, i]", i, j));
 		free(slow);
+		free(hid);
 		if (doc_set(d, "pairs", json_pack(
 				    "{s:I, s:i, s:f, s:o, s:o, s:o, s:s?, "
 				    "s:s?}",

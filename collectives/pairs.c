@@ -54,14 +54,32 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A pair is slow against the median of all pairs, so one bad link or one
- * bad GPU among many stands out; the common rank is the one the slow
- * pairs share. */
-int nc_pairs_decide(const double *bw, int n, double tol, bool *slow,
-		    int *common)
+/* The median of the pairs of one class (same host or not, when host is
+ * given); 0 when the class is empty. */
+static double class_median(const double *bw, const int *host, int n,
+			   int same, double *t)
 {
-	size_t np = n > 1 ? (size_t)n * (size_t)(n - 1) / 2 : 0, k = 0;
-	double *t = malloc(sizeof(*t) * (np ? np : 1)), med;
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (host == NULL || (host[i] == host[j]) == same)
+				t[k++] = bw[i * n + j];
+	if (k == 0)
+		return 0;
+	qsort(t, k, sizeof(*t), cmp_d);
+	return k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
+}
+
+/* A pair is slow against the median of the pairs of its class (within a
+ * host over NVLink, across hosts over the NICs: never one against the
+ * other), so one bad link or one bad GPU among many stands out; the
+ * common rank is the one the slow pairs share. */
+int nc_pairs_decide(const double *bw, const int *host, int n, double tol,
+		    bool *slow, int *common)
+{
+	size_t np = n > 1 ? (size_t)n * (size_t)(n - 1) / 2 : 0;
+	double *t = malloc(sizeof(*t) * (np ? np : 1)), med[2];
 	int *deg = calloc((size_t)(n > 0 ? n : 1), sizeof(int)), nslow = 0;
 
 	*common = -1;
@@ -72,19 +90,19 @@ int nc_pairs_decide(const double *bw, int n, double tol, bool *slow,
 		free(deg);
 		return 0;
 	}
+	med[0] = class_median(bw, host, n, 0, t);
+	med[1] = class_median(bw, host, n, 1, t);
 	for (int i = 0; i < n; i++)
-		for (int j = i + 1; j < n; j++)
-			t[k++] = bw[i * n + j];
-	qsort(t, np, sizeof(*t), cmp_d);
-	med = np % 2 ? t[np / 2] : (t[np / 2 - 1] + t[np / 2]) / 2;
-	for (int i = 0; i < n; i++)
-		for (int j = i + 1; j < n; j++)
-			if (bw[i * n + j] < (1 - tol) * med) {
+		for (int j = i + 1; j < n; j++) {
+			double m = med[host == NULL || host[i] == host[j]];
+
+			if (bw[i * n + j] < (1 - tol) * m) {
 				slow[i * n + j] = true;
 				nslow++;
 				deg[i]++;
 				deg[j]++;
 			}
+		}
 	if (nslow > 0) {
 		int best = -1, second = 0;
 

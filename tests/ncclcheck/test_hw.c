@@ -105,8 +105,8 @@ START_TEST(slow_rank_noise_and_outlier)
 			v[i] = 1500 * (0.97 + 0.06 * (double)(seed % 1000) /
 						     1000.0);
 		}
-		ck_assert_int_eq(nc_slow_ranks(v, 2, NC_SLOW_TOL, s), 0);
-		ck_assert_int_eq(nc_slow_ranks(v, 8, NC_SLOW_TOL, s), 0);
+		ck_assert_int_eq(nc_slow_ranks(v, NULL, 2, NC_SLOW_TOL, s), 0);
+		ck_assert_int_eq(nc_slow_ranks(v, NULL, 8, NC_SLOW_TOL, s), 0);
 	}
 	/* a GPU at half speed is named, with two ranks and with eight */
 	{
@@ -114,17 +114,27 @@ START_TEST(slow_rank_noise_and_outlier)
 							    700, 1505, 1495,
 							    1500, 1480 };
 
-		ck_assert_int_eq(nc_slow_ranks(two, 2, NC_SLOW_TOL, s), 1);
+		ck_assert_int_eq(nc_slow_ranks(two, NULL, 2, NC_SLOW_TOL, s), 1);
 		ck_assert(!s[0] && s[1]);
-		ck_assert_int_eq(nc_slow_ranks(eight, 8, NC_SLOW_TOL, s), 1);
+		ck_assert_int_eq(nc_slow_ranks(eight, NULL, 8, NC_SLOW_TOL, s), 1);
 		ck_assert(s[3]);
+	}
+	/* two models: an A100 among H100s is not slow, it is another model */
+	{
+		double mix[4] = { 1380, 1385, 700, 710 };
+		int model[4] = { 0, 0, 2, 2 };
+
+		ck_assert_int_eq(nc_slow_ranks(mix, model, 4, NC_SLOW_TOL, s),
+				 0);
+		ck_assert_int_eq(nc_slow_ranks(mix, NULL, 4, NC_SLOW_TOL, s),
+				 2);
 	}
 	/* one rank, unknown values: nobody */
 	{
 		double one[1] = { 5 }, unk[2] = { 0, 1500 };
 
-		ck_assert_int_eq(nc_slow_ranks(one, 1, NC_SLOW_TOL, s), 0);
-		ck_assert_int_eq(nc_slow_ranks(unk, 2, NC_SLOW_TOL, s), 0);
+		ck_assert_int_eq(nc_slow_ranks(one, NULL, 1, NC_SLOW_TOL, s), 0);
+		ck_assert_int_eq(nc_slow_ranks(unk, NULL, 2, NC_SLOW_TOL, s), 0);
 	}
 }
 END_TEST
@@ -239,7 +249,7 @@ START_TEST(pair_naming_512)
 		seed = seed * 1103515245u + 12345u;
 		bw[i] = 48 + 4 * (double)(seed % 1000) / 1000.0;
 	}
-	ck_assert_int_eq(nc_pairs_decide(bw, n, NC_SLOW_TOL, slow, &common),
+	ck_assert_int_eq(nc_pairs_decide(bw, NULL, n, NC_SLOW_TOL, slow, &common),
 			 0);
 	ck_assert_int_eq(common, -1);
 	/* rank 300's NIC at a quarter: every pair with it is slow */
@@ -249,7 +259,7 @@ START_TEST(pair_naming_512)
 		if (j != 300)
 			bw[a * n + b] = 12;
 	}
-	ck_assert_int_eq(nc_pairs_decide(bw, n, NC_SLOW_TOL, slow, &common),
+	ck_assert_int_eq(nc_pairs_decide(bw, NULL, n, NC_SLOW_TOL, slow, &common),
 			 n - 1);
 	ck_assert_int_eq(common, 300);
 	/* one bad cable between 7 and 12 alone: the pair, no common rank */
@@ -260,12 +270,37 @@ START_TEST(pair_naming_512)
 			bw[a * n + b] = 50;
 	}
 	bw[7 * n + 12] = 10;
-	ck_assert_int_eq(nc_pairs_decide(bw, n, NC_SLOW_TOL, slow, &common),
+	ck_assert_int_eq(nc_pairs_decide(bw, NULL, n, NC_SLOW_TOL, slow, &common),
 			 1);
 	ck_assert(slow[7 * n + 12]);
 	ck_assert_int_eq(common, -1);
 	free(bw);
 	free(slow);
+}
+END_TEST
+
+START_TEST(pair_classes)
+{
+	/* 6 GPUs on one host, 2 on another: 16 NVLink pairs at 260 GB/s,
+	 * 12 NIC pairs at 45 */
+	int n = 8, host[8] = { 0, 0, 0, 0, 0, 0, 6, 6 }, common;
+	double bw[64];
+	bool slow[64];
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			bw[i * n + j] = host[i] == host[j] ? 260 : 45;
+	ck_assert_int_eq(nc_pairs_decide(bw, host, n, NC_SLOW_TOL, slow,
+					 &common), 0);
+	/* one class only: the 12 NIC pairs would all read slow */
+	ck_assert_int_eq(nc_pairs_decide(bw, NULL, n, NC_SLOW_TOL, slow,
+					 &common), 12);
+	/* rank 7's NIC at a third: its 6 NIC pairs, rank 7 named */
+	for (int i = 0; i < 6; i++)
+		bw[i * n + 7] = 15;
+	ck_assert_int_eq(nc_pairs_decide(bw, host, n, NC_SLOW_TOL, slow,
+					 &common), 6);
+	ck_assert_int_eq(common, 7);
 }
 END_TEST
 
@@ -297,6 +332,7 @@ Suite *suite_nc_hw(void)
 	tcase_add_test(t, gpu_findings);
 	tcase_add_test(t, pair_schedule);
 	tcase_add_test(t, pair_naming_512);
+	tcase_add_test(t, pair_classes);
 	tcase_add_test(t, hostlist);
 	suite_add_tcase(s, t);
 	return s;
