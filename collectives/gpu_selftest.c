@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "hw.h"
 #include "kernels.h"
+#include "watchdog.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -269,7 +270,9 @@ static void measure(struct ctx *c, int i, struct nvml *n,
 	cudaFreeHost(h);
 }
 
-/* Every rank measures, rank 0 gathers and decides. */
+/* Every rank measures, rank 0 gathers and decides. The infos travel as
+ * they are in memory: every rank runs the same binary (the side channel
+ * refuses parts of another size) on 64-bit little-endian hosts. */
 void nc_gpu_selftest(struct ctx *c)
 {
 	long long dl = sc_now_us() + c->o.timeout_us;
@@ -285,6 +288,8 @@ void nc_gpu_selftest(struct ctx *c)
 	c->step++;
 	if (sc_arrive(&c->sc, c->step) < 0)
 		nc_fail_step(c, "GPU self-test", c->sc.why, false);
+	/* NVML and CUDA calls that could block are bounded too */
+	nc_wd_arm(dl + GRACE_US, "GPU self-test");
 	for (int i = 0; i < c->ndev; i++) {
 		mine[i].rank = c->d[i].rank;
 		snprintf(mine[i].host, sizeof(mine[i].host), "%s", host);
@@ -298,6 +303,7 @@ void nc_gpu_selftest(struct ctx *c)
 		nc_fail_step(c, "GPU self-test", "no memory", false);
 	if (sc_gather(&c->sc, mine, len, all, dl) < 0)
 		nc_fail_step(c, "GPU self-test", c->sc.why, c->sc.timed_out);
+	nc_wd_disarm();
 	free(mine);
 	if (c->l.rank != 0)
 		return;
