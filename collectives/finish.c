@@ -11,6 +11,7 @@
 void nc_run_verdict(struct nc_run *run)
 {
 	nc_gate_eval(run->o, &run->res, run->nranks, false, &run->gate);
+	nc_run_eff_gate(run);
 	run->gate_ran = true;
 	for (size_t i = 0; i < run->res.n; i++)
 		if (run->res.v[i].wrong > 0) {
@@ -29,6 +30,7 @@ void nc_run_verdict(struct nc_run *run)
 	for (int i = 0; i < run->gate.n; i++)
 		if (!run->gate.v[i].passed &&
 		    (strncmp(run->gate.v[i].name, "min-busbw", 9) == 0 ||
+		     strncmp(run->gate.v[i].name, "min-efficiency", 14) == 0 ||
 		     strncmp(run->gate.v[i].name, "max-latency", 11) == 0))
 			nc_run_finding(run, FINDING_BUSBW_BELOW_THRESHOLD, -1,
 				       "%s: %s", run->gate.v[i].name,

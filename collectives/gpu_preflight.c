@@ -99,6 +99,7 @@ bool nc_gpu_preflight(struct ctx *c)
 	bool fatal;
 
 	local_info(c, mine);
+	snprintf(c->nccl_iface, sizeof(c->nccl_iface), "%s", mine[0].iface);
 	if (mine[0].address[0] != '\0' && c->o.preflight && c->l.nprocs > 1) {
 		lfd = sc_listen(mine[0].address, 0, &port);
 		if (lfd < 0) /* an advertised address not on this host */

@@ -52,6 +52,7 @@ struct ctx {
 	bool tty;
 	int nccl_version;   /* the library's, ncclGetVersion */
 	struct nc_hooks hooks; /* NCCLCHECK_TEST_*: all off unless set */
+	char nccl_iface[32]; /* the interface NCCL will use, "" none */
 };
 
 struct step {
@@ -111,6 +112,18 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine);
 /* Pre-flight: gathers every rank's info, checks interfaces, versions and
  * reachability. Returns false when NCCL must not start. */
 bool nc_gpu_preflight(struct ctx *c);
+
+/* gpu_selftest.c */
+/* Each rank's GPU measured alone (device copy, host-to-device and
+ * device-to-host) and read through NVML (PCIe link, NVLink); rank 0
+ * gathers them into c->run, with the bound and the slow GPU's finding.
+ * Exits like a failed step when the side channel fails. */
+void nc_gpu_selftest(struct ctx *c);
+
+/* gpu_pairs.c */
+/* --pairs: send/recv bandwidth of every pair of ranks, n-1 rounds of
+ * disjoint pairs; rank 0 gets the matrix and the slow pairs' finding. */
+void nc_pairs_run(struct ctx *c);
 
 /* gpu_nccl.c */
 /* Creates the communicators and the buffers; exits on failure. */

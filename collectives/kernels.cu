@@ -198,3 +198,22 @@ extern "C" int nc_dev_corrupt(void *buf, size_t idx, int dtype, void *stream)
 	corrupt_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(buf, idx, dtype);
 	return (int)cudaGetLastError();
 }
+
+/* The self-test's device copy through the SMs, 16 bytes a thread per
+ * step: what a kernel of another process competes for. */
+__global__ void copy_kernel(uint4 *dst, const uint4 *src, size_t n)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += stride)
+		dst[i] = src[i];
+}
+
+extern "C" int nc_dev_copy(void *dst, const void *src, size_t bytes,
+			   int sms, void *stream)
+{
+	copy_kernel<<<sms * 4, 512, 0, (cudaStream_t)stream>>>(
+		(uint4 *)dst, (const uint4 *)src, bytes / sizeof(uint4));
+	return (int)cudaGetLastError();
+}

@@ -39,6 +39,10 @@ int nc_dev_init(void *buf, size_t count, int dtype, int op, int rank,
 int nc_dev_check(const void *out, size_t count,
 		 const struct nc_expect *e, unsigned long long *dev_wrong,
 		 void *stream);
+/* The self-test's device copy through the SMs (bytes a multiple of 16,
+ * sms the GPU's multiprocessors). */
+int nc_dev_copy(void *dst, const void *src, size_t bytes, int sms,
+		void *stream);
 /* Test only: writes a wrong value into element idx. */
 int nc_dev_corrupt(void *buf, size_t idx, int dtype, void *stream);
 

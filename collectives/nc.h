@@ -158,6 +158,9 @@ struct nc_opts {
 	struct nc_minbw minbw[NC_MAX_MINBW];
 	int nminbw;
 	long long max_latency_us; /* 0: no latency gate */
+	double min_eff_pct;       /* --min-efficiency; <= 0: the default */
+	bool selftest;            /* each GPU measured alone first (on) */
+	bool pairs;               /* --pairs: every pair's send/recv */
 	unsigned long long latency_bytes; /* 0: the smallest size */
 };
 

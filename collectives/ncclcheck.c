@@ -107,8 +107,12 @@ int main(int argc, char **argv)
 #endif
 		return rc == 0 ? 1 : rc;
 	}
+	if (c.o.selftest)
+		nc_gpu_selftest(&c);
 	nc_start_nccl(&c);
 	nc_sweep(&c);
+	if (c.o.pairs)
+		nc_pairs_run(&c);
 	nc_gather_transports(&c);
 	nc_stop_nccl(&c);
 	final_barrier(&c);

@@ -24,6 +24,9 @@ enum {
 	OPT_PREFLIGHT_TIMEOUT,
 	OPT_ALLOW_ONE,
 	OPT_NONBLOCKING,
+	OPT_MIN_EFF,
+	OPT_NO_SELFTEST,
+	OPT_PAIRS,
 };
 
 /* nc_opts_parse's table: nccl-tests' letters and long names (-b, -e, -f,
@@ -89,6 +92,12 @@ static const struct cli_opt nc_optv[] = {
 	 "gate on bus bandwidth (repeatable)", false},
 	{OPT_MAXLAT, 0, "max-latency", CLI_REQUIRED, "TIME[@SIZE]", NULL,
 	 "gate on the smallest size's time", false},
+	{OPT_MIN_EFF, 0, "min-efficiency", CLI_REQUIRED, "PCT", NULL,
+	 "gate: peak busbw as % of the hardware bound", false},
+	{OPT_NO_SELFTEST, 0, "no-selftest", CLI_FLAG, NULL, NULL,
+	 "skip measuring each GPU alone first", false},
+	{OPT_PAIRS, 0, "pairs", CLI_FLAG, NULL, NULL,
+	 "send/recv bandwidth of every pair of ranks", false},
 	{'q', 'q', "quiet", CLI_FLAG, NULL, NULL, "no table", false},
 	{'v', 'v', "verbose", CLI_FLAG, NULL, NULL,
 	 "every gate check; keep NCCL's debug file", false},
@@ -197,6 +206,8 @@ static void defaults(struct nc_opts *o)
 	o->gpus_per_proc = 1;
 	o->check = true;
 	o->preflight = true;
+	o->min_eff_pct = -1;
+	o->selftest = true;
 }
 
 /* Splits at ":" and "@", then parses the number with strtod. */
@@ -453,6 +464,27 @@ int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 					    err);
 			break;
 		}
+		case OPT_MIN_EFF: {
+			char *end;
+			double pct;
+
+			errno = 0;
+			pct = strtod(optarg, &end);
+			if (optarg[0] == '\0' || *end != '\0' || errno != 0 ||
+			    !(pct > 0) || pct > 100)
+				return fail(errbuf, errlen, "invalid "
+					    "--min-efficiency '%s': not a "
+					    "percentage above 0, at most 100",
+					    optarg);
+			o->min_eff_pct = pct;
+			break;
+		}
+		case OPT_NO_SELFTEST:
+			o->selftest = false;
+			break;
+		case OPT_PAIRS:
+			o->pairs = true;
+			break;
 		case 'v':
 			o->verbose++;
 			break;

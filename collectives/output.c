@@ -153,6 +153,7 @@ void nc_summary(FILE *fp, const struct nc_run *run)
 			"GB/s at %llu B\n", nc_coll_get(o->colls[c])->name,
 			avg_busbw(&run->res, o->colls[c]), bw, b);
 	}
+	nc_summary_hw(fp, run);
 	if (run->nccl.nt > 0) {
 		fprintf(fp, "# transports:");
 		for (int i = 0; i < run->nccl.nt; i++)
@@ -381,7 +382,7 @@ int nc_build_doc(struct doc *d, const struct nc_run *run)
 					     run->nprocs, "gpus_per_process",
 					     run->gpus_per_proc, "hosts",
 					     run->nhosts)) ||
-	    results_json(d, run) < 0)
+	    results_json(d, run) < 0 || nc_hw_json(d, run) < 0)
 		return -1;
 	for (int i = 0; i < run->nfindings; i++) {
 		/* codes travel between ranks as names (preflight.h) */

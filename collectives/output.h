@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "doc/doc.h"
+#include "hw.h"
 #include "nc.h"
 #include "nccllog.h"
 #include "preflight.h"
@@ -35,7 +36,41 @@ struct nc_run {
 	int nerrors;
 	double wall_s;
 	const char *started, *host; /* fixed values for golden tests */
+	/* the self-test (hw.h): every rank's GPU, rank order; NULL when it
+	 * did not run */
+	struct nc_gpuinfo *gpus;
+	double bound_gbps;             /* 0: not known, see bound_how */
+	char bound_how[200];
+	/* --pairs: n x n GB/s (i<j used), NULL when not run */
+	double *pair_bw;
+	unsigned long long pair_bytes;
+	double pair_s;                 /* how long the rounds took */
 };
+
+/* hw_verdict.c: the hardware's part of the verdict */
+/* The self-test's findings (gpu-slow, pcie-link-degraded) and the bound,
+ * from run->gpus. */
+void nc_run_gpu_verdict(struct nc_run *run);
+/* The pair findings (pair-slow) from run->pair_bw. */
+void nc_run_pair_verdict(struct nc_run *run);
+/* The efficiency checks into run->gate (after nc_gate_eval). */
+void nc_run_eff_gate(struct nc_run *run);
+/* output_hw.c: the hardware's part of the outputs */
+/* The host of rank r (self-test, else pre-flight; "?" unknown). */
+const char *nc_run_host(const struct nc_run *run, int r);
+/* Each rank's host as a number (pair classes); malloc'ed, NULL on no
+ * memory. */
+int *nc_run_host_ids(const struct nc_run *run);
+/* What a scheduler takes to leave the slow pairs' ranks out: the common
+ * rank's host, or both hosts of every slow pair when none is common. Fills
+ * ex (a Slurm host list) and keep (the other hosts, one a line, for a
+ * hostfile); returns the number of hosts left out. */
+int nc_run_exclusion(const struct nc_run *run, const bool *slow, int common,
+		     char *ex, size_t exlen, char *keep, size_t keeplen);
+/* Summary lines: the bound, each collective's share, the GPUs, pairs. */
+void nc_summary_hw(FILE *fp, const struct nc_run *run);
+/* JSON keys "hardware" and "pairs". Returns 0, or -1. */
+int nc_hw_json(struct doc *d, const struct nc_run *run);
 
 /* Adds a finding (summary formatted) to the run; silently drops past the
  * limit. */

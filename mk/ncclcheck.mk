@@ -35,6 +35,8 @@ NCCLCHECK_TEST := $(BUILD)/ncclcheck-test
 NC_TESTS := $(BUILD)/ncclcheck-tests
 NC_PARSE := $(BUILD)/ncclcheck-parse
 NC_PFBENCH := $(BUILD)/ncclcheck-pfbench
+# the competing kernel of the slow-GPU test (tests/ncclcheck/gpu-run.sh)
+NC_GPU_HOG := $(BUILD)/gpu_hog
 # GPU host code (ncclcheck.c: main; gpu_*.c: the harness, see harness.h)
 # includes CUDA and NCCL and is built only with the toolkit. Every other
 # collectives/*.c is plain C: the CPU tests link it, built without either.
@@ -122,6 +124,10 @@ $(NCCLCHECK_DIST): $(NC_GPU_OBJ) $(NC_LIB_OBJ)
 $(NCCLCHECK_TEST): $(NC_GPU_TEST_OBJ) $(NC_LIB_OBJ)
 	$(QUIET_LD)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(NC_GPU_LIBS)
 
+$(NC_GPU_HOG): tests/ncclcheck/gpu_hog.cu
+	@mkdir -p $(dir $@)
+	$(QUIET_NVCC)$(NVCC) -O2 $(NC_NVCC_ARCH) -o $@ $<
+
 # ncclcheck's option parser alone: what the examples test runs where no
 # GPU toolkit is (tests/ncclcheck/examples.sh)
 $(NC_PARSE): $(BUILD)/nccpu/tests/ncclcheck/parse_main.o $(NC_CPU_OBJ) $(NC_LIB_OBJ)
@@ -156,10 +162,11 @@ check-gpu:
 ifeq ($(NC_HAVE_TOOLKIT),)
 	@echo "check-gpu: skipped: no CUDA toolkit or NCCL here"
 else
-	@$(MAKE) --no-print-directory $(NCCLCHECK) $(NCCLCHECK_TEST)
+	@$(MAKE) --no-print-directory $(NCCLCHECK) $(NCCLCHECK_TEST) $(NC_GPU_HOG)
 	@if nvidia-smi -L >/dev/null 2>&1; then \
 		NCCLCHECK=$(CURDIR)/$(NCCLCHECK) \
 		NCCLCHECK_TEST=$(CURDIR)/$(NCCLCHECK_TEST) \
+		GPU_HOG=$(CURDIR)/$(NC_GPU_HOG) \
 			bash tests/ncclcheck/gpu-run.sh; \
 	else \
 		echo "check-gpu: skipped: no GPU (nvidia-smi -L failed)"; \

@@ -97,6 +97,14 @@ static json_t *array_copy(const json_t *d, const char *key)
 	return a != NULL ? json_incref(a) : json_array();
 }
 
+/* The object at key, or NULL so that the key is left out (borrowed). */
+static json_t *or_null(const json_t *d, const char *key)
+{
+	json_t *v = json_object_get(d, key);
+
+	return json_is_object(v) ? v : NULL;
+}
+
 json_t *rd_nccl(const struct rctx *c)
 {
 	json_t *out = json_array();
@@ -111,14 +119,17 @@ json_t *rd_nccl(const struct rctx *c)
 			continue;
 		if (json_array_append_new(
 			    out,
-			    json_pack("{s:s, s:s?, s:s, s:o, s:o, s:o, s:O}",
+			    json_pack("{s:s, s:s?, s:s, s:o, s:o, s:o, s:O, "
+				      "s:O*, s:O*}",
 				      "host", rj_str(d, "host"), "started",
 				      rj_str(d, "started"), "file",
 				      c->set->in[k].path, "ranks",
 				      array_copy(d, "ranks"), "transports",
 				      array_copy(d, "transports"),
 				      "collectives", collectives(d), "gate",
-				      json_is_object(g) ? g : json_null())) <
+				      json_is_object(g) ? g : json_null(),
+				      "hardware", or_null(d, "hardware"),
+				      "pairs", or_null(d, "pairs"))) <
 		    0) {
 			json_decref(out);
 			return NULL;

@@ -203,6 +203,7 @@ void html_nccl(const struct out *o, const struct rm_nccl *r)
 	out_f(o, "</div>\n");
 	if (json_array_size(checks) > 0)
 		gate_table(o, checks);
+	html_nccl_hw(o, r->run);
 	if (json_array_size(ranks) > 0)
 		ranks_table(o, ranks);
 }

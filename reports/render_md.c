@@ -369,6 +369,11 @@ static void nccl(void *o, const struct rm_nccl *r)
 		      rj_num(pk, "busbw_gbps", 0),
 		      rj_fmt_bytes(rj_num(pk, "bytes", 0), b, sizeof(b)));
 	}
+	if (json_is_object(json_object_get(r->run, "hardware")) ||
+	    json_is_object(json_object_get(r->run, "pairs"))) {
+		out_f(o, "\n");
+		text_nccl_hw(o, r->run, "- ");
+	}
 	if (!json_is_object(g))
 		return;
 	out_f(o, "\n| gate check | result | detail |\n|---|---|---|\n");

@@ -422,6 +422,7 @@ static void nccl(void *o, const struct rm_nccl *r)
 		      rj_num(pk, "busbw_gbps", 0),
 		      rj_fmt_bytes(rj_num(pk, "bytes", 0), b, sizeof(b)));
 	}
+	text_nccl_hw(&t->o, r->run, "    ");
 	json_array_foreach(rj_arr(json_object_get(r->run, "gate"), "checks"), j,
 			   c) {
 		bool ok = json_is_true(json_object_get(c, "passed"));

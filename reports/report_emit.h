@@ -76,6 +76,11 @@ void html_matrix(const struct out *o, const struct rm_matrix *mx);
 void html_mesh(const struct out *o, const json_t *mesh);
 void html_nccl(const struct out *o, const struct rm_nccl *r);
 
+/* An ncclcheck run's hardware and pairs (render_nccl_hw.c): text lines
+ * each led by `lead`, or HTML tables with the pair matrix as a grid. */
+void text_nccl_hw(const struct out *o, const json_t *run, const char *lead);
+void html_nccl_hw(const struct out *o, const json_t *run);
+
 /* SVG charts for the HTML report (render_svg.c). */
 void svg_histogram(const struct out *o, const struct rm_heartbeat *h);
 void svg_bandwidth(const struct out *o, const struct rm_series *s);

@@ -6,8 +6,15 @@
 # ncclcheck / nccl-tests of time and busbw (median over the repetitions).
 #
 #   NT_DIR=DIR [NCCLCHECK=build/ncclcheck] [N=2] [REPS=3] [OUT=DIR] \
-#   [ARGS="-b 8 -e 512M -f 4 -w 5 -n 100"] [COLLS="all_reduce ..."] \
-#   [MODES="np g"] [LO=0.97] [HI=1.03] bash bench/ncclcheck/compare.sh
+#   [ARGS="-b 8 -e 512M -f 4 -w 5"] [ITERS="20 100"] [NC_ARGS=...] \
+#   [COLLS="all_reduce ..."] [MODES="np g"] [LO=0.97] [HI=1.03] \
+#   bash bench/ncclcheck/compare.sh
+#
+# ITERS: the -n values, each run in turn (20 is both programs' default);
+# a table per mode, -n value and collective. NC_ARGS: extra options for
+# ncclcheck alone (an A/B of one of its settings). Every table shows,
+# per size, each launch's time ratio and who was faster in it ("c"
+# ncclcheck, "t" nccl-tests, "=" within 0.5 %).
 #
 # TABLE_ONLY=1 rebuilds $OUT/compare.md from an existing $OUT/rows.txt.
 #
@@ -29,7 +36,9 @@ BIN=${NCCLCHECK:-build/ncclcheck}
 N=${N:-2}
 REPS=${REPS:-3}
 OUT=${OUT:-/tmp/nc-compare}
-ARGS=${ARGS:--b 8 -e 512M -f 4 -w 5 -n 100}
+ARGS=${ARGS:--b 8 -e 512M -f 4 -w 5}
+ITERS=${ITERS:-20 100}
+NC_ARGS=${NC_ARGS-}
 COLLS=${COLLS:-all_reduce all_gather reduce_scatter alltoall broadcast sendrecv}
 MODES=${MODES:-np g}
 LO=${LO:-0.97}
@@ -67,14 +76,15 @@ rows() {
 		}' "$5" >>"$ROWS"
 }
 
-# one PROG MODE COLL REP: runs one program once and keeps its rows.
+# one PROG MODE COLL REP ITERS: runs one program once and keeps its rows
+# (the mode recorded as MODE/nITERS).
 one() {
-	prog=$1 mode=$2 coll=$3 rep=$4
-	log=$OUT/runs/$mode.$coll.$rep.$prog.log
+	prog=$1 mode=$2 coll=$3 rep=$4 iters=$5
+	log=$OUT/runs/$mode.n$iters.$coll.$rep.$prog.log
 	if [ "$prog" = nt ]; then
-		cmd="$NT_DIR/${coll}_perf $ARGS"
+		cmd="$NT_DIR/${coll}_perf $ARGS -n $iters"
 	else
-		cmd="$BIN -C $coll $ARGS"
+		cmd="$BIN -C $coll $ARGS -n $iters $NC_ARGS"
 	fi
 	if [ "$mode" = np ]; then
 		cmd="$MPIRUN -np $N $cmd"
@@ -88,7 +98,7 @@ one() {
 		echo "compare: exit $rc: $cmd (see $log)" >&2
 		FAILED=1
 	fi
-	rows "$prog" "$mode" "$coll" "$rep" "$log"
+	rows "$prog" "$mode/n$iters" "$coll" "$rep" "$log"
 }
 
 [ "$TABLE_ONLY" = 1 ] && REPS=0
@@ -99,14 +109,17 @@ for rep in $(seq 1 "$REPS"); do
 			exit 2
 		}
 		for mode in $MODES; do
-			# alternate who goes first, so drift favours neither
-			if [ $((rep % 2)) = 1 ]; then
-				one nt "$mode" "$coll" "$rep"
-				one nc "$mode" "$coll" "$rep"
-			else
-				one nc "$mode" "$coll" "$rep"
-				one nt "$mode" "$coll" "$rep"
-			fi
+			for it in $ITERS; do
+				# alternate who goes first, so drift favours
+				# neither
+				if [ $((rep % 2)) = 1 ]; then
+					one nt "$mode" "$coll" "$rep" "$it"
+					one nc "$mode" "$coll" "$rep" "$it"
+				else
+					one nc "$mode" "$coll" "$rep" "$it"
+					one nt "$mode" "$coll" "$rep" "$it"
+				fi
+			done
 		done
 	done
 done
@@ -134,20 +147,31 @@ function add(key, v) { vals[key] = (key in vals ? vals[key] " " : "") v }
 	t[p, k, r, "o"] = $6; b[p, k, r, "o"] = $7
 	t[p, k, r, "i"] = $8; b[p, k, r, "i"] = $9
 	reps[r] = 1
+	if (r + 0 > nrep) nrep = r + 0
 }
 END {
 	bad = 0; total = 0
 	printf "# ncclcheck / nccl-tests, %d GPUs, %s, median of the repetitions\n\n", n, args
+	printf "per launch: out-of-place time ratio of each launch, c: ncclcheck faster, t: nccl-tests faster, =: within 0.5 %%\n"
 	for (q = 1; q <= nmc; q++) {
 		split(mcs[q], x, SUBSEP)
-		printf "\n## %s, %s\n\n", x[2], x[1] == "np" ? "mpirun -np " n : "one process, -g " n
-		printf "| size B | nt us | nc us | time ratio | nt busbw | nc busbw | busbw ratio | in-place time ratio | in-place busbw ratio |\n"
-		printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+		split(x[1], mn, "/")
+		printf "\n## %s, %s, -n %s\n\n", x[2], mn[1] == "np" ? "mpirun -np " n : "one process, -g " n, substr(mn[2], 2)
+		printf "| size B | nt us | nc us | time ratio | nt busbw | nc busbw | busbw ratio | in-place time ratio | in-place busbw ratio | per launch |\n"
+		printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|\n"
 		for (o = 1; o <= no; o++) {
 			split(order[o], y, SUBSEP)
 			if (y[1] != x[1] || y[2] != x[2]) continue
 			k = order[o]
 			delete vals
+			per = ""
+			for (r = 1; r <= nrep; r++) {
+				if (!(r in reps) || !(("nt", k, r, "o") in t) || !(("nc", k, r, "o") in t)) continue
+				a1 = t["nt", k, r, "o"]; a2 = t["nc", k, r, "o"]
+				if (a1 == "N/A" || a2 == "N/A" || a1 + 0 <= 0) continue
+				lr = a2 / a1
+				per = per (per == "" ? "" : " ") sprintf("%.2f%s", lr, lr < 0.995 ? "c" : lr > 1.005 ? "t" : "=")
+			}
 			for (r in reps) for (pl = 1; pl <= 2; pl++) {
 				w = pl == 1 ? "o" : "i"
 				if (!(("nt", k, r, w) in t) || !(("nc", k, r, w) in t)) continue
@@ -163,8 +187,8 @@ END {
 			line = sprintf("| %s | %s | %s | %s | %s | %s | %s%s |", y[3], med(vals["ont"]),
 			    med(vals["onc"]), fmt(med(vals["otr"])), med(vals["obn"]),
 			    med(vals["obc"]), fmt(med(vals["obr"])), star["o"] ? "*" : "")
-			line = line sprintf(" %s | %s%s |", ("itr" in vals) ? fmt(med(vals["itr"])) : "-",
-			    ("ibr" in vals) ? fmt(med(vals["ibr"])) : "-", star["i"] ? "*" : "")
+			line = line sprintf(" %s | %s%s | %s |", ("itr" in vals) ? fmt(med(vals["itr"])) : "-",
+			    ("ibr" in vals) ? fmt(med(vals["ibr"])) : "-", star["i"] ? "*" : "", per)
 			delete star
 			print line
 			split("otr obr itr ibr", ks, " ")

@@ -11,8 +11,15 @@
 #
 #   NCCLCHECK=path/to/ncclcheck NCCLCHECK_TEST=path/to/ncclcheck-test \
 #   [NCCLCHECK_NOMPI=...] [NT_DIR=nccl-tests binaries] \
-#   [TORCHRUN=/opt/torch/.venv/bin/torchrun] [MODE=full|smoke] \
-#   [OUT=dir] bash tests/ncclcheck/gpu-run.sh
+#   [TORCHRUN=/opt/torch/.venv/bin/torchrun] [MODE=full|smoke|hw] \
+#   [GPU_HOG=build/gpu_hog] [OUT=dir] bash tests/ncclcheck/gpu-run.sh
+#
+# MODE=hw runs only the hardware tests (also part of full): ten idle
+# default runs that must name no GPU; a competing kernel (gpu_hog, built
+# from tests/ncclcheck/gpu_hog.cu) on the second GPU that must be named
+# as rank 1 three times of three, and as rank 0 three of three with
+# CUDA_VISIBLE_DEVICES swapped; the share of the bound both programs
+# reach at 8 GB; --pairs.
 #
 # Writes one log per test and summary.txt (test, exit status, expected
 # status, seconds, command, last lines) under $OUT/logs, then packs them
@@ -24,6 +31,7 @@ BIN_TEST=${NCCLCHECK_TEST:-build/ncclcheck-test}
 BIN_NOMPI=${NCCLCHECK_NOMPI:-}
 NT_DIR=${NT_DIR:-}
 MODE=${MODE:-full}
+GPU_HOG=${GPU_HOG:-$(dirname "$0")/../../build/gpu_hog}
 TORCHRUN=${TORCHRUN:-/opt/torch/.venv/bin/torchrun}
 TORCH_PY=${TORCH_PY:-$(dirname "$0")/../../bench/ncclcheck/torch_busbw.py}
 OUT=${OUT:-/tmp/ncclcheck-gpu}
@@ -71,7 +79,7 @@ t() {
 	echo "\$ $*" >"$LOG/$name.log"
 	s=$(date +%s%N)
 	case $1 in
-	trun | frozen | must)
+	trun | frozen | must | mustnot)
 		timeout -k 5 "$lim" bash -c '"$@"' _ "$@" \
 			>>"$LOG/$name.log" 2>&1 ;;
 	*)
@@ -183,14 +191,57 @@ frozen() {
 	grep -Eq "rank 1 on [^ ]+ stopped responding [0-9.]+ s ago during" \
 		"$LOG/frozen.out"
 }
-export -f trun must frozen
+# mustnot PATTERN CMD...: runs CMD; its exit status, or 98 when its
+# output has PATTERN.
+mustnot() {
+	pat=$1
+	shift
+	"$@" >"$LOG/must.out" 2>&1
+	rc=$?
+	cat "$LOG/must.out"
+	grep -Eq "$pat" "$LOG/must.out" && { echo "mustnot: found '$pat'"; return 98; }
+	return $rc
+}
+
+# hw_tests: the slow GPU named (and nobody on an idle machine), the share
+# of the hardware's bound at 8 GB, --pairs.
+hw_tests() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		t idle_$i 0 120 mustnot "gpu-slow|pcie-link-degraded" $MPIRUN -np 2 "$BIN" --json "$LOG/idle_$i.json"
+	done
+	if [ -x "$GPU_HOG" ]; then
+		"$GPU_HOG" 1 150 >"$LOG/hog.out" 2>&1 &
+		hog=$!
+		sleep 2
+		for i in 1 2 3; do
+			t hog_$i 1 120 must "gpu-slow: rank 1 on" $MPIRUN -np 2 "$BIN" --json "$LOG/hog_$i.json"
+		done
+		for i in 1 2 3; do
+			t hog_swap_$i 1 120 must "gpu-slow: rank 0 on" $MPIRUN -np 2 -x CUDA_VISIBLE_DEVICES=1,0 "$BIN"
+		done
+		[ -n "$NT_DIR" ] && t hog_nt 0 120 $MPIRUN -np 2 "$NT_DIR/all_reduce_perf" -b 512M -e 512M
+		t hog_nc_512m 1 120 $MPIRUN -np 2 "$BIN" -b 512M -e 512M
+		kill "$hog"
+		wait "$hog"
+	else
+		echo "hw: no $GPU_HOG: the loaded-GPU tests skipped" >>"$SUM"
+	fi
+	[ -n "$NT_DIR" ] && t eff_nt_8g 0 200 $MPIRUN -np 2 "$NT_DIR/all_reduce_perf" -b 8G -e 8G
+	t eff_nc_8g 0 200 $MPIRUN -np 2 "$BIN" -b 8G -e 8G --json "$LOG/eff_nc_8g.json"
+	t pairs 0 120 must "# pairs:" $MPIRUN -np 2 "$BIN" --pairs -b 64M -e 64M --json "$LOG/pairs.json"
+	t min_eff_fail 1 120 must "gate FAIL: min-efficiency" $MPIRUN -np 2 "$BIN" -b 64M -e 64M --min-efficiency 99
+}
+
+export -f trun must mustnot frozen
 export LOG
 
 SOCK="-x NCCL_P2P_DISABLE=1 -x NCCL_SHM_DISABLE=1 -x NCCL_NET=Socket -x NCCL_SOCKET_IFNAME=lo"
 TR="$TORCHRUN --nnodes 1 --nproc-per-node $N --no-python"
 F8G="-C all_reduce -b 8G -e 8G -n 400 -T 15s"
 
-if [ "$MODE" = smoke ]; then
+if [ "$MODE" = hw ]; then
+	hw_tests
+elif [ "$MODE" = smoke ]; then
 	t smoke_mpi 0 60 $MPIRUN -np "$N" "$BIN" -b 8 -e 64M -f 8 -C all_reduce,all_gather --json "$LOG/smoke_mpi.json"
 	t smoke_g 0 60 "$BIN" -g "$N" -b 8 -e 16M -f 16 -C all
 	t smoke_torchrun 0 90 $TR --master-port $((30000 + RANDOM % 1000)) "$BIN" -b 1K -e 1M -f 32
@@ -242,6 +293,7 @@ else
 	t hang_nosuch_iface 1 120 $MPIRUN -np 2 -x NCCL_SOCKET_IFNAME=nosuch0 "$BIN" -T 10s
 	t hang_nowhere 1 120 trun "$N" -1 env NCCLCHECK_TEST_ADVERTISE=1:10.255.255.1 "$BIN_TEST" -T 10s --preflight-timeout 3s
 	t hang_nowhere_nccl 1 120 trun 2 -1 env NCCL_COMM_ID=10.255.255.1:29999 "$BIN" -T 10s --no-preflight
+	hw_tests
 fi
 cat "$SUM"
 (cd "$OUT" && tar czf logs.tgz logs && rm -rf logs)

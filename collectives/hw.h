@@ -1,0 +1,112 @@
+/* ncclcheck's view of the hardware: what each rank's GPU is attached by
+ * (NVLink, PCIe, the NIC NCCL uses across nodes), what it measured alone
+ * before the collectives (device copy, host-to-device, device-to-host),
+ * and the pure decisions over them: the bus bandwidth bound the topology
+ * allows, each result's share of it, the efficiency gate, and which rank
+ * is the slow one. Plain C: the CPU tests build it without CUDA. */
+#ifndef NC_HW_H
+#define NC_HW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "doc/finding.h"
+#include "nc.h"
+
+#define NC_HW_MAX_LINKS 18
+
+/* One rank's GPU. Zero means "not known" in every number. */
+struct nc_gpuinfo {
+	int rank;
+	char host[64];
+	char name[64];
+	int sms;                   /* multiprocessors */
+	int pci_domain, pci_bus, pci_dev;
+	bool nvml;                 /* NVML answered */
+	int pcie_gen, pcie_width;  /* current, read while a copy ran */
+	int pcie_max_gen, pcie_max_width;
+	int nvlinks;               /* active links */
+	int nvlink_version;        /* NVML's value: 6 is NVLink 4.0 */
+	/* the PCI address at the far end of each active link */
+	int link_domain[NC_HW_MAX_LINKS], link_bus[NC_HW_MAX_LINKS],
+	    link_dev[NC_HW_MAX_LINKS];
+	double nic_gbits;          /* NICs NCCL can use across nodes, Gb/s */
+	/* measured, GB/s: a copy kernel on the SMs (bytes copied per
+	 * second), host-to-device and device-to-host copies */
+	double d2d_gbps, h2d_gbps, d2h_gbps;
+};
+
+/* NVLink's major version from NVML's version value (nvmlNvlinkVersion_t:
+ * 6 is NVLink 4.0); 0 when unknown. */
+int nc_nvlink_major(int nvml_version);
+/* Unidirectional bandwidth of one NVLink link, GB/s, by NVML's version
+ * value (NVLink 1: 20, 2-4: 25, 5: 50); 0 when unknown. */
+double nc_nvlink_link_gbps(int nvml_version);
+/* Unidirectional PCIe bandwidth of a link, GB/s after the line coding
+ * (Gen1-2 8b/10b, Gen3 on 128b/130b); 0 when unknown. */
+double nc_pcie_gbps(int gen, int width);
+
+/* The bound on bus bandwidth the topology allows, GB/s, and how it was
+ * found, for every collective alike (nccl-tests' bus bandwidth is the
+ * per-rank link rate, whichever the collective): within a host the
+ * slowest rank's NVLink links that end at another GPU of the run (or at
+ * an NVSwitch), or its PCIe link when it has none; across hosts also the
+ * slowest host's NIC bandwidth. 0 and a reason in `how` when it cannot be
+ * told. Pure. */
+double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
+		   size_t howlen);
+
+/* The efficiency rule: the peak busbw of a collective as a share of the
+ * bound. The default (min_pct <= 0) gates only where the bound is known
+ * and the sweep reached NC_EFF_DEFAULT_BYTES, at NC_EFF_DEFAULT_PCT;
+ * an explicit --min-efficiency gates always and fails when the bound is
+ * unknown. Returns -1 when no check applies, else 1 passed / 0 failed,
+ * with the detail. Pure. */
+#define NC_EFF_DEFAULT_PCT 45.0
+#define NC_EFF_DEFAULT_BYTES (64ULL << 20)
+int nc_eff_decide(double min_pct, double bound, double peak,
+		  unsigned long long peak_bytes, unsigned long long max_bytes,
+		  char *detail, size_t len);
+
+/* Slow ranks among n values of one measure (higher is better): rank i is
+ * slow when its value is below (1 - tol) times the median of the others
+ * of its group (group[i]: the GPU model; NULL: one group). Alone in its
+ * group, nobody is. Writes slow[i]; returns how many. Pure. */
+#define NC_SLOW_TOL 0.25
+int nc_slow_ranks(const double *v, const int *group, int n, double tol,
+		  bool *slow);
+
+/* The findings the self-test implies, over every rank's info: gpu-slow
+ * for a device-copy outlier (its host-link numbers said with it), and
+ * pcie-link-degraded for a PCIe link below its maximum, or host copies
+ * that lag in both directions on a GPU whose device copy is normal. Adds them to findings
+ * through `add`. Returns the number added. Pure. */
+struct nc_run;
+int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,
+		    void (*add)(void *arg, enum finding_code code, const char *text),
+		    void *arg);
+
+/* --pairs: round r (0 .. rounds-1) of the round-robin schedule of n ranks
+ * (the circle method): every rank meets every other exactly once in n-1
+ * rounds (n rounds for odd n, where one rank sits out each round).
+ * partner[i] gets rank i's partner, or -1 for a bye. Returns the number
+ * of rounds. Pure. */
+int nc_pair_rounds(int n);
+void nc_pair_round(int n, int r, int *partner);
+
+/* The slow pairs of an n x n matrix of pair bandwidths (GB/s, bw[i*n+j]
+ * for i<j, the rest ignored): a pair is slow below (1 - tol) times the
+ * median of the pairs of its class, within one host or across hosts
+ * (host[i]: rank i's host id; NULL: one class). Then the rank common to
+ * the slow pairs: one that sits in every slow pair, or in at least half
+ * of them and more than any other (-1 when none). Fills slow[i*n+j];
+ * returns the number of slow pairs. Pure. */
+int nc_pairs_decide(const double *bw, const int *host, int n, double tol,
+		    bool *slow, int *common);
+
+/* Compresses host names into Slurm's hostlist form ("gpu[07,12]",
+ * "gpu[01-03],cpu5"): a common prefix with a numeric suffix of the same
+ * width. Returns 0, or -1 when buf is too small. Pure. */
+int nc_hostlist(const char *const *hosts, int n, char *buf, size_t len);
+
+#endif
