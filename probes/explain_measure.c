@@ -84,7 +84,7 @@ static void check_memlock(struct explain_run *r, const struct sysroot *sr)
 	}
 	if (soft == -1)
 		return;
-	checked(r, "memlock-limit");
+	checked(r, "rdma-memlock");
 	if (soft == -2) {
 		note(r, "memlock limit: unlimited");
 		return;
@@ -93,7 +93,7 @@ static void check_memlock(struct explain_run *r, const struct sysroot *sr)
 		 "bytes (ulimit -l %lld)", soft, soft / 1024);
 	note(r, "memlock limit: %lld bytes", soft);
 	if (soft < MEMLOCK_ENOUGH)
-		found(r, "memlock-limit", ev);
+		found(r, "rdma-memlock", ev);
 }
 
 /* RDMA devices: /sys/class/infiniband's entries. */

@@ -164,7 +164,7 @@ static const struct logsig table[] = {
 	{"nccl-ibv-nomem", "NCCL", "src/misc/ibvwrap.cc IBV_*_CHECK_ERRNO",
 	 "2.12-2.30", "failed with error Cannot allocate memory",
 	 "Call to (ibv_[a-z_0-9]+) failed with error Cannot allocate memory",
-	 "verb", "memlock-limit", NULL,
+	 "verb", "rdma-memlock", NULL,
 	 "a verbs call could not pin memory: the memlock limit is too low",
 	 0, "node1:812:850 [0] NCCL WARN Call to ibv_reg_mr failed with "
 	 "error Cannot allocate memory"},
@@ -580,14 +580,14 @@ static const struct logsig table[] = {
 	{"ompi-memlock", "Open MPI", "opal/mca/btl/openib/"
 	 "help-mpi-btl-openib.txt [init-fail-no-mem]", "3.0-4.1",
 	 "locked memory",
-	 "allocate some locked memory", "", "memlock-limit", NULL,
+	 "allocate some locked memory", "", "rdma-memlock", NULL,
 	 "Open MPI could not register memory: the memlock limit is low", 0,
 	 "allocate some locked memory.  This typically can indicate that the"},
 	/* libibverbs and the kernel. */
 	{"ibverbs-memlock", "libibverbs", "libibverbs/init.c check_memlock_limit",
 	 "rdma-core 17-50", "RLIMIT_MEMLOCK is",
 	 "RLIMIT_MEMLOCK is ([0-9]+) bytes", "memlock_bytes",
-	 "memlock-limit", NULL,
+	 "rdma-memlock", NULL,
 	 "the memlock limit is too low to register RDMA memory", 0,
 	 "libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes."},
 	{"ibverbs-no-device", "libibverbs", "libibverbs/device.c "

@@ -26,8 +26,8 @@ proved "NET/IB no device: ib-device-missing proved on the docker node" \
 	ib-device-missing "$NETPROBE" explain --sysroot "$fx" \
 	"$here/nccl-ib-missing-container.log"
 if command -v prlimit >/dev/null 2>&1; then
-	proved "RLIMIT_MEMLOCK warning: memlock-limit proved under ulimit -l 64" \
-		memlock-limit prlimit --memlock=65536 "$NETPROBE" explain \
+	proved "RLIMIT_MEMLOCK warning: rdma-memlock proved under ulimit -l 64" \
+		rdma-memlock prlimit --memlock=65536 "$NETPROBE" explain \
 		"$here/ibverbs-memlock.log"
 fi
 echo "explain lab: $pass passed, $fail failed"
