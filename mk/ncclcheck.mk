@@ -210,3 +210,8 @@ uninstall-ncclcheck:
 		$(if $(LDSOCONFDIR),$(DESTDIR)$(LDSOCONFDIR)/ncclcheck-nccl.conf)
 
 -include $(NC_CPU_OBJ:.o=.d) $(NC_GPU_OBJ:.o=.d) $(NC_TEST_OBJ:.o=.d)
+
+# The layout check reads ncclcheck's objects too: on a machine without the
+# toolkit those are the CPU build's, which only the CPU tests would build;
+# build them first, so the check never runs before they exist.
+check-layout: $(NC_CPU_OBJ)
