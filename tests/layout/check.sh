@@ -89,28 +89,28 @@ function norm(p,   k, i, o, part, m) {
 
 # 2. Includes inside lib/: qualified, and never to a higher group nor to a
 # program's header.
-for f in $(grep '^lib/[^/]*/' "$tmp/files"); do
-	g=$(basename "$(dirname "$f")")
-	r=$(rank "$g")
-	grep -n '^#include "' "$f" | while IFS= read -r line; do
-		n=${line%%:*}
-		inc=$(printf '%s' "$line" | sed 's/^[0-9]*:#include "\([^"]*\)".*/\1/')
-		case $inc in
-		*/*) ig=${inc%%/*} ;;
-		*) echo "$f:$n: '$inc' is not qualified with its group"; continue ;;
-		esac
-		ir=$(rank "$ig")
-		if [ "$ir" -lt 0 ]; then
-			echo "$f:$n: '$inc' is not a library header"
-		elif [ "$ir" -gt "$r" ]; then
-			echo "$f:$n: $g/ includes '$inc' of the higher group $ig/"
-		fi
-	done
-done >"$tmp/inclib"
-if [ -s "$tmp/inclib" ]; then
-	sed 's/^/layout: /' "$tmp/inclib"
-	fail=1
-fi
+grep '^lib/[^/]*/' "$tmp/files" | xargs grep -n '^#include "' /dev/null |
+	awk -v order="$ORDER" '
+BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) rk[o[i]] = i }
+{
+	f = $0; sub(/:.*/, "", f)
+	line = $0; sub(/^[^:]*:/, "", line); n = line; sub(/:.*/, "", n)
+	inc = line; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+	split(f, p, "/"); g = p[2]
+	if (inc !~ /\//) {
+		printf "layout: %s:%s: \047%s\047 is not qualified with its group\n", f, n, inc
+		bad = 1; next
+	}
+	ig = inc; sub(/\/.*/, "", ig)
+	if (!(ig in rk)) {
+		printf "layout: %s:%s: \047%s\047 is not a library header\n", f, n, inc
+		bad = 1
+	} else if (rk[ig] > rk[g]) {
+		printf "layout: %s:%s: %s/ includes \047%s\047 of the higher group %s/\n", f, n, g, inc, ig
+		bad = 1
+	}
+}
+END { exit bad }' || fail=1
 
 # 3. Folders that only read documents include nothing that probes.
 for d in $NOPROBE_DIRS; do
@@ -166,18 +166,23 @@ function circle_key(s,   k, p, i, a, j, t) {
 # uses a symbol TO's object defines (sources without their extension).
 [ $# -gt 0 ] || { say "no object folders given"; exit 1; }
 # an object left behind by a source since removed says nothing
-objs=$(find "$@" -name '*.o' ! -path '*/tests/*' 2>/dev/null | sort |
-	while read -r o; do
-		s=$(printf '%s' "$o" | sed 's,^[^/]*/,,; s,^ncgpu[^/]*/,,; s,^nccpu/,,; s,\.o$,,')
-		if [ -e "$s.c" ] || [ -e "$s.cu" ]; then echo "$o"; fi
-	done)
+objs=$(find "$@" -name '*.o' ! -path '*/tests/*' 2>/dev/null | sort | awk '
+function there(f,   l) { if ((getline l < f) >= 0) { close(f); return 1 } return 0 }
+{
+	s = $0; sub(/^[^\/]*\//, "", s); sub(/^ncgpu[^\/]*\//, "", s)
+	sub(/^nccpu\//, "", s); sub(/\.o$/, "", s)
+	if (there(s ".c") || there(s ".cu")) print
+}')
 [ -n "$objs" ] || { say "no objects under $*: build first"; exit 1; }
-for o in $objs; do
-	src=$(printf '%s' "$o" | sed 's,^[^/]*/,,; s,^ncgpu[^/]*/,,; s,^nccpu/,,; s,\.o$,,')
-	nm -P --defined-only "$o" 2>/dev/null |
-		awk -v f="$src" '$2 ~ /^[TDBRCV]$/ {print "D", $1, f}'
-	nm -P -u "$o" 2>/dev/null | awk -v f="$src" '{print "U", $1, f}'
-done | awk '
+# one nm for all objects: "OBJECT: SYMBOL TYPE ..." lines
+# shellcheck disable=SC2086
+{
+	nm -A -P --defined-only $objs 2>/dev/null |
+		awk '$3 ~ /^[TDBRCV]$/ { o = $1; sub(/:$/, "", o); print "D", $2, o }'
+	nm -A -P -u $objs 2>/dev/null |
+		awk '{ o = $1; sub(/:$/, "", o); print "U", $2, o }'
+} | sed 's,^\([DU] [^ ]* \)[^/]*/,\1,; s,^\([DU] [^ ]* \)ncgpu[^/]*/,\1,;
+	s,^\([DU] [^ ]* \)nccpu/,\1,; s,\.o$,,' | awk '
 $1 == "D" { def[$2] = $3; next }
 $1 == "U" { nu++; uf[nu] = $3; us[nu] = $2 }
 END {
