@@ -51,11 +51,12 @@ int hostport_parse(const char *spec, unsigned def_port, char *host,
 	*port = def_port;
 	if (pstr != NULL) {
 		/* parse_num takes a sign; a port is digits only */
-		if (*pstr == '+' || parse_num(pstr, 1, 65535, &v, &errstr) < 0) {
+		if (*pstr == '+' ||
+		    parse_num(pstr, 1, 65535, &v, &errstr) < 0) {
 			if (bad != NULL)
 				*bad = pstr;
 			return hp_fail(why,
-			               *pstr == '\0'   ? "no port after ':'"
+			               *pstr == '\0'  ? "no port after ':'"
 			               : *pstr == '+' ? "not a number"
 			                              : errstr,
 			               HOSTPORT_E_PORT);

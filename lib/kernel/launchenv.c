@@ -8,27 +8,47 @@
 
 #include "base/parse.h"
 
-/* Each launcher's own names, as its documentation spells them. */
+/* Each launcher's own names, as its documentation spells them; a field
+ * left out is a name the launcher does not set. */
 const struct launch_source launch_sources[LAUNCH_NSRC] = {
-	[LAUNCH_OMPI] = {"Open MPI", "OMPI_COMM_WORLD_SIZE",
-	                 "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
-	                 NULL, NULL, {NULL, NULL}},
-	[LAUNCH_PMI] = {"PMI", "PMI_SIZE", "PMI_RANK", "MPI_LOCALRANKID", NULL,
-	                NULL, {NULL, NULL}},
-	[LAUNCH_PMIX] = {"PMIx", "PMIX_SIZE", "PMIX_RANK", "PMIX_LOCAL_RANK",
-	                 NULL, NULL, {NULL, NULL}},
-	[LAUNCH_TORCHRUN] = {"torchrun-style variables", "WORLD_SIZE", "RANK",
-	                     "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT",
-	                     {NULL, NULL}},
-	[LAUNCH_TORCH_NODES] = {"torchrun-style variables (nodes)", "NNODES",
-	                        "NODE_RANK", "LOCAL_RANK", "MASTER_ADDR",
-	                        "MASTER_PORT", {NULL, NULL}},
-	[LAUNCH_SLURM_TASKS] = {"Slurm", "SLURM_NTASKS", "SLURM_PROCID",
-	                        "SLURM_LOCALID", "MASTER_ADDR", "MASTER_PORT",
-	                        {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST"}},
-	[LAUNCH_SLURM_NODES] = {"Slurm (nodes)", NULL, "SLURM_NODEID",
-	                        "SLURM_LOCALID", NULL, NULL,
-	                        {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST"}},
+    [LAUNCH_OMPI] = {.name = "Open MPI",
+                     .size = "OMPI_COMM_WORLD_SIZE",
+                     .rank = "OMPI_COMM_WORLD_RANK",
+                     .local_rank = "OMPI_COMM_WORLD_LOCAL_RANK"},
+    [LAUNCH_PMI] = {.name = "PMI",
+                    .size = "PMI_SIZE",
+                    .rank = "PMI_RANK",
+                    .local_rank = "MPI_LOCALRANKID"},
+    [LAUNCH_PMIX] = {.name = "PMIx",
+                     .size = "PMIX_SIZE",
+                     .rank = "PMIX_RANK",
+                     .local_rank = "PMIX_LOCAL_RANK"},
+    [LAUNCH_TORCHRUN] = {.name = "torchrun-style variables",
+                         .size = "WORLD_SIZE",
+                         .rank = "RANK",
+                         .local_rank = "LOCAL_RANK",
+                         .node0 = "MASTER_ADDR",
+                         .port = "MASTER_PORT"},
+    [LAUNCH_TORCH_NODES] = {.name = "torchrun-style variables (nodes)",
+                            .size = "NNODES",
+                            .rank = "NODE_RANK",
+                            .local_rank = "LOCAL_RANK",
+                            .node0 = "MASTER_ADDR",
+                            .port = "MASTER_PORT"},
+    [LAUNCH_SLURM_TASKS] = {.name = "Slurm",
+                            .size = "SLURM_NTASKS",
+                            .rank = "SLURM_PROCID",
+                            .local_rank = "SLURM_LOCALID",
+                            .node0 = "MASTER_ADDR",
+                            .port = "MASTER_PORT",
+                            .hosts = {"SLURM_STEP_NODELIST",
+                                      "SLURM_JOB_NODELIST"}},
+    /* the node count is the list's length */
+    [LAUNCH_SLURM_NODES] = {.name = "Slurm (nodes)",
+                            .rank = "SLURM_NODEID",
+                            .local_rank = "SLURM_LOCALID",
+                            .hosts = {"SLURM_STEP_NODELIST",
+                                      "SLURM_JOB_NODELIST"}},
 };
 
 /* Ignores ctx; reads the process environment. */
@@ -75,7 +95,7 @@ int launch_env_int(env_get_fn get, void *ctx, const char *name, long long lo,
 }
 
 /* See launchenv.h. */
-int launch_read(env_get_fn get, void *ctx, enum launch_src s,
+int launch_read(env_get_fn get, void *ctx, enum launch_src s, int max,
                 struct launch_vals *v, char *err, size_t errlen)
 {
 	const struct launch_source *src = &launch_sources[s];
@@ -85,25 +105,24 @@ int launch_read(env_get_fn get, void *ctx, enum launch_src s,
 	v->node0 = launch_env_str(get, ctx, src->node0);
 	v->hosts = v->hosts_var = NULL;
 	for (size_t i = 0; i < 2 && v->hosts == NULL; i++)
-		if ((v->hosts = launch_env_str(get, ctx, src->hosts[i])) != NULL)
+		if ((v->hosts = launch_env_str(get, ctx, src->hosts[i])) !=
+		    NULL)
 			v->hosts_var = src->hosts[i];
-	r = launch_env_int(get, ctx, src->rank, 0, LAUNCH_SIZE_MAX - 1,
-	                   &v->rank, err, errlen);
+	r = launch_env_int(get, ctx, src->rank, 0, max - 1, &v->rank, err,
+	                   errlen);
 	if (r <= 0)
 		return r;
-	if ((src->size != NULL &&
-	     launch_env_int(get, ctx, src->size, 1, LAUNCH_SIZE_MAX, &v->size,
-	                    err, errlen) < 0) ||
+	if ((src->size != NULL && launch_env_int(get, ctx, src->size, 1, max,
+	                                         &v->size, err, errlen) < 0) ||
 	    (src->local_rank != NULL &&
 	     launch_env_int(get, ctx, src->local_rank, 0, LAUNCH_SIZE_MAX,
 	                    &v->local_rank, err, errlen) < 0) ||
-	    (src->port != NULL &&
-	     launch_env_int(get, ctx, src->port, 1, 65535, &v->port, err,
-	                    errlen) < 0))
+	    (src->port != NULL && launch_env_int(get, ctx, src->port, 1, 65535,
+	                                         &v->port, err, errlen) < 0))
 		return -1;
 	if (v->size > 0 && v->rank >= v->size)
-		return launch_fail(err, errlen, "%s=%d is not below %s=%d",
-		                   src->rank, v->rank, src->size, v->size);
+		return launch_fail(err, errlen, "%s=%d but %s=%d", src->rank,
+		                   v->rank, src->size, v->size);
 	return 1;
 }
 

@@ -46,10 +46,11 @@ extern const struct launch_source launch_sources[LAUNCH_NSRC];
 struct launch_vals {
 	int size, rank, local_rank, port;
 	const char *node0;
-	const char *hosts, *hosts_var; /* the list and the variable it came from */
+	const char *hosts,
+	    *hosts_var; /* the list and the variable it came from */
 };
 
-/* The largest size and rank launch_read accepts. */
+/* The largest size a launcher is believed (ranks and local ranks below). */
 #define LAUNCH_SIZE_MAX (1 << 20)
 
 /* The value of name when set and not empty, else NULL. */
@@ -65,12 +66,12 @@ int launch_env_int(env_get_fn get, void *ctx, const char *name, long long lo,
 int launch_fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Reads every variable of source s into *v (size in [1, LAUNCH_SIZE_MAX],
- * rank below it, local rank in [0, LAUNCH_SIZE_MAX], port in [1, 65535]).
+/* Reads every variable of source s into *v (size in [1, max], rank below
+ * max, local rank in [0, LAUNCH_SIZE_MAX], port in [1, 65535]).
  * Returns 1 when the source's rank variable is set, 0 when it is not (the
  * source did not start us), -1 when a variable is set but invalid, with
  * err naming it. A rank at or past a size both given is invalid too. */
-int launch_read(env_get_fn get, void *ctx, enum launch_src s,
+int launch_read(env_get_fn get, void *ctx, enum launch_src s, int max,
                 struct launch_vals *v, char *err, size_t errlen);
 
 /* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01",

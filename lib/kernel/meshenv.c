@@ -148,45 +148,42 @@ static int me_port(env_get_fn get, void *ctx, struct mesh_env *e, char *err,
 }
 
 /* torchrun-style: MASTER_ADDR with NODE_RANK and NNODES, else RANK and
- * WORLD_SIZE. Returns 1 when used, 0 when absent, -1 on bad values. */
+ * WORLD_SIZE (a row of launchenv.h's table each, read whole). Returns 1
+ * when used, 0 when absent, -1 on bad values. */
 static int me_torchrun(env_get_fn get, void *ctx, struct mesh_env *e,
                        char *err, size_t errlen)
 {
-	const struct launch_source *t = &launch_sources[LAUNCH_TORCH_NODES];
+	enum launch_src src = LAUNCH_TORCH_NODES;
+	const struct launch_source *t = &launch_sources[src];
 	const char *addr = launch_env_str(get, ctx, t->node0);
-	const char *rk = t->rank, *sz = t->size;
-	int a, b;
+	struct launch_vals v;
+	int r;
 
 	if (addr == NULL)
 		return 0;
-	if (launch_env_str(get, ctx, rk) == NULL ||
-	    launch_env_str(get, ctx, sz) == NULL) {
-		t = &launch_sources[LAUNCH_TORCHRUN];
-		rk = t->rank;
-		sz = t->size;
+	if (launch_env_str(get, ctx, t->rank) == NULL ||
+	    launch_env_str(get, ctx, t->size) == NULL) {
+		src = LAUNCH_TORCHRUN;
+		t = &launch_sources[src];
 	}
-	a = launch_env_int(get, ctx, rk, 0, MESH_SIZE_MAX - 1, &e->rank, err, errlen);
-	b = a < 0
-	        ? -1
-	        : launch_env_int(get, ctx, sz, 1, MESH_SIZE_MAX, &e->size, err, errlen);
-	if (a < 0 || b < 0)
+	r = launch_read(get, ctx, src, MESH_SIZE_MAX, &v, err, errlen);
+	if (r < 0)
 		return -1;
-	if (a == 0 || b == 0)
+	if (r == 0 || v.size < 0)
 		return launch_fail(err, errlen,
-		               "MASTER_ADDR is set but %s or %s is not "
-		               "(set NODE_RANK and NNODES, or RANK and "
-		               "WORLD_SIZE)",
-		               rk, sz);
-	if (e->rank >= e->size)
-		return launch_fail(err, errlen, "%s=%d but %s=%d", rk, e->rank, sz,
-		               e->size);
-	if (me_port(get, ctx, e, err, errlen) < 0 ||
-	    launch_env_int(get, ctx, t->local_rank, 0, LAUNCH_SIZE_MAX,
-	                   &e->local_rank, err, errlen) < 0)
-		return -1;
+		                   "%s is set but %s or %s is not (set "
+		                   "NODE_RANK and NNODES, or RANK and "
+		                   "WORLD_SIZE)",
+		                   t->node0, t->rank, t->size);
+	e->rank = v.rank;
+	e->size = v.size;
+	e->port = v.port > 0 ? (unsigned)v.port : 0;
+	if (v.local_rank >= 0)
+		e->local_rank = v.local_rank;
 	snprintf(e->node0, sizeof(e->node0), "%s", addr);
 	e->source = MESH_SRC_TORCHRUN;
-	snprintf(e->vars, sizeof(e->vars), "%s, %s, %s", t->node0, rk, sz);
+	snprintf(e->vars, sizeof(e->vars), "%s, %s, %s", t->node0, t->rank,
+	         t->size);
 	return 1;
 }
 

@@ -21,16 +21,16 @@ START_TEST(good_specs)
 		const char *spec, *host;
 		unsigned port;
 	} c[] = {
-		{"node01", "node01", 7470},
-		{"node01:29500", "node01", 29500},
-		{"10.0.0.1", "10.0.0.1", 7470},
-		{"10.0.0.1:1", "10.0.0.1", 1},
-		{"fd00::1", "fd00::1", 7470},       /* bare IPv6: no port */
-		{"fe80::1%eth0", "fe80::1%eth0", 7470},
-		{"[fd00::1]", "fd00::1", 7470},
-		{"[fd00::1]:65535", "fd00::1", 65535},
-		{"[::1]:80", "::1", 80},
-		{"[node01]:80", "node01", 80},
+	    {"node01", "node01", 7470},
+	    {"node01:29500", "node01", 29500},
+	    {"10.0.0.1", "10.0.0.1", 7470},
+	    {"10.0.0.1:1", "10.0.0.1", 1},
+	    {"fd00::1", "fd00::1", 7470}, /* bare IPv6: no port */
+	    {"fe80::1%eth0", "fe80::1%eth0", 7470},
+	    {"[fd00::1]", "fd00::1", 7470},
+	    {"[fd00::1]:65535", "fd00::1", 65535},
+	    {"[::1]:80", "::1", 80},
+	    {"[node01]:80", "node01", 80},
 	};
 	char host[64];
 	const char *why;
@@ -38,9 +38,9 @@ START_TEST(good_specs)
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		unsigned port = 0;
 
-		ck_assert_int_eq(split(c[i].spec, host, sizeof(host), &port,
-		                       &why),
-		                 HOSTPORT_OK);
+		ck_assert_int_eq(
+		    split(c[i].spec, host, sizeof(host), &port, &why),
+		    HOSTPORT_OK);
 		ck_assert_str_eq(host, c[i].host);
 		ck_assert_uint_eq(port, c[i].port);
 	}
@@ -54,20 +54,20 @@ START_TEST(bad_specs)
 		int code;
 		const char *why;
 	} c[] = {
-		{"", HOSTPORT_E_HOST, "empty"},
-		{":80", HOSTPORT_E_HOST, "no host"},
-		{"[]:80", HOSTPORT_E_HOST, "no host"},
-		{"[::1", HOSTPORT_E_HOST, "missing ']'"},
-		{"[::1]80", HOSTPORT_E_HOST, "text after ']'"},
-		{"h:", HOSTPORT_E_PORT, "no port after ':'"},
-		{"[::1]:", HOSTPORT_E_PORT, "no port after ':'"},
-		{"h:0", HOSTPORT_E_PORT, "too small"},
-		{"h:65536", HOSTPORT_E_PORT, "too large"},
-		{"h:-1", HOSTPORT_E_PORT, "too small"},
-		{"h:+80", HOSTPORT_E_PORT, "not a number"},
-		{"h: 80", HOSTPORT_E_PORT, "not a number"},
-		{"h:80x", HOSTPORT_E_PORT, "not a number"},
-		{"[::1]:99999", HOSTPORT_E_PORT, "too large"},
+	    {"", HOSTPORT_E_HOST, "empty"},
+	    {":80", HOSTPORT_E_HOST, "no host"},
+	    {"[]:80", HOSTPORT_E_HOST, "no host"},
+	    {"[::1", HOSTPORT_E_HOST, "missing ']'"},
+	    {"[::1]80", HOSTPORT_E_HOST, "text after ']'"},
+	    {"h:", HOSTPORT_E_PORT, "no port after ':'"},
+	    {"[::1]:", HOSTPORT_E_PORT, "no port after ':'"},
+	    {"h:0", HOSTPORT_E_PORT, "too small"},
+	    {"h:65536", HOSTPORT_E_PORT, "too large"},
+	    {"h:-1", HOSTPORT_E_PORT, "too small"},
+	    {"h:+80", HOSTPORT_E_PORT, "not a number"},
+	    {"h: 80", HOSTPORT_E_PORT, "not a number"},
+	    {"h:80x", HOSTPORT_E_PORT, "not a number"},
+	    {"[::1]:99999", HOSTPORT_E_PORT, "too large"},
 	};
 	char host[64];
 
@@ -90,17 +90,17 @@ START_TEST(limits)
 	const char *why, *bad;
 	unsigned port;
 
-	ck_assert_int_eq(hostport_parse("h:70000", 1, host, sizeof(host),
-	                                &port, &why, &bad),
-	                 HOSTPORT_E_PORT);
+	ck_assert_int_eq(
+	    hostport_parse("h:70000", 1, host, sizeof(host), &port, &why, &bad),
+	    HOSTPORT_E_PORT);
 	ck_assert_str_eq(bad, "70000");
 	ck_assert_int_eq(hostport_parse("abcdefgh:1", 1, host, sizeof(host),
 	                                &port, &why, NULL),
 	                 HOSTPORT_E_HOST);
 	ck_assert_str_eq(why, "host too long");
-	ck_assert_int_eq(hostport_parse(NULL, 1, host, sizeof(host), &port,
-	                                &why, NULL),
-	                 HOSTPORT_E_HOST);
+	ck_assert_int_eq(
+	    hostport_parse(NULL, 1, host, sizeof(host), &port, &why, NULL),
+	    HOSTPORT_E_HOST);
 }
 END_TEST
 

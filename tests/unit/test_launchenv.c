@@ -1,8 +1,8 @@
 /* Unit tests for the launchers' table (kernel/launchenv.h): each source
  * read from a variable table, the precedence a program gives, bad values,
  * and the first host of a Slurm node list. */
-#include "kernel/launchenv.h"
 #include "kernel/hostlist.h"
+#include "kernel/launchenv.h"
 
 #include <check.h>
 #include <string.h>
@@ -51,29 +51,41 @@ START_TEST(each_source)
 		const char *env[6];
 		int size, rank, local;
 	} c[] = {
-		{LAUNCH_OMPI,
-		 {"OMPI_COMM_WORLD_SIZE=4", "OMPI_COMM_WORLD_RANK=2",
-		  "OMPI_COMM_WORLD_LOCAL_RANK=1", NULL},
-		 4, 2, 1},
-		{LAUNCH_PMI,
-		 {"PMI_SIZE=8", "PMI_RANK=7", "MPI_LOCALRANKID=3", NULL},
-		 8, 7, 3},
-		{LAUNCH_PMIX, {"PMIX_RANK=5", NULL}, -1, 5, -1},
-		{LAUNCH_TORCHRUN,
-		 {"WORLD_SIZE=16", "RANK=9", "LOCAL_RANK=1",
-		  "MASTER_ADDR=head", "MASTER_PORT=29500", NULL},
-		 16, 9, 1},
-		{LAUNCH_TORCH_NODES,
-		 {"NNODES=2", "NODE_RANK=1", "MASTER_ADDR=head", NULL},
-		 2, 1, -1},
-		{LAUNCH_SLURM_TASKS,
-		 {"SLURM_NTASKS=8", "SLURM_PROCID=6", "SLURM_LOCALID=2",
-		  "SLURM_JOB_NODELIST=gpu[1-4]", NULL},
-		 8, 6, 2},
-		{LAUNCH_SLURM_NODES,
-		 {"SLURM_NODEID=3", "SLURM_STEP_NODELIST=n[1-4]",
-		  "SLURM_JOB_NODELIST=n[1-8]", NULL},
-		 -1, 3, -1},
+	    {LAUNCH_OMPI,
+	     {"OMPI_COMM_WORLD_SIZE=4", "OMPI_COMM_WORLD_RANK=2",
+	      "OMPI_COMM_WORLD_LOCAL_RANK=1", NULL},
+	     4,
+	     2,
+	     1},
+	    {LAUNCH_PMI,
+	     {"PMI_SIZE=8", "PMI_RANK=7", "MPI_LOCALRANKID=3", NULL},
+	     8,
+	     7,
+	     3},
+	    {LAUNCH_PMIX, {"PMIX_RANK=5", NULL}, -1, 5, -1},
+	    {LAUNCH_TORCHRUN,
+	     {"WORLD_SIZE=16", "RANK=9", "LOCAL_RANK=1", "MASTER_ADDR=head",
+	      "MASTER_PORT=29500", NULL},
+	     16,
+	     9,
+	     1},
+	    {LAUNCH_TORCH_NODES,
+	     {"NNODES=2", "NODE_RANK=1", "MASTER_ADDR=head", NULL},
+	     2,
+	     1,
+	     -1},
+	    {LAUNCH_SLURM_TASKS,
+	     {"SLURM_NTASKS=8", "SLURM_PROCID=6", "SLURM_LOCALID=2",
+	      "SLURM_JOB_NODELIST=gpu[1-4]", NULL},
+	     8,
+	     6,
+	     2},
+	    {LAUNCH_SLURM_NODES,
+	     {"SLURM_NODEID=3", "SLURM_STEP_NODELIST=n[1-4]",
+	      "SLURM_JOB_NODELIST=n[1-8]", NULL},
+	     -1,
+	     3,
+	     -1},
 	};
 	char err[128];
 
@@ -81,7 +93,8 @@ START_TEST(each_source)
 		struct launch_vals v;
 
 		ck_assert_int_eq(launch_read(tget, (void *)c[i].env, c[i].s,
-		                             &v, err, sizeof(err)),
+		                             LAUNCH_SIZE_MAX, &v, err,
+		                             sizeof(err)),
 		                 1);
 		ck_assert_int_eq(v.size, c[i].size);
 		ck_assert_int_eq(v.rank, c[i].rank);
@@ -95,15 +108,17 @@ START_TEST(each_source)
 		const char *s[] = {"SLURM_NODEID=0", "SLURM_STEP_NODELIST=a1",
 		                   "SLURM_JOB_NODELIST=a[1-2]", NULL};
 
-		ck_assert_int_eq(launch_read(tget, t, LAUNCH_TORCHRUN, &v, err,
+		ck_assert_int_eq(launch_read(tget, t, LAUNCH_TORCHRUN,
+		                             LAUNCH_SIZE_MAX, &v, err,
 		                             sizeof(err)),
 		                 1);
 		ck_assert_str_eq(v.node0, "10.0.0.1");
 		ck_assert_int_eq(v.port, 29400);
 		ck_assert_ptr_null(v.hosts);
 		/* the step's list is preferred over the job's */
-		ck_assert_int_eq(launch_read(tget, s, LAUNCH_SLURM_NODES, &v,
-		                             err, sizeof(err)),
+		ck_assert_int_eq(launch_read(tget, s, LAUNCH_SLURM_NODES,
+		                             LAUNCH_SIZE_MAX, &v, err,
+		                             sizeof(err)),
 		                 1);
 		ck_assert_str_eq(v.hosts_var, "SLURM_STEP_NODELIST");
 		ck_assert_str_eq(v.hosts, "a1");
@@ -115,17 +130,19 @@ END_TEST
 START_TEST(absent)
 {
 	const char *none[] = {NULL};
-	const char *empty[] = {"OMPI_COMM_WORLD_RANK=", "OMPI_COMM_WORLD_SIZE=4",
-	                       NULL};
+	const char *empty[] = {
+	    "OMPI_COMM_WORLD_RANK=", "OMPI_COMM_WORLD_SIZE=4", NULL};
 	struct launch_vals v;
 	char err[128];
 
 	for (int s = 0; s < LAUNCH_NSRC; s++)
-		ck_assert_int_eq(launch_read(tget, none, (enum launch_src)s, &v,
-		                             err, sizeof(err)),
+		ck_assert_int_eq(launch_read(tget, none, (enum launch_src)s,
+		                             LAUNCH_SIZE_MAX, &v, err,
+		                             sizeof(err)),
 		                 0);
-	ck_assert_int_eq(
-	    launch_read(tget, empty, LAUNCH_OMPI, &v, err, sizeof(err)), 0);
+	ck_assert_int_eq(launch_read(tget, empty, LAUNCH_OMPI, LAUNCH_SIZE_MAX,
+	                             &v, err, sizeof(err)),
+	                 0);
 }
 END_TEST
 
@@ -137,18 +154,24 @@ START_TEST(bad_values)
 		const char *env[4];
 		const char *err;
 	} c[] = {
-		{LAUNCH_SLURM_NODES, {"SLURM_NODEID=x", NULL},
-		 "SLURM_NODEID='x': not a number"},
-		{LAUNCH_OMPI, {"OMPI_COMM_WORLD_RANK=-1", NULL},
-		 "OMPI_COMM_WORLD_RANK='-1': "},
-		{LAUNCH_TORCHRUN, {"RANK=0", "WORLD_SIZE=0", NULL},
-		 "WORLD_SIZE='0': "},
-		{LAUNCH_TORCHRUN, {"RANK=0", "MASTER_PORT=70000", NULL},
-		 "MASTER_PORT='70000': "},
-		{LAUNCH_TORCHRUN, {"RANK=4", "WORLD_SIZE=4", NULL},
-		 "RANK=4 is not below WORLD_SIZE=4"},
-		{LAUNCH_PMI, {"PMI_RANK=1", "PMI_SIZE=2", "MPI_LOCALRANKID=1x"},
-		 "MPI_LOCALRANKID='1x': "},
+	    {LAUNCH_SLURM_NODES,
+	     {"SLURM_NODEID=x", NULL},
+	     "SLURM_NODEID='x': not a number"},
+	    {LAUNCH_OMPI,
+	     {"OMPI_COMM_WORLD_RANK=-1", NULL},
+	     "OMPI_COMM_WORLD_RANK='-1': "},
+	    {LAUNCH_TORCHRUN,
+	     {"RANK=0", "WORLD_SIZE=0", NULL},
+	     "WORLD_SIZE='0': "},
+	    {LAUNCH_TORCHRUN,
+	     {"RANK=0", "MASTER_PORT=70000", NULL},
+	     "MASTER_PORT='70000': "},
+	    {LAUNCH_TORCHRUN,
+	     {"RANK=4", "WORLD_SIZE=4", NULL},
+	     "RANK=4 but WORLD_SIZE=4"},
+	    {LAUNCH_PMI,
+	     {"PMI_RANK=1", "PMI_SIZE=2", "MPI_LOCALRANKID=1x"},
+	     "MPI_LOCALRANKID='1x': "},
 	};
 	char err[128];
 
@@ -157,7 +180,8 @@ START_TEST(bad_values)
 
 		err[0] = '\0';
 		ck_assert_int_eq(launch_read(tget, (void *)c[i].env, c[i].s,
-		                             &v, err, sizeof(err)),
+		                             LAUNCH_SIZE_MAX, &v, err,
+		                             sizeof(err)),
 		                 -1);
 		ck_assert_msg(strncmp(err, c[i].err, strlen(c[i].err)) == 0,
 		              "case %zu: '%s'", i, err);
@@ -165,43 +189,64 @@ START_TEST(bad_values)
 }
 END_TEST
 
+/* The caller's bound: a mesh of one process per node stops at 65536. */
+START_TEST(bound)
+{
+	const char *big[] = {"RANK=70000", "WORLD_SIZE=70001", NULL};
+	struct launch_vals v;
+	char err[128];
+
+	ck_assert_int_eq(launch_read(tget, big, LAUNCH_TORCHRUN,
+	                             LAUNCH_SIZE_MAX, &v, err, sizeof(err)),
+	                 1);
+	ck_assert_int_eq(launch_read(tget, big, LAUNCH_TORCHRUN, 65536, &v, err,
+	                             sizeof(err)),
+	                 -1);
+	ck_assert_str_eq(err, "RANK='70000': too large");
+}
+END_TEST
+
 /* netprobe mesh's order (a process per node): Slurm's node list, then
  * torchrun's node level, then its ranks, then Open MPI, then PMIx. */
 START_TEST(precedence)
 {
-	const char *all[] = {"SLURM_JOB_NODELIST=n[1-2]", "SLURM_NODEID=1",
-	                     "MASTER_ADDR=head", "RANK=0", "WORLD_SIZE=2",
+	const char *all[] = {"SLURM_JOB_NODELIST=n[1-2]",
+	                     "SLURM_NODEID=1",
+	                     "MASTER_ADDR=head",
+	                     "RANK=0",
+	                     "WORLD_SIZE=2",
 	                     "OMPI_COMM_WORLD_RANK=0",
-	                     "OMPI_COMM_WORLD_SIZE=2", NULL};
-	const char *torch[] = {"MASTER_ADDR=head", "RANK=3", "WORLD_SIZE=8",
-	                       "NODE_RANK=1", "NNODES=2", "PMIX_RANK=0",
+	                     "OMPI_COMM_WORLD_SIZE=2",
+	                     NULL};
+	const char *torch[] = {"MASTER_ADDR=head",
+	                       "RANK=3",
+	                       "WORLD_SIZE=8",
+	                       "NODE_RANK=1",
+	                       "NNODES=2",
+	                       "PMIX_RANK=0",
 	                       NULL};
-	const char *ompi[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
-	                      "PMIX_RANK=0", NULL};
+	const char *ompi[] = {"OMPI_COMM_WORLD_RANK=1",
+	                      "OMPI_COMM_WORLD_SIZE=2", "PMIX_RANK=0", NULL};
 	const char *pmix[] = {"PMIX_RANK=1", "WORLD_SIZE=2", NULL};
 	struct mesh_env e;
 	char err[256];
 
-	ck_assert_int_eq(mesh_env_detect(tget, all, NULL, NULL, &e, err,
-	                                 sizeof(err)),
-	                 0);
+	ck_assert_int_eq(
+	    mesh_env_detect(tget, all, NULL, NULL, &e, err, sizeof(err)), 0);
 	ck_assert_int_eq(e.source, MESH_SRC_SLURM);
 	mesh_env_free(&e);
-	ck_assert_int_eq(mesh_env_detect(tget, torch, NULL, NULL, &e, err,
-	                                 sizeof(err)),
-	                 0);
+	ck_assert_int_eq(
+	    mesh_env_detect(tget, torch, NULL, NULL, &e, err, sizeof(err)), 0);
 	ck_assert_int_eq(e.source, MESH_SRC_TORCHRUN);
 	ck_assert_str_eq(e.vars, "MASTER_ADDR, NODE_RANK, NNODES");
 	mesh_env_free(&e);
-	ck_assert_int_eq(mesh_env_detect(tget, ompi, NULL, "head", &e, err,
-	                                 sizeof(err)),
-	                 0);
+	ck_assert_int_eq(
+	    mesh_env_detect(tget, ompi, NULL, "head", &e, err, sizeof(err)), 0);
 	ck_assert_int_eq(e.source, MESH_SRC_OMPI);
 	ck_assert_int_eq(e.rank, 1);
 	mesh_env_free(&e);
-	ck_assert_int_eq(mesh_env_detect(tget, pmix, NULL, "head", &e, err,
-	                                 sizeof(err)),
-	                 0);
+	ck_assert_int_eq(
+	    mesh_env_detect(tget, pmix, NULL, "head", &e, err, sizeof(err)), 0);
 	ck_assert_int_eq(e.source, MESH_SRC_PMIX);
 	ck_assert_str_eq(e.vars, "PMIX_RANK, WORLD_SIZE");
 	mesh_env_free(&e);
@@ -235,6 +280,7 @@ Suite *suite_launchenv(void)
 	tcase_add_test(tc, each_source);
 	tcase_add_test(tc, absent);
 	tcase_add_test(tc, bad_values);
+	tcase_add_test(tc, bound);
 	tcase_add_test(tc, precedence);
 	tcase_add_test(tc, first_host);
 	suite_add_tcase(s, tc);
