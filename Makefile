@@ -144,9 +144,11 @@ check-cli: all
 check-lab: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/lab/run.sh
 
-# lib/README.md's order of groups and no circle between files, read from the
-# objects of everything built (ncclcheck's too where CUDA is here), after a
-# self-test that proves the checker catches both.
+# lib/README.md's order of groups, and no circle between headers (every C
+# file's #include lines), files or groups (includes and the objects'
+# symbols), over everything built (ncclcheck's CPU objects too: the
+# prerequisite in mk/ncclcheck.mk), after a self-test that proves the
+# checker catches each.
 check-layout: all
 	@sh tests/layout/selftest.sh
 	sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \

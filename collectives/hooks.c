@@ -11,7 +11,7 @@
 #ifdef NC_TEST_HOOKS
 /* Reads "A:B" (B optional, 0 when absent); returns false when unset or
  * empty, so an empty variable switches nothing on. */
-static bool hook(nc_getenv_fn get, void *ctx, const char *name, long long *a,
+static bool hook(env_get_fn get, void *ctx, const char *name, long long *a,
 		 unsigned long long *b)
 {
 	const char *s = get(name, ctx), *colon;
@@ -44,7 +44,7 @@ const bool nc_hooks_built = true;
 
 /* All off first, then each variable that is set; the advertised address
  * is kept only with its rank ("RANK:ADDRESS"). */
-void nc_hooks_read(nc_getenv_fn get, void *ctx, struct nc_hooks *h)
+void nc_hooks_read(env_get_fn get, void *ctx, struct nc_hooks *h)
 {
 	const char *adv = get("NCCLCHECK_TEST_ADVERTISE", ctx);
 	long long a;
@@ -72,7 +72,7 @@ void nc_hooks_read(nc_getenv_fn get, void *ctx, struct nc_hooks *h)
 const bool nc_hooks_built = false;
 
 /* A release build: the variables are not even read. */
-void nc_hooks_read(nc_getenv_fn get, void *ctx, struct nc_hooks *h)
+void nc_hooks_read(env_get_fn get, void *ctx, struct nc_hooks *h)
 {
 	(void)get;
 	(void)ctx;

@@ -21,7 +21,7 @@ struct nc_hooks {
 /* Reads the four variables through get (getenv, or a table in tests). A
  * value is "A" or "A:B" with A a decimal number. Only in a test build
  * (NC_TEST_HOOKS); otherwise every switch stays off. */
-void nc_hooks_read(nc_getenv_fn get, void *ctx, struct nc_hooks *h);
+void nc_hooks_read(env_get_fn get, void *ctx, struct nc_hooks *h);
 
 /* True in a test build, where the variables work. */
 extern const bool nc_hooks_built;

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/launchenv.h"
+
 enum nc_launcher {
 	NC_LAUNCH_SINGLE = 0, /* one process, nobody else */
 	NC_LAUNCH_MPI,        /* mpirun / srun --mpi: MPI tells where rank 0 is */
@@ -24,20 +26,11 @@ struct nc_launch {
 	const char *source;      /* which variables said so */
 };
 
-/* Looks a variable up (getenv, or a table in tests). */
-typedef const char *(*nc_getenv_fn)(const char *name, void *ctx);
-
-/* Decides the launch. have_mpi: this binary was built with MPI. Returns
- * 0, or -1 with a one-line reason in err (the caller exits 2). */
-int nc_launch_detect(nc_getenv_fn get, void *ctx, bool have_mpi,
+/* Decides the launch from the variables of kernel/launchenv.h's table:
+ * MPI (Open MPI, PMI, PMIx), then torchrun-style, then srun. have_mpi:
+ * this binary was built with MPI. Returns 0, or -1 with a one-line reason
+ * in err (the caller exits 2). */
+int nc_launch_detect(env_get_fn get, void *ctx, bool have_mpi,
 		     struct nc_launch *out, char *err, size_t errlen);
-
-/* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01",
- * "node[1-2]-ib" gives "node1-ib".
- * Returns 0, or -1 for an empty or malformed list. */
-int nc_slurm_first_host(const char *list, char *out, size_t len);
-
-/* getenv adapter for nc_launch_detect. */
-const char *nc_getenv_process(const char *name, void *ctx);
 
 #endif

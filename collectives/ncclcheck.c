@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	c.run.o = &c.o;
 	if (c.o.json_path != NULL && strcmp(c.o.json_path, "-") == 0)
 		c.o.quiet = true; /* the document owns standard output */
-	lrc = nc_launch_detect(nc_getenv_process, NULL, HAVE_MPI, &c.l, lerr,
+	lrc = nc_launch_detect(env_get_process, NULL, HAVE_MPI, &c.l, lerr,
 			       sizeof(lerr));
 	gethostname(host, sizeof(host) - 1);
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
 #endif
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);
-	nc_hooks_read(nc_getenv_process, NULL, &c.hooks);
+	nc_hooks_read(env_get_process, NULL, &c.hooks);
 	c.tty = isatty(2) && !c.o.quiet;
 	c.nranks = c.l.nprocs * c.o.gpus_per_proc;
 	c.run.nranks = c.nranks;

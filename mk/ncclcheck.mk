@@ -44,6 +44,7 @@ NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/cli.o base/parse.o base/sysroot.o \
 	base/xmlesc.o doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
+	kernel/launchenv.o \
 	kernel/jobenv_parse.o decide/nccl_select.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
@@ -216,3 +217,8 @@ uninstall-ncclcheck:
 		$(if $(LDSOCONFDIR),$(DESTDIR)$(LDSOCONFDIR)/ncclcheck-nccl.conf)
 
 -include $(NC_CPU_OBJ:.o=.d) $(NC_GPU_OBJ:.o=.d) $(NC_TEST_OBJ:.o=.d)
+
+# The layout check reads ncclcheck's objects too: on a machine without the
+# toolkit those are the CPU build's, which only the CPU tests would build;
+# build them first, so the check never runs before they exist.
+check-layout: $(NC_CPU_OBJ)

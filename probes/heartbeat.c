@@ -75,10 +75,13 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
 static int hb_peer(const struct hb_opts *o, const char *spec)
 {
+	/* the peer was split once, by the option parser */
 	struct peerprobe_opts po = {.default_port = o->port,
 	                            .step_us =
 	                                o->timeout_set ? o->timeout_us : 0,
-	                            .token_file = o->token_file};
+	                            .token_file = o->token_file,
+	                            .host = o->host,
+	                            .port = o->port};
 	struct peer_verdict v;
 	struct doc d = {0};
 	json_t *detail = NULL, *f, *p;

@@ -237,7 +237,7 @@ int mesh_members(struct mesh *ms)
 			*p = '?';
 	if (ms->o.hosts != NULL && (text = hosts_text(ms->o.hosts)) == NULL)
 		return 2;
-	if (mesh_env_detect(mesh_getenv_process, NULL, text, ms->o.rendezvous,
+	if (mesh_env_detect(env_get_process, NULL, text, ms->o.rendezvous,
 	                    &ms->env, err, sizeof(err)) < 0) {
 		fprintf(stderr, "netprobe mesh: %s\n", err);
 		goto out;

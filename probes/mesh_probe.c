@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hostport.h"
 #include "decide/peerdecide.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
@@ -17,10 +18,8 @@
 /* Formats HOST:PORT, brackets around an IPv6 address. */
 static void peer_spec(const struct mesh_member *m, char *buf, size_t len)
 {
-	if (strchr(m->target, ':') != NULL)
-		snprintf(buf, len, "[%s]:%u", m->target, m->port);
-	else
-		snprintf(buf, len, "%s:%u", m->target, m->port);
+	if (hostport_format(m->target, m->port, buf, len) < 0 && len > 0)
+		buf[0] = '\0';
 }
 
 /* One target: its route, then every check; skipped with an error when

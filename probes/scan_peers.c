@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/parse.h"
+#include "base/hostport.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
 #include "decide/peerdecide.h"
@@ -14,52 +14,6 @@
 #include "probe/reach.h"
 #include "scan_int.h"
 #include "wire/client.h"
-
-/* Splits HOST[:PORT] ("[v6]:port" or a bare IPv6 address too) into host.
- * Returns 0, or -1 with *why set. */
-static int split_peer(const char *spec, char *host, size_t len,
-                      const char **why)
-{
-	const char *colon, *port = NULL, *errstr;
-	size_t n;
-	long long p;
-
-	if (spec[0] == '[') {
-		const char *end = strchr(spec, ']');
-
-		if (end == NULL) {
-			*why = "missing ']'";
-			return -1;
-		}
-		n = (size_t)(end - spec - 1);
-		if (end[1] == ':')
-			port = end + 2;
-		else if (end[1] != '\0') {
-			*why = "text after ']'";
-			return -1;
-		}
-		spec++;
-	} else {
-		colon = strchr(spec, ':');
-		if (colon != NULL && strchr(colon + 1, ':') == NULL) {
-			n = (size_t)(colon - spec);
-			port = colon + 1;
-		} else {
-			n = strlen(spec);
-		}
-	}
-	if (n == 0 || n >= len) {
-		*why = n == 0 ? "no host" : "host too long";
-		return -1;
-	}
-	memcpy(host, spec, n);
-	host[n] = '\0';
-	if (port != NULL && parse_num(port, 1, 65535, &p, &errstr) < 0) {
-		*why = "the port is not a number from 1 to 65535";
-		return -1;
-	}
-	return 0;
-}
 
 /*
  * Asks one peer, by a connection from each address the frameworks will
@@ -71,13 +25,10 @@ static int split_peer(const char *spec, char *host, size_t len,
 static void scan_reach_peer(struct scan *s, size_t pi, json_t *obj)
 {
 	const struct peer_verdict *v = &s->peers[pi];
-	char host[256], err[CLIENT_ERR_MAX];
 	json_t *arr = json_array();
-	unsigned port;
+	unsigned port = v->port;
 
-	if (arr == NULL || !v->responded || v->nat == 1 ||
-	    client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host, sizeof(host),
-	                      &port, err, sizeof(err)) < 0) {
+	if (arr == NULL || !v->responded || v->nat == 1 || v->host[0] == '\0') {
 		json_decref(arr);
 		return;
 	}
@@ -170,7 +121,7 @@ int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
                     char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
-	char host[256], rerr[320];
+	char rerr[320];
 	const char *why;
 
 	memset(v, 0, sizeof(*v));
@@ -180,11 +131,20 @@ int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
 	v->path_mtu = -1;
 	*have_ri = false;
 	snprintf(v->peer, sizeof(v->peer), "%s", spec);
-	if (split_peer(spec, host, sizeof(host), &why) < 0) {
+	/* the one parse of this --peer: later steps read v->host, v->port */
+	switch (hostport_parse(spec, PROTO_DEFAULT_PORT, v->host,
+	                       sizeof(v->host), &v->port, &why, NULL)) {
+	case HOSTPORT_OK:
+		break;
+	case HOSTPORT_E_PORT:
+		snprintf(err, errlen, "invalid peer '%s': the port is %s (1 "
+		         "to 65535)", spec, why);
+		return -1;
+	default:
 		snprintf(err, errlen, "invalid peer '%s': %s", spec, why);
 		return -1;
 	}
-	if (resolve_bounded(host, AF_UNSPEC, &ss, 1, resolve_ms, rerr,
+	if (resolve_bounded(v->host, AF_UNSPEC, &ss, 1, resolve_ms, rerr,
 	                    sizeof(rerr)) < 1) {
 		snprintf(err, errlen, "invalid peer '%s': %s", spec, rerr);
 		return -1;

@@ -50,30 +50,25 @@ void scan_setting_reach(struct scan *s)
 			struct src_reach *m = &s->sreach[n];
 			const struct iface_addr *a;
 			unsigned char b[16];
-			char host[256], err[CLIENT_ERR_MAX];
-			unsigned port;
 
 			if (!v->responded ||
 			    strcmp(v->local_ifname, set[i]->name) == 0)
 				continue;
 			a = decide_global_addr(set[i], decide_peer_bytes(v, b));
-			if (a == NULL ||
-			    client_parse_peer(v->peer, PROTO_DEFAULT_PORT, host,
-			                      sizeof(host), &port, err,
-			                      sizeof(err)) < 0)
+			if (a == NULL || v->host[0] == '\0')
 				continue;
 			memset(m, 0, sizeof(*m));
 			snprintf(m->ifname, sizeof(m->ifname), "%s",
 			         set[i]->name);
 			snprintf(m->addr, sizeof(m->addr), "%s", a->str);
 			m->peer = p;
-			m->port = port;
+			m->port = v->port;
 			m->timeout_us = SYNRETRY_US;
 			memset(&req[n], 0, sizeof(req[n]));
 			snprintf(req[n].src, sizeof(req[n].src), "%s", a->str);
 			snprintf(req[n].dst, sizeof(req[n].dst), "%s",
 			         v->peer_addr);
-			req[n].port = port;
+			req[n].port = v->port;
 			n++;
 		}
 	}

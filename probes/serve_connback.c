@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <linux/errqueue.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,42 @@
 #include "wire/client.h"
 #include "wire/portstate.h"
 
+static void cb_settle(struct server *s, struct conn *c, int i, int err);
+
+/* At the deadline, settles the sockets whose connect already finished:
+ * the loop checks its timers before it reads events, so on a busy machine
+ * a handshake that completed in time may not have been seen yet. */
+static void cb_settle_done(struct server *s, struct conn *c)
+{
+	struct cb_job *j = c->job;
+
+	j->pending++; /* cb_settle must not finish the job from here */
+	for (int i = 0; i < j->n; i++) {
+		struct pollfd p = {.fd = j->socks[i].ev.fd, .events = POLLOUT};
+		int err = 0;
+		socklen_t el = sizeof(err);
+
+		if (p.fd < 0 || poll(&p, 1, 0) != 1 ||
+		    !(p.revents & (POLLOUT | POLLERR | POLLHUP)))
+			continue;
+		if (getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+			err = errno;
+		cb_settle(s, c, i, err);
+	}
+	j->pending--;
+}
+
 /* Sends the reply of a finished connect-back job and frees it. */
 void sv_cb_finish(struct server *s, struct conn *c)
 {
 	struct cb_job *j = c->job;
 	size_t cap = (size_t)j->n * (7 + 1 + PROTO_REASON_MAX) + 8;
-	uint8_t *buf = malloc(cap);
+	uint8_t *buf;
 	int len;
 
+	if (j->pending > 0)
+		cb_settle_done(s, c);
+	buf = malloc(cap);
 	for (int i = 0; i < j->n; i++)
 		if (j->socks[i].ev.fd >= 0) {
 			struct proto_cb_result *r = &j->reply.r[i];

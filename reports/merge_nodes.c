@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hostport.h"
 #include "report_merge.h"
 
 /* Adds name to the sorted, unique node list. */
@@ -110,24 +111,15 @@ const char *rn_resolve(const struct rctx *c, const char *host,
 	return NULL;
 }
 
-/* A peer string "host:port", "[v6]:port" or "host" without its port. */
+/* A peer string "host:port", "[v6]:port" or "host" without its port
+ * (base/hostport.h's parser); one it cannot split is kept whole. */
 static void peer_host(const char *peer, char *out, size_t len)
 {
-	const char *colon;
+	const char *why;
+	unsigned port;
 
-	snprintf(out, len, "%s", peer != NULL ? peer : "");
-	if (out[0] == '[') {
-		char *e = strchr(out, ']');
-
-		if (e != NULL) {
-			*e = '\0';
-			memmove(out, out + 1, strlen(out + 1) + 1);
-		}
-		return;
-	}
-	colon = strchr(out, ':');
-	if (colon != NULL && strchr(colon + 1, ':') == NULL)
-		out[colon - out] = '\0';
+	if (hostport_parse(peer, 0, out, len, &port, &why, NULL) != HOSTPORT_OK)
+		snprintf(out, len, "%s", peer != NULL ? peer : "");
 }
 
 const char *rn_peer(const struct rctx *c, const json_t *peer, char *buf,

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "base/cli.h"
-#include "commands.h"
 #include "report.h"
 
 enum {

@@ -160,4 +160,9 @@ void *rj_alloc(struct rj_arena *a, size_t n, size_t size);
 /* Frees everything the arena gave; safe on a zeroed arena. */
 void rj_arena_free(struct rj_arena *a);
 
+/* `netprobe report`: argv as main gives it (argv[0] "report"); returns
+ * the exit status (0 no fault, 1 fault found, 2 could not run). Declared
+ * here, not in probes/commands.h, so reports/ needs nothing of probes/. */
+int cmd_report(int argc, char **argv);
+
 #endif

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/launchenv.h"
+
 #define HOSTLIST_MAX 65536 /* names in one list, as Slurm's MAX_RANGE */
 #define HOSTLIST_NAME_MAX 255
 
@@ -50,18 +52,16 @@ struct mesh_env {
 	int local_rank; /* > 0: another process on this node came first */
 };
 
-/* Looks a variable up: getenv, or a table in tests. */
-typedef const char *(*mesh_getenv_fn)(const char *name, void *ctx);
-
 /* Decides the membership. hosts_text is what --hosts gave (the file's
  * contents or the list itself: names or addresses separated by newlines,
  * commas or blanks, '#' starting a comment, Slurm ranges expanded), NULL
  * when absent; rendezvous is --rendezvous (NULL when absent), node 0's
  * address for the launchers that carry none. Order: hosts_text, Slurm,
- * torchrun-style, Open MPI, PMIx. Returns 0, or -1 with err naming what
+ * torchrun-style, Open MPI, PMIx (their variables from launchenv.h's
+ * table). Returns 0, or -1 with err naming what
  * was missing or invalid ("SLURM_NODEID='x': not a number"). Free with
  * mesh_env_free. */
-int mesh_env_detect(mesh_getenv_fn get, void *ctx, const char *hosts_text,
+int mesh_env_detect(env_get_fn get, void *ctx, const char *hosts_text,
                     const char *rendezvous, struct mesh_env *out, char *err,
                     size_t errlen);
 
@@ -70,8 +70,5 @@ void mesh_env_free(struct mesh_env *e);
 
 /* "--hosts", "Slurm", ... for messages. */
 const char *mesh_source_name(enum mesh_source s);
-
-/* getenv adapter for mesh_env_detect. */
-const char *mesh_getenv_process(const char *name, void *ctx);
 
 #endif

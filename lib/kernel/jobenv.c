@@ -43,7 +43,7 @@ void scan_env_from_process(struct scan_env *e)
 
 /* The scan's settings, and how many nodes the launcher says the job has. */
 void scan_env_fill(struct scan_env *e,
-                   const char *(*get)(const char *name, void *ctx), void *ctx)
+                   env_get_fn get, void *ctx)
 {
 	static const char *const node_vars[] = {
 	    "NNODES",

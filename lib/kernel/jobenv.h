@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/sysroot.h"
+#include "kernel/launchenv.h"
 
 /* The environment NCCL reads; NULL for an unset variable. */
 struct nccl_env {
@@ -74,7 +75,7 @@ void scan_env_from_process(struct scan_env *e);
 /* Fills the struct through get(name, ctx), which returns a variable's
  * value or NULL: the one list of variables both sources share. */
 void scan_env_fill(struct scan_env *e,
-		   const char *(*get)(const char *name, void *ctx), void *ctx);
+		   env_get_fn get, void *ctx);
 
 /* ---- a recorded environment (jobenv_record.c) ---- */
 

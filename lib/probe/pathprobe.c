@@ -107,16 +107,32 @@ static void neighbour(struct path_result *r)
 int path_collect(const char *target, const struct path_opts *o,
                  struct path_result *r, char *err, size_t errlen)
 {
+	char host[sizeof(r->host)];
+	unsigned port;
+
+	if (client_parse_peer(target, o->port ? o->port : PROTO_DEFAULT_PORT,
+	                      host, sizeof(host), &port, err, errlen) < 0) {
+		memset(r, 0, sizeof(*r));
+		snprintf(r->target, sizeof(r->target), "%s", target);
+		return -1;
+	}
+	return path_collect_at(target, host, port, o, r, err, errlen);
+}
+
+/* See pathprobe.h. */
+int path_collect_at(const char *target, const char *host, unsigned port,
+                    const struct path_opts *o, struct path_result *r,
+                    char *err, size_t errlen)
+{
 	struct sockaddr_storage ss;
 	socklen_t sslen;
 	const void *a;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->target, sizeof(r->target), "%s", target);
-	if (client_parse_peer(target, o->port ? o->port : PROTO_DEFAULT_PORT,
-	                      r->host, sizeof(r->host), &r->port, err,
-	                      errlen) < 0 ||
-	    client_resolve(r->host, r->port, SOCK_DGRAM, &ss, &sslen, err,
+	snprintf(r->host, sizeof(r->host), "%s", host);
+	r->port = port;
+	if (client_resolve(r->host, r->port, SOCK_DGRAM, &ss, &sslen, err,
 	                   errlen) < 0)
 		return -1;
 	r->family = ss.ss_family;
@@ -246,8 +262,8 @@ int path_to_doc(const struct path_result *r, struct doc *d)
 	return 0;
 }
 
-int path_for_peer(const char *peer, const struct path_opts *o,
-                  struct peer_verdict *pv, json_t **out, struct doc *d)
+int path_for_peer(const struct path_opts *o, struct peer_verdict *pv,
+                  json_t **out, struct doc *d)
 {
 	struct path_result *r;
 	char err[256];
@@ -258,7 +274,8 @@ int path_for_peer(const char *peer, const struct path_opts *o,
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		return -1;
-	if (path_collect(peer, o, r, err, sizeof(err)) < 0) {
+	if (path_collect_at(pv->peer, pv->host, pv->port, o, r, err,
+	                    sizeof(err)) < 0) {
 		doc_add_error(d, "path", "%s", err);
 		rc = -1;
 	}

@@ -63,6 +63,12 @@ void path_opts_default(struct path_opts *o);
 int path_collect(const char *target, const struct path_opts *o,
                  struct path_result *r, char *err, size_t errlen);
 
+/* path_collect for a target already split into host and port (a
+ * peer_verdict's): no second parse. Same returns. */
+int path_collect_at(const char *target, const char *host, unsigned port,
+                    const struct path_opts *o, struct path_result *r,
+                    char *err, size_t errlen);
+
 /* The hook for scan's recommendation: records the interface scan
  * recommends (NULL or "" clears it), so the document says whether the
  * route leaves by it. */
@@ -79,13 +85,14 @@ int path_findings(struct path_result *r, struct doc *d);
 json_t *path_to_json(const struct path_result *r);
 int path_to_doc(const struct path_result *r, struct doc *d);
 
-/* For scan --peer: runs the whole path probe toward peer (HOST[:PORT]),
+/* For scan --peer: runs the whole path probe toward pv's host and port
+ * (split once, by the peer probe),
  * sets pv->path_mtu (the largest size that crossed, -1 unknown) and fills
  * pv->local_ifname / local_addr from the route when they are empty, adds
  * findings and errors to d, and stores the path object in *out (new
  * reference; NULL when it could not be built). Returns 0 when something
  * was measured, -1 otherwise (the error is in d). */
-int path_for_peer(const char *peer, const struct path_opts *o,
+int path_for_peer(const struct path_opts *o,
                   struct peer_verdict *pv, json_t **out, struct doc *d);
 
 #endif

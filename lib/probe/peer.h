@@ -9,6 +9,8 @@
 
 struct peer_verdict {
 	char peer[256];                        /* as given: HOST[:PORT] */
+	char host[256];  /* peer split once (base/hostport.h); "" not yet */
+	unsigned port;   /* its port, the responder's default when none */
 	char peer_addr[INET6_ADDRSTRLEN];      /* resolved address */
 	bool responded;                        /* a responder said hello */
 	char local_addr[INET6_ADDRSTRLEN];     /* our source toward it */

@@ -58,14 +58,10 @@ static void outbound(struct peercheck *pc, const struct peercheck_opts *o,
 	struct ports_run_opts ro = {0};
 	struct port_list pl;
 	struct portspec_err e;
-	char host[256], err[CLIENT_ERR_MAX];
 	json_t *ports = json_object_get(pc->obj, "ports");
-	unsigned port;
 
 	port_list_init(&pl);
-	if (client_parse_peer(pc->v.peer, PROTO_DEFAULT_PORT, host,
-	                      sizeof(host), &port, err, sizeof(err)) < 0 ||
-	    portspec_parse("ephemeral", &pl, &e) < 0)
+	if (pc->v.host[0] == '\0' || portspec_parse("ephemeral", &pl, &e) < 0)
 		goto out;
 	if (o->ports != NULL && *o->ports != '\0' &&
 	    portspec_parse(o->ports, &pl, &e) < 0) {
@@ -74,7 +70,7 @@ static void outbound(struct peercheck *pc, const struct peercheck_opts *o,
 		goto out;
 	}
 	ro.timeout_us = o->step_us > 0 ? o->step_us : 1000000;
-	ro.resp_port = port;
+	ro.resp_port = pc->v.port;
 	ro.token_file = o->token_file;
 	if (ports_run(pc->v.peer_addr, &pl, &ro, &pc->out, d) != 0)
 		goto out;
@@ -110,6 +106,10 @@ void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
 	po.inbound_ports = o->inbound_ports;
 	po.ninbound = o->ninbound;
 	po.open_tries = o->open_tries;
+	if (v->host[0] != '\0') { /* split by the caller: once */
+		po.host = v->host;
+		po.port = v->port;
+	}
 	pc->rc = peerprobe_run(v->peer, &po, &pv, &obj, d);
 	if (pc->rc == 1 && o->no_responder_hint != NULL)
 		error_hint(d, o->no_responder_hint);
@@ -128,7 +128,7 @@ void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
 	if (pc->rc == 0 && o->path_us >= 0) {
 		path_opts_default(&pa);
 		pa.deadline_us = o->path_us > 0 ? o->path_us : 2000000;
-		path_for_peer(v->peer, &pa, v, &path, d);
+		path_for_peer(&pa, v, &path, d);
 	}
 	set_str(obj, "local_ifname", v->local_ifname);
 	set_str(obj, "local_addr", v->local_addr);

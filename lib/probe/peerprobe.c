@@ -379,15 +379,23 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	if (!ports)
 		return -1;
 	step = o->step_us > 0 ? o->step_us : 1000000;
-	if (!peer ||
-	    client_parse_peer(
-	        peer, o->default_port ? o->default_port : PROTO_DEFAULT_PORT,
-	        host, sizeof(host), &port, err, sizeof(err)) < 0) {
+	snprintf(err, sizeof(err), "no peer");
+	if (peer != NULL && o->host != NULL) {
+		snprintf(host, sizeof(host), "%s", o->host);
+		port = o->port;
+	} else if (!peer ||
+	           client_parse_peer(peer,
+	                             o->default_port ? o->default_port
+	                                             : PROTO_DEFAULT_PORT,
+	                             host, sizeof(host), &port, err,
+	                             sizeof(err)) < 0) {
 		if (d)
 			doc_add_error(d, "peer", "%s", err);
 		json_decref(ports);
 		return -1;
 	}
+	snprintf(v->host, sizeof(v->host), "%s", host);
+	v->port = port;
 	err[0] = '\0';
 	if (open_tries(&c, host, port, step, o) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);

@@ -27,6 +27,10 @@ struct peerprobe_opts {
 	 * or 1: once); the mesh, whose peers are known to run a responder,
 	 * tries twice */
 	int open_tries;
+	/* peer already split (a peer_verdict's host and port): the probe
+	 * uses them and does not parse peer again; NULL: it parses */
+	const char *host;
+	unsigned port;
 };
 
 /* Probes one peer (HOST[:PORT]) within a few seconds in all. Fills v,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <linux/errqueue.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,16 @@ static int start_one(struct scan *s, size_t i)
 	return 0;
 }
 
+/* True when fd's connect has finished, either way: it is writable or in
+ * error. Asked at a deadline, without waiting. */
+static bool connect_done(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+	return poll(&p, 1, 0) == 1 &&
+	       (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
+}
+
 /* Ends an in-flight attempt, from an event or its deadline. */
 static void finish_one(struct scan *s, size_t i, bool timed_out, long long now)
 {
@@ -300,9 +311,11 @@ static void finish_one(struct scan *s, size_t i, bool timed_out, long long now)
 
 	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &c.err, &l) < 0)
 		c.err = errno;
-	/* still connecting at the deadline: no answer (a connect completing
-	 * in the same tick would have raised EPOLLOUT first) */
-	c.timed_out = timed_out && c.err == 0;
+	/* still connecting at the deadline: no answer. The socket itself is
+	 * asked, not the order of events: on a busy machine the loop may
+	 * reach a deadline before it reads the EPOLLOUT of a handshake that
+	 * completed in time */
+	c.timed_out = timed_out && c.err == 0 && !connect_done(fd);
 	settle(&s->r[i], fd, &c, s->t0[i], now);
 	epoll_ctl(s->ep, EPOLL_CTL_DEL, fd, NULL);
 	close(fd);

@@ -3,67 +3,30 @@
 #include "wire/client.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
 #include <netdb.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "base/hostport.h"
 #include "wire/client_conn.h"
 
-/* Splits HOST[:PORT], [V6]:PORT or a bare IPv6 address; see client.h. */
+/* base/hostport.h's parser, worded as the client's errors; see client.h. */
 int client_parse_peer(const char *spec, unsigned def_port, char *host,
                       size_t hostlen, unsigned *port, char *err, size_t errlen)
 {
-	const char *colon, *hend, *pstr = NULL;
-	char *end;
-	unsigned long v;
-	size_t n;
+	const char *why, *bad;
+	int rc = hostport_parse(spec, def_port, host, hostlen, port, &why,
+	                        &bad);
 
-	if (!spec || !*spec) {
+	if (rc == HOSTPORT_OK)
+		return 0;
+	if (spec == NULL || *spec == '\0')
 		snprintf(err, errlen, "empty peer");
-		return -1;
-	}
-	if (spec[0] == '[') {
-		hend = strchr(spec, ']');
-		if (!hend) {
-			snprintf(err, errlen, "invalid peer '%s': missing ']'",
-			         spec);
-			return -1;
-		}
-		n = (size_t)(hend - spec - 1);
-		spec++;
-		if (hend[1] == ':')
-			pstr = hend + 2;
-		else if (hend[1] != '\0') {
-			snprintf(err, errlen, "invalid peer '%s'", spec - 1);
-			return -1;
-		}
-	} else {
-		colon = strchr(spec, ':');
-		if (colon && strchr(colon + 1, ':'))
-			colon = NULL; /* a bare IPv6 address */
-		n = colon ? (size_t)(colon - spec) : strlen(spec);
-		pstr = colon ? colon + 1 : NULL;
-	}
-	if (n == 0 || n >= hostlen) {
-		snprintf(err, errlen, "invalid peer '%s': bad host", spec);
-		return -1;
-	}
-	memcpy(host, spec, n);
-	host[n] = '\0';
-	*port = def_port;
-	if (pstr) {
-		errno = 0;
-		v = strtoul(pstr, &end, 10);
-		if (!*pstr || *end || errno || v < 1 || v > 65535 ||
-		    *pstr == '-' || *pstr == '+' || *pstr == ' ') {
-			snprintf(err, errlen, "invalid port '%s'", pstr);
-			return -1;
-		}
-		*port = (unsigned)v;
-	}
-	return 0;
+	else if (rc == HOSTPORT_E_PORT)
+		snprintf(err, errlen, "invalid port '%s'", bad);
+	else
+		snprintf(err, errlen, "invalid peer '%s': %s", spec, why);
+	return -1;
 }
 
 /* getaddrinfo, first answer, retried without AI_ADDRCONFIG for

@@ -48,6 +48,17 @@ lab_capturing() {
 	[ "$(ip netns exec "$1" cat /proc/net/packet | wc -l)" -gt "$2" ]
 }
 
+# lab_capture_ready NS: a capture in NS has opened its sockets, set its
+# filters and its file, and dropped root (its last step before the loop),
+# so every packet from now on is counted.
+lab_capture_ready() {
+	for _p in $(ip netns pids "$1"); do
+		[ "$(awk '/^Uid:/ {print $2}' "/proc/$_p/status" 2>/dev/null)" = \
+			65534 ] && return 0
+	done
+	return 1
+}
+
 # tcpdump_ok FILE: tcpdump -r reads the whole file without an error.
 tcpdump_ok() {
 	tcpdump -nr "$1" >/dev/null 2>&1
@@ -68,7 +79,7 @@ ip netns exec "$C" timeout 60 "$NETPROBE" capture --peer 10.231.85.2 \
 CAP=$!
 lab_check "capture running on every interface" \
 	lab_wait 50 lab_capturing "$C" 3
-sleep 0.5
+lab_check "capture ready (root dropped)" lab_wait 50 lab_capture_ready "$C"
 for p in 7470 81 82 83; do
 	syn "$C" 10.231.85.2 "$p"
 done
@@ -134,7 +145,7 @@ ip netns exec "$C" timeout 60 "$NETPROBE" capture -i lan0 \
 	>"$TMP/one.txt" 2>&1 &
 CAP=$!
 lab_check "capture on lan0 running" lab_wait 50 lab_capturing "$C" 1
-sleep 0.5
+lab_check "capture on lan0 ready" lab_wait 50 lab_capture_ready "$C"
 syn "$C" 10.231.85.2 82
 wait "$CAP"
 LAB_OUT=$(cat "$TMP/one.txt")
@@ -159,7 +170,7 @@ ip netns exec "$C" timeout 60 "$NETPROBE" capture --passive --json \
 	>"$TMP/p.json" 2>&1 &
 CAP=$!
 lab_check "passive capture running" lab_wait 50 lab_capturing "$C" 3
-sleep 0.5
+lab_check "passive capture ready" lab_wait 50 lab_capture_ready "$C"
 for i in 1 2 3; do
 	ip netns exec "$C" "$NETPROBE" path --min 1400 10.231.85.2 >/dev/null
 done

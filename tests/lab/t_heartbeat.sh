@@ -32,6 +32,13 @@ quiet() {
 	"$@" >/dev/null 2>&1
 }
 
+# hb_connected PID: the heartbeat PID (started in A) holds its TCP
+# connection to a responder: it runs, and its signal handlers are set.
+hb_connected() {
+	ip netns exec "$A" ss -tnpH state established '( dport = :7470 )' |
+		grep -q "pid=$1,"
+}
+
 serve_start "$B" "$T/b.log"
 lab_check "responder listens in B" test $? = 0
 lab_check "B answers over the LAN" lab_wait 50 \
@@ -54,6 +61,8 @@ lab_grep "gate named" "above --max-rtt"
 ip netns exec "$A" "$NETPROBE" heartbeat -d 3s -i 100ms --json \
 	-o "$T/kill.json" $SV_B >/dev/null 2>&1 &
 HB_PID=$!
+# the scenario: the responder dies 1.2 s into a connected heartbeat
+lab_wait 50 hb_connected "$HB_PID" || lab_notok "heartbeat connected"
 sleep 1.2
 kill -9 "$SV_PID"
 wait "$HB_PID"
@@ -74,6 +83,7 @@ ip netns exec "$A" "$NETPROBE" heartbeat -d 8s -i 100ms --json \
 	-o "$T/nft.json" $SV_B >/dev/null 2>&1 &
 HB_PID=$!
 lab_wait 30 sh -c "ip netns exec $B ss -tnH state established '( sport = :7470 )' | grep -q $SV_A"
+# the scenario: three seconds of a steady heartbeat, then the drop
 sleep 3
 CPORT=$(ip netns exec "$B" ss -tnH state established '( sport = :7470 )' |
 	awk '{print $4}' | sed 's/.*://' | head -1)
@@ -109,7 +119,7 @@ lab_check "a new connection got through" \
 # SIGINT prints the one summary.
 ip netns exec "$A" "$NETPROBE" heartbeat -d 20s -i 50ms $SV_B >"$T/int.txt" 2>&1 &
 HB_PID=$!
-sleep 1
+lab_wait 50 hb_connected "$HB_PID" || lab_notok "heartbeat connected"
 kill -INT "$HB_PID"
 wait "$HB_PID"
 lab_check "SIGINT: exit 0" test $? = 0

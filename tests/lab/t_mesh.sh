@@ -159,7 +159,9 @@ LAB_OUT=$(jqr '.findings[] | "\(.code): \(.summary)"' "$M")
 lab_grep "listed twice: named" "mesh-node-duplicate: node02.*entry 4 repeats entry 2"
 lab_grep "token mismatch: named" "mesh-token-mismatch: 'node03'.*different token"
 lab_grep "not in the list: named" "mesh-node-unknown: 'node05'.*not in the host list"
-lab_grep "joined and died: named" "mesh-node-died: node04 joined, then its connection to node 0 closed"
+# killed with node 0's START unread or read: the kernel ends the
+# connection with a reset or a close, which is timing, not the verdict
+lab_grep "joined and died: named" "mesh-node-died: node04 joined, then its connection to node 0 (closed|was reset)"
 lab_grep "never came: named" "mesh-node-missing: node06 did not join"
 lab_check "the mesh: 6 entries, 3 joined, 2 documents" \
 	test "$(jqr '"\(.mesh.size) \(.mesh.joined) \(.mesh.documents)"' "$M")" = "6 3 2"

@@ -31,9 +31,11 @@ table inet nplab {
 	}
 }
 EOF
-ip netns exec "$B" timeout 120 socat \
+# the listeners live as long as the lab may (tests/lab/run.sh's bound);
+# the namespace's removal ends them sooner
+ip netns exec "$B" timeout 300 socat \
 	TCP6-LISTEN:8000,ipv6only=0,reuseaddr,fork SYSTEM:true >/dev/null 2>&1 &
-ip netns exec "$B" timeout 120 socat \
+ip netns exec "$B" timeout 300 socat \
 	TCP-LISTEN:6000,bind=127.0.0.1,reuseaddr,fork SYSTEM:true \
 	>/dev/null 2>&1 &
 lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":8000 " &&
@@ -173,7 +175,7 @@ table inet nplab {
 }
 EOF
 for ns in "$B" "$C"; do
-	ip netns exec "$ns" timeout 200 "$NETPROBE" serve >/dev/null 2>&1 &
+	ip netns exec "$ns" timeout 300 "$NETPROBE" serve >/dev/null 2>&1 &
 done
 lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":7470 "' &&
 	lab_wait 50 ip netns exec "$C" sh -c 'ss -ltn | grep -q ":7470 "' ||
@@ -256,10 +258,16 @@ EOF
 lab_rc 1 "--both-ways: inbound 2377 dropped at A" ip netns exec "$A" \
 	"$NETPROBE" ports --json --both-ways --timeout 1s 10.231.30.2 \
 	8000,2377
-lab_check "inbound 8000 open" test "$(jqs '.inbound[] |
-	select(.port == 8000) | .state')" = open
-lab_check "inbound 2377 filtered" test "$(jqs '.inbound[] |
-	select(.port == 2377) | .state + " " + .reason')" = "filtered timeout"
+# the responder judges a connect at its deadline by the socket itself, so
+# a busy machine that reaches the deadline before the handshake's event
+# still says open (it once said "filtered timeout" here at load 2)
+in8000=$(jqs '.inbound[] | select(.port == 8000) |
+	"\(.state) \(.reason) attempts \(.attempts)"')
+lab_check "inbound 8000 open (got '$in8000')" \
+	test "${in8000%% *}" = open
+in2377=$(jqs '.inbound[] | select(.port == 2377) | .state + " " + .reason')
+lab_check "inbound 2377 filtered (got '$in2377')" \
+	test "$in2377" = "filtered timeout"
 lab_check "finding inbound-blocked names 2377" \
 	test "$(jqs '.findings[] | select(.code == "inbound-blocked") |
 		.summary' | grep -c '2377/tcp')" = 1

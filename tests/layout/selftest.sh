@@ -1,31 +1,76 @@
 #!/bin/sh
-# Proves check.sh catches what it is for: a tree with one upward include
-# and one circle between two files must fail with both named; the same tree
+# Proves check.sh catches what it is for: a tree with an upward include, a
+# circle between two files, a circle between headers, a library file that
+# calls a higher group, and a circle between two groups made of files that
+# are no circle themselves must fail with each named; the same tree
 # without them must pass.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
-mkdir -p "$t/tests/layout" "$t/prog" "$t/obj/prog"
+mkdir -p "$t/tests/layout" "$t/prog" "$t/other" "$t/obj/prog" "$t/obj/other" \
+	"$t/obj/lib/base" "$t/obj/lib/decide"
 cp "$here/check.sh" "$t/tests/layout/"
 for g in base doc kernel layers wire probe decide; do
 	mkdir -p "$t/lib/$g"
 	echo "| \`$g/\` | x | y |" >>"$t/lib/README.md"
 done
+cc_all() {
+	for f in "$t"/prog/*.c "$t"/other/*.c "$t"/lib/base/*.c "$t"/lib/decide/*.c; do
+		[ -e "$f" ] || continue
+		s=${f#"$t"/}
+		cc -c -I"$t/lib" -o "$t/obj/${s%.c}.o" "$f" || exit 2
+	done
+}
+# an upward include
 echo 'int up(void);' >"$t/lib/decide/up.h"
 printf '#include "decide/up.h"\nint low(void) { return 1; }\n' >"$t/lib/base/low.c"
+# a library call upward, declared by hand so no include says so
+printf 'int high(void) { return 3; }\n' >"$t/lib/decide/high.c"
+printf 'int high(void);\nint low2(void);\nint low2(void) { return high(); }\n' \
+	>"$t/lib/base/low2.c"
+# a circle between two files
 printf 'int b(void);\nint a(void) { return b(); }\n' >"$t/prog/a.c"
 printf 'int a(void);\nint b(void) { return a(); }\n' >"$t/prog/b.c"
-cc -c -o "$t/obj/prog/a.o" "$t/prog/a.c" && cc -c -o "$t/obj/prog/b.o" "$t/prog/b.c" || exit 2
+# a circle between headers
+printf '#include "h2.h"\n' >"$t/prog/h1.h"
+printf '#include "h1.h"\n' >"$t/prog/h2.h"
+# a circle between groups: prog/c.c calls other/d.c, other/e.c calls
+# prog/f.c; no two files reach each other
+printf 'int d(void);\nint c(void) { return d(); }\n' >"$t/prog/c.c"
+printf 'int d(void) { return 4; }\n' >"$t/other/d.c"
+printf 'int f(void);\nint e(void) { return f(); }\n' >"$t/other/e.c"
+printf 'int f(void) { return 6; }\n' >"$t/prog/f.c"
+rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
+cc_all
 fail=0
+export LAYOUT_DIRS="lib prog other tests" LAYOUT_INCDIRS="lib prog other"
 out=$(sh "$t/tests/layout/check.sh" obj 2>&1)
-case $out in *"base/ includes 'decide/up.h' of the higher group"*) echo "ok - upward include caught" ;;
-*) echo "not ok - upward include missed: $out"; fail=1 ;; esac
-case $out in *"circle: prog/a.c calls b() in prog/b.c"*) echo "ok - circle caught" ;;
-*) echo "not ok - circle missed: $out"; fail=1 ;; esac
+# expect WHAT PATTERN: one line per catch
+expect() {
+	case $out in
+	*"$2"*) echo "ok - $1 caught" ;;
+	*) echo "not ok - $1 missed: $out"; fail=1 ;;
+	esac
+}
+expect "upward include" "base/ includes 'decide/up.h' of the higher group"
+expect "upward call" "lib/base/low2.c calls high() in lib/decide/high.c of the higher group decide/"
+expect "file circle" "circle: prog/a.c calls b() in prog/b.c"
+expect "header circle" "header circle: prog/h"
+expect "group circle" "group circle: other/ and prog/ depend on each other (other/e.c calls f() in prog/f.c; prog/c.c calls d() in other/d.c)"
+case $out in
+*"circle: prog/c.c"* | *"circle: other/"*"reaches back"*)
+	echo "not ok - the group circle's files called a file circle: $out"; fail=1 ;;
+*) echo "ok - a group circle is not a file circle" ;;
+esac
+# the same tree without them passes
 printf 'int low(void) { return 1; }\n' >"$t/lib/base/low.c"
+printf 'int low2(void);\nint low2(void) { return 2; }\n' >"$t/lib/base/low2.c"
 printf 'int b(void) { return 2; }\n' >"$t/prog/b.c"
-cc -c -o "$t/obj/prog/b.o" "$t/prog/b.c" || exit 2
-if sh "$t/tests/layout/check.sh" obj >/dev/null 2>&1; then echo "ok - clean tree passes"
-else echo "not ok - clean tree fails"; fail=1; fi
+printf 'int e(void) { return 5; }\n' >"$t/other/e.c"
+printf '/* no include */\n' >"$t/prog/h2.h"
+rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
+cc_all
+if out=$(sh "$t/tests/layout/check.sh" obj 2>&1); then echo "ok - clean tree passes"
+else echo "not ok - clean tree fails: $out"; fail=1; fi
 exit $fail

@@ -12,7 +12,7 @@
 #undef nc_hooks_built
 /* the test build's own, hidden by the renaming above */
 extern const bool nc_hooks_built;
-void nc_hooks_read(nc_getenv_fn get, void *ctx, struct nc_hooks *h);
+void nc_hooks_read(env_get_fn get, void *ctx, struct nc_hooks *h);
 
 #include "suites.h"
 

@@ -70,8 +70,11 @@ START_TEST(torchrun)
 			 "not");
 	ck_assert_int_eq(nc_launch_detect(tget, half, false, &l, err,
 					  sizeof(err)), -1);
+	ck_assert_str_eq(err, "RANK is set but WORLD_SIZE is not: set RANK, "
+			 "WORLD_SIZE, MASTER_ADDR and MASTER_PORT together");
 	ck_assert_int_eq(nc_launch_detect(tget, bad, false, &l, err,
 					  sizeof(err)), -1);
+	ck_assert_str_eq(err, "RANK=8 is not below WORLD_SIZE=8");
 }
 END_TEST
 
@@ -96,23 +99,23 @@ START_TEST(slurm)
 	ck_assert_int_eq(nc_launch_detect(tget, batch, false, &l, err,
 					  sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "not an srun step"));
-	ck_assert_int_eq(nc_slurm_first_host("node1", h, sizeof(h)), 0);
+	ck_assert_int_eq(launch_first_host("node1", h, sizeof(h)), 0);
 	ck_assert_str_eq(h, "node1");
-	ck_assert_int_eq(nc_slurm_first_host("a[3,5]", h, sizeof(h)), 0);
+	ck_assert_int_eq(launch_first_host("a[3,5]", h, sizeof(h)), 0);
 	ck_assert_str_eq(h, "a3");
-	ck_assert_int_eq(nc_slurm_first_host("", h, sizeof(h)), -1);
-	ck_assert_int_eq(nc_slurm_first_host("a[x]", h, sizeof(h)), -1);
+	ck_assert_int_eq(launch_first_host("", h, sizeof(h)), -1);
+	ck_assert_int_eq(launch_first_host("a[x]", h, sizeof(h)), -1);
 	/* suffixes and several bracket groups keep the text around */
-	ck_assert_int_eq(nc_slurm_first_host("node[1-2]-ib", h, sizeof(h)), 0);
+	ck_assert_int_eq(launch_first_host("node[1-2]-ib", h, sizeof(h)), 0);
 	ck_assert_str_eq(h, "node1-ib");
-	ck_assert_int_eq(nc_slurm_first_host("node[07,09]-ib,x", h,
+	ck_assert_int_eq(launch_first_host("node[07,09]-ib,x", h,
 					     sizeof(h)), 0);
 	ck_assert_str_eq(h, "node07-ib");
-	ck_assert_int_eq(nc_slurm_first_host("r[1-2]-n[3-4].ib", h,
+	ck_assert_int_eq(launch_first_host("r[1-2]-n[3-4].ib", h,
 					     sizeof(h)), 0);
 	ck_assert_str_eq(h, "r1-n3.ib");
-	ck_assert_int_eq(nc_slurm_first_host("a[1-2", h, sizeof(h)), -1);
-	ck_assert_int_eq(nc_slurm_first_host("a]1", h, sizeof(h)), -1);
+	ck_assert_int_eq(launch_first_host("a[1-2", h, sizeof(h)), -1);
+	ck_assert_int_eq(launch_first_host("a]1", h, sizeof(h)), -1);
 }
 END_TEST
 
@@ -135,6 +138,42 @@ START_TEST(single)
 }
 END_TEST
 
+/* A process per GPU asks MPI first, then torchrun-style, then srun; the
+ * names come from kernel/launchenv.h's table. */
+START_TEST(precedence)
+{
+	const char *all[] = { "PMI_SIZE=4", "PMI_RANK=3", "RANK=1",
+			      "WORLD_SIZE=2", "MASTER_ADDR=h",
+			      "MASTER_PORT=1", "SLURM_NTASKS=8",
+			      "SLURM_PROCID=5", "SLURM_STEP_ID=0", NULL };
+	const char *torch[] = { "RANK=1", "WORLD_SIZE=2", "MASTER_ADDR=h",
+				"MASTER_PORT=1", "SLURM_NTASKS=8",
+				"SLURM_PROCID=5", "SLURM_STEP_ID=0", NULL };
+	const char *bad[] = { "PMI_SIZE=4", "PMI_RANK=x", NULL };
+	const char *pmix[] = { "PMIX_RANK=2", NULL };
+	struct nc_launch l;
+	char err[512];
+
+	ck_assert_int_eq(nc_launch_detect(tget, all, true, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_MPI);
+	ck_assert_str_eq(l.source, "PMI_SIZE");
+	ck_assert_int_eq(l.rank, 3);
+	ck_assert_int_eq(nc_launch_detect(tget, torch, false, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_TORCHRUN);
+	ck_assert_int_eq(l.rank, 1);
+	ck_assert_int_eq(nc_launch_detect(tget, bad, true, &l, err,
+					  sizeof(err)), -1);
+	ck_assert_str_eq(err, "invalid PMI_SIZE or PMI_RANK");
+	/* PMIx alone: MPI tells the size */
+	ck_assert_int_eq(nc_launch_detect(tget, pmix, true, &l, err,
+					  sizeof(err)), 0);
+	ck_assert_int_eq(l.kind, NC_LAUNCH_MPI);
+	ck_assert_int_eq(l.nprocs, 0);
+}
+END_TEST
+
 Suite *suite_nc_launch(void)
 {
 	Suite *s = suite_create("nc_launch");
@@ -144,6 +183,7 @@ Suite *suite_nc_launch(void)
 	tcase_add_test(tc, torchrun);
 	tcase_add_test(tc, slurm);
 	tcase_add_test(tc, single);
+	tcase_add_test(tc, precedence);
 	suite_add_tcase(s, tc);
 	return s;
 }

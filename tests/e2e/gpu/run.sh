@@ -214,8 +214,19 @@ ncclcheck2() {
 		"$NCCLCHECK" "$@"
 }
 
-# serve NS: a responder on the node (killed with the namespace).
-serve() { on "$1" $NETPROBE serve >"$OUT/serve.$1.log" 2>&1 & sleep 1; }
+# serve NS: a responder on the node (killed with the namespace), waited
+# for (bounded) until it listens on 7470 (0x1D2E; the device machine has
+# no ss, so the kernel's socket table is read).
+serve() {
+	local i
+	on "$1" $NETPROBE serve >"$OUT/serve.$1.log" 2>&1 &
+	for i in $(seq 50); do
+		nsenter --net="/run/netns/$1" cat /proc/net/tcp /proc/net/tcp6 \
+			2>/dev/null | grep -q ':1D2E [0-9A-F]*:0000 0A' && return 0
+		sleep 0.1
+	done
+	echo "serve: no responder listens in $1 after 5 s" >&2
+}
 
 export OUT NCCLCHECK PY JOB NGPU
 

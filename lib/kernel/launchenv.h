@@ -1,0 +1,82 @@
+/* The launchers a job may be started by (Open MPI, PMI, PMIx, torchrun-style
+ * variables, Slurm) as one table: each source's variables for its size,
+ * rank, local rank and node 0's address. ncclcheck (one process per GPU)
+ * and netprobe mesh (one per node) read the environment through it. Pure:
+ * variables come through a lookup function, so tests feed tables. */
+#ifndef NP_LAUNCHENV_H
+#define NP_LAUNCHENV_H
+
+#include <stddef.h>
+
+/* Looks a variable up: env_get_process (getenv), or a table in tests.
+ * Returns its value, or NULL when unset. */
+typedef const char *(*env_get_fn)(const char *name, void *ctx);
+
+/* getenv adapter: ignores ctx. */
+const char *env_get_process(const char *name, void *ctx);
+
+/* The sources, in no particular order: each program has its own
+ * precedence (a process per GPU asks MPI first, a process per node asks
+ * Slurm's node list first). */
+enum launch_src {
+	LAUNCH_OMPI = 0,    /* Open MPI's mpirun */
+	LAUNCH_PMI,         /* PMI: MPICH's Hydra, srun --mpi=pmi2 */
+	LAUNCH_PMIX,        /* PMIx: prterun, srun --mpi=pmix */
+	LAUNCH_TORCHRUN,    /* RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR */
+	LAUNCH_TORCH_NODES, /* NODE_RANK, NNODES: torchrun's node level */
+	LAUNCH_SLURM_TASKS, /* srun: SLURM_PROCID of SLURM_NTASKS */
+	LAUNCH_SLURM_NODES, /* SLURM_NODEID in the step's or job's node list */
+	LAUNCH_NSRC
+};
+
+/* One source's variables; NULL where the source names none. */
+struct launch_source {
+	const char *name;       /* "Open MPI", for messages */
+	const char *size;       /* how many members */
+	const char *rank;       /* this member's rank, from 0 */
+	const char *local_rank; /* its rank among this node's processes */
+	const char *node0;      /* node 0's address (MASTER_ADDR) */
+	const char *port;       /* node 0's port (MASTER_PORT) */
+	const char *hosts[2];   /* member lists, the preferred first */
+};
+
+extern const struct launch_source launch_sources[LAUNCH_NSRC];
+
+/* What one source says; -1 (or NULL) where its variable is unset. */
+struct launch_vals {
+	int size, rank, local_rank, port;
+	const char *node0;
+	const char *hosts,
+	    *hosts_var; /* the list and the variable it came from */
+};
+
+/* The largest size a launcher is believed (ranks and local ranks below). */
+#define LAUNCH_SIZE_MAX (1 << 20)
+
+/* The value of name when set and not empty, else NULL. */
+const char *launch_env_str(env_get_fn get, void *ctx, const char *name);
+
+/* Reads integer variable name in [lo, hi] through the project's checked
+ * parser. Returns 1 set and valid (*out filled), 0 unset or empty, -1
+ * invalid with err naming it ("SLURM_NODEID='x': not a number"). */
+int launch_env_int(env_get_fn get, void *ctx, const char *name, long long lo,
+                   long long hi, int *out, char *err, size_t errlen);
+
+/* Formats a reason into err; returns -1, for `return launch_fail(...)`. */
+int launch_fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Reads every variable of source s into *v (size in [1, max], rank below
+ * max, local rank in [0, LAUNCH_SIZE_MAX], port in [1, 65535]).
+ * Returns 1 when the source's rank variable is set, 0 when it is not (the
+ * source did not start us), -1 when a variable is set but invalid, with
+ * err naming it. A rank at or past a size both given is invalid too. */
+int launch_read(env_get_fn get, void *ctx, enum launch_src s, int max,
+                struct launch_vals *v, char *err, size_t errlen);
+
+/* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01",
+ * "node[1-2]-ib" gives "node1-ib", without expanding the rest. Returns 0,
+ * or -1 for an empty or malformed list or one too long for out. */
+int launch_first_host(const char *list, char *out, size_t len);
+
+#endif
