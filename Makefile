@@ -63,7 +63,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
-CMD_SRC := $(sort $(filter-out probes/netprobe.c,$(wildcard probes/*.c)) \
+CMD_SRC := $(sort $(filter-out probes/netprobe.c,$(wildcard probes/*.c probes/*/*.c)) \
 	$(wildcard reports/*.c))
 MAIN_SRC := probes/netprobe.c
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))

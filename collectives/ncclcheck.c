@@ -2,11 +2,11 @@
  * This file is main only: the order of a run (parse, launch, pre-flight,
  * NCCL, sweep, transports, teardown, outputs) over the harness files
  * listed in harness.h. */
-#include "bootstrap.h"
-#include "harness.h"
-#include "hooks.h"
-#include "launch.h"
-#include "watchdog.h"
+#include "bootstrap/bootstrap.h"
+#include "gpu/harness.h"
+#include "launch/hooks.h"
+#include "launch/launch.h"
+#include "bootstrap/watchdog.h"
 
 #include <stdio.h>
 #include <stdlib.h>

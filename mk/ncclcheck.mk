@@ -40,17 +40,17 @@ NC_GPU_HOG := $(BUILD)/gpu_hog
 # GPU host code (ncclcheck.c: main; gpu_*.c: the harness, see harness.h)
 # includes CUDA and NCCL and is built only with the toolkit. Every other
 # collectives/*.c is plain C: the CPU tests link it, built without either.
-NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
-NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
+NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu/*.c)
+NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c collectives/*/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/cli.o base/parse.o base/sysroot.o \
 	base/xmlesc.o doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
 	kernel/launchenv.o \
 	kernel/jobenv_parse.o decide/nccl_select.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \
-	$(BUILD)/ncgpu/collectives/kernels.o
-NC_GPU_TEST_OBJ := $(filter-out $(BUILD)/ncgpu/collectives/hooks.o,$(NC_GPU_OBJ)) \
-	$(BUILD)/ncgpu-test/collectives/hooks.o
+	$(BUILD)/ncgpu/collectives/coll/kernels.o
+NC_GPU_TEST_OBJ := $(filter-out $(BUILD)/ncgpu/collectives/launch/hooks.o,$(NC_GPU_OBJ)) \
+	$(BUILD)/ncgpu-test/collectives/launch/hooks.o
 NC_TEST_SRC := $(filter-out tests/ncclcheck/parse_main.c,$(sort $(wildcard tests/ncclcheck/*.c)))
 NC_TEST_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_TEST_SRC))
 # the driver version is read through the sysroot (driver_version.c)
@@ -105,11 +105,11 @@ $(BUILD)/ncgpu/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(NC_GPU_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(BUILD)/ncgpu-test/collectives/hooks.o: collectives/hooks.c
+$(BUILD)/ncgpu-test/collectives/launch/hooks.o: collectives/launch/hooks.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(NC_GPU_CFLAGS) -DNC_TEST_HOOKS $(PKG_CFLAGS) -c -o $@ $<
 
-$(BUILD)/ncgpu/collectives/kernels.o: collectives/kernels.cu collectives/kernels.h
+$(BUILD)/ncgpu/collectives/coll/kernels.o: collectives/coll/kernels.cu collectives/coll/kernels.h
 	@mkdir -p $(dir $@)
 	$(QUIET_NVCC)$(NVCC) -O2 $(NC_NVCC_ARCH) -Icollectives -Xcompiler -Wall,-Werror \
 		-c -o $@ $<

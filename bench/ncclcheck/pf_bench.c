@@ -14,9 +14,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "bootstrap.h"
-#include "pf_exchange.h"
-#include "pf_round.h"
+#include "bootstrap/bootstrap.h"
+#include "preflight/pf_exchange.h"
+#include "preflight/pf_round.h"
 
 static int finished; /* ranks past their exchanges (atomic) */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootstrap.h"
+#include "bootstrap/bootstrap.h"
 #include "suites.h"
 
 #define N 4

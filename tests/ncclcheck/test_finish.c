@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "finish.h"
+#include "results/finish.h"
 #include "suites.h"
 
 /* Two ranks, one all_reduce size measured in both placements. */

@@ -3,7 +3,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "hooks.h"
+#include "launch/hooks.h"
 #include "suites.h"
 
 /* A NULL-terminated list of "NAME=value" strings as the environment. */

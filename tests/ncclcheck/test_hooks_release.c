@@ -7,7 +7,7 @@
 #undef NC_TEST_HOOKS
 #define nc_hooks_read nc_hooks_read_release
 #define nc_hooks_built nc_hooks_built_release
-#include "../../collectives/hooks.c"
+#include "../../collectives/launch/hooks.c"
 #undef nc_hooks_read
 #undef nc_hooks_built
 /* the test build's own, hidden by the renaming above */

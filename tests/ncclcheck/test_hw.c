@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw.h"
+#include "hw/hw.h"
 #include "suites.h"
 
 /* Two H100 of one host joined by 18 NVLink 4 links, PCIe Gen5 x16. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "launch.h"
+#include "launch/launch.h"
 #include "suites.h"
 
 /* A NULL-terminated list of "NAME=value" strings as the environment. */

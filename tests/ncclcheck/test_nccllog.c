@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nccllog.h"
+#include "results/nccllog.h"
 #include "suites.h"
 
 START_TEST(p2p_nvlink)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
+#include "results/output.h"
 #include "suites.h"
 
 /* A run of two ranks with one result and one finding. */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pf_exchange.h"
+#include "preflight/pf_exchange.h"
 #include "suites.h"
 
 START_TEST(pair_block)

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "base/sysroot.h"
-#include "bootstrap.h"
-#include "pf_round.h"
+#include "bootstrap/bootstrap.h"
+#include "preflight/pf_round.h"
 #include "suites.h"
 
 #define NP 4

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootstrap.h"
+#include "bootstrap/bootstrap.h"
 #include "doc/finding.h"
-#include "preflight.h"
+#include "preflight/preflight.h"
 #include "suites.h"
 
 /* Four ranks on two hosts; rank 3 is the one behind NAT. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "say.h"
+#include "results/say.h"
 #include "suites.h"
 
 START_TEST(line)

@@ -10,9 +10,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bootstrap.h"
+#include "bootstrap/bootstrap.h"
 #include "suites.h"
-#include "tcpstore.h"
+#include "bootstrap/tcpstore.h"
 
 struct fake {
 	int lfd;

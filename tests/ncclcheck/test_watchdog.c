@@ -7,9 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bootstrap.h"
+#include "bootstrap/bootstrap.h"
 #include "suites.h"
-#include "watchdog.h"
+#include "bootstrap/watchdog.h"
 
 /* Runs a child that arms (and maybe disarms, or nests a longer deadline
  * inside and restores, as the abort of a failed step does) the watchdog,

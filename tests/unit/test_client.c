@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "serve.h"
-#include "serve_int.h"
-#include "serve_limits.h"
+#include "serve/serve.h"
+#include "serve/serve_int.h"
+#include "serve/serve_limits.h"
 #include "wire/client.h"
 
 static pid_t server_pid;

@@ -1,0 +1,68 @@
+/* alltoall: rank r sends block p of its buffer to rank p and receives block
+ * p from rank p. ncclAlltoAll where NCCL has it (2.28 on), else one group
+ * of ncclSend and ncclRecv per peer: what nccl-tests 2.19 calls. Math and
+ * launch. */
+#include "coll/coll.h"
+
+/* busbw / algbw: (n-1)/n, nccl-tests' factor. */
+static double bus_factor(int nranks)
+{
+	return nranks > 0 ? (double)(nranks - 1) / nranks : 0;
+}
+
+/* Both buffers hold n blocks of count/n elements; no in-place offset. */
+static void counts(size_t count, size_t eltsize, int nranks, int rank,
+		   size_t *s, size_t *r, size_t *soff, size_t *roff)
+{
+	(void)rank;
+	*s = nc_per_rank_count(count, eltsize, nranks) * nranks;
+	*r = *s;
+	*soff = 0;
+	*roff = 0;
+}
+
+#ifdef NC_HAVE_NCCL
+/* One call, or one group: a send and a receive of count elements with
+ * every peer. */
+static int launch(const struct nc_call *c)
+{
+	size_t blk = c->count * nc_dtype_size(c->dtype);
+	ncclResult_t rc, rc2;
+
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+	if (c->nccl_version >= NCCL_VERSION(2, 28, 0))
+		return ncclAlltoAll(c->send, c->recv, c->count,
+				    (ncclDataType_t)c->dtype,
+				    (ncclComm_t)c->comm,
+				    (cudaStream_t)c->stream);
+#endif
+	rc = ncclGroupStart();
+	if (rc != ncclSuccess)
+		return rc;
+	for (int p = 0; p < c->nranks && rc == ncclSuccess; p++) {
+		rc = ncclSend((const char *)c->send + p * blk, c->count,
+			      (ncclDataType_t)c->dtype, p,
+			      (ncclComm_t)c->comm, (cudaStream_t)c->stream);
+		if (rc == ncclSuccess)
+			rc = ncclRecv((char *)c->recv + p * blk, c->count,
+				      (ncclDataType_t)c->dtype, p,
+				      (ncclComm_t)c->comm,
+				      (cudaStream_t)c->stream);
+	}
+	rc2 = ncclGroupEnd();
+	return rc != ncclSuccess ? rc : rc2;
+}
+#define LAUNCH launch
+#else
+#define LAUNCH NULL
+#endif
+
+const struct nc_coll_desc nc_coll_alltoall = {
+	.name = "alltoall",
+	.reduces = false,
+	.rooted = false,
+	.in_place = false, /* one buffer cannot be both ends */
+	.bus_factor = bus_factor,
+	.counts = counts,
+	.launch = LAUNCH,
+};

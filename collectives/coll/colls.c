@@ -1,0 +1,46 @@
+/* The table of collectives: one descriptor per collective (coll_*.c),
+ * looked up by enum or by name. Only this file knows every collective;
+ * the coll_*.c files below it know none of the others. No CUDA. */
+#include "coll/coll.h"
+
+#include <string.h>
+
+static const struct nc_coll_desc *const colls[NC_NCOLL] = {
+	[NC_ALL_REDUCE] = &nc_coll_allreduce,
+	[NC_ALL_GATHER] = &nc_coll_allgather,
+	[NC_REDUCE_SCATTER] = &nc_coll_reducescatter,
+	[NC_BROADCAST] = &nc_coll_broadcast,
+	[NC_REDUCE] = &nc_coll_reduce,
+	[NC_ALLTOALL] = &nc_coll_alltoall,
+	[NC_SENDRECV] = &nc_coll_sendrecv,
+};
+
+/* The descriptor table, indexed by enum nc_coll. */
+const struct nc_coll_desc *nc_coll_get(enum nc_coll c)
+{
+	return colls[c];
+}
+
+/* Accepts nccl-tests' spellings too: "allreduce", "all_reduce". */
+int nc_coll_parse(const char *s)
+{
+	char buf[32];
+	size_t j = 0;
+
+	for (size_t i = 0; s[i] != '\0' && j < sizeof(buf) - 1; i++)
+		if (s[i] != '_' && s[i] != '-')
+			buf[j++] = s[i];
+	buf[j] = '\0';
+	for (int c = 0; c < NC_NCOLL; c++) {
+		char n[32];
+		size_t k = 0;
+
+		for (const char *p = colls[c]->name; *p != '\0'; p++)
+			if (*p != '_')
+				n[k++] = *p;
+		n[k] = '\0';
+		if (strcmp(buf, n) == 0)
+			return c;
+	}
+	return -1;
+}

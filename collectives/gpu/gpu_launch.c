@@ -1,0 +1,189 @@
+/* Where this process runs: the MPI start (when mpirun launched us), the
+ * GPUs of this process, and the side channel to the other processes that
+ * every later step uses to exchange, arrive and report failures. */
+#include "gpu/harness.h"
+#include "bootstrap/tcpstore.h"
+#include "bootstrap/watchdog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef NC_HAVE_MPI
+#include <mpi.h>
+
+/* A binary linked with another MPI than the launcher's would see itself
+ * alone and report busbw 0: refuse that here. Also learns the local rank
+ * when the launcher's variables lack it. */
+int nc_mpi_start(struct ctx *c, int *argc, char ***argv)
+{
+	int size = 0, rank = 0;
+	MPI_Comm local;
+
+	if (MPI_Init(argc, argv) != MPI_SUCCESS)
+		return -1;
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (c->l.nprocs > 0 && size != c->l.nprocs) {
+		nc_say(c, "the launcher started %d processes (%s) but MPI says %d: "
+		    "ncclcheck is linked with a different MPI than the "
+		    "launcher's; each process would run alone (bus bandwidth "
+		    "0)", c->l.nprocs, c->l.source, size);
+		return -1;
+	}
+	c->l.nprocs = size;
+	c->l.rank = rank;
+	if (c->l.local_rank < 0) {
+		MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+				    MPI_INFO_NULL, &local);
+		MPI_Comm_rank(local, &c->l.local_rank);
+		MPI_Comm_free(&local);
+	}
+	return 0;
+}
+#endif
+
+/* CUDA's own words for why it sees nothing, and the variable that most
+ * often hides every GPU. */
+int nc_count_gpus(struct ctx *c)
+{
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (e == cudaSuccess && count > 0)
+		return count;
+	nc_say(c, "no GPU: CUDA found no device (cudaGetDeviceCount: %s; "
+	    "CUDA_VISIBLE_DEVICES%s%s%s; /dev/nvidia0 %s)",
+	    e == cudaSuccess ? "0 devices" : cudaGetErrorString(e),
+	    vis == NULL ? " unset" : "='", vis == NULL ? "" : vis,
+	    vis == NULL ? "" : "'",
+	    access("/dev/nvidia0", F_OK) == 0 ? "present" : "missing");
+	return -1;
+}
+
+/* Local rank k with -g N takes GPUs kN..kN+N-1, as nccl-tests does; too
+ * few visible GPUs is said plainly instead of sharing one. */
+int nc_pick_gpus(struct ctx *c, int count)
+{
+	int first;
+
+	c->ndev = c->o.gpus_per_proc;
+	first = c->l.local_rank * c->ndev;
+	if (c->ndev > MAX_GPUS || first + c->ndev > count) {
+		nc_say(c, "local rank %d with -g %d needs GPUs %d-%d but %d are "
+		    "visible", c->l.local_rank, c->ndev, first,
+		    first + c->ndev - 1, count);
+		return -1;
+	}
+	for (int i = 0; i < c->ndev; i++) {
+		struct dev *d = &c->d[i];
+
+		d->id = first + i;
+		d->rank = c->l.rank * c->ndev + i;
+		/* a non-blocking stream, as nccl-tests creates its own */
+		if (cudaSetDevice(d->id) != cudaSuccess ||
+		    cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking) !=
+			    cudaSuccess ||
+		    cudaEventCreateWithFlags(&d->done,
+					     cudaEventDisableTiming) !=
+			    cudaSuccess) {
+			nc_say(c, "GPU %d: %s", d->id,
+			    cudaGetErrorString(cudaGetLastError()));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Under torchrun's agent store: rank 0 publishes "ADDRESS PORT" of its
+ * ephemeral listener, the others read it. Exits 2 when the store cannot
+ * be used. */
+static void agent_store(struct ctx *c, const char *where, long long dl)
+{
+	char key[256], err[320], got[320];
+
+	nc_store_key(getenv("TORCHELASTIC_RUN_ID"),
+		     getenv("TORCHELASTIC_RESTART_COUNT"), key, sizeof(key));
+	if (c->l.rank == 0) {
+		if (nc_store_set(c->l.master_addr, c->l.master_port, key, where,
+				 strlen(where), dl, err, sizeof(err)) == 0)
+			return;
+	} else if (nc_store_get(c->l.master_addr, c->l.master_port, key, got,
+				sizeof(got) - 1, dl, err, sizeof(err)) >= 0 &&
+		   sscanf(got, "%255s %d", c->l.master_addr,
+			  &c->l.master_port) == 2 &&
+		   c->l.master_port > 0) {
+		return;
+	}
+	nc_say(c, "bootstrap: %s (TORCHELASTIC_USE_AGENT_STORE=True: "
+	    "MASTER_PORT is torchrun's store)", err);
+	exit(2);
+}
+
+/* Under MPI rank 0 listens on an ephemeral port and MPI tells the others
+ * where; under torchrun's agent store the store tells them; under srun
+ * and torchrun-style variables the address is known. A rank nobody
+ * reaches is the finding rank-unreachable on rank 0. */
+void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
+{
+	long long dl = sc_now_us() + c->o.timeout_us;
+	int lfd = -1, port = 0;
+	char where[320] = "";
+
+	if (c->l.kind == NC_LAUNCH_SINGLE) {
+		sc_hub_open(&c->sc, -1, 1, mine->host, dl);
+		return;
+	}
+	if (c->l.kind == NC_LAUNCH_MPI || c->l.agent_store) {
+		if (c->l.rank == 0) {
+			lfd = sc_listen("0.0.0.0", 0, &port);
+			snprintf(where, sizeof(where), "%s %d",
+				 mine->address[0] ? mine->address : mine->host,
+				 lfd >= 0 ? port : 0);
+		}
+	} else if (c->l.rank == 0) {
+		lfd = sc_listen("0.0.0.0", c->l.master_port, &port);
+		if (lfd < 0) {
+			nc_say(c, "bootstrap: cannot listen on port %d: %s",
+			    c->l.master_port, strerror(errno));
+			exit(2);
+		}
+	}
+	if (c->l.kind == NC_LAUNCH_MPI) {
+#ifdef NC_HAVE_MPI
+		MPI_Bcast(where, sizeof(where), MPI_CHAR, 0, MPI_COMM_WORLD);
+		if (sscanf(where, "%255s %d", c->l.master_addr,
+			   &c->l.master_port) != 2 ||
+		    c->l.master_port == 0) {
+			nc_say(c, "bootstrap: rank 0 could not listen");
+			exit(2);
+		}
+#endif
+	} else if (c->l.agent_store) {
+		if (c->l.rank == 0 && lfd < 0) {
+			nc_say(c, "bootstrap: cannot listen: %s",
+			    strerror(errno));
+			exit(2);
+		}
+		agent_store(c, where, dl);
+	}
+	nc_wd_arm(dl + GRACE_US, "bootstrap");
+	if (c->l.rank == 0) {
+		if (sc_hub_open(&c->sc, lfd, c->l.nprocs, mine->host, dl) < 0) {
+			nc_say(c, "%s", c->sc.why);
+			nc_run_finding(&c->run, FINDING_RANK_UNREACHABLE, -1, "%s",
+				       c->sc.why);
+			exit(nc_finish(c, false));
+		}
+	} else if (sc_client_open(&c->sc, c->l.master_addr, c->l.master_port,
+				  c->l.rank, c->l.nprocs, dl) < 0) {
+		nc_say(c, "%s", c->sc.why);
+		exit(1);
+	}
+	if (lfd >= 0)
+		close(lfd);
+	nc_wd_disarm();
+}

@@ -1,0 +1,96 @@
+/* The hardware's part of a run's verdict (output.h): the self-test's and
+ * --pairs' findings and the efficiency checks of the gate. */
+#include "results/output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* nc_gpu_findings' callback into the run. */
+static void add_finding(void *arg, enum finding_code code, const char *text)
+{
+	nc_run_finding(arg, code, -1, "%s", text);
+}
+
+/* Findings first, so that a run that stops later still names the GPU. */
+void nc_run_gpu_verdict(struct nc_run *run)
+{
+	if (run->gpus == NULL)
+		return;
+	run->bound_gbps = nc_hw_bound(run->gpus, run->nranks, run->bound_how,
+				      sizeof(run->bound_how));
+	nc_gpu_findings(run->gpus, run->nranks, NC_SLOW_TOL, add_finding, run);
+}
+
+/* pair-slow: each slow pair is evidence; the finding names the common
+ * rank when there is one, and what to leave out. */
+void nc_run_pair_verdict(struct nc_run *run)
+{
+	int n = run->nranks, common = -1, ns;
+	bool *slow;
+	char ex[200], keep[2048], t[640];
+
+	if (run->pair_bw == NULL || n < 2 ||
+	    (slow = calloc((size_t)n * (size_t)n, sizeof(bool))) == NULL)
+		return;
+	{
+		int *hid = nc_run_host_ids(run);
+
+		ns = nc_pairs_decide(run->pair_bw, hid, n, NC_SLOW_TOL, slow,
+				     &common);
+		free(hid);
+	}
+	if (ns > 0) {
+		int a = -1, b = -1;
+
+		for (int i = 0; i < n && a < 0; i++)
+			for (int j = i + 1; j < n && a < 0; j++)
+				if (slow[i * n + j])
+					a = i, b = j;
+		nc_run_exclusion(run, slow, common, ex, sizeof(ex), keep,
+				 sizeof(keep));
+		if (common >= 0)
+			snprintf(t, sizeof(t), "rank %d on %s is in %d slow "
+				 "pair%s of %d (e.g. with rank %d: %.1f GB/s); "
+				 "leave it out: sbatch --exclude=%s", common,
+				 nc_run_host(run, common), ns, ns > 1 ? "s" : "",
+				 n * (n - 1) / 2, a == common ? b : a,
+				 run->pair_bw[a * n + b], ex);
+		else
+			snprintf(t, sizeof(t), "%d slow pair%s, e.g. ranks %d "
+				 "(%s) and %d (%s) at %.1f GB/s; no rank is "
+				 "common to them: leave both out: sbatch "
+				 "--exclude=%s", ns, ns > 1 ? "s" : "", a,
+				 nc_run_host(run, a), b, nc_run_host(run, b),
+				 run->pair_bw[a * n + b], ex);
+		nc_run_finding(run, FINDING_PAIR_SLOW, -1, "%s", t);
+	}
+	free(slow);
+}
+
+/* One efficiency check per collective run, after the other rules. */
+void nc_run_eff_gate(struct nc_run *run)
+{
+	const struct nc_opts *o = run->o;
+
+	for (int c = 0; c < o->ncolls; c++) {
+		struct nc_gate_check *k;
+		unsigned long long b = 0;
+		double bw = 0;
+		char d[192];
+		int v;
+
+		if (!nc_peak(&run->res, o->colls[c], &bw, &b))
+			continue;
+		v = nc_eff_decide(o->min_eff_pct, run->bound_gbps, bw, b,
+				  o->max_bytes, d, sizeof(d));
+		if (v < 0 || run->gate.n == NC_GATE_MAX)
+			continue;
+		k = &run->gate.v[run->gate.n++];
+		k->passed = v == 1;
+		snprintf(k->name, sizeof(k->name), "min-efficiency %s",
+			 nc_coll_get(o->colls[c])->name);
+		snprintf(k->detail, sizeof(k->detail), "%s", d);
+		if (!k->passed)
+			run->gate.passed = false;
+	}
+}

@@ -1,0 +1,91 @@
+/* The pre-flight exchange's data (pf_exchange.h): every process packs and
+ * sorts the same way, so every process decides the same from the same
+ * bytes. No CUDA, no NCCL. */
+#include "preflight/pf_exchange.h"
+#include "doc/finding.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The count goes in a byte of its own, so a block with fewer pairs than
+ * its room still reads back exactly. */
+void nc_pair_block_pack(const struct nc_pair *pr, int n, unsigned char *b)
+{
+	if (n > NC_PREFLIGHT_MAX_TARGETS)
+		n = NC_PREFLIGHT_MAX_TARGETS;
+	memset(b, 0, NC_PAIR_BLOCK);
+	b[3] = (unsigned char)n;
+	for (int i = 0; i < n; i++)
+		nc_pair_pack(&pr[i], b + 4 + (size_t)i * NC_PAIR_WIRE);
+}
+
+/* The count comes from another host: never past the block's room. */
+int nc_pair_block_unpack(const unsigned char *b, struct nc_pair *out)
+{
+	int n = b[3] > NC_PREFLIGHT_MAX_TARGETS ? NC_PREFLIGHT_MAX_TARGETS :
+						  b[3];
+
+	for (int i = 0; i < n; i++)
+		nc_pair_unpack(b + 4 + (size_t)i * NC_PAIR_WIRE, &out[i]);
+	return n;
+}
+
+/* Counted from the sorted hosts, so two processes on one host count once
+ * (tree algorithms across hosts can lift busbw). */
+int nc_pf_sort_infos(const unsigned char *all, int nprocs, int ndev,
+		     struct nc_rankinfo *ranks, int nranks,
+		     struct nc_rankinfo *byproc, char (*hosts)[64])
+{
+	size_t per = (size_t)ndev * NC_RANKINFO_WIRE;
+	int nhosts = 0;
+
+	for (int p = 0; p < nprocs; p++)
+		for (int i = 0; i < ndev; i++) {
+			struct nc_rankinfo ri;
+
+			nc_rankinfo_unpack(all + (size_t)p * per +
+						   (size_t)i * NC_RANKINFO_WIRE,
+					   &ri);
+			if (ri.rank >= 0 && ri.rank < nranks)
+				ranks[ri.rank] = ri;
+			if (i == 0) {
+				byproc[p] = ri;
+				snprintf(hosts[p], 64, "%s", ri.host);
+			}
+		}
+	for (int p = 0; p < nprocs; p++) {
+		bool seen = false;
+
+		for (int q = 0; q < p; q++)
+			seen |= strcmp(hosts[p], hosts[q]) == 0;
+		nhosts += !seen;
+	}
+	return nhosts;
+}
+
+/* A finding the catalogue does not know (a rank of another version) is
+ * treated as a fault, and kept as an error naming it: starting NCCL on a
+ * doubt would turn a clear message into a hang. */
+bool nc_run_pf_findings(struct nc_run *run, const struct nc_pf_finding *f,
+			int n)
+{
+	bool fatal = false;
+
+	for (int i = 0; i < n; i++) {
+		const struct finding_def *fd = finding_lookup(f[i].code);
+		int sev = f[i].severity >= 0 ? f[i].severity :
+			  fd != NULL ? (int)fd->sev : SEV_FAULT;
+
+		if (fd != NULL)
+			nc_run_finding(run, fd->id, f[i].severity, "%s",
+				       f[i].summary);
+		else
+			nc_run_error(run, "preflight",
+				     "a rank reported finding '%.31s', which "
+				     "this version does not know: %s",
+				     f[i].code, f[i].summary);
+		if (sev == SEV_FAULT)
+			fatal = true;
+	}
+	return fatal;
+}

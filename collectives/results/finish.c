@@ -1,0 +1,93 @@
+/* The end of a run (finish.h): verdict, rank 0's outputs and the exit
+ * status, shared by a good end and a failed step. No CUDA, no NCCL. */
+#include "results/finish.h"
+#include "results/say.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A wrong element is a fault even when every busbw passed, so it becomes a
+ * finding of its own; only the first wrong result is named. */
+void nc_run_verdict(struct nc_run *run)
+{
+	nc_gate_eval(run->o, &run->res, run->nranks, false, &run->gate);
+	nc_run_eff_gate(run);
+	run->gate_ran = true;
+	for (size_t i = 0; i < run->res.n; i++)
+		if (run->res.v[i].wrong > 0) {
+			nc_run_finding(run, FINDING_WRONG_RESULTS, -1,
+				       "%s %s %s %llu B %s: %lld wrong "
+				       "elements",
+				       nc_coll_get(run->res.v[i].coll)->name,
+				       nc_dtype_name(run->res.v[i].dtype),
+				       nc_op_name(run->res.v[i].op),
+				       run->res.v[i].bytes,
+				       run->res.v[i].in_place ?
+					       "in-place" : "out-of-place",
+				       run->res.v[i].wrong);
+			break;
+		}
+	for (int i = 0; i < run->gate.n; i++)
+		if (!run->gate.v[i].passed &&
+		    (strncmp(run->gate.v[i].name, "min-busbw", 9) == 0 ||
+		     strncmp(run->gate.v[i].name, "min-efficiency", 14) == 0 ||
+		     strncmp(run->gate.v[i].name, "max-latency", 11) == 0))
+			nc_run_finding(run, FINDING_BUSBW_BELOW_THRESHOLD, -1,
+				       "%s: %s", run->gate.v[i].name,
+				       run->gate.v[i].detail);
+}
+
+/* A run that did not finish is a fault when a finding says why, and
+ * "could not run" otherwise; the other ranks cannot see the gate. */
+int nc_run_status(const struct nc_run *run, bool ran, bool rank0)
+{
+	if (!rank0)
+		return ran && run->nfindings == 0 && run->nerrors == 0 ? 0 :
+		       run->nerrors > 0 && !ran ? 2 : 1;
+	if (!ran)
+		return run->nfindings > 0 ? 1 : 2;
+	return run->nfindings > 0 || !run->gate.passed ? 1 : 0;
+}
+
+/* Writes one emitter's file; says so when it cannot. */
+static void write_file(const struct nc_run *run, const char *path,
+		       int (*emit)(FILE *, const struct nc_run *),
+		       const char *prefix)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (fp == NULL || emit(fp, run) < 0)
+		nc_say_to(stderr, prefix, "cannot write '%s'", path);
+	if (fp != NULL)
+		fclose(fp);
+}
+
+/* Every rank ends here, on a good end and on a failed step, so the files
+ * hold what was measured even when the run stopped early. */
+int nc_run_finish(struct nc_run *run, int rank, bool ran, const char *prefix)
+{
+	const struct nc_opts *o = run->o;
+
+	if (rank != 0)
+		return nc_run_status(run, ran, false);
+	if (ran)
+		nc_run_verdict(run);
+	if (!o->quiet && (ran || run->nfindings > 0 || run->nerrors > 0))
+		nc_summary(stdout, run);
+	if (o->json_path != NULL) {
+		struct doc d = { 0 };
+
+		if (nc_build_doc(&d, run) < 0 ||
+		    doc_write_file(&d, o->json_path) < 0)
+			nc_say_to(stderr, prefix, "cannot write '%s'",
+				  o->json_path);
+		doc_free(&d);
+	}
+	if (o->csv_path != NULL)
+		write_file(run, o->csv_path, nc_write_csv, prefix);
+	if (o->junit_path != NULL)
+		write_file(run, o->junit_path, nc_write_junit, prefix);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return 2;
+	return nc_run_status(run, ran, true);
+}

@@ -1,0 +1,152 @@
+/* netprobe capture: libpcap on one or every interface, a filter built for a
+ * peer and its ports, a bounded capture summarised per interface (which
+ * interface the traffic used, and what answered each SYN), optionally
+ * written to a pcap file. */
+#include <net/if.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+#include "commands.h"
+
+static volatile sig_atomic_t cap_stop; /* set by SIGINT/SIGTERM only */
+
+/* Only sets the flag; the loop notices within CAP_POLL_MS. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	cap_stop = 1;
+}
+
+/* Releases handles, the writer and the summary. */
+static void cap_close(struct cap_state *st)
+{
+	for (int i = 0; i < st->nh; i++)
+		if (st->h[i].p != NULL)
+			pcap_close(st->h[i].p);
+	if (st->dump != NULL)
+		pcap_dump_close(st->dump);
+	if (st->dead != NULL)
+		pcap_close(st->dead);
+	free(st->conv);
+	pcapsum_free(&st->sum);
+}
+
+/* Everything before the loop that can fail as bad input or missing
+ * privilege, in that order. Returns 0, or 2 after reporting. */
+static int prepare(struct cap_state *st, const struct cap_opts *o,
+                   pcap_if_t **devs, struct doc *d)
+{
+	char addrs[CAP_MAX_PEER_ADDRS][INET6_ADDRSTRLEN];
+	char err[PCAP_ERRBUF_SIZE];
+	const char *why;
+	int n = 0;
+
+	if (o->iface != NULL && if_nametoindex(o->iface) == 0) {
+		cap_error(d, "interface", "unknown interface '%s'", o->iface);
+		return 2;
+	}
+	if (o->peer != NULL) {
+		n = cap_resolve_peer(o->peer, addrs, &why);
+		if (n < 0) {
+			cap_error(d, "resolve", "cannot resolve '%s': %s",
+			          o->peer, why);
+			return 2;
+		}
+	}
+	if (o->filter != NULL) {
+		snprintf(st->filter, sizeof(st->filter), "%s", o->filter);
+		st->have_filter = true;
+	} else if (n > 0 || o->nports > 0) {
+		if (cap_build_filter(o, addrs, n, st->filter,
+		                     sizeof(st->filter)) < 0) {
+			cap_error(d, "filter", "too many ports for one filter");
+			return 2;
+		}
+		st->have_filter = true;
+	}
+	if (st->have_filter && cap_check_filter(st->filter, d) != 0)
+		return 2;
+	if (o->read != NULL)
+		return 0;
+	if (pcap_findalldevs(devs, err) < 0) {
+		cap_error(d, "pcap", "cannot list interfaces: %s", err);
+		return 2;
+	}
+	cap_learn_locals(st, *devs);
+	if (cap_open_handles(st, o, *devs, d) != 0 ||
+	    cap_set_filters(st, d) != 0)
+		return 2;
+	privdrop_choose_live(&st->target);
+	if (o->write != NULL && cap_open_dump(st, o->write, d) != 0)
+		return 2;
+	return cap_drop_privileges(st, d);
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	struct cap_opts o;
+	struct cap_state *st;
+	struct sigaction sa;
+	pcap_if_t *devs = NULL;
+	struct doc d;
+	long long ran = 0;
+	int rc;
+
+	rc = cap_parse_args(argc, argv, &o);
+	if (rc != 0)
+		return rc < 0 ? 0 : rc;
+	if (doc_init(&d, "netprobe", "capture") < 0) {
+		fprintf(stderr, "netprobe capture: out of memory\n");
+		return 2;
+	}
+	st = calloc(1, sizeof(*st));
+	if (st == NULL || pcapsum_init(&st->sum) < 0) {
+		fprintf(stderr, "netprobe capture: out of memory\n");
+		free(st);
+		doc_free(&d);
+		return 2;
+	}
+	st->max_bytes = o.max_bytes;
+	rc = prepare(st, &o, &devs, &d);
+	if (devs != NULL)
+		pcap_freealldevs(devs);
+	if (rc == 0 && o.read != NULL) {
+		cap_stop = 0;
+		rc = cap_read_file(st, &o, &cap_stop, &d, &ran);
+	} else if (rc == 0) {
+		cap_stop = 0;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr,
+			        "capturing on %d interface%s for %.1fs"
+			        "...\n",
+			        st->nh, st->nh == 1 ? "" : "s",
+			        (double)o.duration_us / 1e6);
+		ran = cap_run_loop(st, o.duration_us, &cap_stop, &d);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	if (st->dump != NULL && pcap_dump_flush(st->dump) < 0)
+		doc_add_error(&d, "write", "cannot write '%s'", o.write);
+	if (rc == 0)
+		cap_emit_json(st, &o, ran, &d);
+	if (o.json) {
+		if (doc_write(&d, stdout) < 0)
+			rc = 2;
+	} else if (rc == 0) {
+		cap_emit_text(st, &o, ran);
+	}
+	cap_close(st);
+	free(st);
+	if (rc == 0)
+		rc = doc_exit_status(&d, true);
+	doc_free(&d);
+	return rc;
+}

@@ -1,0 +1,210 @@
+/* netprobe explain: from a log a user already has (NCCL, Gloo, torch, Ray,
+ * Open MPI, dmesg) to its cause, proved or refuted on this node; --job asks
+ * a hung job's NCCL RAS service which ranks stopped answering. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "base/parse.h"
+#include "commands.h"
+#include "explain/explain_int.h"
+
+enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
+       O_SYSROOT, O_RASTIMEOUT, O_SIGS };
+
+static const struct cli_opt explain_optv[] = {
+	CLI_OPT_JSON(O_JSON),
+	{O_NOPROBE, 0, "no-probe", CLI_FLAG, NULL, NULL,
+	 "explain from the log alone: measure nothing here", false},
+	{O_JOB, 0, "job", CLI_FLAG, NULL, NULL,
+	 "ask the running job's NCCL RAS service (NCCL 2.24+)", false},
+	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
+	 "the RAS service to ask", false},
+	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
+	 "how long NCCL may collect from its ranks", false},
+	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	 "measure a recorded node instead of this one", false},
+	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
+	 "list the known message forms and exit", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd explain_cmd = {
+	"netprobe explain", "[options] [FILE ...|-]",
+	"Find the cause of a failure in a log, and prove it on this node.",
+	explain_optv, sizeof(explain_optv) / sizeof(explain_optv[0]),
+	"With no FILE and no --job, the log is read from standard input.\n"
+	"Without --ras and NCCL_RAS_ADDR, --job asks localhost:28028.\n"
+	"Exit status: 0 no cause found, 1 a cause found, 2 could not run.\n",
+};
+
+static int parse(int argc, char **argv, struct explain_opts *o)
+{
+	struct cli c;
+	char **ops;
+	int k, n;
+	const char *why;
+	long long v;
+
+	o->ras_timeout_s = 5;
+	cli_start(&c, &explain_cmd, argc, argv);
+	while ((k = cli_next(&c)) != CLI_END) {
+		switch (k) {
+		case CLI_ERROR:
+			return cli_usage_error(&explain_cmd, stderr, "%s",
+					       c.err);
+		case O_HELP:
+			cli_help(&explain_cmd, stdout);
+			return 1;
+		case O_JSON:
+			o->json = true;
+			break;
+		case O_SIGS:
+			o->list = true;
+			break;
+		case O_NOPROBE:
+			o->no_probe = true;
+			break;
+		case O_JOB:
+			o->job = true;
+			break;
+		case O_RAS:
+			o->ras = c.arg;
+			o->job = true;
+			break;
+		case O_SYSROOT:
+			o->sysroot = c.arg;
+			break;
+		case O_RASTIMEOUT:
+			if (parse_num(c.arg, 1, 600, &v, &why) < 0)
+				return cli_usage_error(&explain_cmd, stderr,
+					"invalid --ras-timeout '%s': %s (1 to "
+					"600 seconds)", c.arg, why);
+			o->ras_timeout_s = (int)v;
+			break;
+		default:
+			break;
+		}
+	}
+	n = cli_operands(&c, &ops);
+	if (n > EXPLAIN_MAX_FILES)
+		return cli_usage_error(&explain_cmd, stderr,
+				       "too many files (at most %d)",
+				       EXPLAIN_MAX_FILES);
+	for (int i = 0; i < n; i++)
+		o->files[o->nfiles++] = ops[i];
+	if (o->nfiles == 0 && !o->job)
+		o->files[o->nfiles++] = "-";
+	return 0;
+}
+
+/* --signatures: the table, one row per message form, as text or JSON. */
+static int list_signatures(bool json)
+{
+	size_t n;
+	const struct logsig *t = logsig_table(&n);
+	json_t *a = json ? json_array() : NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (a != NULL) {
+			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,"
+				"s:s,s:s,s:s,s:s}", "id", t[i].id, "framework",
+				t[i].framework, "source", t[i].source,
+				"versions", t[i].versions, "regex",
+				t[i].regex, "codes", t[i].codes ? t[i].codes
+				: "", "open", t[i].maybe ? t[i].maybe : "",
+				"example", t[i].example));
+			continue;
+		}
+		printf("%-30s %-10s %-14s %s\n  %s\n", t[i].id,
+		       t[i].framework, t[i].versions, t[i].source,
+		       t[i].meaning);
+		if (t[i].codes)
+			printf("  proves: %s\n", t[i].codes);
+		if (t[i].maybe)
+			printf("  leaves open: %s\n", t[i].maybe);
+	}
+	if (a != NULL) {
+		rc = json_dumpf(a, stdout, JSON_INDENT(2)) < 0 ? -1 : 0;
+		putchar('\n');
+		json_decref(a);
+	}
+	return rc;
+}
+
+static void run_free(struct explain_run *r)
+{
+	for (int i = 0; i < r->npool; i++)
+		free(r->pool[i]);
+	explain_log_free(&r->lg);
+	logmatch_free(&r->lm);
+	doc_free(&r->d);
+}
+
+/* The verdict: 1 when a cause or an unresponsive rank was found, 2 when
+ * nothing could be read or no RAS answered --job alone. */
+static int verdict(const struct explain_run *r)
+{
+	if (r->o.job && r->o.nfiles == 0 && !r->ras_answered)
+		return 2;
+	/* no RAS answering is said (a warning) but is no fault found */
+	if (r->d.nfault > 0 ||
+	    r->d.nwarning > (r->ras_tried && !r->ras_answered ? 1 : 0))
+		return 1;
+	return 0;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_run *r = calloc(1, sizeof(*r));
+	const char *bad = NULL;
+	int rc;
+
+	if (r == NULL) {
+		fprintf(stderr, "netprobe explain: out of memory\n");
+		return 2;
+	}
+	rc = parse(argc, argv, &r->o);
+	if (rc != 0) {
+		free(r);
+		return rc == 1 ? 0 : 2;
+	}
+	if (r->o.list) {
+		rc = list_signatures(r->o.json) < 0 ? 2 : 0;
+		free(r);
+		return rc;
+	}
+	rc = 2;
+	if (doc_init(&r->d, "netprobe", "explain") < 0) {
+		fprintf(stderr, "netprobe explain: out of memory\n");
+		goto out;
+	}
+	if (logmatch_init(&r->lm, &bad) < 0) {
+		fprintf(stderr, "netprobe explain: signature '%s' does not "
+			"compile\n", bad ? bad : "?");
+		goto out;
+	}
+	for (int i = 0; i < r->o.nfiles; i++)
+		if (explain_read(r, i, r->o.files[i]) < 0) {
+			fprintf(stderr, "netprobe explain: cannot read '%s': "
+				"%s\n", r->o.files[i], strerror(errno));
+			goto out;
+		}
+	if (r->o.job)
+		explain_job(r);
+	explain_decide(&r->lg, &r->res);
+	explain_measure(r);
+	explain_apply_measured(&r->res, &r->ms);
+	if (explain_emit(r) < 0) {
+		fprintf(stderr, "netprobe explain: cannot write output\n");
+		goto out;
+	}
+	rc = verdict(r);
+out:
+	run_free(r);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,319 @@
+/* netprobe explain's output: the document (log, measured, causes,
+ * undecided, job, findings) and its text form in three parts: what the
+ * log says, what was measured here, the cause with its fix. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "explain/explain_int.h"
+
+static const char *state_name(enum explain_state s)
+{
+	return s == EXPLAIN_PROVED ? "proved here" :
+	       s == EXPLAIN_NOT_SEEN ? "not seen here" : "from the log";
+}
+
+static json_t *refs_json(const struct explain_run *r,
+			 const struct explain_cause *c)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < c->nrefs; i++)
+		json_array_append_new(a, json_pack("{s:s,s:I}", "file",
+			r->o.files[c->refs[i].file], "line",
+			(json_int_t)c->refs[i].line));
+	return a;
+}
+
+static json_t *log_json(const struct explain_run *r)
+{
+	json_t *o, *m = json_array(), *files = json_array();
+
+	for (int i = 0; files && i < r->o.nfiles; i++)
+		json_array_append_new(files, json_string(r->o.files[i]));
+	for (size_t i = 0; m && i < r->lg.nhits; i++) {
+		const struct explain_hit *h = &r->lg.hits[i];
+		json_t *facts = json_object();
+
+		for (size_t k = 0; facts && k < h->m.nfields; k++)
+			json_object_set_new(facts, h->m.fields[k].name,
+					    json_string(h->m.fields[k].value));
+		json_array_append_new(m, json_pack("{s:s,s:I,s:s,s:s,s:s,"
+			"s:s,s:o}", "file", r->o.files[h->file], "line",
+			(json_int_t)h->line, "signature", h->m.sig->id,
+			"framework", h->m.sig->framework, "source",
+			h->m.sig->source, "versions", h->m.sig->versions,
+			"facts", facts ? facts : json_null()));
+	}
+	o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:o}", "files", files,
+		      "lines", (json_int_t)r->lg.lines, "matched",
+		      (json_int_t)r->lg.matched, "unknown",
+		      (json_int_t)r->lg.unknown, "binary",
+		      (json_int_t)r->lg.binary, "truncated",
+		      (json_int_t)r->lg.truncated, "matches_dropped",
+		      (json_int_t)r->lg.dropped, "matches", m);
+	return o;
+}
+
+static json_t *job_json(const struct explain_run *r)
+{
+	static const char *const kind[] = {"dead", "unresponsive",
+					   "missing-rank"};
+	json_t *procs, *comms;
+
+	if (!r->ras_answered)
+		return json_pack("{s:s,s:b,s:s}", "ras", r->ras_addr,
+				 "answered", 0, "why", r->ras_why);
+	procs = json_array();
+	comms = json_array();
+	for (size_t i = 0; procs && i < r->ras.nprocs; i++) {
+		const struct ras_proc *p = &r->ras.procs[i];
+
+		json_array_append_new(procs, json_pack("{s:s,s:i,s:I,s:s,"
+			"s:s,s:s}", "state", kind[p->kind], "rank", p->rank,
+			"pid", (json_int_t)p->pid, "node", p->node, "gpu",
+			p->gpu, "communicator", p->comm));
+	}
+	for (size_t i = 0; comms && i < r->ras.ncomms; i++)
+		json_array_append_new(comms, json_pack("{s:s,s:s,s:i}", "id",
+			r->ras.comms[i].id, "state", r->ras.comms[i].what,
+			"missing_ranks", r->ras.comms[i].nmissing));
+	return json_pack("{s:s,s:b,s:s,s:i,s:i,s:i,s:o,s:o}", "ras",
+			 r->ras_addr, "answered", 1, "nccl_version",
+			 r->ras.nccl_version, "dead_processes", r->ras.ndead,
+			 "missing_processes", r->ras.nmissing_procs,
+			 "timeouts", r->ras.timeouts, "processes", procs,
+			 "communicators", comms);
+}
+
+/* One finding per decided cause; open causes are findings of none. */
+static int add_findings(struct explain_run *r)
+{
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+		const struct finding_def *fd;
+		json_t *ev = NULL;
+
+		if (c->open)
+			continue;
+		for (size_t k = 0; k < c->nrefs; k++)
+			evidence_add(&ev, "log", "%s line %ld",
+				     r->o.files[c->refs[k].file],
+				     c->refs[k].line);
+		if (c->measured[0])
+			evidence_add(&ev, "measured", "%s", c->measured);
+		/* the signature table names codes as text (lib/doc/logsig.c) */
+		fd = finding_lookup(c->codes[0]);
+		if (fd == NULL) {
+			json_decref(ev);
+			errno = EINVAL;
+			return -1;
+		}
+		if (doc_add_finding(&r->d, fd->id, -1, ev,
+				    c->fix[0] ? c->fix : NULL, "%s (%s)",
+				    c->why, state_name(c->state)) < 0)
+			return -1;
+	}
+	if (r->ras_tried && !r->ras_answered &&
+	    doc_add_finding(&r->d, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL, NULL,
+			    "no NCCL RAS service answered at %s: %s",
+			    r->ras_addr, r->ras_why) < 0)
+		return -1;
+	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++) {
+		const struct ras_proc *p = &r->ras.procs[i];
+		json_t *ev = NULL;
+
+		evidence_add(&ev, "ras", "%s: process %ld on node %s, GPU %s",
+			     r->ras_addr, p->pid, p->node, p->gpu);
+		if ((p->rank >= 0
+			     ? doc_add_finding(
+				       &r->d, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+				       ev, NULL,
+				       "rank %d (process %ld on node %s) did "
+				       "not answer for communicator %s",
+				       p->rank, p->pid, p->node, p->comm)
+			     : doc_add_finding(
+				       &r->d, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+				       ev, NULL, "process %ld on node %s is %s",
+				       p->pid, p->node,
+				       p->kind == RAS_PROC_DEAD
+					       ? "considered dead"
+					       : "not answering")) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int build(struct explain_run *r)
+{
+	json_t *causes = json_array(), *open = json_array();
+	json_t *notes = json_array();
+
+	for (int i = 0; notes && i < r->nnotes; i++)
+		json_array_append_new(notes, json_string(r->notes[i]));
+	for (size_t i = 0; causes && open && i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+		json_t *codes = json_array();
+
+		for (size_t k = 0; codes && k < c->ncodes; k++)
+			json_array_append_new(codes, json_string(c->codes[k]));
+		if (c->open)
+			json_array_append_new(open, json_pack("{s:o,s:s,s:s,"
+				"s:o,s:I}", "codes", codes, "why", c->why,
+				"next", c->next, "lines", refs_json(r, c),
+				"count", (json_int_t)c->count));
+		else {
+			const struct finding_def *fd =
+				finding_lookup(c->codes[0]);
+
+			json_array_append_new(causes, json_pack("{s:s,s:s,"
+				"s:s,s:s,s:s,s:o,s:I}", "code", c->codes[0],
+				"state", state_name(c->state), "why", c->why,
+				"measured", c->measured, "fix", c->fix[0] ?
+				c->fix : fd ? fd->fix : "", "lines",
+				refs_json(r, c), "count",
+				(json_int_t)c->count));
+			json_decref(codes);
+		}
+	}
+	if (doc_set(&r->d, "log", log_json(r)) < 0 ||
+	    doc_set(&r->d, "measured", json_pack("{s:b,s:o}", "ran",
+		    r->ms.ran, "notes", notes)) < 0 ||
+	    doc_set(&r->d, "causes", causes) < 0 ||
+	    doc_set(&r->d, "undecided", open) < 0)
+		return -1;
+	if (r->ras_tried && doc_set(&r->d, "job", job_json(r)) < 0)
+		return -1;
+	return add_findings(r);
+}
+
+static void print_refs(const struct explain_run *r,
+		       const struct explain_cause *c)
+{
+	printf("    lines:");
+	for (size_t k = 0; k < c->nrefs; k++)
+		printf(" %s%s:%ld", k ? "" : "", r->o.files[c->refs[k].file],
+		       c->refs[k].line);
+	if (c->count > (long)c->nrefs)
+		printf(" (+%ld more)", c->count - (long)c->nrefs);
+	printf("\n");
+}
+
+static void print_text(const struct explain_run *r)
+{
+	size_t shown = 0, ndecided = 0;
+
+	printf("What the log says (%ld lines: %ld matched, %ld unknown, "
+	       "%ld binary, %ld cut at %d bytes)\n", r->lg.lines,
+	       r->lg.matched, r->lg.unknown, r->lg.binary, r->lg.truncated,
+	       EXPLAIN_LINE_MAX);
+	for (size_t i = 0; i < r->lg.nhits && shown < 40; i++, shown++) {
+		const struct explain_hit *h = &r->lg.hits[i];
+
+		printf("  %s:%ld  %s  (%s, %s, %s)\n", r->o.files[h->file],
+		       h->line, h->m.sig->id, h->m.sig->framework,
+		       h->m.sig->source, h->m.sig->versions);
+		if (h->m.nfields > 0) {
+			printf("    ");
+			for (size_t k = 0; k < h->m.nfields; k++)
+				printf("%s%s=%s", k ? " " : "",
+				       h->m.fields[k].name,
+				       h->m.fields[k].value);
+			printf("\n");
+		}
+	}
+	if (r->lg.nhits > shown)
+		printf("  ... %zu more matches (--json lists them all)\n",
+		       r->lg.nhits - shown);
+	for (size_t i = 0; !r->ras_tried && i < r->lg.nhits; i++) {
+		const char *a = logmatch_field(&r->lg.hits[i].m, "ras_addr");
+		const char *p = logmatch_field(&r->lg.hits[i].m, "ras_port");
+
+		if (a && p) {
+			printf("  the job's NCCL RAS service listened at %s:%s: "
+			       "if the job still hangs, run on its node: "
+			       "netprobe explain --job --ras %s:%s\n", a, p,
+			       a, p);
+			break;
+		}
+	}
+	if (r->lg.matched == 0)
+		printf("  no known failure signature in the log: run "
+		       "`netprobe scan` on the failing node\n");
+	if (r->ras_tried) {
+		printf("\nWhat NCCL's RAS service says (%s)\n", r->ras_addr);
+		if (!r->ras_answered)
+			printf("  no RAS answered: %s\n  (NCCL before 2.24, "
+			       "NCCL_RAS_ENABLE=0, or no job on this node; "
+			       "NCCL_RAS_ADDR moves it: --ras HOST:PORT)\n",
+			       r->ras_why);
+		else {
+			printf("  NCCL %s: %d dead, %d not answering, %zu "
+			       "communicator(s) with errors\n",
+			       r->ras.nccl_version, r->ras.ndead,
+			       r->ras.nmissing_procs, r->ras.ncomms);
+			for (size_t i = 0; i < r->ras.nprocs; i++) {
+				const struct ras_proc *p = &r->ras.procs[i];
+
+				if (p->rank >= 0)
+					printf("  rank %d (process %ld on node "
+					       "%s, GPU %s) missing from %s\n",
+					       p->rank, p->pid, p->node, p->gpu,
+					       p->comm);
+				else
+					printf("  process %ld on node %s (GPU "
+					       "%s): %s\n", p->pid, p->node,
+					       p->gpu, p->kind == RAS_PROC_DEAD
+					       ? "dead" : "not answering");
+			}
+		}
+	}
+	printf("\nWhat was measured here\n");
+	for (int i = 0; i < r->nnotes; i++)
+		printf("  %s\n", r->notes[i]);
+	printf("\nCause\n");
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+		const struct finding_def *fd = finding_lookup(c->codes[0]);
+
+		if (c->open)
+			continue;
+		ndecided++;
+		printf("  %s %s: %s\n", fd ? severity_name(fd->sev) : "fault",
+		       c->codes[0], c->why);
+		print_refs(r, c);
+		printf("    %s%s%s\n", state_name(c->state),
+		       c->measured[0] ? ": " : "", c->measured);
+		printf("    fix: %s\n", c->fix[0] ? c->fix : fd ? fd->fix : "");
+	}
+	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++)
+		ndecided++;
+	if (r->ras_answered && r->ras.nprocs > 0)
+		printf("  fault nccl-rank-unresponsive: see the RAS section "
+		       "above\n    fix: %s\n",
+		       finding_lookup("nccl-rank-unresponsive")->fix);
+	if (ndecided == 0)
+		printf("  none the log proves\n");
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+
+		if (!c->open)
+			continue;
+		printf("\nCannot tell from the log: ");
+		for (size_t k = 0; k < c->ncodes; k++)
+			printf("%s%s", k ? " or " : "", c->codes[k]);
+		printf("\n    %s\n", c->why);
+		print_refs(r, c);
+		printf("    decide it: %s\n", c->next);
+	}
+}
+
+int explain_emit(struct explain_run *r)
+{
+	if (build(r) < 0)
+		return -1;
+	if (r->o.json)
+		return doc_write(&r->d, stdout);
+	print_text(r);
+	return ferror(stdout) ? -1 : 0;
+}

@@ -1,0 +1,206 @@
+/* netprobe mesh: one process per node, together testing every node
+ * against every other in both directions; node 0 writes the report. This
+ * file runs the steps (mesh_int.h says which file does what): the
+ * membership, the temporary responder on its own thread, the local
+ * collection, then node 0's rendezvous or a member's join. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "mesh/mesh_int.h"
+#include "probe/peerprobe.h"
+
+/* Accepts and drops connect-backs to our ephemeral sample listeners
+ * (the handshake was the proof), so their queues never fill. */
+static void accept_samples(struct mesh *ms)
+{
+	for (size_t i = 0; i < ms->nsamples; i++)
+		for (int k = 0; k < 64; k++) {
+			int fd = accept4(ms->sample_fds[i], NULL, NULL,
+			                 SOCK_CLOEXEC);
+
+			if (fd < 0)
+				break;
+			close(fd);
+		}
+}
+
+/* The responder's thread: serves peers' probes (and on node 0 hands
+ * joins to the rendezvous) until the run ends. */
+static void *srv_main(void *arg)
+{
+	struct mesh *ms = arg;
+
+	while (!atomic_load(&ms->stop)) {
+		if (serve_poll(ms->srv, 20, NULL) < 0 && errno != EINTR) {
+			fprintf(stderr, "netprobe mesh: responder: %s\n",
+			        strerror(errno));
+			break;
+		}
+		accept_samples(ms);
+	}
+	return NULL;
+}
+
+/* Starts the temporary responder on the mesh's port, our sample
+ * listeners and the thread that serves both. Returns 0, or 2. */
+static int start_responder(struct mesh *ms)
+{
+	struct serve_opts so;
+	char err[512];
+	int e;
+
+	serve_opts_init(&so);
+	so.port = ms->port;
+	so.token_file = ms->o.token_file;
+	so.max_clients =
+	    (unsigned)(ms->n * 2 + 256 > 1024 ? ms->n * 2 + 256 : 1024);
+	so.verbose = ms->o.verbose > 1;
+	if (ms->rank == 0) {
+		so.handoff = mesh_rdv_handoff;
+		so.handoff_ctx = ms;
+	}
+	ms->srv = serve_start(&so, err, sizeof(err));
+	if (ms->srv == NULL) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot run the responder: %s%s\n", err,
+		        ms->rank == 0 ? " (node 0's rendezvous needs this "
+		                        "port: pass --port)"
+		                      : "");
+		return 2;
+	}
+	ms->nsamples = peerprobe_listen_samples(MESH_SAMPLES, ms->sample_fds,
+	                                        ms->sample_ports);
+	e = pthread_create(&ms->srv_thread, NULL, srv_main, ms);
+	if (e != 0) {
+		fprintf(stderr, "netprobe mesh: cannot start a thread: %s\n",
+		        strerror(e));
+		return 2;
+	}
+	ms->srv_running = true;
+	return 0;
+}
+
+/* The scan's local collection: interfaces, routes, layering, hostname,
+ * environment. Returns 0, or 2 (reported). */
+static int collect(struct mesh *ms)
+{
+	struct scan *s = calloc(1, sizeof(*s));
+
+	ms->scan = s;
+	if (s == NULL || doc_init(&s->d, "netprobe", "scan") < 0) {
+		fprintf(stderr, "netprobe mesh: out of memory\n");
+		return 2;
+	}
+	if (sysroot_init(&s->sr, NULL) < 0) {
+		fprintf(stderr, "netprobe mesh: cannot read /: %s\n",
+		        strerror(errno));
+		return 2;
+	}
+	s->o.token_file = ms->o.token_file;
+	s->o.quick = ms->o.quick;
+	if (scan_collect(s) != 0)
+		return 2;
+	if (s->env.nodes == 0)
+		s->env.nodes = (int)ms->n;
+	return 0;
+}
+
+/* Node 0 is a member like the others: it joined at the start. */
+static void node0_member(struct mesh *ms)
+{
+	struct mesh_member *m = &ms->m[0];
+
+	m->state = PROTO_MS_JOINED;
+	m->port = ms->port;
+	snprintf(m->hostname, sizeof(m->hostname), "%s", ms->hostname);
+	if (m->entry[0] == '\0')
+		snprintf(m->target, sizeof(m->target), "%s", ms->node0);
+}
+
+/* Releases the run; the responder stops first. */
+static void mesh_free(struct mesh *ms)
+{
+	atomic_store(&ms->stop, true);
+	if (ms->srv_running)
+		pthread_join(ms->srv_thread, NULL);
+	serve_free(ms->srv);
+	for (size_t i = 0; i < ms->nsamples; i++)
+		close(ms->sample_fds[i]);
+	mesh_rdv_free(ms);
+	for (size_t k = 0; k < ms->ntargets; k++) {
+		if (ms->checks != NULL)
+			peercheck_free(&ms->checks[k]);
+		if (ms->check_docs != NULL)
+			doc_free(&ms->check_docs[k]);
+	}
+	free(ms->checks);
+	free(ms->check_docs);
+	free(ms->routes);
+	free(ms->have_route);
+	free(ms->workers);
+	free(ms->targets);
+	for (size_t i = 0; ms->m != NULL && i < ms->n; i++)
+		free(ms->m[i].doc);
+	free(ms->m);
+	free(ms->rejects);
+	free(ms->own_doc);
+	if (ms->scan != NULL) {
+		scan_free(ms->scan);
+		free(ms->scan);
+	}
+	client_close(&ms->c);
+	mesh_env_free(&ms->env);
+}
+
+/* netprobe mesh: the exit status is the mesh's verdict on every node (0
+ * healthy, 1 a fault anywhere), or 2 when this node could not take part.
+ */
+int cmd_mesh(int argc, char **argv)
+{
+	struct mesh *ms = calloc(1, sizeof(*ms));
+	int rc;
+
+	if (ms == NULL) {
+		fprintf(stderr, "netprobe mesh: out of memory\n");
+		return 2;
+	}
+	ms->c.fd = -1;
+	ms->t0_us = client_now_us();
+	signal(SIGPIPE, SIG_IGN);
+	rc = mesh_parse(argc, argv, &ms->o);
+	if (rc != 0) {
+		free(ms);
+		return rc == 1 ? 0 : 2;
+	}
+	if ((rc = mesh_members(ms)) != 0 ||
+	    (ms->rank == 0 && (rc = mesh_check_outputs(ms)) != 0))
+		goto out;
+	if (ms->rank == 0 && mesh_rdv_init(ms) < 0) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot set up the rendezvous: "
+		        "%s%s%s\n",
+		        ms->o.token_file ? "token file '" : "",
+		        ms->o.token_file ? ms->o.token_file : "",
+		        ms->o.token_file ? "' unreadable or malformed" : "");
+		rc = 2;
+		goto out;
+	}
+	if ((rc = start_responder(ms)) != 0 || (rc = collect(ms)) != 0)
+		goto out;
+	if (ms->rank == 0) {
+		node0_member(ms);
+		rc = mesh_rdv_run(ms, mesh_report);
+	} else {
+		rc = mesh_join_run(ms);
+	}
+out:
+	mesh_free(ms);
+	free(ms);
+	return rc;
+}

@@ -1,0 +1,218 @@
+/* netprobe mesh's command line: the option table, the values and their
+ * combinations. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "base/parse.h"
+#include "mesh/mesh_int.h"
+#include "probe/meshplan.h"
+#include "probe/portspec.h"
+#include "report.h"
+
+enum {
+	O_PORT = 'p',
+	O_TOKEN = 'k',
+	O_OUTPUT = 'o',
+	O_QUICK = 'q',
+	O_VERBOSE = 'v',
+	O_JSON = 'j',
+	O_HELP = 'h',
+	O_HOSTS = 256,
+	O_RENDEZVOUS,
+	O_JOIN,
+	O_CONCURRENCY,
+	O_PAIRS,
+	O_PORTS,
+	O_OUT,
+	O_FORMAT,
+	O_FAILON,
+};
+
+static const struct cli_opt mesh_optv[] = {
+	{O_HOSTS, 0, "hosts", CLI_REQUIRED, "FILE|LIST", NULL,
+	 "the members in order, the same on every node", false},
+	{O_RENDEZVOUS, 0, "rendezvous", CLI_REQUIRED, "HOST[:PORT]", NULL,
+	 "node 0 where the launcher names none (MPI)", false},
+	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "MASTER_PORT/7470",
+	 "responders, rendezvous", false},
+	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	 "shared secret: joins and probes prove it", false},
+	{O_JOIN, 0, "join-timeout", CLI_REQUIRED, "TIME", "60s",
+	 "how long node 0 waits for members", false},
+	{O_CONCURRENCY, 0, "concurrency", CLI_REQUIRED, "N", "32",
+	 "peers one node probes at once", false},
+	{O_PAIRS, 0, "all-pairs", CLI_REQUIRED, "N", NULL,
+	 "every pair up to N nodes, above: log2(n) each", false},
+	{O_PORTS, 0, "ports", CLI_REQUIRED, "SPEC", NULL,
+	 "framework ports to test too (torch,ray,...)", false},
+	{O_QUICK, 'q', "quick", CLI_FLAG, NULL, NULL,
+	 "no heartbeat, no path MTU search", false},
+	{O_OUT, 0, "out", CLI_REQUIRED, "DIR", NULL,
+	 "node 0 keeps every node's document there", false},
+	{O_FORMAT, 0, "format", CLI_REQUIRED, "FORMAT", "text",
+	 "text, markdown, html, json or junit", false},
+	CLI_OPT_JSON(O_JSON),
+	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
+	 "node 0 writes the report to FILE", false},
+	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
+	 "exit 1 from: warning, fault, never", false},
+	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
+	 "say what each step does, on stderr", false},
+	CLI_OPT_HELP,
+};
+
+static const struct cli_cmd mesh_cmd = {
+	"netprobe mesh", "[options]",
+	"One process per node (srun, mpirun, torchrun-style variables, a "
+	"Kubernetes\nJob, pdsh): together they test every node against every "
+	"other; node 0\nwrites the report.",
+	mesh_optv, sizeof(mesh_optv) / sizeof(mesh_optv[0]),
+	"Membership, first found: --hosts, Slurm (SLURM_JOB_NODELIST, "
+	"SLURM_NODEID),\nMASTER_ADDR with RANK/WORLD_SIZE or NODE_RANK/NNODES, "
+	"Open MPI\n(OMPI_COMM_WORLD_RANK/SIZE), PMIx (PMIX_RANK). --all-pairs "
+	"is 32;\n--json is --format json. Exit status on every node: 0 "
+	"healthy, 1 a fault\nanywhere, 2 could not run.\n",
+};
+
+/* Prints a bad option value and returns 2. */
+static int bad(const char *what, const char *v, const char *why)
+{
+	fprintf(stderr, "netprobe mesh: invalid %s '%s': %s\n", what, v, why);
+	return 2;
+}
+
+/* Checks one number option in [lo, hi]. Returns 0, or 2 (reported). */
+static int num(const char *what, const char *v, long long lo, long long hi,
+               unsigned *out)
+{
+	const char *why;
+	long long x;
+
+	if (parse_num(v, lo, hi, &x, &why) < 0)
+		return bad(what, v, why);
+	*out = (unsigned)x;
+	return 0;
+}
+
+/* The option values that need checking beyond their syntax. */
+static int check(struct mesh_opts *o)
+{
+	enum report_format f;
+	enum report_fail_on fo;
+	struct port_list pl;
+	struct portspec_err e;
+	int r;
+
+	if (report_format_parse(o->format, &f) < 0)
+		return bad("format", o->format,
+		           "use text, markdown, html, json or junit");
+	if (report_fail_on_parse(o->fail_on, &fo) < 0)
+		return bad("fail-on level", o->fail_on,
+		           "use fault, warning or never");
+	if (o->ports == NULL)
+		return 0;
+	if (strlen(o->ports) > PROTO_MESH_PORTS_MAX)
+		return bad("ports", o->ports, "longer than 200 bytes");
+	port_list_init(&pl);
+	r = portspec_parse(o->ports, &pl, &e);
+	port_list_free(&pl);
+	if (r < 0) {
+		fprintf(stderr, "netprobe mesh: invalid ports '%s': %s\n",
+		        e.token, e.why);
+		return 2;
+	}
+	return 0;
+}
+
+/* The options in GNU order, then the values checked. Returns 0, 1 after
+ * --help, or 2 (reported). */
+int mesh_parse(int argc, char **argv, struct mesh_opts *o)
+{
+	bool json = false, fmt_given = false;
+	const char *why;
+	struct cli cl;
+	char **ops;
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->join_us = MESH_DEF_JOIN_US;
+	o->concurrency = MESH_DEF_CONCURRENCY;
+	o->pairs = MESHPLAN_ALL_PAIRS;
+	o->format = "text";
+	o->fail_on = "fault";
+	cli_start(&cl, &mesh_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
+		switch (ch) {
+		case O_HOSTS:
+			o->hosts = cl.arg;
+			break;
+		case O_RENDEZVOUS:
+			o->rendezvous = cl.arg;
+			break;
+		case O_PORT:
+			if (num("port", cl.arg, 1, 65535, &o->port))
+				return 2;
+			break;
+		case O_TOKEN:
+			o->token_file = cl.arg;
+			break;
+		case O_JOIN:
+			if (parse_duration_us(cl.arg, 1000000, 3600000000LL,
+			                      &o->join_us, &why) < 0)
+				return bad("join timeout", cl.arg, why);
+			break;
+		case O_CONCURRENCY:
+			if (num("concurrency", cl.arg, 1, MESH_MAX_CONCURRENCY,
+			        &o->concurrency))
+				return 2;
+			break;
+		case O_PAIRS:
+			if (num("all-pairs limit", cl.arg, 2, MESH_MAX_NODES,
+			        &o->pairs))
+				return 2;
+			break;
+		case O_PORTS:
+			o->ports = cl.arg;
+			break;
+		case O_OUT:
+			o->out_dir = cl.arg;
+			break;
+		case O_FORMAT:
+			o->format = cl.arg;
+			fmt_given = true;
+			break;
+		case O_JSON:
+			json = true;
+			break;
+		case O_OUTPUT:
+			o->output = cl.arg;
+			break;
+		case O_FAILON:
+			o->fail_on = cl.arg;
+			break;
+		case O_QUICK:
+			o->quick = true;
+			break;
+		case O_VERBOSE:
+			o->verbose++;
+			break;
+		case O_HELP:
+			return cli_help(&mesh_cmd, stdout) == 0 ? 1 : 2;
+		default:
+			return cli_usage_error(&mesh_cmd, stderr, "%s", cl.err);
+		}
+	}
+	if (cli_operands(&cl, &ops) > 0)
+		return cli_usage_error(&mesh_cmd, stderr,
+		                       "unexpected operand '%s'", ops[0]);
+	if (json) {
+		if (fmt_given && strcmp(o->format, "json") != 0)
+			return cli_usage_error(&mesh_cmd, stderr,
+			                       "--json and --format '%s' both "
+			                       "choose the report's format",
+			                       o->format);
+		o->format = "json";
+	}
+	return check(o);
+}

@@ -1,0 +1,226 @@
+/* netprobe mesh's own parts, shared between its files: the options, the
+ * members, the run's state and one entry point per job. mesh.c runs them:
+ * the command line (mesh_cli.c), the membership (mesh_members.c), the
+ * responder and the local collection, then node 0's rendezvous
+ * (mesh_rdv.c) or a member's join (mesh_join.c), the probing
+ * (mesh_probe.c), and on node 0 the documents and the report
+ * (mesh_report.c). */
+#ifndef NP_MESH_INT_H
+#define NP_MESH_INT_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "doc/doc.h"
+#include "kernel/hostlist.h"
+#include "probe/peercheck.h"
+#include "scan/scan_int.h"
+#include "serve/serve.h"
+#include "wire/client.h"
+#include "wire/proto_mesh.h"
+
+#define MESH_MAX_NODES 4096
+#define MESH_DEF_JOIN_US 60000000LL /* --join-timeout */
+#define MESH_DEF_CONCURRENCY 32     /* peers probed at once */
+#define MESH_MAX_CONCURRENCY 256
+#define MESH_SAMPLES 4 /* our ephemeral listeners */
+/* Each request toward a peer may take 2 s, not the scan's 1 s: with every
+ * peer of a mesh connecting at once, a SYN dropped by a full queue is sent
+ * again after 1 s, and must not read as a filtered port. */
+#define MESH_PROBE_STEP_US 2000000LL
+/* one peer: connect and hello (tried twice when they time out),
+ * reflection, connect-back (a step each), 1 s of heartbeat, the outbound
+ * connects (two steps), 2 s of path MTU */
+#define MESH_PEER_US                                                       \
+	(6 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
+/* the plan's start-up slack: threads, name lookups and routes on a
+ * loaded host before the first peers start */
+#define MESH_START_SLACK_US 5000000LL
+/* node 0 waits this much longer than the probing bound for documents,
+ * members this much longer than that for the verdict */
+#define MESH_RESULT_SLACK_US 15000000LL
+#define MESH_VERDICT_SLACK_US 60000000LL
+#define MESH_STEP_US 2000000LL /* one rendezvous request */
+
+struct mesh_opts {
+	const char *hosts;      /* --hosts FILE|LIST */
+	const char *rendezvous; /* --rendezvous HOST[:PORT] */
+	unsigned port;          /* --port; 0: MASTER_PORT or 7470 */
+	const char *token_file;
+	long long join_us;
+	unsigned concurrency;
+	unsigned pairs; /* --all-pairs: every pair up to this many nodes */
+	const char *ports;
+	const char *out_dir; /* --out */
+	const char *format;  /* --format of the report (node 0) */
+	const char *output;  /* -o FILE (node 0); NULL stdout */
+	const char *fail_on; /* warning, fault (default) or never */
+	bool quick;
+	int verbose;
+};
+
+/* What became of a member that joined, as node 0 saw it afterwards. */
+enum mesh_fate {
+	MESH_FATE_NONE = 0, /* not joined, or still probing */
+	MESH_FATE_DONE,     /* its document came */
+	MESH_FATE_DIED,     /* its connection closed before its document */
+	MESH_FATE_SILENT,   /* no document within the bound */
+};
+
+struct mesh_member {
+	char name[PROTO_MESH_NAME_MAX + 1];   /* as the report names it */
+	char entry[PROTO_MESH_NAME_MAX + 1];  /* the list entry, "" none */
+	char target[PROTO_MESH_NAME_MAX + 1]; /* what peers probe */
+	char hostname[PROTO_MESH_HOST_MAX + 1];
+	char advertised[INET6_ADDRSTRLEN]; /* its source toward node 0 */
+	char observed[INET6_ADDRSTRLEN];   /* what node 0 saw */
+	unsigned port;                     /* its responder */
+	int state;                         /* enum proto_member_state */
+	enum mesh_fate fate;
+	int dup_of;    /* PROTO_MS_DUPLICATE: the earlier entry */
+	char why[256]; /* missing, rejected, died: the reason */
+	char *doc;     /* node 0: its document's text, malloc'd */
+	size_t doclen;
+	long long join_us, done_us; /* since node 0 started */
+};
+
+/* One join node 0 turned away, for the mesh document. */
+struct mesh_reject {
+	enum finding_code code;
+	char who[PROTO_MESH_NAME_MAX + INET6_ADDRSTRLEN + 16];
+	char why[320];
+};
+
+struct mesh_rdv;
+
+/* The whole run of one node. */
+struct mesh {
+	struct mesh_opts o;
+	struct mesh_env env;
+	unsigned port;   /* every responder's, node 0's rendezvous */
+	char node0[256]; /* node 0's host */
+	unsigned node0_port;
+	int rank; /* this node's entry, -1 not in the list */
+	uint32_t dups[PROTO_MESH_DUPS]; /* further entries naming us */
+	uint8_t ndups;
+	size_t n;              /* members */
+	struct mesh_member *m; /* n of them (node 0: filled by joins) */
+	uint32_t list_hash;
+	char hostname[PROTO_MESH_HOST_MAX + 1];
+	long long t0_us;
+
+	struct scan *scan;  /* this node's collection and peers */
+	struct server *srv; /* the temporary responder */
+	pthread_t srv_thread;
+	bool srv_running;
+	atomic_bool stop;
+	int sample_fds[MESH_SAMPLES];
+	uint16_t sample_ports[MESH_SAMPLES];
+	size_t nsamples;
+
+	/* the plan every node runs, from node 0 */
+	struct proto_mesh_start start;
+	long long probe_deadline_us; /* probing starts no peer after this */
+
+	/* probing threads */
+	pthread_t *workers;
+	size_t nworkers;
+	atomic_size_t next_target, targets_done;
+	size_t *targets; /* member indices */
+	size_t ntargets;
+	struct peercheck *checks;  /* one per target */
+	struct doc *check_docs;    /* one per target */
+	struct route_info *routes; /* one per target */
+	bool *have_route;
+
+	/* node 0 */
+	struct mesh_rdv *rdv;
+	struct mesh_reject *rejects;
+	size_t nrejects, caprejects;
+	char *own_doc;
+	size_t own_doclen;
+
+	/* a member */
+	struct np_client c;
+};
+
+/* mesh_cli.c: parses the command line into o. Returns 0, 1 for --help
+ * (printed), or 2 for bad usage (reported). */
+int mesh_parse(int argc, char **argv, struct mesh_opts *o);
+
+/* mesh_members.c: the membership (options or launcher), this node's
+ * entry in it, the duplicates of the list. Returns 0, or 2 when the mesh
+ * cannot run (reported). */
+int mesh_members(struct mesh *ms);
+
+/* mesh_members.c: the JOIN this node sends. */
+void mesh_join_msg(const struct mesh *ms, const char *local_addr,
+                   struct proto_join *j);
+
+/* mesh_members.c: the names reports use, once the joins are in: the
+ * list entry when it is a name, else a unique hostname, else the
+ * address. */
+void mesh_name_members(struct mesh *ms);
+
+/* mesh_rdv.c: node 0's rendezvous. The handoff the responder calls for
+ * each JOIN connection. */
+int mesh_rdv_handoff(void *ctx, int fd, const struct sockaddr_storage *peer,
+                     const uint8_t *in, size_t nin, const uint8_t *out,
+                     size_t nout);
+
+/* mesh_rdv.c: sets up node 0's rendezvous state. Returns 0, or -1. */
+int mesh_rdv_init(struct mesh *ms);
+
+/* mesh_rdv.c: runs node 0 from the joins to the verdict: waits for the
+ * joins (bounded by --join-timeout), sends the plan and the members,
+ * probes its own targets while gathering every member's document
+ * (bounded), then calls report(ms) for the exit status and sends it to
+ * every member. Returns the exit status. */
+int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *));
+
+/* mesh_rdv.c: frees the rendezvous and its connections. */
+void mesh_rdv_free(struct mesh *ms);
+
+/* mesh_join.c: a member's run from the join to the verdict. Returns the
+ * exit status node 0 sent, or 2. */
+int mesh_join_run(struct mesh *ms);
+
+/* mesh_probe.c: the probing plan's targets for this node, the threads
+ * started. Returns 0, or -1 (no memory or threads). */
+int mesh_probe_start(struct mesh *ms);
+
+/* mesh_probe.c: true once every target is probed or skipped. */
+bool mesh_probe_done(struct mesh *ms);
+
+/* mesh_probe.c: joins the threads, decides, builds this node's document
+ * into ms->own_doc. Returns 0, or -1 on no memory. */
+int mesh_probe_finish(struct mesh *ms);
+
+/* mesh_report.c: on node 0, before anything is measured: --out can be
+ * created and written into, -o's directory written. Returns 0, or 2
+ * (reported), so a bad path costs no mesh. */
+int mesh_check_outputs(const struct mesh *ms);
+
+/* mesh_report.c: node 0's mesh document, --out, the report; the exit
+ * status (0, 1, or 2 when the report could not be written). */
+int mesh_report(struct mesh *ms);
+
+/* mesh_rdv.c: records a join turned away, for the mesh document. */
+void mesh_reject_add(struct mesh *ms, enum finding_code code,
+                     const char *who,
+                     const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Milliseconds since the run started, for messages. */
+static inline long long mesh_elapsed_ms(const struct mesh *ms)
+{
+	return (client_now_us() - ms->t0_us) / 1000;
+}
+
+#endif

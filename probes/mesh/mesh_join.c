@@ -1,0 +1,141 @@
+/* netprobe mesh on a member (every node but node 0): join node 0 within
+ * the join timeout, take the plan and the members, probe, send the
+ * document, wait for the verdict. Every wait is bounded. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "mesh/mesh_int.h"
+#include "wire/client_mesh.h"
+
+#define JOIN_RETRY_NS 250000000L
+
+/* Connects to node 0, retrying until the join timeout: node 0 may start
+ * after us. Returns 0, or 2 (reported). */
+static int join_connect(struct mesh *ms)
+{
+	long long end = ms->t0_us + ms->o.join_us;
+	char last[CLIENT_ERR_MAX] = "";
+	int tries = 0;
+
+	for (;;) {
+		if (client_mesh_open(&ms->c, ms->node0, ms->node0_port,
+		                     MESH_STEP_US) == 0)
+			return 0;
+		snprintf(last, sizeof(last), "%s", ms->c.err);
+		client_close(&ms->c);
+		tries++;
+		if (client_now_us() >= end)
+			break;
+		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
+	}
+	fprintf(stderr,
+	        "netprobe mesh: node 0 (%s:%u) did not take the join within "
+	        "%.0f s (%d tries): %s\n",
+	        ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
+	        last);
+	return 2;
+}
+
+/* The members node 0 sent, over ours (names, targets, ports, states). */
+static int take_members(struct mesh *ms, const struct proto_member *pm)
+{
+	if (ms->start.members != ms->n) {
+		fprintf(stderr,
+		        "netprobe mesh: node 0 sent %u members, this node "
+		        "counts %zu\n",
+		        ms->start.members, ms->n);
+		return 2;
+	}
+	for (size_t i = 0; i < ms->n; i++) {
+		struct mesh_member *m = &ms->m[i];
+
+		m->state = pm[i].state;
+		m->port = pm[i].port;
+		snprintf(m->name, sizeof(m->name), "%s", pm[i].name);
+		snprintf(m->target, sizeof(m->target), "%s", pm[i].target);
+	}
+	ms->rank = (int)ms->start.index;
+	return 0;
+}
+
+/* Writes this node's document into --out as NAME.json. */
+static void keep_own(const struct mesh *ms)
+{
+	char path[4096];
+	json_t *doc;
+
+	if (ms->o.out_dir == NULL)
+		return;
+	if (mkdir(ms->o.out_dir, 0755) < 0 && errno != EEXIST)
+		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
+		        ms->o.out_dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/%s.json", ms->o.out_dir,
+	         ms->m[ms->rank].name);
+	doc = json_loads(ms->own_doc, 0, NULL);
+	if (doc == NULL ||
+	    json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
+		fprintf(stderr, "netprobe mesh: cannot write '%s': %s\n", path,
+		        strerror(errno));
+	json_decref(doc);
+}
+
+/* See mesh_int.h. */
+int mesh_join_run(struct mesh *ms)
+{
+	struct proto_member *pm = NULL;
+	struct proto_join j;
+	struct proto_verdict v;
+	long long t, start_us;
+	int rc;
+
+	if ((rc = join_connect(ms)) != 0)
+		return rc;
+	mesh_join_msg(ms, ms->c.local_addr, &j);
+	t = client_now_us();
+	if (client_mesh_join(&ms->c, &j, ms->o.token_file, t + MESH_STEP_US) <
+	        0 ||
+	    client_mesh_start(&ms->c, &ms->start, &pm,
+	                      t + ms->o.join_us + MESH_RESULT_SLACK_US) < 0) {
+		fprintf(stderr, "netprobe mesh: %s%s\n",
+		        ms->c.code == CLIENT_E_REFUSED
+		            ? "node 0 turned this node away: "
+		            : "",
+		        ms->c.err);
+		free(pm);
+		return 2;
+	}
+	start_us = client_now_us();
+	rc = take_members(ms, pm);
+	free(pm);
+	if (rc != 0)
+		return rc;
+	if (ms->o.verbose)
+		fprintf(stderr,
+		        "netprobe mesh: joined as rank %d '%s'; probing bound "
+		        "%.1f s\n",
+		        ms->rank, ms->m[ms->rank].name,
+		        (double)ms->start.probe_ms / 1e3);
+	if (mesh_probe_start(ms) < 0 || mesh_probe_finish(ms) < 0) {
+		fprintf(stderr, "netprobe mesh: cannot probe: %s\n",
+		        strerror(errno ? errno : ENOMEM));
+		return 2;
+	}
+	keep_own(ms);
+	if (client_mesh_result(&ms->c, ms->own_doc, ms->own_doclen,
+	                       start_us +
+	                           (long long)ms->start.result_ms * 1000) < 0 ||
+	    client_mesh_verdict(&ms->c, &v,
+	                        start_us +
+	                            (long long)ms->start.result_ms * 1000 +
+	                            MESH_VERDICT_SLACK_US) < 0) {
+		fprintf(stderr, "netprobe mesh: %s\n", ms->c.err);
+		return 2;
+	}
+	fprintf(stderr, "netprobe mesh: %s (this node: %s, %zu peers probed)\n",
+	        v.msg, ms->m[ms->rank].name, ms->ntargets);
+	return v.status;
+}

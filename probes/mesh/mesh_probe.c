@@ -1,0 +1,233 @@
+/* netprobe mesh's probing: this node's targets from the plan node 0 sent
+ * (probe/meshplan.h), each checked as `scan --peer` checks a peer
+ * (probe/peercheck.h) by a pool of threads of the plan's concurrency, so
+ * the wall time follows the slowest peer, not the number of peers; then
+ * the scan's deciders over all of them and this node's document. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hostport.h"
+#include "decide/peerdecide.h"
+#include "decide/scan_json.h"
+#include "kernel/portrange.h"
+#include "mesh/mesh_int.h"
+#include "probe/meshplan.h"
+
+/* Formats HOST:PORT, brackets around an IPv6 address. */
+static void peer_spec(const struct mesh_member *m, char *buf, size_t len)
+{
+	if (hostport_format(m->target, m->port, buf, len) < 0 && len > 0)
+		buf[0] = '\0';
+}
+
+/* One target: its route, then every check; skipped with an error when
+ * it would start past the probing bound. */
+static void probe_one(struct mesh *ms, size_t k)
+{
+	const struct mesh_member *t = &ms->m[ms->targets[k]];
+	struct peercheck *pc = &ms->checks[k];
+	struct doc *d = &ms->check_docs[k];
+	struct peercheck_opts o = {0};
+	struct route_info *ri = &ms->routes[k];
+	bool *have_ri = &ms->have_route[k];
+	char spec[PROTO_MESH_NAME_MAX + 16], err[400];
+	bool quick = ms->start.flags & PROTO_START_QUICK;
+
+	peer_spec(t, spec, sizeof(spec));
+	if (scan_peer_route(spec, (int)(MESH_PROBE_STEP_US / 1000), &pc->v, ri,
+	                    have_ri, d, err, sizeof(err)) < 0) {
+		doc_add_error(d, "peer", "%s (member '%s')", err, t->name);
+		return;
+	}
+	if (client_now_us() > ms->probe_deadline_us) {
+		doc_add_error(d, "peer",
+		              "peer '%s' (%s) not probed: the mesh's probing "
+		              "bound of %.0f s ran out",
+		              t->name, spec, (double)ms->start.probe_ms / 1e3);
+		return;
+	}
+	o.step_us = MESH_PROBE_STEP_US;
+	o.open_tries = 2;
+	o.heartbeat_us = quick ? -1 : PEER_HEARTBEAT_US;
+	o.path_us = quick ? -1 : PEER_PATH_US;
+	o.outbound = true;
+	o.ports = ms->start.ports[0] ? ms->start.ports : NULL;
+	o.token_file = ms->o.token_file;
+	o.inbound_ports = ms->sample_ports;
+	o.ninbound = ms->nsamples;
+	o.no_responder_hint = "the member joined the mesh, so its responder "
+	                      "runs unless it died: the path drops the "
+	                      "connection";
+	peercheck_run(pc, &o, d);
+}
+
+/* A worker: takes the next target until none is left. */
+static void *worker(void *arg)
+{
+	struct mesh *ms = arg;
+
+	for (;;) {
+		size_t k = atomic_fetch_add(&ms->next_target, 1);
+
+		if (k >= ms->ntargets)
+			break;
+		probe_one(ms, k);
+		atomic_fetch_add(&ms->targets_done, 1);
+	}
+	return NULL;
+}
+
+/* The plan's targets among the members that joined, in rank order. */
+static int plan_targets(struct mesh *ms)
+{
+	size_t *joined = calloc(ms->n, sizeof(*joined)), nj = 0, me = 0;
+	size_t *idx = calloc(ms->n, sizeof(*idx));
+
+	if (joined == NULL || idx == NULL) {
+		free(joined);
+		free(idx);
+		return -1;
+	}
+	for (size_t i = 0; i < ms->n; i++)
+		if (ms->m[i].state == PROTO_MS_JOINED) {
+			if ((int)i == ms->rank)
+				me = nj;
+			joined[nj++] = i;
+		}
+	ms->ntargets =
+	    meshplan_targets(me, nj, ms->start.pair_limit, idx, ms->n);
+	for (size_t k = 0; k < ms->ntargets; k++)
+		idx[k] = joined[idx[k]];
+	ms->targets = idx;
+	free(joined);
+	return 0;
+}
+
+/* See mesh_int.h. */
+int mesh_probe_start(struct mesh *ms)
+{
+	struct scan *s = ms->scan;
+	size_t nw;
+
+	if (plan_targets(ms) < 0 || scan_peers_alloc(s, ms->ntargets) < 0)
+		return -1;
+	if (port_range_read(&s->sr, &s->eph_lo, &s->eph_hi) < 0) {
+		s->eph_lo = s->eph_hi = 0;
+		doc_add_error(&s->d, "ports", "cannot read %s: %s",
+		              PORT_RANGE_PATH, strerror(errno));
+	}
+	/* no peer starts later than one peer's bound before the end */
+	ms->probe_deadline_us = client_now_us() +
+	                        (long long)ms->start.probe_ms * 1000 -
+	                        MESH_PEER_US;
+	if (ms->ntargets == 0)
+		return 0;
+	ms->checks = calloc(ms->ntargets, sizeof(*ms->checks));
+	ms->check_docs = calloc(ms->ntargets, sizeof(*ms->check_docs));
+	ms->routes = calloc(ms->ntargets, sizeof(*ms->routes));
+	ms->have_route = calloc(ms->ntargets, sizeof(*ms->have_route));
+	if (ms->checks == NULL || ms->check_docs == NULL ||
+	    ms->routes == NULL || ms->have_route == NULL)
+		return -1;
+	for (size_t k = 0; k < ms->ntargets; k++)
+		if (doc_init(&ms->check_docs[k], "netprobe", NULL) < 0)
+			return -1;
+	nw = ms->start.concurrency < ms->ntargets ? ms->start.concurrency
+	                                          : ms->ntargets;
+	ms->workers = calloc(nw, sizeof(*ms->workers));
+	if (ms->workers == NULL)
+		return -1;
+	if (ms->o.verbose)
+		fprintf(stderr,
+		        "netprobe mesh: probing %zu peers, %zu at once\n",
+		        ms->ntargets, nw);
+	for (size_t i = 0; i < nw; i++) {
+		int e = pthread_create(&ms->workers[i], NULL, worker, ms);
+
+		if (e != 0) {
+			errno = e;
+			/* the started ones take every target */
+			if (ms->nworkers > 0)
+				break;
+			return -1;
+		}
+		ms->nworkers++;
+	}
+	return 0;
+}
+
+/* See mesh_int.h. */
+bool mesh_probe_done(struct mesh *ms)
+{
+	return atomic_load(&ms->targets_done) >= ms->ntargets;
+}
+
+/* The `mesh` object of this node's document: who it is in the mesh and
+ * what it probed. */
+static json_t *mesh_json(const struct mesh *ms)
+{
+	json_t *t = json_array();
+	const struct mesh_member *me = &ms->m[ms->rank];
+
+	for (size_t k = 0; t != NULL && k < ms->ntargets; k++)
+		json_array_append_new(t,
+		                      json_string(ms->m[ms->targets[k]].name));
+	return json_pack(
+	    "{s:i, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:{s:i, "
+	    "s:i, s:i, s:b, s:s?}}",
+	    "rank", ms->rank, "size", (int)ms->n, "name", me->name, "target",
+	    me->target, "source", mesh_source_name(ms->env.source), "variables",
+	    ms->env.vars, "port", (int)ms->port, "targets", t, "plan",
+	    "all_pairs", (int)ms->start.pair_limit, "concurrency",
+	    (int)ms->start.concurrency, "probe_ms", (int)ms->start.probe_ms,
+	    "quick", (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
+	    ms->start.ports[0] ? ms->start.ports : NULL);
+}
+
+/* See mesh_int.h. */
+int mesh_probe_finish(struct mesh *ms)
+{
+	struct scan *s = ms->scan;
+
+	for (size_t i = 0; i < ms->nworkers; i++)
+		pthread_join(ms->workers[i], NULL);
+	ms->nworkers = 0;
+	s->npeers = 0;
+	for (size_t k = 0; k < ms->ntargets; k++) {
+		struct peercheck *pc = &ms->checks[k];
+		const struct mesh_member *t = &ms->m[ms->targets[k]];
+		size_t j = s->npeers;
+
+		if (doc_merge(&s->d, &ms->check_docs[k]) < 0)
+			return -1;
+		/* a name that did not resolve is an error in the document,
+		 * not a peer without a route for the recommendation */
+		if (pc->v.peer_addr[0] == '\0')
+			continue;
+		s->peers[j] = pc->v;
+		if (pc->obj == NULL) {
+			s->peer_json[j] = peer_verdict_to_json(&pc->v);
+		} else {
+			peercheck_decide(pc, s->eph_lo, s->eph_hi, &s->fw,
+			                 &s->d);
+			peercheck_decide_member(pc, t->name, t->port, &s->d);
+			s->peer_json[j] = json_incref(pc->obj);
+		}
+		if (!s->have_lookup && ms->have_route[k]) {
+			s->lookup = ms->routes[k];
+			s->have_lookup = true;
+		}
+		s->npeers++;
+	}
+	if (scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
+	    doc_set(&s->d, "mesh", mesh_json(ms)) < 0)
+		return -1;
+	doc_set_fixed(&s->d, NULL, ms->m[ms->rank].name);
+	ms->own_doc = json_dumps(s->d.root, JSON_COMPACT | JSON_SORT_KEYS);
+	if (ms->own_doc == NULL)
+		return -1;
+	ms->own_doclen = strlen(ms->own_doc);
+	return 0;
+}

@@ -1,0 +1,349 @@
+/* netprobe mesh, the rendezvous's admission on node 0: a JOIN checked
+ * (token, list, rank, twice) and accepted or turned away with a reason
+ * the mesh document keeps, then each member's results gathered. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mesh/mesh_rdv.h"
+#include "wire/auth.h"
+
+/* See mesh_int.h. */
+void mesh_reject_add(struct mesh *ms, enum finding_code code,
+                     const char *who,
+                     const char *fmt, ...)
+{
+	struct mesh_reject *r;
+	va_list ap;
+
+	if (ms->nrejects == ms->caprejects) {
+		size_t cap = ms->caprejects ? 2 * ms->caprejects : 16;
+		void *v;
+
+		if (cap > 4 * MESH_MAX_NODES)
+			return;
+		v = realloc(ms->rejects, cap * sizeof(*ms->rejects));
+		if (v == NULL)
+			return;
+		ms->rejects = v;
+		ms->caprejects = cap;
+	}
+	r = &ms->rejects[ms->nrejects++];
+	r->code = code;
+	snprintf(r->who, sizeof(r->who), "%s", who);
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Who a join says it is, for messages: 'name' (host h) from addr. */
+static void join_who(const struct rdv_conn *c, char *buf, size_t len)
+{
+	if (strcmp(c->j.name, c->j.hostname) == 0 || c->j.hostname[0] == 0)
+		snprintf(buf, len, "'%.120s' from %s", c->j.name, c->addr);
+	else
+		snprintf(buf, len, "'%.120s' (host %.64s) from %s", c->j.name,
+		         c->j.hostname, c->addr);
+}
+
+/* Turns a join away: the node is told why, the mesh document names it. */
+static void reject(struct mesh *ms, struct rdv_conn *c,
+                   enum finding_code code,
+                   unsigned err, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void reject(struct mesh *ms, struct rdv_conn *c,
+                   enum finding_code code,
+                   unsigned err, const char *fmt, ...)
+{
+	char why[320], who[PROTO_MESH_NAME_MAX + 96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	join_who(c, who, sizeof(who));
+	mesh_reject_add(ms, code, who, "%s", why);
+	/* an entry whose node was turned away (token, list) is not waited
+	 * for; its real owner may still join before the start */
+	if (!ms->rdv->started && c->j.rank < ms->n && c->j.rank > 0 &&
+	    ms->m[c->j.rank].state == PROTO_MS_MISSING &&
+	    code != FINDING_MESH_NODE_DUPLICATE) {
+		ms->m[c->j.rank].state = PROTO_MS_REJECTED;
+		snprintf(ms->m[c->j.rank].why, sizeof(ms->m[c->j.rank].why),
+		         "was turned away: %.200s", why);
+	}
+	if (ms->o.verbose)
+		fprintf(stderr, "netprobe mesh: turned away %s: %s\n", who,
+		        why);
+	rdv_conn_refuse(c, err, why);
+}
+
+/* The member list and token agree; the rank is free. Takes the join. */
+static void accept_join(struct mesh *ms, struct rdv_conn *c)
+{
+	struct mesh_member *m = &ms->m[c->j.rank];
+	char obs[INET6_ADDRSTRLEN] = "";
+
+	m->state = PROTO_MS_JOINED;
+	m->port = c->j.port;
+	m->join_us = client_now_us() - ms->t0_us;
+	snprintf(m->hostname, sizeof(m->hostname), "%s", c->j.hostname);
+	snprintf(m->observed, sizeof(m->observed), "%s", c->addr);
+	if (c->j.naddrs > 0)
+		inet_ntop(c->j.addrs[0].family == 6 ? AF_INET6 : AF_INET,
+		          c->j.addrs[0].addr, obs, sizeof(obs));
+	snprintf(m->advertised, sizeof(m->advertised), "%s", obs);
+	if (m->entry[0] == '\0')
+		snprintf(m->target, sizeof(m->target), "%s",
+		         obs[0] ? obs : c->addr);
+	for (uint8_t i = 0; i < c->j.ndups; i++) {
+		struct mesh_member *d;
+
+		if (c->j.dups[i] >= ms->n)
+			continue;
+		d = &ms->m[c->j.dups[i]];
+		if (d->state != PROTO_MS_MISSING)
+			continue;
+		d->state = PROTO_MS_DUPLICATE;
+		d->dup_of = (int)c->j.rank;
+		snprintf(d->why, sizeof(d->why),
+		         "entry %u ('%.80s') names the same node as entry "
+		         "%u ('%.80s')",
+		         c->j.dups[i] + 1, d->entry, c->j.rank + 1, m->entry);
+	}
+	c->member = (int)c->j.rank;
+	c->st = RC_IN;
+	if (ms->o.verbose)
+		fprintf(stderr, "netprobe mesh: rank %u '%s' joined from %s\n",
+		        c->j.rank, c->j.name, c->addr);
+}
+
+/* Checks a JOIN against node 0's view: the same size and list, a rank in
+ * the list and not taken, the mesh not started. Returns true when it
+ * passes (the token is checked apart). */
+static bool join_fits(struct mesh *ms, struct rdv_conn *c)
+{
+	const struct proto_join *j = &c->j;
+
+	if (ms->rdv->started) {
+		reject(ms, c, FINDING_MESH_NODE_MISSING, PROTO_E_REJECTED,
+		       "joined %.1f s after node 0 started the mesh (the "
+		       "join timeout is %.0f s)",
+		       (double)mesh_elapsed_ms(ms) / 1e3,
+		       (double)ms->o.join_us / 1e6);
+		if (j->rank < ms->n && j->rank > 0 &&
+		    ms->m[j->rank].state == PROTO_MS_MISSING)
+			snprintf(ms->m[j->rank].why, sizeof(ms->m[j->rank].why),
+			         "joined from %s %.1f s after the mesh "
+			         "started",
+			         c->addr, (double)mesh_elapsed_ms(ms) / 1e3);
+		return false;
+	}
+	if (j->size != ms->n ||
+	    (ms->list_hash && j->list_hash && j->list_hash != ms->list_hash)) {
+		reject(ms, c, FINDING_MESH_NODE_UNKNOWN, PROTO_E_REJECTED,
+		       j->size != ms->n
+		           ? "counts %u members where node 0 counts %zu: give "
+		             "every node the same membership"
+		           : "its host list (%u entries) differs from node "
+		             "0's (%zu): give every node the same --hosts",
+		       j->size, ms->n);
+		return false;
+	}
+	if (j->rank == PROTO_MESH_NO_RANK || j->rank >= ms->n) {
+		reject(ms, c, FINDING_MESH_NODE_UNKNOWN, PROTO_E_REJECTED,
+		       j->rank == PROTO_MESH_NO_RANK
+		           ? "is not in the host list (%zu entries): add it "
+		             "to --hosts or do not start it"
+		           : "claims rank %zu of a mesh of %zu",
+		       j->rank == PROTO_MESH_NO_RANK ? ms->n : (size_t)j->rank,
+		       ms->n);
+		return false;
+	}
+	if (j->rank == 0 || ms->m[j->rank].state == PROTO_MS_JOINED) {
+		const struct mesh_member *t = &ms->m[j->rank];
+
+		reject(ms, c, FINDING_MESH_NODE_DUPLICATE, PROTO_E_REJECTED,
+		       "claims rank %u, which %s already holds (joined from "
+		       "%s): run one netprobe mesh per node",
+		       j->rank,
+		       j->rank == 0  ? "node 0"
+		       : t->entry[0] ? t->entry
+		                     : t->hostname,
+		       j->rank == 0 ? "this host" : t->observed);
+		return false;
+	}
+	if (ms->m[j->rank].state == PROTO_MS_DUPLICATE) {
+		reject(ms, c, FINDING_MESH_NODE_DUPLICATE, PROTO_E_REJECTED,
+		       "claims entry %u, which repeats entry %d of the list",
+		       j->rank + 1, ms->m[j->rank].dup_of + 1);
+		return false;
+	}
+	return true;
+}
+
+/* JOIN: decoded and checked; with a token, the challenge goes out. */
+static void on_join(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
+                    size_t n)
+{
+	const char *why;
+
+	if (proto_join_decode(p, n, &c->j, &why) < 0) {
+		char m[160];
+
+		snprintf(m, sizeof(m), "bad join from %s: %s", c->addr, why);
+		mesh_reject_add(ms, FINDING_MESH_NODE_UNKNOWN, c->addr, "%s", m);
+		rdv_conn_refuse(c, PROTO_E_MALFORMED, m);
+		return;
+	}
+	if (ms->rdv->have_key && !(c->j.flags & PROTO_JOIN_TOKEN)) {
+		reject(ms, c, FINDING_MESH_TOKEN_MISMATCH, PROTO_E_AUTH_REQUIRED,
+		       "has no token, but node 0 requires one: pass the same "
+		       "--token-file to every node");
+		return;
+	}
+	if (!ms->rdv->have_key && (c->j.flags & PROTO_JOIN_TOKEN)) {
+		reject(ms, c, FINDING_MESH_TOKEN_MISMATCH, PROTO_E_REJECTED,
+		       "holds a token, but node 0 has none: pass the same "
+		       "--token-file to every node");
+		return;
+	}
+	if (!join_fits(ms, c))
+		return;
+	if (!ms->rdv->have_key) {
+		accept_join(ms, c);
+		return;
+	}
+	if (auth_nonce(c->nonce) < 0 ||
+	    rdv_conn_queue(c, PROTO_AUTH_CHALLENGE, c->nonce, PROTO_NONCE_LEN) <
+	        0) {
+		rdv_conn_refuse(c, PROTO_E_INTERNAL, "no random nonce");
+		return;
+	}
+	c->st = RC_AUTH;
+}
+
+/* AUTH_RESPONSE: the token proved, or the join turned away by name. */
+static void on_auth(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
+                    size_t n)
+{
+	uint8_t mac[PROTO_MAC_LEN], want[PROTO_MAC_LEN], ok = 1;
+	const char *why;
+
+	if (proto_fixed_decode(p, n, PROTO_MAC_LEN, mac, &why) < 0 ||
+	    auth_mac(&ms->rdv->key, c->nonce, want) < 0 ||
+	    !auth_mac_equal(mac, want)) {
+		reject(ms, c, FINDING_MESH_TOKEN_MISMATCH, PROTO_E_AUTH_FAILED,
+		       "proved a different token than node 0's: pass the "
+		       "same --token-file to every node");
+		return;
+	}
+	/* the rank may have been taken while we waited */
+	if (!join_fits(ms, c))
+		return;
+	if (rdv_conn_queue(c, PROTO_AUTH_RESPONSE, &ok, 1) < 0) {
+		rdv_conn_refuse(c, PROTO_E_INTERNAL, "out of memory");
+		return;
+	}
+	accept_join(ms, c);
+}
+
+/* RESULT: one slice of the member's document, in order. */
+static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
+                      size_t n)
+{
+	struct mesh_member *m = &ms->m[c->member];
+	struct proto_result r;
+	const char *why;
+
+	if (!ms->rdv->started || m->fate == MESH_FATE_DONE) {
+		why = "a result out of turn";
+		goto bad;
+	}
+	if (proto_result_decode(p, n, &r, &why) < 0)
+		goto bad;
+	if (c->doc == NULL) {
+		c->doc = malloc((size_t)r.total + 1);
+		c->doctotal = r.total;
+		if (c->doc == NULL) {
+			why = "out of memory for its document";
+			goto bad;
+		}
+	}
+	if (r.total != c->doctotal || r.offset != c->docgot) {
+		why = "document slices out of order";
+		goto bad;
+	}
+	memcpy(c->doc + c->docgot, r.data, r.len);
+	c->docgot += (uint32_t)r.len;
+	if (c->docgot < c->doctotal)
+		return;
+	c->doc[c->doctotal] = '\0';
+	m->doc = (char *)c->doc;
+	m->doclen = c->doctotal;
+	c->doc = NULL;
+	m->fate = MESH_FATE_DONE;
+	m->done_us = client_now_us() - ms->t0_us;
+	if (ms->o.verbose)
+		fprintf(stderr,
+		        "netprobe mesh: document of rank %d (%zu bytes) in "
+		        "after %.1f s\n",
+		        c->member, m->doclen, (double)m->done_us / 1e6);
+	return;
+bad:
+	m->fate = MESH_FATE_DIED;
+	snprintf(m->why, sizeof(m->why), "sent %s", why);
+	rdv_conn_refuse(c, PROTO_E_MALFORMED, why);
+}
+
+/* Handles every whole frame in c's buffer. */
+void rdv_conn_frames(struct mesh *ms, struct rdv_conn *c)
+{
+	size_t off = 0;
+
+	while (c->st != RC_CLOSING && c->nin - off >= PROTO_HDR_LEN) {
+		struct proto_hdr h;
+		const uint8_t *p = c->in + off + PROTO_HDR_LEN;
+		const char *why;
+
+		if (proto_hdr_decode(c->in + off, c->nin - off, &h, &why) < 0) {
+			if (c->member >= 0 &&
+			    ms->m[c->member].fate == MESH_FATE_NONE) {
+				ms->m[c->member].fate = MESH_FATE_DIED;
+				snprintf(ms->m[c->member].why,
+				         sizeof(ms->m[c->member].why),
+				         "sent a bad frame: %s", why);
+			}
+			rdv_conn_refuse(c, PROTO_E_MALFORMED, why);
+			break;
+		}
+		if (c->nin - off < PROTO_HDR_LEN + h.length)
+			break;
+		if (c->st == RC_NEW && h.type == PROTO_JOIN)
+			on_join(ms, c, p, h.length);
+		else if (c->st == RC_AUTH && h.type == PROTO_AUTH_RESPONSE)
+			on_auth(ms, c, p, h.length);
+		else if (c->st == RC_IN && h.type == PROTO_RESULT)
+			on_result(ms, c, p, h.length);
+		else if (c->st == RC_IN && h.type == PROTO_ECHO)
+			rdv_conn_queue(c, PROTO_ECHO_REPLY, p, h.length);
+		else
+			rdv_conn_refuse(c, PROTO_E_UNSUPPORTED,
+			                "unexpected frame in the rendezvous");
+		off += PROTO_HDR_LEN + h.length;
+	}
+	memmove(c->in, c->in + off, c->nin - off);
+	c->nin -= off;
+	/* a thousand members must not each keep a 64 KiB buffer */
+	if (c->nin == 0 && c->incap > 16384) {
+		free(c->in);
+		c->in = NULL;
+		c->incap = 0;
+	}
+}

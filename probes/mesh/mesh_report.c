@@ -1,0 +1,263 @@
+/* netprobe mesh on node 0, at the end: the mesh document (members, who
+ * joined, who did not and why, the joins turned away, as findings),
+ * every node's document kept in --out, and the cluster report written
+ * through the report's own API; its gate is every node's exit status. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decide/decide_mesh.h"
+#include "mesh/mesh_int.h"
+#include "report.h"
+
+static const char *const state_names[] = {"joined", "missing", "rejected",
+                                          "duplicate"};
+static const char *const fate_names[] = {NULL, "received", "died", "silent"};
+
+/* One member of the mesh document. */
+static json_t *member_json(const struct mesh_member *m, size_t rank)
+{
+	return json_pack(
+	    "{s:i, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:s, s:s?, s:s?, "
+	    "s:o, s:o}",
+	    "rank", (int)rank, "name", m->name, "entry",
+	    m->entry[0] ? m->entry : NULL, "target",
+	    m->target[0] ? m->target : NULL, "hostname",
+	    m->hostname[0] ? m->hostname : NULL, "advertised_addr",
+	    m->advertised[0] ? m->advertised : NULL, "observed_addr",
+	    m->observed[0] ? m->observed : NULL, "port", (int)m->port, "state",
+	    state_names[m->state], "result", fate_names[m->fate], "why",
+	    m->why[0] ? m->why : NULL, "join_ms",
+	    m->state == PROTO_MS_JOINED ? json_integer(m->join_us / 1000)
+	                                : json_null(),
+	    "result_ms",
+	    m->fate == MESH_FATE_DONE ? json_integer(m->done_us / 1000)
+	                              : json_null());
+}
+
+/* The facts decide_mesh judges: what became of each member, and the
+ * joins turned away. Returns 0, or -1 on no memory. */
+static int member_findings(const struct mesh *ms, struct doc *d)
+{
+	struct mesh_member_facts *f = calloc(ms->n ? ms->n : 1, sizeof(*f));
+	struct mesh_reject_facts *r =
+	    calloc(ms->nrejects ? ms->nrejects : 1, sizeof(*r));
+	int rc = -1;
+
+	if (f == NULL || r == NULL)
+		goto out;
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct mesh_member *m = &ms->m[i];
+
+		f[i] = (struct mesh_member_facts){m->name,    m->entry,
+		                                  m->why,     m->observed,
+		                                  m->join_us, MESH_OUT_DONE};
+		if (m->state == PROTO_MS_MISSING)
+			f[i].outcome = MESH_OUT_MISSING;
+		else if (m->state == PROTO_MS_DUPLICATE)
+			f[i].outcome = MESH_OUT_DUPLICATE;
+		else if (m->fate == MESH_FATE_DIED ||
+		         m->fate == MESH_FATE_SILENT)
+			f[i].outcome = MESH_OUT_DIED;
+	}
+	for (size_t i = 0; i < ms->nrejects; i++)
+		r[i] = (struct mesh_reject_facts){ms->rejects[i].code,
+		                                  ms->rejects[i].who,
+		                                  ms->rejects[i].why};
+	rc = decide_mesh(mesh_source_name(ms->env.source), f, ms->n, r,
+	                 ms->nrejects, d);
+out:
+	free(f);
+	free(r);
+	return rc;
+}
+
+/* Node 0's mesh document. Returns its text (malloc'd), or NULL. */
+static char *mesh_doc(const struct mesh *ms)
+{
+	struct doc d;
+	json_t *members = json_array(), *mesh;
+	size_t joined = 0;
+	char *text = NULL;
+
+	if (doc_init(&d, "netprobe", "mesh") < 0) {
+		json_decref(members);
+		return NULL;
+	}
+	for (size_t i = 0; members != NULL && i < ms->n; i++) {
+		joined += ms->m[i].state == PROTO_MS_JOINED;
+		json_array_append_new(members, member_json(&ms->m[i], i));
+	}
+	if (members == NULL || member_findings(ms, &d) < 0) {
+		json_decref(members);
+		doc_free(&d);
+		return NULL;
+	}
+	mesh = json_pack(
+	    "{s:i, s:i, s:s, s:s, s:s, s:i, s:f, s:I, s:o, s:{s:i, s:i, "
+	    "s:i, s:i, s:b, s:s?}}",
+	    "size", (int)ms->n, "joined", (int)joined, "source",
+	    mesh_source_name(ms->env.source), "variables", ms->env.vars,
+	    "node0", ms->node0, "port", (int)ms->port, "join_timeout_s",
+	    (double)ms->o.join_us / 1e6, "elapsed_ms",
+	    (json_int_t)mesh_elapsed_ms(ms), "members", members, "plan",
+	    "all_pairs", (int)ms->start.pair_limit, "concurrency",
+	    (int)ms->start.concurrency, "probe_ms", (int)ms->start.probe_ms,
+	    "result_ms", (int)ms->start.result_ms, "quick",
+	    (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
+	    ms->start.ports[0] ? ms->start.ports : NULL);
+	if (doc_set(&d, "mesh", mesh) == 0) {
+		doc_set_fixed(&d, NULL, ms->m[0].name);
+		text = json_dumps(d.root, JSON_COMPACT | JSON_SORT_KEYS);
+	}
+	doc_free(&d);
+	return text;
+}
+
+/* Writes text (a JSON document) pretty into DIR/NAME.json. */
+static void keep(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	json_t *doc = json_loads(text, 0, NULL);
+
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
+	if (doc == NULL ||
+	    json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
+		fprintf(stderr, "netprobe mesh: cannot write '%s': %s\n", path,
+		        strerror(errno));
+	json_decref(doc);
+}
+
+/* The directory a file path is in ("." for a bare name) into dir. */
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		snprintf(dir, len, ".");
+	else if (slash == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - path), path);
+}
+
+/* Why --out DIR cannot take the documents (created when missing), or
+ * NULL when it can. */
+static const char *out_dir_why(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return strerror(errno);
+	if (stat(dir, &st) < 0)
+		return strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	if (access(dir, W_OK | X_OK) < 0)
+		return strerror(errno);
+	return NULL;
+}
+
+/* See mesh_int.h. */
+int mesh_check_outputs(const struct mesh *ms)
+{
+	const char *o = ms->o.output, *why;
+	char dir[4096];
+	struct stat st;
+
+	if (ms->o.out_dir != NULL &&
+	    (why = out_dir_why(ms->o.out_dir)) != NULL) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot keep the documents in "
+		        "'%s': %s\n",
+		        ms->o.out_dir, why);
+		return 2;
+	}
+	if (o == NULL || strcmp(o, "-") == 0)
+		return 0;
+	if (stat(o, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot write the report to '%s': a "
+		        "directory\n",
+		        o);
+		return 2;
+	}
+	dir_of(o, dir, sizeof(dir));
+	if (access(dir, W_OK | X_OK) < 0) {
+		fprintf(stderr,
+		        "netprobe mesh: cannot write the report to '%s': "
+		        "'%s': %s\n",
+		        o, dir, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* See mesh_int.h. */
+int mesh_report(struct mesh *ms)
+{
+	struct report_set set = {0};
+	struct report_model *rm = NULL;
+	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
+	enum report_format fmt = REPORT_FMT_TEXT;
+	char *mtext, name[PROTO_MESH_NAME_MAX + 8];
+	int rc = 2;
+
+	if (ms->own_doc != NULL) {
+		ms->m[0].fate = MESH_FATE_DONE;
+		ms->m[0].done_us = client_now_us() - ms->t0_us;
+	}
+	mtext = mesh_doc(ms);
+	/* mesh_parse checked both names */
+	report_fail_on_parse(ms->o.fail_on, &fail_on);
+	report_format_parse(ms->o.format, &fmt);
+	if (mtext == NULL)
+		goto out;
+	ms->m[0].doc = ms->own_doc;
+	ms->m[0].doclen = ms->own_doclen;
+	ms->own_doc = NULL;
+	if (ms->o.out_dir != NULL && mkdir(ms->o.out_dir, 0755) < 0 &&
+	    errno != EEXIST)
+		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
+		        ms->o.out_dir, strerror(errno));
+	for (size_t i = 0; i < ms->n; i++) {
+		if (ms->m[i].doc == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%s.json", ms->m[i].name);
+		if (report_load_buffer(&set, name, ms->m[i].doc,
+		                       ms->m[i].doclen) < 0)
+			goto out;
+		if (ms->o.out_dir != NULL)
+			keep(ms->o.out_dir, ms->m[i].name, ms->m[i].doc);
+	}
+	if (report_load_buffer(&set, "mesh.json", mtext, strlen(mtext)) < 0)
+		goto out;
+	if (ms->o.out_dir != NULL)
+		keep(ms->o.out_dir, "mesh", mtext);
+	for (size_t i = 0; i < set.nskip; i++)
+		fprintf(stderr,
+		        "netprobe mesh: %s left out of the report: %s\n",
+		        set.skip[i].path, set.skip[i].why);
+	rm = report_build(&set);
+	if (rm == NULL) {
+		fprintf(stderr, "netprobe mesh: out of memory\n");
+		goto out;
+	}
+	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh") == 0)
+		rc = report_gate(rm, fail_on);
+	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
+		/* the mesh was measured: the report is not lost with its
+		 * file, and the status says the file failed */
+		fprintf(stderr, "netprobe mesh: the report goes to standard "
+		                "output instead\n");
+		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh");
+	}
+out:
+	report_model_free(rm);
+	report_set_free(&set);
+	free(mtext);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* netprobe scan: collect this node's interfaces, routes, layering,
+ * hostname and environment; probe the peers; decide the findings and the
+ * recommendation; emit text, JSON or `export` lines. This file runs the
+ * steps (see scan_int.h for the file of each) and holds the entry points
+ * other commands call. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "scan/scan.h"
+#include "base/cli.h"
+#include "scan/scan_int.h"
+
+/* Releases everything the run holds (not s itself). */
+void scan_free(struct scan *s)
+{
+	for (size_t i = 0; i < s->cap_peers; i++)
+		json_decref(s->peer_json[i]);
+	free(s->peer_json);
+	free(s->peers);
+	scan_rdma_free(s);
+	recommendation_free(&s->rec);
+	layers_free(&s->ly); /* safe when detection failed half way */
+	iface_list_free(&s->ifaces);
+	doc_free(&s->d);
+}
+
+/* The subcommand: parse, collect, decide, emit; the exit status is the
+ * verdict (0 no fault, 1 fault, 2 could not run). */
+int cmd_scan(int argc, char **argv)
+{
+	struct scan *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (s == NULL) {
+		fprintf(stderr, "netprobe scan: out of memory\n");
+		return 2;
+	}
+	rc = scan_parse(argc, argv, &s->o);
+	if (rc != 0) {
+		free(s);
+		return rc == 1 ? 0 : 2;
+	}
+	s->color = !s->o.json && !s->o.export &&
+	           cli_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"));
+	if (doc_init(&s->d, "netprobe", "scan") < 0) {
+		rc = scan_fail(s, "memory", "out of memory");
+		goto out;
+	}
+	if (sysroot_init(&s->sr, s->o.sysroot) < 0) {
+		rc = scan_fail(s, "sysroot", "cannot read sysroot '%s': %s",
+		               s->o.sysroot, strerror(errno));
+		goto out;
+	}
+	if ((rc = scan_collect(s)) != 0 || (rc = scan_peers(s)) != 0 ||
+	    (rc = scan_decide(s)) != 0)
+		goto out;
+	if (scan_build_doc(s) < 0) {
+		rc = scan_fail(s, "memory", "out of memory");
+		goto out;
+	}
+	if (scan_emit(s) < 0) {
+		fprintf(stderr, "netprobe scan: cannot write output\n");
+		rc = 2;
+		goto out;
+	}
+	rc = doc_exit_status(&s->d, true);
+out:
+	scan_free(s);
+	free(s);
+	return rc;
+}
+
+/* The same steps as cmd_scan up to the recommendation, with no output:
+ * quiet keeps scan_fail silent and nothing is emitted. */
+int scan_recommend_quiet(const struct sysroot *sr, char *ifname, size_t len)
+{
+	struct scan *s = calloc(1, sizeof(*s));
+	int rc = -1;
+
+	if (len > 0)
+		ifname[0] = '\0';
+	if (s == NULL)
+		return -1;
+	s->quiet = true;
+	s->sr = *sr;
+	if (doc_init(&s->d, "netprobe", "scan") < 0 || scan_collect(s) != 0 ||
+	    scan_peers(s) != 0 || scan_recommend(s) != 0)
+		goto out;
+	if (s->rec.ifc != NULL)
+		snprintf(ifname, len, "%s", s->rec.ifc->name);
+	rc = 0;
+out:
+	scan_free(s);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,150 @@
+/* netprobe scan's local collection: interfaces, default routes, layering,
+ * hostname and the frameworks' environment, with MASTER_ADDR and a named
+ * NCCL_COMM_ID resolved as the frameworks would (live system only). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/jobenv.h"
+#include "scan/scan_int.h"
+
+/* Resolves MASTER_ADDR and asks for the route toward it (live only). */
+static void scan_master(struct scan *s)
+{
+	struct master_info *m = &s->master;
+	struct sockaddr_storage ss;
+	struct route_info ri;
+	const char *v = s->env.master_addr;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->route = -1;
+	rc = master_addr_parse(v, &m->family, m->addr);
+	if (rc < 0)
+		return;
+	if (rc == 0) {
+		if (!sysroot_is_live(&s->sr))
+			return; /* a name: not looked up for a recorded tree */
+		if (resolve_bounded(v, AF_UNSPEC, &ss, 1, RESOLVE_MS,
+		                    m->error, sizeof(m->error)) < 1)
+			return;
+		m->family = ss.ss_family;
+		memcpy(m->addr, sockaddr_addr(&ss),
+		       m->family == AF_INET ? 4 : 16);
+	}
+	m->resolved = true;
+	inet_ntop(m->family, m->addr, m->str, sizeof(m->str));
+	if (!sysroot_is_live(&s->sr))
+		return;
+	if (route_get(m->family, m->addr, &ri) == 0) {
+		m->route = 1;
+		snprintf(m->route_ifname, sizeof(m->route_ifname), "%s",
+		         ri.out_interface);
+	} else {
+		m->route = 0;
+	}
+}
+
+/* NCCL_COMM_ID with a host name: NCCL resolves it, so do we (live), and
+ * keep the numeric form for the subnet rule. */
+static void scan_comm_id(struct scan *s)
+{
+	struct nccl_comm_id id;
+	struct sockaddr_storage ss;
+	char err[320];
+
+	if (!sysroot_is_live(&s->sr) ||
+	    nccl_comm_id_parse(s->env.nccl_comm_id, &id) < 0 ||
+	    id.bracketed || id.family != AF_UNSPEC)
+		return;
+	if (resolve_bounded(id.host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
+	                    sizeof(err)) < 1) {
+		doc_add_error(&s->d, "resolve", "NCCL_COMM_ID: %s", err);
+		return;
+	}
+	if (nccl_comm_id_format(ss.ss_family, sockaddr_addr(&ss), id.port,
+	                        s->comm_id_numeric,
+	                        sizeof(s->comm_id_numeric)) < 0)
+		s->comm_id_numeric[0] = '\0';
+}
+
+/* Orders default routes as the kernel prefers them: IPv4 first, then by
+ * metric. */
+static int route_cmp(const void *a, const void *b)
+{
+	const struct route_info *x = a, *y = b;
+
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
+	return (x->metric > y->metric) - (x->metric < y->metric);
+}
+
+/* The frameworks' settings: the live process's environment, or the one
+ * a recorded sysroot holds (never the live one: it belongs to another
+ * node than the one replayed). */
+static void scan_env_collect(struct scan *s)
+{
+	if (sysroot_is_live(&s->sr)) {
+		scan_env_from_process(&s->env);
+		return;
+	}
+	if (env_record_read(&s->sr, &s->envrec) < 0)
+		doc_add_error(&s->d, "environment",
+		              "cannot read '%s%s': %s; the settings were not "
+		              "checked",
+		              s->sr.dir, ENV_RECORD_PATH, strerror(errno));
+	scan_env_from_record(&s->envrec, &s->env);
+}
+
+/* Only the interface list is required; every other step that fails
+ * leaves an error in the document and the scan goes on without it. */
+int scan_collect(struct scan *s)
+{
+	if (iface_collect(&s->ifaces, &s->sr) < 0) {
+		if (sysroot_is_live(&s->sr))
+			return scan_fail(s, "netlink",
+			                 "cannot list interfaces: %s",
+			                 strerror(errno));
+		return scan_fail(s, "netlink",
+		                 "cannot list interfaces in '%s': %s",
+		                 s->sr.dir, strerror(errno));
+	}
+	rpfilter_collect(&s->sr, &s->ifaces, &s->rpf);
+	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
+	                   &s->ndefaults) < 0) {
+		doc_add_error(&s->d, "route",
+		              "cannot read the default routes: "
+		              "%s",
+		              strerror(errno));
+		s->ndefaults = 0;
+	} else {
+		s->routes_known = true;
+		qsort(s->defaults, s->ndefaults, sizeof(s->defaults[0]),
+		      route_cmp);
+	}
+	if (layers_detect(&s->ly, &s->sr, &s->ifaces) < 0)
+		doc_add_error(&s->d, "layers", "cannot tell the layering: %s",
+		              strerror(errno));
+	else
+		s->have_layers = true;
+	if (hostname_collect(&s->sr, &s->host, RESOLVE_MS) < 0)
+		doc_add_error(&s->d, "hostname", "cannot read the hostname%s%s",
+		              s->host.error[0] ? ": " : "", s->host.error);
+	else if (!s->host.resolved && !s->host.live)
+		doc_add_error(&s->d, "hostname", "%s", s->host.error);
+	if (!sysroot_is_live(&s->sr))
+		doc_add_error(&s->d, "live",
+		              "recorded sysroot: bind(), getaddrinfo and route "
+		              "lookups were skipped");
+	scan_env_collect(s);
+	/* NCCL reads its configuration files under the environment: a scan
+	 * after the report's /etc/nccl.conf advice must see it too */
+	scan_env_apply_conf(&s->env, &s->sr, &s->nccl_conf);
+	if (s->o.npeers > 0 && s->env.nodes == 0)
+		s->env.nodes = 2; /* peers on other nodes were named */
+	scan_master(s);
+	scan_comm_id(s);
+	scan_rdma_collect(s);
+	return 0;
+}

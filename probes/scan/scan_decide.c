@@ -1,0 +1,70 @@
+/* netprobe scan's glue to the deciders: the recommendation and every
+ * finding, from what the collection and the peers gathered. */
+#include <string.h>
+
+#include "scan/scan_int.h"
+
+/* The default routes' out interfaces, best first, the layering and the
+ * peers' verdicts go in as they are. */
+int scan_recommend(struct scan *s)
+{
+	const char *defs[SCAN_MAX_ROUTES];
+	struct rec_input in;
+
+	for (size_t i = 0; i < s->ndefaults; i++)
+		defs[i] = s->defaults[i].out_interface;
+	memset(&in, 0, sizeof(in));
+	in.ifaces = &s->ifaces;
+	in.layers = s->have_layers ? &s->ly : NULL;
+	in.default_ifnames = defs;
+	in.ndefault = s->ndefaults;
+	in.peers = s->peers;
+	in.npeers = s->npeers;
+	in.routes_known = s->routes_known;
+	if (recommend(&in, &s->rec) < 0)
+		return scan_fail(s, "recommend", "out of memory");
+	return 0;
+}
+
+/* The recommendation first: decide_mpi and decide_nccl_default judge
+ * against it. NCCL_COMM_ID goes in resolved where the scan could. */
+int scan_decide(struct scan *s)
+{
+	struct nccl_env ne;
+	unsigned seen;
+	int refused;
+
+	if (scan_recommend(s) != 0)
+		return 2;
+	scan_env_nccl(&s->env,
+	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
+	if ((s->have_layers && decide_layers(&s->ly, &s->ifaces, s->peers,
+	                                     s->npeers, &s->d) < 0) ||
+	    decide_iface_state(&s->ifaces, &s->d) < 0 ||
+	    decide_rp_filter(&s->ifaces, &s->rpf, &s->d) < 0 ||
+	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d) <
+	        0 ||
+	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d) < 0 ||
+	    decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d) < 0 ||
+	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d) < 0 ||
+	    decide_gloo_ifname(&s->env, &s->ifaces, &s->d) < 0 ||
+	    decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
+	                         s->sreach, s->nsreach, &s->rec, &s->d) < 0 ||
+	    decide_comm_id(&s->env, &ne, &s->ifaces, &s->d) < 0 ||
+	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d) < 0 ||
+	    decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
+	                 s->npeers, s->rec.ifc, &s->d, &seen) < 0 ||
+	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->d)) <
+	        0)
+		return scan_fail(s, "decide", "out of memory");
+	/* a refused pair of lists or a proven unreachable address says
+	 * more than the static check */
+	if ((!refused && !(seen & ADV_BIT(ADV_MPI)) &&
+	     decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d) < 0) ||
+	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d) <
+	        0 ||
+	    decide_ipv6_link_local(&s->ifaces, &ne, &s->d) < 0 ||
+	    scan_rdma_decide(s) < 0)
+		return scan_fail(s, "decide", "out of memory");
+	return 0;
+}

@@ -1,0 +1,131 @@
+/* netprobe scan's document (man/netprobe-json.5, section scan): its
+ * results, and the error that stops a run. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/scan_json.h"
+#include "scan/scan_int.h"
+
+/* The message goes to stderr and into the document's errors, so a
+ * pipeline that reads only the JSON learns why too. */
+int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (s->quiet)
+		return 2;
+	fprintf(stderr, "netprobe scan: %s\n", msg);
+	if (s->d.root != NULL) {
+		doc_add_error(&s->d, step, "%s", msg);
+		if (s->o.json && doc_write(&s->d, stdout) < 0)
+			fprintf(stderr, "netprobe scan: cannot write output\n");
+	}
+	return 2;
+}
+
+/* The `routes` object: defaults and the lookup toward the first peer. */
+static json_t *routes_json(const struct scan *s)
+{
+	json_t *defs = json_array();
+
+	for (size_t i = 0; defs != NULL && i < s->ndefaults; i++)
+		json_array_append_new(defs, route_to_json(&s->defaults[i]));
+	return json_pack("{s:o, s:o}", "defaults", defs, "lookup",
+	                 s->have_lookup ? route_to_json(&s->lookup)
+	                                : json_null());
+}
+
+/* Sets recommended_iface and on_recommended_iface of a path object
+ * (ifname NULL: none recommended), as path_to_json would have. */
+static void path_json_recommend(json_t *path, const char *ifname)
+{
+	const char *out = json_string_value(
+	    json_object_get(json_object_get(path, "route"), "out_interface"));
+
+	json_object_set_new(path, "recommended_iface",
+	                    ifname != NULL ? json_string(ifname) : json_null());
+	json_object_set_new(path, "on_recommended_iface",
+	                    ifname != NULL && out != NULL
+	                        ? json_boolean(strcmp(ifname, out) == 0)
+	                        : json_null());
+}
+
+/* What NCCL's configuration files set and the environment did not: each
+ * variable with its value and the file (empty object when none). */
+static json_t *nccl_conf_json(const struct nccl_conf *c)
+{
+	json_t *o = json_object();
+	const struct {
+		const char *name, *value, *from;
+	} v[] = {{"NCCL_SOCKET_IFNAME", c->ifname, c->ifname_from},
+	         {"NCCL_SOCKET_FAMILY", c->family, c->family_from},
+	         {"NCCL_COMM_ID", c->comm_id, c->comm_id_from}};
+
+	for (size_t i = 0; o != NULL && i < sizeof(v) / sizeof(v[0]); i++)
+		if (v[i].from[0] != '\0' &&
+		    json_object_set_new(o, v[i].name,
+		                        json_pack("{s:s, s:s}", "value",
+		                                  v[i].value, "file",
+		                                  v[i].from)) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+/* What the frameworks will advertise from this node, each with why. */
+static json_t *advertised_json(const struct scan *s)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < s->nadv; i++)
+		if (json_array_append_new(
+		        a, json_pack("{s:s, s:s, s:s, s:s}", "framework",
+		                     advert_fw_name(s->adv[i].fw), "address",
+		                     s->adv[i].addr, "interface",
+		                     s->adv[i].ifname, "why", s->adv[i].why)) <
+		    0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* The peers' objects move into the document; the path objects learn
+ * the recommendation, which did not exist when the paths were probed. */
+int scan_build_doc(struct scan *s)
+{
+	json_t *peers = json_array();
+
+	for (size_t i = 0; peers != NULL && i < s->npeers; i++) {
+		json_t *p = s->peer_json[i], *path = json_object_get(p, "path");
+
+		s->peer_json[i] = NULL;
+		/* the path probe ran before the recommendation existed */
+		if (json_is_object(path))
+			path_json_recommend(
+			    path, s->rec.ifc != NULL ? s->rec.ifc->name : NULL);
+		json_array_append_new(
+		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
+	}
+	if (doc_set(&s->d, "interfaces", iface_list_to_json(&s->ifaces)) ||
+	    doc_set(&s->d, "layers",
+	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
+	    doc_set(&s->d, "routes", routes_json(s)) ||
+	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
+	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
+	    doc_set(&s->d, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
+	    doc_set(&s->d, "advertised", advertised_json(s)) ||
+	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
+	    doc_set(&s->d, "peers", peers) ||
+	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
+	    doc_set(&s->d, "commands", fwcmd_commands_json(&s->fw)) ||
+	    scan_rdma_doc(s))
+		return -1;
+	return 0;
+}
