@@ -63,7 +63,7 @@ double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
  * unknown. Returns -1 when no check applies, else 1 passed / 0 failed,
  * with the detail. Pure. */
 #define NC_EFF_DEFAULT_PCT 45.0
-#define NC_EFF_DEFAULT_BYTES (64ULL << 20)
+#define NC_EFF_DEFAULT_BYTES (128ULL << 20)
 int nc_eff_decide(double min_pct, double bound, double peak,
 		  unsigned long long peak_bytes, unsigned long long max_bytes,
 		  char *detail, size_t len);

@@ -156,9 +156,11 @@ double nc_hw_bound(const struct nc_gpuinfo *g, int n, char *how,
 }
 
 /* The default gates only what idle hardware reaches with margin: the
- * peak of a sweep up to 64 MB or more, at 45 % of the bound (2 x H100
- * NV18, idle: all_reduce 62-70 %; one GPU shared with a busy process:
- * 31 %). */
+ * peak of a collective measured up to 128 MB or more, at 45 % of the
+ * bound (2 x H100 NV18, idle: all_reduce 62-70 %; one GPU shared with a
+ * busy process: 31 %; blocking launches at 64 MB reach only 41 %, so
+ * smaller sweeps are not gated by default). max_bytes: the largest size
+ * measured. */
 int nc_eff_decide(double min_pct, double bound, double peak,
 		  unsigned long long peak_bytes, unsigned long long max_bytes,
 		  char *detail, size_t len)

@@ -55,6 +55,10 @@ void nc_run_gpu_verdict(struct nc_run *run);
 void nc_run_pair_verdict(struct nc_run *run);
 /* The efficiency checks into run->gate (after nc_gate_eval). */
 void nc_run_eff_gate(struct nc_run *run);
+
+/* Whether the hardware bound (its description, bound_how) is the path the
+ * transports NCCL reported took. Pure. */
+bool nc_bound_fits(const char *how, const struct nc_nccllog *lg);
 /* output_hw.c: the hardware's part of the outputs */
 /* The host of rank r (self-test, else pre-flight; "?" unknown). */
 const char *nc_run_host(const struct nc_run *run, int r);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hw/hw.h"
+#include "results/output.h"
 #include "suites.h"
 
 /* Two H100 of one host joined by 18 NVLink 4 links, PCIe Gen5 x16. */
@@ -88,6 +89,51 @@ START_TEST(efficiency_rule)
 	ck_assert_int_eq(nc_eff_decide(60, 0, 300, 1 << 20, 1 << 20, d,
 				       sizeof(d)), 0);
 	ck_assert_ptr_nonnull(strstr(d, "cannot tell"));
+}
+END_TEST
+
+/* The default gate's false alarms on 2 x H100 (gpu-run.sh): a sweep to
+ * 64 MB in blocking mode reached 41 %, a sweep to 64 MB by 64x steps
+ * peaked at 4 MB (27 %); neither is gated by default any more. */
+START_TEST(efficiency_default_needs_128mb_measured)
+{
+	char d[256];
+
+	ck_assert_int_eq(nc_eff_decide(-1, 450, 183.16, 16 << 20, 64 << 20,
+				       d, sizeof(d)), -1);
+	ck_assert_int_eq(nc_eff_decide(-1, 450, 122.46, 4 << 20, 4 << 20,
+				       d, sizeof(d)), -1);
+	ck_assert_int_eq(nc_eff_decide(-1, 450, 280, 128 << 20, 128 << 20,
+				       d, sizeof(d)), 1);
+}
+END_TEST
+
+/* An NVLink bound does not describe a run NCCL sent over sockets (the
+ * socket sweep with NCCL_P2P_DISABLE=1 NCCL_NET=Socket reached 0.8 % of
+ * 450 GB/s and failed the default gate) nor one through shared memory;
+ * a NIC bound does not describe a run that stayed on NVLink. */
+START_TEST(bound_fits_transport)
+{
+	struct nc_nccllog lg;
+	const char *nvl = "NVLink 4: 25 GB/s each way per link, rank 0's "
+			  "links to the run's GPUs";
+	const char *pcie = "PCIe Gen5 x16 of rank 1 (no NVLink)";
+	const char *nic = "2 hosts: the slowest host's NICs, 400 Gb/s";
+
+	memset(&lg, 0, sizeof(lg));
+	ck_assert(!nc_bound_fits(nvl, &lg)); /* transports not known */
+	lg.nt = 1;
+	snprintf(lg.t[0].kind, sizeof(lg.t[0].kind), "P2P/NVLink");
+	ck_assert(nc_bound_fits(nvl, &lg));
+	ck_assert(nc_bound_fits(pcie, &lg));
+	ck_assert(!nc_bound_fits(nic, &lg));
+	snprintf(lg.t[0].kind, sizeof(lg.t[0].kind), "NET/Socket");
+	ck_assert(!nc_bound_fits(nvl, &lg));
+	ck_assert(!nc_bound_fits(pcie, &lg));
+	ck_assert(nc_bound_fits(nic, &lg));
+	snprintf(lg.t[0].kind, sizeof(lg.t[0].kind), "SHM");
+	ck_assert(!nc_bound_fits(nvl, &lg));
+	ck_assert(nc_bound_fits(pcie, &lg));
 }
 END_TEST
 
@@ -335,6 +381,8 @@ Suite *suite_nc_hw(void)
 
 	tcase_add_test(t, bound_nvlink_pcie_nic);
 	tcase_add_test(t, efficiency_rule);
+	tcase_add_test(t, efficiency_default_needs_128mb_measured);
+	tcase_add_test(t, bound_fits_transport);
 	tcase_add_test(t, slow_rank_noise_and_outlier);
 	tcase_add_test(t, gpu_findings);
 	tcase_add_test(t, pair_schedule);
