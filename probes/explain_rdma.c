@@ -81,6 +81,8 @@ static void take_findings(struct explain_run *r, const struct doc *d)
 	}
 }
 
+/* One collection and one judgement, as scan makes them: the findings
+ * and their fixes are scan's, so explain and scan never disagree. */
 void explain_rdma(struct explain_run *r, const struct sysroot *sr)
 {
 	struct rdma_info *info = calloc(1, sizeof(*info));

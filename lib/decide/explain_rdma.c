@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A Mellanox function counts even when this netns sees no device: its
+ * RDMA may be hidden (netns exclusive) or its driver missing. */
 bool explain_rdma_present(const struct rdma_info *info)
 {
 	return info->ndevs > 0 || info->pci_rdma_funcs > 0;
@@ -39,6 +41,7 @@ size_t explain_rdma_checkable(const struct rdma_info *info, const char **out,
 	return n;
 }
 
+/* The job's own value is the one to judge; the log says what it was. */
 const char *explain_ib_value(const char *env, const struct explain_log *lg,
 			     const char *name, bool *from_log)
 {
@@ -52,6 +55,7 @@ const char *explain_ib_value(const char *env, const struct explain_log *lg,
 	return v;
 }
 
+/* Fits explain's 256-byte note line. */
 int explain_rdma_absent_note(const struct rdma_info *info, char *buf,
 			     size_t len)
 {
