@@ -33,7 +33,7 @@ struct explain_run {
 	struct explain_measured ms;
 	char *pool[256]; /* strings ms points at */
 	int npool;
-	char notes[16][256]; /* what was measured, one line each */
+	char notes[32][256]; /* what was measured, one line each */
 	int nnotes;
 	bool ras_tried, ras_answered;
 	char ras_addr[128];
