@@ -185,11 +185,12 @@ static void next_command(const struct explain_hit *h, char *buf,
 		snprintf(buf, len, "on the rank-0 node: netprobe scan --rank0");
 	else if (strcmp(id, "gloo-no-address") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces");
-	else if (strcmp(id, "nccl-ib-no-device") == 0)
-		snprintf(buf, len, "on the node that wrote the log: netprobe "
-			 "explain FILE (it counts /sys/class/infiniband)");
 	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
 		snprintf(buf, len, "on this node: netprobe ifaces");
+	else if (strncmp(id, "nccl-ib-", 8) == 0)
+		snprintf(buf, len, "on the node that wrote the log: netprobe "
+			 "explain FILE (it judges the RDMA devices, uverbs "
+			 "files, NCCL_IB_HCA and GIDs as netprobe scan does)");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
@@ -324,6 +325,15 @@ static void hit_causes(const struct explain_hit *h, struct explain_result *r)
 						 "GLOO_SOCKET_IFNAME=IFACE "
 						 "(one interface name, no "
 						 "'^', '=' or ',')");
+				if (strcmp(s->id, "ibverbs-no-device") == 0)
+					snprintf(c->fix, sizeof(c->fix),
+						 "install the RDMA userspace "
+						 "drivers in the image: "
+						 "apt-get install "
+						 "ibverbs-providers (dnf "
+						 "install libibverbs), or "
+						 "MLNX_OFED/DOCA's "
+						 "libmlx5");
 			}
 			p += n;
 			if (*p == ',')
@@ -415,6 +425,10 @@ void explain_apply_measured(struct explain_result *r,
 			snprintf(c->measured, sizeof(c->measured), "%s",
 				 ms->note[f] ? ms->note[f] :
 				 "found by this node's own checks");
+			/* the node's own fix, whole or not at all */
+			if (ms->fix[f] && strlen(ms->fix[f]) < sizeof(c->fix))
+				memcpy(c->fix, ms->fix[f],
+				       strlen(ms->fix[f]) + 1);
 			continue;
 		}
 		if (!c->open && measured_index(ms->checked, ms->nchecked,

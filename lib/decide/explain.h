@@ -51,7 +51,7 @@ struct explain_cause {
 	size_t nrefs;
 	long count;          /* matched lines behind it */
 	char why[256];       /* from the log: what the lines say */
-	char fix[320];       /* exact fix ("" for the catalogue's) */
+	char fix[768];       /* exact fix ("" for the catalogue's) */
 	char next[320];      /* the one command that decides (open causes) */
 	enum explain_state state;
 	char measured[256];  /* what the measurement here showed */
@@ -71,6 +71,7 @@ struct explain_measured {
 	const char *checked[64];
 	size_t nchecked;
 	const char *note[64]; /* evidence per found code, may be NULL */
+	const char *fix[64];  /* the measurement's exact fix, may be NULL */
 };
 
 /* Adds a hit, keeping at most EXPLAIN_MAX_HITS. Returns 0, or -1 on no

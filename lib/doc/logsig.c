@@ -6,6 +6,11 @@
  * and torch as [host]:port. */
 #define NCCL_ADDR "([0-9A-Za-z:.%_-]+)<([0-9]+)>"
 #define GLOO_ADDR "\\[([^]]+)\\]:([0-9]+)"
+/* What keeps NCCL off RDMA, most precise first: the measurement here
+ * proves one of them (decide/decide_rdma.c). */
+#define RDMA_OPEN \
+	"rdma-uverbs-missing,rdma-netns-exclusive,rdma-hca-missing," \
+	"rdma-ib-fallback"
 #define CONNECT_NCCL "[Cc]onnect to " NCCL_ADDR " failed : "
 
 static const struct logsig table[] = {
@@ -158,7 +163,7 @@ static const struct logsig table[] = {
 	{"nccl-ib-no-device", "NCCL", "src/transport/net_ib.cc ncclIbInit "
 	 "(src/transport/net_ib/init.cc from 2.28)", "2.12-2.30",
 	 "NET/IB : No device found", "NET/IB : No device found", "",
-	 NULL, "ib-device-missing",
+	 NULL, RDMA_OPEN,
 	 "NCCL found no RDMA device and fell back to sockets", 0,
 	 "node1:812:812 [0] NCCL INFO NET/IB : No device found."},
 	{"nccl-ibv-nomem", "NCCL", "src/misc/ibvwrap.cc IBV_*_CHECK_ERRNO",
@@ -175,6 +180,19 @@ static const struct logsig table[] = {
 	 "the RDMA port changed state under the job", 0,
 	 "node1:812:860 [0] NCCL WARN NET/IB : Got async event : port "
 	 "error"},
+	{"nccl-ib-completion-error", "NCCL", "src/transport/net_ib.cc "
+	 "ncclIbTest (src/transport/net_ib/p2p.cc from 2.28)", "2.12-2.30",
+	 "Got completion from peer",
+	 "NET/IB[/A-Z]* ?: Got completion from peer ([^ ]+) with "
+	 "(status|error)", "peer,", NULL,
+	 "rdma-gid-index,rdma-gid-auto,rdma-netdev-netns,"
+	 "rdma-fabric-mismatch",
+	 "an RDMA work request failed: retry exceeded (12) most often "
+	 "means a GID that does not route between the nodes", 0,
+	 "node1:812:870 [0] NCCL WARN NET/IB: Got completion from peer "
+	 "10.231.0.2<56789> with status=transport retry counter "
+	 "exceeded(12) opcode=IBV_WC_SEND(0) vendor_err=129 localGid "
+	 "::ffff:10.231.0.1 remoteGids ::ffff:10.231.0.2 hca mlx5_0"},
 	{"nccl-system-error", "NCCL", "src/misc/socket.cc, src/init.cc",
 	 "2.12-2.30", "unhandled system error",
 	 "unhandled system error.*NCCL version ([0-9.]+)", "version", NULL,
@@ -227,7 +245,7 @@ static const struct logsig table[] = {
 	{"nccl-ib-plugin-failed", "NCCL", "src/plugin/net.cc "
 	 "ncclNetPluginInit", "2.24-2.30", "Failed to initialize NET plugin",
 	 "Failed to initialize NET plugin (IB|[A-Za-z_]+)", "plugin", NULL,
-	 "ib-device-missing",
+	 RDMA_OPEN,
 	 "NCCL could not start its RDMA transport and fell back", 0,
 	 "vm:700:700 [0] NCCL INFO Failed to initialize NET plugin IB"},
 	{"nccl-using-network", "NCCL", "src/init.cc initTransportsRank",
@@ -594,7 +612,7 @@ static const struct logsig table[] = {
 	 "ibverbs_get_device_list", "rdma-core 17-50",
 	 "no userspace device-specific driver found",
 	 "no userspace device-specific driver found for ([^ ]+)", "path",
-	 "ib-device-missing", NULL,
+	 "rdma-ib-fallback", NULL,
 	 "the RDMA device is there but its userspace driver is not", 0,
 	 "libibverbs: Warning: no userspace device-specific driver found for"
 	 " /sys/class/infiniband_verbs/uverbs0"},

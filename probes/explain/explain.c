@@ -9,6 +9,7 @@
 #include "base/cli.h"
 #include "base/parse.h"
 #include "commands.h"
+#include "decide/explain_rdma.h"
 #include "explain/explain_int.h"
 
 enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
@@ -198,6 +199,8 @@ int cmd_explain(int argc, char **argv)
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
 	explain_apply_measured(&r->res, &r->ms);
+	if (r->rdma_absent)
+		explain_rdma_settle(&r->res);
 	if (explain_emit(r) < 0) {
 		fprintf(stderr, "netprobe explain: cannot write output\n");
 		goto out;

@@ -11,6 +11,7 @@
 #include "decide/ras_parse.h"
 #include "doc/doc.h"
 #include "doc/logmatch.h"
+#include "layers/layers.h"
 
 #define EXPLAIN_LINE_MAX 4096 /* longer lines are cut and counted */
 #define EXPLAIN_MAX_FILES 64
@@ -30,9 +31,9 @@ struct explain_run {
 	struct explain_log lg;
 	struct explain_result res;
 	struct explain_measured ms;
-	char *pool[128]; /* strings ms points at */
+	char *pool[256]; /* strings ms points at */
 	int npool;
-	char notes[16][256]; /* what was measured, one line each */
+	char notes[32][256]; /* what was measured, one line each */
 	int nnotes;
 	bool ras_tried, ras_answered;
 	char ras_addr[128];
@@ -40,6 +41,9 @@ struct explain_run {
 	struct ras_state ras;
 	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
 	int njob_nodes;
+	bool have_container; /* the scan's layering ran */
+	bool rdma_absent;    /* measured: no RDMA hardware on this node */
+	enum layer_container container;
 	struct doc d;
 };
 
@@ -51,6 +55,23 @@ int explain_read(struct explain_run *r, int file, const char *path);
  * environment has none) and the checks the log's causes need; probes the
  * peers the log names unless --no-probe. Fills r->ms and r->notes. */
 void explain_measure(struct explain_run *r);
+
+/* explain_record.c: a kept copy, a line for the notes, a code measured here (ev:
+ * its evidence, may be NULL), a code the measurement could see. */
+const char *explain_keep(struct explain_run *r, const char *s);
+void explain_note(struct explain_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void explain_found(struct explain_run *r, const char *code, const char *ev);
+/* explain_found with the measurement's exact fix (NULL: the catalogue's) */
+void explain_found_fix(struct explain_run *r, const char *code,
+		       const char *ev, const char *fix);
+void explain_checked(struct explain_run *r, const char *code);
+
+/* explain_rdma.c: the RDMA devices judged by the scan's collector and
+ * decider (rdma-* codes), with NCCL_IB_* from the environment or, where
+ * it has none, from the log; on sr. */
+struct sysroot;
+void explain_rdma(struct explain_run *r, const struct sysroot *sr);
 
 /* explain_job.c: asks the RAS service; fills r->ras. Returns 0 when it
  * answered, -1 when none did (r->ras_why says why). */
