@@ -41,7 +41,7 @@ NC_PFBENCH := $(BUILD)/ncclcheck-pfbench
 NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu_*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/cli.o base/parse.o base/sysroot.o \
-	base/xmlesc.o doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
+	base/outfile.o base/xmlesc.o doc/doc.o doc/finding.o kernel/iface.o kernel/jobenv.o \
 	kernel/jobenv_parse.o decide/nccl_select.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))
 NC_GPU_OBJ := $(patsubst %.c,$(BUILD)/ncgpu/%.o,$(NC_PURE_SRC) $(NC_GPU_HOST_SRC)) \

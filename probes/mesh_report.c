@@ -242,14 +242,15 @@ int mesh_report(struct mesh *ms)
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		goto out;
 	}
-	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh") == 0)
+	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh",
+			NULL) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its
 		 * file, and the status says the file failed */
 		fprintf(stderr, "netprobe mesh: the report goes to standard "
 		                "output instead\n");
-		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh");
+		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh", NULL);
 	}
 out:
 	report_model_free(rm);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "base/outfile.h"
 #include "base/xmlesc.h"
 
 #define REPORT_SCHEMA "netprobe-report/1"
@@ -102,13 +103,14 @@ int report_render_json(const struct report_model *m, FILE *fp);
 int report_render_junit(const struct report_model *m, FILE *fp,
 			enum report_fail_on fail_on);
 
-/* Writes the report in format f to path, a regular file replaced
- * atomically, or to stdout for NULL or "-" (colour for text on a
- * terminal without NO_COLOR). Returns 0, or -1 with "PROG: cannot write
- * 'path'" on stderr. */
+/* Writes the report in format f to path through outfile_open (oo: its
+ * options, NULL for none: a regular file replaced atomically, a device or
+ * FIFO written in place), or to stdout for NULL or "-" (colour for text on
+ * a terminal without NO_COLOR). Returns 0, or -1 with "PROG: cannot write
+ * 'path'" (or why it refused) on stderr. */
 int report_emit(const struct report_model *m, const char *path,
 		enum report_format f, enum report_fail_on fail_on,
-		const char *prog);
+		const char *prog, const struct outfile_opts *oo);
 
 /* Small accessors shared by every stage (util.c). */
 
