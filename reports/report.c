@@ -23,6 +23,7 @@ enum {
 	O_MD,
 	O_FAILON,
 	O_NOCLOBBER,
+	O_ALLOWDUP,
 };
 
 static const struct cli_opt report_optv[] = {
@@ -42,6 +43,8 @@ static const struct cli_opt report_optv[] = {
 	 "the merged JSON instead of text (--format json)", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
+	{O_ALLOWDUP, 0, "allow-duplicates", CLI_REQUIRED, "WHICH", NULL,
+	 "two snapshots of one node: keep first, last or newest", false},
 	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
 	 "refuse to replace an existing regular file", false},
 	CLI_OPT_HELP,
@@ -209,6 +212,8 @@ int cmd_report(int argc, char **argv)
 	struct report_model *m;
 	bool fmt_given = false, json_stdout = false;
 	struct outfile_opts oo = {0};
+	enum report_dup dup = REPORT_DUP_REFUSE;
+	char why[1024];
 	const char **inputs = NULL;
 	struct cli cl;
 	char **ops;
@@ -260,6 +265,16 @@ int cmd_report(int argc, char **argv)
 		case O_NOCLOBBER:
 			oo.no_clobber = true;
 			break;
+		case O_ALLOWDUP:
+			if (report_dup_parse(cl.arg, &dup) < 0) {
+				fprintf(stderr,
+					"netprobe report: unknown choice "
+					"'%s' for --allow-duplicates: use "
+					"first, last or newest\n",
+					cl.arg);
+				return 2;
+			}
+			break;
 		case O_HELP:
 			return cli_help(&report_cmd, stdout) == 0 ? 0 : 2;
 		default:
@@ -302,6 +317,11 @@ int cmd_report(int argc, char **argv)
 	if (set.nin == 0) {
 		fprintf(stderr, "netprobe report: no usable document among "
 				"the files given\n");
+		report_set_free(&set);
+		return 2;
+	}
+	if (report_dedupe(&set, dup, stderr, why, sizeof(why)) < 0) {
+		fprintf(stderr, "netprobe report: %s\n", why);
 		report_set_free(&set);
 		return 2;
 	}

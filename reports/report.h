@@ -71,6 +71,24 @@ int report_load_path(struct report_set *s, const char *path);
 int report_load_buffer(struct report_set *s, const char *name,
 		       const char *buf, size_t len);
 
+/* Two snapshots (scan, ifaces, layers) of one node: refused, or which one
+ * is kept (--allow-duplicates). */
+enum report_dup {
+	REPORT_DUP_REFUSE = 0,
+	REPORT_DUP_FIRST,  /* the one given first */
+	REPORT_DUP_LAST,   /* the one given last */
+	REPORT_DUP_NEWEST, /* the one started last */
+};
+
+/* --allow-duplicates by name (first, last, newest). Returns 0, or -1. */
+int report_dup_parse(const char *s, enum report_dup *out);
+
+/* Finds snapshots of one node by one command among the loaded documents.
+ * Under REPORT_DUP_REFUSE returns -1 with why naming both files; else
+ * keeps the winner, says which on note (NULL: quiet) and returns 0. */
+int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
+		  char *why, size_t whylen);
+
 /* Releases everything the set holds. Safe on a zeroed set. */
 void report_set_free(struct report_set *s);
 
