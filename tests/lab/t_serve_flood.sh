@@ -2,7 +2,8 @@
 # connections that never send a byte (reopened as the responder closes
 # them), then connections sending a frame a byte a second; meanwhile C
 # keeps heartbeating and probing B and new clients from C keep connecting:
-# none of them is refused or loses an echo.
+# none of them is refused or loses an echo. Then a wrong token gives the
+# same exit status in heartbeat and ports.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/serve_lib.sh"
 lab_require nft python3 ss
@@ -71,4 +72,20 @@ lab_rc 0 "a silent and a slow connection timed" ip netns exec "$C" \
 printf '    # %s\n' "$LAB_OUT"
 lab_grep "a silent connection is cut within 5 to 7 s" "cut silent after [56]\."
 lab_grep "a frame a byte a second is cut within 5 to 7 s" "slow after [56]\."
+
+# one cause, one exit status: a wrong token is "could not run" (2) for
+# heartbeat and ports alike
+echo "the-right-token-1" >"$T/right"
+echo "a-wrong-token-22" >"$T/wrong"
+kill "$SV_PID" 2>/dev/null
+wait "$SV_PID" 2>/dev/null
+serve_start "$B" "$T/b2.log" -k "$T/right"
+lab_check "responder with a token listens in B" test $? = 0
+lab_rc 0 "heartbeat with the right token: exit 0" ip netns exec "$C" \
+	"$NETPROBE" heartbeat -c 2 -i 50ms -k "$T/right" $SV_B
+lab_rc 2 "heartbeat with a wrong token: exit 2" ip netns exec "$C" \
+	"$NETPROBE" heartbeat -c 2 -i 50ms -k "$T/wrong" $SV_B
+lab_rc 2 "ports with a wrong token: exit 2, as heartbeat" \
+	ip netns exec "$C" "$NETPROBE" ports -k "$T/wrong" $SV_B 7470,4789/udp
+lab_grep "ports says the token was refused" "wrong token|authenticat"
 lab_done
