@@ -4,10 +4,13 @@
  * field, and the output file kinds (issue 22). */
 #include <check.h>
 #include <errno.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +19,8 @@
 #include "base/sysroot.h"
 #include "base/termsafe.h"
 #include "report.h"
+#include "wire/client.h"
+#include "wire/client_conn.h"
 
 START_TEST(termsafe_escapes_controls)
 {
@@ -257,6 +262,33 @@ START_TEST(outfile_kinds)
 }
 END_TEST
 
+/* A stopped node 0: the member's wait is what it says it waited, not the
+ * per-call timeout (it said "within 2s" after 95 s). */
+START_TEST(wait_reports_the_real_wait)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t sl = sizeof(sa);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	struct np_client c;
+	size_t len;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sl), 0);
+	ck_assert_int_eq(listen(lfd, 4), 0);
+	getsockname(lfd, (struct sockaddr *)&sa, &sl);
+	ck_assert_int_eq(client_connect(&c, "127.0.0.1", ntohs(sa.sin_port),
+					100000),
+			 0);
+	ck_assert_int_eq(client_recv_frame(&c, &len,
+					   client_now_us() + 700000),
+			 -1);
+	ck_assert_int_eq(c.code, CLIENT_E_TIMEOUT);
+	ck_assert_msg(strstr(c.err, "within 0.7") != NULL, "%s", c.err);
+	client_close(&c);
+	close(lfd);
+}
+END_TEST
+
 Suite *suite_inputs(void)
 {
 	Suite *s = suite_create("inputs");
@@ -269,6 +301,7 @@ Suite *suite_inputs(void)
 	tcase_add_test(tc, report_wrong_types_named);
 	tcase_add_test(tc, report_duplicates_named_and_chosen);
 	tcase_add_test(tc, outfile_kinds);
+	tcase_add_test(tc, wait_reports_the_real_wait);
 	suite_add_tcase(s, tc);
 	return s;
 }
