@@ -27,6 +27,12 @@ bool sv_same_host(const struct sockaddr_storage *a,
 int sv_admit(struct server *s, const struct sockaddr_storage *ss,
              const char **why);
 
+/* serve_loop.c: gives fd (non-blocking, from accept or a fuzzer's
+ * socketpair) a slot as a client from ss; the caller checked sv_admit.
+ * Returns 0, or -1 with fd closed. */
+int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
+             socklen_t sl);
+
 /* The deadlines of one connection at now: the first whole frame within
  * SERVE_FIRST_FRAME_S of the accept, every frame whole within
  * SERVE_FRAME_S of its first byte, and SERVE_IDLE_S of silence. Returns

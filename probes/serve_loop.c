@@ -29,6 +29,39 @@ void serve_opts_init(struct serve_opts *o)
 	o->max_clients = 1024;
 }
 
+int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
+             socklen_t sl)
+{
+	struct conn *c;
+	unsigned slot;
+	int one = 1;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		sv_log(s, "out of memory for a client");
+		return -1;
+	}
+	for (slot = 0; slot < s->o.max_clients && s->conns[slot]; slot++)
+		;
+	c->slot = slot;
+	c->ev.kind = EV_CONN;
+	c->ev.fd = fd;
+	c->peer = *ss;
+	c->peerlen = sl;
+	c->last_us = c->accepted_us = client_now_us();
+	sv_sa_name(ss, c->name, sizeof(c->name));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (slot >= s->o.max_clients || sv_ep_add(s, &c->ev, EPOLLIN) < 0) {
+		close(fd);
+		free(c);
+		return -1;
+	}
+	s->conns[slot] = c;
+	s->nconns++;
+	return 0;
+}
+
 /* Refuses a client with an ERROR frame (PROTO_E_LIMIT) and closes it. */
 static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
                    const char *why)
@@ -58,10 +91,8 @@ static void on_accept(struct server *s)
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
-		struct conn *c;
-		int fd, one = 1;
-		unsigned slot;
 		const char *why;
+		int fd;
 
 		fd = accept4(s->tcp.fd, (struct sockaddr *)&ss, &sl,
 		             SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -75,33 +106,15 @@ static void on_accept(struct server *s)
 			refuse(s, fd, &ss, why);
 			continue;
 		}
-		c = calloc(1, sizeof(*c));
-		if (!c) {
-			close(fd);
-			sv_log(s, "out of memory for a client");
-			return;
-		}
-		for (slot = 0; slot < s->o.max_clients && s->conns[slot];
-		     slot++)
-			;
-		c->slot = slot;
-		c->ev.kind = EV_CONN;
-		c->ev.fd = fd;
-		c->peer = ss;
-		c->peerlen = sl;
-		c->last_us = c->accepted_us = client_now_us();
-		sv_sa_name(&ss, c->name, sizeof(c->name));
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (sv_ep_add(s, &c->ev, EPOLLIN) < 0) {
-			close(fd);
-			free(c);
+		if (sv_adopt(s, fd, &ss, sl) < 0)
 			continue;
-		}
-		s->conns[slot] = c;
-		s->nconns++;
-		if (s->o.verbose)
-			sv_log(s, "client %s (%u connected)", c->name,
+		if (s->o.verbose) {
+			char name[INET6_ADDRSTRLEN + 8];
+
+			sv_sa_name(&ss, name, sizeof(name));
+			sv_log(s, "client %s (%u connected)", name,
 			       s->nconns);
+		}
 	}
 }
 
