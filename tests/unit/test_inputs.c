@@ -19,6 +19,9 @@
 #include "base/sysroot.h"
 #include "base/termsafe.h"
 #include "report.h"
+#include "serve.h"
+#include "serve_guard.h"
+#include "serve_int.h"
 #include "wire/client.h"
 #include "wire/client_conn.h"
 
@@ -289,6 +292,80 @@ START_TEST(wait_reports_the_real_wait)
 }
 END_TEST
 
+/* One address from "10.231.0.N". */
+static void addr_of(int n, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(0x0ae70000u | (uint32_t)n);
+	sin->sin_port = htons(40000);
+}
+
+/* Admits and adopts one client from address n. Returns sv_admit's. */
+static int admit(struct server *s, int n, const char **why)
+{
+	struct sockaddr_storage ss;
+	int sv[2];
+
+	addr_of(n, &ss);
+	if (sv_admit(s, &ss, why) < 0)
+		return -1;
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
+				    sv),
+			 0);
+	close(sv[1]);
+	ck_assert_int_eq(sv_adopt(s, sv[0], &ss, sizeof(struct sockaddr_in)),
+			 0);
+	return 0;
+}
+
+/* One address never holds more than its share; a full table makes room
+ * by evicting a silent unauthenticated client; the deadlines fire. */
+START_TEST(serve_guard_caps_and_deadlines)
+{
+	struct serve_opts o;
+	struct server *s;
+	const char *why;
+	char err[256];
+	long long next, now = client_now_us();
+	struct conn c = {0};
+
+	serve_opts_init(&o);
+	o.port = 0;
+	o.bind = "127.0.0.1";
+	o.max_clients = 16;
+	s = serve_start(&o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert_uint_eq(sv_addr_cap(s), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(admit(s, 1, &why), 0);
+	ck_assert_int_eq(admit(s, 1, &why), -1);
+	ck_assert_str_eq(why, "too many connections from this address");
+	for (int i = 0; i < 12; i++)
+		ck_assert_int_eq(admit(s, 2 + i / 4, &why), 0);
+	ck_assert_uint_eq(s->nconns, 16);
+	/* full: a new address gets the place of a silent one */
+	ck_assert_int_eq(admit(s, 9, &why), 0);
+	ck_assert_uint_eq(s->nconns, 16);
+	serve_free(s);
+
+	/* the deadlines of one connection */
+	c.accepted_us = c.last_us = now - 6000000;
+	next = now + 1000000;
+	ck_assert_ptr_nonnull(sv_conn_due(&c, now, &next));
+	c.frames = 1;
+	c.last_us = now;
+	c.partial_since_us = now - 6000000; /* a byte a second for 6 s */
+	ck_assert_str_eq(sv_conn_due(&c, now, &next), "frame left unfinished");
+	c.partial_since_us = now - 1000000;
+	next = now + 10000000;
+	ck_assert_ptr_null(sv_conn_due(&c, now, &next));
+	ck_assert_int_eq(next, c.partial_since_us + SERVE_FRAME_S * 1000000LL);
+}
+END_TEST
+
 Suite *suite_inputs(void)
 {
 	Suite *s = suite_create("inputs");
@@ -302,6 +379,7 @@ Suite *suite_inputs(void)
 	tcase_add_test(tc, report_duplicates_named_and_chosen);
 	tcase_add_test(tc, outfile_kinds);
 	tcase_add_test(tc, wait_reports_the_real_wait);
+	tcase_add_test(tc, serve_guard_caps_and_deadlines);
 	suite_add_tcase(s, tc);
 	return s;
 }
