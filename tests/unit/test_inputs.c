@@ -366,6 +366,28 @@ START_TEST(serve_guard_caps_and_deadlines)
 }
 END_TEST
 
+/* A finding whose text holds ']' ("=]32768") made the cause decider loop
+ * for ever (found by fuzz_report); Check's timeout fails a regression. */
+START_TEST(report_bracket_in_text_terminates)
+{
+	static const char doc[] =
+	    "{" HDR "\"command\":\"scan\",\"host\":\"a\",\"findings\":"
+	    "[{\"code\":\"ephemeral-range-blocked\",\"severity\":\"fault\","
+	    "\"summary\":\"range =]32768 [b] ]\",\"evidence\":[{\"fact\":"
+	    "\"x ]] y\",\"source\":\"s\"}]}]}";
+	struct report_set set = {0};
+	struct report_model *m;
+
+	ck_assert_int_eq(report_load_buffer(&set, "a.json", doc, strlen(doc)),
+			 0);
+	ck_assert_uint_eq(set.nin, 1);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_inputs(void)
 {
 	Suite *s = suite_create("inputs");
@@ -380,6 +402,7 @@ Suite *suite_inputs(void)
 	tcase_add_test(tc, outfile_kinds);
 	tcase_add_test(tc, wait_reports_the_real_wait);
 	tcase_add_test(tc, serve_guard_caps_and_deadlines);
+	tcase_add_test(tc, report_bracket_in_text_terminates);
 	suite_add_tcase(s, tc);
 	return s;
 }
