@@ -116,14 +116,15 @@ static char *mesh_doc(const struct mesh *ms)
 /* Writes text (a JSON document) pretty into DIR/NAME.json. */
 static void keep(const char *dir, const char *name, const char *text)
 {
-	char path[4096];
+	char path[4096], why[512];
 	json_t *doc = json_loads(text, 0, NULL);
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
-	if (doc == NULL ||
-	    json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
-		fprintf(stderr, "netprobe mesh: cannot write '%s': %s\n", path,
-		        strerror(errno));
+	if (doc == NULL)
+		fprintf(stderr, "netprobe mesh: cannot write '%s': not JSON\n",
+		        path);
+	else if (doc_json_write_output(doc, path, NULL, why, sizeof(why)) < 0)
+		fprintf(stderr, "netprobe mesh: %s\n", why);
 	json_decref(doc);
 }
 

@@ -222,12 +222,21 @@ int doc_write_output(const struct doc *d, const char *path,
 		     const struct outfile_opts *opts, char *why,
 		     size_t whylen)
 {
+	return doc_json_write_output(d->root, path, opts, why, whylen);
+}
+
+int doc_json_write_output(const json_t *j, const char *path,
+			  const struct outfile_opts *opts, char *why,
+			  size_t whylen)
+{
+	struct doc d = {.root = (json_t *)j};
 	struct outfile o;
 	int err;
 
 	if (outfile_open(&o, path, opts) < 0)
 		goto fail;
-	if (doc_write(d, o.fp) < 0) {
+	errno = 0;
+	if (doc_write(&d, o.fp) < 0) {
 		err = errno ? errno : EIO;
 		outfile_abort(&o);
 		snprintf(o.why, sizeof(o.why), "cannot write '%s': %s", path,

@@ -80,6 +80,11 @@ int doc_write_output(const struct doc *d, const char *path,
 		     const struct outfile_opts *opts, char *why,
 		     size_t whylen);
 
+/* The same for any JSON value (a peer's document kept by the mesh). */
+int doc_json_write_output(const json_t *j, const char *path,
+			  const struct outfile_opts *opts, char *why,
+			  size_t whylen);
+
 /* Exit status for the run: 2 when errors prevented the main job (caller
  * decides via `ran`), 1 when a fault was found, else 0. */
 int doc_exit_status(const struct doc *d, bool ran);
