@@ -20,6 +20,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static const char *token_path;
+
+/* The token file goes when the fuzzer exits. */
+static void drop_token(void)
+{
+	if (token_path != NULL)
+		unlink(token_path);
+}
+
 static struct server *srv[2];
 
 /* An open responder and one with a token, on ephemeral loopback ports. */
@@ -33,6 +42,8 @@ static void start(void)
 	if (fd < 0 || write(fd, "fuzz-token-0123\n", 16) != 16)
 		abort();
 	close(fd);
+	token_path = tok;
+	atexit(drop_token);
 	for (int i = 0; i < 2; i++) {
 		serve_opts_init(&o);
 		o.port = 0;

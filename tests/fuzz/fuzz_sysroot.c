@@ -90,6 +90,21 @@ static int copy(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
+/* nftw: removes one entry of the copy. */
+static int rm_one(const char *path, const struct stat *st, int type,
+		  struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* The copy goes when the fuzzer exits. */
+static void cleanup(void)
+{
+	nftw(root, rm_one, 32, FTW_DEPTH | FTW_PHYS);
+}
+
 static void start(void)
 {
 	src = getenv("NP_FUZZ_SYSROOT");
@@ -100,6 +115,7 @@ static void start(void)
 		fprintf(stderr, "fuzz_sysroot: cannot copy '%s'\n", src);
 		abort();
 	}
+	atexit(cleanup);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
