@@ -2,9 +2,11 @@
  * their schema, and recording every file that cannot be used with where. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "doc/doc.h"
 #include "report.h"
@@ -65,6 +67,60 @@ fail:
 	return -1;
 }
 
+/* The interfaces a scan or ifaces document lists: an array of objects
+ * whose name and addresses have the types the merge reads. Returns 0, or
+ * -1 with buf naming the field. */
+static int check_ifaces(const json_t *ifs, char *buf, size_t len)
+{
+	size_t i, j;
+	json_t *v, *a;
+
+	if (ifs == NULL || json_is_null(ifs))
+		return 0;
+	if (!json_is_array(ifs)) {
+		snprintf(buf, len, "'interfaces' is not an array");
+		return -1;
+	}
+	json_array_foreach(ifs, i, v) {
+		const json_t *name = json_object_get(v, "name");
+		const json_t *addrs = json_object_get(v, "addresses");
+
+		if (!json_is_object(v)) {
+			snprintf(buf, len, "'interfaces[%zu]' is not an object",
+				 i);
+			return -1;
+		}
+		if (name == NULL || !json_is_string(name)) {
+			snprintf(buf, len,
+				 "'interfaces[%zu].name' is %s, not a string",
+				 i, name == NULL ? "missing" : "of another type");
+			return -1;
+		}
+		if (addrs == NULL || json_is_null(addrs))
+			continue;
+		if (!json_is_array(addrs)) {
+			snprintf(buf, len,
+				 "'interfaces[%zu].addresses' is not an array",
+				 i);
+			return -1;
+		}
+		json_array_foreach(addrs, j, a) {
+			const json_t *ad = json_object_get(a, "address");
+
+			if (!json_is_object(a) ||
+			    (ad != NULL && !json_is_string(ad))) {
+				snprintf(buf, len,
+					 "'interfaces[%zu].addresses[%zu]' is "
+					 "not an object with a string "
+					 "'address'",
+					 i, j);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Checks the header a reader relies on. Returns NULL when the document is
  * usable, else why not (written into buf). */
 static const char *check_schema(const json_t *doc, char *buf, size_t len)
@@ -111,8 +167,13 @@ static const char *check_schema(const json_t *doc, char *buf, size_t len)
 	if (tool == NULL ||
 	    (strcmp(tool, "netprobe") != 0 && strcmp(tool, "ncclcheck") != 0))
 		return "'tool' is neither 'netprobe' nor 'ncclcheck'";
+	if (json_object_get(doc, "host") != NULL &&
+	    !json_is_string(json_object_get(doc, "host")))
+		return "'host' is not a string";
 	if (rj_str(doc, "host") == NULL)
 		return "no 'host' key: cannot tell which node wrote it";
+	if (check_ifaces(json_object_get(doc, "interfaces"), buf, len))
+		return buf;
 	if (json_object_get(doc, "findings") != NULL &&
 	    !json_is_array(json_object_get(doc, "findings")))
 		return "'findings' is not an array";
@@ -150,12 +211,31 @@ static int load_file(struct report_set *s, const char *path)
 	char why[256];
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
+	struct stat st = {0};
 	FILE *fp;
-	int rc;
+	int fd, rc;
 
-	fp = fopen(path, "rb");
+	/* O_NONBLOCK: a FIFO must not hang the open; fstat then tells what
+	 * was opened, so a file swapped after a stat is caught too */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "cannot open: %s", strerror(errno));
+		return add_skip(s, path, 0, 0, -1, why);
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, sizeof(why), "not a regular file (%s)",
+			 S_ISFIFO(st.st_mode)   ? "a FIFO"
+			 : S_ISSOCK(st.st_mode) ? "a socket"
+			 : S_ISCHR(st.st_mode)  ? "a character device"
+			 : S_ISBLK(st.st_mode)  ? "a block device"
+						: "not a file");
+		close(fd);
+		return add_skip(s, path, 0, 0, -1, why);
+	}
+	fp = fdopen(fd, "rb");
 	if (fp == NULL) {
 		snprintf(why, sizeof(why), "cannot open: %s", strerror(errno));
+		close(fd);
 		return add_skip(s, path, 0, 0, -1, why);
 	}
 	for (;;) {

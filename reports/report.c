@@ -1,6 +1,7 @@
 /* netprobe report: reads netprobe and ncclcheck documents from many nodes
  * and runs, decides across them, and writes one report in each format asked
  * for, at once; the exit status is the gate (--fail-on). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ enum {
 	O_JUNIT,
 	O_MD,
 	O_FAILON,
+	O_NOCLOBBER,
+	O_ALLOWDUP,
 };
 
 static const struct cli_opt report_optv[] = {
@@ -39,6 +42,10 @@ static const struct cli_opt report_optv[] = {
 	 "the merged JSON instead of text (--format json)", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
+	{O_ALLOWDUP, 0, "allow-duplicates", CLI_REQUIRED, "WHICH", NULL,
+	 "two snapshots of one node: keep first, last or newest", false},
+	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
+	 "refuse to replace an existing regular file", false},
 	CLI_OPT_HELP,
 };
 
@@ -108,16 +115,15 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out)
 	return 0;
 }
 
-/* Writes the report to path atomically (a temporary file renamed), or to
- * stdout for NULL or "-"; see report.h. */
+/* Writes the report to path through outfile_open (a regular file replaced
+ * atomically, a device or FIFO written in place), or to stdout for NULL or
+ * "-"; see report.h. */
 int report_emit(const struct report_model *m, const char *path,
 		enum report_format f, enum report_fail_on fail_on,
-		const char *prog)
+		const char *prog, const struct outfile_opts *oo)
 {
-	char tmp[4096];
-	struct stat st;
 	const char *nc = getenv("NO_COLOR");
-	FILE *fp;
+	struct outfile of;
 	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
@@ -132,41 +138,24 @@ int report_emit(const struct report_model *m, const char *path,
 		}
 		return 0;
 	}
-	/* a regular file is replaced atomically; anything else (a pipe,
-	 * /dev/stdout) is written in place */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		fp = fopen(path, "w");
-		if (fp == NULL) {
-			fprintf(stderr, "%s: cannot write '%s'\n", prog,
-				path);
-			return -1;
-		}
-		rc = render(m, fp, f, false, fail_on);
-		if (fclose(fp) == EOF || rc < 0) {
-			fprintf(stderr, "%s: cannot write '%s'\n", prog,
-				path);
-			return -1;
-		}
-		return 0;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	fp = fopen(tmp, "w");
-	if (fp == NULL) {
-		fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
+	if (outfile_open(&of, path, oo) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, of.why);
 		return -1;
 	}
-	rc = render(m, fp, f, false, fail_on);
-	if (fflush(fp) == EOF || ferror(fp))
-		rc = -1;
-	if (fclose(fp) == EOF)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = -1;
-	if (rc < 0) {
-		unlink(tmp);
-		fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
+	errno = 0;
+	if (render(m, of.fp, f, false, fail_on) < 0) {
+		int err = errno ? errno : EIO;
+
+		outfile_abort(&of);
+		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path,
+			strerror(err));
+		return -1;
 	}
-	return rc;
+	if (outfile_close(&of) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, of.why);
+		return -1;
+	}
+	return 0;
 }
 
 /* Adds a file output; returns 2 (a usage error printed) when full. */
@@ -182,6 +171,36 @@ static int add_out(struct report_out *outs, int *n, int format,
 	return 0;
 }
 
+/* Writes every output, the files first: one that cannot be written loses
+ * none of the others. inputs has room for every path of the set and ops.
+ * Returns 0, or 2 when one could not be written. */
+static int emit_all(const struct report_model *m,
+		    const struct report_set *set, char **ops, int nops,
+		    const struct report_out *outs, int nout, const char *out,
+		    enum report_format fmt, enum report_fail_on fail_on,
+		    struct outfile_opts *oo, const char **inputs)
+{
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < set->nin; i++)
+		inputs[n++] = set->in[i].path;
+	for (size_t i = 0; i < set->nskip; i++)
+		inputs[n++] = set->skip[i].path;
+	for (int i = 0; i < nops; i++)
+		inputs[n++] = ops[i];
+	oo->inputs = inputs;
+	oo->ninputs = n;
+	for (int i = 0; i < nout; i++)
+		if (report_emit(m, outs[i].path,
+				(enum report_format)outs[i].format, fail_on,
+				"netprobe report", oo) < 0)
+			rc = 2;
+	if (report_emit(m, out, fmt, fail_on, "netprobe report", oo) < 0)
+		rc = 2;
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum report_format fmt = REPORT_FMT_TEXT;
@@ -191,6 +210,10 @@ int cmd_report(int argc, char **argv)
 	struct report_set set = {0};
 	struct report_model *m;
 	bool fmt_given = false, json_stdout = false;
+	struct outfile_opts oo = {0};
+	enum report_dup dup = REPORT_DUP_REFUSE;
+	char why[1024];
+	const char **inputs = NULL;
 	struct cli cl;
 	char **ops;
 	int ch, rc, nout = 0, nops;
@@ -234,6 +257,19 @@ int cmd_report(int argc, char **argv)
 				fprintf(stderr,
 					"netprobe report: unknown level '%s': "
 					"use warning, fault or never\n",
+					cl.arg);
+				return 2;
+			}
+			break;
+		case O_NOCLOBBER:
+			oo.no_clobber = true;
+			break;
+		case O_ALLOWDUP:
+			if (report_dup_parse(cl.arg, &dup) < 0) {
+				fprintf(stderr,
+					"netprobe report: unknown choice "
+					"'%s' for --allow-duplicates: use "
+					"first, last or newest\n",
 					cl.arg);
 				return 2;
 			}
@@ -283,22 +319,30 @@ int cmd_report(int argc, char **argv)
 		report_set_free(&set);
 		return 2;
 	}
+	if (report_dedupe(&set, dup, stderr, why, sizeof(why)) < 0) {
+		fprintf(stderr, "netprobe report: %s\n", why);
+		report_set_free(&set);
+		return 2;
+	}
+	/* an output must not replace a document it was built from */
+	inputs = calloc(set.nin + set.nskip + (size_t)nops + 1,
+			sizeof(*inputs));
+	if (inputs == NULL) {
+		fprintf(stderr, "netprobe report: out of memory\n");
+		report_set_free(&set);
+		return 2;
+	}
 	m = report_build(&set);
+	rc = 0;
+	if (m != NULL)
+		rc = emit_all(m, &set, ops, nops, outs, nout, out, fmt,
+			      fail_on, &oo, inputs);
+	free(inputs);
 	report_set_free(&set);
 	if (m == NULL) {
 		fprintf(stderr, "netprobe report: out of memory\n");
 		return 2;
 	}
-	/* every output is tried, the files first: one that cannot be
-	 * written loses none of the others */
-	rc = 0;
-	for (int i = 0; i < nout; i++)
-		if (report_emit(m, outs[i].path,
-				(enum report_format)outs[i].format, fail_on,
-				"netprobe report") < 0)
-			rc = 2;
-	if (report_emit(m, out, fmt, fail_on, "netprobe report") < 0)
-		rc = 2;
 	if (rc == 0)
 		rc = report_gate(m, fail_on);
 	report_model_free(m);

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "base/outfile.h"
 #include "base/xmlesc.h"
 
 #define REPORT_SCHEMA "netprobe-report/1"
@@ -70,6 +71,24 @@ int report_load_path(struct report_set *s, const char *path);
 int report_load_buffer(struct report_set *s, const char *name,
 		       const char *buf, size_t len);
 
+/* Two snapshots (scan, ifaces, layers) of one node: refused, or which one
+ * is kept (--allow-duplicates). */
+enum report_dup {
+	REPORT_DUP_REFUSE = 0,
+	REPORT_DUP_FIRST,  /* the one given first */
+	REPORT_DUP_LAST,   /* the one given last */
+	REPORT_DUP_NEWEST, /* the one started last */
+};
+
+/* --allow-duplicates by name (first, last, newest). Returns 0, or -1. */
+int report_dup_parse(const char *s, enum report_dup *out);
+
+/* Finds snapshots of one node by one command among the loaded documents.
+ * Under REPORT_DUP_REFUSE returns -1 with why naming both files; else
+ * keeps the winner, says which on note (NULL: quiet) and returns 0. */
+int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
+		  char *why, size_t whylen);
+
 /* Releases everything the set holds. Safe on a zeroed set. */
 void report_set_free(struct report_set *s);
 
@@ -102,13 +121,14 @@ int report_render_json(const struct report_model *m, FILE *fp);
 int report_render_junit(const struct report_model *m, FILE *fp,
 			enum report_fail_on fail_on);
 
-/* Writes the report in format f to path, a regular file replaced
- * atomically, or to stdout for NULL or "-" (colour for text on a
- * terminal without NO_COLOR). Returns 0, or -1 with "PROG: cannot write
- * 'path'" on stderr. */
+/* Writes the report in format f to path through outfile_open (oo: its
+ * options, NULL for none: a regular file replaced atomically, a device or
+ * FIFO written in place), or to stdout for NULL or "-" (colour for text on
+ * a terminal without NO_COLOR). Returns 0, or -1 with "PROG: cannot write
+ * 'path'" (or why it refused) on stderr. */
 int report_emit(const struct report_model *m, const char *path,
 		enum report_format f, enum report_fail_on fail_on,
-		const char *prog);
+		const char *prog, const struct outfile_opts *oo);
 
 /* Small accessors shared by every stage (util.c). */
 

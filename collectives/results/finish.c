@@ -3,6 +3,8 @@
 #include "results/finish.h"
 #include "results/say.h"
 
+#include "base/outfile.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -54,12 +56,19 @@ static void write_file(const struct nc_run *run, const char *path,
 		       int (*emit)(FILE *, const struct nc_run *),
 		       const char *prefix)
 {
-	FILE *fp = fopen(path, "w");
+	struct outfile of;
 
-	if (fp == NULL || emit(fp, run) < 0)
+	if (outfile_open(&of, path, NULL) < 0) {
+		nc_say_to(stderr, prefix, "%s", of.why);
+		return;
+	}
+	if (emit(of.fp, run) < 0) {
+		outfile_abort(&of);
 		nc_say_to(stderr, prefix, "cannot write '%s'", path);
-	if (fp != NULL)
-		fclose(fp);
+		return;
+	}
+	if (outfile_close(&of) < 0)
+		nc_say_to(stderr, prefix, "%s", of.why);
 }
 
 /* Every rank ends here, on a good end and on a failed step, so the files

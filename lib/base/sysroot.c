@@ -57,11 +57,32 @@ int sysroot_path(const struct sysroot *sr, const char *path, char *out,
 	return 0;
 }
 
+/* O_NONBLOCK so a FIFO planted in a sysroot cannot hang the open; fstat
+ * then refuses anything but a regular file (sysfs and procfs files are
+ * regular). */
+int sysroot_open(const struct sysroot *sr, const char *path)
+{
+	char full[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (sysroot_path(sr, path, full, sizeof(full)) < 0)
+		return -1;
+	fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
 /* Bounded whole-file read; /proc files report size 0, so read in a loop. */
 ssize_t sysroot_read(const struct sysroot *sr, const char *path, char *buf,
 		     size_t len)
 {
-	char full[PATH_MAX];
 	size_t got = 0;
 	int fd, saved;
 
@@ -69,9 +90,7 @@ ssize_t sysroot_read(const struct sysroot *sr, const char *path, char *buf,
 		errno = EINVAL;
 		return -1;
 	}
-	if (sysroot_path(sr, path, full, sizeof(full)) < 0)
-		return -1;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = sysroot_open(sr, path);
 	if (fd < 0)
 		return -1;
 	while (got < len - 1) {

@@ -25,6 +25,11 @@ bool sysroot_is_live(const struct sysroot *sr);
 int sysroot_path(const struct sysroot *sr, const char *path, char *out,
 		 size_t len);
 
+/* Opens path under the sysroot for reading: a regular file only (a FIFO,
+ * device or socket there gives -1 with errno EINVAL, never a hang).
+ * Returns the fd, or -1 with errno. */
+int sysroot_open(const struct sysroot *sr, const char *path);
+
 /* Reads at most len-1 bytes of a file and NUL-terminates them. Returns the
  * byte count, or -1 with errno. */
 ssize_t sysroot_read(const struct sysroot *sr, const char *path, char *buf,

@@ -1,5 +1,6 @@
 /* JSON documents: the single output format every program writes. */
 #include "doc/doc.h"
+#include "base/outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -214,34 +215,44 @@ int doc_write(const struct doc *d, FILE *fp)
 
 int doc_write_file(const struct doc *d, const char *path)
 {
-	char tmp[4096];
-	FILE *fp;
-	int n, saved;
+	return doc_write_output(d, path, NULL, NULL, 0);
+}
 
-	if (strcmp(path, "-") == 0)
-		return doc_write(d, stdout);
-	n = snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
+int doc_write_output(const struct doc *d, const char *path,
+		     const struct outfile_opts *opts, char *why,
+		     size_t whylen)
+{
+	return doc_json_write_output(d->root, path, opts, why, whylen);
+}
+
+int doc_json_write_output(const json_t *j, const char *path,
+			  const struct outfile_opts *opts, char *why,
+			  size_t whylen)
+{
+	struct doc d = {.root = (json_t *)j};
+	struct outfile o;
+	int err;
+
+	if (outfile_open(&o, path, opts) < 0)
+		goto fail;
+	errno = 0;
+	if (doc_write(&d, o.fp) < 0) {
+		err = errno ? errno : EIO;
+		outfile_abort(&o);
+		snprintf(o.why, sizeof(o.why), "cannot write '%s': %s", path,
+			 strerror(err));
+		errno = err;
+		goto fail;
 	}
-	fp = fopen(tmp, "w");
-	if (fp == NULL)
-		return -1;
-	if (doc_write(d, fp) < 0) {
-		saved = errno;
-		fclose(fp);
-		unlink(tmp);
-		errno = saved;
-		return -1;
-	}
-	if (fclose(fp) == EOF || rename(tmp, path) < 0) {
-		saved = errno;
-		unlink(tmp);
-		errno = saved;
-		return -1;
-	}
+	if (outfile_close(&o) < 0)
+		goto fail;
 	return 0;
+fail:
+	err = errno;
+	if (why != NULL && whylen > 0)
+		snprintf(why, whylen, "%s", o.why);
+	errno = err;
+	return -1;
 }
 
 int doc_exit_status(const struct doc *d, bool ran)

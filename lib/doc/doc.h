@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "base/outfile.h"
 #include "doc/finding.h"
 
 #define DOC_SCHEMA "netprobe/1"
@@ -68,9 +69,22 @@ bool doc_has_finding(const struct doc *d, const char *code);
  * newline. Returns 0, or -1 when the write failed. */
 int doc_write(const struct doc *d, FILE *fp);
 
-/* Writes to path ("-" for stdout) atomically: a temporary file renamed into
- * place, so a crash never leaves half a document. Returns 0, or -1. */
+/* Writes to path ("-" for stdout) through outfile_open: a regular file is
+ * replaced atomically (never half a document), a device, FIFO or socket
+ * written in place, a symlink followed. Returns 0, or -1 with errno. */
 int doc_write_file(const struct doc *d, const char *path);
+
+/* doc_write_file with options (--no-clobber, the run's inputs); on failure
+ * the whole message ("refusing to write 'x': it is also an input") goes to
+ * why when it is not NULL. Returns 0, or -1 with errno. */
+int doc_write_output(const struct doc *d, const char *path,
+		     const struct outfile_opts *opts, char *why,
+		     size_t whylen);
+
+/* The same for any JSON value (a peer's document kept by the mesh). */
+int doc_json_write_output(const json_t *j, const char *path,
+			  const struct outfile_opts *opts, char *why,
+			  size_t whylen);
 
 /* Exit status for the run: 2 when errors prevented the main job (caller
  * decides via `ran`), 1 when a fault was found, else 0. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #define TCP_LISTEN_STATE 0x0A /* TCP_LISTEN in include/net/tcp_states.h */
 #define SOCKINFO_MAX_LINES 1000000 /* bound on the rows read per file */
@@ -108,16 +109,19 @@ static int table_add(struct sock_table *t, const struct sock_listener *l)
 static int read_file(const struct sysroot *sr, const char *path, int family,
 		     struct sock_table *t)
 {
-	char full[PATH_MAX], line[512];
+	char line[512];
 	struct sock_listener l;
 	FILE *fp;
-	int rc = 0;
+	int rc = 0, fd;
 
-	if (sysroot_path(sr, path, full, sizeof(full)) < 0)
+	fd = sysroot_open(sr, path);
+	if (fd < 0)
 		return -1;
-	fp = fopen(full, "re");
-	if (fp == NULL)
+	fp = fdopen(fd, "re");
+	if (fp == NULL) {
+		close(fd);
 		return -1;
+	}
 	for (long i = 0; i < SOCKINFO_MAX_LINES &&
 			 fgets(line, sizeof(line), fp) != NULL;
 	     i++) {

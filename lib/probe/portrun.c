@@ -501,6 +501,8 @@ static bool resp_open(struct np_client *c, const struct ports_run_opts *o,
 	if (synretry_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
 			  o->token_file) == 0)
 		return true;
+	if (c->err_code == PROTO_E_AUTH_FAILED || c->code == CLIENT_E_USAGE)
+		r->auth_failed = true;
 	doc_add_error(d, "responder",
 		      "no responder at %s port %u (%s): UDP, sample and "
 		      "ephemeral ports stay unknown%s",

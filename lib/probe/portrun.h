@@ -47,6 +47,9 @@ struct ports_run {
 	char next_hop[INET6_ADDRSTRLEN]; /* whose ARP/ND entry was read */
 	char neigh_state[16];          /* its state, "" when not read */
 	long long elapsed_us;
+	bool auth_failed;              /* the token was refused or could
+					* not be read: could not run, as
+					* heartbeat says for the same cause */
 	char err[320];                 /* why ports_run failed */
 };
 

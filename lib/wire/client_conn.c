@@ -115,6 +115,8 @@ int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
 static ssize_t recv_exact(struct np_client *c, uint8_t *buf, size_t len,
                           long long deadline_us, size_t *got)
 {
+	long long start_us = client_now_us();
+
 	*got = 0;
 	while (*got < len) {
 		ssize_t r = recv(c->fd, buf + *got, len - *got, MSG_DONTWAIT);
@@ -138,7 +140,10 @@ static ssize_t recv_exact(struct np_client *c, uint8_t *buf, size_t len,
 			    c, CLIENT_E_TIMEOUT,
 			    "responder at %s:%u did not answer within "
 			    "%.3gs",
-			    c->addr, c->port, (double)c->timeout_us / 1e6);
+			    c->addr, c->port,
+			    /* the wait this call had (a mesh member waits
+			     * minutes for node 0), not the per-call timeout */
+			    (double)(client_now_us() - start_us) / 1e6);
 		if (w < 0)
 			return client_fail(c, CLIENT_E_IO, "poll: %s",
 			                   strerror(errno));

@@ -29,6 +29,7 @@ static void cap_close(struct cap_state *st)
 			pcap_close(st->h[i].p);
 	if (st->dump != NULL)
 		pcap_dump_close(st->dump);
+	outfile_abort(&st->out); /* after a good run already closed */
 	if (st->dead != NULL)
 		pcap_close(st->dead);
 	free(st->conv);
@@ -133,8 +134,17 @@ int cmd_capture(int argc, char **argv)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}
-	if (st->dump != NULL && pcap_dump_flush(st->dump) < 0)
-		doc_add_error(&d, "write", "cannot write '%s'", o.write);
+	if (st->dump != NULL) {
+		bool bad = pcap_dump_flush(st->dump) < 0;
+
+		pcap_dump_close(st->dump);
+		st->dump = NULL;
+		if (bad)
+			doc_add_error(&d, "write", "cannot write '%s'",
+			              o.write);
+		else if (outfile_close(&st->out) < 0)
+			doc_add_error(&d, "write", "%s", st->out.why);
+	}
 	if (rc == 0)
 		cap_emit_json(st, &o, ran, &d);
 	if (o.json) {

@@ -11,6 +11,7 @@
 #include <pcap/pcap.h>
 
 #include "base/privdrop.h"
+#include "base/outfile.h"
 #include "doc/doc.h"
 #include "probe/pcapsum.h"
 
@@ -63,6 +64,7 @@ struct cap_state {
 	struct pcapsum sum;
 	pcap_t *dead; /* the writer's link type */
 	pcap_dumper_t *dump;
+	struct outfile out; /* -w: where the dump's stream lands */
 	int dump_linktype;
 	unsigned long long dump_bytes;
 	bool dump_truncated;

@@ -14,6 +14,7 @@
 int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 {
 	FILE *fp;
+	int fd;
 
 	st->dump_linktype = st->nh == 1 ? st->h[0].linktype : DLT_LINUX_SLL2;
 	st->dead = pcap_open_dead(st->dump_linktype, CAP_SNAPLEN_WRITE);
@@ -22,15 +23,26 @@ int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 		cap_error(d, "write", "cannot write '%s': no memory", path);
 		return 2;
 	}
-	st->dump = pcap_dump_open(st->dead, path);
+	if (outfile_open(&st->out, path, NULL) < 0) {
+		cap_error(d, "write", "%s", st->out.why);
+		return 2;
+	}
+	/* the dumper closes its own stream; the outfile's commits the file */
+	fd = dup(fileno(st->out.fp));
+	fp = fd < 0 ? NULL : fdopen(fd, "w");
+	st->dump = fp == NULL ? NULL : pcap_dump_fopen(st->dead, fp);
 	if (st->dump == NULL) {
+		if (fp != NULL)
+			fclose(fp);
+		else if (fd >= 0)
+			close(fd);
+		outfile_abort(&st->out);
 		cap_error(d, "write", "cannot write '%s': %s", path,
-		          pcap_geterr(st->dead));
+		          fp == NULL ? strerror(errno) : pcap_geterr(st->dead));
 		return 2;
 	}
 	st->dump_bytes = 24; /* the file header */
-	fp = pcap_dump_file(st->dump);
-	if (fp != NULL && strcmp(st->target.who, "SUDO_UID") == 0 &&
+	if (st->out.created && strcmp(st->target.who, "SUDO_UID") == 0 &&
 	    geteuid() == 0 &&
 	    fchown(fileno(fp), st->target.uid, st->target.gid) < 0)
 		doc_add_error(d, "write", "cannot give '%s' to uid %u: %s",

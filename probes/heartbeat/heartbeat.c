@@ -72,6 +72,21 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 	doc_print_findings(d, stdout, false);
 }
 
+int hb_write_output(const struct hb_opts *o, const struct doc *d)
+{
+	const char *in[1] = {o->token_file};
+	struct outfile_opts oo = {.no_clobber = o->no_clobber,
+	                          .inputs = in,
+	                          .ninputs = o->token_file ? 1 : 0};
+	char why[512];
+
+	if (doc_write_output(d, o->output, &oo, why, sizeof(why)) < 0) {
+		fprintf(stderr, "netprobe heartbeat: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
 static int hb_peer(const struct hb_opts *o, const char *spec)
 {
@@ -100,11 +115,8 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 		            json_string_value(json_object_get(f, "message")));
 	}
 	rc = rc != 0 ? 2 : doc_exit_status(&d, true);
-	if (o->output && doc_write_file(&d, o->output) < 0) {
-		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
-		        o->output, strerror(errno));
+	if (o->output && hb_write_output(o, &d) < 0)
 		rc = 2;
-	}
 	if (o->json && !o->output) {
 		doc_write(&d, stdout);
 	} else if (v.responded) {
@@ -220,11 +232,8 @@ emit:
 		doc_set(&d, "udp", json_null());
 	}
 	doc_set(&d, "samples_us", hb_samples_json(&r->tcp));
-	if (o.output && doc_write_file(&d, o.output) < 0) {
-		fprintf(stderr, "netprobe heartbeat: cannot write '%s': %s\n",
-		        o.output, strerror(errno));
+	if (o.output && hb_write_output(&o, &d) < 0)
 		rc = 2;
-	}
 	if (o.json && !o.output)
 		doc_write(&d, stdout);
 	else if (rc != 2 || r->tcp.sent)

@@ -20,10 +20,14 @@ struct hb_opts {
 	unsigned port;
 	long long interval_us, duration_us, timeout_us, count;
 	struct hb_gate gate;
-	bool udp, json, timeout_set, peer_probe;
+	bool udp, json, timeout_set, peer_probe, no_clobber;
 	unsigned udp_port; /* 0: the responder's own port */
 	const char *output, *token_file;
 };
+
+/* Writes the document to o->output (--no-clobber, the token file is an
+ * input). Returns 0, or -1 after saying why on stderr. */
+int hb_write_output(const struct hb_opts *o, const struct doc *d);
 
 struct udp_slot {
 	uint32_t seq;

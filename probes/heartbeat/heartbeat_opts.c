@@ -22,7 +22,8 @@ enum {
 	O_UDP,
 	O_NOUDP,
 	O_PEER,
-	O_UDPPORT
+	O_UDPPORT,
+	O_NOCLOBBER
 };
 
 static const struct cli_opt hb_optv[] = {
@@ -53,6 +54,8 @@ static const struct cli_opt hb_optv[] = {
     CLI_OPT_JSON(O_JSON),
     {O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
      "write the JSON document to FILE", false},
+    {O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
+     "refuse to replace an existing regular file", false},
     CLI_OPT_HELP,
 };
 
@@ -123,6 +126,9 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 			break;
 		case O_OUTPUT:
 			o->output = arg;
+			break;
+		case O_NOCLOBBER:
+			o->no_clobber = true;
 			break;
 		case O_MAXRTT:
 			if (parse_duration_us(arg, 1, 600000000,

@@ -65,7 +65,7 @@ static int take_members(struct mesh *ms, const struct proto_member *pm)
 /* Writes this node's document into --out as NAME.json. */
 static void keep_own(const struct mesh *ms)
 {
-	char path[4096];
+	char path[4096], why[512];
 	json_t *doc;
 
 	if (ms->o.out_dir == NULL)
@@ -76,10 +76,11 @@ static void keep_own(const struct mesh *ms)
 	snprintf(path, sizeof(path), "%s/%s.json", ms->o.out_dir,
 	         ms->m[ms->rank].name);
 	doc = json_loads(ms->own_doc, 0, NULL);
-	if (doc == NULL ||
-	    json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
-		fprintf(stderr, "netprobe mesh: cannot write '%s': %s\n", path,
-		        strerror(errno));
+	if (doc == NULL)
+		fprintf(stderr, "netprobe mesh: cannot write '%s': not JSON\n",
+		        path);
+	else if (doc_json_write_output(doc, path, NULL, why, sizeof(why)) < 0)
+		fprintf(stderr, "netprobe mesh: %s\n", why);
 	json_decref(doc);
 }
 

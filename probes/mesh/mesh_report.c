@@ -120,14 +120,15 @@ static char *mesh_doc(const struct mesh *ms)
 /* Writes text (a JSON document) pretty into DIR/NAME.json. */
 static void keep(const char *dir, const char *name, const char *text)
 {
-	char path[4096];
+	char path[4096], why[512];
 	json_t *doc = json_loads(text, 0, NULL);
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
-	if (doc == NULL ||
-	    json_dump_file(doc, path, JSON_INDENT(2) | JSON_SORT_KEYS) < 0)
-		fprintf(stderr, "netprobe mesh: cannot write '%s': %s\n", path,
-		        strerror(errno));
+	if (doc == NULL)
+		fprintf(stderr, "netprobe mesh: cannot write '%s': not JSON\n",
+		        path);
+	else if (doc_json_write_output(doc, path, NULL, why, sizeof(why)) < 0)
+		fprintf(stderr, "netprobe mesh: %s\n", why);
 	json_decref(doc);
 }
 
@@ -246,14 +247,15 @@ int mesh_report(struct mesh *ms)
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		goto out;
 	}
-	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh") == 0)
+	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh",
+			NULL) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its
 		 * file, and the status says the file failed */
 		fprintf(stderr, "netprobe mesh: the report goes to standard "
 		                "output instead\n");
-		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh");
+		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh", NULL);
 	}
 out:
 	report_model_free(rm);

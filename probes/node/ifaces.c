@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "base/termsafe.h"
 #include "base/cli.h"
 #include "commands.h"
 #include "doc/doc.h"
@@ -387,7 +388,15 @@ int cmd_ifaces(int argc, char **argv)
 		if (emit_json(&d, res, have_list) < 0 && rc == 0)
 			rc = 2;
 	} else if (have_list && rc != 2) {
+		/* interface names are the kernel's: escaped on their way out */
+		FILE *real = stdout, *safe = termsafe_open(real, false);
+
+		if (safe != NULL)
+			stdout = safe;
 		emit_text(res);
+		stdout = real;
+		if (safe != NULL && fclose(safe) == EOF && rc == 0)
+			rc = 2;
 	}
 	iface_list_free(&res->l);
 	free(res);

@@ -25,7 +25,7 @@ struct opts {
 	int parallel;
 	int resp_port;
 	bool both_ways;
-	bool json;
+	bool json, no_clobber;
 	const char *output;
 	const char *host;
 	const char *spec;
@@ -41,12 +41,15 @@ enum {
 	O_HELP = 'h',
 	O_BOTH = 256,
 	O_RESP_PORT,
+	O_NOCLOBBER,
 };
 
 static const struct cli_opt ports_optv[] = {
 	CLI_OPT_JSON(O_JSON),
 	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
 	 "also write the JSON document to FILE", false},
+	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
+	 "refuse to replace an existing regular file", false},
 	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "2s",
 	 "how long each port may take to answer", false},
 	{O_PARALLEL, 'P', "parallel", CLI_REQUIRED, "N", "1024",
@@ -91,6 +94,23 @@ static void ports_help_more(void)
 			 "open, 1 some not open, 2 could not run.\n");
 }
 
+/* Writes the document to -o (--no-clobber; the token file is an input).
+ * Returns 0, or -1 after saying why on stderr. */
+static int write_output(const struct opts *o, const struct doc *d)
+{
+	const char *in[1] = {o->token_file};
+	struct outfile_opts oo = {.no_clobber = o->no_clobber,
+				  .inputs = in,
+				  .ninputs = o->token_file ? 1 : 0};
+	char why[512];
+
+	if (doc_write_output(d, o->output, &oo, why, sizeof(why)) < 0) {
+		fprintf(stderr, "netprobe ports: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Reports a failure before any probing: stderr, and the document's
  * errors in JSON mode. Returns 2. */
 static int fail_early(const struct opts *o, const char *step,
@@ -102,7 +122,7 @@ static int fail_early(const struct opts *o, const char *step,
 	if (o->json && doc_init(&d, "netprobe", "ports") == 0) {
 		doc_add_error(&d, step, "%s", msg);
 		if (o->output)
-			doc_write_file(&d, o->output);
+			write_output(o, &d);
 		else
 			doc_write(&d, stdout);
 		doc_free(&d);
@@ -134,6 +154,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_OUTPUT:
 			o->output = cl.arg;
+			break;
+		case O_NOCLOBBER:
+			o->no_clobber = true;
 			break;
 		case O_TIMEOUT:
 			if (parse_duration_us(cl.arg, 1000, 600000000LL,
@@ -342,7 +365,9 @@ static int write_doc(const struct opts *o, const struct doc *d)
 {
 	if (!o->json && o->output == NULL)
 		return 0;
-	if (o->output ? doc_write_file(d, o->output) : doc_write(d, stdout)) {
+	if (o->output)
+		return write_output(o, d);
+	if (doc_write(d, stdout)) {
 		fprintf(stderr, "netprobe ports: cannot write the document\n");
 		return -1;
 	}
@@ -416,7 +441,9 @@ int cmd_ports(int argc, char **argv)
 	/* a port not open, or a part that could not be tested (an error):
 	 * the ports were not all proven open */
 	rc = doc_exit_status(&d, true);
-	if (rc == 0 && (!ports_all_open(r.out, r.nout) ||
+	if (r.auth_failed)
+		rc = 2; /* a wrong token: could not run, in every command */
+	else if (rc == 0 && (!ports_all_open(r.out, r.nout) ||
 			!ports_all_open(r.in, r.nin) || d.nerror > 0))
 		rc = 1;
 out:

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/termsafe.h"
 #include "scan/scan_int.h"
 
 #define TABLE_MAX 24 /* interfaces listed in full in the text table */
@@ -304,11 +305,21 @@ static void emit_peers(const struct scan *s)
 /* --export, --json, or the text for people; stdout is checked. */
 int scan_emit(struct scan *s)
 {
-	if (s->o.export)
-		emit_export(s);
-	else if (s->o.json)
+	FILE *real = stdout, *safe;
+	int rc;
+
+	if (s->o.json)
 		return doc_write(&s->d, stdout);
-	else {
+	/* names come from the kernel and from peers: an ESC in one must not
+	 * reach the terminal (the emitters print to stdout, so it is
+	 * swapped for the escaping stream while they run) */
+	safe = termsafe_open(real, s->color && !s->o.export);
+	if (safe == NULL)
+		return -1;
+	stdout = safe;
+	if (s->o.export) {
+		emit_export(s);
+	} else {
 		emit_ifaces(s);
 		emit_layers(s);
 		emit_findings(s);
@@ -316,5 +327,9 @@ int scan_emit(struct scan *s)
 		emit_choice(s);
 		scan_rdma_text(s);
 	}
-	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
+	rc = fflush(safe) == 0 && !ferror(safe) ? 0 : -1;
+	stdout = real;
+	if (fclose(safe) == EOF)
+		rc = -1;
+	return rc == 0 && fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
 }

@@ -221,6 +221,7 @@ void sv_client_read(struct server *s, struct conn *c)
 				on_join(s, c, c->rbuf + off, c->rlen - off);
 				return;
 			}
+			c->frames++;
 			if (conn_frame(s, c, &h,
 			               c->rbuf + off + PROTO_HDR_LEN) < 0 &&
 			    c->dead)
@@ -231,7 +232,12 @@ void sv_client_read(struct server *s, struct conn *c)
 			return;
 		memmove(c->rbuf, c->rbuf + off, c->rlen - off);
 		c->rlen -= off;
-		c->partial_since_us = c->rlen ? c->last_us : 0;
+		/* the frame's deadline runs from its first byte, so a frame
+		 * sent a byte at a time is cut as surely as a stalled one */
+		if (c->rlen == 0)
+			c->partial_since_us = 0;
+		else if (off > 0 || c->partial_since_us == 0)
+			c->partial_since_us = c->last_us;
 		if ((size_t)r < sizeof(c->rbuf))
 			return;
 	}

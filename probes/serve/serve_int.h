@@ -57,7 +57,8 @@ struct conn {
 	bool authed, dead, nonce_set, want_out;
 	uint8_t nonce[PROTO_NONCE_LEN];
 	struct bucket echo, heavy;
-	long long last_us, partial_since_us;
+	long long last_us, partial_since_us, accepted_us;
+	unsigned long frames; /* whole frames received */
 	struct cb_job *job;
 	struct conn *next_dead;
 	size_t rlen, wlen, woff;

@@ -22,7 +22,8 @@
 #define SERVE_HEAVY_RATE 5         /* listen/connect-back/auth per second */
 #define SERVE_UDP_RATE 50000       /* UDP replies per second, all peers */
 #define SERVE_IDLE_S 600           /* a silent connection is closed */
-#define SERVE_PARTIAL_S 30         /* a half-sent frame is given up */
+#define SERVE_FIRST_FRAME_S 5      /* the first whole frame, from accept */
+#define SERVE_FRAME_S 5            /* every frame whole, from its first byte */
 
 struct bucket {
 	double tokens;

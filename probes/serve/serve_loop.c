@@ -12,6 +12,7 @@
 
 #include "serve/serve_client.h"
 #include "serve/serve_conn.h"
+#include "serve/serve_guard.h"
 #include "serve/serve_connback.h"
 #include "serve/serve_int.h"
 #include "serve/serve_listen.h"
@@ -28,16 +29,70 @@ void serve_opts_init(struct serve_opts *o)
 	o->max_clients = 1024;
 }
 
-/* Accepts pending clients, refusing those above --max-clients with an
- * ERROR frame. */
+int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
+             socklen_t sl)
+{
+	struct conn *c;
+	unsigned slot;
+	int one = 1;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		sv_log(s, "out of memory for a client");
+		return -1;
+	}
+	for (slot = 0; slot < s->o.max_clients && s->conns[slot]; slot++)
+		;
+	c->slot = slot;
+	c->ev.kind = EV_CONN;
+	c->ev.fd = fd;
+	c->peer = *ss;
+	c->peerlen = sl;
+	c->last_us = c->accepted_us = client_now_us();
+	sv_sa_name(ss, c->name, sizeof(c->name));
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (slot >= s->o.max_clients || sv_ep_add(s, &c->ev, EPOLLIN) < 0) {
+		close(fd);
+		free(c);
+		return -1;
+	}
+	s->conns[slot] = c;
+	s->nconns++;
+	return 0;
+}
+
+/* Refuses a client with an ERROR frame (PROTO_E_LIMIT) and closes it. */
+static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
+                   const char *why)
+{
+	struct proto_error e = {.code = PROTO_E_LIMIT};
+	uint8_t frame[PROTO_HDR_LEN + PROTO_ERRMSG_MAX + 2];
+	char name[INET6_ADDRSTRLEN + 8];
+	int n;
+
+	snprintf(e.msg, sizeof(e.msg), "%s", why);
+	n = proto_error_encode(&e, frame + PROTO_HDR_LEN,
+	                       sizeof(frame) - PROTO_HDR_LEN);
+	if (n >= 0) {
+		proto_hdr_encode(frame, PROTO_ERROR, 0, (uint32_t)n);
+		send(fd, frame, PROTO_HDR_LEN + (size_t)n,
+		     MSG_NOSIGNAL | MSG_DONTWAIT);
+	}
+	close(fd);
+	sv_sa_name(ss, name, sizeof(name));
+	sv_log(s, "refused %s: %s (%u clients)", name, why, s->nconns);
+}
+
+/* Accepts pending clients; sv_admit decides who gets a slot (per-address
+ * caps, eviction when full); the refused get an ERROR frame. */
 static void on_accept(struct server *s)
 {
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
-		struct conn *c;
-		int fd, one = 1;
-		unsigned slot;
+		const char *why;
+		int fd;
 
 		fd = accept4(s->tcp.fd, (struct sockaddr *)&ss, &sl,
 		             SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -47,49 +102,19 @@ static void on_accept(struct server *s)
 				sv_log(s, "accept: %s", strerror(errno));
 			return;
 		}
-		if (s->nconns >= s->o.max_clients) {
-			static const char msg[] = "\0\4too many clients";
-			uint8_t frame[PROTO_HDR_LEN + sizeof(msg)];
+		if (sv_admit(s, &ss, &why) < 0) {
+			refuse(s, fd, &ss, why);
+			continue;
+		}
+		if (sv_adopt(s, fd, &ss, sl) < 0)
+			continue;
+		if (s->o.verbose) {
 			char name[INET6_ADDRSTRLEN + 8];
 
-			proto_hdr_encode(frame, PROTO_ERROR, 0,
-			                 sizeof(msg) - 1);
-			memcpy(frame + PROTO_HDR_LEN, msg, sizeof(msg) - 1);
-			send(fd, frame, sizeof(frame) - 1,
-			     MSG_NOSIGNAL | MSG_DONTWAIT);
-			close(fd);
 			sv_sa_name(&ss, name, sizeof(name));
-			sv_log(s, "refused %s: %u clients already", name,
+			sv_log(s, "client %s (%u connected)", name,
 			       s->nconns);
-			continue;
 		}
-		c = calloc(1, sizeof(*c));
-		if (!c) {
-			close(fd);
-			sv_log(s, "out of memory for a client");
-			return;
-		}
-		for (slot = 0; slot < s->o.max_clients && s->conns[slot];
-		     slot++)
-			;
-		c->slot = slot;
-		c->ev.kind = EV_CONN;
-		c->ev.fd = fd;
-		c->peer = ss;
-		c->peerlen = sl;
-		c->last_us = client_now_us();
-		sv_sa_name(&ss, c->name, sizeof(c->name));
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		if (sv_ep_add(s, &c->ev, EPOLLIN) < 0) {
-			close(fd);
-			free(c);
-			continue;
-		}
-		s->conns[slot] = c;
-		s->nconns++;
-		if (s->o.verbose)
-			sv_log(s, "client %s (%u connected)", c->name,
-			       s->nconns);
 	}
 }
 
@@ -98,6 +123,7 @@ static void on_accept(struct server *s)
 static int serve_timers(struct server *s)
 {
 	long long now = client_now_us(), next = now + 1000000;
+	const char *why;
 
 	for (unsigned i = 0; i < SERVE_MAX_TEMP; i++) {
 		struct temp *t = &s->temps[i];
@@ -118,11 +144,9 @@ static int serve_timers(struct server *s)
 			sv_cb_finish(s, c);
 		else if (c->job && c->job->deadline_us < next)
 			next = c->job->deadline_us;
-		if (c->partial_since_us &&
-		    now - c->partial_since_us > SERVE_PARTIAL_S * 1000000LL)
-			sv_conn_close(s, c, "frame left unfinished");
-		else if (now - c->last_us > SERVE_IDLE_S * 1000000LL)
-			sv_conn_close(s, c, "idle");
+		why = c->dead ? NULL : sv_conn_due(c, now, &next);
+		if (why)
+			sv_conn_close(s, c, why);
 	}
 	return (int)((next - now + 999) / 1000);
 }

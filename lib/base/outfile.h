@@ -1,0 +1,49 @@
+/* Output files (-o, --html, -w ...): one way for every command to write
+ * where the user asked without destroying what the path names. */
+#ifndef NP_OUTFILE_H
+#define NP_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct outfile_opts {
+	bool no_clobber;	    /* refuse an existing regular file */
+	const char *const *inputs; /* files this run reads (NULL-safe) */
+	size_t ninputs;
+};
+
+struct outfile {
+	FILE *fp;	  /* write here between open and close */
+	char path[4096];  /* the file written (a symlink resolved) */
+	char tmp[4096];	  /* the temporary file, "" when written in place */
+	bool is_stdout;
+	bool noreplace;	  /* a new file under no_clobber: never replace */
+	bool created;	  /* the path did not exist: a new file */
+	char why[512];	  /* the reason of the last failure, for messages */
+};
+
+/* Opens path for writing ("-" is standard output): a device, FIFO or
+ * socket is written in place; a symlink is followed; an existing regular
+ * file is replaced atomically on outfile_close, keeping its mode and owner
+ * (written in place when it has other hard links or its owner cannot be
+ * kept); a new file appears whole. Refuses an existing regular file under
+ * no_clobber and a path that is one of opts->inputs. Returns 0, or -1 with
+ * errno set and o->why saying what went wrong. */
+int outfile_open(struct outfile *o, const char *path,
+		 const struct outfile_opts *opts);
+
+/* Flushes and closes, then renames the temporary file into place. Returns
+ * 0, or -1 (a write error, ENOSPC on a full device...) with o->why set;
+ * the temporary file is removed and the old file left as it was. */
+int outfile_close(struct outfile *o);
+
+/* Gives up: closes and removes the temporary file. Safe after a failure. */
+void outfile_abort(struct outfile *o);
+
+/* True when a and b name the same file (device and inode); false when
+ * either cannot be examined. */
+bool outfile_same_file(const char *a, const char *b);
+
+#endif

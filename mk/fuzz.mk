@@ -1,0 +1,50 @@
+# Fuzzing what faces the network and the files users pass (issue 22): the
+# responder's connection state machine (fuzz_serve), the mesh rendezvous
+# (fuzz_rdv), report's loader and renderers (fuzz_report) and the sysroot
+# readers (fuzz_sysroot), beside the protocol decoders of mk/serve.mk.
+# `make fuzz` runs each FUZZ_TIME seconds too (fuzz-ci: 20 s each), with
+# its seeds in tests/fuzz/corpus-NAME and new inputs in
+# $(BUILD)/fuzz-corpus-NAME. The library and the commands are compiled
+# once more by clang with the fuzzer's instrumentation, into
+# $(BUILD)/fuzzobj. Skipped, as fuzz is, without clang's libFuzzer.
+FUZZ_NAMES := serve rdv report sysroot
+FUZZ_OBJDIR := $(BUILD)/fuzzobj
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
+	-g -O1 -Ilib -Iprobes -Ireports -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(LIB_SRC) $(CMD_SRC))
+FUZZ_BINS := $(addprefix $(BUILD)/fuzz_,$(FUZZ_NAMES))
+
+.PHONY: fuzz-more fuzz-more-build
+.SECONDARY: $(FUZZ_LIB_OBJ)
+fuzz: fuzz-more
+
+$(FUZZ_OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
+		-c -o $@ $<
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+	$(if $(Q),@printf '  %-7s %s\n' FUZZ $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ \
+		$< $(FUZZ_LIB_OBJ) $(PKG_LIBS) -lm
+
+fuzz-more-build: fuzz-build
+	@if [ -x $(FUZZ_BIN) ]; then \
+		$(MAKE) --no-print-directory $(FUZZ_BINS); \
+	fi
+
+fuzz-more: fuzz-more-build
+	@rc=0; for n in $(FUZZ_NAMES); do \
+		[ -x $(BUILD)/fuzz_$$n ] || continue; \
+		mkdir -p $(BUILD)/fuzz-corpus-$$n; \
+		echo "fuzz: $$n for $(FUZZ_TIME) s"; \
+		if ! $(BUILD)/fuzz_$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+			$(BUILD)/fuzz-corpus-$$n tests/fuzz/corpus-$$n \
+			>$(BUILD)/fuzz-$$n.log 2>&1; then \
+			tail -40 $(BUILD)/fuzz-$$n.log; rc=1; \
+		fi; \
+		grep -E '^stat::(number_of_executed_units|peak_rss)|^#[0-9]+ +DONE' \
+			$(BUILD)/fuzz-$$n.log; \
+	done; exit $$rc

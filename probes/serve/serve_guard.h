@@ -1,0 +1,42 @@
+/* netprobe serve's admission: how many connections one source address may
+ * hold, which connection gives way when the table is full, and the
+ * deadlines that free the slots of clients that never send a frame. */
+#ifndef NP_SERVE_GUARD_H
+#define NP_SERVE_GUARD_H
+
+#include <stdbool.h>
+#include <sys/socket.h>
+
+#include "serve/serve_int.h"
+
+/* The most connections one source address may hold (a quarter of
+ * max_clients, at least 4 or max_clients), and of those the most that are
+ * not authenticated (the same without a token; a sixteenth with one). */
+unsigned sv_addr_cap(const struct server *s);
+unsigned sv_addr_unauth_cap(const struct server *s);
+
+/* True when a and b are the same host address (ports ignored; an
+ * IPv4-mapped IPv6 address equals its IPv4 one). */
+bool sv_same_host(const struct sockaddr_storage *a,
+                  const struct sockaddr_storage *b);
+
+/* Decides whether a new connection from ss gets a slot: refused when its
+ * address is at its cap; when the table is full, the connection that gives way (unauthenticated, silent
+ * first, then the longest idle) is closed to make room. Returns 0, or -1
+ * with *why the refusal's message. */
+int sv_admit(struct server *s, const struct sockaddr_storage *ss,
+             const char **why);
+
+/* serve_loop.c: gives fd (non-blocking, from accept or a fuzzer's
+ * socketpair) a slot as a client from ss; the caller checked sv_admit.
+ * Returns 0, or -1 with fd closed. */
+int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
+             socklen_t sl);
+
+/* The deadlines of one connection at now: the first whole frame within
+ * SERVE_FIRST_FRAME_S of the accept, every frame whole within
+ * SERVE_FRAME_S of its first byte, and SERVE_IDLE_S of silence. Returns
+ * why it is due to close, or NULL; *next is lowered to its next deadline. */
+const char *sv_conn_due(const struct conn *c, long long now, long long *next);
+
+#endif
