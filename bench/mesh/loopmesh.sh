@@ -49,7 +49,7 @@ timeout $((bound + 30)) unshare -n sh -c '
 		>"$out/times"
 '
 read -r launch_ms verdict_ms <"$out/times" 2>/dev/null
-IFS=, read -r w0 u0 s0 rss0 <"$out/node0.time" 2>/dev/null
+IFS=, read -r _ u0 s0 rss0 <"$out/node0.time" 2>/dev/null
 mcpu=$(cat "$out"/m/*.time 2>/dev/null |
 	awk -F, '{c += $2 + $3} END {printf "%.1f", c}')
 rcs=$(cat "$out"/m/*.rc 2>/dev/null | awk '
