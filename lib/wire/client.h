@@ -65,6 +65,13 @@ int client_resolve(const char *host, unsigned port, int socktype,
                    struct sockaddr_storage *ss, socklen_t *sslen, char *err,
                    size_t errlen);
 
+/* Makes every later client connection of this process leave from addr
+ * (numeric, port 0; NULL: the kernel chooses again), so that many mesh
+ * members can share one host on their own loopback addresses. Call it
+ * before any thread connects. Returns 0, or -1 when addr is not a
+ * numeric address. */
+int client_set_source(const char *addr);
+
 /* Connects to the responder at host:port within timeout_us, says HELLO and
  * reads its HELLO; with token_file (may be NULL) it also authenticates.
  * Returns 0, or -1 with c->code and c->err set (c stays safe to close). */

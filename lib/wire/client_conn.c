@@ -283,6 +283,12 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 	if (fd < 0)
 		return client_fail(c, CLIENT_E_IO, "socket: %s",
 		                   strerror(errno));
+	if (client_bind_source(fd, c->peer.ss_family) < 0) {
+		soerr = errno;
+		close(fd);
+		return client_fail(c, CLIENT_E_IO, "bind source: %s",
+		                   strerror(soerr));
+	}
 	if (connect(fd, (struct sockaddr *)&c->peer, c->peerlen) < 0) {
 		if (errno != EINPROGRESS) {
 			soerr = errno;

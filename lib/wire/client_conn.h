@@ -19,6 +19,10 @@ client_fail(struct np_client *c, enum client_code code, const char *fmt, ...);
 void client_sa_format(const struct sockaddr_storage *ss, char *addr, size_t len,
                       unsigned *port);
 
+/* Binds fd to the address client_set_source set, when one is set and of
+ * this family. Returns 0, or -1 with errno. */
+int client_bind_source(int fd, int family);
+
 /* Milliseconds left until deadline_us for poll, never negative. */
 int client_ms_left(long long deadline_us);
 

@@ -57,6 +57,7 @@ static int start_responder(struct mesh *ms)
 
 	serve_opts_init(&so);
 	so.port = ms->port;
+	so.bind = ms->o.bind;
 	so.token_file = ms->o.token_file;
 	so.max_clients =
 	    (unsigned)(ms->n * 2 + 256 > 1024 ? ms->n * 2 + 256 : 1024);
@@ -177,6 +178,10 @@ int cmd_mesh(int argc, char **argv)
 	if (rc != 0) {
 		free(ms);
 		return rc == 1 ? 0 : 2;
+	}
+	if (ms->o.bind != NULL && client_set_source(ms->o.bind) < 0) {
+		free(ms);
+		return 2; /* mesh_parse checked it: not reached */
 	}
 	if ((rc = mesh_members(ms)) != 0 ||
 	    (ms->rank == 0 && (rc = mesh_check_outputs(ms)) != 0))

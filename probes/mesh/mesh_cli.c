@@ -1,5 +1,7 @@
 /* netprobe mesh's command line: the option table, the values and their
  * combinations. */
+#include <arpa/inet.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +29,7 @@ enum {
 	O_OUT,
 	O_FORMAT,
 	O_FAILON,
+	O_BIND,
 };
 
 static const struct cli_opt mesh_optv[] = {
@@ -36,6 +39,8 @@ static const struct cli_opt mesh_optv[] = {
 	 "node 0 where the launcher names none (MPI)", false},
 	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "MASTER_PORT/7470",
 	 "responders, rendezvous", false},
+	{O_BIND, 0, "bind", CLI_REQUIRED, "ADDR", NULL,
+	 "this node's own address: responder, probes, self", false},
 	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
 	 "shared secret: joins and probes prove it", false},
 	{O_JOIN, 0, "join-timeout", CLI_REQUIRED, "TIME", "60s",
@@ -80,6 +85,14 @@ static int bad(const char *what, const char *v, const char *why)
 {
 	fprintf(stderr, "netprobe mesh: invalid %s '%s': %s\n", what, v, why);
 	return 2;
+}
+
+/* True when v is a numeric IPv4 or IPv6 address. */
+static bool numeric_addr(const char *v)
+{
+	unsigned char a[sizeof(struct in6_addr)];
+
+	return inet_pton(AF_INET, v, a) == 1 || inet_pton(AF_INET6, v, a) == 1;
 }
 
 /* Checks one number option in [lo, hi]. Returns 0, or 2 (reported). */
@@ -153,6 +166,13 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 		case O_PORT:
 			if (num("port", cl.arg, 1, 65535, &o->port))
 				return 2;
+			break;
+		case O_BIND:
+			if (!numeric_addr(cl.arg))
+				return bad("bind address", cl.arg,
+				           "use a numeric IPv4 or IPv6 address of "
+				           "this host");
+			o->bind = cl.arg;
 			break;
 		case O_TOKEN:
 			o->token_file = cl.arg;

@@ -52,6 +52,7 @@ struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
 	const char *rendezvous; /* --rendezvous HOST[:PORT] */
 	unsigned port;          /* --port; 0: MASTER_PORT or 7470 */
+	const char *bind;       /* --bind ADDR: this node's own address */
 	const char *token_file;
 	long long join_us;
 	unsigned concurrency;

@@ -156,13 +156,31 @@ static bool resolves_here(const char *name, char (*addrs)[INET6_ADDRSTRLEN],
 	return hit;
 }
 
-/* Finds the entries naming this node: by hostname, by numeric address,
- * then (when neither matched) by resolving the names, within a budget.
- * The first is our rank, the others go to node 0 as duplicates. */
+/* This node's addresses: with --bind only that one (many members share
+ * the host then), else every local address. Returns how many. */
+static size_t self_addrs(const struct mesh *ms,
+                         char (*addrs)[INET6_ADDRSTRLEN], size_t max)
+{
+	unsigned char bin[16];
+	int fam;
+
+	if (ms->o.bind == NULL)
+		return local_addrs(addrs, max);
+	fam = strchr(ms->o.bind, ':') ? AF_INET6 : AF_INET;
+	if (max == 0 || inet_pton(fam, ms->o.bind, bin) != 1 ||
+	    inet_ntop(fam, bin, addrs[0], INET6_ADDRSTRLEN) == NULL)
+		return 0;
+	return 1;
+}
+
+/* Finds the entries naming this node: by hostname (not with --bind, whose
+ * host other members share), by numeric address, then (when neither
+ * matched) by resolving the names, within a budget. The first is our
+ * rank, the others go to node 0 as duplicates. */
 static void find_self(struct mesh *ms)
 {
 	char addrs[MESH_LOCAL_ADDRS][INET6_ADDRSTRLEN];
-	size_t na = local_addrs(addrs, MESH_LOCAL_ADDRS);
+	size_t na = self_addrs(ms, addrs, MESH_LOCAL_ADDRS);
 	long long end = client_now_us() + RESOLVE_BUDGET_US;
 
 	for (int pass = 0; pass < 2 && ms->rank < 0; pass++)
@@ -173,7 +191,8 @@ static void find_self(struct mesh *ms)
 			if (ms->m[i].state == PROTO_MS_DUPLICATE)
 				continue;
 			if (pass == 0)
-				hit = same_host(e, ms->hostname) ||
+				hit = (ms->o.bind == NULL &&
+				       same_host(e, ms->hostname)) ||
 				      addr_in(e, addrs, na);
 			else
 				hit = !is_numeric(e) && client_now_us() < end &&
@@ -315,7 +334,7 @@ void mesh_join_msg(const struct mesh *ms, const char *local_addr,
                    struct proto_join *j)
 {
 	char addrs[MESH_LOCAL_ADDRS][INET6_ADDRSTRLEN];
-	size_t na = local_addrs(addrs, MESH_LOCAL_ADDRS);
+	size_t na = self_addrs(ms, addrs, MESH_LOCAL_ADDRS);
 
 	memset(j, 0, sizeof(*j));
 	j->rank = ms->rank < 0 ? PROTO_MESH_NO_RANK : (uint32_t)ms->rank;

@@ -202,6 +202,11 @@ else
 fi
 run serveop "$NP" serve extra --port 1
 expect "netprobe serve: an operand is refused (exit 2)" 2
+run meshbind "$NP" mesh --bind gpu1 --hosts 127.0.0.1
+expect "netprobe mesh --bind gpu1: a name is refused (exit 2)" 2
+grep -q "invalid bind address 'gpu1'" "$TMP/meshbind.err" &&
+	ok "netprobe mesh --bind: names the bad address" ||
+	bad "netprobe mesh --bind: names the bad address"
 run meshop "$NP" mesh extra --hosts 127.0.0.1
 expect "netprobe mesh: an operand is refused (exit 2)" 2
 grep -q "unexpected operand 'extra'" "$TMP/meshop.err" &&

@@ -230,6 +230,38 @@ static void send_raw(const void *p, size_t n)
 	close(fd);
 }
 
+/* client_set_source (netprobe mesh --bind): every connection leaves from
+ * the address set, and the responder sees that one; another family's
+ * peer, or NULL, leaves the choice to the kernel again. */
+START_TEST(source_address)
+{
+	struct np_client c;
+	char addr[64];
+	unsigned port;
+
+	start_server(NULL);
+	ck_assert_int_eq(client_set_source("gpu1"), -1);
+	ck_assert_int_eq(client_set_source("127.0.3.7"), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, NULL), 0);
+	ck_assert_str_eq(c.local_addr, "127.0.3.7");
+	ck_assert_int_eq(client_reflect(&c, addr, sizeof(addr), &port), 0);
+	ck_assert_str_eq(addr, "127.0.3.7");
+	client_close(&c);
+	ck_assert_int_eq(client_set_source("::1"), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, NULL), 0);
+	ck_assert_str_eq(c.local_addr, "127.0.0.1");
+	client_close(&c);
+	ck_assert_int_eq(client_set_source(NULL), 0);
+	ck_assert_int_eq(
+	    client_open(&c, "127.0.0.1", server_port, 1000000, NULL), 0);
+	ck_assert_str_eq(c.local_addr, "127.0.0.1");
+	client_close(&c);
+	stop_server();
+}
+END_TEST
+
 START_TEST(responder_survives_bad_input)
 {
 	struct np_client c;
@@ -534,6 +566,7 @@ Suite *suite_client(void)
 	tcase_add_test(tc, udp_mtu_probe);
 	tcase_add_test(tc, serve_embedded);
 	tcase_add_test(tc, serve_limits);
+	tcase_add_test(tc, source_address);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,12 @@
+# The whole mesh with N members on one host, each on its own loopback
+# address (bench/mesh/loopmesh.sh, root): `make bench-loopmesh
+# [LOOPMESH_N="16 64 128"]`; figures in bench/mesh/RESULTS.md.
+LOOPMESH_N ?= 16 64
+$(BUILD)/loopmesh_util: bench/mesh/loopmesh_util.c
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
+
+.PHONY: bench-loopmesh
+bench-loopmesh: $(NETPROBE) $(BUILD)/loopmesh_util
+	@for n in $(LOOPMESH_N); do \
+		sh bench/mesh/loopmesh.sh $(NETPROBE) $(BUILD)/loopmesh_util $$n; \
+	done
