@@ -92,6 +92,26 @@ static void ephemeral_range(const struct rctx *c, const json_t *d,
 	       "port-filtered");
 }
 
+/* True when node's mesh document says another process holds port there
+ * (mesh.ports.taken): a reset from it is that listener's, never a
+ * firewall's, and that node's own finding names the process. */
+static bool port_not_ours(const struct rctx *c, const char *node,
+			  const json_t *port)
+{
+	const char *rn = rn_resolve(c, node, node);
+	const struct report_input *in = rd_node_scan(c, rn ? rn : node);
+	const json_t *ports, *o;
+	size_t i;
+
+	if (in == NULL || !json_is_integer(port))
+		return false;
+	ports = json_object_get(json_object_get(in->doc, "mesh"), "ports");
+	json_array_foreach(json_object_get(ports, "taken"), i, o)
+		if (json_equal(json_object_get(o, "port"), port))
+			return true;
+	return false;
+}
+
 /* A scan's ports_to_open, on the nodes it names, else its own. Its
  * commands are not copied: they name nodes by address and join the
  * firewalls' alternatives, and rd_fw_commands writes the same ones per
@@ -115,7 +135,8 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *fw)
 			continue;
 		}
 		json_array_foreach(nodes, j, v)
-			if (json_is_string(v))
+			if (json_is_string(v) &&
+			    !port_not_ours(c, json_string_value(v), pv))
 				fw_add(c, fw, json_string_value(v),
 				       json_incref(pv), proto, why, host,
 				       "scan.ports_to_open");

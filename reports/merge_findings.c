@@ -53,6 +53,7 @@ static const struct {
 	{"mesh-token-mismatch", "mesh"},
 	{"mesh-node-died", "mesh"},
 	{"mesh-node-duplicate", "mesh"},
+	{"port-in-use", "ports"},
 };
 
 /* The check class a finding code belongs to ("interfaces", "ports"...). */

@@ -87,7 +87,8 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 	struct ports_target t = {v->peer,        r->addr,
 	                         r->responder,   r->peer_lo,
 	                         r->peer_hi,     r->next_hop,
-	                         r->neigh_state, r->no_host};
+	                         r->neigh_state, r->no_host,
+	                         pc->ports_held};
 	struct fw_result fr[32];
 	char what[300];
 	size_t n = 0;

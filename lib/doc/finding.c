@@ -120,6 +120,10 @@ static const struct finding_def catalogue[] = {
 	{"mesh-node-duplicate", SEV_WARNING,
 	 "one node is listed twice, or two processes claim one node",
 	 "list each node once; run one netprobe mesh per node"},
+	/* issue 23: netprobe mesh --ports */
+	{"port-in-use", SEV_INFO,
+	 "a port the job needs is held by another process already",
+	 "stop that process before the job starts, or use another port"},
 };
 
 /* Linear search: the table is short and looked up rarely. */
