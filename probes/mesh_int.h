@@ -92,6 +92,9 @@ struct mesh_member {
 	int state;                         /* enum proto_member_state */
 	enum mesh_fate fate;
 	int dup_of;    /* PROTO_MS_DUPLICATE: the earlier entry */
+	bool by_addr;  /* its entry found by the address it came from */
+	bool nat;      /* observed is none of its own addresses */
+	char own_addrs[160]; /* the addresses it reported, joined */
 	char why[256]; /* missing, rejected, died: the reason */
 	char *doc;     /* node 0: its document's text, malloc'd */
 	size_t doclen;

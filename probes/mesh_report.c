@@ -21,7 +21,7 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 {
 	return json_pack(
 	    "{s:i, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:s, s:s?, s:s?, "
-	    "s:o, s:o}",
+	    "s:o, s:o, s:b, s:s?}",
 	    "rank", (int)rank, "name", m->name, "entry",
 	    m->entry[0] ? m->entry : NULL, "target",
 	    m->target[0] ? m->target : NULL, "hostname",
@@ -34,7 +34,9 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 	                                : json_null(),
 	    "result_ms",
 	    m->fate == MESH_FATE_DONE ? json_integer(m->done_us / 1000)
-	                              : json_null());
+	                              : json_null(),
+	    "by_address", m->by_addr, "own_addrs",
+	    m->own_addrs[0] ? m->own_addrs : NULL);
 }
 
 /* The findings of the membership: each node that did not take part, or
