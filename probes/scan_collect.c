@@ -144,5 +144,9 @@ int scan_collect(struct scan *s)
 		s->env.nodes = 2; /* peers on other nodes were named */
 	scan_master(s);
 	scan_comm_id(s);
+	/* the fixes name the table and chain that drop (issue 23) */
+	if (sysroot_is_live(&s->sr) &&
+	    (s->fwrules = malloc(sizeof(*s->fwrules))) != NULL)
+		fwrules_collect(s->fwrules, FWRULES_MS);
 	return 0;
 }

@@ -201,6 +201,6 @@ json_t *rd_firewall(const struct rctx *c)
 		json_decref(fw);
 		return NULL;
 	}
-	rd_fw_commands(fw);
+	rd_fw_commands(c, fw);
 	return fw;
 }

@@ -84,9 +84,10 @@ json_t *rd_mesh(const struct rctx *c);
 json_t *rd_firewall(const struct rctx *c);
 /* Drops single ports a range already opens and sorts the rest (returns 0,
  * or -1 on no memory); adds the nftables, ufw and firewalld commands
- * (decide_fwrules.c). */
+ * (decide_fwrules.c): written against the node's ruleset where its scan
+ * read one (the table, chain and rule that drop), else generic. */
 int rd_fw_fold(json_t *fw);
-void rd_fw_commands(json_t *fw);
+void rd_fw_commands(const struct rctx *c, json_t *fw);
 /* The firewall entry of node in fw, created when missing
  * (decide_fwrules.c). */
 json_t *rd_fw_node(json_t *fw, const char *node);
