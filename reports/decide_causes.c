@@ -12,7 +12,7 @@
 
 /* Causes first by severity, then by node, then in this order. */
 static const char *const kinds[] = {"nat", "hostname", "firewall", "mtu",
-				    NULL};
+				    "hop", NULL};
 
 /* True when code is one of the NULL-terminated codes. */
 static bool is(const char *code, const char *const *codes)
@@ -255,6 +255,22 @@ static void mtu_causes(json_t *rec, json_t *causes)
 		const char *ifc = rj_str(e, "interface");
 		char fix[256];
 
+		if (strcmp(rj_strd(e, "kind", ""), "hop") == 0) {
+			/* the hop: its fix is there, the nodes' route MTUs
+			 * are the workaround, one block per node */
+			snprintf(fix, sizeof(fix),
+				 "the hop at gateway %s carries at most %lld "
+				 "bytes and sends no ICMP "
+				 "fragmentation-needed",
+				 rj_str(e, "gateway"), rj_int(e, "mtu", 0));
+			k = new_cause(causes, "hop", rj_str(e, "node"), fix,
+				      rj_str(e, "why"),
+				      json_incref(json_object_get(e,
+								  "commands")));
+			json_object_set(k, "nodes", json_object_get(e, "nodes"));
+			take(e, k);
+			continue;
+		}
 		if (cause_of(causes, "mtu", rj_str(e, "node")) != NULL)
 			continue;
 		snprintf(fix, sizeof(fix), "set %s's %s to MTU %lld",
@@ -288,6 +304,17 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	size_t i;
 
 	if (is(code, mtu)) {
+		json_array_foreach(causes, i, k) {
+			json_t *v;
+			size_t j;
+
+			if (strcmp(rj_str(k, "kind"), "hop") != 0)
+				continue;
+			json_array_foreach(rj_arr(k, "nodes"), j, v)
+				if (strcmp(json_string_value(v), node) == 0 ||
+				    strcmp(json_string_value(v), sub) == 0)
+					return k;
+		}
 		json_array_foreach(causes, i, k)
 			if (strcmp(rj_str(k, "kind"), "mtu") == 0 &&
 			    (strcmp(rj_str(k, "node"), node) == 0 ||

@@ -7,10 +7,13 @@
 # fails the test. The lab defines cl_ns NODE (the node's namespace).
 
 # cl_fixes REPORT: "NODE<TAB>DIALECT<TAB>COMMAND" for every command of
-# every root cause, in the report's order.
+# every root cause, in the report's order; a hop's workaround blocks
+# ("on NODE") are shell commands on NODE.
 cl_fixes() {
 	jq -r '.causes[]? | .fix as $f | ($f.commands // {}) | to_entries[] |
-		.key as $k | .value[] | "\($f.node)\t\($k)\t\(.)"' "$1"
+		.key as $k | .value[] |
+		if ($k | startswith("on ")) then "\($k[3:])\tshell\t\(.)"
+		else "\($f.node)\t\($k)\t\(.)" end' "$1"
 }
 
 # cl_apply REPORT FAULTY...: runs the report's fixes on their nodes;
@@ -23,8 +26,10 @@ cl_apply() {
 	_tab=$(printf '\t')
 	_fx=$(cl_fixes "$_rep")
 	_causes=$(jq -r '[.causes[]? | select(((.fix.commands // {}) |
-		(.nftables // []) + (."iptables-legacy" // []) + (.shell // []) |
-		length) == 0) | .id] | join(" ")' "$_rep")
+		to_entries | map(select(.key == "nftables" or
+		.key == "iptables-legacy" or .key == "shell" or
+		(.key | startswith("on "))) | .value[]) | length) == 0) |
+		.id] | join(" ")' "$_rep")
 	if [ -n "$_causes" ]; then
 		lab_notok "closed loop: causes without a command a lab can run: $_causes"
 	fi
