@@ -294,6 +294,7 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	static const char *const mtu[] = {"mtu-mismatch", "mtu-blackhole",
 					  NULL};
 	static const char *const fw[] = {"port-filtered", "port-prohibited",
+					 "port-closed",
 					 "ephemeral-range-blocked",
 					 "inbound-blocked", NULL};
 	static const char *const host[] = {"hostname-loopback",

@@ -93,17 +93,19 @@ static void ephemeral_range(const struct rctx *c, const json_t *d,
 }
 
 /* True when node's mesh document says another process holds port there
- * (mesh.ports.taken): a reset from it is that listener's, never a
- * firewall's, and that node's own finding names the process. */
+ * (mesh.ports.taken) and the entry is a reset (why: "closed"): a reset
+ * from it is that listener's, never a firewall's, and that node's own
+ * finding names the process. A drop stays the firewall's. */
 static bool port_not_ours(const struct rctx *c, const char *node,
-			  const json_t *port)
+			  const json_t *port, const char *why)
 {
 	const char *rn = rn_resolve(c, node, node);
 	const struct report_input *in = rd_node_scan(c, rn ? rn : node);
 	const json_t *ports, *o;
 	size_t i;
 
-	if (in == NULL || !json_is_integer(port))
+	if (in == NULL || !json_is_integer(port) || why == NULL ||
+	    strstr(why, ": closed (") == NULL)
 		return false;
 	ports = json_object_get(json_object_get(in->doc, "mesh"), "ports");
 	json_array_foreach(json_object_get(ports, "taken"), i, o)
@@ -136,7 +138,7 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *fw)
 		}
 		json_array_foreach(nodes, j, v)
 			if (json_is_string(v) &&
-			    !port_not_ours(c, json_string_value(v), pv))
+			    !port_not_ours(c, json_string_value(v), pv, why))
 				fw_add(c, fw, json_string_value(v),
 				       json_incref(pv), proto, why, host,
 				       "scan.ports_to_open");

@@ -5,10 +5,12 @@
 # already on 29500 on one node is named with its process and is no fault;
 # an nftables drop of 29500 on one node blames exactly that node, and a
 # reject with reset on another blames that one (a reset from a held port
-# is a firewall's).
+# is a firewall's); their fixes, run verbatim there (the closed loop),
+# make the mesh pass again.
 LAB_ID="${LAB_ID:-23-$$}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
+. "$(dirname "$0")/closedloop.sh"
 lab_require nft jq unshare python3
 
 N=5
@@ -95,4 +97,11 @@ lab_nogrep "no healthy node blamed" '^node0[125]'
 LAB_OUT=$(jq -r '.findings[] | select(.code == "port-closed") | .summary' "$R/report.json")
 lab_grep "a reset from a held port reads as a firewall's reject" \
 	'rejected with a reset \(its responder holds them, so a firewall rejects them\) on 10\.231\.23\.4: 29400/tcp'
+cl_ns() {
+	mesh_ns "${1#node0}"
+}
+cl_apply "$R/report.json" node03 node04
+lab_check "faults: both fixes applied" test "$CL_APPLIED" = 2
+run_mesh fixed --ports torch
+cl_clean "$R/report.json" "$R" "faults"
 lab_done
