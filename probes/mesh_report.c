@@ -244,6 +244,7 @@ int mesh_report(struct mesh *ms)
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		goto out;
 	}
+	report_set_verbose(rm, ms->o.verbose > 0);
 	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh") == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {

@@ -294,7 +294,6 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	static const char *const mtu[] = {"mtu-mismatch", "mtu-blackhole",
 					  NULL};
 	static const char *const fw[] = {"port-filtered", "port-prohibited",
-					 "port-closed",
 					 "ephemeral-range-blocked",
 					 "inbound-blocked", NULL};
 	static const char *const host[] = {"hostname-loopback",
@@ -331,6 +330,12 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
 		return k;
 	if (is(code, fw))
+		return cause_of(causes, "firewall", sub);
+	/* a reset from a port netprobe mesh's responder held is a
+	 * firewall's reject (its ports are that cause's to open); a
+	 * reset where nothing listens is no firewall's */
+	if (strcmp(code, "port-closed") == 0 &&
+	    strstr(rj_strd(f, "summary", ""), "so a firewall rejects them"))
 		return cause_of(causes, "firewall", sub);
 	return NULL;
 }

@@ -21,6 +21,7 @@ enum {
 	O_JUNIT,
 	O_MD,
 	O_FAILON,
+	O_VERBOSE = 'v',
 };
 
 static const struct cli_opt report_optv[] = {
@@ -40,6 +41,8 @@ static const struct cli_opt report_optv[] = {
 	 "the merged JSON instead of text (--format json)", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
+	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
+	 "text: every pair of the matrix and every citation", false},
 	CLI_OPT_HELP,
 };
 
@@ -191,7 +194,7 @@ int cmd_report(int argc, char **argv)
 	struct report_out outs[8];
 	struct report_set set = {0};
 	struct report_model *m;
-	bool fmt_given = false, json_stdout = false;
+	bool fmt_given = false, json_stdout = false, verbose = false;
 	struct cli cl;
 	char **ops;
 	int ch, rc, nout = 0, nops;
@@ -238,6 +241,9 @@ int cmd_report(int argc, char **argv)
 					cl.arg);
 				return 2;
 			}
+			break;
+		case O_VERBOSE:
+			verbose = true;
 			break;
 		case O_HELP:
 			return cli_help(&report_cmd, stdout) == 0 ? 0 : 2;
@@ -290,6 +296,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "netprobe report: out of memory\n");
 		return 2;
 	}
+	report_set_verbose(m, verbose);
 	/* every output is tried, the files first: one that cannot be
 	 * written loses none of the others */
 	rc = 0;

@@ -228,7 +228,7 @@ NFT
 		ip -n "$RT" link set b0 mtu 1000
 		ip netns exec "$RT" nft -f - <<'NFT'
 table ip np23_hop {
-	chain fwd {
+	chain forward {
 		type filter hook forward priority 0; policy accept;
 		icmp type destination-unreachable icmp code frag-needed drop
 	}

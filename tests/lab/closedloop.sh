@@ -74,3 +74,41 @@ cl_clean() {
 			"    # \(.node) \(.code): \(.summary)"' "$1" | head -20
 	fi
 }
+
+# cl_counts DOCS DESC: one count (issue 23): the report over DOCS in
+# every format says the same numbers: JSON's counts equal its causes and
+# findings, every cause holds a finding, and the text, Markdown and HTML
+# verdicts and JUnit's failures agree with JSON (JUnit: one failure per failing check, and every
+# node and class with a fault has one).
+cl_counts() {
+	_d=$1
+	_j=$("$NETPROBE" report --format json "$_d" 2>/dev/null)
+	_c=$(printf '%s\n' "$_j" | jq '.causes | length')
+	_f=$(printf '%s\n' "$_j" | jq '[.findings[] | select(.severity == "fault")] | length')
+	_w=$(printf '%s\n' "$_j" | jq '[.findings[] | select(.severity == "warning")] | length')
+	_cnt=$(printf '%s\n' "$_j" | jq -r '"\(.counts.causes) \(.counts.faults) \(.counts.warnings)"')
+	_empty=$(printf '%s\n' "$_j" | jq '[.causes[] | select((.findings | length) == 0)] | length')
+	_jf=$(printf '%s\n' "$_j" | jq '[.checks[] | select(.status == "fault")] | length')
+	_lost=$(printf '%s\n' "$_j" | jq -r '([.findings[] | select(.severity == "fault") | "netprobe.\(.node)/\(.class)"] | unique) - [.checks[] | select(.status == "fault") | "\(.suite)/\(.name)"] | join(",")')
+	_txt=$("$NETPROBE" report --format text "$_d" 2>/dev/null | head -1)
+	_md=$("$NETPROBE" report --format md "$_d" 2>/dev/null | grep -m1 'fault(s)')
+	_html=$("$NETPROBE" report --format html "$_d" 2>/dev/null | grep -o 'explain [0-9]* fault(s), [0-9]* warning(s)' | head -1)
+	_junit=$("$NETPROBE" report --format junit "$_d" 2>/dev/null | grep -o '<testsuites [^>]*failures="[0-9]*"' | sed 's/.*failures="//; s/"//')
+	_why=
+	[ "$_cnt" = "$_c $_f $_w" ] || _why="$_why json counts $_cnt vs $_c $_f $_w;"
+	[ "$_empty" = 0 ] || _why="$_why $_empty causes without a finding;"
+	if [ "$_c" = 0 ] && [ "$_f" = 0 ]; then
+		case "$_txt" in *"$_f faults, $_w warnings"*) ;; *) _why="$_why text '$_txt';" ;; esac
+	else
+		case "$_txt" in *"$_c root cause"*"($_f faults, $_w warnings)"*) ;; *) _why="$_why text '$_txt';" ;; esac
+		case "$_md" in *"$_c root cause(s)"*"explain $_f fault(s), $_w warning(s)"*) ;; *) _why="$_why md '$_md';" ;; esac
+		[ "$_html" = "explain $_f fault(s), $_w warning(s)" ] || _why="$_why html '$_html';"
+	fi
+	[ "$_junit" = "$_jf" ] || _why="$_why junit failures $_junit vs $_jf;"
+	[ -z "$_lost" ] || _why="$_why faults without a failing check: $_lost;"
+	if [ -z "$_why" ]; then
+		lab_ok "$2: every format says $_c causes, $_f faults, $_w warnings"
+	else
+		lab_notok "$2: the formats disagree:$_why"
+	fi
+}

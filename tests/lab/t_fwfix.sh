@@ -31,7 +31,7 @@ run_mesh() {
 	R="$OUT/$1"
 	mkdir -p "$R"
 	mesh_run 1 "$R" --hosts "$MESH_HOSTS" --join-timeout 20s --quick \
-		--ports 29500 --format json -o "$R/report.json"
+		--ports 29500 --format json -o "$R/report.json" --out "$R/docs"
 	_i=2
 	while [ "$_i" -le "$N" ]; do
 		mesh_run "$_i" "$R" --hosts "$MESH_HOSTS" --join-timeout 20s \
@@ -46,6 +46,7 @@ run_mesh() {
 loop() {
 	run_mesh "$1"
 	M="$R/report.json"
+	cl_counts "$R/docs" "$1"
 	lab_check "$1: node03 alone is a root cause [$(jq -r '[.causes[].node] | join(",")' "$M")]" \
 		test "$(jq -r '[.causes[].node] | unique | join(",")' "$M")" = node03
 	LAB_OUT=$(cl_fixes "$M")

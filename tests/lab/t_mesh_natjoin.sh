@@ -8,6 +8,7 @@
 LAB_ID="${LAB_ID:-23-$$}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
+. "$(dirname "$0")/closedloop.sh"
 lab_require nft jq unshare
 
 OUT=$(mktemp -d /tmp/np23-natjoin.XXXXXX)
@@ -90,4 +91,5 @@ LAB_OUT=$(jq -r '.findings[] | select(.node != "'"$CTR"'") |
 	"\(.node) \(.code) \(.summary)"' "$M")
 lab_check "healthy nodes' findings all concern the container" test -z "$LAB_OUT"
 [ -n "$LAB_OUT" ] && printf '%s\n' "$LAB_OUT" | sed 's/^/    # /'
+cl_counts "$R/docs" "nat"
 lab_done

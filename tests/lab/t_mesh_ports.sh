@@ -52,6 +52,7 @@ lab_check "healthy: every node held 29500" \
 	test "$(cat "$R"/docs/*.json | jq -s '[.[] | select(.mesh.ports.held == [29500])] | length')" = "$N"
 LAB_OUT=$("$NETPROBE" report "$R/docs" 2>&1)
 lab_grep "healthy: the text report says PASS" '^verdict: PASS'
+cl_counts "$R/docs" healthy
 
 # a service already on 29500 on node02, on every address
 NS2=$(mesh_ns 2)
@@ -94,6 +95,14 @@ lab_check "faults: exactly two root causes" \
 lab_grep "node03 blamed for 29500/tcp" 'node03.*29500/tcp'
 lab_grep "node04 blamed for 29400/tcp" 'node04.*29400/tcp'
 lab_nogrep "no healthy node blamed" '^node0[125]'
+cl_counts "$R/docs" faults
+# direction words, both ways: node03's evidence is traffic into node03
+# from the others' addresses, never "outbound" or from itself
+LAB_OUT=$(jq -r '.causes[] | select(.node == "node03") | .evidence[].fact' "$R/report.json")
+lab_grep "node03's evidence: inbound from a peer's address" \
+	'^inbound from 10\.231\.23\.[1245] to port 29500/tcp: filtered'
+lab_nogrep "node03's evidence: never outbound, never from itself" \
+	'outbound|from 10\.231\.23\.3 '
 LAB_OUT=$(jq -r '.findings[] | select(.code == "port-closed") | .summary' "$R/report.json")
 lab_grep "a reset from a held port reads as a firewall's reject" \
 	'rejected with a reset \(its responder holds them, so a firewall rejects them\) on 10\.231\.23\.4: 29400/tcp'

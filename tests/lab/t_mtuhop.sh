@@ -34,7 +34,7 @@ ip -n "$RT" link set b0 mtu 1000
 ip netns exec "$RT" sysctl -qw net.ipv4.ip_forward=1
 ip netns exec "$RT" nft -f - <<'NFT'
 table ip np23_hop {
-	chain fwd {
+	chain forward {
 		type filter hook forward priority 0; policy accept;
 		icmp type destination-unreachable icmp code frag-needed drop
 	}
@@ -76,7 +76,7 @@ run_mesh() {
 	R="$OUT/$1"
 	mkdir -p "$R"
 	mesh_run 1 "$R" --hosts "$OUT/hosts" --join-timeout 20s \
-		--format json -o "$R/report.json"
+		--format json -o "$R/report.json" --out "$R/docs"
 	for i in 2 3 4 5 6; do
 		mesh_run "$i" "$R" --hosts "$OUT/hosts" --join-timeout 20s
 	done
@@ -85,6 +85,7 @@ run_mesh() {
 
 run_mesh before
 M="$R/report.json"
+cl_counts "$R/docs" before
 lab_check "before: every node exits 1" test "$(cat "$R"/*.rc | sort -u)" = 1
 lab_check "before: every document came (the members' own results cross the hop)" \
 	test "$(jq -r '.mesh.documents' "$M")" = 6
