@@ -16,7 +16,8 @@
 # node): fw-drop (29500 dropped in its own table), fw-reject (29400
 # rejected with a reset), ufw (a ufw-style policy-drop ruleset), eph
 # (the ephemeral range dropped), mtu-odd (lan0 at MTU 1400), hop (routed
-# only: the router's leg at MTU 1000, ICMP frag-needed dropped).
+# only: the router's leg at MTU 1000, ICMP frag-needed dropped). Every
+# report is also rendered in every format, whose counts must agree.
 # Namespaces are named np23-g<SEED>-..., removed on exit.
 SEED=${1:?usage: gen.sh SEED}
 LAB_ID="23-g$SEED"
@@ -250,7 +251,7 @@ run_mesh() {
 	R="$OUT/$1"
 	mkdir -p "$R"
 	mesh_run 1 "$R" --hosts "$HOSTS" --join-timeout 30s $QUICK \
-		--ports torch --format json -o "$R/report.json"
+		--ports torch --format json -o "$R/report.json" --out "$R/docs"
 	_i=2
 	while [ "$_i" -le "$N" ]; do
 		mesh_run "$_i" "$R" --hosts "$HOSTS" --join-timeout 30s \
@@ -278,6 +279,9 @@ if [ -s "$M" ]; then
 	GOT=$(jq -r '.causes[] | "\(.kind):\(.node)"' "$M" | sort -u | tr '\n' ' ')
 	GOT=${GOT% }
 	[ "$GOT" = "$WANT" ] || fail "causes [$GOT], truth [$WANT]"
+	LAB_FAIL=0
+	cl_counts "$R/docs" counts
+	[ "$LAB_FAIL" = 0 ] || fail "$(grep '^not ok - counts' "$OUT/log" | sed 's/^not ok - //')"
 	UNEXPL=$(jq -r '[.findings[] | select((.severity == "fault" or
 		.severity == "warning") and .root_cause == null) |
 		"\(.node):\(.code)"] | unique | join(",")' "$M")
