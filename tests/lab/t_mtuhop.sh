@@ -91,6 +91,11 @@ lab_check "before: every document came (the members' own results cross the hop)"
 	test "$(jq -r '.mesh.documents' "$M")" = 6
 lab_check "before: one root cause, the hop [$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")]" \
 	test "$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")" = "hop:10.231.26.254"
+lab_check "before: the matrix is not green across the hop (18 mtu-blackhole cells, all the crossing pairs)" \
+	test "$(jq '[.matrix.cells[] | select(.state == "mtu-blackhole") |
+		select((.from | test("node0[123]")) != (.to | test("node0[123]")))] | length' "$M")" = 18
+lab_check "before: same-subnet pairs stay reachable" \
+	test "$(jq '[.matrix.cells[] | select(.state == "reachable")] | length' "$M")" = 12
 LAB_OUT=$(jq -r '.causes[0].fix.text' "$M")
 lab_grep "before: the fix is at the hop: raise its MTU, let ICMP through" \
 	'raise the MTU of its link.*let ICMP fragmentation-needed through'
