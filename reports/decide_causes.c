@@ -396,6 +396,32 @@ static void assign(const struct rctx *c, json_t *causes)
 	}
 }
 
+/* A cause no finding shows (an MTU that differs, where no path was
+ * measured) is not a root cause of anything the report counts: it goes,
+ * and its fix stays in the recommendation, untaken. One model: every
+ * cause the summary counts explains a finding. */
+static void drop_empty(json_t *rec, json_t *causes)
+{
+	static const char *const keys[] = {"firewall", "mtu", "changes"};
+
+	for (size_t i = 0; i < json_array_size(causes);) {
+		json_t *k = json_array_get(causes, i), *e;
+		const char *id = rj_str(k, "id");
+		size_t j;
+
+		if (json_array_size(rj_arr(k, "findings")) > 0) {
+			i++;
+			continue;
+		}
+		for (size_t a = 0; a < 3; a++)
+			json_array_foreach(rj_arr(rec, keys[a]), j, e)
+				if (strcmp(rj_strd(e, "root_cause", ""), id) ==
+				    0)
+					json_object_del(e, "root_cause");
+		json_array_remove(causes, i);
+	}
+}
+
 json_t *rd_causes(const struct rctx *c, json_t *rec)
 {
 	json_t *causes = json_array(), *k;
@@ -408,6 +434,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
 	assign(c, causes);
+	drop_empty(rec, causes);
 	json_array_foreach(causes, i, k)
 		json_object_del(k, "from");
 	if (rj_sort(causes, cmp_cause) < 0) {

@@ -224,6 +224,7 @@ NFT
 	mtu-odd)
 		ip -n "$ns" link set lan0 mtu 1400
 		WANT="$WANT mtu:$(mesh_name "$n")"
+		QUICK= # an MTU shows only where a path is measured
 		;;
 	hop)
 		ip -n "$RT" link set b0 mtu 1000
