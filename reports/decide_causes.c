@@ -283,6 +283,14 @@ static void mtu_causes(json_t *rec, json_t *causes)
 		if (rj_str(e, "peer") != NULL)
 			json_object_set_new(k, "peer",
 					    json_string(rj_str(e, "peer")));
+		/* what the MTU rests on where no path was measured: the
+		 * scans' interface MTUs */
+		snprintf(fix, sizeof(fix), "%s's %s against the others'",
+			 rj_str(e, "node"), ifc != NULL ? ifc : "interface");
+		json_array_append_new(
+			json_object_get(k, "evidence"),
+			json_pack("{s:s, s:s, s:s}", "node", rj_str(e, "node"),
+				  "fact", fix, "source", "interface MTUs"));
 		take(e, k);
 	}
 }
@@ -396,10 +404,10 @@ static void assign(const struct rctx *c, json_t *causes)
 	}
 }
 
-/* A cause no finding shows (an MTU that differs, where no path was
- * measured) is not a root cause of anything the report counts: it goes,
- * and its fix stays in the recommendation, untaken. One model: every
- * cause the summary counts explains a finding. */
+/* A cause that neither a finding nor a fact of its own shows is not a
+ * root cause of anything the report counts: it goes, and its fix stays
+ * in the recommendation, untaken. One model: every cause the summary
+ * counts rests on something the report shows. */
 static void drop_empty(json_t *rec, json_t *causes)
 {
 	static const char *const keys[] = {"firewall", "mtu", "changes"};
@@ -409,7 +417,8 @@ static void drop_empty(json_t *rec, json_t *causes)
 		const char *id = rj_str(k, "id");
 		size_t j;
 
-		if (json_array_size(rj_arr(k, "findings")) > 0) {
+		if (json_array_size(rj_arr(k, "findings")) > 0 ||
+		    json_array_size(rj_arr(k, "evidence")) > 0) {
 			i++;
 			continue;
 		}

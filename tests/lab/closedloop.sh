@@ -80,7 +80,8 @@ cl_clean() {
 
 # cl_counts DOCS DESC: one count (issue 23): the report over DOCS in
 # every format says the same numbers: JSON's counts equal its causes and
-# findings, every cause holds a finding, and the text, Markdown and HTML
+# findings, every cause holds a finding or a fact of its own, and the
+# text, Markdown and HTML
 # verdicts and JUnit's failures agree with JSON (JUnit: one failure per failing check, and every
 # node and class with a fault has one).
 cl_counts() {
@@ -90,7 +91,7 @@ cl_counts() {
 	_f=$(printf '%s\n' "$_j" | jq '[.findings[] | select(.severity == "fault")] | length')
 	_w=$(printf '%s\n' "$_j" | jq '[.findings[] | select(.severity == "warning")] | length')
 	_cnt=$(printf '%s\n' "$_j" | jq -r '"\(.counts.causes) \(.counts.faults) \(.counts.warnings)"')
-	_empty=$(printf '%s\n' "$_j" | jq '[.causes[] | select((.findings | length) == 0)] | length')
+	_empty=$(printf '%s\n' "$_j" | jq '[.causes[] | select((.findings | length) == 0 and (.evidence | length) == 0)] | length')
 	_jf=$(printf '%s\n' "$_j" | jq '[.checks[] | select(.status == "fault")] | length')
 	_lost=$(printf '%s\n' "$_j" | jq -r '([.findings[] | select(.severity == "fault") | "netprobe.\(.node)/\(.class)"] | unique) - [.checks[] | select(.status == "fault") | "\(.suite)/\(.name)"] | join(",")')
 	_txt=$("$NETPROBE" report --format text "$_d" 2>/dev/null | head -1)
@@ -102,7 +103,7 @@ cl_counts() {
 	[ "$_f" = 1 ] && _fw=fault
 	[ "$_w" = 1 ] && _ww=warning
 	[ "$_cnt" = "$_c $_f $_w" ] || _why="$_why json counts $_cnt vs $_c $_f $_w;"
-	[ "$_empty" = 0 ] || _why="$_why $_empty causes without a finding;"
+	[ "$_empty" = 0 ] || _why="$_why $_empty causes that rest on nothing shown;"
 	if [ "$_c" = 0 ]; then
 		case "$_txt" in *"$_f $_fw, $_w $_ww"*) ;; *) _why="$_why text '$_txt';" ;; esac
 	else
