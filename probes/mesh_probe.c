@@ -60,8 +60,8 @@ static void probe_one(struct mesh *ms, size_t k)
 	o.inbound_ports = ms->sample_ports;
 	o.ninbound = ms->nsamples;
 	o.no_responder_hint = "the member joined the mesh, so its responder "
-	                      "runs unless it died: the path drops the "
-	                      "connection";
+	                      "runs unless it died: something on the path "
+	                      "stops the connection";
 	peercheck_run(pc, &o, d);
 }
 
