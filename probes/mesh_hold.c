@@ -124,8 +124,8 @@ void mesh_hold_accept(struct mesh *ms)
 
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < 64; k++) {
-			int fd = accept4(ms->held_fds[i], NULL, NULL,
-			                 SOCK_CLOEXEC);
+			int fd =
+			    accept4(ms->held_fds[i], NULL, NULL, SOCK_CLOEXEC);
 
 			if (fd < 0)
 				break;
@@ -163,15 +163,13 @@ json_t *mesh_hold_json(const struct mesh *ms)
 
 		json_array_append_new(
 		    taken,
-		    json_pack("{s:i, s:o, s:o, s:o}", "port", (int)t->port,
-		              "pid", t->o.pid ? json_integer(t->o.pid)
-		                              : json_null(),
-		              "process",
-		              t->o.comm[0] ? json_string(t->o.comm)
-		                           : json_null(),
-		              "address",
-		              t->o.addr[0] ? json_string(t->o.addr)
-		                           : json_null()));
+		    json_pack(
+		        "{s:i, s:o, s:o, s:o}", "port", (int)t->port, "pid",
+		        t->o.pid ? json_integer(t->o.pid) : json_null(),
+		        "process",
+		        t->o.comm[0] ? json_string(t->o.comm) : json_null(),
+		        "address",
+		        t->o.addr[0] ? json_string(t->o.addr) : json_null()));
 	}
 	return json_pack("{s:o, s:o, s:b}", "held", held, "taken", taken,
 	                 "truncated", ms->hold_over);
@@ -218,11 +216,12 @@ void mesh_hold_findings(const struct mesh *ms, struct doc *d)
 			         "the job starts, or give the job another port "
 			         "(ss -ltnp 'sport = :%u' shows it)",
 			         who, t->port);
-			doc_add_finding(d, "port-in-use", -1, ev, fix,
-			                "port %u/tcp is already held by %s: "
-			                "peers reached it, a job that needs the "
-			                "port cannot bind it",
-			                t->port, who);
+			doc_add_finding(
+			    d, "port-in-use", -1, ev, fix,
+			    "port %u/tcp is already held by %s: "
+			    "peers reached it, a job that needs the "
+			    "port cannot bind it",
+			    t->port, who);
 		}
 	}
 }

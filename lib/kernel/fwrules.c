@@ -154,8 +154,8 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 
 	json_array_foreach(expr, i, e)
 	{
-		const char *key = json_object_iter_key(json_object_iter(
-		    (json_t *)e));
+		const char *key =
+		    json_object_iter_key(json_object_iter((json_t *)e));
 
 		if (key == NULL)
 			return false;
@@ -175,9 +175,8 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 }
 
 /* The chain of (family, table, name), or NULL. */
-static struct nchain *chain_find(struct nchain *c, size_t n,
-                                 const char *family, const char *table,
-                                 const char *name)
+static struct nchain *chain_find(struct nchain *c, size_t n, const char *family,
+                                 const char *table, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (family && table && name && !strcmp(c[i].family, family) &&
@@ -195,11 +194,13 @@ static bool follow_jumps(const json_t *rules, struct nchain *c, size_t n)
 
 	json_array_foreach(rules, i, r)
 	{
-		const char *fam = json_string_value(json_object_get(r, "family"));
-		const char *tab = json_string_value(json_object_get(r, "table"));
-		struct nchain *from = chain_find(
-		    c, n, fam, tab,
-		    json_string_value(json_object_get(r, "chain")));
+		const char *fam =
+		    json_string_value(json_object_get(r, "family"));
+		const char *tab =
+		    json_string_value(json_object_get(r, "table"));
+		struct nchain *from =
+		    chain_find(c, n, fam, tab,
+		               json_string_value(json_object_get(r, "chain")));
 
 		if (from == NULL || !from->reached)
 			continue;
@@ -282,16 +283,20 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
 	json_array_foreach(rules, i, o)
 	{
 		struct fwr_block b = {.kind = FWR_RULE};
-		const char *fam = json_string_value(json_object_get(o, "family"));
-		const char *tab = json_string_value(json_object_get(o, "table"));
-		const char *chn = json_string_value(json_object_get(o, "chain"));
+		const char *fam =
+		    json_string_value(json_object_get(o, "family"));
+		const char *tab =
+		    json_string_value(json_object_get(o, "table"));
+		const char *chn =
+		    json_string_value(json_object_get(o, "chain"));
 		struct nchain *ch = chain_find(c, n, fam, tab, chn);
 
 		if (ch == NULL || !ch->reached ||
 		    !json_is_integer(json_object_get(o, "handle")) ||
 		    !rule_block(json_object_get(o, "expr"), &b))
 			continue;
-		b.handle = (long)json_integer_value(json_object_get(o, "handle"));
+		b.handle =
+		    (long)json_integer_value(json_object_get(o, "handle"));
 		set_name(b.family, sizeof(b.family), fam);
 		set_name(b.table, sizeof(b.table), tab);
 		set_name(b.chain, sizeof(b.chain), chn);
@@ -333,8 +338,7 @@ static bool ipt_ports(char *s, struct fwr_block *b)
 
 /* One "-A CHAIN ..." line: its block (when it is one) and its jump
  * target (when it jumps to a user chain). */
-static bool ipt_rule(char *line, struct fwr_block *b, char *jump,
-                     size_t jlen)
+static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 {
 	char *save = NULL, *tok[64];
 	size_t nt = 0;
@@ -458,8 +462,7 @@ int fwrules_parse_iptables(const char *text, struct fw_rules *r)
 }
 
 /* See fwrules.h. */
-bool fwrules_blocks(const struct fwr_block *b, const char *proto,
-                    unsigned port)
+bool fwrules_blocks(const struct fwr_block *b, const char *proto, unsigned port)
 {
 	if (b->proto[0] != '\0' && strcmp(b->proto, proto) != 0)
 		return false;

@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#define FWR_MAX 64       /* blockers kept */
-#define FWR_RANGES 16    /* port ranges one rule matches */
+#define FWR_MAX 64    /* blockers kept */
+#define FWR_RANGES 16 /* port ranges one rule matches */
 #define FWR_NAME 64
 
 enum fwr_kind {
@@ -32,11 +32,11 @@ struct fwr_block {
 	char family[8];       /* nft: ip, ip6, inet; legacy: "ip" */
 	char table[FWR_NAME]; /* nft table; legacy "filter" */
 	char chain[FWR_NAME];
-	long handle;          /* nft rule handle; legacy rule number */
-	char proto[4];        /* "tcp", "udp", "" any */
+	long handle;   /* nft rule handle; legacy rule number */
+	char proto[4]; /* "tcp", "udp", "" any */
 	unsigned lo[FWR_RANGES], hi[FWR_RANGES];
-	size_t nranges;       /* 0: every port */
-	bool reject;          /* reject, not drop */
+	size_t nranges; /* 0: every port */
+	bool reject;    /* reject, not drop */
 };
 
 struct fw_rules {

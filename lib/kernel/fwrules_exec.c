@@ -85,7 +85,8 @@ static char *run_tool(const char *const *argv, int timeout_ms)
 			char *nb;
 
 			cap = cap ? cap * 2 : 131072;
-			if (cap > FWR_OUT_MAX || (nb = realloc(buf, cap)) == NULL) {
+			if (cap > FWR_OUT_MAX ||
+			    (nb = realloc(buf, cap)) == NULL) {
 				ok = false;
 				break;
 			}
@@ -114,8 +115,7 @@ static char *run_tool(const char *const *argv, int timeout_ms)
 /* See fwrules.h. */
 int fwrules_collect(struct fw_rules *r, int timeout_ms)
 {
-	static const char *const nft[] = {"nft", "-j", "list", "ruleset",
-	                                  NULL};
+	static const char *const nft[] = {"nft", "-j", "list", "ruleset", NULL};
 	static const char *const ipt[] = {"iptables-legacy-save", "-t",
 	                                  "filter", NULL};
 	struct fw_rules legacy;

@@ -30,8 +30,7 @@ json_t *fwrules_to_json(const struct fw_rules *r)
 		json_array_append_new(
 		    blocks,
 		    json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s}",
-		              "kind",
-		              b->kind == FWR_POLICY ? "policy" : "rule",
+		              "kind", b->kind == FWR_POLICY ? "policy" : "rule",
 		              "family", b->family, "table", b->table, "chain",
 		              b->chain, "handle",
 		              b->handle >= 0 ? json_integer(b->handle)

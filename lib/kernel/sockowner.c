@@ -51,8 +51,9 @@ int sockowner_parse_line(const char *line, bool v6, uint16_t *port,
 		line++;
 	if (strncmp(line, "sl", 2) == 0)
 		return 0;
-	n = sscanf(line, "%*u: %39[0-9A-Fa-f]:%x %47s %x %*s %*s %*s %*u "
-	                 "%*u %lu",
+	n = sscanf(line,
+	           "%*u: %39[0-9A-Fa-f]:%x %47s %x %*s %*s %*s %*u "
+	           "%*u %lu",
 	           local, &p, rem, &st, &ino);
 	if (n != 5 || strlen(local) != want || p > 65535) {
 		errno = EINVAL;

@@ -13,9 +13,9 @@
 #define SOCKOWNER_COMM_MAX 64
 
 struct sock_owner {
-	int pid;                        /* 0: not found (no permission) */
-	char comm[SOCKOWNER_COMM_MAX];  /* /proc/PID/comm, "" unknown */
-	char addr[48];                  /* the listener's local address */
+	int pid;                       /* 0: not found (no permission) */
+	char comm[SOCKOWNER_COMM_MAX]; /* /proc/PID/comm, "" unknown */
+	char addr[48];                 /* the listener's local address */
 };
 
 /* Parses one row of /proc/net/tcp (v6 false) or tcp6: its local port,
