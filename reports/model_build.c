@@ -162,6 +162,7 @@ static json_t *decide(const struct report_set *s)
 	if (rn_build(&c) < 0 || (c.findings = rf_merge(s)) == NULL)
 		goto out;
 	rf_annotate_nat(&c);
+	rd_unheld_resets(&c);
 	rf_hostname_order(&c);
 	rep = decided(&c);
 out:
