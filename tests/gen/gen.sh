@@ -28,6 +28,9 @@ lab_require nft jq unshare python3 >/dev/null
 
 OUT=$(mktemp -d /tmp/np23-gen.XXXXXX)
 trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$OUT"' EXIT
+# a runner gone (its pipe closed) must not leave the namespaces behind
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 exec 3>&1 >"$OUT/log" 2>&1
 
 # The seed's random numbers: a 31-bit LCG, so every shell draws alike.
