@@ -268,6 +268,15 @@ static void mtu_causes(json_t *rec, json_t *causes)
 				      json_incref(json_object_get(e,
 								  "commands")));
 			json_object_set(k, "nodes", json_object_get(e, "nodes"));
+			snprintf(fix, sizeof(fix),
+				 "the paths through gateway %s carry at most "
+				 "%lld bytes",
+				 rj_str(e, "gateway"), rj_int(e, "mtu", 0));
+			json_array_append_new(
+				json_object_get(k, "evidence"),
+				json_pack("{s:s, s:s, s:s}", "node",
+					  rj_str(e, "node"), "fact", fix,
+					  "source", "path MTU probes"));
 			take(e, k);
 			continue;
 		}

@@ -299,8 +299,9 @@ static void hop_groups(struct hops *h)
  * than both ends' interfaces (and no odd node explains it), the overlay or
  * the hop on the way is the limit; a hop's are kept in h. */
 static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
-		     const char *from, const char *to, const json_t *pm,
-		     const json_t *route, json_t *out, struct hops *h)
+		     const char *from, const char *to, const char *to_addr,
+		     const json_t *pm, const json_t *route, json_t *out,
+		     struct hops *h)
 {
 	long long ok = rj_int(pm, "largest_ok", -1);
 	long long mine = rj_int(pm, "interface_mtu", -1);
@@ -334,12 +335,14 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 		add(c, out, from, me->ifname, want, "overlay", to, why);
 		return;
 	}
-	if (gw != NULL && to != NULL && ifc != NULL &&
-	    rj_str(route, "destination") != NULL && h->n < MAXH) {
+	if (rj_str(route, "destination") != NULL)
+		to_addr = rj_str(route, "destination");
+	if (gw != NULL && to != NULL && ifc != NULL && to_addr != NULL &&
+	    h->n < MAXH) {
 		struct hopm *m = &h->v[h->n++];
 
 		*m = (struct hopm){from, gw, ifc, rj_str(route, "source"),
-				   rj_str(route, "destination"), "", ok, lim};
+				   to_addr, "", ok, lim};
 		snprintf(m->to, sizeof(m->to), "%s", to);
 		return;
 	}
@@ -506,12 +509,15 @@ static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
 		if (json_is_object(json_object_get(d, "pmtu")))
 			one_path(c, v, n, host,
 				 rn_target(c, d, buf, sizeof(buf)),
+				 rj_str(json_object_get(d, "target"),
+					"address"),
 				 json_object_get(d, "pmtu"),
 				 json_object_get(d, "route"), out, h);
 		json_array_foreach(rj_arr(d, "peers"), i, p) {
 			const json_t *pa = json_object_get(p, "path");
 
 			one_path(c, v, n, host, rn_peer(c, p, buf, sizeof(buf)),
+				 rj_str(p, "peer_addr"),
 				 json_object_get(pa, "pmtu"),
 				 json_object_get(pa, "route"), out, h);
 		}

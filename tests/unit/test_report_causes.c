@@ -233,8 +233,19 @@ START_TEST(mtu_path_names_hop)
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 1);
 	e = json_array_get(mtu, 0);
-	ck_assert_str_eq(rj_str(e, "kind"), "path");
+	/* issue 23: the hop, not the node: named by its gateway, and the
+	 * workaround a route MTU toward that destination, never an
+	 * interface MTU */
+	ck_assert_str_eq(rj_str(e, "kind"), "hop");
 	ck_assert_ptr_nonnull(strstr(rj_str(e, "why"), "gateway 10.231.9.254"));
+	ck_assert_ptr_null(rj_str(e, "command"));
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(json_object_get(e, "commands"),
+					"on n-a"),
+				 0)),
+			 "ip route replace 10.231.8.2 via 10.231.9.254 dev eth0 "
+			 "mtu lock 1400");
+	ck_assert_ptr_nonnull(cause(m, "hop:10.231.9.254"));
 	report_model_free(m);
 	report_set_free(&set);
 }
