@@ -1,5 +1,6 @@
 # make check-gen [N=20] [SEED=1]: N generated namespace clusters
-# (tests/gen/gen.sh), each judged by the oracle and the closed loop; as
+# (tests/gen/gen.sh) from SEED on, then the regression seeds of
+# tests/gen/regress.txt, each judged by the oracle and the closed loop; as
 # root. Bounded: 10 minutes a seed at most. tests/gen/RESULTS.md keeps
 # the table of a longer run. N here is 20 unless given on the command
 # line (lab.mk's default of N is lab-repeat's).
@@ -8,5 +9,10 @@ GEN_N = $(if $(filter command line,$(origin N)),$(N),20)
 
 .PHONY: check-gen
 check-gen: $(NETPROBE)
-	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/gen/run.sh $(GEN_N) $(SEED) \
-		$(CURDIR)/$(BUILD)/gen-results.tsv
+	@rm -f $(CURDIR)/$(BUILD)/gen-results.tsv
+	@rc=0; NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/gen/run.sh $(GEN_N) \
+		$(SEED) $(CURDIR)/$(BUILD)/gen-results.tsv || rc=1; \
+	for s in $$(grep -v '^#' tests/gen/regress.txt | cut -f1); do \
+		NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/gen/run.sh 1 $$s \
+			$(CURDIR)/$(BUILD)/gen-results.tsv || rc=1; \
+	done; exit $$rc
