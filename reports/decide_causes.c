@@ -13,7 +13,7 @@
 
 /* Causes first by severity, then by node, then in this order. */
 static const char *const kinds[] = {"nat", "hostname", "firewall", "mtu",
-				    NULL};
+				    "hop", NULL};
 
 /* The node a word of a finding's text names: a node's name or address
  * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
@@ -243,6 +243,31 @@ static void mtu_causes(json_t *rec, json_t *causes)
 		const char *ifc = rj_str(e, "interface");
 		char fix[256];
 
+		if (strcmp(rj_strd(e, "kind", ""), "hop") == 0) {
+			/* the hop: its fix is there, the nodes' route MTUs
+			 * are the workaround, one block per node */
+			snprintf(fix, sizeof(fix),
+				 "the hop at gateway %s carries at most %lld "
+				 "bytes and sends no ICMP "
+				 "fragmentation-needed",
+				 rj_str(e, "gateway"), rj_int(e, "mtu", 0));
+			k = new_cause(causes, "hop", rj_str(e, "node"), fix,
+				      rj_str(e, "why"),
+				      json_incref(json_object_get(e,
+								  "commands")));
+			json_object_set(k, "nodes", json_object_get(e, "nodes"));
+			snprintf(fix, sizeof(fix),
+				 "the paths through gateway %s carry at most "
+				 "%lld bytes",
+				 rj_str(e, "gateway"), rj_int(e, "mtu", 0));
+			json_array_append_new(
+				json_object_get(k, "evidence"),
+				json_pack("{s:s, s:s, s:s}", "node",
+					  rj_str(e, "node"), "fact", fix,
+					  "source", "path MTU probes"));
+			take(e, k);
+			continue;
+		}
 		if (cause_of(causes, "mtu", rj_str(e, "node")) != NULL)
 			continue;
 		snprintf(fix, sizeof(fix), "set %s's %s to MTU %lld",
@@ -255,6 +280,14 @@ static void mtu_causes(json_t *rec, json_t *causes)
 		if (rj_str(e, "peer") != NULL)
 			json_object_set_new(k, "peer",
 					    json_string(rj_str(e, "peer")));
+		/* what the MTU rests on where no path was measured: the
+		 * scans' interface MTUs */
+		snprintf(fix, sizeof(fix), "%s's %s against the others'",
+			 rj_str(e, "node"), ifc != NULL ? ifc : "interface");
+		json_array_append_new(
+			json_object_get(k, "evidence"),
+			json_pack("{s:s, s:s, s:s}", "node", rj_str(e, "node"),
+				  "fact", fix, "source", "interface MTUs"));
 		take(e, k);
 	}
 }
@@ -269,6 +302,17 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	size_t i;
 
 	if (finding_in_cause(code, CAUSE_MTU)) {
+		json_array_foreach(causes, i, k) {
+			json_t *v;
+			size_t j;
+
+			if (strcmp(rj_str(k, "kind"), "hop") != 0)
+				continue;
+			json_array_foreach(rj_arr(k, "nodes"), j, v)
+				if (strcmp(json_string_value(v), node) == 0 ||
+				    strcmp(json_string_value(v), sub) == 0)
+					return k;
+		}
 		json_array_foreach(causes, i, k)
 			if (strcmp(rj_str(k, "kind"), "mtu") == 0 &&
 			    (strcmp(rj_str(k, "node"), node) == 0 ||
@@ -284,6 +328,12 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
 		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
+		return cause_of(causes, "firewall", sub);
+	/* a reset from a port netprobe mesh's responder held is a
+	 * firewall's reject (its ports are that cause's to open); a
+	 * reset where nothing listens is no firewall's */
+	if (strcmp(code, "port-closed") == 0 &&
+	    strstr(rj_strd(f, "summary", ""), "so a firewall rejects them"))
 		return cause_of(causes, "firewall", sub);
 	return NULL;
 }
@@ -344,6 +394,33 @@ static void assign(const struct rctx *c, json_t *causes)
 	}
 }
 
+/* A cause that neither a finding nor a fact of its own shows is not a
+ * root cause of anything the report counts: it goes, and its fix stays
+ * in the recommendation, untaken. One model: every cause the summary
+ * counts rests on something the report shows. */
+static void drop_empty(json_t *rec, json_t *causes)
+{
+	static const char *const keys[] = {"firewall", "mtu", "changes"};
+
+	for (size_t i = 0; i < json_array_size(causes);) {
+		json_t *k = json_array_get(causes, i), *e;
+		const char *id = rj_str(k, "id");
+		size_t j;
+
+		if (json_array_size(rj_arr(k, "findings")) > 0 ||
+		    json_array_size(rj_arr(k, "evidence")) > 0) {
+			i++;
+			continue;
+		}
+		for (size_t a = 0; a < 3; a++)
+			json_array_foreach(rj_arr(rec, keys[a]), j, e)
+				if (strcmp(rj_strd(e, "root_cause", ""), id) ==
+				    0)
+					json_object_del(e, "root_cause");
+		json_array_remove(causes, i);
+	}
+}
+
 json_t *rd_causes(const struct rctx *c, json_t *rec)
 {
 	json_t *causes = json_array(), *k;
@@ -356,6 +433,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
 	assign(c, causes);
+	drop_empty(rec, causes);
 	json_array_foreach(causes, i, k)
 		json_object_del(k, "from");
 	if (rj_sort(causes, cmp_cause) < 0) {

@@ -13,10 +13,10 @@
 static int state_rank(const char *s)
 {
 	static const char *const order[] = {
-		"unknown", "reachable", "ports-filtered", "one-way",
-		"nat",	   "filtered",	"unreachable"};
+		"unknown", "reachable", "ports-filtered", "mtu-blackhole",
+		"one-way", "nat",	"filtered",	 "unreachable"};
 
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		if (strcmp(order[i], s) == 0)
 			return i;
 	return 0;
@@ -28,6 +28,9 @@ struct cells {
 	json_t *arr;
 	json_t *index;
 };
+
+static void observe(struct cells *cs, const char *from, const char *to,
+		    const char *state, long long rtt_us, const char *detail);
 
 /* The cell from -> to, created when missing. */
 static json_t *cell(struct cells *cs, const char *from, const char *to)
@@ -86,6 +89,31 @@ static void observe_mtu(struct cells *cells, const char *from, const char *to,
 	have = rj_int(c, "path_mtu", -1);
 	if (have < 0 || mtu < have)
 		json_object_set_new(c, "path_mtu", json_integer(mtu));
+}
+
+/* A path that carries less than its ends, silently (no ICMP
+ * fragmentation-needed, no route MTU that caps it): large packets of
+ * that pair vanish, so its cell is not green. */
+static void blackhole(struct cells *cs, const char *from, const char *to,
+		      const json_t *peer)
+{
+	const json_t *pm = json_object_get(json_object_get(peer, "path"),
+					   "pmtu");
+	long long ok = rj_int(pm, "largest_ok", -1);
+	long long lost = rj_int(pm, "smallest_lost", -1);
+	long long ifm = rj_int(pm, "interface_mtu", -1);
+	long long rm = rj_int(pm, "route_mtu", -1);
+	char det[160];
+
+	if (ok <= 0 || lost <= 0 || ifm <= 0 || ok + 8 >= ifm ||
+	    json_is_true(json_object_get(pm, "frag_needed")) ||
+	    (rm > 0 && rm <= ok + 8))
+		return;
+	snprintf(det, sizeof(det),
+		 "path: packets above %lld bytes vanish, no ICMP "
+		 "fragmentation-needed",
+		 ok);
+	observe(cs, from, to, "mtu-blackhole", -1, det);
 }
 
 /* A scan peer's port results in one direction that failed: how many, and
@@ -174,6 +202,7 @@ static void from_scan(const struct rctx *c, const json_t *d,
 			observe(cells, host, to, "reachable", rtt, det);
 		}
 		observe_mtu(cells, host, to, rj_int(p, "path_mtu", -1));
+		blackhole(cells, host, to, p);
 		if (failed_ports(p, "outbound", &first, ports, sizeof(ports))) {
 			snprintf(det, sizeof(det),
 				 "scan: %s's ports %s do not take connections "

@@ -6,6 +6,7 @@
  * the way) is an interface set below its neighbours', and then the entry
  * names the overlay or the hop. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_decide.h"
@@ -243,27 +244,88 @@ static bool have(const json_t *out, const char *node)
 	return false;
 }
 
+/* A path through a gateway that carries less than both ends: the hop's,
+ * decided for every pair that crosses it at once (hops()). */
+struct hopm {
+	const char *from, *gw, *ifc, *src, *dst;
+	char to[256]; /* rn_peer's answer may live in a caller's buffer */
+	long long ok, lim;
+};
+
+#define MAXH 4096
+
+struct hops {
+	struct hopm v[MAXH];
+	size_t g[MAXH]; /* group: the first measurement of its hop */
+	size_t n;
+};
+
+/* Groups the measurements by hop: one gateway, and the gateway the far
+ * side uses back where a pair was measured both ways (two addresses of
+ * one router). */
+static void hop_groups(struct hops *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		h->g[i] = i;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(h->v[j].gw, h->v[i].gw) == 0) {
+				h->g[i] = h->g[j];
+				break;
+			}
+	}
+	for (int pass = 0; pass < 8; pass++) {
+		bool changed = false;
+
+		for (size_t i = 0; i < h->n; i++)
+			for (size_t j = 0; j < h->n; j++) {
+				size_t a = h->g[i], b = h->g[j], lo, hi;
+
+				if (a == b || strcmp(h->v[i].to, h->v[j].from) ||
+				    strcmp(h->v[i].from, h->v[j].to))
+					continue;
+				lo = a < b ? a : b;
+				hi = a < b ? b : a;
+				for (size_t k = 0; k < h->n; k++)
+					if (h->g[k] == hi)
+						h->g[k] = lo;
+				changed = true;
+			}
+		if (!changed)
+			break;
+	}
+}
+
 /* One path measurement from `from` to `to`: when the path carries less
  * than both ends' interfaces (and no odd node explains it), the overlay or
- * the hop on the way is the limit. */
+ * the hop on the way is the limit; a hop's are kept in h. */
 static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
-		     const char *from, const char *to, const json_t *pm,
-		     const json_t *route, json_t *out)
+		     const char *from, const char *to, const char *to_addr,
+		     const json_t *pm, const json_t *route, json_t *out,
+		     struct hops *h)
 {
 	long long ok = rj_int(pm, "largest_ok", -1);
 	long long mine = rj_int(pm, "interface_mtu", -1);
 	long long peer = rj_int(pm, "peer_interface_mtu", -1);
+	long long rmtu = rj_int(pm, "route_mtu", -1);
 	long long lim = peer > 0 && peer < mine ? peer : mine, want;
 	const struct nmtu *me = find(v, n, from);
 	const char *ifc = rj_str(route, "out_interface");
 	const char *gw = rj_str(route, "gateway");
 	char why[768];
+	bool odd;
 
-	/* the largest probe that crossed may exceed the MTU by a header */
-	if (ok <= 0 || mine <= 0 || ok + 8 >= lim || have(out, from) ||
-	    (to != NULL && have(out, to)))
+	/* a route MTU at or below what crosses (ip route ... mtu lock, the
+	 * workaround for a hop) keeps larger packets from leaving */
+	if (rmtu > 0 && rmtu < lim && rmtu <= ok + 8)
 		return;
-	if (me != NULL && overhead(me->kind) > 0) {
+	/* the largest probe that crossed may exceed the MTU by a header */
+	if (ok <= 0 || mine <= 0 || ok + 8 >= lim)
+		return;
+	/* an odd node's own entry explains its pairs; a hop's limit below
+	 * both ends is the hop's all the same (seed 127 of tests/gen: a
+	 * node at 1400 behind a hop of 1000 needs both fixes) */
+	odd = have(out, from) || (to != NULL && have(out, to));
+	if (!odd && me != NULL && overhead(me->kind) > 0) {
 		want = me->underlay_mtu > 0
 			       ? me->underlay_mtu - overhead(me->kind)
 			       : ok;
@@ -277,6 +339,19 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 		add(c, out, from, me->ifname, want, "overlay", to, why);
 		return;
 	}
+	if (rj_str(route, "destination") != NULL)
+		to_addr = rj_str(route, "destination");
+	if (gw != NULL && to != NULL && ifc != NULL && to_addr != NULL &&
+	    h->n < MAXH && !(odd && me != NULL && overhead(me->kind) > 0)) {
+		struct hopm *m = &h->v[h->n++];
+
+		*m = (struct hopm){from, gw, ifc, rj_str(route, "source"),
+				   to_addr, "", ok, lim};
+		snprintf(m->to, sizeof(m->to), "%s", to);
+		return;
+	}
+	if (odd)
+		return;
 	snprintf(why, sizeof(why),
 		 "the path from %s to %s carries at most %lld bytes though "
 		 "both ends' interfaces take %lld: the limit is a hop on the "
@@ -288,10 +363,147 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 	add(c, out, from, ifc, ok, "path", to, why);
 }
 
+/* "a, b, c" of the distinct strings v[i].FIELD of the hop group gw. */
+static void group_names(const struct hops *h, size_t g, const char *gw,
+			bool to, char *buf, size_t len)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < h->n && l < len; i++) {
+		const char *s = to ? h->v[i].to : h->v[i].from;
+		bool seen = false;
+
+		if (h->g[i] != g || strcmp(h->v[i].gw, gw) != 0)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			seen |= h->g[j] == g && strcmp(h->v[j].gw, gw) == 0 &&
+				strcmp(to ? h->v[j].to : h->v[j].from, s) == 0;
+		if (!seen)
+			l += (size_t)snprintf(buf + l, len - l, "%s%s",
+					      l ? ", " : "", s);
+	}
+}
+
+/* The default gateway and its interface of node's scan, or false. */
+static bool node_gateway(const struct rctx *c, const char *node,
+			 const char **gw, const char **ifc)
+{
+	const struct report_input *in = rd_node_scan(c, node);
+	const json_t *r = json_array_get(
+		rj_arr(json_object_get(in ? in->doc : NULL, "routes"),
+		       "defaults"),
+		0);
+
+	*gw = rj_str(r, "gateway");
+	*ifc = rj_str(r, "out_interface");
+	return *gw != NULL && *ifc != NULL;
+}
+
+/* Appends `ip route replace DST via GW dev IFC mtu lock N` to the
+ * workaround commands of node in cmds ("on NODE"), once. */
+static void route_cmd(json_t *cmds, const char *node, const char *dst,
+		      const char *gw, const char *ifc, long long mtu)
+{
+	char key[300], cmd[300];
+
+	snprintf(key, sizeof(key), "on %s", node);
+	snprintf(cmd, sizeof(cmd), "ip route replace %s via %s dev %s mtu "
+				   "lock %lld",
+		 dst, gw, ifc, mtu);
+	if (json_object_get(cmds, key) == NULL)
+		json_object_set_new(cmds, key, json_array());
+	rj_add_unique(json_object_get(cmds, key), cmd);
+}
+
+/* One entry per gateway that limits the paths through it: the hop is
+ * named (and the node it is, where it is one), the fix is there, and
+ * the workaround on every node on either side is a route MTU for the
+ * destinations across it only, never an interface MTU that would break
+ * the pairs that work. */
+static void hops(const struct rctx *c, struct hops *h, json_t *out)
+{
+	hop_groups(h);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct hopm *m = &h->v[i];
+		const char *hopnode = rn_resolve(c, m->gw, m->gw), *gw2, *if2;
+		const char *other = NULL;
+		long long ok = m->ok, lim = m->lim;
+		char froms[512], tos[512], why[1536], also[128] = "";
+		json_t *cmds, *nodes, *cites;
+
+		if (h->g[i] != i)
+			continue;
+		cmds = json_object();
+		nodes = json_array();
+		cites = json_array();
+		for (size_t j = i; j < h->n; j++) {
+			const struct hopm *x = &h->v[j];
+
+			if (h->g[j] != i)
+				continue;
+			if (x->ok < ok)
+				ok = x->ok;
+			if (x->lim > lim)
+				lim = x->lim;
+			if (strcmp(x->gw, m->gw) != 0)
+				other = x->gw;
+		}
+		if (other != NULL)
+			snprintf(also, sizeof(also),
+				 " (and %.64s, the way back)", other);
+		for (size_t j = i; j < h->n; j++) {
+			const struct hopm *x = &h->v[j];
+
+			if (h->g[j] != i)
+				continue;
+			route_cmd(cmds, x->from, x->dst, x->gw, x->ifc, ok);
+			rj_add_unique(nodes, x->from);
+			rj_add_unique(nodes, x->to);
+			rd_cite_findings(c, cites, x->from, "mtu", 1);
+			rd_cite_findings(c, cites, x->to, "mtu", 1);
+			/* the way back, through the far side's gateway */
+			if (x->src != NULL &&
+			    node_gateway(c, x->to, &gw2, &if2))
+				route_cmd(cmds, x->to, x->src, gw2, if2, ok);
+		}
+		group_names(h, i, m->gw, false, froms, sizeof(froms));
+		group_names(h, i, m->gw, true, tos, sizeof(tos));
+		snprintf(why, sizeof(why),
+			 "every path from %.300s through gateway %s%s%s%s%s to "
+			 "%.300s "
+			 "carries at most %lld bytes though the ends' "
+			 "interfaces take %lld, and no ICMP "
+			 "fragmentation-needed comes back: the limit is that "
+			 "hop, not a node. Fix it there: raise the MTU of its "
+			 "link toward %.300s to %lld, and let ICMP "
+			 "fragmentation-needed through its firewall. Until "
+			 "then, on each node, a route MTU for the "
+			 "destinations across it only (below); never lower an "
+			 "interface's MTU, which breaks the pairs that work",
+			 froms, m->gw, hopnode ? " (" : "",
+			 hopnode ? hopnode : "", hopnode ? ")" : "", also, tos,
+			 ok,
+			 lim, tos, lim);
+		json_array_append_new(
+			out, json_pack("{s:s, s:s, s:s, s:I, s:o, s:s, s:o, "
+				       "s:o, s:s?}",
+				       "node", hopnode ? hopnode : m->gw,
+				       "kind", "hop", "gateway", m->gw, "mtu",
+				       (json_int_t)ok, "commands", cmds,
+				       "why", why, "nodes", nodes, "cites",
+				       cites, "hop_node", hopnode));
+	}
+}
+
 /* Every path measurement: path documents and scans' peers. */
 static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
 		  json_t *out)
 {
+	struct hops *h = calloc(1, sizeof(*h));
+
+	if (h == NULL)
+		return;
 	char buf[256];
 	size_t i;
 	json_t *p;
@@ -303,16 +515,21 @@ static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
 		if (json_is_object(json_object_get(d, "pmtu")))
 			one_path(c, v, n, host,
 				 rn_target(c, d, buf, sizeof(buf)),
+				 rj_str(json_object_get(d, "target"),
+					"address"),
 				 json_object_get(d, "pmtu"),
-				 json_object_get(d, "route"), out);
+				 json_object_get(d, "route"), out, h);
 		json_array_foreach(rj_arr(d, "peers"), i, p) {
 			const json_t *pa = json_object_get(p, "path");
 
 			one_path(c, v, n, host, rn_peer(c, p, buf, sizeof(buf)),
+				 rj_str(p, "peer_addr"),
 				 json_object_get(pa, "pmtu"),
-				 json_object_get(pa, "route"), out);
+				 json_object_get(pa, "route"), out, h);
 		}
 	}
+	hops(c, h, out);
+	free(h);
 }
 
 json_t *rd_mtu(const struct rctx *c)

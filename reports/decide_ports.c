@@ -92,6 +92,90 @@ static void ephemeral_range(const struct rctx *c, const json_t *d,
 	       "port-filtered");
 }
 
+/* Who answers port on node, by its mesh document (mesh.ports): 1 its
+ * responder held it, 2 another process held it, 0 nobody (a free port
+ * the responder could not hold), -1 not known (no mesh document). */
+static int port_holder(const struct rctx *c, const char *node, long port)
+{
+	const char *rn = rn_resolve(c, node, node);
+	const struct report_input *in = rd_node_scan(c, rn ? rn : node);
+	const json_t *ports, *o;
+	size_t i;
+
+	ports = in != NULL ? json_object_get(json_object_get(in->doc, "mesh"),
+					     "ports")
+			   : NULL;
+	if (!json_is_object(ports) ||
+	    json_is_true(json_object_get(ports, "truncated")))
+		return -1;
+	json_array_foreach(json_object_get(ports, "held"), i, o)
+		if (json_integer_value(o) == port)
+			return 1;
+	json_array_foreach(json_object_get(ports, "taken"), i, o)
+		if (rj_int(o, "port", -1) == port)
+			return 2;
+	return 0;
+}
+
+/* True when a reset (why: "closed") from port on node is no firewall's:
+ * another process holds it (that node's own finding names it), or it is
+ * free and nothing held it. A drop stays the firewall's. */
+static bool port_not_ours(const struct rctx *c, const char *node,
+			  const json_t *port, const char *why)
+{
+	int h;
+
+	if (!json_is_integer(port) || why == NULL ||
+	    strstr(why, ": closed (") == NULL)
+		return false;
+	h = port_holder(c, node, (long)json_integer_value(port));
+	return h == 0 || h == 2;
+}
+
+void rd_unheld_resets(const struct rctx *c)
+{
+	static const char mark[] = "so a firewall rejects them) on ";
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *sum = rj_strd(f, "summary", ""), *at, *p;
+		char addr[64], buf[1024];
+		bool all_free = true, any = false;
+		size_t n;
+
+		if (strcmp(rj_strd(f, "code", ""), "port-closed") != 0 ||
+		    (at = strstr(sum, mark)) == NULL)
+			continue;
+		at += sizeof(mark) - 1;
+		n = strcspn(at, ": ");
+		if (n == 0 || n >= sizeof(addr))
+			continue;
+		snprintf(addr, sizeof(addr), "%.*s", (int)n, at);
+		/* "29400/tcp, 29500-29501/tcp": every port free and unheld */
+		for (p = at + n; (p = strpbrk(p, "0123456789")) != NULL;) {
+			char *end;
+			long lo = strtol(p, &end, 10), hi = lo;
+
+			if (*end == '-')
+				hi = strtol(end + 1, &end, 10);
+			for (long q = lo; q <= hi && q - lo < 64; q++) {
+				any = true;
+				all_free &= port_holder(c, addr, q) == 0;
+			}
+			p = end;
+		}
+		if (!any || !all_free)
+			continue;
+		snprintf(buf, sizeof(buf),
+			 "%s; but nothing held the port there (free, and "
+			 "the responder could not take it): no fault",
+			 sum);
+		json_object_set_new(f, "summary", json_string(buf));
+		json_object_set_new(f, "severity", json_string("info"));
+	}
+}
+
 /* A scan's ports_to_open, on the nodes it names, else its own. Its
  * commands are not copied: they name nodes by address and join the
  * firewalls' alternatives, and rd_fw_commands writes the same ones per
@@ -115,7 +199,8 @@ static void from_scan(const struct rctx *c, const json_t *d, json_t *fw)
 			continue;
 		}
 		json_array_foreach(nodes, j, v)
-			if (json_is_string(v))
+			if (json_is_string(v) &&
+			    !port_not_ours(c, json_string_value(v), pv, why))
 				fw_add(c, fw, json_string_value(v),
 				       json_incref(pv), proto, why, host,
 				       "scan.ports_to_open");
@@ -180,6 +265,6 @@ json_t *rd_firewall(const struct rctx *c)
 		json_decref(fw);
 		return NULL;
 	}
-	rd_fw_commands(fw);
+	rd_fw_commands(c, fw);
 	return fw;
 }

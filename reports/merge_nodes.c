@@ -82,6 +82,19 @@ int rn_build(struct rctx *c)
 		add_addr(c->addrs, rj_str(rec, "address"), host);
 		json_array_foreach(rj_arr(hn, "addresses"), i, v)
 			add_addr(c->addrs, json_string_value(v), host);
+		/* netprobe mesh's members: the address node 0 saw and the
+		 * one peers probe are that member's, NAT or not (a
+		 * container listed by its host's address) */
+		json_array_foreach(
+		    rj_arr(json_object_get(d, "mesh"), "members"), i, v) {
+			const char *nm = rj_str(v, "name");
+
+			if (strcmp(rj_strd(d, "command", ""), "mesh") != 0 ||
+			    strcmp(rj_strd(v, "state", ""), "joined") != 0)
+				continue;
+			add_addr(c->addrs, rj_str(v, "observed_addr"), nm);
+			add_addr(c->addrs, rj_str(v, "target"), nm);
+		}
 		json_array_foreach(rj_arr(d, "ranks"), i, v) {
 			add_node(c->nodes, rj_str(v, "host"));
 			add_addr(c->addrs, rj_str(v, "address"),

@@ -163,6 +163,7 @@ static json_t *decide(const struct report_set *s)
 		goto out;
 	rf_annotate_nat(&c);
 	rd_rdma_fabric(&c); /* sorted with the rest by rf_hostname_order */
+	rd_unheld_resets(&c);
 	rf_hostname_order(&c);
 	rep = decided(&c);
 out:
@@ -203,6 +204,11 @@ const json_t *report_doc(const struct report_model *m)
 /* A report that misses what it was given (a file skipped, a part of a
  * run that could not run) fails the gate like a fault: passing it would
  * say all is well about what was never measured. */
+void report_set_verbose(struct report_model *m, bool verbose)
+{
+	m->verbose = verbose;
+}
+
 int report_gate(const struct report_model *m, enum report_fail_on fail_on)
 {
 	if (fail_on != REPORT_FAIL_NEVER &&

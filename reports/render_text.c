@@ -41,7 +41,8 @@ static void cites(const struct text *t, const json_t *arr)
 	size_t i;
 	json_t *c;
 
-	if (json_array_size(arr) == 0)
+	/* provenance: on demand (-v), a healthy report stays one screen */
+	if (json_array_size(arr) == 0 || !t->m->verbose)
 		return;
 	out_f(&t->o, "%-s  [", c_on(t, DIM));
 	json_array_foreach(arr, i, c) {
@@ -211,7 +212,10 @@ static void interfaces(void *o, const struct report_model *m)
 		out_f(&t->o, "  interface: %s on every node\n", m->common);
 	else if (json_array_size(m->per_node) > 0)
 		out_f(&t->o, "  interface per node:\n");
-	json_array_foreach(m->per_node, i, v)
+	/* one interface everywhere: the addresses only with -v */
+	json_array_foreach(m->common != NULL && !m->verbose ? NULL
+							     : m->per_node,
+			   i, v)
 		out_f(&t->o, "    %s: %s %s\n", rj_str(v, "node"),
 		      rj_str(v, "interface"),
 		      rj_strd(v, "address", "(no address)"));
@@ -240,7 +244,26 @@ static void setting(const struct text *t, const json_t *s)
 	out_f(&t->o, "\n");
 }
 
-/* Settings as shell lines: every node's first, then per node. */
+/* True when scope j sets what scope k sets, name for name and value for
+ * value: said once for both without -v. */
+static bool same_scope(const struct rm_settings *st, size_t j, size_t k)
+{
+	const struct rm_scope *a = &st->scopes[j], *b = &st->scopes[k];
+
+	if (a->settings.n != b->settings.n)
+		return false;
+	for (size_t i = 0; i < a->settings.n; i++) {
+		const json_t *x = a->settings.v[i], *y = b->settings.v[i];
+
+		if (strcmp(rj_strd(x, "name", ""), rj_strd(y, "name", "")) ||
+		    strcmp(rj_strd(x, "value", ""), rj_strd(y, "value", "")))
+			return false;
+	}
+	return true;
+}
+
+/* Settings as shell lines: every node's first, then per node; nodes
+ * whose settings are alike share one block without -v. */
 static void settings(void *o, const struct rm_settings *st)
 {
 	const struct text *t = o;
@@ -248,11 +271,24 @@ static void settings(void *o, const struct rm_settings *st)
 	out_f(&t->o, "  cluster-wide:\n");
 	for (size_t j = 0; j < st->nscopes; j++) {
 		const struct rm_scope *sc = &st->scopes[j];
+		bool dup = false, shared = false;
 
+		for (size_t k = 1; !t->m->verbose && j > 0 && k < j; k++)
+			dup |= same_scope(st, j, k);
+		if (dup)
+			continue;
 		if (j == 1)
 			out_f(&t->o, "  per node:\n");
-		if (j > 0)
-			out_f(&t->o, "   on %s:\n", sc->node);
+		if (j > 0) {
+			out_f(&t->o, "   on %s", sc->node);
+			for (size_t k = j + 1;
+			     !t->m->verbose && k < st->nscopes; k++)
+				if (same_scope(st, j, k)) {
+					out_f(&t->o, ", %s", st->scopes[k].node);
+					shared = true;
+				}
+			out_f(&t->o, "%s:\n", shared ? " (each)" : "");
+		}
 		for (size_t i = 0; i < sc->settings.n; i++)
 			setting(t, sc->settings.v[i]);
 	}
@@ -363,12 +399,39 @@ static void matrix(void *o, const struct rm_matrix *mx)
 	const struct text *t = o;
 	char b[32];
 
+	size_t nok = 0;
+	long long mtu_lo = -1, mtu_hi = -1;
+
+	/* without -v the reachable pairs are one line, the others each */
+	for (size_t i = 0; !t->m->verbose && i < mx->cells.n; i++) {
+		const json_t *v = mx->cells.v[i];
+		long long pm = rj_int(v, "path_mtu", -1);
+
+		if (strcmp(rj_str(v, "state"), "reachable") != 0)
+			continue;
+		nok++;
+		if (pm > 0 && (mtu_lo < 0 || pm < mtu_lo))
+			mtu_lo = pm;
+		if (pm > mtu_hi)
+			mtu_hi = pm;
+	}
 	out_f(&t->o, "  connectivity (from -> to):\n");
+	if (nok > 0) {
+		out_f(&t->o, "    %-s%zu of %zu%-s directions reachable",
+		      c_on(t, GRN), nok, mx->cells.n, c_on(t, OFF));
+		if (mtu_lo > 0 && mtu_lo == mtu_hi)
+			out_f(&t->o, ", path MTU %lld", mtu_lo);
+		else if (mtu_lo > 0)
+			out_f(&t->o, ", path MTU %lld-%lld", mtu_lo, mtu_hi);
+		out_f(&t->o, " (each pair: -v)\n");
+	}
 	for (size_t i = 0; i < mx->cells.n; i++) {
 		const json_t *v = mx->cells.v[i], *d;
 		const char *st = rj_str(v, "state");
 		size_t j;
 
+		if (!t->m->verbose && strcmp(st, "reachable") == 0)
+			continue;
 		out_f(&t->o, "    %s -> %s: %-s%s%-s", rj_str(v, "from"),
 		      rj_str(v, "to"),
 		      c_on(t, strcmp(st, "reachable") == 0 ? GRN

@@ -4,6 +4,8 @@
  * their headings; conflicting evidence; the recommendation (notes, the
  * interfaces, settings, /etc/nccl.conf, ports to open, changes, MTUs);
  * the details (nodes, mesh, connectivity, heartbeats, NCCL, inputs). */
+#include <string.h>
+
 #include "report_emit.h"
 
 #define CALL(e, fn, ...)                                                       \
@@ -44,8 +46,8 @@ static void items(const struct report_emitter *e, void *o, enum rsec sec,
 }
 
 /* Firewall dialects in the order a fix shows them: one block each. */
-static const char *const dialects[] = {"shell", "nftables", "ufw",
-				       "firewalld"};
+static const char *const dialects[] = {"shell", "nftables", "iptables-legacy",
+				       "ufw", "firewalld"};
 #define NDIALECTS (sizeof(dialects) / sizeof(dialects[0]))
 
 /* Each dialect's commands of a commands object, one block each. */
@@ -57,6 +59,23 @@ static void blocks(const struct report_emitter *e, void *o,
 
 		if (json_array_size(v) > 0)
 			CALL(e, commands, o, dialects[d], v);
+	}
+	/* a hop's workaround: one block per node ("on NODE"), by name */
+	const char *last = NULL;
+
+	for (size_t n = 0; n < 4096; n++) {
+		const char *key, *best = NULL;
+		json_t *v;
+
+		json_object_foreach((json_t *)cmds, key, v)
+			if (strncmp(key, "on ", 3) == 0 &&
+			    (last == NULL || strcmp(key, last) > 0) &&
+			    (best == NULL || strcmp(key, best) < 0))
+				best = key;
+		if (best == NULL)
+			break;
+		CALL(e, commands, o, best, rj_arr(cmds, best));
+		last = best;
 	}
 }
 

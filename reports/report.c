@@ -23,6 +23,7 @@ enum {
 	O_FAILON,
 	O_NOCLOBBER,
 	O_ALLOWDUP,
+	O_VERBOSE = 'v',
 };
 
 static const struct cli_opt report_optv[] = {
@@ -46,6 +47,8 @@ static const struct cli_opt report_optv[] = {
 	 "two snapshots of one node: keep first, last or newest", false},
 	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
 	 "refuse to replace an existing regular file", false},
+	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
+	 "text: every pair of the matrix and every citation", false},
 	CLI_OPT_HELP,
 };
 
@@ -209,7 +212,7 @@ int cmd_report(int argc, char **argv)
 	struct report_out outs[8];
 	struct report_set set = {0};
 	struct report_model *m;
-	bool fmt_given = false, json_stdout = false;
+	bool fmt_given = false, json_stdout = false, verbose = false;
 	struct outfile_opts oo = {0};
 	enum report_dup dup = REPORT_DUP_REFUSE;
 	char why[1024];
@@ -274,6 +277,9 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_VERBOSE:
+			verbose = true;
+			break;
 		case O_HELP:
 			return cli_help(&report_cmd, stdout) == 0 ? 0 : 2;
 		default:
@@ -334,6 +340,8 @@ int cmd_report(int argc, char **argv)
 	}
 	m = report_build(&set);
 	rc = 0;
+	if (m != NULL)
+		report_set_verbose(m, verbose);
 	if (m != NULL)
 		rc = emit_all(m, &set, ops, nops, outs, nout, out, fmt,
 			      fail_on, &oo, inputs);

@@ -112,6 +112,10 @@ const json_t *report_doc(const struct report_model *m);
  * not run), fails it unless fail_on is REPORT_FAIL_NEVER. */
 int report_gate(const struct report_model *m, enum report_fail_on fail_on);
 
+/* Text with every pair of the matrix and every citation (-v); without,
+ * the reachable pairs are one line and the citations left out. */
+void report_set_verbose(struct report_model *m, bool verbose);
+
 /* Renderers: each writes the whole report to fp. Return 0, or -1 when a
  * write failed. Colour only when `colour` is set (text). */
 int report_render_text(const struct report_model *m, FILE *fp, bool colour);

@@ -82,11 +82,16 @@ json_t *rd_mesh(const struct rctx *c);
 /* Ports to open per node, folded and with firewall commands
  * (decide_ports.c). Returns a new array or NULL. */
 json_t *rd_firewall(const struct rctx *c);
+/* A reset from a port netprobe mesh's responder was asked to hold but
+ * did not (free, and nobody listens) is no fault: such port-closed
+ * findings become info, their summary says why (decide_ports.c). */
+void rd_unheld_resets(const struct rctx *c);
 /* Drops single ports a range already opens and sorts the rest (returns 0,
  * or -1 on no memory); adds the nftables, ufw and firewalld commands
- * (decide_fwrules.c). */
+ * (decide_fwrules.c): written against the node's ruleset where its scan
+ * read one (the table, chain and rule that drop), else generic. */
 int rd_fw_fold(json_t *fw);
-void rd_fw_commands(json_t *fw);
+void rd_fw_commands(const struct rctx *c, json_t *fw);
 /* The firewall entry of node in fw, created when missing
  * (decide_fwrules.c). */
 json_t *rd_fw_node(json_t *fw, const char *node);

@@ -151,6 +151,7 @@ struct report_model {
 	const char *started; /* the first document's start (RFC 3339 UTC),
 			      * NULL when none says */
 	long long duration_s; /* to the last document's end */
+	bool verbose; /* text: every pair and every citation (-v) */
 
 	/* Root causes, worst first, each with its symptoms. */
 	struct rm_cause *causes;

@@ -90,7 +90,8 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 	struct ports_target t = {v->peer,        r->addr,
 	                         r->responder,   r->peer_lo,
 	                         r->peer_hi,     r->next_hop,
-	                         r->neigh_state, r->no_host};
+	                         r->neigh_state, r->no_host,
+	                         pc->ports_held};
 	struct fw_result fr[32];
 	char what[300];
 	size_t n = 0;
@@ -105,8 +106,10 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 			    r->out[i].port,
 			    r->out[i].proto == IPPROTO_UDP ? "udp" : "tcp",
 			    portscan_state_name(&r->out[i]), r->out[i].reason};
-	snprintf(what, sizeof(what), "outbound from this node to %s",
-	         v->peer_addr);
+	/* the entry goes on the peer, whose evidence it becomes: inbound
+	 * there, from this node's address */
+	snprintf(what, sizeof(what), "inbound from %s",
+	         v->local_addr[0] ? v->local_addr : "a peer");
 	if (fwcmd_plan_results(fw, fr, n, r->peer_lo, r->peer_hi, what,
 	                       v->peer_addr) < 0)
 		doc_add_error(d, "ports",

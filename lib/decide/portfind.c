@@ -395,11 +395,18 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		      "bound to loopback only on", false,
 		      "bind the service to 0.0.0.0 or the address peers use "
 		      "(e.g. --host 0.0.0.0, --bind, listen-address)") < 0 ||
-	    add_group(d, out, nout, PICK_CLOSED, eph_out, FINDING_PORT_CLOSED, where,
-		      "", "refused (nothing listens) on", false,
-		      "start the service or check its port; a firewall rule "
-		      "'reject with tcp reset' looks the same (nft list "
-		      "ruleset | grep reset)") < 0 ||
+	    (t->held ? add_group(d, out, nout, PICK_CLOSED, eph_out,
+				 FINDING_PORT_CLOSED, where, "",
+				 "rejected with a reset (its responder holds "
+				 "them, so a firewall rejects them) on",
+				 true, NULL)
+		     : add_group(d, out, nout, PICK_CLOSED, eph_out,
+				 FINDING_PORT_CLOSED, where, "",
+				 "refused (nothing listens) on", false,
+				 "start the service or check its port; a "
+				 "firewall rule 'reject with tcp reset' looks "
+				 "the same (nft list ruleset | grep "
+				 "reset)")) < 0 ||
 	    add_group(d, out, nout, PICK_FILTERED, eph_out, FINDING_PORT_FILTERED,
 		      where, "", "unanswered (dropped) on", true, NULL) < 0 ||
 	    add_group(d, out, nout, PICK_PROHIBITED, eph_out,

@@ -22,6 +22,9 @@ struct ports_target {
 	const char *neigh_state; /* ... and its state ("failed") */
 	bool no_host;        /* nothing answered and the neighbour entry
 			      * failed: no host answers there */
+	bool held;           /* the peer's responder holds every free
+			      * fixed port (netprobe mesh): a reset is a
+			      * firewall's reject, not a missing service */
 };
 
 /* The decider: adds to d the findings for outbound results out[] and

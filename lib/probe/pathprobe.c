@@ -209,7 +209,16 @@ int path_findings(struct path_result *r, struct doc *d)
 		return -1;
 	if (!r->pmtu_ran)
 		return 0;
+	/* a route MTU below the interface's (ip route ... mtu lock N, the
+	 * workaround for a hop that drops large packets) caps what this
+	 * node sends toward the peer: no larger packet leaves to vanish */
 	pmtu_decide(&r->pmtu, r->if_mtu, &r->verdict);
+	if (r->verdict.blackhole && r->have_route && r->route.mtu > 0 &&
+	    r->route.mtu <= r->pmtu.largest_ok + 8 &&
+	    (r->if_mtu == 0 || r->route.mtu < r->if_mtu)) {
+		r->verdict.blackhole = false;
+		r->verdict.mismatch_explains = false;
+	}
 	return pmtu_findings(&r->pmtu, &r->verdict, ifname, r->if_mtu, r->addr,
 	                     d);
 }

@@ -110,6 +110,7 @@ void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
 		po.host = v->host;
 		po.port = v->port;
 	}
+	pc->ports_held = o->ports_held;
 	pc->rc = peerprobe_run(v->peer, &po, &pv, &obj, d);
 	if (pc->rc == 1 && o->no_responder_hint != NULL)
 		error_hint(d, o->no_responder_hint);

@@ -32,6 +32,9 @@ struct peercheck_opts {
 	int open_tries; /* peerprobe_opts.open_tries */
 	/* appended to the error when no responder answers, NULL none */
 	const char *no_responder_hint;
+	/* the peer's responder holds every free port of `ports` (netprobe
+	 * mesh): a reset from one is a firewall's reject */
+	bool ports_held;
 };
 
 struct peercheck {
@@ -45,6 +48,7 @@ struct peercheck {
 	int rc;               /* peerprobe_run's: 0 answered, 1 silent */
 	struct ports_run out; /* the outbound connects, for the deciders */
 	bool out_ran;
+	bool ports_held; /* peercheck_opts.ports_held */
 };
 
 /* Checks pc->v.peer within about step + heartbeat + path + 2 steps.

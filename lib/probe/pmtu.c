@@ -359,9 +359,9 @@ int pmtu_findings(const struct pmtu_result *r, const struct pmtu_verdict *v,
 		         "dev %s mtu %u",
 		         peer, if_mtu, ifname, r->peer_ifmtu);
 	return doc_add_finding(d, FINDING_MTU_MISMATCH, -1, ev, fix,
-	                       "interface mtu here (%u on %s) differs from the "
-	                       "peer's (%u)",
-	                       if_mtu, ifname, r->peer_ifmtu);
+	                       "interface mtu here (%u on %s) differs from "
+	                       "%s's (%u)",
+	                       if_mtu, ifname, peer, r->peer_ifmtu);
 }
 
 /* A positive number, or JSON null for 0 (unknown). */

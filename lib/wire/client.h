@@ -52,6 +52,7 @@ struct np_client {
 	unsigned err_code;        /* ERROR frame code, or 0 */
 	char err[CLIENT_ERR_MAX]; /* of the last failure */
 	uint8_t *buf;             /* one frame, malloc'd */
+	int mss;                  /* TCP_MAXSEG before connecting, 0 none */
 };
 
 /* Splits "HOST[:PORT]", "[V6]:PORT" or a bare IPv6 address into host and

@@ -289,6 +289,10 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 		return client_fail(c, CLIENT_E_IO, "bind source: %s",
 		                   strerror(soerr));
 	}
+	/* before the SYN, so the peer's segments are that small too */
+	if (c->mss > 0)
+		setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &c->mss,
+		           sizeof(c->mss));
 	if (connect(fd, (struct sockaddr *)&c->peer, c->peerlen) < 0) {
 		if (errno != EINPROGRESS) {
 			soerr = errno;
@@ -322,6 +326,13 @@ bad:
 int client_connect(struct np_client *c, const char *host, unsigned port,
                    long long timeout_us)
 {
+	return client_connect_mss(c, host, port, timeout_us, 0);
+}
+
+/* See client_conn.h. */
+int client_connect_mss(struct np_client *c, const char *host, unsigned port,
+                       long long timeout_us, int mss)
+{
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
 	long long t0, deadline;
@@ -345,6 +356,7 @@ int client_connect(struct np_client *c, const char *host, unsigned port,
 		return -1;
 	}
 	client_sa_format(&c->peer, c->addr, sizeof(c->addr), NULL);
+	c->mss = mss;
 	t0 = client_now_us();
 	deadline = t0 + c->timeout_us;
 	c->fd = connect_deadline(c, deadline);

@@ -36,6 +36,16 @@ int client_wait_fd(int fd, short events, long long deadline_us);
 int client_connect(struct np_client *c, const char *host, unsigned port,
                    long long timeout_us);
 
+/* client_connect with TCP_MAXSEG set to mss (> 0) before the SYN, so
+ * both directions use segments of at most mss bytes. */
+int client_connect_mss(struct np_client *c, const char *host, unsigned port,
+                       long long timeout_us, int mss);
+
+/* A mesh member's segments toward node 0: small enough to cross a hop
+ * that drops larger packets silently (576-byte IPv4 minimum, less the
+ * headers). */
+#define CLIENT_MESH_MSS 536
+
 /* Sends all of buf before the deadline. Returns 0, or -1. */
 int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
                     long long deadline_us);

@@ -13,7 +13,11 @@
 int client_mesh_open(struct np_client *c, const char *host, unsigned port,
                      long long timeout_us)
 {
-	if (client_connect(c, host, port, timeout_us) < 0 ||
+	/* small segments: a hop that drops large packets without ICMP (the
+	 * black hole the mesh is there to find) must not also swallow the
+	 * member's document on its way to node 0 */
+	if (client_connect_mss(c, host, port, timeout_us,
+	                       CLIENT_MESH_MSS) < 0 ||
 	    client_hello(c) < 0)
 		return -1;
 	if (c->hello.proto_version < PROTO_VERSION_MESH ||

@@ -43,6 +43,7 @@ static void *srv_main(void *arg)
 			break;
 		}
 		accept_samples(ms);
+		mesh_hold_accept(ms);
 	}
 	return NULL;
 }
@@ -77,6 +78,9 @@ static int start_responder(struct mesh *ms)
 	}
 	ms->nsamples = peerprobe_listen_samples(MESH_SAMPLES, ms->sample_fds,
 	                                        ms->sample_ports);
+	/* before the join: every member holds its ports by the time node 0
+	 * starts the probing */
+	mesh_hold_ports(ms, ms->o.ports);
 	e = pthread_create(&ms->srv_thread, NULL, srv_main, ms);
 	if (e != 0) {
 		fprintf(stderr, "netprobe mesh: cannot start a thread: %s\n",
@@ -133,6 +137,7 @@ static void mesh_free(struct mesh *ms)
 	serve_free(ms->srv);
 	for (size_t i = 0; i < ms->nsamples; i++)
 		close(ms->sample_fds[i]);
+	mesh_hold_close(ms);
 	mesh_rdv_free(ms);
 	for (size_t k = 0; k < ms->ntargets; k++) {
 		if (ms->checks != NULL)

@@ -19,6 +19,7 @@
 
 #include "doc/doc.h"
 #include "kernel/hostlist.h"
+#include "kernel/sockowner.h"
 #include "probe/peercheck.h"
 #include "scan/scan_int.h"
 #include "serve/serve.h"
@@ -47,6 +48,13 @@
 #define MESH_RESULT_SLACK_US 15000000LL
 #define MESH_VERDICT_SLACK_US 60000000LL
 #define MESH_STEP_US 2000000LL /* one rendezvous request */
+#define MESH_HOLD_MAX 64       /* --ports ports the responder holds */
+
+/* A --ports port another process holds on this node. */
+struct mesh_taken {
+	uint16_t port;
+	struct sock_owner o;
+};
 
 struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
@@ -85,6 +93,9 @@ struct mesh_member {
 	int state;                         /* enum proto_member_state */
 	enum mesh_fate fate;
 	int dup_of;    /* PROTO_MS_DUPLICATE: the earlier entry */
+	bool by_addr;  /* its entry found by the address it came from */
+	bool nat;      /* observed is none of its own addresses */
+	char own_addrs[160]; /* the addresses it reported, joined */
 	char why[256]; /* missing, rejected, died: the reason */
 	char *doc;     /* node 0: its document's text, malloc'd */
 	size_t doclen;
@@ -124,6 +135,14 @@ struct mesh {
 	int sample_fds[MESH_SAMPLES];
 	uint16_t sample_ports[MESH_SAMPLES];
 	size_t nsamples;
+	/* the --ports ports held for peers (mesh_hold.c): written by the
+	 * main thread, nheld read by the responder's */
+	int held_fds[MESH_HOLD_MAX];
+	uint16_t held_ports[MESH_HOLD_MAX];
+	atomic_size_t nheld;
+	struct mesh_taken taken[MESH_HOLD_MAX];
+	size_t ntaken;
+	bool hold_over; /* more than MESH_HOLD_MAX ports asked for */
 
 	/* the plan every node runs, from node 0 */
 	struct proto_mesh_start start;
@@ -217,6 +236,27 @@ void mesh_reject_add(struct mesh *ms, enum finding_code code,
                      const char *who,
                      const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* mesh_hold.c: holds the free TCP ports of spec (a portspec) on every
+ * address, and records those another process holds with its name; ports
+ * held or recorded already are skipped. Failures leave a port unheld. */
+void mesh_hold_ports(struct mesh *ms, const char *spec);
+
+/* mesh_hold.c: accepts and drops connections to the held ports (the
+ * handshake was the proof), on the responder's thread. */
+void mesh_hold_accept(struct mesh *ms);
+
+/* mesh_hold.c: closes the held ports. */
+void mesh_hold_close(struct mesh *ms);
+
+/* mesh_hold.c: the `ports` object of this node's mesh document: held,
+ * taken (port, pid, process, address), truncated. NULL on no memory. */
+json_t *mesh_hold_json(const struct mesh *ms);
+
+/* mesh_hold.c: one finding per port another process holds: port-in-use,
+ * or listener-loopback-only where it listens on loopback only. Returns 0,
+ * or -1 on no memory. */
+int mesh_hold_findings(const struct mesh *ms, struct doc *d);
 
 /* Milliseconds since the run started, for messages. */
 static inline long long mesh_elapsed_ms(const struct mesh *ms)

@@ -54,12 +54,13 @@ static void probe_one(struct mesh *ms, size_t k)
 	o.path_us = quick ? -1 : PEER_PATH_US;
 	o.outbound = true;
 	o.ports = ms->start.ports[0] ? ms->start.ports : NULL;
+	o.ports_held = o.ports != NULL;
 	o.token_file = ms->o.token_file;
 	o.inbound_ports = ms->sample_ports;
 	o.ninbound = ms->nsamples;
 	o.no_responder_hint = "the member joined the mesh, so its responder "
-	                      "runs unless it died: the path drops the "
-	                      "connection";
+	                      "runs unless it died: something on the path "
+	                      "stops the connection";
 	peercheck_run(pc, &o, d);
 }
 
@@ -111,6 +112,8 @@ int mesh_probe_start(struct mesh *ms)
 	struct scan *s = ms->scan;
 	size_t nw;
 
+	/* node 0's plan may name ports this node was not given */
+	mesh_hold_ports(ms, ms->start.ports);
 	if (plan_targets(ms) < 0 || scan_peers_alloc(s, ms->ntargets) < 0)
 		return -1;
 	if (port_range_read(&s->sr, &s->eph_lo, &s->eph_hi) < 0) {
@@ -176,14 +179,15 @@ static json_t *mesh_json(const struct mesh *ms)
 		                      json_string(ms->m[ms->targets[k]].name));
 	return json_pack(
 	    "{s:i, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:{s:i, "
-	    "s:i, s:i, s:b, s:s?}}",
+	    "s:i, s:i, s:b, s:s?}, s:o*}",
 	    "rank", ms->rank, "size", (int)ms->n, "name", me->name, "target",
 	    me->target, "source", mesh_source_name(ms->env.source), "variables",
 	    ms->env.vars, "port", (int)ms->port, "targets", t, "plan",
 	    "all_pairs", (int)ms->start.pair_limit, "concurrency",
 	    (int)ms->start.concurrency, "probe_ms", (int)ms->start.probe_ms,
 	    "quick", (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
-	    ms->start.ports[0] ? ms->start.ports : NULL);
+	    ms->start.ports[0] ? ms->start.ports : NULL, "ports",
+	    ms->start.ports[0] ? mesh_hold_json(ms) : NULL);
 }
 
 /* See mesh_int.h. */
@@ -221,7 +225,7 @@ int mesh_probe_finish(struct mesh *ms)
 		}
 		s->npeers++;
 	}
-	if (scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
+	if (mesh_hold_findings(ms, &s->d) < 0 || scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
 	    doc_set(&s->d, "mesh", mesh_json(ms)) < 0)
 		return -1;
 	doc_set_fixed(&s->d, NULL, ms->m[ms->rank].name);

@@ -36,6 +36,7 @@ struct rdv_conn {
 	size_t nshared, sharedoff;
 	int member;
 	struct proto_join j;
+	bool by_addr; /* its rank found by its address (mesh_rdv_join.c) */
 	uint8_t nonce[PROTO_NONCE_LEN];
 	uint8_t *doc;
 	uint32_t doctotal, docgot;

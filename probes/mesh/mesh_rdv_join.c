@@ -3,6 +3,7 @@
  * the mesh document keeps, then each member's results gathered. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +93,8 @@ static void accept_join(struct mesh *ms, struct rdv_conn *c)
 
 	m->state = PROTO_MS_JOINED;
 	m->port = c->j.port;
+	/* its own addresses lack the one node 0 saw: a NAT rewrote it */
+	m->nat = c->j.naddrs > 0;
 	m->join_us = client_now_us() - ms->t0_us;
 	snprintf(m->hostname, sizeof(m->hostname), "%s", c->j.hostname);
 	snprintf(m->observed, sizeof(m->observed), "%s", c->addr);
@@ -99,6 +102,20 @@ static void accept_join(struct mesh *ms, struct rdv_conn *c)
 		inet_ntop(c->j.addrs[0].family == 6 ? AF_INET6 : AF_INET,
 		          c->j.addrs[0].addr, obs, sizeof(obs));
 	snprintf(m->advertised, sizeof(m->advertised), "%s", obs);
+	m->by_addr = c->by_addr;
+	m->own_addrs[0] = '\0';
+	for (uint8_t i = 0; i < c->j.naddrs; i++) {
+		char a[INET6_ADDRSTRLEN];
+		size_t l = strlen(m->own_addrs);
+
+		if (inet_ntop(c->j.addrs[i].family == 6 ? AF_INET6 : AF_INET,
+		              c->j.addrs[i].addr, a, sizeof(a)) == NULL)
+			continue;
+		if (strcmp(a, c->addr) == 0)
+			m->nat = false;
+		snprintf(m->own_addrs + l, sizeof(m->own_addrs) - l, "%s%s",
+		         l ? ", " : "", a);
+	}
 	if (m->entry[0] == '\0')
 		snprintf(m->target, sizeof(m->target), "%s",
 		         obs[0] ? obs : c->addr);
@@ -122,6 +139,61 @@ static void accept_join(struct mesh *ms, struct rdv_conn *c)
 	if (ms->o.verbose)
 		fprintf(stderr, "netprobe mesh: rank %u '%s' joined from %s\n",
 		        c->j.rank, c->j.name, c->addr);
+}
+
+/* True when the list entry is the address text addr: numerically equal,
+ * or a name that resolves to it (one lookup, the resolver's bound). */
+static bool entry_is(const char *entry, const char *addr)
+{
+	struct addrinfo hints = {0}, *res, *r;
+	unsigned char a[16], b[16];
+	bool hit = false;
+	int fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
+
+	if (inet_pton(fam, addr, a) != 1)
+		return false;
+	if (inet_pton(fam, entry, b) == 1)
+		return memcmp(a, b, fam == AF_INET ? 4 : 16) == 0;
+	if (strchr(entry, ':') != NULL || inet_pton(AF_INET, entry, b) == 1)
+		return false; /* the other family's address */
+	hints.ai_family = fam;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(entry, NULL, &hints, &res) != 0)
+		return false;
+	for (r = res; r != NULL && !hit; r = r->ai_next) {
+		const void *p = fam == AF_INET
+		                    ? (const void *)&((struct sockaddr_in *)
+		                                          r->ai_addr)
+		                          ->sin_addr
+		                    : (const void *)&((struct sockaddr_in6 *)
+		                                          r->ai_addr)
+		                          ->sin6_addr;
+
+		hit = memcmp(p, a, fam == AF_INET ? 4 : 16) == 0;
+	}
+	freeaddrinfo(res);
+	return hit;
+}
+
+/* A join that found no entry of its own (its hostname and addresses are
+ * not in the list, as inside a NAT'd container listed by its host's
+ * address) is the entry whose address it came from: membership is by
+ * address. Sets the join's rank and returns true when one entry fits. */
+static bool rank_by_address(struct mesh *ms, struct rdv_conn *c)
+{
+	long long end = client_now_us() + MESH_STEP_US;
+
+	for (size_t i = 1; i < ms->n && client_now_us() < end; i++) {
+		const struct mesh_member *m = &ms->m[i];
+
+		if (m->state != PROTO_MS_MISSING || m->entry[0] == '\0' ||
+		    !entry_is(m->entry, c->addr))
+			continue;
+		c->j.rank = (uint32_t)i;
+		c->by_addr = true;
+		return true;
+	}
+	return false;
 }
 
 /* Checks a JOIN against node 0's view: the same size and list, a rank in
@@ -156,6 +228,8 @@ static bool join_fits(struct mesh *ms, struct rdv_conn *c)
 		       j->size, ms->n);
 		return false;
 	}
+	if (j->rank == PROTO_MESH_NO_RANK && !c->by_addr)
+		rank_by_address(ms, c);
 	if (j->rank == PROTO_MESH_NO_RANK || j->rank >= ms->n) {
 		reject(ms, c, FINDING_MESH_NODE_UNKNOWN, PROTO_E_REJECTED,
 		       j->rank == PROTO_MESH_NO_RANK

@@ -22,7 +22,7 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 {
 	return json_pack(
 	    "{s:i, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:s, s:s?, s:s?, "
-	    "s:o, s:o}",
+	    "s:o, s:o, s:b, s:s?}",
 	    "rank", (int)rank, "name", m->name, "entry",
 	    m->entry[0] ? m->entry : NULL, "target",
 	    m->target[0] ? m->target : NULL, "hostname",
@@ -35,7 +35,9 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 	                                : json_null(),
 	    "result_ms",
 	    m->fate == MESH_FATE_DONE ? json_integer(m->done_us / 1000)
-	                              : json_null());
+	                              : json_null(),
+	    "by_address", m->by_addr, "own_addrs",
+	    m->own_addrs[0] ? m->own_addrs : NULL);
 }
 
 /* The facts decide_mesh judges: what became of each member, and the
@@ -247,6 +249,7 @@ int mesh_report(struct mesh *ms)
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		goto out;
 	}
+	report_set_verbose(rm, ms->o.verbose > 0);
 	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh",
 			NULL) == 0)
 		rc = report_gate(rm, fail_on);

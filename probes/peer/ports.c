@@ -428,7 +428,7 @@ int cmd_ports(int argc, char **argv)
 	}
 	t = (struct ports_target){o.host, r.addr, r.responder, r.peer_lo,
 				   r.peer_hi, r.next_hop, r.neigh_state,
-				   r.no_host};
+				   r.no_host, false};
 	if (ports_decide(&d, &t, r.out, r.nout, r.in, r.nin) < 0 ||
 	    fill_doc(&o, &r, &d) < 0) {
 		fprintf(stderr, "netprobe ports: out of memory\n");

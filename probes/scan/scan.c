@@ -26,6 +26,7 @@ void scan_free(struct scan *s)
 	layers_free(&s->ly); /* safe when detection failed half way */
 	iface_list_free(&s->ifaces);
 	doc_free(&s->d);
+	free(s->fwrules);
 }
 
 /* The subcommand: parse, collect, decide, emit; the exit status is the

@@ -146,5 +146,9 @@ int scan_collect(struct scan *s)
 	scan_master(s);
 	scan_comm_id(s);
 	scan_rdma_collect(s);
+	/* the fixes name the table and chain that drop (issue 23) */
+	if (sysroot_is_live(&s->sr) &&
+	    (s->fwrules = malloc(sizeof(*s->fwrules))) != NULL)
+		fwrules_collect(s->fwrules, FWRULES_MS);
 	return 0;
 }

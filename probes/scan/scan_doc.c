@@ -125,7 +125,9 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->d, "peers", peers) ||
 	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
 	    doc_set(&s->d, "commands", fwcmd_commands_json(&s->fw)) ||
-	    scan_rdma_doc(s))
+	    scan_rdma_doc(s) ||
+	    (s->fwrules != NULL &&
+	     doc_set(&s->d, "firewall", fwrules_to_json(s->fwrules))))
 		return -1;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "decide/advertise.h"
 #include "decide/decide.h"
 #include "decide/fwcmd.h"
+#include "kernel/fwrules.h"
 #include "decide/recommend.h"
 #include "doc/doc.h"
 #include "kernel/hostname.h"
@@ -27,6 +28,7 @@
 #define SCAN_MAX_PEERS 16
 #define SCAN_MAX_ROUTES 16
 #define RESOLVE_MS 300 /* per name: the scan must answer in well under 1 s */
+#define FWRULES_MS 2000 /* nft or iptables-legacy-save, each */
 /* Each peer: 1 s per request (connect and hello, reflection,
  * connect-back) and 1.4 s to retry connect-back ports whose SYN got no
  * answer (probe/synretry.h), 1 s of heartbeat, about 1.5 s of outbound
@@ -79,6 +81,7 @@ struct scan {
 	size_t nsreach;
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
+	struct fw_rules *fwrules; /* the live packet filter, NULL unread */
 	bool quiet;              /* scan_recommend_quiet: no output at all */
 	struct recommendation rec;
 	struct nccl_default nccl;

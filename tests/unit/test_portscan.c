@@ -168,7 +168,7 @@ START_TEST(decide_outbound)
 		    0),
 	};
 	struct ports_target t = {"hostb", "10.231.0.2", false, 0, 0, NULL,
-				 NULL, false};
+				 NULL, false, false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -207,7 +207,7 @@ START_TEST(decide_loopback_and_unreachable)
 		res(22, IPPROTO_TCP, PORT_UNREACHABLE, "no route", 0),
 	};
 	struct ports_target t = {"10.231.0.2", "10.231.0.2", false, 0, 0, NULL,
-				 NULL, false};
+				 NULL, false, false};
 	struct doc d;
 
 	r[0].loopback_only = true;
@@ -238,7 +238,7 @@ START_TEST(decide_ephemeral_inbound)
 		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
 	};
 	struct ports_target t = {"hostb", "10.231.0.2", true, 0, 0, NULL,
-				 NULL, false};
+				 NULL, false, false};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);

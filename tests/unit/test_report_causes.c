@@ -233,8 +233,19 @@ START_TEST(mtu_path_names_hop)
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 1);
 	e = json_array_get(mtu, 0);
-	ck_assert_str_eq(rj_str(e, "kind"), "path");
+	/* issue 23: the hop, not the node: named by its gateway, and the
+	 * workaround a route MTU toward that destination, never an
+	 * interface MTU */
+	ck_assert_str_eq(rj_str(e, "kind"), "hop");
 	ck_assert_ptr_nonnull(strstr(rj_str(e, "why"), "gateway 10.231.9.254"));
+	ck_assert_ptr_null(rj_str(e, "command"));
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(json_object_get(e, "commands"),
+					"on n-a"),
+				 0)),
+			 "ip route replace 10.231.8.2 via 10.231.9.254 dev eth0 "
+			 "mtu lock 1400");
+	ck_assert_ptr_nonnull(cause(m, "hop:10.231.9.254"));
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -309,6 +320,68 @@ START_TEST(gate_part_not_run)
 }
 END_TEST
 
+/* Issue 23: the firewall fix is written against the ruleset the node's
+ * scan read: before the rule that drops, in its own table and chain, and
+ * nothing against an empty Debian `inet filter`; no ufw or firewalld
+ * block where neither is loaded; a policy-drop chain gets its accept at
+ * the top. */
+START_TEST(fw_fix_against_ruleset)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	const struct rm_cause *k;
+	const json_t *cmds;
+
+	json_object_set_new(
+		a, "ports_to_open",
+		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
+			  "tcp", "nodes", "10.231.9.2", "why",
+			  "inbound from 10.231.9.1 to port 29500/tcp: "
+			  "filtered (timeout)"));
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
+			  "severity", "fault", "summary",
+			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
+			  "evidence"));
+	json_object_set_new(
+		b, "firewall",
+		json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:i, "
+			  "s:s, s:[s], s:s}, {s:s, s:s, s:s, s:s, s:n, s:n, "
+			  "s:[], s:s}]}",
+			  "backend", "nftables", "ufw", 0, "firewalld", 0,
+			  "truncated", 0, "blocks", "kind", "rule", "family",
+			  "inet", "table", "site", "chain", "in", "handle", 7,
+			  "proto", "tcp", "ports", "29000-29999", "verdict",
+			  "drop", "kind", "policy", "family", "ip", "table",
+			  "filter", "chain", "INPUT", "handle", "proto", "ports",
+			  "verdict", "drop"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "firewall:n-b");
+	ck_assert_ptr_nonnull(k);
+	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(cmds, "nftables")),
+			 2);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 0)),
+			 "nft insert rule inet site in position 7 tcp dport "
+			 "29500 accept");
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 1)),
+			 "nft insert rule ip filter INPUT tcp dport 29500 "
+			 "accept");
+	ck_assert_ptr_null(json_object_get(cmds, "ufw"));
+	ck_assert_ptr_null(json_object_get(cmds, "firewalld"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -317,6 +390,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, demo_three_causes);
 	tcase_add_test(tc, demo_commands_clean);
 	tcase_add_test(tc, mtu_odd_node_raised);
+	tcase_add_test(tc, fw_fix_against_ruleset);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
 	tcase_add_test(tc, causes_lead_every_format);

@@ -1,0 +1,475 @@
+/* The packet filter's blockers (fwrules.h), parsed from nft's JSON and
+ * from iptables-legacy-save's text. */
+#include "kernel/fwrules.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#define FWR_CHAINS 1024 /* chains looked at */
+#define FWR_DEPTH 16    /* jump levels followed */
+
+struct nchain {
+	const char *family, *table, *name;
+	bool input, reached;
+};
+
+/* Appends a block; false when the list is full. */
+static bool add_block(struct fw_rules *r, const struct fwr_block *b)
+{
+	if (r->n >= FWR_MAX) {
+		r->truncated = true;
+		return false;
+	}
+	r->b[r->n++] = *b;
+	return true;
+}
+
+static void set_name(char *dst, size_t len, const char *s)
+{
+	snprintf(dst, len, "%s", s != NULL ? s : "");
+}
+
+/* One port value of nft JSON (a number or {"range": [lo, hi]}) into b.
+ * Returns false for anything else (a named service, a variable). */
+static bool add_port_value(const json_t *v, struct fwr_block *b)
+{
+	json_t *rg = json_object_get(v, "range");
+
+	if (b->nranges >= FWR_RANGES)
+		return false;
+	if (json_is_integer(v)) {
+		b->lo[b->nranges] = b->hi[b->nranges] =
+		    (unsigned)json_integer_value(v);
+	} else if (json_is_array(rg) && json_array_size(rg) == 2 &&
+	           json_is_integer(json_array_get(rg, 0)) &&
+	           json_is_integer(json_array_get(rg, 1))) {
+		b->lo[b->nranges] =
+		    (unsigned)json_integer_value(json_array_get(rg, 0));
+		b->hi[b->nranges] =
+		    (unsigned)json_integer_value(json_array_get(rg, 1));
+	} else {
+		return false;
+	}
+	b->nranges++;
+	return true;
+}
+
+/* The right side of a dport match into b's ranges. */
+static bool ports_of(const json_t *right, struct fwr_block *b)
+{
+	json_t *set = json_object_get(right, "set"), *v;
+	size_t i;
+
+	if (!json_is_array(set))
+		return add_port_value(right, b);
+	json_array_foreach(set, i, v) if (!add_port_value(v, b)) return false;
+	return true;
+}
+
+/* True when a string or a set of strings right holds only want (and,
+ * with also, that). */
+static bool only_strings(const json_t *right, const char *want,
+                         const char *also)
+{
+	json_t *set = json_object_get(right, "set"), *v;
+	size_t i;
+
+	if (json_is_string(right))
+		return strcmp(json_string_value(right), want) == 0 ||
+		       (also && strcmp(json_string_value(right), also) == 0);
+	if (!json_is_array(set) && !json_is_array(right))
+		return false;
+	json_array_foreach(json_is_array(set) ? set : right, i, v)
+	{
+		const char *s = json_string_value(v);
+
+		if (s == NULL ||
+		    (strcmp(s, want) != 0 && (also == NULL || strcmp(s, also))))
+			return false;
+	}
+	return true;
+}
+
+/* One match expression into b. Returns false when the rule matches on
+ * something opening a port cannot be about. */
+static bool match_into(const json_t *m, struct fwr_block *b)
+{
+	const json_t *left = json_object_get(m, "left");
+	const json_t *right = json_object_get(m, "right");
+	const json_t *pl = json_object_get(left, "payload");
+	const json_t *meta = json_object_get(left, "meta");
+	const json_t *ct = json_object_get(left, "ct");
+	const char *op = json_string_value(json_object_get(m, "op"));
+
+	if (op != NULL && strcmp(op, "==") != 0 && strcmp(op, "in") != 0)
+		return false;
+	if (pl != NULL) {
+		const char *proto =
+		    json_string_value(json_object_get(pl, "protocol"));
+		const char *field =
+		    json_string_value(json_object_get(pl, "field"));
+
+		if (proto == NULL || field == NULL ||
+		    (strcmp(proto, "tcp") && strcmp(proto, "udp")) ||
+		    strcmp(field, "dport") != 0)
+			return false;
+		set_name(b->proto, sizeof(b->proto), proto);
+		return ports_of(right, b);
+	}
+	if (meta != NULL) {
+		const char *key =
+		    json_string_value(json_object_get(meta, "key"));
+
+		if (key != NULL && strcmp(key, "iifname") == 0)
+			return true;
+		if (key != NULL && strcmp(key, "l4proto") == 0 &&
+		    json_is_string(right)) {
+			set_name(b->proto, sizeof(b->proto),
+			         json_string_value(right));
+			return strcmp(b->proto, "tcp") == 0 ||
+			       strcmp(b->proto, "udp") == 0;
+		}
+		return false;
+	}
+	if (ct != NULL) {
+		const char *key = json_string_value(json_object_get(ct, "key"));
+
+		return key != NULL && strcmp(key, "state") == 0 &&
+		       only_strings(right, "new", NULL);
+	}
+	return false;
+}
+
+/* A rule's expressions: a block when it drops or rejects and matches
+ * only what a port opening is about. */
+static bool rule_block(const json_t *expr, struct fwr_block *b)
+{
+	bool verdict = false;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(expr, i, e)
+	{
+		const char *key =
+		    json_object_iter_key(json_object_iter((json_t *)e));
+
+		if (key == NULL)
+			return false;
+		if (strcmp(key, "match") == 0) {
+			if (!match_into(json_object_get(e, key), b))
+				return false;
+		} else if (strcmp(key, "drop") == 0 ||
+		           strcmp(key, "reject") == 0) {
+			verdict = true;
+			b->reject = strcmp(key, "reject") == 0;
+		} else if (strcmp(key, "counter") != 0 &&
+		           strcmp(key, "log") != 0) {
+			return false; /* accept, jump, limit, nat... */
+		}
+	}
+	return verdict;
+}
+
+/* The chain of (family, table, name), or NULL. */
+static struct nchain *chain_find(struct nchain *c, size_t n, const char *family,
+                                 const char *table, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (family && table && name && !strcmp(c[i].family, family) &&
+		    !strcmp(c[i].table, table) && !strcmp(c[i].name, name))
+			return &c[i];
+	return NULL;
+}
+
+/* Marks the chains the reached ones jump or go to; true when any new. */
+static bool follow_jumps(const json_t *rules, struct nchain *c, size_t n)
+{
+	bool more = false;
+	json_t *r, *e;
+	size_t i, j;
+
+	json_array_foreach(rules, i, r)
+	{
+		const char *fam =
+		    json_string_value(json_object_get(r, "family"));
+		const char *tab =
+		    json_string_value(json_object_get(r, "table"));
+		struct nchain *from =
+		    chain_find(c, n, fam, tab,
+		               json_string_value(json_object_get(r, "chain")));
+
+		if (from == NULL || !from->reached)
+			continue;
+		json_array_foreach(json_object_get(r, "expr"), j, e)
+		{
+			json_t *t = json_object_get(e, "jump");
+			struct nchain *to;
+
+			if (t == NULL)
+				t = json_object_get(e, "goto");
+			to = chain_find(
+			    c, n, fam, tab,
+			    json_string_value(json_object_get(t, "target")));
+			if (to != NULL && !to->reached) {
+				to->reached = true;
+				more = true;
+			}
+		}
+	}
+	return more;
+}
+
+/* See fwrules.h. */
+int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
+{
+	json_t *root = json_loads(json_text, 0, NULL), *list, *o, *rules;
+	struct nchain *c = calloc(FWR_CHAINS, sizeof(*c));
+	size_t n = 0, i;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	list = json_object_get(root, "nftables");
+	rules = json_array();
+	if (c == NULL || rules == NULL || !json_is_array(list)) {
+		errno = c == NULL || rules == NULL ? ENOMEM : EINVAL;
+		goto out;
+	}
+	r->backend = FWR_NFT;
+	json_array_foreach(list, i, o)
+	{
+		json_t *ch = json_object_get(o, "chain");
+		json_t *tb = json_object_get(o, "table");
+		const char *name;
+
+		if (json_object_get(o, "rule") != NULL)
+			json_array_append(rules, json_object_get(o, "rule"));
+		if (tb != NULL &&
+		    (name = json_string_value(json_object_get(tb, "name"))) &&
+		    strcmp(name, "firewalld") == 0)
+			r->firewalld = true;
+		if (ch == NULL || n >= FWR_CHAINS)
+			continue;
+		c[n].family = json_string_value(json_object_get(ch, "family"));
+		c[n].table = json_string_value(json_object_get(ch, "table"));
+		c[n].name = json_string_value(json_object_get(ch, "name"));
+		if (c[n].family == NULL || c[n].table == NULL ||
+		    c[n].name == NULL)
+			continue;
+		if (strncmp(c[n].name, "ufw-", 4) == 0)
+			r->ufw = true;
+		name = json_string_value(json_object_get(ch, "hook"));
+		c[n].input = name != NULL && strcmp(name, "input") == 0 &&
+		             strcmp(c[n].family, "arp") != 0 &&
+		             strcmp(c[n].family, "bridge") != 0 &&
+		             strcmp(c[n].family, "netdev") != 0;
+		c[n].reached = c[n].input;
+		name = json_string_value(json_object_get(ch, "policy"));
+		if (c[n].input && name != NULL && strcmp(name, "drop") == 0) {
+			struct fwr_block b = {.kind = FWR_POLICY, .handle = -1};
+
+			set_name(b.family, sizeof(b.family), c[n].family);
+			set_name(b.table, sizeof(b.table), c[n].table);
+			set_name(b.chain, sizeof(b.chain), c[n].name);
+			add_block(r, &b);
+		}
+		n++;
+	}
+	for (int d = 0; d < FWR_DEPTH && follow_jumps(rules, c, n); d++)
+		;
+	json_array_foreach(rules, i, o)
+	{
+		struct fwr_block b = {.kind = FWR_RULE};
+		const char *fam =
+		    json_string_value(json_object_get(o, "family"));
+		const char *tab =
+		    json_string_value(json_object_get(o, "table"));
+		const char *chn =
+		    json_string_value(json_object_get(o, "chain"));
+		struct nchain *ch = chain_find(c, n, fam, tab, chn);
+
+		if (ch == NULL || !ch->reached ||
+		    !json_is_integer(json_object_get(o, "handle")) ||
+		    !rule_block(json_object_get(o, "expr"), &b))
+			continue;
+		b.handle =
+		    (long)json_integer_value(json_object_get(o, "handle"));
+		set_name(b.family, sizeof(b.family), fam);
+		set_name(b.table, sizeof(b.table), tab);
+		set_name(b.chain, sizeof(b.chain), chn);
+		add_block(r, &b);
+	}
+	rc = 0;
+out:
+	json_decref(rules);
+	json_decref(root);
+	free(c);
+	return rc;
+}
+
+/* "1000:2000,3000" (iptables' ports) into b's ranges. */
+static bool ipt_ports(char *s, struct fwr_block *b)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(s, ",", &save); t != NULL;
+	     t = strtok_r(NULL, ",", &save)) {
+		unsigned lo, hi;
+		char tail;
+
+		if (b->nranges >= FWR_RANGES)
+			return false;
+		if (sscanf(t, "%u:%u%c", &lo, &hi, &tail) == 2) {
+		} else if (sscanf(t, "%u%c", &lo, &tail) == 1) {
+			hi = lo;
+		} else {
+			return false;
+		}
+		if (lo == 0 || hi > 65535 || lo > hi)
+			return false;
+		b->lo[b->nranges] = lo;
+		b->hi[b->nranges++] = hi;
+	}
+	return true;
+}
+
+/* One "-A CHAIN ..." line: its block (when it is one) and its jump
+ * target (when it jumps to a user chain). */
+static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
+{
+	char *save = NULL, *tok[64];
+	size_t nt = 0;
+	bool verdict = false, ok = true;
+
+	jump[0] = '\0';
+	for (char *t = strtok_r(line, " \t\n", &save); t && nt < 64;
+	     t = strtok_r(NULL, " \t\n", &save))
+		tok[nt++] = t;
+	for (size_t i = 2; i < nt; i++) {
+		const char *t = tok[i], *v = i + 1 < nt ? tok[i + 1] : "";
+
+		if (!strcmp(t, "-p")) {
+			set_name(b->proto, sizeof(b->proto), v);
+			i++;
+		} else if (!strcmp(t, "-m") || !strcmp(t, "-i") ||
+		           !strcmp(t, "--reject-with") ||
+		           !strcmp(t, "--comment")) {
+			i++;
+		} else if (!strcmp(t, "--dport") || !strcmp(t, "--dports")) {
+			ok = ok && ipt_ports(tok[++i], b);
+		} else if (!strcmp(t, "--ctstate") || !strcmp(t, "--state")) {
+			ok = ok && !strcmp(v, "NEW");
+			i++;
+		} else if (!strcmp(t, "-j")) {
+			if (!strcmp(v, "DROP") || !strcmp(v, "REJECT")) {
+				verdict = true;
+				b->reject = !strcmp(v, "REJECT");
+			} else if (strcmp(v, "ACCEPT") && strcmp(v, "RETURN") &&
+			           strcmp(v, "LOG")) {
+				set_name(jump, jlen, v);
+			}
+			i++;
+		} else {
+			ok = false; /* -s, -d, a mark: not about a port */
+		}
+	}
+	return ok && verdict &&
+	       (b->proto[0] == '\0' || !strcmp(b->proto, "tcp") ||
+	        !strcmp(b->proto, "udp"));
+}
+
+/* See fwrules.h. Chains reached from INPUT are found by passes over the
+ * text, as a jump may come before its chain's rules. */
+int fwrules_parse_iptables(const char *text, struct fw_rules *r)
+{
+	char reached[FWR_DEPTH + 1][FWR_NAME];
+	size_t nreached = 1;
+
+	memset(r, 0, sizeof(*r));
+	if (text == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	r->backend = FWR_IPTABLES_LEGACY;
+	set_name(reached[0], FWR_NAME, "INPUT");
+	for (int pass = 0; pass <= FWR_DEPTH; pass++) {
+		const char *p = text;
+		bool filter = false;
+		size_t before = nreached;
+		long num[FWR_DEPTH + 1] = {0};
+
+		r->n = 0;
+		r->truncated = false;
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			char line[1024], chain[FWR_NAME], jump[FWR_NAME];
+			struct fwr_block b = {.kind = FWR_RULE};
+			bool in = false;
+
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+			p += len + (nl != NULL);
+			if (line[0] == '*') {
+				filter = strcmp(line, "*filter") == 0;
+				memset(num, 0, sizeof(num));
+				continue;
+			}
+			if (!filter)
+				continue;
+			if (strncmp(line, ":INPUT DROP", 11) == 0) {
+				struct fwr_block pb = {.kind = FWR_POLICY,
+				                       .handle = -1};
+
+				set_name(pb.family, sizeof(pb.family), "ip");
+				set_name(pb.table, sizeof(pb.table), "filter");
+				set_name(pb.chain, sizeof(pb.chain), "INPUT");
+				add_block(r, &pb);
+			}
+			if (strncmp(line, ":ufw-", 5) == 0)
+				r->ufw = true;
+			if (strncmp(line, "-A ", 3) != 0 ||
+			    sscanf(line + 3, "%63s", chain) != 1)
+				continue;
+			for (size_t k = 0; k < nreached; k++)
+				if (strcmp(reached[k], chain) == 0) {
+					in = true;
+					b.handle = ++num[k];
+				}
+			if (!in)
+				continue;
+			if (ipt_rule(line, &b, jump, sizeof(jump))) {
+				set_name(b.family, sizeof(b.family), "ip");
+				set_name(b.table, sizeof(b.table), "filter");
+				set_name(b.chain, sizeof(b.chain), chain);
+				add_block(r, &b);
+			} else if (jump[0] && nreached <= FWR_DEPTH) {
+				bool seen = false;
+
+				for (size_t k = 0; k < nreached; k++)
+					seen |= strcmp(reached[k], jump) == 0;
+				if (!seen)
+					set_name(reached[nreached++], FWR_NAME,
+					         jump);
+			}
+		}
+		if (nreached == before)
+			break;
+	}
+	return 0;
+}
+
+/* See fwrules.h. */
+bool fwrules_blocks(const struct fwr_block *b, const char *proto, unsigned port)
+{
+	if (b->proto[0] != '\0' && strcmp(b->proto, proto) != 0)
+		return false;
+	if (b->nranges == 0)
+		return true;
+	for (size_t i = 0; i < b->nranges; i++)
+		if (port >= b->lo[i] && port <= b->hi[i])
+			return true;
+	return false;
+}

@@ -1,0 +1,80 @@
+/* The node's packet filter as it stands: the rules and chain policies
+ * that drop or reject inbound connections, read from `nft -j list
+ * ruleset` (jansson) or `iptables-legacy-save`, so a fix names the table,
+ * chain and rule that drop, not a table that may not exist. Parsers are
+ * pure over text; fwrules_collect runs the tools, bounded. */
+#ifndef NP_FWRULES_H
+#define NP_FWRULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define FWR_MAX 64    /* blockers kept */
+#define FWR_RANGES 16 /* port ranges one rule matches */
+#define FWR_NAME 64
+
+enum fwr_kind {
+	FWR_RULE = 0, /* a rule that drops or rejects (handle, position) */
+	FWR_POLICY,   /* an input chain whose policy is drop */
+};
+
+enum fwr_backend {
+	FWR_NONE = 0,
+	FWR_NFT,             /* nftables (iptables-nft's tables included) */
+	FWR_IPTABLES_LEGACY, /* iptables-legacy: the nft view misses it */
+};
+
+/* One place that blocks inbound connections. */
+struct fwr_block {
+	enum fwr_kind kind;
+	char family[8];       /* nft: ip, ip6, inet; legacy: "ip" */
+	char table[FWR_NAME]; /* nft table; legacy "filter" */
+	char chain[FWR_NAME];
+	long handle;   /* nft rule handle; legacy rule number */
+	char proto[4]; /* "tcp", "udp", "" any */
+	unsigned lo[FWR_RANGES], hi[FWR_RANGES];
+	size_t nranges; /* 0: every port */
+	bool reject;    /* reject, not drop */
+};
+
+struct fw_rules {
+	enum fwr_backend backend;
+	bool ufw;       /* ufw's chains are loaded */
+	bool firewalld; /* firewalld's table is loaded */
+	struct fwr_block b[FWR_MAX];
+	size_t n;
+	bool truncated; /* more than FWR_MAX */
+};
+
+/* Parses `nft -j list ruleset` output: drop and reject rules in chains
+ * reached from an input hook (jumps followed), and input chains with
+ * policy drop. Rules that match on anything but the transport, ports,
+ * input interface and connection state new are left out: opening a port
+ * cannot be what they are about. Returns 0, or -1 with errno EINVAL when
+ * the text is not an nft JSON ruleset. */
+int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
+
+/* Parses `iptables-legacy-save` output (the filter table's INPUT chain
+ * and the chains it jumps to: -j DROP/REJECT rules with --dport or
+ * --dports, and a DROP policy). Returns 0, or -1 with errno EINVAL. */
+int fwrules_parse_iptables(const char *text, struct fw_rules *r);
+
+/* True when block b drops port of proto ("tcp"/"udp"). */
+bool fwrules_blocks(const struct fwr_block *b, const char *proto,
+                    unsigned port);
+
+/* Reads the live ruleset: nft first, then iptables-legacy where its
+ * filter table holds rules. Each tool runs at most timeout_ms, its
+ * output at most 8 MiB. Returns 0 (r->backend FWR_NONE when no tool ran
+ * or no filter is loaded), or -1 with errno on no memory. */
+int fwrules_collect(struct fw_rules *r, int timeout_ms);
+
+/* The scan document's `firewall` object: backend ("nftables",
+ * "iptables-legacy" or null), ufw, firewalld, truncated and blocks (one
+ * {kind, family, table, chain, handle, proto, ports, verdict} each).
+ * NULL on no memory. */
+json_t *fwrules_to_json(const struct fw_rules *r);
+
+#endif

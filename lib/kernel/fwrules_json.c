@@ -1,0 +1,45 @@
+/* The scan document's `firewall` object (fwrules.h): the backend, ufw
+ * and firewalld, and every blocker with its table, chain and handle. */
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "kernel/fwrules.h"
+
+/* See fwrules.h. */
+json_t *fwrules_to_json(const struct fw_rules *r)
+{
+	static const char *const backends[] = {NULL, "nftables",
+	                                       "iptables-legacy"};
+	json_t *blocks = json_array();
+
+	for (size_t i = 0; blocks != NULL && i < r->n; i++) {
+		const struct fwr_block *b = &r->b[i];
+		json_t *ports = json_array();
+
+		for (size_t k = 0; ports != NULL && k < b->nranges; k++) {
+			char p[16];
+
+			if (b->lo[k] == b->hi[k])
+				snprintf(p, sizeof(p), "%u", b->lo[k]);
+			else
+				snprintf(p, sizeof(p), "%u-%u", b->lo[k],
+				         b->hi[k]);
+			json_array_append_new(ports, json_string(p));
+		}
+		json_array_append_new(
+		    blocks,
+		    json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s}",
+		              "kind", b->kind == FWR_POLICY ? "policy" : "rule",
+		              "family", b->family, "table", b->table, "chain",
+		              b->chain, "handle",
+		              b->handle >= 0 ? json_integer(b->handle)
+		                             : json_null(),
+		              "proto", b->proto[0] ? b->proto : NULL, "ports",
+		              ports, "verdict", b->reject ? "reject" : "drop"));
+	}
+	return json_pack("{s:s?, s:b, s:b, s:b, s:o}", "backend",
+	                 backends[r->backend], "ufw", r->ufw, "firewalld",
+	                 r->firewalld, "truncated", r->truncated, "blocks",
+	                 blocks);
+}

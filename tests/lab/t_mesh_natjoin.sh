@@ -1,0 +1,119 @@
+# netprobe mesh, membership by address (issue 23): three nodes on a LAN
+# and a fourth running inside a Docker-style NAT'd bridge on host4
+# (172.17.0.2 behind nftables masquerade, the responder's port published
+# with dnat), listed in --hosts by host4's LAN address and reporting its
+# container's hostname. It joins as that entry (never mesh-node-unknown),
+# the mesh runs to the end, and the one root cause is the NAT on it; no
+# healthy node is blamed, no cause sits on a bare address. Its fix (host
+# networking: no shell command) applied as the lab can, the process run
+# in host4's namespace instead, the mesh passes.
+LAB_ID="${LAB_ID:-23-$$}"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mesh_lib.sh"
+. "$(dirname "$0")/closedloop.sh"
+lab_require nft jq unshare
+
+OUT=$(mktemp -d /tmp/np23-natjoin.XXXXXX)
+trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$OUT"' EXIT
+CTR=ctr-3f2a9c
+# node 4's namespace is the container's; its name is the container's
+mesh_name() {
+	if [ "$1" = 4 ]; then echo "$CTR"; else printf 'node%02d' "$1"; fi
+}
+
+lab_ns SW sw
+ip -n "$SW" link add name br0 type bridge
+ip -n "$SW" link set br0 up
+: >"$OUT/hosts"
+for i in 1 2 3 4; do
+	lab_ns ns "n$i"
+	eval "MESH_NS_$i=\$ns"
+	lab_veth "$ns" lan0 "$SW" "p$i"
+	ip -n "$SW" link set "p$i" master br0
+	ip -n "$SW" link set "p$i" up
+	ip -n "$ns" addr add "10.231.24.$i/24" dev lan0
+	ip -n "$ns" link set lan0 up
+	echo "10.231.24.$i" >>"$OUT/hosts"
+	lab_hosts "$ns" "127.0.0.1 localhost" "10.231.24.$i node0$i"
+done
+HOST4=$MESH_NS_4
+lab_ns CT ctr
+ip -n "$HOST4" link add name docker0 type bridge
+ip -n "$HOST4" addr add 172.17.0.1/16 dev docker0
+ip -n "$HOST4" link set docker0 up
+lab_veth "$CT" eth0 "$HOST4" veth0
+ip -n "$HOST4" link set veth0 master docker0
+ip -n "$HOST4" link set veth0 up
+ip -n "$CT" addr add 172.17.0.2/16 dev eth0
+ip -n "$CT" link set eth0 up
+ip -n "$CT" route add default via 172.17.0.1
+lab_hosts "$CT" "127.0.0.1 localhost" "172.17.0.2 $CTR"
+ip netns exec "$HOST4" sysctl -qw net.ipv4.ip_forward=1
+ip netns exec "$HOST4" nft -f - <<'NFT'
+table ip np23_docker {
+	chain prerouting {
+		type nat hook prerouting priority dstnat; policy accept;
+		iifname "lan0" tcp dport 7470 dnat to 172.17.0.2:7470
+	}
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+		ip saddr 172.17.0.0/16 oifname "lan0" masquerade
+	}
+}
+NFT
+MESH_NS_4=$CT
+lab_check "the container's link is up" lab_wait 50 sh -c \
+	"ip -n '$CT' -o link show eth0 up | grep -q eth0"
+
+R="$OUT/r"
+mkdir -p "$R"
+mesh_run 1 "$R" --hosts "$OUT/hosts" --join-timeout 20s --quick \
+	--format json -o "$R/report.json" --out "$R/docs"
+for i in 2 3 4; do
+	mesh_run "$i" "$R" --hosts "$OUT/hosts" --join-timeout 20s --quick
+done
+lab_check "4 nodes end within 60 s" mesh_wait_all 4 "$R" 60
+M="$R/report.json"
+lab_check "every node exits 1 (the NAT is a fault) [$(cat "$R"/*.rc | tr '\n' ' ')]" \
+	test "$(cat "$R"/*.rc | sort -u)" = 1
+lab_check "all 4 joined, 4 documents" \
+	test "$(jq -r '"\(.mesh.joined) \(.mesh.documents)"' "$M")" = "4 4"
+lab_check "no mesh-node-unknown, no mesh-node-missing" test \
+	"$(jq '[.findings[] | select(.code | test("mesh-node"))] | length' "$M")" = 0
+lab_check "entry 4 is the container, matched by its address" test \
+	"$(jq -r '.mesh.members[3] | "\(.name) \(.by_address) \(.observed_addr) \(.own_addrs)"' "$R/docs/mesh.json")" \
+	= "$CTR true 10.231.24.4 172.17.0.2"
+LAB_OUT=$(jq -r '.causes[] | "\(.node): \(.class // .kind // "") \(.title // .summary // "")"' "$M")
+lab_check "exactly one root cause" test "$(jq '.causes | length' "$M")" = 1
+lab_grep "the cause is the NAT on the container" "^$CTR: .*NAT"
+LAB_OUT=$(jq -r '.findings[] | select(.node == "'"$CTR"'") | .code' "$M" | sort -u | tr '\n' ' ')
+lab_grep "the container's own scan names the NAT" 'container-bridge-nat.*nat-detected'
+LAB_OUT=$(jq -r '.findings[] | select(.node != "'"$CTR"'") |
+	select(.summary | test("10\\.231\\.24\\.4\\b") | not) |
+	"\(.node) \(.code) \(.summary)"' "$M")
+lab_check "healthy nodes' findings all concern the container" test -z "$LAB_OUT"
+[ -n "$LAB_OUT" ] && printf '%s\n' "$LAB_OUT" | sed 's/^/    # /'
+cl_counts "$R/docs" "nat"
+LAB_OUT=$(jq -r '.causes[0].fix.text' "$M")
+lab_grep "the fix: host networking" 'network host'
+
+# the fix, as the lab can apply it: the same node with host networking
+# (the container gone with its veth and its published port; docker0
+# stays, as on any Docker host)
+ip -n "$HOST4" link del veth0
+ip netns exec "$HOST4" nft delete table ip np23_docker
+MESH_NS_4=$HOST4
+CTR=node04
+R="$OUT/host"
+mkdir -p "$R"
+mesh_run 1 "$R" --hosts "$OUT/hosts" --join-timeout 20s --quick \
+	--format json -o "$R/report.json" --out "$R/docs"
+for i in 2 3 4; do
+	mesh_run "$i" "$R" --hosts "$OUT/hosts" --join-timeout 20s --quick
+done
+lab_check "host networking: 4 nodes end within 60 s" mesh_wait_all 4 "$R" 60
+# docker0 stays up on a Docker host: Open MPI would try it, which the
+# report warns about with its fix (OMPI_MCA_btl_tcp_if_include)
+CL_ALLOW=mpi-btl-iface cl_clean "$R/report.json" "$R" "host networking"
+cl_counts "$R/docs" "host networking"
+lab_done
