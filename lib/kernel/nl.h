@@ -79,6 +79,8 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out);
  * EINTR when the kernel marked the dump interrupted, so the caller should
  * start it again). */
 int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data);
+/* The same over another netlink bus (NETLINK_RDMA). */
+int nl_request_bus(int bus, struct nlmsghdr *req, mnl_cb_t cb, void *data);
 
 /* nl_attr.c: walks the attributes in buf[0..len) into tb (indexed by
  * type, 0..max), checking each known one against types[type] (types NULL:

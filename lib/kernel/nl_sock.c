@@ -36,8 +36,9 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Opens, sends, and runs mnl_cb_run until the answer is complete. */
-int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data)
+/* Opens a socket of one netlink bus, sends, and runs mnl_cb_run until
+ * the answer is complete. */
+int nl_request_bus(int bus, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 {
 	struct timeval tv = {.tv_sec = 2};
 	struct mnl_socket *nl;
@@ -46,7 +47,7 @@ int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	char *buf = NULL;
 	int ret = -1, saved = 0, one = 1;
 
-	nl = mnl_socket_open(NETLINK_ROUTE);
+	nl = mnl_socket_open(bus);
 	if (nl == NULL)
 		return -1;
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
@@ -99,4 +100,10 @@ out:
 	if (ret < 0)
 		errno = saved;
 	return ret;
+}
+
+/* rtnetlink, which every other caller asks. */
+int nl_request(struct nlmsghdr *req, mnl_cb_t cb, void *data)
+{
+	return nl_request_bus(NETLINK_ROUTE, req, cb, data);
 }

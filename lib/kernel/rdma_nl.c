@@ -9,14 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
 
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
-#define RDMA_NL_BUF (64 * 1024)
-#define RDMA_NL_MAX_READS 4096
 
 /* Attribute table callback: keeps types within the table. */
 static int rdma_attr_cb(const struct nlattr *a, void *data)
@@ -198,58 +194,19 @@ static int rdma_nl_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* One request over its own socket, every read bounded by a 2 s
- * timeout and the loop by RDMA_NL_MAX_READS. */
+/* One request over its own socket (nl_request_bus: every read bounded
+ * by a 2 s timeout, the loop in messages and in time). */
 static int rdma_nl_request(int cmd, bool dump, struct nl_ctx *c)
 {
-	char *buf = malloc(RDMA_NL_BUF);
-	struct timeval tv = {.tv_sec = 2};
-	struct mnl_socket *nl = NULL;
-	struct nlmsghdr *nlh;
-	unsigned portid, seq = (unsigned)time(NULL);
-	int ret = -1, saved;
+	union {
+		struct nlmsghdr h;
+		char b[MNL_NLMSG_HDRLEN];
+	} req;
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(req.b);
 
-	if (buf == NULL)
-		return -1;
-	nl = mnl_socket_open(NETLINK_RDMA);
-	if (nl == NULL || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-	               sizeof(tv)) < 0)
-		goto out;
-	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
-	nlh->nlmsg_seq = seq;
-	portid = mnl_socket_get_portid(nl);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		goto out;
-	for (int reads = 0; reads < RDMA_NL_MAX_READS; reads++) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, RDMA_NL_BUF);
-		int r;
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				errno = ETIMEDOUT;
-			goto out;
-		}
-		r = mnl_cb_run(buf, (size_t)n, seq, portid, rdma_nl_cb, c);
-		if (r < 0)
-			goto out;
-		if (r == MNL_CB_STOP) {
-			ret = 0;
-			goto out;
-		}
-	}
-	errno = E2BIG;
-out:
-	saved = errno;
-	if (nl != NULL)
-		mnl_socket_close(nl);
-	free(buf);
-	errno = saved;
-	return ret;
+	return nl_request_bus(NETLINK_RDMA, nlh, rdma_nl_cb, c);
 }
 
 /* Devices first (names, GUIDs), then ports (state, netdev); the netns
