@@ -225,6 +225,12 @@ int outfile_open(struct outfile *o, const char *path,
 		if (errno != ENOENT)
 			return fail(o, errno, "cannot write '%s': %s", path,
 				    strerror(errno));
+		if (opts->in_place) {
+			o->created = true;
+			return open_in_place(o, O_CREAT | O_TRUNC |
+						    (opts->no_clobber ? O_EXCL
+								      : 0));
+		}
 		return open_new(o, path, opts->no_clobber);
 	}
 	if (S_ISDIR(st.st_mode))
@@ -249,6 +255,8 @@ int outfile_open(struct outfile *o, const char *path,
 		return fail(o, errno, "cannot write '%s': %s", path,
 			    strerror(errno));
 	snprintf(o->path, sizeof(o->path), "%s", real);
+	if (opts->in_place)
+		return open_in_place(o, O_TRUNC);
 	return open_regular(o, &st);
 }
 

@@ -12,6 +12,10 @@ struct outfile_opts {
 	bool no_clobber;	    /* refuse an existing regular file */
 	const char *const *inputs; /* files this run reads (NULL-safe) */
 	size_t ninputs;
+	/* write the path itself, no temporary file: for a program that
+	 * drops its privileges before it closes (capture -w), whose rename
+	 * in a directory only root may write would fail */
+	bool in_place;
 };
 
 struct outfile {

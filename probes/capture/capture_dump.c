@@ -13,6 +13,8 @@
  * Returns 0, or 2 after reporting. */
 int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 {
+	/* in place: the capture gives up root before it closes the file */
+	static const struct outfile_opts in_place = {.in_place = true};
 	FILE *fp;
 	int fd;
 
@@ -23,7 +25,7 @@ int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 		cap_error(d, "write", "cannot write '%s': no memory", path);
 		return 2;
 	}
-	if (outfile_open(&st->out, path, NULL) < 0) {
+	if (outfile_open(&st->out, path, &in_place) < 0) {
 		cap_error(d, "write", "%s", st->out.why);
 		return 2;
 	}

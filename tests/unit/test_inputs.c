@@ -208,6 +208,37 @@ START_TEST(report_duplicates_named_and_chosen)
 }
 END_TEST
 
+/* capture -w drops root before it closes: its file is written in place,
+ * new or old, so no rename in a directory root owns is needed. */
+START_TEST(outfile_in_place)
+{
+	char *dir = tmpdir(), p[256];
+	struct outfile_opts oo = {.in_place = true};
+	struct outfile o;
+	struct stat st, st2;
+
+	snprintf(p, sizeof(p), "%s/cap.pcap", dir);
+	ck_assert_int_eq(outfile_open(&o, p, &oo), 0);
+	ck_assert(o.created);
+	ck_assert_str_eq(o.tmp, "");
+	ck_assert_int_eq(stat(p, &st), 0); /* there already, before close */
+	fputs("one\n", o.fp);
+	ck_assert_int_eq(outfile_close(&o), 0);
+	ck_assert_int_eq(outfile_open(&o, p, &oo), 0);
+	ck_assert_str_eq(o.tmp, "");
+	fputs("two\n", o.fp);
+	ck_assert_int_eq(outfile_close(&o), 0);
+	ck_assert_int_eq(stat(p, &st2), 0);
+	ck_assert_uint_eq(st.st_ino, st2.st_ino); /* the same file */
+	ck_assert_int_eq(st2.st_size, 4);
+	oo.no_clobber = true;
+	ck_assert_int_eq(outfile_open(&o, p, &oo), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	unlink(p);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(outfile_kinds)
 {
 	char *dir = tmpdir(), p[256], q[256];
@@ -400,6 +431,7 @@ Suite *suite_inputs(void)
 	tcase_add_test(tc, report_wrong_types_named);
 	tcase_add_test(tc, report_duplicates_named_and_chosen);
 	tcase_add_test(tc, outfile_kinds);
+	tcase_add_test(tc, outfile_in_place);
 	tcase_add_test(tc, wait_reports_the_real_wait);
 	tcase_add_test(tc, serve_guard_caps_and_deadlines);
 	tcase_add_test(tc, report_bracket_in_text_terminates);
