@@ -231,18 +231,7 @@ NFT
 		;;
 	hop)
 		ip -n "$RT" link set b0 mtu 1000
-		ip netns exec "$RT" nft -f - <<'NFT'
-table ip np23_hop {
-	chain forward {
-		type filter hook forward priority 0; policy accept;
-		icmp type destination-unreachable icmp code frag-needed drop
-	}
-	chain out {
-		type filter hook output priority 0; policy accept;
-		icmp type destination-unreachable icmp code frag-needed drop
-	}
-}
-NFT
+		hop_drop_fragneeded "$RT"
 		WANT="$WANT hop:10.231.30.254"
 		QUICK=
 		;;

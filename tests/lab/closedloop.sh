@@ -119,3 +119,21 @@ cl_counts() {
 		lab_notok "$2: the formats disagree:$_why"
 	fi
 }
+
+# hop_drop_fragneeded NS: the router NS drops ICMP "fragmentation needed",
+# forwarded and its own, so a smaller MTU on its leg is a black hole (the
+# hop scenarios of t_mtuhop and the generated clusters).
+hop_drop_fragneeded() {
+	ip netns exec "$1" nft -f - <<'NFT'
+table ip np23_hop {
+	chain forward {
+		type filter hook forward priority 0; policy accept;
+		icmp type destination-unreachable icmp code frag-needed drop
+	}
+	chain out {
+		type filter hook output priority 0; policy accept;
+		icmp type destination-unreachable icmp code frag-needed drop
+	}
+}
+NFT
+}

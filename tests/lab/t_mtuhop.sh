@@ -32,18 +32,7 @@ ip -n "$RT" link set a0 up
 ip -n "$RT" link set b0 up
 ip -n "$RT" link set b0 mtu 1000
 ip netns exec "$RT" sysctl -qw net.ipv4.ip_forward=1
-ip netns exec "$RT" nft -f - <<'NFT'
-table ip np23_hop {
-	chain forward {
-		type filter hook forward priority 0; policy accept;
-		icmp type destination-unreachable icmp code frag-needed drop
-	}
-	chain out {
-		type filter hook output priority 0; policy accept;
-		icmp type destination-unreachable icmp code frag-needed drop
-	}
-}
-NFT
+hop_drop_fragneeded "$RT"
 : >"$OUT/hosts"
 ETC="127.0.0.1 localhost"
 net_of() {
