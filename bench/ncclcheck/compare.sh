@@ -16,6 +16,11 @@
 # per size, each launch's time ratio and who was faster in it ("c"
 # ncclcheck, "t" nccl-tests, "=" within 0.5 %).
 #
+# AA=1 runs nccl-tests in ncclcheck's place (an A/A run: the same
+# procedure, nccl-tests against itself), which measures the machine's own
+# launch-to-launch spread: a band narrower than that spread cannot be
+# shown by any program there (bench/ncclcheck/RESULTS.md).
+#
 # TABLE_ONLY=1 rebuilds $OUT/compare.md from an existing $OUT/rows.txt.
 #
 # Both programs run with the same launcher flags (MPIRUN: --bind-to none
@@ -39,6 +44,7 @@ OUT=${OUT:-/tmp/nc-compare}
 ARGS=${ARGS:--b 8 -e 512M -f 4 -w 5}
 ITERS=${ITERS:-20 100}
 NC_ARGS=${NC_ARGS-}
+AA=${AA:-0}
 COLLS=${COLLS:-all_reduce all_gather reduce_scatter alltoall broadcast sendrecv}
 MODES=${MODES:-np g}
 LO=${LO:-0.97}
@@ -81,7 +87,7 @@ rows() {
 one() {
 	prog=$1 mode=$2 coll=$3 rep=$4 iters=$5
 	log=$OUT/runs/$mode.n$iters.$coll.$rep.$prog.log
-	if [ "$prog" = nt ]; then
+	if [ "$prog" = nt ] || [ "$AA" = 1 ]; then
 		cmd="$NT_DIR/${coll}_perf $ARGS -n $iters"
 	else
 		cmd="$BIN -C $coll $ARGS -n $iters $NC_ARGS"
@@ -129,7 +135,7 @@ done
 # nc/nt (busbw); in-place columns where both programs ran in place. A
 # busbw printed as 0.00 carries no digits: its ratio is nt/nc of time
 # (the bytes are the same), marked *.
-awk -v lo="$LO" -v hi="$HI" -v args="$ARGS" -v n="$N" '
+awk -v lo="$LO" -v hi="$HI" -v args="$ARGS" -v n="$N" -v aa="$AA" '
 function med(s,    a, k, i, j, t) {
 	k = split(s, a, " ")
 	for (i = 2; i <= k; i++)
@@ -151,7 +157,7 @@ function add(key, v) { vals[key] = (key in vals ? vals[key] " " : "") v }
 }
 END {
 	bad = 0; total = 0
-	printf "# ncclcheck / nccl-tests, %d GPUs, %s, median of the repetitions\n\n", n, args
+	printf "# %s / nccl-tests, %d GPUs, %s, median of the repetitions\n\n", aa == 1 ? "nccl-tests (A/A: nccl-tests in the nc columns)" : "ncclcheck", n, args
 	printf "per launch: out-of-place time ratio of each launch, c: ncclcheck faster, t: nccl-tests faster, =: within 0.5 %%\n"
 	for (q = 1; q <= nmc; q++) {
 		split(mcs[q], x, SUBSEP)
