@@ -1,0 +1,145 @@
+/* The deciders of what the probes collect (collect, decide, emit): each
+ * fed plain facts, healthy ones raise nothing, each fault exactly its
+ * code with its fix. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "decide/decide_path.h"
+#include "doc/doc.h"
+
+/* The only finding of d: its code and fix. */
+static void only(const struct doc *d, const char *code, const char *fix)
+{
+	json_t *f = json_array_get(d->findings, 0);
+
+	ck_assert_uint_eq(json_array_size(d->findings), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")), code);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "fix")), fix);
+}
+
+/* A path toward 10.231.90.2 by vx0 (mtu 1450): the responder answered
+ * every size up to the interface's MTU, and its interface has the same. */
+static void healthy_path(struct path_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->addr, sizeof(r->addr), "10.231.90.2");
+	r->family = AF_INET;
+	r->have_route = true;
+	snprintf(r->route.out_interface, sizeof(r->route.out_interface),
+	         "vx0");
+	r->if_mtu = 1450;
+	r->pmtu_ran = true;
+	r->pmtu.responded = true;
+	r->pmtu.largest_ok = 1450;
+	r->pmtu.peer_ifmtu = 1450;
+	r->pmtu.nprobes = 2;
+	r->pmtu.probes[0] = (struct pmtu_probe_rec){576, true};
+	r->pmtu.probes[1] = (struct pmtu_probe_rec){1450, true};
+}
+
+START_TEST(path_healthy)
+{
+	struct path_result r;
+	struct doc d;
+
+	healthy_path(&r);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_decide(&r, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	/* no responder, a neighbour that answered: cannot tell, no alarm */
+	r.pmtu_ran = false;
+	memset(&r.pmtu, 0, sizeof(r.pmtu));
+	snprintf(r.next_hop, sizeof(r.next_hop), "10.231.90.2");
+	snprintf(r.neigh_state, sizeof(r.neigh_state), "REACHABLE");
+	ck_assert_int_eq(path_decide(&r, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(path_no_host)
+{
+	struct path_result r;
+	struct doc d;
+
+	healthy_path(&r);
+	r.pmtu_ran = false;
+	memset(&r.pmtu, 0, sizeof(r.pmtu));
+	snprintf(r.next_hop, sizeof(r.next_hop), "10.231.90.2");
+	snprintf(r.neigh_state, sizeof(r.neigh_state), "FAILED");
+	r.no_host = true;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_decide(&r, &d), 0);
+	only(&d, "host-unreachable",
+	     "check that 10.231.90.2 is the right address and that the host "
+	     "is up on this link (ip neigh show 10.231.90.2; ping "
+	     "10.231.90.2): no responder or firewall rule explains a host "
+	     "that does not answer ARP");
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(path_blackhole)
+{
+	struct path_result r;
+	struct doc d;
+
+	healthy_path(&r);
+	r.pmtu.largest_ok = 1400;
+	r.pmtu.smallest_lost = 1401;
+	r.pmtu.lost_silently = true;
+	r.pmtu.probes[1] = (struct pmtu_probe_rec){1450, false};
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_decide(&r, &d), 0);
+	only(&d, "mtu-blackhole",
+	     "a hop between here and 10.231.90.2 limits packets to 1400 "
+	     "bytes (this interface has mtu 1450) and sends no ICMP; which "
+	     "hop cannot be told from here (`tracepath -n 10.231.90.2` names "
+	     "it when the hop answers). The fix is on that link: raise its "
+	     "MTU or let it send ICMP fragmentation-needed. Until then no "
+	     "node of this network may send more: `ip link set dev vx0 mtu "
+	     "1400` here and on every node that crosses it; `sysctl -w "
+	     "net.ipv4.tcp_mtu_probing=1` lets TCP (the transport of NCCL's "
+	     "sockets, which have no packet-size setting) find it after a "
+	     "stall");
+	doc_free(&d);
+	/* a route MTU at the black hole's size is its workaround: quiet */
+	r.route.mtu = 1400;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_decide(&r, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(path_mismatch)
+{
+	struct path_result r;
+	struct doc d;
+
+	healthy_path(&r);
+	r.pmtu.peer_ifmtu = 1500;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(path_decide(&r, &d), 0);
+	only(&d, "mtu-mismatch",
+	     "on 10.231.90.2: ip link set dev IFACE mtu 1450 (its interface "
+	     "toward this node), or raise this side: ip link set dev vx0 mtu "
+	     "1500");
+	doc_free(&d);
+}
+END_TEST
+
+Suite *suite_decide_probe(void)
+{
+	Suite *s = suite_create("decide_probe");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, path_healthy);
+	tcase_add_test(tc, path_no_host);
+	tcase_add_test(tc, path_blackhole);
+	tcase_add_test(tc, path_mismatch);
+	suite_add_tcase(s, tc);
+	return s;
+}
