@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decide/decide_path.h"
+#include "decide/decide_peerprobe.h"
 #include "decide/portfind.h"
 #include "kernel/portrange.h"
 #include "probe/portscan.h"
@@ -126,7 +127,8 @@ int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
 {
 	if (pc->obj == NULL || pc->rc != 0)
 		return 0;
-	if (pc->path != NULL && path_decide(pc->path, d) < 0)
+	if (peerprobe_decide(&pc->v, d) < 0 ||
+	    (pc->path != NULL && path_decide(pc->path, d) < 0))
 		return -1;
 	if (inbound(pc, eph_lo, eph_hi, fw, d) < 0)
 		return -1;

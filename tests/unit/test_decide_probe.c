@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 
 #include "decide/decide_path.h"
+#include "decide/decide_peerprobe.h"
 #include "doc/doc.h"
 
 /* The only finding of d: its code and fix. */
@@ -131,6 +132,105 @@ START_TEST(path_mismatch)
 }
 END_TEST
 
+/* A peer that answered: no NAT, every connect-back open. */
+static void healthy_peer(struct peer_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	snprintf(v->peer, sizeof(v->peer), "node-b");
+	snprintf(v->peer_addr, sizeof(v->peer_addr), "10.231.91.2");
+	v->port = 7470;
+	v->responded = true;
+	snprintf(v->local_addr, sizeof(v->local_addr), "10.231.91.1");
+	snprintf(v->observed_addr, sizeof(v->observed_addr), "10.231.91.1");
+	v->local_port = 40000;
+	v->observed_port = 40000;
+	v->nat = 0;
+	v->inbound = 1;
+	v->nback = 2;
+	v->back[0] = (struct peer_back){7470, PORT_OPEN, "syn-ack"};
+	v->back[1] = (struct peer_back){32768, PORT_OPEN, "syn-ack"};
+}
+
+START_TEST(peer_healthy)
+{
+	struct peer_verdict v;
+	struct doc d;
+
+	healthy_peer(&v);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	/* untested and unknown are no faults either, nor a silent peer */
+	v.nat = -1;
+	v.inbound = -1;
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	healthy_peer(&v);
+	v.responded = false;
+	v.nat = 1;
+	v.inbound = 0;
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(peer_nat)
+{
+	struct peer_verdict v;
+	struct doc d;
+	json_t *f, *ev;
+
+	healthy_peer(&v);
+	snprintf(v.observed_addr, sizeof(v.observed_addr), "10.231.91.9");
+	v.observed_port = 1024;
+	v.nat = 1;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	only(&d, "nat-detected",
+	     finding_get(FINDING_NAT_DETECTED)->fix);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "summary")),
+	                 "10.231.91.2 sees this host as 10.231.91.9, not "
+	                 "10.231.91.1: peers cannot connect to 10.231.91.1; "
+	                 "NCCL and Open MPI fail, Gloo works or hangs "
+	                 "depending on which address is higher");
+	ev = json_object_get(f, "evidence");
+	ck_assert_uint_eq(json_array_size(ev), 3);
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(json_array_get(ev, 0), "fact")),
+	    "our source address toward 10.231.91.2: 10.231.91.1:40000");
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(json_array_get(ev, 1), "fact")),
+	    "10.231.91.2 saw the connection come from 10.231.91.9:1024");
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(peer_inbound_blocked)
+{
+	struct peer_verdict v;
+	struct doc d;
+	json_t *f, *ev;
+
+	healthy_peer(&v);
+	v.back[1] = (struct peer_back){32768, PORT_FILTERED, "no answer"};
+	v.inbound = 0;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	only(&d, "inbound-blocked",
+	     finding_get(FINDING_INBOUND_BLOCKED)->fix);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "summary")),
+	                 "10.231.91.1 reaches 10.231.91.2:7470, but "
+	                 "connections from it back to 10.231.91.1 fail");
+	ev = json_object_get(f, "evidence");
+	ck_assert_uint_eq(json_array_size(ev), 1);
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(json_array_get(ev, 0), "fact")),
+	    "10.231.91.2 -> 10.231.91.1:32768/tcp: filtered (no answer)");
+	doc_free(&d);
+}
+END_TEST
+
 Suite *suite_decide_probe(void)
 {
 	Suite *s = suite_create("decide_probe");
@@ -140,6 +240,9 @@ Suite *suite_decide_probe(void)
 	tcase_add_test(tc, path_no_host);
 	tcase_add_test(tc, path_blackhole);
 	tcase_add_test(tc, path_mismatch);
+	tcase_add_test(tc, peer_healthy);
+	tcase_add_test(tc, peer_nat);
+	tcase_add_test(tc, peer_inbound_blocked);
 	suite_add_tcase(s, tc);
 	return s;
 }
