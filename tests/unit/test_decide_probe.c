@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "decide/decide_mesh.h"
 #include "decide/decide_path.h"
 #include "decide/decide_peerprobe.h"
 #include "doc/doc.h"
@@ -231,6 +232,57 @@ START_TEST(peer_inbound_blocked)
 }
 END_TEST
 
+START_TEST(taken_none)
+{
+	struct doc d;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "mesh"), 0);
+	ck_assert_int_eq(decide_mesh_taken(NULL, 0, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(taken_loopback)
+{
+	struct mesh_taken t = {29500, {4242, "redis-server", "127.0.0.1"}};
+	struct doc d;
+	json_t *f;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "mesh"), 0);
+	ck_assert_int_eq(decide_mesh_taken(&t, 1, &d), 0);
+	only(&d, "listener-loopback-only",
+	     "make redis-server (pid 4242) listen on 0.0.0.0 or on the "
+	     "address peers use, or stop it so the job can take port 29500 "
+	     "(ss -ltnp 'sport = :29500')");
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "summary")),
+	                 "port 29500/tcp is held by redis-server (pid 4242) "
+	                 "on 127.0.0.1 only: peers cannot reach it");
+	doc_free(&d);
+}
+END_TEST
+
+START_TEST(taken_in_use)
+{
+	struct mesh_taken t = {29500, {0, "", "0.0.0.0"}};
+	struct doc d;
+	json_t *ev;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "mesh"), 0);
+	ck_assert_int_eq(decide_mesh_taken(&t, 1, &d), 0);
+	only(&d, "port-in-use",
+	     "if another process is not the job's own, stop it before the "
+	     "job starts, or give the job another port (ss -ltnp 'sport = "
+	     ":29500' shows it)");
+	ev = json_object_get(json_array_get(d.findings, 0), "evidence");
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(json_array_get(ev, 1), "fact")),
+	    "29500/tcp: listener on 0.0.0.0");
+	doc_free(&d);
+}
+END_TEST
+
 Suite *suite_decide_probe(void)
 {
 	Suite *s = suite_create("decide_probe");
@@ -243,6 +295,9 @@ Suite *suite_decide_probe(void)
 	tcase_add_test(tc, peer_healthy);
 	tcase_add_test(tc, peer_nat);
 	tcase_add_test(tc, peer_inbound_blocked);
+	tcase_add_test(tc, taken_none);
+	tcase_add_test(tc, taken_loopback);
+	tcase_add_test(tc, taken_in_use);
 	suite_add_tcase(s, tc);
 	return s;
 }
