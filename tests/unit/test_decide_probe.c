@@ -3,9 +3,11 @@
  * code with its fix. */
 #include <arpa/inet.h>
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "decide/decide_lookup.h"
 #include "decide/decide_mesh.h"
 #include "decide/decide_path.h"
 #include "decide/decide_peerprobe.h"
@@ -283,6 +285,32 @@ START_TEST(taken_in_use)
 }
 END_TEST
 
+START_TEST(lookup)
+{
+	struct doc d;
+	json_t *f;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ifaces"), 0);
+	/* a failed lookup is the caller's error, no finding */
+	ck_assert_int_eq(decide_route_lookup("10.231.92.2", EINVAL, &d), 0);
+	ck_assert_int_eq(decide_route_lookup("10.231.92.2", ENOBUFS, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	ck_assert_int_eq(decide_route_lookup("10.231.92.2", ENETUNREACH, &d),
+	                 1);
+	only(&d, "host-unreachable",
+	     finding_get(FINDING_HOST_UNREACHABLE)->fix);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "summary")),
+	                 "no route to '10.231.92.2'");
+	doc_free(&d);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ifaces"), 0);
+	ck_assert_int_eq(decide_route_lookup("node-c", EHOSTUNREACH, &d), 1);
+	only(&d, "host-unreachable",
+	     finding_get(FINDING_HOST_UNREACHABLE)->fix);
+	doc_free(&d);
+}
+END_TEST
+
 Suite *suite_decide_probe(void)
 {
 	Suite *s = suite_create("decide_probe");
@@ -298,6 +326,7 @@ Suite *suite_decide_probe(void)
 	tcase_add_test(tc, taken_none);
 	tcase_add_test(tc, taken_loopback);
 	tcase_add_test(tc, taken_in_use);
+	tcase_add_test(tc, lookup);
 	suite_add_tcase(s, tc);
 	return s;
 }
