@@ -177,7 +177,7 @@ size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports)
  * v->inbound, v->back and ports (a failure to connect back is an error in
  * d). */
 static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
-                         struct peer_verdict *v, json_t *ports, struct doc *d)
+                          struct peer_verdict *v, json_t *ports, struct doc *d)
 {
 	uint16_t p[PP_MAX_PORTS];
 	int fds[PP_MAX_PORTS];
