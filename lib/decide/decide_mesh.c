@@ -1,7 +1,11 @@
 /* The membership of a mesh, judged on node 0 (decide_mesh.h): each node
  * that did not take part, or took part twice, by name, and each join
- * turned away. */
+ * turned away; and on every node, the --ports ports another process
+ * holds. */
 #include "decide/decide_mesh.h"
+
+#include <stdio.h>
+#include <string.h>
 
 /* One member's finding, if its outcome has one. */
 static int member(const char *source, size_t i,
@@ -55,6 +59,68 @@ int decide_mesh(const char *source, const struct mesh_member_facts *m, size_t n,
 		if (doc_add_finding(d, r[i].code, -1, ev, NULL, "%s %s",
 		                    r[i].who, r[i].why) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* True for a listener address on loopback only. */
+static bool loopback_addr(const char *a)
+{
+	return strncmp(a, "127.", 4) == 0 || strcmp(a, "::1") == 0 ||
+	       strncmp(a, "::ffff:127.", 11) == 0;
+}
+
+/* See decide_mesh.h. */
+int decide_mesh_taken(const struct mesh_taken *taken, size_t n,
+                      struct doc *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct mesh_taken *t = &taken[i];
+		char who[SOCKOWNER_COMM_MAX + 32];
+		json_t *ev = NULL;
+		bool lo = loopback_addr(t->o.addr);
+
+		if (t->o.pid > 0)
+			snprintf(who, sizeof(who), "%s (pid %d)",
+			         t->o.comm[0] ? t->o.comm : "?", t->o.pid);
+		else
+			snprintf(who, sizeof(who), "another process");
+		evidence_add(&ev, "bind", "%u/tcp: address already in use",
+		             t->port);
+		evidence_add(&ev, "/proc/net/tcp", "%u/tcp: listener on %s%s%s",
+		             t->port, t->o.addr[0] ? t->o.addr : "?",
+		             t->o.pid > 0 ? " held by " : "",
+		             t->o.pid > 0 ? who : "");
+		if (lo) {
+			char fix[384];
+
+			snprintf(fix, sizeof(fix),
+			         "make %s listen on 0.0.0.0 or on the address "
+			         "peers use, or stop it so the job can take "
+			         "port %u (ss -ltnp 'sport = :%u')",
+			         who, t->port, t->port);
+			if (doc_add_finding(d, FINDING_LISTENER_LOOPBACK_ONLY, -1,
+			                    ev, fix,
+			                    "port %u/tcp is held by %s on %s only: "
+			                    "peers cannot reach it",
+			                    t->port, who, t->o.addr) < 0)
+				return -1;
+		} else {
+			char fix[384];
+
+			snprintf(fix, sizeof(fix),
+			         "if %s is not the job's own, stop it before "
+			         "the job starts, or give the job another port "
+			         "(ss -ltnp 'sport = :%u' shows it)",
+			         who, t->port);
+			if (doc_add_finding(
+			        d, FINDING_PORT_IN_USE, -1, ev, fix,
+			        "port %u/tcp is already held by %s: "
+			        "peers reached it, a job that needs the "
+			        "port cannot bind it",
+			        t->port, who) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }

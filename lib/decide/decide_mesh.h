@@ -1,11 +1,14 @@
 /* netprobe mesh's deciders (decide_mesh.c): the membership findings of
- * node 0's mesh document, from what the rendezvous collected. */
+ * node 0's mesh document, from what the rendezvous collected, and each
+ * node's findings on the --ports ports another process holds. */
 #ifndef NP_DECIDE_MESH_H
 #define NP_DECIDE_MESH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "doc/doc.h"
+#include "kernel/sockowner.h"
 
 /* What became of one member, as node 0 saw it. */
 enum mesh_outcome {
@@ -35,5 +38,18 @@ struct mesh_reject_facts {
  * one finding per join turned away. Returns 0, or -1 on no memory. */
 int decide_mesh(const char *source, const struct mesh_member_facts *m, size_t n,
                 const struct mesh_reject_facts *r, size_t nr, struct doc *d);
+
+/* A --ports port another process holds on this node (mesh_hold.c), with
+ * that process as the socket table names it. */
+struct mesh_taken {
+	uint16_t port;
+	struct sock_owner o;
+};
+
+/* One finding per port another process holds: port-in-use, or
+ * listener-loopback-only where it listens on loopback only. Returns 0,
+ * or -1 on no memory. */
+int decide_mesh_taken(const struct mesh_taken *taken, size_t n,
+                      struct doc *d);
 
 #endif

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decide/decide_path.h"
+#include "decide/decide_peerprobe.h"
 #include "decide/portfind.h"
 #include "kernel/portrange.h"
 #include "probe/portscan.h"
@@ -125,6 +127,9 @@ int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
 {
 	if (pc->obj == NULL || pc->rc != 0)
 		return 0;
+	if (peerprobe_decide(&pc->v, d) < 0 ||
+	    (pc->path != NULL && path_decide(pc->path, d) < 0))
+		return -1;
 	if (inbound(pc, eph_lo, eph_hi, fw, d) < 0)
 		return -1;
 	return pc->out_ran ? outbound(pc, fw, d) : 0;

@@ -10,7 +10,9 @@
 #include "doc/doc.h"
 #include "probe/peercheck.h"
 
-/* Adds pc's findings to d and what its failures ask to open to fw.
+/* Adds pc's findings to d (the peer probe's first, peerprobe_decide,
+ * then the path's, path_decide) and what its failures ask to open to
+ * fw.
  * eph_lo and eph_hi are this node's ip_local_port_range (0 0 unknown).
  * Returns 0, or -1 on no memory (an error in d). */
 int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,

@@ -1,5 +1,6 @@
 /* The path toward one peer: route lookup (nl.h), the out interface's MTU,
- * the path MTU search over UDP (pmtu.h), findings and JSON. */
+ * the path MTU search over UDP (pmtu.h), its errors and JSON; the
+ * findings are decide/decide_path.c's. */
 #include "probe/pathprobe.h"
 
 #include <arpa/inet.h>
@@ -165,39 +166,9 @@ void path_set_recommended_iface(struct path_result *r, const char *ifname)
 	         ifname != NULL ? ifname : "");
 }
 
-/* host-unreachable: no host answers the address, never a responder or
- * firewall to fix. Returns 0, or -1 on no memory. */
-static int no_host_finding(const struct path_result *r, struct doc *d)
+/* See pathprobe.h. */
+int path_errors(const struct path_result *r, struct doc *d)
 {
-	bool direct = strcmp(r->next_hop, r->addr) == 0;
-	const char *nd = r->family == AF_INET6 ? "ND" : "ARP";
-	json_t *ev = NULL;
-	char fix[512];
-
-	if (evidence_add(&ev, "pmtu probes",
-	                 "no probe toward %s got an answer", r->addr) < 0 ||
-	    evidence_add(&ev, "netlink RTM_GETNEIGH",
-	                 "neighbour entry of %s: %s", r->next_hop,
-	                 r->neigh_state) < 0) {
-		json_decref(ev);
-		return -1;
-	}
-	snprintf(fix, sizeof(fix),
-	         "check that %s is the right address and that the host is up "
-	         "on this link (ip neigh show %s; ping %s): no responder or "
-	         "firewall rule explains a host that does not answer %s",
-	         r->addr, r->next_hop, r->next_hop, nd);
-	return doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev, fix,
-	                       "no host answers %s%s (%s failed for %s): "
-	                       "nothing owns the address, or the host is down",
-	                       direct ? "at " : "toward ", r->addr, nd,
-	                       r->next_hop);
-}
-
-int path_findings(struct path_result *r, struct doc *d)
-{
-	const char *ifname = r->have_route ? r->route.out_interface : "?";
-
 	if (r->route_err[0] != '\0' &&
 	    doc_add_error(d, "route", "no route to '%s': %s", r->addr,
 	                  r->route_err) < 0)
@@ -205,22 +176,7 @@ int path_findings(struct path_result *r, struct doc *d)
 	if (r->pmtu_err[0] != '\0' &&
 	    doc_add_error(d, "pmtu", "%s", r->pmtu_err) < 0)
 		return -1;
-	if (r->no_host && no_host_finding(r, d) < 0)
-		return -1;
-	if (!r->pmtu_ran)
-		return 0;
-	/* a route MTU below the interface's (ip route ... mtu lock N, the
-	 * workaround for a hop that drops large packets) caps what this
-	 * node sends toward the peer: no larger packet leaves to vanish */
-	pmtu_decide(&r->pmtu, r->if_mtu, &r->verdict);
-	if (r->verdict.blackhole && r->have_route && r->route.mtu > 0 &&
-	    r->route.mtu <= r->pmtu.largest_ok + 8 &&
-	    (r->if_mtu == 0 || r->route.mtu < r->if_mtu)) {
-		r->verdict.blackhole = false;
-		r->verdict.mismatch_explains = false;
-	}
-	return pmtu_findings(&r->pmtu, &r->verdict, ifname, r->if_mtu, r->addr,
-	                     d);
+	return 0;
 }
 
 /* The `target` object, as ports writes it. */
@@ -272,13 +228,14 @@ int path_to_doc(const struct path_result *r, struct doc *d)
 }
 
 int path_for_peer(const struct path_opts *o, struct peer_verdict *pv,
-                  json_t **out, struct doc *d)
+                  json_t **out, struct path_result **facts, struct doc *d)
 {
 	struct path_result *r;
 	char err[256];
 	int rc = 0;
 
 	*out = NULL;
+	*facts = NULL;
 	pv->path_mtu = -1;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
@@ -297,9 +254,11 @@ int path_for_peer(const struct path_opts *o, struct peer_verdict *pv,
 		snprintf(pv->local_addr, sizeof(pv->local_addr), "%s",
 		         r->route.source);
 	if (rc == 0) {
-		path_findings(r, d);
+		path_errors(r, d);
 		*out = path_to_json(r);
+		*facts = r;
+	} else {
+		free(r);
 	}
-	free(r);
 	return rc;
 }

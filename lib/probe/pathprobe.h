@@ -1,6 +1,7 @@
 /* One path toward a peer: the kernel's route (out interface, source,
- * gateway, MTUs) and the path MTU measured against its responder, with
- * findings. Used by `netprobe path` and, for each peer, by `scan --peer`. */
+ * gateway, MTUs) and the path MTU measured against its responder: the
+ * facts decide/decide_path.h judges. Used by `netprobe path` and, for
+ * each peer, by `scan --peer`. */
 #ifndef NP_PATHPROBE_H
 #define NP_PATHPROBE_H
 
@@ -38,7 +39,6 @@ struct path_result {
 	struct pmtu_result pmtu;
 	unsigned kernel_pmtu; /* IP_MTU after the search, 0 unknown */
 	unsigned search_max;  /* the largest size searched */
-	struct pmtu_verdict verdict;
 	char pmtu_err[256]; /* why no MTU was measured, "" none */
 
 	/* no answer: the next hop's ARP/ND entry, read after the probes */
@@ -74,10 +74,10 @@ int path_collect_at(const char *target, const char *host, unsigned port,
  * route leaves by it. */
 void path_set_recommended_iface(struct path_result *r, const char *ifname);
 
-/* Decides (pure, over r) and adds the mtu-blackhole / mtu-mismatch
- * findings and any collection errors to d. Returns 0, or -1 on no
- * memory. */
-int path_findings(struct path_result *r, struct doc *d);
+/* Adds the collection's errors to d (no route, no path MTU measured);
+ * the findings are path_decide's (decide/decide_path.h). Returns 0, or
+ * -1 on no memory. */
+int path_errors(const struct path_result *r, struct doc *d);
 
 /* The `target`, `route`, `pmtu` and `recommended_iface` keys as one
  * object (new reference, NULL on no memory); path_to_doc moves them to
@@ -89,10 +89,11 @@ int path_to_doc(const struct path_result *r, struct doc *d);
  * (split once, by the peer probe),
  * sets pv->path_mtu (the largest size that crossed, -1 unknown) and fills
  * pv->local_ifname / local_addr from the route when they are empty, adds
- * findings and errors to d, and stores the path object in *out (new
- * reference; NULL when it could not be built). Returns 0 when something
- * was measured, -1 otherwise (the error is in d). */
-int path_for_peer(const struct path_opts *o,
-                  struct peer_verdict *pv, json_t **out, struct doc *d);
+ * errors to d, stores the path object in *out (new reference; NULL when
+ * it could not be built) and what was measured in *facts (the caller
+ * frees it; NULL when nothing was), for path_decide. Returns 0 when
+ * something was measured, -1 otherwise (the error is in d). */
+int path_for_peer(const struct path_opts *o, struct peer_verdict *pv,
+                  json_t **out, struct path_result **facts, struct doc *d);
 
 #endif

@@ -1,11 +1,25 @@
 /* What probing one peer established, as the scan's recommendation reads it.
- * Filled by the peer probes (serve's client side, path); read by recommend. */
+ * Filled by the peer probes (serve's client side, path); read by recommend
+ * and by the deciders (decide/decide_peerprobe.h). */
 #ifndef NP_PEER_H
 #define NP_PEER_H
 
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "wire/portstate.h"
+
+#define PEER_BACK_MAX 8     /* connect-back checks of one probe */
+#define PEER_REASON_MAX 33  /* CLIENT_REASON_MAX (wire/client.h) */
+
+/* One connect-back check: the responder connecting to a port of ours. */
+struct peer_back {
+	unsigned port;
+	enum port_state state;
+	char reason[PEER_REASON_MAX]; /* what settled it */
+};
 
 struct peer_verdict {
 	char peer[256];                        /* as given: HOST[:PORT] */
@@ -23,6 +37,12 @@ struct peer_verdict {
 	int connect_errno;  /* no answer: connect's errno (ETIMEDOUT for a
 			     * timeout), EPROTO when it connected but did
 			     * not answer as a responder; 0 otherwise */
+	unsigned local_port;    /* our source port toward it, 0 unknown */
+	unsigned observed_port; /* the source port the responder saw, 0 */
+	/* the connect-back checks, in the order made (inbound says
+	 * whether all were open) */
+	struct peer_back back[PEER_BACK_MAX];
+	size_t nback;
 };
 
 #endif

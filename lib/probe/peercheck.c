@@ -5,6 +5,7 @@
 
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probe/pathprobe.h"
@@ -129,7 +130,7 @@ void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
 	if (pc->rc == 0 && o->path_us >= 0) {
 		path_opts_default(&pa);
 		pa.deadline_us = o->path_us > 0 ? o->path_us : 2000000;
-		path_for_peer(&pa, v, &path, d);
+		path_for_peer(&pa, v, &path, &pc->path, d);
 	}
 	set_str(obj, "local_ifname", v->local_ifname);
 	set_str(obj, "local_addr", v->local_addr);
@@ -151,4 +152,6 @@ void peercheck_free(struct peercheck *pc)
 	pc->obj = NULL;
 	ports_run_free(&pc->out);
 	pc->out_ran = false;
+	free(pc->path);
+	pc->path = NULL;
 }

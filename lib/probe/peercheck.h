@@ -1,9 +1,9 @@
 /* Everything one peer is checked for, as `scan --peer` and `netprobe
  * mesh` run it: the peer probe (hello, reflection, connect-back, a short
  * heartbeat), the path MTU toward it, and outbound connects to its
- * ephemeral samples and the ports asked for. Collection only: findings
- * the probes make and errors go to a document; what the ports ask to
- * open is decided by peercheck_decide (decide/peerdecide.h). Safe to run
+ * ephemeral samples and the ports asked for. Collection only: errors go
+ * to a document; the findings and what the ports ask to open are decided
+ * by peercheck_decide (decide/peerdecide.h). Safe to run
  * in several threads at once, each with its own struct and document. */
 #ifndef NP_PEERCHECK_H
 #define NP_PEERCHECK_H
@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "doc/doc.h"
+#include "probe/pathprobe.h"
 #include "probe/peer.h"
 #include "probe/portrun.h"
 
@@ -49,10 +50,13 @@ struct peercheck {
 	struct ports_run out; /* the outbound connects, for the deciders */
 	bool out_ran;
 	bool ports_held; /* peercheck_opts.ports_held */
+	/* the path toward the peer as measured, owned; NULL when the path
+	 * was not probed or nothing was measured (decide/decide_path.h) */
+	struct path_result *path;
 };
 
 /* Checks pc->v.peer within about step + heartbeat + path + 2 steps.
- * Findings and errors go to d. */
+ * Errors go to d; the findings are peercheck_decide's. */
 void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
                    struct doc *d);
 

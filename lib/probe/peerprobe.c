@@ -15,7 +15,10 @@
 #include "kernel/portrange.h"
 #include "base/sysroot.h"
 
-#define PP_MAX_PORTS 8
+#define PP_MAX_PORTS PEER_BACK_MAX
+
+_Static_assert(PEER_REASON_MAX == CLIENT_REASON_MAX,
+               "a peer_back's reason holds the client's");
 
 /* Normalises a textual address so "::ffff:1.2.3.4" equals "1.2.3.4". */
 static void addr_norm(const char *in, char *out, size_t len)
@@ -49,32 +52,6 @@ int peerprobe_gloo_order(const char *local, const char *peer)
 	}
 	c = memcmp(a, b, fam == AF_INET ? 4 : 16);
 	return c > 0 ? 1 : c < 0 ? -1 : 0;
-}
-
-/* The NAT finding's sentence on Gloo: which side of the pair with this
- * peer connects, so why Gloo works across this NAT or not. */
-static void gloo_evidence(json_t **ev, const char *local, const char *peer)
-{
-	int o = peerprobe_gloo_order(local, peer);
-
-	if (o > 0)
-		evidence_add(ev, "gloo",
-		             "%s sorts above %s: of a Gloo pair the higher "
-		             "address connects (gloo/transport/tcp/device.cc), "
-		             "so this rank connects out through the NAT and "
-		             "Gloo may work with this peer; with a peer above "
-		             "it, Gloo waits for a connection that cannot "
-		             "arrive: the same job works on one cluster and "
-		             "hangs on another",
-		             local, peer);
-	else if (o < 0)
-		evidence_add(ev, "gloo",
-		             "%s sorts below %s: of a Gloo pair the higher "
-		             "address connects (gloo/transport/tcp/device.cc), "
-		             "so this peer must connect to %s and cannot; with "
-		             "peers below it Gloo would work, which is why the "
-		             "same job works on one cluster and not on another",
-		             local, peer, local);
 }
 
 /* Walks getifaddrs for the interface that holds addr. */
@@ -197,10 +174,10 @@ size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports)
 }
 
 /* Connect-back on our own listeners, or on the caller's; fills
- * v->inbound and ports. Returns 0, or -1 when the finding could not be
- * added (no memory). */
-static int probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
-                         struct peer_verdict *v, json_t *ports, struct doc *d)
+ * v->inbound, v->back and ports (a failure to connect back is an error in
+ * d). */
+static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
+                          struct peer_verdict *v, json_t *ports, struct doc *d)
 {
 	uint16_t p[PP_MAX_PORTS];
 	int fds[PP_MAX_PORTS];
@@ -212,9 +189,7 @@ static int probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 	uint16_t cand[PP_MAX_PORTS];
 	size_t ncand = 0;
 	int nsamp = o->ephemeral_samples ? o->ephemeral_samples : 4;
-	json_t *ev = NULL;
 	bool all = true;
-	int rc = 0;
 
 	if (o->inbound_ports != NULL) {
 		/* the caller holds them: our responder's port first */
@@ -243,7 +218,7 @@ static int probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 		p[n++] = cand[k];
 	}
 	if (n == 0)
-		return 0;
+		return;
 	if (client_connect_back(c, PROTO_TCP, p, n, o->step_us, st, reasons,
 	                        rtt) < 0) {
 		if (d)
@@ -269,33 +244,19 @@ static int probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 		              "rtt_us",
 		              rtt[k] < 0 ? json_null() : json_integer(rtt[k]),
 		              "attempts", att[k]));
-		if (st[k] != PORT_OPEN) {
+		v->back[k].port = p[k];
+		v->back[k].state = st[k];
+		memcpy(v->back[k].reason, reasons[k],
+		       sizeof(v->back[k].reason));
+		if (st[k] != PORT_OPEN)
 			all = false;
-			evidence_add(&ev, "connect-back",
-			             "%s -> %s:%u/tcp: "
-			             "%s (%s)",
-			             c->addr,
-			             v->observed_addr[0] ? v->observed_addr
-			                                 : v->local_addr,
-			             (unsigned)p[k], port_state_name(st[k]),
-			             reasons[k]);
-		}
 	}
+	v->nback = n;
 	v->inbound = all ? 1 : 0;
-	if (!all && d)
-		rc = doc_add_finding(d, FINDING_INBOUND_BLOCKED, -1, ev, NULL,
-		                     "%s reaches %s:%u, but connections from "
-		                     "it back to %s fail",
-		                     v->local_addr, c->addr, c->port,
-		                     v->observed_addr[0] ? v->observed_addr
-		                                         : v->local_addr);
-	else
-		json_decref(ev);
 out:
 	for (k = 0; k < n; k++)
 		if (fds[k] >= 0)
 			close(fds[k]);
-	return rc;
 }
 
 /* A short heartbeat over the held connection: the median RTT. */
@@ -366,7 +327,6 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	json_t *ports = json_array();
 	long long step;
 	int rc = 1;
-	bool nomem = false;
 
 	if (!o)
 		o = &def;
@@ -418,34 +378,13 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	if (client_reflect(&c, obs, sizeof(obs), &obs_port) == 0) {
 		addr_norm(obs, v->observed_addr, sizeof(v->observed_addr));
 		v->nat = strcmp(v->observed_addr, v->local_addr) != 0;
-		if (v->nat && d) {
-			json_t *ev = NULL;
-
-			evidence_add(&ev, "socket",
-			             "our source address toward "
-			             "%s: %s:%u",
-			             c.addr, v->local_addr, c.local_port);
-			evidence_add(&ev, "responder",
-			             "%s saw the connection "
-			             "come from %s:%u",
-			             c.addr, v->observed_addr, obs_port);
-			gloo_evidence(&ev, v->local_addr, c.addr);
-			if (doc_add_finding(
-			        d, FINDING_NAT_DETECTED, -1, ev, NULL,
-			        "%s sees this host as %s, not %s: peers cannot "
-			        "connect to %s; NCCL and Open MPI fail, Gloo "
-			        "works or hangs depending on which address is "
-			        "higher",
-			        c.addr, v->observed_addr, v->local_addr,
-			        v->local_addr) < 0)
-				nomem = true;
-		}
+		v->local_port = c.local_port;
+		v->observed_port = obs_port;
 	} else if (d) {
 		doc_add_error(d, "peer", "reflection from %s: %s", c.addr,
 		              c.err);
 	}
-	if (probe_inbound(&c, o, v, ports, d) < 0)
-		nomem = true;
+	probe_inbound(&c, o, v, ports, d);
 	if (o->heartbeat_us >= 0)
 		v->rtt_us =
 		    probe_rtt(&c, o->heartbeat_us ? o->heartbeat_us : 1000000);
@@ -469,5 +408,5 @@ out:
 	else
 		json_decref(ports);
 	client_close(&c);
-	return nomem ? -1 : rc;
+	return rc;
 }

@@ -37,11 +37,11 @@ struct peerprobe_opts {
  * *detail (when detail is not NULL) with the `peers` object of the scan
  * contract (peer, peer_addr, responded, local_addr, local_ifname,
  * observed_addr, nat, inbound, rtt_us, path_mtu, ports, plus node,
- * software and error), and adds to d (when not NULL) the findings
- * nat-detected and inbound-blocked, or an error when the peer could not
- * be probed. Returns 0 when the responder answered, 1 when it did not
- * (v->responded false, the reason in the error), -1 for an invalid peer
- * or no memory. */
+ * software and error), and adds to d (when not NULL) an error when the
+ * peer could not be probed; what v holds is judged by peerprobe_decide
+ * (decide/decide_peerprobe.h: nat-detected, inbound-blocked). Returns 0
+ * when the responder answered, 1 when it did not (v->responded false, the
+ * reason in the error), -1 for an invalid peer or no memory. */
 int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
                   struct peer_verdict *v, json_t **detail, struct doc *d);
 

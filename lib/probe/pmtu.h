@@ -1,6 +1,6 @@
 /* Path MTU discovery against a netprobe responder: the search over probe
  * sizes (pure, driven through a transport of function pointers so tests
- * simulate links), its decider, and the UDP transport that sends
+ * simulate links) and the UDP transport that sends
  * PROTO_MTU_PROBE datagrams with don't-fragment set. */
 #ifndef NP_PMTU_H
 #define NP_PMTU_H
@@ -91,26 +91,6 @@ void pmtu_config_default(struct pmtu_config *c, int family, unsigned ifmtu);
  * when the configuration is invalid or the transport failed. */
 int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
                 struct pmtu_result *r);
-
-/* The decider's conclusions over one search. */
-struct pmtu_verdict {
-	bool blackhole;         /* sizes above largest_ok vanish, no ICMP */
-	bool mismatch;          /* our interface MTU differs from the peer's */
-	bool mismatch_explains; /* the black hole sits at the smaller MTU */
-	unsigned set_mtu;       /* the MTU to set on our interface, 0 none */
-};
-
-/* Decides from a search, our out interface's MTU (0 unknown) and the
- * route's MTU (0 none). Pure. */
-void pmtu_decide(const struct pmtu_result *r, unsigned if_mtu,
-                 struct pmtu_verdict *v);
-
-/* Adds mtu-blackhole and mtu-mismatch findings with evidence and the
- * exact fix (the MTU to set on ifname). peer names the target. Returns 0,
- * or -1 on no memory. */
-int pmtu_findings(const struct pmtu_result *r, const struct pmtu_verdict *v,
-                  const char *ifname, unsigned if_mtu, const char *peer,
-                  struct doc *d);
 
 /* The `pmtu` object of the path document (new reference, NULL on no
  * memory). kernel_pmtu and route_mtu are 0 when unknown. */

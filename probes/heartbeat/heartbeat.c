@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "decide/decide_heartbeat.h"
+#include "decide/decide_peerprobe.h"
 #include "heartbeat/heartbeat.h"
 #include "probe/peerprobe.h"
 
@@ -108,6 +109,8 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 		return 2;
 	}
 	rc = peerprobe_run(spec, &po, &v, &detail, &d);
+	if (rc == 0 && peerprobe_decide(&v, &d) < 0)
+		rc = -1;
 	doc_set(&d, "peers", json_pack("[o]", detail ? detail : json_null()));
 	if (rc != 0) {
 		json_array_foreach(d.errors, i, f)

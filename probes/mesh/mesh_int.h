@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "decide/decide_mesh.h"
 #include "doc/doc.h"
 #include "kernel/hostlist.h"
 #include "kernel/sockowner.h"
@@ -49,12 +50,6 @@
 #define MESH_VERDICT_SLACK_US 60000000LL
 #define MESH_STEP_US 2000000LL /* one rendezvous request */
 #define MESH_HOLD_MAX 64       /* --ports ports the responder holds */
-
-/* A --ports port another process holds on this node. */
-struct mesh_taken {
-	uint16_t port;
-	struct sock_owner o;
-};
 
 struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
@@ -252,11 +247,6 @@ void mesh_hold_close(struct mesh *ms);
 /* mesh_hold.c: the `ports` object of this node's mesh document: held,
  * taken (port, pid, process, address), truncated. NULL on no memory. */
 json_t *mesh_hold_json(const struct mesh *ms);
-
-/* mesh_hold.c: one finding per port another process holds: port-in-use,
- * or listener-loopback-only where it listens on loopback only. Returns 0,
- * or -1 on no memory. */
-int mesh_hold_findings(const struct mesh *ms, struct doc *d);
 
 /* Milliseconds since the run started, for messages. */
 static inline long long mesh_elapsed_ms(const struct mesh *ms)

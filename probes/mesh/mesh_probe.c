@@ -225,7 +225,8 @@ int mesh_probe_finish(struct mesh *ms)
 		}
 		s->npeers++;
 	}
-	if (mesh_hold_findings(ms, &s->d) < 0 || scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
+	if (decide_mesh_taken(ms->taken, ms->ntaken, &s->d) < 0 ||
+	    scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
 	    doc_set(&s->d, "mesh", mesh_json(ms)) < 0)
 		return -1;
 	doc_set_fixed(&s->d, NULL, ms->m[ms->rank].name);

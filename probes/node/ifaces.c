@@ -12,6 +12,7 @@
 #include "base/termsafe.h"
 #include "base/cli.h"
 #include "commands.h"
+#include "decide/decide_lookup.h"
 #include "doc/doc.h"
 #include "kernel/nl.h"
 #include "node/ifaces_rdma.h"
@@ -338,27 +339,26 @@ static int collect(const struct ifaces_opts *o, struct doc *d,
 		}
 		if (route_get(fam, addr, &res->lookup) == 0) {
 			res->have_lookup = true;
-		} else if (errno == ENETUNREACH || errno == EHOSTUNREACH) {
-			json_t *ev = NULL;
+		} else {
+			int e = errno,
+			    f = decide_route_lookup(o->route, e, d);
 
-			evidence_add(&ev, "netlink RTM_GETROUTE", "%s",
-			             strerror(errno));
-			if (doc_add_finding(d, FINDING_HOST_UNREACHABLE, -1, ev,
-			                    NULL, "no route to '%s'",
-			                    o->route) < 0) {
+			if (f < 0) {
 				fail(d, "route", "out of memory");
 				return 2;
 			}
-			if (!o->json)
+			if (f > 0 && !o->json)
 				fprintf(stderr,
 				        "netprobe ifaces: no route to '%s'\n",
 				        o->route);
-			if (rc == 0)
+			if (f > 0 && rc == 0)
 				rc = 1;
-		} else {
-			fail(d, "route", "cannot look up the route to '%s': %s",
-			     o->route, strerror(errno));
-			rc = 2;
+			if (f == 0) {
+				fail(d, "route",
+				     "cannot look up the route to '%s': %s",
+				     o->route, strerror(e));
+				rc = 2;
+			}
 		}
 	}
 	return rc;

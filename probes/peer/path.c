@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "doc/doc.h"
 #include "base/parse.h"
+#include "decide/decide_path.h"
 #include "probe/pathprobe.h"
 #include "scan/scan.h"
 #include "base/sysroot.h"
@@ -193,7 +194,8 @@ int cmd_path(int argc, char **argv)
 		rec[0] = '\0';
 	path_set_recommended_iface(r, rec);
 	if (ran) {
-		path_findings(r, &d);
+		path_errors(r, &d);
+		path_decide(r, &d);
 		path_to_doc(r, &d);
 	}
 	rc = doc_exit_status(&d, ran);

@@ -10,7 +10,9 @@
 #     (read from the objects' symbols);
 #  6. no two files call each other round a circle (symbols);
 #  7. no two groups depend on each other round a circle (includes and
-#     symbols together; a group is lib/<group>/ or a program's folder).
+#     symbols together; a group is lib/<group>/ or a program's folder);
+#  8. findings are raised by deciders only (collect, decide, emit): no
+#     object but those of RAISERS calls doc_add_finding (symbols).
 # Usage: check.sh OBJDIR...   (the build folders whose *.o files to read)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -20,6 +22,10 @@ ORDER="base doc kernel layers wire probe decide"
 # Program folders that read documents only: no probing groups.
 NOPROBE_DIRS="reports"
 NOPROBE_GROUPS="wire probe"
+# The sources that may raise a finding (extended regular expressions over
+# the path without .c): the deciders, and the two emitters of findings
+# decided elsewhere (explain's NCCL RAS dump, ncclcheck's results).
+RAISERS=${LAYOUT_RAISERS:-'^lib/decide/|^lib/layers/layers_findings$|^reports/decide|^probes/explain/explain_out$|^collectives/results/output$'}
 # The folders read, and where `#include "x.h"` is looked for after the
 # including file's folder (the -I options of the Makefile and
 # mk/ncclcheck.mk); the self-test names its own.
@@ -282,6 +288,14 @@ END {
 		}
 	exit bad
 }' || fail=1
+
+# 8. Only deciders raise findings: a probe collects, a decider judges.
+awk -v ok="$RAISERS" '
+$4 == "doc_add_finding" && $2 !~ ok {
+	printf "layout: %s.c raises a finding (doc_add_finding): a probe collects facts, a decider of lib/decide/ raises it\n", $2
+	bad = 1
+}
+END { exit bad }' "$tmp/syms" || fail=1
 
 if [ "$fail" = 0 ]; then
 	echo "layout: ok: groups $ORDER; $(wc -l <"$tmp/files") files," \

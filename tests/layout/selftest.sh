@@ -1,22 +1,23 @@
 #!/bin/sh
 # Proves check.sh catches what it is for: a tree with an upward include, a
 # circle between two files, a circle between headers, a library file that
-# calls a higher group, and a circle between two groups made of files that
-# are no circle themselves must fail with each named; the same tree
-# without them must pass.
+# calls a higher group, a circle between two groups made of files that
+# are no circle themselves, and a finding raised outside a decider must
+# fail with each named; the same tree without them must pass.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/tests/layout" "$t/prog" "$t/other" "$t/obj/prog" "$t/obj/other" \
-	"$t/obj/lib/base" "$t/obj/lib/decide"
+	"$t/obj/lib/base" "$t/obj/lib/doc" "$t/obj/lib/decide"
 cp "$here/check.sh" "$t/tests/layout/"
 for g in base doc kernel layers wire probe decide; do
 	mkdir -p "$t/lib/$g"
 	echo "| \`$g/\` | x | y |" >>"$t/lib/README.md"
 done
 cc_all() {
-	for f in "$t"/prog/*.c "$t"/other/*.c "$t"/lib/base/*.c "$t"/lib/decide/*.c; do
+	for f in "$t"/prog/*.c "$t"/other/*.c "$t"/lib/base/*.c "$t"/lib/doc/*.c \
+		"$t"/lib/decide/*.c; do
 		[ -e "$f" ] || continue
 		s=${f#"$t"/}
 		cc -c -I"$t/lib" -o "$t/obj/${s%.c}.o" "$f" || exit 2
@@ -41,6 +42,13 @@ printf 'int d(void);\nint c(void) { return d(); }\n' >"$t/prog/c.c"
 printf 'int d(void) { return 4; }\n' >"$t/other/d.c"
 printf 'int f(void);\nint e(void) { return f(); }\n' >"$t/other/e.c"
 printf 'int f(void) { return 6; }\n' >"$t/prog/f.c"
+# a finding raised by a program's file; a decider's is allowed
+printf 'int doc_add_finding(void);\nint doc_add_finding(void) { return 0; }\n' \
+	>"$t/lib/doc/doc.c"
+printf 'int doc_add_finding(void);\nint g(void) { return doc_add_finding(); }\n' \
+	>"$t/prog/g.c"
+printf 'int doc_add_finding(void);\nint r(void) { return doc_add_finding(); }\n' \
+	>"$t/lib/decide/raise.c"
 rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
 cc_all
 fail=0
@@ -58,6 +66,12 @@ expect "upward call" "lib/base/low2.c calls high() in lib/decide/high.c of the h
 expect "file circle" "circle: prog/a.c calls b() in prog/b.c"
 expect "header circle" "header circle: prog/h"
 expect "group circle" "group circle: other/ and prog/ depend on each other (other/e.c calls f() in prog/f.c; prog/c.c calls d() in other/d.c)"
+expect "finding outside a decider" "layout: prog/g.c raises a finding (doc_add_finding)"
+case $out in
+*"raise.c raises"*)
+	echo "not ok - a decider's finding was refused: $out"; fail=1 ;;
+*) echo "ok - a decider raises findings" ;;
+esac
 case $out in
 *"circle: prog/c.c"* | *"circle: other/"*"reaches back"*)
 	echo "not ok - the group circle's files called a file circle: $out"; fail=1 ;;
@@ -69,6 +83,7 @@ printf 'int low2(void);\nint low2(void) { return 2; }\n' >"$t/lib/base/low2.c"
 printf 'int b(void) { return 2; }\n' >"$t/prog/b.c"
 printf 'int e(void) { return 5; }\n' >"$t/other/e.c"
 printf '/* no include */\n' >"$t/prog/h2.h"
+printf 'int g(void) { return 7; }\n' >"$t/prog/g.c"
 rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
 cc_all
 if out=$(sh "$t/tests/layout/check.sh" obj 2>&1); then echo "ok - clean tree passes"

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "decide/decide_path.h"
 #include "doc/doc.h"
 #include "probe/pathprobe.h"
 #include "probe/pmtu.h"
@@ -311,7 +312,7 @@ START_TEST(path_document)
 	ck_assert_int_eq(run(&l, 1450, &r.pmtu), 0);
 	r.pmtu_ran = true;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
-	ck_assert_int_eq(path_findings(&r, &d), 0);
+	ck_assert_int_eq(path_decide(&r, &d), 0);
 	ck_assert(doc_has_finding(&d, "mtu-blackhole"));
 	ck_assert_int_eq(path_to_doc(&r, &d), 0);
 	o = d.root;
@@ -339,7 +340,7 @@ START_TEST(path_document)
 	r.pmtu_ran = false;
 	snprintf(r.pmtu_err, sizeof(r.pmtu_err), "no answer");
 	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
-	ck_assert_int_eq(path_findings(&r, &d), 0);
+	ck_assert_int_eq(path_errors(&r, &d), 0);
 	ck_assert_int_eq(d.nerror, 1);
 	ck_assert_int_eq(path_to_doc(&r, &d), 0);
 	ck_assert(json_is_null(json_object_get(d.root, "pmtu")));
