@@ -251,6 +251,50 @@ START_TEST(mtu_path_names_hop)
 }
 END_TEST
 
+/* A path document of host toward addr, measured from src: ok bytes
+ * crossed, both ends' interfaces vx0 at 1450, no gateway (one link). */
+static json_t *link_path(const char *host, const char *src, const char *addr,
+			 long long ok)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, "
+			 "s:i}, s:{s:I, s:i, s:i}, s:{s:s, s:s}}",
+			 "schema", "netprobe/1", "tool", "netprobe", "command",
+			 "path", "host", host, "started",
+			 "2026-11-21T10:00:00Z", "findings", "errors", "target",
+			 "host", addr, "address", addr, "port", 7470, "pmtu",
+			 "largest_ok", (json_int_t)ok, "interface_mtu", 1450,
+			 "peer_interface_mtu", 1450, "route", "out_interface",
+			 "vx0", "source", src);
+}
+
+/* Both ends of one link measured, 1350 one way and 1354 back (a veth's
+ * MTU counts on the way in): both are told 1350, one MTU for the link;
+ * each its own size left an mtu-mismatch between them once applied
+ * (tests/lab/t_path.sh's closed loop). */
+START_TEST(mtu_link_ends_agree)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e;
+	size_t i;
+
+	load(&set, "a.json",
+	     link_path("p-a", "10.231.90.1", "10.231.90.2", 1350));
+	load(&set, "b.json",
+	     link_path("p-b", "10.231.90.2", "10.231.90.1", 1354));
+	m = report_build(&set);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 2);
+	json_array_foreach(mtu, i, e) {
+		ck_assert_int_eq(rj_int(e, "mtu", 0), 1350);
+		ck_assert_str_eq(rj_str(e, "command"),
+				 "ip link set dev vx0 mtu 1350");
+	}
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* The report leads with the causes in every format, before any other
  * finding. */
 START_TEST(causes_lead_every_format)
@@ -393,6 +437,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, fw_fix_against_ruleset);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
+	tcase_add_test(tc, mtu_link_ends_agree);
 	tcase_add_test(tc, causes_lead_every_format);
 	tcase_add_test(tc, gate_part_not_run);
 	suite_add_tcase(s, tc);
