@@ -211,10 +211,22 @@ static void firewall_causes(json_t *rec, json_t *causes)
 			if (l >= sizeof(sum))
 				break;
 		}
-		snprintf(fix, sizeof(fix),
-			 "open %s in %s's firewall: run the block for the "
-			 "firewall %s uses",
-			 sum, node, node);
+		if (json_object_get(json_object_get(e, "commands"),
+				    "nftables") != NULL ||
+		    json_object_get(json_object_get(e, "commands"),
+				    "iptables-legacy") != NULL)
+			snprintf(fix, sizeof(fix),
+				 "open %s in %s's firewall: run the block for "
+				 "the firewall %s uses",
+				 sum, node, node);
+		else
+			snprintf(fix, sizeof(fix),
+				 "open %s in %s's firewall: with ufw or "
+				 "firewalld, the block below; with nftables, "
+				 "cannot tell which table and chain drop them, "
+				 "because no scan here read %s's ruleset: run "
+				 "netprobe scan on %s as root and report again",
+				 sum, node, node, node);
 		k = new_cause(causes, "firewall", node, "", fix,
 			      json_incref(json_object_get(e, "commands")));
 		snprintf(fix, sizeof(fix),

@@ -426,6 +426,53 @@ START_TEST(fw_fix_against_ruleset)
 }
 END_TEST
 
+/* No scan read n-b's ruleset (none of n-b, or one without root): an
+ * nftables command would guess `inet filter input`, which fails where the
+ * drop lives in another table (t_ports' closed loop), so there is none;
+ * the fix says why and how to get one, ufw and firewalld stay. */
+START_TEST(fw_fix_ruleset_unknown)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	const struct rm_cause *k;
+	const json_t *cmds, *fix;
+
+	json_object_set_new(
+		a, "ports_to_open",
+		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
+			  "tcp", "nodes", "10.231.9.2", "why",
+			  "inbound from 10.231.9.1 to port 29500/tcp: "
+			  "filtered (timeout)"));
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
+			  "severity", "fault", "summary",
+			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
+			  "evidence"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "firewall:n-b");
+	ck_assert_ptr_nonnull(k);
+	fix = json_object_get(k->cause, "fix");
+	cmds = json_object_get(fix, "commands");
+	ck_assert_ptr_null(json_object_get(cmds, "nftables"));
+	ck_assert_ptr_null(json_object_get(cmds, "iptables-legacy"));
+	ck_assert_str_eq(json_string_value(json_array_get(rj_arr(cmds, "ufw"),
+							  0)),
+			 "ufw allow 29500/tcp");
+	ck_assert_ptr_nonnull(rj_arr(cmds, "firewalld"));
+	ck_assert_ptr_nonnull(strstr(rj_str(fix, "text"),
+				     "cannot tell which table and chain"));
+	ck_assert_ptr_nonnull(
+		strstr(rj_str(fix, "text"), "run netprobe scan on n-b as root"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -435,6 +482,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, demo_commands_clean);
 	tcase_add_test(tc, mtu_odd_node_raised);
 	tcase_add_test(tc, fw_fix_against_ruleset);
+	tcase_add_test(tc, fw_fix_ruleset_unknown);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
 	tcase_add_test(tc, mtu_link_ends_agree);
