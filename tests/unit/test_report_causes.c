@@ -473,6 +473,54 @@ START_TEST(fw_fix_ruleset_unknown)
 }
 END_TEST
 
+/* Node settings whose fix is one command (a finding's `command`) and
+ * that no other cause explains: one "setting" cause on that node holding
+ * both findings, its commands one shell block (t_rpfilter's and
+ * t_deadnic's closed loops run them). */
+START_TEST(setting_cause_commands)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	const struct rm_cause *k;
+	const json_t *sh;
+
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[], s:s, s:s}, {s:s, s:s, s:s, "
+			  "s:[], s:s, s:s}]",
+			  "code", "rp-filter-strict", "severity", "warning",
+			  "summary", "eth0 and eth1 filter strictly",
+			  "evidence", "fix",
+			  "sysctl -w net.ipv4.conf.all.rp_filter=2 (loose)",
+			  "command", "sysctl -w net.ipv4.conf.all.rp_filter=2",
+			  "code", "host-unreachable", "severity", "fault",
+			  "summary", "peer 10.231.9.6 cannot be reached: train0 "
+			  "is down",
+			  "evidence", "fix", "ip link set train0 up", "command",
+			  "ip link set train0 up"));
+	load(&set, "a.json", a);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq((long long)m->ncauses, 1);
+	k = cause(m, "setting:n-a");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq((long long)k->findings.n, 2);
+	ck_assert_str_eq(rj_str(k->cause, "severity"), "fault");
+	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
+				    "commands"),
+		    "shell");
+	ck_assert_int_eq((long long)json_array_size(sh), 2);
+	/* in the findings' order: the fault first */
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
+			 "ip link set train0 up");
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 1)),
+			 "sysctl -w net.ipv4.conf.all.rp_filter=2");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -483,6 +531,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, mtu_odd_node_raised);
 	tcase_add_test(tc, fw_fix_against_ruleset);
 	tcase_add_test(tc, fw_fix_ruleset_unknown);
+	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
 	tcase_add_test(tc, mtu_link_ends_agree);
