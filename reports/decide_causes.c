@@ -12,8 +12,8 @@
 #include "report_decide.h"
 
 /* Causes first by severity, then by node, then in this order. */
-static const char *const kinds[] = {"nat", "hostname", "firewall", "mtu",
-				    "hop", NULL};
+static const char *const kinds[] = {"nat",  "hostname", "firewall", "mtu",
+				    "hop",  "setting",  NULL};
 
 /* The node a word of a finding's text names: a node's name or address
  * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
@@ -211,10 +211,22 @@ static void firewall_causes(json_t *rec, json_t *causes)
 			if (l >= sizeof(sum))
 				break;
 		}
-		snprintf(fix, sizeof(fix),
-			 "open %s in %s's firewall: run the block for the "
-			 "firewall %s uses",
-			 sum, node, node);
+		if (json_object_get(json_object_get(e, "commands"),
+				    "nftables") != NULL ||
+		    json_object_get(json_object_get(e, "commands"),
+				    "iptables-legacy") != NULL)
+			snprintf(fix, sizeof(fix),
+				 "open %s in %s's firewall: run the block for "
+				 "the firewall %s uses",
+				 sum, node, node);
+		else
+			snprintf(fix, sizeof(fix),
+				 "open %s in %s's firewall: with ufw or "
+				 "firewalld, the block below; with nftables, "
+				 "cannot tell which table and chain drop them, "
+				 "because no scan here read %s's ruleset: run "
+				 "netprobe scan on %s as root and report again",
+				 sum, node, node, node);
 		k = new_cause(causes, "firewall", node, "", fix,
 			      json_incref(json_object_get(e, "commands")));
 		snprintf(fix, sizeof(fix),
@@ -329,6 +341,9 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
 		return cause_of(causes, "firewall", sub);
+	if (rj_str(f, "command") != NULL &&
+	    (k = cause_of(causes, "setting", node)) != NULL)
+		return k;
 	/* a reset from a port netprobe mesh's responder held is a
 	 * firewall's reject (its ports are that cause's to open); a
 	 * reset where nothing listens is no firewall's */
@@ -336,6 +351,46 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	    strstr(rj_strd(f, "summary", ""), "so a firewall rejects them"))
 		return cause_of(causes, "firewall", sub);
 	return NULL;
+}
+
+/* A node setting whose fix is one command (a finding's `command`: a
+ * strict rp_filter, a NIC set down) that no other cause explains: a
+ * cause on that node, its commands one shell block, so the fix the
+ * reader sees is the one the closed loop runs. */
+static void setting_causes(const struct rctx *c, json_t *causes)
+{
+	size_t i, n;
+	json_t *f, *k, *sh;
+	char fix[1024];
+
+	json_array_foreach(c->findings, i, f) {
+		const char *cmd = rj_str(f, "command");
+		const char *node = rj_str(f, "node");
+
+		if (cmd == NULL || rj_sev(rj_str(f, "severity")) == 0)
+			continue;
+		k = owner(c, causes, f);
+		if (k != NULL && strcmp(rj_str(k, "kind"), "setting") != 0)
+			continue;
+		if (k == NULL) {
+			new_cause(causes, "setting", node, rj_str(f, "summary"),
+				  rj_str(f, "fix"),
+				  json_pack("{s:[s]}", "shell", cmd));
+			continue;
+		}
+		sh = json_object_get(json_object_get(json_object_get(k, "fix"),
+						     "commands"),
+				     "shell");
+		n = json_array_size(sh);
+		rj_add_unique(sh, cmd);
+		if (json_array_size(sh) > n) {
+			snprintf(fix, sizeof(fix), "%s; %s",
+				 rj_str(json_object_get(k, "fix"), "text"),
+				 rj_str(f, "fix"));
+			json_object_set_new(json_object_get(k, "fix"), "text",
+					    json_string(fix));
+		}
+	}
 }
 
 /* Orders causes: worst first, then by node, then by kind. */
@@ -432,6 +487,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	hostname_causes(c, causes);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
+	setting_causes(c, causes);
 	assign(c, causes);
 	drop_empty(rec, causes);
 	json_array_foreach(causes, i, k)

@@ -278,6 +278,13 @@ void rd_fw_commands(const struct rctx *c, json_t *fw)
 				json_object_del(cmds, "ufw");
 			if (!json_is_true(json_object_get(fwj, "firewalld")))
 				json_object_del(cmds, "firewalld");
+		} else {
+			/* no ruleset of this node was read: an nftables
+			 * command would guess the table and chain that drop
+			 * (`inet filter input` fails where the drop lives in
+			 * another table, and changes nothing beside one), so
+			 * none; ufw and firewalld write their own rules */
+			json_object_del(cmds, "nftables");
 		}
 		json_array_foreach(json_object_get(e, "open"), j, o) {
 			struct fw_rule r;

@@ -254,10 +254,19 @@ struct hopm {
 
 #define MAXH 4096
 
+/* A "path" entry of out: the ends of its measurement, to find the
+ * measurement the other way (agree()). */
+struct pathm {
+	const char *src, *dst;
+	size_t idx;
+};
+
 struct hops {
 	struct hopm v[MAXH];
 	size_t g[MAXH]; /* group: the first measurement of its hop */
 	size_t n;
+	struct pathm p[MAXH];
+	size_t np;
 };
 
 /* Groups the measurements by hop: one gateway, and the gateway the far
@@ -360,7 +369,48 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 		 from, to ? to : "the peer", ok, lim, gw ? "gateway " : "",
 		 gw ? gw : "a switch or link between them",
 		 ifc ? ifc : "the interface", ok);
+	if (h->np < MAXH && rj_str(route, "source") != NULL && to_addr != NULL)
+		h->p[h->np++] = (struct pathm){rj_str(route, "source"), to_addr,
+					       json_array_size(out)};
 	add(c, out, from, ifc, ok, "path", to, why);
+}
+
+/* Both ends of one link measured, each way its own size (a veth's MTU
+ * counts on the way in, so 1350 one way and 1354 back): an interface MTU
+ * must agree with the other end's, so both take the smaller; each its
+ * own would leave an mtu-mismatch between them (tests/lab/t_path.sh's
+ * closed loop). */
+static void agree(json_t *out, const struct hops *h)
+{
+	for (size_t i = 0; i < h->np; i++)
+		for (size_t j = i + 1; j < h->np; j++) {
+			const struct pathm *a = &h->p[i], *b = &h->p[j];
+			json_t *ea, *eb, *e;
+			long long ma, mb, lo;
+			char cmd[128], why[1024];
+
+			if (strcmp(a->src, b->dst) != 0 ||
+			    strcmp(a->dst, b->src) != 0)
+				continue;
+			ea = json_array_get(out, a->idx);
+			eb = json_array_get(out, b->idx);
+			ma = rj_int(ea, "mtu", -1);
+			mb = rj_int(eb, "mtu", -1);
+			if (ma <= 0 || mb <= 0 || ma == mb ||
+			    rj_str(ma > mb ? ea : eb, "interface") == NULL)
+				continue;
+			lo = ma < mb ? ma : mb;
+			e = ma > mb ? ea : eb;
+			snprintf(cmd, sizeof(cmd), "ip link set dev %s mtu %lld",
+				 rj_str(e, "interface"), lo);
+			snprintf(why, sizeof(why),
+				 "%s; the way back carries %lld, and both "
+				 "ends of a link take one MTU: %lld",
+				 rj_str(e, "why"), lo, lo);
+			json_object_set_new(e, "mtu", json_integer(lo));
+			json_object_set_new(e, "command", json_string(cmd));
+			json_object_set_new(e, "why", json_string(why));
+		}
 }
 
 /* "a, b, c" of the distinct strings v[i].FIELD of the hop group gw. */
@@ -528,6 +578,7 @@ static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
 				 json_object_get(pa, "route"), out, h);
 		}
 	}
+	agree(out, h);
 	hops(c, h, out);
 	free(h);
 }

@@ -68,17 +68,18 @@ static int cmp_finding(const void *a, const void *b)
 }
 
 /* One merged finding: the input's, with the catalogue's title, its fix
- * when the input gave none, and a severity it may lack. */
+ * when the input gave none, a severity it may lack, and its command where
+ * it has one (a node setting's, which becomes a root cause's). */
 static json_t *merged_one(const json_t *f, const char *host, const char *path)
 {
 	const char *code = rj_strd(f, "code", "unknown");
 	const struct finding_def *def = finding_lookup(code);
 	const char *sev = rj_str(f, "severity");
-	json_t *ev = rj_arr(f, "evidence");
+	json_t *ev = rj_arr(f, "evidence"), *m;
 
 	if (rj_sev(sev) == 0 && (sev == NULL || strcmp(sev, "info") != 0))
 		sev = def != NULL ? severity_name(def->sev) : "warning";
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[s], s:s}",
+	m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[s], s:s}",
 			 "node", host, "code", code, "severity", sev, "summary",
 			 rj_strd(f, "summary", ""), "title",
 			 def != NULL ? def->title : "", "fix",
@@ -86,6 +87,13 @@ static json_t *merged_one(const json_t *f, const char *host, const char *path)
 			 "evidence",
 			 ev != NULL ? json_incref(ev) : json_array(), "sources",
 			 path, "class", class_of(code));
+	if (m != NULL && rj_str(f, "command") != NULL &&
+	    json_object_set_new(m, "command",
+				json_string(rj_str(f, "command"))) < 0) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
 }
 
 json_t *rf_merge(const struct report_set *s)

@@ -98,9 +98,14 @@ const struct hostname_addr *hostname_gloo_addr(const struct hostname_info *h);
  * bind() accepted it, or (not tried) when an interface of l holds it. A
  * name the live resolver does not know is unbindable too: torch then falls
  * back to the loopback address. The fixes name the recommended interface
- * and address (rec may be NULL or have none). */
+ * and address (rec may be NULL or have none). The job's settings (e may be
+ * NULL) can make the name moot, as the fixes say: GLOO_SOCKET_IFNAME
+ * naming one interface with an address (and, for a loopback name,
+ * MASTER_ADDR set to an address that is not a loopback one) decides what
+ * Gloo and torch's store use, and then nothing is found. */
 int decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                    const struct recommendation *rec, struct doc *d);
+                    const struct recommendation *rec,
+                    const struct scan_env *e, struct doc *d);
 
 /* True when an interface of l holds the address (127/8 and ::1 count as
  * local when a loopback interface is up). */

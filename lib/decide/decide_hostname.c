@@ -37,9 +37,34 @@ static bool addr_local(const struct hostname_addr *a,
 	return decide_addr_is_local(l, a->family, &a->a);
 }
 
-/* Gloo and torch's store advertise what the hostname resolves to. */
+/* GLOO_SOCKET_IFNAME as the fixes write it: one exact name of an
+ * interface that holds an address, so Gloo binds that, not the name's. */
+static bool gloo_pinned(const struct scan_env *e, const struct iface_list *l)
+{
+	const struct iface *ifc;
+
+	if (e == NULL || e->gloo_socket_ifname == NULL)
+		return false;
+	ifc = iface_by_name(l, e->gloo_socket_ifname);
+	return ifc != NULL && ifc->naddrs > 0;
+}
+
+/* MASTER_ADDR set to an address other than a loopback one: torch's store
+ * is reached there, not at rank 0's hostname. */
+static bool master_set(const struct scan_env *e)
+{
+	const char *m = e != NULL ? e->master_addr : NULL;
+
+	return m != NULL && *m != '\0' && strncmp(m, "127.", 4) != 0 &&
+	       strcmp(m, "::1") != 0 && strcmp(m, "localhost") != 0;
+}
+
+/* Gloo and torch's store advertise what the hostname resolves to; the
+ * settings the fixes name, once set, decide instead (the closed loop
+ * applies exactly those and must see the fault gone). */
 int decide_hostname(const struct hostname_info *h, const struct iface_list *l,
-                    const struct recommendation *rec, struct doc *d)
+                    const struct recommendation *rec,
+                    const struct scan_env *e, struct doc *d)
 {
 	const struct hostname_addr *g;
 	json_t *ev = NULL;
@@ -58,7 +83,12 @@ int decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 		snprintf(lan, sizeof(lan), "this node's LAN address");
 	}
 
-	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0)) {
+	/* a loopback name needs both settings (its fix names both); a name
+	 * that does not resolve or no interface holds, Gloo's alone */
+	if (gloo_pinned(e, l) && master_set(e))
+		return 0;
+	if (h->live && h->name[0] != '\0' && (!h->resolved || h->naddrs == 0) &&
+	    !gloo_pinned(e, l)) {
 		evidence_add(&ev, "getaddrinfo", "%s",
 		             h->error[0] ? h->error : "no address");
 		snprintf(fix, sizeof(fix),
@@ -110,7 +140,7 @@ int decide_hostname(const struct hostname_info *h, const struct iface_list *l,
 	for (int i = 0; i < h->naddrs; i++)
 		if (addr_local(&h->addrs[i], l))
 			nlocal++;
-	if (nlocal > 0)
+	if (nlocal > 0 || gloo_pinned(e, l))
 		return 0;
 	for (int i = 0; i < h->naddrs; i++) {
 		const struct hostname_addr *a = &h->addrs[i];

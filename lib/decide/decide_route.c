@@ -167,6 +167,10 @@ int decide_peer_routes(const struct iface_list *l,
 		                    "peer %s cannot be reached: %s", p->peer,
 		                    cause) < 0)
 			return -1;
+		/* a NIC set down: its fix is one command on this node */
+		if (o != NULL && !decide_is_container_bridge(l, o) &&
+		    !(o->flags & IFF_UP) && doc_finding_command(d, fix) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -43,7 +43,9 @@ static int report(const struct rpf_facts *f, const struct iface *x,
 		    evidence_add(&ev, "/proc/sys/net/ipv4/conf/IF/rp_filter",
 		                 "%s: %d", f->v[i].name, f->v[i].own) < 0)
 			goto nomem;
-	return doc_add_finding(
+	/* the command is the runtime half; keeping it (sysctl.d) is the
+	 * reader's, as it writes /etc */
+	if (doc_add_finding(
 	    d, FINDING_RP_FILTER_STRICT, -1, ev,
 	    "sysctl -w net.ipv4.conf.all.rp_filter=2 (loose; the kernel "
 	    "uses the larger of all's and the interface's value), and keep "
@@ -56,7 +58,9 @@ static int report(const struct rpf_facts *f, const struct iface *x,
 	    x->name, y->name,
 	    inet_ntop(AF_INET, &net, subnet, sizeof(subnet)) ? subnet
 	                                                     : wide->str,
-	    wide->prefixlen);
+	    wide->prefixlen) < 0)
+		return -1; /* the evidence went with it */
+	return doc_finding_command(d, "sysctl -w net.ipv4.conf.all.rp_filter=2");
 nomem:
 	json_decref(ev);
 	return -1;

@@ -177,6 +177,31 @@ static int choose_none_nat(const struct rec_input *in, struct recommendation *r)
 	return 0;
 }
 
+/* Whether some peer whose route leaves by ifc can be reached through it.
+ * False when every such peer went unanswered because of this node's own
+ * route or link (decide_route_cause: t_deadnic's train0 set down, whose
+ * peer's route falls back to mgmt0's default): settings pinning ifc would
+ * pin the job to where no peer is. */
+static bool reaches_any(const struct rec_input *in, const struct iface *ifc)
+{
+	bool cut = false;
+	char buf[256];
+
+	for (size_t i = 0; i < in->npeers; i++) {
+		const struct peer_verdict *p = &in->peers[i];
+
+		if (strcmp(p->local_ifname, ifc->name) != 0)
+			continue;
+		if (!p->responded &&
+		    decide_route_cause(in->ifaces, p, buf, sizeof(buf)) != NULL) {
+			cut = true;
+			continue;
+		}
+		return true;
+	}
+	return !cut;
+}
+
 /* The peers decide: every peer's route must leave by the same candidate.
  * Returns the chosen interface, NULL with r->none set when the peers rule
  * every interface out, or NULL with r->none REC_CHOSEN when no peer gave
@@ -240,6 +265,16 @@ static const struct iface *choose_by_peers(const struct rec_input *in,
 		chosen = ifc;
 		if (first == NULL)
 			first = p;
+	}
+	if (chosen != NULL && !reaches_any(in, chosen)) {
+		r->none = REC_NONE_PEERS;
+		reason(r,
+		       "the route toward the peers leaves by %s, which does "
+		       "not reach them (host-unreachable): fix the route or "
+		       "the interface that should carry them before choosing "
+		       "one",
+		       chosen->name);
+		return NULL;
 	}
 	for (size_t i = 0; chosen != NULL && i < in->npeers; i++) {
 		const struct peer_verdict *p = &in->peers[i];

@@ -125,6 +125,22 @@ static json_t *vstring(const char *fmt, va_list ap)
 	return json_string(buf);
 }
 
+int doc_finding_command(struct doc *d, const char *cmd)
+{
+	size_t n = json_array_size(d->findings);
+
+	if (n == 0 || cmd == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (json_object_set_new(json_array_get(d->findings, n - 1), "command",
+				json_string(cmd)) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
 int doc_add_finding(struct doc *d, enum finding_code code, int sev,
 		    json_t *evidence, const char *fix, const char *fmt, ...)
 {

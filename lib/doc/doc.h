@@ -38,6 +38,12 @@ void doc_set_fixed(struct doc *d, const char *started, const char *host);
  * -1 when val is NULL (a failed allocation) or the key is reserved. */
 int doc_set(struct doc *d, const char *key, json_t *val);
 
+/* The last finding added gets "command": one shell line that is the whole
+ * of its fix on this node, runnable as it stands (the report makes it a
+ * root cause's command, which the closed loop runs verbatim). Returns 0,
+ * or -1 with errno EINVAL (no finding yet) or ENOMEM. */
+int doc_finding_command(struct doc *d, const char *cmd);
+
 /* Adds a finding: severity from the catalogue unless sev >= 0 overrides it,
  * summary formatted from fmt, evidence an array of {fact, source} objects
  * (stolen; NULL for none), fix the exact change (NULL: the catalogue's).

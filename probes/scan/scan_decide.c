@@ -45,7 +45,8 @@ int scan_decide(struct scan *s)
 	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d) <
 	        0 ||
 	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d) < 0 ||
-	    decide_hostname(&s->host, &s->ifaces, &s->rec, &s->d) < 0 ||
+	    decide_hostname(&s->host, &s->ifaces, &s->rec, &s->env,
+	                    &s->d) < 0 ||
 	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d) < 0 ||
 	    decide_gloo_ifname(&s->env, &s->ifaces, &s->d) < 0 ||
 	    decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,

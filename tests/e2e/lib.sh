@@ -8,6 +8,7 @@
 # what the frameworks did after the fix, and whether they agree.
 # The namespace rules are tests/lab/lib.sh's, which this file sources.
 . "$(dirname "$0")/../lab/lib.sh"
+. "$(dirname "$0")/../lab/closedloop.sh"
 
 E2E_SRC=$(cd "$(dirname "$0")" && pwd)
 E2E_TOP=$(cd "$E2E_SRC/../.." && pwd)
@@ -261,7 +262,8 @@ e2e_serve() {
 }
 
 # e2e_scan NS PEER...: `netprobe scan --json --peer PEER...` on node NS,
-# its document kept as scan.<hostname>.json for the report.
+# its document kept as scan.<hostname>.json for the report and its exit
+# status as scan.<hostname>.rc, in E2E_SCANDIR ($E2E_OUT unless set).
 e2e_scan() {
 	_ns=$1
 	shift
@@ -270,10 +272,13 @@ e2e_scan() {
 		_a="$_a --peer $_p"
 	done
 	_h=$(e2e_hn "$_ns")
+	_sd=${E2E_SCANDIR:-$E2E_OUT}
 	e2e_on "$_ns" timeout 60 "$NETPROBE" scan --json $_a \
-		>"$E2E_OUT/scan.$_h.json" 2>"$E2E_OUT/scan.$_h.err"
-	echo "#   scan on $_h (exit $?): $(jq -r '[.findings[] |
-		"\(.code)/\(.severity)"] | join(" ")' "$E2E_OUT/scan.$_h.json")"
+		>"$_sd/scan.$_h.json" 2>"$_sd/scan.$_h.err"
+	_rc=$?
+	echo "$_rc" >"$_sd/scan.$_h.rc"
+	echo "#   scan on $_h (exit $_rc): $(jq -r '[.findings[] |
+		"\(.code)/\(.severity)"] | join(" ")' "$_sd/scan.$_h.json")"
 }
 
 # e2e_scans NS=PEER[,PEER]...: e2e_scan on every node named, all at once
@@ -283,7 +288,8 @@ e2e_scans() {
 	for _spec in "$@"; do
 		_ns=${_spec%%=*}
 		_peers=$(echo "${_spec#*=}" | tr ',' ' ')
-		echo "$_ns $_peers" >>"$E2E_OUT/scans"
+		[ -n "${E2E_SCANDIR:-}" ] ||
+			echo "$_ns $_peers" >>"$E2E_OUT/scans"
 		# shellcheck disable=SC2086 # one word per peer
 		e2e_scan "$_ns" $_peers &
 		_pids="$_pids $!"
@@ -319,76 +325,86 @@ e2e_report() {
 	echo "#   report: $VERDICT"
 }
 
-# e2e_export NS: what the node's job script would eval:
-# `netprobe scan --export --quick --peer ...` with the peers it scanned,
-# into $E2E_OUT/export.NS.
-e2e_export() {
-	_peers=$(awk -v n="$1" '$1 == n { $1 = ""; print }' "$E2E_OUT/scans")
-	_a=""
-	for _p in $_peers; do
-		_a="$_a --peer $_p"
-	done
-	[ -n "$_a" ] && _a="$_a --quick"
-	e2e_on "$1" timeout 60 "$NETPROBE" scan --export $_a \
-		>"$E2E_OUT/export.$1" 2>"$E2E_OUT/export.$1.err"
+# cl_ns HOSTNAME: the namespace of the node the report calls HOSTNAME
+# (the closed loop's name for a node).
+cl_ns() {
+	awk -v h="$1" '$2 == h { print $1; exit }' "$E2E_NODES"
 }
 
-# e2e_fix_export NS: the node's job script evals netprobe's exports after
-# its own settings (appended to its job environment). Counts as a fix
-# when something was printed.
-e2e_fix_export() {
-	echo "#   scan --export on $(e2e_hn "$1"): $(tr '\n' ' ' \
-		<"$E2E_OUT/export.$1")"
-	if [ -s "$E2E_OUT/export.$1" ]; then
-		printf '%s\n' "# eval \"\$(netprobe scan --export)\"" \
-			>>"$E2E_OUT/env.$1"
-		cat "$E2E_OUT/export.$1" >>"$E2E_OUT/env.$1"
-		E2E_FIXES="$E2E_FIXES export@$(e2e_hn "$1")"
-	fi
-}
-
-# e2e_fix_firewall NS: runs on node NS the nftables commands its own scan
-# printed for itself (lines not marked "# on ADDR:").
-e2e_fix_firewall() {
-	_h=$(e2e_hn "$1")
-	jq -r '.commands.nftables[]? | select(startswith("#") | not)' \
-		"$E2E_OUT/scan.$_h.json" >"$E2E_OUT/fw.$1"
-	while IFS= read -r _c; do
-		echo "#   on $_h: $_c"
-		# shellcheck disable=SC2086 # the command's own words
-		ip netns exec "$1" $_c || echo "#   (failed: $_c)"
-		E2E_FIXES="$E2E_FIXES firewall@$_h"
-	done <"$E2E_OUT/fw.$1"
-}
-
-# e2e_fix_mtu NS: sets on node NS the MTU its scan's mtu-blackhole
-# finding names (`ip link set dev IF mtu N`).
-e2e_fix_mtu() {
-	_h=$(e2e_hn "$1")
-	_c=$(jq -r '.findings[] | select(.code == "mtu-blackhole") | .fix' \
-		"$E2E_OUT/scan.$_h.json" |
-		grep -o -m1 -E 'ip link set dev [^ ]+ mtu [0-9]+')
-	[ -n "$_c" ] || return 0
-	echo "#   on $_h: $_c"
-	# shellcheck disable=SC2086
-	ip netns exec "$1" $_c && E2E_FIXES="$E2E_FIXES mtu@$_h"
-}
-
-# e2e_fix_all: every kind of fix netprobe gave, on every node of the job.
-e2e_fix_all() {
-	_pids=""
+# e2e_master_move: the printed MASTER_ADDR names rank 0's node; where it
+# is another node of the job's address, rank 0 moves there (the job's
+# settings say where rank 0 runs, as a launcher's would).
+e2e_master_move() {
+	_m=$(jq -r '[.recommendation.settings[]? | select(.name ==
+		"MASTER_ADDR" and .node == null and .disputed != true) |
+		.value][0] // empty' "$E2E_OUT/report.json")
+	[ -n "$_m" ] && [ "$_m" != "$E2E_MASTER" ] || return 0
+	_h=$(jq -r --arg a "$_m" '[.recommendation.interface.per_node[]? |
+		select(.address == $a) | .node][0] // empty' \
+		"$E2E_OUT/report.json")
+	_to=$(cl_ns "$_h")
+	case " $E2E_RANKS " in *" $_to "*) ;; *) return 0 ;; esac
+	_r=$_to
 	for _ns in $E2E_RANKS; do
-		e2e_export "$_ns" &
-		_pids="$_pids $!"
+		[ "$_ns" = "$_to" ] || _r="$_r $_ns"
 	done
+	echo "#   MASTER_ADDR printed as $_m: rank 0 moves to $_h"
+	E2E_RANKS=$_r
+	E2E_MASTER=$_m
+}
+
+# e2e_fix_all: netprobe's printed fixes, through the closed loop
+# (tests/lab/closedloop.sh): every command of the report's root causes
+# runs verbatim on the node it names (E2E_FAULTY, hostnames: the nodes
+# the scenario's ground truth lets a fix touch; E2E_NOCMD, cause ids:
+# those it says have no command fix), and every node of the job sources
+# the settings the report prints for it, values exactly as printed
+# (cl_env; the job's own exports come first, so these win). Then every
+# node scans again, with the same peers and those settings, and the
+# report over the new scans must hold no fault or warning and every scan
+# exit 0; with NOFIX (a NAT), the same causes and nothing new. The
+# frameworks' run after uses this state.
+e2e_fix_all() {
+	_l0=$LAB_FAIL
+	# shellcheck disable=SC2086 # one word per node
+	CL_NOCMD=${E2E_NOCMD:-} cl_apply "$E2E_OUT/report.json" ${E2E_FAULTY:-}
+	for _h in $(cl_fixes "$E2E_OUT/report.json" | cut -f1 | sort -u); do
+		E2E_FIXES="$E2E_FIXES fix@$_h"
+	done
+	for _ns in $E2E_RANKS; do
+		_h=$(e2e_hn "$_ns")
+		cl_env "$E2E_OUT/report.json" "$_h" >"$E2E_OUT/settings.$_ns"
+		echo "#   settings printed for $_h: $(tr '\n' ' ' \
+			<"$E2E_OUT/settings.$_ns")"
+		[ -s "$E2E_OUT/settings.$_ns" ] || continue
+		echo "# the settings netprobe report printed for $_h" \
+			>>"$E2E_OUT/env.$_ns"
+		cat "$E2E_OUT/settings.$_ns" >>"$E2E_OUT/env.$_ns"
+		E2E_FIXES="$E2E_FIXES env@$_h"
+	done
+	e2e_master_move
+	mkdir -p "$E2E_OUT/after/docs"
+	_pids=""
+	while read -r _ns _peers; do
+		# shellcheck disable=SC2086 # one word per peer
+		E2E_SCANDIR=$E2E_OUT/after e2e_scan "$_ns" $_peers &
+		_pids="$_pids $!"
+	done <"$E2E_OUT/scans"
 	for _p in $_pids; do
 		wait "$_p"
 	done
-	for _ns in $E2E_RANKS; do
-		e2e_fix_export "$_ns"
-		e2e_fix_firewall "$_ns"
-		e2e_fix_mtu "$_ns"
-	done
+	cp "$E2E_OUT"/after/scan.*.json "$E2E_OUT/after/docs/"
+	timeout 60 "$NETPROBE" report --format json "$E2E_OUT/after/docs" \
+		>"$E2E_OUT/after/report.json" 2>/dev/null
+	if [ "${1:-0}" = 1 ]; then
+		cl_same "$E2E_OUT/report.json" "$E2E_OUT/after/report.json" \
+			"$E2E_NAME: re-scan"
+	else
+		cl_clean "$E2E_OUT/after/report.json" "$E2E_OUT/after" \
+			"$E2E_NAME: re-scan"
+	fi
+	E2E_LOOP=ok
+	[ "$LAB_FAIL" = "$_l0" ] || E2E_LOOP="the printed fixes did not close the loop"
 }
 
 # e2e_row WHAT NOFIX: judges the scenario and writes its row. NOFIX is 1
@@ -411,6 +427,7 @@ e2e_row() {
 			_why="${_why:+$_why; }$_fw still fails after netprobe's fix"
 		fi
 	done
+	[ "${E2E_LOOP:-ok}" = ok ] || _why="${_why:+$_why; }$E2E_LOOP"
 	AGREES=yes
 	[ -z "$_why" ] || AGREES="NO: $_why"
 	_fx=$(echo $E2E_FIXES | tr ' ' '\n' | sort -u | tr '\n' ' ')

@@ -18,14 +18,18 @@ cl_fixes() {
 
 # cl_apply REPORT FAULTY...: runs the report's fixes on their nodes;
 # FAULTY are the nodes the ground truth lets a fix touch. One check per
-# fix; CL_APPLIED counts the commands run.
+# fix; CL_APPLIED counts the commands run. CL_NOCMD (cause ids, words)
+# names the causes the lab's ground truth says have no command fix (a
+# NAT: host networking; a hostname: the settings cl_env prints).
 cl_apply() {
 	_rep=$1
 	shift
 	CL_APPLIED=0
 	_tab=$(printf '\t')
 	_fx=$(cl_fixes "$_rep")
-	_causes=$(jq -r '[.causes[]? | select(((.fix.commands // {}) |
+	_causes=$(jq -r --arg nocmd " ${CL_NOCMD:-} " '[.causes[]? |
+		select(.id as $i | $nocmd | contains(" " + $i + " ") | not) |
+		select(((.fix.commands // {}) |
 		to_entries | map(select(.key == "nftables" or
 		.key == "iptables-legacy" or .key == "shell" or
 		(.key | startswith("on "))) | .value[]) | length) == 0) |
@@ -59,6 +63,51 @@ cl_apply() {
 $_fx
 EOF2
 	rm -f "${TMPDIR:-/tmp}/np23-cl.$$"
+}
+
+# cl_report DIR: a lab of single commands (scan, path): the report over
+# the documents in DIR/docs, as a reader runs it, into DIR/report.json;
+# the commands' exit statuses are the lab's DIR/*.rc.
+cl_report() {
+	"$NETPROBE" report --format json "$1/docs" >"$1/report.json" 2>/dev/null
+	[ -s "$1/report.json" ] || lab_notok "closed loop: no report over $1/docs"
+}
+
+# cl_env REPORT NODE: the settings the report prints for NODE, the
+# cluster-wide ones and then NODE's own (which win), as the `export
+# NAME=VALUE` lines a job script sources, each value exactly as printed;
+# a disputed setting or one without a value is not printed as a line.
+cl_env() {
+	jq -r --arg n "$2" '[.recommendation.settings[]? |
+		select(.disputed != true and .value != null) |
+		select(.node == null or .node == $n)] | sort_by(.node != null) |
+		.[] | "export \(.name)=\(.value | @sh)"' "$1"
+}
+
+# cl_same BEFORE AFTER DESC [ID...]: where a fault has no fix (a NAT),
+# the re-run after the printed fixes holds no fault or warning the first
+# run did not (code and node), and its causes are exactly ID... (those
+# without a fix; by default all of BEFORE's): nothing new, nothing
+# claimed cleared, the fixed ones gone.
+cl_same() {
+	_b=$1 _a=$2 _d=$3
+	shift 3
+	_new=$(jq -r --slurpfile b "$_b" '($b[0].findings | map(select(.severity
+		!= "info") | "\(.code)@\(.node)")) as $old | [.findings[] |
+		select(.severity != "info") | "\(.code)@\(.node)" |
+		select(. as $x | $old | index($x) | not)] | unique |
+		join(" ")' "$_a")
+	if [ $# -gt 0 ]; then
+		_c0=$(printf '%s\n' "$@" | sort | tr '\n' ' ' | sed 's/ $//')
+	else
+		_c0=$(jq -r '[.causes[].id] | sort | join(" ")' "$_b")
+	fi
+	_c1=$(jq -r '[.causes[].id] | sort | join(" ")' "$_a")
+	if [ -z "$_new" ] && [ "$_c0" = "$_c1" ]; then
+		lab_ok "$_d: after the fixes the causes without one stay ($_c1), nothing new"
+	else
+		lab_notok "$_d: after the fixes: new [$_new], causes [$_c1], wanted [$_c0]"
+	fi
 }
 
 # cl_clean REPORT RCDIR DESC: after the fixes, the re-run's report has no

@@ -10,6 +10,7 @@
 # Open MPI variables.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
+. "$(dirname "$0")/closedloop.sh"
 lab_require nft jq unshare
 
 N=16
@@ -121,6 +122,29 @@ lab_rc 1 "the report renders as HTML" "$NETPROBE" report --format html \
 	-o "$OUT/mesh.html" "$R/docs"
 lab_check "the HTML report has the mesh section" \
 	grep -q '<h2>Mesh</h2>' "$OUT/mesh.html"
+
+# --- the closed loop: node08's printed fix run there, the mesh again -----
+# node15 and node16's NAT has no command fix (host networking, which
+# t_mesh_natjoin applies); node08's firewall has one, run verbatim on
+# node08, the one node it may touch. The re-run: node08's cause gone,
+# the NAT's two stay, nothing new.
+cl_ns() {
+	mesh_ns "$(echo "${1#node}" | sed 's/^0//')"
+}
+CL_NOCMD="nat:node15 nat:node16" cl_apply "$M" node08
+lab_check "node08's fix applied" test "$CL_APPLIED" -gt 0
+R="$OUT/fixed"
+mkdir -p "$R"
+mesh_run 1 "$R" --hosts "$MESH_HOSTS" --join-timeout 30s --format json \
+	-o "$R/report.json"
+i=2
+while [ "$i" -le "$N" ]; do
+	mesh_run "$i" "$R" --hosts "$MESH_HOSTS" --join-timeout 30s
+	i=$((i + 1))
+done
+lab_check "after the fix: 16 nodes end within ${BOUND}s" \
+	mesh_wait_all "$N" "$R" "$BOUND"
+cl_same "$M" "$R/report.json" "node08's fix" nat:node15 nat:node16
 
 # --- bad input: listed twice, not in the list, wrong token, dies, missing --
 # entries: node01 node02 node03 node02 node04 node06; node05 is not in

@@ -5,7 +5,10 @@
 # to set; with the overlay MTU set right, no finding. (2) MTU 9000 and 1500
 # on the two ends of a veth: mtu-mismatch. (3) bad input and no responder.
 . "$(dirname "$0")/lib.sh"
-lab_require nft jq ss
+. "$(dirname "$0")/closedloop.sh"
+lab_require nft jq ss unshare
+CL=$(mktemp -d /tmp/np-path.XXXXXX)
+trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$CL"' EXIT
 
 # lab_listening NS PORT: a UDP socket listens on PORT inside NS.
 lab_listening() {
@@ -81,9 +84,34 @@ lab_check "search bounded to a few seconds" \
 lab_rc 1 "text output" ip netns exec "$A" "$NETPROBE" path 10.231.90.2
 lab_grep "text names the finding" 'fault mtu-blackhole'
 
-# overlay MTU set right on both ends: no finding
-ip -n "$A" link set vx0 mtu 1350
-ip -n "$B" link set vx0 mtu 1350
+# the closed loop: `path` over the overlay on both ends (hosts patha
+# and pathb), the report over the two documents, its fixes run verbatim
+# on the nodes they name (either end may be touched), both paths again
+# pass
+ip netns exec "$A" timeout 120 "$NETPROBE" serve >/dev/null 2>&1 &
+lab_check "responder on A up" lab_wait 50 lab_listening "$A" 7470
+cl_ns() {
+	case $1 in patha) printf '%s' "$A" ;; pathb) printf '%s' "$B" ;; esac
+}
+# paths DIR: path from each end over the overlay, into DIR
+paths() {
+	mkdir -p "$1/docs"
+	for e in "a $A 10.231.90.2" "b $B 10.231.90.1"; do
+		set -- "$1" $e
+		ip netns exec "$3" unshare --uts sh -c 'hostname "$0"; exec "$@"' \
+			"path$2" "$NETPROBE" path --json "$4" >"$1/docs/path$2.json"
+		echo $? >"$1/path$2.rc"
+	done
+	cl_report "$1"
+}
+paths "$CL/before"
+LAB_OUT=$(cl_fixes "$CL/before/report.json")
+echo "# printed fixes: $(printf '%s' "$LAB_OUT" | tr '\t\n' ' ;')"
+cl_apply "$CL/before/report.json" patha pathb
+lab_check "the overlay's fixes applied" test "$CL_APPLIED" -gt 0
+paths "$CL/after"
+cl_clean "$CL/after/report.json" "$CL/after" "the overlay's printed fix"
+# the overlay MTU as the fix left it: no finding
 lab_rc 0 "overlay at 1350: no fault" \
 	ip netns exec "$A" "$NETPROBE" path --json 10.231.90.2
 J=$LAB_OUT

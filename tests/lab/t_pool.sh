@@ -12,6 +12,7 @@
 # not answer: rank-unreachable, fixed with eth1; the overmatch fix names
 # eth1 too; settings already on eth1 raise nothing.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/closedloop.sh"
 lab_require jq unshare
 
 HN='hostname "$0"; exec "$@"'
@@ -124,15 +125,32 @@ lab_nogrep "host-only: no fix names eth0" 'eth0'
 LAB_OUT=$(jqv '.peers[0].reach_from[] | "\(.interface) \(.answered)"')
 lab_grep "host-only: reach_from recorded" '^eth0 false$'
 
-# (4) settings already on the recommendation raise nothing
-lab_rc 0 "settings on eth1: exits 0" env NCCL_SOCKET_IFNAME==eth1 \
-	GLOO_SOCKET_IFNAME=eth1 sh -c "ip netns exec $B unshare --uts sh -c '$HN' birch $NETPROBE scan --json --quick --peer 10.231.96.9"
+# (4) the closed loop: the report over (3)'s scan prints the settings
+# (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME...) for birch; the job sources
+# exactly those after its own, the same scan again raises nothing but
+# the overlap, whose fix (a netmask or a route metric) is no command
+mkdir -p "$T/before/docs" "$T/after/docs"
+printf '%s\n' "$J" >"$T/before/docs/birch.json"
+cl_report "$T/before"
+cl_env "$T/before/report.json" birch >"$T/settings"
+LAB_OUT=$(cat "$T/settings")
+lab_grep "the report prints eth1 for NCCL" "^export NCCL_SOCKET_IFNAME='=eth1'$"
+lab_grep "and for Gloo" "^export GLOO_SOCKET_IFNAME='eth1'$"
+lab_rc 0 "settings as printed: exits 0" env NCCL_SOCKET_IFNAME=eth \
+	GLOO_SOCKET_IFNAME=eth0 ip netns exec "$B" unshare --uts sh -c \
+	'hostname "$0"; . "$1"; shift; exec "$@"' birch "$T/settings" \
+	"$NETPROBE" scan --json --quick --peer 10.231.96.9
 J=$LAB_OUT
+printf '%s\n' "$J" >"$T/after/docs/birch.json"
+echo 0 >"$T/after/birch.rc"
+cl_report "$T/after"
+CL_ALLOW=overlapping-subnets cl_clean "$T/after/report.json" "$T/after" \
+	"the printed settings"
 LAB_OUT=$(jqv '.findings[].code')
-lab_nogrep "settings on eth1: no rank-unreachable" '^rank-unreachable$'
-lab_nogrep "settings on eth1: no nccl-default-iface-unsafe" \
+lab_nogrep "settings as printed: no rank-unreachable" '^rank-unreachable$'
+lab_nogrep "settings as printed: no nccl-default-iface-unsafe" \
 	'^nccl-default-iface-unsafe$'
-lab_nogrep "settings on eth1: no overmatch" '^nccl-ifname-overmatch$'
+lab_nogrep "settings as printed: no overmatch" '^nccl-ifname-overmatch$'
 LAB_OUT=$(jqv '.nccl_default.why')
-lab_grep "settings on eth1: NCCL's own choice does not apply" 'already selects eth1'
+lab_grep "settings as printed: NCCL's own choice does not apply" 'already selects eth1'
 lab_done

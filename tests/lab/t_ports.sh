@@ -4,7 +4,10 @@
 # the reason that settled it, name the findings and exit 1; bad input
 # exits 2 with one line.
 . "$(dirname "$0")/lib.sh"
-lab_require nft socat jq
+. "$(dirname "$0")/closedloop.sh"
+lab_require nft socat jq unshare
+CL=$(mktemp -d /tmp/np-ports.XXXXXX)
+trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$CL"' EXIT
 lab_ns A a
 lab_ns B b
 lab_veth "$A" lan0 "$B" lan0
@@ -275,6 +278,52 @@ lab_rc 1 "--both-ways without responder says so" ip netns exec "$A" \
 	"$NETPROBE" ports --both-ways --timeout 1s --responder-port 7999 \
 	10.231.30.2 8000
 lab_grep "error names --both-ways" 'both-ways needs the responder'
+
+# ---- the closed loop (issue 23): B's drop (29500) and ICMP reject
+# (29502), where B's service listens, from A's ports run. The report over
+# A's document alone cannot tell which of B's tables drops (no scan read
+# B's ruleset): no nftables command is guessed. With B's own scan (as
+# root, hostname hostb) it is written against B's table (inet nplab), runs
+# verbatim on B, and the same ports run and B's scan pass.
+for p in 29500 29502; do
+	ip netns exec "$B" timeout 300 socat TCP-LISTEN:$p,reuseaddr,fork \
+		SYSTEM:true >/dev/null 2>&1 &
+done
+lab_wait 50 ip netns exec "$B" sh -c 'ss -ltn | grep -q ":29500 " &&
+	ss -ltn | grep -q ":29502 "' || lab_notok "B's services started"
+lab_hosts "$B" "127.0.0.1 localhost" "10.231.30.2 hostb"
+cl_ns() {
+	[ "$1" = hostb ] && printf '%s' "$B"
+}
+# loop_run DIR [scan]: A's ports run toward hostb (and B's scan), into DIR
+loop_run() {
+	mkdir -p "$1/docs"
+	ip netns exec "$A" unshare --uts sh -c 'hostname "$0"; exec "$@"' \
+		hosta "$NETPROBE" ports --json --timeout 1s hostb 29500,29502 \
+		>"$1/docs/hosta.json"
+	echo $? >"$1/hosta.rc"
+	if [ -n "${2:-}" ]; then
+		ip netns exec "$B" unshare --uts sh -c 'hostname "$0"; exec "$@"' \
+			hostb "$NETPROBE" scan --json >"$1/docs/hostb.json"
+		echo $? >"$1/hostb.rc"
+	fi
+	cl_report "$1"
+}
+loop_run "$CL/alone"
+LAB_OUT=$(cl_fixes "$CL/alone/report.json")
+lab_nogrep "A's document alone: no nftables command guessed for hostb" \
+	'	nftables	'
+LAB_OUT=$(jq -r '.causes[].fix.text' "$CL/alone/report.json")
+lab_grep "A's document alone: says it cannot tell, and what to run" \
+	'cannot tell which table and chain drop them.*run netprobe scan on hostb as root'
+loop_run "$CL/before" scan
+LAB_OUT=$(cl_fixes "$CL/before/report.json")
+lab_grep "with B's scan: the fix names B's table" \
+	'^hostb	nftables	nft insert rule inet nplab input position [0-9]+ tcp dport 29500 accept$'
+cl_apply "$CL/before/report.json" hostb
+lab_check "B's fixes applied" test "$CL_APPLIED" -gt 0
+loop_run "$CL/after" scan
+cl_clean "$CL/after/report.json" "$CL/after" "B's printed fix"
 
 # bad input: one line on stderr, exit 2
 for bad in 0 70000 10-5 foo '' 22,,80 22/sctp 1-65535/tcp+udp; do

@@ -3,7 +3,7 @@
 # mode) in a namespace holding the ruleset Debian's /etc/nftables.conf
 # creates. Blocks are extracted by tests/lab/codeblocks.py.
 . "$(dirname "$0")/lib.sh"
-lab_require nft bash python3
+lab_require nft bash python3 jq
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fx="$top/tests/fixtures/report"
 tmp=$(mktemp -d)
@@ -18,15 +18,29 @@ table inet filter {
 }
 NFT
 
+# nftables commands are written only against a ruleset a scan read (a
+# fixture without one gets none): "filtered" again, gpu-b's scan holding
+# Debian's ruleset with its input policy drop, as `nft -j` gives it
+mkdir -p "$tmp/sets/filtered-ruleset"
+cp "$fx"/filtered/*.json "$tmp/sets/filtered-ruleset/"
+jq '.firewall = {backend: "nftables", ufw: false, firewalld: false,
+	truncated: false, blocks: [{kind: "policy", family: "inet",
+	table: "filter", chain: "input", handle: null, proto: null,
+	ports: [], verdict: "drop"}]}' "$fx/filtered/gpu-b-scan.json" \
+	>"$tmp/sets/filtered-ruleset/gpu-b-scan.json"
+
 cd "$fx" || exit 1
 total=0 nfts=0
-for set in healthy nat filtered mtu slowrank malformed recorded; do
+for set in healthy nat filtered filtered-ruleset mtu slowrank malformed \
+	recorded; do
+	src=$set
+	[ -d "$src" ] || src=$tmp/sets/$set
 	for fmt in markdown:md html:html; do
 		ext=${fmt##*:}
 		d="$tmp/$set-$ext"
 		mkdir -p "$d"
 		timeout 60 "$NETPROBE" report --format "${fmt%%:*}" \
-			-o "$d/report.$ext" "$set" 2>/dev/null
+			-o "$d/report.$ext" "$src" 2>/dev/null
 		n=$(python3 "$top/tests/lab/codeblocks.py" "$d/report.$ext" "$d")
 		total=$((total + n))
 		bad=""

@@ -3,7 +3,10 @@
 # namespace the scan must warn; loose (2) through all, or one interface,
 # must not; nor must P, single-homed, whatever its setting.
 . "$(dirname "$0")/lib.sh"
-lab_require jq
+. "$(dirname "$0")/closedloop.sh"
+lab_require jq unshare
+CL=$(mktemp -d /tmp/np-rpf.XXXXXX)
+trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$CL"' EXIT
 
 lab_ns H rph
 lab_ns P rpp
@@ -41,6 +44,32 @@ lab_grep "its fix sets all to loose" 'net\.ipv4\.conf\.all\.rp_filter=2'
 LAB_OUT=$(jqv '.findings[] | select(.code == "rp-filter-strict") | .summary')
 lab_grep "its summary names both and the subnet" \
 	'lan0 and lan1 are both in 10\.231\.30\.[0-9]+/24'
+
+# the closed loop: the report over H's scan (hostname rph) makes the
+# strict rp_filter a cause on rph whose command runs there verbatim; the
+# same scan again has no rp-filter-strict. What stays is the two NICs in
+# one subnet without a peer (overlapping-subnets, and the interface to pin
+# for Open MPI and NCCL): which NIC, the tool cannot tell, and says so
+lab_hosts "$H" "127.0.0.1 localhost" "10.231.30.1 rph"
+# rpscan DIR: H's scan as rph, into DIR
+rpscan() {
+	mkdir -p "$1/docs"
+	ip netns exec "$H" unshare --uts sh -c 'hostname "$0"; exec "$@"' rph \
+		"$NETPROBE" scan --json >"$1/docs/rph.json"
+	echo $? >"$1/rph.rc"
+	cl_report "$1"
+}
+cl_ns() {
+	[ "$1" = rph ] && printf '%s' "$H"
+}
+rpscan "$CL/before"
+LAB_OUT=$(cl_fixes "$CL/before/report.json")
+lab_grep "the report's command for rph" \
+	'^rph	shell	sysctl -w net\.ipv4\.conf\.all\.rp_filter=2$'
+cl_apply "$CL/before/report.json" rph
+rpscan "$CL/after"
+CL_ALLOW="overlapping-subnets mpi-btl-iface nccl-default-iface-unsafe" \
+	cl_clean "$CL/after/report.json" "$CL/after" "the printed sysctl"
 
 
 ip netns exec "$H" sysctl -qw net.ipv4.conf.all.rp_filter=0

@@ -4,7 +4,10 @@
 # their LAN interface. Then the hostname, interface state, subnet and
 # environment findings, --export, and bad input.
 . "$(dirname "$0")/lib.sh"
-lab_require nft python3 unshare
+. "$(dirname "$0")/closedloop.sh"
+lab_require nft python3 unshare jq
+CL=$(mktemp -d /tmp/np-scan.XXXXXX)
+trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$CL"' EXIT
 
 # jget EXPR: evaluates a Python expression over the JSON in $LAB_OUT (d).
 jget() {
@@ -205,6 +208,22 @@ lab_grep "hostname-loopback" 'hostname-loopback: hostname testnode resolves to 1
 LAB_OUT=$(scan_in "$H" testnode --json)
 jcheck "hostname json: loopback" 'd["hostname"]["loopback"]' True
 jcheck "recommendation still lan0" 'd["recommendation"]["interface"]' lan0
+# the closed loop: the hostname's fix is /etc/hosts or the settings the
+# report prints (GLOO_SOCKET_IFNAME, MASTER_ADDR); the job sources those
+# exactly as printed, and the same scan finds nothing
+mkdir -p "$CL/before/docs" "$CL/after/docs"
+printf '%s\n' "$LAB_OUT" >"$CL/before/docs/testnode.json"
+cl_report "$CL/before"
+cl_env "$CL/before/report.json" testnode >"$CL/settings"
+LAB_OUT=$(cat "$CL/settings")
+lab_grep "the report prints Gloo's interface" "^export GLOO_SOCKET_IFNAME='lan0'$"
+lab_grep "and MASTER_ADDR" "^export MASTER_ADDR='10\.231\.21\.1'$"
+ip netns exec "$H" unshare --uts sh -c 'hostname "$0"; . "$1"; shift;
+	exec "$@"' testnode "$CL/settings" "$NETPROBE" scan --json \
+	>"$CL/after/docs/testnode.json"
+echo $? >"$CL/after/testnode.rc"
+cl_report "$CL/after"
+cl_clean "$CL/after/report.json" "$CL/after" "127.0.1.1 hostname: the printed settings"
 
 # --- a hostname mapped to an address no interface has
 lab_hosts "$H" "127.0.0.1 localhost" "10.231.88.8 farnode"

@@ -8,7 +8,10 @@
 # an error naming `netprobe serve`, within the bound. `netprobe path`
 # names the scan's recommended interface.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/closedloop.sh"
 lab_require nft jq ss unshare
+CL=$(mktemp -d /tmp/np-scanpeer.XXXXXX)
+trap 'lab_cleanup; [ -n "${KEEP:-}" ] || rm -rf "$CL"' EXIT
 
 # Each scan runs with a hostname of its own, in a UTS namespace of its own
 # (the machine's name is not touched), which /etc/hosts maps to the LAN
@@ -152,6 +155,33 @@ lab_rc 1 "ephemeral, text: exits 1" \
 lab_grep "ephemeral, text: peer blocked" 'nat no, inbound blocked'
 lab_grep "ephemeral, text: the range to open" '^  40000-40999/tcp  on this node: connect-back'
 lab_grep "ephemeral, text: ufw command" '^    ufw allow 40000:40999/tcp$'
+# the closed loop: the report over A's scan, its fix run verbatim on A
+# (the one node it may touch), the same scan again passes
+cl_ns() {
+	[ "$1" = nodea ] && printf '%s' "$A"
+}
+# scan_a DIR: A's scan of (3), its document and exit status in DIR,
+# with the settings in $CL/settings sourced first (the job's exports)
+scan_a() {
+	mkdir -p "$1/docs"
+	ip netns exec "$A" unshare --uts sh -c \
+		'hostname "$0"; . "$1"; shift; exec "$@"' nodea "$CL/settings" \
+		"$NETPROBE" scan --json --quick --peer 10.231.33.2 \
+		>"$1/docs/nodea.json"
+	echo $? >"$1/nodea.rc"
+	cl_report "$1"
+}
+: >"$CL/settings"
+scan_a "$CL/before"
+LAB_OUT=$(cl_fixes "$CL/before/report.json")
+lab_grep "ephemeral: the report's fix is written against A's table" \
+	'^nodea	nftables	nft insert rule inet np_fw input position [0-9]+ tcp dport 40000-40999 accept$'
+cl_apply "$CL/before/report.json" nodea
+# and the settings it prints (the docker-style bridge on A: Open MPI and
+# NCCL told to keep to lan0)
+cl_env "$CL/before/report.json" nodea >"$CL/settings"
+scan_a "$CL/after"
+cl_clean "$CL/after/report.json" "$CL/after" "ephemeral: A's printed fix"
 ip netns exec "$A" nft delete table inet np_fw
 
 # (3b) B drops its own ephemeral range inbound: the outbound check fails

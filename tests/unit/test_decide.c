@@ -76,7 +76,7 @@ START_TEST(hostname_loopback)
 	two_lans(&l);
 	host_addr(&h, "127.0.1.1", -1);
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-loopback"));
 	ck_assert_int_eq(d.nfault, 1);
 	doc_free(&d);
@@ -88,7 +88,7 @@ START_TEST(hostname_loopback)
 		r.ifc = &l.v[2];
 		r.addr = &l.v[2].addrs[0];
 		doc_start(&d);
-		decide_hostname(&h, &l, &r, &d);
+		decide_hostname(&h, &l, &r, NULL, &d);
 		fix = json_string_value(
 		    json_object_get(json_array_get(d.findings, 0), "fix"));
 		ck_assert_ptr_nonnull(strstr(fix, "map node1 to 10.231.1.1"));
@@ -100,8 +100,57 @@ START_TEST(hostname_loopback)
 	h.naddrs = 0;
 	host_addr(&h, "10.231.0.1", 1);
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert(!doc_has_finding(&d, "hostname-loopback"));
+	ck_assert(!doc_has_finding(&d, "hostname-unbindable"));
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
+/* The fix's other half, applied (issue 23's closed loop, e2e
+ * hostname-loopback-*): with GLOO_SOCKET_IFNAME on an interface that has
+ * an address and MASTER_ADDR set, the name no longer decides anything;
+ * one of the two alone, or a name no interface has, still is a fault. */
+START_TEST(hostname_fixed_by_settings)
+{
+	struct iface_list l = {0};
+	struct hostname_info h = {.name = "node1", .resolved_by = "/etc/hosts"};
+	struct scan_env e = {.gloo_socket_ifname = "eth1",
+	                     .master_addr = "10.231.1.1"};
+	struct doc d;
+
+	two_lans(&l);
+	host_addr(&h, "127.0.1.1", -1);
+	doc_start(&d);
+	decide_hostname(&h, &l, NULL, &e, &d);
+	ck_assert_int_eq(d.nfault + d.nwarning, 0);
+	ck_assert(!doc_has_finding(&d, "hostname-loopback"));
+	doc_free(&d);
+	e.master_addr = NULL; /* Gloo's half only: the store still */
+	doc_start(&d);
+	decide_hostname(&h, &l, NULL, &e, &d);
+	ck_assert(doc_has_finding(&d, "hostname-loopback"));
+	doc_free(&d);
+	e.master_addr = "127.0.1.1";
+	doc_start(&d);
+	decide_hostname(&h, &l, NULL, &e, &d);
+	ck_assert(doc_has_finding(&d, "hostname-loopback"));
+	doc_free(&d);
+	e.master_addr = "10.231.1.1";
+	e.gloo_socket_ifname = "eth9"; /* no such interface */
+	doc_start(&d);
+	decide_hostname(&h, &l, NULL, &e, &d);
+	ck_assert(doc_has_finding(&d, "hostname-loopback"));
+	doc_free(&d);
+	/* a name no interface holds: Gloo's setting alone is its fix */
+	e.gloo_socket_ifname = "eth1";
+	e.master_addr = NULL;
+	memset(&h.addrs, 0, sizeof(h.addrs));
+	h.naddrs = 0;
+	host_addr(&h, "10.231.9.9", 0);
+	doc_start(&d);
+	decide_hostname(&h, &l, NULL, &e, &d);
 	ck_assert(!doc_has_finding(&d, "hostname-unbindable"));
 	doc_free(&d);
 	iface_list_free(&l);
@@ -118,7 +167,7 @@ START_TEST(hostname_unbindable)
 	two_lans(&l);
 	host_addr(&h, "10.231.9.9", 0);
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
 	ck_assert(!doc_has_finding(&d, "hostname-loopback"));
 	doc_free(&d);
@@ -126,13 +175,13 @@ START_TEST(hostname_unbindable)
 	/* not tried (recorded sysroot): the interface list decides */
 	h.addrs[0].bindable = -1;
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
 	doc_free(&d);
 	h.naddrs = 0;
 	host_addr(&h, "10.231.1.1", -1);
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
 
@@ -142,13 +191,13 @@ START_TEST(hostname_unbindable)
 	h.live = true;
 	snprintf(h.error, sizeof(h.error), "cannot resolve 'node1'");
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert(doc_has_finding(&d, "hostname-unbindable"));
 	doc_free(&d);
 	/* nor does a recorded tree's hosts file: not judged */
 	h.live = false;
 	doc_start(&d);
-	decide_hostname(&h, &l, NULL, &d);
+	decide_hostname(&h, &l, NULL, NULL, &d);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
 	doc_free(&d);
 	iface_list_free(&l);
@@ -982,6 +1031,7 @@ Suite *suite_decide(void)
 
 	tcase_add_test(tc, hostname_loopback);
 	tcase_add_test(tc, hostname_unbindable);
+	tcase_add_test(tc, hostname_fixed_by_settings);
 	tcase_add_test(tc, nccl_ifname_overmatch_and_nomatch);
 	tcase_add_test(tc, gloo_ifname);
 	tcase_add_test(tc, comm_id_subnet);

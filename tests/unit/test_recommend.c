@@ -1,5 +1,6 @@
 /* The recommendation on tables of interfaces, layerings and peers. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -292,6 +293,51 @@ START_TEST(peers_decide)
 }
 END_TEST
 
+/* t_deadnic's train0 set down: its peer's route falls back to mgmt0's
+ * default and the peer does not answer there: mgmt0 reaches no peer, so
+ * no interface (settings pinning mgmt0 would send the job where no peer
+ * is). A peer that answers, or one not cut off by this node's own link,
+ * keeps the route's interface. */
+START_TEST(peer_cut_off_by_own_link)
+{
+	struct iface_list l = {0};
+	struct recommendation r;
+	struct peer_verdict p[1];
+	struct rec_input in = {
+	    .ifaces = &l, .peers = p, .npeers = 1, .routes_known = true};
+
+	memset(p, 0, sizeof(p));
+	add(&l, "mgmt0", IFK_PHYSICAL, UPRUN, "10.231.130.5", 24);
+	add(&l, "train0", IFK_PHYSICAL, 0, "10.231.131.5", 24);
+	snprintf(p[0].peer, sizeof(p[0].peer), "10.231.131.6");
+	snprintf(p[0].peer_addr, sizeof(p[0].peer_addr), "10.231.131.6");
+	snprintf(p[0].local_ifname, sizeof(p[0].local_ifname), "mgmt0");
+	snprintf(p[0].local_addr, sizeof(p[0].local_addr), "10.231.130.5");
+	p[0].nat = -1;
+	p[0].inbound = -1;
+	p[0].connect_errno = ETIMEDOUT;
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_ptr_null(r.ifc);
+	ck_assert_int_eq(r.none, REC_NONE_PEERS);
+	recommendation_free(&r);
+	/* it answers (through a route elsewhere): mgmt0 stands */
+	p[0].responded = true;
+	p[0].connect_errno = 0;
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_ptr_nonnull(r.ifc);
+	ck_assert_str_eq(r.ifc->name, "mgmt0");
+	recommendation_free(&r);
+	/* silent, but train0 up: not this node's link; mgmt0 stands */
+	p[0].responded = false;
+	l.v[1].flags = UPRUN;
+	l.v[1].carrier = 1;
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_ptr_nonnull(r.ifc);
+	recommendation_free(&r);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(peers_override_layers_and_inbound)
 {
 	struct iface_list l = {0};
@@ -413,6 +459,7 @@ Suite *suite_recommend(void)
 	tcase_add_test(tc, peers_override_layers_and_inbound);
 	tcase_add_test(tc, no_candidate_and_virtual_only);
 	tcase_add_test(tc, layers_undecided);
+	tcase_add_test(tc, peer_cut_off_by_own_link);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -251,6 +251,50 @@ START_TEST(mtu_path_names_hop)
 }
 END_TEST
 
+/* A path document of host toward addr, measured from src: ok bytes
+ * crossed, both ends' interfaces vx0 at 1450, no gateway (one link). */
+static json_t *link_path(const char *host, const char *src, const char *addr,
+			 long long ok)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, "
+			 "s:i}, s:{s:I, s:i, s:i}, s:{s:s, s:s}}",
+			 "schema", "netprobe/1", "tool", "netprobe", "command",
+			 "path", "host", host, "started",
+			 "2026-11-21T10:00:00Z", "findings", "errors", "target",
+			 "host", addr, "address", addr, "port", 7470, "pmtu",
+			 "largest_ok", (json_int_t)ok, "interface_mtu", 1450,
+			 "peer_interface_mtu", 1450, "route", "out_interface",
+			 "vx0", "source", src);
+}
+
+/* Both ends of one link measured, 1350 one way and 1354 back (a veth's
+ * MTU counts on the way in): both are told 1350, one MTU for the link;
+ * each its own size left an mtu-mismatch between them once applied
+ * (tests/lab/t_path.sh's closed loop). */
+START_TEST(mtu_link_ends_agree)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e;
+	size_t i;
+
+	load(&set, "a.json",
+	     link_path("p-a", "10.231.90.1", "10.231.90.2", 1350));
+	load(&set, "b.json",
+	     link_path("p-b", "10.231.90.2", "10.231.90.1", 1354));
+	m = report_build(&set);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 2);
+	json_array_foreach(mtu, i, e) {
+		ck_assert_int_eq(rj_int(e, "mtu", 0), 1350);
+		ck_assert_str_eq(rj_str(e, "command"),
+				 "ip link set dev vx0 mtu 1350");
+	}
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* The report leads with the causes in every format, before any other
  * finding. */
 START_TEST(causes_lead_every_format)
@@ -382,6 +426,101 @@ START_TEST(fw_fix_against_ruleset)
 }
 END_TEST
 
+/* No scan read n-b's ruleset (none of n-b, or one without root): an
+ * nftables command would guess `inet filter input`, which fails where the
+ * drop lives in another table (t_ports' closed loop), so there is none;
+ * the fix says why and how to get one, ufw and firewalld stay. */
+START_TEST(fw_fix_ruleset_unknown)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	const struct rm_cause *k;
+	const json_t *cmds, *fix;
+
+	json_object_set_new(
+		a, "ports_to_open",
+		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
+			  "tcp", "nodes", "10.231.9.2", "why",
+			  "inbound from 10.231.9.1 to port 29500/tcp: "
+			  "filtered (timeout)"));
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
+			  "severity", "fault", "summary",
+			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
+			  "evidence"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "firewall:n-b");
+	ck_assert_ptr_nonnull(k);
+	fix = json_object_get(k->cause, "fix");
+	cmds = json_object_get(fix, "commands");
+	ck_assert_ptr_null(json_object_get(cmds, "nftables"));
+	ck_assert_ptr_null(json_object_get(cmds, "iptables-legacy"));
+	ck_assert_str_eq(json_string_value(json_array_get(rj_arr(cmds, "ufw"),
+							  0)),
+			 "ufw allow 29500/tcp");
+	ck_assert_ptr_nonnull(rj_arr(cmds, "firewalld"));
+	ck_assert_ptr_nonnull(strstr(rj_str(fix, "text"),
+				     "cannot tell which table and chain"));
+	ck_assert_ptr_nonnull(
+		strstr(rj_str(fix, "text"), "run netprobe scan on n-b as root"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Node settings whose fix is one command (a finding's `command`) and
+ * that no other cause explains: one "setting" cause on that node holding
+ * both findings, its commands one shell block (t_rpfilter's and
+ * t_deadnic's closed loops run them). */
+START_TEST(setting_cause_commands)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	const struct rm_cause *k;
+	const json_t *sh;
+
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[], s:s, s:s}, {s:s, s:s, s:s, "
+			  "s:[], s:s, s:s}]",
+			  "code", "rp-filter-strict", "severity", "warning",
+			  "summary", "eth0 and eth1 filter strictly",
+			  "evidence", "fix",
+			  "sysctl -w net.ipv4.conf.all.rp_filter=2 (loose)",
+			  "command", "sysctl -w net.ipv4.conf.all.rp_filter=2",
+			  "code", "host-unreachable", "severity", "fault",
+			  "summary", "peer 10.231.9.6 cannot be reached: train0 "
+			  "is down",
+			  "evidence", "fix", "ip link set train0 up", "command",
+			  "ip link set train0 up"));
+	load(&set, "a.json", a);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq((long long)m->ncauses, 1);
+	k = cause(m, "setting:n-a");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq((long long)k->findings.n, 2);
+	ck_assert_str_eq(rj_str(k->cause, "severity"), "fault");
+	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
+				    "commands"),
+		    "shell");
+	ck_assert_int_eq((long long)json_array_size(sh), 2);
+	/* in the findings' order: the fault first */
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
+			 "ip link set train0 up");
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 1)),
+			 "sysctl -w net.ipv4.conf.all.rp_filter=2");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -391,8 +530,11 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, demo_commands_clean);
 	tcase_add_test(tc, mtu_odd_node_raised);
 	tcase_add_test(tc, fw_fix_against_ruleset);
+	tcase_add_test(tc, fw_fix_ruleset_unknown);
+	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
+	tcase_add_test(tc, mtu_link_ends_agree);
 	tcase_add_test(tc, causes_lead_every_format);
 	tcase_add_test(tc, gate_part_not_run);
 	suite_add_tcase(s, tc);

@@ -71,6 +71,10 @@ START_TEST(multi_rail_strict)
 	ck_assert_ptr_nonnull(
 	    strstr(json_string_value(json_object_get(x, "fix")),
 	           "net.ipv4.conf.all.rp_filter=2"));
+	/* the command the report runs as this node's cause: the runtime
+	 * half only (keeping it writes /etc, the reader's) */
+	ck_assert_str_eq(json_string_value(json_object_get(x, "command")),
+	                 "sysctl -w net.ipv4.conf.all.rp_filter=2");
 	doc_free(&d);
 	/* the interfaces' own 1 counts as much as all's */
 	facts(&f, 0, 1, 1);
