@@ -211,10 +211,16 @@ static void firewall_causes(json_t *rec, json_t *causes)
 			if (l >= sizeof(sum))
 				break;
 		}
-		snprintf(fix, sizeof(fix),
-			 "open %s in %s's firewall: run the block for the "
-			 "firewall %s uses",
-			 sum, node, node);
+		l = (size_t)snprintf(fix, sizeof(fix),
+				     "open %s in %s's firewall: run the block "
+				     "for the firewall %s uses",
+				     sum, node, node);
+		/* a service whose state could not be read (fwrules) */
+		json_array_foreach(rj_arr(e, "notes"), j, o)
+			if (l < sizeof(fix) && json_is_string(o))
+				l += (size_t)snprintf(fix + l, sizeof(fix) - l,
+						      "; %s",
+						      json_string_value(o));
 		k = new_cause(causes, "firewall", node, "", fix,
 			      json_incref(json_object_get(e, "commands")));
 		snprintf(fix, sizeof(fix),
