@@ -251,6 +251,65 @@ START_TEST(mtu_path_names_hop)
 }
 END_TEST
 
+/* A scan whose chosen interface is vxlan0 at mtu, with no underlay. */
+static json_t *scan_vxlan(const char *node, long long mtu, const char *addr)
+{
+	json_t *j = scan(node, mtu, addr);
+	json_t *ifc = json_array_get(json_object_get(j, "interfaces"), 0);
+
+	json_object_set_new(ifc, "name", json_string("vxlan0"));
+	json_object_set_new(ifc, "kind", json_string("vxlan"));
+	json_object_set_new(json_object_get(j, "recommendation"), "interface",
+			    json_string("vxlan0"));
+	return j;
+}
+
+/* A path document from node to peer at addr over vxlan0: 1450 bytes
+ * cross where both ends' interfaces take 1500. */
+static json_t *path_vxlan(const char *node, const char *peer,
+			  const char *addr)
+{
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, s:i}, "
+		"s:{s:i, s:i, s:i}, s:{s:s}}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "path",
+		"host", node, "started", "2026-11-21T10:00:00Z", "findings",
+		"errors", "target", "host", peer, "address", addr, "port", 7470,
+		"pmtu", "largest_ok", 1450, "interface_mtu", 1500,
+		"peer_interface_mtu", 1500, "route", "out_interface", "vxlan0");
+}
+
+/* An overlay left at 1500 on every node (tests/gen): each node gets its
+ * own overlay fix, the last one of the ring too, though its peers
+ * already have theirs. */
+START_TEST(mtu_overlay_every_node)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e;
+	size_t i;
+
+	load(&set, "a.json", scan_vxlan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", scan_vxlan("n-b", 1500, "10.231.9.2"));
+	load(&set, "c.json", scan_vxlan("n-c", 1500, "10.231.9.3"));
+	load(&set, "ab.json", path_vxlan("n-a", "n-b", "10.231.9.2"));
+	load(&set, "bc.json", path_vxlan("n-b", "n-c", "10.231.9.3"));
+	load(&set, "ca.json", path_vxlan("n-c", "n-a", "10.231.9.1"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 3);
+	json_array_foreach(mtu, i, e) {
+		ck_assert_str_eq(rj_str(e, "kind"), "overlay");
+		ck_assert_str_eq(rj_str(e, "command"),
+				 "ip link set dev vxlan0 mtu 1450");
+	}
+	ck_assert_ptr_nonnull(cause(m, "mtu:n-c"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* The report leads with the causes in every format, before any other
  * finding. */
 START_TEST(causes_lead_every_format)
@@ -509,6 +568,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, fw_fix_service_state);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
+	tcase_add_test(tc, mtu_overlay_every_node);
 	tcase_add_test(tc, causes_lead_every_format);
 	tcase_add_test(tc, gate_part_not_run);
 	suite_add_tcase(s, tc);
