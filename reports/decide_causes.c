@@ -215,18 +215,26 @@ static void firewall_causes(json_t *rec, json_t *causes)
 				    "nftables") != NULL ||
 		    json_object_get(json_object_get(e, "commands"),
 				    "iptables-legacy") != NULL)
-			snprintf(fix, sizeof(fix),
-				 "open %s in %s's firewall: run the block for "
-				 "the firewall %s uses",
-				 sum, node, node);
+			l = (size_t)snprintf(fix, sizeof(fix),
+					     "open %s in %s's firewall: run the "
+					     "block for the firewall %s uses",
+					     sum, node, node);
 		else
-			snprintf(fix, sizeof(fix),
-				 "open %s in %s's firewall: with ufw or "
-				 "firewalld, the block below; with nftables, "
-				 "cannot tell which table and chain drop them, "
-				 "because no scan here read %s's ruleset: run "
-				 "netprobe scan on %s as root and report again",
-				 sum, node, node, node);
+			l = (size_t)snprintf(fix, sizeof(fix),
+					     "open %s in %s's firewall: with ufw "
+					     "or firewalld, the block below; with "
+					     "nftables, cannot tell which table "
+					     "and chain drop them, because no "
+					     "scan here read %s's ruleset: run "
+					     "netprobe scan on %s as root and "
+					     "report again",
+					     sum, node, node, node);
+		/* a service whose state could not be read (fwrules) */
+		json_array_foreach(rj_arr(e, "notes"), j, o)
+			if (l < sizeof(fix) && json_is_string(o))
+				l += (size_t)snprintf(fix + l, sizeof(fix) - l,
+						      "; %s",
+						      json_string_value(o));
 		k = new_cause(causes, "firewall", node, "", fix,
 			      json_incref(json_object_get(e, "commands")));
 		snprintf(fix, sizeof(fix),

@@ -250,6 +250,36 @@ static const json_t *node_ruleset(const struct rctx *c, const char *node)
 								       : NULL;
 }
 
+/* Whether the node's firewall takes svc's ("ufw", "firewalld")
+ * commands: where the scan read the service's state, only a running
+ * one; where it could not, one whose chains are loaded, with a note in
+ * e's "notes" that says why it cannot tell; in a document from before
+ * the state was read, one whose chains are loaded. */
+static bool svc_takes(const json_t *fwj, const char *svc, json_t *e)
+{
+	char key[32], note[320];
+	const char *st;
+	bool chains = json_is_true(json_object_get(fwj, svc));
+
+	snprintf(key, sizeof(key), "%s_service", svc);
+	st = rj_str(fwj, key);
+	if (st == NULL)
+		return chains;
+	if (strcmp(st, "active") == 0)
+		return true;
+	if (strcmp(st, "unknown") != 0 || !chains)
+		return false;
+	snprintf(key, sizeof(key), "%s_why", svc);
+	snprintf(note, sizeof(note),
+		 "cannot tell whether %s runs, because %s: its commands are "
+		 "for where it does",
+		 svc, rj_strd(fwj, key, "its state could not be read"));
+	if (json_object_get(e, "notes") == NULL)
+		json_object_set_new(e, "notes", json_array());
+	rj_add_unique(json_object_get(e, "notes"), note);
+	return true;
+}
+
 void rd_fw_commands(const struct rctx *c, json_t *fw)
 {
 	static const struct {
@@ -274,9 +304,9 @@ void rd_fw_commands(const struct rctx *c, json_t *fw)
 				json_object_set_new(cmds, "iptables-legacy",
 						    json_array());
 			}
-			if (!json_is_true(json_object_get(fwj, "ufw")))
+			if (!svc_takes(fwj, "ufw", e))
 				json_object_del(cmds, "ufw");
-			if (!json_is_true(json_object_get(fwj, "firewalld")))
+			if (!svc_takes(fwj, "firewalld", e))
 				json_object_del(cmds, "firewalld");
 		} else {
 			/* no ruleset of this node was read: an nftables

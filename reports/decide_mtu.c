@@ -244,6 +244,19 @@ static bool have(const json_t *out, const char *node)
 	return false;
 }
 
+/* True when out's entry for node is an overlay's (one_path). */
+static bool have_overlay(const json_t *out, const char *node)
+{
+	size_t i;
+	json_t *e;
+
+	json_array_foreach(out, i, e)
+		if (strcmp(rj_str(e, "node"), node) == 0 &&
+		    strcmp(rj_strd(e, "kind", ""), "overlay") == 0)
+			return true;
+	return false;
+}
+
 /* A path through a gateway that carries less than both ends: the hop's,
  * decided for every pair that crosses it at once (hops()). */
 struct hopm {
@@ -334,7 +347,12 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 	 * both ends is the hop's all the same (seed 127 of tests/gen: a
 	 * node at 1400 behind a hop of 1000 needs both fixes) */
 	odd = have(out, from) || (to != NULL && have(out, to));
-	if (!odd && me != NULL && overhead(me->kind) > 0) {
+	/* a peer's overlay entry does not explain this end's overlay: on an
+	 * overlay left at 1500 on every node, each node needs its own fix
+	 * (tests/gen, an overlay topology: the last node had none) */
+	if (!have(out, from) &&
+	    !(to != NULL && have(out, to) && !have_overlay(out, to)) &&
+	    me != NULL && overhead(me->kind) > 0) {
 		want = me->underlay_mtu > 0
 			       ? me->underlay_mtu - overhead(me->kind)
 			       : ok;

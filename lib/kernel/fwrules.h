@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "kernel/fwservice.h"
+
 #define FWR_MAX 64    /* blockers kept */
 #define FWR_RANGES 16 /* port ranges one rule matches */
 #define FWR_NAME 64
@@ -43,6 +45,9 @@ struct fw_rules {
 	enum fwr_backend backend;
 	bool ufw;       /* ufw's chains are loaded */
 	bool firewalld; /* firewalld's table is loaded */
+	/* whether the services run (fwservice.h); the caller fills it */
+	struct fw_service svc;
+	bool svc_read;
 	struct fwr_block b[FWR_MAX];
 	size_t n;
 	bool truncated; /* more than FWR_MAX */
@@ -72,7 +77,9 @@ bool fwrules_blocks(const struct fwr_block *b, const char *proto,
 int fwrules_collect(struct fw_rules *r, int timeout_ms);
 
 /* The scan document's `firewall` object: backend ("nftables",
- * "iptables-legacy" or null), ufw, firewalld, truncated and blocks (one
+ * "iptables-legacy" or null), ufw, firewalld (their chains loaded),
+ * ufw_service and firewalld_service ("active", "inactive", "unknown")
+ * with ufw_why and firewalld_why where svc_read, truncated and blocks (one
  * {kind, family, table, chain, handle, proto, ports, verdict} each).
  * NULL on no memory. */
 json_t *fwrules_to_json(const struct fw_rules *r);

@@ -11,7 +11,7 @@ json_t *fwrules_to_json(const struct fw_rules *r)
 {
 	static const char *const backends[] = {NULL, "nftables",
 	                                       "iptables-legacy"};
-	json_t *blocks = json_array();
+	json_t *blocks = json_array(), *o;
 
 	for (size_t i = 0; blocks != NULL && i < r->n; i++) {
 		const struct fwr_block *b = &r->b[i];
@@ -38,8 +38,18 @@ json_t *fwrules_to_json(const struct fw_rules *r)
 		              "proto", b->proto[0] ? b->proto : NULL, "ports",
 		              ports, "verdict", b->reject ? "reject" : "drop"));
 	}
-	return json_pack("{s:s?, s:b, s:b, s:b, s:o}", "backend",
-	                 backends[r->backend], "ufw", r->ufw, "firewalld",
-	                 r->firewalld, "truncated", r->truncated, "blocks",
-	                 blocks);
+	o = json_pack("{s:s?, s:b, s:b, s:b, s:o}", "backend",
+	              backends[r->backend], "ufw", r->ufw, "firewalld",
+	              r->firewalld, "truncated", r->truncated, "blocks", blocks);
+	if (o != NULL && r->svc_read &&
+	    json_object_update_new(
+	        o, json_pack("{s:s, s:s, s:s, s:s}", "ufw_service",
+	                     fwservice_state_name(r->svc.ufw), "ufw_why",
+	                     r->svc.ufw_why, "firewalld_service",
+	                     fwservice_state_name(r->svc.firewalld),
+	                     "firewalld_why", r->svc.firewalld_why)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }

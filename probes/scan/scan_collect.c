@@ -148,7 +148,11 @@ int scan_collect(struct scan *s)
 	scan_rdma_collect(s);
 	/* the fixes name the table and chain that drop (issue 23) */
 	if (sysroot_is_live(&s->sr) &&
-	    (s->fwrules = malloc(sizeof(*s->fwrules))) != NULL)
+	    (s->fwrules = malloc(sizeof(*s->fwrules))) != NULL) {
 		fwrules_collect(s->fwrules, FWRULES_MS);
+		/* ufw's and firewalld's commands only where they run */
+		fwservice_read(&s->sr, &s->fwrules->svc);
+		s->fwrules->svc_read = true;
+	}
 	return 0;
 }

@@ -8,17 +8,30 @@
 #   sh tests/gen/gen.sh SEED     one line: "SEED<TAB>nodes<TAB>topology<TAB>
 #                                noise<TAB>faults<TAB>verdict<TAB>why"
 #
-# Topologies: one L2 segment (l2), or two subnets behind a router
-# (routed). Healthy noise, per node at random: an unused docker0-like
-# bridge, a second NIC down, IPv6 addresses, Debian's default nftables
-# ruleset, a service already listening on 29500 (a --ports port). Faults
-# (0-3, on distinct nodes), each with its ground truth (cause kind and
-# node): fw-drop (29500 dropped in its own table), fw-reject (29400
-# rejected with a reset), ufw (a ufw-style policy-drop ruleset), eph
-# (the ephemeral range dropped), mtu-odd (lan0 at MTU 1400), hop (routed
-# only: the router's leg at MTU 1000, ICMP frag-needed dropped). Every
-# report is also rendered in every format, whose counts must agree.
-# Namespaces are named np23-g<SEED>-..., removed on exit.
+# Topologies: one L2 segment (l2), two subnets behind a router (routed),
+# or a VXLAN overlay (overlay: vxlan0 on every node, 10.231.30.0/24,
+# over an underlay of veths on a bridge, 10.231.40.0/24, whose fabric
+# forwards no IPv4 fragment; the jobs pin NCCL and Open MPI to vxlan0).
+# Healthy noise, per node at random: an unused docker0-like bridge, a
+# second NIC down, IPv6 addresses, Debian's default nftables ruleset, a
+# service already listening on 29500 (a --ports port). Faults (0-3, on
+# distinct nodes), each with its ground truth (cause kind and node):
+# fw-drop (29500 dropped in its own table), fw-reject (29400 rejected
+# with a reset), ufw (a ufw-style policy-drop ruleset), eph (the
+# ephemeral range dropped), mtu-odd (l2, routed: lan0 at MTU 1400), hop
+# (routed: the router's leg at MTU 1000, ICMP frag-needed dropped),
+# ovl-mtu (overlay: one node's vxlan0 made without its underlay, so at
+# 1500 over a 1500 underlay), ovl-all (overlay: every node's so), nat
+# (l2, routed: the node runs in a Docker-style NAT'd container on its
+# host, --hosts naming the host; its fix, host networking, is applied
+# as a lab can: the node runs in its host's namespace). Every report is
+# also rendered in every format, whose counts must agree. Namespaces are
+# named np23-g<SEED>-..., removed on exit.
+#
+# For a look by hand: GEN_DRY=1 prints the seed's draw (seed, nodes,
+# topology, faults) and builds nothing; GEN_TOPO and GEN_FAULTS (e.g.
+# GEN_TOPO=overlay GEN_FAULTS="ovl-mtu@2") override the draw; KEEP=1
+# keeps the run's folder.
 SEED=${1:?usage: gen.sh SEED}
 LAB_ID="23-g$SEED"
 . "$(dirname "$0")/../lab/lib.sh"
@@ -45,12 +58,23 @@ rnd 13
 N=$((4 + RV))
 rnd 3
 if [ "$RV" = 0 ]; then TOPO=routed; else TOPO=l2; fi
+# A second stream draws what came later (the overlay, the NAT'd
+# container), so the seeds drawn before keep their clusters.
+RND2=$(((SEED * 69069 + 1013904223) % 2147483648))
+rnd2() {
+	RND2=$(((RND2 * 1103515245 + 12345) % 2147483648))
+	RV=$(((RND2 / 65536) % $1))
+}
+rnd2 3
+[ "$TOPO" = l2 ] && [ "$RV" = 0 ] && TOPO=overlay
+[ -n "${GEN_TOPO:-}" ] && TOPO=$GEN_TOPO
 rnd 4
 NF=$RV
 FAULTS=""
 NOISE=""
 FKINDS="fw-drop fw-reject ufw eph mtu-odd"
 [ "$TOPO" = routed ] && FKINDS="$FKINDS hop"
+[ "$TOPO" = overlay ] && FKINDS="fw-drop fw-reject ufw eph ovl-mtu ovl-all"
 
 # Faults: kinds drawn, each on a distinct node (hop on the router).
 FNODE_TAKEN=" "
@@ -61,8 +85,15 @@ while [ "$i" -lt "$NF" ]; do
 	shift "$RV"
 	kind=$1
 	case " $FAULTS " in *" hop@"*) [ "$kind" = hop ] && kind=fw-drop ;; esac
+	# every node's overlay at 1500 holds any one node's
+	case " $FAULTS " in *" ovl-all@"*)
+		case "$kind" in ovl-*) kind=fw-drop ;; esac ;;
+	*" ovl-mtu@"*) [ "$kind" = ovl-all ] && kind=fw-drop ;;
+	esac
 	if [ "$kind" = hop ]; then
 		FAULTS="$FAULTS hop@rt"
+	elif [ "$kind" = ovl-all ]; then
+		FAULTS="$FAULTS ovl-all@all"
 	else
 		for _t in 1 2 3 4 5 6 7 8; do
 			rnd "$N"
@@ -76,17 +107,69 @@ while [ "$i" -lt "$NF" ]; do
 	fi
 	i=$((i + 1))
 done
+# A NAT'd container (l2, routed): one more fault, on a node of its own,
+# never node 1: node 0 in a container listed by its host's address
+# cannot tell it is node 0 (an open failure, tests/gen/RESULTS.md).
+rnd2 4
+if [ "$TOPO" != overlay ] && [ "$RV" = 0 ]; then
+	rnd2 "$N"
+	n=$((1 + RV))
+	case "$n $FNODE_TAKEN" in
+	"1 "* | *" $n "*) ;;
+	*) FNODE_TAKEN="$FNODE_TAKEN$n "; FAULTS="$FAULTS nat@$n" ;;
+	esac
+fi
 FAULTS=${FAULTS# }
+[ -n "${GEN_FAULTS+x}" ] && FAULTS=$GEN_FAULTS
 
-mesh_name() { printf 'node%02d' "$1"; }
+mesh_name() { # nodeNN, or the container's name (a nat fault)
+	eval "_c=\${CTR_$1:-}"
+	if [ -n "$_c" ]; then echo "$_c"; else printf 'node%02d' "$1"; fi
+}
 net_of() { # the subnet's third byte of node I
 	if [ "$TOPO" = routed ] && [ "$1" -gt $((N / 2)) ]; then echo 31; else echo 30; fi
+}
+
+[ -n "${GEN_DRY:-}" ] && { printf '%s\t%s\t%s\t%s\n' "$SEED" "$N" "$TOPO" "${FAULTS:--}" >&3; exit 0; }
+
+# ovl_vxlan NS I [dev eth0]: node I's vxlan0 (VNI 42, unicast to every
+# peer's underlay address, the cluster's address on it). Bound to its
+# underlay (dev eth0) the kernel gives it eth0's MTU less VXLAN's 50 and
+# refuses more; created without it, as by hand, it gets 1500.
+ovl_vxlan() {
+	_ns=$1 _i=$2
+	shift 2
+	ip -n "$_ns" link add vxlan0 type vxlan id 42 dstport 4789 \
+		local "10.231.40.$_i" "$@" nolearning
+	_j=1
+	while [ "$_j" -le "$N" ]; do
+		[ "$_j" = "$_i" ] ||
+			echo "fdb append 00:00:00:00:00:00 dev vxlan0 dst 10.231.40.$_j"
+		_j=$((_j + 1))
+	done | bridge -n "$_ns" -batch -
+	ip -n "$_ns" addr add "10.231.30.$_i/24" dev vxlan0
+	ip -n "$_ns" link set vxlan0 up
 }
 
 # --- build -----------------------------------------------------------------
 lab_ns SWA swa
 ip -n "$SWA" link add name br0 type bridge
 ip -n "$SWA" link set br0 up
+# The overlay's underlay fabric (10.231.40.0/24) forwards no IPv4
+# fragment, as many cloud fabrics do: an overlay packet that only fits
+# fragmented is lost.
+DEV=lan0
+if [ "$TOPO" = overlay ]; then
+	DEV=vxlan0
+	ip netns exec "$SWA" nft -f - <<'NFT'
+table bridge np23_fabric {
+	chain forward {
+		type filter hook forward priority 0; policy accept;
+		ip frag-off & 0x3fff != 0 drop
+	}
+}
+NFT
+fi
 if [ "$TOPO" = routed ]; then
 	lab_ns SWB swb
 	lab_ns RT rt
@@ -121,12 +204,25 @@ while [ "$i" -le "$N" ]; do
 	if [ "$net" = 31 ]; then sw=$SWB; else sw=$SWA; fi
 	lab_ns ns "n$i"
 	eval "MESH_NS_$i=\$ns"
-	lab_veth "$ns" lan0 "$sw" "p$i"
-	ip -n "$sw" link set "p$i" master br0
-	ip -n "$sw" link set "p$i" up
-	ip -n "$ns" addr add "10.231.$net.$i/24" dev lan0
-	ip -n "$ns" link set lan0 up
-	ip -n "$ns" route add default via "10.231.$net.254"
+	if [ "$TOPO" = overlay ]; then
+		# eth0 on the underlay; vxlan0 (VNI 42, unicast to every
+		# peer's underlay address) carries the cluster's addresses,
+		# at its default MTU: eth0's 1500 less VXLAN's 50
+		lab_veth "$ns" eth0 "$sw" "p$i"
+		ip -n "$sw" link set "p$i" master br0
+		ip -n "$sw" link set "p$i" up
+		ip -n "$ns" addr add "10.231.40.$i/24" dev eth0
+		ip -n "$ns" link set eth0 up
+		ip -n "$ns" route add default via 10.231.40.254
+		ovl_vxlan "$ns" "$i" dev eth0
+	else
+		lab_veth "$ns" lan0 "$sw" "p$i"
+		ip -n "$sw" link set "p$i" master br0
+		ip -n "$sw" link set "p$i" up
+		ip -n "$ns" addr add "10.231.$net.$i/24" dev lan0
+		ip -n "$ns" link set lan0 up
+		ip -n "$ns" route add default via "10.231.$net.254"
+	fi
 	printf '%s\n' "$ETC" | lab_hosts_stdin "$ns"
 	# healthy noise
 	rnd 4
@@ -137,12 +233,13 @@ while [ "$i" -le "$N" ]; do
 	fi
 	rnd 4
 	if [ "$RV" = 0 ]; then
-		ip -n "$ns" link add name eth1 type dummy
+		# (no dummy devices in this kernel: a veth pair, both down)
+		ip -n "$ns" link add name eth1 type veth peer name eth1p
 		NOISE="$NOISE nicdown@$i"
 	fi
 	rnd 3
 	if [ "$RV" = 0 ]; then
-		ip -n "$ns" addr add "fd23:$net::$i/64" dev lan0 nodad
+		ip -n "$ns" addr add "fd23:$net::$i/64" dev "$DEV" nodad
 		NOISE="$NOISE ipv6@$i"
 	fi
 	rnd 3
@@ -173,7 +270,71 @@ NFT
 done
 NOISE=${NOISE# }
 cl_ns() {
-	mesh_ns "$(echo "${1#node}" | sed 's/^0//')"
+	_k=1
+	while [ "$_k" -le "$N" ]; do
+		[ "$(mesh_name "$_k")" = "$1" ] && { mesh_ns "$_k"; return; }
+		_k=$((_k + 1))
+	done
+}
+
+# nat_ctr I: node I moves into a NAT'd container on its host's
+# namespace (the nat fault).
+nat_ctr() {
+	_h=$(mesh_ns "$1")
+	lab_ns _ct "c$1"
+	eval "CTR_$1=ctr-$(printf '%06x' $(((SEED * 7919 + $1) % 16777216)))"
+	eval "HOSTNS_$1=\$_h"
+	ip -n "$_h" link show docker0 >/dev/null 2>&1 || {
+		ip -n "$_h" link add name docker0 type bridge
+		ip -n "$_h" addr add 172.17.0.1/16 dev docker0
+	}
+	ip -n "$_h" link set docker0 up
+	lab_veth "$_ct" eth0 "$_h" veth0
+	ip -n "$_h" link set veth0 master docker0
+	ip -n "$_h" link set veth0 up
+	ip -n "$_ct" addr add 172.17.0.2/16 dev eth0
+	ip -n "$_ct" link set eth0 up
+	ip -n "$_ct" route add default via 172.17.0.1
+	printf '%s\n172.17.0.2 %s\n' "$ETC" "$(mesh_name "$1")" |
+		lab_hosts_stdin "$_ct"
+	ip netns exec "$_h" sysctl -qw net.ipv4.ip_forward=1
+	ip netns exec "$_h" nft -f - <<'NFT'
+table ip np23_docker {
+	chain prerouting {
+		type nat hook prerouting priority dstnat; policy accept;
+		iifname "lan0" tcp dport { 7470, 29400, 29500 } dnat to 172.17.0.2
+	}
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+		ip saddr 172.17.0.0/16 oifname "lan0" masquerade
+	}
+}
+NFT
+	eval "MESH_NS_$1=\$_ct"
+}
+
+# nat_hostnet I: the NAT fault's fix, "run the container with --network
+# host", as a lab can apply it: the container goes (its veth, its
+# published ports) and the node runs in its host's namespace under the
+# host's name; docker0 stays, as on any Docker host.
+nat_hostnet() {
+	_h=$(eval "printf '%s' \"\$HOSTNS_$1\"")
+	ip -n "$_h" link del veth0
+	ip netns exec "$_h" nft delete table ip np23_docker
+	eval "MESH_NS_$1=\$_h"
+	eval "CTR_$1="
+}
+
+# ovl_byhand I: node I's vxlan0 made again as by hand, without its
+# underlay, so at 1500 (the ovl-mtu and ovl-all faults); its IPv6 noise
+# with it.
+ovl_byhand() {
+	_ns=$(mesh_ns "$1")
+	ip -n "$_ns" link del vxlan0
+	ovl_vxlan "$_ns" "$1"
+	case " $NOISE " in *" ipv6@$1 "*)
+		ip -n "$_ns" addr add "fd23:30::$1/64" dev vxlan0 nodad ;;
+	esac
 }
 
 # --- faults, and what the report must say -----------------------------------
@@ -229,6 +390,35 @@ NFT
 		WANT="$WANT mtu:$(mesh_name "$n")"
 		QUICK= # an MTU shows only where a path is measured
 		;;
+	ovl-mtu)
+		# the overlay made by hand without its underlay (no "dev
+		# eth0"), so at 1500, the underlay's own MTU: what exceeds
+		# 1450 leaves the node only as fragments, which the fabric
+		# drops. (IPv6 noise on it goes with it.)
+		ovl_byhand "$n"
+		WANT="$WANT mtu:$(mesh_name "$n")"
+		QUICK=
+		;;
+	ovl-all)
+		# the same on every node: the whole overlay at 1500
+		_k=1
+		while [ "$_k" -le "$N" ]; do
+			ovl_byhand "$_k"
+			WANT="$WANT mtu:$(mesh_name "$_k")"
+			_k=$((_k + 1))
+		done
+		QUICK=
+		;;
+	nat)
+		# the node runs in a Docker-style container on host N:
+		# docker0 (172.17.0.1/16), the container at 172.17.0.2
+		# masqueraded, the mesh's ports published (docker run -p
+		# 7470:7470 -p 29500:29500 -p 29400:29400), its hostname the
+		# container's; --hosts still names host N
+		# the report names the node by its --hosts entry (the host's)
+		nat_ctr "$n"
+		WANT="$WANT nat:$(printf 'node%02d' "$n")"
+		;;
 	hop)
 		ip -n "$RT" link set b0 mtu 1000
 		hop_drop_fragneeded "$RT"
@@ -240,6 +430,11 @@ done
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
 WANT=${WANT% }
 
+# On the overlay, the jobs pin their interface to it, as such a cluster
+# must (else NCCL and Open MPI would take eth0, the underlay: the
+# warnings nccl-default-iface-unsafe and mpi-btl-iface, true ones).
+[ "$TOPO" = overlay ] &&
+	MESH_ENV="NCCL_SOCKET_IFNAME==vxlan0 OMPI_MCA_btl_tcp_if_include=vxlan0"
 run_mesh() {
 	R="$OUT/$1"
 	mkdir -p "$R"
@@ -283,11 +478,32 @@ if [ -s "$M" ]; then
 		# the closed loop: the fixes, on the nodes they name
 		ALLOWED=$(for f in $FAULTS; do
 			case "$f" in
-			hop@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
+			hop@* | ovl-all@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
 			*) mesh_name "${f#*@}"; echo ;;
 			esac
 		done | tr '\n' ' ')
-		cl_apply "$M" $ALLOWED
+		# A NAT cause's fix is host networking, no command a
+		# namespace runs: its words are checked, and the lab applies
+		# it (nat_hostnet); the loop runs every other cause's fix.
+		CL_ALLOW=
+		CLM=$M
+		for f in $FAULTS; do
+			case "$f" in nat@*) ;; *) continue ;; esac
+			_n=${f#*@}
+			_fx=$(jq -r --arg n "$(printf 'node%02d' "$_n")" '.causes[] |
+				select(.kind == "nat" and .node == $n) | .fix.text' "$M")
+			case "$_fx" in
+			*"network host"*) ;;
+			*) fail "the NAT cause on node $_n gives no host networking fix: $_fx" ;;
+			esac
+			nat_hostnet "$_n"
+			# docker0 stays up on a Docker host: Open MPI would try
+			# it, a true warning with its fix
+			CL_ALLOW=mpi-btl-iface
+			CLM="$OUT/report-nonat.json"
+		done
+		[ "$CLM" = "$M" ] || jq 'del(.causes[] | select(.kind == "nat"))' "$M" >"$CLM"
+		cl_apply "$CLM" $ALLOWED
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
 		if [ -z "$WHY" ]; then
 			run_mesh after || fail "the re-run did not end"

@@ -20,9 +20,9 @@ function kind(f) { sub(/@.*/, "", f); return f }
 	nodes += $2
 }
 END {
-	printf "| seeds | passed | failed | nodes (total) | l2 | routed |\n"
-	printf "|---|---|---|---|---|---|\n"
-	printf "| %d | %d | %d | %d | %d | %d |\n\n", seeds, ok, seeds - ok, nodes, topo["l2"], topo["routed"]
+	printf "| seeds | passed | failed | nodes (total) | l2 | routed | overlay |\n"
+	printf "|---|---|---|---|---|---|---|\n"
+	printf "| %d | %d | %d | %d | %d | %d | %d |\n\n", seeds, ok, seeds - ok, nodes, topo["l2"], topo["routed"], topo["overlay"]
 	printf "| | count | right (place, cause, fix closes) | share |\n|---|---|---|---|\n"
 	printf "| healthy seeds (no fault injected): no false fault or warning | %d | %d | %.1f %% |\n", healthy, healthy_ok, healthy ? 100 * healthy_ok / healthy : 0
 	for (k in inj)

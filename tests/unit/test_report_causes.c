@@ -295,6 +295,65 @@ START_TEST(mtu_link_ends_agree)
 }
 END_TEST
 
+/* A scan whose chosen interface is vxlan0 at mtu, with no underlay. */
+static json_t *scan_vxlan(const char *node, long long mtu, const char *addr)
+{
+	json_t *j = scan(node, mtu, addr);
+	json_t *ifc = json_array_get(json_object_get(j, "interfaces"), 0);
+
+	json_object_set_new(ifc, "name", json_string("vxlan0"));
+	json_object_set_new(ifc, "kind", json_string("vxlan"));
+	json_object_set_new(json_object_get(j, "recommendation"), "interface",
+			    json_string("vxlan0"));
+	return j;
+}
+
+/* A path document from node to peer at addr over vxlan0: 1450 bytes
+ * cross where both ends' interfaces take 1500. */
+static json_t *path_vxlan(const char *node, const char *peer,
+			  const char *addr)
+{
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, s:i}, "
+		"s:{s:i, s:i, s:i}, s:{s:s}}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "path",
+		"host", node, "started", "2026-11-21T10:00:00Z", "findings",
+		"errors", "target", "host", peer, "address", addr, "port", 7470,
+		"pmtu", "largest_ok", 1450, "interface_mtu", 1500,
+		"peer_interface_mtu", 1500, "route", "out_interface", "vxlan0");
+}
+
+/* An overlay left at 1500 on every node (tests/gen): each node gets its
+ * own overlay fix, the last one of the ring too, though its peers
+ * already have theirs. */
+START_TEST(mtu_overlay_every_node)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e;
+	size_t i;
+
+	load(&set, "a.json", scan_vxlan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", scan_vxlan("n-b", 1500, "10.231.9.2"));
+	load(&set, "c.json", scan_vxlan("n-c", 1500, "10.231.9.3"));
+	load(&set, "ab.json", path_vxlan("n-a", "n-b", "10.231.9.2"));
+	load(&set, "bc.json", path_vxlan("n-b", "n-c", "10.231.9.3"));
+	load(&set, "ca.json", path_vxlan("n-c", "n-a", "10.231.9.1"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 3);
+	json_array_foreach(mtu, i, e) {
+		ck_assert_str_eq(rj_str(e, "kind"), "overlay");
+		ck_assert_str_eq(rj_str(e, "command"),
+				 "ip link set dev vxlan0 mtu 1450");
+	}
+	ck_assert_ptr_nonnull(cause(m, "mtu:n-c"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* The report leads with the causes in every format, before any other
  * finding. */
 START_TEST(causes_lead_every_format)
@@ -521,6 +580,121 @@ START_TEST(setting_cause_commands)
 }
 END_TEST
 
+/* The firewall cause of node n-b whose ruleset has ufw's chains
+ * loaded (a policy drop in ufw-user-input's table) and whose scan read
+ * ufw's service state as st (NULL: a document from before it was read),
+ * with why; the model, to free. */
+static struct report_model *ufw_model(const char *st, const char *why,
+				      struct report_set *set)
+{
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	json_t *fw;
+
+	json_object_set_new(
+		a, "ports_to_open",
+		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
+			  "tcp", "nodes", "10.231.9.2", "why",
+			  "inbound from 10.231.9.1 to port 29500/tcp: "
+			  "filtered (timeout)"));
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
+			  "severity", "fault", "summary",
+			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
+			  "evidence"));
+	fw = json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:n, "
+		       "s:n, s:[], s:s}]}",
+		       "backend", "nftables", "ufw", 1, "firewalld", 0,
+		       "truncated", 0, "blocks", "kind", "policy", "family",
+		       "ip", "table", "filter", "chain", "INPUT", "handle",
+		       "proto", "ports", "verdict", "drop");
+	if (st != NULL)
+		json_object_update_new(
+			fw, json_pack("{s:s, s:s, s:s, s:s}", "ufw_service", st,
+				      "ufw_why", why, "firewalld_service",
+				      "inactive", "firewalld_why",
+				      "no firewalld among the 80 processes "
+				      "under /proc"));
+	json_object_set_new(b, "firewall", fw);
+	load(set, "a.json", a);
+	load(set, "b.json", b);
+	return report_build(set);
+}
+
+/* The fix's command blocks and text of m's firewall:n-b. */
+static const json_t *fw_fix(const struct report_model *m)
+{
+	const struct rm_cause *k = cause(m, "firewall:n-b");
+
+	ck_assert_ptr_nonnull(k);
+	return json_object_get(k->cause, "fix");
+}
+
+/* Issue 23: ufw's commands only where ufw runs (its ufw.conf read in the
+ * scan), whatever chains it left loaded; where its state could not be
+ * read, its commands beside nftables' and the fix says why it cannot
+ * tell; firewalld's never where it does not run. */
+START_TEST(fw_fix_service_state)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *fix, *cmds;
+
+	m = ufw_model("active", "ENABLED=yes in /etc/ufw/ufw.conf", &set);
+	ck_assert_ptr_nonnull(m);
+	cmds = json_object_get(fw_fix(m), "commands");
+	ck_assert_str_eq(json_string_value(
+				 json_array_get(rj_arr(cmds, "ufw"), 0)),
+			 "ufw allow 29500/tcp");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(cmds, "nftables")),
+			 1);
+	ck_assert_ptr_null(json_object_get(cmds, "firewalld"));
+	report_model_free(m);
+	report_set_free(&set);
+
+	memset(&set, 0, sizeof(set));
+	m = ufw_model("inactive", "ENABLED=no in /etc/ufw/ufw.conf", &set);
+	ck_assert_ptr_nonnull(m);
+	fix = fw_fix(m);
+	cmds = json_object_get(fix, "commands");
+	ck_assert_ptr_null(json_object_get(cmds, "ufw"));
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 0)),
+			 "nft insert rule ip filter INPUT tcp dport 29500 "
+			 "accept");
+	ck_assert(strstr(rj_str(fix, "text"), "cannot tell") == NULL);
+	report_model_free(m);
+	report_set_free(&set);
+
+	memset(&set, 0, sizeof(set));
+	m = ufw_model("unknown",
+		      "/etc/ufw/ufw.conf cannot be read: Permission denied",
+		      &set);
+	ck_assert_ptr_nonnull(m);
+	fix = fw_fix(m);
+	cmds = json_object_get(fix, "commands");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(cmds, "ufw")), 1);
+	ck_assert_int_eq((long long)json_array_size(rj_arr(cmds, "nftables")),
+			 1);
+	ck_assert(strstr(rj_str(fix, "text"),
+			 "cannot tell whether ufw runs, because "
+			 "/etc/ufw/ufw.conf cannot be read: Permission "
+			 "denied") != NULL);
+	report_model_free(m);
+	report_set_free(&set);
+
+	/* a document from before: ufw's chains loaded is ufw */
+	memset(&set, 0, sizeof(set));
+	m = ufw_model(NULL, NULL, &set);
+	ck_assert_ptr_nonnull(m);
+	cmds = json_object_get(fw_fix(m), "commands");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(cmds, "ufw")), 1);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -535,6 +709,8 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
 	tcase_add_test(tc, mtu_link_ends_agree);
+	tcase_add_test(tc, fw_fix_service_state);
+	tcase_add_test(tc, mtu_overlay_every_node);
 	tcase_add_test(tc, causes_lead_every_format);
 	tcase_add_test(tc, gate_part_not_run);
 	suite_add_tcase(s, tc);
