@@ -111,6 +111,14 @@ int fwcmd_ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
 void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
                        const char *node, char *buf, size_t len);
 
+/* Why no nftables command can be written for a port on node ("" or NULL
+ * this node, whose ruleset fwj is, NULL not read) when fwj holds no
+ * ruleset or node is another: "NODE's ruleset is read only on NODE",
+ * "this node's ruleset was not read", "the ruleset could not be read
+ * (...)". */
+void fwcmd_why_unknown(const json_t *fwj, const char *node, char *buf,
+                       size_t len);
+
 /* Adds to cmds the lines that open r: against fwj (this node's ruleset,
  * used only for a rule on this node) the nftables or iptables-legacy
  * commands, or where they cannot be written the cannot-tell sentence as

@@ -168,6 +168,21 @@ int fwcmd_ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
 }
 
 /* See fwcmd.h. */
+void fwcmd_why_unknown(const json_t *fwj, const char *node, char *buf,
+                       size_t len)
+{
+	if (node != NULL && node[0] != '\0')
+		snprintf(buf, len, "%s's ruleset is read only on %s", node,
+		         node);
+	else if (fwj == NULL)
+		snprintf(buf, len, "this node's ruleset was not read");
+	else
+		snprintf(buf, len,
+		         "the ruleset could not be read (nft -j list ruleset "
+		         "needs root, and nft)");
+}
+
+/* See fwcmd.h. */
 void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
                        const char *node, char *buf, size_t len)
 {
@@ -177,22 +192,15 @@ void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
 		snprintf(ports, sizeof(ports), "%u", r->lo);
 	else
 		snprintf(ports, sizeof(ports), "%u-%u", r->lo, r->hi);
-	if (node != NULL && node[0] != '\0') {
-		snprintf(why, sizeof(why), "%s's ruleset is read only on %s",
-		         node, node);
+	if (node != NULL && node[0] != '\0')
 		snprintf(where, sizeof(where), " on %s", node);
-	} else if (fwj == NULL) {
-		snprintf(why, sizeof(why), "this node's ruleset was not read");
-	} else if (!fwcmd_ruleset_read(fwj)) {
-		snprintf(why, sizeof(why),
-		         "the ruleset could not be read (nft -j list ruleset "
-		         "needs root, and nft)");
-	} else {
+	if ((node == NULL || node[0] == '\0') && fwcmd_ruleset_read(fwj))
 		snprintf(why, sizeof(why),
 		         "no rule or drop policy of this node's ruleset drops "
 		         "%s/%s (a firewall on the way may)",
 		         ports, r->proto);
-	}
+	else
+		fwcmd_why_unknown(fwj, node, why, sizeof(why));
 	snprintf(buf, len,
 	         "cannot tell which table drops %s/%s, because %s: run `nft "
 	         "-a list ruleset`%s as root and insert `%s dport %s accept` "
