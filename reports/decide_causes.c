@@ -211,14 +211,26 @@ static void firewall_causes(json_t *rec, json_t *causes)
 			if (l >= sizeof(sum))
 				break;
 		}
-		if (json_object_get(json_object_get(e, "commands"),
-				    "nftables") != NULL ||
-		    json_object_get(json_object_get(e, "commands"),
-				    "iptables-legacy") != NULL)
+		json_t *cmd = json_object_get(e, "commands");
+		json_t *nft = json_object_get(cmd, "nftables");
+		json_t *ipt = json_object_get(cmd, "iptables-legacy");
+
+		if (json_array_size(nft) + json_array_size(ipt) > 0)
 			l = (size_t)snprintf(fix, sizeof(fix),
 					     "open %s in %s's firewall: run the "
 					     "block for the firewall %s uses",
 					     sum, node, node);
+		else if (nft != NULL || ipt != NULL)
+			/* the ruleset was read and nothing in it drops them */
+			l = (size_t)snprintf(fix, sizeof(fix),
+					     "open %s in %s's firewall: cannot "
+					     "tell which table drops them, "
+					     "because no rule or drop policy of "
+					     "%s's ruleset does (a firewall on "
+					     "the way may): run nft -a list "
+					     "ruleset on %s as root and check "
+					     "the path",
+					     sum, node, node, node);
 		else
 			l = (size_t)snprintf(fix, sizeof(fix),
 					     "open %s in %s's firewall: with ufw "

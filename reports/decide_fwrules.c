@@ -117,126 +117,6 @@ static bool rule_of(const json_t *o, struct fw_rule *r)
 	return true;
 }
 
-/* True when a blocker of the node's `firewall` object drops the port
- * entry r (any overlap of its ports, or every port). */
-static bool block_hits(const json_t *b, const struct fw_rule *r)
-{
-	const char *proto = rj_str(b, "proto");
-	json_t *ports = json_object_get(b, "ports"), *p;
-	size_t i;
-
-	if (proto != NULL && strcmp(proto, r->proto) != 0)
-		return false;
-	if (json_array_size(ports) == 0)
-		return true;
-	json_array_foreach(ports, i, p) {
-		unsigned lo, hi;
-		const char *s = json_string_value(p);
-
-		if (s == NULL)
-			continue;
-		if (sscanf(s, "%u-%u", &lo, &hi) != 2)
-			hi = lo = (unsigned)strtoul(s, NULL, 10);
-		if (lo <= r->hi && hi >= r->lo)
-			return true;
-	}
-	return false;
-}
-
-/* r's ports as nft and iptables spell them. */
-static void port_text(const struct fw_rule *r, char *nft, char *ipt,
-		      size_t len)
-{
-	if (r->lo == r->hi) {
-		snprintf(nft, len, "%u", r->lo);
-		snprintf(ipt, len, "%u", r->lo);
-	} else {
-		snprintf(nft, len, "%u-%u", r->lo, r->hi);
-		snprintf(ipt, len, "%u:%u", r->lo, r->hi);
-	}
-}
-
-/* The commands that let r through the ruleset fwj holds: in each chain
- * that drops it, an accept inserted before the first rule that drops it,
- * or at the chain's top where its policy drops. Into key of cmds
- * ("nftables" or "iptables-legacy"). */
-static void ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
-			 json_t *cmds)
-{
-	const char *be = rj_strd(fwj, "backend", "");
-	bool legacy = strcmp(be, "iptables-legacy") == 0;
-	json_t *blocks = json_object_get(fwj, "blocks"), *b, *b2;
-	char nft[32], ipt[32], cmd[512];
-	size_t i, j;
-
-	port_text(r, nft, ipt, sizeof(nft));
-	json_array_foreach(blocks, i, b) {
-		const char *fam = rj_str(b, "family"), *tab = rj_str(b, "table");
-		const char *chn = rj_str(b, "chain");
-		bool policy = strcmp(rj_strd(b, "kind", ""), "policy") == 0;
-		bool first = true;
-
-		if (fam == NULL || tab == NULL || chn == NULL ||
-		    !block_hits(b, r))
-			continue;
-		/* one command a chain: its first blocker, rules (in list
-		 * order, which is the chain's order) before the policy */
-		json_array_foreach(blocks, j, b2) {
-			if (j == i)
-				break;
-			if (strcmp(rj_strd(b2, "family", ""), fam) == 0 &&
-			    strcmp(rj_strd(b2, "table", ""), tab) == 0 &&
-			    strcmp(rj_strd(b2, "chain", ""), chn) == 0 &&
-			    block_hits(b2, r) &&
-			    strcmp(rj_strd(b2, "kind", ""), "policy") != 0)
-				first = false;
-		}
-		if (!first)
-			continue;
-		if (policy) {
-			json_t *b3;
-			bool rule_too = false;
-
-			json_array_foreach(blocks, j, b3)
-				rule_too |=
-					strcmp(rj_strd(b3, "kind", ""),
-					       "rule") == 0 &&
-					strcmp(rj_strd(b3, "family", ""), fam) ==
-						0 &&
-					strcmp(rj_strd(b3, "table", ""), tab) ==
-						0 &&
-					strcmp(rj_strd(b3, "chain", ""), chn) ==
-						0 &&
-					block_hits(b3, r);
-			if (rule_too)
-				continue; /* the rule's accept comes first */
-		}
-		if (legacy && policy)
-			snprintf(cmd, sizeof(cmd),
-				 "iptables-legacy -I %s 1 -p %s --dport %s -j "
-				 "ACCEPT",
-				 chn, r->proto, ipt);
-		else if (legacy)
-			snprintf(cmd, sizeof(cmd),
-				 "iptables-legacy -I %s %lld -p %s --dport %s "
-				 "-j ACCEPT",
-				 chn, rj_int(b, "handle", 1), r->proto, ipt);
-		else if (policy)
-			snprintf(cmd, sizeof(cmd),
-				 "nft insert rule %s %s %s %s dport %s accept",
-				 fam, tab, chn, r->proto, nft);
-		else
-			snprintf(cmd, sizeof(cmd),
-				 "nft insert rule %s %s %s position %lld %s "
-				 "dport %s accept",
-				 fam, tab, chn, rj_int(b, "handle", 0),
-				 r->proto, nft);
-		rj_add_unique(json_object_get(cmds, legacy ? "iptables-legacy"
-							   : "nftables"),
-			      cmd);
-	}
-}
-
 /* The scan's `firewall` object of node, or NULL where none was read. */
 static const json_t *node_ruleset(const struct rctx *c, const char *node)
 {
@@ -251,29 +131,21 @@ static const json_t *node_ruleset(const struct rctx *c, const char *node)
 }
 
 /* Whether the node's firewall takes svc's ("ufw", "firewalld")
- * commands: where the scan read the service's state, only a running
- * one; where it could not, one whose chains are loaded, with a note in
- * e's "notes" that says why it cannot tell; in a document from before
- * the state was read, one whose chains are loaded. */
+ * commands (fwcmd_service_takes); where the scan could not read the
+ * service's state, a note in e's "notes" says why it cannot tell. */
 static bool svc_takes(const json_t *fwj, const char *svc, json_t *e)
 {
-	char key[32], note[320];
-	const char *st;
-	bool chains = json_is_true(json_object_get(fwj, svc));
+	char note[320];
+	const char *why = NULL;
 
-	snprintf(key, sizeof(key), "%s_service", svc);
-	st = rj_str(fwj, key);
-	if (st == NULL)
-		return chains;
-	if (strcmp(st, "active") == 0)
-		return true;
-	if (strcmp(st, "unknown") != 0 || !chains)
+	if (!fwcmd_service_takes(fwj, svc, &why))
 		return false;
-	snprintf(key, sizeof(key), "%s_why", svc);
+	if (why == NULL)
+		return true;
 	snprintf(note, sizeof(note),
 		 "cannot tell whether %s runs, because %s: its commands are "
 		 "for where it does",
-		 svc, rj_strd(fwj, key, "its state could not be read"));
+		 svc, why);
 	if (json_object_get(e, "notes") == NULL)
 		json_object_set_new(e, "notes", json_array());
 	rj_add_unique(json_object_get(e, "notes"), note);
@@ -322,8 +194,9 @@ void rd_fw_commands(const struct rctx *c, json_t *fw)
 
 			if (!rule_of(o, &r))
 				continue;
-			if (fwj != NULL)
-				ruleset_cmds(fwj, &r, cmds);
+			/* the shared writer: the table and chain that drop */
+			if (fwj != NULL && fwcmd_ruleset_cmds(fwj, &r, cmds) < 0)
+				continue;
 			for (size_t k = 0; k < 3; k++)
 				if ((fwj == NULL || k > 0) &&
 				    json_object_get(cmds, dialects[k].key) &&

@@ -147,13 +147,6 @@ int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
 	int n;
 
 	switch (dl) {
-	case FW_NFTABLES:
-		port_text(r, '-', ports, sizeof(ports));
-		n = snprintf(buf, len,
-		             "nft insert rule inet filter input %s dport %s "
-		             "accept",
-		             r->proto, ports);
-		break;
 	case FW_UFW:
 		port_text(r, ':', ports, sizeof(ports));
 		n = snprintf(buf, len, "ufw allow %s/%s", ports, r->proto);
@@ -199,36 +192,4 @@ json_t *fwcmd_ports_json(const struct fw_plan *p)
 		}
 	}
 	return a;
-}
-
-/* One dialect's list of commands. New reference, NULL on no memory. */
-static json_t *commands_list(const struct fw_plan *p, enum fw_dialect dl)
-{
-	json_t *a = json_array();
-	char cmd[256], line[FW_NODE_MAX + 280];
-
-	for (size_t i = 0; a != NULL && i < p->n; i++) {
-		const struct fw_rule *r = &p->v[i];
-
-		if (fwcmd_format(dl, r, cmd, sizeof(cmd)) < 0)
-			continue;
-		if (r->node[0] != '\0')
-			snprintf(line, sizeof(line), "# on %s: %s", r->node,
-			         cmd);
-		else
-			snprintf(line, sizeof(line), "%s", cmd);
-		if (json_array_append_new(a, json_string(line)) < 0) {
-			json_decref(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
-json_t *fwcmd_commands_json(const struct fw_plan *p)
-{
-	return json_pack("{s:o, s:o, s:o}", "nftables",
-	                 commands_list(p, FW_NFTABLES), "ufw",
-	                 commands_list(p, FW_UFW), "firewalld",
-	                 commands_list(p, FW_FIREWALLD));
 }

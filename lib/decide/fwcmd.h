@@ -68,11 +68,12 @@ bool fwcmd_ephemeral_only(const struct fw_result *r, size_t n, unsigned eph_lo,
  * EINVAL. */
 int fwcmd_parse_range(const char *line, unsigned *lo, unsigned *hi);
 
-/* Formats the command opening r in a dialect into buf: `nft add rule inet
- * filter input tcp dport 29500 accept`, `ufw allow 29500/tcp`,
- * `firewall-cmd --permanent --add-port=29500/tcp && firewall-cmd
- * --reload`. Returns the length, or -1 (bad dialect, or buf too small:
- * errno ENOSPC). */
+/* Formats the command opening r for a firewall daemon into buf: `ufw
+ * allow 29500/tcp`, `firewall-cmd --permanent --add-port=29500/tcp &&
+ * firewall-cmd --reload`. FW_NFTABLES is refused (EINVAL): an nftables
+ * command names a table and chain, which only the ruleset tells
+ * (fwcmd_ruleset_cmds). Returns the length, or -1 (bad dialect, or buf
+ * too small: errno ENOSPC). */
 int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
                  size_t len);
 
@@ -80,10 +81,60 @@ int fwcmd_format(enum fw_dialect dl, const struct fw_rule *r, char *buf,
  * why}]. New reference, NULL on no memory. */
 json_t *fwcmd_ports_json(const struct fw_plan *p);
 
-/* The `commands` object {nftables [..], ufw [..], firewalld [..]}; for a
- * rule on another node the command is written as a shell comment "# on
- * NODE: COMMAND", so pasting the list changes only this node. New reference,
- * NULL on no memory. */
-json_t *fwcmd_commands_json(const struct fw_plan *p);
+/* The `commands` object {nftables [..], ufw [..], firewalld [..], and
+ * iptables-legacy [..] where that holds the ruleset}: every rule of p by
+ * fwcmd_rule_commands against fwj, this node's `firewall` object
+ * (kernel/fwrules.h's fwrules_to_json; NULL where none was read). A rule
+ * on another node is written as a shell comment "# on NODE: COMMAND", so
+ * pasting the list changes only this node. New reference, NULL on no
+ * memory. */
+json_t *fwcmd_commands_json(const struct fw_plan *p, const json_t *fwj);
+
+/* True when fwj is a `firewall` object whose ruleset was read (its
+ * backend is named). */
+bool fwcmd_ruleset_read(const json_t *fwj);
+
+/* Appends to cmds' "nftables" (or "iptables-legacy") array, created when
+ * absent, the commands that let r through the ruleset fwj: in each chain
+ * that drops it, an accept inserted before the first rule that drops it
+ * (`nft insert rule inet np_fw input position 7 tcp dport 29500
+ * accept`), or at the chain's top where its policy drops. Returns how
+ * many it wrote (0: nothing in the ruleset drops r), or -1 (errno EINVAL:
+ * fwj holds no ruleset; or no memory). */
+int fwcmd_ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
+                       json_t *cmds);
+
+/* The sentence said instead of an nftables command for r: "cannot tell
+ * which table drops 29500/tcp, because ..." (r on node, "" or NULL this
+ * node, whose ruleset fwj is; NULL not read) and how to find out (`nft -a
+ * list ruleset`). */
+void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
+                       const char *node, char *buf, size_t len);
+
+/* Why no nftables command can be written for a port on node ("" or NULL
+ * this node, whose ruleset fwj is, NULL not read) when fwj holds no
+ * ruleset or node is another: "NODE's ruleset is read only on NODE",
+ * "this node's ruleset was not read", "the ruleset could not be read
+ * (...)". */
+void fwcmd_why_unknown(const json_t *fwj, const char *node, char *buf,
+                       size_t len);
+
+/* Whether svc's ("ufw", "firewalld") commands belong to the node whose
+ * `firewall` object is fwj: where the scan read the service's state
+ * (`SVC_service`), only a running one; where that state is "unknown",
+ * one whose chains are loaded, and *why_unsure (when not NULL) gets the
+ * scan's reason (`SVC_why`); in a document from before the state was
+ * read, one whose chains are loaded. */
+bool fwcmd_service_takes(const json_t *fwj, const char *svc,
+                         const char **why_unsure);
+
+/* Adds to cmds the lines that open r: against fwj (this node's ruleset,
+ * used only for a rule on this node) the nftables or iptables-legacy
+ * commands, or where they cannot be written the cannot-tell sentence as
+ * a shell comment in "nftables"; the ufw and firewalld commands where
+ * their service runs (or where the ruleset is not known). Returns 0, or
+ * -1 on no memory. */
+int fwcmd_rule_commands(const struct fw_rule *r, const json_t *fwj,
+                        json_t *cmds);
 
 #endif

@@ -93,7 +93,7 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 	                         r->responder,   r->peer_lo,
 	                         r->peer_hi,     r->next_hop,
 	                         r->neigh_state, r->no_host,
-	                         pc->ports_held};
+	                         pc->ports_held, NULL};
 	struct fw_result fr[32];
 	char what[300];
 	size_t n = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/fwcmd.h"
 #include "decide/portfind.h"
 
 #define EVIDENCE_MAX 32 /* evidence entries per finding, then a count */
@@ -120,17 +121,121 @@ static char *group_list(const struct group *g)
 	return out;
 }
 
-/* The commands that open the group's ports on `where`, for nftables, ufw
- * and firewalld; a malloc'd string or NULL. */
-static char *open_cmds(const struct group *g, const char *where)
+/* The nftables part of a fix: for this host with its ruleset read, the
+ * accepts inserted before the rules that drop each run of ports
+ * (fwcmd_ruleset_cmds); else, or for ports nothing there drops, the
+ * sentence that says why no command can be written and how to find out.
+ * Written to fp. Returns 0, or -1 on no memory. */
+static int nft_part(FILE *fp, const uint16_t *const ports[2],
+		    const size_t np[2], const char *where, const char *noun,
+		    bool local, const json_t *rs)
 {
 	const char *pn[2] = {"tcp", "udp"};
-	const uint16_t *ports[2] = {g->tcp, g->udp};
-	size_t np[2] = {g->ntcp, g->nudp};
-	char *buf = NULL, *nft[2] = {0}, *ufw[2] = {0}, *fwd[2] = {0};
+	bool read = local && fwcmd_ruleset_read(rs);
+	json_t *cmds = json_object(), *v;
+	char *left[2] = {0}, why[192];
+	uint16_t *miss[2] = {0};
+	size_t nmiss[2] = {0, 0}, i;
+	int rc = -1;
+
+	if (cmds == NULL)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		miss[k] = malloc((np[k] ? np[k] : 1) * sizeof(*miss[k]));
+		if (miss[k] == NULL)
+			goto out;
+		for (size_t a = 0; a < np[k];) {
+			struct fw_rule r = {.lo = ports[k][a]};
+			size_t b = a;
+			int n = 0;
+
+			/* a run of consecutive ports, one command */
+			while (b + 1 < np[k] && ports[k][b + 1] <= ports[k][b] + 1)
+				b++;
+			r.hi = ports[k][b];
+			snprintf(r.proto, sizeof(r.proto), "%s", pn[k]);
+			if (read && (n = fwcmd_ruleset_cmds(rs, &r, cmds)) < 0)
+				goto out;
+			for (; n == 0 && a <= b; a++)
+				miss[k][nmiss[k]++] = ports[k][a];
+			a = b + 1;
+		}
+	}
+	fprintf(fp, "on %s open %s", where, noun);
+	if (json_array_size(json_object_get(cmds, "nftables")) +
+		    json_array_size(json_object_get(cmds, "iptables-legacy")) >
+	    0) {
+		bool legacy = json_object_get(cmds, "iptables-legacy") != NULL;
+
+		fprintf(fp, ", with %s: `",
+			legacy ? "iptables-legacy" : "nftables");
+		json_array_foreach(json_object_get(cmds, legacy
+							 ? "iptables-legacy"
+							 : "nftables"),
+				   i, v)
+			fprintf(fp, "%s%s", i ? "; " : "", json_string_value(v));
+		fprintf(fp, "`");
+	}
+	if (nmiss[0] + nmiss[1] > 0) {
+		for (int k = 0; k < 2; k++)
+			if (nmiss[k] > 0 &&
+			    (left[k] = portspec_ranges(miss[k], nmiss[k], "",
+						       ", ", "-", "")) == NULL)
+				goto out;
+		if (read)
+			snprintf(why, sizeof(why),
+				 "no rule or drop policy of this host's "
+				 "ruleset drops them (a firewall on the way "
+				 "may)");
+		else
+			fwcmd_why_unknown(local ? rs : NULL,
+					  local ? NULL : where, why,
+					  sizeof(why));
+		/* never a guessed table: `inet filter input` fails where the
+		 * drop lives elsewhere, and changes nothing beside one */
+		fprintf(fp, ". With nftables, cannot tell which table drops ");
+		for (int k = 0; k < 2; k++)
+			if (nmiss[k] > 0)
+				fprintf(fp, "%s%s/%s", k && nmiss[0] ? ", " : "",
+					left[k], pn[k]);
+		fprintf(fp, ", because %s: run `nft -a list ruleset`%s%s as "
+			    "root and insert an accept before the rule that "
+			    "drops them (nft insert rule FAMILY TABLE CHAIN "
+			    "position HANDLE ",
+			why, local ? "" : " on ", local ? "" : where);
+		for (int k = 0; k < 2; k++)
+			if (nmiss[k] > 0)
+				fprintf(fp, "%s%s dport { %s } accept",
+					k && nmiss[0] ? "; " : "", pn[k],
+					left[k]);
+		fprintf(fp, ")");
+	}
+	rc = 0;
+out:
+	for (int k = 0; k < 2; k++) {
+		free(miss[k]);
+		free(left[k]);
+	}
+	json_decref(cmds);
+	return rc;
+}
+
+/* The commands that open the group's ports on `where` (local: this host,
+ * whose ruleset rs is, NULL unread), for nftables against the ruleset,
+ * ufw and firewalld where their service runs or nobody knows; a malloc'd
+ * string or NULL. */
+static char *open_cmds(const uint16_t *const ports[2], const size_t np[2],
+		       const char *where, const char *noun, bool local,
+		       const json_t *rs)
+{
+	const char *pn[2] = {"tcp", "udp"};
+	char *buf = NULL, *ufw[2] = {0}, *fwd[2] = {0};
 	size_t size = 0;
 	FILE *fp = open_memstream(&buf, &size);
-	bool ok = fp != NULL;
+	bool ok = fp != NULL, read = local && fwcmd_ruleset_read(rs);
+	bool has_ufw = !read || json_is_true(json_object_get(rs, "ufw"));
+	bool has_fwd =
+		!read || json_is_true(json_object_get(rs, "firewalld"));
 
 	for (int k = 0; k < 2 && ok; k++) {
 		char suf[8];
@@ -138,35 +243,34 @@ static char *open_cmds(const struct group *g, const char *where)
 		if (np[k] == 0)
 			continue;
 		snprintf(suf, sizeof(suf), "/%s", pn[k]);
-		nft[k] = portspec_ranges(ports[k], np[k], "", ", ", "-", "");
 		ufw[k] = portspec_ranges(ports[k], np[k], "ufw allow ", "; ",
 					 ":", suf);
 		fwd[k] = portspec_ranges(ports[k], np[k], "--add-port=", " ",
 					 "-", suf);
-		ok = nft[k] && ufw[k] && fwd[k];
+		ok = ufw[k] && fwd[k];
 	}
-	if (ok) {
-		/* one sentence per firewall: never alternatives joined
-		 * with '|', which a shell reads as a pipeline */
-		fprintf(fp, "on %s open them, with nftables: `", where);
-		for (int k = 0; k < 2; k++)
-			if (np[k])
-				fprintf(fp, "%snft insert rule inet filter "
-					    "input %s dport { %s } accept",
-					k && np[0] ? "; " : "", pn[k], nft[k]);
-		fprintf(fp, "`. With ufw: `");
+	/* one sentence per firewall: never alternatives joined with '|',
+	 * which a shell reads as a pipeline */
+	if (ok)
+		ok = nft_part(fp, ports, np, where, noun, local, rs) == 0;
+	if (ok && has_ufw) {
+		fprintf(fp, ". With ufw: `");
 		for (int k = 0; k < 2; k++)
 			if (np[k])
 				fprintf(fp, "%s%s", k && np[0] ? "; " : "",
 					ufw[k]);
-		fprintf(fp, "`. With firewalld: `firewall-cmd --permanent");
+		fprintf(fp, "`");
+	}
+	if (ok && has_fwd) {
+		fprintf(fp, ". With firewalld: `firewall-cmd --permanent");
 		for (int k = 0; k < 2; k++)
 			if (np[k])
 				fprintf(fp, " %s", fwd[k]);
-		fprintf(fp, " && firewall-cmd --reload`.");
+		fprintf(fp, " && firewall-cmd --reload`");
 	}
+	if (ok)
+		fprintf(fp, ".");
 	for (int k = 0; k < 2; k++) {
-		free(nft[k]);
 		free(ufw[k]);
 		free(fwd[k]);
 	}
@@ -214,7 +318,8 @@ static json_t *group_evidence(const struct group *g, const char *dir)
 }
 
 /* Adds one finding for the picked results when there are any. */
-static int add_group(struct doc *d, const struct port_result *r, size_t n,
+static int add_group(struct doc *d, const json_t *rs,
+		     const struct port_result *r, size_t n,
 		     enum pick p, bool excl_eph, enum finding_code code,
 		     const char *where, const char *dir, const char *what,
 		     bool fix_is_open, const char *fix_text)
@@ -233,7 +338,10 @@ static int add_group(struct doc *d, const struct port_result *r, size_t n,
 	if (list == NULL)
 		goto out;
 	if (fix_is_open) {
-		char *cmds = open_cmds(&g, where);
+		const uint16_t *const ports[2] = {g.tcp, g.udp};
+		const size_t np[2] = {g.ntcp, g.nudp};
+		char *cmds = open_cmds(ports, np, where, "them", dir[0] != '\0',
+				       rs);
 
 		if (cmds == NULL ||
 		    asprintf(&fix, "%s%s%s", cmds, fix_text ? "; " : "",
@@ -278,12 +386,14 @@ static bool eph_range(const struct port_result *r, size_t n, unsigned *lo,
 }
 
 /* ephemeral-range-blocked for one direction, when fixed ports passed. */
-static int add_ephemeral(struct doc *d, const struct port_result *r,
+static int add_ephemeral(struct doc *d, const json_t *rs,
+			 const struct port_result *r,
 			 size_t n, const char *where, const char *dir,
 			 unsigned range_lo, unsigned range_hi)
 {
 	unsigned lo, hi;
-	char fix[768];
+	char *fix = NULL, *cmds = NULL;
+	uint16_t *all;
 	struct group g;
 	char *list;
 	int rc;
@@ -301,15 +411,30 @@ static int add_ephemeral(struct doc *d, const struct port_result *r,
 		return 0;
 	}
 	list = group_list(&g);
-	snprintf(fix, sizeof(fix),
-		 "on %s open the ephemeral range, with nftables: `nft "
-		 "insert rule inet filter input tcp dport %u-%u accept`. "
-		 "With ufw: `ufw allow %u:%u/tcp`. With firewalld: "
-		 "`firewall-cmd --permanent --add-port=%u-%u/tcp && "
-		 "firewall-cmd --reload`. Or narrow the range first "
-		 "(`sysctl -w net.ipv4.ip_local_port_range='50000 51000'`) "
-		 "and open that",
-		 where, lo, hi, lo, hi, lo, hi);
+	all = malloc((hi - lo + 1) * sizeof(*all));
+	if (all != NULL) {
+		const uint16_t *const ports[2] = {all, NULL};
+		const size_t np[2] = {hi - lo + 1, 0};
+
+		for (unsigned p = lo; p <= hi; p++)
+			all[p - lo] = (uint16_t)p;
+		cmds = open_cmds(ports, np, where, "the ephemeral range",
+				 dir[0] != '\0', rs);
+	}
+	if (cmds == NULL ||
+	    asprintf(&fix,
+		     "%s Or narrow the range first (`sysctl -w "
+		     "net.ipv4.ip_local_port_range='50000 51000'`) and open "
+		     "that",
+		     cmds) < 0)
+		fix = NULL;
+	free(all);
+	free(cmds);
+	if (fix == NULL) {
+		free(list);
+		group_free(&g);
+		return -1;
+	}
 	rc = doc_add_finding(
 		d, FINDING_EPHEMERAL_RANGE_BLOCKED, -1,
 		group_evidence(&g, dir),
@@ -317,6 +442,7 @@ static int add_ephemeral(struct doc *d, const struct port_result *r,
 		"fixed ports pass but samples of the ephemeral range %u-%u "
 		"on %s fail (%s): NCCL, Gloo and torch listen there",
 		lo, hi, where, list ? list : "?");
+	free(fix);
 	free(list);
 	group_free(&g);
 	return rc;
@@ -364,7 +490,7 @@ static int no_host(struct doc *d, const struct ports_target *t,
 		return -1;
 	if (nin == 0)
 		return 0;
-	return add_group(d, in, nin, PICK_NOT_OPEN, fixed_open(in, nin),
+	return add_group(d, t->ruleset, in, nin, PICK_NOT_OPEN, fixed_open(in, nin),
 			 FINDING_INBOUND_BLOCKED, "this host", "inbound ",
 			 "cannot be reached inbound from the peer on", true,
 			 "or use host networking, or advertise a reachable "
@@ -390,43 +516,43 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		 "check the address and the route toward it: ip route get %s; "
 		 "ip neigh show %s",
 		 where, where);
-	if (add_group(d, out, nout, PICK_LOOPBACK, false,
+	if (add_group(d, t->ruleset, out, nout, PICK_LOOPBACK, false,
 		      FINDING_LISTENER_LOOPBACK_ONLY, where, "",
 		      "bound to loopback only on", false,
 		      "bind the service to 0.0.0.0 or the address peers use "
 		      "(e.g. --host 0.0.0.0, --bind, listen-address)") < 0 ||
-	    (t->held ? add_group(d, out, nout, PICK_CLOSED, eph_out,
+	    (t->held ? add_group(d, t->ruleset, out, nout, PICK_CLOSED, eph_out,
 				 FINDING_PORT_CLOSED, where, "",
 				 "rejected with a reset (its responder holds "
 				 "them, so a firewall rejects them) on",
 				 true, NULL)
-		     : add_group(d, out, nout, PICK_CLOSED, eph_out,
+		     : add_group(d, t->ruleset, out, nout, PICK_CLOSED, eph_out,
 				 FINDING_PORT_CLOSED, where, "",
 				 "refused (nothing listens) on", false,
 				 "start the service or check its port; a "
 				 "firewall rule 'reject with tcp reset' looks "
 				 "the same (nft list ruleset | grep "
 				 "reset)")) < 0 ||
-	    add_group(d, out, nout, PICK_FILTERED, eph_out, FINDING_PORT_FILTERED,
+	    add_group(d, t->ruleset, out, nout, PICK_FILTERED, eph_out, FINDING_PORT_FILTERED,
 		      where, "", "unanswered (dropped) on", true, NULL) < 0 ||
-	    add_group(d, out, nout, PICK_PROHIBITED, eph_out,
+	    add_group(d, t->ruleset, out, nout, PICK_PROHIBITED, eph_out,
 		      FINDING_PORT_PROHIBITED, where, "",
 		      "rejected with ICMP administratively prohibited by",
 		      true, NULL) < 0 ||
-	    add_group(d, out, nout, PICK_UNREACHABLE, false,
+	    add_group(d, t->ruleset, out, nout, PICK_UNREACHABLE, false,
 		      FINDING_HOST_UNREACHABLE, where, "",
 		      "unreachable (no route, or no answer to ARP) on",
 		      false, ufix) < 0)
 		return -1;
 	if (eph_out &&
-	    add_ephemeral(d, out, nout, where, "", t->eph_lo, t->eph_hi) < 0)
+	    add_ephemeral(d, t->ruleset, out, nout, where, "", t->eph_lo, t->eph_hi) < 0)
 		return -1;
 	if (nin == 0)
 		return 0;
 	if (eph_in &&
-	    add_ephemeral(d, in, nin, "this host", "inbound ", 0, 0) < 0)
+	    add_ephemeral(d, t->ruleset, in, nin, "this host", "inbound ", 0, 0) < 0)
 		return -1;
-	return add_group(d, in, nin, PICK_NOT_OPEN, eph_in, FINDING_INBOUND_BLOCKED,
+	return add_group(d, t->ruleset, in, nin, PICK_NOT_OPEN, eph_in, FINDING_INBOUND_BLOCKED,
 			 "this host", "inbound ",
 			 "cannot be reached inbound from the peer on", true,
 			 "or use host networking, or advertise a reachable "

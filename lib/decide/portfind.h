@@ -25,6 +25,10 @@ struct ports_target {
 	bool held;           /* the peer's responder holds every free
 			      * fixed port (netprobe mesh): a reset is a
 			      * firewall's reject, not a missing service */
+	/* this host's `firewall` object (kernel/fwrules.h's
+	 * fwrules_to_json), NULL unread: the inbound fixes are written
+	 * against it; the target's own ruleset is never known here */
+	const json_t *ruleset;
 };
 
 /* The decider: adds to d the findings for outbound results out[] and

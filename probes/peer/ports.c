@@ -14,11 +14,13 @@
 #include "base/parse.h"
 #include "probe/portrun.h"
 #include "decide/portfind.h"
+#include "kernel/fwrules.h"
 #include "probe/portscan.h"
 #include "probe/portspec.h"
 #include "wire/proto.h"
 
 #define TEXT_ALL_MAX 64 /* list every port up to this many, else by state */
+#define FWRULES_MS 2000 /* nft or iptables-legacy-save, each */
 
 struct opts {
 	long long timeout_us;
@@ -375,6 +377,20 @@ static int write_doc(const struct opts *o, const struct doc *d)
 }
 
 /* netprobe ports: parse, run, decide, emit. Returns the exit status. */
+/* This host's packet filter as the scan's `firewall` object (the
+ * backend null where nft could not be read: not root, nft missing), so
+ * a fix names the table that drops; NULL on no memory. */
+static json_t *local_ruleset(void)
+{
+	struct fw_rules *fr = malloc(sizeof(*fr));
+	json_t *j = NULL;
+
+	if (fr != NULL && fwrules_collect(fr, FWRULES_MS) == 0)
+		j = fwrules_to_json(fr);
+	free(fr);
+	return j;
+}
+
 int cmd_ports(int argc, char **argv)
 {
 	struct opts o;
@@ -383,6 +399,7 @@ int cmd_ports(int argc, char **argv)
 	struct ports_run r;
 	struct ports_run_opts ro;
 	struct ports_target t;
+	json_t *ruleset = NULL;
 	struct doc d;
 	char msg[256];
 	bool progress;
@@ -426,9 +443,13 @@ int cmd_ports(int argc, char **argv)
 		fprintf(stderr, "netprobe ports: %s\n", r.err);
 		goto out;
 	}
+	/* connect-back failures are fixed here: against this host's own
+	 * ruleset, the table and chain that drop (issue 23) */
+	if (r.nin > 0)
+		ruleset = local_ruleset();
 	t = (struct ports_target){o.host, r.addr, r.responder, r.peer_lo,
 				   r.peer_hi, r.next_hop, r.neigh_state,
-				   r.no_host, false};
+				   r.no_host, false, ruleset};
 	if (ports_decide(&d, &t, r.out, r.nout, r.in, r.nin) < 0 ||
 	    fill_doc(&o, &r, &d) < 0) {
 		fprintf(stderr, "netprobe ports: out of memory\n");
@@ -447,6 +468,7 @@ int cmd_ports(int argc, char **argv)
 			!ports_all_open(r.in, r.nin) || d.nerror > 0))
 		rc = 1;
 out:
+	json_decref(ruleset);
 	ports_run_free(&r);
 	port_list_free(&pl);
 	doc_free(&d);

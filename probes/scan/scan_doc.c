@@ -124,10 +124,14 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->d, "peers", peers) ||
 	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
-	    doc_set(&s->d, "commands", fwcmd_commands_json(&s->fw)) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&
 	     doc_set(&s->d, "firewall", fwrules_to_json(s->fwrules))))
+		return -1;
+	/* written against the ruleset this process read (issue 23) */
+	if (doc_set(&s->d, "commands",
+	            fwcmd_commands_json(
+	                &s->fw, json_object_get(s->d.root, "firewall"))))
 		return -1;
 	return 0;
 }

@@ -243,10 +243,33 @@ static void emit_choice(const struct scan *s)
 	emit_rejected(r);
 }
 
+/* The lines that open r, as the document's `commands` holds them:
+ * against the ruleset this process read, or the sentence that says why
+ * no nftables command can be written. */
+static void emit_rule_cmds(const struct scan *s, const struct fw_rule *r)
+{
+	static const char *const keys[] = {"nftables", "iptables-legacy",
+	                                   "ufw", "firewalld"};
+	json_t *o = json_object();
+	size_t i;
+	json_t *v;
+
+	if (o == NULL ||
+	    fwcmd_rule_commands(r, json_object_get(s->d.root, "firewall"),
+	                        o) < 0) {
+		printf("    (out of memory)\n");
+		json_decref(o);
+		return;
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		json_array_foreach(json_object_get(o, keys[k]), i, v)
+			printf("    %s\n", json_string_value(v));
+	json_decref(o);
+}
+
 /* One line per peer, then the ports to open with the commands. */
 static void emit_peers(const struct scan *s)
 {
-	char cmd[256];
 
 	if (s->npeers == 0)
 		return;
@@ -295,10 +318,7 @@ static void emit_peers(const struct scan *s)
 			printf("  %u-%u/%s", r->lo, r->hi, r->proto);
 		printf("  on %s: %s\n", r->node[0] ? r->node : "this node",
 		       r->why);
-		for (int dl = FW_NFTABLES; dl <= FW_FIREWALLD; dl++)
-			if (fwcmd_format((enum fw_dialect)dl, r, cmd,
-			                 sizeof(cmd)) > 0)
-				printf("    %s\n", cmd);
+		emit_rule_cmds(s, r);
 	}
 }
 

@@ -90,10 +90,18 @@ for code in port-filtered port-closed port-prohibited host-unreachable; do
 		test "$(jqs "[.findings[].code] | index(\"$code\") != null")" \
 		= true
 done
+# fix_has CODE ERE: the fix of finding CODE in $LAB_OUT matches ERE (the
+# fix may hold quotes and parentheses: never through sh -c)
+fix_has() {
+	jqs ".findings[] | select(.code == \"$1\") | .fix" | grep -Eq -- "$2"
+}
 lab_check "filtered fix names nft, ufw and firewalld for 29500" \
-	sh -c "printf '%s' '$(jqs '.findings[] |
-		select(.code == "port-filtered") | .fix')' |
-		grep -q 'dport { 29500 } accept.*ufw allow 29500/tcp.*port=29500/tcp'"
+	fix_has port-filtered 'dport \{ 29500 \} accept.*ufw allow 29500/tcp.*port=29500/tcp'
+# B's ruleset is not read from A: no guessed table (issue 23)
+lab_check "filtered fix: cannot tell B's table" \
+	fix_has port-filtered 'cannot tell which table drops 29500/tcp, because 10.231.30.2.s ruleset is read only on 10.231.30.2: run .nft -a list ruleset. on 10.231.30.2'
+lab_check "filtered fix: no guessed inet filter" \
+	sh -c '! printf "%s" "$1" | grep -q "inet filter"' sh "$LAB_OUT"
 lab_check "filtered only after a retry past the kernel's SYN retransmission" \
 	test "$(jqs '.ports[] | select(.port == 29500) | .attempts')" = 2
 lab_check "answered ports tried once" \
@@ -199,9 +207,7 @@ lab_rc 1 "UDP 4789 to C, dropped there: exit 1" ip netns exec "$A" \
 lab_check "C: 4789/udp filtered (timeout)" \
 	test "$(udpstate 4789)" = "filtered timeout"
 lab_check "C: port-filtered names 4789/udp with a udp rule" \
-	sh -c "printf '%s' '$(jqs '.findings[] |
-		select(.code == "port-filtered") | .fix')' |
-		grep -q 'udp dport { 4789 } accept'"
+	fix_has port-filtered 'udp dport \{ 4789 \} accept'
 lab_rc 1 "no responder on that port: exit 1" ip netns exec "$A" \
 	"$NETPROBE" ports --json --timeout 1s --responder-port 7999 \
 	10.231.30.2 4789/udp,8000
@@ -274,6 +280,19 @@ lab_check "inbound 2377 filtered (got '$in2377')" \
 lab_check "finding inbound-blocked names 2377" \
 	test "$(jqs '.findings[] | select(.code == "inbound-blocked") |
 		.summary' | grep -c '2377/tcp')" = 1
+# the connect-back's fix is written against A's own ruleset (issue 23):
+# A's table, chain and rule; run verbatim on A, the same run passes
+fixcmd=$(jqs '.findings[] | select(.code == "inbound-blocked") | .fix' |
+	sed -n 's/^on this host open them, with nftables: `\([^`]*\)`.*/\1/p')
+lab_check "inbound-blocked's fix names A's table (got '$fixcmd')" \
+	sh -c "printf '%s\n' '$fixcmd' | grep -Eq '^nft insert rule inet nplab input position [0-9]+ tcp dport 2377 accept$'"
+lab_rc 0 "inbound fix runs verbatim on A" ip netns exec "$A" sh -c "$fixcmd"
+# (2377 on B stays refused: nothing listens there, not a fix of A's)
+lab_rc 1 "--both-ways: the same run after A's fix" ip netns exec "$A" \
+	"$NETPROBE" ports --json --both-ways --timeout 1s 10.231.30.2 \
+	8000,2377
+lab_check "after A's fix: inbound 2377 open, no inbound-blocked" \
+	test "$(jqs '"\(.inbound[] | select(.port == 2377) | .state) \([.findings[].code] | index("inbound-blocked"))"')" = "open null"
 lab_rc 1 "--both-ways without responder says so" ip netns exec "$A" \
 	"$NETPROBE" ports --both-ways --timeout 1s --responder-port 7999 \
 	10.231.30.2 8000

@@ -129,7 +129,17 @@ lab_grep "container: no interface" '^null$'
 LAB_OUT=$(jqv '.peers[0] | "\(.observed_addr) \(.local_addr) \(.nat)"')
 lab_grep "container: B saw A's address" '^10.231.33.1 172.17.0.2 true$'
 
-# (3) A drops its ephemeral range inbound (replies still pass)
+# (3) A drops its ephemeral range inbound (replies still pass), in a
+# table of its own beside Debian's default (empty) `inet filter`: the
+# fix must name np_fw, where `inet filter input` would run and change
+# nothing
+ip netns exec "$A" nft -f - <<'NFT'
+table inet filter {
+	chain input {
+		type filter hook input priority 0; policy accept;
+	}
+}
+NFT
 drop_range "$A" 40000-40999
 lab_rc 1 "A, ephemeral dropped: scan exits 1" \
 	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --quick --peer 10.231.33.2
@@ -141,20 +151,49 @@ LAB_OUT=$(jqv '.ports_to_open[] | "\(.port) \(.proto)"')
 lab_grep "ephemeral: A's range to open" '^40000-40999 tcp$'
 lab_nogrep "ephemeral: the working port is not listed" '^7470 '
 LAB_OUT=$(jqv '.commands | .nftables[], .ufw[], .firewalld[]')
-lab_grep "ephemeral: nft command" \
-	'^nft insert rule inet filter input tcp dport 40000-40999 accept$'
-lab_grep "ephemeral: ufw command" '^ufw allow 40000:40999/tcp$'
-lab_grep "ephemeral: firewalld command" \
-	'^firewall-cmd --permanent --add-port=40000-40999/tcp && firewall-cmd --reload$'
+# written against the ruleset the scan read: the table, chain and rule
+# that drop, not a guessed `inet filter input`; no ufw or firewalld
+# line where neither runs
+lab_grep "ephemeral: nft command against A's own table" \
+	'^nft insert rule inet np_fw input position [0-9]+ tcp dport 40000-40999 accept$'
+lab_nogrep "ephemeral: nothing written against the empty inet filter" 'inet filter'
+lab_nogrep "ephemeral: no ufw command where ufw does not run" 'ufw allow'
+lab_nogrep "ephemeral: no firewalld command where it does not run" 'firewall-cmd'
 LAB_OUT=$(jqv '.peers[0].ports[] | "\(.port) \(.state)"')
 # the low end is sampled unless this node's own connection holds it,
 # then the next free port: any port of the dropped range will do
 lab_grep "ephemeral: sample port filtered" '^40[0-9]{3} filtered$'
+LAB_OUT=$(jqv '.findings[] | select(.code == "inbound-blocked") | .fix // ""')
+lab_nogrep "ephemeral: inbound-blocked's fix guesses no table" 'inet filter'
 lab_rc 1 "ephemeral, text: exits 1" \
 	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --quick --peer 10.231.33.2
 lab_grep "ephemeral, text: peer blocked" 'nat no, inbound blocked'
 lab_grep "ephemeral, text: the range to open" '^  40000-40999/tcp  on this node: connect-back'
-lab_grep "ephemeral, text: ufw command" '^    ufw allow 40000:40999/tcp$'
+lab_grep "ephemeral, text: nft command against A's own table" \
+	'^    nft insert rule inet np_fw input position [0-9]+ tcp dport 40000-40999 accept$'
+lab_nogrep "ephemeral, text: no guessed inet filter" 'inet filter'
+# the closed loop on the scan's own commands: each printed nft line run
+# verbatim on A, then the same scan passes
+jqv '.commands.nftables[]' >"$CL/scan-cmds"
+n=0
+while IFS= read -r cmd <&3; do
+	n=$((n + 1))
+	[ "$n" -le 8 ] || break
+	case "$cmd" in
+	'#'*) lab_notok "ephemeral: the scan's command is a comment: $cmd" ;;
+	*) lab_rc 0 "ephemeral: the scan's command runs on A: $cmd" \
+		ip netns exec "$A" sh -c "$cmd" ;;
+	esac
+done 3<"$CL/scan-cmds"
+lab_check "ephemeral: the scan printed a command" test "$n" -ge 1
+lab_rc 0 "ephemeral: after the scan's fix, the same scan passes" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --quick --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '"\(.ports_to_open | length) \([.findings[] | select(.severity == "fault")] | length)"')
+lab_grep "ephemeral: nothing left to open, no fault" '^0 0$'
+# the drop again, for the report's loop
+ip netns exec "$A" nft delete table inet np_fw
+drop_range "$A" 40000-40999
 # the closed loop: the report over A's scan, its fix run verbatim on A
 # (the one node it may touch), the same scan again passes
 cl_ns() {
@@ -183,6 +222,7 @@ cl_env "$CL/before/report.json" nodea >"$CL/settings"
 scan_a "$CL/after"
 cl_clean "$CL/after/report.json" "$CL/after" "ephemeral: A's printed fix"
 ip netns exec "$A" nft delete table inet np_fw
+ip netns exec "$A" nft delete table inet filter
 
 # (3b) B drops its own ephemeral range inbound: the outbound check fails
 drop_range "$B" 32768-60999
@@ -199,6 +239,12 @@ lab_grep "outbound: B's range to open on B" \
 LAB_OUT=$(jqv '.commands.ufw[]')
 lab_grep "outbound: ufw command marked for B" \
 	'^# on 10.231.33.2: ufw allow 32768:60999/tcp$'
+# B's ruleset is not read from A: no guessed nft line, the reason and
+# how to find out
+LAB_OUT=$(jqv '.commands.nftables[]')
+lab_grep "outbound: cannot tell B's table, from A" \
+	"^# cannot tell which table drops 32768-60999/tcp, because 10.231.33.2's ruleset is read only on 10.231.33.2: run \`nft -a list ruleset\` on 10.231.33.2"
+lab_nogrep "outbound: no guessed inet filter for B" 'inet filter'
 ip netns exec "$B" nft delete table inet np_fw
 
 # (4) peers without a responder: refused (the switch) and silent (no host)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "decide/fwcmd.h"
+#include "kernel/fwrules.h"
 
 /* The compact, sorted text of a value, for exact comparisons. */
 static char *dump(json_t *j)
@@ -22,9 +23,9 @@ START_TEST(format_single_and_range)
 	struct fw_rule r = {.lo = 29500, .hi = 29500, .proto = "tcp"};
 	char buf[256];
 
-	ck_assert_int_gt(fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(
-	    buf, "nft insert rule inet filter input tcp dport 29500 accept");
+	/* an nftables command names a table: only the ruleset tells it */
+	ck_assert_int_eq(fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf)), -1);
+	ck_assert_int_eq(errno, EINVAL);
 	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "ufw allow 29500/tcp");
 	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
@@ -33,9 +34,6 @@ START_TEST(format_single_and_range)
 	r.lo = 32768;
 	r.hi = 60999;
 	snprintf(r.proto, sizeof(r.proto), "udp");
-	fwcmd_format(FW_NFTABLES, &r, buf, sizeof(buf));
-	ck_assert_str_eq(
-	    buf, "nft insert rule inet filter input udp dport 32768-60999 accept");
 	fwcmd_format(FW_UFW, &r, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "ufw allow 32768:60999/udp");
 	fwcmd_format(FW_FIREWALLD, &r, buf, sizeof(buf));
@@ -105,16 +103,23 @@ START_TEST(plan_from_results)
 	                    "Ray workers listen on ports from 32768-60999\"}]");
 	free(s);
 	json_decref(j);
-	j = fwcmd_commands_json(&p);
+	/* no ruleset read: no nftables command guessed, the daemons' kept */
+	j = fwcmd_commands_json(&p, NULL);
 	s = dump(j);
 	ck_assert_str_eq(
 	    s, "{\"firewalld\":[\"firewall-cmd --permanent "
 	       "--add-port=29500/tcp && firewall-cmd --reload\",\"firewall-cmd "
 	       "--permanent --add-port=32768-60999/tcp && firewall-cmd "
-	       "--reload\"],\"nftables\":[\"nft insert rule inet filter input "
-	       "tcp dport 29500 accept\",\"nft insert rule inet filter input tcp "
-	       "dport 32768-60999 accept\"],\"ufw\":[\"ufw allow 29500/tcp\","
-	       "\"ufw allow 32768:60999/tcp\"]}");
+	       "--reload\"],\"nftables\":[\"# cannot tell which table drops "
+	       "29500/tcp, because this node's ruleset was not read: run `nft -a "
+	       "list ruleset` as root and insert `tcp dport 29500 accept` before "
+	       "the rule that drops it (nft insert rule FAMILY TABLE CHAIN "
+	       "position HANDLE ...)\",\"# cannot tell which table drops "
+	       "32768-60999/tcp, because this node's ruleset was not read: run "
+	       "`nft -a list ruleset` as root and insert `tcp dport 32768-60999 "
+	       "accept` before the rule that drops it (nft insert rule FAMILY "
+	       "TABLE CHAIN position HANDLE ...)\"],\"ufw\":[\"ufw allow "
+	       "29500/tcp\",\"ufw allow 32768:60999/tcp\"]}");
 	free(s);
 	json_decref(j);
 }
@@ -141,9 +146,17 @@ START_TEST(plan_unknown_range_and_other_node)
 	        json_object_get(json_array_get(j, 0), "nodes"), 0)),
 	    "nodeb");
 	json_decref(j);
-	j = fwcmd_commands_json(&p);
+	j = fwcmd_commands_json(&p, NULL);
 	s = dump(json_object_get(j, "ufw"));
 	ck_assert_str_eq(s, "[\"# on nodeb: ufw allow 40000/tcp\"]");
+	free(s);
+	s = dump(json_object_get(j, "nftables"));
+	ck_assert_str_eq(s, "[\"# cannot tell which table drops 40000/tcp, "
+	                    "because nodeb's ruleset is read only on nodeb: run "
+	                    "`nft -a list ruleset` on nodeb as root and insert "
+	                    "`tcp dport 40000 accept` before the rule that drops "
+	                    "it (nft insert rule FAMILY TABLE CHAIN position "
+	                    "HANDLE ...)\"]");
 	free(s);
 	json_decref(j);
 	/* nothing failed: nothing planned, empty lists */
@@ -153,6 +166,141 @@ START_TEST(plan_unknown_range_and_other_node)
 	j = fwcmd_ports_json(&p);
 	ck_assert_uint_eq(json_array_size(j), 0);
 	json_decref(j);
+}
+END_TEST
+
+/* The firewall object of a recorded ruleset fixture. */
+static json_t *ruleset_of(const char *rel)
+{
+	char path[512], *buf = malloc(1 << 20);
+	struct fw_rules r;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/fwrules/%s", SRCDIR,
+	         rel);
+	fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_ptr_nonnull(buf);
+	n = fread(buf, 1, (1 << 20) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	ck_assert_int_eq(fwrules_parse_nft(buf, &r), 0);
+	free(buf);
+	return fwrules_to_json(&r);
+}
+
+/* A drop in its own table beside Debian's empty `inet filter`: the
+ * command names the table, chain and rule that drop, never inet filter;
+ * no ufw or firewalld line where neither runs. */
+START_TEST(commands_own_table_beside_inet_filter)
+{
+	json_t *fwj = ruleset_of("owntable.json"), *j;
+	struct fw_plan p = {0};
+	char *s;
+
+	ck_assert_ptr_nonnull(fwj);
+	ck_assert_int_eq(fwcmd_add(&p, 40000, 40999, "tcp", NULL, "a"), 0);
+	ck_assert_int_eq(fwcmd_add(&p, 4789, 4789, "udp", NULL, "b"), 0);
+	ck_assert_int_eq(fwcmd_add(&p, 29500, 29500, "tcp", "nodeb", "c"), 0);
+	j = fwcmd_commands_json(&p, fwj);
+	ck_assert_ptr_nonnull(j);
+	s = dump(j);
+	ck_assert_ptr_null(strstr(s, "inet filter"));
+	free(s);
+	s = dump(json_object_get(j, "nftables"));
+	ck_assert_str_eq(
+	    s, "[\"nft insert rule inet np23_drop input position 5 tcp dport "
+	       "40000-40999 accept\",\"nft insert rule inet np23_drop sub "
+	       "position 9 udp dport 4789 accept\",\"# cannot tell which "
+	       "table drops 29500/tcp, because nodeb's ruleset is read only on "
+	       "nodeb: run `nft -a list ruleset` on nodeb as root and insert "
+	       "`tcp dport 29500 accept` before the rule that drops it (nft "
+	       "insert rule FAMILY TABLE CHAIN position HANDLE ...)\"]");
+	free(s);
+	/* this node runs neither daemon; nodeb's unknown: its lines kept */
+	s = dump(json_object_get(j, "ufw"));
+	ck_assert_str_eq(s, "[\"# on nodeb: ufw allow 29500/tcp\"]");
+	free(s);
+	json_decref(j);
+	/* a port nothing in the ruleset drops: cannot tell, no guess */
+	memset(&p, 0, sizeof(p));
+	ck_assert_int_eq(fwcmd_add(&p, 7000, 7000, "tcp", NULL, "d"), 0);
+	j = fwcmd_commands_json(&p, fwj);
+	s = dump(json_object_get(j, "nftables"));
+	ck_assert_ptr_nonnull(strstr(s, "cannot tell which table drops "
+	                                "7000/tcp, because no rule or drop "
+	                                "policy of this node's ruleset drops "
+	                                "7000/tcp"));
+	ck_assert_ptr_null(strstr(s, "np23_drop"));
+	free(s);
+	json_decref(j);
+	json_decref(fwj);
+}
+END_TEST
+
+/* The ruleset could not be read (not root, nft missing: the firewall
+ * object has no backend): no nftables command, the reason and how to
+ * find out; ufw and firewalld kept, as nobody knows they do not run. */
+START_TEST(commands_ruleset_unreadable)
+{
+	json_t *fwj = json_pack("{s:n, s:b, s:b, s:b, s:[]}", "backend", "ufw",
+	                        0, "firewalld", 0, "truncated", 0, "blocks");
+	struct fw_plan p = {0};
+	json_t *j;
+	char *s;
+
+	ck_assert(!fwcmd_ruleset_read(fwj));
+	ck_assert_int_eq(fwcmd_add(&p, 29500, 29500, "tcp", NULL, "a"), 0);
+	j = fwcmd_commands_json(&p, fwj);
+	s = dump(j);
+	ck_assert_str_eq(
+	    s, "{\"firewalld\":[\"firewall-cmd --permanent "
+	       "--add-port=29500/tcp && firewall-cmd --reload\"],\"nftables\":"
+	       "[\"# cannot tell which table drops 29500/tcp, because the "
+	       "ruleset could not be read (nft -j list ruleset needs root, and "
+	       "nft): run `nft -a list ruleset` as root and insert `tcp dport "
+	       "29500 accept` before the rule that drops it (nft insert rule "
+	       "FAMILY TABLE CHAIN position HANDLE ...)\"],\"ufw\":[\"ufw "
+	       "allow 29500/tcp\"]}");
+	free(s);
+	json_decref(j);
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &p.v[0], fwj), -1);
+	json_decref(fwj);
+}
+END_TEST
+
+/* The scan's own commands take ufw's and firewalld's service state as
+ * the report does: chains loaded but the service inactive, no line;
+ * active, its line; unknown with chains, its line. */
+START_TEST(commands_service_state)
+{
+	json_t *fwj = ruleset_of("owntable.json"), *j;
+	struct fw_plan p = {0};
+	const char *why = "x";
+
+	ck_assert_ptr_nonnull(fwj);
+	ck_assert_int_eq(fwcmd_add(&p, 40000, 40999, "tcp", NULL, "a"), 0);
+	json_object_set_new(fwj, "ufw", json_true());
+	json_object_set_new(fwj, "ufw_service", json_string("inactive"));
+	ck_assert(!fwcmd_service_takes(fwj, "ufw", &why));
+	ck_assert_ptr_null(why);
+	j = fwcmd_commands_json(&p, fwj);
+	ck_assert_int_eq((int)json_array_size(json_object_get(j, "ufw")), 0);
+	json_decref(j);
+	json_object_set_new(fwj, "ufw_service", json_string("active"));
+	j = fwcmd_commands_json(&p, fwj);
+	ck_assert_str_eq(json_string_value(json_array_get(
+	                     json_object_get(j, "ufw"), 0)),
+	                 "ufw allow 40000:40999/tcp");
+	json_decref(j);
+	json_object_set_new(fwj, "ufw_service", json_string("unknown"));
+	json_object_set_new(fwj, "ufw_why", json_string("no /etc/ufw"));
+	ck_assert(fwcmd_service_takes(fwj, "ufw", &why));
+	ck_assert_str_eq(why, "no /etc/ufw");
+	json_object_set_new(fwj, "ufw", json_false());
+	ck_assert(!fwcmd_service_takes(fwj, "ufw", &why));
+	json_decref(fwj);
 }
 END_TEST
 
@@ -208,6 +356,9 @@ Suite *suite_fwcmd(void)
 	tcase_add_test(tc, add_merges_and_rejects);
 	tcase_add_test(tc, plan_from_results);
 	tcase_add_test(tc, plan_unknown_range_and_other_node);
+	tcase_add_test(tc, commands_own_table_beside_inet_filter);
+	tcase_add_test(tc, commands_ruleset_unreadable);
+	tcase_add_test(tc, commands_service_state);
 	tcase_add_test(tc, ephemeral_only);
 	tcase_add_test(tc, parse_range);
 	suite_add_tcase(s, tc);

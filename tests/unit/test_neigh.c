@@ -117,7 +117,7 @@ START_TEST(decide_no_host)
 {
 	struct port_result r[2];
 	struct ports_target t = {"10.231.5.99", "10.231.5.99", false, 0, 0,
-				 "10.231.5.99", "incomplete", true, false};
+				 "10.231.5.99", "incomplete", true, false, NULL};
 	struct doc d;
 	char *all;
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "probe/portscan.h"
 #include "probe/synretry.h"
 #include "kernel/sockinfo.h"
+#include "kernel/fwrules.h"
 #include "base/sysroot.h"
 
 /* Classifies one outcome; checks state and reason. */
@@ -168,7 +170,7 @@ START_TEST(decide_outbound)
 		    0),
 	};
 	struct ports_target t = {"hostb", "10.231.0.2", false, 0, 0, NULL,
-				 NULL, false, false};
+				 NULL, false, false, NULL};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -178,11 +180,16 @@ START_TEST(decide_outbound)
 	ck_assert(doc_has_finding(&d, "port-prohibited"));
 	ck_assert(!doc_has_finding(&d, "host-unreachable"));
 	ck_assert(!doc_has_finding(&d, "inbound-blocked"));
+	/* hostb's ruleset is not read here: no guessed table */
+	ck_assert_ptr_null(strstr(fix_of(&d, "port-filtered"), "inet filter"));
 	ck_assert_ptr_nonnull(strstr(
 		fix_of(&d, "port-filtered"),
-		"nft insert rule inet filter input tcp dport { 29500-29501 } "
-		"accept; nft insert rule inet filter input udp dport { 4789 } "
-		"accept`"));
+		"With nftables, cannot tell which table drops 29500-29501/tcp, "
+		"4789/udp, because 10.231.0.2's ruleset is read only on "
+		"10.231.0.2: run `nft -a list ruleset` on 10.231.0.2 as root "
+		"and insert an accept before the rule that drops them (nft "
+		"insert rule FAMILY TABLE CHAIN position HANDLE tcp dport { "
+		"29500-29501 } accept; udp dport { 4789 } accept)"));
 	ck_assert_ptr_null(strchr(fix_of(&d, "port-filtered"), '|'));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "port-filtered"),
 				     "ufw allow 29500:29501/tcp; "
@@ -207,7 +214,7 @@ START_TEST(decide_loopback_and_unreachable)
 		res(22, IPPROTO_TCP, PORT_UNREACHABLE, "no route", 0),
 	};
 	struct ports_target t = {"10.231.0.2", "10.231.0.2", false, 0, 0, NULL,
-				 NULL, false, false};
+				 NULL, false, false, NULL};
 	struct doc d;
 
 	r[0].loopback_only = true;
@@ -219,6 +226,82 @@ START_TEST(decide_loopback_and_unreachable)
 	ck_assert_ptr_nonnull(
 		strstr(fix_of(&d, "host-unreachable"), "ip route get"));
 	doc_free(&d);
+}
+END_TEST
+
+/* This host's ruleset (fixture owntable: a drop in table inet np23_drop
+ * beside Debian's empty inet filter) as the scan's firewall object. */
+static json_t *owntable(void)
+{
+	char path[512], *buf = malloc(1 << 20);
+	struct fw_rules fr;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/fwrules/owntable.json",
+		 SRCDIR);
+	fp = fopen(path, "r");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_ptr_nonnull(buf);
+	n = fread(buf, 1, (1 << 20) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	ck_assert_int_eq(fwrules_parse_nft(buf, &fr), 0);
+	free(buf);
+	return fwrules_to_json(&fr);
+}
+
+/* Connect-back failures are fixed on this host against its ruleset: the
+ * table, chain and rule that drop, never `inet filter`; ports nothing
+ * there drops, and a ruleset that could not be read, say they cannot
+ * tell, with no guessed command. */
+START_TEST(decide_inbound_ruleset)
+{
+	struct port_result out[] = {
+		res(7470, IPPROTO_TCP, PORT_OPEN, "syn-ack", 0),
+	};
+	struct port_result in[] = {
+		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
+		res(7000, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
+	};
+	json_t *rs = owntable(), *unread;
+	struct ports_target t = {"hostb", "10.231.0.2", true, 0, 0, NULL,
+				 NULL, false, false, rs};
+	const char *fix;
+	struct doc d;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out, 1, in, 2), 0);
+	fix = fix_of(&d, "inbound-blocked");
+	ck_assert_ptr_nonnull(strstr(
+		fix, "on this host open them, with nftables: `nft insert rule "
+		     "inet np23_drop input position 5 tcp dport 29500 "
+		     "accept`. With nftables, cannot tell which table drops "
+		     "7000/tcp, because no rule or drop policy of this host's "
+		     "ruleset drops them"));
+	ck_assert_ptr_null(strstr(fix, "inet filter"));
+	/* neither ufw nor firewalld runs here */
+	ck_assert_ptr_null(strstr(fix, "ufw"));
+	ck_assert_ptr_null(strstr(fix, "firewall-cmd"));
+	doc_free(&d);
+
+	unread = json_pack("{s:n, s:b, s:b, s:b, s:[]}", "backend", "ufw", 0,
+			   "firewalld", 0, "truncated", 0, "blocks");
+	t.ruleset = unread;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out, 1, in, 2), 0);
+	fix = fix_of(&d, "inbound-blocked");
+	ck_assert_ptr_nonnull(strstr(
+		fix, "on this host open them. With nftables, cannot tell which "
+		     "table drops 7000, 29500/tcp, because the ruleset could "
+		     "not be read (nft -j list ruleset needs root, and nft): "
+		     "run `nft -a list ruleset` as root"));
+	ck_assert_ptr_null(strstr(fix, "nft insert rule inet"));
+	ck_assert_ptr_nonnull(strstr(fix, "With ufw: `ufw allow 7000/tcp; "
+					  "ufw allow 29500/tcp`"));
+	doc_free(&d);
+	json_decref(unread);
+	json_decref(rs);
 }
 END_TEST
 
@@ -238,7 +321,7 @@ START_TEST(decide_ephemeral_inbound)
 		res(29500, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
 	};
 	struct ports_target t = {"hostb", "10.231.0.2", true, 0, 0, NULL,
-				 NULL, false, false};
+				 NULL, false, false, NULL};
 	struct doc d;
 
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
@@ -247,7 +330,7 @@ START_TEST(decide_ephemeral_inbound)
 	ck_assert(!doc_has_finding(&d, "port-filtered"));
 	ck_assert(doc_has_finding(&d, "inbound-blocked"));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
-				     "tcp dport 32768-60999 accept"));
+				     "tcp dport { 32768-60999 } accept"));
 	/* one sentence per firewall, never '|'-joined alternatives */
 	ck_assert_ptr_null(strchr(fix_of(&d, "ephemeral-range-blocked"), '|'));
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
@@ -263,7 +346,7 @@ START_TEST(decide_ephemeral_inbound)
 	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
 	ck_assert_int_eq(ports_decide(&d, &t, out, 5, NULL, 0), 0);
 	ck_assert_ptr_nonnull(strstr(fix_of(&d, "ephemeral-range-blocked"),
-				     "tcp dport 32000-61000 accept"));
+				     "tcp dport { 32000-61000 } accept"));
 	doc_free(&d);
 	t.eph_lo = t.eph_hi = 0;
 
@@ -494,6 +577,7 @@ Suite *suite_portscan(void)
 	tcase_add_test(tc, decide_outbound);
 	tcase_add_test(tc, decide_loopback_and_unreachable);
 	tcase_add_test(tc, decide_ephemeral_inbound);
+	tcase_add_test(tc, decide_inbound_ruleset);
 	tcase_add_test(tc, json_port);
 	tcase_add_test(tc, json_port_held);
 	tcase_add_test(tc, scan_loopback);

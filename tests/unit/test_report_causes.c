@@ -485,6 +485,49 @@ START_TEST(fw_fix_against_ruleset)
 }
 END_TEST
 
+/* n-b's ruleset was read and nothing in it drops 29500/tcp (a firewall
+ * on the way may): no nftables command, and the fix says it cannot tell
+ * rather than "run the block" over an empty one. */
+START_TEST(fw_fix_ruleset_drops_nothing)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	const struct rm_cause *k;
+	const json_t *fix;
+
+	json_object_set_new(
+		a, "ports_to_open",
+		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
+			  "tcp", "nodes", "10.231.9.2", "why",
+			  "inbound from 10.231.9.1 to port 29500/tcp: "
+			  "filtered (timeout)"));
+	json_object_set_new(b, "firewall",
+			    json_pack("{s:s, s:b, s:b, s:b, s:[]}", "backend",
+				      "nftables", "ufw", 0, "firewalld", 0,
+				      "truncated", 0, "blocks"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "firewall:n-b");
+	ck_assert_ptr_nonnull(k);
+	fix = json_object_get(k->cause, "fix");
+	ck_assert_uint_eq(
+		json_array_size(rj_arr(json_object_get(fix, "commands"),
+				       "nftables")),
+		0);
+	ck_assert_ptr_nonnull(strstr(rj_str(fix, "text"),
+				     "cannot tell which table drops them, "
+				     "because no rule or drop policy of n-b's "
+				     "ruleset does"));
+	ck_assert_ptr_null(strstr(rj_str(fix, "text"), "run the block"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* No scan read n-b's ruleset (none of n-b, or one without root): an
  * nftables command would guess `inet filter input`, which fails where the
  * drop lives in another table (t_ports' closed loop), so there is none;
@@ -705,6 +748,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, mtu_odd_node_raised);
 	tcase_add_test(tc, fw_fix_against_ruleset);
 	tcase_add_test(tc, fw_fix_ruleset_unknown);
+	tcase_add_test(tc, fw_fix_ruleset_drops_nothing);
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);

@@ -98,7 +98,7 @@ START_TEST(held_reset)
 {
 	struct port_result r = {0};
 	struct ports_target t = {"nodeb", "10.231.0.2", true, 0, 0, NULL,
-	                         NULL, false, true};
+	                         NULL, false, true, NULL};
 	struct doc d;
 	json_t *f;
 	const char *sum, *fix;
