@@ -33,7 +33,7 @@
 # GEN_TOPO=overlay GEN_FAULTS="ovl-mtu@2") override the draw; KEEP=1
 # keeps the run's folder.
 SEED=${1:?usage: gen.sh SEED}
-LAB_ID="23-g$SEED"
+LAB_ID="23-g$SEED-$$"
 . "$(dirname "$0")/../lab/lib.sh"
 . "$(dirname "$0")/../lab/mesh_lib.sh"
 . "$(dirname "$0")/../lab/closedloop.sh"
