@@ -34,23 +34,6 @@ void pmtu_decide(const struct pmtu_result *r, unsigned if_mtu,
 	}
 }
 
-/* "576 ok, 1500 lost, 1038 ok..." in the order tried, bounded by len. */
-static void probes_text(const struct pmtu_result *r, char *buf, size_t len)
-{
-	size_t off = 0;
-	int n;
-
-	buf[0] = '\0';
-	for (int i = 0; i < r->nprobes && off < len; i++) {
-		n = snprintf(buf + off, len - off, "%s%u %s", i ? ", " : "",
-		             r->probes[i].size,
-		             r->probes[i].ok ? "ok" : "lost");
-		if (n < 0)
-			break;
-		off += (size_t)n;
-	}
-}
-
 /* The two ends' interfaces differ and the black hole sits at the
  * smaller: the fix is on the end that differs from the rest of its
  * network, which one pair cannot tell, so both are named. */
@@ -94,7 +77,7 @@ static int blackhole_finding(const struct pmtu_result *r,
 	json_t *ev = NULL;
 	char tried[768], fix[1024];
 
-	probes_text(r, tried, sizeof(tried));
+	pmtu_probes_text(r, tried, sizeof(tried));
 	if (evidence_add(&ev, "pmtu probes",
 	                 "sizes tried (IP bytes, DF set): %s", tried) < 0 ||
 	    evidence_add(&ev, "pmtu probes",

@@ -3,6 +3,7 @@
 #include "probe/pmtu.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PMTU_TIMEOUT_FLOOR_US 50000LL
@@ -233,4 +234,23 @@ json_t *pmtu_to_json(const struct pmtu_result *r, unsigned if_mtu,
 	    "complete", r->complete, "confirmed", r->confirmed, "elapsed_us",
 	    (json_int_t)r->elapsed_us, "probes", probes);
 	return o;
+}
+
+/* See pmtu.h. */
+void pmtu_probes_text(const struct pmtu_result *r, char *buf, size_t len)
+{
+	size_t off = 0;
+	int n;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; i < r->nprobes && off < len; i++) {
+		n = snprintf(buf + off, len - off, "%s%u %s", i ? ", " : "",
+		             r->probes[i].size,
+		             r->probes[i].ok ? "ok" : "lost");
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
 }

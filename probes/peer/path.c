@@ -34,23 +34,6 @@ static const struct cli_cmd path_cmd = {
 	"The peer runs `netprobe serve` (UDP port 7470 unless given).\n",
 };
 
-/* "1350 ok" or "1351 lost", comma separated, into buf. */
-static void probes_line(const struct pmtu_result *p, char *buf, size_t len)
-{
-	size_t off = 0;
-	int n;
-
-	buf[0] = '\0';
-	for (int i = 0; i < p->nprobes && off < len; i++) {
-		n = snprintf(buf + off, len - off, "%s%u %s", i ? ", " : "",
-		             p->probes[i].size,
-		             p->probes[i].ok ? "ok" : "lost");
-		if (n < 0)
-			break;
-		off += (size_t)n;
-	}
-}
-
 /* Human output: the route, the search, then findings and errors. */
 static void print_text(const struct path_result *r, const struct doc *d)
 {
@@ -97,7 +80,7 @@ static void print_text(const struct path_result *r, const struct doc *d)
 		printf("icmp frag      %s\n",
 		       p->frag_needed ? "fragmentation-needed came back"
 		                      : "none came back");
-		probes_line(p, buf, sizeof(buf));
+		pmtu_probes_text(p, buf, sizeof(buf));
 		printf("probes         %s (%.1fs)\n", buf,
 		       (double)p->elapsed_us / 1e6);
 	}
