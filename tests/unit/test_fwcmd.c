@@ -8,6 +8,7 @@
 
 #include "decide/fwcmd.h"
 #include "kernel/fwrules.h"
+#include "fwfixture.h"
 
 /* The compact, sorted text of a value, for exact comparisons. */
 static char *dump(json_t *j)
@@ -169,33 +170,12 @@ START_TEST(plan_unknown_range_and_other_node)
 }
 END_TEST
 
-/* The firewall object of a recorded ruleset fixture. */
-static json_t *ruleset_of(const char *rel)
-{
-	char path[512], *buf = malloc(1 << 20);
-	struct fw_rules r;
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/fwrules/%s", SRCDIR,
-	         rel);
-	fp = fopen(path, "r");
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, (1 << 20) - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	ck_assert_int_eq(fwrules_parse_nft(buf, &r), 0);
-	free(buf);
-	return fwrules_to_json(&r);
-}
-
 /* A drop in its own table beside Debian's empty `inet filter`: the
  * command names the table, chain and rule that drop, never inet filter;
  * no ufw or firewalld line where neither runs. */
 START_TEST(commands_own_table_beside_inet_filter)
 {
-	json_t *fwj = ruleset_of("owntable.json"), *j;
+	json_t *fwj = fw_fixture_ruleset("owntable.json"), *j;
 	struct fw_plan p = {0};
 	char *s;
 
@@ -275,7 +255,7 @@ END_TEST
  * active, its line; unknown with chains, its line. */
 START_TEST(commands_service_state)
 {
-	json_t *fwj = ruleset_of("owntable.json"), *j;
+	json_t *fwj = fw_fixture_ruleset("owntable.json"), *j;
 	struct fw_plan p = {0};
 	const char *why = "x";
 

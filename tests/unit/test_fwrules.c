@@ -7,29 +7,11 @@
 #include <string.h>
 
 #include "kernel/fwrules.h"
-
-/* A fixture's text, malloc'd. */
-static char *slurp(const char *rel)
-{
-	char path[512];
-	FILE *fp;
-	char *buf = malloc(1 << 20);
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/fwrules/%s", SRCDIR,
-	         rel);
-	fp = fopen(path, "r");
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, (1 << 20) - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	return buf;
-}
+#include "fwfixture.h"
 
 START_TEST(nft_owntable)
 {
-	char *t = slurp("owntable.json");
+	char *t = fw_fixture_text("owntable.json");
 	struct fw_rules r;
 
 	ck_assert_int_eq(fwrules_parse_nft(t, &r), 0);
@@ -80,7 +62,7 @@ END_TEST
 
 START_TEST(iptables_legacy)
 {
-	char *t = slurp("ufw-legacy.save");
+	char *t = fw_fixture_text("ufw-legacy.save");
 	struct fw_rules r;
 
 	ck_assert_int_eq(fwrules_parse_iptables(t, &r), 0);

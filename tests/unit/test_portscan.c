@@ -18,6 +18,7 @@
 #include "probe/synretry.h"
 #include "kernel/sockinfo.h"
 #include "kernel/fwrules.h"
+#include "fwfixture.h"
 #include "base/sysroot.h"
 
 /* Classifies one outcome; checks state and reason. */
@@ -233,22 +234,7 @@ END_TEST
  * beside Debian's empty inet filter) as the scan's firewall object. */
 static json_t *owntable(void)
 {
-	char path[512], *buf = malloc(1 << 20);
-	struct fw_rules fr;
-	FILE *fp;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/fwrules/owntable.json",
-		 SRCDIR);
-	fp = fopen(path, "r");
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, (1 << 20) - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	ck_assert_int_eq(fwrules_parse_nft(buf, &fr), 0);
-	free(buf);
-	return fwrules_to_json(&fr);
+	return fw_fixture_ruleset("owntable.json");
 }
 
 /* Connect-back failures are fixed on this host against its ruleset: the
