@@ -257,12 +257,46 @@ static bool have_overlay(const json_t *out, const char *node)
 	return false;
 }
 
+/* The default gateway and its interface of node's scan, or false. */
+static bool node_gateway(const struct rctx *c, const char *node,
+			 const char **gw, const char **ifc)
+{
+	const struct report_input *in = rd_node_scan(c, node);
+	const json_t *r = json_array_get(
+		rj_arr(json_object_get(in ? in->doc : NULL, "routes"),
+		       "defaults"),
+		0);
+
+	*gw = rj_str(r, "gateway");
+	*ifc = rj_str(r, "out_interface");
+	return *gw != NULL && *ifc != NULL;
+}
+
+/* True when gw is node's own container bridge: its scan's layers say it
+ * runs NAT'd behind a bridge (bridge-nat) and gw is its default gateway.
+ * That gateway is the NAT layer of the node itself, not a hop that other
+ * nodes share (tests/gen, a NAT'd container behind a router: its paths
+ * went via its host's docker0, 172.17.0.1, made a second hop). */
+static bool own_nat_gateway(const struct rctx *c, const char *node,
+			    const char *gw)
+{
+	const struct report_input *in = rd_node_scan(c, node);
+	const json_t *ly = json_object_get(in ? in->doc : NULL, "layers");
+	const char *dg, *di;
+
+	if (gw == NULL || node == NULL ||
+	    strcmp(rj_strd(ly, "netmode", ""), "bridge-nat") != 0)
+		return false;
+	return node_gateway(c, node, &dg, &di) && strcmp(dg, gw) == 0;
+}
+
 /* A path through a gateway that carries less than both ends: the hop's,
  * decided for every pair that crosses it at once (hops()). */
 struct hopm {
 	const char *from, *gw, *ifc, *src, *dst;
 	char to[256]; /* rn_peer's answer may live in a caller's buffer */
 	long long ok, lim;
+	bool nat; /* gw is from's own NAT bridge (own_nat_gateway()) */
 };
 
 #define MAXH 4096
@@ -282,15 +316,40 @@ struct hops {
 	size_t np;
 };
 
+/* Joins group hi into group lo, lo the smaller: a group's first
+ * measurement stays its own (hops() walks each group from it). */
+static void hop_join(struct hops *h, size_t a, size_t b)
+{
+	size_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+	for (size_t k = 0; k < h->n; k++)
+		if (h->g[k] == hi)
+			h->g[k] = lo;
+}
+
+/* True when measurements i and j share a gateway: the same address, but
+ * a node's own NAT bridge only with that node's own (172.17.0.1 on many
+ * hosts is many bridges, no one hop). */
+static bool same_gw(const struct hops *h, size_t i, size_t j)
+{
+	const struct hopm *a = &h->v[i], *b = &h->v[j];
+
+	if (a->nat != b->nat || strcmp(a->gw, b->gw) != 0)
+		return false;
+	return !a->nat || strcmp(a->from, b->from) == 0;
+}
+
 /* Groups the measurements by hop: one gateway, and the gateway the far
  * side uses back where a pair was measured both ways (two addresses of
- * one router). */
+ * one router). A NAT'd node's paths out through its own bridge cross
+ * the hop the other nodes' paths to the same destination cross: they
+ * join that hop's group. */
 static void hop_groups(struct hops *h)
 {
 	for (size_t i = 0; i < h->n; i++) {
 		h->g[i] = i;
 		for (size_t j = 0; j < i; j++)
-			if (strcmp(h->v[j].gw, h->v[i].gw) == 0) {
+			if (same_gw(h, i, j)) {
 				h->g[i] = h->g[j];
 				break;
 			}
@@ -300,20 +359,31 @@ static void hop_groups(struct hops *h)
 
 		for (size_t i = 0; i < h->n; i++)
 			for (size_t j = 0; j < h->n; j++) {
-				size_t a = h->g[i], b = h->g[j], lo, hi;
-
-				if (a == b || strcmp(h->v[i].to, h->v[j].from) ||
+				if (h->g[i] == h->g[j] ||
+				    strcmp(h->v[i].to, h->v[j].from) ||
 				    strcmp(h->v[i].from, h->v[j].to))
 					continue;
-				lo = a < b ? a : b;
-				hi = a < b ? b : a;
-				for (size_t k = 0; k < h->n; k++)
-					if (h->g[k] == hi)
-						h->g[k] = lo;
+				hop_join(h, h->g[i], h->g[j]);
 				changed = true;
 			}
 		if (!changed)
 			break;
+	}
+	for (size_t i = 0; i < h->n; i++) {
+		size_t pick = h->n;
+
+		if (!h->v[i].nat)
+			continue;
+		/* a path to the same node first, else one from it */
+		for (size_t j = 0; j < h->n && pick == h->n; j++)
+			if (!h->v[j].nat && strcmp(h->v[j].to, h->v[i].to) == 0)
+				pick = j;
+		for (size_t j = 0; j < h->n && pick == h->n; j++)
+			if (!h->v[j].nat &&
+			    strcmp(h->v[j].from, h->v[i].to) == 0)
+				pick = j;
+		if (pick < h->n && h->g[pick] != h->g[i])
+			hop_join(h, h->g[i], h->g[pick]);
 	}
 }
 
@@ -373,7 +443,8 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 		struct hopm *m = &h->v[h->n++];
 
 		*m = (struct hopm){from, gw, ifc, rj_str(route, "source"),
-				   to_addr, "", ok, lim};
+				   to_addr, "", ok, lim,
+				   own_nat_gateway(c, from, gw)};
 		snprintf(m->to, sizeof(m->to), "%s", to);
 		return;
 	}
@@ -431,9 +502,11 @@ static void agree(json_t *out, const struct hops *h)
 		}
 }
 
-/* "a, b, c" of the distinct strings v[i].FIELD of the hop group gw. */
+/* "a, b, c" of the distinct strings v[i].FIELD of the hop group gw,
+ * of the measurements through a node's own NAT bridge or of the others
+ * (nat). */
 static void group_names(const struct hops *h, size_t g, const char *gw,
-			bool to, char *buf, size_t len)
+			bool nat, bool to, char *buf, size_t len)
 {
 	size_t l = 0;
 
@@ -442,10 +515,12 @@ static void group_names(const struct hops *h, size_t g, const char *gw,
 		const char *s = to ? h->v[i].to : h->v[i].from;
 		bool seen = false;
 
-		if (h->g[i] != g || strcmp(h->v[i].gw, gw) != 0)
+		if (h->g[i] != g || h->v[i].nat != nat ||
+		    (gw != NULL && strcmp(h->v[i].gw, gw) != 0))
 			continue;
 		for (size_t j = 0; j < i; j++)
-			seen |= h->g[j] == g && strcmp(h->v[j].gw, gw) == 0 &&
+			seen |= h->g[j] == g && h->v[j].nat == nat &&
+				(gw == NULL || strcmp(h->v[j].gw, gw) == 0) &&
 				strcmp(to ? h->v[j].to : h->v[j].from, s) == 0;
 		if (!seen)
 			l += (size_t)snprintf(buf + l, len - l, "%s%s",
@@ -453,19 +528,23 @@ static void group_names(const struct hops *h, size_t g, const char *gw,
 	}
 }
 
-/* The default gateway and its interface of node's scan, or false. */
-static bool node_gateway(const struct rctx *c, const char *node,
-			 const char **gw, const char **ifc)
+/* The address node's scan probed peer at (a NAT'd container's: its
+ * host's, which its NAT fix keeps), or NULL. */
+static const char *peer_addr_of(const struct rctx *c, const char *node,
+				const char *peer)
 {
 	const struct report_input *in = rd_node_scan(c, node);
-	const json_t *r = json_array_get(
-		rj_arr(json_object_get(in ? in->doc : NULL, "routes"),
-		       "defaults"),
-		0);
+	char buf[256];
+	size_t i;
+	json_t *p;
 
-	*gw = rj_str(r, "gateway");
-	*ifc = rj_str(r, "out_interface");
-	return *gw != NULL && *ifc != NULL;
+	json_array_foreach(rj_arr(in ? in->doc : NULL, "peers"), i, p) {
+		const char *t = rn_peer(c, p, buf, sizeof(buf));
+
+		if (t != NULL && strcmp(t, peer) == 0)
+			return rj_str(p, "peer_addr");
+	}
+	return NULL;
 }
 
 /* Appends `ip route replace DST via GW dev IFC mtu lock N` to the
@@ -494,27 +573,45 @@ static void hops(const struct rctx *c, struct hops *h, json_t *out)
 	hop_groups(h);
 	for (size_t i = 0; i < h->n; i++) {
 		const struct hopm *m = &h->v[i];
-		const char *hopnode = rn_resolve(c, m->gw, m->gw), *gw2, *if2;
+		const char *hopnode, *gw2, *if2;
 		const char *other = NULL;
 		long long ok = m->ok, lim = m->lim;
-		char froms[512], tos[512], why[1536], also[128] = "";
+		char froms[512], tos[512], why[2048], also[128] = "";
+		char natf[512], natn[640] = "";
 		json_t *cmds, *nodes, *cites;
 
 		if (h->g[i] != i)
 			continue;
+		/* the hop is named by a gateway other nodes share, where
+		 * one is: a NAT'd node's own bridge names no hop, nor the
+		 * node whose unused docker0 has its address */
+		for (size_t j = i; j < h->n && m->nat; j++)
+			if (h->g[j] == i && !h->v[j].nat)
+				m = &h->v[j];
+		ok = m->ok;
+		lim = m->lim;
+		hopnode = m->nat ? NULL : rn_resolve(c, m->gw, m->gw);
+		group_names(h, i, NULL, true, false, natf, sizeof(natf));
+		if (!m->nat && natf[0] != '\0')
+			snprintf(natn, sizeof(natn),
+				 "; %.300s crosses it too, from inside its "
+				 "NAT'd container: its own route MTU can be "
+				 "set only once its NAT fix is in, and a new "
+				 "run then prints it",
+				 natf);
 		cmds = json_object();
 		nodes = json_array();
 		cites = json_array();
 		for (size_t j = i; j < h->n; j++) {
 			const struct hopm *x = &h->v[j];
 
-			if (h->g[j] != i)
+			if (h->g[j] != i || (x->nat && !m->nat))
 				continue;
 			if (x->ok < ok)
 				ok = x->ok;
 			if (x->lim > lim)
 				lim = x->lim;
-			if (strcmp(x->gw, m->gw) != 0)
+			if (!x->nat && strcmp(x->gw, m->gw) != 0)
 				other = x->gw;
 		}
 		if (other != NULL)
@@ -525,18 +622,29 @@ static void hops(const struct rctx *c, struct hops *h, json_t *out)
 
 			if (h->g[j] != i)
 				continue;
-			route_cmd(cmds, x->from, x->dst, x->gw, x->ifc, ok);
 			rj_add_unique(nodes, x->from);
 			rj_add_unique(nodes, x->to);
 			rd_cite_findings(c, cites, x->from, "mtu", 1);
 			rd_cite_findings(c, cites, x->to, "mtu", 1);
+			/* a NAT'd node's route, and its private source
+			 * address, change with its NAT fix; the way back
+			 * goes to its host's address, which stays */
+			if (x->nat && !m->nat) {
+				const char *ha = peer_addr_of(c, x->to, x->from);
+
+				if (ha != NULL &&
+				    node_gateway(c, x->to, &gw2, &if2))
+					route_cmd(cmds, x->to, ha, gw2, if2, ok);
+				continue;
+			}
+			route_cmd(cmds, x->from, x->dst, x->gw, x->ifc, ok);
 			/* the way back, through the far side's gateway */
-			if (x->src != NULL &&
+			if (x->src != NULL && !x->nat &&
 			    node_gateway(c, x->to, &gw2, &if2))
 				route_cmd(cmds, x->to, x->src, gw2, if2, ok);
 		}
-		group_names(h, i, m->gw, false, froms, sizeof(froms));
-		group_names(h, i, m->gw, true, tos, sizeof(tos));
+		group_names(h, i, m->gw, m->nat, false, froms, sizeof(froms));
+		group_names(h, i, m->gw, m->nat, true, tos, sizeof(tos));
 		snprintf(why, sizeof(why),
 			 "every path from %.300s through gateway %s%s%s%s%s to "
 			 "%.300s "
@@ -548,11 +656,11 @@ static void hops(const struct rctx *c, struct hops *h, json_t *out)
 			 "fragmentation-needed through its firewall. Until "
 			 "then, on each node, a route MTU for the "
 			 "destinations across it only (below); never lower an "
-			 "interface's MTU, which breaks the pairs that work",
+			 "interface's MTU, which breaks the pairs that "
+			 "work%s",
 			 froms, m->gw, hopnode ? " (" : "",
 			 hopnode ? hopnode : "", hopnode ? ")" : "", also, tos,
-			 ok,
-			 lim, tos, lim);
+			 ok, lim, tos, lim, natn);
 		json_array_append_new(
 			out, json_pack("{s:s, s:s, s:s, s:I, s:o, s:s, s:o, "
 				       "s:o, s:s?}",

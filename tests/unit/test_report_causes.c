@@ -251,6 +251,116 @@ START_TEST(mtu_path_names_hop)
 }
 END_TEST
 
+/* A scan of a routed node at addr (lan0, default gateway gw) that
+ * probed peer at paddr, and may hold an unused docker0 at 172.17.0.1. */
+static json_t *scan_routed(const char *node, const char *addr, const char *gw,
+			   const char *peer, const char *paddr, bool docker0)
+{
+	json_t *d = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:i, s:s, "
+		"s:[{s:s, s:s, s:i}]}], s:{s:s, s:s}, s:{s:[{s:s, s:s, s:s}]}, "
+		"s:[{s:s, s:s}]}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
+		"host", node, "started", "2026-11-21T10:00:00Z", "findings",
+		"errors", "interfaces", "name", "lan0", "mtu", 1500, "kind",
+		"ether", "addresses", "address", addr, "family", "inet",
+		"prefixlen", 24, "recommendation", "interface", "lan0",
+		"address", addr, "routes", "defaults", "destination",
+		"default", "gateway", gw, "out_interface", "lan0", "peers",
+		"peer", peer, "peer_addr", paddr);
+
+	if (docker0)
+		json_array_append_new(
+			json_object_get(d, "interfaces"),
+			json_pack("{s:s, s:i, s:s, s:[{s:s, s:s, s:i}]}", "name",
+				  "docker0", "mtu", 1500, "kind", "bridge",
+				  "addresses", "address", "172.17.0.1",
+				  "family", "inet", "prefixlen", 16));
+	return d;
+}
+
+/* A path document of host toward node `to` at addr: ok bytes crossed
+ * between two 1500-byte ends, out of ifc via gw from src. */
+static json_t *hop_path(const char *host, const char *to, const char *addr,
+			const char *ifc, const char *gw, const char *src,
+			long long ok)
+{
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, s:i}, "
+		"s:{s:I, s:i, s:i}, s:{s:s, s:s, s:s, s:s}}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "path",
+		"host", host, "started", "2026-11-21T10:00:00Z", "findings",
+		"errors", "target", "host", to, "address", addr, "port", 7470,
+		"pmtu", "largest_ok", (json_int_t)ok, "interface_mtu", 1500,
+		"peer_interface_mtu", 1500, "route", "out_interface", ifc,
+		"gateway", gw, "source", src, "destination", addr);
+}
+
+/* tests/gen seeds 2032 and 2020: a router's leg at 1000 between two
+ * subnets, and a node (n-c) in a Docker-style NAT'd container whose
+ * default gateway is its host's docker0, 172.17.0.1, while another node
+ * (n-a) has an unused docker0 at that address. One hop, the router: the
+ * container's bridge is its own NAT layer, no second hop, and no hop is
+ * named after n-a; the container's own route MTU waits for its NAT fix,
+ * the far side's toward its host's address does not. */
+START_TEST(mtu_hop_nat_container)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *mtu, *e, *cmds;
+	json_t *c;
+
+	load(&set, "a.json",
+	     scan_routed("n-a", "10.231.30.1", "10.231.30.254", "n-c:7470",
+			 "10.231.31.6", true));
+	load(&set, "b.json",
+	     scan_routed("n-b", "10.231.31.4", "10.231.31.254", "n-a:7470",
+			 "10.231.30.1", false));
+	/* the container, as its scan sees itself (seed 2032's node06) */
+	c = scan("n-c", 1500, "172.17.0.2");
+	json_object_set_new(
+		c, "layers",
+		json_pack("{s:s, s:s, s:s}", "container", "docker", "netmode",
+			  "bridge-nat", "reach", "nat"));
+	json_object_set_new(
+		c, "routes",
+		json_pack("{s:[{s:s, s:s, s:s}]}", "defaults", "destination",
+			  "default", "gateway", "172.17.0.1", "out_interface",
+			  "eth0"));
+	load(&set, "c.json", c);
+	load(&set, "pab.json",
+	     hop_path("n-a", "n-b", "10.231.31.4", "lan0", "10.231.30.254",
+		      "10.231.30.1", 1000));
+	load(&set, "pba.json",
+	     hop_path("n-b", "n-a", "10.231.30.1", "lan0", "10.231.31.254",
+		      "10.231.31.4", 1000));
+	load(&set, "pca.json",
+	     hop_path("n-c", "n-a", "10.231.30.1", "eth0", "172.17.0.1",
+		      "172.17.0.2", 1004));
+	m = report_build(&set);
+	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
+	ck_assert_int_eq((long long)json_array_size(mtu), 1);
+	e = json_array_get(mtu, 0);
+	ck_assert_str_eq(rj_str(e, "kind"), "hop");
+	ck_assert_str_eq(rj_str(e, "gateway"), "10.231.30.254");
+	ck_assert_int_eq(rj_int(e, "mtu", 0), 1000);
+	ck_assert_ptr_nonnull(strstr(rj_str(e, "why"), "n-c crosses it too"));
+	ck_assert_ptr_null(strstr(rj_str(e, "why"), "172.17.0.1"));
+	cmds = json_object_get(e, "commands");
+	/* nothing inside the container, whose network its fix changes */
+	ck_assert_ptr_null(json_object_get(cmds, "on n-c"));
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "on n-a"), 1)),
+			 "ip route replace 10.231.31.6 via 10.231.30.254 dev "
+			 "lan0 mtu lock 1000");
+	ck_assert_ptr_nonnull(cause(m, "hop:10.231.30.254"));
+	ck_assert_ptr_null(cause(m, "hop:172.17.0.1"));
+	ck_assert_ptr_null(cause(m, "hop:n-a"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* A path document of host toward addr, measured from src: ok bytes
  * crossed, both ends' interfaces vx0 at 1450, no gateway (one link). */
 static json_t *link_path(const char *host, const char *src, const char *addr,
@@ -752,6 +862,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
+	tcase_add_test(tc, mtu_hop_nat_container);
 	tcase_add_test(tc, mtu_link_ends_agree);
 	tcase_add_test(tc, fw_fix_service_state);
 	tcase_add_test(tc, mtu_overlay_every_node);
