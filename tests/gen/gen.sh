@@ -450,6 +450,16 @@ run_mesh() {
 }
 
 # --- the oracle ---------------------------------------------------------------
+# The nodes the truth lets a fix touch, by their names now (a NAT'd
+# node's is its container's until its fix, its host's after).
+allowed_nodes() {
+	for f in $FAULTS; do
+		case "$f" in
+		hop@* | ovl-all@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
+		*) mesh_name "${f#*@}"; echo ;;
+		esac
+	done | tr '\n' ' '
+}
 WHY=""
 fail() {
 	WHY="${WHY:+$WHY; }$*"
@@ -476,12 +486,7 @@ if [ -s "$M" ]; then
 	[ -z "$UNEXPL" ] || fail "findings no cause explains: $UNEXPL"
 	if [ -n "$FAULTS" ] && [ -z "$WHY" ]; then
 		# the closed loop: the fixes, on the nodes they name
-		ALLOWED=$(for f in $FAULTS; do
-			case "$f" in
-			hop@* | ovl-all@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
-			*) mesh_name "${f#*@}"; echo ;;
-			esac
-		done | tr '\n' ' ')
+		ALLOWED=$(allowed_nodes)
 		# A NAT cause's fix is host networking, no command a
 		# namespace runs: its words are checked, and the lab applies
 		# it (nat_hostnet); the loop runs every other cause's fix.
@@ -509,7 +514,31 @@ if [ -s "$M" ]; then
 			run_mesh after || fail "the re-run did not end"
 			LAB_FAIL=0
 			cl_clean "$R/report.json" "$R" "after" >/dev/null
-			[ "$LAB_FAIL" = 0 ] || fail "not clean after the fixes: $(jq -r '[.findings[] | select(.severity != "info") | "\(.node):\(.code)"] | unique | join(",")' "$R/report.json")"
+			# A NAT'd node's own fixes behind a hop (its route MTU)
+			# can be printed only once its network is its host's:
+			# one more round, bounded, of causes the truth holds
+			if [ "$LAB_FAIL" != 0 ] && [ "$CLM" != "$M" ] && [ -z "$WHY" ]; then
+				# the router is one hop, named by either leg
+				for c in $(jq -r '.causes[] | "\(.kind):\(.node)"' "$R/report.json" |
+					sed 's/^hop:10\.231\.31\.254$/hop:10.231.30.254/' | sort -u); do
+					case " $WANT " in
+					*" $c "*) ;;
+					*) fail "second round: cause $c is not in the truth [$WANT]" ;;
+					esac
+				done
+				if [ -z "$WHY" ]; then
+					cp "$R/report.json" "$OUT/report-round2.json"
+					LAB_FAIL=0
+					cl_apply "$OUT/report-round2.json" $(allowed_nodes)
+					[ "$LAB_FAIL" = 0 ] || fail "closed loop, second round: $(grep '^not ok - closed loop' "$OUT/log" | tail -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
+				fi
+				if [ -z "$WHY" ]; then
+					run_mesh after2 || fail "the second re-run did not end"
+					LAB_FAIL=0
+					cl_clean "$R/report.json" "$R" "after2" >/dev/null
+				fi
+			fi
+			[ -n "$WHY" ] || [ "$LAB_FAIL" = 0 ] || fail "not clean after the fixes: $(jq -r '[.findings[] | select(.severity != "info") | "\(.node):\(.code)"] | unique | join(",")' "$R/report.json")"
 		fi
 	fi
 else
