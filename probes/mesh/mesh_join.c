@@ -18,7 +18,7 @@
 static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us;
-	char last[CLIENT_ERR_MAX] = "";
+	char last[CLIENT_ERR_MAX] = "", hint[1024];
 	int tries = 0;
 
 	for (;;) {
@@ -32,11 +32,12 @@ static int join_connect(struct mesh *ms)
 			break;
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}
+	mesh_unlisted_hint(ms, hint, sizeof(hint));
 	fprintf(stderr,
 	        "netprobe mesh: node 0 (%s:%u) did not take the join within "
-	        "%.0f s (%d tries): %s\n",
+	        "%.0f s (%d tries): %s%s\n",
 	        ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
-	        last);
+	        last, hint);
 	return 2;
 }
 
