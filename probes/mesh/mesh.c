@@ -66,6 +66,8 @@ static int start_responder(struct mesh *ms)
 	if (ms->rank == 0) {
 		so.handoff = mesh_rdv_handoff;
 		so.handoff_ctx = ms;
+	} else {
+		so.joins_refused = &ms->joins_here;
 	}
 	ms->srv = serve_start(&so, err, sizeof(err));
 	if (ms->srv == NULL) {

@@ -129,6 +129,7 @@ struct mesh {
 	pthread_t srv_thread;
 	bool srv_running;
 	atomic_bool stop;
+	atomic_uint joins_here; /* JOINs others sent this member's responder */
 	int sample_fds[MESH_SAMPLES];
 	uint16_t sample_ports[MESH_SAMPLES];
 	size_t nsamples;
