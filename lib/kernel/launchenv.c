@@ -51,6 +51,34 @@ const struct launch_source launch_sources[LAUNCH_NSRC] = {
                                       "SLURM_JOB_NODELIST"}},
 };
 
+/* Node level only: a process rank (RANK, SLURM_PROCID) counts GPUs. */
+const char *const launch_node_rank_vars[] = {
+    "NODE_RANK", "GROUP_RANK", "SLURM_NODEID", NULL};
+
+/* See launchenv.h. */
+int launch_node_rank(env_get_fn get, void *ctx, int size, int *rank,
+                     const char **var, char *err, size_t errlen)
+{
+	for (size_t i = 0; launch_node_rank_vars[i] != NULL; i++) {
+		const char *name = launch_node_rank_vars[i];
+		int v, r = launch_env_int(get, ctx, name, 0, LAUNCH_SIZE_MAX,
+		                          &v, err, errlen);
+
+		if (r == 0)
+			continue;
+		if (r < 0)
+			return -1;
+		if (v >= size)
+			return launch_fail(err, errlen,
+			                   "%s=%d, past the %d members", name,
+			                   v, size);
+		*rank = v;
+		*var = name;
+		return 1;
+	}
+	return 0;
+}
+
 /* Ignores ctx; reads the process environment. */
 const char *env_get_process(const char *name, void *ctx)
 {

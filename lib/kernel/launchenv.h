@@ -74,6 +74,21 @@ int launch_fail(char *err, size_t errlen, const char *fmt, ...)
 int launch_read(env_get_fn get, void *ctx, enum launch_src s, int max,
                 struct launch_vals *v, char *err, size_t errlen);
 
+/* The variables a launcher sets to a node's own index among the nodes
+ * (one process per node), in the order they are believed: torchrun's
+ * NODE_RANK, its elastic agent's GROUP_RANK, Slurm's SLURM_NODEID.
+ * NULL-terminated. */
+extern const char *const launch_node_rank_vars[];
+
+/* This node's index among size nodes, from the first of
+ * launch_node_rank_vars set: what a node that cannot find itself in a
+ * host list (a NAT'd container listed by its host's address) goes by.
+ * Returns 1 (*rank and *var set), 0 when none is set, -1 when the first
+ * set is invalid or not below size, with err naming it ("NODE_RANK=4,
+ * past the 4 members"). */
+int launch_node_rank(env_get_fn get, void *ctx, int size, int *rank,
+                     const char **var, char *err, size_t errlen);
+
 /* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01",
  * "node[1-2]-ib" gives "node1-ib", without expanding the rest. Returns 0,
  * or -1 for an empty or malformed list or one too long for out. */

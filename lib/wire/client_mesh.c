@@ -9,6 +9,8 @@
 #include "wire/auth.h"
 #include "wire/client_conn.h"
 
+#define CLIENT_STRAY_JOIN_US 200000LL
+
 /* See client_mesh.h. */
 int client_mesh_open(struct np_client *c, const char *host, unsigned port,
                      long long timeout_us)
@@ -21,7 +23,13 @@ int client_mesh_open(struct np_client *c, const char *host, unsigned port,
 	    client_hello(c) < 0)
 		return -1;
 	if (c->hello.proto_version < PROTO_VERSION_MESH ||
-	    !(c->hello.flags & PROTO_HELLO_MESH))
+	    !(c->hello.flags & PROTO_HELLO_MESH)) {
+		/* an empty JOIN all the same, which it answers "no
+		 * rendezvous here": a mesh member there (node 0 in a NAT'd
+		 * container, not in the list) learns it is taken for node 0
+		 * (its send is best effort; the answer is not waited for) */
+		client_send_frame(c, PROTO_JOIN, 0,
+		                  client_now_us() + CLIENT_STRAY_JOIN_US);
 		return client_fail(c, CLIENT_E_PROTOCOL,
 		                   "%s:%u answers the netprobe protocol %u "
 		                   "(%s) but runs no mesh rendezvous: is it "
@@ -29,6 +37,7 @@ int client_mesh_open(struct np_client *c, const char *host, unsigned port,
 		                   "rather than `netprobe mesh` on node 0?",
 		                   c->addr, c->port, c->hello.proto_version,
 		                   c->hello.software);
+	}
 	return 0;
 }
 

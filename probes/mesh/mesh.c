@@ -66,6 +66,8 @@ static int start_responder(struct mesh *ms)
 	if (ms->rank == 0) {
 		so.handoff = mesh_rdv_handoff;
 		so.handoff_ctx = ms;
+	} else {
+		so.joins_refused = &ms->joins_here;
 	}
 	ms->srv = serve_start(&so, err, sizeof(err));
 	if (ms->srv == NULL) {
@@ -126,6 +128,14 @@ static void node0_member(struct mesh *ms)
 	snprintf(m->hostname, sizeof(m->hostname), "%s", ms->hostname);
 	if (m->entry[0] == '\0')
 		snprintf(m->target, sizeof(m->target), "%s", ms->node0);
+	/* its rank from the launcher: its own addresses lack its entry's
+	 * (a NAT'd container listed by its host's), which is where the
+	 * others reach it, as a NAT'd member's observed address is */
+	if (ms->rank_var != NULL) {
+		mesh_own_addrs(ms, m->own_addrs, sizeof(m->own_addrs));
+		mesh_entry_addr(m->entry, m->observed, sizeof(m->observed));
+		m->nat = true;
+	}
 }
 
 /* Releases the run; the responder stops first. */

@@ -114,6 +114,8 @@ struct mesh {
 	char node0[256]; /* node 0's host */
 	unsigned node0_port;
 	int rank; /* this node's entry, -1 not in the list */
+	const char *rank_var; /* the launcher's variable that gave rank
+	                       * (not in the list by address or name) */
 	uint32_t dups[PROTO_MESH_DUPS]; /* further entries naming us */
 	uint8_t ndups;
 	size_t n;              /* members */
@@ -127,6 +129,7 @@ struct mesh {
 	pthread_t srv_thread;
 	bool srv_running;
 	atomic_bool stop;
+	atomic_uint joins_here; /* JOINs others sent this member's responder */
 	int sample_fds[MESH_SAMPLES];
 	uint16_t sample_ports[MESH_SAMPLES];
 	size_t nsamples;
@@ -173,6 +176,18 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o);
  * entry in it, the duplicates of the list. Returns 0, or 2 when the mesh
  * cannot run (reported). */
 int mesh_members(struct mesh *ms);
+
+/* mesh_members.c: this node's own addresses, ", "-joined, into buf. */
+void mesh_own_addrs(const struct mesh *ms, char *buf, size_t len);
+
+/* mesh_members.c: the first address entry names (itself when numeric),
+ * "" when it resolves to none. */
+void mesh_entry_addr(const char *entry, char *out, size_t len);
+
+/* mesh_members.c: for a node not in the list, what it is and what the
+ * list holds, and how a node 0 behind NAT is given its rank; "" for a
+ * listed node. For the message when node 0 never answers. */
+void mesh_unlisted_hint(const struct mesh *ms, char *buf, size_t len);
 
 /* mesh_members.c: the JOIN this node sends. */
 void mesh_join_msg(const struct mesh *ms, const char *local_addr,

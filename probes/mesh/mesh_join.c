@@ -13,12 +13,36 @@
 
 #define JOIN_RETRY_NS 250000000L
 
+/* True (reported) when this node is in the list neither by address nor
+ * by name and has no rank from its launcher, yet others' joins for node
+ * 0 reach its responder: it is node 0 behind NAT (a container listed by
+ * its host's address), which cannot know it. No use waiting the join
+ * timeout. */
+static bool unlisted_node0(struct mesh *ms)
+{
+	char own[320];
+	unsigned n = atomic_load(&ms->joins_here);
+
+	if (ms->rank >= 0 || n == 0)
+		return false;
+	mesh_own_addrs(ms, own, sizeof(own));
+	fprintf(stderr,
+	        "netprobe mesh: %u join%s for node 0 (%s) reached this node "
+	        "(%s, addresses %s), which is not in --hosts: it is node 0 "
+	        "behind NAT (a container listed by its host's address), and "
+	        "cannot know it; give it its rank: NODE_RANK=0 (or the "
+	        "launcher's GROUP_RANK or SLURM_NODEID)\n",
+	        n, n == 1 ? "" : "s", ms->node0, ms->hostname,
+	        own[0] ? own : "none");
+	return true;
+}
+
 /* Connects to node 0, retrying until the join timeout: node 0 may start
  * after us. Returns 0, or 2 (reported). */
 static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us;
-	char last[CLIENT_ERR_MAX] = "";
+	char last[CLIENT_ERR_MAX] = "", hint[1024];
 	int tries = 0;
 
 	for (;;) {
@@ -28,15 +52,18 @@ static int join_connect(struct mesh *ms)
 		snprintf(last, sizeof(last), "%s", ms->c.err);
 		client_close(&ms->c);
 		tries++;
+		if (unlisted_node0(ms))
+			return 2;
 		if (client_now_us() >= end)
 			break;
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}
+	mesh_unlisted_hint(ms, hint, sizeof(hint));
 	fprintf(stderr,
 	        "netprobe mesh: node 0 (%s:%u) did not take the join within "
-	        "%.0f s (%d tries): %s\n",
+	        "%.0f s (%d tries): %s%s\n",
 	        ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
-	        last);
+	        last, hint);
 	return 2;
 }
 

@@ -206,6 +206,100 @@ static void find_self(struct mesh *ms)
 		}
 }
 
+/* A node that is in the list neither by address nor by name (a NAT'd
+ * container listed by its host's address) takes the rank its launcher
+ * gives it (NODE_RANK, GROUP_RANK, SLURM_NODEID), when one does: node 0
+ * among such nodes has no other way to know it is node 0. Else it joins
+ * unranked and node 0 places it by the address it comes from. Returns 0,
+ * or 2 (reported). */
+static int self_by_launcher(struct mesh *ms)
+{
+	char err[160];
+	const char *var = NULL;
+	int rank = -1, r = launch_node_rank(env_get_process, NULL, (int)ms->n,
+	                                    &rank, &var, err, sizeof(err));
+
+	if (r < 0) {
+		fprintf(stderr,
+		        "netprobe mesh: this node is not in --hosts by address "
+		        "or name, and its launcher's rank is invalid: %s\n",
+		        err);
+		return 2;
+	}
+	if (r == 0)
+		return 0;
+	if (ms->m[rank].state == PROTO_MS_DUPLICATE) {
+		fprintf(stderr,
+		        "netprobe mesh: %s=%d names entry %d of --hosts, which "
+		        "repeats entry %d: list each node once\n",
+		        var, rank, rank + 1, ms->m[rank].dup_of + 1);
+		return 2;
+	}
+	ms->rank = rank;
+	ms->rank_var = var;
+	return 0;
+}
+
+/* See mesh_int.h. */
+void mesh_own_addrs(const struct mesh *ms, char *buf, size_t len)
+{
+	char addrs[MESH_LOCAL_ADDRS][INET6_ADDRSTRLEN];
+	size_t na = self_addrs(ms, addrs, MESH_LOCAL_ADDRS), l = 0;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < na && l + 1 < len; i++) {
+		snprintf(buf + l, len - l, "%s%s", l ? ", " : "", addrs[i]);
+		l = strlen(buf);
+	}
+}
+
+/* See mesh_int.h. */
+void mesh_entry_addr(const char *entry, char *out, size_t len)
+{
+	struct addrinfo hints = {0}, *res;
+
+	if (len == 0)
+		return;
+	out[0] = '\0';
+	hints.ai_socktype = SOCK_STREAM;
+	if (entry[0] == '\0' || getaddrinfo(entry, NULL, &hints, &res) != 0)
+		return;
+	if (getnameinfo(res->ai_addr, res->ai_addrlen, out, (socklen_t)len,
+	                NULL, 0, NI_NUMERICHOST) != 0)
+		out[0] = '\0';
+	freeaddrinfo(res);
+}
+
+/* See mesh_int.h. */
+void mesh_unlisted_hint(const struct mesh *ms, char *buf, size_t len)
+{
+	char own[320], list[320];
+	size_t l = 0;
+
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	if (ms->rank >= 0 || ms->env.hosts == NULL)
+		return;
+	mesh_own_addrs(ms, own, sizeof(own));
+	list[0] = '\0';
+	for (size_t i = 0; i < ms->n && i < 8 && l + 1 < sizeof(list); i++) {
+		snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "",
+		         ms->m[i].entry);
+		l = strlen(list);
+	}
+	snprintf(buf, len,
+	         "; this node (%s, addresses %s) is not in --hosts (%s%s), "
+	         "so it joined as whichever entry its address is: a node 0 "
+	         "behind NAT (a container listed by its host's address) "
+	         "cannot know it is node 0, give it its rank: NODE_RANK=0 "
+	         "(or the launcher's GROUP_RANK or SLURM_NODEID)",
+	         ms->hostname, own[0] ? own : "none", list,
+	         ms->n > 8 ? ", ..." : "");
+}
+
 /* Marks entries that repeat an earlier one. */
 static void mark_listed_twice(struct mesh *ms)
 {
@@ -299,14 +393,18 @@ int mesh_members(struct mesh *ms)
 		    proto_mesh_list_hash(ms->env.hosts, ms->env.nhosts);
 		if (ms->rank < 0)
 			find_self(ms);
+		if (ms->rank < 0 && self_by_launcher(ms) != 0)
+			goto out;
 	}
 	if (ms->o.verbose)
 		fprintf(stderr,
 		        "netprobe mesh: %zu members from %s (%s); this node "
-		        "is %s%d; node 0 at %s:%u\n",
+		        "is %s%d%s%s; node 0 at %s:%u\n",
 		        ms->n, mesh_source_name(ms->env.source), ms->env.vars,
 		        ms->rank < 0 ? "not in the list, rank " : "rank ",
-		        ms->rank, ms->node0, ms->node0_port);
+		        ms->rank, ms->rank_var ? " from " : "",
+		        ms->rank_var ? ms->rank_var : "", ms->node0,
+		        ms->node0_port);
 	rc = 0;
 out:
 	free(text);

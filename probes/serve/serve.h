@@ -7,6 +7,7 @@
 #define NP_SERVE_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -31,6 +32,9 @@ struct serve_opts {
 	 * NULL: JOIN is answered ERROR unsupported */
 	serve_handoff_fn handoff;
 	void *handoff_ctx;
+	/* NULL, or counts the JOINs answered "no rendezvous here": a mesh
+	 * member others take for node 0 (read by another thread) */
+	atomic_uint *joins_refused;
 };
 
 struct server;

@@ -148,6 +148,8 @@ static int conn_frame(struct server *s, struct conn *c,
 		return sv_conn_error(s, c, PROTO_E_UNSUPPORTED,
 		                     "mtu probes go over UDP");
 	case PROTO_JOIN:
+		if (s->o.joins_refused != NULL)
+			atomic_fetch_add(s->o.joins_refused, 1);
 		return sv_conn_error(s, c, PROTO_E_UNSUPPORTED,
 		                     "no mesh rendezvous runs here");
 	default:

@@ -6,7 +6,10 @@
 # the mesh runs to the end, and the one root cause is the NAT on it; no
 # healthy node is blamed, no cause sits on a bare address. Its fix (host
 # networking: no shell command) applied as the lab can, the process run
-# in host4's namespace instead, the mesh passes.
+# in host4's namespace instead, the mesh passes. Before that, the
+# container as node 0 (listed first): without NODE_RANK it exits 2 as
+# soon as the others' joins reach it, naming why, and they exit 2 at the
+# join timeout; with NODE_RANK=0 the mesh runs and blames only the NAT.
 LAB_ID="${LAB_ID:-23-$$}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
@@ -96,6 +99,57 @@ lab_check "healthy nodes' findings all concern the container" test -z "$LAB_OUT"
 cl_counts "$R/docs" "nat"
 LAB_OUT=$(jq -r '.causes[0].fix.text' "$M")
 lab_grep "the fix: host networking" 'network host'
+
+# node 0 in the container: listed first by host4's address, it finds no
+# entry of its own. Without a rank from its launcher it cannot know it is
+# node 0 until the others' joins reach it (published, its responder
+# answers them "no rendezvous"): then it exits 2 at once, naming its
+# address and NODE_RANK=0, long before the join timeout; the others exit
+# 2 at the join timeout, as when node 0 never starts. With NODE_RANK=0,
+# as a launcher gives it, it is node 0: the mesh runs, the one cause is
+# its NAT.
+{ echo 10.231.24.4; echo 10.231.24.1; echo 10.231.24.2; echo 10.231.24.3; } \
+	>"$OUT/hosts0"
+R="$OUT/n0"
+mkdir -p "$R"
+mesh_run 4 "$R" --hosts "$OUT/hosts0" --join-timeout 30s --quick \
+	--format json -o "$R/report.json"
+for i in 1 2 3; do
+	mesh_run "$i" "$R" --hosts "$OUT/hosts0" --join-timeout 30s --quick
+done
+lab_check "node 0 unranked: the container ends within 20 s (join timeout 30 s)" \
+	lab_wait 200 test -s "$R/4.rc"
+lab_check "node 0 unranked: the container exits 2" test "$(cat "$R/4.rc")" = 2
+LAB_OUT=$(cat "$R/4.err")
+lab_grep "node 0 unranked: the container names its address and NODE_RANK=0" \
+	'join.* for node 0 \(10\.231\.24\.4\) reached this node .*172\.17\.0\.2.*NODE_RANK=0'
+lab_check "node 0 unranked: the others end within 60 s" mesh_wait_all 4 "$R" 60
+lab_check "node 0 unranked: every node exits 2 [$(cat "$R"/*.rc | tr '\n' ' ')]" \
+	test "$(cat "$R"/*.rc | sort -u)" = 2
+LAB_OUT=$(cat "$R/1.err" "$R/2.err" "$R/3.err")
+lab_grep "node 0 unranked: the others say node 0 never took the join" \
+	'node 0 \(10\.231\.24\.4:7470\) did not take the join within 30 s'
+R="$OUT/n0rank"
+mkdir -p "$R"
+MESH_ENV=NODE_RANK=0 mesh_run 4 "$R" --hosts "$OUT/hosts0" \
+	--join-timeout 20s --quick --format json -o "$R/report.json" \
+	--out "$R/docs"
+for i in 1 2 3; do
+	mesh_run "$i" "$R" --hosts "$OUT/hosts0" --join-timeout 20s --quick
+done
+MESH_ENV=
+lab_check "NODE_RANK=0: 4 nodes end within 60 s" mesh_wait_all 4 "$R" 60
+M="$R/report.json"
+lab_check "NODE_RANK=0: every node exits 1 [$(cat "$R"/*.rc | tr '\n' ' ')]" \
+	test "$(cat "$R"/*.rc | sort -u)" = 1
+lab_check "NODE_RANK=0: all 4 joined, 4 documents" \
+	test "$(jq -r '"\(.mesh.joined) \(.mesh.documents)"' "$M")" = "4 4"
+lab_check "NODE_RANK=0: entry 1 is the container, its entry's address its own" test \
+	"$(jq -r '.mesh.members[0] | "\(.name) \(.observed_addr) \(.own_addrs)"' "$R/docs/mesh.json")" \
+	= "$CTR 10.231.24.4 172.17.0.2"
+LAB_OUT=$(jq -r '.causes[] | "\(.node): \(.class // .kind // "") \(.title // .summary // "")"' "$M")
+lab_check "NODE_RANK=0: exactly one root cause" test "$(jq '.causes | length' "$M")" = 1
+lab_grep "NODE_RANK=0: the cause is the NAT on the container" "^$CTR: .*NAT"
 
 # the fix, as the lab can apply it: the same node with host networking
 # (the container gone with its veth and its published port; docker0

@@ -271,6 +271,53 @@ START_TEST(first_host)
 }
 END_TEST
 
+/* A node not in its host list (a NAT'd node 0 listed by its host's
+ * address) goes by its launcher's node rank: the node-level variables
+ * only, NODE_RANK first; none set is no rank; a bad or too large one is
+ * refused by name; a process rank (RANK) is not a node's. */
+START_TEST(node_rank)
+{
+	static const struct {
+		const char *env[4];
+		int size, want_r, rank;
+		const char *var, *err;
+	} c[] = {
+	    {{"NODE_RANK=0", NULL}, 4, 1, 0, "NODE_RANK", NULL},
+	    {{"GROUP_RANK=3", NULL}, 4, 1, 3, "GROUP_RANK", NULL},
+	    {{"SLURM_NODEID=2", "SLURM_PROCID=7", NULL}, 4, 1, 2,
+	     "SLURM_NODEID", NULL},
+	    {{"SLURM_NODEID=2", "NODE_RANK=1", NULL}, 4, 1, 1, "NODE_RANK",
+	     NULL},
+	    {{"RANK=1", "WORLD_SIZE=4", NULL}, 4, 0, -1, NULL, NULL},
+	    {{"NODE_RANK=", NULL}, 4, 0, -1, NULL, NULL},
+	    {{NULL}, 4, 0, -1, NULL, NULL},
+	    {{"NODE_RANK=4", NULL}, 4, -1, -1, NULL,
+	     "NODE_RANK=4, past the 4 members"},
+	    {{"NODE_RANK=x", "SLURM_NODEID=0", NULL}, 4, -1, -1, NULL,
+	     "NODE_RANK='x'"},
+	    {{"GROUP_RANK=-1", NULL}, 4, -1, -1, NULL, "GROUP_RANK='-1'"},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char err[160] = "";
+		const char *var = NULL;
+		int rank = -1;
+		int r = launch_node_rank(tget, (void *)c[i].env, c[i].size,
+		                         &rank, &var, err, sizeof(err));
+
+		ck_assert_msg(r == c[i].want_r, "case %zu: %d", i, r);
+		ck_assert_int_eq(rank, c[i].rank);
+		if (c[i].var != NULL)
+			ck_assert_str_eq(var, c[i].var);
+		else
+			ck_assert_ptr_null(var);
+		if (c[i].err != NULL)
+			ck_assert_msg(strstr(err, c[i].err) != NULL,
+			              "case %zu: %s", i, err);
+	}
+}
+END_TEST
+
 Suite *suite_launchenv(void)
 {
 	Suite *s = suite_create("launchenv");
@@ -283,6 +330,7 @@ Suite *suite_launchenv(void)
 	tcase_add_test(tc, bound);
 	tcase_add_test(tc, precedence);
 	tcase_add_test(tc, first_host);
+	tcase_add_test(tc, node_rank);
 	suite_add_tcase(s, tc);
 	return s;
 }
