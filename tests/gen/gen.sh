@@ -284,20 +284,9 @@ nat_ctr() {
 	lab_ns _ct "c$1"
 	eval "CTR_$1=ctr-$(printf '%06x' $(((SEED * 7919 + $1) % 16777216)))"
 	eval "HOSTNS_$1=\$_h"
-	ip -n "$_h" link show docker0 >/dev/null 2>&1 || {
-		ip -n "$_h" link add name docker0 type bridge
-		ip -n "$_h" addr add 172.17.0.1/16 dev docker0
-	}
-	ip -n "$_h" link set docker0 up
-	lab_veth "$_ct" eth0 "$_h" veth0
-	ip -n "$_h" link set veth0 master docker0
-	ip -n "$_h" link set veth0 up
-	ip -n "$_ct" addr add 172.17.0.2/16 dev eth0
-	ip -n "$_ct" link set eth0 up
-	ip -n "$_ct" route add default via 172.17.0.1
+	lab_docker_ctr "$_h" "$_ct"
 	printf '%s\n172.17.0.2 %s\n' "$ETC" "$(mesh_name "$1")" |
 		lab_hosts_stdin "$_ct"
-	ip netns exec "$_h" sysctl -qw net.ipv4.ip_forward=1
 	ip netns exec "$_h" nft -f - <<'NFT'
 table ip np23_docker {
 	chain prerouting {

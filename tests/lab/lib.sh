@@ -53,6 +53,25 @@ lab_veth() {
 	ip link add name "$2" netns "$1" type veth peer name "$4" netns "$3"
 }
 
+# lab_docker_ctr HOST CT: CT as a Docker-style container of HOST: eth0 at
+# 172.17.0.2 behind veth0 on HOST's docker0 (172.17.0.1/16, made where
+# absent), its default route via the bridge, forwarding on in HOST. The
+# NAT rules are the caller's.
+lab_docker_ctr() {
+	ip -n "$1" link show docker0 >/dev/null 2>&1 || {
+		ip -n "$1" link add name docker0 type bridge
+		ip -n "$1" addr add 172.17.0.1/16 dev docker0
+	}
+	ip -n "$1" link set docker0 up
+	lab_veth "$2" eth0 "$1" veth0
+	ip -n "$1" link set veth0 master docker0
+	ip -n "$1" link set veth0 up
+	ip -n "$2" addr add 172.17.0.2/16 dev eth0
+	ip -n "$2" link set eth0 up
+	ip -n "$2" route add default via 172.17.0.1
+	ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1
+}
+
 # lab_hosts NS LINE...: an /etc/hosts seen only inside NS (ip netns exec
 # bind-mounts /etc/netns/NS/hosts over /etc/hosts).
 lab_hosts() {

@@ -41,17 +41,8 @@ for i in 1 2 3 4; do
 done
 HOST4=$MESH_NS_4
 lab_ns CT ctr
-ip -n "$HOST4" link add name docker0 type bridge
-ip -n "$HOST4" addr add 172.17.0.1/16 dev docker0
-ip -n "$HOST4" link set docker0 up
-lab_veth "$CT" eth0 "$HOST4" veth0
-ip -n "$HOST4" link set veth0 master docker0
-ip -n "$HOST4" link set veth0 up
-ip -n "$CT" addr add 172.17.0.2/16 dev eth0
-ip -n "$CT" link set eth0 up
-ip -n "$CT" route add default via 172.17.0.1
+lab_docker_ctr "$HOST4" "$CT"
 lab_hosts "$CT" "127.0.0.1 localhost" "172.17.0.2 $CTR"
-ip netns exec "$HOST4" sysctl -qw net.ipv4.ip_forward=1
 ip netns exec "$HOST4" nft -f - <<'NFT'
 table ip np23_docker {
 	chain prerouting {
