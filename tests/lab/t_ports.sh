@@ -146,11 +146,15 @@ lab_rc 1 "no ARP answer: exit 1" ip netns exec "$A" "$NETPROBE" ports \
 	--json --timeout 5s 10.231.30.77 22
 expect 22 "unreachable no host answers (ARP failed)"
 
-# 1,000 dropped ports in about one timeout, not one per port
-ip netns exec "$B" nft add rule inet nplab input tcp dport 40000-40999 drop
+# 1,000 dropped ports in about one timeout, not one per port. Below B's
+# ephemeral range (32768-60999) and removed after: this rule once stayed on
+# 40000-40999, where B's own connect-back sockets draw their source ports,
+# and dropped A's SYN-ACKs to them (--both-ways "filtered", 1 run in ~30)
+drop1k=$(ip netns exec "$B" nft --echo --handle add rule inet nplab input \
+	tcp dport 21000-21999 drop | sed -n 's/.*# handle \([0-9]*\)$/\1/p')
 start=$(date +%s%N)
 lab_rc 1 "1000 filtered ports" ip netns exec "$A" "$NETPROBE" ports \
-	--json --timeout 1s 10.231.30.2 40000-40999
+	--json --timeout 1s 10.231.30.2 21000-21999
 took=$((($(date +%s%N) - start) / 1000000))
 lab_check "1000 filtered (got $(jqs '[.ports[] |
 	select(.state == "filtered")] | length'))" \
@@ -161,11 +165,13 @@ lab_check "1000 ports in one timeout and one retry (${took}ms)" \
 start=$(date +%s%N)
 lab_rc 1 "--parallel 250 takes four rounds" ip netns exec "$A" \
 	"$NETPROBE" ports --parallel 250 --timeout 300ms 10.231.30.2 \
-	40000-40999
+	21000-21999
 took=$((($(date +%s%N) - start) / 1000000))
 lab_check "four rounds of 300ms, then four of the 1.4s retry (${took}ms)" \
 	test "$took" -ge 6700 -a "$took" -lt 8000
-lab_grep "text summarises by state" 'filtered +1000 tcp +40000-40999'
+lab_grep "text summarises by state" 'filtered +1000 tcp +21000-21999'
+lab_check "the 1000-port rule removed (handle '$drop1k')" \
+	ip netns exec "$B" nft delete rule inet nplab input handle "$drop1k"
 
 # ---- through the responder (netprobe serve on B and on C) ----
 # C sits on a second link from A; it drops UDP 4789 and new connections to
@@ -255,6 +261,25 @@ lab_check "finding ephemeral-range-blocked" \
 lab_check "no port-filtered beside it" \
 	test "$(jqs '[.findings[].code] | index("port-filtered")')" = null
 
+# bw_diag: after a failed connect-back, where the handshake stopped: the
+# inbound results, both ends' sockets (SYN-RECV on A: the SYN came, the
+# SYN-ACK went unanswered), A's listen and SYN drop counters and both
+# rulesets (how the leftover 40000-40999 rule above was found).
+bw_diag() {
+	jqs '.inbound[] | "\(.port) \(.state) \(.reason) \(.attempts)"' |
+		sed 's/^/    # inbound: /'
+	for _ns in "$A" "$B"; do
+		ip netns exec "$_ns" ss -tanoi | sed "s/^/    # ss $_ns: /"
+	done
+	ip netns exec "$A" nstat -az 2>/dev/null |
+		grep -E 'ListenDrops|ListenOverflows|ReqQFull|TCPBacklogDrop|PassiveOpens|InErrs|SynRetrans' |
+		sed 's/^/    # nstat A: /'
+	for _ns in "$A" "$B"; do
+		ip netns exec "$_ns" nft list ruleset | sed "s/^/    # nft $_ns: /"
+	done
+	uptime | sed 's/^/    # /'
+}
+
 # --both-ways: A drops inbound 2377; B connects back on 8000 and 2377
 ip netns exec "$A" nft -f - <<'EOF'
 table inet nplab {
@@ -274,6 +299,7 @@ in8000=$(jqs '.inbound[] | select(.port == 8000) |
 	"\(.state) \(.reason) attempts \(.attempts)"')
 lab_check "inbound 8000 open (got '$in8000')" \
 	test "${in8000%% *}" = open
+[ "${in8000%% *}" = open ] || bw_diag
 in2377=$(jqs '.inbound[] | select(.port == 2377) | .state + " " + .reason')
 lab_check "inbound 2377 filtered (got '$in2377')" \
 	test "$in2377" = "filtered timeout"
@@ -291,8 +317,10 @@ lab_rc 0 "inbound fix runs verbatim on A" ip netns exec "$A" sh -c "$fixcmd"
 lab_rc 1 "--both-ways: the same run after A's fix" ip netns exec "$A" \
 	"$NETPROBE" ports --json --both-ways --timeout 1s 10.231.30.2 \
 	8000,2377
-lab_check "after A's fix: inbound 2377 open, no inbound-blocked" \
-	test "$(jqs '"\(.inbound[] | select(.port == 2377) | .state) \([.findings[].code] | index("inbound-blocked"))"')" = "open null"
+after=$(jqs '"\(.inbound[] | select(.port == 2377) | .state) \([.findings[].code] | index("inbound-blocked"))"')
+lab_check "after A's fix: inbound 2377 open, no inbound-blocked (got '$after')" \
+	test "$after" = "open null"
+[ "$after" = "open null" ] || bw_diag
 lab_rc 1 "--both-ways without responder says so" ip netns exec "$A" \
 	"$NETPROBE" ports --both-ways --timeout 1s --responder-port 7999 \
 	10.231.30.2 8000
