@@ -238,12 +238,12 @@ int sv_on_connect_back(struct server *s, struct conn *c, const uint8_t *p,
 		k->idx = i;
 		s->ncb_socks++;
 		j->pending++;
-		if (connect(fd, (struct sockaddr *)&to, c->peerlen) == 0 ||
-		    errno != EINPROGRESS) {
-			int e = errno;
+		int rc = connect(fd, (struct sockaddr *)&to, c->peerlen);
 
-			if (e == EINPROGRESS)
-				e = 0;
+		if (rc == 0 || errno != EINPROGRESS) {
+			/* errno is stale after a connect that returned 0 */
+			int e = rc == 0 ? 0 : errno;
+
 			/* settled at once; cb_settle may finish the job,
 			 * so keep one pending until the loop is done */
 			j->pending++;
