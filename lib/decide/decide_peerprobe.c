@@ -67,6 +67,30 @@ static int inbound_finding(const struct peer_verdict *v, struct doc *d)
 	                       v->local_addr, v->peer_addr, v->port, us);
 }
 
+/* reply-blocked: the connect-backs came in and were answered here, the
+ * answers never got back to the peer (its input rules on its ephemeral
+ * range, or a stateless ACL): nothing to open on this node. */
+static int reply_finding(const struct peer_verdict *v, struct doc *d)
+{
+	const char *us = v->observed_addr[0] ? v->observed_addr : v->local_addr;
+	json_t *ev = NULL;
+
+	for (size_t k = 0; k < v->nback && k < PEER_BACK_MAX; k++)
+		if (v->back[k].synack_lost)
+			evidence_add(&ev, "connect-back",
+			             "%s -> %s:%u/tcp: %s (%s); this host holds "
+			             "the SYN half open, its SYN-ACK resent",
+			             v->peer_addr, us, v->back[k].port,
+			             port_state_name(v->back[k].state),
+			             v->back[k].reason);
+	return doc_add_finding(
+	    d, FINDING_REPLY_BLOCKED, -1, ev, NULL,
+	    "%s's connections back to %s arrive and are answered, but the "
+	    "answers never get back to %s: its input rules drop the replies "
+	    "to its own ephemeral ports, or a stateless ACL between does",
+	    v->peer_addr, us, v->peer_addr);
+}
+
 /* See decide_peerprobe.h. */
 int peerprobe_decide(const struct peer_verdict *v, struct doc *d)
 {
@@ -74,7 +98,9 @@ int peerprobe_decide(const struct peer_verdict *v, struct doc *d)
 		return 0;
 	if (v->nat == 1 && nat_finding(v, d) < 0)
 		return -1;
-	if (v->inbound == 0 && inbound_finding(v, d) < 0)
+	if (v->inbound == 0 &&
+	    (peer_replies_lost(v) ? reply_finding(v, d)
+				  : inbound_finding(v, d)) < 0)
 		return -1;
 	return 0;
 }

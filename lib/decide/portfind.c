@@ -19,6 +19,7 @@ enum pick {
 	PICK_LOOPBACK,
 	PICK_EPHEMERAL_FAIL,
 	PICK_NOT_OPEN,
+	PICK_SYNACK_LOST,
 };
 
 /* The ports of one finding, split by protocol, ascending. */
@@ -32,7 +33,7 @@ struct group {
 /* An ephemeral sample that did not connect. */
 static bool eph_failed(const struct port_result *r)
 {
-	return (r->flags & PSPEC_F_EPHEMERAL) &&
+	return (r->flags & PSPEC_F_EPHEMERAL) && !r->synack_lost &&
 	       (r->state == PORT_FILTERED || r->state == PORT_PROHIBITED ||
 		r->state == PORT_CLOSED);
 }
@@ -57,7 +58,10 @@ static bool picked(const struct port_result *r, enum pick p, bool excl_eph)
 	case PICK_EPHEMERAL_FAIL:
 		return eph_failed(r);
 	case PICK_NOT_OPEN:
-		return r->state != PORT_OPEN && r->state != PORT_UNKNOWN;
+		return r->state != PORT_OPEN && r->state != PORT_UNKNOWN &&
+		       !r->synack_lost;
+	case PICK_SYNACK_LOST:
+		return r->synack_lost;
 	}
 	return false;
 }
@@ -497,6 +501,41 @@ static int no_host(struct doc *d, const struct ports_target *t,
 			 "address (ray start --node-ip-address)");
 }
 
+/* reply-blocked: the peer's connect-backs reached this host and were
+ * answered, but the answers never got back (probe/portrun.c saw our
+ * kernel hold their SYNs half open). Opening this host's firewall would
+ * change nothing, so the fix names the peer's side and the path. */
+static int add_reply_blocked(struct doc *d, const struct ports_target *t,
+			     const char *where, const struct port_result *in,
+			     size_t nin)
+{
+	char *fix, range[32];
+	int rc;
+
+	if (t->eph_lo && t->eph_hi)
+		snprintf(range, sizeof(range), "%u-%u", t->eph_lo, t->eph_hi);
+	else
+		snprintf(range, sizeof(range), "32768-60999 by default");
+	if (asprintf(&fix,
+		     "on %s, accept the replies to its own connections ahead "
+		     "of the rule that drops its ephemeral range: a rule 'ct "
+		     "state established,related accept' first in its input "
+		     "chain ('nft -a list ruleset' on %s shows the chain); "
+		     "with a stateless network ACL between the hosts, allow "
+		     "TCP from this host to %s's ephemeral range (%s). This "
+		     "host's firewall lets these ports in: opening it changes "
+		     "nothing",
+		     where, where, where, range) < 0)
+		return -1;
+	rc = add_group(d, t->ruleset, in, nin, PICK_SYNACK_LOST, false,
+		       FINDING_REPLY_BLOCKED, where, "inbound ",
+		       "reached from the peer and answered here, the answers "
+		       "lost on the way back to",
+		       false, fix);
+	free(fix);
+	return rc;
+}
+
 /* One finding per failure kind, ephemeral and inbound last; returns 0, or
  * -1 on no memory. */
 int ports_decide(struct doc *d, const struct ports_target *t,
@@ -551,6 +590,8 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		return 0;
 	if (eph_in &&
 	    add_ephemeral(d, t->ruleset, in, nin, "this host", "inbound ", 0, 0) < 0)
+		return -1;
+	if (add_reply_blocked(d, t, where, in, nin) < 0)
 		return -1;
 	return add_group(d, t->ruleset, in, nin, PICK_NOT_OPEN, eph_in, FINDING_INBOUND_BLOCKED,
 			 "this host", "inbound ",

@@ -293,6 +293,12 @@ static const struct iface *choose_by_peers(const struct rec_input *in,
 		if (p->inbound == 1)
 			reason(r, "peer %s connected back to this node",
 			       p->peer);
+		else if (peer_replies_lost(p))
+			reason(r,
+			       "peer %s's connections back to this node come "
+			       "in, but this node's answers do not get back "
+			       "(reply-blocked): fix the peer's side",
+			       p->peer);
 		else if (p->inbound == 0)
 			reason(r,
 			       "peer %s could not connect back to this "

@@ -28,11 +28,35 @@ enum sock_binding {
 	SOCK_BIND_REACHABLE,     /* a wildcard or a non-loopback address */
 };
 
+/* One row of the table: both ends, the state and the retransmissions. */
+struct sock_row {
+	int family;        /* AF_INET or AF_INET6 */
+	uint8_t laddr[16]; /* network order; 4 bytes used for AF_INET */
+	uint16_t lport;
+	uint8_t raddr[16];
+	uint16_t rport;
+	unsigned state;    /* TCP_* of include/net/tcp_states.h */
+	unsigned retrans;  /* "retrnsmt": a request's SYN-ACKs resent */
+};
+
 /* Parses one line of /proc/net/tcp (family AF_INET) or tcp6 (AF_INET6).
- * Returns 1 and fills *out for a socket in LISTEN, 0 for another state or
- * the header line, -1 with errno EINVAL for a malformed line. */
+ * Returns 1 and fills *out for a socket row, 0 for the header line, -1
+ * with errno EINVAL for a malformed line. */
+int sockinfo_parse_row(const char *line, int family, struct sock_row *out);
+
+/* As sockinfo_parse_row, for listeners: returns 1 and fills *out for a
+ * socket in LISTEN, 0 for another state or the header line, -1 with
+ * errno EINVAL for a malformed line. */
 int sockinfo_parse_line(const char *line, int family,
 			struct sock_listener *out);
+
+/* Counts the half-open connections (SYN-RECV) on local port lport from
+ * peer (an AF_INET or AF_INET6 address, IPv4-mapped matching IPv4) whose
+ * SYN-ACK was sent again at least min_retrans times: the peer's SYN
+ * reached this host, our answer never got its ACK. Returns the count, or
+ * -1 with errno when /proc/net/tcp cannot be read. */
+int sockinfo_synrecv(const struct sysroot *sr, int family, const void *peer,
+		     uint16_t lport, unsigned min_retrans);
 
 /* Reads the TCP listeners of the sysroot's /proc/net/tcp and tcp6 into t
  * (appending; a missing tcp6 is no error). Returns 0, or -1 with errno

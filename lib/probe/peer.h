@@ -19,6 +19,8 @@ struct peer_back {
 	unsigned port;
 	enum port_state state;
 	char reason[PEER_REASON_MAX]; /* what settled it */
+	bool synack_lost; /* timed out while our kernel holds its SYN half
+			   * open: it came in, our answer did not get back */
 };
 
 struct peer_verdict {
@@ -44,5 +46,24 @@ struct peer_verdict {
 	struct peer_back back[PEER_BACK_MAX];
 	size_t nback;
 };
+
+/* True when the connect-back failed (inbound 0) and every failed check
+ * came in and was answered here (synack_lost): the answers are lost on
+ * the way back (reply-blocked), this node's firewall is not the cause. */
+static inline bool peer_replies_lost(const struct peer_verdict *v)
+{
+	bool any = false;
+
+	if (v->inbound != 0)
+		return false;
+	for (size_t k = 0; k < v->nback && k < PEER_BACK_MAX; k++) {
+		if (v->back[k].state == PORT_OPEN)
+			continue;
+		if (!v->back[k].synack_lost)
+			return false;
+		any = true;
+	}
+	return any;
+}
 
 #endif

@@ -236,6 +236,14 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 		doc_add_error(d, "peer", "connect-back retry from %s: %s",
 		              c->addr, c->err);
 	for (k = 0; k < n; k++) {
+		bool lost = st[k] == PORT_FILTERED &&
+			    synretry_synack_lost((struct sockaddr *)&c->peer,
+						 p[k]);
+
+		if (lost)
+			snprintf(reasons[k], sizeof(reasons[k]), "%s",
+				 SYNRETRY_SYNACK_LOST);
+		v->back[k].synack_lost = lost;
 		json_array_append_new(
 		    ports,
 		    json_pack("{s:i, s:s, s:s, s:s, s:o, s:i}", "port",

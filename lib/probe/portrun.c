@@ -383,6 +383,23 @@ static int own_listener(int family, uint16_t port)
 	return fd;
 }
 
+/* Marks the connect-backs the responder saw time out while our kernel
+ * holds their SYNs half open (synretry_synack_lost): this host's firewall
+ * is not what failed. Runs while our listeners are open. */
+static void synack_check(struct ports_run *r, const size_t *idx, size_t k)
+{
+	for (size_t j = 0; j < k; j++) {
+		struct port_result *p = &r->in[idx[j]];
+
+		if (p->state != PORT_FILTERED ||
+		    !synretry_synack_lost((struct sockaddr *)&r->ss, p->port))
+			continue;
+		p->synack_lost = true;
+		snprintf(p->reason, sizeof(p->reason), "%s",
+			 SYNRETRY_SYNACK_LOST);
+	}
+}
+
 /* --both-ways: the responder connects back to us on the requested TCP
  * ports (and samples of our own ephemeral range), each on a listener we
  * hold. A fixed port already served here is connected to as it is; a
@@ -476,6 +493,8 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 			p->rtt_us = rtt[j];
 			p->attempts = (uint8_t)att[j];
 		}
+		if (rc == 0)
+			synack_check(r, idx, k);
 	}
 	for (size_t i = 0; i < r->nin; i++)
 		if (fds[i] >= 0)

@@ -36,6 +36,10 @@ struct port_result {
 	long long rtt_us;      /* until the answer; -1 none (timeout) */
 	uint8_t attempts;      /* connects made: 0 untested, 2 when the
 				* first got no answer (probe/synretry.h) */
+	bool synack_lost;      /* inbound: the peer's connect timed out
+				* while our kernel holds its SYN half open,
+				* our SYN-ACK resent: the SYN came, our
+				* answer did not get back */
 	char icmp_from[INET6_ADDRSTRLEN]; /* sender of the ICMP error, "" */
 };
 

@@ -3,10 +3,30 @@
  * responder's connect-back. */
 #include "probe/synretry.h"
 
+#include <netinet/in.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/sysroot.h"
+#include "kernel/sockinfo.h"
 #include "wire/proto.h"
+
+/* One SYN-ACK resent: the peer's ACK is at least 1 s late, so not a
+ * handshake still under way. */
+bool synretry_synack_lost(const struct sockaddr *peer, uint16_t port)
+{
+	struct sysroot sr;
+	const void *a;
+
+	if (peer->sa_family == AF_INET)
+		a = &((const struct sockaddr_in *)peer)->sin_addr;
+	else if (peer->sa_family == AF_INET6)
+		a = &((const struct sockaddr_in6 *)peer)->sin6_addr;
+	else
+		return false;
+	return sysroot_init(&sr, NULL) == 0 &&
+	       sockinfo_synrecv(&sr, peer->sa_family, a, port, 1) > 0;
+}
 
 /* A timeout is the only verdict without an answer. */
 bool synretry_lost(enum port_state st, const char *reason)

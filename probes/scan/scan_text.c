@@ -297,9 +297,10 @@ static void emit_peers(const struct scan *s)
 		       v->nat == 1   ? "yes"
 		       : v->nat == 0 ? "no"
 		                     : "?",
-		       v->inbound == 1   ? "ok"
-		       : v->inbound == 0 ? "blocked"
-		                         : "?");
+		       v->inbound == 1        ? "ok"
+		       : peer_replies_lost(v) ? "replies lost"
+		       : v->inbound == 0      ? "blocked"
+		                              : "?");
 		if (v->rtt_us >= 0)
 			printf(", rtt %lld us", v->rtt_us);
 		if (v->path_mtu >= 0)

@@ -326,6 +326,43 @@ lab_rc 1 "--both-ways without responder says so" ip netns exec "$A" \
 	10.231.30.2 8000
 lab_grep "error names --both-ways" 'both-ways needs the responder'
 
+# reply-blocked: B drops what comes in to its own ephemeral range with no
+# rule for replies (a stateless filter), and its connect-backs draw their
+# source ports there: A's SYN-ACKs never arrive. A's kernel holds the SYNs
+# half open, so A's firewall is not blamed; the fix is B's, as its words
+# say (replies first), and the same run then passes.
+range0=$(ip netns exec "$B" sysctl -n net.ipv4.ip_local_port_range)
+ip netns exec "$B" sysctl -qw net.ipv4.ip_local_port_range="40000 40999"
+rb=$(ip netns exec "$B" nft --echo --handle add rule inet nplab input \
+	tcp dport 40000-40999 drop | sed -n 's/.*# handle \([0-9]*\)$/\1/p')
+lab_rc 1 "reply-blocked: B drops the replies to its own connections" \
+	ip netns exec "$A" "$NETPROBE" ports --json --both-ways --timeout 1s \
+	10.231.30.2 8000
+in8000=$(jqs '.inbound[] | select(.port == 8000) | .state + " " + .reason')
+lab_check "inbound 8000: filtered syn-ack unanswered (got '$in8000')" \
+	test "$in8000" = "filtered syn-ack unanswered"
+lab_check "finding reply-blocked names 8000" \
+	test "$(jqs '.findings[] | select(.code == "reply-blocked") |
+		.summary' | grep -c '8000/tcp')" = 1
+lab_check "no inbound-blocked: A's firewall is not the cause" \
+	test "$(jqs '[.findings[].code] | index("inbound-blocked")')" = null
+LAB_OUT=$(jqs '.findings[] | select(.code == "reply-blocked") | .fix')
+lab_grep "reply-blocked's fix: on B, replies first" \
+	'^on 10.231.30.2, accept the replies .*ct state established,related accept'
+lab_nogrep "reply-blocked's fix: nothing to open on A" 'nft insert|ufw allow'
+rf=$(ip netns exec "$B" nft --echo --handle insert rule inet nplab input \
+	ct state established,related accept |
+	sed -n 's/.*# handle \([0-9]*\)$/\1/p')
+lab_rc 0 "after B's fix (replies first): the same run passes" \
+	ip netns exec "$A" "$NETPROBE" ports --json --both-ways --timeout 1s \
+	10.231.30.2 8000
+lab_check "after B's fix: inbound 8000 open" \
+	test "$(jqs '.inbound[] | select(.port == 8000) | .state')" = open
+lab_check "B's rules and port range restored" sh -c "
+	ip netns exec '$B' nft delete rule inet nplab input handle '$rf' &&
+	ip netns exec '$B' nft delete rule inet nplab input handle '$rb' &&
+	ip netns exec '$B' sysctl -qw net.ipv4.ip_local_port_range='$range0'"
+
 # ---- the closed loop (issue 23): B's drop (29500) and ICMP reject
 # (29502), where B's service listens, from A's ports run. The report over
 # A's document alone cannot tell which of B's tables drops (no scan read

@@ -247,6 +247,45 @@ lab_grep "outbound: cannot tell B's table, from A" \
 lab_nogrep "outbound: no guessed inet filter for B" 'inet filter'
 ip netns exec "$B" nft delete table inet np_fw
 
+# (3c) B drops its ephemeral range with no rule for replies (a stateless
+# filter): its connect-backs to A come in and A answers, the answers are
+# dropped at B. reply-blocked, not inbound-blocked: A has nothing to open.
+# B's fix as its words say (replies first), and the connect-back works.
+ip netns exec "$B" nft -f - <<'NFT'
+table inet np_fw {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		tcp dport 32768-60999 drop
+	}
+}
+NFT
+lab_rc 1 "replies dropped at B: scan exits 1" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '.findings[].code')
+lab_grep "replies: reply-blocked" '^reply-blocked$'
+lab_nogrep "replies: no inbound-blocked" '^inbound-blocked$'
+LAB_OUT=$(jqv '.peers[0].ports[] | select(.direction == "inbound") |
+	"\(.port) \(.state) \(.reason)"')
+lab_grep "replies: connect-back to 7470 answered here in vain" \
+	'^7470 filtered syn-ack unanswered$'
+LAB_OUT=$(jqv '.commands.nftables[]')
+lab_nogrep "replies: no command to run on A" '^nft '
+LAB_OUT=$(jqv '.findings[] | select(.code == "reply-blocked") | .fix')
+lab_grep "replies: the fix is B's, replies first" \
+	'ct state established,related accept'
+lab_rc 1 "replies: text" ip netns exec "$A" unshare --uts sh -c "$HN" \
+	nodea "$NETPROBE" scan --peer 10.231.33.2
+lab_grep "replies, text: peer line" 'nat no, inbound replies lost'
+ip netns exec "$B" nft insert rule inet np_fw input \
+	ct state established,related accept
+lab_rc 1 "replies: after B's fix (B's range still closed to new)" \
+	ip netns exec "$A" unshare --uts sh -c "$HN" nodea "$NETPROBE" scan --json --peer 10.231.33.2
+J=$LAB_OUT
+LAB_OUT=$(jqv '"\(.peers[0].inbound) \([.findings[].code] | index("reply-blocked"))"')
+lab_grep "replies: after B's fix the connect-back works" '^true null$'
+ip netns exec "$B" nft delete table inet np_fw
+
 # (4) peers without a responder: refused (the switch) and silent (no host)
 t0=$(date +%s)
 lab_rc 0 "no responder: the scan completes" \

@@ -150,8 +150,8 @@ static void healthy_peer(struct peer_verdict *v)
 	v->nat = 0;
 	v->inbound = 1;
 	v->nback = 2;
-	v->back[0] = (struct peer_back){7470, PORT_OPEN, "syn-ack"};
-	v->back[1] = (struct peer_back){32768, PORT_OPEN, "syn-ack"};
+	v->back[0] = (struct peer_back){7470, PORT_OPEN, "syn-ack", false};
+	v->back[1] = (struct peer_back){32768, PORT_OPEN, "syn-ack", false};
 }
 
 START_TEST(peer_healthy)
@@ -208,6 +208,42 @@ START_TEST(peer_nat)
 }
 END_TEST
 
+/* The connect-back came in and was answered here, its answers lost on
+ * the way back: reply-blocked, never inbound-blocked (whose fix opens
+ * this node's firewall for nothing). */
+START_TEST(peer_reply_blocked)
+{
+	struct peer_verdict v;
+	struct doc d;
+	json_t *f;
+
+	healthy_peer(&v);
+	v.back[1] = (struct peer_back){32768, PORT_FILTERED,
+				       "syn-ack unanswered", true};
+	v.inbound = 0;
+	ck_assert(peer_replies_lost(&v));
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	only(&d, "reply-blocked", finding_get(FINDING_REPLY_BLOCKED)->fix);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "summary")),
+	                 "10.231.91.2's connections back to 10.231.91.1 "
+	                 "arrive and are answered, but the answers never get "
+	                 "back to 10.231.91.2: its input rules drop the "
+	                 "replies to its own ephemeral ports, or a stateless "
+	                 "ACL between does");
+	doc_free(&d);
+	/* one check lost here, one never seen: the firewall may be ours */
+	v.back[0] = (struct peer_back){7470, PORT_FILTERED, "timeout", false};
+	ck_assert(!peer_replies_lost(&v));
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
+	only(&d, "inbound-blocked",
+	     finding_get(FINDING_INBOUND_BLOCKED)->fix);
+	doc_free(&d);
+}
+END_TEST
+
 START_TEST(peer_inbound_blocked)
 {
 	struct peer_verdict v;
@@ -215,7 +251,7 @@ START_TEST(peer_inbound_blocked)
 	json_t *f, *ev;
 
 	healthy_peer(&v);
-	v.back[1] = (struct peer_back){32768, PORT_FILTERED, "no answer"};
+	v.back[1] = (struct peer_back){32768, PORT_FILTERED, "no answer", false};
 	v.inbound = 0;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
 	ck_assert_int_eq(peerprobe_decide(&v, &d), 0);
@@ -323,6 +359,7 @@ Suite *suite_decide_probe(void)
 	tcase_add_test(tc, peer_healthy);
 	tcase_add_test(tc, peer_nat);
 	tcase_add_test(tc, peer_inbound_blocked);
+	tcase_add_test(tc, peer_reply_blocked);
 	tcase_add_test(tc, taken_none);
 	tcase_add_test(tc, taken_loopback);
 	tcase_add_test(tc, taken_in_use);

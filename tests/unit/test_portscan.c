@@ -111,6 +111,42 @@ START_TEST(sock_lines)
 }
 END_TEST
 
+/* Half-open connections: rows recorded from a kernel holding SYN-RECV
+ * requests of a peer that never answered our SYN-ACK. */
+START_TEST(sock_synrecv)
+{
+	struct sysroot sr;
+	struct sock_row r;
+	const uint8_t b[4] = {10, 231, 30, 2}, far[4] = {10, 231, 30, 9};
+	const uint8_t m4[4] = {10, 231, 250, 2};
+	uint8_t mapped[16] = {[10] = 0xff, [11] = 0xff, 10, 231, 250, 2};
+	struct in6_addr v6;
+	const char *req = "   6: 011EE70A:1F40 021EE70A:9C46 03 00000000:"
+			  "00000000 01:00000097 00000002     0        0 0 0 "
+			  "00000000fb4304f6";
+
+	ck_assert_int_eq(sockinfo_parse_row(req, AF_INET, &r), 1);
+	ck_assert_uint_eq(r.state, 3);
+	ck_assert_uint_eq(r.lport, 8000);
+	ck_assert_uint_eq(r.rport, 0x9C46);
+	ck_assert_uint_eq(r.retrans, 2);
+	ck_assert_mem_eq(r.raddr, b, 4);
+	ck_assert_int_eq(sysroot_init(&sr, SRCDIR "/tests/fixtures/ports"), 0);
+	/* one answered twice, one not yet resent, one on another port */
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET, b, 8000, 1), 1);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET, b, 8000, 0), 2);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET, b, 2385, 1), 1);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET, far, 8000, 0), 0);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET, b, 8001, 0), 0);
+	/* a dual-stack listener's IPv4 request sits in tcp6, mapped */
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET, m4, 8000, 1), 1);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET6, mapped, 8000, 1), 1);
+	ck_assert_int_eq(inet_pton(AF_INET6, "fd00:231:250::2", &v6), 1);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET6, &v6, 8000, 1), 1);
+	ck_assert_int_eq(sockinfo_synrecv(&sr, AF_INET6, &v6, 8000, 2), 0);
+}
+END_TEST
+
 START_TEST(sock_table)
 {
 	struct sysroot sr;
@@ -293,6 +329,48 @@ END_TEST
 
 /* Fixed ports pass, ephemeral samples time out: one finding for the
  * range, not port-filtered; connect-back failures: inbound-blocked. */
+/* A connect-back whose SYN this host answered in vain (SYN-RECV here):
+ * reply-blocked names the peer's side; inbound-blocked, whose fix would
+ * open this host's firewall for nothing, is not raised for it. */
+START_TEST(decide_reply_blocked)
+{
+	struct port_result out[] = {
+		res(8000, IPPROTO_TCP, PORT_OPEN, "syn-ack", 0),
+	};
+	struct port_result in[] = {
+		res(8000, IPPROTO_TCP, PORT_FILTERED, "syn-ack unanswered", 0),
+		res(2377, IPPROTO_TCP, PORT_FILTERED, "timeout", 0),
+	};
+	struct ports_target t = {"hostb", "10.231.0.2", true, 32768, 60999,
+				 NULL, NULL, false, false, NULL};
+	struct doc d;
+	const char *fix;
+
+	in[0].synack_lost = true;
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out, 1, in, 1), 0);
+	ck_assert(doc_has_finding(&d, "reply-blocked"));
+	ck_assert(!doc_has_finding(&d, "inbound-blocked"));
+	fix = fix_of(&d, "reply-blocked");
+	ck_assert_ptr_nonnull(strstr(fix, "on 10.231.0.2, accept the replies"));
+	ck_assert_ptr_nonnull(strstr(fix, "ephemeral range (32768-60999)"));
+	ck_assert_ptr_nonnull(strstr(fix, "ct state established,related"));
+	/* nothing to paste on this host: no command that opens a port */
+	ck_assert_ptr_null(strstr(fix, "nft insert"));
+	ck_assert_ptr_null(strstr(fix, "ufw allow"));
+	doc_free(&d);
+
+	/* beside a port this host drops: each its own finding */
+	ck_assert_int_eq(doc_init(&d, "netprobe", "ports"), 0);
+	ck_assert_int_eq(ports_decide(&d, &t, out, 1, in, 2), 0);
+	ck_assert(doc_has_finding(&d, "reply-blocked"));
+	ck_assert(doc_has_finding(&d, "inbound-blocked"));
+	ck_assert_ptr_null(strstr(fix_of(&d, "inbound-blocked"), "8000"));
+	ck_assert_ptr_nonnull(strstr(fix_of(&d, "inbound-blocked"), "2377"));
+	doc_free(&d);
+}
+END_TEST
+
 START_TEST(decide_ephemeral_inbound)
 {
 	uint8_t ef = PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL;
@@ -560,9 +638,11 @@ Suite *suite_portscan(void)
 	tcase_add_test(tc, classify_icmp);
 	tcase_add_test(tc, sock_lines);
 	tcase_add_test(tc, sock_table);
+	tcase_add_test(tc, sock_synrecv);
 	tcase_add_test(tc, decide_outbound);
 	tcase_add_test(tc, decide_loopback_and_unreachable);
 	tcase_add_test(tc, decide_ephemeral_inbound);
+	tcase_add_test(tc, decide_reply_blocked);
 	tcase_add_test(tc, decide_inbound_ruleset);
 	tcase_add_test(tc, json_port);
 	tcase_add_test(tc, json_port_held);
