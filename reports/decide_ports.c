@@ -237,7 +237,12 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 	json_array_foreach(rj_arr(d, "inbound"), i, o) {
 		const char *st = rj_strd(o, "state", "unknown");
 
-		if (!blocked_state(st) || (pv = port_value(o)) == NULL)
+		/* came in and answered here (reply-blocked; the reason
+		 * netprobe-json(5) documents, PORT_REASON_SYNACK_LOST of
+		 * the probes): nothing to open on the prober */
+		if (!blocked_state(st) ||
+		    strcmp(rj_strd(o, "reason", ""), "syn-ack unanswered") == 0 ||
+		    (pv = port_value(o)) == NULL)
 			continue;
 		snprintf(why, sizeof(why),
 			 "%s could not connect back to it: %s (%s)",

@@ -37,6 +37,11 @@ static size_t port_results(const json_t *obj, const char *dir,
 		r[n].proto = json_string_value(json_object_get(p, "proto"));
 		r[n].state = json_string_value(json_object_get(p, "state"));
 		r[n].reason = json_string_value(json_object_get(p, "reason"));
+		/* a connect-back that came in and was answered here
+		 * (reply-blocked): nothing to open on this node */
+		if (r[n].reason != NULL &&
+		    strcmp(r[n].reason, PORT_REASON_SYNACK_LOST) == 0)
+			continue;
 		if (r[n].proto != NULL && r[n].state != NULL)
 			n++;
 	}

@@ -242,7 +242,7 @@ static void probe_inbound(struct np_client *c, const struct peerprobe_opts *o,
 
 		if (lost)
 			snprintf(reasons[k], sizeof(reasons[k]), "%s",
-				 SYNRETRY_SYNACK_LOST);
+				 PORT_REASON_SYNACK_LOST);
 		v->back[k].synack_lost = lost;
 		json_array_append_new(
 		    ports,

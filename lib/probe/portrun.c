@@ -396,7 +396,7 @@ static void synack_check(struct ports_run *r, const size_t *idx, size_t k)
 			continue;
 		p->synack_lost = true;
 		snprintf(p->reason, sizeof(p->reason), "%s",
-			 SYNRETRY_SYNACK_LOST);
+			 PORT_REASON_SYNACK_LOST);
 	}
 }
 

@@ -20,15 +20,12 @@
  * 400 ms to be answered. */
 #define SYNRETRY_US 1400000LL
 
-/* The reason of a connect-back the responder saw time out while this
- * host's kernel holds its SYN half open (synretry_synack_lost). */
-#define SYNRETRY_SYNACK_LOST "syn-ack unanswered"
-
 /* True when this host's kernel holds a SYN from peer (AF_INET or
  * AF_INET6) to local port half open with its SYN-ACK sent again
  * (/proc/net/tcp): the peer's connect came in and our answer never got
- * back, so it is not this host's firewall. Call it while the listener is
- * open (closing it drops the requests); false when it cannot tell. */
+ * back, so it is not this host's firewall (reason PORT_REASON_SYNACK_LOST
+ * of wire/portstate.h). Call it while the listener is open (closing it
+ * drops the requests); false when it cannot tell. */
 bool synretry_synack_lost(const struct sockaddr *peer, uint16_t port);
 
 /* True when an attempt got no answer at all (filtered by its deadline):

@@ -17,4 +17,10 @@ enum port_state {
  * "resolve-failed": the JSON `state` values. */
 const char *port_state_name(enum port_state s);
 
+/* The reason of a connect-back the responder saw time out while the
+ * prober's kernel held its SYN half open, its SYN-ACK resent: the SYN came
+ * in, the answer did not get back (probe/synretry.h; finding
+ * reply-blocked). Readers of a document know it by this text. */
+#define PORT_REASON_SYNACK_LOST "syn-ack unanswered"
+
 #endif

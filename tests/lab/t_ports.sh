@@ -338,6 +338,8 @@ rb=$(ip netns exec "$B" nft --echo --handle add rule inet nplab input \
 lab_rc 1 "reply-blocked: B drops the replies to its own connections" \
 	ip netns exec "$A" "$NETPROBE" ports --json --both-ways --timeout 1s \
 	10.231.30.2 8000
+mkdir -p "$CL/reply/docs"
+printf '%s\n' "$LAB_OUT" >"$CL/reply/docs/hosta.json"
 in8000=$(jqs '.inbound[] | select(.port == 8000) | .state + " " + .reason')
 lab_check "inbound 8000: filtered syn-ack unanswered (got '$in8000')" \
 	test "$in8000" = "filtered syn-ack unanswered"
@@ -350,6 +352,14 @@ LAB_OUT=$(jqs '.findings[] | select(.code == "reply-blocked") | .fix')
 lab_grep "reply-blocked's fix: on B, replies first" \
 	'^on 10.231.30.2, accept the replies .*ct state established,related accept'
 lab_nogrep "reply-blocked's fix: nothing to open on A" 'nft insert|ufw allow'
+# the report over that document: the finding, and nothing to open on A
+"$NETPROBE" report --format json "$CL/reply/docs" >"$CL/reply/report.json" \
+	2>/dev/null
+lab_check "reply-blocked: the report keeps the finding" test "$(jq -r \
+	'[.. | objects | select(.code? == "reply-blocked")] | length > 0' \
+	"$CL/reply/report.json")" = true
+lab_check "reply-blocked: the report opens nothing on A" test "$(jq -r \
+	'.recommendation.firewall | length' "$CL/reply/report.json")" = 0
 rf=$(ip netns exec "$B" nft --echo --handle insert rule inet nplab input \
 	ct state established,related accept |
 	sed -n 's/.*# handle \([0-9]*\)$/\1/p')

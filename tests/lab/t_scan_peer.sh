@@ -269,6 +269,8 @@ LAB_OUT=$(jqv '.peers[0].ports[] | select(.direction == "inbound") |
 	"\(.port) \(.state) \(.reason)"')
 lab_grep "replies: connect-back to 7470 answered here in vain" \
 	'^7470 filtered syn-ack unanswered$'
+LAB_OUT=$(jqv '.ports_to_open[] | select((.nodes | length) == 0) | .port')
+lab_check "replies: nothing to open on A (got '$LAB_OUT')" test -z "$LAB_OUT"
 LAB_OUT=$(jqv '.commands.nftables[]')
 lab_nogrep "replies: no command to run on A" '^nft '
 LAB_OUT=$(jqv '.findings[] | select(.code == "reply-blocked") | .fix')
