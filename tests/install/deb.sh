@@ -5,6 +5,17 @@
 # packages it installed. Usage: deb.sh DIR (root).
 set -u
 dir=${1:?usage: deb.sh DIR}
+# Two make checks on one machine (two checkouts, a CI job beside a
+# developer) would install and purge the same packages under each other:
+# one at a time, the second waiting up to 15 minutes for the first.
+if [ -z "${NP_DEB_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+	NP_DEB_LOCKED=1 flock -w 900 -E 75 /run/lock/netprobe-check-deb.lock \
+		sh "$0" "$@"
+	rc=$?
+	[ "$rc" != 75 ] ||
+		echo "deb: another make check held /run/lock/netprobe-check-deb.lock for 15 minutes"
+	exit "$rc"
+fi
 export DEBIAN_FRONTEND=noninteractive
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "  ok      $*"; }
