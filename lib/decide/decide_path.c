@@ -88,6 +88,11 @@ static int blackhole_finding(const struct pmtu_result *r,
 	                 if_mtu) < 0 ||
 	    evidence_add(&ev, "IP_RECVERR",
 	                 "no ICMP fragmentation-needed came back") < 0 ||
+	    (r->loss_rechecked &&
+	     evidence_add(&ev, "pmtu probes",
+	                  "%u bytes stayed silent when tried again with the "
+	                  "first answer's patience (not a late answer)",
+	                  r->smallest_lost) < 0) ||
 	    (v->mismatch_explains &&
 	     evidence_add(&ev, "responder",
 	                  "the peer's receiving interface has mtu %u",

@@ -30,6 +30,7 @@ struct search {
 	long long start_us;
 	long long timeout_us; /* per attempt, shrinks once an RTT is known */
 	bool last_silent;     /* the last failed size got no ICMP either */
+	bool patient;         /* the timeout stays first_timeout_us */
 };
 
 /* Remembers one size's outcome; sizes beyond PMTU_MAX_PROBES are still
@@ -56,6 +57,8 @@ static void learn(struct search *s, const struct pmtu_answer *a)
 		r->peer_ifmtu = a->peer_ifmtu;
 	if (a->rtt_us >= 0 && (r->rtt_us < 0 || a->rtt_us < r->rtt_us))
 		r->rtt_us = a->rtt_us;
+	if (s->patient)
+		return;
 	t = r->rtt_us * PMTU_RTT_FACTOR;
 	if (t < PMTU_TIMEOUT_FLOOR_US)
 		t = PMTU_TIMEOUT_FLOOR_US;
@@ -122,59 +125,54 @@ static unsigned next_size(const struct pmtu_result *r, unsigned lo, unsigned hi,
 	return lo + (hi - lo) / 2;
 }
 
-int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
-                struct pmtu_result *r)
+/* One search from the smallest size up (see pmtu.h); r is zeroed first.
+ * Returns the last probe's PMTU_* code. */
+static int search_once(struct search *s)
 {
-	struct search s = {cfg, ops, r, 0, 0, false};
+	const struct pmtu_config *cfg = s->cfg;
+	struct pmtu_result *r = s->r;
 	unsigned lo, hi = 0, size;
 	bool silent_hi = false;
 	int rc, hint = 0, steps = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->rtt_us = -1;
-	if (cfg->min_size == 0 || cfg->min_size > cfg->max_size ||
-	    cfg->max_size > 65535 || cfg->tries < 1 ||
-	    cfg->first_timeout_us <= 0 || cfg->probe_timeout_us <= 0 ||
-	    cfg->deadline_us <= 0 || ops->probe == NULL ||
-	    ops->now_us == NULL) {
-		errno = EINVAL;
-		return -1;
-	}
-	s.start_us = ops->now_us(ops->ctx);
-	s.timeout_us = cfg->first_timeout_us;
+	s->start_us = s->ops->now_us(s->ops->ctx);
+	s->timeout_us = cfg->first_timeout_us;
+	s->last_silent = false;
 
 	/* the smallest size says whether a responder is there at all */
-	rc = try_size(&s, cfg->min_size);
+	rc = try_size(s, cfg->min_size);
 	if (rc != PMTU_DEADLINE)
-		record(&s, cfg->min_size, rc == PMTU_OK);
+		record(s, cfg->min_size, rc == PMTU_OK);
 	if (rc != PMTU_OK)
-		goto out;
+		return rc;
 	lo = cfg->min_size;
 
 	if (cfg->max_size > lo) {
-		rc = try_size(&s, cfg->max_size);
+		rc = try_size(s, cfg->max_size);
 		if (rc == PMTU_ERR)
-			goto out;
+			return rc;
 		if (rc != PMTU_DEADLINE)
-			record(&s, cfg->max_size, rc == PMTU_OK);
+			record(s, cfg->max_size, rc == PMTU_OK);
 		if (rc == PMTU_OK) {
 			lo = cfg->max_size;
 		} else if (rc != PMTU_DEADLINE) {
 			hi = cfg->max_size;
-			silent_hi = s.last_silent;
+			silent_hi = s->last_silent;
 		}
 	}
 	while (hi != 0 && hi - lo > 1 && steps++ < PMTU_MAX_PROBES) {
 		size = next_size(r, lo, hi, &hint);
-		rc = try_size(&s, size);
+		rc = try_size(s, size);
 		if (rc == PMTU_ERR || rc == PMTU_DEADLINE)
 			break;
-		record(&s, size, rc == PMTU_OK);
+		record(s, size, rc == PMTU_OK);
 		if (rc == PMTU_OK) {
 			lo = size;
 		} else {
 			hi = size;
-			silent_hi = s.last_silent;
+			silent_hi = s->last_silent;
 		}
 	}
 	r->largest_ok = lo;
@@ -185,13 +183,53 @@ int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
 	/* one more answer at the size found, so a lucky probe on a lossy
 	 * link is not reported as the path MTU */
 	if (r->complete && hi != 0) {
-		rc = try_size(&s, lo);
+		rc = try_size(s, lo);
 		r->confirmed = rc == PMTU_OK;
 	} else if (r->complete) {
 		r->confirmed = true;
 	}
-out:
-	r->elapsed_us = ops->now_us(ops->ctx) - s.start_us;
+	return rc;
+}
+
+/* A size that vanished while the timeouts were a few RTTs may only have
+ * been answered late: a loaded host (a training job on every core)
+ * starves the responder or this process for longer than 4 RTTs. Before a
+ * silent loss stands, the smallest lost size gets the first answer's
+ * patience (first_timeout_us, tries times); if it answers now, the whole
+ * search runs again at that patience, so a late answer never reads as a
+ * black hole. Bounded: at most two searches and one recheck. */
+int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
+                struct pmtu_result *r)
+{
+	struct search s = {cfg, ops, r, 0, 0, false, false};
+	long long t0;
+	int rc;
+
+	if (cfg->min_size == 0 || cfg->min_size > cfg->max_size ||
+	    cfg->max_size > 65535 || cfg->tries < 1 ||
+	    cfg->first_timeout_us <= 0 || cfg->probe_timeout_us <= 0 ||
+	    cfg->deadline_us <= 0 || ops->probe == NULL ||
+	    ops->now_us == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	t0 = ops->now_us(ops->ctx);
+	rc = search_once(&s);
+	if (rc != PMTU_ERR && r->lost_silently &&
+	    s.timeout_us < cfg->first_timeout_us) {
+		unsigned hi = r->smallest_lost;
+
+		s.patient = true;
+		s.timeout_us = cfg->first_timeout_us;
+		s.start_us = ops->now_us(ops->ctx);
+		if (try_size(&s, hi) == PMTU_OK) {
+			rc = search_once(&s);
+			r->rechecked = true;
+		} else {
+			r->loss_rechecked = true;
+		}
+	}
+	r->elapsed_us = ops->now_us(ops->ctx) - t0;
 	if (rc == PMTU_ERR) {
 		errno = r->error;
 		return -1;

@@ -72,6 +72,11 @@ struct pmtu_result {
 	unsigned frag_mtu;      /* the next-hop MTU it carried, 0 unknown */
 	bool confirmed;         /* largest_ok answered again at the end */
 	bool complete;          /* the search closed the gap (no deadline) */
+	bool rechecked;         /* a silent loss answered when given the first
+				 * answer's patience: the search ran again at
+				 * that patience (a loaded host) */
+	bool loss_rechecked;    /* the smallest lost size stayed silent when
+				 * given that patience too */
 	int error;              /* errno of a transport failure, 0 none */
 	long long elapsed_us;
 	long long rtt_us; /* smallest RTT seen, -1 unknown */
@@ -86,8 +91,10 @@ void pmtu_config_default(struct pmtu_config *c, int family, unsigned ifmtu);
 /* Searches the largest size that crosses: the smallest size first (is the
  * responder there?), the largest next (usually it crosses), then a binary
  * search between, guided by the MTU an ICMP error names, and a last
- * confirmation of the answer. Bounded by cfg->deadline_us in total and
- * PMTU_MAX_PROBES sizes. Returns 0 (read r->responded), or -1 with errno
+ * confirmation of the answer. A silent loss is then tried again with the
+ * first answer's patience; answered, the search runs once more at that
+ * patience (a late answer is no black hole). Bounded by cfg->deadline_us
+ * per search (two at most), one recheck and PMTU_MAX_PROBES sizes. Returns 0 (read r->responded), or -1 with errno
  * when the configuration is invalid or the transport failed. */
 int pmtu_search(const struct pmtu_config *cfg, const struct pmtu_ops *ops,
                 struct pmtu_result *r);

@@ -2,6 +2,7 @@
  * the MTU probe/reply frames. */
 #include <arpa/inet.h>
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -15,6 +16,10 @@
  * answered by ICMP when icmp is set); time only moves when probes do. */
 struct simlink {
 	unsigned limit; /* 0: everything is lost */
+	/* a loaded host: probes number stall_from..stall_from+stall_n-1 are
+	 * answered stall_us late (lost to a shorter timeout) */
+	int stall_from, stall_n;
+	long long stall_us;
 	bool icmp;      /* send fragmentation-needed instead of dropping */
 	unsigned peer_ifmtu;
 	int drop_every; /* lose every Nth probe that would cross, 0 none */
@@ -30,6 +35,19 @@ static int sim_probe(void *ctx, unsigned size, long long timeout_us,
 	struct simlink *l = ctx;
 
 	l->nsent++;
+	if (l->stall_n > 0 && l->nsent >= l->stall_from &&
+	    l->nsent < l->stall_from + l->stall_n &&
+	    l->limit != 0 && size <= l->limit) {
+		if (timeout_us < l->stall_us) {
+			l->now_us += timeout_us;
+			return PMTU_LOST;
+		}
+		l->now_us += l->stall_us;
+		a->bytes = size - 28;
+		a->peer_ifmtu = l->peer_ifmtu;
+		a->rtt_us = l->stall_us;
+		return PMTU_OK;
+	}
 	if (l->limit != 0 && size <= l->limit) {
 		l->ncrossed++;
 		if (l->drop_every == 0 || l->ncrossed % l->drop_every != 0) {
@@ -138,13 +156,15 @@ END_TEST
 START_TEST(large_lost_is_bounded)
 {
 	/* jumbo interface, everything above the minimum vanishes: the search
-	 * still ends inside the deadline */
+	 * still ends inside the deadline, and the loss's one patient recheck
+	 * (3 tries of 500 ms) after it */
 	struct simlink l = {.limit = 576, .rtt_us = 200000};
 	struct pmtu_result r;
 
 	ck_assert_int_eq(run(&l, 9000, &r), 0);
 	ck_assert(r.responded);
-	ck_assert_int_le(r.elapsed_us, 5000000);
+	ck_assert_int_le(r.elapsed_us, 5000000 + 3 * 500000);
+	ck_assert(r.loss_rechecked && !r.rechecked);
 	ck_assert_int_le(r.nprobes, PMTU_MAX_PROBES);
 	ck_assert_uint_eq(r.largest_ok, 576);
 }
@@ -225,6 +245,55 @@ START_TEST(lossy_link_still_converges)
 	ck_assert_int_eq(run(&l, 1500, &r), 0);
 	ck_assert_uint_eq(r.largest_ok, 1450);
 	ck_assert(r.complete);
+}
+END_TEST
+
+/* A loaded host: the answers to the largest size come 300 ms late while
+ * the search waits 4 RTTs (50 ms): without the patient recheck that read
+ * as a black hole at 1500 on a healthy path (a generated cluster beside a
+ * CI run, load 16 on two cores). */
+START_TEST(late_answers_are_no_blackhole)
+{
+	struct simlink l = {.limit = 1500, .peer_ifmtu = 1500,
+			    .stall_from = 2, .stall_n = 3, .stall_us = 300000};
+	struct pmtu_result r;
+	struct pmtu_verdict v;
+
+	ck_assert_int_eq(run(&l, 1500, &r), 0);
+	ck_assert(r.rechecked);
+	ck_assert_uint_eq(r.largest_ok, 1500);
+	ck_assert_uint_eq(r.smallest_lost, 0);
+	ck_assert(r.complete && r.confirmed);
+	pmtu_decide(&r, 1500, &v);
+	ck_assert(!v.blackhole);
+}
+END_TEST
+
+/* A real black hole stays one: the recheck gets no answer either, and
+ * says so in the evidence. */
+START_TEST(blackhole_survives_recheck)
+{
+	struct simlink l = {.limit = 1400, .peer_ifmtu = 1450};
+	struct pmtu_result r;
+	struct pmtu_verdict v;
+	struct doc d;
+
+	ck_assert_int_eq(run(&l, 1450, &r), 0);
+	ck_assert(r.loss_rechecked && !r.rechecked);
+	pmtu_decide(&r, 1450, &v);
+	ck_assert(v.blackhole);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "path"), 0);
+	ck_assert_int_eq(pmtu_findings(&r, &v, "vx0", 1450, "10.231.9.2", &d),
+	                 0);
+	{
+		char *all = json_dumps(d.findings, 0);
+
+		ck_assert_ptr_nonnull(all);
+		ck_assert_ptr_nonnull(
+		    strstr(all, "1401 bytes stayed silent when tried again"));
+		free(all);
+	}
+	doc_free(&d);
 }
 END_TEST
 
@@ -360,6 +429,8 @@ Suite *suite_pmtu(void)
 	tcase_add_test(tc, icmp_guides_and_is_no_blackhole);
 	tcase_add_test(tc, mismatch_9000_1500);
 	tcase_add_test(tc, lossy_link_still_converges);
+	tcase_add_test(tc, late_answers_are_no_blackhole);
+	tcase_add_test(tc, blackhole_survives_recheck);
 	tcase_add_test(tc, bad_config);
 	tcase_add_test(tc, frames);
 	tcase_add_test(tc, json_form);
