@@ -1,5 +1,6 @@
 # Lab: netprobe heartbeat from host A to a responder in host B. The
-# responder killed mid-run is detected within two intervals (the close);
+# responder killed mid-run is detected by its close (within two intervals
+# on an idle machine, within 1 s on a loaded one);
 # an nftables rule that starts dropping the held connection is detected
 # past the kernel's retransmissions, within 4 s, with the UDP echoes and a
 # new connection as the evidence it is state, not loss; gates set the
@@ -58,24 +59,34 @@ lab_rc 1 "--max-rtt 1us is a missed gate" \
 lab_grep "gate named" "above --max-rtt"
 
 # The responder killed mid-run.
+t_launch=$(date +%s%N)
 ip netns exec "$A" "$NETPROBE" heartbeat -d 3s -i 100ms --json \
 	-o "$T/kill.json" $SV_B >/dev/null 2>&1 &
 HB_PID=$!
 # the scenario: the responder dies 1.2 s into a connected heartbeat
 lab_wait 50 hb_connected "$HB_PID" || lab_notok "heartbeat connected"
 sleep 1.2
+t_kill=$(date +%s%N)
 kill -9 "$SV_PID"
 wait "$HB_PID"
 lab_check "killed responder: exit 1" test $? = 1
 HB_PID=""
 LAB_OUT=$(cat "$T/kill.json")
 lab_grep "killed responder: heartbeat-dropped" '"code": "heartbeat-dropped"'
-lab_check "killed responder: $(detect_ok "$T/kill.json" 200)" quiet detect_ok "$T/kill.json" 200
+# a close is seen at once (two intervals, 200 ms, on an idle machine);
+# 1 s leaves a loaded one room (it took 250 ms beside a CI run at load 16)
+# and stays below what silence takes (past the retransmissions, below)
+lab_check "killed responder: $(detect_ok "$T/kill.json" 1000)" quiet detect_ok "$T/kill.json" 1000
 lab_check "killed responder: a close, not silence" \
 	test "$(sv_json "$T/kill.json" tcp.drop)" = closed
-lab_check "dropped_after_us about 1.2s" python3 -c "
+# from the connection's opening to its last answer: at least the 1.2 s
+# less an interval and a loaded machine's delay, at most what the lab saw
+# pass from starting the heartbeat to the kill (the lab itself is late on
+# a loaded machine: that once put it past a fixed 1.6 s)
+lab_check "dropped_after_us: the kill's moment" python3 -c "
 import json; v=json.load(open('$T/kill.json'))['tcp']['dropped_after_us']
-exit(0 if 900000 <= v <= 1600000 else 1)"
+hi = ($t_kill - $t_launch) // 1000 + 50000
+exit(0 if 600000 <= v <= hi else 1)"
 
 # A firewall rule that starts dropping the held connection.
 serve_start "$B" "$T/b2.log"
