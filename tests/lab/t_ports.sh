@@ -146,12 +146,20 @@ lab_rc 1 "no ARP answer: exit 1" ip netns exec "$A" "$NETPROBE" ports \
 	--json --timeout 5s 10.231.30.77 22
 expect 22 "unreachable no host answers (ARP failed)"
 
+# rule_on NS add|insert RULE...: adds RULE to NS's chain inet nplab input
+# and prints its handle, for the rule's removal once its test is done.
+rule_on() {
+	_ns=$1 _how=$2
+	shift 2
+	ip netns exec "$_ns" nft --echo --handle "$_how" rule inet nplab input \
+		"$@" | sed -n 's/.*# handle \([0-9]*\)$/\1/p'
+}
+
 # 1,000 dropped ports in about one timeout, not one per port. Below B's
 # ephemeral range (32768-60999) and removed after: this rule once stayed on
 # 40000-40999, where B's own connect-back sockets draw their source ports,
 # and dropped A's SYN-ACKs to them (--both-ways "filtered", 1 run in ~30)
-drop1k=$(ip netns exec "$B" nft --echo --handle add rule inet nplab input \
-	tcp dport 21000-21999 drop | sed -n 's/.*# handle \([0-9]*\)$/\1/p')
+drop1k=$(rule_on "$B" add tcp dport 21000-21999 drop)
 start=$(date +%s%N)
 lab_rc 1 "1000 filtered ports" ip netns exec "$A" "$NETPROBE" ports \
 	--json --timeout 1s 10.231.30.2 21000-21999
@@ -338,8 +346,7 @@ lab_grep "error names --both-ways" 'both-ways needs the responder'
 # say (replies first), and the same run then passes.
 range0=$(ip netns exec "$B" sysctl -n net.ipv4.ip_local_port_range)
 ip netns exec "$B" sysctl -qw net.ipv4.ip_local_port_range="40000 40999"
-rb=$(ip netns exec "$B" nft --echo --handle add rule inet nplab input \
-	tcp dport 40000-40999 drop | sed -n 's/.*# handle \([0-9]*\)$/\1/p')
+rb=$(rule_on "$B" add tcp dport 40000-40999 drop)
 lab_rc 1 "reply-blocked: B drops the replies to its own connections" \
 	ip netns exec "$A" "$NETPROBE" ports --json --both-ways --timeout 1s \
 	10.231.30.2 8000
@@ -365,9 +372,7 @@ lab_check "reply-blocked: the report keeps the finding" test "$(jq -r \
 	"$CL/reply/report.json")" = true
 lab_check "reply-blocked: the report opens nothing on A" test "$(jq -r \
 	'.recommendation.firewall | length' "$CL/reply/report.json")" = 0
-rf=$(ip netns exec "$B" nft --echo --handle insert rule inet nplab input \
-	ct state established,related accept |
-	sed -n 's/.*# handle \([0-9]*\)$/\1/p')
+rf=$(rule_on "$B" insert ct state established,related accept)
 lab_rc 0 "after B's fix (replies first): the same run passes" \
 	ip netns exec "$A" "$NETPROBE" ports --json --both-ways --timeout 1s \
 	10.231.30.2 8000
