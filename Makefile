@@ -164,6 +164,7 @@ check-lab: $(NETPROBE)
 # checker catches each.
 check-layout: all
 	@sh tests/layout/selftest.sh
+	@sh tests/layout/docrefs.sh CONTRIBUTING.md lib/README.md collectives/README.md probes/README.md reports/README.md
 	sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \
 		$(wildcard $(BUILD)/ncgpu) $(wildcard $(BUILD)/nccpu)
 

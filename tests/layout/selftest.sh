@@ -88,4 +88,21 @@ rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
 cc_all
 if out=$(sh "$t/tests/layout/check.sh" obj 2>&1); then echo "ok - clean tree passes"
 else echo "not ok - clean tree fails: $out"; fail=1; fi
+# docrefs.sh: a page naming a file and a function that do not exist fails,
+# naming both; the same page naming real ones passes.
+here_root=$(cd "$(dirname "$0")/../.." && pwd)
+printf 'See `lib/base/nosuch.c` and `nosuch_function`.\n' >"$t/refs.md"
+printf 'See `lib/base/parse.h` and `pmtu_search`; `git.c` is git'"'"'s.\n' >"$t/ok.md"
+if out=$(cd "$here_root" && sh tests/layout/docrefs.sh "$t/refs.md" 2>&1); then
+	echo "not ok - docrefs passed a missing file: $out"; fail=1
+else
+	case $out in
+	*"'lib/base/nosuch.c' names no path"*"'nosuch_function' names no func"*)
+		echo "ok - docrefs names a missing file and function" ;;
+	*) echo "not ok - docrefs said: $out"; fail=1 ;;
+	esac
+fi
+if out=$(cd "$here_root" && sh tests/layout/docrefs.sh "$t/ok.md" 2>&1); then
+	echo "ok - docrefs passes real references"
+else echo "not ok - docrefs refused real references: $out"; fail=1; fi
 exit $fail
