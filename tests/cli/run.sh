@@ -107,7 +107,15 @@ help_checks() {
 echo "cli: --help, man pages, did you mean"
 page=$MAN/netprobe.1
 common="-j --json"
-for c in scan ifaces layers serve ports heartbeat path capture mesh explain report; do
+# The commands come from the program's own table (its usage), so a new
+# command is checked without being listed here.
+cmds=$("$NP" --help 2>/dev/null | awk '/^commands:/ { on = 1; next }
+	on && /^  [a-z]/ { print $1; next } on && !/^  / { on = 0 }')
+case $cmds in
+*scan*) ok "netprobe --help lists the commands ($(echo $cmds | wc -w))" ;;
+*) bad "netprobe --help lists no command table"; cmds= ;;
+esac
+for c in $cmds; do
 	section="netprobe $c"
 	help_checks "netprobe $c" "$NP" "$c"
 	run helpc "$NP" help "$c"
