@@ -57,6 +57,8 @@ static void take_net(long long now)
  * _exit, without atexit handlers that could block. */
 static void *loop(void *arg)
 {
+	long long last = sc_now_us();
+
 	(void)arg;
 	for (;;) {
 		struct nc_wd_view v;
@@ -90,6 +92,8 @@ static void *loop(void *arg)
 		if (net_up)
 			wn_service(&net, &me, now);
 		v.net = net_up;
+		v.self_gap_us = now - last - LOOP_US;
+		last = now;
 		v.peers = net_up ? net.peers : NULL;
 		v.npeers = net_up ? net.npeers : 0;
 		nc_wd_decide(&v, now, &out);

@@ -151,7 +151,13 @@ void nc_wd_decide(const struct nc_wd_view *v, long long now,
 		return;
 	out->act = NC_WD_FIRE;
 	snprintf(lim, sizeof(lim), "%g s", (double)v->limit_us / 1e6);
-	if (nc_wd_name_stopped(v, now, who, sizeof(who)) == 0)
+	if (v->self_gap_us >= NC_WD_SILENT_US)
+		/* what it heard is as old as its own stop: judge nobody */
+		snprintf(who, sizeof(who), "this process itself did not run "
+			 "for %.1f s (stopped with SIGSTOP, or its node "
+			 "suspended), so who else stopped cannot be told",
+			 (double)v->self_gap_us / 1e6);
+	else if (nc_wd_name_stopped(v, now, who, sizeof(who)) == 0)
 		unnamed(v, who, sizeof(who));
 	if (v->phase == NC_WD_TEARDOWN) {
 		out->status = v->verdict_rc;

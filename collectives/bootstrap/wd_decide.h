@@ -61,6 +61,9 @@ struct nc_wd_view {
 	char host[64];
 	char launcher[256];    /* what the launcher said, for the wire-up */
 	bool net;              /* the heartbeat channel is up */
+	/* how long this process itself did not run before this turn (the
+	 * watchdog's own loop stood still: SIGSTOP, a suspended node) */
+	long long self_gap_us;
 	/* what heartbeats said: the hub holds every process; a client its
 	 * hub (peers[0]) and the hub's worst peer (peers[1], rank -1
 	 * none) */

@@ -19,7 +19,9 @@
 # the launch to rank 1's exit) and the moments are 0, 0.05, 0.3, 0.8, 1.2 s
 # and 9 fractions of D from 0.45 to 0.99 D under mpirun (14), and 0 and 6
 # fractions from 0.6 to 0.99 D under torchrun (7), whose agent takes most
-# of the first seconds; each moment is run twice, SIGSTOP then SIGKILL. PARALLEL=1 runs
+# of the first seconds; then "gate" in both: the moment rank 0 prints the
+# gate's verdict (rank 1 is in its teardown). Each moment is run twice,
+# SIGSTOP then SIGKILL. PARALLEL=1 runs
 # the two series at once on their own GPUs (4 GPUs). Writes $OUT/hang.md
 # (the table) and $OUT/hang/ (every run's outputs). Exit status 0 when every
 # run ended in time by itself, 1 otherwise.
@@ -148,10 +150,16 @@ one() {
 	mkdir -p "$HANG_RUN"
 	t0=$(now_ns)
 	launch "$kind"
-	# the moment, counted from the launch
+	# the moment, counted from the launch; "gate": as soon as rank 0 has
+	# printed the gate's verdict (rank 1 is then in its teardown)
 	target=$((t0 + $(awk -v a="$at" 'BEGIN { printf "%d", a * 1e9 }')))
 	for _ in $(seq 1 20000); do
-		[ "$(now_ns)" -ge "$target" ] && [ -s "$HANG_RUN/pid.1" ] && break
+		if [ "$at" = gate ]; then
+			grep -q "gate:" "$HANG_RUN/out.0" 2>/dev/null &&
+				[ -s "$HANG_RUN/pid.1" ] && break
+		else
+			[ "$(now_ns)" -ge "$target" ] && [ -s "$HANG_RUN/pid.1" ] && break
+		fi
 		kill -0 "$LP" 2>/dev/null || break
 		sleep 0.002
 	done
@@ -230,6 +238,8 @@ moments() {
 	for a in $early; do echo "$a"; done
 	for f in "$@"; do awk -v d="$d" -v f="$f" 'BEGIN { printf "%.2f\n", d * f }'; done
 }
+# the moments in order, then "gate" (rank 1 in its teardown)
+ordered() { sort -n | uniq; echo gate; }
 
 {
 	echo "# $(hostname), $(date -u +%FT%TZ), -T ${T}s, margin ${M} s, args: $ARGS"
@@ -248,9 +258,9 @@ for kind in $SERIES; do
 	fi
 	d=${hd%% *}
 	if [ "$kind" = mpi ]; then
-		ms=${MOMENTS_MPI:-$(moments "$d" "0 0.05 0.3 0.8 1.2" 0.45 0.55 0.65 0.75 0.85 0.9 0.94 0.97 0.99 | sort -n | uniq)}
+		ms=${MOMENTS_MPI:-$(moments "$d" "0 0.05 0.3 0.8 1.2" 0.45 0.55 0.65 0.75 0.85 0.9 0.94 0.97 0.99 | ordered)}
 	else
-		ms=${MOMENTS_TR:-$(moments "$d" "0" 0.6 0.75 0.85 0.93 0.97 0.99 | sort -n | uniq)}
+		ms=${MOMENTS_TR:-$(moments "$d" "0" 0.6 0.75 0.85 0.93 0.97 0.99 | ordered)}
 	fi
 	echo "$kind: healthy run: rank 1 exits at $d s, the launcher at ${hd#* } s; moments: $(echo $ms)"
 	echo "$kind healthy: rank 1 exits at $d s, the launcher at ${hd#* } s" >>"$DIR/healthy.txt"

@@ -182,6 +182,26 @@ START_TEST(lost_and_gone)
 }
 END_TEST
 
+/* Continued after its own stop: the deadline passed while it did not
+ * run, and its heartbeats are as old: it names nobody. */
+START_TEST(self_stopped)
+{
+	struct nc_wd_peer ps[2] = {
+		peer(0, "a", 100, 0, NC_WD_SWEEP, NC_WD_ALIVE, S),
+		peer(1, "b", 4242, 1, NC_WD_SWEEP, NC_WD_ALIVE, S),
+	};
+	struct nc_wd_view v = view(1, NC_WD_SWEEP, 0, ps, 2);
+	struct nc_wd_out o;
+
+	v.self_gap_us = 20 * S;
+	nc_wd_decide(&v, 21 * S, &o);
+	ck_assert_int_eq(o.act, NC_WD_FIRE);
+	ck_assert_msg(strstr(o.msg, "this process itself did not run for 20.0 "
+			     "s (stopped with SIGSTOP") != NULL, "%s", o.msg);
+	ck_assert_ptr_null(strstr(o.msg, "rank 0 on a"));
+}
+END_TEST
+
 /* A client hears rank 0 and, through it, the worst other rank. */
 START_TEST(client_views)
 {
@@ -474,6 +494,7 @@ Suite *suite_nc_wd_decide(void)
 	tcase_add_test(tc, recent_peer_not_named);
 	tcase_add_test(tc, lost_and_gone);
 	tcase_add_test(tc, client_views);
+	tcase_add_test(tc, self_stopped);
 	tcase_add_test(tc, teardown_keeps_verdict);
 	tcase_add_test(tc, unarmed_and_many);
 	tcase_add_test(tc, beat_roundtrip);
