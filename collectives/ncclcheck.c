@@ -1,12 +1,13 @@
 /* ncclcheck: NCCL collectives that measure like nccl-tests and never hang.
  * This file is main only: the order of a run (parse, launch, pre-flight,
- * NCCL, sweep, transports, teardown, outputs) over the harness files
- * listed in harness.h. */
+ * NCCL, sweep, transports, outputs, teardown) over the harness files
+ * listed in harness.h, each phase announced to the watchdog. */
 #include "bootstrap/bootstrap.h"
 #include "gpu/harness.h"
 #include "launch/hooks.h"
 #include "launch/launch.h"
 #include "bootstrap/watchdog.h"
+#include "bootstrap/wd_decide.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,23 +22,52 @@
 #endif
 
 /* One byte from every process before the outputs, so no rank exits (and
- * looks lost to the others) while one still needs the side channel. */
-static void final_barrier(struct ctx *c)
+ * looks lost to the others) while one still needs the side channel.
+ * Returns 0, or -1 (c->sc.why names who did not come). */
+static int final_barrier(struct ctx *c)
 {
 	long long dl = sc_now_us() + c->o.timeout_us;
+	int rc;
 
 	nc_wd_arm(dl + GRACE_US, "final barrier");
-	sc_barrier(&c->sc, dl);
+	rc = sc_barrier(&c->sc, dl);
 	nc_wd_disarm();
+	return rc;
+}
+
+/* What the launcher said, for a watchdog that fires before any rank can
+ * be named: "OMPI_COMM_WORLD_RANK/SIZE: 2 processes; this is rank 0, local
+ * rank 0, pid 4242, on gpu-a". */
+static void launcher_words(const struct ctx *c, const char *host, char *buf,
+			   size_t len)
+{
+	snprintf(buf, len, "%s (%s): %d processes; this is rank %d, local "
+		 "rank %d, pid %d, on %s", c->run.launcher, c->l.source,
+		 c->l.nprocs, c->l.rank, c->l.local_rank, (int)getpid(), host);
+}
+
+/* After the sweep: transports and the final barrier. Every result was
+ * already combined at rank 0, so a rank that stops here does not change
+ * the verdict: it is named in a warning, and the teardown aborts.
+ * Returns false then. */
+static bool end_exchange(struct ctx *c)
+{
+	nc_wd_phase(NC_WD_RESULTS, "");
+	if (nc_gather_transports(c) == 0 && final_barrier(c) == 0)
+		return true;
+	nc_say(c, "warning: result exchange: %s; every result had already "
+	    "reached rank 0", c->sc.why);
+	return false;
 }
 
 /* Parse, detect the launch, pre-flight, NCCL, sweep, outputs, exit. */
 int main(int argc, char **argv)
 {
 	static struct ctx c;
-	char err[512], lerr[512], host[64] = "unknown";
+	char err[512], lerr[512], host[64] = "unknown", lw[256];
 	long long t0 = sc_now_us();
 	int rc, prc, lrc, ngpu;
+	bool whole;
 
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck");
 	prc = nc_opts_parse(&c.o, argc, argv, err, sizeof(err));
@@ -53,6 +83,14 @@ int main(int argc, char **argv)
 			"information.\n", err);
 		return 2;
 	}
+	/* from here to the last instruction the watchdog bounds every
+	 * phase by -T plus its grace (man page: the margin) */
+	if (nc_wd_start(c.prefix) < 0) {
+		fprintf(stderr, "ncclcheck: cannot start the watchdog thread\n");
+		return 2;
+	}
+	nc_wd_limit(c.o.timeout_us, GRACE_US);
+	nc_wd_phase(NC_WD_START, "");
 	c.run.o = &c.o;
 	if (c.o.json_path != NULL && strcmp(c.o.json_path, "-") == 0)
 		c.o.quiet = true; /* the document owns standard output */
@@ -61,6 +99,7 @@ int main(int argc, char **argv)
 	gethostname(host, sizeof(host) - 1);
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);
+	nc_wd_prefix(c.prefix);
 	/* no GPU is the first thing to say: every other refusal is moot */
 	if ((ngpu = nc_count_gpus(&c)) < 0)
 		return 2;
@@ -71,12 +110,18 @@ int main(int argc, char **argv)
 	static const char *const kinds[] = { "single", "mpi", "slurm",
 					     "torchrun" };
 	c.run.launcher = kinds[c.l.kind];
+	launcher_words(&c, host, lw, sizeof(lw));
+	nc_wd_self(c.l.rank, c.l.nprocs, -1, host, lw);
 #ifdef NC_HAVE_MPI
+	nc_wd_phase(NC_WD_WIREUP, "MPI_Init");
 	if (c.l.kind == NC_LAUNCH_MPI && nc_mpi_start(&c, &argc, &argv) < 0)
 		return 2;
 #endif
+	nc_wd_phase(NC_WD_BOOTSTRAP, "");
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);
+	nc_wd_prefix(c.prefix);
+	nc_wd_self(c.l.rank, c.l.nprocs, -1, host, NULL);
 	nc_hooks_read(env_get_process, NULL, &c.hooks);
 	c.tty = isatty(2) && !c.o.quiet;
 	c.nranks = c.l.nprocs * c.o.gpus_per_proc;
@@ -91,39 +136,34 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	nc_debug_env(&c);
-	if (nc_wd_start(c.prefix) < 0) {
-		nc_say(&c, "cannot start the watchdog thread");
-		return 2;
-	}
 	if (nc_pick_gpus(&c, ngpu) < 0)
 		return 2;
+	nc_wd_self(c.l.rank, c.l.nprocs, c.d[0].id, host, NULL);
 	if (!nc_gpu_preflight(&c)) {
 		/* every rank decided the same from the same data, before
 		 * NCCL started: MPI can still finish cleanly */
+		nc_wd_phase(NC_WD_VERDICT, "");
 		rc = nc_finish(&c, false);
-#ifdef NC_HAVE_MPI
-		if (c.l.kind == NC_LAUNCH_MPI)
-			MPI_Finalize();
-#endif
-		return rc == 0 ? 1 : rc;
+		nc_teardown(&c, rc == 0 ? 1 : rc, false);
 	}
-	if (c.o.selftest)
+	if (c.o.selftest) {
+		nc_wd_phase(NC_WD_SELFTEST, "");
 		nc_gpu_selftest(&c);
+	}
+	nc_wd_phase(NC_WD_INIT, "");
 	nc_start_nccl(&c);
+	nc_wd_phase(NC_WD_SWEEP, "");
 	nc_sweep(&c);
-	if (c.o.pairs)
+	if (c.o.pairs) {
+		nc_wd_phase(NC_WD_PAIRS, "");
 		nc_pairs_run(&c);
-	nc_gather_transports(&c);
-	nc_stop_nccl(&c);
-	final_barrier(&c);
+	}
+	whole = end_exchange(&c);
+	nc_wd_phase(NC_WD_VERDICT, "");
 	c.run.wall_s = (double)(sc_now_us() - t0) / 1e6;
 	rc = nc_finish(&c, true);
-#ifdef NC_HAVE_MPI
-	if (c.l.kind == NC_LAUNCH_MPI)
-		MPI_Finalize();
-#endif
-	sc_close(&c.sc);
-	nc_wd_stop();
-	fflush(stdout);
-	return rc;
+	/* a rank other than 0 that did not see the end cannot vouch for it */
+	if (!whole && c.l.rank != 0 && rc == 0)
+		rc = 1;
+	nc_teardown(&c, rc, !whole);
 }

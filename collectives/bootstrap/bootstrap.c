@@ -70,9 +70,19 @@ static int sc_alloc(struct sc *sc, int rank, int nprocs)
 	return 0;
 }
 
-/* Accepts until every rank said hello; strays are closed, impostors fail. */
+/* Without a hook: the plain hub. */
 int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 		long long deadline_us)
+{
+	return sc_hub_open_idle(sc, listen_fd, nprocs, host, deadline_us, NULL,
+				NULL);
+}
+
+/* Accepts until every rank said hello; strays are closed, impostors fail;
+ * idle (when set) runs every few milliseconds meanwhile. */
+int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
+		     const char *host, long long deadline_us,
+		     void (*idle)(void *), void *arg)
 {
 	char hb[64] = "";
 	int joined = 1, one = 1;
@@ -88,8 +98,11 @@ int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 		uint32_t type, *v;
 		void *p;
 		size_t len;
-		int fd, r, pr = poll(&pfd, 1, sc_left_ms(deadline_us, 1000));
+		int fd, r, pr = poll(&pfd, 1, sc_left_ms(deadline_us,
+							  idle ? 5 : 1000));
 
+		if (idle != NULL)
+			idle(arg);
 		if (pr <= 0) {
 			if (sc_now_us() < deadline_us)
 				continue;

@@ -74,6 +74,11 @@ struct sc {
  * sc->why naming the ranks that never connected. */
 int sc_hub_open(struct sc *sc, int listen_fd, int nprocs, const char *host,
 		long long deadline_us);
+/* The same, calling idle(arg) every few milliseconds while it waits (the
+ * MPI broadcast of the hub's address still needs progress). */
+int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
+		     const char *host, long long deadline_us,
+		     void (*idle)(void *), void *arg);
 
 /* A client: connects to the hub (retrying refusals) and says hello.
  * Returns 0, or -1 with sc->why set. */

@@ -30,16 +30,23 @@ int nc_finish(struct ctx *c, bool ran)
 }
 
 /* ncclCommAbort can itself hang on a dead peer: the watchdog bounds it
- * with a deadline of its own, and afterwards gets back whatever the
- * caller had armed (a failed step's report stays guarded). */
+ * with a deadline of its own (at most the caller's), and afterwards gets
+ * back whatever the caller had armed (a failed step's report stays
+ * guarded). */
 void nc_abort_comms(struct ctx *c)
 {
 	struct nc_wd_state outer;
+	long long dl = sc_now_us() + 10000000;
 
 	if (!c->comms_ready)
 		return;
 	nc_wd_save(&outer);
-	nc_wd_arm(sc_now_us() + 10000000, "ncclCommAbort");
+	/* never later than the caller's own deadline: the margin the man
+	 * page states holds */
+	if (outer.armed && outer.deadline_us > sc_now_us() &&
+	    outer.deadline_us < dl)
+		dl = outer.deadline_us;
+	nc_wd_arm(dl, "ncclCommAbort");
 	for (int i = 0; i < c->ndev; i++)
 		if (c->d[i].comm != NULL)
 			ncclCommAbort(c->d[i].comm);
@@ -55,7 +62,7 @@ void nc_abort_comms(struct ctx *c)
 void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		  bool timed_out)
 {
-	char table[768], silent[400], msg[1400];
+	char table[768], silent[400], msg[1400], hb[640];
 	long long dl = sc_now_us() + GRACE_US;
 	bool peer = reason == c->sc.why || c->sc.from_peer;
 	const char *label = timed_out || peer ? "collective-timeout" :
@@ -74,6 +81,11 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		else
 			snprintf(msg, sizeof(msg), "%s: %s; %s", what, reason,
 				 table);
+		/* the heartbeats add pid and GPU, and see a rank that the
+		 * side channel could not (its main thread blocked) */
+		if (nc_wd_stopped_peers(hb, sizeof(hb)) > 0)
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 "; heartbeats: %s", hb);
 		sc_abort(&c->sc, msg);
 	}
 	nc_say(c, "%s: %s", label, msg);

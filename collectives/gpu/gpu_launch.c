@@ -4,7 +4,9 @@
 #include "gpu/harness.h"
 #include "bootstrap/tcpstore.h"
 #include "bootstrap/watchdog.h"
+#include "base/parse.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +125,88 @@ static void agent_store(struct ctx *c, const char *where, long long dl)
 	exit(2);
 }
 
+#ifdef NC_HAVE_MPI
+/* Rank 0's broadcast of its address while it waits for the hellos: one
+ * process, one broadcast, so a file-scope request (MPI_REQUEST_NULL once
+ * done). */
+static MPI_Request where_req = MPI_REQUEST_NULL;
+
+/* Lets MPI move the broadcast on (sc_hub_open_idle's hook). */
+static void mpi_progress(void *arg)
+{
+	int done = 0;
+
+	(void)arg;
+	if (where_req != MPI_REQUEST_NULL)
+		MPI_Test(&where_req, &done, MPI_STATUS_IGNORE);
+}
+#define HUB_IDLE mpi_progress
+
+/* Rank 0's address to every process through MPI, never blocking on a
+ * process that does not take part: rank 0 starts the broadcast and goes
+ * on to wait for the hellos, progressing it meanwhile, so the hub's own
+ * timeout names the rank that never came; the others wait for it against
+ * the deadline and name rank 0 when it does not come. Exits 1 then. */
+static void mpi_where(struct ctx *c, char *where, size_t len, long long dl)
+{
+	char t[64];
+
+	MPI_Ibcast(where, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD, &where_req);
+	if (c->l.rank == 0) {
+		mpi_progress(NULL);
+		return;
+	}
+	nc_wd_arm(dl + GRACE_US, "rank 0's address through MPI_Ibcast");
+	while (where_req != MPI_REQUEST_NULL && sc_now_us() < dl) {
+		mpi_progress(NULL);
+		if (where_req != MPI_REQUEST_NULL)
+			usleep(500);
+	}
+	if (where_req == MPI_REQUEST_NULL)
+		return;
+	nc_say(c, "collective-timeout: bootstrap: rank 0's address did not "
+	    "come through MPI within %s (MPI_Ibcast): rank 0 (or a rank "
+	    "relaying it) did not take part",
+	    fmt_duration(c->o.timeout_us, t, sizeof(t)));
+	exit(1);
+}
+#else
+#define HUB_IDLE NULL
+#endif
+
+/* The watchdog's heartbeat channel (bootstrap/wd_net.h): rank 0 listens
+ * on an ephemeral port and tells the others over the side channel; each
+ * connects and hands its socket to the watchdog thread. Best effort: a
+ * process without it still has every bounded wait, only the watchdog's
+ * message names no rank. Exits 1 when the side channel itself fails. */
+static void watch_channel(struct ctx *c, long long dl)
+{
+	uint32_t wp = 0;
+	int wl = -1, port = 0, fd;
+	long long cdl = sc_now_us() + 2000000;
+
+	if (c->l.nprocs <= 1)
+		return;
+	if (c->l.rank == 0) {
+		wl = sc_listen("0.0.0.0", 0, &port);
+		wp = htonl(wl >= 0 ? (uint32_t)port : 0);
+	}
+	if (sc_bcast(&c->sc, &wp, sizeof(wp), dl) < 0) {
+		nc_say(c, "bootstrap: %s", c->sc.why);
+		exit(1);
+	}
+	if (c->l.rank == 0) {
+		if (wl >= 0 && nc_wd_net_hub(wl, c->l.nprocs) < 0)
+			close(wl);
+		return;
+	}
+	if (ntohl(wp) == 0)
+		return;
+	fd = sc_connect(c->l.master_addr, (int)ntohl(wp), cdl < dl ? cdl : dl);
+	if (fd >= 0 && nc_wd_net_client(fd) < 0)
+		close(fd);
+}
+
 /* Under MPI rank 0 listens on an ephemeral port and MPI tells the others
  * where; under torchrun's agent store the store tells them; under srun
  * and torchrun-style variables the address is known. A rank nobody
@@ -131,7 +215,9 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 {
 	long long dl = sc_now_us() + c->o.timeout_us;
 	int lfd = -1, port = 0;
-	char where[320] = "";
+	static char where[320]; /* MPI may still read it: rank 0 */
+
+	memset(where, 0, sizeof(where));
 
 	if (c->l.kind == NC_LAUNCH_SINGLE) {
 		sc_hub_open(&c->sc, -1, 1, mine->host, dl);
@@ -154,7 +240,7 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 	}
 	if (c->l.kind == NC_LAUNCH_MPI) {
 #ifdef NC_HAVE_MPI
-		MPI_Bcast(where, sizeof(where), MPI_CHAR, 0, MPI_COMM_WORLD);
+		mpi_where(c, where, sizeof(where), dl);
 		if (sscanf(where, "%255s %d", c->l.master_addr,
 			   &c->l.master_port) != 2 ||
 		    c->l.master_port == 0) {
@@ -170,9 +256,10 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 		}
 		agent_store(c, where, dl);
 	}
-	nc_wd_arm(dl + GRACE_US, "bootstrap");
+	nc_wd_arm(dl + GRACE_US, "the side channel");
 	if (c->l.rank == 0) {
-		if (sc_hub_open(&c->sc, lfd, c->l.nprocs, mine->host, dl) < 0) {
+		if (sc_hub_open_idle(&c->sc, lfd, c->l.nprocs, mine->host, dl,
+				     HUB_IDLE, NULL) < 0) {
 			nc_say(c, "%s", c->sc.why);
 			nc_run_finding(&c->run, FINDING_RANK_UNREACHABLE, -1, "%s",
 				       c->sc.why);
@@ -185,5 +272,12 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 	}
 	if (lfd >= 0)
 		close(lfd);
+#ifdef NC_HAVE_MPI
+	/* everyone connected, so everyone has the address: the broadcast
+	 * ends at once (bounded all the same) */
+	while (where_req != MPI_REQUEST_NULL && sc_now_us() < dl)
+		mpi_progress(NULL);
+#endif
+	watch_channel(c, dl);
 	nc_wd_disarm();
 }

@@ -1,6 +1,7 @@
-/* The NCCL lifecycle of one process: the communicators, the buffers, and
- * the teardown after a good run. The sweep runs on a blocking
- * communicator, as nccl-tests' does (an enqueue returns at once); its
+/* The NCCL lifecycle of one process: the communicators and the buffers
+ * (their teardown after the verdict is gpu_teardown.c's). The sweep runs
+ * on a blocking communicator, as nccl-tests' does (an enqueue returns at
+ * once); its
  * init runs on a helper thread so the main thread keeps every wait
  * bounded and the side channel serviced. --nonblocking inits and sweeps
  * a non-blocking one instead. The abort of a failed run is part of the
@@ -148,20 +149,6 @@ static int buf_alloc(struct ctx *c, void **p, size_t n)
 	return cudaMalloc(p, n) == cudaSuccess ? 0 : -1;
 }
 
-/* The inverse of buf_alloc. */
-static void buf_free(struct ctx *c, void *p)
-{
-	if (p == NULL)
-		return;
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
-	if (c->nccl_version >= NCCL_VERSION(2, 19, 0)) {
-		ncclMemFree(p);
-		return;
-	}
-#endif
-	cudaFree(p);
-}
-
 /* Every rank arrives first, so a rank that never comes is named, not
  * waited on; rank 0's unique id goes to all; then the communicators and
  * the buffers, sized for the largest step. */
@@ -221,30 +208,5 @@ void nc_start_nccl(struct ctx *c)
 		}
 		sc_poll(&c->sc); /* large allocations take a while */
 	}
-	nc_wd_disarm();
-}
-
-/* Releases the communicators after a good run: finalize first, so the
- * destroy does not race NCCL's own thread; bounded by the watchdog. */
-void nc_stop_nccl(struct ctx *c)
-{
-	long long dl = sc_now_us() + c->o.timeout_us;
-
-	nc_wd_arm(dl + GRACE_US, "communicator teardown");
-	for (int i = 0; i < c->ndev; i++) {
-		cudaSetDevice(c->d[i].id);
-		ncclCommFinalize(c->d[i].comm);
-	}
-	nc_wait_comms(c, "communicator teardown", dl);
-	for (int i = 0; i < c->ndev; i++) {
-		cudaSetDevice(c->d[i].id);
-		ncclCommDestroy(c->d[i].comm);
-		buf_free(c, c->d[i].send);
-		buf_free(c, c->d[i].recv);
-		cudaFree(c->d[i].wrong);
-		c->d[i].comm = NULL;
-		c->d[i].send = c->d[i].recv = NULL;
-	}
-	c->comms_ready = false;
 	nc_wd_disarm();
 }

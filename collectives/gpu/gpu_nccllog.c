@@ -31,7 +31,7 @@ void nc_debug_env(struct ctx *c)
 /* Each process only sees its own links: every process sends what its
  * file said to rank 0, whose summary lists the union. The file is removed
  * unless -v asked to keep it. A failed exchange leaves the list empty. */
-void nc_gather_transports(struct ctx *c)
+int nc_gather_transports(struct ctx *c)
 {
 	struct nc_nccllog lg;
 	char blob[NC_NCCLLOG_BLOB] = "", *all = NULL;
@@ -45,12 +45,12 @@ void nc_gather_transports(struct ctx *c)
 	}
 	if (c->l.rank == 0 &&
 	    (all = calloc((size_t)c->sc.nprocs, sizeof(blob))) == NULL)
-		return;
+		return 0;
 	nc_wd_arm(dl + GRACE_US, "transport exchange");
 	if (sc_gather(&c->sc, blob, sizeof(blob), all, dl) < 0) {
 		free(all);
 		nc_wd_disarm();
-		return;
+		return -1;
 	}
 	nc_wd_disarm();
 	memset(&c->run.nccl, 0, sizeof(c->run.nccl));
@@ -58,4 +58,5 @@ void nc_gather_transports(struct ctx *c)
 		nc_nccllog_merge(&c->run.nccl, all + (size_t)p * sizeof(blob),
 				 sizeof(blob));
 	free(all);
+	return 0;
 }

@@ -10,6 +10,7 @@
 #include "preflight/pf_round.h"
 #include "preflight/preflight.h"
 #include "bootstrap/watchdog.h"
+#include "bootstrap/wd_decide.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,9 @@ bool nc_gpu_preflight(struct ctx *c)
 	}
 	for (int i = 0; i < c->ndev; i++)
 		mine[i].port = port;
+	nc_wd_phase(NC_WD_BOOTSTRAP, "");
 	nc_open_channel(c, &mine[0]);
+	nc_wd_phase(NC_WD_PREFLIGHT, "");
 	np = c->l.nprocs;
 	memset(&in, 0, sizeof(in));
 	in.mine = mine;

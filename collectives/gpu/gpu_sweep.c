@@ -346,6 +346,7 @@ static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 	int iters = c->o.iters;
 
 	c->step++;
+	nc_wd_step(c->step);
 	if (c->hooks.stall_rank == c->l.rank &&
 	    c->hooks.stall_step == c->step) {
 		/* test only: a rank that hangs before it arrives */
@@ -450,6 +451,7 @@ static void warm_series(struct ctx *c, int coll, int dtype, int op,
 
 	snprintf(what, sizeof(what), "%s warm-up", nc_coll_get(coll)->name);
 	c->step++;
+	nc_wd_step(c->step);
 	if (sc_arrive(&c->sc, c->step) < 0)
 		nc_fail_step(c, what, c->sc.why, false);
 	nc_wd_arm(dl + GRACE_US, what);

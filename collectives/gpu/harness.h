@@ -8,6 +8,7 @@
  *   gpu_sweep.c    sweep, timing, checks
  *   gpu_poll.c     every wait bounded by a deadline
  *   gpu_exit.c     messages, abort, the failed-step exit, the finish
+ *   gpu_teardown.c after the verdict: destroy, finalize, exit (bounded)
  * Includes CUDA and NCCL: never built for the CPU tests. */
 #ifndef NC_HARNESS_H
 #define NC_HARNESS_H
@@ -128,13 +129,21 @@ void nc_pairs_run(struct ctx *c);
 /* gpu_nccl.c */
 /* Creates the communicators and the buffers; exits on failure. */
 void nc_start_nccl(struct ctx *c);
-/* Releases communicators and buffers after a good run (bounded). */
-void nc_stop_nccl(struct ctx *c);
+
+/* gpu_teardown.c */
+/* The end of every run that got past the launcher: communicators
+ * destroyed (aborted where a peer is known stopped, or peer_gone says
+ * so), MPI_Finalize (skipped then: it would wait for that peer), the
+ * heartbeats' goodbye, and _exit(rc). The verdict is out: the watchdog
+ * bounds all of it, and on expiry warns and still exits rc. */
+void nc_teardown(struct ctx *c, int rc, bool peer_gone)
+	__attribute__((noreturn));
 
 /* gpu_nccllog.c */
 /* Sends NCCL's debug output to a file of ours unless the user chose. */
 void nc_debug_env(struct ctx *c);
-/* Reads that file and merges every process's transports into c->run. */
-void nc_gather_transports(struct ctx *c);
+/* Reads that file and merges every process's transports into c->run.
+ * Returns 0, or -1 (c->sc.why) when a process did not take part. */
+int nc_gather_transports(struct ctx *c);
 
 #endif

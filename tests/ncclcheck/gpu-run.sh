@@ -4,7 +4,8 @@
 # type and operator; the sweeps over NVLink and over the socket transport
 # on loopback; -g N, -G, -z, -a; the refusals (no GPU first); a real
 # torchrun (its agent's store); the hang tests (a rank killed, a rank
-# frozen with SIGSTOP under mpirun and under torchrun, an interface that
+# frozen with SIGSTOP under mpirun and under torchrun, rank 1 stopped and
+# killed at moments over the whole run (gpu-hang.sh), an interface that
 # does not exist, an address that leads nowhere, a rank that stalls); the
 # corrupted-buffer check, which only the test build obeys; the gate; and
 # the end-to-end time of the default run beside nccl-tests' default run.
@@ -293,6 +294,10 @@ else
 	t hang_nosuch_iface 1 120 $MPIRUN -np 2 -x NCCL_SOCKET_IFNAME=nosuch0 "$BIN" -T 10s
 	t hang_nowhere 1 120 trun "$N" -1 env NCCLCHECK_TEST_ADVERTISE=1:10.255.255.1 "$BIN_TEST" -T 10s --preflight-timeout 3s
 	t hang_nowhere_nccl 1 120 trun 2 -1 env NCCL_COMM_ID=10.255.255.1:29999 "$BIN" -T 10s --no-preflight
+	# rank 1 stopped and killed at moments over the whole run, both
+	# launchers (gpu-hang.sh; the two series side by side on 4 GPUs)
+	if [ "$NGPU" -ge 4 ]; then hp="PARALLEL=1 GPUS_TR=2,3"; else hp="PARALLEL=0 GPUS_TR=0,1"; fi
+	t hang_moments 0 600 env $hp NCCLCHECK="$BIN" TORCHRUN="$TORCHRUN" OUT="$LOG/hang" bash "$(dirname "$0")/gpu-hang.sh"
 	hw_tests
 fi
 cat "$SUM"

@@ -18,6 +18,7 @@ int main(void)
 	srunner_add_suite(sr, suite_nc_nccllog());
 	srunner_add_suite(sr, suite_nc_output());
 	srunner_add_suite(sr, suite_nc_watchdog());
+	srunner_add_suite(sr, suite_nc_wd_decide());
 	srunner_add_suite(sr, suite_nc_say());
 	srunner_add_suite(sr, suite_nc_finish());
 	srunner_add_suite(sr, suite_nc_hooks());

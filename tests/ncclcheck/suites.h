@@ -11,6 +11,7 @@ Suite *suite_nc_launch(void);
 Suite *suite_nc_nccllog(void);
 Suite *suite_nc_output(void);
 Suite *suite_nc_watchdog(void);
+Suite *suite_nc_wd_decide(void);
 Suite *suite_nc_say(void);
 Suite *suite_nc_finish(void);
 Suite *suite_nc_hooks(void);

@@ -66,8 +66,8 @@ START_TEST(fires)
 
 	ck_assert_int_eq(child(false, false, err, sizeof(err), &us), 1);
 	ck_assert_ptr_nonnull(strstr(err, "ncclcheck: rank 0 on test: "
-				     "collective-timeout: all_reduce float "
-				     "sum 8 B did not return in time"));
+				     "collective-timeout: start: all_reduce "
+				     "float sum 8 B did not return within"));
 	ck_assert_int_lt(us, 2000000);
 }
 END_TEST
@@ -90,7 +90,7 @@ START_TEST(nested_keeps_outer)
 
 	ck_assert_int_eq(child(false, true, err, sizeof(err), &us), 1);
 	ck_assert_ptr_nonnull(strstr(err, "all_reduce float sum 8 B did not "
-				     "return in time"));
+				     "return within"));
 	ck_assert_int_lt(us, 2000000);
 }
 END_TEST
