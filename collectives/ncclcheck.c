@@ -61,6 +61,10 @@ int main(int argc, char **argv)
 	gethostname(host, sizeof(host) - 1);
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);
+	static const char *const kinds[] = { "single", "mpi", "slurm",
+					     "torchrun" };
+	/* known before the GPU count, so its refusal names the launch */
+	c.run.launcher = lrc < 0 ? NULL : kinds[c.l.kind];
 	/* no GPU is the first thing to say: every other refusal is moot */
 	if ((ngpu = nc_count_gpus(&c)) < 0)
 		return 2;
@@ -68,9 +72,6 @@ int main(int argc, char **argv)
 		nc_say(&c, "%s", lerr);
 		return 2;
 	}
-	static const char *const kinds[] = { "single", "mpi", "slurm",
-					     "torchrun" };
-	c.run.launcher = kinds[c.l.kind];
 #ifdef NC_HAVE_MPI
 	if (c.l.kind == NC_LAUNCH_MPI && nc_mpi_start(&c, &argc, &argv) < 0)
 		return 2;
