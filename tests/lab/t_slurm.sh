@@ -1,0 +1,268 @@
+# Under a real Slurm (issue 35): Debian's slurm-wlm, one slurmctld and four
+# slurmd, each node in its own network and UTS namespace (slurm_lib.sh).
+# - `srun -N4 --ntasks-per-node=1 netprobe mesh`, README's line: healthy
+#   it passes (exit 0, the HTML written); with sn03's ephemeral range
+#   dropped it fails (exit 1) naming sn03, with the same causes and verdict
+#   as the same mesh started by hand with --hosts; the membership came from
+#   Slurm's compressed list (sn[01-04]) and node 0 is SLURM_NODEID 0.
+# - `sbatch` of contrib/slurm/netprobe-gate.sbatch: healthy, the training
+#   step runs on every node; failing, it never starts and the job's output
+#   names sn03 and the cause.
+# - ncclcheck under srun and srun --mpi=pmix (where it was built; no GPU
+#   here): each rank says which launcher and which rank of how many, and
+#   exits 2 with "no GPU", no hang.
+# - contrib/slurm/netprobe-healthcheck as HealthCheckProgram: sn03 with a
+#   hostname on 127.0.1.1 (a fault) is drained with the code in its
+#   reason; sn02 with an addressed interface down (a warning) is not, unless
+#   asked; a job then avoids sn03; fixed, sn03 is resumed.
+LAB_ID="${LAB_ID:-35-$$}"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/slurm_lib.sh"
+lab_require nft jq unshare setpriv
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+NCCLCHECK=${NCCLCHECK:-}
+trap 'slurm_down' EXIT
+slurm_install
+
+N=4
+NET=35
+slurm_up "$N" "$NET" "" || {
+	lab_notok "slurmctld and $N slurmd: every node idle within 60 s"
+	slurm_logs
+	lab_done
+	exit 1
+}
+lab_ok "slurmctld and $N slurmd up, sinfo shows $N nodes idle"
+
+# netprobe (and ncclcheck) on PATH, as README's lines name them
+mkdir -p "$SLURM_T/bin" "$SLURM_T/work"
+ln -s "$NETPROBE" "$SLURM_T/bin/netprobe"
+[ -n "$NCCLCHECK" ] && [ -x "$NCCLCHECK" ] &&
+	ln -s "$NCCLCHECK" "$SLURM_T/bin/ncclcheck"
+export PATH="$SLURM_T/bin:$PATH"
+cd "$SLURM_T/work" || exit 1
+
+# sctl SECONDS CMD...: CMD in the controller's namespace, bounded; its
+# output in $LAB_OUT, its exit status in $RC.
+sctl() {
+	_s=$1
+	shift
+	LAB_OUT=$(slurm_ctl timeout -k 5 "$_s" "$@" 2>&1)
+	RC=$?
+}
+
+# what each task sees from Slurm
+sctl 60 srun -N"$N" --ntasks-per-node=1 sh -c \
+	'echo "$SLURM_NODEID $(hostname) $SLURM_STEP_NODELIST $SLURM_JOB_NODELIST"'
+lab_grep "srun: sn03 is SLURM_NODEID 2, the list compressed sn[01-04]" \
+	'^2 sn03 sn\[01-04\] sn\[01-04\]$'
+
+# --- the mesh under srun, README's line -----------------------------------
+sctl 120 srun -N"$N" --ntasks-per-node=1 netprobe mesh --format html -o mesh.html
+lab_check "srun -N4 netprobe mesh --format html -o mesh.html: exit 0 [$RC]" \
+	test "$RC" = 0
+lab_check "the HTML report written by node 0" \
+	grep -q 'PASS' mesh.html
+lab_grep "every other node names sn01 as node 0" \
+	'report is on node 0 \(sn01\) \(this node: sn04'
+
+# mesh_srun NAME: the same mesh, node 0 writing JSON to NAME.json and the
+# documents to NAME/ (exit status in $RC).
+mesh_srun() {
+	sctl 120 srun -N"$N" --ntasks-per-node=1 netprobe mesh \
+		--join-timeout 30s --format json -o "$1.json" --out "$1"
+}
+mesh_srun healthy
+lab_check "healthy: exit 0 [$RC]" test "$RC" = 0
+lab_check "healthy: membership from Slurm's SLURM_STEP_NODELIST and SLURM_NODEID, 4 joined, node 0 sn01" \
+	test "$(jq -r '.mesh | "\(.source) \(.variables) \(.joined) \(.node0)"' healthy.json)" \
+	= "Slurm SLURM_STEP_NODELIST, SLURM_NODEID 4 sn01"
+lab_check "healthy: member i is sn0(i+1), SLURM_NODEID order" \
+	test "$(jq -r '[.mesh.members[] | "\(.rank)=\(.name)"] | join(" ")' healthy.json)" \
+	= "0=sn01 1=sn02 2=sn03 3=sn04"
+LAB_OUT=$(netprobe report healthy 2>&1)
+lab_grep "healthy: the report says PASS on 4 nodes" \
+	'^verdict: PASS: 0 faults, 0 warnings on 4 nodes'
+lab_grep "healthy: the membership came from Slurm" \
+	'mesh: 4 nodes from Slurm'
+
+# --- the gate: sbatch, healthy --------------------------------------------
+GATE="$ROOT/contrib/slurm/netprobe-gate.sbatch"
+mkdir -p "$SLURM_T/trained"
+# sbatch_wait SCRIPT ARGS...: submits, waits (90 s at most) until the job
+# ended; its id in $JOB, its state in $JSTATE, its output in $LAB_OUT.
+sbatch_wait() {
+	JOB=$(slurm_ctl sbatch --parsable -N"$N" -o "$SLURM_T/work/job-%j.out" \
+		"$@" 2>&1)
+	JSTATE=""
+	case $JOB in
+	*[!0-9]* | "")
+		LAB_OUT="sbatch: $JOB"
+		return 1
+		;;
+	esac
+	_t=900
+	while [ "$_t" -gt 0 ]; do
+		JSTATE=$(slurm_ctl scontrol show job -o "$JOB" 2>/dev/null |
+			sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+		case $JSTATE in
+		COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) break ;;
+		esac
+		sleep 0.1
+		_t=$((_t - 1))
+	done
+	LAB_OUT=$(cat "$SLURM_T/work/job-$JOB.out" 2>/dev/null)
+}
+# shellcheck disable=SC2016 # expanded by the training step's shell
+TRAIN='echo trained > "$0/$(hostname)"'
+sbatch_wait "$GATE" sh -c "$TRAIN" "$SLURM_T/trained"
+lab_check "gate, healthy: the job completed [$JOB $JSTATE]" \
+	test "$JSTATE" = COMPLETED
+lab_grep "gate, healthy: the mesh passed in the job's output" \
+	'^verdict: PASS'
+lab_check "gate, healthy: the training step ran on all 4 nodes" \
+	test "$(ls "$SLURM_T/trained" | tr '\n' ' ')" = "sn01 sn02 sn03 sn04 "
+
+# --- ncclcheck under srun --------------------------------------------------
+if [ -e "$SLURM_T/bin/ncclcheck" ]; then
+	sctl 120 srun -N2 --ntasks-per-node=2 ncclcheck -b 8 -e 8
+	lab_check "ncclcheck under srun: exit 2, no hang [$RC]" test "$RC" = 2
+	for r in 0 1 2 3; do
+		h=sn0$((r / 2 + 1))
+		lab_grep "ncclcheck under srun: rank $r on $h, slurm, of 4" \
+			"^ncclcheck: rank $r on $h: no GPU: .*launched by slurm as rank $r of 4 \\(SLURM_PROCID/SLURM_NTASKS\\)"
+	done
+	if slurm_ctl srun --mpi=list 2>&1 | grep -q pmix; then
+		sctl 120 srun --mpi=pmix -N2 --ntasks-per-node=2 ncclcheck -b 8 -e 8
+		lab_check "ncclcheck under srun --mpi=pmix: exit 2, no hang [$RC]" \
+			test "$RC" = 2
+		lab_grep "ncclcheck under --mpi=pmix: rank 3 on sn02, no GPU" \
+			'^ncclcheck: rank 3 on sn02: no GPU: .*launched by '
+		lab_check "ncclcheck under --mpi=pmix: 4 ranks say no GPU" \
+			test "$(printf '%s\n' "$LAB_OUT" | grep -c 'no GPU')" = 4
+	else
+		echo "# skip - srun --mpi=pmix: no pmix plugin here"
+	fi
+else
+	echo "# skip - ncclcheck under srun: ncclcheck not built here (needs CUDA and NCCL; NCCLCHECK unset)"
+fi
+
+# --- a fault: sn03 drops new connections to its ephemeral range ----------
+NS3=$(slurm_ns 3)
+ip netns exec "$NS3" sysctl -qw net.ipv4.ip_local_port_range="40000 40999"
+ip netns exec "$NS3" nft -f - <<'NFT'
+table inet np35_fw {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		ct state established,related accept
+		tcp dport 40000-40999 drop
+	}
+}
+NFT
+mesh_srun faulty
+lab_check "faulty: srun exits 1 [$RC]" test "$RC" = 1
+LAB_OUT=$(jq -r '.causes[] | "\(.node // "?"): \(.title // .summary // "")"' faulty.json)
+lab_grep "faulty: sn03's firewall is named" \
+	"^sn03: sn03's firewall drops connections peers need: 40000-40999/tcp"
+lab_nogrep "faulty: no healthy node blamed" '^sn0[124]: '
+
+# the same mesh started by hand on every node (--hosts), against the
+# same fault: the same verdict, causes and exit statuses
+mkdir -p hand
+_i=1
+while [ "$_i" -le "$N" ]; do
+	(
+		ip netns exec "$(slurm_ns "$_i")" unshare --uts sh -c \
+			'hostname "$0"; exec "$@"' "$(slurm_name "$_i")" \
+			"$NETPROBE" mesh --hosts "sn[01-04]" --join-timeout 30s \
+			--format json -o "$SLURM_T/work/hand.json" \
+			--out "$SLURM_T/work/hand" >"hand/$_i.out" 2>&1
+		echo $? >"hand/$_i.rc"
+	) &
+	_i=$((_i + 1))
+done
+hand_done() {
+	[ "$(ls hand/*.rc 2>/dev/null | wc -l)" = "$N" ]
+}
+lab_check "by hand: 4 nodes end within 90 s" lab_wait 900 hand_done
+lab_check "by hand: every node exits 1, as under srun" \
+	test "$(cat hand/*.rc | sort -u)" = 1
+causes() {
+	jq -r '.verdict, (.causes[] |
+		"\(.node // "?"): \(.title // .summary // "")")' "$1" | sort
+}
+lab_check "srun and by hand: the same verdict and causes" \
+	test "$(causes faulty.json)" = "$(causes hand.json)"
+LAB_OUT=$(netprobe report faulty 2>&1)
+lab_grep "faulty: the membership came from Slurm" 'mesh: 4 nodes from Slurm'
+
+# --- the gate: sbatch, failing ---------------------------------------------
+rm -f "$SLURM_T/trained"/*
+sbatch_wait "$GATE" sh -c "$TRAIN" "$SLURM_T/trained"
+lab_check "gate, failing: the job failed [$JOB $JSTATE]" test "$JSTATE" = FAILED
+lab_grep "gate, failing: the mesh's verdict in the job's output" \
+	'^verdict: FAULT: 1 root cause'
+lab_grep "gate, failing: the output names the cause on sn03" \
+	"^ +firewall on sn03: sn03's firewall drops connections peers need: 40000-40999/tcp"
+lab_grep "gate, failing: the training step was not started" \
+	'the training step was not started'
+lab_check "gate, failing: no node trained" \
+	test -z "$(ls "$SLURM_T/trained")"
+ip netns exec "$NS3" nft delete table inet np35_fw
+
+# --- node health: HealthCheckProgram ---------------------------------------
+# sn03's hostname on 127.0.1.1 (Debian's line; a fault); sn02 with an
+# addressed interface left down (a warning)
+lab_veth "$(slurm_ns 2)" train0 "$SLURM_SW" t2
+ip -n "$(slurm_ns 2)" addr add "10.231.$((NET + 1)).2/24" dev train0
+HOSTS3="/etc/netns/$NS3/hosts"
+cp "$HOSTS3" "$SLURM_T/hosts3"
+{ echo "127.0.1.1 sn03"; cat "$SLURM_T/hosts3"; } >"$HOSTS3.new"
+cat "$HOSTS3.new" >"$HOSTS3" # same inode: the bind mount sees it
+HC="$SLURM_T/healthcheck"
+cat >"$HC" <<EOF
+#!/bin/sh
+# the lab's settings for the shipped script
+export NETPROBE="$NETPROBE" SLURM_CONF="$SLURM_CONF" PATH="$PATH"
+exec sh "$ROOT/contrib/slurm/netprobe-healthcheck"
+EOF
+chmod 755 "$HC"
+# by hand first, dry run: what sn02 would do only when asked
+LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
+	'hostname sn02; exec "$0"' "$HC" 2>&1)
+lab_check "sn02 (a warning): the check passes, drains nothing" \
+	test -z "$LAB_OUT"
+LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
+	'hostname sn02; exec env NETPROBE_HC_DRAIN=warning NETPROBE_HC_DRY_RUN=1 "$0"' \
+	"$HC" 2>&1)
+lab_grep "sn02, NETPROBE_HC_DRAIN=warning: would drain with interface-down" \
+	'would run: .*scontrol update nodename=sn02 state=drain reason=netprobe: interface-down '
+
+printf 'HealthCheckProgram=%s\nHealthCheckInterval=5\nHealthCheckNodeState=ANY\n' \
+	"$HC" >>"$SLURM_CONF"
+slurm_ctl scontrol reconfigure
+sn03_drained() {
+	slurm_node_state sn03 | grep -q '^drain.*netprobe: hostname-loopback'
+}
+lab_check "sn03 drained by the health check within 60 s" \
+	lab_wait 600 sn03_drained
+LAB_OUT=$(slurm_ctl sinfo -h -N -o '%N %t %E')
+lab_grep "sn03's reason: netprobe: hostname-loopback ..." \
+	'^sn03 drain netprobe: hostname-loopback hostname sn03 resolves to 127\.0\.1\.1'
+lab_grep "sn01, sn02 (a warning), sn04 stay idle" \
+	'sn01 idle .*
+sn02 idle .*
+sn03 drain .*
+sn04 idle'
+sctl 60 srun -N3 --ntasks-per-node=1 hostname
+lab_check "a 3-node job avoids sn03 [$(printf '%s' "$LAB_OUT" | sort | tr '\n' ' ')]" \
+	test "$(printf '%s\n' "$LAB_OUT" | sort | tr '\n' ' ')" = "sn01 sn02 sn04 "
+# fixed: the hosts file as it was; the check resumes the node it drained
+cat "$SLURM_T/hosts3" >"$HOSTS3"
+sn03_idle() {
+	slurm_node_state sn03 | grep -q '^idle'
+}
+lab_check "sn03 fixed: resumed by the health check within 60 s" \
+	lab_wait 600 sn03_idle
+[ "$LAB_FAIL" = 0 ] || slurm_logs
+lab_done
