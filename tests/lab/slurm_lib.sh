@@ -20,22 +20,24 @@ slurm_ns() {
 	eval "printf '%s' \"\$SLURM_NS_$1\""
 }
 
-# slurm_install: slurm-wlm and munge from apt where missing (make deps
-# installs them too); skips the lab when apt cannot.
+# slurm_install: Debian's slurmctld, slurmd, slurm-client (srun, sbatch,
+# sinfo, scontrol) and munge from apt where missing (make deps installs
+# them too, mk/slurm.mk); skips the lab when apt cannot.
 slurm_install() {
 	_missing=""
 	for _c in slurmctld slurmd srun sbatch sinfo scontrol munged; do
 		command -v "$_c" >/dev/null 2>&1 || _missing=yes
 	done
 	[ -z "$_missing" ] && return 0
-	echo "# installing slurm-wlm and munge (apt-get)"
-	DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq \
-		-o DPkg::Lock::Timeout=300 slurm-wlm munge >/dev/null 2>&1 ||
-		lab_skip "slurm-wlm and munge are not installed and apt-get" \
-			"could not install them (run make deps)"
+	echo "# installing slurmctld slurmd slurm-client munge (apt-get)"
+	DEBIAN_FRONTEND=noninteractive timeout 240 apt-get install -y -qq \
+		-o DPkg::Lock::Timeout=300 slurmctld slurmd slurm-client munge \
+		>/dev/null 2>&1 ||
+		lab_skip "Slurm and munge are not installed and apt-get" \
+			"could not install them (make deps)"
 	for _c in slurmctld slurmd srun sbatch sinfo scontrol munged; do
 		command -v "$_c" >/dev/null 2>&1 ||
-			lab_skip "no $_c after installing slurm-wlm"
+			lab_skip "no $_c after installing Slurm"
 	done
 }
 
@@ -58,25 +60,21 @@ slurm_munge() {
 	}
 }
 
-# slurm_cgroup_mount: run inside a node's mount namespace (ip netns exec
-# made a fresh /sys, with nothing on /sys/fs/cgroup, and slurmd stops on
-# "No filesystem mounted on /sys/fs/cgroup"): a tmpfs there, and under it
-# the cgroup v1 controllers (cgroup/v1: slurmd's cgroup/v2 refuses a
-# v1/v2 hybrid host). With proctrack/linuxproc and task/none slurmd puts
-# no process in them. Shell text for the node's sh -c, which then gives
-# the node a /tmp of its own, as a real node has (srun --mpi=pmix makes
+# SLURM_CG: shell text run in each node's mount namespace before slurmd.
+# ip netns exec made a fresh /sys there, with nothing on /sys/fs/cgroup,
+# and slurmd stops on "No filesystem mounted on /sys/fs/cgroup"; its
+# cgroup/v2 plugin refuses a v1/v2 hybrid host ("Hybrid mode is not
+# supported"). With cgroup/v1 (cgroup.conf), proctrack/linuxproc and
+# task/none, an empty tmpfs there is all slurmd needs (srun and --mpi=pmix
+# run): no controller is mounted, nothing of the host's hierarchies is
+# touched, and a host of cgroup v2 alone is served the same. Then the node
+# gets a /tmp of its own, as a real node has (srun --mpi=pmix makes
 # /tmp/spmix_appdir_UID_JOB.STEP on every node: in one shared /tmp the
 # second node's step fails with "File exists").
-SLURM_CG='mount -t tmpfs np_cgroup /sys/fs/cgroup || exit 3
-for c in cpu cpuacct cpuset memory devices freezer blkio pids; do
-	mkdir -p /sys/fs/cgroup/$c
-	mount -t cgroup -o $c cgroup /sys/fs/cgroup/$c 2>/dev/null ||
-		rmdir /sys/fs/cgroup/$c
-done'
+SLURM_CG='mount -t tmpfs np_cgroup /sys/fs/cgroup || exit 3'
 
-# slurm_conf N NET HEALTH: slurm.conf (and cgroup.conf) for nodes 1..N on
-# 10.231.NET.0/24, the controller at .254; HEALTH, when not empty, is the
-# HealthCheckProgram (run every 5 s on every node).
+# slurm_conf N NET: slurm.conf (and cgroup.conf) for nodes 1..N on
+# 10.231.NET.0/24, the controller at .254.
 slurm_conf() {
 	_c="$SLURM_T/slurm.conf"
 	cat >"$_c" <<EOF
@@ -104,25 +102,21 @@ MpiDefault=none
 ReturnToService=2
 SlurmdTimeout=60
 MinJobAge=600
+# 8 CPUs a node whatever the machine has, so README's
+# srun --ntasks-per-node=8 runs as written
+SlurmdParameters=config_overrides
 EOF
-	if [ -n "$3" ]; then
-		cat >>"$_c" <<EOF
-HealthCheckProgram=$3
-HealthCheckInterval=5
-HealthCheckNodeState=ANY
-EOF
-	fi
 	_i=1
 	while [ "$_i" -le "$1" ]; do
-		echo "NodeName=$(slurm_name "$_i") NodeAddr=10.231.$2.$_i CPUs=$(nproc) State=UNKNOWN" >>"$_c"
+		echo "NodeName=$(slurm_name "$_i") NodeAddr=10.231.$2.$_i CPUs=8 State=UNKNOWN" >>"$_c"
 		_i=$((_i + 1))
 	done
 	echo "PartitionName=lab Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$_c"
 	echo "CgroupPlugin=cgroup/v1" >"$SLURM_T/cgroup.conf"
 }
 
-# slurm_up N NET HEALTH: the bridge, the controller and N nodes, each
-# daemon started in its namespace (slurm_conf's arguments); returns once
+# slurm_up N NET: the bridge, the controller and N nodes on
+# 10.231.NET.0/24, each daemon started in its namespace; returns once
 # sinfo shows every node idle (at most 60 s), else 1.
 slurm_up() {
 	_sn=$1 _snet=$2

@@ -4,7 +4,9 @@
 #   it passes (exit 0, the HTML written); with sn03's ephemeral range
 #   dropped it fails (exit 1) naming sn03, with the same causes and verdict
 #   as the same mesh started by hand with --hosts; the membership came from
-#   Slurm's compressed list (sn[01-04]) and node 0 is SLURM_NODEID 0.
+#   Slurm's compressed list (sn[01-04]) and node 0 is SLURM_NODEID 0; the
+#   printed fix, run on sn03, makes the same srun pass (closed loop). Two
+#   tasks on a node: the second says why and exits 2.
 # - `sbatch` of contrib/slurm/netprobe-gate.sbatch: healthy, the training
 #   step runs on every node; failing, it never starts and the job's output
 #   names sn03 and the cause.
@@ -14,19 +16,27 @@
 # - contrib/slurm/netprobe-healthcheck as HealthCheckProgram: sn03 with a
 #   hostname on 127.0.1.1 (a fault) is drained with the code in its
 #   reason; sn02 with an addressed interface down (a warning) is not, unless
-#   asked; a job then avoids sn03; fixed, sn03 is resumed.
+#   asked; a job then avoids sn03 (a mesh over sn[01-02,04]); fixed, sn03
+#   is resumed. The same script as Prolog (PrologFlags=Alloc) drains sn03
+#   and the job given it is requeued before any step runs.
 LAB_ID="${LAB_ID:-35-$$}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/slurm_lib.sh"
+. "$(dirname "$0")/closedloop.sh"
 lab_require nft jq unshare setpriv
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-NCCLCHECK=${NCCLCHECK:-}
+case $NETPROBE in
+/*) ;;
+*) NETPROBE=$(command -v "$NETPROBE") || lab_skip "no netprobe (set NETPROBE)" ;;
+esac
+# ncclcheck beside netprobe, where the build made it (CUDA and NCCL)
+NCCLCHECK=${NCCLCHECK:-$(dirname "$NETPROBE")/ncclcheck}
 trap 'slurm_down' EXIT
 slurm_install
 
 N=4
 NET=35
-slurm_up "$N" "$NET" "" || {
+slurm_up "$N" "$NET" || {
 	lab_notok "slurmctld and $N slurmd: every node idle within 60 s"
 	slurm_logs
 	lab_done
@@ -86,6 +96,12 @@ lab_grep "healthy: the report says PASS on 4 nodes" \
 lab_grep "healthy: the membership came from Slurm" \
 	'mesh: 4 nodes from Slurm'
 
+# two tasks on a node: the second of each node says why and exits 2
+sctl 60 srun -N2 --ntasks-per-node=2 netprobe mesh --join-timeout 10s -o two.txt
+lab_check "srun --ntasks-per-node=2: exit 2 [$RC]" test "$RC" = 2
+lab_grep "srun --ntasks-per-node=2: process 1 of a node is told to run one per node" \
+	'this is process 1 of this node \(SLURM_STEP_NODELIST, SLURM_NODEID\): run one per node \(srun --ntasks-per-node=1'
+
 # --- the gate: sbatch, healthy --------------------------------------------
 GATE="$ROOT/contrib/slurm/netprobe-gate.sbatch"
 mkdir -p "$SLURM_T/trained"
@@ -125,26 +141,30 @@ lab_check "gate, healthy: the training step ran on all 4 nodes" \
 
 # --- ncclcheck under srun --------------------------------------------------
 if [ -e "$SLURM_T/bin/ncclcheck" ]; then
-	sctl 120 srun -N2 --ntasks-per-node=2 ncclcheck -b 8 -e 8
-	lab_check "ncclcheck under srun: exit 2, no hang [$RC]" test "$RC" = 2
-	for r in 0 1 2 3; do
-		h=sn0$((r / 2 + 1))
-		lab_grep "ncclcheck under srun: rank $r on $h, slurm, of 4" \
-			"^ncclcheck: rank $r on $h: no GPU: .*launched by slurm as rank $r of 4 \\(SLURM_PROCID/SLURM_NTASKS\\)"
+	# README's line
+	sctl 120 srun -N2 --ntasks-per-node=8 ncclcheck
+	lab_check "srun -N2 --ntasks-per-node=8 ncclcheck: exit 2, no hang [$RC]" \
+		test "$RC" = 2
+	for r in 0 7 8 15; do
+		h=sn0$((r / 8 + 1))
+		lab_grep "ncclcheck under srun: rank $r on $h, slurm, of 16" \
+			"^ncclcheck: rank $r on $h: no GPU: .*launched by slurm as rank $r of 16 \\(SLURM_PROCID/SLURM_NTASKS\\)"
 	done
+	lab_check "ncclcheck under srun: 16 ranks, each its own, say no GPU" \
+		test "$(printf '%s\n' "$LAB_OUT" | sed -n 's/^ncclcheck: rank \([0-9]*\) on .*launched by slurm as rank \1 of 16 .*/\1/p' | sort -un | wc -l)" = 16
 	if slurm_ctl srun --mpi=list 2>&1 | grep -q pmix; then
-		sctl 120 srun --mpi=pmix -N2 --ntasks-per-node=2 ncclcheck -b 8 -e 8
+		sctl 120 srun --mpi=pmix -N2 --ntasks-per-node=8 ncclcheck
 		lab_check "ncclcheck under srun --mpi=pmix: exit 2, no hang [$RC]" \
 			test "$RC" = 2
-		lab_grep "ncclcheck under --mpi=pmix: rank 3 on sn02, no GPU" \
-			'^ncclcheck: rank 3 on sn02: no GPU: .*launched by '
-		lab_check "ncclcheck under --mpi=pmix: 4 ranks say no GPU" \
-			test "$(printf '%s\n' "$LAB_OUT" | grep -c 'no GPU')" = 4
+		lab_grep "ncclcheck under --mpi=pmix: rank 15 on sn02, MPI, no GPU" \
+			'^ncclcheck: rank 15 on sn02: no GPU: .*launched by mpi as rank 15 '
+		lab_check "ncclcheck under --mpi=pmix: 16 ranks say no GPU" \
+			test "$(printf '%s\n' "$LAB_OUT" | grep -c 'no GPU')" = 16
 	else
 		echo "# skip - srun --mpi=pmix: no pmix plugin here"
 	fi
 else
-	echo "# skip - ncclcheck under srun: ncclcheck not built here (needs CUDA and NCCL; NCCLCHECK unset)"
+	echo "# skip - ncclcheck under srun: no $NCCLCHECK (built only with CUDA and NCCL)"
 fi
 
 # --- a fault: sn03 drops new connections to its ephemeral range ----------
@@ -208,7 +228,18 @@ lab_grep "gate, failing: the training step was not started" \
 	'the training step was not started'
 lab_check "gate, failing: no node trained" \
 	test -z "$(ls "$SLURM_T/trained")"
-ip netns exec "$NS3" nft delete table inet np35_fw
+
+# the closed loop: sn03's printed fix, run verbatim there; the same srun
+# mesh then passes
+cl_ns() {
+	slurm_ns "${1#sn0}"
+}
+cl_apply faulty.json sn03
+lab_check "closed loop: sn03's fix applied" test "$CL_APPLIED" -ge 1
+mesh_srun fixed
+mkdir -p fixed.rc
+echo "$RC" >fixed.rc/srun.rc
+cl_clean fixed.json fixed.rc "srun mesh after sn03's fix"
 
 # --- node health: HealthCheckProgram ---------------------------------------
 # sn03's hostname on 127.0.1.1 (Debian's line; a fault); sn02 with an
@@ -254,9 +285,16 @@ lab_grep "sn01, sn02 (a warning), sn04 stay idle" \
 sn02 idle .*
 sn03 drain .*
 sn04 idle'
-sctl 60 srun -N3 --ntasks-per-node=1 hostname
-lab_check "a 3-node job avoids sn03 [$(printf '%s' "$LAB_OUT" | sort | tr '\n' ' ')]" \
-	test "$(printf '%s\n' "$LAB_OUT" | sort | tr '\n' ' ')" = "sn01 sn02 sn04 "
+# a 3-node job avoids sn03: Slurm's list now has a gap, sn[01-02,04]
+sctl 60 srun -N3 --ntasks-per-node=1 printenv SLURM_STEP_NODELIST
+lab_grep "a 3-node job's list: sn[01-02,04]" '^sn\[01-02,04\]$'
+sctl 120 srun -N3 --ntasks-per-node=1 netprobe mesh --join-timeout 30s \
+	--format json -o three.json
+lab_check "a 3-node mesh avoids sn03, passes (sn02's warning is no fault) [$RC]" \
+	test "$RC" = 0
+lab_check "its members from sn[01-02,04]: 0=sn01 1=sn02 2=sn04" \
+	test "$(jq -r '[.mesh.members[] | "\(.rank)=\(.name)"] | join(" ")' three.json)" \
+	= "0=sn01 1=sn02 2=sn04"
 # fixed: the hosts file as it was; the check resumes the node it drained
 cat "$SLURM_T/hosts3" >"$HOSTS3"
 sn03_idle() {
@@ -264,5 +302,31 @@ sn03_idle() {
 }
 lab_check "sn03 fixed: resumed by the health check within 60 s" \
 	lab_wait 600 sn03_idle
+
+# --- node health: the same script as Prolog (PrologFlags=Alloc) ----------
+# no health check now: the prolog alone finds sn03's fault when a job is
+# given sn03, drains it with the code, and the job does not run
+sed -i '/^HealthCheck/d' "$SLURM_CONF"
+printf 'Prolog=%s\nPrologFlags=Alloc\n' "$HC" >>"$SLURM_CONF"
+slurm_ctl scontrol reconfigure
+cat "$HOSTS3.new" >"$HOSTS3"
+mkdir -p "$SLURM_T/prolog"
+JOB=$(slurm_ctl sbatch --parsable -N"$N" -o /dev/null "$GATE" sh -c "$TRAIN" \
+	"$SLURM_T/prolog" 2>&1)
+lab_check "as Prolog: sn03 drained within 60 s" lab_wait 600 sn03_drained
+job_held() {
+	slurm_ctl scontrol show job -o "$JOB" 2>/dev/null |
+		grep -q 'JobState=PENDING'
+}
+lab_check "as Prolog: the job is back in the queue (requeued) [$JOB]" \
+	lab_wait 300 job_held
+lab_check "as Prolog: no step trained on any node" \
+	test -z "$(ls "$SLURM_T/prolog")"
+LAB_OUT=$(slurm_ctl sinfo -h -N -o '%N %t %E')
+lab_grep "as Prolog: sn03's reason is netprobe's, the others not drained" \
+	'sn03 drain netprobe: hostname-loopback '
+lab_nogrep "as Prolog: no other node drained" '^sn0[124] drain'
+slurm_ctl scancel "$JOB"
+
 [ "$LAB_FAIL" = 0 ] || slurm_logs
 lab_done
