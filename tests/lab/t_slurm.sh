@@ -36,11 +36,12 @@ slurm_install
 
 N=4
 NET=35
+# Slurm that cannot come up here is this machine's, not netprobe's: its
+# daemons' last words, then a skip
 slurm_up "$N" "$NET" || {
-	lab_notok "slurmctld and $N slurmd: every node idle within 60 s"
 	slurm_logs
-	lab_done
-	exit 1
+	lab_skip "slurmctld and $N slurmd did not show every node idle" \
+		"within 60 s (their logs above)"
 }
 lab_ok "slurmctld and $N slurmd up, sinfo shows $N nodes idle"
 
@@ -138,6 +139,18 @@ lab_grep "gate, healthy: the mesh passed in the job's output" \
 	'^verdict: PASS'
 lab_check "gate, healthy: the training step ran on all 4 nodes" \
 	test "$(ls "$SLURM_T/trained" | tr '\n' ' ')" = "sn01 sn02 sn03 sn04 "
+
+# examples/mesh-slurm.sbatch as shipped: the report in its log, the HTML
+# and every node's document beside it
+sbatch_wait "$ROOT/examples/mesh-slurm.sbatch"
+lab_check "examples/mesh-slurm.sbatch: the job completed [$JOB $JSTATE]" \
+	test "$JSTATE" = COMPLETED
+lab_grep "examples/mesh-slurm.sbatch: PASS on 4 nodes in its log" \
+	'^verdict: PASS: 0 faults, 0 warnings on 4 nodes'
+lab_check "examples/mesh-slurm.sbatch: report.html and the 4 nodes' documents" \
+	test -s "netprobe-mesh-$JOB/report.html" -a \
+	"$(cd "netprobe-mesh-$JOB/docs" && echo sn0?.json)" = \
+	"sn01.json sn02.json sn03.json sn04.json"
 
 # --- ncclcheck under srun --------------------------------------------------
 if [ -e "$SLURM_T/bin/ncclcheck" ]; then
