@@ -303,6 +303,17 @@ LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
 	"$HC" 2>&1)
 lab_grep "sn02, NETPROBE_HC_DRAIN=warning: would drain with interface-down" \
 	'would run: .*scontrol update nodename=sn02 state=drain reason=netprobe: interface-down '
+# the same where no jq is: the findings read from the scan's text
+mkdir -p "$SLURM_T/nojq"
+for c in sh hostname cut head wc grep sed cat; do
+	ln -s "$(command -v "$c")" "$SLURM_T/nojq/$c"
+done
+LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
+	'hostname sn02; exec "$@"' sh env PATH="$SLURM_T/nojq" \
+	NETPROBE="$NETPROBE" SCONTROL=/bin/true NETPROBE_HC_DRAIN=warning \
+	NETPROBE_HC_DRY_RUN=1 /bin/sh "$ROOT/contrib/slurm/netprobe-healthcheck" 2>&1)
+lab_grep "sn02, no jq (the scan's text): the same interface-down reason" \
+	'would run: /bin/true update nodename=sn02 state=drain reason=netprobe: interface-down '
 
 printf 'HealthCheckProgram=%s\nHealthCheckInterval=5\nHealthCheckNodeState=ANY\n' \
 	"$HC" >>"$SLURM_CONF"
