@@ -100,6 +100,10 @@ int main(int argc, char **argv)
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);
 	nc_wd_prefix(c.prefix);
+	static const char *const kinds[] = { "single", "mpi", "slurm",
+					     "torchrun" };
+	/* known before the GPU count, so its refusal names the launch */
+	c.run.launcher = lrc < 0 ? NULL : kinds[c.l.kind];
 	/* no GPU is the first thing to say: every other refusal is moot */
 	if ((ngpu = nc_count_gpus(&c)) < 0)
 		return 2;
@@ -107,9 +111,6 @@ int main(int argc, char **argv)
 		nc_say(&c, "%s", lerr);
 		return 2;
 	}
-	static const char *const kinds[] = { "single", "mpi", "slurm",
-					     "torchrun" };
-	c.run.launcher = kinds[c.l.kind];
 	launcher_words(&c, host, lw, sizeof(lw));
 	nc_wd_self(c.l.rank, c.l.nprocs, -1, host, lw);
 #ifdef NC_HAVE_MPI

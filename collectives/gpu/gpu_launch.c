@@ -47,22 +47,34 @@ int nc_mpi_start(struct ctx *c, int *argc, char ***argv)
 }
 #endif
 
-/* CUDA's own words for why it sees nothing, and the variable that most
- * often hides every GPU. */
+/* CUDA's own words for why it sees nothing, the variable that most
+ * often hides every GPU, and the launch as detected (which launcher, this
+ * rank of how many), so a job without GPUs still shows that every process
+ * found its place. */
 int nc_count_gpus(struct ctx *c)
 {
 	int count = 0;
 	cudaError_t e = cudaGetDeviceCount(&count);
 	const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+	char launch[160] = "";
 
 	if (e == cudaSuccess && count > 0)
 		return count;
+	if (c->run.launcher != NULL && c->l.nprocs > 0)
+		snprintf(launch, sizeof(launch), "; launched by %s as rank %d "
+			 "of %d (%s)", c->run.launcher, c->l.rank,
+			 c->l.nprocs, c->l.source);
+	else if (c->run.launcher != NULL)
+		snprintf(launch, sizeof(launch), "; launched by %s as rank %d "
+			 "(the size comes from MPI)", c->run.launcher,
+			 c->l.rank);
 	nc_say(c, "no GPU: CUDA found no device (cudaGetDeviceCount: %s; "
-	    "CUDA_VISIBLE_DEVICES%s%s%s; /dev/nvidia0 %s)",
+	    "CUDA_VISIBLE_DEVICES%s%s%s; /dev/nvidia0 %s)%s",
 	    e == cudaSuccess ? "0 devices" : cudaGetErrorString(e),
 	    vis == NULL ? " unset" : "='", vis == NULL ? "" : vis,
 	    vis == NULL ? "" : "'",
-	    access("/dev/nvidia0", F_OK) == 0 ? "present" : "missing");
+	    access("/dev/nvidia0", F_OK) == 0 ? "present" : "missing",
+	    launch);
 	return -1;
 }
 
