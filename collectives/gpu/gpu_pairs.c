@@ -3,8 +3,11 @@
  * first, 20 or more exchanges back to back, the time of the two ranks
  * averaged), then every pair that reads slow measured again alone.
  *
- * The screening plays n-1 rounds of disjoint pairs (hw.h's round-robin
- * schedule; odd n gives one rank a bye each round). Each timed trial is
+ * The rounds (nc_pairs_schedule): every pair within a host alone on its
+ * host, then the pairs across hosts in the circle schedule's rounds. Two
+ * pairs of one host at once share its switches: on 4 x H200 behind
+ * NVSwitch, 0-2 and 1-3 together read 158 GB/s each, 0-1 and 2-3 240,
+ * where sendrecv_perf gives 270 for each pair alone. Each timed trial is
  * an all_reduce that every rank joins, then the exchanges on the same
  * stream, between two CUDA events: the GPUs start together when the
  * all_reduce ends, and no host wake-up, launch gap or process that the
@@ -21,6 +24,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PAIR_BYTES (64ULL << 20)
 #define PAIR_WARMUP 5
@@ -233,11 +237,39 @@ static void pick_suspects(struct ctx *c, const double *bw, struct suspects *x)
 	free(hid);
 }
 
+/* Every rank's host as an id (the first rank on it), on every process:
+ * the schedule keeps pairs within one host alone on it. */
+static int *host_ids(struct ctx *c)
+{
+	int np = c->sc.nprocs, n = c->nranks;
+	char (*names)[64] = calloc((size_t)np, sizeof(*names)), me[64];
+	int *id = malloc(sizeof(int) * (size_t)n);
+	long long dl = sc_now_us() + c->o.timeout_us;
+
+	memset(me, 0, sizeof(me));
+	if (names == NULL || id == NULL)
+		nc_fail_step(c, "pairs", "no memory", false);
+	gethostname(me, sizeof(me) - 1);
+	if (sc_gather(&c->sc, me, sizeof(me), names, dl) < 0 ||
+	    sc_bcast(&c->sc, names, sizeof(*names) * (size_t)np, dl) < 0)
+		nc_fail_step(c, "pairs", c->sc.why, c->sc.timed_out);
+	for (int r = 0; r < n; r++) {
+		id[r] = r;
+		for (int q = 0; q < r; q++)
+			if (strcmp(names[q / c->ndev], names[r / c->ndev]) == 0) {
+				id[r] = id[q];
+				break;
+			}
+	}
+	free(names);
+	return id;
+}
+
 /* The screening, the pairs alone, then rank 0 keeps both matrices and
  * decides. */
 void nc_pairs_run(struct ctx *c)
 {
-	int n = c->nranks, rounds = nc_pair_rounds(n), iters;
+	int n = c->nranks, rounds, iters, *hid = host_ids(c), *sched = NULL;
 	size_t bytes = c->bufbytes > 256 ? c->bufbytes - 256 : 0;
 	size_t cells = (size_t)n * (size_t)c->ndev;
 	int *partner = malloc(sizeof(int) * (size_t)n);
@@ -258,12 +290,16 @@ void nc_pairs_run(struct ctx *c)
 		cuda_ok(c, cudaEventCreate(&ev[2 * i]), "pairs");
 		cuda_ok(c, cudaEventCreate(&ev[2 * i + 1]), "pairs");
 	}
+	if ((rounds = nc_pairs_schedule(n, hid, &sched)) < 0)
+		nc_fail_step(c, "pairs", "no memory", false);
 	for (int r = 0; r < rounds; r++) {
 		snprintf(what, sizeof(what), "pairs round %d of %d", r + 1,
 			 rounds);
-		nc_pair_round(n, r, partner);
-		round_of(c, partner, bytes, iters, ev, mine, what);
+		round_of(c, sched + (size_t)r * (size_t)n, bytes, iters, ev,
+			 mine, what);
 	}
+	free(sched);
+	free(hid);
 	bw = gather_bw(c, mine, bytes);
 	memset(&x, 0, sizeof(x));
 	if (bw != NULL)
@@ -304,6 +340,7 @@ void nc_pairs_run(struct ctx *c)
 	c->run.pair_iters = iters;
 	c->run.pair_trials = PAIR_TRIALS;
 	c->run.pair_nalone = x.n;
+	c->run.pair_rounds = rounds;
 	c->run.pair_s = (double)(sc_now_us() - t_start) / 1e6;
 	nc_run_pair_verdict(&c->run);
 }

@@ -99,6 +99,17 @@ int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,
 int nc_pair_rounds(int n);
 void nc_pair_round(int n, int r, int *partner);
 
+/* --pairs' schedule: first every pair within a host, one pair per host
+ * at a time (each alone on its host, as nccl-tests' sendrecv_perf times
+ * a pair: two pairs of one host at once share its NVSwitch or PCIe
+ * switches and read low), the hosts side by side; then the pairs across
+ * hosts in the rounds of the circle schedule (nc_pair_round), the pairs
+ * within a host left out of them and rounds left empty dropped. host[i]:
+ * rank i's host id (the first rank on that host). *out gets rounds x n
+ * partners (-1: sits out), malloc'ed. Returns the number of rounds, -1 on
+ * no memory. Pure. */
+int nc_pairs_schedule(int n, const int *host, int **out);
+
 /* The slow pairs of an n x n matrix of pair bandwidths (GB/s, bw[i*n+j]
  * for i<j, the rest ignored): a pair is slow below (1 - tol) times the
  * median of the pairs of its class, within one host or across hosts

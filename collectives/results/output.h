@@ -48,7 +48,7 @@ struct nc_run {
 	/* the pairs the screening called slow, measured again alone (n x n,
 	 * 0 where not), and how each figure was taken */
 	double *pair_alone;
-	int pair_iters, pair_trials, pair_nalone;
+	int pair_iters, pair_trials, pair_nalone, pair_rounds;
 };
 
 /* hw_verdict.c: the hardware's part of the verdict */

@@ -153,7 +153,7 @@ void nc_summary_hw(FILE *fp, const struct nc_run *run)
 	if (run->pair_bw != NULL) {
 		fprintf(fp, "# pairs: send/recv GB/s each way, %llu B, %d "
 			"rounds, %d trials of %d exchanges, %.2f s\n",
-			run->pair_bytes, nc_pair_rounds(n), run->pair_trials,
+			run->pair_bytes, run->pair_rounds, run->pair_trials,
 			run->pair_iters, run->pair_s);
 		for (int i = 0; i < n && n <= 16; i++) {
 			fprintf(fp, "#   %3d:", i);
@@ -262,7 +262,7 @@ int nc_hw_json(struct doc *d, const struct nc_run *run)
 				    "{s:I, s:i, s:i, s:i, s:f, s:o, s:o, s:o, "
 				    "s:o, s:o, s:s?, s:s?}",
 				    "bytes", (json_int_t)run->pair_bytes,
-				    "rounds", nc_pair_rounds(n), "trials",
+				    "rounds", run->pair_rounds, "trials",
 				    run->pair_trials, "iters", run->pair_iters,
 				    "seconds", run->pair_s, "matrix_gbps", m,
 				    "alone_gbps", al, "slow", sl, "slow_gpus",

@@ -26,6 +26,7 @@ int main(void)
 	srunner_add_suite(sr, suite_nc_tcpstore());
 	srunner_add_suite(sr, suite_nc_pf_round());
 	srunner_add_suite(sr, suite_nc_hw());
+	srunner_add_suite(sr, suite_nc_pairs());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -19,4 +19,5 @@ Suite *suite_nc_hooks_release(void);
 Suite *suite_nc_tcpstore(void);
 Suite *suite_nc_pf_round(void);
 Suite *suite_nc_hw(void);
+Suite *suite_nc_pairs(void);
 #endif
