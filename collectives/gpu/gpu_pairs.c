@@ -3,12 +3,11 @@
  * first, 20 or more exchanges back to back, the time of the two ranks
  * averaged), then every pair that reads slow measured again alone.
  *
- * The rounds (nc_pairs_schedule): every pair within a host alone on its
- * host, then the pairs across hosts in the circle schedule's rounds. Two
- * pairs of one host at once share its switches: on 4 x H200 behind
- * NVSwitch, 0-2 and 1-3 together read 158 GB/s each, 0-1 and 2-3 240,
- * where sendrecv_perf gives 270 for each pair alone. Each timed trial is
- * an all_reduce that every rank joins, then the exchanges on the same
+ * Each pair runs on a communicator of its own two ranks, as
+ * sendrecv_perf's does (struct pcomm says why). The rounds
+ * (nc_pairs_schedule): every pair within a host alone on its host, then
+ * the pairs across hosts in the circle schedule's rounds. Each timed
+ * trial is an all_reduce of the pair, then the exchanges on the same
  * stream, between two CUDA events: the GPUs start together when the
  * all_reduce ends, and no host wake-up, launch gap or process that the
  * scheduler set aside between the start line and the first exchange is
@@ -81,38 +80,93 @@ static void cuda_ok(struct ctx *c, cudaError_t e, const char *what)
 	nc_fail_step(c, what, why, false);
 }
 
+/* A round's pairs, each on a communicator of its two ranks (split from
+ * the run's): in the run's communicator of n ranks NCCL gives a peer the
+ * channels of its place in its p2p schedule, so on 4 x H200 0-2 and 1-3
+ * read 158 GB/s and the others 240, each pair alone, where sendrecv_perf
+ * (two ranks) gives 265-270 for every pair. peer: the partner's rank in
+ * the pair's communicator, -1 for a device that sits out. */
+struct pcomm {
+	ncclComm_t comm[MAX_GPUS];
+	int peer[MAX_GPUS];
+};
+
+/* Splits the run's communicator into the round's pairs (a collective
+ * call: every rank joins, those that sit out with no colour). */
+static void split_pairs(struct ctx *c, const int *partner, struct pcomm *pc,
+			const char *what, long long dl)
+{
+	ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+	ncclResult_t rc;
+
+	cfg.blocking = 1;
+	rc = ncclGroupStart();
+	for (int i = 0; i < c->ndev; i++) {
+		int r = c->d[i].rank, p = partner[r];
+
+		pc->comm[i] = NULL;
+		pc->peer[i] = p < 0 ? -1 : r < p ? 1 : 0;
+		if (rc == ncclSuccess) {
+			cudaSetDevice(c->d[i].id);
+			rc = ncclCommSplit(c->d[i].comm,
+					   p < 0 ? NCCL_SPLIT_NOCOLOR :
+						   (r < p ? r : p),
+					   r, &pc->comm[i], &cfg);
+		}
+	}
+	nccl_ok(c, rc, what, dl);
+	nccl_ok(c, ncclGroupEnd(), what, dl);
+	for (int i = 0; i < c->ndev; i++)
+		if (pc->peer[i] >= 0 && pc->comm[i] == NULL)
+			nc_fail_step(c, what, "NCCL gave no communicator for "
+				     "the pair", false);
+}
+
+/* Releases the pairs' communicators (their work is drained). */
+static void free_pairs(struct ctx *c, struct pcomm *pc)
+{
+	for (int i = 0; i < c->ndev; i++)
+		if (pc->comm[i] != NULL) {
+			cudaSetDevice(c->d[i].id);
+			ncclCommFinalize(pc->comm[i]);
+			ncclCommDestroy(pc->comm[i]);
+			pc->comm[i] = NULL;
+		}
+}
+
 /* One exchange with each local device's partner, all in one group. */
-static void exchange(struct ctx *c, const int *partner, size_t bytes,
+static void exchange(struct ctx *c, const struct pcomm *pc, size_t bytes,
 		     const char *what, long long dl)
 {
 	ncclResult_t rc = ncclGroupStart();
 
 	for (int i = 0; i < c->ndev && rc == ncclSuccess; i++) {
-		int p = partner[c->d[i].rank];
-
-		if (p < 0)
+		if (pc->peer[i] < 0)
 			continue;
-		rc = ncclSend(c->d[i].send, bytes, ncclInt8, p, c->d[i].comm,
-			      c->d[i].s);
+		rc = ncclSend(c->d[i].send, bytes, ncclInt8, pc->peer[i],
+			      pc->comm[i], c->d[i].s);
 		if (rc == ncclSuccess)
-			rc = ncclRecv(c->d[i].recv, bytes, ncclInt8, p,
-				      c->d[i].comm, c->d[i].s);
+			rc = ncclRecv(c->d[i].recv, bytes, ncclInt8,
+				      pc->peer[i], pc->comm[i], c->d[i].s);
 	}
 	nccl_ok(c, rc, what, dl);
 	nccl_ok(c, ncclGroupEnd(), what, dl);
 }
 
-/* Every rank joins: the start line, enqueued, not waited for. */
-static void start_line(struct ctx *c, const char *what, long long dl)
+/* Both ranks of each pair join: the start line, enqueued, not waited
+ * for. */
+static void start_line(struct ctx *c, const struct pcomm *pc,
+		       const char *what, long long dl)
 {
-	ncclResult_t rc = c->ndev > 1 ? ncclGroupStart() : ncclSuccess;
+	ncclResult_t rc = ncclGroupStart();
 
 	for (int i = 0; i < c->ndev && rc == ncclSuccess; i++)
-		rc = ncclAllReduce(c->d[i].recv, c->d[i].recv, 1, ncclFloat,
-				   ncclSum, c->d[i].comm, c->d[i].s);
+		if (pc->peer[i] >= 0)
+			rc = ncclAllReduce(c->d[i].recv, c->d[i].recv, 1,
+					   ncclFloat, ncclSum, pc->comm[i],
+					   c->d[i].s);
 	nccl_ok(c, rc, what, dl);
-	if (c->ndev > 1)
-		nccl_ok(c, ncclGroupEnd(), what, dl);
+	nccl_ok(c, ncclGroupEnd(), what, dl);
 }
 
 /* Waits for every device's stream. */
@@ -143,20 +197,22 @@ static void round_of(struct ctx *c, const int *partner, size_t bytes,
 	long long dl = sc_now_us() + c->o.timeout_us;
 	double s[MAX_GPUS][PAIR_TRIALS];
 	int n = c->nranks;
+	struct pcomm pc;
 
 	c->step++;
 	if (sc_arrive(&c->sc, c->step) < 0)
 		nc_fail_step(c, what, c->sc.why, false);
 	nc_wd_arm(dl + GRACE_US, what);
+	split_pairs(c, partner, &pc, what, dl);
 	for (int k = 0; k < PAIR_WARMUP; k++)
-		exchange(c, partner, bytes, what, dl);
+		exchange(c, &pc, bytes, what, dl);
 	drain(c, what, dl);
 	for (int t = 0; t < PAIR_TRIALS; t++) {
-		start_line(c, what, dl);
+		start_line(c, &pc, what, dl);
 		for (int i = 0; i < c->ndev; i++)
 			cuda_ok(c, cudaEventRecord(ev[2 * i], c->d[i].s), what);
 		for (int k = 0; k < iters; k++)
-			exchange(c, partner, bytes, what, dl);
+			exchange(c, &pc, bytes, what, dl);
 		for (int i = 0; i < c->ndev; i++)
 			cuda_ok(c, cudaEventRecord(ev[2 * i + 1], c->d[i].s),
 				what);
@@ -177,6 +233,7 @@ static void round_of(struct ctx *c, const int *partner, size_t bytes,
 			out[(size_t)i * (size_t)n + (size_t)p] =
 				med3(s[i][0], s[i][1], s[i][2]);
 	}
+	free_pairs(c, &pc);
 	nc_wd_disarm();
 }
 
