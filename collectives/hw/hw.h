@@ -101,8 +101,8 @@ void nc_pair_round(int n, int r, int *partner);
 
 /* --pairs' schedule: first every pair within a host, one pair per host
  * at a time (each alone on its host, as nccl-tests' sendrecv_perf times
- * a pair: two pairs of one host at once share its NVSwitch or PCIe
- * switches and read low), the hosts side by side; then the pairs across
+ * a pair: two pairs of one host at once may share its NVSwitch or PCIe
+ * switches), the hosts side by side; then the pairs across
  * hosts in the rounds of the circle schedule (nc_pair_round), the pairs
  * within a host left out of them and rounds left empty dropped. host[i]:
  * rank i's host id (the first rank on that host). *out gets rounds x n

@@ -116,6 +116,7 @@ static double reference(const double *bw, const int *host, int n, int i,
 	return median_of(t, k);
 }
 
+/* The reference of one pair, for the findings' evidence. */
 double nc_pairs_reference(const double *bw, const int *host, int n, int i,
 			  int j)
 {

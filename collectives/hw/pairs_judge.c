@@ -45,6 +45,8 @@ static bool host_at_fault(const bool *slow, const int *host, int n, int h)
 	return in > 0 && in_slow == in && other_in_ok > 0;
 }
 
+/* Suspects of the screening that stay slow alone, then the node, GPU or
+ * link they add up to (hw.h). */
 int nc_pairs_judge(const double *screen, const double *alone, const int *host,
 		   int n, double tol, bool *slow, bool *gpu, bool *node)
 {

@@ -46,6 +46,7 @@ static void inner_round(int n, const int *host, int r, int *partner, int *m)
 	}
 }
 
+/* Within hosts first, one pair per host a round; then across (hw.h). */
 int nc_pairs_schedule(int n, const int *host, int **out)
 {
 	int a = n > 1 ? inner_rounds(n, host) : 0;

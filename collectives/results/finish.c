@@ -52,6 +52,8 @@ static bool is_fault(const struct nc_run *run, int i)
 	return sev == SEV_FAULT;
 }
 
+/* How many findings fail the run: the exit status and the gate count
+ * the same ones. */
 int nc_run_faults(const struct nc_run *run)
 {
 	int k = 0;

@@ -58,10 +58,6 @@ void nc_run_gpu_verdict(struct nc_run *run);
 /* pair_advice.c: the pair findings (pair-slow) from run->pair_bw and
  * run->pair_alone, at the grain of what is slow (GPU, link, node). */
 void nc_run_pair_verdict(struct nc_run *run);
-/* nc_pairs_judge over the run's matrices and hosts: slow (n*n), gpu and
- * node (n) filled; the number of slow pairs that stand. */
-int nc_run_pair_judge(const struct nc_run *run, bool *slow, bool *gpu,
-		      bool *node);
 /* The efficiency checks into run->gate (after nc_gate_eval). */
 void nc_run_eff_gate(struct nc_run *run);
 
@@ -74,6 +70,10 @@ const char *nc_run_host(const struct nc_run *run, int r);
 /* Each rank's host as a number (pair classes); malloc'ed, NULL on no
  * memory. */
 int *nc_run_host_ids(const struct nc_run *run);
+/* nc_pairs_judge over the run's matrices and hosts: slow (n*n), gpu and
+ * node (n) filled; the number of slow pairs that stand. */
+int nc_run_pair_judge(const struct nc_run *run, bool *slow, bool *gpu,
+		      bool *node);
 /* What a scheduler takes to leave out the nodes at fault (node[i]: rank
  * i's host is; nc_pairs_judge), never a node for one GPU or one link.
  * Fills ex (a Slurm host list) and keep (the other hosts, one a line, for

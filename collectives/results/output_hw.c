@@ -35,6 +35,29 @@ int *nc_run_host_ids(const struct nc_run *run)
 	return id;
 }
 
+/* The judgement over the run's matrices, its hosts and the pairs
+ * measured alone; a run without them has no pair alone: nothing stands. */
+int nc_run_pair_judge(const struct nc_run *run, bool *slow, bool *gpu,
+		      bool *node)
+{
+	int n = run->nranks, ns;
+	size_t nn = (size_t)n * (size_t)n;
+	double *zero = run->pair_alone == NULL ? calloc(nn, sizeof(double)) :
+						 NULL;
+	int *hid = nc_run_host_ids(run);
+
+	if (run->pair_alone == NULL && zero == NULL) {
+		free(hid);
+		return 0;
+	}
+	ns = nc_pairs_judge(run->pair_bw,
+			    run->pair_alone != NULL ? run->pair_alone : zero,
+			    hid, n, NC_SLOW_TOL, slow, gpu, node);
+	free(zero);
+	free(hid);
+	return ns;
+}
+
 /* What a scheduler takes to leave the nodes at fault out; a slow GPU or
  * link keeps its node. Fills ex (a Slurm host list) and keep (the other
  * hosts, one per line for a hostfile); returns the number of hosts left

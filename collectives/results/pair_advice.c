@@ -9,27 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int nc_run_pair_judge(const struct nc_run *run, bool *slow, bool *gpu,
-		      bool *node)
-{
-	int n = run->nranks, ns;
-	size_t nn = (size_t)n * (size_t)n;
-	double *zero = run->pair_alone == NULL ? calloc(nn, sizeof(double)) :
-						 NULL;
-	int *hid = nc_run_host_ids(run);
-
-	if (run->pair_alone == NULL && zero == NULL) {
-		free(hid);
-		return 0;
-	}
-	ns = nc_pairs_judge(run->pair_bw,
-			    run->pair_alone != NULL ? run->pair_alone : zero,
-			    hid, n, NC_SLOW_TOL, slow, gpu, node);
-	free(zero);
-	free(hid);
-	return ns;
-}
-
 /* The figure of pair (i, j) that stands: alone when measured alone. */
 static double pair_fig(const struct nc_run *run, int i, int j)
 {
@@ -221,6 +200,8 @@ static void link_findings(struct nc_run *run, const bool *slow,
 		}
 }
 
+/* Nodes first, then GPUs, then the links left: each slow pair is said
+ * once, at the coarsest grain its own evidence shows at fault. */
 void nc_run_pair_verdict(struct nc_run *run)
 {
 	int n = run->nranks, ns;
