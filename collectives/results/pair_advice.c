@@ -38,6 +38,18 @@ static void gpu_name(const struct nc_run *run, int r, char *buf, size_t len)
 		 g->pci_bus, g->pci_dev, g->uuid[0] ? g->uuid : "no UUID");
 }
 
+/* "; 30 % of the 450 GB/s bound" for a pair within a host when the
+ * hardware bound is the host's own links (NVLink or PCIe), else "". */
+static void bound_share(const struct nc_run *run, int i, int j,
+			const int *hid, double fig, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (run->bound_gbps > 0 && hid[i] == hid[j] &&
+	    strstr(run->bound_how, "hosts") == NULL)
+		snprintf(buf, len, ", %.0f %% of the %.0f GB/s bound",
+			 100 * fig / run->bound_gbps, run->bound_gbps);
+}
+
 /* The worst pair of rank r among the slow ones, its figure and the
  * reference it was held against. */
 static int worst_peer(const struct nc_run *run, const bool *slow, int r,
@@ -95,7 +107,7 @@ static void gpu_findings(struct nc_run *run, const bool *slow,
 	int n = run->nranks;
 
 	for (int r = 0; r < n; r++) {
-		char name[160], keep[200], minor[64] = "";
+		char name[160], keep[200], minor[64] = "", share[64];
 		double fig = 0, ref = 0;
 		int in = 0, peer;
 
@@ -106,19 +118,21 @@ static void gpu_findings(struct nc_run *run, const bool *slow,
 		peer = worst_peer(run, slow, r, hid, &fig, &ref);
 		gpu_name(run, r, name, sizeof(name));
 		keep_list(run, gpu, r, keep, sizeof(keep));
+		bound_share(run, r, peer < 0 ? r : peer, hid, fig, share,
+			    sizeof(share));
 		if (run->gpus != NULL && run->gpus[r].has_index)
 			snprintf(minor, sizeof(minor), "/dev/nvidia%d",
 				 run->gpus[r].minor);
 		nc_run_finding(run, FINDING_PAIR_SLOW, -1,
 			       "rank %d on %s, %s: slow in %d of its %d pairs, "
 			       "measured again alone (with rank %d: %.1f GB/s "
-			       "against %.1f for its class); the GPU, not the "
+			       "against %.1f for its class%s); the GPU, not the "
 			       "node: keep %s and leave this GPU out: "
 			       "CUDA_DEVICE_ORDER=PCI_BUS_ID "
 			       "CUDA_VISIBLE_DEVICES=%s there, or under Slurm "
 			       "drop %s from its gres.conf", r,
 			       nc_run_host(run, r), name, in, n - 1, peer, fig,
-			       ref, nc_run_host(run, r),
+			       ref, share, nc_run_host(run, r),
 			       keep[0] ? keep : "(its other GPUs)",
 			       minor[0] ? minor : "its /dev/nvidiaN");
 	}
@@ -162,7 +176,7 @@ static void link_findings(struct nc_run *run, const bool *slow,
 
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
-			char a[160], b[160], nic[96] = "";
+			char a[160], b[160], nic[96] = "", share[64];
 			bool cross = hid[i] != hid[j];
 
 			if (!slow[i * n + j] || gpu[i] || gpu[j] || node[i] ||
@@ -181,17 +195,20 @@ static void link_findings(struct nc_run *run, const bool *slow,
 				snprintf(nic, sizeof(nic), " (NICs: %.0f and "
 					 "%.0f Gb/s)", run->gpus[i].nic_gbits,
 					 run->gpus[j].nic_gbits);
+			bound_share(run, i, j, hid, pair_fig(run, i, j), share,
+				    sizeof(share));
 			nc_run_finding(run, FINDING_PAIR_SLOW, -1,
 				       "link: rank %d on %s, %s - rank %d on "
 				       "%s, %s%s: %.1f GB/s alone against %.1f "
-				       "for its class (%s), each end fast with "
-				       "its other peers; %s", i,
+				       "for its class (%s%s), each end fast with "
+				       "most peers; %s", i,
 				       nc_run_host(run, i), a, j,
 				       nc_run_host(run, j), b, nic,
 				       pair_fig(run, i, j),
 				       nc_pairs_reference(run->pair_bw, hid,
 							  n, i, j),
 				       cross ? "across hosts" : "within a host",
+				       share,
 				       cross ? "check both NICs, cables and "
 					       "switch ports; no node is left "
 					       "out for one link" :

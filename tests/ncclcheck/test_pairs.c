@@ -239,6 +239,15 @@ START_TEST(advice_words)
 			 "CUDA_VISIBLE_DEVICES=0,1,3 there") != NULL);
 	ck_assert(strstr(run.findings[0].summary, "/dev/nvidia2") != NULL);
 	ck_assert(strstr(run.findings[0].summary, "--exclude") == NULL);
+	/* with the NVLink bound known, the share of it is evidence too */
+	run4(&run, &o, g, bw, alone);
+	run.bound_gbps = 450;
+	snprintf(run.bound_how, sizeof(run.bound_how), "NVLink 4: 18 links");
+	nc_run_pair_verdict(&run);
+	ck_assert_msg(strstr(run.findings[0].summary, "against 240.0 for its "
+			     "class, 16 % of the 450 GB/s bound)") != NULL,
+		      "%s", run.findings[0].summary);
+	ck_assert_uint_lt(strlen(run.findings[0].summary), 500);
 	/* the issue's healthy host: two pairs at 154 among 237 in the rounds,
 	 * 265 alone: nothing */
 	fill(bw, 4, 237);
