@@ -99,7 +99,18 @@ endif
 $(BUILD)/nccpu/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(NC_CPU_CFLAGS) $(PKG_CFLAGS) $(CHECK_CFLAGS) \
-		-DSRCDIR='"$(CURDIR)"' -c -o $@ $<
+		-I$(BUILD)/nccpu -DSRCDIR='"$(CURDIR)"' -c -o $@ $<
+
+# The test runner finds its suites by name, as the unit tests' does: every
+# tests/ncclcheck file that defines `Suite *suite_nc_NAME(void)` is run, so
+# a new suite cannot compile and never run.
+NC_SUITES_H := $(BUILD)/nccpu/nc_suites.h
+$(NC_SUITES_H): $(NC_TEST_SRC)
+	@mkdir -p $(dir $@)
+	@grep -ho '^Suite \*suite_nc_[a-z0-9_]*(void)' $(NC_TEST_SRC) | \
+		sed 's/^Suite \*\(suite_nc_[a-z0-9_]*\)(void)/SUITE(\1)/' > $@.tmp
+	@mv $@.tmp $@
+$(NC_TEST_OBJ): $(NC_SUITES_H)
 
 $(BUILD)/ncgpu/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -40,6 +40,8 @@ struct nvml {
 	int (*link_state)(nvml_dev_t, unsigned, int *);
 	int (*link_version)(nvml_dev_t, unsigned, unsigned *);
 	int (*link_remote)(nvml_dev_t, unsigned, struct nvml_pci *);
+	int (*index)(nvml_dev_t, unsigned *);
+	int (*minor)(nvml_dev_t, unsigned *);
 };
 
 /* Opens NVML; false when the library or a function is missing. */
@@ -60,6 +62,8 @@ static bool nvml_open(struct nvml *n)
 	*(void **)&n->link_version = dlsym(n->h, "nvmlDeviceGetNvLinkVersion");
 	*(void **)&n->link_remote = dlsym(n->h,
 					  "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+	*(void **)&n->index = dlsym(n->h, "nvmlDeviceGetIndex");
+	*(void **)&n->minor = dlsym(n->h, "nvmlDeviceGetMinorNumber");
 	if (n->init == NULL || n->by_bus == NULL || n->gen == NULL ||
 	    n->max_gen == NULL || n->width == NULL || n->max_width == NULL ||
 	    n->init() != 0) {
@@ -71,10 +75,18 @@ static bool nvml_open(struct nvml *n)
 }
 
 /* NVLink: every active link, its version and the PCI address at its far
- * end; the PCIe maximum. */
+ * end; the PCIe maximum; nvidia-smi's index and the /dev/nvidiaN of the
+ * GPU (what advice to leave it out names). */
 static void nvml_static(struct nvml *n, nvml_dev_t d, struct nc_gpuinfo *g)
 {
-	unsigned v = 0;
+	unsigned v = 0, m = 0;
+
+	if (n->index != NULL && n->minor != NULL && n->index(d, &v) == 0 &&
+	    n->minor(d, &m) == 0) {
+		g->has_index = true;
+		g->smi_index = (int)v;
+		g->minor = (int)m;
+	}
 
 	if (n->max_gen(d, &v) == 0)
 		g->pcie_max_gen = (int)v;
@@ -214,6 +226,20 @@ static void line_up(struct ctx *c, long long dl)
 		nc_fail_step(c, "GPU self-test", c->sc.why, c->sc.timed_out);
 }
 
+/* "GPU-8-4-4-4-12" hex, as nvidia-smi -L prints and
+ * CUDA_VISIBLE_DEVICES takes. */
+static void uuid_text(const struct cudaDeviceProp *p, char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)p->uuid.bytes;
+	size_t at = (size_t)snprintf(buf, len, "GPU-");
+
+	for (int k = 0; k < 16 && at + 3 < len; k++) {
+		if (k == 4 || k == 6 || k == 8 || k == 10)
+			buf[at++] = '-';
+		at += (size_t)snprintf(buf + at, len - at, "%02x", u[k]);
+	}
+}
+
 /* One device's numbers. */
 static void measure(struct ctx *c, int i, struct nvml *n,
 		    struct nc_gpuinfo *g, long long dl)
@@ -232,6 +258,8 @@ static void measure(struct ctx *c, int i, struct nvml *n,
 	g->pci_domain = p.pciDomainID;
 	g->pci_bus = p.pciBusID;
 	g->pci_dev = p.pciDeviceID;
+	g->dev = c->d[i].id;
+	uuid_text(&p, g->uuid, sizeof(g->uuid));
 	snprintf(bus, sizeof(bus), "%08x:%02x:%02x.0", p.pciDomainID,
 		 p.pciBusID, p.pciDeviceID);
 	if (n != NULL && n->by_bus(bus, &nd) == 0) {

@@ -22,6 +22,11 @@ struct nc_gpuinfo {
 	char name[64];
 	int sms;                   /* multiprocessors */
 	int pci_domain, pci_bus, pci_dev;
+	int dev;                   /* CUDA device number in its process */
+	bool has_index;            /* smi_index is known (NVML) */
+	int smi_index;             /* nvidia-smi's index of the GPU */
+	int minor;                 /* its /dev/nvidiaN */
+	char uuid[48];             /* "GPU-..." as CUDA_VISIBLE_DEVICES takes */
 	bool nvml;                 /* NVML answered */
 	int pcie_gen, pcie_width;  /* current, read while a copy ran */
 	int pcie_max_gen, pcie_max_width;
@@ -94,15 +99,52 @@ int nc_gpu_findings(const struct nc_gpuinfo *g, int n, double tol,
 int nc_pair_rounds(int n);
 void nc_pair_round(int n, int r, int *partner);
 
+/* --pairs' schedule: first every pair within a host, one pair per host
+ * at a time (each alone on its host, as nccl-tests' sendrecv_perf times
+ * a pair: two pairs of one host at once may share its NVSwitch or PCIe
+ * switches), the hosts side by side; then the pairs across
+ * hosts in the rounds of the circle schedule (nc_pair_round), the pairs
+ * within a host left out of them and rounds left empty dropped. host[i]:
+ * rank i's host id (the first rank on that host). *out gets rounds x n
+ * partners (-1: sits out), malloc'ed. Returns the number of rounds, -1 on
+ * no memory. Pure. */
+int nc_pairs_schedule(int n, const int *host, int **out);
+
 /* The slow pairs of an n x n matrix of pair bandwidths (GB/s, bw[i*n+j]
  * for i<j, the rest ignored): a pair is slow below (1 - tol) times the
  * median of the pairs of its class, within one host or across hosts
- * (host[i]: rank i's host id; NULL: one class). Then the rank common to
+ * (host[i]: rank i's host id; NULL: one class), that share no rank with
+ * it (up to NC_PAIR_DISJOINT_MAX pairs in the class; beyond, or when no
+ * such pair exists, the other pairs of the class), so that a slow GPU's
+ * own pairs do not pull the reference down; a pair alone in its class is
+ * compared with nothing and never slow. Then the rank common to
  * the slow pairs: one that sits in every slow pair, or in at least half
  * of them and more than any other (-1 when none). Fills slow[i*n+j];
  * returns the number of slow pairs. Pure. */
+#define NC_PAIR_DISJOINT_MAX 2048
 int nc_pairs_decide(const double *bw, const int *host, int n, double tol,
 		    bool *slow, int *common);
+/* The reference nc_pairs_decide holds pair (i, j) against, GB/s; 0 when
+ * the pair is alone in its class. Pure. */
+double nc_pairs_reference(const double *bw, const int *host, int n, int i,
+			  int j);
+
+/* --pairs' judgement. Every pair is first measured in the rounds of
+ * disjoint pairs (the screening), then every pair the screening calls
+ * slow (nc_pairs_decide, at most NC_PAIR_CONFIRM_MAX) is measured again
+ * alone: alone[i*n+j] > 0 for those. A pair stands as slow only when its
+ * figure alone is still slow against the median of its class with the
+ * figures alone put in (what does not reproduce is noise). Then what is
+ * slow: a host whose ranks are slow against every peer on other hosts
+ * (or whose own pairs are all slow while another host's are not), with
+ * two hosts or more, is blamed as a node (node[i] for its ranks); then,
+ * one at a time, a rank in more than half of its remaining pairs as slow
+ * pairs is blamed as a GPU (gpu[i]), its pairs taken out; the slow pairs
+ * left are links between two ranks. slow, gpu and node are the caller's
+ * (n*n, n, n). Returns the number of slow pairs that stand. Pure. */
+#define NC_PAIR_CONFIRM_MAX 64
+int nc_pairs_judge(const double *screen, const double *alone, const int *host,
+		   int n, double tol, bool *slow, bool *gpu, bool *node);
 
 /* Compresses host names into Slurm's hostlist form ("gpu[07,12]",
  * "gpu[01-03],cpu5"): a common prefix with a numeric suffix of the same

@@ -21,52 +21,6 @@ void nc_run_gpu_verdict(struct nc_run *run)
 	nc_gpu_findings(run->gpus, run->nranks, NC_SLOW_TOL, add_finding, run);
 }
 
-/* pair-slow: each slow pair is evidence; the finding names the common
- * rank when there is one, and what to leave out. */
-void nc_run_pair_verdict(struct nc_run *run)
-{
-	int n = run->nranks, common = -1, ns;
-	bool *slow;
-	char ex[200], keep[2048], t[640];
-
-	if (run->pair_bw == NULL || n < 2 ||
-	    (slow = calloc((size_t)n * (size_t)n, sizeof(bool))) == NULL)
-		return;
-	{
-		int *hid = nc_run_host_ids(run);
-
-		ns = nc_pairs_decide(run->pair_bw, hid, n, NC_SLOW_TOL, slow,
-				     &common);
-		free(hid);
-	}
-	if (ns > 0) {
-		int a = -1, b = -1;
-
-		for (int i = 0; i < n && a < 0; i++)
-			for (int j = i + 1; j < n && a < 0; j++)
-				if (slow[i * n + j])
-					a = i, b = j;
-		nc_run_exclusion(run, slow, common, ex, sizeof(ex), keep,
-				 sizeof(keep));
-		if (common >= 0)
-			snprintf(t, sizeof(t), "rank %d on %s is in %d slow "
-				 "pair%s of %d (e.g. with rank %d: %.1f GB/s); "
-				 "leave it out: sbatch --exclude=%s", common,
-				 nc_run_host(run, common), ns, ns > 1 ? "s" : "",
-				 n * (n - 1) / 2, a == common ? b : a,
-				 run->pair_bw[a * n + b], ex);
-		else
-			snprintf(t, sizeof(t), "%d slow pair%s, e.g. ranks %d "
-				 "(%s) and %d (%s) at %.1f GB/s; no rank is "
-				 "common to them: leave both out: sbatch "
-				 "--exclude=%s", ns, ns > 1 ? "s" : "", a,
-				 nc_run_host(run, a), b, nc_run_host(run, b),
-				 run->pair_bw[a * n + b], ex);
-		nc_run_finding(run, FINDING_PAIR_SLOW, -1, "%s", t);
-	}
-	free(slow);
-}
-
 /* Whether the bound describes the path NCCL took: an NVLink or PCIe bound
  * says nothing of a run NCCL sent over sockets or IB (NCCL_P2P_DISABLE,
  * NCCL_NET=Socket), an NVLink bound nothing of one through host memory,

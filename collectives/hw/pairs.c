@@ -54,33 +54,97 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of the pairs of one class (same host or not, when host is
- * given); 0 when the class is empty. */
-static double class_median(const double *bw, const int *host, int n,
-			   int same, double *t)
+/* The median of t[0..k-1] (sorts it); 0 when k is 0. */
+static double median_of(double *t, size_t k)
 {
-	size_t k = 0;
-
-	for (int i = 0; i < n; i++)
-		for (int j = i + 1; j < n; j++)
-			if (host == NULL || (host[i] == host[j]) == same)
-				t[k++] = bw[i * n + j];
 	if (k == 0)
 		return 0;
 	qsort(t, k, sizeof(*t), cmp_d);
 	return k % 2 ? t[k / 2] : (t[k / 2 - 1] + t[k / 2]) / 2;
 }
 
-/* A pair is slow against the median of the pairs of its class (within a
- * host over NVLink, across hosts over the NICs: never one against the
- * other), so one bad link or one bad GPU among many stands out; the
- * common rank is the one the slow pairs share. */
+/* Whether pair (a, b) is in the class of pair (i, j): both within one
+ * host or both across hosts. */
+static bool same_class(const int *host, int i, int j, int a, int b)
+{
+	return host == NULL || (host[i] == host[j]) == (host[a] == host[b]);
+}
+
+/* The number of pairs in pair (i, j)'s class. */
+static size_t class_size(const int *host, int n, int i, int j)
+{
+	size_t k = 0;
+
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			k += same_class(host, i, j, a, b);
+	return k;
+}
+
+/* Pairs of (i, j)'s class into t: the ones that share no rank with it
+ * (disjoint), or every other one; how many. */
+static size_t class_pairs(const double *bw, const int *host, int n, int i,
+			  int j, bool disjoint, double *t)
+{
+	size_t k = 0;
+
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++) {
+			if (!same_class(host, i, j, a, b) ||
+			    (a == i && b == j))
+				continue;
+			if (disjoint && (a == i || a == j || b == i || b == j))
+				continue;
+			t[k++] = bw[a * n + b];
+		}
+	return k;
+}
+
+/* The reference of one pair, with scratch t (room for every pair). */
+static double reference(const double *bw, const int *host, int n, int i,
+			int j, double *t)
+{
+	size_t k, all = class_size(host, n, i, j);
+
+	if (all < 2)
+		return 0;
+	if (all > NC_PAIR_DISJOINT_MAX)
+		return median_of(t, class_pairs(bw, host, n, i, j, false, t));
+	k = class_pairs(bw, host, n, i, j, true, t);
+	if (k == 0)
+		k = class_pairs(bw, host, n, i, j, false, t);
+	return median_of(t, k);
+}
+
+/* The reference of one pair, for the findings' evidence. */
+double nc_pairs_reference(const double *bw, const int *host, int n, int i,
+			  int j)
+{
+	size_t np = n > 1 ? (size_t)n * (size_t)(n - 1) / 2 : 1;
+	double *t = malloc(sizeof(*t) * np), r;
+
+	if (t == NULL || i < 0 || j >= n || i >= j) {
+		free(t);
+		return 0;
+	}
+	r = reference(bw, host, n, i, j, t);
+	free(t);
+	return r;
+}
+
+/* A pair is slow against the pairs of its class (within a host over
+ * NVLink, across hosts over the NICs: never one against the other) that
+ * share no rank with it, so one bad link or one bad GPU among many stands
+ * out even where its own pairs are half of the class (4 GPUs); the common
+ * rank is the one the slow pairs share. Large classes take the class's
+ * median once. */
 int nc_pairs_decide(const double *bw, const int *host, int n, double tol,
 		    bool *slow, int *common)
 {
 	size_t np = n > 1 ? (size_t)n * (size_t)(n - 1) / 2 : 0;
-	double *t = malloc(sizeof(*t) * (np ? np : 1)), med[2];
+	double *t = malloc(sizeof(*t) * (np ? np : 1)), med[2] = { 0, 0 };
 	int *deg = calloc((size_t)(n > 0 ? n : 1), sizeof(int)), nslow = 0;
+	bool big[2] = { false, false };
 
 	*common = -1;
 	for (int i = 0; i < n * n; i++)
@@ -90,13 +154,26 @@ int nc_pairs_decide(const double *bw, const int *host, int n, double tol,
 		free(deg);
 		return 0;
 	}
-	med[0] = class_median(bw, host, n, 0, t);
-	med[1] = class_median(bw, host, n, 1, t);
+	/* a large class: one median for all its pairs */
+	for (int s = 0; s < 2; s++) {
+		size_t k = 0;
+
+		for (int a = 0; a < n; a++)
+			for (int b = a + 1; b < n; b++)
+				if (host == NULL ? s == 1 :
+						   (host[a] == host[b]) == s)
+					t[k++] = bw[a * n + b];
+		big[s] = k > NC_PAIR_DISJOINT_MAX;
+		if (big[s])
+			med[s] = median_of(t, k);
+	}
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
-			double m = med[host == NULL || host[i] == host[j]];
+			int s = host == NULL || host[i] == host[j];
+			double m = big[s] ? med[s] :
+					    reference(bw, host, n, i, j, t);
 
-			if (bw[i * n + j] < (1 - tol) * m) {
+			if (m > 0 && bw[i * n + j] < (1 - tol) * m) {
 				slow[i * n + j] = true;
 				nslow++;
 				deg[i]++;

@@ -37,18 +37,76 @@ void nc_run_verdict(struct nc_run *run)
 			nc_run_finding(run, FINDING_BUSBW_BELOW_THRESHOLD, -1,
 				       "%s: %s", run->gate.v[i].name,
 				       run->gate.v[i].detail);
+	nc_run_findings_gate(run);
+}
+
+/* Whether finding i is a fault (its own severity, else the
+ * catalogue's): a warning or a note is printed and does not fail. */
+static bool is_fault(const struct nc_run *run, int i)
+{
+	const struct finding_def *d = finding_lookup(run->findings[i].code);
+	int sev = run->findings[i].severity;
+
+	if (sev < 0)
+		sev = d != NULL ? (int)d->sev : SEV_FAULT;
+	return sev == SEV_FAULT;
+}
+
+/* How many findings fail the run: the exit status and the gate count
+ * the same ones. */
+int nc_run_faults(const struct nc_run *run)
+{
+	int k = 0;
+
+	for (int i = 0; i < run->nfindings; i++)
+		k += is_fault(run, i);
+	return k;
+}
+
+/* Every fault fails the run (exit 1), so the gate says so too: one check
+ * that names them, and the printed verdict, the JSON, the JUnit file and
+ * the exit status agree. */
+void nc_run_findings_gate(struct nc_run *run)
+{
+	struct nc_gate_check *k;
+	int nf = nc_run_faults(run);
+	size_t at = 0;
+
+	if (nf == 0)
+		return;
+	run->gate.passed = false;
+	if (run->gate.n == NC_GATE_MAX)
+		return;
+	k = &run->gate.v[run->gate.n++];
+	k->passed = false;
+	snprintf(k->name, sizeof(k->name), "no-faults");
+	at = (size_t)snprintf(k->detail, sizeof(k->detail), "%d fault%s "
+			      "found:", nf, nf > 1 ? "s" : "");
+	for (int i = 0; i < run->nfindings && at < sizeof(k->detail); i++) {
+		bool dup = !is_fault(run, i);
+
+		for (int j = 0; j < i; j++)
+			dup = dup || strcmp(run->findings[j].code,
+					    run->findings[i].code) == 0;
+		if (!dup)
+			at += (size_t)snprintf(k->detail + at,
+					       sizeof(k->detail) - at, " %s",
+					       run->findings[i].code);
+	}
 }
 
 /* A run that did not finish is a fault when a finding says why, and
  * "could not run" otherwise; the other ranks cannot see the gate. */
 int nc_run_status(const struct nc_run *run, bool ran, bool rank0)
 {
+	int nf = nc_run_faults(run);
+
 	if (!rank0)
-		return ran && run->nfindings == 0 && run->nerrors == 0 ? 0 :
+		return ran && nf == 0 && run->nerrors == 0 ? 0 :
 		       run->nerrors > 0 && !ran ? 2 : 1;
 	if (!ran)
-		return run->nfindings > 0 ? 1 : 2;
-	return run->nfindings > 0 || !run->gate.passed ? 1 : 0;
+		return nf > 0 ? 1 : 2;
+	return nf > 0 || !run->gate.passed ? 1 : 0;
 }
 
 /* Writes one emitter's file; says so when it cannot. */

@@ -45,13 +45,18 @@ struct nc_run {
 	double *pair_bw;
 	unsigned long long pair_bytes;
 	double pair_s;                 /* how long the rounds took */
+	/* the pairs the screening called slow, measured again alone (n x n,
+	 * 0 where not), and how each figure was taken */
+	double *pair_alone;
+	int pair_iters, pair_trials, pair_nalone, pair_rounds;
 };
 
 /* hw_verdict.c: the hardware's part of the verdict */
 /* The self-test's findings (gpu-slow, pcie-link-degraded) and the bound,
  * from run->gpus. */
 void nc_run_gpu_verdict(struct nc_run *run);
-/* The pair findings (pair-slow) from run->pair_bw. */
+/* pair_advice.c: the pair findings (pair-slow) from run->pair_bw and
+ * run->pair_alone, at the grain of what is slow (GPU, link, node). */
 void nc_run_pair_verdict(struct nc_run *run);
 /* The efficiency checks into run->gate (after nc_gate_eval). */
 void nc_run_eff_gate(struct nc_run *run);
@@ -65,12 +70,16 @@ const char *nc_run_host(const struct nc_run *run, int r);
 /* Each rank's host as a number (pair classes); malloc'ed, NULL on no
  * memory. */
 int *nc_run_host_ids(const struct nc_run *run);
-/* What a scheduler takes to leave the slow pairs' ranks out: the common
- * rank's host, or both hosts of every slow pair when none is common. Fills
- * ex (a Slurm host list) and keep (the other hosts, one a line, for a
- * hostfile); returns the number of hosts left out. */
-int nc_run_exclusion(const struct nc_run *run, const bool *slow, int common,
-		     char *ex, size_t exlen, char *keep, size_t keeplen);
+/* nc_pairs_judge over the run's matrices and hosts: slow (n*n), gpu and
+ * node (n) filled; the number of slow pairs that stand. */
+int nc_run_pair_judge(const struct nc_run *run, bool *slow, bool *gpu,
+		      bool *node);
+/* What a scheduler takes to leave out the nodes at fault (node[i]: rank
+ * i's host is; nc_pairs_judge), never a node for one GPU or one link.
+ * Fills ex (a Slurm host list) and keep (the other hosts, one a line, for
+ * a hostfile); returns the number of hosts left out. */
+int nc_run_exclusion(const struct nc_run *run, const bool *node, char *ex,
+		     size_t exlen, char *keep, size_t keeplen);
 /* Summary lines: the bound, each collective's share, the GPUs, pairs. */
 void nc_summary_hw(FILE *fp, const struct nc_run *run);
 /* JSON keys "hardware" and "pairs". Returns 0, or -1. */

@@ -35,12 +35,35 @@ int *nc_run_host_ids(const struct nc_run *run)
 	return id;
 }
 
-/* What a scheduler takes to leave the slow ranks' hosts out: the common
- * rank's host, or both hosts of every slow pair when none is common.
- * Fills ex (a Slurm host list) and keep (the other hosts, one per line
- * for a hostfile); returns the number of hosts left out. */
-int nc_run_exclusion(const struct nc_run *run, const bool *slow, int common,
-		     char *ex, size_t exlen, char *keep, size_t keeplen)
+/* The judgement over the run's matrices, its hosts and the pairs
+ * measured alone; a run without them has no pair alone: nothing stands. */
+int nc_run_pair_judge(const struct nc_run *run, bool *slow, bool *gpu,
+		      bool *node)
+{
+	int n = run->nranks, ns;
+	size_t nn = (size_t)n * (size_t)n;
+	double *zero = run->pair_alone == NULL ? calloc(nn, sizeof(double)) :
+						 NULL;
+	int *hid = nc_run_host_ids(run);
+
+	if (run->pair_alone == NULL && zero == NULL) {
+		free(hid);
+		return 0;
+	}
+	ns = nc_pairs_judge(run->pair_bw,
+			    run->pair_alone != NULL ? run->pair_alone : zero,
+			    hid, n, NC_SLOW_TOL, slow, gpu, node);
+	free(zero);
+	free(hid);
+	return ns;
+}
+
+/* What a scheduler takes to leave the nodes at fault out; a slow GPU or
+ * link keeps its node. Fills ex (a Slurm host list) and keep (the other
+ * hosts, one per line for a hostfile); returns the number of hosts left
+ * out. */
+int nc_run_exclusion(const struct nc_run *run, const bool *node, char *ex,
+		     size_t exlen, char *keep, size_t keeplen)
 {
 	int n = run->nranks, nx = 0;
 	const char **x = calloc((size_t)n + 1, sizeof(*x));
@@ -50,15 +73,10 @@ int nc_run_exclusion(const struct nc_run *run, const bool *slow, int common,
 	if (x == NULL)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		bool out = common >= 0 ? i == common : false;
-
-		for (int j = 0; common < 0 && j < n; j++)
-			if ((i < j && slow[i * n + j]) ||
-			    (j < i && slow[j * n + i]))
-				out = true;
-		if (!out)
-			continue;
 		bool dup = false;
+
+		if (!node[i])
+			continue;
 
 		for (int k = 0; k < nx; k++)
 			dup = dup || strcmp(x[k], nc_run_host(run, i)) == 0;
@@ -82,6 +100,40 @@ int nc_run_exclusion(const struct nc_run *run, const bool *slow, int common,
 	}
 	free(x);
 	return nx;
+}
+
+/* The pairs measured again alone, and whether they stood. */
+static void pairs_alone_lines(FILE *fp, const struct nc_run *run)
+{
+	int n = run->nranks, shown = 0, ns;
+	bool *slow = calloc((size_t)n * (size_t)n, sizeof(bool));
+	bool *gpu = calloc((size_t)n, sizeof(bool));
+	bool *node = calloc((size_t)n, sizeof(bool));
+
+	if (run->pair_alone == NULL || slow == NULL || gpu == NULL ||
+	    node == NULL || run->pair_nalone == 0) {
+		free(slow);
+		free(gpu);
+		free(node);
+		return;
+	}
+	ns = nc_run_pair_judge(run, slow, gpu, node);
+	fprintf(fp, "# pairs slow in the rounds, measured again alone: %d, "
+		"%d stand%s\n", run->pair_nalone, ns,
+		ns == 0 ? " (the rest did not reproduce: noise)" : "");
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n && shown < 16; j++)
+			if (run->pair_alone[i * n + j] > 0) {
+				fprintf(fp, "#   %d-%d: %.1f GB/s in its round, "
+					"%.1f alone: %s\n", i, j,
+					run->pair_bw[i * n + j],
+					run->pair_alone[i * n + j],
+					slow[i * n + j] ? "slow" : "noise");
+				shown++;
+			}
+	free(slow);
+	free(gpu);
+	free(node);
 }
 
 /* "# hardware bound", a share per collective, a line per GPU, and the
@@ -123,8 +175,9 @@ void nc_summary_hw(FILE *fp, const struct nc_run *run)
 	}
 	if (run->pair_bw != NULL) {
 		fprintf(fp, "# pairs: send/recv GB/s each way, %llu B, %d "
-			"rounds, %.2f s\n", run->pair_bytes,
-			nc_pair_rounds(n), run->pair_s);
+			"rounds, %d trials of %d exchanges, %.2f s\n",
+			run->pair_bytes, run->pair_rounds, run->pair_trials,
+			run->pair_iters, run->pair_s);
 		for (int i = 0; i < n && n <= 16; i++) {
 			fprintf(fp, "#   %3d:", i);
 			for (int j = 0; j < n; j++)
@@ -133,6 +186,7 @@ void nc_summary_hw(FILE *fp, const struct nc_run *run)
 							     j * n + i]);
 			fprintf(fp, "\n");
 		}
+		pairs_alone_lines(fp, run);
 	}
 }
 
@@ -186,18 +240,24 @@ int nc_hw_json(struct doc *d, const struct nc_run *run)
 			return -1;
 	}
 	if (run->pair_bw != NULL) {
-		json_t *m = json_array(), *sl = json_array();
+		json_t *m = json_array(), *sl = json_array(), *al = json_array();
+		json_t *sg = json_array();
 		bool *slow = calloc((size_t)n * (size_t)n, sizeof(bool));
+		bool *gpu = calloc((size_t)n, sizeof(bool));
+		bool *node = calloc((size_t)n, sizeof(bool));
 		char ex[256] = "", keep[2048] = "";
 		int common = -1;
 
-		int *hid = nc_run_host_ids(run);
-
-		if (slow != NULL &&
-		    nc_pairs_decide(run->pair_bw, hid, n, NC_SLOW_TOL, slow,
-				    &common) > 0)
-			nc_run_exclusion(run, slow, common, ex, sizeof(ex), keep,
-				  sizeof(keep));
+		if (slow != NULL && gpu != NULL && node != NULL &&
+		    nc_run_pair_judge(run, slow, gpu, node) > 0)
+			nc_run_exclusion(run, node, ex, sizeof(ex), keep,
+					 sizeof(keep));
+		for (int i = 0; gpu != NULL && i < n; i++)
+			if (gpu[i]) {
+				if (common < 0)
+					common = i;
+				json_array_append_new(sg, json_integer(i));
+			}
 		for (int i = 0; m != NULL && i < n; i++) {
 			json_t *row = json_array();
 
@@ -208,19 +268,28 @@ int nc_hw_json(struct doc *d, const struct nc_run *run)
 			json_array_append_new(m, row);
 		}
 		for (int i = 0; sl != NULL && slow != NULL && i < n; i++)
-			for (int j = i + 1; j < n; j++)
+			for (int j = i + 1; j < n; j++) {
 				if (slow[i * n + j])
 					json_array_append_new(sl, json_pack(
 						"[i, i]", i, j));
+				if (run->pair_alone != NULL &&
+				    run->pair_alone[i * n + j] > 0)
+					json_array_append_new(al, json_pack(
+						"[i, i, f]", i, j,
+						run->pair_alone[i * n + j]));
+			}
 		free(slow);
-		free(hid);
+		free(gpu);
+		free(node);
 		if (doc_set(d, "pairs", json_pack(
-				    "{s:I, s:i, s:f, s:o, s:o, s:o, s:s?, "
-				    "s:s?}",
+				    "{s:I, s:i, s:i, s:i, s:f, s:o, s:o, s:o, "
+				    "s:o, s:o, s:s?, s:s?}",
 				    "bytes", (json_int_t)run->pair_bytes,
-				    "rounds", nc_pair_rounds(n), "seconds",
-				    run->pair_s, "matrix_gbps", m, "slow", sl,
-				    "common_rank", common >= 0 ?
+				    "rounds", run->pair_rounds, "trials",
+				    run->pair_trials, "iters", run->pair_iters,
+				    "seconds", run->pair_s, "matrix_gbps", m,
+				    "alone_gbps", al, "slow", sl, "slow_gpus",
+				    sg, "common_rank", common >= 0 ?
 					    json_integer(common) : json_null(),
 				    "slurm_exclude", ex[0] ? ex : NULL,
 				    "hostfile", keep[0] && ex[0] ? keep :

@@ -1,5 +1,6 @@
-/* ncclcheck's CPU-side unit tests: one Check runner over the suites below,
- * linked with collectives/ objects built without CUDA or NCCL. */
+/* ncclcheck's CPU-side unit tests: one Check runner over every suite that
+ * tests/ncclcheck defines (nc_suites.h, made by the build), linked with
+ * collectives/ objects built without CUDA or NCCL. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -7,26 +8,12 @@
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite_nc_formulas());
+	SRunner *sr = srunner_create(NULL);
 	int failed;
 
-	srunner_add_suite(sr, suite_nc_options());
-	srunner_add_suite(sr, suite_nc_gate());
-	srunner_add_suite(sr, suite_nc_bootstrap());
-	srunner_add_suite(sr, suite_nc_preflight());
-	srunner_add_suite(sr, suite_nc_launch());
-	srunner_add_suite(sr, suite_nc_nccllog());
-	srunner_add_suite(sr, suite_nc_output());
-	srunner_add_suite(sr, suite_nc_watchdog());
-	srunner_add_suite(sr, suite_nc_wd_decide());
-	srunner_add_suite(sr, suite_nc_say());
-	srunner_add_suite(sr, suite_nc_finish());
-	srunner_add_suite(sr, suite_nc_hooks());
-	srunner_add_suite(sr, suite_nc_pf_exchange());
-	srunner_add_suite(sr, suite_nc_hooks_release());
-	srunner_add_suite(sr, suite_nc_tcpstore());
-	srunner_add_suite(sr, suite_nc_pf_round());
-	srunner_add_suite(sr, suite_nc_hw());
+#define SUITE(name) srunner_add_suite(sr, name());
+#include "nc_suites.h"
+#undef SUITE
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
