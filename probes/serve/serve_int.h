@@ -58,7 +58,9 @@ struct conn {
 	uint8_t nonce[PROTO_NONCE_LEN];
 	struct bucket echo, heavy;
 	long long last_us, partial_since_us, accepted_us;
-	unsigned long frames; /* whole frames received */
+	unsigned long frames;   /* whole frames received */
+	unsigned long requests; /* of them, other than HELLO and AUTH_* */
+	long long frame_us;     /* when the last whole frame came */
 	struct cb_job *job;
 	struct conn *next_dead;
 	size_t rlen, wlen, woff;

@@ -146,7 +146,7 @@ static int serve_timers(struct server *s)
 			next = c->job->deadline_us;
 		why = c->dead ? NULL : sv_conn_due(c, now, &next);
 		if (why)
-			sv_conn_close(s, c, why);
+			sv_conn_drop(s, c, NULL, why);
 	}
 	return (int)((next - now + 999) / 1000);
 }

@@ -380,6 +380,15 @@ START_TEST(serve_guard_caps_and_deadlines)
 	/* full: a new address gets the place of a silent one */
 	ck_assert_int_eq(admit(s, 9, &why), 0);
 	ck_assert_uint_eq(s->nconns, 16);
+	/* full of clients being served: a newcomer is refused, nobody
+	 * goes */
+	for (unsigned i = 0; i < 16; i++) {
+		s->conns[i]->frames = s->conns[i]->requests = 3;
+		s->conns[i]->frame_us = client_now_us();
+	}
+	ck_assert_int_eq(admit(s, 10, &why), -1);
+	ck_assert_str_eq(why, "too many clients: the table is full");
+	ck_assert_uint_eq(s->nconns, 16);
 	serve_free(s);
 
 	/* the deadlines of one connection */
@@ -389,7 +398,7 @@ START_TEST(serve_guard_caps_and_deadlines)
 	c.frames = 1;
 	c.last_us = now;
 	c.partial_since_us = now - 6000000; /* a byte a second for 6 s */
-	ck_assert_str_eq(sv_conn_due(&c, now, &next), "frame left unfinished");
+	ck_assert_str_eq(sv_conn_due(&c, now, &next), "a frame left unfinished for 5 s");
 	c.partial_since_us = now - 1000000;
 	next = now + 10000000;
 	ck_assert_ptr_null(sv_conn_due(&c, now, &next));
