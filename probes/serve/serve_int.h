@@ -90,6 +90,8 @@ struct server {
 	bool have_key;
 	struct bucket udp_bucket;
 	long log_budget, log_suppressed;
+	long refused_quiet;   /* refusals since the last one logged */
+	long long refused_t_us; /* when a refusal was last logged */
 	long long log_t_us;
 	char node[PROTO_NODE_MAX + 1];
 	uint8_t udpbuf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD + 64];

@@ -3,11 +3,17 @@
  * and that nobody being served ever does. */
 #include <arpa/inet.h>
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include "serve/serve_conn.h"
 #include "serve/serve_guard.h"
 #include "serve/serve_int.h"
+#include "wire/client.h"
+#include "wire/client_conn.h"
 
 #define NOW 1000000000000LL /* the fake clock, in microseconds */
 #define S(x) ((long long)(x) * 1000000LL)
@@ -153,6 +159,42 @@ START_TEST(victim_order)
 }
 END_TEST
 
+/* A dropped client reads why before the close (ERROR "dropped"), and
+ * the client library reports it as that, not as a network fault. */
+START_TEST(drop_says_why)
+{
+	struct server *s = table(4);
+	struct np_client cl = {0};
+	struct conn *c;
+	size_t len;
+	int sv[2];
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0,
+	                            sv),
+	                 0);
+	c = seat(s, 0, 1, 1, 1, 0, 1);
+	c->ev.fd = sv[0];
+	sv_conn_drop(s, c, "evicted", "its table is full");
+	ck_assert_ptr_null(s->conns[0]);
+	ck_assert_uint_eq(s->nconns, 0);
+	sv_reap(s);
+	cl.fd = sv[1];
+	cl.buf = malloc(PROTO_HDR_LEN + PROTO_MAX_PAYLOAD);
+	ck_assert_ptr_nonnull(cl.buf);
+	snprintf(cl.addr, sizeof(cl.addr), "127.0.0.80");
+	cl.port = 27473;
+	ck_assert_int_eq(client_recv_frame(&cl, &len, client_now_us() + 1000000),
+	                 -1);
+	ck_assert_int_eq(cl.code, CLIENT_E_DROPPED);
+	ck_assert_uint_eq(cl.err_code, PROTO_E_DROPPED);
+	ck_assert_str_eq(cl.err, "the responder at 127.0.0.80:27473 dropped "
+	                         "us: its table is full");
+	ck_assert_str_eq(proto_err_name(PROTO_E_DROPPED), "dropped");
+	client_close(&cl);
+	table_free(s);
+}
+END_TEST
+
 Suite *suite_serve_admit(void)
 {
 	Suite *s = suite_create("serve_admit");
@@ -161,6 +203,7 @@ Suite *suite_serve_admit(void)
 	tcase_add_test(tc, give_way_by_standing);
 	tcase_add_test(tc, churn_never_takes_the_served);
 	tcase_add_test(tc, victim_order);
+	tcase_add_test(tc, drop_says_why);
 	suite_add_tcase(s, tc);
 	return s;
 }
