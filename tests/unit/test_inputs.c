@@ -111,6 +111,14 @@ START_TEST(report_fifo_is_skipped_by_name)
 	ck_assert_uint_eq(set.nskip, 1);
 	ck_assert_str_eq(set.skip[0].why, "not a regular file (a FIFO)");
 	report_set_free(&set);
+	/* the same FIFO met in `report DIR`: named and counted too */
+	memset(&set, 0, sizeof(set));
+	ck_assert_int_eq(report_load_path(&set, dir), 0);
+	ck_assert_uint_eq(set.nin, 0);
+	ck_assert_uint_eq(set.nskip, 1);
+	ck_assert_str_eq(set.skip[0].path, p);
+	ck_assert_str_eq(set.skip[0].why, "not a regular file (a FIFO)");
+	report_set_free(&set);
 	unlink(p);
 	rmdir(dir);
 }
