@@ -18,6 +18,7 @@
 #include "base/outfile.h"
 #include "base/sysroot.h"
 #include "base/termsafe.h"
+#include "kernel/nl.h"
 #include "report.h"
 #include "serve/serve.h"
 #include "serve/serve_guard.h"
@@ -92,7 +93,26 @@ START_TEST(sysroot_fifo_does_not_hang)
 			 0);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_lt(time(NULL) - t0, 3);
+	ck_assert_str_eq(sysroot_odd_kind(&sr, "/proc/meminfo"), "a FIFO");
+	ck_assert_ptr_null(sysroot_odd_kind(&sr, "/proc/absent"));
 	unlink(p);
+	/* a FIFO for proc/net/route fails the route read, named as such */
+	snprintf(p, sizeof(p), "%s/proc/net", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/proc/net/route", dir);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	{
+		struct route_info ri[4];
+		size_t n = 9;
+
+		ck_assert_int_lt(route_defaults(&sr, ri, 4, &n), 0);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_str_eq(sysroot_odd_kind(&sr, "/proc/net/route"),
+				 "a FIFO");
+	}
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/proc/net", dir);
+	rmdir(p);
 	snprintf(p, sizeof(p), "%s/proc", dir);
 	rmdir(p);
 	rmdir(dir);
