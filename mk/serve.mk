@@ -38,6 +38,7 @@ fuzz: fuzz-build
 	@if [ -x $(FUZZ_BIN) ]; then \
 		mkdir -p $(BUILD)/fuzz-corpus; \
 		$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -timeout=5 \
+			-artifact_prefix=$(BUILD)/fuzz-proto- \
 			-rss_limit_mb=1024 -max_len=66000 -print_final_stats=1 \
 			$(BUILD)/fuzz-corpus tests/fuzz/corpus; \
 	fi
