@@ -63,8 +63,10 @@ static void on_frame(struct cl *x, unsigned type, const unsigned char *p,
 		x->got++;
 	} else if (type == PROTO_ERROR && n >= 2) {
 		unsigned code = (unsigned)p[0] << 8 | p[1];
-		size_t m = n - 2 < sizeof(x->why) - 1 ? n - 2 : sizeof(x->why) - 1;
+		size_t m = n - 2;
 
+		if (m > sizeof(x->why) - 1)
+			m = sizeof(x->why) - 1;
 		memcpy(x->why, p + 2, m);
 		x->why[m] = '\0';
 		x->st = x->st == ADMITTED || code == 10 ? DROPPED : REFUSED;
@@ -202,7 +204,8 @@ int main(int argc, char **argv)
 			if (x->st == CONNECTING && (evs[e].events & EPOLLOUT)) {
 				unsigned char f[64];
 				struct epoll_event ee = {
-				    .events = EPOLLIN, .data.u32 = evs[e].data.u32};
+				    .events = EPOLLIN,
+				    .data.u32 = evs[e].data.u32};
 
 				if (send(x->fd, f, hello_frame(f),
 				         MSG_NOSIGNAL) > 0)

@@ -59,13 +59,15 @@ bool sv_same_host(const struct sockaddr_storage *a,
 	return memcmp(ka, kb, 16) == 0;
 }
 
+/* See serve_guard.h: a client being served never gives way. */
 int sv_give_way(const struct conn *c, long long now)
 {
 	if (!c || c->dead || c->authed)
 		return 0;
 	if (c->frames == 0)
 		return 2;
-	if (c->requests == 0 && now - c->frame_us >= SERVE_REQUEST_S * 1000000LL)
+	if (c->requests == 0 &&
+	    now - c->frame_us >= SERVE_REQUEST_S * 1000000LL)
 		return 1;
 	if (now - c->frame_us >= SERVE_SERVED_IDLE_S * 1000000LL)
 		return 1;
@@ -79,6 +81,7 @@ struct seat {
 	unsigned held; /* connections its address holds */
 };
 
+/* qsort order: by address, so that one address's seats are a run. */
 static int seat_cmp(const void *a, const void *b)
 {
 	return memcmp(((const struct seat *)a)->key,
@@ -99,6 +102,8 @@ static bool before(const struct seat *a, int wa, const struct seat *b, int wb)
 	return ta < tb;
 }
 
+/* See serve_guard.h. The counts per address come from one sort of the
+ * table, and only when someone may give way at all. */
 struct conn *sv_victim(const struct server *s,
                        const struct sockaddr_storage *ss, long long now)
 {

@@ -183,8 +183,8 @@ START_TEST(drop_says_why)
 	ck_assert_ptr_nonnull(cl.buf);
 	snprintf(cl.addr, sizeof(cl.addr), "127.0.0.80");
 	cl.port = 27473;
-	ck_assert_int_eq(client_recv_frame(&cl, &len, client_now_us() + 1000000),
-	                 -1);
+	ck_assert_int_eq(
+	    client_recv_frame(&cl, &len, client_now_us() + 1000000), -1);
 	ck_assert_int_eq(cl.code, CLIENT_E_DROPPED);
 	ck_assert_uint_eq(cl.err_code, PROTO_E_DROPPED);
 	ck_assert_str_eq(cl.err, "the responder at 127.0.0.80:27473 dropped "
