@@ -4,7 +4,9 @@
 # reconnect at once when closed (tests/fixtures/serve/churn.py). Two
 # honest heartbeats, at 1 s and at 100 ms, must run their 25 s with every
 # echo answered and no reconnect; a ports run that finds the table full
-# says the responder turned it away (exit 2), not a network fault.
+# says the responder turned it away (exit 2), not a network fault; a
+# responder that drops the held connection with a reason (dropper.py)
+# makes heartbeat say so and exit 2, with no heartbeat-dropped.
 . "$(dirname "$0")/lib.sh"
 lab_require python3 jq
 lab_ns NS churn
@@ -81,4 +83,17 @@ lab_check "the silent ones stopped pushing each other out (<= 200 evictions, got
 	test "$ev" -le 200
 LAB_OUT=$(cat "$T/serve.log")
 lab_nogrep "no heartbeat was evicted" "closed 127\.0\.0\.1:.*evicted"
+
+# a responder that drops the held connection and says why: heartbeat
+# says so, stops, exits 2, and raises no heartbeat-dropped
+DROPPER=$(dirname "$0")/../fixtures/serve/dropper.py
+ip netns exec "$NS" timeout 40 python3 "$DROPPER" 127.0.0.81 7470 3 \
+	"its table is full and this connection was idle" >"$T/drop.out" 2>&1 &
+lab_wait 100 grep -q listening "$T/drop.out"
+lab_rc 2 "heartbeat dropped by its responder: exit 2" \
+	ip netns exec "$NS" "$NETPROBE" heartbeat --no-udp -c 10 -i 50ms \
+	127.0.0.81:7470
+lab_grep "heartbeat says the responder dropped it, and why" \
+	"the responder at 127\.0\.0\.81:7470 dropped us: its table is full"
+lab_nogrep "no heartbeat-dropped for it" "heartbeat-dropped"
 lab_done
