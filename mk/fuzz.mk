@@ -4,9 +4,12 @@
 # readers (fuzz_sysroot), beside the protocol decoders of mk/serve.mk.
 # `make fuzz` runs each FUZZ_TIME seconds too (fuzz-ci: 20 s each), with
 # its seeds in tests/fuzz/corpus-NAME and new inputs in
-# $(BUILD)/fuzz-corpus-NAME. The library and the commands are compiled
-# once more by clang with the fuzzer's instrumentation, into
-# $(BUILD)/fuzzobj. Skipped, as fuzz is, without clang's libFuzzer.
+# $(BUILD)/fuzz-corpus-NAME; a crash's input goes to
+# $(BUILD)/fuzz-NAME-crash-SHA1 (fixed, it belongs in the target's corpus
+# as a regression input, never at the repository's root). The library
+# and the commands are compiled once more by clang with the fuzzer's
+# instrumentation, into $(BUILD)/fuzzobj. Skipped, as fuzz is, without
+# clang's libFuzzer.
 FUZZ_NAMES := serve rdv report sysroot
 FUZZ_OBJDIR := $(BUILD)/fuzzobj
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
@@ -40,6 +43,7 @@ fuzz-more: fuzz-more-build
 		mkdir -p $(BUILD)/fuzz-corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_TIME) s"; \
 		if ! $(BUILD)/fuzz_$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
+			-artifact_prefix=$(BUILD)/fuzz-$$n- \
 			-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
 			$(BUILD)/fuzz-corpus-$$n tests/fuzz/corpus-$$n \
 			>$(BUILD)/fuzz-$$n.log 2>&1; then \

@@ -15,7 +15,7 @@ FUZZ_SRC := tests/fuzz/fuzz_proto.c lib/wire/proto_msg.c lib/wire/proto_mesh.c \
 	lib/wire/proto_codec.c \
 	lib/wire/proto_hdr.c lib/wire/portstate.c
 
-.PHONY: fuzz fuzz-ci fuzz-build bench-serve bench-heartbeat
+.PHONY: fuzz fuzz-ci fuzz-build bench-serve bench-heartbeat bench-serve-crowd
 CHECK_TARGETS += fuzz-ci
 
 fuzz-build:
@@ -38,6 +38,7 @@ fuzz: fuzz-build
 	@if [ -x $(FUZZ_BIN) ]; then \
 		mkdir -p $(BUILD)/fuzz-corpus; \
 		$(FUZZ_BIN) -max_total_time=$(FUZZ_TIME) -timeout=5 \
+			-artifact_prefix=$(BUILD)/fuzz-proto- \
 			-rss_limit_mb=1024 -max_len=66000 -print_final_stats=1 \
 			$(BUILD)/fuzz-corpus tests/fuzz/corpus; \
 	fi
@@ -54,3 +55,10 @@ bench-serve: $(NETPROBE) $(BUILD)/bench-load
 
 bench-heartbeat: $(NETPROBE)
 	NETPROBE=$(NETPROBE) sh bench/heartbeat/run.sh
+
+# issue 34: CLIENTS clients (default 5000) against a table of MAX (1024)
+$(BUILD)/bench-crowd: bench/serve/crowd.c $(BUILD)/lib/wire/proto_hdr.o
+	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
+
+bench-serve-crowd: $(NETPROBE) $(BUILD)/bench-crowd
+	NETPROBE=$(NETPROBE) CROWD=$(BUILD)/bench-crowd sh bench/serve/crowd.sh

@@ -172,6 +172,22 @@ ssize_t sysroot_readlink(const struct sysroot *sr, const char *path,
 }
 
 /* lstat, so a dangling recorded link still counts as present. */
+const char *sysroot_odd_kind(const struct sysroot *sr, const char *path)
+{
+	char full[PATH_MAX];
+	struct stat st;
+
+	if (sysroot_path(sr, path, full, sizeof(full)) < 0 ||
+	    stat(full, &st) < 0 || S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISFIFO(st.st_mode)  ? "a FIFO"
+	       : S_ISSOCK(st.st_mode) ? "a socket"
+	       : S_ISCHR(st.st_mode)  ? "a character device"
+	       : S_ISBLK(st.st_mode)  ? "a block device"
+	       : S_ISDIR(st.st_mode)  ? "a directory"
+	                              : "not a file";
+}
+
 bool sysroot_exists(const struct sysroot *sr, const char *path)
 {
 	char full[PATH_MAX];

@@ -50,6 +50,11 @@ int sysroot_read_ll(const struct sysroot *sr, const char *path,
 ssize_t sysroot_readlink(const struct sysroot *sr, const char *path,
 			 char *buf, size_t len);
 
+/* What stands at path under the root when it is there but not a regular
+ * file ("a FIFO", "a directory", ...), so that a reader can say so rather
+ * than an errno's text; NULL when it is a regular file or absent. */
+const char *sysroot_odd_kind(const struct sysroot *sr, const char *path);
+
 /* True when the path exists under the root (any type). */
 bool sysroot_exists(const struct sysroot *sr, const char *path);
 

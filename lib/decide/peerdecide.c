@@ -154,6 +154,18 @@ int peercheck_decide_member(const struct peercheck *pc, const char *member,
 
 	if (pc->rc != 1)
 		return 0;
+	/* its responder answered and said why it would not serve us (its
+	 * table full): no path is at fault, and no fix applies */
+	if (v->turned_away) {
+		if (doc_add_error(d, "peer",
+		                  "%s (%s:%u): its responder turned us away, "
+		                  "not the network: %s",
+		                  member, v->peer_addr[0] ? v->peer_addr : "?",
+		                  port, err != NULL ? err : "no reason") < 0 &&
+		    errno == ENOMEM)
+			return -1;
+		return 0;
+	}
 	if (e == ETIMEDOUT) {
 		code = FINDING_PORT_FILTERED;
 		how = "time out: a firewall or NAT on the way drops them";

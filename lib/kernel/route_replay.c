@@ -38,6 +38,14 @@ int route_defaults_replay(const struct sysroot *sr, struct route_info *out,
 	*n = 0;
 	if (buf == NULL)
 		return -1;
+	/* a file that is there but cannot be read (a FIFO in its place)
+	 * fails the whole read: a route table half read is a wrong one */
+	if (sysroot_odd_kind(sr, "/proc/net/route") != NULL ||
+	    sysroot_odd_kind(sr, "/proc/net/ipv6_route") != NULL) {
+		free(buf);
+		errno = EINVAL;
+		return -1;
+	}
 	if (sysroot_read(sr, "/proc/net/route", buf, PROC_BUF) >= 0) {
 		any = true;
 		line = strtok_r(buf, "\n", &save);

@@ -39,6 +39,9 @@ struct peer_verdict {
 	int connect_errno;  /* no answer: connect's errno (ETIMEDOUT for a
 			     * timeout), EPROTO when it connected but did
 			     * not answer as a responder; 0 otherwise */
+	bool turned_away;   /* its responder refused us (its table full)
+			     * or dropped us and said why: not the
+			     * network's doing */
 	unsigned local_port;    /* our source port toward it, 0 unknown */
 	unsigned observed_port; /* the source port the responder saw, 0 */
 	/* the connect-back checks, in the order made (inbound says

@@ -113,7 +113,8 @@ void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
 	}
 	pc->ports_held = o->ports_held;
 	pc->rc = peerprobe_run(v->peer, &po, &pv, &obj, d);
-	if (pc->rc == 1 && o->no_responder_hint != NULL)
+	/* a responder that turned us away is there: no hint to start one */
+	if (pc->rc == 1 && o->no_responder_hint != NULL && !pv.turned_away)
 		error_hint(d, o->no_responder_hint);
 	if (pc->rc < 0 || obj == NULL) {
 		json_decref(obj);

@@ -367,12 +367,22 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	err[0] = '\0';
 	if (open_tries(&c, host, port, step, o) < 0) {
 		snprintf(err, sizeof(err), "%s", c.err);
+		v->turned_away = c.code == CLIENT_E_DROPPED ||
+		                 (c.code == CLIENT_E_REFUSED &&
+		                  c.err_code == PROTO_E_LIMIT);
 		v->connect_errno = c.code == CLIENT_E_CONNECT ? c.sys_errno
 		                   : c.code == CLIENT_E_RESOLVE ? 0
 		                                                : EPROTO;
 		if (c.code != CLIENT_E_RESOLVE)
 			snprintf(v->peer_addr, sizeof(v->peer_addr), "%s",
 			         c.addr);
+		/* connected, then turned away: the route is known good */
+		if (v->turned_away) {
+			addr_norm(c.local_addr, v->local_addr,
+			          sizeof(v->local_addr));
+			peerprobe_ifname(v->local_addr, v->local_ifname,
+			                 sizeof(v->local_ifname));
+		}
 		if (d)
 			doc_add_error(d, "peer", "%s", err);
 		goto out;

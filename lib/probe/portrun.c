@@ -93,7 +93,7 @@ static int resolve(const char *host, struct ports_run *r)
 }
 
 /* Without a responder: UDP and sample ports cannot be tested. */
-static void mark_no_responder(struct ports_run *r)
+static void mark_no_responder(struct ports_run *r, const char *reason)
 {
 	for (size_t i = 0; i < r->nout; i++) {
 		struct port_result *p = &r->out[i];
@@ -101,7 +101,7 @@ static void mark_no_responder(struct ports_run *r)
 		if (p->proto == IPPROTO_UDP || (p->flags & PSPEC_F_SAMPLE)) {
 			p->pending = false;
 			p->state = PORT_UNKNOWN;
-			snprintf(p->reason, sizeof(p->reason), "no responder");
+			snprintf(p->reason, sizeof(p->reason), "%s", reason);
 		}
 	}
 }
@@ -162,6 +162,19 @@ static bool resp_retry(const struct np_client *c, int *tries)
 	return true;
 }
 
+/* A responder step failed: an error entry; a responder that turned us
+ * away (its table full) or dropped us, saying why, is not the network:
+ * the run says it could not run (r->turned_away). */
+static void resp_fail(struct np_client *c, struct ports_run *r, struct doc *d,
+		      const char *what)
+{
+	if (c->code == CLIENT_E_DROPPED ||
+	    (c->code == CLIENT_E_REFUSED && c->err_code == PROTO_E_LIMIT &&
+	     strstr(c->err, "too many clients") != NULL))
+		r->turned_away = true;
+	doc_add_error(d, "responder", "%s: %s", what, c->err);
+}
+
 /* Asks for listeners on the TCP sample ports; the ones held become
  * pending for the TCP scan, the others stay unknown. */
 static void resp_tcp_samples(struct np_client *c,
@@ -196,7 +209,7 @@ static void resp_tcp_samples(struct np_client *c,
 					   opened);
 		while (rc < 0 && resp_retry(c, &tries));
 		if (rc < 0)
-			doc_add_error(d, "responder", "listen: %s", c->err);
+			resp_fail(c, r, d, "listen");
 		for (size_t j = 0; j < k; j++) {
 			if (rc == 0 && opened[j]) {
 				r->out[idx[j]].pending = true;
@@ -245,7 +258,7 @@ static void resp_ephemeral(struct np_client *c, const struct ports_run_opts *o,
 			resp_life_us(c, o->timeout_us), ports, &n, &lo, &hi);
 	while (rc < 0 && resp_retry(c, &tries));
 	if (rc < 0) {
-		doc_add_error(d, "responder", "ephemeral listen: %s", c->err);
+		resp_fail(c, r, d, "ephemeral listen");
 		return;
 	}
 	r->peer_lo = lo;
@@ -311,7 +324,7 @@ static void resp_udp(struct np_client *c, const struct ports_run_opts *o,
 					   opened);
 		while (rc < 0 && resp_retry(c, &tries));
 		if (rc < 0)
-			doc_add_error(d, "responder", "udp listen: %s", c->err);
+			resp_fail(c, r, d, "udp listen");
 		for (size_t j = 0; j < k; j++) {
 			struct port_result *p = &r->out[idx[j]];
 			enum port_state st;
@@ -477,11 +490,9 @@ static void resp_inbound(struct np_client *c, const struct ports_run_opts *o,
 		if (rc == 0 &&
 		    synretry_connect_back(c, ports, k, o->timeout_us, st,
 					  reasons, rtt, att) < 0)
-			doc_add_error(d, "responder",
-				      "connect-back retry: %s", c->err);
+			resp_fail(c, r, d, "connect-back retry");
 		if (rc < 0)
-			doc_add_error(d, "responder", "connect-back: %s",
-				      c->err);
+			resp_fail(c, r, d, "connect-back");
 		for (size_t j = 0; j < k; j++) {
 			struct port_result *p = &r->in[idx[j]];
 
@@ -522,12 +533,27 @@ static bool resp_open(struct np_client *c, const struct ports_run_opts *o,
 		return true;
 	if (c->err_code == PROTO_E_AUTH_FAILED || c->code == CLIENT_E_USAGE)
 		r->auth_failed = true;
-	doc_add_error(d, "responder",
-		      "no responder at %s port %u (%s): UDP, sample and "
-		      "ephemeral ports stay unknown%s",
-		      r->addr, o->resp_port, c->err,
-		      o->both_ways ? "; --both-ways needs the responder" : "");
-	mark_no_responder(r);
+	if (c->code == CLIENT_E_DROPPED ||
+	    (c->code == CLIENT_E_REFUSED && c->err_code == PROTO_E_LIMIT &&
+	     strstr(c->err, "too many clients") != NULL)) {
+		/* the responder is there and said why: not the network */
+		r->turned_away = true;
+		doc_add_error(d, "responder",
+			      "the responder at %s port %u turned us away "
+			      "(%s): UDP, sample and ephemeral ports stay "
+			      "unknown%s",
+			      r->addr, o->resp_port, c->err,
+			      o->both_ways ? "; --both-ways needs the "
+					     "responder" : "");
+	} else
+		doc_add_error(d, "responder",
+			      "no responder at %s port %u (%s): UDP, sample "
+			      "and ephemeral ports stay unknown%s",
+			      r->addr, o->resp_port, c->err,
+			      o->both_ways ? "; --both-ways needs the "
+					     "responder" : "");
+	mark_no_responder(r, r->turned_away ? "responder turned us away"
+					    : "no responder");
 	client_close(c);
 	return false;
 }

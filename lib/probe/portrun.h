@@ -50,6 +50,10 @@ struct ports_run {
 	bool auth_failed;              /* the token was refused or could
 					* not be read: could not run, as
 					* heartbeat says for the same cause */
+	bool turned_away;              /* the responder refused us (its
+					* table full) or dropped us and
+					* said why: could not run, as
+					* heartbeat says for the same cause */
 	char err[320];                 /* why ports_run failed */
 };
 

@@ -28,6 +28,9 @@ enum client_code {
 	CLIENT_E_REFUSED,  /* the responder sent an ERROR frame */
 	CLIENT_E_IO,       /* a local socket error */
 	CLIENT_E_USAGE,    /* bad arguments */
+	CLIENT_E_DROPPED,  /* the responder closed it and said why (an
+	                    * ERROR "dropped": its table is full, a
+	                    * deadline); not a network fault */
 };
 
 struct np_client {

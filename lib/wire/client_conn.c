@@ -225,6 +225,11 @@ int client_recv_frame(struct np_client *c, size_t *len, long long deadline_us)
 			    "frame: %s",
 			    c->addr, c->port, why);
 		c->err_code = e.code;
+		if (e.code == PROTO_E_DROPPED)
+			return client_fail(c, CLIENT_E_DROPPED,
+			                   "the responder at %s:%u dropped us: "
+			                   "%s",
+			                   c->addr, c->port, e.msg);
 		return client_fail(c, CLIENT_E_REFUSED,
 		                   "responder at %s:%u refused: "
 		                   "%s (%s)",

@@ -298,7 +298,7 @@ const char *proto_err_name(unsigned code)
 	static const char *const names[] = {
 	    "unknown",  "malformed",   "unsupported",   "refused",
 	    "limit",    "auth-failed", "auth-required", "busy",
-	    "internal", "rejected"};
+	    "internal", "rejected",    "dropped"};
 
 	return code < sizeof(names) / sizeof(names[0]) ? names[code]
 	                                               : "unknown";

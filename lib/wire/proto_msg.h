@@ -51,6 +51,8 @@ enum proto_err {
 	PROTO_E_BUSY = 7, /* a connect-back is already running */
 	PROTO_E_INTERNAL = 8,
 	/* 9: PROTO_E_REJECTED, a mesh join turned away (proto_mesh.h) */
+	PROTO_E_DROPPED = 10, /* the responder closes this connection now;
+	                       * the message says why (sent unasked) */
 };
 
 struct proto_hello {

@@ -221,7 +221,18 @@ int cmd_heartbeat(int argc, char **argv)
 		rc = 2;
 		goto emit;
 	}
-	rc = doc_exit_status(&d, true);
+	/* the responder, not the network, ended the run: no fault, and
+	 * no verdict either (2) */
+	if (r->resp_dropped) {
+		fprintf(stderr,
+		        "netprobe heartbeat: the responder at %s:%u dropped "
+		        "us: %s (not a network fault; the run stopped there)\n",
+		        r->c.addr, o.port, r->dropped_why);
+		doc_add_error(&d, "responder",
+		              "the responder at %s:%u dropped us: %s",
+		              r->c.addr, o.port, r->dropped_why);
+	}
+	rc = doc_exit_status(&d, !r->resp_dropped);
 emit:
 	doc_set(&d, "duration_us", json_integer(r->elapsed_us));
 	doc_set(&d, "tcp", hb_side_json(&r->tcp, true));

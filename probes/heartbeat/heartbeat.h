@@ -49,7 +49,10 @@ struct hb_run {
 	long long send_end_us;       /* when sending stopped; 0 still on */
 	long long retrans_at_answer; /* tcpi_total_retrans at the last
 	                              * answer */
-	uint8_t rbuf[PROTO_HDR_LEN + 64];
+	uint8_t rbuf[PROTO_HDR_LEN + PROTO_ERRMSG_MAX + 64]; /* an ERROR fits */
+	char dropped_why[PROTO_ERRMSG_MAX + 1]; /* the responder's reason
+	                                         * when it dropped us */
+	bool resp_dropped;                      /* ... and it did */
 	size_t rlen;
 	int ufd;
 	struct udp_slot ring[HB_UDP_RING];

@@ -77,6 +77,20 @@ static void hb_drop(struct hb_run *r, const struct hb_tcpinfo *ti, int need)
 	r->connected = false;
 }
 
+/* The responder closed the held connection and said why (an ERROR
+ * "dropped" before the close): not the network's doing, so no drop is
+ * recorded and the echoes it threw away are not counted as sent; the run
+ * stops there. */
+static void hb_resp_drop(struct hb_run *r)
+{
+	r->tcp.sent -= r->outstanding;
+	r->outstanding = 0;
+	r->resp_dropped = true;
+	hb_count_segments(r);
+	client_close(&r->c);
+	r->connected = false;
+}
+
 /* The loss measured so far, for hb_retx_needed: the UDP echoes', else
  * the TCP segments'. */
 static int hb_need(const struct hb_run *r, const struct hb_tcpinfo *ti)
@@ -157,6 +171,19 @@ static void hb_send(struct hb_run *r)
 	r->seq++;
 }
 
+/* An ERROR on the held connection: "dropped" (the responder closes it
+ * next) keeps its reason for the close; others leave it open. */
+static void hb_read_error(struct hb_run *r, const uint8_t *p, size_t n)
+{
+	struct proto_error e;
+	const char *why;
+
+	if (proto_error_decode(p, n, &e, &why) < 0 ||
+	    e.code != PROTO_E_DROPPED)
+		return;
+	snprintf(r->dropped_why, sizeof(r->dropped_why), "%s", e.msg);
+}
+
 /* Reads the held connection: every whole ECHO_REPLY is one answer.
  * Returns 0, or -1 when it closed or spoke nonsense (then dropped). */
 static int hb_read_tcp(struct hb_run *r)
@@ -167,7 +194,10 @@ static int hb_read_tcp(struct hb_run *r)
 		size_t off = 0;
 
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-			hb_drop(r, NULL, 0);
+			if (r->dropped_why[0])
+				hb_resp_drop(r);
+			else
+				hb_drop(r, NULL, 0);
 			return -1;
 		}
 		if (n < 0)
@@ -199,6 +229,9 @@ static int hb_read_tcp(struct hb_run *r)
 				r->udp_in_silence = 0;
 				hb_side_add(&r->tcp,
 				            now - (long long)st.sent_us);
+			} else if (h.type == PROTO_ERROR) {
+				hb_read_error(r, r->rbuf + off + PROTO_HDR_LEN,
+				              h.length);
 			}
 			off += PROTO_HDR_LEN + h.length;
 		}
@@ -325,8 +358,9 @@ void hb_loop(struct hb_run *r, const struct hb_opts *o,
 	end_send = o->duration_us > 0 ? r->t0_us + o->duration_us : -1;
 	for (long long iter = 0; iter < 100000000LL && !*stop; iter++) {
 		long long now = client_now_us(), wake;
-		bool sending = o->count > 0 ? (long long)r->seq < o->count
-		                            : now < end_send;
+		bool sending = !r->resp_dropped &&
+		               (o->count > 0 ? (long long)r->seq < o->count
+		                             : now < end_send);
 		struct pollfd pfd[2];
 		int nfd = 0, udp_left;
 

@@ -462,8 +462,9 @@ int cmd_ports(int argc, char **argv)
 	/* a port not open, or a part that could not be tested (an error):
 	 * the ports were not all proven open */
 	rc = doc_exit_status(&d, true);
-	if (r.auth_failed)
-		rc = 2; /* a wrong token: could not run, in every command */
+	if (r.auth_failed || r.turned_away)
+		rc = 2; /* a wrong token, or the responder turned us away:
+			 * could not run, in every command */
 	else if (rc == 0 && (!ports_all_open(r.out, r.nout) ||
 			!ports_all_open(r.in, r.nin) || d.nerror > 0))
 		rc = 1;

@@ -113,10 +113,22 @@ int scan_collect(struct scan *s)
 	rpfilter_collect(&s->sr, &s->ifaces, &s->rpf);
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,
 	                   &s->ndefaults) < 0) {
-		doc_add_error(&s->d, "route",
-		              "cannot read the default routes: "
-		              "%s",
-		              strerror(errno));
+		int e = errno;
+		const char *k4 = sysroot_odd_kind(&s->sr, "/proc/net/route");
+		const char *k6 =
+		    sysroot_odd_kind(&s->sr, "/proc/net/ipv6_route");
+
+		if (!sysroot_is_live(&s->sr) && (k4 || k6))
+			doc_add_error(&s->d, "route",
+			              "cannot read the default routes: "
+			              "%s/proc/net/%s is %s, not a regular "
+			              "file",
+			              s->sr.dir, k4 ? "route" : "ipv6_route",
+			              k4 ? k4 : k6);
+		else
+			doc_add_error(&s->d, "route",
+			              "cannot read the default routes: %s",
+			              strerror(e));
 		s->ndefaults = 0;
 	} else {
 		s->routes_known = true;

@@ -224,6 +224,11 @@ void sv_client_read(struct server *s, struct conn *c)
 				return;
 			}
 			c->frames++;
+			c->frame_us = c->last_us;
+			if (h.type != PROTO_HELLO &&
+			    h.type != PROTO_AUTH_CHALLENGE &&
+			    h.type != PROTO_AUTH_RESPONSE)
+				c->requests++;
 			if (conn_frame(s, c, &h,
 			               c->rbuf + off + PROTO_HDR_LEN) < 0 &&
 			    c->dead)

@@ -49,6 +49,52 @@ void sv_conn_close(struct server *s, struct conn *c, const char *why)
 	s->dead = c;
 }
 
+/* Tells the client why in an ERROR frame (code dropped) queued behind
+ * the replies already queued, gives the socket one try to take it, then
+ * closes: a client learns it was dropped by the responder, not the
+ * network. The frame is skipped when it does not fit (a client that does
+ * not read its replies). */
+void sv_conn_drop(struct server *s, struct conn *c, const char *tag,
+                  const char *why)
+{
+	struct proto_error e = {.code = PROTO_E_DROPPED};
+	uint8_t buf[PROTO_ERRMSG_MAX + 2];
+	char line[PROTO_ERRMSG_MAX + 32];
+	int n;
+
+	if (c->dead)
+		return;
+	snprintf(e.msg, sizeof(e.msg), "%s", why);
+	n = proto_error_encode(&e, buf, sizeof(buf));
+	if (c->woff > 0) {
+		memmove(c->wbuf, c->wbuf + c->woff, c->wlen - c->woff);
+		c->wlen -= c->woff;
+		c->woff = 0;
+	}
+	if (n >= 0 && c->wlen + PROTO_HDR_LEN + (size_t)n <= SERVE_WBUF) {
+		proto_hdr_encode(c->wbuf + c->wlen, PROTO_ERROR, 0,
+		                 (uint32_t)n);
+		memcpy(c->wbuf + c->wlen + PROTO_HDR_LEN, buf, (size_t)n);
+		c->wlen += PROTO_HDR_LEN + (size_t)n;
+		while (c->woff < c->wlen) {
+			ssize_t w = send(c->ev.fd, c->wbuf + c->woff,
+			                 c->wlen - c->woff,
+			                 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+			if (w <= 0)
+				break;
+			c->woff += (size_t)w;
+		}
+	}
+	if (tag)
+		snprintf(line, sizeof(line), "%s: %s", tag, why);
+	else
+		snprintf(line, sizeof(line), "%s", why);
+	/* a FIN, not a reset, while the client may still be reading */
+	shutdown(c->ev.fd, SHUT_WR);
+	sv_conn_close(s, c, line);
+}
+
 /* Takes c out of the loop, its socket left open for a new owner. */
 void sv_conn_detach(struct server *s, struct conn *c)
 {

@@ -16,6 +16,13 @@ void sv_conn_end_job(struct server *s, struct conn *c);
 /* Closes c now (why logged when not NULL); its memory goes with sv_reap. */
 void sv_conn_close(struct server *s, struct conn *c, const char *why);
 
+/* Drops c: an ERROR frame (code dropped) with why is queued behind its
+ * replies and given one non-blocking send, then c is closed ("tag: why"
+ * logged). For closes the client did not ask for: the table full, a
+ * deadline. */
+void sv_conn_drop(struct server *s, struct conn *c, const char *tag,
+                  const char *why);
+
 /* Takes c out of the loop without closing its socket, for a handoff:
  * the caller owns c->ev.fd from then on; c's memory goes with sv_reap. */
 void sv_conn_detach(struct server *s, struct conn *c);

@@ -5,7 +5,10 @@
 #include "serve/serve_guard.h"
 
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "wire/client.h"
 
 #include "serve/serve_conn.h"
 
@@ -56,24 +59,103 @@ bool sv_same_host(const struct sockaddr_storage *a,
 	return memcmp(ka, kb, 16) == 0;
 }
 
-/* The connection that gives way when the table is full: never an
- * authenticated one; one that has not sent a whole frame before one that
- * has; among those the longest silent. NULL when every one is
- * authenticated. */
-static struct conn *victim(struct server *s)
+/* See serve_guard.h: a client being served never gives way. */
+int sv_give_way(const struct conn *c, long long now)
 {
-	struct conn *best = NULL;
+	if (!c || c->dead || c->authed)
+		return 0;
+	if (c->frames == 0)
+		return 2;
+	if (c->requests == 0 &&
+	    now - c->frame_us >= SERVE_REQUEST_S * 1000000LL)
+		return 1;
+	if (now - c->frame_us >= SERVE_SERVED_IDLE_S * 1000000LL)
+		return 1;
+	return 0;
+}
 
+/* A connection and its address's count, for sorting by address. */
+struct seat {
+	uint8_t key[16];
+	struct conn *c;
+	unsigned held; /* connections its address holds */
+};
+
+/* qsort order: by address, so that one address's seats are a run. */
+static int seat_cmp(const void *a, const void *b)
+{
+	return memcmp(((const struct seat *)a)->key,
+	              ((const struct seat *)b)->key, 16);
+}
+
+/* True when a should give way before b: a silent one before one that
+ * spoke, then the address that holds more, then the longest silent. */
+static bool before(const struct seat *a, int wa, const struct seat *b, int wb)
+{
+	long long ta = a->c->frames ? a->c->frame_us : a->c->accepted_us;
+	long long tb = b->c->frames ? b->c->frame_us : b->c->accepted_us;
+
+	if (wa != wb)
+		return wa > wb;
+	if (a->held != b->held)
+		return a->held > b->held;
+	return ta < tb;
+}
+
+/* See serve_guard.h. The counts per address come from one sort of the
+ * table, and only when someone may give way at all. */
+struct conn *sv_victim(const struct server *s,
+                       const struct sockaddr_storage *ss, long long now)
+{
+	struct seat *v = calloc(s->o.max_clients ? s->o.max_clients : 1,
+	                        sizeof(*v));
+	uint8_t nk[16];
+	unsigned n = 0, mine = 0, cands = 0;
+	struct conn *best = NULL;
+	int bw = 0;
+	size_t bi = 0;
+
+	if (!v)
+		return NULL;
+	host_key(ss, nk);
 	for (unsigned i = 0; i < s->o.max_clients; i++) {
 		struct conn *c = s->conns[i];
 
-		if (!c || c->dead || c->authed)
+		if (!c || c->dead)
 			continue;
-		if (!best || (c->frames == 0 && best->frames > 0) ||
-		    ((c->frames == 0) == (best->frames == 0) &&
-		     c->last_us < best->last_us))
-			best = c;
+		host_key(&c->peer, v[n].key);
+		v[n].c = c;
+		mine += memcmp(v[n].key, nk, 16) == 0;
+		cands += sv_give_way(c, now) > 0;
+		n++;
 	}
+	if (cands == 0) {
+		free(v);
+		return NULL;
+	}
+	qsort(v, n, sizeof(*v), seat_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && memcmp(v[j].key, v[i].key, 16) == 0;
+		     j++)
+			;
+		for (size_t k = i; k < j; k++)
+			v[k].held = (unsigned)(j - i);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int w = sv_give_way(v[i].c, now);
+
+		/* the newcomer's address must end up holding fewer than the
+		 * victim's: a one-for-one swap between equals would only
+		 * churn */
+		if (w == 0 || v[i].held < mine + 2)
+			continue;
+		if (!best || before(&v[i], w, &v[bi], bw)) {
+			best = v[i].c;
+			bw = w;
+			bi = i;
+		}
+	}
+	free(v);
 	return best;
 }
 
@@ -97,12 +179,19 @@ int sv_admit(struct server *s, const struct sockaddr_storage *ss,
 	}
 	if (s->nconns < s->o.max_clients)
 		return 0;
-	v = victim(s);
+	v = sv_victim(s, ss, client_now_us());
 	if (!v) {
-		*why = "too many clients";
+		*why = "too many clients: the table is full";
 		return -1;
 	}
-	sv_conn_close(s, v, "evicted: the table is full");
+	sv_conn_drop(s, v, "evicted",
+	             v->frames == 0 ? "its table is full and this connection "
+	                              "had sent no whole frame"
+	             : v->requests == 0
+	                 ? "its table is full and this connection made no "
+	                   "request after its hello"
+	                 : "its table is full and this connection was "
+	                   "idle");
 	return 0;
 }
 
@@ -113,20 +202,19 @@ const char *sv_conn_due(const struct conn *c, long long now, long long *next)
 	if (c->frames == 0) {
 		due = c->accepted_us + SERVE_FIRST_FRAME_S * 1000000LL;
 		if (now >= due)
-			return "no whole frame within the first frame's "
-			       "deadline";
+			return "no whole frame within 5 s of the connect";
 		if (due < *next)
 			*next = due;
 	}
 	if (c->partial_since_us) {
 		due = c->partial_since_us + SERVE_FRAME_S * 1000000LL;
 		if (now >= due)
-			return "frame left unfinished";
+			return "a frame left unfinished for 5 s";
 		if (due < *next)
 			*next = due;
 	}
 	due = c->last_us + SERVE_IDLE_S * 1000000LL;
 	if (now >= due)
-		return "idle";
+		return "idle for 10 minutes";
 	return NULL;
 }

@@ -20,10 +20,27 @@ unsigned sv_addr_unauth_cap(const struct server *s);
 bool sv_same_host(const struct sockaddr_storage *a,
                   const struct sockaddr_storage *b);
 
+/* Whether connection c may give way to a newcomer when the table is
+ * full, at now (monotonic microseconds): 0 never (authenticated, or being
+ * served: it made a request after its handshake and sent a frame within
+ * SERVE_SERVED_IDLE_S); 2 it has not finished its first frame; 1 it made
+ * no request within SERVE_REQUEST_S of its last handshake frame (HELLO,
+ * AUTH), or has been silent SERVE_SERVED_IDLE_S. Pure. */
+int sv_give_way(const struct conn *c, long long now);
+
+/* The connection that gives way to a newcomer from ss when the table is
+ * full, or NULL (then the newcomer is refused): one that sv_give_way
+ * allows, from an address that holds at least two more connections than
+ * the newcomer's (so equals never swap places and churn); a silent one
+ * before one that spoke, then the address holding most, then the longest
+ * silent. Reads s->conns only. */
+struct conn *sv_victim(const struct server *s,
+                       const struct sockaddr_storage *ss, long long now);
+
 /* Decides whether a new connection from ss gets a slot: refused when its
- * address is at its cap; when the table is full, the connection that gives way (unauthenticated, silent
- * first, then the longest idle) is closed to make room. Returns 0, or -1
- * with *why the refusal's message. */
+ * address is at its cap; when the table is full, sv_victim's connection
+ * is dropped (told why) to make room, or the newcomer is refused ("too
+ * many clients"). Returns 0, or -1 with *why the refusal's message. */
 int sv_admit(struct server *s, const struct sockaddr_storage *ss,
              const char **why);
 

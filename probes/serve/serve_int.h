@@ -58,7 +58,9 @@ struct conn {
 	uint8_t nonce[PROTO_NONCE_LEN];
 	struct bucket echo, heavy;
 	long long last_us, partial_since_us, accepted_us;
-	unsigned long frames; /* whole frames received */
+	unsigned long frames;   /* whole frames received */
+	unsigned long requests; /* of them, other than HELLO and AUTH_* */
+	long long frame_us;     /* when the last whole frame came */
 	struct cb_job *job;
 	struct conn *next_dead;
 	size_t rlen, wlen, woff;
@@ -88,6 +90,8 @@ struct server {
 	bool have_key;
 	struct bucket udp_bucket;
 	long log_budget, log_suppressed;
+	long refused_quiet;   /* refusals since the last one logged */
+	long long refused_t_us; /* when a refusal was last logged */
 	long long log_t_us;
 	char node[PROTO_NODE_MAX + 1];
 	uint8_t udpbuf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD + 64];

@@ -24,6 +24,11 @@
 #define SERVE_IDLE_S 600           /* a silent connection is closed */
 #define SERVE_FIRST_FRAME_S 5      /* the first whole frame, from accept */
 #define SERVE_FRAME_S 5            /* every frame whole, from its first byte */
+#define SERVE_REQUEST_S 2          /* the first request, from the last
+				    * handshake frame (HELLO, AUTH) */
+#define SERVE_SERVED_IDLE_S 120    /* a client silent this long gives way
+				    * when the table is full: twice the
+				    * longest heartbeat interval (60 s) */
 
 struct bucket {
 	double tokens;

@@ -62,9 +62,10 @@ int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
 	return 0;
 }
 
-/* Refuses a client with an ERROR frame (PROTO_E_LIMIT) and closes it. */
+/* Refuses a client with an ERROR frame (PROTO_E_LIMIT) and closes it;
+ * full says the table is full (not the address's cap). */
 static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
-                   const char *why)
+                   const char *why, bool full)
 {
 	struct proto_error e = {.code = PROTO_E_LIMIT};
 	uint8_t frame[PROTO_HDR_LEN + PROTO_ERRMSG_MAX + 2];
@@ -80,8 +81,23 @@ static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
 		     MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
 	close(fd);
+	/* a churn of reconnecting clients is refused thousands of times a
+	 * second: one line a second says so */
+	if (full && client_now_us() - s->refused_t_us < 1000000) {
+		s->refused_quiet++;
+		return;
+	}
 	sv_sa_name(ss, name, sizeof(name));
-	sv_log(s, "refused %s: %s (%u clients)", name, why, s->nconns);
+	if (!full) {
+		sv_log(s, "refused %s: %s (%u clients)", name, why,
+		       s->nconns);
+		return;
+	}
+	sv_log(s, "refused %s: %s (%u clients; %ld more refused in the "
+	          "last second)",
+	       name, why, s->nconns, s->refused_quiet);
+	s->refused_t_us = client_now_us();
+	s->refused_quiet = 0;
 }
 
 /* Accepts pending clients; sv_admit decides who gets a slot (per-address
@@ -103,7 +119,8 @@ static void on_accept(struct server *s)
 			return;
 		}
 		if (sv_admit(s, &ss, &why) < 0) {
-			refuse(s, fd, &ss, why);
+			refuse(s, fd, &ss, why,
+			       strncmp(why, "too many clients", 16) == 0);
 			continue;
 		}
 		if (sv_adopt(s, fd, &ss, sl) < 0)
@@ -146,7 +163,7 @@ static int serve_timers(struct server *s)
 			next = c->job->deadline_us;
 		why = c->dead ? NULL : sv_conn_due(c, now, &next);
 		if (why)
-			sv_conn_close(s, c, why);
+			sv_conn_drop(s, c, NULL, why);
 	}
 	return (int)((next - now + 999) / 1000);
 }

@@ -18,6 +18,7 @@
 #include "base/outfile.h"
 #include "base/sysroot.h"
 #include "base/termsafe.h"
+#include "kernel/nl.h"
 #include "report.h"
 #include "serve/serve.h"
 #include "serve/serve_guard.h"
@@ -92,7 +93,26 @@ START_TEST(sysroot_fifo_does_not_hang)
 			 0);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_lt(time(NULL) - t0, 3);
+	ck_assert_str_eq(sysroot_odd_kind(&sr, "/proc/meminfo"), "a FIFO");
+	ck_assert_ptr_null(sysroot_odd_kind(&sr, "/proc/absent"));
 	unlink(p);
+	/* a FIFO for proc/net/route fails the route read, named as such */
+	snprintf(p, sizeof(p), "%s/proc/net", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/proc/net/route", dir);
+	ck_assert_int_eq(mkfifo(p, 0600), 0);
+	{
+		struct route_info ri[4];
+		size_t n = 9;
+
+		ck_assert_int_lt(route_defaults(&sr, ri, 4, &n), 0);
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_str_eq(sysroot_odd_kind(&sr, "/proc/net/route"),
+				 "a FIFO");
+	}
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/proc/net", dir);
+	rmdir(p);
 	snprintf(p, sizeof(p), "%s/proc", dir);
 	rmdir(p);
 	rmdir(dir);
@@ -109,6 +129,14 @@ START_TEST(report_fifo_is_skipped_by_name)
 	ck_assert_int_eq(report_load_path(&set, p), 0);
 	ck_assert_uint_eq(set.nin, 0);
 	ck_assert_uint_eq(set.nskip, 1);
+	ck_assert_str_eq(set.skip[0].why, "not a regular file (a FIFO)");
+	report_set_free(&set);
+	/* the same FIFO met in `report DIR`: named and counted too */
+	memset(&set, 0, sizeof(set));
+	ck_assert_int_eq(report_load_path(&set, dir), 0);
+	ck_assert_uint_eq(set.nin, 0);
+	ck_assert_uint_eq(set.nskip, 1);
+	ck_assert_str_eq(set.skip[0].path, p);
 	ck_assert_str_eq(set.skip[0].why, "not a regular file (a FIFO)");
 	report_set_free(&set);
 	unlink(p);
@@ -380,6 +408,15 @@ START_TEST(serve_guard_caps_and_deadlines)
 	/* full: a new address gets the place of a silent one */
 	ck_assert_int_eq(admit(s, 9, &why), 0);
 	ck_assert_uint_eq(s->nconns, 16);
+	/* full of clients being served: a newcomer is refused, nobody
+	 * goes */
+	for (unsigned i = 0; i < 16; i++) {
+		s->conns[i]->frames = s->conns[i]->requests = 3;
+		s->conns[i]->frame_us = client_now_us();
+	}
+	ck_assert_int_eq(admit(s, 10, &why), -1);
+	ck_assert_str_eq(why, "too many clients: the table is full");
+	ck_assert_uint_eq(s->nconns, 16);
 	serve_free(s);
 
 	/* the deadlines of one connection */
@@ -389,7 +426,7 @@ START_TEST(serve_guard_caps_and_deadlines)
 	c.frames = 1;
 	c.last_us = now;
 	c.partial_since_us = now - 6000000; /* a byte a second for 6 s */
-	ck_assert_str_eq(sv_conn_due(&c, now, &next), "frame left unfinished");
+	ck_assert_str_eq(sv_conn_due(&c, now, &next), "a frame left unfinished for 5 s");
 	c.partial_since_us = now - 1000000;
 	next = now + 10000000;
 	ck_assert_ptr_null(sv_conn_due(&c, now, &next));

@@ -435,6 +435,21 @@ START_TEST(member_silent)
 		ck_assert_int_eq(d.nfault, 1);
 		doc_free(&d);
 	}
+	/* its responder answered and turned us away (table full): an
+	 * error naming it, no fault and no firewall fix */
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	pc.rc = 1;
+	pc.v.connect_errno = EPROTO;
+	pc.v.turned_away = true;
+	ck_assert_int_eq(peercheck_decide_member(&pc, "node15", 7470, &d), 0);
+	ck_assert_uint_eq(json_array_size(d.findings), 0);
+	ck_assert_int_eq(d.nerror, 1);
+	ck_assert_ptr_nonnull(strstr(
+	    json_string_value(json_object_get(json_array_get(d.errors, 0),
+					      "message")),
+	    "its responder turned us away, not the network"));
+	doc_free(&d);
+	pc.v.turned_away = false;
 	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
 	pc.rc = 0;
 	ck_assert_int_eq(peercheck_decide_member(&pc, "node15", 7470, &d), 0);
