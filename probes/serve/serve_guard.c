@@ -102,6 +102,7 @@ int sv_admit(struct server *s, const struct sockaddr_storage *ss,
 		*why = "too many clients";
 		return -1;
 	}
+	s->st.evicted++;
 	sv_conn_close(s, v, "evicted: the table is full");
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "serve/serve.h"
 #include "serve/serve_limits.h"
+#include "serve/serve_stats.h"
 #include "wire/auth.h"
 #include "wire/proto_msg.h"
 
@@ -90,6 +91,7 @@ struct server {
 	long log_budget, log_suppressed;
 	long long log_t_us;
 	char node[PROTO_NODE_MAX + 1];
+	struct serve_stats st; /* --metrics */
 	uint8_t udpbuf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD + 64];
 };
 

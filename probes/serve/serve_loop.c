@@ -59,6 +59,7 @@ int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
 	}
 	s->conns[slot] = c;
 	s->nconns++;
+	s->st.accepted++;
 	return 0;
 }
 
@@ -80,6 +81,7 @@ static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
 		     MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
 	close(fd);
+	serve_stats_refused(&s->st, why);
 	sv_sa_name(ss, name, sizeof(name));
 	sv_log(s, "refused %s: %s (%u clients)", name, why, s->nconns);
 }
