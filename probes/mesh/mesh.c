@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "mesh/mesh_int.h"
+#include "mesh/mesh_watch.h"
 #include "probe/peerprobe.h"
 
 /* Accepts and drops connect-backs to our ephemeral sample listeners
@@ -141,6 +142,7 @@ static void node0_member(struct mesh *ms)
 /* Releases the run; the responder stops first. */
 static void mesh_free(struct mesh *ms)
 {
+	mesh_watch_free(ms);
 	atomic_store(&ms->stop, true);
 	if (ms->srv_running)
 		pthread_join(ms->srv_thread, NULL);
@@ -219,6 +221,8 @@ int cmd_mesh(int argc, char **argv)
 	} else {
 		rc = mesh_join_run(ms);
 	}
+	if (ms->o.watch_us > 0 && rc < 2)
+		rc = mesh_watch_run(ms, rc);
 out:
 	mesh_free(ms);
 	free(ms);

@@ -67,6 +67,10 @@ struct mesh_opts {
 	const char *fail_on; /* warning, fault (default) or never */
 	bool quick;
 	int verbose;
+	long long watch_us;          /* --watch INTERVAL; 0 no watch */
+	long long watch_duration_us; /* --duration; 0 until SIGTERM */
+	const char *metrics;         /* --metrics ADDR:PORT */
+	const char *textfile;        /* --textfile DIR */
 };
 
 /* What became of a member that joined, as node 0 saw it afterwards. */
@@ -166,6 +170,9 @@ struct mesh {
 
 	/* a member */
 	struct np_client c;
+
+	/* --watch (mesh_watch.c) */
+	struct mesh_watch *watch;
 };
 
 /* mesh_cli.c: parses the command line into o. Returns 0, 1 for --help
@@ -213,6 +220,10 @@ int mesh_rdv_init(struct mesh *ms);
  * (bounded), then calls report(ms) for the exit status and sends it to
  * every member. Returns the exit status. */
 int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *));
+
+/* mesh_rdv.c: while watching, node 0 serves the members' connections
+ * (their changes) for at most max_ms. */
+void mesh_rdv_pump(struct mesh *ms, int max_ms);
 
 /* mesh_rdv.c: frees the rendezvous and its connections. */
 void mesh_rdv_free(struct mesh *ms);

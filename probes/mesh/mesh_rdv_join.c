@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mesh/mesh_rdv.h"
+#include "mesh/mesh_watch.h"
 #include "wire/auth.h"
 
 /* See mesh_int.h. */
@@ -336,6 +337,13 @@ static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 	struct proto_result r;
 	const char *why;
 
+	/* watching: after its document, one change a frame */
+	if (ms->watch != NULL && m->fate == MESH_FATE_DONE &&
+	    proto_result_decode(p, n, &r, &why) == 0 && r.offset == 0 &&
+	    r.len == r.total) {
+		mesh_watch_take(ms, c->member, r.data, r.len);
+		return;
+	}
 	if (!ms->rdv->started || m->fate == MESH_FATE_DONE) {
 		why = "a result out of turn";
 		goto bad;

@@ -11,6 +11,7 @@
 
 #include "decide/decide_mesh.h"
 #include "mesh/mesh_int.h"
+#include "mesh/mesh_watch.h"
 #include "report.h"
 
 static const char *const state_names[] = {"joined", "missing", "rejected",
@@ -111,6 +112,8 @@ static char *mesh_doc(const struct mesh *ms)
 	    "result_ms", (int)ms->start.result_ms, "quick",
 	    (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
 	    ms->start.ports[0] ? ms->start.ports : NULL);
+	if (mesh != NULL && ms->watch != NULL)
+		json_object_set_new(mesh, "watch", mesh_watch_json(ms));
 	if (doc_set(&d, "mesh", mesh) == 0) {
 		doc_set_fixed(&d, NULL, ms->m[0].name);
 		text = json_dumps(d.root, JSON_COMPACT | JSON_SORT_KEYS);
@@ -219,9 +222,12 @@ int mesh_report(struct mesh *ms)
 	report_format_parse(ms->o.format, &fmt);
 	if (mtext == NULL)
 		goto out;
-	ms->m[0].doc = ms->own_doc;
-	ms->m[0].doclen = ms->own_doclen;
-	ms->own_doc = NULL;
+	/* a watch writes the report a second time: the document is there */
+	if (ms->own_doc != NULL) {
+		ms->m[0].doc = ms->own_doc;
+		ms->m[0].doclen = ms->own_doclen;
+		ms->own_doc = NULL;
+	}
 	if (ms->o.out_dir != NULL && mkdir(ms->o.out_dir, 0755) < 0 &&
 	    errno != EEXIST)
 		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
