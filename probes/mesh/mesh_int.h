@@ -50,6 +50,7 @@
 #define MESH_VERDICT_SLACK_US 60000000LL
 #define MESH_STEP_US 2000000LL /* one rendezvous request */
 #define MESH_HOLD_MAX 64       /* --ports ports the responder holds */
+#define MESH_WATCH_LOG_MAX 10000 /* changes node 0 keeps */
 
 struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
@@ -173,6 +174,9 @@ struct mesh {
 
 	/* --watch (mesh_watch.c) */
 	struct mesh_watch *watch;
+	json_t *watch_log; /* the changes (node 0: every node's), or NULL */
+	unsigned long long watch_dropped; /* past MESH_WATCH_LOG_MAX */
+	json_t *watch_json; /* node 0 at the end: the `watch` object */
 };
 
 /* mesh_cli.c: parses the command line into o. Returns 0, 1 for --help

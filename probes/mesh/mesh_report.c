@@ -11,7 +11,6 @@
 
 #include "decide/decide_mesh.h"
 #include "mesh/mesh_int.h"
-#include "mesh/mesh_watch.h"
 #include "report.h"
 
 static const char *const state_names[] = {"joined", "missing", "rejected",
@@ -112,8 +111,8 @@ static char *mesh_doc(const struct mesh *ms)
 	    "result_ms", (int)ms->start.result_ms, "quick",
 	    (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
 	    ms->start.ports[0] ? ms->start.ports : NULL);
-	if (mesh != NULL && ms->watch != NULL)
-		json_object_set_new(mesh, "watch", mesh_watch_json(ms));
+	if (mesh != NULL && ms->watch_json != NULL)
+		json_object_set(mesh, "watch", ms->watch_json);
 	if (doc_set(&d, "mesh", mesh) == 0) {
 		doc_set_fixed(&d, NULL, ms->m[0].name);
 		text = json_dumps(d.root, JSON_COMPACT | JSON_SORT_KEYS);

@@ -53,8 +53,6 @@ struct mesh_watch {
 	uint32_t round_id;
 	long long start_wall_us, end_wall_us;
 	double last_round_s;
-	json_t *log; /* node 0: every node's changes; a member: its own */
-	unsigned long long dropped; /* node 0: past WATCH_LOG_MAX */
 	struct metrics_out mo;
 	bool node0_gone;
 	json_t *findings; /* this node's own, from the first mesh */
@@ -327,15 +325,15 @@ static void measure_mtu(struct watch_peer *p)
 	pmtu_udp_close(&u);
 }
 
-/* Node 0 keeps changes in arrival order, at most WATCH_LOG_MAX. */
-static void log_add(struct mesh_watch *w, json_t *ev)
+/* The log keeps changes in arrival order, at most MESH_WATCH_LOG_MAX. */
+static void log_add(struct mesh *ms, json_t *ev)
 {
-	if (json_array_size(w->log) >= WATCH_LOG_MAX) {
-		w->dropped++;
+	if (json_array_size(ms->watch_log) >= MESH_WATCH_LOG_MAX) {
+		ms->watch_dropped++;
 		json_decref(ev);
 		return;
 	}
-	json_array_append_new(w->log, ev);
+	json_array_append_new(ms->watch_log, ev);
 }
 
 /* One change: a line on stderr, into the log, and to node 0. */
@@ -382,33 +380,7 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 		}
 		free(text);
 	}
-	if (ms->rank == 0)
-		log_add(w, e);
-	else
-		json_array_append_new(w->log, e);
-}
-
-/* See mesh_watch.h. */
-void mesh_watch_take(struct mesh *ms, int member, const uint8_t *p,
-                     size_t n)
-{
-	json_t *e = json_loadb((const char *)p, n, 0, NULL);
-
-	if (ms->watch == NULL || e == NULL || !json_is_object(e) ||
-	    !json_is_string(json_object_get(e, "from")) ||
-	    !json_is_string(json_object_get(e, "to")) ||
-	    !json_is_string(json_object_get(e, "at")) ||
-	    strcmp(json_string_value(json_object_get(e, "from")),
-	           ms->m[member].name) != 0) {
-		if (ms->o.verbose)
-			fprintf(stderr,
-			        "netprobe mesh: watch: rank %d sent a change "
-			        "that is not one; dropped\n",
-			        member);
-		json_decref(e);
-		return;
-	}
-	log_add(ms->watch, e);
+	log_add(ms, e);
 }
 
 /* One family, then its samples follow. */
@@ -674,8 +646,8 @@ static void wait_until(struct mesh *ms, struct mesh_watch *w, long long until)
 	}
 }
 
-/* See mesh_watch.h. */
-json_t *mesh_watch_json(const struct mesh *ms)
+/* Node 0's `watch` object of the mesh document. */
+static json_t *watch_json(const struct mesh *ms)
 {
 	const struct mesh_watch *w = ms->watch;
 	char start[40], end[40];
@@ -689,8 +661,9 @@ json_t *mesh_watch_json(const struct mesh *ms)
 	                 "duration_s", (double)ms->o.watch_duration_us / 1e6,
 	                 "started", start, "ended", end, "rounds",
 	                 (json_int_t)w->rounds, "changes_dropped",
-	                 (json_int_t)w->dropped, "stopped_by", w->stopped_by,
-	                 "echoes_per_round", WATCH_ECHOES, "changes", w->log);
+	                 (json_int_t)ms->watch_dropped, "stopped_by",
+	                 w->stopped_by, "echoes_per_round", WATCH_ECHOES,
+	                 "changes", ms->watch_log);
 }
 
 /* See mesh_watch.h. */
@@ -707,7 +680,10 @@ void mesh_watch_free(struct mesh *ms)
 			close(w->p[i].tcp);
 	}
 	free(w->p);
-	json_decref(w->log);
+	json_decref(ms->watch_log);
+	ms->watch_log = NULL;
+	json_decref(ms->watch_json);
+	ms->watch_json = NULL;
 	json_decref(w->findings);
 	metrics_http_stop(w->mo.http);
 	free(w);
@@ -723,7 +699,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	char err[512];
 	int rc = first;
 
-	if (w == NULL || (w->log = json_array()) == NULL) {
+	if (w == NULL || (ms->watch_log = json_array()) == NULL) {
 		free(w);
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		return 2;
@@ -793,16 +769,16 @@ int mesh_watch_run(struct mesh *ms, int first)
 	                                         : "duration";
 	publish(ms, w, true);
 	fprintf(stderr,
-	        "netprobe mesh: watch ended (%s) after %llu rounds, %zu "
-	        "changes logged here\n",
-	        w->stopped_by, w->rounds,
-	        ms->rank == 0 ? json_array_size(w->log)
-	                      : json_array_size(w->log));
+	        "netprobe mesh: watch ended (%s) after %llu rounds; "
+	        "changes in the log: %zu\n",
+	        w->stopped_by, w->rounds, json_array_size(ms->watch_log));
 	/* the others' last rounds still find this responder, and node 0
 	 * takes their last changes */
 	watch_signal = 0;
 	wait_until(ms, w, client_now_us() + WATCH_LINGER_US);
-	if (ms->rank == 0)
+	if (ms->rank == 0) {
+		ms->watch_json = watch_json(ms);
 		rc = mesh_report(ms);
+	}
 	return rc;
 }
