@@ -51,7 +51,7 @@ struct mesh_watch {
 	size_t np;
 	unsigned long long rounds;
 	uint32_t round_id;
-	long long start_wall_us, end_wall_us;
+	long long start_wall_us, end_wall_us, ended_wall_us;
 	double last_round_s;
 	struct metrics_out mo;
 	bool node0_gone;
@@ -655,7 +655,7 @@ static json_t *watch_json(const struct mesh *ms)
 	if (w == NULL)
 		return NULL;
 	fmt_time(w->start_wall_us, start, sizeof(start));
-	fmt_time(wall_us(), end, sizeof(end));
+	fmt_time(w->ended_wall_us, end, sizeof(end));
 	return json_pack("{s:f, s:f, s:s, s:s, s:I, s:I, s:s?, s:i, s:O}",
 	                 "interval_s", (double)ms->o.watch_us / 1e6,
 	                 "duration_s", (double)ms->o.watch_duration_us / 1e6,
@@ -764,6 +764,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 		if (next < client_now_us())
 			next = client_now_us();
 	}
+	w->ended_wall_us = wall_us();
 	w->stopped_by = watch_signal == SIGTERM  ? "SIGTERM"
 	                : watch_signal == SIGINT ? "SIGINT"
 	                                         : "duration";
