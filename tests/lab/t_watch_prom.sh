@@ -22,6 +22,19 @@ lab_rc 0 "promtool check rules" promtool check rules "$RULES"
 lab_rc 0 "promtool test rules: the alert fires on a flapping series" \
 	sh -c "cd '$ROOT/contrib/prometheus' && promtool test rules netprobe.rules.test.yml"
 
+# every query of the Grafana dashboard parses (as recording rules)
+python3 - "$ROOT/contrib/grafana/netprobe-dashboard.json" >"$OUT/dash.yml" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("groups:\n  - name: dashboard\n    rules:")
+for i, p in enumerate(d["panels"]):
+    for t in p["targets"]:
+        e = t["expr"].replace("$node", ".*")
+        print("      - record: dashboard:q%d_%s\n        expr: %s" % (i, t["refId"], json.dumps(e)))
+PY
+lab_rc 0 "the dashboard's queries parse (promtool check rules)" \
+	promtool check rules "$OUT/dash.yml"
+
 N=3
 mesh_build $N 36 0
 lab_check "links up" mesh_wait_links $N
