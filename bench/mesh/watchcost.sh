@@ -41,3 +41,6 @@ cat "$out"/m/*.time | awk -F, -v n="$n" -v d="$d" -v u0="$u0" -v s0="$s0" \
 	END { printf "watch n=%d d=%ds: members cpu mean %.2f s max %.2f s; " \
 		"node0 cpu %.2f s rss %d KB; rounds %s; changes %s\n", n, d,
 		t / NR, m, u0 + s0, rss, rounds, ch }'
+# the changes, when a healthy loopback logged any
+jq -r '.mesh.watch.changes[] | "  \(.at) \(.from) -> \(.to): \(.was) -> \(.now) (\(.evidence))"' \
+	"$out/docs/mesh.json"

@@ -38,7 +38,10 @@ static void *srv_main(void *arg)
 	struct mesh *ms = arg;
 
 	while (!atomic_load(&ms->stop)) {
-		if (serve_poll(ms->srv, 20, NULL) < 0 && errno != EINTR) {
+		/* watching, nobody connects to the samples: wake less */
+		int wait_ms = atomic_load(&ms->watching) ? 250 : 20;
+
+		if (serve_poll(ms->srv, wait_ms, NULL) < 0 && errno != EINTR) {
 			fprintf(stderr, "netprobe mesh: responder: %s\n",
 			        strerror(errno));
 			break;

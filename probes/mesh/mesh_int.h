@@ -174,6 +174,7 @@ struct mesh {
 
 	/* --watch (mesh_watch.c) */
 	struct mesh_watch *watch;
+	atomic_bool watching; /* the responder's thread waits longer */
 	json_t *watch_log; /* the changes (node 0: every node's), or NULL */
 	unsigned long long watch_dropped; /* past MESH_WATCH_LOG_MAX */
 	json_t *watch_json; /* node 0 at the end: the `watch` object */

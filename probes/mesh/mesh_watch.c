@@ -26,6 +26,9 @@
 #include "wire/client_mesh.h"
 
 #define WATCH_WIN 256 /* RTTs kept per peer for the quantiles */
+/* this process ran this late against its own schedule: a round it could
+ * not time says nothing of the pairs */
+#define WATCH_STALL_US 250000LL
 
 struct watch_peer {
 	size_t member;
@@ -53,6 +56,8 @@ struct mesh_watch {
 	uint32_t round_id;
 	long long start_wall_us, end_wall_us, ended_wall_us;
 	double last_round_s;
+	bool stalled; /* this host stalled during the last round */
+	unsigned long long stalls;
 	struct metrics_out mo;
 	bool node0_gone;
 	json_t *findings; /* this node's own, from the first mesh */
@@ -202,15 +207,16 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The round's figures for p, and p's running figures. */
-static void close_round(struct watch_peer *p)
+/* The round's figures for p, and p's running figures unless this host
+ * stalled (its lateness is no loss of the pair's). */
+static void close_round(struct watch_peer *p, bool stalled)
 {
 	if (p->tcp >= 0) {
 		close(p->tcp);
 		p->tcp = -1;
 		p->r.tcp_errno = ETIMEDOUT;
 	}
-	for (unsigned i = 0; i < p->r.answered; i++) {
+	for (unsigned i = 0; i < p->r.answered && !stalled; i++) {
 		p->win[p->winpos] = p->rtt[i];
 		p->winpos = (p->winpos + 1) % WATCH_WIN;
 		if (p->nwin < WATCH_WIN)
@@ -218,8 +224,10 @@ static void close_round(struct watch_peer *p)
 		p->rtt_sum_s += (double)p->rtt[i] / 1e6;
 		p->rtt_count++;
 	}
-	p->sent_total += p->r.sent;
-	p->lost_total += p->r.sent - p->r.answered;
+	if (!stalled) {
+		p->sent_total += p->r.sent;
+		p->lost_total += p->r.sent - p->r.answered;
+	}
 	if (p->r.answered > 0) {
 		qsort(p->rtt, p->r.answered, sizeof(p->rtt[0]), cmp_ll);
 		p->r.rtt_med_us = p->rtt[p->r.answered / 2];
@@ -240,6 +248,7 @@ static void run_round(struct mesh_watch *w)
 	if (pf == NULL)
 		return;
 	w->round_id++;
+	w->stalled = false;
 	for (size_t i = 0; i < w->np; i++)
 		open_peer(&w->p[i], t0);
 	for (;;) {
@@ -280,8 +289,12 @@ static void run_round(struct mesh_watch *w)
 		due = next_seq < WATCH_ECHOES ? t0 + next_seq * WATCH_GAP_US
 		                              : end;
 		ms = (int)((due - now + 999) / 1000);
-		if (poll(pf, n, ms < 100 ? ms : 100) < 0 && errno != EINTR)
+		if (ms > 100)
+			ms = 100;
+		if (poll(pf, n, ms) < 0 && errno != EINTR)
 			break;
+		if (client_now_us() - now > ms * 1000LL + WATCH_STALL_US)
+			w->stalled = true;
 		for (size_t i = 0; i < w->np; i++) {
 			struct watch_peer *p = &w->p[i];
 
@@ -295,8 +308,10 @@ static void run_round(struct mesh_watch *w)
 			}
 		}
 	}
+	if (client_now_us() > end + WATCH_STALL_US)
+		w->stalled = true;
 	for (size_t i = 0; i < w->np; i++)
-		close_round(&w->p[i]);
+		close_round(&w->p[i], w->stalled);
 	w->last_round_s = (double)(client_now_us() - t0) / 1e6;
 	free(pf);
 }
@@ -426,6 +441,10 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 	    "How long the last round took.");
 	prom_sample(b, "netprobe_mesh_watch_round_seconds", lab,
 	            w->last_round_s);
+	fam(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
+	    "Rounds not judged: this host ran late against their schedule.");
+	prom_sample(b, "netprobe_mesh_watch_rounds_stalled_total", lab,
+	            (double)w->stalls);
 	lab[2] = "peer";
 	fam(b, "netprobe_mesh_peer_reachable", "gauge",
 	    "1 when the peer answers (its state is not down), else 0.");
@@ -656,11 +675,13 @@ static json_t *watch_json(const struct mesh *ms)
 		return NULL;
 	fmt_time(w->start_wall_us, start, sizeof(start));
 	fmt_time(w->ended_wall_us, end, sizeof(end));
-	return json_pack("{s:f, s:f, s:s, s:s, s:I, s:I, s:s?, s:i, s:O}",
+	return json_pack("{s:f, s:f, s:s, s:s, s:I, s:I, s:I, s:s?, s:i, "
+	                 "s:O}",
 	                 "interval_s", (double)ms->o.watch_us / 1e6,
 	                 "duration_s", (double)ms->o.watch_duration_us / 1e6,
 	                 "started", start, "ended", end, "rounds",
-	                 (json_int_t)w->rounds, "changes_dropped",
+	                 (json_int_t)w->rounds, "rounds_stalled",
+	                 (json_int_t)w->stalls, "changes_dropped",
 	                 (json_int_t)ms->watch_dropped, "stopped_by",
 	                 w->stopped_by, "echoes_per_round", WATCH_ECHOES,
 	                 "changes", ms->watch_log);
@@ -732,6 +753,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	        ms->o.watch_duration_us ? " for " : " until SIGTERM",
 	        ms->o.watch_duration_us ? "the duration" : "");
 	publish(ms, w, true);
+	atomic_store(&ms->watching, true);
 	next = client_now_us();
 	while (!stopping(ms, w)) {
 		wait_until(ms, w, next);
@@ -742,7 +764,15 @@ int mesh_watch_run(struct mesh *ms, int first)
 		if (watch_signal)
 			break;
 		w->rounds++;
-		for (size_t i = 0; i < w->np; i++) {
+		if (w->stalled) {
+			w->stalls++;
+			if (ms->o.verbose)
+				fprintf(stderr,
+				        "netprobe mesh: watch: round %llu not "
+				        "judged: this host stalled (%.2f s)\n",
+				        w->rounds, w->last_round_s);
+		}
+		for (size_t i = 0; i < w->np && !w->stalled; i++) {
 			struct watch_change ch;
 			struct watch_peer *p = &w->p[i];
 
