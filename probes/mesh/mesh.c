@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "mesh/mesh_int.h"
 #include "mesh/mesh_watch.h"
+#include "metrics/metrics_http.h"
 #include "probe/peerprobe.h"
 
 /* Accepts and drops connect-backs to our ephemeral sample listeners
@@ -146,6 +147,7 @@ static void node0_member(struct mesh *ms)
 static void mesh_free(struct mesh *ms)
 {
 	mesh_watch_free(ms);
+	metrics_http_stop(ms->metrics_http);
 	atomic_store(&ms->stop, true);
 	if (ms->srv_running)
 		pthread_join(ms->srv_thread, NULL);
@@ -215,6 +217,18 @@ int cmd_mesh(int argc, char **argv)
 		        ms->o.token_file ? "' unreadable or malformed" : "");
 		rc = 2;
 		goto out;
+	}
+	/* a --metrics address that cannot be bound costs no mesh */
+	if (ms->o.metrics != NULL) {
+		char err[512];
+
+		ms->metrics_http =
+		    metrics_http_start(ms->o.metrics, err, sizeof(err));
+		if (ms->metrics_http == NULL) {
+			fprintf(stderr, "netprobe mesh: %s\n", err);
+			rc = 2;
+			goto out;
+		}
 	}
 	if ((rc = start_responder(ms)) != 0 || (rc = collect(ms)) != 0)
 		goto out;

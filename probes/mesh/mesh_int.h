@@ -110,6 +110,7 @@ struct mesh_reject {
 };
 
 struct mesh_rdv;
+struct metrics_http;
 
 /* The whole run of one node. */
 struct mesh {
@@ -175,6 +176,7 @@ struct mesh {
 	/* --watch (mesh_watch.c) */
 	struct mesh_watch *watch;
 	atomic_bool watching; /* the responder's thread waits longer */
+	struct metrics_http *metrics_http; /* --metrics, bound at the start */
 	json_t *watch_log; /* the changes (node 0: every node's), or NULL */
 	unsigned long long watch_dropped; /* past MESH_WATCH_LOG_MAX */
 	json_t *watch_json; /* node 0 at the end: the `watch` object */

@@ -255,8 +255,15 @@ int mesh_report(struct mesh *ms)
 		goto out;
 	}
 	report_set_verbose(rm, ms->o.verbose > 0);
-	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh",
-			NULL) == 0)
+	/* --watch: the verdict now, the report once, with the change log */
+	if (ms->o.watch_us > 0 && ms->watch_json == NULL) {
+		rc = report_gate(rm, fail_on);
+		fprintf(stderr,
+		        "netprobe mesh: first mesh: exit status %d; watching, "
+		        "the report comes at the end\n",
+		        rc);
+	} else if (report_emit(rm, ms->o.output, fmt, fail_on,
+	                       "netprobe mesh", NULL) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its

@@ -706,7 +706,6 @@ void mesh_watch_free(struct mesh *ms)
 	json_decref(ms->watch_json);
 	ms->watch_json = NULL;
 	json_decref(w->findings);
-	metrics_http_stop(w->mo.http);
 	free(w);
 	ms->watch = NULL;
 }
@@ -717,7 +716,6 @@ int mesh_watch_run(struct mesh *ms, int first)
 	struct mesh_watch *w = calloc(1, sizeof(*w));
 	struct sigaction sa = {0};
 	long long next;
-	char err[512];
 	int rc = first;
 
 	if (w == NULL || (ms->watch_log = json_array()) == NULL) {
@@ -731,14 +729,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	w->findings = count_findings(ms);
 	w->mo.textfile_dir = ms->o.textfile;
 	w->mo.textfile_name = "netprobe_mesh.prom";
-	if (ms->o.metrics != NULL) {
-		w->mo.http = metrics_http_start(ms->o.metrics, err,
-		                                sizeof(err));
-		if (w->mo.http == NULL) {
-			fprintf(stderr, "netprobe mesh: %s\n", err);
-			return 2;
-		}
-	}
+	w->mo.http = ms->metrics_http;
 	if (make_peers(ms, w) < 0) {
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		return 2;
