@@ -104,6 +104,8 @@ printf '%s\n' "$LAB_OUT" | sed 1d >"$OUT/scrape.txt"
 lab_rc 0 "promtool check metrics accepts a watching member's scrape" \
 	sh -c "promtool check metrics <'$OUT/scrape.txt'"
 lab_check "textfile of node01 written" test -s "$OUT/netprobe_mesh.prom"
+lab_rc 0 "promtool check metrics accepts node01's textfile" \
+	sh -c "promtool check metrics <'$OUT/netprobe_mesh.prom'"
 
 # healthy: 45 s of rounds (a window watched, not a wait for a state)
 # with no change and no link alert
@@ -112,6 +114,10 @@ LAB_OUT=$(q 'sum(netprobe_mesh_peer_state_changes_total)' 2>&1)
 lab_grep "healthy: no state change on any pair" ' 0$'
 LAB_OUT=$(alerts 2>&1)
 lab_nogrep "healthy: no link alert" '^Netprobe(LinkFlapping|PeerDown|PeerLossy) '
+# every tenth round one peer's path MTU: by now each node measured both
+LAB_OUT=$(q 'netprobe_mesh_peer_path_mtu_bytes' 2>&1)
+lab_check "the path MTU of all six pairs scraped: 1500" \
+	test "$(printf '%s\n' "$LAB_OUT" | grep -c ' 1500$')" = 6
 
 # the flap: node03 drops everything from and to node02 for about 8 s
 t_drop=$(date +%s.%N)

@@ -29,9 +29,9 @@ START_TEST(classify)
 	r.rtt_med_us = -1;
 	ck_assert_int_eq(watch_classify(&r, 200), WATCH_DEGRADED);
 	r = ok;
-	r.rtt_med_us = 60000; /* 300 x the best, 59.8 ms above it */
+	r.rtt_med_us = 250000; /* 1250 x the best, 249.8 ms above it */
 	ck_assert_int_eq(watch_classify(&r, 200), WATCH_DEGRADED);
-	r.rtt_med_us = 40000; /* far above, but within 50 ms: up */
+	r.rtt_med_us = 70000; /* a loaded host's 70 ms: within 200 ms, up */
 	ck_assert_int_eq(watch_classify(&r, 200), WATCH_UP);
 }
 END_TEST
