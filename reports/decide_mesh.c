@@ -112,7 +112,7 @@ json_t *rd_mesh(const struct rctx *c)
 		}
 	}
 	out = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:I, s:o, s:I, s:I, "
-			"s:I, s:o, s:o, s:o}",
+			"s:I, s:o, s:o, s:o, s:o*}",
 			"size", (json_int_t)rj_int(mesh, "size", 0), "joined",
 			(json_int_t)rj_int(mesh, "joined", 0), "documents",
 			(json_int_t)docs, "source",
@@ -125,6 +125,9 @@ json_t *rd_mesh(const struct rctx *c)
 			"probes", (json_int_t)probes, "answered",
 			(json_int_t)answered, "members", members, "problems",
 			problems, "summary",
-			summary(mesh, docs, probes, answered));
+			summary(mesh, docs, probes, answered), "watch",
+			json_is_object(json_object_get(mesh, "watch"))
+				? json_incref(json_object_get(mesh, "watch"))
+				: NULL);
 	return out;
 }

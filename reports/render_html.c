@@ -7,6 +7,7 @@
  * escaped (%s). */
 #include <string.h>
 
+#include "render_watch.h"
 #include "report_emit.h"
 
 static const char css[] =
@@ -455,6 +456,8 @@ static void mtu(void *o, const json_t *v)
 static void mesh(void *o, const json_t *ms)
 {
 	html_mesh(o, ms);
+	if (json_is_object(json_object_get(ms, "watch")))
+		html_watch(o, json_object_get(ms, "watch"));
 }
 
 /* Connectivity as a coloured grid (render_html_data.c). */

@@ -5,6 +5,7 @@
  * hostname cannot drive the terminal. */
 #include <string.h>
 
+#include "render_watch.h"
 #include "report_emit.h"
 
 #define RED "\033[1;31m"
@@ -391,6 +392,8 @@ static void mesh(void *o, const json_t *ms)
 		out_f(&t->o, "    %-s%s%-s: %s%s%s\n", c_on(t, RED),
 		      rj_str(p, "name"), c_on(t, OFF), rj_str(p, "state"),
 		      rj_str(p, "why") ? ": " : "", rj_str(p, "why"));
+	if (json_is_object(json_object_get(ms, "watch")))
+		text_watch(&t->o, json_object_get(ms, "watch"));
 }
 
 /* Connectivity as a list of cells, each with what was seen. */

@@ -13,6 +13,8 @@
 
 #include "commands.h"
 #include "mesh/mesh_int.h"
+#include "mesh/mesh_watch.h"
+#include "metrics/metrics_http.h"
 #include "probe/peerprobe.h"
 
 /* Accepts and drops connect-backs to our ephemeral sample listeners
@@ -37,7 +39,10 @@ static void *srv_main(void *arg)
 	struct mesh *ms = arg;
 
 	while (!atomic_load(&ms->stop)) {
-		if (serve_poll(ms->srv, 20, NULL) < 0 && errno != EINTR) {
+		/* watching, nobody connects to the samples: wake less */
+		int wait_ms = atomic_load(&ms->watching) ? 250 : 20;
+
+		if (serve_poll(ms->srv, wait_ms, NULL) < 0 && errno != EINTR) {
 			fprintf(stderr, "netprobe mesh: responder: %s\n",
 			        strerror(errno));
 			break;
@@ -141,6 +146,8 @@ static void node0_member(struct mesh *ms)
 /* Releases the run; the responder stops first. */
 static void mesh_free(struct mesh *ms)
 {
+	mesh_watch_free(ms);
+	metrics_http_stop(ms->metrics_http);
 	atomic_store(&ms->stop, true);
 	if (ms->srv_running)
 		pthread_join(ms->srv_thread, NULL);
@@ -211,6 +218,18 @@ int cmd_mesh(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* a --metrics address that cannot be bound costs no mesh */
+	if (ms->o.metrics != NULL) {
+		char err[512];
+
+		ms->metrics_http =
+		    metrics_http_start(ms->o.metrics, err, sizeof(err));
+		if (ms->metrics_http == NULL) {
+			fprintf(stderr, "netprobe mesh: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+	}
 	if ((rc = start_responder(ms)) != 0 || (rc = collect(ms)) != 0)
 		goto out;
 	if (ms->rank == 0) {
@@ -219,6 +238,8 @@ int cmd_mesh(int argc, char **argv)
 	} else {
 		rc = mesh_join_run(ms);
 	}
+	if (ms->o.watch_us > 0 && rc < 2)
+		rc = mesh_watch_run(ms, rc);
 out:
 	mesh_free(ms);
 	free(ms);

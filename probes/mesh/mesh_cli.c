@@ -8,6 +8,7 @@
 #include "base/cli.h"
 #include "base/parse.h"
 #include "mesh/mesh_int.h"
+#include "metrics/metrics_http.h"
 #include "probe/meshplan.h"
 #include "probe/portspec.h"
 #include "report.h"
@@ -30,6 +31,10 @@ enum {
 	O_FORMAT,
 	O_FAILON,
 	O_BIND,
+	O_WATCH,
+	O_DURATION,
+	O_METRICS,
+	O_TEXTFILE,
 };
 
 static const struct cli_opt mesh_optv[] = {
@@ -62,6 +67,14 @@ static const struct cli_opt mesh_optv[] = {
 	 "node 0 writes the report to FILE", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
+	{O_WATCH, 0, "watch", CLI_REQUIRED, "INTERVAL", NULL,
+	 "then stay up, probing peers each interval", false},
+	{O_DURATION, 0, "duration", CLI_REQUIRED, "TIME", NULL,
+	 "watch this long (default: until SIGTERM)", false},
+	{O_METRICS, 0, "metrics", CLI_REQUIRED, "ADDR:PORT", NULL,
+	 "watching: Prometheus /metrics (PORT: 127.0.0.1)", false},
+	{O_TEXTFILE, 0, "textfile", CLI_REQUIRED, "DIR", NULL,
+	 "watching: DIR/netprobe_mesh.prom for node_exporter", false},
 	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
 	 "say what each step does, on stderr", false},
 	CLI_OPT_HELP,
@@ -214,6 +227,23 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 		case O_QUICK:
 			o->quick = true;
 			break;
+		case O_WATCH:
+			if (parse_duration_us(cl.arg, 1000000, 3600000000LL,
+			                      &o->watch_us, &why) < 0)
+				return bad("watch interval", cl.arg, why);
+			break;
+		case O_DURATION:
+			if (parse_duration_us(cl.arg, 1000000,
+			                      366LL * 86400 * 1000000,
+			                      &o->watch_duration_us, &why) < 0)
+				return bad("duration", cl.arg, why);
+			break;
+		case O_METRICS:
+			o->metrics = cl.arg;
+			break;
+		case O_TEXTFILE:
+			o->textfile = cl.arg;
+			break;
 		case O_VERBOSE:
 			o->verbose++;
 			break;
@@ -226,6 +256,21 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&mesh_cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);
+	if (o->watch_us == 0 &&
+	    (o->watch_duration_us || o->metrics || o->textfile))
+		return cli_usage_error(&mesh_cmd, stderr,
+		                       "--%s needs --watch",
+		                       o->watch_duration_us ? "duration"
+		                       : o->metrics         ? "metrics"
+		                                            : "textfile");
+	if (o->metrics != NULL) {
+		char host[256];
+		unsigned port;
+
+		if (metrics_addr_parse(o->metrics, host, sizeof(host), &port,
+		                       &why) < 0)
+			return bad("metrics address", o->metrics, why);
+	}
 	if (json) {
 		if (fmt_given && strcmp(o->format, "json") != 0)
 			return cli_usage_error(&mesh_cmd, stderr,

@@ -50,6 +50,7 @@
 #define MESH_VERDICT_SLACK_US 60000000LL
 #define MESH_STEP_US 2000000LL /* one rendezvous request */
 #define MESH_HOLD_MAX 64       /* --ports ports the responder holds */
+#define MESH_WATCH_LOG_MAX 10000 /* changes node 0 keeps */
 
 struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
@@ -67,6 +68,10 @@ struct mesh_opts {
 	const char *fail_on; /* warning, fault (default) or never */
 	bool quick;
 	int verbose;
+	long long watch_us;          /* --watch INTERVAL; 0 no watch */
+	long long watch_duration_us; /* --duration; 0 until SIGTERM */
+	const char *metrics;         /* --metrics ADDR:PORT */
+	const char *textfile;        /* --textfile DIR */
 };
 
 /* What became of a member that joined, as node 0 saw it afterwards. */
@@ -105,6 +110,7 @@ struct mesh_reject {
 };
 
 struct mesh_rdv;
+struct metrics_http;
 
 /* The whole run of one node. */
 struct mesh {
@@ -166,6 +172,14 @@ struct mesh {
 
 	/* a member */
 	struct np_client c;
+
+	/* --watch (mesh_watch.c) */
+	struct mesh_watch *watch;
+	atomic_bool watching; /* the responder's thread waits longer */
+	struct metrics_http *metrics_http; /* --metrics, bound at the start */
+	json_t *watch_log; /* the changes (node 0: every node's), or NULL */
+	unsigned long long watch_dropped; /* past MESH_WATCH_LOG_MAX */
+	json_t *watch_json; /* node 0 at the end: the `watch` object */
 };
 
 /* mesh_cli.c: parses the command line into o. Returns 0, 1 for --help
@@ -213,6 +227,10 @@ int mesh_rdv_init(struct mesh *ms);
  * (bounded), then calls report(ms) for the exit status and sends it to
  * every member. Returns the exit status. */
 int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *));
+
+/* mesh_rdv.c: while watching, node 0 serves the members' connections
+ * (their changes) for at most max_ms. */
+void mesh_rdv_pump(struct mesh *ms, int max_ms);
 
 /* mesh_rdv.c: frees the rendezvous and its connections. */
 void mesh_rdv_free(struct mesh *ms);

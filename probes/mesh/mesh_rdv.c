@@ -392,10 +392,13 @@ static void send_verdicts(struct mesh *ms, int status)
 		if (r->c[i]->st == RC_IN) {
 			rdv_conn_queue(r->c[i], PROTO_VERDICT, buf,
 			               (size_t)len);
+			/* watching: members send their changes here */
+			if (ms->o.watch_us > 0)
+				continue;
 			r->c[i]->st = RC_CLOSING;
 			r->c[i]->close_by_us = end;
 		}
-	while (r->nc > 0 && client_now_us() < end)
+	while (ms->o.watch_us == 0 && r->nc > 0 && client_now_us() < end)
 		rdv_poll(ms, 50);
 }
 
@@ -431,6 +434,13 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *))
 	status = report(ms);
 	send_verdicts(ms, status);
 	return status;
+}
+
+/* See mesh_int.h. */
+void mesh_rdv_pump(struct mesh *ms, int max_ms)
+{
+	if (ms->rdv != NULL)
+		rdv_poll(ms, max_ms);
 }
 
 /* See mesh_int.h. */

@@ -328,6 +328,34 @@ static void on_auth(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 	accept_join(ms, c);
 }
 
+/* A change a watching member sent (mesh --watch): a JSON object from it,
+ * kept in node 0's log (bounded); anything else is dropped. */
+static void take_change(struct mesh *ms, int member, const uint8_t *p,
+                        size_t n)
+{
+	json_t *e = json_loadb((const char *)p, n, 0, NULL);
+	const char *from = json_string_value(json_object_get(e, "from"));
+
+	if (!json_is_object(e) || from == NULL ||
+	    strcmp(from, ms->m[member].name) != 0 ||
+	    !json_is_string(json_object_get(e, "to")) ||
+	    !json_is_string(json_object_get(e, "at"))) {
+		if (ms->o.verbose)
+			fprintf(stderr,
+			        "netprobe mesh: watch: rank %d sent a change "
+			        "that is not one; dropped\n",
+			        member);
+		json_decref(e);
+		return;
+	}
+	if (json_array_size(ms->watch_log) >= MESH_WATCH_LOG_MAX) {
+		ms->watch_dropped++;
+		json_decref(e);
+		return;
+	}
+	json_array_append_new(ms->watch_log, e);
+}
+
 /* RESULT: one slice of the member's document, in order. */
 static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
                       size_t n)
@@ -336,6 +364,13 @@ static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 	struct proto_result r;
 	const char *why;
 
+	/* watching: after its document, one change a frame */
+	if (ms->watch_log != NULL && m->fate == MESH_FATE_DONE &&
+	    proto_result_decode(p, n, &r, &why) == 0 && r.offset == 0 &&
+	    r.len == r.total) {
+		take_change(ms, c->member, r.data, r.len);
+		return;
+	}
 	if (!ms->rdv->started || m->fate == MESH_FATE_DONE) {
 		why = "a result out of turn";
 		goto bad;

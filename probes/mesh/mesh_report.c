@@ -111,6 +111,8 @@ static char *mesh_doc(const struct mesh *ms)
 	    "result_ms", (int)ms->start.result_ms, "quick",
 	    (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
 	    ms->start.ports[0] ? ms->start.ports : NULL);
+	if (mesh != NULL && ms->watch_json != NULL)
+		json_object_set(mesh, "watch", ms->watch_json);
 	if (doc_set(&d, "mesh", mesh) == 0) {
 		doc_set_fixed(&d, NULL, ms->m[0].name);
 		text = json_dumps(d.root, JSON_COMPACT | JSON_SORT_KEYS);
@@ -219,9 +221,12 @@ int mesh_report(struct mesh *ms)
 	report_format_parse(ms->o.format, &fmt);
 	if (mtext == NULL)
 		goto out;
-	ms->m[0].doc = ms->own_doc;
-	ms->m[0].doclen = ms->own_doclen;
-	ms->own_doc = NULL;
+	/* a watch writes the report a second time: the document is there */
+	if (ms->own_doc != NULL) {
+		ms->m[0].doc = ms->own_doc;
+		ms->m[0].doclen = ms->own_doclen;
+		ms->own_doc = NULL;
+	}
 	if (ms->o.out_dir != NULL && mkdir(ms->o.out_dir, 0755) < 0 &&
 	    errno != EEXIST)
 		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
@@ -250,8 +255,15 @@ int mesh_report(struct mesh *ms)
 		goto out;
 	}
 	report_set_verbose(rm, ms->o.verbose > 0);
-	if (report_emit(rm, ms->o.output, fmt, fail_on, "netprobe mesh",
-			NULL) == 0)
+	/* --watch: the verdict now, the report once, with the change log */
+	if (ms->o.watch_us > 0 && ms->watch_json == NULL) {
+		rc = report_gate(rm, fail_on);
+		fprintf(stderr,
+		        "netprobe mesh: first mesh: exit status %d; watching, "
+		        "the report comes at the end\n",
+		        rc);
+	} else if (report_emit(rm, ms->o.output, fmt, fail_on,
+	                       "netprobe mesh", NULL) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its

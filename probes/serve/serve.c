@@ -9,8 +9,10 @@
 
 #include "base/cli.h"
 #include "base/parse.h"
+#include "base/promtext.h"
 #include "commands.h"
 #include "doc/doc.h"
+#include "metrics/metrics_http.h"
 #include "serve/serve.h"
 #include "wire/proto.h"
 
@@ -39,6 +41,8 @@ enum {
 	O_VERBOSE = 'v',
 	O_JSON = 'j',
 	O_HELP = 'h',
+	O_METRICS = 256,
+	O_TEXTFILE,
 };
 
 static const struct cli_opt serve_optv[] = {
@@ -54,6 +58,10 @@ static const struct cli_opt serve_optv[] = {
 	 "log every client and request", false},
 	{O_JSON, 'j', "json", CLI_FLAG, NULL, NULL,
 	 "at exit, one JSON document: how it listened, errors", false},
+	{O_METRICS, 0, "metrics", CLI_REQUIRED, "ADDR:PORT", NULL,
+	 "serve Prometheus /metrics (PORT: on 127.0.0.1)", false},
+	{O_TEXTFILE, 0, "textfile", CLI_REQUIRED, "DIR", NULL,
+	 "write DIR/netprobe_serve.prom for node_exporter", false},
 	CLI_OPT_HELP,
 };
 
@@ -64,13 +72,35 @@ static const struct cli_cmd serve_cmd = {
 	"Log lines go to standard error.\n",
 };
 
+/* Hands the server's figures to --metrics and --textfile; a textfile
+ * that cannot be written is told once, and the loop goes on. */
+static void publish(struct server *s, struct metrics_out *mo, bool force)
+{
+	struct prom_buf b;
+	char why[512];
+
+	if (mo->http == NULL && mo->textfile_dir == NULL)
+		return;
+	prom_init(&b);
+	if (serve_metrics(s, &b) == 0 &&
+	    metrics_out_publish(mo, b.p, b.len, force, why, sizeof(why)) < 0 &&
+	    !mo->file_failed) {
+		fprintf(stderr, "netprobe serve: %s\n", why);
+		mo->file_failed = true;
+	}
+	prom_free(&b);
+}
+
 /* Runs the server until SIGINT or SIGTERM, which are blocked except while
- * the loop waits. Returns the exit status: 0 after a signal, 2 when the
- * loop failed. */
-static int serve_run(struct server *s, int verbose)
+ * the loop waits; the figures are published after every batch, so a
+ * scrape is at most a quarter second old. Returns the exit status: 0
+ * after a signal, 2 when the loop failed. */
+static int serve_run(struct server *s, int verbose, struct metrics_out *mo)
 {
 	sigset_t block, orig;
 	struct sigaction sa = {0};
+	bool metrics = mo->http != NULL || mo->textfile_dir != NULL;
+	long long last = 0;
 	int rc = 0;
 
 	sa.sa_handler = on_signal;
@@ -82,13 +112,21 @@ static int serve_run(struct server *s, int verbose)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &orig);
-	while (!serve_stop)
-		if (serve_poll(s, -1, &orig) < 0) {
+	publish(s, mo, true);
+	while (!serve_stop) {
+		if (serve_poll(s, metrics ? 250 : -1, &orig) < 0) {
 			fprintf(stderr, "netprobe serve: epoll: %s\n",
 			        strerror(errno));
 			rc = 2;
 			break;
 		}
+		/* under a flood, not after every batch */
+		if (metrics && mono_us() - last >= 200000) {
+			publish(s, mo, false);
+			last = mono_us();
+		}
+	}
+	publish(s, mo, true);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	if (rc == 0 && verbose)
 		fprintf(stderr, "netprobe serve: stopping on signal %d\n",
@@ -135,6 +173,8 @@ static int serve_doc(const struct serve_opts *o, long long started_us,
 int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts o;
+	struct metrics_out mo = {0};
+	const char *metrics = NULL;
 	struct server *s;
 	struct cli cl;
 	char err[512], **ops;
@@ -179,6 +219,12 @@ int cmd_serve(int argc, char **argv)
 		case O_JSON:
 			json = true;
 			break;
+		case O_METRICS:
+			metrics = cl.arg;
+			break;
+		case O_TEXTFILE:
+			mo.textfile_dir = cl.arg;
+			break;
 		case O_HELP:
 			return cli_help(&serve_cmd, stdout) == 0 ? 0 : 2;
 		default:
@@ -189,11 +235,34 @@ int cmd_serve(int argc, char **argv)
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&serve_cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);
+	if (metrics != NULL) {
+		char host[256];
+		unsigned mport;
+
+		if (metrics_addr_parse(metrics, host, sizeof(host), &mport,
+		                       &errstr) < 0)
+			return cli_usage_error(&serve_cmd, stderr,
+			                       "invalid metrics address '%s': %s",
+			                       metrics, errstr);
+	}
+	mo.textfile_name = "netprobe_serve.prom";
 	s = serve_start(&o, err, sizeof(err));
+	if (s && metrics != NULL) {
+		mo.http = metrics_http_start(metrics, err, sizeof(err));
+		if (mo.http == NULL) {
+			serve_free(s);
+			s = NULL;
+		}
+	}
 	if (!s) {
 		fprintf(stderr, "netprobe serve: %s\n", err);
 		return json ? serve_doc(&o, 0, err, 2) : 2;
 	}
+	if (mo.http != NULL)
+		fprintf(stderr,
+		        "netprobe serve: metrics on http://%s/metrics (port "
+		        "%u)\n",
+		        metrics, metrics_http_port(mo.http));
 	fprintf(stderr,
 	        "netprobe serve: listening on tcp and udp port %u%s%s"
 	        "%s\n",
@@ -201,7 +270,8 @@ int cmd_serve(int argc, char **argv)
 	        o.token_file ? " (token required for listen and connect-back)"
 	                     : "");
 	t0 = mono_us();
-	rc = serve_run(s, o.verbose);
+	rc = serve_run(s, o.verbose, &mo);
+	metrics_http_stop(mo.http);
 	serve_free(s);
 	if (json)
 		rc = serve_doc(&o, t0, rc ? "the event loop failed" : NULL, rc);

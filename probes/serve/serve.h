@@ -56,6 +56,13 @@ struct server *serve_start(const struct serve_opts *o, char *err,
  * -1 with errno when the loop cannot go on. */
 int serve_poll(struct server *s, int max_ms, const sigset_t *sigmask);
 
+struct prom_buf;
+
+/* Appends the server's figures in Prometheus's text format (clients,
+ * echoes, refusals by reason, rejected frames; serve_metrics.c). Call it
+ * from the thread that polls. Returns 0, or -1 (no memory). */
+int serve_metrics(const struct server *s, struct prom_buf *b);
+
 /* Closes every socket and frees everything, s too. Safe on NULL and on a
  * half-started server. */
 void serve_free(struct server *s);

@@ -135,6 +135,7 @@ static int conn_frame(struct server *s, struct conn *c,
 			return sv_conn_error(s, c, PROTO_E_LIMIT,
 			                     "echo rate above %d/s",
 			                     SERVE_ECHO_RATE);
+		s->st.echo_tcp++;
 		return sv_conn_send(s, c, PROTO_ECHO_REPLY, p, n);
 	case PROTO_LISTEN:
 		return sv_on_listen(s, c, p, n);

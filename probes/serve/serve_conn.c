@@ -174,6 +174,7 @@ int sv_conn_error(struct server *s, struct conn *c, enum proto_err code,
 	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
 	va_end(ap);
 	n = proto_error_encode(&e, buf, sizeof(buf));
+	serve_stats_rejected(&s->st, code);
 	if (s->o.verbose)
 		sv_log(s, "%s: refused: %s", c->name, e.msg);
 	return n < 0 ? -1 : sv_conn_send(s, c, PROTO_ERROR, buf, (size_t)n);

@@ -184,6 +184,7 @@ int sv_admit(struct server *s, const struct sockaddr_storage *ss,
 		*why = "too many clients: the table is full";
 		return -1;
 	}
+	s->st.evicted++;
 	sv_conn_drop(s, v, "evicted",
 	             v->frames == 0 ? "its table is full and this connection "
 	                              "had sent no whole frame"

@@ -13,6 +13,7 @@
 
 #include "serve/serve.h"
 #include "serve/serve_limits.h"
+#include "serve/serve_stats.h"
 #include "wire/auth.h"
 #include "wire/proto_msg.h"
 
@@ -94,6 +95,7 @@ struct server {
 	long long refused_t_us; /* when a refusal was last logged */
 	long long log_t_us;
 	char node[PROTO_NODE_MAX + 1];
+	struct serve_stats st; /* --metrics */
 	uint8_t udpbuf[PROTO_HDR_LEN + PROTO_MAX_PAYLOAD + 64];
 };
 

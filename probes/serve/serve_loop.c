@@ -59,6 +59,7 @@ int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
 	}
 	s->conns[slot] = c;
 	s->nconns++;
+	s->st.accepted++;
 	return 0;
 }
 
@@ -81,6 +82,7 @@ static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
 		     MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
 	close(fd);
+	serve_stats_refused(&s->st, why);
 	/* a churn of reconnecting clients is refused thousands of times a
 	 * second: one line a second says so */
 	if (full && client_now_us() - s->refused_t_us < 1000000) {

@@ -45,17 +45,21 @@ static void udp_one(struct server *s, size_t n,
 		char name[INET6_ADDRSTRLEN + 8];
 
 		sv_sa_name(from, name, sizeof(name));
+		s->st.udp_dropped++;
 		sv_log(s, "dropped datagram from %s: %s", name,
 		       why ? why : "length mismatch");
 		return;
 	}
 	if (!sv_bucket_take(&s->udp_bucket, SERVE_UDP_RATE, SERVE_UDP_RATE,
-	                    client_now_us()))
+	                    client_now_us())) {
+		s->st.udp_rate++;
 		return;
+	}
 	switch (h.type) {
 	case PROTO_ECHO:
 		/* the reply header goes in front of the payload in place */
 		proto_hdr_encode(in, PROTO_ECHO_REPLY, 0, h.length);
+		s->st.echo_udp++;
 		reply = in;
 		rlen = n;
 		break;

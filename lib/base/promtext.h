@@ -1,0 +1,60 @@
+/* Prometheus's text exposition format (version 0.0.4): metric families
+ * with their HELP and TYPE lines, samples with escaped labels, values as
+ * Prometheus reads them back, and the file node_exporter's textfile
+ * collector reads, written whole or not at all. */
+#ifndef NP_PROMTEXT_H
+#define NP_PROMTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The content type a scraper is told. */
+#define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
+
+/* A growing text; oom sticks once an append failed, and bad once a name
+ * broke the format's rules, so a caller checks once at the end. */
+struct prom_buf {
+	char *p;
+	size_t len, cap;
+	bool oom, bad;
+};
+
+/* An empty text. */
+void prom_init(struct prom_buf *b);
+
+/* Releases the text and empties b. */
+void prom_free(struct prom_buf *b);
+
+/* True when name is a valid metric name ([a-zA-Z_:][a-zA-Z0-9_:]*). */
+bool prom_name_ok(const char *name);
+
+/* True when name is a valid label name ([a-zA-Z_][a-zA-Z0-9_]*) that is
+ * not reserved (a leading "__"). */
+bool prom_label_ok(const char *name);
+
+/* Starts a family: "# HELP name help" (backslash and newline escaped) and
+ * "# TYPE name type" (counter, gauge, summary, histogram, untyped).
+ * Returns 0, or -1 (b->oom or b->bad set). */
+int prom_family(struct prom_buf *b, const char *name, const char *type,
+                const char *help);
+
+/* One sample: name{k="v",...} value. labels holds key, value pairs and
+ * ends with NULL (NULL itself: no labels); a pair whose value is NULL is
+ * left out. Values are escaped (backslash, double quote, newline).
+ * Returns 0, or -1 (b->oom or b->bad set). */
+int prom_sample(struct prom_buf *b, const char *name,
+                const char *const *labels, double value);
+
+/* Writes the value as Prometheus parses it back: NaN, +Inf, -Inf, an
+ * integer without a fraction, else the shortest text that reads back the
+ * same. Returns buf. */
+char *prom_value(double v, char *buf, size_t len);
+
+/* Writes text into DIR/NAME (NAME should end in .prom) through a
+ * temporary file in DIR whose name the collector ignores (".NAME.tmp"),
+ * then rename(2): a scrape reads the old file or the new one, never half
+ * of one. Returns 0, or -1 with errno set and why filled. */
+int prom_textfile_write(const char *dir, const char *name, const char *text,
+                        size_t len, char *why, size_t whylen);
+
+#endif

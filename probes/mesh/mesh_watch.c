@@ -1,0 +1,806 @@
+/* netprobe mesh --watch (mesh_watch.h): the rounds of light probes toward
+ * this node's targets, every peer at once from one poll loop (so a round
+ * takes about one second however many peers); the pairs' states
+ * (probe/watchstate.h); the change log, sent to node 0 over the
+ * rendezvous connection as one RESULT frame a change; the figures for
+ * Prometheus. */
+#include "mesh/mesh_watch.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/promtext.h"
+#include "mesh/mesh_int.h"
+#include "metrics/metrics_http.h"
+#include "probe/pmtu.h"
+#include "probe/watchstate.h"
+#include "wire/client_conn.h"
+#include "wire/client_mesh.h"
+
+#define WATCH_WIN 256 /* RTTs kept per peer for the quantiles */
+/* this process ran this late against its own schedule: a round it could
+ * not time says nothing of the pairs */
+#define WATCH_STALL_US 250000LL
+
+struct watch_peer {
+	size_t member;
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	bool resolved;
+	int udp, tcp;
+	bool tcp_done;
+	long long tcp_start_us;
+	bool seen[WATCH_ECHOES];
+	long long rtt[WATCH_ECHOES];
+	struct watch_round r;
+	struct watch_pair pair;
+	long long win[WATCH_WIN];
+	size_t nwin, winpos;
+	double rtt_sum_s;
+	unsigned long long rtt_count, sent_total, lost_total;
+	unsigned path_mtu;
+};
+
+struct mesh_watch {
+	struct watch_peer *p;
+	size_t np;
+	unsigned long long rounds;
+	uint32_t round_id;
+	long long start_wall_us, end_wall_us, ended_wall_us;
+	double last_round_s;
+	bool stalled; /* this host stalled during the last round */
+	unsigned long long stalls;
+	struct metrics_out mo;
+	bool node0_gone;
+	json_t *findings; /* this node's own, from the first mesh */
+	const char *stopped_by;
+};
+
+static volatile sig_atomic_t watch_signal;
+
+/* Only sets a flag; the loops look at it at least every 100 ms. */
+static void on_signal(int sig)
+{
+	watch_signal = sig;
+}
+
+/* Wall-clock microseconds since the epoch: the change log's times. */
+static long long wall_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* RFC 3339 UTC with milliseconds. */
+static void fmt_time(long long us, char *buf, size_t len)
+{
+	time_t t = (time_t)(us / 1000000);
+	struct tm tm;
+	char s[32];
+
+	gmtime_r(&t, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03dZ", s, (int)(us % 1000000 / 1000));
+}
+
+/* True when the watch must stop: a signal, or past --duration. */
+static bool stopping(const struct mesh *ms, const struct mesh_watch *w)
+{
+	return watch_signal != 0 ||
+	       (ms->o.watch_duration_us > 0 && wall_us() >= w->end_wall_us);
+}
+
+/* Opens the round's sockets toward p: the UDP one once, a TCP connect
+ * each round. */
+static void open_peer(struct watch_peer *p, long long now)
+{
+	int fam = p->ss.ss_family;
+
+	p->tcp_done = false;
+	p->r = (struct watch_round){false, 0, 0, 0, 0, -1, -1};
+	memset(p->seen, 0, sizeof(p->seen));
+	if (!p->resolved) {
+		p->tcp_done = true;
+		p->r.tcp_errno = EHOSTUNREACH;
+		return;
+	}
+	if (p->udp < 0) {
+		p->udp = socket(fam, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		                0);
+		if (p->udp >= 0 && (client_bind_source(p->udp, fam) < 0 ||
+		                    connect(p->udp, (struct sockaddr *)&p->ss,
+		                            p->sl) < 0)) {
+			close(p->udp);
+			p->udp = -1;
+		}
+	}
+	p->tcp = socket(fam, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	p->tcp_start_us = now;
+	if (p->tcp < 0 || client_bind_source(p->tcp, fam) < 0 ||
+	    (connect(p->tcp, (struct sockaddr *)&p->ss, p->sl) < 0 &&
+	     errno != EINPROGRESS)) {
+		p->r.tcp_errno = errno;
+		p->tcp_done = true;
+		if (p->tcp >= 0)
+			close(p->tcp);
+		p->tcp = -1;
+	}
+}
+
+/* Sends echo seq of round id to p. */
+static void send_echo(struct watch_peer *p, uint32_t id, unsigned seq)
+{
+	uint8_t f[PROTO_HDR_LEN + 16];
+	long long now = client_now_us();
+
+	if (p->udp < 0)
+		return;
+	proto_hdr_encode(f, PROTO_ECHO, 0, 16);
+	memcpy(f + PROTO_HDR_LEN, &id, 4);
+	memcpy(f + PROTO_HDR_LEN + 4, &seq, 4);
+	memcpy(f + PROTO_HDR_LEN + 8, &now, 8);
+	p->r.sent++;
+	if (send(p->udp, f, sizeof(f), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		return; /* counted as sent and lost: the path refused it */
+}
+
+/* Reads the answers waiting on p's UDP socket. */
+static void read_echoes(struct watch_peer *p, uint32_t id)
+{
+	for (int k = 0; k < 64; k++) {
+		uint8_t f[PROTO_HDR_LEN + 64];
+		struct proto_hdr h;
+		const char *why;
+		uint32_t rid, seq;
+		long long sent;
+		ssize_t n = recv(p->udp, f, sizeof(f), MSG_DONTWAIT);
+
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			continue; /* an ICMP error: the echo is lost */
+		if (n < 0)
+			return;
+		if ((size_t)n != PROTO_HDR_LEN + 16 ||
+		    proto_hdr_decode(f, (size_t)n, &h, &why) < 0 ||
+		    h.type != PROTO_ECHO_REPLY)
+			continue;
+		memcpy(&rid, f + PROTO_HDR_LEN, 4);
+		memcpy(&seq, f + PROTO_HDR_LEN + 4, 4);
+		memcpy(&sent, f + PROTO_HDR_LEN + 8, 8);
+		if (rid != id || seq >= WATCH_ECHOES || p->seen[seq])
+			continue;
+		p->seen[seq] = true;
+		p->rtt[p->r.answered++] = client_now_us() - sent;
+	}
+}
+
+/* The TCP connect settled (or not yet: nothing changes). */
+static void tcp_settle(struct watch_peer *p)
+{
+	int err = 0;
+	socklen_t el = sizeof(err);
+
+	if (getsockopt(p->tcp, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+		err = errno;
+	p->tcp_done = true;
+	p->r.tcp_ok = err == 0;
+	p->r.tcp_errno = err;
+	p->r.connect_us = client_now_us() - p->tcp_start_us;
+	close(p->tcp);
+	p->tcp = -1;
+}
+
+/* Sorts RTTs for the median. */
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The round's figures for p, and p's running figures unless this host
+ * stalled (its lateness is no loss of the pair's). */
+static void close_round(struct watch_peer *p, bool stalled)
+{
+	if (p->tcp >= 0) {
+		close(p->tcp);
+		p->tcp = -1;
+		p->r.tcp_errno = ETIMEDOUT;
+	}
+	for (unsigned i = 0; i < p->r.answered && !stalled; i++) {
+		p->win[p->winpos] = p->rtt[i];
+		p->winpos = (p->winpos + 1) % WATCH_WIN;
+		if (p->nwin < WATCH_WIN)
+			p->nwin++;
+		p->rtt_sum_s += (double)p->rtt[i] / 1e6;
+		p->rtt_count++;
+	}
+	if (!stalled) {
+		p->sent_total += p->r.sent;
+		p->lost_total += p->r.sent - p->r.answered;
+	}
+	if (p->r.answered > 0) {
+		qsort(p->rtt, p->r.answered, sizeof(p->rtt[0]), cmp_ll);
+		p->r.rtt_med_us = p->rtt[p->r.answered / 2];
+		p->r.rtt_max_us = p->rtt[p->r.answered - 1];
+	}
+}
+
+/* One round toward every peer at once: a TCP connect to each responder
+ * and WATCH_ECHOES UDP echoes, WATCH_GAP_US apart, answers awaited
+ * WATCH_WAIT_US after the last. Bounded by about one second. */
+static void run_round(struct mesh_watch *w)
+{
+	struct pollfd *pf = calloc(2 * w->np + 1, sizeof(*pf));
+	long long t0 = client_now_us();
+	long long end = t0 + (WATCH_ECHOES - 1) * WATCH_GAP_US + WATCH_WAIT_US;
+	unsigned next_seq = 0;
+
+	if (pf == NULL)
+		return;
+	w->round_id++;
+	w->stalled = false;
+	for (size_t i = 0; i < w->np; i++)
+		open_peer(&w->p[i], t0);
+	for (;;) {
+		long long now = client_now_us(), due;
+		size_t n = 0;
+		bool pending = false;
+		int ms;
+
+		while (next_seq < WATCH_ECHOES &&
+		       now >= t0 + next_seq * WATCH_GAP_US) {
+			for (size_t i = 0; i < w->np; i++)
+				send_echo(&w->p[i], w->round_id, next_seq);
+			next_seq++;
+		}
+		if (now >= end || watch_signal)
+			break;
+		for (size_t i = 0; i < w->np; i++) {
+			struct watch_peer *p = &w->p[i];
+
+			pending |= !p->tcp_done || p->r.answered < p->r.sent ||
+			           next_seq < WATCH_ECHOES;
+			if (p->udp >= 0)
+				pf[n++] = (struct pollfd){p->udp, POLLIN, 0};
+			if (!p->tcp_done) {
+				if (now - p->tcp_start_us >= WATCH_CONNECT_US) {
+					close(p->tcp);
+					p->tcp = -1;
+					p->tcp_done = true;
+					p->r.tcp_errno = ETIMEDOUT;
+				} else {
+					pf[n++] = (struct pollfd){p->tcp,
+					                          POLLOUT, 0};
+				}
+			}
+		}
+		if (!pending)
+			break;
+		due = next_seq < WATCH_ECHOES ? t0 + next_seq * WATCH_GAP_US
+		                              : end;
+		ms = (int)((due - now + 999) / 1000);
+		if (ms > 100)
+			ms = 100;
+		if (poll(pf, n, ms) < 0 && errno != EINTR)
+			break;
+		if (client_now_us() - now > ms * 1000LL + WATCH_STALL_US)
+			w->stalled = true;
+		for (size_t i = 0; i < w->np; i++) {
+			struct watch_peer *p = &w->p[i];
+
+			if (p->udp >= 0)
+				read_echoes(p, w->round_id);
+			if (!p->tcp_done) {
+				struct pollfd q = {p->tcp, POLLOUT, 0};
+
+				if (poll(&q, 1, 0) > 0)
+					tcp_settle(p);
+			}
+		}
+	}
+	if (client_now_us() > end + WATCH_STALL_US)
+		w->stalled = true;
+	for (size_t i = 0; i < w->np; i++)
+		close_round(&w->p[i], w->stalled);
+	w->last_round_s = (double)(client_now_us() - t0) / 1e6;
+	free(pf);
+}
+
+/* Searches the path MTU toward p, bounded by WATCH_PMTU_US. */
+static void measure_mtu(struct watch_peer *p)
+{
+	struct pmtu_config cfg;
+	struct pmtu_result res;
+	struct pmtu_ops ops;
+	struct pmtu_udp u;
+	unsigned ifmtu;
+
+	if (!p->resolved ||
+	    pmtu_udp_open(&u, (struct sockaddr *)&p->ss, p->sl) < 0)
+		return;
+	ifmtu = pmtu_udp_kernel_pmtu(&u);
+	if (ifmtu == 0)
+		ifmtu = 1500;
+	pmtu_config_default(&cfg, p->ss.ss_family, ifmtu);
+	cfg.deadline_us = WATCH_PMTU_US;
+	pmtu_udp_ops(&u, &ops);
+	memset(&res, 0, sizeof(res));
+	if (pmtu_search(&cfg, &ops, &res) == 0 && res.responded)
+		p->path_mtu = res.largest_ok;
+	pmtu_udp_close(&u);
+}
+
+/* The log keeps changes in arrival order, at most MESH_WATCH_LOG_MAX. */
+static void log_add(struct mesh *ms, json_t *ev)
+{
+	if (json_array_size(ms->watch_log) >= MESH_WATCH_LOG_MAX) {
+		ms->watch_dropped++;
+		json_decref(ev);
+		return;
+	}
+	json_array_append_new(ms->watch_log, ev);
+}
+
+/* One change: a line on stderr, into the log, and to node 0. */
+static void log_change(struct mesh *ms, struct mesh_watch *w,
+                       struct watch_peer *p, const struct watch_change *ch)
+{
+	const struct mesh_member *me = &ms->m[ms->rank];
+	const struct mesh_member *t = &ms->m[p->member];
+	char at[40], ev[400];
+	json_t *e;
+	char *text;
+
+	fmt_time(ch->at_us, at, sizeof(at));
+	watch_evidence(&p->r, ev, sizeof(ev));
+	fprintf(stderr,
+	        "netprobe mesh: watch: %s: %s -> %s: %s -> %s after %.1f s "
+	        "(%s)\n",
+	        at, me->name, t->name, watch_state_name(ch->was),
+	        watch_state_name(ch->now), (double)ch->lasted_us / 1e6, ev);
+	e = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:o}",
+	              "at", at, "t_ms",
+	              (json_int_t)((ch->at_us - w->start_wall_us) / 1000),
+	              "from", me->name, "to", t->name, "was",
+	              watch_state_name(ch->was), "now",
+	              watch_state_name(ch->now), "evidence", ev, "lasted_ms",
+	              (json_int_t)(ch->lasted_us / 1000), "loss_ratio",
+	              p->r.sent ? 1.0 - (double)p->r.answered / p->r.sent : 0.0,
+	              "rtt_ms",
+	              p->r.rtt_med_us >= 0
+	                  ? json_real((double)p->r.rtt_med_us / 1e3)
+	                  : json_null());
+	if (e == NULL)
+		return;
+	if (ms->rank != 0 && !w->node0_gone && ms->c.fd >= 0) {
+		text = json_dumps(e, JSON_COMPACT | JSON_SORT_KEYS);
+		if (text == NULL ||
+		    client_mesh_result(&ms->c, text, strlen(text),
+		                       client_now_us() + MESH_STEP_US) < 0) {
+			fprintf(stderr,
+			        "netprobe mesh: watch: cannot tell node 0 of "
+			        "the change: %s\n",
+			        ms->c.err);
+			w->node0_gone = true;
+		}
+		free(text);
+	}
+	log_add(ms, e);
+}
+
+/* One family, then its samples follow. */
+static void fam(struct prom_buf *b, const char *name, const char *type,
+                const char *help)
+{
+	prom_family(b, name, type, help);
+}
+
+/* The RTT quantile q of p's window, in seconds; NaN without samples. */
+static double quantile(const struct watch_peer *p, double q)
+{
+	long long v[WATCH_WIN];
+	size_t k;
+
+	if (p->nwin == 0)
+		return NAN;
+	memcpy(v, p->win, p->nwin * sizeof(v[0]));
+	qsort(v, p->nwin, sizeof(v[0]), cmp_ll);
+	k = (size_t)ceil(q * (double)p->nwin);
+	return (double)v[k > 0 ? k - 1 : 0] / 1e6;
+}
+
+/* The node's and every peer's figures in Prometheus's text format. */
+static void render(const struct mesh *ms, const struct mesh_watch *w,
+                   struct prom_buf *b)
+{
+	const char *node = ms->m[ms->rank].name;
+	const char *lab[9] = {"node", node, NULL, NULL, NULL, NULL, NULL};
+	static const char *const qs[] = {"0.5", "0.9", "0.99"};
+	size_t i;
+	json_t *f;
+
+	fam(b, "netprobe_mesh_watch_rounds_total", "counter",
+	    "Rounds of light probes this member ran.");
+	prom_sample(b, "netprobe_mesh_watch_rounds_total", lab,
+	            (double)w->rounds);
+	fam(b, "netprobe_mesh_watch_interval_seconds", "gauge",
+	    "The interval between two rounds (--watch).");
+	prom_sample(b, "netprobe_mesh_watch_interval_seconds", lab,
+	            (double)ms->o.watch_us / 1e6);
+	fam(b, "netprobe_mesh_watch_round_seconds", "gauge",
+	    "How long the last round took.");
+	prom_sample(b, "netprobe_mesh_watch_round_seconds", lab,
+	            w->last_round_s);
+	fam(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
+	    "Rounds not judged: this host ran late against their schedule.");
+	prom_sample(b, "netprobe_mesh_watch_rounds_stalled_total", lab,
+	            (double)w->stalls);
+	lab[2] = "peer";
+	fam(b, "netprobe_mesh_peer_reachable", "gauge",
+	    "1 when the peer answers (its state is not down), else 0.");
+	for (i = 0; i < w->np; i++) {
+		lab[3] = ms->m[w->p[i].member].name;
+		prom_sample(b, "netprobe_mesh_peer_reachable", lab,
+		            w->p[i].pair.state != WATCH_DOWN);
+	}
+	fam(b, "netprobe_mesh_peer_state", "gauge",
+	    "1 for the pair's state now (up, degraded, lossy, down).");
+	lab[4] = "state";
+	for (i = 0; i < w->np; i++)
+		for (int s = 0; s < WATCH_NSTATES; s++) {
+			lab[3] = ms->m[w->p[i].member].name;
+			lab[5] = watch_state_name((enum watch_state)s);
+			prom_sample(b, "netprobe_mesh_peer_state", lab,
+			            (int)w->p[i].pair.state == s);
+		}
+	lab[4] = "quantile";
+	fam(b, "netprobe_mesh_peer_rtt_seconds", "summary",
+	    "UDP echo round trips to the peer's responder (quantiles over "
+	    "the last 256).");
+	for (i = 0; i < w->np; i++) {
+		const struct watch_peer *p = &w->p[i];
+
+		lab[3] = ms->m[p->member].name;
+		lab[4] = "quantile";
+		for (size_t k = 0; k < 3; k++) {
+			lab[5] = qs[k];
+			prom_sample(b, "netprobe_mesh_peer_rtt_seconds", lab,
+			            quantile(p, atof(qs[k])));
+		}
+		lab[4] = NULL;
+		prom_sample(b, "netprobe_mesh_peer_rtt_seconds_sum", lab,
+		            p->rtt_sum_s);
+		prom_sample(b, "netprobe_mesh_peer_rtt_seconds_count", lab,
+		            (double)p->rtt_count);
+	}
+	lab[4] = NULL;
+	fam(b, "netprobe_mesh_peer_loss_ratio", "gauge",
+	    "Echoes lost in the last round, 0 to 1.");
+	for (i = 0; i < w->np; i++) {
+		const struct watch_peer *p = &w->p[i];
+
+		lab[3] = ms->m[p->member].name;
+		prom_sample(b, "netprobe_mesh_peer_loss_ratio", lab,
+		            p->r.sent ? 1.0 - (double)p->r.answered / p->r.sent
+		                      : 0.0);
+	}
+	fam(b, "netprobe_mesh_peer_echoes_sent_total", "counter",
+	    "UDP echoes sent to the peer.");
+	for (i = 0; i < w->np; i++) {
+		lab[3] = ms->m[w->p[i].member].name;
+		prom_sample(b, "netprobe_mesh_peer_echoes_sent_total", lab,
+		            (double)w->p[i].sent_total);
+	}
+	fam(b, "netprobe_mesh_peer_echoes_lost_total", "counter",
+	    "UDP echoes to the peer that were not answered.");
+	for (i = 0; i < w->np; i++) {
+		lab[3] = ms->m[w->p[i].member].name;
+		prom_sample(b, "netprobe_mesh_peer_echoes_lost_total", lab,
+		            (double)w->p[i].lost_total);
+	}
+	fam(b, "netprobe_mesh_peer_path_mtu_bytes", "gauge",
+	    "The largest IP packet the path to the peer carried, last "
+	    "measured.");
+	for (i = 0; i < w->np; i++) {
+		if (w->p[i].path_mtu == 0)
+			continue;
+		lab[3] = ms->m[w->p[i].member].name;
+		prom_sample(b, "netprobe_mesh_peer_path_mtu_bytes", lab,
+		            w->p[i].path_mtu);
+	}
+	fam(b, "netprobe_mesh_peer_state_changes_total", "counter",
+	    "Changes of the pair's state since the watch began.");
+	for (i = 0; i < w->np; i++) {
+		lab[3] = ms->m[w->p[i].member].name;
+		prom_sample(b, "netprobe_mesh_peer_state_changes_total", lab,
+		            (double)w->p[i].pair.changes);
+	}
+	fam(b, "netprobe_mesh_findings", "gauge",
+	    "This node's findings of the first mesh, by code and severity.");
+	lab[2] = "code";
+	lab[4] = "severity";
+	json_array_foreach(w->findings, i, f) {
+		lab[3] = json_string_value(json_object_get(f, "code"));
+		lab[5] = json_string_value(json_object_get(f, "severity"));
+		prom_sample(b, "netprobe_mesh_findings", lab,
+		            (double)json_integer_value(
+		                json_object_get(f, "count")));
+	}
+}
+
+/* Hands the figures to --metrics and --textfile. */
+static void publish(struct mesh *ms, struct mesh_watch *w, bool force)
+{
+	struct prom_buf b;
+	char why[512];
+
+	if (w->mo.http == NULL && w->mo.textfile_dir == NULL)
+		return;
+	prom_init(&b);
+	render(ms, w, &b);
+	if (!b.oom && !b.bad &&
+	    metrics_out_publish(&w->mo, b.p, b.len, force, why,
+	                        sizeof(why)) < 0 &&
+	    !w->mo.file_failed) {
+		fprintf(stderr, "netprobe mesh: %s\n", why);
+		w->mo.file_failed = true;
+	}
+	prom_free(&b);
+}
+
+/* This node's findings of the first mesh, counted by code and severity,
+ * as [{code, severity, count}]. */
+static json_t *count_findings(const struct mesh *ms)
+{
+	json_t *out = json_array(), *f;
+	size_t i;
+
+	if (ms->scan == NULL || out == NULL)
+		return out;
+	json_array_foreach(ms->scan->d.findings, i, f) {
+		const char *code = json_string_value(json_object_get(f, "code"));
+		const char *sev =
+		    json_string_value(json_object_get(f, "severity"));
+		json_t *o;
+		size_t k;
+		bool found = false;
+
+		if (code == NULL || sev == NULL)
+			continue;
+		json_array_foreach(out, k, o)
+			if (strcmp(json_string_value(json_object_get(o, "code")),
+			           code) == 0 &&
+			    strcmp(json_string_value(
+			               json_object_get(o, "severity")),
+			           sev) == 0) {
+				json_object_set_new(
+				    o, "count",
+				    json_integer(json_integer_value(
+				                     json_object_get(o, "count")) +
+				                 1));
+				found = true;
+				break;
+			}
+		if (!found)
+			json_array_append_new(out,
+			                      json_pack("{s:s, s:s, s:i}", "code",
+			                                code, "severity", sev,
+			                                "count", 1));
+	}
+	return out;
+}
+
+/* The peers: this node's targets of the plan, resolved once. */
+static int make_peers(struct mesh *ms, struct mesh_watch *w)
+{
+	w->p = calloc(ms->ntargets ? ms->ntargets : 1, sizeof(*w->p));
+	if (w->p == NULL)
+		return -1;
+	w->np = ms->ntargets;
+	for (size_t k = 0; k < w->np; k++) {
+		struct watch_peer *p = &w->p[k];
+		const struct mesh_member *t = &ms->m[ms->targets[k]];
+		char err[CLIENT_ERR_MAX];
+
+		p->member = ms->targets[k];
+		p->udp = p->tcp = -1;
+		p->resolved = client_resolve(t->target, t->port, SOCK_STREAM,
+		                             &p->ss, &p->sl, err,
+		                             sizeof(err)) == 0;
+		if (!p->resolved)
+			fprintf(stderr, "netprobe mesh: watch: %s\n", err);
+		watch_pair_init(&p->pair, w->start_wall_us);
+	}
+	return 0;
+}
+
+/* Waits until mono_us (or a stop), keeping node 0's rendezvous served,
+ * and noticing on a member when node 0 went away. */
+static void wait_until(struct mesh *ms, struct mesh_watch *w, long long until)
+{
+	for (int guard = 0; guard < 100000; guard++) {
+		long long left = until - client_now_us();
+		int ms_left = (int)(left / 1000);
+
+		if (left <= 0 || watch_signal)
+			return;
+		if (ms_left > 100)
+			ms_left = 100;
+		if (ms->rank == 0) {
+			mesh_rdv_pump(ms, ms_left);
+			continue;
+		}
+		if (!w->node0_gone && ms->c.fd >= 0) {
+			struct pollfd q = {ms->c.fd, POLLIN, 0};
+
+			if (poll(&q, 1, ms_left) > 0) {
+				char junk[256];
+				ssize_t r = recv(ms->c.fd, junk, sizeof(junk),
+				                 MSG_DONTWAIT);
+
+				if (r == 0 || (r < 0 && errno != EAGAIN &&
+				               errno != EINTR)) {
+					fprintf(stderr,
+					        "netprobe mesh: watch: node 0 "
+					        "closed the connection; changes "
+					        "are logged here only\n");
+					w->node0_gone = true;
+				}
+			}
+		} else {
+			nanosleep(&(struct timespec){0,
+			                             (long)ms_left * 1000000L},
+			          NULL);
+		}
+	}
+}
+
+/* Node 0's `watch` object of the mesh document. */
+static json_t *watch_json(const struct mesh *ms)
+{
+	const struct mesh_watch *w = ms->watch;
+	char start[40], end[40];
+
+	if (w == NULL)
+		return NULL;
+	fmt_time(w->start_wall_us, start, sizeof(start));
+	fmt_time(w->ended_wall_us, end, sizeof(end));
+	return json_pack("{s:f, s:f, s:s, s:s, s:I, s:I, s:I, s:s?, s:i, "
+	                 "s:O}",
+	                 "interval_s", (double)ms->o.watch_us / 1e6,
+	                 "duration_s", (double)ms->o.watch_duration_us / 1e6,
+	                 "started", start, "ended", end, "rounds",
+	                 (json_int_t)w->rounds, "rounds_stalled",
+	                 (json_int_t)w->stalls, "changes_dropped",
+	                 (json_int_t)ms->watch_dropped, "stopped_by",
+	                 w->stopped_by, "echoes_per_round", WATCH_ECHOES,
+	                 "changes", ms->watch_log);
+}
+
+/* See mesh_watch.h. */
+void mesh_watch_free(struct mesh *ms)
+{
+	struct mesh_watch *w = ms->watch;
+
+	if (w == NULL)
+		return;
+	for (size_t i = 0; i < w->np; i++) {
+		if (w->p[i].udp >= 0)
+			close(w->p[i].udp);
+		if (w->p[i].tcp >= 0)
+			close(w->p[i].tcp);
+	}
+	free(w->p);
+	json_decref(ms->watch_log);
+	ms->watch_log = NULL;
+	json_decref(ms->watch_json);
+	ms->watch_json = NULL;
+	json_decref(w->findings);
+	free(w);
+	ms->watch = NULL;
+}
+
+/* See mesh_watch.h. */
+int mesh_watch_run(struct mesh *ms, int first)
+{
+	struct mesh_watch *w = calloc(1, sizeof(*w));
+	struct sigaction sa = {0};
+	long long next;
+	int rc = first;
+
+	if (w == NULL || (ms->watch_log = json_array()) == NULL) {
+		free(w);
+		fprintf(stderr, "netprobe mesh: out of memory\n");
+		return 2;
+	}
+	ms->watch = w;
+	w->start_wall_us = wall_us();
+	w->end_wall_us = w->start_wall_us + ms->o.watch_duration_us;
+	w->findings = count_findings(ms);
+	w->mo.textfile_dir = ms->o.textfile;
+	w->mo.textfile_name = "netprobe_mesh.prom";
+	w->mo.http = ms->metrics_http;
+	if (make_peers(ms, w) < 0) {
+		fprintf(stderr, "netprobe mesh: out of memory\n");
+		return 2;
+	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr,
+	        "netprobe mesh: watching %zu peer%s every %.1f s%s%s\n",
+	        w->np, w->np == 1 ? "" : "s", (double)ms->o.watch_us / 1e6,
+	        ms->o.watch_duration_us ? " for " : " until SIGTERM",
+	        ms->o.watch_duration_us ? "the duration" : "");
+	publish(ms, w, true);
+	atomic_store(&ms->watching, true);
+	next = client_now_us();
+	while (!stopping(ms, w)) {
+		wait_until(ms, w, next);
+		if (stopping(ms, w))
+			break;
+		run_round(w);
+		/* a round cut short by a signal says nothing of the pairs */
+		if (watch_signal)
+			break;
+		w->rounds++;
+		if (w->stalled) {
+			w->stalls++;
+			if (ms->o.verbose)
+				fprintf(stderr,
+				        "netprobe mesh: watch: round %llu not "
+				        "judged: this host stalled (%.2f s)\n",
+				        w->rounds, w->last_round_s);
+		}
+		for (size_t i = 0; i < w->np && !w->stalled; i++) {
+			struct watch_change ch;
+			struct watch_peer *p = &w->p[i];
+
+			if (watch_pair_feed(&p->pair, &p->r,
+			                    wall_us() - (long long)(w->last_round_s *
+			                                            1e6),
+			                    &ch))
+				log_change(ms, w, p, &ch);
+		}
+		if (w->np > 0 && (w->rounds - 1) % WATCH_PMTU_EVERY == 0) {
+			struct watch_peer *p =
+			    &w->p[((w->rounds - 1) / WATCH_PMTU_EVERY) % w->np];
+
+			if (p->pair.state == WATCH_UP)
+				measure_mtu(p);
+		}
+		publish(ms, w, false);
+		next += ms->o.watch_us;
+		if (next < client_now_us())
+			next = client_now_us();
+	}
+	w->ended_wall_us = wall_us();
+	w->stopped_by = watch_signal == SIGTERM  ? "SIGTERM"
+	                : watch_signal == SIGINT ? "SIGINT"
+	                                         : "duration";
+	publish(ms, w, true);
+	fprintf(stderr,
+	        "netprobe mesh: watch ended (%s) after %llu rounds; "
+	        "changes in the log: %zu\n",
+	        w->stopped_by, w->rounds, json_array_size(ms->watch_log));
+	/* the others' last rounds still find this responder, and node 0
+	 * takes their last changes */
+	watch_signal = 0;
+	wait_until(ms, w, client_now_us() + WATCH_LINGER_US);
+	if (ms->rank == 0) {
+		ms->watch_json = watch_json(ms);
+		rc = mesh_report(ms);
+	}
+	return rc;
+}

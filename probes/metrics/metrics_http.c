@@ -1,0 +1,417 @@
+/* The /metrics endpoint: a bounded, read-only HTTP/1.x server on its own
+ * thread (poll over the listener, a wake pipe and at most METRICS_CLIENTS
+ * clients), and the textfile written beside it. */
+#include "metrics/metrics_http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/hostport.h"
+#include "base/parse.h"
+#include "base/promtext.h"
+
+struct mh_client {
+	int fd; /* -1: free */
+	long long deadline_us;
+	size_t rlen;
+	char rbuf[METRICS_REQ_MAX + 1];
+	char *resp; /* malloc'd once the request is read */
+	size_t rsize, woff;
+};
+
+struct metrics_http {
+	int lfd, wake[2];
+	unsigned port;
+	pthread_t thread;
+	bool running;
+	pthread_mutex_t mu;
+	char *text; /* the last text published, NULL before the first */
+	size_t textlen;
+	struct mh_client c[METRICS_CLIENTS];
+};
+
+/* Monotonic microseconds: the clients' deadlines. */
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* See metrics_http.h. */
+int metrics_addr_parse(const char *spec, char *host, size_t hostlen,
+                       unsigned *port, const char **why)
+{
+	long long v;
+
+	if (spec != NULL && *spec != '\0' &&
+	    strspn(spec, "0123456789") == strlen(spec)) {
+		if (parse_num(spec, 0, 65535, &v, why) < 0)
+			return -1;
+		snprintf(host, hostlen, "%s", METRICS_DEF_HOST);
+		*port = (unsigned)v;
+		return 0;
+	}
+	if (spec == NULL || hostport_parse(spec, 0, host, hostlen, port, why,
+	                                   NULL) != HOSTPORT_OK)
+		return -1;
+	if (*port == 0) {
+		*why = "no port: use ADDR:PORT, [ADDR]:PORT or PORT";
+		return -1;
+	}
+	return 0;
+}
+
+/* A listening socket on host:port. Returns the fd, or -1 with err. */
+static int listen_on(const char *host, unsigned port, unsigned *bound,
+                     char *err, size_t errlen)
+{
+	struct addrinfo hints = {0}, *ai = NULL;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char ps[8];
+	int fd, one = 1, r;
+
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV | AI_PASSIVE;
+	snprintf(ps, sizeof(ps), "%u", port);
+	r = getaddrinfo(host, ps, &hints, &ai);
+	if (r != 0) {
+		snprintf(err, errlen, "invalid metrics address '%s': %s", host,
+		         gai_strerror(r));
+		return -1;
+	}
+	fd = socket(ai->ai_family,
+	            SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+		snprintf(err, errlen, "cannot serve metrics on '%s' port %u: %s",
+		         host, port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return -1;
+	}
+	freeaddrinfo(ai);
+	*bound = ntohs(ss.ss_family == AF_INET6
+	                   ? ((struct sockaddr_in6 *)&ss)->sin6_port
+	                   : ((struct sockaddr_in *)&ss)->sin_port);
+	return fd;
+}
+
+/* Frees a client's slot. */
+static void drop(struct mh_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->resp);
+	c->resp = NULL;
+	c->fd = -1;
+	c->rlen = c->rsize = c->woff = 0;
+}
+
+/* Builds the response: status line, headers, and the body unless HEAD.
+ * The body is a copy of the published text. Returns 0, or -1. */
+static int respond(struct metrics_http *m, struct mh_client *c, int code,
+                   const char *reason, bool head, bool metrics,
+                   const char *extra)
+{
+	const char *body = NULL;
+	size_t blen = 0, hlen;
+	char hdr[512], msg[96];
+	int rc = -1;
+
+	pthread_mutex_lock(&m->mu);
+	if (metrics && m->text == NULL) {
+		code = 503;
+		reason = "Service Unavailable";
+		metrics = false;
+	}
+	if (metrics) {
+		body = m->text;
+		blen = m->textlen;
+	} else {
+		snprintf(msg, sizeof(msg), "%d %s\n", code, reason);
+		body = msg;
+		blen = strlen(msg);
+	}
+	hlen = (size_t)snprintf(
+	    hdr, sizeof(hdr),
+	    "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+	    "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
+	    code, reason, metrics ? PROM_CONTENT_TYPE : "text/plain", blen,
+	    extra ? extra : "");
+	c->resp = malloc(hlen + blen);
+	if (c->resp != NULL) {
+		memcpy(c->resp, hdr, hlen);
+		if (!head)
+			memcpy(c->resp + hlen, body, blen);
+		c->rsize = hlen + (head ? 0 : blen);
+		c->woff = 0;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&m->mu);
+	return rc;
+}
+
+/* Judges a whole request head: GET or HEAD of /metrics (a query string
+ * allowed), HTTP/1.0 or 1.1. Returns 0 with the response built, or -1. */
+static int handle(struct metrics_http *m, struct mh_client *c)
+{
+	char method[16], target[1024], version[16];
+	char *q;
+
+	if (sscanf(c->rbuf, "%15s %1023s %15s", method, target, version) !=
+	        3 ||
+	    strncmp(version, "HTTP/1.", 7) != 0)
+		return respond(m, c, 400, "Bad Request", false, false, NULL);
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return respond(m, c, 405, "Method Not Allowed", false, false,
+		               "Allow: GET, HEAD\r\n");
+	q = strchr(target, '?');
+	if (q != NULL)
+		*q = '\0';
+	return respond(m, c, strcmp(target, "/metrics") == 0 ? 200 : 404,
+	               strcmp(target, "/metrics") == 0 ? "OK" : "Not Found",
+	               strcmp(method, "HEAD") == 0,
+	               strcmp(target, "/metrics") == 0, NULL);
+}
+
+/* Reads what the client sent; once the head is whole, the response. A
+ * head larger than METRICS_REQ_MAX gets 431. */
+static void on_read(struct metrics_http *m, struct mh_client *c)
+{
+	ssize_t r = recv(c->fd, c->rbuf + c->rlen, METRICS_REQ_MAX - c->rlen,
+	                 0);
+
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+		drop(c);
+		return;
+	}
+	if (r < 0)
+		return;
+	c->rlen += (size_t)r;
+	c->rbuf[c->rlen] = '\0';
+	if (strstr(c->rbuf, "\r\n\r\n") != NULL ||
+	    strstr(c->rbuf, "\n\n") != NULL) {
+		if (handle(m, c) < 0)
+			drop(c);
+	} else if (c->rlen >= METRICS_REQ_MAX &&
+	           respond(m, c, 431, "Request Header Fields Too Large",
+	                   false, false, NULL) < 0) {
+		drop(c);
+	}
+}
+
+/* Sends what is left of the response; closes once it is all sent. */
+static void on_write(struct mh_client *c)
+{
+	ssize_t w = send(c->fd, c->resp + c->woff, c->rsize - c->woff,
+	                 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+	if (w < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (w <= 0) {
+		drop(c);
+		return;
+	}
+	c->woff += (size_t)w;
+	if (c->woff >= c->rsize) {
+		shutdown(c->fd, SHUT_WR);
+		drop(c);
+	}
+}
+
+/* Accepts what fits; a client beyond METRICS_CLIENTS is closed at once. */
+static void on_accept(struct metrics_http *m)
+{
+	for (int k = 0; k < 16; k++) {
+		int fd = accept4(m->lfd, NULL, NULL,
+		                 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		size_t i;
+
+		if (fd < 0)
+			return;
+		for (i = 0; i < METRICS_CLIENTS && m->c[i].fd >= 0; i++)
+			;
+		if (i == METRICS_CLIENTS) {
+			close(fd);
+			continue;
+		}
+		m->c[i].fd = fd;
+		m->c[i].deadline_us = now_us() + METRICS_REQ_US;
+	}
+}
+
+/* The thread: until the wake pipe says stop. Every wait is at most one
+ * second, and every client is dropped at its deadline. */
+static void *mh_main(void *arg)
+{
+	struct metrics_http *m = arg;
+
+	for (;;) {
+		struct pollfd p[METRICS_CLIENTS + 2];
+		size_t idx[METRICS_CLIENTS], n = 2;
+		long long now = now_us();
+
+		p[0] = (struct pollfd){.fd = m->wake[0], .events = POLLIN};
+		p[1] = (struct pollfd){.fd = m->lfd, .events = POLLIN};
+		for (size_t i = 0; i < METRICS_CLIENTS; i++) {
+			struct mh_client *c = &m->c[i];
+
+			if (c->fd < 0)
+				continue;
+			if (c->deadline_us <= now) {
+				drop(c);
+				continue;
+			}
+			idx[n - 2] = i;
+			p[n++] = (struct pollfd){
+			    .fd = c->fd,
+			    .events = c->resp ? POLLOUT : POLLIN};
+		}
+		if (poll(p, n, 1000) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			break;
+		if (p[1].revents & POLLIN)
+			on_accept(m);
+		for (size_t k = 2; k < n; k++) {
+			struct mh_client *c = &m->c[idx[k - 2]];
+
+			if (c->fd < 0 || p[k].revents == 0)
+				continue;
+			if (c->resp == NULL)
+				on_read(m, c);
+			else
+				on_write(c);
+			if (c->fd >= 0 && c->resp != NULL && c->woff == 0)
+				on_write(c);
+		}
+	}
+	return NULL;
+}
+
+/* See metrics_http.h. */
+struct metrics_http *metrics_http_start(const char *spec, char *err,
+                                        size_t errlen)
+{
+	struct metrics_http *m = calloc(1, sizeof(*m));
+	char host[256];
+	const char *why;
+	unsigned port;
+	int e;
+
+	if (m == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	m->lfd = m->wake[0] = m->wake[1] = -1;
+	for (size_t i = 0; i < METRICS_CLIENTS; i++)
+		m->c[i].fd = -1;
+	pthread_mutex_init(&m->mu, NULL);
+	if (metrics_addr_parse(spec, host, sizeof(host), &port, &why) < 0) {
+		snprintf(err, errlen, "invalid metrics address '%s': %s",
+		         spec ? spec : "", why);
+		goto fail;
+	}
+	m->lfd = listen_on(host, port, &m->port, err, errlen);
+	if (m->lfd < 0)
+		goto fail;
+	if (pipe2(m->wake, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "cannot serve metrics: %s",
+		         strerror(errno));
+		goto fail;
+	}
+	e = pthread_create(&m->thread, NULL, mh_main, m);
+	if (e != 0) {
+		snprintf(err, errlen, "cannot start a thread: %s", strerror(e));
+		goto fail;
+	}
+	m->running = true;
+	return m;
+fail:
+	metrics_http_stop(m);
+	return NULL;
+}
+
+/* See metrics_http.h. */
+unsigned metrics_http_port(const struct metrics_http *m)
+{
+	return m->port;
+}
+
+/* See metrics_http.h. */
+int metrics_http_publish(struct metrics_http *m, const char *text,
+                         size_t len)
+{
+	char *copy = malloc(len + 1), *old;
+
+	if (copy == NULL)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	pthread_mutex_lock(&m->mu);
+	old = m->text;
+	m->text = copy;
+	m->textlen = len;
+	pthread_mutex_unlock(&m->mu);
+	free(old);
+	return 0;
+}
+
+/* See metrics_http.h. */
+void metrics_http_stop(struct metrics_http *m)
+{
+	if (m == NULL)
+		return;
+	if (m->running) {
+		ssize_t w;
+
+		do
+			w = write(m->wake[1], "x", 1);
+		while (w < 0 && errno == EINTR);
+		pthread_join(m->thread, NULL);
+	}
+	for (size_t i = 0; i < METRICS_CLIENTS; i++)
+		drop(&m->c[i]);
+	if (m->lfd >= 0)
+		close(m->lfd);
+	if (m->wake[0] >= 0)
+		close(m->wake[0]);
+	if (m->wake[1] >= 0)
+		close(m->wake[1]);
+	pthread_mutex_destroy(&m->mu);
+	free(m->text);
+	free(m);
+}
+
+/* See metrics_http.h. */
+int metrics_out_publish(struct metrics_out *o, const char *text, size_t len,
+                        bool force, char *why, size_t whylen)
+{
+	long long now = now_us();
+
+	if (o->http != NULL)
+		metrics_http_publish(o->http, text, len);
+	if (o->textfile_dir == NULL ||
+	    (!force && o->last_file_us != 0 &&
+	     now - o->last_file_us < 1000000LL))
+		return 0;
+	o->last_file_us = now;
+	return prom_textfile_write(o->textfile_dir, o->textfile_name, text, len,
+	                           why, whylen);
+}
