@@ -155,6 +155,10 @@ static int verdict(const struct explain_run *r)
 	if (r->d.nfault > 0 ||
 	    r->d.nwarning > (r->ras_tried && !r->ras_answered ? 1 : 0))
 		return 1;
+	/* a cause that is not the network is a fault all the same */
+	for (size_t i = 0; i < r->res.ncauses; i++)
+		if (r->res.causes[i].kind == EXPLAIN_OTHER)
+			return 1;
 	return 0;
 }
 
@@ -201,6 +205,7 @@ int cmd_explain(int argc, char **argv)
 	explain_apply_measured(&r->res, &r->ms);
 	if (r->rdma_absent)
 		explain_rdma_settle(&r->res);
+	explain_drop_normal(&r->res);
 	if (explain_emit(r) < 0) {
 		fprintf(stderr, "netprobe explain: cannot write output\n");
 		goto out;
