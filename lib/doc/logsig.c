@@ -177,7 +177,7 @@ static const struct logsig table[] = {
 	 0, "node1:812:850 [0] NCCL WARN Call to ibv_reg_mr failed with "
 	 "error Cannot allocate memory", NULL},
 	{"nccl-ib-async-port-error", "NCCL", "src/transport/net_ib.cc "
-	 "ncclIbAsyncThreadMain", "2.12-2.30", "Got async event",
+	 "ncclIbAsyncThreadMain", "2.4-2.30", "Got async ",
 	 "NET/IB ?: ([^ ]+ )?Got async (error )?event ?: (port error)",
 	 ",,event", "rdma-port-down", NULL,
 	 "the RDMA port reported an error and went down under the job", 0,
