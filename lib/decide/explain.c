@@ -571,6 +571,18 @@ static void drop_settled(struct explain_result *r)
 	r->ncauses = o;
 }
 
+/* torch's store client warns on every failed try: errno 99 (no
+ * address of that family, often localhost's IPv6), 97 or 22 and
+ * Windows' 10049 are retried and mean nothing about the network. */
+static bool benign(const struct explain_hit *h)
+{
+	const char *e = logmatch_field(&h->m, "errno");
+
+	return strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
+	       (strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
+		strcmp(e, "22") == 0 || strcmp(e, "10049") == 0);
+}
+
 /* What the whole log says before any rule: a failure, a non-network
  * cause, whether the job meant to use RDMA, NCCL_SOCKET_IFNAME. */
 static void gather(const struct explain_log *lg, struct explain_ctx *x)
@@ -587,6 +599,8 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 
 		if (s->other != NULL)
 			x->other = true;
+		else if (benign(&lg->hits[i]))
+			continue;
 		else if (s->flags & LOGSIG_SYMPTOM)
 			sym = true;
 		else if (!(s->flags & LOGSIG_FACT))
@@ -611,7 +625,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 
 		if (h->m.sig->other != NULL)
 			other_cause(h, r);
-		else if (h->m.sig->flags & LOGSIG_FACT)
+		else if (h->m.sig->flags & LOGSIG_FACT || benign(h))
 			continue;
 		else if (h->m.sig->flags & LOGSIG_SYMPTOM)
 			symptom(&x, h, r);

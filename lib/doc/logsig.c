@@ -11,6 +11,12 @@
 #define RDMA_OPEN \
 	"rdma-uverbs-missing,rdma-netns-exclusive,rdma-hca-missing," \
 	"rdma-ib-fallback"
+/* What NCCL's bare "unhandled system error" most often was in the
+ * public threads (a peer cut off, a firewall, NCCL's own interface
+ * choice, a container bridge, /dev/shm); NCCL_DEBUG=INFO decides. */
+#define NCCL_SYSTEM_OPEN \
+	"rank-unreachable,port-filtered,nccl-default-iface-unsafe," \
+	"container-bridge-nat,shm-small"
 #define CONNECT_NCCL "[Cc]onnect to " NCCL_ADDR " failed : "
 
 static const struct logsig table[] = {
@@ -200,7 +206,7 @@ static const struct logsig table[] = {
 	{"nccl-system-error", "NCCL", "src/misc/socket.cc, src/init.cc",
 	 "2.12-2.30", "unhandled system error",
 	 "unhandled system error.*NCCL version ([0-9.]+)", "version", NULL,
-	 "rank-unreachable",
+	 NCCL_SYSTEM_OPEN,
 	 "a system call failed; NCCL_DEBUG=INFO says which", LOGSIG_SYMPTOM,
 	 "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/"
 	 "distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system "
@@ -409,8 +415,8 @@ static const struct logsig table[] = {
 	 "torch/csrc/distributed/c10d/socket.cpp SocketConnectOp::tryConnect"
 	 " (recordError)", "torch 1.11-2.9", "client socket has failed to "
 	 "connect to ", "client socket has failed to connect to (\\[([^]]+)"
-	 "\\]|([^ :(]+)):([0-9]+) \\(errno: ([0-9]+) - ([A-Za-z ]+)\\)",
-	 ",addr,addr,port,errno,err", NULL, "host-unreachable",
+	 "\\]|([^ :(]+)):([0-9]+) \\((errno|system error): ([0-9]+) - "
+	 "([A-Za-z ]+)", ",addr,addr,port,,errno,err", NULL, NULL,
 	 "the TCPStore client could not reach MASTER_ADDR:MASTER_PORT",
 	 LOGSIG_PEER,
 	 "[W socket.cpp:697] [c10d] The client socket has failed to connect "
@@ -807,7 +813,7 @@ static const struct logsig table[] = {
 	{"torch-nccl-system-error", "torch", "torch/csrc/distributed/c10d/"
 	 "NCCLUtils.cpp (ncclSystemError)", "torch 1.13-2.9",
 	 "ncclSystemError", "ncclSystemError: System call", "", NULL,
-	 "rank-unreachable", "a system call failed; NCCL_DEBUG=INFO says "
+	 NCCL_SYSTEM_OPEN, "a system call failed; NCCL_DEBUG=INFO says "
 	 "which", LOGSIG_SYMPTOM, "ncclSystemError: System call (e.g. socket, "
 	 "malloc) or external library call failed or device error.", NULL},
 	{"torch-comm-aborted", "torch", "torch/csrc/distributed/c10d/"
@@ -1178,6 +1184,127 @@ static const struct logsig table[] = {
 	 "bytes", NULL, NULL, "a ping of that size was answered",
 	 LOGSIG_FACT, "8980 bytes from 10.231.0.2: icmp_seq=1 ttl=64 "
 	 "time=0.31 ms", NULL},
+	/* Read from the public threads of issue 32's sources: forms users
+	 * paste that the rows above missed. */
+	{"nccl-connect-aborted", "NCCL", "src/misc/socket.cc "
+	 "socketStartConnect (ECONNABORTED from its error path)",
+	 "2.18-2.23", "Software caused connection abort",
+	 "[Cc]onnect to " NCCL_ADDR " failed : Software caused connection "
+	 "abort", "addr,port", NULL, NULL,
+	 "NCCL's error handling (fixed in 2.24) reports an earlier failure "
+	 "as an aborted connect: the first WARN, or a peer's log, holds the "
+	 "cause", LOGSIG_SYMPTOM,
+	 "n1:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: "
+	 "Connect to 10.231.0.2<45763> failed : Software caused connection "
+	 "abort", NULL},
+	{"nccl-collective-mismatch", "NCCL", "src/transport/net_ib.cc "
+	 "(p2p.cc from 2.28) ncclIbTest", "2.19-2.30",
+	 "collective mismatch error",
+	 "collective mismatch error,? local size ([0-9]+) remote size "
+	 "([0-9]+)", "local_size,remote_size", NULL, NULL,
+	 "two ranks called different collectives or sizes: a code bug", 0,
+	 "n1:1:9 [0] NCCL WARN NET/IB : req 0/1 tag 7 peer 10.231.0.2<3456> "
+	 "collective mismatch error, local size 1048576 remote size 524288",
+	 "code-bug"},
+	{"gloo-size-mismatch", "Gloo", "gloo/transport/tcp/pair.cc "
+	 "Pair::read (GLOO_ENFORCE_LE)", "gloo 2018-2025",
+	 "op.preamble.length <= op.nbytes",
+	 "op\\.preamble\\.length <= op\\.nbytes\\. ([0-9]+) vs ([0-9]+)",
+	 "length,nbytes", NULL, NULL,
+	 "ranks sent different sizes to one collective: a code bug", 0,
+	 "what():  [enforce fail at ../third_party/gloo/gloo/transport/tcp/"
+	 "pair.cc:490] op.preamble.length <= op.nbytes. 8773632 vs 4",
+	 "code-bug"},
+	{"cuda-invalid-ordinal", "CUDA", "cudaErrorInvalidDevice",
+	 "CUDA 9-13", "invalid device ordinal", "invalid device ordinal", "",
+	 NULL, NULL, "a rank asked for a GPU the node does not have: the "
+	 "launch maps ranks to GPUs wrongly", 0,
+	 "RuntimeError: CUDA error: invalid device ordinal", "code-bug"},
+	{"ompi-unreachable", "Open MPI", "ompi/mca/bml/r2/help-mca-bml-r2.txt "
+	 "[unreachable proc]", "1.6-5.0", "unable to reach each other",
+	 "are unable to reach each other for", "", NULL,
+	 "mpi-btl-iface,port-filtered,no-usable-interface",
+	 "no Open MPI transport found a path between two processes", 0,
+	 "At least one pair of MPI processes are unable to reach each other "
+	 "for", NULL},
+	{"jax-register-task", "JAX", "xla/tsl/distributed_runtime/"
+	 "coordination (RegisterTask RPC)", "jax 0.4.x",
+	 "CoordinationService/RegisterTask",
+	 "CoordinationService/RegisterTask", "", NULL, "rank-unreachable",
+	 "a task did not register with the coordinator in time: not "
+	 "started, slow, or cut off", LOGSIG_SYMPTOM,
+	 "Additional GRPC error information from remote target "
+	 "unknown_target_for_coordination_leader while calling "
+	 "/tensorflow.CoordinationService/RegisterTask:", NULL},
+	{"jax-heartbeat-timeout", "JAX", "xla/tsl/distributed_runtime/"
+	 "coordination/coordination_service.cc", "jax 0.4.x",
+	 "heartbeat timeout", "Task [^ ]+ heartbeat timeout", "", NULL,
+	 "rank-unreachable,heartbeat-dropped",
+	 "the coordinator stopped hearing from a task: it died or was cut "
+	 "off", LOGSIG_SYMPTOM,
+	 "UNAVAILABLE: Task /job:jax_worker/replica:0/task:0 heartbeat "
+	 "timeout. This indicates that the remote task has failed", NULL},
+	{"jax-fatal-errors", "JAX", "xla/pjrt/distributed/client.h",
+	 "jax 0.4.x", "distributed service detected fatal errors",
+	 "distributed service detected fatal errors", "", NULL, NULL,
+	 "another task failed first: its log holds the cause",
+	 LOGSIG_SYMPTOM, "Terminating process because the JAX distributed "
+	 "service detected fatal errors.", NULL},
+	{"ray-gcs-unable", "Ray", "python/ray/_private/utils.py / "
+	 "services.py (\"Unable to connect to GCS\")", "ray 1.11-2.5x",
+	 "Unable to connect to GCS", "Unable to connect to GCS( \\(ray "
+	 "head\\))? at ([0-9a-fA-F.:]+):([0-9]+)", ",addr,port", NULL,
+	 "port-closed,port-filtered,host-unreachable",
+	 "a node could not reach the head's GCS port", LOGSIG_PEER,
+	 "WARNING utils.py:1401 -- Unable to connect to GCS (ray head) at "
+	 "10.231.0.1:6379. Check that (1) Ray with matching version started",
+	 NULL},
+	{"torch-unique-id", "torch", "torch/csrc/distributed/c10d/"
+	 "ProcessGroupNCCL.cpp broadcastUniqueNCCLID", "torch 2.1-2.9",
+	 "retrieving ncclUniqueId from", "retrieving ncclUniqueId from "
+	 "\\[([0-9]+)\\] via c10d key-value store.*got error: ([A-Za-z ]+)",
+	 "rank,err", NULL, "rank-unreachable",
+	 "a rank could not get NCCL's id from rank 0 through the store: rank "
+	 "0 exited or was cut off", LOGSIG_SYMPTOM,
+	 "torch.distributed.DistBackendError: [1] is setting up NCCL "
+	 "communicator and retrieving ncclUniqueId from [0] via c10d "
+	 "key-value store by key '0', but store->get('0') got error: "
+	 "Connection reset by peer", NULL},
+	{"torch-child-failed", "torch", "torch/distributed/elastic/"
+	 "multiprocessing/errors ChildFailedError", "torch 1.9-2.9",
+	 "ChildFailedError", "ChildFailedError", "", NULL, NULL,
+	 "torchrun reports that a rank failed; its own traceback says why",
+	 LOGSIG_SYMPTOM,
+	 "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+	 NULL},
+	{"torch-collective-mismatch", "torch", "torch/csrc/distributed/c10d/"
+	 "ProcessGroupWrapper.cpp (TORCH_DISTRIBUTED_DEBUG=DETAIL)",
+	 "torch 1.10-2.9", "Detected mismatch between collectives",
+	 "Detected mismatch between collectives on ranks", "", NULL, NULL,
+	 "ranks called different collectives: a code bug", 0,
+	 "RuntimeError: Detected mismatch between collectives on ranks. Rank "
+	 "0 is running collective: CollectiveFingerPrint(OpType=ALLREDUCE",
+	 "code-bug"},
+	{"nccl-proxy-failed", "NCCL", "src/proxy.cc proxyServiceInitOp / "
+	 "ncclProxyService", "2.12-2.30", "Failed to execute operation",
+	 "Failed to execute operation ([A-Za-z]+) from rank ([0-9]+)",
+	 "op,rank", NULL, NULL, "NCCL's proxy thread failed an operation; "
+	 "the WARN before it says why", LOGSIG_SYMPTOM,
+	 "n1:1:9 [0] proxy.cc:1519 NCCL WARN [Proxy Service 0] Failed to "
+	 "execute operation Connect from rank 0, retcode 2", NULL},
+	{"nccl-cuda-p2p", "NCCL", "src/include/checks.h CUDACHECK",
+	 "2.4-2.30", "peer access is not supported",
+	 "peer access is not supported between these two devices", "", NULL,
+	 NULL, "GPU peer access is not available between two GPUs: a "
+	 "topology or driver setting, not the network", 0,
+	 "n1:1:1 [0] NCCL WARN Cuda failure 'peer access is not supported "
+	 "between these two devices'", "cuda-error"},
+	{"nccl-fallocate", "NCCL", "src/misc/shmutils.cc ncclShmOpen "
+	 "(posix_fallocate)", "2.7-2.30", "posix_fallocate failed",
+	 "posix_fallocate failed : No space left on device", "", "shm-small",
+	 NULL, "/dev/shm could not hold NCCL's segment", 0,
+	 "n1:1:1 [0] NCCL WARN Call to posix_fallocate failed : No space "
+	 "left on device", NULL},
 };
 
 const struct logsig *logsig_table(size_t *n)
