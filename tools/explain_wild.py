@@ -779,6 +779,96 @@ def s_link_down(c):
     return "kernel", "interface-down", True, L
 
 
+def s_nccl_system_bare(c):
+    want = c.r.choice(["port-filtered", "nccl-default-iface-unsafe",
+                       "container-bridge-nat"])
+    L = traceback(c, "model = DDP(model, device_ids=[local_rank])") + [
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:%d, unhandled system error, NCCL version %s"
+        % (c.r.randint(800, 1300), c.nccl)]
+    if c.r.random() < 0.5:
+        L.append("ncclSystemError: System call (e.g. socket, malloc) or "
+                 "external library call failed or device error.")
+    return "torch", want, False, L
+
+
+def s_ray_gcs_unable(c):
+    a = "172.17.0.%d" % c.r.randint(2, 9)
+    L = ["2023-07-05 21:46:49,643     INFO worker.py:1429 -- Connecting to "
+         "existing Ray cluster at address: %s:6379..." % a,
+         "2023-07-05 21:46:54,656     ERROR utils.py:1395 -- Failed to "
+         "connect to GCS. Please check `gcs_server.out` for more details.",
+         "2023-07-05 21:46:54,656     WARNING utils.py:1401 -- Unable to "
+         "connect to GCS (ray head) at %s:6379. Check that (1) Ray with "
+         "matching version started successfully at the specified address, "
+         "(2) this node can reach the specified address, and (3) there is "
+         "no firewall setting preventing access." % a]
+    return "Ray", "container-bridge-nat", False, L
+
+
+def s_torch_uniqueid_refused(c):
+    L = ["[rank1]: torch.distributed.DistBackendError: [1] is setting up "
+         "NCCL communicator and retrieving ncclUniqueId from [0] via c10d "
+         "key-value store by key '0', but store->get('0') got error: "
+         "Connection reset by peer"]
+    L += nccl_chatter(c, 0)
+    L.append(c.np(0, lvl="WARN", msg="socketStartConnect: Connect to "
+                  "%s<%d> failed : Connection refused" % (c.ip[1], c.port)))
+    return "torch", "port-closed", True, L
+
+
+def s_nccl_aborted(c):
+    c.nccl = c.r.choice(["2.18.3", "2.19.3", "2.21.5"])
+    L = nccl_chatter(c, 0)
+    L.append(c.np(0, lvl="WARN", msg="socketStartConnect: Connect to "
+                  "%s<%d> failed : Software caused connection abort" % (
+                      c.ip[1], c.port)))
+    L.append(c.np(0, lvl="WARN", msg="[Proxy Service 0] Failed to execute "
+                  "operation Connect from rank 0, retcode 2"))
+    return "NCCL", "port-closed", False, L
+
+
+def s_symptoms_and_noroute(c):
+    L = ["[rank0]:" + watchdog(c, 0),
+         "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598]"
+         " Connection closed by peer [%s]:%d" % (c.ip[2], c.port)]
+    L += nccl_chatter(c, 1)
+    L.append(c.np(1, lvl="WARN", msg="socketStartConnect: Connect to "
+                  "%s<%d> failed : No route to host" % (c.ip[3], c.port)))
+    return "NCCL", "host-unreachable", True, L
+
+
+def s_containers_but_refused(c):
+    L = nccl_chatter(c, 0, addr="172.17.0.2") + [
+        c.np(0, lvl="WARN", msg="socketStartConnect: Connect to %s<%d> "
+             "failed : Connection refused" % (c.ip[1], c.port))]
+    return "NCCL", "port-closed", True, L
+
+
+def s_ompi_timeout(c):
+    L = ["[%s][[%d,1],0][btl_tcp_endpoint.c:803:mca_btl_tcp_endpoint_"
+         "complete_connect] connect() to %s failed: Connection timed out "
+         "(110)" % (c.h[0], c.r.randint(1000, 60000), c.ip[1])]
+    return "Open MPI", "port-filtered", False, L
+
+
+def s_nccl_ib_flush(c):
+    c.nccl = "2.10.3"
+    L = nccl_chatter(c, 0, ib=True)
+    L.append(c.np(0, lvl="WARN", msg="NET/IB : Got completion with error 12, "
+                  "opcode 0, len 0, vendor err 129"))
+    L.append(c.np(0, lvl="WARN", msg="NET/IB : Got completion with error 5, "
+                  "opcode 32575, len 0, vendor err 249"))
+    return "NCCL", "rdma-gid-index", False, L
+
+
+def s_dup_vbox_nat(c):
+    L = nccl_chatter(c, 0, addr="10.0.2.15") + nccl_chatter(c, 1,
+                                                            addr="10.0.2.15")
+    L.append("[rank1]:" + watchdog(c, 1))
+    return "NCCL", "nat-detected", True, L
+
+
 NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_retry228, s_nccl_nomatch, s_nccl_iface_list,
        s_nccl_dup_container, s_nccl_docker_timeout, s_nccl_commid,
@@ -797,7 +887,10 @@ NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_ompi_memlock, s_ompi_shm, s_horovod_driver, s_horovod_iface,
        s_horovod_nccl, s_ucx_refused, s_ucx_retry, s_ucx_memlock,
        s_jax_refused, s_jax_barrier, s_jax_heartbeat, s_ssh,
-       s_deepspeed_nccl, s_conntrack, s_neigh, s_link_down]
+       s_deepspeed_nccl, s_conntrack, s_neigh, s_link_down,
+       s_nccl_system_bare, s_ray_gcs_unable, s_torch_uniqueid_refused,
+       s_nccl_aborted, s_symptoms_and_noroute, s_containers_but_refused,
+       s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat]
 
 
 # ---- non-network failures: (framework, kind, lines) ----------------------
@@ -986,16 +1079,54 @@ def n_horovod_bug(c):
     return "Horovod", L
 
 
+def n_gloo_closed_docker(c):
+    """The issue's own case: a peer closed the connection at a barrier."""
+    L = traceback(c, "dist.barrier()", frames=1) + [
+        "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598]"
+        " Connection closed by peer [172.17.0.3]:14832"]
+    return "Gloo", L
+
+
+def n_benign_store_warnings(c):
+    L = ["[W socket.cpp:%d] [c10d] The client socket has failed to connect "
+         "to [localhost]:29500 (errno: 99 - Cannot assign requested "
+         "address)." % c.r.choice([558, 601, 663])] * 2
+    L += nccl_chatter(c, 0, addr="172.17.0.2")
+    L += ["[rank0]: KeyError: 'pixel_values'", "[rank1]:" + watchdog(c, 1)]
+    return "torch", L
+
+
+def n_collective_mismatch(c):
+    L = [c.r.choice([
+        "RuntimeError: Detected mismatch between collectives on ranks. Rank "
+        "0 is running collective: CollectiveFingerPrint(OpType=ALLREDUCE, "
+        "TensorShape=[1024]), but Rank 1 is running collective: "
+        "CollectiveFingerPrint(OpType=BROADCAST)",
+        "terminate called after throwing an instance of "
+        "'gloo::EnforceNotMet'",
+        c.np(0, lvl="WARN", msg="NET/IB : req 0/1 tag 7 peer %s<%d> "
+             "collective mismatch error, local size 1048576 remote size "
+             "524288" % (c.ip[1], c.port))])]
+    if "gloo" in L[0]:
+        L.append("  what():  [enforce fail at ../third_party/gloo/gloo/"
+                 "transport/tcp/pair.cc:490] op.preamble.length <= "
+                 "op.nbytes. 8773632 vs 4")
+    L.append("[rank1]:" + watchdog(c, 1))
+    return "torch", L
+
+
 NONNET = [n_cuda_oom, n_nccl_cuda_oom, n_host_oom, n_deepspeed_killed,
           n_driver, n_fabric, n_xid, n_version, n_code_bug, n_device_assert,
-          n_invalid_usage, n_ssh_auth, n_ray_oom, n_horovod_bug]
+          n_invalid_usage, n_ssh_auth, n_ray_oom, n_horovod_bug,
+          n_gloo_closed_docker, n_benign_store_warnings,
+          n_collective_mismatch]
 
 
 # ---- how users paste ------------------------------------------------------
 
 def decorate(c, lines):
     r = c.r
-    style = r.randint(0, 5)
+    style = r.randint(0, 7)
     out = []
     for i, ln in enumerate(lines):
         if style == 1:
@@ -1006,6 +1137,11 @@ def decorate(c, lines):
             ln = "[rank%d]:%s" % (r.randint(0, 7), ln)
         elif style == 4:
             ln = "%s: %s" % (c.h[r.randint(0, 1)], ln)
+        elif style == 5:
+            ln = "[default%d]:%s" % (r.randint(0, 7), ln)
+        elif style == 6:
+            ln = "(RayTrainWorker pid=%d, ip=%s) %s" % (
+                c.pid[r.randint(0, 3)], c.ip[r.randint(0, 3)], ln)
         out.append(ln)
         if r.random() < 0.25:
             out.extend(train_noise(c, r.randint(1, 3)))

@@ -593,21 +593,25 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	x->lg = lg;
 	x->ifname = explain_setting(lg, "NCCL_SOCKET_IFNAME");
 	for (size_t i = 0; i < lg->nhits; i++) {
-		const struct logsig *s = lg->hits[i].m.sig;
 		const char *n = logmatch_field(&lg->hits[i].m,
 					       "setting_name");
 
+		if (n && (strncmp(n, "NCCL_IB_", 8) == 0 ||
+			  strcmp(n, "NCCL_NET") == 0))
+			x->expect_ib = true;
+	}
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct logsig *s = lg->hits[i].m.sig;
+
 		if (s->other != NULL)
 			x->other = true;
-		else if (benign(&lg->hits[i]))
-			continue;
+		else if (benign(&lg->hits[i]) ||
+			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
+			continue; /* normal operation */
 		else if (s->flags & LOGSIG_SYMPTOM)
 			sym = true;
 		else if (!(s->flags & LOGSIG_FACT))
 			x->failed = true;
-		if (n && (strncmp(n, "NCCL_IB_", 8) == 0 ||
-			  strcmp(n, "NCCL_NET") == 0))
-			x->expect_ib = true;
 	}
 	/* a symptom is a failure unless a non-network cause explains it */
 	if (sym && !x->other)

@@ -1190,7 +1190,7 @@ static const struct logsig table[] = {
 	 "socketStartConnect (ECONNABORTED from its error path)",
 	 "2.18-2.23", "Software caused connection abort",
 	 "[Cc]onnect to " NCCL_ADDR " failed : Software caused connection "
-	 "abort", "addr,port", NULL, NULL,
+	 "abort", "addr,port", NULL, "port-closed,port-filtered,rank-unreachable",
 	 "NCCL's error handling (fixed in 2.24) reports an earlier failure "
 	 "as an aborted connect: the first WARN, or a peer's log, holds the "
 	 "cause", LOGSIG_SYMPTOM,

@@ -31,7 +31,8 @@ for log in "$dir"/*.log; do
 	fi
 	decided=$(jq -r '[.causes[].code] | join(" ")' "$tmp/j")
 	open=$(jq -r '[.undecided[].codes[]] | join(" ")' "$tmp/j")
-	other=$(jq -r '[.other_causes[].kind] | join(" ")' "$tmp/j")
+	other=$(jq -r '[.other_causes[].kind, .symptoms[].signature] |
+		join(" ")' "$tmp/j")
 	jq -r '.log.matches[].line' "$tmp/j" | sort -un >"$tmp/m"
 	# unknown lines, by the framework the line belongs to
 	unk=$(tr -d '\r' <"$log" | awk -v fw="$fw" '

@@ -98,6 +98,25 @@ START_TEST(other_cause_explains_symptoms)
 }
 END_TEST
 
+/* Normal lines (NCCL without RDMA, torch's errno 99 store warning) are
+ * no failure: a container address beside them opens nothing. */
+START_TEST(normal_lines_open_nothing)
+{
+	static const char *const l[] = {
+		"[W socket.cpp:663] [c10d] The client socket has failed to "
+		"connect to [localhost]:29500 (errno: 99 - Cannot assign "
+		"requested address).",
+		"n1:1:1 [0] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>",
+		"n1:1:1 [0] NCCL INFO NET/IB : No device found.",
+		"[rank0]: KeyError: 'pixel_values'", WATCHDOG, NULL};
+	struct explain_result r;
+
+	explain_lines(l, &r);
+	ck_assert(has(&r, "other code-bug"));
+	ck_assert_uint_eq(net(&r), 0);
+}
+END_TEST
+
 START_TEST(ib_fallback_is_normal)
 {
 	static const char *const plain[] = {
@@ -318,6 +337,7 @@ Suite *suite_explain_rules(void)
 	tcase_add_test(tc, symptom_opens_never_decides);
 	tcase_add_test(tc, other_cause_explains_symptoms);
 	tcase_add_test(tc, ib_fallback_is_normal);
+	tcase_add_test(tc, normal_lines_open_nothing);
 	tcase_add_test(tc, pool_address_alone_is_no_proof);
 	tcase_add_test(tc, duplicate_address_proves_nat);
 	tcase_add_test(tc, refused_contradicted_by_connection);
