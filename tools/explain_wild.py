@@ -869,6 +869,21 @@ def s_dup_vbox_nat(c):
     return "NCCL", "nat-detected", True, L
 
 
+def s_ucx_docker0(c):
+    L = ["mpirun --allow-run-as-root -np 4 -hostfile hostfile "
+         "./build/all_reduce_perf -b 8 -e 128M -f 2 -g 4"]
+    for k in range(2):
+        L.append("[%d.%06d] [%s:%d :0]            sock.c:323  UCX  ERROR   "
+                 "connect(fd=48, dest_addr=172.17.0.1:%d) failed: Connection "
+                 "refused" % (1700554343, c.r.randint(0, 999999), c.h[0],
+                              c.pid[k], c.r.randint(30000, 60000)))
+    L.append("[%s:%05d] pml_ucx.c:424  Error: ucp_ep_create(proc=3) failed: "
+             "Destination is unreachable" % (c.h[0], c.pid[0]))
+    L.append("[%s:%05d] *** An error occurred in MPI_Allgather" % (
+        c.h[0], c.pid[0]))
+    return "UCX", "mpi-btl-iface", True, L
+
+
 NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_retry228, s_nccl_nomatch, s_nccl_iface_list,
        s_nccl_dup_container, s_nccl_docker_timeout, s_nccl_commid,
@@ -890,7 +905,7 @@ NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_deepspeed_nccl, s_conntrack, s_neigh, s_link_down,
        s_nccl_system_bare, s_ray_gcs_unable, s_torch_uniqueid_refused,
        s_nccl_aborted, s_symptoms_and_noroute, s_containers_but_refused,
-       s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat]
+       s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat, s_ucx_docker0]
 
 
 # ---- non-network failures: (framework, kind, lines) ----------------------

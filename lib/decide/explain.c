@@ -245,9 +245,10 @@ static bool ray_nat(const struct explain_hit *h, struct explain_result *r)
 	return true;
 }
 
-/* Open MPI's TCP transport connected to a container bridge's address
- * (docker0's 172.17.0.1 is on every Docker host): the transport chose
- * a bridge interface, which is the fault whatever the errno. */
+/* Open MPI's or UCX's TCP transport connected to a container bridge's
+ * address (docker0's 172.17.0.1 is on every Docker host): they offer
+ * every interface, so the transport chose a bridge one, which is the
+ * fault whatever the errno. */
 static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
 {
 	const char *a = logmatch_field(&h->m, "addr");
@@ -257,10 +258,18 @@ static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
 	if (c == NULL || (strcmp(c, "docker-bridge") != 0 &&
 			  strcmp(c, "podman-bridge") != 0))
 		return false;
-	snprintf(why, sizeof(why), "Open MPI's TCP transport tried %s, a "
-		 "container bridge's address that every Docker host may "
-		 "carry: it chose a bridge interface", a);
+	bool ucx = strncmp(h->m.sig->id, "ucx", 3) == 0;
+	struct explain_cause *k;
+
+	snprintf(why, sizeof(why), "%s's TCP transport tried %s, a container "
+		 "bridge's address that every Docker host may carry: it chose "
+		 "a bridge interface", ucx ? "UCX" : "Open MPI", a);
 	decide_one(r, h, "mpi-btl-iface", why);
+	k = explain_cause_for(r, EXPLAIN_NET, false, "mpi-btl-iface");
+	if (k != NULL && ucx)
+		snprintf(k->fix, sizeof(k->fix), "UCX_NET_DEVICES=IFACE (the "
+			 "interface the nodes reach each other on; mpirun -x "
+			 "UCX_NET_DEVICES=IFACE)");
 	return true;
 }
 
@@ -294,7 +303,8 @@ static void hit_causes(const struct explain_ctx *x,
 	}
 	if (strcmp(s->id, "ray-ip-mismatch") == 0 && ray_nat(h, r))
 		return;
-	if (strncmp(s->id, "ompi-btl-connect", 16) == 0 && mpi_bridge(h, r))
+	if ((strncmp(s->id, "ompi-btl-connect", 16) == 0 ||
+	     strcmp(s->id, "ucx-connect") == 0) && mpi_bridge(h, r))
 		return;
 	if (logmatch_field(&h->m, "wc_status") &&
 	    strcmp(logmatch_field(&h->m, "wc_status"), "5") == 0) {

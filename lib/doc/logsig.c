@@ -1305,6 +1305,16 @@ static const struct logsig table[] = {
 	 NULL, "/dev/shm could not hold NCCL's segment", 0,
 	 "n1:1:1 [0] NCCL WARN Call to posix_fallocate failed : No space "
 	 "left on device", NULL},
+	{"ucx-ep-unreachable", "UCX", "ompi/mca/pml/ucx/pml_ucx.c "
+	 "(ucp_ep_create) and src/ucp/wireup/select.c", "ucx 1.5-1.17",
+	 "Destination is unreachable", "(ucp_ep_create\\(proc=[0-9]+\\) "
+	 "failed|no active messages transport to [^:]*:[^-]*-) ?:? ?"
+	 "Destination is unreachable", "", NULL,
+	 "mpi-btl-iface,port-filtered,host-unreachable",
+	 "UCX found no transport that reaches a peer: the lines around it say "
+	 "which address it tried", LOGSIG_SYMPTOM,
+	 "[n1:4242] pml_ucx.c:419 Error: ucp_ep_create(proc=9) failed: "
+	 "Destination is unreachable", NULL},
 };
 
 const struct logsig *logsig_table(size_t *n)
