@@ -884,6 +884,32 @@ def s_ucx_docker0(c):
     return "UCX", "mpi-btl-iface", True, L
 
 
+def s_ompi_oob_unable(c):
+    L = ["-" * 60, "A process or daemon was unable to complete a TCP "
+         "connection", "to another process:",
+         "  Local host:    %s" % c.h[1], "  Remote host:   %s" % c.h[0],
+         "This is usually caused by a firewall on the remote host. Please",
+         "check that any firewall (e.g., iptables) has been disabled and",
+         "try again.", "-" * 60]
+    return "Open MPI", "port-filtered", False, L
+
+
+def s_ompi_linklocal(c):
+    L = ["WARNING: Open MPI failed to TCP connect to a peer MPI process.  "
+         "This", "should not happen.", "",
+         "  Local host: %s" % c.h[1], "  PID:        %d" % c.pid[1],
+         "  Message:    connect() to 169.254.%d.%d:1026 failed" % (
+             c.r.randint(1, 254), c.r.randint(1, 254)),
+         "  Error:      Resource temporarily unavailable (11)"]
+    return "Open MPI", "mpi-btl-iface", True, L
+
+
+def s_torch_old_refused(c):
+    c.torch = c.r.choice(["1.5.1", "1.7.1", "1.9.0"])
+    L = traceback(c, frames=2) + ["RuntimeError: Connection refused"]
+    return "torch", "port-closed", True, L
+
+
 NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_retry228, s_nccl_nomatch, s_nccl_iface_list,
        s_nccl_dup_container, s_nccl_docker_timeout, s_nccl_commid,
@@ -905,7 +931,8 @@ NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_deepspeed_nccl, s_conntrack, s_neigh, s_link_down,
        s_nccl_system_bare, s_ray_gcs_unable, s_torch_uniqueid_refused,
        s_nccl_aborted, s_symptoms_and_noroute, s_containers_but_refused,
-       s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat, s_ucx_docker0]
+       s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat, s_ucx_docker0,
+       s_ompi_oob_unable, s_ompi_linklocal, s_torch_old_refused]
 
 
 # ---- non-network failures: (framework, kind, lines) ----------------------

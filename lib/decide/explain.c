@@ -255,15 +255,16 @@ static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
 	const char *c = explain_addr_class(a);
 	char why[256];
 
-	if (c == NULL || (strcmp(c, "docker-bridge") != 0 &&
-			  strcmp(c, "podman-bridge") != 0))
+	if (c == NULL || strcmp(c, "loopback") == 0)
 		return false;
 	bool ucx = strncmp(h->m.sig->id, "ucx", 3) == 0;
 	struct explain_cause *k;
 
-	snprintf(why, sizeof(why), "%s's TCP transport tried %s, a container "
-		 "bridge's address that every Docker host may carry: it chose "
-		 "a bridge interface", ucx ? "UCX" : "Open MPI", a);
+	snprintf(why, sizeof(why), "%s's TCP transport tried %s, %s: it "
+		 "chose an interface the peer cannot reach",
+		 ucx ? "UCX" : "Open MPI", a, strcmp(c, "link-local") == 0 ?
+		 "a link-local address" : "a container bridge's address that "
+		 "every Docker host may carry");
 	decide_one(r, h, "mpi-btl-iface", why);
 	k = explain_cause_for(r, EXPLAIN_NET, false, "mpi-btl-iface");
 	if (k != NULL && ucx)

@@ -1315,6 +1315,21 @@ static const struct logsig table[] = {
 	 "which address it tried", LOGSIG_SYMPTOM,
 	 "[n1:4242] pml_ucx.c:419 Error: ucp_ep_create(proc=9) failed: "
 	 "Destination is unreachable", NULL},
+	{"ompi-oob-unable", "Open MPI", "orte/mca/oob/tcp/"
+	 "help-oob-tcp.txt (prrte's from 5.0)", "1.8-5.0",
+	 "unable to complete a TCP connection",
+	 "A process or daemon was unable to complete a TCP connection", "",
+	 NULL, "port-filtered,inbound-blocked,mpi-btl-iface",
+	 "mpirun's daemons could not connect back: a firewall, or the "
+	 "runtime's TCP chose an interface the other node cannot reach", 0,
+	 "A process or daemon was unable to complete a TCP connection",
+	 NULL},
+	{"torch-store-errno-old", "torch", "torch/lib/c10d/Utils.cpp "
+	 "tcputil::connect (std::system_error's strerror)", "torch 1.0-1.10",
+	 "RuntimeError: ", "RuntimeError: (Connection refused|No route to "
+	 "host|Network is unreachable)\\.?$", "err", NULL, NULL,
+	 "the store client's connect failed", 0,
+	 "RuntimeError: Connection refused", NULL},
 };
 
 const struct logsig *logsig_table(size_t *n)
