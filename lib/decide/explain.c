@@ -206,14 +206,22 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 	const char *a = logmatch_field(&h->m, "addr");
 	const char *cls = explain_addr_class(a);
 
-	/* a peer that advertised loopback is proof whatever reached it:
-	 * that connection went to this host, never to the peer */
+	/* a peer that advertised loopback (or link-local) is proof
+	 * whatever reached it: no other host can use that address */
 	if (s->flags & LOGSIG_PEER && cls && strcmp(cls, "loopback") == 0) {
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s is a loopback address: a rank "
 			 "advertised its hostname's loopback mapping", a);
 		decide_one(r, h, "hostname-loopback", why);
+	} else if (s->flags & LOGSIG_PEER && cls &&
+		   strcmp(cls, "link-local") == 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s is link-local: a rank "
+			 "advertised an address that only works on one link",
+			 a);
+		decide_one(r, h, "ipv6-link-local-only", why);
 	}
 	if (c != NULL) {
 		explain_add_ref(c, h);

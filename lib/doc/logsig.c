@@ -1193,7 +1193,7 @@ static const struct logsig table[] = {
 	 "abort", "addr,port", NULL, "port-closed,port-filtered,rank-unreachable",
 	 "NCCL's error handling (fixed in 2.24) reports an earlier failure "
 	 "as an aborted connect: the first WARN, or a peer's log, holds the "
-	 "cause", LOGSIG_SYMPTOM,
+	 "cause", LOGSIG_SYMPTOM | LOGSIG_PEER,
 	 "n1:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: "
 	 "Connect to 10.231.0.2<45763> failed : Software caused connection "
 	 "abort", NULL},
@@ -1330,6 +1330,13 @@ static const struct logsig table[] = {
 	 "host|Network is unreachable)\\.?$", "err", NULL, NULL,
 	 "the store client's connect failed", 0,
 	 "RuntimeError: Connection refused", NULL},
+	{"nccl-proxy-recv", "NCCL", "src/proxy.cc ncclPollProxyResponse",
+	 "2.12-2.30", "Socket recv failed while polling",
+	 "Socket recv failed while polling for opId", "", NULL, NULL,
+	 "NCCL's proxy lost its socket: an earlier failure, or a peer that "
+	 "exited", LOGSIG_SYMPTOM,
+	 "n1:1:9 [0] proxy.cc:1143 NCCL WARN Socket recv failed while "
+	 "polling for opId=0x7f6f18cb7f40", NULL},
 };
 
 const struct logsig *logsig_table(size_t *n)

@@ -324,8 +324,15 @@ START_TEST(ray_nat_and_loopback)
 	ck_assert(has(&r, "cause container-bridge-nat"));
 	explain_lines(same, &r);
 	ck_assert(!has(&r, "cause container-bridge-nat"));
+	static const char *const ll[] = {
+		"n1:1:2 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: "
+		"Connect to fe80::966d:ae03:a2:8cf0%ib1<17943> failed : "
+		"Software caused connection abort", NULL};
+
 	explain_lines(lo, &r);
 	ck_assert(has(&r, "cause hostname-loopback"));
+	explain_lines(ll, &r);
+	ck_assert(has(&r, "cause ipv6-link-local-only"));
 }
 END_TEST
 
