@@ -16,26 +16,41 @@ trap 'rm -rf "$tmp"' EXIT
 # codes that name no network fault: allowed on a non-network log
 nonnet='nccl-version-mismatch'
 : >"$tmp/rows"
+mkdir "$tmp/out"
+for log in "$dir"/*.log; do
+	name=$(basename "$log" .log)
+	"$NETPROBE" explain --no-probe --json "$log" >"$tmp/out/$name.json" \
+		2>"$tmp/out/$name.err"
+	echo $? >"$tmp/out/$name.rc"
+done
+# one jq for the whole corpus: name|decided|open|other|lines|matched
+jq -r '[(input_filename | sub(".*/"; "") | sub("\\.json$"; "")),
+	([.causes[].code] | join(" ")),
+	([.undecided[].codes[]] | join(" ")),
+	([.other_causes[].kind, .symptoms[].signature] | join(" ")),
+	(.log.lines | tostring),
+	([.log.matches[].line | tostring] | unique | join(" "))] | join("|")' \
+	"$tmp"/out/*.json >"$tmp/all" 2>"$tmp/jqerr" || true
 for log in "$dir"/*.log; do
 	name=$(basename "$log" .log)
 	exp="$dir/$name.expect"
 	fw=$(sed -n 's/^framework //p' "$exp")
 	want=$(sed -n 's/^want //p' "$exp")
 	proof=$(sed -n 's/^proof //p' "$exp")
-	"$NETPROBE" explain --no-probe --json "$log" >"$tmp/j" 2>"$tmp/e"
-	rc=$?
-	if [ "$rc" = 2 ] || ! jq -e . "$tmp/j" >/dev/null 2>&1; then
-		echo "FAIL $name: explain exited $rc: $(head -c 200 "$tmp/e")"
-		echo "$name|$fw|error|0|0|0|0|" >>"$tmp/rows"
+	rc=$(cat "$tmp/out/$name.rc")
+	row=$(grep "^$name|" "$tmp/all")
+	if [ "$rc" = 2 ] || [ -z "$row" ]; then
+		echo "FAIL $name: explain exited $rc: $(head -c 200 "$tmp/out/$name.err")"
+		echo "$name|$fw|error|0|0|0|0|0|0|" >>"$tmp/rows"
 		continue
 	fi
-	decided=$(jq -r '[.causes[].code] | join(" ")' "$tmp/j")
-	open=$(jq -r '[.undecided[].codes[]] | join(" ")' "$tmp/j")
-	other=$(jq -r '[.other_causes[].kind, .symptoms[].signature] |
-		join(" ")' "$tmp/j")
-	jq -r '.log.matches[].line' "$tmp/j" | sort -un >"$tmp/m"
+	decided=$(echo "$row" | cut -d'|' -f2)
+	open=$(echo "$row" | cut -d'|' -f3)
+	other=$(echo "$row" | cut -d'|' -f4)
+	lines=$(echo "$row" | cut -d'|' -f5)
+	echo "$row" | cut -d'|' -f6 | tr ' ' '\n' >"$tmp/m"
 	# unknown lines, by the framework the line belongs to
-	unk=$(tr -d '\r' <"$log" | awk -v fw="$fw" '
+	unk=$(tr -d '\r' <"$log" | awk '
 		NR == FNR { m[$1] = 1; next }
 		!(FNR in m) && $0 != "" {
 			f = "other"
@@ -53,7 +68,6 @@ for log in "$dir"/*.log; do
 			n[f]++
 		}
 		END { for (f in n) printf "%s=%d;", f, n[f] }' "$tmp/m" -)
-	lines=$(jq -r '.log.lines' "$tmp/j")
 	if [ -n "$want" ]; then
 		hit=0 dec=0 wrong=0
 		for c in $decided $open; do [ "$c" = "$want" ] && hit=1; done
