@@ -47,7 +47,19 @@ class Ctx:
                                             dev, lvl, msg)
 
     def old(self):
-        return tuple(int(x) for x in self.nccl.split(".")[:2]) < (2, 12)
+        return self.ver() < (2, 12)
+
+    def ver(self):
+        return tuple(int(x) for x in self.nccl.split(".")[:2])
+
+    def connect(self):
+        """NCCL's connect WARN as each version prints it (read at the
+        v2.4.8-1, v2.7.8-1, v2.11.4-1 and later tags)."""
+        if self.ver() < (2, 8):
+            return "Connect to"
+        if self.ver() < (2, 12):
+            return "Net : Connect to"
+        return "socketStartConnect: Connect to"
 
 
 def nccl_chatter(c, i, iface="eth0", addr=None, ib=False):
@@ -150,7 +162,7 @@ def watchdog(c, rank=1, seq=None):
 # ---- network scenarios: (framework, want, proof, lines) ----------------
 
 def s_nccl_refused(c):
-    v = "Net : Connect to" if c.old() else "socketStartConnect: Connect to"
+    v = c.connect()
     L = nccl_chatter(c, 0) + nccl_chatter(c, 1)
     L.append(c.np(0, lvl="WARN", msg="%s %s<%d> failed : Connection refused"
                   % (v, c.ip[1], c.port)))
@@ -163,7 +175,7 @@ def s_nccl_refused(c):
 
 
 def s_nccl_noroute(c):
-    v = "Net : Connect to" if c.old() else "socketStartConnect: Connect to"
+    v = c.connect()
     err = c.r.choice(["No route to host", "Network is unreachable"])
     L = nccl_chatter(c, 0)
     L.append(c.np(0, lvl="WARN", msg="%s 10.99.%d.7<%d> failed : %s" % (
@@ -172,7 +184,7 @@ def s_nccl_noroute(c):
 
 
 def s_nccl_timeout(c):
-    v = "Net : Connect to" if c.old() else "socketStartConnect: Connect to"
+    v = c.connect()
     L = nccl_chatter(c, 0) + train_noise(c, 2)
     L.append(c.np(0, lvl="WARN", msg="%s %s<%d> failed : Connection timed "
                   "out" % (v, c.ip[2], c.port)))
@@ -230,7 +242,7 @@ def s_nccl_dup_container(c):
 
 
 def s_nccl_docker_timeout(c):
-    v = "Net : Connect to" if c.old() else "socketStartConnect: Connect to"
+    v = c.connect()
     L = nccl_chatter(c, 0)
     L.append(c.np(0, lvl="WARN", msg="%s 172.17.0.%d<%d> failed : "
                   "Connection timed out" % (v, c.r.randint(2, 9), c.port)))
@@ -319,7 +331,7 @@ def s_nccl_bind(c):
 
 
 def s_nccl_loopback(c):
-    v = "Net : Connect to" if c.old() else "socketStartConnect: Connect to"
+    v = c.connect()
     L = nccl_chatter(c, 0)
     L.append(c.np(0, lvl="WARN", msg="%s 127.0.1.1<%d> failed : Connection "
                   "refused" % (v, c.port)))
@@ -910,6 +922,15 @@ def s_torch_old_refused(c):
     return "torch", "port-closed", True, L
 
 
+def s_nccl_old_recv(c):
+    c.nccl = c.r.choice(["2.4.8", "2.7.8"])
+    L = nccl_chatter(c, 0) + train_noise(c, 3)
+    L.append(c.np(0, lvl="WARN", msg="Call to recv failed : Connection timed "
+                  "out"))
+    L.append(c.np(0, msg="include/socket.h:%d -> 2" % c.r.randint(400, 430)))
+    return "NCCL", "mtu-blackhole", False, L
+
+
 NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_retry228, s_nccl_nomatch, s_nccl_iface_list,
        s_nccl_dup_container, s_nccl_docker_timeout, s_nccl_commid,
@@ -932,7 +953,8 @@ NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_system_bare, s_ray_gcs_unable, s_torch_uniqueid_refused,
        s_nccl_aborted, s_symptoms_and_noroute, s_containers_but_refused,
        s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat, s_ucx_docker0,
-       s_ompi_oob_unable, s_ompi_linklocal, s_torch_old_refused]
+       s_ompi_oob_unable, s_ompi_linklocal, s_torch_old_refused,
+       s_nccl_old_recv]
 
 
 # ---- non-network failures: (framework, kind, lines) ----------------------
@@ -1157,11 +1179,20 @@ def n_collective_mismatch(c):
     return "torch", L
 
 
+def n_nccl_skew_old(c):
+    c.nccl = c.r.choice(["2.7.8", "2.10.3", "2.18.1"])
+    L = nccl_chatter(c, 0) + [
+        c.np(0, lvl="WARN", msg=c.r.choice([
+            "Message truncated : received 4352 bytes instead of 4096",
+            "Bootstrap Root : mismatch in rank count from procs 16 : 8"]))]
+    return "NCCL", L
+
+
 NONNET = [n_cuda_oom, n_nccl_cuda_oom, n_host_oom, n_deepspeed_killed,
           n_driver, n_fabric, n_xid, n_version, n_code_bug, n_device_assert,
           n_invalid_usage, n_ssh_auth, n_ray_oom, n_horovod_bug,
           n_gloo_closed_docker, n_benign_store_warnings,
-          n_collective_mismatch]
+          n_collective_mismatch, n_nccl_skew_old]
 
 
 # ---- how users paste ------------------------------------------------------

@@ -336,8 +336,12 @@ static void hit_causes(const struct explain_ctx *x,
 		}
 	} else if (s->codes == NULL &&
 		   ((ec = err_codes(err, &em)) != NULL || em != NULL)) {
+		/* the errno decides; a connect's timeout narrows, but an
+		 * established socket's timeout keeps the row's candidates */
 		codes = ec;
-		maybe = em;
+		if (maybe == NULL || ec != NULL ||
+		    !(s->flags & LOGSIG_REACHED))
+			maybe = em;
 	}
 	if (pool != NULL) {
 		/* the pool opens NAT beside what the errno would decide */

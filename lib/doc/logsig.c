@@ -22,22 +22,22 @@
 static const struct logsig table[] = {
 	/* NCCL: the bootstrap's and the socket transport's connects. */
 	{"nccl-connect-refused", "NCCL",
-	 "src/misc/socket.cc socketStartConnect (src/os/linux.cc from 2.28)",
-	 "2.12-2.30", "onnect to ", CONNECT_NCCL "Connection refused",
+	 "src/misc/socket.cc socketStartConnect (src/os/linux.cc from 2.28; "
+	 "src/include/socket.h connectAddress before 2.12)", "2.4-2.30", "onnect to ", CONNECT_NCCL "Connection refused",
 	 "addr,port", "port-closed", NULL,
 	 "nothing listened at the address a rank advertised", LOGSIG_PEER,
 	 "node1:812:830 [0] NCCL WARN socketStartConnect: Connect to "
 	 "10.231.0.2<45678> failed : Connection refused", NULL},
 	{"nccl-connect-timeout", "NCCL",
-	 "src/misc/socket.cc socketStartConnect (src/os/linux.cc from 2.28)",
-	 "2.12-2.30", "onnect to ", CONNECT_NCCL "Connection timed out",
+	 "src/misc/socket.cc socketStartConnect (src/os/linux.cc from 2.28; "
+	 "src/include/socket.h connectAddress before 2.12)", "2.4-2.30", "onnect to ", CONNECT_NCCL "Connection timed out",
 	 "addr,port", NULL, "port-filtered,inbound-blocked,rank-unreachable",
 	 "SYNs to a rank's advertised address got no answer", LOGSIG_PEER,
 	 "node1:812:830 [0] NCCL WARN socketStartConnect: Connect to "
 	 "10.231.0.2<45678> failed : Connection timed out", NULL},
 	{"nccl-connect-noroute", "NCCL",
-	 "src/misc/socket.cc socketStartConnect (src/os/linux.cc from 2.28)",
-	 "2.12-2.30", "onnect to ",
+	 "src/misc/socket.cc socketStartConnect (src/os/linux.cc from 2.28; "
+	 "src/include/socket.h connectAddress before 2.12)", "2.4-2.30", "onnect to ",
 	 CONNECT_NCCL "(No route to host|Network is unreachable)",
 	 "addr,port,err", "host-unreachable", NULL,
 	 "no route toward a rank's advertised address", LOGSIG_PEER,
@@ -45,7 +45,7 @@ static const struct logsig table[] = {
 	 "10.231.9.9<45678> failed : No route to host", NULL},
 	{"nccl-connect-exceeded-retries", "NCCL",
 	 "src/misc/socket.cc socketStartConnect/socketPollConnect",
-	 "2.19-2.23", "exceeded retries", "socket(Start|Poll)Connect: "
+	 "2.16-2.23", "exceeded retries", "socket(Start|Poll)Connect: "
 	 "exceeded retries \\(([0-9]+)\\)", ",retries", "port-closed", NULL,
 	 "every connect was refused until NCCL gave up", 0,
 	 "node1:812:830 [0] NCCL WARN socketStartConnect: exceeded retries "
@@ -102,12 +102,12 @@ static const struct logsig table[] = {
 	 "node1:812:840 [0] NCCL WARN socketProgressOpt: Call to recv from "
 	 "10.231.0.2<40123> failed : Connection timed out", NULL},
 	{"nccl-bootstrap-no-iface", "NCCL", "src/bootstrap.cc bootstrapNetInit",
-	 "2.12-2.30", "no socket interface found",
+	 "2.4-2.30", "no socket interface found",
 	 "Bootstrap : no socket interface found", "", "nccl-ifname-nomatch",
 	 NULL, "NCCL_SOCKET_IFNAME matched no usable interface", 0,
 	 "node1:812:812 [0] NCCL WARN Bootstrap : no socket interface found", NULL},
 	{"nccl-socket-no-iface", "NCCL", "src/transport/net_socket.cc",
-	 "2.12-2.30", "NET/Socket : no interface found",
+	 "2.4-2.30", "NET/Socket : no interface found",
 	 "NET/Socket : no interface found", "", "nccl-ifname-nomatch", NULL,
 	 "the socket transport found no interface NCCL_SOCKET_IFNAME allows",
 	 0, "node1:812:812 [0] NCCL WARN NET/Socket : no interface found", NULL},
@@ -119,7 +119,8 @@ static const struct logsig table[] = {
 	 "node1:812:812 [0] NCCL WARN NET/Socket : No usable listening "
 	 "interface found", NULL},
 	{"nccl-no-subnet-iface", "NCCL",
-	 "src/misc/socket.cc ncclFindInterfaceMatchSubnet", "2.12-2.26",
+	 "src/misc/socket.cc ncclFindInterfaceMatchSubnet (src/include/"
+	 "socket.h before 2.12)", "2.4-2.26",
 	 "same subnet as remote address",
 	 "No interface found in the same subnet as remote address "
 	 NCCL_ADDR, "addr,port", "nccl-comm-id-subnet", NULL,
@@ -135,7 +136,8 @@ static const struct logsig table[] = {
 	 "node1:812:812 [0] NCCL WARN no device found matching eth9, verify "
 	 "NCCL_OOB_NET_IFNAME", NULL},
 	{"nccl-version-mismatch", "NCCL", "src/init.cc initTransportsRank",
-	 "2.4-2.30", "Mismatched NCCL version",
+	 "2.23-2.30 (read at the tags: no such check before)",
+	 "Mismatched NCCL version",
 	 "Mismatched NCCL version detected : rank ([0-9]+) version ([0-9]+) "
 	 "rank ([0-9]+) version ([0-9]+)", "rank,version_code,rank,"
 	 "version_code", "nccl-version-mismatch", NULL,
@@ -155,7 +157,8 @@ static const struct logsig table[] = {
 	 "node1:812:840 [0] NCCL WARN NET/Socket : peer 10.231.0.2<40123> "
 	 "message truncated : receiving 1048576 bytes instead of 65536", NULL},
 	{"nccl-shm-create", "NCCL", "src/misc/shmutils.cc ncclShmOpen",
-	 "2.12-2.30", "creating shared memory segment",
+	 "2.4-2.30 (src/include/shm.h before 2.12)",
+	 "creating shared memory segment",
 	 "Error while creating shared memory segment ([^ ]+) \\(size "
 	 "([0-9]+)", "path,bytes", "shm-small", NULL,
 	 "/dev/shm could not hold NCCL's segment", 0,
@@ -220,20 +223,20 @@ static const struct logsig table[] = {
 	 "ncclRemoteError: A call failed possibly due to a network error or "
 	 "a remote process exiting prematurely.", NULL},
 	/* NCCL: facts, no cause by themselves. */
-	{"nccl-version", "NCCL", "src/init.cc showVersion", "2.12-2.30",
+	{"nccl-version", "NCCL", "src/init.cc showVersion", "2.4-2.30",
 	 "NCCL version ", "NCCL INFO NCCL version ([0-9]+\\.[0-9]+\\.[0-9]+)"
 	 "(\\+cuda([0-9]+\\.[0-9]+))?", "nccl_version,,cuda_version", NULL,
 	 NULL, "the NCCL and CUDA versions the job ran", LOGSIG_FACT,
 	 "node1:812:812 [0] NCCL INFO NCCL version 2.21.5+cuda12.4", NULL},
 	{"nccl-bootstrap-using", "NCCL", "src/bootstrap.cc bootstrapNetInit",
-	 "2.12-2.30", "Using", "Bootstrap ?: Using ?(\\[?[0-9]*\\]?"
+	 "2.4-2.30", "Using", "Bootstrap ?: Using ?(\\[?[0-9]*\\]?"
 	 "([A-Za-z0-9_.@-]+):" NCCL_ADDR ".*)", "ifaces,iface,addr,port",
 	 NULL, NULL,
 	 "the interface NCCL's bootstrap chose",
 	 LOGSIG_FACT | LOGSIG_LOCAL,
 	 "node1:812:812 [0] NCCL INFO Bootstrap : Using eth0:10.231.0.1<0>", NULL},
 	{"nccl-socket-using", "NCCL", "src/transport/net_socket.cc "
-	 "ncclNetSocketInit", "2.12-2.30", "NET/Socket : Using",
+	 "ncclNetSocketInit", "2.4-2.30", "NET/Socket : Using",
 	 "NET/Socket : Using ?(\\[[0-9]+\\]([A-Za-z0-9_.@-]+):" NCCL_ADDR
 	 ".*)", "ifaces,iface,addr,port", NULL, NULL,
 	 "the interfaces NCCL's socket transport chose (first shown)",
@@ -248,7 +251,8 @@ static const struct logsig table[] = {
 	 "node1:812:812 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]"
 	 "mlx5_1:1/RoCE [RO]; OOB eth0:10.231.0.1<0>", NULL},
 	{"nccl-env-echo", "NCCL", "src/misc/param.cc ncclLoadParam / "
-	 "ncclGetEnv", "2.12-2.30", " set by environment to ",
+	 "ncclGetEnv", "2.7-2.30 (2.4 echoed numbers only)",
+	 " set by environment to ",
 	 "(NCCL_[A-Z0-9_]+) set by environment to ([^ ]+)",
 	 "setting_name,setting_value", NULL, NULL,
 	 "a setting NCCL read from the environment", LOGSIG_FACT,
@@ -1198,10 +1202,11 @@ static const struct logsig table[] = {
 	 "Connect to 10.231.0.2<45763> failed : Software caused connection "
 	 "abort", NULL},
 	{"nccl-collective-mismatch", "NCCL", "src/transport/net_ib.cc "
-	 "(p2p.cc from 2.28) ncclIbTest", "2.19-2.30",
+	 "(p2p.cc from 2.28) ncclIbTest (\"local size %d remote %d\" "
+	 "before 2.14)", "2.4-2.30",
 	 "collective mismatch error",
-	 "collective mismatch error,? local size ([0-9]+) remote size "
-	 "([0-9]+)", "local_size,remote_size", NULL, NULL,
+	 "collective mismatch error,? local size ([0-9]+) remote (size )?"
+	 "([0-9]+)", "local_size,,remote_size", NULL, NULL,
 	 "two ranks called different collectives or sizes: a code bug", 0,
 	 "n1:1:9 [0] NCCL WARN NET/IB : req 0/1 tag 7 peer 10.231.0.2<3456> "
 	 "collective mismatch error, local size 1048576 remote size 524288",
@@ -1299,8 +1304,8 @@ static const struct logsig table[] = {
 	 "topology or driver setting, not the network", 0,
 	 "n1:1:1 [0] NCCL WARN Cuda failure 'peer access is not supported "
 	 "between these two devices'", "cuda-error"},
-	{"nccl-fallocate", "NCCL", "src/misc/shmutils.cc ncclShmOpen "
-	 "(posix_fallocate)", "2.7-2.30", "posix_fallocate failed",
+	{"nccl-fallocate", "NCCL", "src/include/shm.h shmOpen "
+	 "SYSCHECK(posix_fallocate)", "2.4-2.11", "posix_fallocate failed",
 	 "posix_fallocate failed : No space left on device", "", "shm-small",
 	 NULL, "/dev/shm could not hold NCCL's segment", 0,
 	 "n1:1:1 [0] NCCL WARN Call to posix_fallocate failed : No space "
@@ -1337,6 +1342,41 @@ static const struct logsig table[] = {
 	 "exited", LOGSIG_SYMPTOM,
 	 "n1:1:9 [0] proxy.cc:1143 NCCL WARN Socket recv failed while "
 	 "polling for opId=0x7f6f18cb7f40", NULL},
+	/* NCCL 2.4-2.11, read at the v2.4.8-1, v2.7.8-1 and v2.11.4-1
+	 * tags. */
+	{"nccl-recv-failed-old", "NCCL", "src/include/socket.h socketProgress "
+	 "(\"Call to recv failed : %s\", no address)", "2.4-2.10",
+	 "Call to recv failed : ", "Call to recv failed : (Connection timed "
+	 "out)", "err", NULL,
+	 "rank-unreachable,mtu-blackhole,heartbeat-dropped",
+	 "TCP gave up retransmitting on an established NCCL socket",
+	 LOGSIG_REACHED,
+	 "n1:1:9 [0] NCCL WARN Call to recv failed : Connection timed out",
+	 NULL},
+	{"nccl-recv-reset-old", "NCCL", "src/include/socket.h socketProgress "
+	 "(\"Call to recv failed : %s\", no address)", "2.4-2.10",
+	 "Call to recv failed : ", "Call to recv failed : (Connection reset "
+	 "by peer)", "err", NULL, NULL,
+	 "a peer reset an established NCCL socket: it exited first",
+	 LOGSIG_SYMPTOM | LOGSIG_REACHED,
+	 "n1:1:9 [0] NCCL WARN Call to recv failed : Connection reset by "
+	 "peer", NULL},
+	{"nccl-bootstrap-truncated", "NCCL", "src/bootstrap.cc bootstrapRecv",
+	 "2.4-2.30", "Message truncated : received",
+	 "Message truncated : received ([0-9]+) bytes instead of ([0-9]+)",
+	 "bytes,expected", NULL, "nccl-version-mismatch",
+	 "the bootstrap got a message of another size: ranks of different "
+	 "versions or settings", LOGSIG_REACHED,
+	 "n1:1:1 [0] NCCL WARN Message truncated : received 4352 bytes "
+	 "instead of 4096", NULL},
+	{"nccl-root-rank-count", "NCCL", "src/bootstrap.cc bootstrapRoot",
+	 "2.4-2.30", "mismatch in rank count",
+	 "Bootstrap Root : mismatch in rank count from procs ([0-9]+) : "
+	 "([0-9]+)", "nranks,got", NULL, NULL,
+	 "processes disagree on the number of ranks: the launch is wrong (a "
+	 "world size, or two jobs on one NCCL_COMM_ID)", 0,
+	 "n1:1:1 [0] NCCL WARN Bootstrap Root : mismatch in rank count from "
+	 "procs 16 : 8", "code-bug"},
 };
 
 const struct logsig *logsig_table(size_t *n)
