@@ -384,12 +384,32 @@ static const struct logsig table[] = {
 	{"gloo-no-address", "Gloo", "gloo/transport/tcp/device.cc "
 	 "lookupAddrForIface (GLOO_ENFORCE ifa != nullptr)",
 	 "gloo 7def89c (2017-08) to now", "Unable to find address for: ",
-	 "[a-z_]+ != nullptr\\. Unable to find address for: ([^ ]+)",
-	 "setting_gloo_ifname",
+	 "(ifa != nullptr|false)\\. Unable to find address for: ([^ ]+)",
+	 ",setting_gloo_ifname",
 	 NULL, NULL, "GLOO_SOCKET_IFNAME names no interface with an address",
 	 0, "RuntimeError: [enforce fail at ../third_party/gloo/gloo/"
 	 "transport/tcp/device.cc:83] ifa != nullptr. Unable to find address "
 	 "for: ^lo", NULL},
+	/* lookupAddrForHostname's getaddrinfo found nothing: the hostname
+	 * does not resolve (no code of the catalogue names it; the fix is
+	 * /etc/hosts or DNS, or GLOO_SOCKET_IFNAME so the name is not
+	 * needed). Read at gloo HEAD, device.cc:138. */
+	{"gloo-hostname-unresolved", "Gloo", "gloo/transport/tcp/device.cc "
+	 "lookupAddrForHostname (GLOO_ENFORCE rp != nullptr)",
+	 "gloo 2017 to now", "rp != nullptr. Unable to find address for: ",
+	 "rp != nullptr\\. Unable to find address for: ([^ ]+)", "host",
+	 NULL, NULL, "the hostname does not resolve: add it to /etc/hosts or "
+	 "DNS, or set GLOO_SOCKET_IFNAME so Gloo does not need it", 0,
+	 "RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/"
+	 "tcp/device.cc:138] rp != nullptr. Unable to find address for: "
+	 "node3", NULL},
+	{"gloo-socket-closed", "Gloo", "gloo/transport/tcp/pair.cc "
+	 "(\"Socket closed \")", "gloo 2019 to now", "Socket closed [",
+	 "Socket closed " GLOO_ADDR, "addr,port_netorder", NULL, NULL,
+	 "the pair's socket was closed: an earlier error or a peer that "
+	 "exited", LOGSIG_PEER | LOGSIG_SYMPTOM | LOGSIG_REACHED,
+	 "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:812] "
+	 "Socket closed [10.231.0.2]:41234", NULL},
 	/* The hostname the rank resolved is not an address of this host:
 	 * bind(2) to it fails. The address is printed with port 0, which
 	 * Address::str leaves out: "[10.231.7.7]". */
