@@ -579,7 +579,7 @@ static const struct logsig table[] = {
 	 "(RAY_LOG WARNING, ERROR in later releases)",
 	 "ray 2.x (range not pinned to tags)",
 	 "Failed to connect to GCS",
-	 "Failed to connect to GCS at address ([0-9a-fA-F.:]+):([0-9]+) "
+	 "Failed to connect to GCS at address ([0-9A-Za-z_.-]+):([0-9]+) "
 	 "within", "addr,port", NULL,
 	 "port-closed,port-filtered,host-unreachable",
 	 "a node could not reach the head's GCS port", LOGSIG_PEER,
@@ -1278,7 +1278,7 @@ static const struct logsig table[] = {
 	{"ray-gcs-unable", "Ray", "python/ray/_private/utils.py / "
 	 "services.py (\"Unable to connect to GCS\")", "ray 1.11-2.5x",
 	 "Unable to connect to GCS", "Unable to connect to GCS( \\(ray "
-	 "head\\))? at ([0-9a-fA-F.:]+):([0-9]+)", ",addr,port", NULL,
+	 "head\\))? at ([0-9A-Za-z_.-]+):([0-9]+)", ",addr,port", NULL,
 	 "port-closed,port-filtered,host-unreachable",
 	 "a node could not reach the head's GCS port", LOGSIG_PEER,
 	 "WARNING utils.py:1401 -- Unable to connect to GCS (ray head) at "
