@@ -1397,6 +1397,24 @@ static const struct logsig table[] = {
 	 "world size, or two jobs on one NCCL_COMM_ID)", 0,
 	 "n1:1:1 [0] NCCL WARN Bootstrap Root : mismatch in rank count from "
 	 "procs 16 : 8", "code-bug"},
+	{"torch-nccl-work-timeout", "torch", "torch/csrc/distributed/c10d/"
+	 "ProcessGroupNCCL.cpp (watchdog's progress line)", "torch 2.2-2.9",
+	 "Timeout at NCCL work", "Timeout at NCCL work: ([0-9]+), last "
+	 "enqueued NCCL work: ([0-9]+), last completed NCCL work: ([0-9]+)",
+	 "work,enqueued,completed", NULL,
+	 "rank-unreachable,nccl-rank-unresponsive",
+	 "a NCCL collective did not finish in time: a symptom, a rank hung "
+	 "or was cut off", LOGSIG_SYMPTOM,
+	 "[rank0]:[E ProcessGroupNCCL.cpp:1182] [PG 0 Rank 0] Timeout at NCCL "
+	 "work: 12345, last enqueued NCCL work: 12345, last completed NCCL "
+	 "work: 12344.", NULL},
+	{"ray-raylet-terminated", "Ray", "python/ray/_private/worker.py "
+	 "(raylet death report)", "ray 2.3-2.5x", "Raylet is terminated",
+	 "Raylet is terminated: ip=([0-9a-fA-F.:]+)", "addr", NULL, NULL,
+	 "a node's raylet died (SIGKILL by the OOM killer, a crash): its own "
+	 "log holds the cause", LOGSIG_SYMPTOM,
+	 "(raylet) Raylet is terminated: ip=10.231.0.2, id=5f1e2d3c. "
+	 "Termination is unexpected.", NULL},
 };
 
 const struct logsig *logsig_table(size_t *n)
