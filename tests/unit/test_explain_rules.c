@@ -175,6 +175,31 @@ START_TEST(duplicate_address_proves_nat)
 }
 END_TEST
 
+/* Two hosts printing one address proves NAT, unless a line shows a
+ * connection to that address existed; a chosen link-local address
+ * likewise. */
+START_TEST(address_rules_contradicted)
+{
+	static const char *const dup[] = {
+		"n1:1:1 [0] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>",
+		"n2:5:5 [0] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>",
+		"n3:7:9 [0] NCCL WARN socketProgress: Connection closed by "
+		"remote peer 172.17.0.2<41000>", WATCHDOG, NULL};
+	static const char *const ll[] = {
+		"n1:1:1 [0] NCCL INFO NET/Socket : Using [0]ens5:fe80::1%ens5<0>",
+		"n2:2:2 [0] NCCL WARN Net : Call to recv from fe80::1%ens5<4000> "
+		"failed : Connection timed out", NULL};
+	struct explain_result r;
+
+	explain_lines(dup, &r);
+	ck_assert(!has(&r, "cause container-bridge-nat"));
+	ck_assert(has(&r, "open container-bridge-nat"));
+	explain_lines(ll, &r);
+	ck_assert(!has(&r, "cause ipv6-link-local-only"));
+	ck_assert(has(&r, "open ipv6-link-local-only"));
+}
+END_TEST
+
 START_TEST(refused_contradicted_by_connection)
 {
 	static const char *const l[] = {
@@ -348,6 +373,7 @@ Suite *suite_explain_rules(void)
 	tcase_add_test(tc, pool_address_alone_is_no_proof);
 	tcase_add_test(tc, duplicate_address_proves_nat);
 	tcase_add_test(tc, refused_contradicted_by_connection);
+	tcase_add_test(tc, address_rules_contradicted);
 	tcase_add_test(tc, noroute_contradicted_by_refusal);
 	tcase_add_test(tc, port_in_use_and_later_listen);
 	tcase_add_test(tc, iface_list_and_pinned);
