@@ -11,7 +11,6 @@
 /* A fact the log repeats on every rank (an interface line, a version)
  * is kept this many times; the rest are counted, so that a long log of
  * chatter cannot push its one failure line past EXPLAIN_MAX_HITS. */
-#define EXPLAIN_FACT_KEEP 32
 
 static bool fact_full(struct explain_log *lg, const struct logsig *s)
 {
@@ -19,8 +18,10 @@ static bool fact_full(struct explain_log *lg, const struct logsig *s)
 	const struct logsig *base = logsig_table(&n);
 	size_t i = (size_t)(s - base);
 
+	/* settings echoes are all kept: the last one counts */
 	if (!(s->flags & LOGSIG_FACT) || s < base || i >= n ||
-	    i >= EXPLAIN_SIG_SLOTS)
+	    i >= EXPLAIN_SIG_SLOTS ||
+	    (s->fields && strstr(s->fields, "setting_")))
 		return false;
 	return lg->kept[i]++ >= EXPLAIN_FACT_KEEP;
 }

@@ -12,6 +12,7 @@
 
 #define EXPLAIN_MAX_HITS 2048  /* matches kept; more are only counted */
 #define EXPLAIN_SIG_SLOTS 512  /* signature rows a log's facts are counted by */
+#define EXPLAIN_FACT_KEEP 32   /* matches of one fact row kept */
 #define EXPLAIN_MAX_CAUSES 32
 #define EXPLAIN_MAX_LINES 8    /* line references kept per cause */
 #define EXPLAIN_MAX_CODES 8

@@ -206,6 +206,7 @@ int cmd_explain(int argc, char **argv)
 			"compile\n", bad ? bad : "?");
 		goto out;
 	}
+	r->lm.light = r->light;
 	for (int i = 0; i < r->o.nfiles; i++)
 		if (explain_read(r, i, r->o.files[i]) < 0) {
 			fprintf(stderr, "netprobe explain: cannot read '%s': "

@@ -40,12 +40,20 @@ static int match_line(struct explain_run *r, int file, long lineno,
 		      const char *line)
 {
 	struct logmatch m;
+	struct logmatch_linebits lb;
 	size_t start = 0;
 	int hits = 0;
 
-	while (logmatch_line(&r->lm, line, &start, &m)) {
+	logmatch_prepare(&lb, line);
+	while (logmatch_line_bits(&r->lm, &lb, &start, &m)) {
+		size_t i = (size_t)(m.sig - r->lm.sigs);
+
 		if (explain_log_add_text(&r->lg, &m, file, lineno, line) < 0)
 			return -1;
+		/* a fact row whose kept matches are full needs no captures */
+		if (m.sig->flags & LOGSIG_FACT && i < EXPLAIN_SIG_SLOTS &&
+		    r->lg.kept[i] >= EXPLAIN_FACT_KEEP)
+			r->light[i] = 1;
 		hits++;
 		start++;
 	}
