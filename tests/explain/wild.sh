@@ -120,7 +120,10 @@ END {
 		      "logs that hold the proof. Precision: decided network " \
 		      "causes that are the wanted one. Non-network: logs of OOM, " \
 		      "driver, NCCL version, fabric-manager, Xid, code bugs, ssh " \
-		      "logins, which must get no network cause.\n" > out
+		      "logins, which must get no network cause. The logs and " \
+		      "the table were written by the same hands: these " \
+		      "figures say the forms written are covered, not how " \
+		      "held-out real logs fare.\n" > out
 		print "| framework | network logs | recall | decided (of proof logs) | precision of decided | non-network logs | given a network cause | lines |" > out
 		print "|---|---|---|---|---|---|---|---|" > out
 		for (f in F)
