@@ -931,6 +931,20 @@ def s_nccl_old_recv(c):
     return "NCCL", "mtu-blackhole", False, L
 
 
+def s_nccl_retry224(c):
+    c.nccl = c.r.choice(["2.24.3", "2.25.1", "2.26.2"])
+    err, code = c.r.choice([("Connection refused", "port-closed"),
+                            ("No route to host", "host-unreachable")])
+    L = nccl_chatter(c, 0)
+    for k in range(1, 3):
+        L.append(c.np(0, msg="socketStartConnect: connect returned %s, "
+                      "retrying (%d/34) after sleep for %d msec" % (
+                          err, k, 100 * k)))
+    L.append(c.np(0, lvl="WARN", msg="socketStartConnect: connect returned "
+                  "%s, exceeded error retry count (35)" % err))
+    return "NCCL", code, True, L
+
+
 NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_retry228, s_nccl_nomatch, s_nccl_iface_list,
        s_nccl_dup_container, s_nccl_docker_timeout, s_nccl_commid,
@@ -954,7 +968,7 @@ NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_aborted, s_symptoms_and_noroute, s_containers_but_refused,
        s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat, s_ucx_docker0,
        s_ompi_oob_unable, s_ompi_linklocal, s_torch_old_refused,
-       s_nccl_old_recv]
+       s_nccl_old_recv, s_nccl_retry224]
 
 
 # ---- non-network failures: (framework, kind, lines) ----------------------

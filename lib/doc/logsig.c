@@ -58,8 +58,9 @@ static const struct logsig table[] = {
 	 "every connect timed out until NCCL gave up", 0,
 	 "node1:812:830 [0] NCCL WARN socketPollConnect: exceeded timeouts "
 	 "(10)", NULL},
-	{"nccl-connect-retry-exceeded", "NCCL", "src/os/linux.cc",
-	 "2.28-2.30", "exceeded error retry count",
+	{"nccl-connect-retry-exceeded", "NCCL", "src/misc/socket.cc "
+	 "socketStartConnect (src/os/linux.cc from 2.28)",
+	 "2.27-2.30", "exceeded error retry count",
 	 "connect to " NCCL_ADDR " returned ([A-Za-z ]+), exceeded error "
 	 "retry count", "addr,port,err", NULL,
 	 "port-closed,port-filtered,inbound-blocked",
@@ -1415,6 +1416,15 @@ static const struct logsig table[] = {
 	 "log holds the cause", LOGSIG_SYMPTOM,
 	 "(raylet) Raylet is terminated: ip=10.231.0.2, id=5f1e2d3c. "
 	 "Termination is unexpected.", NULL},
+	{"nccl-connect-retry-exceeded-224", "NCCL", "src/misc/socket.cc "
+	 "socketStartConnect (\"%s: connect returned %s, exceeded error "
+	 "retry count (%d)\", no address)", "2.24-2.26",
+	 "exceeded error retry count", "connect returned ([A-Za-z ]+), "
+	 "exceeded error retry count", "err", NULL, NULL,
+	 "NCCL retried a connect until it gave up", 0,
+	 "n1:1:9 [0] misc/socket.cc:543 NCCL WARN socketStartConnect: "
+	 "connect returned Connection refused, exceeded error retry count "
+	 "(35)", NULL},
 };
 
 const struct logsig *logsig_table(size_t *n)
