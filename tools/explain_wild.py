@@ -945,6 +945,19 @@ def s_nccl_retry224(c):
     return "NCCL", code, True, L
 
 
+def s_nccl_gid0(c):
+    c.nccl = c.r.choice(["2.10.3", "2.14.3", "2.18.1"])
+    L = [c.np(0, msg="NCCL version %s+cuda11.8" % c.nccl),
+         c.np(0, msg="NCCL_IB_GID_INDEX set by environment to 0")]
+    L += nccl_chatter(c, 0, ib=True)[1:]
+    err = ("NET/IB : Got completion with error 12, opcode 0, len 0, vendor "
+           "err 129" if c.old() else
+           "NET/IB : Got completion from peer %s<%d> with error 12, opcode "
+           "0, len 0, vendor err 129" % (c.ip[1], c.port))
+    L.append(c.np(0, lvl="WARN", msg=err))
+    return "NCCL", "rdma-gid-index", True, L
+
+
 NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_retry228, s_nccl_nomatch, s_nccl_iface_list,
        s_nccl_dup_container, s_nccl_docker_timeout, s_nccl_commid,
@@ -968,7 +981,7 @@ NET = [s_nccl_refused, s_nccl_noroute, s_nccl_timeout, s_nccl_exceeded,
        s_nccl_aborted, s_symptoms_and_noroute, s_containers_but_refused,
        s_ompi_timeout, s_nccl_ib_flush, s_dup_vbox_nat, s_ucx_docker0,
        s_ompi_oob_unable, s_ompi_linklocal, s_torch_old_refused,
-       s_nccl_old_recv, s_nccl_retry224]
+       s_nccl_old_recv, s_nccl_retry224, s_nccl_gid0]
 
 
 # ---- non-network failures: (framework, kind, lines) ----------------------

@@ -177,8 +177,50 @@ static void rule_gids(const struct explain_ctx *x, struct explain_result *r)
 	}
 }
 
+/* NCCL_IB_GID_INDEX=0 on RoCE selects the port's default GID, the
+ * link-local one made from its MAC: with a completion error that is the
+ * cause, unless the error printed a GID that is not link-local. */
+static void rule_gid_zero(const struct explain_ctx *x,
+			  struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+	const char *gi = explain_setting(lg, "NCCL_IB_GID_INDEX");
+	const struct explain_hit *err = NULL;
+	bool roce = false;
+	struct explain_cause *c;
+
+	if (gi == NULL || strcmp(gi, "0") != 0)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *ll = logmatch_field(&h->m, "link_layer");
+		const char *l = logmatch_field(&h->m, "local_gid");
+
+		if (ll && strcmp(ll, "RoCE") == 0)
+			roce = true;
+		if (logmatch_field(&h->m, "wc_status") &&
+		    strcmp(logmatch_field(&h->m, "wc_status"), "5") != 0) {
+			if (l && strncmp(l, "fe80", 4) != 0)
+				return; /* the printed GID says otherwise */
+			err = err ? err : h;
+		}
+	}
+	if (!roce || err == NULL ||
+	    (c = explain_cause_for(r, EXPLAIN_NET, false, "rdma-gid-index")) ==
+		    NULL)
+		return;
+	explain_add_ref(c, err);
+	snprintf(c->why, sizeof(c->why), "NCCL_IB_GID_INDEX=0 on RoCE selects "
+		 "the port's default GID, the link-local one, and a work "
+		 "request failed: that GID does not route between the nodes");
+	snprintf(c->fix, sizeof(c->fix), "NCCL_IB_GID_INDEX=N of the RoCE v2 "
+		 "entry that holds the interface's IPv4 address (show_gids "
+		 "lists them; netprobe scan on the node names it)");
+}
+
 void explain_rules(const struct explain_ctx *x, struct explain_result *r)
 {
+	rule_gid_zero(x, r);
 	rule_iface_list(x, r);
 	rule_local_addrs(x, r);
 	rule_gids(x, r);

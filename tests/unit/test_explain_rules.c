@@ -292,6 +292,32 @@ START_TEST(gids_link_local)
 }
 END_TEST
 
+/* GID index 0 on RoCE is the link-local default GID: decided with a
+ * completion error, not where the error printed a routable GID. */
+START_TEST(gid_index_zero_on_roce)
+{
+	static const char *const l[] = {
+		"n1:1:1 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 0",
+		"n1:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE ; OOB "
+		"eth0:10.231.4.11<0>",
+		"n1:1:9 [0] NCCL WARN NET/IB : Got completion with error 12, "
+		"opcode 0, len 0, vendor err 129", NULL};
+	static const char *const v2[] = {
+		l[0], l[1],
+		"n1:1:9 [0] NCCL WARN NET/IB: Got completion from peer "
+		"10.231.4.12<44017> with status=transport retry counter "
+		"exceeded(12) opcode=IBV_WC_SEND(0) vendor_err=129 localGid "
+		"::ffff:10.231.4.11 remoteGids ::ffff:10.231.4.12 hca mlx5_0",
+		NULL};
+	struct explain_result r;
+
+	explain_lines(l, &r);
+	ck_assert(has(&r, "cause rdma-gid-index"));
+	explain_lines(v2, &r);
+	ck_assert(!has(&r, "cause rdma-gid-index"));
+}
+END_TEST
+
 START_TEST(mtu_and_bigger_reply)
 {
 	static const char *const l[] = {
@@ -378,6 +404,7 @@ Suite *suite_explain_rules(void)
 	tcase_add_test(tc, port_in_use_and_later_listen);
 	tcase_add_test(tc, iface_list_and_pinned);
 	tcase_add_test(tc, gids_link_local);
+	tcase_add_test(tc, gid_index_zero_on_roce);
 	tcase_add_test(tc, mtu_and_bigger_reply);
 	tcase_add_test(tc, nomatch_and_chosen_iface);
 	tcase_add_test(tc, ray_nat_and_loopback);
