@@ -1,15 +1,22 @@
 # netprobe explain: `make check-explain` explains every log of the corpus
 # (tests/explain/*.log, written from the frameworks' message formats) and
-# fails on a missed or a wrong cause; `make bench-explain` times a
+# fails on a missed or a wrong cause; it scores the wild corpus
+# (tests/explain/wild, tests/explain/wild.sh; `make explain-results`
+# writes tests/explain/RESULTS.md); `make bench-explain` times a
 # generated 100,000-line log (bench/explain/RESULTS.md).
 DEB_PKGS += jq
 
-.PHONY: check-explain bench-explain
+.PHONY: check-explain bench-explain explain-results
 CHECK_TARGETS += check-explain
 
 check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/run.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/wild.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 
 bench-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh bench/explain/run.sh
+
+explain-results: $(NETPROBE)
+	@NETPROBE=$(CURDIR)/$(NETPROBE) RESULTS=tests/explain/RESULTS.md \
+		sh tests/explain/wild.sh

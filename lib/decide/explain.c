@@ -1,18 +1,39 @@
 /* netprobe explain's decider (decide/explain.h): the log's hits to causes,
  * then what this node measured to proved or not seen. */
 #include "decide/explain.h"
+#include "decide/explain_priv.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int explain_log_add(struct explain_log *lg, const struct logmatch *m,
-		    int file, long line)
+/* A fact the log repeats on every rank (an interface line, a version)
+ * is kept this many times; the rest are counted, so that a long log of
+ * chatter cannot push its one failure line past EXPLAIN_MAX_HITS. */
+
+static bool fact_full(struct explain_log *lg, const struct logsig *s)
 {
+	size_t n;
+	const struct logsig *base = logsig_table(&n);
+	size_t i = (size_t)(s - base);
+
+	/* settings echoes are all kept: the last one counts */
+	if (!(s->flags & LOGSIG_FACT) || s < base || i >= n ||
+	    i >= EXPLAIN_SIG_SLOTS ||
+	    (s->fields && strstr(s->fields, "setting_")))
+		return false;
+	return lg->kept[i]++ >= EXPLAIN_FACT_KEEP;
+}
+
+int explain_log_add_text(struct explain_log *lg, const struct logmatch *m,
+			 int file, long line, const char *text)
+{
+	struct explain_hit *h;
+
 	lg->matched++;
-	if (lg->nhits >= EXPLAIN_MAX_HITS) {
+	if (lg->nhits >= EXPLAIN_MAX_HITS ||
+	    fact_full(lg, m->sig)) {
 		lg->dropped++;
 		return 0;
 	}
@@ -23,11 +44,18 @@ int explain_log_add(struct explain_log *lg, const struct logmatch *m,
 			return -1;
 		}
 	}
-	lg->hits[lg->nhits].m = *m;
-	lg->hits[lg->nhits].file = file;
-	lg->hits[lg->nhits].line = line;
-	lg->nhits++;
+	h = &lg->hits[lg->nhits++];
+	h->m = *m;
+	h->file = file;
+	h->line = line;
+	snprintf(h->text, sizeof(h->text), "%s", text ? text : "");
 	return 0;
+}
+
+int explain_log_add(struct explain_log *lg, const struct logmatch *m,
+		    int file, long line)
+{
+	return explain_log_add_text(lg, m, file, line, NULL);
 }
 
 void explain_log_free(struct explain_log *lg)
@@ -37,121 +65,10 @@ void explain_log_free(struct explain_log *lg)
 	lg->nhits = 0;
 }
 
-/* Docker's default bridge (172.17/16) and podman's (10.88/16) are
- * container addresses no other host routes to. */
-const char *explain_addr_class(const char *addr)
-{
-	struct in_addr a4;
-	struct in6_addr a6;
-	char buf[64];
-	const char *pct;
-
-	if (addr == NULL)
-		return NULL;
-	if (strcmp(addr, "localhost") == 0)
-		return "loopback";
-	if (inet_pton(AF_INET, addr, &a4) == 1) {
-		unsigned long h = ntohl(a4.s_addr);
-
-		if ((h >> 24) == 127)
-			return "loopback";
-		if ((h >> 16) == ((172UL << 8) | 17))
-			return "docker-bridge";
-		if ((h >> 16) == ((10UL << 8) | 88))
-			return "podman-bridge";
-		if ((h >> 16) == ((169UL << 8) | 254))
-			return "link-local";
-		return NULL;
-	}
-	pct = strchr(addr, '%');
-	snprintf(buf, sizeof(buf), "%.*s",
-		 (int)(pct ? (size_t)(pct - addr) : strlen(addr)), addr);
-	if (inet_pton(AF_INET6, buf, &a6) == 1) {
-		if (IN6_IS_ADDR_LOOPBACK(&a6))
-			return "loopback";
-		if (IN6_IS_ADDR_LINKLOCAL(&a6))
-			return "link-local";
-	}
-	return NULL;
-}
-
-/* The prefixes NCCL's default filter passes though they are virtual. */
-bool explain_iface_virtual(const char *name)
-{
-	static const char *const pfx[] = {"veth", "br-", "cni", "flannel",
-					  "cali", "docker", "virbr", "tailscale",
-					  "wg", "vxlan", "weave", "kube-"};
-
-	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
-		if (strncmp(name, pfx[i], strlen(pfx[i])) == 0)
-			return true;
-	return false;
-}
-
-const char *explain_setting(const struct explain_log *lg, const char *name)
-{
-	const char *v = NULL;
-
-	for (size_t i = 0; i < lg->nhits; i++) {
-		const struct logmatch *m = &lg->hits[i].m;
-		const char *n = logmatch_field(m, "setting_name");
-
-		if (n != NULL && strcmp(n, name) == 0)
-			v = logmatch_field(m, "setting_value");
-	}
-	return v;
-}
-
-/* Splits a comma list into c->codes. */
-static void set_codes(struct explain_cause *c, const char *list)
-{
-	c->ncodes = 0;
-	for (const char *p = list; p && *p && c->ncodes < EXPLAIN_MAX_CODES;) {
-		size_t n = strcspn(p, ",");
-
-		snprintf(c->codes[c->ncodes++], sizeof(c->codes[0]), "%.*s",
-			 (int)n, p);
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-}
-
-static void add_ref(struct explain_cause *c, const struct explain_hit *h)
-{
-	c->count++;
-	if (c->nrefs < EXPLAIN_MAX_LINES) {
-		c->refs[c->nrefs].file = h->file;
-		c->refs[c->nrefs].line = h->line;
-		c->nrefs++;
-	}
-}
-
-/* Finds the cause with the same codes and openness, or starts one. */
-static struct explain_cause *cause_for(struct explain_result *r, bool open,
-				       const char *codes)
-{
-	struct explain_cause tmp;
-
-	memset(&tmp, 0, sizeof(tmp));
-	set_codes(&tmp, codes);
-	for (size_t i = 0; i < r->ncauses; i++) {
-		struct explain_cause *c = &r->causes[i];
-		bool same = c->open == open && c->ncodes == tmp.ncodes;
-
-		for (size_t j = 0; same && j < c->ncodes; j++)
-			same = strcmp(c->codes[j], tmp.codes[j]) == 0;
-		if (same)
-			return c;
-	}
-	if (r->ncauses >= EXPLAIN_MAX_CAUSES)
-		return NULL;
-	tmp.open = open;
-	r->causes[r->ncauses] = tmp;
-	return &r->causes[r->ncauses++];
-}
-
-/* What an errno text a line captured decides for a connect. */
+/* What an errno text a line captured decides for a connect or a bind:
+ * a refusal proves nothing listened, no route proves no path, an
+ * address in use proves another process held the port; a timeout only
+ * narrows. */
 static const char *err_codes(const char *err, const char **maybe)
 {
 	*maybe = NULL;
@@ -162,58 +79,27 @@ static const char *err_codes(const char *err, const char **maybe)
 	if (strstr(err, "No route") || strstr(err, "unreachable") ||
 	    strcmp(err, "113") == 0 || strcmp(err, "101") == 0)
 		return "host-unreachable";
+	if (strstr(err, "EADDRINUSE") || strstr(err, "already in use") ||
+	    strcmp(err, "98") == 0)
+		return "port-in-use";
 	if (strstr(err, "timed out") || strcmp(err, "110") == 0)
 		*maybe = "port-filtered,inbound-blocked,rank-unreachable";
 	return NULL;
 }
 
-/* The one command that decides an open cause, from what the line names. */
-static void next_command(const struct explain_hit *h, char *buf,
-			 size_t len)
-{
-	const char *id = h->m.sig->id;
-	const char *addr = logmatch_field(&h->m, "addr");
-	const char *port = logmatch_field(&h->m, "port");
-
-	if (strcmp(id, "ray-ip-mismatch") == 0)
-		snprintf(buf, len, "on this node: netprobe layers");
-	else if (strcmp(id, "ray-node-dead") == 0 && addr)
-		snprintf(buf, len, "on the node %s: netprobe scan --peer "
-			 "HEAD_ADDRESS (with netprobe serve on the head)",
-			 addr);
-	else if (strcmp(id, "torch-store-listen") == 0)
-		snprintf(buf, len, "on the rank-0 node: netprobe scan --rank0");
-	else if (strcmp(id, "gloo-no-address") == 0)
-		snprintf(buf, len, "on the failing node: netprobe ifaces");
-	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
-		snprintf(buf, len, "on this node: netprobe ifaces");
-	else if (strncmp(id, "nccl-ib-", 8) == 0)
-		snprintf(buf, len, "on the node that wrote the log: netprobe "
-			 "explain FILE (it judges the RDMA devices, uverbs "
-			 "files, NCCL_IB_HCA and GIDs as netprobe scan does)");
-	else if (strcmp(id, "nccl-system-error") == 0)
-		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
-			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
-			 "output");
-	else if (strncmp(id, "torch-store", 11) == 0 && addr && port)
-		snprintf(buf, len, "on this node: netprobe ports %s %s", addr,
-			 port);
-	else if (addr)
-		snprintf(buf, len, "on this node: netprobe scan --peer %s "
-			 "(with netprobe serve running on %s)", addr, addr);
-	else
-		snprintf(buf, len, "on any node of the job: netprobe mesh "
-			 "(one process per node, under the job's launcher)");
-}
-
-/* A line that names a peer's address of a special class is decided by
- * that class: what the peer advertised is the fault. */
+/* A line that names a peer's address of a special class: a loopback or
+ * link-local address a rank advertised can be reached by no other host,
+ * which proves the fault. An address in a container pool proves
+ * nothing by itself (a site may route 172.17/16): it opens
+ * container-bridge-nat beside what the errno says. Returns the code
+ * decided, or NULL with *open set to the candidates it opens. */
 static const char *addr_cause(const struct explain_hit *h, char *why,
-			      size_t len)
+			      size_t len, const char **open)
 {
 	const char *addr = logmatch_field(&h->m, "addr");
 	const char *cls = explain_addr_class(addr);
 
+	*open = NULL;
 	if (!(h->m.sig->flags & (LOGSIG_PEER | LOGSIG_LOCAL)) || cls == NULL)
 		return NULL;
 	if (strcmp(cls, "loopback") == 0) {
@@ -221,53 +107,85 @@ static const char *addr_cause(const struct explain_hit *h, char *why,
 			 "advertised its hostname's loopback mapping", addr);
 		return "hostname-loopback";
 	}
-	if (strcmp(cls, "docker-bridge") == 0 ||
-	    strcmp(cls, "podman-bridge") == 0) {
-		snprintf(why, len, "%s is on %s's default bridge: a container "
-			 "address no other host can reach", addr,
-			 cls[0] == 'd' ? "Docker" : "podman");
-		return "container-bridge-nat";
-	}
 	if (strcmp(cls, "link-local") == 0) {
 		snprintf(why, len, "%s is link-local: it only works on one "
 			 "link and needs its scope", addr);
 		return "ipv6-link-local-only";
 	}
+	snprintf(why, len, "%s lies in %s's default bridge pool: a container "
+		 "on a NAT'd bridge, or a network that uses the same range; "
+		 "the address alone cannot tell", addr,
+		 cls[0] == 'd' ? "Docker" : "podman");
+	*open = "container-bridge-nat";
 	return NULL;
 }
 
-/* Causes a fact line adds, once the log holds a failure. */
-static void fact_causes(const struct explain_log *lg,
-			const struct explain_hit *h, struct explain_result *r)
+/* Adds a decided network cause for one code with its line. */
+static void decide_one(struct explain_result *r, const struct explain_hit *h,
+		       const char *code, const char *why)
 {
-	const char *iface = logmatch_field(&h->m, "iface");
-	const char *ifname = explain_setting(lg, "NCCL_SOCKET_IFNAME");
-	struct explain_cause *c;
-	char why[256];
-	const char *code;
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_NET, false,
+						    code);
+	const char *addr = logmatch_field(&h->m, "addr");
+	const char *port = logmatch_field(&h->m, "port");
 
-	if ((code = addr_cause(h, why, sizeof(why))) != NULL &&
-	    strcmp(code, "hostname-loopback") != 0) {
-		if ((c = cause_for(r, false, code)) != NULL) {
-			add_ref(c, h);
-			if (c->why[0] == '\0')
-				snprintf(c->why, sizeof(c->why),
-					 "NCCL chose %.40s: %.200s", iface ? iface
-					 : "?", why);
-		}
+	if (c == NULL)
 		return;
-	}
-	if (iface && ifname == NULL && explain_iface_virtual(iface) &&
-	    (c = cause_for(r, false, "nccl-default-iface-unsafe")) != NULL) {
-		add_ref(c, h);
-		if (c->why[0] == '\0')
-			snprintf(c->why, sizeof(c->why), "NCCL chose the "
-				 "virtual interface %s on its own "
-				 "(NCCL_SOCKET_IFNAME unset)", iface);
-		snprintf(c->fix, sizeof(c->fix), "pin the interface peers "
-			 "reach: NCCL_SOCKET_IFNAME==IFACE (netprobe scan "
-			 "--export prints it)");
-	}
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	if (addr && c->addr[0] == '\0')
+		snprintf(c->addr, sizeof(c->addr), "%s", addr);
+	if (strcmp(code, "gloo-ifname-syntax") == 0)
+		snprintf(c->fix, sizeof(c->fix), "GLOO_SOCKET_IFNAME=IFACE "
+			 "(one interface name, no '^', '=' or ',')");
+	if (strcmp(h->m.sig->id, "ibverbs-no-device") == 0)
+		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
+			 "drivers in the image: apt-get install "
+			 "ibverbs-providers (dnf install libibverbs), or "
+			 "MLNX_OFED/DOCA's libmlx5");
+	if (strcmp(code, "port-in-use") == 0 && port)
+		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
+			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
+			 "(often an earlier run of the job) or choose another "
+			 "port (MASTER_PORT=...)", port);
+}
+
+/* Opens a set of candidates with the line and its deciding command. */
+static void open_set(struct explain_result *r, const struct explain_hit *h,
+		     const char *codes, const char *why)
+{
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_NET, true,
+						    codes);
+
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	if (c->next[0] == '\0')
+		explain_next_command(h, c->next, sizeof(c->next));
+}
+
+/* Joins two comma lists (a first) into buf without repeats. */
+static const char *join_codes(const char *a, const char *b, char *buf,
+			      size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (const char *l = a; l; l = (l == a ? b : NULL))
+		for (const char *p = l; *p;) {
+			size_t n = strcspn(p, ",");
+			char one[48];
+
+			snprintf(one, sizeof(one), "%.*s", (int)n, p);
+			if (!strstr(buf, one) && o + n + 2 < len)
+				o += (size_t)snprintf(buf + o, len - o, "%s%s",
+						      o ? "," : "", one);
+			p += n + (p[n] == ',');
+		}
+	return buf;
 }
 
 /* gloo-no-address: NCCL syntax in GLOO_SOCKET_IFNAME is decided; a plain
@@ -277,16 +195,133 @@ static bool gloo_syntax(const char *v)
 	return v && (v[0] == '^' || v[0] == '=' || strchr(v, ',') != NULL);
 }
 
-static void hit_causes(const struct explain_hit *h, struct explain_result *r)
+/* A symptom: recorded as such; its candidates open unless a cause that
+ * is not the network explains it. */
+static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
+		    struct explain_result *r)
 {
 	const struct logsig *s = h->m.sig;
-	const char *codes = s->codes, *maybe = s->maybe, *ec, *em;
-	struct explain_cause *c;
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_SYMPTOM, false,
+						    s->id);
+	const char *cands = s->maybe ? s->maybe : s->codes;
+	const char *a = logmatch_field(&h->m, "addr");
+	const char *cls = explain_addr_class(a);
+
+	/* a peer that advertised loopback (or link-local) is proof
+	 * whatever reached it: no other host can use that address */
+	if (s->flags & LOGSIG_PEER && cls && strcmp(cls, "loopback") == 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s is a loopback address: a rank "
+			 "advertised its hostname's loopback mapping", a);
+		decide_one(r, h, "hostname-loopback", why);
+	} else if (s->flags & LOGSIG_PEER && cls &&
+		   strcmp(cls, "link-local") == 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s is link-local: a rank "
+			 "advertised an address that only works on one link",
+			 a);
+		decide_one(r, h, "ipv6-link-local-only", why);
+	}
+	if (c != NULL) {
+		explain_add_ref(c, h);
+		if (c->why[0] == '\0')
+			snprintf(c->why, sizeof(c->why), "%s", s->meaning);
+	}
+	if (!x->other && cands != NULL)
+		open_set(r, h, cands, s->meaning);
+}
+
+/* Ray found this node's address in a container pool while it reached
+ * the GCS at an address outside that pool: its traffic left through a
+ * translation the head does not know, which proves the NAT (the pool
+ * alone would not). */
+static bool ray_nat(const struct explain_hit *h, struct explain_result *r)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+	const char *g = logmatch_field(&h->m, "gcs_addr");
+	const char *ca = explain_addr_class(a), *cg = explain_addr_class(g);
 	char why[256];
+
+	if (ca == NULL || g == NULL || strcmp(ca, "loopback") == 0 ||
+	    strcmp(ca, "link-local") == 0 || (cg && strcmp(ca, cg) == 0))
+		return false;
+	snprintf(why, sizeof(why), "this node's own address %s is in a "
+		 "container pool, yet it reached the GCS at %s, which does "
+		 "not know that address: a NAT'd container bridge", a, g);
+	decide_one(r, h, "container-bridge-nat", why);
+	return true;
+}
+
+/* Open MPI's or UCX's TCP transport connected to a container bridge's
+ * address (docker0's 172.17.0.1 is on every Docker host): they offer
+ * every interface, so the transport chose a bridge one, which is the
+ * fault whatever the errno. */
+static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+	const char *c = explain_addr_class(a);
+	char why[256];
+
+	if (c == NULL || strcmp(c, "loopback") == 0)
+		return false;
+	bool ucx = strncmp(h->m.sig->id, "ucx", 3) == 0;
+	struct explain_cause *k;
+
+	snprintf(why, sizeof(why), "%s's TCP transport tried %s, %s: it "
+		 "chose an interface the peer cannot reach",
+		 ucx ? "UCX" : "Open MPI", a, strcmp(c, "link-local") == 0 ?
+		 "a link-local address" : "a container bridge's address that "
+		 "every Docker host may carry");
+	decide_one(r, h, "mpi-btl-iface", why);
+	k = explain_cause_for(r, EXPLAIN_NET, false, "mpi-btl-iface");
+	if (k != NULL && ucx)
+		snprintf(k->fix, sizeof(k->fix), "UCX_NET_DEVICES=IFACE (the "
+			 "interface the nodes reach each other on; mpirun -x "
+			 "UCX_NET_DEVICES=IFACE)");
+	return true;
+}
+
+/* A failure line: the codes its row proves, or those its captured
+ * facts (address class, errno) prove, or the candidates it opens. */
+static void hit_causes(const struct explain_ctx *x,
+		       const struct explain_hit *h, struct explain_result *r)
+{
+	const struct logsig *s = h->m.sig;
+	const char *codes = s->codes, *maybe = s->maybe, *ec, *em, *pool;
+	const char *err = logmatch_field(&h->m, "err");
+	char why[256], both[256];
 	const char *code;
 
+	if (err == NULL)
+		err = logmatch_field(&h->m, "errno");
 	snprintf(why, sizeof(why), "%s", s->meaning);
-	if ((code = addr_cause(h, why, sizeof(why))) != NULL) {
+	if (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib) {
+		struct explain_cause *c = explain_cause_for(r, EXPLAIN_NET,
+							    true, s->maybe);
+
+		/* sockets on a cluster without RDMA: normal, unless this
+		 * node's measurement shows RDMA that NCCL could not use */
+		if (c != NULL) {
+			explain_add_ref(c, h);
+			snprintf(c->why, sizeof(c->why), "%s", s->meaning);
+			explain_next_command(h, c->next, sizeof(c->next));
+			c->normal_unless_measured = true;
+		}
+		return;
+	}
+	if (strcmp(s->id, "ray-ip-mismatch") == 0 && ray_nat(h, r))
+		return;
+	if ((strncmp(s->id, "ompi-btl-connect", 16) == 0 ||
+	     strcmp(s->id, "ucx-connect") == 0) && mpi_bridge(h, r))
+		return;
+	if (logmatch_field(&h->m, "wc_status") &&
+	    strcmp(logmatch_field(&h->m, "wc_status"), "5") == 0) {
+		symptom(x, h, r); /* flushed: an earlier error broke the QP */
+		return;
+	}
+	if ((code = addr_cause(h, why, sizeof(why), &pool)) != NULL) {
 		codes = code;
 		maybe = NULL;
 	} else if (strcmp(s->id, "gloo-no-address") == 0) {
@@ -300,54 +335,43 @@ static void hit_causes(const struct explain_hit *h, struct explain_result *r)
 		} else {
 			maybe = "interface-down,no-usable-interface";
 		}
-	} else if ((ec = err_codes(logmatch_field(&h->m, "err") ?
-				   logmatch_field(&h->m, "err") :
-				   logmatch_field(&h->m, "errno"), &em)) !=
-		   NULL || em != NULL) {
-		if (s->codes == NULL) {
-			codes = ec;
+	} else if (s->codes == NULL &&
+		   ((ec = err_codes(err, &em)) != NULL || em != NULL)) {
+		/* the errno decides; a connect's timeout narrows, but an
+		 * established socket's timeout keeps the row's candidates */
+		codes = ec;
+		if (maybe == NULL || ec != NULL ||
+		    !(s->flags & LOGSIG_REACHED))
 			maybe = em;
-		}
 	}
-	if (codes != NULL) {
-		for (const char *p = codes; *p;) {
-			size_t n = strcspn(p, ",");
-			char one[48];
-
-			snprintf(one, sizeof(one), "%.*s", (int)n, p);
-			if ((c = cause_for(r, false, one)) != NULL) {
-				add_ref(c, h);
-				if (c->why[0] == '\0')
-					snprintf(c->why, sizeof(c->why), "%s",
-						 why);
-				if (strcmp(one, "gloo-ifname-syntax") == 0)
-					snprintf(c->fix, sizeof(c->fix),
-						 "GLOO_SOCKET_IFNAME=IFACE "
-						 "(one interface name, no "
-						 "'^', '=' or ',')");
-				if (strcmp(s->id, "ibverbs-no-device") == 0)
-					snprintf(c->fix, sizeof(c->fix),
-						 "install the RDMA userspace "
-						 "drivers in the image: "
-						 "apt-get install "
-						 "ibverbs-providers (dnf "
-						 "install libibverbs), or "
-						 "MLNX_OFED/DOCA's "
-						 "libmlx5");
-			}
-			p += n;
-			if (*p == ',')
-				p++;
-		}
+	if (pool != NULL) {
+		/* the pool opens NAT beside what the errno would decide */
+		open_set(r, h, join_codes(pool, codes ? codes : maybe ? maybe
+					  : "", both, sizeof(both)), why);
 		return;
 	}
-	if (maybe != NULL && (c = cause_for(r, true, maybe)) != NULL) {
-		add_ref(c, h);
-		if (c->why[0] == '\0')
-			snprintf(c->why, sizeof(c->why), "%s", why);
-		if (c->next[0] == '\0')
-			next_command(h, c->next, sizeof(c->next));
+	for (const char *p = codes; p && *p;) {
+		size_t n = strcspn(p, ",");
+		char one[48];
+
+		snprintf(one, sizeof(one), "%.*s", (int)n, p);
+		decide_one(r, h, one, why);
+		p += n + (p[n] == ',');
 	}
+	if (codes == NULL && maybe != NULL)
+		open_set(r, h, maybe, why);
+}
+
+static void other_cause(const struct explain_hit *h, struct explain_result *r)
+{
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
+						    h->m.sig->other);
+
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", h->m.sig->meaning);
 }
 
 /* An open cause one of whose codes a decided cause already names says
@@ -360,8 +384,10 @@ static void drop_settled(struct explain_result *r)
 		struct explain_cause *c = &r->causes[i];
 		bool settled = false;
 
-		for (size_t j = 0; c->open && j < r->ncauses && !settled; j++)
-			if (!r->causes[j].open)
+		for (size_t j = 0; c->kind == EXPLAIN_NET && c->open &&
+		     j < r->ncauses && !settled; j++)
+			if (r->causes[j].kind == EXPLAIN_NET &&
+			    !r->causes[j].open)
 				for (size_t k = 0; k < c->ncodes; k++)
 					if (strcmp(c->codes[k],
 						   r->causes[j].codes[0]) == 0)
@@ -372,24 +398,85 @@ static void drop_settled(struct explain_result *r)
 	r->ncauses = o;
 }
 
+/* torch's store client warns on every failed try: errno 99 (no
+ * address of that family, often localhost's IPv6), 97 or 22 and
+ * Windows' 10049 are retried and mean nothing about the network. */
+static bool benign(const struct explain_hit *h)
+{
+	const char *e = logmatch_field(&h->m, "errno");
+
+	return strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
+	       (strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
+		strcmp(e, "22") == 0 || strcmp(e, "10049") == 0);
+}
+
+/* What the whole log says before any rule: a failure, a non-network
+ * cause, whether the job meant to use RDMA, NCCL_SOCKET_IFNAME. */
+static void gather(const struct explain_log *lg, struct explain_ctx *x)
+{
+	bool sym = false;
+
+	memset(x, 0, sizeof(*x));
+	x->lg = lg;
+	x->ifname = explain_setting(lg, "NCCL_SOCKET_IFNAME");
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const char *n = logmatch_field(&lg->hits[i].m,
+					       "setting_name");
+
+		if (n && (strncmp(n, "NCCL_IB_", 8) == 0 ||
+			  strcmp(n, "NCCL_NET") == 0))
+			x->expect_ib = true;
+	}
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct logsig *s = lg->hits[i].m.sig;
+
+		if (s->other != NULL)
+			x->other = true;
+		else if (benign(&lg->hits[i]) ||
+			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
+			continue; /* normal operation */
+		else if (s->flags & LOGSIG_SYMPTOM)
+			sym = true;
+		else if (!(s->flags & LOGSIG_FACT))
+			x->failed = true;
+	}
+	/* a symptom is a failure unless a non-network cause explains it */
+	if (sym && !x->other)
+		x->failed = true;
+}
+
 void explain_decide(const struct explain_log *lg, struct explain_result *r)
 {
-	bool failed = false;
+	struct explain_ctx x;
 
 	memset(r, 0, sizeof(*r));
+	gather(lg, &x);
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct explain_hit *h = &lg->hits[i];
 
-		if (h->m.sig->flags & LOGSIG_FACT)
+		if (h->m.sig->other != NULL)
+			other_cause(h, r);
+		else if (h->m.sig->flags & LOGSIG_FACT || benign(h))
 			continue;
-		failed = true;
-		hit_causes(h, r);
+		else if (h->m.sig->flags & LOGSIG_SYMPTOM)
+			symptom(&x, h, r);
+		else
+			hit_causes(&x, h, r);
 	}
-	for (size_t i = 0; failed && i < lg->nhits; i++)
-		if (lg->hits[i].m.sig->flags & LOGSIG_LOCAL &&
-		    lg->hits[i].m.sig->flags & LOGSIG_FACT)
-			fact_causes(lg, &lg->hits[i], r);
+	explain_rules(&x, r);
+	explain_contradict(&x, r);
 	drop_settled(r);
+}
+
+void explain_drop_normal(struct explain_result *r)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < r->ncauses; i++)
+		if (!(r->causes[i].normal_unless_measured &&
+		      r->causes[i].open))
+			r->causes[o++] = r->causes[i];
+	r->ncauses = o;
 }
 
 static int measured_index(const char *const *list, size_t n,
@@ -411,6 +498,8 @@ void explain_apply_measured(struct explain_result *r,
 		int f = -1;
 		size_t k;
 
+		if (c->kind != EXPLAIN_NET)
+			continue;
 		for (k = 0; k < c->ncodes && f < 0; k++)
 			f = measured_index(ms->found, ms->nfound, c->codes[k]);
 		if (f >= 0) {

@@ -11,15 +11,19 @@
 #include "doc/logmatch.h"
 
 #define EXPLAIN_MAX_HITS 2048  /* matches kept; more are only counted */
+#define EXPLAIN_SIG_SLOTS 512  /* signature rows a log's facts are counted by */
+#define EXPLAIN_FACT_KEEP 32   /* matches of one fact row kept */
 #define EXPLAIN_MAX_CAUSES 32
 #define EXPLAIN_MAX_LINES 8    /* line references kept per cause */
 #define EXPLAIN_MAX_CODES 8
+#define EXPLAIN_TEXT_MAX 200   /* bytes of a matched line kept as evidence */
 
 /* One matched line. */
 struct explain_hit {
 	struct logmatch m;
 	int file;  /* index into the files read */
 	long line; /* 1-based */
+	char text[EXPLAIN_TEXT_MAX]; /* the line as matched, cut */
 };
 
 /* What the log holds: counts and the matches. */
@@ -28,6 +32,7 @@ struct explain_log {
 	struct explain_hit *hits; /* owned, EXPLAIN_MAX_HITS at most */
 	size_t nhits;
 	long dropped; /* matches past EXPLAIN_MAX_HITS */
+	unsigned kept[EXPLAIN_SIG_SLOTS]; /* facts kept, per signature row */
 };
 
 enum explain_state {
@@ -41,9 +46,19 @@ struct explain_ref {
 	long line;
 };
 
+/* What an entry of the result is: a network cause (decided or open), a
+ * cause that is not the network (codes[0] is its kind, not a finding
+ * code), or a symptom that decides nothing (codes[0] is its signature). */
+enum explain_kind {
+	EXPLAIN_NET = 0,
+	EXPLAIN_OTHER,
+	EXPLAIN_SYMPTOM,
+};
+
 /* A cause the log proves (open == false), or a set of causes it leaves
  * open (open == true, codes[0..ncodes)), with what decides it. */
 struct explain_cause {
+	enum explain_kind kind;
 	bool open;
 	char codes[EXPLAIN_MAX_CODES][48];
 	size_t ncodes;
@@ -55,6 +70,11 @@ struct explain_cause {
 	char next[320];      /* the one command that decides (open causes) */
 	enum explain_state state;
 	char measured[256];  /* what the measurement here showed */
+	char addr[64];       /* the address the decision is about, or "" */
+	char contra[256];    /* the line that contradicted it, or "" */
+	/* NCCL's fallback to sockets: normal operation unless this node's
+	 * measurement proves one of the codes (explain_drop_normal) */
+	bool normal_unless_measured;
 };
 
 struct explain_result {
@@ -78,6 +98,9 @@ struct explain_measured {
  * memory (errno ENOMEM). */
 int explain_log_add(struct explain_log *lg, const struct logmatch *m,
 		    int file, long line);
+/* The same, keeping the line's text (may be NULL) as evidence. */
+int explain_log_add_text(struct explain_log *lg, const struct logmatch *m,
+			 int file, long line, const char *text);
 
 /* Releases the hits. */
 void explain_log_free(struct explain_log *lg);
@@ -89,6 +112,11 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r);
  * open cause one of whose codes is measured becomes that cause. */
 void explain_apply_measured(struct explain_result *r,
 			    const struct explain_measured *ms);
+
+/* Drops the open causes that stand only where this node's measurement
+ * proved one of their codes (NCCL's fallback to sockets without RDMA in
+ * the job's settings): otherwise the lines were normal operation. */
+void explain_drop_normal(struct explain_result *r);
 
 /* The class of an address a log names: "loopback", "docker-bridge",
  * "podman-bridge", "link-local" or NULL for an ordinary one. */

@@ -12,10 +12,28 @@
 #define LOGMATCH_MAX_FIELDS 8
 #define LOGMATCH_FIELD_LEN 128
 
+#define LOGMATCH_GRAM_BITS 4096 /* bigram filter of one line */
+#define LOGMATCH_GRAMS 3	 /* bigrams of a needle checked first */
+
 struct logmatcher {
 	const struct logsig *sigs;
 	size_t n;
 	regex_t *re; /* one per row */
+	/* per row, the hashes of up to three bigrams of its needle: a line
+	 * whose bigram set lacks one cannot hold the needle, so most rows
+	 * are skipped without a strstr */
+	unsigned short (*grams)[LOGMATCH_GRAMS];
+	regex_t *re_nosub; /* the same patterns, REG_NOSUB: the quick test */
+	/* rows whose captures the caller does not need (NULL: none): a
+	 * match there skips the slow submatch pass and has no fields */
+	const unsigned char *light;
+};
+
+/* One line's bigram set (logmatch_prepare), so that the rows tried on it
+ * share the work. */
+struct logmatch_linebits {
+	const char *line;
+	unsigned char bits[LOGMATCH_GRAM_BITS / 8];
 };
 
 /* One named capture of a matched line. */
@@ -42,6 +60,15 @@ void logmatch_free(struct logmatcher *m);
  * *start. Returns 1 on a match, 0 when no further row matches. */
 int logmatch_line(const struct logmatcher *m, const char *line,
 		  size_t *start, struct logmatch *out);
+
+/* Fills lb with line's bigram set; the line must stay unchanged while
+ * lb is used. */
+void logmatch_prepare(struct logmatch_linebits *lb, const char *line);
+
+/* logmatch_line on a prepared line: the same result, faster. */
+int logmatch_line_bits(const struct logmatcher *m,
+		       const struct logmatch_linebits *lb, size_t *start,
+		       struct logmatch *out);
 
 /* The value of field name in mt, or NULL when the row has none. The
  * n-th (0-based) of several with that name through logmatch_field_nth. */

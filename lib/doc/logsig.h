@@ -13,6 +13,19 @@ enum logsig_flags {
 	LOGSIG_PEER = 1,  /* addr is a peer's advertised address */
 	LOGSIG_LOCAL = 2, /* addr/iface is what this process chose */
 	LOGSIG_FACT = 4,  /* a fact only: no cause by itself */
+	/* A symptom: what a failure looks like from this rank (a watchdog
+	 * timeout, a peer that went away). It may open candidates; it never
+	 * decides a cause, and a non-network cause in the same log explains
+	 * it. */
+	LOGSIG_SYMPTOM = 8,
+	/* The line proves a connection to addr existed (a peer closed or
+	 * reset it, data moved): it contradicts every cause that says addr
+	 * could not be reached. */
+	LOGSIG_REACHED = 16,
+	/* NCCL's fallback from RDMA to sockets: normal operation on a
+	 * cluster without RDMA, a fault only where the log shows the job
+	 * meant to use RDMA (NCCL_IB_* or NCCL_NET set). */
+	LOGSIG_IB_FALLBACK = 32,
 };
 
 struct logsig {
@@ -29,6 +42,10 @@ struct logsig {
 	const char *meaning;   /* one line: what the message means */
 	int flags;
 	const char *example;   /* a real-looking line (the unit test) */
+	/* A cause that is not the network (out of memory, a driver and
+	 * runtime that do not match, a code bug): its kind, or NULL. Such a
+	 * line names no finding code and explains the log's symptoms. */
+	const char *other;
 };
 
 /* Returns the table and its length through *n. */

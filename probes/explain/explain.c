@@ -102,6 +102,14 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 }
 
 /* --signatures: the table, one row per message form, as text or JSON. */
+/* What a row's line is: a cause that is not the network, a fact of
+ * normal operation, a symptom, or a failure. */
+static const char *row_kind(const struct logsig *s)
+{
+	return s->other ? "other" : s->flags & LOGSIG_FACT ? "fact" :
+	       s->flags & LOGSIG_SYMPTOM ? "symptom" : "failure";
+}
+
 static int list_signatures(bool json)
 {
 	size_t n;
@@ -112,12 +120,14 @@ static int list_signatures(bool json)
 	for (size_t i = 0; i < n; i++) {
 		if (a != NULL) {
 			json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:s,"
-				"s:s,s:s,s:s,s:s}", "id", t[i].id, "framework",
-				t[i].framework, "source", t[i].source,
-				"versions", t[i].versions, "regex",
-				t[i].regex, "codes", t[i].codes ? t[i].codes
-				: "", "open", t[i].maybe ? t[i].maybe : "",
-				"example", t[i].example));
+				"s:s,s:s,s:s,s:s,s:s,s:s*}", "id", t[i].id,
+				"framework", t[i].framework, "source",
+				t[i].source, "versions", t[i].versions,
+				"regex", t[i].regex, "codes", t[i].codes ?
+				t[i].codes : "", "open", t[i].maybe ?
+				t[i].maybe : "", "example", t[i].example,
+				"kind", row_kind(&t[i]), "other",
+				t[i].other));
 			continue;
 		}
 		printf("%-30s %-10s %-14s %s\n  %s\n", t[i].id,
@@ -126,7 +136,11 @@ static int list_signatures(bool json)
 		if (t[i].codes)
 			printf("  proves: %s\n", t[i].codes);
 		if (t[i].maybe)
-			printf("  leaves open: %s\n", t[i].maybe);
+			printf("  leaves open%s: %s\n", t[i].flags &
+			       LOGSIG_SYMPTOM ? " (a symptom)" : "",
+			       t[i].maybe);
+		if (t[i].other)
+			printf("  not the network: %s\n", t[i].other);
 	}
 	if (a != NULL) {
 		rc = json_dumpf(a, stdout, JSON_INDENT(2)) < 0 ? -1 : 0;
@@ -155,6 +169,10 @@ static int verdict(const struct explain_run *r)
 	if (r->d.nfault > 0 ||
 	    r->d.nwarning > (r->ras_tried && !r->ras_answered ? 1 : 0))
 		return 1;
+	/* a cause that is not the network is a fault all the same */
+	for (size_t i = 0; i < r->res.ncauses; i++)
+		if (r->res.causes[i].kind == EXPLAIN_OTHER)
+			return 1;
 	return 0;
 }
 
@@ -188,6 +206,7 @@ int cmd_explain(int argc, char **argv)
 			"compile\n", bad ? bad : "?");
 		goto out;
 	}
+	r->lm.light = r->light;
 	for (int i = 0; i < r->o.nfiles; i++)
 		if (explain_read(r, i, r->o.files[i]) < 0) {
 			fprintf(stderr, "netprobe explain: cannot read '%s': "
@@ -201,6 +220,7 @@ int cmd_explain(int argc, char **argv)
 	explain_apply_measured(&r->res, &r->ms);
 	if (r->rdma_absent)
 		explain_rdma_settle(&r->res);
+	explain_drop_normal(&r->res);
 	if (explain_emit(r) < 0) {
 		fprintf(stderr, "netprobe explain: cannot write output\n");
 		goto out;

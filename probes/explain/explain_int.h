@@ -28,6 +28,7 @@ struct explain_opts {
 struct explain_run {
 	struct explain_opts o;
 	struct logmatcher lm;
+	unsigned char light[EXPLAIN_SIG_SLOTS]; /* fact rows kept in full */
 	struct explain_log lg;
 	struct explain_result res;
 	struct explain_measured ms;

@@ -1,6 +1,8 @@
 /* netprobe explain's output: the document (log, measured, causes,
- * undecided, job, findings) and its text form in three parts: what the
- * log says, what was measured here, the cause with its fix. */
+ * undecided, other_causes, symptoms, job, findings) and its text form,
+ * which leads with the answer (the cause and its fix, or the candidates
+ * and the command that decides them), then the evidence lines, then
+ * what was measured here. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,7 +96,7 @@ static int add_findings(struct explain_run *r)
 		const struct finding_def *fd;
 		json_t *ev = NULL;
 
-		if (c->open)
+		if (c->open || c->kind != EXPLAIN_NET)
 			continue;
 		for (size_t k = 0; k < c->nrefs; k++)
 			evidence_add(&ev, "log", "%s line %ld",
@@ -144,23 +146,61 @@ static int add_findings(struct explain_run *r)
 	return 0;
 }
 
+/* The causes that are not the network and the symptoms, each with the
+ * lines behind it; a symptom says what explains it, when the log does. */
+static int build_other(struct explain_run *r)
+{
+	json_t *oth = json_array(), *sym = json_array();
+	const char *by = NULL;
+
+	for (size_t i = 0; i < r->res.ncauses; i++)
+		if (r->res.causes[i].kind == EXPLAIN_OTHER && by == NULL)
+			by = r->res.causes[i].codes[0];
+	for (size_t i = 0; oth && sym && i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+
+		if (c->kind == EXPLAIN_OTHER)
+			json_array_append_new(oth, json_pack("{s:s,s:s,s:o,"
+				"s:I}", "kind", c->codes[0], "why", c->why,
+				"lines", refs_json(r, c), "count",
+				(json_int_t)c->count));
+		else if (c->kind == EXPLAIN_SYMPTOM)
+			json_array_append_new(sym, json_pack("{s:s,s:s,s:s*,"
+				"s:o,s:I}", "signature", c->codes[0], "why",
+				c->why, "explained_by", by, "lines",
+				refs_json(r, c), "count",
+				(json_int_t)c->count));
+	}
+	if (doc_set(&r->d, "other_causes", oth) < 0 ||
+	    doc_set(&r->d, "symptoms", sym) < 0)
+		return -1;
+	return 0;
+}
+
 static int build(struct explain_run *r)
 {
 	json_t *causes = json_array(), *open = json_array();
 	json_t *notes = json_array();
 
+	if (build_other(r) < 0)
+		return -1;
+
 	for (int i = 0; notes && i < r->nnotes; i++)
 		json_array_append_new(notes, json_string(r->notes[i]));
 	for (size_t i = 0; causes && open && i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
-		json_t *codes = json_array();
+		json_t *codes;
 
+		if (c->kind != EXPLAIN_NET)
+			continue;
+		codes = json_array();
 		for (size_t k = 0; codes && k < c->ncodes; k++)
 			json_array_append_new(codes, json_string(c->codes[k]));
 		if (c->open)
 			json_array_append_new(open, json_pack("{s:o,s:s,s:s,"
-				"s:o,s:I}", "codes", codes, "why", c->why,
-				"next", c->next, "lines", refs_json(r, c),
+				"s:s,s:o,s:I}", "codes", codes, "why", c->why,
+				"next", c->next, "contradicted_by", c->contra,
+				"lines", refs_json(r, c),
 				"count", (json_int_t)c->count));
 		else {
 			const struct finding_def *fd =
@@ -199,28 +239,98 @@ static void print_refs(const struct explain_run *r,
 	printf("\n");
 }
 
+/* The answer first: the decided causes with their fix, the candidates
+ * with the command that decides them, the causes that are not the
+ * network, the symptoms. Returns how many answers it printed. */
+static size_t print_answer(const struct explain_run *r)
+{
+	size_t n = 0;
+	const char *by = NULL;
+
+	printf("Answer\n");
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+		const struct finding_def *fd = finding_lookup(c->codes[0]);
+
+		if (c->kind != EXPLAIN_NET || c->open)
+			continue;
+		n++;
+		printf("  %s %s: %s\n", fd ? severity_name(fd->sev) : "fault",
+		       c->codes[0], c->why);
+		printf("    fix: %s\n", c->fix[0] ? c->fix : fd ? fd->fix : "");
+		printf("    %s%s%s\n", state_name(c->state),
+		       c->measured[0] ? ": " : "", c->measured);
+		print_refs(r, c);
+	}
+	if (r->ras_answered && r->ras.nprocs > 0) {
+		n++;
+		printf("  fault nccl-rank-unresponsive: see NCCL's RAS service "
+		       "below\n    fix: %s\n",
+		       finding_lookup("nccl-rank-unresponsive")->fix);
+	}
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+
+		if (c->kind != EXPLAIN_NET || !c->open)
+			continue;
+		n++;
+		printf("  cannot tell from the log: ");
+		for (size_t k = 0; k < c->ncodes; k++)
+			printf("%s%s", k ? " or " : "", c->codes[k]);
+		printf("\n    decide it: %s\n    why: %s\n", c->next, c->why);
+		if (c->contra[0])
+			printf("    not decided: %s\n", c->contra);
+		print_refs(r, c);
+	}
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+
+		if (c->kind != EXPLAIN_OTHER)
+			continue;
+		n++;
+		by = by ? by : c->codes[0];
+		printf("  not the network: %s: %s\n", c->codes[0], c->why);
+		print_refs(r, c);
+	}
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+
+		if (c->kind != EXPLAIN_SYMPTOM)
+			continue;
+		printf("  symptom %s: %s%s%s\n", c->codes[0], c->why,
+		       by ? "; explained by " : "", by ? by : "");
+		print_refs(r, c);
+	}
+	if (n == 0)
+		printf("  no cause the log proves and no candidate%s: run "
+		       "`netprobe scan` on the failing node\n",
+		       r->lg.matched == 0 ? " (no known failure signature "
+		       "in the log)" : "");
+	return n;
+}
+
 static void print_text(const struct explain_run *r)
 {
-	size_t shown = 0, ndecided = 0;
+	size_t shown = 0;
 
-	printf("What the log says (%ld lines: %ld matched, %ld unknown, "
+	print_answer(r);
+	printf("\nEvidence (%ld lines: %ld matched, %ld unknown, "
 	       "%ld binary, %ld cut at %d bytes)\n", r->lg.lines,
 	       r->lg.matched, r->lg.unknown, r->lg.binary, r->lg.truncated,
 	       EXPLAIN_LINE_MAX);
-	for (size_t i = 0; i < r->lg.nhits && shown < 40; i++, shown++) {
+	for (size_t i = 0; i < r->lg.nhits && shown < 40; i++) {
 		const struct explain_hit *h = &r->lg.hits[i];
 
-		printf("  %s:%ld  %s  (%s, %s, %s)\n", r->o.files[h->file],
-		       h->line, h->m.sig->id, h->m.sig->framework,
+		if (h->m.sig->flags & LOGSIG_FACT && h->m.nfields == 0)
+			continue;
+		shown++;
+		printf("  %s:%ld  %s\n    %s (%s, %s, %s)", r->o.files[h->file],
+		       h->line, h->text, h->m.sig->id, h->m.sig->framework,
 		       h->m.sig->source, h->m.sig->versions);
-		if (h->m.nfields > 0) {
-			printf("    ");
-			for (size_t k = 0; k < h->m.nfields; k++)
-				printf("%s%s=%s", k ? " " : "",
-				       h->m.fields[k].name,
-				       h->m.fields[k].value);
-			printf("\n");
-		}
+		for (size_t k = 0; k < h->m.nfields; k++)
+			printf(" %s=%s", h->m.fields[k].name,
+			       h->m.fields[k].value);
+		printf("\n");
 	}
 	if (r->lg.nhits > shown)
 		printf("  ... %zu more matches (--json lists them all)\n",
@@ -237,9 +347,6 @@ static void print_text(const struct explain_run *r)
 			break;
 		}
 	}
-	if (r->lg.matched == 0)
-		printf("  no known failure signature in the log: run "
-		       "`netprobe scan` on the failing node\n");
 	if (r->ras_tried) {
 		printf("\nWhat NCCL's RAS service says (%s)\n", r->ras_addr);
 		if (!r->ras_answered)
@@ -271,41 +378,6 @@ static void print_text(const struct explain_run *r)
 	printf("\nWhat was measured here\n");
 	for (int i = 0; i < r->nnotes; i++)
 		printf("  %s\n", r->notes[i]);
-	printf("\nCause\n");
-	for (size_t i = 0; i < r->res.ncauses; i++) {
-		const struct explain_cause *c = &r->res.causes[i];
-		const struct finding_def *fd = finding_lookup(c->codes[0]);
-
-		if (c->open)
-			continue;
-		ndecided++;
-		printf("  %s %s: %s\n", fd ? severity_name(fd->sev) : "fault",
-		       c->codes[0], c->why);
-		print_refs(r, c);
-		printf("    %s%s%s\n", state_name(c->state),
-		       c->measured[0] ? ": " : "", c->measured);
-		printf("    fix: %s\n", c->fix[0] ? c->fix : fd ? fd->fix : "");
-	}
-	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++)
-		ndecided++;
-	if (r->ras_answered && r->ras.nprocs > 0)
-		printf("  fault nccl-rank-unresponsive: see the RAS section "
-		       "above\n    fix: %s\n",
-		       finding_lookup("nccl-rank-unresponsive")->fix);
-	if (ndecided == 0)
-		printf("  none the log proves\n");
-	for (size_t i = 0; i < r->res.ncauses; i++) {
-		const struct explain_cause *c = &r->res.causes[i];
-
-		if (!c->open)
-			continue;
-		printf("\nCannot tell from the log: ");
-		for (size_t k = 0; k < c->ncodes; k++)
-			printf("%s%s", k ? " or " : "", c->codes[k]);
-		printf("\n    %s\n", c->why);
-		print_refs(r, c);
-		printf("    decide it: %s\n", c->next);
-	}
 }
 
 int explain_emit(struct explain_run *r)

@@ -6,17 +6,54 @@
 
 #include "explain/explain_int.h"
 
+/* Pasted logs carry terminal colours (ESC [ ... letter) and CRLF line
+ * ends: both are taken out in place before matching, so a coloured
+ * "[1;31mNCCL WARN" reads as the plain line. Returns the new length. */
+static size_t strip_line(char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == 0x1b && i + 1 < n && s[i + 1] == '[') {
+			size_t j = i + 2;
+
+			while (j < n && j < i + 24 &&
+			       ((s[j] >= '0' && s[j] <= '9') || s[j] == ';' ||
+				s[j] == '?'))
+				j++;
+			if (j < n && ((s[j] >= 'A' && s[j] <= 'Z') ||
+				      (s[j] >= 'a' && s[j] <= 'z'))) {
+				i = j;
+				continue;
+			}
+		}
+		s[o++] = s[i];
+	}
+	while (o > 0 && s[o - 1] == '\r')
+		o--;
+	s[o] = '\0';
+	return o;
+}
+
 /* Matches every signature a line holds (a line may hold several). */
 static int match_line(struct explain_run *r, int file, long lineno,
 		      const char *line)
 {
 	struct logmatch m;
+	struct logmatch_linebits lb;
 	size_t start = 0;
 	int hits = 0;
 
-	while (logmatch_line(&r->lm, line, &start, &m)) {
-		if (explain_log_add(&r->lg, &m, file, lineno) < 0)
+	logmatch_prepare(&lb, line);
+	while (logmatch_line_bits(&r->lm, &lb, &start, &m)) {
+		size_t i = (size_t)(m.sig - r->lm.sigs);
+
+		if (explain_log_add_text(&r->lg, &m, file, lineno, line) < 0)
 			return -1;
+		/* a fact row whose kept matches are full needs no captures */
+		if (m.sig->flags & LOGSIG_FACT && i < EXPLAIN_SIG_SLOTS &&
+		    r->lg.kept[i] >= EXPLAIN_FACT_KEEP)
+			r->light[i] = 1;
 		hits++;
 		start++;
 	}
@@ -62,7 +99,8 @@ int explain_read(struct explain_run *r, int file, const char *path)
 		if (nul || odd * 8 > n) {
 			r->lg.binary++;
 			r->lg.unknown++;
-		} else if (n > 0 && match_line(r, file, lineno, buf) < 0) {
+		} else if ((n = strip_line(buf, n)) > 0 &&
+			   match_line(r, file, lineno, buf) < 0) {
 			rc = -1;
 			break;
 		}

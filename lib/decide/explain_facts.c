@@ -1,0 +1,207 @@
+/* netprobe explain's facts of a line (decide/explain.h,
+ * decide/explain_priv.h): an address's class, an interface's kind, a
+ * setting the log echoes, the host that printed a line, and the
+ * result's entries and the command that decides an open one. Shared by
+ * explain.c and explain_rules.c, below both. */
+#include "decide/explain.h"
+#include "decide/explain_priv.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Docker's default bridge (172.17/16) and podman's (10.88/16) are
+ * container addresses no other host routes to. */
+const char *explain_addr_class(const char *addr)
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+	char buf[64];
+	const char *pct;
+
+	if (addr == NULL)
+		return NULL;
+	if (strcmp(addr, "localhost") == 0)
+		return "loopback";
+	if (inet_pton(AF_INET, addr, &a4) == 1) {
+		unsigned long h = ntohl(a4.s_addr);
+
+		if ((h >> 24) == 127)
+			return "loopback";
+		if ((h >> 16) == ((172UL << 8) | 17))
+			return "docker-bridge";
+		if ((h >> 16) == ((10UL << 8) | 88))
+			return "podman-bridge";
+		if ((h >> 16) == ((169UL << 8) | 254))
+			return "link-local";
+		return NULL;
+	}
+	pct = strchr(addr, '%');
+	snprintf(buf, sizeof(buf), "%.*s",
+		 (int)(pct ? (size_t)(pct - addr) : strlen(addr)), addr);
+	if (inet_pton(AF_INET6, buf, &a6) == 1) {
+		if (IN6_IS_ADDR_LOOPBACK(&a6))
+			return "loopback";
+		if (IN6_IS_ADDR_LINKLOCAL(&a6))
+			return "link-local";
+	}
+	return NULL;
+}
+
+/* The prefixes NCCL's default filter passes though they are virtual. */
+bool explain_iface_virtual(const char *name)
+{
+	static const char *const pfx[] = {"veth", "br-", "cni", "flannel",
+					  "cali", "docker", "virbr", "tailscale",
+					  "wg", "vxlan", "weave", "kube-"};
+
+	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (strncmp(name, pfx[i], strlen(pfx[i])) == 0)
+			return true;
+	return false;
+}
+
+const char *explain_setting(const struct explain_log *lg, const char *name)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct logmatch *m = &lg->hits[i].m;
+		const char *n = logmatch_field(m, "setting_name");
+
+		if (n != NULL && strcmp(n, name) == 0)
+			v = logmatch_field(m, "setting_value");
+	}
+	return v;
+}
+
+/* Splits a comma list into c->codes. */
+static void set_codes(struct explain_cause *c, const char *list)
+{
+	c->ncodes = 0;
+	for (const char *p = list; p && *p && c->ncodes < EXPLAIN_MAX_CODES;) {
+		size_t n = strcspn(p, ",");
+
+		snprintf(c->codes[c->ncodes++], sizeof(c->codes[0]), "%.*s",
+			 (int)n, p);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+void explain_add_ref(struct explain_cause *c, const struct explain_hit *h)
+{
+	c->count++;
+	if (c->nrefs < EXPLAIN_MAX_LINES) {
+		c->refs[c->nrefs].file = h->file;
+		c->refs[c->nrefs].line = h->line;
+		c->nrefs++;
+	}
+}
+
+/* Finds the entry with the same kind, codes and openness, or starts one. */
+struct explain_cause *explain_cause_for(struct explain_result *r,
+					enum explain_kind kind, bool open,
+					const char *codes)
+{
+	struct explain_cause tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	set_codes(&tmp, codes);
+	for (size_t i = 0; i < r->ncauses; i++) {
+		struct explain_cause *c = &r->causes[i];
+		bool same = c->kind == kind && c->open == open &&
+			    c->ncodes == tmp.ncodes;
+
+		for (size_t j = 0; same && j < c->ncodes; j++)
+			same = strcmp(c->codes[j], tmp.codes[j]) == 0;
+		if (same)
+			return c;
+	}
+	if (r->ncauses >= EXPLAIN_MAX_CAUSES)
+		return NULL;
+	tmp.kind = kind;
+	tmp.open = open;
+	r->causes[r->ncauses] = tmp;
+	return &r->causes[r->ncauses++];
+}
+
+void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
+{
+	const char *id = h->m.sig->id;
+	const char *addr = logmatch_field(&h->m, "addr");
+	const char *port = logmatch_field(&h->m, "port");
+
+	if (strcmp(id, "ray-ip-mismatch") == 0)
+		snprintf(buf, len, "on this node: netprobe layers");
+	else if (h->m.sig->flags & LOGSIG_SYMPTOM && addr == NULL)
+		snprintf(buf, len, "on a node of the job while it hangs: "
+			 "netprobe explain --job (NCCL 2.24+ RAS names a rank "
+			 "that hung); else netprobe mesh on every node (one "
+			 "process per node) tests the network between them");
+	else if (strcmp(id, "ray-node-dead") == 0 && addr)
+		snprintf(buf, len, "on the node %s: netprobe scan --peer "
+			 "HEAD_ADDRESS (with netprobe serve on the head)",
+			 addr);
+	else if (strcmp(id, "torch-store-listen") == 0)
+		snprintf(buf, len, "on the rank-0 node: netprobe scan --rank0");
+	else if (strcmp(id, "gloo-no-address") == 0)
+		snprintf(buf, len, "on the failing node: netprobe ifaces");
+	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
+		snprintf(buf, len, "on this node: netprobe ifaces");
+	else if (strncmp(id, "nccl-ib", 7) == 0 ||
+		 strncmp(id, "ucx-ib", 6) == 0)
+		snprintf(buf, len, "on the node that wrote the log: netprobe "
+			 "explain FILE (it judges the RDMA devices, uverbs "
+			 "files, NCCL_IB_HCA and GIDs as netprobe scan does)");
+	else if (strcmp(id, "nccl-system-error") == 0)
+		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
+			 "output");
+	else if (strncmp(id, "torch-store", 11) == 0 && addr && port)
+		snprintf(buf, len, "on this node: netprobe ports %s %s", addr,
+			 port);
+	else if (addr && explain_addr_class(addr) != NULL)
+		snprintf(buf, len, "on the node that has %s: netprobe layers "
+			 "(it tells a container on a NAT'd bridge); then here: "
+			 "netprobe scan --peer %s", addr, addr);
+	else if (addr)
+		snprintf(buf, len, "on this node: netprobe scan --peer %s "
+			 "(with netprobe serve running on %s)", addr, addr);
+	else
+		snprintf(buf, len, "on any node of the job: netprobe mesh "
+			 "(one process per node, under the job's launcher)");
+}
+
+/* NCCL prefixes a line with host:pid:tid [dev]; the host is the word
+ * before the first ":digits:digits [". */
+bool explain_hit_host(const struct explain_hit *h, char *buf, size_t len)
+{
+	const char *t = h->text;
+
+	for (const char *p = strchr(t, ':'); p; p = strchr(p + 1, ':')) {
+		const char *q = p + 1, *b = p;
+		size_t n;
+
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == p + 1 || *q != ':')
+			continue;
+		q++;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (strncmp(q, " [", 2) != 0)
+			continue;
+		while (b > t && b[-1] != ' ' && b[-1] != ']' && b[-1] != '>' &&
+		       b[-1] != '\t' && b[-1] != ':')
+			b--;
+		n = (size_t)(p - b);
+		if (n == 0 || n >= len)
+			return false;
+		memcpy(buf, b, n);
+		buf[n] = '\0';
+		return true;
+	}
+	return false;
+}

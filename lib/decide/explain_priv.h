@@ -1,0 +1,42 @@
+/* The parts of netprobe explain's decider shared between its files:
+ * explain.c (the hits to causes) and explain_rules.c (the rules that
+ * need several lines: an interface list, an address two hosts share,
+ * printed GIDs, and the lines that contradict a decided cause). */
+#ifndef NP_EXPLAIN_PRIV_H
+#define NP_EXPLAIN_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "decide/explain.h"
+
+/* What the whole log says, gathered before any rule runs. */
+struct explain_ctx {
+	const struct explain_log *lg;
+	bool failed;	    /* a failure or a symptom line */
+	bool other;	    /* a cause that is not the network */
+	bool expect_ib;	    /* the job set NCCL_IB_* or NCCL_NET */
+	const char *ifname; /* NCCL_SOCKET_IFNAME as echoed, or NULL */
+};
+
+struct explain_cause *explain_cause_for(struct explain_result *r,
+					enum explain_kind kind, bool open,
+					const char *codes);
+void explain_add_ref(struct explain_cause *c, const struct explain_hit *h);
+
+/* The one command that decides an open cause, from what the line names. */
+void explain_next_command(const struct explain_hit *h, char *buf,
+			  size_t len);
+
+/* The host a line was printed on ("node1" of NCCL's "node1:812:830 [0]"
+ * prefix), into buf. Returns false when the line names none. */
+bool explain_hit_host(const struct explain_hit *h, char *buf, size_t len);
+
+/* explain_rules.c: the rules over several lines, after the per-line
+ * causes; then every decided cause that another line contradicts is
+ * demoted to an open one that names that line. */
+void explain_rules(const struct explain_ctx *x, struct explain_result *r);
+void explain_contradict(const struct explain_ctx *x,
+			struct explain_result *r);
+
+#endif

@@ -1,0 +1,326 @@
+/* netprobe explain's rules over several lines (decide/explain_priv.h):
+ * each names the lines that prove its cause and why they are proof and
+ * not a symptom; then the check that no other line of the log
+ * contradicts a decided cause. */
+#include "decide/explain.h"
+#include "decide/explain_priv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* NCCL prints the interfaces it chose ("[0]veth1a2b:10.231.5.2<0> [1]
+ * eth0:..."): the line is what NCCL did, not a symptom. A virtual one
+ * picked with NCCL_SOCKET_IFNAME unset proves the default filter chose
+ * it, once the job failed. Returns the first virtual name, or NULL. */
+static const char *virtual_in_list(const char *list, char *buf, size_t len)
+{
+	for (const char *p = list; p && *p;) {
+		size_t n;
+
+		if (*p == '[') {
+			const char *q = strchr(p, ']');
+
+			if (q == NULL)
+				return NULL;
+			p = q + 1;
+		}
+		n = strcspn(p, ": ");
+		if (p[n] == ':' && n > 0 && n < len) {
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			if (explain_iface_virtual(buf))
+				return buf;
+		}
+		p += n;
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	return NULL;
+}
+
+static void rule_iface_list(const struct explain_ctx *x,
+			    struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+	char name[64];
+
+	if (!x->failed || x->ifname != NULL)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *list = logmatch_field(&h->m, "ifaces");
+		const char *v;
+		struct explain_cause *c;
+
+		if (!(h->m.sig->flags & LOGSIG_LOCAL) || list == NULL ||
+		    (v = virtual_in_list(list, name, sizeof(name))) == NULL)
+			continue;
+		c = explain_cause_for(r, EXPLAIN_NET, false,
+				      "nccl-default-iface-unsafe");
+		if (c == NULL)
+			return;
+		explain_add_ref(c, h);
+		if (c->why[0] == '\0')
+			snprintf(c->why, sizeof(c->why), "NCCL printed that it "
+				 "chose the virtual interface %s on its own "
+				 "(the log echoes no NCCL_SOCKET_IFNAME)", v);
+		snprintf(c->fix, sizeof(c->fix), "pin the interface peers "
+			 "reach: NCCL_SOCKET_IFNAME==IFACE (netprobe scan "
+			 "--export prints it)");
+	}
+}
+
+/* The addresses processes say they chose (NCCL's Using lines): one
+ * address printed by two hosts proves both are private to their host,
+ * a container bridge's (Docker or podman pool) or another NAT's. An
+ * address in a container pool printed by one host only opens the
+ * candidate. */
+static void rule_local_addrs(const struct explain_ctx *x,
+			     struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+
+	if (!x->failed)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *a = logmatch_field(&h->m, "addr");
+		const char *cls = explain_addr_class(a);
+		char h1[64], h2[64];
+		bool dup = false;
+		struct explain_cause *c;
+
+		if (!(h->m.sig->flags & LOGSIG_LOCAL) ||
+		    !(h->m.sig->flags & LOGSIG_FACT) || a == NULL ||
+		    (cls && strcmp(cls, "loopback") == 0))
+			continue;
+		if (explain_hit_host(h, h1, sizeof(h1)))
+			for (size_t j = i + 1; j < lg->nhits && !dup; j++) {
+				const struct explain_hit *o = &lg->hits[j];
+				const char *b = logmatch_field(&o->m, "addr");
+
+				dup = o->m.sig->flags & LOGSIG_LOCAL && b &&
+				      strcmp(a, b) == 0 &&
+				      explain_hit_host(o, h2, sizeof(h2)) &&
+				      strcmp(h1, h2) != 0;
+				if (dup && (c = explain_cause_for(r,
+				    EXPLAIN_NET, false, cls ?
+				    "container-bridge-nat" : "nat-detected"))) {
+					explain_add_ref(c, h);
+					explain_add_ref(c, o);
+					snprintf(c->addr, sizeof(c->addr), "%s",
+						 a);
+					snprintf(c->why, sizeof(c->why), "%s "
+						 "is the address of both %s and "
+						 "%s: each sits behind its own "
+						 "host-private %s", a, h1, h2,
+						 cls ? "container bridge" :
+						 "NAT");
+				}
+			}
+		if (cls && strcmp(cls, "link-local") == 0 &&
+		    (c = explain_cause_for(r, EXPLAIN_NET, false,
+					   "ipv6-link-local-only"))) {
+			explain_add_ref(c, h);
+			snprintf(c->addr, sizeof(c->addr), "%s", a);
+			if (c->why[0] == '\0')
+				snprintf(c->why, sizeof(c->why), "this process "
+					 "chose %s, a link-local address: it "
+					 "only works on one link", a);
+			continue;
+		}
+		if (!dup && cls &&
+		    (c = explain_cause_for(r, EXPLAIN_NET, true,
+					   "container-bridge-nat"))) {
+			explain_add_ref(c, h);
+			if (c->why[0] == '\0')
+				snprintf(c->why, sizeof(c->why), "this process "
+					 "chose %s, in a container pool: a "
+					 "container on a NAT'd bridge, or a "
+					 "network that uses the same range", a);
+			if (c->next[0] == '\0')
+				snprintf(c->next, sizeof(c->next), "on the "
+					 "node that printed it: netprobe "
+					 "layers");
+		}
+	}
+}
+
+/* NCCL's completion error prints the GIDs of both ends. A link-local
+ * GID (fe80::) is a RoCE v1 or link-local entry: no router forwards it,
+ * so the GID index chose an entry that cannot cross the fabric. */
+static void rule_gids(const struct explain_ctx *x, struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *l = logmatch_field(&h->m, "local_gid");
+		const char *g = logmatch_field(&h->m, "remote_gid");
+		struct explain_cause *c;
+
+		if (l == NULL || g == NULL ||
+		    (strncmp(l, "fe80", 4) != 0 && strncmp(g, "fe80", 4) != 0))
+			continue;
+		c = explain_cause_for(r, EXPLAIN_NET, false, "rdma-gid-index");
+		if (c == NULL)
+			return;
+		explain_add_ref(c, h);
+		snprintf(c->why, sizeof(c->why), "the GIDs NCCL printed "
+			 "(%.40s, %.40s) include a link-local one: the GID "
+			 "index chose a RoCE v1 or link-local entry", l, g);
+		snprintf(c->fix, sizeof(c->fix), "NCCL_IB_GID_INDEX=N of the "
+			 "RoCE v2 entry that holds the interface's IPv4 "
+			 "address (show_gids lists them; netprobe scan on the "
+			 "node names it)");
+	}
+}
+
+/* NCCL_IB_GID_INDEX=0 on RoCE selects the port's default GID, the
+ * link-local one made from its MAC: with a completion error that is the
+ * cause, unless the error printed a GID that is not link-local. */
+static void rule_gid_zero(const struct explain_ctx *x,
+			  struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+	const char *gi = explain_setting(lg, "NCCL_IB_GID_INDEX");
+	const struct explain_hit *err = NULL;
+	bool roce = false;
+	struct explain_cause *c;
+
+	if (gi == NULL || strcmp(gi, "0") != 0)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *ll = logmatch_field(&h->m, "link_layer");
+		const char *l = logmatch_field(&h->m, "local_gid");
+
+		if (ll && strcmp(ll, "RoCE") == 0)
+			roce = true;
+		if (logmatch_field(&h->m, "wc_status") &&
+		    strcmp(logmatch_field(&h->m, "wc_status"), "5") != 0) {
+			if (l && strncmp(l, "fe80", 4) != 0)
+				return; /* the printed GID says otherwise */
+			err = err ? err : h;
+		}
+	}
+	if (!roce || err == NULL ||
+	    (c = explain_cause_for(r, EXPLAIN_NET, false, "rdma-gid-index")) ==
+		    NULL)
+		return;
+	explain_add_ref(c, err);
+	snprintf(c->why, sizeof(c->why), "NCCL_IB_GID_INDEX=0 on RoCE selects "
+		 "the port's default GID, the link-local one, and a work "
+		 "request failed: that GID does not route between the nodes");
+	snprintf(c->fix, sizeof(c->fix), "NCCL_IB_GID_INDEX=N of the RoCE v2 "
+		 "entry that holds the interface's IPv4 address (show_gids "
+		 "lists them; netprobe scan on the node names it)");
+}
+
+void explain_rules(const struct explain_ctx *x, struct explain_result *r)
+{
+	rule_gid_zero(x, r);
+	rule_iface_list(x, r);
+	rule_local_addrs(x, r);
+	rule_gids(x, r);
+}
+
+/* The hit behind a cause's first line reference. */
+static const struct explain_hit *first_hit(const struct explain_log *lg,
+					   const struct explain_cause *c)
+{
+	for (size_t i = 0; c->nrefs > 0 && i < lg->nhits; i++)
+		if (lg->hits[i].file == c->refs[0].file &&
+		    lg->hits[i].line == c->refs[0].line)
+			return &lg->hits[i];
+	return NULL;
+}
+
+static bool is(const char *code, const char *list)
+{
+	size_t n = strlen(code);
+
+	for (const char *p = list; (p = strstr(p, code)) != NULL; p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
+/* The line of the log that contradicts decided cause c, or NULL:
+ * - an address said unreachable (or NAT'd) that a line
+ *   shows connected (a peer that closed or reset it, data that moved);
+ *   for no route, a refusal from it too (the host answered);
+ * - no interface found, where the same host printed one it uses;
+ * - a port in use that the same program later listened on;
+ * - a path MTU below a size that a later reply carried. */
+static const struct explain_hit *contradiction(const struct explain_ctx *x,
+					       const struct explain_cause *c,
+					       const struct explain_hit *src)
+{
+	const struct explain_log *lg = x->lg;
+	const char *code = c->codes[0];
+	char h1[64], h2[64];
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const struct logsig *s = h->m.sig;
+		const char *a = logmatch_field(&h->m, "addr");
+		const char *p = logmatch_field(&h->m, "port");
+
+		if (h == src)
+			continue;
+		if (c->addr[0] && a && strcmp(a, c->addr) == 0 &&
+		    is(code, "port-closed,host-unreachable,"
+		       "container-bridge-nat,nat-detected,"
+		       "ipv6-link-local-only,port-filtered") &&
+		    (s->flags & LOGSIG_REACHED ||
+		     (strcmp(code, "host-unreachable") == 0 && s->codes &&
+		      is("port-closed", s->codes))))
+			return h;
+		if (strcmp(code, "nccl-ifname-nomatch") == 0 &&
+		    s->flags & LOGSIG_LOCAL && logmatch_field(&h->m, "iface") &&
+		    src && explain_hit_host(src, h1, sizeof(h1)) &&
+		    explain_hit_host(h, h2, sizeof(h2)) &&
+		    strcmp(h1, h2) == 0)
+			return h;
+		if (strcmp(code, "port-in-use") == 0 && src && p &&
+		    strcmp(s->id, "torch-store-listening") == 0 &&
+		    h->line > src->line && logmatch_field(&src->m, "port") &&
+		    strcmp(p, logmatch_field(&src->m, "port")) == 0)
+			return h;
+		if (strcmp(code, "mtu-mismatch") == 0 && src &&
+		    strcmp(s->id, "ping-reply") == 0 &&
+		    logmatch_field(&src->m, "mtu") &&
+		    logmatch_field(&h->m, "bytes") &&
+		    atol(logmatch_field(&h->m, "bytes")) + 20 >
+			    atol(logmatch_field(&src->m, "mtu")))
+			return h;
+	}
+	return NULL;
+}
+
+void explain_contradict(const struct explain_ctx *x, struct explain_result *r)
+{
+	for (size_t i = 0; i < r->ncauses; i++) {
+		struct explain_cause *c = &r->causes[i];
+		const struct explain_hit *src, *h;
+
+		if (c->kind != EXPLAIN_NET || c->open)
+			continue;
+		src = first_hit(x->lg, c);
+		if ((h = contradiction(x, c, src)) == NULL)
+			continue;
+		c->open = true;
+		snprintf(c->contra, sizeof(c->contra), "line %ld (%s) "
+			 "contradicts it", h->line, h->m.sig->id);
+		if (src)
+			explain_next_command(src, c->next, sizeof(c->next));
+		else
+			snprintf(c->next, sizeof(c->next), "on the node that "
+				 "printed it: netprobe scan");
+		c->refs[c->nrefs < EXPLAIN_MAX_LINES ? c->nrefs++ :
+			EXPLAIN_MAX_LINES - 1] =
+			(struct explain_ref){h->file, h->line};
+	}
+}
