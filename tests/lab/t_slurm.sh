@@ -46,10 +46,16 @@ slurm_up "$N" "$NET" || {
 lab_ok "slurmctld and $N slurmd up, sinfo shows $N nodes idle"
 
 # netprobe (and ncclcheck) on PATH, as README's lines name them
-mkdir -p "$SLURM_T/bin" "$SLURM_T/work"
-ln -s "$NETPROBE" "$SLURM_T/bin/netprobe"
+# - copies, not links, and the scripts the nodes run beside them: each node
+# has a /tmp of its own, so a checkout under /tmp (CI's clone may be) is
+# not there for slurmd and its steps
+mkdir -p "$SLURM_T/bin" "$SLURM_T/work" "$SLURM_T/share"
+cp "$NETPROBE" "$SLURM_T/bin/netprobe" || exit 1
 [ -n "$NCCLCHECK" ] && [ -x "$NCCLCHECK" ] &&
-	ln -s "$NCCLCHECK" "$SLURM_T/bin/ncclcheck"
+	cp "$NCCLCHECK" "$SLURM_T/bin/ncclcheck"
+cp -r "$ROOT/contrib/slurm" "$ROOT/examples" "$SLURM_T/share/" || exit 1
+SHARE=$SLURM_T/share
+NETPROBE=$SLURM_T/bin/netprobe
 export PATH="$SLURM_T/bin:$PATH"
 cd "$SLURM_T/work" || exit 1
 
@@ -104,7 +110,7 @@ lab_grep "srun --ntasks-per-node=2: process 1 of a node is told to run one per n
 	'this is process 1 of this node \(SLURM_STEP_NODELIST, SLURM_NODEID\): run one per node \(srun --ntasks-per-node=1'
 
 # --- the gate: sbatch, healthy --------------------------------------------
-GATE="$ROOT/contrib/slurm/netprobe-gate.sbatch"
+GATE="$SHARE/slurm/netprobe-gate.sbatch"
 mkdir -p "$SLURM_T/trained"
 # sbatch_wait SCRIPT ARGS...: submits, waits (90 s at most) until the job
 # ended; its id in $JOB, its state in $JSTATE, its output in $LAB_OUT.
@@ -142,7 +148,7 @@ lab_check "gate, healthy: the training step ran on all 4 nodes" \
 
 # examples/mesh-slurm.sbatch as shipped: the report in its log, the HTML
 # and every node's document beside it
-sbatch_wait "$ROOT/examples/mesh-slurm.sbatch"
+sbatch_wait "$SHARE/examples/mesh-slurm.sbatch"
 lab_check "examples/mesh-slurm.sbatch: the job completed [$JOB $JSTATE]" \
 	test "$JSTATE" = COMPLETED
 lab_grep "examples/mesh-slurm.sbatch: PASS on 4 nodes in its log" \
@@ -290,7 +296,7 @@ cat >"$HC" <<EOF
 #!/bin/sh
 # the lab's settings for the shipped script
 export NETPROBE="$NETPROBE" SLURM_CONF="$SLURM_CONF" PATH="$PATH"
-exec sh "$ROOT/contrib/slurm/netprobe-healthcheck"
+exec sh "$SHARE/slurm/netprobe-healthcheck"
 EOF
 chmod 755 "$HC"
 # by hand first, dry run: what sn02 would do only when asked
@@ -311,7 +317,7 @@ done
 LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
 	'hostname sn02; exec "$@"' sh env PATH="$SLURM_T/nojq" \
 	NETPROBE="$NETPROBE" SCONTROL=/bin/true NETPROBE_HC_DRAIN=warning \
-	NETPROBE_HC_DRY_RUN=1 /bin/sh "$ROOT/contrib/slurm/netprobe-healthcheck" 2>&1)
+	NETPROBE_HC_DRY_RUN=1 /bin/sh "$SHARE/slurm/netprobe-healthcheck" 2>&1)
 lab_grep "sn02, no jq (the scan's text): the same interface-down reason" \
 	'would run: /bin/true update nodename=sn02 state=drain reason=netprobe: interface-down '
 
