@@ -1,6 +1,8 @@
 /* The RAS client (probe/ras.h): one connection, bounded in time and size. */
 #include "probe/ras.h"
 
+#include "base/hostport.h"
+
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -13,45 +15,34 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Goes through the one HOST:PORT parser (base/hostport.h); only RAS's
+ * defaults are its own: no spec, or an empty host (":PORT"), is this
+ * node's localhost. */
 int ras_addr_split(const char *spec, char *host, size_t hlen, char *port,
 		   size_t plen)
 {
-	const char *colon;
-	char *end;
-	long v;
+	char spec2[300];
+	const char *why, *bad;
+	unsigned p;
 
 	snprintf(host, hlen, "localhost");
 	snprintf(port, plen, "%d", RAS_DEFAULT_PORT);
 	if (spec == NULL || *spec == '\0')
 		return 0;
-	if (spec[0] == '[') {
-		const char *rb = strchr(spec, ']');
-
-		if (rb == NULL) {
+	if (spec[0] == ':') { /* ":PORT": the port alone */
+		if (snprintf(spec2, sizeof(spec2), "localhost%s", spec) >=
+		    (int)sizeof(spec2)) {
 			errno = EINVAL;
 			return -1;
 		}
-		snprintf(host, hlen, "%.*s", (int)(rb - spec - 1), spec + 1);
-		colon = rb[1] == ':' ? rb + 1 : NULL;
-	} else {
-		colon = strrchr(spec, ':');
-		if (colon && strchr(spec, ':') != colon)
-			colon = NULL; /* a bare IPv6 address */
-		if (colon != spec)
-			snprintf(host, hlen, "%.*s",
-				 (int)(colon ? (size_t)(colon - spec)
-					     : strlen(spec)), spec);
+		spec = spec2;
 	}
-	if (colon == NULL)
-		return 0;
-	errno = 0;
-	v = strtol(colon + 1, &end, 10);
-	if (errno != 0 || end == colon + 1 || *end != '\0' || v < 1 ||
-	    v > 65535) {
+	if (hostport_parse(spec, RAS_DEFAULT_PORT, host, hlen, &p, &why,
+			   &bad) != HOSTPORT_OK) {
 		errno = EINVAL;
 		return -1;
 	}
-	snprintf(port, plen, "%ld", v);
+	snprintf(port, plen, "%u", p);
 	return 0;
 }
 
