@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/finding.h"
 #include "explain/explain_int.h"
 #include "scan/scan_int.h"
 
@@ -16,9 +17,10 @@
 
 /* A table near its limit: count against max from two files. */
 static void check_table(struct explain_run *r, const struct sysroot *sr,
-			const char *code, const char *count_path,
+			enum finding_code id, const char *count_path,
 			const char *max_path, const char *what)
 {
+	const char *code = finding_name(id);
 	long long cnt = -1, max = -1;
 	char ev[200], buf[1 << 16];
 
@@ -99,12 +101,15 @@ static size_t log_peers(struct explain_run *r, const char **out, size_t cap)
  * responder port itself (port-*) say nothing about the job's ports. */
 static void run_scan(struct explain_run *r)
 {
-	static const char *const scan_checks[] = {"container-bridge-nat",
-		"wsl2-nat", "wsl-container-double-nat", "hostname-loopback",
-		"hostname-unbindable", "nccl-default-iface-unsafe",
-		"nccl-ifname-overmatch", "nccl-ifname-nomatch",
-		"gloo-ifname-syntax", "nccl-comm-id-subnet",
-		"ipv6-link-local-only", "no-usable-interface", "shm-small"};
+	/* what the scan checks of this node, whether it found them or not */
+	static const enum finding_code scan_checks[] = {
+		FINDING_CONTAINER_BRIDGE_NAT, FINDING_WSL2_NAT,
+		FINDING_WSL_CONTAINER_DOUBLE_NAT, FINDING_HOSTNAME_LOOPBACK,
+		FINDING_HOSTNAME_UNBINDABLE, FINDING_NCCL_DEFAULT_IFACE_UNSAFE,
+		FINDING_NCCL_IFNAME_OVERMATCH, FINDING_NCCL_IFNAME_NOMATCH,
+		FINDING_GLOO_IFNAME_SYNTAX, FINDING_NCCL_COMM_ID_SUBNET,
+		FINDING_IPV6_LINK_LOCAL_ONLY, FINDING_NO_USABLE_INTERFACE,
+		FINDING_SHM_SMALL};
 	struct scan *s = calloc(1, sizeof(*s));
 	const char *peers[MAX_PROBED];
 	size_t np = 0, i;
@@ -131,12 +136,12 @@ static void run_scan(struct explain_run *r)
 		goto out;
 	}
 	for (i = 0; i < sizeof(scan_checks) / sizeof(scan_checks[0]); i++)
-		explain_checked(r, scan_checks[i]);
+		explain_checked(r, finding_name(scan_checks[i]));
 	r->have_container = s->have_layers;
 	r->container = s->have_layers ? s->ly.container : CONTAINER_NONE;
 	if (np > 0) {
-		explain_checked(r, "nat-detected");
-		explain_checked(r, "inbound-blocked");
+		explain_checked(r, finding_name(FINDING_NAT_DETECTED));
+		explain_checked(r, finding_name(FINDING_INBOUND_BLOCKED));
 		for (i = 0; i < np; i++)
 			explain_note(r, "probed %s with the scan's peer checks "
 			     "(responder port 7470)", peers[i]);
@@ -180,10 +185,10 @@ void explain_measure(struct explain_run *r)
 	adopt_settings(r);
 	run_scan(r);
 	explain_rdma(r, &sr);
-	check_table(r, &sr, "neighbour-table-overflow", "/proc/net/arp",
+	check_table(r, &sr, FINDING_NEIGHBOUR_TABLE_OVERFLOW, "/proc/net/arp",
 		    "/proc/sys/net/ipv4/neigh/default/gc_thresh3",
 		    "the neighbour table");
-	check_table(r, &sr, "conntrack-table-full",
+	check_table(r, &sr, FINDING_CONNTRACK_TABLE_FULL,
 		    "/proc/sys/net/netfilter/nf_conntrack_count",
 		    "/proc/sys/net/netfilter/nf_conntrack_max",
 		    "the conntrack table");
