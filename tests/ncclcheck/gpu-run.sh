@@ -298,6 +298,8 @@ else
 	# launchers (gpu-hang.sh; the two series side by side on 4 GPUs)
 	if [ "$NGPU" -ge 4 ]; then hp="PARALLEL=1 GPUS_TR=2,3"; else hp="PARALLEL=0 GPUS_TR=0,1"; fi
 	t hang_moments 0 600 env $hp NCCLCHECK="$BIN" TORCHRUN="$TORCHRUN" OUT="$LOG/hang" bash "$(dirname "$0")/gpu-hang.sh"
+	# the same under srun's variables (no slurmd on a GPU host here)
+	t hang_srun_env 0 300 env NCCLCHECK="$BIN" OUT="$LOG/srun-hang" bash "$(dirname "$0")/gpu-srun-hang.sh"
 	hw_tests
 fi
 cat "$SUM"
