@@ -12,8 +12,9 @@
 #include "report_decide.h"
 
 /* Causes first by severity, then by node, then in this order. */
-static const char *const kinds[] = {"nat",  "hostname", "firewall", "mtu",
-				    "hop",  "setting",  NULL};
+static const char *const kinds[] = {"nat",   "hostname", "firewall",
+				    "route", "mtu",      "hop",
+				    "setting", "undecided", NULL};
 
 /* The node a word of a finding's text names: a node's name or address
  * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
@@ -89,6 +90,23 @@ static const char *subject(const struct rctx *c, const json_t *f)
 		if ((n = text_node(c, rj_strd(v, "fact", ""), node)) != NULL)
 			return n;
 	return node;
+}
+
+/* See report_decide.h: the other node of a finding about a pair. */
+const char *rd_pair_of(const struct rctx *c, const json_t *f)
+{
+	const char *node = rj_strd(f, "node", ""), *s = subject(c, f);
+	size_t i;
+	json_t *v;
+
+	if (s != NULL && strcmp(s, node) != 0)
+		return s;
+	if ((s = text_node(c, rj_strd(f, "summary", ""), node)) != NULL)
+		return s;
+	json_array_foreach(rj_arr(f, "evidence"), i, v)
+		if ((s = text_node(c, rj_strd(v, "fact", ""), node)) != NULL)
+			return s;
+	return NULL;
 }
 
 /* The cause of kind on node in causes, or NULL. */
@@ -215,23 +233,20 @@ static void firewall_causes(json_t *rec, json_t *causes)
 		json_t *nft = json_object_get(cmd, "nftables");
 		json_t *ipt = json_object_get(cmd, "iptables-legacy");
 
-		if (json_array_size(nft) + json_array_size(ipt) > 0)
+		if (json_array_size(nft) + json_array_size(ipt) > 0) {
 			l = (size_t)snprintf(fix, sizeof(fix),
 					     "open %s in %s's firewall: run the "
 					     "block for the firewall %s uses",
 					     sum, node, node);
-		else if (nft != NULL || ipt != NULL)
-			/* the ruleset was read and nothing in it drops them */
-			l = (size_t)snprintf(fix, sizeof(fix),
-					     "open %s in %s's firewall: cannot "
-					     "tell which table drops them, "
-					     "because no rule or drop policy of "
-					     "%s's ruleset does (a firewall on "
-					     "the way may): run nft -a list "
-					     "ruleset on %s as root and check "
-					     "the path",
-					     sum, node, node, node);
-		else
+		} else if (nft != NULL || ipt != NULL) {
+			/* the ruleset was read and nothing in it drops
+			 * them: no blame without evidence (issue 31). The
+			 * entry goes; what failed is decided per pair
+			 * (rd_blame: a route, loss, or cannot tell) */
+			json_array_remove(rj_arr(rec, "firewall"), i);
+			i--;
+			continue;
+		} else
 			l = (size_t)snprintf(fix, sizeof(fix),
 					     "open %s in %s's firewall: with ufw "
 					     "or firewalld, the block below; with "
@@ -358,6 +373,19 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	if ((k = cause_of(causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
+		return k;
+	/* a node whose route toward a peer fails gets no recommended
+	 * interface, so its interface warnings follow from the route */
+	if (strcmp(code, "mpi-btl-iface") == 0 ||
+	    strcmp(code, "nccl-default-iface-unsafe") == 0)
+		json_array_foreach(causes, i, k)
+			if (strcmp(rj_str(k, "kind"), "route") == 0 &&
+			    strcmp(rj_str(k, "node"), node) == 0)
+				return k;
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     strcmp(code, "host-unreachable") == 0 ||
+	     strcmp(code, "rank-unreachable") == 0) &&
+	    (k = rd_pair_cause(causes, node, rd_pair_of(c, f))) != NULL)
 		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
 		return cause_of(causes, "firewall", sub);
@@ -507,6 +535,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	hostname_causes(c, causes);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
+	rd_blame(c, causes, owner);
 	setting_causes(c, causes);
 	assign(c, causes);
 	drop_empty(rec, causes);
@@ -532,8 +561,11 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 			const char *to = text_node(c, rj_strd(e, "message", ""),
 						   self);
 
+			/* a probe toward a node behind NAT, or across a
+			 * pair a route or undecided cause owns */
 			if (to == NULL ||
-			    (k = cause_of(causes, "nat", to)) == NULL)
+			    ((k = cause_of(causes, "nat", to)) == NULL &&
+			     (k = rd_pair_cause(causes, self, to)) == NULL))
 				continue;
 			json_object_set_new(e, "root_cause",
 					    json_string(rj_str(k, "id")));

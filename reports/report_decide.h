@@ -112,6 +112,20 @@ json_t *rd_notes(const struct rctx *c);
  * new array or NULL. */
 json_t *rd_causes(const struct rctx *c, json_t *rec);
 
+/* The other node of a finding about a pair (its subject, else the first
+ * other node its summary or evidence names), or NULL (decide_causes.c). */
+const char *rd_pair_of(const struct rctx *c, const json_t *f);
+/* The route or undecided cause that covers the pair (a, b), or NULL
+ * (decide_blame.c). */
+json_t *rd_pair_cause(const json_t *causes, const char *a, const char *b);
+/* No blame without evidence (decide_blame.c, issue 31): route causes from
+ * the nodes' own route lookups; every failed pair no cause explains is
+ * loss (its findings made info) where the link was measured lossy, else
+ * one "undecided" cause on the pair. owner is decide_causes.c's. */
+void rd_blame(const struct rctx *c, json_t *causes,
+	      json_t *(*owner)(const struct rctx *, const json_t *,
+			       const json_t *));
+
 /* Errors a cause explains: a probe toward a node behind NAT that timed
  * out (a peer's scan could not reach its responder) is the NAT's symptom,
  * not a part that could not run. Each such error of the node table

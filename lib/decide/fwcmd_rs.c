@@ -8,7 +8,9 @@
  * and the report. */
 #include "decide/fwcmd.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +35,49 @@ static int add_unique(json_t *a, const char *s)
 	return json_array_append_new(a, json_string(s));
 }
 
+/* True when address a lies in src ("10.0.0.5", "10.0.0.0/24"; IPv6
+ * compared as written). */
+static bool addr_in(const char *a, const char *src)
+{
+	struct in_addr x, net;
+	char buf[64], *slash;
+	long len = 32;
+
+	snprintf(buf, sizeof(buf), "%s", src);
+	if ((slash = strchr(buf, '/')) != NULL) {
+		*slash = '\0';
+		len = strtol(slash + 1, NULL, 10);
+	}
+	if (inet_pton(AF_INET, a, &x) != 1 ||
+	    inet_pton(AF_INET, buf, &net) != 1 || len < 0 || len > 32)
+		return strcmp(a, buf) == 0;
+	if (len == 0)
+		return true;
+	uint32_t m = htonl(0xffffffffu << (32 - len));
+
+	return (x.s_addr & m) == (net.s_addr & m);
+}
+
+/* True when blocker b, where it is limited to sources, is so for r's:
+ * a drop of some peers only is the drop that those peers meet, and no
+ * other's (r without a source: none). */
+static bool source_hits(const json_t *b, const struct fw_rule *r)
+{
+	json_t *src = json_object_get(b, "saddr"), *v;
+	size_t i;
+
+	if (json_array_size(src) == 0)
+		return true;
+	if (r->src[0] == '\0')
+		return false;
+	json_array_foreach(src, i, v)
+		if (json_is_string(v) && addr_in(r->src, json_string_value(v)))
+			return true;
+	return false;
+}
+
 /* True when blocker b of the ruleset drops r (any overlap of its ports, or
- * every port). */
+ * every port; from r's source where b is limited to some). */
 static bool block_hits(const json_t *b, const struct fw_rule *r)
 {
 	const char *proto = str_of(b, "proto", NULL);
@@ -42,6 +85,8 @@ static bool block_hits(const json_t *b, const struct fw_rule *r)
 	size_t i;
 
 	if (proto != NULL && strcmp(proto, r->proto) != 0)
+		return false;
+	if (!source_hits(b, r))
 		return false;
 	if (json_array_size(ports) == 0)
 		return true;

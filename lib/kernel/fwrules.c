@@ -94,6 +94,40 @@ static bool only_strings(const json_t *right, const char *want,
 	return true;
 }
 
+/* One source of nft JSON (an address string, or {"prefix": {"addr",
+ * "len"}}) into b. Returns false for anything else. */
+static bool add_saddr(const json_t *v, struct fwr_block *b)
+{
+	const json_t *pf = json_object_get(v, "prefix");
+
+	if (b->nsaddr >= FWR_SADDRS)
+		return false;
+	if (json_is_string(v))
+		snprintf(b->saddr[b->nsaddr], FWR_ADDR, "%s",
+		         json_string_value(v));
+	else if (json_is_string(json_object_get(pf, "addr")) &&
+	         json_is_integer(json_object_get(pf, "len")))
+		snprintf(b->saddr[b->nsaddr], FWR_ADDR, "%s/%d",
+		         json_string_value(json_object_get(pf, "addr")),
+		         (int)json_integer_value(json_object_get(pf, "len")));
+	else
+		return false;
+	b->nsaddr++;
+	return true;
+}
+
+/* The right side of a saddr match (one source or a set) into b. */
+static bool saddrs_of(const json_t *right, struct fwr_block *b)
+{
+	json_t *set = json_object_get(right, "set"), *v;
+	size_t i;
+
+	if (!json_is_array(set))
+		return add_saddr(right, b);
+	json_array_foreach(set, i, v) if (!add_saddr(v, b)) return false;
+	return true;
+}
+
 /* One match expression into b. Returns false when the rule matches on
  * something opening a port cannot be about. */
 static bool match_into(const json_t *m, struct fwr_block *b)
@@ -113,6 +147,12 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 		const char *field =
 		    json_string_value(json_object_get(pl, "field"));
 
+		/* a drop limited to some sources still drops those
+		 * peers' connections (issue 31); `!=` never gets here */
+		if (proto != NULL && field != NULL &&
+		    (!strcmp(proto, "ip") || !strcmp(proto, "ip6")) &&
+		    !strcmp(field, "saddr"))
+			return saddrs_of(right, b);
 		if (proto == NULL || field == NULL ||
 		    (strcmp(proto, "tcp") && strcmp(proto, "udp")) ||
 		    strcmp(field, "dport") != 0)
@@ -360,6 +400,11 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 			i++;
 		} else if (!strcmp(t, "--dport") || !strcmp(t, "--dports")) {
 			ok = ok && ipt_ports(tok[++i], b);
+		} else if (!strcmp(t, "-s") && i + 1 < nt &&
+		           b->nsaddr < FWR_SADDRS) {
+			/* iptables-save writes one source per rule */
+			set_name(b->saddr[b->nsaddr++], FWR_ADDR, v);
+			i++;
 		} else if (!strcmp(t, "--ctstate") || !strcmp(t, "--state")) {
 			ok = ok && !strcmp(v, "NEW");
 			i++;
@@ -373,7 +418,7 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 			}
 			i++;
 		} else {
-			ok = false; /* -s, -d, a mark: not about a port */
+			ok = false; /* -d, a mark, "! -s": not about a port */
 		}
 	}
 	return ok && verdict &&

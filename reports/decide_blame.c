@@ -1,0 +1,354 @@
+/* netprobe report, decide: no blame without evidence (issue 31). A cause
+ * names a node only where that node's own evidence shows it: a rule in its
+ * ruleset (decide_causes.c's firewall causes), or a route it looked up
+ * toward the peer it could not reach (route causes, here). A failed pair
+ * that no node's evidence explains is loss where the link was measured
+ * lossy (a warning's matter, no fault), and otherwise "cannot tell": one
+ * cause on the pair, naming what was seen and the commands (and nodes)
+ * that decide, never a node. */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "doc/finding.h"
+#include "report_decide.h"
+
+/* The pair label of a and b, in name order: "a<->b". */
+static void pair_label(const char *a, const char *b, char *buf, size_t len)
+{
+	if (strcmp(a, b) > 0) {
+		const char *t = a;
+
+		a = b;
+		b = t;
+	}
+	snprintf(buf, len, "%s<->%s", a, b);
+}
+
+/* The cause of kind that covers the pair (a, b): a route cause on either
+ * end whose peer is the other, or the pair's undecided cause; NULL. */
+json_t *rd_pair_cause(const json_t *causes, const char *a, const char *b)
+{
+	char label[300];
+	size_t i;
+	json_t *k;
+
+	if (a == NULL || b == NULL || strcmp(a, b) == 0)
+		return NULL;
+	pair_label(a, b, label, sizeof(label));
+	json_array_foreach(causes, i, k) {
+		const char *kind = rj_str(k, "kind"), *n = rj_str(k, "node");
+		const char *p = rj_strd(k, "peer", "");
+
+		if (strcmp(kind, "route") == 0 &&
+		    ((strcmp(n, a) == 0 && strcmp(p, b) == 0) ||
+		     (strcmp(n, b) == 0 && strcmp(p, a) == 0)))
+			return k;
+		if (strcmp(kind, "undecided") == 0 && strcmp(n, label) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+/* True when IPv4 address a lies in net/len. */
+static bool in_subnet(const char *a, const char *net, long len)
+{
+	struct in_addr x, y;
+	uint32_t m;
+
+	if (inet_pton(AF_INET, a, &x) != 1 || inet_pton(AF_INET, net, &y) != 1 ||
+	    len < 1 || len > 32)
+		return false;
+	m = htonl(0xffffffffu << (32 - len));
+	return (x.s_addr & m) == (y.s_addr & m);
+}
+
+/* The interface of scan doc d whose IPv4 subnet holds addr (not a /32,
+ * not loopback), into ifc; false when none. */
+static bool onlink_iface(const json_t *d, const char *addr, char *ifc,
+			 size_t len)
+{
+	size_t i, j;
+	json_t *f, *a;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, f)
+		json_array_foreach(rj_arr(f, "addresses"), j, a) {
+			long pl = (long)rj_int(a, "prefixlen", 0);
+
+			if (strcmp(rj_strd(a, "family", ""), "inet") != 0 ||
+			    pl >= 32 || pl < 1 ||
+			    strcmp(rj_strd(f, "name", ""), "lo") == 0 ||
+			    !in_subnet(addr, rj_strd(a, "address", ""), pl))
+				continue;
+			snprintf(ifc, len, "%s", rj_strd(f, "name", ""));
+			return true;
+		}
+	return false;
+}
+
+/* Scan doc d's IPv4 default route (main table): gateway and device; false
+ * when it has none. */
+static bool default_route(const json_t *d, char *gw, size_t gl, char *dev,
+			  size_t dl)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(rj_arr(json_object_get(d, "routes"), "defaults"), i,
+			   r)
+		if (strcmp(rj_strd(r, "family", ""), "inet") == 0 &&
+		    rj_str(r, "gateway") != NULL &&
+		    rj_str(r, "out_interface") != NULL) {
+			snprintf(gw, gl, "%s", rj_str(r, "gateway"));
+			snprintf(dev, dl, "%s", rj_str(r, "out_interface"));
+			return true;
+		}
+	return false;
+}
+
+/* True when a fault between a and b was seen: a fault on one whose
+ * subject is the other. */
+static bool pair_failed(const struct rctx *c, const char *a, const char *b)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *n = rj_str(f, "node"), *s;
+
+		if (rj_sev(rj_str(f, "severity")) < 2 ||
+		    (strcmp(n, a) != 0 && strcmp(n, b) != 0))
+			continue;
+		s = rd_pair_of(c, f);
+		if (s != NULL && (strcmp(n, a) == 0 ? strcmp(s, b) == 0
+						    : strcmp(s, a) == 0))
+			return true;
+	}
+	return false;
+}
+
+/* A route cause on node toward peer (address addr): its fix, the commands
+ * that give addr the way node's subnets or default route say it has, and
+ * the facts. */
+static void route_cause(json_t *causes,
+			const char *node, const char *peer, const char *addr,
+			const json_t *d, const char *fact, const char *table,
+			bool none)
+{
+	char id[300], sum[700], fix[1200], ifc[64], gw[64], dev[64], cmd[300];
+	json_t *cmds = json_object(), *sh = json_array(), *k;
+
+	/* one cause per pair: a node may misroute more than one peer */
+	snprintf(id, sizeof(id), "route:%s->%s", node, peer);
+	if (onlink_iface(d, addr, ifc, sizeof(ifc))) {
+		snprintf(cmd, sizeof(cmd), "ip route replace %s/32 dev %s table %s",
+			 addr, ifc, table);
+		json_array_append_new(sh, json_string(cmd));
+	} else if (default_route(d, gw, sizeof(gw), dev, sizeof(dev))) {
+		snprintf(cmd, sizeof(cmd),
+			 "ip route replace %s/32 via %s dev %s table %s", addr,
+			 gw, dev, table);
+		json_array_append_new(sh, json_string(cmd));
+	}
+	if (none && json_array_size(sh) > 0) {
+		/* a rule that captures the address is passed by one that
+		 * looks it up in main first */
+		snprintf(cmd, sizeof(cmd),
+			 "ip rule add to %s/32 lookup main priority 1", addr);
+		json_array_append_new(sh, json_string(cmd));
+	}
+	json_object_set_new(cmds, "shell", sh);
+	snprintf(sum, sizeof(sum),
+		 "%s's own routing sends %s (%s) %s: %s", node, peer, addr,
+		 none ? "nowhere" : "the wrong way", fact);
+	snprintf(fix, sizeof(fix),
+		 "give %s its connected or default way on %s (the commands); "
+		 "then find what added the route or rule that captured it (a "
+		 "VPN or mesh-VPN agent, a hand-made route): ip rule list and "
+		 "ip route get %s on %s show it",
+		 addr, node, addr, node);
+	k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:o}, "
+		      "s:[{s:s, s:s, s:s}], s:[]}",
+		      "id", id, "kind", "route", "node", node, "peer", peer,
+		      "severity", "fault", "summary", sum, "fix", "node", node,
+		      "text", fix, "commands", cmds, "evidence", "node", node,
+		      "fact", fact, "source", "route lookup", "findings");
+	if (k != NULL)
+		json_array_append_new(causes, k);
+}
+
+/* Route causes: a node whose own lookup toward a peer it failed with
+ * found no route, or found one that leaves an on-link peer through a
+ * gateway or another device, or a remote peer through another gateway
+ * than its default route's. */
+static void route_causes(const struct rctx *c, json_t *causes)
+{
+	char fact[400], ifc[64], gw[64], dev[64];
+	size_t i, j;
+	json_t *f, *e, *p;
+
+	/* no route at all: the node's own finding says so */
+	json_array_foreach(c->findings, i, f) {
+		const char *node = rj_str(f, "node"), *peer;
+		char addr[64] = "";
+
+		if (strcmp(rj_strd(f, "code", ""), "host-unreachable") != 0)
+			continue;
+		json_array_foreach(rj_arr(f, "evidence"), j, e)
+			if (sscanf(rj_strd(e, "fact", ""),
+				   "ip route get %63[0-9.]: no route",
+				   addr) == 1)
+				break;
+		if (addr[0] == '\0' ||
+		    (peer = rn_resolve(c, addr, addr)) == NULL ||
+		    rd_pair_cause(causes, node, peer) != NULL ||
+		    rd_node_scan(c, node) == NULL)
+			continue;
+		snprintf(fact, sizeof(fact),
+			 "ip route get %s on %s: no route, although the "
+			 "other peers are reached",
+			 addr, node);
+		route_cause(causes, node, peer, addr,
+			    rd_node_scan(c, node)->doc, fact, "main", true);
+	}
+	/* a route that goes the wrong way: the node's lookup per peer */
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		const char *node = rn_resolve(c, rj_strd(d, "host", ""), NULL);
+
+		if (node == NULL || json_object_get(d, "mesh") == NULL)
+			continue;
+		json_array_foreach(rj_arr(d, "peers"), j, p) {
+			const json_t *r = json_object_get(p, "route");
+			const char *addr = rj_str(p, "peer_addr"), *peer;
+			const char *rgw = rj_str(r, "gateway");
+			const char *rdev = rj_strd(r, "out_interface", "");
+			char tbl[16];
+			bool wrong;
+
+			if (!json_is_object(r) || addr == NULL ||
+			    (peer = rn_resolve(c, addr, addr)) == NULL ||
+			    strcmp(peer, node) == 0)
+				continue;
+			if (onlink_iface(d, addr, ifc, sizeof(ifc)))
+				wrong = rgw != NULL || strcmp(rdev, ifc) != 0;
+			else if (default_route(d, gw, sizeof(gw), dev,
+					       sizeof(dev)))
+				wrong = rgw == NULL || strcmp(rgw, gw) != 0 ||
+					strcmp(rdev, dev) != 0;
+			else
+				continue;
+			if (!wrong || rd_pair_cause(causes, node, peer) != NULL ||
+			    !pair_failed(c, node, peer))
+				continue;
+			snprintf(tbl, sizeof(tbl), "%lld", rj_int(r, "table", 254));
+			snprintf(fact, sizeof(fact),
+				 "ip route get %s on %s: %s%s dev %s (table %s), "
+				 "where %s's subnets and default route say %s%s",
+				 addr, node, rgw != NULL ? "via " : "",
+				 rgw != NULL ? rgw : "", rdev, tbl, node,
+				 onlink_iface(d, addr, ifc, sizeof(ifc))
+					 ? "on-link on "
+					 : "via the default gateway ",
+				 onlink_iface(d, addr, ifc, sizeof(ifc)) ? ifc
+									 : gw);
+			route_cause(causes, node, peer, addr, d, fact,
+				    strcmp(tbl, "254") == 0 ? "main" : tbl, false);
+		}
+	}
+}
+
+/* True when a link-lossy finding is on a or b, or names either. */
+static bool lossy(const struct rctx *c, const char *a, const char *b)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *n = rj_str(f, "node"), *s;
+
+		if (strcmp(rj_strd(f, "code", ""), "link-lossy") != 0 &&
+		    strcmp(rj_strd(f, "code", ""), "heartbeat-loss") != 0)
+			continue;
+		s = rd_pair_of(c, f);
+		if (strcmp(n, a) == 0 || strcmp(n, b) == 0 ||
+		    (s != NULL && (strcmp(s, a) == 0 || strcmp(s, b) == 0)))
+			return true;
+	}
+	return false;
+}
+
+/* True for a finding that says connections between two nodes failed. */
+static bool pair_symptom(const char *code)
+{
+	return finding_in_cause(code, CAUSE_FIREWALL) ||
+	       strcmp(code, "host-unreachable") == 0 ||
+	       strcmp(code, "rank-unreachable") == 0;
+}
+
+/* The pair's undecided cause: what was seen, and what decides. */
+static json_t *undecided(const struct rctx *c, json_t *causes,
+			 const char *a, const char *b, const json_t *f)
+{
+	char label[300], id[320], fix[1400];
+	const char *ta = rj_strd(f, "node", a);
+	json_t *k;
+
+	pair_label(a, b, label, sizeof(label));
+	snprintf(id, sizeof(id), "undecided:%s", label);
+	snprintf(fix, sizeof(fix),
+		 "cannot tell why connections between %s and %s fail: no "
+		 "rule of either's ruleset drops them, neither's route toward "
+		 "the other is wrong, and no loss was measured. Decide on %s: "
+		 "ip route get %s and netprobe ports %s --ports 7470,29500; on "
+		 "%s: nft -a list ruleset and tcpdump -ni any host %s; then a "
+		 "firewall or security group on the way (cloud, switch ACL) "
+		 "is what is left",
+		 a, b, ta, strcmp(ta, a) == 0 ? b : a,
+		 strcmp(ta, a) == 0 ? b : a, strcmp(ta, a) == 0 ? b : a, ta);
+	(void)c;
+	k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, s:[], "
+		      "s:[]}",
+		      "id", id, "kind", "undecided", "node", label, "severity",
+		      "fault", "summary", rj_strd(f, "summary", ""), "fix",
+		      "node", ta, "text", fix, "commands", "evidence",
+		      "findings");
+	if (k != NULL)
+		json_array_append_new(causes, k);
+	return k;
+}
+
+void rd_blame(const struct rctx *c, json_t *causes,
+	      json_t *(*owner)(const struct rctx *, const json_t *,
+			       const json_t *))
+{
+	char why[1200];
+	size_t i;
+	json_t *f;
+
+	route_causes(c, causes);
+	json_array_foreach(c->findings, i, f) {
+		const char *code = rj_strd(f, "code", ""), *n = rj_str(f, "node");
+		const char *s;
+
+		if (rj_sev(rj_str(f, "severity")) < 2 || !pair_symptom(code) ||
+		    owner(c, causes, f) != NULL ||
+		    (s = rd_pair_of(c, f)) == NULL || strcmp(s, n) == 0 ||
+		    rd_pair_cause(causes, n, s) != NULL ||
+		    rd_node_is_nat(c, n) || rd_node_is_nat(c, s))
+			continue;
+		if (lossy(c, n, s)) {
+			/* a timeout on a lossy link is loss: the link's own
+			 * warning says so; this is its trace */
+			snprintf(why, sizeof(why),
+				 "%s; but no rule of the ruleset there drops "
+				 "it and the link between %s and %s loses "
+				 "packets (link-lossy): loss, not a firewall",
+				 rj_strd(f, "summary", ""), n, s);
+			json_object_set_new(f, "summary", json_string(why));
+			json_object_set_new(f, "severity", json_string("info"));
+			continue;
+		}
+		undecided(c, causes, n, s, f);
+	}
+}
