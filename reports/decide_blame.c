@@ -8,6 +8,7 @@
  * that decide, never a node. */
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "doc/finding.h"
@@ -102,6 +103,84 @@ static bool default_route(const json_t *d, char *gw, size_t gl, char *dev,
 			snprintf(gw, gl, "%s", rj_str(r, "gateway"));
 			snprintf(dev, dl, "%s", rj_str(r, "out_interface"));
 			return true;
+		}
+	return false;
+}
+
+/* True when IPv4 address a lies in src ("10.0.0.5", "10.0.0.0/24"). */
+static bool in_src(const char *a, const char *src)
+{
+	char buf[64], *slash;
+	long len = 32;
+
+	snprintf(buf, sizeof(buf), "%s", src);
+	if ((slash = strchr(buf, '/')) != NULL) {
+		*slash = '\0';
+		len = strtol(slash + 1, NULL, 10);
+	}
+	return strcmp(a, buf) == 0 || in_subnet(a, buf, len);
+}
+
+/* The first IPv4 address of scan doc d (not loopback) that block b's
+ * sources hold (any, where b names none), into buf; false when none. */
+static bool src_addr(const json_t *d, const json_t *b, char *buf, size_t len)
+{
+	const json_t *src = json_object_get(b, "saddr"), *f, *a, *v;
+	size_t i, j, k;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, f)
+		json_array_foreach(rj_arr(f, "addresses"), j, a) {
+			const char *ad = rj_strd(a, "address", "");
+			bool hit = json_array_size(src) == 0;
+
+			if (strcmp(rj_strd(a, "family", ""), "inet") != 0 ||
+			    strncmp(ad, "127.", 4) == 0)
+				continue;
+			json_array_foreach(src, k, v)
+				hit |= json_is_string(v) &&
+				       in_src(ad, json_string_value(v));
+			if (hit) {
+				snprintf(buf, len, "%s", ad);
+				return true;
+			}
+		}
+	return false;
+}
+
+/* The overlay's UDP port a block of a ruleset drops, for node doc d's
+ * overlay interfaces (VXLAN: 4789, the kernel's default 8472; Geneve:
+ * 6081), into port and ifc; false when the block drops none. */
+static bool encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
+		      size_t len)
+{
+	static const struct {
+		const char *kind;
+		long port;
+	} encaps[] = {{"vxlan", 4789}, {"vxlan", 8472}, {"geneve", 6081}};
+	const json_t *f, *p;
+	size_t i, j;
+
+	if (strcmp(rj_strd(b, "proto", ""), "udp") != 0)
+		return false;
+	json_array_foreach(rj_arr(d, "interfaces"), i, f)
+		for (size_t e = 0; e < sizeof(encaps) / sizeof(encaps[0]); e++) {
+			if (strcmp(rj_strd(f, "kind", ""), encaps[e].kind) != 0)
+				continue;
+			json_array_foreach(rj_arr(b, "ports"), j, p) {
+				long lo = 0, hi = 0;
+				const char *ps = json_string_value(p);
+
+				if (ps == NULL ||
+				    (sscanf(ps, "%ld-%ld", &lo, &hi) != 2 &&
+				     (hi = lo = strtol(ps, NULL, 10)) == 0))
+					continue;
+				if (encaps[e].port >= lo && encaps[e].port <= hi) {
+					*port = encaps[e].port;
+					snprintf(ifc, len, "%s",
+						 rj_strd(f, "name", ""));
+					return true;
+				}
+			}
 		}
 	return false;
 }
@@ -258,8 +337,72 @@ static void route_causes(const struct rctx *c, json_t *causes)
 	}
 }
 
-/* True when a link-lossy finding is on a or b, or names either. */
-static bool lossy(const struct rctx *c, const char *a, const char *b)
+void rd_encap(const struct rctx *c, json_t *rec)
+{
+	json_t *fw = rj_arr(rec, "firewall"), *one, *b, *nv;
+	char addr[64], ifc[64], why[600];
+	size_t i, j;
+
+	if (fw == NULL)
+		return;
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		const char *x = rn_resolve(c, rj_strd(d, "host", ""), NULL);
+		long port;
+
+		if (x == NULL || json_object_get(d, "mesh") == NULL ||
+		    rd_node_scan(c, x) == NULL || rd_node_scan(c, x)->doc != d)
+			continue;
+		json_array_foreach(rj_arr(json_object_get(d, "firewall"),
+					  "blocks"),
+				   i, b) {
+			if (!encap_hit(d, b, &port, ifc, sizeof(ifc)))
+				continue;
+			json_array_foreach(c->nodes, j, nv) {
+				const char *p = json_string_value(nv);
+				const struct report_input *pin;
+				json_t *e;
+
+				if (p == NULL || strcmp(p, x) == 0 ||
+				    (pin = rd_node_scan(c, p)) == NULL ||
+				    !src_addr(pin->doc, b, addr, sizeof(addr)) ||
+				    !pair_failed(c, x, p))
+					continue;
+				snprintf(why, sizeof(why),
+					 "overlay packets (%s, UDP %ld) from %s "
+					 "(%s) carry every connection between "
+					 "%s and %s: %s's ruleset drops them "
+					 "(%s %s %s)",
+					 ifc, port, addr, p, x, p, x,
+					 rj_strd(b, "family", ""),
+					 rj_strd(b, "table", ""),
+					 rj_strd(b, "chain", ""));
+				e = rd_fw_node(fw, x);
+				json_object_set_new(e, "encap", json_true());
+				json_array_append_new(
+					json_object_get(e, "open"),
+					json_pack("{s:I, s:s, s:s}", "port",
+						  (json_int_t)port, "proto",
+						  "udp", "why", why));
+				break;
+			}
+		}
+	}
+	/* the commands of the entries the overlay added, against the
+	 * node's ruleset (each "why" names the source: a rule limited to
+	 * some sources is matched against it) */
+	if ((one = json_array()) == NULL)
+		return;
+	json_array_foreach(fw, i, b)
+		if (json_is_true(json_object_get(b, "encap")))
+			json_array_append(one, b);
+	rd_fw_commands(c, one);
+	json_decref(one);
+}
+
+/* See report_decide.h: a link-lossy finding on a or b, or naming
+ * either. */
+bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 {
 	size_t i;
 	json_t *f;
@@ -322,6 +465,9 @@ void rd_blame(const struct rctx *c, json_t *causes,
 	      json_t *(*owner)(const struct rctx *, const json_t *,
 			       const json_t *))
 {
+	/* an address two nodes hold explains what fails between them
+	 * (decide_identity.c; its cause is made after these) */
+	static const char *const conflict[] = {"address-conflict", NULL};
 	char why[1200];
 	size_t i;
 	json_t *f;
@@ -331,13 +477,15 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		const char *code = rj_strd(f, "code", ""), *n = rj_str(f, "node");
 		const char *s;
 
-		if (rj_sev(rj_str(f, "severity")) < 2 || !pair_symptom(code) ||
+		if (rj_sev(rj_str(f, "severity")) < 2 ||
+		    (!pair_symptom(code) &&
+		     strcmp(code, "reply-blocked") != 0) ||
 		    owner(c, causes, f) != NULL ||
 		    (s = rd_pair_of(c, f)) == NULL || strcmp(s, n) == 0 ||
 		    rd_pair_cause(causes, n, s) != NULL ||
 		    rd_node_is_nat(c, n) || rd_node_is_nat(c, s))
 			continue;
-		if (lossy(c, n, s)) {
+		if (rd_pair_lossy(c, n, s)) {
 			/* a timeout on a lossy link is loss: the link's own
 			 * warning says so; this is its trace */
 			snprintf(why, sizeof(why),
@@ -349,6 +497,10 @@ void rd_blame(const struct rctx *c, json_t *causes,
 			json_object_set_new(f, "severity", json_string("info"));
 			continue;
 		}
-		undecided(c, causes, n, s, f);
+		/* a reply lost on the way back has its own cause words
+		 * (the peer's rules, a stateless ACL): loss only */
+		if (pair_symptom(code) && !rd_node_has(c, n, conflict) &&
+		    !rd_node_has(c, s, conflict))
+			undecided(c, causes, n, s, f);
 	}
 }

@@ -185,19 +185,37 @@ static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
 	}
 }
 
-/* A hostname that maps to an address peers cannot use. */
+/* A hostname that maps to an address peers cannot use. Where the
+ * hostname is another member's too (hostname-shared), mapping it to
+ * this node's address in /etc/hosts would make the clash permanent: the
+ * fix gives the node a name of its own instead (issue 31). */
 static void hostname_causes(const struct rctx *c, json_t *causes)
 {
+	static const char *const shared[] = {"hostname-shared", NULL};
+	char fix[1024];
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f)
-		if (finding_in_cause(rj_str(f, "code"), CAUSE_HOSTNAME) &&
-		    rj_sev(rj_str(f, "severity")) > 0 &&
-		    cause_of(causes, "hostname", rj_str(f, "node")) == NULL)
-			new_cause(causes, "hostname", rj_str(f, "node"),
-				  rj_str(f, "summary"), rj_str(f, "fix"),
-				  NULL);
+	json_array_foreach(c->findings, i, f) {
+		const char *node = rj_str(f, "node"), *fx = rj_strd(f, "fix", "");
+
+		if (!finding_in_cause(rj_str(f, "code"), CAUSE_HOSTNAME) ||
+		    rj_sev(rj_str(f, "severity")) == 0 ||
+		    cause_of(causes, "hostname", node) != NULL)
+			continue;
+		if (rd_node_has(c, node, shared))
+			snprintf(fix, sizeof(fix),
+				 "give %s a hostname of its own (hostnamectl "
+				 "set-hostname NAME, then its host files "
+				 "entry): its hostname is another member's, "
+				 "and mapping that name to %s's address in "
+				 "/etc/hosts keeps the clash; until then %.*s",
+				 node, node, (int)strcspn(fx, ","), fx);
+		else
+			snprintf(fix, sizeof(fix), "%s", fx);
+		new_cause(causes, "hostname", node, rj_str(f, "summary"), fix,
+			  NULL);
+	}
 }
 
 /* A node whose firewall drops what peers need: its ports to open, one
@@ -264,6 +282,10 @@ static void firewall_causes(json_t *rec, json_t *causes)
 						      json_string_value(o));
 		k = new_cause(causes, "firewall", node, "", fix,
 			      json_incref(json_object_get(e, "commands")));
+		/* the overlay's port: every connection of the pairs it
+		 * carries, both ways, is this cause's symptom */
+		if (json_is_true(json_object_get(e, "encap")))
+			json_object_set_new(k, "encap", json_true());
 		snprintf(fix, sizeof(fix),
 			 "%s's firewall drops connections peers need: %s", node,
 			 sum);
@@ -339,6 +361,21 @@ static void mtu_causes(json_t *rec, json_t *causes)
 	}
 }
 
+/* The cause of an address conflict on a or b (the setting cause whose
+ * command drops the address), or NULL: what fails between them, or
+ * toward the address they both hold, is its symptom. */
+static json_t *conflict_of(const struct rctx *c, const json_t *causes,
+			   const char *a, const char *b)
+{
+	static const char *const codes[] = {"address-conflict", NULL};
+
+	if (rd_node_has(c, a, codes))
+		return cause_of(causes, "setting", a);
+	if (b != NULL && rd_node_has(c, b, codes))
+		return cause_of(causes, "setting", b);
+	return NULL;
+}
+
 /* The cause that explains finding f, or NULL. */
 static json_t *owner(const struct rctx *c, const json_t *causes,
 		     const json_t *f)
@@ -384,8 +421,22 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 				return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
 	     strcmp(code, "host-unreachable") == 0 ||
+	     strcmp(code, "rank-unreachable") == 0 ||
+	     strcmp(code, "port-closed") == 0) &&
+	    (k = conflict_of(c, causes, node, rd_pair_of(c, f))) != NULL)
+		return k;
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     strcmp(code, "host-unreachable") == 0 ||
 	     strcmp(code, "rank-unreachable") == 0) &&
 	    (k = rd_pair_cause(causes, node, rd_pair_of(c, f))) != NULL)
+		return k;
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     strcmp(code, "host-unreachable") == 0 ||
+	     strcmp(code, "rank-unreachable") == 0) &&
+	    (((k = cause_of(causes, "firewall", node)) != NULL &&
+	      json_is_true(json_object_get(k, "encap"))) ||
+	     ((k = cause_of(causes, "firewall", sub)) != NULL &&
+	      json_is_true(json_object_get(k, "encap")))))
 		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
 		return cause_of(causes, "firewall", sub);
@@ -533,6 +584,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 		return NULL;
 	nat_causes(c, rec, causes);
 	hostname_causes(c, causes);
+	rd_encap(c, rec);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
 	rd_blame(c, causes, owner);
@@ -546,6 +598,20 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 		return NULL;
 	}
 	return causes;
+}
+
+/* The firewall cause that drops the overlay on a or b, or NULL. */
+static json_t *encap_of(const json_t *causes, const char *a, const char *b)
+{
+	json_t *k;
+
+	if ((k = cause_of(causes, "firewall", a)) != NULL &&
+	    json_is_true(json_object_get(k, "encap")))
+		return k;
+	if ((k = cause_of(causes, "firewall", b)) != NULL &&
+	    json_is_true(json_object_get(k, "encap")))
+		return k;
+	return NULL;
 }
 
 void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
@@ -563,9 +629,20 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 
 			/* a probe toward a node behind NAT, or across a
 			 * pair a route or undecided cause owns */
+			if (to != NULL && cause_of(causes, "nat", to) == NULL &&
+			    rd_pair_cause(causes, self, to) == NULL &&
+			    rd_pair_lossy(c, self, to)) {
+				/* a probe that failed across a link measured
+				 * lossy: the loss (its warning), not a part
+				 * that could not run (issue 31) */
+				json_object_set_new(e, "explained_by",
+						    json_string("link-lossy"));
+				continue;
+			}
 			if (to == NULL ||
 			    ((k = cause_of(causes, "nat", to)) == NULL &&
-			     (k = rd_pair_cause(causes, self, to)) == NULL))
+			     (k = rd_pair_cause(causes, self, to)) == NULL &&
+			     (k = encap_of(causes, self, to)) == NULL))
 				continue;
 			json_object_set_new(e, "root_cause",
 					    json_string(rj_str(k, "id")));

@@ -770,6 +770,46 @@ START_TEST(route_no_route)
 }
 END_TEST
 
+/* Issue 31: n-b holds n-a's address beside its own: an address-conflict
+ * on n-b, whose command drops it (a setting cause on n-b), and no fix
+ * that maps a name to an address. */
+START_TEST(address_conflict_odd_node)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	const struct rm_cause *k;
+
+	json_array_append_new(
+		rj_arr(json_array_get(rj_arr(b, "interfaces"), 0),
+		       "addresses"),
+		json_pack("{s:s, s:s, s:i}", "address", "10.231.9.1", "family",
+			  "inet", "prefixlen", 24));
+	/* the address is the cluster's: a peer is reached at it */
+	json_array_append_new(rj_arr(b, "peers"),
+			      json_pack("{s:s, s:s}", "peer", "n-a:7470",
+					"peer_addr", "10.231.9.1"));
+	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "setting:n-b");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(json_object_get(json_object_get(
+						    k->cause, "fix"),
+					    "commands"),
+					"shell"),
+				 0)),
+			 "ip addr del 10.231.9.1/24 dev eth0");
+	ck_assert_ptr_null(cause(m, "setting:n-a"));
+	ck_assert_ptr_null(cause(m, "hostname:n-a"));
+	ck_assert_ptr_null(cause(m, "hostname:n-b"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* No scan read n-b's ruleset (none of n-b, or one without root): an
  * nftables command would guess `inet filter input`, which fails where the
  * drop lives in another table (t_ports' closed loop), so there is none;
@@ -994,6 +1034,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, loss_is_no_firewall);
 	tcase_add_test(tc, fw_source_qualified);
 	tcase_add_test(tc, route_no_route);
+	tcase_add_test(tc, address_conflict_odd_node);
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
