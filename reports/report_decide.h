@@ -112,8 +112,17 @@ json_t *rd_notes(const struct rctx *c);
  * new array or NULL. */
 json_t *rd_causes(const struct rctx *c, json_t *rec);
 
+/* The first node other than self that text names (a node's name or
+ * address), or NULL (decide_subject.c). */
+const char *rd_text_node(const struct rctx *c, const char *text,
+			 const char *self);
+/* The node a finding is about: the node behind NAT its probe failed
+ * toward; the node itself for what it says of itself; else the target of
+ * the document it came from, or the first other node its summary or
+ * evidence names (decide_subject.c). */
+const char *rd_subject(const struct rctx *c, const json_t *f);
 /* The other node of a finding about a pair (its subject, else the first
- * other node its summary or evidence names), or NULL (decide_causes.c). */
+ * other node its summary or evidence names), or NULL (decide_subject.c). */
 const char *rd_pair_of(const struct rctx *c, const json_t *f);
 /* The route or undecided cause that covers the pair (a, b), or NULL
  * (decide_blame.c). */
