@@ -477,8 +477,10 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		const char *code = rj_strd(f, "code", ""), *n = rj_str(f, "node");
 		const char *s;
 
-		if (rj_sev(rj_str(f, "severity")) < 2 ||
-		    (!pair_symptom(code) &&
+		if (rj_sev(rj_str(f, "severity")) < 1 ||
+		    (rj_sev(rj_str(f, "severity")) < 2 &&
+		     !finding_in_cause(code, CAUSE_MTU)) ||
+		    (!pair_symptom(code) && !finding_in_cause(code, CAUSE_MTU) &&
 		     strcmp(code, "reply-blocked") != 0) ||
 		    owner(c, causes, f) != NULL ||
 		    (s = rd_pair_of(c, f)) == NULL || strcmp(s, n) == 0 ||
@@ -488,17 +490,22 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		if (rd_pair_lossy(c, n, s)) {
 			/* a timeout on a lossy link is loss: the link's own
 			 * warning says so; this is its trace */
+			bool mtu = finding_in_cause(code, CAUSE_MTU);
+
 			snprintf(why, sizeof(why),
-				 "%s; but no rule of the ruleset there drops "
-				 "it and the link between %s and %s loses "
-				 "packets (link-lossy): loss, not a firewall",
-				 rj_strd(f, "summary", ""), n, s);
+				 "%s; but %s and the link between %s and %s "
+				 "loses packets (link-lossy): loss, not %s",
+				 rj_strd(f, "summary", ""),
+				 mtu ? "no interface or route says so"
+				     : "no rule of the ruleset there drops it",
+				 n, s, mtu ? "an MTU limit" : "a firewall");
 			json_object_set_new(f, "summary", json_string(why));
 			json_object_set_new(f, "severity", json_string("info"));
 			continue;
 		}
 		/* a reply lost on the way back has its own cause words
-		 * (the peer's rules, a stateless ACL): loss only */
+		 * (the peer's rules, a stateless ACL), a size that did not
+		 * cross the MTU causes': loss only */
 		if (pair_symptom(code) && !rd_node_has(c, n, conflict) &&
 		    !rd_node_has(c, s, conflict))
 			undecided(c, causes, n, s, f);

@@ -210,6 +210,12 @@ int mesh_rdv_handoff(void *ctx, int fd, const struct sockaddr_storage *peer,
 /* mesh_rdv.c: sets up node 0's rendezvous state. Returns 0, or -1. */
 int mesh_rdv_init(struct mesh *ms);
 
+/* mesh_missing.c: node 0 probes each listed member that did not join
+ * (a few, one short connect each) and adds to its why whether its
+ * responder answers (it runs, and cannot reach node 0), refuses (not
+ * running there) or is silent (issue 31). */
+void mesh_probe_missing(struct mesh *ms);
+
 /* mesh_rdv.c: runs node 0 from the joins to the verdict: waits for the
  * joins (bounded by --join-timeout), sends the plan and the members,
  * probes its own targets while gathering every member's document
