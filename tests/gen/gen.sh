@@ -776,6 +776,9 @@ if [ -s "$M" ]; then
 else
 	fail "no report"
 fi
+# the first run's report, for a caller that tallies it (tests/gen/loss.sh)
+[ -n "${GEN_KEEP_REPORT:-}" ] && [ -s "$OUT/run/report.json" ] &&
+	cp "$OUT/run/report.json" "$GEN_KEEP_REPORT/report.json"
 VERDICT=ok
 [ -n "$WHY" ] && VERDICT=FAIL
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$SEED" "$N" "$TOPO" \
