@@ -166,6 +166,12 @@ static bool encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
 		for (size_t e = 0; e < sizeof(encaps) / sizeof(encaps[0]); e++) {
 			if (strcmp(rj_strd(f, "kind", ""), encaps[e].kind) != 0)
 				continue;
+			if (json_array_size(rj_arr(b, "ports")) == 0) {
+				/* every UDP port */
+				*port = encaps[e].port;
+				snprintf(ifc, len, "%s", rj_strd(f, "name", ""));
+				return true;
+			}
 			json_array_foreach(rj_arr(b, "ports"), j, p) {
 				long lo = 0, hi = 0;
 				const char *ps = json_string_value(p);

@@ -810,6 +810,71 @@ START_TEST(address_conflict_odd_node)
 }
 END_TEST
 
+/* Issue 31: n-a drops VXLAN from n-b's underlay address: every failure
+ * between the two is n-a's firewall (an encap cause), opened with an
+ * accept for 4789/udp before that rule; n-b is not named. */
+START_TEST(encap_port_dropped)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1450, "10.231.30.1");
+	json_t *b = scan("n-b", 1450, "10.231.30.2");
+	const struct rm_cause *k;
+	const json_t *cmds;
+
+	json_array_append_new(
+		rj_arr(a, "interfaces"),
+		json_pack("{s:s, s:s, s:i, s:[{s:s, s:s, s:i}]}", "name",
+			  "vxlan0", "kind", "vxlan", "mtu", 1450, "addresses",
+			  "address", "10.231.30.1", "family", "inet",
+			  "prefixlen", 24));
+	json_object_set_new(json_array_get(rj_arr(a, "interfaces"), 0),
+			    "addresses",
+			    json_pack("[{s:s, s:s, s:i}]", "address",
+				      "10.231.40.1", "family", "inet",
+				      "prefixlen", 24));
+	json_object_set_new(json_array_get(rj_arr(b, "interfaces"), 0),
+			    "addresses",
+			    json_pack("[{s:s, s:s, s:i}]", "address",
+				      "10.231.40.2", "family", "inet",
+				      "prefixlen", 24));
+	json_object_set_new(a, "mesh", json_object());
+	json_object_set_new(
+		a, "firewall",
+		json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:i, "
+			  "s:s, s:[s], s:s, s:[s]}]}",
+			  "backend", "nftables", "ufw", 0, "firewalld", 0,
+			  "truncated", 0, "blocks", "kind", "rule", "family",
+			  "inet", "table", "t", "chain", "input", "handle", 3,
+			  "proto", "udp", "ports", "4789", "verdict", "drop",
+			  "saddr", "10.231.40.2"));
+	json_object_set_new(
+		b, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
+			  "severity", "fault", "summary",
+			  "connections from this node to n-a (10.231.30.1:7470) "
+			  "time out",
+			  "evidence"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, "firewall:n-a");
+	ck_assert_ptr_nonnull(k);
+	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 0)),
+			 "nft insert rule inet t input position 3 udp dport "
+			 "4789 accept");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
+							   "findings")),
+			 1);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* No scan read n-b's ruleset (none of n-b, or one without root): an
  * nftables command would guess `inet filter input`, which fails where the
  * drop lives in another table (t_ports' closed loop), so there is none;
@@ -1035,6 +1100,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, fw_source_qualified);
 	tcase_add_test(tc, route_no_route);
 	tcase_add_test(tc, address_conflict_odd_node);
+	tcase_add_test(tc, encap_port_dropped);
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);
