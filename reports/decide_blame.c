@@ -212,32 +212,30 @@ static bool pair_failed(const struct rctx *c, const char *a, const char *b)
 	return false;
 }
 
-/* A route cause on node toward peer (address addr): its fix, the commands
- * that give addr the way node's subnets or default route say it has, and
- * the facts. */
-static void route_cause(json_t *causes,
-			const char *node, const char *peer, const char *addr,
-			const json_t *d, const char *fact, const char *table,
-			bool none)
+/* A route cause on node toward peer (address addr): its fix gives addr
+ * the way (gateway via, NULL on-link, and device dev) that node's
+ * subnets, default route or working peers say it has, in table; none:
+ * the lookup found no route, so a rule that looks addr up in main first
+ * passes whatever captured it. No command where no way is known. */
+static void route_cause(json_t *causes, const char *node, const char *peer,
+			const char *addr, const char *via, const char *dev,
+			const char *fact, const char *table, bool none)
 {
-	char id[300], sum[700], fix[1200], ifc[64], gw[64], dev[64], cmd[300];
+	char id[300], sum[700], fix[1200], cmd[300];
 	json_t *cmds = json_object(), *sh = json_array(), *k;
 
 	/* one cause per pair: a node may misroute more than one peer */
 	snprintf(id, sizeof(id), "route:%s->%s", node, peer);
-	if (onlink_iface(d, addr, ifc, sizeof(ifc))) {
-		snprintf(cmd, sizeof(cmd), "ip route replace %s/32 dev %s table %s",
-			 addr, ifc, table);
-		json_array_append_new(sh, json_string(cmd));
-	} else if (default_route(d, gw, sizeof(gw), dev, sizeof(dev))) {
+	if (dev != NULL && via != NULL)
 		snprintf(cmd, sizeof(cmd),
 			 "ip route replace %s/32 via %s dev %s table %s", addr,
-			 gw, dev, table);
+			 via, dev, table);
+	else if (dev != NULL)
+		snprintf(cmd, sizeof(cmd), "ip route replace %s/32 dev %s table %s",
+			 addr, dev, table);
+	if (dev != NULL)
 		json_array_append_new(sh, json_string(cmd));
-	}
-	if (none && json_array_size(sh) > 0) {
-		/* a rule that captures the address is passed by one that
-		 * looks it up in main first */
+	if (none && dev != NULL) {
 		snprintf(cmd, sizeof(cmd),
 			 "ip rule add to %s/32 lookup main priority 1", addr);
 		json_array_append_new(sh, json_string(cmd));
@@ -247,10 +245,10 @@ static void route_cause(json_t *causes,
 		 "%s's own routing sends %s (%s) %s: %s", node, peer, addr,
 		 none ? "nowhere" : "the wrong way", fact);
 	snprintf(fix, sizeof(fix),
-		 "give %s its connected or default way on %s (the commands); "
-		 "then find what added the route or rule that captured it (a "
-		 "VPN or mesh-VPN agent, a hand-made route): ip rule list and "
-		 "ip route get %s on %s show it",
+		 "give %s its connected, default or working way on %s (the "
+		 "commands); then find what added the route or rule that "
+		 "captured it (a VPN or mesh-VPN agent, a hand-made route): ip "
+		 "rule list and ip route get %s on %s show it",
 		 addr, node, addr, node);
 	k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:o}, "
 		      "s:[{s:s, s:s, s:s}], s:[]}",
@@ -262,10 +260,46 @@ static void route_cause(json_t *causes,
 		json_array_append_new(causes, k);
 }
 
+/* True when IPv4 addresses a and b share their first three bytes. */
+static bool same_24(const char *a, const char *b)
+{
+	const char *da = strrchr(a, '.'), *db = strrchr(b, '.');
+
+	return da != NULL && db != NULL && da - a == db - b &&
+	       strncmp(a, b, (size_t)(da - a)) == 0 && strchr(a, ':') == NULL;
+}
+
+/* A peer of doc d (node's) in addr's /24 that node reached, with a route
+ * of its own: its gateway (NULL on-link) and device, the way that works
+ * toward that subnet. False when none. */
+static bool working_way(const struct rctx *c, const json_t *d,
+			const char *node, const char *addr, const char **via,
+			const char **dev)
+{
+	size_t i;
+	json_t *q;
+
+	json_array_foreach(rj_arr(d, "peers"), i, q) {
+		const json_t *r = json_object_get(q, "route");
+		const char *qa = rj_strd(q, "peer_addr", ""), *qn;
+
+		if (!json_is_object(r) || strcmp(qa, addr) == 0 ||
+		    !same_24(qa, addr) || rj_str(r, "out_interface") == NULL ||
+		    (qn = rn_resolve(c, qa, qa)) == NULL ||
+		    pair_failed(c, node, qn))
+			continue;
+		*via = rj_str(r, "gateway");
+		*dev = rj_str(r, "out_interface");
+		return true;
+	}
+	return false;
+}
+
 /* Route causes: a node whose own lookup toward a peer it failed with
  * found no route, or found one that leaves an on-link peer through a
- * gateway or another device, or a remote peer through another gateway
- * than its default route's. */
+ * gateway or another device, or a remote peer another way than the one
+ * that works toward the others of its subnet. Never across a NAT, whose
+ * cause it is. */
 static void route_causes(const struct rctx *c, json_t *causes)
 {
 	char fact[400], ifc[64], gw[64], dev[64];
@@ -275,6 +309,7 @@ static void route_causes(const struct rctx *c, json_t *causes)
 	/* no route at all: the node's own finding says so */
 	json_array_foreach(c->findings, i, f) {
 		const char *node = rj_str(f, "node"), *peer;
+		const struct report_input *in;
 		char addr[64] = "";
 
 		if (strcmp(rj_strd(f, "code", ""), "host-unreachable") != 0)
@@ -287,58 +322,69 @@ static void route_causes(const struct rctx *c, json_t *causes)
 		if (addr[0] == '\0' ||
 		    (peer = rn_resolve(c, addr, addr)) == NULL ||
 		    rd_pair_cause(causes, node, peer) != NULL ||
-		    rd_node_scan(c, node) == NULL)
+		    rd_node_is_nat(c, node) || rd_node_is_nat(c, peer) ||
+		    (in = rd_node_scan(c, node)) == NULL)
 			continue;
 		snprintf(fact, sizeof(fact),
 			 "ip route get %s on %s: no route, although the "
 			 "other peers are reached",
 			 addr, node);
-		route_cause(causes, node, peer, addr,
-			    rd_node_scan(c, node)->doc, fact, "main", true);
+		if (onlink_iface(in->doc, addr, ifc, sizeof(ifc)))
+			route_cause(causes, node, peer, addr, NULL, ifc, fact,
+				    "main", true);
+		else if (default_route(in->doc, gw, sizeof(gw), dev,
+				       sizeof(dev)))
+			route_cause(causes, node, peer, addr, gw, dev, fact,
+				    "main", true);
+		else
+			route_cause(causes, node, peer, addr, NULL, NULL, fact,
+				    "main", true);
 	}
 	/* a route that goes the wrong way: the node's lookup per peer */
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
 		const char *node = rn_resolve(c, rj_strd(d, "host", ""), NULL);
 
-		if (node == NULL || json_object_get(d, "mesh") == NULL)
+		if (node == NULL || json_object_get(d, "mesh") == NULL ||
+		    rd_node_is_nat(c, node))
 			continue;
 		json_array_foreach(rj_arr(d, "peers"), j, p) {
 			const json_t *r = json_object_get(p, "route");
 			const char *addr = rj_str(p, "peer_addr"), *peer;
 			const char *rgw = rj_str(r, "gateway");
 			const char *rdev = rj_strd(r, "out_interface", "");
+			const char *via = NULL, *way = NULL;
 			char tbl[16];
-			bool wrong;
+			bool onlink;
 
 			if (!json_is_object(r) || addr == NULL ||
 			    (peer = rn_resolve(c, addr, addr)) == NULL ||
-			    strcmp(peer, node) == 0)
-				continue;
-			if (onlink_iface(d, addr, ifc, sizeof(ifc)))
-				wrong = rgw != NULL || strcmp(rdev, ifc) != 0;
-			else if (default_route(d, gw, sizeof(gw), dev,
-					       sizeof(dev)))
-				wrong = rgw == NULL || strcmp(rgw, gw) != 0 ||
-					strcmp(rdev, dev) != 0;
-			else
-				continue;
-			if (!wrong || rd_pair_cause(causes, node, peer) != NULL ||
+			    strcmp(peer, node) == 0 || rd_node_is_nat(c, peer) ||
+			    rd_pair_cause(causes, node, peer) != NULL ||
 			    !pair_failed(c, node, peer))
 				continue;
+			onlink = onlink_iface(d, addr, ifc, sizeof(ifc));
+			if (onlink)
+				way = ifc;
+			else if (!working_way(c, d, node, addr, &via, &way))
+				continue;
+			if ((via == NULL) == (rgw == NULL) &&
+			    (via == NULL || strcmp(via, rgw) == 0) &&
+			    strcmp(rdev, way) == 0)
+				continue; /* the route is the working one */
 			snprintf(tbl, sizeof(tbl), "%lld", rj_int(r, "table", 254));
 			snprintf(fact, sizeof(fact),
 				 "ip route get %s on %s: %s%s dev %s (table %s), "
-				 "where %s's subnets and default route say %s%s",
+				 "where %s %s%s dev %s",
 				 addr, node, rgw != NULL ? "via " : "",
-				 rgw != NULL ? rgw : "", rdev, tbl, node,
-				 onlink_iface(d, addr, ifc, sizeof(ifc))
-					 ? "on-link on "
-					 : "via the default gateway ",
-				 onlink_iface(d, addr, ifc, sizeof(ifc)) ? ifc
-									 : gw);
-			route_cause(causes, node, peer, addr, d, fact,
-				    strcmp(tbl, "254") == 0 ? "main" : tbl, false);
+				 rgw != NULL ? rgw : "", rdev, tbl,
+				 onlink ? "its subnet is on-link:"
+					: "its working peers of that subnet go",
+				 via != NULL ? "via " : "", via != NULL ? via : "",
+				 way);
+			route_cause(causes, node, peer, addr, via, way, fact,
+				    strcmp(tbl, "254") == 0 ? "main" : tbl,
+				    false);
 		}
 	}
 }
