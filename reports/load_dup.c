@@ -62,8 +62,9 @@ static bool has_addr(const json_t *d, const char *addr)
 	return false;
 }
 
-/* Two snapshots that share a hostname but not an address are two nodes
- * (cloned images, issue 31): a node is more than its hostname. The later
+/* Two snapshots that share a hostname but not an address, or whose
+ * machine ids differ, are two nodes (cloned images, issue 31): a node is
+ * more than its hostname. The later
  * is named HOST@ADDRESS, and both get a hostname-shared warning. Returns
  * true when so. */
 static bool two_nodes(json_t *a, json_t *b)
@@ -71,8 +72,15 @@ static bool two_nodes(json_t *a, json_t *b)
 	char aa[64], ab[64], name[320], sum[600];
 	const char *host = rj_strd(a, "host", "");
 
-	if (!first_addr(a, aa, sizeof(aa)) || !first_addr(b, ab, sizeof(ab)) ||
-	    has_addr(b, aa) || has_addr(a, ab))
+	const char *ma = rj_str(json_object_get(a, "identity"), "machine_id");
+	const char *mb = rj_str(json_object_get(b, "identity"), "machine_id");
+
+	if (!first_addr(a, aa, sizeof(aa)) || !first_addr(b, ab, sizeof(ab)))
+		return false;
+	/* two machine ids are two machines; one (a clone's, or a
+	 * container's host's) says nothing: the addresses decide */
+	if ((ma == NULL || mb == NULL || strcmp(ma, mb) == 0) &&
+	    (has_addr(b, aa) || has_addr(a, ab)))
 		return false;
 	snprintf(sum, sizeof(sum),
 		 "two nodes call themselves '%s' (%s and %s): launchers, host "

@@ -240,6 +240,30 @@ START_TEST(report_one_name_two_nodes)
 				"code"),
 			 "hostname-shared");
 	report_set_free(&set);
+	/* one address but two machine ids: two machines */
+	{
+		static const char *const mid[] = {
+		    "{" HDR "\"command\":\"scan\",\"host\":\"gpu\","
+		    "\"findings\":[],\"identity\":{\"machine_id\":\"aa\"},"
+		    "\"interfaces\":[{\"name\":\"eth0\",\"addresses\":[{"
+		    "\"address\":\"10.231.9.1\",\"family\":\"inet\"}]}]}",
+		    "{" HDR "\"command\":\"scan\",\"host\":\"gpu\","
+		    "\"findings\":[],\"identity\":{\"machine_id\":\"bb\"},"
+		    "\"interfaces\":[{\"name\":\"eth0\",\"addresses\":[{"
+		    "\"address\":\"10.231.9.1\",\"family\":\"inet\"}]}]}",
+		};
+
+		for (int i = 0; i < 2; i++)
+			ck_assert_int_eq(report_load_buffer(&set, i ? "b" : "a",
+							    mid[i],
+							    strlen(mid[i])),
+					 0);
+		ck_assert_int_eq(report_dedupe(&set, REPORT_DUP_REFUSE, NULL,
+					       why, sizeof(why)),
+				 0);
+		ck_assert_uint_eq(set.nin, 2);
+		report_set_free(&set);
+	}
 	/* one address: one node scanned twice, refused */
 	for (int i = 0; i < 2; i++)
 		ck_assert_int_eq(report_load_buffer(&set, i ? "b" : "a",
