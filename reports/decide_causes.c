@@ -5,6 +5,7 @@
  * findings stay under them as symptoms. Decided after the recommendation,
  * whose firewall, change and MTU entries the causes take as their fixes. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -283,6 +284,61 @@ static json_t *conflict_of(const struct rctx *c, const json_t *causes,
 	return NULL;
 }
 
+/* True when text names addr as a whole ("10.0.0.1" is not in
+ * "10.0.0.12"). */
+static bool names_addr(const char *text, const char *addr)
+{
+	size_t n = strlen(addr);
+
+	for (const char *p = text; n > 0 && (p = strstr(p, addr)) != NULL;
+	     p++)
+		if ((p == text || !isdigit((unsigned char)p[-1])) &&
+		    !isdigit((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* True when finding f's summary or evidence names addr. */
+static bool mentions(const json_t *f, const char *addr)
+{
+	size_t i;
+	json_t *v;
+
+	if (names_addr(rj_strd(f, "summary", ""), addr))
+		return true;
+	json_array_foreach(rj_arr(f, "evidence"), i, v)
+		if (names_addr(rj_strd(v, "fact", ""), addr))
+			return true;
+	return false;
+}
+
+/* The address conflict between a and b (a holds b's address, or b a's),
+ * or, b NULL, a's conflict over an address finding g names: a path
+ * measured between them, or toward that address, went to either node;
+ * NULL when none. */
+static json_t *conflict_between(const struct rctx *c, const json_t *causes,
+				const json_t *g, const char *a, const char *b)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *n = rj_strd(f, "node", "");
+
+		if (strcmp(rj_strd(f, "code", ""), "address-conflict") != 0)
+			continue;
+		/* a pair of the two, or a path toward the address itself
+		 * (which names no one node: both hold it) */
+		if ((b != NULL && (strcmp(n, a) == 0 || strcmp(n, b) == 0) &&
+		     strstr(rj_strd(f, "summary", ""),
+			    strcmp(n, a) == 0 ? b : a) != NULL) ||
+		    (b == NULL && strcmp(n, a) == 0 &&
+		     mentions(g, rj_strd(f, "address", "-"))))
+			return cause_of(causes, "setting", n);
+	}
+	return NULL;
+}
+
 /* The cause that explains finding f, or NULL. */
 static json_t *owner(const struct rctx *c, const json_t *causes,
 		     const json_t *f)
@@ -293,6 +349,10 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	size_t i;
 
 	if (finding_in_cause(code, CAUSE_MTU)) {
+		/* toward an address two nodes hold, the path is either's */
+		if ((k = conflict_between(c, causes, f, node,
+					  rd_pair_of(c, f))) != NULL)
+			return k;
 		json_array_foreach(causes, i, k) {
 			json_t *v;
 			size_t j;

@@ -92,6 +92,9 @@ static void conflict(struct rctx *c, const char *a, const json_t *da,
 			 "to the address instead, which keeps the conflict",
 			 addr, odd, own, cmd);
 		add(c, odd, "address-conflict", "fault", sum, fact, fix, cmd);
+		json_object_set_new(json_array_get(c->findings,
+						   json_array_size(c->findings) - 1),
+				    "address", json_string(addr));
 		return;
 	}
 	snprintf(sum, sizeof(sum),
@@ -106,6 +109,10 @@ static void conflict(struct rctx *c, const char *a, const json_t *da,
 		 a, b, addr);
 	add(c, a, "address-conflict", "fault", sum, fact, fix, NULL);
 	add(c, b, "address-conflict", "fault", sum, fact, fix, NULL);
+	for (size_t k = 1; k <= 2; k++)
+		json_object_set_new(json_array_get(c->findings,
+						   json_array_size(c->findings) - k),
+				    "address", json_string(addr));
 }
 
 /* True when some document reaches a node at addr (a peer's address):

@@ -789,6 +789,14 @@ START_TEST(address_conflict_odd_node)
 	json_array_append_new(rj_arr(b, "peers"),
 			      json_pack("{s:s, s:s}", "peer", "n-a:7470",
 					"peer_addr", "10.231.9.1"));
+	/* a path n-b measured toward the address it holds itself */
+	json_array_append_new(
+		rj_arr(b, "findings"),
+		json_pack("{s:s, s:s, s:s, s:[]}", "code", "mtu-mismatch",
+			  "severity", "warning", "summary",
+			  "the path toward 10.231.9.1 ends on an interface of "
+			  "MTU 65536, this end's is 1500",
+			  "evidence"));
 	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
 	load(&set, "b.json", b);
 	m = report_build(&set);
@@ -803,6 +811,9 @@ START_TEST(address_conflict_odd_node)
 				 0)),
 			 "ip addr del 10.231.9.1/24 dev eth0");
 	ck_assert_ptr_null(cause(m, "setting:n-a"));
+	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
+							   "findings")),
+			 2); /* the conflict and the path toward it */
 	ck_assert_ptr_null(cause(m, "hostname:n-a"));
 	ck_assert_ptr_null(cause(m, "hostname:n-b"));
 	report_model_free(m);
