@@ -142,7 +142,10 @@ static int link_decide(const struct peer_verdict *v, struct doc *d)
 	if (v->udp_sent < 20)
 		return 0;
 	pct = 100.0 * v->udp_lost / v->udp_sent;
-	if (v->udp_lost >= LINK_LOSS_MIN && pct >= LINK_LOSS_PCT) {
+	/* most echoes unanswered is UDP filtered on the way or there, not
+	 * a lossy link: no figure from it */
+	if (v->udp_lost >= LINK_LOSS_MIN && pct >= LINK_LOSS_PCT &&
+	    2 * v->udp_lost < v->udp_sent) {
 		evidence_add(&ev, "udp echo",
 		             "%s -> %s: %d of %d echoes unanswered (%.1f %%)",
 		             v->local_addr[0] ? v->local_addr : "this node",

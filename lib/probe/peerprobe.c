@@ -304,10 +304,12 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 }
 
 /* Waits until deadline_us for echo replies on fd; each marks its echo
- * answered (a late one too: delayed is not lost) with its RTT. Returns
- * true once echo want is answered. */
-static bool loss_replies(int fd, int want, long long deadline_us,
-                         long long *rtt, int nsent)
+ * answered (a late one too: delayed is not lost) with its RTT. Returns 1
+ * once echo want is answered, 0 at the deadline, -1 on an ICMP error
+ * (nothing answers UDP there: a NAT that publishes TCP only, a
+ * firewall) or a socket error. */
+static int loss_replies(int fd, int want, long long deadline_us,
+                        long long *rtt, int nsent)
 {
 	uint8_t in[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
 
@@ -320,17 +322,19 @@ static bool loss_replies(int fd, int want, long long deadline_us,
 		int r;
 
 		if (want >= 0 && rtt[want] >= 0)
-			return true;
+			return 1;
 		r = poll(&pfd, 1, client_ms_left(deadline_us));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			return false;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 0;
 		n = recv(fd, in, sizeof(in), MSG_DONTWAIT);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n < 0)
-			return false; /* an ICMP error: no figure from it */
+			return -1; /* an ICMP error: no figure from it */
 		if (proto_hdr_decode(in, (size_t)n, &h, &why) < 0 ||
 		    h.type != PROTO_ECHO_REPLY ||
 		    proto_echo_stamp_decode(in + PROTO_HDR_LEN,
@@ -388,10 +392,14 @@ static void probe_loss(const struct np_client *c, struct peer_verdict *v)
 		if (send(fd, b, sizeof(b), MSG_NOSIGNAL) < 0)
 			break;
 		sent++;
-		loss_replies(fd, i, client_now_us() + PEER_LOSS_WAIT_US, rtt,
-		             sent);
+		if (loss_replies(fd, i, client_now_us() + PEER_LOSS_WAIT_US,
+		                 rtt, sent) < 0) {
+			close(fd);
+			return; /* UDP is refused there: no loss figure */
+		}
 	}
-	loss_replies(fd, -1, end, rtt, sent);
+	if (loss_replies(fd, -1, end, rtt, sent) < 0)
+		sent = 0;
 	close(fd);
 	if (sent == 0)
 		return;
