@@ -482,30 +482,33 @@ static bool pair_symptom(const char *code)
 }
 
 /* The pair's undecided cause: what was seen, and what decides. */
-static json_t *undecided(const struct rctx *c, json_t *causes,
-			 const char *a, const char *b, const json_t *f)
+static json_t *undecided(json_t *causes, const char *a, const char *b,
+			 const json_t *f)
 {
-	char label[300], id[320], fix[1400];
+	char label[300], id[320], fix[1400], sum[900];
 	const char *ta = rj_strd(f, "node", a);
 	json_t *k;
 
 	pair_label(a, b, label, sizeof(label));
 	snprintf(id, sizeof(id), "undecided:%s", label);
+	snprintf(sum, sizeof(sum),
+		 "connections between %s and %s fail and no node's own "
+		 "evidence says why (seen on %s: %s)",
+		 a, b, ta, rj_strd(f, "summary", ""));
 	snprintf(fix, sizeof(fix),
 		 "cannot tell why connections between %s and %s fail: no "
-		 "rule of either's ruleset drops them, neither's route toward "
-		 "the other is wrong, and no loss was measured. Decide on %s: "
+		 "rule of a ruleset that was read drops them, no route looked "
+		 "up is wrong, and no loss was measured. Decide on %s: "
 		 "ip route get %s and netprobe ports %s --ports 7470,29500; on "
 		 "%s: nft -a list ruleset and tcpdump -ni any host %s; then a "
 		 "firewall or security group on the way (cloud, switch ACL) "
 		 "is what is left",
 		 a, b, ta, strcmp(ta, a) == 0 ? b : a,
 		 strcmp(ta, a) == 0 ? b : a, strcmp(ta, a) == 0 ? b : a, ta);
-	(void)c;
 	k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, s:[], "
 		      "s:[]}",
 		      "id", id, "kind", "undecided", "node", label, "severity",
-		      "fault", "summary", rj_strd(f, "summary", ""), "fix",
+		      "fault", "summary", sum, "fix",
 		      "node", ta, "text", fix, "commands", "evidence",
 		      "findings");
 	if (k != NULL)
@@ -560,6 +563,6 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		 * cross the MTU causes': loss only */
 		if (pair_symptom(code) && !rd_node_has(c, n, conflict) &&
 		    !rd_node_has(c, s, conflict))
-			undecided(c, causes, n, s, f);
+			undecided(causes, n, s, f);
 	}
 }
