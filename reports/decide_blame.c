@@ -160,7 +160,8 @@ static bool encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
 	const json_t *f, *p;
 	size_t i, j;
 
-	if (strcmp(rj_strd(b, "proto", ""), "udp") != 0)
+	if (strcmp(rj_strd(b, "proto", ""), "udp") != 0 ||
+	    strcmp(rj_strd(b, "verdict", ""), "accept") == 0)
 		return false;
 	json_array_foreach(rj_arr(d, "interfaces"), i, f)
 		for (size_t e = 0; e < sizeof(encaps) / sizeof(encaps[0]); e++) {

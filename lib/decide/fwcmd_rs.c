@@ -76,9 +76,10 @@ static bool source_hits(const json_t *b, const struct fw_rule *r)
 	return false;
 }
 
-/* True when blocker b of the ruleset drops r (any overlap of its ports, or
- * every port; from r's source where b is limited to some). */
-static bool block_hits(const json_t *b, const struct fw_rule *r)
+/* True when rule b of the ruleset matches r (any overlap of its ports,
+ * or every port; from r's source where b is limited to some), whatever
+ * its verdict. */
+static bool block_matches(const json_t *b, const struct fw_rule *r)
 {
 	const char *proto = str_of(b, "proto", NULL);
 	json_t *ports = json_object_get(b, "ports"), *p;
@@ -99,6 +100,37 @@ static bool block_hits(const json_t *b, const struct fw_rule *r)
 		if (sscanf(s, "%u-%u", &lo, &hi) != 2)
 			hi = lo = (unsigned)strtoul(s, NULL, 10);
 		if (lo <= r->hi && hi >= r->lo)
+			return true;
+	}
+	return false;
+}
+
+/* True when blocker b drops r: a drop or reject that matches it. */
+static bool block_hits(const json_t *b, const struct fw_rule *r)
+{
+	return strcmp(str_of(b, "verdict", ""), "accept") != 0 &&
+	       block_matches(b, r);
+}
+
+/* True when an accept lets r through ahead of blocker at (issue 31): for
+ * a rule, an accept of its chain listed before it; for a policy, an
+ * accept anywhere in its table (its chains are reached from the one
+ * whose policy drops). The port is open there, whatever drops after. */
+static bool accepted_before(const json_t *blocks, size_t at,
+                            const struct fw_rule *r)
+{
+	const json_t *b = json_array_get(blocks, at), *c;
+	bool policy = strcmp(str_of(b, "kind", ""), "policy") == 0;
+	size_t j;
+
+	json_array_foreach(blocks, j, c) {
+		if (strcmp(str_of(c, "verdict", ""), "accept") != 0 ||
+		    strcmp(str_of(b, "family", ""), str_of(c, "family", "")) ||
+		    strcmp(str_of(b, "table", ""), str_of(c, "table", "")) ||
+		    !block_matches(c, r))
+			continue;
+		if (policy || (j < at && strcmp(str_of(b, "chain", ""),
+		                                str_of(c, "chain", "")) == 0))
 			return true;
 	}
 	return false;
@@ -183,7 +215,8 @@ int fwcmd_ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
 		json_int_t h = json_integer_value(json_object_get(b, "handle"));
 
 		if (fam == NULL || tab == NULL || chn == NULL ||
-		    !block_hits(b, r) || !first_in_chain(blocks, i, r))
+		    !block_hits(b, r) || !first_in_chain(blocks, i, r) ||
+		    accepted_before(blocks, i, r))
 			continue;
 		if (legacy && policy)
 			snprintf(cmd, sizeof(cmd),

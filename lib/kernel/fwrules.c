@@ -184,11 +184,22 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 	return false;
 }
 
+/* True when a match expression names the input interface. */
+static bool names_iif(const json_t *m)
+{
+	const char *key = json_string_value(json_object_get(
+	    json_object_get(json_object_get(m, "left"), "meta"), "key"));
+
+	return key != NULL && strcmp(key, "iifname") == 0;
+}
+
 /* A rule's expressions: a block when it drops or rejects and matches
- * only what a port opening is about. */
+ * only what a port opening is about; an accept of that shape too, where
+ * it names no input interface (`iifname "lo" accept` lets nothing of a
+ * peer's through). */
 static bool rule_block(const json_t *expr, struct fwr_block *b)
 {
-	bool verdict = false;
+	bool verdict = false, iif = false;
 	json_t *e;
 	size_t i;
 
@@ -202,16 +213,20 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 		if (strcmp(key, "match") == 0) {
 			if (!match_into(json_object_get(e, key), b))
 				return false;
+			iif |= names_iif(json_object_get(e, key));
 		} else if (strcmp(key, "drop") == 0 ||
 		           strcmp(key, "reject") == 0) {
 			verdict = true;
 			b->reject = strcmp(key, "reject") == 0;
+		} else if (strcmp(key, "accept") == 0) {
+			verdict = true;
+			b->accept = true;
 		} else if (strcmp(key, "counter") != 0 &&
 		           strcmp(key, "log") != 0) {
-			return false; /* accept, jump, limit, nat... */
+			return false; /* jump, limit, nat... */
 		}
 	}
-	return verdict;
+	return verdict && !(b->accept && iif);
 }
 
 /* The chain of (family, table, name), or NULL. */
@@ -509,6 +524,8 @@ int fwrules_parse_iptables(const char *text, struct fw_rules *r)
 /* See fwrules.h. */
 bool fwrules_blocks(const struct fwr_block *b, const char *proto, unsigned port)
 {
+	if (b->accept)
+		return false;
 	if (b->proto[0] != '\0' && strcmp(b->proto, proto) != 0)
 		return false;
 	if (b->nranges == 0)

@@ -41,6 +41,10 @@ struct fwr_block {
 	unsigned lo[FWR_RANGES], hi[FWR_RANGES];
 	size_t nranges; /* 0: every port */
 	bool reject;    /* reject, not drop */
+	/* an accept of the same shape (no input interface named): ports it
+	 * lets through ahead of a drop or policy are not that drop's
+	 * (issue 31) */
+	bool accept;
 	/* the sources it is limited to ("10.0.0.5", "10.0.0.0/24"); none:
 	 * every source. A drop of some peers only is still the drop a
 	 * failed pair meets (issue 31). */

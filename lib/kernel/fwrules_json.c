@@ -43,7 +43,10 @@ json_t *fwrules_to_json(const struct fw_rules *r)
 		              b->handle >= 0 ? json_integer(b->handle)
 		                             : json_null(),
 		              "proto", b->proto[0] ? b->proto : NULL, "ports",
-		              ports, "verdict", b->reject ? "reject" : "drop",
+		              ports, "verdict",
+		              b->accept   ? "accept"
+		              : b->reject ? "reject"
+		                          : "drop",
 		              "saddr", src));
 	}
 	o = json_pack("{s:s?, s:b, s:b, s:b, s:o}", "backend",

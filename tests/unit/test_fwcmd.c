@@ -357,6 +357,33 @@ START_TEST(commands_source_qualified)
 }
 END_TEST
 
+/* Issue 31: an accept ahead of the drop (a fix already pasted, a ufw
+ * allow) lets the port through: no command for it, and none for the
+ * policy of its table; a port no accept names keeps its command. */
+START_TEST(commands_accepted_before)
+{
+	json_t *fwj = json_pack(
+	    "{s:s, s:[{s:s, s:s, s:s, s:s, s:n, s:n, s:[], s:s}, "
+	    "{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s}]}",
+	    "backend", "nftables", "blocks", "kind", "policy", "family", "ip",
+	    "table", "filter", "chain", "INPUT", "handle", "proto", "ports",
+	    "verdict", "drop", "kind", "rule", "family", "ip", "table", "filter",
+	    "chain", "ufw-user-input", "handle", 9, "proto", "tcp", "ports",
+	    "29500", "verdict", "accept");
+	struct fw_rule r = {.lo = 29500, .hi = 29500, .proto = "tcp"};
+	json_t *cmds = json_object();
+
+	ck_assert_ptr_nonnull(fwj);
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 0);
+	json_decref(cmds);
+	r.lo = r.hi = 29400;
+	cmds = json_object();
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 1);
+	json_decref(cmds);
+	json_decref(fwj);
+}
+END_TEST
+
 Suite *suite_fwcmd(void)
 {
 	Suite *s = suite_create("fwcmd");
@@ -372,6 +399,7 @@ Suite *suite_fwcmd(void)
 	tcase_add_test(tc, ephemeral_only);
 	tcase_add_test(tc, parse_range);
 	tcase_add_test(tc, commands_source_qualified);
+	tcase_add_test(tc, commands_accepted_before);
 	suite_add_tcase(s, tc);
 	return s;
 }
