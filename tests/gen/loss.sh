@@ -18,20 +18,23 @@ while [ "$r" -le "$RUNS" ]; do
 	line=$(GEN_FAULTS="loss$PCT@$NODE" GEN_KEEP_REPORT="$keep" \
 		timeout -k 5 600 sh "$dir/gen.sh" "$SEED")
 	rep="$keep/report.json"
-	causes=- faults=- lossy=0
+	causes=- faults=- lossy=0 errs=
 	if [ -s "$rep" ]; then
 		causes=$(jq -r '[.causes[].id] | join(",")' "$rep")
 		faults=$(jq -r '[.findings[] | select(.severity == "fault") |
 			"\(.node):\(.code)"] | unique | join(",")' "$rep")
+		errs=$(jq -r '[.nodes[] | .name as $n | .errors[]? |
+			select(.root_cause == null and .explained_by == null) |
+			"\($n): \(.message)"] | join("; ")' "$rep")
 		lossy=$(jq --arg n "$(printf 'node%02d' "$NODE")" '[.findings[] |
 			select(.code == "link-lossy" and (.node == $n or
 			(.summary | contains($n + " "))))] | length' "$rep")
 	fi
 	case "$line" in *"	ok	"*) v=ok; ok=$((ok + 1)) ;; *) v=FAIL ;; esac
 	[ "$lossy" -gt 0 ] && warned=$((warned + 1))
-	printf 'run %s\tloss %s%% on node%02d\t%s\tcauses [%s]\tfaults [%s]\tlink-lossy %s\t%s\n' \
+	printf 'run %s\tloss %s%% on node%02d\t%s\tcauses [%s]\tfaults [%s]\tlink-lossy %s\t%s%s\n' \
 		"$r" "$PCT" "$NODE" "$v" "${causes:--}" "${faults:--}" "$lossy" \
-		"$(printf '%s' "$line" | cut -f7)"
+		"$(printf '%s' "$line" | cut -f7)" "${errs:+; parts not run: $errs}"
 	rm -rf "$keep"
 	r=$((r + 1))
 done
