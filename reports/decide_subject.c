@@ -19,9 +19,15 @@ static const char *word_node(const struct rctx *c, const char *w, size_t n)
 
 	if (n == 0 || n >= sizeof(buf))
 		return NULL;
+	/* a quoted name or address ("no answer from '10.0.0.2' port
+	 * 7470") is that name */
+	while (n > 0 && strchr("'\"`", *w) != NULL) {
+		w++;
+		n--;
+	}
 	memcpy(buf, w, n);
 	buf[n] = '\0';
-	while (n > 0 && strchr(".:,;)", buf[n - 1]) != NULL)
+	while (n > 0 && strchr(".:,;)'\"`", buf[n - 1]) != NULL)
 		buf[--n] = '\0';
 	colon = strchr(buf, ':');
 	if (colon != NULL && strchr(colon + 1, ':') == NULL)

@@ -613,6 +613,12 @@ static void filtered_pair(struct report_set *set, json_t *blocks,
 
 	if (extra_finding != NULL)
 		json_array_append_new(fs, extra_finding);
+	/* a probe that could not run toward n-b, n-b's address quoted */
+	json_array_append_new(
+		json_object_get(a, "errors"),
+		json_pack("{s:s, s:s}", "step", "pmtu", "message",
+			  "no answer from '10.231.9.2' port 7470: path MTU "
+			  "needs `netprobe serve` running on the peer"));
 	json_object_set_new(
 		a, "ports_to_open",
 		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
@@ -693,6 +699,8 @@ START_TEST(loss_is_no_firewall)
 						     "loss, not a firewall"));
 		}
 	ck_assert_str_eq(m->verdict, "warning");
+	/* the probe that failed across the lossy link is the loss's */
+	ck_assert_int_eq(m->nnotrun, 0);
 	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 0);
 	report_model_free(m);
 	report_set_free(&set);
