@@ -453,6 +453,24 @@ void rd_encap(const struct rctx *c, json_t *rec)
 	json_decref(one);
 }
 
+/* See report_decide.h. */
+const json_t *rd_conflict_of(const struct rctx *c, const char *name)
+{
+	char owner[300];
+	size_t i;
+	json_t *f;
+
+	if (name == NULL)
+		return NULL;
+	snprintf(owner, sizeof(owner), "the address of %s,", name);
+	json_array_foreach(c->findings, i, f)
+		if (strcmp(rj_strd(f, "code", ""), "address-conflict") == 0 &&
+		    (strcmp(rj_strd(f, "node", ""), name) == 0 ||
+		     strstr(rj_strd(f, "summary", ""), owner) != NULL))
+			return f;
+	return NULL;
+}
+
 /* See report_decide.h: a link-lossy finding on a or b, or naming
  * either. */
 bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
@@ -521,9 +539,8 @@ void rd_blame(const struct rctx *c, json_t *causes,
 	      json_t *(*owner)(const struct rctx *, const json_t *,
 			       const json_t *))
 {
-	/* an address two nodes hold explains what fails between them
+	/* an address two nodes hold explains what fails toward either
 	 * (decide_identity.c; its cause is made after these) */
-	static const char *const conflict[] = {"address-conflict", NULL};
 	char why[1200];
 	size_t i;
 	json_t *f;
@@ -562,8 +579,8 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		/* a reply lost on the way back has its own cause words
 		 * (the peer's rules, a stateless ACL), a size that did not
 		 * cross the MTU causes': loss only */
-		if (pair_symptom(code) && !rd_node_has(c, n, conflict) &&
-		    !rd_node_has(c, s, conflict))
+		if (pair_symptom(code) && rd_conflict_of(c, n) == NULL &&
+		    rd_conflict_of(c, s) == NULL)
 			undecided(causes, n, s, f);
 	}
 }

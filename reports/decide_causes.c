@@ -269,19 +269,18 @@ static void mtu_causes(json_t *rec, json_t *causes)
 	}
 }
 
-/* The cause of an address conflict on a or b (the setting cause whose
- * command drops the address), or NULL: what fails between them, or
- * toward the address they both hold, is its symptom. */
+/* The cause of an address conflict that involves a or b (the setting
+ * cause whose command drops the address, on the node that holds it
+ * beside its own), or NULL: what fails toward either is its symptom. */
 static json_t *conflict_of(const struct rctx *c, const json_t *causes,
 			   const char *a, const char *b)
 {
-	static const char *const codes[] = {"address-conflict", NULL};
+	const json_t *f = rd_conflict_of(c, a);
 
-	if (rd_node_has(c, a, codes))
-		return cause_of(causes, "setting", a);
-	if (b != NULL && rd_node_has(c, b, codes))
-		return cause_of(causes, "setting", b);
-	return NULL;
+	if (f == NULL)
+		f = rd_conflict_of(c, b);
+	return f != NULL ? cause_of(causes, "setting", rj_str(f, "node"))
+			 : NULL;
 }
 
 /* True when text names addr as a whole ("10.0.0.1" is not in

@@ -133,6 +133,10 @@ json_t *rd_pair_cause(const json_t *causes, const char *a, const char *b);
  * recommendation's firewall entries (marked "encap"), with its commands,
  * before the firewall causes are made. */
 void rd_encap(const struct rctx *c, json_t *rec);
+/* The address-conflict finding that involves node name: on it (it
+ * holds another's address), or naming it as the address's owner; NULL
+ * when none (decide_blame.c). */
+const json_t *rd_conflict_of(const struct rctx *c, const char *name);
 /* True when the link of a or b was measured lossy (a link-lossy or
  * heartbeat-loss finding on either, or naming either) (decide_blame.c). */
 bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b);
