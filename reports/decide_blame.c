@@ -324,6 +324,8 @@ static void route_causes(const struct rctx *c, json_t *causes)
 		    (peer = rn_resolve(c, addr, addr)) == NULL ||
 		    rd_pair_cause(causes, node, peer) != NULL ||
 		    rd_node_is_nat(c, node) || rd_node_is_nat(c, peer) ||
+		    rd_conflict_of(c, node) != NULL ||
+		    rd_conflict_of(c, peer) != NULL ||
 		    (in = rd_node_scan(c, node)) == NULL)
 			continue;
 		snprintf(fact, sizeof(fact),
@@ -361,6 +363,8 @@ static void route_causes(const struct rctx *c, json_t *causes)
 			if (!json_is_object(r) || addr == NULL ||
 			    (peer = rn_resolve(c, addr, addr)) == NULL ||
 			    strcmp(peer, node) == 0 || rd_node_is_nat(c, peer) ||
+			    rd_conflict_of(c, node) != NULL ||
+			    rd_conflict_of(c, peer) != NULL ||
 			    rd_pair_cause(causes, node, peer) != NULL ||
 			    !pair_failed(c, node, peer))
 				continue;
