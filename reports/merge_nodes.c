@@ -92,15 +92,13 @@ int rn_build(struct rctx *c)
 		json_t *d = c->set->in[k].doc;
 		const char *host = rj_str(d, "host");
 		json_t *rec = json_object_get(d, "recommendation");
-		json_t *hn = json_object_get(d, "hostname");
 		size_t i;
 		json_t *v;
 
 		add_node(c->nodes, host);
 		add_iface_addrs(c->addrs, rj_arr(d, "interfaces"), host, false);
 		add_addr(c->addrs, rj_str(rec, "address"), host);
-		json_array_foreach(rj_arr(hn, "addresses"), i, v)
-			add_addr(c->addrs, json_string_value(v), host);
+		/* its hostname's addresses: in the second pass */
 		/* netprobe mesh's members: the address node 0 saw and the
 		 * one peers probe are that member's, NAT or not (a
 		 * container listed by its host's address) */
@@ -122,10 +120,24 @@ int rn_build(struct rctx *c)
 	}
 	/* the addresses held beside an interface's first: where nobody
 	 * else claims them */
-	for (size_t k = 0; k < c->set->nin; k++)
-		add_iface_addrs(c->addrs,
-				rj_arr(c->set->in[k].doc, "interfaces"),
-				rj_str(c->set->in[k].doc, "host"), true);
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		size_t i;
+		json_t *v;
+
+		add_iface_addrs(c->addrs, rj_arr(d, "interfaces"),
+				rj_str(d, "host"), true);
+		/* what its hostname resolves to: another node's address
+		 * where the hostname is shared (issue 31) */
+		json_array_foreach(rj_arr(json_object_get(d, "hostname"),
+					  "addresses"),
+				   i, v)
+			if (json_string_value(v) != NULL &&
+			    json_object_get(c->addrs, json_string_value(v)) ==
+				    NULL)
+				add_addr(c->addrs, json_string_value(v),
+					 rj_str(d, "host"));
+	}
 	return 0;
 }
 
