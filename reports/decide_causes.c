@@ -5,6 +5,7 @@
  * findings stay under them as symptoms. Decided after the recommendation,
  * whose firewall, change and MTU entries the causes take as their fixes. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,84 +13,9 @@
 #include "report_decide.h"
 
 /* Causes first by severity, then by node, then in this order. */
-static const char *const kinds[] = {"nat",  "hostname", "firewall", "mtu",
-				    "hop",  "setting",  NULL};
-
-/* The node a word of a finding's text names: a node's name or address
- * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
-static const char *word_node(const struct rctx *c, const char *w, size_t n)
-{
-	char buf[128], *colon;
-	unsigned char a[4];
-
-	if (n == 0 || n >= sizeof(buf))
-		return NULL;
-	memcpy(buf, w, n);
-	buf[n] = '\0';
-	while (n > 0 && strchr(".:,;)", buf[n - 1]) != NULL)
-		buf[--n] = '\0';
-	colon = strchr(buf, ':');
-	if (colon != NULL && strchr(colon + 1, ':') == NULL)
-		*colon = '\0'; /* an IPv4 address or name with its port */
-	if (inet_pton(AF_INET, buf, a) != 1 &&
-	    json_array_size(c->nodes) > 0 && strchr(buf, '.') != NULL)
-		return NULL; /* a sentence's last word, not a name */
-	return rn_resolve(c, buf, buf);
-}
-
-/* The first node other than self that text names, or NULL. */
-static const char *text_node(const struct rctx *c, const char *text,
-			     const char *self)
-{
-	const char *p = text, *q, *n;
-
-	while (p != NULL && *p != '\0') {
-		/* ']' is skipped too: a text holding one ("=]32768", found by
-		 * fuzz_report) left p on it for ever */
-		p += strspn(p, " ([]");
-		q = p + strcspn(p, " ([]");
-		n = word_node(c, p, (size_t)(q - p));
-		if (n != NULL && strcmp(n, self) != 0)
-			return n;
-		p = q;
-	}
-	return NULL;
-}
-
-/*
- * The node a finding is about: the node behind NAT its probe failed
- * toward; the node itself for what it says of itself (connect-back
- * failures, its layering, its hostname); else the target of the document
- * it came from, or the first other node its summary or evidence names.
- */
-static const char *subject(const struct rctx *c, const json_t *f)
-{
-	const char *node = rj_strd(f, "node", ""), *code = rj_str(f, "code");
-	const char *sum = rj_strd(f, "summary", ""), *n;
-	char buf[256];
-	size_t i, k;
-	json_t *v;
-
-	if ((n = rj_str(json_object_get(f, "cause"), "node")) != NULL)
-		return n;
-	if (finding_has_flag(code, FF_SELF) || rf_is_nat(code) || strstr(sum, "back to this"))
-		return node;
-	json_array_foreach(json_object_get(f, "sources"), i, v)
-		for (k = 0; k < c->set->nin; k++)
-			if (strcmp(c->set->in[k].path, json_string_value(v)) ==
-				    0 &&
-			    (n = rn_target(c, c->set->in[k].doc, buf,
-					   sizeof(buf))) != NULL)
-				return rn_resolve(c, n, n) != NULL
-					       ? rn_resolve(c, n, n)
-					       : node;
-	if ((n = text_node(c, sum, node)) != NULL)
-		return n;
-	json_array_foreach(rj_arr(f, "evidence"), i, v)
-		if ((n = text_node(c, rj_strd(v, "fact", ""), node)) != NULL)
-			return n;
-	return node;
-}
+static const char *const kinds[] = {"nat",   "hostname", "firewall",
+				    "route", "mtu",      "hop",
+				    "setting", "undecided", NULL};
 
 /* The cause of kind on node in causes, or NULL. */
 static json_t *cause_of(const json_t *causes, const char *kind,
@@ -167,19 +93,37 @@ static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
 	}
 }
 
-/* A hostname that maps to an address peers cannot use. */
+/* A hostname that maps to an address peers cannot use. Where the
+ * hostname is another member's too (hostname-shared), mapping it to
+ * this node's address in /etc/hosts would make the clash permanent: the
+ * fix gives the node a name of its own instead (issue 31). */
 static void hostname_causes(const struct rctx *c, json_t *causes)
 {
+	static const char *const shared[] = {"hostname-shared", NULL};
+	char fix[1024];
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f)
-		if (finding_in_cause(rj_str(f, "code"), CAUSE_HOSTNAME) &&
-		    rj_sev(rj_str(f, "severity")) > 0 &&
-		    cause_of(causes, "hostname", rj_str(f, "node")) == NULL)
-			new_cause(causes, "hostname", rj_str(f, "node"),
-				  rj_str(f, "summary"), rj_str(f, "fix"),
-				  NULL);
+	json_array_foreach(c->findings, i, f) {
+		const char *node = rj_str(f, "node"), *fx = rj_strd(f, "fix", "");
+
+		if (!finding_in_cause(rj_str(f, "code"), CAUSE_HOSTNAME) ||
+		    rj_sev(rj_str(f, "severity")) == 0 ||
+		    cause_of(causes, "hostname", node) != NULL)
+			continue;
+		if (rd_node_has(c, node, shared))
+			snprintf(fix, sizeof(fix),
+				 "give %s a hostname of its own (hostnamectl "
+				 "set-hostname NAME, then its host files "
+				 "entry): its hostname is another member's, "
+				 "and mapping that name to %s's address in "
+				 "/etc/hosts keeps the clash; until then %.*s",
+				 node, node, (int)strcspn(fx, ","), fx);
+		else
+			snprintf(fix, sizeof(fix), "%s", fx);
+		new_cause(causes, "hostname", node, rj_str(f, "summary"), fix,
+			  NULL);
+	}
 }
 
 /* A node whose firewall drops what peers need: its ports to open, one
@@ -215,23 +159,20 @@ static void firewall_causes(json_t *rec, json_t *causes)
 		json_t *nft = json_object_get(cmd, "nftables");
 		json_t *ipt = json_object_get(cmd, "iptables-legacy");
 
-		if (json_array_size(nft) + json_array_size(ipt) > 0)
+		if (json_array_size(nft) + json_array_size(ipt) > 0) {
 			l = (size_t)snprintf(fix, sizeof(fix),
 					     "open %s in %s's firewall: run the "
 					     "block for the firewall %s uses",
 					     sum, node, node);
-		else if (nft != NULL || ipt != NULL)
-			/* the ruleset was read and nothing in it drops them */
-			l = (size_t)snprintf(fix, sizeof(fix),
-					     "open %s in %s's firewall: cannot "
-					     "tell which table drops them, "
-					     "because no rule or drop policy of "
-					     "%s's ruleset does (a firewall on "
-					     "the way may): run nft -a list "
-					     "ruleset on %s as root and check "
-					     "the path",
-					     sum, node, node, node);
-		else
+		} else if (nft != NULL || ipt != NULL) {
+			/* the ruleset was read and nothing in it drops
+			 * them: no blame without evidence (issue 31). The
+			 * entry goes; what failed is decided per pair
+			 * (rd_blame: a route, loss, or cannot tell) */
+			json_array_remove(rj_arr(rec, "firewall"), i);
+			i--;
+			continue;
+		} else
 			l = (size_t)snprintf(fix, sizeof(fix),
 					     "open %s in %s's firewall: with ufw "
 					     "or firewalld, the block below; with "
@@ -249,6 +190,10 @@ static void firewall_causes(json_t *rec, json_t *causes)
 						      json_string_value(o));
 		k = new_cause(causes, "firewall", node, "", fix,
 			      json_incref(json_object_get(e, "commands")));
+		/* the overlay's port: every connection of the pairs it
+		 * carries, both ways, is this cause's symptom */
+		if (json_is_true(json_object_get(e, "encap")))
+			json_object_set_new(k, "encap", json_true());
 		snprintf(fix, sizeof(fix),
 			 "%s's firewall drops connections peers need: %s", node,
 			 sum);
@@ -324,16 +269,89 @@ static void mtu_causes(json_t *rec, json_t *causes)
 	}
 }
 
+/* The cause of an address conflict that involves a or b (the setting
+ * cause whose command drops the address, on the node that holds it
+ * beside its own), or NULL: what fails toward either is its symptom. */
+static json_t *conflict_of(const struct rctx *c, const json_t *causes,
+			   const char *a, const char *b)
+{
+	const json_t *f = rd_conflict_of(c, a);
+
+	if (f == NULL)
+		f = rd_conflict_of(c, b);
+	return f != NULL ? cause_of(causes, "setting", rj_str(f, "node"))
+			 : NULL;
+}
+
+/* True when text names addr as a whole ("10.0.0.1" is not in
+ * "10.0.0.12"). */
+static bool names_addr(const char *text, const char *addr)
+{
+	size_t n = strlen(addr);
+
+	for (const char *p = text; n > 0 && (p = strstr(p, addr)) != NULL;
+	     p++)
+		if ((p == text || !isdigit((unsigned char)p[-1])) &&
+		    !isdigit((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
+/* True when finding f's summary or evidence names addr. */
+static bool mentions(const json_t *f, const char *addr)
+{
+	size_t i;
+	json_t *v;
+
+	if (names_addr(rj_strd(f, "summary", ""), addr))
+		return true;
+	json_array_foreach(rj_arr(f, "evidence"), i, v)
+		if (names_addr(rj_strd(v, "fact", ""), addr))
+			return true;
+	return false;
+}
+
+/* The address conflict between a and b (a holds b's address, or b a's),
+ * or, b NULL, a's conflict over an address finding g names: a path
+ * measured between them, or toward that address, went to either node;
+ * NULL when none. */
+static json_t *conflict_between(const struct rctx *c, const json_t *causes,
+				const json_t *g, const char *a, const char *b)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *n = rj_strd(f, "node", "");
+
+		if (strcmp(rj_strd(f, "code", ""), "address-conflict") != 0)
+			continue;
+		/* a pair of the two, or a path toward the address itself
+		 * (which names no one node: both hold it) */
+		if ((b != NULL && (strcmp(n, a) == 0 || strcmp(n, b) == 0) &&
+		     strstr(rj_strd(f, "summary", ""),
+			    strcmp(n, a) == 0 ? b : a) != NULL) ||
+		    (b == NULL && strcmp(n, a) == 0 &&
+		     mentions(g, rj_strd(f, "address", "-"))))
+			return cause_of(causes, "setting", n);
+	}
+	return NULL;
+}
+
 /* The cause that explains finding f, or NULL. */
 static json_t *owner(const struct rctx *c, const json_t *causes,
 		     const json_t *f)
 {
 	const char *code = rj_str(f, "code"), *node = rj_str(f, "node");
-	const char *sub = subject(c, f);
+	const char *sub = rd_subject(c, f);
 	json_t *k;
 	size_t i;
 
 	if (finding_in_cause(code, CAUSE_MTU)) {
+		/* toward an address two nodes hold, the path is either's */
+		if ((k = conflict_between(c, causes, f, node,
+					  rd_pair_of(c, f))) != NULL)
+			return k;
 		json_array_foreach(causes, i, k) {
 			json_t *v;
 			size_t j;
@@ -358,6 +376,33 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	if ((k = cause_of(causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
+		return k;
+	/* a node whose route toward a peer fails gets no recommended
+	 * interface, so its interface warnings follow from the route */
+	if (strcmp(code, "mpi-btl-iface") == 0 ||
+	    strcmp(code, "nccl-default-iface-unsafe") == 0)
+		json_array_foreach(causes, i, k)
+			if (strcmp(rj_str(k, "kind"), "route") == 0 &&
+			    strcmp(rj_str(k, "node"), node) == 0)
+				return k;
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     strcmp(code, "host-unreachable") == 0 ||
+	     strcmp(code, "rank-unreachable") == 0 ||
+	     strcmp(code, "port-closed") == 0) &&
+	    (k = conflict_of(c, causes, node, rd_pair_of(c, f))) != NULL)
+		return k;
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     strcmp(code, "host-unreachable") == 0 ||
+	     strcmp(code, "rank-unreachable") == 0) &&
+	    (k = rd_pair_cause(causes, node, rd_pair_of(c, f))) != NULL)
+		return k;
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     strcmp(code, "host-unreachable") == 0 ||
+	     strcmp(code, "rank-unreachable") == 0) &&
+	    (((k = cause_of(causes, "firewall", node)) != NULL &&
+	      json_is_true(json_object_get(k, "encap"))) ||
+	     ((k = cause_of(causes, "firewall", sub)) != NULL &&
+	      json_is_true(json_object_get(k, "encap")))))
 		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
 		return cause_of(causes, "firewall", sub);
@@ -505,8 +550,10 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 		return NULL;
 	nat_causes(c, rec, causes);
 	hostname_causes(c, causes);
+	rd_encap(c, rec);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
+	rd_blame(c, causes, owner);
 	setting_causes(c, causes);
 	assign(c, causes);
 	drop_empty(rec, causes);
@@ -519,6 +566,20 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	return causes;
 }
 
+/* The firewall cause that drops the overlay on a or b, or NULL. */
+static json_t *encap_of(const json_t *causes, const char *a, const char *b)
+{
+	json_t *k;
+
+	if ((k = cause_of(causes, "firewall", a)) != NULL &&
+	    json_is_true(json_object_get(k, "encap")))
+		return k;
+	if ((k = cause_of(causes, "firewall", b)) != NULL &&
+	    json_is_true(json_object_get(k, "encap")))
+		return k;
+	return NULL;
+}
+
 void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 {
 	char fact[640];
@@ -529,11 +590,25 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 		const char *self = rj_str(n, "name"), *msg;
 
 		json_array_foreach(rj_arr(n, "errors"), j, e) {
-			const char *to = text_node(c, rj_strd(e, "message", ""),
+			const char *to = rd_text_node(c, rj_strd(e, "message", ""),
 						   self);
 
+			/* a probe toward a node behind NAT, or across a
+			 * pair a route or undecided cause owns */
+			if (to != NULL && cause_of(causes, "nat", to) == NULL &&
+			    rd_pair_cause(causes, self, to) == NULL &&
+			    rd_pair_lossy(c, self, to)) {
+				/* a probe that failed across a link measured
+				 * lossy: the loss (its warning), not a part
+				 * that could not run (issue 31) */
+				json_object_set_new(e, "explained_by",
+						    json_string("link-lossy"));
+				continue;
+			}
 			if (to == NULL ||
-			    (k = cause_of(causes, "nat", to)) == NULL)
+			    ((k = cause_of(causes, "nat", to)) == NULL &&
+			     (k = rd_pair_cause(causes, self, to)) == NULL &&
+			     (k = encap_of(causes, self, to)) == NULL))
 				continue;
 			json_object_set_new(e, "root_cause",
 					    json_string(rj_str(k, "id")));

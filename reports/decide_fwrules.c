@@ -101,6 +101,24 @@ int rd_fw_fold(json_t *fw)
 	return 0;
 }
 
+/* The source a port entry's why names ("inbound from 10.0.0.3 to port
+ * 29500/tcp", "connect-back from 10.0.0.2 to ..."): the address the
+ * drop was met from, so a rule limited to some sources is matched
+ * against it; "" where none is named. */
+static void src_of(const char *why, char *buf, size_t len)
+{
+	const char *p = strstr(why, "from ");
+	size_t n;
+
+	buf[0] = '\0';
+	if (p == NULL)
+		return;
+	p += 5;
+	n = strspn(p, "0123456789abcdefABCDEF.:");
+	if (n > 0 && n < len && (p[n] == ' ' || p[n] == '\0'))
+		snprintf(buf, len, "%.*s", (int)n, p);
+}
+
 /* The rule for one port entry; false when the port is neither a number
  * nor "lo-hi". */
 static bool rule_of(const json_t *o, struct fw_rule *r)
@@ -114,6 +132,7 @@ static bool rule_of(const json_t *o, struct fw_rule *r)
 		 sscanf(json_string_value(port), "%u-%u", &r->lo, &r->hi) != 2)
 		return false;
 	snprintf(r->proto, sizeof(r->proto), "%s", rj_strd(o, "proto", "tcp"));
+	src_of(rj_strd(o, "why", ""), r->src, sizeof(r->src));
 	return true;
 }
 

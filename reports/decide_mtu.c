@@ -406,6 +406,10 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 	char why[768];
 	bool odd;
 
+	/* on a link measured lossy a vanished probe is loss, not a size
+	 * that does not cross (issue 31): the link's warning says so */
+	if (to != NULL && rd_pair_lossy(c, from, to))
+		return;
 	/* a route MTU at or below what crosses (ip route ... mtu lock, the
 	 * workaround for a hop) keeps larger packets from leaving */
 	if (rmtu > 0 && rmtu < lim && rmtu <= ok + 8)

@@ -29,6 +29,84 @@ static bool same_snapshot(const json_t *a, const json_t *b)
 	       strcmp(rj_strd(a, "host", ""), rj_strd(b, "host", "")) == 0;
 }
 
+/* The first global IPv4 address of doc d's interfaces into buf; false
+ * when it lists none. */
+static bool first_addr(const json_t *d, char *buf, size_t len)
+{
+	size_t i, j;
+	json_t *f, *a;
+
+	json_array_foreach(json_object_get(d, "interfaces"), i, f)
+		json_array_foreach(json_object_get(f, "addresses"), j, a)
+			if (strcmp(rj_strd(a, "family", ""), "inet") == 0 &&
+			    strcmp(rj_strd(a, "scope", "global"), "global") ==
+				    0 &&
+			    strncmp(rj_strd(a, "address", "127."), "127.", 4) !=
+				    0) {
+				snprintf(buf, len, "%s", rj_str(a, "address"));
+				return true;
+			}
+	return false;
+}
+
+/* True when doc d holds global IPv4 address addr. */
+static bool has_addr(const json_t *d, const char *addr)
+{
+	size_t i, j;
+	json_t *f, *a;
+
+	json_array_foreach(json_object_get(d, "interfaces"), i, f)
+		json_array_foreach(json_object_get(f, "addresses"), j, a)
+			if (strcmp(rj_strd(a, "address", ""), addr) == 0)
+				return true;
+	return false;
+}
+
+/* Two snapshots that share a hostname but not an address, or whose
+ * machine ids differ, are two nodes (cloned images, issue 31): a node is
+ * more than its hostname. The later
+ * is named HOST@ADDRESS, and both get a hostname-shared warning. Returns
+ * true when so. */
+static bool two_nodes(json_t *a, json_t *b)
+{
+	char aa[64], ab[64], name[320], sum[600];
+	const char *host = rj_strd(a, "host", "");
+
+	const char *ma = rj_str(json_object_get(a, "identity"), "machine_id");
+	const char *mb = rj_str(json_object_get(b, "identity"), "machine_id");
+
+	if (!first_addr(a, aa, sizeof(aa)) || !first_addr(b, ab, sizeof(ab)))
+		return false;
+	/* two machine ids are two machines; one (a clone's, or a
+	 * container's host's) says nothing: the addresses decide */
+	if ((ma == NULL || mb == NULL || strcmp(ma, mb) == 0) &&
+	    (has_addr(b, aa) || has_addr(a, ab)))
+		return false;
+	snprintf(sum, sizeof(sum),
+		 "two nodes call themselves '%s' (%s and %s): launchers, host "
+		 "files and logs that key nodes by hostname mistake one for the "
+		 "other; the report names the second %s@%s",
+		 host, aa, ab, host, ab);
+	for (int k = 0; k < 2; k++) {
+		json_t *d = k == 0 ? a : b, *fs = json_object_get(d, "findings");
+
+		if (!json_is_array(fs))
+			continue;
+		json_array_append_new(
+			fs, json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s}]}",
+				      "code", "hostname-shared", "severity",
+				      "warning", "summary", sum, "fix",
+				      "give each node a hostname of its own "
+				      "(hostnamectl set-hostname NAME), then "
+				      "its entry in the host files",
+				      "evidence", "fact", sum, "source",
+				      "interfaces"));
+	}
+	snprintf(name, sizeof(name), "%s@%s", host, ab);
+	json_object_set_new(b, "host", json_string(name));
+	return true;
+}
+
 int report_dup_parse(const char *s, enum report_dup *out)
 {
 	if (strcmp(s, "first") == 0)
@@ -69,7 +147,7 @@ int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
 		for (size_t j = i + 1; j < s->nin; j++) {
 			json_t *a = s->in[i].doc, *b = s->in[j].doc;
 
-			if (!same_snapshot(a, b))
+			if (!same_snapshot(a, b) || two_nodes(a, b))
 				continue;
 			if (policy == REPORT_DUP_REFUSE) {
 				snprintf(why, whylen,

@@ -47,19 +47,38 @@ static void add_addr(json_t *map, const char *addr, const char *node)
 		json_object_set_new(map, addr, json_null());
 }
 
-/* Addresses of an interface array ([{addresses: [{address}]}]). */
-static void add_iface_addrs(json_t *map, json_t *ifaces, const char *node)
+/* Addresses of an interface array ([{addresses: [{address}]}]): each
+ * interface's first of each family (its primary) with secondary false;
+ * the others with secondary true, and then only where nobody claims the
+ * address yet: a node holding another's address beside its own (an
+ * address conflict, issue 31) does not make it nobody's. */
+static void add_iface_addrs(json_t *map, json_t *ifaces, const char *node,
+			    bool secondary)
 {
 	size_t i, j;
 	json_t *ifc, *a;
 
 	json_array_foreach(ifaces, i, ifc) {
 		const char *name = rj_str(ifc, "name");
+		bool v4 = false, v6 = false;
 
 		if (name != NULL && strcmp(name, "lo") == 0)
 			continue;
-		json_array_foreach(rj_arr(ifc, "addresses"), j, a)
-			add_addr(map, rj_str(a, "address"), node);
+		json_array_foreach(rj_arr(ifc, "addresses"), j, a) {
+			bool six = strcmp(rj_strd(a, "family", ""), "inet6") == 0;
+			bool first = six ? !v6 : !v4;
+			const char *ad = rj_str(a, "address");
+
+			if (six)
+				v6 = true;
+			else
+				v4 = true;
+			if (!secondary && first)
+				add_addr(map, ad, node);
+			else if (secondary && !first && ad != NULL &&
+				 json_object_get(map, ad) == NULL)
+				add_addr(map, ad, node);
+		}
 	}
 }
 
@@ -73,15 +92,13 @@ int rn_build(struct rctx *c)
 		json_t *d = c->set->in[k].doc;
 		const char *host = rj_str(d, "host");
 		json_t *rec = json_object_get(d, "recommendation");
-		json_t *hn = json_object_get(d, "hostname");
 		size_t i;
 		json_t *v;
 
 		add_node(c->nodes, host);
-		add_iface_addrs(c->addrs, rj_arr(d, "interfaces"), host);
+		add_iface_addrs(c->addrs, rj_arr(d, "interfaces"), host, false);
 		add_addr(c->addrs, rj_str(rec, "address"), host);
-		json_array_foreach(rj_arr(hn, "addresses"), i, v)
-			add_addr(c->addrs, json_string_value(v), host);
+		/* its hostname's addresses: in the second pass */
 		/* netprobe mesh's members: the address node 0 saw and the
 		 * one peers probe are that member's, NAT or not (a
 		 * container listed by its host's address) */
@@ -100,6 +117,26 @@ int rn_build(struct rctx *c)
 			add_addr(c->addrs, rj_str(v, "address"),
 				 rj_str(v, "host"));
 		}
+	}
+	/* the addresses held beside an interface's first: where nobody
+	 * else claims them */
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+		size_t i;
+		json_t *v;
+
+		add_iface_addrs(c->addrs, rj_arr(d, "interfaces"),
+				rj_str(d, "host"), true);
+		/* what its hostname resolves to: another node's address
+		 * where the hostname is shared (issue 31) */
+		json_array_foreach(rj_arr(json_object_get(d, "hostname"),
+					  "addresses"),
+				   i, v)
+			if (json_string_value(v) != NULL &&
+			    json_object_get(c->addrs, json_string_value(v)) ==
+				    NULL)
+				add_addr(c->addrs, json_string_value(v),
+					 rj_str(d, "host"));
 	}
 	return 0;
 }

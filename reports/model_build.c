@@ -163,6 +163,7 @@ static json_t *decide(const struct report_set *s)
 		goto out;
 	rf_annotate_nat(&c);
 	rd_rdma_fabric(&c); /* sorted with the rest by rf_hostname_order */
+	rd_identity(&c);
 	rd_unheld_resets(&c);
 	rf_hostname_order(&c);
 	rep = decided(&c);

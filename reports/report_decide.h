@@ -112,6 +112,42 @@ json_t *rd_notes(const struct rctx *c);
  * new array or NULL. */
 json_t *rd_causes(const struct rctx *c, json_t *rec);
 
+/* The first node other than self that text names (a node's name or
+ * address), or NULL (decide_subject.c). */
+const char *rd_text_node(const struct rctx *c, const char *text,
+			 const char *self);
+/* The node a finding is about: the node behind NAT its probe failed
+ * toward; the node itself for what it says of itself; else the target of
+ * the document it came from, or the first other node its summary or
+ * evidence names (decide_subject.c). */
+const char *rd_subject(const struct rctx *c, const json_t *f);
+/* The other node of a finding about a pair (its subject, else the first
+ * other node its summary or evidence names), or NULL (decide_subject.c). */
+const char *rd_pair_of(const struct rctx *c, const json_t *f);
+/* The route or undecided cause that covers the pair (a, b), or NULL
+ * (decide_blame.c). */
+json_t *rd_pair_cause(const json_t *causes, const char *a, const char *b);
+/* Encapsulation (decide_blame.c, issue 31): a node whose ruleset drops
+ * its overlay's UDP port (VXLAN 4789 or 8472, Geneve 6081), from every
+ * source or from a peer it failed with, gets that port to open in the
+ * recommendation's firewall entries (marked "encap"), with its commands,
+ * before the firewall causes are made. */
+void rd_encap(const struct rctx *c, json_t *rec);
+/* The address-conflict finding that involves node name: on it (it
+ * holds another's address), or naming it as the address's owner; NULL
+ * when none (decide_blame.c). */
+const json_t *rd_conflict_of(const struct rctx *c, const char *name);
+/* True when the link of a or b was measured lossy (a link-lossy or
+ * heartbeat-loss finding on either, or naming either) (decide_blame.c). */
+bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b);
+/* No blame without evidence (decide_blame.c, issue 31): route causes from
+ * the nodes' own route lookups; every failed pair no cause explains is
+ * loss (its findings made info) where the link was measured lossy, else
+ * one "undecided" cause on the pair. owner is decide_causes.c's. */
+void rd_blame(const struct rctx *c, json_t *causes,
+	      json_t *(*owner)(const struct rctx *, const json_t *,
+			       const json_t *));
+
 /* Errors a cause explains: a probe toward a node behind NAT that timed
  * out (a peer's scan could not reach its responder) is the NAT's symptom,
  * not a part that could not run. Each such error of the node table
@@ -142,5 +178,11 @@ const char *rd_verdict(const struct rctx *c, const json_t *rec,
  * types, rates or MTUs of the ports NCCL uses that differ between nodes
  * (decide_rdma.c). The caller sorts the findings again. */
 void rd_rdma_fabric(struct rctx *c);
+/* Which node is which beyond its name (decide_identity.c, issue 31): an
+ * IPv4 address two nodes hold (address-conflict, a fault: on the one that
+ * holds it beside its own first address, with the command that drops it;
+ * on both where neither does), and mesh members that share a hostname
+ * (hostname-shared, a warning on each). Appends to c->findings. */
+void rd_identity(struct rctx *c);
 
 #endif

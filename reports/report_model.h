@@ -144,7 +144,9 @@ struct rm_suite {
 struct report_model {
 	json_t *doc;              /* the decided report, REPORT_SCHEMA */
 	const char *verdict;      /* "fault", "warning" or "pass" */
-	const char *verdict_word; /* "FAULT", "WARNING" or "PASS" */
+	const char *verdict_word; /* "FAULT", "WARNING", "PASS", or
+				   * "INCOMPLETE" where the gate fails on a
+				   * part missing */
 	long long nfaults, nwarnings, nnodes, ninputs, nskipped;
 	long long nnotrun; /* errors the documents hold: parts that could
 			    * not run */

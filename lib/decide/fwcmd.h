@@ -25,6 +25,10 @@ struct fw_rule {
 	char proto[4];          /* "tcp" or "udp" */
 	char node[FW_NODE_MAX]; /* where to open it; "" this node */
 	char why[FW_WHY_MAX];
+	/* the address the drop was met from (a peer's); "" unknown. A
+	 * ruleset's rule limited to sources counts for r only where src
+	 * is one of them. */
+	char src[48];
 };
 
 struct fw_plan {

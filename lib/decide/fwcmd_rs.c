@@ -8,7 +8,9 @@
  * and the report. */
 #include "decide/fwcmd.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +35,59 @@ static int add_unique(json_t *a, const char *s)
 	return json_array_append_new(a, json_string(s));
 }
 
-/* True when blocker b of the ruleset drops r (any overlap of its ports, or
- * every port). */
-static bool block_hits(const json_t *b, const struct fw_rule *r)
+/* True when address a lies in src ("10.0.0.5", "10.0.0.0/24"; IPv6
+ * compared as written). */
+static bool addr_in(const char *a, const char *src)
+{
+	struct in_addr x, net;
+	char buf[64], *slash;
+	long len = 32;
+
+	snprintf(buf, sizeof(buf), "%s", src);
+	if ((slash = strchr(buf, '/')) != NULL) {
+		*slash = '\0';
+		len = strtol(slash + 1, NULL, 10);
+	}
+	if (inet_pton(AF_INET, a, &x) != 1 ||
+	    inet_pton(AF_INET, buf, &net) != 1 || len < 0 || len > 32)
+		return strcmp(a, buf) == 0;
+	if (len == 0)
+		return true;
+	uint32_t m = htonl(0xffffffffu << (32 - len));
+
+	return (x.s_addr & m) == (net.s_addr & m);
+}
+
+/* True when blocker b, where it is limited to sources, is so for r's:
+ * a drop of some peers only is the drop that those peers meet, and no
+ * other's (r without a source: none). */
+static bool source_hits(const json_t *b, const struct fw_rule *r)
+{
+	json_t *src = json_object_get(b, "saddr"), *v;
+	size_t i;
+
+	if (json_array_size(src) == 0)
+		return true;
+	if (r->src[0] == '\0')
+		return false;
+	json_array_foreach(src, i, v)
+		if (json_is_string(v) && addr_in(r->src, json_string_value(v)))
+			return true;
+	return false;
+}
+
+/* True when rule b of the ruleset matches r (any overlap of its ports,
+ * or every port; from r's source where b is limited to some), whatever
+ * its verdict. */
+static bool block_matches(const json_t *b, const struct fw_rule *r)
 {
 	const char *proto = str_of(b, "proto", NULL);
 	json_t *ports = json_object_get(b, "ports"), *p;
 	size_t i;
 
 	if (proto != NULL && strcmp(proto, r->proto) != 0)
+		return false;
+	if (!source_hits(b, r))
 		return false;
 	if (json_array_size(ports) == 0)
 		return true;
@@ -54,6 +100,37 @@ static bool block_hits(const json_t *b, const struct fw_rule *r)
 		if (sscanf(s, "%u-%u", &lo, &hi) != 2)
 			hi = lo = (unsigned)strtoul(s, NULL, 10);
 		if (lo <= r->hi && hi >= r->lo)
+			return true;
+	}
+	return false;
+}
+
+/* True when blocker b drops r: a drop or reject that matches it. */
+static bool block_hits(const json_t *b, const struct fw_rule *r)
+{
+	return strcmp(str_of(b, "verdict", ""), "accept") != 0 &&
+	       block_matches(b, r);
+}
+
+/* True when an accept lets r through ahead of blocker at (issue 31): for
+ * a rule, an accept of its chain listed before it; for a policy, an
+ * accept anywhere in its table (its chains are reached from the one
+ * whose policy drops). The port is open there, whatever drops after. */
+static bool accepted_before(const json_t *blocks, size_t at,
+                            const struct fw_rule *r)
+{
+	const json_t *b = json_array_get(blocks, at), *c;
+	bool policy = strcmp(str_of(b, "kind", ""), "policy") == 0;
+	size_t j;
+
+	json_array_foreach(blocks, j, c) {
+		if (strcmp(str_of(c, "verdict", ""), "accept") != 0 ||
+		    strcmp(str_of(b, "family", ""), str_of(c, "family", "")) ||
+		    strcmp(str_of(b, "table", ""), str_of(c, "table", "")) ||
+		    !block_matches(c, r))
+			continue;
+		if (policy || (j < at && strcmp(str_of(b, "chain", ""),
+		                                str_of(c, "chain", "")) == 0))
 			return true;
 	}
 	return false;
@@ -138,7 +215,8 @@ int fwcmd_ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
 		json_int_t h = json_integer_value(json_object_get(b, "handle"));
 
 		if (fam == NULL || tab == NULL || chn == NULL ||
-		    !block_hits(b, r) || !first_in_chain(blocks, i, r))
+		    !block_hits(b, r) || !first_in_chain(blocks, i, r) ||
+		    accepted_before(blocks, i, r))
 			continue;
 		if (legacy && policy)
 			snprintf(cmd, sizeof(cmd),

@@ -126,13 +126,67 @@ static int outbound(const struct peercheck *pc, struct fw_plan *fw,
 	return 0;
 }
 
+/* The link's loss and latency tail (issue 31): a warning naming the
+ * link, never a fault. Loss needs at least LINK_LOSS_MIN echoes lost and
+ * LINK_LOSS_PCT of them; the tail LINK_TAIL_US and LINK_TAIL_X times the
+ * median, so that a loaded host's odd slow echo is no alarm. */
+#define LINK_LOSS_MIN 3
+#define LINK_LOSS_PCT 2.0
+#define LINK_TAIL_US 250000LL
+#define LINK_TAIL_X 20
+static int link_decide(const struct peer_verdict *v, struct doc *d)
+{
+	double pct;
+	json_t *ev = NULL;
+
+	if (v->udp_sent < 20)
+		return 0;
+	pct = 100.0 * v->udp_lost / v->udp_sent;
+	/* most echoes unanswered is UDP filtered on the way or there, not
+	 * a lossy link: no figure from it */
+	if (v->udp_lost >= LINK_LOSS_MIN && pct >= LINK_LOSS_PCT &&
+	    2 * v->udp_lost < v->udp_sent) {
+		evidence_add(&ev, "udp echo",
+		             "%s -> %s: %d of %d echoes unanswered (%.1f %%)",
+		             v->local_addr[0] ? v->local_addr : "this node",
+		             v->peer_addr, v->udp_lost, v->udp_sent, pct);
+		if (doc_add_finding(d, FINDING_LINK_LOSSY, -1, ev, NULL,
+		                    "the link between this node (%s) and %s "
+		                    "(%s) loses packets: %.1f %% of UDP echoes "
+		                    "unanswered",
+		                    v->local_addr[0] ? v->local_addr : "?",
+		                    v->host[0] ? v->host : v->peer,
+		                    v->peer_addr, pct) < 0)
+			return -1;
+	}
+	ev = NULL;
+	if (v->udp_sent > v->udp_lost && v->rtt_p99_us >= LINK_TAIL_US &&
+	    v->rtt_p99_us >= LINK_TAIL_X * (v->rtt_p50_us > 0 ? v->rtt_p50_us
+	                                                      : 1)) {
+		evidence_add(&ev, "udp echo",
+		             "%s -> %s: median %lld us, tail (p99) %lld us",
+		             v->local_addr[0] ? v->local_addr : "this node",
+		             v->peer_addr, v->rtt_p50_us, v->rtt_p99_us);
+		if (doc_add_finding(d, FINDING_LINK_SLOW, -1, ev, NULL,
+		                    "the link between this node (%s) and %s "
+		                    "(%s) has a long latency tail: p99 %lld ms, "
+		                    "median %.1f ms",
+		                    v->local_addr[0] ? v->local_addr : "?",
+		                    v->host[0] ? v->host : v->peer,
+		                    v->peer_addr, v->rtt_p99_us / 1000,
+		                    v->rtt_p50_us / 1000.0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* See peerdecide.h. */
 int peercheck_decide(const struct peercheck *pc, unsigned eph_lo,
                      unsigned eph_hi, struct fw_plan *fw, struct doc *d)
 {
 	if (pc->obj == NULL || pc->rc != 0)
 		return 0;
-	if (peerprobe_decide(&pc->v, d) < 0 ||
+	if (peerprobe_decide(&pc->v, d) < 0 || link_decide(&pc->v, d) < 0 ||
 	    (pc->path != NULL && path_decide(pc->path, d) < 0))
 		return -1;
 	if (inbound(pc, eph_lo, eph_hi, fw, d) < 0)

@@ -94,6 +94,40 @@ static bool only_strings(const json_t *right, const char *want,
 	return true;
 }
 
+/* One source of nft JSON (an address string, or {"prefix": {"addr",
+ * "len"}}) into b. Returns false for anything else. */
+static bool add_saddr(const json_t *v, struct fwr_block *b)
+{
+	const json_t *pf = json_object_get(v, "prefix");
+
+	if (b->nsaddr >= FWR_SADDRS)
+		return false;
+	if (json_is_string(v))
+		snprintf(b->saddr[b->nsaddr], FWR_ADDR, "%s",
+		         json_string_value(v));
+	else if (json_is_string(json_object_get(pf, "addr")) &&
+	         json_is_integer(json_object_get(pf, "len")))
+		snprintf(b->saddr[b->nsaddr], FWR_ADDR, "%s/%d",
+		         json_string_value(json_object_get(pf, "addr")),
+		         (int)json_integer_value(json_object_get(pf, "len")));
+	else
+		return false;
+	b->nsaddr++;
+	return true;
+}
+
+/* The right side of a saddr match (one source or a set) into b. */
+static bool saddrs_of(const json_t *right, struct fwr_block *b)
+{
+	json_t *set = json_object_get(right, "set"), *v;
+	size_t i;
+
+	if (!json_is_array(set))
+		return add_saddr(right, b);
+	json_array_foreach(set, i, v) if (!add_saddr(v, b)) return false;
+	return true;
+}
+
 /* One match expression into b. Returns false when the rule matches on
  * something opening a port cannot be about. */
 static bool match_into(const json_t *m, struct fwr_block *b)
@@ -113,6 +147,12 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 		const char *field =
 		    json_string_value(json_object_get(pl, "field"));
 
+		/* a drop limited to some sources still drops those
+		 * peers' connections (issue 31); `!=` never gets here */
+		if (proto != NULL && field != NULL &&
+		    (!strcmp(proto, "ip") || !strcmp(proto, "ip6")) &&
+		    !strcmp(field, "saddr"))
+			return saddrs_of(right, b);
 		if (proto == NULL || field == NULL ||
 		    (strcmp(proto, "tcp") && strcmp(proto, "udp")) ||
 		    strcmp(field, "dport") != 0)
@@ -144,11 +184,22 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 	return false;
 }
 
+/* True when a match expression names the input interface. */
+static bool names_iif(const json_t *m)
+{
+	const char *key = json_string_value(json_object_get(
+	    json_object_get(json_object_get(m, "left"), "meta"), "key"));
+
+	return key != NULL && strcmp(key, "iifname") == 0;
+}
+
 /* A rule's expressions: a block when it drops or rejects and matches
- * only what a port opening is about. */
+ * only what a port opening is about; an accept of that shape too, where
+ * it names no input interface (`iifname "lo" accept` lets nothing of a
+ * peer's through). */
 static bool rule_block(const json_t *expr, struct fwr_block *b)
 {
-	bool verdict = false;
+	bool verdict = false, iif = false;
 	json_t *e;
 	size_t i;
 
@@ -162,16 +213,20 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 		if (strcmp(key, "match") == 0) {
 			if (!match_into(json_object_get(e, key), b))
 				return false;
+			iif |= names_iif(json_object_get(e, key));
 		} else if (strcmp(key, "drop") == 0 ||
 		           strcmp(key, "reject") == 0) {
 			verdict = true;
 			b->reject = strcmp(key, "reject") == 0;
+		} else if (strcmp(key, "accept") == 0) {
+			verdict = true;
+			b->accept = true;
 		} else if (strcmp(key, "counter") != 0 &&
 		           strcmp(key, "log") != 0) {
-			return false; /* accept, jump, limit, nat... */
+			return false; /* jump, limit, nat... */
 		}
 	}
-	return verdict;
+	return verdict && !(b->accept && iif);
 }
 
 /* The chain of (family, table, name), or NULL. */
@@ -360,6 +415,11 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 			i++;
 		} else if (!strcmp(t, "--dport") || !strcmp(t, "--dports")) {
 			ok = ok && ipt_ports(tok[++i], b);
+		} else if (!strcmp(t, "-s") && i + 1 < nt &&
+		           b->nsaddr < FWR_SADDRS) {
+			/* iptables-save writes one source per rule */
+			set_name(b->saddr[b->nsaddr++], FWR_ADDR, v);
+			i++;
 		} else if (!strcmp(t, "--ctstate") || !strcmp(t, "--state")) {
 			ok = ok && !strcmp(v, "NEW");
 			i++;
@@ -373,7 +433,7 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 			}
 			i++;
 		} else {
-			ok = false; /* -s, -d, a mark: not about a port */
+			ok = false; /* -d, a mark, "! -s": not about a port */
 		}
 	}
 	return ok && verdict &&
@@ -464,6 +524,8 @@ int fwrules_parse_iptables(const char *text, struct fw_rules *r)
 /* See fwrules.h. */
 bool fwrules_blocks(const struct fwr_block *b, const char *proto, unsigned port)
 {
+	if (b->accept)
+		return false;
 	if (b->proto[0] != '\0' && strcmp(b->proto, proto) != 0)
 		return false;
 	if (b->nranges == 0)

@@ -16,6 +16,8 @@
 #define FWR_MAX 64    /* blockers kept */
 #define FWR_RANGES 16 /* port ranges one rule matches */
 #define FWR_NAME 64
+#define FWR_SADDRS 4    /* source addresses one rule is limited to */
+#define FWR_ADDR 52     /* an address with its prefix, "fd00::/64" */
 
 enum fwr_kind {
 	FWR_RULE = 0, /* a rule that drops or rejects (handle, position) */
@@ -39,6 +41,15 @@ struct fwr_block {
 	unsigned lo[FWR_RANGES], hi[FWR_RANGES];
 	size_t nranges; /* 0: every port */
 	bool reject;    /* reject, not drop */
+	/* an accept of the same shape (no input interface named): ports it
+	 * lets through ahead of a drop or policy are not that drop's
+	 * (issue 31) */
+	bool accept;
+	/* the sources it is limited to ("10.0.0.5", "10.0.0.0/24"); none:
+	 * every source. A drop of some peers only is still the drop a
+	 * failed pair meets (issue 31). */
+	char saddr[FWR_SADDRS][FWR_ADDR];
+	size_t nsaddr;
 };
 
 struct fw_rules {
@@ -56,8 +67,8 @@ struct fw_rules {
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
  * reached from an input hook (jumps followed), and input chains with
  * policy drop. Rules that match on anything but the transport, ports,
- * input interface and connection state new are left out: opening a port
- * cannot be what they are about. Returns 0, or -1 with errno EINVAL when
+ * source address, input interface and connection state new are left out:
+ * opening a port cannot be what they are about. Returns 0, or -1 with errno EINVAL when
  * the text is not an nft JSON ruleset. */
 int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
 

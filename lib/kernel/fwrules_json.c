@@ -27,16 +27,27 @@ json_t *fwrules_to_json(const struct fw_rules *r)
 				         b->hi[k]);
 			json_array_append_new(ports, json_string(p));
 		}
+		json_t *src = NULL;
+
+		for (size_t k = 0; k < b->nsaddr; k++) {
+			if (src == NULL)
+				src = json_array();
+			json_array_append_new(src, json_string(b->saddr[k]));
+		}
 		json_array_append_new(
 		    blocks,
-		    json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s}",
+		    json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s, s:o*}",
 		              "kind", b->kind == FWR_POLICY ? "policy" : "rule",
 		              "family", b->family, "table", b->table, "chain",
 		              b->chain, "handle",
 		              b->handle >= 0 ? json_integer(b->handle)
 		                             : json_null(),
 		              "proto", b->proto[0] ? b->proto : NULL, "ports",
-		              ports, "verdict", b->reject ? "reject" : "drop"));
+		              ports, "verdict",
+		              b->accept   ? "accept"
+		              : b->reject ? "reject"
+		                          : "drop",
+		              "saddr", src));
 	}
 	o = json_pack("{s:s?, s:b, s:b, s:b, s:o}", "backend",
 	              backends[r->backend], "ufw", r->ufw, "firewalld",

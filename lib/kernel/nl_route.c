@@ -195,6 +195,9 @@ int route_get(int family, const void *dst, struct route_info *out)
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = (unsigned char)family;
 	rtm->rtm_dst_len = family == AF_INET ? 32 : 128;
+	/* the table the route came from (a policy rule's), not main's
+	 * number for every answer (issue 31) */
+	rtm->rtm_flags = RTM_F_LOOKUP_TABLE;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, dst);
 	if (nl_request(nlh, get_cb, &c) < 0) {
 		if (c.err != 0)

@@ -48,6 +48,11 @@ struct peer_verdict {
 	 * whether all were open) */
 	struct peer_back back[PEER_BACK_MAX];
 	size_t nback;
+	/* the loss and tail latency of the link (issue 31): UDP echoes
+	 * sent and unanswered, their median and tail RTT; udp_sent 0:
+	 * not measured */
+	int udp_sent, udp_lost;
+	long long rtt_p50_us, rtt_p99_us;
 };
 
 /* True when the connect-back failed (inbound 0) and every failed check

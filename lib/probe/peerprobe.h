@@ -12,6 +12,13 @@
 #include "doc/doc.h"
 #include "probe/peer.h"
 
+/* After the heartbeat, the link's loss and tail latency (issue 31): this
+ * many UDP echoes, one at a time, each waited for this long, all within
+ * the bound. */
+#define PEER_LOSS_ECHOES 100
+#define PEER_LOSS_WAIT_US 100000LL
+#define PEER_LOSS_BOUND_US 2500000LL
+
 struct peerprobe_opts {
 	unsigned default_port;  /* when peer has no :PORT; 0: 7470 */
 	long long step_us;      /* each request's deadline; 0: 1s */

@@ -20,6 +20,7 @@
 #include "decide/decide_mesh.h"
 #include "doc/doc.h"
 #include "kernel/hostlist.h"
+#include "probe/peerprobe.h"
 #include "kernel/sockowner.h"
 #include "probe/peercheck.h"
 #include "scan/scan_int.h"
@@ -37,10 +38,12 @@
  * again after 1 s, and must not read as a filtered port. */
 #define MESH_PROBE_STEP_US 2000000LL
 /* one peer: connect and hello (tried twice when they time out),
- * reflection, connect-back (a step each), 1 s of heartbeat, the outbound
+ * reflection, connect-back (a step each), 1 s of heartbeat and the
+ * link's loss echoes, the outbound
  * connects (two steps), 2 s of path MTU */
 #define MESH_PEER_US                                                       \
-	(6 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_PATH_US)
+	(6 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_LOSS_BOUND_US + \
+	 PEER_PATH_US)
 /* the plan's start-up slack: threads, name lookups and routes on a
  * loaded host before the first peers start */
 #define MESH_START_SLACK_US 5000000LL
@@ -220,6 +223,12 @@ int mesh_rdv_handoff(void *ctx, int fd, const struct sockaddr_storage *peer,
 
 /* mesh_rdv.c: sets up node 0's rendezvous state. Returns 0, or -1. */
 int mesh_rdv_init(struct mesh *ms);
+
+/* mesh_missing.c: node 0 probes each listed member that did not join
+ * (a few, one short connect each) and adds to its why whether its
+ * responder answers (it runs, and cannot reach node 0), refuses (not
+ * running there) or is silent (issue 31). */
+void mesh_probe_missing(struct mesh *ms);
 
 /* mesh_rdv.c: runs node 0 from the joins to the verdict: waits for the
  * joins (bounded by --join-timeout), sends the plan and the members,

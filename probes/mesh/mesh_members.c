@@ -156,6 +156,63 @@ static bool resolves_here(const char *name, char (*addrs)[INET6_ADDRSTRLEN],
 	return hit;
 }
 
+/* True when IPv4 address a (text) is not ours but lies in the subnet of
+ * one of our interfaces: a neighbour's. */
+static bool neighbours(const char *a)
+{
+	struct ifaddrs *ifa, *i;
+	struct in_addr x;
+	bool hit = false;
+
+	if (inet_pton(AF_INET, a, &x) != 1 || getifaddrs(&ifa) < 0)
+		return false;
+	for (i = ifa; i != NULL && !hit; i = i->ifa_next) {
+		const struct sockaddr_in *ad = (void *)i->ifa_addr;
+		const struct sockaddr_in *nm = (void *)i->ifa_netmask;
+
+		if (ad == NULL || nm == NULL || ad->sin_family != AF_INET ||
+		    nm->sin_addr.s_addr == 0xffffffffu)
+			continue;
+		if (ad->sin_addr.s_addr == x.s_addr) {
+			freeifaddrs(ifa);
+			return false; /* ours */
+		}
+		hit = (ad->sin_addr.s_addr & nm->sin_addr.s_addr) ==
+		      (x.s_addr & nm->sin_addr.s_addr);
+	}
+	freeifaddrs(ifa);
+	return hit;
+}
+
+/* True when name, this node's hostname, resolves only to a neighbour's
+ * address (issue 31): a cloned image's hostname that is another node's
+ * name here, so the hostname does not say which entry is this node. A
+ * name that does not resolve, or resolves to an address of ours, to
+ * loopback (Debian's 127.0.1.1) or off our subnets, stays this node's. */
+static bool hostname_elsewhere(const char *name)
+{
+	struct addrinfo hints = {0}, *res, *r;
+	bool other = false, ours = false;
+
+	hints.ai_family = AF_INET;
+	hints.ai_socktype = SOCK_STREAM;
+	if (getaddrinfo(name, NULL, &hints, &res) != 0)
+		return false;
+	for (r = res; r != NULL; r = r->ai_next) {
+		char a[INET6_ADDRSTRLEN];
+
+		if (getnameinfo(r->ai_addr, r->ai_addrlen, a, sizeof(a), NULL,
+		                0, NI_NUMERICHOST) != 0)
+			continue;
+		if (neighbours(a))
+			other = true;
+		else
+			ours = true;
+	}
+	freeaddrinfo(res);
+	return other && !ours;
+}
+
 /* This node's addresses: with --bind only that one (many members share
  * the host then), else every local address. Returns how many. */
 static size_t self_addrs(const struct mesh *ms,
@@ -182,6 +239,9 @@ static void find_self(struct mesh *ms)
 	char addrs[MESH_LOCAL_ADDRS][INET6_ADDRSTRLEN];
 	size_t na = self_addrs(ms, addrs, MESH_LOCAL_ADDRS);
 	long long end = client_now_us() + RESOLVE_BUDGET_US;
+	/* a hostname that is a neighbour's name here names no entry of
+	 * ours: the addresses and names decide (issue 31) */
+	bool by_name = ms->o.bind == NULL && !hostname_elsewhere(ms->hostname);
 
 	for (int pass = 0; pass < 2 && ms->rank < 0; pass++)
 		for (size_t i = 0; i < ms->n; i++) {
@@ -191,8 +251,7 @@ static void find_self(struct mesh *ms)
 			if (ms->m[i].state == PROTO_MS_DUPLICATE)
 				continue;
 			if (pass == 0)
-				hit = (ms->o.bind == NULL &&
-				       same_host(e, ms->hostname)) ||
+				hit = (by_name && same_host(e, ms->hostname)) ||
 				      addr_in(e, addrs, na);
 			else
 				hit = !is_numeric(e) && client_now_us() < end &&

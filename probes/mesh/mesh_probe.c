@@ -219,6 +219,13 @@ int mesh_probe_finish(struct mesh *ms)
 			peercheck_decide_member(pc, t->name, t->port, &s->d);
 			s->peer_json[j] = json_incref(pc->obj);
 		}
+		/* the route this node looked up toward the peer (ip route
+		 * get: rules and tables included), the evidence the report
+		 * reads where the pair fails (issue 31) */
+		if (ms->have_route[k] && json_is_object(s->peer_json[j]) &&
+		    json_object_get(s->peer_json[j], "route") == NULL)
+			json_object_set_new(s->peer_json[j], "route",
+			                    route_to_json(&ms->routes[k]));
 		if (!s->have_lookup && ms->have_route[k]) {
 			s->lookup = ms->routes[k];
 			s->have_lookup = true;

@@ -311,6 +311,7 @@ static int rdv_start(struct mesh *ms)
 			         ms->node0, ms->port,
 			         (double)ms->o.join_us / 1e6);
 	}
+	mesh_probe_missing(ms);
 	mesh_name_members(ms);
 	bound = meshplan_bound_us(joined, ms->o.pairs, ms->o.concurrency,
 	                          MESH_PEER_US);

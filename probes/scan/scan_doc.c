@@ -96,6 +96,23 @@ static json_t *advertised_json(const struct scan *s)
 	return a;
 }
 
+/* Who this node is beyond its hostname (issue 31): /etc/machine-id
+ * (cloned images may share it) and the kernel's boot id, null where
+ * unreadable. The report tells two nodes of one hostname apart by them
+ * and by their addresses. */
+static json_t *identity_json(const struct scan *s)
+{
+	char mid[64], bid[64];
+	bool m = sysroot_read_line(&s->sr, "/etc/machine-id", mid,
+	                           sizeof(mid)) > 0;
+	bool b = sysroot_read_line(&s->sr, "/proc/sys/kernel/random/boot_id",
+	                           bid, sizeof(bid)) > 0;
+
+	return json_pack("{s:o, s:o}", "machine_id",
+	                 m ? json_string(mid) : json_null(), "boot_id",
+	                 b ? json_string(bid) : json_null());
+}
+
 /* The peers' objects move into the document; the path objects learn
  * the recommendation, which did not exist when the paths were probed. */
 int scan_build_doc(struct scan *s)
@@ -118,6 +135,7 @@ int scan_build_doc(struct scan *s)
 	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
 	    doc_set(&s->d, "routes", routes_json(s)) ||
 	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
+	    doc_set(&s->d, "identity", identity_json(s)) ||
 	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
 	    doc_set(&s->d, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
 	    doc_set(&s->d, "advertised", advertised_json(s)) ||

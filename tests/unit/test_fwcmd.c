@@ -327,6 +327,63 @@ START_TEST(parse_range)
 }
 END_TEST
 
+/* A drop limited to one source (issue 31): the port that source could
+ * not reach is opened before that rule; a port met from another source,
+ * or from none named, is not that rule's. */
+START_TEST(commands_source_qualified)
+{
+	json_t *fwj = fw_fixture_ruleset("owntable.json"), *cmds;
+	struct fw_rule r = {.lo = 7000, .hi = 7000, .proto = "tcp"};
+	char *s;
+
+	ck_assert_ptr_nonnull(fwj);
+	snprintf(r.src, sizeof(r.src), "1.2.3.4");
+	cmds = json_object();
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 1);
+	s = dump(json_object_get(cmds, "nftables"));
+	ck_assert_str_eq(s, "[\"nft insert rule inet np23_drop input "
+	                    "position 7 tcp dport 7000 accept\"]");
+	free(s);
+	json_decref(cmds);
+	snprintf(r.src, sizeof(r.src), "1.2.3.5");
+	cmds = json_object();
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 0);
+	json_decref(cmds);
+	r.src[0] = '\0';
+	cmds = json_object();
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 0);
+	json_decref(cmds);
+	json_decref(fwj);
+}
+END_TEST
+
+/* Issue 31: an accept ahead of the drop (a fix already pasted, a ufw
+ * allow) lets the port through: no command for it, and none for the
+ * policy of its table; a port no accept names keeps its command. */
+START_TEST(commands_accepted_before)
+{
+	json_t *fwj = json_pack(
+	    "{s:s, s:[{s:s, s:s, s:s, s:s, s:n, s:n, s:[], s:s}, "
+	    "{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s}]}",
+	    "backend", "nftables", "blocks", "kind", "policy", "family", "ip",
+	    "table", "filter", "chain", "INPUT", "handle", "proto", "ports",
+	    "verdict", "drop", "kind", "rule", "family", "ip", "table", "filter",
+	    "chain", "ufw-user-input", "handle", 9, "proto", "tcp", "ports",
+	    "29500", "verdict", "accept");
+	struct fw_rule r = {.lo = 29500, .hi = 29500, .proto = "tcp"};
+	json_t *cmds = json_object();
+
+	ck_assert_ptr_nonnull(fwj);
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 0);
+	json_decref(cmds);
+	r.lo = r.hi = 29400;
+	cmds = json_object();
+	ck_assert_int_eq(fwcmd_ruleset_cmds(fwj, &r, cmds), 1);
+	json_decref(cmds);
+	json_decref(fwj);
+}
+END_TEST
+
 Suite *suite_fwcmd(void)
 {
 	Suite *s = suite_create("fwcmd");
@@ -341,6 +398,8 @@ Suite *suite_fwcmd(void)
 	tcase_add_test(tc, commands_service_state);
 	tcase_add_test(tc, ephemeral_only);
 	tcase_add_test(tc, parse_range);
+	tcase_add_test(tc, commands_source_qualified);
+	tcase_add_test(tc, commands_accepted_before);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,9 +16,10 @@ START_TEST(nft_owntable)
 
 	ck_assert_int_eq(fwrules_parse_nft(t, &r), 0);
 	ck_assert_int_eq(r.backend, FWR_NFT);
-	/* 29500+40000-40999 drop, 29400 reject, sub's 4789/udp; not the
-	 * source drop, not the empty inet filter */
-	ck_assert_uint_eq(r.n, 3);
+	/* 29500+40000-40999 drop, 29400 reject, the drop of source
+	 * 1.2.3.4 (every port, that source only: issue 31), sub's
+	 * 4789/udp; not the empty inet filter */
+	ck_assert_uint_eq(r.n, 4);
 	ck_assert_str_eq(r.b[0].table, "np23_drop");
 	ck_assert_str_eq(r.b[0].chain, "input");
 	ck_assert_int_eq(r.b[0].kind, FWR_RULE);
@@ -27,8 +28,12 @@ START_TEST(nft_owntable)
 	ck_assert(!fwrules_blocks(&r.b[0], "tcp", 29400));
 	ck_assert(!fwrules_blocks(&r.b[0], "udp", 29500));
 	ck_assert(r.b[1].reject);
-	ck_assert_str_eq(r.b[2].chain, "sub");
-	ck_assert(fwrules_blocks(&r.b[2], "udp", 4789));
+	ck_assert_uint_eq(r.b[2].nsaddr, 1);
+	ck_assert_str_eq(r.b[2].saddr[0], "1.2.3.4");
+	ck_assert_uint_eq(r.b[2].nranges, 0);
+	ck_assert_str_eq(r.b[3].chain, "sub");
+	ck_assert(fwrules_blocks(&r.b[3], "udp", 4789));
+	ck_assert_uint_eq(r.b[3].nsaddr, 0);
 	ck_assert(!r.ufw && !r.firewalld);
 	ck_assert_int_eq(fwrules_parse_nft("{\"x\": 1}", &r), -1);
 	ck_assert_int_eq(fwrules_parse_nft("not json", &r), -1);
@@ -68,14 +73,19 @@ START_TEST(iptables_legacy)
 	ck_assert_int_eq(fwrules_parse_iptables(t, &r), 0);
 	ck_assert_int_eq(r.backend, FWR_IPTABLES_LEGACY);
 	ck_assert(r.ufw);
-	ck_assert_uint_eq(r.n, 2);
+	/* the policy, the drop of source 192.168.9.9 (issue 31), the
+	 * reject */
+	ck_assert_uint_eq(r.n, 3);
 	ck_assert_int_eq(r.b[0].kind, FWR_POLICY);
-	ck_assert_str_eq(r.b[1].chain, "ufw-user-input");
-	ck_assert_int_eq(r.b[1].handle, 3); /* its rule number */
-	ck_assert(r.b[1].reject);
-	ck_assert(fwrules_blocks(&r.b[1], "tcp", 29500));
-	ck_assert(fwrules_blocks(&r.b[1], "tcp", 40999));
-	ck_assert(!fwrules_blocks(&r.b[1], "tcp", 22));
+	ck_assert_uint_eq(r.b[1].nsaddr, 1);
+	ck_assert_str_eq(r.b[1].saddr[0], "192.168.9.9/32");
+	ck_assert_int_eq(r.b[1].handle, 2);
+	ck_assert_str_eq(r.b[2].chain, "ufw-user-input");
+	ck_assert_int_eq(r.b[2].handle, 3); /* its rule number */
+	ck_assert(r.b[2].reject);
+	ck_assert(fwrules_blocks(&r.b[2], "tcp", 29500));
+	ck_assert(fwrules_blocks(&r.b[2], "tcp", 40999));
+	ck_assert(!fwrules_blocks(&r.b[2], "tcp", 22));
 	free(t);
 }
 END_TEST

@@ -236,6 +236,74 @@ START_TEST(report_duplicates_named_and_chosen)
 }
 END_TEST
 
+/* Issue 31: two scans that share a hostname and no address are two
+ * nodes (cloned images): not refused, the second named HOST@ADDRESS,
+ * a hostname-shared warning in both. The same addresses stay one node's
+ * two snapshots, refused as before. */
+START_TEST(report_one_name_two_nodes)
+{
+	static const char *const docs[] = {
+	    "{" HDR "\"command\":\"scan\",\"host\":\"gpu\",\"findings\":[],"
+	    "\"interfaces\":[{\"name\":\"eth0\",\"addresses\":[{\"address\":"
+	    "\"10.231.9.1\",\"family\":\"inet\",\"prefixlen\":24}]}]}",
+	    "{" HDR "\"command\":\"scan\",\"host\":\"gpu\",\"findings\":[],"
+	    "\"interfaces\":[{\"name\":\"eth0\",\"addresses\":[{\"address\":"
+	    "\"10.231.9.2\",\"family\":\"inet\",\"prefixlen\":24}]}]}",
+	};
+	struct report_set set = {0};
+	char why[512];
+
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(report_load_buffer(&set, i ? "b" : "a",
+						    docs[i], strlen(docs[i])),
+				 0);
+	ck_assert_int_eq(report_dedupe(&set, REPORT_DUP_REFUSE, NULL, why,
+				       sizeof(why)),
+			 0);
+	ck_assert_uint_eq(set.nin, 2);
+	ck_assert_str_eq(rj_str(set.in[1].doc, "host"), "gpu@10.231.9.2");
+	ck_assert_str_eq(rj_str(json_array_get(rj_arr(set.in[0].doc,
+						      "findings"),
+					       0),
+				"code"),
+			 "hostname-shared");
+	report_set_free(&set);
+	/* one address but two machine ids: two machines */
+	{
+		static const char *const mid[] = {
+		    "{" HDR "\"command\":\"scan\",\"host\":\"gpu\","
+		    "\"findings\":[],\"identity\":{\"machine_id\":\"aa\"},"
+		    "\"interfaces\":[{\"name\":\"eth0\",\"addresses\":[{"
+		    "\"address\":\"10.231.9.1\",\"family\":\"inet\"}]}]}",
+		    "{" HDR "\"command\":\"scan\",\"host\":\"gpu\","
+		    "\"findings\":[],\"identity\":{\"machine_id\":\"bb\"},"
+		    "\"interfaces\":[{\"name\":\"eth0\",\"addresses\":[{"
+		    "\"address\":\"10.231.9.1\",\"family\":\"inet\"}]}]}",
+		};
+
+		for (int i = 0; i < 2; i++)
+			ck_assert_int_eq(report_load_buffer(&set, i ? "b" : "a",
+							    mid[i],
+							    strlen(mid[i])),
+					 0);
+		ck_assert_int_eq(report_dedupe(&set, REPORT_DUP_REFUSE, NULL,
+					       why, sizeof(why)),
+				 0);
+		ck_assert_uint_eq(set.nin, 2);
+		report_set_free(&set);
+	}
+	/* one address: one node scanned twice, refused */
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(report_load_buffer(&set, i ? "b" : "a",
+						    docs[0], strlen(docs[0])),
+				 0);
+	ck_assert_int_eq(report_dedupe(&set, REPORT_DUP_REFUSE, NULL, why,
+				       sizeof(why)),
+			 -1);
+	report_set_free(&set);
+}
+END_TEST
+
 /* capture -w drops root before it closes: its file is written in place,
  * new or old, so no rename in a directory root owns is needed. */
 START_TEST(outfile_in_place)
@@ -472,6 +540,7 @@ Suite *suite_inputs(void)
 	tcase_add_test(tc, wait_reports_the_real_wait);
 	tcase_add_test(tc, serve_guard_caps_and_deadlines);
 	tcase_add_test(tc, report_bracket_in_text_terminates);
+	tcase_add_test(tc, report_one_name_two_nodes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -523,6 +523,8 @@ START_TEST(gate_part_not_run)
 	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
 	ck_assert_int_eq(report_gate(m, REPORT_FAIL_WARNING), 1);
 	ck_assert_int_eq(report_gate(m, REPORT_FAIL_NEVER), 0);
+	/* never PASS beside exit 1 (issue 31) */
+	ck_assert_str_eq(m->verdict_word, "INCOMPLETE");
 	fp = open_memstream(&buf, &len);
 	report_render_text(m, fp, false);
 	fclose(fp);
@@ -595,44 +597,298 @@ START_TEST(fw_fix_against_ruleset)
 }
 END_TEST
 
-/* n-b's ruleset was read and nothing in it drops 29500/tcp (a firewall
- * on the way may): no nftables command, and the fix says it cannot tell
- * rather than "run the block" over an empty one. */
-START_TEST(fw_fix_ruleset_drops_nothing)
+/* n-a's probe of n-b's 29500 timed out: the filtered port on n-a's side,
+ * a port-filtered fault on n-a; with_ruleset: n-b's ruleset read, blocks
+ * as given (NULL: none). */
+static void filtered_pair(struct report_set *set, json_t *blocks,
+			  json_t *extra_finding)
 {
-	struct report_set set = {0};
-	struct report_model *m;
 	json_t *a = scan("n-a", 1500, "10.231.9.1");
 	json_t *b = scan("n-b", 1500, "10.231.9.2");
-	const struct rm_cause *k;
-	const json_t *fix;
+	json_t *fs = json_pack("[{s:s, s:s, s:s, s:[]}]", "code",
+			       "port-filtered", "severity", "fault", "summary",
+			       "1 port unanswered (dropped) on 10.231.9.2: "
+			       "29500/tcp",
+			       "evidence");
 
+	if (extra_finding != NULL)
+		json_array_append_new(fs, extra_finding);
+	/* a probe that could not run toward n-b, n-b's address quoted */
+	json_array_append_new(
+		json_object_get(a, "errors"),
+		json_pack("{s:s, s:s}", "step", "pmtu", "message",
+			  "no answer from '10.231.9.2' port 7470: path MTU "
+			  "needs `netprobe serve` running on the peer"));
 	json_object_set_new(
 		a, "ports_to_open",
 		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
 			  "tcp", "nodes", "10.231.9.2", "why",
 			  "inbound from 10.231.9.1 to port 29500/tcp: "
 			  "filtered (timeout)"));
+	json_object_set_new(a, "findings", fs);
 	json_object_set_new(b, "firewall",
-			    json_pack("{s:s, s:b, s:b, s:b, s:[]}", "backend",
+			    json_pack("{s:s, s:b, s:b, s:b, s:o}", "backend",
 				      "nftables", "ufw", 0, "firewalld", 0,
-				      "truncated", 0, "blocks"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", b);
+				      "truncated", 0, "blocks",
+				      blocks != NULL ? blocks : json_array()));
+	load(set, "a.json", a);
+	load(set, "b.json", b);
+}
+
+/* Issue 31, no blame without evidence: n-b's ruleset was read and
+ * nothing in it drops 29500/tcp. No firewall cause on n-b (nor a port to
+ * open there); the failed pair is one "undecided" cause that names both
+ * ends and the commands that decide, with no command to run, and it is a
+ * fault (exit 1). */
+START_TEST(fw_fix_ruleset_drops_nothing)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+	const json_t *fix;
+
+	filtered_pair(&set, NULL, NULL);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(cause(m, "firewall:n-b"));
+	ck_assert_uint_eq(json_array_size(rj_arr(
+				  json_object_get(report_doc(m),
+						  "recommendation"),
+				  "firewall")),
+			  0);
+	k = cause(m, "undecided:n-a<->n-b");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(rj_str(k->cause, "severity"), "fault");
+	fix = json_object_get(k->cause, "fix");
+	ck_assert_uint_eq(json_object_size(json_object_get(fix, "commands")),
+			  0);
+	ck_assert_ptr_nonnull(strstr(rj_str(fix, "text"), "cannot tell why "
+				     "connections between n-a and n-b fail"));
+	ck_assert_ptr_nonnull(strstr(rj_str(fix, "text"),
+				     "nft -a list ruleset"));
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
+	ck_assert_str_eq(m->verdict_word, "FAULT");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Issue 31: the same timeout on a link measured lossy is loss: no cause,
+ * the timeout an info, the link's warning the verdict (exit 0). */
+START_TEST(loss_is_no_firewall)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	size_t i;
+	json_t *f;
+
+	filtered_pair(&set, NULL,
+		      json_pack("{s:s, s:s, s:s, s:[]}", "code", "link-lossy",
+				"severity", "warning", "summary",
+				"the link between this node (10.231.9.1) and "
+				"n-b (10.231.9.2) loses packets: 9.0 % of "
+				"UDP echoes unanswered",
+				"evidence"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 0);
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		if (strcmp(rj_str(f, "code"), "port-filtered") == 0) {
+			ck_assert_str_eq(rj_str(f, "severity"), "info");
+			ck_assert_ptr_nonnull(strstr(rj_str(f, "summary"),
+						     "loss, not a firewall"));
+		}
+	ck_assert_str_eq(m->verdict, "warning");
+	/* the probe that failed across the lossy link is the loss's */
+	ck_assert_int_eq(m->nnotrun, 0);
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 0);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Issue 31: a drop limited to n-a's source address is n-b's firewall, and
+ * its fix opens the port before that rule. */
+START_TEST(fw_source_qualified)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+	const json_t *cmds;
+
+	filtered_pair(&set,
+		      json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
+				"s:[s]}]",
+				"kind", "rule", "family", "inet", "table", "src",
+				"chain", "input", "handle", 4, "proto", "tcp",
+				"ports", "29500", "verdict", "drop", "saddr",
+				"10.231.9.0/30"),
+		      NULL);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "firewall:n-b");
 	ck_assert_ptr_nonnull(k);
-	fix = json_object_get(k->cause, "fix");
-	ck_assert_uint_eq(
-		json_array_size(rj_arr(json_object_get(fix, "commands"),
-				       "nftables")),
-		0);
-	ck_assert_ptr_nonnull(strstr(rj_str(fix, "text"),
-				     "cannot tell which table drops them, "
-				     "because no rule or drop policy of n-b's "
-				     "ruleset does"));
-	ck_assert_ptr_null(strstr(rj_str(fix, "text"), "run the block"));
+	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 0)),
+			 "nft insert rule inet src input position 4 tcp dport "
+			 "29500 accept");
+	ck_assert_ptr_null(cause(m, "undecided:n-a<->n-b"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Issue 31: n-a's own route lookup toward n-b found none (a policy rule):
+ * the cause is n-a's routing, with commands for n-a; n-b is not named. */
+START_TEST(route_no_route)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	const struct rm_cause *k;
+	const json_t *sh;
+
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[{s:s, s:s}]}]", "code",
+			  "host-unreachable", "severity", "fault", "summary",
+			  "peer n-b:7470 cannot be reached: there is no route "
+			  "toward 10.231.9.2",
+			  "evidence", "fact", "ip route get 10.231.9.2: no route",
+			  "source", "route"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, "route:n-a->n-b");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(rj_str(k->cause, "node"), "n-a");
+	ck_assert_str_eq(rj_str(k->cause, "kind"), "route");
+	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
+				    "commands"),
+		    "shell");
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
+			 "ip route replace 10.231.9.2/32 dev eth0 table main");
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 1)),
+			 "ip rule add to 10.231.9.2/32 lookup main priority 1");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Issue 31: n-b holds n-a's address beside its own: an address-conflict
+ * on n-b, whose command drops it (a setting cause on n-b), and no fix
+ * that maps a name to an address. */
+START_TEST(address_conflict_odd_node)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	const struct rm_cause *k;
+
+	json_array_append_new(
+		rj_arr(json_array_get(rj_arr(b, "interfaces"), 0),
+		       "addresses"),
+		json_pack("{s:s, s:s, s:i}", "address", "10.231.9.1", "family",
+			  "inet", "prefixlen", 24));
+	/* the address is the cluster's: a peer is reached at it */
+	json_array_append_new(rj_arr(b, "peers"),
+			      json_pack("{s:s, s:s}", "peer", "n-a:7470",
+					"peer_addr", "10.231.9.1"));
+	/* a path n-b measured toward the address it holds itself */
+	json_array_append_new(
+		rj_arr(b, "findings"),
+		json_pack("{s:s, s:s, s:s, s:[]}", "code", "mtu-mismatch",
+			  "severity", "warning", "summary",
+			  "the path toward 10.231.9.1 ends on an interface of "
+			  "MTU 65536, this end's is 1500",
+			  "evidence"));
+	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "setting:n-b");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(json_object_get(json_object_get(
+						    k->cause, "fix"),
+					    "commands"),
+					"shell"),
+				 0)),
+			 "ip addr del 10.231.9.1/24 dev eth0");
+	ck_assert_ptr_null(cause(m, "setting:n-a"));
+	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
+							   "findings")),
+			 2); /* the conflict and the path toward it */
+	ck_assert_ptr_null(cause(m, "hostname:n-a"));
+	ck_assert_ptr_null(cause(m, "hostname:n-b"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Issue 31: n-a drops VXLAN from n-b's underlay address: every failure
+ * between the two is n-a's firewall (an encap cause), opened with an
+ * accept for 4789/udp before that rule; n-b is not named. */
+START_TEST(encap_port_dropped)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1450, "10.231.30.1");
+	json_t *b = scan("n-b", 1450, "10.231.30.2");
+	const struct rm_cause *k;
+	const json_t *cmds;
+
+	json_array_append_new(
+		rj_arr(a, "interfaces"),
+		json_pack("{s:s, s:s, s:i, s:[{s:s, s:s, s:i}]}", "name",
+			  "vxlan0", "kind", "vxlan", "mtu", 1450, "addresses",
+			  "address", "10.231.30.1", "family", "inet",
+			  "prefixlen", 24));
+	json_object_set_new(json_array_get(rj_arr(a, "interfaces"), 0),
+			    "addresses",
+			    json_pack("[{s:s, s:s, s:i}]", "address",
+				      "10.231.40.1", "family", "inet",
+				      "prefixlen", 24));
+	json_object_set_new(json_array_get(rj_arr(b, "interfaces"), 0),
+			    "addresses",
+			    json_pack("[{s:s, s:s, s:i}]", "address",
+				      "10.231.40.2", "family", "inet",
+				      "prefixlen", 24));
+	json_object_set_new(a, "mesh", json_object());
+	json_object_set_new(
+		a, "firewall",
+		json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:i, "
+			  "s:s, s:[s], s:s, s:[s]}]}",
+			  "backend", "nftables", "ufw", 0, "firewalld", 0,
+			  "truncated", 0, "blocks", "kind", "rule", "family",
+			  "inet", "table", "t", "chain", "input", "handle", 3,
+			  "proto", "udp", "ports", "4789", "verdict", "drop",
+			  "saddr", "10.231.40.2"));
+	json_object_set_new(
+		b, "findings",
+		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
+			  "severity", "fault", "summary",
+			  "connections from this node to n-a (10.231.30.1:7470) "
+			  "time out",
+			  "evidence"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, "firewall:n-a");
+	ck_assert_ptr_nonnull(k);
+	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 0)),
+			 "nft insert rule inet t input position 3 udp dport "
+			 "4789 accept");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
+							   "findings")),
+			 1);
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -859,6 +1115,11 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, fw_fix_against_ruleset);
 	tcase_add_test(tc, fw_fix_ruleset_unknown);
 	tcase_add_test(tc, fw_fix_ruleset_drops_nothing);
+	tcase_add_test(tc, loss_is_no_firewall);
+	tcase_add_test(tc, fw_source_qualified);
+	tcase_add_test(tc, route_no_route);
+	tcase_add_test(tc, address_conflict_odd_node);
+	tcase_add_test(tc, encap_port_dropped);
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
 	tcase_add_test(tc, mtu_path_names_hop);

@@ -1,0 +1,227 @@
+/* netprobe report, decide: which node is which beyond its name (issue
+ * 31). Two nodes that hold one IPv4 address (a clone's static address, an
+ * address added by hand): peers reach whichever wins the ARP race, so the
+ * verdict on that address means nothing; the node that holds it beside
+ * its own primary address is told to drop it, never a hosts file mapped
+ * to the other. Two members of a mesh with one hostname (cloned images):
+ * launchers, host files and logs key nodes by it, a warning on each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "doc/finding.h"
+#include "report_decide.h"
+
+/* One finding appended to the merged findings. cmd: its one-line fix
+ * (a setting cause runs it), or NULL. */
+static void add(struct rctx *c, const char *node, const char *code,
+		const char *sev, const char *sum, const char *fact,
+		const char *fix, const char *cmd)
+{
+	const struct finding_def *def = finding_lookup(code);
+	json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s}], "
+			      "s:[], s:s}",
+			      "node", node, "code", code, "severity", sev,
+			      "summary", sum, "title",
+			      def != NULL ? def->title : "", "fix", fix,
+			      "evidence", "fact", fact, "source", "interfaces",
+			      "sources", "class", "layers");
+
+	if (f == NULL)
+		return;
+	if (cmd != NULL)
+		json_object_set_new(f, "command", json_string(cmd));
+	json_array_append_new(c->findings, f);
+}
+
+/* Where scan doc d holds IPv4 address a (global scope): its interface
+ * into ifc, its prefix length into *plen, and whether it is the
+ * interface's first IPv4 address (its primary). False when d does not. */
+static bool holds(const json_t *d, const char *a, char *ifc, size_t len,
+		  long *plen, bool *primary)
+{
+	size_t i, j;
+	json_t *f, *ad;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, f) {
+		bool first = true;
+
+		json_array_foreach(rj_arr(f, "addresses"), j, ad) {
+			if (strcmp(rj_strd(ad, "family", ""), "inet") != 0)
+				continue;
+			if (strcmp(rj_strd(ad, "address", ""), a) == 0 &&
+			    strcmp(rj_strd(ad, "scope", "global"), "global") ==
+				    0) {
+				snprintf(ifc, len, "%s", rj_strd(f, "name", ""));
+				*plen = (long)rj_int(ad, "prefixlen", 32);
+				*primary = first;
+				return true;
+			}
+			first = false;
+		}
+	}
+	return false;
+}
+
+/* One address held by nodes a (doc da) and b (doc db). */
+static void conflict(struct rctx *c, const char *a, const json_t *da,
+		     const char *b, const json_t *db, const char *addr)
+{
+	char ia[64], ib[64], sum[512], fact[512], fix[512], cmd[200];
+	long la, lb;
+	bool pa, pb;
+
+	if (!holds(da, addr, ia, sizeof(ia), &la, &pa) ||
+	    !holds(db, addr, ib, sizeof(ib), &lb, &pb))
+		return;
+	snprintf(fact, sizeof(fact),
+		 "%s holds %s on %s (%s), %s holds it on %s (%s)", a, addr, ia,
+		 pa ? "its first address there" : "beside its first", b, ib,
+		 pb ? "its first address there" : "beside its first");
+	if (pa != pb) {
+		/* the one that holds it beside its own is the odd one */
+		const char *odd = pa ? b : a, *own = pa ? a : b;
+
+		snprintf(sum, sizeof(sum),
+			 "%s holds %s, the address of %s, beside its own: "
+			 "peers reach whichever node answers ARP first",
+			 odd, addr, own);
+		snprintf(cmd, sizeof(cmd), "ip addr del %s/%ld dev %s", addr,
+			 pa ? lb : la, pa ? ib : ia);
+		snprintf(fix, sizeof(fix),
+			 "remove %s from %s (it is %s's): %s; never map a name "
+			 "to the address instead, which keeps the conflict",
+			 addr, odd, own, cmd);
+		add(c, odd, "address-conflict", "fault", sum, fact, fix, cmd);
+		json_object_set_new(json_array_get(c->findings,
+						   json_array_size(c->findings) - 1),
+				    "address", json_string(addr));
+		return;
+	}
+	snprintf(sum, sizeof(sum),
+		 "%s and %s both hold %s: peers reach whichever answers ARP "
+		 "first, so what was measured toward it may be either node",
+		 a, b, addr);
+	snprintf(fix, sizeof(fix),
+		 "give one of %s and %s another address (a cloned image's "
+		 "static address, or a DHCP reservation given twice); cannot "
+		 "tell which one should keep %s: both hold it first on their "
+		 "interface",
+		 a, b, addr);
+	add(c, a, "address-conflict", "fault", sum, fact, fix, NULL);
+	add(c, b, "address-conflict", "fault", sum, fact, fix, NULL);
+	for (size_t k = 1; k <= 2; k++)
+		json_object_set_new(json_array_get(c->findings,
+						   json_array_size(c->findings) - k),
+				    "address", json_string(addr));
+}
+
+/* True when some document reaches a node at addr (a peer's address):
+ * an address of the cluster's network, not a bridge every Docker host
+ * has (172.17.0.1). */
+static bool used(const struct rctx *c, const char *addr)
+{
+	size_t i;
+	json_t *p;
+
+	for (size_t k = 0; k < c->set->nin; k++)
+		json_array_foreach(rj_arr(c->set->in[k].doc, "peers"), i, p)
+			if (strcmp(rj_strd(p, "peer_addr", ""), addr) == 0)
+				return true;
+	return false;
+}
+
+/* Address conflicts between every two nodes' scans. */
+static void addr_conflicts(struct rctx *c)
+{
+	size_t n = json_array_size(c->nodes);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *a = json_string_value(json_array_get(c->nodes, i));
+		const struct report_input *ia = rd_node_scan(c, a);
+		size_t k, l;
+		json_t *f, *ad;
+
+		if (ia == NULL)
+			continue;
+		json_array_foreach(rj_arr(ia->doc, "interfaces"), k, f)
+			json_array_foreach(rj_arr(f, "addresses"), l, ad) {
+				const char *addr = rj_strd(ad, "address", "");
+
+				if (strcmp(rj_strd(ad, "family", ""), "inet") ||
+				    strcmp(rj_strd(ad, "scope", "global"),
+					   "global") ||
+				    strncmp(addr, "127.", 4) == 0 ||
+				    !used(c, addr))
+					continue;
+				for (size_t j = i + 1; j < n; j++) {
+					const char *b = json_string_value(
+						json_array_get(c->nodes, j));
+					const struct report_input *ib =
+						rd_node_scan(c, b);
+					char x[64];
+					long pl;
+					bool pr;
+
+					if (ib != NULL && ib != ia &&
+					    holds(ib->doc, addr, x, sizeof(x),
+						  &pl, &pr))
+						conflict(c, a, ia->doc, b,
+							 ib->doc, addr);
+				}
+			}
+	}
+}
+
+/* Mesh members that share one hostname: a warning on each. */
+static void shared_hostnames(struct rctx *c)
+{
+	char sum[512], fact[512];
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *ms = rj_arr(json_object_get(c->set->in[k].doc,
+							  "mesh"),
+					  "members");
+		size_t i, j;
+		json_t *a, *b;
+
+		json_array_foreach(ms, i, a) {
+			const char *ha = rj_str(a, "hostname");
+
+			if (ha == NULL)
+				continue;
+			json_array_foreach(ms, j, b) {
+				const char *hb = rj_str(b, "hostname");
+
+				if (j == i || hb == NULL || strcmp(ha, hb) != 0 ||
+				    strcmp(rj_strd(a, "name", ""),
+					   rj_strd(b, "name", "")) == 0)
+					continue;
+				snprintf(sum, sizeof(sum),
+					 "this node's hostname '%s' is also "
+					 "member %s's: launchers, host files "
+					 "and logs that key nodes by hostname "
+					 "mistake one for the other",
+					 ha, rj_strd(b, "name", "?"));
+				snprintf(fact, sizeof(fact),
+					 "members %s and %s both say hostname "
+					 "'%s'",
+					 rj_strd(a, "name", "?"),
+					 rj_strd(b, "name", "?"), ha);
+				add(c, rj_strd(a, "name", "?"),
+				    "hostname-shared", "warning", sum, fact,
+				    "give each node a hostname of its own "
+				    "(hostnamectl set-hostname NAME; a cloned "
+				    "image keeps its template's), then its "
+				    "entry in the host files",
+				    NULL);
+				break;
+			}
+		}
+	}
+}
+
+void rd_identity(struct rctx *c)
+{
+	addr_conflicts(c);
+	shared_hostnames(c);
+}
