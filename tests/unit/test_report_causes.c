@@ -673,6 +673,36 @@ START_TEST(fw_fix_ruleset_drops_nothing)
 }
 END_TEST
 
+/* Issue 31, e2e two-nics: a rank-unreachable whose fix is the node's own
+ * setting (GLOO_SOCKET_IFNAME selects an interface the peer does not
+ * answer from) is that setting's, which the printed settings fix: no
+ * undecided cause for the pair, the fault still counted. */
+START_TEST(setting_fix_is_no_undecided_pair)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:s, s:[{s:s, s:s}]}]", "code",
+			  "rank-unreachable", "severity", "fault", "summary",
+			  "Gloo advertises 10.231.80.1 (mgmt0), which "
+			  "10.231.9.2 cannot reach",
+			  "fix", "GLOO_SOCKET_IFNAME=train0", "evidence", "fact",
+			  "GLOO_SOCKET_IFNAME=mgmt0", "source", "environment"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(cause(m, "undecided:n-a<->n-b"));
+	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* Issue 31: the same timeout on a link measured lossy is loss: no cause,
  * the timeout an info, the link's warning the verdict (exit 0). */
 START_TEST(loss_is_no_firewall)
@@ -1122,6 +1152,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, encap_port_dropped);
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
+	tcase_add_test(tc, setting_fix_is_no_undecided_pair);
 	tcase_add_test(tc, mtu_path_names_hop);
 	tcase_add_test(tc, mtu_hop_nat_container);
 	tcase_add_test(tc, mtu_link_ends_agree);
