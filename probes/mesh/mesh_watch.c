@@ -398,13 +398,6 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 	log_add(ms, e);
 }
 
-/* One family, then its samples follow. */
-static void fam(struct prom_buf *b, const char *name, const char *type,
-                const char *help)
-{
-	prom_family(b, name, type, help);
-}
-
 /* The RTT quantile q of p's window, in seconds; NaN without samples. */
 static double quantile(const struct watch_peer *p, double q)
 {
@@ -429,32 +422,32 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 	size_t i;
 	json_t *f;
 
-	fam(b, "netprobe_mesh_watch_rounds_total", "counter",
-	    "Rounds of light probes this member ran.");
+	prom_family(b, "netprobe_mesh_watch_rounds_total", "counter",
+	            "Rounds of light probes this member ran.");
 	prom_sample(b, "netprobe_mesh_watch_rounds_total", lab,
 	            (double)w->rounds);
-	fam(b, "netprobe_mesh_watch_interval_seconds", "gauge",
-	    "The interval between two rounds (--watch).");
+	prom_family(b, "netprobe_mesh_watch_interval_seconds", "gauge",
+	            "The interval between two rounds (--watch).");
 	prom_sample(b, "netprobe_mesh_watch_interval_seconds", lab,
 	            (double)ms->o.watch_us / 1e6);
-	fam(b, "netprobe_mesh_watch_round_seconds", "gauge",
-	    "How long the last round took.");
+	prom_family(b, "netprobe_mesh_watch_round_seconds", "gauge",
+	            "How long the last round took.");
 	prom_sample(b, "netprobe_mesh_watch_round_seconds", lab,
 	            w->last_round_s);
-	fam(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
-	    "Rounds not judged: this host ran late against their schedule.");
+	prom_family(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
+	            "Rounds not judged: this host ran late against their schedule.");
 	prom_sample(b, "netprobe_mesh_watch_rounds_stalled_total", lab,
 	            (double)w->stalls);
 	lab[2] = "peer";
-	fam(b, "netprobe_mesh_peer_reachable", "gauge",
-	    "1 when the peer answers (its state is not down), else 0.");
+	prom_family(b, "netprobe_mesh_peer_reachable", "gauge",
+	            "1 when the peer answers (its state is not down), else 0.");
 	for (i = 0; i < w->np; i++) {
 		lab[3] = ms->m[w->p[i].member].name;
 		prom_sample(b, "netprobe_mesh_peer_reachable", lab,
 		            w->p[i].pair.state != WATCH_DOWN);
 	}
-	fam(b, "netprobe_mesh_peer_state", "gauge",
-	    "1 for the pair's state now (up, degraded, lossy, down).");
+	prom_family(b, "netprobe_mesh_peer_state", "gauge",
+	            "1 for the pair's state now (up, degraded, lossy, down).");
 	lab[4] = "state";
 	for (i = 0; i < w->np; i++)
 		for (int s = 0; s < WATCH_NSTATES; s++) {
@@ -464,8 +457,8 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 			            (int)w->p[i].pair.state == s);
 		}
 	lab[4] = "quantile";
-	fam(b, "netprobe_mesh_peer_rtt_seconds", "summary",
-	    "UDP echo round trips to the peer's responder (quantiles over "
+	prom_family(b, "netprobe_mesh_peer_rtt_seconds", "summary",
+	            "UDP echo round trips to the peer's responder (quantiles over "
 	    "the last 256).");
 	for (i = 0; i < w->np; i++) {
 		const struct watch_peer *p = &w->p[i];
@@ -484,8 +477,8 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 		            (double)p->rtt_count);
 	}
 	lab[4] = NULL;
-	fam(b, "netprobe_mesh_peer_loss_ratio", "gauge",
-	    "Echoes lost in the last round, 0 to 1.");
+	prom_family(b, "netprobe_mesh_peer_loss_ratio", "gauge",
+	            "Echoes lost in the last round, 0 to 1.");
 	for (i = 0; i < w->np; i++) {
 		const struct watch_peer *p = &w->p[i];
 
@@ -494,22 +487,22 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 		            p->r.sent ? 1.0 - (double)p->r.answered / p->r.sent
 		                      : 0.0);
 	}
-	fam(b, "netprobe_mesh_peer_echoes_sent_total", "counter",
-	    "UDP echoes sent to the peer.");
+	prom_family(b, "netprobe_mesh_peer_echoes_sent_total", "counter",
+	            "UDP echoes sent to the peer.");
 	for (i = 0; i < w->np; i++) {
 		lab[3] = ms->m[w->p[i].member].name;
 		prom_sample(b, "netprobe_mesh_peer_echoes_sent_total", lab,
 		            (double)w->p[i].sent_total);
 	}
-	fam(b, "netprobe_mesh_peer_echoes_lost_total", "counter",
-	    "UDP echoes to the peer that were not answered.");
+	prom_family(b, "netprobe_mesh_peer_echoes_lost_total", "counter",
+	            "UDP echoes to the peer that were not answered.");
 	for (i = 0; i < w->np; i++) {
 		lab[3] = ms->m[w->p[i].member].name;
 		prom_sample(b, "netprobe_mesh_peer_echoes_lost_total", lab,
 		            (double)w->p[i].lost_total);
 	}
-	fam(b, "netprobe_mesh_peer_path_mtu_bytes", "gauge",
-	    "The largest IP packet the path to the peer carried, last "
+	prom_family(b, "netprobe_mesh_peer_path_mtu_bytes", "gauge",
+	            "The largest IP packet the path to the peer carried, last "
 	    "measured.");
 	for (i = 0; i < w->np; i++) {
 		if (w->p[i].path_mtu == 0)
@@ -518,15 +511,15 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 		prom_sample(b, "netprobe_mesh_peer_path_mtu_bytes", lab,
 		            w->p[i].path_mtu);
 	}
-	fam(b, "netprobe_mesh_peer_state_changes_total", "counter",
-	    "Changes of the pair's state since the watch began.");
+	prom_family(b, "netprobe_mesh_peer_state_changes_total", "counter",
+	            "Changes of the pair's state since the watch began.");
 	for (i = 0; i < w->np; i++) {
 		lab[3] = ms->m[w->p[i].member].name;
 		prom_sample(b, "netprobe_mesh_peer_state_changes_total", lab,
 		            (double)w->p[i].pair.changes);
 	}
-	fam(b, "netprobe_mesh_findings", "gauge",
-	    "This node's findings of the first mesh, by code and severity.");
+	prom_family(b, "netprobe_mesh_findings", "gauge",
+	            "This node's findings of the first mesh, by code and severity.");
 	lab[2] = "code";
 	lab[4] = "severity";
 	json_array_foreach(w->findings, i, f) {
