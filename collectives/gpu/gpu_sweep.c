@@ -169,9 +169,9 @@ static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 			nc_fail_step(c, st->what, "no expected result for "
 				     "this collective", false);
 		}
+		cudaSetDevice(c->d[i].id);
 		if (x.npieces == 0)
 			continue;
-		cudaSetDevice(c->d[i].id);
 		if (corrupt && r == c->hooks.corrupt_rank && st->rc > 0)
 			cuda_ok(c, st, nc_dev_corrupt(st->recv[i], st->rc / 2,
 						      st->dtype, c->d[i].s),
