@@ -9,14 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* One per row of coll/colls.def, in its order. */
 enum nc_coll {
-	NC_ALL_REDUCE = 0,
-	NC_ALL_GATHER,
-	NC_REDUCE_SCATTER,
-	NC_BROADCAST,
-	NC_REDUCE,
-	NC_ALLTOALL,
-	NC_SENDRECV,
+#define NC_COLL(id, file) NC_##id,
+#include "coll/colls.def"
+#undef NC_COLL
 	NC_NCOLL,
 };
 
@@ -57,9 +54,14 @@ struct nc_call {
 	void *stream;
 };
 
-/* What one collective's descriptor knows: its name, whether it reduces or
- * has a root, and nccl-tests' byte arithmetic. `size` is the size column of
- * nccl-tests (total bytes of the larger buffer). */
+struct nc_shape;       /* coll/expect.h */
+struct nc_expectation;
+
+/* What one collective's descriptor knows, all of it in its own file
+ * (coll/coll_*.c): its name, whether it reduces or has a root,
+ * nccl-tests' byte arithmetic, the expected result and the launch.
+ * `size` is the size column of nccl-tests (total bytes of the larger
+ * buffer). */
 struct nc_coll_desc {
 	const char *name;      /* "all_reduce" */
 	bool reduces;          /* takes an operator */
@@ -75,6 +77,14 @@ struct nc_coll_desc {
 	void (*counts)(size_t count, size_t eltsize, int nranks, int rank,
 		       size_t *sendcount, size_t *recvcount,
 		       size_t *send_inplace_off, size_t *recv_inplace_off);
+	/* the count NCCL is given for a buffer of `count` elements (that of
+	 * nc_count_for): nccl-tests' count column */
+	size_t (*param_count)(size_t count, int nranks);
+	/* what rank's receive buffer must hold once the collective ran on
+	 * the inputs of coll/expect.h: pieces added with nc_expect_add;
+	 * returns 0, or -1 when x has too few pieces */
+	int (*expect)(const struct nc_shape *sh, int rank,
+		      struct nc_expectation *x);
 	/* enqueues one collective; returns ncclResult_t (NULL without NCCL) */
 	int (*launch)(const struct nc_call *c);
 };
@@ -100,8 +110,9 @@ void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 		    int nranks);
 /* The count NCCL is given for a buffer of `count` elements (that of
- * nc_count_for): per rank for all_gather, reduce_scatter and alltoall,
- * the whole buffer otherwise; nccl-tests' count column. */
+ * nc_count_for), as the collective's descriptor says: per rank for
+ * all_gather, reduce_scatter and alltoall, the whole buffer for most
+ * others; nccl-tests' count column. */
 size_t nc_param_count(enum nc_coll c, size_t count, int nranks);
 
 /* How many ranks give each element a value other than the operator's

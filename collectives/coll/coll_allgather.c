@@ -1,6 +1,6 @@
 /* all_gather: every rank ends with every rank's block, in rank order.
- * Math (nccl-tests' byte counts and bus factor) and launch; the launch is
- * compiled only where NCCL is (NC_HAVE_NCCL). */
+ * Math (nccl-tests' byte counts and bus factor), expected result and
+ * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
 /* busbw / algbw, as nccl-tests computes it. */
@@ -17,6 +17,26 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*r = *s * nranks;
 	*soff = *s * rank;
 	*roff = 0;
+}
+
+/* NCCL is given one rank's share. */
+static size_t param_count(size_t count, int nranks)
+{
+	return nranks > 0 ? count / (size_t)nranks : 0;
+}
+
+/* Block p of every rank's output is rank p's input. */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	struct nc_expect *e = nc_expect_add(x, sh, NC_EXPECT_COPY, 0,
+					    sh->recvcount);
+
+	(void)rank;
+	if (e == NULL)
+		return -1;
+	e->chunk = sh->sendcount;
+	return 0;
 }
 
 #ifdef NC_HAVE_NCCL
@@ -38,5 +58,7 @@ const struct nc_coll_desc nc_coll_allgather = {
 	.in_place = true,
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

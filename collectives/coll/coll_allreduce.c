@@ -1,6 +1,6 @@
 /* all_reduce: every rank ends with the reduction of all ranks' buffers.
- * Math (nccl-tests' byte counts and bus factor) and launch; the launch is
- * compiled only where NCCL is (NC_HAVE_NCCL). */
+ * Math (nccl-tests' byte counts and bus factor), expected result and
+ * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
 /* busbw / algbw, as nccl-tests computes it. */
@@ -20,6 +20,22 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*r = count;
 	*soff = 0;
 	*roff = 0;
+}
+
+/* NCCL is given the whole buffer. */
+static size_t param_count(size_t count, int nranks)
+{
+	(void)nranks;
+	return count;
+}
+
+/* Every rank: the reduction of every rank's input. */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	(void)rank;
+	return nc_expect_add(x, sh, NC_EXPECT_REDUCE, 0, sh->recvcount) ?
+		       0 : -1;
 }
 
 #ifdef NC_HAVE_NCCL
@@ -42,5 +58,7 @@ const struct nc_coll_desc nc_coll_allreduce = {
 	.in_place = true,
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

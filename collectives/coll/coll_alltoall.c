@@ -1,7 +1,7 @@
 /* alltoall: rank r sends block p of its buffer to rank p and receives block
  * p from rank p. ncclAlltoAll where NCCL has it (2.28 on), else one group
- * of ncclSend and ncclRecv per peer: what nccl-tests 2.19 calls. Math and
- * launch. */
+ * of ncclSend and ncclRecv per peer: what nccl-tests 2.19 calls. Math,
+ * expected result and launch. */
 #include "coll/coll.h"
 
 /* busbw / algbw: (n-1)/n, nccl-tests' factor. */
@@ -19,6 +19,27 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*r = *s;
 	*soff = 0;
 	*roff = 0;
+}
+
+/* NCCL is given one rank's share. */
+static size_t param_count(size_t count, int nranks)
+{
+	return nranks > 0 ? count / (size_t)nranks : 0;
+}
+
+/* Block p of rank r's output is block r of rank p's input. */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	size_t per = sh->sendcount / (size_t)sh->nranks;
+	struct nc_expect *e = nc_expect_add(x, sh, NC_EXPECT_COPY, 0,
+					    sh->recvcount);
+
+	if (e == NULL)
+		return -1;
+	e->chunk = per;
+	e->idx_base = (unsigned long long)rank * per;
+	return 0;
 }
 
 #ifdef NC_HAVE_NCCL
@@ -64,5 +85,7 @@ const struct nc_coll_desc nc_coll_alltoall = {
 	.in_place = false, /* one buffer cannot be both ends */
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

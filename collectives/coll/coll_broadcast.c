@@ -1,6 +1,6 @@
 /* broadcast: every rank ends with the root's buffer.
- * Math (nccl-tests' byte counts and bus factor) and launch; the launch is
- * compiled only where NCCL is (NC_HAVE_NCCL). */
+ * Math (nccl-tests' byte counts and bus factor), expected result and
+ * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
 /* busbw / algbw, as nccl-tests computes it. */
@@ -23,6 +23,27 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*roff = 0;
 }
 
+/* NCCL is given the whole buffer. */
+static size_t param_count(size_t count, int nranks)
+{
+	(void)nranks;
+	return count;
+}
+
+/* Every rank: the root's input. */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	struct nc_expect *e = nc_expect_add(x, sh, NC_EXPECT_COPY, 0,
+					    sh->recvcount);
+
+	(void)rank;
+	if (e == NULL)
+		return -1;
+	e->src0 = sh->root;
+	return 0;
+}
+
 #ifdef NC_HAVE_NCCL
 /* Enqueues one broadcast on the call's stream; returns NCCL's result. */
 static int launch(const struct nc_call *c)
@@ -43,5 +64,7 @@ const struct nc_coll_desc nc_coll_broadcast = {
 	.in_place = true,
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

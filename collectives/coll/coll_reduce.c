@@ -1,6 +1,6 @@
 /* reduce: the root ends with the reduction of all ranks' buffers.
- * Math (nccl-tests' byte counts and bus factor) and launch; the launch is
- * compiled only where NCCL is (NC_HAVE_NCCL). */
+ * Math (nccl-tests' byte counts and bus factor), expected result and
+ * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
 /* busbw / algbw, as nccl-tests computes it. */
@@ -23,6 +23,23 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*roff = 0;
 }
 
+/* NCCL is given the whole buffer. */
+static size_t param_count(size_t count, int nranks)
+{
+	(void)nranks;
+	return count;
+}
+
+/* The root: the reduction; the others' outputs are not judged. */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	if (rank != sh->root)
+		return 0;
+	return nc_expect_add(x, sh, NC_EXPECT_REDUCE, 0, sh->recvcount) ?
+		       0 : -1;
+}
+
 #ifdef NC_HAVE_NCCL
 /* Enqueues one reduce on the call's stream; returns NCCL's result. */
 static int launch(const struct nc_call *c)
@@ -43,5 +60,7 @@ const struct nc_coll_desc nc_coll_reduce = {
 	.in_place = true,
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

@@ -1,6 +1,6 @@
 /* reduce_scatter: rank r ends with block r of the reduction.
- * Math (nccl-tests' byte counts and bus factor) and launch; the launch is
- * compiled only where NCCL is (NC_HAVE_NCCL). */
+ * Math (nccl-tests' byte counts and bus factor), expected result and
+ * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
 /* busbw / algbw, as nccl-tests computes it. */
@@ -17,6 +17,25 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*s = *r * nranks;
 	*soff = 0;
 	*roff = *r * rank;
+}
+
+/* NCCL is given one rank's share. */
+static size_t param_count(size_t count, int nranks)
+{
+	return nranks > 0 ? count / (size_t)nranks : 0;
+}
+
+/* Rank r: block r of the reduction. */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	struct nc_expect *e = nc_expect_add(x, sh, NC_EXPECT_REDUCE, 0,
+					    sh->recvcount);
+
+	if (e == NULL)
+		return -1;
+	e->base = (unsigned long long)rank * sh->recvcount;
+	return 0;
 }
 
 #ifdef NC_HAVE_NCCL
@@ -39,5 +58,7 @@ const struct nc_coll_desc nc_coll_reducescatter = {
 	.in_place = true,
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

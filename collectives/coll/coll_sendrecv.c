@@ -1,5 +1,6 @@
 /* sendrecv: every rank sends its buffer to rank+1 and receives from rank-1
- * (a ring), as nccl-tests' sendrecv_perf. Math and launch. */
+ * (a ring), as nccl-tests' sendrecv_perf. Math,
+ * expected result and launch. */
 #include "coll/coll.h"
 
 /* busbw equals algbw. */
@@ -20,6 +21,26 @@ static void counts(size_t count, size_t eltsize, int nranks, int rank,
 	*r = count;
 	*soff = 0;
 	*roff = 0;
+}
+
+/* NCCL is given the whole buffer. */
+static size_t param_count(size_t count, int nranks)
+{
+	(void)nranks;
+	return count;
+}
+
+/* Rank r: the input of rank r-1 (the ring's previous rank). */
+static int expect(const struct nc_shape *sh, int rank,
+		  struct nc_expectation *x)
+{
+	struct nc_expect *e = nc_expect_add(x, sh, NC_EXPECT_COPY, 0,
+					    sh->recvcount);
+
+	if (e == NULL)
+		return -1;
+	e->src0 = (rank - 1 + sh->nranks) % sh->nranks;
+	return 0;
 }
 
 #ifdef NC_HAVE_NCCL
@@ -53,5 +74,7 @@ const struct nc_coll_desc nc_coll_sendrecv = {
 	.in_place = false, /* one buffer cannot be both ends */
 	.bus_factor = bus_factor,
 	.counts = counts,
+	.param_count = param_count,
+	.expect = expect,
 	.launch = LAUNCH,
 };

@@ -1,20 +1,15 @@
 /* The table of collectives: one descriptor per collective (coll_*.c),
- * looked up by enum or by name. Only this file knows every collective;
- * the coll_*.c files below it know none of the others. No CUDA. */
+ * looked up by enum or by name. Its rows come from colls.def; the
+ * coll_*.c files know none of the others. No CUDA. */
 #include "coll/coll.h"
 
 #include <string.h>
 
 static const struct nc_coll_desc *const colls[NC_NCOLL] = {
-	[NC_ALL_REDUCE] = &nc_coll_allreduce,
-	[NC_ALL_GATHER] = &nc_coll_allgather,
-	[NC_REDUCE_SCATTER] = &nc_coll_reducescatter,
-	[NC_BROADCAST] = &nc_coll_broadcast,
-	[NC_REDUCE] = &nc_coll_reduce,
-	[NC_ALLTOALL] = &nc_coll_alltoall,
-	[NC_SENDRECV] = &nc_coll_sendrecv,
+#define NC_COLL(id, file) [NC_##id] = &nc_coll_##file,
+#include "coll/colls.def"
+#undef NC_COLL
 };
-
 /* The descriptor table, indexed by enum nc_coll. */
 const struct nc_coll_desc *nc_coll_get(enum nc_coll c)
 {

@@ -32,17 +32,10 @@ size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 	return s > r ? s : r;
 }
 
-/* Per rank where the collective splits its buffer. */
+/* As the collective's descriptor says. */
 size_t nc_param_count(enum nc_coll c, size_t count, int nranks)
 {
-	switch (c) {
-	case NC_ALL_GATHER:
-	case NC_REDUCE_SCATTER:
-	case NC_ALLTOALL:
-		return nranks > 0 ? count / (size_t)nranks : 0;
-	default:
-		return count;
-	}
+	return nc_coll_get(c)->param_count(count, nranks);
 }
 
 /* Geometric with -f, arithmetic with -i; at most max sizes. */

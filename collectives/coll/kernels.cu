@@ -10,34 +10,9 @@
 // NCCL's type numbers (nc.h).
 enum { T_I8, T_U8, T_I32, T_U32, T_I64, T_U64, T_HALF, T_FLOAT, T_DOUBLE,
        T_BF16 };
-enum { O_SUM, O_PROD, O_MAX, O_MIN, O_AVG };
 
-// A 64-bit mix (splitmix64's finaliser): rank and index to a value.
-__device__ static inline uint64_t mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-// The generator: small integers, exact in every type. prod uses 1 and 2.
-// A rank outside the element's contributors gives the identity (sum 0,
-// prod 1), so a floating sum over many ranks stays exact.
-__device__ static inline int64_t gen(int rank, uint64_t idx, int op, int vmax,
-				     int nranks, int contrib)
-{
-	uint64_t h = mix(idx * 0x9e3779b97f4a7c15ULL + (uint64_t)rank * 7919 + 1);
-
-	if (contrib < nranks && (int)((idx + (uint64_t)rank) %
-				      (uint64_t)nranks) >= contrib &&
-	    (op == O_SUM || op == O_AVG || op == O_PROD))
-		return op == O_PROD ? 1 : 0;
-	if (op == O_PROD)
-		return (h & 3) == 0 ? 2 : 1;
-	return (int64_t)(h % (uint64_t)(vmax + 1));
-}
+// The generator (nc_gen) and the expected values (nc_expect_at) are
+// coll/expect.h's, the host's too (the CPU tests).
 
 // Stores an integer value as the element type.
 __device__ static inline void store(void *buf, size_t i, int t, double v)
@@ -96,8 +71,8 @@ __global__ static void init_kernel(void *buf, size_t count, int t, int op,
 {
 	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
 	     i < count; i += (size_t)gridDim.x * blockDim.x)
-		store(buf, i, t, (double)gen(rank, first + i, op, vmax, nranks,
-					     contrib));
+		store(buf, i, t, (double)nc_gen(rank, first + i, op, vmax,
+						nranks, contrib));
 }
 
 __global__ static void check_kernel(const void *out, size_t count,
@@ -110,38 +85,7 @@ __global__ static void check_kernel(const void *out, size_t count,
 	     o < count; o += (size_t)gridDim.x * blockDim.x) {
 		double exp, got = load(out, o, e.dtype);
 
-		if (e.kind == NC_EXPECT_REDUCE) {
-			int64_t acc = gen(0, e.base + o, e.op, e.vmax,
-					  e.nranks, e.contrib);
-			uint64_t prod = (uint64_t)acc;
-
-			for (int s = 1; s < e.nranks; s++) {
-				int64_t v = gen(s, e.base + o, e.op, e.vmax,
-						e.nranks, e.contrib);
-
-				if (e.op == O_SUM || e.op == O_AVG)
-					acc += v;
-				else if (e.op == O_PROD)
-					prod *= (uint64_t)v;
-				else if (e.op == O_MAX)
-					acc = v > acc ? v : acc;
-				else
-					acc = v < acc ? v : acc;
-			}
-			if (e.op == O_PROD)
-				exp = (double)prod;
-			else if (e.op == O_AVG)
-				exp = (double)acc / e.nranks;
-			else
-				exp = (double)acc;
-		} else {
-			int src = e.chunk ? (int)(o / e.chunk) : e.src0;
-			uint64_t idx = e.chunk ? (o % e.chunk) + e.idx_base :
-						 o + e.idx_base;
-
-			exp = (double)gen(src, idx, e.op, e.vmax, e.nranks,
-					  e.contrib);
-		}
+		exp = nc_expect_at(&e, o);
 		if (e.tol == 0) {
 			if (got != through(exp, e.dtype))
 				bad++;

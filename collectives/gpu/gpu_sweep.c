@@ -5,6 +5,7 @@
  * by the iterations; the processes' times are combined as -a says (the
  * mean by default). */
 #include "gpu/harness.h"
+#include "coll/coll.h"
 #include "coll/kernels.h"
 #include "bootstrap/watchdog.h"
 
@@ -146,61 +147,43 @@ static void init_data(struct ctx *c, const struct step *st)
 	}
 }
 
-/* Enqueues the check of every device's output; counts land in wrong. */
+/* Enqueues the check of every device's output; counts land in wrong.
+ * What each rank's output must hold is its collective's (its
+ * descriptor's expect): a collective without one fails the step. */
 static void check_data(struct ctx *c, const struct step *st, bool corrupt)
 {
-	for (int i = 0; i < c->ndev; i++) {
-		int r = c->d[i].rank, n = c->nranks;
-		struct nc_expect e = {
-			.dtype = st->dtype, .nranks = n, .vmax = st->vmax,
-			.contrib = st->contrib,
-			.op = nc_coll_get(st->coll)->reduces ? st->op : NC_SUM,
-			.tol = nc_tolerance(st->dtype, st->op, n),
-		};
-		size_t per = st->sc / (size_t)n;
+	size_t ts = nc_dtype_size(st->dtype);
+	struct nc_expect *pc = calloc((size_t)c->nranks, sizeof(*pc));
+	struct nc_shape sh;
 
-		cudaSetDevice(c->d[i].id);
-		switch (st->coll) {
-		case NC_ALL_REDUCE:
-			e.kind = NC_EXPECT_REDUCE;
-			break;
-		case NC_REDUCE_SCATTER:
-			e.kind = NC_EXPECT_REDUCE;
-			e.base = (unsigned long long)r * st->rc;
-			break;
-		case NC_REDUCE:
-			if (r != st->root)
-				continue;
-			e.kind = NC_EXPECT_REDUCE;
-			break;
-		case NC_ALL_GATHER:
-			e.kind = NC_EXPECT_COPY;
-			e.chunk = st->sc;
-			break;
-		case NC_ALLTOALL:
-			e.kind = NC_EXPECT_COPY;
-			e.chunk = per;
-			e.idx_base = (unsigned long long)r * per;
-			break;
-		case NC_BROADCAST:
-			e.kind = NC_EXPECT_COPY;
-			e.src0 = st->root;
-			break;
-		default: /* sendrecv */
-			e.kind = NC_EXPECT_COPY;
-			e.src0 = (r - 1 + n) % n;
-			break;
+	if (pc == NULL)
+		nc_fail_step(c, st->what, "no memory", false);
+	nc_shape_of(&sh, st->coll, st->count, st->dtype, st->op, c->nranks,
+		    st->root);
+	for (int i = 0; i < c->ndev; i++) {
+		struct nc_expectation x = { .piece = pc, .max = c->nranks };
+		int r = c->d[i].rank;
+
+		if (nc_expectation_of(&sh, r, &x) < 0) {
+			free(pc);
+			nc_fail_step(c, st->what, "no expected result for "
+				     "this collective", false);
 		}
-		if (!nc_coll_get(st->coll)->reduces)
-			e.tol = 0;
+		cudaSetDevice(c->d[i].id);
+		if (x.npieces == 0)
+			continue;
 		if (corrupt && r == c->hooks.corrupt_rank && st->rc > 0)
 			cuda_ok(c, st, nc_dev_corrupt(st->recv[i], st->rc / 2,
 						      st->dtype, c->d[i].s),
 				"corrupt kernel");
-		cuda_ok(c, st, nc_dev_check(st->recv[i], st->rc, &e,
-					    c->d[i].wrong, c->d[i].s),
-			"check kernel");
+		for (int k = 0; k < x.npieces; k++)
+			cuda_ok(c, st, nc_dev_check(st->recv[i] +
+						    pc[k].off * ts,
+						    pc[k].len, &pc[k],
+						    c->d[i].wrong, c->d[i].s),
+				"check kernel");
 	}
+	free(pc);
 }
 
 /* Combines the processes' parts at the hub (time per -a, wrong elements
