@@ -119,8 +119,7 @@ static void agent_store(struct ctx *c, const char *where, long long dl)
 {
 	char key[256], err[320], got[320];
 
-	nc_store_key(getenv("TORCHELASTIC_RUN_ID"),
-		     getenv("TORCHELASTIC_RESTART_COUNT"), key, sizeof(key));
+	nc_store_key(c->l.run_id, c->l.restart, key, sizeof(key));
 	if (c->l.rank == 0) {
 		if (nc_store_set(c->l.master_addr, c->l.master_port, key, where,
 				 strlen(where), dl, err, sizeof(err)) == 0)

@@ -97,6 +97,7 @@ bool nc_gpu_preflight(struct ctx *c)
 	struct nc_pf_finding f[NC_PF_MAX];
 	int nf, lfd = -1, port = 0, np;
 	struct nc_pf_in in;
+	struct nc_pf_out pf; /* the round's part of c->run, in and out */
 	bool fatal;
 
 	local_info(c, mine);
@@ -122,7 +123,17 @@ bool nc_gpu_preflight(struct ctx *c)
 	in.socket_ifname = getenv("NCCL_SOCKET_IFNAME");
 	in.deadline_us = sc_now_us() + c->o.timeout_us;
 	nc_wd_arm(in.deadline_us + GRACE_US, "pre-flight exchange");
-	nf = nc_pf_round(&c->sc, &in, &c->run, f, NC_PF_MAX);
+	pf.ranks = c->run.ranks;
+	pf.nhosts = c->run.nhosts;
+	pf.pairs = c->run.pairs;
+	pf.npairs = c->run.npairs;
+	pf.ran = c->run.preflight_ran;
+	nf = nc_pf_round(&c->sc, &in, &pf, f, NC_PF_MAX);
+	c->run.ranks = pf.ranks;
+	c->run.nhosts = pf.nhosts;
+	c->run.pairs = pf.pairs;
+	c->run.npairs = pf.npairs;
+	c->run.preflight_ran = pf.ran;
 	if (nf < 0) {
 		nc_say(c, "pre-flight: %s", c->sc.why);
 		exit(1);

@@ -1,6 +1,8 @@
 /* How ncclcheck was started (mpirun, srun, torchrun-style variables, or
- * alone) and the refusals that keep nccl-tests' busbw = 0 trap away: a
- * pure decision over the environment. No CUDA, no NCCL, no MPI. */
+ * alone) and so how it bootstraps: kernel/launchenv.c's detection of a
+ * process per GPU (which also refuses the runs that fall into
+ * nccl-tests' busbw = 0 trap), read into ncclcheck's own struct. No CUDA,
+ * no NCCL, no MPI. */
 #ifndef NC_LAUNCH_H
 #define NC_LAUNCH_H
 
@@ -9,6 +11,7 @@
 
 #include "kernel/launchenv.h"
 
+/* How the ranks find each other (the launcher itself: launch_src). */
 enum nc_launcher {
 	NC_LAUNCH_SINGLE = 0, /* one process, nobody else */
 	NC_LAUNCH_MPI,        /* mpirun / srun --mpi: MPI tells where rank 0 is */
@@ -23,10 +26,12 @@ struct nc_launch {
 	char master_addr[256];   /* SLURM and TORCHRUN */
 	int master_port;
 	bool agent_store;        /* TORCHRUN: MASTER_PORT is torch's store */
+	const char *run_id, *restart; /* TORCHRUN: its agent store's key */
 	const char *source;      /* which variables said so */
+	enum launch_src src;     /* the launcher; LAUNCH_NSRC: none */
 };
 
-/* Decides the launch from the variables of kernel/launchenv.h's table:
+/* Decides the launch through launch_detect_proc (kernel/launchenv.h):
  * MPI (Open MPI, PMI, PMIx), then torchrun-style, then srun. have_mpi:
  * this binary was built with MPI. Returns 0, or -1 with a one-line reason
  * in err (the caller exits 2). */

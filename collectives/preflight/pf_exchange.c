@@ -2,7 +2,6 @@
  * sorts the same way, so every process decides the same from the same
  * bytes. No CUDA, no NCCL. */
 #include "preflight/pf_exchange.h"
-#include "doc/finding.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -61,31 +60,4 @@ int nc_pf_sort_infos(const unsigned char *all, int nprocs, int ndev,
 		nhosts += !seen;
 	}
 	return nhosts;
-}
-
-/* A finding the catalogue does not know (a rank of another version) is
- * treated as a fault, and kept as an error naming it: starting NCCL on a
- * doubt would turn a clear message into a hang. */
-bool nc_run_pf_findings(struct nc_run *run, const struct nc_pf_finding *f,
-			int n)
-{
-	bool fatal = false;
-
-	for (int i = 0; i < n; i++) {
-		const struct finding_def *fd = finding_lookup(f[i].code);
-		int sev = f[i].severity >= 0 ? f[i].severity :
-			  fd != NULL ? (int)fd->sev : SEV_FAULT;
-
-		if (fd != NULL)
-			nc_run_finding(run, fd->id, f[i].severity, "%s",
-				       f[i].summary);
-		else
-			nc_run_error(run, "preflight",
-				     "a rank reported finding '%.31s', which "
-				     "this version does not know: %s",
-				     f[i].code, f[i].summary);
-		if (sev == SEV_FAULT)
-			fatal = true;
-	}
-	return fatal;
 }

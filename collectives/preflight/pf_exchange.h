@@ -1,12 +1,12 @@
 /* What the pre-flight exchanges carry besides one rank's info: the block
  * of a process's pair results, the gathered infos sorted by rank, process
- * and host, and the findings the run keeps. No CUDA, no NCCL. */
+ * and host (the findings the run keeps: results/pf_verdict.c). No CUDA,
+ * no NCCL. */
 #ifndef NC_PF_EXCHANGE_H
 #define NC_PF_EXCHANGE_H
 
 #include <stdbool.h>
 
-#include "results/output.h"
 #include "preflight/preflight.h"
 
 /* One process's block of pair results: byte 3 holds the count, the pairs
@@ -28,11 +28,5 @@ int nc_pair_block_unpack(const unsigned char *b, struct nc_pair *out);
 int nc_pf_sort_infos(const unsigned char *all, int nprocs, int ndev,
 		     struct nc_rankinfo *ranks, int nranks,
 		     struct nc_rankinfo *byproc, char (*hosts)[64]);
-
-/* Adds the pre-flight findings to the run. Returns true when one is a
- * fault (its own severity, else the catalogue's; unknown codes are
- * faults): NCCL must not start then. */
-bool nc_run_pf_findings(struct nc_run *run, const struct nc_pf_finding *f,
-			int n);
 
 #endif

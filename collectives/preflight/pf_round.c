@@ -13,23 +13,23 @@
 /* The hub's half: sorts what was gathered and builds every process's
  * part (its targets' infos). Returns 0, or -1 on no memory. */
 static int hub_parts(struct sc *sc, const struct nc_pf_in *in,
-		     const unsigned char *all, struct nc_run *run,
+		     const unsigned char *all, struct nc_pf_out *out,
 		     struct nc_rankinfo *byproc, unsigned char ***parts,
 		     size_t **lens)
 {
 	int np = sc->nprocs;
 	char (*hosts)[64] = calloc((size_t)np, sizeof(*hosts));
 
-	if (run->ranks == NULL)
-		run->ranks = calloc((size_t)in->nranks, sizeof(*run->ranks));
+	if (out->ranks == NULL)
+		out->ranks = calloc((size_t)in->nranks, sizeof(*out->ranks));
 	*parts = calloc((size_t)np, sizeof(**parts));
 	*lens = calloc((size_t)np, sizeof(**lens));
-	if (hosts == NULL || run->ranks == NULL || *parts == NULL ||
+	if (hosts == NULL || out->ranks == NULL || *parts == NULL ||
 	    *lens == NULL) {
 		free(hosts);
 		return -1;
 	}
-	run->nhosts = nc_pf_sort_infos(all, np, in->ndev, run->ranks,
+	out->nhosts = nc_pf_sort_infos(all, np, in->ndev, out->ranks,
 				       in->nranks, byproc, hosts);
 	sc_set_hosts(sc, (const char(*)[64])hosts);
 	free(hosts);
@@ -58,10 +58,10 @@ static int hub_parts(struct sc *sc, const struct nc_pf_in *in,
 
 /* Every process's half of the probe round: reads its targets from its
  * part, probes them and sends the pair results to the hub, whose pairs
- * land in run->pairs. Returns 0, or -1. */
+ * land in out->pairs. Returns 0, or -1. */
 static int probe_round(struct sc *sc, const struct nc_pf_in *in,
 		       const unsigned char *part, size_t plen,
-		       struct nc_run *run)
+		       struct nc_pf_out *out)
 {
 	int np = sc->nprocs, nt = 0, rc = -1;
 	int targets[NC_PREFLIGHT_MAX_TARGETS];
@@ -95,18 +95,18 @@ static int probe_round(struct sc *sc, const struct nc_pf_in *in,
 	nc_pair_block_pack(pr, nt, pb);
 	if (sc->rank == 0) {
 		pall = calloc((size_t)np, NC_PAIR_BLOCK);
-		run->pairs = calloc((size_t)np * NC_PREFLIGHT_MAX_TARGETS,
-				    sizeof(*run->pairs));
-		if (pall == NULL || run->pairs == NULL)
+		out->pairs = calloc((size_t)np * NC_PREFLIGHT_MAX_TARGETS,
+				    sizeof(*out->pairs));
+		if (pall == NULL || out->pairs == NULL)
 			goto out;
 	}
 	if (sc_gather(sc, pb, NC_PAIR_BLOCK, pall, in->deadline_us) < 0)
 		goto out;
 	for (int p = 0; sc->rank == 0 && p < np; p++)
-		run->npairs += nc_pair_block_unpack(
+		out->npairs += nc_pair_block_unpack(
 			pall + (size_t)p * NC_PAIR_BLOCK,
-			&run->pairs[run->npairs]);
-	run->preflight_ran = sc->rank == 0;
+			&out->pairs[out->npairs]);
+	out->ran = sc->rank == 0;
 	rc = 0;
 out:
 	free(known);
@@ -116,8 +116,8 @@ out:
 
 /* Gather, scatter the targets, probe, gather the pairs, decide at the
  * hub, send the findings to all. */
-int nc_pf_round(struct sc *sc, const struct nc_pf_in *in, struct nc_run *run,
-		struct nc_pf_finding *f, int max)
+int nc_pf_round(struct sc *sc, const struct nc_pf_in *in,
+		struct nc_pf_out *out, struct nc_pf_finding *f, int max)
 {
 	int np = sc->nprocs, nf = 0, rc = -1;
 	size_t per = (size_t)in->ndev * NC_RANKINFO_WIRE, mylen = 0;
@@ -140,12 +140,12 @@ int nc_pf_round(struct sc *sc, const struct nc_pf_in *in, struct nc_run *run,
 	if (sc_gather(sc, buf, per, all, in->deadline_us) < 0)
 		goto out;
 	if (sc->rank == 0 &&
-	    hub_parts(sc, in, all, run, byproc, &parts, &lens) < 0)
+	    hub_parts(sc, in, all, out, byproc, &parts, &lens) < 0)
 		goto nomem;
 	if (in->probe && np > 1) {
 		if (sc_scatterv(sc, (const void *const *)parts, lens, &mine,
 				&mylen, in->deadline_us) < 0 ||
-		    probe_round(sc, in, mine, mylen, run) < 0)
+		    probe_round(sc, in, mine, mylen, out) < 0)
 			goto out;
 	}
 	if (sc->rank == 0) {
@@ -153,9 +153,9 @@ int nc_pf_round(struct sc *sc, const struct nc_pf_in *in, struct nc_run *run,
 				       max - nf);
 		nf += nc_decide_versions(byproc, np, f + nf, max - nf);
 		nf += nc_decide_ib_env(byproc, np, f + nf, max - nf);
-		if (run->preflight_ran)
-			nf += nc_decide_pairs(byproc, np, run->pairs,
-					      run->npairs, f + nf, max - nf);
+		if (out->ran)
+			nf += nc_decide_pairs(byproc, np, out->pairs,
+					      out->npairs, f + nf, max - nf);
 	}
 	if (np > 1) {
 		size_t fl = nc_pf_findings_size(nf);

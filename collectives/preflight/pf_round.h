@@ -10,7 +10,6 @@
 #include <stdbool.h>
 
 #include "bootstrap/bootstrap.h"
-#include "results/output.h"
 #include "preflight/preflight.h"
 
 struct nc_pf_in {
@@ -24,12 +23,22 @@ struct nc_pf_in {
 	long long deadline_us;          /* for every exchange */
 };
 
+/* What the round gives the hub, for the run (results/output.h's struct
+ * nc_run holds the same fields: the caller copies them in and out). */
+struct nc_pf_out {
+	struct nc_rankinfo *ranks; /* nranks entries, NCCL rank order */
+	int nhosts;
+	struct nc_pair *pairs;
+	int npairs;
+	bool ran;                  /* the probe round's pairs are in */
+};
+
 /* Runs the pre-flight exchanges. Every process gets the same findings in
- * f (at most max). On the hub, also fills run->ranks (allocated here),
- * run->pairs, run->npairs, run->nhosts, run->preflight_ran and the
- * channel's host table. Returns the number of findings, or -1 with
- * sc->why (a lost peer, the deadline, no memory). */
-int nc_pf_round(struct sc *sc, const struct nc_pf_in *in, struct nc_run *run,
-		struct nc_pf_finding *f, int max);
+ * f (at most max). On the hub, also fills out->ranks (allocated here when
+ * NULL), out->pairs, out->npairs, out->nhosts, out->ran and the channel's
+ * host table. Returns the number of findings, or -1 with sc->why (a lost
+ * peer, the deadline, no memory). */
+int nc_pf_round(struct sc *sc, const struct nc_pf_in *in,
+		struct nc_pf_out *run, struct nc_pf_finding *f, int max);
 
 #endif

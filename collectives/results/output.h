@@ -85,6 +85,13 @@ void nc_summary_hw(FILE *fp, const struct nc_run *run);
 /* JSON keys "hardware" and "pairs". Returns 0, or -1. */
 int nc_hw_json(struct doc *d, const struct nc_run *run);
 
+/* pf_verdict.c: the pre-flight's part of the verdict */
+/* Adds the pre-flight findings to the run. Returns true when one is a
+ * fault (its own severity, else the catalogue's; unknown codes are
+ * faults): NCCL must not start then. */
+bool nc_run_pf_findings(struct nc_run *run, const struct nc_pf_finding *f,
+			int n);
+
 /* Adds a finding (summary formatted) to the run; silently drops past the
  * limit. */
 void nc_run_finding(struct nc_run *run, enum finding_code code, int sev,

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/parse.h"
-
 /* The three variables NCCL's interface selection reads. */
 void nccl_env_from_process(struct nccl_env *env)
 {
@@ -17,41 +15,16 @@ void nccl_env_from_process(struct nccl_env *env)
 	env->comm_id = getenv("NCCL_COMM_ID");
 }
 
-/* A node count from one variable; 0 when unset or not a number. */
-static int env_count(const char *v)
-{
-	const char *errstr;
-	long long n;
-
-	if (v == NULL || parse_num(v, 1, 1000000, &n, &errstr) < 0)
-		return 0;
-	return (int)n;
-}
-
-/* getenv in the shape scan_env_fill takes. */
-static const char *process_get(const char *name, void *ctx)
-{
-	(void)ctx;
-	return getenv(name);
-}
-
 /* The live process's environment. */
 void scan_env_from_process(struct scan_env *e)
 {
-	scan_env_fill(e, process_get, NULL);
+	scan_env_fill(e, env_get_process, NULL);
 }
 
 /* The scan's settings, and how many nodes the launcher says the job has. */
 void scan_env_fill(struct scan_env *e,
                    env_get_fn get, void *ctx)
 {
-	static const char *const node_vars[] = {
-	    "NNODES",
-	    "SLURM_JOB_NUM_NODES",
-	    "SLURM_NNODES",
-	};
-	int world, local;
-
 	memset(e, 0, sizeof(*e));
 	e->nccl_socket_ifname = get("NCCL_SOCKET_IFNAME", ctx);
 	e->nccl_socket_family = get("NCCL_SOCKET_FAMILY", ctx);
@@ -61,16 +34,9 @@ void scan_env_fill(struct scan_env *e,
 	e->ompi_if_exclude = get("OMPI_MCA_btl_tcp_if_exclude", ctx);
 	e->oob_if_include = get("OMPI_MCA_oob_tcp_if_include", ctx);
 	e->oob_if_exclude = get("OMPI_MCA_oob_tcp_if_exclude", ctx);
-	e->master_addr = get("MASTER_ADDR", ctx);
-	for (size_t i = 0; i < sizeof(node_vars) / sizeof(node_vars[0]); i++) {
-		if ((e->nodes = env_count(get(node_vars[i], ctx))) > 0)
-			return;
-	}
-	/* torchrun: more ranks in the world than on this node */
-	world = env_count(get("WORLD_SIZE", ctx));
-	local = env_count(get("LOCAL_WORLD_SIZE", ctx));
-	if (world > 0 && local > 0)
-		e->nodes = world > local ? 2 : 1;
+	/* the launcher's: launchenv.c reads them */
+	e->master_addr = launch_job_master(get, ctx);
+	e->nodes = launch_job_nodes(get, ctx);
 }
 
 /* One configuration file into c, when it can be read. */

@@ -1,11 +1,15 @@
 /* The launchers a job may be started by (Open MPI, PMI, PMIx, torchrun-style
  * variables, Slurm) as one table: each source's variables for its size,
- * rank, local rank and node 0's address. ncclcheck (one process per GPU)
- * and netprobe mesh (one per node) read the environment through it. Pure:
- * variables come through a lookup function, so tests feed tables. */
+ * rank, local rank, node list, node count and node 0's address, and the
+ * one file that reads them: ncclcheck's detection (one process per GPU,
+ * launch_detect_proc), netprobe mesh's (one per node, launch_detect_node)
+ * and the job environment's node count (launch_job_nodes) are procedures
+ * over the table, side by side. Pure: variables come through a lookup
+ * function, so tests feed tables. */
 #ifndef NP_LAUNCHENV_H
 #define NP_LAUNCHENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Looks a variable up: env_get_process (getenv), or a table in tests.
@@ -38,6 +42,11 @@ struct launch_source {
 	const char *node0;      /* node 0's address (MASTER_ADDR) */
 	const char *port;       /* node 0's port (MASTER_PORT) */
 	const char *hosts[2];   /* member lists, the preferred first */
+	const char *local_size; /* processes on this node */
+	const char *nodes[2];   /* the job's node count, the preferred first */
+	const char *job, *step; /* the job's and the step's ids (srun) */
+	const char *store;      /* "True": MASTER_PORT is the agent's store */
+	const char *run_id, *restart; /* the agent's run id, restart count */
 };
 
 extern const struct launch_source launch_sources[LAUNCH_NSRC];
@@ -88,6 +97,61 @@ extern const char *const launch_node_rank_vars[];
  * past the 4 members"). */
 int launch_node_rank(env_get_fn get, void *ctx, int size, int *rank,
                      const char **var, char *err, size_t errlen);
+
+/* ---- a process per GPU (ncclcheck) ---- */
+
+/* How one process was started: the row that said so (LAUNCH_NSRC: no
+ * launcher, one process), its rank among nprocs (0: MPI tells), where
+ * rank 0 listens when no MPI says so. */
+struct launch_proc {
+	enum launch_src src;
+	int rank, nprocs;
+	int local_rank;        /* -1: ask MPI (shared-memory split) */
+	char master_addr[256]; /* torchrun-style and srun */
+	int master_port;
+	bool agent_store;      /* MASTER_PORT is torchrun's agent store */
+	const char *run_id, *restart; /* the agent's, for its store key */
+	const char *source;    /* which variables said so */
+};
+
+/* MPI's variables (Open MPI, PMI, PMIx), then torchrun-style, then srun
+ * without MPI; have_mpi: the program was built with MPI, so an MPI
+ * launcher wins. Refuses the runs that would measure nothing (a build
+ * without MPI under mpirun of several processes, sbatch without srun).
+ * Returns 0, or -1 with a one-line reason in err. */
+int launch_detect_proc(env_get_fn get, void *ctx, bool have_mpi,
+                       struct launch_proc *o, char *err, size_t errlen);
+
+/* ---- a process per node (netprobe mesh) ---- */
+
+/* What a node's launcher says of the membership; src LAUNCH_SLURM_NODES
+ * gives a node list (hosts) whose length is the size, the others a size. */
+struct launch_node {
+	enum launch_src src;
+	int rank, size;      /* size -1: the list's length */
+	int local_rank;      /* 0 when unset */
+	unsigned port;       /* MASTER_PORT; 0 unset */
+	const char *node0;   /* MASTER_ADDR, NULL unset */
+	const char *hosts, *hosts_var; /* Slurm's list and its variable */
+	char vars[160];      /* the variables that said so, for the user */
+};
+
+/* Slurm's node list, then torchrun-style variables (node level, then
+ * ranks; only with MASTER_ADDR), then Open MPI, then PMIx; ranks below
+ * max. Returns 1 (*o filled), 0 when no launcher started us, -1 with err
+ * naming what was missing or invalid. */
+int launch_detect_node(env_get_fn get, void *ctx, int max,
+                       struct launch_node *o, char *err, size_t errlen);
+
+/* ---- the job as the scan sees it ---- */
+
+/* How many nodes the launcher says the job has: torchrun's NNODES, Slurm's
+ * node count, else 2 when the world has more ranks than this node (1 when
+ * not); 0 unknown. */
+int launch_job_nodes(env_get_fn get, void *ctx);
+
+/* Node 0's address (MASTER_ADDR) as set, even empty; NULL unset. */
+const char *launch_job_master(env_get_fn get, void *ctx);
 
 /* First host of a Slurm node list: "gpu[01-04,07],cpu1" gives "gpu01",
  * "node[1-2]-ib" gives "node1-ib", without expanding the rest. Returns 0,

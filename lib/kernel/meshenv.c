@@ -95,151 +95,55 @@ static int me_hosts(struct mesh_env *e, const char *text, char *err,
 	return 0;
 }
 
-/* Slurm: the step's node list (srun) or the job's, and SLURM_NODEID.
- * Returns 1 when used, 0 when Slurm did not start us, -1 on bad values. */
-static int me_slurm(env_get_fn get, void *ctx, struct mesh_env *e,
-                    char *err, size_t errlen)
+/* The membership source a launcher's row stands for. */
+static enum mesh_source me_source(enum launch_src s)
 {
-	const struct launch_source *sl = &launch_sources[LAUNCH_SLURM_NODES];
-	const char *var = sl->hosts[0];
-	const char *list = launch_env_str(get, ctx, var);
-	int r;
-
-	if (list == NULL) {
-		var = sl->hosts[1];
-		list = launch_env_str(get, ctx, var);
+	switch (s) {
+	case LAUNCH_SLURM_NODES:
+		return MESH_SRC_SLURM;
+	case LAUNCH_TORCHRUN:
+	case LAUNCH_TORCH_NODES:
+		return MESH_SRC_TORCHRUN;
+	case LAUNCH_OMPI:
+		return MESH_SRC_OMPI;
+	case LAUNCH_PMIX:
+		return MESH_SRC_PMIX;
+	default:
+		return MESH_SRC_NONE;
 	}
-	if (list == NULL)
-		return 0;
-	r = launch_env_int(get, ctx, sl->rank, 0, MESH_SIZE_MAX - 1, &e->rank,
-	           err, errlen);
-	if (r <= 0)
-		return r < 0 ? -1
-		             : launch_fail(err, errlen,
-		                       "%s is set but %s is not "
-		                       "(run netprobe mesh under srun)",
-		                       var, sl->rank);
-	if (me_add_token(e, list, strlen(list), err, errlen) < 0)
-		return -1;
-	if (e->rank >= (int)e->nhosts)
-		return launch_fail(err, errlen,
-		               "%s=%d but %s names %zu nodes", sl->rank,
-		               e->rank, var, e->nhosts);
-	e->size = (int)e->nhosts;
-	if (launch_env_int(get, ctx, sl->local_rank, 0, LAUNCH_SIZE_MAX,
-	                   &e->local_rank, err, errlen) < 0)
-		return -1;
-	e->source = MESH_SRC_SLURM;
-	snprintf(e->vars, sizeof(e->vars), "%s, %s", var, sl->rank);
-	return 1;
 }
 
-/* MASTER_PORT when set. Returns 0, or -1 when invalid. */
-static int me_port(env_get_fn get, void *ctx, struct mesh_env *e, char *err,
-                   size_t errlen)
-{
-	int port = 0;
-
-	if (launch_env_int(get, ctx, launch_sources[LAUNCH_TORCHRUN].port, 1,
-	                   65535, &port, err, errlen) < 0)
-		return -1;
-	e->port = (unsigned)port;
-	return 0;
-}
-
-/* torchrun-style: MASTER_ADDR with NODE_RANK and NNODES, else RANK and
- * WORLD_SIZE (a row of launchenv.h's table each, read whole). Returns 1
- * when used, 0 when absent, -1 on bad values. */
-static int me_torchrun(env_get_fn get, void *ctx, struct mesh_env *e,
+/* What the launcher said (launchenv.c reads it), into e: Slurm's node
+ * list expanded, the others' size. Returns 1 used, 0 no launcher, -1 bad
+ * values or a rank past the list. */
+static int me_launcher(env_get_fn get, void *ctx, struct mesh_env *e,
                        char *err, size_t errlen)
 {
-	enum launch_src src = LAUNCH_TORCH_NODES;
-	const struct launch_source *t = &launch_sources[src];
-	const char *addr = launch_env_str(get, ctx, t->node0);
-	struct launch_vals v;
-	int r;
+	struct launch_node n;
+	int r = launch_detect_node(get, ctx, MESH_SIZE_MAX, &n, err, errlen);
 
-	if (addr == NULL)
-		return 0;
-	if (launch_env_str(get, ctx, t->rank) == NULL ||
-	    launch_env_str(get, ctx, t->size) == NULL) {
-		src = LAUNCH_TORCHRUN;
-		t = &launch_sources[src];
-	}
-	r = launch_read(get, ctx, src, MESH_SIZE_MAX, &v, err, errlen);
-	if (r < 0)
-		return -1;
-	if (r == 0 || v.size < 0)
-		return launch_fail(err, errlen,
-		                   "%s is set but %s or %s is not (set "
-		                   "NODE_RANK and NNODES, or RANK and "
-		                   "WORLD_SIZE)",
-		                   t->node0, t->rank, t->size);
-	e->rank = v.rank;
-	e->size = v.size;
-	e->port = v.port > 0 ? (unsigned)v.port : 0;
-	if (v.local_rank >= 0)
-		e->local_rank = v.local_rank;
-	snprintf(e->node0, sizeof(e->node0), "%s", addr);
-	e->source = MESH_SRC_TORCHRUN;
-	snprintf(e->vars, sizeof(e->vars), "%s, %s, %s", t->node0, t->rank,
-	         t->size);
-	return 1;
-}
-
-/* Open MPI, then PMIx: a rank and a size; node 0's address from
- * MASTER_ADDR when set. Returns 1 when used, 0 when absent, -1 bad. */
-static int me_mpi(env_get_fn get, void *ctx, struct mesh_env *e, char *err,
-                  size_t errlen)
-{
-	const struct launch_source *om = &launch_sources[LAUNCH_OMPI];
-	const struct launch_source *px = &launch_sources[LAUNCH_PMIX];
-	const struct launch_source *t = &launch_sources[LAUNCH_TORCHRUN];
-	const char *addr = launch_env_str(get, ctx, t->node0);
-	int r;
-
-	r = launch_env_int(get, ctx, om->rank, 0, MESH_SIZE_MAX - 1, &e->rank,
-	                   err, errlen);
-	if (r < 0)
-		return -1;
-	if (r > 0) {
-		e->source = MESH_SRC_OMPI;
-		snprintf(e->vars, sizeof(e->vars), "%s, %s", om->rank,
-		         om->size);
-		if (launch_env_int(get, ctx, om->local_rank, 0,
-		                   LAUNCH_SIZE_MAX, &e->local_rank, err,
-		                   errlen) < 0)
+	if (r <= 0)
+		return r;
+	e->rank = n.rank;
+	if (n.hosts != NULL) {
+		if (me_add_token(e, n.hosts, strlen(n.hosts), err, errlen) < 0)
 			return -1;
+		if (e->rank >= (int)e->nhosts)
+			return launch_fail(err, errlen,
+			                   "%s=%d but %s names %zu nodes",
+			                   launch_sources[n.src].rank, e->rank,
+			                   n.hosts_var, e->nhosts);
+		e->size = (int)e->nhosts;
 	} else {
-		r = launch_env_int(get, ctx, px->rank, 0, MESH_SIZE_MAX - 1,
-		                   &e->rank, err, errlen);
-		if (r <= 0)
-			return r;
-		e->source = MESH_SRC_PMIX;
-		snprintf(e->vars, sizeof(e->vars), "%s, %s", px->rank,
-		         launch_env_str(get, ctx, om->size) ? om->size
-		                                            : t->size);
+		e->size = n.size;
 	}
-	/* PMIx alone names no size mpirun would: Open MPI's, else torch's */
-	r = launch_env_int(get, ctx, om->size, 1, MESH_SIZE_MAX, &e->size,
-	                   err, errlen);
-	if (r == 0 && e->source == MESH_SRC_PMIX)
-		r = launch_env_int(get, ctx, t->size, 1, MESH_SIZE_MAX,
-		                   &e->size, err, errlen);
-	if (r < 0)
-		return -1;
-	if (r == 0)
-		return launch_fail(err, errlen,
-		                   "%s gives this process's rank but nothing "
-		                   "gives the number of nodes: pass --hosts",
-		                   e->source == MESH_SRC_OMPI ? om->rank
-		                                              : px->rank);
-	if (e->rank >= e->size)
-		return launch_fail(err, errlen, "rank %d but only %d processes",
-		                   e->rank, e->size);
-	if (addr != NULL)
-		snprintf(e->node0, sizeof(e->node0), "%s", addr);
-	return me_port(get, ctx, e, err, errlen) < 0 ? -1 : 1;
+	e->local_rank = n.local_rank;
+	e->port = n.port;
+	if (n.node0 != NULL)
+		snprintf(e->node0, sizeof(e->node0), "%s", n.node0);
+	e->source = me_source(n.src);
+	snprintf(e->vars, sizeof(e->vars), "%s", n.vars);
+	return 1;
 }
 
 /* See hostlist.h. */
@@ -247,20 +151,20 @@ int mesh_env_detect(env_get_fn get, void *ctx, const char *hosts_text,
                     const char *rendezvous, struct mesh_env *out, char *err,
                     size_t errlen)
 {
+	const struct launch_source *t = &launch_sources[LAUNCH_TORCHRUN];
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	out->rank = -1;
 	if (hosts_text != NULL)
 		r = me_hosts(out, hosts_text, err, errlen) < 0 ? -1 : 1;
-	else if ((r = me_slurm(get, ctx, out, err, errlen)) == 0 &&
-	         (r = me_torchrun(get, ctx, out, err, errlen)) == 0)
-		r = me_mpi(get, ctx, out, err, errlen);
+	else
+		r = me_launcher(get, ctx, out, err, errlen);
 	if (r == 0)
 		r = launch_fail(err, errlen,
 		            "no membership: pass --hosts FILE|LIST, or run "
 		            "under srun, mpirun or a launcher that sets "
-		            "MASTER_ADDR, RANK and WORLD_SIZE");
+		            "%s, %s and %s", t->node0, t->rank, t->size);
 	if (r < 0) {
 		mesh_env_free(out);
 		return -1;
@@ -272,8 +176,8 @@ int mesh_env_detect(env_get_fn get, void *ctx, const char *hosts_text,
 	if (out->node0[0] == '\0') {
 		launch_fail(err, errlen,
 		        "%s gives rank %d of %d but not node 0's address: pass "
-		        "--rendezvous HOST[:PORT], --hosts, or set MASTER_ADDR",
-		        out->vars, out->rank, out->size);
+		        "--rendezvous HOST[:PORT], --hosts, or set %s",
+		        out->vars, out->rank, out->size, t->node0);
 		mesh_env_free(out);
 		return -1;
 	}

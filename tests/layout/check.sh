@@ -12,7 +12,14 @@
 #  7. no two groups depend on each other round a circle (includes and
 #     symbols together; a group is lib/<group>/ or a program's folder);
 #  8. findings are raised by deciders only (collect, decide, emit): no
-#     object but those of RAISERS calls doc_add_finding (symbols).
+#     object but those of RAISERS calls doc_add_finding (symbols);
+#  9. no two stages of a program depend on each other round a circle
+#     (includes and symbols): a stage is a subfolder (probes/scan/,
+#     collectives/results/), a file directly in the program's folder
+#     (collectives/nc.h, probes/netprobe.c), or in a folder of STAGED the
+#     first word of a file's name (reports/decide_*, reports/render_*;
+#     report_<stage>.h is that stage's header); a header of no stage
+#     (collectives/nc.h, reports/report.h) is a node of its own.
 # Usage: check.sh OBJDIR...   (the build folders whose *.o files to read)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -26,6 +33,8 @@ NOPROBE_GROUPS="wire probe"
 # the path without .c): the deciders, and the two emitters of findings
 # decided elsewhere (explain's NCCL RAS dump, ncclcheck's results).
 RAISERS=${LAYOUT_RAISERS:-'^lib/decide/|^lib/layers/layers_findings$|^reports/decide|^probes/explain/explain_out$|^collectives/results/output$'}
+# Program folders whose stages are the first word of their files' names.
+STAGED=${LAYOUT_STAGED:-reports}
 # The folders read, and where `#include "x.h"` is looked for after the
 # including file's folder (the -I options of the Makefile and
 # mk/ncclcheck.mk); the self-test names its own.
@@ -297,9 +306,67 @@ $4 == "doc_add_finding" && $2 !~ ok {
 }
 END { exit bad }' "$tmp/syms" || fail=1
 
+# 9. Circles between a program's stages, as 7 between groups: stage A
+# depends on B when one of A's files includes a header of B or calls a
+# function B defines. The library and tests are no stage.
+{
+	awk '{ print "I", $1, $2, $4 }' "$tmp/incs"
+	cat "$tmp/syms"
+} | awk -v staged="$STAGED" '
+BEGIN { n = split(staged, st, " "); for (i = 1; i <= n; i++) isst[st[i]] = 1 }
+function stage(f,   p, k, s) {
+	if (f ~ /^(tests|lib)\//) return ""
+	k = split(f, p, "/")
+	if (k >= 3) return p[1] "/" p[2] "/"
+	if (k != 2) return ""
+	s = p[2]
+	# a header of one stage in a staged folder (report_model.h,
+	# render_watch.h) belongs to it; a header of no stage (nc.h,
+	# report.h) holds the types every stage shares: a node of its own
+	if (!(p[1] in isst) || s !~ /_/)
+		return s ~ /\.h$/ ? f : p[1] "/" substr(s, 1, index(s ".", ".") - 1)
+	sub(/\.(c|h|cu)$/, "", s)
+	if (s ~ /^report_./) sub(/^report_/, "", s)
+	sub(/_.*/, "", s)
+	return p[1] "/" s "_*"
+}
+{
+	a = stage($2); b = stage($3)
+	if (a == "" || b == "" || a == b) next
+	split(a, pa, "/"); split(b, pb, "/")
+	if (pa[1] != pb[1]) next
+	if (!((a, b) in why))
+		why[a, b] = ($1 == "I" ? $2 " includes \"" $4 "\"" \
+		                       : $2 ".c calls " $4 "() in " $3 ".c")
+	if (!((a, b) in edge)) { edge[a, b] = 1; out[a] = out[a] " " b }
+	node[a] = 1; node[b] = 1
+}
+END {
+	for (n in node) {
+		delete seen; q = 1; t = 1; que[1] = n; seen[n] = 1
+		while (q <= t) {
+			c = que[q++]; k = split(out[c], nx, " ")
+			for (j = 1; j <= k; j++)
+				if (!(nx[j] in seen)) { seen[nx[j]] = 1; que[++t] = nx[j] }
+		}
+		for (m in seen) reach[n, m] = 1
+	}
+	bad = 0
+	for (a in node) for (b in node)
+		if (a < b && reach[a, b] && reach[b, a]) {
+			printf "layout: stage circle: %s and %s depend on each other", a, b
+			if ((a, b) in why) printf " (%s", why[a, b]
+			else printf " (%s reaches %s", a, b
+			if ((b, a) in why) printf "; %s)\n", why[b, a]
+			else printf "; %s reaches %s)\n", b, a
+			bad = 1
+		}
+	exit bad
+}' || fail=1
+
 if [ "$fail" = 0 ]; then
 	echo "layout: ok: groups $ORDER; $(wc -l <"$tmp/files") files," \
 		"$(wc -l <"$tmp/incs") includes, $(echo "$objs" | wc -l) objects," \
-		"no circle between headers, files or groups"
+		"no circle between headers, files, groups or stages"
 fi
 exit $fail

@@ -2,13 +2,16 @@
 # Proves check.sh catches what it is for: a tree with an upward include, a
 # circle between two files, a circle between headers, a library file that
 # calls a higher group, a circle between two groups made of files that
-# are no circle themselves, and a finding raised outside a decider must
-# fail with each named; the same tree without them must pass.
+# are no circle themselves, the same between two subfolders of a program
+# and between two stages of a staged folder (file-name prefixes), and a
+# finding raised outside a decider must fail with each named; the same
+# tree without them must pass.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
-mkdir -p "$t/tests/layout" "$t/prog" "$t/other" "$t/obj/prog" "$t/obj/other" \
+mkdir -p "$t/tests/layout" "$t/prog/s1" "$t/prog/s2" "$t/other" \
+	"$t/obj/prog/s1" "$t/obj/prog/s2" "$t/obj/other" \
 	"$t/obj/lib/base" "$t/obj/lib/doc" "$t/obj/lib/decide"
 cp "$here/check.sh" "$t/tests/layout/"
 for g in base doc kernel layers wire probe decide; do
@@ -16,8 +19,8 @@ for g in base doc kernel layers wire probe decide; do
 	echo "| \`$g/\` | x | y |" >>"$t/lib/README.md"
 done
 cc_all() {
-	for f in "$t"/prog/*.c "$t"/other/*.c "$t"/lib/base/*.c "$t"/lib/doc/*.c \
-		"$t"/lib/decide/*.c; do
+	for f in "$t"/prog/*.c "$t"/prog/*/*.c "$t"/other/*.c "$t"/lib/base/*.c \
+		"$t"/lib/doc/*.c "$t"/lib/decide/*.c; do
 		[ -e "$f" ] || continue
 		s=${f#"$t"/}
 		cc -c -I"$t/lib" -o "$t/obj/${s%.c}.o" "$f" || exit 2
@@ -42,6 +45,20 @@ printf 'int d(void);\nint c(void) { return d(); }\n' >"$t/prog/c.c"
 printf 'int d(void) { return 4; }\n' >"$t/other/d.c"
 printf 'int f(void);\nint e(void) { return f(); }\n' >"$t/other/e.c"
 printf 'int f(void) { return 6; }\n' >"$t/prog/f.c"
+# a circle between two subfolders of one program: prog/s1/x.c calls
+# prog/s2/y.c, prog/s2/z.c calls prog/s1/w.c; no two files reach each
+# other, and both are the group prog/
+printf 'int y(void);\nint x(void) { return y(); }\n' >"$t/prog/s1/x.c"
+printf 'int y(void) { return 8; }\n' >"$t/prog/s2/y.c"
+printf 'int w(void);\nint z(void) { return w(); }\n' >"$t/prog/s2/z.c"
+printf 'int w(void) { return 9; }\n' >"$t/prog/s1/w.c"
+# the same between two stages of a staged folder, through a stage's
+# header: other/load_a.c includes render_b.h, other/render_c.c calls
+# other/load_d.c
+printf 'int rb(void);\n' >"$t/other/render_b.h"
+printf '#include "render_b.h"\nint la(void) { return 1; }\n' >"$t/other/load_a.c"
+printf 'int ld(void);\nint rc(void) { return ld(); }\n' >"$t/other/render_c.c"
+printf 'int ld(void) { return 2; }\n' >"$t/other/load_d.c"
 # a finding raised by a program's file; a decider's is allowed
 printf 'int doc_add_finding(void);\nint doc_add_finding(void) { return 0; }\n' \
 	>"$t/lib/doc/doc.c"
@@ -52,7 +69,8 @@ printf 'int doc_add_finding(void);\nint r(void) { return doc_add_finding(); }\n'
 rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
 cc_all
 fail=0
-export LAYOUT_DIRS="lib prog other tests" LAYOUT_INCDIRS="lib prog other"
+export LAYOUT_DIRS="lib prog other tests" LAYOUT_INCDIRS="lib prog other" \
+	LAYOUT_STAGED="other"
 out=$(sh "$t/tests/layout/check.sh" obj 2>&1)
 # expect WHAT PATTERN: one line per catch
 expect() {
@@ -66,6 +84,8 @@ expect "upward call" "lib/base/low2.c calls high() in lib/decide/high.c of the h
 expect "file circle" "circle: prog/a.c calls b() in prog/b.c"
 expect "header circle" "header circle: prog/h"
 expect "group circle" "group circle: other/ and prog/ depend on each other (other/e.c calls f() in prog/f.c; prog/c.c calls d() in other/d.c)"
+expect "subfolder circle" "stage circle: prog/s1/ and prog/s2/ depend on each other (prog/s1/x.c calls y() in prog/s2/y.c; prog/s2/z.c calls w() in prog/s1/w.c)"
+expect "staged prefix circle" "stage circle: other/load_* and other/render_* depend on each other (other/load_a.c includes \"render_b.h\"; other/render_c.c calls ld() in other/load_d.c)"
 expect "finding outside a decider" "layout: prog/g.c raises a finding (doc_add_finding)"
 case $out in
 *"raise.c raises"*)
@@ -73,7 +93,8 @@ case $out in
 *) echo "ok - a decider raises findings" ;;
 esac
 case $out in
-*"circle: prog/c.c"* | *"circle: other/"*"reaches back"*)
+*"circle: prog/c.c"* | *"circle: other/"*"reaches back"* | \
+	*"circle: prog/s"*"reaches back"*)
 	echo "not ok - the group circle's files called a file circle: $out"; fail=1 ;;
 *) echo "ok - a group circle is not a file circle" ;;
 esac
@@ -84,6 +105,8 @@ printf 'int b(void) { return 2; }\n' >"$t/prog/b.c"
 printf 'int e(void) { return 5; }\n' >"$t/other/e.c"
 printf '/* no include */\n' >"$t/prog/h2.h"
 printf 'int g(void) { return 7; }\n' >"$t/prog/g.c"
+printf 'int z(void) { return 10; }\n' >"$t/prog/s2/z.c"
+printf 'int rc(void) { return 11; }\n' >"$t/other/render_c.c"
 rm -f "$t"/obj/*/*.o "$t"/obj/lib/*/*.o
 cc_all
 if out=$(sh "$t/tests/layout/check.sh" obj 2>&1); then echo "ok - clean tree passes"

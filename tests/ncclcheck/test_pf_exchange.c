@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "preflight/pf_exchange.h"
+#include "results/output.h"
 #include "suites.h"
 
 START_TEST(pair_block)

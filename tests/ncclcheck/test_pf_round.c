@@ -12,6 +12,7 @@
 
 #include "base/sysroot.h"
 #include "bootstrap/bootstrap.h"
+#include "doc/finding.h"
 #include "preflight/pf_round.h"
 #include "suites.h"
 
@@ -20,7 +21,7 @@
 struct pproc {
 	int rank, hub_port, hub_lfd, probe_lfd, probe_port, dead_port;
 	struct sc sc;
-	struct nc_run run;
+	struct nc_pf_out run;
 	struct nc_pf_finding f[NC_PF_MAX];
 	int nf;
 };
@@ -109,7 +110,7 @@ START_TEST(hub_round)
 	ck_assert_ptr_nonnull(p[0].run.ranks);
 	ck_assert_str_eq(p[0].run.ranks[2].host, "h2");
 	ck_assert_int_eq(p[0].run.nhosts, 4);
-	ck_assert(p[0].run.preflight_ran);
+	ck_assert(p[0].run.ran);
 	ck_assert_int_eq(p[0].run.npairs, NP * (NP - 1));
 	ck_assert_ptr_null(p[1].run.ranks); /* nobody else holds it all */
 	for (int i = 0; i < NP; i++) {

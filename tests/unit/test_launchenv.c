@@ -318,6 +318,118 @@ START_TEST(node_rank)
 }
 END_TEST
 
+/* The job's node count, each source in its order: torchrun's NNODES,
+ * Slurm's two counts, else the world over this node's share; an unset,
+ * empty or bad count is none. */
+START_TEST(job_nodes)
+{
+	static const struct {
+		const char *env[4];
+		int nodes;
+	} c[] = {
+	    {{"NNODES=3", "SLURM_JOB_NUM_NODES=5", NULL}, 3},
+	    {{"NNODES=x", "SLURM_JOB_NUM_NODES=5", NULL}, 5},
+	    {{"SLURM_NNODES=4", NULL}, 4},
+	    {{"SLURM_JOB_NUM_NODES=", "SLURM_NNODES=2", NULL}, 2},
+	    {{"WORLD_SIZE=16", "LOCAL_WORLD_SIZE=8", NULL}, 2},
+	    {{"WORLD_SIZE=8", "LOCAL_WORLD_SIZE=8", NULL}, 1},
+	    {{"WORLD_SIZE=8", NULL}, 0},
+	    {{"NNODES=0", NULL}, 0},
+	    {{NULL}, 0},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_msg(launch_job_nodes(tget, (void *)c[i].env) ==
+		                  c[i].nodes,
+		              "case %zu", i);
+	{
+		const char *e[] = {"MASTER_ADDR=", NULL};
+		const char *none[] = {NULL};
+
+		/* as set, even empty: the scan's decider judges it */
+		ck_assert_str_eq(launch_job_master(tget, e), "");
+		ck_assert_ptr_null(launch_job_master(tget, none));
+	}
+}
+END_TEST
+
+/* A process per GPU: each source it knows gives its row (PMI's own
+ * variables, srun's job and step ids, torchrun's agent store key). */
+START_TEST(proc_sources)
+{
+	const char *pmi[] = {"PMI_SIZE=2", "PMI_RANK=1", "MPI_LOCALRANKID=1",
+	                     NULL};
+	const char *torch[] = {"RANK=0",
+	                       "WORLD_SIZE=2",
+	                       "MASTER_ADDR=h",
+	                       "MASTER_PORT=29500",
+	                       "TORCHELASTIC_USE_AGENT_STORE=True",
+	                       "TORCHELASTIC_RUN_ID=job7",
+	                       "TORCHELASTIC_RESTART_COUNT=1",
+	                       NULL};
+	const char *srun[] = {"SLURM_NTASKS=2",     "SLURM_PROCID=1",
+	                      "SLURM_STEP_ID=3",    "SLURM_JOB_ID=10",
+	                      "SLURM_JOB_NODELIST=g[4-5]", NULL};
+	const char *none[] = {NULL};
+	struct launch_proc p;
+	char err[256];
+
+	ck_assert_int_eq(
+	    launch_detect_proc(tget, pmi, true, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.src, LAUNCH_PMI);
+	ck_assert_int_eq(p.local_rank, 1);
+	ck_assert_int_eq(
+	    launch_detect_proc(tget, torch, false, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.src, LAUNCH_TORCHRUN);
+	ck_assert(p.agent_store);
+	ck_assert_str_eq(p.run_id, "job7");
+	ck_assert_str_eq(p.restart, "1");
+	ck_assert_int_eq(
+	    launch_detect_proc(tget, srun, false, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.src, LAUNCH_SLURM_TASKS);
+	ck_assert_str_eq(p.master_addr, "g4");
+	ck_assert_int_eq(p.master_port, 20000 + (10 * 16 + 3) % 20000);
+	ck_assert_int_eq(
+	    launch_detect_proc(tget, none, true, &p, err, sizeof(err)), 0);
+	ck_assert_int_eq(p.src, LAUNCH_NSRC);
+	ck_assert_int_eq(p.nprocs, 1);
+}
+END_TEST
+
+/* A process per node: what each source gives before the membership is
+ * built (Slurm's list unexpanded), and none at all. */
+START_TEST(node_sources)
+{
+	const char *slurm[] = {"SLURM_JOB_NODELIST=n[1-3]", "SLURM_NODEID=2",
+	                       "SLURM_LOCALID=0", NULL};
+	const char *ompi[] = {"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2",
+	                      "OMPI_COMM_WORLD_LOCAL_RANK=1",
+	                      "MASTER_PORT=7000", NULL};
+	const char *none[] = {"PMI_RANK=1", NULL};
+	struct launch_node n;
+	char err[256];
+
+	ck_assert_int_eq(
+	    launch_detect_node(tget, slurm, 65536, &n, err, sizeof(err)), 1);
+	ck_assert_int_eq(n.src, LAUNCH_SLURM_NODES);
+	ck_assert_str_eq(n.hosts, "n[1-3]");
+	ck_assert_str_eq(n.hosts_var, "SLURM_JOB_NODELIST");
+	ck_assert_int_eq(n.rank, 2);
+	ck_assert_int_eq(
+	    launch_detect_node(tget, ompi, 65536, &n, err, sizeof(err)), 1);
+	ck_assert_int_eq(n.src, LAUNCH_OMPI);
+	ck_assert_int_eq(n.size, 2);
+	ck_assert_int_eq(n.local_rank, 1);
+	ck_assert_uint_eq(n.port, 7000);
+	/* MASTER_ADDR would make it torchrun-style, asked first */
+	ck_assert_ptr_null(n.node0);
+	/* PMI is a process-per-GPU launcher only */
+	ck_assert_int_eq(
+	    launch_detect_node(tget, none, 65536, &n, err, sizeof(err)), 0);
+	ck_assert_int_eq(n.src, LAUNCH_NSRC);
+}
+END_TEST
+
 Suite *suite_launchenv(void)
 {
 	Suite *s = suite_create("launchenv");
@@ -331,6 +443,9 @@ Suite *suite_launchenv(void)
 	tcase_add_test(tc, precedence);
 	tcase_add_test(tc, first_host);
 	tcase_add_test(tc, node_rank);
+	tcase_add_test(tc, job_nodes);
+	tcase_add_test(tc, proc_sources);
+	tcase_add_test(tc, node_sources);
 	suite_add_tcase(s, tc);
 	return s;
 }
