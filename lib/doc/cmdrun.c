@@ -35,13 +35,30 @@ int cmd_input(struct cmd_run *r, const char *path)
 	return 0;
 }
 
-/* Writes msg once: the error line and, with a document, its entry. */
-static int cmd_report(struct cmd_run *r, const char *step, const char *msg)
+/* The one line: "TOOL CMD: MSG" (or "TOOL: MSG"). */
+static void cmd_line(struct cmd_run *r, const char *msg)
 {
 	if (r->name != NULL)
 		fprintf(r->err, "%s %s: %s\n", r->tool, r->name, msg);
 	else
 		fprintf(r->err, "%s: %s\n", r->tool, msg);
+}
+
+void cmd_note(struct cmd_run *r, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cmd_line(r, msg);
+}
+
+/* Writes msg once: the error line and, with a document, its entry. */
+static int cmd_report(struct cmd_run *r, const char *step, const char *msg)
+{
+	cmd_line(r, msg);
 	/* a failed entry loses nothing the line did not say */
 	if (r->doc.root != NULL)
 		(void)doc_add_error(&r->doc, step, "%s", msg);

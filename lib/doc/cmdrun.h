@@ -69,6 +69,12 @@ int cmd_fail(struct cmd_run *r, const char *step, const char *what,
 int cmd_failf(struct cmd_run *r, const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A line in the same wording that is no error: "TOOL CMD: MESSAGE" on
+ * r->err only (a notice in text mode whose fact the document already
+ * holds as a finding: "no route to 'gpu2'"). */
+void cmd_note(struct cmd_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* The exit status the document gives: 2 when !ran, 1 when it holds a
  * fault, else 0 (doc_exit_status; 2 without a document). */
 int cmd_status(const struct cmd_run *r, bool ran);
