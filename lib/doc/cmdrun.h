@@ -35,8 +35,10 @@ struct cmd_run {
 	bool no_clobber;    /* --no-clobber: never replace an output file */
 	const char *inputs[CMD_MAX_INPUTS]; /* files read: -o may not be one */
 	size_t ninputs;
-	FILE *out; /* the result: standard output */
-	FILE *err; /* the errors: standard error */
+	FILE *out; /* the result: standard output; NULL: none */
+	FILE *err; /* the errors: standard error; NULL: silent (a run
+		    * inside another command, whose errors only its
+		    * document keeps) */
 	int nfail; /* cmd_fail calls so far */
 };
 
