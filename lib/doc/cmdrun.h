@@ -28,7 +28,7 @@
 struct cmd_run {
 	const char *tool;   /* "netprobe", "ncclcheck" */
 	const char *name;   /* "ports"; NULL for a tool without commands */
-	struct doc doc;	    /* the run's document; root NULL: none built */
+	struct doc doc;	    /* its document; root NULL: none built */
 	bool json;	    /* --json: the document on the result stream */
 	bool quiet;	    /* -q: no text result, errors only */
 	const char *output; /* -o FILE: the document there; NULL for none */

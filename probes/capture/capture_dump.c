@@ -47,8 +47,9 @@ int cap_open_dump(struct cap_state *st, const char *path, struct cmd_run *run)
 	if (st->out.created && strcmp(st->target.who, "SUDO_UID") == 0 &&
 	    geteuid() == 0 &&
 	    fchown(fileno(fp), st->target.uid, st->target.gid) < 0)
-		doc_add_error(&run->doc, "write", "cannot give '%s' to uid %u: %s",
-		              path, (unsigned)st->target.uid, strerror(errno));
+		doc_add_error(&run->doc, "write",
+		              "cannot give '%s' to uid %u: %s", path,
+		              (unsigned)st->target.uid, strerror(errno));
 	return 0;
 }
 

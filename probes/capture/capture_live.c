@@ -148,8 +148,8 @@ int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
 			return 2;
 		}
 		if (rc < 0)
-			doc_add_error(&run->doc, "pcap", "skipped '%s': %s", dv->name,
-			              err);
+			doc_add_error(&run->doc, "pcap", "skipped '%s': %s",
+			              dv->name, err);
 	}
 	if (o->iface != NULL && st->nh == 0) {
 		cmd_failf(run, "interface", "unknown interface '%s'", o->iface);
@@ -248,7 +248,8 @@ long long cap_run_loop(struct cap_state *st, long long duration_us,
 
 	for (int i = 0; i < st->nh; i++) {
 		if (pcap_setnonblock(st->h[i].p, 1, err) < 0)
-			doc_add_error(&run->doc, "pcap", "non-blocking mode: %s", err);
+			doc_add_error(&run->doc, "pcap",
+			              "non-blocking mode: %s", err);
 		st->h[i].fd = pcap_get_selectable_fd(st->h[i].p);
 		pfd[i].fd = st->h[i].fd;
 		pfd[i].events = POLLIN;

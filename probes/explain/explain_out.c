@@ -117,9 +117,9 @@ static int add_findings(struct explain_run *r)
 			return -1;
 	}
 	if (r->ras_tried && !r->ras_answered &&
-	    doc_add_finding(&r->run.doc, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL, NULL,
-			    "no NCCL RAS service answered at %s: %s",
-			    r->ras_addr, r->ras_why) < 0)
+	    doc_add_finding(&r->run.doc, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL,
+	                    NULL, "no NCCL RAS service answered at %s: %s",
+	                    r->ras_addr, r->ras_why) < 0)
 		return -1;
 	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++) {
 		const struct ras_proc *p = &r->ras.procs[i];
@@ -128,19 +128,18 @@ static int add_findings(struct explain_run *r)
 		evidence_add(&ev, "ras", "%s: process %ld on node %s, GPU %s",
 			     r->ras_addr, p->pid, p->node, p->gpu);
 		if ((p->rank >= 0
-			     ? doc_add_finding(
-				       &r->run.doc, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
-				       ev, NULL,
-				       "rank %d (process %ld on node %s) did "
-				       "not answer for communicator %s",
-				       p->rank, p->pid, p->node, p->comm)
-			     : doc_add_finding(
-				       &r->run.doc, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
-				       ev, NULL, "process %ld on node %s is %s",
-				       p->pid, p->node,
-				       p->kind == RAS_PROC_DEAD
-					       ? "considered dead"
-					       : "not answering")) < 0)
+		         ? doc_add_finding(
+		               &r->run.doc, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+		               ev, NULL,
+		               "rank %d (process %ld on node %s) did "
+		               "not answer for communicator %s",
+		               p->rank, p->pid, p->node, p->comm)
+		         : doc_add_finding(
+		               &r->run.doc, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+		               ev, NULL, "process %ld on node %s is %s", p->pid,
+		               p->node,
+		               p->kind == RAS_PROC_DEAD ? "considered dead"
+		                                        : "not answering")) < 0)
 			return -1;
 	}
 	return 0;

@@ -216,8 +216,9 @@ static int hb_measure(struct cmd_run *cr, struct hb_run *r,
 	/* the responder, not the network, ended the run: no fault, and
 	 * no verdict either (2) */
 	if (r->resp_dropped) {
-		cmd_failf(cr, "responder", "the responder at %s:%u dropped us: %s",
-		          r->c.addr, o->port, r->dropped_why);
+		cmd_failf(cr, "responder",
+		          "the responder at %s:%u dropped us: %s", r->c.addr,
+		          o->port, r->dropped_why);
 		cmd_note(cr, "not a network fault; the run stopped there");
 	}
 	return cmd_status(cr, !r->resp_dropped);
@@ -235,7 +236,8 @@ static void hb_emit(struct cmd_run *cr, const struct hb_run *r,
 		json_t *u = hb_side_json(&r->udp, false);
 
 		json_object_set_new(
-		    u, "port", json_integer(o->udp_port ? o->udp_port : o->port));
+		    u, "port",
+		    json_integer(o->udp_port ? o->udp_port : o->port));
 		doc_set(d, "udp", u);
 	} else {
 		doc_set(d, "udp", json_null());

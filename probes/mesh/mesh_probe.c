@@ -216,7 +216,8 @@ int mesh_probe_finish(struct mesh *ms)
 		} else {
 			peercheck_decide(pc, s->eph_lo, s->eph_hi, &s->fw,
 			                 &s->run.doc);
-			peercheck_decide_member(pc, t->name, t->port, &s->run.doc);
+			peercheck_decide_member(pc, t->name, t->port,
+			                        &s->run.doc);
 			s->peer_json[j] = json_incref(pc->obj);
 		}
 		/* the route this node looked up toward the peer (ip route
@@ -237,7 +238,8 @@ int mesh_probe_finish(struct mesh *ms)
 	    doc_set(&s->run.doc, "mesh", mesh_json(ms)) < 0)
 		return -1;
 	doc_set_fixed(&s->run.doc, NULL, ms->m[ms->rank].name);
-	ms->own_doc = json_dumps(s->run.doc.root, JSON_COMPACT | JSON_SORT_KEYS);
+	ms->own_doc =
+	    json_dumps(s->run.doc.root, JSON_COMPACT | JSON_SORT_KEYS);
 	if (ms->own_doc == NULL)
 		return -1;
 	ms->own_doclen = strlen(ms->own_doc);

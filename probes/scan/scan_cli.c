@@ -99,7 +99,8 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 		return cli_usage_error(&scan_cmd, stderr,
 		                       "option '--rank0' needs --export");
 	if (o->json && o->export)
-		return cli_usage_error(&scan_cmd, stderr,
-		                       "--json and --export exclude each other");
+		return cli_usage_error(
+		    &scan_cmd, stderr,
+		    "--json and --export exclude each other");
 	return 0;
 }

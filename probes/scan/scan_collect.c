@@ -136,12 +136,13 @@ int scan_collect(struct scan *s)
 		      route_cmp);
 	}
 	if (layers_detect(&s->ly, &s->sr, &s->ifaces) < 0)
-		doc_add_error(&s->run.doc, "layers", "cannot tell the layering: %s",
-		              strerror(errno));
+		doc_add_error(&s->run.doc, "layers",
+		              "cannot tell the layering: %s", strerror(errno));
 	else
 		s->have_layers = true;
 	if (hostname_collect(&s->sr, &s->host, RESOLVE_MS) < 0)
-		doc_add_error(&s->run.doc, "hostname", "cannot read the hostname%s%s",
+		doc_add_error(&s->run.doc, "hostname",
+		              "cannot read the hostname%s%s",
 		              s->host.error[0] ? ": " : "", s->host.error);
 	else if (!s->host.resolved && !s->host.live)
 		doc_add_error(&s->run.doc, "hostname", "%s", s->host.error);

@@ -42,28 +42,32 @@ int scan_decide(struct scan *s)
 	                                     s->npeers, &s->run.doc) < 0) ||
 	    decide_iface_state(&s->ifaces, &s->run.doc) < 0 ||
 	    decide_rp_filter(&s->ifaces, &s->rpf, &s->run.doc) < 0 ||
-	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->run.doc) <
+	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec,
+	                   &s->run.doc) < 0 ||
+	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->run.doc) <
 	        0 ||
-	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->run.doc) < 0 ||
 	    decide_hostname(&s->host, &s->ifaces, &s->rec, &s->env,
 	                    &s->run.doc) < 0 ||
-	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->run.doc) < 0 ||
+	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->run.doc) <
+	        0 ||
 	    decide_gloo_ifname(&s->env, &s->ifaces, &s->run.doc) < 0 ||
 	    decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
-	                         s->sreach, s->nsreach, &s->rec, &s->run.doc) < 0 ||
+	                         s->sreach, s->nsreach, &s->rec,
+	                         &s->run.doc) < 0 ||
 	    decide_comm_id(&s->env, &ne, &s->ifaces, &s->run.doc) < 0 ||
-	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->run.doc) < 0 ||
+	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->run.doc) <
+	        0 ||
 	    decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
 	                 s->npeers, s->rec.ifc, &s->run.doc, &seen) < 0 ||
-	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->run.doc)) <
-	        0)
+	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec,
+	                                &s->run.doc)) < 0)
 		return cmd_failf(&s->run, "decide", "out of memory");
 	/* a refused pair of lists or a proven unreachable address says
 	 * more than the static check */
 	if ((!refused && !(seen & ADV_BIT(ADV_MPI)) &&
 	     decide_mpi(&s->env, &s->ifaces, &s->rec, &s->run.doc) < 0) ||
-	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->run.doc) <
-	        0 ||
+	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl,
+	                        &s->run.doc) < 0 ||
 	    decide_ipv6_link_local(&s->ifaces, &ne, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_failf(&s->run, "decide", "out of memory");

@@ -108,16 +108,19 @@ int scan_build_doc(struct scan *s)
 		json_array_append_new(
 		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
 	}
-	if (doc_set(&s->run.doc, "interfaces", iface_list_to_json(&s->ifaces)) ||
+	if (doc_set(&s->run.doc, "interfaces",
+	            iface_list_to_json(&s->ifaces)) ||
 	    doc_set(&s->run.doc, "layers",
 	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
 	    doc_set(&s->run.doc, "routes", routes_json(s)) ||
 	    doc_set(&s->run.doc, "hostname", hostname_to_json(&s->host)) ||
 	    doc_set(&s->run.doc, "identity", identity_json(s)) ||
-	    doc_set(&s->run.doc, "nccl_default", nccl_default_to_json(&s->nccl)) ||
+	    doc_set(&s->run.doc, "nccl_default",
+	            nccl_default_to_json(&s->nccl)) ||
 	    doc_set(&s->run.doc, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
 	    doc_set(&s->run.doc, "advertised", advertised_json(s)) ||
-	    doc_set(&s->run.doc, "recommendation", recommendation_to_json(&s->rec)) ||
+	    doc_set(&s->run.doc, "recommendation",
+	            recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->run.doc, "peers", peers) ||
 	    doc_set(&s->run.doc, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
 	    scan_rdma_doc(s) ||

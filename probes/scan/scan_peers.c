@@ -107,7 +107,8 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	if (pc.obj == NULL) {
 		s->peer_json[i] = peer_verdict_to_json(&pc.v);
 	} else {
-		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw, &s->run.doc);
+		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw,
+		                 &s->run.doc);
 		if (pc.rc == 0)
 			scan_reach_peer(s, i, pc.obj);
 		s->peer_json[i] = json_incref(pc.obj);
