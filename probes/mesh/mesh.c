@@ -105,7 +105,8 @@ static int collect(struct mesh *ms)
 	struct scan *s = calloc(1, sizeof(*s));
 
 	ms->scan = s;
-	if (s == NULL || doc_init(&s->d, "netprobe", "scan") < 0) {
+	if (s == NULL ||
+	    cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0) {
 		fprintf(stderr, "netprobe mesh: out of memory\n");
 		return 2;
 	}
