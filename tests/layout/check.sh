@@ -254,21 +254,13 @@ END {
 	exit bad
 }' "$tmp/syms" || fail=1
 
-# 7. Circles between groups, from includes and symbols together: group A
-# depends on B when one of A's files includes a header of B or calls a
-# function B defines. Tests are no group: they may use anything.
+# The edges and circles of 7 and 9, one awk text: the caller's awk
+# defines node_of(file) (its node, "" for none) and joined(a, b) (an
+# edge between two nodes counts), and passes what (the word printed).
+CIRCLES='
 {
-	awk '{ print "I", $1, $2, $4 }' "$tmp/incs"
-	cat "$tmp/syms"
-} | awk '
-function grp(f,   p) {
-	if (f ~ /^tests\//) return ""
-	if (f ~ /^lib\/[^\/]+\//) { split(f, p, "/"); return p[2] "/" }
-	split(f, p, "/"); return p[1] "/"
-}
-{
-	a = grp($2); b = grp($3)
-	if (a == "" || b == "" || a == b) next
+	a = node_of($2); b = node_of($3)
+	if (a == "" || b == "" || a == b || !joined(a, b)) next
 	if (!((a, b) in why))
 		why[a, b] = ($1 == "I" ? $2 " includes \"" $4 "\"" \
 		                       : $2 ".c calls " $4 "() in " $3 ".c")
@@ -288,7 +280,7 @@ END {
 	bad = 0
 	for (a in node) for (b in node)
 		if (a < b && reach[a, b] && reach[b, a]) {
-			printf "layout: group circle: %s and %s depend on each other", a, b
+			printf "layout: " what " circle: %s and %s depend on each other", a, b
 			if ((a, b) in why) printf " (%s", why[a, b]
 			else printf " (%s reaches %s", a, b
 			if ((b, a) in why) printf "; %s)\n", why[b, a]
@@ -296,7 +288,22 @@ END {
 			bad = 1
 		}
 	exit bad
-}' || fail=1
+}'
+
+# 7. Circles between groups, from includes and symbols together: group A
+# depends on B when one of A's files includes a header of B or calls a
+# function B defines. Tests are no group: they may use anything.
+{
+	awk '{ print "I", $1, $2, $4 }' "$tmp/incs"
+	cat "$tmp/syms"
+} | awk -v what=group '
+function node_of(f,   p) {
+	if (f ~ /^tests\//) return ""
+	if (f ~ /^lib\/[^\/]+\//) { split(f, p, "/"); return p[2] "/" }
+	split(f, p, "/"); return p[1] "/"
+}
+function joined(a, b) { return 1 }
+'"$CIRCLES" || fail=1
 
 # 8. Only deciders raise findings: a probe collects, a decider judges.
 awk -v ok="$RAISERS" '
@@ -312,9 +319,9 @@ END { exit bad }' "$tmp/syms" || fail=1
 {
 	awk '{ print "I", $1, $2, $4 }' "$tmp/incs"
 	cat "$tmp/syms"
-} | awk -v staged="$STAGED" '
+} | awk -v staged="$STAGED" -v what=stage '
 BEGIN { n = split(staged, st, " "); for (i = 1; i <= n; i++) isst[st[i]] = 1 }
-function stage(f,   p, k, s) {
+function node_of(f,   p, k, s) {
 	if (f ~ /^(tests|lib)\//) return ""
 	k = split(f, p, "/")
 	if (k >= 3) return p[1] "/" p[2] "/"
@@ -330,39 +337,12 @@ function stage(f,   p, k, s) {
 	sub(/_.*/, "", s)
 	return p[1] "/" s "_*"
 }
-{
-	a = stage($2); b = stage($3)
-	if (a == "" || b == "" || a == b) next
+# stages of one program only: probes/ and collectives/ never meet
+function joined(a, b,   pa, pb) {
 	split(a, pa, "/"); split(b, pb, "/")
-	if (pa[1] != pb[1]) next
-	if (!((a, b) in why))
-		why[a, b] = ($1 == "I" ? $2 " includes \"" $4 "\"" \
-		                       : $2 ".c calls " $4 "() in " $3 ".c")
-	if (!((a, b) in edge)) { edge[a, b] = 1; out[a] = out[a] " " b }
-	node[a] = 1; node[b] = 1
+	return pa[1] == pb[1]
 }
-END {
-	for (n in node) {
-		delete seen; q = 1; t = 1; que[1] = n; seen[n] = 1
-		while (q <= t) {
-			c = que[q++]; k = split(out[c], nx, " ")
-			for (j = 1; j <= k; j++)
-				if (!(nx[j] in seen)) { seen[nx[j]] = 1; que[++t] = nx[j] }
-		}
-		for (m in seen) reach[n, m] = 1
-	}
-	bad = 0
-	for (a in node) for (b in node)
-		if (a < b && reach[a, b] && reach[b, a]) {
-			printf "layout: stage circle: %s and %s depend on each other", a, b
-			if ((a, b) in why) printf " (%s", why[a, b]
-			else printf " (%s reaches %s", a, b
-			if ((b, a) in why) printf "; %s)\n", why[b, a]
-			else printf "; %s reaches %s)\n", b, a
-			bad = 1
-		}
-	exit bad
-}' || fail=1
+'"$CIRCLES" || fail=1
 
 if [ "$fail" = 0 ]; then
 	echo "layout: ok: groups $ORDER; $(wc -l <"$tmp/files") files," \
