@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/finding.h"
 #include "report.h"
 
 /* Commands whose document describes the node itself; a node has one.
@@ -93,14 +94,14 @@ static bool two_nodes(json_t *a, json_t *b)
 		if (!json_is_array(fs))
 			continue;
 		json_array_append_new(
-			fs, json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s}]}",
-				      "code", "hostname-shared", "severity",
-				      "warning", "summary", sum, "fix",
-				      "give each node a hostname of its own "
-				      "(hostnamectl set-hostname NAME), then "
-				      "its entry in the host files",
-				      "evidence", "fact", sum, "source",
-				      "interfaces"));
+		    fs,
+		    json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s}]}", "code",
+		              finding_name(FINDING_HOSTNAME_SHARED), "severity",
+		              severity_name(SEV_WARNING), "summary", sum, "fix",
+		              "give each node a hostname of its own "
+		              "(hostnamectl set-hostname NAME), then its "
+		              "entry in the host files",
+		              "evidence", "fact", sum, "source", "interfaces"));
 	}
 	snprintf(name, sizeof(name), "%s@%s", host, ab);
 	json_object_set_new(b, "host", json_string(name));
