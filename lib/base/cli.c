@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/parse.h"
+
 /* Long options return this plus their index in the table, so that entries
  * sharing a key (aliases) stay apart in error messages. */
 #define CLI_VAL_BASE 0x10000
@@ -162,6 +164,80 @@ static int cli_unknown_short(struct cli *c, int letter)
 	return CLI_ERROR;
 }
 
+/* The entry whose unit and range apply to o: o itself, or for an alias
+ * that gives none the first entry of its key that does. */
+static const struct cli_opt *cli_ranged(const struct cli_cmd *cmd,
+					const struct cli_opt *o)
+{
+	if (o->unit != CLI_UNIT_NONE || !o->alias)
+		return o;
+	for (size_t i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].key == o->key &&
+		    cmd->opts[i].unit != CLI_UNIT_NONE)
+			return &cmd->opts[i];
+	return o;
+}
+
+/* One end of a range in its unit's spelling: "10m", "4K", "65535". */
+static void cli_fmt_end(enum cli_unit u, long long v, char *buf, size_t len)
+{
+	if (u == CLI_UNIT_DURATION)
+		fmt_duration(v, buf, len);
+	else if (u == CLI_UNIT_BYTES)
+		fmt_size((unsigned long long)v, buf, len);
+	else
+		snprintf(buf, len, "%lld", v);
+}
+
+int cli_parse_num(const struct cli_opt *o, const char *arg, long long *out,
+		  char *err, size_t errlen)
+{
+	static const char *const what[] = {
+	    [CLI_UNIT_COUNT] = "number",     [CLI_UNIT_PORT] = "port",
+	    [CLI_UNIT_PERCENT] = "percentage", [CLI_UNIT_SECONDS] = "number",
+	    [CLI_UNIT_DURATION] = "duration", [CLI_UNIT_BYTES] = "size",
+	};
+	unsigned long long z;
+	const char *why;
+	char lo[32], hi[32], name[80];
+	int rc;
+
+	switch (o->unit) {
+	case CLI_UNIT_DURATION:
+		rc = parse_duration_us(arg, o->min, o->max, out, &why);
+		break;
+	case CLI_UNIT_BYTES:
+		rc = parse_size(arg, (unsigned long long)o->min,
+				(unsigned long long)o->max, &z, &why);
+		*out = (long long)z;
+		break;
+	case CLI_UNIT_COUNT:
+	case CLI_UNIT_PORT:
+	case CLI_UNIT_PERCENT:
+	case CLI_UNIT_SECONDS:
+		rc = parse_num(arg, o->min, o->max, out, &why);
+		break;
+	default:
+		snprintf(err, errlen, "internal error: option table: '%s' "
+			 "has no unit", o->name ? o->name : "?");
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (o->name)
+		snprintf(name, sizeof(name), "--%s", o->name);
+	else
+		snprintf(name, sizeof(name), "-%c", o->letter);
+	cli_fmt_end(o->unit, o->min, lo, sizeof(lo));
+	cli_fmt_end(o->unit, o->max, hi, sizeof(hi));
+	snprintf(err, errlen, "invalid %s '%s' for %s: %s (%s to %s%s)",
+		 what[o->unit], arg, name, why, lo, hi,
+		 o->unit == CLI_UNIT_PERCENT   ? "%"
+		 : o->unit == CLI_UNIT_SECONDS ? " seconds"
+					       : "");
+	return -1;
+}
+
 int cli_next(struct cli *c)
 {
 	const struct cli_opt *o;
@@ -213,6 +289,10 @@ int cli_next(struct cli *c)
 			optind++;
 		}
 	}
+	o = cli_ranged(c->cmd, o);
+	if (o->unit != CLI_UNIT_NONE && c->arg != NULL &&
+	    cli_parse_num(o, c->arg, &c->num, c->err, sizeof(c->err)) < 0)
+		return CLI_ERROR;
 	return o->key;
 }
 

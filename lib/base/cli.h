@@ -18,9 +18,25 @@ enum cli_arg {
 	CLI_OPTIONAL,
 };
 
+/* What a numeric option's argument is; cli_next parses it with the checked
+ * parsers of base/parse.h into cli.num, within [min, max] of its entry, and
+ * refuses a bad one with one wording for every command:
+ * "invalid duration '5x' for --interval: not a number (1ms to 10m)". */
+enum cli_unit {
+	CLI_UNIT_NONE = 0, /* no number: the command reads cli.arg itself */
+	CLI_UNIT_COUNT,	   /* a whole number: "1 to 65535" */
+	CLI_UNIT_PORT,	   /* a TCP or UDP port number */
+	CLI_UNIT_PERCENT,  /* a whole percentage: "0 to 100%" */
+	CLI_UNIT_SECONDS,  /* whole seconds: "1 to 600 seconds" */
+	CLI_UNIT_DURATION, /* "250ms", "5s" (bare: seconds), in microseconds */
+	CLI_UNIT_BYTES,	   /* "64K", "1M" (powers of 1024), in bytes */
+};
+
 /* One option. Several entries may share a key: the first is the option,
  * the others old spellings kept as aliases (alias set), listed by --help
- * and the man page as such. */
+ * and the man page as such. The last three members give a numeric
+ * option's unit and range (an alias without them takes its option's);
+ * an entry that leaves them out takes no number. */
 struct cli_opt {
 	int key;	   /* what cli_next returns; any value but 0, -1, -2 */
 	char letter;	   /* short option, 0 if none */
@@ -30,7 +46,14 @@ struct cli_opt {
 	const char *def;   /* default shown by --help, or NULL */
 	const char *help;  /* one line, lower case, no full stop */
 	bool alias;	   /* an old spelling of the option with this key */
+	enum cli_unit unit; /* CLI_UNIT_NONE: not a number */
+	long long min;	    /* the range, in the unit's value (microseconds, */
+	long long max;	    /* bytes, seconds...), both ends included */
 };
+
+/* The unit and range members of an entry: {..., false, CLI_RANGE(
+ * CLI_UNIT_PORT, 1, 65535)}. */
+#define CLI_RANGE(unit, min, max) (unit), (min), (max)
 
 /* One command: "netprobe ports", what follows the name in its synopsis,
  * one line on what it does, its options, and text printed after them. */
@@ -64,6 +87,7 @@ struct cli {
 	char shortopts[2 + 2 * CLI_MAX_OPTS + 1];
 	const struct cli_opt *opt; /* the option cli_next returned */
 	const char *arg;	   /* its argument, NULL if none */
+	long long num;		   /* a numeric option's value (its unit) */
 	char err[256];		   /* why cli_next returned CLI_ERROR */
 	bool bad;		   /* the table is malformed */
 };
@@ -77,13 +101,21 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	      char **argv);
 
 /* Returns the key of the next option (its argument in c->arg, its entry in
- * c->opt), CLI_END when the options are done, or CLI_ERROR with c->err set:
- * "unknown option '--jsn' (did you mean '--json'?)". */
+ * c->opt, a numeric option's value in c->num), CLI_END when the options
+ * are done, or CLI_ERROR with c->err set: "unknown option '--jsn' (did
+ * you mean '--json'?)", "invalid port '0' for --port: too small (1 to
+ * 65535)". */
 int cli_next(struct cli *c);
 
 /* The operands, in order, once cli_next returned CLI_END: their count, and
  * the first in *ops. */
 int cli_operands(const struct cli *c, char ***ops);
+
+/* Parses arg as the numeric option o (its unit and range) into *out.
+ * Returns 0, or -1 with the whole message in err: "invalid duration '5x'
+ * for --interval: not a number (1ms to 10m)". */
+int cli_parse_num(const struct cli_opt *o, const char *arg, long long *out,
+		  char *err, size_t errlen);
 
 /* Writes --help: the synopsis, the summary, one line per option with its
  * default, then cmd->more. Returns 0, or -1 when fp failed. */

@@ -169,3 +169,20 @@ char *fmt_duration(long long us, char *buf, size_t len)
 		snprintf(buf, len, "%lldus", us);
 	return buf;
 }
+
+char *fmt_size(unsigned long long n, char *buf, size_t len)
+{
+	static const char suffix[] = "KMGT";
+	int i = -1;
+
+	/* the largest power of 1024 that divides n exactly */
+	while (n != 0 && n % 1024 == 0 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", n);
+	else
+		snprintf(buf, len, "%llu%c", n, suffix[i]);
+	return buf;
+}

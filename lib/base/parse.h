@@ -27,4 +27,8 @@ int parse_size(const char *s, unsigned long long min, unsigned long long max,
  * accepts ("250ms", "5s"). Returns buf. */
 char *fmt_duration(long long us, char *buf, size_t len);
 
+/* Formats a byte count as the shortest exact form parse_size accepts
+ * ("4K", "1T", "1500"). Returns buf. */
+char *fmt_size(unsigned long long n, char *buf, size_t len);
+
 #endif

@@ -2,7 +2,6 @@
  * asked, the route toward one destination, as the kernel sees them. */
 #include <errno.h>
 #include <netdb.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "base/cli.h"
 #include "commands.h"
 #include "decide/decide_lookup.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "kernel/nl.h"
 #include "node/ifaces_rdma.h"
@@ -51,22 +51,6 @@ static const struct cli_cmd ifaces_cmd = {
 	"List interfaces, addresses and routes as the kernel sees them.",
 	ifaces_optv, sizeof(ifaces_optv) / sizeof(ifaces_optv[0]), NULL,
 };
-
-/* One-line error on stderr, also into the document in JSON mode. */
-static void fail(struct doc *d, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fail(struct doc *d, const char *what, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "netprobe ifaces: %s\n", msg);
-	if (d->root != NULL)
-		doc_add_error(d, what, "%s", msg);
-}
 
 /* Parses the command line. Returns 0 to run, 1 after --help, -1 on bad
  * usage (already reported). */
@@ -290,87 +274,79 @@ static int emit_json(struct doc *d, const struct ifaces_result *res,
 	    doc_set(d, "routes", routes) < 0 ||
 	    doc_set(d, "rdma", rdma_to_json(&res->rdma)) < 0)
 		return -1;
-	return doc_write(d, stdout);
+	return 0;
 }
 
 /* Collect, then the route question; errors are recorded as they come.
  * Returns the exit status the run has earned so far. */
-static int collect(const struct ifaces_opts *o, struct doc *d,
+static int collect(const struct ifaces_opts *o, struct cmd_run *r,
                    struct ifaces_result *res, bool *have_list)
 {
 	struct sysroot sr;
 	int rc = 0;
 
 	if (sysroot_init(&sr, o->sysroot) < 0) {
-		fail(d, "sysroot", "cannot open sysroot '%s': %s", o->sysroot,
-		     strerror(errno));
-		return 2;
+		return cmd_fail(r, "sysroot", "cannot open sysroot", o->sysroot,
+		                "%s", strerror(errno));
 	}
 	if (o->route != NULL && !sysroot_is_live(&sr)) {
-		fail(d, "route",
-		     "cannot ask the route to '%s' of a recorded "
-		     "sysroot",
-		     o->route);
-		return 2;
+		return cmd_failf(r, "route",
+		                 "cannot ask the route to '%s' of a recorded "
+		                 "sysroot",
+		                 o->route);
 	}
 	if (iface_collect(&res->l, &sr) < 0) {
-		fail(d, "interfaces", "cannot list interfaces %s '%s': %s",
-		     sysroot_is_live(&sr) ? "over netlink in" : "of sysroot",
-		     sysroot_is_live(&sr) ? "this netns" : o->sysroot,
-		     strerror(errno));
-		return 2;
+		return cmd_fail(r, "interfaces",
+		                sysroot_is_live(&sr)
+		                    ? "cannot list interfaces over netlink in"
+		                    : "cannot list interfaces of sysroot",
+		                sysroot_is_live(&sr) ? "this netns" : o->sysroot,
+		                "%s", strerror(errno));
 	}
 	*have_list = true;
 	rdma_collect(&res->rdma, &sr);
 	if (route_defaults(&sr, res->defs, MAX_DEFAULTS, &res->ndefs) < 0 &&
 	    errno != ENOENT) {
-		fail(d, "routes", "cannot read default routes: %s",
-		     strerror(errno));
-		rc = 2;
+		rc = cmd_failf(r, "routes", "cannot read default routes: %s",
+		               strerror(errno));
 	}
 	if (o->route != NULL) {
 		unsigned char addr[16];
 		int fam = 0, g = resolve(o->route, &fam, addr);
 
 		if (g != 0) {
-			fail(d, "route", "cannot resolve '%s': %s", o->route,
-			     gai_strerror(g));
-			return 2;
+			return cmd_fail(r, "route", "cannot resolve", o->route,
+			                "%s", gai_strerror(g));
 		}
 		if (route_get(fam, addr, &res->lookup) == 0) {
 			res->have_lookup = true;
 		} else {
 			int e = errno,
-			    f = decide_route_lookup(o->route, e, d);
+			    f = decide_route_lookup(o->route, e, &r->doc);
 
-			if (f < 0) {
-				fail(d, "route", "out of memory");
-				return 2;
-			}
+			if (f < 0)
+				return cmd_failf(r, "route", "out of memory");
 			if (f > 0 && !o->json)
-				fprintf(stderr,
-				        "netprobe ifaces: no route to '%s'\n",
-				        o->route);
+				cmd_note(r, "no route to '%s'", o->route);
 			if (f > 0 && rc == 0)
 				rc = 1;
 			if (f == 0) {
-				fail(d, "route",
-				     "cannot look up the route to '%s': %s",
-				     o->route, strerror(e));
-				rc = 2;
+				rc = cmd_fail(r, "route",
+				              "cannot look up the route to",
+				              o->route, "%s", strerror(e));
 			}
 		}
 	}
 	return rc;
 }
 
-/* Entry point: 0 listed, 1 the asked destination has no route, 2 could
- * not run. */
+/* parse -> collect (and the route's decider) -> finish. Returns 0 listed,
+ * 1 the asked destination has no route, 2 could not run. */
 int cmd_ifaces(int argc, char **argv)
 {
 	struct ifaces_result *res;
 	struct ifaces_opts o;
-	struct doc d = {0};
+	struct cmd_run r;
 	bool have_list = false;
 	int rc;
 
@@ -378,15 +354,16 @@ int cmd_ifaces(int argc, char **argv)
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	res = calloc(1, sizeof(*res));
-	if (res == NULL || (o.json && doc_init(&d, "netprobe", "ifaces") < 0)) {
-		fprintf(stderr, "netprobe ifaces: out of memory\n");
+	if (cmd_init(&r, "netprobe", "ifaces", stdout, stderr) < 0 ||
+	    res == NULL) {
 		free(res);
-		return 2;
+		return cmd_finish(&r, cmd_failf(&r, "doc", "out of memory"));
 	}
-	rc = collect(&o, &d, res, &have_list);
+	r.json = o.json;
+	rc = collect(&o, &r, res, &have_list);
 	if (o.json) {
-		if (emit_json(&d, res, have_list) < 0 && rc == 0)
-			rc = 2;
+		if (emit_json(&r.doc, res, have_list) < 0 && rc == 0)
+			rc = cmd_failf(&r, "doc", "out of memory");
 	} else if (have_list && rc != 2) {
 		/* interface names are the kernel's: escaped on their way out */
 		FILE *real = stdout, *safe = termsafe_open(real, false);
@@ -400,6 +377,5 @@ int cmd_ifaces(int argc, char **argv)
 	}
 	iface_list_free(&res->l);
 	free(res);
-	doc_free(&d);
-	return rc;
+	return cmd_finish(&r, rc);
 }

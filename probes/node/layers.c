@@ -9,6 +9,7 @@
 
 #include "base/cli.h"
 #include "commands.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "layers/layers.h"
 #include "kernel/nl.h"
@@ -65,50 +66,33 @@ static void print_text(const struct layers *ly, const struct doc *d)
 	doc_print_findings(d, stdout, true);
 }
 
-/* Writes the error to stderr and, in JSON mode, into the document. */
-static int fail(struct doc *d, bool json, const char *msg,
-		const char *subject, int err)
+/* strerror in the house's lower case: "no such file or directory". */
+static const char *why_of(int err, char *buf, size_t len)
 {
-	char why[128];
-	size_t n;
-
-	snprintf(why, sizeof(why), "%s", strerror(err));
-	n = strlen(why);
-	if (n > 0)
-		why[0] = (char)tolower((unsigned char)why[0]);
-	fprintf(stderr, "netprobe layers: %s '%s': %s\n", msg, subject, why);
-	if (json && d->root != NULL) {
-		doc_add_error(d, "sysroot", "%s '%s': %s", msg, subject, why);
-		doc_write(d, stdout);
-	}
-	return 2;
+	snprintf(buf, len, "%s", strerror(err));
+	if (buf[0] != '\0')
+		buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
 }
 
-/* Collect, decide, emit; the exit status is the verdict. */
-int cmd_layers(int argc, char **argv)
+/* Options. Returns 0 to run, 1 after --help, 2 on bad usage. */
+static int layers_parse(int argc, char **argv, bool *json, const char **root)
 {
-	const char *root = NULL;
-	bool json = false;
-	struct sysroot sr;
-	struct iface_list ifl = {0};
-	bool have_ifl = true;
-	struct layers ly;
-	struct doc d;
 	struct cli cl;
 	char **ops;
-	int c, rc;
+	int c;
 
 	cli_start(&cl, &layers_cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
 		switch (c) {
 		case O_JSON:
-			json = true;
+			*json = true;
 			break;
 		case O_SYSROOT:
-			root = cl.arg;
+			*root = cl.arg;
 			break;
 		case O_HELP:
-			return cli_help(&layers_cmd, stdout) == 0 ? 0 : 2;
+			return cli_help(&layers_cmd, stdout) == 0 ? 1 : 2;
 		default:
 			return cli_usage_error(&layers_cmd, stderr, "%s",
 					       cl.err);
@@ -117,57 +101,74 @@ int cmd_layers(int argc, char **argv)
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&layers_cmd, stderr,
 				       "unexpected operand '%s'", ops[0]);
-	if (doc_init(&d, "netprobe", "layers") < 0) {
-		fprintf(stderr, "netprobe layers: cannot build the document\n");
-		return 2;
-	}
-	if (sysroot_init(&sr, root) < 0) {
-		rc = fail(&d, json, "cannot use sysroot", root ? root : "/",
-			  errno);
-		doc_free(&d);
-		return rc;
-	}
+	return 0;
+}
+
+/* Collect and decide: the layering of the node under root into ly, its
+ * findings into the run's document. Returns 0, or 2 (reported). */
+static int layers_collect(struct cmd_run *r, const char *root,
+			  struct layers *ly)
+{
+	const char *where = root ? root : "/";
+	struct iface_list ifl = {0};
+	bool have_ifl = true;
+	struct sysroot sr;
+	char why[128];
+
+	if (sysroot_init(&sr, root) < 0)
+		return cmd_fail(r, "sysroot", "cannot use sysroot", where, "%s",
+				why_of(errno, why, sizeof(why)));
 	/* live: netlink, which must work; recorded: a tree without
 	 * /sys/class/net leaves the files alone to decide */
 	if (iface_collect(&ifl, &sr) < 0) {
-		if (sysroot_is_live(&sr) || errno != ENOENT) {
-			bool live = sysroot_is_live(&sr);
+		bool live = sysroot_is_live(&sr);
 
-			rc = fail(&d, json,
-				  live ? "netlink refused"
-				       : "cannot read interfaces of sysroot",
-				  live ? "RTM_GETLINK" : root, errno);
-			doc_free(&d);
-			return rc;
-		}
+		if (live || errno != ENOENT)
+			return cmd_fail(
+			    r, "sysroot",
+			    live ? "netlink refused"
+				 : "cannot read interfaces of sysroot",
+			    live ? "RTM_GETLINK" : root, "%s",
+			    why_of(errno, why, sizeof(why)));
 		have_ifl = false;
 	}
-	if (layers_detect(&ly, &sr, have_ifl ? &ifl : NULL) < 0) {
-		rc = fail(&d, json, "nothing readable in sysroot",
-			  root ? root : "/", errno);
+	if (layers_detect(ly, &sr, have_ifl ? &ifl : NULL) < 0) {
 		iface_list_free(&ifl);
-		doc_free(&d);
-		return rc;
+		return cmd_fail(r, "sysroot", "nothing readable in sysroot",
+				where, "%s", why_of(errno, why, sizeof(why)));
 	}
 	iface_list_free(&ifl);
-	if (layers_findings(&ly, &d) < 0) {
-		rc = fail(&d, json, "cannot decide the layering of",
-			  root ? root : "/", errno);
-		layers_free(&ly);
-		doc_free(&d);
-		return rc;
+	if (layers_findings(ly, &r->doc) < 0) {
+		layers_free(ly);
+		return cmd_fail(r, "sysroot", "cannot decide the layering of",
+				where, "%s", why_of(errno, why, sizeof(why)));
 	}
-	doc_set(&d, "layers", layers_to_json(&ly));
-	if (json)
-		doc_write(&d, stdout);
-	else
-		print_text(&ly, &d);
-	rc = doc_exit_status(&d, true);
+	return 0;
+}
+
+/* parse -> collect -> decide -> finish; the exit status is the verdict. */
+int cmd_layers(int argc, char **argv)
+{
+	const char *root = NULL;
+	bool json = false;
+	struct cmd_run r;
+	struct layers ly;
+	int rc;
+
+	rc = layers_parse(argc, argv, &json, &root);
+	if (rc != 0)
+		return rc == 1 ? 0 : 2;
+	if (cmd_init(&r, "netprobe", "layers", stdout, stderr) < 0)
+		return cmd_finish(&r, cmd_failf(&r, "doc",
+						"cannot build the document"));
+	r.json = json;
+	rc = layers_collect(&r, root, &ly);
+	if (rc != 0)
+		return cmd_finish(&r, rc);
+	doc_set(&r.doc, "layers", layers_to_json(&ly));
+	if (!json)
+		print_text(&ly, &r.doc);
+	rc = cmd_status(&r, true);
 	layers_free(&ly);
-	doc_free(&d);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "netprobe layers: cannot write 'stdout'\n");
-		return 2;
-	}
-	return rc;
+	return cmd_finish(&r, rc);
 }

@@ -10,8 +10,8 @@
 
 #include "base/cli.h"
 #include "commands.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
-#include "base/parse.h"
 #include "probe/portrun.h"
 #include "decide/portfind.h"
 #include "kernel/fwrules.h"
@@ -53,13 +53,16 @@ static const struct cli_opt ports_optv[] = {
 	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
 	 "refuse to replace an existing regular file", false},
 	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "2s",
-	 "how long each port may take to answer", false},
+	 "how long each port may take to answer", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000, 600000000LL)},
 	{O_PARALLEL, 'P', "parallel", CLI_REQUIRED, "N", "1024",
-	 "connects in flight at once", false},
+	 "connects in flight at once", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 1, 65535)},
 	{O_BOTH, 0, "both-ways", CLI_FLAG, NULL, NULL,
 	 "also have the responder connect back to us", false},
 	{O_RESP_PORT, 0, "responder-port", CLI_REQUIRED, "PORT", "7470",
-	 "the responder's port on HOST", false},
+	 "the responder's port on HOST", false,
+	 CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
 	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
 	 "the responder's shared secret, one line", false},
 	CLI_OPT_HELP,
@@ -96,49 +99,12 @@ static void ports_help_more(void)
 			 "open, 1 some not open, 2 could not run.\n");
 }
 
-/* Writes the document to -o (--no-clobber; the token file is an input).
- * Returns 0, or -1 after saying why on stderr. */
-static int write_output(const struct opts *o, const struct doc *d)
-{
-	const char *in[1] = {o->token_file};
-	struct outfile_opts oo = {.no_clobber = o->no_clobber,
-				  .inputs = in,
-				  .ninputs = o->token_file ? 1 : 0};
-	char why[512];
-
-	if (doc_write_output(d, o->output, &oo, why, sizeof(why)) < 0) {
-		fprintf(stderr, "netprobe ports: %s\n", why);
-		return -1;
-	}
-	return 0;
-}
-
-/* Reports a failure before any probing: stderr, and the document's
- * errors in JSON mode. Returns 2. */
-static int fail_early(const struct opts *o, const char *step,
-		      const char *msg)
-{
-	struct doc d;
-
-	fprintf(stderr, "netprobe ports: %s\n", msg);
-	if (o->json && doc_init(&d, "netprobe", "ports") == 0) {
-		doc_add_error(&d, step, "%s", msg);
-		if (o->output)
-			write_output(o, &d);
-		else
-			doc_write(&d, stdout);
-		doc_free(&d);
-	}
-	return 2;
-}
-
-/* Options and the two operands. Returns 0, 1 for --help, or 2. */
+/* Options and the two operands; ranges are the table's. Returns 0, 1 for
+ * --help, or 2. */
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	const char *err;
 	struct cli cl;
 	char **ops;
-	long long v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -161,24 +127,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->no_clobber = true;
 			break;
 		case O_TIMEOUT:
-			if (parse_duration_us(cl.arg, 1000, 600000000LL,
-					      &o->timeout_us, &err) < 0) {
-				fprintf(stderr,
-					"netprobe ports: invalid timeout '%s': "
-					"%s (1ms to 10m)\n",
-					cl.arg, err);
-				return 2;
-			}
+			o->timeout_us = cl.num;
 			break;
 		case O_PARALLEL:
-			if (parse_num(cl.arg, 1, 65535, &v, &err) < 0) {
-				fprintf(stderr,
-					"netprobe ports: invalid parallel '%s':"
-					" %s (1 to 65535)\n",
-					cl.arg, err);
-				return 2;
-			}
-			o->parallel = (int)v;
+			o->parallel = (int)cl.num;
 			break;
 		case O_BOTH:
 			o->both_ways = true;
@@ -187,14 +139,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->token_file = cl.arg;
 			break;
 		case O_RESP_PORT:
-			if (parse_num(cl.arg, 1, 65535, &v, &err) < 0) {
-				fprintf(stderr,
-					"netprobe ports: invalid responder port"
-					" '%s': %s\n",
-					cl.arg, err);
-				return 2;
-			}
-			o->resp_port = (int)v;
+			o->resp_port = (int)cl.num;
 			break;
 		default:
 			return cli_usage_error(&ports_cmd, stderr, "%s",
@@ -362,21 +307,6 @@ static int fill_doc(const struct opts *o, const struct ports_run *r,
 	return 0;
 }
 
-/* Writes the document where it goes. Returns 0, or -1 when it failed. */
-static int write_doc(const struct opts *o, const struct doc *d)
-{
-	if (!o->json && o->output == NULL)
-		return 0;
-	if (o->output)
-		return write_output(o, d);
-	if (doc_write(d, stdout)) {
-		fprintf(stderr, "netprobe ports: cannot write the document\n");
-		return -1;
-	}
-	return 0;
-}
-
-/* netprobe ports: parse, run, decide, emit. Returns the exit status. */
 /* This host's packet filter as the scan's `firewall` object (the
  * backend null where nft could not be read: not root, nft missing), so
  * a fix names the table that drops; NULL on no memory. */
@@ -391,87 +321,98 @@ static json_t *local_ruleset(void)
 	return j;
 }
 
+/* Collect: the ports of o->host, the document's target, ports and
+ * inbound. Returns 0, or 2 (reported). */
+static int ports_collect(struct cmd_run *cr, const struct opts *o,
+			 const struct port_list *pl, struct ports_run *r)
+{
+	struct ports_run_opts ro = {o->timeout_us, o->parallel,
+				    (unsigned)o->resp_port, o->both_ways,
+				    o->token_file};
+	bool progress = isatty(STDERR_FILENO) && !o->json;
+	int rc;
+
+	raise_nofile(o->parallel);
+	if (progress)
+		fprintf(stderr, "probing %zu ports on %s...\r", pl->n, o->host);
+	rc = ports_run(o->host, pl, &ro, r, &cr->doc);
+	if (progress)
+		fprintf(stderr, "\033[K");
+	if (rc == PORTS_RUN_RESOLVE) {
+		/* ports_run recorded it in the document's errors */
+		cmd_note(cr, "%s", r->err);
+		fill_doc(o, r, &cr->doc);
+		return 2;
+	}
+	if (r->err[0] != '\0')
+		return cmd_failf(cr, "ports", "%s", r->err);
+	return 0;
+}
+
+/* Decide: the findings (connect-back failures against this host's own
+ * ruleset, the table and chain that drop: issue 23) and the verdict. */
+static int ports_verdict(struct cmd_run *cr, const struct opts *o,
+			 const struct ports_run *r)
+{
+	json_t *ruleset = r->nin > 0 ? local_ruleset() : NULL;
+	struct ports_target t = {o->host, r->addr, r->responder, r->peer_lo,
+				 r->peer_hi, r->next_hop, r->neigh_state,
+				 r->no_host, false, ruleset};
+	int rc;
+
+	rc = ports_decide(&cr->doc, &t, r->out, r->nout, r->in, r->nin);
+	json_decref(ruleset);
+	if (rc < 0 || fill_doc(o, r, &cr->doc) < 0)
+		return cmd_failf(cr, "doc", "out of memory");
+	/* a port not open, or a part that could not be tested (an error):
+	 * the ports were not all proven open */
+	rc = cmd_status(cr, true);
+	if (r->auth_failed || r->turned_away)
+		return 2; /* a wrong token, or the responder turned us away:
+			   * could not run, in every command */
+	if (rc == 0 && (!ports_all_open(r->out, r->nout) ||
+			!ports_all_open(r->in, r->nin) || cr->doc.nerror > 0))
+		rc = 1;
+	return rc;
+}
+
+/* netprobe ports: parse -> collect -> decide -> finish. Returns the exit
+ * status. */
 int cmd_ports(int argc, char **argv)
 {
 	struct opts o;
 	struct port_list pl;
 	struct portspec_err pe;
 	struct ports_run r;
-	struct ports_run_opts ro;
-	struct ports_target t;
-	json_t *ruleset = NULL;
-	struct doc d;
-	char msg[256];
-	bool progress;
+	struct cmd_run cr;
 	int rc;
 
 	rc = parse_opts(argc, argv, &o);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
+	if (cmd_init(&cr, "netprobe", "ports", stdout, stderr) < 0)
+		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+	cr.json = o.json;
+	cr.output = o.output;
+	cr.no_clobber = o.no_clobber;
+	cmd_input(&cr, o.token_file);
 	memset(&r, 0, sizeof(r));
 	port_list_init(&pl);
 	if (portspec_parse(o.spec, &pl, &pe) < 0) {
-		snprintf(msg, sizeof(msg), "invalid port list '%s': %s",
-			 pe.token, pe.why);
 		port_list_free(&pl);
-		return fail_early(&o, "ports", msg);
+		return cmd_finish(&cr, cmd_fail(&cr, "ports",
+						"invalid port list", pe.token,
+						"%s", pe.why));
 	}
-	if (doc_init(&d, "netprobe", "ports") < 0) {
-		port_list_free(&pl);
-		fprintf(stderr, "netprobe ports: out of memory\n");
-		return 2;
+	rc = ports_collect(&cr, &o, &pl, &r);
+	if (rc == 0) {
+		rc = ports_verdict(&cr, &o, &r);
+		if (rc != 2 || cr.nfail == 0) {
+			if (!o.json)
+				emit_text(&o, &r, &cr.doc);
+		}
 	}
-	ro = (struct ports_run_opts){o.timeout_us, o.parallel,
-				     (unsigned)o.resp_port, o.both_ways,
-				     o.token_file};
-	raise_nofile(o.parallel);
-	progress = isatty(STDERR_FILENO) && !o.json;
-	if (progress)
-		fprintf(stderr, "probing %zu ports on %s...\r", pl.n, o.host);
-	rc = ports_run(o.host, &pl, &ro, &r, &d);
-	if (progress)
-		fprintf(stderr, "\033[K");
-	if (rc == PORTS_RUN_RESOLVE) {
-		fprintf(stderr, "netprobe ports: %s\n", r.err);
-		if (fill_doc(&o, &r, &d) == 0)
-			write_doc(&o, &d);
-		rc = 2;
-		goto out;
-	}
-	rc = 2;
-	if (r.err[0] != '\0') {
-		fprintf(stderr, "netprobe ports: %s\n", r.err);
-		goto out;
-	}
-	/* connect-back failures are fixed here: against this host's own
-	 * ruleset, the table and chain that drop (issue 23) */
-	if (r.nin > 0)
-		ruleset = local_ruleset();
-	t = (struct ports_target){o.host, r.addr, r.responder, r.peer_lo,
-				   r.peer_hi, r.next_hop, r.neigh_state,
-				   r.no_host, false, ruleset};
-	if (ports_decide(&d, &t, r.out, r.nout, r.in, r.nin) < 0 ||
-	    fill_doc(&o, &r, &d) < 0) {
-		fprintf(stderr, "netprobe ports: out of memory\n");
-		goto out;
-	}
-	if (write_doc(&o, &d) < 0)
-		goto out;
-	if (!o.json)
-		emit_text(&o, &r, &d);
-	/* a port not open, or a part that could not be tested (an error):
-	 * the ports were not all proven open */
-	rc = doc_exit_status(&d, true);
-	if (r.auth_failed || r.turned_away)
-		rc = 2; /* a wrong token, or the responder turned us away:
-			 * could not run, in every command */
-	else if (rc == 0 && (!ports_all_open(r.out, r.nout) ||
-			!ports_all_open(r.in, r.nin) || d.nerror > 0))
-		rc = 1;
-out:
-	json_decref(ruleset);
 	ports_run_free(&r);
 	port_list_free(&pl);
-	doc_free(&d);
-	return rc;
+	return cmd_finish(&cr, rc);
 }

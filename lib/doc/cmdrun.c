@@ -1,0 +1,142 @@
+/* The command runtime: the one error wording, the one rule for the
+ * document's `errors`, and the one way a run's output is written. */
+#include "doc/cmdrun.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+int cmd_init(struct cmd_run *r, const char *tool, const char *name,
+	     FILE *out, FILE *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->tool = tool;
+	r->name = name;
+	r->out = out;
+	r->err = err;
+	if (doc_init(&r->doc, tool, name) < 0) {
+		doc_free(&r->doc);
+		memset(&r->doc, 0, sizeof(r->doc));
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_input(struct cmd_run *r, const char *path)
+{
+	if (path == NULL)
+		return 0;
+	if (r->ninputs >= CMD_MAX_INPUTS) {
+		errno = ENOSPC;
+		return -1;
+	}
+	r->inputs[r->ninputs++] = path;
+	return 0;
+}
+
+/* The one line: "TOOL CMD: MSG" (or "TOOL: MSG"). */
+static void cmd_line(struct cmd_run *r, const char *msg)
+{
+	if (r->name != NULL)
+		fprintf(r->err, "%s %s: %s\n", r->tool, r->name, msg);
+	else
+		fprintf(r->err, "%s: %s\n", r->tool, msg);
+}
+
+void cmd_note(struct cmd_run *r, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cmd_line(r, msg);
+}
+
+/* Writes msg once: the error line and, with a document, its entry. */
+static int cmd_report(struct cmd_run *r, const char *step, const char *msg)
+{
+	cmd_line(r, msg);
+	/* a failed entry loses nothing the line did not say */
+	if (r->doc.root != NULL)
+		(void)doc_add_error(&r->doc, step, "%s", msg);
+	r->nfail++;
+	return 2;
+}
+
+int cmd_fail(struct cmd_run *r, const char *step, const char *what,
+	     const char *subject, const char *why_fmt, ...)
+{
+	char msg[1024], why[768];
+	va_list ap;
+
+	why[0] = '\0';
+	if (why_fmt != NULL) {
+		va_start(ap, why_fmt);
+		vsnprintf(why, sizeof(why), why_fmt, ap);
+		va_end(ap);
+	}
+	snprintf(msg, sizeof(msg), "%s%s%s%s%s%s", what,
+		 subject ? " '" : "", subject ? subject : "",
+		 subject ? "'" : "", why_fmt ? ": " : "", why);
+	return cmd_report(r, step, msg);
+}
+
+int cmd_failf(struct cmd_run *r, const char *step, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return cmd_report(r, step, msg);
+}
+
+int cmd_status(const struct cmd_run *r, bool ran)
+{
+	if (r->doc.root == NULL)
+		return 2;
+	return doc_exit_status(&r->doc, ran);
+}
+
+/* -o: the document through outfile. Returns 0, or -1 (reported). */
+static int cmd_write_file(struct cmd_run *r)
+{
+	struct outfile_opts oo = {.no_clobber = r->no_clobber,
+				  .inputs = r->inputs,
+				  .ninputs = r->ninputs};
+	char why[512];
+
+	if (doc_write_output(&r->doc, r->output, &oo, why, sizeof(why)) < 0) {
+		cmd_failf(r, "output", "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_finish(struct cmd_run *r, int rc)
+{
+	if (r->doc.root != NULL && r->output != NULL) {
+		if (cmd_write_file(r) < 0)
+			rc = 2;
+	} else if (r->doc.root != NULL && r->json) {
+		errno = 0;
+		if (doc_write(&r->doc, r->out) < 0) {
+			cmd_fail(r, "output", "cannot write", "stdout", "%s",
+				 strerror(errno ? errno : EIO));
+			rc = 2;
+		}
+	}
+	errno = 0;
+	if (fflush(r->out) == EOF || ferror(r->out)) {
+		cmd_fail(r, "output", "cannot write", "stdout", "%s",
+			 strerror(errno ? errno : EIO));
+		rc = 2;
+	}
+	doc_free(&r->doc);
+	memset(&r->doc, 0, sizeof(r->doc));
+	return rc;
+}

@@ -1,0 +1,90 @@
+/* The command runtime: one object per run of a command (its name, its
+ * document, --json/-q, the output path) and the one way every command
+ * reports an error and finishes. A command is parse -> collect -> decide
+ * -> finish: cmd_init, its option table (base/cli.h), its probes and
+ * deciders filling run.doc, then cmd_finish.
+ *
+ * The one error rule (CONTRIBUTING.md, "Errors and exit status"): an
+ * error is one line "TOOL CMD: what failed 'subject': why" on the run's
+ * error stream, and the same message is one {step, message} entry of the
+ * document's `errors` whenever the run has its document; the document is
+ * still written where it goes (-o FILE, else standard output under
+ * --json) with what was measured before the error.
+ *
+ * It lives in lib/doc, not lib/base, because it holds the document
+ * (doc/doc.h), which base may not use. Like base/cli.h it writes only to
+ * the streams its caller gives it (lib/ never chooses to print). */
+#ifndef NP_CMDRUN_H
+#define NP_CMDRUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/outfile.h"
+#include "doc/doc.h"
+
+#define CMD_MAX_INPUTS 4
+
+struct cmd_run {
+	const char *tool;   /* "netprobe", "ncclcheck" */
+	const char *name;   /* "ports"; NULL for a tool without commands */
+	struct doc doc;	    /* the run's document; root NULL: none built */
+	bool json;	    /* --json: the document on the result stream */
+	bool quiet;	    /* -q: no text result, errors only */
+	const char *output; /* -o FILE: the document there; NULL for none */
+	bool no_clobber;    /* --no-clobber: never replace an output file */
+	const char *inputs[CMD_MAX_INPUTS]; /* files read: -o may not be one */
+	size_t ninputs;
+	FILE *out; /* the result: standard output */
+	FILE *err; /* the errors: standard error */
+	int nfail; /* cmd_fail calls so far */
+};
+
+/* Starts a run of tool's command name (NULL for none) writing its result
+ * to out and its errors to err (stdout and stderr; a test gives memory
+ * streams), and its document. Returns 0, or -1 with errno ENOMEM when the
+ * document could not be built: the run still reports errors
+ * (cmd_fail) and finishes (cmd_finish), without a document. */
+int cmd_init(struct cmd_run *r, const char *tool, const char *name,
+	     FILE *out, FILE *err);
+
+/* A file this run reads (a token file, a capture): -o naming it is
+ * refused rather than destroying it. NULL is ignored. Returns 0, or -1
+ * with errno ENOSPC beyond CMD_MAX_INPUTS. */
+int cmd_input(struct cmd_run *r, const char *path);
+
+/* Reports an error in the one wording: "TOOL CMD: WHAT 'SUBJECT': WHY"
+ * (no quotes nor subject when subject is NULL, no ": WHY" when why_fmt is
+ * NULL), on r->err and, when the run has its document, as an `errors`
+ * entry whose step is `step` ("sysroot", "netlink", "options"). Returns
+ * 2, the exit status of a run that could not run, so that a caller may
+ * `return cmd_finish(r, cmd_fail(...))`; a caller that carries on (a
+ * part failed, the rest was measured) ignores it. */
+int cmd_fail(struct cmd_run *r, const char *step, const char *what,
+	     const char *subject, const char *why_fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* cmd_fail for a message that names no subject, formatted whole:
+ * "out of memory", "no peer answered". Returns 2. */
+int cmd_failf(struct cmd_run *r, const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A line in the same wording that is no error: "TOOL CMD: MESSAGE" on
+ * r->err only (a notice in text mode whose fact the document already
+ * holds as a finding: "no route to 'gpu2'"). */
+void cmd_note(struct cmd_run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The exit status the document gives: 2 when !ran, 1 when it holds a
+ * fault, else 0 (doc_exit_status; 2 without a document). */
+int cmd_status(const struct cmd_run *r, bool ran);
+
+/* Writes the document to r->output when set (through outfile: atomically,
+ * never over one of the run's inputs, --no-clobber kept), else to r->out
+ * under --json (a command writes its text to r->out before), flushes
+ * r->out and checks it was written (fflush, ferror), reports any failure
+ * (cmd_fail) and releases the document. Returns rc, or 2 when a write
+ * failed. */
+int cmd_finish(struct cmd_run *r, int rc);
+
+#endif
