@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/cmdrun.h"
 #include "doc/finding.h"
 #include "report.h"
 
@@ -141,8 +142,8 @@ static void drop(struct report_set *s, size_t i)
 	s->nin--;
 }
 
-int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
-		  char *why, size_t whylen)
+int report_dedupe(struct report_set *s, enum report_dup policy,
+		  struct cmd_run *note, char *why, size_t whylen)
 {
 	for (size_t i = 0; i < s->nin; i++) {
 		for (size_t j = i + 1; j < s->nin; j++) {
@@ -168,10 +169,10 @@ int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
 				s->in[j] = t;
 			}
 			if (note != NULL)
-				fprintf(note,
-					"netprobe report: '%s' and '%s' are "
-					"both the %s of node '%s': using '%s' "
-					"(--allow-duplicates)\n",
+				cmd_note(note,
+					 "'%s' and '%s' are both the %s of "
+					 "node '%s': using '%s' "
+					 "(--allow-duplicates)",
 					s->in[i].path, s->in[j].path,
 					rj_strd(s->in[i].doc, "command", ""),
 					rj_strd(s->in[i].doc, "host", ""),

@@ -263,14 +263,14 @@ int mesh_report(struct mesh *ms)
 		         "the report comes at the end",
 		         rc);
 	} else if (report_emit(rm, ms->o.output, fmt, fail_on,
-	                       "netprobe mesh", NULL) == 0)
+	                       &ms->run, NULL) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its
 		 * file, and the status says the file failed */
 		cmd_note(&ms->run, "the report goes to standard "
 		                   "output instead");
-		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh", NULL);
+		report_emit(rm, NULL, fmt, fail_on, &ms->run, NULL);
 	}
 out:
 	report_model_free(rm);
