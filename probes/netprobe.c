@@ -6,6 +6,7 @@
 
 #include "base/cli.h"
 #include "commands.h"
+#include "doc/cmdrun.h"
 
 struct command {
 	const char *name;
@@ -52,7 +53,7 @@ static int help_of(const char *name)
 }
 
 /* A misspelt command: the closest name, if one is close. */
-static void unknown_command(const char *name)
+static void unknown_command(struct cmd_run *top, const char *name)
 {
 	const char *names[sizeof(commands) / sizeof(commands[0])];
 	const char *best;
@@ -61,16 +62,17 @@ static void unknown_command(const char *name)
 		names[i] = commands[i].name;
 	best = cli_closest(name, names, sizeof(names) / sizeof(names[0]));
 	if (best)
-		fprintf(stderr,
-			"netprobe: unknown command '%s' (did you mean '%s'?)\n",
-			name, best);
+		cmd_note(top, "unknown command '%s' (did you mean '%s'?)",
+			 name, best);
 	else
-		fprintf(stderr, "netprobe: unknown command '%s'\n", name);
+		cmd_note(top, "unknown command '%s'", name);
 	fprintf(stderr, "Try 'netprobe --help' for the list of commands.\n");
 }
 
 int main(int argc, char **argv)
 {
+	/* the dispatcher's own messages: the runtime's wording, no document */
+	struct cmd_run top = {.tool = "netprobe", .out = stdout, .err = stderr};
 	const char *name;
 	int rc = -1;
 
@@ -82,7 +84,7 @@ int main(int argc, char **argv)
 	if (strcmp(name, "help") == 0 && argc > 2) {
 		rc = help_of(argv[2]);
 		if (rc < 0) {
-			unknown_command(argv[2]);
+			unknown_command(&top, argv[2]);
 			return 2;
 		}
 	} else if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 ||
@@ -93,8 +95,8 @@ int main(int argc, char **argv)
 		printf("netprobe %s\n", NETPROBE_VERSION);
 		rc = 0;
 	} else if (name[0] == '-') {
-		fprintf(stderr, "netprobe: unknown option '%s': options come "
-				"after the command\n", name);
+		cmd_note(&top, "unknown option '%s': options come after the "
+			 "command", name);
 		fprintf(stderr,
 			"Try 'netprobe --help' for the list of commands.\n");
 		return 2;
@@ -104,12 +106,10 @@ int main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) == 0)
 			rc = commands[i].fn(argc - 1, argv + 1);
 	if (rc < 0) {
-		unknown_command(name);
+		unknown_command(&top, name);
 		return 2;
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "netprobe: error writing output\n");
-		return 2;
-	}
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return cmd_failf(&top, "output", "error writing output");
 	return rc;
 }

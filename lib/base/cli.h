@@ -47,8 +47,8 @@ struct cli_opt {
 	const char *help;  /* one line, lower case, no full stop */
 	bool alias;	   /* an old spelling of the option with this key */
 	enum cli_unit unit; /* CLI_UNIT_NONE: not a number */
-	long long min;	    /* the range, in the unit's value (microseconds, */
-	long long max;	    /* bytes, seconds...), both ends included */
+	long long min;	    /* the range in the unit's value (us, bytes, */
+	long long max;	    /* seconds...), both ends included */
 };
 
 /* The unit and range members of an entry: {..., false, CLI_RANGE(
@@ -87,7 +87,7 @@ struct cli {
 	char shortopts[2 + 2 * CLI_MAX_OPTS + 1];
 	const struct cli_opt *opt; /* the option cli_next returned */
 	const char *arg;	   /* its argument, NULL if none */
-	long long num;		   /* a numeric option's value (its unit) */
+	long long num;		   /* a numeric option's value */
 	char err[256];		   /* why cli_next returned CLI_ERROR */
 	bool bad;		   /* the table is malformed */
 };

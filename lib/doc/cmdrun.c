@@ -38,6 +38,8 @@ int cmd_input(struct cmd_run *r, const char *path)
 /* The one line: "TOOL CMD: MSG" (or "TOOL: MSG"). */
 static void cmd_line(struct cmd_run *r, const char *msg)
 {
+	if (r->err == NULL)
+		return;
 	if (r->name != NULL)
 		fprintf(r->err, "%s %s: %s\n", r->tool, r->name, msg);
 	else
@@ -122,7 +124,7 @@ int cmd_finish(struct cmd_run *r, int rc)
 	if (r->doc.root != NULL && r->output != NULL) {
 		if (cmd_write_file(r) < 0)
 			rc = 2;
-	} else if (r->doc.root != NULL && r->json) {
+	} else if (r->doc.root != NULL && r->json && r->out != NULL) {
 		errno = 0;
 		if (doc_write(&r->doc, r->out) < 0) {
 			cmd_fail(r, "output", "cannot write", "stdout", "%s",
@@ -131,7 +133,7 @@ int cmd_finish(struct cmd_run *r, int rc)
 		}
 	}
 	errno = 0;
-	if (fflush(r->out) == EOF || ferror(r->out)) {
+	if (r->out != NULL && (fflush(r->out) == EOF || ferror(r->out))) {
 		cmd_fail(r, "output", "cannot write", "stdout", "%s",
 			 strerror(errno ? errno : EIO));
 		rc = 2;

@@ -28,15 +28,17 @@
 struct cmd_run {
 	const char *tool;   /* "netprobe", "ncclcheck" */
 	const char *name;   /* "ports"; NULL for a tool without commands */
-	struct doc doc;	    /* the run's document; root NULL: none built */
+	struct doc doc;	    /* its document; root NULL: none built */
 	bool json;	    /* --json: the document on the result stream */
 	bool quiet;	    /* -q: no text result, errors only */
 	const char *output; /* -o FILE: the document there; NULL for none */
 	bool no_clobber;    /* --no-clobber: never replace an output file */
 	const char *inputs[CMD_MAX_INPUTS]; /* files read: -o may not be one */
 	size_t ninputs;
-	FILE *out; /* the result: standard output */
-	FILE *err; /* the errors: standard error */
+	FILE *out; /* the result: standard output; NULL: none */
+	FILE *err; /* the errors: standard error; NULL: silent (a run
+		    * inside another command, whose errors only its
+		    * document keeps) */
 	int nfail; /* cmd_fail calls so far */
 };
 

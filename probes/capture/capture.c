@@ -39,124 +39,125 @@ static void cap_close(struct cap_state *st)
 /* Everything before the loop that can fail as bad input or missing
  * privilege, in that order. Returns 0, or 2 after reporting. */
 static int prepare(struct cap_state *st, const struct cap_opts *o,
-                   pcap_if_t **devs, struct doc *d)
+                   pcap_if_t **devs, struct cmd_run *run)
 {
 	char addrs[CAP_MAX_PEER_ADDRS][INET6_ADDRSTRLEN];
 	char err[PCAP_ERRBUF_SIZE];
 	const char *why;
 	int n = 0;
 
-	if (o->iface != NULL && if_nametoindex(o->iface) == 0) {
-		cap_error(d, "interface", "unknown interface '%s'", o->iface);
-		return 2;
-	}
+	if (o->iface != NULL && if_nametoindex(o->iface) == 0)
+		return cmd_fail(run, "interface", "unknown interface", o->iface,
+		                NULL);
 	if (o->peer != NULL) {
 		n = cap_resolve_peer(o->peer, addrs, &why);
-		if (n < 0) {
-			cap_error(d, "resolve", "cannot resolve '%s': %s",
-			          o->peer, why);
-			return 2;
-		}
+		if (n < 0)
+			return cmd_fail(run, "resolve", "cannot resolve",
+			                o->peer, "%s", why);
 	}
 	if (o->filter != NULL) {
 		snprintf(st->filter, sizeof(st->filter), "%s", o->filter);
 		st->have_filter = true;
 	} else if (n > 0 || o->nports > 0) {
 		if (cap_build_filter(o, addrs, n, st->filter,
-		                     sizeof(st->filter)) < 0) {
-			cap_error(d, "filter", "too many ports for one filter");
-			return 2;
-		}
+		                     sizeof(st->filter)) < 0)
+			return cmd_failf(run, "filter",
+			                 "too many ports for one filter");
 		st->have_filter = true;
 	}
-	if (st->have_filter && cap_check_filter(st->filter, d) != 0)
+	if (st->have_filter && cap_check_filter(st->filter, run) != 0)
 		return 2;
 	if (o->read != NULL)
 		return 0;
-	if (pcap_findalldevs(devs, err) < 0) {
-		cap_error(d, "pcap", "cannot list interfaces: %s", err);
-		return 2;
-	}
+	if (pcap_findalldevs(devs, err) < 0)
+		return cmd_failf(run, "pcap", "cannot list interfaces: %s",
+		                 err);
 	cap_learn_locals(st, *devs);
-	if (cap_open_handles(st, o, *devs, d) != 0 ||
-	    cap_set_filters(st, d) != 0)
+	if (cap_open_handles(st, o, *devs, run) != 0 ||
+	    cap_set_filters(st, run) != 0)
 		return 2;
 	privdrop_choose_live(&st->target);
-	if (o->write != NULL && cap_open_dump(st, o->write, d) != 0)
+	if (o->write != NULL && cap_open_dump(st, o->write, run) != 0)
 		return 2;
-	return cap_drop_privileges(st, d);
+	return cap_drop_privileges(st, run);
 }
 
+/* The capture itself: a file read, or the live loop until the duration
+ * or a signal. Returns 0, or 2 (reported); *ran the time it took. */
+static int cap_collect(struct cap_state *st, const struct cap_opts *o,
+                       struct cmd_run *run, long long *ran)
+{
+	struct sigaction sa;
+
+	cap_stop = 0;
+	if (o->read != NULL)
+		return cap_read_file(st, o, &cap_stop, run, ran);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "capturing on %d interface%s for %.1fs...\n",
+		        st->nh, st->nh == 1 ? "" : "s",
+		        (double)o->duration_us / 1e6);
+	*ran = cap_run_loop(st, o->duration_us, &cap_stop, run);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return 0;
+}
+
+/* Closes the pcap file written (-w); a failure is the document's. */
+static void cap_close_dump(struct cap_state *st, const struct cap_opts *o,
+                           struct doc *d)
+{
+	bool bad;
+
+	if (st->dump == NULL)
+		return;
+	bad = pcap_dump_flush(st->dump) < 0;
+	pcap_dump_close(st->dump);
+	st->dump = NULL;
+	if (bad)
+		doc_add_error(d, "write", "cannot write '%s'", o->write);
+	else if (outfile_close(&st->out) < 0)
+		doc_add_error(d, "write", "%s", st->out.why);
+}
+
+/* parse -> prepare and collect -> emit -> finish. */
 int cmd_capture(int argc, char **argv)
 {
 	struct cap_opts o;
 	struct cap_state *st;
-	struct sigaction sa;
 	pcap_if_t *devs = NULL;
-	struct doc d;
+	struct cmd_run run;
 	long long ran = 0;
 	int rc;
 
 	rc = cap_parse_args(argc, argv, &o);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
-	if (doc_init(&d, "netprobe", "capture") < 0) {
-		fprintf(stderr, "netprobe capture: out of memory\n");
-		return 2;
-	}
 	st = calloc(1, sizeof(*st));
-	if (st == NULL || pcapsum_init(&st->sum) < 0) {
-		fprintf(stderr, "netprobe capture: out of memory\n");
+	if (cmd_init(&run, "netprobe", "capture", stdout, stderr) < 0 ||
+	    st == NULL || pcapsum_init(&st->sum) < 0) {
 		free(st);
-		doc_free(&d);
-		return 2;
+		return cmd_finish(&run, cmd_failf(&run, "doc",
+		                                  "out of memory"));
 	}
+	run.json = o.json;
 	st->max_bytes = o.max_bytes;
-	rc = prepare(st, &o, &devs, &d);
+	rc = prepare(st, &o, &devs, &run);
 	if (devs != NULL)
 		pcap_freealldevs(devs);
-	if (rc == 0 && o.read != NULL) {
-		cap_stop = 0;
-		rc = cap_read_file(st, &o, &cap_stop, &d, &ran);
-	} else if (rc == 0) {
-		cap_stop = 0;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr,
-			        "capturing on %d interface%s for %.1fs"
-			        "...\n",
-			        st->nh, st->nh == 1 ? "" : "s",
-			        (double)o.duration_us / 1e6);
-		ran = cap_run_loop(st, o.duration_us, &cap_stop, &d);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-	}
-	if (st->dump != NULL) {
-		bool bad = pcap_dump_flush(st->dump) < 0;
-
-		pcap_dump_close(st->dump);
-		st->dump = NULL;
-		if (bad)
-			doc_add_error(&d, "write", "cannot write '%s'",
-			              o.write);
-		else if (outfile_close(&st->out) < 0)
-			doc_add_error(&d, "write", "%s", st->out.why);
-	}
 	if (rc == 0)
-		cap_emit_json(st, &o, ran, &d);
-	if (o.json) {
-		if (doc_write(&d, stdout) < 0)
-			rc = 2;
-	} else if (rc == 0) {
+		rc = cap_collect(st, &o, &run, &ran);
+	cap_close_dump(st, &o, &run.doc);
+	if (rc == 0)
+		cap_emit_json(st, &o, ran, &run.doc);
+	if (!o.json && rc == 0)
 		cap_emit_text(st, &o, ran);
-	}
 	cap_close(st);
 	free(st);
 	if (rc == 0)
-		rc = doc_exit_status(&d, true);
-	doc_free(&d);
-	return rc;
+		rc = cmd_status(&run, true);
+	return cmd_finish(&run, rc);
 }

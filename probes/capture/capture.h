@@ -12,6 +12,7 @@
 
 #include "base/privdrop.h"
 #include "base/outfile.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "probe/pcapsum.h"
 
@@ -87,15 +88,13 @@ int cap_build_filter(const struct cap_opts *o, char addrs[][INET6_ADDRSTRLEN],
                      int naddrs, char *buf, size_t len);
 
 /* capture_out.c */
-void cap_error(struct doc *d, const char *step, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 void cap_emit_json(const struct cap_state *st, const struct cap_opts *o,
                    long long ran_us, struct doc *d);
 void cap_emit_text(const struct cap_state *st, const struct cap_opts *o,
                    long long ran_us);
 
 /* capture_dump.c */
-int cap_open_dump(struct cap_state *st, const char *path, struct doc *d);
+int cap_open_dump(struct cap_state *st, const char *path, struct cmd_run *run);
 void cap_dump_packet(struct cap_state *st, const struct cap_handle *h,
                      const struct pcap_pkthdr *hdr, const unsigned char *data,
                      int dir);
@@ -103,16 +102,16 @@ void cap_dump_packet(struct cap_state *st, const struct cap_handle *h,
 /* capture_live.c */
 void cap_learn_locals(struct cap_state *st, pcap_if_t *devs);
 int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
-                     pcap_if_t *devs, struct doc *d);
-int cap_set_filters(struct cap_state *st, struct doc *d);
-int cap_check_filter(const char *filter, struct doc *d);
+                     pcap_if_t *devs, struct cmd_run *run);
+int cap_set_filters(struct cap_state *st, struct cmd_run *run);
+int cap_check_filter(const char *filter, struct cmd_run *run);
 long long cap_run_loop(struct cap_state *st, long long duration_us,
-                       const volatile sig_atomic_t *stop, struct doc *d);
-int cap_drop_privileges(struct cap_state *st, struct doc *d);
+                       const volatile sig_atomic_t *stop, struct cmd_run *run);
+int cap_drop_privileges(struct cap_state *st, struct cmd_run *run);
 
 /* capture_file.c */
 int cap_read_file(struct cap_state *st, const struct cap_opts *o,
-                  const volatile sig_atomic_t *stop, struct doc *d,
+                  const volatile sig_atomic_t *stop, struct cmd_run *run,
                   long long *span_us);
 
 #endif

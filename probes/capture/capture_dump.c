@@ -11,7 +11,7 @@
  * Linux cooked v2 (which records the interface index of every packet)
  * for several. The file belongs to the sudo user when there is one.
  * Returns 0, or 2 after reporting. */
-int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
+int cap_open_dump(struct cap_state *st, const char *path, struct cmd_run *run)
 {
 	/* in place: the capture gives up root before it closes the file */
 	static const struct outfile_opts in_place = {.in_place = true};
@@ -22,11 +22,11 @@ int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 	st->dead = pcap_open_dead(st->dump_linktype, CAP_SNAPLEN_WRITE);
 	st->conv = malloc(CAP_SNAPLEN_WRITE + SLL2_HDR);
 	if (st->dead == NULL || st->conv == NULL) {
-		cap_error(d, "write", "cannot write '%s': no memory", path);
+		cmd_failf(run, "write", "cannot write '%s': no memory", path);
 		return 2;
 	}
 	if (outfile_open(&st->out, path, &in_place) < 0) {
-		cap_error(d, "write", "%s", st->out.why);
+		cmd_failf(run, "write", "%s", st->out.why);
 		return 2;
 	}
 	/* the dumper closes its own stream; the outfile's commits the file */
@@ -39,7 +39,7 @@ int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 		else if (fd >= 0)
 			close(fd);
 		outfile_abort(&st->out);
-		cap_error(d, "write", "cannot write '%s': %s", path,
+		cmd_failf(run, "write", "cannot write '%s': %s", path,
 		          fp == NULL ? strerror(errno) : pcap_geterr(st->dead));
 		return 2;
 	}
@@ -47,8 +47,9 @@ int cap_open_dump(struct cap_state *st, const char *path, struct doc *d)
 	if (st->out.created && strcmp(st->target.who, "SUDO_UID") == 0 &&
 	    geteuid() == 0 &&
 	    fchown(fileno(fp), st->target.uid, st->target.gid) < 0)
-		doc_add_error(d, "write", "cannot give '%s' to uid %u: %s",
-		              path, (unsigned)st->target.uid, strerror(errno));
+		doc_add_error(&run->doc, "write",
+		              "cannot give '%s' to uid %u: %s", path,
+		              (unsigned)st->target.uid, strerror(errno));
 	return 0;
 }
 

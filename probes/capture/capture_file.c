@@ -87,7 +87,7 @@ static int file_iface(struct cap_state *st, const struct cap_opts *o,
  * with an error. Returns 0, or 2 after reporting; *span_us is the time
  * from the first packet to the last. */
 int cap_read_file(struct cap_state *st, const struct cap_opts *o,
-                  const volatile sig_atomic_t *stop, struct doc *d,
+                  const volatile sig_atomic_t *stop, struct cmd_run *run,
                   long long *span_us)
 {
 	char err[PCAP_ERRBUF_SIZE];
@@ -102,14 +102,14 @@ int cap_read_file(struct cap_state *st, const struct cap_opts *o,
 
 	p = pcap_open_offline(o->read, err);
 	if (p == NULL) {
-		cap_error(d, "read", "cannot read '%s': %s", o->read, err);
+		cmd_failf(run, "read", "cannot read '%s': %s", o->read, err);
 		return 2;
 	}
 	lt = pcap_datalink(p);
 	if (st->have_filter) {
 		if (pcap_compile(p, &prog, st->filter, 1,
 		                 PCAP_NETMASK_UNKNOWN) < 0) {
-			cap_error(d, "filter",
+			cmd_failf(run, "filter",
 			          "filter does not compile '%s': %s",
 			          st->filter, pcap_geterr(p));
 			pcap_close(p);
@@ -118,7 +118,7 @@ int cap_read_file(struct cap_state *st, const struct cap_opts *o,
 		rc = pcap_setfilter(p, &prog);
 		pcap_freecode(&prog);
 		if (rc < 0) {
-			cap_error(d, "filter", "cannot install filter: %s",
+			cmd_failf(run, "filter", "cannot install filter: %s",
 			          pcap_geterr(p));
 			pcap_close(p);
 			return 2;
@@ -139,11 +139,11 @@ int cap_read_file(struct cap_state *st, const struct cap_opts *o,
 		last = ts;
 	}
 	if (rc == PCAP_ERROR)
-		cap_error(d, "read", "'%s' is damaged after %llu packets: %s",
+		cmd_failf(run, "read", "'%s' is damaged after %llu packets: %s",
 		          o->read, (unsigned long long)st->sum.npackets,
 		          pcap_geterr(p));
 	if (full)
-		doc_add_error(d, "read",
+		doc_add_error(&run->doc, "read",
 		              "more than %d interfaces in '%s': "
 		              "the others are left out",
 		              PCAPSUM_MAX_IFACES, o->read);

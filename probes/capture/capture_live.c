@@ -105,7 +105,7 @@ static bool dev_wanted(const pcap_if_t *dv)
 /* Opens the handles. Returns 0, or 2 after reporting why (no privilege,
  * unknown interface, nothing to capture on). */
 int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
-                     pcap_if_t *devs, struct doc *d)
+                     pcap_if_t *devs, struct cmd_run *run)
 {
 	char err[PCAP_ERRBUF_SIZE];
 	int snaplen = o->write ? CAP_SNAPLEN_WRITE : CAP_SNAPLEN_SUMMARY;
@@ -130,7 +130,7 @@ int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
 		rc = open_one(st, dv->name, dev_mac(devs, dv->name), snaplen,
 		              err);
 		if (rc == PCAP_ERROR_PERM_DENIED) {
-			cap_error(d, "privilege",
+			cmd_failf(run, "privilege",
 			          "no permission to capture on '%s': needs "
 			          "CAP_NET_RAW (run as root, or grant the "
 			          "binary cap_net_raw,cap_net_admin)",
@@ -138,25 +138,25 @@ int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
 			return 2;
 		}
 		if (rc == PCAP_ERROR_NO_SUCH_DEVICE) {
-			cap_error(d, "interface", "unknown interface '%s'",
+			cmd_failf(run, "interface", "unknown interface '%s'",
 			          dv->name);
 			return 2;
 		}
 		if (rc < 0 && o->iface != NULL) {
-			cap_error(d, "pcap", "cannot capture on '%s': %s",
+			cmd_failf(run, "pcap", "cannot capture on '%s': %s",
 			          dv->name, err);
 			return 2;
 		}
 		if (rc < 0)
-			doc_add_error(d, "pcap", "skipped '%s': %s", dv->name,
-			              err);
+			doc_add_error(&run->doc, "pcap", "skipped '%s': %s",
+			              dv->name, err);
 	}
 	if (o->iface != NULL && st->nh == 0) {
-		cap_error(d, "interface", "unknown interface '%s'", o->iface);
+		cmd_failf(run, "interface", "unknown interface '%s'", o->iface);
 		return 2;
 	}
 	if (st->nh == 0) {
-		cap_error(d, "interface", "no interface is up to capture on");
+		cmd_failf(run, "interface", "no interface is up to capture on");
 		return 2;
 	}
 	return 0;
@@ -164,7 +164,7 @@ int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
 
 /* Compiles and installs the filter on every handle. Returns 0, or 2 after
  * reporting the expression and libpcap's reason. */
-int cap_set_filters(struct cap_state *st, struct doc *d)
+int cap_set_filters(struct cap_state *st, struct cmd_run *run)
 {
 	struct bpf_program prog;
 
@@ -173,14 +173,14 @@ int cap_set_filters(struct cap_state *st, struct doc *d)
 	for (int i = 0; i < st->nh; i++) {
 		if (pcap_compile(st->h[i].p, &prog, st->filter, 1,
 		                 PCAP_NETMASK_UNKNOWN) < 0) {
-			cap_error(d, "filter",
+			cmd_failf(run, "filter",
 			          "filter does not compile on '%s' '%s': %s",
 			          st->sum.ifaces[st->h[i].sum_index].name,
 			          st->filter, pcap_geterr(st->h[i].p));
 			return 2;
 		}
 		if (pcap_setfilter(st->h[i].p, &prog) < 0) {
-			cap_error(d, "filter", "cannot install filter: %s",
+			cmd_failf(run, "filter", "cannot install filter: %s",
 			          pcap_geterr(st->h[i].p));
 			pcap_freecode(&prog);
 			return 2;
@@ -192,18 +192,18 @@ int cap_set_filters(struct cap_state *st, struct doc *d)
 
 /* Checks that the filter compiles at all before any privilege is needed,
  * on an Ethernet-typed dead handle: a typo is bad input, exit 2. */
-int cap_check_filter(const char *filter, struct doc *d)
+int cap_check_filter(const char *filter, struct cmd_run *run)
 {
 	struct bpf_program prog;
 	pcap_t *dead = pcap_open_dead(DLT_EN10MB, CAP_SNAPLEN_WRITE);
 	int rc = 0;
 
 	if (dead == NULL) {
-		cap_error(d, "filter", "cannot check the filter: no memory");
+		cmd_failf(run, "filter", "cannot check the filter: no memory");
 		return 2;
 	}
 	if (pcap_compile(dead, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
-		cap_error(d, "filter", "filter does not compile '%s': %s",
+		cmd_failf(run, "filter", "filter does not compile '%s': %s",
 		          filter, pcap_geterr(dead));
 		rc = 2;
 	} else {
@@ -239,7 +239,7 @@ static long long mono_us(void)
  * a signal), dispatching a bounded batch per handle per turn. Returns the
  * time it ran, in microseconds. */
 long long cap_run_loop(struct cap_state *st, long long duration_us,
-                       const volatile sig_atomic_t *stop, struct doc *d)
+                       const volatile sig_atomic_t *stop, struct cmd_run *run)
 {
 	struct pollfd pfd[CAP_MAX_HANDLES];
 	long long start = mono_us(), left;
@@ -248,7 +248,8 @@ long long cap_run_loop(struct cap_state *st, long long duration_us,
 
 	for (int i = 0; i < st->nh; i++) {
 		if (pcap_setnonblock(st->h[i].p, 1, err) < 0)
-			doc_add_error(d, "pcap", "non-blocking mode: %s", err);
+			doc_add_error(&run->doc, "pcap",
+			              "non-blocking mode: %s", err);
 		st->h[i].fd = pcap_get_selectable_fd(st->h[i].p);
 		pfd[i].fd = st->h[i].fd;
 		pfd[i].events = POLLIN;
@@ -284,7 +285,7 @@ long long cap_run_loop(struct cap_state *st, long long duration_us,
  * fails with EPERM means a root already stripped of CAP_SETUID/SETGID (a
  * confined container): capture goes on with a warning. Any other failure
  * stops the run. Returns 0, or 2 after reporting. */
-int cap_drop_privileges(struct cap_state *st, struct doc *d)
+int cap_drop_privileges(struct cap_state *st, struct cmd_run *run)
 {
 	int rc = privdrop_to(&st->target);
 
@@ -295,15 +296,18 @@ int cap_drop_privileges(struct cap_state *st, struct doc *d)
 		return 0;
 	}
 	if (errno == EPERM) {
-		fprintf(stderr,
-		        "netprobe capture: warning: cannot drop root to uid "
-		        "%u: %s; going on as root\n",
-		        (unsigned)st->target.uid, strerror(errno));
-		doc_add_error(d, "privilege", "cannot drop root to uid %u: %s",
-		              (unsigned)st->target.uid, strerror(errno));
+		int e = errno;
+
+		cmd_note(run,
+		         "warning: cannot drop root to uid %u: %s; going on "
+		         "as root",
+		         (unsigned)st->target.uid, strerror(e));
+		doc_add_error(&run->doc, "privilege",
+		              "cannot drop root to uid %u: %s",
+		              (unsigned)st->target.uid, strerror(e));
 		return 0;
 	}
-	cap_error(d, "privilege", "cannot drop root to uid %u: %s",
+	cmd_failf(run, "privilege", "cannot drop root to uid %u: %s",
 	          (unsigned)st->target.uid, strerror(errno));
 	return 2;
 }

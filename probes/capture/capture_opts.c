@@ -36,13 +36,15 @@ static const struct cli_opt cap_optv[] = {
     {O_ALL, 0, "all", CLI_FLAG, NULL, NULL, "every interface that is up",
      false},
     {O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "5s",
-     "how long, at most 1h", false},
+     "how long, at most 1h", false,
+     CLI_RANGE(CLI_UNIT_DURATION, 1000, 3600000000LL)},
     {O_FILTER, 0, "filter", CLI_REQUIRED, "EXPR", NULL,
      "a pcap-filter(7) expression instead", false},
     {O_WRITE, 'w', "write", CLI_REQUIRED, "FILE", NULL,
      "keep the packets in a pcap file", false},
     {O_MAXBYTES, 0, "max-bytes", CLI_REQUIRED, "SIZE", "64M",
-     "bound the file written", false},
+     "bound the file written", false,
+     CLI_RANGE(CLI_UNIT_BYTES, 4096, 1LL << 40)},
     {O_READ, 'r', "read", CLI_REQUIRED, "FILE", NULL,
      "summarise a pcap or pcapng file instead", false},
     {O_PASSIVE, 0, "passive", CLI_FLAG, NULL, NULL,
@@ -212,11 +214,83 @@ static int join_expr(char **ops, int n, char *buf, size_t len)
 	return 0;
 }
 
+/* One option into o (ranges checked by the table). Returns 0, or 2
+ * after a usage error. */
+static int cap_option(int c, const struct cli *cl, struct cap_opts *o)
+{
+	const char *why;
+
+	switch (c) {
+	case O_IFACE:
+		o->iface = cl->arg;
+		break;
+	case O_PEER:
+		o->peer = cl->arg;
+		break;
+	case O_PORT:
+		if (add_ports(o, cl->arg, &why) < 0)
+			return cli_usage_error(&cap_cmd, stderr,
+			                       "invalid port '%s': %s", cl->arg,
+			                       why);
+		break;
+	case O_ALL:
+		o->all = true;
+		break;
+	case O_DURATION:
+		o->duration_us = cl->num;
+		o->duration_set = true;
+		break;
+	case O_FILTER:
+		o->filter = cl->arg;
+		break;
+	case O_WRITE:
+		o->write = cl->arg;
+		break;
+	case O_READ:
+		o->read = cl->arg;
+		break;
+	case O_MAXBYTES:
+		o->max_bytes = (unsigned long long)cl->num;
+		break;
+	case O_PASSIVE:
+		o->passive = true;
+		break;
+	case O_JSON:
+		o->json = true;
+		break;
+	default:
+		return cli_usage_error(&cap_cmd, stderr, "%s", cl->err);
+	}
+	return 0;
+}
+
+/* The options that exclude each other. Returns 0, or 2 after a usage
+ * error. */
+static int cap_check(const struct cap_opts *o)
+{
+	const char *why = NULL;
+
+	if (o->read != NULL && (o->iface != NULL || o->all || o->duration_set ||
+	                        o->passive || o->write != NULL))
+		why = "-r reads a file: it takes no -i, --all, --duration, "
+		      "--passive or -w";
+	else if (o->iface != NULL && o->all)
+		why = "-i and --all exclude each other";
+	else if (o->filter != NULL && (o->peer != NULL || o->nports > 0))
+		why = "--filter replaces --peer and --port; give one or the "
+		      "other";
+	else if (o->passive &&
+	         (o->peer != NULL || o->nports > 0 || o->filter != NULL))
+		why = "--passive takes no --peer, --port or --filter";
+	else if (o->filter != NULL && strlen(o->filter) >= CAP_FILTER_MAX)
+		why = "filter too long";
+	return why ? cli_usage_error(&cap_cmd, stderr, "%s", why) : 0;
+}
+
 /* Parses the command line into o. Returns 0, or 2 after printing the
  * error (or -1 after printing help: exit 0). */
 int cap_parse_args(int argc, char **argv, struct cap_opts *o)
 {
-	const char *why;
 	struct cli cl;
 	char **ops;
 	int c, nops;
@@ -226,66 +300,10 @@ int cap_parse_args(int argc, char **argv, struct cap_opts *o)
 	o->max_bytes = 64ULL << 20;
 	cli_start(&cl, &cap_cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
-		switch (c) {
-		case O_HELP:
+		if (c == O_HELP)
 			return cli_help(&cap_cmd, stdout) == 0 ? -1 : 2;
-		case O_IFACE:
-			o->iface = cl.arg;
-			break;
-		case O_PEER:
-			o->peer = cl.arg;
-			break;
-		case O_PORT:
-			if (add_ports(o, cl.arg, &why) < 0) {
-				fprintf(stderr,
-				        "netprobe capture: invalid port '%s': "
-				        "%s\n",
-				        cl.arg, why);
-				return 2;
-			}
-			break;
-		case O_ALL:
-			o->all = true;
-			break;
-		case O_DURATION:
-			if (parse_duration_us(cl.arg, 1000, 3600000000LL,
-			                      &o->duration_us, &why) < 0) {
-				fprintf(stderr,
-				        "netprobe capture: invalid duration "
-				        "'%s': %s\n",
-				        cl.arg, why);
-				return 2;
-			}
-			o->duration_set = true;
-			break;
-		case O_FILTER:
-			o->filter = cl.arg;
-			break;
-		case O_WRITE:
-			o->write = cl.arg;
-			break;
-		case O_READ:
-			o->read = cl.arg;
-			break;
-		case O_MAXBYTES:
-			if (parse_size(cl.arg, 4096, 1ULL << 40, &o->max_bytes,
-			               &why) < 0) {
-				fprintf(stderr,
-				        "netprobe capture: invalid size '%s': "
-				        "%s\n",
-				        cl.arg, why);
-				return 2;
-			}
-			break;
-		case O_PASSIVE:
-			o->passive = true;
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		default:
-			return cli_usage_error(&cap_cmd, stderr, "%s", cl.err);
-		}
+		if (cap_option(c, &cl, o) != 0)
+			return 2;
 	}
 	nops = cli_operands(&cl, &ops);
 	if (nops > 0) {
@@ -294,37 +312,10 @@ int cap_parse_args(int argc, char **argv, struct cap_opts *o)
 			    &cap_cmd, stderr,
 			    "a filter expression and --filter:"
 			    " give one or the other");
-		if (join_expr(ops, nops, o->expr, sizeof(o->expr)) < 0) {
-			fprintf(stderr, "netprobe capture: filter too long\n");
-			return 2;
-		}
+		if (join_expr(ops, nops, o->expr, sizeof(o->expr)) < 0)
+			return cli_usage_error(&cap_cmd, stderr,
+			                       "filter too long");
 		o->filter = o->expr;
 	}
-	if (o->read != NULL && (o->iface != NULL || o->all || o->duration_set ||
-	                        o->passive || o->write != NULL)) {
-		fprintf(stderr, "netprobe capture: -r reads a file: it takes "
-		                "no -i, --all, --duration, --passive or -w\n");
-		return 2;
-	}
-	if (o->iface != NULL && o->all) {
-		fprintf(stderr, "netprobe capture: -i and --all exclude each "
-		                "other\n");
-		return 2;
-	}
-	if (o->filter != NULL && (o->peer != NULL || o->nports > 0)) {
-		fprintf(stderr, "netprobe capture: --filter replaces --peer "
-		                "and --port; give one or the other\n");
-		return 2;
-	}
-	if (o->passive &&
-	    (o->peer != NULL || o->nports > 0 || o->filter != NULL)) {
-		fprintf(stderr, "netprobe capture: --passive takes no --peer, "
-		                "--port or --filter\n");
-		return 2;
-	}
-	if (o->filter != NULL && strlen(o->filter) >= CAP_FILTER_MAX) {
-		fprintf(stderr, "netprobe capture: filter too long\n");
-		return 2;
-	}
-	return 0;
+	return cap_check(o);
 }

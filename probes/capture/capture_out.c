@@ -1,25 +1,10 @@
 /* netprobe capture, what it says: errors the house way, the JSON
  * document and the text summary. */
 #include <arpa/inet.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "base/parse.h"
 #include "capture/capture.h"
-
-/* Reports an error the house way: stderr in text mode, and into the
- * document too (so a JSON pipeline learns why). */
-void cap_error(struct doc *d, const char *step, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "netprobe capture: %s\n", msg);
-	doc_add_error(d, step, "%s", msg);
-}
 
 /* Adds the results to the document. */
 void cap_emit_json(const struct cap_state *st, const struct cap_opts *o,

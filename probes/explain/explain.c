@@ -24,7 +24,8 @@ static const struct cli_opt explain_optv[] = {
 	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
 	 "the RAS service to ask", false},
 	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
-	 "how long NCCL may collect from its ranks", false},
+	 "how long NCCL may collect from its ranks", false,
+	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 600)},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},
 	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
@@ -46,8 +47,6 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 	struct cli c;
 	char **ops;
 	int k, n;
-	const char *why;
-	long long v;
 
 	o->ras_timeout_s = 5;
 	cli_start(&c, &explain_cmd, argc, argv);
@@ -79,11 +78,7 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 			o->sysroot = c.arg;
 			break;
 		case O_RASTIMEOUT:
-			if (parse_num(c.arg, 1, 600, &v, &why) < 0)
-				return cli_usage_error(&explain_cmd, stderr,
-					"invalid --ras-timeout '%s': %s (1 to "
-					"600 seconds)", c.arg, why);
-			o->ras_timeout_s = (int)v;
+			o->ras_timeout_s = (int)c.num;
 			break;
 		default:
 			break;
@@ -156,7 +151,7 @@ static void run_free(struct explain_run *r)
 		free(r->pool[i]);
 	explain_log_free(&r->lg);
 	logmatch_free(&r->lm);
-	doc_free(&r->d);
+	doc_free(&r->run.doc); /* safe after cmd_finish */
 }
 
 /* The verdict: 1 when a cause or an unresponsive rank was found, 2 when
@@ -166,8 +161,8 @@ static int verdict(const struct explain_run *r)
 	if (r->o.job && r->o.nfiles == 0 && !r->ras_answered)
 		return 2;
 	/* no RAS answering is said (a warning) but is no fault found */
-	if (r->d.nfault > 0 ||
-	    r->d.nwarning > (r->ras_tried && !r->ras_answered ? 1 : 0))
+	if (r->run.doc.nfault > 0 ||
+	    r->run.doc.nwarning > (r->ras_tried && !r->ras_answered ? 1 : 0))
 		return 1;
 	/* a cause that is not the network is a fault all the same */
 	for (size_t i = 0; i < r->res.ncauses; i++)
@@ -176,15 +171,45 @@ static int verdict(const struct explain_run *r)
 	return 0;
 }
 
+/* Read, decide, measure: the run after its options. Returns the exit
+ * status (errors reported on the run). */
+static int explain_run(struct explain_run *r)
+{
+	const char *bad = NULL;
+
+	if (logmatch_init(&r->lm, &bad) < 0)
+		return cmd_fail(&r->run, "signatures", "signature",
+				bad ? bad : "?", "does not compile");
+	r->lm.light = r->light;
+	for (int i = 0; i < r->o.nfiles; i++)
+		if (explain_read(r, i, r->o.files[i]) < 0)
+			return cmd_fail(&r->run, "read", "cannot read",
+					r->o.files[i], "%s", strerror(errno));
+	if (r->o.job)
+		explain_job(r);
+	explain_decide(&r->lg, &r->res);
+	explain_measure(r);
+	explain_apply_measured(&r->res, &r->ms);
+	if (r->rdma_absent)
+		explain_rdma_settle(&r->res);
+	explain_drop_normal(&r->res);
+	if (explain_emit(r) < 0)
+		return cmd_failf(&r->run, "output", "cannot write output");
+	return verdict(r);
+}
+
+/* parse -> read, decide, measure -> finish. */
 int cmd_explain(int argc, char **argv)
 {
 	struct explain_run *r = calloc(1, sizeof(*r));
-	const char *bad = NULL;
 	int rc;
 
 	if (r == NULL) {
-		fprintf(stderr, "netprobe explain: out of memory\n");
-		return 2;
+		struct cmd_run run;
+
+		cmd_init(&run, "netprobe", "explain", stdout, stderr);
+		return cmd_finish(&run, cmd_failf(&run, "memory",
+						  "out of memory"));
 	}
 	rc = parse(argc, argv, &r->o);
 	if (rc != 0) {
@@ -196,37 +221,13 @@ int cmd_explain(int argc, char **argv)
 		free(r);
 		return rc;
 	}
-	rc = 2;
-	if (doc_init(&r->d, "netprobe", "explain") < 0) {
-		fprintf(stderr, "netprobe explain: out of memory\n");
-		goto out;
+	if (cmd_init(&r->run, "netprobe", "explain", stdout, stderr) < 0) {
+		rc = cmd_failf(&r->run, "memory", "out of memory");
+	} else {
+		r->run.json = r->o.json;
+		rc = explain_run(r);
 	}
-	if (logmatch_init(&r->lm, &bad) < 0) {
-		fprintf(stderr, "netprobe explain: signature '%s' does not "
-			"compile\n", bad ? bad : "?");
-		goto out;
-	}
-	r->lm.light = r->light;
-	for (int i = 0; i < r->o.nfiles; i++)
-		if (explain_read(r, i, r->o.files[i]) < 0) {
-			fprintf(stderr, "netprobe explain: cannot read '%s': "
-				"%s\n", r->o.files[i], strerror(errno));
-			goto out;
-		}
-	if (r->o.job)
-		explain_job(r);
-	explain_decide(&r->lg, &r->res);
-	explain_measure(r);
-	explain_apply_measured(&r->res, &r->ms);
-	if (r->rdma_absent)
-		explain_rdma_settle(&r->res);
-	explain_drop_normal(&r->res);
-	if (explain_emit(r) < 0) {
-		fprintf(stderr, "netprobe explain: cannot write output\n");
-		goto out;
-	}
-	rc = verdict(r);
-out:
+	rc = cmd_finish(&r->run, rc);
 	run_free(r);
 	free(r);
 	return rc;

@@ -9,6 +9,7 @@
 
 #include "decide/explain.h"
 #include "decide/ras_parse.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "doc/logmatch.h"
 #include "layers/layers.h"
@@ -45,7 +46,7 @@ struct explain_run {
 	bool have_container; /* the scan's layering ran */
 	bool rdma_absent;    /* measured: no RDMA hardware on this node */
 	enum layer_container container;
-	struct doc d;
+	struct cmd_run run; /* its document and errors (the runtime) */
 };
 
 /* explain_read.c: reads one file ("-" stdin) line by line into r->lg.

@@ -117,9 +117,8 @@ static void run_scan(struct explain_run *r)
 
 	if (s == NULL)
 		return;
-	s->quiet = true;
 	if (sysroot_init(&s->sr, r->o.sysroot) < 0 ||
-	    doc_init(&s->d, "netprobe", "scan") < 0)
+	    cmd_init(&s->run, "netprobe", "scan", NULL, NULL) < 0)
 		goto out;
 	if (!r->o.no_probe && sysroot_is_live(&s->sr) &&
 	    (np = log_peers(r, peers, MAX_PROBED)) > 0 &&
@@ -146,7 +145,7 @@ static void run_scan(struct explain_run *r)
 			explain_note(r, "probed %s with the scan's peer checks "
 			     "(responder port 7470)", peers[i]);
 	}
-	json_array_foreach(s->d.findings, i, f) {
+	json_array_foreach(s->run.doc.findings, i, f) {
 		const char *code = json_string_value(json_object_get(f, "code"));
 		const char *sum =
 			json_string_value(json_object_get(f, "summary"));
@@ -161,7 +160,7 @@ static void run_scan(struct explain_run *r)
 			explain_found(r, code, sum);
 	}
 	explain_note(r, "local scan: %zu finding(s)%s",
-		     json_array_size(s->d.findings),
+		     json_array_size(s->run.doc.findings),
 		     r->o.sysroot ? " (recorded sysroot)" : "");
 out:
 	scan_free(s);

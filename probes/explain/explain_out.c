@@ -111,15 +111,15 @@ static int add_findings(struct explain_run *r)
 			errno = EINVAL;
 			return -1;
 		}
-		if (doc_add_finding(&r->d, fd->id, -1, ev,
+		if (doc_add_finding(&r->run.doc, fd->id, -1, ev,
 				    c->fix[0] ? c->fix : NULL, "%s (%s)",
 				    c->why, state_name(c->state)) < 0)
 			return -1;
 	}
 	if (r->ras_tried && !r->ras_answered &&
-	    doc_add_finding(&r->d, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL, NULL,
-			    "no NCCL RAS service answered at %s: %s",
-			    r->ras_addr, r->ras_why) < 0)
+	    doc_add_finding(&r->run.doc, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL,
+	                    NULL, "no NCCL RAS service answered at %s: %s",
+	                    r->ras_addr, r->ras_why) < 0)
 		return -1;
 	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++) {
 		const struct ras_proc *p = &r->ras.procs[i];
@@ -128,19 +128,18 @@ static int add_findings(struct explain_run *r)
 		evidence_add(&ev, "ras", "%s: process %ld on node %s, GPU %s",
 			     r->ras_addr, p->pid, p->node, p->gpu);
 		if ((p->rank >= 0
-			     ? doc_add_finding(
-				       &r->d, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
-				       ev, NULL,
-				       "rank %d (process %ld on node %s) did "
-				       "not answer for communicator %s",
-				       p->rank, p->pid, p->node, p->comm)
-			     : doc_add_finding(
-				       &r->d, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
-				       ev, NULL, "process %ld on node %s is %s",
-				       p->pid, p->node,
-				       p->kind == RAS_PROC_DEAD
-					       ? "considered dead"
-					       : "not answering")) < 0)
+		         ? doc_add_finding(
+		               &r->run.doc, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+		               ev, NULL,
+		               "rank %d (process %ld on node %s) did "
+		               "not answer for communicator %s",
+		               p->rank, p->pid, p->node, p->comm)
+		         : doc_add_finding(
+		               &r->run.doc, FINDING_NCCL_RANK_UNRESPONSIVE, -1,
+		               ev, NULL, "process %ld on node %s is %s", p->pid,
+		               p->node,
+		               p->kind == RAS_PROC_DEAD ? "considered dead"
+		                                        : "not answering")) < 0)
 			return -1;
 	}
 	return 0;
@@ -171,8 +170,8 @@ static int build_other(struct explain_run *r)
 				refs_json(r, c), "count",
 				(json_int_t)c->count));
 	}
-	if (doc_set(&r->d, "other_causes", oth) < 0 ||
-	    doc_set(&r->d, "symptoms", sym) < 0)
+	if (doc_set(&r->run.doc, "other_causes", oth) < 0 ||
+	    doc_set(&r->run.doc, "symptoms", sym) < 0)
 		return -1;
 	return 0;
 }
@@ -216,13 +215,13 @@ static int build(struct explain_run *r)
 			json_decref(codes);
 		}
 	}
-	if (doc_set(&r->d, "log", log_json(r)) < 0 ||
-	    doc_set(&r->d, "measured", json_pack("{s:b,s:o}", "ran",
+	if (doc_set(&r->run.doc, "log", log_json(r)) < 0 ||
+	    doc_set(&r->run.doc, "measured", json_pack("{s:b,s:o}", "ran",
 		    r->ms.ran, "notes", notes)) < 0 ||
-	    doc_set(&r->d, "causes", causes) < 0 ||
-	    doc_set(&r->d, "undecided", open) < 0)
+	    doc_set(&r->run.doc, "causes", causes) < 0 ||
+	    doc_set(&r->run.doc, "undecided", open) < 0)
 		return -1;
-	if (r->ras_tried && doc_set(&r->d, "job", job_json(r)) < 0)
+	if (r->ras_tried && doc_set(&r->run.doc, "job", job_json(r)) < 0)
 		return -1;
 	return add_findings(r);
 }
@@ -385,7 +384,7 @@ int explain_emit(struct explain_run *r)
 	if (build(r) < 0)
 		return -1;
 	if (r->o.json)
-		return doc_write(&r->d, stdout);
+		return 0; /* cmd_finish writes the document */
 	print_text(r);
 	return ferror(stdout) ? -1 : 0;
 }

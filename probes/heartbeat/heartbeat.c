@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "doc/cmdrun.h"
 #include "decide/decide_heartbeat.h"
 #include "decide/decide_peerprobe.h"
 #include "heartbeat/heartbeat.h"
@@ -73,19 +74,43 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 	doc_print_findings(d, stdout, false);
 }
 
-int hb_write_output(const struct hb_opts *o, const struct doc *d)
+/* A run on the runtime: -o, --json, the token file as an input. */
+static int hb_run_init(struct cmd_run *cr, const struct hb_opts *o)
 {
-	const char *in[1] = {o->token_file};
-	struct outfile_opts oo = {.no_clobber = o->no_clobber,
-	                          .inputs = in,
-	                          .ninputs = o->token_file ? 1 : 0};
-	char why[512];
+	int rc = cmd_init(cr, "netprobe", "heartbeat", stdout, stderr);
 
-	if (doc_write_output(d, o->output, &oo, why, sizeof(why)) < 0) {
-		fprintf(stderr, "netprobe heartbeat: %s\n", why);
-		return -1;
-	}
-	return 0;
+	cr->json = o->json;
+	cr->output = o->output;
+	cr->no_clobber = o->no_clobber;
+	cmd_input(cr, o->token_file);
+	return rc;
+}
+
+/* The peer probe's text: what the responder saw of us. */
+static void hb_peer_print(const struct peer_verdict *v, const json_t *detail,
+                          const struct doc *d)
+{
+	char b[32];
+	json_t *p;
+	size_t i;
+
+	printf("peer %s (%s): responder answered\n", v->peer, v->peer_addr);
+	printf("  local %s (%s)  seen as %s  nat %s\n", v->local_addr,
+	       v->local_ifname[0] ? v->local_ifname : "?",
+	       v->observed_addr[0] ? v->observed_addr : "?",
+	       v->nat < 0 ? "unknown"
+	       : v->nat   ? "yes"
+	                  : "no");
+	printf("  inbound %s:", v->inbound < 0 ? "untested"
+	                        : v->inbound   ? "yes"
+	                                       : "no");
+	json_array_foreach(json_object_get(detail, "ports"), i, p)
+	    printf(" %lld/tcp %s (%s)",
+	           (long long)json_integer_value(json_object_get(p, "port")),
+	           json_string_value(json_object_get(p, "state")),
+	           json_string_value(json_object_get(p, "reason")));
+	printf("\n  rtt %s\n", hb_fmt_us(v->rtt_us, b, sizeof(b)));
+	doc_print_findings(d, stdout, false);
 }
 
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
@@ -99,64 +124,136 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 	                            .host = o->host,
 	                            .port = o->port};
 	struct peer_verdict v;
-	struct doc d = {0};
-	json_t *detail = NULL, *f, *p;
+	struct cmd_run cr;
+	json_t *detail = NULL, *f;
 	size_t i;
 	int rc;
 
-	if (doc_init(&d, "netprobe", "heartbeat") < 0) {
-		fprintf(stderr, "netprobe heartbeat: out of memory\n");
-		return 2;
-	}
-	rc = peerprobe_run(spec, &po, &v, &detail, &d);
-	if (rc == 0 && peerprobe_decide(&v, &d) < 0)
+	if (hb_run_init(&cr, o) < 0)
+		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+	rc = peerprobe_run(spec, &po, &v, &detail, &cr.doc);
+	if (rc == 0 && peerprobe_decide(&v, &cr.doc) < 0)
 		rc = -1;
-	doc_set(&d, "peers", json_pack("[o]", detail ? detail : json_null()));
-	if (rc != 0) {
-		json_array_foreach(d.errors, i, f)
-		    fprintf(stderr, "netprobe heartbeat: %s\n",
-		            json_string_value(json_object_get(f, "message")));
-	}
-	rc = rc != 0 ? 2 : doc_exit_status(&d, true);
-	if (o->output && hb_write_output(o, &d) < 0)
-		rc = 2;
-	if (o->json && !o->output) {
-		doc_write(&d, stdout);
-	} else if (v.responded) {
-		char b[32];
-
-		printf("peer %s (%s): responder answered\n", v.peer,
-		       v.peer_addr);
-		printf("  local %s (%s)  seen as %s  nat %s\n", v.local_addr,
-		       v.local_ifname[0] ? v.local_ifname : "?",
-		       v.observed_addr[0] ? v.observed_addr : "?",
-		       v.nat < 0 ? "unknown"
-		       : v.nat   ? "yes"
-		                 : "no");
-		printf("  inbound %s:", v.inbound < 0 ? "untested"
-		                        : v.inbound   ? "yes"
-		                                      : "no");
-		json_array_foreach(json_object_get(detail, "ports"), i, p)
-		    printf(" %lld/tcp %s (%s)",
-		           (long long)json_integer_value(
-		               json_object_get(p, "port")),
-		           json_string_value(json_object_get(p, "state")),
-		           json_string_value(json_object_get(p, "reason")));
-		printf("\n  rtt %s\n", hb_fmt_us(v.rtt_us, b, sizeof(b)));
-		doc_print_findings(&d, stdout, false);
-	}
-	doc_free(&d);
-	return rc;
+	doc_set(&cr.doc, "peers",
+	        json_pack("[o]", detail ? detail : json_null()));
+	/* the probe recorded its errors in the document: said once here */
+	if (rc != 0)
+		json_array_foreach(cr.doc.errors, i, f)
+		    cmd_note(&cr, "%s",
+		             json_string_value(json_object_get(f, "message")));
+	rc = rc != 0 ? 2 : cmd_status(&cr, true);
+	if ((!o->json || o->output) && v.responded)
+		hb_peer_print(&v, detail, &cr.doc);
+	return cmd_finish(&cr, rc);
 }
 
-/* netprobe heartbeat: collect, decide, emit. Returns 0, 1 when a fault
- * or missed gate was found, 2 when it could not run. */
+/* A fresh run's state; NULL on no memory. */
+static struct hb_run *hb_run_new(const struct hb_opts *o)
+{
+	struct hb_run *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->ufd = -1;
+	r->c.fd = r->ctl.fd = -1;
+	r->tcp.enabled = true;
+	r->tcp.dropped_after_us = r->udp.dropped_after_us = -1;
+	r->udp.enabled = o->udp;
+	return r;
+}
+
+/* Connects, and opens the UDP side. Returns 0, or 2 (reported). */
+static int hb_open(struct cmd_run *cr, struct hb_run *r,
+                   const struct hb_opts *o)
+{
+	/* the first connection may take longer than one echo, unless the
+	 * user bounded it with --timeout */
+	if (hb_connect(r, o, o->timeout_set ? o->timeout_us : 2000000) < 0) {
+		doc_set(&cr->doc, "target",
+		        json_pack("{s:s, s:o, s:i}", "host", o->host, "address",
+		                  r->c.code == CLIENT_E_RESOLVE
+		                      ? json_null()
+		                      : json_string(r->c.addr),
+		                  "port", (int)o->port));
+		return cmd_failf(cr, "connect", "%s", r->c.err);
+	}
+	if (o->udp && o->udp_port && o->udp_port != o->port &&
+	    hb_udp_listen(r, o) < 0)
+		return cmd_failf(cr, "listen", "%s", r->ctl.err);
+	if (o->udp && hb_udp_open(r, o->udp_port) < 0) {
+		cmd_fail(cr, "udp", "udp socket", NULL, "%s", strerror(errno));
+		r->udp.enabled = false;
+	}
+	return 0;
+}
+
+/* The echoes until the count, the duration or a signal, then the
+ * findings. Returns the exit status. */
+static int hb_measure(struct cmd_run *cr, struct hb_run *r,
+                      const struct hb_opts *o)
+{
+	struct sigaction sa = {0}, old_int, old_term;
+
+	sa.sa_handler = hb_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	r->t0_us = client_now_us();
+	hb_loop(r, o, &hb_stop);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	doc_set(&cr->doc, "target",
+	        json_pack("{s:s, s:s, s:i}", "host", o->host, "address",
+	                  r->c.addr, "port", (int)o->port));
+	if (r->connected)
+		hb_count_segments(r);
+	if (decide_heartbeat(&r->tcp, &r->udp, &o->gate, o->interval_us,
+	                     &cr->doc) < 0) {
+		/* in the document only, as it always was */
+		doc_add_error(&cr->doc, "decide", "out of memory");
+		return 2;
+	}
+	/* the responder, not the network, ended the run: no fault, and
+	 * no verdict either (2) */
+	if (r->resp_dropped) {
+		cmd_failf(cr, "responder",
+		          "the responder at %s:%u dropped us: %s", r->c.addr,
+		          o->port, r->dropped_why);
+		cmd_note(cr, "not a network fault; the run stopped there");
+	}
+	return cmd_status(cr, !r->resp_dropped);
+}
+
+/* The results into the document, and the text table. */
+static void hb_emit(struct cmd_run *cr, const struct hb_run *r,
+                    const struct hb_opts *o, int rc)
+{
+	struct doc *d = &cr->doc;
+
+	doc_set(d, "duration_us", json_integer(r->elapsed_us));
+	doc_set(d, "tcp", hb_side_json(&r->tcp, true));
+	if (r->udp.enabled) {
+		json_t *u = hb_side_json(&r->udp, false);
+
+		json_object_set_new(
+		    u, "port",
+		    json_integer(o->udp_port ? o->udp_port : o->port));
+		doc_set(d, "udp", u);
+	} else {
+		doc_set(d, "udp", json_null());
+	}
+	doc_set(d, "samples_us", hb_samples_json(&r->tcp));
+	if ((!o->json || o->output) && (rc != 2 || r->tcp.sent))
+		hb_print(r, o, d);
+}
+
+/* netprobe heartbeat: parse -> collect -> decide -> finish. Returns 0,
+ * 1 when a fault or missed gate was found, 2 when it could not run. */
 int cmd_heartbeat(int argc, char **argv)
 {
 	struct hb_opts o;
 	struct hb_run *r;
-	struct doc d = {0};
-	struct sigaction sa = {0}, old_int, old_term;
+	struct cmd_run cr;
 	int rc;
 
 	rc = hb_parse(argc, argv, &o);
@@ -164,102 +261,23 @@ int cmd_heartbeat(int argc, char **argv)
 		return rc == 1 ? 0 : 2;
 	if (o.peer_probe)
 		return hb_peer(&o, argv[argc - 1]);
-	r = calloc(1, sizeof(*r));
-	if (!r || doc_init(&d, "netprobe", "heartbeat") < 0) {
-		fprintf(stderr, "netprobe heartbeat: out of memory\n");
+	r = hb_run_new(&o);
+	if (hb_run_init(&cr, &o) < 0 || r == NULL) {
 		free(r);
-		return 2;
+		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
 	}
-	r->ufd = -1;
-	r->c.fd = r->ctl.fd = -1;
-	r->tcp.enabled = true;
-	r->tcp.dropped_after_us = r->udp.dropped_after_us = -1;
-	r->udp.enabled = o.udp;
-	doc_set(&d, "interval_us", json_integer(o.interval_us));
-	/* the first connection may take longer than one echo, unless the
-	 * user bounded it with --timeout */
-	if (hb_connect(r, &o, o.timeout_set ? o.timeout_us : 2000000) < 0) {
-		fprintf(stderr, "netprobe heartbeat: %s\n", r->c.err);
-		doc_add_error(&d, "connect", "%s", r->c.err);
-		doc_set(&d, "target",
-		        json_pack("{s:s, s:o, s:i}", "host", o.host, "address",
-		                  r->c.code == CLIENT_E_RESOLVE
-		                      ? json_null()
-		                      : json_string(r->c.addr),
-		                  "port", (int)o.port));
-		rc = 2;
-		goto emit;
-	}
-	if (o.udp && o.udp_port && o.udp_port != o.port &&
-	    hb_udp_listen(r, &o) < 0) {
-		fprintf(stderr, "netprobe heartbeat: %s\n", r->ctl.err);
-		doc_add_error(&d, "listen", "%s", r->ctl.err);
-		rc = 2;
-		goto emit;
-	}
-	if (o.udp && hb_udp_open(r, o.udp_port) < 0) {
-		fprintf(stderr, "netprobe heartbeat: udp socket: %s\n",
-		        strerror(errno));
-		r->udp.enabled = false;
-	}
-	sa.sa_handler = hb_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	r->t0_us = client_now_us();
-	hb_loop(r, &o, &hb_stop);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	doc_set(&d, "target",
-	        json_pack("{s:s, s:s, s:i}", "host", o.host, "address",
-	                  r->c.addr, "port", (int)o.port));
-	if (r->connected)
-		hb_count_segments(r);
-	if (decide_heartbeat(&r->tcp, &r->udp, &o.gate, o.interval_us, &d) <
-	    0) {
-		doc_add_error(&d, "decide", "out of memory");
-		rc = 2;
-		goto emit;
-	}
-	/* the responder, not the network, ended the run: no fault, and
-	 * no verdict either (2) */
-	if (r->resp_dropped) {
-		fprintf(stderr,
-		        "netprobe heartbeat: the responder at %s:%u dropped "
-		        "us: %s (not a network fault; the run stopped there)\n",
-		        r->c.addr, o.port, r->dropped_why);
-		doc_add_error(&d, "responder",
-		              "the responder at %s:%u dropped us: %s",
-		              r->c.addr, o.port, r->dropped_why);
-	}
-	rc = doc_exit_status(&d, !r->resp_dropped);
-emit:
-	doc_set(&d, "duration_us", json_integer(r->elapsed_us));
-	doc_set(&d, "tcp", hb_side_json(&r->tcp, true));
-	if (r->udp.enabled) {
-		json_t *u = hb_side_json(&r->udp, false);
-
-		json_object_set_new(
-		    u, "port", json_integer(o.udp_port ? o.udp_port : o.port));
-		doc_set(&d, "udp", u);
-	} else {
-		doc_set(&d, "udp", json_null());
-	}
-	doc_set(&d, "samples_us", hb_samples_json(&r->tcp));
-	if (o.output && hb_write_output(&o, &d) < 0)
-		rc = 2;
-	if (o.json && !o.output)
-		doc_write(&d, stdout);
-	else if (rc != 2 || r->tcp.sent)
-		hb_print(r, &o, &d);
+	doc_set(&cr.doc, "interval_us", json_integer(o.interval_us));
+	rc = hb_open(&cr, r, &o);
+	if (rc == 0)
+		rc = hb_measure(&cr, r, &o);
+	hb_emit(&cr, r, &o, rc);
 	client_close(&r->c);
 	client_close(&r->ctl);
 	if (r->ufd >= 0)
 		close(r->ufd);
 	hb_side_free(&r->tcp);
 	hb_side_free(&r->udp);
-	doc_free(&d);
 	free(r);
 	hb_stop = 0;
-	return rc;
+	return cmd_finish(&cr, rc);
 }

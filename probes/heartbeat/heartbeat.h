@@ -25,10 +25,6 @@ struct hb_opts {
 	const char *output, *token_file;
 };
 
-/* Writes the document to o->output (--no-clobber, the token file is an
- * input). Returns 0, or -1 after saying why on stderr. */
-int hb_write_output(const struct hb_opts *o, const struct doc *d);
-
 struct udp_slot {
 	uint32_t seq;
 	long long sent_us;

@@ -1,10 +1,8 @@
 /* netprobe heartbeat, its command line: the option table and the checks
  * that tie the options together. */
-#include <stdio.h>
 #include <string.h>
 
 #include "base/cli.h"
-#include "base/parse.h"
 #include "heartbeat/heartbeat.h"
 
 enum {
@@ -28,27 +26,34 @@ enum {
 
 static const struct cli_opt hb_optv[] = {
     {O_INTERVAL, 0, "interval", CLI_REQUIRED, "TIME", "100ms",
-     "between echoes, 0 for ping-pong", false},
+     "between echoes, 0 for ping-pong", false,
+     CLI_RANGE(CLI_UNIT_DURATION, 0, 60000000)},
     /* -i is the interface everywhere else (tcpdump's letter) */
     {O_INTERVAL, 'i', NULL, CLI_REQUIRED, "TIME", NULL, NULL, true},
     {O_COUNT, 'c', "count", CLI_REQUIRED, "N", NULL, "send N echoes, then stop",
-     false},
+     false, CLI_RANGE(CLI_UNIT_COUNT, 1, 10000000)},
     {O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "10s",
-     "how long to run", false},
+     "how long to run", false,
+     CLI_RANGE(CLI_UNIT_DURATION, 1000, 86400000000LL)},
     {O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "1.9x interval",
-     "an echo is lost after this", false},
+     "an echo is lost after this", false,
+     CLI_RANGE(CLI_UNIT_DURATION, 1000, 600000000)},
     {O_MAXRTT, 0, "max-rtt", CLI_REQUIRED, "TIME", NULL,
-     "gate: exit 1 when p99 RTT is above TIME", false},
+     "gate: exit 1 when p99 RTT is above TIME", false,
+     CLI_RANGE(CLI_UNIT_DURATION, 1, 600000000)},
     {O_MAXLOSS, 0, "max-loss", CLI_REQUIRED, "PERCENT", NULL,
-     "gate: exit 1 when loss is above PERCENT", false},
+     "gate: exit 1 when loss is above PERCENT", false,
+     CLI_RANGE(CLI_UNIT_PERCENT, 0, 100)},
     {O_UDP, 0, "udp", CLI_FLAG, NULL, "on", "also send UDP echoes", false},
     {O_NOUDP, 0, "no-udp", CLI_FLAG, NULL, NULL, "TCP echoes only", false},
     {O_UDPPORT, 0, "udp-port", CLI_REQUIRED, "PORT", NULL,
-     "UDP echoes to PORT, opened on the responder", false},
+     "UDP echoes to PORT, opened on the responder", false,
+     CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
     {O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
      "the responder's shared secret, one line", false},
     {O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "7470",
-     "responder port if HOST has none", false},
+     "responder port if HOST has none", false,
+     CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
     {O_PEER, 0, "peer", CLI_FLAG, NULL, NULL,
      "scan's peer probe instead: NAT, inbound, 1s", false},
     CLI_OPT_JSON(O_JSON),
@@ -70,16 +75,9 @@ static const struct cli_cmd hb_cmd = {
     "--peer takes no count, duration or gate.\n",
 };
 
-/* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
-int hb_parse(int argc, char **argv, struct hb_opts *o)
+/* The options before the loop: the defaults of a run. */
+static void hb_defaults(struct hb_opts *o)
 {
-	const char *errstr, *peer, *arg = NULL;
-	char err[CLIENT_ERR_MAX];
-	struct cli cl;
-	char **ops;
-	long long v;
-	int ch, nops;
-
 	memset(o, 0, sizeof(*o));
 	o->port = PROTO_DEFAULT_PORT;
 	o->interval_us = 100000;
@@ -89,105 +87,79 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 	o->gate.max_rtt_us = -1;
 	o->gate.max_loss_pct = -1;
 	o->udp = true;
-	cli_start(&cl, &hb_cmd, argc, argv);
-	while ((ch = cli_next(&cl)) != CLI_END) {
-		arg = cl.arg;
-		switch (ch) {
-		case O_INTERVAL:
-			if (parse_duration_us(arg, 0, 60000000, &o->interval_us,
-			                      &errstr) < 0)
-				goto bad_dur;
-			break;
-		case O_COUNT:
-			if (parse_num(arg, 1, 10000000, &o->count, &errstr) <
-			    0) {
-				fprintf(stderr,
-				        "netprobe heartbeat: invalid "
-				        "count '%s': %s\n",
-				        arg, errstr);
-				return 2;
-			}
-			break;
-		case O_DURATION:
-			if (parse_duration_us(arg, 1000, 86400000000LL,
-			                      &o->duration_us, &errstr) < 0)
-				goto bad_dur;
-			break;
-		case O_TIMEOUT:
-			if (parse_duration_us(arg, 1000, 600000000,
-			                      &o->timeout_us, &errstr) < 0)
-				goto bad_dur;
-			o->timeout_set = true;
-			break;
-		case O_PORT:
-			if (parse_num(arg, 1, 65535, &v, &errstr) < 0)
-				goto bad_port;
-			o->port = (unsigned)v;
-			break;
-		case O_OUTPUT:
-			o->output = arg;
-			break;
-		case O_NOCLOBBER:
-			o->no_clobber = true;
-			break;
-		case O_MAXRTT:
-			if (parse_duration_us(arg, 1, 600000000,
-			                      &o->gate.max_rtt_us, &errstr) < 0)
-				goto bad_dur;
-			break;
-		case O_MAXLOSS:
-			if (parse_num(arg, 0, 100, &v, &errstr) < 0) {
-				fprintf(stderr,
-				        "netprobe heartbeat: invalid "
-				        "loss percentage '%s': %s\n",
-				        arg, errstr);
-				return 2;
-			}
-			o->gate.max_loss_pct = (double)v;
-			break;
-		case O_UDP:
-			o->udp = true;
-			break;
-		case O_NOUDP:
-			o->udp = false;
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_PEER:
-			o->peer_probe = true;
-			break;
-		case O_UDPPORT:
-			if (parse_num(arg, 1, 65535, &v, &errstr) < 0)
-				goto bad_port;
-			o->udp_port = (unsigned)v;
-			break;
-		case O_TOKEN:
-			o->token_file = arg;
-			break;
-		case O_HELP:
-			return cli_help(&hb_cmd, stdout) == 0 ? 1 : 2;
-		default:
-			return cli_usage_error(&hb_cmd, stderr, "%s", cl.err);
-		}
+}
+
+/* One option into o (its range checked by the table). Returns 0, or 2
+ * for a key the table does not have. */
+static int hb_option(int ch, const struct cli *cl, struct hb_opts *o)
+{
+	switch (ch) {
+	case O_INTERVAL:
+		o->interval_us = cl->num;
+		break;
+	case O_COUNT:
+		o->count = cl->num;
+		break;
+	case O_DURATION:
+		o->duration_us = cl->num;
+		break;
+	case O_TIMEOUT:
+		o->timeout_us = cl->num;
+		o->timeout_set = true;
+		break;
+	case O_PORT:
+		o->port = (unsigned)cl->num;
+		break;
+	case O_OUTPUT:
+		o->output = cl->arg;
+		break;
+	case O_NOCLOBBER:
+		o->no_clobber = true;
+		break;
+	case O_MAXRTT:
+		o->gate.max_rtt_us = cl->num;
+		break;
+	case O_MAXLOSS:
+		o->gate.max_loss_pct = (double)cl->num;
+		break;
+	case O_UDP:
+		o->udp = true;
+		break;
+	case O_NOUDP:
+		o->udp = false;
+		break;
+	case O_JSON:
+		o->json = true;
+		break;
+	case O_PEER:
+		o->peer_probe = true;
+		break;
+	case O_UDPPORT:
+		o->udp_port = (unsigned)cl->num;
+		break;
+	case O_TOKEN:
+		o->token_file = cl->arg;
+		break;
+	default:
+		return 2;
 	}
-	nops = cli_operands(&cl, &ops);
-	if (nops != 1)
-		return cli_usage_error(&hb_cmd, stderr, "%s",
-		                       nops == 0 ? "missing host"
-		                                 : "too many operands");
+	return 0;
+}
+
+/* The options that exclude each other, then the defaults that depend on
+ * others. Returns 0, or 2 after a usage error. */
+static int hb_check(struct hb_opts *o)
+{
 	if (o->peer_probe &&
 	    (o->count > 0 || o->duration_us > 0 || o->gate.max_rtt_us >= 0 ||
-	     o->gate.max_loss_pct >= 0)) {
-		fprintf(stderr, "netprobe heartbeat: --peer takes no count, "
-		                "duration or gate\n");
-		return 2;
-	}
-	if (o->count > 0 && o->duration_us > 0) {
-		fprintf(stderr, "netprobe heartbeat: --count and --duration "
-		                "exclude each other\n");
-		return 2;
-	}
+	     o->gate.max_loss_pct >= 0))
+		return cli_usage_error(&hb_cmd, stderr,
+		                       "--peer takes no count, duration or "
+		                       "gate");
+	if (o->count > 0 && o->duration_us > 0)
+		return cli_usage_error(&hb_cmd, stderr,
+		                       "--count and --duration exclude each "
+		                       "other");
 	if (o->count < 0 && o->duration_us < 0)
 		o->duration_us = 10000000;
 	if (o->timeout_us < 0) {
@@ -197,19 +169,34 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 		if (o->timeout_us < 150000)
 			o->timeout_us = 150000;
 	}
-	peer = ops[0];
-	if (client_parse_peer(peer, o->port, o->host, sizeof(o->host), &o->port,
-	                      err, sizeof(err)) < 0) {
-		fprintf(stderr, "netprobe heartbeat: %s\n", err);
-		return 2;
-	}
 	return 0;
-bad_dur:
-	fprintf(stderr, "netprobe heartbeat: invalid duration '%s': %s\n", arg,
-	        errstr);
-	return 2;
-bad_port:
-	fprintf(stderr, "netprobe heartbeat: invalid port '%s': %s\n", arg,
-	        errstr);
-	return 2;
+}
+
+/* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
+int hb_parse(int argc, char **argv, struct hb_opts *o)
+{
+	char err[CLIENT_ERR_MAX];
+	struct cli cl;
+	char **ops;
+	int ch, nops;
+
+	hb_defaults(o);
+	cli_start(&cl, &hb_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
+		if (ch == O_HELP)
+			return cli_help(&hb_cmd, stdout) == 0 ? 1 : 2;
+		if (ch == CLI_ERROR || hb_option(ch, &cl, o) != 0)
+			return cli_usage_error(&hb_cmd, stderr, "%s", cl.err);
+	}
+	nops = cli_operands(&cl, &ops);
+	if (nops != 1)
+		return cli_usage_error(&hb_cmd, stderr, "%s",
+		                       nops == 0 ? "missing host"
+		                                 : "too many operands");
+	if (hb_check(o) != 0)
+		return 2;
+	if (client_parse_peer(ops[0], o->port, o->host, sizeof(o->host),
+	                      &o->port, err, sizeof(err)) < 0)
+		return cli_usage_error(&hb_cmd, stderr, "%s", err);
+	return 0;
 }

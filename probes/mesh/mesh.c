@@ -104,7 +104,8 @@ static int collect(struct mesh *ms)
 	struct scan *s = calloc(1, sizeof(*s));
 
 	ms->scan = s;
-	if (s == NULL || doc_init(&s->d, "netprobe", "scan") < 0) {
+	if (s == NULL ||
+	    cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0) {
 		cmd_failf(&ms->run, "mesh", "out of memory");
 		return 2;
 	}

@@ -118,7 +118,7 @@ int mesh_probe_start(struct mesh *ms)
 		return -1;
 	if (port_range_read(&s->sr, &s->eph_lo, &s->eph_hi) < 0) {
 		s->eph_lo = s->eph_hi = 0;
-		doc_add_error(&s->d, "ports", "cannot read %s: %s",
+		doc_add_error(&s->run.doc, "ports", "cannot read %s: %s",
 		              PORT_RANGE_PATH, strerror(errno));
 	}
 	/* no peer starts later than one peer's bound before the end */
@@ -203,7 +203,7 @@ int mesh_probe_finish(struct mesh *ms)
 		const struct mesh_member *t = &ms->m[ms->targets[k]];
 		size_t j = s->npeers;
 
-		if (doc_merge(&s->d, &ms->check_docs[k]) < 0)
+		if (doc_merge(&s->run.doc, &ms->check_docs[k]) < 0)
 			return -1;
 		/* a name that did not resolve is an error in the document,
 		 * not a peer without a route for the recommendation */
@@ -214,8 +214,9 @@ int mesh_probe_finish(struct mesh *ms)
 			s->peer_json[j] = peer_verdict_to_json(&pc->v);
 		} else {
 			peercheck_decide(pc, s->eph_lo, s->eph_hi, &s->fw,
-			                 &s->d);
-			peercheck_decide_member(pc, t->name, t->port, &s->d);
+			                 &s->run.doc);
+			peercheck_decide_member(pc, t->name, t->port,
+			                        &s->run.doc);
 			s->peer_json[j] = json_incref(pc->obj);
 		}
 		/* the route this node looked up toward the peer (ip route
@@ -231,12 +232,13 @@ int mesh_probe_finish(struct mesh *ms)
 		}
 		s->npeers++;
 	}
-	if (decide_mesh_taken(ms->taken, ms->ntaken, &s->d) < 0 ||
+	if (decide_mesh_taken(ms->taken, ms->ntaken, &s->run.doc) < 0 ||
 	    scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
-	    doc_set(&s->d, "mesh", mesh_json(ms)) < 0)
+	    doc_set(&s->run.doc, "mesh", mesh_json(ms)) < 0)
 		return -1;
-	doc_set_fixed(&s->d, NULL, ms->m[ms->rank].name);
-	ms->own_doc = json_dumps(s->d.root, JSON_COMPACT | JSON_SORT_KEYS);
+	doc_set_fixed(&s->run.doc, NULL, ms->m[ms->rank].name);
+	ms->own_doc =
+	    json_dumps(s->run.doc.root, JSON_COMPACT | JSON_SORT_KEYS);
 	if (ms->own_doc == NULL)
 		return -1;
 	ms->own_doclen = strlen(ms->own_doc);

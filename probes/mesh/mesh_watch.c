@@ -560,7 +560,7 @@ static json_t *count_findings(const struct mesh *ms)
 
 	if (ms->scan == NULL || out == NULL)
 		return out;
-	json_array_foreach(ms->scan->d.findings, i, f) {
+	json_array_foreach(ms->scan->run.doc.findings, i, f) {
 		const char *code = json_string_value(json_object_get(f, "code"));
 		const char *sev =
 		    json_string_value(json_object_get(f, "severity"));

@@ -300,7 +300,8 @@ static int collect(const struct ifaces_opts *o, struct cmd_run *r,
 		                sysroot_is_live(&sr)
 		                    ? "cannot list interfaces over netlink in"
 		                    : "cannot list interfaces of sysroot",
-		                sysroot_is_live(&sr) ? "this netns" : o->sysroot,
+		                sysroot_is_live(&sr) ? "this netns"
+		                                     : o->sysroot,
 		                "%s", strerror(errno));
 	}
 	*have_list = true;

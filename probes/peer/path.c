@@ -7,8 +7,8 @@
 
 #include "base/cli.h"
 #include "commands.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
-#include "base/parse.h"
 #include "decide/decide_path.h"
 #include "probe/pathprobe.h"
 #include "scan/scan.h"
@@ -19,11 +19,14 @@ enum { O_JSON = 'j', O_TIMEOUT = 't', O_HELP = 'h', O_MIN = 256, O_MAX };
 static const struct cli_opt path_optv[] = {
 	CLI_OPT_JSON(O_JSON),
 	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "5s",
-	 "bound on the whole MTU search", false},
+	 "bound on the whole MTU search", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 100000, 60000000)},
 	{O_MIN, 0, "min", CLI_REQUIRED, "SIZE", "576, IPv6 1280",
-	 "smallest IP packet tried", false},
+	 "smallest IP packet tried", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 68, 65535)},
 	{O_MAX, 0, "max", CLI_REQUIRED, "SIZE", "the interface MTU",
-	 "largest IP packet tried", false},
+	 "largest IP packet tried", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 68, 65535)},
 	CLI_OPT_HELP,
 };
 
@@ -35,7 +38,8 @@ static const struct cli_cmd path_cmd = {
 };
 
 /* Human output: the route, the search, then findings and errors. */
-static void print_text(const struct path_result *r, const struct doc *d)
+static void print_text(struct cmd_run *cr, const struct path_result *r,
+		       const struct doc *d)
 {
 	const struct pmtu_result *p = &r->pmtu;
 	char buf[1024];
@@ -86,65 +90,36 @@ static void print_text(const struct path_result *r, const struct doc *d)
 	}
 	doc_print_findings(d, stdout, true);
 	json_array_foreach(d->errors, i, o)
-	    fprintf(stderr, "netprobe path: %s\n",
-	            json_string_value(json_object_get(o, "message")));
+	    cmd_note(cr, "%s",
+		     json_string_value(json_object_get(o, "message")));
 }
 
-/* Parses one size option into *out. Returns 0, or 2 after the error. */
-static int size_opt(const char *name, const char *arg, unsigned *out)
+/* Options and the peer; ranges are the table's, the one combination
+ * checked after. Returns 0 to run, 1 after --help, 2 on bad usage. */
+static int path_parse(int argc, char **argv, struct path_opts *o, bool *json,
+		      const char **peer)
 {
-	long long v;
-	const char *why;
-
-	if (parse_num(arg, 68, 65535, &v, &why) < 0) {
-		fprintf(stderr, "netprobe path: invalid %s '%s': %s\n", name,
-		        arg, why);
-		return 2;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
-int cmd_path(int argc, char **argv)
-{
-	struct path_opts o;
-	struct path_result *r;
-	struct sysroot sr;
-	char rec[IF_NAMESIZE];
-	struct doc d;
-	const char *why;
-	char err[512];
-	bool json = false, ran;
 	struct cli cl;
 	char **ops;
-	int c, rc, nops;
+	int c, nops;
 
-	path_opts_default(&o);
+	path_opts_default(o);
 	cli_start(&cl, &path_cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
 		switch (c) {
 		case O_HELP:
-			return cli_help(&path_cmd, stdout) == 0 ? 0 : 2;
+			return cli_help(&path_cmd, stdout) == 0 ? 1 : 2;
 		case O_TIMEOUT:
-			if (parse_duration_us(cl.arg, 100000, 60000000,
-			                      &o.deadline_us, &why) < 0) {
-				fprintf(stderr,
-				        "netprobe path: invalid timeout '%s': "
-				        "%s\n",
-				        cl.arg, why);
-				return 2;
-			}
+			o->deadline_us = cl.num;
 			break;
 		case O_MIN:
-			if (size_opt("--min", cl.arg, &o.min_size))
-				return 2;
+			o->min_size = (unsigned)cl.num;
 			break;
 		case O_MAX:
-			if (size_opt("--max", cl.arg, &o.max_size))
-				return 2;
+			o->max_size = (unsigned)cl.num;
 			break;
 		case O_JSON:
-			json = true;
+			*json = true;
 			break;
 		default:
 			return cli_usage_error(&path_cmd, stderr, "%s", cl.err);
@@ -154,22 +129,39 @@ int cmd_path(int argc, char **argv)
 	if (nops != 1)
 		return cli_usage_error(&path_cmd, stderr, "%s",
 				       nops ? "one peer only" : "which peer?");
-	if (o.min_size && o.max_size && o.min_size > o.max_size) {
-		fprintf(stderr, "netprobe path: --min %u is above --max %u\n",
-		        o.min_size, o.max_size);
-		return 2;
+	if (o->min_size && o->max_size && o->min_size > o->max_size)
+		return cli_usage_error(&path_cmd, stderr,
+				       "--min %u is above --max %u",
+				       o->min_size, o->max_size);
+	*peer = ops[0];
+	return 0;
+}
+
+/* parse -> collect -> decide -> finish. */
+int cmd_path(int argc, char **argv)
+{
+	struct path_opts o;
+	struct path_result *r;
+	struct sysroot sr;
+	char rec[IF_NAMESIZE];
+	struct cmd_run cr;
+	const char *peer = NULL;
+	char err[512];
+	bool json = false, ran;
+	int rc;
+
+	rc = path_parse(argc, argv, &o, &json, &peer);
+	if (rc != 0)
+		return rc == 1 ? 0 : 2;
+	r = calloc(1, sizeof(*r));
+	if (cmd_init(&cr, "netprobe", "path", stdout, stderr) < 0 || !r) {
+		free(r);
+		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
 	}
-	if (doc_init(&d, "netprobe", "path") < 0 ||
-	    (r = calloc(1, sizeof(*r))) == NULL) {
-		fprintf(stderr, "netprobe path: out of memory\n");
-		return 2;
-	}
-	ran = path_collect(ops[0], &o, r, err, sizeof(err)) == 0;
-	if (!ran) {
-		doc_add_error(&d, "path", "%s", err);
-		if (!json)
-			fprintf(stderr, "netprobe path: %s\n", err);
-	}
+	cr.json = json;
+	ran = path_collect(peer, &o, r, err, sizeof(err)) == 0;
+	if (!ran)
+		cmd_failf(&cr, "path", "%s", err);
 	/* the interface `netprobe scan` would recommend here, so the
 	 * output says whether the route toward the peer leaves by it */
 	if (sysroot_init(&sr, NULL) < 0 ||
@@ -177,20 +169,17 @@ int cmd_path(int argc, char **argv)
 		rec[0] = '\0';
 	path_set_recommended_iface(r, rec);
 	if (ran) {
-		path_errors(r, &d);
-		path_decide(r, &d);
-		path_to_doc(r, &d);
+		path_errors(r, &cr.doc);
+		path_decide(r, &cr.doc);
+		path_to_doc(r, &cr.doc);
 	}
-	rc = doc_exit_status(&d, ran);
+	rc = cmd_status(&cr, ran);
 	/* a part that could not run (no responder: no path MTU) leaves the
 	 * path unproven */
-	if (rc == 0 && d.nerror > 0)
+	if (rc == 0 && cr.doc.nerror > 0)
 		rc = 1;
-	if (json && doc_write(&d, stdout) < 0)
-		rc = 2;
-	else if (!json && ran)
-		print_text(r, &d);
+	if (!json && ran)
+		print_text(&cr, r, &cr.doc);
 	free(r);
-	doc_free(&d);
-	return rc;
+	return cmd_finish(&cr, rc);
 }

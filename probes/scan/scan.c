@@ -25,20 +25,44 @@ void scan_free(struct scan *s)
 	recommendation_free(&s->rec);
 	layers_free(&s->ly); /* safe when detection failed half way */
 	iface_list_free(&s->ifaces);
-	doc_free(&s->d);
+	doc_free(&s->run.doc); /* safe after cmd_finish */
 	free(s->fwrules);
 }
 
-/* The subcommand: parse, collect, decide, emit; the exit status is the
- * verdict (0 no fault, 1 fault, 2 could not run). */
+/* The run after its options: collect, probe, decide, emit. Returns the
+ * exit status (errors reported on the run). */
+static int scan_run(struct scan *s)
+{
+	int rc;
+
+	if (cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0)
+		return cmd_failf(&s->run, "memory", "out of memory");
+	s->run.json = s->o.json;
+	if (sysroot_init(&s->sr, s->o.sysroot) < 0)
+		return cmd_fail(&s->run, "sysroot", "cannot read sysroot",
+		                s->o.sysroot, "%s", strerror(errno));
+	if ((rc = scan_collect(s)) != 0 || (rc = scan_peers(s)) != 0 ||
+	    (rc = scan_decide(s)) != 0)
+		return rc;
+	if (scan_build_doc(s) < 0)
+		return cmd_failf(&s->run, "memory", "out of memory");
+	if (scan_emit(s) < 0)
+		return cmd_failf(&s->run, "output", "cannot write output");
+	return cmd_status(&s->run, true);
+}
+
+/* The subcommand: parse -> collect -> decide -> finish; the exit status
+ * is the verdict (0 no fault, 1 fault, 2 could not run). */
 int cmd_scan(int argc, char **argv)
 {
 	struct scan *s = calloc(1, sizeof(*s));
 	int rc;
 
 	if (s == NULL) {
-		fprintf(stderr, "netprobe scan: out of memory\n");
-		return 2;
+		struct cmd_run r;
+
+		cmd_init(&r, "netprobe", "scan", stdout, stderr);
+		return cmd_finish(&r, cmd_failf(&r, "memory", "out of memory"));
 	}
 	rc = scan_parse(argc, argv, &s->o);
 	if (rc != 0) {
@@ -47,36 +71,15 @@ int cmd_scan(int argc, char **argv)
 	}
 	s->color = !s->o.json && !s->o.export &&
 	           cli_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"));
-	if (doc_init(&s->d, "netprobe", "scan") < 0) {
-		rc = scan_fail(s, "memory", "out of memory");
-		goto out;
-	}
-	if (sysroot_init(&s->sr, s->o.sysroot) < 0) {
-		rc = scan_fail(s, "sysroot", "cannot read sysroot '%s': %s",
-		               s->o.sysroot, strerror(errno));
-		goto out;
-	}
-	if ((rc = scan_collect(s)) != 0 || (rc = scan_peers(s)) != 0 ||
-	    (rc = scan_decide(s)) != 0)
-		goto out;
-	if (scan_build_doc(s) < 0) {
-		rc = scan_fail(s, "memory", "out of memory");
-		goto out;
-	}
-	if (scan_emit(s) < 0) {
-		fprintf(stderr, "netprobe scan: cannot write output\n");
-		rc = 2;
-		goto out;
-	}
-	rc = doc_exit_status(&s->d, true);
-out:
+	rc = scan_run(s);
+	rc = cmd_finish(&s->run, rc);
 	scan_free(s);
 	free(s);
 	return rc;
 }
 
 /* The same steps as cmd_scan up to the recommendation, with no output:
- * quiet keeps scan_fail silent and nothing is emitted. */
+ * a run without streams is silent and nothing is emitted. */
 int scan_recommend_quiet(const struct sysroot *sr, char *ifname, size_t len)
 {
 	struct scan *s = calloc(1, sizeof(*s));
@@ -86,9 +89,9 @@ int scan_recommend_quiet(const struct sysroot *sr, char *ifname, size_t len)
 		ifname[0] = '\0';
 	if (s == NULL)
 		return -1;
-	s->quiet = true;
 	s->sr = *sr;
-	if (doc_init(&s->d, "netprobe", "scan") < 0 || scan_collect(s) != 0 ||
+	if (cmd_init(&s->run, "netprobe", "scan", NULL, NULL) < 0 ||
+	    scan_collect(s) != 0 ||
 	    scan_peers(s) != 0 || scan_recommend(s) != 0)
 		goto out;
 	if (s->rec.ifc != NULL)

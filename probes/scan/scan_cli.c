@@ -69,13 +69,11 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 			o->sysroot = cl.arg;
 			break;
 		case O_PEER:
-			if (o->npeers >= SCAN_MAX_PEERS) {
-				fprintf(stderr,
-				        "netprobe scan: too many peers "
-				        "'%s': at most %d\n",
-				        cl.arg, SCAN_MAX_PEERS);
-				return 2;
-			}
+			if (o->npeers >= SCAN_MAX_PEERS)
+				return cli_usage_error(
+				    &scan_cmd, stderr,
+				    "too many peers '%s': at most %d", cl.arg,
+				    SCAN_MAX_PEERS);
 			o->peers[o->npeers++] = cl.arg;
 			break;
 		case O_QUICK:
@@ -93,20 +91,16 @@ int scan_parse(int argc, char **argv, struct scan_opts *o)
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&scan_cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);
-	if ((o->quick || o->token_file != NULL) && o->npeers == 0) {
-		fprintf(stderr, "netprobe scan: option '%s' needs --peer\n",
-		        o->quick ? "--quick" : "--token-file");
-		return 2;
-	}
-	if (o->rank0 && !o->export) {
-		fprintf(stderr, "netprobe scan: option '--rank0' needs "
-		                "--export\n");
-		return 2;
-	}
-	if (o->json && o->export) {
-		fprintf(stderr, "netprobe scan: --json and --export exclude "
-		                "each other\n");
-		return 2;
-	}
+	if ((o->quick || o->token_file != NULL) && o->npeers == 0)
+		return cli_usage_error(&scan_cmd, stderr,
+		                       "option '%s' needs --peer",
+		                       o->quick ? "--quick" : "--token-file");
+	if (o->rank0 && !o->export)
+		return cli_usage_error(&scan_cmd, stderr,
+		                       "option '--rank0' needs --export");
+	if (o->json && o->export)
+		return cli_usage_error(
+		    &scan_cmd, stderr,
+		    "--json and --export exclude each other");
 	return 0;
 }

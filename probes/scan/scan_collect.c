@@ -60,7 +60,7 @@ static void scan_comm_id(struct scan *s)
 		return;
 	if (resolve_bounded(id.host, AF_UNSPEC, &ss, 1, RESOLVE_MS, err,
 	                    sizeof(err)) < 1) {
-		doc_add_error(&s->d, "resolve", "NCCL_COMM_ID: %s", err);
+		doc_add_error(&s->run.doc, "resolve", "NCCL_COMM_ID: %s", err);
 		return;
 	}
 	if (nccl_comm_id_format(ss.ss_family, sockaddr_addr(&ss), id.port,
@@ -90,7 +90,7 @@ static void scan_env_collect(struct scan *s)
 		return;
 	}
 	if (env_record_read(&s->sr, &s->envrec) < 0)
-		doc_add_error(&s->d, "environment",
+		doc_add_error(&s->run.doc, "environment",
 		              "cannot read '%s%s': %s; the settings were not "
 		              "checked",
 		              s->sr.dir, ENV_RECORD_PATH, strerror(errno));
@@ -103,10 +103,10 @@ int scan_collect(struct scan *s)
 {
 	if (iface_collect(&s->ifaces, &s->sr) < 0) {
 		if (sysroot_is_live(&s->sr))
-			return scan_fail(s, "netlink",
+			return cmd_failf(&s->run, "netlink",
 			                 "cannot list interfaces: %s",
 			                 strerror(errno));
-		return scan_fail(s, "netlink",
+		return cmd_failf(&s->run, "netlink",
 		                 "cannot list interfaces in '%s': %s",
 		                 s->sr.dir, strerror(errno));
 	}
@@ -119,14 +119,14 @@ int scan_collect(struct scan *s)
 		    sysroot_odd_kind(&s->sr, "/proc/net/ipv6_route");
 
 		if (!sysroot_is_live(&s->sr) && (k4 || k6))
-			doc_add_error(&s->d, "route",
+			doc_add_error(&s->run.doc, "route",
 			              "cannot read the default routes: "
 			              "%s/proc/net/%s is %s, not a regular "
 			              "file",
 			              s->sr.dir, k4 ? "route" : "ipv6_route",
 			              k4 ? k4 : k6);
 		else
-			doc_add_error(&s->d, "route",
+			doc_add_error(&s->run.doc, "route",
 			              "cannot read the default routes: %s",
 			              strerror(e));
 		s->ndefaults = 0;
@@ -136,17 +136,18 @@ int scan_collect(struct scan *s)
 		      route_cmp);
 	}
 	if (layers_detect(&s->ly, &s->sr, &s->ifaces) < 0)
-		doc_add_error(&s->d, "layers", "cannot tell the layering: %s",
-		              strerror(errno));
+		doc_add_error(&s->run.doc, "layers",
+		              "cannot tell the layering: %s", strerror(errno));
 	else
 		s->have_layers = true;
 	if (hostname_collect(&s->sr, &s->host, RESOLVE_MS) < 0)
-		doc_add_error(&s->d, "hostname", "cannot read the hostname%s%s",
+		doc_add_error(&s->run.doc, "hostname",
+		              "cannot read the hostname%s%s",
 		              s->host.error[0] ? ": " : "", s->host.error);
 	else if (!s->host.resolved && !s->host.live)
-		doc_add_error(&s->d, "hostname", "%s", s->host.error);
+		doc_add_error(&s->run.doc, "hostname", "%s", s->host.error);
 	if (!sysroot_is_live(&s->sr))
-		doc_add_error(&s->d, "live",
+		doc_add_error(&s->run.doc, "live",
 		              "recorded sysroot: bind(), getaddrinfo and route "
 		              "lookups were skipped");
 	scan_env_collect(s);

@@ -22,7 +22,7 @@ int scan_recommend(struct scan *s)
 	in.npeers = s->npeers;
 	in.routes_known = s->routes_known;
 	if (recommend(&in, &s->rec) < 0)
-		return scan_fail(s, "recommend", "out of memory");
+		return cmd_failf(&s->run, "recommend", "out of memory");
 	return 0;
 }
 
@@ -39,33 +39,37 @@ int scan_decide(struct scan *s)
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if ((s->have_layers && decide_layers(&s->ly, &s->ifaces, s->peers,
-	                                     s->npeers, &s->d) < 0) ||
-	    decide_iface_state(&s->ifaces, &s->d) < 0 ||
-	    decide_rp_filter(&s->ifaces, &s->rpf, &s->d) < 0 ||
-	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec, &s->d) <
+	                                     s->npeers, &s->run.doc) < 0) ||
+	    decide_iface_state(&s->ifaces, &s->run.doc) < 0 ||
+	    decide_rp_filter(&s->ifaces, &s->rpf, &s->run.doc) < 0 ||
+	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec,
+	                   &s->run.doc) < 0 ||
+	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->run.doc) <
 	        0 ||
-	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->d) < 0 ||
 	    decide_hostname(&s->host, &s->ifaces, &s->rec, &s->env,
-	                    &s->d) < 0 ||
-	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->d) < 0 ||
-	    decide_gloo_ifname(&s->env, &s->ifaces, &s->d) < 0 ||
+	                    &s->run.doc) < 0 ||
+	    decide_nccl_ifname(&s->env, &ne, &s->ifaces, &s->rec, &s->run.doc) <
+	        0 ||
+	    decide_gloo_ifname(&s->env, &s->ifaces, &s->run.doc) < 0 ||
 	    decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
-	                         s->sreach, s->nsreach, &s->rec, &s->d) < 0 ||
-	    decide_comm_id(&s->env, &ne, &s->ifaces, &s->d) < 0 ||
-	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->d) < 0 ||
+	                         s->sreach, s->nsreach, &s->rec,
+	                         &s->run.doc) < 0 ||
+	    decide_comm_id(&s->env, &ne, &s->ifaces, &s->run.doc) < 0 ||
+	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->run.doc) <
+	        0 ||
 	    decide_reach(s->adv, s->nadv, s->reach, s->nreach, s->peers,
-	                 s->npeers, s->rec.ifc, &s->d, &seen) < 0 ||
-	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec, &s->d)) <
-	        0)
-		return scan_fail(s, "decide", "out of memory");
+	                 s->npeers, s->rec.ifc, &s->run.doc, &seen) < 0 ||
+	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec,
+	                                &s->run.doc)) < 0)
+		return cmd_failf(&s->run, "decide", "out of memory");
 	/* a refused pair of lists or a proven unreachable address says
 	 * more than the static check */
 	if ((!refused && !(seen & ADV_BIT(ADV_MPI)) &&
-	     decide_mpi(&s->env, &s->ifaces, &s->rec, &s->d) < 0) ||
-	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl, &s->d) <
-	        0 ||
-	    decide_ipv6_link_local(&s->ifaces, &ne, &s->d) < 0 ||
+	     decide_mpi(&s->env, &s->ifaces, &s->rec, &s->run.doc) < 0) ||
+	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl,
+	                        &s->run.doc) < 0 ||
+	    decide_ipv6_link_local(&s->ifaces, &ne, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
-		return scan_fail(s, "decide", "out of memory");
+		return cmd_failf(&s->run, "decide", "out of memory");
 	return 0;
 }

@@ -1,32 +1,10 @@
 /* netprobe scan's document (man/netprobe-json.5, section scan): its
- * results, and the error that stops a run. */
-#include <stdarg.h>
+ * results. */
 #include <stdio.h>
 #include <string.h>
 
 #include "decide/scan_json.h"
 #include "scan/scan_int.h"
-
-/* The message goes to stderr and into the document's errors, so a
- * pipeline that reads only the JSON learns why too. */
-int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (s->quiet)
-		return 2;
-	fprintf(stderr, "netprobe scan: %s\n", msg);
-	if (s->d.root != NULL) {
-		doc_add_error(&s->d, step, "%s", msg);
-		if (s->o.json && doc_write(&s->d, stdout) < 0)
-			fprintf(stderr, "netprobe scan: cannot write output\n");
-	}
-	return 2;
-}
 
 /* The `routes` object: defaults and the lookup toward the first peer. */
 static json_t *routes_json(const struct scan *s)
@@ -130,26 +108,29 @@ int scan_build_doc(struct scan *s)
 		json_array_append_new(
 		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
 	}
-	if (doc_set(&s->d, "interfaces", iface_list_to_json(&s->ifaces)) ||
-	    doc_set(&s->d, "layers",
+	if (doc_set(&s->run.doc, "interfaces",
+	            iface_list_to_json(&s->ifaces)) ||
+	    doc_set(&s->run.doc, "layers",
 	            s->have_layers ? layers_to_json(&s->ly) : json_null()) ||
-	    doc_set(&s->d, "routes", routes_json(s)) ||
-	    doc_set(&s->d, "hostname", hostname_to_json(&s->host)) ||
-	    doc_set(&s->d, "identity", identity_json(s)) ||
-	    doc_set(&s->d, "nccl_default", nccl_default_to_json(&s->nccl)) ||
-	    doc_set(&s->d, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
-	    doc_set(&s->d, "advertised", advertised_json(s)) ||
-	    doc_set(&s->d, "recommendation", recommendation_to_json(&s->rec)) ||
-	    doc_set(&s->d, "peers", peers) ||
-	    doc_set(&s->d, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
+	    doc_set(&s->run.doc, "routes", routes_json(s)) ||
+	    doc_set(&s->run.doc, "hostname", hostname_to_json(&s->host)) ||
+	    doc_set(&s->run.doc, "identity", identity_json(s)) ||
+	    doc_set(&s->run.doc, "nccl_default",
+	            nccl_default_to_json(&s->nccl)) ||
+	    doc_set(&s->run.doc, "nccl_conf", nccl_conf_json(&s->nccl_conf)) ||
+	    doc_set(&s->run.doc, "advertised", advertised_json(s)) ||
+	    doc_set(&s->run.doc, "recommendation",
+	            recommendation_to_json(&s->rec)) ||
+	    doc_set(&s->run.doc, "peers", peers) ||
+	    doc_set(&s->run.doc, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&
-	     doc_set(&s->d, "firewall", fwrules_to_json(s->fwrules))))
+	     doc_set(&s->run.doc, "firewall", fwrules_to_json(s->fwrules))))
 		return -1;
 	/* written against the ruleset this process read (issue 23) */
-	if (doc_set(&s->d, "commands",
+	if (doc_set(&s->run.doc, "commands",
 	            fwcmd_commands_json(
-	                &s->fw, json_object_get(s->d.root, "firewall"))))
+	                &s->fw, json_object_get(s->run.doc.root, "firewall"))))
 		return -1;
 	return 0;
 }

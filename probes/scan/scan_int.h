@@ -19,6 +19,7 @@
 #include "decide/fwcmd.h"
 #include "kernel/fwrules.h"
 #include "decide/recommend.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "kernel/hostname.h"
 #include "kernel/nl.h"
@@ -54,7 +55,7 @@ struct scan_opts {
 struct scan {
 	struct scan_opts o;
 	struct sysroot sr;
-	struct doc d;
+	struct cmd_run run; /* its document, its errors (the runtime) */
 	struct iface_list ifaces;
 	struct rpf_facts rpf; /* rp_filter of all and each interface */
 	struct route_info defaults[SCAN_MAX_ROUTES];
@@ -82,7 +83,6 @@ struct scan {
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	struct fw_rules *fwrules; /* the live packet filter, NULL unread */
-	bool quiet;              /* scan_recommend_quiet: no output at all */
 	struct recommendation rec;
 	struct nccl_default nccl;
 	bool color;
@@ -133,12 +133,6 @@ int scan_recommend(struct scan *s);
 /* scan_decide.c: the recommendation, then every decider's findings.
  * Returns 0, or 2 on no memory (reported). */
 int scan_decide(struct scan *s);
-
-/* scan_doc.c: reports a run that cannot go on: one line on stderr, the
- * error in the document (written in --json mode). Silent when quiet.
- * Returns the exit status 2. */
-int scan_fail(struct scan *s, const char *step, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* scan_doc.c: the document's results. Returns 0, or -1 on no memory. */
 int scan_build_doc(struct scan *s);

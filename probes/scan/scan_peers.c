@@ -102,12 +102,13 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	                          ? hint
 	                          : "is `netprobe serve` running on the peer? "
 	                            "(the verdict knows only the route)";
-	peercheck_run(&pc, &o, &s->d);
+	peercheck_run(&pc, &o, &s->run.doc);
 	s->peers[i] = pc.v;
 	if (pc.obj == NULL) {
 		s->peer_json[i] = peer_verdict_to_json(&pc.v);
 	} else {
-		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw, &s->d);
+		peercheck_decide(&pc, s->eph_lo, s->eph_hi, &s->fw,
+		                 &s->run.doc);
 		if (pc.rc == 0)
 			scan_reach_peer(s, i, pc.obj);
 		s->peer_json[i] = json_incref(pc.obj);
@@ -190,7 +191,7 @@ int scan_peers(struct scan *s)
 	struct nccl_env ne;
 
 	if (scan_peers_alloc(s, s->o.npeers) < 0)
-		return scan_fail(s, "memory", "out of memory");
+		return cmd_failf(&s->run, "memory", "out of memory");
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	s->nadv = decide_advertised(&s->env, &ne, &s->host, &s->ifaces, s->adv,
@@ -198,7 +199,7 @@ int scan_peers(struct scan *s)
 	if (s->o.npeers > 0 && port_range_read(&s->sr, &s->eph_lo,
 	                                       &s->eph_hi) < 0) {
 		s->eph_lo = s->eph_hi = 0;
-		doc_add_error(&s->d, "ports", "cannot read %s: %s",
+		doc_add_error(&s->run.doc, "ports", "cannot read %s: %s",
 		              PORT_RANGE_PATH, strerror(errno));
 	}
 
@@ -209,7 +210,7 @@ int scan_peers(struct scan *s)
 		char err[400];
 
 		if (!sysroot_is_live(&s->sr)) {
-			doc_add_error(&s->d, "peer",
+			doc_add_error(&s->run.doc, "peer",
 			              "peer '%s' ignored: routes are looked up "
 			              "only on the live system, not in a "
 			              "recorded sysroot",
@@ -217,8 +218,8 @@ int scan_peers(struct scan *s)
 			continue;
 		}
 		if (scan_peer_route(s->o.peers[i], RESOLVE_MS, v, &ri, &have_ri,
-		                    &s->d, err, sizeof(err)) < 0)
-			return scan_fail(s, "peer", "%s", err);
+		                    &s->run.doc, err, sizeof(err)) < 0)
+			return cmd_failf(&s->run, "peer", "%s", err);
 		s->npeers++;
 		if (have_ri && !s->have_lookup) {
 			s->lookup = ri;
@@ -230,7 +231,7 @@ int scan_peers(struct scan *s)
 		    (long long)(s->npeers - 1) * PEER_BOUND_US +
 		        PEER_SLACK_US) {
 			doc_add_error(
-			    &s->d, "peer",
+			    &s->run.doc, "peer",
 			    "peer '%s' not probed: the scan's bound of "
 			    "%lld s for %zu peers ran out",
 			    v->peer,

@@ -33,7 +33,7 @@ void scan_rdma_collect(struct scan *s)
 {
 	s->rdma = calloc(1, sizeof(*s->rdma));
 	if (s->rdma == NULL) {
-		doc_add_error(&s->d, "rdma", "out of memory");
+		doc_add_error(&s->run.doc, "rdma", "out of memory");
 		return;
 	}
 	rdma_collect(&s->rdma->info, &s->sr);
@@ -50,7 +50,7 @@ int scan_rdma_decide(struct scan *s)
 		return 0;
 	return decide_rdma(&s->rdma->info, &s->rdma->env,
 	            s->have_layers ? s->ly.container : CONTAINER_NONE,
-	            &s->rdma->v, &s->d);
+	            &s->rdma->v, &s->run.doc);
 }
 
 /* `rdma` and `nccl_ib`, with the export lines --export would print. */
@@ -59,8 +59,8 @@ int scan_rdma_doc(struct scan *s)
 	json_t *ib;
 
 	if (s->rdma == NULL)
-		return doc_set(&s->d, "rdma", json_null()) ||
-		       doc_set(&s->d, "nccl_ib", json_null());
+		return doc_set(&s->run.doc, "rdma", json_null()) ||
+		       doc_set(&s->run.doc, "nccl_ib", json_null());
 	ib = ib_choice_to_json(&s->rdma->info, &s->rdma->v.choice);
 	if (ib != NULL) {
 		json_object_set_new(ib, "export_hca",
@@ -80,8 +80,8 @@ int scan_rdma_doc(struct scan *s)
 		                        ? json_integer(s->rdma->v.export_gid_index)
 		                        : json_null());
 	}
-	return doc_set(&s->d, "rdma", rdma_to_json(&s->rdma->info)) ||
-	       doc_set(&s->d, "nccl_ib", ib);
+	return doc_set(&s->run.doc, "rdma", rdma_to_json(&s->rdma->info)) ||
+	       doc_set(&s->run.doc, "nccl_ib", ib);
 }
 
 /* --export: NCCL_IB_HCA and NCCL_IB_GID_INDEX only where proven. */

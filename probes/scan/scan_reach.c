@@ -75,7 +75,7 @@ void scan_setting_reach(struct scan *s)
 	if (n == 0)
 		return;
 	if (fromaddr_probe(req, n) < 0) {
-		doc_add_error(&s->d, "settings", "out of memory");
+		doc_add_error(&s->run.doc, "settings", "out of memory");
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -149,9 +149,9 @@ static void emit_findings(const struct scan *s)
 	json_t *f, *e;
 
 	printf("\nfindings\n");
-	if (json_array_size(s->d.findings) == 0)
+	if (json_array_size(s->run.doc.findings) == 0)
 		printf("  none\n");
-	json_array_foreach(s->d.findings, i, f)
+	json_array_foreach(s->run.doc.findings, i, f)
 	{
 		const char *sev =
 		    json_string_value(json_object_get(f, "severity"));
@@ -167,7 +167,7 @@ static void emit_findings(const struct scan *s)
 		printf("           fix: %s\n",
 		       json_string_value(json_object_get(f, "fix")));
 	}
-	json_array_foreach(s->d.errors, i, f)
+	json_array_foreach(s->run.doc.errors, i, f)
 	    printf("  %-7s  %s: %s\n", "skipped",
 	           json_string_value(json_object_get(f, "step")),
 	           json_string_value(json_object_get(f, "message")));
@@ -255,7 +255,7 @@ static void emit_rule_cmds(const struct scan *s, const struct fw_rule *r)
 	json_t *v;
 
 	if (o == NULL ||
-	    fwcmd_rule_commands(r, json_object_get(s->d.root, "firewall"),
+	    fwcmd_rule_commands(r, json_object_get(s->run.doc.root, "firewall"),
 	                        o) < 0) {
 		printf("    (out of memory)\n");
 		json_decref(o);
@@ -323,14 +323,15 @@ static void emit_peers(const struct scan *s)
 	}
 }
 
-/* --export, --json, or the text for people; stdout is checked. */
+/* --export or the text for people (--json: the document, which
+ * cmd_finish writes); stdout is checked. */
 int scan_emit(struct scan *s)
 {
 	FILE *real = stdout, *safe;
 	int rc;
 
 	if (s->o.json)
-		return doc_write(&s->d, stdout);
+		return 0; /* cmd_finish writes the document */
 	/* names come from the kernel and from peers: an ESC in one must not
 	 * reach the terminal (the emitters print to stdout, so it is
 	 * swapped for the escaping stream while they run) */

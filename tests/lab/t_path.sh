@@ -172,6 +172,6 @@ lab_rc 2 "no route: exit 2" ip netns exec "$C" "$NETPROBE" path 10.231.200.1
 lab_grep "says no route" "no route to '10.231.200.1'"
 lab_rc 2 "no peer: exit 2" "$NETPROBE" path
 lab_rc 2 "bad size: exit 2" "$NETPROBE" path --max 12x 10.231.83.2
-lab_grep "names the value" "invalid --max '12x'"
+lab_grep "names the value" "invalid number '12x' for --max"
 lab_rc 2 "bad peer: exit 2" "$NETPROBE" path '[::1'
 lab_done

@@ -208,6 +208,31 @@ START_TEST(a_tool_without_commands)
 }
 END_TEST
 
+START_TEST(notes_and_silent_runs)
+{
+	struct fixture f;
+	struct cmd_run q;
+
+	fx_start(&f, "ifaces");
+	cmd_note(&f.r, "no route to '%s'", "gpu2");
+	/* a note is no error: the document stays as it was */
+	ck_assert_int_eq(f.r.doc.nerror, 0);
+	ck_assert_int_eq(f.r.nfail, 0);
+	ck_assert_int_eq(cmd_finish(&f.r, 1), 1);
+	fx_close(&f);
+	ck_assert_str_eq(f.err, "netprobe ifaces: no route to 'gpu2'\n");
+	fx_free(&f);
+	/* a run inside another command: its document only */
+	ck_assert_int_eq(cmd_init(&q, "netprobe", "scan", NULL, NULL), 0);
+	ck_assert_int_eq(cmd_failf(&q, "netlink", "cannot list interfaces"),
+			 2);
+	cmd_note(&q, "nothing printed");
+	ck_assert_int_eq(q.doc.nerror, 1);
+	q.json = true;
+	ck_assert_int_eq(cmd_finish(&q, 2), 2);
+}
+END_TEST
+
 Suite *suite_cmdrun(void)
 {
 	Suite *s = suite_create("cmdrun");
@@ -220,6 +245,7 @@ Suite *suite_cmdrun(void)
 	tcase_add_test(tc, a_failed_write_is_exit_2);
 	tcase_add_test(tc, status_follows_the_document);
 	tcase_add_test(tc, a_tool_without_commands);
+	tcase_add_test(tc, notes_and_silent_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
