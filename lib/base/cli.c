@@ -43,6 +43,12 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 		if (o->key == 0 || o->key == CLI_END || o->key == CLI_ERROR ||
 		    (!o->letter && !o->name))
 			return cli_bad_table(c, o);
+		/* a number needs an argument, a range and a unit it knows */
+		if (o->unit != CLI_UNIT_NONE &&
+		    (o->arg != CLI_REQUIRED || o->min > o->max ||
+		     o->unit > CLI_UNIT_BYTES ||
+		     (o->unit == CLI_UNIT_BYTES && o->min < 0)))
+			return cli_bad_table(c, o);
 		if (o->letter) {
 			if (!((l >= 'a' && l <= 'z') || (l >= 'A' && l <= 'Z') ||
 			      (l >= '0' && l <= '9')) ||

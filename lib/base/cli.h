@@ -95,7 +95,8 @@ struct cli {
 /* Prepares to parse argv (argv[0] is the command's name) with GNU argument
  * order: options before or after operands, "--" ends them. Resets getopt.
  * Returns 0, or -1 when the table is malformed (too many options, a
- * letter or long name twice, an optional argument on a letter); cli_next
+ * letter or long name twice, an optional argument on a letter, a numeric
+ * option without an argument or with min above max); cli_next
  * then returns CLI_ERROR with the reason, so callers need not check. */
 int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	      char **argv);

@@ -113,6 +113,30 @@ START_TEST(sizes_print_as_parsed)
 }
 END_TEST
 
+START_TEST(bad_ranges_are_refused)
+{
+	static const struct cli_opt upside_down[] = {
+	    {K_PORT, 'p', "port", CLI_REQUIRED, "PORT", NULL, "the port", false,
+	     CLI_RANGE(CLI_UNIT_PORT, 65535, 1)},
+	};
+	static const struct cli_opt flag_number[] = {
+	    {K_COUNT, 0, "count", CLI_FLAG, NULL, NULL, "how many", false,
+	     CLI_RANGE(CLI_UNIT_COUNT, 1, 10)},
+	};
+	struct cli_cmd cmd = {"netprobe x", "", "", upside_down, 1, NULL};
+	char x[] = "x";
+	char *argv[] = {x, NULL};
+	struct cli c;
+
+	ck_assert_int_eq(cli_start(&c, &cmd, 1, argv), -1);
+	ck_assert_int_eq(cli_next(&c), CLI_ERROR);
+	ck_assert_str_eq(c.err, "internal error: option table: --port");
+	cmd.opts = flag_number;
+	ck_assert_int_eq(cli_start(&c, &cmd, 1, argv), -1);
+	ck_assert_str_eq(c.err, "internal error: option table: --count");
+}
+END_TEST
+
 Suite *suite_cli_range(void)
 {
 	Suite *s = suite_create("cli_range");
@@ -121,6 +145,7 @@ Suite *suite_cli_range(void)
 	tcase_add_test(tc, values_come_back_in_their_unit);
 	tcase_add_test(tc, bad_values_get_one_wording);
 	tcase_add_test(tc, sizes_print_as_parsed);
+	tcase_add_test(tc, bad_ranges_are_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
