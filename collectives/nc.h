@@ -185,6 +185,9 @@ const char *nc_opt_name(int i);
 /* --help: the synopsis, then every option in a line with its default.
  * Returns 0, or -1 when fp reports an error. */
 int nc_help(FILE *fp);
+/* A usage error in cli's wording: "ncclcheck: MSG" and the --help line on
+ * fp. Returns 2. */
+int nc_usage_error(FILE *fp, const char *msg);
 
 /* "8 GB", "512 MB", "1000 B": binary units, exact only. Returns buf. */
 char *nc_fmt_bytes(unsigned long long bytes, char *buf, size_t len);

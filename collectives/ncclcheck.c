@@ -8,6 +8,7 @@
 #include "launch/launch.h"
 #include "bootstrap/watchdog.h"
 #include "bootstrap/wd_decide.h"
+#include "doc/cmdrun.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,64 +61,94 @@ static bool end_exchange(struct ctx *c)
 	return false;
 }
 
-/* Parse, detect the launch, pre-flight, NCCL, sweep, outputs, exit. */
+/* Parse: the options; --help and --version answered here. Returns 0 to
+ * run, 1 when answered, or 2 (said in cli's wording). */
+static int nc_parse(struct cmd_run *run, struct ctx *c, int argc,
+		    char **argv)
+{
+	char err[512];
+	int prc;
+
+	prc = nc_opts_parse(&c->o, argc, argv, err, sizeof(err));
+	if (prc == 1) {
+		if (strcmp(err, "version") == 0)
+			fprintf(run->out, "ncclcheck %s\n", NETPROBE_VERSION);
+		else if (nc_help(run->out) < 0)
+			return 2;
+		return cmd_finish(run, 0) == 0 ? 1 : 2;
+	}
+	if (prc < 0)
+		return nc_usage_error(run->err, err);
+	return 0;
+}
+
+/* The launch: the watchdog bounds every phase from here, the launcher
+ * found, the GPUs counted and picked, MPI and the side channel's
+ * identity. Returns the GPU count, or -1 (said). */
+static int nc_launch(struct cmd_run *run, struct ctx *c, char *host,
+		     size_t hostlen, int *argc, char ***argv)
+{
+	static const char *const kinds[] = {"single", "mpi", "slurm",
+					    "torchrun"};
+	char lerr[512], lw[256];
+	int lrc, ngpu;
+
+	/* from here to the last instruction the watchdog bounds every
+	 * phase by -T plus its grace (man page: the margin) */
+	if (nc_wd_start(c->prefix) < 0) {
+		cmd_failf(run, "watchdog", "cannot start the watchdog thread");
+		return -1;
+	}
+	nc_wd_limit(c->o.timeout_us, GRACE_US);
+	nc_wd_phase(NC_WD_START, "");
+	c->run.o = &c->o;
+	if (c->o.json_path != NULL && strcmp(c->o.json_path, "-") == 0)
+		c->o.quiet = true; /* the document owns standard output */
+	lrc = nc_launch_detect(env_get_process, NULL, HAVE_MPI, &c->l, lerr,
+			       sizeof(lerr));
+	gethostname(host, hostlen - 1);
+	snprintf(c->prefix, sizeof(c->prefix), "ncclcheck: rank %d on %s",
+		 c->l.rank, host);
+	nc_wd_prefix(c->prefix);
+	/* known before the GPU count, so its refusal names the launch */
+	c->run.launcher = lrc < 0 ? NULL : kinds[c->l.kind];
+	/* no GPU is the first thing to say: every other refusal is moot */
+	if ((ngpu = nc_count_gpus(c)) < 0)
+		return -1;
+	if (lrc < 0) {
+		nc_say(c, "%s", lerr);
+		return -1;
+	}
+	launcher_words(c, host, lw, sizeof(lw));
+	nc_wd_self(c->l.rank, c->l.nprocs, -1, host, lw);
+#ifdef NC_HAVE_MPI
+	nc_wd_phase(NC_WD_WIREUP, "MPI_Init");
+	if (c->l.kind == NC_LAUNCH_MPI && nc_mpi_start(c, argc, argv) < 0)
+		return -1;
+#else
+	(void)argc;
+	(void)argv;
+#endif
+	return ngpu;
+}
+
+/* Parse -> launch -> pre-flight -> NCCL, sweep (collect) -> verdict and
+ * outputs (decide, finish: nc_finish, then the teardown exits). */
 int main(int argc, char **argv)
 {
 	static struct ctx c;
-	char err[512], lerr[512], host[64] = "unknown", lw[256];
+	struct cmd_run run = {.tool = "ncclcheck", .name = NULL,
+			      .out = stdout, .err = stderr};
+	char host[64] = "unknown";
 	long long t0 = sc_now_us();
-	int rc, prc, lrc, ngpu;
+	int rc, ngpu;
 	bool whole;
 
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck");
-	prc = nc_opts_parse(&c.o, argc, argv, err, sizeof(err));
-	if (prc == 1) {
-		if (strcmp(err, "version") == 0)
-			printf("ncclcheck %s\n", NETPROBE_VERSION);
-		else if (nc_help(stdout) < 0)
-			return 2;
-		return fflush(stdout) == 0 ? 0 : 2;
-	}
-	if (prc < 0) {
-		fprintf(stderr, "ncclcheck: %s\nTry 'ncclcheck --help' for more "
-			"information.\n", err);
+	if ((rc = nc_parse(&run, &c, argc, argv)) != 0)
+		return rc == 1 ? 0 : 2;
+	if ((ngpu = nc_launch(&run, &c, host, sizeof(host), &argc, &argv)) < 0)
 		return 2;
-	}
-	/* from here to the last instruction the watchdog bounds every
-	 * phase by -T plus its grace (man page: the margin) */
-	if (nc_wd_start(c.prefix) < 0) {
-		fprintf(stderr, "ncclcheck: cannot start the watchdog thread\n");
-		return 2;
-	}
-	nc_wd_limit(c.o.timeout_us, GRACE_US);
-	nc_wd_phase(NC_WD_START, "");
-	c.run.o = &c.o;
-	if (c.o.json_path != NULL && strcmp(c.o.json_path, "-") == 0)
-		c.o.quiet = true; /* the document owns standard output */
-	lrc = nc_launch_detect(env_get_process, NULL, HAVE_MPI, &c.l, lerr,
-			       sizeof(lerr));
-	gethostname(host, sizeof(host) - 1);
-	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
-		 c.l.rank, host);
-	nc_wd_prefix(c.prefix);
-	static const char *const kinds[] = { "single", "mpi", "slurm",
-					     "torchrun" };
-	/* known before the GPU count, so its refusal names the launch */
-	c.run.launcher = lrc < 0 ? NULL : kinds[c.l.kind];
-	/* no GPU is the first thing to say: every other refusal is moot */
-	if ((ngpu = nc_count_gpus(&c)) < 0)
-		return 2;
-	if (lrc < 0) {
-		nc_say(&c, "%s", lerr);
-		return 2;
-	}
-	launcher_words(&c, host, lw, sizeof(lw));
-	nc_wd_self(c.l.rank, c.l.nprocs, -1, host, lw);
-#ifdef NC_HAVE_MPI
-	nc_wd_phase(NC_WD_WIREUP, "MPI_Init");
-	if (c.l.kind == NC_LAUNCH_MPI && nc_mpi_start(&c, &argc, &argv) < 0)
-		return 2;
-#endif
 	nc_wd_phase(NC_WD_BOOTSTRAP, "");
 	snprintf(c.prefix, sizeof(c.prefix), "ncclcheck: rank %d on %s",
 		 c.l.rank, host);

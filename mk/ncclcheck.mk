@@ -55,6 +55,10 @@ NC_TEST_SRC := $(filter-out tests/ncclcheck/parse_main.c,$(sort $(wildcard tests
 NC_TEST_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_TEST_SRC))
 # the driver version is read through the sysroot (driver_version.c)
 NC_LIB_OBJ += $(filter-out $(NC_LIB_OBJ),$(BUILD)/lib/base/sysroot.o)
+# the pre-flight's wire is a table of lib/wire's codec (pf_wire.c)
+NC_LIB_OBJ += $(BUILD)/lib/wire/proto_codec.o
+# main's messages before a rank is known: the command runtime
+NC_LIB_OBJ += $(BUILD)/lib/doc/cmdrun.o
 NC_CFLAGS = $(ALL_CFLAGS) -Icollectives
 # the CPU tests exercise the test switches
 NC_CPU_CFLAGS = $(NC_CFLAGS) -DNC_TEST_HOOKS

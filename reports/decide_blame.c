@@ -313,7 +313,8 @@ static void route_causes(const struct rctx *c, json_t *causes)
 		const struct report_input *in;
 		char addr[64] = "";
 
-		if (strcmp(rj_strd(f, "code", ""), "host-unreachable") != 0)
+		if (!finding_is(rj_strd(f, "code", ""),
+		                FINDING_HOST_UNREACHABLE))
 			continue;
 		json_array_foreach(rj_arr(f, "evidence"), j, e)
 			if (sscanf(rj_strd(e, "fact", ""),
@@ -467,11 +468,12 @@ const json_t *rd_conflict_of(const struct rctx *c, const char *name)
 	if (name == NULL)
 		return NULL;
 	snprintf(owner, sizeof(owner), "the address of %s,", name);
-	json_array_foreach(c->findings, i, f)
-		if (strcmp(rj_strd(f, "code", ""), "address-conflict") == 0 &&
-		    (strcmp(rj_strd(f, "node", ""), name) == 0 ||
-		     strstr(rj_strd(f, "summary", ""), owner) != NULL))
-			return f;
+	json_array_foreach(
+	    c->findings, i,
+	    f) if (finding_is(rj_strd(f, "code", ""),
+	                      FINDING_ADDRESS_CONFLICT) &&
+	           (strcmp(rj_strd(f, "node", ""), name) == 0 ||
+	            strstr(rj_strd(f, "summary", ""), owner) != NULL)) return f;
 	return NULL;
 }
 
@@ -485,8 +487,8 @@ bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 	json_array_foreach(c->findings, i, f) {
 		const char *n = rj_str(f, "node"), *s;
 
-		if (strcmp(rj_strd(f, "code", ""), "link-lossy") != 0 &&
-		    strcmp(rj_strd(f, "code", ""), "heartbeat-loss") != 0)
+		if (!finding_is(rj_strd(f, "code", ""), FINDING_LINK_LOSSY) &&
+		    !finding_is(rj_strd(f, "code", ""), FINDING_HEARTBEAT_LOSS))
 			continue;
 		s = rd_pair_of(c, f);
 		if (strcmp(n, a) == 0 || strcmp(n, b) == 0 ||
@@ -500,8 +502,8 @@ bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 static bool pair_symptom(const char *code)
 {
 	return finding_in_cause(code, CAUSE_FIREWALL) ||
-	       strcmp(code, "host-unreachable") == 0 ||
-	       strcmp(code, "rank-unreachable") == 0;
+	       finding_is(code, FINDING_HOST_UNREACHABLE) ||
+	       finding_is(code, FINDING_RANK_UNREACHABLE);
 }
 
 /* True for a finding whose fix is a setting of the node's own
@@ -570,8 +572,9 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		if (rj_sev(rj_str(f, "severity")) < 1 ||
 		    (rj_sev(rj_str(f, "severity")) < 2 &&
 		     !finding_in_cause(code, CAUSE_MTU)) ||
-		    (!pair_symptom(code) && !finding_in_cause(code, CAUSE_MTU) &&
-		     strcmp(code, "reply-blocked") != 0) ||
+		    (!pair_symptom(code) &&
+		     !finding_in_cause(code, CAUSE_MTU) &&
+		     !finding_is(code, FINDING_REPLY_BLOCKED)) ||
 		    owner(c, causes, f) != NULL ||
 		    (s = rd_pair_of(c, f)) == NULL || strcmp(s, n) == 0 ||
 		    rd_pair_cause(causes, n, s) != NULL ||

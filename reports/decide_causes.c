@@ -74,8 +74,9 @@ static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
 		if (k == NULL)
 			k = new_cause(causes, "nat", node, rj_str(f, "summary"),
 				      rj_str(f, "fix"), NULL);
-		else if (strcmp(rj_str(f, "code"), "nat-detected") != 0 &&
-			 strcmp(rj_strd(k, "from", ""), "nat-detected") == 0) {
+		else if (!finding_is(rj_str(f, "code"), FINDING_NAT_DETECTED) &&
+		         finding_is(rj_strd(k, "from", ""),
+		                    FINDING_NAT_DETECTED)) {
 			/* the layering says how to leave the NAT; a peer's
 			 * reflection only that it is there */
 			json_object_set_new(k, "summary",
@@ -99,7 +100,8 @@ static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
  * fix gives the node a name of its own instead (issue 31). */
 static void hostname_causes(const struct rctx *c, json_t *causes)
 {
-	static const char *const shared[] = {"hostname-shared", NULL};
+	const char *const shared[] = {finding_name(FINDING_HOSTNAME_SHARED),
+	                              NULL};
 	char fix[1024];
 	size_t i;
 	json_t *f;
@@ -324,7 +326,8 @@ static json_t *conflict_between(const struct rctx *c, const json_t *causes,
 	json_array_foreach(c->findings, i, f) {
 		const char *n = rj_strd(f, "node", "");
 
-		if (strcmp(rj_strd(f, "code", ""), "address-conflict") != 0)
+		if (!finding_is(rj_strd(f, "code", ""),
+		                FINDING_ADDRESS_CONFLICT))
 			continue;
 		/* a pair of the two, or a path toward the address itself
 		 * (which names no one node: both hold it) */
@@ -379,26 +382,26 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 		return k;
 	/* a node whose route toward a peer fails gets no recommended
 	 * interface, so its interface warnings follow from the route */
-	if (strcmp(code, "mpi-btl-iface") == 0 ||
-	    strcmp(code, "nccl-default-iface-unsafe") == 0)
+	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
+	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE))
 		json_array_foreach(causes, i, k)
 			if (strcmp(rj_str(k, "kind"), "route") == 0 &&
 			    strcmp(rj_str(k, "node"), node) == 0)
 				return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
-	     strcmp(code, "host-unreachable") == 0 ||
-	     strcmp(code, "rank-unreachable") == 0 ||
-	     strcmp(code, "port-closed") == 0) &&
+	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
+	     finding_is(code, FINDING_RANK_UNREACHABLE) ||
+	     finding_is(code, FINDING_PORT_CLOSED)) &&
 	    (k = conflict_of(c, causes, node, rd_pair_of(c, f))) != NULL)
 		return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
-	     strcmp(code, "host-unreachable") == 0 ||
-	     strcmp(code, "rank-unreachable") == 0) &&
+	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
+	     finding_is(code, FINDING_RANK_UNREACHABLE)) &&
 	    (k = rd_pair_cause(causes, node, rd_pair_of(c, f))) != NULL)
 		return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
-	     strcmp(code, "host-unreachable") == 0 ||
-	     strcmp(code, "rank-unreachable") == 0) &&
+	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
+	     finding_is(code, FINDING_RANK_UNREACHABLE)) &&
 	    (((k = cause_of(causes, "firewall", node)) != NULL &&
 	      json_is_true(json_object_get(k, "encap"))) ||
 	     ((k = cause_of(causes, "firewall", sub)) != NULL &&
@@ -412,7 +415,7 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	/* a reset from a port netprobe mesh's responder held is a
 	 * firewall's reject (its ports are that cause's to open); a
 	 * reset where nothing listens is no firewall's */
-	if (strcmp(code, "port-closed") == 0 &&
+	if (finding_is(code, FINDING_PORT_CLOSED) &&
 	    strstr(rj_strd(f, "summary", ""), "so a firewall rejects them"))
 		return cause_of(causes, "firewall", sub);
 	return NULL;
@@ -602,7 +605,8 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 				 * lossy: the loss (its warning), not a part
 				 * that could not run (issue 31) */
 				json_object_set_new(e, "explained_by",
-						    json_string("link-lossy"));
+				                    json_string(finding_name(
+				                        FINDING_LINK_LOSSY)));
 				continue;
 			}
 			if (to == NULL ||

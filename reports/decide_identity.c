@@ -13,18 +13,13 @@
 
 /* One finding appended to the merged findings. cmd: its one-line fix
  * (a setting cause runs it), or NULL. */
-static void add(struct rctx *c, const char *node, const char *code,
-		const char *sev, const char *sum, const char *fact,
-		const char *fix, const char *cmd)
+static void add(struct rctx *c, const char *node, enum finding_code id,
+                enum severity sev, const char *sum, const char *fact,
+                const char *fix, const char *cmd)
 {
-	const struct finding_def *def = finding_lookup(code);
-	json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s}], "
-			      "s:[], s:s}",
-			      "node", node, "code", code, "severity", sev,
-			      "summary", sum, "title",
-			      def != NULL ? def->title : "", "fix", fix,
-			      "evidence", "fact", fact, "source", "interfaces",
-			      "sources", "class", "layers");
+	json_t *f = rd_finding(
+	    id, node, sev, sum, fix,
+	    json_pack("[{s:s, s:s}]", "fact", fact, "source", "interfaces"));
 
 	if (f == NULL)
 		return;
@@ -91,7 +86,8 @@ static void conflict(struct rctx *c, const char *a, const json_t *da,
 			 "remove %s from %s (it is %s's): %s; never map a name "
 			 "to the address instead, which keeps the conflict",
 			 addr, odd, own, cmd);
-		add(c, odd, "address-conflict", "fault", sum, fact, fix, cmd);
+		add(c, odd, FINDING_ADDRESS_CONFLICT, SEV_FAULT, sum, fact, fix,
+		    cmd);
 		json_object_set_new(json_array_get(c->findings,
 						   json_array_size(c->findings) - 1),
 				    "address", json_string(addr));
@@ -107,8 +103,8 @@ static void conflict(struct rctx *c, const char *a, const json_t *da,
 		 "tell which one should keep %s: both hold it first on their "
 		 "interface",
 		 a, b, addr);
-	add(c, a, "address-conflict", "fault", sum, fact, fix, NULL);
-	add(c, b, "address-conflict", "fault", sum, fact, fix, NULL);
+	add(c, a, FINDING_ADDRESS_CONFLICT, SEV_FAULT, sum, fact, fix, NULL);
+	add(c, b, FINDING_ADDRESS_CONFLICT, SEV_FAULT, sum, fact, fix, NULL);
 	for (size_t k = 1; k <= 2; k++)
 		json_object_set_new(json_array_get(c->findings,
 						   json_array_size(c->findings) - k),
@@ -208,7 +204,8 @@ static void shared_hostnames(struct rctx *c)
 					 rj_strd(a, "name", "?"),
 					 rj_strd(b, "name", "?"), ha);
 				add(c, rj_strd(a, "name", "?"),
-				    "hostname-shared", "warning", sum, fact,
+				    FINDING_HOSTNAME_SHARED, SEV_WARNING, sum,
+				    fact,
 				    "give each node a hostname of its own "
 				    "(hostnamectl set-hostname NAME; a cloned "
 				    "image keeps its template's), then its "

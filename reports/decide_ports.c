@@ -89,7 +89,7 @@ static void ephemeral_range(const struct rctx *c, const json_t *d,
 		 "ends by %s) is filtered: NCCL, Gloo and torch listen there",
 		 target, host);
 	fw_add(c, fw, target, json_string(range), "tcp", why, host,
-	       "port-filtered");
+	       finding_name(FINDING_PORT_FILTERED));
 }
 
 /* Who answers port on node, by its mesh document (mesh.ports): 1 its
@@ -144,7 +144,7 @@ void rd_unheld_resets(const struct rctx *c)
 		bool all_free = true, any = false;
 		size_t n;
 
-		if (strcmp(rj_strd(f, "code", ""), "port-closed") != 0 ||
+		if (!finding_is(rj_strd(f, "code", ""), FINDING_PORT_CLOSED) ||
 		    (at = strstr(sum, mark)) == NULL)
 			continue;
 		at += sizeof(mark) - 1;
@@ -231,8 +231,9 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 			 "%s could not reach it on %s: %s (%s)", host, target,
 			 st, rj_strd(o, "reason", "?"));
 		fw_add(c, fw, target, pv, rj_strd(o, "proto", "tcp"), why, host,
-		       strcmp(st, "filtered") == 0 ? "port-filtered"
-						   : "port-prohibited");
+		       strcmp(st, "filtered") == 0
+		           ? finding_name(FINDING_PORT_FILTERED)
+		           : finding_name(FINDING_PORT_PROHIBITED));
 	}
 	json_array_foreach(rj_arr(d, "inbound"), i, o) {
 		const char *st = rj_strd(o, "state", "unknown");
@@ -249,7 +250,7 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 			 target != NULL ? target : "the peer", st,
 			 rj_strd(o, "reason", "?"));
 		fw_add(c, fw, host, pv, rj_strd(o, "proto", "tcp"), why, host,
-		       "inbound-blocked");
+		       finding_name(FINDING_INBOUND_BLOCKED));
 	}
 }
 

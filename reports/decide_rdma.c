@@ -91,10 +91,8 @@ static void add_finding(struct rctx *c, const char *node, int a,
                         const char *mine, const char *common,
                         const char *evidence)
 {
-	const struct finding_def *def = finding_lookup("rdma-fabric-mismatch");
 	bool fault = a == FAB_LINK || a == FAB_GID;
 	char summary[512], fix[256];
-	json_t *ev = json_array();
 
 	snprintf(summary, sizeof(summary),
 	         "the %s of the ports NCCL uses here (%.95s) differs from the "
@@ -115,15 +113,12 @@ static void add_finding(struct rctx *c, const char *node, int a,
 	                          "port"
 	                        : "check the slower node's cables and port "
 	                          "speed (ibstat, ethtool)");
-	json_array_append_new(ev, json_pack("{s:s, s:s}", "fact", evidence,
-	                                    "source", "scan nccl_ib, rdma"));
 	json_array_append_new(
 	    c->findings,
-	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[], s:s}", "node",
-	              node, "code", "rdma-fabric-mismatch", "severity",
-	              fault ? "fault" : "warning", "summary", summary, "title",
-	              def != NULL ? def->title : "", "fix", fix, "evidence", ev,
-	              "sources", "class", "rdma"));
+	    rd_finding(FINDING_RDMA_FABRIC_MISMATCH, node,
+	               fault ? SEV_FAULT : SEV_WARNING, summary, fix,
+	               json_pack("[{s:s, s:s}]", "fact", evidence, "source",
+	                         "scan nccl_ib, rdma")));
 }
 
 void rd_rdma_fabric(struct rctx *c)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hostport.h"
 #include "doc/finding.h"
 #include "report_decide.h"
 
@@ -14,8 +15,11 @@
  * ("10.231.60.12", "10.231.60.12:7470,"), or NULL. */
 static const char *word_node(const struct rctx *c, const char *w, size_t n)
 {
-	char buf[128], *colon;
+	char buf[128], host[128];
+	const char *why, *bad;
 	unsigned char a[4];
+	unsigned port;
+	int rc;
 
 	if (n == 0 || n >= sizeof(buf))
 		return NULL;
@@ -29,9 +33,14 @@ static const char *word_node(const struct rctx *c, const char *w, size_t n)
 	buf[n] = '\0';
 	while (n > 0 && strchr(".:,;)'\"`", buf[n - 1]) != NULL)
 		buf[--n] = '\0';
-	colon = strchr(buf, ':');
-	if (colon != NULL && strchr(colon + 1, ':') == NULL)
-		*colon = '\0'; /* an IPv4 address or name with its port */
+	/* an IPv4 address or name with its port: the host alone (the one
+	 * HOST:PORT parser; a word after the ':' that is no port still
+	 * leaves the host before it) */
+	rc = hostport_parse(buf, 0, host, sizeof(host), &port, &why, &bad);
+	if (rc == HOSTPORT_OK)
+		memcpy(buf, host, strlen(host) + 1);
+	else if (rc == HOSTPORT_E_PORT && bad != NULL && bad > buf)
+		buf[bad - 1 - buf] = '\0';
 	if (inet_pton(AF_INET, buf, a) != 1 &&
 	    json_array_size(c->nodes) > 0 && strchr(buf, '.') != NULL)
 		return NULL; /* a sentence's last word, not a name */

@@ -85,6 +85,24 @@ bool rd_node_is_nat(const struct rctx *c, const char *node)
 	return false;
 }
 
+json_t *rd_finding(enum finding_code id, const char *node, enum severity sev,
+                   const char *summary, const char *fix, json_t *evidence)
+{
+	const struct finding_def *def = finding_get(id);
+
+	if (evidence == NULL)
+		evidence = json_array();
+	if (def == NULL) {
+		json_decref(evidence);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[], s:s}",
+	                 "node", node, "code", def->code, "severity",
+	                 severity_name(sev), "summary", summary, "title",
+	                 def->title, "fix", fix, "evidence", evidence,
+	                 "sources", "class", def->cls);
+}
+
 void rd_add_setting(json_t *settings, const char *name, const char *val,
 		    const char *node, const char *why, json_t *cites)
 {

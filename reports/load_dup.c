@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/cmdrun.h"
+#include "doc/finding.h"
 #include "report.h"
 
 /* Commands whose document describes the node itself; a node has one.
@@ -93,14 +95,14 @@ static bool two_nodes(json_t *a, json_t *b)
 		if (!json_is_array(fs))
 			continue;
 		json_array_append_new(
-			fs, json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s}]}",
-				      "code", "hostname-shared", "severity",
-				      "warning", "summary", sum, "fix",
-				      "give each node a hostname of its own "
-				      "(hostnamectl set-hostname NAME), then "
-				      "its entry in the host files",
-				      "evidence", "fact", sum, "source",
-				      "interfaces"));
+		    fs,
+		    json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s}]}", "code",
+		              finding_name(FINDING_HOSTNAME_SHARED), "severity",
+		              severity_name(SEV_WARNING), "summary", sum, "fix",
+		              "give each node a hostname of its own "
+		              "(hostnamectl set-hostname NAME), then its "
+		              "entry in the host files",
+		              "evidence", "fact", sum, "source", "interfaces"));
 	}
 	snprintf(name, sizeof(name), "%s@%s", host, ab);
 	json_object_set_new(b, "host", json_string(name));
@@ -140,8 +142,8 @@ static void drop(struct report_set *s, size_t i)
 	s->nin--;
 }
 
-int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
-		  char *why, size_t whylen)
+int report_dedupe(struct report_set *s, enum report_dup policy,
+		  struct cmd_run *note, char *why, size_t whylen)
 {
 	for (size_t i = 0; i < s->nin; i++) {
 		for (size_t j = i + 1; j < s->nin; j++) {
@@ -167,10 +169,10 @@ int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
 				s->in[j] = t;
 			}
 			if (note != NULL)
-				fprintf(note,
-					"netprobe report: '%s' and '%s' are "
-					"both the %s of node '%s': using '%s' "
-					"(--allow-duplicates)\n",
+				cmd_note(note,
+					 "'%s' and '%s' are both the %s of "
+					 "node '%s': using '%s' "
+					 "(--allow-duplicates)",
 					s->in[i].path, s->in[j].path,
 					rj_strd(s->in[i].doc, "command", ""),
 					rj_strd(s->in[i].doc, "host", ""),

@@ -264,7 +264,8 @@ void rf_hostname_order(struct rctx *c)
 		size_t others = 0;
 		bool below = true;
 
-		if (strcmp(rj_strd(f, "code", ""), "hostname-loopback") != 0 ||
+		if (!finding_is(rj_strd(f, "code", ""),
+		                FINDING_HOSTNAME_LOOPBACK) ||
 		    strcmp(rj_strd(f, "severity", ""), "fault") != 0 ||
 		    d == NULL || (mine = gloo_addr(d)) == NULL)
 			continue;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/cli.h"
+#include "doc/cmdrun.h"
 #include "report.h"
 
 enum {
@@ -123,7 +124,7 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out)
  * "-"; see report.h. */
 int report_emit(const struct report_model *m, const char *path,
 		enum report_format f, enum report_fail_on fail_on,
-		const char *prog, const struct outfile_opts *oo)
+		struct cmd_run *run, const struct outfile_opts *oo)
 {
 	const char *nc = getenv("NO_COLOR");
 	struct outfile of;
@@ -135,14 +136,14 @@ int report_emit(const struct report_model *m, const char *path,
 
 		rc = render(m, stdout, f, colour, fail_on);
 		if (rc < 0 || fflush(stdout) == EOF || ferror(stdout)) {
-			fprintf(stderr, "%s: cannot write 'standard output'\n",
-				prog);
+			cmd_fail(run, "output", "cannot write",
+				 "standard output", NULL);
 			return -1;
 		}
 		return 0;
 	}
 	if (outfile_open(&of, path, oo) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, of.why);
+		cmd_failf(run, "output", "%s", of.why);
 		return -1;
 	}
 	errno = 0;
@@ -150,38 +151,49 @@ int report_emit(const struct report_model *m, const char *path,
 		int err = errno ? errno : EIO;
 
 		outfile_abort(&of);
-		fprintf(stderr, "%s: cannot write '%s': %s\n", prog, path,
-			strerror(err));
+		cmd_fail(run, "output", "cannot write", path, "%s",
+			 strerror(err));
 		return -1;
 	}
 	if (outfile_close(&of) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, of.why);
+		cmd_failf(run, "output", "%s", of.why);
 		return -1;
 	}
 	return 0;
 }
 
-/* Adds a file output; returns 2 (a usage error printed) when full. */
-static int add_out(struct report_out *outs, int *n, int format,
+/* The command line: the formats and where each goes, the gate, the
+ * duplicates' policy, the operands. */
+struct report_cli {
+	enum report_format fmt;
+	enum report_fail_on fail_on;
+	const char *out;
+	struct report_out outs[8];
+	int nout;
+	bool fmt_given, json_stdout, verbose;
+	struct outfile_opts oo;
+	enum report_dup dup;
+	char **ops;
+	int nops;
+};
+
+/* Adds a file output; returns 2 (reported) when full. */
+static int add_out(struct cmd_run *run, struct report_cli *c, int format,
 		   const char *path)
 {
-	if (*n >= 8) {
-		fprintf(stderr, "netprobe report: at most 8 outputs\n");
-		return 2;
-	}
-	outs[*n].format = format;
-	outs[(*n)++].path = path;
+	if (c->nout >= 8)
+		return cmd_failf(run, "options", "at most 8 outputs");
+	c->outs[c->nout].format = format;
+	c->outs[c->nout++].path = path;
 	return 0;
 }
 
 /* Writes every output, the files first: one that cannot be written loses
- * none of the others. inputs has room for every path of the set and ops.
- * Returns 0, or 2 when one could not be written. */
-static int emit_all(const struct report_model *m,
-		    const struct report_set *set, char **ops, int nops,
-		    const struct report_out *outs, int nout, const char *out,
-		    enum report_format fmt, enum report_fail_on fail_on,
-		    struct outfile_opts *oo, const char **inputs)
+ * none of the others. inputs has room for every path of the set and the
+ * operands. Returns 0, or 2 when one could not be written. */
+static int emit_all(struct cmd_run *run, const struct report_model *m,
+		    const struct report_set *set, struct report_cli *c,
+		    const char **inputs)
 {
 	size_t n = 0;
 	int rc = 0;
@@ -190,169 +202,179 @@ static int emit_all(const struct report_model *m,
 		inputs[n++] = set->in[i].path;
 	for (size_t i = 0; i < set->nskip; i++)
 		inputs[n++] = set->skip[i].path;
-	for (int i = 0; i < nops; i++)
-		inputs[n++] = ops[i];
-	oo->inputs = inputs;
-	oo->ninputs = n;
-	for (int i = 0; i < nout; i++)
-		if (report_emit(m, outs[i].path,
-				(enum report_format)outs[i].format, fail_on,
-				"netprobe report", oo) < 0)
+	for (int i = 0; i < c->nops; i++)
+		inputs[n++] = c->ops[i];
+	c->oo.inputs = inputs;
+	c->oo.ninputs = n;
+	for (int i = 0; i < c->nout; i++)
+		if (report_emit(m, c->outs[i].path,
+				(enum report_format)c->outs[i].format,
+				c->fail_on, run, &c->oo) < 0)
 			rc = 2;
-	if (report_emit(m, out, fmt, fail_on, "netprobe report", oo) < 0)
+	if (report_emit(m, c->out, c->fmt, c->fail_on, run, &c->oo) < 0)
 		rc = 2;
 	return rc;
 }
 
-int cmd_report(int argc, char **argv)
+/* One option into c. Returns 0, 1 after --help, or 2 (reported). */
+static int report_take(struct cmd_run *run, struct report_cli *c,
+		       const struct cli *cl, int ch)
 {
-	enum report_format fmt = REPORT_FMT_TEXT;
-	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
-	const char *out = NULL;
-	struct report_out outs[8];
-	struct report_set set = {0};
-	struct report_model *m;
-	bool fmt_given = false, json_stdout = false, verbose = false;
-	struct outfile_opts oo = {0};
-	enum report_dup dup = REPORT_DUP_REFUSE;
-	char why[1024];
-	const char **inputs = NULL;
-	struct cli cl;
-	char **ops;
-	int ch, rc, nout = 0, nops;
-
-	cli_start(&cl, &report_cmd, argc, argv);
-	while ((ch = cli_next(&cl)) != CLI_END) {
-		switch (ch) {
-		case O_FORMAT:
-			if (report_format_parse(cl.arg, &fmt) < 0) {
-				fprintf(stderr,
-					"netprobe report: unknown format "
-					"'%s': use text, markdown, html, json "
-					"or junit\n",
-					cl.arg);
-				return 2;
-			}
-			fmt_given = true;
-			break;
-		case O_OUTPUT:
-			out = cl.arg;
-			break;
-		case O_HTML:
-		case O_JUNIT:
-		case O_MD:
-			if (add_out(outs, &nout,
-				    ch == O_HTML    ? REPORT_FMT_HTML
-				    : ch == O_JUNIT ? REPORT_FMT_JUNIT
-						    : REPORT_FMT_MD,
-				    cl.arg))
-				return 2;
-			break;
-		case O_JSON:
-		case O_JSONFLAG:
-			if (cl.arg == NULL || strcmp(cl.arg, "-") == 0)
-				json_stdout = true;
-			else if (add_out(outs, &nout, REPORT_FMT_JSON, cl.arg))
-				return 2;
-			break;
-		case O_FAILON:
-			if (report_fail_on_parse(cl.arg, &fail_on) < 0) {
-				fprintf(stderr,
-					"netprobe report: unknown level '%s': "
-					"use warning, fault or never\n",
-					cl.arg);
-				return 2;
-			}
-			break;
-		case O_NOCLOBBER:
-			oo.no_clobber = true;
-			break;
-		case O_ALLOWDUP:
-			if (report_dup_parse(cl.arg, &dup) < 0) {
-				fprintf(stderr,
-					"netprobe report: unknown choice "
-					"'%s' for --allow-duplicates: use "
-					"first, last or newest\n",
-					cl.arg);
-				return 2;
-			}
-			break;
-		case O_VERBOSE:
-			verbose = true;
-			break;
-		case O_HELP:
-			return cli_help(&report_cmd, stdout) == 0 ? 0 : 2;
-		default:
-			return cli_usage_error(&report_cmd, stderr, "%s",
-					       cl.err);
-		}
+	switch (ch) {
+	case O_FORMAT:
+		c->fmt_given = true;
+		if (report_format_parse(cl->arg, &c->fmt) < 0)
+			return cmd_fail(run, "options", "unknown format",
+					cl->arg,
+					"use text, markdown, html, json or "
+					"junit");
+		return 0;
+	case O_OUTPUT:
+		c->out = cl->arg;
+		return 0;
+	case O_HTML:
+		return add_out(run, c, REPORT_FMT_HTML, cl->arg);
+	case O_JUNIT:
+		return add_out(run, c, REPORT_FMT_JUNIT, cl->arg);
+	case O_MD:
+		return add_out(run, c, REPORT_FMT_MD, cl->arg);
+	case O_JSON:
+	case O_JSONFLAG:
+		if (cl->arg != NULL && strcmp(cl->arg, "-") != 0)
+			return add_out(run, c, REPORT_FMT_JSON, cl->arg);
+		c->json_stdout = true;
+		return 0;
+	case O_FAILON:
+		if (report_fail_on_parse(cl->arg, &c->fail_on) < 0)
+			return cmd_fail(run, "options", "unknown level",
+					cl->arg, "use warning, fault or never");
+		return 0;
+	case O_NOCLOBBER:
+		c->oo.no_clobber = true;
+		return 0;
+	case O_ALLOWDUP:
+		if (report_dup_parse(cl->arg, &c->dup) < 0)
+			return cmd_fail(run, "options", "unknown choice",
+					cl->arg,
+					"for --allow-duplicates: use first, "
+					"last or newest");
+		return 0;
+	case O_VERBOSE:
+		c->verbose = true;
+		return 0;
+	case O_HELP:
+		return cli_help(&report_cmd, stdout) == 0 ? 1 : 2;
+	default:
+		return cli_usage_error(&report_cmd, stderr, "%s", cl->err);
 	}
-	if (json_stdout) {
-		if (fmt_given && fmt != REPORT_FMT_JSON)
+}
+
+/* The options in GNU order, their combination, the operands. Returns 0,
+ * 1 after --help, or 2 (reported). */
+static int report_parse(struct cmd_run *run, int argc, char **argv,
+			struct report_cli *c)
+{
+	struct cli cl;
+	int ch, rc;
+
+	memset(c, 0, sizeof(*c));
+	c->fmt = REPORT_FMT_TEXT;
+	c->fail_on = REPORT_FAIL_FAULT;
+	c->dup = REPORT_DUP_REFUSE;
+	cli_start(&cl, &report_cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END)
+		if ((rc = report_take(run, c, &cl, ch)) != 0)
+			return rc;
+	if (c->json_stdout) {
+		if (c->fmt_given && c->fmt != REPORT_FMT_JSON)
 			return cli_usage_error(&report_cmd, stderr,
 					       "--json without a file and "
 					       "--format both choose the "
 					       "format of standard output");
-		fmt = REPORT_FMT_JSON;
+		c->fmt = REPORT_FMT_JSON;
 	}
-	nops = cli_operands(&cl, &ops);
-	if (nops == 0)
+	c->nops = cli_operands(&cl, &c->ops);
+	if (c->nops == 0)
 		return cli_usage_error(&report_cmd, stderr,
 				       "no documents given");
-	for (int i = 0; i < nops; i++) {
-		if (report_load_path(&set, ops[i]) < 0) {
-			fprintf(stderr, "netprobe report: out of memory\n");
-			report_set_free(&set);
-			return 2;
-		}
-	}
-	for (size_t i = 0; i < set.nskip; i++) {
-		const struct report_skip *k = &set.skip[i];
+	return 0;
+}
+
+/* Load: every operand into set, what was skipped and why, duplicates
+ * settled. Returns 0, or 2 (reported). */
+static int report_collect(struct cmd_run *run, const struct report_cli *c,
+			  struct report_set *set)
+{
+	char why[1024];
+
+	for (int i = 0; i < c->nops; i++)
+		if (report_load_path(set, c->ops[i]) < 0)
+			return cmd_failf(run, "load", "out of memory");
+	for (size_t i = 0; i < set->nskip; i++) {
+		const struct report_skip *k = &set->skip[i];
 
 		if (k->line > 0)
-			fprintf(stderr,
-				"netprobe report: skipped '%s' at line %d, "
-				"column %d (byte %ld): %s\n",
-				k->path, k->line, k->column, k->position,
-				k->why);
+			cmd_note(run,
+				 "skipped '%s' at line %d, column %d (byte "
+				 "%ld): %s",
+				 k->path, k->line, k->column, k->position,
+				 k->why);
 		else
-			fprintf(stderr, "netprobe report: skipped '%s': %s\n",
-				k->path, k->why);
+			cmd_note(run, "skipped '%s': %s", k->path, k->why);
 	}
-	if (set.nin == 0) {
-		fprintf(stderr, "netprobe report: no usable document among "
-				"the files given\n");
-		report_set_free(&set);
-		return 2;
-	}
-	if (report_dedupe(&set, dup, stderr, why, sizeof(why)) < 0) {
-		fprintf(stderr, "netprobe report: %s\n", why);
-		report_set_free(&set);
-		return 2;
-	}
+	if (set->nin == 0)
+		return cmd_failf(run, "load", "no usable document among the "
+				 "files given");
+	if (report_dedupe(set, c->dup, run, why, sizeof(why)) < 0)
+		return cmd_failf(run, "load", "%s", why);
+	return 0;
+}
+
+/* Decide and emit: the model of the set, every output, the gate. Returns
+ * the exit status. */
+static int report_decide_emit(struct cmd_run *run, struct report_cli *c,
+			      struct report_set *set)
+{
+	struct report_model *m;
+	const char **inputs;
+	int rc;
+
 	/* an output must not replace a document it was built from */
-	inputs = calloc(set.nin + set.nskip + (size_t)nops + 1,
+	inputs = calloc(set->nin + set->nskip + (size_t)c->nops + 1,
 			sizeof(*inputs));
-	if (inputs == NULL) {
-		fprintf(stderr, "netprobe report: out of memory\n");
-		report_set_free(&set);
-		return 2;
-	}
-	m = report_build(&set);
-	rc = 0;
-	if (m != NULL)
-		report_set_verbose(m, verbose);
-	if (m != NULL)
-		rc = emit_all(m, &set, ops, nops, outs, nout, out, fmt,
-			      fail_on, &oo, inputs);
-	free(inputs);
-	report_set_free(&set);
+	if (inputs == NULL)
+		return cmd_failf(run, "report", "out of memory");
+	m = report_build(set);
 	if (m == NULL) {
-		fprintf(stderr, "netprobe report: out of memory\n");
-		return 2;
+		free(inputs);
+		return cmd_failf(run, "report", "out of memory");
 	}
+	report_set_verbose(m, c->verbose);
+	rc = emit_all(run, m, set, c, inputs);
+	free(inputs);
 	if (rc == 0)
-		rc = report_gate(m, fail_on);
+		rc = report_gate(m, c->fail_on);
 	report_model_free(m);
 	return rc;
+}
+
+/* netprobe report: parse -> load -> decide and emit -> finish. The run
+ * has no document of its own (the report is its outputs): it says the
+ * errors and checks standard output. */
+int cmd_report(int argc, char **argv)
+{
+	struct cmd_run run = {.tool = "netprobe", .name = "report",
+			      .out = stdout, .err = stderr};
+	struct report_set set = {0};
+	struct report_cli c;
+	int rc;
+
+	rc = report_parse(&run, argc, argv, &c);
+	if (rc != 0)
+		return cmd_finish(&run, rc == 1 ? 0 : 2);
+	rc = report_collect(&run, &c, &set);
+	if (rc == 0)
+		rc = report_decide_emit(&run, &c, &set);
+	report_set_free(&set);
+	return cmd_finish(&run, rc);
 }

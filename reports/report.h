@@ -83,11 +83,14 @@ enum report_dup {
 /* --allow-duplicates by name (first, last, newest). Returns 0, or -1. */
 int report_dup_parse(const char *s, enum report_dup *out);
 
+struct cmd_run; /* doc/cmdrun.h: how a command speaks */
+
 /* Finds snapshots of one node by one command among the loaded documents.
  * Under REPORT_DUP_REFUSE returns -1 with why naming both files; else
- * keeps the winner, says which on note (NULL: quiet) and returns 0. */
-int report_dedupe(struct report_set *s, enum report_dup policy, FILE *note,
-		  char *why, size_t whylen);
+ * keeps the winner, says which through note's run (NULL: quiet) and
+ * returns 0. */
+int report_dedupe(struct report_set *s, enum report_dup policy,
+		  struct cmd_run *note, char *why, size_t whylen);
 
 /* Releases everything the set holds. Safe on a zeroed set. */
 void report_set_free(struct report_set *s);
@@ -128,11 +131,11 @@ int report_render_junit(const struct report_model *m, FILE *fp,
 /* Writes the report in format f to path through outfile_open (oo: its
  * options, NULL for none: a regular file replaced atomically, a device or
  * FIFO written in place), or to stdout for NULL or "-" (colour for text on
- * a terminal without NO_COLOR). Returns 0, or -1 with "PROG: cannot write
- * 'path'" (or why it refused) on stderr. */
+ * a terminal without NO_COLOR). Returns 0, or -1 with "cannot write
+ * 'path'" (or why it refused) reported through run (cmd_fail). */
 int report_emit(const struct report_model *m, const char *path,
 		enum report_format f, enum report_fail_on fail_on,
-		const char *prog, const struct outfile_opts *oo);
+		struct cmd_run *run, const struct outfile_opts *oo);
 
 /* Small accessors shared by every stage (util.c). */
 

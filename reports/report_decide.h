@@ -6,6 +6,7 @@
 #ifndef NP_REPORT_DECIDE_H
 #define NP_REPORT_DECIDE_H
 
+#include "doc/finding.h"
 #include "report_merge.h"
 
 /* Shared by the deciders (decide_util.c). */
@@ -27,6 +28,11 @@ bool rd_node_has(const struct rctx *c, const char *node,
 		 const char *const *codes);
 /* True when node has a merged finding that says it sits behind NAT. */
 bool rd_node_is_nat(const struct rctx *c, const char *node);
+/* A merged finding the report raises itself, from the code's row of the
+ * table (its name, title and class): node, severity, summary, fix and the
+ * evidence (taken, may be NULL). Returns a new object or NULL. */
+json_t *rd_finding(enum finding_code id, const char *node, enum severity sev,
+		   const char *summary, const char *fix, json_t *evidence);
 /* Appends one setting (value NULL: none works; node NULL: every node). */
 void rd_add_setting(json_t *settings, const char *name, const char *val,
 		    const char *node, const char *why, json_t *cites);

@@ -34,13 +34,14 @@ enum {
  * that its command lines mean here what they mean there. */
 static const struct cli_opt nc_optv[] = {
 	{'b', 'b', "minbytes", CLI_REQUIRED, "SIZE", "8",
-	 "smallest; K, M, G, T are powers of 1024", false},
+	 "smallest; K, M, G, T are powers of 1024", false,
+	 CLI_RANGE(CLI_UNIT_BYTES, 1, 64LL << 30)},
 	{'e', 'e', "maxbytes", CLI_REQUIRED, "SIZE", "128M", "largest size",
-	 false},
+	 false, CLI_RANGE(CLI_UNIT_BYTES, 1, 64LL << 30)},
 	{'f', 'f', "stepfactor", CLI_REQUIRED, "FACTOR", "4",
 	 "multiply the size by FACTOR", false},
 	{'i', 'i', "stepbytes", CLI_REQUIRED, "SIZE", NULL,
-	 "add SIZE instead", false},
+	 "add SIZE instead", false, CLI_RANGE(CLI_UNIT_BYTES, 1, 64LL << 30)},
 	{'C', 'C', "coll", CLI_REQUIRED, "LIST", "all_reduce",
 	 "collectives, or all", false},
 	{'d', 'd', "datatype", CLI_REQUIRED, "LIST", "float",
@@ -48,26 +49,35 @@ static const struct cli_opt nc_optv[] = {
 	{'o', 'o', "op", CLI_REQUIRED, "LIST", "sum",
 	 "reduction operators, or all", false},
 	{'r', 'r', "root", CLI_REQUIRED, "N", "0",
-	 "root of broadcast and reduce", false},
+	 "root of broadcast and reduce", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 0, 65535)},
 	{'w', 'w', "warmup_iters", CLI_REQUIRED, "N", "5",
-	 "warm-up iterations per size", false},
+	 "warm-up iterations per size", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 0, 100000)},
 	{'n', 'n', "iters", CLI_REQUIRED, "N", "20",
-	 "timed iterations per size", false},
-	{'g', 'g', "ngpus", CLI_REQUIRED, "N", "1", "GPUs per process", false},
+	 "timed iterations per size", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 1, 100000)},
+	{'g', 'g', "ngpus", CLI_REQUIRED, "N", "1", "GPUs per process", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 1, 64)},
 	{'c', 'c', "check", CLI_REQUIRED, "0|1", "1", "check the results",
-	 false},
+	 false, CLI_RANGE(CLI_UNIT_COUNT, 0, 1)},
 	{'a', 'a', "average", CLI_REQUIRED, "0-3", "1",
-	 "0 rank 0's time, 1 mean, 2 min, 3 max", false},
+	 "0 rank 0's time, 1 mean, 2 min, 3 max", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 0, 3)},
 	{'z', 'z', "blocking", CLI_REQUIRED, "0|1", "0",
-	 "wait for each call before the next", false},
+	 "wait for each call before the next", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 0, 1)},
 	{'G', 'G', "cudagraph", CLI_REQUIRED, "N", NULL,
-	 "launch the iterations as a CUDA graph N times", false},
+	 "launch the iterations as a CUDA graph N times", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 0, 1000)},
 	{'t', 't', "nthreads", CLI_REQUIRED, "1", "1",
 	 "only 1: use -g N, or a process per GPU", false},
 	{'T', 'T', "timeout", CLI_REQUIRED, "TIME", "30s",
-	 "deadline of every step", false},
+	 "deadline of every step", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000, 86400000000LL)},
 	{OPT_BUDGET, 0, "budget", CLI_REQUIRED, "TIME", NULL,
-	 "time per size; iterations chosen, at most -n", false},
+	 "time per size; iterations chosen, at most -n", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000, 86400000000LL)},
 	{OPT_CHECK_EVERY, 0, "check-every", CLI_FLAG, NULL, NULL,
 	 "check every timed iteration", false},
 	{OPT_NO_INPLACE, 0, "no-inplace", CLI_FLAG, NULL, NULL,
@@ -77,7 +87,8 @@ static const struct cli_opt nc_optv[] = {
 	{OPT_NO_PREFLIGHT, 0, "no-preflight", CLI_FLAG, NULL, NULL,
 	 "skip the reachability test between ranks", false},
 	{OPT_PREFLIGHT_TIMEOUT, 0, "preflight-timeout", CLI_REQUIRED, "TIME",
-	 "5s", "connect timeout of that test", false},
+	 "5s", "connect timeout of that test", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000, 86400000000LL)},
 	{OPT_ALLOW_ONE, 0, "allow-one-rank", CLI_FLAG, NULL, NULL,
 	 "run with a single rank", false},
 	{OPT_NONBLOCKING, 0, "nonblocking", CLI_FLAG, NULL, NULL,
@@ -282,226 +293,215 @@ static int check_combos(struct nc_opts *o, char *errbuf, size_t errlen)
 	return 0;
 }
 
-/* Resets getopt (cli_start) so tests can parse repeatedly. */
+/* A number option of the table (checked against its range by cli_next)
+ * into its field. Returns 0, or 1 when c is no number option. */
+static int take_num(struct nc_opts *o, int c, long long v)
+{
+	switch (c) {
+	case 'b': o->min_bytes = (unsigned long long)v; break;
+	case 'e': o->max_bytes = (unsigned long long)v; break;
+	case 'i':
+		o->step = (unsigned long long)v;
+		o->factor = 0;
+		break;
+	case 'r': o->root = (int)v; break;
+	case 'w': o->warmup = (int)v; break;
+	case 'n': o->iters = (int)v; break;
+	case 'g': o->gpus_per_proc = (int)v; break;
+	case 'c': o->check = v != 0; break;
+	case 'a': o->average = (int)v; break;
+	case 'z': o->blocking = v != 0; break;
+	case 'G': o->graph_launches = (int)v; break;
+	case 'T': o->timeout_us = v; break;
+	case OPT_BUDGET: o->budget_us = v; break;
+	case OPT_PREFLIGHT_TIMEOUT: o->preflight_timeout_us = v; break;
+	default: return 1;
+	}
+	return 0;
+}
+
+/* A flag into its field. Returns 0, or 1 when c is no flag. */
+static int take_flag(struct nc_opts *o, int c)
+{
+	switch (c) {
+	case OPT_CHECK_EVERY: o->check_every = true; break;
+	case OPT_NO_INPLACE: o->no_inplace = true; break;
+	case OPT_NO_OUTOFPLACE: o->no_outofplace = true; break;
+	case OPT_NO_PREFLIGHT: o->preflight = false; break;
+	case OPT_ALLOW_ONE: o->allow_one_rank = true; break;
+	case OPT_NONBLOCKING: o->nonblocking = true; break;
+	case OPT_NO_SELFTEST: o->selftest = false; break;
+	case OPT_PAIRS: o->pairs = true; break;
+	case 'v': o->verbose++; break;
+	case 'q': o->quiet = true; break;
+	default: return 1;
+	}
+	return 0;
+}
+
+/* -f: a factor above 1, at most 1024 (strtod: "1.5" is one). */
+static int take_factor(struct nc_opts *o, const char *arg, char *errbuf,
+		       size_t errlen)
+{
+	char *end;
+	double f;
+
+	errno = 0;
+	f = strtod(arg, &end);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || !(f > 1) ||
+	    f > 1024)
+		return fail(errbuf, errlen, "invalid factor '%s': a number "
+			    "above 1", arg);
+	o->factor = f;
+	o->step = 0;
+	return 0;
+}
+
+/* -C, -d, -o: comma lists of names, or all. */
+static int take_list(struct nc_opts *o, int c, const char *arg,
+		     char *errbuf, size_t errlen)
+{
+	char bad[64];
+	int n;
+
+	if (c == 'C')
+		n = o->ncolls = parse_list(arg, nc_coll_parse, NC_NCOLL,
+					   o->colls, NC_MAX_COLLS, bad,
+					   sizeof(bad));
+	else if (c == 'd')
+		n = o->ndtypes = parse_list(arg, nc_dtype_parse, NC_NDTYPE,
+					    o->dtypes, NC_NDTYPE, bad,
+					    sizeof(bad));
+	else
+		n = o->nops = parse_list(arg, nc_op_parse, NC_NOP, o->ops,
+					 NC_NOP, bad, sizeof(bad));
+	if (n < 0)
+		return fail(errbuf, errlen, "invalid %s '%s'",
+			    c == 'C' ? "collective" : c == 'd' ? "data type"
+							       : "operator",
+			    bad);
+	return 0;
+}
+
+/* --max-latency TIME[@SIZE]. */
+static int take_maxlat(struct nc_opts *o, const char *arg, char *errbuf,
+		       size_t errlen)
+{
+	const char *err;
+	char buf[64], *at;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	at = strchr(buf, '@');
+	if (at != NULL) {
+		*at = '\0';
+		if (parse_size(at + 1, 1, 64ULL << 30, &o->latency_bytes,
+			       &err) < 0)
+			return fail(errbuf, errlen, "invalid --max-latency "
+				    "'%s': size %s", arg, err);
+	}
+	if (parse_duration_us(buf, 1, 3600000000LL, &o->max_latency_us,
+			      &err) < 0)
+		return fail(errbuf, errlen, "invalid --max-latency '%s': %s",
+			    arg, err);
+	return 0;
+}
+
+/* --min-efficiency PCT: above 0, at most 100 (a fraction is fine). */
+static int take_min_eff(struct nc_opts *o, const char *arg, char *errbuf,
+			size_t errlen)
+{
+	char *end;
+	double pct;
+
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (arg[0] == '\0' || *end != '\0' || errno != 0 || !(pct > 0) ||
+	    pct > 100)
+		return fail(errbuf, errlen, "invalid --min-efficiency '%s': "
+			    "not a percentage above 0, at most 100", arg);
+	o->min_eff_pct = pct;
+	return 0;
+}
+
+/* One option with a text argument, or what ends the parse (--help,
+ * --version, an error of cli_next). Returns 0, 1 for --help or --version
+ * (errbuf names which), or -1 with errbuf. */
+static int take_arg(struct nc_opts *o, const struct cli *cl, int c,
+		    char *errbuf, size_t errlen)
+{
+	const char *arg = cl->arg;
+
+	switch (c) {
+	case 'f':
+		return take_factor(o, arg, errbuf, errlen);
+	case 'C':
+	case 'd':
+	case 'o':
+		return take_list(o, c, arg, errbuf, errlen);
+	case 't':
+		if (strcmp(arg, "1") != 0)
+			return fail(errbuf, errlen, "invalid -t '%s': "
+				    "ncclcheck drives this process's GPUs "
+				    "from one thread; use -g N, or one process "
+				    "per GPU", arg);
+		return 0;
+	case OPT_JSON:
+		/* a flag: the document on standard output */
+		o->json_path = arg ? arg : "-";
+		return 0;
+	case OPT_CSV:
+		o->csv_path = arg;
+		return 0;
+	case OPT_JUNIT:
+		o->junit_path = arg;
+		return 0;
+	case OPT_MINBW:
+		if (o->nminbw == NC_MAX_MINBW)
+			return fail(errbuf, errlen, "too many --min-busbw (at "
+				    "most %d)", NC_MAX_MINBW);
+		if (nc_minbw_parse(arg, &o->minbw[o->nminbw], errbuf,
+				   errlen) < 0)
+			return -1;
+		o->nminbw++;
+		return 0;
+	case OPT_MAXLAT:
+		return take_maxlat(o, arg, errbuf, errlen);
+	case OPT_MIN_EFF:
+		return take_min_eff(o, arg, errbuf, errlen);
+	case 'h':
+	case 'V':
+		snprintf(errbuf, errlen, "%s", c == 'h' ? "help" : "version");
+		return 1;
+	default:
+		return fail(errbuf, errlen, "%s", cl->err);
+	}
+}
+
+/* Resets getopt (cli_start) so tests can parse repeatedly. Numbers come
+ * checked against the table's ranges, in cli's one wording. */
 int nc_opts_parse(struct nc_opts *o, int argc, char **argv, char *errbuf,
 		  size_t errlen)
 {
-	const char *err, *optarg;
 	struct cli cl;
-	char bad[64], **ops;
-	long long v;
-	int c;
+	char **ops;
+	int c, rc;
 
 	defaults(o);
 	cli_start(&cl, &nc_cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
-		optarg = cl.arg;
-		switch (c) {
-		case 'b':
-		case 'e': {
-			unsigned long long *dst =
-				c == 'b' ? &o->min_bytes : &o->max_bytes;
-
-			if (parse_size(optarg, 1, 64ULL << 30, dst, &err) < 0)
-				return fail(errbuf, errlen, "invalid size '%s':"
-					    " %s", optarg, err);
-			break;
-		}
-		case 'f': {
-			char *end;
-			double f;
-
-			errno = 0;
-			f = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 ||
-			    !(f > 1) || f > 1024)
-				return fail(errbuf, errlen, "invalid factor "
-					    "'%s': a number above 1", optarg);
-			o->factor = f;
-			o->step = 0;
-			break;
-		}
-		case 'i':
-			if (parse_size(optarg, 1, 64ULL << 30, &o->step,
-				       &err) < 0)
-				return fail(errbuf, errlen, "invalid step "
-					    "'%s': %s", optarg, err);
-			o->factor = 0;
-			break;
-		case 'C':
-			o->ncolls = parse_list(optarg, nc_coll_parse, NC_NCOLL,
-					       o->colls, NC_MAX_COLLS, bad,
-					       sizeof(bad));
-			if (o->ncolls < 0)
-				return fail(errbuf, errlen, "invalid "
-					    "collective '%s'", bad);
-			break;
-		case 'd':
-			o->ndtypes = parse_list(optarg, nc_dtype_parse,
-						NC_NDTYPE, o->dtypes,
-						NC_NDTYPE, bad, sizeof(bad));
-			if (o->ndtypes < 0)
-				return fail(errbuf, errlen, "invalid data type "
-					    "'%s'", bad);
-			break;
-		case 'o':
-			o->nops = parse_list(optarg, nc_op_parse, NC_NOP,
-					     o->ops, NC_NOP, bad, sizeof(bad));
-			if (o->nops < 0)
-				return fail(errbuf, errlen, "invalid operator "
-					    "'%s'", bad);
-			break;
-		case 't':
-			if (strcmp(optarg, "1") != 0)
-				return fail(errbuf, errlen, "invalid -t '%s': "
-					    "ncclcheck drives this process's "
-					    "GPUs from one thread; use -g N, "
-					    "or one process per GPU", optarg);
-			break;
-		case 'r':
-		case 'w':
-		case 'n':
-		case 'g':
-		case 'c':
-		case 'a':
-		case 'z':
-		case 'G': {
-			long long lo = c == 'n' || c == 'g' ? 1 : 0;
-			long long hi = c == 'r' ? 65535 : c == 'g' ? 64 :
-				       c == 'c' || c == 'z' ? 1 :
-				       c == 'a' ? 3 : c == 'G' ? 1000 : 100000;
-
-			if (parse_num(optarg, lo, hi, &v, &err) < 0)
-				return fail(errbuf, errlen, "invalid -%c '%s': "
-					    "%s", c, optarg, err);
-			if (c == 'r')
-				o->root = (int)v;
-			else if (c == 'w')
-				o->warmup = (int)v;
-			else if (c == 'n')
-				o->iters = (int)v;
-			else if (c == 'g')
-				o->gpus_per_proc = (int)v;
-			else if (c == 'a')
-				o->average = (int)v;
-			else if (c == 'z')
-				o->blocking = v != 0;
-			else if (c == 'G')
-				o->graph_launches = (int)v;
-			else
-				o->check = v != 0;
-			break;
-		}
-		case 'T':
-		case OPT_BUDGET:
-		case OPT_PREFLIGHT_TIMEOUT: {
-			long long *dst = c == 'T' ? &o->timeout_us :
-					 c == OPT_BUDGET ?
-						    &o->budget_us :
-						    &o->preflight_timeout_us;
-
-			if (parse_duration_us(optarg, 1000, 86400000000LL,
-					      dst, &err) < 0)
-				return fail(errbuf, errlen, "invalid time "
-					    "'%s': %s", optarg, err);
-			break;
-		}
-		case OPT_CHECK_EVERY:
-			o->check_every = true;
-			break;
-		case OPT_NO_INPLACE:
-			o->no_inplace = true;
-			break;
-		case OPT_NO_OUTOFPLACE:
-			o->no_outofplace = true;
-			break;
-		case OPT_NO_PREFLIGHT:
-			o->preflight = false;
-			break;
-		case OPT_ALLOW_ONE:
-			o->allow_one_rank = true;
-			break;
-		case OPT_NONBLOCKING:
-			o->nonblocking = true;
-			break;
-		case OPT_JSON:
-			/* a flag: the document on standard output */
-			o->json_path = optarg ? optarg : "-";
-			break;
-		case OPT_CSV:
-			o->csv_path = optarg;
-			break;
-		case OPT_JUNIT:
-			o->junit_path = optarg;
-			break;
-		case OPT_MINBW:
-			if (o->nminbw == NC_MAX_MINBW)
-				return fail(errbuf, errlen, "too many "
-					    "--min-busbw (at most %d)",
-					    NC_MAX_MINBW);
-			if (nc_minbw_parse(optarg, &o->minbw[o->nminbw],
-					   errbuf, errlen) < 0)
-				return -1;
-			o->nminbw++;
-			break;
-		case OPT_MAXLAT: {
-			char buf[64], *at;
-
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			at = strchr(buf, '@');
-			if (at != NULL) {
-				*at = '\0';
-				if (parse_size(at + 1, 1, 64ULL << 30,
-					       &o->latency_bytes, &err) < 0)
-					return fail(errbuf, errlen, "invalid "
-						    "--max-latency '%s': size "
-						    "%s", optarg, err);
-			}
-			if (parse_duration_us(buf, 1, 3600000000LL,
-					      &o->max_latency_us, &err) < 0)
-				return fail(errbuf, errlen, "invalid "
-					    "--max-latency '%s': %s", optarg,
-					    err);
-			break;
-		}
-		case OPT_MIN_EFF: {
-			char *end;
-			double pct;
-
-			errno = 0;
-			pct = strtod(optarg, &end);
-			if (optarg[0] == '\0' || *end != '\0' || errno != 0 ||
-			    !(pct > 0) || pct > 100)
-				return fail(errbuf, errlen, "invalid "
-					    "--min-efficiency '%s': not a "
-					    "percentage above 0, at most 100",
-					    optarg);
-			o->min_eff_pct = pct;
-			break;
-		}
-		case OPT_NO_SELFTEST:
-			o->selftest = false;
-			break;
-		case OPT_PAIRS:
-			o->pairs = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			snprintf(errbuf, errlen, "help");
-			return 1;
-		case 'V':
-			snprintf(errbuf, errlen, "version");
-			return 1;
-		default:
-			return fail(errbuf, errlen, "%s", cl.err);
-		}
+		if (take_num(o, c, cl.num) == 0 || take_flag(o, c) == 0)
+			continue;
+		if ((rc = take_arg(o, &cl, c, errbuf, errlen)) != 0)
+			return rc;
 	}
 	if (cli_operands(&cl, &ops) > 0)
 		return fail(errbuf, errlen, "unexpected operand '%s'", ops[0]);
 	return check_combos(o, errbuf, errlen);
+}
+
+/* The usage error's two lines for msg (cli's wording): standard error
+ * of ncclcheck before any rank is known. Returns 2. */
+int nc_usage_error(FILE *fp, const char *msg)
+{
+	return cli_usage_error(&nc_cmd, fp, "%s", msg);
 }

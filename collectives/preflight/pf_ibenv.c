@@ -61,7 +61,7 @@ int nc_decide_ib_env(const struct nc_rankinfo *byproc, int nprocs,
 			if (strcmp(a, b) == 0)
 				continue;
 			snprintf(out[n].code, sizeof(out[n].code), "%s",
-				 "rdma-env-mismatch");
+			         finding_name(FINDING_RDMA_ENV_MISMATCH));
 			out[n].severity = k < 2 ? SEV_FAULT : SEV_INFO;
 			snprintf(out[n].summary, sizeof(out[n].summary),
 				 "%s differs between ranks: '%s' on %s (rank "

@@ -1,121 +1,109 @@
 /* The pre-flight's wire formats (preflight.h): one rank's info, one pair
  * result and a list of findings, packed the same on every host (network
- * order, fixed fields). No CUDA, no NCCL. */
+ * order, fixed fields). Each is a field table of lib/wire's codec
+ * (wire/proto_codec.h), walked by its one encoder and decoder; the row
+ * order is the wire format: never reorder. No CUDA, no NCCL. */
 #include "preflight/preflight.h"
 
-#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
-/* Big-endian field writers and readers over a cursor. */
-static void put32(unsigned char **p, uint32_t v)
+#include "wire/proto_codec.h"
+
+#define RI(m) offsetof(struct nc_rankinfo, m)
+
+/* One rank's info: 480 bytes of fields, then zeros to NC_RANKINFO_WIRE
+ * (508, room the format keeps); ints as two's complement. */
+static const struct pf_field rankinfo_f[] = {
+	PF_NUM(PF_U32, RI(rank)),
+	PF_NUM(PF_U32, RI(proc)),
+	PF_FIX(struct nc_rankinfo, host),
+	PF_FIX(struct nc_rankinfo, gpu),
+	PF_FIX(struct nc_rankinfo, pci),
+	PF_NUM(PF_U32, RI(cuda_runtime)),
+	PF_NUM(PF_U32, RI(driver)),
+	PF_FIX(struct nc_rankinfo, driver_version),
+	PF_NUM(PF_U32, RI(nccl_version)),
+	PF_FIX(struct nc_rankinfo, iface),
+	PF_FIX(struct nc_rankinfo, address),
+	PF_NUM(PF_U32, RI(port)),
+	PF_NUM(PF_U64, RI(shm_bytes)),
+	PF_FIX(struct nc_rankinfo, rule),
+	PF_FIX(struct nc_rankinfo, ib_env),
+};
+static const struct pf_msg rankinfo_m = {
+	rankinfo_f, PF_LEN(rankinfo_f), sizeof(struct nc_rankinfo), NULL,
+	true};
+
+/* from, to, ok, then the error word: NC_PAIR_WIRE bytes. */
+static const struct pf_field pair_f[] = {
+	PF_NUM(PF_U32, offsetof(struct nc_pair, from)),
+	PF_NUM(PF_U32, offsetof(struct nc_pair, to)),
+	PF_NUM(PF_BOOL32, offsetof(struct nc_pair, ok)),
+	PF_FIX(struct nc_pair, error),
+};
+static const struct pf_msg pair_m = PF_MSG(pair_f, struct nc_pair, NULL);
+
+/* One finding, NC_PF_FINDING_WIRE bytes: code, severity, summary. */
+static const struct pf_field finding_f[] = {
+	PF_FIX(struct nc_pf_finding, code),
+	PF_NUM(PF_U32, offsetof(struct nc_pf_finding, severity)),
+	PF_FIX(struct nc_pf_finding, summary),
+};
+static const struct pf_msg finding_m =
+	PF_MSG(finding_f, struct nc_pf_finding, NULL);
+
+/* The findings' count ahead of them. */
+struct count {
+	uint32_t n;
+};
+static const struct pf_field count_f[] = {PF_NUM(PF_U32, 0)};
+static const struct pf_msg count_m = PF_MSG(count_f, struct count, NULL);
+
+/* A fixed message into its fixed width, zeros after its fields: nothing
+ * can fail (no checks, the fields fit the width), so the result is not the
+ * caller's to check. */
+static void pack(const struct pf_msg *m, const void *s, unsigned char *b,
+		 size_t width)
 {
-	(*p)[0] = (unsigned char)(v >> 24);
-	(*p)[1] = (unsigned char)(v >> 16);
-	(*p)[2] = (unsigned char)(v >> 8);
-	(*p)[3] = (unsigned char)v;
-	*p += 4;
+	memset(b, 0, width);
+	(void)pf_encode(m, s, b, width);
 }
 
-/* Reads a big-endian u32 and advances the cursor. */
-static uint32_t get32(const unsigned char **p)
+/* The inverse of pack: width bytes hold every field (a rank's info keeps
+ * room after them, the only open message), so it cannot fail. */
+static void unpack(const struct pf_msg *m, const unsigned char *b,
+		   size_t width, void *s)
 {
-	uint32_t v = (uint32_t)(*p)[0] << 24 | (uint32_t)(*p)[1] << 16 |
-		     (uint32_t)(*p)[2] << 8 | (*p)[3];
+	const char *why;
 
-	*p += 4;
-	return v;
+	(void)pf_decode(m, b, width, s, &why);
 }
 
-/* Writes a fixed-width, NUL-padded string field. */
-static void putstr(unsigned char **p, const char *s, size_t n)
-{
-	size_t l = strnlen(s, n - 1);
-
-	memset(*p, 0, n);
-	memcpy(*p, s, l);
-	*p += n;
-}
-
-/* Reads a fixed-width string field, always terminated. */
-static void getstr(const unsigned char **p, char *s, size_t n)
-{
-	memcpy(s, *p, n);
-	s[n - 1] = '\0';
-	*p += n;
-}
-
-/* Field order is the wire format: never reorder. */
+/* See preflight.h. */
 void nc_rankinfo_pack(const struct nc_rankinfo *ri, unsigned char *b)
 {
-	unsigned char *p = b;
-
-	memset(b, 0, NC_RANKINFO_WIRE);
-	put32(&p, (uint32_t)ri->rank);
-	put32(&p, (uint32_t)ri->proc);
-	putstr(&p, ri->host, sizeof(ri->host));
-	putstr(&p, ri->gpu, sizeof(ri->gpu));
-	putstr(&p, ri->pci, sizeof(ri->pci));
-	put32(&p, (uint32_t)ri->cuda_runtime);
-	put32(&p, (uint32_t)ri->driver);
-	putstr(&p, ri->driver_version, sizeof(ri->driver_version));
-	put32(&p, (uint32_t)ri->nccl_version);
-	putstr(&p, ri->iface, sizeof(ri->iface));
-	putstr(&p, ri->address, sizeof(ri->address));
-	put32(&p, (uint32_t)ri->port);
-	put32(&p, (uint32_t)(ri->shm_bytes >> 32));
-	put32(&p, (uint32_t)ri->shm_bytes);
-	putstr(&p, ri->rule, sizeof(ri->rule));
-	putstr(&p, ri->ib_env, sizeof(ri->ib_env));
+	pack(&rankinfo_m, ri, b, NC_RANKINFO_WIRE);
 }
 
 /* The inverse of nc_rankinfo_pack. */
 void nc_rankinfo_unpack(const unsigned char *b, struct nc_rankinfo *ri)
 {
-	const unsigned char *p = b;
-	unsigned long long hi;
-
-	memset(ri, 0, sizeof(*ri));
-	ri->rank = (int)get32(&p);
-	ri->proc = (int)get32(&p);
-	getstr(&p, ri->host, sizeof(ri->host));
-	getstr(&p, ri->gpu, sizeof(ri->gpu));
-	getstr(&p, ri->pci, sizeof(ri->pci));
-	ri->cuda_runtime = (int)get32(&p);
-	ri->driver = (int)get32(&p);
-	getstr(&p, ri->driver_version, sizeof(ri->driver_version));
-	ri->nccl_version = (int)get32(&p);
-	getstr(&p, ri->iface, sizeof(ri->iface));
-	getstr(&p, ri->address, sizeof(ri->address));
-	ri->port = (int)get32(&p);
-	hi = get32(&p);
-	ri->shm_bytes = hi << 32 | get32(&p);
-	getstr(&p, ri->rule, sizeof(ri->rule));
-	getstr(&p, ri->ib_env, sizeof(ri->ib_env));
+	unpack(&rankinfo_m, b, NC_RANKINFO_WIRE, ri);
 }
 
-/* from, to, ok, then the error word. */
+/* See preflight.h. */
 void nc_pair_pack(const struct nc_pair *pr, unsigned char *b)
 {
-	unsigned char *p = b;
-
-	memset(b, 0, NC_PAIR_WIRE);
-	put32(&p, (uint32_t)pr->from);
-	put32(&p, (uint32_t)pr->to);
-	put32(&p, pr->ok ? 1 : 0);
-	putstr(&p, pr->error, sizeof(pr->error));
+	pack(&pair_m, pr, b, NC_PAIR_WIRE);
 }
 
 /* The inverse of nc_pair_pack. */
 void nc_pair_unpack(const unsigned char *b, struct nc_pair *pr)
 {
-	const unsigned char *p = b;
-
-	pr->from = (int)get32(&p);
-	pr->to = (int)get32(&p);
-	pr->ok = get32(&p) != 0;
-	getstr(&p, pr->error, sizeof(pr->error));
+	unpack(&pair_m, b, NC_PAIR_WIRE, pr);
 }
-
 
 /* Room for the count and n findings. */
 size_t nc_pf_findings_size(int n)
@@ -123,36 +111,31 @@ size_t nc_pf_findings_size(int n)
 	return 4 + (size_t)(n > 0 ? n : 0) * NC_PF_FINDING_WIRE;
 }
 
-/* Code, severity (two's complement), summary. */
+/* The count, then each finding; severity in two's complement. */
 void nc_pf_findings_pack(const struct nc_pf_finding *f, int n,
 			 unsigned char *b)
 {
-	unsigned char *p = b;
+	struct count c = {(uint32_t)n};
 
-	put32(&p, (uint32_t)n);
-	for (int i = 0; i < n; i++) {
-		putstr(&p, f[i].code, sizeof(f[i].code));
-		put32(&p, (uint32_t)f[i].severity);
-		putstr(&p, f[i].summary, sizeof(f[i].summary));
-	}
+	pack(&count_m, &c, b, 4);
+	for (int i = 0; i < n; i++)
+		pack(&finding_m, &f[i], b + nc_pf_findings_size(i),
+		     NC_PF_FINDING_WIRE);
 }
 
 /* The count comes from another host: checked against the length. */
 int nc_pf_findings_unpack(const unsigned char *b, size_t len,
 			  struct nc_pf_finding *f, int max)
 {
-	const unsigned char *p = b;
-	uint32_t n;
+	struct count c;
 
 	if (len < 4)
 		return -1;
-	n = get32(&p);
-	if (n > (len - 4) / NC_PF_FINDING_WIRE)
+	unpack(&count_m, b, 4, &c);
+	if (c.n > (len - 4) / NC_PF_FINDING_WIRE)
 		return -1;
-	for (uint32_t i = 0; i < n && (int)i < max; i++) {
-		getstr(&p, f[i].code, sizeof(f[i].code));
-		f[i].severity = (int)get32(&p);
-		getstr(&p, f[i].summary, sizeof(f[i].summary));
-	}
-	return (int)n < max ? (int)n : max;
+	for (uint32_t i = 0; i < c.n && (int)i < max; i++)
+		unpack(&finding_m, b + nc_pf_findings_size((int)i),
+		       NC_PF_FINDING_WIRE, &f[i]);
+	return (int)c.n < max ? (int)c.n : max;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/finding.h"
+
 /* A fact the log repeats on every rank (an interface line, a version)
  * is kept this many times; the rest are counted, so that a long log of
  * chatter cannot push its one failure line past EXPLAIN_MAX_HITS. */
@@ -75,13 +77,13 @@ static const char *err_codes(const char *err, const char **maybe)
 	if (err == NULL)
 		return NULL;
 	if (strstr(err, "refused") || strcmp(err, "111") == 0)
-		return "port-closed";
+		return finding_name(FINDING_PORT_CLOSED);
 	if (strstr(err, "No route") || strstr(err, "unreachable") ||
 	    strcmp(err, "113") == 0 || strcmp(err, "101") == 0)
-		return "host-unreachable";
+		return finding_name(FINDING_HOST_UNREACHABLE);
 	if (strstr(err, "EADDRINUSE") || strstr(err, "already in use") ||
 	    strcmp(err, "98") == 0)
-		return "port-in-use";
+		return finding_name(FINDING_PORT_IN_USE);
 	if (strstr(err, "timed out") || strcmp(err, "110") == 0)
 		*maybe = "port-filtered,inbound-blocked,rank-unreachable";
 	return NULL;
@@ -105,18 +107,18 @@ static const char *addr_cause(const struct explain_hit *h, char *why,
 	if (strcmp(cls, "loopback") == 0) {
 		snprintf(why, len, "%s is a loopback address: a rank "
 			 "advertised its hostname's loopback mapping", addr);
-		return "hostname-loopback";
+		return finding_name(FINDING_HOSTNAME_LOOPBACK);
 	}
 	if (strcmp(cls, "link-local") == 0) {
 		snprintf(why, len, "%s is link-local: it only works on one "
 			 "link and needs its scope", addr);
-		return "ipv6-link-local-only";
+		return finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
 	}
 	snprintf(why, len, "%s lies in %s's default bridge pool: a container "
 		 "on a NAT'd bridge, or a network that uses the same range; "
 		 "the address alone cannot tell", addr,
 		 cls[0] == 'd' ? "Docker" : "podman");
-	*open = "container-bridge-nat";
+	*open = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
 	return NULL;
 }
 
@@ -136,7 +138,7 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 		snprintf(c->why, sizeof(c->why), "%s", why);
 	if (addr && c->addr[0] == '\0')
 		snprintf(c->addr, sizeof(c->addr), "%s", addr);
-	if (strcmp(code, "gloo-ifname-syntax") == 0)
+	if (finding_is(code, FINDING_GLOO_IFNAME_SYNTAX))
 		snprintf(c->fix, sizeof(c->fix), "GLOO_SOCKET_IFNAME=IFACE "
 			 "(one interface name, no '^', '=' or ',')");
 	if (strcmp(h->m.sig->id, "ibverbs-no-device") == 0)
@@ -144,7 +146,7 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "drivers in the image: apt-get install "
 			 "ibverbs-providers (dnf install libibverbs), or "
 			 "MLNX_OFED/DOCA's libmlx5");
-	if (strcmp(code, "port-in-use") == 0 && port)
+	if (finding_is(code, FINDING_PORT_IN_USE) && port)
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
 			 "(often an earlier run of the job) or choose another "
@@ -214,7 +216,7 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 
 		snprintf(why, sizeof(why), "%s is a loopback address: a rank "
 			 "advertised its hostname's loopback mapping", a);
-		decide_one(r, h, "hostname-loopback", why);
+		decide_one(r, h, finding_name(FINDING_HOSTNAME_LOOPBACK), why);
 	} else if (s->flags & LOGSIG_PEER && cls &&
 		   strcmp(cls, "link-local") == 0) {
 		char why[256];
@@ -222,7 +224,8 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 		snprintf(why, sizeof(why), "%s is link-local: a rank "
 			 "advertised an address that only works on one link",
 			 a);
-		decide_one(r, h, "ipv6-link-local-only", why);
+		decide_one(r, h, finding_name(FINDING_IPV6_LINK_LOCAL_ONLY),
+		           why);
 	}
 	if (c != NULL) {
 		explain_add_ref(c, h);
@@ -250,7 +253,7 @@ static bool ray_nat(const struct explain_hit *h, struct explain_result *r)
 	snprintf(why, sizeof(why), "this node's own address %s is in a "
 		 "container pool, yet it reached the GCS at %s, which does "
 		 "not know that address: a NAT'd container bridge", a, g);
-	decide_one(r, h, "container-bridge-nat", why);
+	decide_one(r, h, finding_name(FINDING_CONTAINER_BRIDGE_NAT), why);
 	return true;
 }
 
@@ -274,8 +277,9 @@ static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
 		 ucx ? "UCX" : "Open MPI", a, strcmp(c, "link-local") == 0 ?
 		 "a link-local address" : "a container bridge's address that "
 		 "every Docker host may carry");
-	decide_one(r, h, "mpi-btl-iface", why);
-	k = explain_cause_for(r, EXPLAIN_NET, false, "mpi-btl-iface");
+	decide_one(r, h, finding_name(FINDING_MPI_BTL_IFACE), why);
+	k = explain_cause_for(r, EXPLAIN_NET, false,
+	                      finding_name(FINDING_MPI_BTL_IFACE));
 	if (k != NULL && ucx)
 		snprintf(k->fix, sizeof(k->fix), "UCX_NET_DEVICES=IFACE (the "
 			 "interface the nodes reach each other on; mpirun -x "
@@ -328,7 +332,7 @@ static void hit_causes(const struct explain_ctx *x,
 		const char *v = logmatch_field(&h->m, "setting_gloo_ifname");
 
 		if (gloo_syntax(v)) {
-			codes = "gloo-ifname-syntax";
+			codes = finding_name(FINDING_GLOO_IFNAME_SYNTAX);
 			snprintf(why, sizeof(why), "GLOO_SOCKET_IFNAME='%s' "
 				 "uses NCCL's syntax; Gloo takes one name",
 				 v);

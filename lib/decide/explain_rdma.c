@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc/finding.h"
+
 /* A Mellanox function counts even when this netns sees no device: its
  * RDMA may be hidden (netns exclusive) or its driver missing. */
 bool explain_rdma_present(const struct rdma_info *info)
@@ -17,12 +19,14 @@ bool explain_rdma_present(const struct rdma_info *info)
 size_t explain_rdma_checkable(const struct rdma_info *info, const char **out,
 			      size_t cap)
 {
-	static const char *const with_devs[] = {"rdma-ib-fallback",
-		"rdma-uverbs-missing", "rdma-netns-exclusive",
-		"rdma-hca-missing", "rdma-port-down", "rdma-gid-index",
-		"rdma-gid-auto", "rdma-netdev-netns", "rdma-nic-far"};
-	static const char *const bus_only[] = {"rdma-ib-fallback",
-		"rdma-netns-exclusive"};
+	static const enum finding_code with_devs[] = {
+	    FINDING_RDMA_IB_FALLBACK,     FINDING_RDMA_UVERBS_MISSING,
+	    FINDING_RDMA_NETNS_EXCLUSIVE, FINDING_RDMA_HCA_MISSING,
+	    FINDING_RDMA_PORT_DOWN,       FINDING_RDMA_GID_INDEX,
+	    FINDING_RDMA_GID_AUTO,        FINDING_RDMA_NETDEV_NETNS,
+	    FINDING_RDMA_NIC_FAR};
+	static const enum finding_code bus_only[] = {
+	    FINDING_RDMA_IB_FALLBACK, FINDING_RDMA_NETNS_EXCLUSIVE};
 	size_t n = 0;
 
 	if (!explain_rdma_present(info))
@@ -30,14 +34,14 @@ size_t explain_rdma_checkable(const struct rdma_info *info, const char **out,
 	if (info->ndevs == 0) {
 		for (size_t i = 0; i < sizeof(bus_only) / sizeof(bus_only[0]) &&
 				   n < cap; i++)
-			out[n++] = bus_only[i];
+			out[n++] = finding_name(bus_only[i]);
 		return n;
 	}
 	for (size_t i = 0; i < sizeof(with_devs) / sizeof(with_devs[0]) &&
 			   n < cap; i++)
-		out[n++] = with_devs[i];
+		out[n++] = finding_name(with_devs[i]);
 	if (info->memlock_soft != -2 && n < cap)
-		out[n++] = "rdma-memlock";
+		out[n++] = finding_name(FINDING_RDMA_MEMLOCK);
 	return n;
 }
 

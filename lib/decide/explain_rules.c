@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/finding.h"
+
 /* NCCL prints the interfaces it chose ("[0]veth1a2b:10.231.5.2<0> [1]
  * eth0:..."): the line is what NCCL did, not a symptom. A virtual one
  * picked with NCCL_SOCKET_IFNAME unset proves the default filter chose
@@ -56,8 +58,9 @@ static void rule_iface_list(const struct explain_ctx *x,
 		if (!(h->m.sig->flags & LOGSIG_LOCAL) || list == NULL ||
 		    (v = virtual_in_list(list, name, sizeof(name))) == NULL)
 			continue;
-		c = explain_cause_for(r, EXPLAIN_NET, false,
-				      "nccl-default-iface-unsafe");
+		c = explain_cause_for(
+		    r, EXPLAIN_NET, false,
+		    finding_name(FINDING_NCCL_DEFAULT_IFACE_UNSAFE));
 		if (c == NULL)
 			return;
 		explain_add_ref(c, h);
@@ -104,9 +107,13 @@ static void rule_local_addrs(const struct explain_ctx *x,
 				      strcmp(a, b) == 0 &&
 				      explain_hit_host(o, h2, sizeof(h2)) &&
 				      strcmp(h1, h2) != 0;
-				if (dup && (c = explain_cause_for(r,
-				    EXPLAIN_NET, false, cls ?
-				    "container-bridge-nat" : "nat-detected"))) {
+				if (dup &&
+				    (c = explain_cause_for(
+				         r, EXPLAIN_NET, false,
+				         cls ? finding_name(
+				                   FINDING_CONTAINER_BRIDGE_NAT)
+				             : finding_name(
+				                   FINDING_NAT_DETECTED)))) {
 					explain_add_ref(c, h);
 					explain_add_ref(c, o);
 					snprintf(c->addr, sizeof(c->addr), "%s",
@@ -120,8 +127,9 @@ static void rule_local_addrs(const struct explain_ctx *x,
 				}
 			}
 		if (cls && strcmp(cls, "link-local") == 0 &&
-		    (c = explain_cause_for(r, EXPLAIN_NET, false,
-					   "ipv6-link-local-only"))) {
+		    (c = explain_cause_for(
+		         r, EXPLAIN_NET, false,
+		         finding_name(FINDING_IPV6_LINK_LOCAL_ONLY)))) {
 			explain_add_ref(c, h);
 			snprintf(c->addr, sizeof(c->addr), "%s", a);
 			if (c->why[0] == '\0')
@@ -131,8 +139,9 @@ static void rule_local_addrs(const struct explain_ctx *x,
 			continue;
 		}
 		if (!dup && cls &&
-		    (c = explain_cause_for(r, EXPLAIN_NET, true,
-					   "container-bridge-nat"))) {
+		    (c = explain_cause_for(
+		         r, EXPLAIN_NET, true,
+		         finding_name(FINDING_CONTAINER_BRIDGE_NAT)))) {
 			explain_add_ref(c, h);
 			if (c->why[0] == '\0')
 				snprintf(c->why, sizeof(c->why), "this process "
@@ -163,7 +172,8 @@ static void rule_gids(const struct explain_ctx *x, struct explain_result *r)
 		if (l == NULL || g == NULL ||
 		    (strncmp(l, "fe80", 4) != 0 && strncmp(g, "fe80", 4) != 0))
 			continue;
-		c = explain_cause_for(r, EXPLAIN_NET, false, "rdma-gid-index");
+		c = explain_cause_for(r, EXPLAIN_NET, false,
+		                      finding_name(FINDING_RDMA_GID_INDEX));
 		if (c == NULL)
 			return;
 		explain_add_ref(c, h);
@@ -206,8 +216,9 @@ static void rule_gid_zero(const struct explain_ctx *x,
 		}
 	}
 	if (!roce || err == NULL ||
-	    (c = explain_cause_for(r, EXPLAIN_NET, false, "rdma-gid-index")) ==
-		    NULL)
+	    (c = explain_cause_for(r, EXPLAIN_NET, false,
+	                           finding_name(FINDING_RDMA_GID_INDEX))) ==
+	        NULL)
 		return;
 	explain_add_ref(c, err);
 	snprintf(c->why, sizeof(c->why), "NCCL_IB_GID_INDEX=0 on RoCE selects "
@@ -247,6 +258,15 @@ static bool is(const char *code, const char *list)
 	return false;
 }
 
+/* True when code is one of the n ids. */
+static bool one_of(const char *code, const enum finding_code *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (finding_is(code, ids[i]))
+			return true;
+	return false;
+}
+
 /* The line of the log that contradicts decided cause c, or NULL:
  * - an address said unreachable (or NAT'd) that a line
  *   shows connected (a peer that closed or reset it, data that moved);
@@ -260,6 +280,11 @@ static const struct explain_hit *contradiction(const struct explain_ctx *x,
 {
 	const struct explain_log *lg = x->lg;
 	const char *code = c->codes[0];
+	/* the causes a line that connected refutes */
+	static const enum finding_code reached[] = {
+	    FINDING_PORT_CLOSED,          FINDING_HOST_UNREACHABLE,
+	    FINDING_CONTAINER_BRIDGE_NAT, FINDING_NAT_DETECTED,
+	    FINDING_IPV6_LINK_LOCAL_ONLY, FINDING_PORT_FILTERED};
 	char h1[64], h2[64];
 
 	for (size_t i = 0; i < lg->nhits; i++) {
@@ -271,30 +296,28 @@ static const struct explain_hit *contradiction(const struct explain_ctx *x,
 		if (h == src)
 			continue;
 		if (c->addr[0] && a && strcmp(a, c->addr) == 0 &&
-		    is(code, "port-closed,host-unreachable,"
-		       "container-bridge-nat,nat-detected,"
-		       "ipv6-link-local-only,port-filtered") &&
+		    one_of(code, reached,
+		           sizeof(reached) / sizeof(reached[0])) &&
 		    (s->flags & LOGSIG_REACHED ||
-		     (strcmp(code, "host-unreachable") == 0 && s->codes &&
-		      is("port-closed", s->codes))))
+		     (finding_is(code, FINDING_HOST_UNREACHABLE) && s->codes &&
+		      is(finding_name(FINDING_PORT_CLOSED), s->codes))))
 			return h;
-		if (strcmp(code, "nccl-ifname-nomatch") == 0 &&
+		if (finding_is(code, FINDING_NCCL_IFNAME_NOMATCH) &&
 		    s->flags & LOGSIG_LOCAL && logmatch_field(&h->m, "iface") &&
 		    src && explain_hit_host(src, h1, sizeof(h1)) &&
-		    explain_hit_host(h, h2, sizeof(h2)) &&
-		    strcmp(h1, h2) == 0)
+		    explain_hit_host(h, h2, sizeof(h2)) && strcmp(h1, h2) == 0)
 			return h;
-		if (strcmp(code, "port-in-use") == 0 && src && p &&
+		if (finding_is(code, FINDING_PORT_IN_USE) && src && p &&
 		    strcmp(s->id, "torch-store-listening") == 0 &&
 		    h->line > src->line && logmatch_field(&src->m, "port") &&
 		    strcmp(p, logmatch_field(&src->m, "port")) == 0)
 			return h;
-		if (strcmp(code, "mtu-mismatch") == 0 && src &&
+		if (finding_is(code, FINDING_MTU_MISMATCH) && src &&
 		    strcmp(s->id, "ping-reply") == 0 &&
 		    logmatch_field(&src->m, "mtu") &&
 		    logmatch_field(&h->m, "bytes") &&
 		    atol(logmatch_field(&h->m, "bytes")) + 20 >
-			    atol(logmatch_field(&src->m, "mtu")))
+		        atol(logmatch_field(&src->m, "mtu")))
 			return h;
 	}
 	return NULL;

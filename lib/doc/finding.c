@@ -24,6 +24,13 @@ const struct finding_def *finding_lookup(const char *code)
 	return NULL;
 }
 
+/* See finding.h: the row's own string, so no copy of it exists. */
+bool finding_is(const char *code, enum finding_code id)
+{
+	return code != NULL && (size_t)id < FINDING_NCODES &&
+	       strcmp(code, catalogue[id].code) == 0;
+}
+
 /* The enum is the row's index. */
 const struct finding_def *finding_get(enum finding_code code)
 {

@@ -74,6 +74,10 @@ const struct finding_def *finding_get(enum finding_code code);
 /* The kebab-case name of a code, or "unknown" out of range. */
 const char *finding_name(enum finding_code code);
 
+/* True when code (a string from a document; NULL is none) is id's name:
+ * how a reader compares a code, never by a string of its own. */
+bool finding_is(const char *code, enum finding_code id);
+
 /* True when code (a string from a document) is known and has every flag
  * of mask; false for an unknown code. */
 bool finding_has_flag(const char *code, unsigned mask);

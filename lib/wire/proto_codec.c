@@ -12,6 +12,7 @@ static uint64_t load(enum pf_kind k, const uint8_t *p)
 	uint32_t v32;
 	uint64_t v64;
 	size_t vs;
+	bool b;
 
 	switch (k) {
 	case PF_U8:
@@ -28,6 +29,9 @@ static uint64_t load(enum pf_kind k, const uint8_t *p)
 	case PF_SIZE:
 		memcpy(&vs, p, sizeof(vs));
 		return vs;
+	case PF_BOOL32:
+		memcpy(&b, p, sizeof(b));
+		return b ? 1 : 0;
 	default:
 		return 0;
 	}
@@ -39,6 +43,7 @@ static void store(enum pf_kind k, uint8_t *p, uint64_t v)
 	uint16_t v16 = (uint16_t)v;
 	uint32_t v32 = (uint32_t)v;
 	size_t vs = (size_t)v;
+	bool b = v != 0;
 
 	switch (k) {
 	case PF_U8:
@@ -55,6 +60,9 @@ static void store(enum pf_kind k, uint8_t *p, uint64_t v)
 		break;
 	case PF_SIZE:
 		memcpy(p, &vs, sizeof(vs));
+		break;
+	case PF_BOOL32:
+		memcpy(p, &b, sizeof(b));
 		break;
 	default:
 		break;
@@ -127,6 +135,8 @@ static uint64_t value_of(const struct pf_field *f, const uint8_t *m, size_t i)
 	case PF_STR8:
 	case PF_TAIL_STR:
 		return strnlen((const char *)at, f->max + 1);
+	case PF_FIXSTR:
+		return strnlen((const char *)at, f->max - 1);
 	case PF_TAIL_BYTES:
 	case PF_ARRAY:
 		return ref_of(f, m, i);
@@ -152,7 +162,14 @@ static int write_one(struct wr *w, const struct pf_field *f, const uint8_t *m,
 		w_u16(w, (uint16_t)v);
 		break;
 	case PF_U32:
+	case PF_BOOL32:
 		w_u32(w, (uint32_t)v);
+		break;
+	case PF_FIXSTR:
+		/* v: the string's length, below max; NULs to the width */
+		w_bytes(w, at, (size_t)v);
+		for (size_t j = (size_t)v; j < f->max && !w->bad; j++)
+			w_u8(w, 0);
 		break;
 	case PF_U64:
 		w_u32(w, (uint32_t)(v >> 32));
@@ -232,6 +249,16 @@ static int read_one(struct rd *r, const struct pf_field *f, uint8_t *m,
 	case PF_U32:
 		*v = r_u32(r);
 		break;
+	case PF_BOOL32:
+		*v = r_u32(r) != 0;
+		break;
+	case PF_FIXSTR:
+		if ((q = r_bytes(r, f->max)) != NULL) {
+			memcpy(at, q, f->max);
+			at[f->max - 1] = '\0';
+		}
+		*v = strlen((const char *)at);
+		return 0;
 	case PF_U64:
 		*v = (uint64_t)r_u32(r) << 32;
 		*v |= r_u32(r);

@@ -5,7 +5,9 @@
  * checks live here once. A decoder checks each field as it reads it, so
  * the reason given is the first fault in wire order. A new message: its
  * struct in the public header, a table and PF_CODEC beside the others, a
- * golden in tests/unit/test_proto_golden.c. Internal to lib/wire. */
+ * golden in tests/unit/test_proto_golden.c. Internal to lib/wire, and to
+ * ncclcheck's pre-flight wire (collectives/preflight/pf_wire.c), whose
+ * fixed-width messages are tables too. */
 #ifndef NP_PROTO_CODEC_H
 #define NP_PROTO_CODEC_H
 
@@ -28,6 +30,9 @@ enum pf_kind {
 	PF_TAIL_STR,   /* printable ASCII to the payload's end; char[max+1] */
 	PF_TAIL_BYTES, /* bytes to the end: const uint8_t * here, size_t at
 	                  ref; the payload's own bytes, never copied */
+	PF_FIXSTR,     /* max bytes, NUL-padded, any bytes; char[max]: at
+	                  most max - 1 sent, the last always NUL on reading */
+	PF_BOOL32,     /* bool; a u32 on the wire, 1 or 0 (read: not 0) */
 };
 
 /* A rule on a value: a number itself, a string's or tail's length. */
@@ -100,6 +105,9 @@ struct pf_msg {
 #define PF_NUM(k, o) {.kind = (k), .off = (o)}
 #define PF_NUM_C(k, o, ...) {.kind = (k), .off = (o), .chk = {__VA_ARGS__}}
 #define PF_STR(o, n) {.kind = PF_STR8, .off = (o), .max = (n)}
+/* A fixed-width, NUL-padded string: the struct's char array, whole. */
+#define PF_FIX(T, m) {.kind = PF_FIXSTR, .off = offsetof(T, m), \
+	 .max = sizeof(((T *)0)->m)}
 #define PF_STR_C(o, n, ...) \
 	{.kind = PF_STR8, .off = (o), .max = (n), .chk = {__VA_ARGS__}}
 #define PF_EL(k, o, step) {.kind = (k), .off = (o), .stride = (step)}

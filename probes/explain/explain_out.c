@@ -265,7 +265,7 @@ static size_t print_answer(const struct explain_run *r)
 		n++;
 		printf("  fault nccl-rank-unresponsive: see NCCL's RAS service "
 		       "below\n    fix: %s\n",
-		       finding_lookup("nccl-rank-unresponsive")->fix);
+		       finding_get(FINDING_NCCL_RANK_UNRESPONSIVE)->fix);
 	}
 	for (size_t i = 0; i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];

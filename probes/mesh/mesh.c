@@ -43,8 +43,7 @@ static void *srv_main(void *arg)
 		int wait_ms = atomic_load(&ms->watching) ? 250 : 20;
 
 		if (serve_poll(ms->srv, wait_ms, NULL) < 0 && errno != EINTR) {
-			fprintf(stderr, "netprobe mesh: responder: %s\n",
-			        strerror(errno));
+			cmd_note(&ms->run, "responder: %s", strerror(errno));
 			break;
 		}
 		accept_samples(ms);
@@ -76,11 +75,11 @@ static int start_responder(struct mesh *ms)
 	}
 	ms->srv = serve_start(&so, err, sizeof(err));
 	if (ms->srv == NULL) {
-		fprintf(stderr,
-		        "netprobe mesh: cannot run the responder: %s%s\n", err,
-		        ms->rank == 0 ? " (node 0's rendezvous needs this "
-		                        "port: pass --port)"
-		                      : "");
+		cmd_failf(&ms->run, "mesh", "cannot run the responder: %s%s",
+		          err,
+		          ms->rank == 0 ? " (node 0's rendezvous needs this "
+		                          "port: pass --port)"
+		                        : "");
 		return 2;
 	}
 	ms->nsamples = peerprobe_listen_samples(MESH_SAMPLES, ms->sample_fds,
@@ -90,8 +89,8 @@ static int start_responder(struct mesh *ms)
 	mesh_hold_ports(ms, ms->o.ports);
 	e = pthread_create(&ms->srv_thread, NULL, srv_main, ms);
 	if (e != 0) {
-		fprintf(stderr, "netprobe mesh: cannot start a thread: %s\n",
-		        strerror(e));
+		cmd_failf(&ms->run, "mesh", "cannot start a thread: %s",
+		          strerror(e));
 		return 2;
 	}
 	ms->srv_running = true;
@@ -107,12 +106,12 @@ static int collect(struct mesh *ms)
 	ms->scan = s;
 	if (s == NULL ||
 	    cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		return 2;
 	}
 	if (sysroot_init(&s->sr, NULL) < 0) {
-		fprintf(stderr, "netprobe mesh: cannot read /: %s\n",
-		        strerror(errno));
+		cmd_failf(&ms->run, "mesh", "cannot read /: %s",
+		          strerror(errno));
 		return 2;
 	}
 	s->o.token_file = ms->o.token_file;
@@ -182,57 +181,42 @@ static void mesh_free(struct mesh *ms)
 	mesh_env_free(&ms->env);
 }
 
-/* netprobe mesh: the exit status is the mesh's verdict on every node (0
- * healthy, 1 a fault anywhere), or 2 when this node could not take part.
- */
-int cmd_mesh(int argc, char **argv)
+/* The steps before the probing: the membership, node 0's outputs and
+ * rendezvous, the --metrics listener (one that cannot be bound costs no
+ * mesh). Returns 0, or 2 (reported). */
+static int mesh_setup(struct mesh *ms)
 {
-	struct mesh *ms = calloc(1, sizeof(*ms));
+	char err[512];
 	int rc;
 
-	if (ms == NULL) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
-		return 2;
-	}
-	ms->c.fd = -1;
-	ms->t0_us = client_now_us();
-	signal(SIGPIPE, SIG_IGN);
-	rc = mesh_parse(argc, argv, &ms->o);
-	if (rc != 0) {
-		free(ms);
-		return rc == 1 ? 0 : 2;
-	}
-	if (ms->o.bind != NULL && client_set_source(ms->o.bind) < 0) {
-		free(ms);
-		return 2; /* mesh_parse checked it: not reached */
-	}
 	if ((rc = mesh_members(ms)) != 0 ||
 	    (ms->rank == 0 && (rc = mesh_check_outputs(ms)) != 0))
-		goto out;
-	if (ms->rank == 0 && mesh_rdv_init(ms) < 0) {
-		fprintf(stderr,
-		        "netprobe mesh: cannot set up the rendezvous: "
-		        "%s%s%s\n",
-		        ms->o.token_file ? "token file '" : "",
-		        ms->o.token_file ? ms->o.token_file : "",
-		        ms->o.token_file ? "' unreadable or malformed" : "");
-		rc = 2;
-		goto out;
-	}
-	/* a --metrics address that cannot be bound costs no mesh */
+		return rc;
+	if (ms->rank == 0 && mesh_rdv_init(ms) < 0)
+		return cmd_failf(
+		    &ms->run, "mesh", "cannot set up the rendezvous: %s%s%s",
+		    ms->o.token_file ? "token file '" : "",
+		    ms->o.token_file ? ms->o.token_file : "",
+		    ms->o.token_file ? "' unreadable or malformed" : "");
 	if (ms->o.metrics != NULL) {
-		char err[512];
-
 		ms->metrics_http =
 		    metrics_http_start(ms->o.metrics, err, sizeof(err));
-		if (ms->metrics_http == NULL) {
-			fprintf(stderr, "netprobe mesh: %s\n", err);
-			rc = 2;
-			goto out;
-		}
+		if (ms->metrics_http == NULL)
+			return cmd_failf(&ms->run, "mesh", "%s", err);
 	}
-	if ((rc = start_responder(ms)) != 0 || (rc = collect(ms)) != 0)
-		goto out;
+	return 0;
+}
+
+/* Collect (the responder, the local scan), then decide: node 0 runs the
+ * rendezvous and writes the report, a member joins; a watch follows.
+ * Returns the exit status. */
+static int mesh_steps(struct mesh *ms)
+{
+	int rc;
+
+	if ((rc = mesh_setup(ms)) != 0 || (rc = start_responder(ms)) != 0 ||
+	    (rc = collect(ms)) != 0)
+		return rc;
 	if (ms->rank == 0) {
 		node0_member(ms);
 		rc = mesh_rdv_run(ms, mesh_report);
@@ -241,8 +225,37 @@ int cmd_mesh(int argc, char **argv)
 	}
 	if (ms->o.watch_us > 0 && rc < 2)
 		rc = mesh_watch_run(ms, rc);
-out:
+	return rc;
+}
+
+/* netprobe mesh: parse -> collect -> decide -> finish. The exit status is
+ * the mesh's verdict on every node (0 healthy, 1 a fault anywhere), or 2
+ * when this node could not take part. The run has no document of its
+ * own (its scan's and node 0's report are written by their steps): it
+ * says the errors and checks standard output. */
+int cmd_mesh(int argc, char **argv)
+{
+	struct cmd_run run = {
+	    .tool = "netprobe", .name = "mesh", .out = stdout, .err = stderr};
+	struct mesh *ms = calloc(1, sizeof(*ms));
+	int rc;
+
+	if (ms == NULL)
+		return cmd_finish(&run,
+		                  cmd_failf(&run, "mesh", "out of memory"));
+	ms->run = run;
+	ms->c.fd = -1;
+	ms->t0_us = client_now_us();
+	signal(SIGPIPE, SIG_IGN);
+	rc = mesh_parse(argc, argv, &ms->o);
+	if (rc == 0 && ms->o.bind != NULL && client_set_source(ms->o.bind) < 0)
+		rc = 2; /* mesh_parse checked it: not reached */
+	if (rc == 0)
+		rc = mesh_steps(ms);
+	else
+		rc = rc == 1 ? 0 : 2;
 	mesh_free(ms);
+	rc = cmd_finish(&ms->run, rc);
 	free(ms);
 	return rc;
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "base/cli.h"
-#include "base/parse.h"
 #include "mesh/mesh_int.h"
 #include "metrics/metrics_http.h"
 #include "probe/meshplan.h"
@@ -43,17 +42,20 @@ static const struct cli_opt mesh_optv[] = {
 	{O_RENDEZVOUS, 0, "rendezvous", CLI_REQUIRED, "HOST[:PORT]", NULL,
 	 "node 0 where the launcher names none (MPI)", false},
 	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "MASTER_PORT/7470",
-	 "responders, rendezvous", false},
+	 "responders, rendezvous", false, CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
 	{O_BIND, 0, "bind", CLI_REQUIRED, "ADDR", NULL,
 	 "this node's own address: responder, probes, self", false},
 	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
 	 "shared secret: joins and probes prove it", false},
 	{O_JOIN, 0, "join-timeout", CLI_REQUIRED, "TIME", "60s",
-	 "how long node 0 waits for members", false},
+	 "how long node 0 waits for members", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000000, 3600000000LL)},
 	{O_CONCURRENCY, 0, "concurrency", CLI_REQUIRED, "N", "32",
-	 "peers one node probes at once", false},
+	 "peers one node probes at once", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 1, MESH_MAX_CONCURRENCY)},
 	{O_PAIRS, 0, "all-pairs", CLI_REQUIRED, "N", NULL,
-	 "every pair up to N nodes, above: log2(n) each", false},
+	 "every pair up to N nodes, above: log2(n) each", false,
+	 CLI_RANGE(CLI_UNIT_COUNT, 2, MESH_MAX_NODES)},
 	{O_PORTS, 0, "ports", CLI_REQUIRED, "SPEC", NULL,
 	 "framework ports to test too (torch,ray,...)", false},
 	{O_QUICK, 'q', "quick", CLI_FLAG, NULL, NULL,
@@ -68,9 +70,11 @@ static const struct cli_opt mesh_optv[] = {
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
 	{O_WATCH, 0, "watch", CLI_REQUIRED, "INTERVAL", NULL,
-	 "then stay up, probing peers each interval", false},
+	 "then stay up, probing peers each interval", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000000, 3600000000LL)},
 	{O_DURATION, 0, "duration", CLI_REQUIRED, "TIME", NULL,
-	 "watch this long (default: until SIGTERM)", false},
+	 "watch this long (default: until SIGTERM)", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000000, 366LL * 86400 * 1000000)},
 	{O_METRICS, 0, "metrics", CLI_REQUIRED, "ADDR:PORT", NULL,
 	 "watching: Prometheus /metrics (PORT: 127.0.0.1)", false},
 	{O_TEXTFILE, 0, "textfile", CLI_REQUIRED, "DIR", NULL,
@@ -93,11 +97,11 @@ static const struct cli_cmd mesh_cmd = {
 	"healthy, 1 a fault\nanywhere, 2 could not run.\n",
 };
 
-/* Prints a bad option value and returns 2. */
+/* A bad option value, in the one wording of a usage error. Returns 2. */
 static int bad(const char *what, const char *v, const char *why)
 {
-	fprintf(stderr, "netprobe mesh: invalid %s '%s': %s\n", what, v, why);
-	return 2;
+	return cli_usage_error(&mesh_cmd, stderr, "invalid %s '%s': %s", what,
+	                       v, why);
 }
 
 /* True when v is a numeric IPv4 or IPv6 address. */
@@ -106,19 +110,6 @@ static bool numeric_addr(const char *v)
 	unsigned char a[sizeof(struct in6_addr)];
 
 	return inet_pton(AF_INET, v, a) == 1 || inet_pton(AF_INET6, v, a) == 1;
-}
-
-/* Checks one number option in [lo, hi]. Returns 0, or 2 (reported). */
-static int num(const char *what, const char *v, long long lo, long long hi,
-               unsigned *out)
-{
-	const char *why;
-	long long x;
-
-	if (parse_num(v, lo, hi, &x, &why) < 0)
-		return bad(what, v, why);
-	*out = (unsigned)x;
-	return 0;
 }
 
 /* The option values that need checking beyond their syntax. */
@@ -143,23 +134,129 @@ static int check(struct mesh_opts *o)
 	port_list_init(&pl);
 	r = portspec_parse(o->ports, &pl, &e);
 	port_list_free(&pl);
-	if (r < 0) {
-		fprintf(stderr, "netprobe mesh: invalid ports '%s': %s\n",
-		        e.token, e.why);
-		return 2;
+	return r < 0 ? bad("ports", e.token, e.why) : 0;
+}
+
+/* What the parser keeps beside the options: --json and --format meet in
+ * the combination check. */
+struct mesh_parse_st {
+	bool json, fmt_given;
+};
+
+/* One option into o; numbers come checked against the table's range.
+ * Returns 0, 1 after --help, or 2 (reported). */
+static int take(struct mesh_opts *o, struct mesh_parse_st *st,
+                const struct cli *cl, int ch)
+{
+	switch (ch) {
+	case O_HOSTS:
+		o->hosts = cl->arg;
+		break;
+	case O_RENDEZVOUS:
+		o->rendezvous = cl->arg;
+		break;
+	case O_PORT:
+		o->port = (unsigned)cl->num;
+		break;
+	case O_BIND:
+		if (!numeric_addr(cl->arg))
+			return bad("bind address", cl->arg,
+			           "use a numeric IPv4 or IPv6 address of "
+			           "this host");
+		o->bind = cl->arg;
+		break;
+	case O_TOKEN:
+		o->token_file = cl->arg;
+		break;
+	case O_JOIN:
+		o->join_us = cl->num;
+		break;
+	case O_CONCURRENCY:
+		o->concurrency = (unsigned)cl->num;
+		break;
+	case O_PAIRS:
+		o->pairs = (unsigned)cl->num;
+		break;
+	case O_PORTS:
+		o->ports = cl->arg;
+		break;
+	case O_OUT:
+		o->out_dir = cl->arg;
+		break;
+	case O_FORMAT:
+		o->format = cl->arg;
+		st->fmt_given = true;
+		break;
+	case O_JSON:
+		st->json = true;
+		break;
+	case O_OUTPUT:
+		o->output = cl->arg;
+		break;
+	case O_FAILON:
+		o->fail_on = cl->arg;
+		break;
+	case O_QUICK:
+		o->quick = true;
+		break;
+	case O_WATCH:
+		o->watch_us = cl->num;
+		break;
+	case O_DURATION:
+		o->watch_duration_us = cl->num;
+		break;
+	case O_METRICS:
+		o->metrics = cl->arg;
+		break;
+	case O_TEXTFILE:
+		o->textfile = cl->arg;
+		break;
+	case O_VERBOSE:
+		o->verbose++;
+		break;
+	case O_HELP:
+		return cli_help(&mesh_cmd, stdout) == 0 ? 1 : 2;
+	default:
+		return cli_usage_error(&mesh_cmd, stderr, "%s", cl->err);
 	}
 	return 0;
+}
+
+/* The combinations, once every option is read. Returns 0, or 2. */
+static int combos(struct mesh_opts *o, const struct mesh_parse_st *st)
+{
+	const char *why;
+	char host[256];
+	unsigned port;
+
+	if (o->watch_us == 0 &&
+	    (o->watch_duration_us || o->metrics || o->textfile))
+		return cli_usage_error(&mesh_cmd, stderr, "--%s needs --watch",
+		                       o->watch_duration_us ? "duration"
+		                       : o->metrics         ? "metrics"
+		                                            : "textfile");
+	if (o->metrics != NULL &&
+	    metrics_addr_parse(o->metrics, host, sizeof(host), &port, &why) < 0)
+		return bad("metrics address", o->metrics, why);
+	if (st->json) {
+		if (st->fmt_given && strcmp(o->format, "json") != 0)
+			return cli_usage_error(&mesh_cmd, stderr,
+			                       "--json and --format '%s' both "
+			                       "choose the report's format",
+			                       o->format);
+		o->format = "json";
+	}
+	return check(o);
 }
 
 /* The options in GNU order, then the values checked. Returns 0, 1 after
  * --help, or 2 (reported). */
 int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 {
-	bool json = false, fmt_given = false;
-	const char *why;
+	struct mesh_parse_st st = {false, false};
 	struct cli cl;
 	char **ops;
-	int ch;
+	int ch, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->join_us = MESH_DEF_JOIN_US;
@@ -168,116 +265,11 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 	o->format = "text";
 	o->fail_on = "fault";
 	cli_start(&cl, &mesh_cmd, argc, argv);
-	while ((ch = cli_next(&cl)) != CLI_END) {
-		switch (ch) {
-		case O_HOSTS:
-			o->hosts = cl.arg;
-			break;
-		case O_RENDEZVOUS:
-			o->rendezvous = cl.arg;
-			break;
-		case O_PORT:
-			if (num("port", cl.arg, 1, 65535, &o->port))
-				return 2;
-			break;
-		case O_BIND:
-			if (!numeric_addr(cl.arg))
-				return bad("bind address", cl.arg,
-				           "use a numeric IPv4 or IPv6 address of "
-				           "this host");
-			o->bind = cl.arg;
-			break;
-		case O_TOKEN:
-			o->token_file = cl.arg;
-			break;
-		case O_JOIN:
-			if (parse_duration_us(cl.arg, 1000000, 3600000000LL,
-			                      &o->join_us, &why) < 0)
-				return bad("join timeout", cl.arg, why);
-			break;
-		case O_CONCURRENCY:
-			if (num("concurrency", cl.arg, 1, MESH_MAX_CONCURRENCY,
-			        &o->concurrency))
-				return 2;
-			break;
-		case O_PAIRS:
-			if (num("all-pairs limit", cl.arg, 2, MESH_MAX_NODES,
-			        &o->pairs))
-				return 2;
-			break;
-		case O_PORTS:
-			o->ports = cl.arg;
-			break;
-		case O_OUT:
-			o->out_dir = cl.arg;
-			break;
-		case O_FORMAT:
-			o->format = cl.arg;
-			fmt_given = true;
-			break;
-		case O_JSON:
-			json = true;
-			break;
-		case O_OUTPUT:
-			o->output = cl.arg;
-			break;
-		case O_FAILON:
-			o->fail_on = cl.arg;
-			break;
-		case O_QUICK:
-			o->quick = true;
-			break;
-		case O_WATCH:
-			if (parse_duration_us(cl.arg, 1000000, 3600000000LL,
-			                      &o->watch_us, &why) < 0)
-				return bad("watch interval", cl.arg, why);
-			break;
-		case O_DURATION:
-			if (parse_duration_us(cl.arg, 1000000,
-			                      366LL * 86400 * 1000000,
-			                      &o->watch_duration_us, &why) < 0)
-				return bad("duration", cl.arg, why);
-			break;
-		case O_METRICS:
-			o->metrics = cl.arg;
-			break;
-		case O_TEXTFILE:
-			o->textfile = cl.arg;
-			break;
-		case O_VERBOSE:
-			o->verbose++;
-			break;
-		case O_HELP:
-			return cli_help(&mesh_cmd, stdout) == 0 ? 1 : 2;
-		default:
-			return cli_usage_error(&mesh_cmd, stderr, "%s", cl.err);
-		}
-	}
+	while ((ch = cli_next(&cl)) != CLI_END)
+		if ((rc = take(o, &st, &cl, ch)) != 0)
+			return rc;
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&mesh_cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);
-	if (o->watch_us == 0 &&
-	    (o->watch_duration_us || o->metrics || o->textfile))
-		return cli_usage_error(&mesh_cmd, stderr,
-		                       "--%s needs --watch",
-		                       o->watch_duration_us ? "duration"
-		                       : o->metrics         ? "metrics"
-		                                            : "textfile");
-	if (o->metrics != NULL) {
-		char host[256];
-		unsigned port;
-
-		if (metrics_addr_parse(o->metrics, host, sizeof(host), &port,
-		                       &why) < 0)
-			return bad("metrics address", o->metrics, why);
-	}
-	if (json) {
-		if (fmt_given && strcmp(o->format, "json") != 0)
-			return cli_usage_error(&mesh_cmd, stderr,
-			                       "--json and --format '%s' both "
-			                       "choose the report's format",
-			                       o->format);
-		o->format = "json";
-	}
-	return check(o);
+	return combos(o, &st);
 }

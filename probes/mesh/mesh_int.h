@@ -18,11 +18,12 @@
 #include <jansson.h>
 
 #include "decide/decide_mesh.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "kernel/hostlist.h"
-#include "probe/peerprobe.h"
 #include "kernel/sockowner.h"
 #include "probe/peercheck.h"
+#include "probe/peerprobe.h"
 #include "scan/scan_int.h"
 #include "serve/serve.h"
 #include "wire/client.h"
@@ -117,6 +118,10 @@ struct metrics_http;
 
 /* The whole run of one node. */
 struct mesh {
+	/* how the run speaks: "netprobe mesh: ..." on stderr (no document
+	 * of its own: its scan's and node 0's report are written by their
+	 * steps) */
+	struct cmd_run run;
 	struct mesh_opts o;
 	struct mesh_env env;
 	unsigned port;   /* every responder's, node 0's rendezvous */
@@ -262,7 +267,7 @@ int mesh_probe_finish(struct mesh *ms);
 /* mesh_report.c: on node 0, before anything is measured: --out can be
  * created and written into, -o's directory written. Returns 0, or 2
  * (reported), so a bad path costs no mesh. */
-int mesh_check_outputs(const struct mesh *ms);
+int mesh_check_outputs(struct mesh *ms);
 
 /* mesh_report.c: node 0's mesh document, --out, the report; the exit
  * status (0, 1, or 2 when the report could not be written). */

@@ -26,14 +26,14 @@ static bool unlisted_node0(struct mesh *ms)
 	if (ms->rank >= 0 || n == 0)
 		return false;
 	mesh_own_addrs(ms, own, sizeof(own));
-	fprintf(stderr,
-	        "netprobe mesh: %u join%s for node 0 (%s) reached this node "
-	        "(%s, addresses %s), which is not in --hosts: it is node 0 "
-	        "behind NAT (a container listed by its host's address), and "
-	        "cannot know it; give it its rank: NODE_RANK=0 (or the "
-	        "launcher's GROUP_RANK or SLURM_NODEID)\n",
-	        n, n == 1 ? "" : "s", ms->node0, ms->hostname,
-	        own[0] ? own : "none");
+	cmd_failf(&ms->run, "mesh",
+	          "%u join%s for node 0 (%s) reached this node "
+	          "(%s, addresses %s), which is not in --hosts: it is node 0 "
+	          "behind NAT (a container listed by its host's address), and "
+	          "cannot know it; give it its rank: NODE_RANK=0 (or the "
+	          "launcher's GROUP_RANK or SLURM_NODEID)",
+	          n, n == 1 ? "" : "s", ms->node0, ms->hostname,
+	          own[0] ? own : "none");
 	return true;
 }
 
@@ -59,11 +59,11 @@ static int join_connect(struct mesh *ms)
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}
 	mesh_unlisted_hint(ms, hint, sizeof(hint));
-	fprintf(stderr,
-	        "netprobe mesh: node 0 (%s:%u) did not take the join within "
-	        "%.0f s (%d tries): %s%s\n",
-	        ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
-	        last, hint);
+	cmd_failf(&ms->run, "mesh",
+	          "node 0 (%s:%u) did not take the join within "
+	          "%.0f s (%d tries): %s%s",
+	          ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
+	          last, hint);
 	return 2;
 }
 
@@ -71,10 +71,10 @@ static int join_connect(struct mesh *ms)
 static int take_members(struct mesh *ms, const struct proto_member *pm)
 {
 	if (ms->start.members != ms->n) {
-		fprintf(stderr,
-		        "netprobe mesh: node 0 sent %u members, this node "
-		        "counts %zu\n",
-		        ms->start.members, ms->n);
+		cmd_failf(&ms->run, "mesh",
+		          "node 0 sent %u members, this node "
+		          "counts %zu",
+		          ms->start.members, ms->n);
 		return 2;
 	}
 	for (size_t i = 0; i < ms->n; i++) {
@@ -90,7 +90,7 @@ static int take_members(struct mesh *ms, const struct proto_member *pm)
 }
 
 /* Writes this node's document into --out as NAME.json. */
-static void keep_own(const struct mesh *ms)
+static void keep_own(struct mesh *ms)
 {
 	char path[4096], why[512];
 	json_t *doc;
@@ -98,16 +98,16 @@ static void keep_own(const struct mesh *ms)
 	if (ms->o.out_dir == NULL)
 		return;
 	if (mkdir(ms->o.out_dir, 0755) < 0 && errno != EEXIST)
-		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
-		        ms->o.out_dir, strerror(errno));
+		cmd_failf(&ms->run, "mesh", "cannot create '%s': %s",
+		          ms->o.out_dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/%s.json", ms->o.out_dir,
 	         ms->m[ms->rank].name);
 	doc = json_loads(ms->own_doc, 0, NULL);
 	if (doc == NULL)
-		fprintf(stderr, "netprobe mesh: cannot write '%s': not JSON\n",
-		        path);
+		cmd_failf(&ms->run, "mesh", "cannot write '%s': not JSON",
+		          path);
 	else if (doc_json_write_output(doc, path, NULL, why, sizeof(why)) < 0)
-		fprintf(stderr, "netprobe mesh: %s\n", why);
+		cmd_failf(&ms->run, "mesh", "%s", why);
 	json_decref(doc);
 }
 
@@ -128,11 +128,11 @@ int mesh_join_run(struct mesh *ms)
 	        0 ||
 	    client_mesh_start(&ms->c, &ms->start, &pm,
 	                      t + ms->o.join_us + MESH_RESULT_SLACK_US) < 0) {
-		fprintf(stderr, "netprobe mesh: %s%s\n",
-		        ms->c.code == CLIENT_E_REFUSED
-		            ? "node 0 turned this node away: "
-		            : "",
-		        ms->c.err);
+		cmd_failf(&ms->run, "mesh", "%s%s",
+		          ms->c.code == CLIENT_E_REFUSED
+		              ? "node 0 turned this node away: "
+		              : "",
+		          ms->c.err);
 		free(pm);
 		return 2;
 	}
@@ -142,14 +142,14 @@ int mesh_join_run(struct mesh *ms)
 	if (rc != 0)
 		return rc;
 	if (ms->o.verbose)
-		fprintf(stderr,
-		        "netprobe mesh: joined as rank %d '%s'; probing bound "
-		        "%.1f s\n",
-		        ms->rank, ms->m[ms->rank].name,
-		        (double)ms->start.probe_ms / 1e3);
+		cmd_note(&ms->run,
+		         "joined as rank %d '%s'; probing bound "
+		         "%.1f s",
+		         ms->rank, ms->m[ms->rank].name,
+		         (double)ms->start.probe_ms / 1e3);
 	if (mesh_probe_start(ms) < 0 || mesh_probe_finish(ms) < 0) {
-		fprintf(stderr, "netprobe mesh: cannot probe: %s\n",
-		        strerror(errno ? errno : ENOMEM));
+		cmd_failf(&ms->run, "mesh", "cannot probe: %s",
+		          strerror(errno ? errno : ENOMEM));
 		return 2;
 	}
 	keep_own(ms);
@@ -160,10 +160,10 @@ int mesh_join_run(struct mesh *ms)
 	                        start_us +
 	                            (long long)ms->start.result_ms * 1000 +
 	                            MESH_VERDICT_SLACK_US) < 0) {
-		fprintf(stderr, "netprobe mesh: %s\n", ms->c.err);
+		cmd_failf(&ms->run, "mesh", "%s", ms->c.err);
 		return 2;
 	}
-	fprintf(stderr, "netprobe mesh: %s (this node: %s, %zu peers probed)\n",
-	        v.msg, ms->m[ms->rank].name, ms->ntargets);
+	cmd_note(&ms->run, "%s (this node: %s, %zu peers probed)", v.msg,
+	         ms->m[ms->rank].name, ms->ntargets);
 	return v.status;
 }

@@ -21,7 +21,7 @@
 
 /* Reads --hosts: a regular file's contents, else the text itself (a
  * list). Returns a malloc'd string, or NULL (reported). */
-static char *hosts_text(const char *arg)
+static char *hosts_text(struct mesh *ms, const char *arg)
 {
 	struct stat st;
 	FILE *fp;
@@ -30,26 +30,24 @@ static char *hosts_text(const char *arg)
 
 	if (stat(arg, &st) < 0 || !S_ISREG(st.st_mode)) {
 		if (strchr(arg, '/') != NULL) {
-			fprintf(stderr,
-			        "netprobe mesh: cannot read hosts file "
-			        "'%s': %s\n",
-			        arg, strerror(errno ? errno : ENOENT));
+			cmd_failf(&ms->run, "mesh",
+			          "cannot read hosts file "
+			          "'%s': %s",
+			          arg, strerror(errno ? errno : ENOENT));
 			return NULL;
 		}
 		return strdup(arg);
 	}
 	if (st.st_size > HOSTS_FILE_MAX) {
-		fprintf(stderr,
-		        "netprobe mesh: hosts file '%s' larger than 4 MiB\n",
-		        arg);
+		cmd_failf(&ms->run, "mesh", "hosts file '%s' larger than 4 MiB",
+		          arg);
 		return NULL;
 	}
 	fp = fopen(arg, "r");
 	buf = malloc((size_t)st.st_size + 1);
 	if (fp == NULL || buf == NULL) {
-		fprintf(stderr,
-		        "netprobe mesh: cannot read hosts file '%s': %s\n", arg,
-		        strerror(errno));
+		cmd_failf(&ms->run, "mesh", "cannot read hosts file '%s': %s",
+		          arg, strerror(errno));
 		if (fp != NULL)
 			fclose(fp);
 		free(buf);
@@ -279,19 +277,19 @@ static int self_by_launcher(struct mesh *ms)
 	                                    &rank, &var, err, sizeof(err));
 
 	if (r < 0) {
-		fprintf(stderr,
-		        "netprobe mesh: this node is not in --hosts by address "
-		        "or name, and its launcher's rank is invalid: %s\n",
-		        err);
+		cmd_failf(&ms->run, "mesh",
+		          "this node is not in --hosts by address "
+		          "or name, and its launcher's rank is invalid: %s",
+		          err);
 		return 2;
 	}
 	if (r == 0)
 		return 0;
 	if (ms->m[rank].state == PROTO_MS_DUPLICATE) {
-		fprintf(stderr,
-		        "netprobe mesh: %s=%d names entry %d of --hosts, which "
-		        "repeats entry %d: list each node once\n",
-		        var, rank, rank + 1, ms->m[rank].dup_of + 1);
+		cmd_failf(&ms->run, "mesh",
+		          "%s=%d names entry %d of --hosts, which "
+		          "repeats entry %d: list each node once",
+		          var, rank, rank + 1, ms->m[rank].dup_of + 1);
 		return 2;
 	}
 	ms->rank = rank;
@@ -387,9 +385,8 @@ static int mesh_where(struct mesh *ms)
 	if (client_parse_peer(ms->env.node0, ms->port, ms->node0,
 	                      sizeof(ms->node0), &ms->node0_port, err,
 	                      sizeof(err)) < 0) {
-		fprintf(stderr,
-		        "netprobe mesh: invalid node 0 address '%s': %s\n",
-		        ms->env.node0, err);
+		cmd_failf(&ms->run, "mesh", "invalid node 0 address '%s': %s",
+		          ms->env.node0, err);
 		return 2;
 	}
 	return 0;
@@ -407,24 +404,24 @@ int mesh_members(struct mesh *ms)
 	for (char *p = ms->hostname; *p; p++)
 		if (*p < 0x21 || *p > 0x7e)
 			*p = '?';
-	if (ms->o.hosts != NULL && (text = hosts_text(ms->o.hosts)) == NULL)
+	if (ms->o.hosts != NULL && (text = hosts_text(ms, ms->o.hosts)) == NULL)
 		return 2;
 	if (mesh_env_detect(env_get_process, NULL, text, ms->o.rendezvous,
 	                    &ms->env, err, sizeof(err)) < 0) {
-		fprintf(stderr, "netprobe mesh: %s\n", err);
+		cmd_failf(&ms->run, "mesh", "%s", err);
 		goto out;
 	}
 	if (ms->env.local_rank > 0) {
-		fprintf(stderr,
-		        "netprobe mesh: this is process %d of this node (%s): "
-		        "run one per node (srun --ntasks-per-node=1, mpirun "
-		        "--map-by ppr:1:node)\n",
-		        ms->env.local_rank, ms->env.vars);
+		cmd_failf(&ms->run, "mesh",
+		          "this is process %d of this node (%s): "
+		          "run one per node (srun --ntasks-per-node=1, mpirun "
+		          "--map-by ppr:1:node)",
+		          ms->env.local_rank, ms->env.vars);
 		goto out;
 	}
 	if (ms->env.size > MESH_MAX_NODES) {
-		fprintf(stderr, "netprobe mesh: %d nodes (%s): at most %d\n",
-		        ms->env.size, ms->env.vars, MESH_MAX_NODES);
+		cmd_failf(&ms->run, "mesh", "%d nodes (%s): at most %d",
+		          ms->env.size, ms->env.vars, MESH_MAX_NODES);
 		goto out;
 	}
 	if (mesh_where(ms) != 0)
@@ -432,7 +429,7 @@ int mesh_members(struct mesh *ms)
 	ms->n = (size_t)ms->env.size;
 	ms->m = calloc(ms->n, sizeof(*ms->m));
 	if (ms->m == NULL) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < ms->n; i++) {
@@ -456,14 +453,14 @@ int mesh_members(struct mesh *ms)
 			goto out;
 	}
 	if (ms->o.verbose)
-		fprintf(stderr,
-		        "netprobe mesh: %zu members from %s (%s); this node "
-		        "is %s%d%s%s; node 0 at %s:%u\n",
-		        ms->n, mesh_source_name(ms->env.source), ms->env.vars,
-		        ms->rank < 0 ? "not in the list, rank " : "rank ",
-		        ms->rank, ms->rank_var ? " from " : "",
-		        ms->rank_var ? ms->rank_var : "", ms->node0,
-		        ms->node0_port);
+		cmd_note(&ms->run,
+		         "%zu members from %s (%s); this node "
+		         "is %s%d%s%s; node 0 at %s:%u",
+		         ms->n, mesh_source_name(ms->env.source), ms->env.vars,
+		         ms->rank < 0 ? "not in the list, rank " : "rank ",
+		         ms->rank, ms->rank_var ? " from " : "",
+		         ms->rank_var ? ms->rank_var : "", ms->node0,
+		         ms->node0_port);
 	rc = 0;
 out:
 	free(text);

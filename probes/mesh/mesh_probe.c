@@ -143,9 +143,8 @@ int mesh_probe_start(struct mesh *ms)
 	if (ms->workers == NULL)
 		return -1;
 	if (ms->o.verbose)
-		fprintf(stderr,
-		        "netprobe mesh: probing %zu peers, %zu at once\n",
-		        ms->ntargets, nw);
+		cmd_note(&ms->run, "probing %zu peers, %zu at once",
+		         ms->ntargets, nw);
 	for (size_t i = 0; i < nw; i++) {
 		int e = pthread_create(&ms->workers[i], NULL, worker, ms);
 

@@ -347,12 +347,11 @@ static int rdv_start(struct mesh *ms)
 		c->nshared = r->nmembers;
 	}
 	if (ms->o.verbose)
-		fprintf(
-		    stderr,
-		    "netprobe mesh: %zu of %zu members joined after %.1f s; "
-		    "probing bound %.1f s\n",
-		    joined, ms->n, (double)mesh_elapsed_ms(ms) / 1e3,
-		    (double)ms->start.probe_ms / 1e3);
+		cmd_note(&ms->run,
+		         "%zu of %zu members joined after %.1f s; "
+		         "probing bound %.1f s",
+		         joined, ms->n, (double)mesh_elapsed_ms(ms) / 1e3,
+		         (double)ms->start.probe_ms / 1e3);
 	return 0;
 }
 
@@ -415,12 +414,12 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *))
 		rdv_poll(ms, left < 200 ? (int)(left > 0 ? left : 0) : 200);
 	}
 	if (rdv_start(ms) < 0) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		return 2;
 	}
 	if (mesh_probe_start(ms) < 0) {
-		fprintf(stderr, "netprobe mesh: cannot start probing: %s\n",
-		        strerror(errno));
+		cmd_failf(&ms->run, "mesh", "cannot start probing: %s",
+		          strerror(errno));
 		return 2;
 	}
 	res_end = client_now_us() + (long long)ms->start.result_ms * 1000;
@@ -429,7 +428,7 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *))
 		rdv_poll(ms, 100);
 	mark_silent(ms);
 	if (mesh_probe_finish(ms) < 0) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		return 2;
 	}
 	status = report(ms);

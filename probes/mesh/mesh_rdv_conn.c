@@ -55,8 +55,7 @@ void rdv_conn_gone(struct mesh *ms, struct rdv_conn *c, const char *how)
 		         "into the mesh, before it sent its results",
 		         how, (double)mesh_elapsed_ms(ms) / 1e3);
 		if (ms->o.verbose)
-			fprintf(stderr, "netprobe mesh: rank %d: %s\n",
-			        c->member, m->why);
+			cmd_note(&ms->run, "rank %d: %s", c->member, m->why);
 	}
 	if (c->fd >= 0)
 		close(c->fd);

@@ -80,8 +80,7 @@ static void reject(struct mesh *ms, struct rdv_conn *c,
 		         "was turned away: %.200s", why);
 	}
 	if (ms->o.verbose)
-		fprintf(stderr, "netprobe mesh: turned away %s: %s\n", who,
-		        why);
+		cmd_note(&ms->run, "turned away %s: %s", who, why);
 	rdv_conn_refuse(c, err, why);
 }
 
@@ -137,8 +136,8 @@ static void accept_join(struct mesh *ms, struct rdv_conn *c)
 	c->member = (int)c->j.rank;
 	c->st = RC_IN;
 	if (ms->o.verbose)
-		fprintf(stderr, "netprobe mesh: rank %u '%s' joined from %s\n",
-		        c->j.rank, c->j.name, c->addr);
+		cmd_note(&ms->run, "rank %u '%s' joined from %s", c->j.rank,
+		         c->j.name, c->addr);
 }
 
 /* True when the list entry is the address text addr: numerically equal,
@@ -341,10 +340,10 @@ static void take_change(struct mesh *ms, int member, const uint8_t *p,
 	    !json_is_string(json_object_get(e, "to")) ||
 	    !json_is_string(json_object_get(e, "at"))) {
 		if (ms->o.verbose)
-			fprintf(stderr,
-			        "netprobe mesh: watch: rank %d sent a change "
-			        "that is not one; dropped\n",
-			        member);
+			cmd_note(&ms->run,
+			         "watch: rank %d sent a change "
+			         "that is not one; dropped",
+			         member);
 		json_decref(e);
 		return;
 	}
@@ -400,10 +399,10 @@ static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 	m->fate = MESH_FATE_DONE;
 	m->done_us = client_now_us() - ms->t0_us;
 	if (ms->o.verbose)
-		fprintf(stderr,
-		        "netprobe mesh: document of rank %d (%zu bytes) in "
-		        "after %.1f s\n",
-		        c->member, m->doclen, (double)m->done_us / 1e6);
+		cmd_note(&ms->run,
+		         "document of rank %d (%zu bytes) in "
+		         "after %.1f s",
+		         c->member, m->doclen, (double)m->done_us / 1e6);
 	return;
 bad:
 	m->fate = MESH_FATE_DIED;

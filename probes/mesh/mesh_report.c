@@ -122,17 +122,18 @@ static char *mesh_doc(const struct mesh *ms)
 }
 
 /* Writes text (a JSON document) pretty into DIR/NAME.json. */
-static void keep(const char *dir, const char *name, const char *text)
+static void keep(struct mesh *ms, const char *dir, const char *name,
+                 const char *text)
 {
 	char path[4096], why[512];
 	json_t *doc = json_loads(text, 0, NULL);
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	if (doc == NULL)
-		fprintf(stderr, "netprobe mesh: cannot write '%s': not JSON\n",
-		        path);
+		cmd_failf(&ms->run, "mesh", "cannot write '%s': not JSON",
+		          path);
 	else if (doc_json_write_output(doc, path, NULL, why, sizeof(why)) < 0)
-		fprintf(stderr, "netprobe mesh: %s\n", why);
+		cmd_failf(&ms->run, "mesh", "%s", why);
 	json_decref(doc);
 }
 
@@ -167,7 +168,7 @@ static const char *out_dir_why(const char *dir)
 }
 
 /* See mesh_int.h. */
-int mesh_check_outputs(const struct mesh *ms)
+int mesh_check_outputs(struct mesh *ms)
 {
 	const char *o = ms->o.output, *why;
 	char dir[4096];
@@ -175,27 +176,27 @@ int mesh_check_outputs(const struct mesh *ms)
 
 	if (ms->o.out_dir != NULL &&
 	    (why = out_dir_why(ms->o.out_dir)) != NULL) {
-		fprintf(stderr,
-		        "netprobe mesh: cannot keep the documents in "
-		        "'%s': %s\n",
-		        ms->o.out_dir, why);
+		cmd_failf(&ms->run, "mesh",
+		          "cannot keep the documents in "
+		          "'%s': %s",
+		          ms->o.out_dir, why);
 		return 2;
 	}
 	if (o == NULL || strcmp(o, "-") == 0)
 		return 0;
 	if (stat(o, &st) == 0 && S_ISDIR(st.st_mode)) {
-		fprintf(stderr,
-		        "netprobe mesh: cannot write the report to '%s': a "
-		        "directory\n",
-		        o);
+		cmd_failf(&ms->run, "mesh",
+		          "cannot write the report to '%s': a "
+		          "directory",
+		          o);
 		return 2;
 	}
 	dir_of(o, dir, sizeof(dir));
 	if (access(dir, W_OK | X_OK) < 0) {
-		fprintf(stderr,
-		        "netprobe mesh: cannot write the report to '%s': "
-		        "'%s': %s\n",
-		        o, dir, strerror(errno));
+		cmd_failf(&ms->run, "mesh",
+		          "cannot write the report to '%s': "
+		          "'%s': %s",
+		          o, dir, strerror(errno));
 		return 2;
 	}
 	return 0;
@@ -229,8 +230,8 @@ int mesh_report(struct mesh *ms)
 	}
 	if (ms->o.out_dir != NULL && mkdir(ms->o.out_dir, 0755) < 0 &&
 	    errno != EEXIST)
-		fprintf(stderr, "netprobe mesh: cannot create '%s': %s\n",
-		        ms->o.out_dir, strerror(errno));
+		cmd_failf(&ms->run, "mesh", "cannot create '%s': %s",
+		          ms->o.out_dir, strerror(errno));
 	for (size_t i = 0; i < ms->n; i++) {
 		if (ms->m[i].doc == NULL)
 			continue;
@@ -239,38 +240,37 @@ int mesh_report(struct mesh *ms)
 		                       ms->m[i].doclen) < 0)
 			goto out;
 		if (ms->o.out_dir != NULL)
-			keep(ms->o.out_dir, ms->m[i].name, ms->m[i].doc);
+			keep(ms, ms->o.out_dir, ms->m[i].name, ms->m[i].doc);
 	}
 	if (report_load_buffer(&set, "mesh.json", mtext, strlen(mtext)) < 0)
 		goto out;
 	if (ms->o.out_dir != NULL)
-		keep(ms->o.out_dir, "mesh", mtext);
+		keep(ms, ms->o.out_dir, "mesh", mtext);
 	for (size_t i = 0; i < set.nskip; i++)
-		fprintf(stderr,
-		        "netprobe mesh: %s left out of the report: %s\n",
-		        set.skip[i].path, set.skip[i].why);
+		cmd_note(&ms->run, "%s left out of the report: %s",
+		         set.skip[i].path, set.skip[i].why);
 	rm = report_build(&set);
 	if (rm == NULL) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		goto out;
 	}
 	report_set_verbose(rm, ms->o.verbose > 0);
 	/* --watch: the verdict now, the report once, with the change log */
 	if (ms->o.watch_us > 0 && ms->watch_json == NULL) {
 		rc = report_gate(rm, fail_on);
-		fprintf(stderr,
-		        "netprobe mesh: first mesh: exit status %d; watching, "
-		        "the report comes at the end\n",
-		        rc);
+		cmd_note(&ms->run,
+		         "first mesh: exit status %d; watching, "
+		         "the report comes at the end",
+		         rc);
 	} else if (report_emit(rm, ms->o.output, fmt, fail_on,
-	                       "netprobe mesh", NULL) == 0)
+	                       &ms->run, NULL) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its
 		 * file, and the status says the file failed */
-		fprintf(stderr, "netprobe mesh: the report goes to standard "
-		                "output instead\n");
-		report_emit(rm, NULL, fmt, fail_on, "netprobe mesh", NULL);
+		cmd_note(&ms->run, "the report goes to standard "
+		                   "output instead");
+		report_emit(rm, NULL, fmt, fail_on, &ms->run, NULL);
 	}
 out:
 	report_model_free(rm);

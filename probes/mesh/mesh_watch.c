@@ -363,11 +363,11 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 
 	fmt_time(ch->at_us, at, sizeof(at));
 	watch_evidence(&p->r, ev, sizeof(ev));
-	fprintf(stderr,
-	        "netprobe mesh: watch: %s: %s -> %s: %s -> %s after %.1f s "
-	        "(%s)\n",
-	        at, me->name, t->name, watch_state_name(ch->was),
-	        watch_state_name(ch->now), (double)ch->lasted_us / 1e6, ev);
+	cmd_note(&ms->run,
+	         "watch: %s: %s -> %s: %s -> %s after %.1f s "
+	         "(%s)",
+	         at, me->name, t->name, watch_state_name(ch->was),
+	         watch_state_name(ch->now), (double)ch->lasted_us / 1e6, ev);
 	e = json_pack("{s:s, s:I, s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:o}",
 	              "at", at, "t_ms",
 	              (json_int_t)((ch->at_us - w->start_wall_us) / 1000),
@@ -387,10 +387,10 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 		if (text == NULL ||
 		    client_mesh_result(&ms->c, text, strlen(text),
 		                       client_now_us() + MESH_STEP_US) < 0) {
-			fprintf(stderr,
-			        "netprobe mesh: watch: cannot tell node 0 of "
-			        "the change: %s\n",
-			        ms->c.err);
+			cmd_note(&ms->run,
+			         "watch: cannot tell node 0 of "
+			         "the change: %s",
+			         ms->c.err);
 			w->node0_gone = true;
 		}
 		free(text);
@@ -545,7 +545,7 @@ static void publish(struct mesh *ms, struct mesh_watch *w, bool force)
 	    metrics_out_publish(&w->mo, b.p, b.len, force, why,
 	                        sizeof(why)) < 0 &&
 	    !w->mo.file_failed) {
-		fprintf(stderr, "netprobe mesh: %s\n", why);
+		cmd_note(&ms->run, "%s", why);
 		w->mo.file_failed = true;
 	}
 	prom_free(&b);
@@ -611,7 +611,7 @@ static int make_peers(struct mesh *ms, struct mesh_watch *w)
 		                             &p->ss, &p->sl, err,
 		                             sizeof(err)) == 0;
 		if (!p->resolved)
-			fprintf(stderr, "netprobe mesh: watch: %s\n", err);
+			cmd_note(&ms->run, "watch: %s", err);
 		watch_pair_init(&p->pair, w->start_wall_us);
 	}
 	return 0;
@@ -643,10 +643,11 @@ static void wait_until(struct mesh *ms, struct mesh_watch *w, long long until)
 
 				if (r == 0 || (r < 0 && errno != EAGAIN &&
 				               errno != EINTR)) {
-					fprintf(stderr,
-					        "netprobe mesh: watch: node 0 "
-					        "closed the connection; changes "
-					        "are logged here only\n");
+					cmd_failf(
+					    &ms->run, "mesh",
+					    "watch: node 0 "
+					    "closed the connection; changes "
+					    "are logged here only");
 					w->node0_gone = true;
 				}
 			}
@@ -713,7 +714,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 
 	if (w == NULL || (ms->watch_log = json_array()) == NULL) {
 		free(w);
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		return 2;
 	}
 	ms->watch = w;
@@ -724,18 +725,17 @@ int mesh_watch_run(struct mesh *ms, int first)
 	w->mo.textfile_name = "netprobe_mesh.prom";
 	w->mo.http = ms->metrics_http;
 	if (make_peers(ms, w) < 0) {
-		fprintf(stderr, "netprobe mesh: out of memory\n");
+		cmd_failf(&ms->run, "mesh", "out of memory");
 		return 2;
 	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	fprintf(stderr,
-	        "netprobe mesh: watching %zu peer%s every %.1f s%s%s\n",
-	        w->np, w->np == 1 ? "" : "s", (double)ms->o.watch_us / 1e6,
-	        ms->o.watch_duration_us ? " for " : " until SIGTERM",
-	        ms->o.watch_duration_us ? "the duration" : "");
+	cmd_note(&ms->run, "watching %zu peer%s every %.1f s%s%s", w->np,
+	         w->np == 1 ? "" : "s", (double)ms->o.watch_us / 1e6,
+	         ms->o.watch_duration_us ? " for " : " until SIGTERM",
+	         ms->o.watch_duration_us ? "the duration" : "");
 	publish(ms, w, true);
 	atomic_store(&ms->watching, true);
 	next = client_now_us();
@@ -751,10 +751,10 @@ int mesh_watch_run(struct mesh *ms, int first)
 		if (w->stalled) {
 			w->stalls++;
 			if (ms->o.verbose)
-				fprintf(stderr,
-				        "netprobe mesh: watch: round %llu not "
-				        "judged: this host stalled (%.2f s)\n",
-				        w->rounds, w->last_round_s);
+				cmd_note(&ms->run,
+				         "watch: round %llu not "
+				         "judged: this host stalled (%.2f s)",
+				         w->rounds, w->last_round_s);
 		}
 		for (size_t i = 0; i < w->np && !w->stalled; i++) {
 			struct watch_change ch;
@@ -783,10 +783,10 @@ int mesh_watch_run(struct mesh *ms, int first)
 	                : watch_signal == SIGINT ? "SIGINT"
 	                                         : "duration";
 	publish(ms, w, true);
-	fprintf(stderr,
-	        "netprobe mesh: watch ended (%s) after %llu rounds; "
-	        "changes in the log: %zu\n",
-	        w->stopped_by, w->rounds, json_array_size(ms->watch_log));
+	cmd_note(&ms->run,
+	         "watch ended (%s) after %llu rounds; "
+	         "changes in the log: %zu",
+	         w->stopped_by, w->rounds, json_array_size(ms->watch_log));
 	/* the others' last rounds still find this responder, and node 0
 	 * takes their last changes */
 	watch_signal = 0;

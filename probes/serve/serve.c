@@ -8,9 +8,9 @@
 #include <time.h>
 
 #include "base/cli.h"
-#include "base/parse.h"
 #include "base/promtext.h"
 #include "commands.h"
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "metrics/metrics_http.h"
 #include "serve/serve.h"
@@ -47,13 +47,14 @@ enum {
 
 static const struct cli_opt serve_optv[] = {
 	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "7470",
-	 "TCP and UDP port to listen on", false},
+	 "TCP and UDP port to listen on", false,
+	 CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
 	{O_BIND, 'b', "bind", CLI_REQUIRED, "ADDRESS", "all",
 	 "listen on this address only", false},
 	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
 	 "shared secret for listen and connect-back", false},
 	{O_MAXCLIENTS, 'm', "max-clients", CLI_REQUIRED, "N", "1024",
-	 "clients at once", false},
+	 "clients at once", false, CLI_RANGE(CLI_UNIT_COUNT, 1, 65536)},
 	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
 	 "log every client and request", false},
 	{O_JSON, 'j', "json", CLI_FLAG, NULL, NULL,
@@ -74,7 +75,8 @@ static const struct cli_cmd serve_cmd = {
 
 /* Hands the server's figures to --metrics and --textfile; a textfile
  * that cannot be written is told once, and the loop goes on. */
-static void publish(struct server *s, struct metrics_out *mo, bool force)
+static void publish(struct cmd_run *run, struct server *s,
+                    struct metrics_out *mo, bool force)
 {
 	struct prom_buf b;
 	char why[512];
@@ -85,7 +87,7 @@ static void publish(struct server *s, struct metrics_out *mo, bool force)
 	if (serve_metrics(s, &b) == 0 &&
 	    metrics_out_publish(mo, b.p, b.len, force, why, sizeof(why)) < 0 &&
 	    !mo->file_failed) {
-		fprintf(stderr, "netprobe serve: %s\n", why);
+		cmd_note(run, "%s", why);
 		mo->file_failed = true;
 	}
 	prom_free(&b);
@@ -95,7 +97,8 @@ static void publish(struct server *s, struct metrics_out *mo, bool force)
  * the loop waits; the figures are published after every batch, so a
  * scrape is at most a quarter second old. Returns the exit status: 0
  * after a signal, 2 when the loop failed. */
-static int serve_run(struct server *s, int verbose, struct metrics_out *mo)
+static int serve_run(struct cmd_run *run, struct server *s, int verbose,
+                     struct metrics_out *mo)
 {
 	sigset_t block, orig;
 	struct sigaction sa = {0};
@@ -112,169 +115,181 @@ static int serve_run(struct server *s, int verbose, struct metrics_out *mo)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &orig);
-	publish(s, mo, true);
+	publish(run, s, mo, true);
 	while (!serve_stop) {
 		if (serve_poll(s, metrics ? 250 : -1, &orig) < 0) {
-			fprintf(stderr, "netprobe serve: epoll: %s\n",
-			        strerror(errno));
-			rc = 2;
+			rc = cmd_failf(run, "serve",
+			               "the event loop failed: epoll: %s",
+			               strerror(errno));
 			break;
 		}
 		/* under a flood, not after every batch */
 		if (metrics && mono_us() - last >= 200000) {
-			publish(s, mo, false);
+			publish(run, s, mo, false);
 			last = mono_us();
 		}
 	}
-	publish(s, mo, true);
+	publish(run, s, mo, true);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	if (rc == 0 && verbose)
-		fprintf(stderr, "netprobe serve: stopping on signal %d\n",
-		        (int)serve_stop);
+		cmd_note(run, "stopping on signal %d", (int)serve_stop);
 	return rc;
 }
 
-/* With --json: the document, at exit or when the server could not
- * start. Returns rc, or 2 when the document could not be written. */
-static int serve_doc(const struct serve_opts *o, long long started_us,
-                     const char *err, int rc)
+/* The run's document: how it listened, how long, what stopped it (its
+ * errors are cmd_fail's). Written by cmd_finish with --json only. */
+static void serve_fill_doc(struct doc *d, const struct serve_opts *o,
+                           long long started_us)
 {
-	struct doc d;
-
-	if (doc_init(&d, "netprobe", "serve") < 0) {
-		fprintf(stderr, "netprobe serve: out of memory\n");
-		return 2;
-	}
-	doc_set(&d, "listen",
-	        json_pack("{s:i, s:s?, s:b, s:i}", "port", (int)o->port,
-	                  "bind", o->bind, "token", o->token_file != NULL,
+	if (d->root == NULL)
+		return; /* no memory: cmd_init said so */
+	doc_set(d, "listen",
+	        json_pack("{s:i, s:s?, s:b, s:i}", "port", (int)o->port, "bind",
+	                  o->bind, "token", o->token_file != NULL,
 	                  "max_clients", (int)o->max_clients));
-	doc_set(&d, "duration_us",
+	doc_set(d, "duration_us",
 	        json_integer(started_us ? mono_us() - started_us : 0));
 	if (serve_stop) {
 		const char *abbrev = sigabbrev_np((int)serve_stop);
 		char name[32];
 
 		snprintf(name, sizeof(name), "SIG%s", abbrev ? abbrev : "?");
-		doc_set(&d, "stopped_by", json_string(name));
+		doc_set(d, "stopped_by", json_string(name));
 	} else {
-		doc_set(&d, "stopped_by", json_null());
+		doc_set(d, "stopped_by", json_null());
 	}
-	if (err)
-		doc_add_error(&d, "serve", "%s", err);
-	if (doc_write(&d, stdout) < 0)
-		rc = 2;
-	doc_free(&d);
-	return rc;
 }
 
-/* netprobe serve: parses options, starts the server, runs the loop.
- * Returns 0 after a signal, 2 when it could not start. */
-int cmd_serve(int argc, char **argv)
-{
+/* The command line: the responder's options, --json, --metrics and
+ * --textfile. */
+struct serve_cli {
 	struct serve_opts o;
-	struct metrics_out mo = {0};
-	const char *metrics = NULL;
-	struct server *s;
+	struct metrics_out mo;
+	const char *metrics;
+	bool json;
+};
+
+/* One option into c; numbers come checked against the table's range.
+ * Returns 0, 1 after --help, or 2 (reported). */
+static int serve_take(struct serve_cli *c, const struct cli *cl, int ch)
+{
+	switch (ch) {
+	case O_PORT:
+		c->o.port = (unsigned)cl->num;
+		break;
+	case O_BIND:
+		c->o.bind = cl->arg;
+		break;
+	case O_TOKEN:
+		c->o.token_file = cl->arg;
+		break;
+	case O_MAXCLIENTS:
+		c->o.max_clients = (unsigned)cl->num;
+		break;
+	case O_VERBOSE:
+		c->o.verbose++;
+		break;
+	case O_JSON:
+		c->json = true;
+		break;
+	case O_METRICS:
+		c->metrics = cl->arg;
+		break;
+	case O_TEXTFILE:
+		c->mo.textfile_dir = cl->arg;
+		break;
+	case O_HELP:
+		return cli_help(&serve_cmd, stdout) == 0 ? 1 : 2;
+	default:
+		return cli_usage_error(&serve_cmd, stderr, "%s", cl->err);
+	}
+	return 0;
+}
+
+/* The options in GNU order, no operand, a --metrics address that
+ * parses. Returns 0, 1 after --help, or 2 (reported). */
+static int serve_parse(int argc, char **argv, struct serve_cli *c)
+{
+	const char *why;
+	char host[256], **ops;
+	unsigned mport;
 	struct cli cl;
-	char err[512], **ops;
-	const char *errstr;
-	long long v, t0;
-	bool json = false;
 	int ch, rc;
 
-	serve_opts_init(&o);
+	memset(c, 0, sizeof(*c));
+	serve_opts_init(&c->o);
+	c->mo.textfile_name = "netprobe_serve.prom";
 	cli_start(&cl, &serve_cmd, argc, argv);
-	while ((ch = cli_next(&cl)) != CLI_END) {
-		switch (ch) {
-		case O_PORT:
-			if (parse_num(cl.arg, 1, 65535, &v, &errstr) < 0) {
-				fprintf(stderr,
-				        "netprobe serve: invalid port "
-				        "'%s': %s\n",
-				        cl.arg, errstr);
-				return 2;
-			}
-			o.port = (unsigned)v;
-			break;
-		case O_BIND:
-			o.bind = cl.arg;
-			break;
-		case O_TOKEN:
-			o.token_file = cl.arg;
-			break;
-		case O_MAXCLIENTS:
-			if (parse_num(cl.arg, 1, 65536, &v, &errstr) < 0) {
-				fprintf(stderr,
-				        "netprobe serve: invalid "
-				        "max-clients '%s': %s\n",
-				        cl.arg, errstr);
-				return 2;
-			}
-			o.max_clients = (unsigned)v;
-			break;
-		case O_VERBOSE:
-			o.verbose++;
-			break;
-		case O_JSON:
-			json = true;
-			break;
-		case O_METRICS:
-			metrics = cl.arg;
-			break;
-		case O_TEXTFILE:
-			mo.textfile_dir = cl.arg;
-			break;
-		case O_HELP:
-			return cli_help(&serve_cmd, stdout) == 0 ? 0 : 2;
-		default:
-			return cli_usage_error(&serve_cmd, stderr, "%s",
-			                       cl.err);
-		}
-	}
+	while ((ch = cli_next(&cl)) != CLI_END)
+		if ((rc = serve_take(c, &cl, ch)) != 0)
+			return rc;
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&serve_cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);
-	if (metrics != NULL) {
-		char host[256];
-		unsigned mport;
+	if (c->metrics != NULL &&
+	    metrics_addr_parse(c->metrics, host, sizeof(host), &mport, &why) <
+	        0)
+		return cli_usage_error(&serve_cmd, stderr,
+		                       "invalid metrics address '%s': %s",
+		                       c->metrics, why);
+	return 0;
+}
 
-		if (metrics_addr_parse(metrics, host, sizeof(host), &mport,
-		                       &errstr) < 0)
-			return cli_usage_error(&serve_cmd, stderr,
-			                       "invalid metrics address '%s': %s",
-			                       metrics, errstr);
-	}
-	mo.textfile_name = "netprobe_serve.prom";
-	s = serve_start(&o, err, sizeof(err));
-	if (s && metrics != NULL) {
-		mo.http = metrics_http_start(metrics, err, sizeof(err));
-		if (mo.http == NULL) {
+/* The server and its --metrics listener. Returns the server, or NULL
+ * (reported). */
+static struct server *serve_open(struct cmd_run *run, struct serve_cli *c)
+{
+	struct server *s;
+	char err[512];
+
+	s = serve_start(&c->o, err, sizeof(err));
+	if (s != NULL && c->metrics != NULL) {
+		c->mo.http = metrics_http_start(c->metrics, err, sizeof(err));
+		if (c->mo.http == NULL) {
 			serve_free(s);
 			s = NULL;
 		}
 	}
-	if (!s) {
-		fprintf(stderr, "netprobe serve: %s\n", err);
-		return json ? serve_doc(&o, 0, err, 2) : 2;
+	if (s == NULL) {
+		cmd_failf(run, "serve", "%s", err);
+		return NULL;
 	}
-	if (mo.http != NULL)
-		fprintf(stderr,
-		        "netprobe serve: metrics on http://%s/metrics (port "
-		        "%u)\n",
-		        metrics, metrics_http_port(mo.http));
-	fprintf(stderr,
-	        "netprobe serve: listening on tcp and udp port %u%s%s"
-	        "%s\n",
-	        o.port, o.bind ? " of " : "", o.bind ? o.bind : "",
-	        o.token_file ? " (token required for listen and connect-back)"
-	                     : "");
-	t0 = mono_us();
-	rc = serve_run(s, o.verbose, &mo);
-	metrics_http_stop(mo.http);
-	serve_free(s);
-	if (json)
-		rc = serve_doc(&o, t0, rc ? "the event loop failed" : NULL, rc);
+	if (c->mo.http != NULL)
+		cmd_note(run, "metrics on http://%s/metrics (port %u)",
+		         c->metrics, metrics_http_port(c->mo.http));
+	cmd_note(run, "listening on tcp and udp port %u%s%s%s", c->o.port,
+	         c->o.bind ? " of " : "", c->o.bind ? c->o.bind : "",
+	         c->o.token_file
+	             ? " (token required for listen and connect-back)"
+	             : "");
+	return s;
+}
+
+/* netprobe serve: parse -> serve until a signal -> finish (the document
+ * under --json). Returns 0 after a signal, 2 when it could not start. */
+int cmd_serve(int argc, char **argv)
+{
+	struct serve_cli c;
+	struct cmd_run run;
+	struct server *s;
+	long long t0 = 0;
+	int rc;
+
+	rc = serve_parse(argc, argv, &c);
+	if (rc != 0)
+		return rc == 1 ? 0 : 2;
+	if (cmd_init(&run, "netprobe", "serve", stdout, stderr) < 0)
+		cmd_failf(&run, "serve", "out of memory");
+	run.json = c.json;
+	s = run.nfail == 0 ? serve_open(&run, &c) : NULL;
+	rc = 2;
+	if (s != NULL) {
+		t0 = mono_us();
+		rc = serve_run(&run, s, c.o.verbose, &c.mo);
+		metrics_http_stop(c.mo.http);
+		serve_free(s);
+	}
+	serve_fill_doc(&run.doc, &c.o, t0);
 	serve_stop = 0;
-	return rc;
+	return cmd_finish(&run, rc);
 }

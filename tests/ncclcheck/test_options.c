@@ -143,7 +143,8 @@ START_TEST(bad_input)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-f", "1", NULL), -1);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-n", "0", NULL), -1);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-n", "abc", NULL), -1);
-	ck_assert_str_eq(err, "invalid -n 'abc': not a number");
+	ck_assert_str_eq(err, "invalid number 'abc' for --iters: not a number "
+			 "(1 to 100000)");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-C", "gather", NULL),
 			 -1);
 	ck_assert_str_eq(err, "invalid collective 'gather'");
