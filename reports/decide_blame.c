@@ -199,17 +199,19 @@ static bool pair_failed(const struct rctx *c, const char *a, const char *b)
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f) {
-		const char *n = rj_str(f, "node"), *s;
+	/* a's findings, then b's (merge_index.c) */
+	for (int end = 0; end < (strcmp(a, b) != 0 ? 2 : 1); end++)
+		json_array_foreach(rx_node_findings(c, end ? b : a), i, f) {
+			const char *n = rj_str(f, "node"), *s;
 
-		if (rj_sev(rj_str(f, "severity")) < 2 ||
-		    (strcmp(n, a) != 0 && strcmp(n, b) != 0))
-			continue;
-		s = rd_pair_of(c, f);
-		if (s != NULL && (strcmp(n, a) == 0 ? strcmp(s, b) == 0
-						    : strcmp(s, a) == 0))
-			return true;
-	}
+			if (rj_sev(rj_str(f, "severity")) < 2 ||
+			    (strcmp(n, a) != 0 && strcmp(n, b) != 0))
+				continue;
+			s = rd_pair_of(c, f);
+			if (s != NULL && (strcmp(n, a) == 0 ? strcmp(s, b) == 0
+							    : strcmp(s, a) == 0))
+				return true;
+		}
 	return false;
 }
 
@@ -365,9 +367,11 @@ static void route_causes(const struct rctx *c, json_t *causes)
 			    strcmp(peer, node) == 0 || rd_node_is_nat(c, peer) ||
 			    rd_conflict_of(c, node) != NULL ||
 			    rd_conflict_of(c, peer) != NULL ||
-			    rd_pair_cause(causes, node, peer) != NULL ||
-			    !pair_failed(c, node, peer))
-				continue;
+			    !pair_failed(c, node, peer) ||
+			    rd_pair_cause(causes, node, peer) != NULL)
+				continue; /* (pair_failed first: it looks at
+					   * two nodes' findings, rd_pair_cause
+					   * at every cause) */
 			onlink = onlink_iface(d, addr, ifc, sizeof(ifc));
 			if (onlink)
 				way = ifc;
@@ -467,7 +471,7 @@ const json_t *rd_conflict_of(const struct rctx *c, const char *name)
 	if (name == NULL)
 		return NULL;
 	snprintf(owner, sizeof(owner), "the address of %s,", name);
-	json_array_foreach(c->findings, i, f)
+	json_array_foreach(rx_code_findings(c, "address-conflict"), i, f)
 		if (strcmp(rj_strd(f, "code", ""), "address-conflict") == 0 &&
 		    (strcmp(rj_strd(f, "node", ""), name) == 0 ||
 		     strstr(rj_strd(f, "summary", ""), owner) != NULL))
@@ -482,17 +486,24 @@ bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f) {
-		const char *n = rj_str(f, "node"), *s;
+	if (c->lossy != NULL) /* rd_index_lossy's, the same answer */
+		return (a != NULL && json_object_get(c->lossy, a) != NULL) ||
+		       (b != NULL && json_object_get(c->lossy, b) != NULL);
+	for (int k = 0; k < 2; k++)
+		json_array_foreach(rx_code_findings(c, k ? "heartbeat-loss"
+							  : "link-lossy"),
+				   i, f) {
+			const char *n = rj_str(f, "node"), *s;
 
-		if (strcmp(rj_strd(f, "code", ""), "link-lossy") != 0 &&
-		    strcmp(rj_strd(f, "code", ""), "heartbeat-loss") != 0)
-			continue;
-		s = rd_pair_of(c, f);
-		if (strcmp(n, a) == 0 || strcmp(n, b) == 0 ||
-		    (s != NULL && (strcmp(s, a) == 0 || strcmp(s, b) == 0)))
-			return true;
-	}
+			if (strcmp(rj_strd(f, "code", ""), "link-lossy") != 0 &&
+			    strcmp(rj_strd(f, "code", ""), "heartbeat-loss") != 0)
+				continue;
+			s = rd_pair_of(c, f);
+			if (strcmp(n, a) == 0 || strcmp(n, b) == 0 ||
+			    (s != NULL &&
+			     (strcmp(s, a) == 0 || strcmp(s, b) == 0)))
+				return true;
+		}
 	return false;
 }
 
