@@ -192,24 +192,46 @@ static bool encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
 	return false;
 }
 
+/* rd_pair_of(c, f), remembered in memo (NULL: none) while no finding
+ * changes: route_causes asks it of the same findings once per pair. */
+static const char *pair_of_memo(const struct rctx *c, const json_t *f,
+				json_t *memo)
+{
+	char key[32];
+	const char *s;
+	json_t *v;
+
+	if (memo == NULL)
+		return rd_pair_of(c, f);
+	snprintf(key, sizeof(key), "%p", (const void *)f);
+	if ((v = json_object_get(memo, key)) != NULL)
+		return json_string_value(v);
+	s = rd_pair_of(c, f);
+	json_object_set_new(memo, key, s != NULL ? json_string(s) : json_null());
+	return s;
+}
+
 /* True when a fault between a and b was seen: a fault on one whose
- * subject is the other. */
-static bool pair_failed(const struct rctx *c, const char *a, const char *b)
+ * subject is the other. memo: pair_of_memo's. */
+static bool pair_failed(const struct rctx *c, const char *a, const char *b,
+			json_t *memo)
 {
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f) {
-		const char *n = rj_str(f, "node"), *s;
+	/* a's findings, then b's (merge_index.c) */
+	for (int end = 0; end < (strcmp(a, b) != 0 ? 2 : 1); end++)
+		json_array_foreach(rx_node_findings(c, end ? b : a), i, f) {
+			const char *n = rj_str(f, "node"), *s;
 
-		if (rj_sev(rj_str(f, "severity")) < 2 ||
-		    (strcmp(n, a) != 0 && strcmp(n, b) != 0))
-			continue;
-		s = rd_pair_of(c, f);
-		if (s != NULL && (strcmp(n, a) == 0 ? strcmp(s, b) == 0
-						    : strcmp(s, a) == 0))
-			return true;
-	}
+			if (rj_sev(rj_str(f, "severity")) < 2 ||
+			    (strcmp(n, a) != 0 && strcmp(n, b) != 0))
+				continue;
+			s = pair_of_memo(c, f, memo);
+			if (s != NULL && (strcmp(n, a) == 0 ? strcmp(s, b) == 0
+							    : strcmp(s, a) == 0))
+				return true;
+		}
 	return false;
 }
 
@@ -275,7 +297,7 @@ static bool same_24(const char *a, const char *b)
  * toward that subnet. False when none. */
 static bool working_way(const struct rctx *c, const json_t *d,
 			const char *node, const char *addr, const char **via,
-			const char **dev)
+			const char **dev, json_t *memo)
 {
 	size_t i;
 	json_t *q;
@@ -287,7 +309,7 @@ static bool working_way(const struct rctx *c, const json_t *d,
 		if (!json_is_object(r) || strcmp(qa, addr) == 0 ||
 		    !same_24(qa, addr) || rj_str(r, "out_interface") == NULL ||
 		    (qn = rn_resolve(c, qa, qa)) == NULL ||
-		    pair_failed(c, node, qn))
+		    pair_failed(c, node, qn, memo))
 			continue;
 		*via = rj_str(r, "gateway");
 		*dev = rj_str(r, "out_interface");
@@ -306,6 +328,8 @@ static void route_causes(const struct rctx *c, json_t *causes)
 	char fact[400], ifc[64], gw[64], dev[64];
 	size_t i, j;
 	json_t *f, *e, *p;
+	/* no finding changes in here: each one's other end once */
+	json_t *memo = json_object();
 
 	/* no route at all: the node's own finding says so */
 	json_array_foreach(c->findings, i, f) {
@@ -366,13 +390,16 @@ static void route_causes(const struct rctx *c, json_t *causes)
 			    strcmp(peer, node) == 0 || rd_node_is_nat(c, peer) ||
 			    rd_conflict_of(c, node) != NULL ||
 			    rd_conflict_of(c, peer) != NULL ||
-			    rd_pair_cause(causes, node, peer) != NULL ||
-			    !pair_failed(c, node, peer))
-				continue;
+			    !pair_failed(c, node, peer, memo) ||
+			    rd_pair_cause(causes, node, peer) != NULL)
+				continue; /* (pair_failed first: it looks at
+					   * two nodes' findings, rd_pair_cause
+					   * at every cause) */
 			onlink = onlink_iface(d, addr, ifc, sizeof(ifc));
 			if (onlink)
 				way = ifc;
-			else if (!working_way(c, d, node, addr, &via, &way))
+			else if (!working_way(c, d, node, addr, &via, &way,
+					      memo))
 				continue;
 			if ((via == NULL) == (rgw == NULL) &&
 			    (via == NULL || strcmp(via, rgw) == 0) &&
@@ -393,6 +420,7 @@ static void route_causes(const struct rctx *c, json_t *causes)
 				    false);
 		}
 	}
+	json_decref(memo);
 }
 
 void rd_encap(const struct rctx *c, json_t *rec)
@@ -424,7 +452,7 @@ void rd_encap(const struct rctx *c, json_t *rec)
 				if (p == NULL || strcmp(p, x) == 0 ||
 				    (pin = rd_node_scan(c, p)) == NULL ||
 				    !src_addr(pin->doc, b, addr, sizeof(addr)) ||
-				    !pair_failed(c, x, p))
+				    !pair_failed(c, x, p, NULL))
 					continue;
 				snprintf(why, sizeof(why),
 					 "overlay packets (%s, UDP %ld) from %s "
@@ -468,12 +496,11 @@ const json_t *rd_conflict_of(const struct rctx *c, const char *name)
 	if (name == NULL)
 		return NULL;
 	snprintf(owner, sizeof(owner), "the address of %s,", name);
-	json_array_foreach(
-	    c->findings, i,
-	    f) if (finding_is(rj_strd(f, "code", ""),
-	                      FINDING_ADDRESS_CONFLICT) &&
-	           (strcmp(rj_strd(f, "node", ""), name) == 0 ||
-	            strstr(rj_strd(f, "summary", ""), owner) != NULL)) return f;
+	json_array_foreach(rx_code_findings(c, FINDING_ADDRESS_CONFLICT), i, f)
+		if (finding_is(rj_strd(f, "code", ""), FINDING_ADDRESS_CONFLICT) &&
+		    (strcmp(rj_strd(f, "node", ""), name) == 0 ||
+		     strstr(rj_strd(f, "summary", ""), owner) != NULL))
+			return f;
 	return NULL;
 }
 
@@ -484,17 +511,26 @@ bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f) {
-		const char *n = rj_str(f, "node"), *s;
+	if (c->lossy != NULL) /* rd_index_lossy's, the same answer */
+		return (a != NULL && json_object_get(c->lossy, a) != NULL) ||
+		       (b != NULL && json_object_get(c->lossy, b) != NULL);
+	for (int k = 0; k < 2; k++)
+		json_array_foreach(rx_code_findings(c, k ? FINDING_HEARTBEAT_LOSS
+							  : FINDING_LINK_LOSSY),
+				   i, f) {
+			const char *n = rj_str(f, "node"), *s;
 
-		if (!finding_is(rj_strd(f, "code", ""), FINDING_LINK_LOSSY) &&
-		    !finding_is(rj_strd(f, "code", ""), FINDING_HEARTBEAT_LOSS))
-			continue;
-		s = rd_pair_of(c, f);
-		if (strcmp(n, a) == 0 || strcmp(n, b) == 0 ||
-		    (s != NULL && (strcmp(s, a) == 0 || strcmp(s, b) == 0)))
-			return true;
-	}
+			if (!finding_is(rj_strd(f, "code", ""),
+					FINDING_LINK_LOSSY) &&
+			    !finding_is(rj_strd(f, "code", ""),
+					FINDING_HEARTBEAT_LOSS))
+				continue;
+			s = rd_pair_of(c, f);
+			if (strcmp(n, a) == 0 || strcmp(n, b) == 0 ||
+			    (s != NULL &&
+			     (strcmp(s, a) == 0 || strcmp(s, b) == 0)))
+				return true;
+		}
 	return false;
 }
 

@@ -31,6 +31,108 @@ static json_t *cause_of(const json_t *causes, const char *kind,
 	return NULL;
 }
 
+/* The pair label of a and b in name order, as decide_blame.c writes an
+ * undecided cause's node: "a<->b". */
+static void label_of(const char *a, const char *b, char *buf, size_t len)
+{
+	if (strcmp(a, b) > 0)
+		snprintf(buf, len, "%s<->%s", b, a);
+	else
+		snprintf(buf, len, "%s<->%s", a, b);
+}
+
+/* key = "k" KIND "\n" NODE, the index's key of a cause of kind on node.
+ * False when it does not fit in len. */
+static bool kind_key(char *key, size_t len, const char *kind, const char *node)
+{
+	size_t lk = strlen(kind), ln = strlen(node);
+
+	if (lk + ln + 3 > len)
+		return false;
+	key[0] = 'k';
+	memcpy(key + 1, kind, lk);
+	key[1 + lk] = '\n';
+	memcpy(key + 2 + lk, node, ln + 1);
+	return true;
+}
+
+/* An index of causes for a decider that asks many times while no cause
+ * is added, removed or moved, and none changes its kind, node or peer
+ * (assign, rd_own_errors): "k" KIND "\n" NODE -> the first such cause (as
+ * cause_of finds it); "p" LABEL -> the route and undecided causes of that
+ * pair, in order (what rd_pair_cause looks among). 1,024 mesh members
+ * have thousands of causes and findings: a scan per finding was their
+ * product. NULL on no memory (the callers then scan). */
+static json_t *causes_index(const json_t *causes)
+{
+	json_t *ix = json_object(), *k, *arr;
+	char key[700];
+	size_t i;
+
+	json_array_foreach(causes, i, k) {
+		const char *kind = rj_str(k, "kind"), *node = rj_str(k, "node");
+
+		if (ix == NULL)
+			break;
+		if (kind == NULL || node == NULL ||
+		    !kind_key(key, sizeof(key), kind, node)) {
+			json_decref(ix); /* a key it cannot hold: scan */
+			return NULL;
+		}
+		if (json_object_get(ix, key) == NULL &&
+		    json_object_set_nocheck(ix, key, k) < 0)
+			goto fail;
+		if (strcmp(kind, "route") == 0)
+			label_of(node, rj_strd(k, "peer", ""), key + 1,
+				 sizeof(key) - 1);
+		else if (strcmp(kind, "undecided") == 0)
+			snprintf(key + 1, sizeof(key) - 1, "%s", node);
+		else
+			continue;
+		key[0] = 'p';
+		if ((arr = json_object_get(ix, key)) == NULL &&
+		    (json_object_set_new_nocheck(ix, key, arr = json_array()) <
+			     0 ||
+		     arr == NULL))
+			goto fail;
+		if (json_array_append(arr, k) < 0)
+			goto fail;
+	}
+	return ix;
+fail:
+	json_decref(ix);
+	return NULL;
+}
+
+/* cause_of, through ix when there is one. */
+static json_t *cause_in(const json_t *ix, const json_t *causes,
+			const char *kind, const char *node)
+{
+	char key[700];
+
+	if (ix == NULL || !kind_key(key, sizeof(key), kind, node))
+		return cause_of(causes, kind, node);
+	return json_object_get(ix, key);
+}
+
+/* rd_pair_cause, among the causes ix files under the pair when there is
+ * an ix: the same first one. */
+static json_t *pair_cause_in(const json_t *ix, const json_t *causes,
+			     const char *a, const char *b)
+{
+	char key[700];
+
+	if (ix == NULL || a == NULL || b == NULL)
+		return rd_pair_cause(causes, a, b);
+	/* rd_pair_cause's own label holds 299 characters: a longer one
+	 * is its way */
+	if (strlen(a) + strlen(b) + 4 >= 300)
+		return rd_pair_cause(causes, a, b);
+	key[0] = 'p';
+	label_of(a, b, key + 1, sizeof(key) - 1);
+	return rd_pair_cause(json_object_get(ix, key), a, b);
+}
+
 /* A new cause; its fix's commands by dialect ("shell", or one key per
  * firewall), taken. */
 static json_t *new_cause(json_t *causes, const char *kind, const char *node,
@@ -275,13 +377,13 @@ static void mtu_causes(json_t *rec, json_t *causes)
  * cause whose command drops the address, on the node that holds it
  * beside its own), or NULL: what fails toward either is its symptom. */
 static json_t *conflict_of(const struct rctx *c, const json_t *causes,
-			   const char *a, const char *b)
+			   const json_t *ix, const char *a, const char *b)
 {
 	const json_t *f = rd_conflict_of(c, a);
 
 	if (f == NULL)
 		f = rd_conflict_of(c, b);
-	return f != NULL ? cause_of(causes, "setting", rj_str(f, "node"))
+	return f != NULL ? cause_in(ix, causes, "setting", rj_str(f, "node"))
 			 : NULL;
 }
 
@@ -318,12 +420,13 @@ static bool mentions(const json_t *f, const char *addr)
  * measured between them, or toward that address, went to either node;
  * NULL when none. */
 static json_t *conflict_between(const struct rctx *c, const json_t *causes,
-				const json_t *g, const char *a, const char *b)
+				const json_t *ix, const json_t *g,
+				const char *a, const char *b)
 {
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f) {
+	json_array_foreach(rx_code_findings(c, FINDING_ADDRESS_CONFLICT), i, f) {
 		const char *n = rj_strd(f, "node", "");
 
 		if (!finding_is(rj_strd(f, "code", ""),
@@ -336,14 +439,15 @@ static json_t *conflict_between(const struct rctx *c, const json_t *causes,
 			    strcmp(n, a) == 0 ? b : a) != NULL) ||
 		    (b == NULL && strcmp(n, a) == 0 &&
 		     mentions(g, rj_strd(f, "address", "-"))))
-			return cause_of(causes, "setting", n);
+			return cause_in(ix, causes, "setting", n);
 	}
 	return NULL;
 }
 
-/* The cause that explains finding f, or NULL. */
-static json_t *owner(const struct rctx *c, const json_t *causes,
-		     const json_t *f)
+/* The cause that explains finding f, or NULL; through ix when there is
+ * one (causes_index). */
+static json_t *owner_ix(const struct rctx *c, const json_t *causes,
+			const json_t *f, const json_t *ix)
 {
 	const char *code = rj_str(f, "code"), *node = rj_str(f, "node");
 	const char *sub = rd_subject(c, f);
@@ -352,7 +456,7 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 
 	if (finding_in_cause(code, CAUSE_MTU)) {
 		/* toward an address two nodes hold, the path is either's */
-		if ((k = conflict_between(c, causes, f, node,
+		if ((k = conflict_between(c, causes, ix, f, node,
 					  rd_pair_of(c, f))) != NULL)
 			return k;
 		json_array_foreach(causes, i, k) {
@@ -375,8 +479,8 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 		return NULL;
 	}
 	if (finding_in_cause(code, CAUSE_HOSTNAME))
-		return cause_of(causes, "hostname", node);
-	if ((k = cause_of(causes, "nat", sub)) != NULL &&
+		return cause_in(ix, causes, "hostname", node);
+	if ((k = cause_in(ix, causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
 		return k;
@@ -392,33 +496,41 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	     finding_is(code, FINDING_RANK_UNREACHABLE) ||
 	     finding_is(code, FINDING_PORT_CLOSED)) &&
-	    (k = conflict_of(c, causes, node, rd_pair_of(c, f))) != NULL)
+	    (k = conflict_of(c, causes, ix, node, rd_pair_of(c, f))) != NULL)
 		return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
 	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	     finding_is(code, FINDING_RANK_UNREACHABLE)) &&
-	    (k = rd_pair_cause(causes, node, rd_pair_of(c, f))) != NULL)
+	    (k = pair_cause_in(ix, causes, node, rd_pair_of(c, f))) != NULL)
 		return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
 	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	     finding_is(code, FINDING_RANK_UNREACHABLE)) &&
-	    (((k = cause_of(causes, "firewall", node)) != NULL &&
+	    (((k = cause_in(ix, causes, "firewall", node)) != NULL &&
 	      json_is_true(json_object_get(k, "encap"))) ||
-	     ((k = cause_of(causes, "firewall", sub)) != NULL &&
+	     ((k = cause_in(ix, causes, "firewall", sub)) != NULL &&
 	      json_is_true(json_object_get(k, "encap")))))
 		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
-		return cause_of(causes, "firewall", sub);
+		return cause_in(ix, causes, "firewall", sub);
 	if (rj_str(f, "command") != NULL &&
-	    (k = cause_of(causes, "setting", node)) != NULL)
+	    (k = cause_in(ix, causes, "setting", node)) != NULL)
 		return k;
 	/* a reset from a port netprobe mesh's responder held is a
 	 * firewall's reject (its ports are that cause's to open); a
 	 * reset where nothing listens is no firewall's */
 	if (finding_is(code, FINDING_PORT_CLOSED) &&
 	    strstr(rj_strd(f, "summary", ""), "so a firewall rejects them"))
-		return cause_of(causes, "firewall", sub);
+		return cause_in(ix, causes, "firewall", sub);
 	return NULL;
+}
+
+/* The cause that explains finding f, or NULL (no index: rd_blame's, while
+ * the causes grow). */
+static json_t *owner(const struct rctx *c, const json_t *causes,
+		     const json_t *f)
+{
+	return owner_ix(c, causes, f, NULL);
 }
 
 /* A node setting whose fix is one command (a finding's `command`: a
@@ -487,10 +599,13 @@ static void assign(const struct rctx *c, json_t *causes)
 	char fix[1024];
 	size_t i;
 	json_t *f, *k;
+	/* no cause comes or goes in here: each changes its findings and
+	 * severity only */
+	json_t *ix = causes_index(causes);
 
 	json_array_foreach(c->findings, i, f) {
 		if (rj_sev(rj_str(f, "severity")) == 0 ||
-		    (k = owner(c, causes, f)) == NULL)
+		    (k = owner_ix(c, causes, f, ix)) == NULL)
 			continue;
 		json_object_set_new(f, "root_cause",
 				    json_string(rj_str(k, "id")));
@@ -515,6 +630,7 @@ static void assign(const struct rctx *c, json_t *causes)
 			json_object_set_new(k, "severity",
 					    json_string("fault"));
 	}
+	json_decref(ix);
 }
 
 /* A cause that neither a finding nor a fact of its own shows is not a
@@ -570,14 +686,15 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 }
 
 /* The firewall cause that drops the overlay on a or b, or NULL. */
-static json_t *encap_of(const json_t *causes, const char *a, const char *b)
+static json_t *encap_of(const json_t *ix, const json_t *causes, const char *a,
+			const char *b)
 {
 	json_t *k;
 
-	if ((k = cause_of(causes, "firewall", a)) != NULL &&
+	if ((k = cause_in(ix, causes, "firewall", a)) != NULL &&
 	    json_is_true(json_object_get(k, "encap")))
 		return k;
-	if ((k = cause_of(causes, "firewall", b)) != NULL &&
+	if ((k = cause_in(ix, causes, "firewall", b)) != NULL &&
 	    json_is_true(json_object_get(k, "encap")))
 		return k;
 	return NULL;
@@ -588,6 +705,8 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 	char fact[640];
 	size_t i, j;
 	json_t *n, *e, *k;
+	/* the causes are decided: each gains evidence here, no more */
+	json_t *ix = causes_index(causes);
 
 	json_array_foreach(nodes, i, n) {
 		const char *self = rj_str(n, "name"), *msg;
@@ -598,8 +717,8 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 
 			/* a probe toward a node behind NAT, or across a
 			 * pair a route or undecided cause owns */
-			if (to != NULL && cause_of(causes, "nat", to) == NULL &&
-			    rd_pair_cause(causes, self, to) == NULL &&
+			if (to != NULL && cause_in(ix, causes, "nat", to) == NULL &&
+			    pair_cause_in(ix, causes, self, to) == NULL &&
 			    rd_pair_lossy(c, self, to)) {
 				/* a probe that failed across a link measured
 				 * lossy: the loss (its warning), not a part
@@ -610,9 +729,9 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 				continue;
 			}
 			if (to == NULL ||
-			    ((k = cause_of(causes, "nat", to)) == NULL &&
-			     (k = rd_pair_cause(causes, self, to)) == NULL &&
-			     (k = encap_of(causes, self, to)) == NULL))
+			    ((k = cause_in(ix, causes, "nat", to)) == NULL &&
+			     (k = pair_cause_in(ix, causes, self, to)) == NULL &&
+			     (k = encap_of(ix, causes, self, to)) == NULL))
 				continue;
 			json_object_set_new(e, "root_cause",
 					    json_string(rj_str(k, "id")));
@@ -629,4 +748,5 @@ void rd_own_errors(const struct rctx *c, json_t *nodes, json_t *causes)
 					  rj_strd(e, "step", "")));
 		}
 	}
+	json_decref(ix);
 }

@@ -3,6 +3,7 @@
  * (a check that ran and found nothing passes; one that did not run is not
  * reported), one per ncclcheck gate check, one for the cluster
  * recommendation and one per input that could not be read. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_decide.h"
@@ -99,15 +100,28 @@ static void append_text(char *buf, size_t len, const json_t *f)
 }
 
 /* Adds (or finds) the check for node and class. */
-static json_t *check_get(json_t *checks, const char *suite, const char *name)
+static json_t *check_get(json_t *checks, json_t *ix, const char *suite,
+			 const char *name)
 {
-	json_t *k = rj_find2(checks, "suite", suite, "name", name);
+	/* ix: "LEN:SUITE" NAME -> the check, kept beside checks (a hash,
+	 * not a scan: 1,024 nodes have thousands of checks) */
+	size_t len = strlen(suite) + strlen(name) + 24;
+	char *key = ix != NULL ? malloc(len) : NULL;
+	json_t *k;
 
-	if (k != NULL)
-		return k;
-	k = json_pack("{s:s, s:s, s:s, s:s}", "suite", suite, "name", name,
-		      "status", "pass", "text", "");
-	json_array_append_new(checks, k);
+	if (key != NULL) {
+		snprintf(key, len, "%zu:%s%s", strlen(suite), suite, name);
+		k = json_object_get(ix, key);
+	} else /* no memory for the hash: the scan */
+		k = rj_find2(checks, "suite", suite, "name", name);
+	if (k == NULL) {
+		k = json_pack("{s:s, s:s, s:s, s:s}", "suite", suite, "name",
+			      name, "status", "pass", "text", "");
+		if (k != NULL && key != NULL)
+			json_object_set_nocheck(ix, key, k);
+		json_array_append_new(checks, k);
+	}
+	free(key);
 	return k;
 }
 
@@ -120,7 +134,7 @@ static void check_set(json_t *k, const char *status, const char *text)
 
 /* The checks of each node: every class its commands examine, and the
  * findings (the worst severity of a class is its status). */
-static void node_checks(const struct rctx *c, json_t *checks)
+static void node_checks(const struct rctx *c, json_t *checks, json_t *ix)
 {
 	char suite[300], text[4096];
 	size_t i;
@@ -134,14 +148,14 @@ static void node_checks(const struct rctx *c, json_t *checks)
 		snprintf(suite, sizeof(suite), "netprobe.%s",
 			 rj_str(d, "host"));
 		for (; *cl != NULL; cl++)
-			check_get(checks, suite, *cl);
+			check_get(checks, ix, suite, *cl);
 	}
 	json_array_foreach(c->findings, i, f) {
 		const char *sev = rj_str(f, "severity");
 
 		snprintf(suite, sizeof(suite), "netprobe.%s",
 			 rj_str(f, "node"));
-		k = check_get(checks, suite, rj_str(f, "class"));
+		k = check_get(checks, ix, suite, rj_str(f, "class"));
 		snprintf(text, sizeof(text), "%s", rj_str(k, "text"));
 		append_text(text, sizeof(text), f);
 		check_set(k,
@@ -153,7 +167,7 @@ static void node_checks(const struct rctx *c, json_t *checks)
 }
 
 /* One check per gate check of each ncclcheck run. */
-static void gate_checks(const json_t *nccl, json_t *checks)
+static void gate_checks(const json_t *nccl, json_t *checks, json_t *ix)
 {
 	char suite[300];
 	size_t i, j;
@@ -165,7 +179,7 @@ static void gate_checks(const json_t *nccl, json_t *checks)
 		snprintf(suite, sizeof(suite), "ncclcheck.%s",
 			 rj_str(run, "host"));
 		json_array_foreach(rj_arr(g, "checks"), j, gc)
-			check_set(check_get(checks, suite,
+			check_set(check_get(checks, ix, suite,
 					    rj_strd(gc, "name", "check")),
 				  json_is_true(json_object_get(gc, "passed"))
 					  ? "pass"
@@ -176,7 +190,8 @@ static void gate_checks(const json_t *nccl, json_t *checks)
 
 /* The cluster recommendation: a fault when a node blocks it, a warning
  * when evidence conflicts. */
-static void cluster_check(const json_t *rec, json_t *checks)
+static void cluster_check(const json_t *rec, json_t *checks,
+			  json_t *ix)
 {
 	size_t nb = json_array_size(rj_arr(rec, "blocked"));
 	size_t nc = json_array_size(rj_arr(rec, "conflicts"));
@@ -195,7 +210,7 @@ static void cluster_check(const json_t *rec, json_t *checks)
 		snprintf(text + l, sizeof(text) - l,
 			 "conflicting evidence: %s\n", rj_str(f, "subject"));
 	}
-	check_set(check_get(checks, "cluster", "recommendation"),
+	check_set(check_get(checks, ix, "cluster", "recommendation"),
 		  nb   ? "fault"
 		  : nc ? "warning"
 		       : "pass",
@@ -204,13 +219,15 @@ static void cluster_check(const json_t *rec, json_t *checks)
 
 json_t *rd_checks(const struct rctx *c, const json_t *rec, const json_t *nccl)
 {
-	json_t *checks = json_array();
+	json_t *checks = json_array(), *ix = json_object();
 
-	if (checks == NULL)
+	if (checks == NULL) {
+		json_decref(ix);
 		return NULL;
-	node_checks(c, checks);
-	gate_checks(nccl, checks);
-	cluster_check(rec, checks);
+	}
+	node_checks(c, checks, ix);
+	gate_checks(nccl, checks, ix);
+	cluster_check(rec, checks, ix);
 	for (size_t i = 0; i < c->set->nskip; i++) {
 		const struct report_skip *sk = &c->set->skip[i];
 		char text[512];
@@ -221,8 +238,10 @@ json_t *rd_checks(const struct rctx *c, const json_t *rec, const json_t *nccl)
 		else
 			snprintf(text, sizeof(text), "%s: %s", sk->path,
 				 sk->why);
-		check_set(check_get(checks, "inputs", sk->path), "error", text);
+		check_set(check_get(checks, ix, "inputs", sk->path), "error",
+			  text);
 	}
+	json_decref(ix);
 	if (rj_sort(checks, cmp_check) < 0) {
 		json_decref(checks);
 		return NULL;

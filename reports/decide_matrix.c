@@ -344,23 +344,43 @@ static void from_preflight(const json_t *d, struct cells *cells)
 /* The matrix's nodes: every node, then any other end a cell names. */
 static json_t *matrix_nodes(const struct rctx *c, const json_t *cells)
 {
-	json_t *nodes = json_deep_copy(c->nodes), *v, *x;
+	/* have: the names in nodes, a hash (cells times nodes was the
+	 * square of the nodes at 1,024 mesh members) */
+	json_t *nodes = json_deep_copy(c->nodes), *have = json_object(), *v,
+	       *x;
 	size_t i, j;
 
+	json_array_foreach(nodes, j, x)
+		if (have != NULL && json_object_set_nocheck(
+					    have, json_string_value(x),
+					    json_true()) < 0) {
+			json_decref(have);
+			have = NULL;
+		}
 	json_array_foreach(cells, i, v) {
 		const char *ends[2] = {rj_str(v, "from"), rj_str(v, "to")};
 
 		for (int e = 0; e < 2; e++) {
-			bool have = false;
+			bool known = false;
 
-			json_array_foreach(nodes, j, x)
-				have |= strcmp(json_string_value(x), ends[e]) ==
-					0;
-			if (!have)
-				json_array_append_new(nodes,
-						      json_string(ends[e]));
+			if (have != NULL)
+				known = json_object_get(have, ends[e]) != NULL;
+			else
+				json_array_foreach(nodes, j, x)
+					known |= strcmp(json_string_value(x),
+							ends[e]) == 0;
+			if (known)
+				continue;
+			json_array_append_new(nodes, json_string(ends[e]));
+			if (have != NULL &&
+			    json_object_set_nocheck(have, ends[e],
+						    json_true()) < 0) {
+				json_decref(have);
+				have = NULL;
+			}
 		}
 	}
+	json_decref(have);
 	return nodes;
 }
 

@@ -78,18 +78,17 @@ const char *rd_subject(const struct rctx *c, const json_t *f)
 	const char *sum = rj_strd(f, "summary", ""), *n;
 	char buf[256];
 	size_t i, k;
-	json_t *v;
+	json_t *v, *kv;
 
 	if ((n = rj_str(json_object_get(f, "cause"), "node")) != NULL)
 		return n;
 	if (finding_has_flag(code, FF_SELF) || rf_is_nat(code) || strstr(sum, "back to this"))
 		return node;
 	json_array_foreach(json_object_get(f, "sources"), i, v)
-		for (k = 0; k < c->set->nin; k++)
-			if (strcmp(c->set->in[k].path, json_string_value(v)) ==
-				    0 &&
-			    (n = rn_target(c, c->set->in[k].doc, buf,
-					   sizeof(buf))) != NULL)
+		json_array_foreach(rx_path_inputs(c, json_string_value(v)), k,
+				   kv)
+			if ((n = rn_target(c, c->set->in[json_integer_value(kv)].doc,
+					   buf, sizeof(buf))) != NULL)
 				return rn_resolve(c, n, n) != NULL
 					       ? rn_resolve(c, n, n)
 					       : node;

@@ -31,7 +31,7 @@ void rd_cite_findings(const struct rctx *c, json_t *cites, const char *node,
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f)
+	json_array_foreach(rx_node_findings(c, node), i, f)
 		if (strcmp(rj_str(f, "node"), node) == 0 &&
 		    rj_sev(rj_str(f, "severity")) >= min &&
 		    (cls == NULL || strcmp(rj_str(f, "class"), cls) == 0))
@@ -41,8 +41,12 @@ void rd_cite_findings(const struct rctx *c, json_t *cites, const char *node,
 const struct report_input *rd_node_scan(const struct rctx *c, const char *node)
 {
 	const struct report_input *best = NULL;
+	size_t i;
+	json_t *kv;
 
-	for (size_t k = 0; k < c->set->nin; k++) {
+	/* the inputs node wrote, in input order (merge_index.c) */
+	json_array_foreach(rx_host_inputs(c, node), i, kv) {
+		size_t k = (size_t)json_integer_value(kv);
 		const json_t *d = c->set->in[k].doc;
 
 		if (strcmp(rj_str(d, "host"), node) != 0 ||
@@ -63,7 +67,7 @@ bool rd_node_has(const struct rctx *c, const char *node,
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f) {
+	json_array_foreach(rx_node_findings(c, node), i, f) {
 		if (strcmp(rj_str(f, "node"), node) != 0)
 			continue;
 		for (const char *const *p = codes; *p != NULL; p++)
@@ -78,7 +82,7 @@ bool rd_node_is_nat(const struct rctx *c, const char *node)
 	size_t i;
 	json_t *f;
 
-	json_array_foreach(c->findings, i, f)
+	json_array_foreach(rx_node_findings(c, node), i, f)
 		if (strcmp(rj_str(f, "node"), node) == 0 &&
 		    rf_is_nat(rj_str(f, "code")))
 			return true;

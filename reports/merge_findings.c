@@ -37,19 +37,18 @@ bool rf_probe_failed(const json_t *doc)
 	return false;
 }
 
-/* Finds an equal finding (node, code, summary) already merged. */
-static json_t *find_same(json_t *all, const char *node, const char *code,
-			 const char *summary)
+/* The key of a finding's (node, code, summary) among those merged: each
+ * part with its length, so no two triples share one. Returns a new string
+ * (free it), or NULL on no memory. */
+static char *same_key(const char *node, const char *code, const char *summary)
 {
-	size_t i;
-	json_t *f;
+	size_t len = strlen(node) + strlen(code) + strlen(summary) + 48;
+	char *key = malloc(len);
 
-	json_array_foreach(all, i, f)
-		if (strcmp(rj_str(f, "node"), node) == 0 &&
-		    strcmp(rj_str(f, "code"), code) == 0 &&
-		    strcmp(rj_str(f, "summary"), summary) == 0)
-			return f;
-	return NULL;
+	if (key != NULL)
+		snprintf(key, len, "%zu:%s%zu:%s%s", strlen(node), node,
+			 strlen(code), code, summary);
+	return key;
 }
 
 /* Orders findings: faults first, then by node, code and summary. */
@@ -98,31 +97,45 @@ static json_t *merged_one(const json_t *f, const char *host, const char *path)
 
 json_t *rf_merge(const struct report_set *s)
 {
-	json_t *all = json_array();
+	json_t *all = json_array(), *seen = json_object();
 
-	if (all == NULL)
+	if (all == NULL || seen == NULL) {
+		json_decref(all);
+		json_decref(seen);
 		return NULL;
+	}
 	for (size_t k = 0; k < s->nin; k++) {
 		json_t *d = s->in[k].doc, *f, *m;
 		const char *host = rj_str(d, "host");
 		size_t i;
 
 		json_array_foreach(rj_arr(d, "findings"), i, f) {
-			m = find_same(all, host, rj_strd(f, "code", "unknown"),
-				      rj_strd(f, "summary", ""));
+			/* an equal finding already merged (a hash, not a
+			 * scan of all: 1,024 members have thousands) */
+			char *key = same_key(host, rj_strd(f, "code", "unknown"),
+					     rj_strd(f, "summary", ""));
+
+			m = key != NULL ? json_object_get(seen, key) : NULL;
 			if (m != NULL) {
 				json_array_append_new(
 					json_object_get(m, "sources"),
 					json_string(s->in[k].path));
+				free(key);
 				continue;
 			}
-			m = merged_one(f, host, s->in[k].path);
-			if (m == NULL || json_array_append_new(all, m) < 0) {
+			m = key != NULL ? merged_one(f, host, s->in[k].path)
+					: NULL;
+			if (m == NULL || json_array_append_new(all, m) < 0 ||
+			    json_object_set_nocheck(seen, key, m) < 0) {
+				free(key);
 				json_decref(all);
+				json_decref(seen);
 				return NULL;
 			}
+			free(key);
 		}
 	}
+	json_decref(seen);
 	if (rj_sort(all, cmp_finding) < 0) {
 		json_decref(all);
 		return NULL;
@@ -231,10 +244,12 @@ static int addr_cmp(const char *a, const char *b)
 /* The latest scan document of a node, or NULL. */
 static const json_t *scan_of(const struct rctx *c, const char *node)
 {
-	const json_t *best = NULL;
+	const json_t *best = NULL, *kv;
+	size_t i;
 
-	for (size_t k = 0; k < c->set->nin; k++) {
-		const json_t *d = c->set->in[k].doc;
+	/* the inputs node wrote (merge_index.c), in input order */
+	json_array_foreach(rx_host_inputs(c, node), i, kv) {
+		const json_t *d = c->set->in[json_integer_value(kv)].doc;
 
 		if (strcmp(rj_strd(d, "command", ""), "scan") == 0 &&
 		    strcmp(rj_strd(d, "host", ""), node) == 0)

@@ -144,13 +144,24 @@ int rn_build(struct rctx *c)
 const char *rn_resolve(const struct rctx *c, const char *host,
 		       const char *addr)
 {
-	size_t i;
-	json_t *v;
-
 	if (host != NULL) {
-		json_array_foreach(c->nodes, i, v)
-			if (strcmp(json_string_value(v), host) == 0)
-				return json_string_value(v);
+		/* c->nodes is sorted and unique (add_node): a binary search,
+		 * as the deciders ask once per word of a finding */
+		size_t lo = 0, hi = json_array_size(c->nodes);
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const char *v = json_string_value(
+				json_array_get(c->nodes, mid));
+			int cmp = strcmp(v, host);
+
+			if (cmp == 0)
+				return v;
+			if (cmp < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 		if (json_string_value(json_object_get(c->addrs, host)))
 			return json_string_value(
 				json_object_get(c->addrs, host));

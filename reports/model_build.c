@@ -159,15 +159,20 @@ static json_t *decide(const struct report_set *s)
 	struct rctx c = {.set = s};
 	json_t *rep = NULL;
 
-	if (rn_build(&c) < 0 || (c.findings = rf_merge(s)) == NULL)
+	if (rn_build(&c) < 0 || rx_inputs(&c) < 0 ||
+	    (c.findings = rf_merge(s)) == NULL)
 		goto out;
 	rf_annotate_nat(&c);
 	rd_rdma_fabric(&c); /* sorted with the rest by rf_hostname_order */
 	rd_identity(&c);
 	rd_unheld_resets(&c);
 	rf_hostname_order(&c);
+	/* the findings are complete: index them */
+	if (rx_findings(&c) < 0 || rd_index_lossy(&c) < 0)
+		goto out;
 	rep = decided(&c);
 out:
+	rx_free(&c);
 	json_decref(c.nodes);
 	json_decref(c.addrs);
 	json_decref(c.findings);

@@ -54,6 +54,75 @@ static bool of_cause(const json_t *f, const void *arg)
 	return want == NULL ? id == NULL : id != NULL && strcmp(id, want) == 0;
 }
 
+/* Each cause's findings (those whose root_cause is its id), as filter
+ * with of_cause would give them, in one pass over the findings: a filter
+ * per cause was causes times findings, the square of the nodes at 1,024
+ * mesh members. A cause without an id, or no memory for the index, takes
+ * filter's way. */
+static int cause_findings(struct report_model *m, const json_t *all,
+			  const json_t *causes)
+{
+	json_t *ids = json_object(), *k, *f, *v;
+	size_t i, j, *cnt = calloc(m->ncauses + 1, sizeof(*cnt));
+	int rc = 0;
+
+	json_array_foreach(causes, i, k) {
+		const char *id = rj_str(k, "id");
+		json_t *arr = id != NULL && ids != NULL && cnt != NULL
+				      ? json_object_get(ids, id)
+				      : NULL;
+
+		m->causes[i].cause = k;
+		if (id == NULL || ids == NULL || cnt == NULL) {
+			if (filter(m, all, of_cause, id,
+				   &m->causes[i].findings) < 0)
+				rc = -1;
+			continue;
+		}
+		if (arr == NULL &&
+		    (json_object_set_new_nocheck(ids, id, arr = json_array()) <
+			     0 ||
+		     arr == NULL))
+			rc = -1;
+		else if (json_array_append_new(arr, json_integer((json_int_t)i)) <
+			 0)
+			rc = -1;
+	}
+	for (int pass = 0; rc == 0 && ids != NULL && cnt != NULL && pass < 2;
+	     pass++) {
+		json_array_foreach(all, j, f) {
+			const char *id = rj_str(f, "root_cause");
+			size_t x;
+
+			json_array_foreach(id != NULL ? json_object_get(ids, id)
+						      : NULL,
+					   x, v) {
+				struct rm_list *l = &m->causes[json_integer_value(v)]
+							     .findings;
+
+				if (pass == 0)
+					cnt[json_integer_value(v)]++;
+				else
+					l->v[l->n++] = f;
+			}
+		}
+		if (pass == 0)
+			json_array_foreach(causes, i, k) {
+				if (rj_str(k, "id") == NULL)
+					continue;
+				m->causes[i].findings.n = 0;
+				m->causes[i].findings.v = rj_alloc(
+					&m->mem, cnt[i],
+					sizeof(*m->causes[i].findings.v));
+				if (m->causes[i].findings.v == NULL)
+					rc = -1;
+			}
+	}
+	json_decref(ids);
+	free(cnt);
+	return rc;
+}
+
 /*
  * The root causes, each with the findings it owns, then the findings no
  * cause owns under their headings: faults, then warnings, each in the
@@ -69,19 +138,13 @@ static int group_findings(struct report_model *m)
 	} groups[] = {{RSEC_FAULTS, 2}, {RSEC_WARNINGS, 1}};
 	const json_t *all = rj_arr(m->doc, "findings");
 	const json_t *causes = rj_arr(m->doc, "causes");
-	size_t i;
-	json_t *k;
 
 	m->ncauses = json_array_size(causes);
 	if ((m->causes = rj_alloc(&m->mem, m->ncauses,
 				  sizeof(*m->causes))) == NULL)
 		return -1;
-	json_array_foreach(causes, i, k) {
-		m->causes[i].cause = k;
-		if (filter(m, all, of_cause, rj_str(k, "id"),
-			   &m->causes[i].findings) < 0)
-			return -1;
-	}
+	if (cause_findings(m, all, causes) < 0)
+		return -1;
 	for (size_t g = 0; g < 2; g++) {
 		m->groups[g].sec = groups[g].sec;
 		if (filter(m, all, of_severity, &groups[g].sev,

@@ -11,6 +11,12 @@
 
 /* Shared by the deciders (decide_util.c). */
 
+/* Marks in c->lossy every node that a link-lossy or heartbeat-loss
+ * finding is on or names as its other end (rd_pair_of), for
+ * rd_pair_lossy (decide_index.c). Once, after rx_findings: no decider
+ * changes those findings. Returns 0, or -1 on no memory. */
+int rd_index_lossy(struct rctx *c);
+
 /* A citation {node, code}: the node and the finding code or measurement
  * an item rests on. Returns a new object or NULL. */
 json_t *rd_cite(const char *node, const char *code);

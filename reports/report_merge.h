@@ -5,6 +5,7 @@
 #ifndef NP_REPORT_MERGE_H
 #define NP_REPORT_MERGE_H
 
+#include "doc/finding.h"
 #include "report.h"
 
 /* The state one report is decided from: the loaded set and what the merge
@@ -14,10 +15,36 @@ struct rctx {
 	json_t *nodes;    /* sorted node names */
 	json_t *addrs;    /* address -> node name, or null when ambiguous */
 	json_t *findings; /* merged findings (rf_merge) */
+	/* the index (rx_inputs, rx_findings), NULL before; each name ->
+	 * an array in the order of the array it indexes */
+	json_t *by_node; /* node -> its findings */
+	json_t *by_code; /* code -> the findings with it */
+	json_t *by_host; /* host -> numbers of the inputs it wrote */
+	json_t *by_path; /* path -> numbers of the inputs read from it */
+	json_t *lossy;   /* node -> true: a loss finding's node or other
+			  * end (rd_index_lossy) */
 };
 
 /* Fills c->nodes and c->addrs from every document. Returns 0 or -1. */
 int rn_build(struct rctx *c);
+
+/* The index of the lookups every decider makes (merge_index.c), so that
+ * none costs a scan. rx_inputs indexes the inputs by host and path (after
+ * rn_build); rx_findings indexes c->findings by node and code, once they
+ * are complete: no finding is added, or changes its node or code, after
+ * it (a decider may change a finding's other fields). Each returns 0, or
+ * -1 on no memory. rx_free frees both; either may be built again. */
+int rx_inputs(struct rctx *c);
+int rx_findings(struct rctx *c);
+void rx_free(struct rctx *c);
+/* The findings of node (or with code), in c->findings' order: NULL when
+ * none; before rx_findings, every finding (the caller still checks). */
+const json_t *rx_node_findings(const struct rctx *c, const char *node);
+const json_t *rx_code_findings(const struct rctx *c, enum finding_code code);
+/* The numbers (JSON integers, ascending) of the inputs whose host, or
+ * whose path, is the one given; NULL when none. Needs rx_inputs. */
+const json_t *rx_host_inputs(const struct rctx *c, const char *host);
+const json_t *rx_path_inputs(const struct rctx *c, const char *path);
 
 /* The node a host name or address belongs to, or NULL. */
 const char *rn_resolve(const struct rctx *c, const char *host,

@@ -215,6 +215,7 @@ int outfile_open(struct outfile *o, const char *path,
 		return fail(o, ENAMETOOLONG, "cannot write '%.64s...': %s",
 			    path, strerror(ENAMETOOLONG));
 	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->no_sync = opts->no_sync;
 	for (size_t i = 0; i < opts->ninputs; i++)
 		if (outfile_same_file(path, opts->inputs[i]))
 			return fail(o, EINVAL,
@@ -295,7 +296,8 @@ int outfile_close(struct outfile *o)
 				    "%s", strerror(err));
 		return 0;
 	}
-	if (err == 0 && o->tmp[0] != '\0' && fsync(fileno(o->fp)) < 0 &&
+	if (err == 0 && o->tmp[0] != '\0' && !o->no_sync &&
+	    fsync(fileno(o->fp)) < 0 &&
 	    errno != EINVAL)
 		err = errno;
 	if (fclose(o->fp) == EOF && err == 0)
@@ -327,4 +329,17 @@ void outfile_abort(struct outfile *o)
 	if (o->tmp[0] != '\0')
 		unlink(o->tmp);
 	o->tmp[0] = '\0';
+}
+
+int outfile_sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc, err;
+
+	if (fd < 0)
+		return -1;
+	rc = syncfs(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return rc;
 }

@@ -16,6 +16,9 @@ struct outfile_opts {
 	 * drops its privileges before it closes (capture -w), whose rename
 	 * in a directory only root may write would fail */
 	bool in_place;
+	/* no fsync before the rename: for a caller that writes many files
+	 * and syncs them once (outfile_sync_dir), as netprobe mesh --out */
+	bool no_sync;
 };
 
 struct outfile {
@@ -25,6 +28,7 @@ struct outfile {
 	bool is_stdout;
 	bool noreplace;	  /* a new file under no_clobber: never replace */
 	bool created;	  /* the path did not exist: a new file */
+	bool no_sync;	  /* opts->no_sync */
 	char why[512];	  /* the reason of the last failure, for messages */
 };
 
@@ -42,6 +46,11 @@ int outfile_open(struct outfile *o, const char *path,
  * 0, or -1 (a write error, ENOSPC on a full device...) with o->why set;
  * the temporary file is removed and the old file left as it was. */
 int outfile_close(struct outfile *o);
+
+/* Flushes to disk what was written into directory dir (syncfs(2) of its
+ * file system): once, after many files written with no_sync. Returns 0 or
+ * -1 with errno set. */
+int outfile_sync_dir(const char *dir);
 
 /* Gives up: closes and removes the temporary file. Safe after a failure. */
 void outfile_abort(struct outfile *o);
