@@ -6,6 +6,7 @@
  * whose firewall, change and MTU entries the causes take as their fixes. */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,16 +57,70 @@ static bool kind_key(char *key, size_t len, const char *kind, const char *node)
 	return true;
 }
 
+/* Appends cause k to ix's array under key, made when missing; -1 when
+ * out of memory. */
+static int add_to(json_t *ix, const char *key, json_t *k)
+{
+	json_t *arr = json_object_get(ix, key);
+
+	if (arr == NULL &&
+	    (json_object_set_new_nocheck(ix, key, arr = json_array()) < 0 ||
+	     arr == NULL))
+		return -1;
+	return json_array_append(arr, k);
+}
+
+/* ix[TAG NAME] = pos, the position in causes of the first MTU cause
+ * whose node (tag "n") or peer (tag "q") is name; -1 when out of
+ * memory. */
+static int first_at(json_t *ix, const char *tag, const char *name, size_t pos)
+{
+	char key[600];
+
+	if (snprintf(key, sizeof(key), "%s%s", tag, name) >= (int)sizeof(key))
+		return -1;
+	if (json_object_get(ix, key) != NULL)
+		return 0;
+	return json_object_set_new_nocheck(ix, key, json_integer((json_int_t)pos));
+}
+
+/* The position first_at filed under TAG NAME, or SIZE_MAX. */
+static size_t pos_at(const json_t *ix, const char *tag, const char *name)
+{
+	char key[600];
+	const json_t *p;
+
+	if (name == NULL ||
+	    snprintf(key, sizeof(key), "%s%s", tag, name) >= (int)sizeof(key))
+		return SIZE_MAX;
+	p = json_object_get(ix, key);
+	return p != NULL ? (size_t)json_integer_value(p) : SIZE_MAX;
+}
+
+/* The first MTU cause on node or sub, or whose peer is node: what
+ * owner_ix's scan finds, from the positions the index keeps. */
+static json_t *mtu_in(const json_t *ix, const json_t *causes,
+		      const char *node, const char *sub)
+{
+	size_t a = pos_at(ix, "n", node), b = pos_at(ix, "n", sub);
+	size_t p = pos_at(ix, "q", node), m = a < b ? a : b;
+
+	m = p < m ? p : m;
+	return m != SIZE_MAX ? json_array_get(causes, m) : NULL;
+}
+
 /* An index of causes for a decider that asks many times while no cause
  * is added, removed or moved, and none changes its kind, node or peer
  * (assign, rd_own_errors): "k" KIND "\n" NODE -> the first such cause (as
  * cause_of finds it); "p" LABEL -> the route and undecided causes of that
- * pair, in order (what rd_pair_cause looks among). 1,024 mesh members
+ * pair, in order (what rd_pair_cause looks among); "h" -> the hop causes;
+ * "n" NODE and "q" PEER -> the position of the first MTU cause on that
+ * node or toward that peer. 1,024 mesh members
  * have thousands of causes and findings: a scan per finding was their
  * product. NULL on no memory (the callers then scan). */
 static json_t *causes_index(const json_t *causes)
 {
-	json_t *ix = json_object(), *k, *arr;
+	json_t *ix = json_object(), *k;
 	char key[700];
 	size_t i;
 
@@ -82,6 +137,13 @@ static json_t *causes_index(const json_t *causes)
 		if (json_object_get(ix, key) == NULL &&
 		    json_object_set_nocheck(ix, key, k) < 0)
 			goto fail;
+		if (strcmp(kind, "hop") == 0 &&
+		    add_to(ix, "h", k) < 0)
+			goto fail;
+		if (strcmp(kind, "mtu") == 0 &&
+		    (first_at(ix, "n", node, i) < 0 ||
+		     first_at(ix, "q", rj_strd(k, "peer", ""), i) < 0))
+			goto fail;
 		if (strcmp(kind, "route") == 0)
 			label_of(node, rj_strd(k, "peer", ""), key + 1,
 				 sizeof(key) - 1);
@@ -90,12 +152,7 @@ static json_t *causes_index(const json_t *causes)
 		else
 			continue;
 		key[0] = 'p';
-		if ((arr = json_object_get(ix, key)) == NULL &&
-		    (json_object_set_new_nocheck(ix, key, arr = json_array()) <
-			     0 ||
-		     arr == NULL))
-			goto fail;
-		if (json_array_append(arr, k) < 0)
+		if (add_to(ix, key, k) < 0)
 			goto fail;
 	}
 	return ix;
@@ -459,7 +516,9 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 		if ((k = conflict_between(c, causes, ix, f, node,
 					  rd_pair_of(c, f))) != NULL)
 			return k;
-		json_array_foreach(causes, i, k) {
+		json_array_foreach(ix != NULL ? json_object_get(ix, "h")
+					      : causes,
+				   i, k) {
 			json_t *v;
 			size_t j;
 
@@ -470,6 +529,8 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 				    strcmp(json_string_value(v), sub) == 0)
 					return k;
 		}
+		if (ix != NULL)
+			return mtu_in(ix, causes, node, sub);
 		json_array_foreach(causes, i, k)
 			if (strcmp(rj_str(k, "kind"), "mtu") == 0 &&
 			    (strcmp(rj_str(k, "node"), node) == 0 ||

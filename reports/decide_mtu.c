@@ -232,29 +232,38 @@ static const struct nmtu *find(const struct nmtu *v, size_t n,
 	return NULL;
 }
 
-/* True when out already has an entry for node. */
-static bool have(const json_t *out, const char *node)
-{
-	size_t i;
-	json_t *e;
+/* What out holds for node, from the index paths() keeps beside it (one
+ * lookup, not a walk of out for every path: at 1,024 members, with an
+ * entry for most nodes, the walks were a seventh of the report's time):
+ * ENTRY_ANY when out has an entry for node, ENTRY_OVERLAY when one of
+ * them is an overlay's. */
+enum { ENTRY_ANY = 1, ENTRY_OVERLAY = 2 };
 
-	json_array_foreach(out, i, e)
-		if (strcmp(rj_str(e, "node"), node) == 0)
-			return true;
-	return false;
+static int entries(const json_t *seen, const char *node)
+{
+	return node != NULL
+		       ? (int)json_integer_value(json_object_get(seen, node))
+		       : 0;
 }
 
-/* True when out's entry for node is an overlay's (one_path). */
-static bool have_overlay(const json_t *out, const char *node)
+/* out's last entry: the one add() appended. */
+static const json_t *last(const json_t *out)
 {
-	size_t i;
-	json_t *e;
+	return json_array_get(out, json_array_size(out) - 1);
+}
 
-	json_array_foreach(out, i, e)
-		if (strcmp(rj_str(e, "node"), node) == 0 &&
-		    strcmp(rj_strd(e, "kind", ""), "overlay") == 0)
-			return true;
-	return false;
+/* Records out's entry e in seen; -1 when out of memory. */
+static int note_entry(json_t *seen, const json_t *e)
+{
+	const char *node = rj_str(e, "node");
+	int f = ENTRY_ANY;
+
+	if (node == NULL)
+		return 0;
+	if (strcmp(rj_strd(e, "kind", ""), "overlay") == 0)
+		f |= ENTRY_OVERLAY;
+	return json_object_set_new(seen, node,
+				   json_integer(entries(seen, node) | f));
 }
 
 /* The default gateway and its interface of node's scan, or false. */
@@ -314,6 +323,7 @@ struct hops {
 	size_t n;
 	struct pathm p[MAXH];
 	size_t np;
+	json_t *seen; /* node -> its ENTRY_ flags in out */
 };
 
 /* Joins group hi into group lo, lo the smaller: a group's first
@@ -420,12 +430,12 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 	/* an odd node's own entry explains its pairs; a hop's limit below
 	 * both ends is the hop's all the same (seed 127 of tests/gen: a
 	 * node at 1400 behind a hop of 1000 needs both fixes) */
-	odd = have(out, from) || (to != NULL && have(out, to));
+	odd = entries(h->seen, from) || entries(h->seen, to);
 	/* a peer's overlay entry does not explain this end's overlay: on an
 	 * overlay left at 1500 on every node, each node needs its own fix
 	 * (tests/gen, an overlay topology: the last node had none) */
-	if (!have(out, from) &&
-	    !(to != NULL && have(out, to) && !have_overlay(out, to)) &&
+	if (!entries(h->seen, from) &&
+	    entries(h->seen, to) != ENTRY_ANY &&
 	    me != NULL && overhead(me->kind) > 0) {
 		want = me->underlay_mtu > 0
 			       ? me->underlay_mtu - overhead(me->kind)
@@ -438,6 +448,7 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 			 me->ifname, me->kind, mine, from, to ? to : "the peer",
 			 ok, overhead(me->kind), me->kind);
 		add(c, out, from, me->ifname, want, "overlay", to, why);
+		note_entry(h->seen, last(out));
 		return;
 	}
 	if (rj_str(route, "destination") != NULL)
@@ -466,6 +477,7 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 		h->p[h->np++] = (struct pathm){rj_str(route, "source"), to_addr,
 					       json_array_size(out)};
 	add(c, out, from, ifc, ok, "path", to, why);
+	note_entry(h->seen, last(out));
 }
 
 /* Both ends of one link measured, each way its own size (a veth's MTU
@@ -682,11 +694,16 @@ static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
 {
 	struct hops *h = calloc(1, sizeof(*h));
 
-	if (h == NULL)
-		return;
 	char buf[256];
 	size_t i;
 	json_t *p;
+
+	if (h == NULL || (h->seen = json_object()) == NULL) {
+		free(h);
+		return;
+	}
+	json_array_foreach(out, i, p)
+		note_entry(h->seen, p);
 
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *d = c->set->in[k].doc;
@@ -710,6 +727,7 @@ static void paths(const struct rctx *c, const struct nmtu *v, size_t n,
 	}
 	agree(out, h);
 	hops(c, h, out);
+	json_decref(h->seen);
 	free(h);
 }
 
