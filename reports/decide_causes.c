@@ -373,12 +373,18 @@ static json_t *owner(const struct rctx *c, const json_t *causes,
 	}
 	if (finding_in_cause(code, CAUSE_HOSTNAME))
 		return cause_of(causes, "hostname", node);
+	if (strcmp(code, "mesh-node-missing") == 0)
+		return rd_missing_owner(c, causes, f);
 	if ((k = cause_of(causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
 		return k;
 	/* a node whose route toward a peer fails gets no recommended
 	 * interface, so its interface warnings follow from the route */
+	if ((strcmp(code, "mpi-btl-iface") == 0 ||
+	     strcmp(code, "nccl-default-iface-unsafe") == 0) &&
+	    (k = rd_missing_alone(c, causes, node)) != NULL)
+		return k;
 	if (strcmp(code, "mpi-btl-iface") == 0 ||
 	    strcmp(code, "nccl-default-iface-unsafe") == 0)
 		json_array_foreach(causes, i, k)
@@ -551,9 +557,11 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	nat_causes(c, rec, causes);
 	hostname_causes(c, causes);
 	rd_encap(c, rec);
+	rd_missing(c, rec);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
 	rd_blame(c, causes, owner);
+	rd_missing_blame(c, causes);
 	setting_causes(c, causes);
 	assign(c, causes);
 	drop_empty(rec, causes);
