@@ -3,9 +3,10 @@
  * reach it: a rule of its own ruleset that drops that member's source to
  * the mesh's port, or its overlay's UDP port from every source. That rule
  * is a firewall cause on node 0 with the accept that opens it; where node
- * 0's ruleset has none and the member's responder answered node 0, the
- * pair is undecided, with the commands (and the nodes) that decide. A
- * member nothing answers for is left to its finding: "not started". */
+ * 0's ruleset has none, the pair is undecided (the member runs, or it is
+ * silent: down, or a path or its own route that drops both ways), with
+ * the commands (and the nodes) that decide. A member whose address
+ * refused node 0 (nothing listens) is left to its finding: not started. */
 #include <stdio.h>
 #include <string.h>
 
@@ -245,31 +246,39 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 	json_array_foreach(c->findings, i, f) {
 		const json_t *m;
 		const char *who, *a;
+		bool runs;
 
 		if (strcmp(rj_strd(f, "code", ""), "mesh-node-missing") != 0 ||
 		    (m = member_of(d, f)) == NULL || !missing_running(m) ||
-		    strstr(rj_strd(m, "why", ""), "it runs") == NULL ||
 		    rd_missing_owner(c, causes, f) != NULL)
 			continue;
+		runs = strstr(rj_strd(m, "why", ""), "it runs") != NULL;
 		who = rj_strd(m, "name", "?");
 		a = rj_strd(m, "probed_addr", "?");
 		label_of(x, who, label, sizeof(label));
 		snprintf(id, sizeof(id), "undecided:%s", label);
+		/* silence: down, not started, or a path that drops both
+		 * ways (the member's own route toward node 0 among them) */
 		snprintf(sum, sizeof(sum),
-			 "%s runs (its responder answers %s at %s) and did not "
-			 "join node 0, and no rule of %s's ruleset drops its "
-			 "joins",
-			 who, x, a, x);
+			 "%s %s and did not join node 0, and no rule of %s's "
+			 "ruleset drops its joins",
+			 who,
+			 runs ? "runs (its responder answers node 0)"
+			      : "does not answer node 0 either",
+			 x);
 		snprintf(fix, sizeof(fix),
-			 "cannot tell why %s cannot reach node 0 (%s): %s's "
+			 "cannot tell why %s cannot reach node 0 (%s)%s: %s's "
 			 "ruleset drops nothing from %s to the mesh's port "
 			 "%lld, and %s's own evidence never reached node 0. "
 			 "Decide on %s: ip route get %s and nft -a list "
-			 "ruleset (its netprobe mesh printed its route toward "
-			 "node 0); on %s: tcpdump -ni any host %s; then a "
-			 "firewall or security group on the way is what is "
-			 "left",
-			 who, x, x, a,
+			 "ruleset (a netprobe mesh there that cannot join "
+			 "prints its route toward node 0); on %s: tcpdump -ni "
+			 "any host %s; then a firewall or security group on "
+			 "the way is what is left",
+			 who, x,
+			 runs ? "" : ", nor whether it runs (it is down, not "
+				     "started, or the path drops both ways)",
+			 x, a,
 			 (long long)rj_int(json_object_get(d, "mesh"), "port",
 					   0),
 			 who, who, xa, x, a);

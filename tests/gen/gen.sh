@@ -194,7 +194,10 @@ fi
 # Node 0 that members cannot reach, from a fourth stream (the seeds drawn
 # before keep their clusters), on one seed in five: rdvfw (node 0's
 # firewall drops one member's source to the mesh's port; l2, routed,
-# overlay) or, on an overlay in place of the other faults, ovludp-all
+# overlay), rdvrt (the member's route toward node 0 goes to a gateway
+# that is not there: node 0 cannot tell, and names the pair and the
+# commands that decide; the member's stderr names its route) or, on an
+# overlay in place of the other faults, ovludp-all
 # (node 0 drops the overlay's UDP port from every peer: no member joins,
 # so node 0 would see none of the others). The
 # member that cannot join is no node of another fault, nor the peer one
@@ -228,7 +231,12 @@ if [ "$RV" = 0 ]; then
 			done
 			[ -n "$_peer" ] && continue
 			FNODE_TAKEN="$FNODE_TAKEN$n "
-			FAULTS="$FAULTS rdvfw@$n"
+			rnd4 2
+			if [ "$RV" = 0 ]; then
+				FAULTS="$FAULTS rdvfw@$n"
+			else
+				FAULTS="$FAULTS rdvrt@$n"
+			fi
 			break
 		done
 	fi
@@ -689,6 +697,17 @@ NFT
 		WANT="$WANT firewall:$(mesh_name 1)"
 		NOJOIN="$NOJOIN $n"
 		;;
+	rdvrt)
+		# member N's route toward node 0 goes to a gateway that is
+		# not there: N never joins, and node 0's probe of it gets
+		# no answer (its replies take that route too). Node 0 has
+		# no evidence: the pair is undecided, with the commands on
+		# N that decide; N's own stderr names its route (issue 31)
+		ip -n "$ns" route add "$(addr_of 1)/32" \
+			via "10.231.$(gw_net_of "$n").253" dev "$DEV"
+		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
+		NOJOIN="$NOJOIN $n"
+		;;
 	ovludp-all)
 		# overlay: node N drops VXLAN (UDP 4789) from every peer.
 		# Drawn on node 1, node 0 of the mesh, whose report holds
@@ -762,6 +781,7 @@ allowed_nodes() {
 		case "$f" in
 		loss*) ;;
 		rdvfw@*) mesh_name 1; echo ;;
+		rdvrt@*) ;;
 		hop@* | ovl-all@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
 		*) mesh_name "${f#*@}"; echo ;;
 		esac
@@ -852,6 +872,24 @@ if [ -s "$M" ]; then
 			esac
 			CL_NOCMD="$CL_NOCMD hostname:$(mesh_name "$_n")"
 			eval "WRAP_$_n="
+		done
+		# A member's route toward node 0 is no evidence node 0 has:
+		# the undecided cause's commands that decide (on the member)
+		# and the member's own words are checked, and the lab
+		# applies the fix (the route goes)
+		for f in $FAULTS; do
+			case "$f" in rdvrt@*) ;; *) continue ;; esac
+			_n=${f#*@}
+			_id="undecided:$(mesh_name 1)<->$(mesh_name "$_n")"
+			_fx=$(jq -r --arg id "$_id" '.causes[] | select(.id == $id) | .fix.text' "$M")
+			case "$_fx" in
+			*"Decide on $(mesh_name "$_n"): ip route get $(addr_of 1) "*) ;;
+			*) fail "the undecided cause of node $_n names no route lookup on it: $_fx" ;;
+			esac
+			grep -q "route toward node 0 ($(addr_of 1)): via 10.231.$(gw_net_of "$_n").253 " "$R/$_n.err" ||
+				fail "node $_n's stderr names no route toward node 0: $(tail -1 "$R/$_n.err")"
+			ip -n "$(mesh_ns "$_n")" route del "$(addr_of 1)/32"
+			CL_NOCMD="$CL_NOCMD $_id"
 		done
 		cl_apply "$CLM" $ALLOWED
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
