@@ -30,13 +30,20 @@ static const json_t *mesh_of(const struct rctx *c)
 	return best;
 }
 
-/* True when member m did not join and node 0 reached something of it
- * (its responder answered, or nothing answered): not "not started". */
-static bool missing_running(const json_t *m)
+/* True when member m did not join and its address did not refuse node
+ * 0 (nothing listening: not started), probed or not (node 0 probes a
+ * few). */
+static bool missing_unrefused(const json_t *m)
 {
 	return strcmp(rj_strd(m, "state", ""), "missing") == 0 &&
-	       rj_str(m, "probed_addr") != NULL &&
 	       strstr(rj_strd(m, "why", ""), "nothing listens at") == NULL;
+}
+
+/* True when member m did not join and node 0 probed it at an address
+ * that did not refuse (its responder answered, or nothing answered). */
+static bool missing_running(const json_t *m)
+{
+	return missing_unrefused(m) && rj_str(m, "probed_addr") != NULL;
 }
 
 /* True when block b (a drop or reject rule) covers TCP port to source
@@ -99,12 +106,12 @@ void rd_missing(const struct rctx *c, json_t *rec)
 		const char *a = rj_strd(m, "probed_addr", "");
 		long up = 0;
 
-		if (!missing_running(m))
+		if (!missing_unrefused(m))
 			continue;
 		json_array_foreach(rj_arr(json_object_get(s, "firewall"),
 					  "blocks"),
 				   j, b) {
-			if (tcp_hit(b, port, a)) {
+			if (a[0] != '\0' && tcp_hit(b, port, a)) {
 				snprintf(why, sizeof(why),
 					 "inbound from %s to port %ld/tcp: "
 					 "%s's joins to node 0 (the mesh's "
@@ -197,7 +204,7 @@ json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 			continue;
 		json_array_foreach(rj_arr(k, "evidence"), j, ev)
 			if (strstr(rj_strd(ev, "fact", ""), key) != NULL ||
-			    (missing_running(m) &&
+			    (missing_unrefused(m) &&
 			     strstr(rj_strd(ev, "fact", ""),
 				    "the members' joins to node 0") != NULL))
 				return k;
