@@ -108,7 +108,7 @@ static bool default_route(const json_t *d, char *gw, size_t gl, char *dev,
 }
 
 /* True when IPv4 address a lies in src ("10.0.0.5", "10.0.0.0/24"). */
-static bool in_src(const char *a, const char *src)
+bool rd_in_src(const char *a, const char *src)
 {
 	char buf[64], *slash;
 	long len = 32;
@@ -138,7 +138,7 @@ static bool src_addr(const json_t *d, const json_t *b, char *buf, size_t len)
 				continue;
 			json_array_foreach(src, k, v)
 				hit |= json_is_string(v) &&
-				       in_src(ad, json_string_value(v));
+				       rd_in_src(ad, json_string_value(v));
 			if (hit) {
 				snprintf(buf, len, "%s", ad);
 				return true;
@@ -150,8 +150,8 @@ static bool src_addr(const json_t *d, const json_t *b, char *buf, size_t len)
 /* The overlay's UDP port a block of a ruleset drops, for node doc d's
  * overlay interfaces (VXLAN: 4789, the kernel's default 8472; Geneve:
  * 6081), into port and ifc; false when the block drops none. */
-static bool encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
-		      size_t len)
+bool rd_encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
+		  size_t len)
 {
 	static const struct {
 		const char *kind;
@@ -442,7 +442,7 @@ void rd_encap(const struct rctx *c, json_t *rec)
 		json_array_foreach(rj_arr(json_object_get(d, "firewall"),
 					  "blocks"),
 				   i, b) {
-			if (!encap_hit(d, b, &port, ifc, sizeof(ifc)))
+			if (!rd_encap_hit(d, b, &port, ifc, sizeof(ifc)))
 				continue;
 			json_array_foreach(c->nodes, j, nv) {
 				const char *p = json_string_value(nv);

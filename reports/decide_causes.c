@@ -541,12 +541,18 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 	}
 	if (finding_in_cause(code, CAUSE_HOSTNAME))
 		return cause_in(ix, causes, "hostname", node);
+	if (finding_is(code, FINDING_MESH_NODE_MISSING))
+		return rd_missing_owner(c, causes, f);
 	if ((k = cause_in(ix, causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))
 		return k;
 	/* a node whose route toward a peer fails gets no recommended
 	 * interface, so its interface warnings follow from the route */
+	if ((finding_is(code, FINDING_MPI_BTL_IFACE) ||
+	     finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE)) &&
+	    (k = rd_missing_alone(c, causes, node)) != NULL)
+		return k;
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE))
 		json_array_foreach(causes, i, k)
@@ -731,9 +737,11 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	nat_causes(c, rec, causes);
 	hostname_causes(c, causes);
 	rd_encap(c, rec);
+	rd_missing(c, rec);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
 	rd_blame(c, causes, owner);
+	rd_missing_blame(c, causes);
 	setting_causes(c, causes);
 	assign(c, causes);
 	drop_empty(rec, causes);

@@ -145,6 +145,28 @@ json_t *rd_pair_cause(const json_t *causes, const char *a, const char *b);
  * recommendation's firewall entries (marked "encap"), with its commands,
  * before the firewall causes are made. */
 void rd_encap(const struct rctx *c, json_t *rec);
+/* True when IPv4 address a lies in src ("10.0.0.5", "10.0.0.0/24");
+ * the overlay's UDP port block b of node doc d's ruleset drops, into
+ * port and ifc (decide_blame.c). */
+bool rd_in_src(const char *a, const char *src);
+bool rd_encap_hit(const json_t *d, const json_t *b, long *port, char *ifc,
+		  size_t len);
+/* A member that did not join node 0 (decide_missing.c, issue 31): node
+ * 0's own rule that drops its joins (the mesh's port from its source, or
+ * the overlay's port from every source) becomes a port to open in node
+ * 0's firewall entry; rd_missing_owner is the cause of a
+ * mesh-node-missing finding (that firewall cause, or the pair's
+ * undecided one); rd_missing_blame makes the undecided cause of a member
+ * that runs where node 0's ruleset drops nothing of it. */
+void rd_missing(const struct rctx *c, json_t *rec);
+json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
+			 const json_t *f);
+void rd_missing_blame(const struct rctx *c, json_t *causes);
+/* Node 0 that no member joined, every one for its own firewall's rule:
+ * that cause, which its interface warnings follow from (no peer measured
+ * chose its interface); NULL otherwise (decide_missing.c). */
+json_t *rd_missing_alone(const struct rctx *c, const json_t *causes,
+			 const char *node);
 /* The address-conflict finding that involves node name: on it (it
  * holds another's address), or naming it as the address's owner; NULL
  * when none (decide_blame.c). */

@@ -101,6 +101,7 @@ struct mesh_member {
 	bool nat;      /* observed is none of its own addresses */
 	char own_addrs[160]; /* the addresses it reported, joined */
 	char why[256]; /* missing, rejected, died: the reason */
+	char probed[INET6_ADDRSTRLEN]; /* missing: where node 0 probed it */
 	char *doc;     /* node 0: its document's text, malloc'd */
 	size_t doclen;
 	long long join_us, done_us; /* since node 0 started */
@@ -210,6 +211,11 @@ void mesh_entry_addr(const char *entry, char *out, size_t len);
  * list holds, and how a node 0 behind NAT is given its rank; "" for a
  * listed node. For the message when node 0 never answers. */
 void mesh_unlisted_hint(const struct mesh *ms, char *buf, size_t len);
+
+/* mesh_route0.c: a member that could not join: what its route lookup
+ * toward node 0 shows ("; this node's route toward node 0 ..."), "" when
+ * node 0's address is unknown. */
+void mesh_route_toward(const char *node0, char *buf, size_t len);
 
 /* mesh_members.c: the JOIN this node sends. */
 void mesh_join_msg(const struct mesh *ms, const char *local_addr,

@@ -42,7 +42,7 @@ static bool unlisted_node0(struct mesh *ms)
 static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us;
-	char last[CLIENT_ERR_MAX] = "", hint[1024];
+	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
 	int tries = 0;
 
 	for (;;) {
@@ -59,11 +59,12 @@ static int join_connect(struct mesh *ms)
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}
 	mesh_unlisted_hint(ms, hint, sizeof(hint));
+	mesh_route_toward(ms->node0, route, sizeof(route));
 	cmd_failf(&ms->run, "mesh",
 	          "node 0 (%s:%u) did not take the join within "
-	          "%.0f s (%d tries): %s%s",
+	          "%.0f s (%d tries): %s%s%s",
 	          ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
-	          last, hint);
+	          last, hint, route);
 	return 2;
 }
 

@@ -25,7 +25,12 @@ static void probe_member(const struct mesh *ms, struct mesh_member *m)
 
 	if (host[0] == '\0' || l >= sizeof(m->why) - 1)
 		return;
-	if (client_open(&c, host, port, MISSING_US, ms->o.token_file) == 0)
+	int rc = client_open(&c, host, port, MISSING_US, ms->o.token_file);
+
+	/* the address its joins would come from, for the report to match
+	 * node 0's ruleset against (decide_missing.c) */
+	snprintf(m->probed, sizeof(m->probed), "%s", c.addr);
+	if (rc == 0)
 		snprintf(m->why + l, sizeof(m->why) - l,
 		         ", although its responder answers node 0 at %.48s:%u: "
 		         "it runs and cannot reach node 0 (its route or "

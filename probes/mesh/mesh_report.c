@@ -22,7 +22,7 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 {
 	return json_pack(
 	    "{s:i, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:i, s:s, s:s?, s:s?, "
-	    "s:o, s:o, s:b, s:s?}",
+	    "s:o, s:o, s:b, s:s?, s:s?}",
 	    "rank", (int)rank, "name", m->name, "entry",
 	    m->entry[0] ? m->entry : NULL, "target",
 	    m->target[0] ? m->target : NULL, "hostname",
@@ -37,7 +37,8 @@ static json_t *member_json(const struct mesh_member *m, size_t rank)
 	    m->fate == MESH_FATE_DONE ? json_integer(m->done_us / 1000)
 	                              : json_null(),
 	    "by_address", m->by_addr, "own_addrs",
-	    m->own_addrs[0] ? m->own_addrs : NULL);
+	    m->own_addrs[0] ? m->own_addrs : NULL, "probed_addr",
+	    m->probed[0] ? m->probed : NULL);
 }
 
 /* The facts decide_mesh judges: what became of each member, and the

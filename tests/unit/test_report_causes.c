@@ -924,6 +924,105 @@ START_TEST(encap_port_dropped)
 }
 END_TEST
 
+/* Issue 31: node 0 n-a and member n-b, which ran (its responder answered
+ * node 0) and never joined; blocks: n-a's ruleset (NULL: none read). */
+static void missing_member(struct report_set *set, json_t *blocks)
+{
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *mesh = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:s, s:[]}], s:[], "
+		"s:{s:i, s:i, s:i, s:s, s:[{s:i, s:s, s:s, s:s}, {s:i, s:s, "
+		"s:s, s:s, s:s, s:s}]}}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "mesh",
+		"host", "n-a", "started", "2026-11-21T10:00:00Z", "findings",
+		"code", "mesh-node-missing", "severity", "fault", "summary",
+		"n-b did not join node 0 (n-a:7470) within the join timeout of "
+		"30 s, although its responder answers node 0 at "
+		"10.231.9.2:7470: it runs and cannot reach node 0",
+		"evidence", "errors", "mesh", "size", 2, "joined", 1, "port",
+		7470, "source", "--hosts", "members", "rank", 0, "name", "n-a",
+		"state", "joined", "result", "received", "rank", 1, "name",
+		"n-b", "state", "missing", "result", "silent", "why",
+		"did not join node 0 (n-a:7470) within the join timeout of 30 "
+		"s, although its responder answers node 0 at 10.231.9.2:7470: "
+		"it runs and cannot reach node 0",
+		"probed_addr", "10.231.9.2");
+
+	json_object_set_new(a, "mesh", json_object());
+	if (blocks != NULL)
+		json_object_set_new(
+			a, "firewall",
+			json_pack("{s:s, s:b, s:b, s:b, s:o}", "backend",
+				  "nftables", "ufw", 0, "firewalld", 0,
+				  "truncated", 0, "blocks", blocks));
+	load(set, "a.json", a);
+	load(set, "mesh.json", mesh);
+}
+
+/* Issue 31: node 0's own rule drops member n-b's source to the mesh's
+ * port: n-b's "did not join" is n-a's firewall, opened before that rule;
+ * n-b is not named. */
+START_TEST(missing_member_node0_rule)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+	const json_t *cmds;
+
+	missing_member(&set,
+		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
+				 "s:[s]}]",
+				 "kind", "rule", "family", "inet", "table",
+				 "rdv", "chain", "input", "handle", 5, "proto",
+				 "tcp", "ports", "7470", "verdict", "drop",
+				 "saddr", "10.231.9.2"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, "firewall:n-a");
+	ck_assert_ptr_nonnull(k);
+	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(cmds, "nftables"), 0)),
+			 "nft insert rule inet rdv input position 5 tcp dport "
+			 "7470 accept");
+	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
+							   "findings")),
+			 1);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Issue 31: n-a's ruleset drops nothing of n-b's (a rule for another
+ * source): no blame on either; the pair is undecided, and its fix names
+ * the commands on n-b that decide. */
+START_TEST(missing_member_undecided)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+
+	missing_member(&set,
+		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
+				 "s:[s]}]",
+				 "kind", "rule", "family", "inet", "table",
+				 "rdv", "chain", "input", "handle", 5, "proto",
+				 "tcp", "ports", "7470", "verdict", "drop",
+				 "saddr", "10.231.9.3"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(cause(m, "firewall:n-a"));
+	k = cause(m, "undecided:n-a<->n-b");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_nonnull(strstr(rj_str(json_object_get(k->cause, "fix"),
+					    "text"),
+				     "Decide on n-b: ip route get 10.231.9.1"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* No scan read n-b's ruleset (none of n-b, or one without root): an
  * nftables command would guess `inet filter input`, which fails where the
  * drop lives in another table (t_ports' closed loop), so there is none;
@@ -1160,6 +1259,8 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, mtu_overlay_every_node);
 	tcase_add_test(tc, causes_lead_every_format);
 	tcase_add_test(tc, gate_part_not_run);
+	tcase_add_test(tc, missing_member_node0_rule);
+	tcase_add_test(tc, missing_member_undecided);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,301 @@
+/* netprobe report, decide: a member of the mesh that did not join node 0
+ * (issue 31). Node 0 has its own evidence of why one that runs cannot
+ * reach it: a rule of its own ruleset that drops that member's source to
+ * the mesh's port, or its overlay's UDP port from every source. That rule
+ * is a firewall cause on node 0 with the accept that opens it; where node
+ * 0's ruleset has none, the pair is undecided (the member runs, or it is
+ * silent: down, or a path or its own route that drops both ways), with
+ * the commands (and the nodes) that decide. A member whose address
+ * refused node 0 (nothing listens) is left to its finding: not started. */
+#include <stdio.h>
+#include <string.h>
+
+#include "report_decide.h"
+
+/* The latest mesh document (later inputs win ties), or NULL. */
+static const json_t *mesh_of(const struct rctx *c)
+{
+	const json_t *best = NULL;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+
+		if (strcmp(rj_strd(d, "command", ""), "mesh") != 0 ||
+		    !json_is_object(json_object_get(d, "mesh")))
+			continue;
+		if (best == NULL || strcmp(rj_strd(d, "started", ""),
+					   rj_strd(best, "started", "")) >= 0)
+			best = d;
+	}
+	return best;
+}
+
+/* True when member m did not join and its address did not refuse node
+ * 0 (nothing listening: not started), probed or not (node 0 probes a
+ * few). */
+static bool missing_unrefused(const json_t *m)
+{
+	return strcmp(rj_strd(m, "state", ""), "missing") == 0 &&
+	       strstr(rj_strd(m, "why", ""), "nothing listens at") == NULL;
+}
+
+/* True when member m did not join and node 0 probed it at an address
+ * that did not refuse (its responder answered, or nothing answered). */
+static bool missing_running(const json_t *m)
+{
+	return missing_unrefused(m) && rj_str(m, "probed_addr") != NULL;
+}
+
+/* True when block b (a drop or reject rule) covers TCP port to source
+ * addr. */
+static bool tcp_hit(const json_t *b, long port, const char *addr)
+{
+	const json_t *src = json_object_get(b, "saddr"), *p, *v;
+	bool hit = false;
+	size_t i;
+
+	if (strcmp(rj_strd(b, "kind", ""), "rule") != 0 ||
+	    strcmp(rj_strd(b, "verdict", "accept"), "accept") == 0 ||
+	    strcmp(rj_strd(b, "proto", ""), "tcp") != 0)
+		return false;
+	json_array_foreach(rj_arr(b, "ports"), i, p) {
+		long lo = 0, hi = 0;
+		const char *ps = json_string_value(p);
+
+		if (ps != NULL && sscanf(ps, "%ld-%ld", &lo, &hi) < 2)
+			hi = lo;
+		hit |= ps != NULL && port >= lo && port <= hi;
+	}
+	if (!hit || json_array_size(src) == 0)
+		return hit;
+	json_array_foreach(src, i, v)
+		if (json_is_string(v) && rd_in_src(addr, json_string_value(v)))
+			return true;
+	return false;
+}
+
+/* The node name of the mesh's node 0 and its scan, or NULL. */
+static const json_t *node0(const struct rctx *c, const json_t *d,
+			   const char **name)
+{
+	const struct report_input *in;
+
+	*name = rn_resolve(c, rj_strd(d, "host", ""), NULL);
+	if (*name == NULL || (in = rd_node_scan(c, *name)) == NULL)
+		return NULL;
+	return in->doc;
+}
+
+/* See report_decide.h. */
+void rd_missing(const struct rctx *c, json_t *rec)
+{
+	const json_t *d = mesh_of(c), *s, *m, *b;
+	json_t *fw = rj_arr(rec, "firewall"), *one, *e;
+	const char *x;
+	bool encap = false; /* the overlay's port opened once for all */
+	long port = rj_int(json_object_get(d, "mesh"), "port", 0);
+	char why[600], ifc[64];
+	size_t i, j;
+
+	if (d == NULL || fw == NULL || (s = node0(c, d, &x)) == NULL ||
+	    (one = json_array()) == NULL)
+		return;
+	json_array_foreach(rj_arr(json_object_get(d, "mesh"), "members"), i,
+			   m) {
+		const char *who = rj_strd(m, "name", "?");
+		const char *a = rj_strd(m, "probed_addr", "");
+		long up = 0;
+
+		if (!missing_unrefused(m))
+			continue;
+		json_array_foreach(rj_arr(json_object_get(s, "firewall"),
+					  "blocks"),
+				   j, b) {
+			if (a[0] != '\0' && tcp_hit(b, port, a)) {
+				snprintf(why, sizeof(why),
+					 "inbound from %s to port %ld/tcp: "
+					 "%s's joins to node 0 (the mesh's "
+					 "port) never reach it: %s's ruleset "
+					 "drops them (%s %s %s)",
+					 a, port, who, x,
+					 rj_strd(b, "family", ""),
+					 rj_strd(b, "table", ""),
+					 rj_strd(b, "chain", ""));
+				up = port;
+			} else if (json_array_size(json_object_get(
+					   b, "saddr")) == 0 &&
+				   rd_encap_hit(s, b, &up, ifc, sizeof(ifc))) {
+				if (encap)
+					break;
+				encap = true;
+				snprintf(why, sizeof(why),
+					 "overlay packets (%s, UDP %ld) carry "
+					 "the members' joins to node 0 (%s's "
+					 "first): %s's ruleset drops them "
+					 "whatever their source (%s %s %s)",
+					 ifc, up, who, x,
+					 rj_strd(b, "family", ""),
+					 rj_strd(b, "table", ""),
+					 rj_strd(b, "chain", ""));
+			} else
+				continue;
+			e = rd_fw_node(fw, x);
+			if (up != port)
+				json_object_set_new(e, "encap", json_true());
+			json_array_append_new(
+				json_object_get(e, "open"),
+				json_pack("{s:I, s:s, s:s}", "port",
+					  (json_int_t)up, "proto",
+					  up == port ? "tcp" : "udp", "why",
+					  why));
+			json_array_append(one, e);
+			break;
+		}
+	}
+	rd_fw_commands(c, one);
+	json_decref(one);
+}
+
+/* The pair label of a and b, in name order (decide_blame.c's). */
+static void label_of(const char *a, const char *b, char *buf, size_t len)
+{
+	if (strcmp(a, b) > 0)
+		snprintf(buf, len, "%s<->%s", b, a);
+	else
+		snprintf(buf, len, "%s<->%s", a, b);
+}
+
+/* The missing member a mesh-node-missing finding names, or NULL. */
+static const json_t *member_of(const json_t *d, const json_t *f)
+{
+	const char *sum = rj_strd(f, "summary", "");
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(rj_arr(json_object_get(d, "mesh"), "members"), i,
+			   m) {
+		const char *n = rj_strd(m, "name", "");
+		size_t l = strlen(n);
+
+		if (l > 0 && strncmp(sum, n, l) == 0 && sum[l] == ' ' &&
+		    strcmp(rj_strd(m, "state", ""), "missing") == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* See report_decide.h. */
+json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
+			 const json_t *f)
+{
+	const json_t *d = mesh_of(c), *m, *ev;
+	const char *x = rj_strd(f, "node", "");
+	char key[300];
+	size_t i, j;
+	json_t *k;
+
+	if (d == NULL || (m = member_of(d, f)) == NULL)
+		return NULL;
+	snprintf(key, sizeof(key), "%s's joins to node 0",
+		 rj_strd(m, "name", ""));
+	json_array_foreach(causes, i, k) {
+		if (strcmp(rj_strd(k, "kind", ""), "firewall") != 0 ||
+		    strcmp(rj_strd(k, "node", ""), x) != 0)
+			continue;
+		json_array_foreach(rj_arr(k, "evidence"), j, ev)
+			if (strstr(rj_strd(ev, "fact", ""), key) != NULL ||
+			    (missing_unrefused(m) &&
+			     strstr(rj_strd(ev, "fact", ""),
+				    "the members' joins to node 0") != NULL))
+				return k;
+	}
+	return rd_pair_cause(causes, x, rj_strd(m, "name", ""));
+}
+
+/* See report_decide.h. */
+json_t *rd_missing_alone(const struct rctx *c, const json_t *causes,
+			 const char *node)
+{
+	const json_t *d = mesh_of(c), *f;
+	json_t *k = NULL;
+	size_t i;
+
+	if (d == NULL || rj_int(json_object_get(d, "mesh"), "joined", 0) > 1)
+		return NULL;
+	json_array_foreach(c->findings, i, f) {
+		json_t *o;
+
+		if (!finding_is(rj_strd(f, "code", ""), FINDING_MESH_NODE_MISSING) ||
+		    strcmp(rj_strd(f, "node", ""), node) != 0)
+			continue;
+		o = rd_missing_owner(c, causes, f);
+		if (o == NULL || strcmp(rj_strd(o, "kind", ""), "firewall") != 0 ||
+		    (k != NULL && o != k))
+			return NULL;
+		k = o;
+	}
+	return k;
+}
+
+/* See report_decide.h. */
+void rd_missing_blame(const struct rctx *c, json_t *causes)
+{
+	const json_t *d = mesh_of(c), *f, *s;
+	const char *x, *xa;
+	char label[300], id[320], sum[700], fix[1200];
+	size_t i;
+	json_t *k;
+
+	if (d == NULL || (s = node0(c, d, &x)) == NULL)
+		return;
+	/* node 0's address, as its scan chose it (its name where none) */
+	xa = rj_strd(json_object_get(s, "recommendation"), "address", x);
+	json_array_foreach(c->findings, i, f) {
+		const json_t *m;
+		const char *who, *a;
+		bool runs;
+
+		if (!finding_is(rj_strd(f, "code", ""), FINDING_MESH_NODE_MISSING) ||
+		    (m = member_of(d, f)) == NULL || !missing_running(m) ||
+		    rd_missing_owner(c, causes, f) != NULL)
+			continue;
+		runs = strstr(rj_strd(m, "why", ""), "it runs") != NULL;
+		who = rj_strd(m, "name", "?");
+		a = rj_strd(m, "probed_addr", "?");
+		label_of(x, who, label, sizeof(label));
+		snprintf(id, sizeof(id), "undecided:%s", label);
+		/* silence: down, not started, or a path that drops both
+		 * ways (the member's own route toward node 0 among them) */
+		snprintf(sum, sizeof(sum),
+			 "%s %s and did not join node 0, and no rule of %s's "
+			 "ruleset drops its joins",
+			 who,
+			 runs ? "runs (its responder answers node 0)"
+			      : "does not answer node 0 either",
+			 x);
+		snprintf(fix, sizeof(fix),
+			 "cannot tell why %s cannot reach node 0 (%s)%s: %s's "
+			 "ruleset drops nothing from %s to the mesh's port "
+			 "%lld, and %s's own evidence never reached node 0. "
+			 "Decide on %s: ip route get %s and nft -a list "
+			 "ruleset (a netprobe mesh there that cannot join "
+			 "prints its route toward node 0); on %s: tcpdump -ni "
+			 "any host %s; then a firewall or security group on "
+			 "the way is what is left",
+			 who, x,
+			 runs ? "" : ", nor whether it runs (it is down, not "
+				     "started, or the path drops both ways)",
+			 x, a,
+			 (long long)rj_int(json_object_get(d, "mesh"), "port",
+					   0),
+			 who, who, xa, x, a);
+		k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, "
+			      "s:[], s:[]}",
+			      "id", id, "kind", "undecided", "node", label,
+			      "severity", "fault", "summary", sum, "fix", "node",
+			      who, "text", fix, "commands", "evidence",
+			      "findings");
+		if (k != NULL)
+			json_array_append_new(causes, k);
+	}
+}
