@@ -6,6 +6,7 @@
 #include "gpu/harness.h"
 #include "results/say.h"
 #include "bootstrap/watchdog.h"
+#include "doc/finding.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,8 +66,10 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 	char table[768], silent[400], msg[1400], hb[640];
 	long long dl = sc_now_us() + GRACE_US;
 	bool peer = reason == c->sc.why || c->sc.from_peer;
-	const char *label = timed_out || peer ? "collective-timeout" :
-						"nccl-error";
+	bool timeout = timed_out || peer;
+	const char *label = timeout
+				    ? finding_name(FINDING_COLLECTIVE_TIMEOUT)
+				    : "nccl-error";
 
 	nc_wd_arm(dl + 5000000, "reporting a failed step");
 	if (c->sc.from_peer) {
@@ -98,7 +101,7 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 			sc_poll(&c->sc);
 			usleep(20000);
 		}
-		if (strcmp(label, "collective-timeout") == 0)
+		if (timeout)
 			nc_run_finding(&c->run, FINDING_COLLECTIVE_TIMEOUT, -1,
 				       "%s", msg);
 		else

@@ -738,6 +738,15 @@ NFT
 	esac
 done
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
+# A member that cannot join has no document in the first round: no
+# cause of its own can be named from it (seed 186: the overlay at 1500
+# everywhere, and node 0 dropping node05's joins: mtu on every node but
+# node05). Those causes come in the round after the join's fix, checked
+# against the whole truth (WANT_ALL).
+WANT_ALL=$WANT
+for _k in $NOJOIN; do
+	WANT=$(printf '%s\n' $WANT | grep -v ":$(mesh_name "$_k")\$" | tr '\n' ' ')
+done
 WANT=${WANT% }
 
 # On the overlay, the jobs pin their interface to it, as such a cluster
@@ -907,9 +916,9 @@ if [ -s "$M" ]; then
 				# the router is one hop, named by either leg
 				for c in $(jq -r '.causes[] | "\(.kind):\(.node)"' "$R/report.json" |
 					sed 's/^hop:10\.231\.31\.254$/hop:10.231.30.254/' | sort -u); do
-					case " $WANT " in
+					case " $WANT_ALL " in
 					*" $c "*) ;;
-					*) fail "second round: cause $c is not in the truth [$WANT]" ;;
+					*) fail "second round: cause $c is not in the truth [$WANT_ALL]" ;;
 					esac
 				done
 				if [ -z "$WHY" ]; then
