@@ -64,6 +64,9 @@ struct nc_expectation;
  * buffer). */
 struct nc_coll_desc {
 	const char *name;      /* "all_reduce" */
+	/* what it does, its size and count columns and busbw factor, for
+	 * -C list (the man page names no collective one by one) */
+	const char *about;
 	bool reduces;          /* takes an operator */
 	bool rooted;           /* takes a root */
 	bool in_place;         /* has an in-place form (not send/recv ones) */
@@ -93,6 +96,10 @@ struct nc_coll_desc {
 const struct nc_coll_desc *nc_coll_get(enum nc_coll c);
 /* Name lookups: return -1 for an unknown name. */
 int nc_coll_parse(const char *s);
+/* -C list: each collective on fp, its name, whether it runs in place
+ * too, and its about text (which names the options it takes). 0, or -1 when
+ * fp could not be written. */
+int nc_coll_list(FILE *fp);
 int nc_dtype_parse(const char *s);
 int nc_op_parse(const char *s);
 const char *nc_dtype_name(enum nc_dtype t);

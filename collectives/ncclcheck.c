@@ -61,7 +61,7 @@ static bool end_exchange(struct ctx *c)
 	return false;
 }
 
-/* Parse: the options; --help and --version answered here. Returns 0 to
+/* Parse: the options; --help, --version and -C list answered here. Returns 0 to
  * run, 1 when answered, or 2 (said in cli's wording). */
 static int nc_parse(struct cmd_run *run, struct ctx *c, int argc,
 		    char **argv)
@@ -73,7 +73,10 @@ static int nc_parse(struct cmd_run *run, struct ctx *c, int argc,
 	if (prc == 1) {
 		if (strcmp(err, "version") == 0)
 			fprintf(run->out, "ncclcheck %s\n", NETPROBE_VERSION);
-		else if (nc_help(run->out) < 0)
+		else if (strcmp(err, "list") == 0) {
+			if (nc_coll_list(run->out) < 0)
+				return 2;
+		} else if (nc_help(run->out) < 0)
 			return 2;
 		return cmd_finish(run, 0) == 0 ? 1 : 2;
 	}

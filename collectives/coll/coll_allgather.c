@@ -53,6 +53,9 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_allgather = {
 	.name = "all_gather",
+	.about = "every rank ends with every rank's block, in rank order; "
+		 "size: the gathered buffer; count: one rank's block; busbw "
+		 "factor (n-1)/n",
 	.reduces = false,
 	.rooted = false,
 	.in_place = true,

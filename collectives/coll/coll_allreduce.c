@@ -53,6 +53,9 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_allreduce = {
 	.name = "all_reduce",
+	.about = "every rank ends with the reduction of every rank's buffer "
+		 "(-o); size and count: the whole buffer; busbw factor "
+		 "2(n-1)/n",
 	.reduces = true,
 	.rooted = false,
 	.in_place = true,

@@ -80,6 +80,12 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_alltoall = {
 	.name = "alltoall",
+	.about = "rank r sends its block p to rank p: ncclAlltoAll (NCCL "
+		 "2.28 on; one group of ncclSend and ncclRecv per peer "
+		 "before); size: the whole send buffer; count: one rank's "
+		 "block; busbw factor (n-1)/n; not in place (its in-place "
+		 "columns read N/A, as nccl-tests prints when it does not "
+		 "check)",
 	.reduces = false,
 	.rooted = false,
 	.in_place = false, /* one buffer cannot be both ends */

@@ -119,6 +119,11 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_alltoallv = {
 	.name = "alltoallv",
+	.about = "every pair a block of its own size, which nccl-tests "
+		 "lacks: rank r sends d+1 units to rank r+d (mod n), one "
+		 "group of ncclSend and ncclRecv per peer, packed in rank "
+		 "order; size: both buffers (n(n+1)/2 units); count: one "
+		 "unit; busbw factor (n-1)/n; not in place",
 	.reduces = false,
 	.rooted = false,
 	.in_place = false, /* one buffer cannot be both ends */

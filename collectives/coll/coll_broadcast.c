@@ -59,6 +59,8 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_broadcast = {
 	.name = "broadcast",
+	.about = "every rank ends with the root's buffer (-r); size and "
+		 "count: the whole buffer; busbw factor 1",
 	.reduces = false,
 	.rooted = true,
 	.in_place = true,

@@ -55,6 +55,9 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_reduce = {
 	.name = "reduce",
+	.about = "the root (-r) ends with the reduction of every rank's "
+		 "buffer (-o); size and count: the whole buffer; busbw "
+		 "factor 1",
 	.reduces = true,
 	.rooted = true,
 	.in_place = true,

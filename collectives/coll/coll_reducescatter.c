@@ -53,6 +53,9 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_reducescatter = {
 	.name = "reduce_scatter",
+	.about = "rank r ends with block r of the reduction of every rank's "
+		 "buffer (-o); size: the scattered buffer; count: one rank's "
+		 "block; busbw factor (n-1)/n",
 	.reduces = true,
 	.rooted = false,
 	.in_place = true,

@@ -69,6 +69,9 @@ static int launch(const struct nc_call *c)
 
 const struct nc_coll_desc nc_coll_sendrecv = {
 	.name = "sendrecv",
+	.about = "sends to rank+1 and receives from rank-1, as in "
+		 "nccl-tests; size and count: the whole buffer; busbw factor "
+		 "1; not in place (its in-place columns read N/A)",
 	.reduces = false,
 	.rooted = false,
 	.in_place = false, /* one buffer cannot be both ends */

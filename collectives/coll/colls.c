@@ -39,3 +39,42 @@ int nc_coll_parse(const char *s)
 	}
 	return -1;
 }
+
+/* Writes words of text to fp from column `col` on, folded before column
+ * 76 with a 4-space indent. */
+static void fold(FILE *fp, const char *text, size_t col)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		size_t w = strcspn(p, " ");
+
+		if (col + 1 + w > 76 && col > 4) {
+			fputs("\n   ", fp);
+			col = 3;
+		}
+		fprintf(fp, " %.*s", (int)w, p);
+		col += 1 + w;
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', fp);
+}
+
+int nc_coll_list(FILE *fp)
+{
+	for (int c = 0; c < NC_NCOLL; c++) {
+		const struct nc_coll_desc *d = colls[c];
+		bool dflt = c == NC_ALL_REDUCE;
+		int n = fprintf(fp, "%s%s%s%s%s:", d->name,
+				dflt || d->in_place ? " (" : "",
+				dflt ? "default" : "",
+				dflt && d->in_place ? ", " : "",
+				d->in_place ? "in place too)" : dflt ? ")" : "");
+
+		if (n < 0)
+			return -1;
+		fold(fp, d->about, (size_t)n);
+	}
+	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
+}

@@ -43,7 +43,7 @@ static const struct cli_opt nc_optv[] = {
 	{'i', 'i', "stepbytes", CLI_REQUIRED, "SIZE", NULL,
 	 "add SIZE instead", false, CLI_RANGE(CLI_UNIT_BYTES, 1, 64LL << 30)},
 	{'C', 'C', "coll", CLI_REQUIRED, "LIST", "all_reduce",
-	 "collectives, or all", false},
+	 "collectives, all, or list", false},
 	{'d', 'd', "datatype", CLI_REQUIRED, "LIST", "float",
 	 "data types, or all (comma lists)", false},
 	{'o', 'o', "op", CLI_REQUIRED, "LIST", "sum",
@@ -357,13 +357,19 @@ static int take_factor(struct nc_opts *o, const char *arg, char *errbuf,
 	return 0;
 }
 
-/* -C, -d, -o: comma lists of names, or all. */
+/* -C, -d, -o: comma lists of names, or all; -C list ends the parse as
+ * --help does (returns 1, errbuf "list"). */
 static int take_list(struct nc_opts *o, int c, const char *arg,
 		     char *errbuf, size_t errlen)
 {
 	char bad[64];
 	int n;
 
+	if (c == 'C' && strcmp(arg, "list") == 0) {
+		/* answered like --help: the caller prints nc_coll_list */
+		snprintf(errbuf, errlen, "list");
+		return 1;
+	}
 	if (c == 'C')
 		n = o->ncolls = parse_list(arg, nc_coll_parse, NC_NCOLL,
 					   o->colls, NC_MAX_COLLS, bad,
@@ -424,8 +430,8 @@ static int take_min_eff(struct nc_opts *o, const char *arg, char *errbuf,
 }
 
 /* One option with a text argument, or what ends the parse (--help,
- * --version, an error of cli_next). Returns 0, 1 for --help or --version
- * (errbuf names which), or -1 with errbuf. */
+ * --version, -C list, an error of cli_next). Returns 0, 1 for --help,
+ * --version or -C list (errbuf names which), or -1 with errbuf. */
 static int take_arg(struct nc_opts *o, const struct cli *cl, int c,
 		    char *errbuf, size_t errlen)
 {

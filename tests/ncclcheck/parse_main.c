@@ -19,6 +19,8 @@ int main(int argc, char **argv)
 	}
 	if (rc == 1 && strcmp(err, "help") == 0)
 		return nc_help(stdout) == 0 ? 0 : 2;
+	if (rc == 1 && strcmp(err, "list") == 0)
+		return nc_coll_list(stdout) == 0 ? 0 : 2;
 	printf("ncclcheck-parse: accepted\n");
 	return 0;
 }
