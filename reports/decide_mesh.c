@@ -6,8 +6,8 @@
 
 #include "report_decide.h"
 
-/* The latest mesh document (later inputs win ties), or NULL. */
-static const json_t *mesh_doc(const struct rctx *c)
+/* See report_decide.h. */
+const json_t *rd_mesh_doc(const struct rctx *c)
 {
 	const json_t *best = NULL;
 
@@ -77,7 +77,7 @@ static json_t *summary(const json_t *mesh, long long docs, long long probes,
 
 json_t *rd_mesh(const struct rctx *c)
 {
-	const json_t *d = mesh_doc(c), *mesh, *m;
+	const json_t *d = rd_mesh_doc(c), *mesh, *m;
 	json_t *members, *problems, *out;
 	long long probes = 0, answered = 0, docs = 0;
 	size_t i, j;

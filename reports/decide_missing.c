@@ -12,24 +12,6 @@
 
 #include "report_decide.h"
 
-/* The latest mesh document (later inputs win ties), or NULL. */
-static const json_t *mesh_of(const struct rctx *c)
-{
-	const json_t *best = NULL;
-
-	for (size_t k = 0; k < c->set->nin; k++) {
-		const json_t *d = c->set->in[k].doc;
-
-		if (strcmp(rj_strd(d, "command", ""), "mesh") != 0 ||
-		    !json_is_object(json_object_get(d, "mesh")))
-			continue;
-		if (best == NULL || strcmp(rj_strd(d, "started", ""),
-					   rj_strd(best, "started", "")) >= 0)
-			best = d;
-	}
-	return best;
-}
-
 /* True when member m did not join and its address did not refuse node
  * 0 (nothing listening: not started), probed or not (node 0 probes a
  * few). */
@@ -89,7 +71,7 @@ static const json_t *node0(const struct rctx *c, const json_t *d,
 /* See report_decide.h. */
 void rd_missing(const struct rctx *c, json_t *rec)
 {
-	const json_t *d = mesh_of(c), *s, *m, *b;
+	const json_t *d = rd_mesh_doc(c), *s, *m, *b;
 	json_t *fw = rj_arr(rec, "firewall"), *one, *e;
 	const char *x;
 	bool encap = false; /* the overlay's port opened once for all */
@@ -188,7 +170,7 @@ static const json_t *member_of(const json_t *d, const json_t *f)
 json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 			 const json_t *f)
 {
-	const json_t *d = mesh_of(c), *m, *ev;
+	const json_t *d = rd_mesh_doc(c), *m, *ev;
 	const char *x = rj_strd(f, "node", "");
 	char key[300];
 	size_t i, j;
@@ -216,7 +198,7 @@ json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 json_t *rd_missing_alone(const struct rctx *c, const json_t *causes,
 			 const char *node)
 {
-	const json_t *d = mesh_of(c), *f;
+	const json_t *d = rd_mesh_doc(c), *f;
 	json_t *k = NULL;
 	size_t i;
 
@@ -240,7 +222,7 @@ json_t *rd_missing_alone(const struct rctx *c, const json_t *causes,
 /* See report_decide.h. */
 void rd_missing_blame(const struct rctx *c, json_t *causes)
 {
-	const json_t *d = mesh_of(c), *f, *s;
+	const json_t *d = rd_mesh_doc(c), *f, *s;
 	const char *x, *xa;
 	char label[300], id[320], sum[700], fix[1200];
 	size_t i;

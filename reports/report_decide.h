@@ -219,4 +219,8 @@ void rd_rdma_fabric(struct rctx *c);
  * (hostname-shared, a warning on each). Appends to c->findings. */
 void rd_identity(struct rctx *c);
 
+/* The latest mesh document of the set (later inputs win ties), or NULL:
+ * what decide_mesh.c and decide_missing.c read the membership from. */
+const json_t *rd_mesh_doc(const struct rctx *c);
+
 #endif
