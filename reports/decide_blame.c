@@ -613,9 +613,12 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		     !finding_is(code, FINDING_REPLY_BLOCKED)) ||
 		    owner(c, causes, f) != NULL ||
 		    (s = rd_pair_of(c, f)) == NULL || strcmp(s, n) == 0 ||
-		    rd_pair_cause(causes, n, s) != NULL ||
-		    rd_node_is_nat(c, n) || rd_node_is_nat(c, s))
+		    rd_pair_cause(causes, n, s) != NULL)
 			continue;
+		/* a NAT'd end makes no undecided pair (its NAT explains
+		 * what fails through it), but a timeout across a lossy link
+		 * is loss all the same (generated seed 120: a NAT'd node's
+		 * samples of a peer's ephemeral range, under 10 % loss) */
 		if (rd_pair_lossy(c, n, s)) {
 			/* a timeout on a lossy link is loss: the link's own
 			 * warning says so; this is its trace */
@@ -632,6 +635,8 @@ void rd_blame(const struct rctx *c, json_t *causes,
 			json_object_set_new(f, "severity", json_string("info"));
 			continue;
 		}
+		if (rd_node_is_nat(c, n) || rd_node_is_nat(c, s))
+			continue;
 		/* a reply lost on the way back has its own cause words
 		 * (the peer's rules, a stateless ACL), a size that did not
 		 * cross the MTU causes': loss only */

@@ -737,6 +737,62 @@ START_TEST(loss_is_no_firewall)
 }
 END_TEST
 
+/* Issue 31, generated seed 120: n-a runs behind NAT, and its outbound
+ * samples of n-b's ephemeral range timed out across a link measured
+ * lossy. The finding is about n-b (its subject), which no cause holds: it
+ * is the loss's, an info, as on a link between two plain nodes; before,
+ * the NAT'd end kept it a fault no cause explained. */
+START_TEST(loss_from_a_natd_node_is_no_fault)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	size_t i;
+	json_t *f;
+	bool seen = false;
+
+	json_object_set_new(
+		a, "findings",
+		json_pack("[{s:s, s:s, s:s, s:s, s:[]},"
+			  " {s:s, s:s, s:s, s:s, s:s, s:[]},"
+			  " {s:s, s:s, s:s, s:[]}]",
+			  "code", "nat-detected", "severity", "fault",
+			  "summary", "this node reaches n-b as 10.231.9.100, "
+			  "not as 172.17.0.2: it is behind NAT",
+			  "fix", "run it with host networking",
+			  "evidence",
+			  "code", "ephemeral-range-blocked", "severity", "fault",
+			  "class", "ports", "summary",
+			  "fixed ports pass but samples of the ephemeral range "
+			  "32768-60999 on n-b (10.231.9.2) fail (40001/tcp "
+			  "filtered): NCCL, Gloo and torch listen there",
+			  "fix", "open the ephemeral range on n-b",
+			  "evidence",
+			  "code", "link-lossy", "severity", "warning",
+			  "summary", "the link between this node (10.231.9.1) "
+			  "and n-b (10.231.9.2) loses packets: 11.0 % of UDP "
+			  "echoes unanswered",
+			  "evidence"));
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		if (strcmp(rj_str(f, "code"), "ephemeral-range-blocked") == 0) {
+			seen = true;
+			ck_assert_str_eq(rj_str(f, "severity"), "info");
+			ck_assert_ptr_nonnull(strstr(rj_str(f, "summary"),
+						     "loss, not a firewall"));
+		}
+	ck_assert(seen);
+	ck_assert_ptr_null(cause(m, "undecided:n-a<->n-b"));
+	ck_assert_ptr_null(cause(m, "firewall:n-b"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* Issue 31: a drop limited to n-a's source address is n-b's firewall, and
  * its fix opens the port before that rule. */
 START_TEST(fw_source_qualified)
@@ -1245,6 +1301,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, fw_fix_ruleset_unknown);
 	tcase_add_test(tc, fw_fix_ruleset_drops_nothing);
 	tcase_add_test(tc, loss_is_no_firewall);
+	tcase_add_test(tc, loss_from_a_natd_node_is_no_fault);
 	tcase_add_test(tc, fw_source_qualified);
 	tcase_add_test(tc, route_no_route);
 	tcase_add_test(tc, address_conflict_odd_node);
