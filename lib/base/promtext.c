@@ -126,6 +126,15 @@ int prom_family(struct prom_buf *b, const char *name, const char *type,
 }
 
 /* See promtext.h. */
+int prom_metric(struct prom_buf *b, const char *name, const char *type,
+                const char *help, const char *const *labels, double value)
+{
+	if (prom_family(b, name, type, help) < 0)
+		return -1;
+	return prom_sample(b, name, labels, value);
+}
+
+/* See promtext.h. */
 char *prom_value(double v, char *buf, size_t len)
 {
 	if (isnan(v))

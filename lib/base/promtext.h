@@ -45,6 +45,12 @@ int prom_family(struct prom_buf *b, const char *name, const char *type,
 int prom_sample(struct prom_buf *b, const char *name,
                 const char *const *labels, double value);
 
+/* A family of one sample: prom_family, then prom_sample(name, labels,
+ * value), the shape of every gauge and counter without a series per
+ * label. Returns 0, or -1 (b->oom or b->bad set). */
+int prom_metric(struct prom_buf *b, const char *name, const char *type,
+                const char *help, const char *const *labels, double value);
+
 /* Writes the value as Prometheus parses it back: NaN, +Inf, -Inf, an
  * integer without a fraction, else the shortest text that reads back the
  * same. Returns buf. */

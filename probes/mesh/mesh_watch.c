@@ -422,22 +422,18 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 	size_t i;
 	json_t *f;
 
-	prom_family(b, "netprobe_mesh_watch_rounds_total", "counter",
-	            "Rounds of light probes this member ran.");
-	prom_sample(b, "netprobe_mesh_watch_rounds_total", lab,
-	            (double)w->rounds);
-	prom_family(b, "netprobe_mesh_watch_interval_seconds", "gauge",
-	            "The interval between two rounds (--watch).");
-	prom_sample(b, "netprobe_mesh_watch_interval_seconds", lab,
-	            (double)ms->o.watch_us / 1e6);
-	prom_family(b, "netprobe_mesh_watch_round_seconds", "gauge",
-	            "How long the last round took.");
-	prom_sample(b, "netprobe_mesh_watch_round_seconds", lab,
-	            w->last_round_s);
-	prom_family(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
-	            "Rounds not judged: this host ran late against their schedule.");
-	prom_sample(b, "netprobe_mesh_watch_rounds_stalled_total", lab,
-	            (double)w->stalls);
+	prom_metric(b, "netprobe_mesh_watch_rounds_total", "counter",
+	            "Rounds of light probes this member ran.",
+	            lab, (double)w->rounds);
+	prom_metric(b, "netprobe_mesh_watch_interval_seconds", "gauge",
+	            "The interval between two rounds (--watch).",
+	            lab, (double)ms->o.watch_us / 1e6);
+	prom_metric(b, "netprobe_mesh_watch_round_seconds", "gauge",
+	            "How long the last round took.",
+	            lab, w->last_round_s);
+	prom_metric(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
+	            "Rounds not judged: this host ran late against their schedule.",
+	            lab, (double)w->stalls);
 	lab[2] = "peer";
 	prom_family(b, "netprobe_mesh_peer_reachable", "gauge",
 	            "1 when the peer answers (its state is not down), else 0.");

@@ -47,20 +47,18 @@ int serve_metrics(const struct server *s, struct prom_buf *b)
 	const struct serve_stats *st = &s->st;
 	const char *lab[3] = {NULL, NULL, NULL};
 
-	prom_family(b, "netprobe_serve_clients", "gauge",
-	            "Clients connected to the responder now.");
-	prom_sample(b, "netprobe_serve_clients", NULL, s->nconns);
-	prom_family(b, "netprobe_serve_clients_max", "gauge",
-	            "Clients the responder takes at once.");
-	prom_sample(b, "netprobe_serve_clients_max", NULL, s->o.max_clients);
-	prom_family(b, "netprobe_serve_clients_accepted_total", "counter",
-	            "Clients the responder accepted.");
-	prom_sample(b, "netprobe_serve_clients_accepted_total", NULL,
-	            (double)st->accepted);
-	prom_family(b, "netprobe_serve_clients_evicted_total", "counter",
-	            "Clients closed to make room when the table was full.");
-	prom_sample(b, "netprobe_serve_clients_evicted_total", NULL,
-	            (double)st->evicted);
+	prom_metric(b, "netprobe_serve_clients", "gauge",
+	            "Clients connected to the responder now.",
+	            NULL, s->nconns);
+	prom_metric(b, "netprobe_serve_clients_max", "gauge",
+	            "Clients the responder takes at once.",
+	            NULL, s->o.max_clients);
+	prom_metric(b, "netprobe_serve_clients_accepted_total", "counter",
+	            "Clients the responder accepted.",
+	            NULL, (double)st->accepted);
+	prom_metric(b, "netprobe_serve_clients_evicted_total", "counter",
+	            "Clients closed to make room when the table was full.",
+	            NULL, (double)st->evicted);
 	prom_family(b, "netprobe_serve_echoes_total", "counter",
 	            "Echo requests answered, by transport.");
 	lab[0] = "proto";

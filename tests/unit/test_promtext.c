@@ -47,6 +47,24 @@ START_TEST(family_and_samples)
 }
 END_TEST
 
+/* prom_metric is prom_family and one prom_sample. */
+START_TEST(one_sample_family)
+{
+	struct prom_buf b;
+	const char *lab[] = {"node", "n1", NULL};
+
+	prom_init(&b);
+	ck_assert_int_eq(prom_metric(&b, "netprobe_y", "gauge", "h", lab, 2),
+	                 0);
+	ck_assert_str_eq(b.p, "# HELP netprobe_y h\n# TYPE netprobe_y gauge\n"
+	                      "netprobe_y{node=\"n1\"} 2\n");
+	ck_assert_int_eq(prom_metric(&b, "bad name", "gauge", "h", NULL, 1),
+	                 -1);
+	ck_assert(b.bad);
+	prom_free(&b);
+}
+END_TEST
+
 START_TEST(bad_names)
 {
 	struct prom_buf b;
@@ -125,6 +143,7 @@ Suite *suite_promtext(void)
 
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, family_and_samples);
+	tcase_add_test(tc, one_sample_family);
 	tcase_add_test(tc, bad_names);
 	tcase_add_test(tc, values);
 	tcase_add_test(tc, textfile);
