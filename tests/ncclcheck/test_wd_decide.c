@@ -12,6 +12,7 @@
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/watchdog.h"
 #include "bootstrap/wd_decide.h"
+#include "child.h"
 #include "bootstrap/wd_net.h"
 #include "suites.h"
 
@@ -377,40 +378,24 @@ START_TEST(net_loopback)
 }
 END_TEST
 
+/* The step a child runs. */
+struct step {
+	void (*fn)(void);
+};
+
+/* nc_test_child's function: the step's. */
+static void run_step(void *arg)
+{
+	((struct step *)arg)->fn();
+}
+
 /* Runs fn in a child whose stderr comes back in err; the child sleeps
  * 3 s after fn. Returns its exit status (-1 when it had to be killed). */
 static int child(void (*fn)(void), char *err, size_t len, long long *took)
 {
-	int fds[2], status = -1;
-	long long t0 = sc_now_us();
-	ssize_t n;
-	pid_t pid;
+	struct step st = {fn};
 
-	ck_assert_int_eq(pipe(fds), 0);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		fn();
-		usleep(3000000);
-		_exit(42);
-	}
-	close(fds[1]);
-	for (int i = 0; i < 50; i++) { /* at most 5 s */
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			break;
-		usleep(100000);
-	}
-	*took = sc_now_us() - t0;
-	n = read(fds[0], err, len - 1);
-	err[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	if (!WIFEXITED(status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return -1;
-	}
-	return WEXITSTATUS(status);
+	return nc_test_child(run_step, &st, 3000000, 42, err, len, took);
 }
 
 /* MPI_Init that never returns, -T 0.2s plus 0.1 s. */
