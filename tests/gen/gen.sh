@@ -457,6 +457,23 @@ gw_net_of() {
 	net_of "$1"
 }
 
+# nft_input NS TABLE RULE [stateless]: an inet table of NS whose input
+# chain (priority 10, policy accept) runs RULE, after accepting
+# established traffic unless "stateless": every fault of one rule.
+nft_input() {
+	_est="ct state established,related accept"
+	[ "${4:-}" = stateless ] && _est=
+	ip netns exec "$1" nft -f - <<NFT
+table inet $2 {
+	chain input {
+		type filter hook input priority 10; policy accept;
+		$_est
+		$3
+	}
+}
+NFT
+}
+
 # --- faults, and what the report must say -----------------------------------
 WANT=""
 NOJOIN="" # the nodes that cannot join node 0 (rdvfw, ovludp-all)
@@ -473,15 +490,7 @@ for f in $FAULTS; do
 		fw-reject) rule="tcp dport 29400 reject with tcp reset" ;;
 		eph) rule="tcp dport 32768-60999 drop" ;;
 		esac
-		ip netns exec "$ns" nft -f - <<NFT
-table inet np23_site {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		ct state established,related accept
-		$rule
-	}
-}
-NFT
+		nft_input "$ns" np23_site "$rule"
 		WANT="$WANT firewall:$(mesh_name "$n")"
 		;;
 	ufw)
@@ -564,43 +573,19 @@ NFT
 		# a drop limited to one peer's source address (issue 31):
 		# node N drops 29500 from node P only
 		_p=$(peer_of "$n")
-		ip netns exec "$ns" nft -f - <<NFT
-table inet np31_src {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		ct state established,related accept
-		ip saddr $(addr_of "$_p") tcp dport 29500 drop
-	}
-}
-NFT
+		nft_input "$ns" np31_src "ip saddr $(addr_of "$_p") tcp dport 29500 drop"
 		WANT="$WANT firewall:$(mesh_name "$n")"
 		;;
 	srcrej)
 		# 29400 rejected with a reset for one peer's source only
 		_p=$(peer_of "$n")
-		ip netns exec "$ns" nft -f - <<NFT
-table inet np31_srcrej {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		ct state established,related accept
-		ip saddr $(addr_of "$_p") tcp dport 29400 reject with tcp reset
-	}
-}
-NFT
+		nft_input "$ns" np31_srcrej "ip saddr $(addr_of "$_p") tcp dport 29400 reject with tcp reset"
 		WANT="$WANT firewall:$(mesh_name "$n")"
 		;;
 	srceph)
 		# the ephemeral range dropped from one peer's source only
 		_p=$(peer_of "$n")
-		ip netns exec "$ns" nft -f - <<NFT
-table inet np31_srceph {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		ct state established,related accept
-		ip saddr $(addr_of "$_p") tcp dport 32768-60999 drop
-	}
-}
-NFT
+		nft_input "$ns" np31_srceph "ip saddr $(addr_of "$_p") tcp dport 32768-60999 drop"
 		WANT="$WANT firewall:$(mesh_name "$n")"
 		;;
 	ovludp)
@@ -608,14 +593,7 @@ NFT
 		# underlay address, so every connection between them dies
 		# inside the overlay while both run (issue 31)
 		_p=$(peer_of "$n")
-		ip netns exec "$ns" nft -f - <<NFT
-table inet np31_vxlan {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		ip saddr 10.231.40.$_p udp dport 4789 drop
-	}
-}
-NFT
+		nft_input "$ns" np31_vxlan "ip saddr 10.231.40.$_p udp dport 4789 drop" stateless
 		WANT="$WANT firewall:$(mesh_name "$n")"
 		;;
 	rtdev)
@@ -685,15 +663,7 @@ NFT
 		# node 0's firewall drops member N's source to the mesh's
 		# port (7470): N runs and retries, and never joins; node 0
 		# probes it, and its own rule is the cause (issue 31)
-		ip netns exec "$(mesh_ns 1)" nft -f - <<NFT
-table inet np31_rdv {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		ct state established,related accept
-		ip saddr $(addr_of "$n") tcp dport 7470 drop
-	}
-}
-NFT
+		nft_input "$(mesh_ns 1)" np31_rdv "ip saddr $(addr_of "$n") tcp dport 7470 drop"
 		WANT="$WANT firewall:$(mesh_name 1)"
 		NOJOIN="$NOJOIN $n"
 		;;
@@ -714,14 +684,7 @@ NFT
 		# its ruleset: no member joins (on another node, that
 		# node's document never reaches node 0: it says its route
 		# on its own stderr, and node 0 cannot tell)
-		ip netns exec "$ns" nft -f - <<NFT
-table inet np31_vxlan_all {
-	chain input {
-		type filter hook input priority 10; policy accept;
-		udp dport 4789 drop
-	}
-}
-NFT
+		nft_input "$ns" np31_vxlan_all "udp dport 4789 drop" stateless
 		WANT="$WANT firewall:$(mesh_name "$n")"
 		_k=1
 		while [ "$_k" -le "$N" ]; do
