@@ -164,9 +164,12 @@ static int link_decide(const struct peer_verdict *v, struct doc *d)
 	    v->rtt_p99_us >= LINK_TAIL_X * (v->rtt_p50_us > 0 ? v->rtt_p50_us
 	                                                      : 1)) {
 		evidence_add(&ev, "udp echo",
-		             "%s -> %s: median %lld us, tail (p99) %lld us",
+		             "%s -> %s: median %lld us, tail (p99) %lld us, "
+		             "the hosts' own holding (at most %lld us) taken "
+		             "out",
 		             v->local_addr[0] ? v->local_addr : "this node",
-		             v->peer_addr, v->rtt_p50_us, v->rtt_p99_us);
+		             v->peer_addr, v->rtt_p50_us, v->rtt_p99_us,
+		             v->hosts_held_max_us);
 		if (doc_add_finding(d, FINDING_LINK_SLOW, -1, ev, NULL,
 		                    "the link between this node (%s) and %s "
 		                    "(%s) has a long latency tail: p99 %lld ms, "

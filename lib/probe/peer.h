@@ -53,6 +53,10 @@ struct peer_verdict {
 	 * not measured */
 	int udp_sent, udp_lost;
 	long long rtt_p50_us, rtt_p99_us;
+	/* the longest time the two hosts held one echo (the kernel's
+	 * receive stamps on both ends): taken out of the RTTs above, so a
+	 * stalled host is not a slow link */
+	long long hosts_held_max_us;
 };
 
 /* True when the connect-back failed (inbound 0) and every failed check

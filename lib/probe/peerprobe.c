@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probe/peerloss.h"
 #include "probe/synretry.h"
 #include "wire/client.h"
 #include "wire/client_conn.h"
@@ -303,118 +304,6 @@ static long long probe_rtt(struct np_client *c, long long dur_us)
 	return rtts[(n - 1) / 2];
 }
 
-/* Waits until deadline_us for echo replies on fd; each marks its echo
- * answered (a late one too: delayed is not lost) with its RTT. Returns 1
- * once echo want is answered, 0 at the deadline, -1 on an ICMP error
- * (nothing answers UDP there: a NAT that publishes TCP only, a
- * firewall) or a socket error. */
-static int loss_replies(int fd, int want, long long deadline_us,
-                        long long *rtt, int nsent)
-{
-	uint8_t in[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
-
-	for (int k = 0; k < 4 * PEER_LOSS_ECHOES; k++) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		struct proto_echo_stamp st;
-		struct proto_hdr h;
-		const char *why;
-		ssize_t n;
-		int r;
-
-		if (want >= 0 && rtt[want] >= 0)
-			return 1;
-		r = poll(&pfd, 1, client_ms_left(deadline_us));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			return 0;
-		n = recv(fd, in, sizeof(in), MSG_DONTWAIT);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			continue;
-		if (n < 0)
-			return -1; /* an ICMP error: no figure from it */
-		if (proto_hdr_decode(in, (size_t)n, &h, &why) < 0 ||
-		    h.type != PROTO_ECHO_REPLY ||
-		    proto_echo_stamp_decode(in + PROTO_HDR_LEN,
-		                            (size_t)n - PROTO_HDR_LEN, &st,
-		                            &why) < 0)
-			continue;
-		int i = (int)st.seq - 0x31000;
-
-		if (i >= 0 && i < nsent && rtt[i] < 0)
-			rtt[i] = client_now_us() - (long long)st.sent_us;
-	}
-	return want >= 0 && rtt[want] >= 0;
-}
-
-/* Orders two RTTs. */
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The link's loss and tail latency (issue 31): PEER_LOSS_ECHOES UDP
- * echoes to the responder, one at a time, each given PEER_LOSS_WAIT_US
- * before the next goes; a reply that comes later still counts (a loaded
- * host delays, it does not lose), and one never answered within the
- * bound is lost. Nothing is measured (udp_sent 0) where the socket
- * cannot be made or an ICMP error answers. */
-static void probe_loss(const struct np_client *c, struct peer_verdict *v)
-{
-	long long rtt[PEER_LOSS_ECHOES], got[PEER_LOSS_ECHOES];
-	long long end = client_now_us() + PEER_LOSS_BOUND_US;
-	int fd, n = 0, sent = 0;
-
-	fd = socket(c->peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	if (connect(fd, (const struct sockaddr *)&c->peer, c->peerlen) < 0) {
-		close(fd);
-		return;
-	}
-	for (int i = 0; i < PEER_LOSS_ECHOES; i++)
-		rtt[i] = -1;
-	/* the last fifth of the bound is for late replies */
-	for (int i = 0; i < PEER_LOSS_ECHOES &&
-	                client_now_us() < end - PEER_LOSS_BOUND_US / 5;
-	     i++) {
-		struct proto_echo_stamp st = {(uint32_t)(0x31000 + i),
-		                              (uint64_t)client_now_us()};
-		uint8_t b[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
-
-		proto_hdr_encode(b, PROTO_ECHO, 0, PROTO_ECHO_STAMP_LEN);
-		proto_echo_stamp_encode(&st, b + PROTO_HDR_LEN,
-		                        PROTO_ECHO_STAMP_LEN);
-		if (send(fd, b, sizeof(b), MSG_NOSIGNAL) < 0)
-			break;
-		sent++;
-		if (loss_replies(fd, i, client_now_us() + PEER_LOSS_WAIT_US,
-		                 rtt, sent) < 0) {
-			close(fd);
-			return; /* UDP is refused there: no loss figure */
-		}
-	}
-	if (loss_replies(fd, -1, end, rtt, sent) < 0)
-		sent = 0;
-	close(fd);
-	if (sent == 0)
-		return;
-	v->udp_sent = sent;
-	for (int i = 0; i < sent; i++)
-		if (rtt[i] >= 0)
-			got[n++] = rtt[i];
-	v->udp_lost = sent - n;
-	if (n > 0) {
-		qsort(got, (size_t)n, sizeof(got[0]), cmp_ll);
-		v->rtt_p50_us = got[(n - 1) / 2];
-		v->rtt_p99_us = got[(n * 99 + 99) / 100 - 1];
-	}
-}
-
 /* synretry_open (a silent connect once more past the kernel's SYN
  * retransmission), tried again (up to o->open_tries in all) when it timed
  * out: a peer known to run a responder may be slow to answer on a loaded
@@ -522,7 +411,7 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
 	if (o->heartbeat_us >= 0) {
 		v->rtt_us =
 		    probe_rtt(&c, o->heartbeat_us ? o->heartbeat_us : 1000000);
-		probe_loss(&c, v);
+		peerloss_probe(&c, v);
 	}
 out:
 	if (detail)
@@ -544,7 +433,8 @@ out:
 	if (detail && *detail && v->udp_sent > 0)
 		json_object_set_new(
 		    *detail, "link",
-		    json_pack("{s:i, s:i, s:o, s:o}", "udp_sent", v->udp_sent,
+		    json_pack("{s:i, s:i, s:o, s:o, s:I}", "udp_sent",
+		              v->udp_sent,
 		              "udp_lost", v->udp_lost, "rtt_p50_us",
 		              v->udp_sent > v->udp_lost
 		                  ? json_integer(v->rtt_p50_us)
@@ -552,7 +442,9 @@ out:
 		              "rtt_p99_us",
 		              v->udp_sent > v->udp_lost
 		                  ? json_integer(v->rtt_p99_us)
-		                  : json_null()));
+		                  : json_null(),
+		              "hosts_held_max_us",
+		              (json_int_t)v->hosts_held_max_us));
 	else if (!detail)
 		json_decref(ports);
 	client_close(&c);

@@ -25,6 +25,20 @@ long long client_now_us(void)
 	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
+/* See client_conn.h. */
+long long client_us_since_stamp(const struct timespec *rx)
+{
+	struct timespec now;
+	long long us;
+
+	if (rx == NULL || (rx->tv_sec == 0 && rx->tv_nsec == 0) ||
+	    clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return -1;
+	us = (long long)(now.tv_sec - rx->tv_sec) * 1000000LL +
+	     (now.tv_nsec - rx->tv_nsec) / 1000;
+	return us >= 0 ? us : -1;
+}
+
 /* Records a failure in c and returns -1, so that callers can return it. */
 int client_fail(struct np_client *c, enum client_code code, const char *fmt,
                 ...)

@@ -6,6 +6,7 @@
 #define NP_CLIENT_CONN_H
 
 #include <sys/types.h>
+#include <time.h>
 
 #include "wire/auth.h"
 #include "wire/client.h"
@@ -22,6 +23,11 @@ void client_sa_format(const struct sockaddr_storage *ss, char *addr, size_t len,
 /* Binds fd to the address client_set_source set, when one is set and of
  * this family. Returns 0, or -1 with errno. */
 int client_bind_source(int fd, int family);
+
+/* Microseconds from a kernel receive stamp (SO_TIMESTAMPNS, which is
+ * CLOCK_REALTIME) to now: how long a datagram waited in this host before
+ * it was read. -1 without a stamp, or when the clock stepped back. */
+long long client_us_since_stamp(const struct timespec *rx);
 
 /* Milliseconds left until deadline_us for poll, never negative. */
 int client_ms_left(long long deadline_us);

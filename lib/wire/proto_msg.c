@@ -137,6 +137,15 @@ static const struct pf_field echo_stamp_f[] = {
     PF_NUM(PF_U64, ES(sent_us)),
 };
 
+/* The timed echo: the stamp, then u32 ask, u32 held_us. */
+#define ET(f) offsetof(struct proto_echo_timed, f)
+static const struct pf_field echo_timed_f[] = {
+    PF_NUM(PF_U32, ET(seq)),
+    PF_NUM(PF_U64, ET(sent_us)),
+    PF_NUM(PF_U32, ET(ask)),
+    PF_NUM(PF_U32, ET(held_us)),
+};
+
 /* The messages of version 1, one table each. */
 static const struct pf_msg hello_m = PF_MSG(hello_f, struct proto_hello, NULL);
 static const struct pf_msg reflect_reply_m =
@@ -156,6 +165,8 @@ static const struct pf_msg mtu_probe_m = {mtu_probe_f, 1, sizeof(uint32_t),
 static const struct pf_msg error_m = PF_MSG(error_f, struct proto_error, NULL);
 static const struct pf_msg echo_stamp_m =
     PF_MSG(echo_stamp_f, struct proto_echo_stamp, NULL);
+static const struct pf_msg echo_timed_m =
+    PF_MSG(echo_timed_f, struct proto_echo_timed, NULL);
 
 /* The encoders and decoders proto_msg.h declares, one pair a table. */
 PF_CODEC(hello, struct proto_hello)
@@ -167,6 +178,22 @@ PF_CODEC(connect_back_reply, struct proto_connect_back_reply)
 PF_CODEC(mtu_reply, struct proto_mtu_reply)
 PF_CODEC(error, struct proto_error)
 PF_CODEC(echo_stamp, struct proto_echo_stamp)
+PF_CODEC(echo_timed, struct proto_echo_timed)
+
+/* See proto_msg.h: the payload is the client's, so only a payload of the
+ * timed echo's length that asks is written, and only its held_us. */
+int proto_echo_timed_fill(uint8_t *p, size_t len, uint32_t held_us)
+{
+	struct proto_echo_timed t;
+	const char *why;
+
+	if (len != PROTO_ECHO_TIMED_LEN ||
+	    proto_echo_timed_decode(p, len, &t, &why) < 0 ||
+	    t.ask != PROTO_ECHO_HELD_ASK)
+		return 0;
+	t.held_us = held_us;
+	return proto_echo_timed_encode(&t, p, len) == (int)len;
+}
 
 /* MTU_PROBE: the seq; padding of any length may follow. */
 int proto_mtu_probe_decode(const uint8_t *p, size_t len, uint32_t *seq,

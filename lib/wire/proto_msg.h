@@ -126,6 +126,22 @@ struct proto_echo_stamp {
 };
 #define PROTO_ECHO_STAMP_LEN 12
 
+/* The timed echo (docs/protocol.md, ECHO): the stamp, then u32 ask
+ * PROTO_ECHO_HELD_ASK and u32 held_us, sent as PROTO_ECHO_HELD_UNKNOWN. A
+ * responder that knows it writes held_us, the microseconds the datagram
+ * waited in its host between the kernel's receive and the reply; one that
+ * does not returns the payload unchanged. The prober takes that time out
+ * of the round trip, so a stalled host is not read as a slow link. */
+struct proto_echo_timed {
+	uint32_t seq;
+	uint64_t sent_us; /* client's monotonic clock */
+	uint32_t ask;     /* PROTO_ECHO_HELD_ASK */
+	uint32_t held_us; /* PROTO_ECHO_HELD_UNKNOWN: not told */
+};
+#define PROTO_ECHO_TIMED_LEN 20
+#define PROTO_ECHO_HELD_ASK 0x484c4431u /* "HLD1" */
+#define PROTO_ECHO_HELD_UNKNOWN 0xffffffffu
+
 /* Every encoder writes the payload (no header) into buf of size cap and
  * returns its length, or -1 when cap is too small or a field is out of
  * range. Every decoder reads exactly len bytes and returns 0, or -1 with
@@ -164,6 +180,14 @@ int proto_echo_stamp_encode(const struct proto_echo_stamp *m, uint8_t *buf,
                             size_t cap);
 int proto_echo_stamp_decode(const uint8_t *p, size_t len,
                             struct proto_echo_stamp *m, const char **why);
+int proto_echo_timed_encode(const struct proto_echo_timed *m, uint8_t *buf,
+                            size_t cap);
+int proto_echo_timed_decode(const uint8_t *p, size_t len,
+                            struct proto_echo_timed *m, const char **why);
+/* The responder's half of the timed echo: writes held_us into an ECHO
+ * payload in place when it is a timed echo that asks; returns 1 then, 0
+ * for any other payload (returned unchanged). */
+int proto_echo_timed_fill(uint8_t *p, size_t len, uint32_t held_us);
 /* MTU_PROBE: u32 seq then zero padding up to len (len >= 4). */
 int proto_mtu_probe_decode(const uint8_t *p, size_t len, uint32_t *seq,
                            const char **why);

@@ -204,6 +204,9 @@ static int serve_open(struct server *s, char *err, size_t errlen)
 	setsockopt(s->udp.fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
 	setsockopt(s->udp.fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one,
 	           sizeof(one));
+	/* the kernel's receive time, for the timed echo's held_us; without
+	 * it the held time is not told, never guessed */
+	setsockopt(s->udp.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	if (sv_ep_add(s, &s->tcp, EPOLLIN) < 0 ||
 	    sv_ep_add(s, &s->udp, EPOLLIN) < 0) {
 		snprintf(err, errlen, "epoll: %s", strerror(errno));

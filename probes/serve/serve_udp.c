@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 
 #include "serve/serve_log.h"
 #include "serve/serve_sock.h"
 #include "wire/client.h"
+#include "wire/client_conn.h"
 
 /* MTU of an interface by index; 0 when unknown. */
 static uint32_t if_mtu(int fd, unsigned ifindex)
@@ -24,8 +26,19 @@ static uint32_t if_mtu(int fd, unsigned ifindex)
 	return ifr.ifr_mtu > 0 ? (uint32_t)ifr.ifr_mtu : 0;
 }
 
-/* Answers one datagram on the responder's UDP port. */
-static void udp_one(struct server *s, size_t n,
+/* The timed echo's held_us for a datagram the kernel received at rx:
+ * unknown without a stamp, or past a minute (a clock that stepped). */
+static uint32_t held_since(const struct timespec *rx)
+{
+	long long us = client_us_since_stamp(rx);
+
+	return us < 0 || us >= 60000000LL ? PROTO_ECHO_HELD_UNKNOWN
+	                                  : (uint32_t)us;
+}
+
+/* Answers one datagram on the responder's UDP port; rx is the kernel's
+ * receive stamp, or NULL. */
+static void udp_one(struct server *s, size_t n, const struct timespec *rx,
                     const struct sockaddr_storage *from, socklen_t fl,
                     unsigned ifindex, const void *dst_pktinfo, size_t pilen,
                     int pilevel, int pitype)
@@ -62,6 +75,9 @@ static void udp_one(struct server *s, size_t n,
 		s->st.echo_udp++;
 		reply = in;
 		rlen = n;
+		/* last, so the held time covers all this host did */
+		proto_echo_timed_fill(in + PROTO_HDR_LEN, h.length,
+		                      held_since(rx));
 		break;
 	case PROTO_MTU_PROBE: {
 		struct proto_mtu_reply m = {.bytes = (uint32_t)n};
@@ -129,6 +145,7 @@ void sv_udp_read(struct server *s)
 		size_t pilen = 0;
 		int pilevel = 0, pitype = 0;
 		unsigned ifindex = 0;
+		struct timespec rx = {0, 0};
 		ssize_t n = recvmsg(s->udp.fd, &mh, MSG_DONTWAIT);
 
 		if (n < 0)
@@ -156,9 +173,12 @@ void sv_udp_read(struct server *s)
 				pilen = sizeof(pi6);
 				pilevel = IPPROTO_IPV6;
 				pitype = IPV6_PKTINFO;
+			} else if (cm->cmsg_level == SOL_SOCKET &&
+			           cm->cmsg_type == SCM_TIMESTAMPNS) {
+				memcpy(&rx, CMSG_DATA(cm), sizeof(rx));
 			}
 		}
-		udp_one(s, (size_t)n, &from, mh.msg_namelen, ifindex, pi, pilen,
+		udp_one(s, (size_t)n, &rx, &from, mh.msg_namelen, ifindex, pi, pilen,
 		        pilevel, pitype);
 	}
 }

@@ -27,6 +27,9 @@
 #define GOLDEN_MTU_REPLY "deadbeef0000230c00002328"
 #define GOLDEN_ERROR "0003746f6f206d616e7920706f7274733a20333030203e20323536"
 #define GOLDEN_STAMP "0000004d0102030405060708"
+/* written by hand from docs/protocol.md (the timed echo is newer than
+ * the capture): the stamp, "HLD1", held_us unknown */
+#define GOLDEN_TIMED "0000004d0102030405060708484c4431ffffffff"
 #define GOLDEN_JOIN                                                            \
 	"0000000300000008a1b2c3d41c2001066e6f64652d330e6e6f64652d332e636c"     \
 	"757374657202040ae7000306fd00000000000000000000000000000302000000"     \
@@ -267,6 +270,25 @@ static int dec_stamp(const uint8_t *p, size_t len, uint8_t *out, size_t cap,
 	return proto_echo_stamp_encode(&m, out, cap);
 }
 
+static int enc_timed(uint8_t *out, size_t cap)
+{
+	struct proto_echo_timed m = {77, 0x0102030405060708ull,
+	                             PROTO_ECHO_HELD_ASK,
+	                             PROTO_ECHO_HELD_UNKNOWN};
+
+	return proto_echo_timed_encode(&m, out, cap);
+}
+
+static int dec_timed(const uint8_t *p, size_t len, uint8_t *out, size_t cap,
+                     const char **why)
+{
+	struct proto_echo_timed m;
+
+	if (proto_echo_timed_decode(p, len, &m, why) < 0)
+		return -1;
+	return proto_echo_timed_encode(&m, out, cap);
+}
+
 static void sample_join(struct proto_join *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -411,6 +433,7 @@ static const struct golden goldens[] = {
     {"mtu-reply", enc_mtu_reply, dec_mtu_reply, GOLDEN_MTU_REPLY, 0},
     {"error", enc_error, dec_error, GOLDEN_ERROR, 2},
     {"stamp", enc_stamp, dec_stamp, GOLDEN_STAMP, 0},
+    {"timed", enc_timed, dec_timed, GOLDEN_TIMED, 0},
     {"join", enc_join, dec_join, GOLDEN_JOIN, 0},
     {"start", enc_start, dec_start, GOLDEN_START, 0},
     {"members", enc_members, dec_members, GOLDEN_MEMBERS, 0},
@@ -755,6 +778,34 @@ START_TEST(oversized_refused)
 }
 END_TEST
 
+/* The responder writes held_us into a timed echo that asks, and into
+ * nothing else: a plain stamp, another length or another ask comes back
+ * as it was sent (the payload is the client's). */
+START_TEST(timed_fill)
+{
+	struct proto_echo_timed t = {9, 42, PROTO_ECHO_HELD_ASK,
+	                             PROTO_ECHO_HELD_UNKNOWN},
+	                        got;
+	uint8_t b[PROTO_ECHO_TIMED_LEN], keep[PROTO_ECHO_TIMED_LEN];
+	const char *why;
+
+	ck_assert_int_eq(proto_echo_timed_encode(&t, b, sizeof(b)),
+	                 PROTO_ECHO_TIMED_LEN);
+	ck_assert_int_eq(proto_echo_timed_fill(b, sizeof(b), 123456), 1);
+	ck_assert_int_eq(proto_echo_timed_decode(b, sizeof(b), &got, &why), 0);
+	ck_assert_uint_eq(got.held_us, 123456);
+	ck_assert_uint_eq(got.seq, 9);
+	ck_assert_uint_eq(got.sent_us, 42);
+	t.ask = 0x12345678;
+	proto_echo_timed_encode(&t, b, sizeof(b));
+	memcpy(keep, b, sizeof(b));
+	ck_assert_int_eq(proto_echo_timed_fill(b, sizeof(b), 5), 0);
+	ck_assert_mem_eq(b, keep, sizeof(b));
+	ck_assert_int_eq(proto_echo_timed_fill(b, PROTO_ECHO_STAMP_LEN, 5), 0);
+	ck_assert_mem_eq(b, keep, sizeof(b));
+}
+END_TEST
+
 Suite *suite_proto_golden(void)
 {
 	Suite *s = suite_create("proto_golden");
@@ -766,6 +817,7 @@ Suite *suite_proto_golden(void)
 	tcase_add_loop_test(tc, golden_decode, 0, ng);
 	tcase_add_loop_test(tc, malformed_reasons, 0, nb);
 	tcase_add_test(tc, oversized_refused);
+	tcase_add_test(tc, timed_fill);
 	suite_add_tcase(s, tc);
 	return s;
 }
