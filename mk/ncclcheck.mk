@@ -59,6 +59,8 @@ NC_LIB_OBJ += $(filter-out $(NC_LIB_OBJ),$(BUILD)/lib/base/sysroot.o)
 NC_LIB_OBJ += $(BUILD)/lib/wire/proto_codec.o
 # main's messages before a rank is known: the command runtime
 NC_LIB_OBJ += $(BUILD)/lib/doc/cmdrun.o
+# doc.c writes a document that came as text by indenting it
+NC_LIB_OBJ += $(BUILD)/lib/doc/json_indent.o
 NC_CFLAGS = $(ALL_CFLAGS) -Icollectives
 # the CPU tests exercise the test switches
 NC_CPU_CFLAGS = $(NC_CFLAGS) -DNC_TEST_HOOKS

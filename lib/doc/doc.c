@@ -1,5 +1,6 @@
 /* JSON documents: the single output format every program writes. */
 #include "doc/doc.h"
+#include "doc/json_indent.h"
 #include "base/outfile.h"
 
 #include <errno.h>
@@ -241,18 +242,19 @@ int doc_write_output(const struct doc *d, const char *path,
 	return doc_json_write_output(d->root, path, opts, why, whylen);
 }
 
-int doc_json_write_output(const json_t *j, const char *path,
-			  const struct outfile_opts *opts, char *why,
-			  size_t whylen)
+/* Writes through outfile what body writes to its stream: the one place
+ * that opens, aborts and closes for the JSON writers below. */
+static int write_with(const char *path, const struct outfile_opts *opts,
+                      char *why, size_t whylen,
+                      int (*body)(FILE *fp, const void *arg), const void *arg)
 {
-	struct doc d = {.root = (json_t *)j};
 	struct outfile o;
 	int err;
 
 	if (outfile_open(&o, path, opts) < 0)
 		goto fail;
 	errno = 0;
-	if (doc_write(&d, o.fp) < 0) {
+	if (body(o.fp, arg) < 0) {
 		err = errno ? errno : EIO;
 		outfile_abort(&o);
 		snprintf(o.why, sizeof(o.why), "cannot write '%s': %s", path,
@@ -269,6 +271,55 @@ fail:
 		snprintf(why, whylen, "%s", o.why);
 	errno = err;
 	return -1;
+}
+
+/* write_with's body for a tree. */
+static int tree_body(FILE *fp, const void *arg)
+{
+	struct doc d = {.root = (json_t *)arg};
+
+	return doc_write(&d, fp);
+}
+
+/* Text and its length, for text_body. */
+struct text_arg {
+	const char *p;
+	size_t n;
+};
+
+/* write_with's body for text already written out. */
+static int text_body(FILE *fp, const void *arg)
+{
+	const struct text_arg *t = arg;
+
+	if (fwrite(t->p, 1, t->n, fp) != t->n || fflush(fp) == EOF)
+		return -1;
+	return 0;
+}
+
+int doc_json_write_output(const json_t *j, const char *path,
+			  const struct outfile_opts *opts, char *why,
+			  size_t whylen)
+{
+	return write_with(path, opts, why, whylen, tree_body, j);
+}
+
+int doc_text_write_output(const char *text, size_t len, const json_t *parsed,
+                          const char *path, const struct outfile_opts *opts,
+                          char *why, size_t whylen)
+{
+	struct text_arg t = {NULL, 0};
+	char *out = json_indent(text, len, &t.n);
+	int rc, err;
+
+	if (out == NULL)
+		return doc_json_write_output(parsed, path, opts, why, whylen);
+	t.p = out;
+	rc = write_with(path, opts, why, whylen, text_body, &t);
+	err = errno;
+	free(out);
+	errno = err;
+	return rc;
 }
 
 int doc_exit_status(const struct doc *d, bool ran)

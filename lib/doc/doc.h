@@ -92,6 +92,14 @@ int doc_json_write_output(const json_t *j, const char *path,
 			  const struct outfile_opts *opts, char *why,
 			  size_t whylen);
 
+/* The same for a document that came as JSON text and was parsed (a
+ * member's, kept by node 0 of a mesh): the text indented as doc_write
+ * would write its tree (json_indent.h), without dumping a tree; parsed,
+ * the tree, is dumped only when the text cannot be indented so. */
+int doc_text_write_output(const char *text, size_t len, const json_t *parsed,
+                          const char *path, const struct outfile_opts *opts,
+                          char *why, size_t whylen);
+
 /* Exit status for the run: 2 when errors prevented the main job (caller
  * decides via `ran`), 1 when a fault was found, else 0. */
 int doc_exit_status(const struct doc *d, bool ran);

@@ -122,23 +122,26 @@ static char *mesh_doc(const struct mesh *ms)
 	return text;
 }
 
-/* Writes a JSON document pretty into DIR/NAME.json: parsed, the one the
- * report loaded from text, else text parsed here. No fsync per file: at
- * 1,024 members they were a tenth of node 0's time; mesh_report syncs the
+/* Writes a JSON document pretty into DIR/NAME.json: its text indented
+ * as it came (doc_text_write_output: no tree dumped back, a fifth of node
+ * 0's CPU at 1,024 members), when parsed, the one the report loaded from
+ * text, or text parsed here, says it is JSON. No fsync per file: at 1,024
+ * members they were a tenth of node 0's time; mesh_report syncs the
  * directory once when all are written. */
 static void keep(struct mesh *ms, const char *dir, const char *name,
-                 const char *text, const json_t *parsed)
+                 const char *text, size_t len, const json_t *parsed)
 {
 	static const struct outfile_opts opts = {.no_sync = true};
 	char path[4096], why[512];
 	json_t *doc = parsed != NULL ? json_incref((json_t *)parsed)
-				     : json_loads(text, 0, NULL);
+				     : json_loadb(text, len, 0, NULL);
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	if (doc == NULL)
 		cmd_failf(&ms->run, "mesh", "cannot write '%s': not JSON",
 		          path);
-	else if (doc_json_write_output(doc, path, &opts, why, sizeof(why)) < 0)
+	else if (doc_text_write_output(text, len, doc, path, &opts, why,
+	                               sizeof(why)) < 0)
 		cmd_failf(&ms->run, "mesh", "%s", why);
 	json_decref(doc);
 }
@@ -257,13 +260,14 @@ int mesh_report(struct mesh *ms)
 			goto out;
 		if (ms->o.out_dir != NULL)
 			keep(ms, ms->o.out_dir, ms->m[i].name, ms->m[i].doc,
-			     just_loaded(&set, before));
+			     ms->m[i].doclen, just_loaded(&set, before));
 	}
 	nin = set.nin;
 	if (report_load_buffer(&set, "mesh.json", mtext, strlen(mtext)) < 0)
 		goto out;
 	if (ms->o.out_dir != NULL) {
-		keep(ms, ms->o.out_dir, "mesh", mtext, just_loaded(&set, nin));
+		keep(ms, ms->o.out_dir, "mesh", mtext, strlen(mtext),
+		     just_loaded(&set, nin));
 		if (outfile_sync_dir(ms->o.out_dir) < 0)
 			cmd_failf(&ms->run, "mesh",
 			          "cannot flush '%s' to disk: %s",
