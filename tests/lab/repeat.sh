@@ -21,10 +21,12 @@ for lab in "$@"; do
 	t="$dir/$name.sh"
 	[ -f "$t" ] || { echo "repeat: no lab '$name' in $dir" >&2; exit 2; }
 	pass=0 fail=0 skip=0 i=1
+	# the lab's own bound, as run.sh reads it ("# lab-bound: SECONDS")
+	bound=$(sed -n 's/^# lab-bound: *\([0-9][0-9]*\)$/\1/p' "$t" | head -1)
 	while [ "$i" -le "$n" ]; do
 		t0=$(date +%s)
 		LAB_ID="r$(echo "$name" | cksum | cut -c1-3)$$$i" \
-			timeout -k 5 300 sh "$t" >"$log" 2>&1
+			timeout -k 5 "${bound:-300}" sh "$t" >"$log" 2>&1
 		rc=$?
 		secs=$(($(date +%s) - t0))
 		case $rc in
