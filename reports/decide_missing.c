@@ -93,16 +93,20 @@ void rd_missing(const struct rctx *c, json_t *rec)
 		json_array_foreach(rj_arr(json_object_get(s, "firewall"),
 					  "blocks"),
 				   j, b) {
+			char rule[200];
+
+			/* the rule as the why names it */
+			snprintf(rule, sizeof(rule), "%s %s %s",
+				 rj_strd(b, "family", ""),
+				 rj_strd(b, "table", ""),
+				 rj_strd(b, "chain", ""));
 			if (a[0] != '\0' && tcp_hit(b, port, a)) {
 				snprintf(why, sizeof(why),
 					 "inbound from %s to port %ld/tcp: "
 					 "%s's joins to node 0 (the mesh's "
 					 "port) never reach it: %s's ruleset "
-					 "drops them (%s %s %s)",
-					 a, port, who, x,
-					 rj_strd(b, "family", ""),
-					 rj_strd(b, "table", ""),
-					 rj_strd(b, "chain", ""));
+					 "drops them (%s)",
+					 a, port, who, x, rule);
 				up = port;
 			} else if (json_array_size(json_object_get(
 					   b, "saddr")) == 0 &&
@@ -114,11 +118,8 @@ void rd_missing(const struct rctx *c, json_t *rec)
 					 "overlay packets (%s, UDP %ld) carry "
 					 "the members' joins to node 0 (%s's "
 					 "first): %s's ruleset drops them "
-					 "whatever their source (%s %s %s)",
-					 ifc, up, who, x,
-					 rj_strd(b, "family", ""),
-					 rj_strd(b, "table", ""),
-					 rj_strd(b, "chain", ""));
+					 "whatever their source (%s)",
+					 ifc, up, who, x, rule);
 			} else
 				continue;
 			e = rd_fw_node(fw, x);

@@ -58,6 +58,33 @@ static const struct rm_cause *cause(const struct report_model *m,
 	return NULL;
 }
 
+/* Command i of a fix's nftables commands, or NULL. */
+static const char *nft_cmd(const json_t *cmds, size_t i)
+{
+	return json_string_value(json_array_get(rj_arr(cmds, "nftables"), i));
+}
+
+/* Asserts that the model holds one cause, id, resting on one finding,
+ * whose first nftables command is nft0. */
+static void assert_only_cause(const struct report_model *m, const char *id,
+			      const char *nft0)
+{
+	const struct rm_cause *k;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, id);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(nft_cmd(json_object_get(json_object_get(k->cause,
+								  "fix"),
+						 "commands"),
+				 0),
+			 nft0);
+	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
+							   "findings")),
+			 1);
+}
+
 /* The demo: three causes, worst first, one fix each, on the right node. */
 START_TEST(demo_three_causes)
 {
@@ -582,12 +609,10 @@ START_TEST(fw_fix_against_ruleset)
 	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
 	ck_assert_int_eq((long long)json_array_size(rj_arr(cmds, "nftables")),
 			 2);
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(cmds, "nftables"), 0)),
+	ck_assert_str_eq(nft_cmd(cmds, 0),
 			 "nft insert rule inet site in position 7 tcp dport "
 			 "29500 accept");
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(cmds, "nftables"), 1)),
+	ck_assert_str_eq(nft_cmd(cmds, 1),
 			 "nft insert rule ip filter INPUT tcp dport 29500 "
 			 "accept");
 	ck_assert_ptr_null(json_object_get(cmds, "ufw"));
@@ -815,8 +840,7 @@ START_TEST(fw_source_qualified)
 	k = cause(m, "firewall:n-b");
 	ck_assert_ptr_nonnull(k);
 	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(cmds, "nftables"), 0)),
+	ck_assert_str_eq(nft_cmd(cmds, 0),
 			 "nft insert rule inet src input position 4 tcp dport "
 			 "29500 accept");
 	ck_assert_ptr_null(cause(m, "undecided:n-a<->n-b"));
@@ -924,8 +948,6 @@ START_TEST(encap_port_dropped)
 	struct report_model *m;
 	json_t *a = scan("n-a", 1450, "10.231.30.1");
 	json_t *b = scan("n-b", 1450, "10.231.30.2");
-	const struct rm_cause *k;
-	const json_t *cmds;
 
 	json_array_append_new(
 		rj_arr(a, "interfaces"),
@@ -963,18 +985,9 @@ START_TEST(encap_port_dropped)
 	load(&set, "a.json", a);
 	load(&set, "b.json", b);
 	m = report_build(&set);
-	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(m->ncauses, 1);
-	k = cause(m, "firewall:n-a");
-	ck_assert_ptr_nonnull(k);
-	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(cmds, "nftables"), 0)),
-			 "nft insert rule inet t input position 3 udp dport "
-			 "4789 accept");
-	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
-							   "findings")),
-			 1);
+	assert_only_cause(m, "firewall:n-a",
+			  "nft insert rule inet t input position 3 udp dport "
+			  "4789 accept");
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -1022,8 +1035,6 @@ START_TEST(missing_member_node0_rule)
 {
 	struct report_set set = {0};
 	struct report_model *m;
-	const struct rm_cause *k;
-	const json_t *cmds;
 
 	missing_member(&set,
 		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
@@ -1033,18 +1044,9 @@ START_TEST(missing_member_node0_rule)
 				 "tcp", "ports", "7470", "verdict", "drop",
 				 "saddr", "10.231.9.2"));
 	m = report_build(&set);
-	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(m->ncauses, 1);
-	k = cause(m, "firewall:n-a");
-	ck_assert_ptr_nonnull(k);
-	cmds = json_object_get(json_object_get(k->cause, "fix"), "commands");
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(cmds, "nftables"), 0)),
-			 "nft insert rule inet rdv input position 5 tcp dport "
-			 "7470 accept");
-	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
-							   "findings")),
-			 1);
+	assert_only_cause(m, "firewall:n-a",
+			  "nft insert rule inet rdv input position 5 tcp dport "
+			  "7470 accept");
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -1253,8 +1255,7 @@ START_TEST(fw_fix_service_state)
 	fix = fw_fix(m);
 	cmds = json_object_get(fix, "commands");
 	ck_assert_ptr_null(json_object_get(cmds, "ufw"));
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(cmds, "nftables"), 0)),
+	ck_assert_str_eq(nft_cmd(cmds, 0),
 			 "nft insert rule ip filter INPUT tcp dport 29500 "
 			 "accept");
 	ck_assert(strstr(rj_str(fix, "text"), "cannot tell") == NULL);
