@@ -196,8 +196,11 @@ int route_get(int family, const void *dst, struct route_info *out)
 	rtm->rtm_family = (unsigned char)family;
 	rtm->rtm_dst_len = family == AF_INET ? 32 : 128;
 	/* the table the route came from (a policy rule's), not main's
-	 * number for every answer (issue 31) */
-	rtm->rtm_flags = RTM_F_LOOKUP_TABLE;
+	 * number for every answer (issue 31). IPv4 only: IPv6 answers with
+	 * its table anyway, and under the strict check our socket asks for
+	 * it refuses any flag but RTM_F_FIB_MATCH with EINVAL (issue 48) */
+	if (family == AF_INET)
+		rtm->rtm_flags = RTM_F_LOOKUP_TABLE;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, dst);
 	if (nl_request(nlh, get_cb, &c) < 0) {
 		if (c.err != 0)
