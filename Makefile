@@ -173,6 +173,7 @@ check-layout: all
 
 check-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
+	@sh tests/man/render.sh $(MAN1) $(MAN5)
 
 INSTALL_TARGETS ?=
 UNINSTALL_TARGETS ?=
