@@ -253,6 +253,34 @@ static void nat_causes(const struct rctx *c, json_t *rec, json_t *causes)
 	}
 }
 
+/* What a node whose hostname is another member's sets until it has a name
+ * of its own: Gloo's interface as its scan recommends it and MASTER_ADDR.
+ * Made from the scan, not cut out of the finding's fix sentence, whose
+ * first clause may be the very hosts mapping that keeps the clash or only
+ * "in /etc/hosts" (issue 44). */
+static void hostname_interim(const struct rctx *c, const char *node,
+			     char *buf, size_t len)
+{
+	const struct report_input *sc = rd_node_scan(c, node);
+	const char *g = NULL;
+
+	if (sc != NULL)
+		g = rj_str(json_object_get(json_object_get(sc->doc,
+							   "recommendation"),
+					   "env"),
+			   "GLOO_SOCKET_IFNAME");
+	if (g != NULL)
+		snprintf(buf, len,
+			 "set GLOO_SOCKET_IFNAME=%s and MASTER_ADDR to rank "
+			 "0's address",
+			 g);
+	else
+		snprintf(buf, len,
+			 "set GLOO_SOCKET_IFNAME to the interface of %s's LAN "
+			 "address and MASTER_ADDR to rank 0's address",
+			 node);
+}
+
 /* A hostname that maps to an address peers cannot use. Where the
  * hostname is another member's too (hostname-shared), mapping it to
  * this node's address in /etc/hosts would make the clash permanent: the
@@ -261,7 +289,7 @@ static void hostname_causes(const struct rctx *c, json_t *causes)
 {
 	const char *const shared[] = {finding_name(FINDING_HOSTNAME_SHARED),
 	                              NULL};
-	char fix[1024];
+	char fix[1024], interim[256];
 	size_t i;
 	json_t *f;
 
@@ -272,15 +300,16 @@ static void hostname_causes(const struct rctx *c, json_t *causes)
 		    rj_sev(rj_str(f, "severity")) == 0 ||
 		    cause_of(causes, "hostname", node) != NULL)
 			continue;
-		if (rd_node_has(c, node, shared))
+		if (rd_node_has(c, node, shared)) {
+			hostname_interim(c, node, interim, sizeof(interim));
 			snprintf(fix, sizeof(fix),
 				 "give %s a hostname of its own (hostnamectl "
 				 "set-hostname NAME, then its host files "
 				 "entry): its hostname is another member's, "
 				 "and mapping that name to %s's address in "
-				 "/etc/hosts keeps the clash; until then %.*s",
-				 node, node, (int)strcspn(fx, ","), fx);
-		else
+				 "/etc/hosts keeps the clash; until then %s",
+				 node, node, interim);
+		} else
 			snprintf(fix, sizeof(fix), "%s", fx);
 		new_cause(causes, "hostname", node, rj_str(f, "summary"), fix,
 			  NULL);

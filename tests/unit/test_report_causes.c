@@ -939,6 +939,53 @@ START_TEST(address_conflict_odd_node)
 }
 END_TEST
 
+/* Issue 44: a node whose hostname is another member's gets a name of its
+ * own, and until then the settings its scan recommends, whole: never the
+ * finding's fix cut at its first comma ("until then in /etc/hosts"), nor
+ * the hosts mapping that keeps the clash. */
+START_TEST(hostname_shared_interim_whole)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	const struct rm_cause *k;
+	const char *fx;
+
+	json_object_set_new(json_object_get(b, "recommendation"), "env",
+			    json_pack("{s:s}", "GLOO_SOCKET_IFNAME", "eth0"));
+	json_array_append_new(
+		rj_arr(b, "findings"),
+		json_pack("{s:s, s:s, s:s, s:s, s:[]}", "code",
+			  "hostname-loopback", "severity", "fault", "summary",
+			  "hostname n-b resolves to 127.0.1.1", "fix",
+			  "in /etc/hosts, map n-b to 10.231.9.2 instead of "
+			  "127.0.1.1; or set GLOO_SOCKET_IFNAME=eth0 and "
+			  "MASTER_ADDR to rank 0's address",
+			  "evidence"));
+	json_array_append_new(
+		rj_arr(b, "findings"),
+		json_pack("{s:s, s:s, s:s, s:[]}", "code", "hostname-shared",
+			  "severity", "warning", "summary",
+			  "hostname n-b is also another member's", "evidence"));
+	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	load(&set, "b.json", b);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "hostname:n-b");
+	ck_assert_ptr_nonnull(k);
+	fx = rj_str(json_object_get(k->cause, "fix"), "text");
+	ck_assert_ptr_nonnull(fx);
+	ck_assert_msg(strstr(fx, "hostname of its own") != NULL, "%s", fx);
+	ck_assert_msg(strstr(fx, "until then set GLOO_SOCKET_IFNAME=eth0 and "
+				 "MASTER_ADDR to rank 0's address") != NULL,
+		      "%s", fx);
+	ck_assert_msg(strstr(fx, "until then in /etc/hosts") == NULL, "%s",
+		      fx);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* Issue 31: n-a drops VXLAN from n-b's underlay address: every failure
  * between the two is n-a's firewall (an encap cause), opened with an
  * accept for 4789/udp before that rule; n-b is not named. */
@@ -1306,6 +1353,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, fw_source_qualified);
 	tcase_add_test(tc, route_no_route);
 	tcase_add_test(tc, address_conflict_odd_node);
+	tcase_add_test(tc, hostname_shared_interim_whole);
 	tcase_add_test(tc, encap_port_dropped);
 	tcase_add_test(tc, setting_cause_commands);
 	tcase_add_test(tc, mtu_no_majority_undecided);
