@@ -21,13 +21,34 @@ static void first_line(FILE *fp, const char *text)
 	xml_escape(fp, buf);
 }
 
+/* A suite's name as CI systems read it: they split a classname at its
+ * dots into package and class, so a node named gpu-a.example.com landed
+ * in a package "netprobe.gpu-a.example" as class "com". The program's
+ * prefix stays the package; dots after it become '_' (issue 44). The
+ * node's own name stays in the test case's text and in the JSON. */
+static void suite_name(FILE *fp, const char *suite)
+{
+	char buf[512];
+	const char *dot = strchr(suite, '.');
+	size_t n = strlen(suite);
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, suite, n);
+	buf[n] = '\0';
+	for (size_t i = dot ? (size_t)(dot - suite) + 1 : n; i < n; i++)
+		if (buf[i] == '.')
+			buf[i] = '_';
+	xml_escape(fp, buf);
+}
+
 /* One test case. */
 static void testcase(FILE *fp, const json_t *k, enum report_fail_on fail_on)
 {
 	const char *st = rj_str(k, "status"), *text = rj_strd(k, "text", "");
 
 	fputs("    <testcase classname=\"", fp);
-	xml_escape(fp, rj_str(k, "suite"));
+	suite_name(fp, rj_str(k, "suite"));
 	fputs("\" name=\"", fp);
 	xml_escape(fp, rj_str(k, "name"));
 	fputs("\" time=\"0\"", fp);
@@ -68,7 +89,7 @@ int report_render_junit(const struct report_model *m, FILE *fp,
 		const struct rm_suite *s = &m->suites[i];
 
 		fputs("  <testsuite name=\"", fp);
-		xml_escape(fp, s->name);
+		suite_name(fp, s->name);
 		fprintf(fp,
 			"\" tests=\"%zu\" failures=\"%d\" errors=\"%d\" "
 			"skipped=\"0\" time=\"0\">\n",
