@@ -20,6 +20,10 @@ enum pick {
 	PICK_EPHEMERAL_FAIL,
 	PICK_NOT_OPEN,
 	PICK_SYNACK_LOST,
+	PICK_CLOSED_HELD, /* --before-job: reset while the responder listened */
+	PICK_CLOSED_FREE, /* --before-job: reset, no responder listened */
+	PICK_UNUSED,      /* --before-job: a fixed port reached through the
+			   * responder's listener: nothing listens yet */
 };
 
 /* The ports of one finding, split by protocol, ascending. */
@@ -62,6 +66,14 @@ static bool picked(const struct port_result *r, enum pick p, bool excl_eph)
 		       !r->synack_lost;
 	case PICK_SYNACK_LOST:
 		return r->synack_lost;
+	case PICK_CLOSED_HELD:
+		return r->state == PORT_CLOSED && !r->loopback_only && r->held;
+	case PICK_CLOSED_FREE:
+		return r->state == PORT_CLOSED && !r->loopback_only &&
+		       !r->held;
+	case PICK_UNUSED:
+		return r->state == PORT_OPEN && r->held &&
+		       !(r->flags & PSPEC_F_SAMPLE);
 	}
 	return false;
 }
@@ -321,12 +333,13 @@ static json_t *group_evidence(const struct group *g, const char *dir)
 	return ev;
 }
 
-/* Adds one finding for the picked results when there are any. */
-static int add_group(struct doc *d, const json_t *rs,
-		     const struct port_result *r, size_t n,
-		     enum pick p, bool excl_eph, enum finding_code code,
-		     const char *where, const char *dir, const char *what,
-		     bool fix_is_open, const char *fix_text)
+/* Adds one finding of severity sev (-1: the code's) for the picked
+ * results when there are any. */
+static int add_group_sev(struct doc *d, const json_t *rs,
+			 const struct port_result *r, size_t n, enum pick p,
+			 bool excl_eph, enum finding_code code, int sev,
+			 const char *where, const char *dir, const char *what,
+			 bool fix_is_open, const char *fix_text)
 {
 	struct group g;
 	char *list = NULL, *fix = NULL;
@@ -357,7 +370,7 @@ static int add_group(struct doc *d, const json_t *rs,
 	}
 	if ((fix_is_open || fix_text) && fix == NULL)
 		goto out;
-	rc = doc_add_finding(d, code, -1,
+	rc = doc_add_finding(d, code, sev,
 			     group_evidence(&g, dir),
 			     fix, "%zu port%s %s %s: %.600s%s", g.nrs,
 			     g.nrs == 1 ? "" : "s", what, where, list,
@@ -367,6 +380,62 @@ out:
 	free(fix);
 	group_free(&g);
 	return rc;
+}
+
+/* Adds one finding of the code's own severity for the picked results. */
+static int add_group(struct doc *d, const json_t *rs,
+		     const struct port_result *r, size_t n,
+		     enum pick p, bool excl_eph, enum finding_code code,
+		     const char *where, const char *dir, const char *what,
+		     bool fix_is_open, const char *fix_text)
+{
+	return add_group_sev(d, rs, r, n, p, excl_eph, code, -1, where, dir,
+			     what, fix_is_open, fix_text);
+}
+
+/* Closed ports before the job (--before-job, issue 44): a reset while
+ * the peer's responder listened there is a firewall's reject (a fault,
+ * with the commands that open them); a reset with no responder listening
+ * proves that the host answered and that nothing on the way drops the
+ * port, but not that no rule rejects it with a reset, so it is a warning
+ * that says how to tell (also where the responder could not listen: a
+ * port below 1024 once it dropped root); a port reached through the responder's listener
+ * is open to the job (info). Returns 0, or -1 on no memory. */
+static int before_job(struct doc *d, const struct ports_target *t,
+		      const struct port_result *out, size_t nout,
+		      const char *where, bool eph_out)
+{
+	char fix[512];
+
+	snprintf(fix, sizeof(fix),
+		 "start the job and run this again; to tell a missing "
+		 "listener from a rule that rejects with a reset now, run "
+		 "netprobe serve on %s and this command again (its listener "
+		 "settles it)",
+		 where);
+	if (add_group_sev(d, t->ruleset, out, nout, PICK_CLOSED_HELD, eph_out,
+			  FINDING_PORT_CLOSED, -1, where, "",
+			  "rejected with a reset while the responder listened "
+			  "on them (a firewall rejects them) on",
+			  true, NULL) < 0 ||
+	    add_group_sev(d, t->ruleset, out, nout, PICK_CLOSED_FREE, eph_out,
+			  FINDING_PORT_UNUSED, SEV_WARNING, where, "",
+			  t->responder
+				  ? "refused (nothing listens yet; the "
+				    "responder could not listen there, so a "
+				    "rule that rejects with a reset is not "
+				    "ruled out) on"
+				  : "refused (nothing listens yet, or a rule "
+				    "rejects them with a reset; nothing drops "
+				    "them on the way) on",
+			  false, fix) < 0)
+		return -1;
+	return add_group_sev(d, t->ruleset, out, nout, PICK_UNUSED, false,
+			     FINDING_PORT_UNUSED, SEV_INFO, where, "",
+			     "free, nothing listens yet: start the job, the "
+			     "path is open (the responder's listener was "
+			     "reached) on",
+			     false, "start the job");
 }
 
 /* The lowest and highest ephemeral samples: the ends of the range. */
@@ -560,7 +629,10 @@ int ports_decide(struct doc *d, const struct ports_target *t,
 		      "bound to loopback only on", false,
 		      "bind the service to 0.0.0.0 or the address peers use "
 		      "(e.g. --host 0.0.0.0, --bind, listen-address)") < 0 ||
-	    (t->held ? add_group(d, t->ruleset, out, nout, PICK_CLOSED, eph_out,
+	    (t->before_job
+		     ? before_job(d, t, out, nout, where, eph_out)
+	     : t->held
+		     ? add_group(d, t->ruleset, out, nout, PICK_CLOSED, eph_out,
 				 FINDING_PORT_CLOSED, where, "",
 				 "rejected with a reset (its responder holds "
 				 "them, so a firewall rejects them) on",

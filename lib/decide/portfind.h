@@ -29,12 +29,16 @@ struct ports_target {
 	 * fwrules_to_json), NULL unread: the inbound fixes are written
 	 * against it; the target's own ruleset is never known here */
 	const json_t *ruleset;
+	bool before_job;     /* ports --before-job: nothing is meant to
+			      * listen yet; a reset is no fault unless the
+			      * responder listened there (port-unused) */
 };
 
 /* The decider: adds to d the findings for outbound results out[] and
  * connect-back results in[] (NULL, 0 without --both-ways): port-closed,
  * port-filtered, port-prohibited, host-unreachable, listener-loopback-only,
- * ephemeral-range-blocked and inbound-blocked, each naming its ports and
+ * ephemeral-range-blocked, inbound-blocked and, with t->before_job,
+ * port-unused, each naming its ports and
  * carrying fix commands (nft, ufw, firewalld). With t->no_host the
  * outbound verdict is one host-unreachable "no host answers", never a
  * firewall fix. Pure over the structs.

@@ -222,6 +222,60 @@ static void resp_tcp_samples(struct np_client *c,
 	}
 }
 
+/* Before the job (--before-job, issue 44): each fixed TCP port that
+ * answered with a reset gets a listener of the responder's and one more
+ * connect, so the path and the firewalls are proven (reachable) or a
+ * reset while the responder listened shows a rule that rejects it. A
+ * port the responder cannot listen on stays closed, unproven. Returns
+ * 0, or -1 when the connects failed (errno set). */
+static int resp_retry_closed(struct np_client *c,
+			     const struct ports_run_opts *o,
+			     struct ports_run *r, struct doc *d,
+			     const struct portscan_opts *so)
+{
+	size_t max = resp_max_ports(c), total = 0;
+	uint16_t ports[PROTO_MAX_PORTS];
+	size_t idx[PROTO_MAX_PORTS];
+	bool opened[PROTO_MAX_PORTS];
+
+	for (size_t i = 0; i < r->nout;) {
+		size_t k = 0;
+		int tries = 0, rc;
+
+		for (; i < r->nout && k < max; i++) {
+			const struct port_result *p = &r->out[i];
+
+			if (p->proto != IPPROTO_TCP || p->state != PORT_CLOSED ||
+			    p->loopback_only || p->held ||
+			    (p->flags & (PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL)))
+				continue;
+			idx[k] = i;
+			ports[k++] = p->port;
+		}
+		if (k == 0)
+			break;
+		do
+			rc = client_listen(c, PROTO_TCP, ports, k,
+					   resp_life_us(c, o->timeout_us),
+					   opened);
+		while (rc < 0 && resp_retry(c, &tries));
+		if (rc < 0) {
+			resp_fail(c, r, d, "listen");
+			return 0;
+		}
+		for (size_t j = 0; j < k; j++)
+			if (opened[j]) {
+				r->out[idx[j]].pending = true;
+				r->out[idx[j]].held = true;
+				total++;
+			}
+	}
+	if (total == 0)
+		return 0;
+	return portscan_tcp((struct sockaddr *)&r->ss, r->sslen, r->out,
+			    r->nout, so);
+}
+
 /* Appends one result to an array grown by hand. Returns 0, or -1. */
 static int append(struct port_result **v, size_t *n, uint16_t port,
 		  uint8_t flags, const char *why)
@@ -521,13 +575,21 @@ nomem:
 }
 
 /* Opens the responder when the run needs one. Returns true when it
- * answered; otherwise UDP and sample ports are settled unknown. */
+ * answered; otherwise UDP and sample ports are settled unknown. Before
+ * the job (--before-job) alone, a responder is asked for but optional:
+ * none there is no error, and the closed ports stay unproven. */
 static bool resp_open(struct np_client *c, const struct ports_run_opts *o,
 		      const struct port_list *pl, struct ports_run *r,
 		      struct doc *d)
 {
-	if (!needs_responder(o, pl))
+	if (!needs_responder(o, pl)) {
+		if (o->before_job &&
+		    synretry_open(c, r->addr, (unsigned)o->resp_port,
+				  o->timeout_us, o->token_file) == 0)
+			return true;
+		client_close(c);
 		return false;
+	}
 	if (synretry_open(c, r->addr, (unsigned)o->resp_port, o->timeout_us,
 			  o->token_file) == 0)
 		return true;
@@ -712,6 +774,16 @@ int ports_run(const char *host, const struct port_list *pl,
 			 &so) < 0 ||
 	    synretry_tcp((struct sockaddr *)&r->ss, r->sslen, r->out, r->nout,
 			 &so) < 0) {
+		int e = errno;
+
+		snprintf(r->err, sizeof(r->err), "tcp connects failed: %s",
+			 strerror(e));
+		client_close(&c);
+		errno = e;
+		return -1;
+	}
+	if (r->responder && o->before_job &&
+	    resp_retry_closed(&c, o, r, d, &so) < 0) {
 		int e = errno;
 
 		snprintf(r->err, sizeof(r->err), "tcp connects failed: %s",

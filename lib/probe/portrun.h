@@ -27,6 +27,9 @@ struct ports_run_opts {
 	unsigned resp_port;     /* the responder's port; 0: 7470 */
 	bool both_ways;         /* ask the responder to connect back */
 	const char *token_file; /* responder secret, or NULL */
+	bool before_job;        /* the job has not started: a closed fixed
+				 * TCP port is tried again on a listener of
+				 * the responder, where one answers */
 };
 
 struct ports_run {

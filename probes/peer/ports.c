@@ -32,6 +32,7 @@ struct opts {
 	const char *host;
 	const char *spec;
 	const char *token_file;
+	bool before_job;
 };
 
 enum {
@@ -44,6 +45,7 @@ enum {
 	O_BOTH = 256,
 	O_RESP_PORT,
 	O_NOCLOBBER,
+	O_BEFORE_JOB,
 };
 
 static const struct cli_opt ports_optv[] = {
@@ -60,6 +62,9 @@ static const struct cli_opt ports_optv[] = {
 	 CLI_RANGE(CLI_UNIT_COUNT, 1, 65535)},
 	{O_BOTH, 0, "both-ways", CLI_FLAG, NULL, NULL,
 	 "also have the responder connect back to us", false},
+	{O_BEFORE_JOB, 0, "before-job", CLI_FLAG, NULL, NULL,
+	 "the job has not started: nothing need listen yet",
+	 false},
 	{O_RESP_PORT, 0, "responder-port", CLI_REQUIRED, "PORT", "7470",
 	 "the responder's port on HOST", false,
 	 CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
@@ -134,6 +139,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_BOTH:
 			o->both_ways = true;
+			break;
+		case O_BEFORE_JOB:
+			o->before_job = true;
 			break;
 		case O_TOKEN:
 			o->token_file = cl.arg;
@@ -326,9 +334,9 @@ static json_t *local_ruleset(void)
 static int ports_collect(struct cmd_run *cr, const struct opts *o,
 			 const struct port_list *pl, struct ports_run *r)
 {
-	struct ports_run_opts ro = {o->timeout_us, o->parallel,
+	struct ports_run_opts ro = {o->timeout_us,	     o->parallel,
 				    (unsigned)o->resp_port, o->both_ways,
-				    o->token_file};
+				    o->token_file,	     o->before_job};
 	bool progress = isatty(STDERR_FILENO) && !o->json;
 	int rc;
 
@@ -349,15 +357,31 @@ static int ports_collect(struct cmd_run *cr, const struct opts *o,
 	return 0;
 }
 
+/* The outbound verdict passes: every port open, or, before the job
+ * (--before-job), refused with no listener of the responder's there (a
+ * warning: nothing listens yet). A reset while the responder listened is
+ * a firewall's reject and fails. */
+static bool ports_pass(const struct port_result *r, size_t n,
+		       bool before_job)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].state != PORT_OPEN &&
+		    !(before_job && r[i].state == PORT_CLOSED && !r[i].held &&
+		      !r[i].loopback_only))
+			return false;
+	return true;
+}
+
 /* Decide: the findings (connect-back failures against this host's own
  * ruleset, the table and chain that drop: issue 23) and the verdict. */
 static int ports_verdict(struct cmd_run *cr, const struct opts *o,
 			 const struct ports_run *r)
 {
 	json_t *ruleset = r->nin > 0 ? local_ruleset() : NULL;
-	struct ports_target t = {o->host, r->addr, r->responder, r->peer_lo,
-				 r->peer_hi, r->next_hop, r->neigh_state,
-				 r->no_host, false, ruleset};
+	struct ports_target t = {o->host,	  r->addr,	 r->responder,
+				 r->peer_lo,	  r->peer_hi,	 r->next_hop,
+				 r->neigh_state, r->no_host,	 false,
+				 ruleset,	  o->before_job};
 	int rc;
 
 	rc = ports_decide(&cr->doc, &t, r->out, r->nout, r->in, r->nin);
@@ -370,7 +394,7 @@ static int ports_verdict(struct cmd_run *cr, const struct opts *o,
 	if (r->auth_failed || r->turned_away)
 		return 2; /* a wrong token, or the responder turned us away:
 			   * could not run, in every command */
-	if (rc == 0 && (!ports_all_open(r->out, r->nout) ||
+	if (rc == 0 && (!ports_pass(r->out, r->nout, o->before_job) ||
 			!ports_all_open(r->in, r->nin) || cr->doc.nerror > 0))
 		rc = 1;
 	return rc;
