@@ -17,7 +17,7 @@
 #include "probe/portspec.h"
 #include "wire/portstate.h"
 
-#define PORTSCAN_DEFAULT_PARALLEL 1024
+#define PORTSCAN_DEFAULT_PARALLEL 4096
 #define PORTSCAN_DEFAULT_TIMEOUT_US 2000000LL
 
 /* One port's verdict. */

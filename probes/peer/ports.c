@@ -57,7 +57,7 @@ static const struct cli_opt ports_optv[] = {
 	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "2s",
 	 "how long each port may take to answer", false,
 	 CLI_RANGE(CLI_UNIT_DURATION, 1000, 600000000LL)},
-	{O_PARALLEL, 'P', "parallel", CLI_REQUIRED, "N", "1024",
+	{O_PARALLEL, 'P', "parallel", CLI_REQUIRED, "N", "4096",
 	 "connects in flight at once", false,
 	 CLI_RANGE(CLI_UNIT_COUNT, 1, 65535)},
 	{O_BOTH, 0, "both-ways", CLI_FLAG, NULL, NULL,

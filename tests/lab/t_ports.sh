@@ -173,6 +173,22 @@ lab_check "1000 filtered (got $(jqs '[.ports[] |
 # waits per port or per batch (1000 s)
 lab_check "1000 ports in one timeout and one retry (${took}ms)" \
 	test "$took" -lt 6000
+# 2000 silent ports in one round (issue 48): at the default parallelism
+# every connect starts at once. 1.5 s needs no retry (SYNRETRY_US); two
+# rounds take 3 s at least, and the bound leaves a loaded machine 1.2 s
+drop2k=$(rule_on "$B" add tcp dport 22000-23999 drop)
+start=$(date +%s%N)
+lab_rc 1 "2000 filtered ports" ip netns exec "$A" "$NETPROBE" ports \
+	--json --timeout 1500ms 10.231.30.2 22000-23999
+took=$((($(date +%s%N) - start) / 1000000))
+lab_check "2000 filtered (got $(jqs '[.ports[] |
+	select(.state == "filtered")] | length'))" \
+	test "$(jqs '[.ports[] | select(.state == "filtered")] | length')" \
+	= 2000
+lab_check "2000 silent ports in about one timeout (${took}ms)" \
+	test "$took" -lt 2700
+lab_check "the 2000-port rule removed (handle '$drop2k')" \
+	ip netns exec "$B" nft delete rule inet nplab input handle "$drop2k"
 start=$(date +%s%N)
 lab_rc 1 "--parallel 250 takes four rounds" ip netns exec "$A" \
 	"$NETPROBE" ports --parallel 250 --timeout 300ms 10.231.30.2 \
