@@ -91,6 +91,49 @@ static bool over_files(const struct report_set *s, size_t n, char *why,
 	return true;
 }
 
+/* Whether a document's text nests deeper than REPORT_MAX_DEPTH, checked
+ * before jansson builds its tree: a renderer indents every level of it
+ * (issue 45). Returns 0, or -1 with where the first bracket past the
+ * bound is, counted as jansson counts a malformed document's position. */
+static int check_depth(const char *buf, size_t len, int *line, int *column,
+		       long *position)
+{
+	int depth = 0, ln = 1, col = 0;
+	bool str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n') {
+			ln++;
+			col = 0;
+			continue;
+		}
+		if ((c & 0xc0) != 0x80)
+			col++; /* a character, not a UTF-8 continuation */
+		if (str) {
+			if (c == '\\')
+				i++; /* the escaped byte is ASCII: no column */
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (c == '"') {
+			str = true;
+		} else if (c == '{' || c == '[') {
+			if (++depth > REPORT_MAX_DEPTH) {
+				*line = ln;
+				*column = col;
+				*position = (long)i + 1;
+				return -1;
+			}
+		} else if (c == '}' || c == ']') {
+			depth--;
+		}
+	}
+	return 0;
+}
+
 /* The interfaces a scan or ifaces document lists: an array of objects
  * whose name and addresses have the types the merge reads. Returns 0, or
  * -1 with buf naming the field. */
@@ -210,10 +253,17 @@ int report_load_buffer(struct report_set *s, const char *name,
 	json_error_t jerr;
 	const char *why;
 	char whybuf[256];
+	int line, column;
+	long position;
 	json_t *doc;
 
 	if (len == 0)
 		return add_skip(s, name, 0, 0, -1, "empty file");
+	if (check_depth(buf, len, &line, &column, &position) < 0) {
+		snprintf(whybuf, sizeof(whybuf), "nested deeper than %d levels",
+			 REPORT_MAX_DEPTH);
+		return add_skip(s, name, line, column, position, whybuf);
+	}
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
 		snprintf(whybuf, sizeof(whybuf), "malformed JSON: %s",

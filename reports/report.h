@@ -39,6 +39,11 @@ struct report_skip {
 #define REPORT_MAX_BYTES (1024UL * 1024 * 1024) /* in all */
 #define REPORT_MAX_FILE_BYTES (64L * 1024 * 1024) /* one file */
 
+/* How deep a document may nest: those netprobe and ncclcheck write go 7
+ * levels deep (tests/fixtures/report); a deeper one is named and left
+ * out, so nothing of it reaches a renderer. */
+#define REPORT_MAX_DEPTH 64
+
 struct report_set {
 	struct report_input *in;
 	size_t nin, capin;
@@ -84,8 +89,8 @@ int report_load_path(struct report_set *s, const char *path);
 
 /* Loads a document from memory as if read from `name` (node 0 of a mesh,
  * tests), outside the bounds on files and bytes (a mesh bounds its own
- * members). Returns 0, or -1 with errno on no memory; a bad document
- * goes to s->skip. */
+ * members). Returns 0, or -1 with errno on no memory; a bad document,
+ * one nested deeper than REPORT_MAX_DEPTH included, goes to s->skip. */
 int report_load_buffer(struct report_set *s, const char *name,
 		       const char *buf, size_t len);
 

@@ -1,6 +1,8 @@
 /* netprobe report's bounds (issue 45): a directory of more documents than
  * the old cap of 4,096 is read whole, a broken file among them named; past
- * the bounds the load refuses by name. */
+ * the bounds the load refuses by name; a document nested deeper than
+ * REPORT_MAX_DEPTH is named and left out, and the JSON report of one
+ * nested to the bound stays within four times the document's size. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "doc/json_indent.h"
 #include "report_emit.h"
 
 #define SMALL_DOC                                                              \
@@ -200,6 +203,187 @@ START_TEST(command_refuses_past_max_files)
 }
 END_TEST
 
+#define SCAN_FMT                                                               \
+	"{\"schema\":\"netprobe/1\",\"tool\":\"netprobe\",\"command\":"        \
+	"\"scan\",\"host\":\"%s\",\"started\":\"2026-11-28T10:00:00Z\","       \
+	"\"errors\":[],\"interfaces\":[],\"findings\":[{\"code\":"             \
+	"\"link-lossy\",\"severity\":\"warning\",\"summary\":\"deep\","        \
+	"\"evidence\":[%s]}]}"
+
+/* A scan document of host whose one finding's evidence is the JSON text
+ * ev, malloc'd. */
+static char *scan_with_evidence(const char *host, const char *ev)
+{
+	size_t len = strlen(SCAN_FMT) + strlen(host) + strlen(ev) + 1;
+	char *doc = malloc(len);
+
+	ck_assert_ptr_nonnull(doc);
+	snprintf(doc, len, SCAN_FMT, host, ev);
+	return doc;
+}
+
+/* Comma-separated arrays nested depth levels deep ("[[]]" is two), as
+ * many as fit in about size bytes, malloc'd. */
+static char *nests(int depth, size_t size)
+{
+	size_t one = 2 * (size_t)depth + 1, n = size / one, k = 0;
+	char *s = malloc(n * one + 1);
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_gt(n, 0);
+	for (size_t i = 0; i < n; i++) {
+		memset(s + k, '[', (size_t)depth);
+		memset(s + k + (size_t)depth, ']', (size_t)depth);
+		k += 2 * (size_t)depth;
+		s[k++] = ',';
+	}
+	s[k - 1] = '\0';
+	return s;
+}
+
+/* The JSON report of the set, its length in *len. */
+static char *render_json(const struct report_set *set, size_t *len)
+{
+	struct report_model *m = report_build(set);
+	char *buf = NULL;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(m);
+	fp = open_memstream(&buf, len);
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(report_render_json(m, fp), 0);
+	ck_assert_int_eq(fclose(fp), 0);
+	report_model_free(m);
+	return buf;
+}
+
+/* 206 kB nested 2,000 deep (jansson parses 2,048) was indented at every
+ * level: the old report was 2,000 times its size. It is named with where
+ * it went too deep and left out; the other document is still reported. */
+START_TEST(deep_document_named_and_left_out)
+{
+	struct report_set set = {0};
+	char *ev = nests(2000, 206000), *deep = scan_with_evidence("deep", ev);
+	char *ok = scan_with_evidence("ok", "{\"fact\":\"shallow\"}");
+	char *out;
+	size_t n = 0;
+
+	ck_assert_int_eq(
+	    report_load_buffer(&set, "deep.json", deep, strlen(deep)), 0);
+	ck_assert_int_eq(report_load_buffer(&set, "ok.json", ok, strlen(ok)),
+	                 0);
+	ck_assert_uint_eq(set.nskip, 1);
+	ck_assert_uint_eq(set.nin, 1);
+	ck_assert_str_eq(set.skip[0].path, "deep.json");
+	ck_assert_ptr_nonnull(strstr(set.skip[0].why, "nested deeper than"));
+	ck_assert_int_eq(set.skip[0].line, 1);
+	/* the bracket that went one level past the bound */
+	ck_assert_int_eq(set.skip[0].position,
+	                 (long)(strstr(deep, "\"evidence\":[") - deep) +
+	                     (long)strlen("\"evidence\":[") + REPORT_MAX_DEPTH -
+	                     4 + 1);
+	ck_assert_int_eq(set.skip[0].column, (int)set.skip[0].position);
+	out = render_json(&set, &n);
+	ck_assert_uint_lt(n, 4 * strlen(deep));
+	free(out);
+	report_set_free(&set);
+	free(ev);
+	free(deep);
+	free(ok);
+}
+END_TEST
+
+/* A 206 kB document nested to the bound is read; its JSON report is at
+ * most four times its size (it was 70 times: 15 MB). */
+START_TEST(nested_to_the_bound_json_within_4x)
+{
+	struct report_set set = {0};
+	/* the document's own levels: object, findings, finding, evidence */
+	char *ev = nests(REPORT_MAX_DEPTH - 4, 206000);
+	char *doc = scan_with_evidence("deep", ev), *out;
+	json_t *back, *want;
+	size_t n = 0;
+
+	ck_assert_int_eq(
+	    report_load_buffer(&set, "deep.json", doc, strlen(doc)), 0);
+	ck_assert_uint_eq(set.nin, 1);
+	out = render_json(&set, &n);
+	ck_assert_msg(n <= 4 * strlen(doc), "%zu bytes of JSON for %zu", n,
+	              strlen(doc));
+	/* still the report's document, whole */
+	back = json_loadb(out, n, 0, NULL);
+	ck_assert_ptr_nonnull(back);
+	want = json_object_get(
+	    json_array_get(json_object_get(back, "findings"), 0), "evidence");
+	ck_assert_uint_eq(json_array_size(want),
+	                  206000 / (2 * (REPORT_MAX_DEPTH - 4) + 1));
+	json_decref(back);
+	free(out);
+	report_set_free(&set);
+	free(ev);
+	free(doc);
+}
+END_TEST
+
+/* One more level than the bound is refused, the bound itself read. */
+START_TEST(depth_bound_exact)
+{
+	struct report_set set = {0};
+	char *at = nests(REPORT_MAX_DEPTH - 4, 1000);
+	char *past = nests(REPORT_MAX_DEPTH - 3, 1000);
+	char *a = scan_with_evidence("a", at),
+	     *b = scan_with_evidence("b", past);
+
+	ck_assert_int_eq(report_load_buffer(&set, "a.json", a, strlen(a)), 0);
+	ck_assert_int_eq(report_load_buffer(&set, "b.json", b, strlen(b)), 0);
+	ck_assert_uint_eq(set.nin, 1);
+	ck_assert_uint_eq(set.nskip, 1);
+	ck_assert_str_eq(set.skip[0].path, "b.json");
+	report_set_free(&set);
+	free(at);
+	free(past);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* json_indent_to: byte-identical to jansson's pretty dump up to the
+ * depth, compact past it, the same value either way. */
+START_TEST(indent_to_depth)
+{
+	const char *in = "{\"a\":[1,{\"b\":[[2,3],{\"c\":\"\xc3\xa9\"}]}],"
+	                 "\"d\":{}}";
+	const char *want2 = "{\n  \"a\": [\n    1,\n    {\"b\":[[2,3],"
+	                    "{\"c\":\"\\u00E9\"}]}\n  ],\n  \"d\": {}\n}\n";
+	json_t *j = json_loads(in, 0, NULL), *k;
+	char *tree =
+	    json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	size_t n = 0;
+	char *got = json_indent_to(in, strlen(in), 2, &n);
+
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want2);
+	k = json_loads(got, 0, NULL);
+	ck_assert(json_equal(j, k));
+	json_decref(k);
+	free(got);
+	/* deep enough: the tree's dump, byte for byte */
+	got = json_indent_to(in, strlen(in), 5, &n);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_eq(n, strlen(tree) + 1);
+	ck_assert_int_eq(memcmp(got, tree, strlen(tree)), 0);
+	free(got);
+	/* depth 0: one line */
+	got = json_indent_to(in, strlen(in), 0, &n);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, "{\"a\":[1,{\"b\":[[2,3],{\"c\":\"\\u00E9\"}]}],"
+	                      "\"d\":{}}\n");
+	free(got);
+	free(tree);
+	json_decref(j);
+}
+END_TEST
+
 Suite *suite_report_bounds(void)
 {
 	Suite *s = suite_create("report_bounds");
@@ -210,6 +394,10 @@ Suite *suite_report_bounds(void)
 	tcase_add_test(tc, files_past_the_bound_refused_by_name);
 	tcase_add_test(tc, bytes_past_the_bound_refused_by_name);
 	tcase_add_test(tc, command_refuses_past_max_files);
+	tcase_add_test(tc, deep_document_named_and_left_out);
+	tcase_add_test(tc, nested_to_the_bound_json_within_4x);
+	tcase_add_test(tc, depth_bound_exact);
+	tcase_add_test(tc, indent_to_depth);
 	suite_add_tcase(s, tc);
 	return s;
 }
