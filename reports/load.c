@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,10 +11,6 @@
 
 #include "doc/doc.h"
 #include "report.h"
-
-/* Bounds: a report over more is not what this tool is for. */
-#define REPORT_MAX_FILES 4096
-#define REPORT_MAX_BYTES (64L * 1024 * 1024)
 
 /* Records a file that cannot be used. Returns 0, or -1 on no memory. */
 static int add_skip(struct report_set *s, const char *path, int line,
@@ -65,6 +62,76 @@ fail:
 	json_decref(doc);
 	errno = ENOMEM;
 	return -1;
+}
+
+/* Marks the set full: path is the first file not read, past the bound
+ * why names. Returns -1 with errno E2BIG (ENOMEM when path cannot be
+ * kept). */
+static int set_over(struct report_set *s, const char *path, const char *why)
+{
+	if ((s->over = strdup(path)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	snprintf(s->overwhy, sizeof(s->overwhy), "%s", why);
+	errno = E2BIG;
+	return -1;
+}
+
+/* Whether n more files pass the set's bound on files; why is written when
+ * they would. */
+static bool over_files(const struct report_set *s, size_t n, char *why,
+		       size_t len)
+{
+	size_t max = s->max_files ? s->max_files : REPORT_MAX_FILES;
+
+	if (s->nin + s->nskip + n <= max)
+		return false;
+	snprintf(why, len, "more than %zu documents", max);
+	return true;
+}
+
+/* Whether a document's text nests deeper than REPORT_MAX_DEPTH, checked
+ * before jansson builds its tree: a renderer indents every level of it
+ * (issue 45). Returns 0, or -1 with where the first bracket past the
+ * bound is, counted as jansson counts a malformed document's position. */
+static int check_depth(const char *buf, size_t len, int *line, int *column,
+		       long *position)
+{
+	int depth = 0, ln = 1, col = 0;
+	bool str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n') {
+			ln++;
+			col = 0;
+			continue;
+		}
+		if ((c & 0xc0) != 0x80)
+			col++; /* a character, not a UTF-8 continuation */
+		if (str) {
+			if (c == '\\')
+				i++; /* the escaped byte is ASCII: no column */
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (c == '"') {
+			str = true;
+		} else if (c == '{' || c == '[') {
+			if (++depth > REPORT_MAX_DEPTH) {
+				*line = ln;
+				*column = col;
+				*position = (long)i + 1;
+				return -1;
+			}
+		} else if (c == '}' || c == ']') {
+			depth--;
+		}
+	}
+	return 0;
 }
 
 /* The interfaces a scan or ifaces document lists: an array of objects
@@ -186,10 +253,17 @@ int report_load_buffer(struct report_set *s, const char *name,
 	json_error_t jerr;
 	const char *why;
 	char whybuf[256];
+	int line, column;
+	long position;
 	json_t *doc;
 
 	if (len == 0)
 		return add_skip(s, name, 0, 0, -1, "empty file");
+	if (check_depth(buf, len, &line, &column, &position) < 0) {
+		snprintf(whybuf, sizeof(whybuf), "nested deeper than %d levels",
+			 REPORT_MAX_DEPTH);
+		return add_skip(s, name, line, column, position, whybuf);
+	}
 	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (doc == NULL) {
 		snprintf(whybuf, sizeof(whybuf), "malformed JSON: %s",
@@ -209,7 +283,7 @@ int report_load_buffer(struct report_set *s, const char *name,
 static int load_file(struct report_set *s, const char *path)
 {
 	char why[256];
-	size_t cap = 0, n = 0;
+	size_t cap = 0, n = 0, max;
 	char *buf = NULL;
 	struct stat st = {0};
 	FILE *fp;
@@ -245,7 +319,7 @@ static int load_file(struct report_set *s, const char *path)
 		if (n == cap) {
 			char *p;
 
-			if (cap >= (size_t)REPORT_MAX_BYTES) {
+			if (cap >= (size_t)REPORT_MAX_FILE_BYTES) {
 				fclose(fp);
 				free(buf);
 				return add_skip(s, path, 0, 0, -1,
@@ -271,6 +345,13 @@ static int load_file(struct report_set *s, const char *path)
 		return add_skip(s, path, 0, 0, -1, why);
 	}
 	fclose(fp);
+	max = s->max_bytes ? s->max_bytes : REPORT_MAX_BYTES;
+	if (n > max - s->bytes) {
+		free(buf);
+		snprintf(why, sizeof(why), "more than %zu bytes", max);
+		return set_over(s, path, why);
+	}
+	s->bytes += n;
 	rc = report_load_buffer(s, path, buf, n);
 	free(buf);
 	return rc;
@@ -288,14 +369,19 @@ static int json_name(const struct dirent *e)
 int report_load_path(struct report_set *s, const char *path)
 {
 	struct dirent **names = NULL;
+	char why[256];
 	struct stat st;
 	int n, rc = 0;
+	size_t l = strlen(path);
+	const char *sep = l > 0 && path[l - 1] == '/' ? "" : "/";
 
-	if (s->nin + s->nskip >= REPORT_MAX_FILES)
-		return add_skip(s, path, 0, 0, -1, "too many files (4096)");
+	if (s->over != NULL) {
+		errno = E2BIG;
+		return -1;
+	}
+	if (over_files(s, 1, why, sizeof(why)))
+		return set_over(s, path, why);
 	if (stat(path, &st) < 0) {
-		char why[256];
-
 		snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
 		return add_skip(s, path, 0, 0, -1, why);
 	}
@@ -303,24 +389,31 @@ int report_load_path(struct report_set *s, const char *path)
 		return load_file(s, path);
 	n = scandir(path, &names, json_name, alphasort);
 	if (n < 0) {
-		char why[256];
-
 		snprintf(why, sizeof(why), "cannot list: %s", strerror(errno));
 		return add_skip(s, path, 0, 0, -1, why);
 	}
 	if (n == 0)
 		rc = add_skip(s, path, 0, 0, -1, "no *.json files in it");
+	/* refused before any is read: the first name past the bound is the
+	 * first file not read */
+	if (n > 0 && over_files(s, (size_t)n, why, sizeof(why))) {
+		size_t max = s->max_files ? s->max_files : REPORT_MAX_FILES;
+		size_t first = max - (s->nin + s->nskip);
+		char full[4096];
+
+		snprintf(full, sizeof(full), "%s%s%s", path, sep,
+			 names[first]->d_name);
+		rc = set_over(s, full, why);
+	}
 	for (int i = 0; i < n; i++) {
 		char full[4096];
-		size_t l = strlen(path);
-		const char *sep = l > 0 && path[l - 1] == '/' ? "" : "/";
 
 		snprintf(full, sizeof(full), "%s%s%s", path, sep,
 			 names[i]->d_name);
 		/* every *.json name is loaded or skipped by name: a FIFO, a
 		 * socket or a directory so named is counted, never passed
 		 * over in silence (load_file opens without blocking) */
-		if (rc == 0 && s->nin + s->nskip < REPORT_MAX_FILES)
+		if (rc == 0)
 			rc = load_file(s, full);
 		free(names[i]);
 	}
@@ -338,5 +431,6 @@ void report_set_free(struct report_set *s)
 		free(s->skip[i].path);
 	free(s->in);
 	free(s->skip);
+	free(s->over);
 	memset(s, 0, sizeof(*s));
 }

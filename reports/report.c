@@ -307,9 +307,19 @@ static int report_collect(struct cmd_run *run, const struct report_cli *c,
 {
 	char why[1024];
 
-	for (int i = 0; i < c->nops; i++)
-		if (report_load_path(set, c->ops[i]) < 0)
-			return cmd_failf(run, "load", "out of memory");
+	for (int i = 0; i < c->nops; i++) {
+		if (report_load_path(set, c->ops[i]) == 0)
+			continue;
+		/* every document is read or the report refused: a bound
+		 * never drops one in silence (issue 45) */
+		if (errno == E2BIG)
+			return cmd_fail(run, "load", "first document not read",
+					set->over,
+					"%s in all: make one report per part "
+					"of the cluster",
+					set->overwhy);
+		return cmd_failf(run, "load", "out of memory");
+	}
 	for (size_t i = 0; i < set->nskip; i++) {
 		const struct report_skip *k = &set->skip[i];
 

@@ -32,11 +32,28 @@ struct report_skip {
 	char why[256];   /* lower case, no full stop */
 };
 
+/* Bounds on what report_load_path reads, far above the 1,024 documents
+ * (29 MB of text, 170 MB of memory) of bench/mesh's largest report: past
+ * them the load refuses by name rather than drop a file (issue 45). */
+#define REPORT_MAX_FILES 65536
+#define REPORT_MAX_BYTES (1024UL * 1024 * 1024) /* in all */
+#define REPORT_MAX_FILE_BYTES (64L * 1024 * 1024) /* one file */
+
+/* How deep a document may nest: those netprobe and ncclcheck write go 7
+ * levels deep (tests/fixtures/report); a deeper one is named and left
+ * out, so nothing of it reaches a renderer. */
+#define REPORT_MAX_DEPTH 64
+
 struct report_set {
 	struct report_input *in;
 	size_t nin, capin;
 	struct report_skip *skip;
 	size_t nskip, capskip;
+	size_t bytes;              /* read by report_load_path so far */
+	size_t max_files;          /* 0: REPORT_MAX_FILES (tests lower it) */
+	size_t max_bytes;          /* 0: REPORT_MAX_BYTES */
+	char *over;                /* the first file not read, past a bound */
+	char overwhy[256];         /* which bound: "more than N documents" */
 };
 
 /* What decides the exit status: --fail-on. */
@@ -63,11 +80,17 @@ int report_fail_on_parse(const char *s, enum report_fail_on *out);
 
 /* Loads one file, or every *.json file of a directory in name order, into
  * the set. Files that cannot be used are recorded in s->skip and do not
- * fail the call. Returns 0, or -1 with errno on no memory. */
+ * fail the call. Returns 0; -1 with errno ENOMEM on no memory; or -1 with
+ * errno E2BIG when the set would pass its bound on files or bytes: s->over
+ * then names the first file not read (a directory whose files would pass
+ * it is refused before any of them is read) and s->overwhy the bound, and
+ * every later call is refused alike. */
 int report_load_path(struct report_set *s, const char *path);
 
-/* Loads a document from memory as if read from `name` (tests). Returns 0,
- * or -1 with errno on no memory; a bad document goes to s->skip. */
+/* Loads a document from memory as if read from `name` (node 0 of a mesh,
+ * tests), outside the bounds on files and bytes (a mesh bounds its own
+ * members). Returns 0, or -1 with errno on no memory; a bad document,
+ * one nested deeper than REPORT_MAX_DEPTH included, goes to s->skip. */
 int report_load_buffer(struct report_set *s, const char *name,
 		       const char *buf, size_t len);
 

@@ -151,6 +151,14 @@ static size_t skip_ws(const char *in, size_t len, size_t i)
 /* See json_indent.h. */
 char *json_indent(const char *in, size_t len, size_t *outlen)
 {
+	return json_indent_to(in, len, INDENT_MAX_DEPTH, outlen);
+}
+
+/* See json_indent.h. Past flat_depth a level is written as it came from
+ * a compact dump: no newline, no indentation, no space after a colon. */
+char *json_indent_to(const char *in, size_t len, int flat_depth,
+                     size_t *outlen)
+{
 	struct ibuf ib = {NULL, 0, 0, 0};
 	char open[INDENT_MAX_DEPTH];
 	int depth = 0;
@@ -173,24 +181,26 @@ char *json_indent(const char *in, size_t len, size_t *outlen)
 					goto bad;
 				open[depth++] = c;
 				put(&ib, &c, 1);
-				newline(&ib, depth);
+				if (depth <= flat_depth)
+					newline(&ib, depth);
 				i++;
 			}
 		} else if (c == '}' || c == ']') {
 			if (depth == 0 || open[depth - 1] != (c == '}' ? '{' : '['))
 				goto bad;
-			depth--;
-			newline(&ib, depth);
+			if (depth-- <= flat_depth)
+				newline(&ib, depth);
 			put(&ib, &c, 1);
 			i++;
 		} else if (c == ',') {
 			if (depth == 0)
 				goto bad;
 			put(&ib, ",", 1);
-			newline(&ib, depth);
+			if (depth <= flat_depth)
+				newline(&ib, depth);
 			i++;
 		} else if (c == ':') {
-			put(&ib, ": ", 2);
+			put(&ib, ": ", depth <= flat_depth ? 2 : 1);
 			i++;
 		} else if (c == '"') {
 			if (copy_string(&ib, in, len, &i) < 0)

@@ -17,4 +17,13 @@
  * out of place): the caller then dumps the tree. */
 char *json_indent(const char *in, size_t len, size_t *outlen);
 
+/* json_indent, indented only flat_depth levels deep (0 to 512): a level
+ * deeper is written compact, on its parent's line, as the compact text
+ * had it. Pretty-printing costs two bytes a level on every line, so a
+ * document nested thousands of levels deep came out thousands of times
+ * its size; up to flat_depth the text is json_indent's, byte for byte
+ * (netprobe report --format json, issue 45). NULL as for json_indent. */
+char *json_indent_to(const char *in, size_t len, int flat_depth,
+                     size_t *outlen);
+
 #endif
