@@ -175,13 +175,33 @@ static void resp_fail(struct np_client *c, struct ports_run *r, struct doc *d,
 	doc_add_error(d, "responder", "%s: %s", what, c->err);
 }
 
-/* Asks for listeners on the TCP sample ports; the ones held become
- * pending for the TCP scan, the others stay unknown. */
-static void resp_tcp_samples(struct np_client *c,
-			     const struct ports_run_opts *o,
-			     struct ports_run *r, struct doc *d)
+/* Which TCP results a round of responder listeners is for. */
+enum hold_pick {
+	HOLD_SAMPLES, /* the sample ports, before the scan */
+	HOLD_CLOSED,  /* --before-job: fixed ports that answered a reset */
+};
+
+/* Whether result p is one of pick's. */
+static bool hold_wants(const struct port_result *p, enum hold_pick pick)
 {
-	size_t max = resp_max_ports(c);
+	if (p->proto != IPPROTO_TCP || (p->flags & PSPEC_F_EPHEMERAL))
+		return false;
+	if (pick == HOLD_SAMPLES)
+		return p->flags & PSPEC_F_SAMPLE;
+	return p->state == PORT_CLOSED && !p->loopback_only && !p->held &&
+	       !(p->flags & PSPEC_F_SAMPLE);
+}
+
+/* Asks the responder for listeners on pick's ports, in rounds of what it
+ * takes at once; the ones it opened become pending and held for the TCP
+ * scan. Where it refused or could not listen, a sample stays unknown (it
+ * cannot be tested otherwise) and a closed port stays as it was. Returns
+ * how many it opened. */
+static size_t resp_hold(struct np_client *c, const struct ports_run_opts *o,
+			struct ports_run *r, struct doc *d,
+			enum hold_pick pick)
+{
+	size_t max = resp_max_ports(c), total = 0;
 	uint16_t ports[PROTO_MAX_PORTS];
 	size_t idx[PROTO_MAX_PORTS];
 	bool opened[PROTO_MAX_PORTS];
@@ -191,15 +211,12 @@ static void resp_tcp_samples(struct np_client *c,
 		int tries = 0, rc;
 
 		for (; i < r->nout && k < max; i++) {
-			struct port_result *p = &r->out[i];
-
-			if (p->proto != IPPROTO_TCP ||
-			    !(p->flags & PSPEC_F_SAMPLE) ||
-			    (p->flags & PSPEC_F_EPHEMERAL))
+			if (!hold_wants(&r->out[i], pick))
 				continue;
-			p->pending = false;
+			if (pick == HOLD_SAMPLES)
+				r->out[i].pending = false;
 			idx[k] = i;
-			ports[k++] = p->port;
+			ports[k++] = r->out[i].port;
 		}
 		if (k == 0)
 			break;
@@ -214,12 +231,16 @@ static void resp_tcp_samples(struct np_client *c,
 			if (rc == 0 && opened[j]) {
 				r->out[idx[j]].pending = true;
 				r->out[idx[j]].held = true;
-			} else
+				total++;
+			} else if (pick == HOLD_SAMPLES)
 				settle_as(&r->out[idx[j]], PORT_UNKNOWN,
 					  rc < 0 ? "responder refused"
 						 : "responder cannot listen");
 		}
+		if (rc < 0 && pick == HOLD_CLOSED)
+			break;
 	}
+	return total;
 }
 
 /* Before the job (--before-job, issue 44): each fixed TCP port that
@@ -233,44 +254,7 @@ static int resp_retry_closed(struct np_client *c,
 			     struct ports_run *r, struct doc *d,
 			     const struct portscan_opts *so)
 {
-	size_t max = resp_max_ports(c), total = 0;
-	uint16_t ports[PROTO_MAX_PORTS];
-	size_t idx[PROTO_MAX_PORTS];
-	bool opened[PROTO_MAX_PORTS];
-
-	for (size_t i = 0; i < r->nout;) {
-		size_t k = 0;
-		int tries = 0, rc;
-
-		for (; i < r->nout && k < max; i++) {
-			const struct port_result *p = &r->out[i];
-
-			if (p->proto != IPPROTO_TCP || p->state != PORT_CLOSED ||
-			    p->loopback_only || p->held ||
-			    (p->flags & (PSPEC_F_SAMPLE | PSPEC_F_EPHEMERAL)))
-				continue;
-			idx[k] = i;
-			ports[k++] = p->port;
-		}
-		if (k == 0)
-			break;
-		do
-			rc = client_listen(c, PROTO_TCP, ports, k,
-					   resp_life_us(c, o->timeout_us),
-					   opened);
-		while (rc < 0 && resp_retry(c, &tries));
-		if (rc < 0) {
-			resp_fail(c, r, d, "listen");
-			return 0;
-		}
-		for (size_t j = 0; j < k; j++)
-			if (opened[j]) {
-				r->out[idx[j]].pending = true;
-				r->out[idx[j]].held = true;
-				total++;
-			}
-	}
-	if (total == 0)
+	if (resp_hold(c, o, r, d, HOLD_CLOSED) == 0)
 		return 0;
 	return portscan_tcp((struct sockaddr *)&r->ss, r->sslen, r->out,
 			    r->nout, so);
@@ -763,7 +747,7 @@ int ports_run(const char *host, const struct port_list *pl,
 	}
 	r->responder = resp_open(&c, o, pl, r, d);
 	if (r->responder) {
-		resp_tcp_samples(&c, o, r, d);
+		(void)resp_hold(&c, o, r, d, HOLD_SAMPLES);
 		if (pl->ephemeral)
 			resp_ephemeral(&c, o, r, d);
 	}
