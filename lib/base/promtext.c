@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* See promtext.h. */
@@ -199,38 +200,97 @@ static int fail(char *why, size_t whylen, const char *fmt, ...)
 	return -1;
 }
 
-/* See promtext.h. */
-int prom_textfile_write(const char *dir, const char *name, const char *text,
-                        size_t len, char *why, size_t whylen)
+/* The mode and owner the new file takes: an existing regular target's,
+ * else 0644 (whatever the umask), so a rewrite never widens, narrows or
+ * takes over a file an administrator set up. Owner: -1 when kept as is. */
+static void target_attrs(const char *path, mode_t *mode, uid_t *uid,
+                         gid_t *gid)
 {
-	char path[4096], tmp[4096];
-	size_t off = 0;
-	int fd, e;
+	struct stat st;
 
-	if (strchr(name, '/') != NULL ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	        sizeof(path) ||
-	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name) >=
-	        sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return fail(why, whylen, "invalid textfile path '%s/%s'", dir,
-		            name);
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	          0644);
-	if (fd < 0)
-		return fail(why, whylen, "cannot write '%s': %s", tmp,
-		            strerror(errno));
+	*mode = 0644;
+	*uid = (uid_t)-1;
+	*gid = (gid_t)-1;
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	*mode = st.st_mode & 07777;
+	if (st.st_uid != geteuid())
+		*uid = st.st_uid;
+	if (st.st_gid != getegid())
+		*gid = st.st_gid;
+}
+
+/* Gives fd the target's mode and, where this process may, its owner (only
+ * root may give a file away; a group it is in it may keep). Returns 0, or
+ * -1 with errno set. */
+static int take_attrs(int fd, mode_t mode, uid_t uid, gid_t gid)
+{
+	if (fchmod(fd, mode) < 0)
+		return -1;
+	if (uid == (uid_t)-1 && gid == (gid_t)-1)
+		return 0;
+	if (fchown(fd, uid, gid) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	if (gid != (gid_t)-1 && fchown(fd, (uid_t)-1, gid) < 0 &&
+	    errno != EPERM)
+		return -1;
+	return 0;
+}
+
+/* Writes all of text to fd and makes it durable. Returns 0, or -1 with
+ * errno set. */
+static int write_all(int fd, const char *text, size_t len)
+{
+	size_t off = 0;
+
 	while (off < len) {
 		ssize_t w = write(fd, text + off, len - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
-			break;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
 		off += (size_t)w;
 	}
-	e = off < len ? (errno ? errno : EIO) : 0;
+	return fsync(fd) < 0 && errno != EINVAL ? -1 : 0;
+}
+
+/* See promtext.h. */
+int prom_textfile_write(const char *dir, const char *name, const char *text,
+                        size_t len, char *why, size_t whylen)
+{
+	char path[4096], tmp[4096];
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	int fd, e = 0;
+
+	if (*name == '\0' || strchr(name, '/') != NULL ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	        sizeof(path) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name) >=
+	        sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return fail(why, whylen, "invalid textfile path '%s/%s'", dir,
+		            name);
+	}
+	target_attrs(path, &mode, &uid, &gid);
+	/* a name of its own, made with O_CREAT|O_EXCL: another writer's
+	 * temporary file, or a link planted at a guessed name, is never
+	 * opened, truncated or written through */
+	fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return fail(why, whylen, "cannot write '%s': %s", path,
+		            strerror(errno));
+	if (take_attrs(fd, mode, uid, gid) < 0 ||
+	    write_all(fd, text, len) < 0)
+		e = errno;
 	if (close(fd) < 0 && e == 0)
 		e = errno;
 	if (e == 0 && rename(tmp, path) < 0)

@@ -57,9 +57,12 @@ int prom_metric(struct prom_buf *b, const char *name, const char *type,
 char *prom_value(double v, char *buf, size_t len);
 
 /* Writes text into DIR/NAME (NAME should end in .prom) through a
- * temporary file in DIR whose name the collector ignores (".NAME.tmp"),
- * then rename(2): a scrape reads the old file or the new one, never half
- * of one. Returns 0, or -1 with errno set and why filled. */
+ * temporary file in DIR of its own unique name (".NAME.XXXXXX", which the
+ * collector ignores), created with O_EXCL and O_NOFOLLOW, given the
+ * existing file's mode and owner (else 0644), synced, then rename(2): a
+ * scrape reads the old file or the new one, never half of one, and two
+ * writers never share a temporary file. The temporary file is removed on
+ * every failure. Returns 0, or -1 with errno set and why filled. */
 int prom_textfile_write(const char *dir, const char *name, const char *text,
                         size_t len, char *why, size_t whylen);
 

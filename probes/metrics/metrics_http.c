@@ -1,12 +1,15 @@
 /* The /metrics endpoint: a bounded, read-only HTTP/1.x server on its own
  * thread (poll over the listener, a wake pipe and at most METRICS_CLIENTS
- * clients), and the textfile written beside it. */
+ * clients, at most METRICS_ADDR_CAP of them from one address, each with a
+ * short deadline for its request head), and the textfile written beside
+ * it. */
 #include "metrics/metrics_http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -22,7 +25,8 @@
 
 struct mh_client {
 	int fd; /* -1: free */
-	long long deadline_us;
+	unsigned char key[16]; /* its address, as metrics_seat's */
+	long long accepted_us;
 	size_t rlen;
 	char rbuf[METRICS_REQ_MAX + 1];
 	char *resp; /* malloc'd once the request is read */
@@ -34,6 +38,7 @@ struct metrics_http {
 	unsigned port;
 	pthread_t thread;
 	bool running;
+	long long accept_pause_us; /* out of descriptors: no accept before */
 	pthread_mutex_t mu;
 	char *text; /* the last text published, NULL before the first */
 	size_t textlen;
@@ -96,7 +101,8 @@ static int listen_on(const char *host, unsigned port, unsigned *bound,
 	            SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0 ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 ||
+	    listen(fd, SOMAXCONN) < 0 ||
 	    getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
 		snprintf(err, errlen, "cannot serve metrics on '%s' port %u: %s",
 		         host, port, strerror(errno));
@@ -235,29 +241,131 @@ static void on_write(struct mh_client *c)
 	}
 }
 
-/* Accepts what fits; a client beyond METRICS_CLIENTS is closed at once. */
-static void on_accept(struct metrics_http *m)
+/* The 16 bytes of an address, IPv4 as IPv4-mapped IPv6, so that one host
+ * is one key whichever family it came in. */
+static void host_key(const struct sockaddr_storage *ss, unsigned char k[16])
 {
-	for (int k = 0; k < 16; k++) {
-		int fd = accept4(m->lfd, NULL, NULL,
-		                 SOCK_NONBLOCK | SOCK_CLOEXEC);
-		size_t i;
+	const struct sockaddr_in6 *s6 = (const void *)ss;
+	const struct sockaddr_in *s4 = (const void *)ss;
 
-		if (fd < 0)
-			return;
-		for (i = 0; i < METRICS_CLIENTS && m->c[i].fd >= 0; i++)
-			;
-		if (i == METRICS_CLIENTS) {
-			close(fd);
-			continue;
-		}
-		m->c[i].fd = fd;
-		m->c[i].deadline_us = now_us() + METRICS_REQ_US;
+	memset(k, 0, 16);
+	if (ss->ss_family == AF_INET6) {
+		memcpy(k, &s6->sin6_addr, 16);
+	} else if (ss->ss_family == AF_INET) {
+		k[10] = k[11] = 0xff;
+		memcpy(k + 12, &s4->sin_addr, 4);
 	}
 }
 
+/* How many used seats share key. */
+static size_t held_by(const struct metrics_seat *seats, size_t n,
+                      const unsigned char key[16])
+{
+	size_t h = 0;
+
+	for (size_t i = 0; i < n; i++)
+		h += seats[i].used && memcmp(seats[i].key, key, 16) == 0;
+	return h;
+}
+
+/* See metrics_http.h. A client already sending its response is never
+ * evicted: it is being served, and its deadline frees it soon. */
+int metrics_admit(const struct metrics_seat *seats, size_t n,
+                  const unsigned char key[16], bool *evict)
+{
+	size_t mine = held_by(seats, n, key), best_held = 0;
+	int best = -1;
+
+	*evict = false;
+	if (mine >= METRICS_ADDR_CAP)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!seats[i].used)
+			return (int)i;
+	for (size_t i = 0; i < n; i++) {
+		size_t h;
+
+		if (!seats[i].reading)
+			continue;
+		h = held_by(seats, n, seats[i].key);
+		/* equals never swap places: that would only churn */
+		if (h < mine + 2)
+			continue;
+		if (best < 0 || h > best_held ||
+		    (h == best_held &&
+		     seats[i].accepted_us < seats[best].accepted_us)) {
+			best = (int)i;
+			best_held = h;
+		}
+	}
+	*evict = best >= 0;
+	return best;
+}
+
+/* Gives the newcomer fd from ss a slot (metrics_admit), or closes it. */
+static void admit(struct metrics_http *m, int fd,
+                  const struct sockaddr_storage *ss)
+{
+	struct metrics_seat seats[METRICS_CLIENTS];
+	unsigned char key[16];
+	bool evict;
+	int i;
+
+	host_key(ss, key);
+	for (size_t k = 0; k < METRICS_CLIENTS; k++) {
+		seats[k].used = m->c[k].fd >= 0;
+		seats[k].reading = m->c[k].resp == NULL;
+		memcpy(seats[k].key, m->c[k].key, 16);
+		seats[k].accepted_us = m->c[k].accepted_us;
+	}
+	i = metrics_admit(seats, METRICS_CLIENTS, key, &evict);
+	if (i < 0) {
+		close(fd);
+		return;
+	}
+	if (evict)
+		drop(&m->c[i]);
+	m->c[i].fd = fd;
+	memcpy(m->c[i].key, key, 16);
+	m->c[i].accepted_us = now_us();
+}
+
+/* Accepts what is pending, at most METRICS_ACCEPT_BATCH at a time. Out of
+ * descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM) the pending
+ * connection stays queued and the listener is left alone for
+ * METRICS_FD_PAUSE_US, since poll would report it readable again at
+ * once: a spin, not a wait. */
+static void on_accept(struct metrics_http *m)
+{
+	for (int k = 0; k < METRICS_ACCEPT_BATCH; k++) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(m->lfd, (struct sockaddr *)&ss, &sl,
+		                 SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				m->accept_pause_us =
+				    now_us() + METRICS_FD_PAUSE_US;
+			if (errno == ECONNABORTED || errno == EINTR)
+				continue;
+			return;
+		}
+		admit(m, fd, &ss);
+	}
+}
+
+/* When client c is due to close: its head within METRICS_HEAD_US of the
+ * accept, its whole exchange within METRICS_REQ_US. */
+static long long due_us(const struct mh_client *c)
+{
+	return c->accepted_us +
+	       (c->resp == NULL ? METRICS_HEAD_US : METRICS_REQ_US);
+}
+
 /* The thread: until the wake pipe says stop. Every wait is at most one
- * second, and every client is dropped at its deadline. */
+ * second and ends at the next client's deadline, where it is dropped. */
 static void *mh_main(void *arg)
 {
 	struct metrics_http *m = arg;
@@ -265,30 +373,35 @@ static void *mh_main(void *arg)
 	for (;;) {
 		struct pollfd p[METRICS_CLIENTS + 2];
 		size_t idx[METRICS_CLIENTS], n = 2;
-		long long now = now_us();
+		long long now = now_us(), next = now + 1000000LL;
+		bool listening = now >= m->accept_pause_us;
 
 		p[0] = (struct pollfd){.fd = m->wake[0], .events = POLLIN};
-		p[1] = (struct pollfd){.fd = m->lfd, .events = POLLIN};
+		p[1] = (struct pollfd){.fd = listening ? m->lfd : -1,
+		                       .events = POLLIN};
+		if (!listening && m->accept_pause_us < next)
+			next = m->accept_pause_us;
 		for (size_t i = 0; i < METRICS_CLIENTS; i++) {
 			struct mh_client *c = &m->c[i];
 
 			if (c->fd < 0)
 				continue;
-			if (c->deadline_us <= now) {
+			if (due_us(c) <= now) {
 				drop(c);
 				continue;
 			}
+			if (due_us(c) < next)
+				next = due_us(c);
 			idx[n - 2] = i;
 			p[n++] = (struct pollfd){
 			    .fd = c->fd,
 			    .events = c->resp ? POLLOUT : POLLIN};
 		}
-		if (poll(p, n, 1000) < 0 && errno != EINTR)
+		if (poll(p, n, (int)((next - now + 999) / 1000)) < 0 &&
+		    errno != EINTR)
 			break;
 		if (p[0].revents)
 			break;
-		if (p[1].revents & POLLIN)
-			on_accept(m);
 		for (size_t k = 2; k < n; k++) {
 			struct mh_client *c = &m->c[idx[k - 2]];
 
@@ -301,6 +414,9 @@ static void *mh_main(void *arg)
 			if (c->fd >= 0 && c->resp != NULL && c->woff == 0)
 				on_write(c);
 		}
+		/* after the clients' events, which are of the fds polled */
+		if (p[1].revents & POLLIN)
+			on_accept(m);
 	}
 	return NULL;
 }

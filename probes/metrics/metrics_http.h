@@ -2,8 +2,9 @@
  * watching mesh member offer Prometheus: a small HTTP/1.x server on a
  * thread of its own that answers GET and HEAD of /metrics with the text
  * its owner published last, anything else 404 or 405; requests bounded
- * in size, time and number at once. Also --textfile DIR: the same text
- * for node_exporter's textfile collector. */
+ * in size, time and number at once, and per source address, so that one
+ * address's slow or silent clients never keep a scrape out. Also
+ * --textfile DIR: the same text for node_exporter's textfile collector. */
 #ifndef NP_METRICS_HTTP_H
 #define NP_METRICS_HTTP_H
 
@@ -12,10 +13,32 @@
 
 #define METRICS_DEF_HOST "127.0.0.1" /* --metrics PORT alone */
 #define METRICS_REQ_MAX 4096         /* request line and headers */
+#define METRICS_HEAD_US 2000000LL    /* the request head, from the accept */
 #define METRICS_REQ_US 5000000LL     /* a client's whole exchange */
 #define METRICS_CLIENTS 16           /* clients at once */
+#define METRICS_ADDR_CAP (METRICS_CLIENTS / 4) /* of them, one address's */
+#define METRICS_ACCEPT_BATCH 256     /* accepts per wake-up */
+#define METRICS_FD_PAUSE_US 100000LL /* no accept after EMFILE, ENFILE */
 
 struct metrics_http;
+
+/* One slot as admission sees it. */
+struct metrics_seat {
+	bool used;
+	bool reading;          /* its request head is not whole yet */
+	unsigned char key[16]; /* its address (IPv4 as IPv4-mapped IPv6) */
+	long long accepted_us;
+};
+
+/* Where a newcomer from key goes among n seats, so that no address can
+ * keep the others out: refused (-1) when its address holds
+ * METRICS_ADDR_CAP seats already; else a free seat; else, the table full,
+ * the seat of the oldest client still reading its head from the address
+ * that holds the most, when that address holds at least two more than
+ * the newcomer's (*evict set: the caller drops it first); else refused.
+ * Pure. */
+int metrics_admit(const struct metrics_seat *seats, size_t n,
+                  const unsigned char key[16], bool *evict);
 
 /* Parses ADDR:PORT, [V6]:PORT or PORT (loopback) into host and port.
  * Returns 0, or -1 with why a static phrase. */

@@ -3,7 +3,7 @@
 # prometheus package) and counts the echoes a heartbeat sent; anything
 # but GET or HEAD of /metrics is 404 or 405; an oversized head gets 431;
 # a client that sends nothing holds no other scrape up and is closed at
-# its bound; the textfile is whole and left with no temporary file; a
+# its 2 s bound for the request head; the textfile is whole and left with no temporary file; a
 # bad or taken address exits 2 naming it.
 . "$(dirname "$0")/lib.sh"
 lab_require python3 promtool
@@ -54,7 +54,8 @@ lab_rc 0 "garbage" $IN $GET 127.0.0.1 9470 raw 'hello\r\n\r\n'
 lab_grep "400 for no request line" '^400$'
 
 # a client that sends nothing: others are served meanwhile, it is closed
-# at its 5 s bound
+# at its 2 s bound for the request head (issue 45: it was 5 s, the whole
+# exchange's)
 $IN python3 -c 'import socket,time
 s=socket.create_connection(("127.0.0.1",9470)); t=time.time()
 s.settimeout(20); d=s.recv(10)
@@ -62,13 +63,14 @@ print("closed after %.1f s" % (time.time()-t))' >"$T/slow.txt" 2>&1 &
 SLOW_PID=$!
 lab_rc 0 "scrape beside a silent client" $IN $GET 127.0.0.1 9470 GET
 lab_grep "served at once" '^200$'
-lab_check "the silent client closed within its bound" \
-	lab_wait 120 grep -Eq 'closed after [4-9]' "$T/slow.txt"
+lab_check "the silent client closed at its head's bound" \
+	lab_wait 120 grep -Eq 'closed after (1\.9|2\.|3\.)' "$T/slow.txt"
 
 lab_check "textfile written" test -s "$T/netprobe_serve.prom"
 lab_rc 0 "promtool check metrics accepts the textfile" \
 	sh -c "promtool check metrics <'$T/netprobe_serve.prom'"
-lab_check "no temporary file left" test ! -e "$T/.netprobe_serve.prom.tmp"
+lab_check "no temporary file left" \
+	test -z "$(find "$T" -name '.netprobe_serve.prom.*')"
 
 lab_rc 2 "a taken metrics port exits 2" \
 	$IN "$NETPROBE" serve -b 127.0.0.1 -p 7471 --metrics 127.0.0.1:9470
