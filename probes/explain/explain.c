@@ -182,9 +182,12 @@ static int explain_run(struct explain_run *r)
 				bad ? bad : "?", "does not compile");
 	r->lm.light = r->light;
 	for (int i = 0; i < r->o.nfiles; i++)
+		if ((r->shown[i] = explain_keep(r, r->o.files[i])) == NULL)
+			return cmd_failf(&r->run, "memory", "out of memory");
+	for (int i = 0; i < r->o.nfiles; i++)
 		if (explain_read(r, i, r->o.files[i]) < 0)
 			return cmd_fail(&r->run, "read", "cannot read",
-					r->o.files[i], "%s", strerror(errno));
+					r->shown[i], "%s", strerror(errno));
 	if (r->o.job)
 		explain_job(r);
 	explain_decide(&r->lg, &r->res);

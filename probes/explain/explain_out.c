@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/termsafe.h"
 #include "explain/explain_int.h"
 
 static const char *state_name(enum explain_state s)
@@ -22,7 +23,7 @@ static json_t *refs_json(const struct explain_run *r,
 
 	for (size_t i = 0; a && i < c->nrefs; i++)
 		json_array_append_new(a, json_pack("{s:s,s:I}", "file",
-			r->o.files[c->refs[i].file], "line",
+			r->shown[c->refs[i].file], "line",
 			(json_int_t)c->refs[i].line));
 	return a;
 }
@@ -32,7 +33,7 @@ static json_t *log_json(const struct explain_run *r)
 	json_t *o, *m = json_array(), *files = json_array();
 
 	for (int i = 0; files && i < r->o.nfiles; i++)
-		json_array_append_new(files, json_string(r->o.files[i]));
+		json_array_append_new(files, json_string(r->shown[i]));
 	for (size_t i = 0; m && i < r->lg.nhits; i++) {
 		const struct explain_hit *h = &r->lg.hits[i];
 		json_t *facts = json_object();
@@ -41,7 +42,7 @@ static json_t *log_json(const struct explain_run *r)
 			json_object_set_new(facts, h->m.fields[k].name,
 					    json_string(h->m.fields[k].value));
 		json_array_append_new(m, json_pack("{s:s,s:I,s:s,s:s,s:s,"
-			"s:s,s:o}", "file", r->o.files[h->file], "line",
+			"s:s,s:o}", "file", r->shown[h->file], "line",
 			(json_int_t)h->line, "signature", h->m.sig->id,
 			"framework", h->m.sig->framework, "source",
 			h->m.sig->source, "versions", h->m.sig->versions,
@@ -100,7 +101,7 @@ static int add_findings(struct explain_run *r)
 			continue;
 		for (size_t k = 0; k < c->nrefs; k++)
 			evidence_add(&ev, "log", "%s line %ld",
-				     r->o.files[c->refs[k].file],
+				     r->shown[c->refs[k].file],
 				     c->refs[k].line);
 		if (c->measured[0])
 			evidence_add(&ev, "measured", "%s", c->measured);
@@ -231,7 +232,7 @@ static void print_refs(const struct explain_run *r,
 {
 	printf("    lines:");
 	for (size_t k = 0; k < c->nrefs; k++)
-		printf(" %s%s:%ld", k ? "" : "", r->o.files[c->refs[k].file],
+		printf(" %s%s:%ld", k ? "" : "", r->shown[c->refs[k].file],
 		       c->refs[k].line);
 	if (c->count > (long)c->nrefs)
 		printf(" (+%ld more)", c->count - (long)c->nrefs);
@@ -323,7 +324,7 @@ static void print_text(const struct explain_run *r)
 		if (h->m.sig->flags & LOGSIG_FACT && h->m.nfields == 0)
 			continue;
 		shown++;
-		printf("  %s:%ld  %s\n    %s (%s, %s, %s)", r->o.files[h->file],
+		printf("  %s:%ld  %s\n    %s (%s, %s, %s)", r->shown[h->file],
 		       h->line, h->text, h->m.sig->id, h->m.sig->framework,
 		       h->m.sig->source, h->m.sig->versions);
 		for (size_t k = 0; k < h->m.nfields; k++)
@@ -379,12 +380,45 @@ static void print_text(const struct explain_run *r)
 		printf("  %s\n", r->notes[i]);
 }
 
+/* The causes' texts made UTF-8: the decider builds them from a log's
+ * captures (already UTF-8) and may cut one inside a character. */
+static void causes_utf8(struct explain_run *r)
+{
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		struct explain_cause *c = &r->res.causes[i];
+
+		for (size_t k = 0; k < c->ncodes && k < EXPLAIN_MAX_CODES; k++)
+			explain_utf8(c->codes[k], sizeof(c->codes[k]));
+		explain_utf8(c->why, sizeof(c->why));
+		explain_utf8(c->fix, sizeof(c->fix));
+		explain_utf8(c->next, sizeof(c->next));
+		explain_utf8(c->measured, sizeof(c->measured));
+		explain_utf8(c->addr, sizeof(c->addr));
+		explain_utf8(c->contra, sizeof(c->contra));
+	}
+}
+
 int explain_emit(struct explain_run *r)
 {
+	FILE *real = stdout, *safe;
+	int rc;
+
+	causes_utf8(r);
 	if (build(r) < 0)
 		return -1;
 	if (r->o.json)
 		return 0; /* cmd_finish writes the document */
+	/* the log's lines and a RAS answer are printed: a BEL, an OSC title
+	 * or a C1 control in one must not reach the terminal (the printers
+	 * write to stdout, swapped for the escaping stream while they run) */
+	safe = termsafe_open(real, false);
+	if (safe == NULL)
+		return -1;
+	stdout = safe;
 	print_text(r);
-	return ferror(stdout) ? -1 : 0;
+	stdout = real;
+	rc = ferror(safe) ? -1 : 0;
+	if (fclose(safe) == EOF)
+		rc = -1;
+	return rc == 0 && !ferror(real) ? 0 : -1;
 }
