@@ -28,6 +28,28 @@ static json_t *refs_json(const struct explain_run *r,
 	return a;
 }
 
+/* The signatures whose repeats were not all kept: each with its count
+ * and its first and last line. */
+static json_t *repeated_json(const struct explain_run *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->lg.nhits; i++) {
+		const struct explain_hit *h = &r->lg.hits[i];
+
+		if (h->unkept == 0)
+			continue;
+		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:s,s:I,"
+			"s:s,s:I}", "signature", h->m.sig->id, "count",
+			(json_int_t)h->seen, "not_listed",
+			(json_int_t)h->unkept, "first_file",
+			r->shown[h->file], "first_line", (json_int_t)h->line,
+			"last_file", r->shown[h->last_file], "last_line",
+			(json_int_t)h->last_line));
+	}
+	return a;
+}
+
 static json_t *log_json(const struct explain_run *r)
 {
 	json_t *o, *m = json_array(), *files = json_array();
@@ -48,13 +70,15 @@ static json_t *log_json(const struct explain_run *r)
 			h->m.sig->source, "versions", h->m.sig->versions,
 			"facts", facts ? facts : json_null()));
 	}
-	o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:o}", "files", files,
-		      "lines", (json_int_t)r->lg.lines, "matched",
+	o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}", "files",
+		      files, "lines", (json_int_t)r->lg.lines, "matched",
 		      (json_int_t)r->lg.matched, "unknown",
 		      (json_int_t)r->lg.unknown, "binary",
 		      (json_int_t)r->lg.binary, "truncated",
 		      (json_int_t)r->lg.truncated, "matches_dropped",
-		      (json_int_t)r->lg.dropped, "matches", m);
+		      (json_int_t)r->lg.dropped, "distinct_dropped",
+		      (json_int_t)r->lg.distinct_dropped, "matches", m,
+		      "repeated", repeated_json(r));
 	return o;
 }
 
@@ -309,6 +333,30 @@ static size_t print_answer(const struct explain_run *r)
 	return n;
 }
 
+/* Past the matches kept whole only new signatures are listed: the
+ * repeats not listed are said, with each signature's first and last
+ * line. */
+static void print_repeats(const struct explain_run *r)
+{
+	size_t n = 0;
+
+	if (r->lg.distinct_dropped > 0)
+		printf("  %ld matches of further signatures not kept (past "
+		       "%d distinct)\n", r->lg.distinct_dropped,
+		       EXPLAIN_MAX_DISTINCT);
+	for (size_t i = 0; i < r->lg.nhits && n < 40; i++) {
+		const struct explain_hit *h = &r->lg.hits[i];
+
+		if (h->unkept == 0)
+			continue;
+		n++;
+		printf("  %s: %ld times, %ld of them repeats not listed, "
+		       "first %s:%ld, last %s:%ld\n", h->m.sig->id, h->seen,
+		       h->unkept, r->shown[h->file], h->line,
+		       r->shown[h->last_file], h->last_line);
+	}
+}
+
 static void print_text(const struct explain_run *r)
 {
 	size_t shown = 0;
@@ -335,6 +383,7 @@ static void print_text(const struct explain_run *r)
 	if (r->lg.nhits > shown)
 		printf("  ... %zu more matches (--json lists them all)\n",
 		       r->lg.nhits - shown);
+	print_repeats(r);
 	for (size_t i = 0; !r->ras_tried && i < r->lg.nhits; i++) {
 		const char *a = logmatch_field(&r->lg.hits[i].m, "ras_addr");
 		const char *p = logmatch_field(&r->lg.hits[i].m, "ras_port");

@@ -1,7 +1,8 @@
 /* netprobe explain against hostile input, the whole command run in a
  * child: a RAS port that answers one byte that is not UTF-8, a log whose
  * cause holds such a byte, a log holding BEL, OSC, DCS and C1 controls,
- * and a log whose later, different failure follows thousands of repeats. */
+ * and a log whose later, different failure follows thousands of repeats;
+ * and the kept matches' bound on distinct signatures. */
 #include <check.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "decide/explain.h"
+#include "doc/logmatch.h"
 
 #define RUN_BOUND_S 60 /* a child still running then is killed: a failure */
 #define OUT_MAX (1 << 20)
@@ -208,6 +211,124 @@ START_TEST(log_controls_escaped)
 }
 END_TEST
 
+/* The neighbour table's overflow 2,100 times, then Gloo given NCCL's
+ * syntax once, then the overflow 10 times more. */
+static char *repeats_log(size_t *len)
+{
+	static const char neigh[] = "[12345.678901] neighbour: arp_cache: "
+		"neighbor table overflow!\n";
+	static const char gloo[] = "RuntimeError: [enforce fail at ../third_"
+		"party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. "
+		"Unable to find address for: ^eth0\n";
+	size_t n = 2110 * (sizeof(neigh) - 1) + sizeof(gloo) - 1, o = 0;
+	char *b = malloc(n + 1);
+
+	ck_assert_ptr_nonnull(b);
+	for (int i = 0; i < 2110; i++) {
+		if (i == 2100) {
+			memcpy(b + o, gloo, sizeof(gloo) - 1);
+			o += sizeof(gloo) - 1;
+		}
+		memcpy(b + o, neigh, sizeof(neigh) - 1);
+		o += sizeof(neigh) - 1;
+	}
+	*len = o;
+	return b;
+}
+
+START_TEST(later_failure_after_repeats)
+{
+	static char out[OUT_MAX];
+	char path[] = "/tmp/np-explain-log-XXXXXX", codes[256];
+	size_t n;
+	char *log = repeats_log(&n);
+	json_t *d, *lg, *rep;
+
+	write_log(path, log, n);
+	free(log);
+	ck_assert_int_eq(run_explain((const char *[]){"explain", "--no-probe",
+			 path, NULL}, out, sizeof(out)), 1);
+	ck_assert_ptr_nonnull(strstr(out, "fault gloo-ifname-syntax"));
+	ck_assert_ptr_nonnull(strstr(out, "kernel-neigh-overflow: 2110 times, "
+				     "62 of them repeats not listed"));
+	ck_assert_int_eq(run_explain((const char *[]){"explain", "--no-probe",
+			 "--json", path, NULL}, out, sizeof(out)), 1);
+	unlink(path);
+	d = parse_doc(out, codes, sizeof(codes));
+	ck_assert_str_eq(codes, "neighbour-table-overflow gloo-ifname-syntax ");
+	lg = json_object_get(d, "log");
+	ck_assert_int_eq(json_integer_value(json_object_get(lg, "matched")),
+			 2111);
+	ck_assert_int_eq(json_integer_value(json_object_get(lg,
+			 "matches_dropped")), 62);
+	ck_assert_int_eq(json_array_size(json_object_get(lg, "matches")),
+			 2049);
+	ck_assert_int_eq(json_array_size(json_object_get(lg, "repeated")), 1);
+	rep = json_array_get(json_object_get(lg, "repeated"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(rep, "signature")),
+			 "kernel-neigh-overflow");
+	ck_assert_int_eq(json_integer_value(json_object_get(rep, "count")),
+			 2110);
+	ck_assert_int_eq(json_integer_value(json_object_get(rep,
+			 "not_listed")), 62);
+	ck_assert_int_eq(json_integer_value(json_object_get(rep,
+			 "first_line")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(rep,
+			 "last_line")), 2111);
+	json_decref(d);
+}
+END_TEST
+
+/* Past the matches kept whole: a new signature is kept up to the bound
+ * on distinct ones, then counted; a settings echo that changes back is
+ * kept, so the last value the log holds still counts. */
+START_TEST(distinct_bound_and_settings)
+{
+	static const char *const set[] = {
+		"node1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment "
+		"to eth0",
+		"node1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment "
+		"to ib0",
+	};
+	struct logmatcher m;
+	struct explain_log lg;
+	struct logmatch a, b, x;
+	const char *bad = NULL;
+	size_t start = 0;
+	long line = 0;
+
+	memset(&lg, 0, sizeof(lg));
+	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
+	ck_assert_int_eq(logmatch_line(&m, set[0], &start, &a), 1);
+	start = 0;
+	ck_assert_int_eq(logmatch_line(&m, set[1], &start, &b), 1);
+	for (int i = 0; i < EXPLAIN_MAX_HITS; i++)
+		ck_assert_int_eq(explain_log_add(&lg, &a, 0, ++line), 0);
+	/* eth0, ib0, eth0 again: the change back is no repeat to drop */
+	ck_assert_int_eq(explain_log_add(&lg, &b, 0, ++line), 0);
+	ck_assert_int_eq(explain_log_add(&lg, &a, 0, ++line), 0);
+	ck_assert_str_eq(explain_setting(&lg, "NCCL_SOCKET_IFNAME"), "eth0");
+	ck_assert_int_eq(explain_log_add(&lg, &a, 0, ++line), 0);
+	ck_assert_uint_eq(lg.nhits, EXPLAIN_MAX_HITS + 2);
+	ck_assert_int_eq(lg.hits[0].seen, EXPLAIN_MAX_HITS + 2);
+	ck_assert_int_eq(lg.hits[0].unkept, 1);
+	ck_assert_int_eq(lg.hits[0].last_line, line);
+	/* new values until the bound, then only counted */
+	x = b;
+	for (int i = 0; i < EXPLAIN_MAX_DISTINCT; i++) {
+		snprintf(x.fields[1].value, sizeof(x.fields[1].value), "v%d",
+			 i);
+		ck_assert_int_eq(explain_log_add(&lg, &x, 0, ++line), 0);
+	}
+	ck_assert_uint_eq(lg.nhits, EXPLAIN_MAX_DISTINCT);
+	ck_assert_int_eq(lg.distinct_dropped, EXPLAIN_MAX_HITS + 2);
+	ck_assert_int_eq(lg.matched, EXPLAIN_MAX_HITS + 3 +
+			 EXPLAIN_MAX_DISTINCT);
+	explain_log_free(&lg);
+	logmatch_free(&m);
+}
+END_TEST
+
 Suite *suite_explain_input(void)
 {
 	Suite *s = suite_create("explain_input");
@@ -217,6 +338,8 @@ Suite *suite_explain_input(void)
 	tcase_add_test(tc, ras_answers_one_byte_not_utf8);
 	tcase_add_test(tc, log_cause_not_utf8);
 	tcase_add_test(tc, log_controls_escaped);
+	tcase_add_test(tc, later_failure_after_repeats);
+	tcase_add_test(tc, distinct_bound_and_settings);
 	suite_add_tcase(s, tc);
 	return s;
 }
