@@ -211,6 +211,26 @@ START_TEST(log_controls_escaped)
 }
 END_TEST
 
+START_TEST(file_name_escaped)
+{
+	static char out[OUT_MAX];
+	const char *msg;
+	json_t *d, *err;
+	char codes[64];
+
+	ck_assert_int_eq(run_explain((const char *[]){"explain", "--no-probe",
+			 "--json", "/nonexistent/np-\x1b]0;t\x07\xff.log",
+			 NULL}, out, sizeof(out)), 2);
+	d = parse_doc(out, codes, sizeof(codes));
+	err = json_array_get(json_object_get(d, "errors"), 0);
+	msg = json_string_value(json_object_get(err, "message"));
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_ptr_nonnull(strstr(msg, "cannot read '/nonexistent/np-"
+				     "\\x1b]0;t\\x07\xef\xbf\xbd.log'"));
+	json_decref(d);
+}
+END_TEST
+
 /* The neighbour table's overflow 2,100 times, then Gloo given NCCL's
  * syntax once, then the overflow 10 times more. */
 static char *repeats_log(size_t *len)
@@ -338,6 +358,7 @@ Suite *suite_explain_input(void)
 	tcase_add_test(tc, ras_answers_one_byte_not_utf8);
 	tcase_add_test(tc, log_cause_not_utf8);
 	tcase_add_test(tc, log_controls_escaped);
+	tcase_add_test(tc, file_name_escaped);
 	tcase_add_test(tc, later_failure_after_repeats);
 	tcase_add_test(tc, distinct_bound_and_settings);
 	suite_add_tcase(s, tc);
