@@ -10,63 +10,6 @@
 
 #include "doc/finding.h"
 
-/* A fact the log repeats on every rank (an interface line, a version)
- * is kept this many times; the rest are counted, so that a long log of
- * chatter cannot push its one failure line past EXPLAIN_MAX_HITS. */
-
-static bool fact_full(struct explain_log *lg, const struct logsig *s)
-{
-	size_t n;
-	const struct logsig *base = logsig_table(&n);
-	size_t i = (size_t)(s - base);
-
-	/* settings echoes are all kept: the last one counts */
-	if (!(s->flags & LOGSIG_FACT) || s < base || i >= n ||
-	    i >= EXPLAIN_SIG_SLOTS ||
-	    (s->fields && strstr(s->fields, "setting_")))
-		return false;
-	return lg->kept[i]++ >= EXPLAIN_FACT_KEEP;
-}
-
-int explain_log_add_text(struct explain_log *lg, const struct logmatch *m,
-			 int file, long line, const char *text)
-{
-	struct explain_hit *h;
-
-	lg->matched++;
-	if (lg->nhits >= EXPLAIN_MAX_HITS ||
-	    fact_full(lg, m->sig)) {
-		lg->dropped++;
-		return 0;
-	}
-	if (lg->hits == NULL) {
-		lg->hits = calloc(EXPLAIN_MAX_HITS, sizeof(*lg->hits));
-		if (lg->hits == NULL) {
-			errno = ENOMEM;
-			return -1;
-		}
-	}
-	h = &lg->hits[lg->nhits++];
-	h->m = *m;
-	h->file = file;
-	h->line = line;
-	snprintf(h->text, sizeof(h->text), "%s", text ? text : "");
-	return 0;
-}
-
-int explain_log_add(struct explain_log *lg, const struct logmatch *m,
-		    int file, long line)
-{
-	return explain_log_add_text(lg, m, file, line, NULL);
-}
-
-void explain_log_free(struct explain_log *lg)
-{
-	free(lg->hits);
-	lg->hits = NULL;
-	lg->nhits = 0;
-}
-
 /* What an errno text a line captured decides for a connect or a bind:
  * a refusal proves nothing listened, no route proves no path, an
  * address in use proves another process held the port; a timeout only

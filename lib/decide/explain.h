@@ -7,10 +7,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "doc/logmatch.h"
 
-#define EXPLAIN_MAX_HITS 2048  /* matches kept; more are only counted */
+/* Every match is kept up to EXPLAIN_MAX_HITS; past it only a match whose
+ * signature (row and captures) is new, up to EXPLAIN_MAX_DISTINCT kept in
+ * all, each repeat counted (explain_hit's seen, unkept, last_*). No log
+ * of the corpora (tests/explain, tests/explain/wild) has more than 10
+ * distinct signatures; at the bound the hits take about 25 MB. */
+#define EXPLAIN_MAX_HITS 2048
+#define EXPLAIN_MAX_DISTINCT 16384
 #define EXPLAIN_SIG_SLOTS 512  /* signature rows a log's facts are counted by */
 #define EXPLAIN_FACT_KEEP 32   /* matches of one fact row kept */
 #define EXPLAIN_MAX_CAUSES 32
@@ -24,15 +31,24 @@ struct explain_hit {
 	int file;  /* index into the files read */
 	long line; /* 1-based */
 	char text[EXPLAIN_TEXT_MAX]; /* the line as matched, cut */
+	/* on the first match of a signature: its matches in all, the last
+	 * one's place, and how many were not kept (repeats past
+	 * EXPLAIN_MAX_HITS); 0 on the later ones */
+	long seen, unkept;
+	int last_file;
+	long last_line;
 };
 
-/* What the log holds: counts and the matches. */
+/* What the log holds: counts and the matches (decide/explain_log.c). */
 struct explain_log {
 	long lines, matched, unknown, binary, truncated;
-	struct explain_hit *hits; /* owned, EXPLAIN_MAX_HITS at most */
-	size_t nhits;
-	long dropped; /* matches past EXPLAIN_MAX_HITS */
+	struct explain_hit *hits; /* owned, EXPLAIN_MAX_DISTINCT at most */
+	size_t nhits, cap;
+	long dropped; /* matches not kept: repeats, facts past their keep */
+	long distinct_dropped; /* new signatures past EXPLAIN_MAX_DISTINCT */
 	unsigned kept[EXPLAIN_SIG_SLOTS]; /* facts kept, per signature row */
+	size_t row_last[EXPLAIN_SIG_SLOTS]; /* a row's last kept hit + 1 */
+	uint32_t *slots; /* owned: the signatures kept, hit index + 1 */
 };
 
 enum explain_state {
@@ -94,8 +110,8 @@ struct explain_measured {
 	const char *fix[64];  /* the measurement's exact fix, may be NULL */
 };
 
-/* Adds a hit, keeping at most EXPLAIN_MAX_HITS. Returns 0, or -1 on no
- * memory (errno ENOMEM). */
+/* Adds a hit: kept, or counted as a repeat of a signature kept (see
+ * EXPLAIN_MAX_HITS). Returns 0, or -1 on no memory (errno ENOMEM). */
 int explain_log_add(struct explain_log *lg, const struct logmatch *m,
 		    int file, long line);
 /* The same, keeping the line's text (may be NULL) as evidence. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/cli.h"
+#include "base/termsafe.h"
 #include "base/parse.h"
 #include "commands.h"
 #include "decide/explain_rdma.h"
@@ -171,6 +172,19 @@ static int verdict(const struct explain_run *r)
 	return 0;
 }
 
+/* A file that cannot be read: its name goes to standard error, so its
+ * control characters are escaped (a name is bytes, an ESC among them). */
+static int read_failed(struct explain_run *r, int i)
+{
+	char name[1024];
+	int e = errno;
+
+	termsafe_escape(r->shown[i], strlen(r->shown[i]), false, name,
+			sizeof(name));
+	return cmd_fail(&r->run, "read", "cannot read", name, "%s",
+			strerror(e));
+}
+
 /* Read, decide, measure: the run after its options. Returns the exit
  * status (errors reported on the run). */
 static int explain_run(struct explain_run *r)
@@ -182,9 +196,11 @@ static int explain_run(struct explain_run *r)
 				bad ? bad : "?", "does not compile");
 	r->lm.light = r->light;
 	for (int i = 0; i < r->o.nfiles; i++)
+		if ((r->shown[i] = explain_keep(r, r->o.files[i])) == NULL)
+			return cmd_failf(&r->run, "memory", "out of memory");
+	for (int i = 0; i < r->o.nfiles; i++)
 		if (explain_read(r, i, r->o.files[i]) < 0)
-			return cmd_fail(&r->run, "read", "cannot read",
-					r->o.files[i], "%s", strerror(errno));
+			return read_failed(r, i);
 	if (r->o.job)
 		explain_job(r);
 	explain_decide(&r->lg, &r->res);

@@ -47,6 +47,9 @@ struct explain_run {
 	bool rdma_absent;    /* measured: no RDMA hardware on this node */
 	enum layer_container container;
 	struct cmd_run run; /* its document and errors (the runtime) */
+	/* the files' names as shown and written: made UTF-8 (a name is
+	 * bytes, the document is not) */
+	const char *shown[EXPLAIN_MAX_FILES];
 };
 
 /* explain_read.c: reads one file ("-" stdin) line by line into r->lg.
@@ -68,6 +71,9 @@ void explain_found(struct explain_run *r, const char *code, const char *ev);
 void explain_found_fix(struct explain_run *r, const char *code,
 		       const char *ev, const char *fix);
 void explain_checked(struct explain_run *r, const char *code);
+/* explain_record.c: s (cap bytes of room, at most EXPLAIN_LINE_MAX) made
+ * UTF-8 in place: what is not becomes U+FFFD, cut between characters. */
+void explain_utf8(char *s, size_t cap);
 
 /* explain_rdma.c: the RDMA devices judged by the scan's collector and
  * decider (rdma-* codes), with NCCL_IB_* from the environment or, where

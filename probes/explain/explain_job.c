@@ -45,7 +45,31 @@ bool explain_is_local_addr(const char *node)
 	return local;
 }
 
-int explain_job(struct explain_run *r)
+/* What RAS answered made UTF-8: a node name, a version, or the bytes a
+ * port that is no RAS answered with (quoted in ras_why) go into the
+ * document, which jansson refuses when one is not UTF-8. */
+static void ras_utf8(struct explain_run *r)
+{
+	struct ras_state *st = &r->ras;
+
+	explain_utf8(r->ras_addr, sizeof(r->ras_addr));
+	explain_utf8(r->ras_why, sizeof(r->ras_why));
+	explain_utf8(st->nccl_version, sizeof(st->nccl_version));
+	for (size_t i = 0; i < st->nprocs && i < RAS_MAX_PROCS; i++) {
+		struct ras_proc *p = &st->procs[i];
+
+		explain_utf8(p->node, sizeof(p->node));
+		explain_utf8(p->gpu, sizeof(p->gpu));
+		explain_utf8(p->comm, sizeof(p->comm));
+	}
+	for (size_t i = 0; i < st->ncomms && i < RAS_MAX_COMMS; i++) {
+		explain_utf8(st->comms[i].id, sizeof(st->comms[i].id));
+		explain_utf8(st->comms[i].what, sizeof(st->comms[i].what));
+	}
+}
+
+/* Asks the RAS service and reads its answer into r->ras. */
+static int ras_ask(struct explain_run *r)
 {
 	const char *spec = r->o.ras ? r->o.ras : getenv("NCCL_RAS_ADDR");
 	char host[96], port[16], self[256], *answer = NULL;
@@ -68,6 +92,7 @@ int explain_job(struct explain_run *r)
 	}
 	free(answer);
 	r->ras_answered = true;
+	ras_utf8(r);
 	if (gethostname(self, sizeof(self)) < 0)
 		self[0] = '\0';
 	self[sizeof(self) - 1] = '\0';
@@ -84,4 +109,12 @@ int explain_job(struct explain_run *r)
 				 sizeof(r->job_nodes[0]), "%s", node);
 	}
 	return 0;
+}
+
+int explain_job(struct explain_run *r)
+{
+	int rc = ras_ask(r);
+
+	ras_utf8(r);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/termsafe.h"
 #include "explain/explain_int.h"
 
 static const char *state_name(enum explain_state s)
@@ -22,8 +23,30 @@ static json_t *refs_json(const struct explain_run *r,
 
 	for (size_t i = 0; a && i < c->nrefs; i++)
 		json_array_append_new(a, json_pack("{s:s,s:I}", "file",
-			r->o.files[c->refs[i].file], "line",
+			r->shown[c->refs[i].file], "line",
 			(json_int_t)c->refs[i].line));
+	return a;
+}
+
+/* The signatures whose repeats were not all kept: each with its count
+ * and its first and last line. */
+static json_t *repeated_json(const struct explain_run *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->lg.nhits; i++) {
+		const struct explain_hit *h = &r->lg.hits[i];
+
+		if (h->unkept == 0)
+			continue;
+		json_array_append_new(a, json_pack("{s:s,s:I,s:I,s:s,s:I,"
+			"s:s,s:I}", "signature", h->m.sig->id, "count",
+			(json_int_t)h->seen, "not_listed",
+			(json_int_t)h->unkept, "first_file",
+			r->shown[h->file], "first_line", (json_int_t)h->line,
+			"last_file", r->shown[h->last_file], "last_line",
+			(json_int_t)h->last_line));
+	}
 	return a;
 }
 
@@ -32,7 +55,7 @@ static json_t *log_json(const struct explain_run *r)
 	json_t *o, *m = json_array(), *files = json_array();
 
 	for (int i = 0; files && i < r->o.nfiles; i++)
-		json_array_append_new(files, json_string(r->o.files[i]));
+		json_array_append_new(files, json_string(r->shown[i]));
 	for (size_t i = 0; m && i < r->lg.nhits; i++) {
 		const struct explain_hit *h = &r->lg.hits[i];
 		json_t *facts = json_object();
@@ -41,19 +64,21 @@ static json_t *log_json(const struct explain_run *r)
 			json_object_set_new(facts, h->m.fields[k].name,
 					    json_string(h->m.fields[k].value));
 		json_array_append_new(m, json_pack("{s:s,s:I,s:s,s:s,s:s,"
-			"s:s,s:o}", "file", r->o.files[h->file], "line",
+			"s:s,s:o}", "file", r->shown[h->file], "line",
 			(json_int_t)h->line, "signature", h->m.sig->id,
 			"framework", h->m.sig->framework, "source",
 			h->m.sig->source, "versions", h->m.sig->versions,
 			"facts", facts ? facts : json_null()));
 	}
-	o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:o}", "files", files,
-		      "lines", (json_int_t)r->lg.lines, "matched",
+	o = json_pack("{s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:o}", "files",
+		      files, "lines", (json_int_t)r->lg.lines, "matched",
 		      (json_int_t)r->lg.matched, "unknown",
 		      (json_int_t)r->lg.unknown, "binary",
 		      (json_int_t)r->lg.binary, "truncated",
 		      (json_int_t)r->lg.truncated, "matches_dropped",
-		      (json_int_t)r->lg.dropped, "matches", m);
+		      (json_int_t)r->lg.dropped, "distinct_dropped",
+		      (json_int_t)r->lg.distinct_dropped, "matches", m,
+		      "repeated", repeated_json(r));
 	return o;
 }
 
@@ -100,7 +125,7 @@ static int add_findings(struct explain_run *r)
 			continue;
 		for (size_t k = 0; k < c->nrefs; k++)
 			evidence_add(&ev, "log", "%s line %ld",
-				     r->o.files[c->refs[k].file],
+				     r->shown[c->refs[k].file],
 				     c->refs[k].line);
 		if (c->measured[0])
 			evidence_add(&ev, "measured", "%s", c->measured);
@@ -231,7 +256,7 @@ static void print_refs(const struct explain_run *r,
 {
 	printf("    lines:");
 	for (size_t k = 0; k < c->nrefs; k++)
-		printf(" %s%s:%ld", k ? "" : "", r->o.files[c->refs[k].file],
+		printf(" %s%s:%ld", k ? "" : "", r->shown[c->refs[k].file],
 		       c->refs[k].line);
 	if (c->count > (long)c->nrefs)
 		printf(" (+%ld more)", c->count - (long)c->nrefs);
@@ -308,6 +333,30 @@ static size_t print_answer(const struct explain_run *r)
 	return n;
 }
 
+/* Past the matches kept whole only new signatures are listed: the
+ * repeats not listed are said, with each signature's first and last
+ * line. */
+static void print_repeats(const struct explain_run *r)
+{
+	size_t n = 0;
+
+	if (r->lg.distinct_dropped > 0)
+		printf("  %ld matches of further signatures not kept (past "
+		       "%d distinct)\n", r->lg.distinct_dropped,
+		       EXPLAIN_MAX_DISTINCT);
+	for (size_t i = 0; i < r->lg.nhits && n < 40; i++) {
+		const struct explain_hit *h = &r->lg.hits[i];
+
+		if (h->unkept == 0)
+			continue;
+		n++;
+		printf("  %s: %ld times, %ld of them repeats not listed, "
+		       "first %s:%ld, last %s:%ld\n", h->m.sig->id, h->seen,
+		       h->unkept, r->shown[h->file], h->line,
+		       r->shown[h->last_file], h->last_line);
+	}
+}
+
 static void print_text(const struct explain_run *r)
 {
 	size_t shown = 0;
@@ -323,7 +372,7 @@ static void print_text(const struct explain_run *r)
 		if (h->m.sig->flags & LOGSIG_FACT && h->m.nfields == 0)
 			continue;
 		shown++;
-		printf("  %s:%ld  %s\n    %s (%s, %s, %s)", r->o.files[h->file],
+		printf("  %s:%ld  %s\n    %s (%s, %s, %s)", r->shown[h->file],
 		       h->line, h->text, h->m.sig->id, h->m.sig->framework,
 		       h->m.sig->source, h->m.sig->versions);
 		for (size_t k = 0; k < h->m.nfields; k++)
@@ -334,6 +383,7 @@ static void print_text(const struct explain_run *r)
 	if (r->lg.nhits > shown)
 		printf("  ... %zu more matches (--json lists them all)\n",
 		       r->lg.nhits - shown);
+	print_repeats(r);
 	for (size_t i = 0; !r->ras_tried && i < r->lg.nhits; i++) {
 		const char *a = logmatch_field(&r->lg.hits[i].m, "ras_addr");
 		const char *p = logmatch_field(&r->lg.hits[i].m, "ras_port");
@@ -379,12 +429,45 @@ static void print_text(const struct explain_run *r)
 		printf("  %s\n", r->notes[i]);
 }
 
+/* The causes' texts made UTF-8: the decider builds them from a log's
+ * captures (already UTF-8) and may cut one inside a character. */
+static void causes_utf8(struct explain_run *r)
+{
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		struct explain_cause *c = &r->res.causes[i];
+
+		for (size_t k = 0; k < c->ncodes && k < EXPLAIN_MAX_CODES; k++)
+			explain_utf8(c->codes[k], sizeof(c->codes[k]));
+		explain_utf8(c->why, sizeof(c->why));
+		explain_utf8(c->fix, sizeof(c->fix));
+		explain_utf8(c->next, sizeof(c->next));
+		explain_utf8(c->measured, sizeof(c->measured));
+		explain_utf8(c->addr, sizeof(c->addr));
+		explain_utf8(c->contra, sizeof(c->contra));
+	}
+}
+
 int explain_emit(struct explain_run *r)
 {
+	FILE *real = stdout, *safe;
+	int rc;
+
+	causes_utf8(r);
 	if (build(r) < 0)
 		return -1;
 	if (r->o.json)
 		return 0; /* cmd_finish writes the document */
+	/* the log's lines and a RAS answer are printed: a BEL, an OSC title
+	 * or a C1 control in one must not reach the terminal (the printers
+	 * write to stdout, swapped for the escaping stream while they run) */
+	safe = termsafe_open(real, false);
+	if (safe == NULL)
+		return -1;
+	stdout = safe;
 	print_text(r);
-	return ferror(stdout) ? -1 : 0;
+	stdout = real;
+	rc = ferror(safe) ? -1 : 0;
+	if (fclose(safe) == EOF)
+		rc = -1;
+	return rc == 0 && !ferror(real) ? 0 : -1;
 }

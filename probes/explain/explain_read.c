@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/termsafe.h"
 #include "explain/explain_int.h"
 
 /* Pasted logs carry terminal colours (ESC [ ... letter) and CRLF line
@@ -35,12 +36,16 @@ static size_t strip_line(char *s, size_t n)
 	return o;
 }
 
-/* Matches every signature a line holds (a line may hold several). */
+/* Matches every signature a line holds (a line may hold several). The
+ * raw line is matched; what is kept of it (its text, cut to the evidence's
+ * room between characters, and its captures) is made UTF-8, as the
+ * document must be. */
 static int match_line(struct explain_run *r, int file, long lineno,
 		      const char *line)
 {
 	struct logmatch m;
 	struct logmatch_linebits lb;
+	char text[EXPLAIN_TEXT_MAX];
 	size_t start = 0;
 	int hits = 0;
 
@@ -48,7 +53,12 @@ static int match_line(struct explain_run *r, int file, long lineno,
 	while (logmatch_line_bits(&r->lm, &lb, &start, &m)) {
 		size_t i = (size_t)(m.sig - r->lm.sigs);
 
-		if (explain_log_add_text(&r->lg, &m, file, lineno, line) < 0)
+		if (hits == 0)
+			termsafe_utf8(line, strlen(line), text, sizeof(text));
+		for (size_t k = 0; k < m.nfields; k++)
+			explain_utf8(m.fields[k].value,
+				     sizeof(m.fields[k].value));
+		if (explain_log_add_text(&r->lg, &m, file, lineno, text) < 0)
 			return -1;
 		/* a fact row whose kept matches are full needs no captures */
 		if (m.sig->flags & LOGSIG_FACT && i < EXPLAIN_SIG_SLOTS &&

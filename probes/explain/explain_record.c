@@ -6,17 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/termsafe.h"
 #include "explain/explain_int.h"
 
-/* A copy of s kept with the run (freed with it), or NULL when the pool is
- * full or memory is out: callers then record nothing. */
+/* Text from a log, a RAS answer or this node goes into the document, and
+ * jansson refuses a string that is not UTF-8 (the whole document was
+ * lost for one byte): such bytes become U+FFFD, in place, cut between
+ * characters to fit cap (every buffer of the run is under 4 KiB). */
+void explain_utf8(char *s, size_t cap)
+{
+	char tmp[EXPLAIN_LINE_MAX];
+	size_t n = strlen(s);
+
+	if (cap > sizeof(tmp))
+		cap = sizeof(tmp);
+	if (termsafe_utf8(s, n, tmp, cap) == n && strlen(tmp) == n)
+		return; /* already UTF-8 and whole */
+	memcpy(s, tmp, strlen(tmp) + 1);
+}
+
+/* A copy of s kept with the run (freed with it), its bytes that are not
+ * UTF-8 replaced, or NULL when the pool is full or memory is out: callers
+ * then record nothing. */
 const char *explain_keep(struct explain_run *r, const char *s)
 {
+	size_t n = strlen(s), cap = n * 3 + 1;
 	char *d;
 
 	if (r->npool >= (int)(sizeof(r->pool) / sizeof(r->pool[0])) ||
-	    (d = strdup(s)) == NULL)
+	    (d = malloc(cap)) == NULL)
 		return NULL;
+	termsafe_utf8(s, n, d, cap);
 	r->pool[r->npool++] = d;
 	return d;
 }
@@ -29,8 +49,9 @@ void explain_note(struct explain_run *r, const char *fmt, ...)
 	if (r->nnotes >= (int)(sizeof(r->notes) / sizeof(r->notes[0])))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(r->notes[r->nnotes++], sizeof(r->notes[0]), fmt, ap);
+	vsnprintf(r->notes[r->nnotes], sizeof(r->notes[0]), fmt, ap);
 	va_end(ap);
+	explain_utf8(r->notes[r->nnotes++], sizeof(r->notes[0]));
 }
 
 /* A cause proved here, once per code, with its evidence and the fix the
