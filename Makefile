@@ -10,6 +10,12 @@ MANDIR ?= $(PREFIX)/share/man
 # /usr/lib/systemd/system; Debian 12 packages install into /lib/systemd/system.
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The operators' files (Slurm scripts, Prometheus rules and their test, the
+# Grafana dashboard) are data read in place or copied, so they go under
+# share/netprobe/contrib as in the tree; docs/findings.md is documentation.
+DATADIR ?= $(PREFIX)/share
+PKGDATADIR ?= $(DATADIR)/netprobe
+DOCDIR ?= $(DATADIR)/doc/netprobe
 DESTDIR ?=
 # Programs go through $(INSTALL) (debhelper sets it); data through install.
 INSTALL ?= install
@@ -177,26 +183,55 @@ check-man:
 
 INSTALL_TARGETS ?=
 UNINSTALL_TARGETS ?=
+# What contrib/ installs, by mode: the scripts stay executable.
+CONTRIB_EXEC := contrib/slurm/netprobe-gate.sbatch \
+	contrib/slurm/netprobe-healthcheck
+CONTRIB_DATA := contrib/slurm/README.md contrib/prometheus/netprobe.rules.yml \
+	contrib/prometheus/netprobe.rules.test.yml \
+	contrib/grafana/netprobe-dashboard.json
+CONTRIB_DIRS := contrib/slurm contrib/prometheus contrib/grafana
+# The man pages name the packaged paths (/usr/share/...): an installed page
+# names where this PREFIX put them.
+MAN_PATHS := sed -e 's|/usr/share/netprobe/|$(PKGDATADIR)/|g' \
+	-e 's|/usr/share/doc/netprobe/|$(DOCDIR)/|g'
 install: $(NETPROBE) $(INSTALL_TARGETS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(SYSTEMDUNITDIR) \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR) \
+		$(addprefix $(DESTDIR)$(PKGDATADIR)/,$(CONTRIB_DIRS))
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(NETPROBE) $(DESTDIR)$(BINDIR)/netprobe
-	install -m 644 $(NP_MAN1) $(DESTDIR)$(MANDIR)/man1
-	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	for f in $(NP_MAN1); do $(MAN_PATHS) $$f > \
+		$(DESTDIR)$(MANDIR)/man1/$${f##*/} || exit 1; done
+	for f in $(MAN5); do $(MAN_PATHS) $$f > \
+		$(DESTDIR)$(MANDIR)/man5/$${f##*/} || exit 1; done
+	chmod 644 $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(NP_MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
 	sed 's|@BINDIR@|$(BINDIR)|g' contrib/netprobe-serve.service.in > \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/netprobe-serve.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/netprobe-serve.service
 	install -m 644 contrib/bash-completion/netprobe \
 		$(DESTDIR)$(BASHCOMPDIR)/netprobe
+	for f in $(CONTRIB_EXEC); do install -m 755 $$f \
+		$(DESTDIR)$(PKGDATADIR)/$$f || exit 1; done
+	for f in $(CONTRIB_DATA); do install -m 644 $$f \
+		$(DESTDIR)$(PKGDATADIR)/$$f || exit 1; done
+	install -m 644 docs/findings.md $(DESTDIR)$(DOCDIR)/findings.md
 
-# Removes what `make install` put there (with the same PREFIX and DESTDIR).
+# Removes what `make install` put there (with the same PREFIX and DESTDIR),
+# and the folders that are netprobe's alone once they are empty.
 uninstall: $(UNINSTALL_TARGETS)
 	rm -f $(DESTDIR)$(BINDIR)/netprobe \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(NP_MAN1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/netprobe-serve.service \
-		$(DESTDIR)$(BASHCOMPDIR)/netprobe
+		$(DESTDIR)$(BASHCOMPDIR)/netprobe \
+		$(addprefix $(DESTDIR)$(PKGDATADIR)/,$(CONTRIB_EXEC)) \
+		$(addprefix $(DESTDIR)$(PKGDATADIR)/,$(CONTRIB_DATA)) \
+		$(DESTDIR)$(DOCDIR)/findings.md
+	for d in $(addprefix $(DESTDIR)$(PKGDATADIR)/,$(CONTRIB_DIRS)) \
+		$(DESTDIR)$(PKGDATADIR)/contrib $(DESTDIR)$(PKGDATADIR) \
+		$(DESTDIR)$(DOCDIR); do [ ! -d $$d ] || \
+		rmdir --ignore-fail-on-non-empty $$d || exit 1; done
 
 clean:
 	rm -rf build build-asan

@@ -2,8 +2,9 @@
 # uninstall` in a scratch DESTDIR. Debian packages: `make deb` builds
 # netprobe_*.deb (and ncclcheck_*.deb where CUDA and NCCL are) with
 # dpkg-buildpackage from debian/, in a copy of the tree under $(DEB_DIR);
-# `make check-deb` installs them with apt-get and runs the installed
-# programs (root only). Both are part of make check.
+# `make check-deb` installs them with apt-get, runs the installed
+# programs, then removes and purges them, each leaving no path of theirs
+# (root only). Both are part of make check.
 DEB_PKGS += debhelper dpkg-dev bash-completion
 
 DEB_DIR := $(BUILD)/deb
@@ -47,7 +48,8 @@ deb:
 
 # Installs the packages as a user would (apt-get install ./*.deb), checks the
 # installed files, runs `netprobe scan` and `ncclcheck --help` from them,
-# then removes what it installed.
+# then removes and purges what it installed, checking after each that no
+# path of theirs is left, nor NCCL's folder in the loader's path.
 check-deb:
 	@if [ "$$(id -u)" != 0 ]; then \
 		echo "check-deb: skipped: apt-get install needs root"; \

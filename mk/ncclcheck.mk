@@ -206,7 +206,9 @@ install-ncclcheck:
 			$(DESTDIR)$(BASHCOMPDIR); \
 		$(INSTALL) -m 755 $(INSTALL_STRIP) $(NCCLCHECK_DIST) \
 			$(DESTDIR)$(BINDIR)/ncclcheck; \
-		install -m 644 man/ncclcheck.1 $(DESTDIR)$(MANDIR)/man1; \
+		$(MAN_PATHS) man/ncclcheck.1 > \
+			$(DESTDIR)$(MANDIR)/man1/ncclcheck.1; \
+		chmod 644 $(DESTDIR)$(MANDIR)/man1/ncclcheck.1; \
 		install -m 644 contrib/bash-completion/ncclcheck \
 			$(DESTDIR)$(BASHCOMPDIR)/ncclcheck; \
 		if [ -z "$(NC_LD_CONF)" ]; then :; \
