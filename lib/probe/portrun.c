@@ -757,17 +757,9 @@ int ports_run(const char *host, const struct port_list *pl,
 	if (portscan_tcp((struct sockaddr *)&r->ss, r->sslen, r->out, r->nout,
 			 &so) < 0 ||
 	    synretry_tcp((struct sockaddr *)&r->ss, r->sslen, r->out, r->nout,
-			 &so) < 0) {
-		int e = errno;
-
-		snprintf(r->err, sizeof(r->err), "tcp connects failed: %s",
-			 strerror(e));
-		client_close(&c);
-		errno = e;
-		return -1;
-	}
-	if (r->responder && o->before_job &&
-	    resp_retry_closed(&c, o, r, d, &so) < 0) {
+			 &so) < 0 ||
+	    (r->responder && o->before_job &&
+	     resp_retry_closed(&c, o, r, d, &so) < 0)) {
 		int e = errno;
 
 		snprintf(r->err, sizeof(r->err), "tcp connects failed: %s",
