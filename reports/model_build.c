@@ -165,6 +165,8 @@ static json_t *decide(const struct report_set *s)
 	rf_annotate_nat(&c);
 	rd_rdma_fabric(&c); /* sorted with the rest by rf_hostname_order */
 	rd_identity(&c);
+	if (rd_watch_down(&c) < 0)
+		goto out;
 	rd_unheld_resets(&c);
 	rf_hostname_order(&c);
 	/* the findings are complete: index them */

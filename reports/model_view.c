@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/finding.h"
 #include "report_model.h"
 
 bool rm_fails(const char *status, enum report_fail_on fail_on)
@@ -39,11 +40,21 @@ static int filter(struct report_model *m, const json_t *arr,
 	return 0;
 }
 
-/* A finding of the severity rank *arg that no cause owns. */
+/* A link that went down during mesh --watch, no cause owning it. */
+static bool of_outage(const json_t *f, const void *arg)
+{
+	(void)arg;
+	return finding_is(rj_strd(f, "code", ""),
+			  FINDING_LINK_DOWN_DURING_WATCH) &&
+	       rj_str(f, "root_cause") == NULL;
+}
+
+/* A finding of the severity rank *arg that no cause owns, but for the
+ * outages shown apart. */
 static bool of_severity(const json_t *f, const void *arg)
 {
 	return rj_sev(rj_str(f, "severity")) == *(const int *)arg &&
-	       rj_str(f, "root_cause") == NULL;
+	       rj_str(f, "root_cause") == NULL && !of_outage(f, NULL);
 }
 
 /* A finding or entry whose root_cause is the id *arg (NULL: none). */
@@ -143,7 +154,8 @@ static int group_findings(struct report_model *m)
 	if ((m->causes = rj_alloc(&m->mem, m->ncauses,
 				  sizeof(*m->causes))) == NULL)
 		return -1;
-	if (cause_findings(m, all, causes) < 0)
+	if (cause_findings(m, all, causes) < 0 ||
+	    filter(m, all, of_outage, NULL, &m->outages) < 0)
 		return -1;
 	for (size_t g = 0; g < 2; g++) {
 		m->groups[g].sec = groups[g].sec;

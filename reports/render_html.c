@@ -114,6 +114,10 @@ static void head(const struct html *h)
 		      "; <b>incomplete</b>: %lld of %lld file(s) skipped, %lld "
 		      "part(s) could not run (exit 1 unless --fail-on never)",
 		      m->nskipped, m->nskipped + m->ninputs, m->nnotrun);
+	if (m->outages.n > 0)
+		out_f(&h->o, ".</p><p><b>%s</b>%s",
+		      rj_str(m->outages.v[0], "summary"),
+		      m->outages.n > 1 ? " (and more links: below)" : "");
 	out_f(&h->o, ".</p><p class=\"run\">%s</p></div>\n<main>\n",
 	      rj_fmt_run(m->started, m->duration_s, m->nodes, run,
 			 sizeof(run)));
@@ -121,6 +125,7 @@ static void head(const struct html *h)
 
 /* What starts and ends each section (nothing where NULL). */
 static const char *const opens[RSEC_N] = {
+	[RSEC_OUTAGES] = "<h2>Links down during the watch</h2>\n",
 	[RSEC_CAUSES] = "<h2>Root causes</h2>\n<p>Fix these; the findings "
 			"under each follow from it.</p>\n",
 	[RSEC_FAULTS] = "<h2>Other faults</h2>\n",

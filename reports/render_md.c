@@ -58,6 +58,7 @@ static void cites(const struct out *o, const json_t *arr)
 
 /* What starts and ends each section (nothing where NULL). */
 static const char *const opens[RSEC_N] = {
+	[RSEC_OUTAGES] = "\n## Links down during the watch\n\n",
 	[RSEC_CAUSES] = "\n## Root causes\n\nFix these; the findings under "
 			"each follow from it.\n",
 	[RSEC_FAULTS] = "\n## Other faults\n\n",
@@ -89,6 +90,11 @@ static void begin(void *o, enum rsec sec)
 			      m->ncauses);
 		out_f(&w->o, "%lld fault(s), %lld warning(s) on %lld node(s).\n",
 		      m->nfaults, m->nwarnings, m->nnodes);
+		if (m->outages.n > 0)
+			out_f(&w->o, "\n**%s**%s.\n",
+			      rj_str(m->outages.v[0], "summary"),
+			      m->outages.n > 1 ? " (and more links: below)"
+					       : "");
 		if (*rj_fmt_run(m->started, m->duration_s, m->nodes, run,
 				sizeof(run)) != '\0')
 			out_f(&w->o, "\n%s.\n", run);

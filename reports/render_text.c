@@ -57,6 +57,7 @@ static void cites(const struct text *t, const json_t *arr)
 
 /* Section headings, and lines that start a list (nothing where NULL). */
 static const char *const titles[RSEC_N] = {
+	[RSEC_OUTAGES] = "LINKS DOWN DURING THE WATCH (after the first mesh)",
 	[RSEC_CAUSES] = "ROOT CAUSES (fix these; the findings under each follow "
 			"from it)",
 	[RSEC_FAULTS] = "OTHER FAULTS",
@@ -91,6 +92,10 @@ static void verdict(const struct text *t)
 	      m->nwarnings == 1 ? "" : "s");
 	out_f(&t->o, "%s on %lld node%s", m->ncauses > 0 ? ")" : "",
 	      m->nnodes, m->nnodes == 1 ? "" : "s");
+	/* an outage of the watch is what the first line must say */
+	if (m->outages.n > 0)
+		out_f(&t->o, "; %s%s", rj_str(m->outages.v[0], "summary"),
+		      m->outages.n > 1 ? " (and more links: below)" : "");
 	if (m->nskipped > 0 || m->nnotrun > 0)
 		out_f(&t->o,
 		      "; %-sincomplete%-s: %lld of %lld file%s skipped, %lld "

@@ -157,6 +157,7 @@ int report_walk(const struct report_model *m, const struct report_emitter *e,
 		void *o, FILE *fp)
 {
 	CALL(e, begin, o, RSEC_REPORT);
+	items(e, o, RSEC_OUTAGES, &m->outages, e->finding);
 	causes(m, e, o);
 	for (size_t g = 0; g < m->ngroups; g++) {
 		const struct rm_group *gr = &m->groups[g];

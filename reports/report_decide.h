@@ -219,6 +219,13 @@ void rd_rdma_fabric(struct rctx *c);
  * (hostname-shared, a warning on each). Appends to c->findings. */
 void rd_identity(struct rctx *c);
 
+/* link-down-during-watch findings into c->findings (decide_watch.c,
+ * issue 44): each pair the change log of the mesh document's watch shows
+ * down, a fault on the member that probed it, with when it went down and
+ * came back and for how long (or that it was down at the end). The caller
+ * sorts the findings again. Returns 0, or -1 on no memory. */
+int rd_watch_down(struct rctx *c);
+
 /* The latest mesh document of the set (later inputs win ties), or NULL:
  * what decide_mesh.c and decide_missing.c read the membership from. */
 const json_t *rd_mesh_doc(const struct rctx *c);

@@ -11,6 +11,7 @@
 /* The sections of a report, in the order report_walk visits them. */
 enum rsec {
 	RSEC_REPORT, /* the whole report: the verdict, then the rest */
+	RSEC_OUTAGES, /* links down during mesh --watch, first (issue 44) */
 	RSEC_CAUSES, /* the root causes */
 	RSEC_CAUSE,  /* one cause: the cause callback, its fix's commands,
 		      * its symptoms */
@@ -159,8 +160,13 @@ struct report_model {
 	struct rm_cause *causes;
 	size_t ncauses;
 
+	/* Links that went down during mesh --watch (link-down-during-watch
+	 * findings no cause owns): before the root causes, the first named
+	 * on the verdict line. */
+	struct rm_list outages;
+
 	/* Findings no cause owns, under their headings: faults, then
-	 * warnings. */
+	 * warnings (outages not again). */
 	struct rm_group groups[2];
 	size_t ngroups;
 	const json_t *conflicts;

@@ -7,7 +7,8 @@
 # 8 s: the scraped series show node02 -> node03 unreachable and back, the
 # flapping alert fires in Prometheus's own evaluation, and node 0's mesh
 # document holds the four changes (both directions, down and up) with
-# the right pair and about the right times, and none for node01's pairs.
+# the right pair and about the right times, and none for node01's pairs;
+# node 0 and netprobe report exit 1, the outage first (issue 44).
 # promtool checks the rules, their unit tests and a scrape.
 # lab-bound: 600
 . "$(dirname "$0")/lib.sh"
@@ -168,8 +169,8 @@ for i in 1 2 3; do
 	done
 done
 lab_check "every member stopped" mesh_wait_all $N "$R" 30
-lab_check "node 0 exits 0 or 1 (the report's gate)" \
-	sh -c "[ \"\$(cat '$R/1.rc')\" -le 1 ]"
+lab_check "node 0 exits 1: the outage is the report's (issue 44)" \
+	test "$(cat "$R/1.rc")" = 1
 lab_check "members exit 0 or 1" \
 	sh -c "[ \"\$(cat '$R/2.rc')\" -le 1 ] && [ \"\$(cat '$R/3.rc')\" -le 1 ]"
 lab_rc 0 "the change log in node 0's mesh document" python3 - \
@@ -199,9 +200,12 @@ print("down lasted", ", ".join("%.1f s" % (c["lasted_ms"] / 1e3) for c in down))
 sys.exit(0 if pairs == want and ok and w["stopped_by"] == "SIGTERM" else 1)
 PY
 printf '%s\n' "$LAB_OUT" | sed 's/^/    # /'
-lab_rc 0 "netprobe report renders the timeline" "$NETPROBE" report "$OUT/docs"
+lab_rc 1 "netprobe report renders the timeline, exit 1" "$NETPROBE" report \
+	"$OUT/docs"
 lab_grep "timeline in the text" 'node02 -> node03.*down'
-lab_rc 0 "and a plot in HTML" "$NETPROBE" report --format html \
+lab_grep "the first line names the outage" \
+	'^verdict: FAULT: .*; link node02 -> node03 was down [0-9.]+ s during'
+lab_rc 1 "and a plot in HTML" "$NETPROBE" report --format html \
 	-o "$OUT/r.html" "$OUT/docs"
 lab_check "the HTML has the timeline plot" grep -q 'class="watch-plot"' "$OUT/r.html"
 lab_done
