@@ -296,6 +296,8 @@ cat >"$HC" <<EOF
 #!/bin/sh
 # the lab's settings for the shipped script
 export NETPROBE="$NETPROBE" SLURM_CONF="$SLURM_CONF" PATH="$PATH"
+export NETPROBE_HC_LOG="$SLURM_T/healthcheck.log"
+export NETPROBE_HC_LOCK="$SLURM_T/healthcheck-\$(hostname).lock"
 exec sh "$SHARE/slurm/netprobe-healthcheck"
 EOF
 chmod 755 "$HC"
@@ -308,18 +310,21 @@ LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
 	'hostname sn02; exec env NETPROBE_HC_DRAIN=warning NETPROBE_HC_DRY_RUN=1 "$0"' \
 	"$HC" 2>&1)
 lab_grep "sn02, NETPROBE_HC_DRAIN=warning: would drain with interface-down" \
-	'would run: .*scontrol update nodename=sn02 state=drain reason=netprobe: interface-down '
-# the same where no jq is: the findings read from the scan's text
+	"^scontrol update nodename=sn02 state=drain reason='netprobe: interface-down "
+# where no jq is, the check cannot read the scan (its text may hold a
+# summary's newline): it fails closed, naming jq
 mkdir -p "$SLURM_T/nojq"
-for c in sh hostname cut head wc grep sed cat; do
+for c in sh hostname cut head wc grep sed cat awk tr date mktemp rm \
+	timeout; do
 	ln -s "$(command -v "$c")" "$SLURM_T/nojq/$c"
 done
 LAB_OUT=$(ip netns exec "$(slurm_ns 2)" unshare --uts sh -c \
 	'hostname sn02; exec "$@"' sh env PATH="$SLURM_T/nojq" \
 	NETPROBE="$NETPROBE" SCONTROL=/bin/true NETPROBE_HC_DRAIN=warning \
-	NETPROBE_HC_DRY_RUN=1 /bin/sh "$SHARE/slurm/netprobe-healthcheck" 2>&1)
-lab_grep "sn02, no jq (the scan's text): the same interface-down reason" \
-	'would run: /bin/true update nodename=sn02 state=drain reason=netprobe: interface-down '
+	NETPROBE_HC_LOG= NETPROBE_HC_DRY_RUN=1 \
+	/bin/sh "$SHARE/slurm/netprobe-healthcheck" 2>&1)
+lab_grep "sn02, no jq: would drain naming jq (fails closed)" \
+	"^/bin/true update nodename=sn02 state=drain reason='netprobe-healthcheck: jq is not installed "
 
 printf 'HealthCheckProgram=%s\nHealthCheckInterval=5\nHealthCheckNodeState=ANY\n' \
 	"$HC" >>"$SLURM_CONF"
