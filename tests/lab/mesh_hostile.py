@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""A hostile mesh member for the hardening lab (issue 45), a client of
+its own that speaks the rendezvous's frames (docs/protocol.md, "Mesh
+rendezvous"), bounded by its timeout:
+
+  flood HOST PORT NAME SIZE GO BIG SMALL
+        joins node 0 as rank 1 of SIZE members under NAME, sends a
+        document that is none, waits for the verdict and for the file
+        GO (node 0 watches), then sends BIG change frames of 59,000
+        bytes and SMALL ones of 3,900, and an echo whose reply says
+        node 0 read them all. Prints "sent N bytes". 120 s at most."""
+import socket
+import struct
+import sys
+import time
+
+MAGIC = 0x4E505242
+ECHO, ECHO_REPLY, CHALLENGE, ERROR = 4, 5, 12, 14
+JOIN, START, MEMBERS, RESULT, VERDICT = 15, 16, 17, 18, 19
+DEADLINE = time.monotonic() + 120
+
+
+def frame(kind, payload):
+    return struct.pack("!IBBHI", MAGIC, 1, kind, 0, len(payload)) + payload
+
+
+def str8(s):
+    b = s.encode()
+    return bytes([len(b)]) + b
+
+
+def join(name, size, flags, addr):
+    """JOIN: rank 1, SIZE members, no list hash, port 7, its address."""
+    return frame(JOIN, struct.pack("!IIIHB", 1, size, 0, 7, flags) +
+                 str8(name) + str8(name) + bytes([1, 4]) +
+                 socket.inet_aton(addr) + bytes([0]))
+
+
+def read_frame(s):
+    """The next frame (type, payload), or None when node 0 closed."""
+    def exact(n):
+        b = b""
+        while len(b) < n:
+            s.settimeout(max(0.1, DEADLINE - time.monotonic()))
+            got = s.recv(n - len(b))
+            if not got:
+                return None
+            b += got
+        return b
+    h = exact(12)
+    if h is None:
+        return None
+    _, _, kind, _, n = struct.unpack("!IBBHI", h)
+    p = exact(n)
+    return None if p is None else (kind, p)
+
+
+def change(name, fill):
+    return ('{"at":"2026-01-01T00:00:00.000Z","from":"%s","to":"node01",'
+            '"was":"up","now":"down","evidence":"%s","lasted_ms":1,'
+            '"t_ms":1,"loss_ratio":1.0,"rtt_ms":null}' %
+            (name, "x" * fill)).encode()
+
+
+def result(data):
+    return frame(RESULT, struct.pack("!II", len(data), 0) + data)
+
+
+def flood(host, port, name, size, go, big, small):
+    s = socket.create_connection((host, port), timeout=30)
+    s.sendall(join(name, size, 0, s.getsockname()[0]))
+    while True:
+        f = read_frame(s)
+        if f is None:
+            sys.exit("node 0 closed before its verdict")
+        if f[0] == ERROR:
+            sys.exit("node 0 refused: %r" % f[1])
+        if f[0] == START:
+            s.sendall(result(b"not a document"))
+        if f[0] == VERDICT:
+            break
+    while time.monotonic() < DEADLINE:
+        try:
+            open(go).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        sys.exit("node 0 did not start watching")
+    sent = 0
+    s.settimeout(max(1, DEADLINE - time.monotonic()))
+    for k in range(big + small):
+        f = result(change(name, 58800 if k < big else 3700))
+        s.sendall(f)
+        sent += len(f)
+    s.sendall(frame(ECHO, b"all read"))
+    while True:
+        f = read_frame(s)
+        if f is None:
+            sys.exit("node 0 closed before the echo")
+        if f[0] == ECHO_REPLY:
+            break
+    print("sent %d bytes" % sent, flush=True)
+    s.close()
+
+
+if __name__ == "__main__":
+    a = sys.argv
+    if a[1] == "flood":
+        flood(a[2], int(a[3]), a[4], int(a[5]), a[6], int(a[7]), int(a[8]))
+    else:
+        sys.exit("usage: mesh_hostile.py flood ...")
