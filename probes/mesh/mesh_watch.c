@@ -759,6 +759,9 @@ int mesh_watch_run(struct mesh *ms, int first)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal ends the watch as SIGTERM does: the report and
+	 * the change log are written (issue 45) */
+	sigaction(SIGHUP, &sa, NULL);
 	cmd_note(&ms->run, "watching %zu peer%s every %.1f s%s%s", w->np,
 	         w->np == 1 ? "" : "s", (double)ms->o.watch_us / 1e6,
 	         ms->o.watch_duration_us ? " for " : " until SIGTERM",
@@ -808,6 +811,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	w->ended_wall_us = wall_us();
 	w->stopped_by = watch_signal == SIGTERM  ? "SIGTERM"
 	                : watch_signal == SIGINT ? "SIGINT"
+	                : watch_signal == SIGHUP ? "SIGHUP"
 	                                         : "duration";
 	publish(ms, w, true);
 	cmd_note(&ms->run,

@@ -6,7 +6,9 @@
 # 3,900. Node 0 refuses the large ones by name, keeps node02's 1 MiB
 # share and counts the rest; its peak RSS stays under 64 MiB, SIGTERM
 # ends it, and netprobe report reads its mesh document (under 64 MiB),
-# saying what node 0 did not keep.
+# saying what node 0 did not keep. Then a second watch, the member
+# sending nothing: SIGHUP (a closed terminal) ends it as SIGTERM does,
+# node 0 writes the report and exits with the first mesh's status.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
 lab_require jq python3 unshare
@@ -95,4 +97,12 @@ lab_nogrep "nothing is left out of the report" 'left out|larger than'
 lab_grep "the report says the change log lacks node02's changes" \
 	"error in mesh.json: watch: node 0 did not keep [0-9]+ changes of .node02"
 
+# --- a closed terminal: SIGHUP ends the watch as SIGTERM does -------------
+run_mesh "$OUT/hup" HUP 0 0
+lab_check "node 0 exits with the first mesh's status, as for SIGTERM" \
+	test "$RC" = "$FIRST"
+lab_grep "node 0 says the watch ended by SIGHUP" 'watch ended \(SIGHUP\)'
+lab_check "node 0 wrote the report" test -s "$OUT/hup/report.json"
+lab_check "the mesh document says SIGHUP stopped the watch" \
+	test "$(jqm .mesh.watch.stopped_by)" = SIGHUP
 lab_done
