@@ -257,6 +257,16 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *));
  * (their changes) for at most max_ms. */
 void mesh_rdv_pump(struct mesh *ms, int max_ms);
 
+/* mesh_rdv_guard.c: true when node 0 has fewer than RDV_FD_SPARE
+ * descriptors free under its limit (or none at all); *limit (when not
+ * NULL) is the limit, 0 for none. False on a member. */
+bool mesh_rdv_fds_short(struct mesh *ms, unsigned long long *limit);
+
+/* mesh_rdv_guard.c: the mesh document's `rendezvous` object: the joins
+ * dropped by kind, how often node 0 was short of descriptors, its limit
+ * and the guard's bounds. NULL on no memory. */
+json_t *mesh_rdv_guard_json(const struct mesh *ms);
+
 /* mesh_rdv.c: frees the rendezvous and its connections. */
 void mesh_rdv_free(struct mesh *ms);
 

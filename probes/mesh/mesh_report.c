@@ -157,6 +157,12 @@ static char *mesh_doc(const struct mesh *ms)
 	    "result_ms", (int)ms->start.result_ms, "quick",
 	    (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
 	    ms->start.ports[0] ? ms->start.ports : NULL);
+	if (mesh != NULL &&
+	    json_object_set_new(mesh, "rendezvous", mesh_rdv_guard_json(ms)) <
+	        0) {
+		json_decref(mesh);
+		mesh = NULL;
+	}
 	if (mesh != NULL && ms->watch_json != NULL)
 		json_object_set(mesh, "watch", ms->watch_json);
 	if (doc_set(&d, "mesh", mesh) == 0) {
