@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -48,6 +50,11 @@ static void *srv_main(void *arg)
 		}
 		accept_samples(ms);
 		mesh_hold_accept(ms);
+		/* out of descriptors, the listener stays readable and
+		 * accept fails at once: wait for the rendezvous to free
+		 * some rather than spin (issue 45) */
+		if (ms->rank == 0 && mesh_rdv_fds_short(ms, NULL))
+			nanosleep(&(struct timespec){0, 50000000L}, NULL);
 	}
 	return NULL;
 }
@@ -181,6 +188,26 @@ static void mesh_free(struct mesh *ms)
 	mesh_env_free(&ms->env);
 }
 
+/* Node 0 holds a connection for each member beside the responder's
+ * clients: its soft limit of descriptors is raised toward the hard one
+ * as far as the mesh needs (issue 45); what is left is the guard's. */
+static void raise_fd_limit(struct mesh *ms)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)(ms->n * 3 + 1024 + 256 + RDV_UNAUTH_MAX +
+	                       RDV_FD_SPARE);
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want
+	                  ? rl.rlim_max
+	                  : want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0 && ms->o.verbose)
+		cmd_note(&ms->run, "cannot raise the descriptor limit: %s",
+		         strerror(errno));
+}
+
 /* The steps before the probing: the membership, node 0's outputs and
  * rendezvous, the --metrics listener (one that cannot be bound costs no
  * mesh). Returns 0, or 2 (reported). */
@@ -192,6 +219,8 @@ static int mesh_setup(struct mesh *ms)
 	if ((rc = mesh_members(ms)) != 0 ||
 	    (ms->rank == 0 && (rc = mesh_check_outputs(ms)) != 0))
 		return rc;
+	if (ms->rank == 0)
+		raise_fd_limit(ms);
 	if (ms->rank == 0 && mesh_rdv_init(ms) < 0)
 		return cmd_failf(
 		    &ms->run, "mesh", "cannot set up the rendezvous: %s%s%s",

@@ -22,6 +22,7 @@
 #include "doc/doc.h"
 #include "kernel/hostlist.h"
 #include "kernel/sockowner.h"
+#include "mesh/mesh_guard.h"
 #include "probe/peercheck.h"
 #include "probe/peerprobe.h"
 #include "scan/scan_int.h"
@@ -54,7 +55,6 @@
 #define MESH_VERDICT_SLACK_US 60000000LL
 #define MESH_STEP_US 2000000LL /* one rendezvous request */
 #define MESH_HOLD_MAX 64       /* --ports ports the responder holds */
-#define MESH_WATCH_LOG_MAX 10000 /* changes node 0 keeps */
 
 struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
@@ -104,6 +104,10 @@ struct mesh_member {
 	char probed[INET6_ADDRSTRLEN]; /* missing: where node 0 probed it */
 	char *doc;     /* node 0: its document's text, malloc'd */
 	size_t doclen;
+	/* node 0 watching: what it kept of this member's changes and what
+	 * it did not (mesh_guard.h) */
+	size_t watch_bytes;
+	unsigned long long watch_dropped, watch_refused;
 	long long join_us, done_us; /* since node 0 started */
 };
 
@@ -187,7 +191,8 @@ struct mesh {
 	atomic_bool watching; /* the responder's thread waits longer */
 	struct metrics_http *metrics_http; /* --metrics, bound at the start */
 	json_t *watch_log; /* the changes (node 0: every node's), or NULL */
-	unsigned long long watch_dropped; /* past MESH_WATCH_LOG_MAX */
+	size_t watch_bytes; /* of the changes kept, as they came */
+	unsigned long long watch_dropped; /* every change not kept */
 	json_t *watch_json; /* node 0 at the end: the `watch` object */
 };
 
@@ -252,6 +257,16 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *));
  * (their changes) for at most max_ms. */
 void mesh_rdv_pump(struct mesh *ms, int max_ms);
 
+/* mesh_rdv_guard.c: true when node 0 has fewer than RDV_FD_SPARE
+ * descriptors free under its limit (or none at all); *limit (when not
+ * NULL) is the limit, 0 for none. False on a member. */
+bool mesh_rdv_fds_short(struct mesh *ms, unsigned long long *limit);
+
+/* mesh_rdv_guard.c: the mesh document's `rendezvous` object: the joins
+ * dropped by kind, how often node 0 was short of descriptors, its limit
+ * and the guard's bounds. NULL on no memory. */
+json_t *mesh_rdv_guard_json(const struct mesh *ms);
+
 /* mesh_rdv.c: frees the rendezvous and its connections. */
 void mesh_rdv_free(struct mesh *ms);
 
@@ -284,6 +299,16 @@ void mesh_reject_add(struct mesh *ms, enum finding_code code,
                      const char *who,
                      const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* mesh_watchlog.c: whether node 0's log takes a change of len bytes from
+ * member (its index), within the caps of mesh_guard.h; one not taken is
+ * counted as the member's, and the first of each kind said on stderr. */
+bool mesh_watch_admit(struct mesh *ms, size_t member, size_t len);
+
+/* mesh_watchlog.c: appends a change admitted (len bytes as it came; ev
+ * is the log's then) and counts its bytes against member's share. */
+void mesh_watch_keep_change(struct mesh *ms, size_t member, json_t *ev,
+                            size_t len);
 
 /* mesh_hold.c: holds the free TCP ports of spec (a portspec) on every
  * address, and records those another process holds with its name; ports

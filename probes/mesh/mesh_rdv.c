@@ -153,6 +153,7 @@ static void take_pending(struct mesh *ms)
 		}
 		c->fd = p->fd;
 		c->member = -1;
+		c->since_us = client_now_us();
 		rdv_peer_addr(&p->peer, c->addr, sizeof(c->addr));
 		c->in = p->in;
 		c->nin = c->incap = p->nin;
@@ -174,6 +175,8 @@ static void rdv_poll(struct mesh *ms, int max_ms)
 	size_t n = 0;
 
 	take_pending(ms);
+	rdv_guard(ms);
+	rdv_reap(r);
 	if (r->cappfd < r->nc + 1) {
 		void *v = realloc(r->pfd, (r->nc + 64) * sizeof(*r->pfd));
 
@@ -304,7 +307,16 @@ static int rdv_start(struct mesh *ms)
 
 		if (m->state == PROTO_MS_JOINED)
 			joined++;
-		if (m->state == PROTO_MS_MISSING && m->why[0] == '\0')
+		if (m->state == PROTO_MS_MISSING && m->why[0] == '\0' &&
+		    r->fds_short_joining)
+			snprintf(m->why, sizeof(m->why),
+			         "did not join node 0 (%.64s:%u) within the "
+			         "join timeout of %.0f s, while node 0 ran out "
+			         "of file descriptors (limit %llu): raise node "
+			         "0's limit (ulimit -n)",
+			         ms->node0, ms->port,
+			         (double)ms->o.join_us / 1e6, r->fd_limit);
+		else if (m->state == PROTO_MS_MISSING && m->why[0] == '\0')
 			snprintf(m->why, sizeof(m->why),
 			         "did not join node 0 (%.64s:%u) within the "
 			         "join timeout of %.0f s",
@@ -464,6 +476,7 @@ void mesh_rdv_free(struct mesh *ms)
 	free(r->pend);
 	free(r->c);
 	free(r->pfd);
+	free(r->unauth);
 	free(r->members);
 	if (r->wake[0] >= 0)
 		close(r->wake[0]);

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 
+#include "mesh/mesh_guard.h"
 #include "mesh/mesh_int.h"
 #include "wire/auth.h"
 
@@ -41,6 +42,7 @@ struct rdv_conn {
 	uint8_t *doc;
 	uint32_t doctotal, docgot;
 	long long close_by_us;
+	long long since_us; /* handed over: the token's deadline runs */
 };
 
 struct rdv_pending {
@@ -64,6 +66,15 @@ struct mesh_rdv {
 	size_t nmembers;
 	struct pollfd *pfd;
 	size_t cappfd;
+	/* the joins that had not proved the token (mesh_guard.h) */
+	struct rdv_unauth *unauth;
+	size_t capunauth;
+	unsigned long long unauth_late, unauth_over, unauth_fds;
+	/* node 0 was short of descriptors: how often it found so, its
+	 * limit (0: none), and whether it was during the joins */
+	unsigned long long fds_short;
+	unsigned long long fd_limit;
+	bool fds_short_joining;
 };
 
 /* mesh_rdv_conn.c */
@@ -75,6 +86,12 @@ void rdv_conn_write(struct mesh *ms, struct rdv_conn *c);
 bool rdv_conn_pending(const struct rdv_conn *c);
 void rdv_peer_addr(const struct sockaddr_storage *ss, char *out, size_t len);
 void rdv_reap(struct mesh_rdv *r);
+
+/* mesh_rdv_guard.c: drops the joins that have not proved the token past
+ * RDV_UNAUTH_US, past RDV_UNAUTH_MAX (the oldest first), and, while node
+ * 0 is short of descriptors, past RDV_UNAUTH_SHORT_US; counts each
+ * kind. */
+void rdv_guard(struct mesh *ms);
 
 /* mesh_rdv_join.c */
 void rdv_conn_frames(struct mesh *ms, struct rdv_conn *c);

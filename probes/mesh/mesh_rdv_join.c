@@ -328,13 +328,18 @@ static void on_auth(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 }
 
 /* A change a watching member sent (mesh --watch): a JSON object from it,
- * kept in node 0's log (bounded); anything else is dropped. */
+ * kept in node 0's log within the caps of mesh_guard.h (a frame over
+ * their size is not even parsed); anything else is dropped. */
 static void take_change(struct mesh *ms, int member, const uint8_t *p,
                         size_t n)
 {
-	json_t *e = json_loadb((const char *)p, n, 0, NULL);
-	const char *from = json_string_value(json_object_get(e, "from"));
+	json_t *e;
+	const char *from;
 
+	if (!mesh_watch_admit(ms, (size_t)member, n))
+		return;
+	e = json_loadb((const char *)p, n, 0, NULL);
+	from = json_string_value(json_object_get(e, "from"));
 	if (!json_is_object(e) || from == NULL ||
 	    strcmp(from, ms->m[member].name) != 0 ||
 	    !json_is_string(json_object_get(e, "to")) ||
@@ -347,12 +352,7 @@ static void take_change(struct mesh *ms, int member, const uint8_t *p,
 		json_decref(e);
 		return;
 	}
-	if (json_array_size(ms->watch_log) >= MESH_WATCH_LOG_MAX) {
-		ms->watch_dropped++;
-		json_decref(e);
-		return;
-	}
-	json_array_append_new(ms->watch_log, e);
+	mesh_watch_keep_change(ms, (size_t)member, e, n);
 }
 
 /* RESULT: one slice of the member's document, in order. */

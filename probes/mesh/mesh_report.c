@@ -78,6 +78,50 @@ out:
 	return rc;
 }
 
+/* Each member node 0 did not keep every change of, as an error of the
+ * mesh document: the report says the change log lacks them. Returns 0,
+ * or -1 on no memory. */
+static int watch_errors(const struct mesh *ms, struct doc *d)
+{
+	for (size_t i = 0; ms->watch_json != NULL && i < ms->n; i++) {
+		const struct mesh_member *m = &ms->m[i];
+
+		if (m->watch_dropped > 0 &&
+		    doc_add_error(d, "watch",
+		                  "node 0 did not keep %llu changes of '%s' "
+		                  "(%llu over %d bytes, the rest past its %u "
+		                  "MiB share or the log's %u MiB): the change "
+		                  "log lacks them",
+		                  m->watch_dropped, m->name, m->watch_refused,
+		                  MESH_WATCH_CHANGE_MAX,
+		                  MESH_WATCH_MEMBER_BYTES >> 20,
+		                  MESH_WATCH_TOTAL_BYTES >> 20) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The mesh document's text, or NULL; when it would be more than half of
+ * what netprobe report reads (indentation may double it), the change
+ * log is left out and the document says so. */
+static char *doc_text(struct doc *d, json_t *watch)
+{
+	char *text = json_dumps(d->root, JSON_COMPACT | JSON_SORT_KEYS);
+	size_t len = text != NULL ? strlen(text) : 0;
+
+	if (text == NULL || len <= MESH_REPORT_MAX_BYTES / 2 || watch == NULL)
+		return text;
+	free(text);
+	if (json_object_set_new(watch, "changes", json_array()) < 0 ||
+	    doc_add_error(d, "watch",
+	                  "the change log was left out: the mesh document "
+	                  "(%zu bytes) would be over what netprobe report "
+	                  "reads (%ld MiB)",
+	                  len, MESH_REPORT_MAX_BYTES >> 20) < 0)
+		return NULL;
+	return json_dumps(d->root, JSON_COMPACT | JSON_SORT_KEYS);
+}
+
 /* Node 0's mesh document. Returns its text (malloc'd), or NULL. */
 static char *mesh_doc(const struct mesh *ms)
 {
@@ -94,7 +138,8 @@ static char *mesh_doc(const struct mesh *ms)
 		joined += ms->m[i].state == PROTO_MS_JOINED;
 		json_array_append_new(members, member_json(&ms->m[i], i));
 	}
-	if (members == NULL || member_findings(ms, &d) < 0) {
+	if (members == NULL || member_findings(ms, &d) < 0 ||
+	    watch_errors(ms, &d) < 0) {
 		json_decref(members);
 		doc_free(&d);
 		return NULL;
@@ -112,11 +157,17 @@ static char *mesh_doc(const struct mesh *ms)
 	    "result_ms", (int)ms->start.result_ms, "quick",
 	    (ms->start.flags & PROTO_START_QUICK) != 0, "ports",
 	    ms->start.ports[0] ? ms->start.ports : NULL);
+	if (mesh != NULL &&
+	    json_object_set_new(mesh, "rendezvous", mesh_rdv_guard_json(ms)) <
+	        0) {
+		json_decref(mesh);
+		mesh = NULL;
+	}
 	if (mesh != NULL && ms->watch_json != NULL)
 		json_object_set(mesh, "watch", ms->watch_json);
 	if (doc_set(&d, "mesh", mesh) == 0) {
 		doc_set_fixed(&d, NULL, ms->m[0].name);
-		text = json_dumps(d.root, JSON_COMPACT | JSON_SORT_KEYS);
+		text = doc_text(&d, ms->watch_json);
 	}
 	doc_free(&d);
 	return text;

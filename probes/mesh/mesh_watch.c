@@ -340,15 +340,17 @@ static void measure_mtu(struct watch_peer *p)
 	pmtu_udp_close(&u);
 }
 
-/* The log keeps changes in arrival order, at most MESH_WATCH_LOG_MAX. */
+/* This node's own change into its log, within the caps of mesh_guard.h
+ * as the others' on node 0. */
 static void log_add(struct mesh *ms, json_t *ev)
 {
-	if (json_array_size(ms->watch_log) >= MESH_WATCH_LOG_MAX) {
-		ms->watch_dropped++;
+	size_t len = json_dumpb(ev, NULL, 0, JSON_COMPACT | JSON_SORT_KEYS);
+
+	if (!mesh_watch_admit(ms, (size_t)ms->rank, len)) {
 		json_decref(ev);
 		return;
 	}
-	json_array_append_new(ms->watch_log, ev);
+	mesh_watch_keep_change(ms, (size_t)ms->rank, ev, len);
 }
 
 /* One change: a line on stderr, into the log, and to node 0. */
@@ -655,6 +657,30 @@ static void wait_until(struct mesh *ms, struct mesh_watch *w, long long until)
 	}
 }
 
+/* The members node 0 did not keep every change of, [{rank, name,
+ * dropped, too_large, kept_bytes}]; NULL on no memory. */
+static json_t *dropped_json(const struct mesh *ms)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a != NULL && i < ms->n; i++) {
+		const struct mesh_member *m = &ms->m[i];
+
+		if (m->watch_dropped == 0)
+			continue;
+		if (json_array_append_new(
+		        a, json_pack("{s:I, s:s, s:I, s:I, s:I}", "rank",
+		                     (json_int_t)i, "name", m->name, "dropped",
+		                     (json_int_t)m->watch_dropped, "too_large",
+		                     (json_int_t)m->watch_refused, "kept_bytes",
+		                     (json_int_t)m->watch_bytes)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* Node 0's `watch` object of the mesh document. */
 static json_t *watch_json(const struct mesh *ms)
 {
@@ -666,7 +692,7 @@ static json_t *watch_json(const struct mesh *ms)
 	fmt_time(w->start_wall_us, start, sizeof(start));
 	fmt_time(w->ended_wall_us, end, sizeof(end));
 	return json_pack("{s:f, s:f, s:s, s:s, s:I, s:I, s:I, s:s?, s:i, "
-	                 "s:O}",
+	                 "s:O, s:o, s:{s:i, s:I, s:I, s:i}}",
 	                 "interval_s", (double)ms->o.watch_us / 1e6,
 	                 "duration_s", (double)ms->o.watch_duration_us / 1e6,
 	                 "started", start, "ended", end, "rounds",
@@ -674,7 +700,12 @@ static json_t *watch_json(const struct mesh *ms)
 	                 (json_int_t)w->stalls, "changes_dropped",
 	                 (json_int_t)ms->watch_dropped, "stopped_by",
 	                 w->stopped_by, "echoes_per_round", WATCH_ECHOES,
-	                 "changes", ms->watch_log);
+	                 "changes", ms->watch_log, "dropped_by",
+	                 dropped_json(ms), "caps", "change_bytes",
+	                 MESH_WATCH_CHANGE_MAX, "member_bytes",
+	                 (json_int_t)MESH_WATCH_MEMBER_BYTES, "total_bytes",
+	                 (json_int_t)MESH_WATCH_TOTAL_BYTES, "changes",
+	                 MESH_WATCH_LOG_MAX);
 }
 
 /* See mesh_watch.h. */
@@ -728,6 +759,9 @@ int mesh_watch_run(struct mesh *ms, int first)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal ends the watch as SIGTERM does: the report and
+	 * the change log are written (issue 45) */
+	sigaction(SIGHUP, &sa, NULL);
 	cmd_note(&ms->run, "watching %zu peer%s every %.1f s%s%s", w->np,
 	         w->np == 1 ? "" : "s", (double)ms->o.watch_us / 1e6,
 	         ms->o.watch_duration_us ? " for " : " until SIGTERM",
@@ -777,12 +811,14 @@ int mesh_watch_run(struct mesh *ms, int first)
 	w->ended_wall_us = wall_us();
 	w->stopped_by = watch_signal == SIGTERM  ? "SIGTERM"
 	                : watch_signal == SIGINT ? "SIGINT"
+	                : watch_signal == SIGHUP ? "SIGHUP"
 	                                         : "duration";
 	publish(ms, w, true);
 	cmd_note(&ms->run,
 	         "watch ended (%s) after %llu rounds; "
-	         "changes in the log: %zu",
-	         w->stopped_by, w->rounds, json_array_size(ms->watch_log));
+	         "changes in the log: %zu, not kept: %llu",
+	         w->stopped_by, w->rounds, json_array_size(ms->watch_log),
+	         ms->watch_dropped);
 	/* the others' last rounds still find this responder, and node 0
 	 * takes their last changes */
 	watch_signal = 0;

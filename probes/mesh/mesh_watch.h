@@ -22,9 +22,9 @@ struct mesh;
 #define WATCH_PMTU_US 2000000LL  /* one search */
 #define WATCH_LINGER_US 2000000LL /* the responder stays after the end */
 
-/* Runs the watch until --duration, SIGTERM or SIGINT; first is the first
- * mesh's exit status. On node 0, the report is written again with the
- * change log at the end. Returns the exit status. */
+/* Runs the watch until --duration, SIGTERM, SIGINT or SIGHUP; first is
+ * the first mesh's exit status. On node 0, the report is written again
+ * with the change log at the end. Returns the exit status. */
 int mesh_watch_run(struct mesh *ms, int first);
 
 /* Frees the watch. Safe when there is none. */
