@@ -81,10 +81,12 @@ lab_grep "mesh -p 7470: names netprobe serve, its pid and the mesh's default" \
 # (its own responder on a free port: the join alone is tested)
 R="$OUT/join"
 mkdir -p "$R"
+t0=$(date +%s%N)
 mesh_run 2 "$R" --hosts "$MESH_HOSTS" --rendezvous node01:7470 -p 7472 \
 	--join-timeout 60s --quick
 lab_check "member sent to serve: ends within 15 s (join timeout 60 s)" \
 	lab_wait 150 test -s "$R/2.rc"
+echo "# the member ended after $((($(date +%s%N) - t0) / 1000000)) ms"
 lab_check "member sent to serve: exits 2" test "$(cat "$R/2.rc")" = 2
 LAB_OUT=$(cat "$R/2.err")
 lab_grep "member sent to serve: says node 0's port answers as serve" \
