@@ -30,13 +30,19 @@ int client_mesh_open(struct np_client *c, const char *host, unsigned port,
 		 * (its send is best effort; the answer is not waited for) */
 		client_send_frame(c, PROTO_JOIN, 0,
 		                  client_now_us() + CLIENT_STRAY_JOIN_US);
-		return client_fail(c, CLIENT_E_PROTOCOL,
-		                   "%s:%u answers the netprobe protocol %u "
-		                   "(%s) but runs no mesh rendezvous: is it "
-		                   "`netprobe serve` or an older netprobe "
-		                   "rather than `netprobe mesh` on node 0?",
-		                   c->addr, c->port, c->hello.proto_version,
-		                   c->hello.software);
+		if (c->hello.flags & PROTO_HELLO_MEMBER)
+			return client_fail(c, CLIENT_E_PROTOCOL,
+			                   "%s:%u answers as a netprobe mesh "
+			                   "member ('%s'), not as node 0's "
+			                   "rendezvous",
+			                   c->addr, c->port, c->hello.node);
+		return client_fail(
+		    c, CLIENT_E_PROTOCOL,
+		    "%s:%u answers as netprobe serve ('%s', %s), "
+		    "not as a mesh: is node 0's mesh on another "
+		    "port? the mesh's default is %u",
+		    c->addr, c->port, c->hello.node, c->hello.software,
+		    PROTO_MESH_DEFAULT_PORT);
 	}
 	return 0;
 }

@@ -12,7 +12,9 @@
 /* Connects to node 0 at host:port and says HELLO within timeout_us.
  * Returns 0, or -1: CLIENT_E_CONNECT while nothing listens yet (the
  * caller retries), CLIENT_E_PROTOCOL when what answers runs no mesh
- * rendezvous (an older netprobe, or `netprobe serve`). */
+ * rendezvous: c->hello says what it is (flag PROTO_HELLO_MEMBER: a mesh
+ * member's responder; without it `netprobe serve` or an older
+ * netprobe). */
 int client_mesh_open(struct np_client *c, const char *host, unsigned port,
                      long long timeout_us);
 

@@ -16,6 +16,10 @@
 #define PROTO_HDR_LEN 12
 #define PROTO_MAX_PAYLOAD 65000u /* fits one UDP datagram with the header */
 #define PROTO_DEFAULT_PORT 7470
+/* netprobe mesh's port when neither -p nor MASTER_PORT names one: not the
+ * responder's, so a mesh runs on a node whose netprobe-serve unit holds
+ * 7470 (issue 44) */
+#define PROTO_MESH_DEFAULT_PORT 7471
 
 enum proto_type {
 	PROTO_HELLO = 1,        /* both ways: version, node, netprobe version */

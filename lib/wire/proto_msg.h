@@ -23,6 +23,7 @@
 #define PROTO_HELLO_AUTH 0x1   /* responder: a token is configured */
 #define PROTO_HELLO_AUTHED 0x2 /* responder: this connection is trusted */
 #define PROTO_HELLO_MESH 0x4   /* responder: a mesh rendezvous runs here */
+#define PROTO_HELLO_MEMBER 0x8 /* responder: a mesh member's, not serve's */
 
 /* LISTEN flags. */
 #define PROTO_LISTEN_EPHEMERAL 0x1 /* responder picks samples of its range */

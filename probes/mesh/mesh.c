@@ -59,6 +59,47 @@ static void *srv_main(void *arg)
 	return NULL;
 }
 
+/* The responder could not start (err, errno e): says so, and when its
+ * port is held, who holds it; netprobe serve gets the mesh's own port as
+ * the way out. Returns 2. */
+static int responder_failed(struct mesh *ms, const char *err, int e)
+{
+	char who[128] = "", how[128];
+	enum serve_holder k = SERVE_HOLDER_UNKNOWN;
+
+	if (e == EADDRINUSE)
+		k = serve_holder_find(ms->o.bind, ms->port, who, sizeof(who));
+	if (ms->o.port)
+		snprintf(how, sizeof(how),
+		         "pass another --port, or none (the "
+		         "mesh's default is %u)",
+		         PROTO_MESH_DEFAULT_PORT);
+	else if (ms->env.port)
+		snprintf(how, sizeof(how),
+		         "MASTER_PORT names it; pass --port "
+		         "(the mesh's default is %u)",
+		         PROTO_MESH_DEFAULT_PORT);
+	else
+		snprintf(how, sizeof(how), "pass --port");
+	if (k == SERVE_HOLDER_SERVE)
+		return cmd_failf(&ms->run, "mesh",
+		                 "cannot run the responder: %s: %s holds it, "
+		                 "this node's responder; the mesh needs a port "
+		                 "of its own: %s",
+		                 err, who, how);
+	if (k == SERVE_HOLDER_MESH)
+		return cmd_failf(&ms->run, "mesh",
+		                 "cannot run the responder: %s: %s holds it, "
+		                 "another mesh on this node: wait for it to "
+		                 "end or %s",
+		                 err, who, how);
+	return cmd_failf(&ms->run, "mesh", "cannot run the responder: %s%s%s%s",
+	                 err, who[0] ? ": held by " : "", who,
+	                 ms->rank == 0 ? " (node 0's rendezvous needs this "
+	                                 "port: pass --port)"
+	                               : "");
+}
+
 /* Starts the temporary responder on the mesh's port, our sample
  * listeners and the thread that serves both. Returns 0, or 2. */
 static int start_responder(struct mesh *ms)
@@ -81,14 +122,8 @@ static int start_responder(struct mesh *ms)
 		so.joins_refused = &ms->joins_here;
 	}
 	ms->srv = serve_start(&so, err, sizeof(err));
-	if (ms->srv == NULL) {
-		cmd_failf(&ms->run, "mesh", "cannot run the responder: %s%s",
-		          err,
-		          ms->rank == 0 ? " (node 0's rendezvous needs this "
-		                          "port: pass --port)"
-		                        : "");
-		return 2;
-	}
+	if (ms->srv == NULL)
+		return responder_failed(ms, err, errno);
 	ms->nsamples = peerprobe_listen_samples(MESH_SAMPLES, ms->sample_fds,
 	                                        ms->sample_ports);
 	/* before the join: every member holds its ports by the time node 0

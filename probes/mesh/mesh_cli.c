@@ -41,7 +41,7 @@ static const struct cli_opt mesh_optv[] = {
 	 "the members in order, the same on every node", false},
 	{O_RENDEZVOUS, 0, "rendezvous", CLI_REQUIRED, "HOST[:PORT]", NULL,
 	 "node 0 where the launcher names none (MPI)", false},
-	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "MASTER_PORT/7470",
+	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "MASTER_PORT/7471",
 	 "responders, rendezvous", false, CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
 	{O_BIND, 0, "bind", CLI_REQUIRED, "ADDR", NULL,
 	 "this node's own address: responder, probes, self", false},

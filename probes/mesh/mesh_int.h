@@ -54,12 +54,15 @@
 #define MESH_RESULT_SLACK_US 15000000LL
 #define MESH_VERDICT_SLACK_US 60000000LL
 #define MESH_STEP_US 2000000LL /* one rendezvous request */
+/* a member gives up when node 0's port answers as netprobe serve this
+ * long */
+#define MESH_SERVE_GRACE_US 3000000LL
 #define MESH_HOLD_MAX 64       /* --ports ports the responder holds */
 
 struct mesh_opts {
 	const char *hosts;      /* --hosts FILE|LIST */
 	const char *rendezvous; /* --rendezvous HOST[:PORT] */
-	unsigned port;          /* --port; 0: MASTER_PORT or 7470 */
+	unsigned port;          /* --port; 0: MASTER_PORT or 7471 */
 	const char *bind;       /* --bind ADDR: this node's own address */
 	const char *token_file;
 	long long join_us;

@@ -37,11 +37,22 @@ static bool unlisted_node0(struct mesh *ms)
 	return true;
 }
 
+/* True when what answered node 0's port is a plain responder (`netprobe
+ * serve`, no mesh): node 0's mesh cannot hold a port serve holds, so
+ * waiting out the join timeout is no use. */
+static bool plain_responder(const struct np_client *c)
+{
+	return c->code == CLIENT_E_PROTOCOL && c->hello.proto_version > 0 &&
+	       !(c->hello.flags & (PROTO_HELLO_MESH | PROTO_HELLO_MEMBER));
+}
+
 /* Connects to node 0, retrying until the join timeout: node 0 may start
- * after us. Returns 0, or 2 (reported). */
+ * after us. A plain responder answering for MESH_SERVE_GRACE_US (one
+ * being replaced by node 0's mesh is gone by then) ends it at once.
+ * Returns 0, or 2 (reported). */
 static int join_connect(struct mesh *ms)
 {
-	long long end = ms->t0_us + ms->o.join_us;
+	long long end = ms->t0_us + ms->o.join_us, serve_since = 0, now;
 	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
 	int tries = 0;
 
@@ -54,7 +65,15 @@ static int join_connect(struct mesh *ms)
 		tries++;
 		if (unlisted_node0(ms))
 			return 2;
-		if (client_now_us() >= end)
+		now = client_now_us();
+		if (!plain_responder(&ms->c))
+			serve_since = 0;
+		else if (serve_since == 0)
+			serve_since = now;
+		else if (now - serve_since >= MESH_SERVE_GRACE_US)
+			return cmd_failf(&ms->run, "mesh", "node 0 at %s",
+			                 last);
+		if (now >= end)
 			break;
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}

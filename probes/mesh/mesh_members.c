@@ -381,7 +381,7 @@ static int mesh_where(struct mesh *ms)
 
 	ms->port = ms->o.port     ? ms->o.port
 	           : ms->env.port ? ms->env.port
-	                          : PROTO_DEFAULT_PORT;
+	                          : PROTO_MESH_DEFAULT_PORT;
 	if (client_parse_peer(ms->env.node0, ms->port, ms->node0,
 	                      sizeof(ms->node0), &ms->node0_port, err,
 	                      sizeof(err)) < 0) {

@@ -235,6 +235,34 @@ static int serve_parse(int argc, char **argv, struct serve_cli *c)
 	return 0;
 }
 
+/* serve's port is held (err): says by whom; a mesh's responder gets the
+ * mesh's own port as the way out. Returns NULL (reported). */
+static struct server *held(struct cmd_run *run, const struct serve_cli *c,
+                           const char *err)
+{
+	char who[128] = "";
+
+	switch (serve_holder_find(c->o.bind, c->o.port, who, sizeof(who))) {
+	case SERVE_HOLDER_MESH:
+		cmd_failf(run, "serve",
+		          "%s: %s holds it, a mesh's own responder (the "
+		          "mesh's port is -p, MASTER_PORT, else %u): start "
+		          "serve when the mesh ends, or give the mesh its "
+		          "default port",
+		          err, who, PROTO_MESH_DEFAULT_PORT);
+		break;
+	case SERVE_HOLDER_SERVE:
+		cmd_failf(run, "serve",
+		          "%s: %s holds it, a responder runs here", err, who);
+		break;
+	default:
+		cmd_failf(run, "serve", "%s%s%s", err,
+		          who[0] ? ": held by " : "", who);
+		break;
+	}
+	return NULL;
+}
+
 /* The server and its --metrics listener. Returns the server, or NULL
  * (reported). */
 static struct server *serve_open(struct cmd_run *run, struct serve_cli *c)
@@ -243,6 +271,8 @@ static struct server *serve_open(struct cmd_run *run, struct serve_cli *c)
 	char err[512];
 
 	s = serve_start(&c->o, err, sizeof(err));
+	if (s == NULL && errno == EADDRINUSE)
+		return held(run, c, err);
 	if (s != NULL && c->metrics != NULL) {
 		c->mo.http = metrics_http_start(c->metrics, err, sizeof(err));
 		if (c->mo.http == NULL) {

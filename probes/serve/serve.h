@@ -46,9 +46,24 @@ void serve_opts_init(struct serve_opts *o);
 /* Checks the options, loads the token, opens the TCP and UDP sockets on
  * o->port and the event loop. o's strings must outlive the server. Returns
  * the server, or NULL with err filled ("cannot listen on tcp port '7470':
- * Address already in use"). */
+ * Address already in use") and errno EADDRINUSE when the port is held. */
 struct server *serve_start(const struct serve_opts *o, char *err,
                            size_t errlen);
+
+/* What holds a port another responder could not bind. */
+enum serve_holder {
+	SERVE_HOLDER_UNKNOWN, /* nothing named (no permission, gone) */
+	SERVE_HOLDER_OTHER,   /* a process that is no netprobe responder */
+	SERVE_HOLDER_SERVE,   /* `netprobe serve` (or an older netprobe) */
+	SERVE_HOLDER_MESH,    /* a mesh's own responder, node 0 or member */
+};
+
+/* Names the holder of TCP port (at bind, NULL: this host's loopback) in
+ * who: its process as `ss -ltnp` names it ("python3 (pid 812)", "" when
+ * not found) and, when it answers the protocol's HELLO within a second,
+ * which netprobe it is. Returns the kind; never fails. */
+enum serve_holder serve_holder_find(const char *bind, unsigned port,
+                                    char *who, size_t len);
 
 /* Handles one batch of events: waits at most max_ms (-1: until the next
  * timer, at most a second) with sigmask in place while waiting, as

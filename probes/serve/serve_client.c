@@ -14,14 +14,18 @@
 #include "serve/serve_sock.h"
 #include "wire/client.h"
 
-/* The responder's HELLO: its node, version and this connection's limits. */
+/* The responder's HELLO: its node, version and this connection's limits.
+ * A mesh's responder says so (node 0's hosts the rendezvous, a member's
+ * counts the JOINs it refuses), so a member or a port's next user tells
+ * it from `netprobe serve`. */
 static void fill_hello(struct server *s, bool authed, struct proto_hello *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->proto_version = PROTO_VERSION;
 	h->flags = (s->have_key ? PROTO_HELLO_AUTH : 0) |
 	           (authed ? PROTO_HELLO_AUTHED : 0) |
-	           (s->o.handoff ? PROTO_HELLO_MESH : 0);
+	           (s->o.handoff ? PROTO_HELLO_MESH : 0) |
+	           (s->o.joins_refused ? PROTO_HELLO_MEMBER : 0);
 	h->max_ports = authed ? PROTO_MAX_PORTS : SERVE_OPEN_PORTS;
 	h->max_lifetime_ms = authed ? SERVE_AUTH_LIFE_MS : SERVE_OPEN_LIFE_MS;
 	snprintf(h->node, sizeof(h->node), "%s", s->node);

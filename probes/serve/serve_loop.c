@@ -174,7 +174,7 @@ static int serve_timers(struct server *s)
  * Returns 0, or -1 with err filled. */
 static int serve_open(struct server *s, char *err, size_t errlen)
 {
-	int one = 1, fd;
+	int one = 1, fd, e;
 
 	s->family = AF_INET6;
 	fd = s->o.bind ? -1 : socket(AF_INET6, SOCK_DGRAM, 0);
@@ -190,15 +190,19 @@ static int serve_open(struct server *s, char *err, size_t errlen)
 		s->tcp.fd = sv_bind_socket(s, SOCK_STREAM, s->o.port);
 	}
 	if (s->tcp.fd < 0) {
+		e = errno;
 		snprintf(err, errlen, "cannot listen on tcp port '%u': %s",
-		         s->o.port, strerror(errno));
+		         s->o.port, strerror(e));
+		errno = e; /* the caller names a holder on EADDRINUSE */
 		return -1;
 	}
 	s->udp.kind = EV_UDP;
 	s->udp.fd = sv_bind_socket(s, SOCK_DGRAM, s->o.port);
 	if (s->udp.fd < 0) {
+		e = errno;
 		snprintf(err, errlen, "cannot bind udp port '%u': %s",
-		         s->o.port, strerror(errno));
+		         s->o.port, strerror(e));
+		errno = e;
 		return -1;
 	}
 	setsockopt(s->udp.fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
@@ -220,6 +224,7 @@ static int serve_open(struct server *s, char *err, size_t errlen)
 struct server *serve_start(const struct serve_opts *o, char *err, size_t errlen)
 {
 	struct server *s = calloc(1, sizeof(*s));
+	int e;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -270,7 +275,9 @@ struct server *serve_start(const struct serve_opts *o, char *err, size_t errlen)
 		goto fail;
 	return s;
 fail:
+	e = errno;
 	serve_free(s);
+	errno = e;
 	return NULL;
 }
 

@@ -413,7 +413,7 @@ nat_ctr() {
 table ip np23_docker {
 	chain prerouting {
 		type nat hook prerouting priority dstnat; policy accept;
-		iifname "lan0" tcp dport { 7470, 29400, 29500 } dnat to 172.17.0.2
+		iifname "lan0" tcp dport { 7471, 29400, 29500 } dnat to 172.17.0.2
 	}
 	chain postrouting {
 		type nat hook postrouting priority srcnat; policy accept;
@@ -510,7 +510,7 @@ table ip filter {
 	}
 	chain ufw-user-input {
 		tcp dport 22 accept
-		tcp dport 7470 accept
+		tcp dport 7471 accept
 	}
 }
 NFT
@@ -544,7 +544,7 @@ NFT
 		# the node runs in a Docker-style container on host N:
 		# docker0 (172.17.0.1/16), the container at 172.17.0.2
 		# masqueraded, the mesh's ports published (docker run -p
-		# 7470:7470 -p 29500:29500 -p 29400:29400), its hostname the
+		# 7471:7471 -p 29500:29500 -p 29400:29400), its hostname the
 		# container's; --hosts still names host N
 		# the report names the node by its --hosts entry (the host's)
 		nat_ctr "$n"
@@ -661,9 +661,9 @@ NFT
 		;;
 	rdvfw)
 		# node 0's firewall drops member N's source to the mesh's
-		# port (7470): N runs and retries, and never joins; node 0
+		# port (7471): N runs and retries, and never joins; node 0
 		# probes it, and its own rule is the cause (issue 31)
-		nft_input "$(mesh_ns 1)" np31_rdv "ip saddr $(addr_of "$n") tcp dport 7470 drop"
+		nft_input "$(mesh_ns 1)" np31_rdv "ip saddr $(addr_of "$n") tcp dport 7471 drop"
 		WANT="$WANT firewall:$(mesh_name 1)"
 		NOJOIN="$NOJOIN $n"
 		;;

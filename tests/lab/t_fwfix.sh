@@ -99,7 +99,7 @@ table ip filter {
 	}
 	chain ufw-user-input {
 		tcp dport 22 accept
-		tcp dport 7470 accept
+		tcp dport 7471 accept
 	}
 }
 NFT
@@ -127,7 +127,7 @@ table inet firewalld {
 	}
 	chain filter_IN_public_allow {
 		tcp dport 22 accept
-		tcp dport 7470 accept
+		tcp dport 7471 accept
 	}
 }
 NFT

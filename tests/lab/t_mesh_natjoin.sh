@@ -47,7 +47,7 @@ ip netns exec "$HOST4" nft -f - <<'NFT'
 table ip np23_docker {
 	chain prerouting {
 		type nat hook prerouting priority dstnat; policy accept;
-		iifname "lan0" tcp dport 7470 dnat to 172.17.0.2:7470
+		iifname "lan0" tcp dport 7471 dnat to 172.17.0.2:7471
 	}
 	chain postrouting {
 		type nat hook postrouting priority srcnat; policy accept;
@@ -119,7 +119,7 @@ lab_check "node 0 unranked: every node exits 2 [$(cat "$R"/*.rc | tr '\n' ' ')]"
 	test "$(cat "$R"/*.rc | sort -u)" = 2
 LAB_OUT=$(cat "$R/1.err" "$R/2.err" "$R/3.err")
 lab_grep "node 0 unranked: the others say node 0 never took the join" \
-	'node 0 \(10\.231\.24\.4:7470\) did not take the join within 30 s'
+	'node 0 \(10\.231\.24\.4:7471\) did not take the join within 30 s'
 R="$OUT/n0rank"
 mkdir -p "$R"
 MESH_ENV=NODE_RANK=0 mesh_run 4 "$R" --hosts "$OUT/hosts0" \

@@ -2,6 +2,7 @@
  * loopback, and against hostile peers: every call ends by its deadline. */
 #include <arpa/inet.h>
 #include <check.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "serve/serve_int.h"
 #include "serve/serve_limits.h"
 #include "wire/client.h"
+#include "wire/client_mesh.h"
 
 static pid_t server_pid;
 static unsigned server_port;
@@ -511,6 +513,103 @@ START_TEST(serve_embedded)
 }
 END_TEST
 
+/* A child polling a responder on loopback port, a mesh member's when
+ * member (it counts refused JOINs), for about 10 s; waits until it
+ * answers. Returns its pid. */
+static pid_t holder_start(unsigned port, bool member)
+{
+	struct serve_opts o;
+	struct np_client c;
+	pid_t pid;
+
+	serve_opts_init(&o);
+	o.port = port;
+	o.bind = "127.0.0.1";
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		atomic_uint joins = 0;
+		char err[256];
+		struct server *s;
+
+		signal(SIGTERM, SIG_DFL);
+		if (member)
+			o.joins_refused = &joins;
+		if (!freopen("/dev/null", "w", stderr) ||
+		    (s = serve_start(&o, err, sizeof(err))) == NULL)
+			_exit(2);
+		for (int i = 0; i < 200; i++)
+			if (serve_poll(s, 50, NULL) < 0)
+				_exit(2);
+		serve_free(s);
+		_exit(0);
+	}
+	for (int i = 0; i < 100; i++) {
+		int rc = client_open(&c, "127.0.0.1", port, 200000, NULL);
+
+		client_close(&c);
+		if (rc == 0)
+			return pid;
+		usleep(20000);
+	}
+	ck_abort_msg("responder did not start");
+	return pid;
+}
+
+/* Ends a holder_start child. */
+static void holder_stop(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGTERM);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+}
+
+/* Serve and the mesh name each other (issue 44): a second responder on a
+ * held port fails with EADDRINUSE, and the holder is named with its pid
+ * and which netprobe it is by its HELLO (a mesh member's says flag 0x8);
+ * a member whose node 0 answers as serve is told so. */
+START_TEST(port_holder_named)
+{
+	struct serve_opts o;
+	struct np_client c;
+	char err[256], who[128], want[64];
+	unsigned port = free_port();
+	pid_t pid = holder_start(port, false);
+
+	serve_opts_init(&o);
+	o.port = port;
+	o.bind = "127.0.0.1";
+	errno = 0;
+	ck_assert_ptr_null(serve_start(&o, err, sizeof(err)));
+	ck_assert_int_eq(errno, EADDRINUSE);
+	ck_assert_int_eq(serve_holder_find("127.0.0.1", port, who, sizeof(who)),
+	                 SERVE_HOLDER_SERVE);
+	snprintf(want, sizeof(want), "netprobe serve (pid %d)", (int)pid);
+	ck_assert_str_eq(who, want);
+	ck_assert_int_eq(client_mesh_open(&c, "127.0.0.1", port, 2000000), -1);
+	ck_assert_int_eq(c.code, CLIENT_E_PROTOCOL);
+	ck_assert_msg(strstr(c.err, "answers as netprobe serve") &&
+	                  strstr(c.err, "the mesh's default is 7471"),
+	              "%s", c.err);
+	ck_assert_uint_eq(c.hello.flags & PROTO_HELLO_MEMBER, 0);
+	client_close(&c);
+	holder_stop(pid);
+
+	pid = holder_start(port, true);
+	ck_assert_int_eq(serve_holder_find(NULL, port, who, sizeof(who)),
+	                 SERVE_HOLDER_MESH);
+	snprintf(want, sizeof(want), "netprobe mesh (pid %d)", (int)pid);
+	ck_assert_str_eq(who, want);
+	ck_assert_int_eq(client_mesh_open(&c, "127.0.0.1", port, 2000000), -1);
+	ck_assert_msg(strstr(c.err, "answers as a netprobe mesh member"), "%s",
+	              c.err);
+	client_close(&c);
+	holder_stop(pid);
+	ck_assert_uint_ne(PROTO_MESH_DEFAULT_PORT, PROTO_DEFAULT_PORT);
+}
+END_TEST
+
 /* The responder's limits: a bucket's burst then its rate; a grant per
  * token state, and heavy requests refused above their rate. */
 START_TEST(serve_limits)
@@ -565,6 +664,7 @@ Suite *suite_client(void)
 	tcase_add_test(tc, unreachable_and_unresolvable);
 	tcase_add_test(tc, udp_mtu_probe);
 	tcase_add_test(tc, serve_embedded);
+	tcase_add_test(tc, port_holder_named);
 	tcase_add_test(tc, serve_limits);
 	tcase_add_test(tc, source_address);
 	suite_add_tcase(s, tc);
