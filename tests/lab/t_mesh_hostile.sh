@@ -55,7 +55,7 @@ run_mesh() {
 	) &
 	lab_check "node 0 started" lab_wait 100 test -s "$_rd/pid"
 	ip netns exec "$NS2" python3 "$HERE/mesh_hostile.py" flood \
-		10.231.52.1 7470 node02 2 "$_rd/go" "$3" "$4" \
+		10.231.52.1 7471 node02 2 "$_rd/go" "$3" "$4" \
 		>"$_rd/h.out" 2>"$_rd/h.err" &
 	_h=$!
 	lab_check "node 0 watches after the first mesh" \

@@ -54,11 +54,11 @@ run_rdv() {
 	) &
 	lab_check "node 0 started" lab_wait 100 test -s "$_rd/pid"
 	lab_check "node 0's rendezvous listens" lab_wait 300 \
-		ip netns exec "$NS1" sh -c 'ss -Htln | grep -q ":7470 "'
+		ip netns exec "$NS1" sh -c 'ss -Htln | grep -q ":7471 "'
 	(
 		ulimit -n 4096
 		ip netns exec "$NS3" python3 "$HERE/mesh_hostile.py" idle \
-			10.231.54.1 7470 "$CONNS" 2 30 10.231.54.10 200 \
+			10.231.54.1 7471 "$CONNS" 2 30 10.231.54.10 200 \
 			>"$_rd/i.out" 2>"$_rd/i.err"
 	) &
 	_i=$!
