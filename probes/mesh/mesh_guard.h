@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "report.h"
+
 /* A change is one JSON object of about 300 to 1,200 bytes (two names of
  * at most 255, the evidence of at most 400): a frame over this is none. */
 #define MESH_WATCH_CHANGE_MAX 4096
@@ -16,10 +18,10 @@
 #define MESH_WATCH_MEMBER_BYTES (1u << 20)
 #define MESH_WATCH_TOTAL_BYTES (8u << 20)
 #define MESH_WATCH_LOG_MAX 10000 /* changes node 0 keeps */
-/* netprobe report refuses a document of 64 MiB or more; the twin of
- * reports/load.c's REPORT_MAX_BYTES, which no header exports. Node 0's
- * mesh document stays under half of it, indentation included. */
-#define MESH_REPORT_MAX_BYTES (64L * 1024 * 1024)
+/* netprobe report refuses a document of REPORT_MAX_FILE_BYTES or more
+ * (report.h); node 0's mesh document stays under half of it,
+ * indentation included. */
+#define MESH_REPORT_MAX_BYTES REPORT_MAX_FILE_BYTES
 
 /* A join that has not proved the token: at most this long, and at most
  * this many at once (the oldest dropped first); node 0 keeps this many
