@@ -1,5 +1,6 @@
-/* Prometheus's text exposition format: families, samples, escaping,
- * values, and the textfile collector's file written atomically. */
+/* Prometheus's text exposition format: families, samples, histograms,
+ * escaping, values, and the textfile collector's file written atomically
+ * and removed. */
 #include "base/promtext.h"
 
 #include <errno.h>
@@ -185,6 +186,52 @@ int prom_sample(struct prom_buf *b, const char *name,
 	return 0;
 }
 
+/* See promtext.h. */
+int prom_histogram(struct prom_buf *b, const char *name,
+                   const char *const *labels, const double *le,
+                   const unsigned long long *count, size_t n, double sum,
+                   unsigned long long total)
+{
+	const char *lab[2 * PROM_HIST_LABELS + 3];
+	char sub[256], bound[40];
+	unsigned long long cum = 0;
+	size_t k = 0;
+
+	for (; labels != NULL && labels[k] != NULL; k += 2)
+		if (k >= 2 * PROM_HIST_LABELS || strcmp(labels[k], "le") == 0)
+			goto bad;
+	if (k > 0)
+		memcpy(lab, labels, k * sizeof(lab[0]));
+	lab[k] = "le";
+	lab[k + 2] = NULL;
+	if ((size_t)snprintf(sub, sizeof(sub), "%s_bucket", name) >=
+	    sizeof(sub))
+		goto bad;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(le[i]) || (i > 0 && le[i] <= le[i - 1]))
+			goto bad;
+		cum += count[i];
+		lab[k + 1] = prom_value(le[i], bound, sizeof(bound));
+		if (prom_sample(b, sub, lab, (double)cum) < 0)
+			return -1;
+	}
+	if (total < cum)
+		goto bad;
+	lab[k + 1] = "+Inf";
+	lab[k] = "le";
+	if (prom_sample(b, sub, lab, (double)total) < 0)
+		return -1;
+	lab[k] = NULL;
+	snprintf(sub, sizeof(sub), "%s_sum", name);
+	if (prom_sample(b, sub, lab, sum) < 0)
+		return -1;
+	snprintf(sub, sizeof(sub), "%s_count", name);
+	return prom_sample(b, sub, lab, (double)total);
+bad:
+	b->bad = true;
+	return -1;
+}
+
 /* Fills why like snprintf and keeps errno. */
 static int fail(char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -301,5 +348,24 @@ int prom_textfile_write(const char *dir, const char *name, const char *text,
 		return fail(why, whylen, "cannot write '%s': %s", path,
 		            strerror(e));
 	}
+	return 0;
+}
+
+/* See promtext.h. */
+int prom_textfile_remove(const char *dir, const char *name, char *why,
+                         size_t whylen)
+{
+	char path[4096];
+
+	if (*name == '\0' || strchr(name, '/') != NULL ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	        sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return fail(why, whylen, "invalid textfile path '%s/%s'", dir,
+		            name);
+	}
+	if (unlink(path) < 0 && errno != ENOENT)
+		return fail(why, whylen, "cannot remove '%s': %s", path,
+		            strerror(errno));
 	return 0;
 }

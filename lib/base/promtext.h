@@ -1,7 +1,7 @@
 /* Prometheus's text exposition format (version 0.0.4): metric families
- * with their HELP and TYPE lines, samples with escaped labels, values as
- * Prometheus reads them back, and the file node_exporter's textfile
- * collector reads, written whole or not at all. */
+ * with their HELP and TYPE lines, samples with escaped labels, histograms,
+ * values as Prometheus reads them back, and the file node_exporter's
+ * textfile collector reads, written whole or not at all, and removed. */
 #ifndef NP_PROMTEXT_H
 #define NP_PROMTEXT_H
 
@@ -51,6 +51,22 @@ int prom_sample(struct prom_buf *b, const char *name,
 int prom_metric(struct prom_buf *b, const char *name, const char *type,
                 const char *help, const char *const *labels, double value);
 
+/* Most labels a histogram's series carries besides le. */
+#define PROM_HIST_LABELS 8
+
+/* One histogram series of family name (started with prom_family, type
+ * "histogram"): name_bucket{labels,le="B"} for each of the n upper
+ * bounds le[] (ascending, finite), with the observations up to it (counts
+ * per bucket in count[], summed here), then le="+Inf" (total, which holds
+ * the observations above the last bound too), name_sum and name_count.
+ * labels as prom_sample's, at most PROM_HIST_LABELS pairs, no "le".
+ * Returns 0, or -1 (b->oom, or b->bad for bad bounds, labels or a total
+ * below the buckets' sum). */
+int prom_histogram(struct prom_buf *b, const char *name,
+                   const char *const *labels, const double *le,
+                   const unsigned long long *count, size_t n, double sum,
+                   unsigned long long total);
+
 /* Writes the value as Prometheus parses it back: NaN, +Inf, -Inf, an
  * integer without a fraction, else the shortest text that reads back the
  * same. Returns buf. */
@@ -65,5 +81,11 @@ char *prom_value(double v, char *buf, size_t len);
  * every failure. Returns 0, or -1 with errno set and why filled. */
 int prom_textfile_write(const char *dir, const char *name, const char *text,
                         size_t len, char *why, size_t whylen);
+
+/* Removes DIR/NAME, the file prom_textfile_write wrote, so that the
+ * collector stops serving figures nobody updates. A file already gone is
+ * no error. Returns 0, or -1 with errno set and why filled. */
+int prom_textfile_remove(const char *dir, const char *name, char *why,
+                         size_t whylen);
 
 #endif

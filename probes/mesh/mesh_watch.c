@@ -7,7 +7,6 @@
 #include "mesh/mesh_watch.h"
 
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,10 +24,17 @@
 #include "wire/client_conn.h"
 #include "wire/client_mesh.h"
 
-#define WATCH_WIN 256 /* RTTs kept per peer for the quantiles */
 /* this process ran this late against its own schedule: a round it could
  * not time says nothing of the pairs */
 #define WATCH_STALL_US 250000LL
+/* RTT histogram bounds, 50 us to 1 s: a rack's LAN (50-250 us), a hall's
+ * or a loaded host's (ms), a WAN (10-250 ms), and the echo's own bound
+ * (an answer comes within about a second or is lost); three a decade, so
+ * a quantile across nodes is within a factor of 2.5 */
+static const double watch_rtt_le[] = {
+    50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3,
+    50e-3, 100e-3, 250e-3, 500e-3, 1.0};
+#define WATCH_RTT_BUCKETS (sizeof(watch_rtt_le) / sizeof(watch_rtt_le[0]))
 
 struct watch_peer {
 	size_t member;
@@ -42,10 +48,9 @@ struct watch_peer {
 	long long rtt[WATCH_ECHOES];
 	struct watch_round r;
 	struct watch_pair pair;
-	long long win[WATCH_WIN];
-	size_t nwin, winpos;
 	double rtt_sum_s;
 	unsigned long long rtt_count, sent_total, lost_total;
+	unsigned long long rtt_hist[WATCH_RTT_BUCKETS]; /* per bucket */
 	unsigned path_mtu;
 };
 
@@ -217,12 +222,13 @@ static void close_round(struct watch_peer *p, bool stalled)
 		p->r.tcp_errno = ETIMEDOUT;
 	}
 	for (unsigned i = 0; i < p->r.answered && !stalled; i++) {
-		p->win[p->winpos] = p->rtt[i];
-		p->winpos = (p->winpos + 1) % WATCH_WIN;
-		if (p->nwin < WATCH_WIN)
-			p->nwin++;
 		p->rtt_sum_s += (double)p->rtt[i] / 1e6;
 		p->rtt_count++;
+		for (size_t k = 0; k < WATCH_RTT_BUCKETS; k++)
+			if ((double)p->rtt[i] / 1e6 <= watch_rtt_le[k]) {
+				p->rtt_hist[k]++;
+				break;
+			}
 	}
 	if (!stalled) {
 		p->sent_total += p->r.sent;
@@ -400,30 +406,24 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 	log_add(ms, e);
 }
 
-/* The RTT quantile q of p's window, in seconds; NaN without samples. */
-static double quantile(const struct watch_peer *p, double q)
-{
-	long long v[WATCH_WIN];
-	size_t k;
-
-	if (p->nwin == 0)
-		return NAN;
-	memcpy(v, p->win, p->nwin * sizeof(v[0]));
-	qsort(v, p->nwin, sizeof(v[0]), cmp_ll);
-	k = (size_t)ceil(q * (double)p->nwin);
-	return (double)v[k > 0 ? k - 1 : 0] / 1e6;
-}
-
 /* The node's and every peer's figures in Prometheus's text format. */
 static void render(const struct mesh *ms, const struct mesh_watch *w,
                    struct prom_buf *b)
 {
 	const char *node = ms->m[ms->rank].name;
 	const char *lab[9] = {"node", node, NULL, NULL, NULL, NULL, NULL};
-	static const char *const qs[] = {"0.5", "0.9", "0.99"};
+	const char *build[] = {"version", NETPROBE_VERSION, NULL};
 	size_t i;
 	json_t *f;
 
+	prom_metric(b, "netprobe_build_info", "gauge",
+	            "The netprobe that writes these figures (value 1).",
+	            build, 1);
+	/* a textfile left by a killed watch keeps its last time, so an
+	 * alert can tell frozen figures (NetprobeWatchStale) */
+	prom_metric(b, "netprobe_mesh_watch_last_update_timestamp_seconds",
+	            "gauge", "When these figures were written (Unix time).",
+	            lab, (double)wall_us() / 1e6);
 	prom_metric(b, "netprobe_mesh_watch_rounds_total", "counter",
 	            "Rounds of light probes this member ran.",
 	            lab, (double)w->rounds);
@@ -454,25 +454,16 @@ static void render(const struct mesh *ms, const struct mesh_watch *w,
 			prom_sample(b, "netprobe_mesh_peer_state", lab,
 			            (int)w->p[i].pair.state == s);
 		}
-	lab[4] = "quantile";
-	prom_family(b, "netprobe_mesh_peer_rtt_seconds", "summary",
-	            "UDP echo round trips to the peer's responder (quantiles over "
-	    "the last 256).");
+	lab[4] = NULL;
+	prom_family(b, "netprobe_mesh_peer_rtt_seconds", "histogram",
+	            "UDP echo round trips to the peer's responder.");
 	for (i = 0; i < w->np; i++) {
 		const struct watch_peer *p = &w->p[i];
 
 		lab[3] = ms->m[p->member].name;
-		lab[4] = "quantile";
-		for (size_t k = 0; k < 3; k++) {
-			lab[5] = qs[k];
-			prom_sample(b, "netprobe_mesh_peer_rtt_seconds", lab,
-			            quantile(p, atof(qs[k])));
-		}
-		lab[4] = NULL;
-		prom_sample(b, "netprobe_mesh_peer_rtt_seconds_sum", lab,
-		            p->rtt_sum_s);
-		prom_sample(b, "netprobe_mesh_peer_rtt_seconds_count", lab,
-		            (double)p->rtt_count);
+		prom_histogram(b, "netprobe_mesh_peer_rtt_seconds", lab,
+		               watch_rtt_le, p->rtt_hist, WATCH_RTT_BUCKETS,
+		               p->rtt_sum_s, p->rtt_count);
 	}
 	lab[4] = NULL;
 	prom_family(b, "netprobe_mesh_peer_loss_ratio", "gauge",
@@ -547,6 +538,21 @@ static void publish(struct mesh *ms, struct mesh_watch *w, bool force)
 		w->mo.file_failed = true;
 	}
 	prom_free(&b);
+}
+
+/* Removes the textfile this watch wrote, once, so that node_exporter
+ * serves no frozen figures after the watch; a file that cannot be
+ * removed is an error of the run. */
+static void end_textfile(struct mesh *ms, struct mesh_watch *w)
+{
+	char why[512];
+
+	if (w->mo.textfile_dir == NULL || w->mo.last_file_us == 0)
+		return;
+	if (prom_textfile_remove(w->mo.textfile_dir, w->mo.textfile_name,
+	                         why, sizeof(why)) < 0)
+		cmd_failf(&ms->run, "metrics", "%s", why);
+	w->mo.textfile_dir = NULL;
 }
 
 /* This node's findings of the first mesh, counted by code and severity,
@@ -715,6 +721,7 @@ void mesh_watch_free(struct mesh *ms)
 
 	if (w == NULL)
 		return;
+	end_textfile(ms, w); /* the watch ended on an error */
 	for (size_t i = 0; i < w->np; i++) {
 		if (w->p[i].udp >= 0)
 			close(w->p[i].udp);
@@ -814,6 +821,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	                : watch_signal == SIGHUP ? "SIGHUP"
 	                                         : "duration";
 	publish(ms, w, true);
+	end_textfile(ms, w);
 	cmd_note(&ms->run,
 	         "watch ended (%s) after %llu rounds; "
 	         "changes in the log: %zu, not kept: %llu",

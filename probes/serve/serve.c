@@ -95,8 +95,9 @@ static void publish(struct cmd_run *run, struct server *s,
 
 /* Runs the server until SIGINT or SIGTERM, which are blocked except while
  * the loop waits; the figures are published after every batch, so a
- * scrape is at most a quarter second old. Returns the exit status: 0
- * after a signal, 2 when the loop failed. */
+ * scrape is at most a quarter second old; the textfile is removed at the
+ * end. Returns the exit status: 0 after a signal, 2 when the loop
+ * failed. */
 static int serve_run(struct cmd_run *run, struct server *s, int verbose,
                      struct metrics_out *mo)
 {
@@ -104,6 +105,7 @@ static int serve_run(struct cmd_run *run, struct server *s, int verbose,
 	struct sigaction sa = {0};
 	bool metrics = mo->http != NULL || mo->textfile_dir != NULL;
 	long long last = 0;
+	char why[512];
 	int rc = 0;
 
 	sa.sa_handler = on_signal;
@@ -130,6 +132,11 @@ static int serve_run(struct cmd_run *run, struct server *s, int verbose,
 		}
 	}
 	publish(run, s, mo, true);
+	/* node_exporter must not serve a stopped responder's figures */
+	if (mo->textfile_dir != NULL && mo->last_file_us != 0 &&
+	    prom_textfile_remove(mo->textfile_dir, mo->textfile_name, why,
+	                         sizeof(why)) < 0)
+		cmd_failf(run, "metrics", "%s", why);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	if (rc == 0 && verbose)
 		cmd_note(run, "stopping on signal %d", (int)serve_stop);

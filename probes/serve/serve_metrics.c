@@ -1,8 +1,10 @@
 /* netprobe serve's figures in Prometheus's text format (serve.h's
- * serve_metrics): clients now and in all, echoes, refusals by reason,
- * rejected frames by error code, dropped datagrams. */
+ * serve_metrics): the build, when written, clients now and in all,
+ * echoes, refusals by reason, rejected frames by error code, dropped
+ * datagrams. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/promtext.h"
 #include "serve/serve.h"
@@ -46,7 +48,18 @@ int serve_metrics(const struct server *s, struct prom_buf *b)
 {
 	const struct serve_stats *st = &s->st;
 	const char *lab[3] = {NULL, NULL, NULL};
+	const char *build[] = {"version", NETPROBE_VERSION, NULL};
+	struct timespec now;
 
+	clock_gettime(CLOCK_REALTIME, &now);
+	prom_metric(b, "netprobe_build_info", "gauge",
+	            "The netprobe that writes these figures (value 1).",
+	            build, 1);
+	/* a textfile left by a killed responder keeps its last time, so an
+	 * alert can tell frozen figures (NetprobeServeStale) */
+	prom_metric(b, "netprobe_serve_last_update_timestamp_seconds", "gauge",
+	            "When these figures were written (Unix time).", NULL,
+	            (double)now.tv_sec + (double)now.tv_nsec / 1e9);
 	prom_metric(b, "netprobe_serve_clients", "gauge",
 	            "Clients connected to the responder now.",
 	            NULL, s->nconns);

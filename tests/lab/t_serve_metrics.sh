@@ -4,7 +4,9 @@
 # but GET or HEAD of /metrics is 404 or 405; an oversized head gets 431;
 # a client that sends nothing holds no other scrape up and is closed at
 # its 2 s bound for the request head; the textfile is whole and left with no temporary file; a
-# bad or taken address exits 2 naming it.
+# bad or taken address exits 2 naming it. The build and the time of the
+# figures are in them, and the textfile is removed when serve stops
+# (issue 44).
 . "$(dirname "$0")/lib.sh"
 lab_require python3 promtool
 lab_ns N m
@@ -36,6 +38,8 @@ lab_grep "udp echoes counted" '^netprobe_serve_echoes_total\{proto="udp"\} ([5-9
 lab_grep "refusals by reason" '^netprobe_serve_refusals_total\{reason="per_address"\} 0$'
 lab_grep "rejected frames by code" '^netprobe_serve_frames_rejected_total\{code="malformed"\} 0$'
 lab_grep "clients accepted" '^netprobe_serve_clients_accepted_total [1-9]'
+lab_grep "the build" '^netprobe_build_info\{version="[0-9][^"]*"\} 1$'
+lab_grep "when written" '^netprobe_serve_last_update_timestamp_seconds 1[0-9]{9}'
 printf '%s\n' "$LAB_OUT" | sed 1d >"$T/scrape.txt"
 lab_rc 0 "promtool check metrics accepts the scrape" \
 	sh -c "promtool check metrics <'$T/scrape.txt'"
@@ -83,4 +87,5 @@ kill "$SV_PID"
 wait "$SV_PID"
 lab_check "serve stops on SIGTERM with status 0" test $? = 0
 SV_PID=""
+lab_check "and removes its textfile" test ! -e "$T/netprobe_serve.prom"
 lab_done

@@ -71,6 +71,55 @@ START_TEST(one_sample_family)
 }
 END_TEST
 
+/* A histogram's series: cumulative buckets with le labels after the
+ * series' own, +Inf holding the total, then _sum and _count; bad bounds
+ * and an "le" of the caller's are refused. */
+START_TEST(histogram)
+{
+	struct prom_buf b;
+	const char *lab[] = {"n", "a", "skip", NULL, "p", "b", NULL};
+	const char *le_lab[] = {"le", "1", NULL};
+	const double le[] = {5e-05, 0.001, 0.25};
+	const double down[] = {0.001, 0.001};
+	const unsigned long long n[] = {2, 0, 3};
+
+	prom_init(&b);
+	ck_assert_int_eq(prom_family(&b, "x", "histogram", "h"), 0);
+	ck_assert_int_eq(prom_histogram(&b, "x", lab, le, n, 3, 0.5,
+	                                6),
+	                 0);
+	ck_assert_int_eq(prom_histogram(&b, "x", NULL, le, n, 0, 0, 0),
+	                 0);
+	ck_assert_str_eq(b.p,
+	                 "# HELP x h\n# TYPE x histogram\n"
+	                 "x_bucket{n=\"a\",p=\"b\",le=\"5e-05\"} 2\n"
+	                 "x_bucket{n=\"a\",p=\"b\",le=\"0.001\"} 2\n"
+	                 "x_bucket{n=\"a\",p=\"b\",le=\"0.25\"} 5\n"
+	                 "x_bucket{n=\"a\",p=\"b\",le=\"+Inf\"} 6\n"
+	                 "x_sum{n=\"a\",p=\"b\"} 0.5\n"
+	                 "x_count{n=\"a\",p=\"b\"} 6\n"
+	                 "x_bucket{le=\"+Inf\"} 0\n"
+	                 "x_sum 0\n"
+	                 "x_count 0\n");
+	ck_assert(!b.oom && !b.bad);
+	ck_assert_int_eq(prom_histogram(&b, "x", le_lab, le, n, 3, 0,
+	                                5),
+	                 -1);
+	ck_assert(b.bad);
+	b.bad = false;
+	ck_assert_int_eq(prom_histogram(&b, "x", NULL, down, n, 2, 0,
+	                                5),
+	                 -1);
+	ck_assert(b.bad);
+	b.bad = false;
+	/* a total below the buckets' sum would make +Inf fall */
+	ck_assert_int_eq(prom_histogram(&b, "x", NULL, le, n, 3, 0, 4),
+	                 -1);
+	ck_assert(b.bad);
+	prom_free(&b);
+}
+END_TEST
+
 START_TEST(bad_names)
 {
 	struct prom_buf b;
@@ -327,7 +376,24 @@ START_TEST(textfile)
 	ck_assert_int_eq(prom_textfile_write(dir, "x/y.prom", "", 0, why,
 	                                     sizeof(why)),
 	                 -1);
+	/* removed at the end of a watch; a file already gone is no error */
+	ck_assert_int_eq(prom_textfile_write(dir, "netprobe.prom", "c 3\n", 4,
+	                                     why, sizeof(why)),
+	                 0);
+	ck_assert_int_eq(prom_textfile_remove(dir, "netprobe.prom", why,
+	                                      sizeof(why)),
+	                 0);
+	ck_assert_int_eq(stat(path, &st), -1);
+	ck_assert_int_eq(prom_textfile_remove(dir, "netprobe.prom", why,
+	                                      sizeof(why)),
+	                 0);
+	ck_assert_int_eq(prom_textfile_remove(dir, "x/y.prom", why,
+	                                      sizeof(why)),
+	                 -1);
 	rmdir(dir);
+	ck_assert_int_eq(prom_textfile_remove(dir, "n.prom", why,
+	                                      sizeof(why)),
+	                 0);
 	ck_assert_int_eq(prom_textfile_write(dir, "n.prom", "a 1\n", 4, why,
 	                                     sizeof(why)),
 	                 -1);
@@ -343,6 +409,7 @@ Suite *suite_promtext(void)
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, family_and_samples);
 	tcase_add_test(tc, one_sample_family);
+	tcase_add_test(tc, histogram);
 	tcase_add_test(tc, bad_names);
 	tcase_add_test(tc, values);
 	tcase_add_test(tc, textfile);
