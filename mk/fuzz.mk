@@ -1,9 +1,9 @@
 # Fuzzing what faces the network and the files users pass (issues 22 and
 # 45): the responder's connection state machine (fuzz_serve), the mesh
 # rendezvous (fuzz_rdv), the /metrics request reader (fuzz_metrics), NCCL
-# RAS answers (fuzz_ras), report's loader and renderers (fuzz_report) and
-# the sysroot readers (fuzz_sysroot), beside the protocol decoders of
-# mk/serve.mk.
+# RAS answers (fuzz_ras), explain's log reader and matcher (fuzz_explain),
+# report's loader and renderers (fuzz_report) and the sysroot readers
+# (fuzz_sysroot), beside the protocol decoders of mk/serve.mk.
 # `make fuzz` runs each FUZZ_TIME seconds too (fuzz-ci: 20 s each), with
 # its seeds in tests/fuzz/corpus-NAME and new inputs in
 # $(BUILD)/fuzz-corpus-NAME; a crash's input goes to
@@ -12,13 +12,18 @@
 # and the commands are compiled once more by clang with the fuzzer's
 # instrumentation, into $(BUILD)/fuzzobj. Skipped, as fuzz is, without
 # clang's libFuzzer.
-FUZZ_NAMES := serve rdv report sysroot metrics ras
+FUZZ_NAMES := serve rdv report sysroot metrics ras explain
 FUZZ_OBJDIR := $(BUILD)/fuzzobj
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
 	-g -O1 -Ilib -Iprobes -Ireports -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(LIB_SRC) $(CMD_SRC))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz_,$(FUZZ_NAMES))
+# Seed folders a target reads besides tests/fuzz/corpus-NAME, never
+# written (explain: the recorded logs, wild/ too, as libFuzzer reads a
+# folder whole).
+FUZZ_SEEDS_explain := tests/explain
+FUZZ_RP := )
 
 .PHONY: fuzz-more fuzz-more-build
 .SECONDARY: $(FUZZ_LIB_OBJ)
@@ -44,10 +49,13 @@ fuzz-more: fuzz-more-build
 		[ -x $(BUILD)/fuzz_$$n ] || continue; \
 		mkdir -p $(BUILD)/fuzz-corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_TIME) s"; \
+		seeds=; case $$n in $(foreach n,$(FUZZ_NAMES),$(if \
+			$(FUZZ_SEEDS_$(n)),$(n)$(FUZZ_RP) \
+			seeds='$(FUZZ_SEEDS_$(n))';;)) esac; \
 		if ! $(BUILD)/fuzz_$$n -max_total_time=$(FUZZ_TIME) -timeout=10 \
 			-artifact_prefix=$(BUILD)/fuzz-$$n- \
 			-rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
-			$(BUILD)/fuzz-corpus-$$n tests/fuzz/corpus-$$n \
+			$(BUILD)/fuzz-corpus-$$n tests/fuzz/corpus-$$n $$seeds \
 			>$(BUILD)/fuzz-$$n.log 2>&1; then \
 			tail -40 $(BUILD)/fuzz-$$n.log; rc=1; \
 		fi; \
