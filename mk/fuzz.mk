@@ -1,9 +1,10 @@
 # Fuzzing what faces the network and the files users pass (issues 22 and
 # 45): the responder's connection state machine (fuzz_serve), the mesh
-# rendezvous (fuzz_rdv), the /metrics request reader (fuzz_metrics), NCCL
-# RAS answers (fuzz_ras), explain's log reader and matcher (fuzz_explain),
-# report's loader and renderers (fuzz_report) and the sysroot readers
-# (fuzz_sysroot), beside the protocol decoders of mk/serve.mk.
+# rendezvous (fuzz_rdv) and its watch branch (fuzz_watch), the /metrics
+# request reader (fuzz_metrics), NCCL RAS answers (fuzz_ras), explain's
+# log reader and matcher (fuzz_explain), report's loader and renderers
+# (fuzz_report) and the sysroot readers (fuzz_sysroot), beside the
+# protocol decoders of mk/serve.mk.
 # `make fuzz` runs each FUZZ_TIME seconds too (fuzz-ci: 20 s each), with
 # its seeds in tests/fuzz/corpus-NAME and new inputs in
 # $(BUILD)/fuzz-corpus-NAME; a crash's input goes to
@@ -12,7 +13,7 @@
 # and the commands are compiled once more by clang with the fuzzer's
 # instrumentation, into $(BUILD)/fuzzobj. Skipped, as fuzz is, without
 # clang's libFuzzer.
-FUZZ_NAMES := serve rdv report sysroot metrics ras explain
+FUZZ_NAMES := serve rdv report sysroot metrics ras explain watch
 FUZZ_OBJDIR := $(BUILD)/fuzzobj
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
 	-g -O1 -Ilib -Iprobes -Ireports -fsanitize=address,undefined \
