@@ -20,9 +20,20 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
 	-fno-sanitize-recover=undefined
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(LIB_SRC) $(CMD_SRC))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz_,$(FUZZ_NAMES))
+# A target takes from the archive only the objects it reaches, and from
+# the shared libraries only those they call (--as-needed): the binaries
+# go to a bigger machine for long runs (bench/fuzz/longrun.sh), so the
+# sanitizers' and libFuzzer's runtimes (static already), the C++ runtime,
+# jansson and libcrypto (where their .a is installed) are linked in;
+# `ldd` shows libc and libm, and libmnl or libpcap for a target that
+# reaches netlink or captures.
+FUZZ_AR := $(FUZZ_OBJDIR)/libnpfuzz.a
+FUZZ_STATIC = $(foreach l,jansson crypto,$(filter /%,$(shell \
+	$(FUZZ_CC) -print-file-name=lib$(l).a 2>/dev/null)))
+FUZZ_LDFLAGS := -static-libstdc++ -static-libgcc -Wl,--as-needed
 # Seed folders a target reads besides tests/fuzz/corpus-NAME, never
 # written (explain: the recorded logs, wild/ too, as libFuzzer reads a
-# folder whole).
+# folder whole); bench/fuzz/longrun.sh names the same.
 FUZZ_SEEDS_explain := tests/explain
 FUZZ_RP := )
 
@@ -35,10 +46,14 @@ $(FUZZ_OBJDIR)/%.o: %.c
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
 		-c -o $@ $<
 
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJ)
+$(FUZZ_AR): $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_AR)
 	$(if $(Q),@printf '  %-7s %s\n' FUZZ $@)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -o $@ \
-		$< $(FUZZ_LIB_OBJ) $(PKG_LIBS) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) \
+		$(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_AR) $(FUZZ_STATIC) $(PKG_LIBS) \
+		-lm -ldl -lpthread
 
 fuzz-more-build: fuzz-build
 	@if [ -x $(FUZZ_BIN) ]; then \
