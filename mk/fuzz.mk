@@ -75,6 +75,7 @@ fuzz-more: fuzz-more-build
 			>$(BUILD)/fuzz-$$n.log 2>&1; then \
 			tail -40 $(BUILD)/fuzz-$$n.log; rc=1; \
 		fi; \
-		grep -E '^stat::(number_of_executed_units|peak_rss)|^#[0-9]+ +DONE' \
+		grep -E '^stat::(number_of_executed_units|peak_rss)' \
 			$(BUILD)/fuzz-$$n.log; \
+		grep -E '^#[0-9]+[[:space:]]+DONE' $(BUILD)/fuzz-$$n.log; \
 	done; exit $$rc

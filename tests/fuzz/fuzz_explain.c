@@ -129,6 +129,7 @@ static void explain(void)
 	free(r);
 }
 
+/* One log: read as explain reads a file, then its lines checked. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (memfd < 0)

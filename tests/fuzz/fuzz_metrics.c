@@ -23,7 +23,9 @@ static struct metrics_http *ep[2];
 /* Two endpoints on loopback (nobody connects: this thread drives their
  * reader): one with a text, one before its first. --metrics takes no
  * port 0, so free ports are looked for, a bounded number, from one the
- * process id picks (parallel runs). */
+ * process id picks (parallel runs). Their threads only wake once a
+ * second to poll: the few edges of that loop count once, toward
+ * whichever input runs then, and never again. */
 static void start(void)
 {
 	static const char text[] = "# TYPE netprobe_up gauge\nnetprobe_up 1\n";
@@ -56,6 +58,8 @@ static void drain(int fd)
 		;
 }
 
+/* One client's exchange: the input's chunks, then its end of the stream;
+ * the client is dropped if the reader still holds it after that. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mh_client *c = NULL;

@@ -40,6 +40,7 @@ static void emit(const struct ras_state *st)
 	free(r);
 }
 
+/* One answer, whole, as ras_query returns it. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ras_state *st;

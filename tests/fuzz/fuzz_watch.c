@@ -128,6 +128,8 @@ static int conns(struct rdv_conn **c)
 	return 0;
 }
 
+/* One watch after the verdict: the input's frames to node 0, then what
+ * it kept written out and every connection freed. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rdv_conn *c[NCONN] = {0};
