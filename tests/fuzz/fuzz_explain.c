@@ -119,7 +119,11 @@ static void explain(void)
 		explain_decide(&r->lg, &r->res);
 		explain_apply_measured(&r->res, &r->ms);
 		explain_drop_normal(&r->res);
-		explain_emit(r);
+		/* a log that was read is one explain can write down */
+		if (explain_emit(r) < 0) {
+			fprintf(stderr, "fuzz_explain: explain_emit failed\n");
+			abort();
+		}
 	}
 	lm.light = NULL;
 	doc_free(&r->run.doc);
