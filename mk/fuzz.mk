@@ -13,6 +13,9 @@
 # and the commands are compiled once more by clang with the fuzzer's
 # instrumentation, into $(BUILD)/fuzzobj. Skipped, as fuzz is, without
 # clang's libFuzzer.
+# libFuzzer's runtime: clang only recommends it (libclang-rt-dev, the
+# default version's), so `make deps` names it where recommends are off.
+DEB_PKGS += libclang-rt-dev
 FUZZ_NAMES := serve rdv report sysroot metrics ras explain watch
 FUZZ_OBJDIR := $(BUILD)/fuzzobj
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
