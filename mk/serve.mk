@@ -31,6 +31,7 @@ fuzz-build:
 		$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Ilib \
 			-fsanitize=fuzzer,address,undefined \
 			-fno-sanitize-recover=undefined \
+			-static-libstdc++ -static-libgcc \
 			-o $(FUZZ_BIN) $(FUZZ_SRC); \
 	fi
 

@@ -345,3 +345,11 @@ int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix)
 	}
 	return ferror(fp) ? -1 : 0;
 }
+
+/* See doc.h. */
+void doc_ascii(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s >= 0x80)
+			*s = '?';
+}

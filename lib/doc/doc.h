@@ -109,6 +109,11 @@ int doc_exit_status(const struct doc *d, bool ran);
  * the write failed. */
 int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix);
 
+/* Text read from a log or a peer, made fit for a document: JSON is
+ * UTF-8, so each byte that is not ASCII (a Latin-1 host name, a corrupt
+ * line, a character cut where a field ends) becomes '?', in place. */
+void doc_ascii(char *s);
+
 /* RFC 3339 UTC time "2026-11-21T10:00:00Z" for now into buf. */
 char *doc_now_rfc3339(char *buf, size_t len);
 

@@ -422,6 +422,37 @@ static void *mh_main(void *arg)
 }
 
 /* See metrics_http.h. */
+int metrics_http_step(struct metrics_http *m, struct mh_client **cp, int fd)
+{
+	struct mh_client *c = *cp;
+
+	if (c == NULL) {
+		if (fd < 0)
+			return 0;
+		c = calloc(1, sizeof(*c));
+		if (c == NULL) {
+			close(fd);
+			return 0;
+		}
+		c->fd = fd;
+		*cp = c;
+	}
+	if (fd < 0)
+		drop(c);
+	else if (c->resp == NULL)
+		on_read(m, c);
+	else
+		on_write(c);
+	if (c->fd >= 0 && c->resp != NULL && c->woff == 0)
+		on_write(c);
+	if (c->fd >= 0)
+		return 1;
+	free(c);
+	*cp = NULL;
+	return 0;
+}
+
+/* See metrics_http.h. */
 struct metrics_http *metrics_http_start(const char *spec, char *err,
                                         size_t errlen)
 {

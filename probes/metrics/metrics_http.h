@@ -62,6 +62,15 @@ int metrics_http_publish(struct metrics_http *m, const char *text,
 /* Stops the thread, closes every socket, frees m. Safe on NULL. */
 void metrics_http_stop(struct metrics_http *m);
 
+/* The fuzz target's way to the request reader (tests/fuzz/fuzz_metrics.c):
+ * one client on fd (non-blocking), served on the caller's thread, as the
+ * server's thread serves a slot that poll woke: a read while the request
+ * is incomplete, then the response written. *cp is the client, NULL
+ * before the first call; fd < 0 drops it. Returns 1 while the client
+ * stays, 0 once it is gone (fd closed, *cp freed and NULL). */
+struct mh_client;
+int metrics_http_step(struct metrics_http *m, struct mh_client **cp, int fd);
+
 /* Where one owner publishes: the endpoint, the textfile, or both. */
 struct metrics_out {
 	struct metrics_http *http; /* NULL: no --metrics */
