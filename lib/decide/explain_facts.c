@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "doc/doc.h"
-
 /* Docker's default bridge (172.17/16) and podman's (10.88/16) are
  * container addresses no other host routes to. */
 const char *explain_addr_class(const char *addr)
@@ -203,7 +201,6 @@ bool explain_hit_host(const struct explain_hit *h, char *buf, size_t len)
 			return false;
 		memcpy(buf, b, n);
 		buf[n] = '\0';
-		doc_ascii(buf); /* a cause's text names it */
 		return true;
 	}
 	return false;

@@ -26,8 +26,8 @@ static void add_proc(struct ras_state *st, enum ras_proc_kind kind,
 	snprintf(p->node, sizeof(p->node), "%s", node);
 	snprintf(p->gpu, sizeof(p->gpu), "%s", gpu);
 	snprintf(p->comm, sizeof(p->comm), "%s", comm ? comm : "");
-	doc_ascii(p->node); /* explain's document and findings name them */
-	doc_ascii(p->gpu);
+	doc_utf8_fix(p->node); /* explain's document and findings name them */
+	doc_utf8_fix(p->gpu);
 }
 
 /* The GPU list after "managing GPU " or "managing GPUs ". */
@@ -56,7 +56,7 @@ static void parse_line(const char *l, struct ras_state *st,
 	unsigned long long hash;
 
 	if (sscanf(l, "NCCL version %31s", st->nccl_version) == 1) {
-		doc_ascii(st->nccl_version);
+		doc_utf8_fix(st->nccl_version);
 		*seen = true;
 		return;
 	}
@@ -82,7 +82,7 @@ static void parse_line(const char *l, struct ras_state *st,
 			snprintf(c->id, sizeof(c->id), "#%d-%d (%016llx)", a,
 				 b, hash);
 			snprintf(c->what, sizeof(c->what), "%s", what);
-			doc_ascii(c->what);
+			doc_utf8_fix(c->what);
 			c->nmissing = 0;
 			if (strcmp(what, "INCOMPLETE") == 0)
 				*sec = SEC_COMM;

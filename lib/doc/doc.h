@@ -109,10 +109,12 @@ int doc_exit_status(const struct doc *d, bool ran);
  * the write failed. */
 int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix);
 
-/* Text read from a log or a peer, made fit for a document: JSON is
- * UTF-8, so each byte that is not ASCII (a Latin-1 host name, a corrupt
- * line, a character cut where a field ends) becomes '?', in place. */
-void doc_ascii(char *s);
+/* Text read from a peer into a field of fixed size, made fit for a
+ * document: JSON is UTF-8, so each byte that does not belong to a
+ * well-formed UTF-8 character (a Latin-1 host name, a corrupt answer, a
+ * character cut where a field ends) becomes '?', in place; a character
+ * that is well formed stays. */
+void doc_utf8_fix(char *s);
 
 /* RFC 3339 UTC time "2026-11-21T10:00:00Z" for now into buf. */
 char *doc_now_rfc3339(char *buf, size_t len);

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doc/doc.h"
-
 /* A bigram's bit in the line filter. */
 static unsigned short gram(unsigned char a, unsigned char b)
 {
@@ -121,7 +119,6 @@ static void fill_fields(const struct logsig *s, const char *line,
 				vl = sizeof(f->value) - 1;
 			memcpy(f->value, line + pm[g].rm_so, vl);
 			f->value[vl] = '\0';
-			doc_ascii(f->value); /* facts go into documents */
 		}
 		p += nl;
 		if (*p == ',')

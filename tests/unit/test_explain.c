@@ -14,6 +14,7 @@
 
 #include "decide/explain.h"
 #include "decide/ras_parse.h"
+#include "doc/doc.h"
 #include "doc/finding.h"
 #include "doc/logmatch.h"
 #include "probe/ras.h"
@@ -213,19 +214,10 @@ START_TEST(ras_parse_status)
 }
 END_TEST
 
-/* True when s holds only ASCII: what JSON documents take as it is. */
-static bool ascii_only(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s >= 0x80)
-			return false;
-	return true;
-}
-
 /* A RAS answer whose version and node hold bytes that are no UTF-8 (a
  * corrupt or hostile service; fuzz_ras found it): explain could not
  * write its document (`cannot write output`, exit 2). The parser keeps
- * ASCII, each other byte '?'. */
+ * well-formed UTF-8 and makes each other byte '?'. */
 START_TEST(ras_parse_not_utf8)
 {
 	struct ras_state st;
@@ -237,60 +229,29 @@ START_TEST(ras_parse_not_utf8)
 	ck_assert_uint_eq(st.nprocs, 1);
 	ck_assert_str_eq(st.procs[0].node, "gpu-?");
 	ck_assert_str_eq(st.procs[0].gpu, "0?");
+	/* a node named in UTF-8 keeps its name */
+	ck_assert_int_eq(ras_parse("NCCL version 2.28.3+cuda13.0\nDEAD\n"
+				   "  Process 7 on node gpu-\xc3\xa9 managing "
+				   "GPU 0\n", &st), 0);
+	ck_assert_str_eq(st.procs[0].node, "gpu-\xc3\xa9");
 }
 END_TEST
 
-/* A log whose lines hold bytes that are no UTF-8 (a Latin-1 host name,
- * a corrupt line; fuzz_explain found it): the host NCCL's prefix names
- * went into a cause's text, and explain could not write its document
- * (`cannot write output`, exit 2). Captures and hosts keep ASCII. */
-START_TEST(decide_text_not_utf8)
+/* doc_utf8_fix: well-formed characters stay, each other byte is '?':
+ * a lone continuation, a Latin-1 byte, an overlong form, a surrogate, a
+ * character cut at the end, a code point above U+10FFFF. */
+START_TEST(utf8_fix_forms)
 {
-	static const char *const lines[] = {
-		"RuntimeError: [../third_party/gloo/gloo/transport/tcp/"
-		"pair.cc:598] Connection closed by peer [10.231.7.13]:33730",
-		"no\x9c\x91" "2:57237:57253 [0] NCCL INFO Bootstrap : Using "
-		"eth0:10.231.7.12<0>",
-		"node2:57237:57247 [0] NCCL INFO NET/Socket : Using "
-		"[0]eth0:10.231.7.12<0>",
-		"h:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment "
-		"to eth\xe9" "0",
-	};
-	struct explain_log lg = {0};
-	struct explain_result *r = calloc(1, sizeof(*r));
-	struct logmatcher m;
-	const char *bad = NULL;
+	char a[] = "ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
+	char b[] = "\x80x\xe9y\xc0\xafz\xed\xa0\x80w\xe2\x82";
+	char c[] = "\xf4\x90\x80\x80.";
 
-	ck_assert_ptr_nonnull(r);
-	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		struct logmatch mt;
-		size_t start = 0;
-
-		while (logmatch_line(&m, lines[i], &start, &mt)) {
-			for (size_t k = 0; k < mt.nfields; k++)
-				ck_assert_msg(ascii_only(mt.fields[k].value),
-					      "line %zu field %s", i,
-					      mt.fields[k].name);
-			ck_assert_int_eq(explain_log_add_text(&lg, &mt, 0,
-				(long)i + 1, lines[i]), 0);
-			start++;
-		}
-	}
-	explain_decide(&lg, r);
-	ck_assert_uint_gt(r->ncauses, 0);
-	for (size_t i = 0; i < r->ncauses; i++) {
-		const struct explain_cause *c = &r->causes[i];
-
-		ck_assert_msg(ascii_only(c->why), "why: %s", c->why);
-		ck_assert_msg(ascii_only(c->fix), "fix: %s", c->fix);
-		ck_assert_msg(ascii_only(c->next), "next: %s", c->next);
-		ck_assert_msg(ascii_only(c->contra), "contra: %s", c->contra);
-		ck_assert_msg(ascii_only(c->addr), "addr: %s", c->addr);
-	}
-	explain_log_free(&lg);
-	logmatch_free(&m);
-	free(r);
+	doc_utf8_fix(a);
+	ck_assert_str_eq(a, "ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	doc_utf8_fix(b);
+	ck_assert_str_eq(b, "?x?y??z???w??");
+	doc_utf8_fix(c);
+	ck_assert_str_eq(c, "????.");
 }
 END_TEST
 
@@ -438,7 +399,7 @@ Suite *suite_explain(void)
 	tcase_add_test(tc, address_classes);
 	tcase_add_test(tc, ras_parse_status);
 	tcase_add_test(tc, ras_parse_not_utf8);
-	tcase_add_test(tc, decide_text_not_utf8);
+	tcase_add_test(tc, utf8_fix_forms);
 	tcase_add_test(tc, ras_addr_forms);
 	tcase_add_test(tc, ras_client_fake_service);
 	tcase_add_test(tc, ras_client_nobody);
