@@ -43,7 +43,8 @@ NC_GPU_HOG := $(BUILD)/gpu_hog
 NC_GPU_HOST_SRC := collectives/ncclcheck.c $(wildcard collectives/gpu/*.c)
 NC_PURE_SRC := $(filter-out $(NC_GPU_HOST_SRC),$(sort $(wildcard collectives/*.c collectives/*/*.c)))
 NC_LIB_OBJ := $(addprefix $(BUILD)/lib/,base/cli.o base/parse.o base/sysroot.o \
-	base/outfile.o base/xmlesc.o doc/doc.o doc/finding.o kernel/iface.o \
+	base/outfile.o base/termsafe.o base/xmlesc.o doc/doc.o doc/finding.o \
+	kernel/iface.o \
 	kernel/jobenv.o kernel/launchenv.o \
 	kernel/jobenv_parse.o decide/nccl_select.o)
 NC_CPU_OBJ := $(patsubst %.c,$(BUILD)/nccpu/%.o,$(NC_PURE_SRC))

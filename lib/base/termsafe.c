@@ -238,9 +238,8 @@ FILE *termsafe_open(FILE *under, bool allow_sgr)
 	return fp;
 }
 
-/* The length of the valid UTF-8 character at p (n bytes left), or 0 when
- * p starts none (a NUL is none either: the copy is a C string). */
-static size_t char_len(const unsigned char *p, size_t n)
+/* See termsafe.h. */
+size_t termsafe_char_len(const unsigned char *p, size_t n)
 {
 	size_t len = lead_len(p[0]);
 
@@ -260,7 +259,7 @@ size_t termsafe_utf8(const char *in, size_t n, char *out, size_t cap)
 	bool full = cap == 0;
 
 	for (size_t i = 0; i < n;) {
-		size_t k = char_len(p + i, n - i);
+		size_t k = termsafe_char_len(p + i, n - i);
 		const char *src = k ? in + i : repl;
 		size_t sl = k ? k : 3;
 

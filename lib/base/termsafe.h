@@ -32,4 +32,9 @@ FILE *termsafe_open(FILE *under, bool allow_sgr);
  * inside one. Returns the length the whole copy needs. */
 size_t termsafe_utf8(const char *in, size_t n, char *out, size_t cap);
 
+/* The length of the well-formed UTF-8 character at p (n bytes left;
+ * RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF), or 0
+ * when p starts none; a NUL starts none, for C strings. */
+size_t termsafe_char_len(const unsigned char *p, size_t n);
+
 #endif

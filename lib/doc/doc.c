@@ -2,6 +2,7 @@
 #include "doc/doc.h"
 #include "doc/json_indent.h"
 #include "base/outfile.h"
+#include "base/termsafe.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -346,51 +347,20 @@ int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix)
 	return ferror(fp) ? -1 : 0;
 }
 
-/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
- * overlong form, no surrogate, nothing above U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t n;
-	unsigned lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 /* See doc.h. */
 void doc_utf8_fix(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
+	size_t left = strlen(s);
 
 	while (*p != '\0') {
-		size_t n = utf8_seq(p);
+		size_t n = termsafe_char_len(p, left);
 
-		if (n == 0)
-			*p++ = '?';
-		else
-			p += n;
+		if (n == 0) {
+			*p = '?';
+			n = 1;
+		}
+		p += n;
+		left -= n;
 	}
 }
