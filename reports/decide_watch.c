@@ -25,32 +25,6 @@ struct outage {
 	char made[40]; /* the first outage's start where no change has it */
 };
 
-/* Milliseconds since the epoch of "YYYY-MM-DDTHH:MM:SS[.mmm]Z", -1 when
- * it is not that. */
-static long long utc_ms(const char *s)
-{
-	struct tm tm = {0};
-	int ms = 0, pos = 0, k;
-
-	if (s == NULL ||
-	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
-	           &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &pos) != 6)
-		return -1;
-	s += pos;
-	if (*s == '.') {
-		for (k = 0, s++; k < 9 && *s >= '0' && *s <= '9'; k++, s++)
-			if (k < 3)
-				ms = ms * 10 + (*s - '0');
-		for (; k < 3; k++)
-			ms *= 10;
-	}
-	if (strcmp(s, "Z") != 0)
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (long long)timegm(&tm) * 1000 + ms;
-}
-
 /* ms since the epoch as "YYYY-MM-DDTHH:MM:SS.mmmZ", as the watch
  * writes its times. */
 static void fmt_ms(long long ms, char *buf, size_t len)
@@ -77,8 +51,8 @@ static int by_pair(const void *a, const void *b)
 		d = strcmp(rj_strd(x, "to", ""), rj_strd(y, "to", ""));
 	if (d != 0)
 		return d;
-	tx = utc_ms(rj_str(x, "at"));
-	ty = utc_ms(rj_str(y, "at"));
+	tx = rj_utc_ms(rj_str(x, "at"));
+	ty = rj_utc_ms(rj_str(y, "at"));
 	return (tx > ty) - (tx < ty);
 }
 
@@ -88,7 +62,7 @@ static bool usable(const json_t *c)
 {
 	return rj_str(c, "from") != NULL && rj_str(c, "to") != NULL &&
 	       rj_str(c, "was") != NULL && rj_str(c, "now") != NULL &&
-	       utc_ms(rj_str(c, "at")) >= 0;
+	       rj_utc_ms(rj_str(c, "at")) >= 0;
 }
 
 /* Seconds with one decimal, from milliseconds. */
@@ -140,7 +114,7 @@ static int pair_walk(const json_t **v, size_t n, long long ended,
 	for (size_t i = 0; i < n; i++) {
 		const char *was = rj_str(v[i], "was"),
 		           *now = rj_str(v[i], "now");
-		long long at = utc_ms(rj_str(v[i], "at"));
+		long long at = rj_utc_ms(rj_str(v[i], "at"));
 		bool to_down = strcmp(now, "down") == 0;
 
 		if (!to_down && strcmp(was, "down") != 0)
@@ -244,7 +218,7 @@ int rd_watch_down(struct rctx *c)
 	const json_t *ch = rj_arr(w, "changes");
 	const json_t **v;
 	size_t n = 0, i, j;
-	long long ended = utc_ms(rj_str(w, "ended"));
+	long long ended = rj_utc_ms(rj_str(w, "ended"));
 	int rc = 0;
 	json_t *e;
 

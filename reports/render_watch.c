@@ -15,28 +15,12 @@
 #define ROW 22
 #define LABEL_W 190
 
-/* Milliseconds since the epoch of "YYYY-MM-DDTHH:MM:SS.mmmZ", -1 when it
- * is not that. */
-static long long at_ms(const char *s)
-{
-	struct tm tm = {0};
-	int ms = 0;
-
-	if (s == NULL || sscanf(s, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year,
-	                        &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-	                        &tm.tm_min, &tm.tm_sec, &ms) != 7)
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (long long)timegm(&tm) * 1000 + ms;
-}
-
 /* Orders changes by time, then by pair. */
 static int by_time(const void *a, const void *b)
 {
 	const json_t *x = *(const json_t *const *)a;
 	const json_t *y = *(const json_t *const *)b;
-	long long tx = at_ms(rj_str(x, "at")), ty = at_ms(rj_str(y, "at"));
+	long long tx = rj_utc_ms(rj_str(x, "at")), ty = rj_utc_ms(rj_str(y, "at"));
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
@@ -121,7 +105,7 @@ static void plot_row(const struct out *o, const json_t **v, size_t n,
 			if (strcmp(rj_strd(v[i], "from", ""), from) != 0 ||
 			    strcmp(rj_strd(v[i], "to", ""), to) != 0)
 				continue;
-			next = at_ms(rj_str(v[i], "at"));
+			next = rj_utc_ms(rj_str(v[i], "at"));
 			now = rj_strd(v[i], "now", "up");
 			if (next < at)
 				next = at;
@@ -145,8 +129,8 @@ void html_watch(const struct out *o, const json_t *watch)
 	size_t n, i, np = 0;
 	const json_t **v = sorted(watch, &n);
 	const char *pf[WATCH_PAIRS_MAX], *pt[WATCH_PAIRS_MAX];
-	long long t0 = at_ms(rj_str(watch, "started"));
-	long long t1 = at_ms(rj_str(watch, "ended"));
+	long long t0 = rj_utc_ms(rj_str(watch, "started"));
+	long long t1 = rj_utc_ms(rj_str(watch, "ended"));
 
 	out_f(o, "<h3>Watch</h3>\n<p>");
 	head(o, watch, n);
@@ -164,8 +148,8 @@ void html_watch(const struct out *o, const json_t *watch)
 			pf[np] = f;
 			pt[np++] = t;
 		}
-		if (at_ms(rj_str(v[i], "at")) < t0)
-			t0 = at_ms(rj_str(v[i], "at"));
+		if (rj_utc_ms(rj_str(v[i], "at")) < t0)
+			t0 = rj_utc_ms(rj_str(v[i], "at"));
 	}
 	if (t0 >= 0 && t1 > t0) {
 		out_f(o,

@@ -175,6 +175,10 @@ double rj_num(const json_t *o, const char *key, double def);
 json_t *rj_arr(const json_t *o, const char *key);
 /* Severity rank: fault 2, warning 1, anything else 0. */
 int rj_sev(const char *severity);
+/* Milliseconds since the epoch of an RFC 3339 UTC time as the watch
+ * writes them ("2026-12-06T09:27:48.123Z"; the fraction optional, up to
+ * nine digits), -1 when s is NULL or not that. */
+long long rj_utc_ms(const char *s);
 /* Formats microseconds for humans ("412us", "1.25ms", "2.00s"). */
 char *rj_fmt_us(double us, char *buf, size_t len);
 /* The name of a file without its directories: the paths of the machine

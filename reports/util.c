@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "report.h"
 
@@ -192,4 +193,29 @@ void rj_arena_free(struct rj_arena *a)
 	free(a->mem);
 	a->mem = NULL;
 	a->n = a->cap = 0;
+}
+
+/* See report.h. */
+long long rj_utc_ms(const char *s)
+{
+	struct tm tm = {0};
+	int ms = 0, pos = 0, k;
+
+	if (s == NULL ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+	           &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &pos) != 6)
+		return -1;
+	s += pos;
+	if (*s == '.') {
+		for (k = 0, s++; k < 9 && *s >= '0' && *s <= '9'; k++, s++)
+			if (k < 3)
+				ms = ms * 10 + (*s - '0');
+		for (; k < 3; k++)
+			ms *= 10;
+	}
+	if (strcmp(s, "Z") != 0)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (long long)timegm(&tm) * 1000 + ms;
 }
