@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mesh/mesh_rdv.h"
+#include "rdv_append.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -65,27 +66,6 @@ static void reset(struct mesh *m)
 	m->t0_us = client_now_us();
 }
 
-/* Appends n bytes to c's input, as conn_read does. Returns -1 when full. */
-static int append(struct rdv_conn *c, const uint8_t *p, size_t n)
-{
-	if (n == 0)
-		return 0;
-	if (c->nin + n > c->incap) {
-		size_t cap = c->nin + n + 4096;
-		uint8_t *v;
-
-		if (cap > RDV_FRAME_MAX + 4096)
-			return -1;
-		v = realloc(c->in, cap);
-		if (v == NULL)
-			return -1;
-		c->in = v;
-		c->incap = cap;
-	}
-	memcpy(c->in + c->nin, p, n);
-	c->nin += n;
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
