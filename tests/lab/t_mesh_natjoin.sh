@@ -111,6 +111,8 @@ done
 lab_check "node 0 unranked: the container ends within 20 s (join timeout 30 s)" \
 	lab_wait 200 test -s "$R/4.rc"
 lab_check "node 0 unranked: the container exits 2" test "$(cat "$R/4.rc")" = 2
+# (CI once saw 1 here, not reproduced: the container's stderr says why)
+[ "$(cat "$R/4.rc")" = 2 ] || tail -n 30 "$R/4.err" | sed 's/^/    # /'
 LAB_OUT=$(cat "$R/4.err")
 lab_grep "node 0 unranked: the container names its address and NODE_RANK=0" \
 	'join.* for node 0 \(10\.231\.24\.4\) reached this node .*172\.17\.0\.2.*NODE_RANK=0'
