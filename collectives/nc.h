@@ -62,26 +62,56 @@ struct nc_expectation;
  * nccl-tests' byte arithmetic, the expected result and the launch.
  * `size` is the size column of nccl-tests (total bytes of the larger
  * buffer). */
+/* nccl-tests' bus factors, busbw = algbw * factor(nranks): the words a
+ * collective's row picks from, so the factor and its -C list text are one
+ * field. */
+enum nc_busf {
+	NC_BUSF_1,     /* 1: broadcast, reduce, send/recv */
+	NC_BUSF_N1_N,  /* (n-1)/n: gathers, scatters, all-to-alls */
+	NC_BUSF_2N1_N, /* 2(n-1)/n: all_reduce */
+};
+
+/* How a collective's buffers follow from a step's count of elements,
+ * nccl-tests' GetCollByteCount: `block` is one rank's share, count/n
+ * rounded down so each block starts 16-byte aligned. */
+enum nc_span {
+	NC_SPAN_WHOLE,   /* both buffers the whole count; NCCL gets it all */
+	NC_SPAN_GATHER,  /* send one block, receive n; in place, the send
+			  * data is block r of the receive buffer; NCCL
+			  * gets count/n */
+	NC_SPAN_SCATTER, /* send n blocks, receive one; in place, the
+			  * receive data is block r of the send buffer;
+			  * NCCL gets count/n */
+	NC_SPAN_BLOCKS,  /* both buffers n blocks; NCCL gets count/n */
+	NC_SPAN_OWN,     /* what data cannot say: the row's own counts and
+			  * param_count (alltoallv's unequal blocks) */
+};
+
+/* What one collective's descriptor knows, all of it in its own file
+ * (coll/coll_*.c): its name, whether it reduces or has a root,
+ * nccl-tests' byte arithmetic as data (busf, span), the expected result
+ * and the launch. `size` is the size column of nccl-tests (total bytes
+ * of the larger buffer). */
 struct nc_coll_desc {
 	const char *name;      /* "all_reduce" */
-	/* what it does, its size and count columns and busbw factor, for
-	 * -C list (the man page names no collective one by one) */
+	/* what it does and its size and count columns, for -C list, which
+	 * adds the busbw factor from busf (the man page names no
+	 * collective one by one) */
 	const char *about;
 	bool reduces;          /* takes an operator */
 	bool rooted;           /* takes a root */
 	bool in_place;         /* has an in-place form (not send/recv ones) */
-	/* busbw = algbw * factor(nranks) */
-	double (*bus_factor)(int nranks);
-	/* elements in the send and receive buffers for a size of `count`
-	 * elements of `eltsize` bytes, nccl-tests' GetCollByteCount (with
-	 * its 16-byte alignment of each rank's block); also the in-place
+	enum nc_busf busf;
+	enum nc_span span;
+	/* NC_SPAN_OWN only: elements in the send and receive buffers for a
+	 * size of `count` elements of `eltsize` bytes, and the in-place
 	 * offsets (elements) of the send and receive data in the receive
 	 * buffer */
 	void (*counts)(size_t count, size_t eltsize, int nranks, int rank,
 		       size_t *sendcount, size_t *recvcount,
 		       size_t *send_inplace_off, size_t *recv_inplace_off);
-	/* the count NCCL is given for a buffer of `count` elements (that of
-	 * nc_count_for): nccl-tests' count column */
+	/* NC_SPAN_OWN only: the count NCCL is given for a buffer of `count`
+	 * elements (that of nc_count_for): nccl-tests' count column */
 	size_t (*param_count)(size_t count, int nranks);
 	/* what rank's receive buffer must hold once the collective ran on
 	 * the inputs of coll/expect.h: pieces added with nc_expect_add;
@@ -91,6 +121,18 @@ struct nc_coll_desc {
 	/* enqueues one collective; returns ncclResult_t (NULL without NCCL) */
 	int (*launch)(const struct nc_call *c);
 };
+
+/* busbw / algbw for a factor and a rank count (0 for no ranks). */
+double nc_busf_value(enum nc_busf f, int nranks);
+/* The factor as -C list prints it: "2(n-1)/n". */
+const char *nc_busf_text(enum nc_busf f);
+/* The descriptor's buffers for `count` elements of `eltsize` bytes on
+ * `rank`: send and receive counts and the in-place offsets, from its span
+ * (or its own function for NC_SPAN_OWN). */
+void nc_coll_counts(const struct nc_coll_desc *d, size_t count,
+		    size_t eltsize, int nranks, int rank, size_t *sendcount,
+		    size_t *recvcount, size_t *send_inplace_off,
+		    size_t *recv_inplace_off);
 
 /* The descriptor of a collective (never NULL for a valid enum). */
 const struct nc_coll_desc *nc_coll_get(enum nc_coll c);

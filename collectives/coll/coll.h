@@ -14,19 +14,6 @@
 #include <nccl.h>
 #endif
 
-/* nccl-tests' per-rank count of the collectives that split a buffer:
- * count/nranks, rounded down to a multiple of 16 bytes, so every rank's
- * block starts 16-byte aligned. */
-static inline size_t nc_per_rank_count(size_t count, size_t eltsize,
-				       int nranks)
-{
-	size_t per = count / (size_t)nranks;
-
-	if (eltsize > 0 && eltsize < 16)
-		per &= ~(16 / eltsize - 1);
-	return per;
-}
-
 /* The shape of one step: the counts the descriptor gives, the generator's
  * operator and range, the check's tolerance (what make_step computes). */
 void nc_shape_of(struct nc_shape *sh, enum nc_coll c, size_t count,

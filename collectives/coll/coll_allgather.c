@@ -3,28 +3,6 @@
  * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
-/* busbw / algbw, as nccl-tests computes it. */
-static double bus_factor(int nranks)
-{
-	return nranks > 0 ? (double)(nranks - 1) / nranks : 0;
-}
-
-/* Elements of the send and receive buffers and the in-place offsets. */
-static void counts(size_t count, size_t eltsize, int nranks, int rank,
-		   size_t *s, size_t *r, size_t *soff, size_t *roff)
-{
-	*s = nc_per_rank_count(count, eltsize, nranks);
-	*r = *s * nranks;
-	*soff = *s * rank;
-	*roff = 0;
-}
-
-/* NCCL is given one rank's share. */
-static size_t param_count(size_t count, int nranks)
-{
-	return nranks > 0 ? count / (size_t)nranks : 0;
-}
-
 /* Block p of every rank's output is rank p's input. */
 static int expect(const struct nc_shape *sh, int rank,
 		  struct nc_expectation *x)
@@ -54,14 +32,12 @@ static int launch(const struct nc_call *c)
 const struct nc_coll_desc nc_coll_allgather = {
 	.name = "all_gather",
 	.about = "every rank ends with every rank's block, in rank order; "
-		 "size: the gathered buffer; count: one rank's block; busbw "
-		 "factor (n-1)/n",
+		 "size: the gathered buffer; count: one rank's block",
 	.reduces = false,
 	.rooted = false,
 	.in_place = true,
-	.bus_factor = bus_factor,
-	.counts = counts,
-	.param_count = param_count,
+	.busf = NC_BUSF_N1_N,
+	.span = NC_SPAN_GATHER,
 	.expect = expect,
 	.launch = LAUNCH,
 };

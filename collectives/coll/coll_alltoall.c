@@ -4,29 +4,6 @@
  * expected result and launch. */
 #include "coll/coll.h"
 
-/* busbw / algbw: (n-1)/n, nccl-tests' factor. */
-static double bus_factor(int nranks)
-{
-	return nranks > 0 ? (double)(nranks - 1) / nranks : 0;
-}
-
-/* Both buffers hold n blocks of count/n elements; no in-place offset. */
-static void counts(size_t count, size_t eltsize, int nranks, int rank,
-		   size_t *s, size_t *r, size_t *soff, size_t *roff)
-{
-	(void)rank;
-	*s = nc_per_rank_count(count, eltsize, nranks) * nranks;
-	*r = *s;
-	*soff = 0;
-	*roff = 0;
-}
-
-/* NCCL is given one rank's share. */
-static size_t param_count(size_t count, int nranks)
-{
-	return nranks > 0 ? count / (size_t)nranks : 0;
-}
-
 /* Block p of rank r's output is block r of rank p's input. */
 static int expect(const struct nc_shape *sh, int rank,
 		  struct nc_expectation *x)
@@ -83,15 +60,13 @@ const struct nc_coll_desc nc_coll_alltoall = {
 	.about = "rank r sends its block p to rank p: ncclAlltoAll (NCCL "
 		 "2.28 on; one group of ncclSend and ncclRecv per peer "
 		 "before); size: the whole send buffer; count: one rank's "
-		 "block; busbw factor (n-1)/n; not in place (its in-place "
-		 "columns read N/A, as nccl-tests prints when it does not "
-		 "check)",
+		 "block; not in place (its in-place columns read N/A, as "
+		 "nccl-tests prints when it does not check)",
 	.reduces = false,
 	.rooted = false,
 	.in_place = false, /* one buffer cannot be both ends */
-	.bus_factor = bus_factor,
-	.counts = counts,
-	.param_count = param_count,
+	.busf = NC_BUSF_N1_N,
+	.span = NC_SPAN_BLOCKS,
 	.expect = expect,
 	.launch = LAUNCH,
 };

@@ -7,12 +7,6 @@
  * where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
-/* busbw / algbw: (n-1)/n, alltoall's factor. */
-static double bus_factor(int nranks)
-{
-	return nranks > 0 ? (double)(nranks - 1) / nranks : 0;
-}
-
 /* Units in a buffer: 1 + 2 + ... + n. */
 static size_t units_total(int nranks)
 {
@@ -123,11 +117,12 @@ const struct nc_coll_desc nc_coll_alltoallv = {
 		 "lacks: rank r sends d+1 units to rank r+d (mod n), one "
 		 "group of ncclSend and ncclRecv per peer, packed in rank "
 		 "order; size: both buffers (n(n+1)/2 units); count: one "
-		 "unit; busbw factor (n-1)/n; not in place",
+		 "unit; not in place",
 	.reduces = false,
 	.rooted = false,
 	.in_place = false, /* one buffer cannot be both ends */
-	.bus_factor = bus_factor,
+	.busf = NC_BUSF_N1_N,
+	.span = NC_SPAN_OWN,
 	.counts = counts,
 	.param_count = param_count,
 	.expect = expect,

@@ -3,33 +3,6 @@
  * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
-/* busbw / algbw, as nccl-tests computes it. */
-static double bus_factor(int nranks)
-{
-	(void)nranks;
-	return 1;
-}
-
-/* Elements of the send and receive buffers and the in-place offsets. */
-static void counts(size_t count, size_t eltsize, int nranks, int rank,
-		   size_t *s, size_t *r, size_t *soff, size_t *roff)
-{
-	(void)eltsize;
-	(void)nranks;
-	(void)rank;
-	*s = count;
-	*r = count;
-	*soff = 0;
-	*roff = 0;
-}
-
-/* NCCL is given the whole buffer. */
-static size_t param_count(size_t count, int nranks)
-{
-	(void)nranks;
-	return count;
-}
-
 /* Every rank: the root's input. */
 static int expect(const struct nc_shape *sh, int rank,
 		  struct nc_expectation *x)
@@ -60,13 +33,12 @@ static int launch(const struct nc_call *c)
 const struct nc_coll_desc nc_coll_broadcast = {
 	.name = "broadcast",
 	.about = "every rank ends with the root's buffer (-r); size and "
-		 "count: the whole buffer; busbw factor 1",
+		 "count: the whole buffer",
 	.reduces = false,
 	.rooted = true,
 	.in_place = true,
-	.bus_factor = bus_factor,
-	.counts = counts,
-	.param_count = param_count,
+	.busf = NC_BUSF_1,
+	.span = NC_SPAN_WHOLE,
 	.expect = expect,
 	.launch = LAUNCH,
 };

@@ -3,28 +3,6 @@
  * launch; the launch is compiled only where NCCL is (NC_HAVE_NCCL). */
 #include "coll/coll.h"
 
-/* busbw / algbw, as nccl-tests computes it. */
-static double bus_factor(int nranks)
-{
-	return nranks > 0 ? (double)(nranks - 1) / nranks : 0;
-}
-
-/* Elements of the send and receive buffers and the in-place offsets. */
-static void counts(size_t count, size_t eltsize, int nranks, int rank,
-		   size_t *s, size_t *r, size_t *soff, size_t *roff)
-{
-	*r = nc_per_rank_count(count, eltsize, nranks);
-	*s = *r * nranks;
-	*soff = 0;
-	*roff = *r * rank;
-}
-
-/* NCCL is given one rank's share. */
-static size_t param_count(size_t count, int nranks)
-{
-	return nranks > 0 ? count / (size_t)nranks : 0;
-}
-
 /* Rank r: block r of the reduction. */
 static int expect(const struct nc_shape *sh, int rank,
 		  struct nc_expectation *x)
@@ -55,13 +33,12 @@ const struct nc_coll_desc nc_coll_reducescatter = {
 	.name = "reduce_scatter",
 	.about = "rank r ends with block r of the reduction of every rank's "
 		 "buffer (-o); size: the scattered buffer; count: one rank's "
-		 "block; busbw factor (n-1)/n",
+		 "block",
 	.reduces = true,
 	.rooted = false,
 	.in_place = true,
-	.bus_factor = bus_factor,
-	.counts = counts,
-	.param_count = param_count,
+	.busf = NC_BUSF_N1_N,
+	.span = NC_SPAN_SCATTER,
 	.expect = expect,
 	.launch = LAUNCH,
 };

@@ -3,33 +3,6 @@
  * expected result and launch. */
 #include "coll/coll.h"
 
-/* busbw equals algbw. */
-static double bus_factor(int nranks)
-{
-	(void)nranks;
-	return 1;
-}
-
-/* Whole buffers both ways; no in-place offset. */
-static void counts(size_t count, size_t eltsize, int nranks, int rank,
-		   size_t *s, size_t *r, size_t *soff, size_t *roff)
-{
-	(void)eltsize;
-	(void)nranks;
-	(void)rank;
-	*s = count;
-	*r = count;
-	*soff = 0;
-	*roff = 0;
-}
-
-/* NCCL is given the whole buffer. */
-static size_t param_count(size_t count, int nranks)
-{
-	(void)nranks;
-	return count;
-}
-
 /* Rank r: the input of rank r-1 (the ring's previous rank). */
 static int expect(const struct nc_shape *sh, int rank,
 		  struct nc_expectation *x)
@@ -70,14 +43,13 @@ static int launch(const struct nc_call *c)
 const struct nc_coll_desc nc_coll_sendrecv = {
 	.name = "sendrecv",
 	.about = "sends to rank+1 and receives from rank-1, as in "
-		 "nccl-tests; size and count: the whole buffer; busbw factor "
-		 "1; not in place (its in-place columns read N/A)",
+		 "nccl-tests; size and count: the whole buffer; not in place "
+		 "(its in-place columns read N/A)",
 	.reduces = false,
 	.rooted = false,
 	.in_place = false, /* one buffer cannot be both ends */
-	.bus_factor = bus_factor,
-	.counts = counts,
-	.param_count = param_count,
+	.busf = NC_BUSF_1,
+	.span = NC_SPAN_WHOLE,
 	.expect = expect,
 	.launch = LAUNCH,
 };

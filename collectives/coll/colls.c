@@ -72,9 +72,15 @@ int nc_coll_list(FILE *fp)
 				dflt && d->in_place ? ", " : "",
 				d->in_place ? "in place too)" : dflt ? ")" : "");
 
+		char text[512];
+
 		if (n < 0)
 			return -1;
-		fold(fp, d->about, (size_t)n);
+		/* the factor's words come from the field busbw is computed
+		 * from, so the two cannot disagree */
+		snprintf(text, sizeof(text), "%s; busbw factor %s", d->about,
+			 nc_busf_text(d->busf));
+		fold(fp, text, (size_t)n);
 	}
 	return fflush(fp) == 0 && !ferror(fp) ? 0 : -1;
 }

@@ -24,8 +24,8 @@ void nc_shape_of(struct nc_shape *sh, enum nc_coll c, size_t count,
 	sh->contrib = cd->reduces ? nc_contributors(t, op, nranks) : nranks;
 	sh->tol = cd->reduces ? nc_tolerance(t, op, nranks) : 0;
 	sh->count = count;
-	cd->counts(count, nc_dtype_size(t), nranks, 0, &sh->sendcount,
-		   &sh->recvcount, &so, &ro);
+	nc_coll_counts(cd, count, nc_dtype_size(t), nranks, 0, &sh->sendcount,
+		       &sh->recvcount, &so, &ro);
 }
 
 /* A collective without an expectation cannot be judged: an error, never

@@ -15,7 +15,59 @@ void nc_bandwidth(enum nc_coll c, size_t bytes, double time_us, int nranks,
 		return;
 	}
 	*algbw = (double)bytes / 1.0e3 / time_us; /* bytes/us/1e3 = GB/s */
-	*busbw = *algbw * nc_coll_get(c)->bus_factor(nranks);
+	*busbw = *algbw * nc_busf_value(nc_coll_get(c)->busf, nranks);
+}
+
+/* nccl-tests' per-rank count of the collectives that split a buffer:
+ * count/nranks, rounded down to a multiple of 16 bytes, so every rank's
+ * block starts 16-byte aligned. */
+static size_t per_rank_count(size_t count, size_t eltsize, int nranks)
+{
+	size_t per = count / (size_t)nranks;
+
+	if (eltsize > 0 && eltsize < 16)
+		per &= ~(16 / eltsize - 1);
+	return per;
+}
+
+/* The spans are nccl-tests' GetCollByteCount of each collective; only a
+ * collective that data cannot describe brings its own function. */
+void nc_coll_counts(const struct nc_coll_desc *d, size_t count,
+		    size_t eltsize, int nranks, int rank, size_t *s,
+		    size_t *r, size_t *soff, size_t *roff)
+{
+	size_t per = nranks > 0 ? per_rank_count(count, eltsize, nranks) : 0;
+
+	*soff = 0;
+	*roff = 0;
+	switch (d->span) {
+	case NC_SPAN_WHOLE:
+		*s = count;
+		*r = count;
+		return;
+	case NC_SPAN_GATHER:
+		*s = per;
+		*r = per * (size_t)nranks;
+		*soff = per * (size_t)rank;
+		return;
+	case NC_SPAN_SCATTER:
+		*r = per;
+		*s = per * (size_t)nranks;
+		*roff = per * (size_t)rank;
+		return;
+	case NC_SPAN_BLOCKS:
+		*s = per * (size_t)nranks;
+		*r = *s;
+		return;
+	case NC_SPAN_OWN:
+		break;
+	}
+	if (d->counts != NULL) {
+		d->counts(count, eltsize, nranks, rank, s, r, soff, roff);
+		return;
+	}
+	*s = 0;
+	*r = 0;
 }
 
 /* The larger of the send and receive counts, nccl-tests' size column. */
@@ -27,15 +79,30 @@ size_t nc_count_for(enum nc_coll c, size_t bytes, enum nc_dtype t,
 
 	if (nranks < 1)
 		return 0;
-	nc_coll_get(c)->counts(count, nc_dtype_size(t), nranks, 0, &s, &r,
-			       &so, &ro);
+	nc_coll_counts(nc_coll_get(c), count, nc_dtype_size(t), nranks, 0,
+		       &s, &r, &so, &ro);
 	return s > r ? s : r;
 }
 
-/* As the collective's descriptor says. */
+/* As the collective's span says: the whole buffer, or one rank's share
+ * for the spans that split it; NC_SPAN_OWN asks the descriptor. */
 size_t nc_param_count(enum nc_coll c, size_t count, int nranks)
 {
-	return nc_coll_get(c)->param_count(count, nranks);
+	const struct nc_coll_desc *d = nc_coll_get(c);
+
+	if (nranks <= 0)
+		return d->span == NC_SPAN_WHOLE ? count : 0;
+	switch (d->span) {
+	case NC_SPAN_WHOLE:
+		return count;
+	case NC_SPAN_GATHER:
+	case NC_SPAN_SCATTER:
+	case NC_SPAN_BLOCKS:
+		return count / (size_t)nranks;
+	case NC_SPAN_OWN:
+		break;
+	}
+	return d->param_count != NULL ? d->param_count(count, nranks) : 0;
 }
 
 /* Geometric with -f, arithmetic with -i; at most max sizes. */

@@ -48,8 +48,8 @@ static void plan(struct ctx *c, struct step *st)
 	size_t ts = nc_dtype_size(st->dtype), s, r, so, ro, total;
 
 	for (int i = 0; i < c->ndev; i++) {
-		nc_coll_get(st->coll)->counts(st->count, ts, c->nranks,
-					      c->d[i].rank, &s, &r, &so, &ro);
+		nc_coll_counts(nc_coll_get(st->coll), st->count, ts,
+			       c->nranks, c->d[i].rank, &s, &r, &so, &ro);
 		total = (s > r ? s : r) * ts;
 		st->shift = total;
 		st->slices = total > 0 ? (c->bufbytes - 256) / total : 1;
@@ -403,8 +403,8 @@ static void make_step(struct ctx *c, int coll, int dtype, int op,
 	st->in_place = in_place;
 	st->count = nc_count_for(coll, bytes, dtype, c->nranks);
 	st->pc = nc_param_count(coll, st->count, c->nranks);
-	cd->counts(st->count, nc_dtype_size(dtype), c->nranks, 0, &st->sc,
-		   &st->rc, &st->soff, &st->roff);
+	nc_coll_counts(cd, st->count, nc_dtype_size(dtype), c->nranks, 0,
+		       &st->sc, &st->rc, &st->soff, &st->roff);
 	st->vmax = nc_value_max(dtype, vop, c->nranks);
 	st->contrib = cd->reduces ? nc_contributors(dtype, op, c->nranks) :
 				    c->nranks;

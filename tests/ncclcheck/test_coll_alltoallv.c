@@ -47,7 +47,7 @@ START_TEST(counts_and_name)
 	ck_assert(!d->in_place && !d->reduces && !d->rooted);
 	/* 3 ranks: 6 units; 100 floats give a unit of 16 (64 B aligned
 	 * down to 16 B: 16 floats) */
-	d->counts(100, 4, 3, 2, &s, &r, &so, &ro);
+	nc_coll_counts(d, 100, 4, 3, 2, &s, &r, &so, &ro);
 	ck_assert_uint_eq(s, 96);
 	ck_assert_uint_eq(r, 96);
 	ck_assert_uint_eq(nc_count_for(NC_ALLTOALLV, 400, NC_FLOAT, 3), 96);

@@ -41,23 +41,24 @@ START_TEST(counts_like_nccl_tests)
 	const struct nc_coll_desc *d = nc_coll_get(NC_ALL_GATHER);
 	size_t s, r, so, ro;
 
+	ck_assert_int_eq(d->span, NC_SPAN_GATHER);
 	/* nccl-tests rounds each rank's block down to 16 bytes */
-	d->counts(1000, 4, 4, 3, &s, &r, &so, &ro);
+	nc_coll_counts(d, 1000, 4, 4, 3, &s, &r, &so, &ro);
 	ck_assert_uint_eq(s, 248);
 	ck_assert_uint_eq(r, 992);
 	ck_assert_uint_eq(so, 744);
 	ck_assert_uint_eq(ro, 0);
-	d->counts(1000, 1, 4, 0, &s, &r, &so, &ro); /* int8: 16 elements */
+	nc_coll_counts(d, 1000, 1, 4, 0, &s, &r, &so, &ro); /* int8: 16 elements */
 	ck_assert_uint_eq(s, 240);
-	d->counts(1000, 8, 3, 0, &s, &r, &so, &ro); /* double: 2 elements */
+	nc_coll_counts(d, 1000, 8, 3, 0, &s, &r, &so, &ro); /* double: 2 elements */
 	ck_assert_uint_eq(s, 332);
 	d = nc_coll_get(NC_REDUCE_SCATTER);
-	d->counts(1001, 4, 4, 2, &s, &r, &so, &ro);
+	nc_coll_counts(d, 1001, 4, 4, 2, &s, &r, &so, &ro);
 	ck_assert_uint_eq(s, 992);
 	ck_assert_uint_eq(r, 248);
 	ck_assert_uint_eq(ro, 496);
 	d = nc_coll_get(NC_ALLTOALL);
-	d->counts(1001, 4, 4, 1, &s, &r, &so, &ro);
+	nc_coll_counts(d, 1001, 4, 4, 1, &s, &r, &so, &ro);
 	ck_assert_uint_eq(s, 992);
 	ck_assert_uint_eq(r, 992);
 	ck_assert(!d->in_place);
