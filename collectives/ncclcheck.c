@@ -91,8 +91,6 @@ static int nc_parse(struct cmd_run *run, struct ctx *c, int argc,
 static int nc_launch(struct cmd_run *run, struct ctx *c, char *host,
 		     size_t hostlen, int *argc, char ***argv)
 {
-	static const char *const kinds[] = {"single", "mpi", "slurm",
-					    "torchrun"};
 	char lerr[512], lw[256];
 	int lrc, ngpu;
 
@@ -114,7 +112,7 @@ static int nc_launch(struct cmd_run *run, struct ctx *c, char *host,
 		 c->l.rank, host);
 	nc_wd_prefix(c->prefix);
 	/* known before the GPU count, so its refusal names the launch */
-	c->run.launcher = lrc < 0 ? NULL : kinds[c->l.kind];
+	c->run.launcher = lrc < 0 ? NULL : launch_boot_words[c->l.boot];
 	/* no GPU is the first thing to say: every other refusal is moot */
 	if ((ngpu = nc_count_gpus(c)) < 0)
 		return -1;
@@ -126,7 +124,7 @@ static int nc_launch(struct cmd_run *run, struct ctx *c, char *host,
 	nc_wd_self(c->l.rank, c->l.nprocs, -1, host, lw);
 #ifdef NC_HAVE_MPI
 	nc_wd_phase(NC_WD_WIREUP, "MPI_Init");
-	if (c->l.kind == NC_LAUNCH_MPI && nc_mpi_start(c, argc, argv) < 0)
+	if (c->l.boot == LAUNCH_BOOT_MPI && nc_mpi_start(c, argc, argv) < 0)
 		return -1;
 #else
 	(void)argc;

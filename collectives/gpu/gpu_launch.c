@@ -230,11 +230,11 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 
 	memset(where, 0, sizeof(where));
 
-	if (c->l.kind == NC_LAUNCH_SINGLE) {
+	if (c->l.boot == LAUNCH_BOOT_SINGLE) {
 		sc_hub_open(&c->sc, -1, 1, mine->host, dl);
 		return;
 	}
-	if (c->l.kind == NC_LAUNCH_MPI || c->l.agent_store) {
+	if (c->l.boot == LAUNCH_BOOT_MPI || c->l.agent_store) {
 		if (c->l.rank == 0) {
 			lfd = sc_listen("0.0.0.0", 0, &port);
 			snprintf(where, sizeof(where), "%s %d",
@@ -249,7 +249,7 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 			exit(2);
 		}
 	}
-	if (c->l.kind == NC_LAUNCH_MPI) {
+	if (c->l.boot == LAUNCH_BOOT_MPI) {
 #ifdef NC_HAVE_MPI
 		mpi_where(c, where, sizeof(where), dl);
 		if (sscanf(where, "%255s %d", c->l.master_addr,

@@ -122,7 +122,7 @@ static void sync_all(struct ctx *c, const struct step *st, long long dl)
 static void host_barrier(struct ctx *c)
 {
 #ifdef NC_HAVE_MPI
-	if (c->l.kind == NC_LAUNCH_MPI && c->l.nprocs > 1)
+	if (c->l.boot == LAUNCH_BOOT_MPI && c->l.nprocs > 1)
 		MPI_Barrier(MPI_COMM_WORLD);
 #else
 	(void)c;

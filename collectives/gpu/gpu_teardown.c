@@ -97,12 +97,12 @@ void nc_teardown(struct ctx *c, int rc, bool peer_gone)
 		nc_say(c, "warning: teardown: %s; NCCL aborted%s; the verdict "
 		    "above stands (exit status %d)",
 		    who[0] ? who : "a rank did not finish the run",
-		    c->l.kind == NC_LAUNCH_MPI ?
+		    c->l.boot == LAUNCH_BOOT_MPI ?
 			    " and MPI_Finalize skipped (it would wait for that "
 			    "rank)" : "", rc);
 	}
 #ifdef NC_HAVE_MPI
-	if (c->l.kind == NC_LAUNCH_MPI && !peer_gone) {
+	if (c->l.boot == LAUNCH_BOOT_MPI && !peer_gone) {
 		nc_wd_teardown(rc, "MPI_Finalize");
 		MPI_Finalize();
 	}

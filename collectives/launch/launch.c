@@ -5,24 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The bootstrap a launcher gives: MPI's own, ours over srun, torchrun's
- * variables (and store), or none. */
-static enum nc_launcher nc_kind(enum launch_src s)
-{
-	switch (s) {
-	case LAUNCH_OMPI:
-	case LAUNCH_PMI:
-	case LAUNCH_PMIX:
-		return NC_LAUNCH_MPI;
-	case LAUNCH_SLURM_TASKS:
-		return NC_LAUNCH_SLURM;
-	case LAUNCH_TORCHRUN:
-		return NC_LAUNCH_TORCHRUN;
-	default:
-		return NC_LAUNCH_SINGLE;
-	}
-}
-
 /* See launch.h. */
 int nc_launch_detect(env_get_fn get, void *ctx, bool have_mpi,
 		     struct nc_launch *o, char *err, size_t len)
@@ -31,7 +13,7 @@ int nc_launch_detect(env_get_fn get, void *ctx, bool have_mpi,
 	int r = launch_detect_proc(get, ctx, have_mpi, &p, err, len);
 
 	memset(o, 0, sizeof(*o));
-	o->kind = nc_kind(p.src);
+	o->boot = p.boot;
 	o->src = p.src;
 	o->rank = p.rank;
 	o->nprocs = p.nprocs;

@@ -11,16 +11,9 @@
 
 #include "kernel/launchenv.h"
 
-/* How the ranks find each other (the launcher itself: launch_src). */
-enum nc_launcher {
-	NC_LAUNCH_SINGLE = 0, /* one process, nobody else */
-	NC_LAUNCH_MPI,        /* mpirun / srun --mpi: MPI tells where rank 0 is */
-	NC_LAUNCH_SLURM,      /* srun without MPI: our bootstrap */
-	NC_LAUNCH_TORCHRUN,   /* RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT */
-};
-
 struct nc_launch {
-	enum nc_launcher kind;
+	enum launch_boot boot;   /* how the ranks find each other: the
+	                          * launcher's row says (launchenv.h) */
 	int rank, nprocs;
 	int local_rank;          /* -1: ask MPI (shared-memory split) */
 	char master_addr[256];   /* SLURM and TORCHRUN */

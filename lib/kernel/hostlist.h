@@ -28,19 +28,11 @@ int hostlist_expand(const char *list, char ***names, size_t *n, char *err,
 /* Frees what hostlist_expand or mesh_env_detect allocated. */
 void hostlist_free(char **names, size_t n);
 
-/* Where the membership came from, in the order of preference. */
-enum mesh_source {
-	MESH_SRC_NONE = 0,
-	MESH_SRC_HOSTS,    /* --hosts FILE|LIST */
-	MESH_SRC_SLURM,    /* SLURM_JOB_NODELIST, SLURM_NODEID */
-	MESH_SRC_TORCHRUN, /* MASTER_ADDR, RANK or NODE_RANK, WORLD_SIZE ... */
-	MESH_SRC_OMPI,     /* OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE */
-	MESH_SRC_PMIX,     /* PMIX_RANK (and PMIX_SIZE or the hosts) */
-};
-
 /* The membership one process learnt from its launcher. */
 struct mesh_env {
-	enum mesh_source source;
+	enum launch_src src;    /* the launcher's row; LAUNCH_NSRC: --hosts */
+	const char *source;     /* "--hosts", or the row's label ("Slurm"),
+	                         * for messages; static */
 	char vars[160]; /* the variables that said so, for the user */
 	int rank;       /* -1: find this node in hosts */
 	int size;       /* members; equals nhosts when hosts are known */
@@ -67,8 +59,5 @@ int mesh_env_detect(env_get_fn get, void *ctx, const char *hosts_text,
 
 /* Releases the host names. Safe on a zeroed struct. */
 void mesh_env_free(struct mesh_env *e);
-
-/* "--hosts", "Slurm", ... for messages. */
-const char *mesh_source_name(enum mesh_source s);
 
 #endif

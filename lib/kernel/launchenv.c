@@ -15,18 +15,26 @@
  * left out is a name the launcher does not set. */
 const struct launch_source launch_sources[LAUNCH_NSRC] = {
     [LAUNCH_OMPI] = {.name = "Open MPI",
+                     .label = "Open MPI",
+                     .boot = LAUNCH_BOOT_MPI,
                      .size = "OMPI_COMM_WORLD_SIZE",
                      .rank = "OMPI_COMM_WORLD_RANK",
                      .local_rank = "OMPI_COMM_WORLD_LOCAL_RANK"},
     [LAUNCH_PMI] = {.name = "PMI",
+                    .label = "PMI",
+                    .boot = LAUNCH_BOOT_MPI,
                     .size = "PMI_SIZE",
                     .rank = "PMI_RANK",
                     .local_rank = "MPI_LOCALRANKID"},
     [LAUNCH_PMIX] = {.name = "PMIx",
+                     .label = "PMIx",
+                     .boot = LAUNCH_BOOT_MPI,
                      .size = "PMIX_SIZE",
                      .rank = "PMIX_RANK",
                      .local_rank = "PMIX_LOCAL_RANK"},
     [LAUNCH_TORCHRUN] = {.name = "torchrun-style variables",
+                         .label = "torchrun-style variables",
+                         .boot = LAUNCH_BOOT_TORCHRUN,
                          .size = "WORLD_SIZE",
                          .rank = "RANK",
                          .local_rank = "LOCAL_RANK",
@@ -37,6 +45,8 @@ const struct launch_source launch_sources[LAUNCH_NSRC] = {
                          .run_id = "TORCHELASTIC_RUN_ID",
                          .restart = "TORCHELASTIC_RESTART_COUNT"},
     [LAUNCH_TORCH_NODES] = {.name = "torchrun-style variables (nodes)",
+                            .label = "torchrun-style variables",
+                            .boot = LAUNCH_BOOT_TORCHRUN,
                             .size = "NNODES",
                             .rank = "NODE_RANK",
                             .local_rank = "LOCAL_RANK",
@@ -44,6 +54,8 @@ const struct launch_source launch_sources[LAUNCH_NSRC] = {
                             .port = "MASTER_PORT",
                             .nodes = {"NNODES"}},
     [LAUNCH_SLURM_TASKS] = {.name = "Slurm",
+                            .label = "Slurm",
+                            .boot = LAUNCH_BOOT_OWN,
                             .size = "SLURM_NTASKS",
                             .rank = "SLURM_PROCID",
                             .local_rank = "SLURM_LOCALID",
@@ -55,12 +67,22 @@ const struct launch_source launch_sources[LAUNCH_NSRC] = {
                             .step = "SLURM_STEP_ID"},
     /* the node count is the list's length */
     [LAUNCH_SLURM_NODES] = {.name = "Slurm (nodes)",
+                            .label = "Slurm",
+                            .boot = LAUNCH_BOOT_OWN,
                             .rank = "SLURM_NODEID",
                             .local_rank = "SLURM_LOCALID",
                             .hosts = {"SLURM_STEP_NODELIST",
                                       "SLURM_JOB_NODELIST"},
                             .nodes = {"SLURM_JOB_NUM_NODES",
                                       "SLURM_NNODES"}},
+};
+
+/* See launchenv.h; in enum launch_boot's order. */
+const char *const launch_boot_words[] = {
+    [LAUNCH_BOOT_SINGLE] = "single",
+    [LAUNCH_BOOT_MPI] = "mpi",
+    [LAUNCH_BOOT_OWN] = "slurm",
+    [LAUNCH_BOOT_TORCHRUN] = "torchrun",
 };
 
 /* Node level only: a process rank (RANK, SLURM_PROCID) counts GPUs. */
@@ -341,8 +363,9 @@ static int proc_slurm(env_get_fn get, void *ctx, struct launch_proc *o,
 	return 1;
 }
 
-/* See launchenv.h. MPI variables first, then torchrun-style, then srun. */
-int launch_detect_proc(env_get_fn get, void *ctx, bool have_mpi,
+/* MPI variables first, then torchrun-style, then srun: the row that
+ * started us into o->src (LAUNCH_NSRC: none). 0, or -1 refused. */
+static int proc_detect(env_get_fn get, void *ctx, bool have_mpi,
                        struct launch_proc *o, char *err, size_t len)
 {
 	const struct launch_source *t = &launch_sources[LAUNCH_TORCHRUN];
@@ -384,6 +407,18 @@ int launch_detect_proc(env_get_fn get, void *ctx, bool have_mpi,
 	o->nprocs = 1;
 	o->local_rank = 0;
 	return 0;
+}
+
+/* See launchenv.h. The bootstrap is the row's column, so no launcher
+ * is named twice. */
+int launch_detect_proc(env_get_fn get, void *ctx, bool have_mpi,
+                       struct launch_proc *o, char *err, size_t len)
+{
+	int r = proc_detect(get, ctx, have_mpi, o, err, len);
+
+	o->boot = o->src < LAUNCH_NSRC ? launch_sources[o->src].boot
+	                               : LAUNCH_BOOT_SINGLE;
+	return r;
 }
 
 /* ---- a process per node: netprobe mesh's detection ---- */

@@ -33,9 +33,27 @@ enum launch_src {
 	LAUNCH_NSRC
 };
 
+/* How the processes of a job of one process per GPU find each other
+ * under a launcher (ncclcheck's bootstrap): a column of the table, so a
+ * new launcher is a row. */
+enum launch_boot {
+	LAUNCH_BOOT_SINGLE = 0, /* one process, nobody else */
+	LAUNCH_BOOT_MPI,        /* MPI itself tells where rank 0 is */
+	LAUNCH_BOOT_OWN,        /* srun without MPI: ncclcheck's bootstrap */
+	LAUNCH_BOOT_TORCHRUN,   /* MASTER_ADDR and MASTER_PORT (torch's store) */
+};
+
+/* Each bootstrap's word in ncclcheck's output ("single", "mpi", "slurm",
+ * "torchrun"), indexed by enum launch_boot. */
+extern const char *const launch_boot_words[];
+
 /* One source's variables; NULL where the source names none. */
 struct launch_source {
 	const char *name;       /* "Open MPI", for messages */
+	const char *label;      /* its launcher's name, one for both of a
+	                         * launcher's rows ("Slurm"): what a mesh
+	                         * says its membership came from */
+	enum launch_boot boot;  /* a process per GPU started by it */
 	const char *size;       /* how many members */
 	const char *rank;       /* this member's rank, from 0 */
 	const char *local_rank; /* its rank among this node's processes */
@@ -105,6 +123,7 @@ int launch_node_rank(env_get_fn get, void *ctx, int size, int *rank,
  * rank 0 listens when no MPI says so. */
 struct launch_proc {
 	enum launch_src src;
+	enum launch_boot boot; /* the row's; LAUNCH_BOOT_SINGLE without one */
 	int rank, nprocs;
 	int local_rank;        /* -1: ask MPI (shared-memory split) */
 	char master_addr[256]; /* torchrun-style and srun */

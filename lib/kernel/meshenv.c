@@ -10,25 +10,6 @@
 
 #define MESH_SIZE_MAX HOSTLIST_MAX
 
-/* See hostlist.h. */
-const char *mesh_source_name(enum mesh_source s)
-{
-	switch (s) {
-	case MESH_SRC_HOSTS:
-		return "--hosts";
-	case MESH_SRC_SLURM:
-		return "Slurm";
-	case MESH_SRC_TORCHRUN:
-		return "torchrun-style variables";
-	case MESH_SRC_OMPI:
-		return "Open MPI";
-	case MESH_SRC_PMIX:
-		return "PMIx";
-	default:
-		return "none";
-	}
-}
-
 /* Appends the names of one whitespace-separated token (a Slurm list). */
 static int me_add_token(struct mesh_env *e, const char *tok, size_t len,
                         char *err, size_t errlen)
@@ -88,29 +69,12 @@ static int me_hosts(struct mesh_env *e, const char *text, char *err,
 	}
 	if (e->nhosts == 0)
 		return launch_fail(err, errlen, "--hosts names no host");
-	e->source = MESH_SRC_HOSTS;
+	e->src = LAUNCH_NSRC;
+	e->source = "--hosts";
 	e->size = (int)e->nhosts;
 	e->rank = -1;
 	snprintf(e->vars, sizeof(e->vars), "--hosts");
 	return 0;
-}
-
-/* The membership source a launcher's row stands for. */
-static enum mesh_source me_source(enum launch_src s)
-{
-	switch (s) {
-	case LAUNCH_SLURM_NODES:
-		return MESH_SRC_SLURM;
-	case LAUNCH_TORCHRUN:
-	case LAUNCH_TORCH_NODES:
-		return MESH_SRC_TORCHRUN;
-	case LAUNCH_OMPI:
-		return MESH_SRC_OMPI;
-	case LAUNCH_PMIX:
-		return MESH_SRC_PMIX;
-	default:
-		return MESH_SRC_NONE;
-	}
 }
 
 /* What the launcher said (launchenv.c reads it), into e: Slurm's node
@@ -141,7 +105,8 @@ static int me_launcher(env_get_fn get, void *ctx, struct mesh_env *e,
 	e->port = n.port;
 	if (n.node0 != NULL)
 		snprintf(e->node0, sizeof(e->node0), "%s", n.node0);
-	e->source = me_source(n.src);
+	e->src = n.src;
+	e->source = launch_sources[n.src].label;
 	snprintf(e->vars, sizeof(e->vars), "%s", n.vars);
 	return 1;
 }
@@ -156,6 +121,8 @@ int mesh_env_detect(env_get_fn get, void *ctx, const char *hosts_text,
 
 	memset(out, 0, sizeof(*out));
 	out->rank = -1;
+	out->src = LAUNCH_NSRC;
+	out->source = "none";
 	if (hosts_text != NULL)
 		r = me_hosts(out, hosts_text, err, errlen) < 0 ? -1 : 1;
 	else

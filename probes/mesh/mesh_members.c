@@ -456,7 +456,7 @@ int mesh_members(struct mesh *ms)
 		cmd_note(&ms->run,
 		         "%zu members from %s (%s); this node "
 		         "is %s%d%s%s; node 0 at %s:%u",
-		         ms->n, mesh_source_name(ms->env.source), ms->env.vars,
+		         ms->n, ms->env.source, ms->env.vars,
 		         ms->rank < 0 ? "not in the list, rank " : "rank ",
 		         ms->rank, ms->rank_var ? " from " : "",
 		         ms->rank_var ? ms->rank_var : "", ms->node0,

@@ -180,7 +180,7 @@ static json_t *mesh_json(const struct mesh *ms)
 	    "{s:i, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:{s:i, "
 	    "s:i, s:i, s:b, s:s?}, s:o*}",
 	    "rank", ms->rank, "size", (int)ms->n, "name", me->name, "target",
-	    me->target, "source", mesh_source_name(ms->env.source), "variables",
+	    me->target, "source", ms->env.source, "variables",
 	    ms->env.vars, "port", (int)ms->port, "targets", t, "plan",
 	    "all_pairs", (int)ms->start.pair_limit, "concurrency",
 	    (int)ms->start.concurrency, "probe_ms", (int)ms->start.probe_ms,

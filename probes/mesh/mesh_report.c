@@ -70,7 +70,7 @@ static int member_findings(const struct mesh *ms, struct doc *d)
 		r[i] = (struct mesh_reject_facts){ms->rejects[i].code,
 		                                  ms->rejects[i].who,
 		                                  ms->rejects[i].why};
-	rc = decide_mesh(mesh_source_name(ms->env.source), f, ms->n, r,
+	rc = decide_mesh(ms->env.source, f, ms->n, r,
 	                 ms->nrejects, d);
 out:
 	free(f);
@@ -148,7 +148,7 @@ static char *mesh_doc(const struct mesh *ms)
 	    "{s:i, s:i, s:s, s:s, s:s, s:i, s:f, s:I, s:o, s:{s:i, s:i, "
 	    "s:i, s:i, s:b, s:s?}}",
 	    "size", (int)ms->n, "joined", (int)joined, "source",
-	    mesh_source_name(ms->env.source), "variables", ms->env.vars,
+	    ms->env.source, "variables", ms->env.vars,
 	    "node0", ms->node0, "port", (int)ms->port, "join_timeout_s",
 	    (double)ms->o.join_us / 1e6, "elapsed_ms",
 	    (json_int_t)mesh_elapsed_ms(ms), "members", members, "plan",

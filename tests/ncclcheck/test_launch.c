@@ -27,7 +27,7 @@ START_TEST(mpi)
 
 	ck_assert_int_eq(nc_launch_detect(tget, env, true, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_MPI);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_MPI);
 	ck_assert_int_eq(l.rank, 2);
 	ck_assert_int_eq(l.nprocs, 4);
 	ck_assert_int_eq(l.local_rank, 2);
@@ -55,7 +55,7 @@ START_TEST(torchrun)
 
 	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_TORCHRUN);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_TORCHRUN);
 	ck_assert_int_eq(l.rank, 1);
 	ck_assert_int_eq(l.nprocs, 8);
 	ck_assert_str_eq(l.master_addr, "10.0.0.1");
@@ -90,7 +90,7 @@ START_TEST(slurm)
 
 	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_SLURM);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_OWN);
 	ck_assert_int_eq(l.rank, 5);
 	ck_assert_int_eq(l.local_rank, 1);
 	ck_assert_str_eq(l.master_addr, "gpu07");
@@ -129,12 +129,12 @@ START_TEST(single)
 
 	ck_assert_int_eq(nc_launch_detect(tget, env, false, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_SINGLE);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_SINGLE);
 	ck_assert_int_eq(l.nprocs, 1);
 	/* mpirun -np 1 of a binary without MPI is just one process */
 	ck_assert_int_eq(nc_launch_detect(tget, one, false, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_SINGLE);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_SINGLE);
 }
 END_TEST
 
@@ -156,12 +156,12 @@ START_TEST(precedence)
 
 	ck_assert_int_eq(nc_launch_detect(tget, all, true, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_MPI);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_MPI);
 	ck_assert_str_eq(l.source, "PMI_SIZE");
 	ck_assert_int_eq(l.rank, 3);
 	ck_assert_int_eq(nc_launch_detect(tget, torch, false, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_TORCHRUN);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_TORCHRUN);
 	ck_assert_int_eq(l.rank, 1);
 	ck_assert_int_eq(nc_launch_detect(tget, bad, true, &l, err,
 					  sizeof(err)), -1);
@@ -169,7 +169,7 @@ START_TEST(precedence)
 	/* PMIx alone: MPI tells the size */
 	ck_assert_int_eq(nc_launch_detect(tget, pmix, true, &l, err,
 					  sizeof(err)), 0);
-	ck_assert_int_eq(l.kind, NC_LAUNCH_MPI);
+	ck_assert_int_eq(l.boot, LAUNCH_BOOT_MPI);
 	ck_assert_int_eq(l.nprocs, 0);
 }
 END_TEST

@@ -27,6 +27,8 @@ START_TEST(table_complete)
 		const struct launch_source *src = &launch_sources[s];
 
 		ck_assert_ptr_nonnull(src->name);
+		ck_assert_ptr_nonnull(src->label);
+		ck_assert_ptr_nonnull(launch_boot_words[src->boot]);
 		ck_assert_ptr_nonnull(src->rank);
 		ck_assert_ptr_nonnull(src->local_rank);
 		if (s == LAUNCH_SLURM_NODES)
@@ -233,21 +235,24 @@ START_TEST(precedence)
 
 	ck_assert_int_eq(
 	    mesh_env_detect(tget, all, NULL, NULL, &e, err, sizeof(err)), 0);
-	ck_assert_int_eq(e.source, MESH_SRC_SLURM);
+	ck_assert_int_eq(e.src, LAUNCH_SLURM_NODES);
+	ck_assert_str_eq(e.source, "Slurm");
 	mesh_env_free(&e);
 	ck_assert_int_eq(
 	    mesh_env_detect(tget, torch, NULL, NULL, &e, err, sizeof(err)), 0);
-	ck_assert_int_eq(e.source, MESH_SRC_TORCHRUN);
+	ck_assert_str_eq(e.source, "torchrun-style variables");
 	ck_assert_str_eq(e.vars, "MASTER_ADDR, NODE_RANK, NNODES");
 	mesh_env_free(&e);
 	ck_assert_int_eq(
 	    mesh_env_detect(tget, ompi, NULL, "head", &e, err, sizeof(err)), 0);
-	ck_assert_int_eq(e.source, MESH_SRC_OMPI);
+	ck_assert_int_eq(e.src, LAUNCH_OMPI);
+	ck_assert_str_eq(e.source, "Open MPI");
 	ck_assert_int_eq(e.rank, 1);
 	mesh_env_free(&e);
 	ck_assert_int_eq(
 	    mesh_env_detect(tget, pmix, NULL, "head", &e, err, sizeof(err)), 0);
-	ck_assert_int_eq(e.source, MESH_SRC_PMIX);
+	ck_assert_int_eq(e.src, LAUNCH_PMIX);
+	ck_assert_str_eq(e.source, "PMIx");
 	ck_assert_str_eq(e.vars, "PMIX_RANK, WORLD_SIZE");
 	mesh_env_free(&e);
 }

@@ -100,7 +100,7 @@ START_TEST(env_hosts)
 	                                 "# the odd one\n",
 	                                 NULL, &e, err, sizeof(err)),
 	                 0);
-	ck_assert_int_eq(e.source, MESH_SRC_HOSTS);
+	ck_assert_str_eq(e.source, "--hosts");
 	ck_assert_int_eq(e.rank, -1);
 	ck_assert_int_eq(e.size, 4);
 	ck_assert_str_eq(e.hosts[3], "10.0.0.9");
@@ -128,7 +128,8 @@ START_TEST(env_slurm)
 	ck_assert_int_eq(
 	    mesh_env_detect(table_get, env, NULL, NULL, &e, err, sizeof(err)),
 	    0);
-	ck_assert_int_eq(e.source, MESH_SRC_SLURM);
+	ck_assert_int_eq(e.src, LAUNCH_SLURM_NODES);
+	ck_assert_str_eq(e.source, "Slurm");
 	ck_assert_int_eq(e.rank, 2);
 	ck_assert_int_eq(e.size, 4);
 	ck_assert_str_eq(e.hosts[2], "gpu03-ib");
@@ -165,7 +166,7 @@ START_TEST(env_torchrun)
 	ck_assert_int_eq(
 	    mesh_env_detect(table_get, env, NULL, NULL, &e, err, sizeof(err)),
 	    0);
-	ck_assert_int_eq(e.source, MESH_SRC_TORCHRUN);
+	ck_assert_str_eq(e.source, "torchrun-style variables");
 	ck_assert_int_eq(e.rank, 1);
 	ck_assert_int_eq(e.size, 2);
 	ck_assert_uint_eq(e.port, 29400);
@@ -207,7 +208,8 @@ START_TEST(env_mpi)
 	ck_assert_int_eq(mesh_env_detect(table_get, ompi, NULL, "head:7000",
 	                                 &e, err, sizeof(err)),
 	                 0);
-	ck_assert_int_eq(e.source, MESH_SRC_OMPI);
+	ck_assert_int_eq(e.src, LAUNCH_OMPI);
+	ck_assert_str_eq(e.source, "Open MPI");
 	ck_assert_int_eq(e.rank, 2);
 	ck_assert_int_eq(e.size, 4);
 	ck_assert_str_eq(e.node0, "head:7000");
