@@ -1,6 +1,7 @@
 /* Watchdog thread (watchdog.h). Its state is one struct guarded by a
  * mutex; the heartbeat channel belongs to the thread alone (the main
- * thread only hands it over). nc_wd_stop resets everything. */
+ * thread only hands it over). A process runs one watchdog; its tests
+ * run it in child processes. */
 #include "bootstrap/watchdog.h"
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/wd_decide.h"
@@ -284,31 +285,5 @@ void nc_wd_prefix(const char *prefix)
 {
 	pthread_mutex_lock(&wd.mu);
 	snprintf(wd.prefix, sizeof(wd.prefix), "%s", prefix);
-	pthread_mutex_unlock(&wd.mu);
-}
-
-/* Joins the thread; state is ready for another start. */
-void nc_wd_stop(void)
-{
-	bool join;
-
-	pthread_mutex_lock(&wd.mu);
-	wd.stop = true;
-	join = wd.running;
-	wd.running = false;
-	pthread_mutex_unlock(&wd.mu);
-	if (join)
-		pthread_join(wd.th, NULL);
-	pthread_mutex_lock(&wd.mu);
-	if (net_up)
-		wn_close(&net);
-	net_up = false;
-	memset(&wd.v, 0, sizeof(wd.v));
-	wd.idle_us = 0;
-	wd.step = 0;
-	wd.net_kind = 0;
-	wd.bye = wd.bye_sent = false;
-	wd.stopped[0] = '\0';
-	wd.nstopped = 0;
 	pthread_mutex_unlock(&wd.mu);
 }

@@ -56,7 +56,5 @@ void nc_wd_save(struct nc_wd_state *s);
 void nc_wd_restore(const struct nc_wd_state *s);
 /* Changes the message prefix (once the host and rank are known). */
 void nc_wd_prefix(const char *prefix);
-/* Stops the thread (tests; normal exits need not). */
-void nc_wd_stop(void);
 
 #endif

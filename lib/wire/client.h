@@ -96,14 +96,6 @@ int client_reflect(struct np_client *c, char *addr, size_t addrlen,
 int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
                     long long *rtt_us);
 
-/* Low-level halves of an echo for pipelined heartbeats: send without
- * waiting, then receive one ECHO_REPLY until deadline_us (monotonic
- * microseconds, see client_now_us). Return 0, or -1 (CLIENT_E_TIMEOUT
- * when nothing came). client_echo_recv copies at most cap bytes. */
-int client_echo_send(struct np_client *c, const void *payload, size_t len);
-int client_echo_recv(struct np_client *c, void *payload, size_t cap,
-                     size_t *len, long long deadline_us);
-
 /* Asks the responder to open short-lived listeners on ports (proto
  * PROTO_TCP or PROTO_UDP) for lifetime_us. opened[i] says which did.
  * Returns 0 when the responder answered (even if none opened), or -1. */

@@ -1,6 +1,5 @@
 /* REFLECT and ECHO over the held TCP connection: the address the
- * responder saw, one round trip, and the two halves of a pipelined echo
- * for heartbeats. */
+ * responder saw, and one round trip. */
 #include "wire/client.h"
 
 #include <arpa/inet.h>
@@ -28,44 +27,6 @@ int client_reflect(struct np_client *c, char *addr, size_t addrlen,
 		                   "address buffer too small");
 	if (port)
 		*port = r.port;
-	return 0;
-}
-
-/* Queues one ECHO without waiting for its reply. */
-int client_echo_send(struct np_client *c, const void *payload, size_t len)
-{
-	if (c->fd < 0)
-		return client_fail(c, CLIENT_E_USAGE, "not connected");
-	if (len > PROTO_MAX_PAYLOAD)
-		return client_fail(c, CLIENT_E_USAGE, "echo payload too large");
-	uint8_t frame[PROTO_HDR_LEN + 256];
-	uint8_t *buf = len <= 256 ? frame : c->buf;
-
-	if (len)
-		memcpy(buf + PROTO_HDR_LEN, payload, len);
-	proto_hdr_encode(buf, PROTO_ECHO, 0, (uint32_t)len);
-	return client_send_all(c, buf, PROTO_HDR_LEN + len,
-	                       client_now_us() + c->timeout_us);
-}
-
-/* Reads one ECHO_REPLY before the deadline. */
-int client_echo_recv(struct np_client *c, void *payload, size_t cap,
-                     size_t *len, long long deadline_us)
-{
-	size_t plen;
-	int t;
-
-	if (c->fd < 0)
-		return client_fail(c, CLIENT_E_USAGE, "not connected");
-	t = client_recv_frame(c, &plen, deadline_us);
-	if (t < 0)
-		return -1;
-	if (t != PROTO_ECHO_REPLY)
-		return client_fail(c, CLIENT_E_PROTOCOL,
-		                   "responder at %s:%u answered %s to echo",
-		                   c->addr, c->port, proto_type_name(t));
-	memcpy(payload, c->buf + PROTO_HDR_LEN, plen < cap ? plen : cap);
-	*len = plen;
 	return 0;
 }
 
