@@ -58,7 +58,7 @@ void cmd_note(struct cmd_run *r, const char *fmt, ...)
 }
 
 /* Writes msg once: the error line and, with a document, its entry. */
-static int cmd_report(struct cmd_run *r, const char *step, const char *msg)
+static int cmd_error_once(struct cmd_run *r, const char *step, const char *msg)
 {
 	cmd_line(r, msg);
 	/* a failed entry loses nothing the line did not say */
@@ -83,7 +83,7 @@ int cmd_fail(struct cmd_run *r, const char *step, const char *what,
 	snprintf(msg, sizeof(msg), "%s%s%s%s%s%s", what,
 		 subject ? " '" : "", subject ? subject : "",
 		 subject ? "'" : "", why_fmt ? ": " : "", why);
-	return cmd_report(r, step, msg);
+	return cmd_error_once(r, step, msg);
 }
 
 int cmd_failf(struct cmd_run *r, const char *step, const char *fmt, ...)
@@ -94,7 +94,7 @@ int cmd_failf(struct cmd_run *r, const char *step, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return cmd_report(r, step, msg);
+	return cmd_error_once(r, step, msg);
 }
 
 int cmd_status(const struct cmd_run *r, bool ran)
