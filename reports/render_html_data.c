@@ -8,7 +8,7 @@
 #include "report_emit.h"
 
 /* The items of a string array joined by sep (markup). */
-void html_joined(const struct out *o, const json_t *arr, const char *sep)
+static void html_joined(const struct out *o, const json_t *arr, const char *sep)
 {
 	size_t i;
 	json_t *v;

@@ -184,9 +184,6 @@ char *rj_fmt_us(double us, char *buf, size_t len);
 /* The name of a file without its directories: the paths of the machine
  * that renders a report stay out of it. */
 const char *rj_basename(const char *path);
-/* Formats a span of seconds for humans ("31 s", "4 min 40 s",
- * "2 h 5 min"). */
-char *rj_fmt_span(long long s, char *buf, size_t len);
 /* The when-and-where line of a report: "2026-11-21 17:29:51 UTC, over
  * 4 min 40 s; nodes gpu-a, gpu-b" ("" when no document says when). */
 char *rj_fmt_run(const char *started, long long span_s, const json_t *nodes,

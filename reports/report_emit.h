@@ -69,8 +69,6 @@ void out_raw(FILE *fp, const char *s);
 /* A port entry's port: a number, or a range string through esc or alt. */
 void out_port(const struct out *o, const json_t *port, bool alt);
 
-/* The HTML report's data views (render_html_data.c). */
-void html_joined(const struct out *o, const json_t *arr, const char *sep);
 void html_nodes(const struct out *o, const json_t *nodes);
 void html_matrix(const struct out *o, const struct rm_matrix *mx);
 void html_mesh(const struct out *o, const json_t *mesh);

@@ -73,7 +73,9 @@ const char *rj_basename(const char *path)
 	return s != NULL ? s + 1 : path;
 }
 
-char *rj_fmt_span(long long s, char *buf, size_t len)
+/* Formats a span of seconds for humans ("31 s", "4 min 40 s",
+ * "2 h 5 min"). */
+static char *rj_fmt_span(long long s, char *buf, size_t len)
 {
 	if (s < 60)
 		snprintf(buf, len, "%lld s", s < 0 ? 0 : s);

@@ -20,7 +20,7 @@ const char *nc_wd_phase_name(int phase)
 
 /* Lost, or alive and silent too long; a peer never heard is not named:
  * nothing says it ever ran. */
-bool nc_wd_stopped(const struct nc_wd_peer *p, long long now)
+static bool nc_wd_stopped(const struct nc_wd_peer *p, long long now)
 {
 	if (p->rank < 0)
 		return false;
@@ -31,7 +31,7 @@ bool nc_wd_stopped(const struct nc_wd_peer *p, long long now)
 
 /* "rank 1 on gpu-b" plus what its heartbeat said of it. */
 static size_t name_one(const struct nc_wd_peer *p, long long now, char *buf,
-		       size_t len)
+                       size_t len)
 {
 	char id[64] = "", at[48] = "";
 	int n;

@@ -82,10 +82,6 @@ struct nc_wd_out {
 /* The phase's name, "communicator init". */
 const char *nc_wd_phase_name(int phase);
 
-/* Whether a peer counts as stopped at `now`: lost, or alive but silent
- * for NC_WD_SILENT_US. */
-bool nc_wd_stopped(const struct nc_wd_peer *p, long long now);
-
 /* Describes the stopped peers of v (at most 4, then "and N more") into
  * buf: "rank 1 on gpu-b stopped responding 9.8 s ago during sweep, step
  * 12 (pid 4242, GPU 1)". Returns how many are stopped (0: buf ""). */

@@ -34,7 +34,7 @@ int nc_finish(struct ctx *c, bool ran)
  * with a deadline of its own (at most the caller's), and afterwards gets
  * back whatever the caller had armed (a failed step's report stays
  * guarded). */
-void nc_abort_comms(struct ctx *c)
+static void nc_abort_comms(struct ctx *c)
 {
 	struct nc_wd_state outer;
 	long long dl = sc_now_us() + 10000000;

@@ -73,8 +73,6 @@ void nc_say(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Writes the outputs (rank 0) and returns the exit status. */
 int nc_finish(struct ctx *c, bool ran);
-/* Aborts the communicators, bounded by the watchdog. */
-void nc_abort_comms(struct ctx *c);
 /* Reports a failed step to everyone and exits 1; never returns. */
 void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		  bool timed_out) __attribute__((noreturn));

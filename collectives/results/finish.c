@@ -8,6 +8,50 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether finding i is a fault (its own severity, else the
+ * catalogue's): a warning or a note is printed and does not fail. */
+static bool is_fault(const struct nc_run *run, int i)
+{
+	const struct finding_def *d = finding_lookup(run->findings[i].code);
+	int sev = run->findings[i].severity;
+
+	if (sev < 0)
+		sev = d != NULL ? (int)d->sev : SEV_FAULT;
+	return sev == SEV_FAULT;
+}
+
+/* Every fault fails the run (exit 1), so the gate says so too: one check
+ * that names them, and the printed verdict, the JSON, the JUnit file and
+ * the exit status agree. */
+static void nc_run_findings_gate(struct nc_run *run)
+{
+	struct nc_gate_check *k;
+	int nf = nc_run_faults(run);
+	size_t at = 0;
+
+	if (nf == 0)
+		return;
+	run->gate.passed = false;
+	if (run->gate.n == NC_GATE_MAX)
+		return;
+	k = &run->gate.v[run->gate.n++];
+	k->passed = false;
+	snprintf(k->name, sizeof(k->name), "no-faults");
+	at = (size_t)snprintf(k->detail, sizeof(k->detail), "%d fault%s "
+			      "found:", nf, nf > 1 ? "s" : "");
+	for (int i = 0; i < run->nfindings && at < sizeof(k->detail); i++) {
+		bool dup = !is_fault(run, i);
+
+		for (int j = 0; j < i; j++)
+			dup = dup || strcmp(run->findings[j].code,
+					    run->findings[i].code) == 0;
+		if (!dup)
+			at += (size_t)snprintf(k->detail + at,
+					       sizeof(k->detail) - at, " %s",
+					       run->findings[i].code);
+	}
+}
+
 /* A wrong element is a fault even when every busbw passed, so it becomes a
  * finding of its own; only the first wrong result is named. */
 void nc_run_verdict(struct nc_run *run)
@@ -40,18 +84,6 @@ void nc_run_verdict(struct nc_run *run)
 	nc_run_findings_gate(run);
 }
 
-/* Whether finding i is a fault (its own severity, else the
- * catalogue's): a warning or a note is printed and does not fail. */
-static bool is_fault(const struct nc_run *run, int i)
-{
-	const struct finding_def *d = finding_lookup(run->findings[i].code);
-	int sev = run->findings[i].severity;
-
-	if (sev < 0)
-		sev = d != NULL ? (int)d->sev : SEV_FAULT;
-	return sev == SEV_FAULT;
-}
-
 /* How many findings fail the run: the exit status and the gate count
  * the same ones. */
 int nc_run_faults(const struct nc_run *run)
@@ -61,38 +93,6 @@ int nc_run_faults(const struct nc_run *run)
 	for (int i = 0; i < run->nfindings; i++)
 		k += is_fault(run, i);
 	return k;
-}
-
-/* Every fault fails the run (exit 1), so the gate says so too: one check
- * that names them, and the printed verdict, the JSON, the JUnit file and
- * the exit status agree. */
-void nc_run_findings_gate(struct nc_run *run)
-{
-	struct nc_gate_check *k;
-	int nf = nc_run_faults(run);
-	size_t at = 0;
-
-	if (nf == 0)
-		return;
-	run->gate.passed = false;
-	if (run->gate.n == NC_GATE_MAX)
-		return;
-	k = &run->gate.v[run->gate.n++];
-	k->passed = false;
-	snprintf(k->name, sizeof(k->name), "no-faults");
-	at = (size_t)snprintf(k->detail, sizeof(k->detail), "%d fault%s "
-			      "found:", nf, nf > 1 ? "s" : "");
-	for (int i = 0; i < run->nfindings && at < sizeof(k->detail); i++) {
-		bool dup = !is_fault(run, i);
-
-		for (int j = 0; j < i; j++)
-			dup = dup || strcmp(run->findings[j].code,
-					    run->findings[i].code) == 0;
-		if (!dup)
-			at += (size_t)snprintf(k->detail + at,
-					       sizeof(k->detail) - at, " %s",
-					       run->findings[i].code);
-	}
 }
 
 /* A run that did not finish is a fault when a finding says why, and
@@ -111,8 +111,8 @@ int nc_run_status(const struct nc_run *run, bool ran, bool rank0)
 
 /* Writes one emitter's file; says so when it cannot. */
 static void write_file(const struct nc_run *run, const char *path,
-		       int (*emit)(FILE *, const struct nc_run *),
-		       const char *prefix)
+                       int (*emit)(FILE *, const struct nc_run *),
+                       const char *prefix)
 {
 	struct outfile of;
 

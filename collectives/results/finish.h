@@ -18,10 +18,6 @@ void nc_run_verdict(struct nc_run *run);
  * each fails the run; warnings and notes do not. */
 int nc_run_faults(const struct nc_run *run);
 
-/* The gate check no-faults, failed, naming the fault codes, when there
- * is one (nc_run_verdict ends with it). */
-void nc_run_findings_gate(struct nc_run *run);
-
 /* The exit status of a process: rank 0 judges the whole run (`ran`: the
  * sweep finished), the others only what they saw themselves. */
 int nc_run_status(const struct nc_run *run, bool ran, bool rank0);

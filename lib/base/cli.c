@@ -173,7 +173,7 @@ static int cli_unknown_short(struct cli *c, int letter)
 /* The entry whose unit and range apply to o: o itself, or for an alias
  * that gives none the first entry of its key that does. */
 static const struct cli_opt *cli_ranged(const struct cli_cmd *cmd,
-					const struct cli_opt *o)
+                                        const struct cli_opt *o)
 {
 	if (o->unit != CLI_UNIT_NONE || !o->alias)
 		return o;
@@ -195,8 +195,11 @@ static void cli_fmt_end(enum cli_unit u, long long v, char *buf, size_t len)
 		snprintf(buf, len, "%lld", v);
 }
 
-int cli_parse_num(const struct cli_opt *o, const char *arg, long long *out,
-		  char *err, size_t errlen)
+/* Parses arg as the numeric option o (its unit and range) into *out.
+ * Returns 0, or -1 with the whole message in err: "invalid duration '5x'
+ * for --interval: not a number (1ms to 10m)". */
+static int cli_parse_num(const struct cli_opt *o, const char *arg,
+                         long long *out, char *err, size_t errlen)
 {
 	static const char *const what[] = {
 	    [CLI_UNIT_COUNT] = "number",     [CLI_UNIT_PORT] = "port",
@@ -314,7 +317,7 @@ int cli_operands(const struct cli *c, char ***ops)
 
 /* The entry an alias stands for: the first non-alias with its key. */
 static const struct cli_opt *cli_primary(const struct cli_cmd *cmd,
-					 const struct cli_opt *alias)
+                                         const struct cli_opt *alias)
 {
 	for (size_t i = 0; i < cmd->nopts; i++)
 		if (cmd->opts[i].key == alias->key && !cmd->opts[i].alias)

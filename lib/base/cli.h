@@ -112,12 +112,6 @@ int cli_next(struct cli *c);
  * the first in *ops. */
 int cli_operands(const struct cli *c, char ***ops);
 
-/* Parses arg as the numeric option o (its unit and range) into *out.
- * Returns 0, or -1 with the whole message in err: "invalid duration '5x'
- * for --interval: not a number (1ms to 10m)". */
-int cli_parse_num(const struct cli_opt *o, const char *arg, long long *out,
-		  char *err, size_t errlen);
-
 /* Writes --help: the synopsis, the summary, one line per option with its
  * default, then cmd->more. Returns 0, or -1 when fp failed. */
 int cli_help(const struct cli_cmd *cmd, FILE *fp);

@@ -32,7 +32,9 @@ static int fail(struct outfile *o, int err, const char *fmt, ...)
 	return -1;
 }
 
-bool outfile_same_file(const char *a, const char *b)
+/* True when a and b name the same file (device and inode); false when
+ * either cannot be examined. */
+static bool outfile_same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
 

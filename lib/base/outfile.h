@@ -55,8 +55,4 @@ int outfile_sync_dir(const char *dir);
 /* Gives up: closes and removes the temporary file. Safe after a failure. */
 void outfile_abort(struct outfile *o);
 
-/* True when a and b name the same file (device and inode); false when
- * either cannot be examined. */
-bool outfile_same_file(const char *a, const char *b);
-
 #endif

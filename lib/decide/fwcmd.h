@@ -108,13 +108,6 @@ bool fwcmd_ruleset_read(const json_t *fwj);
 int fwcmd_ruleset_cmds(const json_t *fwj, const struct fw_rule *r,
                        json_t *cmds);
 
-/* The sentence said instead of an nftables command for r: "cannot tell
- * which table drops 29500/tcp, because ..." (r on node, "" or NULL this
- * node, whose ruleset fwj is; NULL not read) and how to find out (`nft -a
- * list ruleset`). */
-void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
-                       const char *node, char *buf, size_t len);
-
 /* Why no nftables command can be written for a port on node ("" or NULL
  * this node, whose ruleset fwj is, NULL not read) when fwj holds no
  * ruleset or node is another: "NODE's ruleset is read only on NODE",

@@ -146,7 +146,8 @@ static bool same_chain(const json_t *b, const json_t *c)
 
 /* True when block b is the first of its chain that drops r: the first
  * dropping rule, or the policy where no rule of the chain drops r. */
-static bool first_in_chain(const json_t *blocks, size_t at, const struct fw_rule *r)
+static bool first_in_chain(const json_t *blocks, size_t at,
+                           const struct fw_rule *r)
 {
 	const json_t *b = json_array_get(blocks, at), *c;
 	bool policy = strcmp(str_of(b, "kind", ""), "policy") == 0;
@@ -165,8 +166,7 @@ static bool first_in_chain(const json_t *blocks, size_t at, const struct fw_rule
 }
 
 /* r's ports as nft and iptables spell them. */
-static void port_text(const struct fw_rule *r, char *nft, char *ipt,
-                      size_t len)
+static void port_text(const struct fw_rule *r, char *nft, char *ipt, size_t len)
 {
 	if (r->lo == r->hi) {
 		snprintf(nft, len, "%u", r->lo);
@@ -260,9 +260,12 @@ void fwcmd_why_unknown(const json_t *fwj, const char *node, char *buf,
 		         "needs root, and nft)");
 }
 
-/* See fwcmd.h. */
-void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
-                       const char *node, char *buf, size_t len)
+/* The sentence said instead of an nftables command for r: "cannot tell
+ * which table drops 29500/tcp, because ..." (r on node, "" or NULL this
+ * node, whose ruleset fwj is; NULL not read) and how to find out (`nft -a
+ * list ruleset`). */
+static void fwcmd_cannot_tell(const json_t *fwj, const struct fw_rule *r,
+                              const char *node, char *buf, size_t len)
 {
 	char ports[16], why[160], where[FW_NODE_MAX + 8] = "";
 

@@ -94,7 +94,7 @@ bool ib_gid_link_local(const unsigned char raw[16])
 }
 
 /* validGid. */
-bool ib_gid_valid(const unsigned char raw[16])
+static bool ib_gid_valid(const unsigned char raw[16])
 {
 	uint32_t trailer = w32(raw, 1) | w32(raw, 2) | w32(raw, 3);
 	bool configured = !((w32(raw, 0) | trailer) == 0 ||
@@ -208,8 +208,7 @@ int ib_gid_auto(const struct rdma_port *p, const struct ib_env *e)
 }
 
 /* Sets the fallback with NCCL's own line. */
-static void fall_back(struct ib_choice *out, const char *why,
-                      const char *says)
+static void fall_back(struct ib_choice *out, const char *why, const char *says)
 {
 	out->fallback = true;
 	snprintf(out->why, sizeof(out->why), "%s", why);

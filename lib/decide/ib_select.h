@@ -48,9 +48,6 @@ bool ib_hca_match(const char *hca, const char *dev, unsigned port);
  * ignored: the automatic choice (family, RoCE version, range). */
 int ib_gid_auto(const struct rdma_port *p, const struct ib_env *e);
 
-/* True for a GID NCCL's validGid accepts: configured, not link-local. */
-bool ib_gid_valid(const unsigned char raw[16]);
-
 /* True for fe80::/64 (NCCL's linkLocalGid). */
 bool ib_gid_link_local(const unsigned char raw[16]);
 

@@ -17,7 +17,7 @@ static const char *const reserved[] = {
 };
 
 /* UTC, second precision: stable to compare and sort. */
-char *doc_now_rfc3339(char *buf, size_t len)
+static char *doc_now_rfc3339(char *buf, size_t len)
 {
 	time_t now = time(NULL);
 	struct tm tm;

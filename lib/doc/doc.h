@@ -116,7 +116,4 @@ int doc_print_findings(const struct doc *d, FILE *fp, bool with_fix);
  * that is well formed stays. */
 void doc_utf8_fix(char *s);
 
-/* RFC 3339 UTC time "2026-11-21T10:00:00Z" for now into buf. */
-char *doc_now_rfc3339(char *buf, size_t len);
-
 #endif

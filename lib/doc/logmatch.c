@@ -98,7 +98,7 @@ void logmatch_free(struct logmatcher *m)
 /* Splits the row's comma list of group names onto the captures; empty
  * names are groups kept for grouping only. */
 static void fill_fields(const struct logsig *s, const char *line,
-			const regmatch_t *pm, size_t npm, struct logmatch *out)
+                        const regmatch_t *pm, size_t npm, struct logmatch *out)
 {
 	const char *p = s->fields ? s->fields : "";
 	size_t g = 1;
@@ -129,7 +129,7 @@ static void fill_fields(const struct logsig *s, const char *line,
 
 /* Whether the line's bigram set holds every bigram of row i's needle. */
 static int may_hold(const struct logmatcher *m,
-		    const struct logmatch_linebits *lb, size_t i)
+                    const struct logmatch_linebits *lb, size_t i)
 {
 	for (int k = 0; k < LOGMATCH_GRAMS; k++) {
 		unsigned short g = m->grams[i][k];
@@ -177,8 +177,8 @@ int logmatch_line_bits(const struct logmatcher *m,
 	return 0;
 }
 
-const char *logmatch_field_nth(const struct logmatch *mt, const char *name,
-			       int nth)
+static const char *logmatch_field_nth(const struct logmatch *mt,
+                                      const char *name, int nth)
 {
 	for (size_t i = 0; i < mt->nfields; i++)
 		if (strcmp(mt->fields[i].name, name) == 0 && nth-- == 0)

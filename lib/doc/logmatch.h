@@ -73,7 +73,5 @@ int logmatch_line_bits(const struct logmatcher *m,
 /* The value of field name in mt, or NULL when the row has none. The
  * n-th (0-based) of several with that name through logmatch_field_nth. */
 const char *logmatch_field(const struct logmatch *mt, const char *name);
-const char *logmatch_field_nth(const struct logmatch *mt, const char *name,
-			       int nth);
 
 #endif

@@ -22,7 +22,7 @@ const char *iface_operstate_name(int operstate)
 }
 
 /* RT_SCOPE_UNIVERSE is what `ip` calls "global". */
-const char *iface_scope_name(unsigned scope, char *buf, size_t len)
+static const char *iface_scope_name(unsigned scope, char *buf, size_t len)
 {
 	switch (scope) {
 	case RT_SCOPE_UNIVERSE:

@@ -85,8 +85,54 @@ const char *const launch_boot_words[] = {
     [LAUNCH_BOOT_TORCHRUN] = "torchrun",
 };
 
+/* Ignores ctx; reads the process environment. */
+const char *env_get_process(const char *name, void *ctx)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/* See launchenv.h. */
+int launch_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The value of name when set and not empty, else NULL. */
+static const char *launch_env_str(env_get_fn get, void *ctx, const char *name)
+{
+	const char *v = name != NULL ? get(name, ctx) : NULL;
+
+	return v != NULL && *v != '\0' ? v : NULL;
+}
+
+/* Reads integer variable name in [lo, hi] through the project's checked
+ * parser. Returns 1 set and valid (*out filled), 0 unset or empty, -1
+ * invalid with err naming it ("SLURM_NODEID='x': not a number"). */
+static int launch_env_int(env_get_fn get, void *ctx, const char *name,
+                          long long lo, long long hi, int *out, char *err,
+                          size_t errlen)
+{
+	const char *s = launch_env_str(get, ctx, name), *why;
+	long long v;
+
+	if (s == NULL)
+		return 0;
+	if (parse_num(s, lo, hi, &v, &why) < 0)
+		return launch_fail(err, errlen, "%s='%.40s': %s", name, s, why);
+	*out = (int)v;
+	return 1;
+}
+
 /* Node level only: a process rank (RANK, SLURM_PROCID) counts GPUs. */
-const char *const launch_node_rank_vars[] = {
+static const char *const launch_node_rank_vars[] = {
     "NODE_RANK", "GROUP_RANK", "SLURM_NODEID", NULL};
 
 /* See launchenv.h. */
@@ -111,49 +157,6 @@ int launch_node_rank(env_get_fn get, void *ctx, int size, int *rank,
 		return 1;
 	}
 	return 0;
-}
-
-/* Ignores ctx; reads the process environment. */
-const char *env_get_process(const char *name, void *ctx)
-{
-	(void)ctx;
-	return getenv(name);
-}
-
-/* See launchenv.h. */
-int launch_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* See launchenv.h. */
-const char *launch_env_str(env_get_fn get, void *ctx, const char *name)
-{
-	const char *v = name != NULL ? get(name, ctx) : NULL;
-
-	return v != NULL && *v != '\0' ? v : NULL;
-}
-
-/* See launchenv.h. */
-int launch_env_int(env_get_fn get, void *ctx, const char *name, long long lo,
-                   long long hi, int *out, char *err, size_t errlen)
-{
-	const char *s = launch_env_str(get, ctx, name), *why;
-	long long v;
-
-	if (s == NULL)
-		return 0;
-	if (parse_num(s, lo, hi, &v, &why) < 0)
-		return launch_fail(err, errlen, "%s='%.40s': %s", name, s, why);
-	*out = (int)v;
-	return 1;
 }
 
 /* See launchenv.h. */
@@ -232,8 +235,8 @@ static int env_int(env_get_fn get, void *ctx, const char *name, long long lo,
 
 /* The MPI launchers' variables: Open MPI, then PMI (MPICH, Slurm), then
  * PMIx. 1 used, 0 absent, -1 refused. */
-static int proc_mpi(env_get_fn get, void *ctx, struct launch_proc *o,
-                    char *err, size_t len)
+static int proc_mpi(env_get_fn get, void *ctx, struct launch_proc *o, char *err,
+                    size_t len)
 {
 	static const enum launch_src order[] = {LAUNCH_OMPI, LAUNCH_PMI,
 	                                        LAUNCH_PMIX};
@@ -425,8 +428,8 @@ int launch_detect_proc(env_get_fn get, void *ctx, bool have_mpi,
 
 /* Slurm: the step's node list (srun) or the job's, and SLURM_NODEID.
  * Returns 1 when used, 0 when Slurm did not start us, -1 on bad values. */
-static int node_slurm(env_get_fn get, void *ctx, int max,
-                      struct launch_node *o, char *err, size_t errlen)
+static int node_slurm(env_get_fn get, void *ctx, int max, struct launch_node *o,
+                      char *err, size_t errlen)
 {
 	const struct launch_source *sl = &launch_sources[LAUNCH_SLURM_NODES];
 	const char *var = sl->hosts[0];
@@ -460,8 +463,8 @@ static int node_slurm(env_get_fn get, void *ctx, int max,
 /* torchrun-style: MASTER_ADDR with NODE_RANK and NNODES, else RANK and
  * WORLD_SIZE (a row each, read whole). Returns 1 when used, 0 when
  * absent, -1 on bad values. */
-static int node_torch(env_get_fn get, void *ctx, int max,
-                      struct launch_node *o, char *err, size_t errlen)
+static int node_torch(env_get_fn get, void *ctx, int max, struct launch_node *o,
+                      char *err, size_t errlen)
 {
 	enum launch_src src = LAUNCH_TORCH_NODES;
 	const struct launch_source *t = &launch_sources[src];
@@ -502,8 +505,8 @@ static int node_torch(env_get_fn get, void *ctx, int max,
 
 /* Open MPI, then PMIx: a rank and a size; node 0's address from
  * MASTER_ADDR when set. Returns 1 when used, 0 when absent, -1 bad. */
-static int node_mpi(env_get_fn get, void *ctx, int max,
-                    struct launch_node *o, char *err, size_t errlen)
+static int node_mpi(env_get_fn get, void *ctx, int max, struct launch_node *o,
+                    char *err, size_t errlen)
 {
 	const struct launch_source *om = &launch_sources[LAUNCH_OMPI];
 	const struct launch_source *px = &launch_sources[LAUNCH_PMIX];

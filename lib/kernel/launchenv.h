@@ -80,15 +80,6 @@ struct launch_vals {
 /* The largest size a launcher is believed (ranks and local ranks below). */
 #define LAUNCH_SIZE_MAX (1 << 20)
 
-/* The value of name when set and not empty, else NULL. */
-const char *launch_env_str(env_get_fn get, void *ctx, const char *name);
-
-/* Reads integer variable name in [lo, hi] through the project's checked
- * parser. Returns 1 set and valid (*out filled), 0 unset or empty, -1
- * invalid with err naming it ("SLURM_NODEID='x': not a number"). */
-int launch_env_int(env_get_fn get, void *ctx, const char *name, long long lo,
-                   long long hi, int *out, char *err, size_t errlen);
-
 /* Formats a reason into err; returns -1, for `return launch_fail(...)`. */
 int launch_fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -100,12 +91,6 @@ int launch_fail(char *err, size_t errlen, const char *fmt, ...)
  * err naming it. A rank at or past a size both given is invalid too. */
 int launch_read(env_get_fn get, void *ctx, enum launch_src s, int max,
                 struct launch_vals *v, char *err, size_t errlen);
-
-/* The variables a launcher sets to a node's own index among the nodes
- * (one process per node), in the order they are believed: torchrun's
- * NODE_RANK, its elastic agent's GROUP_RANK, Slurm's SLURM_NODEID.
- * NULL-terminated. */
-extern const char *const launch_node_rank_vars[];
 
 /* This node's index among size nodes, from the first of
  * launch_node_rank_vars set: what a node that cannot find itself in a

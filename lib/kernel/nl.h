@@ -118,6 +118,5 @@ void nl_copy(char *dst, size_t n, const char *src);
  * RT_SCOPE_* as "global", "link", "host", "site", "nowhere" (else the
  * number as text in buf). */
 const char *iface_operstate_name(int operstate);
-const char *iface_scope_name(unsigned scope, char *buf, size_t len);
 
 #endif

@@ -142,9 +142,6 @@ void rdma_collect(struct rdma_info *info, const struct sysroot *sr);
 /* Fills one device's sysfs facts (ports, GIDs, PCI path, NUMA). */
 void rdma_sysfs_dev(struct rdma_dev *d, const struct sysroot *sr);
 
-/* Decodes a sysfs GID ("fe80:0000:...") into raw. Returns 0, or -1. */
-int rdma_gid_parse(const char *text, unsigned char raw[16]);
-
 /* RoCE's active MTU for a netdev MTU, as the kernel's iboe_get_mtu
  * computes it (include/rdma/ib_addr.h): 256..4096, 0 when too small. */
 int rdma_iboe_mtu(unsigned netdev_mtu);

@@ -27,7 +27,7 @@ static void read_state(const struct sysroot *sr, const char *path, int *num,
 }
 
 /* Decodes eight groups of hex digits separated by ':'. */
-int rdma_gid_parse(const char *text, unsigned char raw[16])
+static int rdma_gid_parse(const char *text, unsigned char raw[16])
 {
 	unsigned v[8];
 	int n = 0;

@@ -46,7 +46,7 @@ static const char *environ_get(const char *buf, size_t n, const char *name)
 
 /* Reads an environ file. Returns its byte count, or -1. */
 static ssize_t read_environ(const struct sysroot *sr, const char *path,
-			    char *buf, size_t len)
+                            char *buf, size_t len)
 {
 	return sysroot_read(sr, path, buf, len);
 }
@@ -74,7 +74,7 @@ enum layer_container layers_container_from_name(const char *name)
 /* systemd's detect_container_files(): podman's marker before docker's,
  * since /.dockerenv can end up in any image. */
 static enum layer_container container_files(struct layers *ly,
-					    const struct sysroot *sr)
+                                            const struct sysroot *sr)
 {
 	if (sysroot_exists(sr, "/run/.containerenv")) {
 		evidence_add(&ly->evidence, "/run/.containerenv",
@@ -92,8 +92,8 @@ static enum layer_container container_files(struct layers *ly,
 /* Maps a container= value, resolving "oci" through the marker files as
  * systemd does. */
 static enum layer_container translate(struct layers *ly,
-				      const struct sysroot *sr,
-				      const char *name, const char *source)
+                                      const struct sysroot *sr,
+                                      const char *name, const char *source)
 {
 	enum layer_container c;
 
@@ -109,8 +109,8 @@ static enum layer_container translate(struct layers *ly,
 /* The checks of systemd's detect_container(), in its order; the WSL test
  * is done apart because WSL is a layer of its own here. */
 static enum layer_container detect_container(struct layers *ly,
-					     const struct sysroot *sr,
-					     const char *env1, ssize_t n1)
+                                             const struct sysroot *sr,
+                                             const char *env1, ssize_t n1)
 {
 	char line[256];
 	const char *e;
@@ -137,7 +137,7 @@ static enum layer_container detect_container(struct layers *ly,
 /* Cgroup paths name the runtime when no file did (systemd's last resort is
  * the cgroup namespace; the path tells us more). */
 static enum layer_container container_from_cgroup(struct layers *ly,
-						  const char *cg, bool *k8s)
+                                                  const char *cg, bool *k8s)
 {
 	if (strstr(cg, "kubepods") != NULL) {
 		evidence_add(&ly->evidence, "/proc/1/cgroup",
@@ -172,7 +172,7 @@ static enum layer_container container_from_cgroup(struct layers *ly,
 
 /* Kubernetes leaves its service variables and token in every pod. */
 static bool detect_k8s(struct layers *ly, const struct sysroot *sr,
-		       const char *env1, ssize_t n1, char *envs)
+                       const char *env1, ssize_t n1, char *envs)
 {
 	ssize_t ns;
 	bool k8s = false;
@@ -487,8 +487,8 @@ int layers_parse_route(const char *text, struct layers_route *rt)
 }
 
 /* Every file is optional: what is missing only leaves its fact unknown. */
-int layers_read_facts(struct layers *ly, struct layers_facts *f,
-		      const struct sysroot *sr)
+static int layers_read_facts(struct layers *ly, struct layers_facts *f,
+                             const struct sysroot *sr)
 {
 	char *env1 = malloc(ENV_MAX), *text = malloc(TEXT_MAX);
 	ssize_t n1;

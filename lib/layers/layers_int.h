@@ -59,9 +59,4 @@ void layers_decide(struct layers *ly, const struct layers_facts *f,
  * memory. */
 int layers_bridges(struct layers *ly, const struct iface_list *l);
 
-/* Reads the files into facts and ly (container, virt, shm), adding
- * evidence. Returns the count of files that could be read. */
-int layers_read_facts(struct layers *ly, struct layers_facts *f,
-		      const struct sysroot *sr);
-
 #endif

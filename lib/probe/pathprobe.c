@@ -105,25 +105,11 @@ static void neighbour(struct path_result *r)
 	r->no_host = neigh_unresolved(ne.state);
 }
 
-int path_collect(const char *target, const struct path_opts *o,
-                 struct path_result *r, char *err, size_t errlen)
-{
-	char host[sizeof(r->host)];
-	unsigned port;
-
-	if (client_parse_peer(target, o->port ? o->port : PROTO_DEFAULT_PORT,
-	                      host, sizeof(host), &port, err, errlen) < 0) {
-		memset(r, 0, sizeof(*r));
-		snprintf(r->target, sizeof(r->target), "%s", target);
-		return -1;
-	}
-	return path_collect_at(target, host, port, o, r, err, errlen);
-}
-
-/* See pathprobe.h. */
-int path_collect_at(const char *target, const char *host, unsigned port,
-                    const struct path_opts *o, struct path_result *r,
-                    char *err, size_t errlen)
+/* path_collect for a target already split into host and port (a
+ * peer_verdict's): no second parse. Same returns. */
+static int path_collect_at(const char *target, const char *host, unsigned port,
+                           const struct path_opts *o, struct path_result *r,
+                           char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	socklen_t sslen;
@@ -158,6 +144,21 @@ int path_collect_at(const char *target, const char *host, unsigned port,
 		return -1;
 	}
 	return 0;
+}
+
+int path_collect(const char *target, const struct path_opts *o,
+                 struct path_result *r, char *err, size_t errlen)
+{
+	char host[sizeof(r->host)];
+	unsigned port;
+
+	if (client_parse_peer(target, o->port ? o->port : PROTO_DEFAULT_PORT,
+	                      host, sizeof(host), &port, err, errlen) < 0) {
+		memset(r, 0, sizeof(*r));
+		snprintf(r->target, sizeof(r->target), "%s", target);
+		return -1;
+	}
+	return path_collect_at(target, host, port, o, r, err, errlen);
 }
 
 void path_set_recommended_iface(struct path_result *r, const char *ifname)

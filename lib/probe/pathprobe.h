@@ -63,12 +63,6 @@ void path_opts_default(struct path_opts *o);
 int path_collect(const char *target, const struct path_opts *o,
                  struct path_result *r, char *err, size_t errlen);
 
-/* path_collect for a target already split into host and port (a
- * peer_verdict's): no second parse. Same returns. */
-int path_collect_at(const char *target, const char *host, unsigned port,
-                    const struct path_opts *o, struct path_result *r,
-                    char *err, size_t errlen);
-
 /* The hook for scan's recommendation: records the interface scan
  * recommends (NULL or "" clears it), so the document says whether the
  * route leaves by it. */

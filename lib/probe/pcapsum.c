@@ -447,9 +447,12 @@ static long link_offset(int linktype, const uint8_t *d, size_t cap,
 	}
 }
 
-enum pcapsum_dir pcapsum_link_dir(const struct pcapsum *s, int iface,
-                                  int linktype, const uint8_t *data,
-                                  size_t caplen)
+/* Direction from the link header alone where it says (Linux cooked
+ * headers, an Ethernet source address equal to the interface's). Pure;
+ * used by pcapsum_packet and by writers that convert link headers. */
+static enum pcapsum_dir pcapsum_link_dir(const struct pcapsum *s, int iface,
+                                         int linktype, const uint8_t *data,
+                                         size_t caplen)
 {
 	const struct pcapsum_iface *ifc;
 	uint16_t et;

@@ -119,13 +119,6 @@ int pcapsum_add_local(struct pcapsum *s, int family, const void *addr);
 int pcapsum_packet(struct pcapsum *s, int iface, int linktype,
                    const uint8_t *data, size_t caplen, size_t wirelen);
 
-/* Direction from the link header alone where it says (Linux cooked
- * headers, an Ethernet source address equal to the interface's). Pure;
- * used by pcapsum_packet and by writers that convert link headers. */
-enum pcapsum_dir pcapsum_link_dir(const struct pcapsum *s, int iface,
-                                  int linktype, const uint8_t *data,
-                                  size_t caplen);
-
 /* SYN counts of one interface: answered each way and unanswered. */
 struct pcapsum_syncount {
 	uint64_t synack, rst, icmp, unanswered;

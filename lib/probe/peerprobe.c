@@ -60,7 +60,7 @@ int peerprobe_gloo_order(const char *local, const char *peer)
 }
 
 /* Walks getifaddrs for the interface that holds addr. */
-int peerprobe_ifname(const char *addr, char *name, size_t len)
+static int peerprobe_ifname(const char *addr, char *name, size_t len)
 {
 	struct ifaddrs *ifa, *i;
 	char a[INET6_ADDRSTRLEN], want[INET6_ADDRSTRLEN];

@@ -58,10 +58,6 @@ int peerprobe_run(const char *peer, const struct peerprobe_opts *o,
  * (inbound_ports). fds and ports get what opened. Returns the count. */
 size_t peerprobe_listen_samples(size_t n, int *fds, uint16_t *ports);
 
-/* The name of the interface holding local address addr ("" when none).
- * Returns 0, or -1. */
-int peerprobe_ifname(const char *addr, char *name, size_t len);
-
 /* Of a Gloo pair the side with the higher address connects (Gloo's
  * Device::isInitiator). Returns 1 when local sorts above peer, -1 below,
  * 0 when the two cannot be compared (different families, equal, or not

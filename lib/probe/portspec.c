@@ -86,8 +86,8 @@ void port_list_free(struct port_list *pl)
 }
 
 /* The duplicates bitmap is indexed by protocol: 0 tcp, 1 udp. */
-int port_list_add(struct port_list *pl, uint16_t port, uint8_t proto,
-		  uint8_t flags, const char *why)
+static int port_list_add(struct port_list *pl, uint16_t port, uint8_t proto,
+                         uint8_t flags, const char *why)
 {
 	int pi = proto == IPPROTO_UDP ? 1 : 0;
 	uint8_t bit = (uint8_t)(1u << (port & 7));
@@ -119,7 +119,7 @@ int port_list_add(struct port_list *pl, uint16_t port, uint8_t proto,
 
 /* Adds lo..hi for each protocol in protos; false (errno kept) when full. */
 static bool add_range(struct port_list *pl, unsigned lo, unsigned hi,
-		      unsigned protos, uint8_t flags, const char *why)
+                      unsigned protos, uint8_t flags, const char *why)
 {
 	for (unsigned p = lo; p <= hi; p++) {
 		if ((protos & P_TCP) &&
@@ -134,7 +134,7 @@ static bool add_range(struct port_list *pl, unsigned lo, unsigned hi,
 
 /* Records the offending item (truncated to fit) and the reason. */
 static int fail(struct portspec_err *e, const char *tok, size_t len,
-		const char *why)
+                const char *why)
 {
 	if (len >= sizeof(e->token))
 		len = sizeof(e->token) - 1;

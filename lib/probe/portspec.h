@@ -52,11 +52,6 @@ void port_list_init(struct port_list *pl);
 /* Releases the list; safe on an initialised or zeroed list. */
 void port_list_free(struct port_list *pl);
 
-/* Appends one port unless it is already there. Returns 1 added, 0 a
- * duplicate, -1 with errno ENOSPC past PORTSPEC_MAX or ENOMEM. */
-int port_list_add(struct port_list *pl, uint16_t port, uint8_t proto,
-		  uint8_t flags, const char *why);
-
 /* Parses a comma list of items: PORT, LO-HI, either with /tcp, /udp or
  * /tcp+udp (default tcp), or a preset name, into pl (appending). Returns 0,
  * or -1 with *e naming the item and why: bad number, 0 or >65535, reversed

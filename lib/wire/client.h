@@ -129,13 +129,6 @@ int client_connect_back(struct np_client *c, int proto, const uint16_t *ports,
 int client_udp_probe(const char *host, unsigned port, long long timeout_us,
                      enum port_state *state, char *reason, long long *rtt_us);
 
-/* One UDP echo to an already resolved responder address on fd (a
- * connected UDP socket): sends payload, waits for the ECHO_REPLY with the
- * same bytes until deadline_us. Returns 0 answered, 1 timed out, -1 error
- * (errno: ECONNREFUSED for ICMP port unreachable). */
-int client_udp_echo(int fd, const void *payload, size_t len,
-                    long long deadline_us, long long *rtt_us);
-
 /* Closes the connection. Safe on a zeroed or already closed client. */
 void client_close(struct np_client *c);
 

@@ -64,7 +64,7 @@ int client_ms_left(long long deadline_us)
 
 /* Waits for events on fd until deadline. Returns revents, 0 on timeout,
  * -1 on error. */
-int client_wait_fd(int fd, short events, long long deadline_us)
+static int client_wait_fd(int fd, short events, long long deadline_us)
 {
 	struct pollfd pfd = {.fd = fd, .events = events};
 
@@ -87,8 +87,8 @@ int client_wait_fd(int fd, short events, long long deadline_us)
 }
 
 /* Sends all of buf before the deadline. Returns 0, or -1 with c set. */
-int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
-                    long long deadline_us)
+static int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
+                           long long deadline_us)
 {
 	size_t off = 0;
 

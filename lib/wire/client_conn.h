@@ -32,10 +32,6 @@ long long client_us_since_stamp(const struct timespec *rx);
 /* Milliseconds left until deadline_us for poll, never negative. */
 int client_ms_left(long long deadline_us);
 
-/* Waits for events on fd until deadline_us. Returns revents, 0 on
- * timeout, -1 on error. */
-int client_wait_fd(int fd, short events, long long deadline_us);
-
 /* Sets c up, resolves host and connects within timeout_us: everything of
  * client_open before the HELLO. Returns 0, or -1 (c stays safe to
  * close). */
@@ -51,10 +47,6 @@ int client_connect_mss(struct np_client *c, const char *host, unsigned port,
  * that drops larger packets silently (576-byte IPv4 minimum, less the
  * headers). */
 #define CLIENT_MESH_MSS 536
-
-/* Sends all of buf before the deadline. Returns 0, or -1. */
-int client_send_all(struct np_client *c, const uint8_t *buf, size_t len,
-                    long long deadline_us);
 
 /* Sends one frame whose payload already sits at c->buf + PROTO_HDR_LEN.
  * Returns 0, or -1. */

@@ -58,8 +58,8 @@ static bool icmp_verdict(int fd, enum port_state *state, char *reason)
 }
 
 /* One UDP ECHO on a connected socket and its matching reply. */
-int client_udp_echo(int fd, const void *payload, size_t len,
-                    long long deadline_us, long long *rtt_us)
+static int client_udp_echo(int fd, const void *payload, size_t len,
+                           long long deadline_us, long long *rtt_us)
 {
 	uint8_t out[PROTO_HDR_LEN + 256], in[PROTO_HDR_LEN + 256];
 	long long t0 = client_now_us();

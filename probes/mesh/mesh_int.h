@@ -297,12 +297,6 @@ int mesh_check_outputs(struct mesh *ms);
  * status (0, 1, or 2 when the report could not be written). */
 int mesh_report(struct mesh *ms);
 
-/* mesh_rdv.c: records a join turned away, for the mesh document. */
-void mesh_reject_add(struct mesh *ms, enum finding_code code,
-                     const char *who,
-                     const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* mesh_watchlog.c: whether node 0's log takes a change of len bytes from
  * member (its index), within the caps of mesh_guard.h; one not taken is
  * counted as the member's, and the first of each kind said on stderr. */

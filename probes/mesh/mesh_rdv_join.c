@@ -14,10 +14,9 @@
 #include "mesh/mesh_rdv.h"
 #include "wire/auth.h"
 
-/* See mesh_int.h. */
-void mesh_reject_add(struct mesh *ms, enum finding_code code,
-                     const char *who,
-                     const char *fmt, ...)
+/* mesh_rdv.c: records a join turned away, for the mesh document. */
+static void mesh_reject_add(struct mesh *ms, enum finding_code code,
+                            const char *who, const char *fmt, ...)
 {
 	struct mesh_reject *r;
 	va_list ap;
@@ -58,8 +57,7 @@ static void reject(struct mesh *ms, struct rdv_conn *c,
                    unsigned err, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-static void reject(struct mesh *ms, struct rdv_conn *c,
-                   enum finding_code code,
+static void reject(struct mesh *ms, struct rdv_conn *c, enum finding_code code,
                    unsigned err, const char *fmt, ...)
 {
 	char why[320], who[PROTO_MESH_NAME_MAX + 96];
@@ -330,8 +328,7 @@ static void on_auth(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 /* A change a watching member sent (mesh --watch): a JSON object from it,
  * kept in node 0's log within the caps of mesh_guard.h (a frame over
  * their size is not even parsed); anything else is dropped. */
-static void take_change(struct mesh *ms, int member, const uint8_t *p,
-                        size_t n)
+static void take_change(struct mesh *ms, int member, const uint8_t *p, size_t n)
 {
 	json_t *e;
 	const char *from;

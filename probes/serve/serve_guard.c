@@ -21,7 +21,7 @@ unsigned sv_addr_cap(const struct server *s)
 	return cap;
 }
 
-unsigned sv_addr_unauth_cap(const struct server *s)
+static unsigned sv_addr_unauth_cap(const struct server *s)
 {
 	unsigned m = s->o.max_clients, cap;
 
@@ -49,8 +49,10 @@ static void host_key(const struct sockaddr_storage *ss, uint8_t out[16])
 	}
 }
 
-bool sv_same_host(const struct sockaddr_storage *a,
-                  const struct sockaddr_storage *b)
+/* True when a and b are the same host address (ports ignored; an
+ * IPv4-mapped IPv6 address equals its IPv4 one). */
+static bool sv_same_host(const struct sockaddr_storage *a,
+                         const struct sockaddr_storage *b)
 {
 	uint8_t ka[16], kb[16];
 

@@ -13,12 +13,6 @@
  * max_clients, at least 4 or max_clients), and of those the most that are
  * not authenticated (the same without a token; a sixteenth with one). */
 unsigned sv_addr_cap(const struct server *s);
-unsigned sv_addr_unauth_cap(const struct server *s);
-
-/* True when a and b are the same host address (ports ignored; an
- * IPv4-mapped IPv6 address equals its IPv4 one). */
-bool sv_same_host(const struct sockaddr_storage *a,
-                  const struct sockaddr_storage *b);
 
 /* Whether connection c may give way to a newcomer when the table is
  * full, at now (monotonic microseconds): 0 never (authenticated, or being
