@@ -140,8 +140,20 @@ static bool gloo_syntax(const char *v)
 	return v && (v[0] == '^' || v[0] == '=' || strchr(v, ',') != NULL);
 }
 
-/* A symptom: recorded as such; its candidates open unless a cause that
- * is not the network explains it. */
+/* torch's store client warns on every failed try: errno 99 (no
+ * address of that family, often localhost's IPv6), 97 or 22 and
+ * Windows' 10049 are retried and mean nothing about the network. */
+static bool benign(const struct explain_hit *h)
+{
+	const char *e = logmatch_field(&h->m, "errno");
+
+	return strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
+	       (strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
+		strcmp(e, "22") == 0 || strcmp(e, "10049") == 0);
+}
+
+/* A symptom: recorded as such, with what to collect to tell; its
+ * candidates wait for symptom_candidates. */
 static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 		    struct explain_result *r)
 {
@@ -174,9 +186,63 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 		explain_add_ref(c, h);
 		if (c->why[0] == '\0')
 			snprintf(c->why, sizeof(c->why), "%s", s->meaning);
+		if (c->next[0] == '\0')
+			explain_collect_next(h, c->next, sizeof(c->next));
 	}
-	if (!x->other && cands != NULL)
+	/* a failure row read as a symptom (a flushed IB completion) is
+	 * itself the network line its candidates need */
+	if (!(s->flags & LOGSIG_SYMPTOM) && !x->other && cands != NULL)
 		open_set(r, h, cands, s->meaning);
+}
+
+/* True when the result holds a network cause, decided or open: a rule
+ * over several lines (a virtual interface NCCL chose, an address two
+ * hosts share) is network evidence as a failure line is. */
+static bool has_net(const struct explain_result *r)
+{
+	for (size_t i = 0; i < r->ncauses; i++)
+		if (r->causes[i].kind == EXPLAIN_NET)
+			return true;
+	return false;
+}
+
+/* The symptoms' candidates open only where the same log holds network
+ * evidence and no cause that is not the network explains them: a
+ * watchdog, Gloo or store timeout alone was as often a slow compile, a
+ * crashed or OOM-killed rank or a driver bug in the public threads, and
+ * the symptom then says what would tell (issue 42). */
+static void symptom_candidates(const struct explain_ctx *x,
+			       struct explain_result *r)
+{
+	bool evidence = x->net_line || has_net(r);
+
+	if (x->other)
+		return;
+	for (size_t i = 0; i < x->lg->nhits; i++) {
+		const struct explain_hit *h = &x->lg->hits[i];
+		const struct logsig *s = h->m.sig;
+		const char *cands = s->maybe ? s->maybe : s->codes;
+		struct explain_cause *c;
+
+		if (s->other != NULL || !(s->flags & LOGSIG_SYMPTOM) ||
+		    s->flags & LOGSIG_FACT || benign(h) || cands == NULL)
+			continue;
+		if (evidence) {
+			open_set(r, h, cands, s->meaning);
+			continue;
+		}
+		/* no network line: they stand only where this node's own
+		 * measurement proves one (explain_drop_normal) */
+		c = explain_cause_for(r, EXPLAIN_NET, true, cands);
+		if (c == NULL)
+			continue;
+		explain_add_ref(c, h);
+		if (c->why[0] == '\0')
+			snprintf(c->why, sizeof(c->why), "%s", s->meaning);
+		if (c->next[0] == '\0')
+			explain_next_command(h, c->next, sizeof(c->next));
+		c->normal_unless_measured = true;
+	}
 }
 
 /* Ray found this node's address in a container pool while it reached
@@ -345,16 +411,15 @@ static void drop_settled(struct explain_result *r)
 	r->ncauses = o;
 }
 
-/* torch's store client warns on every failed try: errno 99 (no
- * address of that family, often localhost's IPv6), 97 or 22 and
- * Windows' 10049 are retried and mean nothing about the network. */
-static bool benign(const struct explain_hit *h)
+/* A symptom that names a peer in a container pool (Docker's, podman's):
+ * the classic NAT'd-bridge failure, so network evidence enough to open
+ * the candidates, though no proof (issue 32). */
+static bool pool_peer(const struct explain_hit *h)
 {
-	const char *e = logmatch_field(&h->m, "errno");
+	const char *cls = explain_addr_class(logmatch_field(&h->m, "addr"));
 
-	return strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
-	       (strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
-		strcmp(e, "22") == 0 || strcmp(e, "10049") == 0);
+	return h->m.sig->flags & LOGSIG_PEER && cls != NULL &&
+	       strstr(cls, "bridge") != NULL;
 }
 
 /* What the whole log says before any rule: a failure, a non-network
@@ -382,10 +447,13 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 		else if (benign(&lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
 			continue; /* normal operation */
-		else if (s->flags & LOGSIG_SYMPTOM)
+		else if (s->flags & LOGSIG_SYMPTOM) {
 			sym = true;
+			if (pool_peer(&lg->hits[i]))
+				x->net_line = true;
+		}
 		else if (!(s->flags & LOGSIG_FACT))
-			x->failed = true;
+			x->failed = x->net_line = true;
 	}
 	/* a symptom is a failure unless a non-network cause explains it */
 	if (sym && !x->other)
@@ -411,6 +479,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 			hit_causes(&x, h, r);
 	}
 	explain_rules(&x, r);
+	symptom_candidates(&x, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
 }

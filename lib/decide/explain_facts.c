@@ -174,6 +174,33 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "(one process per node, under the job's launcher)");
 }
 
+/* A symptom alone (a timeout, a peer gone, a bare "unhandled system
+ * error") decides nothing: what to collect next that would tell. NCCL's
+ * WARN line names the call that failed; INFO with INIT,NET prints the
+ * interfaces and every connect (docs.nvidia.com NCCL env: NCCL_DEBUG,
+ * NCCL_DEBUG_SUBSYS). */
+void explain_collect_next(const struct explain_hit *h, char *buf,
+			  size_t len)
+{
+	const char *id = h->m.sig->id;
+
+	if (strstr(id, "system-error") != NULL)
+		snprintf(buf, len, "no NCCL WARN line here names the call "
+			 "that failed: run the job again with "
+			 "NCCL_DEBUG=WARN, or NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET, and netprobe explain "
+			 "that output");
+	else if (strstr(id, "remote-error") != NULL)
+		snprintf(buf, len, "another rank failed first: its log holds "
+			 "the cause; collect every rank's log with "
+			 "NCCL_DEBUG=WARN and netprobe explain them together");
+	else
+		snprintf(buf, len, "the other ranks' logs (the first rank to "
+			 "fail holds the cause); on each node dmesg -T | grep "
+			 "-iE 'out of memory|killed process|xid'; while the "
+			 "job hangs: netprobe explain --job (NCCL 2.24+)");
+}
+
 /* NCCL prefixes a line with host:pid:tid [dev]; the host is the word
  * before the first ":digits:digits [". */
 bool explain_hit_host(const struct explain_hit *h, char *buf, size_t len)

@@ -14,6 +14,10 @@
 struct explain_ctx {
 	const struct explain_log *lg;
 	bool failed;	    /* a failure or a symptom line */
+	/* a failure line of the network (not a symptom, a fact, a cause
+	 * that is not the network or normal operation): what lets a
+	 * symptom's candidates open (issue 42: a timeout alone is none) */
+	bool net_line;
 	bool other;	    /* a cause that is not the network */
 	bool expect_ib;	    /* the job set NCCL_IB_* or NCCL_NET */
 	const char *ifname; /* NCCL_SOCKET_IFNAME as echoed, or NULL */
@@ -23,6 +27,11 @@ struct explain_cause *explain_cause_for(struct explain_result *r,
 					enum explain_kind kind, bool open,
 					const char *codes);
 void explain_add_ref(struct explain_cause *c, const struct explain_hit *h);
+
+/* What to collect when a symptom is all the log holds: the settings
+ * or logs that would tell (explain_facts.c). */
+void explain_collect_next(const struct explain_hit *h, char *buf,
+			  size_t len);
 
 /* The one command that decides an open cause, from what the line names. */
 void explain_next_command(const struct explain_hit *h, char *buf,

@@ -190,9 +190,10 @@ static int build_other(struct explain_run *r)
 				(json_int_t)c->count));
 		else if (c->kind == EXPLAIN_SYMPTOM)
 			json_array_append_new(sym, json_pack("{s:s,s:s,s:s*,"
-				"s:o,s:I}", "signature", c->codes[0], "why",
-				c->why, "explained_by", by, "lines",
-				refs_json(r, c), "count",
+				"s:s*,s:o,s:I}", "signature", c->codes[0],
+				"why", c->why, "explained_by", by, "collect",
+				by || c->next[0] == '\0' ? NULL : c->next,
+				"lines", refs_json(r, c), "count",
 				(json_int_t)c->count));
 	}
 	if (doc_set(&r->run.doc, "other_causes", oth) < 0 ||
@@ -321,8 +322,14 @@ static size_t print_answer(const struct explain_run *r)
 
 		if (c->kind != EXPLAIN_SYMPTOM)
 			continue;
+		/* a symptom with nothing else: say so first (issue 42) */
+		if (n++ == 0)
+			printf("  cannot tell from this log: it holds a symptom "
+			       "and no line of the network or other cause\n");
 		printf("  symptom %s: %s%s%s\n", c->codes[0], c->why,
 		       by ? "; explained by " : "", by ? by : "");
+		if (by == NULL && c->next[0])
+			printf("    to tell, collect: %s\n", c->next);
 		print_refs(r, c);
 	}
 	if (n == 0)

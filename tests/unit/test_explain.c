@@ -149,6 +149,79 @@ START_TEST(framework_forms)
 }
 END_TEST
 
+/* The causes explain decides from the lines given, one hit each. */
+static void decide_lines(const char *const *lines, size_t n,
+			 struct explain_result *r)
+{
+	struct logmatcher m;
+	struct explain_log lg;
+	const char *bad = NULL;
+
+	memset(&lg, 0, sizeof(lg));
+	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct logmatch mt;
+		size_t start = 0;
+
+		while (logmatch_line(&m, lines[i], &start, &mt)) {
+			ck_assert_int_eq(explain_log_add_text(&lg, &mt, 0,
+				(long)i + 1, lines[i]), 0);
+			start++;
+		}
+	}
+	explain_decide(&lg, r);
+	explain_drop_normal(r);
+	explain_log_free(&lg);
+	logmatch_free(&m);
+}
+
+static size_t count_kind(const struct explain_result *r,
+			 enum explain_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ncauses; i++)
+		n += r->causes[i].kind == k;
+	return n;
+}
+
+/* Issue 42: a watchdog timeout alone is no network evidence: no
+ * candidate, and the symptom says what to collect; the same timeout
+ * beside a refused connect opens its candidates; a bare "unhandled
+ * system error" names the NCCL_DEBUG settings to collect. */
+START_TEST(symptom_alone_opens_nothing)
+{
+	static const char *const wd[] = {
+		"[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog "
+		"caught collective operation timeout: WorkNCCL(SeqNum=7, "
+		"OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000)"
+		" ran for 600184 milliseconds before timing out.",
+		"node1:812:830 [0] NCCL WARN socketStartConnect: Connect to "
+		"10.231.0.2<45678> failed : Connection refused"};
+	static const char *const bare[] = {
+		"RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/"
+		"ProcessGroupNCCL.cpp:1269, unhandled system error, NCCL "
+		"version 2.14.3"};
+	struct explain_result *r = malloc(sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	decide_lines(wd, 1, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 0);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_SYMPTOM), 1);
+	ck_assert_ptr_nonnull(strstr(r->causes[0].next, "dmesg"));
+	ck_assert_ptr_nonnull(strstr(r->causes[0].next, "explain --job"));
+	decide_lines(wd, 2, r);
+	ck_assert_uint_ge(count_kind(r, EXPLAIN_NET), 2);
+	decide_lines(bare, 1, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 0);
+	ck_assert_uint_ge(count_kind(r, EXPLAIN_SYMPTOM), 1);
+	ck_assert_ptr_nonnull(strstr(r->causes[0].next, "NCCL_DEBUG=WARN"));
+	ck_assert_ptr_nonnull(strstr(r->causes[0].next,
+				     "NCCL_DEBUG_SUBSYS=INIT,NET"));
+	free(r);
+}
+END_TEST
+
 START_TEST(address_classes)
 {
 	ck_assert_str_eq(explain_addr_class("127.0.1.1"), "loopback");
@@ -397,6 +470,7 @@ Suite *suite_explain(void)
 	tcase_add_test(tc, fields_extracted);
 	tcase_add_test(tc, framework_forms);
 	tcase_add_test(tc, address_classes);
+	tcase_add_test(tc, symptom_alone_opens_nothing);
 	tcase_add_test(tc, ras_parse_status);
 	tcase_add_test(tc, ras_parse_not_utf8);
 	tcase_add_test(tc, utf8_fix_forms);
