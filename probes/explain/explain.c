@@ -14,12 +14,15 @@
 #include "explain/explain_int.h"
 
 enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
-       O_SYSROOT, O_RASTIMEOUT, O_SIGS };
+       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_HERE };
 
 static const struct cli_opt explain_optv[] = {
 	CLI_OPT_JSON(O_JSON),
 	{O_NOPROBE, 0, "no-probe", CLI_FLAG, NULL, NULL,
 	 "explain from the log alone: measure nothing here", false},
+	{O_HERE, 0, "here", CLI_FLAG, NULL, NULL,
+	 "the log is this host's: measure here even when it names no "
+	 "host or address of this one", false},
 	{O_JOB, 0, "job", CLI_FLAG, NULL, NULL,
 	 "ask the running job's NCCL RAS service (NCCL 2.24+)", false},
 	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
@@ -40,6 +43,8 @@ static const struct cli_cmd explain_cmd = {
 	explain_optv, sizeof(explain_optv) / sizeof(explain_optv[0]),
 	"With no FILE and no --job, the log is read from standard input.\n"
 	"Without --ras and NCCL_RAS_ADDR, --job asks localhost:28028.\n"
+	"Without --sysroot, this host is measured only when the log names its\n"
+	"hostname or one of its addresses, or with --here.\n"
 	"Exit status: 0 no cause found, 1 a cause found, 2 could not run.\n",
 };
 
@@ -70,6 +75,9 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 			break;
 		case O_JOB:
 			o->job = true;
+			break;
+		case O_HERE:
+			o->here = true;
 			break;
 		case O_RAS:
 			o->ras = c.arg;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "decide/explain.h"
+#include "decide/explain_origin.h"
 #include "decide/ras_parse.h"
 #include "doc/cmdrun.h"
 #include "doc/doc.h"
@@ -19,6 +20,7 @@
 
 struct explain_opts {
 	bool json, no_probe, job, list;
+	bool here; /* --here: the log is this host's, whatever it names */
 	const char *sysroot;
 	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */
 	int ras_timeout_s;
@@ -31,6 +33,11 @@ struct explain_run {
 	struct logmatcher lm;
 	unsigned char light[EXPLAIN_SIG_SLOTS]; /* fact rows kept in full */
 	struct explain_log lg;
+	struct explain_origin origin; /* the hosts the log names */
+	enum origin_verdict where;    /* set when where_checked */
+	bool where_checked;	      /* a live measurement was asked */
+	char where_why[256];
+	char this_host[256];
 	struct explain_result res;
 	struct explain_measured ms;
 	char *pool[256]; /* strings ms points at */

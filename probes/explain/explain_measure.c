@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "doc/finding.h"
+#include "kernel/nl.h"
 #include "explain/explain_int.h"
 #include "scan/scan_int.h"
 
@@ -167,6 +170,78 @@ out:
 	free(s);
 }
 
+/* Whether the log is this host's: its hostname or one of its addresses
+ * (rtnetlink's RTM_GETADDR dump) named in the log. */
+static enum origin_verdict log_origin(struct explain_run *r,
+				      const struct sysroot *sr)
+{
+	struct iface_list l = {0};
+	const char *addrs[128];
+	size_t n = 0;
+	enum origin_verdict v;
+
+	if (gethostname(r->this_host, sizeof(r->this_host) - 1) < 0)
+		r->this_host[0] = '\0';
+	if (iface_collect(&l, sr) == 0)
+		for (size_t i = 0; i < l.n; i++)
+			for (int k = 0; k < l.v[i].naddrs && n < 128; k++)
+				addrs[n++] = l.v[i].addrs[k].str;
+	v = explain_origin_match(&r->origin, r->this_host, addrs, n,
+				 r->where_why, sizeof(r->where_why));
+	iface_list_free(&l);
+	return v;
+}
+
+/* The hosts and addresses the log names, comma-separated, into buf. */
+static const char *origin_names(const struct explain_run *r, char *buf,
+				size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->origin.nhosts + r->origin.naddrs; i++) {
+		const char *s = i < r->origin.nhosts ? r->origin.hosts[i] :
+				r->origin.addrs[i - r->origin.nhosts];
+		int w = snprintf(buf + o, len - o, "%s%s", o ? ", " : "", s);
+
+		if (w < 0 || (size_t)w >= len - o)
+			break;
+		o += (size_t)w;
+	}
+	return buf;
+}
+
+/* A live measurement is of this host: only for a log that names it (or
+ * --here). Returns true when measuring here may go on; otherwise says
+ * where the log is from and what to run there. */
+static bool log_is_here(struct explain_run *r, const struct sysroot *sr)
+{
+	char names[512];
+
+	r->where_checked = true;
+	if (r->o.here) {
+		r->where = ORIGIN_HERE;
+		snprintf(r->where_why, sizeof(r->where_why), "--here");
+		return true;
+	}
+	r->where = log_origin(r, sr);
+	if (r->where == ORIGIN_HERE) {
+		explain_note(r, "measured here: %s", r->where_why);
+		return true;
+	}
+	if (r->where == ORIGIN_ELSEWHERE)
+		explain_note(r, "nothing measured: the log is from elsewhere "
+			     "(it names %s; this host is %s)",
+			     origin_names(r, names, sizeof(names)),
+			     r->this_host[0] ? r->this_host : "unnamed");
+	else
+		explain_note(r, "nothing measured: the log names no host or "
+			     "address, so it cannot tell it is this host's");
+	explain_note(r, "on the node that wrote the log run: netprobe "
+		     "explain --here LOG (or here, if it is this one)");
+	return false;
+}
+
 void explain_measure(struct explain_run *r)
 {
 	struct sysroot sr;
@@ -180,6 +255,8 @@ void explain_measure(struct explain_run *r)
 		     strerror(errno));
 		return;
 	}
+	if (r->o.sysroot == NULL && !log_is_here(r, &sr))
+		return;
 	r->ms.ran = true;
 	adopt_settings(r);
 	run_scan(r);

@@ -82,6 +82,26 @@ static json_t *log_json(const struct explain_run *r)
 	return o;
 }
 
+/* Where the log is from: the hosts and addresses it names and whether
+ * one is this host ("not-checked" without a live measurement). */
+static json_t *origin_json(const struct explain_run *r)
+{
+	static const char *const verdict[] = {"unnamed", "here",
+					      "elsewhere"};
+	json_t *h = json_array(), *a = json_array();
+
+	for (size_t i = 0; h && i < r->origin.nhosts; i++)
+		json_array_append_new(h, json_string(r->origin.hosts[i]));
+	for (size_t i = 0; a && i < r->origin.naddrs; i++)
+		json_array_append_new(a, json_string(r->origin.addrs[i]));
+	return json_pack("{s:s,s:s,s:s,s:o,s:o}", "verdict",
+			 !r->where_checked ? "not-checked" :
+			 r->o.here ? "here (--here)" : verdict[r->where],
+			 "why", r->where_checked && r->where == ORIGIN_HERE ?
+			 r->where_why : "", "this_host", r->this_host,
+			 "hosts", h, "addresses", a);
+}
+
 static json_t *job_json(const struct explain_run *r)
 {
 	static const char *const kind[] = {"dead", "unresponsive",
@@ -242,8 +262,9 @@ static int build(struct explain_run *r)
 		}
 	}
 	if (doc_set(&r->run.doc, "log", log_json(r)) < 0 ||
-	    doc_set(&r->run.doc, "measured", json_pack("{s:b,s:o}", "ran",
-		    r->ms.ran, "notes", notes)) < 0 ||
+	    doc_set(&r->run.doc, "measured", json_pack("{s:b,s:o,s:o}",
+		    "ran", r->ms.ran, "notes", notes, "origin",
+		    origin_json(r))) < 0 ||
 	    doc_set(&r->run.doc, "causes", causes) < 0 ||
 	    doc_set(&r->run.doc, "undecided", open) < 0)
 		return -1;

@@ -109,10 +109,12 @@ int explain_read(struct explain_run *r, int file, const char *path)
 		if (nul || odd * 8 > n) {
 			r->lg.binary++;
 			r->lg.unknown++;
-		} else if ((n = strip_line(buf, n)) > 0 &&
-			   match_line(r, file, lineno, buf) < 0) {
-			rc = -1;
-			break;
+		} else if ((n = strip_line(buf, n)) > 0) {
+			explain_origin_line(&r->origin, buf);
+			if (match_line(r, file, lineno, buf) < 0) {
+				rc = -1;
+				break;
+			}
 		}
 		if (ch == EOF)
 			break;

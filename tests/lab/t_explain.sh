@@ -77,9 +77,11 @@ lab_rc 1 "docker bridge: text" ip netns exec "$C" "$NETPROBE" explain \
 	"$HERE/nccl219-docker-bridge-timeout.log"
 lab_grep "docker bridge: the fix is printed" 'fix: run the container with --network host'
 
-# 2. Gloo on 127.0.1.1: explained on the node whose hostname maps there
+# 2. Gloo on 127.0.1.1: explained on the node whose hostname maps there;
+# the log names no host (a loopback address names none), so --here says
+# it is this node's (issue 42)
 lab_rc 1 "gloo 127.0.1.1: exits 1" ip netns exec "$G" unshare --uts sh -c \
-	'hostname gnode; exec "$@"' sh "$NETPROBE" explain --json \
+	'hostname gnode; exec "$@"' sh "$NETPROBE" explain --here --json \
 	"$HERE/gloo-127011.log"
 J=$LAB_OUT
 LAB_OUT=$(jqv '.causes[] | select(.code == "hostname-loopback") | .state')

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "decide/explain.h"
+#include "decide/explain_origin.h"
 #include "decide/ras_parse.h"
 #include "doc/doc.h"
 #include "doc/finding.h"
@@ -219,6 +220,48 @@ START_TEST(symptom_alone_opens_nothing)
 	ck_assert_ptr_nonnull(strstr(r->causes[0].next,
 				     "NCCL_DEBUG_SUBSYS=INIT,NET"));
 	free(r);
+}
+END_TEST
+
+/* Issue 42: the hosts a log names, read at NCCL's prefix, torch's store
+ * forms, a launcher's ssh error and every IPv4 literal; a file name, a
+ * version or a time is none; the log is this host's only where one is. */
+START_TEST(origin_names_and_match)
+{
+	struct explain_origin o;
+	const char *mine[] = {"10.231.62.9", "127.0.0.1"};
+	char why[128];
+
+	memset(&o, 0, sizeof(o));
+	explain_origin_line(&o, "gpu-b:2231:2231 [0] NCCL INFO Bootstrap : "
+			    "Using eth0:10.231.62.2<0>");
+	explain_origin_line(&o, "[E socket.cpp:957] [c10d] The client socket "
+			    "has timed out after 1800s while trying to "
+			    "connect to (trainer-0, 29500).");
+	explain_origin_line(&o, "ssh: Could not resolve hostname worker-7: "
+			    "Name or service not known");
+	explain_origin_line(&o, "  File \"/work/train.py\", line 41, NCCL "
+			    "version 2.21.5+cuda12.4 at 12:30:45.123");
+	ck_assert_uint_eq(o.nhosts, 3);
+	ck_assert_str_eq(o.hosts[0], "gpu-b");
+	ck_assert_str_eq(o.hosts[1], "trainer-0");
+	ck_assert_str_eq(o.hosts[2], "worker-7");
+	ck_assert_uint_eq(o.naddrs, 1);
+	ck_assert_str_eq(o.addrs[0], "10.231.62.2");
+	ck_assert_int_eq(explain_origin_match(&o, "support-1", mine, 2, why,
+					      sizeof(why)), ORIGIN_ELSEWHERE);
+	ck_assert_int_eq(explain_origin_match(&o, "GPU-B.example.org", mine,
+					      2, why, sizeof(why)),
+			 ORIGIN_HERE);
+	ck_assert_ptr_nonnull(strstr(why, "gpu-b"));
+	explain_origin_line(&o, "bind to 10.231.62.9:29500 failed");
+	ck_assert_int_eq(explain_origin_match(&o, "support-1", mine, 2, why,
+					      sizeof(why)), ORIGIN_HERE);
+	memset(&o, 0, sizeof(o));
+	explain_origin_line(&o, "connect [127.0.1.1]:23456: Connection "
+			    "refused");
+	ck_assert_int_eq(explain_origin_match(&o, "gnode", mine, 2, why,
+					      sizeof(why)), ORIGIN_UNNAMED);
 }
 END_TEST
 
@@ -471,6 +514,7 @@ Suite *suite_explain(void)
 	tcase_add_test(tc, framework_forms);
 	tcase_add_test(tc, address_classes);
 	tcase_add_test(tc, symptom_alone_opens_nothing);
+	tcase_add_test(tc, origin_names_and_match);
 	tcase_add_test(tc, ras_parse_status);
 	tcase_add_test(tc, ras_parse_not_utf8);
 	tcase_add_test(tc, utf8_fix_forms);
