@@ -3,6 +3,7 @@
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,30 @@ static const char *addr_cause(const struct explain_hit *h, char *why,
 	return NULL;
 }
 
+/* The fix for a name that did not resolve, with the name the line
+ * holds: ssh given "host:slots" (horovod/horovod#951) is a launcher
+ * that does not take that form, not a DNS matter. */
+static void name_fix(const struct explain_hit *h, char *buf, size_t len)
+{
+	const char *n = logmatch_field(&h->m, "host");
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	if (n && strchr(n, ':') != NULL && strchr(n, '.') == NULL &&
+	    strspn(strchr(n, ':') + 1, "0123456789") ==
+		    strlen(strchr(n, ':') + 1))
+		snprintf(buf, len, "'%s' reached ssh as a host name: the "
+			 "launcher passed HOST:SLOTS to an mpirun that does "
+			 "not take it; list hosts as -H host1,host2 with "
+			 "slots in a hostfile (host slots=N), or use Open MPI "
+			 "4 or later", n);
+	else if (n)
+		snprintf(buf, len, "make %s resolve on every node of the job "
+			 "(getent hosts %s must answer: DNS, or /etc/hosts "
+			 "with its LAN address), or give the launcher and "
+			 "MASTER_ADDR its address instead", n, n);
+}
+
 /* Adds a decided network cause for one code with its line. */
 static void decide_one(struct explain_result *r, const struct explain_hit *h,
 		       const char *code, const char *why)
@@ -89,6 +114,14 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "drivers in the image: apt-get install "
 			 "ibverbs-providers (dnf install libibverbs), or "
 			 "MLNX_OFED/DOCA's libmlx5");
+	if (strcmp(h->m.sig->id, "nccl-libibverbs-missing") == 0)
+		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
+			 "library in the image: apt-get install libibverbs1 "
+			 "ibverbs-providers (dnf install libibverbs), or "
+			 "MLNX_OFED/DOCA; or drop NCCL_IB_* if sockets are "
+			 "meant");
+	if (finding_is(code, FINDING_NAME_UNRESOLVED))
+		name_fix(h, c->fix, sizeof(c->fix));
 	if (finding_is(code, FINDING_PORT_IN_USE) && port)
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
@@ -140,6 +173,32 @@ static bool gloo_syntax(const char *v)
 	return v && (v[0] == '^' || v[0] == '=' || strchr(v, ',') != NULL);
 }
 
+/* An address literal or localhost: a name lookup of it fails only for
+ * the family this host lacks. */
+static bool literal_or_localhost(const char *a)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	return a && (strcmp(a, "localhost") == 0 ||
+		     inet_pton(AF_INET, a, buf) == 1 ||
+		     inet_pton(AF_INET6, a, buf) == 1);
+}
+
+/* torch's IPv6 lookup of the store's host failed: printed on every host
+ * without IPv6 (AI_ADDRCONFIG), for an address or localhost too, where
+ * it is harmless (benign true asks for that case); for a name it only
+ * opens name-unresolved, as the IPv4 lookup may still find it. */
+static bool gai_v6_only(const struct explain_hit *h, bool benign_case)
+{
+	const char *f = logmatch_field(&h->m, "family");
+
+	if (strcmp(h->m.sig->id, "torch-gai") != 0 || f == NULL ||
+	    strncmp(f, "IPv6", 4) != 0)
+		return false;
+	return literal_or_localhost(logmatch_field(&h->m, "addr")) ==
+	       benign_case;
+}
+
 /* torch's store client warns on every failed try: errno 99 (no
  * address of that family, often localhost's IPv6), 97 or 22 and
  * Windows' 10049 are retried and mean nothing about the network. */
@@ -147,9 +206,10 @@ static bool benign(const struct explain_hit *h)
 {
 	const char *e = logmatch_field(&h->m, "errno");
 
-	return strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
-	       (strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
-		strcmp(e, "22") == 0 || strcmp(e, "10049") == 0);
+	return (strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
+		(strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
+		 strcmp(e, "22") == 0 || strcmp(e, "10049") == 0)) ||
+	       gai_v6_only(h, true);
 }
 
 /* A symptom: recorded as such, with what to collect to tell; its
@@ -326,6 +386,11 @@ static void hit_causes(const struct explain_ctx *x,
 	}
 	if (strcmp(s->id, "ray-ip-mismatch") == 0 && ray_nat(h, r))
 		return;
+	if (gai_v6_only(h, false)) {
+		open_set(r, h, s->codes, "torch's IPv6 lookup of the store's "
+			 "host failed; its IPv4 lookup may still find it");
+		return;
+	}
 	if ((strncmp(s->id, "ompi-btl-connect", 16) == 0 ||
 	     strcmp(s->id, "ucx-connect") == 0) && mpi_bridge(h, r))
 		return;
@@ -422,6 +487,22 @@ static bool pool_peer(const struct explain_hit *h)
 	       strstr(cls, "bridge") != NULL;
 }
 
+/* A line a network row reads too: a Python exception type (ValueError:
+ * host not found) is the wrapper of that failure, not a code bug. */
+static bool net_on_line(const struct explain_log *lg,
+			const struct explain_hit *h)
+{
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *o = &lg->hits[i];
+
+		if (o != h && o->file == h->file && o->line == h->line &&
+		    o->m.sig->other == NULL &&
+		    !(o->m.sig->flags & (LOGSIG_FACT | LOGSIG_SYMPTOM)))
+			return true;
+	}
+	return false;
+}
+
 /* What the whole log says before any rule: a failure, a non-network
  * cause, whether the job meant to use RDMA, NCCL_SOCKET_IFNAME. */
 static void gather(const struct explain_log *lg, struct explain_ctx *x)
@@ -442,17 +523,17 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct logsig *s = lg->hits[i].m.sig;
 
-		if (s->other != NULL)
-			x->other = true;
-		else if (benign(&lg->hits[i]) ||
+		if (s->other != NULL) {
+			if (!net_on_line(lg, &lg->hits[i]))
+				x->other = true;
+		} else if (benign(&lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
 			continue; /* normal operation */
 		else if (s->flags & LOGSIG_SYMPTOM) {
 			sym = true;
 			if (pool_peer(&lg->hits[i]))
 				x->net_line = true;
-		}
-		else if (!(s->flags & LOGSIG_FACT))
+		} else if (!(s->flags & LOGSIG_FACT))
 			x->failed = x->net_line = true;
 	}
 	/* a symptom is a failure unless a non-network cause explains it */
@@ -469,8 +550,10 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct explain_hit *h = &lg->hits[i];
 
-		if (h->m.sig->other != NULL)
-			other_cause(h, r);
+		if (h->m.sig->other != NULL) {
+			if (!net_on_line(lg, h))
+				other_cause(h, r);
+		}
 		else if (h->m.sig->flags & LOGSIG_FACT || benign(h))
 			continue;
 		else if (h->m.sig->flags & LOGSIG_SYMPTOM)

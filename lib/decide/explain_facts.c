@@ -153,8 +153,9 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 	else if (strncmp(id, "nccl-ib", 7) == 0 ||
 		 strncmp(id, "ucx-ib", 6) == 0)
 		snprintf(buf, len, "on the node that wrote the log: netprobe "
-			 "explain FILE (it judges the RDMA devices, uverbs "
-			 "files, NCCL_IB_HCA and GIDs as netprobe scan does)");
+			 "explain --here FILE (it judges the RDMA devices, "
+			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
+			 "does)");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
@@ -184,7 +185,24 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 {
 	const char *id = h->m.sig->id;
 
-	if (strstr(id, "system-error") != NULL)
+	const char *rank = logmatch_field(&h->m, "rank");
+	const char *host = logmatch_field(&h->m, "host");
+
+	if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
+		snprintf(buf, len, "rank %s timed out first: its log holds the "
+			 "cause (netprobe explain it, with dmesg -T of its "
+			 "node for the OOM killer and Xids)", rank);
+	else if ((strcmp(id, "deepspeed-host-ssh") == 0 ||
+		  strcmp(id, "horovod-ssh-failed") == 0) && host != NULL)
+		snprintf(buf, len, "from the launcher node: ssh -v %s true; "
+			 "its last lines say why (the name, a route, a key), "
+			 "and netprobe explain them", host);
+	else if (strcmp(id, "ray-gcs-lost") == 0)
+		snprintf(buf, len, "on the head: the GCS's own log "
+			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "
+			 "dmesg -T for the OOM killer; netprobe scan --peer "
+			 "HEAD from this node tells a cut-off");
+	else if (strstr(id, "system-error") != NULL)
 		snprintf(buf, len, "no NCCL WARN line here names the call "
 			 "that failed: run the job again with "
 			 "NCCL_DEBUG=WARN, or NCCL_DEBUG=INFO "

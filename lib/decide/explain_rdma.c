@@ -88,7 +88,7 @@ size_t explain_rdma_settle(struct explain_result *r)
 		snprintf(c->next, sizeof(c->next), "nothing to fix on this "
 			 "node: it has no RDMA hardware, so NCCL uses sockets "
 			 "and says NET/IB : No device found.; on a node with "
-			 "RDMA NICs run netprobe explain FILE there");
+			 "RDMA NICs run netprobe explain --here FILE there");
 		n++;
 	}
 	return n;

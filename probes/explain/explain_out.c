@@ -285,6 +285,22 @@ static void print_refs(const struct explain_run *r,
 	printf("\n");
 }
 
+/* NCCL 2.30's HINT lines: its own guess, said as such under the
+ * answer and never taken for proof (issue 42). */
+static void print_hints(const struct explain_run *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->lg.nhits && n < 4; i++) {
+		const char *t = logmatch_field(&r->lg.hits[i].m, "hint");
+
+		if (t == NULL || strcmp(r->lg.hits[i].m.sig->id, "nccl-hint"))
+			continue;
+		n++;
+		printf("  NCCL's hint (its guess, not proof): %s\n", t);
+	}
+}
+
 /* The answer first: the decided causes with their fix, the candidates
  * with the command that decides them, the causes that are not the
  * network, the symptoms. Returns how many answers it printed. */
@@ -338,6 +354,7 @@ static size_t print_answer(const struct explain_run *r)
 		printf("  not the network: %s: %s\n", c->codes[0], c->why);
 		print_refs(r, c);
 	}
+	print_hints(r);
 	for (size_t i = 0; i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
 
@@ -345,8 +362,9 @@ static size_t print_answer(const struct explain_run *r)
 			continue;
 		/* a symptom with nothing else: say so first (issue 42) */
 		if (n++ == 0)
-			printf("  cannot tell from this log: it holds a symptom "
-			       "and no line of the network or other cause\n");
+			printf("  cannot tell from this log: it holds a "
+			       "symptom and no line of the network or other "
+			       "cause\n");
 		printf("  symptom %s: %s%s%s\n", c->codes[0], c->why,
 		       by ? "; explained by " : "", by ? by : "");
 		if (by == NULL && c->next[0])

@@ -125,6 +125,67 @@ START_TEST(framework_forms)
 		 "nccl-socket-io-timeout", "addr", "10.231.0.2"},
 		{"\tdetails = \"keepalive watchdog timeout\"",
 		 "grpc-keepalive-timeout", NULL, NULL},
+		/* issue 42: the forms of the public threads each row cites */
+		{"[W socket.cpp:697] [c10d] The IPv4 network addresses of "
+		 "(node0, 29500) cannot be retrieved (gai error: -3 - Temporary "
+		 "failure in name resolution).", "torch-gai", "err",
+		 "Temporary failure in name resolution"},
+		{"[W socket.cpp:601] [c10d] The IPv6 network addresses of "
+		 "(localhost, 51595) cannot be retrieved (gai error: -2 - Name "
+		 "or service not known).", "torch-gai", "family", "IPv6 "},
+		{"socket.gaierror: [Errno -3] Temporary failure in name "
+		 "resolution", "py-gaierror", "errno", "-3"},
+		{"ssh: Could not resolve hostname localhost:4: Temporary "
+		 "failure in name resolution", "ssh-resolve", "host",
+		 "localhost:4"},
+		{"ValueError: host not found: Name or service not known",
+		 "torch-host-not-found-old", NULL, NULL},
+		{"misc/ibvwrap.cu:63 NCCL WARN Failed to open libibverbs.so[.1]",
+		 "nccl-libibverbs-missing", NULL, NULL},
+		{"n1:1:1 [0] NCCL INFO Count not open libibverbs.so.1",
+		 "nccl-libibverbs-missing", NULL, NULL},
+		{"n1:1:2 [0] NCCL WARN NET/IBP:Got completion from peer "
+		 "10.231.6.83<36315> with status=12 opcode=32698 len=32696 "
+		 "vendor err 129 (Send)", "nccl-ib-completion-status",
+		 "wc_status", "12"},
+		{"n1:1:2 [0] NCCL WARN NET/IB : Got completion from peer "
+		 "10.231.6.83<36315> with status=12 opcode=1 len=0 vendor err "
+		 "129 (Send) localGid ::ffff:10.231.6.1 remoteGids::ffff:"
+		 "10.231.6.83", "nccl-ib-completion-status", "remote_gid",
+		 "::ffff:10.231.6.83"},
+		{"n1:1:2 [0] NCCL WARN NET/IB : Got completion from peer "
+		 "10.231.6.3<42019> with error 12, opcode 0, len 0, vendor err "
+		 "129", "nccl-ib-completion-error", "wc_status", "12"},
+		{"n1:1:2 [0] NCCL WARN NET/IB: Got completion from peer "
+		 "10.231.6.3<42019> with status=IBV_WC_RETRY_EXC_ERR(12) "
+		 "opcode=IBV_WC_SEND(0) vendor_err=129 hca mlx5_0",
+		 "nccl-ib-completion-error", "wc_status", "12"},
+		{"include/socket.h:344 WARN Socket creation failed : Address "
+		 "family not supported by protocol", "nccl-socket-create-family",
+		 NULL, NULL},
+		{"n1:1:3 [0] NCCL WARN NET/IB : mlx5_0:1 GID table changed",
+		 "nccl-ib-gid-changed", "ibdev", "mlx5_0"},
+		{"n1:1:3 [0] NCCL INFO NET/IB : mlx5_0:1 speed change detected: "
+		 "400000 -> N/A Mbps", "nccl-ib-speed-change", "speed_new",
+		 "N/A"},
+		{"n1:1:3 [0] NCCL INFO HINT: In many cases this error occurs when "
+		 "NICs are not cross-rail connected.", "nccl-hint", "hint",
+		 "In many cases this error occurs when NICs are not cross-rail "
+		 "connected."},
+		{"RuntimeError: Version mismatch: The cluster was started with:",
+		 "ray-version-mismatch", NULL, NULL},
+		{"[2023-04-12 11:23:25,823 E 946 946] (raylet) gcs_rpc_client.h:"
+		 "533: Failed to connect to GCS within 60 seconds. GCS may have "
+		 "been killed.", "ray-gcs-lost", "seconds", "60"},
+		{"[rank1]:[E602 11:17:52.557891708 ProcessGroupNCCL.cpp:1743] "
+		 "[PG ID 0 PG GUID 0(default_pg) Rank 1] Received a dump signal "
+		 "due to a collective timeout from this local rank and we will",
+		 "torch-dump-signal", "from", "this local rank"},
+		{"[1530549338.253029] [clx-007:20497:0]       rc_iface.c:966  "
+		 "UCX  ERROR failed to create qp: Invalid argument",
+		 "ucx-create-qp", "err", "Invalid argument"},
+		{"ssh not successful for host worker-1:", "horovod-ssh-failed",
+		 "host", "worker-1"},
 	};
 	struct logmatcher m;
 	const char *bad = NULL;
