@@ -66,6 +66,25 @@ static const char *addr_cause(const struct explain_hit *h, char *why,
 	return NULL;
 }
 
+/* GLOO_SOCKET_IFNAME's fix from the value the log shows (issue 42: the
+ * log's own interface, not a placeholder): "=eth0" or "eth0,eth1" name
+ * it; an exclusion ("^docker0,lo") names none. */
+static void gloo_fix(const char *v, char *buf, size_t len)
+{
+	size_t n;
+
+	if (v && *v == '=')
+		v++;
+	n = v ? strcspn(v, ",") : 0;
+	if (v && *v != '^' && n > 0 && n < 32)
+		snprintf(buf, len, "GLOO_SOCKET_IFNAME=%.*s (Gloo takes one "
+			 "interface name, no '^', '=' or ',')", (int)n, v);
+	else
+		snprintf(buf, len, "GLOO_SOCKET_IFNAME=IFACE (one interface "
+			 "name, no '^', '=' or ','; netprobe ifaces lists "
+			 "them)");
+}
+
 /* The fix for a name that did not resolve, with the name the line
  * holds: ssh given "host:slots" (horovod/horovod#951) is a launcher
  * that does not take that form, not a DNS matter. */
@@ -107,8 +126,8 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 	if (addr && c->addr[0] == '\0')
 		snprintf(c->addr, sizeof(c->addr), "%s", addr);
 	if (finding_is(code, FINDING_GLOO_IFNAME_SYNTAX))
-		snprintf(c->fix, sizeof(c->fix), "GLOO_SOCKET_IFNAME=IFACE "
-			 "(one interface name, no '^', '=' or ',')");
+		gloo_fix(logmatch_field(&h->m, "setting_gloo_ifname"), c->fix,
+			 sizeof(c->fix));
 	if (strcmp(h->m.sig->id, "ibverbs-no-device") == 0)
 		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
 			 "drivers in the image: apt-get install "

@@ -14,8 +14,10 @@
 /* NCCL prints the interfaces it chose ("[0]veth1a2b:10.231.5.2<0> [1]
  * eth0:..."): the line is what NCCL did, not a symptom. A virtual one
  * picked with NCCL_SOCKET_IFNAME unset proves the default filter chose
- * it, once the job failed. Returns the first virtual name, or NULL. */
-static const char *virtual_in_list(const char *list, char *buf, size_t len)
+ * it, once the job failed. Returns the first virtual name (virt) or the
+ * first other one but lo (!virt), or NULL. */
+static const char *iface_in_list(const char *list, bool virt, char *buf,
+				 size_t len)
 {
 	for (const char *p = list; p && *p;) {
 		size_t n;
@@ -31,7 +33,8 @@ static const char *virtual_in_list(const char *list, char *buf, size_t len)
 		if (p[n] == ':' && n > 0 && n < len) {
 			memcpy(buf, p, n);
 			buf[n] = '\0';
-			if (explain_iface_virtual(buf))
+			if (explain_iface_virtual(buf) == virt &&
+			    (virt || strcmp(buf, "lo") != 0))
 				return buf;
 		}
 		p += n;
@@ -45,7 +48,7 @@ static void rule_iface_list(const struct explain_ctx *x,
 			    struct explain_result *r)
 {
 	const struct explain_log *lg = x->lg;
-	char name[64];
+	char name[64], plain[64];
 
 	if (!x->failed || x->ifname != NULL)
 		return;
@@ -56,7 +59,7 @@ static void rule_iface_list(const struct explain_ctx *x,
 		struct explain_cause *c;
 
 		if (!(h->m.sig->flags & LOGSIG_LOCAL) || list == NULL ||
-		    (v = virtual_in_list(list, name, sizeof(name))) == NULL)
+		    (v = iface_in_list(list, true, name, sizeof(name))) == NULL)
 			continue;
 		c = explain_cause_for(
 		    r, EXPLAIN_NET, false,
@@ -68,9 +71,17 @@ static void rule_iface_list(const struct explain_ctx *x,
 			snprintf(c->why, sizeof(c->why), "NCCL printed that it "
 				 "chose the virtual interface %s on its own "
 				 "(the log echoes no NCCL_SOCKET_IFNAME)", v);
-		snprintf(c->fix, sizeof(c->fix), "pin the interface peers "
-			 "reach: NCCL_SOCKET_IFNAME==IFACE (netprobe scan "
-			 "--export prints it)");
+		/* the fix names the interface the same list shows beside
+		 * it, in scan's exact form (issue 42) */
+		if (iface_in_list(list, false, plain, sizeof(plain)))
+			snprintf(c->fix, sizeof(c->fix), "pin the interface "
+				 "peers reach: NCCL_SOCKET_IFNAME==%s (the "
+				 "interface NCCL listed beside %s; netprobe scan "
+				 "--export confirms it)", plain, v);
+		else
+			snprintf(c->fix, sizeof(c->fix), "pin the interface "
+				 "peers reach: NCCL_SOCKET_IFNAME==IFACE "
+				 "(netprobe scan --export prints it)");
 	}
 }
 

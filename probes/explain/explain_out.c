@@ -285,6 +285,30 @@ static void print_refs(const struct explain_run *r,
 	printf("\n");
 }
 
+/* The decided network causes of one severity, each with its fix and
+ * what was measured. Returns how many it printed. */
+static size_t print_decided(const struct explain_run *r, int sev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->res.ncauses; i++) {
+		const struct explain_cause *c = &r->res.causes[i];
+		const struct finding_def *fd = finding_lookup(c->codes[0]);
+
+		if (c->kind != EXPLAIN_NET || c->open ||
+		    (int)(fd ? fd->sev : SEV_FAULT) != sev)
+			continue;
+		n++;
+		printf("  %s %s: %s\n", fd ? severity_name(fd->sev) : "fault",
+		       c->codes[0], c->why);
+		printf("    fix: %s\n", c->fix[0] ? c->fix : fd ? fd->fix : "");
+		printf("    %s%s%s\n", state_name(c->state),
+		       c->measured[0] ? ": " : "", c->measured);
+		print_refs(r, c);
+	}
+	return n;
+}
+
 /* NCCL 2.30's HINT lines: its own guess, said as such under the
  * answer and never taken for proof (issue 42). */
 static void print_hints(const struct explain_run *r)
@@ -310,20 +334,21 @@ static size_t print_answer(const struct explain_run *r)
 	const char *by = NULL;
 
 	printf("Answer\n");
+	/* a fault first, then a cause that is not the network, then the
+	 * warnings and the infos (issue 42) */
+	n += print_decided(r, SEV_FAULT);
 	for (size_t i = 0; i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
-		const struct finding_def *fd = finding_lookup(c->codes[0]);
 
-		if (c->kind != EXPLAIN_NET || c->open)
+		if (c->kind != EXPLAIN_OTHER)
 			continue;
 		n++;
-		printf("  %s %s: %s\n", fd ? severity_name(fd->sev) : "fault",
-		       c->codes[0], c->why);
-		printf("    fix: %s\n", c->fix[0] ? c->fix : fd ? fd->fix : "");
-		printf("    %s%s%s\n", state_name(c->state),
-		       c->measured[0] ? ": " : "", c->measured);
+		by = by ? by : c->codes[0];
+		printf("  not the network: %s: %s\n", c->codes[0], c->why);
 		print_refs(r, c);
 	}
+	n += print_decided(r, SEV_WARNING);
+	n += print_decided(r, SEV_INFO);
 	if (r->ras_answered && r->ras.nprocs > 0) {
 		n++;
 		printf("  fault nccl-rank-unresponsive: see NCCL's RAS service "
@@ -342,16 +367,6 @@ static size_t print_answer(const struct explain_run *r)
 		printf("\n    decide it: %s\n    why: %s\n", c->next, c->why);
 		if (c->contra[0])
 			printf("    not decided: %s\n", c->contra);
-		print_refs(r, c);
-	}
-	for (size_t i = 0; i < r->res.ncauses; i++) {
-		const struct explain_cause *c = &r->res.causes[i];
-
-		if (c->kind != EXPLAIN_OTHER)
-			continue;
-		n++;
-		by = by ? by : c->codes[0];
-		printf("  not the network: %s: %s\n", c->codes[0], c->why);
 		print_refs(r, c);
 	}
 	print_hints(r);

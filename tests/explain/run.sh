@@ -41,5 +41,22 @@ else
 	echo "FAIL report of an explain document (exit $rc)"
 	fail=$((fail + 1))
 fi
+# the text leads with the answer, a fault before a warning, and the fix
+# names the interface the log shows, in scan's exact form (issue 42)
+"$NETPROBE" explain --no-probe "$dir/order-fault-warning.log" >"$tmp/t.txt"
+first=$(sed -n '2p' "$tmp/t.txt")
+case $first in
+"  fault port-closed:"*)
+	if grep -q 'fix: pin the interface peers reach: NCCL_SOCKET_IFNAME==eth0 ' \
+		"$tmp/t.txt"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL text: no NCCL_SOCKET_IFNAME==eth0 fix"
+		fail=$((fail + 1))
+	fi ;;
+*)
+	echo "FAIL text: the answer does not lead with the fault: $first"
+	fail=$((fail + 1)) ;;
+esac
 echo "explain corpus: $pass passed, $fail failed"
 [ "$fail" = 0 ]
