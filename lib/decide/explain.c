@@ -506,6 +506,45 @@ static bool pool_peer(const struct explain_hit *h)
 	       strstr(cls, "bridge") != NULL;
 }
 
+/* The row of the hit at a cause's reference, or NULL. */
+static const char *ref_row(const struct explain_log *lg,
+			   const struct explain_ref *f)
+{
+	for (size_t i = 0; i < lg->nhits; i++)
+		if (lg->hits[i].file == f->file && lg->hits[i].line == f->line)
+			return lg->hits[i].m.sig->id;
+	return NULL;
+}
+
+/* mpirun's "unable to reliably start one or more daemons" after ssh
+ * said why (a name that does not resolve, a refused or unreachable
+ * host, a key): its candidates are what ssh already decided
+ * (horovod/horovod#951), so they go. */
+static void ssh_explains_orte(const struct explain_log *lg,
+			      struct explain_result *r)
+{
+	bool ssh = false;
+	size_t o = 0;
+
+	for (size_t i = 0; i < lg->nhits && !ssh; i++)
+		ssh = strncmp(lg->hits[i].m.sig->id, "ssh-", 4) == 0;
+	if (!ssh)
+		return;
+	for (size_t i = 0; i < r->ncauses; i++) {
+		const struct explain_cause *c = &r->causes[i];
+		bool orte = c->kind == EXPLAIN_NET && c->open && c->nrefs > 0;
+
+		for (size_t k = 0; orte && k < c->nrefs; k++) {
+			const char *id = ref_row(lg, &c->refs[k]);
+
+			orte = id && strcmp(id, "ompi-orte-start") == 0;
+		}
+		if (!orte)
+			r->causes[o++] = *c;
+	}
+	r->ncauses = o;
+}
+
 /* A line a network row reads too: a Python exception type (ValueError:
  * host not found) is the wrapper of that failure, not a code bug. */
 static bool net_on_line(const struct explain_log *lg,
@@ -582,6 +621,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	}
 	explain_rules(&x, r);
 	symptom_candidates(&x, r);
+	ssh_explains_orte(lg, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
 }
