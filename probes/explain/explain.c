@@ -21,8 +21,8 @@ static const struct cli_opt explain_optv[] = {
 	{O_NOPROBE, 0, "no-probe", CLI_FLAG, NULL, NULL,
 	 "explain from the log alone: measure nothing here", false},
 	{O_HERE, 0, "here", CLI_FLAG, NULL, NULL,
-	 "the log is this host's: measure here even when it names no "
-	 "host or address of this one", false},
+	 "the log is this host's, named in it or not",
+	 false},
 	{O_JOB, 0, "job", CLI_FLAG, NULL, NULL,
 	 "ask the running job's NCCL RAS service (NCCL 2.24+)", false},
 	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
