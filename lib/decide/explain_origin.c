@@ -2,6 +2,7 @@
  * addresses, read with a few literal anchors rather than any word, so
  * that a file name or a Python module is not taken for a host. */
 #include "decide/explain_origin.h"
+#include "decide/explain.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -144,12 +145,14 @@ static size_t short_len(const char *s)
 	return strcspn(s, ".");
 }
 
-/* An address that names no host: loopback, unspecified, broadcast. */
+/* An address that names no one host: loopback, unspecified, broadcast,
+ * and those many hosts carry alike: Docker's and podman's default
+ * bridge pools (docker0's 172.17.0.1 is on every Docker host), IPv6
+ * link-local. */
 static bool anywhere(const char *a)
 {
-	return strncmp(a, "127.", 4) == 0 || strcmp(a, "0.0.0.0") == 0 ||
-	       strcmp(a, "255.255.255.255") == 0 || strcmp(a, "::1") == 0 ||
-	       strcmp(a, "::") == 0;
+	return strcmp(a, "0.0.0.0") == 0 || strcmp(a, "255.255.255.255") == 0 ||
+	       strcmp(a, "::") == 0 || explain_addr_class(a) != NULL;
 }
 
 enum origin_verdict explain_origin_match(const struct explain_origin *o,

@@ -30,8 +30,8 @@ enum origin_verdict {
 void explain_origin_line(struct explain_origin *o, const char *line);
 
 /* Whether the log names this host: hostname (full or short, any case)
- * or one of its addresses (addrs, n of them). Loopback addresses name
- * no host. On ORIGIN_HERE, what matched is written into why. */
+ * or one of its addresses (addrs, n of them). Loopback, link-local and
+ * container-pool addresses name no one host. On ORIGIN_HERE, what matched is written into why. */
 enum origin_verdict explain_origin_match(const struct explain_origin *o,
 					 const char *hostname,
 					 const char *const *addrs, size_t n,

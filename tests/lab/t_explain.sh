@@ -67,14 +67,17 @@ lab_check "the worker reaches head through the NAT" lab_wait 50 \
 	ip netns exec "$R" "$NETPROBE" heartbeat -c 1 -i 0 10.231.92.2
 
 # 1. NCCL connecting to a Docker bridge address: explained in the container
+# the log names node1, 10.231.0.1 and 172.17.0.2, an address of every
+# Docker host's pool that names no one host (issue 42): --here says the
+# container is the node the log is about
 lab_rc 1 "docker bridge: exits 1" ip netns exec "$C" "$NETPROBE" explain \
-	--json "$HERE/nccl219-docker-bridge-timeout.log"
+	--here --json "$HERE/nccl219-docker-bridge-timeout.log"
 J=$LAB_OUT
 LAB_OUT=$(jqv '.causes[] | select(.code == "container-bridge-nat") | .state')
 lab_grep "docker bridge: container-bridge-nat proved on the node" \
 	'^proved here$'
 lab_rc 1 "docker bridge: text" ip netns exec "$C" "$NETPROBE" explain \
-	"$HERE/nccl219-docker-bridge-timeout.log"
+	--here "$HERE/nccl219-docker-bridge-timeout.log"
 lab_grep "docker bridge: the fix is printed" 'fix: run the container with --network host'
 
 # 2. Gloo on 127.0.1.1: explained on the node whose hostname maps there;

@@ -5,7 +5,9 @@
 # to be from elsewhere, the hosts it names listed, the command to run
 # there printed. The same log on a host it names is measured: "sup" under
 # the hostname gpu-b (unshare --uts), and "gpub" (hostname support-2)
-# whose address 10.231.62.2 the log names; --here measures anywhere.
+# whose address 10.231.62.2 the log names; --here measures anywhere. A
+# log that names no host, or only an address every Docker host has, is
+# not measured.
 # "trn" (10.231.62.1, trainer-0 in every namespace's hosts file) runs the
 # responder.
 . "$(dirname "$0")/lib.sh"
@@ -102,4 +104,13 @@ lab_rc 0 "unnamed: exits 0" sh "$T/explain" "$S" support-1 "$T/bare.log"
 J=$LAB_OUT
 LAB_OUT=$(jqv '.measured.origin.verdict + " " + (.measured.ran | tostring)')
 lab_grep "unnamed: not measured" '^unnamed false$'
+# 6. docker0's 172.17.0.1 is on every Docker host: a log that names only
+# it is not taken for this host's, though this host has it too
+ip -n "$S" addr add 172.17.0.1/16 dev lan0
+printf '%s\n' "NCCL INFO Bootstrap : Using docker0:172.17.0.1<0>" \
+	"RuntimeError: NCCL error: unhandled system error" >"$T/pool.log"
+lab_rc 0 "pool address: exits 0" sh "$T/explain" "$S" support-1 "$T/pool.log"
+J=$LAB_OUT
+LAB_OUT=$(jqv '.measured.origin.verdict + " " + (.measured.ran | tostring)')
+lab_grep "pool address: not measured" '^unnamed false$'
 lab_done

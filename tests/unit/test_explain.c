@@ -318,6 +318,13 @@ START_TEST(origin_names_and_match)
 	explain_origin_line(&o, "bind to 10.231.62.9:29500 failed");
 	ck_assert_int_eq(explain_origin_match(&o, "support-1", mine, 2, why,
 					      sizeof(why)), ORIGIN_HERE);
+	/* docker0's 172.17.0.1 is on every Docker host: it names none */
+	memset(&o, 0, sizeof(o));
+	explain_origin_line(&o, "NCCL INFO Bootstrap : Using docker0:"
+			    "172.17.0.1<0>");
+	mine[0] = "172.17.0.1";
+	ck_assert_int_eq(explain_origin_match(&o, "support-1", mine, 2, why,
+					      sizeof(why)), ORIGIN_UNNAMED);
 	memset(&o, 0, sizeof(o));
 	explain_origin_line(&o, "connect [127.0.1.1]:23456: Connection "
 			    "refused");
