@@ -58,5 +58,22 @@ case $first in
 	echo "FAIL text: the answer does not lead with the fault: $first"
 	fail=$((fail + 1)) ;;
 esac
+# a symptom alone says what would tell (issue 42)
+collect() { # LOG PATTERN
+	c=$("$NETPROBE" explain --no-probe --json "$dir/$1.log" |
+		jq -r '[.symptoms[].collect // empty] | join(" | ")')
+	if printf '%s\n' "$c" | grep -q -- "$2"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL $1: the symptom's collect ('$c') lacks '$2'"
+		fail=$((fail + 1))
+	fi
+}
+collect watchdog-slow-compile "dmesg -T"
+collect watchdog-slow-compile "netprobe explain --job"
+collect nccl-system-error "NCCL_DEBUG=WARN"
+collect nccl-system-error "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET"
+collect torch-dump-signal "rank 13 timed out first"
+collect deepspeed-host-ssh-alone "ssh -v worker-3.job"
 echo "explain corpus: $pass passed, $fail failed"
 [ "$fail" = 0 ]
