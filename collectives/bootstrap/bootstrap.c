@@ -16,6 +16,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
+
 /* Records the first failure; later ones do not overwrite it. */
 void sc_why(struct sc *sc, const char *fmt, ...)
 {
@@ -65,7 +68,7 @@ static int sc_alloc(struct sc *sc, int rank, int nprocs)
 		return -1;
 	for (int i = 0; rank == 0 && i < nprocs; i++)
 		sc->peers[i].fd = -1;
-	sc->hb_sent_us = sc_now_us();
+	sc->hb_sent_us = mono_now_us();
 	sc->hub_last_us = sc->hb_sent_us;
 	return 0;
 }
@@ -98,13 +101,13 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 		uint32_t type, *v;
 		void *p;
 		size_t len;
-		int fd, r, pr = poll(&pfd, 1, sc_left_ms(deadline_us,
+		int fd, r, pr = poll(&pfd, 1, mono_left_ms(deadline_us,
 							  idle ? 5 : 1000));
 
 		if (idle != NULL)
 			idle(arg);
 		if (pr <= 0) {
-			if (sc_now_us() < deadline_us)
+			if (mono_now_us() < deadline_us)
 				continue;
 			int missing[64], nm = 0;
 			char rb[256];
@@ -144,13 +147,13 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 		}
 		free(p);
 		if (sc_send_frame(fd, SC_WELCOME, hb, sizeof(hb),
-				  sc_now_us() + SC_IO_GRACE_US) < 0) {
+				  mono_now_us() + SC_IO_GRACE_US) < 0) {
 			close(fd);
 			continue;
 		}
 		sc->peers[r].fd = fd;
 		sc->peers[r].alive = true;
-		sc->peers[r].last_us = sc_now_us();
+		sc->peers[r].last_us = mono_now_us();
 		joined++;
 	}
 	return 0;
@@ -169,7 +172,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		return -1;
 	}
 	while (sc->hub_fd < 0) {
-		long long now = sc_now_us();
+		long long now = mono_now_us();
 		long long dl = now + 2000000 < deadline_us ? now + 2000000 :
 							    deadline_us;
 
@@ -177,7 +180,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		if (sc->hub_fd >= 0)
 			break;
 		e = errno;
-		if (sc_now_us() >= deadline_us) {
+		if (mono_now_us() >= deadline_us) {
 			sc_why(sc, "bootstrap: cannot reach rank 0 at %s:%d: %s",
 			    host, port, strerror(e));
 			sc->timed_out = true;
@@ -192,15 +195,11 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		return -1;
 	}
 	for (;;) {
-		struct pollfd pfd = { .fd = sc->hub_fd, .events = POLLIN };
 		uint32_t type;
 		size_t len;
 		void *p;
-		int pr = poll(&pfd, 1, sc_left_ms(deadline_us, 1000));
 
-		if (pr <= 0) {
-			if (sc_now_us() < deadline_us)
-				continue;
+		if (sock_wait(sc->hub_fd, POLLIN, deadline_us) <= 0) {
 			sc_why(sc, "bootstrap: rank 0 at %s:%d took the connection "
 			    "but never answered", host, port);
 			sc->timed_out = true;
@@ -218,7 +217,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		}
 		free(p);
 		if (type == SC_WELCOME) {
-			sc->hub_last_us = sc_now_us();
+			sc->hub_last_us = mono_now_us();
 			return 0;
 		}
 	}
@@ -242,7 +241,7 @@ int sc_set_hosts(struct sc *sc, const char (*hosts)[64])
 static void hub_send_all(struct sc *sc, uint32_t type, const void *p,
 			 size_t len, int except)
 {
-	long long dl = sc_now_us() + SC_IO_GRACE_US;
+	long long dl = mono_now_us() + SC_IO_GRACE_US;
 
 	for (int i = 1; i < sc->nprocs; i++)
 		if (i != except && sc->peers[i].alive)
@@ -279,7 +278,7 @@ static uint32_t hub_silent_ms(const struct sc *sc, int i, long long now)
 /* Fills the hub's own table (the format of SC_TABLE). */
 static void hub_fill_table(struct sc *sc)
 {
-	long long now = sc_now_us();
+	long long now = mono_now_us();
 
 	for (int i = 0; i < sc->nprocs; i++) {
 		unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
@@ -302,7 +301,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 	struct sc_msg *m;
 	char msg[512];
 
-	pe->last_us = sc_now_us();
+	pe->last_us = mono_now_us();
 	switch (type) {
 	case SC_CONTRIB:
 		m = calloc(1, sizeof(*m));
@@ -328,7 +327,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 		hub_fill_table(sc);
 		sc_send_frame(pe->fd, SC_TABLE, sc->table,
 			      (size_t)sc->nprocs * SC_TABLE_ENTRY,
-			      sc_now_us() + SC_IO_GRACE_US);
+			      mono_now_us() + SC_IO_GRACE_US);
 		break;
 	case SC_ABORT:
 		snprintf(msg, sizeof(msg), "%.*s", (int)len, (char *)p);
@@ -346,7 +345,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 /* Client side: handles one frame from the hub. */
 static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
 {
-	sc->hub_last_us = sc_now_us();
+	sc->hub_last_us = mono_now_us();
 	switch (type) {
 	case SC_RESULT:
 		free(sc->result);
@@ -376,7 +375,7 @@ static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
  * the driver) falls silent and is named. Never waits. */
 static void heartbeat(struct sc *sc)
 {
-	long long now = sc_now_us();
+	long long now = mono_now_us();
 
 	if (now - sc->hb_sent_us < SC_HEARTBEAT_US)
 		return;
@@ -465,7 +464,7 @@ int sc_arrive(struct sc *sc, uint32_t step)
 	if (sc->rank == 0 || sc->nprocs <= 1)
 		return sc_poll(sc);
 	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, &s, sizeof(s),
-			  sc_now_us() + SC_IO_GRACE_US) < 0) {
+			  mono_now_us() + SC_IO_GRACE_US) < 0) {
 		sc_why(sc, "rank 0 was lost: %s", strerror(errno));
 		return -1;
 	}
@@ -480,7 +479,7 @@ void sc_abort(struct sc *sc, const char *reason)
 		if (sc->hub_fd >= 0)
 			sc_send_frame(sc->hub_fd, SC_ABORT, reason,
 				      strlen(reason),
-				      sc_now_us() + SC_IO_GRACE_US);
+				      mono_now_us() + SC_IO_GRACE_US);
 		return;
 	}
 	if (sc->peers != NULL)
@@ -493,14 +492,14 @@ static bool client_table(struct sc *sc, long long deadline_us)
 	sc->have_table = false;
 	if (sc->hub_fd < 0 ||
 	    sc_send_frame(sc->hub_fd, SC_QUERY, NULL, 0,
-			  sc_now_us() + SC_IO_GRACE_US) < 0)
+			  mono_now_us() + SC_IO_GRACE_US) < 0)
 		return false;
-	while (!sc->have_table && sc_now_us() < deadline_us &&
+	while (!sc->have_table && mono_now_us() < deadline_us &&
 	       sc->hub_fd >= 0) {
 		bool f = sc->failed;
 
 		sc->failed = false; /* keep reading past an abort */
-		sc_service(sc, sc_left_ms(deadline_us, 50));
+		sc_service(sc, mono_left_ms(deadline_us, 50));
 		sc->failed = sc->failed || f;
 	}
 	return sc->have_table;
@@ -543,7 +542,7 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 	if (sc->rank == 0) {
 		hub_fill_table(sc);
 	} else if (!client_table(sc, deadline_us)) {
-		double s = (double)(sc_now_us() - sc->hub_last_us) / 1e6;
+		double s = (double)(mono_now_us() - sc->hub_last_us) / 1e6;
 
 		if (sc->hub_fd >= 0 && s * 1e6 >= SC_SILENT_US)
 			add_silent(sc, 0, sc->hub_host, s, silent, slen, &ns);

@@ -16,6 +16,8 @@
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
 
+#include "base/monoclock.h"
+
 /* A binary linked with another MPI than the launcher's would see itself
  * alone and report busbw 0: refuse that here. Also learns the local rank
  * when the launcher's variables lack it. */
@@ -168,7 +170,7 @@ static void mpi_where(struct ctx *c, char *where, size_t len, long long dl)
 		return;
 	}
 	nc_wd_arm(dl + GRACE_US, "rank 0's address through MPI_Ibcast");
-	while (where_req != MPI_REQUEST_NULL && sc_now_us() < dl) {
+	while (where_req != MPI_REQUEST_NULL && mono_now_us() < dl) {
 		mpi_progress(NULL);
 		if (where_req != MPI_REQUEST_NULL)
 			usleep(500);
@@ -194,7 +196,7 @@ static void watch_channel(struct ctx *c, long long dl)
 {
 	uint32_t wp = 0;
 	int wl = -1, port = 0, fd;
-	long long cdl = sc_now_us() + 2000000;
+	long long cdl = mono_now_us() + 2000000;
 
 	if (c->l.nprocs <= 1)
 		return;
@@ -224,7 +226,7 @@ static void watch_channel(struct ctx *c, long long dl)
  * reaches is the finding rank-unreachable on rank 0. */
 void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	int lfd = -1, port = 0;
 	static char where[320]; /* MPI may still read it: rank 0 */
 
@@ -286,7 +288,7 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 #ifdef NC_HAVE_MPI
 	/* everyone connected, so everyone has the address: the broadcast
 	 * ends at once (bounded all the same) */
-	while (where_req != MPI_REQUEST_NULL && sc_now_us() < dl)
+	while (where_req != MPI_REQUEST_NULL && mono_now_us() < dl)
 		mpi_progress(NULL);
 #endif
 	watch_channel(c, dl);

@@ -52,16 +52,25 @@ bool sock_connect_done(int fd)
 }
 
 /* See sock.h. */
+int sock_connect_start(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	if (connect(fd, sa, len) == 0)
+		return 0;
+	/* a signal leaves the connect going on, as EINPROGRESS does */
+	if (errno == EINPROGRESS || errno == EINTR)
+		return 1;
+	return -1;
+}
+
+/* See sock.h. */
 int sock_connect(int fd, const struct sockaddr *sa, socklen_t len,
                  long long deadline_us)
 {
 	int r, err;
 
-	if (connect(fd, sa, len) == 0)
-		return 0;
-	/* a signal leaves the connect going on, as EINPROGRESS does */
-	if (errno != EINPROGRESS && errno != EINTR)
-		return -1;
+	r = sock_connect_start(fd, sa, len);
+	if (r <= 0)
+		return r;
 	r = sock_wait(fd, POLLOUT, deadline_us);
 	if (r == 0)
 		return SOCK_EXPIRED;

@@ -27,6 +27,12 @@ int sock_error(int fd);
  * a handshake the caller has not yet seen may have completed in time. */
 bool sock_connect_done(int fd);
 
+/* Starts the connect of the non-blocking socket fd to sa, for a caller
+ * that waits on many at once. Returns 1 while it is in flight (it ends
+ * when fd is writable; sock_error then says how), 0 when it connected at
+ * once, -1 with errno when it failed at once. */
+int sock_connect_start(int fd, const struct sockaddr *sa, socklen_t len);
+
 /* Connects the non-blocking socket fd (set up and bound by the caller) to
  * sa before deadline_us. Returns 0 when connected, SOCK_EXPIRED when the
  * deadline came first (errno ETIMEDOUT), -1 with errno otherwise. The

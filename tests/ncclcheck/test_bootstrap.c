@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "bootstrap/bootstrap.h"
 #include "suites.h"
 
@@ -37,7 +38,7 @@ static int allgather(struct sc *sc, const int *mine, int *all, long long dl)
 static void *proc_main(void *arg)
 {
 	struct proc *p = arg;
-	long long dl = sc_now_us() + 3000000;
+	long long dl = mono_now_us() + 3000000;
 	int mine = p->rank * 100;
 
 	if (p->rank == 0)
@@ -61,11 +62,11 @@ static void *proc_main(void *arg)
 		goto out;
 	}
 	p->rc_ag = allgather(&p->sc, &mine, p->all,
-			     sc_now_us() + (p->rank == 0 ?
+			     mono_now_us() + (p->rank == 0 ?
 					    (p->n == 2 ? 3300000 : 800000) :
 					    4000000));
 	if (p->rank == 0 && p->rc_ag < 0)
-		sc_describe(&p->sc, 3, sc_now_us() + 500000, p->table,
+		sc_describe(&p->sc, 3, mono_now_us() + 500000, p->table,
 			    sizeof(p->table), p->silent, sizeof(p->silent));
 out:
 	snprintf(p->why, sizeof(p->why), "%s", p->sc.why);
@@ -145,20 +146,20 @@ START_TEST(never_connects)
 {
 	struct sc sc;
 	int port = 0, lfd = sc_listen("127.0.0.1", 0, &port);
-	long long t0 = sc_now_us();
+	long long t0 = mono_now_us();
 
 	ck_assert_int_eq(sc_hub_open(&sc, lfd, 3, "h", t0 + 300000), -1);
-	ck_assert_int_lt(sc_now_us() - t0, 1500000);
+	ck_assert_int_lt(mono_now_us() - t0, 1500000);
 	ck_assert(sc.timed_out);
 	ck_assert_ptr_nonnull(strstr(sc.why, "ranks 1-2 never connected"));
 	sc_close(&sc);
 	close(lfd);
 	/* a client with nobody listening gives up at its deadline */
-	t0 = sc_now_us();
+	t0 = mono_now_us();
 	ck_assert_int_eq(sc_client_open(&sc, "127.0.0.1", port, 1, 2,
 					t0 + 400000), -1);
 	ck_assert_ptr_nonnull(strstr(sc.why, "cannot reach rank 0"));
-	ck_assert_int_lt(sc_now_us() - t0, 1500000);
+	ck_assert_int_lt(mono_now_us() - t0, 1500000);
 	sc_close(&sc);
 }
 END_TEST
@@ -192,7 +193,7 @@ struct scat {
 static void *scat_main(void *arg)
 {
 	struct scat *s = arg;
-	long long dl = sc_now_us() + 3000000;
+	long long dl = mono_now_us() + 3000000;
 	void *mine = NULL;
 	size_t len = 0;
 
@@ -211,10 +212,10 @@ static void *scat_main(void *arg)
 			parts[2] = big;
 			lens[2] = sizeof(big);
 		}
-		s->took_us = sc_now_us();
+		s->took_us = mono_now_us();
 		s->rc = sc_scatterv(&s->sc, parts, lens, &mine, &len,
-				    sc_now_us() + 300000);
-		s->took_us = sc_now_us() - s->took_us;
+				    mono_now_us() + 300000);
+		s->took_us = mono_now_us() - s->took_us;
 	} else {
 		if (sc_client_open(&s->sc, "127.0.0.1", s->port, s->rank, 3,
 				   dl) < 0)
@@ -225,7 +226,7 @@ static void *scat_main(void *arg)
 			return NULL;
 		}
 		s->rc = sc_scatterv(&s->sc, NULL, NULL, &mine, &len,
-				    sc_now_us() + 4000000);
+				    mono_now_us() + 4000000);
 	}
 	if (mine != NULL)
 		snprintf(s->got, sizeof(s->got), "%s", (char *)mine);
