@@ -9,6 +9,7 @@
 #include "bootstrap/watchdog.h"
 #include "bootstrap/wd_decide.h"
 #include "doc/cmdrun.h"
+#include "base/monoclock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,6 @@
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
 
-#include "base/monoclock.h"
 #define HAVE_MPI true
 #else
 #define HAVE_MPI false

@@ -5,6 +5,7 @@
 #include "bootstrap/tcpstore.h"
 #include "bootstrap/watchdog.h"
 #include "base/parse.h"
+#include "base/monoclock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,7 +17,6 @@
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
 
-#include "base/monoclock.h"
 
 /* A binary linked with another MPI than the launcher's would see itself
  * alone and report busbw 0: refuse that here. Also learns the local rank

@@ -8,6 +8,7 @@
 #include "coll/coll.h"
 #include "coll/kernels.h"
 #include "bootstrap/watchdog.h"
+#include "base/monoclock.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -18,7 +19,6 @@
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
 
-#include "base/monoclock.h"
 #endif
 
 /* What every process contributes to a step's result. */
