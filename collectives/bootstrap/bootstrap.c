@@ -3,6 +3,7 @@
  * bootstrap_io.c's; the exchanges bootstrap_xchg.c's. */
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/bootstrap_int.h"
+#include "bootstrap/bootstrap_wire.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -98,7 +99,8 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 	sc->peers[0].alive = true;
 	while (joined < nprocs) {
 		struct pollfd pfd = { .fd = listen_fd, .events = POLLIN };
-		uint32_t type, *v;
+		struct sc_hello h;
+		uint32_t type;
 		void *p;
 		size_t len;
 		int fd, r, pr = poll(&pfd, 1, mono_left_ms(deadline_us,
@@ -127,18 +129,17 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (sc_recv_frame(fd, &type, &p, &len) < 0 ||
-		    type != SC_HELLO || len != 8) {
+		    type != SC_HELLO || sc_hello_unpack(p, len, &h) < 0) {
 			free(p);
 			close(fd); /* a stray connection: not one of ours */
 			continue;
 		}
-		v = p;
-		r = (int)ntohl(v[0]);
-		if ((int)ntohl(v[1]) != nprocs || r < 1 || r >= nprocs ||
+		r = (int)h.rank;
+		if ((int)h.nprocs != nprocs || r < 1 || r >= nprocs ||
 		    sc->peers[r].alive) {
 			sc_why(sc, "bootstrap: a process says it is rank %d of %u "
 			    "but rank 0 expects %d processes%s", r,
-			    ntohl(v[1]), nprocs,
+			    h.nprocs, nprocs,
 			    r >= 1 && r < nprocs && sc->peers[r].alive ?
 				    " and that rank already joined" : "");
 			free(p);
@@ -163,7 +164,8 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		   int nprocs, long long deadline_us)
 {
-	uint32_t hello[2] = { htonl((uint32_t)rank), htonl((uint32_t)nprocs) };
+	struct sc_hello h = { (uint32_t)rank, (uint32_t)nprocs };
+	unsigned char hello[SC_HELLO_WIRE];
 	int e = 0;
 
 	if (nprocs < 2 || nprocs > SC_MAX_PROCS || rank < 1 ||
@@ -171,6 +173,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		sc_why(sc, "bootstrap: bad rank %d of %d", rank, nprocs);
 		return -1;
 	}
+	sc_hello_pack(&h, hello);
 	while (sc->hub_fd < 0) {
 		long long now = mono_now_us();
 		long long dl = now + 2000000 < deadline_us ? now + 2000000 :
@@ -281,15 +284,14 @@ static void hub_fill_table(struct sc *sc)
 	long long now = mono_now_us();
 
 	for (int i = 0; i < sc->nprocs; i++) {
-		unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
-		uint32_t s = htonl(i == 0 ? sc->my_step : sc->peers[i].step);
-		uint32_t ms = htonl(hub_silent_ms(sc, i, now));
+		struct sc_entry e = {
+			.step = i == 0 ? sc->my_step : sc->peers[i].step,
+			.alive = i == 0 ? 1 : sc->peers[i].alive,
+			.silent_ms = hub_silent_ms(sc, i, now),
+		};
 
-		memset(e, 0, SC_TABLE_ENTRY);
-		memcpy(e, &s, 4);
-		e[4] = i == 0 ? 1 : sc->peers[i].alive;
-		memcpy(e + 5, &ms, 4);
-		snprintf((char *)e + 9, 64, "%s", host_of(sc, i));
+		snprintf(e.host, sizeof(e.host), "%s", host_of(sc, i));
+		sc_entry_pack(&e, sc->table + (size_t)i * SC_TABLE_ENTRY);
 	}
 }
 
@@ -316,12 +318,8 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 		pe->q_tail = m;
 		return; /* keeps p */
 	case SC_ARRIVE:
-		if (len == 4) {
-			uint32_t s;
-
-			memcpy(&s, p, 4);
-			pe->step = ntohl(s);
-		}
+		if (len == SC_U32_WIRE)
+			pe->step = sc_u32_unpack(p);
 		break;
 	case SC_QUERY:
 		hub_fill_table(sc);
@@ -458,12 +456,13 @@ int sc_poll(struct sc *sc)
 /* Clients send ARRIVE to the hub; the hub records its own step. */
 int sc_arrive(struct sc *sc, uint32_t step)
 {
-	uint32_t s = htonl(step);
+	unsigned char s[SC_U32_WIRE];
 
+	sc_u32_pack(step, s);
 	sc->my_step = step;
 	if (sc->rank == 0 || sc->nprocs <= 1)
 		return sc_poll(sc);
-	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, &s, sizeof(s),
+	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, s, sizeof(s),
 			  mono_now_us() + SC_IO_GRACE_US) < 0) {
 		sc_why(sc, "rank 0 was lost: %s", strerror(errno));
 		return -1;
@@ -551,18 +550,17 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		return -1;
 	}
 	for (int i = 0; i < sc->nprocs; i++) {
-		const unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
-		uint32_t s, ms;
+		struct sc_entry e;
 
-		memcpy(&s, e, 4);
-		memcpy(&ms, e + 5, 4);
-		if (e[4] && ntohl(s) >= step)
+		sc_entry_unpack(sc->table + (size_t)i * SC_TABLE_ENTRY, &e);
+		if (e.alive && e.step >= step)
 			arrived[na++] = i;
 		else
 			late[nl++] = i;
-		if (e[4] && i != sc->rank && ntohl(ms) * 1000ULL >= SC_SILENT_US)
-			add_silent(sc, i, (const char *)e + 9,
-				   ntohl(ms) / 1000.0, silent, slen, &ns);
+		if (e.alive && i != sc->rank &&
+		    e.silent_ms * 1000ULL >= SC_SILENT_US)
+			add_silent(sc, i, e.host, e.silent_ms / 1000.0, silent,
+				   slen, &ns);
 	}
 	if (nl == 0) {
 		snprintf(buf, len, "all %d ranks had arrived", sc->nprocs);
@@ -576,18 +574,18 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		off = (size_t)snprintf(buf, len, "no rank had arrived; ");
 	for (int k = 0; k < nl && off < len; k++) {
 		int i = late[k];
-		const unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
+		struct sc_entry e;
 		char wb[96];
 
-		if (e[9] != '\0')
-			snprintf(wb, sizeof(wb), "rank %d on %.63s", i,
-				 (const char *)e + 9);
+		sc_entry_unpack(sc->table + (size_t)i * SC_TABLE_ENTRY, &e);
+		if (e.host[0] != '\0')
+			snprintf(wb, sizeof(wb), "rank %d on %.63s", i, e.host);
 		else
 			who(sc, i, wb, sizeof(wb));
 		off += (size_t)snprintf(buf + off, len - off, "%s%s %s",
 					k > 0 ? ", " : "", wb,
-					!e[4] ? "was lost (connection closed)" :
-						"had not");
+					!e.alive ? "was lost (connection closed)" :
+						   "had not");
 		if (k == 7 && nl > 8) {
 			snprintf(buf + off, len > off ? len - off : 0,
 				 " and %d more", nl - 8);

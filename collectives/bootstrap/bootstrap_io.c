@@ -16,6 +16,7 @@
 
 #include "base/monoclock.h"
 #include "base/sock.h"
+#include "bootstrap/bootstrap_wire.h"
 
 /* recv until len bytes came; end of file is ECONNRESET. */
 int sc_read_full(int fd, void *buf, size_t len, long long deadline_us)
@@ -69,13 +70,15 @@ int sc_write_full(int fd, const void *buf, size_t len, long long deadline_us)
 int sc_send_frame(int fd, uint32_t type, const void *payload, size_t len,
 		  long long deadline_us)
 {
-	uint32_t h[2] = { htonl(type), htonl((uint32_t)len) };
+	unsigned char h[2 * SC_U32_WIRE];
 	char small[256];
 
 	if (len > SC_FRAME_MAX) {
 		errno = EMSGSIZE;
 		return -1;
 	}
+	sc_u32_pack(type, h);
+	sc_u32_pack((uint32_t)len, h + SC_U32_WIRE);
 	if (len <= sizeof(small) - sizeof(h)) {
 		memcpy(small, h, sizeof(h));
 		if (len > 0)
@@ -104,15 +107,15 @@ int sc_try_send_frame(int fd, uint32_t type, const void *payload,
 int sc_recv_frame(int fd, uint32_t *type, void **payload, size_t *len)
 {
 	long long dl = mono_now_us() + SC_IO_GRACE_US;
-	uint32_t h[2];
+	unsigned char h[2 * SC_U32_WIRE];
 	void *p = NULL;
 
 	*payload = NULL;
 	*len = 0;
 	if (sc_read_full(fd, h, sizeof(h), dl) < 0)
 		return -1;
-	*type = ntohl(h[0]);
-	*len = ntohl(h[1]);
+	*type = sc_u32_unpack(h);
+	*len = sc_u32_unpack(h + SC_U32_WIRE);
 	if (*len > SC_FRAME_MAX) {
 		errno = EPROTO;
 		return -1;

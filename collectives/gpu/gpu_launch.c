@@ -2,6 +2,7 @@
  * GPUs of this process, and the side channel to the other processes that
  * every later step uses to exchange, arrive and report failures. */
 #include "gpu/harness.h"
+#include "bootstrap/bootstrap_wire.h"
 #include "bootstrap/tcpstore.h"
 #include "bootstrap/watchdog.h"
 #include "base/parse.h"
@@ -194,7 +195,7 @@ static void mpi_where(struct ctx *c, char *where, size_t len, long long dl)
  * message names no rank. Exits 1 when the side channel itself fails. */
 static void watch_channel(struct ctx *c, long long dl)
 {
-	uint32_t wp = 0;
+	unsigned char wp[SC_U32_WIRE] = {0};
 	int wl = -1, port = 0, fd;
 	long long cdl = mono_now_us() + 2000000;
 
@@ -202,9 +203,9 @@ static void watch_channel(struct ctx *c, long long dl)
 		return;
 	if (c->l.rank == 0) {
 		wl = sc_listen("0.0.0.0", 0, &port);
-		wp = htonl(wl >= 0 ? (uint32_t)port : 0);
+		sc_u32_pack(wl >= 0 ? (uint32_t)port : 0, wp);
 	}
-	if (sc_bcast(&c->sc, &wp, sizeof(wp), dl) < 0) {
+	if (sc_bcast(&c->sc, wp, sizeof(wp), dl) < 0) {
 		nc_say(c, "bootstrap: %s", c->sc.why);
 		exit(1);
 	}
@@ -213,9 +214,10 @@ static void watch_channel(struct ctx *c, long long dl)
 			close(wl);
 		return;
 	}
-	if (ntohl(wp) == 0)
+	port = (int)sc_u32_unpack(wp);
+	if (port == 0)
 		return;
-	fd = sc_connect(c->l.master_addr, (int)ntohl(wp), cdl < dl ? cdl : dl);
+	fd = sc_connect(c->l.master_addr, port, cdl < dl ? cdl : dl);
 	if (fd >= 0 && nc_wd_net_client(fd) < 0)
 		close(fd);
 }
