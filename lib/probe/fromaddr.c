@@ -17,7 +17,6 @@
 #include "base/sock.h"
 #include "probe/portscan.h"
 #include "probe/synretry.h"
-#include "wire/client.h"
 
 /* Fills ss from a numeric address and port. Returns the length, or 0. */
 static socklen_t sockaddr_from(const char *addr, unsigned port,

@@ -12,7 +12,6 @@
 
 #include "base/monoclock.h"
 #include "base/sock.h"
-#include "wire/client.h"
 
 const char *reach_state_name(enum reachback s)
 {

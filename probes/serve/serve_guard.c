@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/monoclock.h"
-#include "wire/client.h"
 
 #include "serve/serve_conn.h"
 

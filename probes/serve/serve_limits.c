@@ -7,7 +7,6 @@
 
 #include "base/monoclock.h"
 #include "serve/serve_int.h"
-#include "wire/client.h"
 
 /* Refills by elapsed time, then takes one token if there is one. */
 bool sv_bucket_take(struct bucket *b, double rate, double burst,

@@ -15,7 +15,6 @@
 #include "serve/serve_conn.h"
 #include "serve/serve_log.h"
 #include "serve/serve_sock.h"
-#include "wire/client.h"
 
 /* Reads ip_local_port_range; zeros when it cannot be read. */
 static void local_range(unsigned *lo, unsigned *hi)

@@ -6,7 +6,6 @@
 
 #include "base/monoclock.h"
 #include "serve/serve_int.h"
-#include "wire/client.h"
 
 /* Rate-limited log line on stderr, so a flood of bad datagrams cannot
  * flood the log. */
