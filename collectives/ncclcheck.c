@@ -9,6 +9,7 @@
 #include "bootstrap/watchdog.h"
 #include "bootstrap/wd_decide.h"
 #include "doc/cmdrun.h"
+#include "base/monoclock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
+
 #define HAVE_MPI true
 #else
 #define HAVE_MPI false
@@ -27,7 +29,7 @@
  * Returns 0, or -1 (c->sc.why names who did not come). */
 static int final_barrier(struct ctx *c)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	int rc;
 
 	nc_wd_arm(dl + GRACE_US, "final barrier");
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
 	struct cmd_run run = {.tool = "ncclcheck", .name = NULL,
 			      .out = stdout, .err = stderr};
 	char host[64] = "unknown";
-	long long t0 = sc_now_us();
+	long long t0 = mono_now_us();
 	int rc, ngpu;
 	bool whole;
 
@@ -193,7 +195,7 @@ int main(int argc, char **argv)
 	}
 	whole = end_exchange(&c);
 	nc_wd_phase(NC_WD_VERDICT, "");
-	c.run.wall_s = (double)(sc_now_us() - t0) / 1e6;
+	c.run.wall_s = (double)(mono_now_us() - t0) / 1e6;
 	rc = nc_finish(&c, true);
 	/* a rank other than 0 that did not see the end cannot vouch for it */
 	if (!whole && c.l.rank != 0 && rc == 0)

@@ -3,7 +3,9 @@
 # bench/mesh/RESULTS.md.
 JOINSTORM_N ?= 250 1000 2000
 $(BUILD)/joinstorm: bench/mesh/joinstorm.c $(BUILD)/lib/wire/proto_mesh.o \
-		$(BUILD)/lib/wire/proto_hdr.o
+		$(BUILD)/lib/wire/proto_hdr.o $(BUILD)/lib/wire/proto_codec.o \
+		$(BUILD)/lib/base/monoclock.o \
+		$(BUILD)/lib/base/sock.o
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
 
 .PHONY: bench-joinstorm

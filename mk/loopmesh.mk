@@ -2,7 +2,7 @@
 # address (bench/mesh/loopmesh.sh, root): `make bench-loopmesh
 # [LOOPMESH_N="16 64 128"]`; figures in bench/mesh/RESULTS.md.
 LOOPMESH_N ?= 16 64
-$(BUILD)/loopmesh_util: bench/mesh/loopmesh_util.c
+$(BUILD)/loopmesh_util: bench/mesh/loopmesh_util.c $(BUILD)/lib/base/monoclock.o
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
 
 .PHONY: bench-loopmesh

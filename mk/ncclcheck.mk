@@ -62,6 +62,8 @@ NC_LIB_OBJ += $(BUILD)/lib/wire/proto_codec.o
 NC_LIB_OBJ += $(BUILD)/lib/doc/cmdrun.o
 # doc.c writes a document that came as text by indenting it
 NC_LIB_OBJ += $(BUILD)/lib/doc/json_indent.o
+# every deadline: the one clock and the socket waits
+NC_LIB_OBJ += $(BUILD)/lib/base/monoclock.o $(BUILD)/lib/base/sock.o
 NC_CFLAGS = $(ALL_CFLAGS) -Icollectives
 # the CPU tests exercise the test switches
 NC_CPU_CFLAGS = $(NC_CFLAGS) -DNC_TEST_HOOKS

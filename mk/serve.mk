@@ -48,7 +48,8 @@ fuzz-ci:
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
 
 # Benchmarks, by hand (bench/*/RESULTS.md holds the figures).
-$(BUILD)/bench-load: bench/serve/load.c $(BUILD)/lib/wire/proto_hdr.o
+$(BUILD)/bench-load: bench/serve/load.c $(BUILD)/lib/wire/proto_hdr.o \
+		$(BUILD)/lib/base/monoclock.o
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
 
 bench-serve: $(NETPROBE) $(BUILD)/bench-load
@@ -58,7 +59,8 @@ bench-heartbeat: $(NETPROBE)
 	NETPROBE=$(NETPROBE) sh bench/heartbeat/run.sh
 
 # issue 34: CLIENTS clients (default 5000) against a table of MAX (1024)
-$(BUILD)/bench-crowd: bench/serve/crowd.c $(BUILD)/lib/wire/proto_hdr.o
+$(BUILD)/bench-crowd: bench/serve/crowd.c $(BUILD)/lib/wire/proto_hdr.o \
+		$(BUILD)/lib/base/monoclock.o $(BUILD)/lib/base/sock.o
 	$(QUIET_LD)$(CC) $(ALL_CFLAGS) -o $@ $^
 
 bench-serve-crowd: $(NETPROBE) $(BUILD)/bench-crowd

@@ -1,6 +1,7 @@
-/* findings-doc: writes docs/findings.md and the list of codes in
- * netprobe(1) from the findings table (lib/doc/findings.def), so neither
- * is kept by hand. Run by `make findings-doc`; `make check` compares. */
+/* findings-doc: writes docs/findings.md, the list of codes in netprobe(1)
+ * and the list of ncclcheck's codes in ncclcheck(1) from the findings
+ * table (lib/doc/findings.def), so none is kept by hand. Run by `make
+ * findings-doc`; `make check` compares. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,25 @@ static void man_line(FILE *fp, const char *prefix, const char *s)
 	fprintf(fp, "%s\n", end);
 }
 
-/* The .Bl list of netprobe(1)'s FINDINGS section, between markers. */
-static void man_list(FILE *fp)
+/* True when cmd is one of the commands of stage ("scan, ncclcheck"), or
+ * cmd is NULL (every code). */
+static int raised_by(const char *stage, const char *cmd)
+{
+	size_t len;
+
+	if (cmd == NULL)
+		return 1;
+	len = strlen(cmd);
+	for (const char *p = stage; (p = strstr(p, cmd)) != NULL; p += len)
+		if ((p == stage || p[-1] == ' ' || p[-1] == ',') &&
+		    (p[len] == '\0' || p[len] == ','))
+			return 1;
+	return 0;
+}
+
+/* The .Bl list of a page's FINDINGS section, between markers: every code
+ * (netprobe(1)), or those cmd raises (ncclcheck(1)). */
+static void man_list(FILE *fp, const char *cmd)
 {
 	size_t n;
 	const struct finding_def *all = finding_all(&n);
@@ -111,6 +129,8 @@ static void man_list(FILE *fp)
 	                "lib/doc/findings.def) ----\n.Bl -tag -width Ds\n",
 	      fp);
 	for (size_t i = 0; i < n; i++) {
+		if (!raised_by(all[i].stage, cmd))
+			continue;
 		fprintf(fp, ".It Cm %s Pq %s\n", all[i].code,
 		        severity_name(all[i].sev));
 		man_line(fp, "", all[i].detail);
@@ -121,9 +141,10 @@ static void man_list(FILE *fp)
 	fputs(".El\n" MAN_END "\n", fp);
 }
 
-/* Copies the page with its list between the markers replaced. Returns 0,
- * or -1 when the page cannot be read or lacks the markers. */
-static int man_write(FILE *fp, const char *path)
+/* Copies the page with its list between the markers replaced (the codes
+ * cmd raises, or every code when cmd is NULL). Returns 0, or -1 when the
+ * page cannot be read or lacks the markers. */
+static int man_write(FILE *fp, const char *path, const char *cmd)
 {
 	char line[MAN_LINE_MAX];
 	int state = 0; /* 0 before, 1 inside, 2 after the list */
@@ -136,7 +157,7 @@ static int man_write(FILE *fp, const char *path)
 	while (fgets(line, sizeof(line), in) != NULL) {
 		if (state == 0 &&
 		    strncmp(line, MAN_BEGIN, strlen(MAN_BEGIN)) == 0) {
-			man_list(fp);
+			man_list(fp, cmd);
 			state = 1;
 		} else if (state == 1 &&
 		           strncmp(line, MAN_END, strlen(MAN_END)) == 0) {
@@ -161,14 +182,17 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && strcmp(argv[1], "md") == 0) {
 		md_write(stdout);
-	} else if (argc == 3 && strcmp(argv[1], "man") == 0) {
-		if (man_write(stdout, argv[2]) < 0)
+	} else if ((argc == 3 || argc == 4) && strcmp(argv[1], "man") == 0) {
+		if (man_write(stdout, argv[2], argc == 4 ? argv[3] : NULL) < 0)
 			return 2;
-	} else if (argc == 2 && strcmp(argv[1], "list") == 0) {
+	} else if ((argc == 2 || argc == 3) && strcmp(argv[1], "list") == 0) {
 		for (size_t i = 0; i < n; i++)
-			printf("%s\n", all[i].code);
+			if (raised_by(all[i].stage, argc == 3 ? argv[2] : NULL))
+				printf("%s\n", all[i].code);
 	} else {
-		fputs("usage: findings-doc md | man PAGE | list\n", stderr);
+		fputs("usage: findings-doc md | man PAGE [COMMAND] | "
+		      "list [COMMAND]\n",
+		      stderr);
 		return 2;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -14,9 +14,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "wire/proto.h"
 #include "wire/proto_mesh.h"
 
@@ -29,14 +30,6 @@ struct m {
 	long long start_us, plan_us, verdict_us;
 	int refused;
 };
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
 
 /* Queues one frame of type with payload p. */
 static void queue(struct m *m, uint8_t type, const uint8_t *p, size_t n)
@@ -69,7 +62,7 @@ static void frames(struct m *m, int rank)
 			uint8_t buf[256];
 			int n, k;
 
-			m->plan_us = now_us();
+			m->plan_us = mono_now_us();
 			k = snprintf(doc, sizeof(doc),
 				     "{\"schema\":\"netprobe/1\",\"tool\":"
 				     "\"netprobe\",\"command\":\"scan\","
@@ -81,7 +74,7 @@ static void frames(struct m *m, int rank)
 			if (n > 0)
 				queue(m, PROTO_RESULT, buf, (size_t)n);
 		} else if (h.type == PROTO_VERDICT) {
-			m->verdict_us = now_us();
+			m->verdict_us = mono_now_us();
 			m->st = 2;
 		} else if (h.type == PROTO_ERROR) {
 			m->refused = 1;
@@ -117,7 +110,7 @@ int main(int argc, char **argv)
 		return 2;
 	node0.sin_port = htons((uint16_t)port);
 	node0.sin_addr.s_addr = htonl(0x7f000001);
-	t0 = now_us();
+	t0 = mono_now_us();
 	end = t0 + (long long)(secs * 1e6);
 	/* every member connects within about a second */
 	for (int i = 0; i < n; i++) {
@@ -130,12 +123,11 @@ int main(int argc, char **argv)
 		    htonl(0x7f000000u | (uint32_t)(1 + rank / 250) << 8 |
 			  (uint32_t)(2 + rank % 250));
 		ms[i].fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-		ms[i].start_us = now_us();
+		ms[i].start_us = mono_now_us();
 		if (ms[i].fd < 0 ||
 		    bind(ms[i].fd, (struct sockaddr *)&me, sizeof(me)) < 0 ||
-		    (connect(ms[i].fd, (struct sockaddr *)&node0,
-			     sizeof(node0)) < 0 &&
-		     errno != EINPROGRESS)) {
+		    sock_connect_start(ms[i].fd, (struct sockaddr *)&node0,
+				       sizeof(node0)) < 0) {
 			ms[i].refused = 1;
 			ms[i].st = 3;
 			continue;
@@ -154,7 +146,7 @@ int main(int argc, char **argv)
 			queue(&ms[i], PROTO_JOIN, buf, (size_t)len);
 		nstarted++;
 	}
-	while (now_us() < end) {
+	while (mono_now_us() < end) {
 		int live = 0, r;
 
 		for (int i = 0; i < n; i++) {

@@ -12,8 +12,9 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "base/monoclock.h"
 
 /* SIOCSIFFLAGS on lo: what `ip link set lo up` does. */
 static int lo_up(void)
@@ -52,13 +53,13 @@ static double secs(struct timeval t)
  * writes its wall time and resource use to file. */
 static int rusage_run(const char *file, char **argv)
 {
-	struct timespec t0, t1;
+	long long t0, t1;
 	struct rusage ru;
 	int st = 0;
 	pid_t pid;
 	FILE *f;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_now_us();
 	pid = fork();
 	if (pid < 0) {
 		perror("loopmesh_util: fork");
@@ -74,15 +75,14 @@ static int rusage_run(const char *file, char **argv)
 			perror("loopmesh_util: wait4");
 			return 2;
 		}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	t1 = mono_now_us();
 	f = fopen(file, "w");
 	if (f == NULL) {
 		perror(file);
 		return 2;
 	}
 	fprintf(f, "%.3f,%.2f,%.2f,%ld\n",
-	        (double)(t1.tv_sec - t0.tv_sec) +
-	            (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+	        (double)(t1 - t0) / 1e6,
 	        secs(ru.ru_utime), secs(ru.ru_stime), ru.ru_maxrss);
 	if (fclose(f) != 0) {
 		perror(file);

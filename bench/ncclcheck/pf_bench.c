@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "bootstrap/bootstrap.h"
 #include "preflight/pf_exchange.h"
 #include "preflight/pf_round.h"
@@ -63,7 +64,7 @@ static void *sim_main(void *arg)
 	ri.nccl_version = 22803;
 	ri.cuda_runtime = ri.driver = 13000;
 	pthread_barrier_wait(s->go);
-	dl = sc_now_us() + 60000000;
+	dl = mono_now_us() + 60000000;
 	if (s->rank == 0 ? sc_hub_open(&sc, s->hub_lfd, s->n, "sim0", dl) :
 			   sc_client_open(&sc, "127.0.0.1", s->hub_port,
 					  s->rank, s->n, dl)) {
@@ -71,7 +72,7 @@ static void *sim_main(void *arg)
 		s->nf = -1;
 		return NULL;
 	}
-	s->t_open = sc_now_us();
+	s->t_open = mono_now_us();
 	memset(&in, 0, sizeof(in));
 	in.mine = &ri;
 	in.ndev = 1;
@@ -86,7 +87,7 @@ static void *sim_main(void *arg)
 			0 : -1;
 	else
 		s->nf = nc_pf_round(&sc, &in, &s->run, f, NC_PF_MAX);
-	s->t_round = sc_now_us();
+	s->t_round = mono_now_us();
 	if (s->nf < 0)
 		fprintf(stderr, "rank %d: %s\n", s->rank, sc.why);
 	__atomic_add_fetch(&finished, 1, __ATOMIC_RELEASE);
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	t0 = sc_now_us();
+	t0 = mono_now_us();
 	pthread_barrier_wait(&go);
 	for (int i = 0; i < n; i++) {
 		pthread_join(th[i], NULL);

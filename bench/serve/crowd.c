@@ -16,9 +16,10 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "wire/proto.h"
 
 enum st { CONNECTING, HELLO_SENT, ADMITTED, REFUSED, DROPPED, CLOSED };
@@ -31,14 +32,6 @@ struct cl {
 	unsigned char rbuf[512];
 	char why[128];
 };
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* The HELLO frame of a client: version 2, no limits, node "crowd". */
 static size_t hello_frame(unsigned char *f)
@@ -166,8 +159,8 @@ int main(int argc, char **argv)
 		c[i].fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
 		if (c[i].fd < 0 ||
 		    bind(c[i].fd, (struct sockaddr *)&src, sizeof(src)) < 0 ||
-		    (connect(c[i].fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
-		     errno != EINPROGRESS)) {
+		    sock_connect_start(c[i].fd, (struct sockaddr *)&sa,
+				       sizeof(sa)) < 0) {
 			fprintf(stderr, "crowd: client %d: %s\n", i,
 			        strerror(errno));
 			return 2;
@@ -176,9 +169,9 @@ int main(int argc, char **argv)
 		           sizeof(one));
 		epoll_ctl(ep, EPOLL_CTL_ADD, c[i].fd, &ee);
 	}
-	t_end = now_us() + (long long)secs * 1000000;
-	while (now_us() < t_end + 1000000) {
-		long long t = now_us();
+	t_end = mono_now_us() + (long long)secs * 1000000;
+	while (mono_now_us() < t_end + 1000000) {
+		long long t = mono_now_us();
 		int k;
 
 		for (int i = 0; i < n && t < t_end; i++) {
@@ -213,7 +206,7 @@ int main(int argc, char **argv)
 				epoll_ctl(ep, EPOLL_CTL_MOD, x->fd, &ee);
 			}
 			if (evs[e].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
-				on_read(x, now_us(), period);
+				on_read(x, mono_now_us(), period);
 		}
 	}
 	for (int i = 0; i < n; i++) {

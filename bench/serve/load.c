@@ -11,9 +11,9 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "wire/proto.h"
 
 struct cl {
@@ -22,14 +22,6 @@ struct cl {
 	size_t rlen;
 	unsigned char rbuf[256];
 };
-
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -82,10 +74,10 @@ int main(int argc, char **argv)
 		epoll_ctl(ep, EPOLL_CTL_ADD, c[i].fd, &ee);
 	}
 	for (int i = 0; i < n; i++) /* staggered from one start */
-		c[i].next_us = now_us() + (period * i) / n;
-	t_end = now_us() + (long long)secs * 1000000;
-	while (now_us() < t_end + 500000) {
-		long long t = now_us(), wake = t + 1000;
+		c[i].next_us = mono_now_us() + (period * i) / n;
+	t_end = mono_now_us() + (long long)secs * 1000000;
+	while (mono_now_us() < t_end + 500000) {
+		long long t = mono_now_us(), wake = t + 1000;
 		int k;
 
 		for (int i = 0; i < n && t < t_end; i++) {
@@ -118,7 +110,7 @@ int main(int argc, char **argv)
 
 				memcpy(&ts, x->rbuf + off + PROTO_HDR_LEN, 8);
 				if (nrtt < cap)
-					rtt[nrtt++] = now_us() - ts;
+					rtt[nrtt++] = mono_now_us() - ts;
 				recvd++;
 				off += PROTO_HDR_LEN + 8;
 			}

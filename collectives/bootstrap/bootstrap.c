@@ -3,6 +3,7 @@
  * bootstrap_io.c's; the exchanges bootstrap_xchg.c's. */
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/bootstrap_int.h"
+#include "bootstrap/bootstrap_wire.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +16,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "base/monoclock.h"
+#include "base/sock.h"
 
 /* Records the first failure; later ones do not overwrite it. */
 void sc_why(struct sc *sc, const char *fmt, ...)
@@ -65,7 +69,7 @@ static int sc_alloc(struct sc *sc, int rank, int nprocs)
 		return -1;
 	for (int i = 0; rank == 0 && i < nprocs; i++)
 		sc->peers[i].fd = -1;
-	sc->hb_sent_us = sc_now_us();
+	sc->hb_sent_us = mono_now_us();
 	sc->hub_last_us = sc->hb_sent_us;
 	return 0;
 }
@@ -95,16 +99,17 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 	sc->peers[0].alive = true;
 	while (joined < nprocs) {
 		struct pollfd pfd = { .fd = listen_fd, .events = POLLIN };
-		uint32_t type, *v;
+		struct sc_hello h;
+		uint32_t type;
 		void *p;
 		size_t len;
-		int fd, r, pr = poll(&pfd, 1, sc_left_ms(deadline_us,
+		int fd, r, pr = poll(&pfd, 1, mono_left_ms(deadline_us,
 							  idle ? 5 : 1000));
 
 		if (idle != NULL)
 			idle(arg);
 		if (pr <= 0) {
-			if (sc_now_us() < deadline_us)
+			if (mono_now_us() < deadline_us)
 				continue;
 			int missing[64], nm = 0;
 			char rb[256];
@@ -124,18 +129,17 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		if (sc_recv_frame(fd, &type, &p, &len) < 0 ||
-		    type != SC_HELLO || len != 8) {
+		    type != SC_HELLO || sc_hello_unpack(p, len, &h) < 0) {
 			free(p);
 			close(fd); /* a stray connection: not one of ours */
 			continue;
 		}
-		v = p;
-		r = (int)ntohl(v[0]);
-		if ((int)ntohl(v[1]) != nprocs || r < 1 || r >= nprocs ||
+		r = (int)h.rank;
+		if ((int)h.nprocs != nprocs || r < 1 || r >= nprocs ||
 		    sc->peers[r].alive) {
 			sc_why(sc, "bootstrap: a process says it is rank %d of %u "
 			    "but rank 0 expects %d processes%s", r,
-			    ntohl(v[1]), nprocs,
+			    h.nprocs, nprocs,
 			    r >= 1 && r < nprocs && sc->peers[r].alive ?
 				    " and that rank already joined" : "");
 			free(p);
@@ -144,13 +148,13 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 		}
 		free(p);
 		if (sc_send_frame(fd, SC_WELCOME, hb, sizeof(hb),
-				  sc_now_us() + SC_IO_GRACE_US) < 0) {
+				  mono_now_us() + SC_IO_GRACE_US) < 0) {
 			close(fd);
 			continue;
 		}
 		sc->peers[r].fd = fd;
 		sc->peers[r].alive = true;
-		sc->peers[r].last_us = sc_now_us();
+		sc->peers[r].last_us = mono_now_us();
 		joined++;
 	}
 	return 0;
@@ -160,7 +164,8 @@ int sc_hub_open_idle(struct sc *sc, int listen_fd, int nprocs,
 int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		   int nprocs, long long deadline_us)
 {
-	uint32_t hello[2] = { htonl((uint32_t)rank), htonl((uint32_t)nprocs) };
+	struct sc_hello h = { (uint32_t)rank, (uint32_t)nprocs };
+	unsigned char hello[SC_HELLO_WIRE];
 	int e = 0;
 
 	if (nprocs < 2 || nprocs > SC_MAX_PROCS || rank < 1 ||
@@ -168,8 +173,9 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		sc_why(sc, "bootstrap: bad rank %d of %d", rank, nprocs);
 		return -1;
 	}
+	sc_hello_pack(&h, hello);
 	while (sc->hub_fd < 0) {
-		long long now = sc_now_us();
+		long long now = mono_now_us();
 		long long dl = now + 2000000 < deadline_us ? now + 2000000 :
 							    deadline_us;
 
@@ -177,7 +183,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		if (sc->hub_fd >= 0)
 			break;
 		e = errno;
-		if (sc_now_us() >= deadline_us) {
+		if (mono_now_us() >= deadline_us) {
 			sc_why(sc, "bootstrap: cannot reach rank 0 at %s:%d: %s",
 			    host, port, strerror(e));
 			sc->timed_out = true;
@@ -192,15 +198,11 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		return -1;
 	}
 	for (;;) {
-		struct pollfd pfd = { .fd = sc->hub_fd, .events = POLLIN };
 		uint32_t type;
 		size_t len;
 		void *p;
-		int pr = poll(&pfd, 1, sc_left_ms(deadline_us, 1000));
 
-		if (pr <= 0) {
-			if (sc_now_us() < deadline_us)
-				continue;
+		if (sock_wait(sc->hub_fd, POLLIN, deadline_us) <= 0) {
 			sc_why(sc, "bootstrap: rank 0 at %s:%d took the connection "
 			    "but never answered", host, port);
 			sc->timed_out = true;
@@ -218,7 +220,7 @@ int sc_client_open(struct sc *sc, const char *host, int port, int rank,
 		}
 		free(p);
 		if (type == SC_WELCOME) {
-			sc->hub_last_us = sc_now_us();
+			sc->hub_last_us = mono_now_us();
 			return 0;
 		}
 	}
@@ -242,7 +244,7 @@ int sc_set_hosts(struct sc *sc, const char (*hosts)[64])
 static void hub_send_all(struct sc *sc, uint32_t type, const void *p,
 			 size_t len, int except)
 {
-	long long dl = sc_now_us() + SC_IO_GRACE_US;
+	long long dl = mono_now_us() + SC_IO_GRACE_US;
 
 	for (int i = 1; i < sc->nprocs; i++)
 		if (i != except && sc->peers[i].alive)
@@ -279,18 +281,17 @@ static uint32_t hub_silent_ms(const struct sc *sc, int i, long long now)
 /* Fills the hub's own table (the format of SC_TABLE). */
 static void hub_fill_table(struct sc *sc)
 {
-	long long now = sc_now_us();
+	long long now = mono_now_us();
 
 	for (int i = 0; i < sc->nprocs; i++) {
-		unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
-		uint32_t s = htonl(i == 0 ? sc->my_step : sc->peers[i].step);
-		uint32_t ms = htonl(hub_silent_ms(sc, i, now));
+		struct sc_entry e = {
+			.step = i == 0 ? sc->my_step : sc->peers[i].step,
+			.alive = i == 0 ? 1 : sc->peers[i].alive,
+			.silent_ms = hub_silent_ms(sc, i, now),
+		};
 
-		memset(e, 0, SC_TABLE_ENTRY);
-		memcpy(e, &s, 4);
-		e[4] = i == 0 ? 1 : sc->peers[i].alive;
-		memcpy(e + 5, &ms, 4);
-		snprintf((char *)e + 9, 64, "%s", host_of(sc, i));
+		snprintf(e.host, sizeof(e.host), "%s", host_of(sc, i));
+		sc_entry_pack(&e, sc->table + (size_t)i * SC_TABLE_ENTRY);
 	}
 }
 
@@ -302,7 +303,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 	struct sc_msg *m;
 	char msg[512];
 
-	pe->last_us = sc_now_us();
+	pe->last_us = mono_now_us();
 	switch (type) {
 	case SC_CONTRIB:
 		m = calloc(1, sizeof(*m));
@@ -317,18 +318,14 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 		pe->q_tail = m;
 		return; /* keeps p */
 	case SC_ARRIVE:
-		if (len == 4) {
-			uint32_t s;
-
-			memcpy(&s, p, 4);
-			pe->step = ntohl(s);
-		}
+		if (len == SC_U32_WIRE)
+			pe->step = sc_u32_unpack(p);
 		break;
 	case SC_QUERY:
 		hub_fill_table(sc);
 		sc_send_frame(pe->fd, SC_TABLE, sc->table,
 			      (size_t)sc->nprocs * SC_TABLE_ENTRY,
-			      sc_now_us() + SC_IO_GRACE_US);
+			      mono_now_us() + SC_IO_GRACE_US);
 		break;
 	case SC_ABORT:
 		snprintf(msg, sizeof(msg), "%.*s", (int)len, (char *)p);
@@ -346,7 +343,7 @@ static void hub_frame(struct sc *sc, int r, uint32_t type, void *p,
 /* Client side: handles one frame from the hub. */
 static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
 {
-	sc->hub_last_us = sc_now_us();
+	sc->hub_last_us = mono_now_us();
 	switch (type) {
 	case SC_RESULT:
 		free(sc->result);
@@ -376,7 +373,7 @@ static void client_frame(struct sc *sc, uint32_t type, void *p, size_t len)
  * the driver) falls silent and is named. Never waits. */
 static void heartbeat(struct sc *sc)
 {
-	long long now = sc_now_us();
+	long long now = mono_now_us();
 
 	if (now - sc->hb_sent_us < SC_HEARTBEAT_US)
 		return;
@@ -459,13 +456,14 @@ int sc_poll(struct sc *sc)
 /* Clients send ARRIVE to the hub; the hub records its own step. */
 int sc_arrive(struct sc *sc, uint32_t step)
 {
-	uint32_t s = htonl(step);
+	unsigned char s[SC_U32_WIRE];
 
+	sc_u32_pack(step, s);
 	sc->my_step = step;
 	if (sc->rank == 0 || sc->nprocs <= 1)
 		return sc_poll(sc);
-	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, &s, sizeof(s),
-			  sc_now_us() + SC_IO_GRACE_US) < 0) {
+	if (sc_send_frame(sc->hub_fd, SC_ARRIVE, s, sizeof(s),
+			  mono_now_us() + SC_IO_GRACE_US) < 0) {
 		sc_why(sc, "rank 0 was lost: %s", strerror(errno));
 		return -1;
 	}
@@ -480,7 +478,7 @@ void sc_abort(struct sc *sc, const char *reason)
 		if (sc->hub_fd >= 0)
 			sc_send_frame(sc->hub_fd, SC_ABORT, reason,
 				      strlen(reason),
-				      sc_now_us() + SC_IO_GRACE_US);
+				      mono_now_us() + SC_IO_GRACE_US);
 		return;
 	}
 	if (sc->peers != NULL)
@@ -493,14 +491,14 @@ static bool client_table(struct sc *sc, long long deadline_us)
 	sc->have_table = false;
 	if (sc->hub_fd < 0 ||
 	    sc_send_frame(sc->hub_fd, SC_QUERY, NULL, 0,
-			  sc_now_us() + SC_IO_GRACE_US) < 0)
+			  mono_now_us() + SC_IO_GRACE_US) < 0)
 		return false;
-	while (!sc->have_table && sc_now_us() < deadline_us &&
+	while (!sc->have_table && mono_now_us() < deadline_us &&
 	       sc->hub_fd >= 0) {
 		bool f = sc->failed;
 
 		sc->failed = false; /* keep reading past an abort */
-		sc_service(sc, sc_left_ms(deadline_us, 50));
+		sc_service(sc, mono_left_ms(deadline_us, 50));
 		sc->failed = sc->failed || f;
 	}
 	return sc->have_table;
@@ -543,7 +541,7 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 	if (sc->rank == 0) {
 		hub_fill_table(sc);
 	} else if (!client_table(sc, deadline_us)) {
-		double s = (double)(sc_now_us() - sc->hub_last_us) / 1e6;
+		double s = (double)(mono_now_us() - sc->hub_last_us) / 1e6;
 
 		if (sc->hub_fd >= 0 && s * 1e6 >= SC_SILENT_US)
 			add_silent(sc, 0, sc->hub_host, s, silent, slen, &ns);
@@ -552,18 +550,17 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		return -1;
 	}
 	for (int i = 0; i < sc->nprocs; i++) {
-		const unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
-		uint32_t s, ms;
+		struct sc_entry e;
 
-		memcpy(&s, e, 4);
-		memcpy(&ms, e + 5, 4);
-		if (e[4] && ntohl(s) >= step)
+		sc_entry_unpack(sc->table + (size_t)i * SC_TABLE_ENTRY, &e);
+		if (e.alive && e.step >= step)
 			arrived[na++] = i;
 		else
 			late[nl++] = i;
-		if (e[4] && i != sc->rank && ntohl(ms) * 1000ULL >= SC_SILENT_US)
-			add_silent(sc, i, (const char *)e + 9,
-				   ntohl(ms) / 1000.0, silent, slen, &ns);
+		if (e.alive && i != sc->rank &&
+		    e.silent_ms * 1000ULL >= SC_SILENT_US)
+			add_silent(sc, i, e.host, e.silent_ms / 1000.0, silent,
+				   slen, &ns);
 	}
 	if (nl == 0) {
 		snprintf(buf, len, "all %d ranks had arrived", sc->nprocs);
@@ -577,18 +574,18 @@ int sc_describe(struct sc *sc, uint32_t step, long long deadline_us,
 		off = (size_t)snprintf(buf, len, "no rank had arrived; ");
 	for (int k = 0; k < nl && off < len; k++) {
 		int i = late[k];
-		const unsigned char *e = sc->table + (size_t)i * SC_TABLE_ENTRY;
+		struct sc_entry e;
 		char wb[96];
 
-		if (e[9] != '\0')
-			snprintf(wb, sizeof(wb), "rank %d on %.63s", i,
-				 (const char *)e + 9);
+		sc_entry_unpack(sc->table + (size_t)i * SC_TABLE_ENTRY, &e);
+		if (e.host[0] != '\0')
+			snprintf(wb, sizeof(wb), "rank %d on %.63s", i, e.host);
 		else
 			who(sc, i, wb, sizeof(wb));
 		off += (size_t)snprintf(buf + off, len - off, "%s%s %s",
 					k > 0 ? ", " : "", wb,
-					!e[4] ? "was lost (connection closed)" :
-						"had not");
+					!e.alive ? "was lost (connection closed)" :
+						   "had not");
 		if (k == 7 && nl > 8) {
 			snprintf(buf + off, len > off ? len - off : 0,
 				 " and %d more", nl - 8);

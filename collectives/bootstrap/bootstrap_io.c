@@ -12,47 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
-/* One clock for every deadline of ncclcheck. */
-long long sc_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* Rounded up, so a wait never ends just before its deadline. */
-int sc_left_ms(long long deadline_us, int max_ms)
-{
-	long long d = deadline_us - sc_now_us();
-
-	if (d <= 0)
-		return 0;
-	d = (d + 999) / 1000;
-	return d > max_ms ? max_ms : (int)d;
-}
-
-/* poll() for one event until the deadline: 1 ready, 0 timed out, -1
- * error. */
-static int wait_fd(int fd, short ev, long long deadline_us)
-{
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = ev };
-		int pr = poll(&pfd, 1, sc_left_ms(deadline_us, 1000));
-
-		if (pr > 0)
-			return 1;
-		if (pr < 0 && errno != EINTR)
-			return -1;
-		if (sc_now_us() >= deadline_us) {
-			errno = ETIMEDOUT;
-			return 0;
-		}
-	}
-}
+#include "base/monoclock.h"
+#include "base/sock.h"
+#include "bootstrap/bootstrap_wire.h"
 
 /* recv until len bytes came; end of file is ECONNRESET. */
 int sc_read_full(int fd, void *buf, size_t len, long long deadline_us)
@@ -62,7 +26,7 @@ int sc_read_full(int fd, void *buf, size_t len, long long deadline_us)
 	while (len > 0) {
 		ssize_t n;
 
-		if (wait_fd(fd, POLLIN, deadline_us) <= 0)
+		if (sock_wait(fd, POLLIN, deadline_us) <= 0)
 			return -1;
 		n = recv(fd, p, len, 0);
 		if (n == 0) {
@@ -88,7 +52,7 @@ int sc_write_full(int fd, const void *buf, size_t len, long long deadline_us)
 	while (len > 0) {
 		ssize_t n;
 
-		if (wait_fd(fd, POLLOUT, deadline_us) <= 0)
+		if (sock_wait(fd, POLLOUT, deadline_us) <= 0)
 			return -1;
 		n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
@@ -106,13 +70,15 @@ int sc_write_full(int fd, const void *buf, size_t len, long long deadline_us)
 int sc_send_frame(int fd, uint32_t type, const void *payload, size_t len,
 		  long long deadline_us)
 {
-	uint32_t h[2] = { htonl(type), htonl((uint32_t)len) };
+	unsigned char h[2 * SC_U32_WIRE];
 	char small[256];
 
 	if (len > SC_FRAME_MAX) {
 		errno = EMSGSIZE;
 		return -1;
 	}
+	sc_u32_pack(type, h);
+	sc_u32_pack((uint32_t)len, h + SC_U32_WIRE);
 	if (len <= sizeof(small) - sizeof(h)) {
 		memcpy(small, h, sizeof(h));
 		if (len > 0)
@@ -134,22 +100,22 @@ int sc_try_send_frame(int fd, uint32_t type, const void *payload,
 	if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLOUT))
 		return 1;
 	return sc_send_frame(fd, type, payload, len,
-			     sc_now_us() + SC_IO_GRACE_US);
+			     mono_now_us() + SC_IO_GRACE_US);
 }
 
 /* A started frame must arrive whole within SC_IO_GRACE_US. */
 int sc_recv_frame(int fd, uint32_t *type, void **payload, size_t *len)
 {
-	long long dl = sc_now_us() + SC_IO_GRACE_US;
-	uint32_t h[2];
+	long long dl = mono_now_us() + SC_IO_GRACE_US;
+	unsigned char h[2 * SC_U32_WIRE];
 	void *p = NULL;
 
 	*payload = NULL;
 	*len = 0;
 	if (sc_read_full(fd, h, sizeof(h), dl) < 0)
 		return -1;
-	*type = ntohl(h[0]);
-	*len = ntohl(h[1]);
+	*type = sc_u32_unpack(h);
+	*len = sc_u32_unpack(h + SC_U32_WIRE);
 	if (*len > SC_FRAME_MAX) {
 		errno = EPROTO;
 		return -1;
@@ -210,32 +176,21 @@ fail:
 /* One connect attempt to one address before deadline. */
 static int connect_one(const struct addrinfo *ai, long long deadline_us)
 {
-	int fd, err = 0, one = 1;
-	socklen_t el = sizeof(err);
+	int fd, err, one = 1;
 
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 		    0);
 	if (fd < 0)
 		return -1;
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0 &&
-	    errno != EINPROGRESS)
-		goto fail;
-	if (wait_fd(fd, POLLOUT, deadline_us) <= 0)
-		goto fail;
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-		goto fail;
-	if (err != 0) {
+	if (sock_connect(fd, ai->ai_addr, ai->ai_addrlen, deadline_us) < 0) {
+		err = errno;
+		close(fd);
 		errno = err;
-		goto fail;
+		return -1;
 	}
 	/* small frames both ways: Nagle would hold them 40 ms */
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	return fd;
-fail:
-	err = errno;
-	close(fd);
-	errno = err;
-	return -1;
 }
 
 /* Tries every address the name resolves to until one connects. */

@@ -1,7 +1,8 @@
-/* The side channel's lowest layer: the clock, TCP listen and connect with
- * a deadline, and framed messages ({u32 type, u32 length} then payload)
- * where every read and write is bounded. Used by the side channel
- * (bootstrap.c) and the torch store client (tcpstore.c). No CUDA. */
+/* The side channel's lowest layer: TCP listen and connect with a deadline
+ * (lib/base's clock and socket waits), and framed messages ({u32 type, u32
+ * length} then payload) where every read and write is bounded. Used by
+ * the side channel (bootstrap.c) and the torch store client (tcpstore.c).
+ * No CUDA. */
 #ifndef NC_BOOTSTRAP_IO_H
 #define NC_BOOTSTRAP_IO_H
 
@@ -11,18 +12,12 @@
 #define SC_FRAME_MAX (64u << 20) /* largest payload accepted */
 #define SC_IO_GRACE_US 2000000   /* a started frame must finish in this */
 
-/* Microseconds of CLOCK_MONOTONIC. */
-long long sc_now_us(void);
-
-/* Milliseconds left until deadline_us, at least 0, at most max_ms. */
-int sc_left_ms(long long deadline_us, int max_ms);
-
 /* Opens a TCP listener on addr ("0.0.0.0", "::", or an address) and port
  * (0: ephemeral). Returns the socket and the bound port in *bound, or -1
  * with errno kept. */
 int sc_listen(const char *addr, int port, int *bound);
 
-/* Connects to host:port before deadline_us (absolute, sc_now_us clock).
+/* Connects to host:port before deadline_us (absolute, mono_now_us clock).
  * Returns the socket, or -1 with errno (ETIMEDOUT, ECONNREFUSED...). */
 int sc_connect(const char *host, int port, long long deadline_us);
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/monoclock.h"
+
 /* The hub waits until every process's next part is queued, then takes
  * one from each; clients send and go on. */
 int sc_gather(struct sc *sc, const void *mine, size_t len, void *all,
@@ -42,9 +44,9 @@ int sc_gather(struct sc *sc, const void *mine, size_t len, void *all,
 			}
 		if (total == 0)
 			break;
-		if (sc_service(sc, sc_left_ms(deadline_us, 50)) < 0)
+		if (sc_service(sc, mono_left_ms(deadline_us, 50)) < 0)
 			return -1;
-		if (sc_now_us() >= deadline_us) {
+		if (mono_now_us() >= deadline_us) {
 			char rb[256], msg[400];
 
 			snprintf(msg, sizeof(msg), "ranks %s had not arrived "
@@ -106,9 +108,9 @@ int sc_scatterv(struct sc *sc, const void *const *parts, const size_t *lens,
 		return sc->failed ? -1 : 0;
 	}
 	while (!sc->have_result) {
-		if (sc_service(sc, sc_left_ms(deadline_us, 50)) < 0)
+		if (sc_service(sc, mono_left_ms(deadline_us, 50)) < 0)
 			return -1;
-		if (!sc->have_result && sc_now_us() >= deadline_us) {
+		if (!sc->have_result && mono_now_us() >= deadline_us) {
 			sc_why(sc, "rank 0 did not complete the exchange in time");
 			sc->timed_out = true;
 			return -1;

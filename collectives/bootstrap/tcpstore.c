@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 enum { Q_VALIDATE = 0, Q_SET = 1, Q_GET = 3, Q_CHECK = 5 };
 enum { CHECK_READY = 0, CHECK_NOT_READY = 1 };
 
@@ -124,7 +126,7 @@ long nc_store_get(const char *host, int port, const char *key, void *val,
 				 host, port, r);
 			goto out;
 		}
-		if (sc_now_us() >= deadline_us) {
+		if (mono_now_us() >= deadline_us) {
 			snprintf(err, errlen, "torch's store at %s:%d: key '%s' "
 				 "was not set in time (rank 0 never "
 				 "published its address)", host, port, key);

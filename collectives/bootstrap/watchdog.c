@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 #define LOOP_US 100000
 
 static struct {
@@ -58,7 +60,7 @@ static void take_net(long long now)
  * _exit, without atexit handlers that could block. */
 static void *loop(void *arg)
 {
-	long long last = sc_now_us();
+	long long last = mono_now_us();
 
 	(void)arg;
 	for (;;) {
@@ -70,7 +72,7 @@ static void *loop(void *arg)
 		bool bye;
 
 		usleep(LOOP_US);
-		now = sc_now_us();
+		now = mono_now_us();
 		pthread_mutex_lock(&wd.mu);
 		if (wd.stop) {
 			pthread_mutex_unlock(&wd.mu);
@@ -157,7 +159,7 @@ void nc_wd_self(int rank, int nprocs, int gpu, const char *host,
 static void rearm_idle(const char *what)
 {
 	wd.v.armed = wd.idle_us > 0;
-	wd.v.deadline_us = sc_now_us() + wd.idle_us;
+	wd.v.deadline_us = mono_now_us() + wd.idle_us;
 	snprintf(wd.v.what, sizeof(wd.v.what), "%s", what);
 }
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+
 /* Starts the thread; prefix goes before every message ("ncclcheck: rank 3
  * on gpu-b"). Returns 0, or -1 with errno. */
 int nc_wd_start(const char *prefix);
@@ -27,7 +28,7 @@ void nc_wd_self(int rank, int nprocs, int gpu, const char *host,
 void nc_wd_phase(int phase, const char *what);
 /* The step number the heartbeats carry. */
 void nc_wd_step(unsigned step);
-/* Sets the deadline (sc_now_us clock) and what is being waited for. */
+/* Sets the deadline (mono_now_us clock) and what is being waited for. */
 void nc_wd_arm(long long deadline_us, const char *what);
 /* Ends a step's deadline: -T plus grace from now (nothing before
  * nc_wd_limit). */

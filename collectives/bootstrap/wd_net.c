@@ -72,49 +72,6 @@ int wn_open_client(struct wn *w, int fd, int rank, int nprocs,
 	return 0;
 }
 
-/* One entry: i32 rank, pid, gpu, phase; u32 step; i32 state; u32 age
- * in ms; host[64]. */
-static void put_entry(const struct nc_wd_peer *p, long long now,
-		      unsigned char *b)
-{
-	uint32_t v[7];
-	long long age = p->last_us > 0 ? (now - p->last_us) / 1000 : 0;
-
-	v[0] = htonl((uint32_t)p->rank);
-	v[1] = htonl((uint32_t)p->pid);
-	v[2] = htonl((uint32_t)p->gpu);
-	v[3] = htonl((uint32_t)p->phase);
-	v[4] = htonl(p->step);
-	v[5] = htonl((uint32_t)p->state);
-	v[6] = htonl(age < 0 ? 0 : age > 0x7fffffff ? 0x7fffffffu :
-						       (uint32_t)age);
-	memcpy(b, v, sizeof(v));
-	memset(b + 28, 0, 64);
-	memcpy(b + 28, p->host, strnlen(p->host, 63));
-}
-
-/* The inverse; a field out of range is clamped to "unknown". */
-static void get_entry(const unsigned char *b, long long now,
-		      struct nc_wd_peer *p)
-{
-	uint32_t v[7];
-
-	memcpy(v, b, sizeof(v));
-	p->rank = (int)ntohl(v[0]);
-	p->pid = (int)ntohl(v[1]);
-	p->gpu = (int)ntohl(v[2]);
-	p->phase = (int)ntohl(v[3]);
-	p->step = ntohl(v[4]);
-	p->state = (int)ntohl(v[5]);
-	p->last_us = now - (long long)ntohl(v[6]) * 1000;
-	memcpy(p->host, b + 28, 63);
-	p->host[63] = '\0';
-	if (p->phase < 0 || p->phase >= NC_WD_NPHASES)
-		p->phase = NC_WD_START;
-	if (p->state < NC_WD_UNHEARD || p->state > NC_WD_GONE)
-		p->state = NC_WD_UNHEARD;
-}
-
 /* Two entries, the sender's own first. */
 void wn_pack(const struct nc_wd_peer *self, const struct nc_wd_peer *worst,
 	     long long now, unsigned char *b)
@@ -125,8 +82,8 @@ void wn_pack(const struct nc_wd_peer *self, const struct nc_wd_peer *worst,
 		unheard(&none, -1);
 		worst = &none;
 	}
-	put_entry(self, now, b);
-	put_entry(worst, now, b + WN_ENTRY_WIRE);
+	wn_entry_pack(self, now, b);
+	wn_entry_pack(worst, now, b + WN_ENTRY_WIRE);
 }
 
 /* The sender's entry is alive as of `now` minus its age (0: just now). */
@@ -135,8 +92,8 @@ int wn_unpack(const unsigned char *b, size_t len, struct nc_wd_peer *self,
 {
 	if (len != WN_BEAT_WIRE)
 		return -1;
-	get_entry(b, now, self);
-	get_entry(b + WN_ENTRY_WIRE, now, worst);
+	wn_entry_unpack(b, now, self);
+	wn_entry_unpack(b + WN_ENTRY_WIRE, now, worst);
 	return 0;
 }
 

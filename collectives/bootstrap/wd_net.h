@@ -37,6 +37,14 @@ int wn_open_hub(struct wn *w, int listen_fd, int nprocs, long long now);
 int wn_open_client(struct wn *w, int fd, int rank, int nprocs,
 		   long long now);
 
+/* wd_wire.c: one entry into WN_ENTRY_WIRE bytes at b, its age the time
+ * from its last_us to now (ms, 0 to 2^31 - 1); and the inverse, a phase
+ * or state out of range read as "unknown". */
+void wn_entry_pack(const struct nc_wd_peer *p, long long now,
+		   unsigned char *b);
+void wn_entry_unpack(const unsigned char *b, long long now,
+		     struct nc_wd_peer *p);
+
 /* Packs two entries (this process, and the worst peer or rank -1) into
  * WN_BEAT_WIRE bytes; ages count from `now`. */
 void wn_pack(const struct nc_wd_peer *self, const struct nc_wd_peer *worst,

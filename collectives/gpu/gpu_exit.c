@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 /* Every line carries the rank and host, so the merged output of many
  * ranks still says who spoke. */
 void nc_say(struct ctx *c, const char *fmt, ...)
@@ -37,14 +39,14 @@ int nc_finish(struct ctx *c, bool ran)
 static void nc_abort_comms(struct ctx *c)
 {
 	struct nc_wd_state outer;
-	long long dl = sc_now_us() + 10000000;
+	long long dl = mono_now_us() + 10000000;
 
 	if (!c->comms_ready)
 		return;
 	nc_wd_save(&outer);
 	/* never later than the caller's own deadline: the margin the man
 	 * page states holds */
-	if (outer.armed && outer.deadline_us > sc_now_us() &&
+	if (outer.armed && outer.deadline_us > mono_now_us() &&
 	    outer.deadline_us < dl)
 		dl = outer.deadline_us;
 	nc_wd_arm(dl, "ncclCommAbort");
@@ -64,7 +66,7 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 		  bool timed_out)
 {
 	char table[768], silent[400], msg[1400], hb[640];
-	long long dl = sc_now_us() + GRACE_US;
+	long long dl = mono_now_us() + GRACE_US;
 	bool peer = reason == c->sc.why || c->sc.from_peer;
 	bool timeout = timed_out || peer;
 	const char *label = timeout
@@ -95,9 +97,9 @@ void nc_fail_step(struct ctx *c, const char *what, const char *reason,
 	nc_abort_comms(c);
 	if (c->l.rank == 0) {
 		/* let the others fetch the arrival table before going */
-		long long until = sc_now_us() + 1500000;
+		long long until = mono_now_us() + 1500000;
 
-		while (sc_now_us() < until && c->sc.nprocs > 1) {
+		while (mono_now_us() < until && c->sc.nprocs > 1) {
 			sc_poll(&c->sc);
 			usleep(20000);
 		}

@@ -2,9 +2,11 @@
  * GPUs of this process, and the side channel to the other processes that
  * every later step uses to exchange, arrive and report failures. */
 #include "gpu/harness.h"
+#include "bootstrap/bootstrap_wire.h"
 #include "bootstrap/tcpstore.h"
 #include "bootstrap/watchdog.h"
 #include "base/parse.h"
+#include "base/monoclock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +17,7 @@
 
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
+
 
 /* A binary linked with another MPI than the launcher's would see itself
  * alone and report busbw 0: refuse that here. Also learns the local rank
@@ -168,7 +171,7 @@ static void mpi_where(struct ctx *c, char *where, size_t len, long long dl)
 		return;
 	}
 	nc_wd_arm(dl + GRACE_US, "rank 0's address through MPI_Ibcast");
-	while (where_req != MPI_REQUEST_NULL && sc_now_us() < dl) {
+	while (where_req != MPI_REQUEST_NULL && mono_now_us() < dl) {
 		mpi_progress(NULL);
 		if (where_req != MPI_REQUEST_NULL)
 			usleep(500);
@@ -192,17 +195,17 @@ static void mpi_where(struct ctx *c, char *where, size_t len, long long dl)
  * message names no rank. Exits 1 when the side channel itself fails. */
 static void watch_channel(struct ctx *c, long long dl)
 {
-	uint32_t wp = 0;
+	unsigned char wp[SC_U32_WIRE] = {0};
 	int wl = -1, port = 0, fd;
-	long long cdl = sc_now_us() + 2000000;
+	long long cdl = mono_now_us() + 2000000;
 
 	if (c->l.nprocs <= 1)
 		return;
 	if (c->l.rank == 0) {
 		wl = sc_listen("0.0.0.0", 0, &port);
-		wp = htonl(wl >= 0 ? (uint32_t)port : 0);
+		sc_u32_pack(wl >= 0 ? (uint32_t)port : 0, wp);
 	}
-	if (sc_bcast(&c->sc, &wp, sizeof(wp), dl) < 0) {
+	if (sc_bcast(&c->sc, wp, sizeof(wp), dl) < 0) {
 		nc_say(c, "bootstrap: %s", c->sc.why);
 		exit(1);
 	}
@@ -211,9 +214,10 @@ static void watch_channel(struct ctx *c, long long dl)
 			close(wl);
 		return;
 	}
-	if (ntohl(wp) == 0)
+	port = (int)sc_u32_unpack(wp);
+	if (port == 0)
 		return;
-	fd = sc_connect(c->l.master_addr, (int)ntohl(wp), cdl < dl ? cdl : dl);
+	fd = sc_connect(c->l.master_addr, port, cdl < dl ? cdl : dl);
 	if (fd >= 0 && nc_wd_net_client(fd) < 0)
 		close(fd);
 }
@@ -224,7 +228,7 @@ static void watch_channel(struct ctx *c, long long dl)
  * reaches is the finding rank-unreachable on rank 0. */
 void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	int lfd = -1, port = 0;
 	static char where[320]; /* MPI may still read it: rank 0 */
 
@@ -286,7 +290,7 @@ void nc_open_channel(struct ctx *c, const struct nc_rankinfo *mine)
 #ifdef NC_HAVE_MPI
 	/* everyone connected, so everyone has the address: the broadcast
 	 * ends at once (bounded all the same) */
-	while (where_req != MPI_REQUEST_NULL && sc_now_us() < dl)
+	while (where_req != MPI_REQUEST_NULL && mono_now_us() < dl)
 		mpi_progress(NULL);
 #endif
 	watch_channel(c, dl);

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 /* The config nccl-tests 2.19 gives NCCL, so the two measure the same
  * library state. */
 static void test_config(struct ctx *c, ncclConfig_t *cfg, int blocking)
@@ -90,7 +92,7 @@ static void init_blocking(struct ctx *c, const ncclUniqueId *id,
 	while (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) {
 		if (sc_poll(&c->sc) < 0)
 			nc_fail_step(c, "communicator init", c->sc.why, false);
-		if (sc_now_us() > dl)
+		if (mono_now_us() > dl)
 			nc_fail_step(c, "communicator init",
 				     "did not complete in time", true);
 		usleep(1000);
@@ -155,7 +157,7 @@ static int buf_alloc(struct ctx *c, void **p, size_t n)
 void nc_start_nccl(struct ctx *c)
 {
 	ncclUniqueId id;
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	ncclResult_t rc = ncclSuccess;
 	unsigned long long sizes[NC_MAX_SIZES];
 	int ns = nc_sweep_sizes(&c->o, sizes, NC_MAX_SIZES);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 /* Sets NCCL's debug output to a file ncclcheck reads afterwards, unless
  * the user chose their own: then their output stays where they want it
  * and the summary names no transports. */
@@ -35,7 +37,7 @@ int nc_gather_transports(struct ctx *c)
 {
 	struct nc_nccllog lg;
 	char blob[NC_NCCLLOG_BLOB] = "", *all = NULL;
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 
 	memset(&lg, 0, sizeof(lg));
 	if (c->own_debug && nc_nccllog_file(&lg, c->debug_file) == 0) {

@@ -25,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 #define PAIR_BYTES (64ULL << 20)
 #define PAIR_WARMUP 5
 #define PAIR_TRIALS 3
@@ -194,7 +196,7 @@ static void round_of(struct ctx *c, const int *partner, size_t bytes,
 		     int iters, cudaEvent_t *ev, double *out,
 		     const char *what)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	double s[MAX_GPUS][PAIR_TRIALS];
 	int n = c->nranks;
 	struct pcomm pc;
@@ -244,7 +246,7 @@ static double *gather_bw(struct ctx *c, const double *mine, size_t bytes)
 {
 	int n = c->nranks;
 	size_t len = sizeof(double) * (size_t)n * (size_t)c->ndev;
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	double *all = NULL;
 
 	if (c->l.rank == 0 &&
@@ -301,7 +303,7 @@ static int *host_ids(struct ctx *c)
 	int np = c->sc.nprocs, n = c->nranks;
 	char (*names)[64] = calloc((size_t)np, sizeof(*names)), me[64];
 	int *id = malloc(sizeof(int) * (size_t)n);
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 
 	memset(me, 0, sizeof(me));
 	if (names == NULL || id == NULL)
@@ -334,7 +336,7 @@ void nc_pairs_run(struct ctx *c)
 	double *mine2 = calloc(cells, sizeof(double)), *bw, *alone;
 	cudaEvent_t ev[2 * MAX_GPUS];
 	struct suspects x;
-	long long t_start = sc_now_us();
+	long long t_start = mono_now_us();
 	char what[64];
 
 	if (bytes > PAIR_BYTES)
@@ -362,7 +364,7 @@ void nc_pairs_run(struct ctx *c)
 	if (bw != NULL)
 		pick_suspects(c, bw, &x);
 	{
-		long long dl = sc_now_us() + c->o.timeout_us;
+		long long dl = mono_now_us() + c->o.timeout_us;
 
 		if (sc_bcast(&c->sc, &x, sizeof(x), dl) < 0)
 			nc_fail_step(c, "pairs", c->sc.why, c->sc.timed_out);
@@ -398,6 +400,6 @@ void nc_pairs_run(struct ctx *c)
 	c->run.pair_trials = PAIR_TRIALS;
 	c->run.pair_nalone = x.n;
 	c->run.pair_rounds = rounds;
-	c->run.pair_s = (double)(sc_now_us() - t_start) / 1e6;
+	c->run.pair_s = (double)(mono_now_us() - t_start) / 1e6;
 	nc_run_pair_verdict(&c->run);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "base/parse.h"
 
 /* The side channel is looked at this often while a wait spins. */
@@ -33,7 +34,7 @@ static void timed_out(struct ctx *c, const char *what)
  * does with its stream; the side channel once a millisecond. */
 void nc_wait_done(struct ctx *c, const char *what, long long deadline)
 {
-	long long t0 = sc_now_us(), last = t0;
+	long long t0 = mono_now_us(), last = t0;
 
 	for (;;) {
 		int ready = 0;
@@ -67,7 +68,7 @@ void nc_wait_done(struct ctx *c, const char *what, long long deadline)
 		}
 		if (ready == c->ndev)
 			return;
-		now = sc_now_us();
+		now = mono_now_us();
 		if (now - last >= CHANNEL_EVERY_US) {
 			last = now;
 			if (sc_poll(&c->sc) < 0)
@@ -86,7 +87,7 @@ void nc_wait_done(struct ctx *c, const char *what, long long deadline)
  * non-blocking communicators, finalize). */
 void nc_wait_comms(struct ctx *c, const char *what, long long deadline)
 {
-	long long t0 = sc_now_us();
+	long long t0 = mono_now_us();
 
 	for (unsigned long spins = 0;; spins++) {
 		int busy = 0;
@@ -116,13 +117,13 @@ void nc_wait_comms(struct ctx *c, const char *what, long long deadline)
 			c->comms_ready = true;
 			nc_fail_step(c, what, c->sc.why, false);
 		}
-		if (sc_now_us() > deadline) {
+		if (mono_now_us() > deadline) {
 			c->comms_ready = true;
 			timed_out(c, what);
 		}
 		/* spin first: a launch is handed to NCCL's thread and is back
 		 * in microseconds; sleep only when it is really slow (init) */
-		if (sc_now_us() - t0 > 20000)
+		if (mono_now_us() - t0 > 20000)
 			usleep(200);
 	}
 }

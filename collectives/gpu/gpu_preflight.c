@@ -18,6 +18,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 /* Fills this process's rank infos (one per local GPU). The interface is
  * the one NCCL's bootstrap would listen on here (with NCCL_COMM_ID set,
  * the subnet match alone: nccl_select_bootstrap), so pre-flight tests
@@ -121,7 +123,7 @@ bool nc_gpu_preflight(struct ctx *c)
 	in.listen_fd = lfd;
 	in.probe_timeout_us = c->o.preflight_timeout_us;
 	in.socket_ifname = getenv("NCCL_SOCKET_IFNAME");
-	in.deadline_us = sc_now_us() + c->o.timeout_us;
+	in.deadline_us = mono_now_us() + c->o.timeout_us;
 	nc_wd_arm(in.deadline_us + GRACE_US, "pre-flight exchange");
 	pf.ranks = c->run.ranks;
 	pf.nhosts = c->run.nhosts;

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+
 #define D2D_BYTES (256ULL << 20)
 #define D2D_REPS 40
 #define HOST_BYTES (64ULL << 20)
@@ -179,7 +181,7 @@ static double span(struct ctx *c, int i, void *dst, const void *src,
 		   struct nvml *n, nvml_dev_t nd, struct nc_gpuinfo *g,
 		   long long dl)
 {
-	long long t0 = sc_now_us(), t;
+	long long t0 = mono_now_us(), t;
 	unsigned v;
 
 	for (int r = 0; r < reps; r++)
@@ -202,7 +204,7 @@ static double span(struct ctx *c, int i, void *dst, const void *src,
 			ok(c, cudaEventRecord(c->d[k].done, c->d[k].s),
 			   "cudaEventRecord");
 	nc_wait_done(c, "GPU self-test", dl);
-	t = sc_now_us() - t0;
+	t = mono_now_us() - t0;
 	return t > 0 ? (double)bytes * reps / ((double)t * 1e3) : 0;
 }
 
@@ -303,7 +305,7 @@ static void measure(struct ctx *c, int i, struct nvml *n,
  * refuses parts of another size) on 64-bit little-endian hosts. */
 void nc_gpu_selftest(struct ctx *c)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	struct nc_gpuinfo *mine = calloc((size_t)c->ndev, sizeof(*mine)), *all;
 	struct nvml nv;
 	bool have = nvml_open(&nv);

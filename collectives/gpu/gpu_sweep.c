@@ -8,6 +8,7 @@
 #include "coll/coll.h"
 #include "coll/kernels.h"
 #include "bootstrap/watchdog.h"
+#include "base/monoclock.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #ifdef NC_HAVE_MPI
 #include <mpi.h>
+
 #endif
 
 /* What every process contributes to a step's result. */
@@ -225,11 +227,11 @@ static void combine(struct ctx *c, const struct step *st, struct mine *m,
 static int budget_iters(struct ctx *c, const struct step *st, long long dl)
 {
 	struct mine m = { 0, 0, 0 };
-	long long t0 = sc_now_us();
+	long long t0 = mono_now_us();
 
 	enqueue(c, st, 0, dl);
 	sync_all(c, st, dl);
-	m.est_us = (double)(sc_now_us() - t0);
+	m.est_us = (double)(mono_now_us() - t0);
 	combine(c, st, &m, dl);
 	/* the exchange left the ranks apart: line them up again */
 	enqueue(c, st, 0, dl);
@@ -267,13 +269,13 @@ static double graph_run(struct ctx *c, const struct step *st, int iters,
 	enqueue(c, st, 0, dl);
 	sync_all(c, st, dl);
 	host_barrier(c);
-	t0 = sc_now_us();
+	t0 = mono_now_us();
 	for (int l = 0; l < c->o.graph_launches; l++)
 		for (int i = 0; i < c->ndev; i++)
 			cuda_ok(c, st, cudaGraphLaunch(x[i], c->d[i].s),
 				"cudaGraphLaunch");
 	sync_all(c, st, dl);
-	t0 = sc_now_us() - t0;
+	t0 = mono_now_us() - t0;
 	for (int i = 0; i < c->ndev; i++) {
 		cudaGraphExecDestroy(x[i]);
 		cudaGraphDestroy(g[i]);
@@ -297,15 +299,15 @@ static double timed(struct ctx *c, const struct step *st, int iters,
 			init_data(c, st);
 			sync_all(c, st, dl);
 			/* the check reads the first slice: no shift */
-			t0 = sc_now_us();
+			t0 = mono_now_us();
 			enqueue(c, st, 0, dl);
 			sync_all(c, st, dl);
-			sum += (double)(sc_now_us() - t0);
+			sum += (double)(mono_now_us() - t0);
 			check_data(c, st, false);
 		}
 		return sum / iters;
 	}
-	t0 = sc_now_us();
+	t0 = mono_now_us();
 	for (int it = 0; it < iters; it++) {
 		enqueue(c, st, it, dl);
 		if (c->o.blocking)
@@ -318,13 +320,13 @@ static double timed(struct ctx *c, const struct step *st, int iters,
 		kill(getpid(), SIGKILL);
 	}
 	sync_all(c, st, dl);
-	return (double)(sc_now_us() - t0) / iters;
+	return (double)(mono_now_us() - t0) / iters;
 }
 
 /* Runs one step (one size, one placement) and fills its result. */
 static void run_step(struct ctx *c, struct step *st, struct nc_result *res)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	struct mine m = { 0, 0, 0 };
 	int iters = c->o.iters;
 
@@ -428,7 +430,7 @@ static void make_step(struct ctx *c, int coll, int dtype, int op,
 static void warm_series(struct ctx *c, int coll, int dtype, int op,
 			unsigned long long lo, unsigned long long hi)
 {
-	long long dl = sc_now_us() + c->o.timeout_us;
+	long long dl = mono_now_us() + c->o.timeout_us;
 	char what[160];
 	int n = 0;
 

@@ -6,14 +6,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The count goes in a byte of its own, so a block with fewer pairs than
- * its room still reads back exactly. */
+#include "bootstrap/bootstrap_wire.h"
+
+/* The count goes first (a u32), so a block with fewer pairs than its
+ * room still reads back exactly. */
 void nc_pair_block_pack(const struct nc_pair *pr, int n, unsigned char *b)
 {
 	if (n > NC_PREFLIGHT_MAX_TARGETS)
 		n = NC_PREFLIGHT_MAX_TARGETS;
 	memset(b, 0, NC_PAIR_BLOCK);
-	b[3] = (unsigned char)n;
+	sc_u32_pack((uint32_t)n, b);
 	for (int i = 0; i < n; i++)
 		nc_pair_pack(&pr[i], b + 4 + (size_t)i * NC_PAIR_WIRE);
 }
@@ -21,8 +23,9 @@ void nc_pair_block_pack(const struct nc_pair *pr, int n, unsigned char *b)
 /* The count comes from another host: never past the block's room. */
 int nc_pair_block_unpack(const unsigned char *b, struct nc_pair *out)
 {
-	int n = b[3] > NC_PREFLIGHT_MAX_TARGETS ? NC_PREFLIGHT_MAX_TARGETS :
-						  b[3];
+	uint32_t c = sc_u32_unpack(b);
+	int n = c > NC_PREFLIGHT_MAX_TARGETS ? NC_PREFLIGHT_MAX_TARGETS :
+					       (int)c;
 
 	for (int i = 0; i < n; i++)
 		nc_pair_unpack(b + 4 + (size_t)i * NC_PAIR_WIRE, &out[i]);

@@ -11,6 +11,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
+
 /* All pairs for small N, doubling offsets beyond. */
 int nc_preflight_targets(int me, int n, int *out, int max)
 {
@@ -62,7 +65,7 @@ int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
 {
 	struct pollfd pf[NC_PREFLIGHT_MAX_TARGETS + 1];
 	int fds[NC_PREFLIGHT_MAX_TARGETS];
-	long long deadline = sc_now_us() + timeout_us;
+	long long deadline = mono_now_us() + timeout_us;
 	int pending = 0;
 
 	if (nt > NC_PREFLIGHT_MAX_TARGETS)
@@ -90,8 +93,8 @@ int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
 		fds[i] = socket(res->ai_family,
 				SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (fds[i] >= 0 &&
-		    connect(fds[i], res->ai_addr, res->ai_addrlen) < 0 &&
-		    errno != EINPROGRESS) {
+		    sock_connect_start(fds[i], res->ai_addr,
+				       res->ai_addrlen) < 0) {
 			snprintf(out[i].error, sizeof(out[i].error), "%s",
 				 err_word(errno));
 			close(fds[i]);
@@ -101,9 +104,8 @@ int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
 		}
 		freeaddrinfo(res);
 	}
-	while (sc_now_us() < deadline) {
+	while (mono_now_us() < deadline) {
 		int n = 0, map[NC_PREFLIGHT_MAX_TARGETS + 1];
-		long long left = (deadline - sc_now_us()) / 1000;
 
 		for (int i = 0; i < nt; i++)
 			if (fds[i] >= 0) {
@@ -118,11 +120,10 @@ int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
 		}
 		if (pending == 0)
 			break;
-		if (poll(pf, (nfds_t)n, left > 100 ? 100 : (int)left + 1) <= 0)
+		if (poll(pf, (nfds_t)n, mono_left_ms(deadline, 100)) <= 0)
 			continue;
 		for (int k = 0; k < n; k++) {
-			int i = map[k], err = 0;
-			socklen_t el = sizeof(err);
+			int i = map[k], err;
 
 			if (pf[k].revents == 0)
 				continue;
@@ -134,7 +135,7 @@ int nc_preflight_probe(int me, const struct nc_rankinfo *byproc,
 					close(c);
 				continue;
 			}
-			getsockopt(fds[i], SOL_SOCKET, SO_ERROR, &err, &el);
+			err = sock_error(fds[i]);
 			out[i].ok = err == 0;
 			snprintf(out[i].error, sizeof(out[i].error), "%s",
 				 err == 0 ? "" : err_word(err));

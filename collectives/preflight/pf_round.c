@@ -1,8 +1,8 @@
 /* The pre-flight's exchanges (pf_round.h). */
 #include "preflight/pf_round.h"
 #include "preflight/pf_exchange.h"
+#include "bootstrap/bootstrap_wire.h"
 
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,16 +38,14 @@ static int hub_parts(struct sc *sc, const struct nc_pf_in *in,
 		int nt = nc_preflight_targets(p, np, t,
 					      NC_PREFLIGHT_MAX_TARGETS);
 		unsigned char *b = malloc(4 + (size_t)nt * TARGET_WIRE);
-		uint32_t v = htonl((uint32_t)nt);
 
 		if (b == NULL)
 			return -1;
-		memcpy(b, &v, 4);
+		sc_u32_pack((uint32_t)nt, b);
 		for (int k = 0; k < nt; k++) {
 			unsigned char *e = b + 4 + (size_t)k * TARGET_WIRE;
 
-			v = htonl((uint32_t)t[k]);
-			memcpy(e, &v, 4);
+			sc_u32_pack((uint32_t)t[k], e);
 			nc_rankinfo_pack(&byproc[t[k]], e + 4);
 		}
 		(*parts)[p] = b;
@@ -68,22 +66,18 @@ static int probe_round(struct sc *sc, const struct nc_pf_in *in,
 	struct nc_pair pr[NC_PREFLIGHT_MAX_TARGETS];
 	struct nc_rankinfo *known = calloc((size_t)np, sizeof(*known));
 	unsigned char pb[NC_PAIR_BLOCK], *pall = NULL;
-	uint32_t v;
 
 	if (known == NULL)
 		goto out;
-	if (plen >= 4) {
-		memcpy(&v, part, 4);
-		nt = (int)ntohl(v);
-	}
+	if (plen >= 4)
+		nt = (int)sc_u32_unpack(part);
 	if (nt < 0 || nt > NC_PREFLIGHT_MAX_TARGETS ||
 	    plen != 4 + (size_t)nt * TARGET_WIRE)
 		nt = 0; /* nothing usable: test no one */
 	for (int k = 0; k < nt; k++) {
 		const unsigned char *e = part + 4 + (size_t)k * TARGET_WIRE;
 
-		memcpy(&v, e, 4);
-		targets[k] = (int)ntohl(v);
+		targets[k] = (int)sc_u32_unpack(e);
 		if (targets[k] < 0 || targets[k] >= np) {
 			nt = k;
 			break;
@@ -159,13 +153,13 @@ int nc_pf_round(struct sc *sc, const struct nc_pf_in *in,
 	}
 	if (np > 1) {
 		size_t fl = nc_pf_findings_size(nf);
-		uint32_t n32;
+		unsigned char n32[4];
 
 		/* the length first, then the list: clients learn its size */
-		n32 = htonl((uint32_t)fl);
-		if (sc_bcast(sc, &n32, 4, in->deadline_us) < 0)
+		sc_u32_pack((uint32_t)fl, n32);
+		if (sc_bcast(sc, n32, 4, in->deadline_us) < 0)
 			goto out;
-		fl = ntohl(n32);
+		fl = sc_u32_unpack(n32);
 		fb = calloc(1, fl);
 		if (fb == NULL)
 			goto nomem;

@@ -9,21 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "kernel/fwrules.h"
 
 #define FWR_OUT_MAX (8 << 20)
-
-/* Milliseconds on the monotonic clock. */
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The first of the directories holding name, into path. */
 static bool find_tool(const char *name, char *path, size_t len)
@@ -46,7 +38,7 @@ static char *run_tool(const char *const *argv, int timeout_ms)
 {
 	char path[64], *buf = NULL;
 	size_t n = 0, cap = 0;
-	long long end = now_ms() + timeout_ms;
+	long long end = mono_now_us() + timeout_ms * 1000LL;
 	int fds[2], st = 0;
 	bool ok = true;
 	pid_t pid;
@@ -73,11 +65,10 @@ static char *run_tool(const char *const *argv, int timeout_ms)
 	}
 	close(fds[1]);
 	while (ok) {
-		struct pollfd p = {fds[0], POLLIN, 0};
-		long long left = end - now_ms();
 		ssize_t got;
 
-		if (left <= 0 || poll(&p, 1, (int)left) <= 0) {
+		if (mono_now_us() >= end ||
+		    sock_wait(fds[0], POLLIN, end) <= 0) {
 			ok = false;
 			break;
 		}

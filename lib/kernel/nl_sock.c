@@ -11,11 +11,13 @@
 
 #include <linux/rtnetlink.h>
 
+#include "base/monoclock.h"
+
 /* 1,000 interfaces dump in about 1.5 MB; 128 KiB per read keeps syscalls
  * few. Bounds: 64k reads and 10 s in all. */
 #define NL_BUF_SIZE (128 * 1024)
 #define NL_MAX_READS 65536
-#define NL_MAX_NS (10LL * 1000000000LL)
+#define NL_MAX_US (10LL * 1000000LL)
 
 /* strlcpy without its return value: silent truncation is intended for
  * names and sysfs values that fit by construction. */
@@ -27,15 +29,6 @@ void nl_copy(char *dst, size_t n, const char *src)
 	dst[len] = '\0';
 }
 
-/* Monotonic clock in nanoseconds, for the loop's time bound. */
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Opens a socket of one netlink bus, sends, and runs mnl_cb_run until
  * the answer is complete. */
 int nl_request_bus(int bus, struct nlmsghdr *req, mnl_cb_t cb, void *data)
@@ -43,7 +36,7 @@ int nl_request_bus(int bus, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 	struct timeval tv = {.tv_sec = 2};
 	struct mnl_socket *nl;
 	unsigned portid, seq;
-	long long start = now_ns();
+	long long start = mono_now_us();
 	char *buf = NULL;
 	int ret = -1, saved = 0, one = 1;
 
@@ -87,7 +80,7 @@ int nl_request_bus(int bus, struct nlmsghdr *req, mnl_cb_t cb, void *data)
 			ret = 0;
 			goto out;
 		}
-		if (now_ns() - start > NL_MAX_NS) {
+		if (mono_now_us() - start > NL_MAX_US) {
 			errno = ETIMEDOUT;
 			goto out;
 		}

@@ -13,9 +13,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "probe/portscan.h"
 #include "probe/synretry.h"
-#include "wire/client.h"
 
 /* Fills ss from a numeric address and port. Returns the length, or 0. */
 static socklen_t sockaddr_from(const char *addr, unsigned port,
@@ -63,8 +64,7 @@ static int start(struct fromaddr_req *v)
 		close(fd);
 		return -1;
 	}
-	if (connect(fd, (struct sockaddr *)&dst, dl) == 0 ||
-	    errno == EINPROGRESS)
+	if (sock_connect_start(fd, (struct sockaddr *)&dst, dl) >= 0)
 		return fd;
 	{
 		struct conn_outcome c = {.err = errno};
@@ -81,11 +81,9 @@ static int start(struct fromaddr_req *v)
 static void settle(struct fromaddr_req *v, int fd, bool timed_out)
 {
 	struct conn_outcome c = {0};
-	socklen_t l = sizeof(c.err);
 	enum port_state st;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &c.err, &l) < 0)
-		c.err = errno;
+	c.err = sock_error(fd);
 	c.timed_out = timed_out && c.err == 0;
 	st = portscan_classify(&c, v->reason, sizeof(v->reason));
 	/* a RST came back to the bound address as surely as a SYN-ACK */
@@ -96,7 +94,7 @@ static void settle(struct fromaddr_req *v, int fd, bool timed_out)
 int fromaddr_probe(struct fromaddr_req *v, size_t n)
 {
 	struct pollfd *pf = calloc(n ? n : 1, sizeof(*pf));
-	long long end = client_now_us() + SYNRETRY_US;
+	long long end = mono_now_us() + SYNRETRY_US;
 	size_t left = 0;
 
 	if (pf == NULL)
@@ -114,14 +112,12 @@ int fromaddr_probe(struct fromaddr_req *v, size_t n)
 	}
 	/* every pass settles one socket or waits toward the deadline */
 	for (int pass = 0; left > 0 && pass < 1000; pass++) {
-		long long now = client_now_us();
-		int ms = now < end ? (int)((end - now + 999) / 1000) : 0;
-		int rc = poll(pf, (nfds_t)n, ms);
+		int rc = poll(pf, (nfds_t)n, mono_left_ms(end, 60000));
 		bool expired;
 
 		if (rc < 0 && errno != EINTR)
 			break;
-		expired = client_now_us() >= end;
+		expired = mono_now_us() >= end;
 		for (size_t i = 0; i < n; i++) {
 			if (pf[i].fd < 0 || (rc <= 0 && !expired) ||
 			    (pf[i].revents == 0 && !expired))

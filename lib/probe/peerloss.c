@@ -13,6 +13,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "probe/peerprobe.h"
 #include "wire/client_conn.h"
 #include "wire/proto.h"
@@ -59,7 +61,7 @@ static int read_reply(int fd, struct echo_got *got, int nsent)
 	struct proto_echo_timed t;
 	struct proto_hdr h;
 	const char *why;
-	long long now = client_now_us(), held = -1;
+	long long now = mono_now_us(), held = -1;
 	ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
 
 	if (n < 0)
@@ -106,15 +108,12 @@ static int wait_replies(int fd, int want, long long deadline_us,
                         struct echo_got *got, int nsent)
 {
 	for (int k = 0; k < 4 * PEER_LOSS_ECHOES; k++) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		int r;
 
 		if (want >= 0 ? got[want].rtt_us >= 0
 		              : all_answered(got, nsent))
 			return 1;
-		r = poll(&pfd, 1, client_ms_left(deadline_us));
-		if (r < 0 && errno == EINTR)
-			continue;
+		r = sock_wait(fd, POLLIN, deadline_us);
 		if (r < 0)
 			return -1;
 		if (r == 0)
@@ -137,7 +136,7 @@ static int cmp_ll(const void *a, const void *b)
 static int send_echo(int fd, int i)
 {
 	struct proto_echo_timed t = {(uint32_t)(LOSS_SEQ0 + i),
-	                             (uint64_t)client_now_us(),
+	                             (uint64_t)mono_now_us(),
 	                             PROTO_ECHO_HELD_ASK,
 	                             PROTO_ECHO_HELD_UNKNOWN};
 	uint8_t b[PROTO_HDR_LEN + PROTO_ECHO_TIMED_LEN];
@@ -178,7 +177,7 @@ static void sum_up(const struct echo_got *got, int sent,
 void peerloss_probe(const struct np_client *c, struct peer_verdict *v)
 {
 	struct echo_got got[PEER_LOSS_ECHOES];
-	long long end = client_now_us() + PEER_LOSS_BOUND_US;
+	long long end = mono_now_us() + PEER_LOSS_BOUND_US;
 	int fd, one = 1, sent = 0;
 
 	fd = socket(c->peer.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -194,12 +193,12 @@ void peerloss_probe(const struct np_client *c, struct peer_verdict *v)
 		got[i] = (struct echo_got){-1, 0};
 	/* the last fifth of the bound is for late replies */
 	for (int i = 0; i < PEER_LOSS_ECHOES &&
-	                client_now_us() < end - PEER_LOSS_BOUND_US / 5;
+	                mono_now_us() < end - PEER_LOSS_BOUND_US / 5;
 	     i++) {
 		if (send_echo(fd, i) < 0)
 			break;
 		sent++;
-		if (wait_replies(fd, i, client_now_us() + PEER_LOSS_WAIT_US,
+		if (wait_replies(fd, i, mono_now_us() + PEER_LOSS_WAIT_US,
 		                 got, sent) < 0) {
 			close(fd);
 			return; /* UDP is refused there: no loss figure */

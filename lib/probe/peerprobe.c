@@ -5,12 +5,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "probe/peerloss.h"
 #include "probe/synretry.h"
 #include "wire/client.h"
@@ -275,21 +275,21 @@ out:
 /* A short heartbeat over the held connection: the median RTT. */
 static long long probe_rtt(struct np_client *c, long long dur_us)
 {
-	long long rtts[64], end = client_now_us() + dur_us;
+	long long rtts[64], end = mono_now_us() + dur_us;
 	int n = 0;
 
-	for (int i = 0; i < 64 && client_now_us() < end; i++) {
+	for (int i = 0; i < 64 && mono_now_us() < end; i++) {
 		struct proto_echo_stamp st = {(uint32_t)i,
-		                              (uint64_t)client_now_us()};
+		                              (uint64_t)mono_now_us()};
 		uint8_t b[PROTO_ECHO_STAMP_LEN];
-		long long rtt, t0 = client_now_us();
+		long long rtt, t0 = mono_now_us();
 
 		proto_echo_stamp_encode(&st, b, sizeof(b));
 		if (client_echo_tcp(c, b, sizeof(b), &rtt) < 0)
 			break;
 		rtts[n++] = rtt;
-		while (client_now_us() < t0 + dur_us / 10 &&
-		       client_now_us() < end)
+		while (mono_now_us() < t0 + dur_us / 10 &&
+		       mono_now_us() < end)
 			usleep(1000);
 	}
 	if (n == 0)

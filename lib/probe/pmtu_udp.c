@@ -11,22 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "wire/proto.h"
 #include "wire/proto_msg.h"
 
 #define PMTU_ERRQ_MAX 64 /* error-queue entries read per wait */
-
-/* Monotonic microseconds. */
-static long long mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
 
 int pmtu_probe_encode(unsigned char *buf, size_t len, unsigned seq)
 {
@@ -145,8 +137,6 @@ static void drain_errq(struct pmtu_udp *u, struct errq *q)
 	unsigned char data[64], ctl[512];
 	struct sock_extended_err ee;
 	struct cmsghdr *c;
-	int soerr;
-	socklen_t sl = sizeof(soerr);
 
 	for (int i = 0; i < PMTU_ERRQ_MAX; i++) {
 		struct iovec iov = {data, sizeof(data)};
@@ -175,7 +165,7 @@ static void drain_errq(struct pmtu_udp *u, struct errq *q)
 			}
 		}
 	}
-	(void)getsockopt(u->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+	(void)sock_error(u->fd);
 }
 
 /* One probe: sends a frame of `size` IP bytes and waits for the answer to
@@ -190,8 +180,7 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 	unsigned seq, rseq, bytes, ifmtu;
 	size_t len;
 	struct errq q = {0};
-	struct pollfd pfd;
-	long long sent, left;
+	long long sent;
 	ssize_t n;
 
 	if (size < hdr + PROTO_HDR_LEN + 4 ||
@@ -205,7 +194,7 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 	memset(&q, 0, sizeof(q));
 	if (pmtu_probe_encode(buf, len, seq) < 0)
 		return PMTU_ERR;
-	sent = mono_us();
+	sent = mono_now_us();
 	if (send(u->fd, buf, len, 0) < 0) {
 		if (errno == EMSGSIZE) {
 			drain_errq(u, &q);
@@ -220,19 +209,17 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 			return PMTU_LOST;
 		return PMTU_ERR;
 	}
-	pfd.fd = u->fd;
 	for (int i = 0; i < 1024; i++) {
-		left = timeout_us - (mono_us() - sent);
-		if (left <= 0)
+		int ev;
+
+		if (mono_now_us() - sent >= timeout_us)
 			break;
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		n = poll(&pfd, 1, (int)((left + 999) / 1000));
-		if (n < 0 && errno != EINTR)
+		ev = sock_wait(u->fd, POLLIN, sent + timeout_us);
+		if (ev < 0)
 			return PMTU_ERR;
-		if (n <= 0)
+		if (ev == 0)
 			continue;
-		if (pfd.revents & POLLERR) {
+		if (ev & POLLERR) {
 			drain_errq(u, &q);
 			if (q.toobig) {
 				ans->local = q.local;
@@ -242,7 +229,7 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 			if (q.refused)
 				return PMTU_LOST;
 		}
-		if (!(pfd.revents & POLLIN))
+		if (!(ev & POLLIN))
 			continue;
 		n = recv(u->fd, buf, PMTU_UDP_BUF, MSG_DONTWAIT);
 		if (n < 0) {
@@ -257,7 +244,7 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 			continue;
 		ans->bytes = bytes;
 		ans->peer_ifmtu = ifmtu;
-		ans->rtt_us = mono_us() - sent;
+		ans->rtt_us = mono_now_us() - sent;
 		return PMTU_OK;
 	}
 	return PMTU_LOST;
@@ -267,7 +254,7 @@ static int udp_probe(void *ctx, unsigned size, long long timeout_us,
 static long long udp_now(void *ctx)
 {
 	(void)ctx;
-	return mono_us();
+	return mono_now_us();
 }
 
 void pmtu_udp_ops(struct pmtu_udp *u, struct pmtu_ops *ops)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "probe/synretry.h"
 #include "wire/client.h"
 #include "wire/proto.h"
@@ -22,15 +23,6 @@
 #include "kernel/sockinfo.h"
 #include "kernel/portrange.h"
 #include "base/sysroot.h"
-
-/* Monotonic microseconds, for the elapsed time. */
-static long long mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* True when addr is loopback or one of this host's addresses: then the
  * local socket table says how the services are bound. */
@@ -719,7 +711,7 @@ int ports_run(const char *host, const struct port_list *pl,
 	const struct ports_run_opts *o = &ob;
 	struct portscan_opts so;
 	struct np_client c;
-	long long t0 = mono_us();
+	long long t0 = mono_now_us();
 	int gai, budget = portscan_fd_budget();
 
 	memset(r, 0, sizeof(*r));
@@ -778,7 +770,7 @@ int ports_run(const char *host, const struct port_list *pl,
 		inbound_untested(pl, r);
 	}
 	client_close(&c);
-	r->elapsed_us = mono_us() - t0;
+	r->elapsed_us = mono_now_us() - t0;
 	return 0;
 }
 

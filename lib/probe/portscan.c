@@ -12,22 +12,14 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "kernel/sockinfo.h"
 
 #define FD_RESERVE 64   /* descriptors kept for everything else */
 #define EVENTS_BATCH 256
-
-/* Monotonic microseconds. */
-static long long mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* ICMPv4 destination unreachable (type 3) codes, RFC 792 and RFC 1812. */
 static enum port_state icmp4_state(int type, int code)
@@ -260,16 +252,16 @@ static int start_one(struct scan *s, size_t i)
 		    s->inflight > 0)
 			return -1;
 		c.err = errno;
-		settle(&s->r[i], -1, &c, mono_us(), mono_us());
+		settle(&s->r[i], -1, &c, mono_now_us(), mono_now_us());
 		return 0;
 	}
 	if (ss.ss_family == AF_INET6)
 		setsockopt(fd, SOL_IPV6, IPV6_RECVERR, &one, sizeof(one));
 	else
 		setsockopt(fd, SOL_IP, IP_RECVERR, &one, sizeof(one));
-	t0 = mono_us();
-	rc = connect(fd, (struct sockaddr *)&ss, s->alen);
-	if (rc < 0 && errno == EINPROGRESS) {
+	t0 = mono_now_us();
+	rc = sock_connect_start(fd, (struct sockaddr *)&ss, s->alen);
+	if (rc == 1) {
 		ev.events = EPOLLOUT;
 		ev.data.u64 = i;
 		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev) == 0) {
@@ -287,35 +279,23 @@ static int start_one(struct scan *s, size_t i)
 			return -1;
 		}
 	}
-	settle(&s->r[i], fd, &c, t0, mono_us());
+	settle(&s->r[i], fd, &c, t0, mono_now_us());
 	close(fd);
 	return 0;
-}
-
-/* True when fd's connect has finished, either way: it is writable or in
- * error. Asked at a deadline, without waiting. */
-static bool connect_done(int fd)
-{
-	struct pollfd p = {.fd = fd, .events = POLLOUT};
-
-	return poll(&p, 1, 0) == 1 &&
-	       (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
 }
 
 /* Ends an in-flight attempt, from an event or its deadline. */
 static void finish_one(struct scan *s, size_t i, bool timed_out, long long now)
 {
 	struct conn_outcome c = {0};
-	socklen_t l = sizeof(c.err);
 	int fd = s->fds[i];
 
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &c.err, &l) < 0)
-		c.err = errno;
+	c.err = sock_error(fd);
 	/* still connecting at the deadline: no answer. The socket itself is
 	 * asked, not the order of events: on a busy machine the loop may
 	 * reach a deadline before it reads the EPOLLOUT of a handshake that
 	 * completed in time */
-	c.timed_out = timed_out && c.err == 0 && !connect_done(fd);
+	c.timed_out = timed_out && c.err == 0 && !sock_connect_done(fd);
 	settle(&s->r[i], fd, &c, s->t0[i], now);
 	epoll_ctl(s->ep, EPOLL_CTL_DEL, fd, NULL);
 	close(fd);
@@ -374,7 +354,7 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 		}
 		if (s.inflight == 0 && next >= n)
 			break;
-		now = mono_us();
+		now = mono_now_us();
 		expired = false;
 		/* started in index order with one timeout: the oldest in
 		 * flight holds the earliest deadline */
@@ -399,7 +379,7 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 				 (int)((wait_us + 999) / 1000));
 		if (nev < 0 && errno != EINTR)
 			break;
-		now = mono_us();
+		now = mono_now_us();
 		for (int k = 0; k < nev; k++) {
 			size_t i = (size_t)evs[k].data.u64;
 
@@ -410,7 +390,7 @@ int portscan_tcp(const struct sockaddr *addr, socklen_t alen,
 	/* only after an epoll failure or the guard: give up on the rest */
 	for (size_t i = 0; i < n; i++)
 		if (s.fds[i] >= 0)
-			finish_one(&s, i, true, mono_us());
+			finish_one(&s, i, true, mono_now_us());
 	free(s.fds);
 	free(s.t0);
 	close(s.ep);

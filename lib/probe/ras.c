@@ -2,6 +2,8 @@
 #include "probe/ras.h"
 
 #include "base/hostport.h"
+#include "base/monoclock.h"
+#include "base/sock.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -12,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
+
 
 /* Goes through the one HOST:PORT parser (base/hostport.h); only RAS's
  * defaults are its own: no spec, or an empty host (":PORT"), is this
@@ -46,43 +48,18 @@ int ras_addr_split(const char *spec, char *host, size_t hlen, char *port,
 	return 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Connects to one address within timeout_ms. */
 static int connect_one(const struct addrinfo *ai, int timeout_ms)
 {
-	struct pollfd pfd;
-	int fd, err = 0;
-	socklen_t el = sizeof(err);
+	int fd, err;
 
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
 				   SOCK_CLOEXEC, ai->ai_protocol);
 	if (fd < 0)
 		return -1;
-	if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+	if (sock_connect(fd, ai->ai_addr, ai->ai_addrlen,
+			 mono_now_us() + timeout_ms * 1000LL) == 0)
 		return fd;
-	if (errno != EINPROGRESS)
-		goto fail;
-	pfd.fd = fd;
-	pfd.events = POLLOUT;
-	if (poll(&pfd, 1, timeout_ms) != 1) {
-		errno = ETIMEDOUT;
-		goto fail;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-		goto fail;
-	if (err != 0) {
-		errno = err;
-		goto fail;
-	}
-	return fd;
-fail:
 	err = errno;
 	close(fd);
 	errno = err;
@@ -99,9 +76,7 @@ static int send_all(int fd, const char *s)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
-			struct pollfd p = {fd, POLLOUT, 0};
-
-			if (poll(&p, 1, 1000) != 1)
+			if (sock_wait(fd, POLLOUT, mono_now_us() + 1000000) <= 0)
 				return -1;
 			continue;
 		}
@@ -120,20 +95,17 @@ static ssize_t read_until(int fd, char *buf, size_t cap, bool line,
 	size_t n = 0;
 
 	while (n + 1 < cap) {
-		struct pollfd p = {fd, POLLIN, 0};
-		long long left = deadline - now_ms();
 		ssize_t got;
+		int ev;
 
-		if (left <= 0) {
+		if (mono_now_us() >= deadline) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
-		if (poll(&p, 1, (int)left) < 0) {
-			if (errno == EINTR)
-				continue;
+		ev = sock_wait(fd, POLLIN, deadline);
+		if (ev < 0)
 			return -1;
-		}
-		if (!(p.revents & (POLLIN | POLLHUP | POLLERR)))
+		if (!(ev & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		got = recv(fd, buf + n, cap - 1 - n, 0);
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
@@ -178,7 +150,7 @@ static int ras_query_once(const char *host, const char *port, int timeout_ms,
 			 strerror(errno));
 		return -1;
 	}
-	deadline = now_ms() + timeout_ms;
+	deadline = mono_now_us() + timeout_ms * 1000LL;
 	snprintf(line, sizeof(line), "CLIENT PROTOCOL %d\n", RAS_PROTOCOL);
 	if (send_all(fd, line) < 0 ||
 	    read_until(fd, line, sizeof(line), true, deadline) <= 0) {
@@ -193,7 +165,7 @@ static int ras_query_once(const char *host, const char *port, int timeout_ms,
 		goto out;
 	}
 	snprintf(line, sizeof(line), "TIMEOUT %d\n", coll_timeout_s);
-	deadline = now_ms() + timeout_ms;
+	deadline = mono_now_us() + timeout_ms * 1000LL;
 	if (send_all(fd, line) < 0 ||
 	    read_until(fd, line, sizeof(line), true, deadline) <= 0 ||
 	    strncasecmp(line, "OK", 2) != 0) {
@@ -205,7 +177,8 @@ static int ras_query_once(const char *host, const char *port, int timeout_ms,
 		goto out;
 	}
 	/* NCCL collects for up to coll_timeout_s per leg, two legs. */
-	deadline = now_ms() + (long long)(2 * coll_timeout_s + 5) * 1000;
+	deadline = mono_now_us() +
+		   (long long)(2 * coll_timeout_s + 5) * 1000000;
 	if (send_all(fd, "VERBOSE STATUS\n") < 0 ||
 	    read_until(fd, buf, RAS_MAX_ANSWER, false, deadline) < 0) {
 		snprintf(why, wlen, "%s:%s: status not answered in time: %s",

@@ -5,13 +5,13 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "wire/client.h"
+#include "base/monoclock.h"
+#include "base/sock.h"
 
 const char *reach_state_name(enum reachback s)
 {
@@ -77,9 +77,8 @@ enum reachback reach_probe(const struct sysroot *sr, const char *local,
 	struct sockaddr_storage la, pa;
 	socklen_t ll = fill(&la, local, 0), pl = fill(&pa, peer, port);
 	enum reachback st = REACHBACK_UNKNOWN;
-	long long deadline = client_now_us() + timeout_us;
-	int fd, err = 0, rc;
-	socklen_t elen = sizeof(err);
+	long long deadline = mono_now_us() + timeout_us;
+	int fd, err, rc;
 
 	if (ll == 0 || pl == 0 || la.ss_family != pa.ss_family) {
 		snprintf(detail, len, "not comparable: %s and %s", local, peer);
@@ -103,38 +102,14 @@ enum reachback reach_probe(const struct sysroot *sr, const char *local,
 		snprintf(detail, len, "bind %s: %s", local, strerror(errno));
 		goto out;
 	}
-	if (connect(fd, (struct sockaddr *)&pa, pl) == 0) {
-		st = REACHBACK_YES;
-		snprintf(detail, len, "syn-ack");
+	rc = sock_connect(fd, (struct sockaddr *)&pa, pl, deadline);
+	if (rc == SOCK_EXPIRED) {
+		st = REACHBACK_NO;
+		snprintf(detail, len, "no answer within %lld ms",
+		         timeout_us / 1000);
 		goto out;
 	}
-	if (errno != EINPROGRESS) {
-		err = errno;
-		goto settle;
-	}
-	for (;;) {
-		struct pollfd p = {fd, POLLOUT, 0};
-		long long left = deadline - client_now_us();
-
-		if (left <= 0) {
-			st = REACHBACK_NO;
-			snprintf(detail, len, "no answer within %lld ms",
-			         timeout_us / 1000);
-			goto out;
-		}
-		rc = poll(&p, 1, (int)((left + 999) / 1000));
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0) {
-			snprintf(detail, len, "poll: %s", strerror(errno));
-			goto out;
-		}
-		if (rc > 0)
-			break;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) < 0)
-		err = errno;
-settle:
+	err = rc == 0 ? 0 : errno;
 	if (err == 0) {
 		st = REACHBACK_YES;
 		snprintf(detail, len, "syn-ack");

@@ -1,13 +1,14 @@
 /* Inside the client (lib/wire/client_*.c only; callers use client.h): the
  * connection and framing every request is built on. Every wait here ends
- * by a deadline in client_now_us microseconds; every failure is recorded
- * in c->code and c->err and returned as -1. */
+ * by a deadline in mono_now_us microseconds (base/monoclock.h); every
+ * failure is recorded in c->code and c->err and returned as -1. */
 #ifndef NP_CLIENT_CONN_H
 #define NP_CLIENT_CONN_H
 
 #include <sys/types.h>
 #include <time.h>
 
+#include "base/monoclock.h"
 #include "wire/auth.h"
 #include "wire/client.h"
 
@@ -28,9 +29,6 @@ int client_bind_source(int fd, int family);
  * CLOCK_REALTIME) to now: how long a datagram waited in this host before
  * it was read. -1 without a stamp, or when the clock stepped back. */
 long long client_us_since_stamp(const struct timespec *rx);
-
-/* Milliseconds left until deadline_us for poll, never negative. */
-int client_ms_left(long long deadline_us);
 
 /* Sets c up, resolves host and connects within timeout_us: everything of
  * client_open before the HELLO. Returns 0, or -1 (c stays safe to

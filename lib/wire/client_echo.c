@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "base/monoclock.h"
 #include "wire/client_conn.h"
 
 /* REFLECT: the address and port the responder saw. */
@@ -34,7 +35,7 @@ int client_reflect(struct np_client *c, char *addr, size_t addrlen,
 int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
                     long long *rtt_us)
 {
-	long long t0 = client_now_us(), deadline = t0 + c->timeout_us;
+	long long t0 = mono_now_us(), deadline = t0 + c->timeout_us;
 	size_t plen;
 	int t;
 
@@ -57,7 +58,7 @@ int client_echo_tcp(struct np_client *c, const void *payload, size_t len,
 		if (plen == len && (len == 0 || memcmp(c->buf + PROTO_HDR_LEN,
 		                                       payload, len) == 0)) {
 			if (rtt_us)
-				*rtt_us = client_now_us() - t0;
+				*rtt_us = mono_now_us() - t0;
 			return 0;
 		}
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/monoclock.h"
 #include "wire/auth.h"
 #include "wire/client_conn.h"
 
@@ -29,7 +30,7 @@ int client_mesh_open(struct np_client *c, const char *host, unsigned port,
 		 * container, not in the list) learns it is taken for node 0
 		 * (its send is best effort; the answer is not waited for) */
 		client_send_frame(c, PROTO_JOIN, 0,
-		                  client_now_us() + CLIENT_STRAY_JOIN_US);
+		                  mono_now_us() + CLIENT_STRAY_JOIN_US);
 		if (c->hello.flags & PROTO_HELLO_MEMBER)
 			return client_fail(c, CLIENT_E_PROTOCOL,
 			                   "%s:%u answers as a netprobe mesh "

@@ -1,7 +1,7 @@
 /* The member's side of the mesh rendezvous (docs/protocol.md, "Mesh
  * rendezvous"): join node 0 over a client connection, receive the plan
  * and the member list, send this node's document back, read the verdict.
- * Every call ends by its deadline (client_now_us microseconds); failures
+ * Every call ends by its deadline (mono_now_us microseconds); failures
  * return -1 with c->code and c->err set, as in client.h. */
 #ifndef NP_CLIENT_MESH_H
 #define NP_CLIENT_MESH_H

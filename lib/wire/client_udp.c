@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "wire/client_conn.h"
 
 /* Reads an ICMP error from the error queue into state and reason. Returns
@@ -62,7 +64,7 @@ static int client_udp_echo(int fd, const void *payload, size_t len,
                            long long deadline_us, long long *rtt_us)
 {
 	uint8_t out[PROTO_HDR_LEN + 256], in[PROTO_HDR_LEN + 256];
-	long long t0 = client_now_us();
+	long long t0 = mono_now_us();
 	struct proto_hdr h;
 	const char *why;
 
@@ -76,12 +78,9 @@ static int client_udp_echo(int fd, const void *payload, size_t len,
 	if (send(fd, out, PROTO_HDR_LEN + len, MSG_NOSIGNAL) < 0)
 		return -1;
 	for (int i = 0; i < 64; i++) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int r = poll(&pfd, 1, client_ms_left(deadline_us));
+		int r = sock_wait(fd, POLLIN, deadline_us);
 		ssize_t n;
 
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0)
 			return -1;
 		if (r == 0)
@@ -98,7 +97,7 @@ static int client_udp_echo(int fd, const void *payload, size_t len,
 		    (len == 0 ||
 		     memcmp(in + PROTO_HDR_LEN, payload, len) == 0)) {
 			if (rtt_us)
-				*rtt_us = client_now_us() - t0;
+				*rtt_us = mono_now_us() - t0;
 			return 0;
 		}
 	}
@@ -141,14 +140,14 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 		snprintf(reason, CLIENT_REASON_MAX, "%s", strerror(e));
 		return 0;
 	}
-	deadline = client_now_us() + (timeout_us > 0 ? timeout_us : 1000000);
+	deadline = mono_now_us() + (timeout_us > 0 ? timeout_us : 1000000);
 	for (int i = 0; i < tries; i++) {
 		struct proto_echo_stamp st = {(uint32_t)i,
-		                              (uint64_t)client_now_us()};
+		                              (uint64_t)mono_now_us()};
 		long long slice, rtt;
 		int r;
 
-		now = client_now_us();
+		now = mono_now_us();
 		if (now >= deadline)
 			break;
 		slice = (deadline - now) / (tries - i);

@@ -6,8 +6,8 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/monoclock.h"
 #include "capture/capture.h"
 
 /* Registers every local address and each interface's MAC with the
@@ -226,15 +226,6 @@ static void on_packet(unsigned char *user, const struct pcap_pkthdr *hdr,
 	cap_dump_packet(st, h, hdr, data, dir);
 }
 
-/* Monotonic microseconds: the capture's deadline clock. */
-static long long mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 /* The capture loop: polls every handle for at most duration_us (or until
  * a signal), dispatching a bounded batch per handle per turn. Returns the
  * time it ran, in microseconds. */
@@ -242,7 +233,7 @@ long long cap_run_loop(struct cap_state *st, long long duration_us,
                        const volatile sig_atomic_t *stop, struct cmd_run *run)
 {
 	struct pollfd pfd[CAP_MAX_HANDLES];
-	long long start = mono_us(), left;
+	long long start = mono_now_us(), left;
 	struct pcap_stat ps;
 	char err[PCAP_ERRBUF_SIZE];
 
@@ -256,7 +247,7 @@ long long cap_run_loop(struct cap_state *st, long long duration_us,
 	}
 	/* bounded by time; the count bound only guards a broken clock */
 	for (long long turn = 0; turn < 100000000LL && !*stop; turn++) {
-		left = duration_us - (mono_us() - start);
+		left = duration_us - (mono_now_us() - start);
 		if (left <= 0)
 			break;
 		if (poll(pfd, (nfds_t)st->nh,
@@ -278,7 +269,7 @@ long long cap_run_loop(struct cap_state *st, long long duration_us,
 		if (pcap_stats(st->h[i].p, &ps) == 0)
 			st->kernel_drops += ps.ps_drop;
 	}
-	return mono_us() - start;
+	return mono_now_us() - start;
 }
 
 /* Gives up root now that the handles and the file are open. A drop that

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "commands.h"
 #include "doc/cmdrun.h"
 #include "decide/decide_heartbeat.h"
@@ -198,7 +199,7 @@ static int hb_measure(struct cmd_run *cr, struct hb_run *r,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	r->t0_us = client_now_us();
+	r->t0_us = mono_now_us();
 	hb_loop(r, o, &hb_stop);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "heartbeat/heartbeat.h"
 
 /* (Re)opens the held connection. Returns 0, or -1 with r->c.err set. */
@@ -21,7 +22,7 @@ int hb_connect(struct hb_run *r, const struct hb_opts *o, long long timeout_us)
 	if (client_open(&r->c, o->host, o->port, timeout_us, o->token_file) < 0)
 		return -1;
 	r->connected = true;
-	r->open_us = r->last_us = client_now_us();
+	r->open_us = r->last_us = mono_now_us();
 	r->retx_seen_us = 0;
 	r->udp_in_silence = 0;
 	r->retrans_at_answer = 0;
@@ -56,7 +57,7 @@ static void hb_drop(struct hb_run *r, const struct hb_tcpinfo *ti, int need)
 
 		x->lost = r->outstanding;
 		r->tcp.dropped_after_us = r->last_us - r->open_us;
-		r->tcp.detect_us = client_now_us() - r->last_us;
+		r->tcp.detect_us = mono_now_us() - r->last_us;
 		x->kind = ti != NULL ? HB_DROP_SILENT : HB_DROP_CLOSED;
 		if (ti != NULL) {
 			hb_stats_compute(&r->udp, &us);
@@ -130,7 +131,7 @@ static void hb_check_silence(struct hb_run *r, const struct hb_opts *o,
  * what went out. */
 static void hb_send(struct hb_run *r)
 {
-	struct proto_echo_stamp st = {r->seq, (uint64_t)client_now_us()};
+	struct proto_echo_stamp st = {r->seq, (uint64_t)mono_now_us()};
 	uint8_t frame[PROTO_HDR_LEN + PROTO_ECHO_STAMP_LEN];
 
 	proto_echo_stamp_encode(&st, frame + PROTO_HDR_LEN,
@@ -207,7 +208,7 @@ static int hb_read_tcp(struct hb_run *r)
 			struct proto_hdr h;
 			struct proto_echo_stamp st;
 			const char *why;
-			long long now = client_now_us();
+			long long now = mono_now_us();
 
 			if (proto_hdr_decode(r->rbuf + off, r->rlen - off, &h,
 			                     &why) < 0 ||
@@ -257,7 +258,7 @@ static void hb_read_udp(struct hb_run *r, long long timeout_us)
 		struct proto_echo_stamp st;
 		const char *why;
 		ssize_t n = recv(r->ufd, in, sizeof(in), MSG_DONTWAIT);
-		long long now = client_now_us();
+		long long now = mono_now_us();
 		struct udp_slot *u;
 
 		if (n < 0)
@@ -342,7 +343,7 @@ int hb_udp_listen(struct hb_run *r, const struct hb_opts *o)
 		         r->ctl.addr, r->ctl.port, o->udp_port);
 		return -1;
 	}
-	r->refresh_us = client_now_us() + life / 2;
+	r->refresh_us = mono_now_us() + life / 2;
 	return 0;
 }
 
@@ -352,12 +353,12 @@ int hb_udp_listen(struct hb_run *r, const struct hb_opts *o)
 void hb_loop(struct hb_run *r, const struct hb_opts *o,
              const volatile sig_atomic_t *stop)
 {
-	long long next = client_now_us(), end_send, last_progress = 0;
+	long long next = mono_now_us(), end_send, last_progress = 0;
 	bool progress = isatty(STDERR_FILENO) && !o->json;
 
 	end_send = o->duration_us > 0 ? r->t0_us + o->duration_us : -1;
 	for (long long iter = 0; iter < 100000000LL && !*stop; iter++) {
-		long long now = client_now_us(), wake;
+		long long now = mono_now_us(), wake;
 		bool sending = !r->resp_dropped &&
 		               (o->count > 0 ? (long long)r->seq < o->count
 		                             : now < end_send);
@@ -380,7 +381,7 @@ void hb_loop(struct hb_run *r, const struct hb_opts *o,
 
 				if (hb_connect(r, o, t) == 0)
 					r->tcp.reconnects++;
-				now = client_now_us();
+				now = mono_now_us();
 			}
 			hb_send(r);
 			next += o->interval_us;
@@ -444,7 +445,7 @@ void hb_loop(struct hb_run *r, const struct hb_opts *o,
 	}
 	if (progress)
 		fprintf(stderr, "\r%70s\r", "");
-	r->elapsed_us = client_now_us() - r->t0_us;
+	r->elapsed_us = mono_now_us() - r->t0_us;
 }
 
 /* Opens the UDP socket toward the responder. Returns 0, or -1. */

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/hostport.h"
+#include "base/monoclock.h"
 #include "base/parse.h"
 #include "base/promtext.h"
 
@@ -44,15 +44,6 @@ struct metrics_http {
 	size_t textlen;
 	struct mh_client c[METRICS_CLIENTS];
 };
-
-/* Monotonic microseconds: the clients' deadlines. */
-static long long now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
 
 /* See metrics_http.h. */
 int metrics_addr_parse(const char *spec, char *host, size_t hostlen,
@@ -327,7 +318,7 @@ static void admit(struct metrics_http *m, int fd,
 		drop(&m->c[i]);
 	m->c[i].fd = fd;
 	memcpy(m->c[i].key, key, 16);
-	m->c[i].accepted_us = now_us();
+	m->c[i].accepted_us = mono_now_us();
 }
 
 /* Accepts what is pending, at most METRICS_ACCEPT_BATCH at a time. Out of
@@ -347,7 +338,7 @@ static void on_accept(struct metrics_http *m)
 			if (errno == EMFILE || errno == ENFILE ||
 			    errno == ENOBUFS || errno == ENOMEM)
 				m->accept_pause_us =
-				    now_us() + METRICS_FD_PAUSE_US;
+				    mono_now_us() + METRICS_FD_PAUSE_US;
 			if (errno == ECONNABORTED || errno == EINTR)
 				continue;
 			return;
@@ -373,7 +364,7 @@ static void *mh_main(void *arg)
 	for (;;) {
 		struct pollfd p[METRICS_CLIENTS + 2];
 		size_t idx[METRICS_CLIENTS], n = 2;
-		long long now = now_us(), next = now + 1000000LL;
+		long long now = mono_now_us(), next = now + 1000000LL;
 		bool listening = now >= m->accept_pause_us;
 
 		p[0] = (struct pollfd){.fd = m->wake[0], .events = POLLIN};
@@ -550,7 +541,7 @@ void metrics_http_stop(struct metrics_http *m)
 int metrics_out_publish(struct metrics_out *o, const char *text, size_t len,
                         bool force, char *why, size_t whylen)
 {
-	long long now = now_us();
+	long long now = mono_now_us();
 
 	if (o->http != NULL)
 		metrics_http_publish(o->http, text, len);

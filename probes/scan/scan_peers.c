@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hostport.h"
+#include "base/monoclock.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
 #include "decide/peerdecide.h"
@@ -187,7 +188,7 @@ int scan_peers_alloc(struct scan *s, size_t n)
  */
 int scan_peers(struct scan *s)
 {
-	long long t0 = client_now_us();
+	long long t0 = mono_now_us();
 	struct nccl_env ne;
 
 	if (scan_peers_alloc(s, s->o.npeers) < 0)
@@ -227,7 +228,7 @@ int scan_peers(struct scan *s)
 		}
 		/* the k-th peer starts by k bounds (plus the local
 		 * collection's slack), so N peers end within N bounds */
-		if (client_now_us() - t0 >
+		if (mono_now_us() - t0 >
 		    (long long)(s->npeers - 1) * PEER_BOUND_US +
 		        PEER_SLACK_US) {
 			doc_add_error(

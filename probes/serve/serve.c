@@ -5,9 +5,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/cli.h"
+#include "base/monoclock.h"
 #include "base/promtext.h"
 #include "commands.h"
 #include "doc/cmdrun.h"
@@ -17,15 +17,6 @@
 #include "wire/proto.h"
 
 static volatile sig_atomic_t serve_stop;
-
-/* Monotonic microseconds, for the document's duration. */
-static long long mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
 
 /* Only sets a flag; the loop notices it when epoll_pwait returns. */
 static void on_signal(int sig)
@@ -126,9 +117,9 @@ static int serve_run(struct cmd_run *run, struct server *s, int verbose,
 			break;
 		}
 		/* under a flood, not after every batch */
-		if (metrics && mono_us() - last >= 200000) {
+		if (metrics && mono_now_us() - last >= 200000) {
 			publish(run, s, mo, false);
-			last = mono_us();
+			last = mono_now_us();
 		}
 	}
 	publish(run, s, mo, true);
@@ -155,7 +146,7 @@ static void serve_fill_doc(struct doc *d, const struct serve_opts *o,
 	                  o->bind, "token", o->token_file != NULL,
 	                  "max_clients", (int)o->max_clients));
 	doc_set(d, "duration_us",
-	        json_integer(started_us ? mono_us() - started_us : 0));
+	        json_integer(started_us ? mono_now_us() - started_us : 0));
 	if (serve_stop) {
 		const char *abbrev = sigabbrev_np((int)serve_stop);
 		char name[32];
@@ -321,7 +312,7 @@ int cmd_serve(int argc, char **argv)
 	s = run.nfail == 0 ? serve_open(&run, &c) : NULL;
 	rc = 2;
 	if (s != NULL) {
-		t0 = mono_us();
+		t0 = mono_now_us();
 		rc = serve_run(&run, s, c.o.verbose, &c.mo);
 		metrics_http_stop(c.mo.http);
 		serve_free(s);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/monoclock.h"
 #include "serve/serve_conn.h"
 #include "serve/serve_connback.h"
 #include "serve/serve_listen.h"
@@ -82,7 +83,7 @@ static int on_auth_challenge(struct server *s, struct conn *c, size_t n)
 		return sv_conn_error(s, c, PROTO_E_UNSUPPORTED,
 		                     "this responder has no token");
 	if (!sv_bucket_take(&c->heavy, SERVE_HEAVY_RATE, 2 * SERVE_HEAVY_RATE,
-	                    client_now_us()))
+	                    mono_now_us()))
 		return sv_conn_error(s, c, PROTO_E_LIMIT, "too many requests");
 	if (auth_nonce(c->nonce) < 0)
 		return sv_conn_error(s, c, PROTO_E_INTERNAL, "no random nonce");
@@ -135,7 +136,7 @@ static int conn_frame(struct server *s, struct conn *c,
 		return on_reflect(s, c, n);
 	case PROTO_ECHO:
 		if (!sv_bucket_take(&c->echo, SERVE_ECHO_RATE, SERVE_ECHO_RATE,
-		                    client_now_us()))
+		                    mono_now_us()))
 			return sv_conn_error(s, c, PROTO_E_LIMIT,
 			                     "echo rate above %d/s",
 			                     SERVE_ECHO_RATE);
@@ -206,7 +207,7 @@ void sv_client_read(struct server *s, struct conn *c)
 			return;
 		}
 		c->rlen += (size_t)r;
-		c->last_us = client_now_us();
+		c->last_us = mono_now_us();
 		while (!c->dead && c->rlen - off >= PROTO_HDR_LEN) {
 			struct proto_hdr h;
 			const char *why;

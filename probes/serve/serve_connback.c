@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "serve/serve_conn.h"
 #include "serve/serve_log.h"
 #include "wire/client.h"
@@ -28,16 +30,11 @@ static void cb_settle_done(struct server *s, struct conn *c)
 
 	j->pending++; /* cb_settle must not finish the job from here */
 	for (int i = 0; i < j->n; i++) {
-		struct pollfd p = {.fd = j->socks[i].ev.fd, .events = POLLOUT};
-		int err = 0;
-		socklen_t el = sizeof(err);
+		int fd = j->socks[i].ev.fd;
 
-		if (p.fd < 0 || poll(&p, 1, 0) != 1 ||
-		    !(p.revents & (POLLOUT | POLLERR | POLLHUP)))
+		if (fd < 0 || !sock_connect_done(fd))
 			continue;
-		if (getsockopt(p.fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-			err = errno;
-		cb_settle(s, c, i, err);
+		cb_settle(s, c, i, sock_error(fd));
 	}
 	j->pending--;
 }
@@ -83,7 +80,7 @@ static void cb_settle(struct server *s, struct conn *c, int i, int err)
 	enum port_state st = PORT_UNREACHABLE;
 	char reason[CLIENT_REASON_MAX];
 
-	r->rtt_us = (uint32_t)(client_now_us() - j->start_us);
+	r->rtt_us = (uint32_t)(mono_now_us() - j->start_us);
 	if (err == 0) {
 		st = PORT_OPEN;
 		snprintf(reason, sizeof(reason), "syn-ack");
@@ -143,14 +140,9 @@ static void cb_settle(struct server *s, struct conn *c, int i, int err)
 /* A connect-back socket became writable: its SO_ERROR settles it. */
 void sv_cb_event(struct server *s, struct cb_sock *k)
 {
-	int err = 0;
-	socklen_t el = sizeof(err);
-
 	if (k->ev.fd < 0 || k->owner->dead || !k->owner->job)
 		return;
-	if (getsockopt(k->ev.fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-		err = errno;
-	cb_settle(s, k->owner, k->idx, err);
+	cb_settle(s, k->owner, k->idx, sock_error(k->ev.fd));
 }
 
 /* CONNECT_BACK: starts non-blocking connects to the requester's own
@@ -198,7 +190,7 @@ int sv_on_connect_back(struct server *s, struct conn *c, const uint8_t *p,
 	c->job = j;
 	j->proto = req.proto;
 	j->n = req.nports;
-	j->start_us = client_now_us();
+	j->start_us = mono_now_us();
 	j->deadline_us = j->start_us + (long long)tmo * 1000;
 	for (int i = 0; i < j->n; i++)
 		j->socks[i].ev.fd = -1;
@@ -238,10 +230,11 @@ int sv_on_connect_back(struct server *s, struct conn *c, const uint8_t *p,
 		k->idx = i;
 		s->ncb_socks++;
 		j->pending++;
-		int rc = connect(fd, (struct sockaddr *)&to, c->peerlen);
+		int rc = sock_connect_start(fd, (struct sockaddr *)&to,
+		                            c->peerlen);
 
-		if (rc == 0 || errno != EINPROGRESS) {
-			/* errno is stale after a connect that returned 0 */
+		if (rc <= 0) {
+			/* errno is stale after a connect that succeeded */
 			int e = rc == 0 ? 0 : errno;
 
 			/* settled at once; cb_settle may finish the job,

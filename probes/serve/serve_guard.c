@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire/client.h"
+#include "base/monoclock.h"
 
 #include "serve/serve_conn.h"
 
@@ -181,7 +181,7 @@ int sv_admit(struct server *s, const struct sockaddr_storage *ss,
 	}
 	if (s->nconns < s->o.max_clients)
 		return 0;
-	v = sv_victim(s, ss, client_now_us());
+	v = sv_victim(s, ss, mono_now_us());
 	if (!v) {
 		*why = "too many clients: the table is full";
 		return -1;

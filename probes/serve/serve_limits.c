@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
+#include "base/monoclock.h"
 #include "serve/serve_int.h"
-#include "wire/client.h"
 
 /* Refills by elapsed time, then takes one token if there is one. */
 bool sv_bucket_take(struct bucket *b, double rate, double burst,
@@ -40,7 +40,7 @@ int sv_grant(const struct server *s, struct conn *c, struct sv_grant *g,
 	g->max_life_ms = c->authed ? SERVE_AUTH_LIFE_MS : SERVE_OPEN_LIFE_MS;
 	g->max_cb_ms = c->authed ? SERVE_AUTH_CB_MS : SERVE_OPEN_CB_MS;
 	if (!sv_bucket_take(&c->heavy, SERVE_HEAVY_RATE, 2 * SERVE_HEAVY_RATE,
-	                    client_now_us())) {
+	                    mono_now_us())) {
 		*msg = "too many requests";
 		return PROTO_E_LIMIT;
 	}

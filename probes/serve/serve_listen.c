@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "base/sysroot.h"
 #include "kernel/portrange.h"
 #include "serve/serve_conn.h"
 #include "serve/serve_log.h"
 #include "serve/serve_sock.h"
-#include "wire/client.h"
 
 /* Reads ip_local_port_range; zeros when it cannot be read. */
 static void local_range(unsigned *lo, unsigned *hi)
@@ -106,7 +106,7 @@ void sv_temp_event(struct server *s, struct temp *t)
 		if (n < 0)
 			break;
 		if (!sv_bucket_take(&s->udp_bucket, SERVE_UDP_RATE,
-		                    SERVE_UDP_RATE, client_now_us()))
+		                    SERVE_UDP_RATE, mono_now_us()))
 			continue;
 		plen = (size_t)n < 64 ? (size_t)n : 64;
 		if (proto_hdr_decode(in, (size_t)n, &h, &why) == 0 &&
@@ -153,7 +153,7 @@ int sv_on_listen(struct server *s, struct conn *c, const uint8_t *p, size_t n)
 	life = req.lifetime_ms ? req.lifetime_ms : SERVE_DEF_LIFE_MS;
 	if (life > g.max_life_ms)
 		life = g.max_life_ms;
-	expires = client_now_us() + (long long)life * 1000;
+	expires = mono_now_us() + (long long)life * 1000;
 	rep = calloc(1, sizeof(*rep));
 	buf = malloc(PROTO_MAX_PORTS * 3 + 16);
 	if (!rep || !buf) {

@@ -4,14 +4,14 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "base/monoclock.h"
 #include "serve/serve_int.h"
-#include "wire/client.h"
 
 /* Rate-limited log line on stderr, so a flood of bad datagrams cannot
  * flood the log. */
 void sv_log(struct server *s, const char *fmt, ...)
 {
-	long long now = client_now_us();
+	long long now = mono_now_us();
 	va_list ap;
 
 	if (now - s->log_t_us >= 1000000) {

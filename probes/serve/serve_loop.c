@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "serve/serve_client.h"
 #include "serve/serve_conn.h"
 #include "serve/serve_guard.h"
@@ -49,7 +50,7 @@ int sv_adopt(struct server *s, int fd, const struct sockaddr_storage *ss,
 	c->ev.fd = fd;
 	c->peer = *ss;
 	c->peerlen = sl;
-	c->last_us = c->accepted_us = client_now_us();
+	c->last_us = c->accepted_us = mono_now_us();
 	sv_sa_name(ss, c->name, sizeof(c->name));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (slot >= s->o.max_clients || sv_ep_add(s, &c->ev, EPOLLIN) < 0) {
@@ -85,7 +86,7 @@ static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
 	serve_stats_refused(&s->st, why);
 	/* a churn of reconnecting clients is refused thousands of times a
 	 * second: one line a second says so */
-	if (full && client_now_us() - s->refused_t_us < 1000000) {
+	if (full && mono_now_us() - s->refused_t_us < 1000000) {
 		s->refused_quiet++;
 		return;
 	}
@@ -98,7 +99,7 @@ static void refuse(struct server *s, int fd, const struct sockaddr_storage *ss,
 	sv_log(s, "refused %s: %s (%u clients; %ld more refused in the "
 	          "last second)",
 	       name, why, s->nconns, s->refused_quiet);
-	s->refused_t_us = client_now_us();
+	s->refused_t_us = mono_now_us();
 	s->refused_quiet = 0;
 }
 
@@ -141,7 +142,7 @@ static void on_accept(struct server *s)
  * Returns the milliseconds until the next thing is due (at most 1000). */
 static int serve_timers(struct server *s)
 {
-	long long now = client_now_us(), next = now + 1000000;
+	long long now = mono_now_us(), next = now + 1000000;
 	const char *why;
 
 	for (unsigned i = 0; i < SERVE_MAX_TEMP; i++) {

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <time.h>
 
+#include "base/monoclock.h"
 #include "serve/serve_log.h"
 #include "serve/serve_sock.h"
 #include "wire/client.h"
@@ -64,7 +65,7 @@ static void udp_one(struct server *s, size_t n, const struct timespec *rx,
 		return;
 	}
 	if (!sv_bucket_take(&s->udp_bucket, SERVE_UDP_RATE, SERVE_UDP_RATE,
-	                    client_now_us())) {
+	                    mono_now_us())) {
 		s->st.udp_rate++;
 		return;
 	}

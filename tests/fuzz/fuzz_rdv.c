@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_rdv.h"
 #include "rdv_append.h"
 
@@ -63,7 +64,7 @@ static void reset(struct mesh *m)
 	m->m[0].state = PROTO_MS_JOINED;
 	m->rdv->started = false;
 	m->nrejects = 0;
-	m->t0_us = client_now_us();
+	m->t0_us = mono_now_us();
 }
 
 

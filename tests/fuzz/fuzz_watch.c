@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_rdv.h"
 #include "rdv_append.h"
 
@@ -73,7 +74,7 @@ static int reset(uint8_t flags)
 	ms.nrejects = 0;
 	ms.watch_dropped = 0;
 	ms.o.verbose = flags & 8 ? 1 : 0;
-	ms.t0_us = client_now_us();
+	ms.t0_us = mono_now_us();
 	ms.watch_log = flags & 16 ? json_incref(full) : json_array();
 	return ms.watch_log == NULL ? -1 : 0;
 }

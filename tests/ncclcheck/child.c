@@ -6,13 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "bootstrap/bootstrap_io.h"
 
 int nc_test_child(void (*fn)(void *), void *arg, long after_us, int code,
                   char *err, size_t len, long long *took)
 {
 	int fds[2], status = -1;
-	long long t0 = sc_now_us();
+	long long t0 = mono_now_us();
 	ssize_t n;
 	pid_t pid;
 
@@ -31,7 +32,7 @@ int nc_test_child(void (*fn)(void *), void *arg, long after_us, int code,
 			break;
 		usleep(100000);
 	}
-	*took = sc_now_us() - t0;
+	*took = mono_now_us() - t0;
 	n = read(fds[0], err, len - 1);
 	err[n > 0 ? n : 0] = '\0';
 	close(fds[0]);

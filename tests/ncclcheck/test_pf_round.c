@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "base/sysroot.h"
 #include "bootstrap/bootstrap.h"
 #include "doc/finding.h"
@@ -32,7 +33,7 @@ static void *pmain(void *arg)
 	struct pproc *p = arg;
 	struct nc_rankinfo ri;
 	struct nc_pf_in in;
-	long long dl = sc_now_us() + 4000000;
+	long long dl = mono_now_us() + 4000000;
 
 	memset(&ri, 0, sizeof(ri));
 	ri.rank = p->rank;

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "bootstrap/bootstrap.h"
 #include "suites.h"
 #include "bootstrap/tcpstore.h"
@@ -37,9 +38,9 @@ static int get_bytes(int fd, char *buf, size_t max, long long dl)
 static void *serve(void *arg)
 {
 	struct fake *f = arg;
-	long long end = sc_now_us() + 3000000;
+	long long end = mono_now_us() + 3000000;
 
-	while (sc_now_us() < end && f->conns < 8) {
+	while (mono_now_us() < end && f->conns < 8) {
 		int fd = accept(f->lfd, NULL, NULL);
 		unsigned char q;
 		uint32_t magic;
@@ -94,14 +95,14 @@ START_TEST(set_then_get)
 	pthread_t th;
 	int port = 0;
 	char err[256], got[64];
-	long long dl = sc_now_us() + 2000000;
+	long long dl = mono_now_us() + 2000000;
 
 	f.lfd = sc_listen("127.0.0.1", 0, &port);
 	ck_assert_int_ge(f.lfd, 0);
 	pthread_create(&th, NULL, serve, &f);
 	/* nothing published yet: the wait ends at its deadline */
 	ck_assert_int_eq(nc_store_get("127.0.0.1", port, "k", got, sizeof(got),
-				      sc_now_us() + 200000, err, sizeof(err)),
+				      mono_now_us() + 200000, err, sizeof(err)),
 			 -1);
 	ck_assert_ptr_nonnull(strstr(err, "was not set in time"));
 	ck_assert_int_eq(nc_store_set("127.0.0.1", port, "ncclcheck/hub/r/0",
@@ -125,7 +126,7 @@ START_TEST(nobody_there)
 
 	close(fd); /* the port is free again: refused */
 	ck_assert_int_eq(nc_store_set("127.0.0.1", port, "k", "v", 1,
-				      sc_now_us() + 500000, err, sizeof(err)),
+				      mono_now_us() + 500000, err, sizeof(err)),
 			 -1);
 	ck_assert_ptr_nonnull(strstr(err, "cannot reach torch's store"));
 }

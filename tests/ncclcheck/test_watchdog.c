@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/monoclock.h"
 #include "bootstrap/bootstrap.h"
 #include "suites.h"
 #include "bootstrap/watchdog.h"
@@ -22,14 +23,14 @@ static void arm(void *arg)
 	bool nest = ((struct arm *)arg)->nest;
 
 	nc_wd_start("ncclcheck: rank 0 on test");
-	nc_wd_arm(sc_now_us() + 200000, "all_reduce float sum 8 B");
+	nc_wd_arm(mono_now_us() + 200000, "all_reduce float sum 8 B");
 	if (disarm)
 		nc_wd_disarm();
 	if (nest) {
 		struct nc_wd_state st;
 
 		nc_wd_save(&st);
-		nc_wd_arm(sc_now_us() + 10000000, "ncclCommAbort");
+		nc_wd_arm(mono_now_us() + 10000000, "ncclCommAbort");
 		nc_wd_restore(&st);
 	}
 }

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/watchdog.h"
 #include "bootstrap/wd_decide.h"
@@ -316,6 +317,44 @@ START_TEST(beat_roundtrip)
 }
 END_TEST
 
+/* A u32 in network order at b. */
+static void be32(unsigned char *b, uint32_t v)
+{
+	b[0] = (unsigned char)(v >> 24);
+	b[1] = (unsigned char)(v >> 16);
+	b[2] = (unsigned char)(v >> 8);
+	b[3] = (unsigned char)v;
+}
+
+/* The heartbeat's bytes, written out from the format (wd_net.c): per
+ * entry i32 rank, pid, gpu, phase; u32 step; i32 state; u32 age in ms;
+ * host in 64 bytes, NUL-padded, at most 63 sent. Ranks of one job may
+ * come from builds on either side of a change to the code that packs it. */
+START_TEST(beat_golden)
+{
+	struct nc_wd_peer a = peer(3, "gpu-d", 999, 2, NC_WD_PAIRS,
+				   NC_WD_ALIVE, 10 * S);
+	struct nc_wd_peer b = peer(5, "", 777, -1, NC_WD_TEARDOWN,
+				   NC_WD_LOST, 4 * S);
+	unsigned char w[WN_BEAT_WIRE], want[WN_BEAT_WIRE];
+	uint32_t va[7] = {3, 999, 2, NC_WD_PAIRS, 7, NC_WD_ALIVE, 1500};
+	uint32_t vb[7] = {5, 777, 0xffffffffu, NC_WD_TEARDOWN, 7, NC_WD_LOST,
+			  7500};
+
+	memset(b.host, 'h', sizeof(b.host)); /* 64 bytes, no NUL */
+	memset(want, 0, sizeof(want));
+	for (int i = 0; i < 7; i++) {
+		be32(want + 4 * i, va[i]);
+		be32(want + WN_ENTRY_WIRE + 4 * i, vb[i]);
+	}
+	memcpy(want + 28, "gpu-d", 5);
+	memset(want + WN_ENTRY_WIRE + 28, 'h', 63);
+	memset(w, 0xa5, sizeof(w));
+	wn_pack(&a, &b, 11 * S + 500000, w);
+	ck_assert_mem_eq(w, want, sizeof(w));
+}
+END_TEST
+
 /* Services hub and clients until cond holds (at most 2 s). */
 #define SERVICE_UNTIL(cond)                                                  \
 	do {                                                                 \
@@ -347,8 +386,8 @@ START_TEST(net_loopback)
 
 	ck_assert_int_ge(lfd, 0);
 	ck_assert_int_eq(wn_open_hub(&hub, lfd, 3, now), 0);
-	f1 = sc_connect("127.0.0.1", port, sc_now_us() + 2000000);
-	f2 = sc_connect("127.0.0.1", port, sc_now_us() + 2000000);
+	f1 = sc_connect("127.0.0.1", port, mono_now_us() + 2000000);
+	f2 = sc_connect("127.0.0.1", port, mono_now_us() + 2000000);
 	ck_assert_int_ge(f1, 0);
 	ck_assert_int_ge(f2, 0);
 	ck_assert_int_eq(wn_open_client(&c1, f1, 1, 3, now), 0);
@@ -413,7 +452,7 @@ static void disarmed_gap(void)
 	nc_wd_start("ncclcheck: rank 0 on t");
 	nc_wd_limit(200000, 100000);
 	nc_wd_phase(NC_WD_SWEEP, "");
-	nc_wd_arm(sc_now_us() + 100000, "all_reduce float sum 8 B");
+	nc_wd_arm(mono_now_us() + 100000, "all_reduce float sum 8 B");
 	nc_wd_disarm();
 }
 
@@ -483,6 +522,7 @@ Suite *suite_nc_wd_decide(void)
 	tcase_add_test(tc, teardown_keeps_verdict);
 	tcase_add_test(tc, unarmed_and_many);
 	tcase_add_test(tc, beat_roundtrip);
+	tcase_add_test(tc, beat_golden);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tn, 20);
 	tcase_add_test(tn, net_loopback);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "base/outfile.h"
 #include "base/sysroot.h"
 #include "base/termsafe.h"
@@ -410,7 +411,7 @@ START_TEST(wait_reports_the_real_wait)
 					100000),
 			 0);
 	ck_assert_int_eq(client_recv_frame(&c, &len,
-					   client_now_us() + 700000),
+					   mono_now_us() + 700000),
 			 -1);
 	ck_assert_int_eq(c.code, CLIENT_E_TIMEOUT);
 	ck_assert_msg(strstr(c.err, "within 0.7") != NULL, "%s", c.err);
@@ -456,7 +457,7 @@ START_TEST(serve_guard_caps_and_deadlines)
 	struct server *s;
 	const char *why;
 	char err[256];
-	long long next, now = client_now_us();
+	long long next, now = mono_now_us();
 	struct conn c = {0};
 
 	serve_opts_init(&o);
@@ -480,7 +481,7 @@ START_TEST(serve_guard_caps_and_deadlines)
 	 * goes */
 	for (unsigned i = 0; i < 16; i++) {
 		s->conns[i]->frames = s->conns[i]->requests = 3;
-		s->conns[i]->frame_us = client_now_us();
+		s->conns[i]->frame_us = mono_now_us();
 	}
 	ck_assert_int_eq(admit(s, 10, &why), -1);
 	ck_assert_str_eq(why, "too many clients: the table is full");

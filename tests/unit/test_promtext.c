@@ -14,8 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "base/monoclock.h"
 
 START_TEST(names)
 {
@@ -190,10 +191,7 @@ static ssize_t slurp(const char *path, char *buf, size_t cap)
 /* Monotonic seconds: the writers' and the reader's bounds. */
 static double mono_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)mono_now_us() / 1e6;
 }
 
 #define TW_BYTES 16384 /* each writer's text */

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "serve/serve_conn.h"
 #include "serve/serve_guard.h"
 #include "serve/serve_int.h"
@@ -184,7 +185,7 @@ START_TEST(drop_says_why)
 	snprintf(cl.addr, sizeof(cl.addr), "127.0.0.80");
 	cl.port = 27473;
 	ck_assert_int_eq(
-	    client_recv_frame(&cl, &len, client_now_us() + 1000000), -1);
+	    client_recv_frame(&cl, &len, mono_now_us() + 1000000), -1);
 	ck_assert_int_eq(cl.code, CLIENT_E_DROPPED);
 	ck_assert_uint_eq(cl.err_code, PROTO_E_DROPPED);
 	ck_assert_str_eq(cl.err, "the responder at 127.0.0.80:27473 dropped "
