@@ -12,7 +12,7 @@
 #
 #   NCCLCHECK=path/to/ncclcheck NCCLCHECK_TEST=path/to/ncclcheck-test \
 #   [NCCLCHECK_NOMPI=...] [NT_DIR=nccl-tests binaries] \
-#   [TORCHRUN=/opt/torch/.venv/bin/torchrun] [MODE=full|smoke|hw] \
+#   [TORCHRUN=/opt/torch/.venv/bin/torchrun] [MODE=full|one|smoke|hw] \
 #   [GPU_HOG=build/gpu_hog] [OUT=dir] bash tests/ncclcheck/gpu-run.sh
 #
 # MODE=hw runs only the hardware tests (also part of full): ten idle
@@ -31,7 +31,7 @@ BIN=${NCCLCHECK:-build/ncclcheck}
 BIN_TEST=${NCCLCHECK_TEST:-build/ncclcheck-test}
 BIN_NOMPI=${NCCLCHECK_NOMPI:-}
 NT_DIR=${NT_DIR:-}
-MODE=${MODE:-full}
+MODE=${MODE:-}
 GPU_HOG=${GPU_HOG:-$(dirname "$0")/../../build/gpu_hog}
 TORCHRUN=${TORCHRUN:-/opt/torch/.venv/bin/torchrun}
 TORCH_PY=${TORCH_PY:-$(dirname "$0")/../../bench/ncclcheck/torch_busbw.py}
@@ -56,6 +56,8 @@ for lib in libnccl.so.2 libcudart.so.13; do
 done
 NGPU=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 N=$NGPU
+# one GPU runs what one rank can show (MODE=one); every other test needs two
+[ -n "$MODE" ] || { [ "$NGPU" -ge 2 ] && MODE=full || MODE=one; }
 [ "$N" -gt 4 ] && N=4
 {
 	echo "# host $(hostname), $NGPU GPUs, mode $MODE, $(date -u +%FT%TZ)"
@@ -242,6 +244,21 @@ F8G="-C all_reduce -b 8G -e 8G -n 400 -T 15s"
 
 if [ "$MODE" = hw ]; then
 	hw_tests
+elif [ "$MODE" = one ]; then
+	# one GPU: the refusals, every collective, type and operator checked
+	# on one rank, the launchers' words, -C list's factors from the table,
+	# wrong results caught, the gate; two ranks on the one GPU must be
+	# refused by name once their pre-flight has run over the wire codec
+	t nogpu 2 30 must "no GPU: CUDA found no device" env CUDA_VISIBLE_DEVICES= "$BIN" -b 8 -e 8
+	t refuse_one_rank 2 60 must "only one rank" "$BIN"
+	t list 0 30 must '2\(n-1\)/n' "$BIN" -C list
+	t one_types 0 300 "$BIN" --allow-one-rank -C all -d all -o all -b 1K -e 4M -f 64 --json "$LOG/one_types.json"
+	t one_sweep 0 300 "$BIN" --allow-one-rank -C all -b 8 -e 1G -f 8 --json "$LOG/one_sweep.json"
+	t one_mpi 0 120 must '"launcher": "mpi"' $MPIRUN -np 1 "$BIN" --allow-one-rank -b 8 -e 64M -f 8 --json -
+	t one_torchrun 0 120 must '"launcher": "torchrun"' $TORCHRUN --nnodes 1 --nproc-per-node 1 --master-port $((30000 + RANDOM % 1000)) --no-python "$BIN" --allow-one-rank -b 8 -e 64M -f 8 --json -
+	t one_corrupt 1 120 env NCCLCHECK_TEST_CORRUPT=1 "$BIN_TEST" --allow-one-rank -b 1K -e 64M -f 64 --json "$LOG/one_corrupt.json"
+	t one_gate_fail 1 120 "$BIN" --allow-one-rank -e 1M --max-latency 1us
+	t two_on_one 2 120 $MPIRUN -np 2 "$BIN" -b 8 -e 1M -T 10s
 elif [ "$MODE" = smoke ]; then
 	t smoke_mpi 0 60 $MPIRUN -np "$N" "$BIN" -b 8 -e 64M -f 8 -C all_reduce,all_gather --json "$LOG/smoke_mpi.json"
 	t smoke_g 0 60 "$BIN" -g "$N" -b 8 -e 16M -f 16 -C all
