@@ -14,7 +14,7 @@
 #include "explain/explain_int.h"
 
 enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
-       O_SYSROOT, O_RASTIMEOUT, O_SIGS };
+       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_WATCH };
 
 static const struct cli_opt explain_optv[] = {
 	CLI_OPT_JSON(O_JSON),
@@ -27,6 +27,10 @@ static const struct cli_opt explain_optv[] = {
 	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
 	 "how long NCCL may collect from its ranks", false,
 	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 600)},
+	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", "0",
+	 "with --job: ask twice this far apart (stopped or slow), follow "
+	 "RAS's monitor stream and the suspects' links meanwhile", false,
+	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 30)},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},
 	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
@@ -80,6 +84,10 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 			break;
 		case O_RASTIMEOUT:
 			o->ras_timeout_s = (int)c.num;
+			break;
+		case O_WATCH:
+			o->watch_s = (int)c.num;
+			o->job = true;
 			break;
 		default:
 			break;

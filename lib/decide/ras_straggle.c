@@ -1,0 +1,121 @@
+/* Stragglers (decide/ras_straggle.h): per communicator and collective,
+ * the leaders' count and who is behind it. */
+#include "decide/ras_straggle.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *straggle_kind_name(enum straggle_kind k)
+{
+	static const char *const n[] = {"behind", "stopped", "slow",
+					"caught up"};
+
+	return k <= STRAGGLE_CAUGHT_UP ? n[k] : "?";
+}
+
+static bool same_group(const struct ras_count *a, const struct ras_count *b)
+{
+	return strcmp(a->comm, b->comm) == 0 && strcmp(a->op, b->op) == 0;
+}
+
+/* The leaders' count of c's group in st, and how many ranks hold it. */
+static unsigned long long lead_of(const struct ras_state *st,
+				  const struct ras_count *c, int *nlead)
+{
+	unsigned long long max = 0;
+
+	*nlead = 0;
+	for (size_t i = 0; i < st->ncounts; i++)
+		if (same_group(&st->counts[i], c) && st->counts[i].count > max)
+			max = st->counts[i].count;
+	for (size_t i = 0; i < st->ncounts; i++)
+		if (same_group(&st->counts[i], c) &&
+		    st->counts[i].count == max)
+			*nlead += st->counts[i].nranks;
+	return max;
+}
+
+/* The same rank's count of the same group in st, or NULL. */
+static const struct ras_count *find(const struct ras_state *st,
+				    const struct ras_count *c)
+{
+	for (size_t i = 0; st && i < st->ncounts; i++)
+		if (same_group(&st->counts[i], c) &&
+		    st->counts[i].rank == c->rank && c->rank >= 0)
+			return &st->counts[i];
+	return NULL;
+}
+
+static void fill(struct ras_straggler *s, enum straggle_kind k,
+		 const struct ras_count *c, unsigned long long ahead,
+		 int nahead)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = k;
+	snprintf(s->comm, sizeof(s->comm), "%s", c->comm);
+	snprintf(s->op, sizeof(s->op), "%s", c->op);
+	s->rank = c->rank;
+	s->nranks = c->nranks;
+	s->pid = c->pid;
+	snprintf(s->node, sizeof(s->node), "%s", c->node);
+	snprintf(s->gpu, sizeof(s->gpu), "%s", c->gpu);
+	s->count = c->count;
+	s->ahead = ahead;
+	s->nahead = nahead;
+}
+
+static int by_gap(const void *a, const void *b)
+{
+	const struct ras_straggler *x = a, *y = b;
+	unsigned long long gx = x->ahead - x->count, gy = y->ahead - y->count;
+
+	if (x->kind != y->kind)
+		return x->kind == STRAGGLE_STOPPED ? -1 :
+		       y->kind == STRAGGLE_STOPPED ? 1 :
+		       (int)x->kind - (int)y->kind;
+	return gx > gy ? -1 : gx < gy ? 1 : x->rank - y->rank;
+}
+
+size_t ras_stragglers(const struct ras_state *now,
+		      const struct ras_state *before,
+		      struct ras_straggler *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < now->ncounts && n < max; i++) {
+		const struct ras_count *c = &now->counts[i];
+		const struct ras_count *was = find(before, c);
+		unsigned long long lead;
+		int nlead;
+		enum straggle_kind k = STRAGGLE_BEHIND;
+
+		if (c->nranks <= 0)
+			continue; /* a group whose ranks are all named */
+		lead = lead_of(now, c, &nlead);
+		if (c->count < lead) {
+			if (was != NULL)
+				k = was->count == c->count ? STRAGGLE_STOPPED
+							   : STRAGGLE_SLOW;
+			fill(&out[n], k, c, lead, nlead);
+			out[n].moved = was && c->count > was->count
+					       ? c->count - was->count : 0;
+			n++;
+			continue;
+		}
+		if (was != NULL) {
+			int blead;
+			unsigned long long bl = lead_of(before, was, &blead);
+
+			if (was->count < bl) {
+				fill(&out[n], STRAGGLE_CAUGHT_UP, c, lead,
+				     nlead);
+				out[n].moved = c->count - was->count;
+				n++;
+			}
+		}
+	}
+	qsort(out, n, sizeof(*out), by_gap);
+	return n;
+}

@@ -1,0 +1,247 @@
+/* netprobe explain --job's sources: RAS's JSON answer and monitor stream
+ * (tests/explain/ras, written as NCCL's client_support.cc writes them),
+ * the text answer's MISMATCH lines, the stragglers with one look and
+ * two, a host's link changes, and the joined verdict. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/jobverdict.h"
+#include "decide/ras_parse.h"
+#include "decide/ras_straggle.h"
+#include "kernel/linkfacts.h"
+
+static struct ras_state st0, st1;
+static struct ras_straggler sg[RAS_MAX_STRAGGLERS];
+
+/* A fixture's bytes, NUL-terminated, or the test fails. */
+static char *fixture(const char *name)
+{
+	char path[512], *buf = malloc(65536);
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/tests/explain/ras/%s", SRCDIR, name);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(buf);
+	n = fread(buf, 1, 65535, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void load(const char *name, struct ras_state *st)
+{
+	char *t = fixture(name);
+
+	ck_assert(ras_answer_is_json(t));
+	ck_assert_int_eq(ras_parse_json(t, st), 0);
+	free(t);
+}
+
+START_TEST(json_answer_parsed)
+{
+	load("nccl2292-stopped-1.json", &st0);
+	ck_assert_str_eq(st0.nccl_version, "2.29.2");
+	ck_assert_uint_eq(st0.ncomms, 1);
+	ck_assert_str_eq(st0.comms[0].id, "(f1e2d3c4b5a69788)");
+	ck_assert_uint_eq(st0.ncounts, 20); /* 4 ranks x 5 collectives */
+	ck_assert_str_eq(st0.counts[4].op, "AllReduce");
+	ck_assert_str_eq(st0.counts[19].node, "10.231.68.2");
+	ck_assert_int_eq(st0.counts[19].rank, 3);
+	ck_assert_uint_eq(st0.counts[19].count, 12);
+	ck_assert_int_eq(ras_parse_json("NCCL version 2.28.3\n", &st0), -1);
+	ck_assert_int_eq(ras_parse_json("{\"a\": 1}", &st0), -1);
+}
+END_TEST
+
+START_TEST(json_dead_rank)
+{
+	load("nccl2292-dead.json", &st0);
+	ck_assert_int_eq(st0.ndead, 1);
+	ck_assert_uint_eq(st0.nprocs, 1);
+	ck_assert_int_eq(st0.procs[0].kind, RAS_PROC_DEAD);
+	ck_assert_int_eq(st0.procs[0].rank, 3);
+	ck_assert_int_eq(st0.timeouts, 2);
+}
+END_TEST
+
+/* One look: rank 3 is behind, and it alone (stopped or slow unknown). */
+START_TEST(straggler_one_look)
+{
+	load("nccl2292-stopped-1.json", &st0);
+	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_BEHIND);
+	ck_assert_int_eq(sg[0].rank, 3);
+	ck_assert_uint_eq(sg[0].count, 12);
+	ck_assert_uint_eq(sg[0].ahead, 13);
+	ck_assert_int_eq(sg[0].nahead, 3);
+	load("nccl2292-healthy.json", &st0);
+	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
+			  0);
+}
+END_TEST
+
+/* Two looks: a count that stayed is stopped; one that moved is slow. */
+START_TEST(straggler_stopped_or_slow)
+{
+	load("nccl2292-stopped-1.json", &st0);
+	load("nccl2292-stopped-1.json", &st1);
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_STOPPED);
+	load("nccl2292-slow-1.json", &st0);
+	load("nccl2292-slow-2.json", &st1);
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_SLOW);
+	ck_assert_uint_eq(sg[0].moved, 61);
+	/* behind once, level now: caught up, no suspect */
+	load("nccl2292-healthy.json", &st1);
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_CAUGHT_UP);
+}
+END_TEST
+
+/* The text answer's MISMATCH block (rasClientRunComms, VERBOSE). */
+START_TEST(text_mismatch_stragglers)
+{
+	static const char t[] =
+		"NCCL version 2.26.2+cuda12.8 compiled with CUDA 12.8\n"
+		"Warnings\n========\n\n"
+		"#0-0 (f1e2d3c4b5a69788) MISMATCH\n"
+		"  Communicator ranks have different AllReduce operation "
+		"counts\n"
+		"  30 ranks have launched up to operation 461\n"
+		"  2 ranks have launched up to operation 460\n"
+		"  Rank 36 -- GPU 4 managed by process 90 on node h5\n"
+		"  Rank 37 -- GPU 5 managed by process 91 on node h5\n"
+		"\n";
+
+	ck_assert_int_eq(ras_parse(t, &st0), 0);
+	ck_assert_uint_eq(st0.ncounts, 4);
+	ck_assert_int_eq(st0.counts[1].nranks, 0);
+	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
+			  2);
+	ck_assert_int_eq(sg[0].rank, 36);
+	ck_assert_int_eq(sg[1].rank, 37);
+	ck_assert_str_eq(sg[1].node, "h5");
+	ck_assert_uint_eq(sg[1].count, 460);
+	ck_assert_int_eq(sg[1].nahead, 30);
+	ck_assert_int_eq(ras_parse("NCCL version 2.26.2\n#0-0 (00000000000000"
+				   "ff) MISMATCH\n  Communicator ranks have "
+				   "different Broadcast operation counts\n"
+				   "  3 ranks have launched up to operation 9\n"
+				   "  Rank 0 has launched up to operation 8 -- "
+				   "GPU 0 managed by process 7 on node h1\n",
+				   &st0), 0);
+	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].rank, 0);
+}
+END_TEST
+
+START_TEST(monitor_events)
+{
+	struct ras_event ev[4];
+	char *t = fixture("nccl2292-monitor.json");
+
+	ck_assert_uint_eq(ras_parse_events(t, ev, 4), 2);
+	ck_assert_str_eq(ev[0].event, "PEER_DEAD");
+	ck_assert_str_eq(ev[0].when, "2026-12-06 11:02:13");
+	ck_assert_str_eq(ev[0].node, "10.231.68.2");
+	ck_assert_int_eq(ev[0].pid, 202);
+	free(t);
+	ck_assert_uint_eq(ras_parse_events("[2026-12-06 11:02:13] PEER_DEAD: "
+		"Process 77 on node h5 managing GPU 5 \n[2026-12-06 11:0",
+		ev, 4), 1);
+	ck_assert_str_eq(ev[0].node, "h5");
+	ck_assert_int_eq(ev[0].pid, 77);
+	ck_assert_uint_eq(ras_parse_events("{\"timestamp\": \"x\"", ev, 4), 0);
+}
+END_TEST
+
+/* A flap, a speed drop and link_downed's rise, each with its time. */
+START_TEST(link_changes)
+{
+	static struct linkfacts a, b;
+	struct lf_change c[8];
+	size_t n;
+
+	a.at_ms = 1000;
+	b.at_ms = 2000;
+	a.nlinks = b.nlinks = 1;
+	snprintf(a.links[0].name, sizeof(a.links[0].name), "eth0");
+	b.links[0] = a.links[0];
+	a.links[0].carrier = 1;
+	b.links[0].carrier = 0;
+	a.links[0].speed_mbps = 400000;
+	b.links[0].speed_mbps = 200000;
+	a.nports = b.nports = 1;
+	snprintf(a.ports[0].dev, sizeof(a.ports[0].dev), "mlx5_5");
+	a.ports[0].port = 1;
+	a.ports[0].state = 4;
+	a.ports[0].rate_gbps = 400;
+	b.ports[0] = a.ports[0];
+	b.ports[0].rate_gbps = 200;
+	b.ports[0].ctr[0] = 1;
+	n = linkfacts_diff(&a, &b, c, 8);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_str_eq(c[0].text, "lost its carrier (link down)");
+	ck_assert_int_eq(c[0].at_ms, 2000);
+	ck_assert_str_eq(c[1].text, "went from 400000 to 200000 Mb/s");
+	ck_assert_str_eq(c[2].subject, "mlx5_5 port 1");
+	ck_assert_str_eq(c[2].text, "went from 400 to 200 Gb/s");
+	ck_assert_str_eq(c[3].text, "link_downed rose by 1 (to 1)");
+	ck_assert_uint_eq(linkfacts_diff(&a, &a, c, 8), 0);
+	ck_assert_uint_eq(linkfacts_now(&b, c, 8), 2);
+}
+END_TEST
+
+/* The heaviest suspect leads; its host's changes decide the action. */
+START_TEST(verdict_joined)
+{
+	static struct job_verdict v;
+	struct jv_suspect s = {"ras", 37, "h5", "5", 91, JV_W_STOPPED,
+			       "stopped at AllReduce #460", "", false};
+	struct jv_suspect t = {"ras", 2, "h1", "2", 12, JV_W_SLOW,
+			       "is slow", "", false};
+
+	ck_assert_int_eq(jv_suspect(&v, &t), 0);
+	ck_assert_int_eq(jv_suspect(&v, &s), 0);
+	jv_decide(&v);
+	ck_assert_ptr_nonnull(strstr(v.headline, "rank 37 (host h5, GPU 5)"));
+	ck_assert_ptr_nonnull(strstr(v.headline, "were not read"));
+	ck_assert_ptr_nonnull(strstr(v.action, "py-spy dump --pid 91"));
+	ck_assert_int_eq(jv_event(&v, 0, "", "fr", "h5", "never arrived"), 0);
+	ck_assert_int_eq(jv_event(&v, 5000, "", "host", "h5", "eth0 down"),
+			 0);
+	jv_host(&v, "h5", true, "its eth0 lost its carrier at 00:00:05");
+	jv_decide(&v);
+	ck_assert_int_eq(v.suspects[0].weight, JV_W_STOPPED + JV_W_LINK);
+	ck_assert_ptr_nonnull(strstr(v.headline, "eth0 lost its carrier"));
+	ck_assert_str_eq(v.action, "drain h5 or reseat the link");
+	ck_assert_int_eq(v.events[0].at_ms, 5000); /* timed entries first */
+}
+END_TEST
+
+Suite *suite_ras_job(void)
+{
+	Suite *s = suite_create("ras_job");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, json_answer_parsed);
+	tcase_add_test(tc, json_dead_rank);
+	tcase_add_test(tc, straggler_one_look);
+	tcase_add_test(tc, straggler_stopped_or_slow);
+	tcase_add_test(tc, text_mismatch_stragglers);
+	tcase_add_test(tc, monitor_events);
+	tcase_add_test(tc, link_changes);
+	tcase_add_test(tc, verdict_joined);
+	suite_add_tcase(s, tc);
+	return s;
+}
