@@ -2,15 +2,23 @@
  * (tests/explain/ras, written as NCCL's client_support.cc writes them),
  * the text answer's MISMATCH lines, the stragglers with one look and
  * two, a host's link changes, and the joined verdict. */
+#include <arpa/inet.h>
 #include <check.h>
+#include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "decide/jobverdict.h"
 #include "decide/ras_parse.h"
 #include "decide/ras_straggle.h"
 #include "kernel/linkfacts.h"
+#include "probe/ras.h"
 
 static struct ras_state st0, st1;
 static struct ras_straggler sg[RAS_MAX_STRAGGLERS];
@@ -65,6 +73,32 @@ START_TEST(json_dead_rank)
 	ck_assert_int_eq(st0.procs[0].kind, RAS_PROC_DEAD);
 	ck_assert_int_eq(st0.procs[0].rank, 3);
 	ck_assert_int_eq(st0.timeouts, 2);
+}
+END_TEST
+
+/* The answers a real NCCL 2.28.9 gave on the lent GPU host: JSON after
+ * SET FORMAT json, and the text one; one rank, nothing behind. */
+START_TEST(device_recordings)
+{
+	char *t = fixture("nccl2289-device-status.json");
+
+	ck_assert(ras_answer_is_json(t));
+	ck_assert_int_eq(ras_parse_json(t, &st0), 0);
+	ck_assert_str_eq(st0.nccl_version, "2.28.9");
+	ck_assert_uint_eq(st0.ncomms, 1);
+	ck_assert_uint_eq(st0.ncounts, 5);
+	ck_assert_str_eq(st0.counts[0].node, "10.231.0.2");
+	ck_assert_uint_eq(st0.nprocs, 0);
+	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
+			  0);
+	free(t);
+	t = fixture("nccl2289-device-status.txt");
+	ck_assert(!ras_answer_is_json(t));
+	ck_assert_int_eq(ras_parse(t, &st0), 0);
+	ck_assert_str_eq(st0.nccl_version, "2.28.9");
+	ck_assert_uint_eq(st0.nprocs, 0);
+	ck_assert_uint_eq(st0.ncounts, 0);
+	free(t);
 }
 END_TEST
 
@@ -229,6 +263,141 @@ START_TEST(verdict_joined)
 }
 END_TEST
 
+/* Reads one command line from fd into buf. */
+static bool read_cmd(int fd, char *buf, size_t len, const char *want)
+{
+	ssize_t n = read(fd, buf, len - 1);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return strncasecmp(buf, want, strlen(want)) == 0;
+}
+
+/* NCCL's side (client_support.cc): handshake, TIMEOUT, then SET FORMAT
+ * (taken by 2.28.7+, "ERROR: Unknown command" before), then the status
+ * or MONITOR (taken by 2.29+). Two clients, then exit. */
+static void fake_service(int lfd, bool json, bool monitor)
+{
+	static const char js[] = "{\n  \"nccl_version\": \"2.28.9\",\n"
+		"  \"communicators\": [\n  ]\n}\n";
+	static const char tx[] = "NCCL version 2.26.2+cuda12.8\nErrors\n";
+	char buf[256];
+
+	for (int k = 0; k < 2; k++) {
+		int fd = accept(lfd, NULL, NULL);
+
+		if (fd < 0 || !read_cmd(fd, buf, sizeof(buf), "CLIENT "))
+			_exit(1);
+		(void)!write(fd, "SERVER PROTOCOL 2\n", 18);
+		if (!read_cmd(fd, buf, sizeof(buf), "TIMEOUT "))
+			_exit(2);
+		(void)!write(fd, "OK\n", 3);
+		if (!read_cmd(fd, buf, sizeof(buf), "SET FORMAT json"))
+			_exit(3);
+		if (json)
+			(void)!write(fd, "OK\n", 3);
+		else
+			(void)!write(fd, "ERROR: Unknown command set format "
+				     "json\n", 39);
+		if (read_cmd(fd, buf, sizeof(buf), "VERBOSE STATUS")) {
+			(void)!write(fd, json ? js : tx, json ? sizeof(js) - 1
+							     : sizeof(tx) - 1);
+		} else if (strncasecmp(buf, "MONITOR", 7) == 0) {
+			static const char ev[] = "OK\n[2026-12-06 11:02:13] "
+						 "PEER_DEAD: 10.0.0.5<1>\n";
+
+			if (monitor)
+				(void)!write(fd, ev, sizeof(ev) - 1);
+			else
+				(void)!write(fd, "ERROR: Unknown command "
+					     "MONITOR\n", 31);
+		}
+		close(fd);
+	}
+	_exit(0);
+}
+
+/* The client asks for JSON and takes text from an older service; it
+ * opens the monitor stream where there is one and says -2 where not. */
+static void ask_fake(bool json, bool monitor)
+{
+	struct sockaddr_in a = {0};
+	socklen_t al = sizeof(a);
+	struct ras_ask q = {2000, 1, true, 0};
+	char ps[16], why[256], rest[256], *ans = NULL;
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), st, fd;
+	bool got_json = !json;
+	pid_t pid;
+
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&a, &al), 0);
+	snprintf(ps, sizeof(ps), "%u", ntohs(a.sin_port));
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		fake_service(lfd, json, monitor);
+	close(lfd);
+	ck_assert_msg(ras_ask_status("127.0.0.1", ps, &q, &ans, &got_json,
+				     why, sizeof(why)) == 0, "%s", why);
+	ck_assert(got_json == json);
+	ck_assert(ras_answer_is_json(ans) == json);
+	free(ans);
+	fd = ras_monitor_open("127.0.0.1", ps, &q, &got_json, rest,
+			      sizeof(rest), why, sizeof(why));
+	if (monitor) {
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(ras_monitor_read(fd, rest, sizeof(rest), 500),
+				 1);
+		ck_assert_ptr_nonnull(strstr(rest, "PEER_DEAD"));
+		close(fd);
+	} else {
+		ck_assert_int_eq(fd, -2);
+		ck_assert_ptr_nonnull(strstr(why, "MONITOR not taken"));
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+START_TEST(client_formats)
+{
+	ask_fake(true, true);   /* 2.29+ */
+	ask_fake(true, false);  /* 2.28.7 to 2.28.x */
+	ask_fake(false, false); /* 2.24 to 2.28.6 */
+}
+END_TEST
+
+/* A port that accepts and never answers: the overall deadline holds,
+ * whatever the tries and NCCL's collection time would allow. */
+START_TEST(client_deadline)
+{
+	struct sockaddr_in a = {0};
+	socklen_t al = sizeof(a);
+	char ps[16], why[256], *ans = NULL;
+	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	struct ras_ask q = {1500, 600, true, 0};
+	bool js;
+	long long t0;
+
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(listen(lfd, 8), 0);
+	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&a, &al), 0);
+	snprintf(ps, sizeof(ps), "%u", ntohs(a.sin_port));
+	t0 = ras_now_ms();
+	q.deadline_ms = t0 + 400;
+	ck_assert_int_eq(ras_ask_status("127.0.0.1", ps, &q, &ans, &js, why,
+					sizeof(why)), -1);
+	ck_assert_int_lt(ras_now_ms() - t0, 1000);
+	ck_assert_ptr_null(ans);
+	close(lfd);
+}
+END_TEST
+
 Suite *suite_ras_job(void)
 {
 	Suite *s = suite_create("ras_job");
@@ -236,12 +405,15 @@ Suite *suite_ras_job(void)
 
 	tcase_add_test(tc, json_answer_parsed);
 	tcase_add_test(tc, json_dead_rank);
+	tcase_add_test(tc, device_recordings);
 	tcase_add_test(tc, straggler_one_look);
 	tcase_add_test(tc, straggler_stopped_or_slow);
 	tcase_add_test(tc, text_mismatch_stragglers);
 	tcase_add_test(tc, monitor_events);
 	tcase_add_test(tc, link_changes);
 	tcase_add_test(tc, verdict_joined);
+	tcase_add_test(tc, client_formats);
+	tcase_add_test(tc, client_deadline);
 	suite_add_tcase(s, tc);
 	return s;
 }
