@@ -10,9 +10,15 @@
 const char *straggle_kind_name(enum straggle_kind k)
 {
 	static const char *const n[] = {"behind", "stopped", "slow",
-					"caught up"};
+					"caught up", "keeping up"};
 
-	return k <= STRAGGLE_CAUGHT_UP ? n[k] : "?";
+	return k <= STRAGGLE_KEEPING_UP ? n[k] : "?";
+}
+
+int straggle_suspect(enum straggle_kind k)
+{
+	return k == STRAGGLE_BEHIND || k == STRAGGLE_STOPPED ||
+	       k == STRAGGLE_SLOW;
 }
 
 static bool same_group(const struct ras_count *a, const struct ras_count *b)
@@ -71,10 +77,10 @@ static int by_gap(const void *a, const void *b)
 	const struct ras_straggler *x = a, *y = b;
 	unsigned long long gx = x->ahead - x->count, gy = y->ahead - y->count;
 
+	static const int order[] = {2, 0, 1, 3, 4}; /* stopped first */
+
 	if (x->kind != y->kind)
-		return x->kind == STRAGGLE_STOPPED ? -1 :
-		       y->kind == STRAGGLE_STOPPED ? 1 :
-		       (int)x->kind - (int)y->kind;
+		return order[x->kind] - order[y->kind];
 	return gx > gy ? -1 : gx < gy ? 1 : x->rank - y->rank;
 }
 
@@ -95,9 +101,16 @@ size_t ras_stragglers(const struct ras_state *now,
 			continue; /* a group whose ranks are all named */
 		lead = lead_of(now, c, &nlead);
 		if (c->count < lead) {
-			if (was != NULL)
-				k = was->count == c->count ? STRAGGLE_STOPPED
-							   : STRAGGLE_SLOW;
+			int bl;
+			unsigned long long blead =
+				was ? lead_of(before, was, &bl) : 0;
+
+			if (was != NULL && was->count == c->count)
+				k = STRAGGLE_STOPPED;
+			else if (was != NULL)
+				k = lead - c->count > blead - was->count
+					    ? STRAGGLE_SLOW
+					    : STRAGGLE_KEEPING_UP;
 			fill(&out[n], k, c, lead, nlead);
 			out[n].moved = was && c->count > was->count
 					       ? c->count - was->count : 0;

@@ -14,8 +14,11 @@
 enum straggle_kind {
 	STRAGGLE_BEHIND,    /* one look: behind, stopped or slow unknown */
 	STRAGGLE_STOPPED,   /* behind in both looks, its count unmoved */
-	STRAGGLE_SLOW,      /* behind in both looks, its count moved */
+	STRAGGLE_SLOW,      /* moved, but fell further behind */
 	STRAGGLE_CAUGHT_UP, /* behind in the first look, level now */
+	STRAGGLE_KEEPING_UP, /* behind in both looks by no more than
+			      * before: a healthy job's ranks launch a few
+			      * collectives apart at any instant */
 };
 
 struct ras_straggler {
@@ -40,7 +43,11 @@ size_t ras_stragglers(const struct ras_state *now,
 		      const struct ras_state *before,
 		      struct ras_straggler *out, size_t max);
 
-/* "behind", "stopped", "slow", "caught up". */
+/* True for the kinds that make a rank a suspect (behind, stopped, slow),
+ * false for the ranks that caught up or keep up. */
+int straggle_suspect(enum straggle_kind k);
+
+/* "behind", "stopped", "slow", "caught up", "keeping up". */
 const char *straggle_kind_name(enum straggle_kind k);
 
 #endif

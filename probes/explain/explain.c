@@ -30,7 +30,7 @@ static const struct cli_opt explain_optv[] = {
 	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", "0",
 	 "with --job: ask twice this far apart (stopped or slow), follow "
 	 "RAS's monitor stream and the suspects' links meanwhile", false,
-	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 30)},
+	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 20)},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},
 	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,

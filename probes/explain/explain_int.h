@@ -99,7 +99,7 @@ int explain_job(struct explain_run *r);
 
 /* explain_job.c: the longest --job may take, in seconds, whatever the
  * job's size and whatever does not answer. */
-#define EXPLAIN_JOB_BUDGET_S 55
+#define EXPLAIN_JOB_BUDGET_S 40 /* and the local scan after it */
 
 /* explain_job.c: true when addr is one of this host's own addresses (no
  * probe toward itself). */

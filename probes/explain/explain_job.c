@@ -134,7 +134,7 @@ static const char *suspect_here(const struct explain_run *r)
 		if (node_is_here(r->ras.procs[i].node))
 			return r->ras.procs[i].node;
 	for (size_t i = 0; i < r->nstragglers; i++)
-		if (r->stragglers[i].kind != STRAGGLE_CAUGHT_UP &&
+		if (straggle_suspect(r->stragglers[i].kind) &&
 		    node_is_here(r->stragglers[i].node))
 			return r->stragglers[i].node;
 	return NULL;
@@ -288,7 +288,8 @@ static int ras_ask(struct explain_run *r, long long deadline)
 	for (size_t i = 0; i < r->ras.nprocs; i++)
 		add_job_node(r, r->ras.procs[i].node);
 	for (size_t i = 0; i < r->nstragglers; i++)
-		add_job_node(r, r->stragglers[i].node);
+		if (straggle_suspect(r->stragglers[i].kind))
+			add_job_node(r, r->stragglers[i].node);
 	return 0;
 }
 
@@ -314,9 +315,9 @@ static void ras_suspects(struct explain_run *r)
 		struct jv_suspect s = {"ras", g->rank, "", "", g->pid, 0, "",
 				       "", false};
 		static const int w[] = {JV_W_BEHIND, JV_W_STOPPED, JV_W_SLOW,
-					0};
+					0, 0};
 
-		if (g->kind == STRAGGLE_CAUGHT_UP || g->rank < 0)
+		if (!straggle_suspect(g->kind) || g->rank < 0)
 			continue;
 		snprintf(s.host, sizeof(s.host), "%s", g->node);
 		snprintf(s.gpu, sizeof(s.gpu), "%s", g->gpu);
@@ -324,7 +325,7 @@ static void ras_suspects(struct explain_run *r)
 		snprintf(s.what, sizeof(s.what), "%s at %s #%llu of %.40s "
 			 "while %d rank(s) launched #%llu%s",
 			 g->kind == STRAGGLE_STOPPED ? "stopped" :
-			 g->kind == STRAGGLE_SLOW ? "is slow, behind" :
+			 g->kind == STRAGGLE_SLOW ? "is slow, falling behind" :
 			 "is behind", g->op, g->count, g->comm, g->nahead,
 			 g->ahead, g->kind == STRAGGLE_STOPPED
 			 ? " (its count did not move while watched)" : "");

@@ -195,7 +195,7 @@ static int job_findings(struct explain_run *r)
 	for (size_t i = 0; i < r->nstragglers; i++) {
 		const struct ras_straggler *g = &r->stragglers[i];
 
-		if (g->kind == STRAGGLE_CAUGHT_UP)
+		if (!straggle_suspect(g->kind))
 			continue;
 		ev = NULL;
 		evidence_add(&ev, "ras", "%s: %s count %llu, %d rank(s) at "
@@ -204,9 +204,16 @@ static int job_findings(struct explain_run *r)
 		if (r->o.watch_s > 0)
 			evidence_add(&ev, "ras", "moved by %llu in %d s",
 				     g->moved, r->o.watch_s);
+		/* one look: ranks a few collectives apart are what a healthy
+		 * job shows at any instant, so it is said, not alarmed */
 		if (doc_add_finding(&r->run.doc, g->kind == STRAGGLE_STOPPED
 				    ? FINDING_NCCL_RANK_STOPPED
-				    : FINDING_NCCL_RANK_BEHIND, -1, ev, NULL,
+				    : FINDING_NCCL_RANK_BEHIND,
+				    g->kind == STRAGGLE_BEHIND ? (int)SEV_INFO
+							       : -1, ev,
+				    g->kind == STRAGGLE_BEHIND
+				    ? "ask twice: netprobe explain --job "
+				      "--watch 10" : NULL,
 				    "rank %d (process %ld on node %s, GPU %s) "
 				    "%s at %s #%llu of %s; %d rank(s) "
 				    "launched #%llu", g->rank, g->pid,

@@ -94,11 +94,14 @@ lab_grep "RAS's monitor stream is in the timeline" "PEER_DEAD \\(process 202\\)"
 
 # 2. From "here", one look: behind, h5's links unread, h5 probed.
 fake 28029 "$T/st2" "$SA" --answer "$T/stopped.json" --no-monitor
-lab_rc 1 "explain from here exits 1" ip netns exec "$H" "$NETPROBE" \
-	explain --job --ras "$SA:28029" --json
+lab_rc 0 "explain from here, one look: no alarm (exit 0)" ip netns exec \
+	"$H" "$NETPROBE" explain --job --ras "$SA:28029" --json
 J=$LAB_OUT
 lab_check "one look: rank 3 is behind, not yet stopped" \
 	[ "$(jqv '.job.stragglers[0].state')" = behind ]
+lab_check "said as info, with the command that tells" [ "$(jqv \
+	'.findings[] | select(.code=="nccl-rank-behind") | "\(.severity) \(.fix)"')" \
+	= "info ask twice: netprobe explain --job --watch 10" ]
 LAB_OUT=$(jqv '.job.verdict.sources[] | select(.name=="host") | .cannot_tell')
 lab_grep "it says h5's links cannot be read from here" "run this command on their hosts"
 LAB_OUT=$(jqv '.measured.notes[]')

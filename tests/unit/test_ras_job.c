@@ -119,7 +119,8 @@ START_TEST(straggler_one_look)
 }
 END_TEST
 
-/* Two looks: a count that stayed is stopped; one that moved is slow. */
+/* Two looks: a count that stayed is stopped; one that moved but fell
+ * further behind is slow; one that kept its distance keeps up. */
 START_TEST(straggler_stopped_or_slow)
 {
 	load("nccl2292-stopped-1.json", &st0);
@@ -132,7 +133,14 @@ START_TEST(straggler_stopped_or_slow)
 	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
 			  1);
 	ck_assert_int_eq(sg[0].kind, STRAGGLE_SLOW);
-	ck_assert_uint_eq(sg[0].moved, 61);
+	ck_assert_uint_eq(sg[0].moved, 42);
+	ck_assert(straggle_suspect(sg[0].kind));
+	/* one behind each time: a healthy job's ranks, no suspect */
+	load("nccl2292-keeping-2.json", &st1);
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_KEEPING_UP);
+	ck_assert(!straggle_suspect(sg[0].kind));
 	/* behind once, level now: caught up, no suspect */
 	load("nccl2292-healthy.json", &st1);
 	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),

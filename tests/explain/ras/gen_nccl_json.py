@@ -98,6 +98,8 @@ elif which == "stopped-2":
 elif which == "slow-1":
     sys.stdout.write(job(400, 400, 398, h, s))
 elif which == "slow-2":
+    sys.stdout.write(job(460, 460, 440, h, s))
+elif which == "keeping-2":
     sys.stdout.write(job(460, 460, 459, h, s))
 elif which == "healthy":
     sys.stdout.write(job(500, 500, 500, h, s))
