@@ -27,9 +27,8 @@ static const struct cli_opt explain_optv[] = {
 	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
 	 "how long NCCL may collect from its ranks", false,
 	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 600)},
-	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", "0",
-	 "with --job: ask twice this far apart (stopped or slow), follow "
-	 "RAS's monitor stream and the suspects' links meanwhile", false,
+	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", NULL,
+	 "ask RAS twice, this far apart: stopped or slow", false,
 	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 20)},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},

@@ -197,6 +197,11 @@ static void watch_window(struct explain_run *r, const char *host,
 
 	if (end > deadline - 15000)
 		end = deadline - 15000; /* room for the second look */
+	/* the links' first look comes before the stream opens: a change
+	 * from then on is seen with its time */
+	if (here && (sysroot_init(&sr, r->o.sysroot) < 0 ||
+		     linkfacts_read(&lf[0], &sr, wall_ms()) < 0))
+		here = false;
 	fd = ras_monitor_open(host, port, &a, &json, mon, sizeof(mon), why,
 			      sizeof(why));
 	snprintf(r->ras_monitor, sizeof(r->ras_monitor), "%s",
@@ -207,9 +212,6 @@ static void watch_window(struct explain_run *r, const char *host,
 	if (fd == -1)
 		snprintf(r->ras_monitor, sizeof(r->ras_monitor),
 			 "polled: %.140s", why);
-	if (here && (sysroot_init(&sr, r->o.sysroot) < 0 ||
-		     linkfacts_read(&lf[0], &sr, wall_ms()) < 0))
-		here = false;
 	for (int i = 0; i < 600 && ras_now_ms() < end; i++) {
 		if (fd >= 0) {
 			if (ras_monitor_read(fd, mon, sizeof(mon), 200) != 0) {
@@ -392,6 +394,34 @@ static void host_why(const struct explain_run *r, char *why, size_t len)
 	}
 }
 
+/* Where the leading suspect is this host and its links changed, the
+ * action is the command that drains it: Slurm's name for this node
+ * (SLURMD_NODENAME in a step), else the short hostname. */
+static void drain_here(struct explain_run *r)
+{
+	const struct jv_suspect *s = &r->jv.suspects[0];
+	const char *slurm = getenv("SLURMD_NODENAME");
+	char name[65];
+
+	if (r->jv.nsuspects == 0 || s->host_why[0] == '\0' ||
+	    !node_is_here(s->host))
+		return;
+	if (slurm != NULL && *slurm != '\0')
+		snprintf(name, sizeof(name), "%s", slurm);
+	else if (gethostname(name, sizeof(name)) < 0)
+		return;
+	name[sizeof(name) - 1] = '\0';
+	name[strcspn(name, ".")] = '\0';
+	/* a name a shell would split or expand is no command to paste */
+	if (name[0] == '\0' || name[0] == '-' ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789-_") != strlen(name))
+		return;
+	snprintf(r->jv.action, sizeof(r->jv.action), "drain %s (scontrol "
+		 "update nodename=%s state=drain reason=\"link changed, "
+		 "netprobe\") or reseat the link", name, name);
+}
+
 int explain_job(struct explain_run *r)
 {
 	long long deadline = ras_now_ms() + EXPLAIN_JOB_BUDGET_S * 1000LL;
@@ -413,5 +443,6 @@ int explain_job(struct explain_run *r)
 	 * timeline entries (jv_event) and what it could not tell
 	 * (jv_source) to r->jv before jv_decide ranks them all. */
 	jv_decide(&r->jv);
+	drain_here(r);
 	return rc;
 }

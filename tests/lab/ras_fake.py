@@ -4,7 +4,8 @@
 # (2.28.7+; --text answers "ERROR: Unknown command" as older NCCL does),
 # STATUS / VERBOSE STATUS (the answer files in turn, then close), MONITOR
 # (2.29+; --no-monitor refuses it). --silent accepts and never answers.
-# Writes "looks N" to --state after each STATUS answered. Bounded: exits
+# Writes "looks N monitors M" to --state after each STATUS answered and
+# each MONITOR taken. Bounded: exits
 # after --life seconds.
 import argparse, socket, threading, time
 
@@ -20,12 +21,13 @@ ap.add_argument("--state", default="")
 ap.add_argument("--life", type=float, default=90)
 a = ap.parse_args()
 looks = [0]
+monitors = [0]
 lock = threading.Lock()
 
 def note():
     if a.state:
         with open(a.state + ".tmp", "w") as f:
-            f.write("looks %d\n" % looks[0])
+            f.write("looks %d monitors %d\n" % (looks[0], monitors[0]))
         import os
         os.replace(a.state + ".tmp", a.state)
 
@@ -59,6 +61,9 @@ def serve(c):
                     note()
                     return
                 elif cmd.startswith("monitor") and not a.no_monitor:
+                    with lock:
+                        monitors[0] += 1
+                    note()
                     c.sendall(b"OK\n")
                     if a.events:
                         with open(a.events, "rb") as f:
