@@ -217,7 +217,8 @@ static void event_json(const json_t *o, struct ras_event *e)
 	doc_utf8_fix(e->details);
 }
 
-size_t ras_parse_events(const char *text, struct ras_event *ev, size_t max)
+size_t ras_parse_events(const char *text, struct ras_event *ev, size_t max,
+			size_t *used)
 {
 	size_t n = 0, len = strlen(text), off = 0;
 
@@ -249,5 +250,6 @@ size_t ras_parse_events(const char *text, struct ras_event *ev, size_t max)
 			n++;
 		off += ll + 1;
 	}
+	*used = off;
 	return n;
 }

@@ -92,9 +92,10 @@ struct ras_event {
 };
 
 /* ras_json.c: the events in a monitor stream's bytes (text lines or
- * JSON objects, as the client asked); a partial last event is left.
- * Returns how many it filled, at most max. */
-size_t ras_parse_events(const char *text, struct ras_event *ev,
-			size_t max);
+ * JSON objects, as the client asked); a partial last event is left, and
+ * *used says how many bytes were read (those before it). Returns how
+ * many it filled, at most max. */
+size_t ras_parse_events(const char *text, struct ras_event *ev, size_t max,
+			size_t *used);
 
 #endif

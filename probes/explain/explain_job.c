@@ -56,6 +56,8 @@ static void ras_utf8(struct explain_run *r)
 
 	explain_utf8(r->ras_addr, sizeof(r->ras_addr));
 	explain_utf8(r->ras_why, sizeof(r->ras_why));
+	/* the monitor's refusal quotes the service's bytes */
+	explain_utf8(r->ras_monitor, sizeof(r->ras_monitor));
 	explain_utf8(st->nccl_version, sizeof(st->nccl_version));
 	for (size_t i = 0; i < st->nprocs && i < RAS_MAX_PROCS; i++) {
 		struct ras_proc *p = &st->procs[i];
@@ -152,23 +154,21 @@ static void host_changes(struct explain_run *r, const struct lf_change *c,
 }
 
 /* The monitor stream's events (peers dead or new) into the timeline. */
-static void monitor_events(struct explain_run *r, char *buf)
+static void monitor_events(struct explain_run *r, char *buf, size_t cap)
 {
 	struct ras_event ev[32];
-	size_t n = ras_parse_events(buf, ev, 32);
+	size_t used, n = ras_parse_events(buf, ev, 32, &used);
 
 	for (size_t i = 0; i < n; i++)
 		jv_event(&r->jv, 0, ev[i].when, "ras", ev[i].node,
 			 "RAS monitor: %s (process %ld)%s%s", ev[i].event,
 			 ev[i].pid, ev[i].details[0] ? " " : "",
 			 ev[i].details);
-	/* what was parsed is dropped; a partial event stays */
-	if (n > 0) {
-		const char *last = strrchr(buf, '\n');
-
-		if (last != NULL)
-			memmove(buf, last + 1, strlen(last + 1) + 1);
-	}
+	/* what was read is dropped; a partial event stays, unless it
+	 * fills half the room and still does not parse: then it is junk */
+	memmove(buf, buf + used, strlen(buf + used) + 1);
+	if (strlen(buf) > cap / 2)
+		buf[0] = '\0';
 }
 
 static long long wall_ms(void)
@@ -186,7 +186,7 @@ static void watch_window(struct explain_run *r, const char *host,
 {
 	struct ras_ask a = {RAS_CONNECT_MS, r->o.ras_timeout_s, true,
 			    deadline};
-	static struct linkfacts lf[2];
+	struct linkfacts lf[2];
 	struct lf_change ch[32];
 	struct sysroot sr;
 	char mon[8192], why[256];
@@ -218,7 +218,7 @@ static void watch_window(struct explain_run *r, const char *host,
 				close(fd);
 				fd = -1;
 			}
-			monitor_events(r, mon);
+			monitor_events(r, mon, sizeof(mon));
 		} else {
 			struct timespec t = {0, 200 * 1000000L};
 
@@ -238,7 +238,7 @@ static void watch_window(struct explain_run *r, const char *host,
 /* The suspects' host, read once (no --watch): what one look shows. */
 static void host_once(struct explain_run *r)
 {
-	static struct linkfacts lf;
+	struct linkfacts lf;
 	struct lf_change ch[32];
 	struct sysroot sr;
 	const char *node = suspect_here(r);

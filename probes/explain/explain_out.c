@@ -572,10 +572,14 @@ static void print_text(const struct explain_run *r)
 			       "NCCL_RAS_ADDR moves it: --ras HOST:PORT)\n",
 			       r->ras_why);
 		else {
+			size_t bad = 0;
+
+			for (size_t i = 0; i < r->ras.ncomms; i++)
+				bad += strcmp(r->ras.comms[i].what, "OK") != 0;
 			printf("  NCCL %s: %d dead, %d not answering, %zu "
 			       "communicator(s) with errors\n",
 			       r->ras.nccl_version, r->ras.ndead,
-			       r->ras.nmissing_procs, r->ras.ncomms);
+			       r->ras.nmissing_procs, bad);
 			for (size_t i = 0; i < r->ras.nprocs; i++) {
 				const struct ras_proc *p = &r->ras.procs[i];
 

@@ -192,7 +192,10 @@ START_TEST(monitor_events)
 	struct ras_event ev[4];
 	char *t = fixture("nccl2292-monitor.json");
 
-	ck_assert_uint_eq(ras_parse_events(t, ev, 4), 2);
+	size_t used;
+
+	ck_assert_uint_eq(ras_parse_events(t, ev, 4, &used), 2);
+	ck_assert_uint_eq(used, strlen(t));
 	ck_assert_str_eq(ev[0].event, "PEER_DEAD");
 	ck_assert_str_eq(ev[0].when, "2026-12-06 11:02:13");
 	ck_assert_str_eq(ev[0].node, "10.231.68.2");
@@ -200,10 +203,16 @@ START_TEST(monitor_events)
 	free(t);
 	ck_assert_uint_eq(ras_parse_events("[2026-12-06 11:02:13] PEER_DEAD: "
 		"Process 77 on node h5 managing GPU 5 \n[2026-12-06 11:0",
-		ev, 4), 1);
+		ev, 4, &used), 1);
+	ck_assert_uint_eq(used, 71); /* the partial line stays */
 	ck_assert_str_eq(ev[0].node, "h5");
 	ck_assert_int_eq(ev[0].pid, 77);
-	ck_assert_uint_eq(ras_parse_events("{\"timestamp\": \"x\"", ev, 4), 0);
+	/* an event then a partial object across lines: only the first
+	 * is read */
+	ck_assert_uint_eq(ras_parse_events("{\"event\": \"PEER_NEW\"}\n{\n"
+					   "  \"timestamp\": \"x\",\n", ev, 4,
+					   &used), 1);
+	ck_assert_uint_eq(used, 22);
 }
 END_TEST
 
