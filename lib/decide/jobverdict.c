@@ -103,6 +103,21 @@ void jv_time(const struct jv_event *e, char *buf, size_t len)
 		snprintf(buf, len, "%s", e->when[0] ? e->when : "when unknown");
 }
 
+void jv_probe(struct job_verdict *v, const char *host, bool answered,
+	      const char *what)
+{
+	for (size_t i = 0; i < v->nsuspects; i++) {
+		struct jv_suspect *s = &v->suspects[i];
+
+		if (strcmp(s->host, host) != 0)
+			continue;
+		snprintf(s->probe, sizeof(s->probe), "%s %s (%.120s)", host,
+			 answered ? "answers probes from here" :
+			 "is not reachable from here", what);
+		doc_utf8_fix(s->probe);
+	}
+}
+
 static int by_weight(const void *a, const void *b)
 {
 	const struct jv_suspect *x = a, *y = b;
@@ -156,9 +171,19 @@ void jv_decide(struct job_verdict *v)
 		snprintf(v->headline, sizeof(v->headline), "%s %s; %s's "
 			 "links were not read (run this command on it)", who,
 			 s->what, s->host);
+	if (s->probe[0]) {
+		size_t l = strlen(v->headline);
+
+		snprintf(v->headline + l, sizeof(v->headline) - l, "; %s",
+			 s->probe);
+	}
 	if (s->host_why[0])
 		snprintf(v->action, sizeof(v->action), "drain %s or reseat "
 			 "the link", s->host);
+	else if (s->probe[0] && strstr(s->probe, "not reachable") != NULL)
+		snprintf(v->action, sizeof(v->action), "%s is unreachable "
+			 "from here: check its links and its network on it "
+			 "(netprobe explain --job --watch 10 there)", s->host);
 	else if (s->pid >= 0)
 		snprintf(v->action, sizeof(v->action), "look at process %ld "
 			 "on %s (py-spy dump --pid %ld; nvidia-smi)", s->pid,

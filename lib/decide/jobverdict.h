@@ -41,6 +41,7 @@ struct jv_suspect {
 	char what[256];    /* "stopped at AllReduce #13 of (f1e2..)" */
 	char host_why[256]; /* its host's evidence, "" none */
 	bool host_read;    /* its host's links were read */
+	char probe[160];   /* "answers probes (...)" or why not, "" none */
 };
 
 struct jv_source {
@@ -79,6 +80,11 @@ int jv_source(struct job_verdict *v, const char *name, bool answered,
  * changed, and marks the host read. */
 void jv_host(struct job_verdict *v, const char *host, bool changed,
 	     const char *why);
+
+/* What probing host from here showed, for every suspect on host:
+ * reachable or not, and the figures or the reason. */
+void jv_probe(struct job_verdict *v, const char *host, bool answered,
+	      const char *what);
 
 /* at_ms as "11:02:13.250" (UTC), or when when at_ms is 0, or "when
  * unknown". */

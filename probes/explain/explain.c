@@ -212,6 +212,8 @@ static int explain_run(struct explain_run *r)
 		explain_job(r);
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
+	if (r->o.job)
+		explain_job_finish(r);
 	explain_apply_measured(&r->res, &r->ms);
 	if (r->rdma_absent)
 		explain_rdma_settle(&r->res);

@@ -53,6 +53,12 @@ struct explain_run {
 	int nlink_changes;     /* host changes seen on a suspect's host */
 	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
 	int njob_nodes;
+	struct {
+		char node[128];
+		bool answered;
+		char what[160]; /* the figures, or why it did not answer */
+	} probed[4]; /* explain_measure.c: the job nodes' probes */
+	int nprobed;
 	bool have_container; /* the scan's layering ran */
 	bool rdma_absent;    /* measured: no RDMA hardware on this node */
 	enum layer_container container;
@@ -96,6 +102,10 @@ void explain_rdma(struct explain_run *r, const struct sysroot *sr);
  * suspects' host when it is this one, and joins every source into r->jv.
  * Returns 0 when RAS answered, -1 when none did (r->ras_why says why). */
 int explain_job(struct explain_run *r);
+
+/* explain_job.c: after explain_measure, the probes of the suspects'
+ * hosts join the verdict, which is then decided. */
+void explain_job_finish(struct explain_run *r);
 
 /* explain_job.c: the longest --job may take, in seconds, whatever the
  * job's size and whatever does not answer. */

@@ -438,11 +438,32 @@ int explain_job(struct explain_run *r)
 				r->nlink_changes > 0, why);
 		}
 	sources(r);
+	return rc;
+}
+
+void explain_job_finish(struct explain_run *r)
+{
+	char said[256] = "";
+
+	for (int i = 0; i < r->nprobed; i++) {
+		size_t l = strlen(said);
+
+		jv_probe(&r->jv, r->probed[i].node, r->probed[i].answered,
+			 r->probed[i].what);
+		snprintf(said + l, sizeof(said) - l, "%s%.60s %s", l ? "; " : "",
+			 r->probed[i].node, r->probed[i].answered ? "reachable"
+			 : "not reachable");
+	}
+	if (r->ras_answered)
+		jv_source(&r->jv, "probe", r->nprobed > 0, r->nprobed > 0 ?
+			  said : "no other node to probe", r->o.no_probe ?
+			  "reachability: --no-probe" : r->nprobed > 0 ?
+			  "the job's own ports (never probed: NCCL would "
+			  "abort)" : "");
 	/* A second source (torch's Flight Recorder, explain_fr.c) joins
 	 * here: it adds its suspects (jv_suspect, source "fr"), its
 	 * timeline entries (jv_event) and what it could not tell
 	 * (jv_source) to r->jv before jv_decide ranks them all. */
 	jv_decide(&r->jv);
 	drain_here(r);
-	return rc;
 }

@@ -97,6 +97,45 @@ static size_t log_peers(struct explain_run *r, const char **out, size_t cap)
 	return n;
 }
 
+/* What the peer checks showed of each node RAS named (the verdict's
+ * "h5 answers probes"): answered with its figures, or why not. */
+static void record_probes(struct explain_run *r, const struct scan *s,
+			  size_t np)
+{
+	for (size_t i = 0; i < np && i < s->npeers && r->nprobed < 4; i++) {
+		const struct peer_verdict *v = &s->peers[i];
+		bool job = false;
+
+		for (int k = 0; k < r->njob_nodes && !job; k++)
+			job = strcmp(r->job_nodes[k], s->o.peers[i]) == 0;
+		if (!job)
+			continue;
+		snprintf(r->probed[r->nprobed].node,
+			 sizeof(r->probed[0].node), "%s", s->o.peers[i]);
+		/* a refused connect came back from the host: reachable, only
+		 * no responder there to measure loss and MTU */
+		r->probed[r->nprobed].answered =
+			v->responded || v->connect_errno == ECONNREFUSED;
+		if (v->responded)
+			snprintf(r->probed[r->nprobed].what,
+				 sizeof(r->probed[0].what), "rtt %lld us, "
+				 "%d of %d echoes lost, path MTU %d",
+				 v->rtt_us, v->udp_lost, v->udp_sent,
+				 v->path_mtu);
+		else if (v->connect_errno == ECONNREFUSED)
+			snprintf(r->probed[r->nprobed].what,
+				 sizeof(r->probed[0].what), "it refused the "
+				 "responder's port: no netprobe serve there, "
+				 "loss and MTU not measured");
+		else
+			snprintf(r->probed[r->nprobed].what,
+				 sizeof(r->probed[0].what), "%s",
+				 v->connect_errno ? strerror(v->connect_errno)
+						  : "no responder answered");
+		r->nprobed++;
+	}
+}
+
 /* The scan: its findings are this node's measurements. Findings of the
  * responder port itself (port-*) say nothing about the job's ports. */
 static void run_scan(struct explain_run *r)
@@ -138,6 +177,7 @@ static void run_scan(struct explain_run *r)
 		explain_checked(r, finding_name(scan_checks[i]));
 	r->have_container = s->have_layers;
 	r->container = s->have_layers ? s->ly.container : CONTAINER_NONE;
+	record_probes(r, s, np);
 	if (np > 0) {
 		explain_checked(r, finding_name(FINDING_NAT_DETECTED));
 		explain_checked(r, finding_name(FINDING_INBOUND_BLOCKED));

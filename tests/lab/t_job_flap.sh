@@ -108,6 +108,9 @@ LAB_OUT=$(jqv '.job.verdict.sources[] | select(.name=="host") | .cannot_tell')
 lab_grep "it says h5's links cannot be read from here" "run this command on their hosts"
 LAB_OUT=$(jqv '.measured.notes[]')
 lab_grep "h5 was probed from here" "probed $SA with the scan's peer checks"
+LAB_OUT=$(jqv .job.verdict.headline)
+lab_grep "the verdict says h5 answers probes, with loss and MTU" \
+	"$SA answers probes from here \\(rtt [0-9]+ us, 0 of [0-9]+ echoes lost, path MTU 1500\\)"
 LAB_OUT=$(jqv '.findings[].code' | tr '\n' ' ')
 lab_nogrep "no link finding without h5's links" "job-link-changed"
 

@@ -277,6 +277,14 @@ START_TEST(verdict_joined)
 	ck_assert_ptr_nonnull(strstr(v.headline, "eth0 lost its carrier"));
 	ck_assert_str_eq(v.action, "drain h5 or reseat the link");
 	ck_assert_int_eq(v.events[0].at_ms, 5000); /* timed entries first */
+	/* unreachable, links unread: check it there, no drain */
+	memset(&v, 0, sizeof(v));
+	ck_assert_int_eq(jv_suspect(&v, &s), 0);
+	jv_probe(&v, "h5", false, "Connection timed out");
+	jv_decide(&v);
+	ck_assert_ptr_nonnull(strstr(v.headline, "h5 is not reachable from "
+				     "here (Connection timed out)"));
+	ck_assert_ptr_nonnull(strstr(v.action, "unreachable from here"));
 }
 END_TEST
 
