@@ -91,37 +91,121 @@ static void add_missing(struct ras_state *st, const char *comm,
 		st->ndead++;
 }
 
+#define OPS_MAX 16 /* NCCL has 5 collectives; later ones add a few */
+
+/* The leaders of one collective in one communicator: its highest count
+ * and how many ranks hold it. */
+struct lead {
+	char op[16];
+	unsigned long long max;
+	int n;
+	int behind; /* ranks below max */
+};
+
+static struct lead *lead_find(struct lead *l, size_t *nl, const char *op)
+{
+	for (size_t i = 0; i < *nl; i++)
+		if (strcmp(l[i].op, op) == 0)
+			return &l[i];
+	if (*nl >= OPS_MAX)
+		return NULL;
+	memset(&l[*nl], 0, sizeof(l[0]));
+	snprintf(l[*nl].op, sizeof(l[0].op), "%s", op);
+	return &l[(*nl)++];
+}
+
+/* The communicator's counts kept small whatever the job's size: the
+ * ranks behind, one by one, and per collective with any behind one group
+ * entry for the leaders (rank -1, how many, their count). */
+static void add_counts(struct ras_state *st, const char *id,
+		       const json_t *ranks)
+{
+	struct lead l[OPS_MAX];
+	size_t nl = 0, i;
+	const json_t *r;
+	const char *op;
+	json_t *v;
+
+	json_array_foreach(ranks, i, r)
+		json_object_foreach(json_object_get(r, "collective_counts"),
+				    op, v) {
+			struct lead *p = json_is_integer(v)
+					 ? lead_find(l, &nl, op) : NULL;
+			unsigned long long c;
+
+			if (p == NULL)
+				continue;
+			c = (unsigned long long)json_integer_value(v);
+			if (p->n == 0 || c > p->max) {
+				p->max = c;
+				p->n = 0;
+			}
+			if (c == p->max)
+				p->n++;
+		}
+	json_array_foreach(ranks, i, r)
+		json_object_foreach(json_object_get(r, "collective_counts"),
+				    op, v) {
+			struct lead *p = json_is_integer(v)
+					 ? lead_find(l, &nl, op) : NULL;
+
+			if (p != NULL &&
+			    (unsigned long long)json_integer_value(v) < p->max) {
+				p->behind++;
+				add_count(st, id, op, r,
+					  (unsigned long long)
+						  json_integer_value(v));
+			}
+		}
+	for (size_t k = 0; k < nl && st->ncounts < RAS_MAX_COUNTS; k++) {
+		struct ras_count *c;
+
+		/* level everywhere: nothing to keep (a job has thousands of
+		 * communicators) */
+		if (l[k].behind == 0)
+			continue;
+		c = &st->counts[st->ncounts++];
+
+		memset(c, 0, sizeof(*c));
+		snprintf(c->comm, sizeof(c->comm), "%s", id);
+		memcpy(c->op, l[k].op, sizeof(c->op));
+		doc_utf8_fix(c->op);
+		c->rank = -1;
+		c->nranks = l[k].n;
+		c->pid = -1;
+		c->count = l[k].max;
+	}
+}
+
 /* One communicator: its id, its ranks' counts, its missing ranks. */
 static void add_comm(struct ras_state *st, const json_t *c)
 {
 	char id[48];
-	const json_t *r, *m;
-	size_t i;
+	const json_t *m;
+	size_t i, first = st->ncounts;
 	int nmiss = (int)int_of(c, "missing_ranks_count", 0);
 	unsigned long long hash = strtoull(str_of(c, "hash"), NULL, 16);
+	struct ras_comm *rc = NULL;
 
 	snprintf(id, sizeof(id), "(%016llx)", hash);
 	if (st->ncomms < RAS_MAX_COMMS) {
-		struct ras_comm *rc = &st->comms[st->ncomms++];
-
+		rc = &st->comms[st->ncomms++];
 		snprintf(rc->id, sizeof(rc->id), "%s", id);
 		snprintf(rc->what, sizeof(rc->what), "%s",
 			 nmiss > 0 ? "INCOMPLETE" : "OK");
 		rc->nmissing = nmiss;
 	}
-	json_array_foreach(json_object_get(c, "ranks"), i, r) {
-		const char *op;
-		json_t *v;
-
-		json_object_foreach(json_object_get(r, "collective_counts"),
-				    op, v)
-			if (json_is_integer(v))
-				add_count(st, id, op, r,
-					  (unsigned long long)
-						  json_integer_value(v));
-	}
+	add_counts(st, id, json_object_get(c, "ranks"));
 	json_array_foreach(json_object_get(c, "missing_ranks"), i, m)
 		add_missing(st, id, m);
+	/* a rank behind is what the text answer calls MISMATCH */
+	for (size_t a = first; rc && nmiss == 0 && a < st->ncounts; a++)
+		if (st->counts[a].rank >= 0)
+			snprintf(rc->what, sizeof(rc->what), "MISMATCH");
+	/* as the text answer does, only communicators with errors are
+	 * listed: a job has thousands */
+	if (rc != NULL && strcmp(rc->what, "OK") == 0)
+		st->ncomms--;
 }
 
 int ras_parse_json(const char *text, struct ras_state *st)

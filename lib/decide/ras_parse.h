@@ -9,7 +9,7 @@
 
 #define RAS_MAX_PROCS 64
 #define RAS_MAX_COMMS 32
-#define RAS_MAX_COUNTS 512 /* (communicator, operation, rank) counts kept */
+#define RAS_MAX_COUNTS 1024 /* (communicator, operation, rank) counts kept */
 
 enum ras_proc_kind {
 	RAS_PROC_DEAD,	       /* "DEAD": unreachable via the RAS network */
@@ -32,9 +32,10 @@ struct ras_comm {
 	int nmissing;  /* ranks missing, from "Missing communicator data" */
 };
 
-/* How far one rank (or, rank -1, a group of nranks ranks the text answer
- * counts without naming) has launched one collective of one
- * communicator: the JSON answer's collective_counts (2.28.7+), or the
+/* How far one rank (or, rank -1, a group of nranks ranks counted without
+ * naming) has launched one collective of one communicator: the JSON
+ * answer's collective_counts (2.28.7+; only the ranks behind are kept one
+ * by one, the leaders as one group, so a job of any size fits), or the
  * text answer's MISMATCH lines "Rank 5 has launched up to operation 12
  * -- GPU 5 managed by process 77 on node h5" and "31 ranks have
  * launched up to operation 13". */

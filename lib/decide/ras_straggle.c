@@ -43,15 +43,29 @@ static unsigned long long lead_of(const struct ras_state *st,
 	return max;
 }
 
-/* The same rank's count of the same group in st, or NULL. */
+/* The same rank's count of the same group in st, or NULL. A rank the
+ * answer does not list by name was at the leaders' count (the JSON reader
+ * keeps only the ranks behind, and the leaders' count where any is):
+ * *tmp holds that. */
 static const struct ras_count *find(const struct ras_state *st,
-				    const struct ras_count *c)
+				    const struct ras_count *c,
+				    struct ras_count *tmp)
 {
-	for (size_t i = 0; st && i < st->ncounts; i++)
-		if (same_group(&st->counts[i], c) &&
-		    st->counts[i].rank == c->rank && c->rank >= 0)
+	bool group = false;
+	int n;
+
+	for (size_t i = 0; st && i < st->ncounts; i++) {
+		if (!same_group(&st->counts[i], c))
+			continue;
+		group = true;
+		if (st->counts[i].rank == c->rank && c->rank >= 0)
 			return &st->counts[i];
-	return NULL;
+	}
+	if (!group || c->rank < 0 || !st->json)
+		return NULL;
+	*tmp = *c;
+	tmp->count = lead_of(st, c, &n);
+	return tmp;
 }
 
 static void fill(struct ras_straggler *s, enum straggle_kind k,
@@ -92,7 +106,8 @@ size_t ras_stragglers(const struct ras_state *now,
 
 	for (size_t i = 0; i < now->ncounts && n < max; i++) {
 		const struct ras_count *c = &now->counts[i];
-		const struct ras_count *was = find(before, c);
+		struct ras_count tmp;
+		const struct ras_count *was = find(before, c, &tmp);
 		unsigned long long lead;
 		int nlead;
 		enum straggle_kind k = STRAGGLE_BEHIND;
@@ -128,6 +143,24 @@ size_t ras_stragglers(const struct ras_state *now,
 				n++;
 			}
 		}
+	}
+	/* behind in the first look and no longer listed: level now */
+	for (size_t i = 0; before && i < before->ncounts && n < max; i++) {
+		const struct ras_count *w = &before->counts[i], *c;
+		struct ras_count tmp;
+		unsigned long long lead;
+		int bl, nlead;
+
+		if (w->rank < 0 || w->count >= lead_of(before, w, &bl))
+			continue;
+		c = find(now, w, &tmp);
+		if (c != &tmp)
+			continue; /* listed now: the loop above said it */
+		lead = lead_of(now, c, &nlead);
+		fill(&out[n], STRAGGLE_CAUGHT_UP, w, lead, nlead);
+		out[n].count = c->count;
+		out[n].moved = c->count > w->count ? c->count - w->count : 0;
+		n++;
 	}
 	qsort(out, n, sizeof(*out), by_gap);
 	return n;

@@ -239,6 +239,7 @@ static int ras_query_once(const char *host, const char *port,
 {
 	char *buf = NULL;
 	long long deadline;
+	ssize_t got;
 	int fd, rc = -1;
 
 	*answer = NULL;
@@ -254,9 +255,14 @@ static int ras_query_once(const char *host, const char *port,
 				(long long)(2 * a->coll_timeout_s + 5) * 1000,
 				a);
 	if (send_all(fd, "VERBOSE STATUS\n") < 0 ||
-	    read_until(fd, buf, RAS_MAX_ANSWER, false, deadline) < 0) {
+	    (got = read_until(fd, buf, RAS_MAX_ANSWER, false, deadline)) < 0) {
 		snprintf(why, wlen, "%s:%s: status not answered in time: %s",
 			 host, port, strerror(errno));
+		goto out;
+	}
+	if (got >= RAS_MAX_ANSWER - 1) {
+		snprintf(why, wlen, "%s:%s: the status is over %d MiB: not "
+			 "read", host, port, RAS_MAX_ANSWER >> 20);
 		goto out;
 	}
 	*answer = buf;

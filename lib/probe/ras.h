@@ -12,7 +12,8 @@
 
 #define RAS_DEFAULT_PORT 28028
 #define RAS_PROTOCOL 2
-#define RAS_MAX_ANSWER (1024 * 1024)
+/* a JSON answer holds about 600 bytes a rank: 32 MiB is 50,000 ranks */
+#define RAS_MAX_ANSWER (32 * 1024 * 1024)
 #define RAS_TRIES 6 /* connections tried when a handshake times out */
 
 /* Splits "HOST:PORT", "[V6]:PORT", "HOST" or ":PORT" (NCCL_RAS_ADDR's

@@ -460,6 +460,11 @@ static size_t print_answer(const struct explain_run *r)
 		       "below\n    fix: %s\n",
 		       finding_get(FINDING_NCCL_RANK_UNRESPONSIVE)->fix);
 	}
+	if (r->ras_answered && r->jv.nsuspects > 0) {
+		n++;
+		printf("  the job waits for: %s\n    next: %s\n",
+		       r->jv.headline, r->jv.action);
+	}
 	for (size_t i = 0; i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
 
@@ -493,7 +498,11 @@ static size_t print_answer(const struct explain_run *r)
 		       by ? "; explained by " : "", by ? by : "");
 		print_refs(r, c);
 	}
-	if (n == 0)
+	if (n == 0 && r->ras_answered && r->o.nfiles == 0)
+		printf("  NCCL's RAS service names no rank the job waits "
+		       "for%s\n", r->o.watch_s > 0 ? "" : " (one look: "
+		       "--watch 10 asks twice)");
+	else if (n == 0)
 		printf("  no cause the log proves and no candidate%s: run "
 		       "`netprobe scan` on the failing node\n",
 		       r->lg.matched == 0 ? " (no known failure signature "

@@ -55,11 +55,17 @@ START_TEST(json_answer_parsed)
 	ck_assert_str_eq(st0.nccl_version, "2.29.2");
 	ck_assert_uint_eq(st0.ncomms, 1);
 	ck_assert_str_eq(st0.comms[0].id, "(f1e2d3c4b5a69788)");
-	ck_assert_uint_eq(st0.ncounts, 20); /* 4 ranks x 5 collectives */
-	ck_assert_str_eq(st0.counts[4].op, "AllReduce");
-	ck_assert_str_eq(st0.counts[19].node, "10.231.68.2");
-	ck_assert_int_eq(st0.counts[19].rank, 3);
-	ck_assert_uint_eq(st0.counts[19].count, 12);
+	/* the rank behind, then the leaders of its collective */
+	ck_assert_uint_eq(st0.ncounts, 2);
+	ck_assert_str_eq(st0.counts[0].op, "AllReduce");
+	ck_assert_str_eq(st0.counts[0].node, "10.231.68.2");
+	ck_assert_int_eq(st0.counts[0].rank, 3);
+	ck_assert_uint_eq(st0.counts[0].count, 12);
+	ck_assert_str_eq(st0.counts[1].op, "AllReduce");
+	ck_assert_int_eq(st0.counts[1].rank, -1);
+	ck_assert_int_eq(st0.counts[1].nranks, 3);
+	ck_assert_uint_eq(st0.counts[1].count, 13);
+	ck_assert_str_eq(st0.comms[0].what, "MISMATCH");
 	ck_assert_int_eq(ras_parse_json("NCCL version 2.28.3\n", &st0), -1);
 	ck_assert_int_eq(ras_parse_json("{\"a\": 1}", &st0), -1);
 }
@@ -85,9 +91,8 @@ START_TEST(device_recordings)
 	ck_assert(ras_answer_is_json(t));
 	ck_assert_int_eq(ras_parse_json(t, &st0), 0);
 	ck_assert_str_eq(st0.nccl_version, "2.28.9");
-	ck_assert_uint_eq(st0.ncomms, 1);
-	ck_assert_uint_eq(st0.ncounts, 5);
-	ck_assert_str_eq(st0.counts[0].node, "10.231.0.2");
+	ck_assert_uint_eq(st0.ncomms, 0); /* no errors: not listed */
+	ck_assert_uint_eq(st0.ncounts, 0); /* all level: nothing kept */
 	ck_assert_uint_eq(st0.nprocs, 0);
 	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
 			  0);
@@ -141,11 +146,36 @@ START_TEST(straggler_stopped_or_slow)
 			  1);
 	ck_assert_int_eq(sg[0].kind, STRAGGLE_KEEPING_UP);
 	ck_assert(!straggle_suspect(sg[0].kind));
-	/* behind once, level now: caught up, no suspect */
-	load("nccl2292-healthy.json", &st1);
+	/* level once (not listed), behind now: a look alone */
+	load("nccl2292-healthy.json", &st0);
+	load("nccl2292-stopped-1.json", &st1);
 	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
 			  1);
-	ck_assert_int_eq(sg[0].kind, STRAGGLE_CAUGHT_UP);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_BEHIND);
+	/* level but listed by the leaders' group, behind now, unmoved */
+	load("nccl2292-slow-1.json", &st0);
+	st0.counts[0].count = 400;
+	load("nccl2292-stopped-1.json", &st1);
+	st1.counts[0].count = 400;
+	st1.counts[1].count = 401;
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  1);
+	ck_assert_int_eq(sg[0].kind, STRAGGLE_STOPPED);
+	/* behind once, level now: no suspect (the whole communicator is
+	 * level, so nothing of it is kept) */
+	load("nccl2292-slow-1.json", &st0);
+	load("nccl2292-healthy.json", &st1);
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  0);
+	/* behind once, level now beside another rank behind: caught up */
+	load("nccl2292-slow-1.json", &st0);
+	load("nccl2292-stopped-1.json", &st1);
+	st1.counts[0].rank = 2; /* rank 2 behind now, rank 3 level */
+	ck_assert_uint_eq(ras_stragglers(&st1, &st0, sg, RAS_MAX_STRAGGLERS),
+			  2);
+	ck_assert_int_eq(sg[1].kind, STRAGGLE_CAUGHT_UP);
+	ck_assert_int_eq(sg[1].rank, 3);
+	ck_assert_uint_eq(sg[1].count, 13);
 }
 END_TEST
 

@@ -106,6 +106,17 @@ elif which == "healthy":
 elif which == "dead":
     ranks = [(0, h, 101, 0, 13), (1, h, 102, 1, 13), (2, s, 201, 0, 13)]
     sys.stdout.write(status([(0xf1e2d3c4b5a69788, 4, ranks, [(3, s, 202, 1, True)])], timeouts=2))
+elif which.startswith("big-"):
+    # N ranks, 8 a host (10.231.H.G), one communicator of all, a second
+    # of each host's 8; rank N-5 stopped one AllReduce behind
+    n = int(which[4:])
+    ranks = [(r, "10.231.%d.%d" % (r // 8 // 250, r // 8 % 250 + 1), 1000 + r,
+              r % 8, 460630 if r == n - 5 else 460631) for r in range(n)]
+    comms = [(0xf1e2d3c4b5a69788, n, ranks, [])]
+    for h in range(0, n, 8):
+        comms.append((0x1000 + h, 8, [(i, x[1], x[2], x[3], 99) for i, x in
+                                       enumerate(ranks[h:h + 8])], []))
+    sys.stdout.write(status(comms))
 elif which == "monitor":
     sys.stdout.write(event("2026-12-06 11:02:13", "PEER_DEAD", s, 202, [1]))
     sys.stdout.write(event("2026-12-06 11:02:14", "PEER_NEW", s, 203, [1]))
