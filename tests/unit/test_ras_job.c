@@ -283,6 +283,79 @@ START_TEST(link_changes)
 }
 END_TEST
 
+/* w: writes text to root/path, making its folders. */
+static void w(const char *root, const char *path, const char *text)
+{
+	char p[512], cmd[600];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, path);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	ck_assert_int_eq(system(cmd), 0);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Two looks at a recorded node through the sysroot: its NIC lost its
+ * carrier and its InfiniBand port fell to 200 Gb/s with link_downed up
+ * by one; each change is found, and one look alone tells what it can. */
+START_TEST(link_facts_sysroot)
+{
+	char root[] = "/tmp/np-linkfacts-XXXXXX", cmd[64];
+	static struct linkfacts a, b;
+	struct lf_change c[16];
+	struct sysroot sr;
+	const char *pt = "sys/class/infiniband/mlx5_5/ports/1/";
+	char p[128];
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	w(root, "sys/class/net/eth0/ifindex", "2\n");
+	w(root, "sys/class/net/eth0/flags", "0x1003\n");
+	w(root, "sys/class/net/eth0/type", "1\n");
+	w(root, "sys/class/net/eth0/mtu", "1500\n");
+	w(root, "sys/class/net/eth0/address", "02:00:00:00:00:05\n");
+	w(root, "sys/class/net/eth0/operstate", "up\n");
+	w(root, "sys/class/net/eth0/carrier", "1\n");
+	w(root, "sys/class/net/eth0/speed", "400000\n");
+	w(root, "sys/class/net/eth0/carrier_changes", "2\n");
+	snprintf(p, sizeof(p), "%sstate", pt);
+	w(root, p, "4: ACTIVE\n");
+	snprintf(p, sizeof(p), "%srate", pt);
+	w(root, p, "400 Gb/sec (4X NDR)\n");
+	snprintf(p, sizeof(p), "%scounters/link_downed", pt);
+	w(root, p, "0\n");
+	snprintf(p, sizeof(p), "%scounters/symbol_error", pt);
+	w(root, p, "0\n");
+	ck_assert_int_eq(sysroot_init(&sr, root), 0);
+	ck_assert_int_eq(linkfacts_read(&a, &sr, 1000), 0);
+	ck_assert_uint_eq(a.nlinks, 1);
+	ck_assert_uint_eq(a.nports, 1);
+	ck_assert_int_eq(a.ports[0].rate_gbps, 400);
+	ck_assert_uint_eq(linkfacts_now(&a, c, 16), 0); /* healthy: silent */
+	w(root, "sys/class/net/eth0/carrier", "0\n");
+	w(root, "sys/class/net/eth0/operstate", "down\n");
+	w(root, "sys/class/net/eth0/carrier_changes", "3\n");
+	snprintf(p, sizeof(p), "%srate", pt);
+	w(root, p, "200 Gb/sec (4X HDR)\n");
+	snprintf(p, sizeof(p), "%scounters/link_downed", pt);
+	w(root, p, "1\n");
+	ck_assert_int_eq(linkfacts_read(&b, &sr, 2000), 0);
+	ck_assert_uint_eq(linkfacts_diff(&a, &b, c, 16), 3);
+	ck_assert_str_eq(c[0].subject, "eth0");
+	ck_assert_str_eq(c[0].text, "lost its carrier (link down)");
+	ck_assert_str_eq(c[1].text, "went from 400 to 200 Gb/s");
+	ck_assert_str_eq(c[2].text, "link_downed rose by 1 (to 1)");
+	ck_assert_int_eq(c[2].at_ms, 2000);
+	ck_assert_uint_eq(linkfacts_now(&b, c, 16), 2);
+	ck_assert_str_eq(c[1].text, "link_downed is 1 (since the counters "
+			 "were cleared)");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* The heaviest suspect leads; its host's changes decide the action. */
 START_TEST(verdict_joined)
 {
@@ -466,6 +539,7 @@ Suite *suite_ras_job(void)
 	tcase_add_test(tc, text_mismatch_stragglers);
 	tcase_add_test(tc, monitor_events);
 	tcase_add_test(tc, link_changes);
+	tcase_add_test(tc, link_facts_sysroot);
 	tcase_add_test(tc, verdict_joined);
 	tcase_add_test(tc, client_formats);
 	tcase_add_test(tc, client_deadline);
