@@ -38,10 +38,11 @@ int jv_suspect(struct job_verdict *v, const struct jv_suspect *s)
 		struct jv_suspect *o = &v->suspects[i];
 		size_t l = strlen(o->what);
 
-		if (strcmp(o->source, s->source) != 0 || o->rank != s->rank ||
-		    strcmp(o->host, s->host) != 0)
+		if (o->rank != s->rank || strcmp(o->host, s->host) != 0)
 			continue;
-		if (s->weight > o->weight)
+		if (strcmp(o->source, s->source) != 0)
+			o->weight += s->weight; /* two sources agree */
+		else if (s->weight > o->weight)
 			o->weight = s->weight; /* the strongest fact counts */
 		if (l + 3 < sizeof(o->what) && strstr(o->what, s->what) == NULL)
 			snprintf(o->what + l, sizeof(o->what) - l, "; %.*s",

@@ -380,6 +380,15 @@ START_TEST(verdict_joined)
 	ck_assert_ptr_nonnull(strstr(v.headline, "eth0 lost its carrier"));
 	ck_assert_str_eq(v.action, "drain h5 or reseat the link");
 	ck_assert_int_eq(v.events[0].at_ms, 5000); /* timed entries first */
+	/* a second source naming the same rank on the same host adds */
+	struct jv_suspect f = {"fr", 37, "h5", "5", 91, JV_W_STOPPED,
+			       "never arrived at all_reduce #460631", "",
+			       false};
+
+	ck_assert_int_eq(jv_suspect(&v, &f), 0);
+	ck_assert_int_eq(v.suspects[0].weight,
+			 2 * JV_W_STOPPED + JV_W_LINK);
+	ck_assert_ptr_nonnull(strstr(v.suspects[0].what, "never arrived"));
 	/* unreachable, links unread: check it there, no drain */
 	memset(&v, 0, sizeof(v));
 	ck_assert_int_eq(jv_suspect(&v, &s), 0);
