@@ -6,7 +6,8 @@
 # --watch, the verdict names rank 3, stopped, and its timeline holds h5's
 # carrier loss and return with their times. Run from "here", one look:
 # the rank is behind, h5's links cannot be read from here, and h5 answers
-# probes. A RAS port that accepts and never answers costs a bounded time.
+# probes. An older NCCL's text answer names the straggler too. A RAS port
+# that accepts and never answers costs a bounded time.
 . "$(dirname "$0")/lib.sh"
 lab_require jq python3
 
@@ -114,7 +115,23 @@ lab_grep "the verdict says h5 answers probes, with loss and MTU" \
 LAB_OUT=$(jqv '.findings[].code' | tr '\n' ' ')
 lab_nogrep "no link finding without h5's links" "job-link-changed"
 
-# 3. A RAS port that accepts and never answers: bounded, exit 2.
+# 3. NCCL 2.24 to 2.28.6: no JSON, no MONITOR; the text answer's
+# MISMATCH lines (rasClientRunComms, VERBOSE) name the straggler.
+printf '%s\n' "NCCL version 2.26.2+cuda12.8 compiled with CUDA 12.8" \
+	"" "Warnings" "========" "" "#0-0 (f1e2d3c4b5a69788) MISMATCH" \
+	"  Communicator ranks have different AllReduce operation counts" \
+	"  3 ranks have launched up to operation 13" \
+	"  Rank 3 has launched up to operation 12 -- GPU 1 managed by process 202 on node $SA" \
+	"" >"$T/text.txt"
+fake 28031 "$T/st4" 127.0.0.1 --answer "$T/text.txt" --text --no-monitor
+lab_rc 1 "older NCCL, text: explain on h5 exits 1" ip netns exec "$S" \
+	"$NETPROBE" explain --job --ras 127.0.0.1:28031 --watch 2 --json
+J=$LAB_OUT
+lab_check "it read text, polled, and found rank 3 stopped" [ "$(jqv \
+	'"\(.job.format) \(.job.watched|startswith("polled")) \(.job.stragglers[0].rank) \(.job.stragglers[0].state)"')" \
+	= "text true 3 stopped" ]
+
+# 4. A RAS port that accepts and never answers: bounded, exit 2.
 fake 28030 "$T/st3" 127.0.0.1 --silent
 S0=$(date +%s)
 lab_rc 2 "a silent RAS port: exit 2" ip netns exec "$S" "$NETPROBE" \
