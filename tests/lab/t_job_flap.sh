@@ -95,6 +95,12 @@ lab_grep "findings: job-link-changed and nccl-rank-stopped" \
 LAB_OUT=$(jqv '.job.verdict.timeline[] | select(.source=="ras") | .text')
 lab_grep "RAS's monitor stream is in the timeline" "PEER_DEAD \\(process 202\\)"
 
+LAB_OUT=$("$NETPROBE" report --format markdown "$T/h5.json" 2>&1)
+lab_grep "the report (Markdown) carries the verdict" \
+	"job-link-changed.*rank 3 \\(host $SA, GPU 1\\) stopped"
+lab_grep "and the flap's times" \
+	"evidence: $SA: lan0 lost its carrier \\(link down\\) \\([0-9:.]+Z\\)"
+
 # 2. From "here", one look: behind, h5's links unread, h5 probed.
 fake 28029 "$T/st2" "$SA" --answer "$T/stopped.json" --no-monitor
 lab_rc 0 "explain from here, one look: no alarm (exit 0)" ip netns exec \
