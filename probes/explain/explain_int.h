@@ -51,6 +51,7 @@ struct explain_run {
 	size_t nstragglers;
 	struct job_verdict jv; /* every source's suspects and timeline */
 	int nlink_changes;     /* host changes seen on a suspect's host */
+	long long job_t0_ms;   /* when --job began (ras_now_ms), 0 not */
 	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
 	int njob_nodes;
 	struct {

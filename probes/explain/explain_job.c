@@ -425,7 +425,10 @@ static void drain_here(struct explain_run *r)
 int explain_job(struct explain_run *r)
 {
 	long long deadline = ras_now_ms() + EXPLAIN_JOB_BUDGET_S * 1000LL;
-	int rc = ras_ask(r, deadline);
+	int rc;
+
+	r->job_t0_ms = ras_now_ms();
+	rc = ras_ask(r, deadline);
 
 	ras_utf8(r);
 	ras_suspects(r);

@@ -11,6 +11,7 @@
 
 #include "doc/finding.h"
 #include "explain/explain_int.h"
+#include "probe/ras.h"
 #include "scan/scan_int.h"
 
 #define MAX_PROBED 4
@@ -70,6 +71,24 @@ static void adopt_settings(struct explain_run *r)
 	}
 }
 
+/* How many peers may be probed: all MAX_PROBED, but with --job no more
+ * than the whole run's 60 s leave room for (PEER_BOUND_US each, after
+ * what asking the job took and the local scan's slack). */
+static size_t probe_room(struct explain_run *r)
+{
+	long long left;
+	size_t n;
+
+	if (!r->o.job || r->job_t0_ms == 0)
+		return MAX_PROBED;
+	left = 55000 - (ras_now_ms() - r->job_t0_ms);
+	n = left > 0 ? (size_t)(left / (PEER_BOUND_US / 1000)) : 0;
+	if (n < MAX_PROBED && r->njob_nodes > (int)n)
+		explain_note(r, "probed %zu of the %d node(s) RAS named: the "
+			     "60 s bound", n, r->njob_nodes);
+	return n < MAX_PROBED ? n : MAX_PROBED;
+}
+
 /* The distinct peer addresses the log names, loopback left out. */
 static size_t log_peers(struct explain_run *r, const char **out, size_t cap)
 {
@@ -107,11 +126,11 @@ static void record_probes(struct explain_run *r, const struct scan *s,
 		bool job = false;
 
 		for (int k = 0; k < r->njob_nodes && !job; k++)
-			job = strcmp(r->job_nodes[k], s->o.peers[i]) == 0;
+			job = strcmp(r->job_nodes[k], v->peer) == 0;
 		if (!job)
 			continue;
 		snprintf(r->probed[r->nprobed].node,
-			 sizeof(r->probed[0].node), "%s", s->o.peers[i]);
+			 sizeof(r->probed[0].node), "%.127s", v->peer);
 		/* a refused connect came back from the host: reachable, only
 		 * no responder there to measure loss and MTU */
 		r->probed[r->nprobed].answered =
@@ -160,7 +179,7 @@ static void run_scan(struct explain_run *r)
 	    cmd_init(&s->run, "netprobe", "scan", NULL, NULL) < 0)
 		goto out;
 	if (!r->o.no_probe && sysroot_is_live(&s->sr) &&
-	    (np = log_peers(r, peers, MAX_PROBED)) > 0 &&
+	    (np = log_peers(r, peers, probe_room(r))) > 0 &&
 	    scan_peers_alloc(s, np) == 0) {
 		for (i = 0; i < np; i++)
 			s->o.peers[i] = peers[i];
