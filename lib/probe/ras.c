@@ -155,9 +155,13 @@ long long ras_now_ms(void)
 	return now_ms();
 }
 
-/* The sooner of a wait's own deadline and the caller's. */
-static long long cap_deadline(long long d, const struct ras_ask *a)
+/* The deadline read_until takes for a wait of ms from now: the sooner of
+ * that and the caller's overall deadline. The one place that knows
+ * read_until's clock. */
+static long long wait_deadline(const struct ras_ask *a, long long ms)
 {
+	long long d = now_ms() + ms;
+
 	return a->deadline_ms > 0 && a->deadline_ms < d ? a->deadline_ms : d;
 }
 
@@ -192,7 +196,7 @@ static int ras_open(const char *host, const char *port,
 			 strerror(errno));
 		return -1;
 	}
-	deadline = cap_deadline(now_ms() + a->timeout_ms, a);
+	deadline = wait_deadline(a, a->timeout_ms);
 	snprintf(line, sizeof(line), "CLIENT PROTOCOL %d\n", RAS_PROTOCOL);
 	errno = 0;
 	if (send_all(fd, line) < 0 ||
@@ -208,7 +212,7 @@ static int ras_open(const char *host, const char *port,
 		goto fail;
 	}
 	snprintf(line, sizeof(line), "TIMEOUT %d\n", a->coll_timeout_s);
-	deadline = cap_deadline(now_ms() + a->timeout_ms, a);
+	deadline = wait_deadline(a, a->timeout_ms);
 	if (send_all(fd, line) < 0 ||
 	    read_until(fd, line, sizeof(line), true, deadline) <= 0 ||
 	    strncasecmp(line, "OK", 2) != 0) {
@@ -217,7 +221,7 @@ static int ras_open(const char *host, const char *port,
 	}
 	if (!a->json)
 		return fd;
-	deadline = cap_deadline(now_ms() + a->timeout_ms, a);
+	deadline = wait_deadline(a, a->timeout_ms);
 	if (send_all(fd, "SET FORMAT json\n") < 0 ||
 	    read_until(fd, line, sizeof(line), true, deadline) <= 0) {
 		snprintf(why, wlen, "%s:%s: SET FORMAT not answered", host,
@@ -251,9 +255,8 @@ static int ras_query_once(const char *host, const char *port,
 		goto out;
 	}
 	/* NCCL collects for up to coll_timeout_s per leg, two legs. */
-	deadline = cap_deadline(now_ms() +
-				(long long)(2 * a->coll_timeout_s + 5) * 1000,
-				a);
+	deadline = wait_deadline(a, (long long)(2 * a->coll_timeout_s + 5) *
+					    1000);
 	if (send_all(fd, "VERBOSE STATUS\n") < 0 ||
 	    (got = read_until(fd, buf, RAS_MAX_ANSWER, false, deadline)) < 0) {
 		snprintf(why, wlen, "%s:%s: status not answered in time: %s",
@@ -322,7 +325,7 @@ int ras_monitor_open(const char *host, const char *port,
 		return -1;
 	n = send_all(fd, "MONITOR\n") < 0 ? -1
 		: read_until(fd, line, sizeof(line), true,
-			     cap_deadline(now_ms() + a->timeout_ms, a));
+			     wait_deadline(a, a->timeout_ms));
 	if (n <= 0 || strncasecmp(line, "OK", 2) != 0) {
 		/* NCCL before 2.29: "ERROR: Unknown command monitor" */
 		snprintf(why, wlen, "%s:%s: MONITOR not taken (%.60s)", host,
