@@ -14,7 +14,7 @@
 #include "explain/explain_int.h"
 
 enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
-       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_HERE };
+       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_HERE, O_WATCH };
 
 static const struct cli_opt explain_optv[] = {
 	CLI_OPT_JSON(O_JSON),
@@ -30,6 +30,9 @@ static const struct cli_opt explain_optv[] = {
 	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
 	 "how long NCCL may collect from its ranks", false,
 	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 600)},
+	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", NULL,
+	 "ask RAS twice, this far apart: stopped or slow", false,
+	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 20)},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},
 	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
@@ -88,6 +91,10 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 			break;
 		case O_RASTIMEOUT:
 			o->ras_timeout_s = (int)c.num;
+			break;
+		case O_WATCH:
+			o->watch_s = (int)c.num;
+			o->job = true;
 			break;
 		default:
 			break;
@@ -213,6 +220,8 @@ static int explain_run(struct explain_run *r)
 		explain_job(r);
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
+	if (r->o.job)
+		explain_job_finish(r);
 	explain_apply_measured(&r->res, &r->ms);
 	if (r->rdma_absent)
 		explain_rdma_settle(&r->res);

@@ -9,7 +9,9 @@
 
 #include "decide/explain.h"
 #include "decide/explain_origin.h"
+#include "decide/jobverdict.h"
 #include "decide/ras_parse.h"
+#include "decide/ras_straggle.h"
 #include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "doc/logmatch.h"
@@ -24,6 +26,7 @@ struct explain_opts {
 	const char *sysroot;
 	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */
 	int ras_timeout_s;
+	int watch_s; /* --watch: ask twice, this many seconds apart; 0 once */
 	const char *files[EXPLAIN_MAX_FILES];
 	int nfiles;
 };
@@ -48,8 +51,22 @@ struct explain_run {
 	char ras_addr[128];
 	char ras_why[256];
 	struct ras_state ras;
+	struct ras_state ras_before; /* --watch: the first look */
+	bool ras_json;		     /* the answer was JSON (2.28.7+) */
+	char ras_monitor[160];	     /* how the window was watched */
+	struct ras_straggler stragglers[RAS_MAX_STRAGGLERS];
+	size_t nstragglers;
+	struct job_verdict jv; /* every source's suspects and timeline */
+	int nlink_changes;     /* host changes seen on a suspect's host */
+	long long job_t0_ms;   /* when --job began (ras_now_ms), 0 not */
 	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
 	int njob_nodes;
+	struct {
+		char node[128];
+		bool answered;
+		char what[160]; /* the figures, or why it did not answer */
+	} probed[4]; /* explain_measure.c: the job nodes' probes */
+	int nprobed;
 	bool have_container; /* the scan's layering ran */
 	bool rdma_absent;    /* measured: no RDMA hardware on this node */
 	enum layer_container container;
@@ -88,9 +105,19 @@ void explain_utf8(char *s, size_t cap);
 struct sysroot;
 void explain_rdma(struct explain_run *r, const struct sysroot *sr);
 
-/* explain_job.c: asks the RAS service; fills r->ras. Returns 0 when it
- * answered, -1 when none did (r->ras_why says why). */
+/* explain_job.c: asks the RAS service (JSON where it speaks it, else
+ * text; twice over --watch's window, with its MONITOR stream), reads the
+ * suspects' host when it is this one, and joins every source into r->jv.
+ * Returns 0 when RAS answered, -1 when none did (r->ras_why says why). */
 int explain_job(struct explain_run *r);
+
+/* explain_job.c: after explain_measure, the probes of the suspects'
+ * hosts join the verdict, which is then decided. */
+void explain_job_finish(struct explain_run *r);
+
+/* explain_job.c: the longest --job may take, in seconds, whatever the
+ * job's size and whatever does not answer. */
+#define EXPLAIN_JOB_BUDGET_S 40 /* and the local scan after it */
 
 /* explain_job.c: true when addr is one of this host's own addresses (no
  * probe toward itself). */

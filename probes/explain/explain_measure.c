@@ -14,6 +14,7 @@
 #include "doc/finding.h"
 #include "kernel/nl.h"
 #include "explain/explain_int.h"
+#include "probe/ras.h"
 #include "scan/scan_int.h"
 
 #define MAX_PROBED 4
@@ -73,6 +74,24 @@ static void adopt_settings(struct explain_run *r)
 	}
 }
 
+/* How many peers may be probed: all MAX_PROBED, but with --job no more
+ * than the whole run's 60 s leave room for (PEER_BOUND_US each, after
+ * what asking the job took and the local scan's slack). */
+static size_t probe_room(struct explain_run *r)
+{
+	long long left;
+	size_t n;
+
+	if (!r->o.job || r->job_t0_ms == 0)
+		return MAX_PROBED;
+	left = 55000 - (ras_now_ms() - r->job_t0_ms);
+	n = left > 0 ? (size_t)(left / (PEER_BOUND_US / 1000)) : 0;
+	if (n < MAX_PROBED && r->njob_nodes > (int)n)
+		explain_note(r, "probed %zu of the %d node(s) RAS named: the "
+			     "60 s bound", n, r->njob_nodes);
+	return n < MAX_PROBED ? n : MAX_PROBED;
+}
+
 /* The distinct peer addresses the log names, loopback left out. */
 static size_t log_peers(struct explain_run *r, const char **out, size_t cap)
 {
@@ -100,6 +119,45 @@ static size_t log_peers(struct explain_run *r, const char **out, size_t cap)
 	return n;
 }
 
+/* What the peer checks showed of each node RAS named (the verdict's
+ * "h5 answers probes"): answered with its figures, or why not. */
+static void record_probes(struct explain_run *r, const struct scan *s,
+			  size_t np)
+{
+	for (size_t i = 0; i < np && i < s->npeers && r->nprobed < 4; i++) {
+		const struct peer_verdict *v = &s->peers[i];
+		bool job = false;
+
+		for (int k = 0; k < r->njob_nodes && !job; k++)
+			job = strcmp(r->job_nodes[k], v->peer) == 0;
+		if (!job)
+			continue;
+		snprintf(r->probed[r->nprobed].node,
+			 sizeof(r->probed[0].node), "%.127s", v->peer);
+		/* a refused connect came back from the host: reachable, only
+		 * no responder there to measure loss and MTU */
+		r->probed[r->nprobed].answered =
+			v->responded || v->connect_errno == ECONNREFUSED;
+		if (v->responded)
+			snprintf(r->probed[r->nprobed].what,
+				 sizeof(r->probed[0].what), "rtt %lld us, "
+				 "%d of %d echoes lost, path MTU %d",
+				 v->rtt_us, v->udp_lost, v->udp_sent,
+				 v->path_mtu);
+		else if (v->connect_errno == ECONNREFUSED)
+			snprintf(r->probed[r->nprobed].what,
+				 sizeof(r->probed[0].what), "it refused the "
+				 "responder's port: no netprobe serve there, "
+				 "loss and MTU not measured");
+		else
+			snprintf(r->probed[r->nprobed].what,
+				 sizeof(r->probed[0].what), "%s",
+				 v->connect_errno ? strerror(v->connect_errno)
+						  : "no responder answered");
+		r->nprobed++;
+	}
+}
+
 /* The scan: its findings are this node's measurements. Findings of the
  * responder port itself (port-*) say nothing about the job's ports. */
 static void run_scan(struct explain_run *r)
@@ -124,7 +182,7 @@ static void run_scan(struct explain_run *r)
 	    cmd_init(&s->run, "netprobe", "scan", NULL, NULL) < 0)
 		goto out;
 	if (!r->o.no_probe && sysroot_is_live(&s->sr) &&
-	    (np = log_peers(r, peers, MAX_PROBED)) > 0 &&
+	    (np = log_peers(r, peers, probe_room(r))) > 0 &&
 	    scan_peers_alloc(s, np) == 0) {
 		for (i = 0; i < np; i++)
 			s->o.peers[i] = peers[i];
@@ -141,6 +199,7 @@ static void run_scan(struct explain_run *r)
 		explain_checked(r, finding_name(scan_checks[i]));
 	r->have_container = s->have_layers;
 	r->container = s->have_layers ? s->ly.container : CONTAINER_NONE;
+	record_probes(r, s, np);
 	if (np > 0) {
 		explain_checked(r, finding_name(FINDING_NAT_DETECTED));
 		explain_checked(r, finding_name(FINDING_INBOUND_BLOCKED));
@@ -222,6 +281,13 @@ static bool log_is_here(struct explain_run *r, const struct sysroot *sr)
 	if (r->o.here) {
 		r->where = ORIGIN_HERE;
 		snprintf(r->where_why, sizeof(r->where_why), "--here");
+		return true;
+	}
+	/* --job alone asks the job from here: here is what is measured,
+	 * and the nodes RAS names are probed from here */
+	if (r->o.job && r->o.nfiles == 0) {
+		r->where = ORIGIN_HERE;
+		snprintf(r->where_why, sizeof(r->where_why), "--job");
 		return true;
 	}
 	r->where = log_origin(r, sr);

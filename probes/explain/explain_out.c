@@ -102,7 +102,78 @@ static json_t *origin_json(const struct explain_run *r)
 			 "hosts", h, "addresses", a);
 }
 
+static json_t *job_json_ras(const struct explain_run *r);
+
+/* The joined verdict: headline, action, suspects, timeline, sources. */
+static json_t *verdict_json(const struct explain_run *r)
+{
+	const struct job_verdict *v = &r->jv;
+	json_t *sus = json_array(), *tl = json_array(), *src = json_array();
+
+	for (size_t i = 0; sus && i < v->nsuspects; i++) {
+		const struct jv_suspect *s = &v->suspects[i];
+
+		json_array_append_new(sus, json_pack("{s:s,s:i,s:s,s:s,s:I,"
+			"s:i,s:s,s:s,s:b}", "source", s->source, "rank",
+			s->rank, "host", s->host, "gpu", s->gpu, "pid",
+			(json_int_t)s->pid, "weight", s->weight, "what",
+			s->what, "host_evidence", s->host_why, "host_read",
+			s->host_read));
+	}
+	for (size_t i = 0; tl && i < v->nevents; i++) {
+		const struct jv_event *e = &v->events[i];
+
+		json_array_append_new(tl, json_pack("{s:I,s:s,s:s,s:s,s:s}",
+			"at_ms", (json_int_t)e->at_ms, "when", e->when,
+			"source", e->source, "host", e->host, "text",
+			e->text));
+	}
+	for (size_t i = 0; src && i < v->nsources; i++) {
+		const struct jv_source *s = &v->sources[i];
+
+		json_array_append_new(src, json_pack("{s:s,s:b,s:s,s:s}",
+			"name", s->name, "answered", s->answered, "said",
+			s->said, "cannot_tell", s->cannot));
+	}
+	return json_pack("{s:s,s:s,s:o,s:o,s:o}", "headline", v->headline,
+			 "action", v->action, "suspects", sus, "timeline", tl,
+			 "sources", src);
+}
+
+static json_t *stragglers_json(const struct explain_run *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->nstragglers; i++) {
+		const struct ras_straggler *g = &r->stragglers[i];
+
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:i,s:i,s:I,"
+			"s:s,s:s,s:I,s:I,s:i,s:I}", "state",
+			straggle_kind_name(g->kind), "communicator", g->comm,
+			"op", g->op, "rank", g->rank, "ranks", g->nranks,
+			"pid", (json_int_t)g->pid, "node", g->node, "gpu",
+			g->gpu, "count", (json_int_t)g->count, "ahead_count",
+			(json_int_t)g->ahead, "ahead_ranks", g->nahead,
+			"moved", (json_int_t)g->moved));
+	}
+	return a;
+}
+
 static json_t *job_json(const struct explain_run *r)
+{
+	json_t *j = job_json_ras(r);
+
+	if (j != NULL &&
+	    (json_object_set_new(j, "verdict", verdict_json(r)) < 0 ||
+	     json_object_set_new(j, "watch_s", json_integer(r->o.watch_s)) <
+		     0)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+static json_t *job_json_ras(const struct explain_run *r)
 {
 	static const char *const kind[] = {"dead", "unresponsive",
 					   "missing-rank"};
@@ -125,12 +196,67 @@ static json_t *job_json(const struct explain_run *r)
 		json_array_append_new(comms, json_pack("{s:s,s:s,s:i}", "id",
 			r->ras.comms[i].id, "state", r->ras.comms[i].what,
 			"missing_ranks", r->ras.comms[i].nmissing));
-	return json_pack("{s:s,s:b,s:s,s:i,s:i,s:i,s:o,s:o}", "ras",
-			 r->ras_addr, "answered", 1, "nccl_version",
+	return json_pack("{s:s,s:b,s:s,s:i,s:i,s:i,s:o,s:o,s:s,s:s,s:o}",
+			 "ras", r->ras_addr, "answered", 1, "nccl_version",
 			 r->ras.nccl_version, "dead_processes", r->ras.ndead,
 			 "missing_processes", r->ras.nmissing_procs,
 			 "timeouts", r->ras.timeouts, "processes", procs,
-			 "communicators", comms);
+			 "communicators", comms, "format", r->ras_json ?
+			 "json" : "text", "watched", r->ras_monitor,
+			 "stragglers", stragglers_json(r));
+}
+
+/* The stragglers (nccl-rank-stopped, nccl-rank-behind) and the suspect
+ * host's link changes (job-link-changed), each with its evidence. */
+static int job_findings(struct explain_run *r)
+{
+	json_t *ev = NULL;
+
+	for (size_t i = 0; i < r->nstragglers; i++) {
+		const struct ras_straggler *g = &r->stragglers[i];
+
+		if (!straggle_suspect(g->kind))
+			continue;
+		ev = NULL;
+		evidence_add(&ev, "ras", "%s: %s count %llu, %d rank(s) at "
+			     "%llu%s", r->ras_addr, g->op, g->count, g->nahead,
+			     g->ahead, r->o.watch_s > 0 ? "" : " (one look)");
+		if (r->o.watch_s > 0)
+			evidence_add(&ev, "ras", "moved by %llu in %d s",
+				     g->moved, r->o.watch_s);
+		/* one look: ranks a few collectives apart are what a healthy
+		 * job shows at any instant, so it is said, not alarmed */
+		if (doc_add_finding(&r->run.doc, g->kind == STRAGGLE_STOPPED
+				    ? FINDING_NCCL_RANK_STOPPED
+				    : FINDING_NCCL_RANK_BEHIND,
+				    g->kind == STRAGGLE_BEHIND ? (int)SEV_INFO
+							       : -1, ev,
+				    g->kind == STRAGGLE_BEHIND
+				    ? "ask twice: netprobe explain --job "
+				      "--watch 10" : NULL,
+				    "rank %d (process %ld on node %s, GPU %s) "
+				    "%s at %s #%llu of %s; %d rank(s) "
+				    "launched #%llu", g->rank, g->pid,
+				    g->node, g->gpu,
+				    straggle_kind_name(g->kind), g->op,
+				    g->count, g->comm, g->nahead, g->ahead) < 0)
+			return -1;
+	}
+	if (r->nlink_changes == 0)
+		return 0;
+	ev = NULL;
+	for (size_t i = 0; i < r->jv.nevents; i++) {
+		const struct jv_event *e = &r->jv.events[i];
+		char t[40];
+
+		if (strcmp(e->source, "host") != 0)
+			continue;
+		jv_time(e, t, sizeof(t));
+		evidence_add(&ev, "host", "%s: %s (%s)", e->host, e->text, t);
+	}
+	return doc_add_finding(&r->run.doc, FINDING_JOB_LINK_CHANGED, -1, ev,
+			       r->jv.action[0] ? r->jv.action : NULL, "%s",
+			       r->jv.headline);
 }
 
 /* One finding per decided cause; open causes are findings of none. */
@@ -165,6 +291,8 @@ static int add_findings(struct explain_run *r)
 	    doc_add_finding(&r->run.doc, FINDING_NCCL_RAS_UNAVAILABLE, -1, NULL,
 	                    NULL, "no NCCL RAS service answered at %s: %s",
 	                    r->ras_addr, r->ras_why) < 0)
+		return -1;
+	if (job_findings(r) < 0)
 		return -1;
 	for (size_t i = 0; r->ras_answered && i < r->ras.nprocs; i++) {
 		const struct ras_proc *p = &r->ras.procs[i];
@@ -273,6 +401,46 @@ static int build(struct explain_run *r)
 	return add_findings(r);
 }
 
+/* The joined verdict, its timeline and what each source could not
+ * tell. */
+static void print_verdict(const struct explain_run *r)
+{
+	const struct job_verdict *v = &r->jv;
+	char t[40];
+
+	for (size_t i = 0; i < r->nstragglers; i++) {
+		const struct ras_straggler *g = &r->stragglers[i];
+
+		if (i == 0)
+			printf("  stragglers (%s):\n", r->o.watch_s > 0 ?
+			       "two looks" : "one look");
+		printf("    rank %d (process %ld on node %s, GPU %s): %s, %s "
+		       "#%llu of %s; %d rank(s) at #%llu\n", g->rank, g->pid,
+		       g->node, g->gpu, straggle_kind_name(g->kind), g->op,
+		       g->count, g->comm, g->nahead, g->ahead);
+	}
+	printf("\nVerdict\n  %s\n", v->headline);
+	if (v->action[0])
+		printf("  next: %s\n", v->action);
+	for (size_t i = 1; i < v->nsuspects; i++)
+		printf("  also (%s, weight %d): rank %d on %s %s\n",
+		       v->suspects[i].source, v->suspects[i].weight,
+		       v->suspects[i].rank, v->suspects[i].host,
+		       v->suspects[i].what);
+	if (v->nevents > 0)
+		printf("\nTimeline\n");
+	for (size_t i = 0; i < v->nevents; i++) {
+		jv_time(&v->events[i], t, sizeof(t));
+		printf("  %-20s %-4s %s: %s\n", t, v->events[i].source,
+		       v->events[i].host, v->events[i].text);
+	}
+	printf("\nWhat each source told, and could not tell\n");
+	for (size_t i = 0; i < v->nsources; i++)
+		printf("  %s: %s%s%s\n", v->sources[i].name,
+		       v->sources[i].said, v->sources[i].cannot[0] ?
+		       "; cannot tell " : "", v->sources[i].cannot);
+}
+
 static void print_refs(const struct explain_run *r,
 		       const struct explain_cause *c)
 {
@@ -355,6 +523,11 @@ static size_t print_answer(const struct explain_run *r)
 		       "below\n    fix: %s\n",
 		       finding_get(FINDING_NCCL_RANK_UNRESPONSIVE)->fix);
 	}
+	if (r->ras_answered && r->jv.nsuspects > 0) {
+		n++;
+		printf("  the job waits for: %s\n    next: %s\n",
+		       r->jv.headline, r->jv.action);
+	}
 	for (size_t i = 0; i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
 
@@ -386,7 +559,11 @@ static size_t print_answer(const struct explain_run *r)
 			printf("    to tell, collect: %s\n", c->next);
 		print_refs(r, c);
 	}
-	if (n == 0)
+	if (n == 0 && r->ras_answered && r->o.nfiles == 0)
+		printf("  NCCL's RAS service names no rank the job waits "
+		       "for%s\n", r->o.watch_s > 0 ? "" : " (one look: "
+		       "--watch 10 asks twice)");
+	else if (n == 0)
 		printf("  no cause the log proves and no candidate%s: run "
 		       "`netprobe scan` on the failing node\n",
 		       r->lg.matched == 0 ? " (no known failure signature "
@@ -465,10 +642,14 @@ static void print_text(const struct explain_run *r)
 			       "NCCL_RAS_ADDR moves it: --ras HOST:PORT)\n",
 			       r->ras_why);
 		else {
+			size_t bad = 0;
+
+			for (size_t i = 0; i < r->ras.ncomms; i++)
+				bad += strcmp(r->ras.comms[i].what, "OK") != 0;
 			printf("  NCCL %s: %d dead, %d not answering, %zu "
 			       "communicator(s) with errors\n",
 			       r->ras.nccl_version, r->ras.ndead,
-			       r->ras.nmissing_procs, r->ras.ncomms);
+			       r->ras.nmissing_procs, bad);
 			for (size_t i = 0; i < r->ras.nprocs; i++) {
 				const struct ras_proc *p = &r->ras.procs[i];
 
@@ -485,6 +666,8 @@ static void print_text(const struct explain_run *r)
 			}
 		}
 	}
+	if (r->ras_tried)
+		print_verdict(r);
 	printf("\nWhat was measured here\n");
 	for (int i = 0; i < r->nnotes; i++)
 		printf("  %s\n", r->notes[i]);
