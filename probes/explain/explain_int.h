@@ -21,10 +21,13 @@ struct explain_opts {
 	bool json, no_probe, job, list;
 	const char *sysroot;
 	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */
+	const char *fr_dir; /* --fr-dumps: torch Flight Recorder dumps */
 	int ras_timeout_s;
 	const char *files[EXPLAIN_MAX_FILES];
 	int nfiles;
 };
+
+struct explain_fr;
 
 struct explain_run {
 	struct explain_opts o;
@@ -41,6 +44,7 @@ struct explain_run {
 	char ras_addr[128];
 	char ras_why[256];
 	struct ras_state ras;
+	struct explain_fr *fr; /* the dumps' verdict (explain_fr.h) */
 	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
 	int njob_nodes;
 	bool have_container; /* the scan's layering ran */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/termsafe.h"
+#include "explain/explain_fr.h"
 #include "explain/explain_int.h"
 
 static const char *state_name(enum explain_state s)
@@ -424,6 +425,8 @@ static void print_text(const struct explain_run *r)
 			}
 		}
 	}
+	if (r->fr != NULL)
+		explain_fr_print(r->fr, r->o.fr_dir, stdout);
 	printf("\nWhat was measured here\n");
 	for (int i = 0; i < r->nnotes; i++)
 		printf("  %s\n", r->notes[i]);
