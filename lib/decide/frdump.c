@@ -19,6 +19,8 @@ struct view {
 	const struct fr_dump *d; /* NULL: no dump */
 	int pg;                  /* the group's index in d */
 	const struct fr_entry *last, *done;
+	const struct fr_entry **idx; /* the group's collectives by seq */
+	size_t nidx;
 };
 
 static struct fr_finding *add(struct fr_verdict *v, enum fr_kind k, int g,
@@ -76,17 +78,29 @@ static int pg_in(const struct fr_dump *d, const char *name)
 	return -1;
 }
 
-/* The entry of group pg with collective seq in d, or NULL. */
-static const struct fr_entry *at_seq(const struct fr_dump *d, int pg,
-				     long long seq)
+/* The rank's entry with collective number seq, or NULL: a binary search
+ * of its index, so a verdict over thousands of ranks stays fast. */
+static const struct fr_entry *at_seq(const struct view *w, long long seq)
 {
-	for (size_t i = d->nentries; i > 0; i--) {
-		const struct fr_entry *e = &d->entries[i - 1];
+	size_t lo = 0, hi = w->nidx;
 
-		if (e->pg == pg && !e->p2p && e->seq == seq)
-			return e;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->idx[mid]->seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo < w->nidx && w->idx[lo]->seq == seq ? w->idx[lo] : NULL;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct fr_entry *x = *(const struct fr_entry *const *)a;
+	const struct fr_entry *y = *(const struct fr_entry *const *)b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Ops whose every rank passes tensors of one shape: there, sizes that
@@ -146,9 +160,10 @@ static int members(const struct fr_dump *d, size_t n, const char *name,
 	return cnt;
 }
 
-/* The ranks in the view and the last entry each entered and finished. */
-static void look(const struct fr_dump *d, size_t n, const char *name,
-		 struct view *vw, int nv)
+/* The ranks in the view, the last entry each entered and finished, and
+ * its index of the group's collectives. Returns -1 when out of memory. */
+static int look(const struct fr_dump *d, size_t n, const char *name,
+		struct view *vw, int nv)
 {
 	for (int i = 0; i < nv; i++) {
 		vw[i].d = NULL;
@@ -160,18 +175,25 @@ static void look(const struct fr_dump *d, size_t n, const char *name,
 			}
 		if (vw[i].d == NULL || vw[i].pg < 0)
 			continue;
+		vw[i].idx = malloc((vw[i].d->nentries + 1) *
+				   sizeof(*vw[i].idx));
+		if (vw[i].idx == NULL)
+			return -1;
 		for (size_t k = 0; k < vw[i].d->nentries; k++) {
 			const struct fr_entry *e = &vw[i].d->entries[k];
 
 			if (e->pg != vw[i].pg || e->p2p)
 				continue;
+			vw[i].idx[vw[i].nidx++] = e;
 			if (vw[i].last == NULL || e->seq > vw[i].last->seq)
 				vw[i].last = e;
 			if (e->completed && (vw[i].done == NULL ||
 					     e->seq > vw[i].done->seq))
 				vw[i].done = e;
 		}
+		qsort(vw[i].idx, vw[i].nidx, sizeof(*vw[i].idx), by_seq);
 	}
+	return 0;
 }
 
 /* Ranks that entered max and ranks that stopped before it. */
@@ -186,6 +208,9 @@ static void not_arrived(struct fr_verdict *v, int g, struct view *vw, int nv,
 		struct fr_finding *f;
 
 		if (w->d == NULL || (w->last && w->last->seq >= ref->last->seq))
+			continue;
+		/* the counter says it got there: its record lost the entry */
+		if (w->pg >= 0 && w->d->pgs[w->pg].enqueued >= ref->last->seq)
 			continue;
 		if (said++ >= FR_PER_KIND)
 			break;
@@ -229,11 +254,11 @@ static void odd_ones(struct fr_verdict *v, int g, struct view *vw, int nv,
 		int cnt = 0;
 
 		if (vw[i].last == NULL ||
-		    (e = at_seq(vw[i].d, vw[i].pg, seq)) == NULL)
+		    (e = at_seq(&vw[i], seq)) == NULL)
 			continue;
 		for (int k = 0; k < nv; k++)
-			cnt += vw[k].last && (o = at_seq(vw[k].d, vw[k].pg,
-							 seq)) && !differ(e, o);
+			cnt += vw[k].last && (o = at_seq(&vw[k], seq)) &&
+			       !differ(e, o);
 		if (cnt > best) {
 			best = cnt;
 			most = e;
@@ -245,7 +270,7 @@ static void odd_ones(struct fr_verdict *v, int g, struct view *vw, int nv,
 		size_t len;
 
 		if (vw[i].last == NULL ||
-		    (e = at_seq(vw[i].d, vw[i].pg, seq)) == NULL)
+		    (e = at_seq(&vw[i], seq)) == NULL)
 			continue;
 		to = differ(e, most) ? ranks : others;
 		len = strlen(to);
@@ -272,7 +297,7 @@ static void odd_ones(struct fr_verdict *v, int g, struct view *vw, int nv,
 		const struct fr_entry *e;
 
 		if (vw[i].last == NULL ||
-		    (e = at_seq(vw[i].d, vw[i].pg, seq)) != most)
+		    (e = at_seq(&vw[i], seq)) != most)
 			continue;
 		ev(f, "rank %d (%s): %s input %s %s, from %s", vw[i].rank,
 		   vw[i].d->file, e->op, e->in_sizes, e->dtypes,
@@ -301,7 +326,7 @@ static bool desync(struct fr_verdict *v, int g, struct view *vw, int nv,
 			const struct fr_entry *o;
 
 			if (vw[i].last == NULL || &vw[i] == ref ||
-			    (o = at_seq(vw[i].d, vw[i].pg, e->seq)) == NULL ||
+			    (o = at_seq(&vw[i], e->seq)) == NULL ||
 			    !differ(e, o))
 				continue;
 			odd_ones(v, g, vw, nv, e->seq, gname);
@@ -335,7 +360,7 @@ static void late(struct fr_verdict *v, int g, struct view *vw, int nv,
 
 			if (vw[i].d == NULL)
 				continue;
-			o = vw[i].last ? at_seq(vw[i].d, vw[i].pg, e->seq) :
+			o = vw[i].last ? at_seq(&vw[i], e->seq) :
 			    NULL;
 			if (o == NULL || o->created_ns <= 0 ||
 			    vw[i].last->seq <= e->seq) {
@@ -481,7 +506,12 @@ static int decide_group(const struct fr_dump *d, size_t n, const char *name,
 	for (int r = 0; r < FR_MAX_RANKS; r++)
 		if (in[r])
 			vw[nv++].rank = r;
-	look(d, n, name, vw, nv);
+	if (look(d, n, name, vw, nv) < 0) {
+		for (int i = 0; i < nv; i++)
+			free(vw[i].idx);
+		free(vw);
+		return -1;
+	}
 	known = strcmp(backend, "nccl") == 0;
 	for (int i = 0; i < nv; i++) {
 		const struct fr_entry *e = vw[i].last;
@@ -521,6 +551,8 @@ static int decide_group(const struct fr_dump *d, size_t n, const char *name,
 			ends(v, g, vw, nv, ref, known, gname);
 		late(v, g, vw, nv, gname);
 	}
+	for (int i = 0; i < nv; i++)
+		free(vw[i].idx);
 	free(vw);
 	return 0;
 }

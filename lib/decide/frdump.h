@@ -28,6 +28,7 @@ json_t *frp_load(const unsigned char *buf, size_t len, char *why,
 #define FR_MAX_RANKS 4096
 #define FR_MAX_PGS 64
 #define FR_MAX_ENTRIES 100000 /* per dump; torch's default buffer is 2000 */
+#define FR_KEEP 256 /* the latest collectives kept per group and rank */
 
 struct fr_entry {
 	int pg;      /* index into the dump's pgs */
@@ -38,7 +39,7 @@ struct fr_entry {
 	bool completed; /* state completed or a completion time */
 	bool retired;
 	long long created_ns; /* time_created_ns, 0 unknown */
-	char in_sizes[96], out_sizes[96], dtypes[48];
+	char in_sizes[96], dtypes[48];
 	char frame[192]; /* the caller's frame: "train_step (job.py:48)" */
 	long long timeout_ms;
 };
@@ -48,6 +49,7 @@ struct fr_pg {
 	char backend[16];        /* gloo, nccl ... (profiling_name's) */
 	int ranks[64];           /* from pg_config, where it says */
 	int nranks;
+	long long enqueued;      /* pg_status' last_enqueued_collective, -1 */
 };
 
 struct fr_dump {

@@ -86,7 +86,8 @@ static void utc(long long ns, char *buf, size_t cap)
 	if (ns <= 0 || gmtime_r(&s, &tm) == NULL)
 		return;
 	snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-		 (tm.tm_year + 1900) % 10000, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 (tm.tm_year + 1900) % 10000, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (int)((ns / 1000000LL) % 1000));
 }
 

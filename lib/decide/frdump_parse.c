@@ -98,7 +98,8 @@ static void frame_of(char *dst, size_t cap, const json_t *frames)
 	json_array_foreach(frames, i, f) {
 		const char *file = json_string_value(json_object_get(f,
 							"filename"));
-		const char *name = json_string_value(json_object_get(f, "name"));
+		const char *name = json_string_value(json_object_get(f,
+							"name"));
 
 		if (file == NULL || strstr(file, "/torch/") != NULL)
 			continue;
@@ -126,6 +127,7 @@ static int group(struct fr_dump *d, const char *name, const char *desc,
 	memset(g, 0, sizeof(*g));
 	snprintf(g->name, sizeof(g->name), "%s", name);
 	snprintf(g->desc, sizeof(g->desc), "%s", desc);
+	g->enqueued = -1;
 	if (colon != NULL)
 		snprintf(g->backend, sizeof(g->backend), "%.*s",
 			 (int)(colon - op), op);
@@ -216,12 +218,47 @@ static int entry(struct fr_dump *d, const json_t *e, struct fr_entry *out)
 	out->timeout_ms = num(json_object_get(e, "timeout_ms"), 0);
 	render(out->in_sizes, sizeof(out->in_sizes),
 	       json_object_get(e, "input_sizes"));
-	render(out->out_sizes, sizeof(out->out_sizes),
-	       json_object_get(e, "output_sizes"));
 	render(out->dtypes, sizeof(out->dtypes),
 	       json_object_get(e, "input_dtypes"));
 	frame_of(out->frame, sizeof(out->frame), json_object_get(e, "frames"));
 	return 0;
+}
+
+/* Only the latest FR_KEEP collectives of each group stay (p2p ops
+ * aside): the verdict reads the end of each rank's record, and a job of
+ * thousands of ranks must fit in memory. */
+static void keep_latest(struct fr_dump *d)
+{
+	size_t count[FR_MAX_PGS] = {0}, seen[FR_MAX_PGS] = {0}, out = 0;
+	struct fr_entry *e;
+
+	for (size_t i = 0; i < d->nentries; i++)
+		count[d->entries[i].pg]++;
+	for (size_t i = 0; i < d->nentries; i++) {
+		int g = d->entries[i].pg;
+
+		if (count[g] - seen[g]++ > FR_KEEP)
+			continue;
+		if (out != i)
+			d->entries[out] = d->entries[i];
+		out++;
+	}
+	d->nentries = out;
+	e = realloc(d->entries, (out + 1) * sizeof(*e));
+	if (e != NULL)
+		d->entries = e;
+}
+
+/* pg_status: how far each group got by its counters (the record's
+ * ring may have lost a group's entries that the counter still counts). */
+static void status(struct fr_dump *d, const json_t *st)
+{
+	for (int i = 0; i < d->npgs; i++) {
+		const json_t *s = json_object_get(st, d->pgs[i].name);
+
+		d->pgs[i].enqueued = num(json_object_get(s,
+					"last_enqueued_collective"), -1);
+	}
 }
 
 int frdump_parse(const json_t *root, struct fr_dump *d, char *why,
@@ -268,7 +305,9 @@ int frdump_parse(const json_t *root, struct fr_dump *d, char *why,
 		}
 		d->nentries++;
 	}
+	keep_latest(d);
 	config_ranks(d, json_object_get(root, "pg_config"));
+	status(d, json_object_get(root, "pg_status"));
 	return 0;
 }
 
@@ -287,8 +326,8 @@ int frdump_read_buf(const unsigned char *buf, size_t len, struct fr_dump *d,
 		if (len > FRP_MAX_BYTES)
 			return fail(why, whylen, "dump of %zu bytes (at most "
 				    "%u)", len, FRP_MAX_BYTES);
-		root = json_loadb((const char *)buf, len, JSON_REJECT_DUPLICATES,
-				  &err);
+		root = json_loadb((const char *)buf, len,
+				  JSON_REJECT_DUPLICATES, &err);
 		if (root == NULL)
 			fail(why, whylen, "neither a pickle nor JSON (%s at "
 			     "line %d)", err.text, err.line);

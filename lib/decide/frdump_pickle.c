@@ -160,7 +160,8 @@ static int fill(struct frp *r, size_t from, bool dict)
 	c = &r->st[from - 1];
 	if (c->mark || !(dict ? json_is_object(c->v) : json_is_array(c->v)))
 		return fail(r, "pickle adds %s to a value that is no %s",
-			    dict ? "items" : "elements", dict ? "dict" : "list");
+			    dict ? "items" : "elements",
+			    dict ? "dict" : "list");
 	if (dict && (r->nst - from) % 2 != 0)
 		return fail(r, "pickle sets a dict key with no value");
 	for (size_t i = from; i < r->nst; i += dict ? 2 : 1) {

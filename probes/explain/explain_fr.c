@@ -98,13 +98,13 @@ static int cand_cmp(const void *a, const void *b)
 /* The folder's dump names, one a rank, sorted by rank. */
 static struct cand *list(DIR *dp, size_t *n)
 {
-	struct cand *c = calloc(FR_MAX_RANKS, sizeof(*c));
+	struct cand *c = calloc(2 * FR_MAX_RANKS, sizeof(*c));
 	struct dirent *de;
 	size_t k = 0, out = 0;
 
 	if (c == NULL)
 		return NULL;
-	while ((de = readdir(dp)) != NULL && k < FR_MAX_RANKS) {
+	while ((de = readdir(dp)) != NULL && k < 2 * FR_MAX_RANKS) {
 		bool json;
 		int r = rank_of(de->d_name, &json);
 
@@ -259,7 +259,8 @@ void explain_fr_print(const struct explain_fr *x, const char *dir, FILE *fp)
 	for (int i = 0; i < v->nf; i++) {
 		const struct fr_finding *f = &v->f[i];
 
-		const struct finding_def *fd = finding_get(frdump_code(f->kind));
+		const struct finding_def *fd =
+			finding_get(frdump_code(f->kind));
 		char fix[512];
 
 		frdump_fix(f, fix, sizeof(fix));
