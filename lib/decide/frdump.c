@@ -405,8 +405,10 @@ static void ends(struct fr_verdict *v, int g, struct view *vw, int nv,
 	char a[80];
 
 	seqop(a, sizeof(a), ref->last);
+	/* a rank with no entry left of the group (its counter alone says
+	 * it got there) cannot say whether it finished: left out */
 	for (int i = 0; i < nv; i++)
-		if (vw[i].d != NULL) {
+		if (vw[i].d != NULL && vw[i].last != NULL) {
 			dumped++;
 			notdone += !(vw[i].done &&
 				     vw[i].done->seq >= ref->last->seq);
@@ -438,8 +440,8 @@ static void ends(struct fr_verdict *v, int g, struct view *vw, int nv,
 	for (int i = 0; i < nv && said < FR_PER_KIND; i++) {
 		struct fr_finding *f;
 
-		if (vw[i].d == NULL || (vw[i].done &&
-					vw[i].done->seq >= ref->last->seq))
+		if (vw[i].d == NULL || vw[i].last == NULL || (vw[i].done &&
+			vw[i].done->seq >= ref->last->seq))
 			continue;
 		said++;
 		f = add(v, FR_NOT_FINISHED, g, vw[i].rank, ref->last->seq,

@@ -298,6 +298,29 @@ START_TEST(nccl_all_arrived_one_not_finished)
 }
 END_TEST
 
+/* Found by fuzz_frdump: a rank whose record holds no entry of the group
+ * while its pg_status counter says it reached the others' collective
+ * (its ring lost them) is neither a laggard nor one that did not finish:
+ * the verdict cannot tell, and must not read its missing last entry. */
+START_TEST(counter_without_entries)
+{
+	struct fr_dump d[2];
+	struct fr_verdict v;
+
+	nccl_dump(&d[0], 0, 5, "completed");
+	nccl_dump(&d[1], 1, 5, "started");
+	d[1].nentries = 0;
+	d[1].pgs[0].enqueued = 5;
+	ck_assert_int_eq(frdump_decide(d, 2, &v), 0);
+	ck_assert_ptr_null(find(&v, FR_NOT_ARRIVED));
+	for (int i = 0; i < v.nf; i++)
+		ck_assert_int_ne(v.f[i].rank, 1);
+	frdump_verdict_free(&v);
+	frdump_free(&d[0]);
+	frdump_free(&d[1]);
+}
+END_TEST
+
 Suite *suite_frdump(void)
 {
 	Suite *s = suite_create("frdump");
@@ -309,6 +332,7 @@ Suite *suite_frdump(void)
 	tcase_add_test(tc, pickle_reads_data);
 	tcase_add_test(tc, recorded_jobs);
 	tcase_add_test(tc, nccl_all_arrived_one_not_finished);
+	tcase_add_test(tc, counter_without_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }
