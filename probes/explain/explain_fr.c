@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,13 +126,61 @@ static struct cand *list(DIR *dp, size_t *n)
 	return c;
 }
 
+/* The folder's dumps read by a few threads at once: parsing is what a
+ * job of thousands of ranks spends its time on. */
+struct pool {
+	int dfd;
+	const struct cand *c;
+	struct fr_dump *d;
+	char (*why)[256];
+	bool *ok;
+	size_t nc;
+	atomic_size_t next;
+};
+
+/* Reads the dumps the pool hands out, one at a time, till none is left. */
+static void *reader(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->nc) {
+		size_t len = 0;
+		unsigned char *buf = slurp(p->dfd, p->c[i].name, &len,
+					   p->why[i], sizeof(p->why[i]));
+
+		p->d[i].rank = p->c[i].rank;
+		p->ok[i] = buf != NULL &&
+			   frdump_read_buf(buf, len, &p->d[i], p->why[i],
+					   sizeof(p->why[i])) == 0;
+		free(buf);
+	}
+	return NULL;
+}
+
+/* Runs reader on up to 16 threads (one a CPU), or on this one where no
+ * thread starts. */
+static void read_pool(struct pool *p)
+{
+	pthread_t t[16];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int nt = 0, want = cpus < 1 ? 1 : cpus > 16 ? 16 : (int)cpus;
+
+	while (nt < want && (size_t)nt < p->nc &&
+	       pthread_create(&t[nt], NULL, reader, p) == 0)
+		nt++;
+	reader(p); /* this thread too, and alone where none started */
+	for (int i = 0; i < nt; i++)
+		pthread_join(t[i], NULL);
+}
+
 /* Reads the dumps of dir into d (n of them); the unreadable into x. */
 static struct fr_dump *read_all(const char *dir, struct explain_fr *x,
 				size_t *n, char *why, size_t whylen)
 {
 	DIR *dp = opendir(dir);
+	struct pool p = {0};
 	struct cand *c = NULL;
-	struct fr_dump *d = NULL;
 	size_t nc = 0;
 
 	*n = 0;
@@ -139,44 +189,50 @@ static struct fr_dump *read_all(const char *dir, struct explain_fr *x,
 		return NULL;
 	}
 	c = list(dp, &nc);
-	if (c != NULL && nc > 0)
-		d = calloc(nc, sizeof(*d));
-	for (size_t i = 0; d && i < nc; i++) {
-		size_t len = 0;
-		char w[256];
-		unsigned char *buf = slurp(dirfd(dp), c[i].name, &len, w,
-					   sizeof(w));
-
-		d[*n].rank = c[i].rank;
-		snprintf(d[*n].file, sizeof(d[*n].file), "%s", c[i].name);
-		explain_utf8(d[*n].file, sizeof(d[*n].file)); /* bytes */
-		if (buf == NULL ||
-		    frdump_read_buf(buf, len, &d[*n], w, sizeof(w)) < 0) {
-			if (x->nbad < 8) {
-				snprintf(x->bad[x->nbad], sizeof(x->bad[0]),
-					 "%s: %s", d[*n].file, w);
-				explain_utf8(x->bad[x->nbad],
-					     sizeof(x->bad[0]));
-			}
-			x->nbad++;
-		} else {
-			(*n)++;
-		}
-		free(buf);
+	if (c != NULL && nc > 0) {
+		p.d = calloc(nc, sizeof(*p.d));
+		p.why = calloc(nc, sizeof(*p.why));
+		p.ok = calloc(nc, sizeof(*p.ok));
 	}
-	if (c == NULL || (nc > 0 && d == NULL))
+	if (p.d && p.why && p.ok) {
+		p.dfd = dirfd(dp);
+		p.c = c;
+		p.nc = nc;
+		atomic_init(&p.next, 0);
+		read_pool(&p);
+	}
+	for (size_t i = 0; p.d && p.why && p.ok && i < nc; i++) {
+		snprintf(p.d[i].file, sizeof(p.d[i].file), "%s", c[i].name);
+		explain_utf8(p.d[i].file, sizeof(p.d[i].file)); /* bytes */
+		if (p.ok[i]) {
+			p.d[(*n)++] = p.d[i];
+			continue;
+		}
+		if (x->nbad < 8) {
+			snprintf(x->bad[x->nbad], sizeof(x->bad[0]), "%s: %s",
+				 p.d[i].file, p.why[i]);
+			explain_utf8(x->bad[x->nbad], sizeof(x->bad[0]));
+		}
+		x->nbad++;
+	}
+	if (c == NULL || (nc > 0 && !(p.d && p.why && p.ok)))
 		snprintf(why, whylen, "out of memory");
 	else if (*n == 0)
 		snprintf(why, whylen, "no Flight Recorder dump in it%s%s",
 			 x->nbad ? ": " : " (a dump's name ends in its rank)",
 			 x->nbad ? x->bad[0] : "");
 	free(c);
+	free(p.why);
+	free(p.ok);
 	closedir(dp);
-	if (*n == 0) {
-		free(d);
+	if (*n == 0 || p.why == NULL || p.ok == NULL) {
+		for (size_t i = 0; i < *n; i++)
+			frdump_free(&p.d[i]);
+		*n = 0;
+		free(p.d);
 		return NULL;
 	}
-	return d;
+	return p.d;
 }
 
 struct explain_fr *explain_fr(const char *dir, struct doc *doc, char *why,
