@@ -47,13 +47,17 @@ static void copy(char *dst, size_t cap, const json_t *s)
 	frdump_utf8_trim(dst);
 }
 
-/* An integer that may come as a string (JSON's pg_status) or a real. */
+/* An integer that may come as a string (JSON's pg_status) or a real (a
+ * real out of long long's range is none: dflt). */
 static long long num(const json_t *v, long long dflt)
 {
 	if (json_is_integer(v))
 		return (long long)json_integer_value(v);
-	if (json_is_real(v))
-		return (long long)json_real_value(v);
+	if (json_is_real(v)) {
+		double r = json_real_value(v);
+
+		return r > -9.2e18 && r < 9.2e18 ? (long long)r : dflt;
+	}
 	if (json_is_string(v)) {
 		char *end;
 		long long n = strtoll(json_string_value(v), &end, 10);

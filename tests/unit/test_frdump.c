@@ -321,6 +321,30 @@ START_TEST(counter_without_entries)
 }
 END_TEST
 
+/* Found by fuzz_frdump: a real out of long long's range where a number
+ * is read (time_created_ns 1.8e25) is no number, where the cast was
+ * undefined (and gave LLONG_MIN on x86). */
+START_TEST(real_out_of_range)
+{
+	static const char j[] = "{\"version\": \"2.10\", \"entries\": [{"
+		"\"process_group\": [\"0\", \"default_pg\"], "
+		"\"collective_seq_id\": 1, \"profiling_name\": \"gloo:barrier\", "
+		"\"time_created_ns\": 1.8e25, \"timeout_ms\": -1e300}]}";
+	struct fr_dump d;
+	char why[256];
+
+	memset(&d, 0, sizeof(d));
+	ck_assert_int_eq(frdump_read_buf((const unsigned char *)j,
+					 sizeof(j) - 1, &d, why, sizeof(why)),
+			 0);
+	ck_assert_uint_eq(d.nentries, 1);
+	ck_assert_int_eq(d.entries[0].created_ns, 0);
+	ck_assert_int_eq(d.entries[0].timeout_ms, 0);
+	ck_assert_int_eq(d.entries[0].seq, 1);
+	frdump_free(&d);
+}
+END_TEST
+
 Suite *suite_frdump(void)
 {
 	Suite *s = suite_create("frdump");
@@ -333,6 +357,7 @@ Suite *suite_frdump(void)
 	tcase_add_test(tc, recorded_jobs);
 	tcase_add_test(tc, nccl_all_arrived_one_not_finished);
 	tcase_add_test(tc, counter_without_entries);
+	tcase_add_test(tc, real_out_of_range);
 	suite_add_tcase(s, tc);
 	return s;
 }
