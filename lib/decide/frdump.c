@@ -467,8 +467,9 @@ static void no_dump(struct fr_verdict *v, int g, struct view *vw, int nv,
 		said++;
 		f = add(v, FR_NO_DUMP, g, vw[i].rank, ref ? ref->last->seq : 0,
 			ref ? ref->last->created_ns : 0, "rank %d of group %s "
-			"wrote no dump: it died or was killed, or its dump "
-			"went elsewhere; the others reached %s", vw[i].rank,
+			"has no dump read: it died or was killed, its dump "
+			"went elsewhere or could not be read; the others "
+			"reached %s", vw[i].rank,
 			gname, seqop(a, sizeof(a), ref ? ref->last : NULL));
 		ev(f, "no file for rank %d among the dumps; group %s has "
 		   "%d members", vw[i].rank, gname, nv);
