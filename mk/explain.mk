@@ -13,6 +13,7 @@ check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/run.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/wild.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 
 bench-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh bench/explain/run.sh

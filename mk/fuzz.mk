@@ -3,7 +3,8 @@
 # rendezvous (fuzz_rdv) and its watch branch (fuzz_watch), the /metrics
 # request reader (fuzz_metrics), NCCL RAS answers (fuzz_ras), explain's
 # log reader and matcher (fuzz_explain), report's loader and renderers
-# (fuzz_report) and the sysroot readers (fuzz_sysroot), beside the
+# (fuzz_report), the sysroot readers (fuzz_sysroot) and torch's Flight
+# Recorder dumps, pickle and JSON (fuzz_frdump, issue 43), beside the
 # protocol decoders of mk/serve.mk.
 # `make fuzz` runs each FUZZ_TIME seconds too (fuzz-ci: 20 s each), with
 # its seeds in tests/fuzz/corpus-NAME and new inputs in
@@ -16,7 +17,7 @@
 # libFuzzer's runtime: clang only recommends it (libclang-rt-dev, the
 # default version's), so `make deps` names it where recommends are off.
 DEB_PKGS += libclang-rt-dev
-FUZZ_NAMES := serve rdv report sysroot metrics ras explain watch
+FUZZ_NAMES := serve rdv report sysroot metrics ras explain watch frdump
 FUZZ_OBJDIR := $(BUILD)/fuzzobj
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
 	-g -O1 -Ilib -Iprobes -Ireports -fsanitize=address,undefined \
@@ -38,6 +39,7 @@ FUZZ_LDFLAGS := -static-libstdc++ -static-libgcc -Wl,--as-needed
 # written (explain: the recorded logs, wild/ too, as libFuzzer reads a
 # folder whole); bench/fuzz/longrun.sh names the same.
 FUZZ_SEEDS_explain := tests/explain
+FUZZ_SEEDS_frdump := tests/fixtures/frdump
 FUZZ_RP := )
 
 .PHONY: fuzz-more fuzz-more-build

@@ -49,6 +49,7 @@ seeds() {
 	case $1 in
 	proto) echo "$top/tests/fuzz/corpus" ;;
 	explain) echo "$top/tests/fuzz/corpus-explain $top/tests/explain" ;;
+	frdump) echo "$top/tests/fuzz/corpus-frdump $top/tests/fixtures/frdump" ;;
 	*) echo "$top/tests/fuzz/corpus-$1" ;;
 	esac
 }

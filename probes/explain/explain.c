@@ -11,10 +11,12 @@
 #include "base/parse.h"
 #include "commands.h"
 #include "decide/explain_rdma.h"
+#include "explain/explain_fr.h"
 #include "explain/explain_int.h"
 
 enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
-       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_HERE, O_WATCH };
+       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_HERE, O_WATCH,
+       O_FRDUMPS };
 
 static const struct cli_opt explain_optv[] = {
 	CLI_OPT_JSON(O_JSON),
@@ -33,6 +35,9 @@ static const struct cli_opt explain_optv[] = {
 	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", NULL,
 	 "ask RAS twice, this far apart: stopped or slow", false,
 	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 20)},
+	{O_FRDUMPS, 0, "fr-dumps", CLI_REQUIRED, "DIR", NULL,
+	 "judge the torch Flight Recorder dumps in DIR",
+	 false},
 	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
 	 "measure a recorded node instead of this one", false},
 	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
@@ -86,6 +91,9 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 			o->ras = c.arg;
 			o->job = true;
 			break;
+		case O_FRDUMPS:
+			o->fr_dir = c.arg;
+			break;
 		case O_SYSROOT:
 			o->sysroot = c.arg;
 			break;
@@ -107,7 +115,7 @@ static int parse(int argc, char **argv, struct explain_opts *o)
 				       EXPLAIN_MAX_FILES);
 	for (int i = 0; i < n; i++)
 		o->files[o->nfiles++] = ops[i];
-	if (o->nfiles == 0 && !o->job)
+	if (o->nfiles == 0 && !o->job && o->fr_dir == NULL)
 		o->files[o->nfiles++] = "-";
 	return 0;
 }
@@ -166,6 +174,7 @@ static void run_free(struct explain_run *r)
 	for (int i = 0; i < r->npool; i++)
 		free(r->pool[i]);
 	explain_log_free(&r->lg);
+	explain_fr_free(r->fr);
 	logmatch_free(&r->lm);
 	doc_free(&r->run.doc); /* safe after cmd_finish */
 }
@@ -174,7 +183,9 @@ static void run_free(struct explain_run *r)
  * nothing could be read or no RAS answered --job alone. */
 static int verdict(const struct explain_run *r)
 {
-	if (r->o.job && r->o.nfiles == 0 && !r->ras_answered)
+	if (r->o.job && r->o.nfiles == 0 && !r->ras_answered && !r->fr)
+		return 2;
+	if (r->o.fr_dir && !r->fr && !r->o.job && r->o.nfiles == 0)
 		return 2;
 	/* no RAS answering is said (a warning) but is no fault found */
 	if (r->run.doc.nfault > 0 ||
@@ -200,6 +211,22 @@ static int read_failed(struct explain_run *r, int i)
 			strerror(e));
 }
 
+/* --fr-dumps: the dumps' verdict into the document; a folder that
+ * cannot be read is an error of the run, which goes on. Returns -1 only
+ * when out of memory. */
+static int explain_fr_run(struct explain_run *r)
+{
+	char why[512];
+
+	r->fr = explain_fr(r->o.fr_dir, &r->run.doc, why, sizeof(why));
+	if (r->fr == NULL && strcmp(why, "out of memory") == 0)
+		return -1;
+	if (r->fr == NULL)
+		cmd_fail(&r->run, "flight-recorder", "cannot read dumps",
+			 r->o.fr_dir, "%s", why);
+	return 0;
+}
+
 /* Read, decide, measure: the run after its options. Returns the exit
  * status (errors reported on the run). */
 static int explain_run(struct explain_run *r)
@@ -218,6 +245,8 @@ static int explain_run(struct explain_run *r)
 			return read_failed(r, i);
 	if (r->o.job)
 		explain_job(r);
+	if (r->o.fr_dir && explain_fr_run(r) < 0)
+		return cmd_failf(&r->run, "memory", "out of memory");
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
 	if (r->o.job)

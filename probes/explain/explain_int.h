@@ -25,11 +25,14 @@ struct explain_opts {
 	bool here; /* --here: the log is this host's, whatever it names */
 	const char *sysroot;
 	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */
+	const char *fr_dir; /* --fr-dumps: torch Flight Recorder dumps */
 	int ras_timeout_s;
 	int watch_s; /* --watch: ask twice, this many seconds apart; 0 once */
 	const char *files[EXPLAIN_MAX_FILES];
 	int nfiles;
 };
+
+struct explain_fr;
 
 struct explain_run {
 	struct explain_opts o;
@@ -59,6 +62,7 @@ struct explain_run {
 	struct job_verdict jv; /* every source's suspects and timeline */
 	int nlink_changes;     /* host changes seen on a suspect's host */
 	long long job_t0_ms;   /* when --job began (ras_now_ms), 0 not */
+	struct explain_fr *fr; /* the dumps' verdict (explain_fr.h) */
 	char job_nodes[4][128]; /* other nodes RAS names, probed as peers */
 	int njob_nodes;
 	struct {

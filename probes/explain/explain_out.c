@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/termsafe.h"
+#include "explain/explain_fr.h"
 #include "explain/explain_int.h"
 
 static const char *state_name(enum explain_state s)
@@ -666,6 +667,8 @@ static void print_text(const struct explain_run *r)
 			}
 		}
 	}
+	if (r->fr != NULL)
+		explain_fr_print(r->fr, r->o.fr_dir, stdout);
 	if (r->ras_tried)
 		print_verdict(r);
 	printf("\nWhat was measured here\n");
