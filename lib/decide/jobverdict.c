@@ -38,8 +38,15 @@ int jv_suspect(struct job_verdict *v, const struct jv_suspect *s)
 		struct jv_suspect *o = &v->suspects[i];
 		size_t l = strlen(o->what);
 
-		if (o->rank != s->rank || strcmp(o->host, s->host) != 0)
+		/* a source that names no host (Flight Recorder dumps name
+		 * ranks only) joins the suspect of its rank, whose host
+		 * another source knows */
+		if (o->rank != s->rank ||
+		    (o->host[0] != '\0' && s->host[0] != '\0' &&
+		     strcmp(o->host, s->host) != 0))
 			continue;
+		if (o->host[0] == '\0')
+			snprintf(o->host, sizeof(o->host), "%s", s->host);
 		if (strcmp(o->source, s->source) != 0)
 			o->weight += s->weight; /* two sources agree */
 		else if (s->weight > o->weight)
@@ -164,6 +171,10 @@ void jv_decide(struct job_verdict *v)
 	if (s->host_why[0])
 		snprintf(v->headline, sizeof(v->headline), "%s %s; %s", who,
 			 s->what, s->host_why);
+	else if (s->host[0] == '\0')
+		snprintf(v->headline, sizeof(v->headline), "%s %s; no source "
+			 "named its host (RAS does: add --job on a node of the "
+			 "running job)", who, s->what);
 	else if (s->host_read)
 		snprintf(v->headline, sizeof(v->headline), "%s %s; %s's "
 			 "links showed no change while read", who, s->what,
@@ -189,6 +200,10 @@ void jv_decide(struct job_verdict *v)
 		snprintf(v->action, sizeof(v->action), "look at process %ld "
 			 "on %s (py-spy dump --pid %ld; nvidia-smi)", s->pid,
 			 s->host, s->pid);
+	else if (s->host[0] == '\0')
+		snprintf(v->action, sizeof(v->action), "look at rank %d's "
+			 "process on its node (py-spy dump --pid PID), then at "
+			 "that node's links", s->rank);
 	else
 		snprintf(v->action, sizeof(v->action), "look at rank %d's "
 			 "process on %s", s->rank, s->host);

@@ -67,10 +67,11 @@ int jv_event(struct job_verdict *v, long long at_ms, const char *when,
 	     const char *source, const char *host, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-/* Adds a suspect, or joins it to the suspect of the same rank and host:
- * the same source's strongest fact counts, another source's weight adds
- * (name the host as RAS does, its address, for the two to join). Returns
- * 0, or -1 when full. */
+/* Adds a suspect, or joins it to the suspect of the same rank and host
+ * (or of the same rank where one of the two names no host): the same
+ * source's strongest fact counts, another source's weight adds (name the
+ * host as RAS does, its address, for the two to join). Returns 0, or -1
+ * when full. */
 int jv_suspect(struct job_verdict *v, const struct jv_suspect *s);
 
 /* Records what a source said and could not tell (cannot may be NULL or

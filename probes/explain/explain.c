@@ -249,8 +249,12 @@ static int explain_run(struct explain_run *r)
 		return cmd_failf(&r->run, "memory", "out of memory");
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
+	if (r->o.job && r->fr != NULL)
+		explain_fr_join(r->fr, &r->jv);
 	if (r->o.job)
 		explain_job_finish(r);
+	if (r->o.job && r->fr != NULL)
+		explain_fr_settle(r->fr, &r->jv);
 	explain_apply_measured(&r->res, &r->ms);
 	if (r->rdma_absent)
 		explain_rdma_settle(&r->res);

@@ -342,3 +342,81 @@ void explain_fr_free(struct explain_fr *x)
 	frdump_verdict_free(&x->v);
 	free(x);
 }
+
+/* The weight a dump's finding gives its rank in the joined verdict: a
+ * rank that never arrived is as strong as a count that stopped; one that
+ * wrote no dump or did not finish, as a rank that did not answer; a late
+ * or desynchronised rank is no suspect. */
+static int fr_weight(enum fr_kind k)
+{
+	switch (k) {
+	case FR_NOT_ARRIVED:
+		return JV_W_STOPPED;
+	case FR_NOT_FINISHED:
+	case FR_NO_DUMP:
+		return JV_W_MISSING;
+	default:
+		return 0;
+	}
+}
+
+/* A summary without its leading "rank N ", which the joined verdict
+ * writes itself. */
+static const char *skip_rank_word(const char *summary, int rank)
+{
+	char lead[32];
+	size_t n = (size_t)snprintf(lead, sizeof(lead), "rank %d ", rank);
+
+	return strncmp(summary, lead, n) == 0 ? summary + n : summary;
+}
+
+void explain_fr_join(const struct explain_fr *x, struct job_verdict *jv)
+{
+	bool ends_unknown = false, desync = false;
+	char said[256];
+
+	for (int i = 0; i < x->v.nf; i++) {
+		const struct fr_finding *f = &x->v.f[i];
+		struct jv_suspect s;
+
+		desync = desync || f->kind == FR_DESYNC;
+		(void)jv_event(jv, f->at_ns > 0 ? f->at_ns / 1000000 : 0,
+			       "", "fr", "", "%.240s", f->summary);
+		if (fr_weight(f->kind) == 0 || f->rank < 0)
+			continue;
+		memset(&s, 0, sizeof(s));
+		snprintf(s.source, sizeof(s.source), "fr");
+		s.rank = f->rank;
+		s.pid = -1;
+		s.weight = fr_weight(f->kind);
+		snprintf(s.what, sizeof(s.what), "%.250s",
+			 skip_rank_word(f->summary, f->rank));
+		(void)jv_suspect(jv, &s);
+	}
+	for (int g = 0; g < x->v.ngroups; g++)
+		ends_unknown = ends_unknown || !x->v.groups[g].completion_known;
+	snprintf(said, sizeof(said), "%d dump(s) read, %d group(s), %d "
+		 "finding(s)%s", x->nread, x->v.ngroups, x->v.nf,
+		 desync ? "; the ranks ran different collectives (a desync: a "
+		 "code bug, not the network)" : "");
+	(void)jv_source(jv, "fr", x->nread > 0, said,
+			ends_unknown ? "hosts (dumps name ranks only); whether "
+			"Gloo's last collective finished (Gloo records no ends)" :
+			"hosts (dumps name ranks only)");
+}
+
+void explain_fr_settle(const struct explain_fr *x, struct job_verdict *jv)
+{
+	for (int i = 0; i < x->v.nf && jv->nsuspects == 0; i++)
+		if (x->v.f[i].kind == FR_DESYNC) {
+			snprintf(jv->headline, sizeof(jv->headline), "the "
+				 "ranks ran different collectives: a desync, "
+				 "a code bug, not the network (%.900s)",
+				 x->v.f[i].summary);
+			snprintf(jv->action, sizeof(jv->action), "fix the "
+				 "code path that the ranks took apart (the "
+				 "Flight Recorder verdict names the op and "
+				 "sequence number)");
+			return;
+		}
+}

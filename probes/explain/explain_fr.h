@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "decide/frdump.h"
+#include "decide/jobverdict.h"
 #include "doc/doc.h"
 
 struct explain_fr {
@@ -25,5 +26,13 @@ struct explain_fr *explain_fr(const char *dir, struct doc *doc, char *why,
 /* The verdict as text, on fp. */
 void explain_fr_print(const struct explain_fr *x, const char *dir, FILE *fp);
 void explain_fr_free(struct explain_fr *x);
+/* With --job: the dumps' suspects (a rank that never arrived, did not
+ * finish or wrote no dump; by rank, as the dumps name no host), their
+ * times and what the dumps could not tell join jv before it is decided.
+ * A desync names no suspect: it is a code bug, said as the source's word. */
+void explain_fr_join(const struct explain_fr *x, struct job_verdict *jv);
+/* After jv_decide: where no source names a suspect but the dumps show a
+ * desync, the headline says so (a code bug, not the network). */
+void explain_fr_settle(const struct explain_fr *x, struct job_verdict *jv);
 
 #endif

@@ -463,10 +463,9 @@ void explain_job_finish(struct explain_run *r)
 			  "reachability: --no-probe" : r->nprobed > 0 ?
 			  "the job's own ports (never probed: NCCL would "
 			  "abort)" : "");
-	/* A second source (torch's Flight Recorder, explain_fr.c) joins
-	 * here: it adds its suspects (jv_suspect, source "fr"), its
-	 * timeline entries (jv_event) and what it could not tell
-	 * (jv_source) to r->jv before jv_decide ranks them all. */
+	/* torch's Flight Recorder (explain_fr_join) has added its
+	 * suspects, times and limits to r->jv by now: jv_decide ranks
+	 * every source's together. */
 	jv_decide(&r->jv);
 	drain_here(r);
 }

@@ -4,7 +4,8 @@
 # JSON form, must name rank 1 with the job's verdict and exit as it says,
 # each in under 10 s: stall -> fr-rank-not-arrived at #6 (exit 1), desync
 # -> fr-desync at #6 (1), kill -> fr-rank-no-dump (1), slow ->
-# fr-rank-late and no fault (0), the NCCL job -> no finding (0).
+# fr-rank-late and no fault (0), the NCCL job -> no finding (0); and
+# with --job, the dumps' suspect heading the job's one verdict.
 set -u
 NETPROBE=${NETPROBE:?set NETPROBE to the netprobe binary}
 fx=$(dirname "$0")/../fixtures/frdump
@@ -44,6 +45,19 @@ for job in "$fx"/*-*-*; do
 			fail=$((fail + 1))
 		fi
 	done
+done
+# with --job the dumps join the job's verdict (RAS unreachable here): the
+# stalled rank heads it, by rank, and a desync is said to be code
+for case in "stall-2-1 rank 1 (host" "desync-2-1 a desync, a code bug"; do
+	job=${case%% *} words=${case#* }
+	"$NETPROBE" explain --job --ras 127.0.0.1:9 --no-probe --json \
+		--fr-dumps "$fx/$job/pickle" >"$out" 2>/dev/null
+	head=$(jq -r '.job.verdict.headline' "$out" 2>/dev/null)
+	case $head in
+	*"$words"*) pass=$((pass + 1)) ;;
+	*) echo "FAIL $job with --job: headline '$head'"
+		fail=$((fail + 1)) ;;
+	esac
 done
 echo "frdump: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -535,12 +535,51 @@ START_TEST(client_deadline)
 }
 END_TEST
 
+/* A source that names no host (torch's Flight Recorder: ranks only)
+ * joins the suspect of its rank that RAS named with an address, in
+ * either order, and its weight adds; another rank stays apart. */
+START_TEST(hostless_source_joins_its_rank)
+{
+	static struct job_verdict v;
+	struct jv_suspect fr = {.source = "fr", .rank = 1, .pid = -1,
+				.weight = JV_W_STOPPED,
+				.what = "never arrived at all_reduce #6"};
+	struct jv_suspect ras = {.source = "ras", .rank = 1,
+				 .host = "10.231.0.2", .pid = -1,
+				 .weight = JV_W_STOPPED,
+				 .what = "stopped at AllReduce #6"};
+	struct jv_suspect other = fr;
+
+	for (int order = 0; order < 2; order++) {
+		memset(&v, 0, sizeof(v));
+		ck_assert_int_eq(jv_suspect(&v, order ? &ras : &fr), 0);
+		ck_assert_int_eq(jv_suspect(&v, order ? &fr : &ras), 0);
+		ck_assert_uint_eq(v.nsuspects, 1);
+		ck_assert_int_eq(v.suspects[0].weight, 2 * JV_W_STOPPED);
+		ck_assert_str_eq(v.suspects[0].host, "10.231.0.2");
+		jv_decide(&v);
+		ck_assert_ptr_nonnull(strstr(v.headline, "rank 1 (host "
+						 "10.231.0.2"));
+	}
+	other.rank = 2;
+	ck_assert_int_eq(jv_suspect(&v, &other), 0);
+	ck_assert_uint_eq(v.nsuspects, 2);
+	/* the dumps alone: the verdict says no source named the host */
+	memset(&v, 0, sizeof(v));
+	ck_assert_int_eq(jv_suspect(&v, &fr), 0);
+	jv_decide(&v);
+	ck_assert_ptr_nonnull(strstr(v.headline, "no source named its host"));
+	ck_assert_ptr_nonnull(strstr(v.action, "rank 1's process"));
+}
+END_TEST
+
 Suite *suite_ras_job(void)
 {
 	Suite *s = suite_create("ras_job");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, json_answer_parsed);
+	tcase_add_test(tc, hostless_source_joins_its_rank);
 	tcase_add_test(tc, json_dead_rank);
 	tcase_add_test(tc, device_recordings);
 	tcase_add_test(tc, straggler_one_look);
