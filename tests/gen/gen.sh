@@ -474,6 +474,44 @@ table inet $2 {
 NFT
 }
 
+# --- issue 48, names and node settings (names48) ----------------------------
+# Kinds of their own, forced with GEN_FAULTS (KIND@NODE):
+# hosts-stale (node N's /etc/hosts maps peer P's name to an address no
+# member holds, 10.231.x.(100+P): N's hosts file is the cause, never P),
+# mask-narrow (l2, routed; node 2 whatever N says: it holds 10.231.30.2
+# as a /30 on the LAN's /24, its default route kept, so node 0 stays
+# inside and node03, on the /30's broadcast address, and every later
+# node are cut off from it alone), pool-shadow (routed: node N, 2 or
+# more, of the first subnet has a Docker network's bridge, br-np48, that
+# holds 10.231.31.1/24, the second subnet: its peers there are cut off
+# from it alone). Each is a setting cause on N whose command the closed
+# loop runs there.
+gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
+	_ns=$(mesh_ns "$2")
+	case "$1" in
+	hosts-stale)
+		_p=$(peer_of "$2")
+		printf '%s\n' "$ETC" |
+			sed "s/^$(addr_of "$_p") /10.231.$(net_of "$_p").$((100 + _p)) /" |
+			lab_hosts_stdin "$_ns"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	mask-narrow)
+		set -- mask-narrow 2
+		_ns=$(mesh_ns 2)
+		_a=$(addr_of 2)
+		ip -n "$_ns" addr add "$_a/30" dev "$DEV"
+		ip -n "$_ns" addr del "$_a/24" dev "$DEV"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	pool-shadow)
+		ip -n "$_ns" link add name br-np48 type bridge
+		ip -n "$_ns" addr add 10.231.31.1/24 dev br-np48
+		ip -n "$_ns" link set br-np48 up
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	*) return 1 ;;
+	esac
+}
+# --- end of issue 48, names and node settings ---------------------------------
+
 # --- faults, and what the report must say -----------------------------------
 WANT=""
 NOJOIN="" # the nodes that cannot join node 0 (rdvfw, ovludp-all)
@@ -698,6 +736,7 @@ NFT
 		WANT="$WANT hop:10.231.30.254"
 		QUICK=
 		;;
+	*) gen48_fault "$kind" "$n" ;;
 	esac
 done
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
