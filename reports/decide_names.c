@@ -34,6 +34,22 @@ static bool in_net(const char *a, const char *net, long len)
 	return (x.s_addr & mask_of(len)) == (y.s_addr & mask_of(len));
 }
 
+/* True when a lies in net/len, IPv4 or IPv6 text of one family. */
+static bool in_prefix(const char *a, const char *net, long len)
+{
+	unsigned char x[16], y[16];
+	int fam = strchr(net, ':') != NULL ? AF_INET6 : AF_INET;
+	long bits = fam == AF_INET6 ? 128 : 32;
+
+	if (inet_pton(fam, a, x) != 1 || inet_pton(fam, net, y) != 1 ||
+	    len < 1 || len > bits)
+		return false;
+	for (long b = 0; b < len; b++)
+		if (((x[b / 8] ^ y[b / 8]) >> (7 - b % 8)) & 1)
+			return false;
+	return true;
+}
+
 /* True when a is the broadcast address of net/len (len under 31). */
 static bool is_bcast(const char *a, const char *net, long len)
 {
@@ -458,6 +474,97 @@ next:
 	}
 }
 
+/* True when some node but a holds a global IPv4 or IPv6 address in a
+ * subnet of a's interface name (a's scan d): its name into who, the
+ * address into addr. */
+static bool subnet_held(const struct rctx *c, const char *a, const json_t *d,
+			const char *name, char *who, size_t wl, char *addr,
+			size_t al)
+{
+	size_t n = json_array_size(c->nodes), i, j, x, y;
+	json_t *fi, *ad, *gi, *bd;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, fi) {
+		if (strcmp(rj_strd(fi, "name", ""), name) != 0)
+			continue;
+		json_array_foreach(rj_arr(fi, "addresses"), j, ad) {
+			const char *fam = rj_strd(ad, "family", "");
+			long plen = (long)rj_int(ad, "prefixlen", 128);
+
+			if (strcmp(rj_strd(ad, "scope", "global"), "global"))
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				const char *b = json_string_value(
+					json_array_get(c->nodes, k));
+				const struct report_input *ib =
+					rd_node_scan(c, b);
+
+				if (ib == NULL || strcmp(b, a) == 0)
+					continue;
+				json_array_foreach(rj_arr(ib->doc,
+							  "interfaces"),
+						   x, gi)
+					json_array_foreach(
+						rj_arr(gi, "addresses"), y, bd) {
+						const char *ba = rj_strd(
+							bd, "address", "");
+
+						if (strcmp(rj_strd(bd, "family",
+								   ""),
+							   fam) != 0 ||
+						    !in_prefix(ba,
+							       rj_strd(ad,
+								       "address",
+								       ""),
+							       plen))
+							continue;
+						snprintf(who, wl, "%s", b);
+						snprintf(addr, al, "%s", ba);
+						return true;
+					}
+			}
+		}
+	}
+	return false;
+}
+
+/* A node's NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME fault (its scan's
+ * rank-unreachable with "selects": no peer it knows is reached by those
+ * interfaces) is eliminated where another node holds an address in one
+ * of their subnets: its peers may reach it there (a second rail). */
+static void setting_elim(struct rctx *c)
+{
+	char who[256], addr[64], sum[1200];
+	size_t i, j;
+	json_t *f, *v;
+
+	json_array_foreach(c->findings, i, f) {
+		const char *a = rj_strd(f, "node", "");
+		const struct report_input *in;
+
+		if (!finding_is(rj_strd(f, "code", ""),
+				FINDING_RANK_UNREACHABLE) ||
+		    rj_arr(f, "selects") == NULL ||
+		    (in = rd_node_scan(c, a)) == NULL)
+			continue;
+		json_array_foreach(rj_arr(f, "selects"), j, v) {
+			if (!json_is_string(v) ||
+			    !subnet_held(c, a, in->doc, json_string_value(v),
+					 who, sizeof(who), addr, sizeof(addr)))
+				continue;
+			snprintf(sum, sizeof(sum),
+				 "%s; but %s holds %s in %s's subnet, so its "
+				 "peers may reach it there: not a fault",
+				 rj_strd(f, "summary", ""), who, addr,
+				 json_string_value(v));
+			json_object_set_new(f, "summary", json_string(sum));
+			json_object_set_new(f, "severity", json_string("info"));
+			json_object_del(f, "command");
+			break;
+		}
+	}
+}
+
 void rd_names(struct rctx *c)
 {
 	size_t n = json_array_size(c->nodes);
@@ -472,6 +579,7 @@ void rd_names(struct rctx *c)
 		prefix_narrow(c, a, in->doc);
 		bridge_shadow(c, a, in->doc);
 	}
+	setting_elim(c);
 }
 
 /* True when finding f is one of this file's and cuts off node b. */

@@ -222,7 +222,9 @@ void rd_identity(struct rctx *c);
  * (decide_names.c, issue 48): hosts-stale, prefix-narrow and
  * bridge-route-shadow faults on the node whose own state is wrong, each
  * with its one command and the peers it cuts off ("cuts"). Appends to
- * c->findings. */
+ * c->findings; a scan's NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME fault
+ * ("selects") becomes info where another node holds an address in a
+ * subnet of the interfaces it selects. */
 void rd_names(struct rctx *c);
 /* The finding of rd_names that explains the pair a, b (on either, cutting
  * off the other), or with b NULL any of them on a; NULL when none. */

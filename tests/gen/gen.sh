@@ -484,8 +484,15 @@ NFT
 # node are cut off from it alone), pool-shadow (routed: node N, 2 or
 # more, of the first subnet has a Docker network's bridge, br-np48, that
 # holds 10.231.31.1/24, the second subnet: its peers there are cut off
-# from it alone). Each is a setting cause on N whose command the closed
-# loop runs there.
+# from it alone), v6-family (node N runs with NCCL_SOCKET_FAMILY=AF_INET6
+# and no IPv6 address but link-local), ifname-wrong and gloo-wrong (node
+# N has a second NIC, eth9, up on 10.231.60.0/24, which no peer has, and
+# runs with NCCL_SOCKET_IFNAME=eth9 or GLOO_SOCKET_IFNAME=eth9 while its
+# scan recommends the LAN's), master-wrong (every node runs with
+# MASTER_ADDR naming node 0 but node N, whose names its peer P). Each is
+# a setting cause on N whose command the closed loop runs there (an
+# environment's, the lab applies: gen48_applied).
+GEN48_FIX="" GEN48_ALL=""
 gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 	_ns=$(mesh_ns "$2")
 	case "$1" in
@@ -501,14 +508,68 @@ gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 		_a=$(addr_of 2)
 		ip -n "$_ns" addr add "$_a/30" dev "$DEV"
 		ip -n "$_ns" addr del "$_a/24" dev "$DEV"
+		# routed with node03 in the other subnet: the /30 cuts
+		# nobody off (the gateway stays), no fault to find
+		[ "$(net_of 3)" = "$(net_of 2)" ] &&
+			WANT="$WANT setting:$(mesh_name "$2")" ;;
+	ifname-wrong | gloo-wrong)
+		# a second NIC, up, on a subnet no peer has (its far end in
+		# the node itself), named by the job's variable
+		ip -n "$_ns" link add name eth9 type veth peer name eth9p
+		ip -n "$_ns" addr add "10.231.60.$2/24" dev eth9
+		ip -n "$_ns" link set eth9 up
+		ip -n "$_ns" link set eth9p up
+		if [ "$1" = ifname-wrong ]; then _v=NCCL_SOCKET_IFNAME; else _v=GLOO_SOCKET_IFNAME; fi
+		eval "GEN48_ENV_$2=' $_v=eth9'"
+		GEN48_FIX="$GEN48_FIX $2:$_v="
+		# the NIC stays after the fix: Open MPI and NCCL's defaults
+		# would try it, true warnings of their own
+		GEN_WARN_OK="$GEN_WARN_OK mpi-btl-iface nccl-default-iface-unsafe ipv6-link-local-only nccl-ifname-overmatch"
 		WANT="$WANT setting:$(mesh_name "$2")" ;;
 	pool-shadow)
 		ip -n "$_ns" link add name br-np48 type bridge
 		ip -n "$_ns" addr add 10.231.31.1/24 dev br-np48
 		ip -n "$_ns" link set br-np48 up
 		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	v6-family)
+		# NCCL_SOCKET_FAMILY=AF_INET6 where the only IPv6 is
+		# link-local (its ULA noise goes)
+		ip -n "$_ns" -6 addr flush dev "$DEV" scope global
+		eval "GEN48_ENV_$2=' NCCL_SOCKET_FAMILY=AF_INET6'"
+		GEN48_FIX="$GEN48_FIX $2:NCCL_SOCKET_FAMILY=AF_INET"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	master-wrong)
+		# every node's MASTER_ADDR names node 0 (rank 0), but node
+		# N's names its peer P
+		GEN48_ALL=" MASTER_ADDR=$(mesh_name 1)"
+		eval "GEN48_ENV_$2=' MASTER_ADDR=$(mesh_name "$(peer_of "$2")")'"
+		GEN48_FIX="$GEN48_FIX $2:MASTER_ADDR="
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
 	*) return 1 ;;
 	esac
+}
+# gen48_env I: node I's variables of these kinds (" NAME=VALUE"...)
+gen48_env() {
+	eval "printf '%s%s' \"\$GEN48_ALL\" \"\${GEN48_ENV_$1:-}\""
+}
+# gen48_applied REPORT: an environment's fix is a line of the job's
+# script (export NAME=VALUE), which the closed loop ran in a shell of its
+# own, where it changes nothing: its words are checked, and the lab
+# applies it (the variable leaves that node's environment).
+gen48_applied() {
+	for _e in $GEN48_FIX; do
+		_n=${_e%%:*}
+		_fx=$(jq -r --arg n "$(mesh_name "$_n")" '[.causes[] |
+			select(.kind == "setting" and .node == $n) |
+			.fix.commands.shell[]?] | join(" ")' "$1")
+		# the line as printed becomes the node's variable
+		_set=$(printf '%s\n' "$_fx" | grep -o "export ${_e#*:}[^ ]*" | head -1)
+		if [ -n "$_set" ]; then
+			eval "GEN48_ENV_$_n=' ${_set#export }'"
+		else
+			fail "node $_n's setting cause gives no export ${_e#*:}: $_fx"
+		fi
+	done
 }
 # --- end of issue 48, names and node settings ---------------------------------
 
@@ -761,9 +822,9 @@ WANT=${WANT% }
 # --hosts, which names its host; node 0 so has no other way to know it).
 node_env() {
 	if [ -n "$(eval "printf '%s' \"\${CTR_$1:-}\"")" ]; then
-		echo "$GEN_ENV NODE_RANK=$(($1 - 1))"
+		echo "$GEN_ENV NODE_RANK=$(($1 - 1))$(gen48_env "$1")"
 	else
-		echo "$GEN_ENV"
+		echo "$GEN_ENV$(gen48_env "$1")"
 	fi
 }
 GEN_ENV=${MESH_ENV:-}
@@ -903,6 +964,7 @@ if [ -s "$M" ]; then
 			CL_NOCMD="$CL_NOCMD $_id"
 		done
 		cl_apply "$CLM" $ALLOWED
+		gen48_applied "$CLM"
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
 		if [ -z "$WHY" ]; then
 			run_mesh after || fail "the re-run did not end"

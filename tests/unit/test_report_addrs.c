@@ -266,6 +266,81 @@ START_TEST(bridge_shadow_not_without_a_peer_there)
 }
 END_TEST
 
+/* n-a runs with NCCL_SOCKET_IFNAME=eth9 (its scan's rank-unreachable,
+ * selecting eth9 10.231.60.1/24); rail: n-b holds an address in eth9's
+ * subnet too (a second rail the mesh's names do not use). */
+static struct report_model *selects(struct report_set *set, bool rail)
+{
+	json_t *a = scan("n-a", "10.231.9.1", 24);
+	json_t *b = scan("n-b", "10.231.9.2", 24);
+
+	json_array_append_new(
+		rj_arr(a, "interfaces"),
+		json_pack("{s:s, s:s, s:[s], s:[{s:s, s:s, s:i, s:s}]}",
+			  "name", "eth9", "kind", "veth", "flags", "UP",
+			  "addresses", "address", "10.231.60.1", "family",
+			  "inet", "prefixlen", 24, "scope", "global"));
+	if (rail)
+		json_array_append_new(
+			rj_arr(b, "interfaces"),
+			json_pack("{s:s, s:s, s:[s], s:[{s:s, s:s, s:i, "
+				  "s:s}]}",
+				  "name", "eth1", "kind", "veth", "flags",
+				  "UP", "addresses", "address", "10.231.60.2",
+				  "family", "inet", "prefixlen", 24, "scope",
+				  "global"));
+	peer(a, "n-b", "10.231.9.2", "eth0", true);
+	peer(b, "n-a", "10.231.9.1", "eth0", true);
+	json_array_append_new(
+		rj_arr(a, "findings"),
+		json_pack("{s:s, s:s, s:s, s:[], s:s, s:s, s:[s]}", "code",
+			  "rank-unreachable", "severity", "fault", "summary",
+			  "NCCL_SOCKET_IFNAME=eth9 on this node selects eth9, "
+			  "which no peer is reached by (the scan recommends "
+			  "eth0)",
+			  "evidence", "fix",
+			  "NCCL_SOCKET_IFNAME==eth0 (the recommended interface)",
+			  "command", "export NCCL_SOCKET_IFNAME==eth0",
+			  "selects", "eth9"));
+	load(set, "a.json", a);
+	load(set, "b.json", b);
+	return report_build(set);
+}
+
+START_TEST(setting_unreached_kept_without_a_rail)
+{
+	struct report_set set = {0};
+	struct report_model *m = selects(&set, false);
+
+	only_setting(m, "n-a", "export NCCL_SOCKET_IFNAME==eth0");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* A peer with an address in eth9's subnet eliminates the fault: info,
+ * no command, no cause. */
+START_TEST(setting_unreached_eliminated_by_a_rail)
+{
+	struct report_set set = {0};
+	struct report_model *m = selects(&set, true);
+	size_t i;
+	json_t *f;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 0);
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		if (strcmp(rj_strd(f, "code", ""), "rank-unreachable") == 0) {
+			ck_assert_str_eq(rj_str(f, "severity"), "info");
+			ck_assert_ptr_null(json_object_get(f, "command"));
+			ck_assert_ptr_nonnull(strstr(rj_str(f, "summary"),
+						     "n-b holds 10.231.60.2"));
+		}
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_addrs(void)
 {
 	Suite *s = suite_create("report_addrs");
@@ -277,6 +352,8 @@ Suite *suite_report_addrs(void)
 	tcase_add_test(tc, prefix_narrow_not_on_a_healthy_lan);
 	tcase_add_test(tc, bridge_shadow_on_the_bridges_node);
 	tcase_add_test(tc, bridge_shadow_not_without_a_peer_there);
+	tcase_add_test(tc, setting_unreached_kept_without_a_rail);
+	tcase_add_test(tc, setting_unreached_eliminated_by_a_rail);
 	suite_add_tcase(s, tc);
 	return s;
 }
