@@ -541,7 +541,8 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 
 	if (finding_is(code, FINDING_HOSTS_STALE) ||
 	    finding_is(code, FINDING_PREFIX_NARROW) ||
-	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW))
+	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW) ||
+	    finding_is(code, FINDING_MACVLAN_PARENT))
 		return NULL;
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
@@ -681,9 +682,19 @@ static void setting_causes(const struct rctx *c, json_t *causes)
 		if (k != NULL && strcmp(rj_str(k, "kind"), "setting") != 0)
 			continue;
 		if (k == NULL) {
+			char on[300];
+
+			/* a command for another node ("command_on": a
+			 * macvlan's parent host, decide_names.c) */
+			snprintf(on, sizeof(on), "on %s",
+				 rj_strd(f, "command_on", ""));
 			new_cause(causes, "setting", node, rj_str(f, "summary"),
 				  rj_str(f, "fix"),
-				  json_pack("{s:[s]}", "shell", cmd));
+				  json_pack("{s:[s]}",
+					    rj_str(f, "command_on") != NULL
+						    ? on
+						    : "shell",
+					    cmd));
 			continue;
 		}
 		sh = json_object_get(json_object_get(json_object_get(k, "fix"),

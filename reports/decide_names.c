@@ -3,7 +3,8 @@
  * entry that maps a peer's name to an address no member holds
  * (hosts-stale), an address whose prefix is narrower than its LAN's
  * (prefix-narrow), a bridge (a Docker network's) whose connected route
- * takes a peer's address (bridge-route-shadow). Each finding is on the
+ * takes a peer's address (bridge-route-shadow), a macvlan that fails with
+ * its own parent host alone (macvlan-parent). Each finding is on the
  * node whose state is wrong, carries the one command that fixes it there
  * and names the peers it cuts off ("cuts"): the pairs it explains are no
  * one else's fault and no undecided pair. IPv4 only: IPv6 has no hosts
@@ -474,6 +475,104 @@ next:
 	}
 }
 
+/* The node other than a whose pair with a failed, alone among the nodes
+ * with a scan, while some other pair of a's works; NULL when none or
+ * several. */
+static const char *lone_failure(const struct rctx *c, const char *a)
+{
+	size_t n = json_array_size(c->nodes);
+	const char *one = NULL;
+	bool works = false;
+
+	for (size_t k = 0; k < n; k++) {
+		const char *b = json_string_value(json_array_get(c->nodes, k));
+
+		if (strcmp(b, a) == 0 || rd_node_scan(c, b) == NULL)
+			continue;
+		if (!pair_down(c, a, b))
+			works = true;
+		else if (one != NULL)
+			return NULL;
+		else
+			one = b;
+	}
+	return works ? one : NULL;
+}
+
+/* macvlan-parent: node a's address is on a macvlan (or ipvlan), and the
+ * one member it fails with, every other answering, holds an address on
+ * that very subnet: a macvlan and its parent host cannot talk (the
+ * kernel never passes a child's frames to its parent), so that member is
+ * its host. The fix is on the host: a macvlan of its own on the parent
+ * interface, the route toward a through it. */
+static void macvlan_parent(struct rctx *c, const char *a, const json_t *d)
+{
+	size_t i, j, x, y;
+	json_t *fi, *ad, *gi, *bd;
+
+	EACH_INET(d, fi, ad, i, j) {
+		const char *kind = rj_strd(fi, "kind", "");
+		const char *ca = rj_strd(ad, "address", "");
+		long plen = (long)rj_int(ad, "prefixlen", 32);
+		const char *h;
+		const struct report_input *ih;
+		char sum[900], fact[600], cmd[600], fix[1400];
+		json_t *ev;
+
+		if ((strcmp(kind, "macvlan") != 0 && strcmp(kind, "ipvlan") != 0) ||
+		    (h = lone_failure(c, a)) == NULL ||
+		    (ih = rd_node_scan(c, h)) == NULL)
+			continue;
+		EACH_INET(ih->doc, gi, bd, x, y) {
+			const char *ha = rj_strd(bd, "address", "");
+			const char *hif = rj_strd(gi, "name", "");
+
+			if (!in_net(ha, ca, plen) || !plain(hif) ||
+			    strcmp(rj_strd(gi, "kind", ""), "macvlan") == 0)
+				continue;
+			snprintf(cmd, sizeof(cmd),
+				 "ip link add mvshim0 link %s type macvlan "
+				 "mode bridge && ip addr add %s/32 dev mvshim0 "
+				 "&& ip link set mvshim0 up && ip route add "
+				 "%s/32 dev mvshim0",
+				 hif, ha, ca);
+			snprintf(sum, sizeof(sum),
+				 "%s's %s is a %s, and %s, on its own subnet, "
+				 "is the one member it fails with: a %s and "
+				 "its parent host cannot talk, so %s is its "
+				 "host",
+				 a, rj_strd(fi, "name", "?"), kind, h, kind, h);
+			ev = json_array();
+			snprintf(fact, sizeof(fact), "%s holds %s/%ld on %s, a %s",
+				 a, ca, plen, rj_strd(fi, "name", "?"), kind);
+			json_array_append_new(ev, json_pack("{s:s, s:s}", "fact",
+							    fact, "source",
+							    "interfaces"));
+			snprintf(fact, sizeof(fact),
+				 "connections between %s and %s fail; every "
+				 "other member answers %s; %s holds %s on %s",
+				 a, h, a, h, ha, hif);
+			json_array_append_new(ev, json_pack("{s:s, s:s}", "fact",
+							    fact, "source",
+							    "peers"));
+			snprintf(fix, sizeof(fix),
+				 "on %s, the host: give it a %s of its own on "
+				 "%s and route %s through it: %s (and the same "
+				 "in its network configuration); or run the "
+				 "container with the host's network",
+				 h, kind, hif, ca, cmd);
+			add(c, a, FINDING_MACVLAN_PARENT, sum, ev, fix, cmd,
+			    json_pack("[s]", h));
+			json_object_set_new(json_array_get(c->findings,
+							   json_array_size(
+								   c->findings) -
+								   1),
+					    "command_on", json_string(h));
+			return;
+		}
+	}
+}
+
 /* True when some node but a holds a global IPv4 or IPv6 address in a
  * subnet of a's interface name (a's scan d): its name into who, the
  * address into addr. */
@@ -578,6 +677,7 @@ void rd_names(struct rctx *c)
 		hosts_stale(c, a, in->doc);
 		prefix_narrow(c, a, in->doc);
 		bridge_shadow(c, a, in->doc);
+		macvlan_parent(c, a, in->doc);
 	}
 	setting_elim(c);
 }
@@ -597,9 +697,9 @@ static bool cuts(const json_t *f, const char *b)
 const json_t *rd_names_cut(const struct rctx *c, const char *a,
 			   const char *b)
 {
-	static const enum finding_code codes[] = {FINDING_HOSTS_STALE,
-						  FINDING_PREFIX_NARROW,
-						  FINDING_BRIDGE_ROUTE_SHADOW};
+	static const enum finding_code codes[] = {
+		FINDING_HOSTS_STALE, FINDING_PREFIX_NARROW,
+		FINDING_BRIDGE_ROUTE_SHADOW, FINDING_MACVLAN_PARENT};
 	size_t i;
 	json_t *f;
 

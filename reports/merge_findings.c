@@ -93,6 +93,13 @@ static json_t *merged_one(const json_t *f, const char *host, const char *path)
 		json_decref(m);
 		return NULL;
 	}
+	/* the node a command is for, where it is not this one */
+	if (m != NULL && rj_str(f, "command_on") != NULL &&
+	    json_object_set_new(m, "command_on",
+				json_string(rj_str(f, "command_on"))) < 0) {
+		json_decref(m);
+		return NULL;
+	}
 	/* the interfaces a setting selects, which the report may find a
 	 * peer on (decide_names.c) */
 	if (m != NULL && json_is_array(json_object_get(f, "selects")) &&

@@ -484,15 +484,18 @@ NFT
 # node are cut off from it alone), pool-shadow (routed: node N, 2 or
 # more, of the first subnet has a Docker network's bridge, br-np48, that
 # holds 10.231.31.1/24, the second subnet: its peers there are cut off
-# from it alone), v6-family (node N runs with NCCL_SOCKET_FAMILY=AF_INET6
+# from it alone; elsewhere it holds no peer and must raise nothing),
+# v6-family (node N runs with NCCL_SOCKET_FAMILY=AF_INET6
 # and no IPv6 address but link-local), ifname-wrong and gloo-wrong (node
 # N has a second NIC, eth9, up on 10.231.60.0/24, which no peer has, and
 # runs with NCCL_SOCKET_IFNAME=eth9 or GLOO_SOCKET_IFNAME=eth9 while its
 # scan recommends the LAN's), master-wrong (every node runs with
-# MASTER_ADDR naming node 0 but node N, whose names its peer P). Each is
+# MASTER_ADDR naming node 0 but node N, whose names its peer P), macvlan
+# (node N, not node 0, runs as a macvlan container on node P, its host,
+# when P is on its subnet and not node 0: the fix runs on P). Each is
 # a setting cause on N whose command the closed loop runs there (an
 # environment's, the lab applies: gen48_applied).
-GEN48_FIX="" GEN48_ALL=""
+GEN48_FIX="" GEN48_ALL="" GEN48_HOSTS=""
 gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 	_ns=$(mesh_ns "$2")
 	case "$1" in
@@ -530,7 +533,14 @@ gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 		ip -n "$_ns" link add name br-np48 type bridge
 		ip -n "$_ns" addr add 10.231.31.1/24 dev br-np48
 		ip -n "$_ns" link set br-np48 up
-		WANT="$WANT setting:$(mesh_name "$2")" ;;
+		# elsewhere the pool holds no peer: no fault (a check that
+		# none is raised); NCCL and Open MPI would still try the up
+		# bridge, true warnings of their own
+		if [ "$TOPO" = routed ] && [ "$(net_of "$2")" = 30 ]; then
+			WANT="$WANT setting:$(mesh_name "$2")"
+		else
+			GEN_WARN_OK="$GEN_WARN_OK mpi-btl-iface nccl-default-iface-unsafe"
+		fi ;;
 	v6-family)
 		# NCCL_SOCKET_FAMILY=AF_INET6 where the only IPv6 is
 		# link-local (its ULA noise goes)
@@ -544,6 +554,24 @@ gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 		GEN48_ALL=" MASTER_ADDR=$(mesh_name 1)"
 		eval "GEN48_ENV_$2=' MASTER_ADDR=$(mesh_name "$(peer_of "$2")")'"
 		GEN48_FIX="$GEN48_FIX $2:MASTER_ADDR="
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	macvlan)
+		# node N runs in a macvlan container on node P, its host:
+		# its lan0 becomes a macvlan child of P's (bridge mode),
+		# with its address; P cannot reach it, nor it P. Node 0 is
+		# neither (no member could join); P on N's subnet.
+		_p=$(peer_of "$2")
+		[ "$2" != 1 ] && [ "$_p" != 1 ] &&
+			[ "$(net_of "$2")" = "$(net_of "$_p")" ] || return 0
+		_hn=$(mesh_ns "$_p")
+		ip -n "$_ns" link del lan0
+		ip -n "$_hn" link add "mv$2" link lan0 type macvlan mode bridge
+		ip -n "$_hn" link set "mv$2" netns "$_ns"
+		ip -n "$_ns" link set "mv$2" name lan0
+		ip -n "$_ns" addr add "$(addr_of "$2")/24" dev lan0
+		ip -n "$_ns" link set lan0 up
+		ip -n "$_ns" route add default via "10.231.$(net_of "$2").254"
+		GEN48_HOSTS="$GEN48_HOSTS $(mesh_name "$_p")"
 		WANT="$WANT setting:$(mesh_name "$2")" ;;
 	*) return 1 ;;
 	esac
@@ -858,6 +886,8 @@ allowed_nodes() {
 		*) mesh_name "${f#*@}"; echo ;;
 		esac
 	done | tr '\n' ' '
+	# issue 48: a macvlan's fix runs on its host
+	printf '%s ' $GEN48_HOSTS
 }
 WHY=""
 fail() {

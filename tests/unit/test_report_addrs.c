@@ -341,6 +341,72 @@ START_TEST(setting_unreached_eliminated_by_a_rail)
 }
 END_TEST
 
+/* n-c's eth0 is a macvlan on n-b's LAN; fails: the nodes n-c fails
+ * with (n-b alone: its host; n-b and n-a: no lone parent). */
+static struct report_model *macvlan(struct report_set *set, int fails)
+{
+	json_t *a = scan("n-a", "10.231.9.1", 24);
+	json_t *b = scan("n-b", "10.231.9.2", 24);
+	json_t *c = scan("n-c", "10.231.9.3", 24);
+
+	json_object_set_new(json_array_get(rj_arr(c, "interfaces"), 0),
+			    "kind", json_string("macvlan"));
+	peer(c, "n-a", "10.231.9.1", "eth0", fails < 2);
+	peer(c, "n-b", "10.231.9.2", "eth0", fails < 1);
+	peer(b, "n-c", "10.231.9.3", "eth0", fails < 1);
+	peer(a, "n-c", "10.231.9.3", "eth0", fails < 2);
+	peer(a, "n-b", "10.231.9.2", "eth0", true);
+	load(set, "a.json", a);
+	load(set, "b.json", b);
+	load(set, "c.json", c);
+	return report_build(set);
+}
+
+/* The lone failure of a macvlan node is its host's: the cause is on
+ * n-c, its command on n-b, and n-b carries no cause of its own. */
+START_TEST(macvlan_parent_fixed_on_the_host)
+{
+	struct report_set set = {0};
+	struct report_model *m = macvlan(&set, 1);
+	const json_t *k;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, "setting:n-c");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(json_string_value(json_array_get(
+				 rj_arr(json_object_get(json_object_get(
+						    k, "fix"),
+					    "commands"),
+					"on n-b"),
+				 0)),
+			 "ip link add mvshim0 link eth0 type macvlan mode "
+			 "bridge && ip addr add 10.231.9.2/32 dev mvshim0 && "
+			 "ip link set mvshim0 up && ip route add 10.231.9.3/32 "
+			 "dev mvshim0");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Healthy, or failing with two members: no parent to name. */
+START_TEST(macvlan_parent_not_without_a_lone_failure)
+{
+	struct report_set set = {0}, set2 = {0};
+	struct report_model *m = macvlan(&set, 0), *m2 = macvlan(&set2, 2);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 0);
+	ck_assert(!has_code(m, "macvlan-parent"));
+	ck_assert_ptr_nonnull(m2);
+	ck_assert(!has_code(m2, "macvlan-parent"));
+	report_model_free(m);
+	report_set_free(&set);
+	report_model_free(m2);
+	report_set_free(&set2);
+}
+END_TEST
+
 Suite *suite_report_addrs(void)
 {
 	Suite *s = suite_create("report_addrs");
@@ -354,6 +420,8 @@ Suite *suite_report_addrs(void)
 	tcase_add_test(tc, bridge_shadow_not_without_a_peer_there);
 	tcase_add_test(tc, setting_unreached_kept_without_a_rail);
 	tcase_add_test(tc, setting_unreached_eliminated_by_a_rail);
+	tcase_add_test(tc, macvlan_parent_fixed_on_the_host);
+	tcase_add_test(tc, macvlan_parent_not_without_a_lone_failure);
 	suite_add_tcase(s, tc);
 	return s;
 }
