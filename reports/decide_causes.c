@@ -546,9 +546,15 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 		return NULL;
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
-	    finding_is(code, FINDING_OVERLAPPING_SUBNETS))
+	    finding_is(code, FINDING_OVERLAPPING_SUBNETS)) {
+		/* only a route's own cause: the bridge or the prefix */
 		g = rd_names_cut(c, node, NULL);
-	else if (finding_in_cause(code, CAUSE_FIREWALL) ||
+		if (g != NULL &&
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_BRIDGE_ROUTE_SHADOW) &&
+		    !finding_is(rj_strd(g, "code", ""), FINDING_PREFIX_NARROW))
+			g = NULL;
+	} else if (finding_in_cause(code, CAUSE_FIREWALL) ||
 		 finding_in_cause(code, CAUSE_MTU) ||
 		 finding_is(code, FINDING_HOST_UNREACHABLE) ||
 		 finding_is(code, FINDING_RANK_UNREACHABLE) ||
