@@ -242,6 +242,47 @@ if [ "$RV" = 0 ]; then
 	fi
 fi
 FAULTS=${FAULTS# }
+# --- issue 48, names and node settings: the draw (names48) -------------------
+# With GEN48_DRAW=1, a stream of its own adds one of the kinds of the
+# names48 block below on one seed in three (without it no seed changes):
+# a job variable (v6-family, ifname-wrong, gloo-wrong, master-wrong) on a
+# node no other fault has; a kind that cuts pairs (hosts-stale, macvlan,
+# mask-narrow, pool-shadow) only on a seed with no other fault. Never
+# beside a NAT'd node or a member that cannot join.
+if [ -n "${GEN48_DRAW:-}" ]; then
+	RND48=$(((SEED * 48271 + 11) % 2147483648))
+	rnd48() {
+		RND48=$(((RND48 * 1103515245 + 12345) % 2147483648))
+		RV=$(((RND48 / 65536) % $1))
+	}
+	rnd48 3
+	case " $FAULTS " in *" nat@"* | *" rdv"* | *" ovludp-all@"*) RV=1 ;; esac
+	if [ "$RV" = 0 ]; then
+		if [ -z "$FAULTS" ]; then
+			set -- v6-family ifname-wrong gloo-wrong master-wrong hosts-stale macvlan
+			[ "$TOPO" = overlay ] || set -- "$@" mask-narrow
+			[ "$TOPO" = routed ] && set -- "$@" pool-shadow
+		else
+			set -- v6-family ifname-wrong gloo-wrong master-wrong
+		fi
+		rnd48 $#
+		shift "$RV"
+		_k48=$1
+		for _t in 1 2 3 4 5 6 7 8; do
+			rnd48 "$N"
+			n=$((2 + RV % (N - 1)))
+			case "$FNODE_TAKEN" in *" $n "*) continue ;; esac
+			case "$_k48" in
+			mask-narrow) n=2 ;;
+			pool-shadow) [ "$n" -le $((N / 2)) ] || continue ;;
+			macvlan) [ "$TOPO" != overlay ] || _k48=hosts-stale ;;
+			esac
+			FAULTS="${FAULTS:+$FAULTS }$_k48@$n"
+			break
+		done
+	fi
+fi
+# --- end of issue 48, the draw -------------------------------------------------
 [ -n "${GEN_FAULTS+x}" ] && FAULTS=$GEN_FAULTS
 
 mesh_name() { # nodeNN, or the container's name (a nat fault)
