@@ -29,8 +29,8 @@ static bool in_net(const char *a, const char *net, long len)
 {
 	struct in_addr x, y;
 
-	if (inet_pton(AF_INET, a, &x) != 1 || inet_pton(AF_INET, net, &y) != 1 ||
-	    len < 1 || len > 32)
+	if (inet_pton(AF_INET, a, &x) != 1 ||
+	    inet_pton(AF_INET, net, &y) != 1 || len < 1 || len > 32)
 		return false;
 	return (x.s_addr & mask_of(len)) == (y.s_addr & mask_of(len));
 }
@@ -74,15 +74,20 @@ static bool bcast_of(const char *a, long len, char *buf, size_t blen)
 	return inet_ntop(AF_INET, &x, buf, (socklen_t)blen) != NULL;
 }
 
+/* True for a global IPv4 address ad of interface ifc (not loopback). */
+static bool global_inet(const json_t *ifc, const json_t *ad)
+{
+	return strcmp(rj_strd(ad, "family", ""), "inet") == 0 &&
+	       strcmp(rj_strd(ad, "scope", "global"), "global") == 0 &&
+	       strcmp(rj_strd(ifc, "kind", ""), "loopback") != 0;
+}
+
 /* Loops over each global IPv4 address of scan doc d: the interface
- * object, the address and its prefix length. */
+ * object ifc and the address ad (i, j their positions). */
 #define EACH_INET(d, ifc, ad, i, j)                                            \
 	json_array_foreach(rj_arr((d), "interfaces"), (i), (ifc))              \
 		json_array_foreach(rj_arr((ifc), "addresses"), (j), (ad))      \
-			if (strcmp(rj_strd((ad), "family", ""), "inet") == 0 &&  \
-			    strcmp(rj_strd((ad), "scope", "global"),          \
-				   "global") == 0 &&                          \
-			    strcmp(rj_strd((ifc), "kind", ""), "loopback") != 0)
+			if (global_inet((ifc), (ad)))
 
 /* True when some node's scan holds IPv4 address a. */
 static bool held_by_member(const struct rctx *c, const char *a)
@@ -193,21 +198,31 @@ static bool plain(const char *s)
 	return true;
 }
 
-/* One finding on node with its command and the peers it cuts off. */
-static void add(struct rctx *c, const char *node, enum finding_code id,
-		const char *sum, json_t *ev, const char *fix, const char *cmd,
-		json_t *cuts)
+/* One finding on node with its command and the peers it cuts off;
+ * returns it (c->findings holds it), or NULL on no memory. */
+static json_t *add(struct rctx *c, const char *node, enum finding_code id,
+		   const char *sum, json_t *ev, const char *fix,
+		   const char *cmd, json_t *cuts)
 {
 	json_t *f = rd_finding(id, node, SEV_FAULT, sum, fix, ev);
 
 	if (f == NULL) {
 		json_decref(cuts);
-		return;
+		return NULL;
 	}
 	if (cmd != NULL)
 		json_object_set_new(f, "command", json_string(cmd));
 	json_object_set_new(f, "cuts", cuts);
-	json_array_append_new(c->findings, f);
+	if (json_array_append_new(c->findings, f) < 0)
+		return NULL;
+	return f;
+}
+
+/* Appends {fact, source} to evidence array ev. */
+static void fact_add(json_t *ev, const char *fact, const char *source)
+{
+	json_array_append_new(ev, json_pack("{s:s, s:s}", "fact", fact,
+					    "source", source));
 }
 
 /* hosts-stale: node a's peers entry names peer b but resolved it to an
@@ -517,9 +532,10 @@ static void macvlan_parent(struct rctx *c, const char *a, const json_t *d)
 		const char *h;
 		const struct report_input *ih;
 		char sum[900], fact[600], cmd[600], fix[1400];
-		json_t *ev;
+		json_t *ev, *f;
 
-		if ((strcmp(kind, "macvlan") != 0 && strcmp(kind, "ipvlan") != 0) ||
+		if ((strcmp(kind, "macvlan") != 0 &&
+		     strcmp(kind, "ipvlan") != 0) ||
 		    (h = lone_failure(c, a)) == NULL ||
 		    (ih = rd_node_scan(c, h)) == NULL)
 			continue;
@@ -543,34 +559,51 @@ static void macvlan_parent(struct rctx *c, const char *a, const json_t *d)
 				 "host",
 				 a, rj_strd(fi, "name", "?"), kind, h, kind, h);
 			ev = json_array();
-			snprintf(fact, sizeof(fact), "%s holds %s/%ld on %s, a %s",
-				 a, ca, plen, rj_strd(fi, "name", "?"), kind);
-			json_array_append_new(ev, json_pack("{s:s, s:s}", "fact",
-							    fact, "source",
-							    "interfaces"));
+			snprintf(fact, sizeof(fact),
+				 "%s holds %s/%ld on %s, a %s", a, ca, plen,
+				 rj_strd(fi, "name", "?"), kind);
+			fact_add(ev, fact, "interfaces");
 			snprintf(fact, sizeof(fact),
 				 "connections between %s and %s fail; every "
 				 "other member answers %s; %s holds %s on %s",
 				 a, h, a, h, ha, hif);
-			json_array_append_new(ev, json_pack("{s:s, s:s}", "fact",
-							    fact, "source",
-							    "peers"));
+			fact_add(ev, fact, "peers");
 			snprintf(fix, sizeof(fix),
 				 "on %s, the host: give it a %s of its own on "
 				 "%s and route %s through it: %s (and the same "
 				 "in its network configuration); or run the "
 				 "container with the host's network",
 				 h, kind, hif, ca, cmd);
-			add(c, a, FINDING_MACVLAN_PARENT, sum, ev, fix, cmd,
-			    json_pack("[s]", h));
-			json_object_set_new(json_array_get(c->findings,
-							   json_array_size(
-								   c->findings) -
-								   1),
-					    "command_on", json_string(h));
+			f = add(c, a, FINDING_MACVLAN_PARENT, sum, ev, fix,
+				cmd, json_pack("[s]", h));
+			if (f != NULL) /* the command is the host's */
+				json_object_set_new(f, "command_on",
+						    json_string(h));
 			return;
 		}
 	}
+}
+
+/* True when scan doc d holds a global address of family fam in net/plen:
+ * the address into addr. */
+static bool holds_in(const json_t *d, const char *fam, const char *net,
+		     long plen, char *addr, size_t al)
+{
+	size_t i, j;
+	json_t *fi, *ad;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, fi)
+		json_array_foreach(rj_arr(fi, "addresses"), j, ad) {
+			const char *ba = rj_strd(ad, "address", "");
+
+			if (strcmp(rj_strd(ad, "family", ""), fam) != 0 ||
+			    strcmp(rj_strd(ad, "scope", "global"), "global") ||
+			    !in_prefix(ba, net, plen))
+				continue;
+			snprintf(addr, al, "%s", ba);
+			return true;
+		}
+	return false;
 }
 
 /* True when some node but a holds a global IPv4 or IPv6 address in a
@@ -580,16 +613,13 @@ static bool subnet_held(const struct rctx *c, const char *a, const json_t *d,
 			const char *name, char *who, size_t wl, char *addr,
 			size_t al)
 {
-	size_t n = json_array_size(c->nodes), i, j, x, y;
-	json_t *fi, *ad, *gi, *bd;
+	size_t n = json_array_size(c->nodes), i, j;
+	json_t *fi, *ad;
 
 	json_array_foreach(rj_arr(d, "interfaces"), i, fi) {
 		if (strcmp(rj_strd(fi, "name", ""), name) != 0)
 			continue;
 		json_array_foreach(rj_arr(fi, "addresses"), j, ad) {
-			const char *fam = rj_strd(ad, "family", "");
-			long plen = (long)rj_int(ad, "prefixlen", 128);
-
 			if (strcmp(rj_strd(ad, "scope", "global"), "global"))
 				continue;
 			for (size_t k = 0; k < n; k++) {
@@ -598,29 +628,16 @@ static bool subnet_held(const struct rctx *c, const char *a, const json_t *d,
 				const struct report_input *ib =
 					rd_node_scan(c, b);
 
-				if (ib == NULL || strcmp(b, a) == 0)
+				if (ib == NULL || strcmp(b, a) == 0 ||
+				    !holds_in(ib->doc,
+					      rj_strd(ad, "family", ""),
+					      rj_strd(ad, "address", ""),
+					      (long)rj_int(ad, "prefixlen",
+							   128),
+					      addr, al))
 					continue;
-				json_array_foreach(rj_arr(ib->doc,
-							  "interfaces"),
-						   x, gi)
-					json_array_foreach(
-						rj_arr(gi, "addresses"), y, bd) {
-						const char *ba = rj_strd(
-							bd, "address", "");
-
-						if (strcmp(rj_strd(bd, "family",
-								   ""),
-							   fam) != 0 ||
-						    !in_prefix(ba,
-							       rj_strd(ad,
-								       "address",
-								       ""),
-							       plen))
-							continue;
-						snprintf(who, wl, "%s", b);
-						snprintf(addr, al, "%s", ba);
-						return true;
-					}
+				snprintf(who, wl, "%s", b);
+				return true;
 			}
 		}
 	}

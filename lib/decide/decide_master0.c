@@ -47,15 +47,14 @@ static int wrong(const struct scan_env *e, const struct master_info *m,
 
 /* See decide.h. */
 int decide_master_rank0(const struct scan_env *e, const struct master_info *m,
-                        const struct iface_list *l, int rank,
-                        const char *r0, const char *r0addr,
-                        const struct peer_verdict *peers, size_t n,
-                        struct doc *d)
+                        const struct iface_list *l, int rank, const char *r0,
+                        const char *r0addr, const struct peer_verdict *peers,
+                        size_t n, struct doc *d)
 {
 	char who[256];
 
-	if (e->master_addr == NULL || *e->master_addr == '\0' ||
-	    !m->resolved || r0 == NULL || *r0 == '\0' || rank < 0)
+	if (e->master_addr == NULL || *e->master_addr == '\0' || !m->resolved ||
+	    r0 == NULL || *r0 == '\0' || rank < 0)
 		return 0;
 	if (rank != 0) {
 		if (r0addr == NULL || strcmp(m->str, r0addr) == 0)
@@ -67,10 +66,12 @@ int decide_master_rank0(const struct scan_env *e, const struct master_info *m,
 	}
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(peers[i].peer_addr, m->str) == 0 &&
-		    (r0addr == NULL || strcmp(peers[i].peer_addr, r0addr) != 0)) {
+		    (r0addr == NULL ||
+		     strcmp(peers[i].peer_addr, r0addr) != 0)) {
 			/* the member's name, without the port */
 			snprintf(who, sizeof(who), "%s", peers[i].peer);
-			if (strrchr(who, ':') != NULL && strchr(who, ']') == NULL &&
+			if (strrchr(who, ':') != NULL &&
+			    strchr(who, ']') == NULL &&
 			    strchr(who, ':') == strrchr(who, ':'))
 				*strrchr(who, ':') = '\0';
 			return wrong(e, m, who, r0, r0addr, d);

@@ -50,8 +50,8 @@ static bool may_reach(const struct iface *ifc, const struct peer_verdict *p,
 static int judge(const char *var, const char *value, const char *exact,
                  const struct iface **set, size_t nset,
                  const struct peer_verdict *p, size_t n,
-                 const struct src_reach *m, size_t nm,
-                 const struct iface *want, struct doc *d)
+                 const struct src_reach *m, size_t nm, const struct iface *want,
+                 struct doc *d)
 {
 	const struct peer_verdict *ok = NULL;
 	json_t *ev = NULL, *sel;
@@ -69,14 +69,15 @@ static int judge(const char *var, const char *value, const char *exact,
 			return 0;
 	evidence_add(&ev, "environment", "%s=%s", var, value);
 	for (size_t s = 0; s < nset; s++) {
-		const struct iface_addr *a = decide_global_addr(set[s],
-		                                                AF_UNSPEC);
+		const struct iface_addr *a =
+		    decide_global_addr(set[s], AF_UNSPEC);
 
-		evidence_add(&ev, "netlink",
-		             "%s selects %s%s%s%s, whose subnets hold no peer's "
-		             "address",
-		             var, set[s]->name, a != NULL ? " (" : "",
-		             a != NULL ? a->str : "", a != NULL ? ")" : "");
+		evidence_add(
+		    &ev, "netlink",
+		    "%s selects %s%s%s%s, whose subnets hold no peer's "
+		    "address",
+		    var, set[s]->name, a != NULL ? " (" : "",
+		    a != NULL ? a->str : "", a != NULL ? ")" : "");
 	}
 	evidence_add(&ev, "route",
 	             "the route toward peer %s (%s), which answered, leaves by "
@@ -107,9 +108,9 @@ static int judge(const char *var, const char *value, const char *exact,
 		if (json_array_append_new(sel, json_string(set[s]->name)) < 0)
 			break;
 	if (sel == NULL ||
-	    json_object_set_new(json_array_get(d->findings,
-	                                       json_array_size(d->findings) - 1),
-	                        "selects", sel) < 0)
+	    json_object_set_new(
+	        json_array_get(d->findings, json_array_size(d->findings) - 1),
+	        "selects", sel) < 0)
 		return -1;
 	return 0;
 }
@@ -120,8 +121,7 @@ int decide_setting_unreached(const struct scan_env *e,
                              const struct iface_list *l,
                              const struct peer_verdict *peers, size_t n,
                              const struct src_reach *m, size_t nm,
-                             const struct recommendation *rec,
-                             struct doc *d)
+                             const struct recommendation *rec, struct doc *d)
 {
 	const struct iface *set[MAX_SEL];
 	const struct iface *want = rec != NULL ? rec->ifc : NULL;

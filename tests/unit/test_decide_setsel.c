@@ -16,7 +16,7 @@
 
 /* Adds an interface with one address. */
 static void add(struct iface_list *l, const char *name, enum iface_kind kind,
-               unsigned flags, const char *addr, unsigned plen)
+                unsigned flags, const char *addr, unsigned plen)
 {
 	struct iface *ifc = iface_list_add(l);
 	unsigned char buf[16];
@@ -51,9 +51,8 @@ static size_t run(const struct scan_env *e, const struct iface_list *l,
 
 	scan_env_nccl(e, NULL, &ne);
 	ck_assert_int_eq(doc_init(d, "netprobe", "scan"), 0);
-	ck_assert_int_eq(decide_setting_unreached(e, &ne, l, p, 1, m, nm, &r,
-	                                          d),
-	                 0);
+	ck_assert_int_eq(
+	    decide_setting_unreached(e, &ne, l, p, 1, m, nm, &r, d), 0);
 	return json_array_size(d->findings);
 }
 
@@ -85,12 +84,12 @@ START_TEST(unreached_setting_is_a_fault)
 	                 "fault");
 	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
 	                 "export NCCL_SOCKET_IFNAME==lan0");
-	ck_assert_str_eq(json_string_value(json_array_get(
-	                     json_object_get(f, "selects"), 0)),
-	                 "eth9");
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(
-	                                 f, "summary")),
-	                             "NCCL_SOCKET_IFNAME=eth9"));
+	ck_assert_str_eq(
+	    json_string_value(json_array_get(json_object_get(f, "selects"), 0)),
+	    "eth9");
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(f, "summary")),
+	           "NCCL_SOCKET_IFNAME=eth9"));
 	doc_free(&d);
 
 	e.nccl_socket_ifname = NULL;
@@ -169,9 +168,9 @@ START_TEST(master_not_rank0)
 	f = json_array_get(d.findings, 0);
 	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
 	                 "export MASTER_ADDR=node01");
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(
-	                                 f, "summary")),
-	                             "points at node04 (10.231.30.4)"));
+	ck_assert_ptr_nonnull(
+	    strstr(json_string_value(json_object_get(f, "summary")),
+	           "points at node04 (10.231.30.4)"));
 	doc_free(&d);
 
 	/* its own address, not being rank 0 */

@@ -48,8 +48,8 @@ static void peer(json_t *d, const char *name, const char *addr,
 	snprintf(p, sizeof(p), "%s:7471", name);
 	json_array_append_new(
 		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}", "peer",
-			  p, "peer_addr", addr, "responded", ok, "error",
+		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
+			  "peer", p, "peer_addr", addr, "responded", ok, "error",
 			  ok ? "" : "timed out", "route", "destination", addr,
 			  "out_interface", dev, "gateway", "table", 254));
 	if (ok)
@@ -299,7 +299,8 @@ static struct report_model *selects(struct report_set *set, bool rail)
 			  "which no peer is reached by (the scan recommends "
 			  "eth0)",
 			  "evidence", "fix",
-			  "NCCL_SOCKET_IFNAME==eth0 (the recommended interface)",
+			  "NCCL_SOCKET_IFNAME==eth0 (the recommended "
+			  "interface)",
 			  "command", "export NCCL_SOCKET_IFNAME==eth0",
 			  "selects", "eth9"));
 	load(set, "a.json", a);
