@@ -7,8 +7,8 @@
  * its own parent host alone (macvlan-parent). Each finding is on the
  * node whose state is wrong, carries the one command that fixes it there
  * and names the peers it cuts off ("cuts"): the pairs it explains are no
- * one else's fault and no undecided pair. IPv4 only: IPv6 has no hosts
- * mapping here that differs, and no netmask of this kind was seen. */
+ * one else's fault and no undecided pair. A hosts entry is judged for
+ * IPv4 and IPv6 alike; the prefix, bridge and macvlan cases for IPv4. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdint.h>
@@ -82,6 +82,20 @@ static bool global_inet(const json_t *ifc, const json_t *ad)
 	       strcmp(rj_strd(ifc, "kind", ""), "loopback") != 0;
 }
 
+/* True for a global address of any family ad of interface ifc (not
+ * loopback). */
+static bool global_any(const json_t *ifc, const json_t *ad)
+{
+	return strcmp(rj_strd(ad, "scope", "global"), "global") == 0 &&
+	       strcmp(rj_strd(ifc, "kind", ""), "loopback") != 0;
+}
+
+/* EACH_INET for every global address, IPv4 and IPv6. */
+#define EACH_ADDR(d, ifc, ad, i, j)                                            \
+	json_array_foreach(rj_arr((d), "interfaces"), (i), (ifc))              \
+		json_array_foreach(rj_arr((ifc), "addresses"), (j), (ad))      \
+			if (global_any((ifc), (ad)))
+
 /* Loops over each global IPv4 address of scan doc d: the interface
  * object ifc and the address ad (i, j their positions). */
 #define EACH_INET(d, ifc, ad, i, j)                                            \
@@ -89,7 +103,8 @@ static bool global_inet(const json_t *ifc, const json_t *ad)
 		json_array_foreach(rj_arr((ifc), "addresses"), (j), (ad))      \
 			if (global_inet((ifc), (ad)))
 
-/* True when some node's scan holds IPv4 address a. */
+/* True when some node's scan holds address a (IPv4 or IPv6, as the
+ * scan writes it). */
 static bool held_by_member(const struct rctx *c, const char *a)
 {
 	size_t n = json_array_size(c->nodes), i, j;
@@ -101,7 +116,7 @@ static bool held_by_member(const struct rctx *c, const char *a)
 
 		if (in == NULL)
 			continue;
-		EACH_INET(in->doc, ifc, ad, i, j)
+		EACH_ADDR(in->doc, ifc, ad, i, j)
 		if (strcmp(rj_strd(ad, "address", ""), a) == 0)
 			return true;
 	}
@@ -160,7 +175,7 @@ static bool members_view(const struct rctx *c, const char *self,
 			    !peer_host(p, host, sizeof(host)) ||
 			    strcmp(host, b) != 0)
 				continue;
-			EACH_INET(ib->doc, ifc, ad, j, l)
+			EACH_ADDR(ib->doc, ifc, ad, j, l)
 			if (strcmp(rj_strd(ad, "address", ""), pa) == 0) {
 				snprintf(buf, len, "%s", pa);
 				return true;
@@ -170,8 +185,9 @@ static bool members_view(const struct rctx *c, const char *self,
 	return false;
 }
 
-/* A regex of s for grep -E: every character but letters, digits and '-'
- * escaped (a name or an address); false when it does not fit. */
+/* A regex of s for grep -E: its ERE special characters escaped (a name
+ * or an address; ':' stays bare: GNU grep warns of a backslash before
+ * it); false when it does not fit. */
 static bool re_quote(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -179,7 +195,7 @@ static bool re_quote(const char *s, char *buf, size_t len)
 	for (; *s != '\0'; s++) {
 		if (o + 3 >= len)
 			return false;
-		if (!isalnum((unsigned char)*s) && *s != '-')
+		if (strchr(".[]()*+?{}|^$\\", *s) != NULL)
 			buf[o++] = '\\';
 		buf[o++] = *s;
 	}
@@ -237,10 +253,12 @@ static void hosts_stale(struct rctx *c, const char *a, const json_t *d)
 	json_array_foreach(rj_arr(d, "peers"), i, p) {
 		const char *pa = rj_strd(p, "peer_addr", "");
 		struct in_addr x;
+		unsigned char x6[16];
 		json_t *ev;
 
 		if (json_is_true(json_object_get(p, "responded")) ||
-		    inet_pton(AF_INET, pa, &x) != 1 ||
+		    (inet_pton(AF_INET, pa, &x) != 1 &&
+		     inet_pton(AF_INET6, pa, x6) != 1) ||
 		    !peer_host(p, host, sizeof(host)) || !is_node(c, host) ||
 		    strcmp(host, a) == 0 || held_by_member(c, pa) ||
 		    !members_view(c, a, host, want, sizeof(want)) ||

@@ -147,6 +147,46 @@ START_TEST(hosts_stale_on_the_resolver)
 }
 END_TEST
 
+/* Adds IPv6 address a/64 to d's first interface. */
+static void v6(json_t *d, const char *a)
+{
+	json_array_append_new(
+		rj_arr(json_array_get(rj_arr(d, "interfaces"), 0),
+		       "addresses"),
+		json_pack("{s:s, s:s, s:i, s:s}", "address", a, "family",
+			  "inet6", "prefixlen", 64, "scope", "global"));
+}
+
+/* The same on an IPv6-only cluster (names resolving to ULAs). */
+START_TEST(hosts_stale_ipv6)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	json_t *a = scan("n-a", "10.231.9.1", 24);
+	json_t *b = scan("n-b", "10.231.9.2", 24);
+	json_t *c = scan("n-c", "10.231.9.3", 24);
+
+	v6(a, "fd48::1");
+	v6(b, "fd48::2");
+	v6(c, "fd48::3");
+	peer(a, "n-b", "fd48::99", "eth0", false);
+	peer(a, "n-c", "fd48::3", "eth0", true);
+	peer(c, "n-b", "fd48::2", "eth0", true);
+	peer(b, "n-a", "fd48::1", "eth0", true);
+	load(&set, "a.json", a);
+	load(&set, "b.json", b);
+	load(&set, "c.json", c);
+	m = report_build(&set);
+	only_setting(m, "n-a",
+		     "{ grep -v -E '^fd48::99[[:space:]](.*[[:space:]])?n-b"
+		     "([[:space:]]|$)' /etc/hosts; echo 'fd48::2 n-b'; } "
+		     ">/tmp/hosts.netprobe && cat /tmp/hosts.netprobe "
+		     ">/etc/hosts");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* The same pair failing at n-b's own address is no stale entry: the
  * address is a member's, the hypothesis is eliminated (whatever else
  * fails there is another cause's). */
@@ -415,6 +455,7 @@ Suite *suite_report_addrs(void)
 
 	tcase_add_test(tc, hosts_stale_on_the_resolver);
 	tcase_add_test(tc, hosts_stale_not_at_a_members_address);
+	tcase_add_test(tc, hosts_stale_ipv6);
 	tcase_add_test(tc, prefix_narrow_on_the_narrow_node);
 	tcase_add_test(tc, prefix_narrow_not_on_a_healthy_lan);
 	tcase_add_test(tc, bridge_shadow_on_the_bridges_node);
