@@ -397,6 +397,8 @@ static const char *finding_cmd(const struct doc *d, const char *code)
  * beside it, or no family forced, it is not. */
 START_TEST(ipv6_family_forced_link_local)
 {
+	static const unsigned char ll[16] = {0xfe, 0x80, [15] = 1};
+	static const unsigned char ula[16] = {0xfd, 0x23, [15] = 1};
 	struct iface_list l = {0};
 	struct nccl_env ne = {.socket_family = "AF_INET6"};
 	struct doc d;
@@ -404,10 +406,7 @@ START_TEST(ipv6_family_forced_link_local)
 
 	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
-	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6,
-	                                (unsigned char[16]){0xfe, 0x80, [15] = 1},
-	                                64, 253),
-	                 0);
+	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6, ll, 64, 253), 0);
 	doc_start(&d);
 	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
 	ck_assert_int_eq(json_array_size(d.findings), 1);
@@ -421,10 +420,7 @@ START_TEST(ipv6_family_forced_link_local)
 	doc_free(&d);
 
 	/* a ULA address NCCL would take: nothing to say */
-	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6,
-	                                (unsigned char[16]){0xfd, 0x23, [15] = 1},
-	                                64, 0),
-	                 0);
+	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6, ula, 64, 0), 0);
 	doc_start(&d);
 	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
 	ck_assert_int_eq(json_array_size(d.findings), 0);
