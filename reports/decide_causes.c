@@ -530,6 +530,43 @@ static json_t *conflict_between(const struct rctx *c, const json_t *causes,
 	return NULL;
 }
 
+/* The setting cause of a name or address that cuts a node off
+ * (decide_names.c) when it explains finding f: a failed pair it names,
+ * or the node's interface warnings, which follow from its route. */
+static json_t *names_owner(const struct rctx *c, const json_t *causes,
+			   const json_t *ix, const json_t *f, const char *code,
+			   const char *node)
+{
+	const json_t *g;
+
+	if (finding_is(code, FINDING_HOSTS_STALE) ||
+	    finding_is(code, FINDING_PREFIX_NARROW) ||
+	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW) ||
+	    finding_is(code, FINDING_MACVLAN_PARENT))
+		return NULL;
+	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
+	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
+	    finding_is(code, FINDING_OVERLAPPING_SUBNETS)) {
+		/* only a route's own cause: the bridge or the prefix */
+		g = rd_names_cut(c, node, NULL);
+		if (g != NULL &&
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_BRIDGE_ROUTE_SHADOW) &&
+		    !finding_is(rj_strd(g, "code", ""), FINDING_PREFIX_NARROW))
+			g = NULL;
+	} else if (finding_in_cause(code, CAUSE_FIREWALL) ||
+		 finding_in_cause(code, CAUSE_MTU) ||
+		 finding_is(code, FINDING_HOST_UNREACHABLE) ||
+		 finding_is(code, FINDING_RANK_UNREACHABLE) ||
+		 finding_is(code, FINDING_PORT_CLOSED) ||
+		 finding_is(code, FINDING_REPLY_BLOCKED))
+		g = rd_names_cut(c, node, rd_pair_of(c, f));
+	else
+		g = NULL;
+	return g != NULL ? cause_in(ix, causes, "setting", rj_str(g, "node"))
+			 : NULL;
+}
+
 /* The cause that explains finding f, or NULL; through ix when there is
  * one (causes_index). */
 static json_t *owner_ix(const struct rctx *c, const json_t *causes,
@@ -570,6 +607,8 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 	}
 	if (finding_in_cause(code, CAUSE_HOSTNAME))
 		return cause_in(ix, causes, "hostname", node);
+	if ((k = names_owner(c, causes, ix, f, code, node)) != NULL)
+		return k;
 	if (finding_is(code, FINDING_MESH_NODE_MISSING))
 		return rd_missing_owner(c, causes, f);
 	if ((k = cause_in(ix, causes, "nat", sub)) != NULL &&
@@ -649,9 +688,19 @@ static void setting_causes(const struct rctx *c, json_t *causes)
 		if (k != NULL && strcmp(rj_str(k, "kind"), "setting") != 0)
 			continue;
 		if (k == NULL) {
+			char on[300];
+
+			/* a command for another node ("command_on": a
+			 * macvlan's parent host, decide_names.c) */
+			snprintf(on, sizeof(on), "on %s",
+				 rj_strd(f, "command_on", ""));
 			new_cause(causes, "setting", node, rj_str(f, "summary"),
 				  rj_str(f, "fix"),
-				  json_pack("{s:[s]}", "shell", cmd));
+				  json_pack("{s:[s]}",
+					    rj_str(f, "command_on") != NULL
+						    ? on
+						    : "shell",
+					    cmd));
 			continue;
 		}
 		sh = json_object_get(json_object_get(json_object_get(k, "fix"),

@@ -68,7 +68,8 @@ static int cmp_finding(const void *a, const void *b)
 
 /* One merged finding: the input's, with the catalogue's title, its fix
  * when the input gave none, a severity it may lack, and its command where
- * it has one (a node setting's, which becomes a root cause's). */
+ * it has one (a node setting's, which becomes a root cause's) and the
+ * interfaces it selects where it names them. */
 static json_t *merged_one(const json_t *f, const char *host, const char *path)
 {
 	const char *code = rj_strd(f, "code", "unknown");
@@ -89,6 +90,20 @@ static json_t *merged_one(const json_t *f, const char *host, const char *path)
 	if (m != NULL && rj_str(f, "command") != NULL &&
 	    json_object_set_new(m, "command",
 				json_string(rj_str(f, "command"))) < 0) {
+		json_decref(m);
+		return NULL;
+	}
+	/* the node a command is for, where it is not this one */
+	if (m != NULL && rj_str(f, "command_on") != NULL &&
+	    json_object_set_new(m, "command_on",
+				json_string(rj_str(f, "command_on"))) < 0) {
+		json_decref(m);
+		return NULL;
+	}
+	/* the interfaces a setting selects, which the report may find a
+	 * peer on (decide_names.c) */
+	if (m != NULL && json_is_array(json_object_get(f, "selects")) &&
+	    json_object_set(m, "selects", json_object_get(f, "selects")) < 0) {
 		json_decref(m);
 		return NULL;
 	}

@@ -218,6 +218,18 @@ void rd_rdma_fabric(struct rctx *c);
  * on both where neither does), and mesh members that share a hostname
  * (hostname-shared, a warning on each). Appends to c->findings. */
 void rd_identity(struct rctx *c);
+/* Names and addresses that cut one node off from some peers
+ * (decide_names.c, issue 48): hosts-stale, prefix-narrow and
+ * bridge-route-shadow faults on the node whose own state is wrong, each
+ * with its one command and the peers it cuts off ("cuts"). Appends to
+ * c->findings; a scan's NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME fault
+ * ("selects") becomes info where another node holds an address in a
+ * subnet of the interfaces it selects. */
+void rd_names(struct rctx *c);
+/* The finding of rd_names that explains the pair a, b (on either, cutting
+ * off the other), or with b NULL any of them on a; NULL when none. */
+const json_t *rd_names_cut(const struct rctx *c, const char *a,
+			   const char *b);
 
 /* link-down-during-watch findings into c->findings (decide_watch.c,
  * issue 44): each pair the change log of the mesh document's watch shows

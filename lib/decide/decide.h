@@ -145,6 +145,18 @@ struct master_info {
 int decide_master_addr(const struct scan_env *e, const struct master_info *m,
                        const struct iface_list *l, struct doc *d);
 
+/* rank-unreachable, a fault with its one line (export MASTER_ADDR=R0),
+ * for MASTER_ADDR that resolved to another member's address than rank 0's
+ * (r0: rank 0's list entry; r0addr: what this node resolved it to, NULL
+ * when it did not or is rank 0), or to this node's own when it is not
+ * rank 0; peers: the members this node resolved (issue 48). An address no
+ * member resolved to is not judged. Returns 0, -1 on no memory. */
+int decide_master_rank0(const struct scan_env *e, const struct master_info *m,
+                        const struct iface_list *l, int rank,
+                        const char *r0, const char *r0addr,
+                        const struct peer_verdict *peers, size_t n,
+                        struct doc *d);
+
 /* mpi-btl-iface, a fault, for OMPI_MCA_btl_tcp_if_include and _exclude
  * both set (Open MPI refuses the pair: opal/mca/btl/tcp/btl_tcp_component.c)
  * and for OMPI_MCA_oob_tcp_if_include/_exclude both set
@@ -194,6 +206,21 @@ int decide_setting_reach(const struct scan_env *e, const struct nccl_env *ne,
                          const struct peer_verdict *peers, size_t n,
                          const struct src_reach *m, size_t nm,
                          const struct recommendation *rec, struct doc *d);
+
+/* rank-unreachable, a fault with its one line (export NAME=VALUE), for
+ * NCCL_SOCKET_IFNAME or GLOO_SOCKET_IFNAME whose interfaces no peer is
+ * reached by, from this node's own state (no route toward a peer that
+ * answered leaves by them, no peer's address is in their subnets, no
+ * connection from them was measured) while some peer answered and the
+ * scan recommends another interface (issue 48). Returns 0, -1 on no
+ * memory. */
+int decide_setting_unreached(const struct scan_env *e,
+                             const struct nccl_env *ne,
+                             const struct iface_list *l,
+                             const struct peer_verdict *peers, size_t n,
+                             const struct src_reach *m, size_t nm,
+                             const struct recommendation *rec,
+                             struct doc *d);
 
 /* ---- NCCL's own choice ---- */
 

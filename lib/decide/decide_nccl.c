@@ -135,6 +135,61 @@ int decide_nccl_default(const struct iface_list *l, const struct nccl_env *ne,
 	                       want != NULL ? fix : NULL, "%s", out->why);
 }
 
+/* NCCL_SOCKET_FAMILY=AF_INET6 on a host where NCCL would select no
+ * IPv6 address but link-local ones (or none at all): every rank of this
+ * node advertises what its peers cannot reach, or finds no interface. A
+ * fault with the one line that fixes it, unless some selected address
+ * is a global or ULA one (issue 48). */
+static int family_v6_unusable(const struct iface_list *l,
+                              const struct nccl_env *ne, struct doc *d)
+{
+	struct nccl_choice c;
+	json_t *ev = NULL;
+	int ll = 0;
+
+	nccl_select(l, ne, &c);
+	for (int i = 0; i < c.n; i++) {
+		const struct iface *ifc = c.v[i].ifc;
+
+		if (c.v[i].addr->family != AF_INET6)
+			continue;
+		/* getifaddrs lists a global IPv6 address before the
+		 * link-local one, and NCCL takes the first */
+		for (int k = 0; ifc != NULL && k < ifc->naddrs; k++)
+			if (ifc->addrs[k].family == AF_INET6 &&
+			    !IN6_IS_ADDR_LINKLOCAL(&ifc->addrs[k].a.v6))
+				return 0;
+		ll++;
+	}
+	evidence_add(&ev, "environment", "NCCL_SOCKET_FAMILY=%s",
+	             ne->socket_family);
+	for (int i = 0; i < c.n; i++)
+		if (c.v[i].addr->family == AF_INET6)
+			evidence_add(&ev, "netlink",
+			             "%s's only IPv6 address is link-local %s, "
+			             "which peers cannot reach without a scope",
+			             c.v[i].name, c.v[i].addr->str);
+	if (ll == 0)
+		evidence_add(&ev, "nccl rules",
+		             "no interface NCCL would select (rule %s) has an "
+		             "IPv6 address",
+		             c.rule);
+	if (doc_add_finding(
+	        d, FINDING_IPV6_LINK_LOCAL_ONLY, SEV_FAULT, ev,
+	        "export NCCL_SOCKET_FAMILY=AF_INET on this node (its peers "
+	        "reach it over IPv4), or give the interface a global or ULA "
+	        "IPv6 address",
+	        "NCCL_SOCKET_FAMILY=%s, but this host has no IPv6 address "
+	        "but link-local: NCCL %s",
+	        ne->socket_family,
+	        ll > 0 ? "advertises an fe80:: address its peers cannot reach"
+	               : "finds no interface (NET/Socket : No usable "
+	                 "listening interface found)") < 0 ||
+	    doc_finding_command(d, "export NCCL_SOCKET_FAMILY=AF_INET") < 0)
+		return -1;
+	return 0;
+}
+
 /* NCCL does not skip fe80:: addresses, which peers cannot use without
  * a scope. */
 int decide_ipv6_link_local(const struct iface_list *l,
@@ -146,6 +201,8 @@ int decide_ipv6_link_local(const struct iface_list *l,
 
 	if (nccl_env_family(ne) == AF_INET)
 		return 0;
+	if (nccl_env_family(ne) == AF_INET6)
+		return family_v6_unusable(l, ne, d);
 	nccl_select(l, ne, &c);
 	for (int i = 0; i < c.n; i++) {
 		const struct iface_addr *a = c.v[i].addr;

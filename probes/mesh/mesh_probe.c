@@ -189,6 +189,18 @@ static json_t *mesh_json(const struct mesh *ms)
 	    ms->start.ports[0] ? mesh_hold_json(ms) : NULL);
 }
 
+/* What this node resolved rank 0's entry to (it probed it), or NULL:
+ * rank 0 itself, or rank 0 not among its targets. */
+static const char *rank0_addr(const struct mesh *ms)
+{
+	if (ms->rank == 0)
+		return NULL;
+	for (size_t k = 0; k < ms->ntargets; k++)
+		if (ms->targets[k] == 0 && ms->checks[k].v.peer_addr[0] != '\0')
+			return ms->checks[k].v.peer_addr;
+	return NULL;
+}
+
 /* See mesh_int.h. */
 int mesh_probe_finish(struct mesh *ms)
 {
@@ -233,6 +245,10 @@ int mesh_probe_finish(struct mesh *ms)
 		s->npeers++;
 	}
 	if (decide_mesh_taken(ms->taken, ms->ntaken, &s->run.doc) < 0 ||
+	    decide_master_rank0(&s->env, &s->master, &s->ifaces, ms->rank,
+	                        ms->n > 0 ? ms->m[0].target : NULL,
+	                        rank0_addr(ms), s->peers, s->npeers,
+	                        &s->run.doc) < 0 ||
 	    scan_decide(s) != 0 || scan_build_doc(s) < 0 ||
 	    doc_set(&s->run.doc, "mesh", mesh_json(ms)) < 0)
 		return -1;

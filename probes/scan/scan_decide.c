@@ -54,6 +54,9 @@ int scan_decide(struct scan *s)
 	    decide_setting_reach(&s->env, &ne, &s->ifaces, s->peers, s->npeers,
 	                         s->sreach, s->nsreach, &s->rec,
 	                         &s->run.doc) < 0 ||
+	    decide_setting_unreached(&s->env, &ne, &s->ifaces, s->peers,
+	                             s->npeers, s->sreach, s->nsreach, &s->rec,
+	                             &s->run.doc) < 0 ||
 	    decide_comm_id(&s->env, &ne, &s->ifaces, &s->run.doc) < 0 ||
 	    decide_master_addr(&s->env, &s->master, &s->ifaces, &s->run.doc) <
 	        0 ||

@@ -242,6 +242,47 @@ if [ "$RV" = 0 ]; then
 	fi
 fi
 FAULTS=${FAULTS# }
+# --- issue 48, names and node settings: the draw (names48) -------------------
+# With GEN48_DRAW=1, a stream of its own adds one of the kinds of the
+# names48 block below on one seed in three (without it no seed changes):
+# a job variable (v6-family, ifname-wrong, gloo-wrong, master-wrong) on a
+# node no other fault has; a kind that cuts pairs (hosts-stale, macvlan,
+# mask-narrow, pool-shadow) only on a seed with no other fault. Never
+# beside a NAT'd node or a member that cannot join.
+if [ -n "${GEN48_DRAW:-}" ]; then
+	RND48=$(((SEED * 48271 + 11) % 2147483648))
+	rnd48() {
+		RND48=$(((RND48 * 1103515245 + 12345) % 2147483648))
+		RV=$(((RND48 / 65536) % $1))
+	}
+	rnd48 3
+	case " $FAULTS " in *" nat@"* | *" rdv"* | *" ovludp-all@"*) RV=1 ;; esac
+	if [ "$RV" = 0 ]; then
+		if [ -z "$FAULTS" ]; then
+			set -- v6-family ifname-wrong gloo-wrong master-wrong hosts-stale macvlan
+			[ "$TOPO" = overlay ] || set -- "$@" mask-narrow
+			[ "$TOPO" = routed ] && set -- "$@" pool-shadow
+		else
+			set -- v6-family ifname-wrong gloo-wrong master-wrong
+		fi
+		rnd48 $#
+		shift "$RV"
+		_k48=$1
+		for _t in 1 2 3 4 5 6 7 8; do
+			rnd48 "$N"
+			n=$((2 + RV % (N - 1)))
+			case "$FNODE_TAKEN" in *" $n "*) continue ;; esac
+			case "$_k48" in
+			mask-narrow) n=2 ;;
+			pool-shadow) [ "$n" -le $((N / 2)) ] || continue ;;
+			macvlan) [ "$TOPO" != overlay ] || _k48=hosts-stale ;;
+			esac
+			FAULTS="${FAULTS:+$FAULTS }$_k48@$n"
+			break
+		done
+	fi
+fi
+# --- end of issue 48, the draw -------------------------------------------------
 [ -n "${GEN_FAULTS+x}" ] && FAULTS=$GEN_FAULTS
 
 mesh_name() { # nodeNN, or the container's name (a nat fault)
@@ -474,6 +515,133 @@ table inet $2 {
 NFT
 }
 
+# --- issue 48, names and node settings (names48) ----------------------------
+# Kinds of their own, forced with GEN_FAULTS (KIND@NODE):
+# hosts-stale (node N's /etc/hosts maps peer P's name to an address no
+# member holds, 10.231.x.(100+P): N's hosts file is the cause, never P),
+# mask-narrow (l2, routed; node 2 whatever N says: it holds 10.231.30.2
+# as a /30 on the LAN's /24, its default route kept, so node 0 stays
+# inside and node03, on the /30's broadcast address, and every later
+# node are cut off from it alone), pool-shadow (routed: node N, 2 or
+# more, of the first subnet has a Docker network's bridge, br-np48, that
+# holds 10.231.31.1/24, the second subnet: its peers there are cut off
+# from it alone; elsewhere it holds no peer and must raise nothing),
+# v6-family (node N runs with NCCL_SOCKET_FAMILY=AF_INET6
+# and no IPv6 address but link-local), ifname-wrong and gloo-wrong (node
+# N has a second NIC, eth9, up on 10.231.60.0/24, which no peer has, and
+# runs with NCCL_SOCKET_IFNAME=eth9 or GLOO_SOCKET_IFNAME=eth9 while its
+# scan recommends the LAN's), master-wrong (every node runs with
+# MASTER_ADDR naming node 0 but node N, whose names its peer P), macvlan
+# (node N, not node 0, runs as a macvlan container on node P, its host,
+# when P is on its subnet and not node 0: the fix runs on P). Each is
+# a setting cause on N whose command the closed loop runs there (an
+# environment's, the lab applies: gen48_applied).
+GEN48_FIX="" GEN48_ALL="" GEN48_HOSTS=""
+gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
+	_ns=$(mesh_ns "$2")
+	case "$1" in
+	hosts-stale)
+		_p=$(peer_of "$2")
+		printf '%s\n' "$ETC" |
+			sed "s/^$(addr_of "$_p") /10.231.$(net_of "$_p").$((100 + _p)) /" |
+			lab_hosts_stdin "$_ns"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	mask-narrow)
+		set -- mask-narrow 2
+		_ns=$(mesh_ns 2)
+		_a=$(addr_of 2)
+		ip -n "$_ns" addr add "$_a/30" dev "$DEV"
+		ip -n "$_ns" addr del "$_a/24" dev "$DEV"
+		# routed with node03 in the other subnet: the /30 cuts
+		# nobody off (the gateway stays), no fault to find
+		[ "$(net_of 3)" = "$(net_of 2)" ] &&
+			WANT="$WANT setting:$(mesh_name "$2")" ;;
+	ifname-wrong | gloo-wrong)
+		# a second NIC, up, on a subnet no peer has (its far end in
+		# the node itself), named by the job's variable
+		ip -n "$_ns" link add name eth9 type veth peer name eth9p
+		ip -n "$_ns" addr add "10.231.60.$2/24" dev eth9
+		ip -n "$_ns" link set eth9 up
+		ip -n "$_ns" link set eth9p up
+		if [ "$1" = ifname-wrong ]; then _v=NCCL_SOCKET_IFNAME; else _v=GLOO_SOCKET_IFNAME; fi
+		eval "GEN48_ENV_$2=' $_v=eth9'"
+		GEN48_FIX="$GEN48_FIX $2:$_v="
+		# the NIC stays after the fix: Open MPI and NCCL's defaults
+		# would try it, true warnings of their own
+		GEN_WARN_OK="$GEN_WARN_OK mpi-btl-iface nccl-default-iface-unsafe ipv6-link-local-only nccl-ifname-overmatch"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	pool-shadow)
+		ip -n "$_ns" link add name br-np48 type bridge
+		ip -n "$_ns" addr add 10.231.31.1/24 dev br-np48
+		ip -n "$_ns" link set br-np48 up
+		# elsewhere the pool holds no peer: no fault (a check that
+		# none is raised); NCCL and Open MPI would still try the up
+		# bridge, true warnings of their own
+		if [ "$TOPO" = routed ] && [ "$(net_of "$2")" = 30 ]; then
+			WANT="$WANT setting:$(mesh_name "$2")"
+		else
+			GEN_WARN_OK="$GEN_WARN_OK mpi-btl-iface nccl-default-iface-unsafe"
+		fi ;;
+	v6-family)
+		# NCCL_SOCKET_FAMILY=AF_INET6 where the only IPv6 is
+		# link-local (its ULA noise goes)
+		ip -n "$_ns" -6 addr flush dev "$DEV" scope global
+		eval "GEN48_ENV_$2=' NCCL_SOCKET_FAMILY=AF_INET6'"
+		GEN48_FIX="$GEN48_FIX $2:NCCL_SOCKET_FAMILY=AF_INET"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	master-wrong)
+		# every node's MASTER_ADDR names node 0 (rank 0), but node
+		# N's names its peer P
+		GEN48_ALL=" MASTER_ADDR=$(mesh_name 1)"
+		eval "GEN48_ENV_$2=' MASTER_ADDR=$(mesh_name "$(peer_of "$2")")'"
+		GEN48_FIX="$GEN48_FIX $2:MASTER_ADDR="
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	macvlan)
+		# node N runs in a macvlan container on node P, its host:
+		# its lan0 becomes a macvlan child of P's (bridge mode),
+		# with its address; P cannot reach it, nor it P. Node 0 is
+		# neither (no member could join); P on N's subnet.
+		_p=$(peer_of "$2")
+		[ "$2" != 1 ] && [ "$_p" != 1 ] &&
+			[ "$(net_of "$2")" = "$(net_of "$_p")" ] || return 0
+		_hn=$(mesh_ns "$_p")
+		ip -n "$_ns" link del lan0
+		ip -n "$_hn" link add "mv$2" link lan0 type macvlan mode bridge
+		ip -n "$_hn" link set "mv$2" netns "$_ns"
+		ip -n "$_ns" link set "mv$2" name lan0
+		ip -n "$_ns" addr add "$(addr_of "$2")/24" dev lan0
+		ip -n "$_ns" link set lan0 up
+		ip -n "$_ns" route add default via "10.231.$(net_of "$2").254"
+		GEN48_HOSTS="$GEN48_HOSTS $(mesh_name "$_p")"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	*) return 1 ;;
+	esac
+}
+# gen48_env I: node I's variables of these kinds (" NAME=VALUE"...)
+gen48_env() {
+	eval "printf '%s%s' \"\$GEN48_ALL\" \"\${GEN48_ENV_$1:-}\""
+}
+# gen48_applied REPORT: an environment's fix is a line of the job's
+# script (export NAME=VALUE), which the closed loop ran in a shell of its
+# own, where it changes nothing: its words are checked, and the lab
+# applies it (the variable leaves that node's environment).
+gen48_applied() {
+	for _e in $GEN48_FIX; do
+		_n=${_e%%:*}
+		_fx=$(jq -r --arg n "$(mesh_name "$_n")" '[.causes[] |
+			select(.kind == "setting" and .node == $n) |
+			.fix.commands.shell[]?] | join(" ")' "$1")
+		# the line as printed becomes the node's variable
+		_set=$(printf '%s\n' "$_fx" | grep -o "export ${_e#*:}[^ ]*" | head -1)
+		if [ -n "$_set" ]; then
+			eval "GEN48_ENV_$_n=' ${_set#export }'"
+		else
+			fail "node $_n's setting cause gives no export ${_e#*:}: $_fx"
+		fi
+	done
+}
+# --- end of issue 48, names and node settings ---------------------------------
+
 # --- faults, and what the report must say -----------------------------------
 WANT=""
 NOJOIN="" # the nodes that cannot join node 0 (rdvfw, ovludp-all)
@@ -698,6 +866,7 @@ NFT
 		WANT="$WANT hop:10.231.30.254"
 		QUICK=
 		;;
+	*) gen48_fault "$kind" "$n" ;;
 	esac
 done
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
@@ -722,9 +891,9 @@ WANT=${WANT% }
 # --hosts, which names its host; node 0 so has no other way to know it).
 node_env() {
 	if [ -n "$(eval "printf '%s' \"\${CTR_$1:-}\"")" ]; then
-		echo "$GEN_ENV NODE_RANK=$(($1 - 1))"
+		echo "$GEN_ENV NODE_RANK=$(($1 - 1))$(gen48_env "$1")"
 	else
-		echo "$GEN_ENV"
+		echo "$GEN_ENV$(gen48_env "$1")"
 	fi
 }
 GEN_ENV=${MESH_ENV:-}
@@ -758,6 +927,8 @@ allowed_nodes() {
 		*) mesh_name "${f#*@}"; echo ;;
 		esac
 	done | tr '\n' ' '
+	# issue 48: a macvlan's fix runs on its host
+	printf '%s ' $GEN48_HOSTS
 }
 WHY=""
 fail() {
@@ -864,6 +1035,7 @@ if [ -s "$M" ]; then
 			CL_NOCMD="$CL_NOCMD $_id"
 		done
 		cl_apply "$CLM" $ALLOWED
+		gen48_applied "$CLM"
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
 		if [ -z "$WHY" ]; then
 			run_mesh after || fail "the re-run did not end"

@@ -379,6 +379,73 @@ START_TEST(ipv6_link_local)
 }
 END_TEST
 
+/* The command of the first finding with code in d, or NULL. */
+static const char *finding_cmd(const struct doc *d, const char *code)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f)
+		if (strcmp(json_string_value(json_object_get(f, "code")),
+		           code) == 0)
+			return json_string_value(json_object_get(f, "command"));
+	return NULL;
+}
+
+/* Issue 48: NCCL_SOCKET_FAMILY=AF_INET6 on a host whose only IPv6 is
+ * link-local is a fault whose one line sets AF_INET; with a ULA address
+ * beside it, or no family forced, it is not. */
+START_TEST(ipv6_family_forced_link_local)
+{
+	static const unsigned char ll[16] = {0xfe, 0x80, [15] = 1};
+	static const unsigned char ula[16] = {0xfd, 0x23, [15] = 1};
+	struct iface_list l = {0};
+	struct nccl_env ne = {.socket_family = "AF_INET6"};
+	struct doc d;
+	json_t *f;
+
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6, ll, 64, 253), 0);
+	doc_start(&d);
+	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+	                 "ipv6-link-local-only");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "severity")),
+	                 "fault");
+	ck_assert_str_eq(finding_cmd(&d, "ipv6-link-local-only"),
+	                 "export NCCL_SOCKET_FAMILY=AF_INET");
+	doc_free(&d);
+
+	/* a ULA address NCCL would take: nothing to say */
+	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6, ula, 64, 0), 0);
+	doc_start(&d);
+	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	iface_list_free(&l);
+
+	/* no IPv6 at all: NCCL finds no interface, the same fault */
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	doc_start(&d);
+	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
+	ck_assert_str_eq(finding_cmd(&d, "ipv6-link-local-only"),
+	                 "export NCCL_SOCKET_FAMILY=AF_INET");
+	doc_free(&d);
+
+	/* not forced: an IPv4 host says nothing */
+	ne.socket_family = NULL;
+	doc_start(&d);
+	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(nccl_default)
 {
 	struct iface_list l = {0};
@@ -1036,6 +1103,7 @@ Suite *suite_decide(void)
 	tcase_add_test(tc, gloo_ifname);
 	tcase_add_test(tc, comm_id_subnet);
 	tcase_add_test(tc, ipv6_link_local);
+	tcase_add_test(tc, ipv6_family_forced_link_local);
 	tcase_add_test(tc, nccl_default);
 	tcase_add_test(tc, overlapping_subnets);
 	tcase_add_test(tc, interface_state);
