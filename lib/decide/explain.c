@@ -158,8 +158,8 @@ static void launcher_cause(const struct explain_hit *h,
 		return;
 	snprintf(c->why, sizeof(c->why), "'%.60s' was looked up as a host "
 		 "name, yet no host name holds ':', '/', ',', '=', '[' or a "
-		 "space: the launcher's host-list syntax, not DNS or the "
-		 "network", n);
+		 "space: a host list's or MASTER_ADDR's syntax, not DNS or "
+		 "the network", n);
 	colon = strchr(n, ':');
 	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
 	    strlen(colon + 1))
@@ -170,11 +170,11 @@ static void launcher_cause(const struct explain_hit *h,
 			 "host1,host2 with slots in a hostfile (host slots=N)",
 			 n);
 	else
-		snprintf(c->fix, sizeof(c->fix), "check the host list's "
+		snprintf(c->fix, sizeof(c->fix), "the host list's "
 			 "syntax (one plain name or address per host; slots and "
-			 "ports in the launcher's own fields) and the "
-			 "launcher's version (its --version against the form "
-			 "its documentation gives)");
+			 "ports in the launcher's own fields; MASTER_ADDR a bare "
+			 "name or address) and the launcher's version (its "
+			 "--version against the form its documentation gives)");
 }
 
 /* Adds a decided network cause for one code with its line. */
