@@ -12,6 +12,7 @@ CHECK_TARGETS += check-explain
 check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/run.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/wild.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42/floor.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 

@@ -86,27 +86,95 @@ static void gloo_fix(const char *v, char *buf, size_t len)
 }
 
 /* The fix for a name that did not resolve, with the name the line
- * holds: ssh given "host:slots" (horovod/horovod#951) is a launcher
- * that does not take that form, not a DNS matter. */
+ * holds. */
 static void name_fix(const struct explain_hit *h, char *buf, size_t len)
 {
 	const char *n = logmatch_field(&h->m, "host");
 
 	if (n == NULL)
 		n = logmatch_field(&h->m, "addr");
-	if (n && strchr(n, ':') != NULL && strchr(n, '.') == NULL &&
-	    strspn(strchr(n, ':') + 1, "0123456789") ==
-		    strlen(strchr(n, ':') + 1))
-		snprintf(buf, len, "'%s' reached ssh as a host name: the "
-			 "launcher passed HOST:SLOTS to an mpirun that does "
-			 "not take it; list hosts as -H host1,host2 with "
-			 "slots in a hostfile (host slots=N), or use Open MPI "
-			 "4 or later", n);
-	else if (n)
+	if (n)
 		snprintf(buf, len, "make %s resolve on every node of the job "
 			 "(getent hosts %s must answer: DNS, or /etc/hosts "
 			 "with its LAN address), or give the launcher and "
 			 "MASTER_ADDR its address instead", n, n);
+}
+
+/* A string no lookup can find: a host name is letters, digits, '-',
+ * '.' (and '_' that resolvers pass), so a ':', '/', space, '=', ',' or
+ * '[' that is not part of an address literal means a launcher handed
+ * its own syntax (HOST:SLOTS, a pdsh range, a URL) to ssh or
+ * getaddrinfo (issue 42: athena-team/athena#139, mit-han-lab/spvnas#30,
+ * horovod/horovod#951). Returns true for such a string. */
+static bool not_a_hostname(const char *n)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	char lit[64];
+	size_t k;
+
+	if (n == NULL || *n == '\0')
+		return false;
+	k = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		   "0123456789.-_");
+	if (n[k] == '\0')
+		return false;
+	/* an IPv6 literal, bracketed or with a scope, is an address */
+	snprintf(lit, sizeof(lit), "%.*s", (int)strcspn(n + (*n == '['),
+		 "]%"), n + (*n == '['));
+	return inet_pton(AF_INET6, lit, buf) != 1;
+}
+
+/* A name-lookup line whose name cannot be a host name: the launcher's
+ * syntax, not the network (see not_a_hostname). */
+static bool launcher_syntax(const struct explain_hit *h)
+{
+	const struct logsig *s = h->m.sig;
+	const char *n = logmatch_field(&h->m, "host");
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	return s->codes && strstr(s->codes,
+				  finding_name(FINDING_NAME_UNRESOLVED)) &&
+	       not_a_hostname(n);
+}
+
+/* Records the launcher's syntax as the cause that is not the network,
+ * with what to check: the host list's form and the launcher's
+ * version. */
+static void launcher_cause(const struct explain_hit *h,
+			   struct explain_result *r)
+{
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
+						    "launcher-syntax");
+	const char *n = logmatch_field(&h->m, "host");
+	const char *colon;
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	if (c == NULL || n == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return;
+	snprintf(c->why, sizeof(c->why), "'%.60s' was looked up as a host "
+		 "name, yet no host name holds ':', '/', ',', '=', '[' or a "
+		 "space: a host list's or MASTER_ADDR's syntax, not DNS or "
+		 "the network", n);
+	colon = strchr(n, ':');
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") ==
+	    strlen(colon + 1))
+		snprintf(c->fix, sizeof(c->fix), "'%.80s' is HOST:SLOTS, which "
+			 "reached ssh as a name: check the launcher's version "
+			 "(an mpirun older than Open MPI 4 does not take "
+			 "HOST:SLOTS; mpirun --version) or list hosts as -H "
+			 "host1,host2 with slots in a hostfile (host slots=N)",
+			 n);
+	else
+		snprintf(c->fix, sizeof(c->fix), "the host list's "
+			 "syntax (one plain name or address per host; slots and "
+			 "ports in the launcher's own fields; MASTER_ADDR a bare "
+			 "name or address) and the launcher's version (its "
+			 "--version against the form its documentation gives)");
 }
 
 /* Adds a decided network cause for one code with its line. */
@@ -141,6 +209,14 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "meant");
 	if (finding_is(code, FINDING_NAME_UNRESOLVED))
 		name_fix(h, c->fix, sizeof(c->fix));
+	if (strcmp(h->m.sig->id, "gloo-hostname-unresolved") == 0 &&
+	    logmatch_field(&h->m, "host"))
+		snprintf(c->fix, sizeof(c->fix), "map this node's hostname %s "
+			 "to its LAN address in /etc/hosts (getent hosts %s "
+			 "must print an address of this node), or set "
+			 "GLOO_SOCKET_IFNAME=IFACE so Gloo does not look the "
+			 "name up", logmatch_field(&h->m, "host"),
+			 logmatch_field(&h->m, "host"));
 	if (finding_is(code, FINDING_PORT_IN_USE) && port)
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
@@ -216,6 +292,23 @@ static bool gai_v6_only(const struct explain_hit *h, bool benign_case)
 		return false;
 	return literal_or_localhost(logmatch_field(&h->m, "addr")) ==
 	       benign_case;
+}
+
+/* torchrun (torch.distributed.elastic's agent) sets MASTER_ADDR to its
+ * own fully qualified hostname and MASTER_PORT to a port the kernel
+ * gave it (SimpleElasticAgent._set_master_addr_port, torch 1.9-2.9;
+ * --standalone always): a c10d lookup of a name with a port in Linux's
+ * ephemeral range (32768-60999) is the lookup of that node's own name
+ * (nyu-systems/Grendel-GS#9, hpcaitech/ColossalAI#2841). A fixed port a
+ * user chose (29500) names a peer. */
+static bool own_name(const struct explain_hit *h)
+{
+	const char *p = logmatch_field(&h->m, "port");
+	long port = p ? strtol(p, NULL, 10) : 0;
+
+	return strcmp(h->m.sig->id, "torch-gai") == 0 && port >= 32768 &&
+	       port <= 60999 &&
+	       !literal_or_localhost(logmatch_field(&h->m, "addr"));
 }
 
 /* torch's store client warns on every failed try: errno 99 (no
@@ -405,12 +498,28 @@ static void hit_causes(const struct explain_ctx *x,
 	}
 	if (strcmp(s->id, "ray-ip-mismatch") == 0 && ray_nat(h, r))
 		return;
-	if (gai_v6_only(h, false)) {
+	if (own_name(h)) {
+		/* torchrun's own pick: the name of the node that runs the
+		 * store; on it, the hostname does not resolve */
+		snprintf(why, sizeof(why), "%s with port %s is what torchrun "
+			 "picks for itself (the node's own hostname and a free "
+			 "port): that node's hostname does not resolve%s",
+			 logmatch_field(&h->m, "addr"),
+			 logmatch_field(&h->m, "port"),
+			 gai_v6_only(h, false) ? " over IPv6 at least" : "");
+		if (gai_v6_only(h, false)) {
+			open_set(r, h, "hostname-unbindable,name-unresolved",
+				 why);
+			return;
+		}
+		open_set(r, h, finding_name(FINDING_HOSTNAME_UNBINDABLE), why);
+	} else if (gai_v6_only(h, false)) {
 		open_set(r, h, s->codes, "torch's IPv6 lookup of the store's "
 			 "host failed; its IPv4 lookup may still find it");
 		return;
 	}
 	if ((strncmp(s->id, "ompi-btl-connect", 16) == 0 ||
+	     strcmp(s->id, "ompi-btl-start-connect") == 0 ||
 	     strcmp(s->id, "ucx-connect") == 0) && mpi_bridge(h, r))
 		return;
 	if (logmatch_field(&h->m, "wc_status") &&
@@ -581,7 +690,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct logsig *s = lg->hits[i].m.sig;
 
-		if (s->other != NULL) {
+		if (s->other != NULL || launcher_syntax(&lg->hits[i])) {
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
 		} else if (benign(&lg->hits[i]) ||
@@ -608,7 +717,9 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct explain_hit *h = &lg->hits[i];
 
-		if (h->m.sig->other != NULL) {
+		if (launcher_syntax(h))
+			launcher_cause(h, r);
+		else if (h->m.sig->other != NULL) {
 			if (!net_on_line(lg, h))
 				other_cause(h, r);
 		}
@@ -621,6 +732,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	}
 	explain_rules(&x, r);
 	symptom_candidates(&x, r);
+	explain_rule_gloo_fallback(&x, r);
 	ssh_explains_orte(lg, r);
 	explain_contradict(&x, r);
 	drop_settled(r);

@@ -134,6 +134,13 @@ void explain_apply_measured(struct explain_result *r,
  * the job's settings): otherwise the lines were normal operation. */
 void explain_drop_normal(struct explain_result *r);
 
+/* The broader finding code a code refines, or NULL: name-unresolved is
+ * the cause behind a host-unreachable (a peer that cannot be reached
+ * because its name finds no address). explain's JSON lists it beside
+ * the code ("refines"), so a consumer that asks for host-unreachable
+ * finds the refinement, as a subtype names its parent (issue 42). */
+const char *explain_refines(const char *code);
+
 /* The class of an address a log names: "loopback", "docker-bridge",
  * "podman-bridge", "link-local" or NULL for an ordinary one. */
 const char *explain_addr_class(const char *addr);

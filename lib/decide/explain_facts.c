@@ -250,3 +250,10 @@ bool explain_hit_host(const struct explain_hit *h, char *buf, size_t len)
 	}
 	return false;
 }
+
+const char *explain_refines(const char *code)
+{
+	if (code && strcmp(code, "name-unresolved") == 0)
+		return "host-unreachable";
+	return NULL;
+}

@@ -45,6 +45,11 @@ bool explain_hit_host(const struct explain_hit *h, char *buf, size_t len);
  * causes; then every decided cause that another line contradicts is
  * demoted to an open one that names that line. */
 void explain_rules(const struct explain_ctx *x, struct explain_result *r);
+/* torch's loopback fallback with a failed Gloo connect: decides
+ * hostname-unbindable and drops what the connect lines alone gave; run
+ * after the symptoms' candidates. */
+void explain_rule_gloo_fallback(const struct explain_ctx *x,
+				struct explain_result *r);
 void explain_contradict(const struct explain_ctx *x,
 			struct explain_result *r);
 

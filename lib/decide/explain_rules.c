@@ -240,6 +240,83 @@ static void rule_gid_zero(const struct explain_ctx *x,
 		 "lists them; netprobe scan on the node names it)");
 }
 
+/* The hit a line reference points at, or NULL. */
+static const struct explain_hit *ref_hit(const struct explain_log *lg,
+					 const struct explain_ref *f)
+{
+	for (size_t i = 0; i < lg->nhits; i++)
+		if (lg->hits[i].file == f->file && lg->hits[i].line == f->line)
+			return &lg->hits[i];
+	return NULL;
+}
+
+/* A Gloo connect that failed (not one that reached its peer), or any
+ * peer line that names a loopback address. */
+static bool gloo_connect(const struct explain_hit *h)
+{
+	const struct logsig *s = h->m.sig;
+	const char *cls = explain_addr_class(logmatch_field(&h->m, "addr"));
+
+	if (s->flags & (LOGSIG_FACT | LOGSIG_REACHED) || s->other)
+		return false;
+	return (strcmp(s->framework, "Gloo") == 0 && s->flags & LOGSIG_PEER) ||
+	       (s->flags & LOGSIG_PEER && cls && strcmp(cls, "loopback") == 0);
+}
+
+/* torch's loopback fallback (the node's hostname resolved to no local
+ * address, so Gloo bound 127.0.0.1 and gave that to its peers) with a
+ * Gloo connect that failed in the same log: the hostname is the cause.
+ * The refusal or timeout is its consequence (a rank dialled a loopback
+ * address, its own host), never a closed remote port, so the causes
+ * that only Gloo's connect lines gave go (issue 42:
+ * aws-samples/aws-do-eks#50, #69). */
+void explain_rule_gloo_fallback(const struct explain_ctx *x,
+				struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+	const struct explain_hit *fb = NULL, *conn = NULL;
+	struct explain_cause *c;
+	size_t o = 0;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+
+		if (strcmp(h->m.sig->id, "torch-gloo-loopback-fallback") == 0)
+			fb = fb ? fb : h;
+		else if (gloo_connect(h))
+			conn = conn ? conn : h;
+	}
+	if (fb == NULL || conn == NULL || x->other ||
+	    (c = explain_cause_for(r, EXPLAIN_NET, false,
+	         finding_name(FINDING_HOSTNAME_UNBINDABLE))) == NULL)
+		return;
+	explain_add_ref(c, fb);
+	explain_add_ref(c, conn);
+	snprintf(c->why, sizeof(c->why), "torch could not resolve the "
+		 "hostname to an address of this node and made Gloo use "
+		 "127.0.0.1 (line %ld); a rank then dialled that loopback "
+		 "address and failed (line %ld)", fb->line, conn->line);
+	snprintf(c->fix, sizeof(c->fix), "on every node: map the hostname to "
+		 "the node's LAN address in /etc/hosts (getent hosts "
+		 "$(hostname) must print an address of that node), or set "
+		 "GLOO_SOCKET_IFNAME=IFACE (one interface name; netprobe ifaces "
+		 "lists them)");
+	for (size_t i = 0; i < r->ncauses; i++) {
+		const struct explain_cause *k = &r->causes[i];
+		bool only_gloo = k->kind == EXPLAIN_NET && k != c &&
+				 k->nrefs > 0;
+
+		for (size_t j = 0; only_gloo && j < k->nrefs; j++) {
+			const struct explain_hit *h = ref_hit(lg, &k->refs[j]);
+
+			only_gloo = h && gloo_connect(h);
+		}
+		if (!only_gloo)
+			r->causes[o++] = *k;
+	}
+	r->ncauses = o;
+}
+
 void explain_rules(const struct explain_ctx *x, struct explain_result *r)
 {
 	rule_gid_zero(x, r);

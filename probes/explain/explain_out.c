@@ -334,9 +334,10 @@ static int build_other(struct explain_run *r)
 
 		if (c->kind == EXPLAIN_OTHER)
 			json_array_append_new(oth, json_pack("{s:s,s:s,s:o,"
-				"s:I}", "kind", c->codes[0], "why", c->why,
+				"s:I,s:s*}", "kind", c->codes[0], "why", c->why,
 				"lines", refs_json(r, c), "count",
-				(json_int_t)c->count));
+				(json_int_t)c->count, "fix", c->fix[0] ?
+				c->fix : NULL));
 		else if (c->kind == EXPLAIN_SYMPTOM)
 			json_array_append_new(sym, json_pack("{s:s,s:s,s:s*,"
 				"s:s*,s:o,s:I}", "signature", c->codes[0],
@@ -351,6 +352,28 @@ static int build_other(struct explain_run *r)
 	return 0;
 }
 
+/* The broader codes a cause's codes refine (explain_refines) that the
+ * cause does not list itself, or NULL when there are none (the key is
+ * then left out, so documents without a refinement do not change). */
+static json_t *refines_json(const struct explain_cause *c)
+{
+	json_t *a = NULL;
+
+	for (size_t k = 0; k < c->ncodes; k++) {
+		const char *b = explain_refines(c->codes[k]);
+		bool listed = false;
+
+		for (size_t j = 0; b && j < c->ncodes; j++)
+			listed = listed || strcmp(c->codes[j], b) == 0;
+		if (b == NULL || listed)
+			continue;
+		if (a == NULL && (a = json_array()) == NULL)
+			return NULL;
+		json_array_append_new(a, json_string(b));
+	}
+	return a;
+}
+
 static int build(struct explain_run *r)
 {
 	json_t *causes = json_array(), *open = json_array();
@@ -363,30 +386,32 @@ static int build(struct explain_run *r)
 		json_array_append_new(notes, json_string(r->notes[i]));
 	for (size_t i = 0; causes && open && i < r->res.ncauses; i++) {
 		const struct explain_cause *c = &r->res.causes[i];
-		json_t *codes;
+		json_t *codes, *refines;
 
 		if (c->kind != EXPLAIN_NET)
 			continue;
 		codes = json_array();
 		for (size_t k = 0; codes && k < c->ncodes; k++)
 			json_array_append_new(codes, json_string(c->codes[k]));
+		refines = refines_json(c);
 		if (c->open)
 			json_array_append_new(open, json_pack("{s:o,s:s,s:s,"
-				"s:s,s:o,s:I}", "codes", codes, "why", c->why,
-				"next", c->next, "contradicted_by", c->contra,
-				"lines", refs_json(r, c),
-				"count", (json_int_t)c->count));
+				"s:s,s:o,s:I,s:o*}", "codes", codes, "why",
+				c->why, "next", c->next, "contradicted_by",
+				c->contra, "lines", refs_json(r, c),
+				"count", (json_int_t)c->count, "refines",
+				refines));
 		else {
 			const struct finding_def *fd =
 				finding_lookup(c->codes[0]);
 
 			json_array_append_new(causes, json_pack("{s:s,s:s,"
-				"s:s,s:s,s:s,s:o,s:I}", "code", c->codes[0],
-				"state", state_name(c->state), "why", c->why,
-				"measured", c->measured, "fix", c->fix[0] ?
-				c->fix : fd ? fd->fix : "", "lines",
-				refs_json(r, c), "count",
-				(json_int_t)c->count));
+				"s:s,s:s,s:s,s:o,s:I,s:o*}", "code",
+				c->codes[0], "state", state_name(c->state),
+				"why", c->why, "measured", c->measured, "fix",
+				c->fix[0] ? c->fix : fd ? fd->fix : "",
+				"lines", refs_json(r, c), "count",
+				(json_int_t)c->count, "refines", refines));
 			json_decref(codes);
 		}
 	}
@@ -514,6 +539,8 @@ static size_t print_answer(const struct explain_run *r)
 		n++;
 		by = by ? by : c->codes[0];
 		printf("  not the network: %s: %s\n", c->codes[0], c->why);
+		if (c->fix[0])
+			printf("    check: %s\n", c->fix);
 		print_refs(r, c);
 	}
 	n += print_decided(r, SEV_WARNING);

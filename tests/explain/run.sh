@@ -75,5 +75,25 @@ collect nccl-system-error "NCCL_DEBUG=WARN"
 collect nccl-system-error "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET"
 collect torch-dump-signal "rank 13 timed out first"
 collect deepspeed-host-ssh-alone "ssh -v worker-3.job"
+# name-unresolved refines host-unreachable: the JSON lists the broader
+# code, so a consumer that asks for host-unreachable finds it (issue 42)
+ref=$("$NETPROBE" explain --no-probe --json "$dir/deepspeed-host-ssh-resolve.log" |
+	jq -r '.causes[] | select(.code == "name-unresolved") | .refines | join(",")')
+if [ "$ref" = host-unreachable ]; then
+	pass=$((pass + 1))
+else
+	echo "FAIL name-unresolved refines '$ref', not host-unreachable"
+	fail=$((fail + 1))
+fi
+# a launcher's HOST:SLOTS reached ssh: says to check the launcher's
+# version, and blames no network (issue 42)
+"$NETPROBE" explain --no-probe "$dir/launcher-hostslots-torchpack.log" >"$tmp/l.txt"
+if grep -q "not the network: launcher-syntax" "$tmp/l.txt" &&
+	grep -q "check: 'localhost:1' is HOST:SLOTS.*launcher's version" "$tmp/l.txt"; then
+	pass=$((pass + 1))
+else
+	echo "FAIL launcher-syntax: no check of the host list and the launcher's version"
+	fail=$((fail + 1))
+fi
 echo "explain corpus: $pass passed, $fail failed"
 [ "$fail" = 0 ]

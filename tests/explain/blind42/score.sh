@@ -13,8 +13,10 @@
 #
 #   $NETPROBE explain --no-probe --json ID.log
 #
-# A decided cause is a code of .causes[]; an open candidate is a code of
-# .undecided[].codes. Printed:
+# A decided cause is a code of .causes[] with the broader codes it
+# refines (.refines[], e.g. name-unresolved refines host-unreachable): it
+# is right when any of them is wanted. An open candidate is a code of
+# .undecided[].codes or of its .refines[]. Printed:
 #   - network logs right: the wanted code decided or among the candidates;
 #   - of those with proof "proof" (the log alone proves the cause), how
 #     many had the wanted code decided;
@@ -50,9 +52,12 @@ isnonnet() {
 	for n in $NONNET; do [ "$1" = "$n" ] && return 0; done
 	return 1
 }
-# inlist CODE "A,B,C"
+# inlist CODE "A,B,C": CODE may be CODE+REFINED+... (a decided cause
+# and the broader codes it refines): any of them in the list
 inlist() {
-	case ",$2," in *",$1,"*) return 0 ;; esac
+	for one in $(echo "$1" | tr '+' ' '); do
+		case ",$2," in *",$one,"*) return 0 ;; esac
+	done
 	return 1
 }
 
@@ -71,8 +76,9 @@ tail -n +2 "$truth" | tr -d '\r' | while IFS='	' read -r id _ fw _ net _ wanted 
 			"explain exited $rc: $(head -c 120 "$tmp/$id.err" | tr '\t\n' '  ')" "$fw" >>"$tmp/cases"
 		continue
 	fi
-	decided=$(jq -r '[.causes[]?.code] | unique | join(",")' "$tmp/$id.json")
-	open=$(jq -r '[.undecided[]?.codes[]?] | unique | join(",")' "$tmp/$id.json")
+	# one token per decided cause: CODE+REFINED+...
+	decided=$(jq -r '[.causes[]? | [.code] + (.refines // []) | join("+")] | unique | join(",")' "$tmp/$id.json")
+	open=$(jq -r '[.undecided[]? | (.codes[]?, (.refines // [])[])] | unique | join(",")' "$tmp/$id.json")
 	other=$(jq -r '[.other_causes[]?.kind] | unique | join(",")' "$tmp/$id.json")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$net" "$wanted" "$proof" \
 		"${decided:--}" "${open:--}" "${other:--}" "$fw" >>"$tmp/cases"
@@ -94,7 +100,7 @@ while IFS='	' read -r id net wanted proof decided open other fw; do
 	mark=""
 	w=0
 	for c in $dec; do
-		isnonnet "$c" && continue
+		isnonnet "${c%%+*}" && continue
 		inlist "$c" "$wanted" || w=$((w + 1))
 	done
 	wrong=$((wrong + w))
@@ -115,7 +121,7 @@ while IFS='	' read -r id net wanted proof decided open other fw; do
 		nnon=$((nnon + 1))
 		any=0
 		for c in $dec $opn; do
-			isnonnet "$c" && continue
+			isnonnet "${c%%+*}" && continue
 			inlist "$c" "$wanted" && continue
 			any=1
 		done
