@@ -182,6 +182,15 @@ void rd_blame(const struct rctx *c, json_t *causes,
 	      json_t *(*owner)(const struct rctx *, const json_t *,
 			       const json_t *));
 
+/* Elimination over the pairs left undecided (decide_elim.c, issue 48):
+ * each pair's evidence and the cluster's shape run through the table of
+ * elim.c; pairs whose only hypothesis left is a box on the path between
+ * two subnets become one "path" cause per subnet pair (named by its hop,
+ * no node blamed), the others carry what remains and why the rest went.
+ * rd_path_owner is the path cause that holds finding f's pair, or NULL. */
+void rd_elim(const struct rctx *c, json_t *causes);
+json_t *rd_path_owner(const struct rctx *c, const json_t *causes,
+		      const json_t *f);
 /* Errors a cause explains: a probe toward a node behind NAT that timed
  * out (a peer's scan could not reach its responder) is the NAT's symptom,
  * not a part that could not run. Each such error of the node table

@@ -241,6 +241,46 @@ if [ "$RV" = 0 ]; then
 		done
 	fi
 fi
+# --- middleboxes (issue 48) -------------------------------------------------
+# A fifth stream (the seeds drawn before keep their clusters): on one
+# routed seed in four, a box on the path between the subnets, on the
+# router (fault node "rt"): mbox-reject (its forward path resets TCP to
+# ports 20000-65535 between the subnets, after passing established
+# traffic, as an ACL on a router does: every member still joins node 0
+# on 7471). The truth is the path, no node: "path:10.231.30.254", the
+# router by its first leg. Not drawn beside a NAT'd node, a member that
+# cannot join, or the hop's MTU fault (their own rounds). The fix names
+# the box, and the closed loop runs it in the router's namespace.
+RND5=$(((SEED * 214013 + 2531011) % 2147483648))
+rnd5() {
+	RND5=$(((RND5 * 1103515245 + 12345) % 2147483648))
+	RV=$(((RND5 / 65536) % $1))
+}
+rnd5 4
+if [ "$TOPO" = routed ] && [ "$RV" = 0 ]; then
+	case " $FAULTS " in
+	*" nat@"* | *" rdv"* | *" hop@"*) ;;
+	*) FAULTS="$FAULTS mbox-reject@rt" ;;
+	esac
+fi
+# mbox_apply KIND: the middlebox fault KIND in the router's namespace.
+mbox_apply() {
+	case "$1" in
+	mbox-reject)
+		ip netns exec "$RT" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ct state established,related accept
+		ip saddr 10.231.30.0/24 ip daddr 10.231.31.0/24 tcp dport 20000-65535 reject with tcp reset
+		ip saddr 10.231.31.0/24 ip daddr 10.231.30.0/24 tcp dport 20000-65535 reject with tcp reset
+	}
+}
+NFT
+		;;
+	esac
+}
+# --- end of the middleboxes (issue 48) ---------------------------------------
 FAULTS=${FAULTS# }
 [ -n "${GEN_FAULTS+x}" ] && FAULTS=$GEN_FAULTS
 
@@ -392,6 +432,8 @@ NFT
 done
 NOISE=${NOISE# }
 cl_ns() {
+	# the router, by either leg's address (a middlebox's fix)
+	case "$1" in 10.231.30.254 | 10.231.31.254) echo "$RT"; return ;; esac
 	_k=1
 	while [ "$_k" -le "$N" ]; do
 		[ "$(mesh_name "$_k")" = "$1" ] && { mesh_ns "$_k"; return; }
@@ -692,6 +734,11 @@ NFT
 			_k=$((_k + 1))
 		done
 		;;
+	mbox-*)
+		# the router's forward path (the middleboxes' block)
+		mbox_apply "$kind"
+		WANT="$WANT path:10.231.30.254"
+		;;
 	hop)
 		ip -n "$RT" link set b0 mtu 1000
 		hop_drop_fragneeded "$RT"
@@ -754,6 +801,7 @@ allowed_nodes() {
 		loss*) ;;
 		rdvfw@*) mesh_name 1; echo ;;
 		rdvrt@*) ;;
+		mbox-*@*) echo "10.231.30.254 10.231.31.254" ;;
 		hop@* | ovl-all@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
 		*) mesh_name "${f#*@}"; echo ;;
 		esac

@@ -1,0 +1,156 @@
+/* netprobe report: the elimination table (reports/elim.c, issue 48). Each
+ * row is fed evidence structs: the fact that eliminates it, the fact that
+ * keeps it, and none (it stays open). The router that resets high ports
+ * between two subnets leaves only the path; a node's own rule beside it
+ * keeps both; a healthy subnet pair keeps nothing. */
+#include <check.h>
+#include <string.h>
+
+#include "elim.h"
+
+/* A pair a (10.0.1.0/24) -> b (10.0.2.0/24) whose 29500/tcp failed, with
+ * no evidence either way. */
+static struct elim_ev ev(void)
+{
+	struct elim_ev e;
+
+	memset(&e, 0, sizeof(e));
+	strcpy(e.a, "a");
+	strcpy(e.b, "b");
+	strcpy(e.net_a, "10.0.1.0/24");
+	strcpy(e.net_b, "10.0.2.0/24");
+	strcpy(e.gw_a, "10.0.1.254");
+	strcpy(e.gw_b, "10.0.2.254");
+	strcpy(e.port, "29500/tcp");
+	return e;
+}
+
+/* Row id's state for e. */
+static enum elim_state state(const char *id, const struct elim_ev *e)
+{
+	struct elim_out o;
+	int r = elim_row_of(id);
+
+	ck_assert_int_ge(r, 0);
+	elim_run(e, &o);
+	return o.state[r];
+}
+
+START_TEST(firewall_rows)
+{
+	struct elim_ev e = ev();
+
+	ck_assert_int_eq(state("firewall-b", &e), ELIM_OPEN);
+	e.rules_b = true;
+	ck_assert_int_eq(state("firewall-b", &e), ELIM_GONE);
+	e.drops_b = true; /* a rule that drops wins over "read" */
+	ck_assert_int_eq(state("firewall-b", &e), ELIM_KEPT);
+	ck_assert_int_eq(state("firewall-a", &e), ELIM_OPEN);
+	e.rules_a = true;
+	ck_assert_int_eq(state("firewall-a", &e), ELIM_GONE);
+}
+END_TEST
+
+START_TEST(route_nat_rows)
+{
+	struct elim_ev e = ev();
+
+	ck_assert_int_eq(state("route-a", &e), ELIM_OPEN);
+	ck_assert_int_eq(state("nat", &e), ELIM_OPEN);
+	e.control_ok = true;
+	ck_assert_int_eq(state("route-a", &e), ELIM_GONE);
+	ck_assert_int_eq(state("route-b", &e), ELIM_GONE);
+	ck_assert_int_eq(state("nat", &e), ELIM_GONE);
+	e.route_b = true;
+	ck_assert_int_eq(state("route-b", &e), ELIM_KEPT);
+	e.nat = true;
+	ck_assert_int_eq(state("nat", &e), ELIM_KEPT);
+}
+END_TEST
+
+START_TEST(loss_mtu_conflict_listener_rows)
+{
+	struct elim_ev e = ev();
+
+	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
+	e.reset = true;
+	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
+	e.lossy = true;
+	ck_assert_int_eq(state("loss", &e), ELIM_KEPT);
+	ck_assert_int_eq(state("mtu", &e), ELIM_GONE);
+	e.port[0] = '\0';
+	ck_assert_int_eq(state("mtu", &e), ELIM_OPEN);
+	ck_assert_int_eq(state("conflict", &e), ELIM_GONE);
+	e.conflict = true;
+	ck_assert_int_eq(state("conflict", &e), ELIM_KEPT);
+	ck_assert_int_eq(state("listener", &e), ELIM_OPEN);
+	e.listener_ok = true;
+	strcpy(e.listener_fact, "c reaches b's 29500/tcp");
+	ck_assert_int_eq(state("listener", &e), ELIM_GONE);
+}
+END_TEST
+
+START_TEST(path_row)
+{
+	struct elim_ev e = ev();
+
+	/* across subnets without the shape: open */
+	ck_assert_int_eq(state("path", &e), ELIM_OPEN);
+	/* inside pairs reach the very port: kept */
+	e.inside_ok = 2;
+	strcpy(e.inside_fact, "c reaches b's 29500/tcp inside 10.0.2.0/24");
+	ck_assert_int_eq(state("path", &e), ELIM_KEPT);
+	/* the port fails inside a subnet too: gone */
+	e.inside_fail = 1;
+	ck_assert_int_eq(state("path", &e), ELIM_GONE);
+	/* one subnet, on-link: no box between */
+	e = ev();
+	strcpy(e.net_b, e.net_a);
+	e.gw_a[0] = e.gw_b[0] = '\0';
+	e.inside_ok = 2;
+	ck_assert_int_eq(state("path", &e), ELIM_GONE);
+}
+END_TEST
+
+/* The router that resets 20000-65535 between the subnets: every node's
+ * own hypothesis goes, the path alone is kept. */
+START_TEST(middlebox_only_path_left)
+{
+	struct elim_ev e = ev();
+	struct elim_out o;
+	int path = elim_row_of("path");
+	char why[400];
+
+	e.rules_a = e.rules_b = e.control_ok = e.reset = true;
+	e.listener_ok = true;
+	strcpy(e.listener_fact, "c reaches b's 29500/tcp");
+	e.inside_ok = 3;
+	strcpy(e.inside_fact, "c reaches b's 29500/tcp inside 10.0.2.0/24");
+	ck_assert_uint_eq(elim_run(&e, &o), 1);
+	ck_assert_uint_eq(o.kept, 1);
+	ck_assert_int_eq(o.state[path], ELIM_KEPT);
+	/* a node's own rule beside it: both kept, nothing open */
+	e.drops_b = true;
+	ck_assert_uint_eq(elim_run(&e, &o), 2);
+	ck_assert_uint_eq(o.kept, 2);
+	/* the probe of a row names the nodes and the port */
+	elim_fill(elim_rows(&(size_t){0})[path].probe, &e, why, sizeof(why));
+	ck_assert_str_eq(why,
+			 "traceroute -T -p 29500 b on a (the last hop that "
+			 "answers)");
+}
+END_TEST
+
+Suite *suite_report_elim(void)
+{
+	Suite *s = suite_create("report_elim");
+	TCase *tc = tcase_create("elim");
+
+	tcase_add_test(tc, firewall_rows);
+	tcase_add_test(tc, route_nat_rows);
+	tcase_add_test(tc, loss_mtu_conflict_listener_rows);
+	tcase_add_test(tc, path_row);
+	tcase_add_test(tc, middlebox_only_path_left);
+	suite_add_tcase(s, tc);
+	return s;
+}
