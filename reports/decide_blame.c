@@ -538,6 +538,7 @@ bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 static bool pair_symptom(const char *code)
 {
 	return finding_in_cause(code, CAUSE_FIREWALL) ||
+	       finding_is(code, FINDING_IDLE_CONNECTION_KILLED) ||
 	       finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	       finding_is(code, FINDING_RANK_UNREACHABLE);
 }

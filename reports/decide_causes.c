@@ -603,7 +603,8 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
 	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	     finding_is(code, FINDING_RANK_UNREACHABLE) ||
-	     finding_is(code, FINDING_PORT_CLOSED)) &&
+	     finding_is(code, FINDING_PORT_CLOSED) ||
+	     finding_is(code, FINDING_IDLE_CONNECTION_KILLED)) &&
 	    (k = rd_path_owner(c, causes, f)) != NULL)
 		return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||

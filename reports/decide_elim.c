@@ -255,6 +255,92 @@ static void shape(const struct rctx *c, struct elim_ev *e, const char *a,
 	}
 }
 
+/* The idle probe's state in peer entry e ("alive", "killed"), or "". */
+static const char *idle_of(const json_t *e)
+{
+	return rj_strd(json_object_get(e, "idle"), "state", "");
+}
+
+/* The shape across the cluster for an idle connection from a to b that
+ * died: every other node's idle connection toward b, and a's toward the
+ * nodes of its own subnet. */
+static void idle_shape(const struct rctx *c, struct elim_ev *e, const char *a,
+		       const char *b, const char *netb, const char *neta)
+{
+	size_t i;
+	json_t *nv;
+	const json_t *da = doc_of(c, a);
+
+	json_array_foreach(c->nodes, i, nv) {
+		const char *x = json_string_value(nv), *st;
+		const json_t *dx, *ex;
+		char netx[48];
+
+		if (x == NULL || strcmp(x, a) == 0 || strcmp(x, b) == 0 ||
+		    (dx = doc_of(c, x)) == NULL)
+			continue;
+		if ((ex = peer_entry(c, dx, b)) != NULL &&
+		    (st = idle_of(ex))[0] != '\0') {
+			net_of(dx, rj_str(json_object_get(ex, "route"),
+					  "source"),
+			       netx, sizeof(netx));
+			if (netx[0] && strcmp(netx, netb) == 0) {
+				if (strcmp(st, "alive") == 0 &&
+				    e->inside_ok++ == 0)
+					snprintf(e->inside_fact,
+						 sizeof(e->inside_fact),
+						 "%s's idle connection to %s "
+						 "lives on inside %s",
+						 x, b, netb);
+				else if (strcmp(st, "killed") == 0)
+					e->inside_fail++;
+			}
+		}
+		if ((ex = peer_entry(c, da, x)) != NULL &&
+		    strcmp(idle_of(ex), "alive") == 0) {
+			net_of(dx, rj_strd(ex, "peer_addr", ""), netx,
+			       sizeof(netx));
+			if (netx[0] && strcmp(netx, neta) == 0 &&
+			    e->inside_ok++ == 0)
+				snprintf(e->inside_fact,
+					 sizeof(e->inside_fact),
+					 "%s's idle connection to %s lives on "
+					 "inside %s",
+					 a, x, neta);
+		}
+	}
+}
+
+/* An idle connection of node (from it, or to it from another node) that
+ * lived on, as a fact into buf; empty when none. */
+static void idle_kept(const struct rctx *c, const char *node, char *buf,
+		      size_t len)
+{
+	const json_t *d = doc_of(c, node), *e, *dx;
+	size_t i;
+	json_t *nv;
+
+	buf[0] = '\0';
+	json_array_foreach(rj_arr(d, "peers"), i, e)
+		if (strcmp(idle_of(e), "alive") == 0) {
+			snprintf(buf, len, "%s's idle connection to %s lived on",
+				 node, rj_strd(e, "peer", "?"));
+			return;
+		}
+	json_array_foreach(c->nodes, i, nv) {
+		const char *x = json_string_value(nv);
+
+		if (x == NULL || strcmp(x, node) == 0 ||
+		    (dx = doc_of(c, x)) == NULL ||
+		    (e = peer_entry(c, dx, node)) == NULL ||
+		    strcmp(idle_of(e), "alive") != 0)
+			continue;
+		snprintf(buf, len, "%s's idle connection to %s lived on", x,
+			 node);
+		return;
+	}
+}
+
 /* The evidence of the pair (a saw it, b the other end) into e. */
 static void gather(const struct rctx *c, const json_t *causes, const char *a,
 		   const char *b, struct elim_ev *e)
@@ -337,6 +423,27 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 			      rj_strd(p, "proto", "tcp"));
 		}
 	e->reset = any_fail && all_rst;
+	e->tracked_a = json_array_size(rj_arr(json_object_get(da, "firewall"),
+					      "blocks")) > 0;
+	e->tracked_b = json_array_size(rj_arr(json_object_get(db, "firewall"),
+					      "blocks")) > 0;
+	for (int k = 0; k < 2; k++) {
+		const json_t *en = ends[k];
+
+		if (strcmp(idle_of(en), "killed") != 0)
+			continue;
+		if (!e->idle_killed) {
+			idle_kept(c, a, e->kept_a, sizeof(e->kept_a));
+			idle_kept(c, b, e->kept_b, sizeof(e->kept_b));
+		}
+		e->idle_killed = true;
+		if (e->port[0] == '\0')
+			snprintf(e->port, sizeof(e->port), "%lld/tcp",
+				 rj_int(json_object_get(en, "idle"), "port",
+					0));
+		idle_shape(c, e, k ? b : a, k ? a : b, k ? e->net_a : e->net_b,
+			   k ? e->net_b : e->net_a);
+	}
 	e->control_ok = ea != NULL && okd[0] && (eb == NULL || okd[1]);
 }
 
@@ -395,15 +502,19 @@ static void path_ports(const struct rctx *c, json_t *k, const char *node)
 	}
 }
 
-/* The path cause's summary, fix and commands, once its pairs are in. */
+/* The path cause's summary, fix and commands, once its pairs are in:
+ * ports the box resets or drops (let them through), connections it
+ * forgets when idle (its timeout), or both. */
 static void path_words(json_t *k)
 {
 	const json_t *nets = json_object_get(k, "nets"), *v;
 	const char *na = json_string_value(json_array_get(nets, 0));
 	const char *nb = json_string_value(json_array_get(nets, 1));
 	const char *node = rj_str(k, "node");
-	char set[400] = "", sum[900], fix[1600], cmd[600];
-	size_t i, l = 0;
+	bool idle = json_is_true(json_object_get(k, "idle"));
+	bool hop = strchr(node, '<') == NULL;
+	char set[400] = "", sum[900], fix[2000], cmd[600];
+	size_t i, l = 0, fl = 0;
 	json_t *sh = json_array();
 
 	json_array_foreach(json_object_get(k, "ports"), i, v)
@@ -412,29 +523,56 @@ static void path_words(json_t *k)
 					      i ? ", " : "",
 					      json_string_value(v));
 	snprintf(sum, sizeof(sum),
-		 "connections between %s and %s fail on the path between "
-		 "them (%zu pairs), at the box %s: pairs inside each subnet "
-		 "reach the very ports, and no node's own ruleset, route or "
-		 "address explains them",
-		 na, nb, json_array_size(json_object_get(k, "pairs")),
-		 strchr(node, '<') == NULL ? node : "between them");
-	snprintf(fix, sizeof(fix),
-		 "let TCP %s through the box on the path between %s and %s "
-		 "(%s), both ways: no node's own firewall is the cause, so "
-		 "no node's ruleset is to change. The commands are for a "
-		 "Linux router whose nftables has the inet filter table "
-		 "(read it first: nft -a list chain inet filter forward); on "
-		 "a switch ACL, a firewall appliance or a cloud security "
-		 "group, allow the same ports between the two subnets",
-		 set[0] ? set : "the failed ports", na, nb, node);
-	if (set[0] != '\0' && strchr(node, '<') == NULL && sh != NULL) {
-		for (int d = 0; d < 2; d++) {
+		 "connections between %s and %s %s on the path between them "
+		 "(%zu pairs), at the box %s: %s, and no node's own ruleset, "
+		 "route or address explains them",
+		 na, nb,
+		 set[0] && idle ? "fail, and idle ones die,"
+		 : idle	       ? "left idle die"
+			       : "fail",
+		 json_array_size(json_object_get(k, "pairs")),
+		 hop ? node : "between them",
+		 idle ? "inside each subnet the same connections live on"
+		      : "pairs inside each subnet reach the very ports");
+	if (set[0] != '\0')
+		fl += (size_t)snprintf(
+			fix + fl, sizeof(fix) - fl,
+			"let TCP %s through the box on the path between %s "
+			"and %s (%s), both ways. ",
+			set, na, nb, node);
+	if (idle && fl < sizeof(fix))
+		fl += (size_t)snprintf(
+			fix + fl, sizeof(fix) - fl,
+			"The box on the path between %s and %s (%s) forgets "
+			"connections left idle: raise its idle timeout for "
+			"established TCP above the job's longest quiet spell "
+			"(a checkpoint, an evaluation), or give the job TCP "
+			"keepalives shorter than it. ",
+			na, nb, node);
+	if (fl < sizeof(fix))
+		snprintf(fix + fl, sizeof(fix) - fl,
+			 "No node's own firewall is the cause, so no node's "
+			 "ruleset is to change. The commands are for a Linux "
+			 "router (nftables' inet filter table; read it first: "
+			 "nft -a list chain inet filter forward); on a switch "
+			 "ACL, a firewall appliance, a load balancer or a "
+			 "cloud security group, set the same there");
+	if (hop && sh != NULL) {
+		for (int d = 0; set[0] != '\0' && d < 2; d++) {
 			snprintf(cmd, sizeof(cmd),
 				 "nft insert rule inet filter forward ip saddr "
 				 "%s ip daddr %s tcp dport { %s } accept",
 				 d ? nb : na, d ? na : nb, set);
 			json_array_append_new(sh, json_string(cmd));
 		}
+		/* the kernel's own default: five days */
+		if (idle)
+			json_array_append_new(
+				sh, json_string("sysctl -w net.netfilter."
+						"nf_conntrack_tcp_timeout_"
+						"established=432000"));
+	}
+	if (json_array_size(sh) > 0) {
 		snprintf(cmd, sizeof(cmd), "on %s", node);
 		json_object_set_new(
 			json_object_get(json_object_get(k, "fix"), "commands"),
@@ -529,6 +667,8 @@ void rd_elim(const struct rctx *c, json_t *causes)
 			json_array_append(made, pk);
 		}
 		rj_add_unique(json_object_get(pk, "pairs"), label);
+		if (e.idle_killed)
+			json_object_set_new(pk, "idle", json_true());
 		path_ports(c, pk, a);
 		path_ports(c, pk, b);
 		json_array_remove(causes, i);

@@ -114,6 +114,14 @@ static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
 		snprintf(why, len, "the link was measured lossy");
 		return ELIM_KEPT;
 	}
+	if (e->idle_killed && e->control_ok) {
+		snprintf(why, len,
+			 "fresh connections and the echo before the idle "
+			 "spell pass, and after it nothing came back, "
+			 "retransmissions included: a forgotten connection, "
+			 "not random loss");
+		return ELIM_GONE;
+	}
 	if (e->reset) {
 		snprintf(why, len,
 			 "every failed connect was answered with a reset: an "
@@ -129,6 +137,13 @@ static enum elim_state t_mtu(const struct elim_ev *e, char *why, size_t len)
 {
 	if (e->port[0] == '\0')
 		return ELIM_OPEN;
+	if (e->idle_killed) {
+		snprintf(why, len,
+			 "the echo after the idle spell is a few bytes, the "
+			 "same as the one before it that passed: no MTU "
+			 "stops it");
+		return ELIM_GONE;
+	}
 	snprintf(why, len,
 		 "the connect to %s failed at its handshake, whose packets "
 		 "are small: no MTU stops them",
@@ -143,6 +158,12 @@ static enum elim_state t_listener(const struct elim_ev *e, char *why,
 {
 	if (e->listener_ok) {
 		snprintf(why, len, "%s", e->listener_fact);
+		return ELIM_GONE;
+	}
+	if (e->idle_killed && e->control_ok) {
+		snprintf(why, len,
+			 "the idle connection itself was accepted and "
+			 "answered before its idle spell");
 		return ELIM_GONE;
 	}
 	return ELIM_OPEN;
@@ -171,12 +192,54 @@ static enum elim_state t_path(const struct elim_ev *e, char *why, size_t len)
 	if (e->net_a[0] && e->net_b[0] && strcmp(e->net_a, e->net_b) != 0 &&
 	    e->inside_ok > 0) {
 		snprintf(why, len,
-			 "%s: the very port passes inside a subnet and "
-			 "fails between %s and %s",
+			 "%s: what fails between %s and %s passes inside a "
+			 "subnet",
 			 e->inside_fact, e->net_a, e->net_b);
 		return ELIM_KEPT;
 	}
 	return ELIM_OPEN;
+}
+
+/* One end's own connection tracking forgetting an idle connection:
+ * eliminated where an idle connection of that end lived on (its tracking
+ * forgets by time, not by peer), or where its ruleset was read and drops
+ * nothing (a connection it forgot passes its rules as a new one); only
+ * for an idle failure. */
+static enum elim_state track_end(const struct elim_ev *e, bool rules,
+				 bool tracked, const char *kept,
+				 const char *node, char *why, size_t len)
+{
+	if (!e->idle_killed) {
+		snprintf(why, len, "no idle connection failed");
+		return ELIM_GONE;
+	}
+	if (kept[0] != '\0') {
+		snprintf(why, len,
+			 "%s: its own tracking keeps idle connections", kept);
+		return ELIM_GONE;
+	}
+	if (rules && !tracked) {
+		snprintf(why, len,
+			 "%s's ruleset was read and drops nothing: a "
+			 "connection its tracking forgot passes as a new one",
+			 node);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+static enum elim_state t_track_a(const struct elim_ev *e, char *why,
+				 size_t len)
+{
+	return track_end(e, e->rules_a, e->tracked_a, e->kept_a, e->a, why,
+			 len);
+}
+
+static enum elim_state t_track_b(const struct elim_ev *e, char *why,
+				 size_t len)
+{
+	return track_end(e, e->rules_b, e->tracked_b, e->kept_b, e->b, why,
+			 len);
 }
 
 static const struct elim_row rows[] = {
@@ -197,6 +260,10 @@ static const struct elim_row rows[] = {
 	{"mtu", "an MTU limit", "mtu", t_mtu, "netprobe path {b} on {a}"},
 	{"listener", "nothing listens on {b}'s port", "listener", t_listener,
 	 "ss -ltn on {b}"},
+	{"conntrack-a", "{a}'s own connection tracking", "firewall", t_track_a,
+	 "sysctl net.netfilter.nf_conntrack_tcp_timeout_established on {a}"},
+	{"conntrack-b", "{b}'s own connection tracking", "firewall", t_track_b,
+	 "sysctl net.netfilter.nf_conntrack_tcp_timeout_established on {b}"},
 	{"path", "a box on the path between the subnets", "path", t_path,
 	 "traceroute -T -p {port} {b} on {a} (the last hop that answers)"},
 };

@@ -42,6 +42,13 @@ struct elim_ev {
 	char inside_fact[200];       /* one of them, for the why line */
 	int inside_fail;             /* pairs inside one subnet that fail
 				      * a port that failed here */
+	bool idle_killed;            /* a connection held idle, then used,
+				      * got no answer (--idle) */
+	bool tracked_a, tracked_b;   /* that end's ruleset has blocks: a
+				      * connection it forgot could meet
+				      * them as new */
+	char kept_a[160], kept_b[160]; /* an idle connection of that end
+					* that lived on ("" none) */
 	bool listener_ok;            /* another node reached b's port */
 	char listener_fact[200];
 };

@@ -2,9 +2,12 @@
  * the join timeout, take the plan and the members, probe, send the
  * document, wait for the verdict. Every wait is bounded. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -46,6 +49,22 @@ static bool plain_responder(const struct np_client *c)
 	       !(c->hello.flags & (PROTO_HELLO_MESH | PROTO_HELLO_MEMBER));
 }
 
+/* TCP keepalives on the connection to node 0 every second (issue 48):
+ * it stays quiet while this node probes, and a stateful box on the way
+ * that times out idle connections would forget it, losing this node's
+ * document. A failure to set them only leaves it as it was. */
+static void keepalive(int fd)
+{
+	int on = 1, idle = 1, intvl = 1, cnt = 60;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)) < 0)
+		return;
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	                 sizeof(intvl));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
 /* Connects to node 0, retrying until the join timeout: node 0 may start
  * after us. A plain responder answering for MESH_SERVE_GRACE_US (one
  * being replaced by node 0's mesh is gone by then) ends it at once.
@@ -58,8 +77,10 @@ static int join_connect(struct mesh *ms)
 
 	for (;;) {
 		if (client_mesh_open(&ms->c, ms->node0, ms->node0_port,
-		                     MESH_STEP_US) == 0)
+		                     MESH_STEP_US) == 0) {
+			keepalive(ms->c.fd);
 			return 0;
+		}
 		snprintf(last, sizeof(last), "%s", ms->c.err);
 		client_close(&ms->c);
 		tries++;

@@ -247,7 +247,9 @@ fi
 # router (fault node "rt"): mbox-reject (its forward path resets TCP to
 # ports 20000-65535 between the subnets, after passing established
 # traffic, as an ACL on a router does: every member still joins node 0
-# on 7471). The truth is the path, no node: "path:10.231.30.254", the
+# on 7471) or mbox-idle (a stateful forward path whose connection
+# tracking forgets a TCP connection idle for 3 s and drops what is not a
+# new connection's SYN: the mesh runs with --idle 5s). The truth is the path, no node: "path:10.231.30.254", the
 # router by its first leg. Not drawn beside a NAT'd node, a member that
 # cannot join, or the hop's MTU fault (their own rounds). The fix names
 # the box, and the closed loop runs it in the router's namespace.
@@ -260,7 +262,13 @@ rnd5 4
 if [ "$TOPO" = routed ] && [ "$RV" = 0 ]; then
 	case " $FAULTS " in
 	*" nat@"* | *" rdv"* | *" hop@"*) ;;
-	*) FAULTS="$FAULTS mbox-reject@rt" ;;
+	*)
+		rnd5 2
+		if [ "$RV" = 0 ]; then
+			FAULTS="$FAULTS mbox-reject@rt"
+		else
+			FAULTS="$FAULTS mbox-idle@rt"
+		fi ;;
 	esac
 fi
 # mbox_apply KIND: the middlebox fault KIND in the router's namespace.
@@ -277,6 +285,22 @@ table inet filter {
 	}
 }
 NFT
+		;;
+	mbox-idle)
+		ip netns exec "$RT" sysctl -qw \
+			net.netfilter.nf_conntrack_tcp_timeout_established=3
+		ip netns exec "$RT" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		meta l4proto != tcp accept
+		ct state established,related accept
+		tcp flags & (fin | syn | rst | ack) == syn accept
+		drop
+	}
+}
+NFT
+		GEN_IDLE="--idle 5s"
 		;;
 	esac
 }
@@ -779,13 +803,13 @@ run_mesh() {
 	R="$OUT/$1"
 	mkdir -p "$R"
 	MESH_WRAP=${WRAP_1:-} MESH_ENV=$(node_env 1) mesh_run 1 "$R" --hosts "$HOSTS" \
-		--join-timeout 30s $QUICK \
+		--join-timeout 30s $QUICK ${GEN_IDLE:-} \
 		--ports torch --format json -o "$R/report.json" --out "$R/docs"
 	_i=2
 	while [ "$_i" -le "$N" ]; do
 		eval "_w=\${WRAP_$_i:-}"
 		MESH_WRAP=$_w MESH_ENV=$(node_env "$_i") mesh_run "$_i" "$R" \
-			--hosts "$HOSTS" --join-timeout 30s $QUICK --ports torch
+			--hosts "$HOSTS" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch
 		_i=$((_i + 1))
 	done
 	MESH_ENV=$GEN_ENV

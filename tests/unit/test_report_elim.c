@@ -6,6 +6,8 @@
 #include <check.h>
 #include <string.h>
 
+#include "decide/decide_idle.h"
+#include "doc/finding.h"
 #include "elim.h"
 
 /* A pair a (10.0.1.0/24) -> b (10.0.2.0/24) whose 29500/tcp failed, with
@@ -141,6 +143,66 @@ START_TEST(middlebox_only_path_left)
 }
 END_TEST
 
+/* An idle connection killed across the subnets: loss, MTU, the
+ * listener and each end's own tracking go by the idle facts; an end
+ * whose ruleset drops something and keeps no idle connection alive
+ * stays open. */
+START_TEST(idle_rows)
+{
+	struct elim_ev e = ev();
+
+	strcpy(e.port, "7471/tcp");
+	e.idle_killed = e.control_ok = true;
+	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
+	ck_assert_int_eq(state("mtu", &e), ELIM_GONE);
+	ck_assert_int_eq(state("listener", &e), ELIM_GONE);
+	/* nothing read of b: its tracking stays open */
+	ck_assert_int_eq(state("conntrack-b", &e), ELIM_OPEN);
+	e.rules_b = true;
+	ck_assert_int_eq(state("conntrack-b", &e), ELIM_GONE);
+	e.tracked_b = true;
+	ck_assert_int_eq(state("conntrack-b", &e), ELIM_OPEN);
+	strcpy(e.kept_b, "c's idle connection to b lived on");
+	ck_assert_int_eq(state("conntrack-b", &e), ELIM_GONE);
+	/* no idle failure: the tracking rows do not apply */
+	e.idle_killed = false;
+	ck_assert_int_eq(state("conntrack-a", &e), ELIM_GONE);
+}
+END_TEST
+
+/* The idle probe's decider: killed is a fault with its evidence and the
+ * "idle" object in the peer's entry; alive is the object alone;
+ * untested adds nothing. */
+START_TEST(idle_decider)
+{
+	struct idle_result r = {IDLE_KILLED, 5003, 3000, 7471, ""};
+	struct doc d;
+	json_t *obj = json_object(), *f;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", NULL), 0);
+	ck_assert_int_eq(idle_decide(&r, "node03", "10.0.2.3", obj, &d), 0);
+	f = json_array_get(json_object_get(d.root, "findings"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+			 "idle-connection-killed");
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(obj, "idle"), "state")),
+			 "killed");
+	r.state = IDLE_ALIVE;
+	ck_assert_int_eq(idle_decide(&r, "node04", "10.0.2.4", obj, &d), 0);
+	ck_assert_uint_eq(json_array_size(json_object_get(d.root, "findings")),
+			  1);
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(obj, "idle"), "state")),
+			 "alive");
+	r.state = IDLE_UNTESTED;
+	json_object_del(obj, "idle");
+	ck_assert_int_eq(idle_decide(&r, "node04", "10.0.2.4", obj, &d), 0);
+	ck_assert_ptr_null(json_object_get(obj, "idle"));
+	json_decref(obj);
+	doc_free(&d);
+}
+END_TEST
+
 Suite *suite_report_elim(void)
 {
 	Suite *s = suite_create("report_elim");
@@ -151,6 +213,8 @@ Suite *suite_report_elim(void)
 	tcase_add_test(tc, loss_mtu_conflict_listener_rows);
 	tcase_add_test(tc, path_row);
 	tcase_add_test(tc, middlebox_only_path_left);
+	tcase_add_test(tc, idle_rows);
+	tcase_add_test(tc, idle_decider);
 	suite_add_tcase(s, tc);
 	return s;
 }
