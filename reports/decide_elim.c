@@ -378,6 +378,7 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	e->conflict = rd_conflict_of(c, a) != NULL ||
 		      rd_conflict_of(c, b) != NULL;
 	e->lossy = rd_pair_lossy(c, a, b);
+	/* (for an idle failure, this very link's: below) */
 	/* each end's address: its own route's source, else what the other
 	 * end connected to */
 	addr_a = rj_strd(json_object_get(ea, "route"), "source",
@@ -437,6 +438,7 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 			idle_kept(c, b, e->kept_b, sizeof(e->kept_b));
 		}
 		e->idle_killed = true;
+		e->lossy = rd_pair_lossy_exact(c, a, b);
 		if (e->port[0] == '\0')
 			snprintf(e->port, sizeof(e->port), "%lld/tcp",
 				 rj_int(json_object_get(en, "idle"), "port",

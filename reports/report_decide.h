@@ -174,6 +174,11 @@ const json_t *rd_conflict_of(const struct rctx *c, const char *name);
 /* True when the link of a or b was measured lossy (a link-lossy or
  * heartbeat-loss finding on either, or naming either) (decide_blame.c). */
 bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b);
+/* True when the link between a and b itself was measured lossy: a loss
+ * finding on a whose other end is b, or on b whose other end is a
+ * (decide_blame.c, issue 48). */
+bool rd_pair_lossy_exact(const struct rctx *c, const char *a,
+			 const char *b);
 /* No blame without evidence (decide_blame.c, issue 31): route causes from
  * the nodes' own route lookups; every failed pair no cause explains is
  * loss (its findings made info) where the link was measured lossy, else
