@@ -146,6 +146,9 @@ struct mesh {
 	char node0[256]; /* node 0's host */
 	unsigned node0_port;
 	int rank; /* this node's entry, -1 not in the list */
+	/* why this member could not join node 0, for the document it
+	 * leaves in --out (issue 48); "" joined */
+	char join_err[3072];
 	const char *rank_var; /* the launcher's variable that gave rank
 	                       * (not in the list by address or name) */
 	uint32_t dups[PROTO_MESH_DUPS]; /* further entries naming us */

@@ -809,7 +809,8 @@ run_mesh() {
 	while [ "$_i" -le "$N" ]; do
 		eval "_w=\${WRAP_$_i:-}"
 		MESH_WRAP=$_w MESH_ENV=$(node_env "$_i") mesh_run "$_i" "$R" \
-			--hosts "$HOSTS" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch
+			--hosts "$HOSTS" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch \
+			--out "$R/left"
 		_i=$((_i + 1))
 	done
 	MESH_ENV=$GEN_ENV
@@ -932,6 +933,14 @@ if [ -s "$M" ]; then
 			esac
 			grep -q "route toward node 0 ($(addr_of 1)): via 10.231.$(gw_net_of "$_n").253 " "$R/$_n.err" ||
 				fail "node $_n's stderr names no route toward node 0: $(tail -1 "$R/$_n.err")"
+			# the document it left (--out) merged with node 0's:
+			# its own route is in the pair's cause (issue 48)
+			"$NETPROBE" report --format json "$R/docs" \
+				"$R/left/$(mesh_name "$_n").json" >"$OUT/merged-$_n.json" 2>/dev/null
+			jq -r --arg id "$_id" '.causes[] | select(.id == $id) | .evidence[].fact' \
+				"$OUT/merged-$_n.json" 2>/dev/null |
+				grep -q "route toward node 0 ($(addr_of 1)): via 10.231.$(gw_net_of "$_n").253 " ||
+				fail "node $_n's own document, merged, does not bring its route into the pair's cause"
 			ip -n "$(mesh_ns "$_n")" route del "$(addr_of 1)/32"
 			CL_NOCMD="$CL_NOCMD $_id"
 		done
