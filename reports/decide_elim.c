@@ -598,6 +598,8 @@ static void elim_lines(json_t *k, const struct elim_ev *e,
 	char hyp[300], line[900], probe[400];
 
 	for (size_t i = 0; i < o->n; i++) {
+		if (o->state[i] == ELIM_NA)
+			continue;
 		elim_fill(r[i].hyp, e, hyp, sizeof(hyp));
 		elim_fill(r[i].probe, e, probe, sizeof(probe));
 		if (o->state[i] == ELIM_KEPT)

@@ -211,7 +211,7 @@ static enum elim_state track_end(const struct elim_ev *e, bool rules,
 {
 	if (!e->idle_killed) {
 		snprintf(why, len, "no idle connection failed");
-		return ELIM_GONE;
+		return ELIM_NA;
 	}
 	if (kept[0] != '\0') {
 		snprintf(why, len,
@@ -294,7 +294,7 @@ size_t elim_run(const struct elim_ev *e, struct elim_out *o)
 	o->n = n < ELIM_MAXROWS ? n : ELIM_MAXROWS;
 	for (size_t i = 0; i < o->n; i++) {
 		o->state[i] = r[i].test(e, o->why[i], sizeof(o->why[i]));
-		if (o->state[i] != ELIM_GONE)
+		if (o->state[i] != ELIM_GONE && o->state[i] != ELIM_NA)
 			o->remain++;
 		if (o->state[i] == ELIM_KEPT)
 			o->kept++;

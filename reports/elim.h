@@ -14,6 +14,7 @@ enum elim_state {
 	ELIM_OPEN = 0, /* no evidence either way */
 	ELIM_GONE,     /* a fact contradicts it */
 	ELIM_KEPT,     /* a fact shows it */
+	ELIM_NA,       /* it cannot explain this kind of failure at all */
 };
 
 /* The evidence about one failed pair: node a probed node b and some of
