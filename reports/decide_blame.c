@@ -554,6 +554,30 @@ bool rd_pair_lossy_exact(const struct rctx *c, const char *a, const char *b)
 	return false;
 }
 
+/* True when every failure finding f names was answered with a reset (a
+ * summary "rejected with a reset", facts "closed: rst" or "closed
+ * (rst)"): an answer, which no loss makes (issue 48). */
+static bool answered_reset(const json_t *f)
+{
+	const json_t *e;
+	size_t i;
+	bool any = false;
+
+	if (strstr(rj_strd(f, "summary", ""), "rejected with a reset") != NULL)
+		return true;
+	json_array_foreach(rj_arr(f, "evidence"), i, e) {
+		const char *x = rj_strd(e, "fact", "");
+
+		if (strstr(x, "filtered") != NULL || strstr(x, "timeout") != NULL ||
+		    strstr(x, "timed out") != NULL)
+			return false;
+		if (strstr(x, "closed: rst") != NULL ||
+		    strstr(x, "closed (rst)") != NULL)
+			any = true;
+	}
+	return any;
+}
+
 /* True for a finding that says connections between two nodes failed. */
 static bool pair_symptom(const char *code)
 {
@@ -645,7 +669,7 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		 * says nothing of it: generated seed 106) */
 		if (finding_is(code, FINDING_IDLE_CONNECTION_KILLED)
 			    ? rd_pair_lossy_exact(c, n, s)
-			    : rd_pair_lossy(c, n, s)) {
+			    : rd_pair_lossy(c, n, s) && !answered_reset(f)) {
 			/* a timeout on a lossy link is loss: the link's own
 			 * warning says so; this is its trace */
 			bool mtu = finding_in_cause(code, CAUSE_MTU);

@@ -154,11 +154,9 @@ static bool block_hit(const json_t *b, long port, const char *proto,
 	return any && block_port(b, port);
 }
 
-/* True when doc d's ruleset (as its scan read it) drops port/proto from
- * src: a drop or reject rule that matches, or a drop policy that no
- * accept of the same shape lets it through. */
-static bool rules_drop(const json_t *d, long port, const char *proto,
-		       const char *src)
+/* See report_decide.h. */
+bool rd_rules_drop(const json_t *d, long port, const char *proto,
+		   const char *src)
 {
 	const json_t *blocks = rj_arr(json_object_get(d, "firewall"), "blocks");
 	bool policy = false, passed = false;
@@ -233,7 +231,7 @@ static void shape(const struct rctx *c, struct elim_ev *e, const char *a,
 						 "%s",
 						 x, b, port, proto, netb);
 				else if (port_failed(p) &&
-					 !rules_drop(doc_of(c, b), port, proto,
+					 !rd_rules_drop(doc_of(c, b), port, proto,
 						     rj_strd(json_object_get(
 								     ex, "route"),
 							     "source", "")))
@@ -404,7 +402,7 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 				const char *src = at_b ? addr_a : addr_b;
 
 				if (dt != NULL &&
-				    rules_drop(dt, (long)rj_int(p, "port", 0),
+				    rd_rules_drop(dt, (long)rj_int(p, "port", 0),
 					       rj_strd(p, "proto", "tcp"), src)) {
 					if (at_b)
 						e->drops_b = true;

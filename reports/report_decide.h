@@ -194,6 +194,12 @@ void rd_blame(const struct rctx *c, json_t *causes,
  * no node blamed), the others carry what remains and why the rest went.
  * rd_path_owner is the path cause that holds finding f's pair, or NULL. */
 void rd_elim(const struct rctx *c, json_t *causes);
+/* True when node doc d's ruleset (as its scan read it) drops port/proto
+ * from source address src ("" unknown: only a block of every source
+ * matches): a drop or reject rule that matches, or a drop policy that no
+ * accept of the same shape lets through (decide_elim.c). */
+bool rd_rules_drop(const json_t *d, long port, const char *proto,
+		   const char *src);
 json_t *rd_path_owner(const struct rctx *c, const json_t *causes,
 		      const json_t *f);
 /* Errors a cause explains: a probe toward a node behind NAT that timed
