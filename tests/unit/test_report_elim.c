@@ -9,6 +9,7 @@
 #include "decide/decide_idle.h"
 #include "doc/finding.h"
 #include "elim.h"
+#include "report_decide.h"
 
 /* A pair a (10.0.1.0/24) -> b (10.0.2.0/24) whose 29500/tcp failed, with
  * no evidence either way. */
@@ -203,6 +204,37 @@ START_TEST(idle_decider)
 }
 END_TEST
 
+/* A node's own ruleset as the elimination reads it: a drop limited to
+ * one source drops only that source's; a drop policy passes what an
+ * accept ahead of it lets through, and drops the rest. */
+START_TEST(ruleset_drops)
+{
+	json_t *d = json_pack(
+		"{s:{s:s, s:b, s:[{s:s, s:s, s:[s], s:s, s:s, s:[s]}]}}",
+		"firewall", "backend", "nftables", "truncated", 0, "blocks",
+		"kind", "rule", "proto", "tcp", "ports", "32768-60999",
+		"verdict", "drop", "table", "t", "saddr", "10.0.0.7");
+	json_t *u = json_pack(
+		"{s:{s:s, s:[{s:s, s:s, s:[s], s:s}, {s:s, s:s, s:s}]}}",
+		"firewall", "backend", "nftables", "blocks", "kind", "rule",
+		"proto", "tcp", "ports", "7471", "verdict", "accept", "kind",
+		"policy", "proto", "", "verdict", "drop");
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_nonnull(u);
+	ck_assert(rd_rules_drop(d, 32770, "tcp", "10.0.0.7"));
+	ck_assert(!rd_rules_drop(d, 32770, "tcp", "10.0.0.1"));
+	ck_assert(!rd_rules_drop(d, 32770, "udp", "10.0.0.7"));
+	ck_assert(!rd_rules_drop(d, 29500, "tcp", "10.0.0.7"));
+	/* an unknown source: only a block of every source matches */
+	ck_assert(!rd_rules_drop(d, 32770, "tcp", ""));
+	ck_assert(!rd_rules_drop(u, 7471, "tcp", "10.0.0.1"));
+	ck_assert(rd_rules_drop(u, 29500, "tcp", "10.0.0.1"));
+	json_decref(d);
+	json_decref(u);
+}
+END_TEST
+
 Suite *suite_report_elim(void)
 {
 	Suite *s = suite_create("report_elim");
@@ -215,6 +247,7 @@ Suite *suite_report_elim(void)
 	tcase_add_test(tc, middlebox_only_path_left);
 	tcase_add_test(tc, idle_rows);
 	tcase_add_test(tc, idle_decider);
+	tcase_add_test(tc, ruleset_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }
