@@ -536,10 +536,55 @@ bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b)
 	return false;
 }
 
+/* See report_decide.h: a loss finding on a about b, or on b about a. */
+bool rd_pair_lossy_exact(const struct rctx *c, const char *a, const char *b)
+{
+	size_t i;
+	json_t *f;
+
+	for (int end = 0; end < 2; end++)
+		json_array_foreach(rx_node_findings(c, end ? b : a), i, f) {
+			const char *code = rj_strd(f, "code", ""), *s;
+
+			if (!finding_is(code, FINDING_LINK_LOSSY) &&
+			    !finding_is(code, FINDING_HEARTBEAT_LOSS))
+				continue;
+			s = rd_pair_of(c, f);
+			if (s != NULL && strcmp(s, end ? a : b) == 0)
+				return true;
+		}
+	return false;
+}
+
+/* True when every failure finding f names was answered with a reset (a
+ * summary "rejected with a reset", facts "closed: rst" or "closed
+ * (rst)"): an answer, which no loss makes (issue 48). */
+static bool answered_reset(const json_t *f)
+{
+	const json_t *e;
+	size_t i;
+	bool any = false;
+
+	if (strstr(rj_strd(f, "summary", ""), "rejected with a reset") != NULL)
+		return true;
+	json_array_foreach(rj_arr(f, "evidence"), i, e) {
+		const char *x = rj_strd(e, "fact", "");
+
+		if (strstr(x, "filtered") != NULL || strstr(x, "timeout") != NULL ||
+		    strstr(x, "timed out") != NULL)
+			return false;
+		if (strstr(x, "closed: rst") != NULL ||
+		    strstr(x, "closed (rst)") != NULL)
+			any = true;
+	}
+	return any;
+}
+
 /* True for a finding that says connections between two nodes failed. */
 static bool pair_symptom(const char *code)
 {
 	return finding_in_cause(code, CAUSE_FIREWALL) ||
+	       finding_is(code, FINDING_IDLE_CONNECTION_KILLED) ||
 	       finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	       finding_is(code, FINDING_RANK_UNREACHABLE);
 }
@@ -626,7 +671,12 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		 * what fails through it), but a timeout across a lossy link
 		 * is loss all the same (generated seed 120: a NAT'd node's
 		 * samples of a peer's ephemeral range, under 10 % loss) */
-		if (rd_pair_lossy(c, n, s)) {
+		/* an idle connection that died is loss only where this very
+		 * link was measured lossy (a node's loss toward a third
+		 * says nothing of it: generated seed 106) */
+		if (finding_is(code, FINDING_IDLE_CONNECTION_KILLED)
+			    ? rd_pair_lossy_exact(c, n, s)
+			    : rd_pair_lossy(c, n, s) && !answered_reset(f)) {
 			/* a timeout on a lossy link is loss: the link's own
 			 * warning says so; this is its trace */
 			bool mtu = finding_in_cause(code, CAUSE_MTU);

@@ -16,7 +16,7 @@
 /* Causes first by severity, then by node, then in this order. */
 static const char *const kinds[] = {"nat",   "hostname", "firewall",
 				    "route", "mtu",      "hop",
-				    "setting", "undecided", NULL};
+				    "setting", "path", "undecided", NULL};
 
 /* The cause of kind on node in causes, or NULL. */
 static json_t *cause_of(const json_t *causes, const char *kind,
@@ -638,6 +638,14 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 	     finding_is(code, FINDING_RANK_UNREACHABLE)) &&
 	    (k = pair_cause_in(ix, causes, node, rd_pair_of(c, f))) != NULL)
 		return k;
+	/* a box on the path between two subnets (decide_elim.c) */
+	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
+	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
+	     finding_is(code, FINDING_RANK_UNREACHABLE) ||
+	     finding_is(code, FINDING_PORT_CLOSED) ||
+	     finding_is(code, FINDING_IDLE_CONNECTION_KILLED)) &&
+	    (k = rd_path_owner(c, causes, f)) != NULL)
+		return k;
 	if ((finding_in_cause(code, CAUSE_FIREWALL) ||
 	     finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	     finding_is(code, FINDING_RANK_UNREACHABLE)) &&
@@ -820,6 +828,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	mtu_causes(rec, causes);
 	rd_blame(c, causes, owner);
 	rd_missing_blame(c, causes);
+	rd_elim(c, causes);
 	setting_causes(c, causes);
 	assign(c, causes);
 	drop_empty(rec, causes);

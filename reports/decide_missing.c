@@ -221,6 +221,35 @@ json_t *rd_missing_alone(const struct rctx *c, const json_t *causes,
 }
 
 /* See report_decide.h. */
+/* The member's own document, where it left one that was merged (mesh
+ * --out on a member that could not join, issue 48): why it could not
+ * join, in its words (its route toward node 0 among them), joins cause
+ * k's evidence and summary, so "did not join" is not the whole story. */
+static void own_words(const struct rctx *c, const char *who, json_t *k)
+{
+	const struct report_input *in = rd_node_scan(c, who);
+	const json_t *e;
+	char sum[1400];
+	size_t i;
+
+	if (in == NULL)
+		return;
+	json_array_foreach(rj_arr(in->doc, "errors"), i, e) {
+		const char *msg = rj_str(e, "message");
+
+		if (msg == NULL || strcmp(rj_strd(e, "step", ""), "mesh") != 0)
+			continue;
+		json_array_append_new(
+			json_object_get(k, "evidence"),
+			json_pack("{s:s, s:s, s:s}", "node", who, "fact", msg,
+				  "source", "its own document"));
+		snprintf(sum, sizeof(sum), "%s; %s's own document says: %s",
+			 rj_strd(k, "summary", ""), who, msg);
+		json_object_set_new(k, "summary", json_string(sum));
+		return;
+	}
+}
+
 void rd_missing_blame(const struct rctx *c, json_t *causes)
 {
 	const json_t *d = rd_mesh_doc(c), *f, *s;
@@ -278,7 +307,9 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 			      "severity", "fault", "summary", sum, "fix", "node",
 			      who, "text", fix, "commands", "evidence",
 			      "findings");
-		if (k != NULL)
+		if (k != NULL) {
+			own_words(c, who, k);
 			json_array_append_new(causes, k);
+		}
 	}
 }

@@ -5,13 +5,41 @@
  * a node is that node (one entry, never one per name). Never on a node
  * behind NAT: opening ports there cannot help, leaving the NAT does. The
  * commands are written here, per firewall, never copied from a scan. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_decide.h"
 
+/* True when node's own ruleset drops port (a number, or "lo-hi": its
+ * first port) of proto from the source the why names ("from ADDR ");
+ * issue 48. */
+static bool why_dropped(const struct rctx *c, const char *node,
+			const json_t *port, const char *proto, const char *why)
+{
+	const struct report_input *in = rd_node_scan(c, node);
+	const char *p = strstr(why, "from ");
+	char src[64] = "";
+	long lo = json_is_integer(port) ? (long)json_integer_value(port)
+		  : json_is_string(port) ? strtol(json_string_value(port),
+						  NULL, 10)
+					 : 0;
+	size_t n;
+
+	if (in == NULL || p == NULL || lo <= 0)
+		return false;
+	p += 5;
+	n = strspn(p, "0123456789abcdefABCDEF.:");
+	if (n == 0 || n >= sizeof(src))
+		return false;
+	snprintf(src, sizeof(src), "%.*s", (int)n, p);
+	return rd_rules_drop(in->doc, lo, proto, src);
+}
+
 /* Adds a port (number) or range ("lo-hi") to open on node (a name or an
- * address, resolved to its node), once; takes port. Nothing on a node
- * behind NAT. */
+ * address, resolved to its node), once; takes port. Of the sources that
+ * failed on it, the one its own ruleset drops is the why kept (issue 48:
+ * a rule limited to one peer's source, beside failures from elsewhere
+ * that are no rule of the node's). Nothing on a node behind NAT. */
 static void fw_add(const struct rctx *c, json_t *fw, const char *node,
 		   json_t *port, const char *proto, const char *why,
 		   const char *cnode, const char *ccode)
@@ -31,6 +59,10 @@ static void fw_add(const struct rctx *c, json_t *fw, const char *node,
 	json_array_foreach(json_object_get(e, "open"), i, o)
 		if (json_equal(json_object_get(o, "port"), port) &&
 		    strcmp(rj_str(o, "proto"), proto) == 0) {
+			if (!why_dropped(c, node, port, proto,
+					 rj_strd(o, "why", "")) &&
+			    why_dropped(c, node, port, proto, why))
+				json_object_set_new(o, "why", json_string(why));
 			json_decref(port);
 			return;
 		}

@@ -174,6 +174,11 @@ const json_t *rd_conflict_of(const struct rctx *c, const char *name);
 /* True when the link of a or b was measured lossy (a link-lossy or
  * heartbeat-loss finding on either, or naming either) (decide_blame.c). */
 bool rd_pair_lossy(const struct rctx *c, const char *a, const char *b);
+/* True when the link between a and b itself was measured lossy: a loss
+ * finding on a whose other end is b, or on b whose other end is a
+ * (decide_blame.c, issue 48). */
+bool rd_pair_lossy_exact(const struct rctx *c, const char *a,
+			 const char *b);
 /* No blame without evidence (decide_blame.c, issue 31): route causes from
  * the nodes' own route lookups; every failed pair no cause explains is
  * loss (its findings made info) where the link was measured lossy, else
@@ -182,6 +187,21 @@ void rd_blame(const struct rctx *c, json_t *causes,
 	      json_t *(*owner)(const struct rctx *, const json_t *,
 			       const json_t *));
 
+/* Elimination over the pairs left undecided (decide_elim.c, issue 48):
+ * each pair's evidence and the cluster's shape run through the table of
+ * elim.c; pairs whose only hypothesis left is a box on the path between
+ * two subnets become one "path" cause per subnet pair (named by its hop,
+ * no node blamed), the others carry what remains and why the rest went.
+ * rd_path_owner is the path cause that holds finding f's pair, or NULL. */
+void rd_elim(const struct rctx *c, json_t *causes);
+/* True when node doc d's ruleset (as its scan read it) drops port/proto
+ * from source address src ("" unknown: only a block of every source
+ * matches): a drop or reject rule that matches, or a drop policy that no
+ * accept of the same shape lets through (decide_elim.c). */
+bool rd_rules_drop(const json_t *d, long port, const char *proto,
+		   const char *src);
+json_t *rd_path_owner(const struct rctx *c, const json_t *causes,
+		      const json_t *f);
 /* Errors a cause explains: a probe toward a node behind NAT that timed
  * out (a peer's scan could not reach its responder) is the NAT's symptom,
  * not a part that could not run. Each such error of the node table

@@ -207,6 +207,7 @@ static void mesh_free(struct mesh *ms)
 	free(ms->checks);
 	free(ms->check_docs);
 	free(ms->routes);
+	free(ms->idle);
 	free(ms->have_route);
 	free(ms->workers);
 	free(ms->targets);

@@ -34,6 +34,7 @@ enum {
 	O_DURATION,
 	O_METRICS,
 	O_TEXTFILE,
+	O_IDLE,
 };
 
 static const struct cli_opt mesh_optv[] = {
@@ -60,6 +61,9 @@ static const struct cli_opt mesh_optv[] = {
 	 "framework ports to test too (torch,ray,...)", false},
 	{O_QUICK, 'q', "quick", CLI_FLAG, NULL, NULL,
 	 "no heartbeat, no path MTU search", false},
+	{O_IDLE, 0, "idle", CLI_REQUIRED, "TIME", NULL,
+	 "hold a connection per peer idle this long, then use it", false,
+	 CLI_RANGE(CLI_UNIT_DURATION, 1000000, 900000000LL)},
 	{O_OUT, 0, "out", CLI_REQUIRED, "DIR", NULL,
 	 "node 0 keeps every node's document there", false},
 	{O_FORMAT, 0, "format", CLI_REQUIRED, "FORMAT", "text",
@@ -198,6 +202,9 @@ static int take(struct mesh_opts *o, struct mesh_parse_st *st,
 		break;
 	case O_QUICK:
 		o->quick = true;
+		break;
+	case O_IDLE:
+		o->idle_us = cl->num;
 		break;
 	case O_WATCH:
 		o->watch_us = cl->num;

@@ -23,6 +23,7 @@
 #include "kernel/hostlist.h"
 #include "kernel/sockowner.h"
 #include "mesh/mesh_guard.h"
+#include "probe/idleprobe.h"
 #include "probe/peercheck.h"
 #include "probe/peerprobe.h"
 #include "scan/scan_int.h"
@@ -46,6 +47,12 @@
 #define MESH_PEER_US                                                       \
 	(6 * MESH_PROBE_STEP_US + PEER_HEARTBEAT_US + PEER_LOSS_BOUND_US + \
 	 PEER_PATH_US)
+/* the idle probe's wait for its byte's acknowledgement after the idle
+ * spell (a retransmission or three), and one peer's bound with it */
+#define MESH_IDLE_WAIT_US 3000000LL
+#define MESH_PEER_IDLE_US(o)                                               \
+	(MESH_PEER_US + ((o)->idle_us > 0 ? (o)->idle_us + MESH_IDLE_WAIT_US \
+	                                  : 0))
 /* the plan's start-up slack: threads, name lookups and routes on a
  * loaded host before the first peers start */
 #define MESH_START_SLACK_US 5000000LL
@@ -74,6 +81,9 @@ struct mesh_opts {
 	const char *output;  /* -o FILE (node 0); NULL stdout */
 	const char *fail_on; /* warning, fault (default) or never */
 	bool quick;
+	/* --idle TIME: each peer's idle probe (issue 48); 0 none. Every
+	 * node takes its own, node 0's plan its bound */
+	long long idle_us;
 	int verbose;
 	long long watch_us;          /* --watch INTERVAL; 0 no watch */
 	long long watch_duration_us; /* --duration; 0 until SIGTERM */
@@ -136,6 +146,9 @@ struct mesh {
 	char node0[256]; /* node 0's host */
 	unsigned node0_port;
 	int rank; /* this node's entry, -1 not in the list */
+	/* why this member could not join node 0, for the document it
+	 * leaves in --out (issue 48); "" joined */
+	char join_err[3072];
 	const char *rank_var; /* the launcher's variable that gave rank
 	                       * (not in the list by address or name) */
 	uint32_t dups[PROTO_MESH_DUPS]; /* further entries naming us */
@@ -177,6 +190,7 @@ struct mesh {
 	struct peercheck *checks;  /* one per target */
 	struct doc *check_docs;    /* one per target */
 	struct route_info *routes; /* one per target */
+	struct idle_result *idle;  /* one per target (--idle) */
 	bool *have_route;
 
 	/* node 0 */

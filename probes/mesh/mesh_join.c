@@ -2,9 +2,12 @@
  * the join timeout, take the plan and the members, probe, send the
  * document, wait for the verdict. Every wait is bounded. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -46,6 +49,22 @@ static bool plain_responder(const struct np_client *c)
 	       !(c->hello.flags & (PROTO_HELLO_MESH | PROTO_HELLO_MEMBER));
 }
 
+/* TCP keepalives on the connection to node 0 every second (issue 48):
+ * it stays quiet while this node probes, and a stateful box on the way
+ * that times out idle connections would forget it, losing this node's
+ * document. A failure to set them only leaves it as it was. */
+static void keepalive(int fd)
+{
+	int on = 1, idle = 1, intvl = 1, cnt = 60;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)) < 0)
+		return;
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	                 sizeof(intvl));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
 /* Connects to node 0, retrying until the join timeout: node 0 may start
  * after us. A plain responder answering for MESH_SERVE_GRACE_US (one
  * being replaced by node 0's mesh is gone by then) ends it at once.
@@ -58,8 +77,10 @@ static int join_connect(struct mesh *ms)
 
 	for (;;) {
 		if (client_mesh_open(&ms->c, ms->node0, ms->node0_port,
-		                     MESH_STEP_US) == 0)
+		                     MESH_STEP_US) == 0) {
+			keepalive(ms->c.fd);
 			return 0;
+		}
 		snprintf(last, sizeof(last), "%s", ms->c.err);
 		client_close(&ms->c);
 		tries++;
@@ -79,11 +100,12 @@ static int join_connect(struct mesh *ms)
 	}
 	mesh_unlisted_hint(ms, hint, sizeof(hint));
 	mesh_route_toward(ms->node0, route, sizeof(route));
-	cmd_failf(&ms->run, "mesh",
-	          "node 0 (%s:%u) did not take the join within "
-	          "%.0f s (%d tries): %s%s%s",
-	          ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
-	          last, hint, route);
+	snprintf(ms->join_err, sizeof(ms->join_err),
+	         "node 0 (%s:%u) did not take the join within "
+	         "%.0f s (%d tries): %s%s%s",
+	         ms->node0, ms->node0_port, (double)ms->o.join_us / 1e6, tries,
+	         last, hint, route);
+	cmd_failf(&ms->run, "mesh", "%s", ms->join_err);
 	return 2;
 }
 
@@ -131,6 +153,51 @@ static void keep_own(struct mesh *ms)
 	json_decref(doc);
 }
 
+/* A member that could not join node 0 still reports (issue 48): its
+ * scan, and why it could not join (its route toward node 0 included),
+ * as NAME.json in --out, which `netprobe report` merges with node 0's
+ * documents. Nothing without --out or a scan. */
+static void leave_doc(struct mesh *ms)
+{
+	struct scan *s = ms->scan;
+	char path[4096], why[512], name[PROTO_MESH_NAME_MAX + 1];
+
+	if (ms->o.out_dir == NULL || s == NULL || ms->join_err[0] == '\0')
+		return;
+	/* its list entry, as node 0 names it (the names node 0 sends come
+	 * only with a join) */
+	snprintf(name, sizeof(name), "%s",
+	         ms->rank >= 0 && (size_t)ms->rank < ms->n
+	             ? (ms->m[ms->rank].name[0] ? ms->m[ms->rank].name
+	                                        : ms->m[ms->rank].entry)
+	             : ms->hostname);
+	if (name[0] == '\0' || strchr(name, '/') != NULL)
+		return;
+	doc_add_error(&s->run.doc, "mesh", "%s", ms->join_err);
+	if (scan_decide(s) < 0 || scan_build_doc(s) < 0 ||
+	    doc_set(&s->run.doc, "mesh",
+	            json_pack("{s:i, s:s, s:b, s:s, s:i}", "rank", ms->rank,
+	                      "name", name, "joined", 0, "node0", ms->node0,
+	                      "node0_port", (int)ms->node0_port)) < 0) {
+		cmd_failf(&ms->run, "mesh", "cannot build this node's document");
+		return;
+	}
+	doc_set_fixed(&s->run.doc, NULL, name);
+	if (mkdir(ms->o.out_dir, 0755) < 0 && errno != EEXIST) {
+		cmd_failf(&ms->run, "mesh", "cannot create '%s': %s",
+		          ms->o.out_dir, strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s.json", ms->o.out_dir, name);
+	if (doc_json_write_output(s->run.doc.root, path, NULL, why,
+	                          sizeof(why)) < 0)
+		cmd_failf(&ms->run, "mesh", "%s", why);
+	else
+		cmd_note(&ms->run, "this node's document is in '%s': merge it "
+		                   "with node 0's (netprobe report)",
+		         path);
+}
+
 /* See mesh_int.h. */
 int mesh_join_run(struct mesh *ms)
 {
@@ -140,19 +207,23 @@ int mesh_join_run(struct mesh *ms)
 	long long t, start_us;
 	int rc;
 
-	if ((rc = join_connect(ms)) != 0)
+	if ((rc = join_connect(ms)) != 0) {
+		leave_doc(ms);
 		return rc;
+	}
 	mesh_join_msg(ms, ms->c.local_addr, &j);
 	t = client_now_us();
 	if (client_mesh_join(&ms->c, &j, ms->o.token_file, t + MESH_STEP_US) <
 	        0 ||
 	    client_mesh_start(&ms->c, &ms->start, &pm,
 	                      t + ms->o.join_us + MESH_RESULT_SLACK_US) < 0) {
-		cmd_failf(&ms->run, "mesh", "%s%s",
-		          ms->c.code == CLIENT_E_REFUSED
-		              ? "node 0 turned this node away: "
-		              : "",
-		          ms->c.err);
+		snprintf(ms->join_err, sizeof(ms->join_err), "%s%s",
+		         ms->c.code == CLIENT_E_REFUSED
+		             ? "node 0 turned this node away: "
+		             : "",
+		         ms->c.err);
+		cmd_failf(&ms->run, "mesh", "%s", ms->join_err);
+		leave_doc(ms);
 		free(pm);
 		return 2;
 	}

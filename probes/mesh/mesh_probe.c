@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/hostport.h"
+#include "decide/decide_idle.h"
 #include "decide/peerdecide.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
@@ -62,6 +63,15 @@ static void probe_one(struct mesh *ms, size_t k)
 	                      "runs unless it died: something on the path "
 	                      "stops the connection";
 	peercheck_run(pc, &o, d);
+	/* a connection held idle, then used (issue 48): only toward a
+	 * peer whose responder answered fresh connections */
+	if (ms->o.idle_us > 0 && pc->obj != NULL && pc->rc == 0 &&
+	    pc->v.peer_addr[0] != '\0' &&
+	    idle_probe(pc->v.peer_addr, t->port, ms->o.token_file,
+	               ms->o.idle_us,
+	               MESH_IDLE_WAIT_US, &ms->idle[k]) < 0)
+		doc_add_error(d, "idle", "peer '%s': %s", t->name,
+		              strerror(errno));
 }
 
 /* A worker: takes the next target until none is left. */
@@ -124,14 +134,15 @@ int mesh_probe_start(struct mesh *ms)
 	/* no peer starts later than one peer's bound before the end */
 	ms->probe_deadline_us = client_now_us() +
 	                        (long long)ms->start.probe_ms * 1000 -
-	                        MESH_PEER_US;
+	                        MESH_PEER_IDLE_US(&ms->o);
 	if (ms->ntargets == 0)
 		return 0;
 	ms->checks = calloc(ms->ntargets, sizeof(*ms->checks));
 	ms->check_docs = calloc(ms->ntargets, sizeof(*ms->check_docs));
 	ms->routes = calloc(ms->ntargets, sizeof(*ms->routes));
 	ms->have_route = calloc(ms->ntargets, sizeof(*ms->have_route));
-	if (ms->checks == NULL || ms->check_docs == NULL ||
+	ms->idle = calloc(ms->ntargets, sizeof(*ms->idle));
+	if (ms->checks == NULL || ms->check_docs == NULL || ms->idle == NULL ||
 	    ms->routes == NULL || ms->have_route == NULL)
 		return -1;
 	for (size_t k = 0; k < ms->ntargets; k++)
@@ -229,6 +240,9 @@ int mesh_probe_finish(struct mesh *ms)
 			                 &s->run.doc);
 			peercheck_decide_member(pc, t->name, t->port,
 			                        &s->run.doc);
+			if (idle_decide(&ms->idle[k], t->name, pc->v.peer_addr,
+			                pc->obj, &s->run.doc) < 0)
+				return -1;
 			s->peer_json[j] = json_incref(pc->obj);
 		}
 		/* the route this node looked up toward the peer (ip route

@@ -326,7 +326,7 @@ static int rdv_start(struct mesh *ms)
 	mesh_probe_missing(ms);
 	mesh_name_members(ms);
 	bound = meshplan_bound_us(joined, ms->o.pairs, ms->o.concurrency,
-	                          MESH_PEER_US);
+	                          MESH_PEER_IDLE_US(&ms->o));
 	ms->start = (struct proto_mesh_start){
 	    .members = (uint32_t)ms->n,
 	    .index = 0,

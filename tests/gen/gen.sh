@@ -241,6 +241,74 @@ if [ "$RV" = 0 ]; then
 		done
 	fi
 fi
+# --- middleboxes (issue 48) -------------------------------------------------
+# A fifth stream (the seeds drawn before keep their clusters): on one
+# routed seed in four, a box on the path between the subnets, on the
+# router (fault node "rt"): mbox-reject (its forward path resets TCP to
+# ports 20000-65535 between the subnets, after passing established
+# traffic, as an ACL on a router does: every member still joins node 0
+# on 7471) or mbox-idle (a stateful forward path whose connection
+# tracking forgets a TCP connection idle for 3 s and drops what is not a
+# new connection's SYN: the mesh runs with --idle 5s; GEN_IDLE=--idle 5s
+# gives any seed the idle probe). The truth is the path, no node:
+# "path:10.231.30.254", the router by its first leg. Never on a healthy
+# seed (healthy seeds stay healthy; GEN_FAULTS=mbox-reject@rt gives one
+# alone), nor beside a NAT'd node, a member that cannot join, or the
+# hop's MTU fault (their own rounds). The fix names the box, and the
+# closed loop runs it in the router's namespace.
+RND5=$(((SEED * 214013 + 2531011) % 2147483648))
+rnd5() {
+	RND5=$(((RND5 * 1103515245 + 12345) % 2147483648))
+	RV=$(((RND5 / 65536) % $1))
+}
+rnd5 4
+if [ "$TOPO" = routed ] && [ "$RV" = 0 ] && [ -n "$FAULTS" ]; then
+	case " $FAULTS " in
+	*" nat@"* | *" rdv"* | *" hop@"*) ;;
+	*)
+		# (the stream's next draw runs in step with this one:
+		# the seed's parity picks the kind)
+		if [ $((SEED % 2)) = 0 ]; then
+			FAULTS="$FAULTS mbox-reject@rt"
+		else
+			FAULTS="$FAULTS mbox-idle@rt"
+		fi ;;
+	esac
+fi
+# mbox_apply KIND: the middlebox fault KIND in the router's namespace.
+mbox_apply() {
+	case "$1" in
+	mbox-reject)
+		ip netns exec "$RT" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ct state established,related accept
+		ip saddr 10.231.30.0/24 ip daddr 10.231.31.0/24 tcp dport 20000-65535 reject with tcp reset
+		ip saddr 10.231.31.0/24 ip daddr 10.231.30.0/24 tcp dport 20000-65535 reject with tcp reset
+	}
+}
+NFT
+		;;
+	mbox-idle)
+		ip netns exec "$RT" sysctl -qw \
+			net.netfilter.nf_conntrack_tcp_timeout_established=3
+		ip netns exec "$RT" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		meta l4proto != tcp accept
+		ct state established,related accept
+		tcp flags & (fin | syn | rst | ack) == syn accept
+		drop
+	}
+}
+NFT
+		GEN_IDLE="--idle 5s"
+		;;
+	esac
+}
+# --- end of the middleboxes (issue 48) ---------------------------------------
 FAULTS=${FAULTS# }
 # --- issue 48, names and node settings: the draw (names48) -------------------
 # With GEN48_DRAW=1, a stream of its own adds one of the kinds of the
@@ -433,6 +501,8 @@ NFT
 done
 NOISE=${NOISE# }
 cl_ns() {
+	# the router, by either leg's address (a middlebox's fix)
+	case "$1" in 10.231.30.254 | 10.231.31.254) echo "$RT"; return ;; esac
 	_k=1
 	while [ "$_k" -le "$N" ]; do
 		[ "$(mesh_name "$_k")" = "$1" ] && { mesh_ns "$_k"; return; }
@@ -860,6 +930,11 @@ NFT
 			_k=$((_k + 1))
 		done
 		;;
+	mbox-*)
+		# the router's forward path (the middleboxes' block)
+		mbox_apply "$kind"
+		WANT="$WANT path:10.231.30.254"
+		;;
 	hop)
 		ip -n "$RT" link set b0 mtu 1000
 		hop_drop_fragneeded "$RT"
@@ -901,13 +976,14 @@ run_mesh() {
 	R="$OUT/$1"
 	mkdir -p "$R"
 	MESH_WRAP=${WRAP_1:-} MESH_ENV=$(node_env 1) mesh_run 1 "$R" --hosts "$HOSTS" \
-		--join-timeout 30s $QUICK \
+		--join-timeout 30s $QUICK ${GEN_IDLE:-} \
 		--ports torch --format json -o "$R/report.json" --out "$R/docs"
 	_i=2
 	while [ "$_i" -le "$N" ]; do
 		eval "_w=\${WRAP_$_i:-}"
 		MESH_WRAP=$_w MESH_ENV=$(node_env "$_i") mesh_run "$_i" "$R" \
-			--hosts "$HOSTS" --join-timeout 30s $QUICK --ports torch
+			--hosts "$HOSTS" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch \
+			--out "$R/left"
 		_i=$((_i + 1))
 	done
 	MESH_ENV=$GEN_ENV
@@ -923,6 +999,7 @@ allowed_nodes() {
 		loss*) ;;
 		rdvfw@*) mesh_name 1; echo ;;
 		rdvrt@*) ;;
+		mbox-*@*) echo "10.231.30.254 10.231.31.254" ;;
 		hop@* | ovl-all@*) i=1; while [ "$i" -le "$N" ]; do mesh_name "$i"; echo; i=$((i + 1)); done ;;
 		*) mesh_name "${f#*@}"; echo ;;
 		esac
@@ -1031,6 +1108,14 @@ if [ -s "$M" ]; then
 			esac
 			grep -q "route toward node 0 ($(addr_of 1)): via 10.231.$(gw_net_of "$_n").253 " "$R/$_n.err" ||
 				fail "node $_n's stderr names no route toward node 0: $(tail -1 "$R/$_n.err")"
+			# the document it left (--out) merged with node 0's:
+			# its own route is in the pair's cause (issue 48)
+			"$NETPROBE" report --format json "$R/docs" \
+				"$R/left/$(mesh_name "$_n").json" >"$OUT/merged-$_n.json" 2>/dev/null
+			jq -r --arg id "$_id" '.causes[] | select(.id == $id) | .evidence[].fact' \
+				"$OUT/merged-$_n.json" 2>/dev/null |
+				grep -q "route toward node 0 ($(addr_of 1)): via 10.231.$(gw_net_of "$_n").253 " ||
+				fail "node $_n's own document, merged, does not bring its route into the pair's cause"
 			ip -n "$(mesh_ns "$_n")" route del "$(addr_of 1)/32"
 			CL_NOCMD="$CL_NOCMD $_id"
 		done

@@ -1128,6 +1128,48 @@ START_TEST(missing_member_undecided)
 }
 END_TEST
 
+/* The member that could not join left its own document (mesh --out,
+ * issue 48), merged here: its words, its route toward node 0, join the
+ * pair's cause as evidence and in the summary. Without it the cause is
+ * as before (missing_member_undecided). */
+START_TEST(missing_member_own_document)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+	json_t *b = scan("n-b", 1500, "10.231.9.3");
+	char *ev;
+	const char *said = "node 0 (n-a:7470) did not take the join within "
+			   "30 s (19 tries): cannot connect to 10.231.9.1:7470: "
+			   "timed out; this node's route toward node 0 "
+			   "(10.231.9.1): via 10.231.9.253 dev eth0";
+
+	json_object_set_new(b, "errors",
+			    json_pack("[{s:s, s:s}]", "step", "mesh", "message",
+				      said));
+	load(&set, "n-b.json", b);
+	missing_member(&set,
+		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
+				 "s:[s]}]",
+				 "kind", "rule", "family", "inet", "table",
+				 "rdv", "chain", "input", "handle", 5, "proto",
+				 "tcp", "ports", "7470", "verdict", "drop",
+				 "saddr", "10.231.9.3"));
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "undecided:n-a<->n-b");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_nonnull(strstr(rj_str(k->cause, "summary"),
+				     "n-b's own document says: node 0"));
+	ev = json_dumps(json_object_get(k->cause, "evidence"), 0);
+	ck_assert_ptr_nonnull(ev);
+	ck_assert_ptr_nonnull(strstr(ev, "via 10.231.9.253 dev eth0"));
+	free(ev);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* No scan read n-b's ruleset (none of n-b, or one without root): an
  * nftables command would guess `inet filter input`, which fails where the
  * drop lives in another table (t_ports' closed loop), so there is none;
@@ -1367,6 +1409,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, gate_part_not_run);
 	tcase_add_test(tc, missing_member_node0_rule);
 	tcase_add_test(tc, missing_member_undecided);
+	tcase_add_test(tc, missing_member_own_document);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,337 @@
+/* netprobe report: the elimination table (elim.h, issue 48). Each row is
+ * one hypothesis that could explain a failed pair, the test that keeps or
+ * eliminates it from the pair's evidence, and the command that decides
+ * it where no evidence does. A class is added as one row here. */
+#include "elim.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A firewall on one end: shown by a cause of its own (a rule that drops),
+ * eliminated where its ruleset was read and nothing in it drops. */
+static enum elim_state fw_end(bool drops, bool rules, const char *node,
+			      const char *other, const char *port, char *why,
+			      size_t len)
+{
+	if (drops) {
+		snprintf(why, len, "a rule of %s's ruleset drops what %s needs",
+			 node, other);
+		return ELIM_KEPT;
+	}
+	if (rules) {
+		snprintf(why, len,
+			 "%s's ruleset was read and no rule in it drops %s "
+			 "from %s",
+			 node, port[0] ? port : "these connections", other);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+/* {b}'s own firewall (what {a} connects to). */
+static enum elim_state t_fw_b(const struct elim_ev *e, char *why, size_t len)
+{
+	return fw_end(e->drops_b, e->rules_b, e->b, e->a, e->port, why, len);
+}
+
+/* {a}'s own firewall (the connect-backs to it, its replies). */
+static enum elim_state t_fw_a(const struct elim_ev *e, char *why, size_t len)
+{
+	return fw_end(e->drops_a, e->rules_a, e->a, e->b, e->port, why, len);
+}
+
+/* One end's routing toward the other: shown by a route cause, eliminated
+ * where the two reached each other on the mesh's port (a route is looked
+ * up per address, not per port). */
+static enum elim_state route_end(bool route, const struct elim_ev *e,
+				 const char *node, const char *other,
+				 char *why, size_t len)
+{
+	if (route) {
+		snprintf(why, len, "%s's route lookup toward %s goes wrong",
+			 node, other);
+		return ELIM_KEPT;
+	}
+	if (e->control_ok) {
+		snprintf(why, len,
+			 "%s and %s reach each other on the mesh's port: the "
+			 "same route carries every port",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+static enum elim_state t_route_a(const struct elim_ev *e, char *why,
+				 size_t len)
+{
+	return route_end(e->route_a, e, e->a, e->b, why, len);
+}
+
+static enum elim_state t_route_b(const struct elim_ev *e, char *why,
+				 size_t len)
+{
+	return route_end(e->route_b, e, e->b, e->a, why, len);
+}
+
+/* NAT on either end: shown by its finding; eliminated where the
+ * connect-back reached each node's own address. */
+static enum elim_state t_nat(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->nat) {
+		snprintf(why, len, "one end sits behind NAT");
+		return ELIM_KEPT;
+	}
+	if (e->control_ok) {
+		snprintf(why, len,
+			 "no NAT finding on either end, and each one's "
+			 "connect-back reached the other's own address");
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+/* An address held twice: the identity check decides it either way. */
+static enum elim_state t_conflict(const struct elim_ev *e, char *why,
+				  size_t len)
+{
+	if (e->conflict) {
+		snprintf(why, len, "an address of one end is held twice");
+		return ELIM_KEPT;
+	}
+	snprintf(why, len,
+		 "no address of %s or %s is held by another node (the "
+		 "identity check)",
+		 e->a, e->b);
+	return ELIM_GONE;
+}
+
+/* Loss on the link: shown by its measurement; eliminated where every
+ * failed connect was answered (a reset is an answer). */
+static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->lossy) {
+		snprintf(why, len, "the link was measured lossy");
+		return ELIM_KEPT;
+	}
+	if (e->idle_killed && e->control_ok) {
+		snprintf(why, len,
+			 "fresh connections and the echo before the idle "
+			 "spell pass, and after it nothing came back, "
+			 "retransmissions included: a forgotten connection, "
+			 "not random loss");
+		return ELIM_GONE;
+	}
+	if (e->reset) {
+		snprintf(why, len,
+			 "every failed connect was answered with a reset: an "
+			 "answer is no loss");
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+/* An MTU limit: a connect fails at its handshake, whose packets are
+ * small; an MTU cause owns its own findings before this table runs. */
+static enum elim_state t_mtu(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->port[0] == '\0')
+		return ELIM_OPEN;
+	if (e->idle_killed) {
+		snprintf(why, len,
+			 "the echo after the idle spell is a few bytes, the "
+			 "same as the one before it that passed: no MTU "
+			 "stops it");
+		return ELIM_GONE;
+	}
+	snprintf(why, len,
+		 "the connect to %s failed at its handshake, whose packets "
+		 "are small: no MTU stops them",
+		 e->port);
+	return ELIM_GONE;
+}
+
+/* Nothing listening on {b}'s port: eliminated where another node reached
+ * that very port. */
+static enum elim_state t_listener(const struct elim_ev *e, char *why,
+				  size_t len)
+{
+	if (e->listener_ok) {
+		snprintf(why, len, "%s", e->listener_fact);
+		return ELIM_GONE;
+	}
+	if (e->idle_killed && e->control_ok) {
+		snprintf(why, len,
+			 "the idle connection itself was accepted and "
+			 "answered before its idle spell");
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+/* A box on the path between the two subnets: eliminated where both ends
+ * share a subnet on-link, or where the port fails inside a subnet too;
+ * kept where pairs inside a subnet reach the very port that fails across
+ * it. */
+static enum elim_state t_path(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->net_a[0] && strcmp(e->net_a, e->net_b) == 0 &&
+	    e->gw_a[0] == '\0' && e->gw_b[0] == '\0') {
+		snprintf(why, len,
+			 "%s and %s share %s on-link: no box is between them",
+			 e->a, e->b, e->net_a);
+		return ELIM_GONE;
+	}
+	if (e->inside_fail > 0) {
+		snprintf(why, len,
+			 "%s fails inside one subnet too: not the path "
+			 "between subnets",
+			 e->port[0] ? e->port : "the port");
+		return ELIM_GONE;
+	}
+	if (e->net_a[0] && e->net_b[0] && strcmp(e->net_a, e->net_b) != 0 &&
+	    e->inside_ok > 0) {
+		snprintf(why, len,
+			 "%s: what fails between %s and %s passes inside a "
+			 "subnet",
+			 e->inside_fact, e->net_a, e->net_b);
+		return ELIM_KEPT;
+	}
+	return ELIM_OPEN;
+}
+
+/* One end's own connection tracking forgetting an idle connection:
+ * eliminated where an idle connection of that end lived on (its tracking
+ * forgets by time, not by peer), or where its ruleset was read and drops
+ * nothing (a connection it forgot passes its rules as a new one); only
+ * for an idle failure. */
+static enum elim_state track_end(const struct elim_ev *e, bool rules,
+				 bool tracked, const char *kept,
+				 const char *node, char *why, size_t len)
+{
+	if (!e->idle_killed) {
+		snprintf(why, len, "no idle connection failed");
+		return ELIM_NA;
+	}
+	if (kept[0] != '\0') {
+		snprintf(why, len,
+			 "%s: its own tracking keeps idle connections", kept);
+		return ELIM_GONE;
+	}
+	if (rules && !tracked) {
+		snprintf(why, len,
+			 "%s's ruleset was read and drops nothing: a "
+			 "connection its tracking forgot passes as a new one",
+			 node);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+static enum elim_state t_track_a(const struct elim_ev *e, char *why,
+				 size_t len)
+{
+	return track_end(e, e->rules_a, e->tracked_a, e->kept_a, e->a, why,
+			 len);
+}
+
+static enum elim_state t_track_b(const struct elim_ev *e, char *why,
+				 size_t len)
+{
+	return track_end(e, e->rules_b, e->tracked_b, e->kept_b, e->b, why,
+			 len);
+}
+
+static const struct elim_row rows[] = {
+	{"firewall-b", "{b}'s own firewall", "firewall", t_fw_b,
+	 "nft -a list ruleset on {b} (as root)"},
+	{"firewall-a", "{a}'s own firewall", "firewall", t_fw_a,
+	 "nft -a list ruleset on {a} (as root)"},
+	{"route-a", "{a}'s routing toward {b}", "route", t_route_a,
+	 "ip route get {b} on {a}"},
+	{"route-b", "{b}'s routing toward {a}", "route", t_route_b,
+	 "ip route get {a} on {b}"},
+	{"nat", "NAT on either end", "nat", t_nat,
+	 "netprobe scan --peer {b} on {a}"},
+	{"conflict", "an address held twice", "setting", t_conflict,
+	 "ip -br addr on every node"},
+	{"loss", "loss on the link", "loss", t_loss,
+	 "ping -c 200 -i 0.05 {b} on {a}"},
+	{"mtu", "an MTU limit", "mtu", t_mtu, "netprobe path {b} on {a}"},
+	{"listener", "nothing listens on {b}'s port", "listener", t_listener,
+	 "ss -ltn on {b}"},
+	{"conntrack-a", "{a}'s own connection tracking", "firewall", t_track_a,
+	 "sysctl net.netfilter.nf_conntrack_tcp_timeout_established on {a}"},
+	{"conntrack-b", "{b}'s own connection tracking", "firewall", t_track_b,
+	 "sysctl net.netfilter.nf_conntrack_tcp_timeout_established on {b}"},
+	{"path", "a box on the path between the subnets", "path", t_path,
+	 "traceroute -T -p {port} {b} on {a} (the last hop that answers)"},
+};
+
+/* See elim.h. */
+const struct elim_row *elim_rows(size_t *n)
+{
+	*n = sizeof(rows) / sizeof(rows[0]);
+	return rows;
+}
+
+/* See elim.h. */
+int elim_row_of(const char *id)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (strcmp(rows[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* See elim.h. */
+size_t elim_run(const struct elim_ev *e, struct elim_out *o)
+{
+	size_t n;
+	const struct elim_row *r = elim_rows(&n);
+
+	memset(o, 0, sizeof(*o));
+	o->n = n < ELIM_MAXROWS ? n : ELIM_MAXROWS;
+	for (size_t i = 0; i < o->n; i++) {
+		o->state[i] = r[i].test(e, o->why[i], sizeof(o->why[i]));
+		if (o->state[i] != ELIM_GONE && o->state[i] != ELIM_NA)
+			o->remain++;
+		if (o->state[i] == ELIM_KEPT)
+			o->kept++;
+	}
+	return o->remain;
+}
+
+/* See elim.h. */
+void elim_fill(const char *text, const struct elim_ev *e, char *buf,
+	       size_t len)
+{
+	size_t l = 0;
+	char num[32];
+
+	if (len == 0)
+		return;
+	/* the port's number alone, as a command takes it */
+	snprintf(num, sizeof(num), "%.*s", (int)strcspn(e->port, "/"),
+		 e->port);
+	buf[0] = '\0';
+	while (*text != '\0' && l + 1 < len) {
+		const char *v = NULL;
+		size_t skip = 0;
+
+		if (strncmp(text, "{a}", 3) == 0)
+			v = e->a, skip = 3;
+		else if (strncmp(text, "{b}", 3) == 0)
+			v = e->b, skip = 3;
+		else if (strncmp(text, "{port}", 6) == 0)
+			v = num, skip = 6;
+		if (v != NULL) {
+			l += (size_t)snprintf(buf + l, len - l, "%s", v);
+			if (l >= len)
+				l = len - 1;
+			text += skip;
+		} else
+			buf[l++] = *text++;
+	}
+	buf[l] = '\0';
+}

@@ -1,0 +1,95 @@
+/* netprobe report: diagnosis by elimination (issue 48). One table of
+ * hypotheses, each a row with the test that keeps or eliminates it from
+ * the evidence of one failed pair and the probe that decides it when the
+ * evidence cannot; a new class is one row. Pure: it reads the evidence
+ * struct the deciders fill (decide_elim.c) and writes nothing else. */
+#ifndef NP_REPORT_ELIM_H
+#define NP_REPORT_ELIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the evidence says of one hypothesis. */
+enum elim_state {
+	ELIM_OPEN = 0, /* no evidence either way */
+	ELIM_GONE,     /* a fact contradicts it */
+	ELIM_KEPT,     /* a fact shows it */
+	ELIM_NA,       /* it cannot explain this kind of failure at all */
+};
+
+/* The evidence about one failed pair: node a probed node b and some of
+ * its connections failed. Strings are empty where unknown. */
+struct elim_ev {
+	char a[128], b[128];         /* the nodes */
+	char net_a[48], net_b[48];   /* their subnets, "10.0.1.0/24" */
+	char gw_a[64], gw_b[64];     /* the gateway each one's route lookup
+				      * toward the other takes ("" on-link) */
+	char port[32];               /* one failed port, "29500/tcp" */
+	bool rules_a, rules_b;       /* that end's ruleset was read */
+	bool drops_a, drops_b;       /* a firewall cause on that end */
+	bool route_a, route_b;       /* a route cause on that end */
+	bool lookup_a, lookup_b;     /* its route lookup toward the other
+				      * was recorded */
+	bool nat;                    /* either end behind NAT */
+	bool conflict;               /* an address either end's is held
+				      * twice */
+	bool lossy;                  /* the link was measured lossy */
+	bool reset;                  /* every failed connect was answered
+				      * (a reset, a refusal): not lost */
+	bool control_ok;             /* the two reached each other on the
+				      * mesh's own port, both ways */
+	int inside_ok;               /* pairs inside one subnet that reach
+				      * a port that failed here */
+	char inside_fact[200];       /* one of them, for the why line */
+	int inside_fail;             /* pairs inside one subnet that fail
+				      * a port that failed here */
+	bool idle_killed;            /* a connection held idle, then used,
+				      * got no answer (--idle) */
+	bool tracked_a, tracked_b;   /* that end's ruleset has blocks: a
+				      * connection it forgot could meet
+				      * them as new */
+	char kept_a[160], kept_b[160]; /* an idle connection of that end
+					* that lived on ("" none) */
+	bool listener_ok;            /* another node reached b's port */
+	char listener_fact[200];
+};
+
+/* One hypothesis: its name ({a} and {b} stand for the nodes), the cause
+ * kind it becomes, its test (writes why into why), and the command
+ * that decides it where the evidence cannot. */
+struct elim_row {
+	const char *id;
+	const char *hyp;
+	const char *kind;
+	enum elim_state (*test)(const struct elim_ev *e, char *why,
+				size_t len);
+	const char *probe;
+};
+
+#define ELIM_MAXROWS 32
+
+/* What the table concluded for one pair: each row's state and why, in
+ * the table's order, and how many rows remain (not eliminated). */
+struct elim_out {
+	size_t n;
+	enum elim_state state[ELIM_MAXROWS];
+	char why[ELIM_MAXROWS][320];
+	size_t remain;
+	size_t kept;
+};
+
+/* The table; its row count into n. */
+const struct elim_row *elim_rows(size_t *n);
+
+/* Runs every row over e into o. Returns the number of rows left. */
+size_t elim_run(const struct elim_ev *e, struct elim_out *o);
+
+/* text with {a}, {b} and {port} replaced by e's, into buf (truncated to
+ * len). */
+void elim_fill(const char *text, const struct elim_ev *e, char *buf,
+	       size_t len);
+
+/* The index of row id in the table, or -1. */
+int elim_row_of(const char *id);
+
+#endif
