@@ -31,8 +31,6 @@ int idle_probe(const char *addr, unsigned port, const char *token_file,
 {
 	struct np_client c;
 	long long t0, rtt;
-	char buf[16];
-	size_t n;
 
 	memset(r, 0, sizeof(*r));
 	r->port = port;
@@ -61,9 +59,10 @@ int idle_probe(const char *addr, unsigned port, const char *token_file,
 	r->held_ms = (client_now_us() - t0) / 1000;
 	r->wait_ms = wait_us / 1000;
 	r->state = IDLE_ALIVE;
-	if (client_echo_send(&c, "idle", 4) < 0 ||
-	    client_echo_recv(&c, buf, sizeof(buf), &n,
-	                     client_now_us() + wait_us) < 0) {
+	/* one echo, its reply awaited wait_us: the deadline is the
+	 * client's timeout */
+	c.timeout_us = wait_us;
+	if (client_echo_tcp(&c, "idle", 4, NULL) < 0) {
 		/* silence is the box's; any other error (a reset) is an
 		 * answer the path carried, whatever the responder made of
 		 * it */

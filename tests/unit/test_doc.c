@@ -86,7 +86,8 @@ START_TEST(catalogue_groups)
 	codes_with(FF_PROBE, 0, b, sizeof(b));
 	ck_assert_str_eq(b, "port-closed,port-filtered,port-prohibited,"
 			    "host-unreachable,inbound-blocked,reply-blocked,"
-			    "nat-detected,rank-unreachable");
+			    "nat-detected,rank-unreachable,"
+			    "idle-connection-killed");
 	codes_with(FF_BEHIND_NAT, 0, b, sizeof(b));
 	ck_assert_str_eq(b, "port-closed,port-filtered,port-prohibited,"
 			    "host-unreachable,ephemeral-range-blocked,"
