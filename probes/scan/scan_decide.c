@@ -2,7 +2,12 @@
  * finding, from what the collection and the peers gathered. */
 #include <string.h>
 
+#include "decide/decide_hostlim.h"
 #include "scan/scan_int.h"
+
+/* The ports peers connect to besides the ephemeral range: torchrun's
+ * rendezvous and the torch store (MASTER_PORT's default). */
+static const unsigned job_ports[] = {29400, 29500};
 
 /* The default routes' out interfaces, best first, the layering and the
  * peers' verdicts go in as they are. */
@@ -31,6 +36,7 @@ int scan_recommend(struct scan *s)
 int scan_decide(struct scan *s)
 {
 	struct nccl_env ne;
+	struct hl_need need = {s->env.nodes, job_ports, 2};
 	unsigned seen;
 	int refused;
 
@@ -69,6 +75,7 @@ int scan_decide(struct scan *s)
 	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl,
 	                        &s->run.doc) < 0 ||
 	    decide_ipv6_link_local(&s->ifaces, &ne, &s->run.doc) < 0 ||
+	    decide_host_limits(&s->lim, &need, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_failf(&s->run, "decide", "out of memory");
 	return 0;

@@ -1,0 +1,105 @@
+/* The host's limits on connections (issue 48): the ephemeral port range,
+ * the listen backlog cap, SYN cookies and the listen-drop counters,
+ * conntrack's timeouts and table size, and the nftables rules that
+ * rate-limit or count connections. Each can make a mesh fail in a way
+ * that looks like a firewall (some SYNs dropped) or like nothing (a
+ * connect that fails locally). Read through the sysroot, so recorded trees
+ * replay; the ruleset parser is pure over `nft -j list ruleset` text. */
+#ifndef NP_HOSTLIM_H
+#define NP_HOSTLIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "base/sysroot.h"
+
+#define HL_SOMAXCONN_PATH "/proc/sys/net/core/somaxconn"
+#define HL_SYNCOOKIES_PATH "/proc/sys/net/ipv4/tcp_syncookies"
+#define HL_SYN_BACKLOG_PATH "/proc/sys/net/ipv4/tcp_max_syn_backlog"
+#define HL_NETSTAT_PATH "/proc/net/netstat"
+#define HL_CT_DIR "/proc/sys/net/netfilter/"
+
+#define HL_MAX_RULES 16 /* limit rules kept */
+#define HL_RANGES 8     /* port ranges one rule matches */
+#define HL_NAME 64
+#define HL_CT_KEYS 7    /* conntrack sysctls read (hostlim.c) */
+
+enum hl_kind {
+	HL_LIMIT = 0, /* limit rate: packets (or new connections) per time */
+	HL_CT_COUNT,  /* ct count: connections held at once */
+};
+
+/* One nftables rule that limits what reaches this host. */
+struct hl_rule {
+	enum hl_kind kind;
+	char family[8];
+	char table[HL_NAME];
+	char chain[HL_NAME];
+	long handle;
+	char proto[8]; /* "tcp", "udp", "icmp", "" any */
+	unsigned lo[HL_RANGES], hi[HL_RANGES];
+	size_t nranges;  /* destination ports; 0 every port */
+	bool new_only;   /* ct state new or tcp flags syn: connections */
+	bool per_source; /* a meter or dynamic set keyed by the source */
+	bool over;       /* matches what exceeds the limit ("over") */
+	bool other;      /* matches on something else too (not understood) */
+	char verdict[8]; /* "drop", "reject", "accept", "" none */
+	unsigned long long value; /* the rate's count, or ct count's */
+	char per[8];     /* "second", "minute", "hour", "day"; "" ct count */
+	bool bytes;      /* a byte rate, not packets */
+	unsigned long burst;
+};
+
+/* What the host allows; -1 where unread. */
+struct host_limits {
+	long long port_lo, port_hi; /* net.ipv4.ip_local_port_range */
+	long long somaxconn;
+	long long syncookies;
+	long long max_syn_backlog;
+	long long listen_overflows, listen_drops; /* TcpExt, /proc/net/netstat */
+	long long ct[HL_CT_KEYS]; /* hl_ct_key(i) under HL_CT_DIR */
+	bool rules_read;          /* the ruleset was read (live, nft) */
+	struct hl_rule rules[HL_MAX_RULES];
+	size_t nrules;
+	bool truncated;
+};
+
+/* The name of conntrack sysctl i (0 <= i < HL_CT_KEYS), as under
+ * /proc/sys/net/netfilter/ ("nf_conntrack_tcp_timeout_established"). */
+const char *hl_ct_key(size_t i);
+
+/* Reads the sysctls and counters through the sysroot into l (the rules
+ * untouched, none read). Never fails: what cannot be read stays -1. */
+void hostlim_collect(const struct sysroot *sr, struct host_limits *l);
+
+/* Finds a TcpExt counter by name in /proc/net/netstat text (a line of
+ * names, then a line of values). Returns 0, or -1 with errno ENOENT. */
+int hostlim_netstat(const char *text, const char *name, long long *out);
+
+/* Parses `nft -j list ruleset` text: the limit and ct count rules of the
+ * chains on an input hook (and the chains they jump to) into l->rules.
+ * Returns 0, or -1 with errno EINVAL when the text is no nft JSON. */
+int hostlim_parse_nft(const char *json_text, struct host_limits *l);
+
+/* Runs `nft -j list ruleset` (at most timeout_ms) and parses it; live
+ * only. Returns 0 (rules_read false when nft did not run), or -1 with
+ * errno ENOMEM. */
+int hostlim_collect_rules(struct host_limits *l, int timeout_ms);
+
+/* True when rule r applies to TCP connections toward port. */
+bool hostlim_rule_covers(const struct hl_rule *r, unsigned port);
+
+/* The rule's limit per second, scaled by 1000 (3/minute is 50); 0 for a
+ * ct count or a byte rate. */
+unsigned long long hostlim_rate_milli(const struct hl_rule *r);
+
+/* The rule as nft prints it, roughly: "tcp dport 29500 ct state new
+ * limit rate over 2/second burst 4 packets drop". */
+void hostlim_rule_text(const struct hl_rule *r, char *buf, size_t len);
+
+/* The scan document's `limits` object. NULL on no memory. */
+json_t *hostlim_to_json(const struct host_limits *l);
+
+#endif
