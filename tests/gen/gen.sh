@@ -241,6 +241,39 @@ if [ "$RV" = 0 ]; then
 		done
 	fi
 fi
+# --- issue 48, host limits (hostlim48): draw ---------------------------------
+# From a fifth stream (the seeds drawn before keep their clusters), on
+# one seed in four, one more fault on a node of its own: portrange (its
+# ip_local_port_range 40000-40015), somaxconn (net.core.somaxconn 2,
+# below the node count) or ratelimit (new TCP connections rate-limited
+# by an nftables rule, 2/second, the rest dropped). Not beside
+# ovludp-all, whose members never join.
+RND5=$(((SEED * 134775813 + 907633385) % 2147483648))
+rnd5() {
+	RND5=$(((RND5 * 1103515245 + 12345) % 2147483648))
+	RV=$(((RND5 / 65536) % $1))
+}
+rnd5 7 # the first draw of close seeds is alike: skipped
+rnd5 4
+if [ "$RV" = 0 ]; then
+	case " $FAULTS " in
+	*" ovludp-all@"*) ;;
+	*)
+		set -- portrange somaxconn ratelimit
+		rnd5 $#
+		shift "$RV"
+		kind=$1
+		for _t in 1 2 3 4 5 6 7 8; do
+			rnd5 "$N"
+			n=$((1 + RV))
+			case "$FNODE_TAKEN" in *" $n "*) continue ;; esac
+			FNODE_TAKEN="$FNODE_TAKEN$n "
+			FAULTS="$FAULTS $kind@$n"
+			break
+		done ;;
+	esac
+fi
+# --- end of issue 48, host limits: draw ---------------------------------------
 FAULTS=${FAULTS# }
 [ -n "${GEN_FAULTS+x}" ] && FAULTS=$GEN_FAULTS
 
@@ -700,6 +733,27 @@ NFT
 		;;
 	esac
 done
+# --- issue 48, host limits (hostlim48): faults -------------------------------
+# Each is the node's own setting: its scan reads it and names the command
+# that clears it, a setting cause on that node (never a firewall).
+for f in $FAULTS; do
+	kind=${f%@*}
+	n=${f#*@}
+	case "$kind" in portrange | somaxconn | ratelimit) ;; *) continue ;; esac
+	ns=$(mesh_ns "$n")
+	case "$kind" in
+	portrange)
+		ip netns exec "$ns" sysctl -qw \
+			net.ipv4.ip_local_port_range="40000 40015" ;;
+	somaxconn)
+		ip netns exec "$ns" sysctl -qw net.core.somaxconn=2 ;;
+	ratelimit)
+		nft_input "$ns" np48_rate \
+			"tcp flags syn limit rate over 2/second burst 2 packets drop" ;;
+	esac
+	WANT="$WANT setting:$(mesh_name "$n")"
+done
+# --- end of issue 48, host limits: faults -------------------------------------
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
 # A member that cannot join has no document in the first round: no
 # cause of its own can be named from it (seed 186: the overlay at 1500
