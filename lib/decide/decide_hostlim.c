@@ -70,6 +70,15 @@ static int backlog(const struct host_limits *l, const struct hl_need *need,
 	     evidence_add(&ev, "/proc/sys/net/ipv4/tcp_syncookies", "%lld",
 	                  l->syncookies) < 0))
 		goto nomem;
+	/* the listeners the cap holds down now, where sock_diag read them */
+	for (size_t i = 0; i < l->nlisteners; i++)
+		if (l->listeners[i].backlog < (unsigned long long)nodes &&
+		    evidence_add(&ev, "sock_diag",
+		                 "listener %s port %u: backlog %u, %u queued",
+		                 l->listeners[i].addr, l->listeners[i].port,
+		                 l->listeners[i].backlog,
+		                 l->listeners[i].queued) < 0)
+			goto nomem;
 	if (doc_add_finding(
 	        d, FINDING_SOMAXCONN_LOW, -1, ev,
 	        "sysctl -w net.core.somaxconn=4096 (Debian's default), keep "

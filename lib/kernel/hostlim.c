@@ -2,12 +2,14 @@
  * sysroot, what a rule covers, and the rule as a person reads it. */
 #include "kernel/hostlim.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/portrange.h"
+#include "kernel/sockdiag.h"
 
 static const char *const ct_keys[HL_CT_KEYS] = {
     "nf_conntrack_tcp_timeout_established",
@@ -221,6 +223,28 @@ static json_t *ll_or_null(long long v)
 	return v < 0 ? json_null() : json_integer(v);
 }
 
+/* The listeners' array, or null when they were not read. */
+static json_t *listeners_json(const struct host_limits *l)
+{
+	json_t *a;
+
+	if (!l->listeners_read)
+		return json_null();
+	if ((a = json_array()) == NULL)
+		return NULL;
+	for (size_t i = 0; i < l->nlisteners; i++)
+		if (json_array_append_new(
+		        a, json_pack("{s:s, s:i, s:i, s:i}", "address",
+		                     l->listeners[i].addr, "port",
+		                     (int)l->listeners[i].port, "backlog",
+		                     (int)l->listeners[i].backlog, "queued",
+		                     (int)l->listeners[i].queued)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* See hostlim.h. */
 json_t *hostlim_to_json(const struct host_limits *l)
 {
@@ -263,10 +287,44 @@ json_t *hostlim_to_json(const struct host_limits *l)
 	}
 	if (l->truncated)
 		json_object_set_new(o, "rules_truncated", json_true());
+	if (json_object_set_new(o, "listeners", listeners_json(l)) < 0)
+		goto nomem_o;
 	return o;
 nomem:
 	json_decref(ct);
 	json_decref(rules);
+nomem_o:
 	json_decref(o);
 	return NULL;
+}
+
+/* One listener into l (the first HL_LISTENERS; the rest counted as
+ * truncated). */
+static int add_listener(void *arg, const struct sock_listener *s)
+{
+	struct host_limits *l = arg;
+	struct hl_listener *h;
+
+	if (l->nlisteners >= HL_LISTENERS) {
+		l->listeners_truncated = true;
+		return 0;
+	}
+	h = &l->listeners[l->nlisteners++];
+	if (inet_ntop(s->family, s->addr, h->addr, sizeof(h->addr)) == NULL)
+		snprintf(h->addr, sizeof(h->addr), "?");
+	h->port = s->port;
+	h->queued = s->queued;
+	h->backlog = s->backlog;
+	return 0;
+}
+
+/* See hostlim.h. */
+int hostlim_collect_listeners(struct host_limits *l)
+{
+	l->nlisteners = 0;
+	l->listeners_truncated = false;
+	if (sockdiag_listeners(add_listener, l) < 0)
+		return -1;
+	l->listeners_read = true;
+	return 0;
 }

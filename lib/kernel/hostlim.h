@@ -25,6 +25,7 @@
 #define HL_RANGES 8     /* port ranges one rule matches */
 #define HL_NAME 64
 #define HL_CT_KEYS 7    /* conntrack sysctls read (hostlim.c) */
+#define HL_LISTENERS 32 /* listeners whose backlog is kept */
 
 enum hl_kind {
 	HL_LIMIT = 0, /* limit rate: packets (or new connections) per time */
@@ -60,6 +61,13 @@ struct host_limits {
 	long long max_syn_backlog;
 	long long listen_overflows, listen_drops; /* TcpExt, /proc/net/netstat */
 	long long ct[HL_CT_KEYS]; /* hl_ct_key(i) under HL_CT_DIR */
+	/* each TCP listener's accept queue (sock_diag, live only) */
+	struct hl_listener {
+		char addr[48]; /* as inet_ntop writes it */
+		unsigned port, queued, backlog;
+	} listeners[HL_LISTENERS];
+	size_t nlisteners;
+	bool listeners_read, listeners_truncated;
 	bool rules_read;          /* the ruleset was read (live, nft) */
 	struct hl_rule rules[HL_MAX_RULES];
 	size_t nrules;
@@ -87,6 +95,10 @@ int hostlim_parse_nft(const char *json_text, struct host_limits *l);
  * only. Returns 0 (rules_read false when nft did not run), or -1 with
  * errno ENOMEM. */
 int hostlim_collect_rules(struct host_limits *l, int timeout_ms);
+
+/* Reads each TCP listener's backlog and queue through sock_diag; live
+ * only. Returns 0 (listeners_read set), or -1 with errno. */
+int hostlim_collect_listeners(struct host_limits *l);
 
 /* True when rule r applies to TCP connections toward port. */
 bool hostlim_rule_covers(const struct hl_rule *r, unsigned port);

@@ -146,12 +146,23 @@ START_TEST(backlog_below_nodes)
 {
 	struct host_limits l;
 	struct doc d;
+	char *ev;
 
 	load(&l, "narrow", NULL);
 	ck_assert_int_eq(l.listen_overflows, 37);
 	ck_assert_int_eq(l.listen_drops, 41);
-	/* 4 < 5 nodes */
+	/* 4 < 5 nodes; the listener it holds down is evidence */
+	l.listeners_read = true;
+	l.nlisteners = 1;
+	snprintf(l.listeners[0].addr, sizeof(l.listeners[0].addr), "::");
+	l.listeners[0].port = 29500;
+	l.listeners[0].backlog = 4;
 	ck_assert_int_eq(count(&l, 5, "somaxconn-low", &d), 1);
+	ev = json_dumps(json_object_get(json_array_get(d.findings, 1),
+	                                "evidence"),
+	                0);
+	ck_assert_ptr_nonnull(strstr(ev, "listener :: port 29500: backlog 4"));
+	free(ev);
 	ck_assert_str_eq(command_of(&d, "somaxconn-low"),
 	                 "sysctl -w net.core.somaxconn=4096");
 	doc_free(&d);
@@ -265,6 +276,19 @@ START_TEST(limits_json)
 	                     "tcp_timeout_established")),
 	                 300);
 	ck_assert_uint_eq(json_array_size(json_object_get(o, "rules")), 8);
+	/* a recorded tree: no sock_diag, the backlogs unread */
+	ck_assert(json_is_null(json_object_get(o, "listeners")));
+	json_decref(o);
+	l.listeners_read = true;
+	l.nlisteners = 1;
+	snprintf(l.listeners[0].addr, sizeof(l.listeners[0].addr), "0.0.0.0");
+	l.listeners[0].port = 29500;
+	l.listeners[0].backlog = 4;
+	o = hostlim_to_json(&l);
+	ck_assert_int_eq(json_integer_value(json_object_get(
+	                     json_array_get(json_object_get(o, "listeners"), 0),
+	                     "backlog")),
+	                 4);
 	json_decref(o);
 }
 END_TEST
