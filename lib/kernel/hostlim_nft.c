@@ -74,6 +74,26 @@ static bool is_word(const json_t *right, const char *w)
 	       strcmp(json_string_value(json_array_get(set, 0)), w) == 0;
 }
 
+/* True for ICMP's protocol names. */
+static bool is_icmp(const char *p)
+{
+	return strncmp(p, "icmp", 4) == 0 || strcmp(p, "ipv6-icmp") == 0;
+}
+
+/* True when set is an array of ICMP protocol names only. */
+static bool all_icmp(const json_t *set)
+{
+	json_t *v;
+	size_t i;
+
+	if (!json_is_array(set) || json_array_size(set) == 0)
+		return false;
+	json_array_foreach(set, i, v) if (!json_is_string(v) ||
+	                                  !is_icmp(json_string_value(v)))
+		return false;
+	return true;
+}
+
 /* One match into r; what it cannot read marks the rule `other` (the
  * decider then cannot tell what it limits). */
 static void match_into(const json_t *m, struct hl_rule *r)
@@ -128,10 +148,13 @@ static void match_into(const json_t *m, struct hl_rule *r)
 			const char *p = json_string_value(right);
 
 			set_str(r->proto, sizeof(r->proto),
-			        strncmp(p, "icmp", 4) == 0 ||
-			                strcmp(p, "ipv6-icmp") == 0
-			            ? "icmp"
-			            : p);
+			        is_icmp(p) ? "icmp" : p);
+			return;
+		}
+		/* { icmp, ipv6-icmp }: ICMP all the same */
+		if (key != NULL && eq && strcmp(key, "l4proto") == 0 &&
+		    all_icmp(json_object_get(right, "set"))) {
+			set_str(r->proto, sizeof(r->proto), "icmp");
 			return;
 		}
 		r->other = true;

@@ -778,6 +778,24 @@ for f in $FAULTS; do
 	esac
 	WANT="$WANT setting:$(mesh_name "$n")"
 done
+# Healthy noise beside Debian's default ruleset (debnft): the ordinary
+# limits of a hardened host, a rate on ICMP and on new SSH connections,
+# which must raise nothing (no port the job uses).
+for f in $NOISE; do
+	case "$f" in debnft@*) ;; *) continue ;; esac
+	# a NAT'd node's noise is its host's
+	_h=$(eval "printf '%s' \"\${HOSTNS_${f#*@}:-}\"")
+	[ -n "$_h" ] || _h=$(mesh_ns "${f#*@}")
+	ip netns exec "$_h" nft -f - <<'NFT'
+table inet np48_hardening {
+	chain input {
+		type filter hook input priority 5; policy accept;
+		meta l4proto { icmp, ipv6-icmp } limit rate 10/second accept
+		tcp dport 22 ct state new limit rate over 3/minute drop
+	}
+}
+NFT
+done
 # --- end of issue 48, host limits: faults -------------------------------------
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
 # A member that cannot join has no document in the first round: no
