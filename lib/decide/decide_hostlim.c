@@ -153,12 +153,15 @@ static bool limits_below(const struct hl_rule *r, const struct hl_need *need)
 static int rate_rule(const struct hl_rule *r, unsigned port,
                      const struct hl_need *need, struct doc *d)
 {
-	char text[256], cmd[3 * HL_NAME + 64], fix[512];
+	char text[256], cmd[sizeof(r->spec) + 64], fix[sizeof(cmd) + 96];
 	json_t *ev = NULL;
 
 	hostlim_rule_text(r, text, sizeof(text));
-	snprintf(cmd, sizeof(cmd), "nft delete rule %s %s %s handle %ld",
-	         r->family, r->table, r->chain, r->handle);
+	if (r->tool[0] != '\0')
+		snprintf(cmd, sizeof(cmd), "%s -D %s", r->tool, r->spec);
+	else
+		snprintf(cmd, sizeof(cmd), "nft delete rule %s %s %s handle %ld",
+		         r->family, r->table, r->chain, r->handle);
 	snprintf(fix, sizeof(fix),
 	         "%s (or raise its %s to at least %lld%s)", cmd,
 	         r->kind == HL_CT_COUNT ? "count" : "rate",

@@ -204,6 +204,11 @@ static json_t *rule_json(const struct hl_rule *r)
 	              "rule", text);
 	if (o == NULL)
 		return NULL;
+	if (r->tool[0] != '\0') {
+		/* "handle" is the rule's position in INPUT */
+		json_object_set_new(o, "tool", json_string(r->tool));
+		json_object_set_new(o, "iptables", json_string(r->spec));
+	}
 	if (r->kind == HL_CT_COUNT)
 		json_object_set_new(o, "connections", json_integer(
 		                                          (json_int_t)r->value));

@@ -51,6 +51,11 @@ struct hl_rule {
 	char per[8];     /* "second", "minute", "hour", "day"; "" ct count */
 	bool bytes;      /* a byte rate, not packets */
 	unsigned long burst;
+	/* an iptables rule: the tool that lists it ("iptables-nft",
+	 * "iptables-legacy") and the rule as iptables-save writes it after
+	 * "-A ", which "TOOL -D" deletes; "" for an nftables rule */
+	char tool[20];
+	char spec[512];
 };
 
 /* What the host allows; -1 where unread. */
@@ -69,6 +74,11 @@ struct host_limits {
 	size_t nlisteners;
 	bool listeners_read, listeners_truncated;
 	bool rules_read;          /* the ruleset was read (live, nft) */
+	/* the nft handles of table ip filter's INPUT rules, in order:
+	 * iptables-nft's rules, deleted by handle (its own -D refuses
+	 * some rules as iptables-nft-save writes them) */
+	long ipt_handles[128];
+	size_t nipt_handles;
 	struct hl_rule rules[HL_MAX_RULES];
 	size_t nrules;
 	bool truncated;
@@ -91,9 +101,24 @@ int hostlim_netstat(const char *text, const char *name, long long *out);
  * Returns 0, or -1 with errno EINVAL when the text is no nft JSON. */
 int hostlim_parse_nft(const char *json_text, struct host_limits *l);
 
-/* Runs `nft -j list ruleset` (at most timeout_ms) and parses it; live
- * only. Returns 0 (rules_read false when nft did not run), or -1 with
- * errno ENOMEM. */
+/* Parses iptables-save text of the filter table: the INPUT chain's rules
+ * with -m limit, hashlimit or connlimit, appended to l->rules with tool
+ * (the command whose -D deletes them). only_xt leaves -m limit out
+ * (iptables-nft's, which nft lists as a limit of its own). Returns the
+ * rules added. */
+size_t hostlim_parse_iptables(const char *text, const char *tool,
+                              bool only_xt, struct host_limits *l);
+
+/* Gives the iptables-nft rules of l->rules from first on the nft handle
+ * of their position in INPUT (ipt_handles, from the nft JSON parsed
+ * before), so that their command is `nft delete rule ip filter INPUT
+ * handle N`; a position nft did not list keeps iptables-nft -D. */
+void hostlim_nft_handles(struct host_limits *l, size_t first);
+
+/* Runs `nft -j list ruleset`, then iptables-nft-save and
+ * iptables-legacy-save (each at most timeout_ms), and parses them; live
+ * only. Returns 0 (rules_read false when none ran), or -1 with errno
+ * ENOMEM. */
 int hostlim_collect_rules(struct host_limits *l, int timeout_ms);
 
 /* Reads each TCP listener's backlog and queue through sock_diag; live

@@ -103,9 +103,26 @@ static void match_into(const json_t *m, struct hl_rule *r)
 	const json_t *pl = json_object_get(left, "payload");
 	const json_t *meta = json_object_get(left, "meta");
 	const json_t *ct = json_object_get(left, "ct");
+	const json_t *and = json_object_get(left, "&");
 	const char *op = json_string_value(json_object_get(m, "op"));
 	bool eq = op == NULL || strcmp(op, "==") == 0 || strcmp(op, "in") == 0;
 
+	/* tcp flags & (fin|syn|rst|ack) == syn: iptables' --syn */
+	if (pl == NULL && json_is_array(and)) {
+		const json_t *fl = json_object_get(json_array_get(and, 0),
+		                                   "payload");
+		const char *fp = json_string_value(json_object_get(fl, "protocol"));
+		const char *ff = json_string_value(json_object_get(fl, "field"));
+
+		if (eq && fp != NULL && ff != NULL && strcmp(fp, "tcp") == 0 &&
+		    strcmp(ff, "flags") == 0 && is_word(right, "syn")) {
+			set_str(r->proto, sizeof(r->proto), "tcp");
+			r->new_only = true;
+			return;
+		}
+		r->other = true;
+		return;
+	}
 	if (pl != NULL) {
 		const char *proto =
 		    json_string_value(json_object_get(pl, "protocol"));
@@ -317,6 +334,14 @@ static size_t chains_of(const json_t *list, struct hchain *c)
 	return n;
 }
 
+/* True when o's key is the string v. */
+static bool key_is(const json_t *o, const char *key, const char *v)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s != NULL && strcmp(s, v) == 0;
+}
+
 /* See hostlim.h. */
 int hostlim_parse_nft(const char *json_text, struct host_limits *l)
 {
@@ -327,6 +352,7 @@ int hostlim_parse_nft(const char *json_text, struct host_limits *l)
 
 	l->nrules = 0;
 	l->truncated = false;
+	l->nipt_handles = 0;
 	list = json_object_get(root, "nftables");
 	if (c == NULL || !json_is_array(list)) {
 		errno = c == NULL ? ENOMEM : EINVAL;
@@ -342,6 +368,12 @@ int hostlim_parse_nft(const char *json_text, struct host_limits *l)
 
 		if (r == NULL)
 			continue;
+		if (key_is(r, "family", "ip") && key_is(r, "table", "filter") &&
+		    key_is(r, "chain", "INPUT") &&
+		    l->nipt_handles < sizeof(l->ipt_handles) /
+		                          sizeof(l->ipt_handles[0]))
+			l->ipt_handles[l->nipt_handles++] = (long)json_integer_value(
+			    json_object_get(r, "handle"));
 		at = chain_find(c, n,
 		                json_string_value(json_object_get(r, "family")),
 		                json_string_value(json_object_get(r, "table")),
@@ -369,15 +401,33 @@ out:
 }
 
 /* See hostlim.h. */
+void hostlim_nft_handles(struct host_limits *l, size_t first)
+{
+	for (size_t i = first; i < l->nrules; i++) {
+		struct hl_rule *r = &l->rules[i];
+
+		if (strcmp(r->tool, "iptables-nft") != 0 || r->handle < 1 ||
+		    (size_t)r->handle > l->nipt_handles)
+			continue;
+		r->handle = l->ipt_handles[r->handle - 1];
+		r->tool[0] = '\0'; /* deleted as nft's rule, by handle */
+	}
+}
+
+/* See hostlim.h. */
 int hostlim_collect_rules(struct host_limits *l, int timeout_ms)
 {
 	static const char *const nft[] = {"nft", "-j", "list", "ruleset", NULL};
+	static const char *const ipt[][4] = {
+	    {"iptables-nft-save", "-t", "filter", NULL},
+	    {"iptables-legacy-save", "-t", "filter", NULL}};
 	char *out;
+	size_t first;
 
 	errno = 0;
-	if ((out = fwrules_run(nft, timeout_ms)) == NULL)
-		return errno == ENOMEM ? -1 : 0;
-	if (hostlim_parse_nft(out, l) < 0) {
+	if ((out = fwrules_run(nft, timeout_ms)) == NULL && errno == ENOMEM)
+		return -1;
+	if (out != NULL && hostlim_parse_nft(out, l) < 0) {
 		l->rules_read = false;
 		l->nrules = 0;
 		if (errno == ENOMEM) {
@@ -386,5 +436,23 @@ int hostlim_collect_rules(struct host_limits *l, int timeout_ms)
 		}
 	}
 	free(out);
+	/* iptables-nft's hashlimit and connlimit are opaque to nft's JSON,
+	 * iptables-legacy's invisible to it: their text says the rate */
+	for (size_t i = 0; i < 2; i++) {
+		errno = 0;
+		if ((out = fwrules_run(ipt[i], timeout_ms)) == NULL) {
+			if (errno == ENOMEM)
+				return -1;
+			continue;
+		}
+		first = l->nrules;
+		hostlim_parse_iptables(out, i == 0 ? "iptables-nft"
+		                                   : "iptables-legacy",
+		                       i == 0, l);
+		if (i == 0)
+			hostlim_nft_handles(l, first);
+		l->rules_read = true;
+		free(out);
+	}
 	return 0;
 }

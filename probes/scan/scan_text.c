@@ -152,13 +152,17 @@ static void emit_limits(const struct scan *s)
 
 	if (s->lim.nrules == 0)
 		return;
-	printf("\nlimit rules (nftables)\n");
+	printf("\nlimit rules\n");
 	for (size_t i = 0; i < s->lim.nrules; i++) {
 		const struct hl_rule *r = &s->lim.rules[i];
 
 		hostlim_rule_text(r, text, sizeof(text));
-		printf("  %s %s %s handle %ld: %s\n", r->family, r->table,
-		       r->chain, r->handle, text);
+		if (r->tool[0] != '\0')
+			printf("  %s %s rule %ld: %s\n", r->tool, r->chain,
+			       r->handle, text);
+		else
+			printf("  nft %s %s %s handle %ld: %s\n", r->family,
+			       r->table, r->chain, r->handle, text);
 	}
 }
 
