@@ -51,7 +51,11 @@ static int backlog(const struct host_limits *l, const struct hl_need *need,
                    struct doc *d)
 {
 	long long nodes = nodes_of(need);
-	bool overflow = l->listen_overflows > 0 || l->listen_drops > 0;
+	/* a rise while the cluster connected says more than a count since
+	 * boot, which another service may have made long ago */
+	bool overflow = l->overflows_rise >= 0
+	                    ? l->overflows_rise > 0 || l->drops_rise > 0
+	                    : l->listen_overflows > 0 || l->listen_drops > 0;
 	json_t *ev = NULL;
 
 	if (l->somaxconn < 0 ||
@@ -66,6 +70,11 @@ static int backlog(const struct host_limits *l, const struct hl_need *need,
 	     evidence_add(&ev, "/proc/net/netstat",
 	                  "TcpExt ListenOverflows %lld, ListenDrops %lld",
 	                  l->listen_overflows, l->listen_drops) < 0) ||
+	    (l->overflows_rise >= 0 &&
+	     evidence_add(&ev, "/proc/net/netstat",
+	                  "ListenOverflows rose by %lld and ListenDrops by "
+	                  "%lld while the peers connected",
+	                  l->overflows_rise, l->drops_rise) < 0) ||
 	    (l->syncookies >= 0 &&
 	     evidence_add(&ev, "/proc/sys/net/ipv4/tcp_syncookies", "%lld",
 	                  l->syncookies) < 0))

@@ -73,10 +73,42 @@ none:
 	return -1;
 }
 
+/* ListenOverflows and ListenDrops into *o and *d, -1 where unread. */
+static void listen_counters(const struct sysroot *sr, long long *o,
+                            long long *d)
+{
+	/* a few kB on any kernel; 64 kB holds every TcpExt counter */
+	char *text = malloc(65536);
+
+	*o = *d = -1;
+	if (text == NULL)
+		return;
+	if (sysroot_read(sr, HL_NETSTAT_PATH, text, 65536) > 0) {
+		if (hostlim_netstat(text, "ListenOverflows", o) < 0)
+			*o = -1;
+		if (hostlim_netstat(text, "ListenDrops", d) < 0)
+			*d = -1;
+	}
+	free(text);
+}
+
+/* See hostlim.h. */
+void hostlim_recount(const struct sysroot *sr, struct host_limits *l)
+{
+	long long o, d;
+
+	listen_counters(sr, &o, &d);
+	l->overflows_rise = o >= 0 && l->listen_overflows >= 0
+	                        ? o - l->listen_overflows
+	                        : -1;
+	l->drops_rise =
+	    d >= 0 && l->listen_drops >= 0 ? d - l->listen_drops : -1;
+}
+
 /* See hostlim.h. */
 void hostlim_collect(const struct sysroot *sr, struct host_limits *l)
 {
-	char path[160], *text;
+	char path[160];
 	unsigned lo, hi;
 
 	memset(l, 0, sizeof(*l));
@@ -92,18 +124,8 @@ void hostlim_collect(const struct sysroot *sr, struct host_limits *l)
 		snprintf(path, sizeof(path), "%s%s", HL_CT_DIR, ct_keys[i]);
 		l->ct[i] = read_ll(sr, path);
 	}
-	l->listen_overflows = l->listen_drops = -1;
-	/* a few kB on any kernel; 64 kB holds every TcpExt counter */
-	if ((text = malloc(65536)) == NULL)
-		return;
-	if (sysroot_read(sr, HL_NETSTAT_PATH, text, 65536) > 0) {
-		if (hostlim_netstat(text, "ListenOverflows",
-		                    &l->listen_overflows) < 0)
-			l->listen_overflows = -1;
-		if (hostlim_netstat(text, "ListenDrops", &l->listen_drops) < 0)
-			l->listen_drops = -1;
-	}
-	free(text);
+	listen_counters(sr, &l->listen_overflows, &l->listen_drops);
+	l->overflows_rise = l->drops_rise = -1;
 }
 
 /* See hostlim.h. */
@@ -284,6 +306,10 @@ json_t *hostlim_to_json(const struct host_limits *l)
 	                        ll_or_null(l->listen_overflows)) < 0 ||
 	    json_object_set_new(o, "listen_drops", ll_or_null(l->listen_drops)) <
 	        0 ||
+	    json_object_set_new(o, "listen_overflows_rise",
+	                        ll_or_null(l->overflows_rise)) < 0 ||
+	    json_object_set_new(o, "listen_drops_rise",
+	                        ll_or_null(l->drops_rise)) < 0 ||
 	    json_object_set_new(o, "conntrack", ct) < 0 ||
 	    json_object_set_new(o, "rules", rules != NULL ? rules : json_null()) <
 	        0) {

@@ -65,6 +65,9 @@ struct host_limits {
 	long long syncookies;
 	long long max_syn_backlog;
 	long long listen_overflows, listen_drops; /* TcpExt, /proc/net/netstat */
+	/* how much each rose between the collection and hostlim_recount
+	 * (a mesh's probing), -1 when not read twice */
+	long long overflows_rise, drops_rise;
 	long long ct[HL_CT_KEYS]; /* hl_ct_key(i) under HL_CT_DIR */
 	/* each TCP listener's accept queue (sock_diag, live only) */
 	struct hl_listener {
@@ -91,6 +94,10 @@ const char *hl_ct_key(size_t i);
 /* Reads the sysctls and counters through the sysroot into l (the rules
  * untouched, none read). Never fails: what cannot be read stays -1. */
 void hostlim_collect(const struct sysroot *sr, struct host_limits *l);
+
+/* Reads the listen counters again: their rise since hostlim_collect into
+ * overflows_rise and drops_rise (-1 where either read failed). */
+void hostlim_recount(const struct sysroot *sr, struct host_limits *l);
 
 /* Finds a TcpExt counter by name in /proc/net/netstat text (a line of
  * names, then a line of values). Returns 0, or -1 with errno ENOENT. */

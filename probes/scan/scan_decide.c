@@ -42,6 +42,9 @@ int scan_decide(struct scan *s)
 
 	if (scan_recommend(s) != 0)
 		return 2;
+	/* after a mesh's probing: what the listen counters did meanwhile */
+	if (sysroot_is_live(&s->sr))
+		hostlim_recount(&s->sr, &s->lim);
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if ((s->have_layers && decide_layers(&s->ly, &s->ifaces, s->peers,

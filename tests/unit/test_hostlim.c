@@ -169,8 +169,18 @@ START_TEST(backlog_below_nodes)
 	/* 4 for 2 nodes, but the counters show overflows: 4 < 2 * 8 */
 	ck_assert_int_eq(count(&l, 2, "somaxconn-low", &d), 1);
 	doc_free(&d);
+	/* overflows counted since boot, none while the peers connected:
+	 * enough for the nodes, silent */
+	l.overflows_rise = l.drops_rise = 0;
+	ck_assert_int_eq(count(&l, 2, "somaxconn-low", &d), 0);
+	doc_free(&d);
+	/* they rose during the run: raised */
+	l.overflows_rise = 3;
+	ck_assert_int_eq(count(&l, 2, "somaxconn-low", &d), 1);
+	doc_free(&d);
 	/* no overflow and enough for the nodes: silent */
 	l.listen_overflows = l.listen_drops = 0;
+	l.overflows_rise = l.drops_rise = -1;
 	ck_assert_int_eq(count(&l, 2, "somaxconn-low", &d), 0);
 	doc_free(&d);
 	/* the old default, 128, on 64 nodes with no overflow: silent */
