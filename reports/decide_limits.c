@@ -73,14 +73,36 @@ void rd_limit_causes(const struct rctx *c, json_t *causes)
 	}
 }
 
-/* A connection between two nodes that failed: what a limit can do. */
-static bool pair_symptom(const char *code)
+/* True when node's scan shows a limit rule that rejects what exceeds
+ * it (decide_hostlim.c's summary ends with the rule, its verdict last):
+ * a reset from that node can be the limit's. */
+static bool rejects(const struct rctx *c, const char *node)
 {
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(c->findings, i, f)
+		if (finding_is(rj_strd(f, "code", ""), FINDING_CONN_RATE_LIMIT) &&
+		    strcmp(rj_strd(f, "node", ""), node) == 0 &&
+		    strstr(rj_strd(f, "summary", ""), " reject)") != NULL)
+			return true;
+	return false;
+}
+
+/* A connection between two nodes that failed: what a limit can do. A
+ * reset counts only toward a node whose limit rule rejects, never where
+ * nothing listens. */
+static bool pair_symptom(const struct rctx *c, const json_t *f,
+                         const char *peer)
+{
+	const char *code = rj_strd(f, "code", "");
+
 	return finding_in_cause(code, CAUSE_FIREWALL) ||
 	       finding_is(code, FINDING_HOST_UNREACHABLE) ||
 	       finding_is(code, FINDING_RANK_UNREACHABLE) ||
-	       finding_is(code, FINDING_PORT_CLOSED) ||
-	       finding_is(code, FINDING_PORT_FILTERED);
+	       finding_is(code, FINDING_PORT_FILTERED) ||
+	       (finding_is(code, FINDING_PORT_CLOSED) && peer != NULL &&
+	        rejects(c, peer));
 }
 
 json_t *rd_limit_owner(const struct rctx *c, const json_t *causes,
@@ -88,9 +110,11 @@ json_t *rd_limit_owner(const struct rctx *c, const json_t *causes,
 {
 	const char *node = rj_str(f, "node"), *peer;
 
-	if (node == NULL || !pair_symptom(rj_strd(f, "code", "")))
+	if (node == NULL)
 		return NULL;
 	peer = rd_pair_of(c, f);
+	if (!pair_symptom(c, f, peer))
+		return NULL;
 	/* the end that receives the connections first: a prober's
 	 * finding names the peer it connected to */
 	if (peer != NULL && rd_node_has(c, peer, listener_codes))

@@ -773,8 +773,13 @@ for f in $FAULTS; do
 	somaxconn)
 		ip netns exec "$ns" sysctl -qw net.core.somaxconn=2 ;;
 	ratelimit)
+		# what exceeds is dropped, or on half the seeds rejected
+		# with a reset (a reset from a held port: still the limit's)
+		rnd5 2
+		_v=drop
+		[ "$RV" = 1 ] && _v="reject with tcp reset"
 		nft_input "$ns" np48_rate \
-			"tcp flags syn limit rate over 2/second burst 2 packets drop" ;;
+			"tcp flags syn limit rate over 2/second burst 2 packets $_v" ;;
 	esac
 	WANT="$WANT setting:$(mesh_name "$n")"
 done

@@ -42,12 +42,39 @@ START_TEST(rate_limit_one_setting_cause)
 }
 END_TEST
 
+/* The same limit rejecting with a reset (seed 202, ratelimit@3): the
+ * resets toward node03, from its mesh port and the ports its responder
+ * held, are the limit's too; before, three port-closed findings were
+ * left without a cause. */
+START_TEST(rate_limit_reject_resets)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	size_t i;
+	json_t *f;
+
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(&set, "limits-reject"), 0);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	ck_assert_str_eq(rj_str(m->causes[0].cause, "id"), "setting:node03");
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		if (strcmp(rj_strd(f, "severity", ""), "info") != 0)
+			ck_assert_str_eq(rj_strd(f, "root_cause", "none"),
+			                 "setting:node03");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_limits(void)
 {
 	Suite *s = suite_create("report_limits");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, rate_limit_one_setting_cause);
+	tcase_add_test(tc, rate_limit_reject_resets);
 	suite_add_tcase(s, tc);
 	return s;
 }
