@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decide_limits.h"
 #include "doc/finding.h"
 #include "report_decide.h"
 
@@ -654,6 +655,11 @@ static json_t *owner_ix(const struct rctx *c, const json_t *causes,
 	     ((k = cause_in(ix, causes, "firewall", sub)) != NULL &&
 	      json_is_true(json_object_get(k, "encap")))))
 		return k;
+	/* a host limit either end's scan shows, where no rule of the
+	 * ruleset drops (issue 48) */
+	if (cause_in(ix, causes, "firewall", sub) == NULL &&
+	    (k = rd_limit_owner(c, causes, f)) != NULL)
+		return k;
 	if (finding_in_cause(code, CAUSE_FIREWALL))
 		return cause_in(ix, causes, "firewall", sub);
 	if (rj_str(f, "command") != NULL &&
@@ -826,6 +832,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	rd_missing(c, rec);
 	firewall_causes(rec, causes);
 	mtu_causes(rec, causes);
+	rd_limit_causes(c, causes); /* before the pairs are blamed */
 	rd_blame(c, causes, owner);
 	rd_missing_blame(c, causes);
 	rd_elim(c, causes);

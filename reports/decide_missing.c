@@ -290,8 +290,10 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 			 "ruleset drops nothing from %s to the mesh's port "
 			 "%lld, and %s's own evidence never reached node 0. "
 			 "Decide on %s: ip route get %s and nft -a list "
-			 "ruleset (a netprobe mesh there that cannot join "
-			 "prints its route toward node 0); on %s: tcpdump -ni "
+			 "ruleset, and sysctl net.ipv4.ip_local_port_range "
+			 "(a netprobe mesh there that cannot join prints its "
+			 "route toward node 0, or that it has no source port "
+			 "left); on %s: tcpdump -ni "
 			 "any host %s; then a firewall or security group on "
 			 "the way is what is left",
 			 who, x,

@@ -87,6 +87,12 @@ bool fwrules_blocks(const struct fwr_block *b, const char *proto,
  * or no filter is loaded), or -1 with errno on no memory. */
 int fwrules_collect(struct fw_rules *r, int timeout_ms);
 
+/* Runs argv (argv[0] a bare name, looked up in the system's sbin and
+ * bin) and returns its standard output, malloc'd and NUL-terminated,
+ * when it exits 0 within timeout_ms; NULL otherwise (errno ENOMEM only
+ * when memory ran out). kernel/hostlim.h reads the ruleset so too. */
+char *fwrules_run(const char *const *argv, int timeout_ms);
+
 /* The scan document's `firewall` object: backend ("nftables",
  * "iptables-legacy" or null), ufw, firewalld (their chains loaded),
  * ufw_service and firewalld_service ("active", "inactive", "unknown")

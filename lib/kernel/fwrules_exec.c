@@ -130,3 +130,9 @@ int fwrules_collect(struct fw_rules *r, int timeout_ms)
 	free(out);
 	return 0;
 }
+
+/* See fwrules.h. */
+char *fwrules_run(const char *const *argv, int timeout_ms)
+{
+	return run_tool(argv, timeout_ms);
+}

@@ -63,6 +63,8 @@ static int dump(int fd, int family, unsigned seq,
 			msgs++;
 			l.family = m->idiag_family;
 			l.port = ntohs(m->id.idiag_sport);
+			l.queued = m->idiag_rqueue;
+			l.backlog = m->idiag_wqueue;
 			memcpy(l.addr, m->id.idiag_src,
 			       l.family == AF_INET ? 4 : 16);
 			if (add(arg, &l) < 0)

@@ -14,6 +14,9 @@ struct sock_listener {
 	int family;       /* AF_INET or AF_INET6 */
 	uint8_t addr[16]; /* network order; 4 bytes used for AF_INET */
 	uint16_t port;
+	/* sock_diag only (0 from /proc): the accept queue now and its
+	 * cap, listen()'s backlog bounded by net.core.somaxconn */
+	uint32_t queued, backlog;
 };
 
 struct sock_table {

@@ -239,6 +239,12 @@ void mesh_unlisted_hint(const struct mesh *ms, char *buf, size_t len);
  * node 0's address is unknown. */
 void mesh_route_toward(const char *node0, char *buf, size_t len);
 
+/* mesh_limits.c: for a connect that failed with sys_errno EADDRNOTAVAIL
+ * or EADDRINUSE on this node, "; this node has no source port left ..."
+ * with its ephemeral range and the command that widens it, into buf;
+ * false (buf untouched) for any other errno (issue 48). */
+bool mesh_limit_hint(int sys_errno, char *buf, size_t len);
+
 /* mesh_members.c: the JOIN this node sends. */
 void mesh_join_msg(const struct mesh *ms, const char *local_addr,
                    struct proto_join *j);

@@ -73,7 +73,7 @@ static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us, serve_since = 0, now;
 	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
-	int tries = 0;
+	int tries = 0, last_errno = 0;
 
 	for (;;) {
 		if (client_mesh_open(&ms->c, ms->node0, ms->node0_port,
@@ -82,6 +82,8 @@ static int join_connect(struct mesh *ms)
 			return 0;
 		}
 		snprintf(last, sizeof(last), "%s", ms->c.err);
+		last_errno =
+		    ms->c.code == CLIENT_E_CONNECT ? ms->c.sys_errno : 0;
 		client_close(&ms->c);
 		tries++;
 		if (unlisted_node0(ms))
@@ -99,7 +101,9 @@ static int join_connect(struct mesh *ms)
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}
 	mesh_unlisted_hint(ms, hint, sizeof(hint));
-	mesh_route_toward(ms->node0, route, sizeof(route));
+	/* a connect that failed here (no source port) is no route's */
+	if (!mesh_limit_hint(last_errno, route, sizeof(route)))
+		mesh_route_toward(ms->node0, route, sizeof(route));
 	snprintf(ms->join_err, sizeof(ms->join_err),
 	         "node 0 (%s:%u) did not take the join within "
 	         "%.0f s (%d tries): %s%s%s",

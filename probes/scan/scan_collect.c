@@ -167,5 +167,15 @@ int scan_collect(struct scan *s)
 		fwservice_read(&s->sr, &s->fwrules->svc);
 		s->fwrules->svc_read = true;
 	}
+	/* the limits that look like a firewall or like nothing (issue 48) */
+	hostlim_collect(&s->sr, &s->lim);
+	if (sysroot_is_live(&s->sr) &&
+	    hostlim_collect_rules(&s->lim, FWRULES_MS) < 0)
+		doc_add_error(&s->run.doc, "limits",
+		              "cannot read the limit rules: out of memory");
+	/* sock_diag refused (a confined container): the backlogs stay
+	 * unread, null in the document, and nothing is decided on them */
+	if (sysroot_is_live(&s->sr))
+		(void)hostlim_collect_listeners(&s->lim);
 	return 0;
 }

@@ -2,7 +2,12 @@
  * finding, from what the collection and the peers gathered. */
 #include <string.h>
 
+#include "decide/decide_hostlim.h"
 #include "scan/scan_int.h"
+
+/* The ports peers connect to besides the ephemeral range: torchrun's
+ * rendezvous and the torch store (MASTER_PORT's default). */
+static const unsigned job_ports[] = {29400, 29500};
 
 /* The default routes' out interfaces, best first, the layering and the
  * peers' verdicts go in as they are. */
@@ -31,11 +36,15 @@ int scan_recommend(struct scan *s)
 int scan_decide(struct scan *s)
 {
 	struct nccl_env ne;
+	struct hl_need need = {s->env.nodes, job_ports, 2};
 	unsigned seen;
 	int refused;
 
 	if (scan_recommend(s) != 0)
 		return 2;
+	/* after a mesh's probing: what the listen counters did meanwhile */
+	if (sysroot_is_live(&s->sr))
+		hostlim_recount(&s->sr, &s->lim);
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	if ((s->have_layers && decide_layers(&s->ly, &s->ifaces, s->peers,
@@ -72,6 +81,7 @@ int scan_decide(struct scan *s)
 	    decide_nccl_default(&s->ifaces, &ne, &s->rec, &s->nccl,
 	                        &s->run.doc) < 0 ||
 	    decide_ipv6_link_local(&s->ifaces, &ne, &s->run.doc) < 0 ||
+	    decide_host_limits(&s->lim, &need, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_failf(&s->run, "decide", "out of memory");
 	return 0;

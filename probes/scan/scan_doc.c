@@ -123,6 +123,7 @@ int scan_build_doc(struct scan *s)
 	            recommendation_to_json(&s->rec)) ||
 	    doc_set(&s->run.doc, "peers", peers) ||
 	    doc_set(&s->run.doc, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
+	    doc_set(&s->run.doc, "limits", hostlim_to_json(&s->lim)) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&
 	     doc_set(&s->run.doc, "firewall", fwrules_to_json(s->fwrules))))

@@ -21,6 +21,7 @@
 #include "decide/recommend.h"
 #include "doc/cmdrun.h"
 #include "doc/doc.h"
+#include "kernel/hostlim.h"
 #include "kernel/hostname.h"
 #include "kernel/nl.h"
 #include "layers/layers.h"
@@ -83,6 +84,7 @@ struct scan {
 	unsigned eph_lo, eph_hi; /* this node's ip_local_port_range */
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	struct fw_rules *fwrules; /* the live packet filter, NULL unread */
+	struct host_limits lim;   /* port range, backlog, limit rules */
 	struct recommendation rec;
 	struct nccl_default nccl;
 	bool color;

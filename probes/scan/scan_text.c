@@ -142,6 +142,30 @@ static void emit_layers(const struct scan *s)
 	putchar('\n');
 }
 
+/* The rules that limit connections, where the ruleset holds any: a
+ * limit that is no finding (ICMP, SSH) is still worth a line when a
+ * connection fails (issue 48). The sysctls show in the findings when
+ * they matter. */
+static void emit_limits(const struct scan *s)
+{
+	char text[256];
+
+	if (s->lim.nrules == 0)
+		return;
+	printf("\nlimit rules\n");
+	for (size_t i = 0; i < s->lim.nrules; i++) {
+		const struct hl_rule *r = &s->lim.rules[i];
+
+		hostlim_rule_text(r, text, sizeof(text));
+		if (r->tool[0] != '\0')
+			printf("  %s %s rule %ld: %s\n", r->tool, r->chain,
+			       r->handle, text);
+		else
+			printf("  nft %s %s %s handle %ld: %s\n", r->family,
+			       r->table, r->chain, r->handle, text);
+	}
+}
+
 /* Findings: severity, code, summary, evidence indented, fix. */
 static void emit_findings(const struct scan *s)
 {
@@ -344,6 +368,7 @@ int scan_emit(struct scan *s)
 	} else {
 		emit_ifaces(s);
 		emit_layers(s);
+		emit_limits(s);
 		emit_findings(s);
 		emit_peers(s);
 		emit_choice(s);

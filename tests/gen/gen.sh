@@ -309,6 +309,58 @@ NFT
 	esac
 }
 # --- end of the middleboxes (issue 48) ---------------------------------------
+# --- issue 48, host limits (hostlim48): draw ---------------------------------
+# From a sixth stream (the seeds drawn before keep their clusters), on
+# one seed in four, one more fault on a node of its own: portrange (its
+# ip_local_port_range 40000-40015), somaxconn (net.core.somaxconn 2,
+# below the node count) or ratelimit (new TCP connections rate-limited
+# by an nftables rule, 2/second, the rest dropped) or portshort (its
+# range 40000-40001: its own listeners hold both ports, so its connects
+# fail with EADDRNOTAVAIL and it never joins node 0, which cannot tell
+# why; the member's own stderr names its range and the fix, drawn as
+# rdvrt is: not node 1, not a peer a fault is about, MTU faults a strict
+# minority of the nodes that report). Not beside ovludp-all, whose
+# members never join.
+RND6=$(((SEED * 134775813 + 907633385) % 2147483648))
+rnd6() {
+	RND6=$(((RND6 * 1103515245 + 12345) % 2147483648))
+	RV=$(((RND6 / 65536) % $1))
+}
+rnd6 7 # the first draw of close seeds is alike: skipped
+rnd6 4
+if [ "$RV" = 0 ]; then
+	case " $FAULTS " in
+	*" ovludp-all@"*) ;;
+	*)
+		set -- portrange somaxconn ratelimit portshort
+		rnd6 $#
+		shift "$RV"
+		kind=$1
+		if [ "$kind" = portshort ]; then
+			_k=$(printf '%s\n' $FAULTS | grep -c '^\(mtu-odd\|ovl-mtu\|ovl-all\)@')
+			[ $((2 * _k)) -lt $((N - 1)) ] || kind=portrange
+			case " $FAULTS " in *" nat@1 "* | *" rdv"* | *" mbox-"*) kind=portrange ;; esac
+		fi
+		for _t in 1 2 3 4 5 6 7 8; do
+			rnd6 "$N"
+			n=$((1 + RV))
+			case "$FNODE_TAKEN" in *" $n "*) continue ;; esac
+			if [ "$kind" = portshort ]; then
+				[ "$n" = 1 ] && continue
+				_peer=
+				for f in $FAULTS; do
+					case "$f" in *@rt | *@all) continue ;; esac
+					[ "$(peer_of "${f#*@}")" = "$n" ] && _peer=1
+				done
+				[ -n "$_peer" ] && continue
+			fi
+			FNODE_TAKEN="$FNODE_TAKEN$n "
+			FAULTS="$FAULTS $kind@$n"
+			break
+		done ;;
+	esac
+fi
+# --- end of issue 48, host limits: draw ---------------------------------------
 FAULTS=${FAULTS# }
 # --- issue 48, names and node settings: the draw (names48) -------------------
 # With GEN48_DRAW=1, a stream of its own adds one of the kinds of the
@@ -944,6 +996,56 @@ NFT
 	*) gen48_fault "$kind" "$n" ;;
 	esac
 done
+# --- issue 48, host limits (hostlim48): faults -------------------------------
+# Each is the node's own setting: its scan reads it and names the command
+# that clears it, a setting cause on that node (never a firewall).
+for f in $FAULTS; do
+	kind=${f%@*}
+	n=${f#*@}
+	case "$kind" in portrange | somaxconn | ratelimit | portshort) ;; *) continue ;; esac
+	ns=$(mesh_ns "$n")
+	case "$kind" in
+	portrange)
+		ip netns exec "$ns" sysctl -qw \
+			net.ipv4.ip_local_port_range="40000 40015" ;;
+	portshort)
+		ip netns exec "$ns" sysctl -qw \
+			net.ipv4.ip_local_port_range="40000 40001"
+		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
+		NOJOIN="$NOJOIN $n"
+		continue ;;
+	somaxconn)
+		ip netns exec "$ns" sysctl -qw net.core.somaxconn=2 ;;
+	ratelimit)
+		# what exceeds is dropped, or on half the seeds rejected
+		# with a reset (a reset from a held port: still the limit's)
+		rnd6 2
+		_v=drop
+		[ "$RV" = 1 ] && _v="reject with tcp reset"
+		nft_input "$ns" np48_rate \
+			"tcp flags syn limit rate over 2/second burst 2 packets $_v" ;;
+	esac
+	WANT="$WANT setting:$(mesh_name "$n")"
+done
+# Healthy noise beside Debian's default ruleset (debnft): the ordinary
+# limits of a hardened host, a rate on ICMP and on new SSH connections,
+# which must raise nothing (no port the job uses).
+for f in $NOISE; do
+	case "$f" in debnft@*) ;; *) continue ;; esac
+	# a NAT'd node's noise is its host's
+	_h=$(eval "printf '%s' \"\${HOSTNS_${f#*@}:-}\"")
+	[ -n "$_h" ] || _h=$(mesh_ns "${f#*@}")
+	ip netns exec "$_h" nft -f - <<'NFT'
+table inet np48_hardening {
+	chain input {
+		type filter hook input priority 5; policy accept;
+		meta l4proto { icmp, ipv6-icmp } limit rate 10/second accept
+		tcp dport 22 ct state new limit rate over 3/minute drop
+	}
+}
+NFT
+done
+# --- end of issue 48, host limits: faults -------------------------------------
 WANT=$(printf '%s\n' $WANT | sort -u | tr '\n' ' ')
 # A member that cannot join has no document in the first round: no
 # cause of its own can be named from it (seed 186: the overlay at 1500
@@ -1119,6 +1221,29 @@ if [ -s "$M" ]; then
 			ip -n "$(mesh_ns "$_n")" route del "$(addr_of 1)/32"
 			CL_NOCMD="$CL_NOCMD $_id"
 		done
+		# --- issue 48, host limits (hostlim48): closed loop -----------
+		# A member whose own range is too narrow to connect never
+		# joins: node 0 cannot tell (its undecided cause's commands on
+		# the member read the range), and the member's stderr names
+		# the range and its fix, which the lab runs there verbatim
+		for f in $FAULTS; do
+			case "$f" in portshort@*) ;; *) continue ;; esac
+			_n=${f#*@}
+			_id="undecided:$(mesh_name 1)<->$(mesh_name "$_n")"
+			_fx=$(jq -r --arg id "$_id" '.causes[] | select(.id == $id) | .fix.text' "$M")
+			case "$_fx" in
+			*"Decide on $(mesh_name "$_n"): "*"sysctl net.ipv4.ip_local_port_range"*) ;;
+			*) fail "the undecided cause of node $_n reads no port range on it: $_fx" ;;
+			esac
+			_mf=$(sed -n 's/.*no source port left.*fix on this node: //p' "$R/$_n.err" | tail -1)
+			if [ -z "$_mf" ]; then
+				fail "node $_n's stderr names no port range fix: $(tail -1 "$R/$_n.err")"
+			elif ! ip netns exec "$(mesh_ns "$_n")" sh -c "$_mf"; then
+				fail "node $_n's own fix failed: $_mf"
+			fi
+			CL_NOCMD="$CL_NOCMD $_id"
+		done
+		# --- end of issue 48, host limits: closed loop ----------------
 		cl_apply "$CLM" $ALLOWED
 		gen48_applied "$CLM"
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"

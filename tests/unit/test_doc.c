@@ -82,7 +82,8 @@ START_TEST(catalogue_groups)
 	ck_assert_str_eq(b, "mtu-mismatch,mtu-blackhole");
 	codes_with(FF_SELF, 0, b, sizeof(b));
 	ck_assert_str_eq(b, "hostname-loopback,hostname-unbindable,"
-			    "listener-loopback-only,inbound-blocked");
+			    "listener-loopback-only,inbound-blocked,"
+			    "port-range-narrow,somaxconn-low,conn-rate-limit");
 	codes_with(FF_PROBE, 0, b, sizeof(b));
 	ck_assert_str_eq(b, "port-closed,port-filtered,port-prohibited,"
 			    "host-unreachable,inbound-blocked,reply-blocked,"

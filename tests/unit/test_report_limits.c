@@ -1,0 +1,80 @@
+/* netprobe report: host limits as root causes (issue 48). A generated
+ * cluster (tests/gen, seed 99, ratelimit@3: node03's input chain drops
+ * new connections over 2/second) whose probes toward node03 timed out
+ * now and then must come out as one setting cause on node03, the rule's
+ * `nft delete rule` its command, owning those symptoms: no firewall
+ * cause (no rule of node03's ruleset drops the ports) and no pair left
+ * undecided. Before the limit causes, the report left five pairs
+ * undecided. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_model.h"
+
+#define FIXDIR SRCDIR "/tests/fixtures/report"
+
+START_TEST(rate_limit_one_setting_cause)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *k, *sh;
+
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(&set, "limits-rate"), 0);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = m->causes[0].cause;
+	ck_assert_str_eq(rj_str(k, "id"), "setting:node03");
+	ck_assert_str_eq(rj_str(k, "severity"), "fault");
+	sh = rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
+	            "shell");
+	ck_assert_uint_eq(json_array_size(sh), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
+	                 "nft delete rule inet np48_rate input handle 3");
+	/* the other nodes' timeouts toward node03 are its symptoms */
+	ck_assert_int_ge((long long)m->causes[0].findings.n, 4);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* The same limit rejecting with a reset (seed 202, ratelimit@3): the
+ * resets toward node03, from its mesh port and the ports its responder
+ * held, are the limit's too; before, three port-closed findings were
+ * left without a cause. */
+START_TEST(rate_limit_reject_resets)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	size_t i;
+	json_t *f;
+
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(&set, "limits-reject"), 0);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	ck_assert_str_eq(rj_str(m->causes[0].cause, "id"), "setting:node03");
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		if (strcmp(rj_strd(f, "severity", ""), "info") != 0)
+			ck_assert_str_eq(rj_strd(f, "root_cause", "none"),
+			                 "setting:node03");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+Suite *suite_report_limits(void)
+{
+	Suite *s = suite_create("report_limits");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, rate_limit_one_setting_cause);
+	tcase_add_test(tc, rate_limit_reject_resets);
+	suite_add_tcase(s, tc);
+	return s;
+}
