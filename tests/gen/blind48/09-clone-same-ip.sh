@@ -15,12 +15,14 @@ b48_build() {
 }
 
 # the thread's fix: the clone gets its own address (its default route
-# goes with the old one, so it comes back)
+# goes with the old one, so it comes back); the LAN's ARP caches then
+# forget the clone's answers for .2 (b48_settle)
 b48_fix() {
 	_n=$(cl_ns node04)
 	ip -n "$_n" addr del 10.231.48.2/24 dev lan0
 	ip -n "$_n" addr add 10.231.48.4/24 dev lan0
 	ip -n "$_n" route replace default via 10.231.48.254
+	b48_settle
 }
 
 b48_main "$@"

@@ -60,7 +60,8 @@ b48_judge() {
 	if [ -z "$_F" ] && [ -z "$_box" ]; then
 		_fl=$(printf '%s\n' "$_faults" | awk -F'\t' 'NF { printf "%s@%s ", $2, $1 }')
 		_cl=$(printf '%s\n' "$_causes" | awk -F'\t' 'NF { printf "%s:%s ", $1, $2 }')
-		if [ -z "$_cl$_fl" ] && [ -z "$(printf '%s' "$_rcs" | grep -v ':0 $' | grep ':[^0]')" ]; then
+		_nz=$(printf '%s\n' $_rcs | grep -v ':0$')
+		if [ -z "$_cl$_fl$_nz" ]; then
 			b48_verdict right "healthy: no cause, no fault, every node exited 0 ($_nwarn warnings)"
 		else
 			b48_verdict wrong "healthy cluster blamed: causes [$_cl] faults [$_fl] exits [$_rcs]"
@@ -143,7 +144,8 @@ EOF
 
 # b48_loop: the closed loop over the first run's report: its fixes on the
 # nodes they name (a fix that edits /etc/hosts edits the file that `ip
-# netns exec` mounts there, /etc/netns/NS/hosts), the mesh again, clean.
+# netns exec` mounts there, /etc/netns/NS/hosts), every member's
+# neighbour cache flushed (b48_settle), the mesh again, clean.
 b48_loop() {
 	_map=$(for _m in $B48_MEMBERS; do printf '"%s":"%s",' "$_m" "$(cl_ns "$_m")"; done)
 	_L="$B48_OUT/report-loop.json"
@@ -162,6 +164,7 @@ b48_loop() {
 		b48_verdict wrong "right node and cause, but no fix a lab can run"
 		return
 	fi
+	b48_settle
 	if ! b48_mesh after; then
 		b48_verdict wrong "right node and cause; the re-run did not end"
 		return

@@ -135,6 +135,7 @@ b48_client() {
 	mkdir -p "$_d"
 	_w=$(echo $B48_MEMBERS | wc -w)
 	_r=0
+	_pids=""
 	_m0=$(echo $B48_MEMBERS | cut -d' ' -f1)
 	for _m in $B48_MEMBERS; do
 		(
@@ -142,9 +143,11 @@ b48_client() {
 				"$_r" "$_w" "$(b48_addr "$_m0")" >"$_d/$_m.out" 2>&1
 			echo $? >"$_d/$_m.rc"
 		) &
+		_pids="$_pids $!"
 		_r=$((_r + 1))
 	done
-	wait
+	# the ranks only: a cluster's own services run in the background too
+	wait $_pids
 	_bad=0
 	for _m in $B48_MEMBERS; do
 		[ "$(cat "$_d/$_m.rc")" = 0 ] || _bad=1
@@ -185,6 +188,16 @@ b48_mesh() {
 		_t=$((_t - 1))
 	done
 	return 1
+}
+
+# b48_settle: every member forgets its neighbour entries. After a fix the
+# caches still hold what the fault taught them (a clone's ARP answers)
+# for up to a minute; an operator's fix is not judged on that timing.
+b48_settle() {
+	for _m in $B48_MEMBERS; do
+		ip -n "$(cl_ns "$_m")" neigh flush all 2>/dev/null
+	done
+	return 0
 }
 
 # b48_truth COLUMN: the cluster's truth.tsv field (1-based).
