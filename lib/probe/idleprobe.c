@@ -2,6 +2,7 @@
  * used. The responder keeps a silent connection that has spoken for
  * SERVE_IDLE_S (600 s), so the connection says HELLO and one echo before
  * its idle spell, and one echo after. */
+#include "base/monoclock.h"
 #include "probe/idleprobe.h"
 
 #include <poll.h>
@@ -42,9 +43,9 @@ int idle_probe(const char *addr, unsigned port, const char *token_file,
 		return 0;
 	}
 	/* idle: nothing sent, nothing read, for idle_us (bounded) */
-	t0 = client_now_us();
-	while (client_now_us() - t0 < idle_us) {
-		long long left = idle_us - (client_now_us() - t0);
+	t0 = mono_now_us();
+	while (mono_now_us() - t0 < idle_us) {
+		long long left = idle_us - (mono_now_us() - t0);
 		struct pollfd p = {c.fd, POLLIN, 0};
 
 		/* the peer closing first is no idle timeout's doing */
@@ -56,7 +57,7 @@ int idle_probe(const char *addr, unsigned port, const char *token_file,
 			return 0;
 		}
 	}
-	r->held_ms = (client_now_us() - t0) / 1000;
+	r->held_ms = (mono_now_us() - t0) / 1000;
 	r->wait_ms = wait_us / 1000;
 	r->state = IDLE_ALIVE;
 	/* one echo, its reply awaited wait_us: the deadline is the

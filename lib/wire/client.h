@@ -132,8 +132,4 @@ int client_udp_probe(const char *host, unsigned port, long long timeout_us,
 /* Closes the connection. Safe on a zeroed or already closed client. */
 void client_close(struct np_client *c);
 
-/* mono_now_us (base/monoclock.h), the base of every deadline here,
- * under its old name for the callers not yet converted. */
-long long client_now_us(void);
-
 #endif

@@ -19,13 +19,6 @@
 
 #define CLIENT_BUF (PROTO_HDR_LEN + PROTO_MAX_PAYLOAD)
 
-/* The one clock under its old name, for the callers not yet converted
- * (probes/mesh); new code calls mono_now_us. */
-long long client_now_us(void)
-{
-	return mono_now_us();
-}
-
 /* See client_conn.h. */
 long long client_us_since_stamp(const struct timespec *rx)
 {

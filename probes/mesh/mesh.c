@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "commands.h"
 #include "mesh/mesh_int.h"
 #include "mesh/mesh_watch.h"
@@ -310,7 +311,7 @@ int cmd_mesh(int argc, char **argv)
 		                  cmd_failf(&run, "mesh", "out of memory"));
 	ms->run = run;
 	ms->c.fd = -1;
-	ms->t0_us = client_now_us();
+	ms->t0_us = mono_now_us();
 	signal(SIGPIPE, SIG_IGN);
 	rc = mesh_parse(argc, argv, &ms->o);
 	if (rc == 0 && ms->o.bind != NULL && client_set_source(ms->o.bind) < 0)

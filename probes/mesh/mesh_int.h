@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "base/monoclock.h"
 #include "decide/decide_mesh.h"
 #include "doc/cmdrun.h"
 #include "doc/doc.h"
@@ -346,7 +347,7 @@ json_t *mesh_hold_json(const struct mesh *ms);
 /* Milliseconds since the run started, for messages. */
 static inline long long mesh_elapsed_ms(const struct mesh *ms)
 {
-	return (client_now_us() - ms->t0_us) / 1000;
+	return (mono_now_us() - ms->t0_us) / 1000;
 }
 
 #endif

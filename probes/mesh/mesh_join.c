@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_int.h"
 #include "wire/client_mesh.h"
 
@@ -88,7 +89,7 @@ static int join_connect(struct mesh *ms)
 		tries++;
 		if (unlisted_node0(ms))
 			return 2;
-		now = client_now_us();
+		now = mono_now_us();
 		if (!plain_responder(&ms->c))
 			serve_since = 0;
 		else if (serve_since == 0)
@@ -216,7 +217,7 @@ int mesh_join_run(struct mesh *ms)
 		return rc;
 	}
 	mesh_join_msg(ms, ms->c.local_addr, &j);
-	t = client_now_us();
+	t = mono_now_us();
 	if (client_mesh_join(&ms->c, &j, ms->o.token_file, t + MESH_STEP_US) <
 	        0 ||
 	    client_mesh_start(&ms->c, &ms->start, &pm,
@@ -231,7 +232,7 @@ int mesh_join_run(struct mesh *ms)
 		free(pm);
 		return 2;
 	}
-	start_us = client_now_us();
+	start_us = mono_now_us();
 	rc = take_members(ms, pm);
 	free(pm);
 	if (rc != 0)

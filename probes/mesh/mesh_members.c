@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_int.h"
 #include "wire/client.h"
 
@@ -236,7 +237,7 @@ static void find_self(struct mesh *ms)
 {
 	char addrs[MESH_LOCAL_ADDRS][INET6_ADDRSTRLEN];
 	size_t na = self_addrs(ms, addrs, MESH_LOCAL_ADDRS);
-	long long end = client_now_us() + RESOLVE_BUDGET_US;
+	long long end = mono_now_us() + RESOLVE_BUDGET_US;
 	/* a hostname that is a neighbour's name here names no entry of
 	 * ours: the addresses and names decide (issue 31) */
 	bool by_name = ms->o.bind == NULL && !hostname_elsewhere(ms->hostname);
@@ -252,7 +253,7 @@ static void find_self(struct mesh *ms)
 				hit = (by_name && same_host(e, ms->hostname)) ||
 				      addr_in(e, addrs, na);
 			else
-				hit = !is_numeric(e) && client_now_us() < end &&
+				hit = !is_numeric(e) && mono_now_us() < end &&
 				      resolves_here(e, addrs, na);
 			if (!hit)
 				continue;

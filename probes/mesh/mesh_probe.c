@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/monoclock.h"
 #include "base/hostport.h"
 #include "decide/decide_idle.h"
 #include "decide/peerdecide.h"
@@ -42,7 +43,7 @@ static void probe_one(struct mesh *ms, size_t k)
 		doc_add_error(d, "peer", "%s (member '%s')", err, t->name);
 		return;
 	}
-	if (client_now_us() > ms->probe_deadline_us) {
+	if (mono_now_us() > ms->probe_deadline_us) {
 		doc_add_error(d, "peer",
 		              "peer '%s' (%s) not probed: the mesh's probing "
 		              "bound of %.0f s ran out",
@@ -132,7 +133,7 @@ int mesh_probe_start(struct mesh *ms)
 		              PORT_RANGE_PATH, strerror(errno));
 	}
 	/* no peer starts later than one peer's bound before the end */
-	ms->probe_deadline_us = client_now_us() +
+	ms->probe_deadline_us = mono_now_us() +
 	                        (long long)ms->start.probe_ms * 1000 -
 	                        MESH_PEER_IDLE_US(&ms->o);
 	if (ms->ntargets == 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_rdv.h"
 #include "probe/meshplan.h"
 #include "wire/auth.h"
@@ -153,7 +154,7 @@ static void take_pending(struct mesh *ms)
 		}
 		c->fd = p->fd;
 		c->member = -1;
-		c->since_us = client_now_us();
+		c->since_us = mono_now_us();
 		rdv_peer_addr(&p->peer, c->addr, sizeof(c->addr));
 		c->in = p->in;
 		c->nin = c->incap = p->nin;
@@ -195,7 +196,7 @@ static void rdv_poll(struct mesh *ms, int max_ms)
 	}
 	if (poll(r->pfd, n, max_ms) < 0 && errno != EINTR)
 		return;
-	now = client_now_us();
+	now = mono_now_us();
 	for (size_t i = 0; i < r->nc; i++) {
 		struct rdv_conn *c = r->c[i];
 		short ev = r->pfd[i + 1].revents;
@@ -389,7 +390,7 @@ static void send_verdicts(struct mesh *ms, int status)
 	struct mesh_rdv *r = ms->rdv;
 	struct proto_verdict v = {(uint8_t)status, ""};
 	uint8_t buf[PROTO_MESH_MSG_MAX + 8];
-	long long end = client_now_us() + RDV_CLOSE_US;
+	long long end = mono_now_us() + RDV_CLOSE_US;
 	size_t joined = 0;
 	int len;
 
@@ -410,7 +411,7 @@ static void send_verdicts(struct mesh *ms, int status)
 			r->c[i]->st = RC_CLOSING;
 			r->c[i]->close_by_us = end;
 		}
-	while (ms->o.watch_us == 0 && r->nc > 0 && client_now_us() < end)
+	while (ms->o.watch_us == 0 && r->nc > 0 && mono_now_us() < end)
 		rdv_poll(ms, 50);
 }
 
@@ -420,8 +421,8 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *))
 	long long join_end = ms->t0_us + ms->o.join_us, res_end;
 	int status;
 
-	while (!all_joined(ms) && client_now_us() < join_end) {
-		long long left = (join_end - client_now_us()) / 1000;
+	while (!all_joined(ms) && mono_now_us() < join_end) {
+		long long left = (join_end - mono_now_us()) / 1000;
 
 		rdv_poll(ms, left < 200 ? (int)(left > 0 ? left : 0) : 200);
 	}
@@ -434,8 +435,8 @@ int mesh_rdv_run(struct mesh *ms, int (*report)(struct mesh *))
 		          strerror(errno));
 		return 2;
 	}
-	res_end = client_now_us() + (long long)ms->start.result_ms * 1000;
-	while (client_now_us() < res_end &&
+	res_end = mono_now_us() + (long long)ms->start.result_ms * 1000;
+	while (mono_now_us() < res_end &&
 	       !(all_results(ms) && mesh_probe_done(ms)))
 		rdv_poll(ms, 100);
 	mark_silent(ms);

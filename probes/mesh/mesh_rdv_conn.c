@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_rdv.h"
 
 /* Appends a frame to c's queue. Returns 0, or -1 (no memory). */
@@ -40,7 +41,7 @@ void rdv_conn_refuse(struct rdv_conn *c, unsigned code, const char *msg)
 	if (n > 0)
 		rdv_conn_queue(c, PROTO_ERROR, buf, (size_t)n);
 	c->st = RC_CLOSING;
-	c->close_by_us = client_now_us() + RDV_CLOSE_US;
+	c->close_by_us = mono_now_us() + RDV_CLOSE_US;
 }
 
 /* The connection ended: a member without its document died. */

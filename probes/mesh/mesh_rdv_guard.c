@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_rdv.h"
 
 /* See mesh_int.h: a descriptor duplicated and closed, two system calls,
@@ -51,7 +52,7 @@ static void drop(struct mesh *ms, struct rdv_conn *c, const char *why)
 void rdv_guard(struct mesh *ms)
 {
 	struct mesh_rdv *r = ms->rdv;
-	long long now = client_now_us();
+	long long now = mono_now_us();
 	bool fds = mesh_rdv_fds_short(ms, &r->fd_limit);
 
 	if (fds) {

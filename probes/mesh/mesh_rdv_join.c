@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "mesh/mesh_rdv.h"
 #include "wire/auth.h"
 
@@ -92,7 +93,7 @@ static void accept_join(struct mesh *ms, struct rdv_conn *c)
 	m->port = c->j.port;
 	/* its own addresses lack the one node 0 saw: a NAT rewrote it */
 	m->nat = c->j.naddrs > 0;
-	m->join_us = client_now_us() - ms->t0_us;
+	m->join_us = mono_now_us() - ms->t0_us;
 	snprintf(m->hostname, sizeof(m->hostname), "%s", c->j.hostname);
 	snprintf(m->observed, sizeof(m->observed), "%s", c->addr);
 	if (c->j.naddrs > 0)
@@ -178,9 +179,9 @@ static bool entry_is(const char *entry, const char *addr)
  * address. Sets the join's rank and returns true when one entry fits. */
 static bool rank_by_address(struct mesh *ms, struct rdv_conn *c)
 {
-	long long end = client_now_us() + MESH_STEP_US;
+	long long end = mono_now_us() + MESH_STEP_US;
 
-	for (size_t i = 1; i < ms->n && client_now_us() < end; i++) {
+	for (size_t i = 1; i < ms->n && mono_now_us() < end; i++) {
 		const struct mesh_member *m = &ms->m[i];
 
 		if (m->state != PROTO_MS_MISSING || m->entry[0] == '\0' ||
@@ -394,7 +395,7 @@ static void on_result(struct mesh *ms, struct rdv_conn *c, const uint8_t *p,
 	m->doclen = c->doctotal;
 	c->doc = NULL;
 	m->fate = MESH_FATE_DONE;
-	m->done_us = client_now_us() - ms->t0_us;
+	m->done_us = mono_now_us() - ms->t0_us;
 	if (ms->o.verbose)
 		cmd_note(&ms->run,
 		         "document of rank %d (%zu bytes) in "

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/monoclock.h"
 #include "decide/decide_mesh.h"
 #include "mesh/mesh_int.h"
 #include "report.h"
@@ -282,7 +283,7 @@ int mesh_report(struct mesh *ms)
 
 	if (ms->own_doc != NULL) {
 		ms->m[0].fate = MESH_FATE_DONE;
-		ms->m[0].done_us = client_now_us() - ms->t0_us;
+		ms->m[0].done_us = mono_now_us() - ms->t0_us;
 	}
 	mtext = mesh_doc(ms);
 	/* mesh_parse checked both names */

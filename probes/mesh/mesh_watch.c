@@ -4,6 +4,8 @@
  * (probe/watchstate.h); the change log, sent to node 0 over the
  * rendezvous connection as one RESULT frame a change; the figures for
  * Prometheus. */
+#include "base/monoclock.h"
+#include "base/sock.h"
 #include "mesh/mesh_watch.h"
 
 #include <errno.h>
@@ -132,8 +134,7 @@ static void open_peer(struct watch_peer *p, long long now)
 	p->tcp = socket(fam, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	p->tcp_start_us = now;
 	if (p->tcp < 0 || client_bind_source(p->tcp, fam) < 0 ||
-	    (connect(p->tcp, (struct sockaddr *)&p->ss, p->sl) < 0 &&
-	     errno != EINPROGRESS)) {
+	    sock_connect_start(p->tcp, (struct sockaddr *)&p->ss, p->sl) < 0) {
 		p->r.tcp_errno = errno;
 		p->tcp_done = true;
 		if (p->tcp >= 0)
@@ -146,7 +147,7 @@ static void open_peer(struct watch_peer *p, long long now)
 static void send_echo(struct watch_peer *p, uint32_t id, unsigned seq)
 {
 	uint8_t f[PROTO_HDR_LEN + 16];
-	long long now = client_now_us();
+	long long now = mono_now_us();
 
 	if (p->udp < 0)
 		return;
@@ -184,22 +185,19 @@ static void read_echoes(struct watch_peer *p, uint32_t id)
 		if (rid != id || seq >= WATCH_ECHOES || p->seen[seq])
 			continue;
 		p->seen[seq] = true;
-		p->rtt[p->r.answered++] = client_now_us() - sent;
+		p->rtt[p->r.answered++] = mono_now_us() - sent;
 	}
 }
 
 /* The TCP connect settled (or not yet: nothing changes). */
 static void tcp_settle(struct watch_peer *p)
 {
-	int err = 0;
-	socklen_t el = sizeof(err);
+	int err = sock_error(p->tcp);
 
-	if (getsockopt(p->tcp, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
-		err = errno;
 	p->tcp_done = true;
 	p->r.tcp_ok = err == 0;
 	p->r.tcp_errno = err;
-	p->r.connect_us = client_now_us() - p->tcp_start_us;
+	p->r.connect_us = mono_now_us() - p->tcp_start_us;
 	close(p->tcp);
 	p->tcp = -1;
 }
@@ -247,7 +245,7 @@ static void close_round(struct watch_peer *p, bool stalled)
 static void run_round(struct mesh_watch *w)
 {
 	struct pollfd *pf = calloc(2 * w->np + 1, sizeof(*pf));
-	long long t0 = client_now_us();
+	long long t0 = mono_now_us();
 	long long end = t0 + (WATCH_ECHOES - 1) * WATCH_GAP_US + WATCH_WAIT_US;
 	unsigned next_seq = 0;
 
@@ -258,7 +256,7 @@ static void run_round(struct mesh_watch *w)
 	for (size_t i = 0; i < w->np; i++)
 		open_peer(&w->p[i], t0);
 	for (;;) {
-		long long now = client_now_us(), due;
+		long long now = mono_now_us(), due;
 		size_t n = 0;
 		bool pending = false;
 		int ms;
@@ -299,26 +297,22 @@ static void run_round(struct mesh_watch *w)
 			ms = 100;
 		if (poll(pf, n, ms) < 0 && errno != EINTR)
 			break;
-		if (client_now_us() - now > ms * 1000LL + WATCH_STALL_US)
+		if (mono_now_us() - now > ms * 1000LL + WATCH_STALL_US)
 			w->stalled = true;
 		for (size_t i = 0; i < w->np; i++) {
 			struct watch_peer *p = &w->p[i];
 
 			if (p->udp >= 0)
 				read_echoes(p, w->round_id);
-			if (!p->tcp_done) {
-				struct pollfd q = {p->tcp, POLLOUT, 0};
-
-				if (poll(&q, 1, 0) > 0)
-					tcp_settle(p);
-			}
+			if (!p->tcp_done && sock_connect_done(p->tcp))
+				tcp_settle(p);
 		}
 	}
-	if (client_now_us() > end + WATCH_STALL_US)
+	if (mono_now_us() > end + WATCH_STALL_US)
 		w->stalled = true;
 	for (size_t i = 0; i < w->np; i++)
 		close_round(&w->p[i], w->stalled);
-	w->last_round_s = (double)(client_now_us() - t0) / 1e6;
+	w->last_round_s = (double)(mono_now_us() - t0) / 1e6;
 	free(pf);
 }
 
@@ -394,7 +388,7 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 		text = json_dumps(e, JSON_COMPACT | JSON_SORT_KEYS);
 		if (text == NULL ||
 		    client_mesh_result(&ms->c, text, strlen(text),
-		                       client_now_us() + MESH_STEP_US) < 0) {
+		                       mono_now_us() + MESH_STEP_US) < 0) {
 			cmd_note(&ms->run,
 			         "watch: cannot tell node 0 of "
 			         "the change: %s",
@@ -626,7 +620,7 @@ static int make_peers(struct mesh *ms, struct mesh_watch *w)
 static void wait_until(struct mesh *ms, struct mesh_watch *w, long long until)
 {
 	for (int guard = 0; guard < 100000; guard++) {
-		long long left = until - client_now_us();
+		long long left = until - mono_now_us();
 		int ms_left = (int)(left / 1000);
 
 		if (left <= 0 || watch_signal)
@@ -775,7 +769,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	         ms->o.watch_duration_us ? "the duration" : "");
 	publish(ms, w, true);
 	atomic_store(&ms->watching, true);
-	next = client_now_us();
+	next = mono_now_us();
 	while (!stopping(ms, w)) {
 		wait_until(ms, w, next);
 		if (stopping(ms, w))
@@ -812,8 +806,8 @@ int mesh_watch_run(struct mesh *ms, int first)
 		}
 		publish(ms, w, false);
 		next += ms->o.watch_us;
-		if (next < client_now_us())
-			next = client_now_us();
+		if (next < mono_now_us())
+			next = mono_now_us();
 	}
 	w->ended_wall_us = wall_us();
 	w->stopped_by = watch_signal == SIGTERM  ? "SIGTERM"
@@ -830,7 +824,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	/* the others' last rounds still find this responder, and node 0
 	 * takes their last changes */
 	watch_signal = 0;
-	wait_until(ms, w, client_now_us() + WATCH_LINGER_US);
+	wait_until(ms, w, mono_now_us() + WATCH_LINGER_US);
 	if (ms->rank == 0) {
 		ms->watch_json = watch_json(ms);
 		rc = mesh_report(ms);
