@@ -286,6 +286,158 @@ static void from_ports(const struct rctx *c, const json_t *d, json_t *fw)
 	}
 }
 
+/* True when e's ports to open hold port/proto, alone or in a range. */
+static bool covered(const json_t *e, long port, const char *proto)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(json_object_get(e, "open"), i, o) {
+		const json_t *p = json_object_get(o, "port");
+		long lo = 0, hi = 0;
+
+		if (strcmp(rj_strd(o, "proto", "tcp"), proto) != 0)
+			continue;
+		if (json_is_integer(p))
+			lo = hi = (long)json_integer_value(p);
+		else if (json_is_string(p) &&
+			 sscanf(json_string_value(p), "%ld-%ld", &lo, &hi) != 2)
+			continue;
+		if (port >= lo && port <= hi)
+			return true;
+	}
+	return false;
+}
+
+/* A source address that an entry's why names ("from ADDR "), into src;
+ * "" when none does. */
+static void why_source(const json_t *e, char *src, size_t len)
+{
+	size_t i;
+	json_t *o;
+
+	src[0] = '\0';
+	json_array_foreach(json_object_get(e, "open"), i, o) {
+		const char *p = strstr(rj_strd(o, "why", ""), "from ");
+		size_t n;
+
+		if (p == NULL)
+			continue;
+		p += 5;
+		n = strspn(p, "0123456789abcdefABCDEF.:");
+		if (n > 0 && n < len) {
+			snprintf(src, len, "%.*s", (int)n, p);
+			return;
+		}
+	}
+}
+
+#define JOB_PORTS_MAX 64
+
+/* The job's ports: every single port a member tested on its peers
+ * (outbound), the mesh's own (TCP and UDP) and those it held for the
+ * job; *n of them, at most JOB_PORTS_MAX, tcp and udp apart (udp[i]). */
+static size_t job_ports(const struct rctx *c, long *port, bool *udp)
+{
+	size_t n = 0, i, j;
+	json_t *pe, *o, *v;
+
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+
+		json_array_foreach(rj_arr(d, "peers"), i, pe)
+			json_array_foreach(rj_arr(pe, "ports"), j, o) {
+				const json_t *p = json_object_get(o, "port");
+				bool u = strcmp(rj_strd(o, "proto", "tcp"),
+						"udp") == 0;
+				size_t m;
+
+				if (!json_is_integer(p) ||
+				    strcmp(rj_strd(o, "direction", ""),
+					   "outbound") != 0)
+					continue;
+				for (m = 0; m < n; m++)
+					if (port[m] == json_integer_value(p) &&
+					    udp[m] == u)
+						break;
+				if (m == n && n < JOB_PORTS_MAX) {
+					port[n] = (long)json_integer_value(p);
+					udp[n++] = u;
+				}
+			}
+		/* the mesh's own port, both ways it is used: TCP, and UDP
+		 * for its path MTU and loss probes (a fix that leaves UDP
+		 * shut leaves the next run incomplete) */
+		v = json_object_get(json_object_get(d, "mesh"), "port");
+		for (int u = 0; u < 2 && json_is_integer(v); u++) {
+			size_t m;
+
+			for (m = 0; m < n; m++)
+				if (port[m] == json_integer_value(v) &&
+				    udp[m] == (u == 1))
+					break;
+			if (m == n && n < JOB_PORTS_MAX) {
+				port[n] = (long)json_integer_value(v);
+				udp[n++] = u == 1;
+			}
+		}
+		json_array_foreach(rj_arr(json_object_get(
+			json_object_get(d, "mesh"), "ports"), "held"), i, v) {
+			size_t m;
+
+			if (!json_is_integer(v))
+				continue;
+			for (m = 0; m < n; m++)
+				if (port[m] == json_integer_value(v) && !udp[m])
+					break;
+			if (m == n && n < JOB_PORTS_MAX) {
+				port[n] = (long)json_integer_value(v);
+				udp[n++] = false;
+			}
+		}
+	}
+	return n;
+}
+
+/* On a node whose firewall already has ports to open, the job's ports
+ * that its own ruleset drops (from a source its failures name): when its
+ * firewall stopped the mesh's own port first, its peers could test
+ * nothing else on it, and a fix that opened only what was seen left the
+ * job's ports shut (issue 48's blind set: a reject-all ruleset, a
+ * drop policy that lets only ssh and MASTER_PORT in). Nothing on a node
+ * with no entry: a port no peer saw fail is no alarm. */
+static void job_ports_dropped(const struct rctx *c, json_t *fw)
+{
+	long port[JOB_PORTS_MAX];
+	bool udp[JOB_PORTS_MAX];
+	size_t n = job_ports(c, port, udp), i;
+	json_t *e;
+
+	json_array_foreach(fw, i, e) {
+		const char *node = rj_str(e, "node");
+		const struct report_input *in = rd_node_scan(c, node);
+		char src[64], why[384];
+
+		if (in == NULL || json_array_size(json_object_get(e, "open"))
+					  == 0)
+			continue;
+		why_source(e, src, sizeof(src));
+		for (size_t k = 0; k < n; k++) {
+			const char *proto = udp[k] ? "udp" : "tcp";
+
+			if (covered(e, port[k], proto) ||
+			    !rd_rules_drop(in->doc, port[k], proto, src))
+				continue;
+			snprintf(why, sizeof(why), "a port of the job that "
+				 "the peers could not test here; %s's own "
+				 "ruleset drops it%s%s", node,
+				 src[0] ? " from " : "", src);
+			fw_add(c, fw, node, json_integer(port[k]), proto, why,
+			       node, "scan.firewall");
+		}
+	}
+}
+
 json_t *rd_firewall(const struct rctx *c)
 {
 	json_t *fw = json_array();
@@ -299,6 +451,7 @@ json_t *rd_firewall(const struct rctx *c)
 		if (strcmp(rj_strd(d, "command", ""), "ports") == 0)
 			from_ports(c, d, fw);
 	}
+	job_ports_dropped(c, fw);
 	if (rd_fw_fold(fw) < 0) {
 		json_decref(fw);
 		return NULL;

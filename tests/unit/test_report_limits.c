@@ -68,6 +68,52 @@ START_TEST(rate_limit_reject_resets)
 }
 END_TEST
 
+/* A ruleset that rejects every inbound connection but ssh (the blind
+ * set's 02, a firewalld-style reject-all on node02): its peers could not
+ * reach the mesh's port 7471 on it, so they tested none of the job's
+ * ports there. The ports to open on node02 must hold the job's ports its
+ * own ruleset rejects (29400 and 29500, which the members tested on the
+ * others), not only 7471 and the ephemeral range: that fix, pasted, left
+ * 29400 and 29500 shut, and the mesh's UDP 7471 too, so the next run
+ * ended incomplete. No other node gets ports to open. */
+START_TEST(job_ports_the_ruleset_drops)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *fw, *e, *o;
+	size_t i;
+	bool p29400 = false, p29500 = false, p7471 = false, u7471 = false;
+
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(&set, "fw-reject-all"), 0);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	fw = json_object_get(json_object_get(m->doc, "recommendation"),
+			     "firewall");
+	ck_assert_uint_eq(json_array_size(fw), 1);
+	e = json_array_get(fw, 0);
+	ck_assert_str_eq(rj_str(e, "node"), "node02");
+	json_array_foreach(json_object_get(e, "open"), i, o) {
+		const json_t *p = json_object_get(o, "port");
+
+		if (!json_is_integer(p))
+			continue;
+		p29400 |= json_integer_value(p) == 29400;
+		p29500 |= json_integer_value(p) == 29500;
+		p7471 |= json_integer_value(p) == 7471 &&
+			 strcmp(rj_str(o, "proto"), "tcp") == 0;
+		u7471 |= json_integer_value(p) == 7471 &&
+			 strcmp(rj_str(o, "proto"), "udp") == 0;
+	}
+	ck_assert(p7471 && p29400 && p29500);
+	/* the mesh's UDP probes (path MTU, loss): left shut, the next
+	 * run cannot finish them and ends incomplete */
+	ck_assert(u7471);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_limits(void)
 {
 	Suite *s = suite_create("report_limits");
@@ -75,6 +121,7 @@ Suite *suite_report_limits(void)
 
 	tcase_add_test(tc, rate_limit_one_setting_cause);
 	tcase_add_test(tc, rate_limit_reject_resets);
+	tcase_add_test(tc, job_ports_the_ruleset_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }
