@@ -84,7 +84,8 @@ bool rd_node_is_nat(const struct rctx *c, const char *node)
 
 	json_array_foreach(rx_node_findings(c, node), i, f)
 		if (strcmp(rj_str(f, "node"), node) == 0 &&
-		    rf_is_nat(rj_str(f, "code")))
+		    rf_is_nat(rj_str(f, "code")) &&
+		    !json_is_true(json_object_get(f, "contradicted")))
 			return true;
 	return false;
 }

@@ -166,7 +166,8 @@ static const json_t *nat_finding(const json_t *findings, const char *node)
 
 	json_array_foreach(findings, i, f)
 		if (strcmp(rj_strd(f, "node", ""), node) == 0 &&
-		    rf_is_nat(rj_strd(f, "code", "")))
+		    rf_is_nat(rj_strd(f, "code", "")) &&
+		    !json_is_true(json_object_get(f, "contradicted")))
 			return f;
 	return NULL;
 }
@@ -181,6 +182,129 @@ static bool from_file(const json_t *f, const char *path)
 		if (strcmp(json_string_value(p), path) == 0)
 			return true;
 	return false;
+}
+
+/* The document of host (its "host"), one that has interfaces, or NULL. */
+static const json_t *doc_of_host(const struct rctx *c, const char *host)
+{
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *d = c->set->in[k].doc;
+
+		if (strcmp(rj_strd(d, "host", ""), host) == 0 &&
+		    json_is_array(json_object_get(d, "interfaces")))
+			return d;
+	}
+	return NULL;
+}
+
+/* The prefix length d gives address a on one of its interfaces, or -1. */
+static int prefix_of(const json_t *d, const char *a)
+{
+	size_t i, j;
+	json_t *ifc, *ad;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, ifc)
+		json_array_foreach(rj_arr(ifc, "addresses"), j, ad)
+			if (strcmp(rj_strd(ad, "address", ""), a) == 0)
+				return (int)rj_int(ad, "prefixlen", -1);
+	return -1;
+}
+
+/* True when a and b (text) share their first plen bits. */
+static bool same_prefix(const char *a, const char *b, int plen)
+{
+	unsigned char x[16], y[16];
+	int fam = strchr(a, ':') != NULL ? AF_INET6 : AF_INET;
+	int bits = fam == AF_INET ? 32 : 128;
+
+	if (plen < 0 || plen > bits || inet_pton(fam, a, x) != 1 ||
+	    inet_pton(fam, b, y) != 1)
+		return false;
+	for (int i = 0; i < plen; i++)
+		if (((x[i / 8] >> (7 - i % 8)) & 1) !=
+		    ((y[i / 8] >> (7 - i % 8)) & 1))
+			return false;
+	return true;
+}
+
+/* True when some mesh document saw node's join come from one of node's
+ * own addresses (observed_addr among own_addrs) while node 0 has no
+ * address in that address's subnet: the connection crossed node's host
+ * and nothing translated its source on the way; the address is written
+ * into obs. */
+static bool seen_untranslated(const struct rctx *c, const char *node,
+			      char *obs, size_t len)
+{
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *ms = json_object_get(c->set->in[k].doc, "mesh");
+		const json_t *d0 = doc_of_host(c, rj_strd(ms, "node0", ""));
+		const json_t *dn = doc_of_host(c, node);
+		size_t i, j;
+		json_t *m, *ifc, *ad;
+
+		if (ms == NULL || d0 == NULL || dn == NULL)
+			continue;
+		json_array_foreach(rj_arr(ms, "members"), i, m) {
+			const char *o = rj_strd(m, "observed_addr", "");
+			const char *own = rj_strd(m, "own_addrs", "");
+			int plen = prefix_of(dn, o);
+			bool near = false;
+
+			if (strcmp(rj_strd(m, "name", ""), node) != 0 ||
+			    o[0] == '\0' || plen < 0 || strstr(own, o) == NULL)
+				continue;
+			json_array_foreach(rj_arr(d0, "interfaces"), j, ifc) {
+				size_t q;
+
+				json_array_foreach(rj_arr(ifc, "addresses"), q,
+						   ad)
+					near |= same_prefix(
+						o, rj_strd(ad, "address", ""),
+						plen);
+			}
+			if (!near) {
+				snprintf(obs, len, "%s", o);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * A NAT finding that is a guess (a veth to a bridge: "a container on a
+ * NAT'd bridge") is contradicted when node 0, on another subnet, saw the
+ * node's connection come from the node's own address: its host routed
+ * it and translated nothing (a routed container, issue 48's blind set).
+ * Such a finding becomes info with that evidence, so no NAT cause forms
+ * and no port or blame decision takes the node for NAT'd.
+ */
+void rf_nat_contradicted(struct rctx *c)
+{
+	size_t i;
+	json_t *f;
+	char obs[64], fact[256];
+
+	json_array_foreach(c->findings, i, f) {
+		const char *code = rj_strd(f, "code", "");
+		const char *node = rj_strd(f, "node", "");
+
+		if (!rf_is_nat(code) || !finding_has_flag(code, FF_GUESS) ||
+		    rj_sev(rj_str(f, "severity")) == 0 ||
+		    !seen_untranslated(c, node, obs, sizeof(obs)))
+			continue;
+		snprintf(fact, sizeof(fact), "contradicted: node 0 saw %s's "
+			 "connection come from its own address %s, across "
+			 "a router: nothing translated it", node, obs);
+		json_object_set_new(f, "severity", json_string("info"));
+		json_object_set_new(f, "contradicted", json_true());
+		if (!json_is_array(json_object_get(f, "evidence")))
+			json_object_set_new(f, "evidence", json_array());
+		json_array_append_new(json_object_get(f, "evidence"),
+				      json_pack("{s:s, s:s, s:s}", "fact", fact,
+						"node", node, "source",
+						"mesh"));
+	}
 }
 
 /*

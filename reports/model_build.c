@@ -162,6 +162,7 @@ static json_t *decide(const struct report_set *s)
 	if (rn_build(&c) < 0 || rx_inputs(&c) < 0 ||
 	    (c.findings = rf_merge(s)) == NULL)
 		goto out;
+	rf_nat_contradicted(&c);
 	rf_annotate_nat(&c);
 	rd_rdma_fabric(&c); /* sorted with the rest by rf_hostname_order */
 	rd_identity(&c);

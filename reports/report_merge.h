@@ -73,6 +73,10 @@ json_t *rf_merge(const struct report_set *s);
 /* Gives probe findings toward an address behind NAT the NAT node's finding
  * as their cause and fix (opening ports there cannot help). */
 void rf_annotate_nat(struct rctx *c);
+/* A NAT guess (FF_GUESS) on a node that node 0, on another subnet, saw
+ * connect from the node's own address becomes info, marked
+ * "contradicted", with that evidence. */
+void rf_nat_contradicted(struct rctx *c);
 
 /* hostname-loopback becomes a warning where every other node's scan is in
  * the set and its Gloo address sorts below this node's (Gloo's higher

@@ -1379,6 +1379,41 @@ START_TEST(fw_fix_service_state)
 }
 END_TEST
 
+/* A routed container (the blind set of issue 48, cluster 05): node03 runs
+ * in a container whose eth0 is a veth to its host's bridge, so its scan
+ * guesses a NAT'd bridge (container-bridge-nat), but node 0, on another
+ * subnet, saw node03 join from node03's own address 10.231.47.2: nothing
+ * translated it. The guess is contradicted: no NAT cause on node03, the
+ * finding info with the evidence, and the failed pairs left honestly
+ * undecided (its host's forward chain dropped them, which no member's
+ * evidence shows). Before, the report decided nat:node03. */
+START_TEST(nat_guess_contradicted_by_join_address)
+{
+	struct report_set set = {0};
+	struct report_model *m = fixture("routed-container", &set);
+	size_t i;
+	json_t *f;
+	bool seen = false;
+
+	ck_assert_ptr_nonnull(m);
+	for (size_t k = 0; k < m->ncauses; k++)
+		ck_assert_msg(strncmp(rj_str(m->causes[k].cause, "id"),
+				      "nat:", 4) != 0,
+			      "a NAT cause: %s",
+			      rj_str(m->causes[k].cause, "id"));
+	json_array_foreach(rj_arr(m->doc, "findings"), i, f)
+		if (strcmp(rj_str(f, "code"), "container-bridge-nat") == 0) {
+			seen = true;
+			ck_assert_str_eq(rj_str(f, "severity"), "info");
+			ck_assert(json_is_true(json_object_get(f,
+							       "contradicted")));
+		}
+	ck_assert(seen);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -1410,6 +1445,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, missing_member_node0_rule);
 	tcase_add_test(tc, missing_member_undecided);
 	tcase_add_test(tc, missing_member_own_document);
+	tcase_add_test(tc, nat_guess_contradicted_by_join_address);
 	suite_add_tcase(s, tc);
 	return s;
 }
