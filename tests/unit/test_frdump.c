@@ -115,7 +115,7 @@ static size_t load(const char *scen, const char *form, struct fr_dump *d)
 	ck_assert_msg(dp != NULL, "no fixture %s", dir);
 	while ((de = readdir(dp)) != NULL && n < 8) {
 		FILE *fp;
-		unsigned char *buf = malloc(1 << 20);
+		unsigned char *buf;
 		size_t len;
 		char why[256];
 		const char *u;
@@ -123,6 +123,7 @@ static size_t load(const char *scen, const char *form, struct fr_dump *d)
 		if (de->d_name[0] == '.' || (u = strchr(de->d_name, '_')) ==
 		    NULL)
 			continue;
+		buf = malloc(1 << 20); /* after the skip: '.' leaked it */
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		fp = fopen(path, "rb");
 		ck_assert_ptr_nonnull(fp);
