@@ -62,7 +62,7 @@ static const struct cli_opt mesh_optv[] = {
 	{O_QUICK, 'q', "quick", CLI_FLAG, NULL, NULL,
 	 "no heartbeat, no path MTU search", false},
 	{O_IDLE, 0, "idle", CLI_REQUIRED, "TIME", NULL,
-	 "hold a connection per peer idle this long, then use it", false,
+	 "idle a connection per peer this long, then use it", false,
 	 CLI_RANGE(CLI_UNIT_DURATION, 1000000, 900000000LL)},
 	{O_OUT, 0, "out", CLI_REQUIRED, "DIR", NULL,
 	 "node 0 keeps every node's document there", false},
