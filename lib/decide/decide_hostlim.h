@@ -10,7 +10,7 @@
 #include "doc/doc.h"
 #include "kernel/hostlim.h"
 
-#define HL_MIN_PORTS 1024     /* ephemeral ports below which connects fail */
+#define HL_MIN_PORTS 256      /* ephemeral ports below which connects fail */
 #define HL_CONN_PER_NODE 8    /* connections per node to one listener */
 #define HL_RATE_PER_NODE 64   /* new connections a second per node */
 
