@@ -32,29 +32,10 @@ static const struct pf_msg entry_m = PF_MSG(entry_f, struct sc_entry, NULL);
 
 _Static_assert(SC_TABLE_ENTRY == 4 + 1 + 4 + 64, "an entry's width");
 
-/* Every message here is fixed: width bytes hold every field and no field
- * has a check, so neither the encoder nor the decoder can fail once the
- * length is right. */
-static void pack(const struct pf_msg *m, const void *s, unsigned char *b,
-		 size_t width)
-{
-	memset(b, 0, width);
-	(void)pf_encode(m, s, b, width);
-}
-
-/* The inverse of pack. */
-static void unpack(const struct pf_msg *m, const unsigned char *b,
-		   size_t width, void *s)
-{
-	const char *why;
-
-	(void)pf_decode(m, b, width, s, &why);
-}
-
 /* See bootstrap_wire.h. */
 void sc_hello_pack(const struct sc_hello *h, unsigned char *b)
 {
-	pack(&hello_m, h, b, SC_HELLO_WIRE);
+	pf_pack_fixed(&hello_m, h, b, SC_HELLO_WIRE);
 }
 
 /* See bootstrap_wire.h. */
@@ -62,7 +43,7 @@ int sc_hello_unpack(const unsigned char *b, size_t len, struct sc_hello *h)
 {
 	if (len != SC_HELLO_WIRE)
 		return -1;
-	unpack(&hello_m, b, len, h);
+	pf_unpack_fixed(&hello_m, b, len, h);
 	return 0;
 }
 
@@ -71,7 +52,7 @@ void sc_u32_pack(uint32_t v, unsigned char *b)
 {
 	struct sc_u32 u = {v};
 
-	pack(&u32_m, &u, b, SC_U32_WIRE);
+	pf_pack_fixed(&u32_m, &u, b, SC_U32_WIRE);
 }
 
 /* See bootstrap_wire.h. */
@@ -79,18 +60,18 @@ uint32_t sc_u32_unpack(const unsigned char *b)
 {
 	struct sc_u32 u;
 
-	unpack(&u32_m, b, SC_U32_WIRE, &u);
+	pf_unpack_fixed(&u32_m, b, SC_U32_WIRE, &u);
 	return u.v;
 }
 
 /* See bootstrap_wire.h. */
 void sc_entry_pack(const struct sc_entry *e, unsigned char *b)
 {
-	pack(&entry_m, e, b, SC_TABLE_ENTRY);
+	pf_pack_fixed(&entry_m, e, b, SC_TABLE_ENTRY);
 }
 
 /* See bootstrap_wire.h. */
 void sc_entry_unpack(const unsigned char *b, struct sc_entry *e)
 {
-	unpack(&entry_m, b, SC_TABLE_ENTRY, e);
+	pf_unpack_fixed(&entry_m, b, SC_TABLE_ENTRY, e);
 }

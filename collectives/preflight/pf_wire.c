@@ -61,48 +61,28 @@ struct count {
 static const struct pf_field count_f[] = {PF_NUM(PF_U32, 0)};
 static const struct pf_msg count_m = PF_MSG(count_f, struct count, NULL);
 
-/* A fixed message into its fixed width, zeros after its fields: nothing
- * can fail (no checks, the fields fit the width), so the result is not the
- * caller's to check. */
-static void pack(const struct pf_msg *m, const void *s, unsigned char *b,
-		 size_t width)
-{
-	memset(b, 0, width);
-	(void)pf_encode(m, s, b, width);
-}
-
-/* The inverse of pack: width bytes hold every field (a rank's info keeps
- * room after them, the only open message), so it cannot fail. */
-static void unpack(const struct pf_msg *m, const unsigned char *b,
-		   size_t width, void *s)
-{
-	const char *why;
-
-	(void)pf_decode(m, b, width, s, &why);
-}
-
 /* See preflight.h. */
 void nc_rankinfo_pack(const struct nc_rankinfo *ri, unsigned char *b)
 {
-	pack(&rankinfo_m, ri, b, NC_RANKINFO_WIRE);
+	pf_pack_fixed(&rankinfo_m, ri, b, NC_RANKINFO_WIRE);
 }
 
 /* The inverse of nc_rankinfo_pack. */
 void nc_rankinfo_unpack(const unsigned char *b, struct nc_rankinfo *ri)
 {
-	unpack(&rankinfo_m, b, NC_RANKINFO_WIRE, ri);
+	pf_unpack_fixed(&rankinfo_m, b, NC_RANKINFO_WIRE, ri);
 }
 
 /* See preflight.h. */
 void nc_pair_pack(const struct nc_pair *pr, unsigned char *b)
 {
-	pack(&pair_m, pr, b, NC_PAIR_WIRE);
+	pf_pack_fixed(&pair_m, pr, b, NC_PAIR_WIRE);
 }
 
 /* The inverse of nc_pair_pack. */
 void nc_pair_unpack(const unsigned char *b, struct nc_pair *pr)
 {
-	unpack(&pair_m, b, NC_PAIR_WIRE, pr);
+	pf_unpack_fixed(&pair_m, b, NC_PAIR_WIRE, pr);
 }
 
 /* Room for the count and n findings. */
@@ -117,9 +97,9 @@ void nc_pf_findings_pack(const struct nc_pf_finding *f, int n,
 {
 	struct count c = {(uint32_t)n};
 
-	pack(&count_m, &c, b, 4);
+	pf_pack_fixed(&count_m, &c, b, 4);
 	for (int i = 0; i < n; i++)
-		pack(&finding_m, &f[i], b + nc_pf_findings_size(i),
+		pf_pack_fixed(&finding_m, &f[i], b + nc_pf_findings_size(i),
 		     NC_PF_FINDING_WIRE);
 }
 
@@ -131,11 +111,11 @@ int nc_pf_findings_unpack(const unsigned char *b, size_t len,
 
 	if (len < 4)
 		return -1;
-	unpack(&count_m, b, 4, &c);
+	pf_unpack_fixed(&count_m, b, 4, &c);
 	if (c.n > (len - 4) / NC_PF_FINDING_WIRE)
 		return -1;
 	for (uint32_t i = 0; i < c.n && (int)i < max; i++)
-		unpack(&finding_m, b + nc_pf_findings_size((int)i),
+		pf_unpack_fixed(&finding_m, b + nc_pf_findings_size((int)i),
 		       NC_PF_FINDING_WIRE, &f[i]);
 	return (int)c.n < max ? (int)c.n : max;
 }

@@ -357,3 +357,20 @@ int pf_decode(const struct pf_msg *d, const uint8_t *p, size_t len, void *m,
 	}
 	return 0;
 }
+
+/* See proto_codec.h. */
+void pf_pack_fixed(const struct pf_msg *d, const void *m, uint8_t *buf,
+                   size_t width)
+{
+	memset(buf, 0, width);
+	(void)pf_encode(d, m, buf, width);
+}
+
+/* See proto_codec.h. */
+void pf_unpack_fixed(const struct pf_msg *d, const uint8_t *p, size_t width,
+                     void *m)
+{
+	const char *why;
+
+	(void)pf_decode(d, p, width, m, &why);
+}

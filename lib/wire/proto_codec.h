@@ -156,4 +156,12 @@ int pf_encode(const struct pf_msg *d, const void *m, uint8_t *buf, size_t cap);
 int pf_decode(const struct pf_msg *d, const uint8_t *p, size_t len, void *m,
               const char **why);
 
+/* A fixed message (no checks, fields that fit width) into exactly width
+ * bytes, zeros after its fields, and back: neither can fail once the
+ * width is right, so they return nothing (ncclcheck's fixed frames). */
+void pf_pack_fixed(const struct pf_msg *d, const void *m, uint8_t *buf,
+                   size_t width);
+void pf_unpack_fixed(const struct pf_msg *d, const uint8_t *p, size_t width,
+                     void *m);
+
 #endif
