@@ -22,4 +22,7 @@ check-gen: $(NETPROBE)
 	for s in $$(grep -v '^#' tests/gen/regress.txt | cut -f1); do \
 		NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/gen/run.sh 1 $$s \
 			$(CURDIR)/$(BUILD)/gen-results.tsv || rc=1; \
-	done; exit $$rc
+	done; \
+	if [ $$rc != 0 ]; then echo "# check-gen: the seeds that failed:"; \
+		grep -v '	ok	' $(CURDIR)/$(BUILD)/gen-results.tsv; fi; \
+	exit $$rc
