@@ -227,22 +227,49 @@ static bool same_prefix(const char *a, const char *b, int plen)
 	return true;
 }
 
+/* Node 0's document of each input's mesh, by input (NULL where the input
+ * is no mesh or node 0 sent none), found once for all findings rather
+ * than once per finding and mesh. Returns a calloc'd array, or NULL when
+ * there is no memory. */
+static const json_t **mesh_node0_docs(const struct rctx *c)
+{
+	const json_t **d0 = calloc(c->set->nin + 1, sizeof(*d0));
+
+	if (d0 == NULL)
+		return NULL;
+	for (size_t k = 0; k < c->set->nin; k++) {
+		const json_t *ms = json_object_get(c->set->in[k].doc, "mesh");
+
+		if (ms != NULL)
+			d0[k] = doc_of_host(c, rj_strd(ms, "node0", ""));
+	}
+	return d0;
+}
+
 /* True when some mesh document saw node's join come from one of node's
  * own addresses (observed_addr among own_addrs) while node 0 has no
  * address in that address's subnet: the connection crossed node's host
  * and nothing translated its source on the way; the address is written
- * into obs. */
-static bool seen_untranslated(const struct rctx *c, const char *node,
-			      char *obs, size_t len)
+ * into obs. d0s is mesh_node0_docs' array; NULL (no memory) looks each
+ * node 0 up here, slower to the same answer. */
+static bool seen_untranslated(const struct rctx *c, const json_t **d0s,
+			      const char *node, char *obs, size_t len)
 {
+	const json_t *dn = doc_of_host(c, node);
+
+	if (dn == NULL)
+		return false;
 	for (size_t k = 0; k < c->set->nin; k++) {
 		const json_t *ms = json_object_get(c->set->in[k].doc, "mesh");
-		const json_t *d0 = doc_of_host(c, rj_strd(ms, "node0", ""));
-		const json_t *dn = doc_of_host(c, node);
+		const json_t *d0;
 		size_t i, j;
 		json_t *m, *ifc, *ad;
 
-		if (ms == NULL || d0 == NULL || dn == NULL)
+		if (ms == NULL)
+			continue;
+		d0 = d0s != NULL ? d0s[k]
+				 : doc_of_host(c, rj_strd(ms, "node0", ""));
+		if (d0 == NULL)
 			continue;
 		json_array_foreach(rj_arr(ms, "members"), i, m) {
 			const char *o = rj_strd(m, "observed_addr", "");
@@ -281,6 +308,7 @@ static bool seen_untranslated(const struct rctx *c, const char *node,
  */
 void rf_nat_contradicted(struct rctx *c)
 {
+	const json_t **d0s = mesh_node0_docs(c);
 	size_t i;
 	json_t *f;
 	char obs[64], fact[256];
@@ -291,7 +319,7 @@ void rf_nat_contradicted(struct rctx *c)
 
 		if (!rf_is_nat(code) || !finding_has_flag(code, FF_GUESS) ||
 		    rj_sev(rj_str(f, "severity")) == 0 ||
-		    !seen_untranslated(c, node, obs, sizeof(obs)))
+		    !seen_untranslated(c, d0s, node, obs, sizeof(obs)))
 			continue;
 		snprintf(fact, sizeof(fact), "contradicted: node 0 saw %s's "
 			 "connection come from its own address %s, across "
@@ -305,6 +333,7 @@ void rf_nat_contradicted(struct rctx *c)
 						"node", node, "source",
 						"mesh"));
 	}
+	free(d0s);
 }
 
 /*

@@ -48,7 +48,9 @@ static void md_write(FILE *fp)
 	      "default: a producer may raise or\nlower it with a reason "
 	      "(the summary says which). The class is the report's check\n"
 	      "class (one JUnit test case per node and class); the cause is "
-	      "the root-cause group\nthe report files the finding under.\n\n"
+	      "the root-cause group\nthe report files the finding under; the "
+	      "family, where a code has one, is the\nchecks that measure it "
+	      "(port or rdma), by which explain sorts what a scan\nfound.\n\n"
 	      "| code | severity | raised by | class | cause |\n"
 	      "|---|---|---|---|---|\n",
 	      fp);
@@ -61,11 +63,13 @@ static void md_write(FILE *fp)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *cause = finding_cause_name(all[i].cause);
+		const char *fam = finding_family_name(all[i].family);
 
 		fprintf(fp, "\n## %s\n\n", all[i].code);
-		fprintf(fp, "**%s**; raised by %s; class %s; cause %s.\n\n",
+		fprintf(fp, "**%s**; raised by %s; class %s; cause %s%s%s.\n\n",
 		        severity_name(all[i].sev), all[i].stage, all[i].cls,
-		        cause[0] ? cause : "none");
+		        cause[0] ? cause : "none", fam[0] ? "; family " : "",
+		        fam);
 		fputs("Meaning: ", fp);
 		md_text(fp, all[i].title);
 		fprintf(fp, "%s ", stop(all[i].title));

@@ -2,7 +2,6 @@
 #include "decide/explain_rdma.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "doc/finding.h"
 
@@ -82,7 +81,7 @@ size_t explain_rdma_settle(struct explain_result *r)
 		bool all = c->open && c->ncodes > 0;
 
 		for (size_t k = 0; k < c->ncodes && all; k++)
-			all = strncmp(c->codes[k], "rdma-", 5) == 0;
+			all = finding_in_family(c->codes[k], FAMILY_RDMA);
 		if (!all)
 			continue;
 		snprintf(c->next, sizeof(c->next), "nothing to fix on this "

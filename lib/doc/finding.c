@@ -4,10 +4,10 @@
 #include <string.h>
 
 static const struct finding_def catalogue[] = {
-#define FINDING(id, code, sev, stage, cls, cause, flags, title, detail, fix, \
-		symptom)                                                     \
-	{FINDING_##id, code, SEV_##sev, stage, cls, CAUSE_##cause, flags,    \
-	 title, detail, fix, symptom},
+#define FINDING(id, code, sev, stage, cls, cause, family, flags, title,      \
+		detail, fix, symptom)                                        \
+	{FINDING_##id, code, SEV_##sev, stage, cls, CAUSE_##cause,           \
+	 FAMILY_##family, flags, title, detail, fix, symptom},
 #include "doc/findings.def"
 #undef FINDING
 };
@@ -62,6 +62,31 @@ bool finding_in_cause(const char *code, enum finding_cause c)
 	if (code == NULL || (def = finding_lookup(code)) == NULL)
 		return false;
 	return def->cause == c;
+}
+
+/* As finding_in_cause, for the family column: explain sorts a scan's
+ * findings by it. */
+bool finding_in_family(const char *code, enum finding_family f)
+{
+	const struct finding_def *def;
+
+	if (code == NULL || (def = finding_lookup(code)) == NULL)
+		return false;
+	return def->family == f;
+}
+
+/* Names as docs/findings.md writes them. */
+const char *finding_family_name(enum finding_family f)
+{
+	switch (f) {
+	case FAMILY_PORT:
+		return "port";
+	case FAMILY_RDMA:
+		return "rdma";
+	case FAMILY_NONE:
+		break;
+	}
+	return "";
 }
 
 /* Names as the report's causes carry them in their "kind". */

@@ -16,8 +16,8 @@ enum severity {
 /* One constant per row of findings.def: a producer names its code by this
  * enum, so a code missing from the table does not compile. */
 enum finding_code {
-#define FINDING(id, code, sev, stage, cls, cause, flags, title, detail, fix, \
-		symptom)                                                     \
+#define FINDING(id, code, sev, stage, cls, cause, family, flags, title,      \
+		detail, fix, symptom)                                        \
 	FINDING_##id,
 #include "doc/findings.def"
 #undef FINDING
@@ -31,6 +31,16 @@ enum finding_cause {
 	CAUSE_HOSTNAME,
 	CAUSE_FIREWALL,
 	CAUSE_MTU,
+};
+
+/* The checks that measure a code (findings.def's family column): what
+ * explain asks instead of reading a code's name. */
+enum finding_family {
+	FAMILY_NONE = 0,
+	/* one port or the port range (port-closed, port-range-narrow) */
+	FAMILY_PORT,
+	/* the RDMA checks (rdma-memlock, rdma-gid-index) */
+	FAMILY_RDMA,
 };
 
 /* Flags of a code, read by the report's deciders. */
@@ -56,6 +66,7 @@ struct finding_def {
 	const char *stage;    /* the commands that raise it */
 	const char *cls;      /* the report's check class (JUnit) */
 	enum finding_cause cause;
+	enum finding_family family;
 	unsigned flags;       /* FF_* */
 	const char *title;    /* one line: what it means */
 	const char *detail;   /* when it is raised (the manual) */
@@ -84,6 +95,13 @@ bool finding_has_flag(const char *code, unsigned mask);
 
 /* True when code (a string from a document) belongs to cause group c. */
 bool finding_in_cause(const char *code, enum finding_cause c);
+
+/* True when code (a string from a document) is known and its family is
+ * f; false for an unknown code or NULL. */
+bool finding_in_family(const char *code, enum finding_family f);
+
+/* The family's name ("port", "rdma"), "" for FAMILY_NONE. */
+const char *finding_family_name(enum finding_family f);
 
 /* The cause group's name ("nat", "firewall"), "" for CAUSE_NONE. */
 const char *finding_cause_name(enum finding_cause c);

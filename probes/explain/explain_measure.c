@@ -159,7 +159,8 @@ static void record_probes(struct explain_run *r, const struct scan *s,
 }
 
 /* The scan: its findings are this node's measurements. Findings of the
- * responder port itself (port-*) say nothing about the job's ports. */
+ * port family (the responder's port itself) say nothing about the job's
+ * ports. */
 static void run_scan(struct explain_run *r)
 {
 	/* what the scan checks of this node, whether it found them or not */
@@ -215,9 +216,10 @@ static void run_scan(struct explain_run *r)
 			json_string_value(json_object_get(f, "severity"));
 
 		/* info is a guess the measurement overruled: not a fault;
-		 * rdma-* come from explain_rdma, with the log's settings */
-		if (code && strncmp(code, "port-", 5) != 0 &&
-		    strncmp(code, "rdma-", 5) != 0 && sev &&
+		 * the RDMA family comes from explain_rdma, with the log's
+		 * settings */
+		if (code && !finding_in_family(code, FAMILY_PORT) &&
+		    !finding_in_family(code, FAMILY_RDMA) && sev &&
 		    strcmp(sev, "info") != 0)
 			explain_found(r, code, sum);
 	}

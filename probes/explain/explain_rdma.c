@@ -9,6 +9,7 @@
 
 #include "decide/decide_rdma.h"
 #include "decide/explain_rdma.h"
+#include "doc/finding.h"
 #include "explain/explain_int.h"
 #include "kernel/jobenv.h"
 #include "base/sysroot.h"
@@ -75,7 +76,7 @@ static void take_findings(struct explain_run *r, const struct doc *d)
 		const char *fix = json_string_value(json_object_get(f, "fix"));
 
 		/* info: a deliberate choice (NCCL_IB_DISABLE), not a fault */
-		if (code && strncmp(code, "rdma-", 5) == 0 && sev &&
+		if (finding_in_family(code, FAMILY_RDMA) && sev &&
 		    strcmp(sev, "info") != 0)
 			explain_found_fix(r, code, sum, fix);
 	}

@@ -6,29 +6,17 @@
 # 127.0.1.1. Each case's log is explained on its node: the cause is proved
 # there and the fix printed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/explain_lib.sh"
 lab_require nft jq unshare
 
 HERE=$(cd "$(dirname "$0")/../explain" && pwd)
-T=$(mktemp -d)
-SV=""
-trap 'kill $SV 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
-
-lab_ns W lan
+explain_lab_init
 lab_ns D dock
 lab_ns C ctr
 lab_ns R wrk
 lab_ns P head
 lab_ns G gloo
-ip -n "$W" link add name lanbr type bridge
-ip -n "$W" link set lanbr up
-n=1
-for ns in "$D" "$P" "$G"; do
-	lab_veth "$ns" lan0 "$W" "swp$n"
-	ip -n "$W" link set "swp$n" master lanbr
-	ip -n "$W" link set "swp$n" up
-	ip -n "$ns" link set lan0 up
-	n=$((n + 1))
-done
+explain_lan "$D" "$P" "$G"
 ip -n "$D" addr add 10.231.92.1/24 dev lan0
 ip -n "$P" addr add 10.231.92.2/24 dev lan0
 ip -n "$G" addr add 10.231.92.3/24 dev lan0
@@ -59,10 +47,7 @@ table ip np_nat {
 }
 NFT
 lab_hosts "$G" "127.0.0.1 localhost" "127.0.1.1 gnode"
-ip netns exec "$P" timeout 200 "$NETPROBE" serve >"$T/head.log" 2>&1 &
-SV=$!
-lab_check "responder on head up" lab_wait 50 \
-	sh -c "ip netns exec $P ss -Hnlt 'sport = :7470' | grep -q ."
+explain_serve "$P" head head
 lab_check "the worker reaches head through the NAT" lab_wait 50 \
 	ip netns exec "$R" "$NETPROBE" heartbeat -c 1 -i 0 10.231.92.2
 

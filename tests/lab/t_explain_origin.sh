@@ -11,34 +11,21 @@
 # "trn" (10.231.62.1, trainer-0 in every namespace's hosts file) runs the
 # responder.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/explain_lib.sh"
 lab_require jq unshare
 
-T=$(mktemp -d)
-SV=""
-trap 'kill $SV 2>/dev/null; rm -rf "$T"; lab_cleanup' EXIT
-
-lab_ns W lan
+explain_lab_init
 lab_ns S sup
 lab_ns B gpub
 lab_ns R trn
-ip -n "$W" link add name lanbr type bridge
-ip -n "$W" link set lanbr up
-n=1
+explain_lan "$S" "$B" "$R"
 for ns in "$S" "$B" "$R"; do
-	lab_veth "$ns" lan0 "$W" "swp$n"
-	ip -n "$W" link set "swp$n" master lanbr
-	ip -n "$W" link set "swp$n" up
-	ip -n "$ns" link set lan0 up
 	lab_hosts "$ns" "127.0.0.1 localhost" "10.231.62.1 trainer-0"
-	n=$((n + 1))
 done
 ip -n "$S" addr add 10.231.62.9/24 dev lan0
 ip -n "$B" addr add 10.231.62.2/24 dev lan0
 ip -n "$R" addr add 10.231.62.1/24 dev lan0
-ip netns exec "$R" timeout 200 "$NETPROBE" serve >"$T/trn.log" 2>&1 &
-SV=$!
-lab_check "responder on trainer-0 up" lab_wait 50 \
-	sh -c "ip netns exec $R ss -Hnlt 'sport = :7470' | grep -q ."
+explain_serve "$R" trn trainer-0
 
 # the customer's log: torchrun on gpu-b, its store on trainer-0
 cat >"$T/store.log" <<'LOG'

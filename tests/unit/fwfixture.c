@@ -6,24 +6,12 @@
 #include <stdlib.h>
 
 #include "kernel/fwrules.h"
+#include "unitfix.h"
 
 /* See fwfixture.h. */
 char *fw_fixture_text(const char *rel)
 {
-	char path[512];
-	FILE *fp;
-	char *buf = malloc(1 << 20);
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/fwrules/%s", SRCDIR,
-	         rel);
-	fp = fopen(path, "r");
-	ck_assert_ptr_nonnull(fp);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, (1 << 20) - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	return buf;
+	return unitfix_text("tests/fixtures/fwrules/%s", rel);
 }
 
 /* See fwfixture.h. */

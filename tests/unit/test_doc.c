@@ -111,6 +111,49 @@ START_TEST(catalogue_groups)
 }
 END_TEST
 
+/* The codes of family f, comma-separated, in table order. */
+static void codes_of_family(enum finding_family f, char *buf, size_t len)
+{
+	size_t n, used = 0;
+	const struct finding_def *all = finding_all(&n);
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (all[i].family == f)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "," : "", all[i].code);
+}
+
+/* The family column replaced explain's tests of a code's name: the same
+ * codes as those names chose, and a lookup that knows no unknown code. */
+START_TEST(catalogue_families)
+{
+	char b[1024];
+
+	codes_of_family(FAMILY_PORT, b, sizeof(b));
+	ck_assert_str_eq(b, "port-closed,port-unused,port-filtered,"
+			    "port-prohibited,port-range-narrow,port-in-use");
+	codes_of_family(FAMILY_RDMA, b, sizeof(b));
+	ck_assert_str_eq(b, "rdma-ib-fallback,rdma-netns-exclusive,"
+			    "rdma-uverbs-missing,rdma-memlock,"
+			    "rdma-hca-missing,rdma-port-down,rdma-gid-index,"
+			    "rdma-gid-auto,rdma-netdev-netns,rdma-nic-far,"
+			    "rdma-fabric-mismatch,rdma-env-mismatch,"
+			    "rdma-gdr-off");
+	ck_assert(finding_in_family("port-range-narrow", FAMILY_PORT));
+	ck_assert(finding_in_family("rdma-gdr-off", FAMILY_RDMA));
+	ck_assert(!finding_in_family("rdma-gdr-off", FAMILY_PORT));
+	ck_assert(finding_in_family("nat-detected", FAMILY_NONE));
+	/* an unknown code is of no family, not even NONE */
+	ck_assert(!finding_in_family("port-from-the-future", FAMILY_PORT));
+	ck_assert(!finding_in_family("port-from-the-future", FAMILY_NONE));
+	ck_assert(!finding_in_family(NULL, FAMILY_NONE));
+	ck_assert_str_eq(finding_family_name(FAMILY_PORT), "port");
+	ck_assert_str_eq(finding_family_name(FAMILY_RDMA), "rdma");
+	ck_assert_str_eq(finding_family_name(FAMILY_NONE), "");
+}
+END_TEST
+
 Suite *suite_doc(void)
 {
 	Suite *s = suite_create("doc");
@@ -118,6 +161,7 @@ Suite *suite_doc(void)
 
 	tcase_add_test(tc, header_and_findings);
 	tcase_add_test(tc, catalogue_groups);
+	tcase_add_test(tc, catalogue_families);
 	tcase_add_test(tc, catalogue_complete);
 	suite_add_tcase(s, tc);
 	return s;

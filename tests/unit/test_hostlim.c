@@ -9,25 +9,9 @@
 
 #include "decide/decide_hostlim.h"
 #include "kernel/hostlim.h"
+#include "unitfix.h"
 
 static const unsigned ports[] = {29400, 29500};
-
-/* The fixture file's text, malloc'd. */
-static char *slurp(const char *name)
-{
-	char path[512], *buf = malloc(65536);
-	FILE *fp;
-	size_t n;
-
-	ck_assert_ptr_nonnull(buf);
-	snprintf(path, sizeof(path), SRCDIR "/tests/fixtures/hostlim/%s", name);
-	fp = fopen(path, "r");
-	ck_assert_ptr_nonnull(fp);
-	n = fread(buf, 1, 65535, fp);
-	buf[n] = '\0';
-	fclose(fp);
-	return buf;
-}
 
 /* A sysroot fixture's limits, its ruleset parsed when rules is set. */
 static void load(struct host_limits *l, const char *tree, const char *rules)
@@ -39,7 +23,7 @@ static void load(struct host_limits *l, const char *tree, const char *rules)
 	ck_assert_int_eq(sysroot_init(&sr, dir), 0);
 	hostlim_collect(&sr, l);
 	if (rules != NULL) {
-		char *t = slurp(rules);
+		char *t = unitfix_text("tests/fixtures/hostlim/%s", rules);
 
 		ck_assert_int_eq(hostlim_parse_nft(t, l), 0);
 		free(t);

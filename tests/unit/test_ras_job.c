@@ -19,30 +19,16 @@
 #include "decide/ras_straggle.h"
 #include "kernel/linkfacts.h"
 #include "probe/ras.h"
+#include "unitfix.h"
 
 static struct ras_state st0, st1;
 static struct ras_straggler sg[RAS_MAX_STRAGGLERS];
 
-/* A fixture's bytes, NUL-terminated, or the test fails. */
-static char *fixture(const char *name)
-{
-	char path[512], *buf = malloc(65536);
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/tests/explain/ras/%s", SRCDIR, name);
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, 65535, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
+#define RAS_DIR "tests/explain/ras/"
 
 static void load(const char *name, struct ras_state *st)
 {
-	char *t = fixture(name);
+	char *t = unitfix_text(RAS_DIR "%s", name);
 
 	ck_assert(ras_answer_is_json(t));
 	ck_assert_int_eq(ras_parse_json(t, st), 0);
@@ -86,7 +72,7 @@ END_TEST
  * SET FORMAT json, and the text one; one rank, nothing behind. */
 START_TEST(device_recordings)
 {
-	char *t = fixture("nccl2289-device-status.json");
+	char *t = unitfix_text(RAS_DIR "nccl2289-device-status.json");
 
 	ck_assert(ras_answer_is_json(t));
 	ck_assert_int_eq(ras_parse_json(t, &st0), 0);
@@ -97,7 +83,7 @@ START_TEST(device_recordings)
 	ck_assert_uint_eq(ras_stragglers(&st0, NULL, sg, RAS_MAX_STRAGGLERS),
 			  0);
 	free(t);
-	t = fixture("nccl2289-device-status.txt");
+	t = unitfix_text(RAS_DIR "nccl2289-device-status.txt");
 	ck_assert(!ras_answer_is_json(t));
 	ck_assert_int_eq(ras_parse(t, &st0), 0);
 	ck_assert_str_eq(st0.nccl_version, "2.28.9");
@@ -220,7 +206,7 @@ END_TEST
 START_TEST(monitor_events)
 {
 	struct ras_event ev[4];
-	char *t = fixture("nccl2292-monitor.json");
+	char *t = unitfix_text(RAS_DIR "nccl2292-monitor.json");
 
 	size_t used;
 

@@ -10,17 +10,7 @@
 #include <string.h>
 
 #include "report_model.h"
-
-/* Loads doc (taken) into set as file name. */
-static void load(struct report_set *set, const char *name, json_t *doc)
-{
-	char *txt = json_dumps(doc, 0);
-
-	ck_assert_ptr_nonnull(txt);
-	ck_assert_int_eq(report_load_buffer(set, name, txt, strlen(txt)), 0);
-	free(txt);
-	json_decref(doc);
-}
+#include "unitfix.h"
 
 /* A scan of node with eth0 at addr/plen, no peer yet. */
 static json_t *scan(const char *node, const char *addr, int plen)
@@ -125,9 +115,9 @@ static struct report_model *stale(struct report_set *set, const char *old)
 	peer(b, "n-c", "10.231.9.3", "eth0", true);
 	peer(c, "n-a", "10.231.9.1", "eth0", true);
 	peer(c, "n-b", "10.231.9.2", "eth0", true);
-	load(set, "a.json", a);
-	load(set, "b.json", b);
-	load(set, "c.json", c);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
+	unitfix_load_doc(set, "c.json", c);
 	return report_build(set);
 }
 
@@ -173,9 +163,9 @@ START_TEST(hosts_stale_ipv6)
 	peer(a, "n-c", "fd48::3", "eth0", true);
 	peer(c, "n-b", "fd48::2", "eth0", true);
 	peer(b, "n-a", "fd48::1", "eth0", true);
-	load(&set, "a.json", a);
-	load(&set, "b.json", b);
-	load(&set, "c.json", c);
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", b);
+	unitfix_load_doc(&set, "c.json", c);
 	m = report_build(&set);
 	only_setting(m, "n-a",
 		     "{ grep -v -E '^fd48::99[[:space:]](.*[[:space:]])?n-b"
@@ -220,10 +210,10 @@ static struct report_model *narrow(struct report_set *set, int plen)
 	peer(c, "n-a", "10.231.9.2", "eth0", ok);
 	peer(d, "n-a", "10.231.9.2", "eth0", ok);
 	peer(c, "n-d", "10.231.9.9", "eth0", true);
-	load(set, "a.json", a);
-	load(set, "b.json", b);
-	load(set, "c.json", c);
-	load(set, "d.json", d);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
+	unitfix_load_doc(set, "c.json", c);
+	unitfix_load_doc(set, "d.json", d);
 	return report_build(set);
 }
 
@@ -275,9 +265,9 @@ static struct report_model *shadow(struct report_set *set, const char *net)
 	peer(a, "n-c", "10.231.8.3", cut ? "br-x" : "eth0", !cut);
 	peer(b, "n-c", "10.231.8.3", "eth0", true);
 	peer(c, "n-a", "10.231.9.1", "eth0", !cut);
-	load(set, "a.json", a);
-	load(set, "b.json", b);
-	load(set, "c.json", c);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
+	unitfix_load_doc(set, "c.json", c);
 	return report_build(set);
 }
 
@@ -343,8 +333,8 @@ static struct report_model *selects(struct report_set *set, bool rail)
 			  "interface)",
 			  "command", "export NCCL_SOCKET_IFNAME==eth0",
 			  "selects", "eth9"));
-	load(set, "a.json", a);
-	load(set, "b.json", b);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
 	return report_build(set);
 }
 
@@ -397,9 +387,9 @@ static struct report_model *macvlan(struct report_set *set, int fails)
 	peer(b, "n-c", "10.231.9.3", "eth0", fails < 1);
 	peer(a, "n-c", "10.231.9.3", "eth0", fails < 2);
 	peer(a, "n-b", "10.231.9.2", "eth0", true);
-	load(set, "a.json", a);
-	load(set, "b.json", b);
-	load(set, "c.json", c);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
+	unitfix_load_doc(set, "c.json", c);
 	return report_build(set);
 }
 

@@ -9,30 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report_model.h"
-
-#define FIXDIR SRCDIR "/tests/fixtures/report"
-
-/* The model of fixture directory name (relative to FIXDIR). */
-static struct report_model *fixture(const char *name, struct report_set *set)
-{
-	ck_assert_int_eq(chdir(FIXDIR), 0);
-	ck_assert_int_eq(report_load_path(set, name), 0);
-	return report_build(set);
-}
-
-/* Loads doc (taken) into set as file name. */
-static void load(struct report_set *set, const char *name, json_t *doc)
-{
-	char *txt = json_dumps(doc, 0);
-
-	ck_assert_ptr_nonnull(txt);
-	ck_assert_int_eq(report_load_buffer(set, name, txt, strlen(txt)), 0);
-	free(txt);
-	json_decref(doc);
-}
+#include "unitfix.h"
 
 /* A scan of node whose chosen interface eth0 has mtu and addr. */
 static json_t *scan(const char *node, long long mtu, const char *addr)
@@ -89,7 +68,7 @@ static void assert_only_cause(const struct report_model *m, const char *id,
 START_TEST(demo_three_causes)
 {
 	struct report_set set = {0};
-	struct report_model *m = fixture("recorded", &set);
+	struct report_model *m = unitfix_report_dir(&set, "recorded");
 	const json_t *rec = json_object_get(report_doc(m), "recommendation");
 	const struct rm_cause *fw, *mtu, *nat;
 	size_t i;
@@ -159,7 +138,7 @@ END_TEST
 START_TEST(demo_commands_clean)
 {
 	struct report_set set = {0};
-	struct report_model *m = fixture("recorded", &set);
+	struct report_model *m = unitfix_report_dir(&set, "recorded");
 	char *all = json_dumps(report_doc(m), JSON_COMPACT);
 	size_t i, j;
 	json_t *k, *arr;
@@ -198,10 +177,10 @@ START_TEST(mtu_odd_node_raised)
 	struct report_model *m;
 	const json_t *mtu;
 
-	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
-	load(&set, "c.json", scan("n-c", 1400, "10.231.9.3"));
-	load(&set, "d.json", scan("n-d", 1500, "10.231.9.4"));
+	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	unitfix_load_doc(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	unitfix_load_doc(&set, "c.json", scan("n-c", 1400, "10.231.9.3"));
+	unitfix_load_doc(&set, "d.json", scan("n-d", 1500, "10.231.9.4"));
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
@@ -222,8 +201,8 @@ START_TEST(mtu_no_majority_undecided)
 	struct report_model *m;
 	const json_t *mtu, *e;
 
-	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	load(&set, "b.json", scan("n-b", 9000, "10.231.9.2"));
+	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	unitfix_load_doc(&set, "b.json", scan("n-b", 9000, "10.231.9.2"));
 	m = report_build(&set);
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 1);
@@ -244,18 +223,19 @@ START_TEST(mtu_path_names_hop)
 	struct report_model *m;
 	const json_t *mtu, *e;
 
-	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	load(&set, "b.json", scan("n-b", 1500, "10.231.8.2"));
-	load(&set, "p.json",
-	     json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, "
-		       "s:i}, s:{s:i, s:i, s:i}, s:{s:s, s:s}}",
-		       "schema", "netprobe/1", "tool", "netprobe", "command",
-		       "path", "host", "n-a", "started",
-		       "2026-11-21T10:00:00Z", "findings", "errors", "target",
-		       "host", "n-b", "address", "10.231.8.2", "port", 7470,
-		       "pmtu", "largest_ok", 1400, "interface_mtu", 1500,
-		       "peer_interface_mtu", 1500, "route", "out_interface",
-		       "eth0", "gateway", "10.231.9.254"));
+	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	unitfix_load_doc(&set, "b.json", scan("n-b", 1500, "10.231.8.2"));
+	unitfix_load_doc(
+	    &set, "p.json",
+	    json_pack("{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:{s:s, s:s, "
+	              "s:i}, s:{s:i, s:i, s:i}, s:{s:s, s:s}}",
+	              "schema", "netprobe/1", "tool", "netprobe", "command",
+	              "path", "host", "n-a", "started", "2026-11-21T10:00:00Z",
+	              "findings", "errors", "target", "host", "n-b", "address",
+	              "10.231.8.2", "port", 7470, "pmtu", "largest_ok", 1400,
+	              "interface_mtu", 1500, "peer_interface_mtu", 1500,
+	              "route", "out_interface", "eth0", "gateway",
+	              "10.231.9.254"));
 	m = report_build(&set);
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 1);
@@ -337,12 +317,12 @@ START_TEST(mtu_hop_nat_container)
 	const json_t *mtu, *e, *cmds;
 	json_t *c;
 
-	load(&set, "a.json",
-	     scan_routed("n-a", "10.231.30.1", "10.231.30.254", "n-c:7470",
-			 "10.231.31.6", true));
-	load(&set, "b.json",
-	     scan_routed("n-b", "10.231.31.4", "10.231.31.254", "n-a:7470",
-			 "10.231.30.1", false));
+	unitfix_load_doc(&set, "a.json",
+	                 scan_routed("n-a", "10.231.30.1", "10.231.30.254",
+	                             "n-c:7470", "10.231.31.6", true));
+	unitfix_load_doc(&set, "b.json",
+	                 scan_routed("n-b", "10.231.31.4", "10.231.31.254",
+	                             "n-a:7470", "10.231.30.1", false));
 	/* the container, as its scan sees itself (seed 2032's node06) */
 	c = scan("n-c", 1500, "172.17.0.2");
 	json_object_set_new(
@@ -354,16 +334,16 @@ START_TEST(mtu_hop_nat_container)
 		json_pack("{s:[{s:s, s:s, s:s}]}", "defaults", "destination",
 			  "default", "gateway", "172.17.0.1", "out_interface",
 			  "eth0"));
-	load(&set, "c.json", c);
-	load(&set, "pab.json",
-	     hop_path("n-a", "n-b", "10.231.31.4", "lan0", "10.231.30.254",
-		      "10.231.30.1", 1000));
-	load(&set, "pba.json",
-	     hop_path("n-b", "n-a", "10.231.30.1", "lan0", "10.231.31.254",
-		      "10.231.31.4", 1000));
-	load(&set, "pca.json",
-	     hop_path("n-c", "n-a", "10.231.30.1", "eth0", "172.17.0.1",
-		      "172.17.0.2", 1004));
+	unitfix_load_doc(&set, "c.json", c);
+	unitfix_load_doc(&set, "pab.json",
+	                 hop_path("n-a", "n-b", "10.231.31.4", "lan0",
+	                          "10.231.30.254", "10.231.30.1", 1000));
+	unitfix_load_doc(&set, "pba.json",
+	                 hop_path("n-b", "n-a", "10.231.30.1", "lan0",
+	                          "10.231.31.254", "10.231.31.4", 1000));
+	unitfix_load_doc(&set, "pca.json",
+	                 hop_path("n-c", "n-a", "10.231.30.1", "eth0",
+	                          "172.17.0.1", "172.17.0.2", 1004));
 	m = report_build(&set);
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 1);
@@ -415,10 +395,10 @@ START_TEST(mtu_link_ends_agree)
 	const json_t *mtu, *e;
 	size_t i;
 
-	load(&set, "a.json",
-	     link_path("p-a", "10.231.90.1", "10.231.90.2", 1350));
-	load(&set, "b.json",
-	     link_path("p-b", "10.231.90.2", "10.231.90.1", 1354));
+	unitfix_load_doc(&set, "a.json",
+	                 link_path("p-a", "10.231.90.1", "10.231.90.2", 1350));
+	unitfix_load_doc(&set, "b.json",
+	                 link_path("p-b", "10.231.90.2", "10.231.90.1", 1354));
 	m = report_build(&set);
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 2);
@@ -470,12 +450,15 @@ START_TEST(mtu_overlay_every_node)
 	const json_t *mtu, *e;
 	size_t i;
 
-	load(&set, "a.json", scan_vxlan("n-a", 1500, "10.231.9.1"));
-	load(&set, "b.json", scan_vxlan("n-b", 1500, "10.231.9.2"));
-	load(&set, "c.json", scan_vxlan("n-c", 1500, "10.231.9.3"));
-	load(&set, "ab.json", path_vxlan("n-a", "n-b", "10.231.9.2"));
-	load(&set, "bc.json", path_vxlan("n-b", "n-c", "10.231.9.3"));
-	load(&set, "ca.json", path_vxlan("n-c", "n-a", "10.231.9.1"));
+	unitfix_load_doc(&set, "a.json", scan_vxlan("n-a", 1500, "10.231.9.1"));
+	unitfix_load_doc(&set, "b.json", scan_vxlan("n-b", 1500, "10.231.9.2"));
+	unitfix_load_doc(&set, "c.json", scan_vxlan("n-c", 1500, "10.231.9.3"));
+	unitfix_load_doc(&set, "ab.json",
+	                 path_vxlan("n-a", "n-b", "10.231.9.2"));
+	unitfix_load_doc(&set, "bc.json",
+	                 path_vxlan("n-b", "n-c", "10.231.9.3"));
+	unitfix_load_doc(&set, "ca.json",
+	                 path_vxlan("n-c", "n-a", "10.231.9.1"));
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
@@ -496,7 +479,7 @@ END_TEST
 START_TEST(causes_lead_every_format)
 {
 	struct report_set set = {0};
-	struct report_model *m = fixture("recorded", &set);
+	struct report_model *m = unitfix_report_dir(&set, "recorded");
 	static const struct {
 		const char *first, *then;
 	} want[] = {{"ROOT CAUSES", "OTHER FAULTS"},
@@ -544,7 +527,7 @@ START_TEST(gate_part_not_run)
 	json_array_append_new(json_object_get(d, "errors"),
 			      json_pack("{s:s, s:s}", "step", "path",
 					"message", "no responder on n-b:7470"));
-	load(&set, "a.json", d);
+	unitfix_load_doc(&set, "a.json", d);
 	m = report_build(&set);
 	ck_assert_int_eq(m->nnotrun, 1);
 	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
@@ -600,8 +583,8 @@ START_TEST(fw_fix_against_ruleset)
 			  "drop", "kind", "policy", "family", "ip", "table",
 			  "filter", "chain", "INPUT", "handle", "proto", "ports",
 			  "verdict", "drop"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", b);
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", b);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "firewall:n-b");
@@ -656,8 +639,8 @@ static void filtered_pair(struct report_set *set, json_t *blocks,
 				      "nftables", "ufw", 0, "firewalld", 0,
 				      "truncated", 0, "blocks",
 				      blocks != NULL ? blocks : json_array()));
-	load(set, "a.json", a);
-	load(set, "b.json", b);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
 }
 
 /* Issue 31, no blame without evidence: n-b's ruleset was read and
@@ -717,8 +700,8 @@ START_TEST(setting_fix_is_no_undecided_pair)
 			  "10.231.9.2 cannot reach",
 			  "fix", "GLOO_SOCKET_IFNAME=train0", "evidence", "fact",
 			  "GLOO_SOCKET_IFNAME=mgmt0", "source", "environment"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", b);
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", b);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_null(cause(m, "undecided:n-a<->n-b"));
@@ -799,8 +782,8 @@ START_TEST(loss_from_a_natd_node_is_no_fault)
 			  "and n-b (10.231.9.2) loses packets: 11.0 % of UDP "
 			  "echoes unanswered",
 			  "evidence"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", b);
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", b);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
@@ -867,8 +850,8 @@ START_TEST(route_no_route)
 			  "toward 10.231.9.2",
 			  "evidence", "fact", "ip route get 10.231.9.2: no route",
 			  "source", "route"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->ncauses, 1);
@@ -915,8 +898,8 @@ START_TEST(address_conflict_odd_node)
 			  "the path toward 10.231.9.1 ends on an interface of "
 			  "MTU 65536, this end's is 1500",
 			  "evidence"));
-	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	load(&set, "b.json", b);
+	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	unitfix_load_doc(&set, "b.json", b);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "setting:n-b");
@@ -967,8 +950,8 @@ START_TEST(hostname_shared_interim_whole)
 		json_pack("{s:s, s:s, s:s, s:[]}", "code", "hostname-shared",
 			  "severity", "warning", "summary",
 			  "hostname n-b is also another member's", "evidence"));
-	load(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	load(&set, "b.json", b);
+	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
+	unitfix_load_doc(&set, "b.json", b);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "hostname:n-b");
@@ -1029,8 +1012,8 @@ START_TEST(encap_port_dropped)
 			  "connections from this node to n-a (10.231.30.1:7470) "
 			  "time out",
 			  "evidence"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", b);
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", b);
 	m = report_build(&set);
 	assert_only_cause(m, "firewall:n-a",
 			  "nft insert rule inet t input position 3 udp dport "
@@ -1071,8 +1054,8 @@ static void missing_member(struct report_set *set, json_t *blocks)
 			json_pack("{s:s, s:b, s:b, s:b, s:o}", "backend",
 				  "nftables", "ufw", 0, "firewalld", 0,
 				  "truncated", 0, "blocks", blocks));
-	load(set, "a.json", a);
-	load(set, "mesh.json", mesh);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "mesh.json", mesh);
 }
 
 /* Issue 31: node 0's own rule drops member n-b's source to the mesh's
@@ -1147,7 +1130,7 @@ START_TEST(missing_member_own_document)
 	json_object_set_new(b, "errors",
 			    json_pack("[{s:s, s:s}]", "step", "mesh", "message",
 				      said));
-	load(&set, "n-b.json", b);
+	unitfix_load_doc(&set, "n-b.json", b);
 	missing_member(&set,
 		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
 				 "s:[s]}]",
@@ -1194,8 +1177,8 @@ START_TEST(fw_fix_ruleset_unknown)
 			  "severity", "fault", "summary",
 			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
 			  "evidence"));
-	load(&set, "a.json", a);
-	load(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
+	unitfix_load_doc(&set, "a.json", a);
+	unitfix_load_doc(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "firewall:n-b");
@@ -1243,7 +1226,7 @@ START_TEST(setting_cause_commands)
 			  "is down",
 			  "evidence", "fix", "ip link set train0 up", "command",
 			  "ip link set train0 up"));
-	load(&set, "a.json", a);
+	unitfix_load_doc(&set, "a.json", a);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_int_eq((long long)m->ncauses, 1);
@@ -1302,8 +1285,8 @@ static struct report_model *ufw_model(const char *st, const char *why,
 				      "no firewalld among the 80 processes "
 				      "under /proc"));
 	json_object_set_new(b, "firewall", fw);
-	load(set, "a.json", a);
-	load(set, "b.json", b);
+	unitfix_load_doc(set, "a.json", a);
+	unitfix_load_doc(set, "b.json", b);
 	return report_build(set);
 }
 
@@ -1390,7 +1373,7 @@ END_TEST
 START_TEST(nat_guess_contradicted_by_join_address)
 {
 	struct report_set set = {0};
-	struct report_model *m = fixture("routed-container", &set);
+	struct report_model *m = unitfix_report_dir(&set, "routed-container");
 	size_t i;
 	json_t *f;
 	bool seen = false;

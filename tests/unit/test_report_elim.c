@@ -11,21 +11,28 @@
 #include "elim.h"
 #include "report_decide.h"
 
+/* A pair a (10.0.1.0/24) -> b (10.0.2.0/24), each behind its gateway. */
+#define PAIR                                                                   \
+	.a = "a", .b = "b", .net_a = "10.0.1.0/24", .net_b = "10.0.2.0/24",    \
+	.gw_a = "10.0.1.254", .gw_b = "10.0.2.254"
+/* The pair, whose 29500/tcp failed. */
+#define P29500 PAIR, .port = "29500/tcp"
+/* The pair, whose idle connection on 7471/tcp was killed. */
+#define IDLE PAIR, .port = "7471/tcp", .idle_killed = true, .control_ok = true
+/* Another node reached the port: the listener is there. */
+#define LISTENER .listener_ok = true, .listener_fact = "c reaches b's 29500/tcp"
+/* Two pairs inside b's subnet reach the port. */
+#define INSIDE                                                                 \
+	.inside_ok = 2,                                                        \
+	.inside_fact = "c reaches b's 29500/tcp inside 10.0.2.0/24"
+/* An idle connection of b's that lived on. */
+#define KEPT_B .kept_b = "c's idle connection to b lived on"
+
 /* A pair a (10.0.1.0/24) -> b (10.0.2.0/24) whose 29500/tcp failed, with
  * no evidence either way. */
 static struct elim_ev ev(void)
 {
-	struct elim_ev e;
-
-	memset(&e, 0, sizeof(e));
-	strcpy(e.a, "a");
-	strcpy(e.b, "b");
-	strcpy(e.net_a, "10.0.1.0/24");
-	strcpy(e.net_b, "10.0.2.0/24");
-	strcpy(e.gw_a, "10.0.1.254");
-	strcpy(e.gw_b, "10.0.2.254");
-	strcpy(e.port, "29500/tcp");
-	return e;
+	return (struct elim_ev){P29500};
 }
 
 /* Row id's state for e. */
@@ -39,79 +46,92 @@ static enum elim_state state(const char *id, const struct elim_ev *e)
 	return o.state[r];
 }
 
-START_TEST(firewall_rows)
+/* One row fed one set of evidence, and the state it must come to. */
+struct row_case {
+	const char *row;
+	struct elim_ev ev;
+	enum elim_state want;
+	const char *why;
+};
+
+/* Each row: no evidence (open), the fact that eliminates it (gone), the
+ * fact that keeps it (kept), and what beside them changes the verdict. */
+static const struct row_case row_cases[] = {
+	/* a firewall row: its end's ruleset read, and a drop in it */
+	{"firewall-b", {P29500}, ELIM_OPEN, "nothing read of b"},
+	{"firewall-b", {P29500, .rules_b = true}, ELIM_GONE, "b's rules read"},
+	{"firewall-b", {P29500, .rules_b = true, .drops_b = true}, ELIM_KEPT,
+	 "a rule that drops wins over \"read\""},
+	{"firewall-a", {P29500, .rules_b = true, .drops_b = true}, ELIM_OPEN,
+	 "b's rules say nothing of a's"},
+	{"firewall-a",
+	 {P29500, .rules_a = true, .rules_b = true, .drops_b = true},
+	 ELIM_GONE, "a's rules read"},
+	/* route and NAT: the mesh's own port both ways */
+	{"route-a", {P29500}, ELIM_OPEN, "no control connection"},
+	{"nat", {P29500}, ELIM_OPEN, "no control connection"},
+	{"route-a", {P29500, .control_ok = true}, ELIM_GONE, "both ways"},
+	{"route-b", {P29500, .control_ok = true}, ELIM_GONE, "both ways"},
+	{"nat", {P29500, .control_ok = true}, ELIM_GONE, "both ways"},
+	{"route-b", {P29500, .control_ok = true, .route_b = true}, ELIM_KEPT,
+	 "a route cause on b"},
+	{"nat", {P29500, .control_ok = true, .route_b = true, .nat = true},
+	 ELIM_KEPT, "an end behind NAT"},
+	/* loss, MTU, an address held twice, the listener */
+	{"loss", {P29500}, ELIM_OPEN, "nothing measured"},
+	{"loss", {P29500, .reset = true}, ELIM_GONE, "every connect answered"},
+	{"loss", {P29500, .reset = true, .lossy = true}, ELIM_KEPT,
+	 "the link measured lossy"},
+	{"mtu", {P29500, .reset = true, .lossy = true}, ELIM_GONE,
+	 "a handshake's packets are small"},
+	{"mtu", {PAIR, .reset = true, .lossy = true}, ELIM_OPEN,
+	 "no failed port"},
+	{"conflict", {PAIR, .reset = true, .lossy = true}, ELIM_GONE,
+	 "no address held twice"},
+	{"conflict", {PAIR, .reset = true, .lossy = true, .conflict = true},
+	 ELIM_KEPT, "an address held twice"},
+	{"listener", {PAIR, .reset = true, .lossy = true, .conflict = true},
+	 ELIM_OPEN, "no other node reached the port"},
+	{"listener",
+	 {PAIR, .reset = true, .lossy = true, .conflict = true, LISTENER},
+	 ELIM_GONE, "another node reached the port"},
+	/* the path */
+	{"path", {P29500}, ELIM_OPEN, "across subnets without the shape"},
+	{"path", {P29500, INSIDE}, ELIM_KEPT,
+	 "inside pairs reach the very port"},
+	{"path", {P29500, INSIDE, .inside_fail = 1}, ELIM_GONE,
+	 "the port fails inside a subnet too"},
+	{"path",
+	 {.a = "a", .b = "b", .net_a = "10.0.1.0/24", .net_b = "10.0.1.0/24",
+	  .port = "29500/tcp", .inside_ok = 2},
+	 ELIM_GONE, "one subnet, on-link: no box between"},
+	/* an idle connection killed across the subnets: loss, MTU, the
+	 * listener and each end's own tracking go by the idle facts */
+	{"loss", {IDLE}, ELIM_GONE, "fresh connections pass: forgotten"},
+	{"mtu", {IDLE}, ELIM_GONE, "the echo after the spell is small"},
+	{"listener", {IDLE}, ELIM_GONE, "the idle connection was accepted"},
+	{"conntrack-b", {IDLE}, ELIM_OPEN, "nothing read of b"},
+	{"conntrack-b", {IDLE, .rules_b = true}, ELIM_GONE,
+	 "b's ruleset read, no blocks"},
+	{"conntrack-b", {IDLE, .rules_b = true, .tracked_b = true}, ELIM_OPEN,
+	 "b's ruleset has blocks"},
+	{"conntrack-b",
+	 {IDLE, .rules_b = true, .tracked_b = true, KEPT_B},
+	 ELIM_GONE, "an idle connection of b's lived on"},
+	{"conntrack-a",
+	 {PAIR, .port = "7471/tcp", .control_ok = true, .rules_b = true,
+	  .tracked_b = true, KEPT_B},
+	 ELIM_NA, "no idle failure: the tracking rows do not apply"},
+};
+
+/* Case _i of row_cases: the row comes to its state. */
+START_TEST(row_states)
 {
-	struct elim_ev e = ev();
+	const struct row_case *c = &row_cases[_i];
+	enum elim_state got = state(c->row, &c->ev);
 
-	ck_assert_int_eq(state("firewall-b", &e), ELIM_OPEN);
-	e.rules_b = true;
-	ck_assert_int_eq(state("firewall-b", &e), ELIM_GONE);
-	e.drops_b = true; /* a rule that drops wins over "read" */
-	ck_assert_int_eq(state("firewall-b", &e), ELIM_KEPT);
-	ck_assert_int_eq(state("firewall-a", &e), ELIM_OPEN);
-	e.rules_a = true;
-	ck_assert_int_eq(state("firewall-a", &e), ELIM_GONE);
-}
-END_TEST
-
-START_TEST(route_nat_rows)
-{
-	struct elim_ev e = ev();
-
-	ck_assert_int_eq(state("route-a", &e), ELIM_OPEN);
-	ck_assert_int_eq(state("nat", &e), ELIM_OPEN);
-	e.control_ok = true;
-	ck_assert_int_eq(state("route-a", &e), ELIM_GONE);
-	ck_assert_int_eq(state("route-b", &e), ELIM_GONE);
-	ck_assert_int_eq(state("nat", &e), ELIM_GONE);
-	e.route_b = true;
-	ck_assert_int_eq(state("route-b", &e), ELIM_KEPT);
-	e.nat = true;
-	ck_assert_int_eq(state("nat", &e), ELIM_KEPT);
-}
-END_TEST
-
-START_TEST(loss_mtu_conflict_listener_rows)
-{
-	struct elim_ev e = ev();
-
-	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
-	e.reset = true;
-	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
-	e.lossy = true;
-	ck_assert_int_eq(state("loss", &e), ELIM_KEPT);
-	ck_assert_int_eq(state("mtu", &e), ELIM_GONE);
-	e.port[0] = '\0';
-	ck_assert_int_eq(state("mtu", &e), ELIM_OPEN);
-	ck_assert_int_eq(state("conflict", &e), ELIM_GONE);
-	e.conflict = true;
-	ck_assert_int_eq(state("conflict", &e), ELIM_KEPT);
-	ck_assert_int_eq(state("listener", &e), ELIM_OPEN);
-	e.listener_ok = true;
-	strcpy(e.listener_fact, "c reaches b's 29500/tcp");
-	ck_assert_int_eq(state("listener", &e), ELIM_GONE);
-}
-END_TEST
-
-START_TEST(path_row)
-{
-	struct elim_ev e = ev();
-
-	/* across subnets without the shape: open */
-	ck_assert_int_eq(state("path", &e), ELIM_OPEN);
-	/* inside pairs reach the very port: kept */
-	e.inside_ok = 2;
-	strcpy(e.inside_fact, "c reaches b's 29500/tcp inside 10.0.2.0/24");
-	ck_assert_int_eq(state("path", &e), ELIM_KEPT);
-	/* the port fails inside a subnet too: gone */
-	e.inside_fail = 1;
-	ck_assert_int_eq(state("path", &e), ELIM_GONE);
-	/* one subnet, on-link: no box between */
-	e = ev();
-	strcpy(e.net_b, e.net_a);
-	e.gw_a[0] = e.gw_b[0] = '\0';
-	e.inside_ok = 2;
-	ck_assert_int_eq(state("path", &e), ELIM_GONE);
+	ck_assert_msg(got == c->want, "case %d, %s (%s): state %d, want %d",
+		      _i, c->row, c->why, (int)got, (int)c->want);
 }
 END_TEST
 
@@ -141,33 +161,6 @@ START_TEST(middlebox_only_path_left)
 	ck_assert_str_eq(why,
 			 "traceroute -T -p 29500 b on a (the last hop that "
 			 "answers)");
-}
-END_TEST
-
-/* An idle connection killed across the subnets: loss, MTU, the
- * listener and each end's own tracking go by the idle facts; an end
- * whose ruleset drops something and keeps no idle connection alive
- * stays open. */
-START_TEST(idle_rows)
-{
-	struct elim_ev e = ev();
-
-	strcpy(e.port, "7471/tcp");
-	e.idle_killed = e.control_ok = true;
-	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
-	ck_assert_int_eq(state("mtu", &e), ELIM_GONE);
-	ck_assert_int_eq(state("listener", &e), ELIM_GONE);
-	/* nothing read of b: its tracking stays open */
-	ck_assert_int_eq(state("conntrack-b", &e), ELIM_OPEN);
-	e.rules_b = true;
-	ck_assert_int_eq(state("conntrack-b", &e), ELIM_GONE);
-	e.tracked_b = true;
-	ck_assert_int_eq(state("conntrack-b", &e), ELIM_OPEN);
-	strcpy(e.kept_b, "c's idle connection to b lived on");
-	ck_assert_int_eq(state("conntrack-b", &e), ELIM_GONE);
-	/* no idle failure: the tracking rows do not apply */
-	e.idle_killed = false;
-	ck_assert_int_eq(state("conntrack-a", &e), ELIM_NA);
 }
 END_TEST
 
@@ -240,12 +233,9 @@ Suite *suite_report_elim(void)
 	Suite *s = suite_create("report_elim");
 	TCase *tc = tcase_create("elim");
 
-	tcase_add_test(tc, firewall_rows);
-	tcase_add_test(tc, route_nat_rows);
-	tcase_add_test(tc, loss_mtu_conflict_listener_rows);
-	tcase_add_test(tc, path_row);
+	tcase_add_loop_test(tc, row_states, 0,
+			    (int)(sizeof(row_cases) / sizeof(row_cases[0])));
 	tcase_add_test(tc, middlebox_only_path_left);
-	tcase_add_test(tc, idle_rows);
 	tcase_add_test(tc, idle_decider);
 	tcase_add_test(tc, ruleset_drops);
 	suite_add_tcase(s, tc);

@@ -7,17 +7,7 @@
 #include <string.h>
 
 #include "report_decide.h"
-
-/* Loads doc (taken) into set as file name. */
-static void load(struct report_set *set, const char *name, json_t *doc)
-{
-	char *txt = json_dumps(doc, 0);
-
-	ck_assert_ptr_nonnull(txt);
-	ck_assert_int_eq(report_load_buffer(set, name, txt, strlen(txt)), 0);
-	free(txt);
-	json_decref(doc);
-}
+#include "unitfix.h"
 
 /* A scan of node at addr with findings (taken). */
 static json_t *scan(const char *node, const char *addr, json_t *findings)
@@ -44,23 +34,29 @@ static json_t *finding(const char *code, const char *sev, const char *sum)
  * findings, n4 with none; n2 wrote two documents. */
 static void cluster(struct report_set *set, struct rctx *c)
 {
-	load(set, "n3.json",
-	     scan("n3", "10.231.9.3",
-		  json_pack("[o]", finding("link-lossy", "warning",
-					   "the link between this node (n3) "
-					   "and n4 (10.231.9.4) loses packets"))));
-	load(set, "n1.json",
-	     scan("n1", "10.231.9.1",
-		  json_pack("[o]", finding("link-lossy", "warning",
-					   "the link between this node (n1) "
-					   "and 10.231.9.3 loses packets"))));
-	load(set, "n2.json",
-	     scan("n2", "10.231.9.2",
-		  json_pack("[o, o]",
-			    finding("no-usable-interface", "fault", "none"),
-			    finding("hostname-loopback", "fault", "lo"))));
-	load(set, "n2-again.json", scan("n2", "10.231.9.2", json_array()));
-	load(set, "n4.json", scan("n4", "10.231.9.4", json_array()));
+	unitfix_load_doc(
+	    set, "n3.json",
+	    scan("n3", "10.231.9.3",
+	         json_pack("[o]",
+	                   finding("link-lossy", "warning",
+	                           "the link between this node (n3) "
+	                           "and n4 (10.231.9.4) loses packets"))));
+	unitfix_load_doc(
+	    set, "n1.json",
+	    scan("n1", "10.231.9.1",
+	         json_pack("[o]", finding("link-lossy", "warning",
+	                                  "the link between this node (n1) "
+	                                  "and 10.231.9.3 loses packets"))));
+	unitfix_load_doc(
+	    set, "n2.json",
+	    scan("n2", "10.231.9.2",
+	         json_pack("[o, o]",
+	                   finding("no-usable-interface", "fault", "none"),
+	                   finding("hostname-loopback", "fault", "lo"))));
+	unitfix_load_doc(set, "n2-again.json",
+	                 scan("n2", "10.231.9.2", json_array()));
+	unitfix_load_doc(set, "n4.json",
+	                 scan("n4", "10.231.9.4", json_array()));
 	ck_assert_uint_eq(set->nin, 5);
 	*c = (struct rctx){.set = set};
 	ck_assert_int_eq(rn_build(c), 0);

@@ -10,6 +10,7 @@
 
 #include "report_decide.h"
 #include "report_model.h"
+#include "unitfix.h"
 
 #define T0 "2026-12-06T10:00:00.000Z"
 #define T_DOWN "2026-12-06T10:00:12.250Z"
@@ -75,27 +76,16 @@ static json_t *scan(const char *host)
 	                 "errors", "interfaces", "peers");
 }
 
-/* Loads d (taken) into set as name. */
-static void load(struct report_set *set, const char *name, json_t *d)
-{
-	char *txt = json_dumps(d, 0);
-
-	ck_assert_ptr_nonnull(txt);
-	ck_assert_int_eq(report_load_buffer(set, name, txt, strlen(txt)), 0);
-	free(txt);
-	json_decref(d);
-}
-
 /* The report over the three nodes' scans and node 0's mesh document
  * (changes as mesh_doc takes them). */
 static struct report_model *build(struct report_set *set, json_t *changes)
 {
 	struct report_model *m;
 
-	load(set, "node01.json", scan("node01"));
-	load(set, "node02.json", scan("node02"));
-	load(set, "node03.json", scan("node03"));
-	load(set, "mesh.json", mesh_doc(changes));
+	unitfix_load_doc(set, "node01.json", scan("node01"));
+	unitfix_load_doc(set, "node02.json", scan("node02"));
+	unitfix_load_doc(set, "node03.json", scan("node03"));
+	unitfix_load_doc(set, "mesh.json", mesh_doc(changes));
 	m = report_build(set);
 	ck_assert_ptr_nonnull(m);
 	return m;

@@ -2,107 +2,108 @@
 # (src/ras/client_support.cc: jsonWriteHeader, jsonStartCommunicator,
 # jsonWriteRankData, jsonStartMissingRanks, jsonWriteMissingRank,
 # jsonEndCommunicator, jsonWriteFooter; rasClientsNotifyEvent for the
-# monitor stream). Usage: gen_nccl_json.py NAME > file
+# monitor stream). Usage: gen_nccl_json.py NAME [HOST STRAGGLER] > file
 import sys
 
 OPS = ["Broadcast", "Reduce", "AllGather", "ReduceScatter", "AllReduce"]
 
+
+class Raw(str):
+    """A value written as it is: NCCL writes device lists on one line."""
+
+
+def value(v, ind=0):
+    """v as NCCL writes it: two spaces a level, one member a line, an
+    empty array as an empty line between its brackets."""
+    pad = "  " * (ind + 1)
+    if isinstance(v, Raw):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return "%d" % v
+    if isinstance(v, float):
+        return "%.3f" % v
+    if isinstance(v, str):
+        return '"%s"' % v
+    if isinstance(v, dict):
+        body = ",\n".join('%s"%s": %s' % (pad, k, value(x, ind + 1))
+                          for k, x in v.items())
+        return "{\n" + body + "\n" + "  " * ind + "}"
+    body = ",\n".join(pad + value(x, ind + 1) for x in v)
+    return "[\n" + body + "\n" + "  " * ind + "]"
+
+
+def proc(rank, host, pid, dev, status):
+    """The fields a rank and a missing rank share, then its status."""
+    return {"rank": rank, "host": host, "pid": pid, "cuda_dev": dev,
+            "nvml_dev": dev, "status": status}
+
+
+def rank_entry(rank, host, pid, dev, allreduce):
+    r = proc(rank, host, pid, dev,
+             {"init_state": 0, "async_error": 0, "finalize_called": False,
+              "destroy_flag": False, "abort_flag": False})
+    r["collective_counts"] = {
+        op: allreduce if op == "AllReduce" else (1 if op == "Broadcast" else 0)
+        for op in OPS}
+    return r
+
+
+def missing_entry(rank, host, pid, dev, dead):
+    return proc(rank, host, pid, dev,
+                {"unresponsive": not dead, "considered_dead": dead})
+
+
 def status(comms, version="2.29.2", timeouts=0, t="2026-12-06 11:02:20"):
-    o = "{\n"
-    o += '  "nccl_version": "%s",\n' % version
-    o += '  "cuda_runtime_version": %d,\n' % 13000
-    o += '  "cuda_driver_version": %d,\n' % 13000
-    o += '  "timestamp": "%s",\n' % t
-    o += '  "communicators_count": %d,\n' % len(comms)
-    o += '  "communicators": [\n'
-    for ci, (h, size, ranks, missing) in enumerate(comms):
-        if ci:
-            o += ",\n"
-        o += "    {\n"
-        o += '      "hash": "0x%x",\n' % h
-        o += '      "secondary_hash": "0x%x:0x%x",\n' % (0x1234, 0x5678)
-        o += '      "size": %d,\n' % size
-        o += '      "ranks_count": %d,\n' % len(ranks)
-        o += '      "missing_ranks_count": %d,\n' % len(missing)
-        o += '      "ranks": [\n'
-        for ri, (rank, host, pid, dev, allreduce) in enumerate(ranks):
-            if ri:
-                o += ",\n"
-            o += "        {\n"
-            o += '          "rank": %d,\n' % rank
-            o += '          "host": "%s",\n' % host
-            o += '          "pid": %d,\n' % pid
-            o += '          "cuda_dev": %d,\n' % dev
-            o += '          "nvml_dev": %d,\n' % dev
-            o += '          "status": {\n'
-            o += '            "init_state": %d,\n' % 0
-            o += '            "async_error": %d,\n' % 0
-            o += '            "finalize_called": %s,\n' % "false"
-            o += '            "destroy_flag": %s,\n' % "false"
-            o += '            "abort_flag": %s\n' % "false"
-            o += "          },\n"
-            o += '          "collective_counts": {\n'
-            for k, op in enumerate(OPS):
-                v = allreduce if op == "AllReduce" else (1 if op == "Broadcast" else 0)
-                o += '            "%s": %d' % (op, v)
-                if k < len(OPS) - 1:
-                    o += ","
-                o += "\n"
-            o += "          }\n"
-            o += "        }"
-        o += "\n      ],\n"
-        o += '      "missing_ranks": [\n'
-        for mi, (rank, host, pid, dev, dead) in enumerate(missing):
-            if mi:
-                o += ",\n"
-            o += "        {\n"
-            o += '          "rank": %d,\n' % rank
-            o += '          "host": "%s",\n' % host
-            o += '          "pid": %d,\n' % pid
-            o += '          "cuda_dev": %d,\n' % dev
-            o += '          "nvml_dev": %d,\n' % dev
-            o += '          "status": {\n'
-            o += '            "unresponsive": %s,\n' % ("true" if not dead else "false")
-            o += '            "considered_dead": %s\n' % ("true" if dead else "false")
-            o += "          }\n"
-            o += "        }"
-        o += "\n      ]\n"
-        o += "    }"
-    o += "\n  ],\n"
-    o += '  "ras": {\n'
-    o += '    "collection_time_sec": %.3f,\n' % 0.012
-    o += '    "timeouts_count": %d\n' % timeouts
-    o += "  }\n"
-    o += "}\n"
-    return o
+    return value({
+        "nccl_version": version,
+        "cuda_runtime_version": 13000,
+        "cuda_driver_version": 13000,
+        "timestamp": t,
+        "communicators_count": len(comms),
+        "communicators": [{
+            "hash": "0x%x" % h,
+            "secondary_hash": "0x%x:0x%x" % (0x1234, 0x5678),
+            "size": size,
+            "ranks_count": len(ranks),
+            "missing_ranks_count": len(missing),
+            "ranks": [rank_entry(*r) for r in ranks],
+            "missing_ranks": [missing_entry(*m) for m in missing],
+        } for h, size, ranks, missing in comms],
+        "ras": {"collection_time_sec": 0.012, "timeouts_count": timeouts},
+    }) + "\n"
+
 
 def event(t, ev, host, pid, devs):
-    d = "[" + ",".join(str(x) for x in devs) + "]"
-    return ('{\n  "timestamp": "%s",\n  "group": "%s",\n  "event": "%s",\n'
-            '  "peer": {\n    "host": "%s",\n    "pid": %d,\n'
-            '    "cuda_devs": %s,\n    "nvml_devs": %s\n  },\n'
-            '  "details": "%s"\n}\n') % (t, "LIFECYCLE", ev, host, pid, d, d, "")
+    d = Raw("[" + ",".join(str(x) for x in devs) + "]")
+    return value({"timestamp": t, "group": "LIFECYCLE", "event": ev,
+                  "peer": {"host": host, "pid": pid, "cuda_devs": d,
+                           "nvml_devs": d},
+                  "details": ""}) + "\n"
+
 
 def job(a, b, strag, h="10.231.68.1", s="10.231.68.2"):
     # 4 ranks; rank 3 on host s lags at `strag`
     ranks = [(0, h, 101, 0, a), (1, h, 102, 1, a), (2, s, 201, 0, b), (3, s, 202, 1, strag)]
     return status([(0xf1e2d3c4b5a69788, 4, ranks, [])])
 
+
+# the AllReduce counts of the two hosts' ranks and of the straggler
+JOBS = {
+    "stopped-1": (13, 13, 12),
+    "stopped-2": (13, 13, 12),
+    "slow-1": (400, 400, 398),
+    "slow-2": (460, 460, 440),
+    "keeping-2": (460, 460, 459),
+    "healthy": (500, 500, 500),
+}
+
 which = sys.argv[1]
 h = sys.argv[2] if len(sys.argv) > 2 else "10.231.68.1"
 s = sys.argv[3] if len(sys.argv) > 3 else "10.231.68.2"
-if which == "stopped-1":
-    sys.stdout.write(job(13, 13, 12, h, s))
-elif which == "stopped-2":
-    sys.stdout.write(job(13, 13, 12, h, s))
-elif which == "slow-1":
-    sys.stdout.write(job(400, 400, 398, h, s))
-elif which == "slow-2":
-    sys.stdout.write(job(460, 460, 440, h, s))
-elif which == "keeping-2":
-    sys.stdout.write(job(460, 460, 459, h, s))
-elif which == "healthy":
-    sys.stdout.write(job(500, 500, 500, h, s))
+if which in JOBS:
+    sys.stdout.write(job(*JOBS[which], h, s))
 elif which == "dead":
     ranks = [(0, h, 101, 0, 13), (1, h, 102, 1, 13), (2, s, 201, 0, 13)]
     sys.stdout.write(status([(0xf1e2d3c4b5a69788, 4, ranks, [(3, s, 202, 1, True)])], timeouts=2))

@@ -1,0 +1,54 @@
+/* The fixtures every suite reads the same way, written once. */
+#include "unitfix.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_model.h"
+
+#define UNITFIX_MAX (1 << 20)
+
+/* See unitfix.h. */
+char *unitfix_text(const char *fmt, ...)
+{
+	char rel[448], path[512], *buf = malloc(UNITFIX_MAX);
+	va_list ap;
+	FILE *fp;
+	size_t n;
+
+	ck_assert_ptr_nonnull(buf);
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", SRCDIR, rel);
+	fp = fopen(path, "r");
+	ck_assert_msg(fp != NULL, "cannot read %s", path);
+	n = fread(buf, 1, UNITFIX_MAX - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* See unitfix.h. */
+void unitfix_load_doc(struct report_set *set, const char *name, json_t *doc)
+{
+	char *txt = json_dumps(doc, 0);
+
+	ck_assert_ptr_nonnull(txt);
+	ck_assert_int_eq(report_load_buffer(set, name, txt, strlen(txt)), 0);
+	free(txt);
+	json_decref(doc);
+}
+
+/* See unitfix.h: report_load_path names each input by its path, so the
+ * documents are read from their folder as `netprobe report` would. */
+struct report_model *unitfix_report_dir(struct report_set *set, const char *dir)
+{
+	ck_assert_int_eq(chdir(SRCDIR "/tests/fixtures/report"), 0);
+	ck_assert_int_eq(report_load_path(set, dir), 0);
+	return report_build(set);
+}

@@ -1,0 +1,25 @@
+/* Fixtures shared by the unit suites: a recorded file's text, and JSON
+ * documents loaded into a report set as if read from files. */
+#ifndef NP_TEST_UNITFIX_H
+#define NP_TEST_UNITFIX_H
+
+#include <jansson.h>
+
+struct report_set;
+struct report_model;
+
+/* The text of the file of the source tree that fmt names
+ * ("tests/explain/ras/%s"), malloc'd and NUL-terminated (at most 1 MiB
+ * of it); the test fails where it cannot be read. */
+char *unitfix_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Loads doc (taken) into set as if read from file name; the test fails
+ * where the set refuses it. */
+void unitfix_load_doc(struct report_set *set, const char *name, json_t *doc);
+
+/* The report of the recorded documents of tests/fixtures/report/dir,
+ * loaded from there (the working directory stays there). */
+struct report_model *unitfix_report_dir(struct report_set *set,
+                                        const char *dir);
+
+#endif
