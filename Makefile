@@ -60,9 +60,13 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 # (lib/base/cli.h): trailing members left out are zero, as C says
 WARN += -Wno-missing-field-initializers
 CFLAGS ?= -O2 -g
+# reports/ is five stage folders, in the order calls go (reports/README.md;
+# check-layout enforces it); report.h, report.c and util.c stay on top.
+REPORT_STAGES := load merge decide model render
+REPORT_INC := -Ireports $(addprefix -Ireports/,$(REPORT_STAGES))
 # CPPFLAGS carries dpkg-buildflags' -D_FORTIFY_SOURCE in the package build.
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
-	$(WARN) $(SANFLAGS) $(CPPFLAGS) $(CFLAGS) -Ilib -Iprobes -Ireports -MMD -MP
+	$(WARN) $(SANFLAGS) $(CPPFLAGS) $(CFLAGS) -Ilib -Iprobes $(REPORT_INC) -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 # pkg-config is asked only when building, so `make deps` works without it.
@@ -73,7 +77,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
 CMD_SRC := $(sort $(filter-out probes/netprobe.c,$(wildcard probes/*.c probes/*/*.c)) \
-	$(wildcard reports/*.c))
+	$(wildcard reports/*.c reports/*/*.c))
 MAIN_SRC := probes/netprobe.c
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 

@@ -39,7 +39,7 @@ STAGED=${LAYOUT_STAGED:-reports}
 # including file's folder (the -I options of the Makefile and
 # mk/ncclcheck.mk); the self-test names its own.
 DIRS=${LAYOUT_DIRS:-lib probes collectives reports tests}
-INCDIRS=${LAYOUT_INCDIRS:-lib probes reports collectives}
+INCDIRS=${LAYOUT_INCDIRS:-lib probes reports reports/load reports/merge reports/decide reports/model reports/render collectives}
 
 fail=0
 say() { printf 'layout: %s\n' "$*"; fail=1; }
