@@ -173,12 +173,14 @@ check-lab: $(NETPROBE)
 # lib/README.md's order of groups, and no circle between headers (every C
 # file's #include lines), files or groups (includes and the objects'
 # symbols), over everything built (ncclcheck's CPU objects too: the
-# prerequisite in mk/ncclcheck.mk), after a self-test that proves the
-# checker catches each.
+# prerequisite in mk/ncclcheck.mk); reports/' stage folders in the order
+# of REPORT_STAGES; no source file over 900 lines; after a self-test that
+# proves the checker catches each.
 check-layout: all
 	@sh tests/layout/selftest.sh
 	@sh tests/layout/docrefs.sh CONTRIBUTING.md lib/README.md collectives/README.md probes/README.md reports/README.md
-	sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \
+	LAYOUT_STAGE_ORDER="$(REPORT_STAGES)" \
+		sh tests/layout/check.sh $(BUILD)/probes $(BUILD)/reports $(BUILD)/lib \
 		$(wildcard $(BUILD)/ncgpu) $(wildcard $(BUILD)/nccpu)
 
 check-man:
