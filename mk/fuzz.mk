@@ -20,7 +20,7 @@ DEB_PKGS += libclang-rt-dev
 FUZZ_NAMES := serve rdv report sysroot metrics ras explain watch frdump
 FUZZ_OBJDIR := $(BUILD)/fuzzobj
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -DNETPROBE_VERSION='"$(VERSION)"' \
-	-g -O1 -Ilib -Iprobes -Ireports -fsanitize=address,undefined \
+	-g -O1 -Ilib -Iprobes $(REPORT_INC) -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(LIB_SRC) $(CMD_SRC))
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz_,$(FUZZ_NAMES))

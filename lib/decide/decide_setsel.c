@@ -7,7 +7,7 @@
  * eliminates the interface; one that did not is decide_reach.c's). The
  * finding names the interfaces ("selects"): the report, which sees every
  * node's addresses, eliminates it where a peer holds one in their
- * subnets (reports/decide_names.c). */
+ * subnets (reports/decide/decide_names.c). */
 #include "decide/decide.h"
 
 #include <stdio.h>

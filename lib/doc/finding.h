@@ -24,7 +24,7 @@ enum finding_code {
 	FINDING_NCODES
 };
 
-/* The report's root-cause groups (reports/decide_causes.c). */
+/* The report's root-cause groups (reports/decide/decide_causes.c). */
 enum finding_cause {
 	CAUSE_NONE = 0,
 	CAUSE_NAT,

@@ -204,7 +204,7 @@ struct mesh {
 	/* a member */
 	struct np_client c;
 
-	/* --watch (mesh_watch.c) */
+	/* --watch (mesh_watch.c, mesh_watch_prom.c) */
 	struct mesh_watch *watch;
 	atomic_bool watching; /* the responder's thread waits longer */
 	struct metrics_http *metrics_http; /* --metrics, bound at the start */

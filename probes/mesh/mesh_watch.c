@@ -2,8 +2,8 @@
  * this node's targets, every peer at once from one poll loop (so a round
  * takes about one second however many peers); the pairs' states
  * (probe/watchstate.h); the change log, sent to node 0 over the
- * rendezvous connection as one RESULT frame a change; the figures for
- * Prometheus. */
+ * rendezvous connection as one RESULT frame a change. The figures for
+ * Prometheus are mesh_watch_prom.c's; what both share, mesh_watch_int.h. */
 #include "base/monoclock.h"
 #include "base/sock.h"
 #include "mesh/mesh_watch.h"
@@ -18,9 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/promtext.h"
 #include "mesh/mesh_int.h"
-#include "metrics/metrics_http.h"
+#include "mesh/mesh_watch_int.h"
 #include "probe/pmtu.h"
 #include "probe/watchstate.h"
 #include "wire/client_conn.h"
@@ -29,47 +28,6 @@
 /* this process ran this late against its own schedule: a round it could
  * not time says nothing of the pairs */
 #define WATCH_STALL_US 250000LL
-/* RTT histogram bounds, 50 us to 1 s: a rack's LAN (50-250 us), a hall's
- * or a loaded host's (ms), a WAN (10-250 ms), and the echo's own bound
- * (an answer comes within about a second or is lost); three a decade, so
- * a quantile across nodes is within a factor of 2.5 */
-static const double watch_rtt_le[] = {
-    50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3,
-    50e-3, 100e-3, 250e-3, 500e-3, 1.0};
-#define WATCH_RTT_BUCKETS (sizeof(watch_rtt_le) / sizeof(watch_rtt_le[0]))
-
-struct watch_peer {
-	size_t member;
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	bool resolved;
-	int udp, tcp;
-	bool tcp_done;
-	long long tcp_start_us;
-	bool seen[WATCH_ECHOES];
-	long long rtt[WATCH_ECHOES];
-	struct watch_round r;
-	struct watch_pair pair;
-	double rtt_sum_s;
-	unsigned long long rtt_count, sent_total, lost_total;
-	unsigned long long rtt_hist[WATCH_RTT_BUCKETS]; /* per bucket */
-	unsigned path_mtu;
-};
-
-struct mesh_watch {
-	struct watch_peer *p;
-	size_t np;
-	unsigned long long rounds;
-	uint32_t round_id;
-	long long start_wall_us, end_wall_us, ended_wall_us;
-	double last_round_s;
-	bool stalled; /* this host stalled during the last round */
-	unsigned long long stalls;
-	struct metrics_out mo;
-	bool node0_gone;
-	json_t *findings; /* this node's own, from the first mesh */
-	const char *stopped_by;
-};
 
 static volatile sig_atomic_t watch_signal;
 
@@ -400,197 +358,6 @@ static void log_change(struct mesh *ms, struct mesh_watch *w,
 	log_add(ms, e);
 }
 
-/* The node's and every peer's figures in Prometheus's text format. */
-static void render(const struct mesh *ms, const struct mesh_watch *w,
-                   struct prom_buf *b)
-{
-	const char *node = ms->m[ms->rank].name;
-	const char *lab[9] = {"node", node, NULL, NULL, NULL, NULL, NULL};
-	const char *build[] = {"version", NETPROBE_VERSION, NULL};
-	size_t i;
-	json_t *f;
-
-	prom_metric(b, "netprobe_build_info", "gauge",
-	            "The netprobe that writes these figures (value 1).",
-	            build, 1);
-	/* a textfile left by a killed watch keeps its last time, so an
-	 * alert can tell frozen figures (NetprobeWatchStale) */
-	prom_metric(b, "netprobe_mesh_watch_last_update_timestamp_seconds",
-	            "gauge", "When these figures were written (Unix time).",
-	            lab, (double)wall_us() / 1e6);
-	prom_metric(b, "netprobe_mesh_watch_rounds_total", "counter",
-	            "Rounds of light probes this member ran.",
-	            lab, (double)w->rounds);
-	prom_metric(b, "netprobe_mesh_watch_interval_seconds", "gauge",
-	            "The interval between two rounds (--watch).",
-	            lab, (double)ms->o.watch_us / 1e6);
-	prom_metric(b, "netprobe_mesh_watch_round_seconds", "gauge",
-	            "How long the last round took.",
-	            lab, w->last_round_s);
-	prom_metric(b, "netprobe_mesh_watch_rounds_stalled_total", "counter",
-	            "Rounds not judged: this host ran late against their schedule.",
-	            lab, (double)w->stalls);
-	lab[2] = "peer";
-	prom_family(b, "netprobe_mesh_peer_reachable", "gauge",
-	            "1 when the peer answers (its state is not down), else 0.");
-	for (i = 0; i < w->np; i++) {
-		lab[3] = ms->m[w->p[i].member].name;
-		prom_sample(b, "netprobe_mesh_peer_reachable", lab,
-		            w->p[i].pair.state != WATCH_DOWN);
-	}
-	prom_family(b, "netprobe_mesh_peer_state", "gauge",
-	            "1 for the pair's state now (up, degraded, lossy, down).");
-	lab[4] = "state";
-	for (i = 0; i < w->np; i++)
-		for (int s = 0; s < WATCH_NSTATES; s++) {
-			lab[3] = ms->m[w->p[i].member].name;
-			lab[5] = watch_state_name((enum watch_state)s);
-			prom_sample(b, "netprobe_mesh_peer_state", lab,
-			            (int)w->p[i].pair.state == s);
-		}
-	lab[4] = NULL;
-	prom_family(b, "netprobe_mesh_peer_rtt_seconds", "histogram",
-	            "UDP echo round trips to the peer's responder.");
-	for (i = 0; i < w->np; i++) {
-		const struct watch_peer *p = &w->p[i];
-
-		lab[3] = ms->m[p->member].name;
-		prom_histogram(b, "netprobe_mesh_peer_rtt_seconds", lab,
-		               watch_rtt_le, p->rtt_hist, WATCH_RTT_BUCKETS,
-		               p->rtt_sum_s, p->rtt_count);
-	}
-	lab[4] = NULL;
-	prom_family(b, "netprobe_mesh_peer_loss_ratio", "gauge",
-	            "Echoes lost in the last round, 0 to 1.");
-	for (i = 0; i < w->np; i++) {
-		const struct watch_peer *p = &w->p[i];
-
-		lab[3] = ms->m[p->member].name;
-		prom_sample(b, "netprobe_mesh_peer_loss_ratio", lab,
-		            p->r.sent ? 1.0 - (double)p->r.answered / p->r.sent
-		                      : 0.0);
-	}
-	prom_family(b, "netprobe_mesh_peer_echoes_sent_total", "counter",
-	            "UDP echoes sent to the peer.");
-	for (i = 0; i < w->np; i++) {
-		lab[3] = ms->m[w->p[i].member].name;
-		prom_sample(b, "netprobe_mesh_peer_echoes_sent_total", lab,
-		            (double)w->p[i].sent_total);
-	}
-	prom_family(b, "netprobe_mesh_peer_echoes_lost_total", "counter",
-	            "UDP echoes to the peer that were not answered.");
-	for (i = 0; i < w->np; i++) {
-		lab[3] = ms->m[w->p[i].member].name;
-		prom_sample(b, "netprobe_mesh_peer_echoes_lost_total", lab,
-		            (double)w->p[i].lost_total);
-	}
-	prom_family(b, "netprobe_mesh_peer_path_mtu_bytes", "gauge",
-	            "The largest IP packet the path to the peer carried, last "
-	    "measured.");
-	for (i = 0; i < w->np; i++) {
-		if (w->p[i].path_mtu == 0)
-			continue;
-		lab[3] = ms->m[w->p[i].member].name;
-		prom_sample(b, "netprobe_mesh_peer_path_mtu_bytes", lab,
-		            w->p[i].path_mtu);
-	}
-	prom_family(b, "netprobe_mesh_peer_state_changes_total", "counter",
-	            "Changes of the pair's state since the watch began.");
-	for (i = 0; i < w->np; i++) {
-		lab[3] = ms->m[w->p[i].member].name;
-		prom_sample(b, "netprobe_mesh_peer_state_changes_total", lab,
-		            (double)w->p[i].pair.changes);
-	}
-	prom_family(b, "netprobe_mesh_findings", "gauge",
-	            "This node's findings of the first mesh, by code and severity.");
-	lab[2] = "code";
-	lab[4] = "severity";
-	json_array_foreach(w->findings, i, f) {
-		lab[3] = json_string_value(json_object_get(f, "code"));
-		lab[5] = json_string_value(json_object_get(f, "severity"));
-		prom_sample(b, "netprobe_mesh_findings", lab,
-		            (double)json_integer_value(
-		                json_object_get(f, "count")));
-	}
-}
-
-/* Hands the figures to --metrics and --textfile. */
-static void publish(struct mesh *ms, struct mesh_watch *w, bool force)
-{
-	struct prom_buf b;
-	char why[512];
-
-	if (w->mo.http == NULL && w->mo.textfile_dir == NULL)
-		return;
-	prom_init(&b);
-	render(ms, w, &b);
-	if (!b.oom && !b.bad &&
-	    metrics_out_publish(&w->mo, b.p, b.len, force, why,
-	                        sizeof(why)) < 0 &&
-	    !w->mo.file_failed) {
-		cmd_note(&ms->run, "%s", why);
-		w->mo.file_failed = true;
-	}
-	prom_free(&b);
-}
-
-/* Removes the textfile this watch wrote, once, so that node_exporter
- * serves no frozen figures after the watch; a file that cannot be
- * removed is an error of the run. */
-static void end_textfile(struct mesh *ms, struct mesh_watch *w)
-{
-	char why[512];
-
-	if (w->mo.textfile_dir == NULL || w->mo.last_file_us == 0)
-		return;
-	if (prom_textfile_remove(w->mo.textfile_dir, w->mo.textfile_name,
-	                         why, sizeof(why)) < 0)
-		cmd_failf(&ms->run, "metrics", "%s", why);
-	w->mo.textfile_dir = NULL;
-}
-
-/* This node's findings of the first mesh, counted by code and severity,
- * as [{code, severity, count}]. */
-static json_t *count_findings(const struct mesh *ms)
-{
-	json_t *out = json_array(), *f;
-	size_t i;
-
-	if (ms->scan == NULL || out == NULL)
-		return out;
-	json_array_foreach(ms->scan->run.doc.findings, i, f) {
-		const char *code = json_string_value(json_object_get(f, "code"));
-		const char *sev =
-		    json_string_value(json_object_get(f, "severity"));
-		json_t *o;
-		size_t k;
-		bool found = false;
-
-		if (code == NULL || sev == NULL)
-			continue;
-		json_array_foreach(out, k, o)
-			if (strcmp(json_string_value(json_object_get(o, "code")),
-			           code) == 0 &&
-			    strcmp(json_string_value(
-			               json_object_get(o, "severity")),
-			           sev) == 0) {
-				json_object_set_new(
-				    o, "count",
-				    json_integer(json_integer_value(
-				                     json_object_get(o, "count")) +
-				                 1));
-				found = true;
-				break;
-			}
-		if (!found)
-			json_array_append_new(out,
-			                      json_pack("{s:s, s:s, s:i}", "code",
-			                                code, "severity", sev,
-			                                "count", 1));
-	}
-	return out;
-}
-
 /* The peers: this node's targets of the plan, resolved once. */
 static int make_peers(struct mesh *ms, struct mesh_watch *w)
 {
@@ -715,7 +482,7 @@ void mesh_watch_free(struct mesh *ms)
 
 	if (w == NULL)
 		return;
-	end_textfile(ms, w); /* the watch ended on an error */
+	mesh_watch_end_textfile(ms, w); /* the watch ended on an error */
 	for (size_t i = 0; i < w->np; i++) {
 		if (w->p[i].udp >= 0)
 			close(w->p[i].udp);
@@ -748,7 +515,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	ms->watch = w;
 	w->start_wall_us = wall_us();
 	w->end_wall_us = w->start_wall_us + ms->o.watch_duration_us;
-	w->findings = count_findings(ms);
+	w->findings = mesh_watch_findings(ms);
 	w->mo.textfile_dir = ms->o.textfile;
 	w->mo.textfile_name = "netprobe_mesh.prom";
 	w->mo.http = ms->metrics_http;
@@ -767,7 +534,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 	         w->np == 1 ? "" : "s", (double)ms->o.watch_us / 1e6,
 	         ms->o.watch_duration_us ? " for " : " until SIGTERM",
 	         ms->o.watch_duration_us ? "the duration" : "");
-	publish(ms, w, true);
+	mesh_watch_publish(ms, w, wall_us(), true);
 	atomic_store(&ms->watching, true);
 	next = mono_now_us();
 	while (!stopping(ms, w)) {
@@ -804,7 +571,7 @@ int mesh_watch_run(struct mesh *ms, int first)
 			if (p->pair.state == WATCH_UP)
 				measure_mtu(p);
 		}
-		publish(ms, w, false);
+		mesh_watch_publish(ms, w, wall_us(), false);
 		next += ms->o.watch_us;
 		if (next < mono_now_us())
 			next = mono_now_us();
@@ -814,8 +581,8 @@ int mesh_watch_run(struct mesh *ms, int first)
 	                : watch_signal == SIGINT ? "SIGINT"
 	                : watch_signal == SIGHUP ? "SIGHUP"
 	                                         : "duration";
-	publish(ms, w, true);
-	end_textfile(ms, w);
+	mesh_watch_publish(ms, w, wall_us(), true);
+	mesh_watch_end_textfile(ms, w);
 	cmd_note(&ms->run,
 	         "watch ended (%s) after %llu rounds; "
 	         "changes in the log: %zu, not kept: %llu",

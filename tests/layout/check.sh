@@ -15,11 +15,17 @@
 #     object but those of RAISERS calls doc_add_finding (symbols);
 #  9. no two stages of a program depend on each other round a circle
 #     (includes and symbols): a stage is a subfolder (probes/scan/,
-#     collectives/results/), a file directly in the program's folder
-#     (collectives/nc.h, probes/netprobe.c), or in a folder of STAGED the
-#     first word of a file's name (reports/decide_*, reports/render_*;
-#     report_<stage>.h is that stage's header); a header of no stage
-#     (collectives/nc.h, reports/report.h) is a node of its own.
+#     collectives/results/, reports/decide/) or a file directly in the
+#     program's folder (collectives/nc.h, probes/netprobe.c,
+#     reports/report.h);
+# 10. the staged folder (STAGED, reports/) holds only the stage folders
+#     of STAGE_ORDER besides its top files, and a file of one stage
+#     includes headers of, and calls functions of, only its own stage and
+#     earlier ones (load < merge < decide < model < render); the top
+#     files (report.c, report.h, util.c) are no stage, and rule 9 keeps
+#     them out of any circle;
+# 11. no source file (*.c, *.h, *.cu, *.py, *.sh; tests/fixtures/ aside)
+#     is over MAXLINES lines: a longer one holds more than one job.
 # Usage: check.sh OBJDIR...   (the build folders whose *.o files to read)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -33,13 +39,18 @@ NOPROBE_GROUPS="wire probe"
 # the path without .c): the deciders, and the two emitters of findings
 # decided elsewhere (explain's NCCL RAS dump, ncclcheck's results).
 RAISERS=${LAYOUT_RAISERS:-'^lib/decide/|^lib/layers/layers_findings$|^reports/decide|^probes/explain/explain_out$|^collectives/results/output$'}
-# Program folders whose stages are the first word of their files' names.
+# The program folder made of stage folders, and its stages in the order
+# calls go (the Makefile's REPORT_STAGES).
 STAGED=${LAYOUT_STAGED:-reports}
+STAGE_ORDER=${LAYOUT_STAGE_ORDER:-load merge decide model render}
+# The most lines a source file may have.
+MAXLINES=${LAYOUT_MAXLINES:-900}
 # The folders read, and where `#include "x.h"` is looked for after the
-# including file's folder (the -I options of the Makefile and
-# mk/ncclcheck.mk); the self-test names its own.
+# including file's folder (the -I options of the Makefile, each stage
+# folder among them, and of mk/ncclcheck.mk); the self-test names its own.
 DIRS=${LAYOUT_DIRS:-lib probes collectives reports tests}
 INCDIRS=${LAYOUT_INCDIRS:-lib probes reports collectives}
+for s in $STAGE_ORDER; do INCDIRS="$INCDIRS $STAGED/$s"; done
 
 fail=0
 say() { printf 'layout: %s\n' "$*"; fail=1; }
@@ -319,23 +330,16 @@ END { exit bad }' "$tmp/syms" || fail=1
 {
 	awk '{ print "I", $1, $2, $4 }' "$tmp/incs"
 	cat "$tmp/syms"
-} | awk -v staged="$STAGED" -v what=stage '
-BEGIN { n = split(staged, st, " "); for (i = 1; i <= n; i++) isst[st[i]] = 1 }
+} | awk -v what=stage '
 function node_of(f,   p, k, s) {
 	if (f ~ /^(tests|lib)\//) return ""
 	k = split(f, p, "/")
 	if (k >= 3) return p[1] "/" p[2] "/"
 	if (k != 2) return ""
+	# a header directly in the folder (nc.h, report.h) holds the types
+	# every stage shares: a node of its own
 	s = p[2]
-	# a header of one stage in a staged folder (report_model.h,
-	# render_watch.h) belongs to it; a header of no stage (nc.h,
-	# report.h) holds the types every stage shares: a node of its own
-	if (!(p[1] in isst) || s !~ /_/)
-		return s ~ /\.h$/ ? f : p[1] "/" substr(s, 1, index(s ".", ".") - 1)
-	sub(/\.(c|h|cu)$/, "", s)
-	if (s ~ /^report_./) sub(/^report_/, "", s)
-	sub(/_.*/, "", s)
-	return p[1] "/" s "_*"
+	return s ~ /\.h$/ ? f : p[1] "/" substr(s, 1, index(s ".", ".") - 1)
 }
 # stages of one program only: probes/ and collectives/ never meet
 function joined(a, b,   pa, pb) {
@@ -344,9 +348,61 @@ function joined(a, b,   pa, pb) {
 }
 '"$CIRCLES" || fail=1
 
+# 10. The staged folder's stages, in their order: no folder but theirs,
+# and no include of, nor call into, a later stage.
+if [ -d "$STAGED" ]; then
+	for d in "$STAGED"/*/; do
+		[ -d "$d" ] || continue
+		s=$(basename "$d")
+		case " $STAGE_ORDER " in
+		*" $s "*) ;;
+		*) say "$STAGED/$s/ is no stage of $STAGED/ ($STAGE_ORDER)" ;;
+		esac
+	done
+fi
+{
+	awk '{ print "I", $1, $2, $4 }' "$tmp/incs"
+	cat "$tmp/syms"
+} | awk -v staged="$STAGED" -v order="$STAGE_ORDER" '
+BEGIN { n = split(order, o, " "); for (i = 1; i <= n; i++) rk[o[i]] = i }
+# the stage of a file of the staged folder, "" for a top file or another
+function stage(f,   p, k) {
+	k = split(f, p, "/")
+	return (k >= 3 && p[1] == staged && (p[2] in rk)) ? p[2] : ""
+}
+{
+	a = stage($2); b = stage($3)
+	if (a == "" || b == "" || rk[b] <= rk[a]) next
+	if ($1 == "I")
+		printf "layout: %s includes \"%s\" of the later stage %s/%s/ (stages in order: %s)\n", $2, $4, staged, b, order
+	else
+		printf "layout: %s.c calls %s() in %s.c of the later stage %s/%s/ (stages in order: %s)\n", $2, $4, $3, staged, b, order
+	bad = 1
+}
+END { exit bad }' || fail=1
+
+# 11. No source file over MAXLINES lines: the tracked ones in a checkout
+# (nothing generated or left over), every one found elsewhere (the
+# self-test's tree).
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -- '*.c' '*.h' '*.cu' '*.py' '*.sh'
+else
+	find . \( -name .git -o -name 'build*' \) -prune -o -type f \
+		\( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.py' \
+		-o -name '*.sh' \) -print | sed 's,^\./,,'
+fi | grep -v '^tests/fixtures/' | while IFS= read -r f; do
+	[ -f "$f" ] || continue
+	n=$(wc -l <"$f")
+	[ "$n" -le "$MAXLINES" ] ||
+		echo "layout: $f is $n lines, over $MAXLINES: split it by job"
+done >"$tmp/long"
+[ ! -s "$tmp/long" ] || { cat "$tmp/long"; fail=1; }
+
 if [ "$fail" = 0 ]; then
-	echo "layout: ok: groups $ORDER; $(wc -l <"$tmp/files") files," \
+	echo "layout: ok: groups $ORDER; stages $STAGED/{$(echo $STAGE_ORDER | tr ' ' ',')};" \
+		"$(wc -l <"$tmp/files") files," \
 		"$(wc -l <"$tmp/incs") includes, $(echo "$objs" | wc -l) objects," \
-		"no circle between headers, files, groups or stages"
+		"no circle between headers, files, groups or stages," \
+		"no file over $MAXLINES lines"
 fi
 exit $fail

@@ -1,9 +1,9 @@
 /* netprobe report: loading (bad files named with their position), the
- * cluster deciders, the model's layout and the walk's order, the escaping
- * printf, every finding rendered with its fix, HTML escaping, and golden
- * files for every format from the recorded documents in
+ * cluster deciders, every finding rendered with its fix, HTML escaping,
+ * and golden files for every format from the recorded documents in
  * tests/fixtures/report (REPORT_GOLDEN_UPDATE=1 rewrites the goldens:
- * `make report-goldens`). */
+ * `make report-goldens`). The model's layout, the walk's order and the
+ * escaping printf are test_report_walk.c's. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,17 +14,7 @@
 #include "commands.h"
 #include "doc/finding.h"
 #include "report_emit.h"
-
-#define FIXDIR SRCDIR "/tests/fixtures/report"
-
-/* Loads fixture directory `name` relative to FIXDIR (paths in the output
- * stay relative, so goldens do not depend on the checkout). */
-static struct report_model *merged(const char *name, struct report_set *set)
-{
-	ck_assert_int_eq(chdir(FIXDIR), 0);
-	ck_assert_int_eq(report_load_path(set, name), 0);
-	return report_build(set);
-}
+#include "report_fx.h"
 
 /* Renders rep in format fmt into a fresh string (caller frees). */
 static char *render(const struct report_model *rep, const char *fmt)
@@ -84,7 +74,7 @@ START_TEST(golden)
 {
 	const char *fx = fixtures[_i / 5], *fmt = formats[_i % 5];
 	struct report_set set = {0};
-	struct report_model *rep = merged(fx, &set);
+	struct report_model *rep = unitfix_report_dir(&set, fx);
 	char path[1024], *out, *want;
 
 	ck_assert_ptr_nonnull(rep);
@@ -114,7 +104,7 @@ END_TEST
 START_TEST(malformed_named_with_position)
 {
 	struct report_set set = {0};
-	struct report_model *rep = merged("malformed", &set);
+	struct report_model *rep = unitfix_report_dir(&set, "malformed");
 	bool trunc = false, empty = false, future = false;
 
 	ck_assert_uint_eq(set.nin, 2);
@@ -507,7 +497,7 @@ END_TEST
 START_TEST(html_escapes_documents)
 {
 	struct report_set set = {0};
-	struct report_model *rep = merged("nat", &set);
+	struct report_model *rep = unitfix_report_dir(&set, "nat");
 	char *html = render(rep, "html");
 	char *xml = render(rep, "xml");
 
@@ -595,7 +585,7 @@ static bool nice_ticks(const struct rm_axis *a)
 START_TEST(charts_nice_ticks_and_far_gate)
 {
 	struct report_set set = {0};
-	struct report_model *rep = merged("recorded", &set);
+	struct report_model *rep = unitfix_report_dir(&set, "recorded");
 	char *html = render(rep, "html"), *txt, *p;
 	json_t *doc;
 	const struct rm_series *s;
@@ -669,187 +659,6 @@ START_TEST(charts_nice_ticks_and_far_gate)
 }
 END_TEST
 
-/* What a recording emitter saw: the open sections and a count of
- * callbacks made outside any section. */
-struct rec {
-	enum rsec open[8];
-	int depth;
-	enum rsec last; /* the last section begun at depth 1 */
-	bool began_any;
-	int stray, items, bad_order, unbalanced;
-};
-
-static void rec_begin(void *o, enum rsec sec)
-{
-	struct rec *r = o;
-
-	if (r->depth == 1) {
-		/* top-level sections come in the enum's order */
-		if (r->began_any && sec < r->last)
-			r->bad_order++;
-		r->last = sec;
-		r->began_any = true;
-	}
-	if (r->depth < 8)
-		r->open[r->depth] = sec;
-	r->depth++;
-}
-
-static void rec_end(void *o, enum rsec sec)
-{
-	struct rec *r = o;
-
-	r->depth--;
-	if (r->depth < 0 || r->open[r->depth] != sec)
-		r->unbalanced++;
-}
-
-/* An item must arrive inside the report and inside some section. */
-static void rec_item(struct rec *r)
-{
-	r->items++;
-	if (r->depth < 2)
-		r->stray++;
-}
-
-static void rec_json(void *o, const json_t *v)
-{
-	(void)v;
-	rec_item(o);
-}
-
-static void rec_note(void *o, const char *s)
-{
-	(void)s;
-	rec_item(o);
-}
-
-static void rec_skip(void *o, const struct rm_skip *s)
-{
-	(void)s;
-	rec_item(o);
-}
-
-START_TEST(walk_visits_sections_in_order)
-{
-	static const struct report_emitter e = {
-		.begin = rec_begin,
-		.end = rec_end,
-		.finding = rec_json,
-		.conflict = rec_json,
-		.note = rec_note,
-		.conf_line = rec_json,
-		.firewall = rec_json,
-		.change = rec_json,
-		.mtu = rec_json,
-		.node = rec_json,
-		.skipped = rec_skip,
-	};
-	const char *const sets[] = {"nat", "recorded", "malformed"};
-
-	for (size_t k = 0; k < 3; k++) {
-		struct report_set set = {0};
-		struct report_model *m = merged(sets[k], &set);
-		struct rec r = {0};
-		FILE *fp = fopen("/dev/null", "w");
-
-		ck_assert_ptr_nonnull(m);
-		ck_assert_int_eq(report_walk(m, &e, &r, fp), 0);
-		fclose(fp);
-		ck_assert_msg(r.items > 0 && r.stray == 0 && r.bad_order == 0 &&
-				      r.unbalanced == 0 && r.depth == 0,
-			      "%s: items %d, stray %d, out of order %d, "
-			      "unbalanced %d, depth %d",
-			      sets[k], r.items, r.stray, r.bad_order,
-			      r.unbalanced, r.depth);
-		report_model_free(m);
-		report_set_free(&set);
-	}
-}
-END_TEST
-
-START_TEST(model_groups_findings_by_severity)
-{
-	struct report_set set = {0};
-	struct report_model *m = merged("nat", &set);
-
-	long long nf = 0, nw = 0;
-
-	/* every fault and warning shows once: under its cause, else in its
-	 * severity's group */
-	for (size_t k = 0; k < m->ncauses; k++)
-		for (size_t i = 0; i < m->causes[k].findings.n; i++) {
-			int sev = rj_sev(rj_str(m->causes[k].findings.v[i],
-						"severity"));
-
-			nf += sev == 2;
-			nw += sev == 1;
-		}
-	ck_assert_int_ge((long long)m->ncauses, 1);
-	ck_assert_int_eq(m->ngroups, 2);
-	ck_assert_int_eq(m->groups[0].sec, RSEC_FAULTS);
-	ck_assert_int_eq((long long)m->groups[0].findings.n + nf, m->nfaults);
-	ck_assert_int_eq((long long)m->groups[1].findings.n + nw,
-			 m->nwarnings);
-	for (size_t i = 0; i < m->groups[0].findings.n; i++)
-		ck_assert_str_eq(rj_str(m->groups[0].findings.v[i], "severity"),
-				 "fault");
-	/* the cluster scope comes first, then nodes as they appear */
-	ck_assert_ptr_null(m->settings.scopes[0].node);
-	ck_assert_int_ge(m->settings.nscopes, 2);
-	ck_assert_str_eq(m->settings.scopes[1].node, "gpu-a");
-	report_model_free(m);
-	report_set_free(&set);
-}
-END_TEST
-
-START_TEST(model_matrix_cells)
-{
-	struct report_set set = {0};
-	struct report_model *m = merged("recorded", &set);
-	const json_t *c;
-
-	ck_assert(m->has_matrix);
-	c = rm_cell(&m->matrix, "gpu-a", "gpu-b");
-	ck_assert_ptr_nonnull(c);
-	ck_assert_str_eq(rj_str(c, "from"), "gpu-a");
-	ck_assert_str_eq(rj_str(c, "to"), "gpu-b");
-	ck_assert_ptr_null(rm_cell(&m->matrix, "gpu-a", "nowhere"));
-	ck_assert_ptr_null(rm_cell(&m->matrix, "gpu-a", "gpu-a"));
-	report_model_free(m);
-	report_set_free(&set);
-}
-END_TEST
-
-/* Test escapers: [x] for %s, {x} for %-s. */
-static void esc_square(FILE *fp, const char *s)
-{
-	if (s != NULL)
-		fprintf(fp, "[%s]", s);
-}
-
-static void esc_curly(FILE *fp, const char *s)
-{
-	if (s != NULL)
-		fprintf(fp, "{%s}", s);
-}
-
-START_TEST(out_f_escapes_every_string)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	struct out o = {fp, esc_square, esc_curly};
-	const char *none = json_string_value(json_null());
-
-	out_f(&o, "a %s b %-s c %d %ld %lld %u %zu %lu %.2f %.*f %%%s|", "x",
-	      "y", -1, 2L, 3LL, 4U, (size_t)5, 6UL, 1.5, 1, 2.7, none);
-	fclose(fp);
-	ck_assert_str_eq(buf, "a [x] b {y} c -1 2 3 4 5 6 1.50 2.7 %|");
-	free(buf);
-}
-END_TEST
-
 /* One count (issue 23): every fixture's report says the same numbers in
  * every format: JSON's counts are its causes and findings, every cause
  * rests on a finding or a fact, the text, Markdown and HTML verdicts
@@ -858,7 +667,7 @@ START_TEST(one_count_every_format)
 {
 	const char *fx = fixtures[_i];
 	struct report_set set = {0};
-	struct report_model *m = merged(fx, &set);
+	struct report_model *m = unitfix_report_dir(&set, fx);
 	const json_t *doc = report_doc(m), *f, *k;
 	char *txt = render(m, "txt"), *md = render(m, "md");
 	char *html = render(m, "html"), *xml = render(m, "xml"), want[160];
@@ -929,10 +738,6 @@ Suite *suite_report(void)
 	tcase_add_test(tc, hostname_loopback_order);
 	tcase_add_test(tc, every_finding_rendered_with_fix);
 	tcase_add_test(tc, html_escapes_documents);
-	tcase_add_test(tc, walk_visits_sections_in_order);
-	tcase_add_test(tc, model_groups_findings_by_severity);
-	tcase_add_test(tc, model_matrix_cells);
-	tcase_add_test(tc, out_f_escapes_every_string);
 	tcase_add_test(tc, html_header_no_paths_print);
 	tcase_add_test(tc, charts_nice_ticks_and_far_gate);
 	suite_add_tcase(s, tc);

@@ -1,5 +1,5 @@
 /* netprobe report: names and addresses that cut one node off from some
- * peers (reports/decide_names.c, issue 48). Each class eliminates the
+ * peers (reports/decide/decide_names.c, issue 48). Each class eliminates the
  * peer: the node whose own state is wrong (its hosts entry, its prefix,
  * its bridge) carries the one setting cause with the command that fixes
  * it there; the peer carries none, no pair stays undecided; and a

@@ -1,4 +1,4 @@
-/* netprobe report: the elimination table (reports/elim.c, issue 48). Each
+/* netprobe report: the elimination table (reports/decide/elim.c, issue 48). Each
  * row is fed evidence structs: the fact that eliminates it, the fact that
  * keeps it, and none (it stays open). The router that resets high ports
  * between two subnets leaves only the path; a node's own rule beside it

@@ -59,7 +59,7 @@ void rd_limit_causes(const struct rctx *c, json_t *causes)
 			rj_add_unique(sh, cmd);
 			continue;
 		}
-		/* the shape decide_causes.c's new_cause gives every cause */
+		/* the shape of cause_new's causes (decide_cause_index.c) */
 		snprintf(id, sizeof(id), "setting:%s", node);
 		k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{s:[s]}}, "
 		              "s:[], s:[]}",

@@ -182,7 +182,7 @@ bool rd_pair_lossy_exact(const struct rctx *c, const char *a,
 /* No blame without evidence (decide_blame.c, issue 31): route causes from
  * the nodes' own route lookups; every failed pair no cause explains is
  * loss (its findings made info) where the link was measured lossy, else
- * one "undecided" cause on the pair. owner is decide_causes.c's. */
+ * one "undecided" cause on the pair. owner is decide_cause_owner.c's. */
 void rd_blame(const struct rctx *c, json_t *causes,
 	      json_t *(*owner)(const struct rctx *, const json_t *,
 			       const json_t *));

@@ -1,6 +1,6 @@
 /* netprobe report, decide: no blame without evidence (issue 31). A cause
  * names a node only where that node's own evidence shows it: a rule in its
- * ruleset (decide_causes.c's firewall causes), or a route it looked up
+ * ruleset (decide_cause_node.c's firewall causes), or a route it looked up
  * toward the peer it could not reach (route causes, here). A failed pair
  * that no node's evidence explains is loss where the link was measured
  * lossy (a warning's matter, no fault), and otherwise "cannot tell": one
