@@ -9,7 +9,8 @@
 # With NNs (01 12 ...) only those clusters run. Each runs as root in network
 # namespaces of its own (np<LAB_ID>-...), removed when it ends; LAB_ID's
 # digits are the caller's (default 66), each cluster adds its number.
-dir=$(cd "$(dirname "$0")" && pwd)
+# B48_SET: another set's folder (tests/gen/blind48b/judge.sh sets it)
+dir=${B48_SET:-$(cd "$(dirname "$0")" && pwd)}
 : "${NETPROBE:?set NETPROBE to the netprobe binary}"
 case "$NETPROBE" in /*) ;; *) NETPROBE=$PWD/$NETPROBE ;; esac
 [ -x "$NETPROBE" ] || { echo "judge.sh: '$NETPROBE' is not executable" >&2; exit 2; }

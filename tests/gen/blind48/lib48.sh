@@ -15,6 +15,9 @@
 # first). Boxes that run no member (a container's host, a router) are
 # namespaces too, registered by name for the fixes that name them.
 B48_DIR=$(cd "$(dirname "$0")" && pwd)
+# the shared files (client, judge); a set elsewhere (blind48b) sets B48_LIB
+# to this folder and keeps its own truth.tsv in B48_DIR
+B48_LIB=${B48_LIB:-$B48_DIR}
 . "$B48_DIR/../../lab/lib.sh"
 . "$B48_DIR/../../lab/mesh_lib.sh"
 . "$B48_DIR/../../lab/closedloop.sh"
@@ -139,7 +142,7 @@ b48_client() {
 	_m0=$(echo $B48_MEMBERS | cut -d' ' -f1)
 	for _m in $B48_MEMBERS; do
 		(
-			b48_in "$_m" timeout 40 "$B48_PY" "$B48_DIR/gloo_allreduce.py" \
+			b48_in "$_m" timeout 40 "$B48_PY" "$B48_LIB/gloo_allreduce.py" \
 				"$_r" "$_w" "$(b48_addr "$_m0")" >"$_d/$_m.out" 2>&1
 			echo $? >"$_d/$_m.rc"
 		) &
@@ -216,7 +219,7 @@ b48_main() {
 	b48_wait_links || { echo "$B48_ID	ERROR	links not up" >&3; exit 1; }
 	case "${1:-validate}" in
 	validate) b48_validate ;;
-	judge) . "$B48_DIR/judge_lib.sh"; b48_judge ;;
+	judge) . "$B48_LIB/judge_lib.sh"; b48_judge ;;
 	*) echo "usage: $0 validate|judge" >&3; exit 2 ;;
 	esac
 }

@@ -3,7 +3,8 @@
 # (passes when healthy) and passes after the thread's fix. No netprobe.
 #   sh tests/gen/blind48/validate.sh [NN ...]
 # Exit 0 when every cluster behaved as its truth says, 1 otherwise.
-dir=$(cd "$(dirname "$0")" && pwd)
+# B48_SET: another set's folder (tests/gen/blind48b/judge.sh sets it)
+dir=${B48_SET:-$(cd "$(dirname "$0")" && pwd)}
 base=${LAB_ID:-66}
 ok=0 bad=0
 for f in "$dir"/[0-9][0-9]-*.sh; do
