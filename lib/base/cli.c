@@ -113,14 +113,15 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	return cli_build(c, cmd, argc, argv);
 }
 
-/* True when cmd has an entry spelt as o is (its letter or long name). */
-static bool cli_spelt(const struct cli_cmd *cmd, const struct cli_opt *o)
+/* True when cmd has an entry with this letter (not 0) or long name. */
+static bool cli_spelt(const struct cli_cmd *cmd, char letter,
+		      const char *name)
 {
 	for (size_t i = 0; i < cmd->nopts; i++) {
 		const struct cli_opt *e = &cmd->opts[i];
 
-		if ((o->letter && e->letter == o->letter) ||
-		    (o->name && e->name && strcmp(e->name, o->name) == 0))
+		if ((letter && e->letter == letter) ||
+		    (name && e->name && strcmp(e->name, name) == 0))
 			return true;
 	}
 	return false;
@@ -141,11 +142,19 @@ int cli_start_common(struct cli *c, const struct cli_cmd *cmd,
 		c->all[n++] = cmd->opts[i];
 	c->joined = *cmd;
 	c->joined.ncommon = 0;
-	for (size_t i = 0; i < ncommon; i++)
-		if (!cli_spelt(cmd, &common[i])) {
-			c->all[n++] = common[i];
-			c->joined.ncommon++;
-		}
+	for (size_t i = 0; i < ncommon; i++) {
+		struct cli_opt o = common[i];
+
+		/* the command's own spelling wins; what is left stays */
+		if (cli_spelt(cmd, o.letter, NULL))
+			o.letter = 0;
+		if (cli_spelt(cmd, 0, o.name))
+			o.name = NULL;
+		if (!o.letter && !o.name)
+			continue;
+		c->all[n++] = o;
+		c->joined.ncommon++;
+	}
 	c->joined.opts = c->all;
 	c->joined.nopts = n;
 	return cli_build(c, &c->joined, argc, argv);

@@ -133,7 +133,8 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 /* cli_start over cmd's options followed by common[0..ncommon): the
  * options every command of a program takes, which a runtime owns. A
  * command that spells one of them itself (the same long name or letter)
- * keeps its own entry, and that common entry is left out. c->cmd is then
+ * keeps its own entry, and the common entry loses that spelling (left
+ * out when it has none left). c->cmd is then
  * the joined table: give it to cli_help. Returns as cli_start. */
 int cli_start_common(struct cli *c, const struct cli_cmd *cmd,
 		     const struct cli_opt *common, size_t ncommon, int argc,

@@ -133,17 +133,21 @@ int cmd_capture(int argc, char **argv)
 	long long ran = 0;
 	int rc;
 
-	rc = cap_parse_args(argc, argv, &o);
+	cmd_begin(&run, "netprobe", "capture", stdout, stderr);
+	rc = cap_parse_args(&run, argc, argv, &o);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
+	if ((rc = cmd_parsed(&run)) != 0)
+		return cmd_finish(&run, rc);
 	st = calloc(1, sizeof(*st));
-	if (cmd_init(&run, "netprobe", "capture", stdout, stderr) < 0 ||
-	    st == NULL || pcapsum_init(&st->sum) < 0) {
+	if (cmd_doc(&run) < 0 || st == NULL || pcapsum_init(&st->sum) < 0) {
 		free(st);
 		return cmd_finish(&run, cmd_failf(&run, "doc",
 		                                  "out of memory"));
 	}
-	run.json = o.json;
+	/* -o must not replace the file read, nor the one written */
+	cmd_input(&run, o.read);
+	cmd_input(&run, o.write);
 	st->max_bytes = o.max_bytes;
 	rc = prepare(st, &o, &devs, &run);
 	if (devs != NULL)
@@ -153,7 +157,7 @@ int cmd_capture(int argc, char **argv)
 	cap_close_dump(st, &o, &run.doc);
 	if (rc == 0)
 		cap_emit_json(st, &o, ran, &run.doc);
-	if (!o.json && rc == 0)
+	if (!run.json && !run.quiet && rc == 0)
 		cap_emit_text(st, &o, ran);
 	cap_close(st);
 	free(st);

@@ -16,7 +16,6 @@ enum {
 	O_DURATION = 'd',
 	O_WRITE = 'w',
 	O_READ = 'r',
-	O_JSON = 'j',
 	O_HELP = 'h',
 	O_PEER = 256,
 	O_PORT,
@@ -49,7 +48,6 @@ static const struct cli_opt cap_optv[] = {
      "summarise a pcap or pcapng file instead", false},
     {O_PASSIVE, 0, "passive", CLI_FLAG, NULL, NULL,
      "no filter: what a running job uses", false},
-    CLI_OPT_JSON(O_JSON),
     CLI_OPT_HELP,
 };
 
@@ -255,9 +253,6 @@ static int cap_option(int c, const struct cli *cl, struct cap_opts *o)
 	case O_PASSIVE:
 		o->passive = true;
 		break;
-	case O_JSON:
-		o->json = true;
-		break;
 	default:
 		return cli_usage_error(&cap_cmd, stderr, "%s", cl->err);
 	}
@@ -287,9 +282,10 @@ static int cap_check(const struct cap_opts *o)
 	return why ? cli_usage_error(&cap_cmd, stderr, "%s", why) : 0;
 }
 
-/* Parses the command line into o. Returns 0, or 2 after printing the
- * error (or -1 after printing help: exit 0). */
-int cap_parse_args(int argc, char **argv, struct cap_opts *o)
+/* Parses the command line into o, the common options into r. Returns 0,
+ * or 2 after printing the error (or -1 after printing help: exit 0). */
+int cap_parse_args(struct cmd_run *r, int argc, char **argv,
+                   struct cap_opts *o)
 {
 	struct cli cl;
 	char **ops;
@@ -298,10 +294,10 @@ int cap_parse_args(int argc, char **argv, struct cap_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->duration_us = 5000000;
 	o->max_bytes = 64ULL << 20;
-	cli_start(&cl, &cap_cmd, argc, argv);
+	cmd_cli(r, &cl, &cap_cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
 		if (c == O_HELP)
-			return cli_help(&cap_cmd, stdout) == 0 ? -1 : 2;
+			return cli_help(cl.cmd, stdout) == 0 ? -1 : 2;
 		if (cap_option(c, &cl, o) != 0)
 			return 2;
 	}

@@ -10,9 +10,7 @@ enum {
 	O_DURATION = 'd',
 	O_TIMEOUT = 't',
 	O_PORT = 'p',
-	O_OUTPUT = 'o',
 	O_TOKEN = 'k',
-	O_JSON = 'j',
 	O_HELP = 'h',
 	O_INTERVAL = 256,
 	O_MAXRTT,
@@ -21,7 +19,6 @@ enum {
 	O_NOUDP,
 	O_PEER,
 	O_UDPPORT,
-	O_NOCLOBBER
 };
 
 static const struct cli_opt hb_optv[] = {
@@ -56,11 +53,6 @@ static const struct cli_opt hb_optv[] = {
      CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
     {O_PEER, 0, "peer", CLI_FLAG, NULL, NULL,
      "scan's peer probe instead: NAT, inbound, 1s", false},
-    CLI_OPT_JSON(O_JSON),
-    {O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
-     "write the JSON document to FILE", false},
-    {O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
-     "refuse to replace an existing regular file", false},
     CLI_OPT_HELP,
 };
 
@@ -110,12 +102,6 @@ static int hb_option(int ch, const struct cli *cl, struct hb_opts *o)
 	case O_PORT:
 		o->port = (unsigned)cl->num;
 		break;
-	case O_OUTPUT:
-		o->output = cl->arg;
-		break;
-	case O_NOCLOBBER:
-		o->no_clobber = true;
-		break;
 	case O_MAXRTT:
 		o->gate.max_rtt_us = cl->num;
 		break;
@@ -127,9 +113,6 @@ static int hb_option(int ch, const struct cli *cl, struct hb_opts *o)
 		break;
 	case O_NOUDP:
 		o->udp = false;
-		break;
-	case O_JSON:
-		o->json = true;
 		break;
 	case O_PEER:
 		o->peer_probe = true;
@@ -172,8 +155,9 @@ static int hb_check(struct hb_opts *o)
 	return 0;
 }
 
-/* Parses argv into o. Returns 0, 1 after --help, or 2 with an error. */
-int hb_parse(int argc, char **argv, struct hb_opts *o)
+/* Parses argv into o, the common options into r. Returns 0, 1 after
+ * --help, or 2 with an error. */
+int hb_parse(struct cmd_run *r, int argc, char **argv, struct hb_opts *o)
 {
 	char err[CLIENT_ERR_MAX];
 	struct cli cl;
@@ -181,10 +165,10 @@ int hb_parse(int argc, char **argv, struct hb_opts *o)
 	int ch, nops;
 
 	hb_defaults(o);
-	cli_start(&cl, &hb_cmd, argc, argv);
+	cmd_cli(r, &cl, &hb_cmd, argc, argv);
 	while ((ch = cli_next(&cl)) != CLI_END) {
 		if (ch == O_HELP)
-			return cli_help(&hb_cmd, stdout) == 0 ? 1 : 2;
+			return cli_help(cl.cmd, stdout) == 0 ? 1 : 2;
 		if (ch == CLI_ERROR || hb_option(ch, &cl, o) != 0)
 			return cli_usage_error(&hb_cmd, stderr, "%s", cl.err);
 	}

@@ -301,19 +301,22 @@ static int mesh_steps(struct mesh *ms)
  * says the errors and checks standard output. */
 int cmd_mesh(int argc, char **argv)
 {
-	struct cmd_run run = {
-	    .tool = "netprobe", .name = "mesh", .out = stdout, .err = stderr};
 	struct mesh *ms = calloc(1, sizeof(*ms));
+	struct cmd_run run;
 	int rc;
 
-	if (ms == NULL)
+	if (ms == NULL) {
+		cmd_begin(&run, "netprobe", "mesh", stdout, stderr);
 		return cmd_finish(&run,
 		                  cmd_failf(&run, "mesh", "out of memory"));
-	ms->run = run;
+	}
+	cmd_begin(&ms->run, "netprobe", "mesh", stdout, stderr);
 	ms->c.fd = -1;
 	ms->t0_us = mono_now_us();
 	signal(SIGPIPE, SIG_IGN);
-	rc = mesh_parse(argc, argv, &ms->o);
+	rc = mesh_parse(&ms->run, argc, argv, &ms->o);
+	if (rc == 0 && cmd_parsed(&ms->run) != 0)
+		rc = -1; /* 2, reported */
 	if (rc == 0 && ms->o.bind != NULL && client_set_source(ms->o.bind) < 0)
 		rc = 2; /* mesh_parse checked it: not reached */
 	if (rc == 0)

@@ -277,6 +277,7 @@ int mesh_report(struct mesh *ms)
 	struct report_model *rm = NULL;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	enum report_format fmt = REPORT_FMT_TEXT;
+	struct outfile_opts oo = {.no_clobber = ms->run.no_clobber};
 	char *mtext, name[PROTO_MESH_NAME_MAX + 8];
 	size_t nin;
 	int rc = 2;
@@ -341,15 +342,18 @@ int mesh_report(struct mesh *ms)
 		         "first mesh: exit status %d; watching, "
 		         "the report comes at the end",
 		         rc);
-	} else if (report_emit(rm, ms->o.output, fmt, fail_on,
-	                       &ms->run, NULL) == 0)
+	} else if (ms->run.quiet && fmt == REPORT_FMT_TEXT &&
+	           ms->o.output == NULL) {
+		rc = report_gate(rm, fail_on); /* -q: the verdict alone */
+	} else if (report_emit(rm, ms->o.output, fmt, fail_on, &ms->run,
+	                       &oo) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its
 		 * file, and the status says the file failed */
 		cmd_note(&ms->run, "the report goes to standard "
 		                   "output instead");
-		report_emit(rm, NULL, fmt, fail_on, &ms->run, NULL);
+		report_emit(rm, NULL, fmt, fail_on, &ms->run, &oo);
 	}
 out:
 	report_model_free(rm);

@@ -35,9 +35,8 @@ static int scan_run(struct scan *s)
 {
 	int rc;
 
-	if (cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0)
+	if (cmd_doc(&s->run) < 0)
 		return cmd_failf(&s->run, "memory", "out of memory");
-	s->run.json = s->o.json;
 	if (sysroot_init(&s->sr, s->o.sysroot) < 0)
 		return cmd_fail(&s->run, "sysroot", "cannot read sysroot",
 		                s->o.sysroot, "%s", strerror(errno));
@@ -64,12 +63,15 @@ int cmd_scan(int argc, char **argv)
 		cmd_init(&r, "netprobe", "scan", stdout, stderr);
 		return cmd_finish(&r, cmd_failf(&r, "memory", "out of memory"));
 	}
-	rc = scan_parse(argc, argv, &s->o);
+	cmd_begin(&s->run, "netprobe", "scan", stdout, stderr);
+	rc = scan_parse(&s->run, argc, argv, &s->o);
+	if (rc == 0)
+		rc = cmd_parsed(&s->run) ? -1 : 0;
 	if (rc != 0) {
 		free(s);
 		return rc == 1 ? 0 : 2;
 	}
-	s->color = !s->o.json && !s->o.export &&
+	s->color = !s->run.json && !s->o.export &&
 	           cli_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"));
 	rc = scan_run(s);
 	rc = cmd_finish(&s->run, rc);
