@@ -382,3 +382,5 @@ int cmd_report(int argc, char **argv)
 	report_set_free(&set);
 	return cmd_finish(&run, rc);
 }
+
+CMD_COMMAND(report, cmd_report, 110, "merge documents into one cluster report");

@@ -24,6 +24,31 @@
 #include "base/outfile.h"
 #include "doc/doc.h"
 
+/* One command of a program with commands (netprobe): its name, its entry
+ * point (argv as main's, argv[0] its name; returns the exit status), one
+ * line for the program's --help, and its place in that list. */
+struct cmd_command {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary;
+	int order;
+};
+
+/* Registers a command beside its entry point: the program's table
+ * (cmd_commands) gathers every one linked in, as the unit suites are
+ * gathered, so adding a command edits no list. One line at file scope:
+ * CMD_COMMAND(ports, cmd_ports, 50, "test TCP and UDP ports on a peer"); */
+#define CMD_COMMAND(id, fn, ord, sum)                                      \
+	static const struct cmd_command cmd_command_##id = {#id, (fn), (sum), \
+							    (ord)};            \
+	static const struct cmd_command *const cmd_command_at_##id           \
+	    __attribute__((used, section("cmd_commands"))) = &cmd_command_##id
+
+/* The commands linked into this program into v[0..cap), by order, then
+ * name. Returns how many there are: 0 in a program without (ncclcheck);
+ * more than cap means v holds the first cap. */
+size_t cmd_commands(const struct cmd_command **v, size_t cap);
+
 #define CMD_MAX_INPUTS 4
 #define CMD_NCOMMON 5 /* --json, -o, --no-clobber, -q, -v */
 

@@ -165,3 +165,5 @@ int cmd_capture(int argc, char **argv)
 		rc = cmd_status(&run, true);
 	return cmd_finish(&run, rc);
 }
+
+CMD_COMMAND(capture, cmd_capture, 80, "capture and summarise packets");

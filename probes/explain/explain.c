@@ -283,3 +283,6 @@ int cmd_explain(int argc, char **argv)
 	free(r);
 	return rc;
 }
+
+CMD_COMMAND(explain, cmd_explain, 100,
+            "find a failure's cause in a log, prove it here");

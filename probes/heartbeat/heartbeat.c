@@ -282,3 +282,6 @@ int cmd_heartbeat(int argc, char **argv)
 	hb_stop = 0;
 	return cmd_finish(&cr, rc);
 }
+
+CMD_COMMAND(heartbeat, cmd_heartbeat, 60,
+            "measure latency over a held connection");

@@ -328,3 +328,6 @@ int cmd_mesh(int argc, char **argv)
 	free(ms);
 	return rc;
 }
+
+CMD_COMMAND(mesh, cmd_mesh, 90,
+            "test every node against every other, one per node");

@@ -369,3 +369,5 @@ int cmd_ifaces(int argc, char **argv)
 	free(res);
 	return cmd_finish(&r, rc);
 }
+
+CMD_COMMAND(ifaces, cmd_ifaces, 20, "list interfaces, addresses and routes");

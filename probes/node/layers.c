@@ -165,3 +165,6 @@ int cmd_layers(int argc, char **argv)
 	layers_free(&ly);
 	return cmd_finish(&r, rc);
 }
+
+CMD_COMMAND(layers, cmd_layers, 30,
+            "find container, WSL, NAT and bridge layering");

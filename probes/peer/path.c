@@ -180,3 +180,5 @@ int cmd_path(int argc, char **argv)
 	free(r);
 	return cmd_finish(&cr, rc);
 }
+
+CMD_COMMAND(path, cmd_path, 70, "route and path MTU toward a peer");

@@ -395,3 +395,5 @@ int cmd_ports(int argc, char **argv)
 	port_list_free(&pl);
 	return cmd_finish(&cr, rc);
 }
+
+CMD_COMMAND(ports, cmd_ports, 50, "test TCP and UDP ports on a peer");

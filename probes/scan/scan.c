@@ -80,6 +80,9 @@ int cmd_scan(int argc, char **argv)
 	return rc;
 }
 
+CMD_COMMAND(scan, cmd_scan, 10,
+            "diagnose this node and recommend an interface");
+
 /* The same steps as cmd_scan up to the recommendation, with no output:
  * a run without streams is silent and nothing is emitted. */
 int scan_recommend_quiet(const struct sysroot *sr, char *ifname, size_t len)

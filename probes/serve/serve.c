@@ -286,3 +286,5 @@ int cmd_serve(int argc, char **argv)
 	serve_stop = 0;
 	return cmd_finish(&run, rc);
 }
+
+CMD_COMMAND(serve, cmd_serve, 40, "run the responder that peers probe");
