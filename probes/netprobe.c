@@ -99,6 +99,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return cmd_failf(&top, "output", "error writing output");
+		return cmd_fail(&top, "output", "error writing output", NULL,
+		                NULL);
 	return rc;
 }

@@ -177,7 +177,8 @@ static int add_out(struct cmd_run *run, struct report_cli *c, int format,
 		   const char *path)
 {
 	if (c->nout >= 8)
-		return cmd_failf(run, "options", "at most 8 outputs");
+		return cmd_fail(run, "options", "at most 8 outputs", NULL,
+		                NULL);
 	c->outs[c->nout].format = format;
 	c->outs[c->nout++].path = path;
 	return 0;
@@ -312,7 +313,7 @@ static int report_collect(struct cmd_run *run, const struct report_cli *c,
 					"%s in all: make one report per part "
 					"of the cluster",
 					set->overwhy);
-		return cmd_failf(run, "load", "out of memory");
+		return cmd_fail(run, "load", "out of memory", NULL, NULL);
 	}
 	for (size_t i = 0; i < set->nskip; i++) {
 		const struct report_skip *k = &set->skip[i];
@@ -327,8 +328,9 @@ static int report_collect(struct cmd_run *run, const struct report_cli *c,
 			cmd_note(run, "skipped '%s': %s", k->path, k->why);
 	}
 	if (set->nin == 0)
-		return cmd_failf(run, "load", "no usable document among the "
-				 "files given");
+		return cmd_fail(run, "load",
+		                "no usable document among the files given",
+		                NULL, NULL);
 	if (report_dedupe(set, c->dup, run, why, sizeof(why)) < 0)
 		return cmd_failf(run, "load", "%s", why);
 	return 0;
@@ -347,11 +349,11 @@ static int report_decide_emit(struct cmd_run *run, struct report_cli *c,
 	inputs = calloc(set->nin + set->nskip + (size_t)c->nops + 1,
 			sizeof(*inputs));
 	if (inputs == NULL)
-		return cmd_failf(run, "report", "out of memory");
+		return cmd_fail(run, "report", "out of memory", NULL, NULL);
 	m = report_build(set);
 	if (m == NULL) {
 		free(inputs);
-		return cmd_failf(run, "report", "out of memory");
+		return cmd_fail(run, "report", "out of memory", NULL, NULL);
 	}
 	report_set_verbose(m, run->verbose > 0);
 	rc = emit_all(run, m, set, c, inputs);

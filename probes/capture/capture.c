@@ -61,8 +61,9 @@ static int prepare(struct cap_state *st, const struct cap_opts *o,
 	} else if (n > 0 || o->nports > 0) {
 		if (cap_build_filter(o, addrs, n, st->filter,
 		                     sizeof(st->filter)) < 0)
-			return cmd_failf(run, "filter",
-			                 "too many ports for one filter");
+			return cmd_fail(run, "filter",
+			                "too many ports for one filter", NULL,
+			                NULL);
 		st->have_filter = true;
 	}
 	if (st->have_filter && cap_check_filter(st->filter, run) != 0)
@@ -70,8 +71,8 @@ static int prepare(struct cap_state *st, const struct cap_opts *o,
 	if (o->read != NULL)
 		return 0;
 	if (pcap_findalldevs(devs, err) < 0)
-		return cmd_failf(run, "pcap", "cannot list interfaces: %s",
-		                 err);
+		return cmd_fail(run, "pcap", "cannot list interfaces", NULL,
+		                "%s", err);
 	cap_learn_locals(st, *devs);
 	if (cap_open_handles(st, o, *devs, run) != 0 ||
 	    cap_set_filters(st, run) != 0)
@@ -142,8 +143,8 @@ int cmd_capture(int argc, char **argv)
 	st = calloc(1, sizeof(*st));
 	if (cmd_doc(&run) < 0 || st == NULL || pcapsum_init(&st->sum) < 0) {
 		free(st);
-		return cmd_finish(&run, cmd_failf(&run, "doc",
-		                                  "out of memory"));
+		return cmd_finish(
+		    &run, cmd_fail(&run, "doc", "out of memory", NULL, NULL));
 	}
 	/* -o must not replace the file read, nor the one written */
 	cmd_input(&run, o.read);

@@ -219,14 +219,15 @@ static int explain_run(struct explain_run *r)
 	r->lm.light = r->light;
 	for (int i = 0; i < r->o.nfiles; i++)
 		if ((r->shown[i] = explain_keep(r, r->o.files[i])) == NULL)
-			return cmd_failf(&r->run, "memory", "out of memory");
+			return cmd_fail(&r->run, "memory", "out of memory",
+			                NULL, NULL);
 	for (int i = 0; i < r->o.nfiles; i++)
 		if (explain_read(r, i, r->o.files[i]) < 0)
 			return read_failed(r, i);
 	if (r->o.job)
 		explain_job(r);
 	if (r->o.fr_dir && explain_fr_run(r) < 0)
-		return cmd_failf(&r->run, "memory", "out of memory");
+		return cmd_fail(&r->run, "memory", "out of memory", NULL, NULL);
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
 	if (r->o.job && r->fr != NULL)
@@ -240,7 +241,8 @@ static int explain_run(struct explain_run *r)
 		explain_rdma_settle(&r->res);
 	explain_drop_normal(&r->res);
 	if (explain_emit(r) < 0)
-		return cmd_failf(&r->run, "output", "cannot write output");
+		return cmd_fail(&r->run, "output", "cannot write output", NULL,
+		                NULL);
 	return verdict(r);
 }
 
@@ -254,8 +256,8 @@ int cmd_explain(int argc, char **argv)
 		struct cmd_run run;
 
 		cmd_init(&run, "netprobe", "explain", stdout, stderr);
-		return cmd_finish(&run, cmd_failf(&run, "memory",
-						  "out of memory"));
+		return cmd_finish(&run, cmd_fail(&run, "memory",
+		                                 "out of memory", NULL, NULL));
 	}
 	cmd_begin(&r->run, "netprobe", "explain", stdout, stderr);
 	rc = parse(&r->run, argc, argv, &r->o);
@@ -275,7 +277,7 @@ int cmd_explain(int argc, char **argv)
 		if (strcmp(r->o.files[i], "-") != 0)
 			cmd_input(&r->run, r->o.files[i]);
 	if (cmd_doc(&r->run) < 0)
-		rc = cmd_failf(&r->run, "memory", "out of memory");
+		rc = cmd_fail(&r->run, "memory", "out of memory", NULL, NULL);
 	else
 		rc = explain_run(r);
 	rc = cmd_finish(&r->run, rc);

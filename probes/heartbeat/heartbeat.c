@@ -127,7 +127,8 @@ static int hb_peer(struct cmd_run *cr, const struct hb_opts *o,
 	int rc;
 
 	if (hb_run_init(cr, o) < 0)
-		return cmd_finish(cr, cmd_failf(cr, "doc", "out of memory"));
+		return cmd_finish(
+		    cr, cmd_fail(cr, "doc", "out of memory", NULL, NULL));
 	rc = peerprobe_run(spec, &po, &v, &detail, &cr->doc);
 	if (rc == 0 && peerprobe_decide(&v, &cr->doc) < 0)
 		rc = -1;
@@ -265,7 +266,8 @@ int cmd_heartbeat(int argc, char **argv)
 	r = hb_run_new(&o);
 	if (hb_run_init(&cr, &o) < 0 || r == NULL) {
 		free(r);
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+		return cmd_finish(
+		    &cr, cmd_fail(&cr, "doc", "out of memory", NULL, NULL));
 	}
 	doc_set(&cr.doc, "interval_us", json_integer(o.interval_us));
 	rc = hb_open(&cr, r, &o);

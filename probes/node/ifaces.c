@@ -313,7 +313,8 @@ static int collect(const struct ifaces_opts *o, struct cmd_run *r,
 			    f = decide_route_lookup(o->route, e, &r->doc);
 
 			if (f < 0)
-				return cmd_failf(r, "route", "out of memory");
+				return cmd_fail(r, "route", "out of memory",
+				                NULL, NULL);
 			if (f > 0 && !r->json)
 				cmd_note(r, "no route to '%s'", o->route);
 			if (f > 0 && rc == 0)
@@ -347,13 +348,14 @@ int cmd_ifaces(int argc, char **argv)
 	res = calloc(1, sizeof(*res));
 	if (cmd_doc(&r) < 0 || res == NULL) {
 		free(res);
-		return cmd_finish(&r, cmd_failf(&r, "doc", "out of memory"));
+		return cmd_finish(
+		    &r, cmd_fail(&r, "doc", "out of memory", NULL, NULL));
 	}
 	rc = collect(&o, &r, res, &have_list);
 	/* the document for --json and -o, the table for people */
 	if ((r.json || r.output) && emit_json(&r.doc, res, have_list) < 0 &&
 	    rc == 0)
-		rc = cmd_failf(&r, "doc", "out of memory");
+		rc = cmd_fail(&r, "doc", "out of memory", NULL, NULL);
 	if (!r.json && !r.quiet && have_list && rc != 2) {
 		/* interface names are the kernel's: escaped on their way out */
 		FILE *real = stdout, *safe = termsafe_open(real, false);

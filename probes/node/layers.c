@@ -153,8 +153,9 @@ int cmd_layers(int argc, char **argv)
 	if ((rc = cmd_parsed(&r)) != 0)
 		return cmd_finish(&r, rc);
 	if (cmd_doc(&r) < 0)
-		return cmd_finish(&r, cmd_failf(&r, "doc",
-						"cannot build the document"));
+		return cmd_finish(&r, cmd_fail(&r, "doc",
+		                               "cannot build the document",
+		                               NULL, NULL));
 	rc = layers_collect(&r, root, &ly);
 	if (rc != 0)
 		return cmd_finish(&r, rc);

@@ -152,7 +152,8 @@ int cmd_path(int argc, char **argv)
 	r = calloc(1, sizeof(*r));
 	if (cmd_doc(&cr) < 0 || !r) {
 		free(r);
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+		return cmd_finish(
+		    &cr, cmd_fail(&cr, "doc", "out of memory", NULL, NULL));
 	}
 	ran = path_collect(peer, &o, r, err, sizeof(err)) == 0;
 	if (!ran)

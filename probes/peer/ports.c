@@ -342,7 +342,7 @@ static int ports_verdict(struct cmd_run *cr, const struct opts *o,
 	rc = ports_decide(&cr->doc, &t, r->out, r->nout, r->in, r->nin);
 	json_decref(ruleset);
 	if (rc < 0 || fill_doc(o, r, &cr->doc) < 0)
-		return cmd_failf(cr, "doc", "out of memory");
+		return cmd_fail(cr, "doc", "out of memory", NULL, NULL);
 	/* a port not open, or a part that could not be tested (an error):
 	 * the ports were not all proven open */
 	rc = cmd_status(cr, true);
@@ -373,7 +373,8 @@ int cmd_ports(int argc, char **argv)
 	if ((rc = cmd_parsed(&cr)) != 0)
 		return cmd_finish(&cr, rc);
 	if (cmd_doc(&cr) < 0)
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+		return cmd_finish(
+		    &cr, cmd_fail(&cr, "doc", "out of memory", NULL, NULL));
 	cmd_input(&cr, o.token_file);
 	memset(&r, 0, sizeof(r));
 	port_list_init(&pl);

@@ -36,7 +36,7 @@ static int scan_run(struct scan *s)
 	int rc;
 
 	if (cmd_doc(&s->run) < 0)
-		return cmd_failf(&s->run, "memory", "out of memory");
+		return cmd_fail(&s->run, "memory", "out of memory", NULL, NULL);
 	if (sysroot_init(&s->sr, s->o.sysroot) < 0)
 		return cmd_fail(&s->run, "sysroot", "cannot read sysroot",
 		                s->o.sysroot, "%s", strerror(errno));
@@ -44,9 +44,10 @@ static int scan_run(struct scan *s)
 	    (rc = scan_decide(s)) != 0)
 		return rc;
 	if (scan_build_doc(s) < 0)
-		return cmd_failf(&s->run, "memory", "out of memory");
+		return cmd_fail(&s->run, "memory", "out of memory", NULL, NULL);
 	if (scan_emit(s) < 0)
-		return cmd_failf(&s->run, "output", "cannot write output");
+		return cmd_fail(&s->run, "output", "cannot write output", NULL,
+		                NULL);
 	return cmd_status(&s->run, true);
 }
 
@@ -61,7 +62,8 @@ int cmd_scan(int argc, char **argv)
 		struct cmd_run r;
 
 		cmd_init(&r, "netprobe", "scan", stdout, stderr);
-		return cmd_finish(&r, cmd_failf(&r, "memory", "out of memory"));
+		return cmd_finish(
+		    &r, cmd_fail(&r, "memory", "out of memory", NULL, NULL));
 	}
 	cmd_begin(&s->run, "netprobe", "scan", stdout, stderr);
 	rc = scan_parse(&s->run, argc, argv, &s->o);

@@ -81,9 +81,8 @@ static int serve_run(struct cmd_run *run, struct server *s, int verbose,
 	publish(run, s, mo, true);
 	while (!serve_stop) {
 		if (serve_poll(s, metrics ? 250 : -1, &orig) < 0) {
-			rc = cmd_failf(run, "serve",
-			               "the event loop failed: epoll: %s",
-			               strerror(errno));
+			rc = cmd_fail(run, "serve", "the event loop failed",
+			              NULL, "epoll: %s", strerror(errno));
 			break;
 		}
 		/* under a flood, not after every batch */
@@ -273,7 +272,7 @@ int cmd_serve(int argc, char **argv)
 		return cmd_finish(&run, rc);
 	cmd_input(&run, c.o.token_file);
 	if (cmd_doc(&run) < 0)
-		cmd_failf(&run, "serve", "out of memory");
+		cmd_fail(&run, "serve", "out of memory", NULL, NULL);
 	s = run.nfail == 0 ? serve_open(&run, &c) : NULL;
 	rc = 2;
 	if (s != NULL) {
