@@ -158,6 +158,38 @@ START_TEST(a_destination_that_does_not_fit_is_a_bad_table)
 }
 END_TEST
 
+START_TEST(a_command_spelling_takes_only_that_spelling)
+{
+	/* report's --json takes a FILE: the common -j stays, bound */
+	bool json = false;
+	const char *file = NULL;
+	const struct cli_opt own[] = {
+	    {300, 0, "json", CLI_OPTIONAL, "FILE", NULL, "to FILE", false},
+	    {0, 'o', "output", CLI_REQUIRED, "FILE", NULL, "own -o", false,
+	     CLI_TO(STR, &file)},
+	};
+	const struct cli_opt common[] = {
+	    {0, 'j', "json", CLI_FLAG, NULL, NULL, "JSON", false,
+	     CLI_TO(BOOL, &json)},
+	    {0, 'o', "output", CLI_REQUIRED, "FILE", NULL, "common -o", false,
+	     CLI_TO(STR, &file)},
+	};
+	const struct cli_cmd cmd = {"netprobe x", "", "", own, 2, NULL};
+	char a0[] = "x", a1[] = "-j", a2[] = "-o", a3[] = "f";
+	char *argv[] = {a0, a1, a2, a3, NULL};
+	struct cli c;
+
+	ck_assert_int_eq(cli_start_common(&c, &cmd, common, 2, 4, argv), 0);
+	ck_assert_uint_eq(c.cmd->nopts, 3);
+	ck_assert_uint_eq(c.cmd->ncommon, 1);
+	ck_assert_int_eq(c.cmd->opts[2].letter, 'j');
+	ck_assert_ptr_null(c.cmd->opts[2].name);
+	ck_assert_int_eq(cli_next(&c), CLI_END);
+	ck_assert(json);
+	ck_assert_str_eq(file, "f");
+}
+END_TEST
+
 Suite *suite_cli_dest(void)
 {
 	Suite *s = suite_create("cli_dest");
@@ -167,6 +199,7 @@ Suite *suite_cli_dest(void)
 	tcase_add_test(tc, a_bad_value_is_refused_before_it_is_stored);
 	tcase_add_test(tc, common_options_are_listed_apart_by_help);
 	tcase_add_test(tc, a_destination_that_does_not_fit_is_a_bad_table);
+	tcase_add_test(tc, a_command_spelling_takes_only_that_spelling);
 	suite_add_tcase(s, tc);
 	return s;
 }
