@@ -92,13 +92,11 @@ struct cli_cmd {
 	size_t ncommon;
 };
 
-/* The options every command spells the same way. */
+/* The option every command spells the same way; --json and the other
+ * common ones belong to a runtime (cli_start_common, doc/cmdrun.h). */
 #define CLI_OPT_HELP                                                       \
 	{'h', 'h', "help", CLI_FLAG, NULL, NULL, "print this help and exit", \
 	 false}
-#define CLI_OPT_JSON(key)                                                  \
-	{(key), 'j', "json", CLI_FLAG, NULL, NULL,                          \
-	 "print one JSON document instead of text", false}
 
 #define CLI_MAX_OPTS 64
 #define CLI_END (-1)
