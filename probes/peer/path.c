@@ -17,7 +17,8 @@
 static const struct cli_cmd path_cmd = {
 	"netprobe path", "[options] HOST[:PORT]",
 	"Find the route toward a peer and the largest packet that crosses.",
-	NULL, 0, "The peer runs `netprobe serve` (UDP port 7470 unless given).\n",
+	NULL, 0,
+	"The peer runs `netprobe serve` (UDP port 7470 unless given).\n",
 };
 
 /* The errors the probes recorded in the document, on standard error:
