@@ -315,7 +315,7 @@ static int collect(const struct ifaces_opts *o, struct cmd_run *r,
 			if (f < 0)
 				return cmd_fail(r, "route", "out of memory",
 				                NULL, NULL);
-			if (f > 0 && !r->json)
+			if (f > 0 && !r->json && !r->quiet)
 				cmd_note(r, "no route to '%s'", o->route);
 			if (f > 0 && rc == 0)
 				rc = 1;
