@@ -5,36 +5,23 @@
 #include <string.h>
 
 #include "base/cli.h"
-#include "commands.h"
 #include "doc/cmdrun.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-};
+/* The commands: each registers itself beside its entry point
+ * (CMD_COMMAND, doc/cmdrun.h), so this file lists none. */
+#define MAX_COMMANDS 64
 
-static const struct command commands[] = {
-	{"scan", cmd_scan, "diagnose this node and recommend an interface"},
-	{"ifaces", cmd_ifaces, "list interfaces, addresses and routes"},
-	{"layers", cmd_layers, "find container, WSL, NAT and bridge layering"},
-	{"serve", cmd_serve, "run the responder that peers probe"},
-	{"ports", cmd_ports, "test TCP and UDP ports on a peer"},
-	{"heartbeat", cmd_heartbeat, "measure latency over a held connection"},
-	{"path", cmd_path, "route and path MTU toward a peer"},
-	{"capture", cmd_capture, "capture and summarise packets"},
-	{"mesh", cmd_mesh, "test every node against every other, one per node"},
-	{"explain", cmd_explain, "find a failure's cause in a log, prove it here"},
-	{"report", cmd_report, "merge documents into one cluster report"},
-};
+static const struct cmd_command *commands[MAX_COMMANDS];
+static size_t ncommands;
 
 /* Usage goes to stdout for --help (exit 0), stderr for misuse (exit 2). */
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: netprobe [-hV] COMMAND [options] [operands]\n\n"
 		    "commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].help);
+	for (size_t i = 0; i < ncommands; i++)
+		fprintf(fp, "  %-10s %s\n", commands[i]->name,
+			commands[i]->summary);
 	fprintf(fp, "\n'netprobe COMMAND --help' (or 'netprobe help COMMAND') "
 		    "describes a command;\nsee netprobe(1).\n");
 }
@@ -42,12 +29,12 @@ static void usage(FILE *fp)
 /* "netprobe help CMD" is "netprobe CMD --help". */
 static int help_of(const char *name)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		char *argv[] = {(char *)commands[i].name, (char *)"--help",
+	for (size_t i = 0; i < ncommands; i++) {
+		char *argv[] = {(char *)commands[i]->name, (char *)"--help",
 				NULL};
 
-		if (strcmp(name, commands[i].name) == 0)
-			return commands[i].fn(2, argv);
+		if (strcmp(name, commands[i]->name) == 0)
+			return commands[i]->main(2, argv);
 	}
 	return -1;
 }
@@ -55,12 +42,12 @@ static int help_of(const char *name)
 /* A misspelt command: the closest name, if one is close. */
 static void unknown_command(struct cmd_run *top, const char *name)
 {
-	const char *names[sizeof(commands) / sizeof(commands[0])];
+	const char *names[MAX_COMMANDS];
 	const char *best;
 
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		names[i] = commands[i].name;
-	best = cli_closest(name, names, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < ncommands; i++)
+		names[i] = commands[i]->name;
+	best = cli_closest(name, names, ncommands);
 	if (best)
 		cmd_note(top, "unknown command '%s' (did you mean '%s'?)",
 			 name, best);
@@ -76,6 +63,9 @@ int main(int argc, char **argv)
 	const char *name;
 	int rc = -1;
 
+	ncommands = cmd_commands(commands, MAX_COMMANDS);
+	if (ncommands > MAX_COMMANDS)
+		ncommands = MAX_COMMANDS;
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -101,15 +91,15 @@ int main(int argc, char **argv)
 			"Try 'netprobe --help' for the list of commands.\n");
 		return 2;
 	}
-	for (size_t i = 0; rc < 0 && i < sizeof(commands) / sizeof(commands[0]);
-	     i++)
-		if (strcmp(name, commands[i].name) == 0)
-			rc = commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; rc < 0 && i < ncommands; i++)
+		if (strcmp(name, commands[i]->name) == 0)
+			rc = commands[i]->main(argc - 1, argv + 1);
 	if (rc < 0) {
 		unknown_command(&top, name);
 		return 2;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return cmd_failf(&top, "output", "error writing output");
+		return cmd_fail(&top, "output", "error writing output", NULL,
+		                NULL);
 	return rc;
 }

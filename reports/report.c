@@ -15,18 +15,17 @@
 enum {
 	O_FORMAT = 'f',
 	O_OUTPUT = 'o',
-	O_JSONFLAG = 'j',
 	O_HELP = 'h',
-	O_JSON = 256,
+	O_JSONFILE = 256,
 	O_HTML,
 	O_JUNIT,
 	O_MD,
 	O_FAILON,
-	O_NOCLOBBER,
 	O_ALLOWDUP,
-	O_VERBOSE = 'v',
 };
 
+/* -j is the run's --json (r->json); --json takes a FILE here, which the
+ * other commands' --json does not. */
 static const struct cli_opt report_optv[] = {
 	{O_FORMAT, 'f', "format", CLI_REQUIRED, "FORMAT", "text",
 	 "text, markdown, html, json or junit", false},
@@ -38,18 +37,12 @@ static const struct cli_opt report_optv[] = {
 	 "also write JUnit XML to FILE", false},
 	{O_MD, 0, "markdown", CLI_REQUIRED, "FILE", NULL,
 	 "also write Markdown to FILE", false},
-	{O_JSON, 0, "json", CLI_OPTIONAL, "FILE", NULL,
+	{O_JSONFILE, 0, "json", CLI_OPTIONAL, "FILE", NULL,
 	 "also write the merged JSON to FILE; alone: -j", false},
-	{O_JSONFLAG, 'j', NULL, CLI_FLAG, NULL, NULL,
-	 "the merged JSON instead of text (--format json)", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
 	{O_ALLOWDUP, 0, "allow-duplicates", CLI_REQUIRED, "WHICH", NULL,
 	 "two snapshots of one node: keep first, last or newest", false},
-	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
-	 "refuse to replace an existing regular file", false},
-	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
-	 "text: every pair of the matrix and every citation", false},
 	CLI_OPT_HELP,
 };
 
@@ -58,7 +51,9 @@ static const struct cli_cmd report_cmd = {
 	"Merge every node's netprobe and ncclcheck documents into one report.",
 	report_optv, sizeof(report_optv) / sizeof(report_optv[0]),
 	"The report goes to standard output (or -o) in --format, and at once to "
-	"each\nfile named by --html, --junit, --markdown and --json.\n",
+	"each\nfile named by --html, --junit, --markdown and --json. -j is "
+	"--format json;\n-v: every pair of the matrix and every citation; -q: "
+	"no text on standard\noutput, the exit status is the gate.\n",
 };
 
 /* One report to write: a format and where (NULL: standard output). */
@@ -170,7 +165,7 @@ struct report_cli {
 	const char *out;
 	struct report_out outs[8];
 	int nout;
-	bool fmt_given, json_stdout, verbose;
+	bool fmt_given, json_stdout;
 	struct outfile_opts oo;
 	enum report_dup dup;
 	char **ops;
@@ -182,7 +177,8 @@ static int add_out(struct cmd_run *run, struct report_cli *c, int format,
 		   const char *path)
 {
 	if (c->nout >= 8)
-		return cmd_failf(run, "options", "at most 8 outputs");
+		return cmd_fail(run, "options", "at most 8 outputs", NULL,
+		                NULL);
 	c->outs[c->nout].format = format;
 	c->outs[c->nout++].path = path;
 	return 0;
@@ -206,11 +202,15 @@ static int emit_all(struct cmd_run *run, const struct report_model *m,
 		inputs[n++] = c->ops[i];
 	c->oo.inputs = inputs;
 	c->oo.ninputs = n;
+	c->oo.no_clobber = run->no_clobber;
 	for (int i = 0; i < c->nout; i++)
 		if (report_emit(m, c->outs[i].path,
 				(enum report_format)c->outs[i].format,
 				c->fail_on, run, &c->oo) < 0)
 			rc = 2;
+	/* -q: no text for people on standard output, only the gate */
+	if (run->quiet && c->out == NULL && c->fmt == REPORT_FMT_TEXT)
+		return rc;
 	if (report_emit(m, c->out, c->fmt, c->fail_on, run, &c->oo) < 0)
 		rc = 2;
 	return rc;
@@ -238,8 +238,7 @@ static int report_take(struct cmd_run *run, struct report_cli *c,
 		return add_out(run, c, REPORT_FMT_JUNIT, cl->arg);
 	case O_MD:
 		return add_out(run, c, REPORT_FMT_MD, cl->arg);
-	case O_JSON:
-	case O_JSONFLAG:
+	case O_JSONFILE:
 		if (cl->arg != NULL && strcmp(cl->arg, "-") != 0)
 			return add_out(run, c, REPORT_FMT_JSON, cl->arg);
 		c->json_stdout = true;
@@ -249,9 +248,6 @@ static int report_take(struct cmd_run *run, struct report_cli *c,
 			return cmd_fail(run, "options", "unknown level",
 					cl->arg, "use warning, fault or never");
 		return 0;
-	case O_NOCLOBBER:
-		c->oo.no_clobber = true;
-		return 0;
 	case O_ALLOWDUP:
 		if (report_dup_parse(cl->arg, &c->dup) < 0)
 			return cmd_fail(run, "options", "unknown choice",
@@ -259,11 +255,8 @@ static int report_take(struct cmd_run *run, struct report_cli *c,
 					"for --allow-duplicates: use first, "
 					"last or newest");
 		return 0;
-	case O_VERBOSE:
-		c->verbose = true;
-		return 0;
 	case O_HELP:
-		return cli_help(&report_cmd, stdout) == 0 ? 1 : 2;
+		return cli_help(cl->cmd, stdout) == 0 ? 1 : 2;
 	default:
 		return cli_usage_error(&report_cmd, stderr, "%s", cl->err);
 	}
@@ -281,10 +274,12 @@ static int report_parse(struct cmd_run *run, int argc, char **argv,
 	c->fmt = REPORT_FMT_TEXT;
 	c->fail_on = REPORT_FAIL_FAULT;
 	c->dup = REPORT_DUP_REFUSE;
-	cli_start(&cl, &report_cmd, argc, argv);
+	cmd_cli(run, &cl, &report_cmd, argc, argv);
 	while ((ch = cli_next(&cl)) != CLI_END)
 		if ((rc = report_take(run, c, &cl, ch)) != 0)
 			return rc;
+	if (run->json)
+		c->json_stdout = true; /* -j */
 	if (c->json_stdout) {
 		if (c->fmt_given && c->fmt != REPORT_FMT_JSON)
 			return cli_usage_error(&report_cmd, stderr,
@@ -318,7 +313,7 @@ static int report_collect(struct cmd_run *run, const struct report_cli *c,
 					"%s in all: make one report per part "
 					"of the cluster",
 					set->overwhy);
-		return cmd_failf(run, "load", "out of memory");
+		return cmd_fail(run, "load", "out of memory", NULL, NULL);
 	}
 	for (size_t i = 0; i < set->nskip; i++) {
 		const struct report_skip *k = &set->skip[i];
@@ -333,8 +328,9 @@ static int report_collect(struct cmd_run *run, const struct report_cli *c,
 			cmd_note(run, "skipped '%s': %s", k->path, k->why);
 	}
 	if (set->nin == 0)
-		return cmd_failf(run, "load", "no usable document among the "
-				 "files given");
+		return cmd_fail(run, "load",
+		                "no usable document among the files given",
+		                NULL, NULL);
 	if (report_dedupe(set, c->dup, run, why, sizeof(why)) < 0)
 		return cmd_failf(run, "load", "%s", why);
 	return 0;
@@ -353,13 +349,13 @@ static int report_decide_emit(struct cmd_run *run, struct report_cli *c,
 	inputs = calloc(set->nin + set->nskip + (size_t)c->nops + 1,
 			sizeof(*inputs));
 	if (inputs == NULL)
-		return cmd_failf(run, "report", "out of memory");
+		return cmd_fail(run, "report", "out of memory", NULL, NULL);
 	m = report_build(set);
 	if (m == NULL) {
 		free(inputs);
-		return cmd_failf(run, "report", "out of memory");
+		return cmd_fail(run, "report", "out of memory", NULL, NULL);
 	}
-	report_set_verbose(m, c->verbose);
+	report_set_verbose(m, run->verbose > 0);
 	rc = emit_all(run, m, set, c, inputs);
 	free(inputs);
 	if (rc == 0)
@@ -373,12 +369,12 @@ static int report_decide_emit(struct cmd_run *run, struct report_cli *c,
  * errors and checks standard output. */
 int cmd_report(int argc, char **argv)
 {
-	struct cmd_run run = {.tool = "netprobe", .name = "report",
-			      .out = stdout, .err = stderr};
 	struct report_set set = {0};
 	struct report_cli c;
+	struct cmd_run run;
 	int rc;
 
+	cmd_begin(&run, "netprobe", "report", stdout, stderr);
 	rc = report_parse(&run, argc, argv, &c);
 	if (rc != 0)
 		return cmd_finish(&run, rc == 1 ? 0 : 2);
@@ -388,3 +384,5 @@ int cmd_report(int argc, char **argv)
 	report_set_free(&set);
 	return cmd_finish(&run, rc);
 }
+
+CMD_COMMAND(report, cmd_report, 110, "merge documents into one cluster report");

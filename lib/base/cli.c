@@ -21,14 +21,39 @@ static int cli_bad_table(struct cli *c, const struct cli_opt *o)
 	return -1;
 }
 
-int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
-	      char **argv)
+/* True when an entry's destination fits its argument: a flag stores a
+ * bool or a count, a required argument a string, a number an integer. */
+static bool cli_dest_ok(const struct cli_opt *o)
+{
+	switch (o->kind) {
+	case CLI_KIND_NONE:
+		return o->dest == NULL;
+	case CLI_KIND_BOOL:
+	case CLI_KIND_COUNT:
+		return o->dest != NULL && o->arg == CLI_FLAG;
+	case CLI_KIND_STR:
+		return o->dest != NULL && o->arg == CLI_REQUIRED &&
+		       o->unit == CLI_UNIT_NONE;
+	case CLI_KIND_UINT:
+		if (o->min < 0)
+			return false;
+		/* fall through */
+	case CLI_KIND_INT:
+	case CLI_KIND_LLONG:
+		return o->dest != NULL && o->unit != CLI_UNIT_NONE;
+	}
+	return false;
+}
+
+/* Builds getopt_long's arrays from cmd into c (cleared by the caller).
+ * Returns 0, or -1 for a malformed table (c->err says so). */
+static int cli_build(struct cli *c, const struct cli_cmd *cmd, int argc,
+		     char **argv)
 {
 	bool seen[256] = {false};
 	char *s;
 	size_t nl = 0;
 
-	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
 	c->argc = argc;
 	c->argv = argv;
@@ -40,8 +65,9 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 		const struct cli_opt *o = &cmd->opts[i];
 		unsigned char l = (unsigned char)o->letter;
 
-		if (o->key == 0 || o->key == CLI_END || o->key == CLI_ERROR ||
-		    (!o->letter && !o->name))
+		if ((o->key == 0 && o->dest == NULL) || o->key == CLI_END ||
+		    o->key == CLI_ERROR || (!o->letter && !o->name) ||
+		    !cli_dest_ok(o))
 			return cli_bad_table(c, o);
 		/* a number needs an argument, a range and a unit it knows */
 		if (o->unit != CLI_UNIT_NONE &&
@@ -78,6 +104,60 @@ int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	optind = 0;
 	opterr = 0;
 	return 0;
+}
+
+int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
+	      char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	return cli_build(c, cmd, argc, argv);
+}
+
+/* True when cmd has an entry with this letter (not 0) or long name. */
+static bool cli_spelt(const struct cli_cmd *cmd, char letter,
+		      const char *name)
+{
+	for (size_t i = 0; i < cmd->nopts; i++) {
+		const struct cli_opt *e = &cmd->opts[i];
+
+		if ((letter && e->letter == letter) ||
+		    (name && e->name && strcmp(e->name, name) == 0))
+			return true;
+	}
+	return false;
+}
+
+int cli_start_common(struct cli *c, const struct cli_cmd *cmd,
+		     const struct cli_opt *common, size_t ncommon, int argc,
+		     char **argv)
+{
+	size_t n = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (cmd->nopts + ncommon > CLI_MAX_OPTS) {
+		c->cmd = cmd;
+		return cli_bad_table(c, NULL);
+	}
+	for (size_t i = 0; i < cmd->nopts; i++)
+		c->all[n++] = cmd->opts[i];
+	c->joined = *cmd;
+	c->joined.ncommon = 0;
+	for (size_t i = 0; i < ncommon; i++) {
+		struct cli_opt o = common[i];
+
+		/* the command's own spelling wins; what is left stays */
+		if (cli_spelt(cmd, o.letter, NULL))
+			o.letter = 0;
+		if (cli_spelt(cmd, 0, o.name))
+			o.name = NULL;
+		if (!o.letter && !o.name)
+			continue;
+		c->all[n++] = o;
+		c->joined.ncommon++;
+	}
+	c->joined.opts = c->all;
+	c->joined.nopts = n;
+	return cli_build(c, &c->joined, argc, argv);
 }
 
 /* The table entry behind what getopt_long returned, or NULL. */
@@ -247,7 +327,11 @@ static int cli_parse_num(const struct cli_opt *o, const char *arg,
 	return -1;
 }
 
-int cli_next(struct cli *c)
+static const struct cli_opt *cli_primary(const struct cli_cmd *cmd,
+					 const struct cli_opt *alias);
+
+/* One option from getopt_long, as cli_next but destinations unstored. */
+static int cli_next_one(struct cli *c)
 {
 	const struct cli_opt *o;
 	int ch;
@@ -303,6 +387,60 @@ int cli_next(struct cli *c)
 	    cli_parse_num(o, c->arg, &c->num, c->err, sizeof(c->err)) < 0)
 		return CLI_ERROR;
 	return o->key;
+}
+
+/* The entry whose destination applies to o: o's own, or for an alias
+ * without one its option's. NULL: none, the caller gets the key. */
+static const struct cli_opt *cli_dest_of(const struct cli_cmd *cmd,
+					 const struct cli_opt *o)
+{
+	if (o->dest == NULL && o->alias)
+		o = cli_primary(cmd, o);
+	return o && o->dest ? o : NULL;
+}
+
+/* Stores the option cli_next_one returned where its entry d says. */
+static void cli_store(const struct cli *c, const struct cli_opt *d)
+{
+	switch (d->kind) {
+	case CLI_KIND_BOOL:
+		*(bool *)d->dest = true;
+		break;
+	case CLI_KIND_COUNT:
+		(*(int *)d->dest)++;
+		break;
+	case CLI_KIND_STR:
+		*(const char **)d->dest = c->arg;
+		break;
+	case CLI_KIND_INT:
+		*(int *)d->dest = (int)c->num;
+		break;
+	case CLI_KIND_UINT:
+		*(unsigned *)d->dest = (unsigned)c->num;
+		break;
+	case CLI_KIND_LLONG:
+		*(long long *)d->dest = c->num;
+		break;
+	case CLI_KIND_NONE:
+		break;
+	}
+}
+
+int cli_next(struct cli *c)
+{
+	/* each round takes at least one word: argc bounds them */
+	for (int i = 0; i <= c->argc; i++) {
+		const struct cli_opt *d;
+		int k = cli_next_one(c);
+
+		if (k == CLI_END || k == CLI_ERROR)
+			return k;
+		d = cli_dest_of(c->cmd, c->opt);
+		if (d == NULL)
+			return k;
+		cli_store(c, d);
+	}
+	return CLI_END;
 }
 
 int cli_operands(const struct cli *c, char ***ops)
@@ -365,6 +503,8 @@ int cli_help(const struct cli_cmd *cmd, FILE *fp)
 		const struct cli_opt *p = o->alias ? cli_primary(cmd, o) : NULL;
 		int w;
 
+		if (cmd->ncommon && i == cmd->nopts - cmd->ncommon)
+			fprintf(fp, "\ncommon options:\n");
 		cli_spell(o, spell, sizeof(spell));
 		w = fprintf(fp, "  %s", spell);
 		if (w < 0)

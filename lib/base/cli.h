@@ -32,11 +32,26 @@ enum cli_unit {
 	CLI_UNIT_BYTES,	   /* "64K", "1M" (powers of 1024), in bytes */
 };
 
+/* Where an option's value goes, as git's OPT_BOOL(..., &var, ...): an
+ * entry with a destination is stored there by cli_next, which then goes on
+ * to the next option, so the command's switch never sees it. */
+enum cli_kind {
+	CLI_KIND_NONE = 0, /* no destination: cli_next returns the key */
+	CLI_KIND_BOOL,	   /* bool, set true (a CLI_FLAG) */
+	CLI_KIND_COUNT,	   /* int, one more each time given (-v -v) */
+	CLI_KIND_STR,	   /* const char *, the argument (CLI_REQUIRED) */
+	CLI_KIND_INT,	   /* int, a numeric option's value */
+	CLI_KIND_UINT,	   /* unsigned, a numeric option's value (min >= 0) */
+	CLI_KIND_LLONG,	   /* long long, a numeric option's value */
+};
+
 /* One option. Several entries may share a key: the first is the option,
  * the others old spellings kept as aliases (alias set), listed by --help
- * and the man page as such. The last three members give a numeric
+ * and the man page as such. The unit and range members give a numeric
  * option's unit and range (an alias without them takes its option's);
- * an entry that leaves them out takes no number. */
+ * an entry that leaves them out takes no number. kind and dest, given by
+ * name (CLI_TO), say where the value goes; an entry with a destination
+ * may have key 0, and an alias without one stores to its option's. */
 struct cli_opt {
 	int key;	   /* what cli_next returns; any value but 0, -1, -2 */
 	char letter;	   /* short option, 0 if none */
@@ -49,14 +64,24 @@ struct cli_opt {
 	enum cli_unit unit; /* CLI_UNIT_NONE: not a number */
 	long long min;	    /* the range in the unit's value (us, bytes, */
 	long long max;	    /* seconds...), both ends included */
+	enum cli_kind kind; /* CLI_KIND_NONE: returned to the caller */
+	void *dest;	    /* the variable of that kind */
 };
+
+/* The destination of an entry, after its other members: {0, 'n', "name",
+ * CLI_FLAG, NULL, NULL, "help", false, CLI_TO(BOOL, &o->flag)}. A numeric
+ * option gives its range before: ..., false, CLI_RANGE(CLI_UNIT_COUNT, 1,
+ * 9), CLI_TO(INT, &o->n)}. */
+#define CLI_TO(k, ptr) .kind = CLI_KIND_##k, .dest = (ptr)
 
 /* The unit and range members of an entry: {..., false, CLI_RANGE(
  * CLI_UNIT_PORT, 1, 65535)}. */
 #define CLI_RANGE(unit, min, max) (unit), (min), (max)
 
 /* One command: "netprobe ports", what follows the name in its synopsis,
- * one line on what it does, its options, and text printed after them. */
+ * one line on what it does, its options, and text printed after them.
+ * ncommon: how many of the last opts are the options every command takes
+ * (cli_start_common sets it; --help lists them apart). */
 struct cli_cmd {
 	const char *name;
 	const char *synopsis;
@@ -64,23 +89,25 @@ struct cli_cmd {
 	const struct cli_opt *opts;
 	size_t nopts;
 	const char *more;
+	size_t ncommon;
 };
 
-/* The options every command spells the same way. */
+/* The option every command spells the same way; --json and the other
+ * common ones belong to a runtime (cli_start_common, doc/cmdrun.h). */
 #define CLI_OPT_HELP                                                       \
 	{'h', 'h', "help", CLI_FLAG, NULL, NULL, "print this help and exit", \
 	 false}
-#define CLI_OPT_JSON(key)                                                  \
-	{(key), 'j', "json", CLI_FLAG, NULL, NULL,                          \
-	 "print one JSON document instead of text", false}
 
 #define CLI_MAX_OPTS 64
 #define CLI_END (-1)
 #define CLI_ERROR (-2)
 
-/* The parser's state for one command line; reset by cli_start. */
+/* The parser's state for one command line; reset by cli_start. cmd is
+ * the command's table, or with common options the joined copy in all. */
 struct cli {
 	const struct cli_cmd *cmd;
+	struct cli_cmd joined;
+	struct cli_opt all[CLI_MAX_OPTS];
 	int argc;
 	char **argv;
 	struct option longopts[CLI_MAX_OPTS + 1];
@@ -101,9 +128,20 @@ struct cli {
 int cli_start(struct cli *c, const struct cli_cmd *cmd, int argc,
 	      char **argv);
 
+/* cli_start over cmd's options followed by common[0..ncommon): the
+ * options every command of a program takes, which a runtime owns. A
+ * command that spells one of them itself (the same long name or letter)
+ * keeps its own entry, and the common entry loses that spelling (left
+ * out when it has none left). c->cmd is then
+ * the joined table: give it to cli_help. Returns as cli_start. */
+int cli_start_common(struct cli *c, const struct cli_cmd *cmd,
+		     const struct cli_opt *common, size_t ncommon, int argc,
+		     char **argv);
+
 /* Returns the key of the next option (its argument in c->arg, its entry in
  * c->opt, a numeric option's value in c->num), CLI_END when the options
- * are done, or CLI_ERROR with c->err set: "unknown option '--jsn' (did
+ * are done, or CLI_ERROR with c->err set; an option with a destination
+ * is stored there and never returned: "unknown option '--jsn' (did
  * you mean '--json'?)", "invalid port '0' for --port: too small (1 to
  * 65535)". */
 int cli_next(struct cli *c);

@@ -5,22 +5,71 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
-int cmd_init(struct cmd_run *r, const char *tool, const char *name,
-	     FILE *out, FILE *err)
+void cmd_begin(struct cmd_run *r, const char *tool, const char *name,
+	       FILE *out, FILE *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->tool = tool;
 	r->name = name;
 	r->out = out;
 	r->err = err;
-	if (doc_init(&r->doc, tool, name) < 0) {
+}
+
+int cmd_cli(struct cmd_run *r, struct cli *cl, const struct cli_cmd *cmd,
+	    int argc, char **argv)
+{
+	const struct cli_opt common[CMD_NCOMMON] = {
+	    {0, 'j', "json", CLI_FLAG, NULL, NULL,
+	     "print one JSON document instead of text", false,
+	     CLI_TO(BOOL, &r->json)},
+	    {0, 'o', "output", CLI_REQUIRED, "FILE", NULL,
+	     "also write the JSON document to FILE, atomically", false,
+	     CLI_TO(STR, &r->output)},
+	    {0, 0, "no-clobber", CLI_FLAG, NULL, NULL,
+	     "with -o: refuse to replace an existing file", false,
+	     CLI_TO(BOOL, &r->no_clobber)},
+	    {0, 'q', "quiet", CLI_FLAG, NULL, NULL,
+	     "no text for people: only errors (and --json, -o)", false,
+	     CLI_TO(BOOL, &r->quiet)},
+	    {0, 'v', "verbose", CLI_FLAG, NULL, NULL,
+	     "more detail on standard error (-vv: more still)", false,
+	     CLI_TO(COUNT, &r->verbose)},
+	};
+
+	memcpy(r->common, common, sizeof(common));
+	return cli_start_common(cl, cmd, r->common, CMD_NCOMMON, argc, argv);
+}
+
+int cmd_parsed(struct cmd_run *r)
+{
+	struct stat st;
+
+	/* a device or a FIFO is written in place, never replaced */
+	if (r->output != NULL && r->no_clobber && stat(r->output, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		return cmd_fail(r, "output", "refusing to replace", r->output,
+				"it exists (--no-clobber)");
+	return 0;
+}
+
+int cmd_doc(struct cmd_run *r)
+{
+	if (doc_init(&r->doc, r->tool, r->name) < 0) {
 		doc_free(&r->doc);
 		memset(&r->doc, 0, sizeof(r->doc));
 		errno = ENOMEM;
 		return -1;
 	}
 	return 0;
+}
+
+int cmd_init(struct cmd_run *r, const char *tool, const char *name,
+	     FILE *out, FILE *err)
+{
+	cmd_begin(r, tool, name, out, err);
+	return cmd_doc(r);
 }
 
 int cmd_input(struct cmd_run *r, const char *path)

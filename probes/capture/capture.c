@@ -61,8 +61,9 @@ static int prepare(struct cap_state *st, const struct cap_opts *o,
 	} else if (n > 0 || o->nports > 0) {
 		if (cap_build_filter(o, addrs, n, st->filter,
 		                     sizeof(st->filter)) < 0)
-			return cmd_failf(run, "filter",
-			                 "too many ports for one filter");
+			return cmd_fail(run, "filter",
+			                "too many ports for one filter", NULL,
+			                NULL);
 		st->have_filter = true;
 	}
 	if (st->have_filter && cap_check_filter(st->filter, run) != 0)
@@ -70,8 +71,8 @@ static int prepare(struct cap_state *st, const struct cap_opts *o,
 	if (o->read != NULL)
 		return 0;
 	if (pcap_findalldevs(devs, err) < 0)
-		return cmd_failf(run, "pcap", "cannot list interfaces: %s",
-		                 err);
+		return cmd_fail(run, "pcap", "cannot list interfaces", NULL,
+		                "%s", err);
 	cap_learn_locals(st, *devs);
 	if (cap_open_handles(st, o, *devs, run) != 0 ||
 	    cap_set_filters(st, run) != 0)
@@ -133,17 +134,21 @@ int cmd_capture(int argc, char **argv)
 	long long ran = 0;
 	int rc;
 
-	rc = cap_parse_args(argc, argv, &o);
+	cmd_begin(&run, "netprobe", "capture", stdout, stderr);
+	rc = cap_parse_args(&run, argc, argv, &o);
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
+	if ((rc = cmd_parsed(&run)) != 0)
+		return cmd_finish(&run, rc);
 	st = calloc(1, sizeof(*st));
-	if (cmd_init(&run, "netprobe", "capture", stdout, stderr) < 0 ||
-	    st == NULL || pcapsum_init(&st->sum) < 0) {
+	if (cmd_doc(&run) < 0 || st == NULL || pcapsum_init(&st->sum) < 0) {
 		free(st);
-		return cmd_finish(&run, cmd_failf(&run, "doc",
-		                                  "out of memory"));
+		return cmd_finish(
+		    &run, cmd_fail(&run, "doc", "out of memory", NULL, NULL));
 	}
-	run.json = o.json;
+	/* -o must not replace the file read, nor the one written */
+	cmd_input(&run, o.read);
+	cmd_input(&run, o.write);
 	st->max_bytes = o.max_bytes;
 	rc = prepare(st, &o, &devs, &run);
 	if (devs != NULL)
@@ -153,7 +158,7 @@ int cmd_capture(int argc, char **argv)
 	cap_close_dump(st, &o, &run.doc);
 	if (rc == 0)
 		cap_emit_json(st, &o, ran, &run.doc);
-	if (!o.json && rc == 0)
+	if (!run.json && !run.quiet && rc == 0)
 		cap_emit_text(st, &o, ran);
 	cap_close(st);
 	free(st);
@@ -161,3 +166,5 @@ int cmd_capture(int argc, char **argv)
 		rc = cmd_status(&run, true);
 	return cmd_finish(&run, rc);
 }
+
+CMD_COMMAND(capture, cmd_capture, 80, "capture and summarise packets");

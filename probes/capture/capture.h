@@ -46,7 +46,6 @@ struct cap_opts {
 	const char *read; /* -r: a pcap or pcapng file instead of a capture */
 	unsigned long long max_bytes;
 	bool passive;
-	bool json;
 	bool duration_set;
 	char expr[CAP_FILTER_MAX]; /* the operands joined, when given */
 };
@@ -81,7 +80,8 @@ struct cap_state {
 };
 
 /* capture_opts.c */
-int cap_parse_args(int argc, char **argv, struct cap_opts *o);
+int cap_parse_args(struct cmd_run *r, int argc, char **argv,
+                   struct cap_opts *o);
 int cap_resolve_peer(const char *host, char out[][INET6_ADDRSTRLEN],
                      const char **why);
 int cap_build_filter(const struct cap_opts *o, char addrs[][INET6_ADDRSTRLEN],

@@ -22,7 +22,7 @@ int cap_open_dump(struct cap_state *st, const char *path, struct cmd_run *run)
 	st->dead = pcap_open_dead(st->dump_linktype, CAP_SNAPLEN_WRITE);
 	st->conv = malloc(CAP_SNAPLEN_WRITE + SLL2_HDR);
 	if (st->dead == NULL || st->conv == NULL) {
-		cmd_failf(run, "write", "cannot write '%s': no memory", path);
+		cmd_fail(run, "write", "cannot write", path, "no memory");
 		return 2;
 	}
 	if (outfile_open(&st->out, path, &in_place) < 0) {
@@ -39,8 +39,8 @@ int cap_open_dump(struct cap_state *st, const char *path, struct cmd_run *run)
 		else if (fd >= 0)
 			close(fd);
 		outfile_abort(&st->out);
-		cmd_failf(run, "write", "cannot write '%s': %s", path,
-		          fp == NULL ? strerror(errno) : pcap_geterr(st->dead));
+		cmd_fail(run, "write", "cannot write", path, "%s",
+		         fp == NULL ? strerror(errno) : pcap_geterr(st->dead));
 		return 2;
 	}
 	st->dump_bytes = 24; /* the file header */

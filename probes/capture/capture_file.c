@@ -102,24 +102,23 @@ int cap_read_file(struct cap_state *st, const struct cap_opts *o,
 
 	p = pcap_open_offline(o->read, err);
 	if (p == NULL) {
-		cmd_failf(run, "read", "cannot read '%s': %s", o->read, err);
+		cmd_fail(run, "read", "cannot read", o->read, "%s", err);
 		return 2;
 	}
 	lt = pcap_datalink(p);
 	if (st->have_filter) {
 		if (pcap_compile(p, &prog, st->filter, 1,
 		                 PCAP_NETMASK_UNKNOWN) < 0) {
-			cmd_failf(run, "filter",
-			          "filter does not compile '%s': %s",
-			          st->filter, pcap_geterr(p));
+			cmd_fail(run, "filter", "filter does not compile",
+			         st->filter, "%s", pcap_geterr(p));
 			pcap_close(p);
 			return 2;
 		}
 		rc = pcap_setfilter(p, &prog);
 		pcap_freecode(&prog);
 		if (rc < 0) {
-			cmd_failf(run, "filter", "cannot install filter: %s",
-			          pcap_geterr(p));
+			cmd_fail(run, "filter", "cannot install filter", NULL,
+			         "%s", pcap_geterr(p));
 			pcap_close(p);
 			return 2;
 		}

@@ -130,21 +130,20 @@ int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
 		rc = open_one(st, dv->name, dev_mac(devs, dv->name), snaplen,
 		              err);
 		if (rc == PCAP_ERROR_PERM_DENIED) {
-			cmd_failf(run, "privilege",
-			          "no permission to capture on '%s': needs "
-			          "CAP_NET_RAW (run as root, or grant the "
-			          "binary cap_net_raw,cap_net_admin)",
-			          dv->name);
+			cmd_fail(run, "privilege",
+			         "no permission to capture on", dv->name,
+			         "needs CAP_NET_RAW (run as root, or grant the "
+			         "binary cap_net_raw,cap_net_admin)");
 			return 2;
 		}
 		if (rc == PCAP_ERROR_NO_SUCH_DEVICE) {
-			cmd_failf(run, "interface", "unknown interface '%s'",
-			          dv->name);
+			cmd_fail(run, "interface", "unknown interface",
+			         dv->name, NULL);
 			return 2;
 		}
 		if (rc < 0 && o->iface != NULL) {
-			cmd_failf(run, "pcap", "cannot capture on '%s': %s",
-			          dv->name, err);
+			cmd_fail(run, "pcap", "cannot capture on", dv->name,
+			         "%s", err);
 			return 2;
 		}
 		if (rc < 0)
@@ -152,11 +151,12 @@ int cap_open_handles(struct cap_state *st, const struct cap_opts *o,
 			              dv->name, err);
 	}
 	if (o->iface != NULL && st->nh == 0) {
-		cmd_failf(run, "interface", "unknown interface '%s'", o->iface);
+		cmd_fail(run, "interface", "unknown interface", o->iface, NULL);
 		return 2;
 	}
 	if (st->nh == 0) {
-		cmd_failf(run, "interface", "no interface is up to capture on");
+		cmd_fail(run, "interface", "no interface is up to capture on",
+		         NULL, NULL);
 		return 2;
 	}
 	return 0;
@@ -180,8 +180,8 @@ int cap_set_filters(struct cap_state *st, struct cmd_run *run)
 			return 2;
 		}
 		if (pcap_setfilter(st->h[i].p, &prog) < 0) {
-			cmd_failf(run, "filter", "cannot install filter: %s",
-			          pcap_geterr(st->h[i].p));
+			cmd_fail(run, "filter", "cannot install filter", NULL,
+			         "%s", pcap_geterr(st->h[i].p));
 			pcap_freecode(&prog);
 			return 2;
 		}
@@ -199,12 +199,13 @@ int cap_check_filter(const char *filter, struct cmd_run *run)
 	int rc = 0;
 
 	if (dead == NULL) {
-		cmd_failf(run, "filter", "cannot check the filter: no memory");
+		cmd_fail(run, "filter", "cannot check the filter", NULL,
+		         "no memory");
 		return 2;
 	}
 	if (pcap_compile(dead, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
-		cmd_failf(run, "filter", "filter does not compile '%s': %s",
-		          filter, pcap_geterr(dead));
+		cmd_fail(run, "filter", "filter does not compile", filter, "%s",
+		         pcap_geterr(dead));
 		rc = 2;
 	} else {
 		pcap_freecode(&prog);

@@ -12,45 +12,10 @@
 #include "capture/capture.h"
 
 enum {
-	O_IFACE = 'i',
 	O_DURATION = 'd',
-	O_WRITE = 'w',
-	O_READ = 'r',
-	O_JSON = 'j',
 	O_HELP = 'h',
-	O_PEER = 256,
-	O_PORT,
-	O_ALL,
-	O_FILTER,
+	O_PORT = 256,
 	O_MAXBYTES,
-	O_PASSIVE,
-};
-
-static const struct cli_opt cap_optv[] = {
-    {O_PEER, 0, "peer", CLI_REQUIRED, "HOST", NULL,
-     "traffic with HOST, and every ICMP error", false},
-    {O_PORT, 0, "port", CLI_REQUIRED, "PORTS", NULL,
-     "only these: 22, 8000-8100, 22,80 (repeatable)", false},
-    {O_IFACE, 'i', "interface", CLI_REQUIRED, "IFACE", "all",
-     "capture on IFACE only", false},
-    {O_ALL, 0, "all", CLI_FLAG, NULL, NULL, "every interface that is up",
-     false},
-    {O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "5s",
-     "how long, at most 1h", false,
-     CLI_RANGE(CLI_UNIT_DURATION, 1000, 3600000000LL)},
-    {O_FILTER, 0, "filter", CLI_REQUIRED, "EXPR", NULL,
-     "a pcap-filter(7) expression instead", false},
-    {O_WRITE, 'w', "write", CLI_REQUIRED, "FILE", NULL,
-     "keep the packets in a pcap file", false},
-    {O_MAXBYTES, 0, "max-bytes", CLI_REQUIRED, "SIZE", "64M",
-     "bound the file written", false,
-     CLI_RANGE(CLI_UNIT_BYTES, 4096, 1LL << 40)},
-    {O_READ, 'r', "read", CLI_REQUIRED, "FILE", NULL,
-     "summarise a pcap or pcapng file instead", false},
-    {O_PASSIVE, 0, "passive", CLI_FLAG, NULL, NULL,
-     "no filter: what a running job uses", false},
-    CLI_OPT_JSON(O_JSON),
-    CLI_OPT_HELP,
 };
 
 static const struct cli_cmd cap_cmd = {
@@ -58,8 +23,8 @@ static const struct cli_cmd cap_cmd = {
     "[options] [EXPR...]",
     "Capture packets and summarise what crossed which interface, and what "
     "answered\neach connection attempt.",
-    cap_optv,
-    sizeof(cap_optv) / sizeof(cap_optv[0]),
+    NULL,
+    0,
     "EXPR, as tcpdump takes it, is the same as --filter. A live capture "
     "needs\nCAP_NET_RAW; -r reads a file without it. Run it alongside "
     "another probe:\n"
@@ -214,49 +179,25 @@ static int join_expr(char **ops, int n, char *buf, size_t len)
 	return 0;
 }
 
-/* One option into o (ranges checked by the table). Returns 0, or 2
- * after a usage error. */
+/* An option that runs code into o (ranges checked by the table).
+ * Returns 0, or 2 after a usage error. */
 static int cap_option(int c, const struct cli *cl, struct cap_opts *o)
 {
 	const char *why;
 
 	switch (c) {
-	case O_IFACE:
-		o->iface = cl->arg;
-		break;
-	case O_PEER:
-		o->peer = cl->arg;
-		break;
 	case O_PORT:
 		if (add_ports(o, cl->arg, &why) < 0)
 			return cli_usage_error(&cap_cmd, stderr,
 			                       "invalid port '%s': %s", cl->arg,
 			                       why);
 		break;
-	case O_ALL:
-		o->all = true;
-		break;
 	case O_DURATION:
 		o->duration_us = cl->num;
 		o->duration_set = true;
 		break;
-	case O_FILTER:
-		o->filter = cl->arg;
-		break;
-	case O_WRITE:
-		o->write = cl->arg;
-		break;
-	case O_READ:
-		o->read = cl->arg;
-		break;
 	case O_MAXBYTES:
 		o->max_bytes = (unsigned long long)cl->num;
-		break;
-	case O_PASSIVE:
-		o->passive = true;
-		break;
-	case O_JSON:
-		o->json = true;
 		break;
 	default:
 		return cli_usage_error(&cap_cmd, stderr, "%s", cl->err);
@@ -287,10 +228,41 @@ static int cap_check(const struct cap_opts *o)
 	return why ? cli_usage_error(&cap_cmd, stderr, "%s", why) : 0;
 }
 
-/* Parses the command line into o. Returns 0, or 2 after printing the
- * error (or -1 after printing help: exit 0). */
-int cap_parse_args(int argc, char **argv, struct cap_opts *o)
+/* Parses the command line into o, the common options into r. Returns 0,
+ * or 2 after printing the error (or -1 after printing help: exit 0). */
+int cap_parse_args(struct cmd_run *r, int argc, char **argv,
+                   struct cap_opts *o)
 {
+	const struct cli_opt optv[] = {
+	    {0, 0, "peer", CLI_REQUIRED, "HOST", NULL,
+	     "traffic with HOST, and every ICMP error", false,
+	     CLI_TO(STR, &o->peer)},
+	    {O_PORT, 0, "port", CLI_REQUIRED, "PORTS", NULL,
+	     "only these: 22, 8000-8100, 22,80 (repeatable)", false},
+	    {0, 'i', "interface", CLI_REQUIRED, "IFACE", "all",
+	     "capture on IFACE only", false, CLI_TO(STR, &o->iface)},
+	    {0, 0, "all", CLI_FLAG, NULL, NULL, "every interface that is up",
+	     false, CLI_TO(BOOL, &o->all)},
+	    {O_DURATION, 'd', "duration", CLI_REQUIRED, "TIME", "5s",
+	     "how long, at most 1h", false,
+	     CLI_RANGE(CLI_UNIT_DURATION, 1000, 3600000000LL)},
+	    {0, 0, "filter", CLI_REQUIRED, "EXPR", NULL,
+	     "a pcap-filter(7) expression instead", false,
+	     CLI_TO(STR, &o->filter)},
+	    {0, 'w', "write", CLI_REQUIRED, "FILE", NULL,
+	     "keep the packets in a pcap file", false, CLI_TO(STR, &o->write)},
+	    {O_MAXBYTES, 0, "max-bytes", CLI_REQUIRED, "SIZE", "64M",
+	     "bound the file written", false,
+	     CLI_RANGE(CLI_UNIT_BYTES, 4096, 1LL << 40)},
+	    {0, 'r', "read", CLI_REQUIRED, "FILE", NULL,
+	     "summarise a pcap or pcapng file instead", false,
+	     CLI_TO(STR, &o->read)},
+	    {0, 0, "passive", CLI_FLAG, NULL, NULL,
+	     "no filter: what a running job uses", false,
+	     CLI_TO(BOOL, &o->passive)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = cap_cmd;
 	struct cli cl;
 	char **ops;
 	int c, nops;
@@ -298,10 +270,12 @@ int cap_parse_args(int argc, char **argv, struct cap_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->duration_us = 5000000;
 	o->max_bytes = 64ULL << 20;
-	cli_start(&cl, &cap_cmd, argc, argv);
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(r, &cl, &cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
 		if (c == O_HELP)
-			return cli_help(&cap_cmd, stdout) == 0 ? -1 : 2;
+			return cli_help(cl.cmd, stdout) == 0 ? -1 : 2;
 		if (cap_option(c, &cl, o) != 0)
 			return 2;
 	}

@@ -14,41 +14,12 @@
 #include "explain/explain_fr.h"
 #include "explain/explain_int.h"
 
-enum { O_JSON = 'j', O_HELP = 'h', O_NOPROBE = 256, O_JOB, O_RAS,
-       O_SYSROOT, O_RASTIMEOUT, O_SIGS, O_HERE, O_WATCH,
-       O_FRDUMPS };
-
-static const struct cli_opt explain_optv[] = {
-	CLI_OPT_JSON(O_JSON),
-	{O_NOPROBE, 0, "no-probe", CLI_FLAG, NULL, NULL,
-	 "explain from the log alone: measure nothing here", false},
-	{O_HERE, 0, "here", CLI_FLAG, NULL, NULL,
-	 "the log is this host's, named in it or not",
-	 false},
-	{O_JOB, 0, "job", CLI_FLAG, NULL, NULL,
-	 "ask the running job's NCCL RAS service (NCCL 2.24+)", false},
-	{O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
-	 "the RAS service to ask", false},
-	{O_RASTIMEOUT, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
-	 "how long NCCL may collect from its ranks", false,
-	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 600)},
-	{O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", NULL,
-	 "ask RAS twice, this far apart: stopped or slow", false,
-	 CLI_RANGE(CLI_UNIT_SECONDS, 1, 20)},
-	{O_FRDUMPS, 0, "fr-dumps", CLI_REQUIRED, "DIR", NULL,
-	 "judge the torch Flight Recorder dumps in DIR",
-	 false},
-	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
-	 "measure a recorded node instead of this one", false},
-	{O_SIGS, 0, "signatures", CLI_FLAG, NULL, NULL,
-	 "list the known message forms and exit", false},
-	CLI_OPT_HELP,
-};
+enum { O_HELP = 'h', O_RAS = 256, O_WATCH };
 
 static const struct cli_cmd explain_cmd = {
 	"netprobe explain", "[options] [FILE ...|-]",
 	"Find the cause of a failure in a log, and prove it on this node.",
-	explain_optv, sizeof(explain_optv) / sizeof(explain_optv[0]),
+	NULL, 0,
 	"With no FILE and no --job, the log is read from standard input.\n"
 	"Without --ras and NCCL_RAS_ADDR, --job asks localhost:28028.\n"
 	"Without --sysroot, this host is measured only when the log names its\n"
@@ -56,61 +27,70 @@ static const struct cli_cmd explain_cmd = {
 	"Exit status: 0 no cause found, 1 a cause found, 2 could not run.\n",
 };
 
-static int parse(int argc, char **argv, struct explain_opts *o)
+/* The options (the common ones into r) and the files. Returns 0, 1
+ * after --help, or 2 after a usage error. */
+static int parse(struct cmd_run *r, int argc, char **argv,
+		 struct explain_opts *o)
 {
+	const struct cli_opt optv[] = {
+	    {0, 0, "no-probe", CLI_FLAG, NULL, NULL,
+	     "explain from the log alone: measure nothing here", false,
+	     CLI_TO(BOOL, &o->no_probe)},
+	    {0, 0, "here", CLI_FLAG, NULL, NULL,
+	     "the log is this host's, named in it or not", false,
+	     CLI_TO(BOOL, &o->here)},
+	    {0, 0, "job", CLI_FLAG, NULL, NULL,
+	     "ask the running job's NCCL RAS service (NCCL 2.24+)", false,
+	     CLI_TO(BOOL, &o->job)},
+	    {O_RAS, 0, "ras", CLI_REQUIRED, "HOST:PORT", "NCCL_RAS_ADDR",
+	     "the RAS service to ask", false},
+	    {0, 0, "ras-timeout", CLI_REQUIRED, "SECONDS", "5",
+	     "how long NCCL may collect from its ranks", false,
+	     CLI_RANGE(CLI_UNIT_SECONDS, 1, 600),
+	     CLI_TO(INT, &o->ras_timeout_s)},
+	    {O_WATCH, 0, "watch", CLI_REQUIRED, "SECONDS", NULL,
+	     "ask RAS twice, this far apart: stopped or slow", false,
+	     CLI_RANGE(CLI_UNIT_SECONDS, 1, 20)},
+	    {0, 0, "fr-dumps", CLI_REQUIRED, "DIR", NULL,
+	     "judge the torch Flight Recorder dumps in DIR", false,
+	     CLI_TO(STR, &o->fr_dir)},
+	    {0, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	     "measure a recorded node instead of this one", false,
+	     CLI_TO(STR, &o->sysroot)},
+	    {0, 0, "signatures", CLI_FLAG, NULL, NULL,
+	     "list the known message forms and exit", false,
+	     CLI_TO(BOOL, &o->list)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = explain_cmd;
 	struct cli c;
 	char **ops;
 	int k, n;
 
 	o->ras_timeout_s = 5;
-	cli_start(&c, &explain_cmd, argc, argv);
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(r, &c, &cmd, argc, argv);
 	while ((k = cli_next(&c)) != CLI_END) {
 		switch (k) {
-		case CLI_ERROR:
-			return cli_usage_error(&explain_cmd, stderr, "%s",
-					       c.err);
 		case O_HELP:
-			cli_help(&explain_cmd, stdout);
+			cli_help(c.cmd, stdout);
 			return 1;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_SIGS:
-			o->list = true;
-			break;
-		case O_NOPROBE:
-			o->no_probe = true;
-			break;
-		case O_JOB:
-			o->job = true;
-			break;
-		case O_HERE:
-			o->here = true;
-			break;
 		case O_RAS:
 			o->ras = c.arg;
 			o->job = true;
-			break;
-		case O_FRDUMPS:
-			o->fr_dir = c.arg;
-			break;
-		case O_SYSROOT:
-			o->sysroot = c.arg;
-			break;
-		case O_RASTIMEOUT:
-			o->ras_timeout_s = (int)c.num;
 			break;
 		case O_WATCH:
 			o->watch_s = (int)c.num;
 			o->job = true;
 			break;
 		default:
-			break;
+			return cli_usage_error(&cmd, stderr, "%s", c.err);
 		}
 	}
 	n = cli_operands(&c, &ops);
 	if (n > EXPLAIN_MAX_FILES)
-		return cli_usage_error(&explain_cmd, stderr,
+		return cli_usage_error(&cmd, stderr,
 				       "too many files (at most %d)",
 				       EXPLAIN_MAX_FILES);
 	for (int i = 0; i < n; i++)
@@ -239,14 +219,15 @@ static int explain_run(struct explain_run *r)
 	r->lm.light = r->light;
 	for (int i = 0; i < r->o.nfiles; i++)
 		if ((r->shown[i] = explain_keep(r, r->o.files[i])) == NULL)
-			return cmd_failf(&r->run, "memory", "out of memory");
+			return cmd_fail(&r->run, "memory", "out of memory",
+			                NULL, NULL);
 	for (int i = 0; i < r->o.nfiles; i++)
 		if (explain_read(r, i, r->o.files[i]) < 0)
 			return read_failed(r, i);
 	if (r->o.job)
 		explain_job(r);
 	if (r->o.fr_dir && explain_fr_run(r) < 0)
-		return cmd_failf(&r->run, "memory", "out of memory");
+		return cmd_fail(&r->run, "memory", "out of memory", NULL, NULL);
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
 	if (r->o.job && r->fr != NULL)
@@ -260,7 +241,8 @@ static int explain_run(struct explain_run *r)
 		explain_rdma_settle(&r->res);
 	explain_drop_normal(&r->res);
 	if (explain_emit(r) < 0)
-		return cmd_failf(&r->run, "output", "cannot write output");
+		return cmd_fail(&r->run, "output", "cannot write output", NULL,
+		                NULL);
 	return verdict(r);
 }
 
@@ -274,27 +256,35 @@ int cmd_explain(int argc, char **argv)
 		struct cmd_run run;
 
 		cmd_init(&run, "netprobe", "explain", stdout, stderr);
-		return cmd_finish(&run, cmd_failf(&run, "memory",
-						  "out of memory"));
+		return cmd_finish(&run, cmd_fail(&run, "memory",
+		                                 "out of memory", NULL, NULL));
 	}
-	rc = parse(argc, argv, &r->o);
+	cmd_begin(&r->run, "netprobe", "explain", stdout, stderr);
+	rc = parse(&r->run, argc, argv, &r->o);
+	if (rc == 0)
+		rc = cmd_parsed(&r->run) ? -1 : 0;
 	if (rc != 0) {
 		free(r);
 		return rc == 1 ? 0 : 2;
 	}
 	if (r->o.list) {
-		rc = list_signatures(r->o.json) < 0 ? 2 : 0;
+		rc = list_signatures(r->run.json) < 0 ? 2 : 0;
 		free(r);
 		return rc;
 	}
-	if (cmd_init(&r->run, "netprobe", "explain", stdout, stderr) < 0) {
-		rc = cmd_failf(&r->run, "memory", "out of memory");
-	} else {
-		r->run.json = r->o.json;
+	/* -o must not replace a log it reads */
+	for (int i = 0; i < r->o.nfiles && i < CMD_MAX_INPUTS; i++)
+		if (strcmp(r->o.files[i], "-") != 0)
+			cmd_input(&r->run, r->o.files[i]);
+	if (cmd_doc(&r->run) < 0)
+		rc = cmd_fail(&r->run, "memory", "out of memory", NULL, NULL);
+	else
 		rc = explain_run(r);
-	}
 	rc = cmd_finish(&r->run, rc);
 	run_free(r);
 	free(r);
 	return rc;
 }
+
+CMD_COMMAND(explain, cmd_explain, 100,
+            "find a failure's cause in a log, prove it here");

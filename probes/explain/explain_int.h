@@ -21,7 +21,7 @@
 #define EXPLAIN_MAX_FILES 64
 
 struct explain_opts {
-	bool json, no_probe, job, list;
+	bool no_probe, job, list; /* --json, -o, -q: the run's */
 	bool here; /* --here: the log is this host's, whatever it names */
 	const char *sysroot;
 	const char *ras; /* HOST:PORT, NULL: NCCL_RAS_ADDR or localhost */

@@ -729,7 +729,7 @@ int explain_emit(struct explain_run *r)
 	causes_utf8(r);
 	if (build(r) < 0)
 		return -1;
-	if (r->o.json)
+	if (r->run.json || r->run.quiet)
 		return 0; /* cmd_finish writes the document */
 	/* the log's lines and a RAS answer are printed: a BEL, an OSC title
 	 * or a C1 control in one must not reach the terminal (the printers

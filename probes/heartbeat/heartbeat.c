@@ -75,16 +75,12 @@ static void hb_print(const struct hb_run *r, const struct hb_opts *o,
 	doc_print_findings(d, stdout, false);
 }
 
-/* A run on the runtime: -o, --json, the token file as an input. */
+/* The parsed run's document, with the token file as an input (-o may
+ * not replace it). Returns as cmd_doc. */
 static int hb_run_init(struct cmd_run *cr, const struct hb_opts *o)
 {
-	int rc = cmd_init(cr, "netprobe", "heartbeat", stdout, stderr);
-
-	cr->json = o->json;
-	cr->output = o->output;
-	cr->no_clobber = o->no_clobber;
 	cmd_input(cr, o->token_file);
-	return rc;
+	return cmd_doc(cr);
 }
 
 /* The peer probe's text: what the responder saw of us. */
@@ -115,7 +111,8 @@ static void hb_peer_print(const struct peer_verdict *v, const json_t *detail,
 }
 
 /* --peer: the scan's peer probe on its own, one `peers` entry. */
-static int hb_peer(const struct hb_opts *o, const char *spec)
+static int hb_peer(struct cmd_run *cr, const struct hb_opts *o,
+                   const char *spec)
 {
 	/* the peer was split once, by the option parser */
 	struct peerprobe_opts po = {.default_port = o->port,
@@ -125,27 +122,27 @@ static int hb_peer(const struct hb_opts *o, const char *spec)
 	                            .host = o->host,
 	                            .port = o->port};
 	struct peer_verdict v;
-	struct cmd_run cr;
 	json_t *detail = NULL, *f;
 	size_t i;
 	int rc;
 
-	if (hb_run_init(&cr, o) < 0)
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
-	rc = peerprobe_run(spec, &po, &v, &detail, &cr.doc);
-	if (rc == 0 && peerprobe_decide(&v, &cr.doc) < 0)
+	if (hb_run_init(cr, o) < 0)
+		return cmd_finish(
+		    cr, cmd_fail(cr, "doc", "out of memory", NULL, NULL));
+	rc = peerprobe_run(spec, &po, &v, &detail, &cr->doc);
+	if (rc == 0 && peerprobe_decide(&v, &cr->doc) < 0)
 		rc = -1;
-	doc_set(&cr.doc, "peers",
+	doc_set(&cr->doc, "peers",
 	        json_pack("[o]", detail ? detail : json_null()));
 	/* the probe recorded its errors in the document: said once here */
 	if (rc != 0)
-		json_array_foreach(cr.doc.errors, i, f)
-		    cmd_note(&cr, "%s",
+		json_array_foreach(cr->doc.errors, i, f)
+		    cmd_note(cr, "%s",
 		             json_string_value(json_object_get(f, "message")));
-	rc = rc != 0 ? 2 : cmd_status(&cr, true);
-	if ((!o->json || o->output) && v.responded)
-		hb_peer_print(&v, detail, &cr.doc);
-	return cmd_finish(&cr, rc);
+	rc = rc != 0 ? 2 : cmd_status(cr, true);
+	if (!cr->json && !cr->quiet && v.responded)
+		hb_peer_print(&v, detail, &cr->doc);
+	return cmd_finish(cr, rc);
 }
 
 /* A fresh run's state; NULL on no memory. */
@@ -244,7 +241,7 @@ static void hb_emit(struct cmd_run *cr, const struct hb_run *r,
 		doc_set(d, "udp", json_null());
 	}
 	doc_set(d, "samples_us", hb_samples_json(&r->tcp));
-	if ((!o->json || o->output) && (rc != 2 || r->tcp.sent))
+	if (!cr->json && !cr->quiet && (rc != 2 || r->tcp.sent))
 		hb_print(r, o, d);
 }
 
@@ -257,15 +254,20 @@ int cmd_heartbeat(int argc, char **argv)
 	struct cmd_run cr;
 	int rc;
 
-	rc = hb_parse(argc, argv, &o);
+	cmd_begin(&cr, "netprobe", "heartbeat", stdout, stderr);
+	rc = hb_parse(&cr, argc, argv, &o);
 	if (rc)
 		return rc == 1 ? 0 : 2;
+	if ((rc = cmd_parsed(&cr)) != 0)
+		return cmd_finish(&cr, rc);
+	o.progress = !cr.json && !cr.quiet;
 	if (o.peer_probe)
-		return hb_peer(&o, argv[argc - 1]);
+		return hb_peer(&cr, &o, argv[argc - 1]);
 	r = hb_run_new(&o);
 	if (hb_run_init(&cr, &o) < 0 || r == NULL) {
 		free(r);
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+		return cmd_finish(
+		    &cr, cmd_fail(&cr, "doc", "out of memory", NULL, NULL));
 	}
 	doc_set(&cr.doc, "interval_us", json_integer(o.interval_us));
 	rc = hb_open(&cr, r, &o);
@@ -282,3 +284,6 @@ int cmd_heartbeat(int argc, char **argv)
 	hb_stop = 0;
 	return cmd_finish(&cr, rc);
 }
+
+CMD_COMMAND(heartbeat, cmd_heartbeat, 60,
+            "measure latency over a held connection");

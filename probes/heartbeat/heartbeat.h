@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "probe/hb.h"
 #include "wire/client.h"
@@ -20,9 +21,10 @@ struct hb_opts {
 	unsigned port;
 	long long interval_us, duration_us, timeout_us, count;
 	struct hb_gate gate;
-	bool udp, json, timeout_set, peer_probe, no_clobber;
+	bool udp, timeout_set, peer_probe;
+	bool progress; /* a line on a terminal: no --json, no -q */
 	unsigned udp_port; /* 0: the responder's own port */
-	const char *output, *token_file;
+	const char *token_file;
 };
 
 struct udp_slot {
@@ -60,7 +62,7 @@ struct hb_run {
 };
 
 /* heartbeat_opts.c */
-int hb_parse(int argc, char **argv, struct hb_opts *o);
+int hb_parse(struct cmd_run *r, int argc, char **argv, struct hb_opts *o);
 
 /* heartbeat_run.c */
 int hb_connect(struct hb_run *r, const struct hb_opts *o, long long timeout_us);

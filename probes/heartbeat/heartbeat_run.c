@@ -354,7 +354,7 @@ void hb_loop(struct hb_run *r, const struct hb_opts *o,
              const volatile sig_atomic_t *stop)
 {
 	long long next = mono_now_us(), end_send, last_progress = 0;
-	bool progress = isatty(STDERR_FILENO) && !o->json;
+	bool progress = isatty(STDERR_FILENO) && o->progress;
 
 	end_send = o->duration_us > 0 ? r->t0_us + o->duration_us : -1;
 	for (long long iter = 0; iter < 100000000LL && !*stop; iter++) {

@@ -83,22 +83,22 @@ static int responder_failed(struct mesh *ms, const char *err, int e)
 	else
 		snprintf(how, sizeof(how), "pass --port");
 	if (k == SERVE_HOLDER_SERVE)
-		return cmd_failf(&ms->run, "mesh",
-		                 "cannot run the responder: %s: %s holds it, "
-		                 "this node's responder; the mesh needs a port "
-		                 "of its own: %s",
-		                 err, who, how);
+		return cmd_fail(&ms->run, "mesh", "cannot run the responder",
+		                NULL,
+		                "%s: %s holds it, this node's responder; the "
+		                "mesh needs a port of its own: %s",
+		                err, who, how);
 	if (k == SERVE_HOLDER_MESH)
-		return cmd_failf(&ms->run, "mesh",
-		                 "cannot run the responder: %s: %s holds it, "
-		                 "another mesh on this node: wait for it to "
-		                 "end or %s",
-		                 err, who, how);
-	return cmd_failf(&ms->run, "mesh", "cannot run the responder: %s%s%s%s",
-	                 err, who[0] ? ": held by " : "", who,
-	                 ms->rank == 0 ? " (node 0's rendezvous needs this "
-	                                 "port: pass --port)"
-	                               : "");
+		return cmd_fail(&ms->run, "mesh", "cannot run the responder",
+		                NULL,
+		                "%s: %s holds it, another mesh on this node: "
+		                "wait for it to end or %s",
+		                err, who, how);
+	return cmd_fail(&ms->run, "mesh", "cannot run the responder", NULL,
+	                "%s%s%s%s", err, who[0] ? ": held by " : "", who,
+	                ms->rank == 0 ? " (node 0's rendezvous needs this "
+	                                "port: pass --port)"
+	                              : "");
 }
 
 /* Starts the temporary responder on the mesh's port, our sample
@@ -132,8 +132,8 @@ static int start_responder(struct mesh *ms)
 	mesh_hold_ports(ms, ms->o.ports);
 	e = pthread_create(&ms->srv_thread, NULL, srv_main, ms);
 	if (e != 0) {
-		cmd_failf(&ms->run, "mesh", "cannot start a thread: %s",
-		          strerror(e));
+		cmd_fail(&ms->run, "mesh", "cannot start a thread", NULL, "%s",
+		         strerror(e));
 		return 2;
 	}
 	ms->srv_running = true;
@@ -149,12 +149,12 @@ static int collect(struct mesh *ms)
 	ms->scan = s;
 	if (s == NULL ||
 	    cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0) {
-		cmd_failf(&ms->run, "mesh", "out of memory");
+		cmd_fail(&ms->run, "mesh", "out of memory", NULL, NULL);
 		return 2;
 	}
 	if (sysroot_init(&s->sr, NULL) < 0) {
-		cmd_failf(&ms->run, "mesh", "cannot read /: %s",
-		          strerror(errno));
+		cmd_fail(&ms->run, "mesh", "cannot read /", NULL, "%s",
+		         strerror(errno));
 		return 2;
 	}
 	s->o.token_file = ms->o.token_file;
@@ -259,9 +259,9 @@ static int mesh_setup(struct mesh *ms)
 	if (ms->rank == 0)
 		raise_fd_limit(ms);
 	if (ms->rank == 0 && mesh_rdv_init(ms) < 0)
-		return cmd_failf(
-		    &ms->run, "mesh", "cannot set up the rendezvous: %s%s%s",
-		    ms->o.token_file ? "token file '" : "",
+		return cmd_fail(
+		    &ms->run, "mesh", "cannot set up the rendezvous", NULL,
+		    "%s%s%s", ms->o.token_file ? "token file '" : "",
 		    ms->o.token_file ? ms->o.token_file : "",
 		    ms->o.token_file ? "' unreadable or malformed" : "");
 	if (ms->o.metrics != NULL) {
@@ -301,19 +301,22 @@ static int mesh_steps(struct mesh *ms)
  * says the errors and checks standard output. */
 int cmd_mesh(int argc, char **argv)
 {
-	struct cmd_run run = {
-	    .tool = "netprobe", .name = "mesh", .out = stdout, .err = stderr};
 	struct mesh *ms = calloc(1, sizeof(*ms));
+	struct cmd_run run;
 	int rc;
 
-	if (ms == NULL)
-		return cmd_finish(&run,
-		                  cmd_failf(&run, "mesh", "out of memory"));
-	ms->run = run;
+	if (ms == NULL) {
+		cmd_begin(&run, "netprobe", "mesh", stdout, stderr);
+		return cmd_finish(
+		    &run, cmd_fail(&run, "mesh", "out of memory", NULL, NULL));
+	}
+	cmd_begin(&ms->run, "netprobe", "mesh", stdout, stderr);
 	ms->c.fd = -1;
 	ms->t0_us = mono_now_us();
 	signal(SIGPIPE, SIG_IGN);
-	rc = mesh_parse(argc, argv, &ms->o);
+	rc = mesh_parse(&ms->run, argc, argv, &ms->o);
+	if (rc == 0 && cmd_parsed(&ms->run) != 0)
+		rc = -1; /* 2, reported */
 	if (rc == 0 && ms->o.bind != NULL && client_set_source(ms->o.bind) < 0)
 		rc = 2; /* mesh_parse checked it: not reached */
 	if (rc == 0)
@@ -325,3 +328,6 @@ int cmd_mesh(int argc, char **argv)
 	free(ms);
 	return rc;
 }
+
+CMD_COMMAND(mesh, cmd_mesh, 90,
+            "test every node against every other, one per node");

@@ -15,12 +15,9 @@
 enum {
 	O_PORT = 'p',
 	O_TOKEN = 'k',
-	O_OUTPUT = 'o',
-	O_QUICK = 'q',
-	O_VERBOSE = 'v',
-	O_JSON = 'j',
 	O_HELP = 'h',
 	O_HOSTS = 256,
+	O_QUICK,
 	O_RENDEZVOUS,
 	O_JOIN,
 	O_CONCURRENCY,
@@ -59,7 +56,7 @@ static const struct cli_opt mesh_optv[] = {
 	 CLI_RANGE(CLI_UNIT_COUNT, 2, MESH_MAX_NODES)},
 	{O_PORTS, 0, "ports", CLI_REQUIRED, "SPEC", NULL,
 	 "framework ports to test too (torch,ray,...)", false},
-	{O_QUICK, 'q', "quick", CLI_FLAG, NULL, NULL,
+	{O_QUICK, 0, "quick", CLI_FLAG, NULL, NULL,
 	 "no heartbeat, no path MTU search", false},
 	{O_IDLE, 0, "idle", CLI_REQUIRED, "TIME", NULL,
 	 "idle a connection per peer this long, then use it", false,
@@ -68,9 +65,6 @@ static const struct cli_opt mesh_optv[] = {
 	 "node 0 keeps every node's document there", false},
 	{O_FORMAT, 0, "format", CLI_REQUIRED, "FORMAT", "text",
 	 "text, markdown, html, json or junit", false},
-	CLI_OPT_JSON(O_JSON),
-	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
-	 "node 0 writes the report to FILE", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
 	{O_WATCH, 0, "watch", CLI_REQUIRED, "INTERVAL", NULL,
@@ -83,8 +77,6 @@ static const struct cli_opt mesh_optv[] = {
 	 "watching: Prometheus /metrics (PORT: 127.0.0.1)", false},
 	{O_TEXTFILE, 0, "textfile", CLI_REQUIRED, "DIR", NULL,
 	 "watching: DIR/netprobe_mesh.prom for node_exporter", false},
-	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
-	 "say what each step does, on stderr", false},
 	CLI_OPT_HELP,
 };
 
@@ -97,8 +89,9 @@ static const struct cli_cmd mesh_cmd = {
 	"Membership, first found: --hosts, Slurm (SLURM_JOB_NODELIST, "
 	"SLURM_NODEID),\nMASTER_ADDR with RANK/WORLD_SIZE or NODE_RANK/NNODES, "
 	"Open MPI\n(OMPI_COMM_WORLD_RANK/SIZE), PMIx (PMIX_RANK). --all-pairs "
-	"is 32;\n--json is --format json. Exit status on every node: 0 "
-	"healthy, 1 a fault\nanywhere, 2 could not run.\n",
+	"is 32;\n--json is --format json, -o FILE node 0's report there, -v "
+	"says each step.\nExit status on every node: 0 healthy, 1 a fault "
+	"anywhere, 2 could not run.\n",
 };
 
 /* A bad option value, in the one wording of a usage error. Returns 2. */
@@ -191,12 +184,6 @@ static int take(struct mesh_opts *o, struct mesh_parse_st *st,
 		o->format = cl->arg;
 		st->fmt_given = true;
 		break;
-	case O_JSON:
-		st->json = true;
-		break;
-	case O_OUTPUT:
-		o->output = cl->arg;
-		break;
 	case O_FAILON:
 		o->fail_on = cl->arg;
 		break;
@@ -218,11 +205,8 @@ static int take(struct mesh_opts *o, struct mesh_parse_st *st,
 	case O_TEXTFILE:
 		o->textfile = cl->arg;
 		break;
-	case O_VERBOSE:
-		o->verbose++;
-		break;
 	case O_HELP:
-		return cli_help(&mesh_cmd, stdout) == 0 ? 1 : 2;
+		return cli_help(cl->cmd, stdout) == 0 ? 1 : 2;
 	default:
 		return cli_usage_error(&mesh_cmd, stderr, "%s", cl->err);
 	}
@@ -256,9 +240,11 @@ static int combos(struct mesh_opts *o, const struct mesh_parse_st *st)
 	return check(o);
 }
 
-/* The options in GNU order, then the values checked. Returns 0, 1 after
- * --help, or 2 (reported). */
-int mesh_parse(int argc, char **argv, struct mesh_opts *o)
+/* The options in GNU order (--json, -o, --no-clobber, -q and -v are the
+ * run's: -o and -v copied into o), then the values checked. Returns 0, 1
+ * after --help, or 2 (reported). */
+int mesh_parse(struct cmd_run *run, int argc, char **argv,
+               struct mesh_opts *o)
 {
 	struct mesh_parse_st st = {false, false};
 	struct cli cl;
@@ -271,10 +257,13 @@ int mesh_parse(int argc, char **argv, struct mesh_opts *o)
 	o->pairs = MESHPLAN_ALL_PAIRS;
 	o->format = "text";
 	o->fail_on = "fault";
-	cli_start(&cl, &mesh_cmd, argc, argv);
+	cmd_cli(run, &cl, &mesh_cmd, argc, argv);
 	while ((ch = cli_next(&cl)) != CLI_END)
 		if ((rc = take(o, &st, &cl, ch)) != 0)
 			return rc;
+	st.json = run->json;
+	o->output = run->output;
+	o->verbose = run->verbose;
 	if (cli_operands(&cl, &ops) > 0)
 		return cli_usage_error(&mesh_cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);

@@ -216,7 +216,8 @@ struct mesh {
 
 /* mesh_cli.c: parses the command line into o. Returns 0, 1 for --help
  * (printed), or 2 for bad usage (reported). */
-int mesh_parse(int argc, char **argv, struct mesh_opts *o);
+int mesh_parse(struct cmd_run *run, int argc, char **argv,
+               struct mesh_opts *o);
 
 /* mesh_members.c: the membership (options or launcher), this node's
  * entry in it, the duplicates of the list. Returns 0, or 2 when the mesh

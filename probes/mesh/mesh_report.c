@@ -190,8 +190,7 @@ static void keep(struct mesh *ms, const char *dir, const char *name,
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	if (doc == NULL)
-		cmd_failf(&ms->run, "mesh", "cannot write '%s': not JSON",
-		          path);
+		cmd_fail(&ms->run, "mesh", "cannot write", path, "not JSON");
 	else if (doc_text_write_output(text, len, doc, path, &opts, why,
 	                               sizeof(why)) < 0)
 		cmd_failf(&ms->run, "mesh", "%s", why);
@@ -244,27 +243,21 @@ int mesh_check_outputs(struct mesh *ms)
 
 	if (ms->o.out_dir != NULL &&
 	    (why = out_dir_why(ms->o.out_dir)) != NULL) {
-		cmd_failf(&ms->run, "mesh",
-		          "cannot keep the documents in "
-		          "'%s': %s",
-		          ms->o.out_dir, why);
+		cmd_fail(&ms->run, "mesh", "cannot keep the documents in",
+		         ms->o.out_dir, "%s", why);
 		return 2;
 	}
 	if (o == NULL || strcmp(o, "-") == 0)
 		return 0;
 	if (stat(o, &st) == 0 && S_ISDIR(st.st_mode)) {
-		cmd_failf(&ms->run, "mesh",
-		          "cannot write the report to '%s': a "
-		          "directory",
-		          o);
+		cmd_fail(&ms->run, "mesh", "cannot write the report to", o,
+		         "a directory");
 		return 2;
 	}
 	dir_of(o, dir, sizeof(dir));
 	if (access(dir, W_OK | X_OK) < 0) {
-		cmd_failf(&ms->run, "mesh",
-		          "cannot write the report to '%s': "
-		          "'%s': %s",
-		          o, dir, strerror(errno));
+		cmd_fail(&ms->run, "mesh", "cannot write the report to", o,
+		         "'%s': %s", dir, strerror(errno));
 		return 2;
 	}
 	return 0;
@@ -277,6 +270,7 @@ int mesh_report(struct mesh *ms)
 	struct report_model *rm = NULL;
 	enum report_fail_on fail_on = REPORT_FAIL_FAULT;
 	enum report_format fmt = REPORT_FMT_TEXT;
+	struct outfile_opts oo = {.no_clobber = ms->run.no_clobber};
 	char *mtext, name[PROTO_MESH_NAME_MAX + 8];
 	size_t nin;
 	int rc = 2;
@@ -299,8 +293,8 @@ int mesh_report(struct mesh *ms)
 	}
 	if (ms->o.out_dir != NULL && mkdir(ms->o.out_dir, 0755) < 0 &&
 	    errno != EEXIST)
-		cmd_failf(&ms->run, "mesh", "cannot create '%s': %s",
-		          ms->o.out_dir, strerror(errno));
+		cmd_fail(&ms->run, "mesh", "cannot create", ms->o.out_dir, "%s",
+		         strerror(errno));
 	for (size_t i = 0; i < ms->n; i++) {
 		if (ms->m[i].doc == NULL)
 			continue;
@@ -330,7 +324,7 @@ int mesh_report(struct mesh *ms)
 		         set.skip[i].path, set.skip[i].why);
 	rm = report_build(&set);
 	if (rm == NULL) {
-		cmd_failf(&ms->run, "mesh", "out of memory");
+		cmd_fail(&ms->run, "mesh", "out of memory", NULL, NULL);
 		goto out;
 	}
 	report_set_verbose(rm, ms->o.verbose > 0);
@@ -341,15 +335,18 @@ int mesh_report(struct mesh *ms)
 		         "first mesh: exit status %d; watching, "
 		         "the report comes at the end",
 		         rc);
-	} else if (report_emit(rm, ms->o.output, fmt, fail_on,
-	                       &ms->run, NULL) == 0)
+	} else if (ms->run.quiet && fmt == REPORT_FMT_TEXT &&
+	           ms->o.output == NULL) {
+		rc = report_gate(rm, fail_on); /* -q: the verdict alone */
+	} else if (report_emit(rm, ms->o.output, fmt, fail_on, &ms->run,
+	                       &oo) == 0)
 		rc = report_gate(rm, fail_on);
 	else if (ms->o.output != NULL && strcmp(ms->o.output, "-") != 0) {
 		/* the mesh was measured: the report is not lost with its
 		 * file, and the status says the file failed */
 		cmd_note(&ms->run, "the report goes to standard "
 		                   "output instead");
-		report_emit(rm, NULL, fmt, fail_on, &ms->run, NULL);
+		report_emit(rm, NULL, fmt, fail_on, &ms->run, &oo);
 	}
 out:
 	report_model_free(rm);

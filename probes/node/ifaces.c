@@ -20,7 +20,6 @@
 #define MAX_DEFAULTS 16
 
 struct ifaces_opts {
-	bool json;
 	const char *route;   /* --route DEST, or NULL */
 	const char *sysroot; /* --sysroot DIR, or NULL for the live system */
 };
@@ -35,59 +34,47 @@ struct ifaces_result {
 	struct rdma_info rdma; /* RDMA devices and ports (ifaces_rdma.c) */
 };
 
-enum { O_JSON = 'j', O_HELP = 'h', O_ROUTE = 256, O_SYSROOT };
-
-static const struct cli_opt ifaces_optv[] = {
-	CLI_OPT_JSON(O_JSON),
-	{O_ROUTE, 0, "route", CLI_REQUIRED, "HOST", NULL,
-	 "also the route toward HOST", false},
-	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
-	 "replay a node recorded under DIR instead of this one", false},
-	CLI_OPT_HELP,
-};
-
 static const struct cli_cmd ifaces_cmd = {
 	"netprobe ifaces", "[options]",
 	"List interfaces, addresses and routes as the kernel sees them.",
-	ifaces_optv, sizeof(ifaces_optv) / sizeof(ifaces_optv[0]), NULL,
+	NULL, 0, NULL,
 };
 
-/* Parses the command line. Returns 0 to run, 1 after --help, -1 on bad
- * usage (already reported). */
-static int parse_opts(int argc, char **argv, struct ifaces_opts *o)
+/* Parses the command line; the common options go to r. Returns 0 to
+ * run, 1 after --help, -1 on bad usage (already reported). */
+static int parse_opts(struct cmd_run *r, int argc, char **argv,
+		      struct ifaces_opts *o)
 {
+	const struct cli_opt optv[] = {
+	    {0, 0, "route", CLI_REQUIRED, "HOST", NULL,
+	     "also the route toward HOST", false, CLI_TO(STR, &o->route)},
+	    {0, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	     "replay a node recorded under DIR instead of this one", false,
+	     CLI_TO(STR, &o->sysroot)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = ifaces_cmd;
 	struct cli c;
 	char **ops;
 	int k;
 
 	memset(o, 0, sizeof(*o));
-	cli_start(&c, &ifaces_cmd, argc, argv);
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(r, &c, &cmd, argc, argv);
 	while ((k = cli_next(&c)) != CLI_END) {
-		switch (k) {
-		case O_HELP:
-			return cli_help(&ifaces_cmd, stdout) == 0 ? 1 : -1;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_ROUTE:
-			o->route = c.arg;
-			break;
-		case O_SYSROOT:
-			o->sysroot = c.arg;
-			break;
-		default:
-			cli_usage_error(&ifaces_cmd, stderr, "%s", c.err);
-			return -1;
-		}
+		if (k == 'h')
+			return cli_help(c.cmd, stdout) == 0 ? 1 : -1;
+		cli_usage_error(&cmd, stderr, "%s", c.err);
+		return -1;
 	}
 	if (cli_operands(&c, &ops) > 0) {
-		cli_usage_error(&ifaces_cmd, stderr,
-				"unexpected operand '%s'", ops[0]);
+		cli_usage_error(&cmd, stderr, "unexpected operand '%s'",
+				ops[0]);
 		return -1;
 	}
 	if (o->route != NULL && *o->route == '\0') {
-		cli_usage_error(&ifaces_cmd, stderr,
-				"empty --route destination");
+		cli_usage_error(&cmd, stderr, "empty --route destination");
 		return -1;
 	}
 	return 0;
@@ -308,8 +295,8 @@ static int collect(const struct ifaces_opts *o, struct cmd_run *r,
 	rdma_collect(&res->rdma, &sr);
 	if (route_defaults(&sr, res->defs, MAX_DEFAULTS, &res->ndefs) < 0 &&
 	    errno != ENOENT) {
-		rc = cmd_failf(r, "routes", "cannot read default routes: %s",
-		               strerror(errno));
+		rc = cmd_fail(r, "routes", "cannot read default routes", NULL,
+		              "%s", strerror(errno));
 	}
 	if (o->route != NULL) {
 		unsigned char addr[16];
@@ -326,8 +313,9 @@ static int collect(const struct ifaces_opts *o, struct cmd_run *r,
 			    f = decide_route_lookup(o->route, e, &r->doc);
 
 			if (f < 0)
-				return cmd_failf(r, "route", "out of memory");
-			if (f > 0 && !o->json)
+				return cmd_fail(r, "route", "out of memory",
+				                NULL, NULL);
+			if (f > 0 && !r->json && !r->quiet)
 				cmd_note(r, "no route to '%s'", o->route);
 			if (f > 0 && rc == 0)
 				rc = 1;
@@ -351,21 +339,24 @@ int cmd_ifaces(int argc, char **argv)
 	bool have_list = false;
 	int rc;
 
-	rc = parse_opts(argc, argv, &o);
+	cmd_begin(&r, "netprobe", "ifaces", stdout, stderr);
+	rc = parse_opts(&r, argc, argv, &o);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
+	if ((rc = cmd_parsed(&r)) != 0)
+		return cmd_finish(&r, rc);
 	res = calloc(1, sizeof(*res));
-	if (cmd_init(&r, "netprobe", "ifaces", stdout, stderr) < 0 ||
-	    res == NULL) {
+	if (cmd_doc(&r) < 0 || res == NULL) {
 		free(res);
-		return cmd_finish(&r, cmd_failf(&r, "doc", "out of memory"));
+		return cmd_finish(
+		    &r, cmd_fail(&r, "doc", "out of memory", NULL, NULL));
 	}
-	r.json = o.json;
 	rc = collect(&o, &r, res, &have_list);
-	if (o.json) {
-		if (emit_json(&r.doc, res, have_list) < 0 && rc == 0)
-			rc = cmd_failf(&r, "doc", "out of memory");
-	} else if (have_list && rc != 2) {
+	/* the document for --json and -o, the table for people */
+	if ((r.json || r.output) && emit_json(&r.doc, res, have_list) < 0 &&
+	    rc == 0)
+		rc = cmd_fail(&r, "doc", "out of memory", NULL, NULL);
+	if (!r.json && !r.quiet && have_list && rc != 2) {
 		/* interface names are the kernel's: escaped on their way out */
 		FILE *real = stdout, *safe = termsafe_open(real, false);
 
@@ -380,3 +371,5 @@ int cmd_ifaces(int argc, char **argv)
 	free(res);
 	return cmd_finish(&r, rc);
 }
+
+CMD_COMMAND(ifaces, cmd_ifaces, 20, "list interfaces, addresses and routes");

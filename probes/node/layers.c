@@ -15,19 +15,10 @@
 #include "kernel/nl.h"
 #include "base/sysroot.h"
 
-enum { O_JSON = 'j', O_HELP = 'h', O_SYSROOT = 256 };
-
-static const struct cli_opt layers_optv[] = {
-	CLI_OPT_JSON(O_JSON),
-	{O_SYSROOT, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
-	 "replay a node recorded under DIR instead of this one", false},
-	CLI_OPT_HELP,
-};
-
 static const struct cli_cmd layers_cmd = {
 	"netprobe layers", "[options]",
 	"Find how this process is attached: container, WSL, VM, NAT, bridges.",
-	layers_optv, sizeof(layers_optv) / sizeof(layers_optv[0]), NULL,
+	NULL, 0, NULL,
 };
 
 /* Human output: the conclusions, then the evidence, then the findings. */
@@ -75,32 +66,33 @@ static const char *why_of(int err, char *buf, size_t len)
 	return buf;
 }
 
-/* Options. Returns 0 to run, 1 after --help, 2 on bad usage. */
-static int layers_parse(int argc, char **argv, bool *json, const char **root)
+/* Options; the common ones go to r. Returns 0 to run, 1 after --help,
+ * 2 on bad usage. */
+static int layers_parse(struct cmd_run *r, int argc, char **argv,
+			const char **root)
 {
+	const struct cli_opt optv[] = {
+	    {0, 0, "sysroot", CLI_REQUIRED, "DIR", NULL,
+	     "replay a node recorded under DIR instead of this one", false,
+	     CLI_TO(STR, root)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = layers_cmd;
 	struct cli cl;
 	char **ops;
 	int c;
 
-	cli_start(&cl, &layers_cmd, argc, argv);
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(r, &cl, &cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
-		switch (c) {
-		case O_JSON:
-			*json = true;
-			break;
-		case O_SYSROOT:
-			*root = cl.arg;
-			break;
-		case O_HELP:
-			return cli_help(&layers_cmd, stdout) == 0 ? 1 : 2;
-		default:
-			return cli_usage_error(&layers_cmd, stderr, "%s",
-					       cl.err);
-		}
+		if (c == 'h')
+			return cli_help(cl.cmd, stdout) == 0 ? 1 : 2;
+		return cli_usage_error(&cmd, stderr, "%s", cl.err);
 	}
 	if (cli_operands(&cl, &ops) > 0)
-		return cli_usage_error(&layers_cmd, stderr,
-				       "unexpected operand '%s'", ops[0]);
+		return cli_usage_error(&cmd, stderr, "unexpected operand '%s'",
+				       ops[0]);
 	return 0;
 }
 
@@ -150,25 +142,30 @@ static int layers_collect(struct cmd_run *r, const char *root,
 int cmd_layers(int argc, char **argv)
 {
 	const char *root = NULL;
-	bool json = false;
 	struct cmd_run r;
 	struct layers ly;
 	int rc;
 
-	rc = layers_parse(argc, argv, &json, &root);
+	cmd_begin(&r, "netprobe", "layers", stdout, stderr);
+	rc = layers_parse(&r, argc, argv, &root);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
-	if (cmd_init(&r, "netprobe", "layers", stdout, stderr) < 0)
-		return cmd_finish(&r, cmd_failf(&r, "doc",
-						"cannot build the document"));
-	r.json = json;
+	if ((rc = cmd_parsed(&r)) != 0)
+		return cmd_finish(&r, rc);
+	if (cmd_doc(&r) < 0)
+		return cmd_finish(&r, cmd_fail(&r, "doc",
+		                               "cannot build the document",
+		                               NULL, NULL));
 	rc = layers_collect(&r, root, &ly);
 	if (rc != 0)
 		return cmd_finish(&r, rc);
 	doc_set(&r.doc, "layers", layers_to_json(&ly));
-	if (!json)
+	if (!r.json && !r.quiet)
 		print_text(&ly, &r.doc);
 	rc = cmd_status(&r, true);
 	layers_free(&ly);
 	return cmd_finish(&r, rc);
 }
+
+CMD_COMMAND(layers, cmd_layers, 30,
+            "find container, WSL, NAT and bridge layering");

@@ -14,28 +14,24 @@
 #include "scan/scan.h"
 #include "base/sysroot.h"
 
-enum { O_JSON = 'j', O_TIMEOUT = 't', O_HELP = 'h', O_MIN = 256, O_MAX };
-
-static const struct cli_opt path_optv[] = {
-	CLI_OPT_JSON(O_JSON),
-	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "5s",
-	 "bound on the whole MTU search", false,
-	 CLI_RANGE(CLI_UNIT_DURATION, 100000, 60000000)},
-	{O_MIN, 0, "min", CLI_REQUIRED, "SIZE", "576, IPv6 1280",
-	 "smallest IP packet tried", false,
-	 CLI_RANGE(CLI_UNIT_COUNT, 68, 65535)},
-	{O_MAX, 0, "max", CLI_REQUIRED, "SIZE", "the interface MTU",
-	 "largest IP packet tried", false,
-	 CLI_RANGE(CLI_UNIT_COUNT, 68, 65535)},
-	CLI_OPT_HELP,
-};
-
 static const struct cli_cmd path_cmd = {
 	"netprobe path", "[options] HOST[:PORT]",
 	"Find the route toward a peer and the largest packet that crosses.",
-	path_optv, sizeof(path_optv) / sizeof(path_optv[0]),
+	NULL, 0,
 	"The peer runs `netprobe serve` (UDP port 7470 unless given).\n",
 };
+
+/* The errors the probes recorded in the document, on standard error:
+ * with the text, and alone under -q. */
+static void print_errors(struct cmd_run *cr, const struct doc *d)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(d->errors, i, o)
+	    cmd_note(cr, "%s",
+		     json_string_value(json_object_get(o, "message")));
+}
 
 /* Human output: the route, the search, then findings and errors. */
 static void print_text(struct cmd_run *cr, const struct path_result *r,
@@ -43,8 +39,6 @@ static void print_text(struct cmd_run *cr, const struct path_result *r,
 {
 	const struct pmtu_result *p = &r->pmtu;
 	char buf[1024];
-	size_t i;
-	json_t *o;
 
 	printf("path to %s (%s, responder port %u)\n", r->host, r->addr,
 	       r->port);
@@ -89,48 +83,48 @@ static void print_text(struct cmd_run *cr, const struct path_result *r,
 		       (double)p->elapsed_us / 1e6);
 	}
 	doc_print_findings(d, stdout, true);
-	json_array_foreach(d->errors, i, o)
-	    cmd_note(cr, "%s",
-		     json_string_value(json_object_get(o, "message")));
+	print_errors(cr, d);
 }
 
-/* Options and the peer; ranges are the table's, the one combination
- * checked after. Returns 0 to run, 1 after --help, 2 on bad usage. */
-static int path_parse(int argc, char **argv, struct path_opts *o, bool *json,
-		      const char **peer)
+/* Options and the peer; ranges are the table's, the common options the
+ * runtime's (cr), the one combination checked after. Returns 0 to run, 1
+ * after --help, 2 on bad usage. */
+static int path_parse(struct cmd_run *cr, int argc, char **argv,
+		      struct path_opts *o, const char **peer)
 {
+	const struct cli_opt optv[] = {
+	    {0, 't', "timeout", CLI_REQUIRED, "TIME", "5s",
+	     "bound on the whole MTU search", false,
+	     CLI_RANGE(CLI_UNIT_DURATION, 100000, 60000000),
+	     CLI_TO(LLONG, &o->deadline_us)},
+	    {0, 0, "min", CLI_REQUIRED, "SIZE", "576, IPv6 1280",
+	     "smallest IP packet tried", false,
+	     CLI_RANGE(CLI_UNIT_COUNT, 68, 65535), CLI_TO(UINT, &o->min_size)},
+	    {0, 0, "max", CLI_REQUIRED, "SIZE", "the interface MTU",
+	     "largest IP packet tried", false,
+	     CLI_RANGE(CLI_UNIT_COUNT, 68, 65535), CLI_TO(UINT, &o->max_size)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = path_cmd;
 	struct cli cl;
 	char **ops;
 	int c, nops;
 
 	path_opts_default(o);
-	cli_start(&cl, &path_cmd, argc, argv);
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(cr, &cl, &cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
-		switch (c) {
-		case O_HELP:
-			return cli_help(&path_cmd, stdout) == 0 ? 1 : 2;
-		case O_TIMEOUT:
-			o->deadline_us = cl.num;
-			break;
-		case O_MIN:
-			o->min_size = (unsigned)cl.num;
-			break;
-		case O_MAX:
-			o->max_size = (unsigned)cl.num;
-			break;
-		case O_JSON:
-			*json = true;
-			break;
-		default:
-			return cli_usage_error(&path_cmd, stderr, "%s", cl.err);
-		}
+		if (c == 'h')
+			return cli_help(cl.cmd, stdout) == 0 ? 1 : 2;
+		return cli_usage_error(&cmd, stderr, "%s", cl.err);
 	}
 	nops = cli_operands(&cl, &ops);
 	if (nops != 1)
-		return cli_usage_error(&path_cmd, stderr, "%s",
+		return cli_usage_error(&cmd, stderr, "%s",
 				       nops ? "one peer only" : "which peer?");
 	if (o->min_size && o->max_size && o->min_size > o->max_size)
-		return cli_usage_error(&path_cmd, stderr,
+		return cli_usage_error(&cmd, stderr,
 				       "--min %u is above --max %u",
 				       o->min_size, o->max_size);
 	*peer = ops[0];
@@ -147,18 +141,21 @@ int cmd_path(int argc, char **argv)
 	struct cmd_run cr;
 	const char *peer = NULL;
 	char err[512];
-	bool json = false, ran;
+	bool ran;
 	int rc;
 
-	rc = path_parse(argc, argv, &o, &json, &peer);
+	cmd_begin(&cr, "netprobe", "path", stdout, stderr);
+	rc = path_parse(&cr, argc, argv, &o, &peer);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
+	if ((rc = cmd_parsed(&cr)) != 0)
+		return cmd_finish(&cr, rc);
 	r = calloc(1, sizeof(*r));
-	if (cmd_init(&cr, "netprobe", "path", stdout, stderr) < 0 || !r) {
+	if (cmd_doc(&cr) < 0 || !r) {
 		free(r);
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
+		return cmd_finish(
+		    &cr, cmd_fail(&cr, "doc", "out of memory", NULL, NULL));
 	}
-	cr.json = json;
 	ran = path_collect(peer, &o, r, err, sizeof(err)) == 0;
 	if (!ran)
 		cmd_failf(&cr, "path", "%s", err);
@@ -178,8 +175,12 @@ int cmd_path(int argc, char **argv)
 	 * path unproven */
 	if (rc == 0 && cr.doc.nerror > 0)
 		rc = 1;
-	if (!json && ran)
+	if (!cr.json && ran && !cr.quiet)
 		print_text(&cr, r, &cr.doc);
+	else if (!cr.json && ran)
+		print_errors(&cr, &cr.doc);
 	free(r);
 	return cmd_finish(&cr, rc);
 }
+
+CMD_COMMAND(path, cmd_path, 70, "route and path MTU toward a peer");

@@ -27,50 +27,10 @@ struct opts {
 	int parallel;
 	int resp_port;
 	bool both_ways;
-	bool json, no_clobber;
-	const char *output;
 	const char *host;
 	const char *spec;
 	const char *token_file;
 	bool before_job;
-};
-
-enum {
-	O_JSON = 'j',
-	O_OUTPUT = 'o',
-	O_TIMEOUT = 't',
-	O_PARALLEL = 'P',
-	O_TOKEN = 'k',
-	O_HELP = 'h',
-	O_BOTH = 256,
-	O_RESP_PORT,
-	O_NOCLOBBER,
-	O_BEFORE_JOB,
-};
-
-static const struct cli_opt ports_optv[] = {
-	CLI_OPT_JSON(O_JSON),
-	{O_OUTPUT, 'o', "output", CLI_REQUIRED, "FILE", NULL,
-	 "also write the JSON document to FILE", false},
-	{O_NOCLOBBER, 0, "no-clobber", CLI_FLAG, NULL, NULL,
-	 "refuse to replace an existing regular file", false},
-	{O_TIMEOUT, 't', "timeout", CLI_REQUIRED, "TIME", "2s",
-	 "how long each port may take to answer", false,
-	 CLI_RANGE(CLI_UNIT_DURATION, 1000, 600000000LL)},
-	{O_PARALLEL, 'P', "parallel", CLI_REQUIRED, "N", "4096",
-	 "connects in flight at once", false,
-	 CLI_RANGE(CLI_UNIT_COUNT, 1, 65535)},
-	{O_BOTH, 0, "both-ways", CLI_FLAG, NULL, NULL,
-	 "also have the responder connect back to us", false},
-	{O_BEFORE_JOB, 0, "before-job", CLI_FLAG, NULL, NULL,
-	 "the job has not started: nothing need listen yet",
-	 false},
-	{O_RESP_PORT, 0, "responder-port", CLI_REQUIRED, "PORT", "7470",
-	 "the responder's port on HOST", false,
-	 CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
-	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
-	 "the responder's shared secret, one line", false},
-	CLI_OPT_HELP,
 };
 
 /* The presets go after the options: cli_help prints them from here. */
@@ -79,7 +39,7 @@ static char ports_more[2048];
 static const struct cli_cmd ports_cmd = {
 	"netprobe ports", "[options] HOST PORTS",
 	"Test TCP and UDP ports on a peer: open, closed, filtered, prohibited.",
-	ports_optv, sizeof(ports_optv) / sizeof(ports_optv[0]), ports_more,
+	NULL, 0, ports_more,
 };
 
 /* Fills ports_more with the port syntax and the presets. */
@@ -104,10 +64,34 @@ static void ports_help_more(void)
 			 "open, 1 some not open, 2 could not run.\n");
 }
 
-/* Options and the two operands; ranges are the table's. Returns 0, 1 for
- * --help, or 2. */
-static int parse_opts(int argc, char **argv, struct opts *o)
+/* Options and the two operands; ranges are the table's, the common
+ * options the runtime's (cr). Returns 0, 1 for --help, or 2. */
+static int parse_opts(struct cmd_run *cr, int argc, char **argv,
+		      struct opts *o)
 {
+	const struct cli_opt optv[] = {
+	    {0, 't', "timeout", CLI_REQUIRED, "TIME", "2s",
+	     "how long each port may take to answer", false,
+	     CLI_RANGE(CLI_UNIT_DURATION, 1000, 600000000LL),
+	     CLI_TO(LLONG, &o->timeout_us)},
+	    {0, 'P', "parallel", CLI_REQUIRED, "N", "4096",
+	     "connects in flight at once", false,
+	     CLI_RANGE(CLI_UNIT_COUNT, 1, 65535), CLI_TO(INT, &o->parallel)},
+	    {0, 0, "both-ways", CLI_FLAG, NULL, NULL,
+	     "also have the responder connect back to us", false,
+	     CLI_TO(BOOL, &o->both_ways)},
+	    {0, 0, "before-job", CLI_FLAG, NULL, NULL,
+	     "the job has not started: nothing need listen yet", false,
+	     CLI_TO(BOOL, &o->before_job)},
+	    {0, 0, "responder-port", CLI_REQUIRED, "PORT", "7470",
+	     "the responder's port on HOST", false,
+	     CLI_RANGE(CLI_UNIT_PORT, 1, 65535), CLI_TO(INT, &o->resp_port)},
+	    {0, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	     "the responder's shared secret, one line", false,
+	     CLI_TO(STR, &o->token_file)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = ports_cmd;
 	struct cli cl;
 	char **ops;
 	int c;
@@ -116,47 +100,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->timeout_us = PORTSCAN_DEFAULT_TIMEOUT_US;
 	o->parallel = PORTSCAN_DEFAULT_PARALLEL;
 	o->resp_port = PROTO_DEFAULT_PORT;
-	cli_start(&cl, &ports_cmd, argc, argv);
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(cr, &cl, &cmd, argc, argv);
 	while ((c = cli_next(&cl)) != CLI_END) {
-		switch (c) {
-		case O_HELP:
+		if (c == 'h') {
 			ports_help_more();
-			return cli_help(&ports_cmd, stdout) == 0 ? 1 : 2;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_OUTPUT:
-			o->output = cl.arg;
-			break;
-		case O_NOCLOBBER:
-			o->no_clobber = true;
-			break;
-		case O_TIMEOUT:
-			o->timeout_us = cl.num;
-			break;
-		case O_PARALLEL:
-			o->parallel = (int)cl.num;
-			break;
-		case O_BOTH:
-			o->both_ways = true;
-			break;
-		case O_BEFORE_JOB:
-			o->before_job = true;
-			break;
-		case O_TOKEN:
-			o->token_file = cl.arg;
-			break;
-		case O_RESP_PORT:
-			o->resp_port = (int)cl.num;
-			break;
-		default:
-			return cli_usage_error(&ports_cmd, stderr, "%s",
-					       cl.err);
+			return cli_help(cl.cmd, stdout) == 0 ? 1 : 2;
 		}
+		return cli_usage_error(&cmd, stderr, "%s", cl.err);
 	}
 	if (cli_operands(&cl, &ops) != 2)
-		return cli_usage_error(&ports_cmd, stderr,
-				       "expected HOST and PORTS");
+		return cli_usage_error(&cmd, stderr, "expected HOST and PORTS");
 	o->host = ops[0];
 	o->spec = ops[1];
 	return 0;
@@ -337,7 +292,7 @@ static int ports_collect(struct cmd_run *cr, const struct opts *o,
 	struct ports_run_opts ro = {o->timeout_us,	     o->parallel,
 				    (unsigned)o->resp_port, o->both_ways,
 				    o->token_file,	     o->before_job};
-	bool progress = isatty(STDERR_FILENO) && !o->json;
+	bool progress = isatty(STDERR_FILENO) && !cr->json && !cr->quiet;
 	int rc;
 
 	raise_nofile(o->parallel);
@@ -387,7 +342,7 @@ static int ports_verdict(struct cmd_run *cr, const struct opts *o,
 	rc = ports_decide(&cr->doc, &t, r->out, r->nout, r->in, r->nin);
 	json_decref(ruleset);
 	if (rc < 0 || fill_doc(o, r, &cr->doc) < 0)
-		return cmd_failf(cr, "doc", "out of memory");
+		return cmd_fail(cr, "doc", "out of memory", NULL, NULL);
 	/* a port not open, or a part that could not be tested (an error):
 	 * the ports were not all proven open */
 	rc = cmd_status(cr, true);
@@ -411,14 +366,15 @@ int cmd_ports(int argc, char **argv)
 	struct cmd_run cr;
 	int rc;
 
-	rc = parse_opts(argc, argv, &o);
+	cmd_begin(&cr, "netprobe", "ports", stdout, stderr);
+	rc = parse_opts(&cr, argc, argv, &o);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
-	if (cmd_init(&cr, "netprobe", "ports", stdout, stderr) < 0)
-		return cmd_finish(&cr, cmd_failf(&cr, "doc", "out of memory"));
-	cr.json = o.json;
-	cr.output = o.output;
-	cr.no_clobber = o.no_clobber;
+	if ((rc = cmd_parsed(&cr)) != 0)
+		return cmd_finish(&cr, rc);
+	if (cmd_doc(&cr) < 0)
+		return cmd_finish(
+		    &cr, cmd_fail(&cr, "doc", "out of memory", NULL, NULL));
 	cmd_input(&cr, o.token_file);
 	memset(&r, 0, sizeof(r));
 	port_list_init(&pl);
@@ -432,7 +388,7 @@ int cmd_ports(int argc, char **argv)
 	if (rc == 0) {
 		rc = ports_verdict(&cr, &o, &r);
 		if (rc != 2 || cr.nfail == 0) {
-			if (!o.json)
+			if (!cr.json && !cr.quiet)
 				emit_text(&o, &r, &cr.doc);
 		}
 	}
@@ -440,3 +396,5 @@ int cmd_ports(int argc, char **argv)
 	port_list_free(&pl);
 	return cmd_finish(&cr, rc);
 }
+
+CMD_COMMAND(ports, cmd_ports, 50, "test TCP and UDP ports on a peer");

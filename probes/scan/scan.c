@@ -35,9 +35,8 @@ static int scan_run(struct scan *s)
 {
 	int rc;
 
-	if (cmd_init(&s->run, "netprobe", "scan", stdout, stderr) < 0)
-		return cmd_failf(&s->run, "memory", "out of memory");
-	s->run.json = s->o.json;
+	if (cmd_doc(&s->run) < 0)
+		return cmd_fail(&s->run, "memory", "out of memory", NULL, NULL);
 	if (sysroot_init(&s->sr, s->o.sysroot) < 0)
 		return cmd_fail(&s->run, "sysroot", "cannot read sysroot",
 		                s->o.sysroot, "%s", strerror(errno));
@@ -45,9 +44,10 @@ static int scan_run(struct scan *s)
 	    (rc = scan_decide(s)) != 0)
 		return rc;
 	if (scan_build_doc(s) < 0)
-		return cmd_failf(&s->run, "memory", "out of memory");
+		return cmd_fail(&s->run, "memory", "out of memory", NULL, NULL);
 	if (scan_emit(s) < 0)
-		return cmd_failf(&s->run, "output", "cannot write output");
+		return cmd_fail(&s->run, "output", "cannot write output", NULL,
+		                NULL);
 	return cmd_status(&s->run, true);
 }
 
@@ -62,14 +62,18 @@ int cmd_scan(int argc, char **argv)
 		struct cmd_run r;
 
 		cmd_init(&r, "netprobe", "scan", stdout, stderr);
-		return cmd_finish(&r, cmd_failf(&r, "memory", "out of memory"));
+		return cmd_finish(
+		    &r, cmd_fail(&r, "memory", "out of memory", NULL, NULL));
 	}
-	rc = scan_parse(argc, argv, &s->o);
+	cmd_begin(&s->run, "netprobe", "scan", stdout, stderr);
+	rc = scan_parse(&s->run, argc, argv, &s->o);
+	if (rc == 0)
+		rc = cmd_parsed(&s->run) ? -1 : 0;
 	if (rc != 0) {
 		free(s);
 		return rc == 1 ? 0 : 2;
 	}
-	s->color = !s->o.json && !s->o.export &&
+	s->color = !s->run.json && !s->o.export &&
 	           cli_color(isatty(STDOUT_FILENO), getenv("NO_COLOR"));
 	rc = scan_run(s);
 	rc = cmd_finish(&s->run, rc);
@@ -77,6 +81,9 @@ int cmd_scan(int argc, char **argv)
 	free(s);
 	return rc;
 }
+
+CMD_COMMAND(scan, cmd_scan, 10,
+            "diagnose this node and recommend an interface");
 
 /* The same steps as cmd_scan up to the recommendation, with no output:
  * a run without streams is silent and nothing is emitted. */

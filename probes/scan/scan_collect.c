@@ -103,12 +103,11 @@ int scan_collect(struct scan *s)
 {
 	if (iface_collect(&s->ifaces, &s->sr) < 0) {
 		if (sysroot_is_live(&s->sr))
-			return cmd_failf(&s->run, "netlink",
-			                 "cannot list interfaces: %s",
-			                 strerror(errno));
-		return cmd_failf(&s->run, "netlink",
-		                 "cannot list interfaces in '%s': %s",
-		                 s->sr.dir, strerror(errno));
+			return cmd_fail(&s->run, "netlink",
+			                "cannot list interfaces", NULL, "%s",
+			                strerror(errno));
+		return cmd_fail(&s->run, "netlink", "cannot list interfaces in",
+		                s->sr.dir, "%s", strerror(errno));
 	}
 	rpfilter_collect(&s->sr, &s->ifaces, &s->rpf);
 	if (route_defaults(&s->sr, s->defaults, SCAN_MAX_ROUTES,

@@ -27,7 +27,8 @@ int scan_recommend(struct scan *s)
 	in.npeers = s->npeers;
 	in.routes_known = s->routes_known;
 	if (recommend(&in, &s->rec) < 0)
-		return cmd_failf(&s->run, "recommend", "out of memory");
+		return cmd_fail(&s->run, "recommend", "out of memory", NULL,
+		                NULL);
 	return 0;
 }
 
@@ -73,7 +74,7 @@ int scan_decide(struct scan *s)
 	                 s->npeers, s->rec.ifc, &s->run.doc, &seen) < 0 ||
 	    (refused = decide_mpi_lists(&s->env, &s->ifaces, &s->rec,
 	                                &s->run.doc)) < 0)
-		return cmd_failf(&s->run, "decide", "out of memory");
+		return cmd_fail(&s->run, "decide", "out of memory", NULL, NULL);
 	/* a refused pair of lists or a proven unreachable address says
 	 * more than the static check */
 	if ((!refused && !(seen & ADV_BIT(ADV_MPI)) &&
@@ -83,6 +84,6 @@ int scan_decide(struct scan *s)
 	    decide_ipv6_link_local(&s->ifaces, &ne, &s->run.doc) < 0 ||
 	    decide_host_limits(&s->lim, &need, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
-		return cmd_failf(&s->run, "decide", "out of memory");
+		return cmd_fail(&s->run, "decide", "out of memory", NULL, NULL);
 	return 0;
 }

@@ -44,7 +44,7 @@
 #define PEER_SLACK_US 1000000LL
 
 struct scan_opts {
-	bool json, export, quick;
+	bool export, quick; /* --json, -o, -q: the run's (cmdrun.h) */
 	bool rank0; /* --rank0: this node runs rank 0, export MASTER_ADDR */
 	const char *sysroot;
 	const char *token_file;
@@ -96,7 +96,7 @@ void scan_free(struct scan *s);
 
 /* scan_cli.c: parses the command line into o. Returns 0, 1 for --help
  * (printed), or 2 for bad usage (reported on stderr). */
-int scan_parse(int argc, char **argv, struct scan_opts *o);
+int scan_parse(struct cmd_run *r, int argc, char **argv, struct scan_opts *o);
 
 /* scan_collect.c: interfaces, default routes, layering, hostname, the
  * environment, MASTER_ADDR and NCCL_COMM_ID. Returns 0, or 2 when the

@@ -192,7 +192,7 @@ int scan_peers(struct scan *s)
 	struct nccl_env ne;
 
 	if (scan_peers_alloc(s, s->o.npeers) < 0)
-		return cmd_failf(&s->run, "memory", "out of memory");
+		return cmd_fail(&s->run, "memory", "out of memory", NULL, NULL);
 	scan_env_nccl(&s->env,
 	              s->comm_id_numeric[0] ? s->comm_id_numeric : NULL, &ne);
 	s->nadv = decide_advertised(&s->env, &ne, &s->host, &s->ifaces, s->adv,

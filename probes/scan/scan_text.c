@@ -348,13 +348,13 @@ static void emit_peers(const struct scan *s)
 }
 
 /* --export or the text for people (--json: the document, which
- * cmd_finish writes); stdout is checked. */
+ * cmd_finish writes; -q: no text, --export still); stdout is checked. */
 int scan_emit(struct scan *s)
 {
 	FILE *real = stdout, *safe;
 	int rc;
 
-	if (s->o.json)
+	if (s->run.json || (s->run.quiet && !s->o.export))
 		return 0; /* cmd_finish writes the document */
 	/* names come from the kernel and from peers: an ESC in one must not
 	 * reach the terminal (the emitters print to stdout, so it is

@@ -24,44 +24,14 @@ static void on_signal(int sig)
 	serve_stop = sig;
 }
 
-enum {
-	O_PORT = 'p',
-	O_BIND = 'b',
-	O_TOKEN = 'k',
-	O_MAXCLIENTS = 'm',
-	O_VERBOSE = 'v',
-	O_JSON = 'j',
-	O_HELP = 'h',
-	O_METRICS = 256,
-	O_TEXTFILE,
-};
-
-static const struct cli_opt serve_optv[] = {
-	{O_PORT, 'p', "port", CLI_REQUIRED, "PORT", "7470",
-	 "TCP and UDP port to listen on", false,
-	 CLI_RANGE(CLI_UNIT_PORT, 1, 65535)},
-	{O_BIND, 'b', "bind", CLI_REQUIRED, "ADDRESS", "all",
-	 "listen on this address only", false},
-	{O_TOKEN, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
-	 "shared secret for listen and connect-back", false},
-	{O_MAXCLIENTS, 'm', "max-clients", CLI_REQUIRED, "N", "1024",
-	 "clients at once", false, CLI_RANGE(CLI_UNIT_COUNT, 1, 65536)},
-	{O_VERBOSE, 'v', "verbose", CLI_FLAG, NULL, NULL,
-	 "log every client and request", false},
-	{O_JSON, 'j', "json", CLI_FLAG, NULL, NULL,
-	 "at exit, one JSON document: how it listened, errors", false},
-	{O_METRICS, 0, "metrics", CLI_REQUIRED, "ADDR:PORT", NULL,
-	 "serve Prometheus /metrics (PORT: on 127.0.0.1)", false},
-	{O_TEXTFILE, 0, "textfile", CLI_REQUIRED, "DIR", NULL,
-	 "write DIR/netprobe_serve.prom for node_exporter", false},
-	CLI_OPT_HELP,
-};
+enum { O_HELP = 'h', O_METRICS = 256 };
 
 static const struct cli_cmd serve_cmd = {
 	"netprobe serve", "[options]",
 	"Run the responder that peers probe, until SIGINT or SIGTERM.",
-	serve_optv, sizeof(serve_optv) / sizeof(serve_optv[0]),
-	"Log lines go to standard error.\n",
+	NULL, 0,
+	"Log lines go to standard error (-v: every client and request); at "
+	"exit, --json\nor -o writes one document: how it listened, errors.\n",
 };
 
 /* Hands the server's figures to --metrics and --textfile; a textfile
@@ -111,9 +81,8 @@ static int serve_run(struct cmd_run *run, struct server *s, int verbose,
 	publish(run, s, mo, true);
 	while (!serve_stop) {
 		if (serve_poll(s, metrics ? 250 : -1, &orig) < 0) {
-			rc = cmd_failf(run, "serve",
-			               "the event loop failed: epoll: %s",
-			               strerror(errno));
+			rc = cmd_fail(run, "serve", "the event loop failed",
+			              NULL, "epoll: %s", strerror(errno));
 			break;
 		}
 		/* under a flood, not after every batch */
@@ -158,78 +127,68 @@ static void serve_fill_doc(struct doc *d, const struct serve_opts *o,
 	}
 }
 
-/* The command line: the responder's options, --json, --metrics and
- * --textfile. */
+/* The command line: the responder's options, --metrics and --textfile
+ * (--json, -o, -q and -v are the run's). */
 struct serve_cli {
 	struct serve_opts o;
 	struct metrics_out mo;
 	const char *metrics;
-	bool json;
 };
 
-/* One option into c; numbers come checked against the table's range.
- * Returns 0, 1 after --help, or 2 (reported). */
-static int serve_take(struct serve_cli *c, const struct cli *cl, int ch)
+/* The options in GNU order (the common ones into run), no operand, a
+ * --metrics address that parses. Returns 0, 1 after --help, or 2
+ * (reported). */
+static int serve_parse(struct cmd_run *run, int argc, char **argv,
+                       struct serve_cli *c)
 {
-	switch (ch) {
-	case O_PORT:
-		c->o.port = (unsigned)cl->num;
-		break;
-	case O_BIND:
-		c->o.bind = cl->arg;
-		break;
-	case O_TOKEN:
-		c->o.token_file = cl->arg;
-		break;
-	case O_MAXCLIENTS:
-		c->o.max_clients = (unsigned)cl->num;
-		break;
-	case O_VERBOSE:
-		c->o.verbose++;
-		break;
-	case O_JSON:
-		c->json = true;
-		break;
-	case O_METRICS:
-		c->metrics = cl->arg;
-		break;
-	case O_TEXTFILE:
-		c->mo.textfile_dir = cl->arg;
-		break;
-	case O_HELP:
-		return cli_help(&serve_cmd, stdout) == 0 ? 1 : 2;
-	default:
-		return cli_usage_error(&serve_cmd, stderr, "%s", cl->err);
-	}
-	return 0;
-}
-
-/* The options in GNU order, no operand, a --metrics address that
- * parses. Returns 0, 1 after --help, or 2 (reported). */
-static int serve_parse(int argc, char **argv, struct serve_cli *c)
-{
+	const struct cli_opt optv[] = {
+	    {0, 'p', "port", CLI_REQUIRED, "PORT", "7470",
+	     "TCP and UDP port to listen on", false,
+	     CLI_RANGE(CLI_UNIT_PORT, 1, 65535), CLI_TO(UINT, &c->o.port)},
+	    {0, 'b', "bind", CLI_REQUIRED, "ADDRESS", "all",
+	     "listen on this address only", false, CLI_TO(STR, &c->o.bind)},
+	    {0, 'k', "token-file", CLI_REQUIRED, "FILE", NULL,
+	     "shared secret for listen and connect-back", false,
+	     CLI_TO(STR, &c->o.token_file)},
+	    {0, 'm', "max-clients", CLI_REQUIRED, "N", "1024",
+	     "clients at once", false, CLI_RANGE(CLI_UNIT_COUNT, 1, 65536),
+	     CLI_TO(UINT, &c->o.max_clients)},
+	    {0, 0, "metrics", CLI_REQUIRED, "ADDR:PORT", NULL,
+	     "serve Prometheus /metrics (PORT: on 127.0.0.1)", false,
+	     CLI_TO(STR, &c->metrics)},
+	    {0, 0, "textfile", CLI_REQUIRED, "DIR", NULL,
+	     "write DIR/netprobe_serve.prom for node_exporter", false,
+	     CLI_TO(STR, &c->mo.textfile_dir)},
+	    CLI_OPT_HELP,
+	};
+	struct cli_cmd cmd = serve_cmd;
 	const char *why;
 	char host[256], **ops;
 	unsigned mport;
 	struct cli cl;
-	int ch, rc;
+	int ch;
 
 	memset(c, 0, sizeof(*c));
 	serve_opts_init(&c->o);
 	c->mo.textfile_name = "netprobe_serve.prom";
-	cli_start(&cl, &serve_cmd, argc, argv);
-	while ((ch = cli_next(&cl)) != CLI_END)
-		if ((rc = serve_take(c, &cl, ch)) != 0)
-			return rc;
+	cmd.opts = optv;
+	cmd.nopts = sizeof(optv) / sizeof(optv[0]);
+	cmd_cli(run, &cl, &cmd, argc, argv);
+	while ((ch = cli_next(&cl)) != CLI_END) {
+		if (ch == O_HELP)
+			return cli_help(cl.cmd, stdout) == 0 ? 1 : 2;
+		return cli_usage_error(&cmd, stderr, "%s", cl.err);
+	}
 	if (cli_operands(&cl, &ops) > 0)
-		return cli_usage_error(&serve_cmd, stderr,
+		return cli_usage_error(&cmd, stderr,
 		                       "unexpected operand '%s'", ops[0]);
 	if (c->metrics != NULL &&
 	    metrics_addr_parse(c->metrics, host, sizeof(host), &mport, &why) <
 	        0)
-		return cli_usage_error(&serve_cmd, stderr,
+		return cli_usage_error(&cmd, stderr,
 		                       "invalid metrics address '%s': %s",
 		                       c->metrics, why);
+	c->o.verbose = run->verbose;
 	return 0;
 }
 
@@ -282,6 +241,8 @@ static struct server *serve_open(struct cmd_run *run, struct serve_cli *c)
 		cmd_failf(run, "serve", "%s", err);
 		return NULL;
 	}
+	if (run->quiet)
+		return s; /* -q: no notice, errors only */
 	if (c->mo.http != NULL)
 		cmd_note(run, "metrics on http://%s/metrics (port %u)",
 		         c->metrics, metrics_http_port(c->mo.http));
@@ -303,12 +264,15 @@ int cmd_serve(int argc, char **argv)
 	long long t0 = 0;
 	int rc;
 
-	rc = serve_parse(argc, argv, &c);
+	cmd_begin(&run, "netprobe", "serve", stdout, stderr);
+	rc = serve_parse(&run, argc, argv, &c);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
-	if (cmd_init(&run, "netprobe", "serve", stdout, stderr) < 0)
-		cmd_failf(&run, "serve", "out of memory");
-	run.json = c.json;
+	if ((rc = cmd_parsed(&run)) != 0)
+		return cmd_finish(&run, rc);
+	cmd_input(&run, c.o.token_file);
+	if (cmd_doc(&run) < 0)
+		cmd_fail(&run, "serve", "out of memory", NULL, NULL);
 	s = run.nfail == 0 ? serve_open(&run, &c) : NULL;
 	rc = 2;
 	if (s != NULL) {
@@ -321,3 +285,5 @@ int cmd_serve(int argc, char **argv)
 	serve_stop = 0;
 	return cmd_finish(&run, rc);
 }
+
+CMD_COMMAND(serve, cmd_serve, 40, "run the responder that peers probe");

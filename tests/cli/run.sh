@@ -106,7 +106,7 @@ help_checks() {
 
 echo "cli: --help, man pages, did you mean"
 page=$MAN/netprobe.1
-common="-j --json"
+common="-j --json -o --output --no-clobber -q --quiet -v --verbose"
 # The commands come from the program's own table (its usage), so a new
 # command is checked without being listed here.
 cmds=$("$NP" --help 2>/dev/null | awk '/^commands:/ { on = 1; next }
@@ -245,6 +245,115 @@ else
 fi
 same_doc "netprobe report: --json FILE is --format json" "$TMP/rep1.out" \
 	"$TMP/r.json"
+
+echo "cli: the common options, every command"
+# --json, -o FILE, -q and --no-clobber mean the same in every command
+# (netprobe(1), COMMON OPTIONS): each command runs once in each, on
+# fixtures and loopback only. A command missing from args_of fails.
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000' \
+	>"$TMP/empty.pcap"
+printf '\377\377\000\000\001\000\000\000' >>"$TMP/empty.pcap"
+printf 'NCCL WARN Net : Connection closed by remote peer gpu2<1234>\n' \
+	>"$TMP/nccl.log"
+cport=$((20000 + ($$ + 7) % 20000))
+mport=$((cport + 1))
+"$NP" serve --bind 127.0.0.1 --port "$cport" >"$TMP/cserve.log" 2>&1 &
+SERVE_PID=$!
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	"$NP" ports 127.0.0.1 "$cport" -t 200ms >/dev/null 2>&1 && break
+	sleep 0.1
+done
+# args_of CMD: a quick run of CMD in $A; 1 for one that needs its own
+# shape (serve runs until a signal).
+args_of() {
+	case $1 in
+	scan | layers) A="--sysroot $SR" ;;
+	ifaces) A="--sysroot $FIX/ifaces/basic" ;;
+	ports) A="127.0.0.1 1 -t 200ms" ;;
+	path) A="127.0.0.1:$cport -t 1s" ;;
+	heartbeat) A="127.0.0.1:$cport -c 2 --interval 10ms" ;;
+	capture) A="-r $TMP/empty.pcap" ;;
+	explain) A="--no-probe $TMP/nccl.log" ;;
+	mesh) A="--hosts 127.0.0.1 --bind 127.0.0.1 -p $mport --quick --join-timeout 5s" ;;
+	report) A="$RD" ;;
+	*) return 1 ;;
+	esac
+}
+for c in $cmds; do
+	[ "$c" = serve ] && continue
+	if ! args_of "$c"; then
+		bad "netprobe $c: no quick run in tests/cli/run.sh (args_of)"
+		continue
+	fi
+	# shellcheck disable=SC2086 # $A is words
+	run ctext env NODE_RANK=0 "$NP" "$c" $A
+	trc=$rc
+	run cjson env NODE_RANK=0 "$NP" "$c" $A --json
+	if [ "$rc" -le 1 ] && jq -e . "$TMP/cjson.out" >/dev/null 2>&1; then
+		ok "netprobe $c --json: one JSON document (exit $rc)"
+	else
+		bad "netprobe $c --json: one JSON document (exit $rc)"
+	fi
+	run cq env NODE_RANK=0 "$NP" "$c" $A -q
+	if [ "$rc" = "$trc" ] && [ ! -s "$TMP/cq.out" ]; then
+		ok "netprobe $c -q: nothing on standard output, exit $rc as without"
+	else
+		bad "netprobe $c -q: nothing on standard output (exit $rc, $trc without)"
+		head -3 "$TMP/cq.out" | sed 's/^/    # /'
+	fi
+	rm -f "$TMP/c-o.json"
+	run co env NODE_RANK=0 "$NP" "$c" $A --json -o "$TMP/c-o.json"
+	if [ "$rc" -le 1 ] && [ ! -s "$TMP/co.out" ] &&
+		jq -e . "$TMP/c-o.json" >/dev/null 2>&1; then
+		ok "netprobe $c --json -o FILE: the document in FILE alone"
+	else
+		bad "netprobe $c --json -o FILE: the document in FILE alone (exit $rc)"
+		head -3 "$TMP/co.err" | sed 's/^/    # /'
+	fi
+	echo keep >"$TMP/c-keep"
+	run cnc env NODE_RANK=0 "$NP" "$c" $A -o "$TMP/c-keep" --no-clobber
+	if [ "$rc" = 2 ] && [ "$(cat "$TMP/c-keep")" = keep ] && grep -q \
+		"refusing to replace '$TMP/c-keep': it exists (--no-clobber)" \
+		"$TMP/cnc.err"; then
+		ok "netprobe $c -o FILE --no-clobber: an existing FILE is kept (exit 2)"
+	else
+		bad "netprobe $c -o FILE --no-clobber: an existing FILE is kept (exit $rc)"
+		head -3 "$TMP/cnc.err" | sed 's/^/    # /'
+	fi
+done
+kill "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID" 2>/dev/null
+SERVE_PID=
+# serve: its document comes at exit (SIGTERM); -q keeps its notices back
+sport=$((cport + 2))
+rm -f "$TMP/s-o.json"
+"$NP" serve --bind 127.0.0.1 --port "$sport" -q --json -o "$TMP/s-o.json" \
+	>"$TMP/s.out" 2>"$TMP/s.err" &
+SERVE_PID=$!
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	"$NP" ports 127.0.0.1 "$sport" -t 200ms >/dev/null 2>&1 && break
+	sleep 0.1
+done
+kill -TERM "$SERVE_PID" 2>/dev/null
+wait "$SERVE_PID"
+rc=$?
+SERVE_PID=
+if [ "$rc" = 0 ] && [ ! -s "$TMP/s.out" ] && [ ! -s "$TMP/s.err" ] &&
+	jq -e '.command == "serve"' "$TMP/s-o.json" >/dev/null 2>&1; then
+	ok "netprobe serve -q --json -o FILE: the document in FILE at exit, nothing else"
+else
+	bad "netprobe serve -q --json -o FILE: the document in FILE at exit (exit $rc)"
+	head -3 "$TMP/s.err" | sed 's/^/    # /'
+fi
+echo keep >"$TMP/s-keep"
+run snc "$NP" serve --bind 127.0.0.1 --port "$sport" -o "$TMP/s-keep" \
+	--no-clobber
+if [ "$rc" = 2 ] && [ "$(cat "$TMP/s-keep")" = keep ] &&
+	grep -q "refusing to replace" "$TMP/snc.err"; then
+	ok "netprobe serve -o FILE --no-clobber: refused at start (exit 2)"
+else
+	bad "netprobe serve -o FILE --no-clobber: refused at start (exit $rc)"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

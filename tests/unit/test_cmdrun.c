@@ -156,6 +156,42 @@ START_TEST(output_over_an_input_is_refused)
 }
 END_TEST
 
+START_TEST(common_options_land_in_the_run)
+{
+	static const struct cli_cmd cmd = {"netprobe x", "[options]", "x",
+					   NULL, 0, NULL};
+	char path[] = "/tmp/np-cmdrun-XXXXXX";
+	int fd = mkstemp(path);
+	char a0[] = "x", a1[] = "-qvv", a2[] = "--json", a3[] = "-o",
+	     a4[] = "--no-clobber";
+	char *argv[] = {a0, a1, a2, a3, path, a4, NULL};
+	char *err = NULL;
+	size_t nerr = 0;
+	FILE *fe = open_memstream(&err, &nerr);
+	struct cmd_run r;
+	struct cli cl;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_ptr_nonnull(fe);
+	cmd_begin(&r, "netprobe", "x", NULL, fe);
+	ck_assert_int_eq(cmd_cli(&r, &cl, &cmd, 6, argv), 0);
+	ck_assert_int_eq(cli_next(&cl), CLI_END);
+	ck_assert(r.quiet && r.json && r.no_clobber);
+	ck_assert_int_eq(r.verbose, 2);
+	ck_assert_str_eq(r.output, path);
+	ck_assert_ptr_null(r.doc.root); /* no document before cmd_doc */
+	/* --no-clobber and an existing FILE: refused before any work */
+	ck_assert_int_eq(cmd_parsed(&r), 2);
+	unlink(path);
+	ck_assert_int_eq(cmd_parsed(&r), 0);
+	fclose(fe);
+	ck_assert_ptr_nonnull(strstr(err, "netprobe x: refusing to replace '"));
+	ck_assert_ptr_nonnull(strstr(err, "': it exists (--no-clobber)\n"));
+	free(err);
+}
+END_TEST
+
 START_TEST(a_failed_write_is_exit_2)
 {
 	struct cmd_run r;
@@ -242,6 +278,7 @@ Suite *suite_cmdrun(void)
 	tcase_add_test(tc, json_document_carries_the_same_errors);
 	tcase_add_test(tc, output_path_gets_the_document);
 	tcase_add_test(tc, output_over_an_input_is_refused);
+	tcase_add_test(tc, common_options_land_in_the_run);
 	tcase_add_test(tc, a_failed_write_is_exit_2);
 	tcase_add_test(tc, status_follows_the_document);
 	tcase_add_test(tc, a_tool_without_commands);
