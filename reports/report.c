@@ -16,7 +16,7 @@ enum {
 	O_FORMAT = 'f',
 	O_OUTPUT = 'o',
 	O_HELP = 'h',
-	O_JSONFILE = 256,
+	O_DOC_TO = 256,
 	O_HTML,
 	O_JUNIT,
 	O_MD,
@@ -37,7 +37,7 @@ static const struct cli_opt report_optv[] = {
 	 "also write JUnit XML to FILE", false},
 	{O_MD, 0, "markdown", CLI_REQUIRED, "FILE", NULL,
 	 "also write Markdown to FILE", false},
-	{O_JSONFILE, 0, "json", CLI_OPTIONAL, "FILE", NULL,
+	{O_DOC_TO, 0, "json", CLI_OPTIONAL, "FILE", NULL,
 	 "also write the merged JSON to FILE; alone: -j", false},
 	{O_FAILON, 0, "fail-on", CLI_REQUIRED, "LEVEL", "fault",
 	 "exit 1 from: warning, fault, never", false},
@@ -238,7 +238,7 @@ static int report_take(struct cmd_run *run, struct report_cli *c,
 		return add_out(run, c, REPORT_FMT_JUNIT, cl->arg);
 	case O_MD:
 		return add_out(run, c, REPORT_FMT_MD, cl->arg);
-	case O_JSONFILE:
+	case O_DOC_TO:
 		if (cl->arg != NULL && strcmp(cl->arg, "-") != 0)
 			return add_out(run, c, REPORT_FMT_JSON, cl->arg);
 		c->json_stdout = true;
