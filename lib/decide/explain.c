@@ -404,18 +404,18 @@ static bool nccl_own_iface(const struct explain_ctx *x)
  * other decided or open network cause is the more precise answer. */
 static void bootstrap_trace(const struct explain_ctx *x,
 			    const struct explain_hit *h,
-			    struct explain_result *r, bool evidence)
+			    struct explain_result *r)
 {
 	const char *ret = logmatch_field(&h->m, "ret");
 	bool own = nccl_own_iface(x);
 
-	(void)evidence;
 	if (ret == NULL || (strcmp(ret, "2") != 0 && strcmp(ret, "6") != 0))
 		return;
+	/* a network cause other than this trace's own set (a repeated
+	 * trace line joins it) is the more precise answer */
 	for (size_t i = 0; i < r->ncauses; i++)
 		if (r->causes[i].kind == EXPLAIN_NET &&
-		    !(r->causes[i].nrefs > 0 &&
-		      strcmp(r->causes[i].codes[0], "rank-unreachable") == 0))
+		    strcmp(r->causes[i].codes[0], "rank-unreachable") != 0)
 			return;
 	open_set(r, h, own ? "rank-unreachable,nccl-default-iface-unsafe" :
 		 "rank-unreachable", own ? "NCCL's bootstrap failed on a "
@@ -446,7 +446,7 @@ static void symptom_candidates(const struct explain_ctx *x,
 		    s->flags & LOGSIG_FACT || benign(h) || cands == NULL)
 			continue;
 		if (strcmp(s->id, "nccl-bootstrap-trace") == 0) {
-			bootstrap_trace(x, h, r, evidence);
+			bootstrap_trace(x, h, r);
 			continue;
 		}
 		if (evidence) {

@@ -375,6 +375,8 @@ static const char *link_local_in_list(const char *list, char *buf,
 	return NULL;
 }
 
+/* Opens the candidates of the first such list (see link_local_in_list);
+ * a cause that is not the network explains the log instead. */
 static void rule_iface_link_local(const struct explain_ctx *x,
 				  struct explain_result *r)
 {
