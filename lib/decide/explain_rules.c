@@ -409,6 +409,11 @@ static void rule_iface_link_local(const struct explain_ctx *x,
 			snprintf(c->fix, sizeof(c->fix), "pin the interface "
 				 "peers reach (NCCL_SOCKET_IFNAME==IFACE, not "
 				 "%s) and NCCL_SOCKET_FAMILY=AF_INET", name);
+		if (c->next[0] == '\0')
+			snprintf(c->next, sizeof(c->next), "on the node: "
+				 "netprobe scan (the interfaces NCCL's default "
+				 "would pick, and which peers reach); ip -6 -br "
+				 "addr show dev %s", name);
 		return;
 	}
 }
