@@ -378,6 +378,52 @@ static bool has_net(const struct explain_result *r)
 	return false;
 }
 
+/* True when the log shows the interface NCCL chose by itself: a Using
+ * line and no NCCL_SOCKET_IFNAME echoed. */
+static bool nccl_own_iface(const struct explain_ctx *x)
+{
+	if (x->ifname != NULL)
+		return false;
+	for (size_t i = 0; i < x->lg->nhits; i++) {
+		const char *id = x->lg->hits[i].m.sig->id;
+
+		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
+		    strcmp(id, "nccl-socket-using") == 0 ||
+		    strcmp(id, "nccl-ib-using") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* NCCL's return-code trace through bootstrap.cc with a system or
+ * remote error (2, 6) and no line more precise: the bootstrap runs on
+ * sockets only, so the ranks could not reach each other over the
+ * interface NCCL used; where NCCL chose that interface itself, its
+ * choice is a candidate too (issue 42: blind42b 010, NVIDIA/nccl#1000:
+ * the IPoIB interface NCCL picked; NCCL_SOCKET_IFNAME fixed it). Any
+ * other decided or open network cause is the more precise answer. */
+static void bootstrap_trace(const struct explain_ctx *x,
+			    const struct explain_hit *h,
+			    struct explain_result *r)
+{
+	const char *ret = logmatch_field(&h->m, "ret");
+	bool own = nccl_own_iface(x);
+
+	if (ret == NULL || (strcmp(ret, "2") != 0 && strcmp(ret, "6") != 0))
+		return;
+	/* a network cause other than this trace's own set (a repeated
+	 * trace line joins it) is the more precise answer */
+	for (size_t i = 0; i < r->ncauses; i++)
+		if (r->causes[i].kind == EXPLAIN_NET &&
+		    strcmp(r->causes[i].codes[0], "rank-unreachable") != 0)
+			return;
+	open_set(r, h, own ? "rank-unreachable,nccl-default-iface-unsafe" :
+		 "rank-unreachable", own ? "NCCL's bootstrap failed on a "
+		 "socket over the interface NCCL chose by itself (the log "
+		 "echoes no NCCL_SOCKET_IFNAME): the ranks could not reach "
+		 "each other over it" : h->m.sig->meaning);
+}
+
 /* The symptoms' candidates open only where the same log holds network
  * evidence and no cause that is not the network explains them: a
  * watchdog, Gloo or store timeout alone was as often a slow compile, a
@@ -399,6 +445,10 @@ static void symptom_candidates(const struct explain_ctx *x,
 		if (s->other != NULL || !(s->flags & LOGSIG_SYMPTOM) ||
 		    s->flags & LOGSIG_FACT || benign(h) || cands == NULL)
 			continue;
+		if (strcmp(s->id, "nccl-bootstrap-trace") == 0) {
+			bootstrap_trace(x, h, r);
+			continue;
+		}
 		if (evidence) {
 			open_set(r, h, cands, s->meaning);
 			continue;
@@ -468,6 +518,37 @@ static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
 	return true;
 }
 
+/* ZMQ bound a name that is no interface: a host name (never looked up
+ * by a bind) decides hostname-unbindable; an address literal is one no
+ * interface of this host holds, which leaves it open (issue 42:
+ * blind42b 014, NVIDIA-NeMo/Export-Deploy#743). */
+static void zmq_bind(const struct explain_hit *h, struct explain_result *r)
+{
+	const char *n = logmatch_field(&h->m, "host");
+	struct explain_cause *c;
+	char why[256];
+
+	if (n == NULL)
+		return;
+	if (literal_or_localhost(n)) {
+		snprintf(why, sizeof(why), "ZMQ could not bind %s: no "
+			 "interface of this host holds that address", n);
+		open_set(r, h, finding_name(FINDING_HOSTNAME_UNBINDABLE), why);
+		return;
+	}
+	snprintf(why, sizeof(why), "ZMQ was asked to bind the name %s (in "
+		 "a container, its id is the hostname): a ZMQ bind takes an "
+		 "address or an interface and looks no name up", n);
+	decide_one(r, h, finding_name(FINDING_HOSTNAME_UNBINDABLE), why);
+	c = explain_cause_for(r, EXPLAIN_NET, false,
+			      finding_name(FINDING_HOSTNAME_UNBINDABLE));
+	if (c != NULL)
+		snprintf(c->fix, sizeof(c->fix), "give the bind an address of "
+			 "this node, not its name: set MASTER_ADDR (or the "
+			 "tool's address option) to the IP that getent hosts "
+			 "%s should print, or bind tcp://*:PORT", n);
+}
+
 /* A failure line: the codes its row proves, or those its captured
  * facts (address class, errno) prove, or the candidates it opens. */
 static void hit_causes(const struct explain_ctx *x,
@@ -498,6 +579,10 @@ static void hit_causes(const struct explain_ctx *x,
 	}
 	if (strcmp(s->id, "ray-ip-mismatch") == 0 && ray_nat(h, r))
 		return;
+	if (strcmp(s->id, "zmq-bind-nodev") == 0) {
+		zmq_bind(h, r);
+		return;
+	}
 	if (own_name(h)) {
 		/* torchrun's own pick: the name of the node that runs the
 		 * store; on it, the hostname does not resolve */
@@ -539,7 +624,16 @@ static void hit_causes(const struct explain_ctx *x,
 				 "uses NCCL's syntax; Gloo takes one name",
 				 v);
 		} else {
-			maybe = "interface-down,no-usable-interface";
+			/* a plain name this host lacks or has no address
+			 * on: the setting names no usable interface (issue
+			 * 42: blind42b 015, Horovod's Gloo given eth0 on a
+			 * host with em1/em2) */
+			maybe = "nccl-ifname-nomatch,interface-down,"
+				"no-usable-interface";
+			snprintf(why, sizeof(why), "Gloo was told to use "
+				 "interface %s (GLOO_SOCKET_IFNAME, Horovod's "
+				 "HOROVOD_GLOO_IFACE or its default) and this "
+				 "host has no address on it", v ? v : "?");
 		}
 	} else if (s->codes == NULL &&
 		   ((ec = err_codes(err, &em)) != NULL || em != NULL)) {
@@ -670,6 +764,92 @@ static bool net_on_line(const struct explain_log *lg,
 	return false;
 }
 
+/* An RDMA completion the local NIC failed on its own memory: IB's
+ * local protection error (IBV_WC_LOC_PROT_ERR, 4) is GPUDirect RDMA
+ * through PCIe ACS or the IOMMU, or a registration bug, on the node
+ * that printed it; no fabric setting causes it (issue 42: blind42b 002,
+ * NVIDIA/nccl#928). UCX's "Local protection" row says the same. */
+static bool rdma_local(const struct explain_hit *h)
+{
+	const char *w = logmatch_field(&h->m, "wc_status");
+
+	return w && strcmp(w, "4") == 0;
+}
+
+/* UCX's TCP transport connected to a loopback address: UCX offers
+ * every interface of the peer, so 127.0.0.1 is the peer's lo that UCX
+ * itself advertised (UCX 1.10.0's bug, openucx/ucx#6695, fixed by
+ * #6704), not a hostname mapped to loopback. A fact about the
+ * transport, not about the host (issue 42: blind42b 034). */
+static bool transport_loopback(const struct explain_hit *h)
+{
+	const char *cls = explain_addr_class(logmatch_field(&h->m, "addr"));
+
+	return strcmp(h->m.sig->id, "ucx-connect") == 0 && cls &&
+	       strcmp(cls, "loopback") == 0;
+}
+
+/* The cause that is not the network for the two rules above. */
+static void transport_other(const struct explain_hit *h,
+			    struct explain_result *r)
+{
+	bool ucx = transport_loopback(h);
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
+						    ucx ? "transport-bug" :
+						    "rdma-local");
+
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return;
+	if (ucx) {
+		snprintf(c->why, sizeof(c->why), "UCX's TCP transport "
+			 "tried the peer's loopback address %s: UCX offered "
+			 "the peer's lo as reachable from another host (UCX "
+			 "1.10.0, openucx/ucx#6695), not a hostname mapping",
+			 logmatch_field(&h->m, "addr"));
+		snprintf(c->fix, sizeof(c->fix), "upgrade UCX (1.10.1 or "
+			 "later; ucx_info -v), or name the NIC: "
+			 "UCX_NET_DEVICES=IFACE");
+	} else {
+		snprintf(c->why, sizeof(c->why), "RDMA completion error 4 "
+			 "is a local protection error: this node's NIC "
+			 "refused its own memory (GPUDirect RDMA through PCIe "
+			 "ACS or the IOMMU), not the fabric");
+		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
+			 "it: check PCIe ACS on the GPU-NIC path (lspci -vvv "
+			 "| grep ACSCtl) and the IOMMU; NCCL_NET_GDR_LEVEL=0 "
+			 "confirms it");
+	}
+}
+
+/* torch's c10d client prints a failed IPv6 lookup of the store's
+ * name as a warning on every retry, while the store's pods are not
+ * ready yet; alone (no other failure, no timeout that ended the job)
+ * it is no failure (issue 42: blind42b 013, kubernetes-sigs/jobset#93;
+ * 012's harmless client warning): a peer's DNS entry may appear later,
+ * and a lookup that stays failed ends in the IPv4 line or a timeout.
+ * Returns true when every line that is not a fact is such a warning
+ * about a peer's name. */
+static bool retry_warnings_alone(const struct explain_log *lg)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+
+		if (h->m.sig->flags & LOGSIG_FACT || benign(h))
+			continue;
+		/* torchrun's own name (own_name) is this node's hostname,
+		 * which no retry makes resolve: not a warning to wait out */
+		if (!gai_v6_only(h, false) || own_name(h))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
 /* What the whole log says before any rule: a failure, a non-network
  * cause, whether the job meant to use RDMA, NCCL_SOCKET_IFNAME. */
 static void gather(const struct explain_log *lg, struct explain_ctx *x)
@@ -679,6 +859,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	memset(x, 0, sizeof(*x));
 	x->lg = lg;
 	x->ifname = explain_setting(lg, "NCCL_SOCKET_IFNAME");
+	x->retry_alone = retry_warnings_alone(lg);
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const char *n = logmatch_field(&lg->hits[i].m,
 					       "setting_name");
@@ -693,12 +874,21 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 		if (s->other != NULL || launcher_syntax(&lg->hits[i])) {
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
+		} else if (rdma_local(&lg->hits[i]) ||
+			   transport_loopback(&lg->hits[i])) {
+			x->other = true;
+		} else if (x->retry_alone && gai_v6_only(&lg->hits[i],
+							  false)) {
+			continue; /* a retried warning */
 		} else if (benign(&lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
 			continue; /* normal operation */
 		else if (s->flags & LOGSIG_SYMPTOM) {
 			sym = true;
-			if (pool_peer(&lg->hits[i]))
+			/* a container-pool peer, or UCX saying no transport
+			 * reaches the peer, is a network statement itself */
+			if (pool_peer(&lg->hits[i]) ||
+			    strcmp(s->id, "ucx-ep-unreachable") == 0)
 				x->net_line = true;
 		} else if (!(s->flags & LOGSIG_FACT))
 			x->failed = x->net_line = true;
@@ -719,6 +909,10 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 
 		if (launcher_syntax(h))
 			launcher_cause(h, r);
+		else if (rdma_local(h) || transport_loopback(h))
+			transport_other(h, r);
+		else if (x.retry_alone && gai_v6_only(h, false))
+			continue;
 		else if (h->m.sig->other != NULL) {
 			if (!net_on_line(lg, h))
 				other_cause(h, r);

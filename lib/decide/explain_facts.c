@@ -148,6 +148,10 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 		snprintf(buf, len, "on the rank-0 node: netprobe scan --rank0");
 	else if (strcmp(id, "gloo-no-address") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces");
+	else if (strncmp(id, "zmq-bind", 8) == 0)
+		snprintf(buf, len, "find the endpoint the program binds (its "
+			 "host part must be an address of this node, an "
+			 "interface name or *); on the node: netprobe ifaces");
 	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
 		snprintf(buf, len, "on this node: netprobe ifaces");
 	else if (strncmp(id, "nccl-ib", 7) == 0 ||

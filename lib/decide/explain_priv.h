@@ -20,6 +20,9 @@ struct explain_ctx {
 	bool net_line;
 	bool other;	    /* a cause that is not the network */
 	bool expect_ib;	    /* the job set NCCL_IB_* or NCCL_NET */
+	/* every line is a retried warning (torch's IPv6 lookup): no
+	 * failure (issue 42) */
+	bool retry_alone;
 	const char *ifname; /* NCCL_SOCKET_IFNAME as echoed, or NULL */
 };
 

@@ -167,20 +167,44 @@ static void rule_local_addrs(const struct explain_ctx *x,
 	}
 }
 
+/* The link layer NCCL's "NET/IB : Using" lines show: true when every
+ * device they name is InfiniBand (none RoCE). */
+static bool ib_only(const struct explain_log *lg)
+{
+	bool ib = false;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const char *ll = logmatch_field(&lg->hits[i].m, "link_layer");
+
+		if (ll && strcmp(ll, "RoCE") == 0)
+			return false;
+		if (ll && strcmp(ll, "IB") == 0)
+			ib = true;
+	}
+	return ib;
+}
+
 /* NCCL's completion error prints the GIDs of both ends. A link-local
  * GID (fe80::) is a RoCE v1 or link-local entry: no router forwards it,
- * so the GID index chose an entry that cannot cross the fabric. */
+ * so the GID index chose an entry that cannot cross the fabric. Not on
+ * InfiniBand, whose GIDs carry the default subnet prefix fe80:: on
+ * every healthy port, nor with a local protection error (4), which the
+ * node's own NIC raised whatever the GIDs (issue 42: a local error is
+ * no evidence about the fabric). */
 static void rule_gids(const struct explain_ctx *x, struct explain_result *r)
 {
 	const struct explain_log *lg = x->lg;
 
+	if (ib_only(lg))
+		return;
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct explain_hit *h = &lg->hits[i];
 		const char *l = logmatch_field(&h->m, "local_gid");
 		const char *g = logmatch_field(&h->m, "remote_gid");
+		const char *w = logmatch_field(&h->m, "wc_status");
 		struct explain_cause *c;
 
-		if (l == NULL || g == NULL ||
+		if (l == NULL || g == NULL || (w && strcmp(w, "4") == 0) ||
 		    (strncmp(l, "fe80", 4) != 0 && strncmp(g, "fe80", 4) != 0))
 			continue;
 		c = explain_cause_for(r, EXPLAIN_NET, false,
@@ -317,8 +341,133 @@ void explain_rule_gloo_fallback(const struct explain_ctx *x,
 	r->ncauses = o;
 }
 
+/* A link-local address in the list of interfaces NCCL chose ("[1]
+ * veth75fa783:fe80::14ad:...%veth75fa783<0>"): no rank of another host
+ * reaches it, so the list shows the fault before any line fails; it
+ * opens the candidates, failure or not, as the log may be cut before
+ * the errors (issue 42: blind42b 028, pytorch/pytorch#68893). Returns
+ * the interface's name in buf, or NULL. */
+static const char *link_local_in_list(const char *list, char *buf,
+				      size_t len)
+{
+	for (const char *p = list; p && *p;) {
+		size_t n, a;
+		char addr[64];
+
+		if (*p == '[' && strchr(p, ']'))
+			p = strchr(p, ']') + 1;
+		n = strcspn(p, ": ");
+		if (p[n] == ':' && n > 0 && n < len) {
+			a = strcspn(p + n + 1, "< ");
+			snprintf(addr, sizeof(addr), "%.*s", (int)a,
+				 p + n + 1);
+			if (explain_addr_class(addr) &&
+			    strcmp(explain_addr_class(addr), "link-local") ==
+			    0 && strchr(addr, ':')) {
+				snprintf(buf, len, "%.*s", (int)n, p);
+				return buf;
+			}
+		}
+		p += n;
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	return NULL;
+}
+
+/* Opens the candidates of the first such list (see link_local_in_list);
+ * a cause that is not the network explains the log instead. */
+static void rule_iface_link_local(const struct explain_ctx *x,
+				  struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+	char name[64], why[256];
+
+	if (x->other)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *list = logmatch_field(&h->m, "ifaces");
+		struct explain_cause *c;
+
+		if (!(h->m.sig->flags & LOGSIG_LOCAL) || list == NULL ||
+		    link_local_in_list(list, name, sizeof(name)) == NULL)
+			continue;
+		snprintf(why, sizeof(why), "NCCL listed %s with only an IPv6 "
+			 "link-local address among the interfaces it uses: "
+			 "ranks of other hosts cannot reach it", name);
+		c = explain_cause_for(r, EXPLAIN_NET, true, x->ifname ?
+				      "ipv6-link-local-only" :
+				      "nccl-default-iface-unsafe,"
+				      "ipv6-link-local-only");
+		if (c == NULL)
+			return;
+		explain_add_ref(c, h);
+		if (c->why[0] == '\0')
+			snprintf(c->why, sizeof(c->why), "%s", why);
+		if (c->fix[0] == '\0')
+			snprintf(c->fix, sizeof(c->fix), "pin the interface "
+				 "peers reach (NCCL_SOCKET_IFNAME==IFACE, not "
+				 "%s) and NCCL_SOCKET_FAMILY=AF_INET", name);
+		if (c->next[0] == '\0')
+			snprintf(c->next, sizeof(c->next), "on the node: "
+				 "netprobe scan (the interfaces NCCL's default "
+				 "would pick, and which peers reach); ip -6 -br "
+				 "addr show dev %s", name);
+		return;
+	}
+}
+
+/* Ray's `ray start` printed this node's address in a container pool
+ * (Docker's 172.17/16, podman's 10.88/16): Ray advertises it to every
+ * node, and inside a bridge-networked container it is the container's
+ * address that other hosts cannot reach. A site may route the pool,
+ * so it opens the candidates, never decides (issue 42: blind42b 035,
+ * ray-project/ray#11211). */
+static void rule_ray_pool(const struct explain_ctx *x,
+			  struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+
+	if (x->other)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *a = logmatch_field(&h->m, "addr");
+		const char *cls = explain_addr_class(a);
+		struct explain_cause *c;
+
+		if (strcmp(h->m.sig->id, "ray-local-node-ip") != 0 ||
+		    cls == NULL || strstr(cls, "bridge") == NULL)
+			continue;
+		c = explain_cause_for(r, EXPLAIN_NET, true,
+				      "container-bridge-nat,nat-detected");
+		if (c == NULL)
+			return;
+		explain_add_ref(c, h);
+		if (c->why[0] == '\0')
+			snprintf(c->why, sizeof(c->why), "Ray advertises %s "
+				 "for this node, an address of %s's default "
+				 "bridge pool: inside a bridge-networked "
+				 "container other hosts cannot reach it", a,
+				 cls[0] == 'd' ? "Docker" : "podman");
+		if (c->fix[0] == '\0')
+			snprintf(c->fix, sizeof(c->fix), "run the container with "
+				 "--network=host, or give ray start "
+				 "--node-ip-address=HOST_IP and publish its "
+				 "ports");
+		if (c->next[0] == '\0')
+			snprintf(c->next, sizeof(c->next), "on the node: ip -br "
+				 "addr (is %s an address of the host, or of a "
+				 "container?)", a);
+		return;
+	}
+}
+
 void explain_rules(const struct explain_ctx *x, struct explain_result *r)
 {
+	rule_iface_link_local(x, r);
+	rule_ray_pool(x, r);
 	rule_gid_zero(x, r);
 	rule_iface_list(x, r);
 	rule_local_addrs(x, r);
