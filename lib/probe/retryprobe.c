@@ -1,0 +1,111 @@
+/* The retry probe (retryprobe.h): connects to a failed port and to a port
+ * that passed, in turns, counted apart. */
+#include "probe/retryprobe.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/monoclock.h"
+#include "base/sock.h"
+
+/* addr:port into ss. Returns its length, or 0 when addr does not parse. */
+static socklen_t sa_of(const char *addr, uint16_t port,
+		       struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, addr, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(port);
+		return sizeof(*s4);
+	}
+	if (inet_pton(AF_INET6, addr, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons(port);
+		return sizeof(*s6);
+	}
+	return 0;
+}
+
+/* One connect to ss: 1 when it was answered (accepted, reset, or an ICMP
+ * error came back), 0 when nothing came back by its bound, -1 with errno
+ * when no socket could be made. */
+static int one(const struct sockaddr_storage *ss, socklen_t len,
+	       long long deadline_us)
+{
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+					       SOCK_CLOEXEC,
+			0);
+	int rc, e;
+
+	if (fd < 0)
+		return -1;
+	rc = sock_connect(fd, (const struct sockaddr *)ss, len, deadline_us);
+	e = errno;
+	close(fd);
+	if (rc == 0)
+		return 1;
+	if (rc == SOCK_EXPIRED)
+		return 0;
+	/* an answer: a reset, an ICMP unreachable or prohibited */
+	if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH ||
+	    e == EACCES || e == EPERM || e == ECONNRESET)
+		return 1;
+	if (e == ETIMEDOUT)
+		return 0;
+	errno = e;
+	return -1;
+}
+
+/* See retryprobe.h. */
+int retry_probe(const char *addr, uint16_t port, uint16_t control,
+		long long deadline_us, struct retry_result *r)
+{
+	struct sockaddr_storage sp, sc;
+	socklen_t lp, lc;
+
+	memset(r, 0, sizeof(*r));
+	r->port = port;
+	r->control = control;
+	lp = sa_of(addr, port, &sp);
+	lc = sa_of(addr, control, &sc);
+	if (lp == 0 || lc == 0) {
+		snprintf(r->err, sizeof(r->err), "'%s' is not an address",
+			 addr);
+		errno = EINVAL;
+		return -1;
+	}
+	for (int i = 0; i < RETRY_TRIES; i++) {
+		for (int k = 0; k < 2; k++) {
+			long long now = mono_now_us(), end = now + RETRY_EACH_US;
+			int a;
+
+			if (now >= deadline_us)
+				return 0;
+			if (end > deadline_us)
+				end = deadline_us;
+			a = k == 0 ? one(&sp, lp, end) : one(&sc, lc, end);
+			if (a < 0) {
+				snprintf(r->err, sizeof(r->err), "socket: %s",
+					 strerror(errno));
+				return -1;
+			}
+			if (k == 0) {
+				r->tries++;
+				r->answered += a;
+			} else {
+				r->ctl_tries++;
+				r->ctl_answered += a;
+			}
+		}
+	}
+	return 0;
+}
