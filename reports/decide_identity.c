@@ -263,17 +263,21 @@ static long lan_prefix(const struct rctx *c, const char *addr)
 }
 
 /* The member of the mesh document's list that name (a join's hostname)
- * is: its report name, list entry or hostname. NULL when none. */
+ * is: its report name or list entry, else the hostname it joined under
+ * (a clone that joined in another's rank says its own hostname there,
+ * so a name or entry comes first). NULL when none. */
 static const json_t *member_named(const json_t *md, const char *name)
 {
+	const json_t *ms = rj_arr(json_object_get(md, "mesh"), "members");
 	size_t i;
 	json_t *m;
 
-	json_array_foreach(rj_arr(json_object_get(md, "mesh"), "members"), i,
-			   m)
+	json_array_foreach(ms, i, m)
 		if (strcmp(rj_strd(m, "name", ""), name) == 0 ||
-		    strcmp(rj_strd(m, "entry", ""), name) == 0 ||
-		    strcmp(rj_strd(m, "hostname", ""), name) == 0)
+		    strcmp(rj_strd(m, "entry", ""), name) == 0)
+			return m;
+	json_array_foreach(ms, i, m)
+		if (strcmp(rj_strd(m, "hostname", ""), name) == 0)
 			return m;
 	return NULL;
 }
@@ -290,7 +294,7 @@ static void join_conflict(struct rctx *c, const json_t *md, const json_t *f)
 {
 	const json_t *ev = rj_arr(f, "evidence"), *j = NULL, *h = NULL, *cl;
 	const char *addr, *host, *hhost, *hname, *clone, *own;
-	char sum[512], fact[640], fix[900], cmd[400];
+	char sum[512], fact[640], fix[1600], cmd[700];
 	size_t i;
 	json_t *v;
 	long pl;
@@ -311,9 +315,16 @@ static void join_conflict(struct rctx *c, const json_t *md, const json_t *f)
 	    strcmp(host, hhost) == 0)
 		return;
 	hname = rj_str(h, "name");
-	if ((cl = member_named(md, host)) == NULL ||
-	    strcmp((clone = rj_strd(cl, "name", "")), hname) == 0 ||
-	    clone[0] == '\0')
+	/* the clone is the one whose hostname names another member of the
+	 * list: the join turned away, or the holder when the clone joined
+	 * first and the rank's own node was turned away */
+	if (((cl = member_named(md, host)) == NULL ||
+	     strcmp(rj_strd(cl, "name", ""), hname) == 0) &&
+	    ((cl = member_named(md, hhost)) == NULL ||
+	     strcmp(rj_strd(cl, "name", ""), hname) == 0))
+		return;
+	clone = rj_strd(cl, "name", "");
+	if (clone[0] == '\0')
 		return;
 	/* once per clone and address (a join retried) */
 	json_array_foreach(c->findings, i, v)
@@ -325,34 +336,44 @@ static void join_conflict(struct rctx *c, const json_t *md, const json_t *f)
 	snprintf(sum, sizeof(sum),
 		 "%s holds %s, the address of %s, as its own: two machines "
 		 "answer for %s (a cloned image's static address), so "
-		 "connections to %s reach either one, and %s could not join",
-		 clone, addr, hname, addr, hname, clone);
+		 "connections to %s reach either one, and node 0 took only "
+		 "one of the two into the mesh",
+		 clone, addr, hname, addr, hname);
 	snprintf(fact, sizeof(fact),
 		 "a join from %s under hostname '%s' claimed %s's rank, which "
-		 "%s (hostname '%s') holds from that same address: one "
+		 "a node of hostname '%s' holds from that same address: one "
 		 "address, two machines",
-		 addr, host, hname, hname, hhost);
+		 addr, host, hname, hhost);
 	own = rj_strd(cl, "probed_addr", "");
 	pl = lan_prefix(c, addr);
 	cmd[0] = '\0';
 	if (own[0] != '\0' && strcmp(own, addr) != 0 && pl > 0 &&
 	    (strchr(own, ':') != NULL) == (strchr(addr, ':') != NULL) &&
 	    in_net(own, addr, pl))
+		/* the default route goes with the old address: kept */
 		snprintf(cmd, sizeof(cmd),
 			 "dev=$(ip -o addr show to %s | awk '{print $2; "
-			 "exit}') && ip addr del %s/%ld dev \"$dev\" && ip "
-			 "addr add %s/%ld dev \"$dev\"",
-			 addr, addr, pl, own, pl);
+			 "exit}') && gw=$(ip %s route show default dev "
+			 "\"$dev\" | awk '{for (i = 1; i < NF; i++) if ($i "
+			 "== \"via\") {print $(i + 1); exit}}') && ip addr "
+			 "del %s/%ld dev \"$dev\" && ip addr add %s/%ld dev "
+			 "\"$dev\" && { [ -z \"$gw\" ] || ip %s route "
+			 "replace default via \"$gw\" dev \"$dev\"; }",
+			 addr, strchr(addr, ':') ? "-6" : "-4", addr, pl, own,
+			 pl, strchr(addr, ':') ? "-6" : "-4");
 	if (cmd[0] != '\0')
 		snprintf(fix, sizeof(fix),
 			 "give %s its own address, %s (where the host list "
 			 "names it; nothing answered node 0 there), in place "
 			 "of %s's %s: %s; then make it last in %s's network "
-			 "configuration and check its default route (ip "
-			 "route), which goes with the old address. Never map "
+			 "configuration (the command keeps its default "
+			 "route, which goes with the old address). Peers and "
+			 "the gateway keep %s's MAC for %s up to a minute: "
+			 "wait, or run ip neigh flush to %s on them. Never map "
 			 "a name to the address instead, which keeps the "
 			 "conflict",
-			 clone, own, hname, addr, cmd, clone);
+			 clone, own, hname, addr, cmd, clone, clone, addr,
+			 addr);
 	else
 		snprintf(fix, sizeof(fix),
 			 "give %s an address of its own that no other machine "

@@ -672,7 +672,9 @@ NFT
 # (node N, not node 0, runs as a macvlan container on node P, its host,
 # when P is on its subnet and not node 0: the fix runs on P). Each is
 # a setting cause on N whose command the closed loop runs there (an
-# environment's, the lab applies: gen48_applied).
+# environment's, the lab applies: gen48_applied). addrclone (node N, not
+# node 0, holds peer P's address in place of its own: a clone; P on its
+# subnet and not node 0) is one too, decided from node 0's joins.
 GEN48_FIX="" GEN48_ALL="" GEN48_HOSTS=""
 gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 	_ns=$(mesh_ns "$2")
@@ -751,6 +753,20 @@ gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 		ip -n "$_ns" route add default via "10.231.$(net_of "$2").254"
 		GEN48_HOSTS="$GEN48_HOSTS $(mesh_name "$_p")"
 		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	addrclone)
+		# node N, not node 0, comes up holding peer P's address in
+		# place of its own (a clone of P's image with its static
+		# address; issue 48, mesh48b): its hosts file and every
+		# other still name N at its own. P is not node 0 and is on
+		# N's subnet; the default route comes back with the address
+		_p=$(peer_of "$2")
+		[ "$2" != 1 ] && [ "$_p" != 1 ] &&
+			[ "$(net_of "$2")" = "$(net_of "$_p")" ] || return 0
+		ip -n "$_ns" addr del "$(addr_of "$2")/24" dev "$DEV"
+		ip -n "$_ns" addr add "$(addr_of "$_p")/24" dev "$DEV" nodad
+		ip -n "$_ns" route replace default via "10.231.$(net_of "$2").254"
+		GEN_RC2_OK="${GEN_RC2_OK:-} $2 $_p"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
 	*) return 1 ;;
 	esac
 }
@@ -782,6 +798,7 @@ gen48_applied() {
 # --- faults, and what the report must say -----------------------------------
 WANT=""
 NOJOIN="" # the nodes that cannot join node 0 (rdvfw, ovludp-all)
+GEN_RC2_OK="" # nodes that may exit 2 besides (addrclone)
 GEN_WARN_OK=""
 QUICK=--quick
 for f in $FAULTS; do
@@ -1148,7 +1165,14 @@ if [ -s "$M" ]; then
 	_rcs=$(for _f in "$R"/*.rc; do
 		_b=$(basename "$_f" .rc)
 		case " $NOJOIN " in *" $_b "*) [ "$(cat "$_f")" = 2 ] || echo "$_b:$(cat "$_f")" ;;
-		*) [ "$(cat "$_f")" = "$want_rc" ] || echo "$_b:$(cat "$_f")" ;;
+		*)
+			# the two machines on one address (addrclone): the one
+			# turned away and the one whose connection the other
+			# took may not run their part either
+			case " $GEN_RC2_OK " in *" $_b "*)
+				[ "$(cat "$_f")" = 2 ] && continue ;;
+			esac
+			[ "$(cat "$_f")" = "$want_rc" ] || echo "$_b:$(cat "$_f")" ;;
 		esac
 	done | tr '\n' ' ')
 	[ -z "$_rcs" ] ||
@@ -1261,6 +1285,18 @@ if [ -s "$M" ]; then
 		# --- end of issue 48, host limits: closed loop ----------------
 		cl_apply "$CLM" $ALLOWED
 		gen48_applied "$CLM"
+		# a clone given its own address (addrclone) leaves its MAC in
+		# its peers' and the router's neighbour caches for the
+		# address it gave back, for up to a minute: flushed, as the
+		# fix's text says (the blind set's b48_settle does the same)
+		if [ -n "$GEN_RC2_OK" ]; then
+			_i=1
+			while [ "$_i" -le "$N" ]; do
+				ip -n "$(mesh_ns "$_i")" neigh flush all
+				_i=$((_i + 1))
+			done
+			[ -n "${RT:-}" ] && ip -n "$RT" neigh flush all
+		fi
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
 		if [ -z "$WHY" ]; then
 			run_mesh after || fail "the re-run did not end"
