@@ -2,7 +2,7 @@
  * that passed, in turns, counted apart. */
 #include "probe/retryprobe.h"
 
-#include <arpa/inet.h>
+#include <netdb.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -14,25 +14,28 @@
 #include "base/monoclock.h"
 #include "base/sock.h"
 
-/* addr:port into ss. Returns its length, or 0 when addr does not parse. */
+/* addr:port into ss: a numeric address of either family, an IPv6 one
+ * with its zone ("fe80::1%eth0") too. Returns its length, or 0 when addr
+ * does not parse. */
 static socklen_t sa_of(const char *addr, uint16_t port,
 		       struct sockaddr_storage *ss)
 {
-	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct addrinfo hints = {0}, *res = NULL;
+	char svc[8];
+	socklen_t len = 0;
 
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(svc, sizeof(svc), "%u", port);
 	memset(ss, 0, sizeof(*ss));
-	if (inet_pton(AF_INET, addr, &s4->sin_addr) == 1) {
-		s4->sin_family = AF_INET;
-		s4->sin_port = htons(port);
-		return sizeof(*s4);
+	if (getaddrinfo(addr, svc, &hints, &res) != 0 || res == NULL)
+		return 0;
+	if (res->ai_addrlen <= sizeof(*ss)) {
+		memcpy(ss, res->ai_addr, res->ai_addrlen);
+		len = res->ai_addrlen;
 	}
-	if (inet_pton(AF_INET6, addr, &s6->sin6_addr) == 1) {
-		s6->sin6_family = AF_INET6;
-		s6->sin6_port = htons(port);
-		return sizeof(*s6);
-	}
-	return 0;
+	freeaddrinfo(res);
+	return len;
 }
 
 /* One connect to ss: 1 when it was answered (accepted, reset, or an ICMP
