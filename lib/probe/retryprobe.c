@@ -2,9 +2,9 @@
  * that passed, in turns, counted apart. */
 #include "probe/retryprobe.h"
 
-#include <netdb.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +18,7 @@
  * with its zone ("fe80::1%eth0") too. Returns its length, or 0 when addr
  * does not parse. */
 static socklen_t sa_of(const char *addr, uint16_t port,
-		       struct sockaddr_storage *ss)
+                       struct sockaddr_storage *ss)
 {
 	struct addrinfo hints = {0}, *res = NULL;
 	char svc[8];
@@ -42,11 +42,10 @@ static socklen_t sa_of(const char *addr, uint16_t port,
  * error came back), 0 when nothing came back by its bound, -1 with errno
  * when no socket could be made. */
 static int one(const struct sockaddr_storage *ss, socklen_t len,
-	       long long deadline_us)
+               long long deadline_us)
 {
-	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK |
-					       SOCK_CLOEXEC,
-			0);
+	int fd = socket(ss->ss_family,
+	                SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	int rc, e;
 
 	if (fd < 0)
@@ -70,7 +69,7 @@ static int one(const struct sockaddr_storage *ss, socklen_t len,
 
 /* See retryprobe.h. */
 int retry_probe(const char *addr, uint16_t port, uint16_t control,
-		long long deadline_us, struct retry_result *r)
+                long long deadline_us, struct retry_result *r)
 {
 	struct sockaddr_storage sp, sc;
 	socklen_t lp, lc;
@@ -82,13 +81,14 @@ int retry_probe(const char *addr, uint16_t port, uint16_t control,
 	lc = sa_of(addr, control, &sc);
 	if (lp == 0 || lc == 0) {
 		snprintf(r->err, sizeof(r->err), "'%s' is not an address",
-			 addr);
+		         addr);
 		errno = EINVAL;
 		return -1;
 	}
 	for (int i = 0; i < RETRY_TRIES; i++) {
 		for (int k = 0; k < 2; k++) {
-			long long now = mono_now_us(), end = now + RETRY_EACH_US;
+			long long now = mono_now_us(),
+			          end = now + RETRY_EACH_US;
 			int a;
 
 			if (now >= deadline_us)
@@ -98,7 +98,7 @@ int retry_probe(const char *addr, uint16_t port, uint16_t control,
 			a = k == 0 ? one(&sp, lp, end) : one(&sc, lc, end);
 			if (a < 0) {
 				snprintf(r->err, sizeof(r->err), "socket: %s",
-					 strerror(errno));
+				         strerror(errno));
 				return -1;
 			}
 			if (k == 0) {

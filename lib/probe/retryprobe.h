@@ -8,15 +8,15 @@
 
 #include <stdint.h>
 
-#define RETRY_TRIES 5          /* connects to each port */
+#define RETRY_TRIES 5           /* connects to each port */
 #define RETRY_EACH_US 1500000LL /* each one's bound: its SYN and one resend */
 
 struct retry_result {
-	uint16_t port, control;  /* the failed port; the port that passed */
-	int tries, answered;     /* connects to port; those answered (an
-				  * accept, a reset, an ICMP error) */
+	uint16_t port, control; /* the failed port; the port that passed */
+	int tries, answered;    /* connects to port; those answered (an
+	                         * accept, a reset, an ICMP error) */
 	int ctl_tries, ctl_answered;
-	char err[160];           /* why none could be made ("" none) */
+	char err[160]; /* why none could be made ("" none) */
 };
 
 /* Connects to addr (numeric, either family) on port and control in
@@ -24,6 +24,6 @@ struct retry_result {
  * started past deadline_us (monoclock). Fills r. Returns 0, or -1 with
  * errno (EINVAL for an address that does not parse) and r->err. */
 int retry_probe(const char *addr, uint16_t port, uint16_t control,
-		long long deadline_us, struct retry_result *r);
+                long long deadline_us, struct retry_result *r);
 
 #endif

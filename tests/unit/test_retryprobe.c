@@ -38,8 +38,8 @@ START_TEST(answered_both)
 
 	close(b); /* nothing listens there now: a reset */
 	ck_assert_int_eq(retry_probe("127.0.0.1", shut, open_port,
-				     mono_now_us() + 10000000LL, &r),
-			 0);
+	                             mono_now_us() + 10000000LL, &r),
+	                 0);
 	ck_assert_int_eq(r.tries, RETRY_TRIES);
 	ck_assert_int_eq(r.answered, RETRY_TRIES);
 	ck_assert_int_eq(r.ctl_tries, RETRY_TRIES);
@@ -55,15 +55,14 @@ START_TEST(bad_address_and_deadline)
 	struct retry_result r;
 
 	errno = 0;
-	ck_assert_int_eq(retry_probe("node02", 29500, 7471,
-				     mono_now_us() + 1000000LL, &r),
-			 -1);
+	ck_assert_int_eq(
+	    retry_probe("node02", 29500, 7471, mono_now_us() + 1000000LL, &r),
+	    -1);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_ptr_nonnull(strstr(r.err, "node02"));
 	/* a deadline already past: nothing tried */
-	ck_assert_int_eq(retry_probe("::1", 29500, 7471, mono_now_us() - 1,
-				     &r),
-			 0);
+	ck_assert_int_eq(retry_probe("::1", 29500, 7471, mono_now_us() - 1, &r),
+	                 0);
 	ck_assert_int_eq(r.tries, 0);
 	ck_assert_int_eq(r.ctl_tries, 0);
 }
