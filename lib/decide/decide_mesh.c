@@ -42,6 +42,49 @@ nomem:
 	return -1;
 }
 
+/* Who said what, as fields of the last evidence object of ev: address
+ * and hostname (and name), each only where known. Returns 0, or -1 on
+ * no memory. */
+static int who_fields(json_t *ev, const char *name, const char *addr,
+                      const char *host)
+{
+	json_t *o = json_array_get(ev, json_array_size(ev) - 1);
+
+	if (o == NULL)
+		return -1;
+	if (name != NULL && name[0] != '\0' &&
+	    json_object_set_new(o, "name", json_string(name)) < 0)
+		return -1;
+	if (addr != NULL && addr[0] != '\0' &&
+	    json_object_set_new(o, "address", json_string(addr)) < 0)
+		return -1;
+	if (host != NULL && host[0] != '\0' &&
+	    json_object_set_new(o, "hostname", json_string(host)) < 0)
+		return -1;
+	return 0;
+}
+
+/* The evidence of one join turned away into *ev: who, and where it
+ * claimed a rank another member holds, that member. Returns 0, or -1 on
+ * no memory. */
+static int reject_evidence(const struct mesh_reject_facts *r, json_t **ev)
+{
+	if (evidence_add(ev, "rendezvous", "join from %s", r->who) < 0 ||
+	    who_fields(*ev, NULL, r->addr, r->hostname) < 0)
+		return -1;
+	if (r->held_name == NULL || r->held_name[0] == '\0')
+		return 0;
+	if (evidence_add(ev, "rendezvous", "%s holds that rank, joined from %s "
+	                 "(host %s)",
+	                 r->held_name,
+	                 r->held_addr && r->held_addr[0] ? r->held_addr : "?",
+	                 r->held_host && r->held_host[0] ? r->held_host
+	                                                 : "?") < 0 ||
+	    who_fields(*ev, r->held_name, r->held_addr, r->held_host) < 0)
+		return -1;
+	return 0;
+}
+
 int decide_mesh(const char *source, const struct mesh_member_facts *m, size_t n,
                 const struct mesh_reject_facts *r, size_t nr, struct doc *d)
 {
@@ -51,8 +94,7 @@ int decide_mesh(const char *source, const struct mesh_member_facts *m, size_t n,
 	for (size_t i = 0; i < nr; i++) {
 		json_t *ev = NULL;
 
-		if (evidence_add(&ev, "rendezvous", "join from %s", r[i].who) <
-		    0) {
+		if (reject_evidence(&r[i], &ev) < 0) {
 			json_decref(ev);
 			return -1;
 		}

@@ -31,6 +31,11 @@ struct mesh_member_facts {
 struct mesh_reject_facts {
 	enum finding_code code;
 	const char *who, *why;
+	/* the join's address and hostname (NULL or "": unknown), and for a
+	 * rank another member holds, that member's name, address and
+	 * hostname: the report's evidence of an address held twice */
+	const char *addr, *hostname;
+	const char *held_name, *held_addr, *held_host;
 };
 
 /* Adds mesh-node-missing, mesh-node-duplicate and mesh-node-died for the

@@ -130,6 +130,12 @@ struct mesh_reject {
 	enum finding_code code;
 	char who[PROTO_MESH_NAME_MAX + INET6_ADDRSTRLEN + 16];
 	char why[320];
+	/* the join's own words, for the report's identity check (issue
+	 * 48): where it came from, its hostname, the rank it claimed (-1
+	 * none) */
+	char addr[INET6_ADDRSTRLEN];
+	char hostname[PROTO_MESH_HOST_MAX + 1];
+	int rank;
 };
 
 struct mesh_rdv;

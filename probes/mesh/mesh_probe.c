@@ -16,12 +16,73 @@
 #include "kernel/portrange.h"
 #include "mesh/mesh_int.h"
 #include "probe/meshplan.h"
+#include "probe/retryprobe.h"
 
 /* Formats HOST:PORT, brackets around an IPv6 address. */
 static void peer_spec(const struct mesh_member *m, char *buf, size_t len)
 {
 	if (hostport_format(m->target, m->port, buf, len) < 0 && len > 0)
 		buf[0] = '\0';
+}
+
+/* The first outbound TCP port of peer entry e that failed silently (a
+ * timeout, no answer); 0 when none. */
+static uint16_t silent_port(const json_t *e)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(e, "ports"), i, p) {
+		const char *st = json_string_value(json_object_get(p, "state"));
+		const char *why = json_string_value(json_object_get(p, "reason"));
+		const char *dir =
+		    json_string_value(json_object_get(p, "direction"));
+		const char *pr = json_string_value(json_object_get(p, "proto"));
+		json_int_t port = json_integer_value(json_object_get(p, "port"));
+
+		if (dir != NULL && strcmp(dir, "outbound") == 0 && pr != NULL &&
+		    strcmp(pr, "tcp") == 0 && st != NULL &&
+		    strcmp(st, "filtered") == 0 && why != NULL &&
+		    strcmp(why, "timeout") == 0 && port > 0 && port <= 65535)
+			return (uint16_t)port;
+	}
+	return 0;
+}
+
+/* The deciding probe of a silent failure (issue 48): where a port of the
+ * peer failed with no answer while its responder answered, that
+ * port and the responder's are connected to again in turns (retryprobe.h),
+ * so the report tells a rule that stops the port from loss on the path;
+ * the counts join the peer's entry as "retry". */
+static void retry_silent(struct mesh *ms, const struct mesh_member *t,
+                         struct peercheck *pc, struct doc *d)
+{
+	struct retry_result r;
+	uint16_t port;
+	/* within the bound of a peer started last (its idle probe's share
+	 * left to it), and no longer than its tries take */
+	long long end = ms->probe_deadline_us + MESH_PEER_US;
+	long long most = mono_now_us() + 2 * RETRY_TRIES * RETRY_EACH_US;
+	json_t *o;
+
+	if (pc->obj == NULL || pc->rc != 0 || pc->v.peer_addr[0] == '\0' ||
+	    !json_is_true(json_object_get(pc->obj, "responded")) ||
+	    (port = silent_port(pc->obj)) == 0 ||
+	    mono_now_us() + RETRY_EACH_US > end)
+		return;
+	if (end > most)
+		end = most;
+	if (retry_probe(pc->v.peer_addr, port, t->port, end, &r) < 0) {
+		doc_add_error(d, "retry", "peer '%s': %s", t->name, r.err);
+		return;
+	}
+	o = json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i}", "port",
+	              (int)r.port, "proto", "tcp", "tries", r.tries, "answered",
+	              r.answered, "control_port", (int)r.control,
+	              "control_tries", r.ctl_tries, "control_answered",
+	              r.ctl_answered);
+	if (o == NULL || json_object_set_new(pc->obj, "retry", o) < 0)
+		doc_add_error(d, "retry", "peer '%s': out of memory", t->name);
 }
 
 /* One target: its route, then every check; skipped with an error when
@@ -64,6 +125,7 @@ static void probe_one(struct mesh *ms, size_t k)
 	                      "runs unless it died: something on the path "
 	                      "stops the connection";
 	peercheck_run(pc, &o, d);
+	retry_silent(ms, t, pc, d);
 	/* a connection held idle, then used (issue 48): only toward a
 	 * peer whose responder answered fresh connections */
 	if (ms->o.idle_us > 0 && pc->obj != NULL && pc->rc == 0 &&

@@ -15,8 +15,9 @@
 #include "mesh/mesh_rdv.h"
 #include "wire/auth.h"
 
-/* mesh_rdv.c: records a join turned away, for the mesh document. */
-static void mesh_reject_add(struct mesh *ms, enum finding_code code,
+/* mesh_rdv.c: records a join turned away, for the mesh document.
+ * Returns the record, or NULL when none more is kept. */
+static struct mesh_reject *mesh_reject_add(struct mesh *ms, enum finding_code code,
                             const char *who, const char *fmt, ...)
 {
 	struct mesh_reject *r;
@@ -27,19 +28,22 @@ static void mesh_reject_add(struct mesh *ms, enum finding_code code,
 		void *v;
 
 		if (cap > 4 * MESH_MAX_NODES)
-			return;
+			return NULL;
 		v = realloc(ms->rejects, cap * sizeof(*ms->rejects));
 		if (v == NULL)
-			return;
+			return NULL;
 		ms->rejects = v;
 		ms->caprejects = cap;
 	}
 	r = &ms->rejects[ms->nrejects++];
+	memset(r, 0, sizeof(*r));
+	r->rank = -1;
 	r->code = code;
 	snprintf(r->who, sizeof(r->who), "%s", who);
 	va_start(ap, fmt);
 	vsnprintf(r->why, sizeof(r->why), fmt, ap);
 	va_end(ap);
+	return r;
 }
 
 /* Who a join says it is, for messages: 'name' (host h) from addr. */
@@ -50,6 +54,19 @@ static void join_who(const struct rdv_conn *c, char *buf, size_t len)
 	else
 		snprintf(buf, len, "'%.120s' (host %.64s) from %s", c->j.name,
 		         c->j.hostname, c->addr);
+}
+
+/* The join's address, hostname and rank on the reject just recorded: a
+ * join that claims a held rank from the holder's own address under
+ * another hostname is an address held twice (the report decides it). */
+static void reject_facts(const struct mesh *ms, struct mesh_reject *r,
+                         const struct rdv_conn *c)
+{
+	if (r == NULL)
+		return;
+	snprintf(r->addr, sizeof(r->addr), "%s", c->addr);
+	snprintf(r->hostname, sizeof(r->hostname), "%s", c->j.hostname);
+	r->rank = c->j.rank < ms->n ? (int)c->j.rank : -1;
 }
 
 /* Turns a join away: the node is told why, the mesh document names it. */
@@ -68,7 +85,7 @@ static void reject(struct mesh *ms, struct rdv_conn *c, enum finding_code code,
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	join_who(c, who, sizeof(who));
-	mesh_reject_add(ms, code, who, "%s", why);
+	reject_facts(ms, mesh_reject_add(ms, code, who, "%s", why), c);
 	/* an entry whose node was turned away (token, list) is not waited
 	 * for; its real owner may still join before the start */
 	if (!ms->rdv->started && c->j.rank < ms->n && c->j.rank > 0 &&

@@ -67,10 +67,26 @@ static int member_findings(const struct mesh *ms, struct doc *d)
 		         m->fate == MESH_FATE_SILENT)
 			f[i].outcome = MESH_OUT_DIED;
 	}
-	for (size_t i = 0; i < ms->nrejects; i++)
-		r[i] = (struct mesh_reject_facts){ms->rejects[i].code,
-		                                  ms->rejects[i].who,
-		                                  ms->rejects[i].why};
+	for (size_t i = 0; i < ms->nrejects; i++) {
+		const struct mesh_reject *x = &ms->rejects[i];
+		/* a rank another member holds: that member, as it joined */
+		const struct mesh_member *h =
+		    x->code == FINDING_MESH_NODE_DUPLICATE && x->rank > 0 &&
+		            (size_t)x->rank < ms->n &&
+		            ms->m[x->rank].state == PROTO_MS_JOINED
+		        ? &ms->m[x->rank]
+		        : NULL;
+
+		r[i] = (struct mesh_reject_facts){
+		    .code = x->code,
+		    .who = x->who,
+		    .why = x->why,
+		    .addr = x->addr,
+		    .hostname = x->hostname,
+		    .held_name = h ? h->name : NULL,
+		    .held_addr = h ? h->observed : NULL,
+		    .held_host = h ? h->hostname : NULL};
+	}
 	rc = decide_mesh(ms->env.source, f, ms->n, r,
 	                 ms->nrejects, d);
 out:

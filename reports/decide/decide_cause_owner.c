@@ -52,6 +52,28 @@ static bool mentions(const json_t *f, const char *addr)
 	return false;
 }
 
+/* The setting cause of the address held twice that a join turned away
+ * as a duplicate came from (its evidence's address), or NULL. */
+static json_t *dup_conflict(const struct rctx *c, const json_t *causes,
+			    const json_t *ix, const json_t *f)
+{
+	size_t i, j;
+	json_t *g, *v;
+
+	json_array_foreach(rx_code_findings(c, FINDING_ADDRESS_CONFLICT), i, g) {
+		if (!finding_is(rj_strd(g, "code", ""),
+				FINDING_ADDRESS_CONFLICT) ||
+		    rj_str(g, "address") == NULL)
+			continue;
+		json_array_foreach(rj_arr(f, "evidence"), j, v)
+			if (strcmp(rj_strd(v, "address", ""),
+				   rj_str(g, "address")) == 0)
+				return cause_in(ix, causes, "setting",
+						rj_str(g, "node"));
+	}
+	return NULL;
+}
+
 /* The address conflict between a and b (a holds b's address, or b a's),
  * or, b NULL, a's conflict over an address finding g names: a path
  * measured between them, or toward that address, went to either node;
@@ -162,6 +184,15 @@ json_t *cause_owner_ix(const struct rctx *c, const json_t *causes,
 		return k;
 	if (finding_is(code, FINDING_MESH_NODE_MISSING))
 		return rd_missing_owner(c, causes, f);
+	/* a join turned away from an address two machines hold */
+	if (finding_is(code, FINDING_MESH_NODE_DUPLICATE) &&
+	    (k = dup_conflict(c, causes, ix, f)) != NULL)
+		return k;
+	/* a member that died whose address another machine holds: the
+	 * other took its connection (issue 48) */
+	if (finding_is(code, FINDING_MESH_NODE_DIED) &&
+	    (k = conflict_of(c, causes, ix, rd_pair_of(c, f), NULL)) != NULL)
+		return k;
 	if ((k = cause_in(ix, causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||
 	     strcmp(rj_strd(f, "class", ""), "heartbeat") == 0))

@@ -339,6 +339,43 @@ static void idle_kept(const struct rctx *c, const char *node, char *buf,
 	}
 }
 
+/* True when doc d's netprobe mesh held port (TCP), listening, through
+ * the mesh (mesh.ports.held). */
+static bool held(const json_t *d, long port)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(rj_arr(json_object_get(json_object_get(d, "mesh"),
+						  "ports"),
+				  "held"),
+			   i, v)
+		if (json_integer_value(v) == port)
+			return true;
+	return false;
+}
+
+/* The retry probe's counts in peer entry en (x probed y) into e, with
+ * its fact, unless one is there already. */
+static void retry_of(const json_t *en, const char *x, const char *y,
+		     struct elim_ev *e)
+{
+	const json_t *r = json_object_get(en, "retry");
+
+	if (!json_is_object(r) || e->retry_fact[0] != '\0')
+		return;
+	e->retry_tries = (int)rj_int(r, "tries", 0);
+	e->retry_answered = (int)rj_int(r, "answered", 0);
+	e->retry_ctl_tries = (int)rj_int(r, "control_tries", 0);
+	e->retry_ctl_answered = (int)rj_int(r, "control_answered", 0);
+	snprintf(e->retry_fact, sizeof(e->retry_fact),
+		 "%s connected to %s's %lld/tcp %d of %d times and to its "
+		 "responder's %lld/tcp %d of %d times, in turns",
+		 x, y, rj_int(r, "port", 0), e->retry_answered, e->retry_tries,
+		 rj_int(r, "control_port", 0), e->retry_ctl_answered,
+		 e->retry_ctl_tries);
+}
+
 /* The evidence of the pair (a saw it, b the other end) into e. */
 static void gather(const struct rctx *c, const json_t *causes, const char *a,
 		   const char *b, struct elim_ev *e)
@@ -348,6 +385,7 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	const json_t *ends[2] = {ea, eb};
 	bool okd[2] = {false, false}, any_fail = false, all_rst = true;
 	const char *addr_a, *addr_b;
+	long port_b = 0; /* a port of b's that a's connect failed on */
 	size_t i;
 	json_t *p;
 
@@ -412,6 +450,8 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 			}
 			if (strcmp(dir, "outbound") != 0)
 				continue;
+			if (k == 0 && port_b == 0)
+				port_b = (long)rj_int(p, "port", 0);
 			if (e->port[0] == '\0')
 				snprintf(e->port, sizeof(e->port), "%lld/%s",
 					 rj_int(p, "port", 0),
@@ -422,6 +462,9 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 			      rj_strd(p, "proto", "tcp"));
 		}
 	e->reset = any_fail && all_rst;
+	retry_of(ea, a, b, e);
+	retry_of(eb, b, a, e);
+	e->held_b = port_b > 0 && db != NULL && held(db, port_b);
 	e->tracked_a = json_array_size(rj_arr(json_object_get(da, "firewall"),
 					      "blocks")) > 0;
 	e->tracked_b = json_array_size(rj_arr(json_object_get(db, "firewall"),

@@ -179,6 +179,14 @@ json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 
 	if (d == NULL || (m = member_of(d, f)) == NULL)
 		return NULL;
+	/* a member whose address another machine holds, or that holds
+	 * another's (a clone turned away as a duplicate): that cause's */
+	if ((ev = rd_conflict_of(c, rj_strd(m, "name", ""))) != NULL)
+		json_array_foreach(causes, i, k)
+			if (strcmp(rj_strd(k, "kind", ""), "setting") == 0 &&
+			    strcmp(rj_strd(k, "node", ""),
+				   rj_strd(ev, "node", "")) == 0)
+				return k;
 	snprintf(key, sizeof(key), "%s's joins to node 0",
 		 rj_strd(m, "name", ""));
 	json_array_foreach(causes, i, k) {
@@ -269,7 +277,8 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 
 		if (!finding_is(rj_strd(f, "code", ""), FINDING_MESH_NODE_MISSING) ||
 		    (m = member_of(d, f)) == NULL || !missing_running(m) ||
-		    rd_missing_owner(c, causes, f) != NULL)
+		    rd_missing_owner(c, causes, f) != NULL ||
+		    rd_conflict_of(c, rj_strd(m, "name", "")) != NULL)
 			continue;
 		runs = strstr(rj_strd(m, "why", ""), "it runs") != NULL;
 		who = rj_strd(m, "name", "?");

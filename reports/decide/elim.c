@@ -128,6 +128,19 @@ static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
 			 "answer is no loss");
 		return ELIM_GONE;
 	}
+	/* the retry probe: the failed port never answered while the
+	 * responder's port on the same path always did, in turns (loss
+	 * that stops 5 of 5 of one and none of 5 of the other is under
+	 * 1 in 1,000 at any rate) */
+	if (e->retry_fact[0] != '\0' && e->retry_tries >= 3 &&
+	    e->retry_answered == 0 && e->retry_ctl_tries >= 3 &&
+	    e->retry_ctl_answered == e->retry_ctl_tries) {
+		snprintf(why, len,
+			 "%s (the mesh's retry probe): a rule stops the one "
+			 "port, loss would stop some connects of both",
+			 e->retry_fact);
+		return ELIM_GONE;
+	}
 	return ELIM_OPEN;
 }
 
@@ -158,6 +171,13 @@ static enum elim_state t_listener(const struct elim_ev *e, char *why,
 {
 	if (e->listener_ok) {
 		snprintf(why, len, "%s", e->listener_fact);
+		return ELIM_GONE;
+	}
+	if (e->held_b) {
+		snprintf(why, len,
+			 "%s's own netprobe held %s, listening, through the "
+			 "mesh",
+			 e->b, e->port[0] ? e->port : "the port");
 		return ELIM_GONE;
 	}
 	if (e->idle_killed && e->control_ok) {

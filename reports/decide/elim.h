@@ -52,6 +52,14 @@ struct elim_ev {
 					* that lived on ("" none) */
 	bool listener_ok;            /* another node reached b's port */
 	char listener_fact[200];
+	/* the mesh's retry probe (issue 48): one end connected to the
+	 * port that failed and to the other's responder port in turns */
+	int retry_tries, retry_answered;   /* to the failed port */
+	int retry_ctl_tries, retry_ctl_answered; /* to the responder's */
+	char retry_fact[200];        /* who, which ports, "" when none ran */
+	/* {b}'s own responder held {b}'s failed port, listening, for the
+	 * whole mesh (its document's mesh.ports.held) */
+	bool held_b;
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

@@ -224,7 +224,9 @@ NFT
 # (node N, not node 0, runs as a macvlan container on node P, its host,
 # when P is on its subnet and not node 0: the fix runs on P). Each is
 # a setting cause on N whose command the closed loop runs there (an
-# environment's, the lab applies: gen48_applied).
+# environment's, the lab applies: gen48_applied). addrclone (node N, not
+# node 0, holds peer P's address in place of its own: a clone; P on its
+# subnet and not node 0) is one too, decided from node 0's joins.
 GEN48_FIX="" GEN48_ALL="" GEN48_HOSTS=""
 gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 	_ns=$(mesh_ns "$2")
@@ -302,6 +304,20 @@ gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 		ip -n "$_ns" link set lan0 up
 		ip -n "$_ns" route add default via "10.231.$(net_of "$2").254"
 		GEN48_HOSTS="$GEN48_HOSTS $(mesh_name "$_p")"
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	addrclone)
+		# node N, not node 0, comes up holding peer P's address in
+		# place of its own (a clone of P's image with its static
+		# address; issue 48, mesh48b): its hosts file and every
+		# other still name N at its own. P is not node 0 and is on
+		# N's subnet; the default route comes back with the address
+		_p=$(peer_of "$2")
+		[ "$2" != 1 ] && [ "$_p" != 1 ] &&
+			[ "$(net_of "$2")" = "$(net_of "$_p")" ] || return 0
+		ip -n "$_ns" addr del "$(addr_of "$2")/24" dev "$DEV"
+		ip -n "$_ns" addr add "$(addr_of "$_p")/24" dev "$DEV" nodad
+		ip -n "$_ns" route replace default via "10.231.$(net_of "$2").254"
+		GEN_RC2_OK="${GEN_RC2_OK:-} $2 $_p"
 		WANT="$WANT setting:$(mesh_name "$2")" ;;
 	*) return 1 ;;
 	esac

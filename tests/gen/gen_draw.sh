@@ -224,8 +224,23 @@ if [ "$TOPO" = routed ] && [ "$RV" = 0 ] && [ -n "$FAULTS" ]; then
 	esac
 fi
 # mbox_apply KIND: the middlebox fault KIND in the router's namespace.
+# mbox-drop (GEN_FAULTS=mbox-drop@rt only, no seed draws it): the same
+# ACL as mbox-reject that drops in silence, as most firewalls do; the
+# mesh's retry probe tells it from loss (issue 48, mesh48b).
 mbox_apply() {
 	case "$1" in
+	mbox-drop)
+		ip netns exec "$RT" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ct state established,related accept
+		ip saddr 10.231.30.0/24 ip daddr 10.231.31.0/24 tcp dport 20000-65535 drop
+		ip saddr 10.231.31.0/24 ip daddr 10.231.30.0/24 tcp dport 20000-65535 drop
+	}
+}
+NFT
+		;;
 	mbox-reject)
 		ip netns exec "$RT" nft -f - <<'NFT'
 table inet filter {

@@ -4,6 +4,7 @@
 # --- faults, and what the report must say -----------------------------------
 WANT=""
 NOJOIN="" # the nodes that cannot join node 0 (rdvfw, ovludp-all)
+GEN_RC2_OK="" # nodes that may exit 2 besides (addrclone)
 GEN_WARN_OK=""
 QUICK=--quick
 for f in $FAULTS; do

@@ -43,7 +43,14 @@ if [ -s "$M" ]; then
 	_rcs=$(for _f in "$R"/*.rc; do
 		_b=$(basename "$_f" .rc)
 		case " $NOJOIN " in *" $_b "*) [ "$(cat "$_f")" = 2 ] || echo "$_b:$(cat "$_f")" ;;
-		*) [ "$(cat "$_f")" = "$want_rc" ] || echo "$_b:$(cat "$_f")" ;;
+		*)
+			# the two machines on one address (addrclone): the one
+			# turned away and the one whose connection the other
+			# took may not run their part either
+			case " $GEN_RC2_OK " in *" $_b "*)
+				[ "$(cat "$_f")" = 2 ] && continue ;;
+			esac
+			[ "$(cat "$_f")" = "$want_rc" ] || echo "$_b:$(cat "$_f")" ;;
 		esac
 	done | tr '\n' ' ')
 	[ -z "$_rcs" ] ||
@@ -156,6 +163,18 @@ if [ -s "$M" ]; then
 		# --- end of issue 48, host limits: closed loop ----------------
 		cl_apply "$CLM" $ALLOWED
 		gen48_applied "$CLM"
+		# a clone given its own address (addrclone) leaves its MAC in
+		# its peers' and the router's neighbour caches for the
+		# address it gave back, for up to a minute: flushed, as the
+		# fix's text says (the blind set's b48_settle does the same)
+		if [ -n "$GEN_RC2_OK" ]; then
+			_i=1
+			while [ "$_i" -le "$N" ]; do
+				ip -n "$(mesh_ns "$_i")" neigh flush all
+				_i=$((_i + 1))
+			done
+			[ -n "${RT:-}" ] && ip -n "$RT" neigh flush all
+		fi
 		[ "$LAB_FAIL" = 0 ] || fail "closed loop: $(grep '^not ok - closed loop' "$OUT/log" | head -3 | sed 's/^not ok - closed loop: //' | tr '\n' ';')"
 		if [ -z "$WHY" ]; then
 			run_mesh after || fail "the re-run did not end"

@@ -77,6 +77,48 @@ START_TEST(all_done_silent)
 }
 END_TEST
 
+/* A join turned away for a rank another member holds carries its own
+ * address and hostname and the holder's, as fields the report's identity
+ * check reads (issue 48: one address, two hostnames, is a clone). */
+START_TEST(duplicate_reject_who)
+{
+	const struct mesh_reject_facts r[] = {
+	    {.code = FINDING_MESH_NODE_DUPLICATE,
+	     .who = "'node02' (host node04) from 10.231.48.2",
+	     .why = "claims rank 1, which node02 already holds",
+	     .addr = "10.231.48.2",
+	     .hostname = "node04",
+	     .held_name = "node02",
+	     .held_addr = "10.231.48.2",
+	     .held_host = "node02"},
+	};
+	struct doc d;
+	json_t *ev;
+
+	ck_assert_int_eq(doc_init(&d, "netprobe", "mesh"), 0);
+	ck_assert_int_eq(decide_mesh("hosts", NULL, 0, r, 1, &d), 0);
+	ev = json_object_get(json_array_get(d.findings, 0), "evidence");
+	ck_assert_uint_eq(json_array_size(ev), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_array_get(ev, 0), "address")),
+	                 "10.231.48.2");
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_array_get(ev, 0), "hostname")),
+	                 "node04");
+	ck_assert_ptr_null(json_object_get(json_array_get(ev, 0), "name"));
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_array_get(ev, 1), "name")),
+	                 "node02");
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_array_get(ev, 1), "hostname")),
+	                 "node02");
+	ck_assert_str_eq(
+	    json_string_value(json_object_get(json_array_get(ev, 1), "fact")),
+	    "node02 holds that rank, joined from 10.231.48.2 (host node02)");
+	doc_free(&d);
+}
+END_TEST
+
 Suite *suite_decide_mesh(void)
 {
 	Suite *s = suite_create("decide_mesh");
@@ -84,6 +126,7 @@ Suite *suite_decide_mesh(void)
 
 	tcase_add_test(tc, members_and_rejects);
 	tcase_add_test(tc, all_done_silent);
+	tcase_add_test(tc, duplicate_reject_who);
 	suite_add_tcase(s, tc);
 	return s;
 }

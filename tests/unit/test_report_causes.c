@@ -674,6 +674,64 @@ START_TEST(nat_guess_contradicted_by_join_address)
 }
 END_TEST
 
+/* A clone holding another node's address (the blind set of issue 48,
+ * cluster 09, its real documents): node04 came up with node02's address
+ * 10.231.48.2, joined under hostname node04 from it and was turned away
+ * as a second claim on node02's rank; node02 then lost its connection to
+ * node 0 (the clone answered for its address) and node01's and node03's
+ * connects to node02's port were reset. Those are the address held twice,
+ * a setting cause on node04 whose one command gives it the address the
+ * host list names it at (its default route kept); node01, node02 and node03 carry no cause, and
+ * every fault is that cause's. Before, node01 carried mesh-node-died and
+ * port-closed, node03 port-closed, with no cause, and no cause named
+ * node04. */
+static void clone_case(const char *dir)
+{
+	struct report_set set = {0};
+	struct report_model *m = unitfix_report_dir(&set, dir);
+	const struct rm_cause *k;
+	const json_t *sh;
+	size_t i;
+	json_t *f;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	k = cause(m, "setting:node04");
+	ck_assert_ptr_nonnull(k);
+	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
+				    "commands"),
+		    "shell");
+	ck_assert_str_eq(
+		json_string_value(json_array_get(sh, 0)),
+		"dev=$(ip -o addr show to 10.231.48.2 | awk '{print $2; "
+		"exit}') && gw=$(ip -4 route show default dev \"$dev\" | awk "
+		"'{for (i = 1; i < NF; i++) if ($i == \"via\") {print $(i + "
+		"1); exit}}') && ip addr del 10.231.48.2/24 dev \"$dev\" && ip "
+		"addr add 10.231.48.4/24 dev \"$dev\" && { [ -z \"$gw\" ] || "
+		"ip -4 route replace default via \"$gw\" dev \"$dev\"; }");
+	json_array_foreach(rj_arr(m->doc, "findings"), i, f)
+		if (strcmp(rj_str(f, "severity"), "fault") == 0)
+			ck_assert_msg(json_is_string(json_object_get(
+					      f, "root_cause")) &&
+					      strcmp(rj_str(f, "root_cause"),
+						     "setting:node04") == 0,
+				      "%s on %s: %s", rj_str(f, "code"),
+				      rj_str(f, "node"),
+				      rj_strd(f, "root_cause", "no cause"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+
+START_TEST(clone_holds_peer_address)
+{
+	clone_case("clone-same-ip");
+	/* the clone joined first, in node02's rank, and node02 was
+	 * turned away: the same cause (the holder's hostname names
+	 * node04) */
+	clone_case("clone-same-ip-first");
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -693,6 +751,7 @@ Suite *suite_report_causes(void)
 	tcase_add_test(tc, causes_lead_every_format);
 	tcase_add_test(tc, gate_part_not_run);
 	tcase_add_test(tc, nat_guess_contradicted_by_join_address);
+	tcase_add_test(tc, clone_holds_peer_address);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,114 @@
+/* The retry probe (retryprobe.h): connects to a failed port and to a port
+ * that passed, in turns, counted apart. */
+#include "probe/retryprobe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/monoclock.h"
+#include "base/sock.h"
+
+/* addr:port into ss: a numeric address of either family, an IPv6 one
+ * with its zone ("fe80::1%eth0") too. Returns its length, or 0 when addr
+ * does not parse. */
+static socklen_t sa_of(const char *addr, uint16_t port,
+                       struct sockaddr_storage *ss)
+{
+	struct addrinfo hints = {0}, *res = NULL;
+	char svc[8];
+	socklen_t len = 0;
+
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(svc, sizeof(svc), "%u", port);
+	memset(ss, 0, sizeof(*ss));
+	if (getaddrinfo(addr, svc, &hints, &res) != 0 || res == NULL)
+		return 0;
+	if (res->ai_addrlen <= sizeof(*ss)) {
+		memcpy(ss, res->ai_addr, res->ai_addrlen);
+		len = res->ai_addrlen;
+	}
+	freeaddrinfo(res);
+	return len;
+}
+
+/* One connect to ss: 1 when it was answered (accepted, reset, or an ICMP
+ * error came back), 0 when nothing came back by its bound, -1 with errno
+ * when no socket could be made. */
+static int one(const struct sockaddr_storage *ss, socklen_t len,
+               long long deadline_us)
+{
+	int fd = socket(ss->ss_family,
+	                SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int rc, e;
+
+	if (fd < 0)
+		return -1;
+	rc = sock_connect(fd, (const struct sockaddr *)ss, len, deadline_us);
+	e = errno;
+	close(fd);
+	if (rc == 0)
+		return 1;
+	if (rc == SOCK_EXPIRED)
+		return 0;
+	/* an answer: a reset, an ICMP unreachable or prohibited */
+	if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH ||
+	    e == EACCES || e == EPERM || e == ECONNRESET)
+		return 1;
+	if (e == ETIMEDOUT)
+		return 0;
+	errno = e;
+	return -1;
+}
+
+/* See retryprobe.h. */
+int retry_probe(const char *addr, uint16_t port, uint16_t control,
+                long long deadline_us, struct retry_result *r)
+{
+	struct sockaddr_storage sp, sc;
+	socklen_t lp, lc;
+
+	memset(r, 0, sizeof(*r));
+	r->port = port;
+	r->control = control;
+	lp = sa_of(addr, port, &sp);
+	lc = sa_of(addr, control, &sc);
+	if (lp == 0 || lc == 0) {
+		snprintf(r->err, sizeof(r->err), "'%s' is not an address",
+		         addr);
+		errno = EINVAL;
+		return -1;
+	}
+	for (int i = 0; i < RETRY_TRIES; i++) {
+		for (int k = 0; k < 2; k++) {
+			long long now = mono_now_us(),
+			          end = now + RETRY_EACH_US;
+			int a;
+
+			if (now >= deadline_us)
+				return 0;
+			if (end > deadline_us)
+				end = deadline_us;
+			a = k == 0 ? one(&sp, lp, end) : one(&sc, lc, end);
+			if (a < 0) {
+				snprintf(r->err, sizeof(r->err), "socket: %s",
+				         strerror(errno));
+				return -1;
+			}
+			if (k == 0) {
+				r->tries++;
+				r->answered += a;
+			} else {
+				r->ctl_tries++;
+				r->ctl_answered += a;
+			}
+		}
+	}
+	return 0;
+}
