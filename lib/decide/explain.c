@@ -764,66 +764,6 @@ static bool net_on_line(const struct explain_log *lg,
 	return false;
 }
 
-/* An RDMA completion the local NIC failed on its own memory: IB's
- * local protection error (IBV_WC_LOC_PROT_ERR, 4) is GPUDirect RDMA
- * through PCIe ACS or the IOMMU, or a registration bug, on the node
- * that printed it; no fabric setting causes it (issue 42: blind42b 002,
- * NVIDIA/nccl#928). UCX's "Local protection" row says the same. */
-static bool rdma_local(const struct explain_hit *h)
-{
-	const char *w = logmatch_field(&h->m, "wc_status");
-
-	return w && strcmp(w, "4") == 0;
-}
-
-/* UCX's TCP transport connected to a loopback address: UCX offers
- * every interface of the peer, so 127.0.0.1 is the peer's lo that UCX
- * itself advertised (UCX 1.10.0's bug, openucx/ucx#6695, fixed by
- * #6704), not a hostname mapped to loopback. A fact about the
- * transport, not about the host (issue 42: blind42b 034). */
-static bool transport_loopback(const struct explain_hit *h)
-{
-	const char *cls = explain_addr_class(logmatch_field(&h->m, "addr"));
-
-	return strcmp(h->m.sig->id, "ucx-connect") == 0 && cls &&
-	       strcmp(cls, "loopback") == 0;
-}
-
-/* The cause that is not the network for the two rules above. */
-static void transport_other(const struct explain_hit *h,
-			    struct explain_result *r)
-{
-	bool ucx = transport_loopback(h);
-	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
-						    ucx ? "transport-bug" :
-						    "rdma-local");
-
-	if (c == NULL)
-		return;
-	explain_add_ref(c, h);
-	if (c->why[0] != '\0')
-		return;
-	if (ucx) {
-		snprintf(c->why, sizeof(c->why), "UCX's TCP transport "
-			 "tried the peer's loopback address %s: UCX offered "
-			 "the peer's lo as reachable from another host (UCX "
-			 "1.10.0, openucx/ucx#6695), not a hostname mapping",
-			 logmatch_field(&h->m, "addr"));
-		snprintf(c->fix, sizeof(c->fix), "upgrade UCX (1.10.1 or "
-			 "later; ucx_info -v), or name the NIC: "
-			 "UCX_NET_DEVICES=IFACE");
-	} else {
-		snprintf(c->why, sizeof(c->why), "RDMA completion error 4 "
-			 "is a local protection error: this node's NIC "
-			 "refused its own memory (GPUDirect RDMA through PCIe "
-			 "ACS or the IOMMU), not the fabric");
-		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
-			 "it: check PCIe ACS on the GPU-NIC path (lspci -vvv "
-			 "| grep ACSCtl) and the IOMMU; NCCL_NET_GDR_LEVEL=0 "
-			 "confirms it");
-	}
-}
-
 /* torch's c10d client prints a failed IPv6 lookup of the store's
  * name as a warning on every retry, while the store's pods are not
  * ready yet; alone (no other failure, no timeout that ended the job)
@@ -874,8 +814,8 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 		if (s->other != NULL || launcher_syntax(&lg->hits[i])) {
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
-		} else if (rdma_local(&lg->hits[i]) ||
-			   transport_loopback(&lg->hits[i])) {
+		} else if (explain_rdma_local(&lg->hits[i]) ||
+			   explain_transport_loopback(&lg->hits[i])) {
 			x->other = true;
 		} else if (x->retry_alone && gai_v6_only(&lg->hits[i],
 							  false)) {
@@ -909,8 +849,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 
 		if (launcher_syntax(h))
 			launcher_cause(h, r);
-		else if (rdma_local(h) || transport_loopback(h))
-			transport_other(h, r);
+		else if (explain_rdma_local(h) || explain_transport_loopback(h))
+			explain_transport_other(h, r);
 		else if (x.retry_alone && gai_v6_only(h, false))
 			continue;
 		else if (h->m.sig->other != NULL) {
@@ -930,66 +870,4 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	ssh_explains_orte(lg, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
-}
-
-void explain_drop_normal(struct explain_result *r)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < r->ncauses; i++)
-		if (!(r->causes[i].normal_unless_measured &&
-		      r->causes[i].open))
-			r->causes[o++] = r->causes[i];
-	r->ncauses = o;
-}
-
-static int measured_index(const char *const *list, size_t n,
-			  const char *code)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(list[i], code) == 0)
-			return (int)i;
-	return -1;
-}
-
-void explain_apply_measured(struct explain_result *r,
-			    const struct explain_measured *ms)
-{
-	if (!ms->ran)
-		return;
-	for (size_t i = 0; i < r->ncauses; i++) {
-		struct explain_cause *c = &r->causes[i];
-		int f = -1;
-		size_t k;
-
-		if (c->kind != EXPLAIN_NET)
-			continue;
-		for (k = 0; k < c->ncodes && f < 0; k++)
-			f = measured_index(ms->found, ms->nfound, c->codes[k]);
-		if (f >= 0) {
-			if (c->open) {
-				if (k > 1)
-					memmove(c->codes[0], c->codes[k - 1],
-						sizeof(c->codes[0]));
-				c->ncodes = 1;
-				c->open = false;
-			}
-			c->state = EXPLAIN_PROVED;
-			snprintf(c->measured, sizeof(c->measured), "%s",
-				 ms->note[f] ? ms->note[f] :
-				 "found by this node's own checks");
-			/* the node's own fix, whole or not at all */
-			if (ms->fix[f] && strlen(ms->fix[f]) < sizeof(c->fix))
-				memcpy(c->fix, ms->fix[f],
-				       strlen(ms->fix[f]) + 1);
-			continue;
-		}
-		if (!c->open && measured_index(ms->checked, ms->nchecked,
-					       c->codes[0]) >= 0) {
-			c->state = EXPLAIN_NOT_SEEN;
-			snprintf(c->measured, sizeof(c->measured),
-				 "checked here and not present: the fault is "
-				 "on the node that wrote the log");
-		}
-	}
 }

@@ -56,4 +56,13 @@ void explain_rule_gloo_fallback(const struct explain_ctx *x,
 void explain_contradict(const struct explain_ctx *x,
 			struct explain_result *r);
 
+/* The failures of a transport's own (explain_transport.c): an RDMA
+ * completion with a local protection error, UCX's TCP transport on the
+ * peer's loopback; explain_transport_other records the cause that is
+ * not the network for either. */
+bool explain_rdma_local(const struct explain_hit *h);
+bool explain_transport_loopback(const struct explain_hit *h);
+void explain_transport_other(const struct explain_hit *h,
+			     struct explain_result *r);
+
 #endif
