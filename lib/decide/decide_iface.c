@@ -188,6 +188,56 @@ int decide_subnets(const struct iface_list *l, const struct peer_verdict *peers,
 	return 0;
 }
 
+/* True when ifc holds an IPv4 address of any scope. */
+static bool has_v4(const struct iface *ifc)
+{
+	for (int i = 0; i < ifc->naddrs; i++)
+		if (ifc->addrs[i].family == AF_INET)
+			return true;
+	return false;
+}
+
+/* True when an interface other than loopback holds a global IPv4
+ * address: a host that speaks IPv4 needs 127.0.0.1. */
+static bool any_v4(const struct iface_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!decide_is_loopback(&l->v[i]) &&
+		    decide_global_addr(&l->v[i], AF_INET) != NULL)
+			return true;
+	return false;
+}
+
+/* Loopback down, or up without 127.0.0.1: every connection from this
+ * host to itself fails, to 127.0.0.1 and to its own addresses alike
+ * (Linux delivers both through lo), so rank 0's connect to its own
+ * rendezvous store or NCCL root fails while every peer reaches it
+ * (issue 48: blind48b 01, an `ifdown -a` that took lo down too). No
+ * loopback listed at all is a list that cannot tell: no finding. */
+static int loopback_state(const struct iface *lo, bool v4, struct doc *d)
+{
+	json_t *ev = NULL;
+	char st[96];
+	const char *cmd;
+
+	if (!(lo->flags & IFF_UP))
+		cmd = "ip link set lo up";
+	else if (v4 && !has_v4(lo))
+		cmd = "ip addr add 127.0.0.1/8 dev lo";
+	else
+		return 0;
+	decide_state_words(lo, st, sizeof(st));
+	evidence_add(&ev, "netlink", "%s is %s%s", lo->name, st,
+		     lo->flags & IFF_UP ? " without 127.0.0.1" : "");
+	if (doc_add_finding(d, FINDING_LOOPBACK_DOWN, -1, ev, cmd,
+			    "loopback %s is %s: this host cannot connect "
+			    "to itself",
+			    lo->name,
+			    lo->flags & IFF_UP ? "without 127.0.0.1" : "down") < 0)
+		return -1;
+	return doc_finding_command(d, cmd);
+}
+
 /* An addressed interface that cannot carry traffic is usually the one
  * the user meant; with none usable, nothing can work. */
 int decide_iface_state(const struct iface_list *l, struct doc *d)
@@ -200,8 +250,11 @@ int decide_iface_state(const struct iface_list *l, struct doc *d)
 		const struct iface_addr *a;
 		char st[96], fix[128];
 
-		if (decide_is_loopback(ifc))
+		if (decide_is_loopback(ifc)) {
+			if (loopback_state(ifc, any_v4(l), d) < 0)
+				return -1;
 			continue;
+		}
 		a = decide_global_addr(ifc, AF_UNSPEC);
 		if (a == NULL)
 			continue;

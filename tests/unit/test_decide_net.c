@@ -326,6 +326,55 @@ START_TEST(interface_state)
 }
 END_TEST
 
+/* Issue 48 (blind48b 01): loopback down, or without 127.0.0.1 on an
+ * IPv4 host, is a fault with its command; up with 127.0.0.1, or bare on
+ * an IPv6-only host, is nothing. */
+START_TEST(loopback_state)
+{
+	struct iface_list l = {0};
+	struct doc d;
+	const json_t *f;
+
+	two_lans(&l);
+	doc_start(&d);
+	decide_iface_state(&l, &d);
+	ck_assert(!doc_has_finding(&d, "loopback-down"));
+	doc_free(&d);
+
+	l.v[0].flags = IFF_LOOPBACK; /* ip link set lo down */
+	doc_start(&d);
+	decide_iface_state(&l, &d);
+	ck_assert(doc_has_finding(&d, "loopback-down"));
+	ck_assert_int_eq(d.nfault, 1);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
+			 "ip link set lo up");
+	doc_free(&d);
+	iface_list_free(&l);
+
+	/* up, 127.0.0.1 removed, on an IPv4 host */
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "::1", 128);
+	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	doc_start(&d);
+	decide_iface_state(&l, &d);
+	ck_assert(doc_has_finding(&d, "loopback-down"));
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
+			 "ip addr add 127.0.0.1/8 dev lo");
+	doc_free(&d);
+	iface_list_free(&l);
+
+	/* the same lo on an IPv6-only host: nothing to say */
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "::1", 128);
+	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "fd84::1", 64);
+	doc_start(&d);
+	decide_iface_state(&l, &d);
+	ck_assert(!doc_has_finding(&d, "loopback-down"));
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(mpi_btl)
 {
 	struct iface_list l = {0};
@@ -583,6 +632,7 @@ Suite *suite_decide_net(void)
 
 	tcase_add_test(tc, overlapping_subnets);
 	tcase_add_test(tc, interface_state);
+	tcase_add_test(tc, loopback_state);
 	tcase_add_test(tc, mpi_btl);
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, predicates);
