@@ -15,6 +15,19 @@ struct neigh_entry {
 	int ifindex;
 	unsigned state; /* NUD_* */
 	char addr[INET6_ADDRSTRLEN];
+	char lladdr[18]; /* "aa:bb:cc:dd:ee:ff" (NDA_LLADDR of six bytes),
+			  * or "" */
+};
+
+#define NEIGH_MAX_STATIC 256
+
+/* The static entries of a table: those an administrator (or a daemon)
+ * set by hand, which never expire, so one left from an old MAC address
+ * cuts a peer off for good (issue 48). */
+struct neigh_statics {
+	struct neigh_entry v[NEIGH_MAX_STATIC];
+	size_t n;
+	bool truncated; /* the table held more than NEIGH_MAX_STATIC */
 };
 
 /* One RTM_NEWNEIGH message into out (unit tests build it in memory).
@@ -27,6 +40,16 @@ int nl_parse_neigh(const struct nlmsghdr *nlh, struct neigh_entry *out);
  * with *out filled, 0 when the table has none, or -1 with errno. */
 int neigh_get(int family, const void *addr, int ifindex,
 	      struct neigh_entry *out);
+
+/* True for an entry neigh_statics_get keeps: PERMANENT or NOARP with a
+ * unicast, non-zero six-byte link-layer address (the kernel's own NOARP
+ * entries for broadcast and multicast addresses are not kept). */
+bool neigh_is_static(const struct neigh_entry *e);
+
+/* The static entries of this netns, IPv4 and IPv6, from one
+ * RTM_GETNEIGH dump per family, into out (zeroed first). Returns 0, or
+ * -1 with errno. */
+int neigh_statics_get(struct neigh_statics *out);
 
 /* True when the state says resolution failed or never completed
  * (NUD_FAILED, NUD_INCOMPLETE). */

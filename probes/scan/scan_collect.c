@@ -97,6 +97,23 @@ static void scan_env_collect(struct scan *s)
 	scan_env_from_record(&s->envrec, &s->env);
 }
 
+/* The static neighbour entries (PERMANENT, NOARP) of the live table:
+ * one left from a peer's old NIC cuts that peer off from this node
+ * alone, which the report tells from the peer's own MAC (issue 48). A
+ * recorded tree has no table: null in the document. */
+static void scan_statics(struct scan *s)
+{
+	if (!sysroot_is_live(&s->sr) ||
+	    (s->statics = malloc(sizeof(*s->statics))) == NULL)
+		return;
+	if (neigh_statics_get(s->statics) == 0)
+		return;
+	doc_add_error(&s->run.doc, "neighbours",
+		      "cannot read the neighbour table: %s", strerror(errno));
+	free(s->statics);
+	s->statics = NULL;
+}
+
 /* Only the interface list is required; every other step that fails
  * leaves an error in the document and the scan goes on without it. */
 int scan_collect(struct scan *s)
@@ -176,5 +193,6 @@ int scan_collect(struct scan *s)
 	 * unread, null in the document, and nothing is decided on them */
 	if (sysroot_is_live(&s->sr))
 		(void)hostlim_collect_listeners(&s->lim);
+	scan_statics(s);
 	return 0;
 }

@@ -18,6 +18,38 @@ static json_t *routes_json(const struct scan *s)
 	                                : json_null());
 }
 
+/* The `neighbours` array: the static entries toward this node's
+ * networks (loopback's none), or null when the table was not read. A
+ * table past NEIGH_MAX_STATIC entries is left out whole, as unread: a
+ * part of it would read as the absence of the rest. */
+static json_t *statics_json(const struct scan *s)
+{
+	json_t *arr;
+
+	if (s->statics == NULL || s->statics->truncated)
+		return json_null();
+	if ((arr = json_array()) == NULL)
+		return NULL;
+	for (size_t i = 0; i < s->statics->n; i++) {
+		const struct neigh_entry *e = &s->statics->v[i];
+		const struct iface *ifc = iface_by_index(&s->ifaces, e->ifindex);
+
+		if (ifc == NULL || ifc->kind == IFK_LOOPBACK)
+			continue;
+		if (json_array_append_new(
+		        arr, json_pack("{s:s, s:s, s:s, s:s, s:s}", "address",
+		                       e->addr, "family",
+		                       e->family == AF_INET ? "inet" : "inet6",
+		                       "interface", ifc->name, "lladdr",
+		                       e->lladdr, "state",
+		                       neigh_state_name(e->state))) < 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
 /* Sets recommended_iface and on_recommended_iface of a path object
  * (ifname NULL: none recommended), as path_to_json would have. */
 static void path_json_recommend(json_t *path, const char *ifname)
@@ -124,6 +156,7 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->run.doc, "peers", peers) ||
 	    doc_set(&s->run.doc, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
 	    doc_set(&s->run.doc, "limits", hostlim_to_json(&s->lim)) ||
+	    doc_set(&s->run.doc, "neighbours", statics_json(s)) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&
 	     doc_set(&s->run.doc, "firewall", fwrules_to_json(s->fwrules))))

@@ -23,6 +23,7 @@
 #include "doc/doc.h"
 #include "kernel/hostlim.h"
 #include "kernel/hostname.h"
+#include "kernel/neigh.h"
 #include "kernel/nl.h"
 #include "layers/layers.h"
 #include "probe/peer.h"
@@ -85,6 +86,7 @@ struct scan {
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	struct fw_rules *fwrules; /* the live packet filter, NULL unread */
 	struct host_limits lim;   /* port range, backlog, limit rules */
+	struct neigh_statics *statics; /* static neighbours, NULL unread */
 	struct recommendation rec;
 	struct nccl_default nccl;
 	bool color;

@@ -115,7 +115,8 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	if (finding_is(code, FINDING_HOSTS_STALE) ||
 	    finding_is(code, FINDING_PREFIX_NARROW) ||
 	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW) ||
-	    finding_is(code, FINDING_MACVLAN_PARENT))
+	    finding_is(code, FINDING_MACVLAN_PARENT) ||
+	    finding_is(code, FINDING_NEIGH_STALE_STATIC))
 		return NULL;
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||

@@ -414,6 +414,14 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	e->conflict = rd_conflict_of(c, a) != NULL ||
 		      rd_conflict_of(c, b) != NULL;
 	e->lossy = rd_pair_lossy(c, a, b);
+	{
+		int na = rd_neigh_toward(c, a, b), nb = rd_neigh_toward(c, b, a);
+
+		e->neigh_read_a = na >= 0;
+		e->neigh_read_b = nb >= 0;
+		e->neigh_stale_a = na > 0;
+		e->neigh_stale_b = nb > 0;
+	}
 	/* (for an idle failure, this very link's: below) */
 	/* each end's address: its own route's source, else what the other
 	 * end connected to */

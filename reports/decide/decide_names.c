@@ -734,7 +734,8 @@ const json_t *rd_names_cut(const struct rctx *c, const char *a,
 {
 	static const enum finding_code codes[] = {
 		FINDING_HOSTS_STALE, FINDING_PREFIX_NARROW,
-		FINDING_BRIDGE_ROUTE_SHADOW, FINDING_MACVLAN_PARENT};
+		FINDING_BRIDGE_ROUTE_SHADOW, FINDING_MACVLAN_PARENT,
+		FINDING_NEIGH_STALE_STATIC};
 	size_t i;
 	json_t *f;
 

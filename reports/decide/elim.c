@@ -262,6 +262,41 @@ static enum elim_state t_track_b(const struct elim_ev *e, char *why,
 			 len);
 }
 
+/* A static neighbour entry on one end that names the other's address
+ * with an old MAC: shown where the entry and the owner's MAC disagree,
+ * eliminated where both ends' tables were read and neither does; a
+ * routed pair's frames go to a gateway's entry, not the other end's. */
+static enum elim_state t_neigh(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->neigh_stale_a || e->neigh_stale_b) {
+		snprintf(why, len,
+			 "%s holds a static neighbour entry for %s's address "
+			 "with a MAC %s does not have",
+			 e->neigh_stale_a ? e->a : e->b,
+			 e->neigh_stale_a ? e->b : e->a,
+			 e->neigh_stale_a ? e->b : e->a);
+		return ELIM_KEPT;
+	}
+	if (e->gw_a[0] != '\0' || e->gw_b[0] != '\0' ||
+	    (e->net_a[0] != '\0' && e->net_b[0] != '\0' &&
+	     strcmp(e->net_a, e->net_b) != 0)) {
+		snprintf(why, len,
+			 "%s and %s are routed: their frames go to a "
+			 "gateway's neighbour entry",
+			 e->a, e->b);
+		return ELIM_NA;
+	}
+	if (e->neigh_read_a && e->neigh_read_b) {
+		snprintf(why, len,
+			 "%s's and %s's neighbour tables were read: no static "
+			 "entry names the other's address with a MAC it does "
+			 "not have",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
 static const struct elim_row rows[] = {
 	{"firewall-b", "{b}'s own firewall", "firewall", t_fw_b,
 	 "nft -a list ruleset on {b} (as root)"},
@@ -275,6 +310,10 @@ static const struct elim_row rows[] = {
 	 "netprobe scan --peer {b} on {a}"},
 	{"conflict", "an address held twice", "setting", t_conflict,
 	 "ip -br addr on every node"},
+	{"neigh", "a static neighbour entry with an old MAC", "setting",
+	 t_neigh,
+	 "ip neigh show nud permanent on {a} and on {b}, against ip -br link "
+	 "on the other"},
 	{"loss", "loss on the link", "loss", t_loss,
 	 "ping -c 200 -i 0.05 {b} on {a}"},
 	{"mtu", "an MTU limit", "mtu", t_mtu, "netprobe path {b} on {a}"},

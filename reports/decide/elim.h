@@ -60,6 +60,11 @@ struct elim_ev {
 	/* {b}'s own responder held {b}'s failed port, listening, for the
 	 * whole mesh (its document's mesh.ports.held) */
 	bool held_b;
+	/* each end's static neighbour entries (its scan's `neighbours`):
+	 * read, and one of them names the other's address with a MAC the
+	 * other does not have (decide_neigh.c) */
+	bool neigh_read_a, neigh_read_b;
+	bool neigh_stale_a, neigh_stale_b;
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

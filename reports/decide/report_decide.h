@@ -250,6 +250,16 @@ void rd_names(struct rctx *c);
  * off the other), or with b NULL any of them on a; NULL when none. */
 const json_t *rd_names_cut(const struct rctx *c, const char *a,
 			   const char *b);
+/* A static neighbour entry that outlived a peer's NIC (decide_neigh.c,
+ * issue 48): neigh-stale-static faults into c->findings, on the node
+ * whose PERMANENT or NOARP entry for a member's address names a MAC that
+ * member does not hold, where their pair failed; each with its command
+ * and the peer it cuts off ("cuts", found by rd_names_cut). */
+void rd_neigh_stale(struct rctx *c);
+/* Whether node a's scan holds a static neighbour entry stale against
+ * node b (b holds its address with another MAC): 1, 0 when not, -1
+ * when a's scan recorded no neighbour table. */
+int rd_neigh_toward(const struct rctx *c, const char *a, const char *b);
 
 /* link-down-during-watch findings into c->findings (decide_watch.c,
  * issue 44): each pair the change log of the mesh document's watch shows

@@ -167,6 +167,7 @@ static json_t *decide(const struct report_set *s)
 	rd_rdma_fabric(&c); /* sorted with the rest by rf_hostname_order */
 	rd_identity(&c);
 	rd_names(&c);
+	rd_neigh_stale(&c);
 	if (rd_watch_down(&c) < 0)
 		goto out;
 	rd_unheld_resets(&c);

@@ -111,6 +111,41 @@ START_TEST(parse_rejects_malformed)
 }
 END_TEST
 
+/* A static entry: PERMANENT or NOARP with a unicast MAC is kept, its
+ * lladdr parsed; a reachable one, a broadcast NOARP one (the kernel's
+ * own) and one with no lladdr are not. */
+START_TEST(static_entries_kept)
+{
+	static const unsigned char mac[6] = {0x02, 0x62, 0x03, 0x00, 0xaa, 0x04};
+	static const unsigned char bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	char buf[512];
+	struct neigh_entry e;
+	struct nlmsghdr *nlh;
+
+	nlh = neigh_msg(buf, AF_INET, "10.231.62.4", NUD_PERMANENT, 2);
+	mnl_attr_put(nlh, NDA_LLADDR, sizeof(mac), mac);
+	ck_assert_int_eq(nl_parse_neigh(nlh, &e), 0);
+	ck_assert_str_eq(e.lladdr, "02:62:03:00:aa:04");
+	ck_assert(neigh_is_static(&e));
+	nlh = neigh_msg(buf, AF_INET6, "fd00::4", NUD_NOARP, 2);
+	mnl_attr_put(nlh, NDA_LLADDR, sizeof(mac), mac);
+	ck_assert_int_eq(nl_parse_neigh(nlh, &e), 0);
+	ck_assert(neigh_is_static(&e));
+	nlh = neigh_msg(buf, AF_INET, "10.231.62.4", NUD_REACHABLE, 2);
+	mnl_attr_put(nlh, NDA_LLADDR, sizeof(mac), mac);
+	ck_assert_int_eq(nl_parse_neigh(nlh, &e), 0);
+	ck_assert(!neigh_is_static(&e));
+	nlh = neigh_msg(buf, AF_INET, "10.231.62.255", NUD_NOARP, 2);
+	mnl_attr_put(nlh, NDA_LLADDR, sizeof(bc), bc);
+	ck_assert_int_eq(nl_parse_neigh(nlh, &e), 0);
+	ck_assert(!neigh_is_static(&e));
+	nlh = neigh_msg(buf, AF_INET, "10.231.62.4", NUD_PERMANENT, 2);
+	ck_assert_int_eq(nl_parse_neigh(nlh, &e), 0);
+	ck_assert_str_eq(e.lladdr, "");
+	ck_assert(!neigh_is_static(&e));
+}
+END_TEST
+
 /* No host answers: one host-unreachable naming ARP, no port-filtered and
  * nothing that opens a firewall. */
 START_TEST(decide_no_host)
@@ -155,6 +190,7 @@ Suite *suite_neigh(void)
 	tcase_add_test(tc, parse_ipv4_failed);
 	tcase_add_test(tc, parse_ipv6_states);
 	tcase_add_test(tc, parse_rejects_malformed);
+	tcase_add_test(tc, static_entries_kept);
 	tcase_add_test(tc, decide_no_host);
 	suite_add_tcase(s, tc);
 	return s;

@@ -21,6 +21,10 @@
 #define PAIR                                                                   \
 	.a = "a", .b = "b", .net_a = "10.0.1.0/24", .net_b = "10.0.2.0/24",    \
 	.gw_a = "10.0.1.254", .gw_b = "10.0.2.254"
+/* A pair a, b on one subnet, on-link, whose 29500/tcp failed. */
+#define ONLINK                                                                 \
+	.a = "a", .b = "b", .net_a = "10.0.1.0/24", .net_b = "10.0.1.0/24",    \
+	.port = "29500/tcp"
 /* The pair, whose 29500/tcp failed. */
 #define P29500 PAIR, .port = "29500/tcp"
 /* The pair, whose idle connection on 7471/tcp was killed. */
@@ -101,6 +105,17 @@ static const struct row_case row_cases[] = {
 	{"listener",
 	 {PAIR, .reset = true, .lossy = true, .conflict = true, LISTENER},
 	 ELIM_GONE, "another node reached the port"},
+	/* a static neighbour entry with an old MAC: on one LAN only */
+	{"neigh", {ONLINK}, ELIM_OPEN, "neither table read"},
+	{"neigh", {ONLINK, .neigh_read_a = true}, ELIM_OPEN,
+	 "b's table not read"},
+	{"neigh", {ONLINK, .neigh_read_a = true, .neigh_read_b = true},
+	 ELIM_GONE, "both tables read, nothing stale"},
+	{"neigh",
+	 {ONLINK, .neigh_read_a = true, .neigh_read_b = true,
+	  .neigh_stale_b = true},
+	 ELIM_KEPT, "b's entry for a names a MAC a does not have"},
+	{"neigh", {P29500}, ELIM_NA, "a routed pair: the gateway's entry"},
 	/* the path */
 	{"path", {P29500}, ELIM_OPEN, "across subnets without the shape"},
 	{"path", {P29500, INSIDE}, ELIM_KEPT,
