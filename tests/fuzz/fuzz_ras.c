@@ -26,7 +26,6 @@ static void emit(const struct ras_state *st,
 
 	if (r == NULL)
 		return;
-	r->o.json = true;
 	r->o.job = true;
 	r->o.no_probe = true;
 	r->ras = *st;
