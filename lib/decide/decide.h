@@ -285,4 +285,14 @@ int decide_rp_filter(const struct iface_list *l, const struct rpf_facts *f,
 
 int decide_iface_state(const struct iface_list *l, struct doc *d);
 
+/* bridge-port-addressed: an up port of a bridge (kernel/iface.h's master)
+ * that holds a global address, or the IPv4 default route (defs: the
+ * main table's default routes, kernel/nl.h; may be empty), with the
+ * command that moves them to the bridge (or, for a bridge that is down,
+ * releases the port). Returns 0, or -1 on no memory. */
+struct route_info;
+int decide_bridge_ports(const struct iface_list *l,
+                        const struct route_info *defs, size_t ndefs,
+                        struct doc *d);
+
 #endif
