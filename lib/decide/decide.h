@@ -38,7 +38,8 @@ bool decide_is_loopback(const struct iface *ifc);
 bool decide_is_virtual(const struct iface *ifc);
 
 /* True for a bridge whose only members are veths, or that has no member:
- * a container or VM bridge with no uplink to other hosts. */
+ * a container or VM bridge with no uplink to other hosts. Never for one
+ * the default route leaves by (iface.default_route). */
 bool decide_is_container_bridge(const struct iface_list *l,
                                 const struct iface *ifc);
 

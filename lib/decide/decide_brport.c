@@ -43,6 +43,15 @@ static bool holds(const struct iface *ifc, const struct iface_addr *a)
 	return false;
 }
 
+/* True when the interface holds an IPv6 address of any scope. */
+static bool has_v6(const struct iface *ifc)
+{
+	for (int i = 0; i < ifc->naddrs; i++)
+		if (ifc->addrs[i].family == AF_INET6)
+			return true;
+	return false;
+}
+
 /* The default route's words after "default": "via GW " or "" and, when
  * set, "metric N". */
 static void route_tail(const struct route_info *r, char *via, size_t vlen,
@@ -105,7 +114,12 @@ static bool move_cmd(const struct iface *port, const struct iface *br,
 		          met))
 			return false;
 	}
-	return true;
+	/* no IP on the port at all, as systemd-networkd leaves a bridge's
+	 * port: its fe80:: receives nothing either, and NCCL, which skips
+	 * no link-local address, would use it */
+	return !has_v6(port) ||
+	       step(buf, len, "sysctl -w net.ipv6.conf.%s.disable_ipv6=1",
+	            port->name);
 }
 
 /* One finding for the port: its addresses and routes as evidence, the

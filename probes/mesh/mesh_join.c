@@ -74,12 +74,22 @@ static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us, serve_since = 0, now;
 	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
+	char vdev[IF_NAMESIZE] = "", vsrc[INET6_ADDRSTRLEN] = "";
 	int tries = 0, last_errno = 0;
+	bool via_tried = false;
 
 	for (;;) {
-		if (client_mesh_open(&ms->c, ms->node0, ms->node0_port,
-		                     MESH_STEP_US) == 0) {
+		if (client_mesh_open_via(&ms->c, ms->node0, ms->node0_port,
+		                         MESH_STEP_US, vdev[0] ? vdev : NULL,
+		                         vsrc[0] ? vsrc : NULL) == 0) {
 			keepalive(ms->c.fd);
+			if (vdev[0] != '\0')
+				cmd_note(&ms->run,
+				         "joined node 0 by bridge %s from %s: "
+				         "this node's route toward it leaves by "
+				         "a port of that bridge, which receives "
+				         "nothing (its scan says why)",
+				         vdev, vsrc);
 			return 0;
 		}
 		snprintf(last, sizeof(last), "%s", ms->c.err);
@@ -89,6 +99,14 @@ static int join_connect(struct mesh *ms)
 		tries++;
 		if (unlisted_node0(ms))
 			return 2;
+		/* the route leaves by a bridge's port: the next tries go by
+		 * the bridge, so node 0 gets this node's evidence (issue
+		 * 48); its probes keep the kernel's routes */
+		if (vdev[0] != '\0' && ms->c.code == CLIENT_E_IO)
+			vdev[0] = '\0'; /* not allowed (CAP_NET_RAW): as before */
+		else if (!via_tried)
+			via_tried = mesh_bridge_way(ms, vdev, sizeof(vdev),
+			                            vsrc, sizeof(vsrc));
 		now = mono_now_us();
 		if (!plain_responder(&ms->c))
 			serve_since = 0;

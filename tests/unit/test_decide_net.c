@@ -518,6 +518,11 @@ START_TEST(predicates)
 	ck_assert(decide_is_container_bridge(&l, br)); /* no port */
 	add(&l, "vethA", IFK_VETH, UPRUN, NULL, 0)->master_index = br->index;
 	ck_assert(decide_is_container_bridge(&l, &l.v[0]));
+	/* the default route leaves by it: an uplink whose port is a veth
+	 * (issue 48: a lab's LAN bridge, blind48b 04 after its fix) */
+	l.v[0].default_route = true;
+	ck_assert(!decide_is_container_bridge(&l, &l.v[0]));
+	l.v[0].default_route = false;
 	eth = add(&l, "eth0", IFK_PHYSICAL, UPRUN, NULL, 0);
 	eth->master_index = l.v[0].index;
 	ck_assert(!decide_is_container_bridge(&l, &l.v[0]));
@@ -671,8 +676,9 @@ static const char *brport_cmd(const struct doc *d)
 
 /* Issue 48 (blind48b 04, devplayer0/docker-net-dhcp#19): a NIC enslaved
  * to a bridge with its address and default route left on it is a fault
- * whose command moves both to the bridge, IPv4 and IPv6; a bridge that is
- * down gets its port released. Healthy bridges say nothing: the address
+ * whose command moves both to the bridge, IPv4 and IPv6, and leaves the
+ * port no IPv6 (its fe80:: NCCL would use); a bridge that is down gets
+ * its port released. Healthy bridges say nothing: the address
  * on the bridge, ports with only fe80::, Docker's veth ports, a port
  * that is down, a bond's slave. */
 START_TEST(bridge_port_addressed)
@@ -696,7 +702,8 @@ START_TEST(bridge_port_addressed)
 			 "ip addr del 10.231.62.3/24 dev lan0 && "
 			 "ip addr add 10.231.62.3/24 dev my-bridge && "
 			 "ip route add default via 10.231.62.254 dev "
-			 "my-bridge");
+			 "my-bridge && sysctl -w "
+			 "net.ipv6.conf.lan0.disable_ipv6=1");
 	doc_free(&d);
 
 	/* IPv6 too: the global address and the RA's default route move,
@@ -715,7 +722,8 @@ START_TEST(bridge_port_addressed)
 			 "ip addr add fd84::3/64 dev my-bridge && "
 			 "ip route add default via 10.231.62.254 dev my-bridge "
 			 "&& ip -6 route add default via fe80::1 dev my-bridge "
-			 "metric 1024");
+			 "metric 1024 && sysctl -w "
+			 "net.ipv6.conf.lan0.disable_ipv6=1");
 	doc_free(&d);
 
 	/* the bridge set down: the port is released */
@@ -736,7 +744,8 @@ START_TEST(bridge_port_addressed)
 	ck_assert_str_eq(brport_cmd(&d),
 			 "ip route del default via 10.231.62.254 dev lan0 && "
 			 "ip route add default via 10.231.62.254 dev "
-			 "my-bridge");
+			 "my-bridge && sysctl -w "
+			 "net.ipv6.conf.lan0.disable_ipv6=1");
 	doc_free(&d);
 
 	/* healthy: the address and the route on the bridge, the port with
