@@ -43,6 +43,11 @@ bool decide_is_virtual(const struct iface *ifc);
 bool decide_is_container_bridge(const struct iface_list *l,
                                 const struct iface *ifc);
 
+/* The bridge ifc is an up port of (its master, of kind bridge, in l),
+ * or NULL. */
+const struct iface *decide_bridge_port_of(const struct iface_list *l,
+                                          const struct iface *ifc);
+
 /* True for an address other hosts could use: not loopback, not link-local
  * (IPv4 169.254/16, IPv6 fe80::/10), scope global. */
 bool decide_addr_global(const struct iface_addr *a);

@@ -168,6 +168,19 @@ static int report(const struct iface *port, const struct iface *br,
 	return cmd[0] ? doc_finding_command(d, cmd) : 0;
 }
 
+/* See decide.h. */
+const struct iface *decide_bridge_port_of(const struct iface_list *l,
+                                          const struct iface *ifc)
+{
+	const struct iface *br;
+
+	if (ifc->master_index == 0 || !(ifc->flags & IFF_UP) ||
+	    decide_is_loopback(ifc))
+		return NULL;
+	br = iface_by_index(l, ifc->master_index);
+	return br != NULL && br->kind == IFK_BRIDGE ? br : NULL;
+}
+
 /* Silent for a port that is down (interface-down's), for one with only
  * link-local addresses and no default route (every port has fe80::), for
  * a member of anything but a bridge (a bond takes its slaves' frames for
@@ -181,11 +194,7 @@ int decide_bridge_ports(const struct iface_list *l,
 		const struct iface *br;
 		bool routed = false;
 
-		if (port->master_index == 0 || !(port->flags & IFF_UP) ||
-		    decide_is_loopback(port))
-			continue;
-		br = iface_by_index(l, port->master_index);
-		if (br == NULL || br->kind != IFK_BRIDGE)
+		if ((br = decide_bridge_port_of(l, port)) == NULL)
 			continue;
 		for (size_t j = 0; j < ndefs; j++)
 			if (defs[j].family == AF_INET &&
