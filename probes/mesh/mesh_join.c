@@ -76,14 +76,14 @@ static int join_connect(struct mesh *ms)
 	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
 	char vdev[IF_NAMESIZE] = "", vsrc[INET6_ADDRSTRLEN] = "";
 	int tries = 0, last_errno = 0;
-	bool via_tried = false;
+	bool have_via = false, use_via = false, denied = false;
 
 	for (;;) {
 		if (client_mesh_open_via(&ms->c, ms->node0, ms->node0_port,
-		                         MESH_STEP_US, vdev[0] ? vdev : NULL,
-		                         vsrc[0] ? vsrc : NULL) == 0) {
+		                         MESH_STEP_US, use_via ? vdev : NULL,
+		                         use_via ? vsrc : NULL) == 0) {
 			keepalive(ms->c.fd);
-			if (vdev[0] != '\0')
+			if (use_via)
 				cmd_note(&ms->run,
 				         "joined node 0 by bridge %s from %s: "
 				         "this node's route toward it leaves by "
@@ -99,14 +99,19 @@ static int join_connect(struct mesh *ms)
 		tries++;
 		if (unlisted_node0(ms))
 			return 2;
-		/* the route leaves by a bridge's port: the next tries go by
-		 * the bridge, so node 0 gets this node's evidence (issue
-		 * 48); its probes keep the kernel's routes */
-		if (vdev[0] != '\0' && ms->c.code == CLIENT_E_IO)
-			vdev[0] = '\0'; /* not allowed (CAP_NET_RAW): as before */
-		else if (!via_tried)
-			via_tried = mesh_bridge_way(ms, vdev, sizeof(vdev),
-			                            vsrc, sizeof(vsrc));
+		/* the route leaves by a bridge's port: every other try goes
+		 * by the bridge, so node 0 gets this node's evidence (issue
+		 * 48), and the plain tries still work where broute rules
+		 * hand the port its frames; its probes keep the kernel's
+		 * routes */
+		if (use_via && ms->c.code == CLIENT_E_IO) {
+			have_via = false; /* no CAP_NET_RAW: as before */
+			denied = true;
+		} else if (!have_via && !denied) {
+			have_via = mesh_bridge_way(ms, vdev, sizeof(vdev),
+			                           vsrc, sizeof(vsrc));
+		}
+		use_via = have_via && !use_via;
 		now = mono_now_us();
 		if (!plain_responder(&ms->c))
 			serve_since = 0;
