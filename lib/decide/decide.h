@@ -38,9 +38,15 @@ bool decide_is_loopback(const struct iface *ifc);
 bool decide_is_virtual(const struct iface *ifc);
 
 /* True for a bridge whose only members are veths, or that has no member:
- * a container or VM bridge with no uplink to other hosts. */
+ * a container or VM bridge with no uplink to other hosts. Never for one
+ * the default route leaves by (iface.default_route). */
 bool decide_is_container_bridge(const struct iface_list *l,
                                 const struct iface *ifc);
+
+/* The bridge ifc is an up port of (its master, of kind bridge, in l),
+ * or NULL. */
+const struct iface *decide_bridge_port_of(const struct iface_list *l,
+                                          const struct iface *ifc);
 
 /* True for an address other hosts could use: not loopback, not link-local
  * (IPv4 169.254/16, IPv6 fe80::/10), scope global. */
@@ -284,5 +290,15 @@ int decide_rp_filter(const struct iface_list *l, const struct rpf_facts *f,
                      struct doc *d);
 
 int decide_iface_state(const struct iface_list *l, struct doc *d);
+
+/* bridge-port-addressed: an up port of a bridge (kernel/iface.h's master)
+ * that holds a global address, or the IPv4 default route (defs: the
+ * main table's default routes, kernel/nl.h; may be empty), with the
+ * command that moves them to the bridge (or, for a bridge that is down,
+ * releases the port). Returns 0, or -1 on no memory. */
+struct route_info;
+int decide_bridge_ports(const struct iface_list *l,
+                        const struct route_info *defs, size_t ndefs,
+                        struct doc *d);
 
 #endif

@@ -49,7 +49,9 @@ bool decide_is_virtual(const struct iface *ifc)
 bool decide_is_container_bridge(const struct iface_list *l,
                                 const struct iface *ifc)
 {
-	if (ifc->kind != IFK_BRIDGE)
+	/* the default route leaves by it: an uplink (issue 48: a LAN
+	 * bridge whose port is a veth, as a lab's or a VM's uplink is) */
+	if (ifc->kind != IFK_BRIDGE || ifc->default_route)
 		return false;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct iface *m = &l->v[i];

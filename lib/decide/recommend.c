@@ -78,6 +78,15 @@ static const char *not_candidate(const struct iface_list *l,
 	if (decide_is_container_bridge(l, ifc))
 		return "a bridge whose only members are veths (a container "
 		       "or VM bridge): it does not reach other hosts";
+	if (decide_bridge_port_of(l, ifc) != NULL &&
+	    decide_global_addr(ifc, AF_UNSPEC) != NULL) {
+		/* bridge-port-addressed: its address receives nothing */
+		snprintf(buf, len,
+		         "a port of bridge %s, which takes every frame it "
+		         "receives: its address receives nothing",
+		         ifc->master);
+		return buf;
+	}
 	if (decide_global_addr(ifc, AF_UNSPEC) == NULL) {
 		if (ifc->master[0] != '\0') {
 			snprintf(buf, len,

@@ -73,6 +73,9 @@ struct iface {
 	uint16_t vlan_id;
 	char slaves[8][IF_NAMESIZE]; /* bond or bridge members */
 	int nslaves;
+	/* a default route of the main table leaves by it: set by the scan
+	 * from its routes (false where routes are not read) */
+	bool default_route;
 
 	struct iface_addr addrs[IFACE_MAX_ADDRS]; /* in kernel order */
 	int naddrs;

@@ -5,6 +5,7 @@
 #ifndef NP_CLIENT_H
 #define NP_CLIENT_H
 
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,6 +57,10 @@ struct np_client {
 	char err[CLIENT_ERR_MAX]; /* of the last failure */
 	uint8_t *buf;             /* one frame, malloc'd */
 	int mss;                  /* TCP_MAXSEG before connecting, 0 none */
+	/* this connection only: the device it is bound to (SO_BINDTODEVICE)
+	 * and the source it leaves from, "" for none (client_mesh_open_via) */
+	char via_dev[IF_NAMESIZE];
+	char via_src[INET6_ADDRSTRLEN];
 };
 
 /* Splits "HOST[:PORT]", "[V6]:PORT" or a bare IPv6 address into host and

@@ -4,6 +4,7 @@
  * client_*.c files. */
 #include "wire/client_conn.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -251,6 +252,37 @@ ssize_t client_call(struct np_client *c, uint8_t type, size_t len, uint8_t want)
 	                   c->port);
 }
 
+/* Binds fd to c's device and source, when set (client_connect_via).
+ * Returns 0, or -1 with errno. */
+static int via_bind(const struct np_client *c, int fd)
+{
+	struct sockaddr_storage sa;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&sa;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&sa;
+	socklen_t len = 0;
+
+	if (c->via_dev[0] != '\0' &&
+	    setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, c->via_dev,
+	               (socklen_t)strlen(c->via_dev)) < 0)
+		return -1;
+	if (c->via_src[0] == '\0')
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	if (c->peer.ss_family == AF_INET &&
+	    inet_pton(AF_INET, c->via_src, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		len = sizeof(*a4);
+	} else if (c->peer.ss_family == AF_INET6 &&
+	           inet_pton(AF_INET6, c->via_src, &a6->sin6_addr) == 1) {
+		a6->sin6_family = AF_INET6;
+		len = sizeof(*a6);
+	} else {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	return bind(fd, (struct sockaddr *)&sa, len);
+}
+
 /* Non-blocking connect with a deadline. Returns the socket, or -1. */
 static int connect_deadline(struct np_client *c, long long deadline_us)
 {
@@ -261,7 +293,8 @@ static int connect_deadline(struct np_client *c, long long deadline_us)
 	if (fd < 0)
 		return client_fail(c, CLIENT_E_IO, "socket: %s",
 		                   strerror(errno));
-	if (client_bind_source(fd, c->peer.ss_family) < 0) {
+	if (via_bind(c, fd) < 0 ||
+	    client_bind_source(fd, c->peer.ss_family) < 0) {
 		soerr = errno;
 		close(fd);
 		return client_fail(c, CLIENT_E_IO, "bind source: %s",
@@ -301,6 +334,14 @@ int client_connect(struct np_client *c, const char *host, unsigned port,
 int client_connect_mss(struct np_client *c, const char *host, unsigned port,
                        long long timeout_us, int mss)
 {
+	return client_connect_via(c, host, port, timeout_us, mss, NULL, NULL);
+}
+
+/* See client_conn.h. */
+int client_connect_via(struct np_client *c, const char *host, unsigned port,
+                       long long timeout_us, int mss, const char *dev,
+                       const char *src)
+{
 	struct sockaddr_storage local;
 	socklen_t ll = sizeof(local);
 	long long t0, deadline;
@@ -311,6 +352,8 @@ int client_connect_mss(struct np_client *c, const char *host, unsigned port,
 	c->timeout_us = timeout_us > 0 ? timeout_us : 2000000;
 	c->port = port;
 	snprintf(c->host, sizeof(c->host), "%s", host ? host : "");
+	snprintf(c->via_dev, sizeof(c->via_dev), "%s", dev ? dev : "");
+	snprintf(c->via_src, sizeof(c->via_src), "%s", src ? src : "");
 	snprintf(c->addr, sizeof(c->addr), "%.*s", (int)sizeof(c->addr) - 1,
 	         c->host);
 	if (!host || !*host || port < 1 || port > 65535)

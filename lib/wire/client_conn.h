@@ -41,6 +41,13 @@ int client_connect(struct np_client *c, const char *host, unsigned port,
 int client_connect_mss(struct np_client *c, const char *host, unsigned port,
                        long long timeout_us, int mss);
 
+/* client_connect_mss on one device from one source (dev, src: NULL or
+ * "" for the kernel's choice): a mesh member whose route leaves by a
+ * bridge's port joins by the bridge. */
+int client_connect_via(struct np_client *c, const char *host, unsigned port,
+                       long long timeout_us, int mss, const char *dev,
+                       const char *src);
+
 /* A mesh member's segments toward node 0: small enough to cross a hop
  * that drops larger packets silently (576-byte IPv4 minimum, less the
  * headers). */

@@ -16,11 +16,19 @@
 int client_mesh_open(struct np_client *c, const char *host, unsigned port,
                      long long timeout_us)
 {
+	return client_mesh_open_via(c, host, port, timeout_us, NULL, NULL);
+}
+
+/* See client_mesh.h. */
+int client_mesh_open_via(struct np_client *c, const char *host, unsigned port,
+                         long long timeout_us, const char *dev,
+                         const char *src)
+{
 	/* small segments: a hop that drops large packets without ICMP (the
 	 * black hole the mesh is there to find) must not also swallow the
 	 * member's document on its way to node 0 */
-	if (client_connect_mss(c, host, port, timeout_us,
-	                       CLIENT_MESH_MSS) < 0 ||
+	if (client_connect_via(c, host, port, timeout_us, CLIENT_MESH_MSS,
+	                       dev, src) < 0 ||
 	    client_hello(c) < 0)
 		return -1;
 	if (c->hello.proto_version < PROTO_VERSION_MESH ||

@@ -18,6 +18,11 @@
 int client_mesh_open(struct np_client *c, const char *host, unsigned port,
                      long long timeout_us);
 
+/* client_mesh_open on device dev from source src (both may be NULL). */
+int client_mesh_open_via(struct np_client *c, const char *host, unsigned port,
+                         long long timeout_us, const char *dev,
+                         const char *src);
+
 /* Sends JOIN and, when node 0 asks (its HELLO says it holds a token),
  * proves the token of token_file (NULL: none, and node 0 turns the join
  * away naming this node). Returns 0 when node 0 took the join, or -1

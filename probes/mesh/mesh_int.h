@@ -247,6 +247,14 @@ void mesh_unlisted_hint(const struct mesh *ms, char *buf, size_t len);
  * node 0's address is unknown. */
 void mesh_route_toward(const char *node0, char *buf, size_t len);
 
+/* mesh_route0.c: true when this node's route toward node 0 leaves by an
+ * up bridge's port that holds the source address (the scan's
+ * bridge-port-addressed): the bridge takes every frame the port
+ * receives, so the join can only go by the bridge; dev gets the bridge's
+ * name and src the route's source (issue 48). */
+bool mesh_bridge_way(const struct mesh *ms, char *dev, size_t dlen, char *src,
+                     size_t slen);
+
 /* mesh_limits.c: for a connect that failed with sys_errno EADDRNOTAVAIL
  * or EADDRINUSE on this node, "; this node has no source port left ..."
  * with its ephemeral range and the command that widens it, into buf;

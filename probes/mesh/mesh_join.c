@@ -74,12 +74,22 @@ static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us, serve_since = 0, now;
 	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
+	char vdev[IF_NAMESIZE] = "", vsrc[INET6_ADDRSTRLEN] = "";
 	int tries = 0, last_errno = 0;
+	bool have_via = false, use_via = false, denied = false;
 
 	for (;;) {
-		if (client_mesh_open(&ms->c, ms->node0, ms->node0_port,
-		                     MESH_STEP_US) == 0) {
+		if (client_mesh_open_via(&ms->c, ms->node0, ms->node0_port,
+		                         MESH_STEP_US, use_via ? vdev : NULL,
+		                         use_via ? vsrc : NULL) == 0) {
 			keepalive(ms->c.fd);
+			if (use_via)
+				cmd_note(&ms->run,
+				         "joined node 0 by bridge %s from %s: "
+				         "this node's route toward it leaves by "
+				         "a port of that bridge, which receives "
+				         "nothing (its scan says why)",
+				         vdev, vsrc);
 			return 0;
 		}
 		snprintf(last, sizeof(last), "%s", ms->c.err);
@@ -89,6 +99,19 @@ static int join_connect(struct mesh *ms)
 		tries++;
 		if (unlisted_node0(ms))
 			return 2;
+		/* the route leaves by a bridge's port: every other try goes
+		 * by the bridge, so node 0 gets this node's evidence (issue
+		 * 48), and the plain tries still work where broute rules
+		 * hand the port its frames; its probes keep the kernel's
+		 * routes */
+		if (use_via && ms->c.code == CLIENT_E_IO) {
+			have_via = false; /* no CAP_NET_RAW: as before */
+			denied = true;
+		} else if (!have_via && !denied) {
+			have_via = mesh_bridge_way(ms, vdev, sizeof(vdev),
+			                           vsrc, sizeof(vsrc));
+		}
+		use_via = have_via && !use_via;
 		now = mono_now_us();
 		if (!plain_responder(&ms->c))
 			serve_since = 0;

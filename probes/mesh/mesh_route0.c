@@ -4,7 +4,9 @@
  * exit status are where its side of "cannot reach node 0" is said: a
  * route through a gateway, a policy table, or a device that is not the
  * cluster's is evidence of its own; a route that looks right leaves node
- * 0's firewall or the path, which node 0's report decides. */
+ * 0's firewall or the path, which node 0's report decides. A route by a
+ * bridge's port that holds the address is the one case the member can
+ * get around itself: it joins by the bridge (issue 48). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -47,4 +49,37 @@ void mesh_route_toward(const char *node0, char *buf, size_t len)
 	         "report decides",
 	         addr, via, ri.out_interface[0] ? ri.out_interface : "?",
 	         ri.source[0] ? " src " : "", ri.source, ri.table, addr);
+}
+
+/* See mesh_int.h. */
+bool mesh_bridge_way(const struct mesh *ms, char *dev, size_t dlen, char *src,
+                     size_t slen)
+{
+	char addr[INET6_ADDRSTRLEN];
+	unsigned char raw[16];
+	struct route_info ri;
+	const struct iface *port, *br;
+	const struct iface_addr *a;
+	int fam;
+
+	if (ms->scan == NULL || dlen == 0 || slen == 0)
+		return false;
+	mesh_entry_addr(ms->node0, addr, sizeof(addr));
+	fam = strchr(addr, ':') != NULL ? AF_INET6 : AF_INET;
+	if (addr[0] == '\0' || inet_pton(fam, addr, raw) != 1)
+		return false;
+	memset(&ri, 0, sizeof(ri));
+	if (route_get(fam, raw, &ri) < 0)
+		return false;
+	port = iface_by_name(&ms->scan->ifaces, ri.out_interface);
+	if (port == NULL || port->master_index == 0)
+		return false;
+	br = iface_by_index(&ms->scan->ifaces, port->master_index);
+	a = decide_global_addr(port, fam);
+	if (br == NULL || br->kind != IFK_BRIDGE || !(br->flags & IFF_UP) ||
+	    a == NULL)
+		return false;
+	snprintf(dev, dlen, "%s", br->name);
+	snprintf(src, slen, "%s", ri.source[0] ? ri.source : a->str);
+	return true;
 }

@@ -114,6 +114,17 @@ static void scan_statics(struct scan *s)
 	s->statics = NULL;
 }
 
+/* Marks the interfaces the default routes leave by: a bridge that
+ * carries the default route is an uplink, never a container bridge. */
+static void mark_defaults(struct scan *s)
+{
+	for (size_t i = 0; i < s->ndefaults; i++)
+		for (size_t j = 0; j < s->ifaces.n; j++)
+			if (strcmp(s->ifaces.v[j].name,
+			           s->defaults[i].out_interface) == 0)
+				s->ifaces.v[j].default_route = true;
+}
+
 /* Only the interface list is required; every other step that fails
  * leaves an error in the document and the scan goes on without it. */
 int scan_collect(struct scan *s)
@@ -150,6 +161,7 @@ int scan_collect(struct scan *s)
 		s->routes_known = true;
 		qsort(s->defaults, s->ndefaults, sizeof(s->defaults[0]),
 		      route_cmp);
+		mark_defaults(s);
 	}
 	if (layers_detect(&s->ly, &s->sr, &s->ifaces) < 0)
 		doc_add_error(&s->run.doc, "layers",

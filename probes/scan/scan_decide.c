@@ -52,6 +52,8 @@ int scan_decide(struct scan *s)
 	                                     s->npeers, &s->run.doc) < 0) ||
 	    decide_iface_state(&s->ifaces, &s->run.doc) < 0 ||
 	    decide_rp_filter(&s->ifaces, &s->rpf, &s->run.doc) < 0 ||
+	    decide_bridge_ports(&s->ifaces, s->defaults, s->ndefaults,
+	                        &s->run.doc) < 0 ||
 	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec,
 	                   &s->run.doc) < 0 ||
 	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->run.doc) <

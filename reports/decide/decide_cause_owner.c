@@ -121,12 +121,17 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
 	    finding_is(code, FINDING_OVERLAPPING_SUBNETS)) {
-		/* only a route's own cause: the bridge or the prefix */
+		/* only a route's own cause: the bridge or the prefix, or
+		 * an addressed bridge port (the scan recommends nothing on
+		 * its node) */
 		g = rd_names_cut(c, node, NULL);
 		if (g != NULL &&
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_BRIDGE_ROUTE_SHADOW) &&
-		    !finding_is(rj_strd(g, "code", ""), FINDING_PREFIX_NARROW))
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_PREFIX_NARROW) &&
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_BRIDGE_PORT_ADDRESSED))
 			g = NULL;
 	} else if (finding_in_cause(code, CAUSE_FIREWALL) ||
 		 finding_in_cause(code, CAUSE_MTU) ||

@@ -699,6 +699,58 @@ static void setting_elim(struct rctx *c)
 	}
 }
 
+/* True when d's interface name is a port of a bridge of d. */
+static bool bridge_port_of(const json_t *d, const char *name)
+{
+	size_t i, j;
+	json_t *x, *y;
+
+	json_array_foreach(rj_arr(d, "interfaces"), i, x) {
+		if (strcmp(rj_strd(x, "name", ""), name) != 0 ||
+		    rj_str(x, "master") == NULL)
+			continue;
+		json_array_foreach(rj_arr(d, "interfaces"), j, y)
+			if (strcmp(rj_strd(y, "name", ""),
+				   rj_str(x, "master")) == 0 &&
+			    strcmp(rj_strd(y, "kind", ""), "bridge") == 0)
+				return true;
+	}
+	return false;
+}
+
+/* The scan's bridge-port-addressed on node a (issue 48) cuts off the
+ * members a's routes reach by a bridge's port and that did not answer
+ * ("cuts", as this file's own findings): those pairs are its. */
+static void bridge_port(struct rctx *c, const char *a, const json_t *d)
+{
+	size_t i, j;
+	json_t *f, *p;
+
+	json_array_foreach(rx_code_findings(c, FINDING_BRIDGE_PORT_ADDRESSED),
+			   i, f) {
+		json_t *cuts;
+
+		if (!finding_is(rj_strd(f, "code", ""),
+				FINDING_BRIDGE_PORT_ADDRESSED) ||
+		    strcmp(rj_strd(f, "node", ""), a) != 0 ||
+		    json_object_get(f, "cuts") != NULL)
+			continue;
+		cuts = json_array();
+		json_array_foreach(rj_arr(d, "peers"), j, p) {
+			const json_t *r = json_object_get(p, "route");
+			const char *pa = rj_strd(p, "peer_addr", "");
+			const char *b = rn_resolve(c, pa, pa);
+
+			if (!json_is_true(json_object_get(p, "responded")) &&
+			    b != NULL && strcmp(b, a) != 0 &&
+			    held_by_member(c, pa) &&
+			    bridge_port_of(d, rj_strd(r, "out_interface", "")))
+				rj_add_unique(cuts, b);
+		}
+		json_object_set_new(f, "cuts", cuts);
+	}
+}
+
 void rd_names(struct rctx *c)
 {
 	size_t n = json_array_size(c->nodes);
@@ -713,6 +765,7 @@ void rd_names(struct rctx *c)
 		prefix_narrow(c, a, in->doc);
 		bridge_shadow(c, a, in->doc);
 		macvlan_parent(c, a, in->doc);
+		bridge_port(c, a, in->doc);
 	}
 	setting_elim(c);
 }
@@ -735,7 +788,7 @@ const json_t *rd_names_cut(const struct rctx *c, const char *a,
 	static const enum finding_code codes[] = {
 		FINDING_HOSTS_STALE, FINDING_PREFIX_NARROW,
 		FINDING_BRIDGE_ROUTE_SHADOW, FINDING_MACVLAN_PARENT,
-		FINDING_NEIGH_STALE_STATIC};
+		FINDING_NEIGH_STALE_STATIC, FINDING_BRIDGE_PORT_ADDRESSED};
 	size_t i;
 	json_t *f;
 

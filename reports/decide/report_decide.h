@@ -247,7 +247,8 @@ void rd_identity(struct rctx *c);
  * subnet of the interfaces it selects. */
 void rd_names(struct rctx *c);
 /* The finding of rd_names that explains the pair a, b (on either, cutting
- * off the other), or with b NULL any of them on a; NULL when none. */
+ * off the other), or with b NULL any of them on a; NULL when none. The
+ * scan's bridge-port-addressed counts, with the cuts rd_names gave it. */
 const json_t *rd_names_cut(const struct rctx *c, const char *a,
 			   const char *b);
 /* A static neighbour entry that outlived a peer's NIC (decide_neigh.c,

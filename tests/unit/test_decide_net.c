@@ -11,6 +11,7 @@
 #include "decide/recommend.h"
 #include "decide_fx.h"
 #include "kernel/hostname.h"
+#include "kernel/nl.h"
 
 START_TEST(overlapping_subnets)
 {
@@ -517,6 +518,11 @@ START_TEST(predicates)
 	ck_assert(decide_is_container_bridge(&l, br)); /* no port */
 	add(&l, "vethA", IFK_VETH, UPRUN, NULL, 0)->master_index = br->index;
 	ck_assert(decide_is_container_bridge(&l, &l.v[0]));
+	/* the default route leaves by it: an uplink whose port is a veth
+	 * (issue 48: a lab's LAN bridge, blind48b 04 after its fix) */
+	l.v[0].default_route = true;
+	ck_assert(!decide_is_container_bridge(&l, &l.v[0]));
+	l.v[0].default_route = false;
 	eth = add(&l, "eth0", IFK_PHYSICAL, UPRUN, NULL, 0);
 	eth->master_index = l.v[0].index;
 	ck_assert(!decide_is_container_bridge(&l, &l.v[0]));
@@ -625,6 +631,152 @@ START_TEST(hosts_file)
 }
 END_TEST
 
+/* A default route of the main table, for decide_bridge_ports. */
+static void def_route(struct route_info *r, int fam, const char *gw,
+                      const char *dev, int metric)
+{
+	memset(r, 0, sizeof(*r));
+	r->family = fam;
+	snprintf(r->destination, sizeof(r->destination), "default");
+	snprintf(r->gateway, sizeof(r->gateway), "%s", gw);
+	snprintf(r->out_interface, sizeof(r->out_interface), "%s", dev);
+	r->metric = metric;
+}
+
+/* Adds one more address (fe80:: scope link) to an interface. */
+static void more_addr(struct iface *ifc, const char *a, unsigned plen)
+{
+	unsigned char buf[16];
+	int fam = strchr(a, ':') ? AF_INET6 : AF_INET;
+
+	ck_assert_int_eq(inet_pton(fam, a, buf), 1);
+	ck_assert_int_eq(iface_add_addr(ifc, fam, buf, plen,
+					strncmp(a, "fe80", 4) ? 0 : 253), 0);
+}
+
+/* Makes port a member of br. */
+static void enslave(struct iface *port, const struct iface *br)
+{
+	port->master_index = br->index;
+	snprintf(port->master, sizeof(port->master), "%s", br->name);
+}
+
+/* The command of the only finding of d, which must be
+ * bridge-port-addressed, a fault. */
+static const char *brport_cmd(const struct doc *d)
+{
+	const json_t *f = json_array_get(d->findings, 0);
+
+	ck_assert_int_eq(json_array_size(d->findings), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+			 "bridge-port-addressed");
+	ck_assert_int_eq(d->nfault, 1);
+	return json_string_value(json_object_get(f, "command"));
+}
+
+/* Issue 48 (blind48b 04, devplayer0/docker-net-dhcp#19): a NIC enslaved
+ * to a bridge with its address and default route left on it is a fault
+ * whose command moves both to the bridge, IPv4 and IPv6, and leaves the
+ * port no IPv6 (its fe80:: NCCL would use); a bridge that is down gets
+ * its port released. Healthy bridges say nothing: the address
+ * on the bridge, ports with only fe80::, Docker's veth ports, a port
+ * that is down, a bond's slave. */
+START_TEST(bridge_port_addressed)
+{
+	struct iface_list l = {0};
+	struct iface *lan, *br;
+	struct route_info r[2];
+	struct doc d;
+
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	add(&l, "lan0", IFK_PHYSICAL, UPRUN, "10.231.62.3", 24);
+	more_addr(&l.v[1], "fe80::3", 64);
+	br = add(&l, "my-bridge", IFK_BRIDGE, UPRUN, NULL, 0);
+	lan = &l.v[1]; /* add may have moved the list */
+	enslave(lan, br);
+	def_route(&r[0], AF_INET, "10.231.62.254", "lan0", 0);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_ports(&l, r, 1, &d), 0);
+	ck_assert_str_eq(brport_cmd(&d),
+			 "ip route del default via 10.231.62.254 dev lan0 && "
+			 "ip addr del 10.231.62.3/24 dev lan0 && "
+			 "ip addr add 10.231.62.3/24 dev my-bridge && "
+			 "ip route add default via 10.231.62.254 dev "
+			 "my-bridge && sysctl -w "
+			 "net.ipv6.conf.lan0.disable_ipv6=1");
+	doc_free(&d);
+
+	/* IPv6 too: the global address and the RA's default route move,
+	 * fe80:: stays */
+	more_addr(lan, "fd84::3", 64);
+	def_route(&r[1], AF_INET6, "fe80::1", "lan0", 1024);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_ports(&l, r, 2, &d), 0);
+	ck_assert_str_eq(brport_cmd(&d),
+			 "ip route del default via 10.231.62.254 dev lan0 && "
+			 "ip -6 route del default via fe80::1 dev lan0 metric "
+			 "1024 && "
+			 "ip addr del 10.231.62.3/24 dev lan0 && "
+			 "ip addr add 10.231.62.3/24 dev my-bridge && "
+			 "ip addr del fd84::3/64 dev lan0 && "
+			 "ip addr add fd84::3/64 dev my-bridge && "
+			 "ip route add default via 10.231.62.254 dev my-bridge "
+			 "&& ip -6 route add default via fe80::1 dev my-bridge "
+			 "metric 1024 && sysctl -w "
+			 "net.ipv6.conf.lan0.disable_ipv6=1");
+	doc_free(&d);
+
+	/* the bridge set down: the port is released */
+	br = &l.v[2];
+	br->flags = 0;
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_ports(&l, r, 2, &d), 0);
+	ck_assert_str_eq(brport_cmd(&d), "ip link set lan0 nomaster");
+	doc_free(&d);
+	br->flags = UPRUN;
+
+	/* the default route alone by the port, the address on the bridge */
+	lan->naddrs = 1;
+	lan->addrs[0] = lan->addrs[1]; /* fe80::3 only */
+	more_addr(br, "10.231.62.3", 24);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_ports(&l, r, 1, &d), 0);
+	ck_assert_str_eq(brport_cmd(&d),
+			 "ip route del default via 10.231.62.254 dev lan0 && "
+			 "ip route add default via 10.231.62.254 dev "
+			 "my-bridge && sysctl -w "
+			 "net.ipv6.conf.lan0.disable_ipv6=1");
+	doc_free(&d);
+
+	/* healthy: the address and the route on the bridge, the port with
+	 * fe80:: only (its IPv6 default route alone says nothing) */
+	def_route(&r[0], AF_INET, "10.231.62.254", "my-bridge", 0);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_ports(&l, r, 2, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+
+	/* Docker: docker0 with an address, veth ports without (add may
+	 * move the list: members by index) */
+	add(&l, "docker0", IFK_BRIDGE, UPRUN, "172.17.0.1", 16);
+	add(&l, "veth1a2b", IFK_VETH, UPRUN, "fe80::5", 64);
+	enslave(&l.v[l.n - 1], &l.v[l.n - 2]);
+	/* a port that is down keeps its address silently (interface-down
+	 * is the scan's word for it) */
+	add(&l, "eth9", IFK_PHYSICAL, 0, "10.231.9.1", 24);
+	enslave(&l.v[l.n - 1], &l.v[2]); /* my-bridge */
+	/* a bond's slave is no bridge port */
+	add(&l, "bond0", IFK_BOND, UPRUN, NULL, 0);
+	add(&l, "eth8", IFK_PHYSICAL, UPRUN, "10.231.8.1", 24);
+	enslave(&l.v[l.n - 1], &l.v[l.n - 2]);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_ports(&l, r, 2, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_decide_net(void)
 {
 	Suite *s = suite_create("decide_net");
@@ -633,6 +785,7 @@ Suite *suite_decide_net(void)
 	tcase_add_test(tc, overlapping_subnets);
 	tcase_add_test(tc, interface_state);
 	tcase_add_test(tc, loopback_state);
+	tcase_add_test(tc, bridge_port_addressed);
 	tcase_add_test(tc, mpi_btl);
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, predicates);

@@ -445,6 +445,47 @@ START_TEST(layers_undecided)
 }
 END_TEST
 
+/* Issue 48 (blind48b 04): a NIC enslaved to a bridge with its address
+ * left on it is no candidate (the bridge takes its frames); once the
+ * address and the default route are on the bridge, the bridge is
+ * recommended though its only port is a veth (a lab's or a VM's
+ * uplink), as the default route leaves by it. */
+START_TEST(addressed_bridge_port)
+{
+	struct iface_list l = {0};
+	struct recommendation r;
+	const char *defs[] = {"lan0"};
+	struct rec_input in = {.ifaces = &l,
+	                       .default_ifnames = defs,
+	                       .ndefault = 1,
+	                       .routes_known = true};
+	struct iface *lan;
+
+	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	add(&l, "lan0", IFK_VETH, UPRUN, "10.231.62.3", 24);
+	add(&l, "my-bridge", IFK_BRIDGE, UPRUN, NULL, 0);
+	lan = &l.v[1];
+	lan->master_index = l.v[2].index;
+	snprintf(lan->master, sizeof(lan->master), "my-bridge");
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_ptr_null(r.ifc);
+	ck_assert_ptr_nonnull(
+	    strstr(recommendation_rejected(&r, "lan0"), "port of bridge"));
+	recommendation_free(&r);
+
+	/* the fix applied: the address on the bridge, lan0 bare */
+	lan->naddrs = 0;
+	addr(&l, "10.231.62.3", 24); /* on my-bridge, the last one */
+	defs[0] = "my-bridge";
+	l.v[2].default_route = true; /* as the scan marks it */
+	ck_assert_int_eq(recommend(&in, &r), 0);
+	ck_assert_ptr_nonnull(r.ifc);
+	ck_assert_str_eq(r.ifc->name, "my-bridge");
+	recommendation_free(&r);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_recommend(void)
 {
 	Suite *s = suite_create("recommend");
@@ -460,6 +501,7 @@ Suite *suite_recommend(void)
 	tcase_add_test(tc, no_candidate_and_virtual_only);
 	tcase_add_test(tc, layers_undecided);
 	tcase_add_test(tc, peer_cut_off_by_own_link);
+	tcase_add_test(tc, addressed_bridge_port);
 	suite_add_tcase(s, tc);
 	return s;
 }
