@@ -197,7 +197,8 @@ json_t *cause_owner_ix(const struct rctx *c, const json_t *causes,
 	/* a member that died whose address another machine holds: the
 	 * other took its connection (issue 48) */
 	if (finding_is(code, FINDING_MESH_NODE_DIED) &&
-	    (k = conflict_of(c, causes, ix, rd_pair_of(c, f), NULL)) != NULL)
+	    ((k = conflict_of(c, causes, ix, rd_pair_of(c, f), NULL)) != NULL ||
+	     (k = rd_died_owner(c, causes, f)) != NULL))
 		return k;
 	if ((k = cause_in(ix, causes, "nat", sub)) != NULL &&
 	    (rf_is_nat(code) || strcmp(rj_strd(f, "class", ""), "ports") == 0 ||

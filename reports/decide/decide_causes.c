@@ -177,6 +177,7 @@ json_t *rd_causes(const struct rctx *c, json_t *rec)
 	rd_missing_blame(c, causes);
 	rd_elim(c, causes);
 	setting_causes(c, causes);
+	rd_died_blame(c, causes, cause_owner);
 	assign(c, causes);
 	drop_empty(rec, causes);
 	json_array_foreach(causes, i, k)

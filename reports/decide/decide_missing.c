@@ -324,3 +324,85 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 		}
 	}
 }
+
+/* The member a mesh-node-died finding names (joined, then no results),
+ * or NULL. */
+static const json_t *died_member(const json_t *d, const json_t *f)
+{
+	const char *sum = rj_strd(f, "summary", "");
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(rj_arr(json_object_get(d, "mesh"), "members"), i,
+			   m) {
+		const char *n = rj_strd(m, "name", "");
+		size_t l = strlen(n);
+
+		if (l > 0 && strncmp(sum, n, l) == 0 && sum[l] == ' ' &&
+		    strcmp(rj_strd(m, "state", ""), "joined") == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* See report_decide.h. */
+json_t *rd_died_owner(const struct rctx *c, const json_t *causes,
+		      const json_t *f)
+{
+	const json_t *d = rd_mesh_doc(c), *m;
+
+	if (d == NULL || (m = died_member(d, f)) == NULL)
+		return NULL;
+	return rd_pair_cause(causes, rj_strd(f, "node", ""),
+			     rj_strd(m, "name", ""));
+}
+
+/* See report_decide.h. */
+void rd_died_blame(const struct rctx *c, json_t *causes,
+		   json_t *(*owner)(const struct rctx *, const json_t *,
+				    const json_t *))
+{
+	const json_t *d = rd_mesh_doc(c), *f;
+	char label[300], id[320], sum[700], fix[1200];
+	size_t i;
+	json_t *k;
+
+	if (d == NULL)
+		return;
+	json_array_foreach(c->findings, i, f) {
+		const json_t *m;
+		const char *who, *x = rj_strd(f, "node", "");
+
+		if (!finding_is(rj_strd(f, "code", ""), FINDING_MESH_NODE_DIED) ||
+		    (m = died_member(d, f)) == NULL || owner(c, causes, f) != NULL)
+			continue;
+		who = rj_strd(m, "name", "?");
+		label_of(x, who, label, sizeof(label));
+		snprintf(id, sizeof(id), "undecided:%s", label);
+		snprintf(sum, sizeof(sum),
+			 "%s joined node 0, then stopped before its results: "
+			 "nothing on %s says why",
+			 who, x);
+		snprintf(fix, sizeof(fix),
+			 "cannot tell why %s stopped after it joined: its "
+			 "process was killed or crashed, or its connection to "
+			 "node 0 was lost (another machine answering for its "
+			 "address or MAC takes it). Decide on %s: the exit "
+			 "status and stderr of its netprobe mesh, journalctl "
+			 "-k or dmesg (the OOM killer), ip neigh show and ip "
+			 "-br link (a MAC or address another host holds too); "
+			 "on %s: tcpdump -ni any host %s",
+			 who, who, x,
+			 rj_strd(m, "observed_addr", rj_strd(m, "target", who)));
+		k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, "
+			      "s:[], s:[]}",
+			      "id", id, "kind", "undecided", "node", label,
+			      "severity", "fault", "summary", sum, "fix", "node",
+			      who, "text", fix, "commands", "evidence",
+			      "findings");
+		if (k != NULL) {
+			own_words(c, who, k);
+			json_array_append_new(causes, k);
+		}
+	}
+}

@@ -162,6 +162,16 @@ void rd_missing(const struct rctx *c, json_t *rec);
 json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 			 const json_t *f);
 void rd_missing_blame(const struct rctx *c, json_t *causes);
+/* A member that joined and stopped before its results (mesh-node-died)
+ * is about that member, not about node 0 that saw it: rd_died_owner is
+ * the pair's undecided cause, and rd_died_blame makes it, with the
+ * commands that decide on the member, where owner (the causes' owner
+ * rule) gives the finding no other cause (issue 48: blind48 07). */
+json_t *rd_died_owner(const struct rctx *c, const json_t *causes,
+		      const json_t *f);
+void rd_died_blame(const struct rctx *c, json_t *causes,
+		   json_t *(*owner)(const struct rctx *, const json_t *,
+				    const json_t *));
 /* Node 0 that no member joined, every one for its own firewall's rule:
  * that cause, which its interface warnings follow from (no peer measured
  * chose its interface); NULL otherwise (decide_missing.c). */
