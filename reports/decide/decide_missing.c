@@ -148,8 +148,10 @@ static void label_of(const char *a, const char *b, char *buf, size_t len)
 		snprintf(buf, len, "%s<->%s", a, b);
 }
 
-/* The missing member a mesh-node-missing finding names, or NULL. */
-static const json_t *member_of(const json_t *d, const json_t *f)
+/* The member in state ("missing", "joined") whose name a mesh-node-*
+ * finding's summary starts with, or NULL. */
+static const json_t *member_in(const json_t *d, const json_t *f,
+			       const char *state)
 {
 	const char *sum = rj_strd(f, "summary", "");
 	const json_t *m;
@@ -161,10 +163,16 @@ static const json_t *member_of(const json_t *d, const json_t *f)
 		size_t l = strlen(n);
 
 		if (l > 0 && strncmp(sum, n, l) == 0 && sum[l] == ' ' &&
-		    strcmp(rj_strd(m, "state", ""), "missing") == 0)
+		    strcmp(rj_strd(m, "state", ""), state) == 0)
 			return m;
 	}
 	return NULL;
+}
+
+/* The missing member a mesh-node-missing finding names, or NULL. */
+static const json_t *member_of(const json_t *d, const json_t *f)
+{
+	return member_in(d, f, "missing");
 }
 
 /* See report_decide.h. */
@@ -329,20 +337,7 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
  * or NULL. */
 static const json_t *died_member(const json_t *d, const json_t *f)
 {
-	const char *sum = rj_strd(f, "summary", "");
-	const json_t *m;
-	size_t i;
-
-	json_array_foreach(rj_arr(json_object_get(d, "mesh"), "members"), i,
-			   m) {
-		const char *n = rj_strd(m, "name", "");
-		size_t l = strlen(n);
-
-		if (l > 0 && strncmp(sum, n, l) == 0 && sum[l] == ' ' &&
-		    strcmp(rj_strd(m, "state", ""), "joined") == 0)
-			return m;
-	}
-	return NULL;
+	return member_in(d, f, "joined");
 }
 
 /* See report_decide.h. */
