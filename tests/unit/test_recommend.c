@@ -6,36 +6,7 @@
 #include <string.h>
 
 #include "decide/recommend.h"
-
-#define UPRUN (IFF_UP | IFF_RUNNING)
-
-/* Adds an interface of a kind with flags and an optional address. */
-static struct iface *add(struct iface_list *l, const char *name,
-                         enum iface_kind kind, unsigned flags, const char *addr,
-                         unsigned plen)
-{
-	struct iface *ifc = iface_list_add(l);
-	unsigned char buf[16];
-
-	ck_assert_ptr_nonnull(ifc);
-	snprintf(ifc->name, sizeof(ifc->name), "%s", name);
-	ifc->index = (int)l->n;
-	ifc->kind = kind;
-	ifc->flags = flags;
-	ifc->carrier = (flags & IFF_RUNNING) ? 1 : 0;
-	if (addr != NULL) {
-		int fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
-		unsigned scope = 0;
-
-		ck_assert_int_eq(inet_pton(fam, addr, buf), 1);
-		if (fam == AF_INET6 && strncmp(addr, "fe80", 4) == 0)
-			scope = 253;
-		if (kind == IFK_LOOPBACK)
-			scope = 254;
-		ck_assert_int_eq(iface_add_addr(ifc, fam, buf, plen, scope), 0);
-	}
-	return ifc;
-}
+#include "decide_fx.h"
 
 /* Adds a second address to the last interface. */
 static void addr(struct iface_list *l, const char *a, unsigned plen)
@@ -55,8 +26,7 @@ static void lan_docker(struct iface_list *l)
 {
 	struct iface *br, *v;
 
-	add(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	one_lan(l);
 	addr(l, "fe80::1", 64);
 	br = add(l, "docker0", IFK_BRIDGE, UPRUN, "172.17.0.1", 16);
 	v = add(l, "veth1a2b", IFK_VETH, UPRUN, "fe80::2", 64);
@@ -117,9 +87,7 @@ START_TEST(two_lans_tie)
 	const char *defs[] = {"eth1"};
 	json_t *j;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
-	add(&l, "eth1", IFK_PHYSICAL, UPRUN, "10.231.1.1", 24);
+	two_lans(&l);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_ptr_null(r.ifc);
 	ck_assert_int_eq(r.none, REC_NONE_TIE);
@@ -160,7 +128,7 @@ START_TEST(nat_container)
 	                       .routes_known = true};
 	json_t *j;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "eth0", IFK_VETH, UPRUN, "172.17.0.2", 16);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_ptr_null(r.ifc);
@@ -372,7 +340,7 @@ START_TEST(no_candidate_and_virtual_only)
 	struct recommendation r;
 	struct rec_input in = {.ifaces = &l};
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_ptr_null(r.ifc);
 	ck_assert_int_eq(r.none, REC_NONE_NOCAND);
@@ -461,7 +429,7 @@ START_TEST(addressed_bridge_port)
 	                       .routes_known = true};
 	struct iface *lan;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "lan0", IFK_VETH, UPRUN, "10.231.62.3", 24);
 	add(&l, "my-bridge", IFK_BRIDGE, UPRUN, NULL, 0);
 	lan = &l.v[1];

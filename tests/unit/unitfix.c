@@ -1,6 +1,7 @@
 /* The fixtures every suite reads the same way, written once. */
 #include "unitfix.h"
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,4 +52,40 @@ struct report_model *unitfix_report_dir(struct report_set *set, const char *dir)
 	ck_assert_int_eq(chdir(SRCDIR "/tests/fixtures/report"), 0);
 	ck_assert_int_eq(report_load_path(set, dir), 0);
 	return report_build(set);
+}
+
+/* See unitfix.h: the one way the decide suites build an interface, so
+ * their lists differ only in their rows. */
+struct iface *unitfix_iface(struct iface_list *l, const char *name,
+                            enum iface_kind kind, unsigned flags,
+                            const char *addr, unsigned plen)
+{
+	struct iface *ifc = iface_list_add(l);
+	unsigned char buf[16];
+
+	ck_assert_ptr_nonnull(ifc);
+	snprintf(ifc->name, sizeof(ifc->name), "%s", name);
+	ifc->index = (int)l->n;
+	ifc->kind = kind;
+	ifc->flags = flags;
+	ifc->carrier = (flags & IFF_RUNNING) ? 1 : 0;
+	if (addr != NULL) {
+		int fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
+		unsigned scope = 0;
+
+		ck_assert_int_eq(inet_pton(fam, addr, buf), 1);
+		if (fam == AF_INET6 && strncmp(addr, "fe80", 4) == 0)
+			scope = 253;
+		if (kind == IFK_LOOPBACK)
+			scope = 254;
+		ck_assert_int_eq(iface_add_addr(ifc, fam, buf, plen, scope), 0);
+	}
+	return ifc;
+}
+
+/* See unitfix.h. */
+void unitfix_lo(struct iface_list *l)
+{
+	unitfix_iface(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1",
+	              8);
 }
