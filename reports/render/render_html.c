@@ -72,18 +72,10 @@ struct html {
 /* Node and code citations as small monospace text. */
 static void cites(const struct out *o, const json_t *arr)
 {
-	size_t i;
-	json_t *c;
-
 	if (json_array_size(arr) == 0)
 		return;
 	out_f(o, "<div class=\"muted\">rests on: ");
-	json_array_foreach(arr, i, c) {
-		out_f(o, "%-s<span class=\"code\">", i ? ", " : "");
-		if (rj_str(c, "node") != NULL)
-			out_f(o, "%s:", rj_str(c, "node"));
-		out_f(o, "%s</span>", rj_str(c, "code"));
-	}
+	out_cites(o, arr, "<span class=\"code\">", "</span>", false);
 	out_f(o, "</div>\n");
 }
 

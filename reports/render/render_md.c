@@ -41,18 +41,10 @@ static void code(FILE *fp, const char *s)
 /* " — rests on: `node:code`, ..." for a cites array. */
 static void cites(const struct out *o, const json_t *arr)
 {
-	size_t i;
-	json_t *c;
-
 	if (json_array_size(arr) == 0)
 		return;
 	out_f(o, " — rests on: ");
-	json_array_foreach(arr, i, c) {
-		out_f(o, "%s`", i ? ", " : "");
-		if (rj_str(c, "node") != NULL)
-			out_f(o, "%-s:", rj_str(c, "node"));
-		out_f(o, "%-s`", rj_str(c, "code"));
-	}
+	out_cites(o, arr, "`", "`", true);
 }
 
 /* What starts and ends each section (nothing where NULL), written by

@@ -38,19 +38,11 @@ static void put(FILE *fp, const char *s)
 /* "  [node:code, node:code]" for a cites array. */
 static void cites(const struct text *t, const json_t *arr)
 {
-	size_t i;
-	json_t *c;
-
 	/* provenance: on demand (-v), a healthy report stays one screen */
 	if (json_array_size(arr) == 0 || !t->m->verbose)
 		return;
 	out_f(&t->o, "%-s  [", c_on(t, DIM));
-	json_array_foreach(arr, i, c) {
-		out_f(&t->o, "%s", i ? ", " : "");
-		if (rj_str(c, "node") != NULL)
-			out_f(&t->o, "%s:", rj_str(c, "node"));
-		out_f(&t->o, "%s", rj_str(c, "code"));
-	}
+	out_cites(&t->o, arr, "", "", false);
 	out_f(&t->o, "]%-s", c_on(t, OFF));
 }
 

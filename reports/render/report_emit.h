@@ -84,6 +84,12 @@ void out_raw(FILE *fp, const char *s);
 /* A port entry's port: a number, or a range string through esc or alt. */
 void out_port(const struct out *o, const json_t *port, bool alt);
 
+/* Each citation of a cites array as "node:code" (or "code"), with ", "
+ * between them and each between pre and post (written as they are); node
+ * and code through o->alt when alt, else through o->esc. */
+void out_cites(const struct out *o, const json_t *arr, const char *pre,
+	       const char *post, bool alt);
+
 void html_nodes(const struct out *o, const json_t *nodes);
 void html_matrix(const struct out *o, const struct rm_matrix *mx);
 void html_mesh(const struct out *o, const json_t *mesh);
