@@ -21,6 +21,16 @@ static void addr(struct iface_list *l, const char *a, unsigned plen)
 	                 0);
 }
 
+/* Runs the recommendation on in into r (to free) and asserts that it
+ * picks the interface name. */
+static void picks(const struct rec_input *in, struct recommendation *r,
+                  const char *name)
+{
+	ck_assert_int_eq(recommend(in, r), 0);
+	ck_assert_ptr_nonnull(r->ifc);
+	ck_assert_str_eq(r->ifc->name, name);
+}
+
 /* A LAN host with Docker: eth0, docker0 and one container's veth. */
 static void lan_docker(struct iface_list *l)
 {
@@ -72,8 +82,7 @@ START_TEST(lan_docker_veth)
 
 	/* no default route: eth0 still wins on its kind */
 	in.ndefault = 0;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 	iface_list_free(&l);
 }
@@ -104,8 +113,7 @@ START_TEST(two_lans_tie)
 	/* the default route breaks the tie */
 	in.default_ifnames = defs;
 	in.ndefault = 1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth1");
+	picks(&in, &r, "eth1");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "eth0"), "default route"));
 	recommendation_free(&r);
@@ -183,8 +191,7 @@ START_TEST(ib_present)
 	add(&l, "ib0", IFK_INFINIBAND, UPRUN, "10.231.8.1", 24);
 	/* both reach other hosts: the default route decides, and says how
 	 * the peers' route could overrule it */
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	ck_assert_ptr_nonnull(strstr(r.reasons[1], "--peer"));
 	recommendation_free(&r);
 
@@ -197,8 +204,7 @@ START_TEST(ib_present)
 
 	/* ib0 alone up: it wins over nothing else */
 	l.v[0].flags = IFF_UP;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "ib0");
+	picks(&in, &r, "ib0");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "eth0"), "not running"));
 	recommendation_free(&r);
@@ -222,8 +228,7 @@ START_TEST(peers_decide)
 	snprintf(p[0].local_addr, sizeof(p[0].local_addr), "10.231.1.1");
 	p[0].nat = -1;
 	p[0].inbound = -1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth1");
+	picks(&in, &r, "eth1");
 	ck_assert_str_eq(r.addr->str, "10.231.1.1");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "eth0"), "peers"));
@@ -322,8 +327,7 @@ START_TEST(peers_override_layers_and_inbound)
 	p.responded = true;
 	p.nat = 0;
 	p.inbound = 1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 	/* inbound untested: the layering's NAT stands */
 	p.inbound = -1;
@@ -347,14 +351,12 @@ START_TEST(no_candidate_and_virtual_only)
 	recommendation_free(&r);
 	/* a pod's eth0 is a veth with a routable address: alone, it wins */
 	add(&l, "eth0", IFK_VETH, UPRUN, "10.244.1.7", 24);
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 	/* a physical interface beats a veth and a wireguard tunnel */
 	add(&l, "wg0", IFK_WIREGUARD, UPRUN, "10.99.0.1", 24);
 	add(&l, "enp3s0", IFK_PHYSICAL, UPRUN, "10.231.0.9", 24);
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "enp3s0");
+	picks(&in, &r, "enp3s0");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "wg0"), "virtual"));
 	recommendation_free(&r);
@@ -374,8 +376,7 @@ START_TEST(layers_undecided)
 
 	/* a container whose mode is undecided: chosen, with a caution */
 	add(&l, "eth0", IFK_VETH, UPRUN, "10.30.0.7", 24);
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	ck_assert_ptr_nonnull(strstr(r.reasons[1], "caution"));
 	recommendation_free(&r);
 
@@ -388,16 +389,14 @@ START_TEST(layers_undecided)
 	p.inbound = 1;
 	in.peers = &p;
 	in.npeers = 1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 
 	/* a Kubernetes pod (overlay) is decided: the pod address */
 	in.npeers = 0;
 	ly.container = CONTAINER_KUBERNETES;
 	ly.netmode = NETMODE_OVERLAY;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 
 	/* WSL2 in an unknown mode */
