@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "report_model.h"
@@ -88,4 +89,21 @@ void unitfix_lo(struct iface_list *l)
 {
 	unitfix_iface(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1",
 	              8);
+}
+
+/* See unitfix.h: the loopback listener the suites of the client, the
+ * probes and explain each stood up by hand. */
+int unitfix_listen(int backlog, struct sockaddr_in *sa)
+{
+	socklen_t l = sizeof(*sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)sa, sizeof(*sa)), 0);
+	ck_assert_int_eq(listen(fd, backlog), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)sa, &l), 0);
+	return fd;
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <net/if.h>
+#include <netinet/in.h>
 
 #include "kernel/iface.h"
 
@@ -38,5 +39,10 @@ struct iface *unitfix_iface(struct iface_list *l, const char *name,
 
 /* Adds lo, up, with 127.0.0.1/8: the first row of most lists. */
 void unitfix_lo(struct iface_list *l);
+
+/* A TCP socket listening with backlog on a free port of 127.0.0.1; sa
+ * gets its address (the port with it). The test fails where it cannot
+ * listen. */
+int unitfix_listen(int backlog, struct sockaddr_in *sa);
 
 #endif
