@@ -33,11 +33,11 @@ struct report_emitter {
 	void (*dialect)(void *o, const char *dialect);
 	void (*command)(void *o, const char *line);
 	/* RSEC_SYMPTOMS: a finding the cause explains (the cause carries
-	 * the fix); RSEC_OUTAGES, RSEC_FAULTS, RSEC_WARNINGS: a finding with
-	 * its own; RSEC_CONFLICTS */
+	 * the fix) */
 	void (*symptom)(void *o, const json_t *f);
+	/* RSEC_OUTAGES, RSEC_FAULTS, RSEC_WARNINGS: a finding with its fix */
 	void (*finding)(void *o, const json_t *f);
-	void (*conflict)(void *o, const json_t *c);
+	void (*conflict)(void *o, const json_t *c); /* RSEC_CONFLICTS */
 	/* RSEC_RECOMMENDATION, in this order */
 	void (*note)(void *o, const char *note);
 	void (*interfaces)(void *o, const struct report_model *m);
