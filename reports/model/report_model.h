@@ -29,6 +29,7 @@ enum rsec {
 	RSEC_HEARTBEATS,
 	RSEC_INPUTS,
 	RSEC_SKIPPED,
+	RSEC_COMMANDS, /* one dialect's commands of a fix: one block */
 	RSEC_N /* how many */
 };
 

@@ -67,24 +67,15 @@ struct html {
 	struct out o; /* %-s: trusted markup */
 	const struct report_model *m;
 	const struct rm_cause *cause; /* the cause being written */
-	bool symptoms; /* inside a cause's symptoms: no fix of their own */
 };
 
 /* Node and code citations as small monospace text. */
 static void cites(const struct out *o, const json_t *arr)
 {
-	size_t i;
-	json_t *c;
-
 	if (json_array_size(arr) == 0)
 		return;
 	out_f(o, "<div class=\"muted\">rests on: ");
-	json_array_foreach(arr, i, c) {
-		out_f(o, "%-s<span class=\"code\">", i ? ", " : "");
-		if (rj_str(c, "node") != NULL)
-			out_f(o, "%s:", rj_str(c, "node"));
-		out_f(o, "%s</span>", rj_str(c, "code"));
-	}
+	out_cites(o, arr, "<span class=\"code\">", "</span>", false);
 	out_f(o, "</div>\n");
 }
 
@@ -123,7 +114,8 @@ static void head(const struct html *h)
 			 sizeof(run)));
 }
 
-/* What starts and ends each section (nothing where NULL). */
+/* What starts and ends each section (nothing where NULL), written by
+ * the walk. */
 static const char *const opens[RSEC_N] = {
 	[RSEC_OUTAGES] = "<h2>Links down during the watch</h2>\n",
 	[RSEC_CAUSES] = "<h2>Root causes</h2>\n<p>Fix these; the findings "
@@ -139,6 +131,7 @@ static const char *const opens[RSEC_N] = {
 	[RSEC_HEARTBEATS] =
 		"<h2>Heartbeat latency</h2>\n<div class=\"charts\">",
 	[RSEC_SKIPPED] = "<h3>Files that could not be used</h3><ul>\n",
+	[RSEC_COMMANDS] = "<pre>",
 };
 static const char *const closes[RSEC_N] = {
 	[RSEC_CAUSE] = "</div>\n",
@@ -146,35 +139,30 @@ static const char *const closes[RSEC_N] = {
 	[RSEC_NCCL_CONF] = "</pre>\n",
 	[RSEC_HEARTBEATS] = "</div>\n",
 	[RSEC_SKIPPED] = "</ul>\n",
+	[RSEC_COMMANDS] = "</pre>\n",
 };
 
-/* The page head, a heading, or what opens a block. */
+/* The page head, the symptoms' heading, or the nodes. */
 static void begin(void *o, enum rsec sec)
 {
 	struct html *h = o;
 
-	if (sec == RSEC_REPORT) {
+	if (sec == RSEC_REPORT)
 		head(h);
-	} else if (sec == RSEC_SYMPTOMS) {
-		h->symptoms = true;
+	else if (sec == RSEC_SYMPTOMS)
 		out_f(&h->o,
 		      "<details><summary>%zu finding(s) it explains</summary>"
 		      "\n",
 		      h->cause != NULL ? h->cause->findings.n : 0);
-	} else if (sec == RSEC_INPUTS) { /* HTML shows the nodes here */
+	else if (sec == RSEC_INPUTS) /* HTML shows the nodes here */
 		html_nodes(&h->o, h->m->nodes);
-	} else {
-		out_raw(h->o.fp, opens[sec]);
-	}
 }
 
-/* The page foot, or what closes a block. */
+/* The page foot. */
 static void end(void *o, enum rsec sec)
 {
 	struct html *h = o;
 
-	if (sec == RSEC_SYMPTOMS)
-		h->symptoms = false;
 	if (sec == RSEC_REPORT)
 		out_f(&h->o,
 		      "<p class=\"muted\">Written by netprobe report %s "
@@ -182,8 +170,6 @@ static void end(void *o, enum rsec sec)
 		      "%s).</p>\n</main></body></html>\n",
 		      rj_str(h->m->doc, "version"),
 		      rj_str(h->m->doc, "schema"));
-	else
-		out_raw(h->o.fp, closes[sec]);
 }
 
 /* A root cause card: its summary, facts beyond its symptoms and its fix
@@ -218,35 +204,46 @@ static void cause(void *o, const struct rm_cause *k)
 	      rj_str(fix, "node"), rj_str(fix, "text"));
 }
 
-/* A finding card: fix, evidence and the files it came from (by name);
- * under a cause, no fix of its own (the cause carries it). */
-static void finding(void *o, const json_t *f)
+/* A finding card: its fix unless it is a cause's symptom (the cause
+ * carries it), evidence and the files it came from (by name). */
+static void finding_card(const struct out *o, const json_t *f, bool fix)
 {
-	const struct html *h = o;
 	size_t j;
 	json_t *e;
 
-	out_f(&h->o,
+	out_f(o,
 	      "<div class=\"card %s\"><span class=\"code\">%s</span> on "
 	      "<span class=\"node\">%s</span><p>%s</p>\n",
 	      rj_str(f, "severity"), rj_str(f, "code"), rj_str(f, "node"),
 	      rj_str(f, "summary"));
-	if (!h->symptoms) /* prose: code blocks hold only commands */
-		out_f(&h->o, "<div class=\"fixline\">Fix: %s</div>\n",
+	if (fix) /* prose: code blocks hold only commands */
+		out_f(o, "<div class=\"fixline\">Fix: %s</div>\n",
 		      rj_str(f, "fix"));
 	if (json_array_size(rj_arr(f, "evidence")) > 0) {
-		out_f(&h->o, "<div>Evidence:</div><ul>");
+		out_f(o, "<div>Evidence:</div><ul>");
 		json_array_foreach(rj_arr(f, "evidence"), j, e)
-			out_f(&h->o,
+			out_f(o,
 			      "<li>%s <span class=\"muted\">(%s)</span></li>",
 			      rj_str(e, "fact"), rj_str(e, "source"));
-		out_f(&h->o, "</ul>\n");
+		out_f(o, "</ul>\n");
 	}
-	out_f(&h->o, "<div class=\"muted\">from ");
+	out_f(o, "<div class=\"muted\">from ");
 	json_array_foreach(rj_arr(f, "sources"), j, e)
-		out_f(&h->o, "%s%s", j ? ", " : "",
+		out_f(o, "%s%s", j ? ", " : "",
 		      rj_basename(json_string_value(e)));
-	out_f(&h->o, "</div></div>\n");
+	out_f(o, "</div></div>\n");
+}
+
+/* A cause's symptom: its card without a fix. */
+static void symptom(void *o, const json_t *f)
+{
+	finding_card(o, f, false);
+}
+
+/* A finding no cause explains: its card with its fix. */
+static void finding(void *o, const json_t *f)
+{
+	finding_card(o, f, true);
 }
 
 /* A conflict card with every claim. */
@@ -417,18 +414,16 @@ static void firewall(void *o, const json_t *v)
 	cites(o, rj_arr(v, "cites"));
 }
 
-/* One firewall dialect's commands, ready to copy: one block each. */
-static void commands(void *o, const char *dialect, const json_t *cmds)
+/* A firewall dialect's name above its block. */
+static void dialect(void *o, const char *name)
 {
-	size_t j;
-	json_t *c;
+	out_f(o, "<div class=\"dialect\">%s:</div>", name);
+}
 
-	if (strcmp(dialect, "shell") != 0)
-		out_f(o, "<div class=\"dialect\">%s:</div>", dialect);
-	out_f(o, "<pre>");
-	json_array_foreach(cmds, j, c)
-		out_f(o, "%s\n", json_string_value(c));
-	out_f(o, "</pre>\n");
+/* One command line of a block, ready to copy. */
+static void command(void *o, const char *line)
+{
+	out_f(o, "%s\n", line);
 }
 
 /* A card for one node: a change or an MTU, and what it rests on. */
@@ -493,9 +488,14 @@ static void skipped(void *o, const struct rm_skip *s)
 int report_render_html(const struct report_model *m, FILE *fp)
 {
 	static const struct report_emitter e = {
+		.opens = opens,
+		.closes = closes,
 		.begin = begin,
 		.end = end,
 		.cause = cause,
+		.dialect = dialect,
+		.command = command,
+		.symptom = symptom,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -503,7 +503,6 @@ int report_render_html(const struct report_model *m, FILE *fp)
 		.settings = settings,
 		.conf_line = conf_line,
 		.firewall = firewall,
-		.commands = commands,
 		.change = change,
 		.mtu = mtu,
 		.mesh = mesh,
@@ -512,7 +511,7 @@ int report_render_html(const struct report_model *m, FILE *fp)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct html h = {{fp, xml_escape, out_raw}, m, NULL, false};
+	struct html h = {{fp, xml_escape, out_raw}, m, NULL};
 
 	return report_walk(m, &e, &h, fp);
 }

@@ -11,7 +11,6 @@ struct md {
 	struct out o;
 	const struct report_model *m;
 	const struct rm_cause *cause; /* the cause being written */
-	bool symptoms; /* inside a cause's symptoms: one line each */
 };
 
 /* Document text safe for Markdown prose and table cells. */
@@ -42,21 +41,14 @@ static void code(FILE *fp, const char *s)
 /* " — rests on: `node:code`, ..." for a cites array. */
 static void cites(const struct out *o, const json_t *arr)
 {
-	size_t i;
-	json_t *c;
-
 	if (json_array_size(arr) == 0)
 		return;
 	out_f(o, " — rests on: ");
-	json_array_foreach(arr, i, c) {
-		out_f(o, "%s`", i ? ", " : "");
-		if (rj_str(c, "node") != NULL)
-			out_f(o, "%-s:", rj_str(c, "node"));
-		out_f(o, "%-s`", rj_str(c, "code"));
-	}
+	out_cites(o, arr, "`", "`", true);
 }
 
-/* What starts and ends each section (nothing where NULL). */
+/* What starts and ends each section (nothing where NULL), written by
+ * the walk. */
 static const char *const opens[RSEC_N] = {
 	[RSEC_OUTAGES] = "\n## Links down during the watch\n\n",
 	[RSEC_CAUSES] = "\n## Root causes\n\nFix these; the findings under "
@@ -70,13 +62,15 @@ static const char *const opens[RSEC_N] = {
 	[RSEC_CHANGES] = "\n### Changes to how nodes run\n\n",
 	[RSEC_MTU] = "\n### MTU\n\n",
 	[RSEC_DETAILS] = "\n## Details\n",
+	[RSEC_COMMANDS] = "\n```sh\n",
 };
 static const char *const closes[RSEC_N] = {
 	[RSEC_NCCL_CONF] = "```\n",
 	[RSEC_SYMPTOMS] = "\n</details>\n",
+	[RSEC_COMMANDS] = "```\n",
 };
 
-/* The title line, a heading, or what opens a block. */
+/* The title line, the inputs' count, or the symptoms' heading. */
 static void begin(void *o, enum rsec sec)
 {
 	struct md *w = o;
@@ -111,24 +105,11 @@ static void begin(void *o, enum rsec sec)
 			out_f(&w->o, ", %lld skipped", m->nskipped);
 		out_f(&w->o, ".\n");
 	} else if (sec == RSEC_SYMPTOMS) {
-		w->symptoms = true;
 		out_f(&w->o,
 		      "\n<details><summary>%zu finding(s) it explains"
 		      "</summary>\n\n",
 		      w->cause != NULL ? w->cause->findings.n : 0);
-	} else {
-		out_raw(w->o.fp, opens[sec]);
 	}
-}
-
-/* What closes a block. */
-static void end(void *o, enum rsec sec)
-{
-	struct md *w = o;
-
-	if (sec == RSEC_SYMPTOMS)
-		w->symptoms = false;
-	out_raw(w->o.fp, closes[sec]);
 }
 
 /* A root cause: its summary, facts beyond its symptoms, and its fix. */
@@ -151,24 +132,24 @@ static void cause(void *o, const struct rm_cause *k)
 	      rj_str(fix, "text"));
 }
 
-/* A finding as a list item with its fix and evidence; under a cause, one
- * line (the cause carries the fix). */
+/* A finding under a cause: one line (the cause carries the fix). */
+static void symptom(void *o, const json_t *f)
+{
+	out_f(o, "- `%-s` on **%s**: %s\n", rj_str(f, "code"),
+	      rj_str(f, "node"), rj_str(f, "summary"));
+}
+
+/* A finding as a list item with its fix and evidence. */
 static void finding(void *o, const json_t *f)
 {
-	const struct md *w = o;
 	size_t j;
 	json_t *e;
 
-	if (w->symptoms) {
-		out_f(&w->o, "- `%-s` on **%s**: %s\n", rj_str(f, "code"),
-		      rj_str(f, "node"), rj_str(f, "summary"));
-		return;
-	}
-	out_f(&w->o, "- **`%-s`** on **%s**: %s\n  - fix: %s\n",
+	out_f(o, "- **`%-s`** on **%s**: %s\n  - fix: %s\n",
 	      rj_str(f, "code"), rj_str(f, "node"), rj_str(f, "summary"),
 	      rj_str(f, "fix"));
 	json_array_foreach(rj_arr(f, "evidence"), j, e)
-		out_f(&w->o, "  - evidence: %s (%s)\n", rj_str(e, "fact"),
+		out_f(o, "  - evidence: %s (%s)\n", rj_str(e, "fact"),
 		      rj_str(e, "source"));
 }
 
@@ -260,18 +241,16 @@ static void firewall(void *o, const json_t *v)
 	out_f(o, "\n");
 }
 
-/* One firewall dialect's commands in a fenced block. */
-static void commands(void *o, const char *dialect, const json_t *cmds)
+/* A firewall dialect's name above its fenced block. */
+static void dialect(void *o, const char *name)
 {
-	size_t j;
-	json_t *c;
+	out_f(o, "\n%s:\n", name);
+}
 
-	if (strcmp(dialect, "shell") != 0)
-		out_f(o, "\n%s:\n", dialect);
-	out_f(o, "\n```sh\n");
-	json_array_foreach(cmds, j, c)
-		out_f(o, "%-s\n", json_string_value(c));
-	out_f(o, "```\n");
+/* One command line of a fenced block. */
+static void command(void *o, const char *line)
+{
+	out_f(o, "%-s\n", line);
 }
 
 /* A change to how a node runs. */
@@ -400,9 +379,13 @@ static void skipped(void *o, const struct rm_skip *s)
 int report_render_md(const struct report_model *m, FILE *fp)
 {
 	static const struct report_emitter e = {
+		.opens = opens,
+		.closes = closes,
 		.begin = begin,
-		.end = end,
 		.cause = cause,
+		.dialect = dialect,
+		.command = command,
+		.symptom = symptom,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -410,7 +393,6 @@ int report_render_md(const struct report_model *m, FILE *fp)
 		.settings = settings,
 		.conf_line = conf_line,
 		.firewall = firewall,
-		.commands = commands,
 		.change = change,
 		.mtu = mtu,
 		.mesh = mesh,
@@ -419,7 +401,7 @@ int report_render_md(const struct report_model *m, FILE *fp)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct md w = {{fp, prose, code}, m, NULL, false};
+	struct md w = {{fp, prose, code}, m, NULL};
 
 	return report_walk(m, &e, &w, fp);
 }

@@ -7,6 +7,23 @@
 #include "report.h"
 #include "report_emit.h"
 
+/* The pair test's sentence, the same in every format: its rounds and
+ * slow pairs, the rank they share, and the Slurm option that leaves it
+ * out, between pre and post (the format's code markup). */
+static void pairs_said(const struct out *o, const json_t *pr,
+		       const char *pre, const char *post)
+{
+	out_f(o, "%lld rounds, %.2f s, %zu slow pair(s)",
+	      rj_int(pr, "rounds", 0), rj_num(pr, "seconds", 0),
+	      json_array_size(rj_arr(pr, "slow")));
+	if (json_is_integer(json_object_get(pr, "common_rank")))
+		out_f(o, ", rank %lld common to them",
+		      rj_int(pr, "common_rank", -1));
+	if (rj_str(pr, "slurm_exclude") != NULL)
+		out_f(o, "; leave out: %-s--exclude=%s%-s", pre,
+		      rj_str(pr, "slurm_exclude"), post);
+}
+
 /* The bound, the shares, one line per GPU; the pairs' summary and, up to
  * 16 ranks, the matrix. Text and Markdown (a list item per line). */
 void text_nccl_hw(const struct out *o, const json_t *run, const char *lead)
@@ -44,15 +61,8 @@ void text_nccl_hw(const struct out *o, const json_t *run, const char *lead)
 	}
 	if (!json_is_object(pr))
 		return;
-	out_f(o, "%-spairs: %lld rounds, %.2f s, %zu slow pair(s)", lead,
-	      rj_int(pr, "rounds", 0), rj_num(pr, "seconds", 0),
-	      json_array_size(rj_arr(pr, "slow")));
-	if (json_is_integer(json_object_get(pr, "common_rank")))
-		out_f(o, ", rank %lld common to them",
-		      rj_int(pr, "common_rank", -1));
-	if (rj_str(pr, "slurm_exclude") != NULL)
-		out_f(o, "; leave out: --exclude=%s",
-		      rj_str(pr, "slurm_exclude"));
+	out_f(o, "%-spairs: ", lead);
+	pairs_said(o, pr, "", "");
 	out_f(o, "\n");
 }
 
@@ -109,15 +119,7 @@ void html_nccl_hw(const struct out *o, const json_t *run)
 	if (!json_is_object(pr))
 		return;
 	out_f(o, "<h3>Pairs</h3>\n<p>");
-	out_f(o, "%lld rounds, %.2f s, %zu slow pair(s)",
-	      rj_int(pr, "rounds", 0), rj_num(pr, "seconds", 0),
-	      json_array_size(rj_arr(pr, "slow")));
-	if (json_is_integer(json_object_get(pr, "common_rank")))
-		out_f(o, ", rank %lld common to them",
-		      rj_int(pr, "common_rank", -1));
-	if (rj_str(pr, "slurm_exclude") != NULL)
-		out_f(o, "; leave out: <code>--exclude=%s</code>",
-		      rj_str(pr, "slurm_exclude"));
+	pairs_said(o, pr, "<code>", "</code>");
 	out_f(o, ".</p>\n");
 	if (n == 0 || n > 64)
 		return;

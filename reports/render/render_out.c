@@ -92,3 +92,24 @@ void out_port(const struct out *o, const json_t *port, bool alt)
 	else
 		(alt ? o->alt : o->esc)(o->fp, json_string_value(port));
 }
+
+/* See report_emit.h: the one loop over a cites array, each format giving
+ * only what wraps a citation. */
+void out_cites(const struct out *o, const json_t *arr, const char *pre,
+	       const char *post, bool alt)
+{
+	void (*put)(FILE *, const char *) = alt ? o->alt : o->esc;
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(arr, i, c) {
+		out_raw(o->fp, i ? ", " : "");
+		out_raw(o->fp, pre);
+		if (rj_str(c, "node") != NULL) {
+			put(o->fp, rj_str(c, "node"));
+			fputc(':', o->fp);
+		}
+		put(o->fp, rj_str(c, "code"));
+		out_raw(o->fp, post);
+	}
+}

@@ -19,7 +19,6 @@ struct text {
 	struct out o; /* %-s: an ANSI sequence */
 	const struct report_model *m;
 	bool colour;
-	bool symptoms; /* inside a cause's symptoms: one line each */
 	const char *indent; /* before a command block's lines */
 };
 
@@ -39,23 +38,16 @@ static void put(FILE *fp, const char *s)
 /* "  [node:code, node:code]" for a cites array. */
 static void cites(const struct text *t, const json_t *arr)
 {
-	size_t i;
-	json_t *c;
-
 	/* provenance: on demand (-v), a healthy report stays one screen */
 	if (json_array_size(arr) == 0 || !t->m->verbose)
 		return;
 	out_f(&t->o, "%-s  [", c_on(t, DIM));
-	json_array_foreach(arr, i, c) {
-		out_f(&t->o, "%s", i ? ", " : "");
-		if (rj_str(c, "node") != NULL)
-			out_f(&t->o, "%s:", rj_str(c, "node"));
-		out_f(&t->o, "%s", rj_str(c, "code"));
-	}
+	out_cites(&t->o, arr, "", "", false);
 	out_f(&t->o, "]%-s", c_on(t, OFF));
 }
 
-/* Section headings, and lines that start a list (nothing where NULL). */
+/* Section headings, and lines that start a list (nothing where NULL;
+ * the walk writes opens). */
 static const char *const titles[RSEC_N] = {
 	[RSEC_OUTAGES] = "LINKS DOWN DURING THE WATCH (after the first mesh)",
 	[RSEC_CAUSES] = "ROOT CAUSES (fix these; the findings under each follow "
@@ -126,20 +118,14 @@ static void begin(void *o, enum rsec sec)
 	} else if (titles[sec] != NULL) {
 		out_f(&t->o, "\n%-s%s%-s\n", c_on(t, BLD), titles[sec],
 		      c_on(t, OFF));
-	} else {
-		t->symptoms = sec == RSEC_SYMPTOMS;
-		out_raw(t->o.fp, opens[sec]);
 	}
 }
 
-/* Leaves a cause's symptoms; commands go back to the recommendation's
- * indent. */
+/* After the causes, commands go back to the recommendation's indent. */
 static void end(void *o, enum rsec sec)
 {
 	struct text *t = o;
 
-	if (sec == RSEC_SYMPTOMS)
-		t->symptoms = false;
 	if (sec == RSEC_CAUSES)
 		t->indent = "    ";
 }
@@ -165,6 +151,13 @@ static void cause(void *o, const struct rm_cause *k)
 	t->indent = "       ";
 }
 
+/* A finding under a cause: one line (the cause carries the fix). */
+static void symptom(void *o, const json_t *f)
+{
+	out_f(o, "       %s on %s: %s\n", rj_str(f, "code"), rj_str(f, "node"),
+	      rj_str(f, "summary"));
+}
+
 /* A finding: code, node and summary, then its fix and evidence. */
 static void finding(void *o, const json_t *f)
 {
@@ -173,11 +166,6 @@ static void finding(void *o, const json_t *f)
 	size_t j;
 	json_t *e;
 
-	if (t->symptoms) {
-		out_f(&t->o, "       %s on %s: %s\n", rj_str(f, "code"),
-		      rj_str(f, "node"), rj_str(f, "summary"));
-		return;
-	}
 	out_f(&t->o, "  %-s%s%-s on %s: %s\n    fix: %s\n",
 	      c_on(t, fault ? RED : YEL), rj_str(f, "code"), c_on(t, OFF),
 	      rj_str(f, "node"), rj_str(f, "summary"), rj_str(f, "fix"));
@@ -325,17 +313,20 @@ static void firewall(void *o, const json_t *v)
 		out_f(&t->o, "    # %s\n", rj_str(c, "why"));
 }
 
-/* One firewall dialect's commands (a shell fix has no label). */
-static void commands(void *o, const char *dialect, const json_t *cmds)
+/* A firewall dialect's name above its commands, at the indent. */
+static void dialect(void *o, const char *name)
 {
 	const struct text *t = o;
-	size_t j;
-	json_t *c;
 
-	if (strcmp(dialect, "shell") != 0)
-		out_f(&t->o, "%s%s:\n", t->indent, dialect);
-	json_array_foreach(cmds, j, c)
-		out_f(&t->o, "%s  %s\n", t->indent, json_string_value(c));
+	out_f(&t->o, "%s%s:\n", t->indent, name);
+}
+
+/* One command line, at the indent. */
+static void command(void *o, const char *line)
+{
+	const struct text *t = o;
+
+	out_f(&t->o, "%s  %s\n", t->indent, line);
 }
 
 /* A change to how a node runs. */
@@ -513,9 +504,13 @@ static void skipped(void *o, const struct rm_skip *s)
 int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 {
 	static const struct report_emitter e = {
+		.opens = opens,
 		.begin = begin,
 		.end = end,
 		.cause = cause,
+		.dialect = dialect,
+		.command = command,
+		.symptom = symptom,
 		.finding = finding,
 		.conflict = conflict,
 		.note = note,
@@ -523,7 +518,6 @@ int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 		.settings = settings,
 		.conf_line = conf_line,
 		.firewall = firewall,
-		.commands = commands,
 		.change = change,
 		.mtu = mtu,
 		.node = node,
@@ -533,7 +527,7 @@ int report_render_text(const struct report_model *m, FILE *fp, bool colour)
 		.nccl = nccl,
 		.skipped = skipped,
 	};
-	struct text t = {{fp, put, out_raw}, m, colour, false, "    "};
+	struct text t = {{fp, put, out_raw}, m, colour, "    "};
 
 	return report_walk(m, &e, &t, fp);
 }

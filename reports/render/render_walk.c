@@ -14,6 +14,22 @@
 			(e)->fn(__VA_ARGS__);                                  \
 	} while (0)
 
+/* A section starts: the emitter's begin, then its fixed opening. */
+static void enter(const struct report_emitter *e, void *o, enum rsec sec)
+{
+	CALL(e, begin, o, sec);
+	if (e->opens != NULL)
+		out_raw(((const struct out *)o)->fp, e->opens[sec]);
+}
+
+/* A section ends: its fixed closing, then the emitter's end. */
+static void leave(const struct report_emitter *e, void *o, enum rsec sec)
+{
+	if (e->closes != NULL)
+		out_raw(((const struct out *)o)->fp, e->closes[sec]);
+	CALL(e, end, o, sec);
+}
+
 /* A section with a callback per item of arr (item may be NULL); nothing
  * when arr is empty, unless always. */
 static void list(const struct report_emitter *e, void *o, enum rsec sec,
@@ -25,11 +41,11 @@ static void list(const struct report_emitter *e, void *o, enum rsec sec,
 
 	if (json_array_size(arr) == 0 && !always)
 		return;
-	CALL(e, begin, o, sec);
+	enter(e, o, sec);
 	json_array_foreach(arr, i, v)
 		if (item != NULL)
 			item(o, v);
-	CALL(e, end, o, sec);
+	leave(e, o, sec);
 }
 
 /* A list of the model, one callback per item. */
@@ -38,17 +54,33 @@ static void items(const struct report_emitter *e, void *o, enum rsec sec,
 {
 	if (l->n == 0)
 		return;
-	CALL(e, begin, o, sec);
+	enter(e, o, sec);
 	for (size_t i = 0; i < l->n; i++)
 		if (item != NULL)
 			item(o, l->v[i]);
-	CALL(e, end, o, sec);
+	leave(e, o, sec);
 }
 
 /* Firewall dialects in the order a fix shows them: one block each. */
 static const char *const dialects[] = {"shell", "nftables", "iptables-legacy",
 				       "ufw", "firewalld"};
 #define NDIALECTS (sizeof(dialects) / sizeof(dialects[0]))
+
+/* One dialect's block: its name (none for "shell"), then its command
+ * lines. */
+static void block(const struct report_emitter *e, void *o,
+		  const char *dialect, const json_t *cmds)
+{
+	size_t j;
+	json_t *c;
+
+	if (strcmp(dialect, "shell") != 0)
+		CALL(e, dialect, o, dialect);
+	enter(e, o, RSEC_COMMANDS);
+	json_array_foreach(cmds, j, c)
+		CALL(e, command, o, json_string_value(c));
+	leave(e, o, RSEC_COMMANDS);
+}
 
 /* Each dialect's commands of a commands object, one block each. */
 static void blocks(const struct report_emitter *e, void *o,
@@ -58,7 +90,7 @@ static void blocks(const struct report_emitter *e, void *o,
 		const json_t *v = rj_arr(cmds, dialects[d]);
 
 		if (json_array_size(v) > 0)
-			CALL(e, commands, o, dialects[d], v);
+			block(e, o, dialects[d], v);
 	}
 	/* a hop's workaround: one block per node ("on NODE"), by name */
 	const char *last = NULL;
@@ -74,7 +106,7 @@ static void blocks(const struct report_emitter *e, void *o,
 				best = key;
 		if (best == NULL)
 			break;
-		CALL(e, commands, o, best, rj_arr(cmds, best));
+		block(e, o, best, rj_arr(cmds, best));
 		last = best;
 	}
 }
@@ -85,19 +117,19 @@ static void causes(const struct report_model *m,
 {
 	if (m->ncauses == 0)
 		return;
-	CALL(e, begin, o, RSEC_CAUSES);
+	enter(e, o, RSEC_CAUSES);
 	for (size_t i = 0; i < m->ncauses; i++) {
 		const struct rm_cause *k = &m->causes[i];
 
-		CALL(e, begin, o, RSEC_CAUSE);
+		enter(e, o, RSEC_CAUSE);
 		CALL(e, cause, o, k);
 		blocks(e, o,
 		       json_object_get(json_object_get(k->cause, "fix"),
 				       "commands"));
-		items(e, o, RSEC_SYMPTOMS, &k->findings, e->finding);
-		CALL(e, end, o, RSEC_CAUSE);
+		items(e, o, RSEC_SYMPTOMS, &k->findings, e->symptom);
+		leave(e, o, RSEC_CAUSE);
 	}
-	CALL(e, end, o, RSEC_CAUSES);
+	leave(e, o, RSEC_CAUSES);
 }
 
 /* The recommendation, in the order the deciders built it. */
@@ -107,7 +139,7 @@ static void recommendation(const struct report_model *m,
 	size_t i;
 	json_t *v;
 
-	CALL(e, begin, o, RSEC_RECOMMENDATION);
+	enter(e, o, RSEC_RECOMMENDATION);
 	json_array_foreach(m->notes, i, v)
 		CALL(e, note, o, json_string_value(v));
 	CALL(e, interfaces, o, m);
@@ -120,7 +152,7 @@ static void recommendation(const struct report_model *m,
 	}
 	items(e, o, RSEC_CHANGES, &m->changes, e->change);
 	items(e, o, RSEC_MTU, &m->mtu, e->mtu);
-	CALL(e, end, o, RSEC_RECOMMENDATION);
+	leave(e, o, RSEC_RECOMMENDATION);
 }
 
 /* Nodes, the mesh, connectivity, heartbeats, NCCL runs and the
@@ -128,35 +160,35 @@ static void recommendation(const struct report_model *m,
 static void details(const struct report_model *m,
 		    const struct report_emitter *e, void *o)
 {
-	CALL(e, begin, o, RSEC_DETAILS);
+	enter(e, o, RSEC_DETAILS);
 	list(e, o, RSEC_NODES, m->nodes, e->node, true);
 	if (m->mesh != NULL)
 		CALL(e, mesh, o, m->mesh);
 	if (m->has_matrix)
 		CALL(e, matrix, o, &m->matrix);
 	if (m->nhbs > 0) {
-		CALL(e, begin, o, RSEC_HEARTBEATS);
+		enter(e, o, RSEC_HEARTBEATS);
 		for (size_t i = 0; i < m->nhbs; i++)
 			CALL(e, heartbeat, o, &m->hbs[i]);
-		CALL(e, end, o, RSEC_HEARTBEATS);
+		leave(e, o, RSEC_HEARTBEATS);
 	}
 	for (size_t i = 0; i < m->nnccl; i++)
 		CALL(e, nccl, o, &m->nccl[i]);
-	CALL(e, begin, o, RSEC_INPUTS);
+	enter(e, o, RSEC_INPUTS);
 	if (m->nskips > 0) {
-		CALL(e, begin, o, RSEC_SKIPPED);
+		enter(e, o, RSEC_SKIPPED);
 		for (size_t i = 0; i < m->nskips; i++)
 			CALL(e, skipped, o, &m->skips[i]);
-		CALL(e, end, o, RSEC_SKIPPED);
+		leave(e, o, RSEC_SKIPPED);
 	}
-	CALL(e, end, o, RSEC_INPUTS);
-	CALL(e, end, o, RSEC_DETAILS);
+	leave(e, o, RSEC_INPUTS);
+	leave(e, o, RSEC_DETAILS);
 }
 
 int report_walk(const struct report_model *m, const struct report_emitter *e,
 		void *o, FILE *fp)
 {
-	CALL(e, begin, o, RSEC_REPORT);
+	enter(e, o, RSEC_REPORT);
 	items(e, o, RSEC_OUTAGES, &m->outages, e->finding);
 	causes(m, e, o);
 	for (size_t g = 0; g < m->ngroups; g++) {
@@ -164,14 +196,14 @@ int report_walk(const struct report_model *m, const struct report_emitter *e,
 
 		if (gr->findings.n == 0)
 			continue;
-		CALL(e, begin, o, gr->sec);
+		enter(e, o, gr->sec);
 		for (size_t i = 0; i < gr->findings.n; i++)
 			CALL(e, finding, o, gr->findings.v[i]);
-		CALL(e, end, o, gr->sec);
+		leave(e, o, gr->sec);
 	}
 	list(e, o, RSEC_CONFLICTS, m->conflicts, e->conflict, false);
 	recommendation(m, e, o);
 	details(m, e, o);
-	CALL(e, end, o, RSEC_REPORT);
+	leave(e, o, RSEC_REPORT);
 	return fflush(fp) == EOF || ferror(fp) ? -1 : 0;
 }

@@ -9,27 +9,42 @@
 
 /* What a format writes for each part of the report. o is the renderer's
  * own state, which starts with its struct out, so a callback may hand o
- * straight to out_f. Items are objects of the report document
- * (man/netprobe-json.5 names their keys). */
+ * straight to out_f (and the walk writes opens and closes to its fp).
+ * Items are objects of the report document (man/netprobe-json.5 names
+ * their keys). */
 struct report_emitter {
-	/* A section starts or ends (the heading, a table's frame). */
+	/* The fixed text that starts and ends a section, indexed by
+	 * section (NULL: none); the walk writes opens[sec] after begin and
+	 * closes[sec] before end. */
+	const char *const *opens;
+	const char *const *closes;
+	/* A section starts or ends: what depends on the model (the verdict,
+	 * a count in a heading) or on the format's state. */
 	void (*begin)(void *o, enum rsec sec);
 	void (*end)(void *o, enum rsec sec);
 	/* RSEC_CAUSE, inside RSEC_CAUSES: the cause (its summary, evidence
-	 * and fix text); its fix's commands follow through `commands`
-	 * (dialect "shell", "nftables", "ufw" or "firewalld", one block
-	 * each), then RSEC_SYMPTOMS with the findings it owns. */
+	 * and fix text); its fix's commands follow, one RSEC_COMMANDS each,
+	 * then RSEC_SYMPTOMS with the findings it owns. */
 	void (*cause)(void *o, const struct rm_cause *k);
-	/* RSEC_SYMPTOMS, RSEC_FAULTS, RSEC_WARNINGS, RSEC_CONFLICTS */
+	/* RSEC_COMMANDS, of a cause's fix or of a firewall entry: each
+	 * dialect's block ("shell", "nftables", "iptables-legacy", "ufw",
+	 * "firewalld", then "on NODE" blocks) starts with its name, except
+	 * "shell", then the section with one call per command line. */
+	void (*dialect)(void *o, const char *dialect);
+	void (*command)(void *o, const char *line);
+	/* RSEC_SYMPTOMS: a finding the cause explains (the cause carries
+	 * the fix) */
+	void (*symptom)(void *o, const json_t *f);
+	/* RSEC_OUTAGES, RSEC_FAULTS, RSEC_WARNINGS: a finding with its fix */
 	void (*finding)(void *o, const json_t *f);
-	void (*conflict)(void *o, const json_t *c);
+	void (*conflict)(void *o, const json_t *c); /* RSEC_CONFLICTS */
 	/* RSEC_RECOMMENDATION, in this order */
 	void (*note)(void *o, const char *note);
 	void (*interfaces)(void *o, const struct report_model *m);
 	void (*settings)(void *o, const struct rm_settings *s);
 	void (*conf_line)(void *o, const json_t *line); /* RSEC_NCCL_CONF */
+	/* ports to open on a node; its RSEC_COMMANDS follow */
 	void (*firewall)(void *o, const json_t *entry);
-	void (*commands)(void *o, const char *dialect, const json_t *cmds);
 	void (*change)(void *o, const json_t *c); /* RSEC_CHANGES */
 	void (*mtu)(void *o, const json_t *mtu);  /* RSEC_MTU */
 	/* RSEC_DETAILS, in this order */
@@ -68,6 +83,12 @@ void out_raw(FILE *fp, const char *s);
 
 /* A port entry's port: a number, or a range string through esc or alt. */
 void out_port(const struct out *o, const json_t *port, bool alt);
+
+/* Each citation of a cites array as "node:code" (or "code"), with ", "
+ * between them and each between pre and post (written as they are); node
+ * and code through o->alt when alt, else through o->esc. */
+void out_cites(const struct out *o, const json_t *arr, const char *pre,
+	       const char *post, bool alt);
 
 void html_nodes(const struct out *o, const json_t *nodes);
 void html_matrix(const struct out *o, const struct rm_matrix *mx);

@@ -8,42 +8,13 @@
 
 #include "decide/advertise.h"
 #include "decide/decide.h"
-
-#define UPRUN (IFF_UP | IFF_RUNNING)
-
-/* Adds an interface with one address (link-local IPv6 gets scope link). */
-static struct iface *add(struct iface_list *l, const char *name,
-                         enum iface_kind kind, unsigned flags, const char *addr,
-                         unsigned plen)
-{
-	struct iface *ifc = iface_list_add(l);
-	unsigned char buf[16];
-
-	ck_assert_ptr_nonnull(ifc);
-	snprintf(ifc->name, sizeof(ifc->name), "%s", name);
-	ifc->index = (int)l->n;
-	ifc->kind = kind;
-	ifc->flags = flags;
-	ifc->carrier = 1;
-	if (addr != NULL) {
-		int fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
-
-		ck_assert_int_eq(inet_pton(fam, addr, buf), 1);
-		ck_assert_int_eq(
-		    iface_add_addr(ifc, fam, buf, plen,
-		                   kind == IFK_LOOPBACK ? 254
-		                   : strncmp(addr, "fe80", 4) == 0 ? 253
-		                                                    : 0),
-		    0);
-	}
-	return ifc;
-}
+#include "decide_fx.h"
 
 /* The e2e suite's two-NIC node: mgmt0 first (the default route), then
  * train0 where the peers are. */
 static void two_nics(struct iface_list *l)
 {
-	add(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(l);
 	add(l, "mgmt0", IFK_VETH, UPRUN, "10.231.80.1", 24);
 	add(l, "train0", IFK_VETH, UPRUN, "10.231.81.1", 24);
 }
@@ -193,7 +164,7 @@ START_TEST(bootstrap_apart_from_transport)
 	struct nccl_env env = {0};
 	struct nccl_choice c;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "ib0", IFK_INFINIBAND, UPRUN, "10.231.90.1", 24);
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
 	env.socket_ifname = "=ib0";
@@ -242,7 +213,7 @@ START_TEST(bootstrap_ipv6_scope)
 	struct nccl_env env = {0};
 	struct nccl_choice c;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "fe80::1", 64);
 	add(&l, "eth1", IFK_PHYSICAL, UPRUN, "fe80::2", 64);
 	add(&l, "eth2", IFK_PHYSICAL, UPRUN, "fd00::1", 64);

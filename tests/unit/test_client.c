@@ -18,6 +18,7 @@
 #include "serve/serve_limits.h"
 #include "wire/client.h"
 #include "wire/client_mesh.h"
+#include "unitfix.h"
 
 static pid_t server_pid;
 static unsigned server_port;
@@ -41,14 +42,9 @@ static unsigned free_port(void)
 /* A listening socket on loopback; its port through *port. */
 static int listener(unsigned *port)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET};
-	socklen_t sl = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa;
+	int fd = unitfix_listen(8, &sa);
 
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sl), 0);
-	ck_assert_int_eq(listen(fd, 8), 0);
-	getsockname(fd, (struct sockaddr *)&sa, &sl);
 	*port = ntohs(sa.sin_port);
 	return fd;
 }

@@ -348,8 +348,7 @@ START_TEST(ipv6_family_forced_link_local)
 	struct doc d;
 	json_t *f;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	one_lan(&l);
 	ck_assert_int_eq(iface_add_addr(&l.v[1], AF_INET6, ll, 64, 253), 0);
 	doc_start(&d);
 	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
@@ -372,8 +371,7 @@ START_TEST(ipv6_family_forced_link_local)
 	iface_list_free(&l);
 
 	/* no IPv6 at all: NCCL finds no interface, the same fault */
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	one_lan(&l);
 	doc_start(&d);
 	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
 	ck_assert_str_eq(finding_cmd(&d, "ipv6-link-local-only"),
@@ -399,8 +397,7 @@ START_TEST(nccl_default)
 	struct nccl_default nd;
 	struct doc d;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	one_lan(&l);
 	add(&l, "docker0", IFK_BRIDGE, UPRUN, "172.17.0.1", 16);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	doc_start(&d);

@@ -77,7 +77,7 @@ START_TEST(route_captured_by_pool)
 	json_t *f;
 	const char *fix;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "lan0", IFK_PHYSICAL, UPRUN, "10.231.60.1", 16);
 	add(&l, "br-7c0d", IFK_BRIDGE, UPRUN, "10.231.61.1", 24);
 	v = add(&l, "veth3e", IFK_VETH, UPRUN, NULL, 0);
@@ -131,7 +131,7 @@ START_TEST(peer_route_cause)
 	char buf[256];
 	const char *c;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "mgmt0", IFK_PHYSICAL, UPRUN, "10.231.70.5", 24);
 	add(&l, "train0", IFK_PHYSICAL, IFF_UP, "10.231.71.5", 24);
 	memset(&p, 0, sizeof(p));
@@ -316,7 +316,7 @@ START_TEST(interface_state)
 	doc_free(&d);
 	iface_list_free(&l);
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "fe80::1", 64);
 	doc_start(&d);
 	decide_iface_state(&l, &d);
@@ -549,7 +549,7 @@ START_TEST(layers_contradicted_by_peers)
 	json_t *f;
 	const char *ev;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "eth0", IFK_VETH, UPRUN, "10.231.40.7", 24);
 	ck_assert_int_eq(evidence_add(&ly.evidence, "netlink",
 	                              "eth0 is a veth, gateway the bridge"),
@@ -688,7 +688,7 @@ START_TEST(bridge_port_addressed)
 	struct route_info r[2];
 	struct doc d;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "lan0", IFK_PHYSICAL, UPRUN, "10.231.62.3", 24);
 	more_addr(&l.v[1], "fe80::3", 64);
 	br = add(&l, "my-bridge", IFK_BRIDGE, UPRUN, NULL, 0);

@@ -11,32 +11,12 @@
 
 #include "decide/decide.h"
 #include "decide/recommend.h"
-
-#define UPRUN (IFF_UP | IFF_RUNNING)
-
-/* Adds an interface with one address. */
-static void add(struct iface_list *l, const char *name, enum iface_kind kind,
-                unsigned flags, const char *addr, unsigned plen)
-{
-	struct iface *ifc = iface_list_add(l);
-	unsigned char buf[16];
-
-	ck_assert_ptr_nonnull(ifc);
-	snprintf(ifc->name, sizeof(ifc->name), "%s", name);
-	ifc->index = (int)l->n;
-	ifc->kind = kind;
-	ifc->flags = flags;
-	ifc->carrier = 1;
-	ck_assert_int_eq(inet_pton(AF_INET, addr, buf), 1);
-	ck_assert_int_eq(iface_add_addr(ifc, AF_INET, buf, plen,
-	                                kind == IFK_LOOPBACK ? 254 : 0),
-	                 0);
-}
+#include "decide_fx.h"
 
 /* lo, lan0 10.231.30.3/24 (the peers'), eth9 10.231.60.3/24. */
 static void node(struct iface_list *l)
 {
-	add(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(l);
 	add(l, "lan0", IFK_VETH, UPRUN, "10.231.30.3", 24);
 	add(l, "eth9", IFK_VETH, UPRUN, "10.231.60.3", 24);
 }

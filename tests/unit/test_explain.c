@@ -19,6 +19,7 @@
 #include "doc/finding.h"
 #include "doc/logmatch.h"
 #include "probe/ras.h"
+#include "unitfix.h"
 
 START_TEST(every_row_matches_its_example)
 {
@@ -491,16 +492,9 @@ static void fake_ras(int lfd, bool wrong)
 
 static int fake_listen(unsigned short *port)
 {
-	struct sockaddr_in a = {0};
-	socklen_t al = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a;
+	int fd = unitfix_listen(8, &a);
 
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(listen(fd, 8), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &al), 0);
 	*port = ntohs(a.sin_port);
 	return fd;
 }

@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "decide/explain.h"
 #include "doc/logmatch.h"
+#include "unitfix.h"
 
 #define RUN_BOUND_S 60 /* a child still running then is killed: a failure */
 #define OUT_MAX (1 << 20)
@@ -72,17 +73,10 @@ static void write_log(char *path, const char *bytes, size_t n)
  * many as the client tries) it answers one byte, 0xff, then closes. */
 static pid_t one_byte_service(unsigned short *port)
 {
-	struct sockaddr_in a = {0};
-	socklen_t al = sizeof(a);
-	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a;
+	int lfd = unitfix_listen(8, &a);
 	pid_t pid;
 
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_ge(lfd, 0);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(listen(lfd, 8), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&a, &al), 0);
 	*port = ntohs(a.sin_port);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);

@@ -26,6 +26,7 @@
 #include "serve/serve_int.h"
 #include "wire/client.h"
 #include "wire/client_conn.h"
+#include "unitfix.h"
 
 START_TEST(termsafe_escapes_controls)
 {
@@ -397,16 +398,11 @@ END_TEST
  * per-call timeout (it said "within 2s" after 95 s). */
 START_TEST(wait_reports_the_real_wait)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET};
-	socklen_t sl = sizeof(sa);
-	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sa;
+	int lfd = unitfix_listen(4, &sa);
 	struct np_client c;
 	size_t len;
 
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sl), 0);
-	ck_assert_int_eq(listen(lfd, 4), 0);
-	getsockname(lfd, (struct sockaddr *)&sa, &sl);
 	ck_assert_int_eq(client_connect(&c, "127.0.0.1", ntohs(sa.sin_port),
 					100000),
 			 0);

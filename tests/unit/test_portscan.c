@@ -20,6 +20,7 @@
 #include "kernel/fwrules.h"
 #include "fwfixture.h"
 #include "base/sysroot.h"
+#include "unitfix.h"
 
 /* Classifies one outcome; checks state and reason. */
 static void cls(struct conn_outcome c, enum port_state want,
@@ -478,29 +479,34 @@ START_TEST(json_port_held)
 }
 END_TEST
 
-/* A listener and a freed port on loopback: open and closed, quickly. */
-START_TEST(scan_loopback)
+/* A port of loopback just bound and freed: nothing listens there, so a
+ * connection to it is refused. */
+static uint16_t lo_freed_port(void)
 {
 	struct sockaddr_in sa = {.sin_family = AF_INET};
 	socklen_t l = sizeof(sa);
-	struct port_result r[3];
-	struct portscan_opts o = {1000000, 4};
-	int lfd, tmp;
-	uint16_t open_port, closed_port;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ge(lfd, 0);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(lfd, 8), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sa, &l), 0);
+	close(fd);
+	return ntohs(sa.sin_port);
+}
+
+/* A listener and a freed port on loopback: open and closed, quickly. */
+START_TEST(scan_loopback)
+{
+	struct sockaddr_in sa;
+	struct port_result r[3];
+	struct portscan_opts o = {1000000, 4};
+	int lfd;
+	uint16_t open_port, closed_port;
+
+	lfd = unitfix_listen(8, &sa);
 	open_port = ntohs(sa.sin_port);
-	tmp = socket(AF_INET, SOCK_STREAM, 0);
-	sa.sin_port = 0;
-	ck_assert_int_eq(bind(tmp, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(getsockname(tmp, (struct sockaddr *)&sa, &l), 0);
-	closed_port = ntohs(sa.sin_port);
-	close(tmp);
+	closed_port = lo_freed_port();
 	r[0] = res(open_port, IPPROTO_TCP, PORT_UNKNOWN, "", 0);
 	r[1] = res(closed_port, IPPROTO_TCP, PORT_UNKNOWN, "", 0);
 	r[2] = res(53, IPPROTO_UDP, PORT_UNKNOWN, "", 0);
@@ -526,8 +532,7 @@ END_TEST
  * retransmission is not repeated. */
 START_TEST(syn_retry)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET};
-	socklen_t l = sizeof(sa);
+	struct sockaddr_in sa;
 	struct port_result r[3];
 	struct portscan_opts o = {1000000, 4};
 	int lfd;
@@ -541,12 +546,7 @@ START_TEST(syn_retry)
 	ck_assert_int_eq(synretry_timeout(SYNRETRY_US), 0);
 	ck_assert_int_eq(synretry_timeout(2000000), 0);
 
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_ge(lfd, 0);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(lfd, 8), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	lfd = unitfix_listen(8, &sa);
 	/* as the first attempt left them: the open port's SYN was lost */
 	r[0] = res(ntohs(sa.sin_port), IPPROTO_TCP, PORT_FILTERED, "timeout",
 	           0);
@@ -580,29 +580,18 @@ END_TEST
  * sample ports unknown, the missing responder recorded as an error. */
 START_TEST(run_no_responder)
 {
-	struct sockaddr_in sa = {.sin_family = AF_INET};
-	socklen_t l = sizeof(sa);
+	struct sockaddr_in sa;
 	struct ports_run_opts o = {1000000, 8, 0, true, NULL};
 	struct port_list pl;
 	struct portspec_err e;
 	struct ports_run r;
 	struct doc d;
 	char spec[64];
-	int lfd, tmp;
+	int lfd;
 
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(listen(lfd, 8), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	lfd = unitfix_listen(8, &sa);
 	/* the responder's port: one just freed, so the connect is refused */
-	tmp = socket(AF_INET, SOCK_STREAM, 0);
-	sa.sin_port = 0;
-	ck_assert_int_eq(bind(tmp, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ck_assert_int_eq(getsockname(tmp, (struct sockaddr *)&sa, &l), 0);
-	o.resp_port = ntohs(sa.sin_port);
-	close(tmp);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&sa, &l), 0);
+	o.resp_port = lo_freed_port();
 	snprintf(spec, sizeof(spec), "%u,53/udp,ray",
 		 (unsigned)ntohs(sa.sin_port));
 	port_list_init(&pl);

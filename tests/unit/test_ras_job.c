@@ -445,19 +445,13 @@ static void fake_service(int lfd, bool json, bool monitor)
  * opens the monitor stream where there is one and says -2 where not. */
 static void ask_fake(bool json, bool monitor)
 {
-	struct sockaddr_in a = {0};
-	socklen_t al = sizeof(a);
+	struct sockaddr_in a;
 	struct ras_ask q = {2000, 1, true, 0};
 	char ps[16], why[256], rest[256], *ans = NULL;
-	int lfd = socket(AF_INET, SOCK_STREAM, 0), st, fd;
+	int lfd = unitfix_listen(8, &a), st, fd;
 	bool got_json = !json;
 	pid_t pid;
 
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(listen(lfd, 8), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&a, &al), 0);
 	snprintf(ps, sizeof(ps), "%u", ntohs(a.sin_port));
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -497,19 +491,13 @@ END_TEST
  * whatever the tries and NCCL's collection time would allow. */
 START_TEST(client_deadline)
 {
-	struct sockaddr_in a = {0};
-	socklen_t al = sizeof(a);
+	struct sockaddr_in a;
 	char ps[16], why[256], *ans = NULL;
-	int lfd = socket(AF_INET, SOCK_STREAM, 0);
+	int lfd = unitfix_listen(8, &a);
 	struct ras_ask q = {1500, 600, true, 0};
 	bool js;
 	long long t0;
 
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(listen(lfd, 8), 0);
-	ck_assert_int_eq(getsockname(lfd, (struct sockaddr *)&a, &al), 0);
 	snprintf(ps, sizeof(ps), "%u", ntohs(a.sin_port));
 	t0 = ras_now_ms();
 	q.deadline_ms = t0 + 400;

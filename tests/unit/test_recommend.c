@@ -6,36 +6,7 @@
 #include <string.h>
 
 #include "decide/recommend.h"
-
-#define UPRUN (IFF_UP | IFF_RUNNING)
-
-/* Adds an interface of a kind with flags and an optional address. */
-static struct iface *add(struct iface_list *l, const char *name,
-                         enum iface_kind kind, unsigned flags, const char *addr,
-                         unsigned plen)
-{
-	struct iface *ifc = iface_list_add(l);
-	unsigned char buf[16];
-
-	ck_assert_ptr_nonnull(ifc);
-	snprintf(ifc->name, sizeof(ifc->name), "%s", name);
-	ifc->index = (int)l->n;
-	ifc->kind = kind;
-	ifc->flags = flags;
-	ifc->carrier = (flags & IFF_RUNNING) ? 1 : 0;
-	if (addr != NULL) {
-		int fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
-		unsigned scope = 0;
-
-		ck_assert_int_eq(inet_pton(fam, addr, buf), 1);
-		if (fam == AF_INET6 && strncmp(addr, "fe80", 4) == 0)
-			scope = 253;
-		if (kind == IFK_LOOPBACK)
-			scope = 254;
-		ck_assert_int_eq(iface_add_addr(ifc, fam, buf, plen, scope), 0);
-	}
-	return ifc;
-}
+#include "decide_fx.h"
 
 /* Adds a second address to the last interface. */
 static void addr(struct iface_list *l, const char *a, unsigned plen)
@@ -50,13 +21,22 @@ static void addr(struct iface_list *l, const char *a, unsigned plen)
 	                 0);
 }
 
+/* Runs the recommendation on in into r (to free) and asserts that it
+ * picks the interface name. */
+static void picks(const struct rec_input *in, struct recommendation *r,
+                  const char *name)
+{
+	ck_assert_int_eq(recommend(in, r), 0);
+	ck_assert_ptr_nonnull(r->ifc);
+	ck_assert_str_eq(r->ifc->name, name);
+}
+
 /* A LAN host with Docker: eth0, docker0 and one container's veth. */
 static void lan_docker(struct iface_list *l)
 {
 	struct iface *br, *v;
 
-	add(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
+	one_lan(l);
 	addr(l, "fe80::1", 64);
 	br = add(l, "docker0", IFK_BRIDGE, UPRUN, "172.17.0.1", 16);
 	v = add(l, "veth1a2b", IFK_VETH, UPRUN, "fe80::2", 64);
@@ -102,8 +82,7 @@ START_TEST(lan_docker_veth)
 
 	/* no default route: eth0 still wins on its kind */
 	in.ndefault = 0;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 	iface_list_free(&l);
 }
@@ -117,9 +96,7 @@ START_TEST(two_lans_tie)
 	const char *defs[] = {"eth1"};
 	json_t *j;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
-	add(&l, "eth0", IFK_PHYSICAL, UPRUN, "10.231.0.1", 24);
-	add(&l, "eth1", IFK_PHYSICAL, UPRUN, "10.231.1.1", 24);
+	two_lans(&l);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_ptr_null(r.ifc);
 	ck_assert_int_eq(r.none, REC_NONE_TIE);
@@ -136,8 +113,7 @@ START_TEST(two_lans_tie)
 	/* the default route breaks the tie */
 	in.default_ifnames = defs;
 	in.ndefault = 1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth1");
+	picks(&in, &r, "eth1");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "eth0"), "default route"));
 	recommendation_free(&r);
@@ -160,7 +136,7 @@ START_TEST(nat_container)
 	                       .routes_known = true};
 	json_t *j;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "eth0", IFK_VETH, UPRUN, "172.17.0.2", 16);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_ptr_null(r.ifc);
@@ -215,8 +191,7 @@ START_TEST(ib_present)
 	add(&l, "ib0", IFK_INFINIBAND, UPRUN, "10.231.8.1", 24);
 	/* both reach other hosts: the default route decides, and says how
 	 * the peers' route could overrule it */
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	ck_assert_ptr_nonnull(strstr(r.reasons[1], "--peer"));
 	recommendation_free(&r);
 
@@ -229,8 +204,7 @@ START_TEST(ib_present)
 
 	/* ib0 alone up: it wins over nothing else */
 	l.v[0].flags = IFF_UP;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "ib0");
+	picks(&in, &r, "ib0");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "eth0"), "not running"));
 	recommendation_free(&r);
@@ -254,8 +228,7 @@ START_TEST(peers_decide)
 	snprintf(p[0].local_addr, sizeof(p[0].local_addr), "10.231.1.1");
 	p[0].nat = -1;
 	p[0].inbound = -1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth1");
+	picks(&in, &r, "eth1");
 	ck_assert_str_eq(r.addr->str, "10.231.1.1");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "eth0"), "peers"));
@@ -354,8 +327,7 @@ START_TEST(peers_override_layers_and_inbound)
 	p.responded = true;
 	p.nat = 0;
 	p.inbound = 1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 	/* inbound untested: the layering's NAT stands */
 	p.inbound = -1;
@@ -372,21 +344,19 @@ START_TEST(no_candidate_and_virtual_only)
 	struct recommendation r;
 	struct rec_input in = {.ifaces = &l};
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	ck_assert_int_eq(recommend(&in, &r), 0);
 	ck_assert_ptr_null(r.ifc);
 	ck_assert_int_eq(r.none, REC_NONE_NOCAND);
 	recommendation_free(&r);
 	/* a pod's eth0 is a veth with a routable address: alone, it wins */
 	add(&l, "eth0", IFK_VETH, UPRUN, "10.244.1.7", 24);
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 	/* a physical interface beats a veth and a wireguard tunnel */
 	add(&l, "wg0", IFK_WIREGUARD, UPRUN, "10.99.0.1", 24);
 	add(&l, "enp3s0", IFK_PHYSICAL, UPRUN, "10.231.0.9", 24);
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "enp3s0");
+	picks(&in, &r, "enp3s0");
 	ck_assert_ptr_nonnull(
 	    strstr(recommendation_rejected(&r, "wg0"), "virtual"));
 	recommendation_free(&r);
@@ -406,8 +376,7 @@ START_TEST(layers_undecided)
 
 	/* a container whose mode is undecided: chosen, with a caution */
 	add(&l, "eth0", IFK_VETH, UPRUN, "10.30.0.7", 24);
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	ck_assert_ptr_nonnull(strstr(r.reasons[1], "caution"));
 	recommendation_free(&r);
 
@@ -420,16 +389,14 @@ START_TEST(layers_undecided)
 	p.inbound = 1;
 	in.peers = &p;
 	in.npeers = 1;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 
 	/* a Kubernetes pod (overlay) is decided: the pod address */
 	in.npeers = 0;
 	ly.container = CONTAINER_KUBERNETES;
 	ly.netmode = NETMODE_OVERLAY;
-	ck_assert_int_eq(recommend(&in, &r), 0);
-	ck_assert_str_eq(r.ifc->name, "eth0");
+	picks(&in, &r, "eth0");
 	recommendation_free(&r);
 
 	/* WSL2 in an unknown mode */
@@ -461,7 +428,7 @@ START_TEST(addressed_bridge_port)
 	                       .routes_known = true};
 	struct iface *lan;
 
-	add(&l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1", 8);
+	unitfix_lo(&l);
 	add(&l, "lan0", IFK_VETH, UPRUN, "10.231.62.3", 24);
 	add(&l, "my-bridge", IFK_BRIDGE, UPRUN, NULL, 0);
 	lan = &l.v[1];

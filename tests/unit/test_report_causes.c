@@ -153,9 +153,8 @@ START_TEST(mtu_no_majority_undecided)
 	struct report_model *m;
 	const json_t *mtu, *e;
 
-	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	unitfix_load_doc(&set, "b.json", scan("n-b", 9000, "10.231.9.2"));
-	m = report_build(&set);
+	m = pair_model(&set, scan("n-a", 1500, "10.231.9.1"),
+		       scan("n-b", 9000, "10.231.9.2"));
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 1);
 	e = json_array_get(mtu, 0);
@@ -346,11 +345,9 @@ START_TEST(mtu_link_ends_agree)
 	const json_t *mtu, *e;
 	size_t i;
 
-	unitfix_load_doc(&set, "a.json",
-	     link_path("p-a", "10.231.90.1", "10.231.90.2", 1350));
-	unitfix_load_doc(&set, "b.json",
-	     link_path("p-b", "10.231.90.2", "10.231.90.1", 1354));
-	m = report_build(&set);
+	m = pair_model(&set,
+		       link_path("p-a", "10.231.90.1", "10.231.90.2", 1350),
+		       link_path("p-b", "10.231.90.2", "10.231.90.1", 1354));
 	mtu = rj_arr(json_object_get(report_doc(m), "recommendation"), "mtu");
 	ck_assert_int_eq((long long)json_array_size(mtu), 2);
 	json_array_foreach(mtu, i, e) {
@@ -520,9 +517,7 @@ START_TEST(address_conflict_odd_node)
 			  "the path toward 10.231.9.1 ends on an interface of "
 			  "MTU 65536, this end's is 1500",
 			  "evidence"));
-	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	unitfix_load_doc(&set, "b.json", b);
-	m = report_build(&set);
+	m = pair_model(&set, scan("n-a", 1500, "10.231.9.1"), b);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "setting:n-b");
 	ck_assert_ptr_nonnull(k);
@@ -572,9 +567,7 @@ START_TEST(hostname_shared_interim_whole)
 		json_pack("{s:s, s:s, s:s, s:[]}", "code", "hostname-shared",
 			  "severity", "warning", "summary",
 			  "hostname n-b is also another member's", "evidence"));
-	unitfix_load_doc(&set, "a.json", scan("n-a", 1500, "10.231.9.1"));
-	unitfix_load_doc(&set, "b.json", b);
-	m = report_build(&set);
+	m = pair_model(&set, scan("n-a", 1500, "10.231.9.1"), b);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "hostname:n-b");
 	ck_assert_ptr_nonnull(k);

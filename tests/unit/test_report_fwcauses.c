@@ -26,33 +26,14 @@ START_TEST(fw_fix_against_ruleset)
 	const struct rm_cause *k;
 	const json_t *cmds;
 
-	json_object_set_new(
-		a, "ports_to_open",
-		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
-			  "tcp", "nodes", "10.231.9.2", "why",
-			  "inbound from 10.231.9.1 to port 29500/tcp: "
-			  "filtered (timeout)"));
-	json_object_set_new(
-		a, "findings",
-		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
-			  "severity", "fault", "summary",
-			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
-			  "evidence"));
+	port_filtered(a);
 	json_object_set_new(
 		b, "firewall",
-		json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:i, "
-			  "s:s, s:[s], s:s}, {s:s, s:s, s:s, s:s, s:n, s:n, "
-			  "s:[], s:s}]}",
-			  "backend", "nftables", "ufw", 0, "firewalld", 0,
-			  "truncated", 0, "blocks", "kind", "rule", "family",
-			  "inet", "table", "site", "chain", "in", "handle", 7,
-			  "proto", "tcp", "ports", "29000-29999", "verdict",
-			  "drop", "kind", "policy", "family", "ip", "table",
-			  "filter", "chain", "INPUT", "handle", "proto", "ports",
-			  "verdict", "drop"));
-	unitfix_load_doc(&set, "a.json", a);
-	unitfix_load_doc(&set, "b.json", b);
-	m = report_build(&set);
+		nft_ruleset(0, json_pack("[o, o]",
+					 nft_drop("inet", "site", "in", 7,
+						  "tcp", "29000-29999", NULL),
+					 nft_policy_drop())));
+	m = pair_model(&set, a, b);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "firewall:n-b");
 	ck_assert_ptr_nonnull(k);
@@ -80,32 +61,19 @@ static void filtered_pair(struct report_set *set, json_t *blocks,
 {
 	json_t *a = scan("n-a", 1500, "10.231.9.1");
 	json_t *b = scan("n-b", 1500, "10.231.9.2");
-	json_t *fs = json_pack("[{s:s, s:s, s:s, s:[]}]", "code",
-			       "port-filtered", "severity", "fault", "summary",
-			       "1 port unanswered (dropped) on 10.231.9.2: "
-			       "29500/tcp",
-			       "evidence");
 
+	port_filtered(a);
 	if (extra_finding != NULL)
-		json_array_append_new(fs, extra_finding);
+		json_array_append_new(rj_arr(a, "findings"), extra_finding);
 	/* a probe that could not run toward n-b, n-b's address quoted */
 	json_array_append_new(
 		json_object_get(a, "errors"),
 		json_pack("{s:s, s:s}", "step", "pmtu", "message",
 			  "no answer from '10.231.9.2' port 7470: path MTU "
 			  "needs `netprobe serve` running on the peer"));
-	json_object_set_new(
-		a, "ports_to_open",
-		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
-			  "tcp", "nodes", "10.231.9.2", "why",
-			  "inbound from 10.231.9.1 to port 29500/tcp: "
-			  "filtered (timeout)"));
-	json_object_set_new(a, "findings", fs);
 	json_object_set_new(b, "firewall",
-			    json_pack("{s:s, s:b, s:b, s:b, s:o}", "backend",
-				      "nftables", "ufw", 0, "firewalld", 0,
-				      "truncated", 0, "blocks",
-				      blocks != NULL ? blocks : json_array()));
+			    nft_ruleset(0, blocks != NULL ? blocks
+							  : json_array()));
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 }
@@ -167,9 +135,7 @@ START_TEST(setting_fix_is_no_undecided_pair)
 			  "10.231.9.2 cannot reach",
 			  "fix", "GLOO_SOCKET_IFNAME=train0", "evidence", "fact",
 			  "GLOO_SOCKET_IFNAME=mgmt0", "source", "environment"));
-	unitfix_load_doc(&set, "a.json", a);
-	unitfix_load_doc(&set, "b.json", b);
-	m = report_build(&set);
+	m = pair_model(&set, a, b);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_null(cause(m, "undecided:n-a<->n-b"));
 	ck_assert_int_eq(report_gate(m, REPORT_FAIL_FAULT), 1);
@@ -249,9 +215,7 @@ START_TEST(loss_from_a_natd_node_is_no_fault)
 			  "and n-b (10.231.9.2) loses packets: 11.0 % of UDP "
 			  "echoes unanswered",
 			  "evidence"));
-	unitfix_load_doc(&set, "a.json", a);
-	unitfix_load_doc(&set, "b.json", b);
-	m = report_build(&set);
+	m = pair_model(&set, a, b);
 	ck_assert_ptr_nonnull(m);
 	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
 		if (strcmp(rj_str(f, "code"), "ephemeral-range-blocked") == 0) {
@@ -278,12 +242,9 @@ START_TEST(fw_source_qualified)
 	const json_t *cmds;
 
 	filtered_pair(&set,
-		      json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
-				"s:[s]}]",
-				"kind", "rule", "family", "inet", "table", "src",
-				"chain", "input", "handle", 4, "proto", "tcp",
-				"ports", "29500", "verdict", "drop", "saddr",
-				"10.231.9.0/30"),
+		      json_pack("[o]", nft_drop("inet", "src", "input", 4,
+						"tcp", "29500",
+						"10.231.9.0/30")),
 		      NULL);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
@@ -317,9 +278,7 @@ START_TEST(route_no_route)
 			  "toward 10.231.9.2",
 			  "evidence", "fact", "ip route get 10.231.9.2: no route",
 			  "source", "route"));
-	unitfix_load_doc(&set, "a.json", a);
-	unitfix_load_doc(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
-	m = report_build(&set);
+	m = pair_model(&set, a, scan("n-b", 1500, "10.231.9.2"));
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = cause(m, "route:n-a->n-b");
@@ -367,13 +326,10 @@ START_TEST(encap_port_dropped)
 	json_object_set_new(a, "mesh", json_object());
 	json_object_set_new(
 		a, "firewall",
-		json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:i, "
-			  "s:s, s:[s], s:s, s:[s]}]}",
-			  "backend", "nftables", "ufw", 0, "firewalld", 0,
-			  "truncated", 0, "blocks", "kind", "rule", "family",
-			  "inet", "table", "t", "chain", "input", "handle", 3,
-			  "proto", "udp", "ports", "4789", "verdict", "drop",
-			  "saddr", "10.231.40.2"));
+		nft_ruleset(0, json_pack("[o]",
+					 nft_drop("inet", "t", "input", 3,
+						  "udp", "4789",
+						  "10.231.40.2"))));
 	json_object_set_new(
 		b, "findings",
 		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
@@ -381,9 +337,7 @@ START_TEST(encap_port_dropped)
 			  "connections from this node to n-a (10.231.30.1:7470) "
 			  "time out",
 			  "evidence"));
-	unitfix_load_doc(&set, "a.json", a);
-	unitfix_load_doc(&set, "b.json", b);
-	m = report_build(&set);
+	m = pair_model(&set, a, b);
 	assert_only_cause(m, "firewall:n-a",
 			  "nft insert rule inet t input position 3 udp dport "
 			  "4789 accept");
@@ -393,8 +347,9 @@ START_TEST(encap_port_dropped)
 END_TEST
 
 /* Issue 31: node 0 n-a and member n-b, which ran (its responder answered
- * node 0) and never joined; blocks: n-a's ruleset (NULL: none read). */
-static void missing_member(struct report_set *set, json_t *blocks)
+ * node 0) and never joined; n-a's ruleset drops 7470/tcp from saddr in
+ * `inet rdv input` (NULL: no ruleset read). */
+static void missing_member(struct report_set *set, const char *saddr)
 {
 	json_t *a = scan("n-a", 1500, "10.231.9.1");
 	json_t *mesh = json_pack(
@@ -417,12 +372,13 @@ static void missing_member(struct report_set *set, json_t *blocks)
 		"probed_addr", "10.231.9.2");
 
 	json_object_set_new(a, "mesh", json_object());
-	if (blocks != NULL)
+	if (saddr != NULL)
 		json_object_set_new(
 			a, "firewall",
-			json_pack("{s:s, s:b, s:b, s:b, s:o}", "backend",
-				  "nftables", "ufw", 0, "firewalld", 0,
-				  "truncated", 0, "blocks", blocks));
+			nft_ruleset(0, json_pack("[o]",
+						 nft_drop("inet", "rdv",
+							  "input", 5, "tcp",
+							  "7470", saddr))));
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "mesh.json", mesh);
 }
@@ -435,13 +391,7 @@ START_TEST(missing_member_node0_rule)
 	struct report_set set = {0};
 	struct report_model *m;
 
-	missing_member(&set,
-		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
-				 "s:[s]}]",
-				 "kind", "rule", "family", "inet", "table",
-				 "rdv", "chain", "input", "handle", 5, "proto",
-				 "tcp", "ports", "7470", "verdict", "drop",
-				 "saddr", "10.231.9.2"));
+	missing_member(&set, "10.231.9.2");
 	m = report_build(&set);
 	assert_only_cause(m, "firewall:n-a",
 			  "nft insert rule inet rdv input position 5 tcp dport "
@@ -460,13 +410,7 @@ START_TEST(missing_member_undecided)
 	struct report_model *m;
 	const struct rm_cause *k;
 
-	missing_member(&set,
-		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
-				 "s:[s]}]",
-				 "kind", "rule", "family", "inet", "table",
-				 "rdv", "chain", "input", "handle", 5, "proto",
-				 "tcp", "ports", "7470", "verdict", "drop",
-				 "saddr", "10.231.9.3"));
+	missing_member(&set, "10.231.9.3");
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_null(cause(m, "firewall:n-a"));
@@ -500,13 +444,7 @@ START_TEST(missing_member_own_document)
 			    json_pack("[{s:s, s:s}]", "step", "mesh", "message",
 				      said));
 	unitfix_load_doc(&set, "n-b.json", b);
-	missing_member(&set,
-		       json_pack("[{s:s, s:s, s:s, s:s, s:i, s:s, s:[s], s:s, "
-				 "s:[s]}]",
-				 "kind", "rule", "family", "inet", "table",
-				 "rdv", "chain", "input", "handle", 5, "proto",
-				 "tcp", "ports", "7470", "verdict", "drop",
-				 "saddr", "10.231.9.3"));
+	missing_member(&set, "10.231.9.3");
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "undecided:n-a<->n-b");
@@ -534,21 +472,8 @@ START_TEST(fw_fix_ruleset_unknown)
 	const struct rm_cause *k;
 	const json_t *cmds, *fix;
 
-	json_object_set_new(
-		a, "ports_to_open",
-		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
-			  "tcp", "nodes", "10.231.9.2", "why",
-			  "inbound from 10.231.9.1 to port 29500/tcp: "
-			  "filtered (timeout)"));
-	json_object_set_new(
-		a, "findings",
-		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
-			  "severity", "fault", "summary",
-			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
-			  "evidence"));
-	unitfix_load_doc(&set, "a.json", a);
-	unitfix_load_doc(&set, "b.json", scan("n-b", 1500, "10.231.9.2"));
-	m = report_build(&set);
+	port_filtered(a);
+	m = pair_model(&set, a, scan("n-b", 1500, "10.231.9.2"));
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "firewall:n-b");
 	ck_assert_ptr_nonnull(k);
@@ -578,26 +503,9 @@ static struct report_model *ufw_model(const char *st, const char *why,
 {
 	json_t *a = scan("n-a", 1500, "10.231.9.1");
 	json_t *b = scan("n-b", 1500, "10.231.9.2");
-	json_t *fw;
+	json_t *fw = nft_ruleset(1, json_pack("[o]", nft_policy_drop()));
 
-	json_object_set_new(
-		a, "ports_to_open",
-		json_pack("[{s:i, s:s, s:[s], s:s}]", "port", 29500, "proto",
-			  "tcp", "nodes", "10.231.9.2", "why",
-			  "inbound from 10.231.9.1 to port 29500/tcp: "
-			  "filtered (timeout)"));
-	json_object_set_new(
-		a, "findings",
-		json_pack("[{s:s, s:s, s:s, s:[]}]", "code", "port-filtered",
-			  "severity", "fault", "summary",
-			  "1 port unanswered (dropped) on 10.231.9.2: 29500/tcp",
-			  "evidence"));
-	fw = json_pack("{s:s, s:b, s:b, s:b, s:[{s:s, s:s, s:s, s:s, s:n, "
-		       "s:n, s:[], s:s}]}",
-		       "backend", "nftables", "ufw", 1, "firewalld", 0,
-		       "truncated", 0, "blocks", "kind", "policy", "family",
-		       "ip", "table", "filter", "chain", "INPUT", "handle",
-		       "proto", "ports", "verdict", "drop");
+	port_filtered(a);
 	if (st != NULL)
 		json_object_update_new(
 			fw, json_pack("{s:s, s:s, s:s, s:s}", "ufw_service", st,
@@ -606,9 +514,7 @@ static struct report_model *ufw_model(const char *st, const char *why,
 				      "no firewalld among the 80 processes "
 				      "under /proc"));
 	json_object_set_new(b, "firewall", fw);
-	unitfix_load_doc(set, "a.json", a);
-	unitfix_load_doc(set, "b.json", b);
-	return report_build(set);
+	return pair_model(set, a, b);
 }
 
 /* The fix's command blocks and text of m's firewall:n-b. */

@@ -12,20 +12,14 @@
 
 #include "base/monoclock.h"
 #include "probe/retryprobe.h"
+#include "unitfix.h"
 
 /* A TCP listener on 127.0.0.1 (a free port); its port into *port. */
 static int listener(uint16_t *port)
 {
-	struct sockaddr_in a = {0};
-	socklen_t l = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a;
+	int fd = unitfix_listen(16, &a);
 
-	ck_assert_int_ge(fd, 0);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(listen(fd, 16), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &l), 0);
 	*port = ntohs(a.sin_port);
 	return fd;
 }

@@ -1,11 +1,13 @@
 /* The fixtures every suite reads the same way, written once. */
 #include "unitfix.h"
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "report_model.h"
@@ -51,4 +53,57 @@ struct report_model *unitfix_report_dir(struct report_set *set, const char *dir)
 	ck_assert_int_eq(chdir(SRCDIR "/tests/fixtures/report"), 0);
 	ck_assert_int_eq(report_load_path(set, dir), 0);
 	return report_build(set);
+}
+
+/* See unitfix.h: the one way the decide suites build an interface, so
+ * their lists differ only in their rows. */
+struct iface *unitfix_iface(struct iface_list *l, const char *name,
+                            enum iface_kind kind, unsigned flags,
+                            const char *addr, unsigned plen)
+{
+	struct iface *ifc = iface_list_add(l);
+	unsigned char buf[16];
+
+	ck_assert_ptr_nonnull(ifc);
+	snprintf(ifc->name, sizeof(ifc->name), "%s", name);
+	ifc->index = (int)l->n;
+	ifc->kind = kind;
+	ifc->flags = flags;
+	ifc->carrier = (flags & IFF_RUNNING) ? 1 : 0;
+	if (addr != NULL) {
+		int fam = strchr(addr, ':') ? AF_INET6 : AF_INET;
+		unsigned scope = 0;
+
+		ck_assert_int_eq(inet_pton(fam, addr, buf), 1);
+		if (fam == AF_INET6 && strncmp(addr, "fe80", 4) == 0)
+			scope = 253;
+		if (kind == IFK_LOOPBACK)
+			scope = 254;
+		ck_assert_int_eq(iface_add_addr(ifc, fam, buf, plen, scope), 0);
+	}
+	return ifc;
+}
+
+/* See unitfix.h. */
+void unitfix_lo(struct iface_list *l)
+{
+	unitfix_iface(l, "lo", IFK_LOOPBACK, UPRUN | IFF_LOOPBACK, "127.0.0.1",
+	              8);
+}
+
+/* See unitfix.h: the loopback listener the suites of the client, the
+ * probes and explain each stood up by hand. */
+int unitfix_listen(int backlog, struct sockaddr_in *sa)
+{
+	socklen_t l = sizeof(*sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)sa, sizeof(*sa)), 0);
+	ck_assert_int_eq(listen(fd, backlog), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)sa, &l), 0);
+	return fd;
 }

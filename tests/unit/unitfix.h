@@ -4,6 +4,13 @@
 #define NP_TEST_UNITFIX_H
 
 #include <jansson.h>
+#include <net/if.h>
+#include <netinet/in.h>
+
+#include "kernel/iface.h"
+
+/* An interface that is up and has its carrier. */
+#define UPRUN (IFF_UP | IFF_RUNNING)
 
 struct report_set;
 struct report_model;
@@ -21,5 +28,21 @@ void unitfix_load_doc(struct report_set *set, const char *name, json_t *doc);
  * loaded from there (the working directory stays there). */
 struct report_model *unitfix_report_dir(struct report_set *set,
                                         const char *dir);
+
+/* Adds an interface name of kind to l, its index its place (1 on), with
+ * flags, a carrier when they hold IFF_RUNNING, and addr/plen unless addr
+ * is NULL (scope host on loopback, link for fe80::); the test fails where
+ * it cannot be added. */
+struct iface *unitfix_iface(struct iface_list *l, const char *name,
+                            enum iface_kind kind, unsigned flags,
+                            const char *addr, unsigned plen);
+
+/* Adds lo, up, with 127.0.0.1/8: the first row of most lists. */
+void unitfix_lo(struct iface_list *l);
+
+/* A TCP socket listening with backlog on a free port of 127.0.0.1; sa
+ * gets its address (the port with it). The test fails where it cannot
+ * listen. */
+int unitfix_listen(int backlog, struct sockaddr_in *sa);
 
 #endif

@@ -10,26 +10,7 @@ LAB_ID=${LAB_ID:-62b08-$$}
 . "$(dirname "$0")/lib48b.sh"
 
 b48_build() {
-	b48_switch sw 10.231.62.254/24
-	for i in 1 2; do
-		b48_box "node0$i"
-		b48_port sw "node0$i" lan0 "10.231.62.$i/24" 10.231.62.254
-		b48_member "node0$i" "10.231.62.$i"
-	done
-	b48_box h3
-	b48_port sw h3 eth0 10.231.62.13/24 10.231.62.254
-	_h=$(cl_ns h3)
-	for i in 3 4; do
-		b48_box "node0$i"
-		_n=$(cl_ns "node0$i")
-		ip -n "$_h" link add link eth0 name "mv$i" type macvlan mode bridge
-		ip -n "$_h" link set "mv$i" netns "$_n"
-		ip -n "$_n" link set "mv$i" name lan0
-		ip -n "$_n" addr add "10.231.62.$i/24" dev lan0
-		ip -n "$_n" link set lan0 up
-		ip -n "$_n" route add default via 10.231.62.254
-		b48_member "node0$i" "10.231.62.$i"
-	done
+	b48b_macvlan_pair bridge
 	for i in 1 2 3 4; do
 		ip netns exec "$(cl_ns "node0$i")" nft -f - <<'NFT'
 table ip raw {

@@ -3,7 +3,8 @@
 # files, the torch Gloo client, the judge) with this folder's truth.tsv, and
 # one more check for validate: every ordered pair of members, a node to
 # itself included, dialled with a plain socket (pairs.py) before and after
-# the fix, so the truth's "which pairs fail" is shown apart from torch.
+# the fix, so the truth's "which pairs fail" is shown apart from torch;
+# and the layout clusters 06 and 08 share (b48b_macvlan_pair).
 # A cluster script sets B48_ID and LAB_ID, then sources this file.
 B48_LIB=$(cd "$(dirname "$0")/../blind48" && pwd)
 . "$B48_LIB/lib48.sh"
@@ -33,6 +34,33 @@ b48b_matrix() {
 		echo "$_line" >>"$B48_OUT/$1.pairs"
 	done
 	return 0
+}
+
+# b48b_macvlan_pair MODE: node01 and node02 on switch sw (10.231.62.1 and .2);
+# node03 and node04 containers on host h3 (10.231.62.13 on its uplink eth0
+# to sw), each with a macvlan lan0 of mode MODE (vepa, bridge) on eth0, at
+# 10.231.62.3 and .4; every node routes by way of 10.231.62.254.
+b48b_macvlan_pair() {
+	b48_switch sw 10.231.62.254/24
+	for i in 1 2; do
+		b48_box "node0$i"
+		b48_port sw "node0$i" lan0 "10.231.62.$i/24" 10.231.62.254
+		b48_member "node0$i" "10.231.62.$i"
+	done
+	b48_box h3
+	b48_port sw h3 eth0 10.231.62.13/24 10.231.62.254
+	_h=$(cl_ns h3)
+	for i in 3 4; do
+		b48_box "node0$i"
+		_n=$(cl_ns "node0$i")
+		ip -n "$_h" link add link eth0 name "mv$i" type macvlan mode "$1"
+		ip -n "$_h" link set "mv$i" netns "$_n"
+		ip -n "$_n" link set "mv$i" name lan0
+		ip -n "$_n" addr add "10.231.62.$i/24" dev lan0
+		ip -n "$_n" link set lan0 up
+		ip -n "$_n" route add default via 10.231.62.254
+		b48_member "node0$i" "10.231.62.$i"
+	done
 }
 
 # b48_validate (replaces lib48.sh's): the pair matrix and the torch client
