@@ -191,8 +191,18 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 
 	const char *rank = logmatch_field(&h->m, "rank");
 	const char *host = logmatch_field(&h->m, "host");
+	const char *joined = logmatch_field(&h->m, "joined");
+	const char *expected = logmatch_field(&h->m, "expected");
 
-	if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
+	if (strcmp(id, "torch-store-wait-clients") == 0 && joined != NULL &&
+	    expected != NULL)
+		snprintf(buf, len, "%s of %s ranks reached the store: the logs "
+			 "of the others (was each launched, with this "
+			 "MASTER_ADDR and MASTER_PORT? a failed connect there "
+			 "names the network); from such a node, while the "
+			 "store waits: netprobe ports MASTER_ADDR MASTER_PORT",
+			 joined, expected);
+	else if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
 		snprintf(buf, len, "rank %s timed out first: its log holds the "
 			 "cause (netprobe explain it, with dmesg -T of its "
 			 "node for the OOM killer and Xids)", rank);
