@@ -202,6 +202,12 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "names the network); from such a node, while the "
 			 "store waits: netprobe ports MASTER_ADDR MASTER_PORT",
 			 joined, expected);
+	else if (strcmp(id, "ucx-ep-timeout") == 0)
+		snprintf(buf, len, "the peer's log: a peer that exited or was "
+			 "killed leaves its endpoints to time out; if it ran "
+			 "on, on both nodes: netprobe explain --here FILE "
+			 "(the RDMA ports and GIDs, as netprobe scan judges "
+			 "them)");
 	else if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
 		snprintf(buf, len, "rank %s timed out first: its log holds the "
 			 "cause (netprobe explain it, with dmesg -T of its "
