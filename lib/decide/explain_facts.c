@@ -135,6 +135,10 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 
 	if (strcmp(id, "ray-ip-mismatch") == 0)
 		snprintf(buf, len, "on this node: netprobe layers");
+	else if (strcmp(id, "nccl-socket-family-unset") == 0)
+		snprintf(buf, len, "on the failing node: netprobe ifaces "
+			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "
+			 "up and with an address)");
 	else if (h->m.sig->flags & LOGSIG_SYMPTOM && addr == NULL)
 		snprintf(buf, len, "on a node of the job while it hangs: "
 			 "netprobe explain --job (NCCL 2.24+ RAS names a rank "
@@ -208,6 +212,13 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "on, on both nodes: netprobe explain --here FILE "
 			 "(the RDMA ports and GIDs, as netprobe scan judges "
 			 "them)");
+	else if (strcmp(id, "nccl-socket-family-unset") == 0)
+		snprintf(buf, len, "NCCL connected to an address it never "
+			 "filled in: run the job again with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET (the interfaces NCCL "
+			 "found, and whether NCCL_SOCKET_IFNAME matched one) "
+			 "and netprobe explain that output; on the node: "
+			 "netprobe ifaces");
 	else if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
 		snprintf(buf, len, "rank %s timed out first: its log holds the "
 			 "cause (netprobe explain it, with dmesg -T of its "
