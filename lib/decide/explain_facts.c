@@ -219,7 +219,14 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "found, and whether NCCL_SOCKET_IFNAME matched one) "
 			 "and netprobe explain that output; on the node: "
 			 "netprobe ifaces");
-	else if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
+	else if (strcmp(id, "torch-dump-signal-old") == 0 && rank == NULL &&
+		 logmatch_field(&h->m, "from") != NULL)
+		snprintf(buf, len, "another rank timed out first (this torch "
+			 "does not say which): the log with \"Watchdog caught "
+			 "collective operation timeout\" holds the cause "
+			 "(netprobe explain it, with dmesg -T of its node for "
+			 "the OOM killer and Xids)");
+	else if (strncmp(id, "torch-dump-signal", 17) == 0 && rank != NULL)
 		snprintf(buf, len, "rank %s timed out first: its log holds the "
 			 "cause (netprobe explain it, with dmesg -T of its "
 			 "node for the OOM killer and Xids)", rank);
