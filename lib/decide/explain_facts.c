@@ -135,6 +135,14 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 
 	if (strcmp(id, "ray-ip-mismatch") == 0)
 		snprintf(buf, len, "on this node: netprobe layers");
+	else if (strcmp(id, "horovod-task-nat") == 0 &&
+		 logmatch_field(&h->m, "task") != NULL)
+		snprintf(buf, len, "on the node of task %s: netprobe layers "
+			 "(it tells a container on a NAT'd bridge or overlay; "
+			 "the driver saw it connect from %s)",
+			 logmatch_field(&h->m, "task"),
+			 logmatch_field(&h->m, "seen") ?
+			 logmatch_field(&h->m, "seen") : "another address");
 	else if (strcmp(id, "nccl-socket-family-unset") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces "
 			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "
