@@ -424,6 +424,40 @@ static void bootstrap_trace(const struct explain_ctx *x,
 		 "each other over it" : h->m.sig->meaning);
 }
 
+/* True when a line shows an interface NCCL uses (its Using lines). */
+static bool nccl_using_line(const struct explain_ctx *x)
+{
+	for (size_t i = 0; i < x->lg->nhits; i++) {
+		const char *id = x->lg->hits[i].m.sig->id;
+
+		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
+		    strcmp(id, "nccl-socket-using") == 0 ||
+		    strcmp(id, "nccl-ib-using") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* NCCL connected to an address it never filled in. Where the log echoes
+ * NCCL_SOCKET_IFNAME and no line shows an interface in use, the setting
+ * matched none (NVIDIA/nccl#1837: 2.27 finds no interface for it
+ * without a word); otherwise the line names no network fault (an NCCL
+ * or plugin bug gives it too) and the symptom says what to collect. */
+static void nccl_addr_unset(const struct explain_ctx *x,
+			    const struct explain_hit *h,
+			    struct explain_result *r)
+{
+	char why[256];
+
+	if (x->ifname == NULL || nccl_using_line(x))
+		return;
+	snprintf(why, sizeof(why), "NCCL_SOCKET_IFNAME=%s is set and no "
+		 "line shows NCCL using an interface: the setting matched "
+		 "none, so NCCL connected to an address it never filled in",
+		 x->ifname);
+	open_set(r, h, finding_name(FINDING_NCCL_IFNAME_NOMATCH), why);
+}
+
 /* The symptoms' candidates open only where the same log holds network
  * evidence and no cause that is not the network explains them: a
  * watchdog, Gloo or store timeout alone was as often a slow compile, a
@@ -447,6 +481,10 @@ static void symptom_candidates(const struct explain_ctx *x,
 			continue;
 		if (strcmp(s->id, "nccl-bootstrap-trace") == 0) {
 			bootstrap_trace(x, h, r);
+			continue;
+		}
+		if (strcmp(s->id, "nccl-socket-family-unset") == 0) {
+			nccl_addr_unset(x, h, r);
 			continue;
 		}
 		if (evidence) {

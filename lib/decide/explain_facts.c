@@ -135,6 +135,18 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 
 	if (strcmp(id, "ray-ip-mismatch") == 0)
 		snprintf(buf, len, "on this node: netprobe layers");
+	else if (strcmp(id, "horovod-task-nat") == 0 &&
+		 logmatch_field(&h->m, "task") != NULL)
+		snprintf(buf, len, "on the node of task %s: netprobe layers "
+			 "(it tells a container on a NAT'd bridge or overlay; "
+			 "the driver saw it connect from %s)",
+			 logmatch_field(&h->m, "task"),
+			 logmatch_field(&h->m, "seen") ?
+			 logmatch_field(&h->m, "seen") : "another address");
+	else if (strcmp(id, "nccl-socket-family-unset") == 0)
+		snprintf(buf, len, "on the failing node: netprobe ifaces "
+			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "
+			 "up and with an address)");
 	else if (h->m.sig->flags & LOGSIG_SYMPTOM && addr == NULL)
 		snprintf(buf, len, "on a node of the job while it hangs: "
 			 "netprobe explain --job (NCCL 2.24+ RAS names a rank "
@@ -191,8 +203,38 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 
 	const char *rank = logmatch_field(&h->m, "rank");
 	const char *host = logmatch_field(&h->m, "host");
+	const char *joined = logmatch_field(&h->m, "joined");
+	const char *expected = logmatch_field(&h->m, "expected");
 
-	if (strcmp(id, "torch-dump-signal") == 0 && rank != NULL)
+	if (strcmp(id, "torch-store-wait-clients") == 0 && joined != NULL &&
+	    expected != NULL)
+		snprintf(buf, len, "%s of %s ranks reached the store: the logs "
+			 "of the others (was each launched, with this "
+			 "MASTER_ADDR and MASTER_PORT? a failed connect there "
+			 "names the network); from such a node, while the "
+			 "store waits: netprobe ports MASTER_ADDR MASTER_PORT",
+			 joined, expected);
+	else if (strcmp(id, "ucx-ep-timeout") == 0)
+		snprintf(buf, len, "the peer's log: a peer that exited or was "
+			 "killed leaves its endpoints to time out; if it ran "
+			 "on, on both nodes: netprobe explain --here FILE "
+			 "(the RDMA ports and GIDs, as netprobe scan judges "
+			 "them)");
+	else if (strcmp(id, "nccl-socket-family-unset") == 0)
+		snprintf(buf, len, "NCCL connected to an address it never "
+			 "filled in: run the job again with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET (the interfaces NCCL "
+			 "found, and whether NCCL_SOCKET_IFNAME matched one) "
+			 "and netprobe explain that output; on the node: "
+			 "netprobe ifaces");
+	else if (strcmp(id, "torch-dump-signal-old") == 0 && rank == NULL &&
+		 logmatch_field(&h->m, "from") != NULL)
+		snprintf(buf, len, "another rank timed out first (this torch "
+			 "does not say which): the log with \"Watchdog caught "
+			 "collective operation timeout\" holds the cause "
+			 "(netprobe explain it, with dmesg -T of its node for "
+			 "the OOM killer and Xids)");
+	else if (strncmp(id, "torch-dump-signal", 17) == 0 && rank != NULL)
 		snprintf(buf, len, "rank %s timed out first: its log holds the "
 			 "cause (netprobe explain it, with dmesg -T of its "
 			 "node for the OOM killer and Xids)", rank);

@@ -74,7 +74,11 @@ collect watchdog-slow-compile "netprobe explain --job"
 collect nccl-system-error "NCCL_DEBUG=WARN"
 collect nccl-system-error "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET"
 collect torch-dump-signal "rank 13 timed out first"
+collect torch-dump-signal-old "this torch does not say which"
 collect deepspeed-host-ssh-alone "ssh -v worker-3.job"
+collect torch-store-wait-clients-alone "1 of 2 ranks reached the store"
+collect ucx-ep-timeout-alone "a peer that exited or was killed"
+collect nccl-family-unset "whether NCCL_SOCKET_IFNAME matched one"
 # name-unresolved refines host-unreachable: the JSON lists the broader
 # code, so a consumer that asks for host-unreachable finds it (issue 42)
 ref=$("$NETPROBE" explain --no-probe --json "$dir/deepspeed-host-ssh-resolve.log" |
