@@ -589,19 +589,6 @@ static bool pair_symptom(const char *code)
 	       finding_is(code, FINDING_RANK_UNREACHABLE);
 }
 
-/* True for a finding whose fix is a setting of the node's own
- * ("GLOO_SOCKET_IFNAME=train0", "NCCL_SOCKET_IFNAME==train0"): the node's
- * environment selects an interface a peer does not answer from. That is
- * the node's own evidence, and the settings the report prints are the
- * fix; no pair is left undecided by it (e2e two-nics). */
-static bool fix_is_setting(const json_t *f)
-{
-	const char *fix = rj_strd(f, "fix", "");
-	size_t n = strspn(fix, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-
-	return n > 0 && fix[n] == '=' && fix[0] >= 'A' && fix[0] <= 'Z';
-}
-
 /* The pair's undecided cause: what was seen, and what decides. */
 static json_t *undecided(json_t *causes, const char *a, const char *b,
 			 const json_t *f)
@@ -665,7 +652,7 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		/* a job variable of the node's own with its line (a wrong
 		 * NCCL_SOCKET_IFNAME, MASTER_ADDR): no pair's loss explains
 		 * it (generated seeds 324, 369, 383) */
-		if (fix_is_setting(f) && rj_str(f, "command") != NULL)
+		if (rd_fix_is_setting(f) && rj_str(f, "command") != NULL)
 			continue;
 		/* a NAT'd end makes no undecided pair (its NAT explains
 		 * what fails through it), but a timeout across a lossy link
@@ -698,7 +685,7 @@ void rd_blame(const struct rctx *c, json_t *causes,
 		/* a reply lost on the way back has its own cause words
 		 * (the peer's rules, a stateless ACL), a size that did not
 		 * cross the MTU causes': loss only */
-		if (pair_symptom(code) && !fix_is_setting(f) &&
+		if (pair_symptom(code) && !rd_fix_is_setting(f) &&
 		    rd_conflict_of(c, n) == NULL &&
 		    rd_conflict_of(c, s) == NULL)
 			undecided(causes, n, s, f);

@@ -186,6 +186,11 @@ json_t *cause_owner_ix(const struct rctx *c, const json_t *causes,
 	}
 	if (finding_in_cause(code, CAUSE_HOSTNAME))
 		return cause_in(ix, causes, "hostname", node);
+	/* a job variable of the node's own (MASTER_ADDR, an interface
+	 * variable): its node's setting cause, never the peer's limit or
+	 * firewall the pair's shape would give it (issue 48) */
+	if (rd_fix_is_setting(f) && rj_str(f, "command") != NULL)
+		return cause_in(ix, causes, "setting", node);
 	if ((k = names_owner(c, causes, ix, f, code, node)) != NULL)
 		return k;
 	if (finding_is(code, FINDING_MESH_NODE_MISSING))

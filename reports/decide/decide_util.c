@@ -77,6 +77,14 @@ bool rd_node_has(const struct rctx *c, const char *node,
 	return false;
 }
 
+bool rd_fix_is_setting(const json_t *f)
+{
+	const char *fix = rj_strd(f, "fix", "");
+	size_t n = strspn(fix, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	return n > 0 && fix[n] == '=' && fix[0] >= 'A' && fix[0] <= 'Z';
+}
+
 bool rd_node_is_nat(const struct rctx *c, const char *node)
 {
 	size_t i;

@@ -136,6 +136,13 @@ const char *rd_subject(const struct rctx *c, const json_t *f);
 /* The other node of a finding about a pair (its subject, else the first
  * other node its summary or evidence names), or NULL (decide_subject.c). */
 const char *rd_pair_of(const struct rctx *c, const json_t *f);
+/* True for a finding whose fix is a setting of its node's own
+ * ("MASTER_ADDR=node01 ...", "GLOO_SOCKET_IFNAME=lan0 ..."): with its
+ * command, the node's environment is the cause, on its own evidence,
+ * whatever its peers show; no pair's shape (a peer's limit, loss or
+ * firewall) explains it (decide_util.c; generated seeds 324, 369, 383,
+ * and 66 and 84 with GEN48_DRAW). */
+bool rd_fix_is_setting(const json_t *f);
 /* The route or undecided cause that covers the pair (a, b), or NULL
  * (decide_blame.c). */
 json_t *rd_pair_cause(const json_t *causes, const char *a, const char *b);

@@ -114,6 +114,49 @@ START_TEST(job_ports_the_ruleset_drops)
 }
 END_TEST
 
+/* A node's own MASTER_ADDR beside its peer's host limit (generated seed
+ * 84 with GEN48_DRAW: portrange@4, master-wrong@5, node05's MASTER_ADDR
+ * naming node04). node05's finding says so on its own evidence and
+ * carries its command: it is node05's setting cause. Before, the pair
+ * (node05, node04) made it a symptom of node04's narrow port range, so
+ * node04's cause carried "export MASTER_ADDR=node01", to be run on the
+ * wrong node, and node05 got no cause at all. */
+START_TEST(own_setting_beside_peer_limit)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *k4 = NULL, *k5 = NULL, *sh;
+	size_t i;
+
+	ck_assert_int_eq(chdir(FIXDIR), 0);
+	ck_assert_int_eq(report_load_path(&set, "limits-master"), 0);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	for (i = 0; i < m->ncauses; i++) {
+		const char *id = rj_str(m->causes[i].cause, "id");
+
+		if (strcmp(id, "setting:node04") == 0)
+			k4 = m->causes[i].cause;
+		if (strcmp(id, "setting:node05") == 0)
+			k5 = m->causes[i].cause;
+	}
+	ck_assert_ptr_nonnull(k4);
+	ck_assert_ptr_nonnull(k5);
+	sh = rj_arr(json_object_get(json_object_get(k4, "fix"), "commands"),
+	            "shell");
+	for (i = 0; i < json_array_size(sh); i++)
+		ck_assert_ptr_null(strstr(json_string_value(json_array_get(sh, i)),
+		                          "MASTER_ADDR"));
+	sh = rj_arr(json_object_get(json_object_get(k5, "fix"), "commands"),
+	            "shell");
+	ck_assert_uint_eq(json_array_size(sh), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
+	                 "export MASTER_ADDR=node01");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_limits(void)
 {
 	Suite *s = suite_create("report_limits");
@@ -122,6 +165,7 @@ Suite *suite_report_limits(void)
 	tcase_add_test(tc, rate_limit_one_setting_cause);
 	tcase_add_test(tc, rate_limit_reject_resets);
 	tcase_add_test(tc, job_ports_the_ruleset_drops);
+	tcase_add_test(tc, own_setting_beside_peer_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }
