@@ -587,6 +587,32 @@ static void zmq_bind(const struct explain_hit *h, struct explain_result *r)
 			 "%s should print, or bind tcp://*:PORT", n);
 }
 
+/* UCX's connection manager found that the route to the peer leaves by
+ * a device UCX_NET_DEVICES leaves out: the transport's device list is
+ * the fault, and the fix names the device the log names. */
+static void ucx_device_off(const struct explain_hit *h,
+			   struct explain_result *r)
+{
+	const char *dev = logmatch_field(&h->m, "dev");
+	const char *peer = logmatch_field(&h->m, "peer");
+	struct explain_cause *c;
+	char why[256];
+
+	if (dev == NULL || peer == NULL)
+		return;
+	snprintf(why, sizeof(why), "UCX connected to %s over device %s, "
+		 "which UCX_NET_DEVICES leaves out: the endpoint failed as "
+		 "unreachable", peer, dev);
+	decide_one(r, h, finding_name(FINDING_MPI_BTL_IFACE), why);
+	c = explain_cause_for(r, EXPLAIN_NET, false,
+			      finding_name(FINDING_MPI_BTL_IFACE));
+	if (c != NULL && c->fix[0] == '\0')
+		snprintf(c->fix, sizeof(c->fix), "add %s to UCX_NET_DEVICES "
+			 "(mpirun -x UCX_NET_DEVICES=...,%s), or give the "
+			 "peer's address on a device the list holds", dev,
+			 dev);
+}
+
 /* A failure line: the codes its row proves, or those its captured
  * facts (address class, errno) prove, or the candidates it opens. */
 static void hit_causes(const struct explain_ctx *x,
@@ -619,6 +645,10 @@ static void hit_causes(const struct explain_ctx *x,
 		return;
 	if (strcmp(s->id, "zmq-bind-nodev") == 0) {
 		zmq_bind(h, r);
+		return;
+	}
+	if (strcmp(s->id, "ucx-cm-device-disabled") == 0) {
+		ucx_device_off(h, r);
 		return;
 	}
 	if (own_name(h)) {
