@@ -382,17 +382,7 @@ static bool has_net(const struct explain_result *r)
  * line and no NCCL_SOCKET_IFNAME echoed. */
 static bool nccl_own_iface(const struct explain_ctx *x)
 {
-	if (x->ifname != NULL)
-		return false;
-	for (size_t i = 0; i < x->lg->nhits; i++) {
-		const char *id = x->lg->hits[i].m.sig->id;
-
-		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
-		    strcmp(id, "nccl-socket-using") == 0 ||
-		    strcmp(id, "nccl-ib-using") == 0)
-			return true;
-	}
-	return false;
+	return x->ifname == NULL && explain_nccl_using(x);
 }
 
 /* NCCL's return-code trace through bootstrap.cc with a system or
@@ -424,40 +414,6 @@ static void bootstrap_trace(const struct explain_ctx *x,
 		 "each other over it" : h->m.sig->meaning);
 }
 
-/* True when a line shows an interface NCCL uses (its Using lines). */
-static bool nccl_using_line(const struct explain_ctx *x)
-{
-	for (size_t i = 0; i < x->lg->nhits; i++) {
-		const char *id = x->lg->hits[i].m.sig->id;
-
-		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
-		    strcmp(id, "nccl-socket-using") == 0 ||
-		    strcmp(id, "nccl-ib-using") == 0)
-			return true;
-	}
-	return false;
-}
-
-/* NCCL connected to an address it never filled in. Where the log echoes
- * NCCL_SOCKET_IFNAME and no line shows an interface in use, the setting
- * matched none (NVIDIA/nccl#1837: 2.27 finds no interface for it
- * without a word); otherwise the line names no network fault (an NCCL
- * or plugin bug gives it too) and the symptom says what to collect. */
-static void nccl_addr_unset(const struct explain_ctx *x,
-			    const struct explain_hit *h,
-			    struct explain_result *r)
-{
-	char why[256];
-
-	if (x->ifname == NULL || nccl_using_line(x))
-		return;
-	snprintf(why, sizeof(why), "NCCL_SOCKET_IFNAME=%s is set and no "
-		 "line shows NCCL using an interface: the setting matched "
-		 "none, so NCCL connected to an address it never filled in",
-		 x->ifname);
-	open_set(r, h, finding_name(FINDING_NCCL_IFNAME_NOMATCH), why);
-}
-
 /* The symptoms' candidates open only where the same log holds network
  * evidence and no cause that is not the network explains them: a
  * watchdog, Gloo or store timeout alone was as often a slow compile, a
@@ -484,7 +440,7 @@ static void symptom_candidates(const struct explain_ctx *x,
 			continue;
 		}
 		if (strcmp(s->id, "nccl-socket-family-unset") == 0) {
-			nccl_addr_unset(x, h, r);
+			explain_nccl_addr_unset(x, h, r);
 			continue;
 		}
 		if (evidence) {
@@ -587,32 +543,6 @@ static void zmq_bind(const struct explain_hit *h, struct explain_result *r)
 			 "%s should print, or bind tcp://*:PORT", n);
 }
 
-/* UCX's connection manager found that the route to the peer leaves by
- * a device UCX_NET_DEVICES leaves out: the transport's device list is
- * the fault, and the fix names the device the log names. */
-static void ucx_device_off(const struct explain_hit *h,
-			   struct explain_result *r)
-{
-	const char *dev = logmatch_field(&h->m, "dev");
-	const char *peer = logmatch_field(&h->m, "peer");
-	struct explain_cause *c;
-	char why[256];
-
-	if (dev == NULL || peer == NULL)
-		return;
-	snprintf(why, sizeof(why), "UCX connected to %s over device %s, "
-		 "which UCX_NET_DEVICES leaves out: the endpoint failed as "
-		 "unreachable", peer, dev);
-	decide_one(r, h, finding_name(FINDING_MPI_BTL_IFACE), why);
-	c = explain_cause_for(r, EXPLAIN_NET, false,
-			      finding_name(FINDING_MPI_BTL_IFACE));
-	if (c != NULL && c->fix[0] == '\0')
-		snprintf(c->fix, sizeof(c->fix), "add %s to UCX_NET_DEVICES "
-			 "(mpirun -x UCX_NET_DEVICES=...,%s), or give the "
-			 "peer's address on a device the list holds", dev,
-			 dev);
-}
-
 /* A failure line: the codes its row proves, or those its captured
  * facts (address class, errno) prove, or the candidates it opens. */
 static void hit_causes(const struct explain_ctx *x,
@@ -648,7 +578,7 @@ static void hit_causes(const struct explain_ctx *x,
 		return;
 	}
 	if (strcmp(s->id, "ucx-cm-device-disabled") == 0) {
-		ucx_device_off(h, r);
+		explain_ucx_device_off(h, r);
 		return;
 	}
 	if (own_name(h)) {
