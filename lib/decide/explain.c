@@ -382,17 +382,7 @@ static bool has_net(const struct explain_result *r)
  * line and no NCCL_SOCKET_IFNAME echoed. */
 static bool nccl_own_iface(const struct explain_ctx *x)
 {
-	if (x->ifname != NULL)
-		return false;
-	for (size_t i = 0; i < x->lg->nhits; i++) {
-		const char *id = x->lg->hits[i].m.sig->id;
-
-		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
-		    strcmp(id, "nccl-socket-using") == 0 ||
-		    strcmp(id, "nccl-ib-using") == 0)
-			return true;
-	}
-	return false;
+	return x->ifname == NULL && explain_nccl_using(x);
 }
 
 /* NCCL's return-code trace through bootstrap.cc with a system or
@@ -424,40 +414,6 @@ static void bootstrap_trace(const struct explain_ctx *x,
 		 "each other over it" : h->m.sig->meaning);
 }
 
-/* True when a line shows an interface NCCL uses (its Using lines). */
-static bool nccl_using_line(const struct explain_ctx *x)
-{
-	for (size_t i = 0; i < x->lg->nhits; i++) {
-		const char *id = x->lg->hits[i].m.sig->id;
-
-		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
-		    strcmp(id, "nccl-socket-using") == 0 ||
-		    strcmp(id, "nccl-ib-using") == 0)
-			return true;
-	}
-	return false;
-}
-
-/* NCCL connected to an address it never filled in. Where the log echoes
- * NCCL_SOCKET_IFNAME and no line shows an interface in use, the setting
- * matched none (NVIDIA/nccl#1837: 2.27 finds no interface for it
- * without a word); otherwise the line names no network fault (an NCCL
- * or plugin bug gives it too) and the symptom says what to collect. */
-static void nccl_addr_unset(const struct explain_ctx *x,
-			    const struct explain_hit *h,
-			    struct explain_result *r)
-{
-	char why[256];
-
-	if (x->ifname == NULL || nccl_using_line(x))
-		return;
-	snprintf(why, sizeof(why), "NCCL_SOCKET_IFNAME=%s is set and no "
-		 "line shows NCCL using an interface: the setting matched "
-		 "none, so NCCL connected to an address it never filled in",
-		 x->ifname);
-	open_set(r, h, finding_name(FINDING_NCCL_IFNAME_NOMATCH), why);
-}
-
 /* The symptoms' candidates open only where the same log holds network
  * evidence and no cause that is not the network explains them: a
  * watchdog, Gloo or store timeout alone was as often a slow compile, a
@@ -484,7 +440,7 @@ static void symptom_candidates(const struct explain_ctx *x,
 			continue;
 		}
 		if (strcmp(s->id, "nccl-socket-family-unset") == 0) {
-			nccl_addr_unset(x, h, r);
+			explain_nccl_addr_unset(x, h, r);
 			continue;
 		}
 		if (evidence) {
@@ -619,6 +575,10 @@ static void hit_causes(const struct explain_ctx *x,
 		return;
 	if (strcmp(s->id, "zmq-bind-nodev") == 0) {
 		zmq_bind(h, r);
+		return;
+	}
+	if (strcmp(s->id, "ucx-cm-device-disabled") == 0) {
+		explain_ucx_device_off(h, r);
 		return;
 	}
 	if (own_name(h)) {

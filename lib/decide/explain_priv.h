@@ -64,5 +64,16 @@ bool explain_rdma_local(const struct explain_hit *h);
 bool explain_transport_loopback(const struct explain_hit *h);
 void explain_transport_other(const struct explain_hit *h,
 			     struct explain_result *r);
+/* NCCL's Using lines: whether the log shows an interface in use. */
+bool explain_nccl_using(const struct explain_ctx *x);
+/* NCCL connected to an address it never filled in: nccl-ifname-nomatch
+ * opens where the log echoes NCCL_SOCKET_IFNAME and shows no interface
+ * in use. UCX's connection manager routed to a device UCX_NET_DEVICES
+ * leaves out: decides mpi-btl-iface with the fix naming the device. */
+void explain_nccl_addr_unset(const struct explain_ctx *x,
+			     const struct explain_hit *h,
+			     struct explain_result *r);
+void explain_ucx_device_off(const struct explain_hit *h,
+			    struct explain_result *r);
 
 #endif

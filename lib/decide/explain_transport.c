@@ -1,13 +1,17 @@
 /* netprobe explain: the failures of a transport's own (issue 42): an RDMA
  * completion the local NIC failed on its own memory, and UCX's TCP
- * transport offering the peer's loopback. Facts about the node's NIC or
+ * transport offering the peer's loopback (facts about the node's NIC or
  * the library, not about the network, so each is a cause that is not the
- * network (explain.c calls them). */
+ * network); NCCL connecting to an address it never filled in, and UCX's
+ * connection manager routing to a device its list leaves out (the
+ * transport's interface settings). explain.c calls them. */
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "doc/finding.h"
 
 /* An RDMA completion the local NIC failed on its own memory: IB's
  * local protection error (IBV_WC_LOC_PROT_ERR, 4) is GPUDirect RDMA
@@ -67,4 +71,73 @@ void explain_transport_other(const struct explain_hit *h,
 			 "| grep ACSCtl) and the IOMMU; NCCL_NET_GDR_LEVEL=0 "
 			 "confirms it");
 	}
+}
+
+/* True when a line shows an interface NCCL uses (its Using lines). */
+bool explain_nccl_using(const struct explain_ctx *x)
+{
+	for (size_t i = 0; i < x->lg->nhits; i++) {
+		const char *id = x->lg->hits[i].m.sig->id;
+
+		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
+		    strcmp(id, "nccl-socket-using") == 0 ||
+		    strcmp(id, "nccl-ib-using") == 0)
+			return true;
+	}
+	return false;
+}
+
+/* NCCL connected to an address it never filled in. Where the log echoes
+ * NCCL_SOCKET_IFNAME and no line shows an interface in use, the setting
+ * matched none (NVIDIA/nccl#1837: 2.27 finds no interface for it
+ * without a word); otherwise the line names no network fault (an NCCL
+ * or plugin bug gives it too) and the symptom says what to collect. */
+void explain_nccl_addr_unset(const struct explain_ctx *x,
+			     const struct explain_hit *h,
+			     struct explain_result *r)
+{
+	struct explain_cause *c;
+
+	if (x->ifname == NULL || explain_nccl_using(x))
+		return;
+	c = explain_cause_for(r, EXPLAIN_NET, true,
+			      finding_name(FINDING_NCCL_IFNAME_NOMATCH));
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "NCCL_SOCKET_IFNAME=%s is "
+			 "set and no line shows NCCL using an interface: the "
+			 "setting matched none, so NCCL connected to an "
+			 "address it never filled in", x->ifname);
+	if (c->next[0] == '\0')
+		explain_next_command(h, c->next, sizeof(c->next));
+}
+
+/* UCX's connection manager found that the route to the peer leaves by
+ * a device UCX_NET_DEVICES leaves out: the transport's device list is
+ * the fault, and the fix names the device the log names. */
+void explain_ucx_device_off(const struct explain_hit *h,
+			    struct explain_result *r)
+{
+	const char *dev = logmatch_field(&h->m, "dev");
+	const char *peer = logmatch_field(&h->m, "peer");
+	struct explain_cause *c;
+
+	if (dev == NULL || peer == NULL)
+		return;
+	c = explain_cause_for(r, EXPLAIN_NET, false,
+			      finding_name(FINDING_MPI_BTL_IFACE));
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "UCX connected to %s over "
+			 "device %s, which UCX_NET_DEVICES leaves out: the "
+			 "endpoint failed as unreachable", peer, dev);
+	if (c->fix[0] == '\0')
+		snprintf(c->fix, sizeof(c->fix), "add %s to UCX_NET_DEVICES "
+			 "(mpirun -x UCX_NET_DEVICES=...,%s), or give the "
+			 "peer's address on a device the list holds", dev,
+			 dev);
 }

@@ -79,6 +79,14 @@ collect deepspeed-host-ssh-alone "ssh -v worker-3.job"
 collect torch-store-wait-clients-alone "1 of 2 ranks reached the store"
 collect ucx-ep-timeout-alone "a peer that exited or was killed"
 collect nccl-family-unset "whether NCCL_SOCKET_IFNAME matched one"
+# the fix names the device the log names (issue 42)
+if "$NETPROBE" explain --no-probe "$dir/ucx-cm-device-disabled.log" |
+	grep -q 'fix: add br-vsw-1 to UCX_NET_DEVICES'; then
+	pass=$((pass + 1))
+else
+	echo "FAIL ucx-cm-device-disabled: the fix does not name br-vsw-1"
+	fail=$((fail + 1))
+fi
 # name-unresolved refines host-unreachable: the JSON lists the broader
 # code, so a consumer that asks for host-unreachable finds it (issue 42)
 ref=$("$NETPROBE" explain --no-probe --json "$dir/deepspeed-host-ssh-resolve.log" |
