@@ -256,7 +256,7 @@ elif [ "$MODE" = one ]; then
 	t one_sweep 0 300 "$BIN" --allow-one-rank -C all -b 8 -e 1G -f 8 --json "$LOG/one_sweep.json"
 	t one_mpi 0 120 must '"launcher": "mpi"' $MPIRUN -np 1 "$BIN" --allow-one-rank -b 8 -e 64M -f 8 --json -
 	t one_torchrun 0 120 must '"launcher": "torchrun"' $TORCHRUN --nnodes 1 --nproc-per-node 1 --master-port $((30000 + RANDOM % 1000)) --no-python "$BIN" --allow-one-rank -b 8 -e 64M -f 8 --json -
-	t one_corrupt 1 120 env NCCLCHECK_TEST_CORRUPT=1 "$BIN_TEST" --allow-one-rank -b 1K -e 64M -f 64 --json "$LOG/one_corrupt.json"
+	t one_corrupt 1 120 env NCCLCHECK_TEST_CORRUPT=0 "$BIN_TEST" --allow-one-rank -b 1K -e 64M -f 64 --json "$LOG/one_corrupt.json"
 	t one_gate_fail 1 120 "$BIN" --allow-one-rank -e 1M --max-latency 1us
 	t two_on_one 2 120 $MPIRUN -np 2 "$BIN" -b 8 -e 1M -T 10s
 elif [ "$MODE" = smoke ]; then
