@@ -168,6 +168,7 @@ static json_t *decide(const struct report_set *s)
 	rd_identity(&c);
 	rd_names(&c);
 	rd_neigh_stale(&c);
+	rd_macvlan_vepa(&c);
 	if (rd_watch_down(&c) < 0)
 		goto out;
 	rd_unheld_resets(&c);

@@ -116,6 +116,14 @@ static const struct row_case row_cases[] = {
 	  .neigh_stale_b = true},
 	 ELIM_KEPT, "b's entry for a names a MAC a does not have"},
 	{"neigh", {P29500}, ELIM_NA, "a routed pair: the gateway's entry"},
+	/* two macvlan siblings in VEPA or private mode: one LAN only */
+	{"vepa", {ONLINK}, ELIM_OPEN, "the interfaces not read"},
+	{"vepa", {ONLINK, .vepa_read = true}, ELIM_GONE,
+	 "read: not two VEPA macvlans"},
+	{"vepa", {ONLINK, .vepa_read = true, .vepa_both = true}, ELIM_KEPT,
+	 "both ends VEPA macvlans on one subnet"},
+	{"vepa", {P29500, .vepa_read = true}, ELIM_NA,
+	 "a routed pair: no sibling frames"},
 	/* the path */
 	{"path", {P29500}, ELIM_OPEN, "across subnets without the shape"},
 	{"path", {P29500, INSIDE}, ELIM_KEPT,
