@@ -50,7 +50,14 @@ struct fwr_block {
 	 * failed pair meets (issue 31). */
 	char saddr[FWR_SADDRS][FWR_ADDR];
 	size_t nsaddr;
+	/* it matches ct state new only: a packet exempted from tracking
+	 * (untracked) never matches it (issue 48) */
+	bool ct_new;
+	/* it matches ct state untracked (among new, established, related) */
+	bool untracked;
 };
+
+#define FWR_NOTRACK 16 /* notrack rules and untracked accepts kept */
 
 struct fw_rules {
 	enum fwr_backend backend;
@@ -62,11 +69,20 @@ struct fw_rules {
 	struct fwr_block b[FWR_MAX];
 	size_t n;
 	bool truncated; /* more than FWR_MAX */
+	/* nftables rules of a prerouting chain that exempt packets from
+	 * connection tracking (notrack), of the shape of a block: what they
+	 * exempt; and the accepts of input chains that match ct state
+	 * untracked (issue 48) */
+	struct fwr_block notrack[FWR_NOTRACK];
+	size_t nnotrack;
+	struct fwr_block untracked[FWR_NOTRACK];
+	size_t nuntracked;
 };
 
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
  * reached from an input hook (jumps followed), and input chains with
- * policy drop. Rules that match on anything but the transport, ports,
+ * policy drop; the notrack rules of prerouting chains and the accepts
+ * of ct state untracked (fw_rules' notrack and untracked). Rules that match on anything but the transport, ports,
  * source address, input interface and connection state new are left out:
  * opening a port cannot be what they are about. Returns 0, or -1 with errno EINVAL when
  * the text is not an nft JSON ruleset. */

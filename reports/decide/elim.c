@@ -329,6 +329,31 @@ static enum elim_state t_vepa(const struct elim_ev *e, char *why, size_t len)
 	return ELIM_OPEN;
 }
 
+/* A notrack exemption that no accept matches: shown where either end's
+ * scan found one covering the other, eliminated where both ends'
+ * rulesets were read without one (an iptables-legacy ruleset's raw
+ * table is not read: open). */
+static enum elim_state t_untracked(const struct elim_ev *e, char *why,
+				   size_t len)
+{
+	if (e->untracked_a || e->untracked_b) {
+		snprintf(why, len,
+			 "%s exempts %s's packets from connection tracking "
+			 "and no accept of its input matches them untracked",
+			 e->untracked_b ? e->b : e->a,
+			 e->untracked_b ? e->a : e->b);
+		return ELIM_KEPT;
+	}
+	if (e->rules_a && e->rules_b && !e->legacy_a && !e->legacy_b) {
+		snprintf(why, len,
+			 "%s's and %s's nftables rulesets were read: no "
+			 "exemption from tracking is left unaccepted",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
 static const struct elim_row rows[] = {
 	{"firewall-b", "{b}'s own firewall", "firewall", t_fw_b,
 	 "nft -a list ruleset on {b} (as root)"},
@@ -346,6 +371,10 @@ static const struct elim_row rows[] = {
 	 t_neigh,
 	 "ip neigh show nud permanent on {a} and on {b}, against ip -br link "
 	 "on the other"},
+	{"untracked", "a notrack exemption no accept matches", "setting",
+	 t_untracked,
+	 "nft list ruleset on {a} and on {b} (a notrack rule, and no accept "
+	 "of ct state untracked)"},
 	{"vepa", "two macvlan siblings in VEPA or private mode", "setting",
 	 t_vepa,
 	 "ip -d link show on {a} and on {b} (macvlan mode vepa or private)"},

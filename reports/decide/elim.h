@@ -70,6 +70,12 @@ struct elim_ev {
 	 * (decide_vepa.c) */
 	bool vepa_read;
 	bool vepa_both;
+	/* each end's ruleset (rules_*) is iptables-legacy's, whose raw
+	 * table is not read; and its scan's notrack-untracked-drop cuts it
+	 * off from the other (packets exempted from tracking, accepted by
+	 * no rule: decide_untracked.c) */
+	bool legacy_a, legacy_b;
+	bool untracked_a, untracked_b;
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

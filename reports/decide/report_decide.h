@@ -280,6 +280,14 @@ void rd_macvlan_vepa(struct rctx *c);
 /* Whether nodes a and b both hold their address on a VEPA or private
  * macvlan, on one subnet: 1, 0 when not, -1 when either has no scan. */
 int rd_vepa_toward(const struct rctx *c, const char *a, const char *b);
+/* The peers each node's own notrack-untracked-drop (its scan's) cuts it
+ * off from (decide_untracked.c, issue 48): the members its exemption
+ * covers whose pair with it failed, into the finding's "cuts" (found by
+ * rd_names_cut). */
+void rd_untracked_cuts(struct rctx *c);
+/* Whether node a's notrack-untracked-drop cuts it off from node b: 1, 0
+ * when not, -1 when a's scan read no nftables ruleset. */
+int rd_untracked_toward(const struct rctx *c, const char *a, const char *b);
 
 /* link-down-during-watch findings into c->findings (decide_watch.c,
  * issue 44): each pair the change log of the mesh document's watch shows

@@ -124,6 +124,18 @@ static const struct row_case row_cases[] = {
 	 "both ends VEPA macvlans on one subnet"},
 	{"vepa", {P29500, .vepa_read = true}, ELIM_NA,
 	 "a routed pair: no sibling frames"},
+	/* a notrack exemption no accept matches */
+	{"untracked", {P29500}, ELIM_OPEN, "no ruleset read"},
+	{"untracked", {P29500, .rules_a = true}, ELIM_OPEN,
+	 "b's ruleset not read"},
+	{"untracked", {P29500, .rules_a = true, .rules_b = true},
+	 ELIM_GONE, "both rulesets read, no unaccepted exemption"},
+	{"untracked",
+	 {P29500, .rules_a = true, .rules_b = true, .legacy_b = true},
+	 ELIM_OPEN, "b's iptables-legacy raw table is not read"},
+	{"untracked",
+	 {P29500, .rules_a = true, .rules_b = true, .untracked_b = true},
+	 ELIM_KEPT, "b's exemption covers a, nothing accepts it"},
 	/* the path */
 	{"path", {P29500}, ELIM_OPEN, "across subnets without the shape"},
 	{"path", {P29500, INSIDE}, ELIM_KEPT,
