@@ -250,6 +250,26 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 	return verdict && !(b->accept && iif);
 }
 
+/* True when a rule's expressions end in an iptables-nft target that
+ * may exempt from tracking (xt CT or NOTRACK: JSON does not say which
+ * options). */
+static bool xt_ct(const json_t *expr)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(expr, i, e)
+	{
+		const char *name = json_string_value(
+		    json_object_get(json_object_get(e, "xt"), "name"));
+
+		if (name != NULL &&
+		    (strcmp(name, "CT") == 0 || strcmp(name, "NOTRACK") == 0))
+			return true;
+	}
+	return false;
+}
+
 /* A prerouting rule's expressions: true when it exempts packets from
  * tracking (notrack) and matches only the transport, ports, sources and
  * input interface, which go into b. */
@@ -412,6 +432,7 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
 			if (rule_notrack(json_object_get(o, "expr"), &b) &&
 			    r->nnotrack < FWR_NOTRACK)
 				r->notrack[r->nnotrack++] = b;
+			r->notrack_xt |= xt_ct(json_object_get(o, "expr"));
 			continue;
 		}
 		if (!ch->reached || !rule_block(json_object_get(o, "expr"), &b))

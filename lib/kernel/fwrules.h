@@ -77,6 +77,9 @@ struct fw_rules {
 	size_t nnotrack;
 	struct fwr_block untracked[FWR_NOTRACK];
 	size_t nuntracked;
+	/* a prerouting rule ends in an iptables-nft target (xt CT, which
+	 * may be --notrack): what it exempts is not read */
+	bool notrack_xt;
 };
 
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains

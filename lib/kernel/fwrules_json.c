@@ -36,12 +36,16 @@ static json_t *block_json(const struct fwr_block *b, const char *kind,
 }
 
 /* The notrack rules and the untracked accepts (issue 48) into o, where
- * the ruleset has a notrack rule: `notrack` and `untracked_accepts`.
- * Returns 0, or -1 on no memory. */
+ * the ruleset has a notrack rule: `notrack` and `untracked_accepts`; and
+ * `notrack_unread` where an iptables-nft target may exempt too. Returns
+ * 0, or -1 on no memory. */
 static int notrack_json(const struct fw_rules *r, json_t *o)
 {
 	json_t *nt, *ua;
 
+	if (r->notrack_xt &&
+	    json_object_set_new(o, "notrack_unread", json_true()) < 0)
+		return -1;
 	if (r->nnotrack == 0)
 		return 0;
 	nt = json_array();

@@ -149,7 +149,8 @@ int rd_untracked_toward(const struct rctx *c, const char *a, const char *b)
 	json_t *f, *v;
 
 	if (strcmp(rj_strd(fw, "backend", ""), "nftables") != 0 ||
-	    json_is_true(json_object_get(fw, "truncated")))
+	    json_is_true(json_object_get(fw, "truncated")) ||
+	    json_is_true(json_object_get(fw, "notrack_unread")))
 		return -1;
 	json_array_foreach(rx_code_findings(c, FINDING_NOTRACK_UNTRACKED_DROP),
 			   i, f) {

@@ -95,6 +95,29 @@ START_TEST(parsed_apart_from_blocks)
 }
 END_TEST
 
+/* iptables-nft's -j CT --notrack is an opaque xt target in nft's JSON:
+ * nothing is raised, and the document says the exemptions are unread
+ * (so the report's row stays open). */
+START_TEST(iptables_nft_target_unread)
+{
+	char *t = fw_fixture_text("notrack-xt.json");
+	struct fw_rules *r = calloc(1, sizeof(*r));
+	char cmd[512];
+	json_t *j;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(fwrules_parse_nft(t, r), 0);
+	ck_assert(r->notrack_xt);
+	ck_assert_uint_eq(r->nnotrack, 0);
+	j = fwrules_to_json(r);
+	ck_assert(json_is_true(json_object_get(j, "notrack_unread")));
+	json_decref(j);
+	ck_assert_uint_eq(run("notrack-xt.json", cmd, sizeof(cmd)), 0);
+	free(r);
+	free(t);
+}
+END_TEST
+
 Suite *suite_decide_notrack(void)
 {
 	Suite *s = suite_create("decide_notrack");
@@ -104,6 +127,7 @@ Suite *suite_decide_notrack(void)
 	tcase_add_test(tc, port_exemption_accepted_new_only);
 	tcase_add_test(tc, healthy_rulesets_are_silent);
 	tcase_add_test(tc, parsed_apart_from_blocks);
+	tcase_add_test(tc, iptables_nft_target_unread);
 	suite_add_tcase(s, tc);
 	return s;
 }
