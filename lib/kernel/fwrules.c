@@ -271,8 +271,8 @@ static bool xt_ct(const json_t *expr)
 }
 
 /* A prerouting rule's expressions: true when it exempts packets from
- * tracking (notrack) and matches only the transport, ports, sources and
- * input interface, which go into b. */
+ * tracking (notrack) and matches only the transport, ports and sources,
+ * which go into b. */
 static bool rule_notrack(const json_t *expr, struct fwr_block *b)
 {
 	bool nt = false;
@@ -287,8 +287,12 @@ static bool rule_notrack(const json_t *expr, struct fwr_block *b)
 		if (key == NULL)
 			return false;
 		if (strcmp(key, "match") == 0) {
+			/* an exemption of one input interface's packets (lo's)
+			 * goes with accepts of that interface, which the
+			 * blocks leave out: not judged */
 			if (!match_into(json_object_get(e, key), b) ||
-			    b->ct_new || b->untracked)
+			    b->ct_new || b->untracked ||
+			    names_iif(json_object_get(e, key)))
 				return false;
 		} else if (strcmp(key, "notrack") == 0) {
 			nt = true;

@@ -3,7 +3,8 @@
  * each beside its .nft source): blind48b 05's exemption in front of
  * accepts of ct states new and established is a fault whose command
  * accepts the exempted packets untracked; 08's symmetric exemption with
- * an untracked accept, a port exemption whose port is accepted with no ct
+ * an untracked accept (and lo's packets exempted, which go with lo's own
+ * accept), a port exemption whose port is accepted with no ct
  * state, and an exemption with nothing dropping behind it are silent. */
 #include <check.h>
 #include <stdlib.h>
