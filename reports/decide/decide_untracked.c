@@ -33,27 +33,43 @@ static bool in_source(const char *a, const char *p)
 	return true;
 }
 
-/* True when some notrack rule of scan doc d's firewall exempts packets
- * from one of node b's global addresses (a rule without sources: every
- * address). */
-static bool exempts(const json_t *d, const json_t *db)
+/* True when notrack rule r exempts packets from one of the global
+ * addresses of scan doc db (a rule without sources: every address). */
+static bool rule_covers(const json_t *r, const json_t *db)
 {
-	size_t i, j, k, l;
-	json_t *r, *s, *fi, *ad;
+	size_t j, k, l;
+	json_t *s, *fi, *ad;
+
+	if (json_array_size(rj_arr(r, "saddr")) == 0)
+		return true;
+	json_array_foreach(rj_arr(r, "saddr"), j, s)
+		json_array_foreach(rj_arr(db, "interfaces"), k, fi)
+			json_array_foreach(rj_arr(fi, "addresses"), l, ad)
+				if (in_source(rj_strd(ad, "address", ""),
+					      json_string_value(s)))
+					return true;
+	return false;
+}
+
+/* How the notrack rules of scan doc d's firewall exempt node db's
+ * packets: 0 not at all, 1 to some ports only (the node's connections to
+ * it, whose replies come to other ports, are not cut), 2 to every port
+ * (its replies too). */
+static int exempts(const json_t *d, const json_t *db)
+{
+	size_t i;
+	json_t *r;
+	int how = 0;
 
 	json_array_foreach(rj_arr(json_object_get(d, "firewall"), "notrack"),
 			   i, r) {
-		if (json_array_size(rj_arr(r, "saddr")) == 0)
-			return true;
-		json_array_foreach(rj_arr(r, "saddr"), j, s)
-			json_array_foreach(rj_arr(db, "interfaces"), k, fi)
-				json_array_foreach(rj_arr(fi, "addresses"), l,
-						   ad)
-					if (in_source(rj_strd(ad, "address", ""),
-						      json_string_value(s)))
-						return true;
+		if (!rule_covers(r, db))
+			continue;
+		if (json_array_size(rj_arr(r, "ports")) == 0)
+			return 2;
+		how = 1;
 	}
-	return false;
+	return how;
 }
 
 /* True when doc d's peers entry toward node to did not answer. */
@@ -98,8 +114,8 @@ static bool finding_toward(const struct rctx *c, const char *a,
 }
 
 /* The cuts of node a's finding: the members its exemption covers whose
- * pair with a failed either way (a peer unreached, a port that timed
- * out). */
+ * connections to a failed (a peer unreached, a port that timed out), or
+ * a's to them where their replies are exempted too. */
 static json_t *cuts_of(const struct rctx *c, const char *a, const json_t *d)
 {
 	size_t n = json_array_size(c->nodes);
@@ -109,10 +125,16 @@ static json_t *cuts_of(const struct rctx *c, const char *a, const json_t *d)
 		const char *b = json_string_value(json_array_get(c->nodes, k));
 		const struct report_input *ib = rd_node_scan(c, b);
 
+		int how;
+
 		if (strcmp(a, b) == 0 || ib == NULL ||
-		    !exempts(d, ib->doc) ||
-		    (!failed_toward(c, d, b) && !failed_toward(c, ib->doc, a) &&
-		     !finding_toward(c, a, b) && !finding_toward(c, b, a)))
+		    (how = exempts(d, ib->doc)) == 0)
+			continue;
+		/* b's connections to a die on a's input; a's own to b only
+		 * where b's replies are exempted too (every port) */
+		if (!failed_toward(c, ib->doc, a) && !finding_toward(c, b, a) &&
+		    (how < 2 ||
+		     (!failed_toward(c, d, b) && !finding_toward(c, a, b))))
 			continue;
 		rj_add_unique(cuts, b);
 	}
