@@ -173,46 +173,100 @@ static bool match_text(const struct fwr_block *n, const char *fam, char *buf,
 	return l < len;
 }
 
+/* Appends to buf what rule n matches, as iptables writes it ("-s
+ * 10.0.0.0/24 -p tcp -m multiport --dports 29400:29410,29500"); false
+ * when it has more than one source or a name is not plain. */
+static bool ipt_text(const struct fwr_block *n, char *buf, size_t len)
+{
+	size_t l = strlen(buf);
+
+	if (n->nsaddr > 1 || (n->nsaddr == 1 && !plain(n->saddr[0])))
+		return false;
+	if (n->nsaddr == 1)
+		l += (size_t)snprintf(buf + l, len - l, " -s %s", n->saddr[0]);
+	if (n->proto[0] != '\0' && l < len)
+		l += (size_t)snprintf(buf + l, len - l, " -p %s", n->proto);
+	if (n->nranges > 0 && l < len)
+		l += (size_t)snprintf(buf + l, len - l, "%s",
+		                      n->nranges > 1 ? " -m multiport --dports "
+		                                     : " --dport ");
+	for (size_t i = 0; i < n->nranges && l < len; i++)
+		l += (size_t)(n->lo[i] == n->hi[i]
+		                  ? snprintf(buf + l, len - l, "%s%u",
+		                             i ? "," : "", n->lo[i])
+		                  : snprintf(buf + l, len - l, "%s%u:%u",
+		                             i ? "," : "", n->lo[i], n->hi[i]));
+	return l < len;
+}
+
+/* The commands for notrack rule n dropped by chain k: the accept into
+ * cmd, the exemption's deletion into del; false when they cannot be
+ * written (a name not plain, a family that does not fit). */
+static bool commands(const struct fw_rules *r, const struct fwr_block *n,
+                     const struct fwr_block *k, char *what, size_t wl,
+                     char *cmd, size_t cl, char *del, size_t dl)
+{
+	if (r->notrack_tool[0] != '\0') {
+		/* iptables: the accept goes into the filter table's INPUT,
+		 * where the drop must be */
+		if (strcmp(k->table, "filter") != 0 ||
+		    strcmp(k->chain, "INPUT") != 0 || !ipt_text(n, what, wl))
+			return false;
+		snprintf(cmd, cl,
+		         "%s -I INPUT%s -m conntrack --ctstate UNTRACKED -j "
+		         "ACCEPT",
+		         r->notrack_tool, what);
+		snprintf(del, dl, "%s -t raw -D PREROUTING %ld",
+		         r->notrack_tool, n->handle);
+		return true;
+	}
+	if (!match_text(n, k->family, what, wl) || !plain(k->table) ||
+	    !plain(k->chain) || !plain(n->table) || !plain(n->chain))
+		return false;
+	snprintf(cmd, cl,
+	         "nft insert rule %s %s %s ct state untracked%s accept",
+	         k->family, k->table, k->chain, what);
+	snprintf(del, dl, "nft delete rule %s %s %s handle %ld", n->family,
+	         n->table, n->chain, n->handle);
+	return true;
+}
+
 /* One finding for notrack rule n, dropped by chain k's catch-all.
  * Returns 0, or -1 on no memory. */
-static int report(const struct fwr_block *n, const struct fwr_block *k,
-                  struct doc *d)
+static int report(const struct fw_rules *r, const struct fwr_block *n,
+                  const struct fwr_block *k, struct doc *d)
 {
 	char what[400] = "", cmd[700], del[300], fix[1400];
 	json_t *ev = NULL;
+	const char *src = r->notrack_tool[0] ? r->notrack_tool : "nft";
 
-	if (!match_text(n, k->family, what, sizeof(what)) ||
-	    !plain(k->table) || !plain(k->chain) || !plain(n->table) ||
-	    !plain(n->chain))
+	if (!commands(r, n, k, what, sizeof(what), cmd, sizeof(cmd), del,
+	              sizeof(del)))
 		return 0;
-	snprintf(cmd, sizeof(cmd),
-	         "nft insert rule %s %s %s ct state untracked%s accept",
-	         k->family, k->table, k->chain, what);
-	snprintf(del, sizeof(del), "nft delete rule %s %s %s handle %ld",
-	         n->family, n->table, n->chain, n->handle);
 	snprintf(fix, sizeof(fix),
 	         "accept the exempted packets as untracked, ahead of the "
 	         "drop: %s (firewalld's own fix); then the same where the "
-	         "ruleset is written (/etc/nftables.conf, the firewall "
-	         "manager's config), or it comes back at boot. Or, where the "
+	         "ruleset is written (/etc/nftables.conf, "
+	         "/etc/iptables/rules.v4, the firewall manager's config), or "
+	         "it comes back at boot. Or, where the "
 	         "exemption is not wanted, delete it: %s (conntrack then "
 	         "tracks those packets again, the load it spared)",
 	         cmd, del);
-	if (evidence_add(&ev, "nft",
+	if (evidence_add(&ev, src,
 	                 "table %s %s, chain %s (prerouting), handle %ld:%s "
 	                 "notrack",
 	                 n->family, n->table, n->chain, n->handle,
 	                 what[0] ? what : " every packet") < 0 ||
 	    (k->kind == FWR_POLICY
-	         ? evidence_add(&ev, "nft",
+	         ? evidence_add(&ev, src,
 	                        "table %s %s, chain %s (input): policy drop",
 	                        k->family, k->table, k->chain)
-	         : evidence_add(&ev, "nft",
+	         : evidence_add(&ev, src,
 	                        "table %s %s, chain %s (input), handle %ld: "
 	                        "drops every packet",
 	                        k->family, k->table, k->chain, k->handle)) <
 	        0 ||
-	    evidence_add(&ev, "nft",
+	    evidence_add(&ev, src,
 	                 "no accept of the input chains matches those "
 	                 "packets as untracked (ct state untracked, or no ct "
 	                 "state)") < 0) {
@@ -240,13 +294,13 @@ int decide_notrack(const struct fw_rules *r, struct doc *d)
 	const struct fwr_block *k;
 	int found = 0;
 
-	if (r == NULL || r->backend != FWR_NFT || r->nnotrack == 0 ||
+	if (r == NULL || r->backend == FWR_NONE || r->nnotrack == 0 ||
 	    (k = catch_all(r)) == NULL)
 		return 0;
 	for (size_t i = 0; i < r->nnotrack && found < NT_MAX_FINDINGS; i++) {
 		if (accepted(r, &r->notrack[i]))
 			continue;
-		if (report(&r->notrack[i], k, d) < 0)
+		if (report(r, &r->notrack[i], k, d) < 0)
 			return -1;
 		found++;
 	}

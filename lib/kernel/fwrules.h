@@ -80,6 +80,9 @@ struct fw_rules {
 	/* a prerouting rule ends in an iptables-nft target (xt CT, which
 	 * may be --notrack): what it exempts is not read */
 	bool notrack_xt;
+	/* the iptables tool whose text notrack and untracked come from
+	 * ("iptables-nft", "iptables-legacy"), "" for nftables' own */
+	char notrack_tool[20];
 };
 
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
@@ -95,6 +98,16 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
  * and the chains it jumps to: -j DROP/REJECT rules with --dport or
  * --dports, and a DROP policy). Returns 0, or -1 with errno EINVAL. */
 int fwrules_parse_iptables(const char *text, struct fw_rules *r);
+
+/* Parses iptables-save text (tool: the iptables that wrote it) for the
+ * exemptions from tracking (-j NOTRACK, -j CT --notrack in the raw
+ * table's PREROUTING) into r->notrack, and the filter table's INPUT
+ * accepts that match untracked packets (--ctstate UNTRACKED, or no
+ * state) into r->untracked, which it empties first. Rules that match on
+ * more than the source, transport and ports are left out; an exemption
+ * so left out sets r->notrack_xt (not read), which it clears first. */
+void fwrules_parse_ipt_notrack(const char *text, const char *tool,
+                               struct fw_rules *r);
 
 /* True when block b drops port of proto ("tcp"/"udp"). */
 bool fwrules_blocks(const struct fwr_block *b, const char *proto,

@@ -46,6 +46,10 @@ static int notrack_json(const struct fw_rules *r, json_t *o)
 	if (r->notrack_xt &&
 	    json_object_set_new(o, "notrack_unread", json_true()) < 0)
 		return -1;
+	if (r->notrack_tool[0] != '\0' &&
+	    json_object_set_new(o, "notrack_tool",
+	                        json_string(r->notrack_tool)) < 0)
+		return -1;
 	if (r->nnotrack == 0)
 		return 0;
 	nt = json_array();

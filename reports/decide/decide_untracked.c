@@ -167,10 +167,14 @@ int rd_untracked_toward(const struct rctx *c, const char *a, const char *b)
 	const struct report_input *in = rd_node_scan(c, a);
 	const json_t *fw = in != NULL ? json_object_get(in->doc, "firewall")
 				      : NULL;
+	const char *be = rj_strd(fw, "backend", "");
 	size_t i, j;
 	json_t *f, *v;
 
-	if (strcmp(rj_strd(fw, "backend", ""), "nftables") != 0 ||
+	/* iptables-legacy's raw table is read by its own save */
+	if ((strcmp(be, "nftables") != 0 &&
+	     (strcmp(be, "iptables-legacy") != 0 ||
+	      rj_str(fw, "notrack_tool") == NULL)) ||
 	    json_is_true(json_object_get(fw, "truncated")) ||
 	    json_is_true(json_object_get(fw, "notrack_unread")))
 		return -1;

@@ -286,8 +286,9 @@ int rd_vepa_toward(const struct rctx *c, const char *a, const char *b);
  * rd_names_cut). */
 void rd_untracked_cuts(struct rctx *c);
 /* Whether node a's notrack-untracked-drop cuts it off from node b: 1, 0
- * when not, -1 when a's scan read no nftables ruleset or one whose
- * iptables-nft targets may exempt too (notrack_unread). */
+ * when not, -1 when a's scan read no ruleset's exemptions (none, an
+ * iptables-legacy one without its raw table, or exemptions left unread:
+ * notrack_unread). */
 int rd_untracked_toward(const struct rctx *c, const char *a, const char *b);
 
 /* link-down-during-watch findings into c->findings (decide_watch.c,

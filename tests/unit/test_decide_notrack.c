@@ -119,6 +119,59 @@ START_TEST(iptables_nft_target_unread)
 }
 END_TEST
 
+/* The findings decide_notrack adds for nft's JSON rel with the
+ * iptables-nft-save text save read beside it, as fwrules_collect does:
+ * their count, and the commands into cmd (one a line). */
+static size_t run_ipt(const char *rel, const char *save, char *cmd,
+		      size_t len)
+{
+	char *t = fw_fixture_text(rel), *x = fw_fixture_text(save);
+	struct fw_rules *r = calloc(1, sizeof(*r));
+	struct doc d;
+	size_t n, i, l = 0;
+	json_t *f;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(fwrules_parse_nft(t, r), 0);
+	ck_assert(r->notrack_xt);
+	fwrules_parse_ipt_notrack(x, "iptables-nft", r);
+	ck_assert(!r->notrack_xt);
+	ck_assert_int_eq(doc_init(&d, "netprobe", "scan"), 0);
+	ck_assert_int_eq(decide_notrack(r, &d), 0);
+	n = json_array_size(d.findings);
+	cmd[0] = '\0';
+	json_array_foreach(d.findings, i, f)
+		l += (size_t)snprintf(cmd + l, len - l, "%s\n",
+				      json_string_value(
+					  json_object_get(f, "command")));
+	doc_free(&d);
+	free(r);
+	free(x);
+	free(t);
+	return n;
+}
+
+/* iptables-nft's -j CT --notrack and -j NOTRACK, read from its save:
+ * each a fault whose command is iptables-nft's; after those two
+ * commands (the save's fixed state) nothing. */
+START_TEST(iptables_nft_exemptions)
+{
+	char cmd[1024];
+
+	ck_assert_uint_eq(run_ipt("notrack-ipt.json", "notrack-ipt.save", cmd,
+				  sizeof(cmd)),
+			  2);
+	ck_assert_str_eq(cmd, "iptables-nft -I INPUT -s 10.231.62.0/24 -m "
+			      "conntrack --ctstate UNTRACKED -j ACCEPT\n"
+			      "iptables-nft -I INPUT -p tcp -m multiport "
+			      "--dports 29400,29500 -m conntrack --ctstate "
+			      "UNTRACKED -j ACCEPT\n");
+	ck_assert_uint_eq(run_ipt("notrack-ipt.json", "notrack-ipt-fixed.save",
+				  cmd, sizeof(cmd)),
+			  0);
+}
+END_TEST
+
 Suite *suite_decide_notrack(void)
 {
 	Suite *s = suite_create("decide_notrack");
@@ -129,6 +182,7 @@ Suite *suite_decide_notrack(void)
 	tcase_add_test(tc, healthy_rulesets_are_silent);
 	tcase_add_test(tc, parsed_apart_from_blocks);
 	tcase_add_test(tc, iptables_nft_target_unread);
+	tcase_add_test(tc, iptables_nft_exemptions);
 	suite_add_tcase(s, tc);
 	return s;
 }
