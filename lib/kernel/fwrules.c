@@ -15,7 +15,14 @@
 struct nchain {
 	const char *family, *table, *name;
 	bool input, reached;
+	bool pre; /* a prerouting base chain: where notrack exempts */
 };
+
+/* ct states as bits (ct_states) */
+#define CT_NEW 1u
+#define CT_UNTRACKED 2u
+#define CT_EST_REL 4u
+#define CT_OTHER 8u
 
 /* Appends a block; false when the list is full. */
 static bool add_block(struct fw_rules *r, const struct fwr_block *b)
@@ -70,28 +77,34 @@ static bool ports_of(const json_t *right, struct fwr_block *b)
 	return true;
 }
 
-/* True when a string or a set of strings right holds only want (and,
- * with also, that). */
-static bool only_strings(const json_t *right, const char *want,
-                         const char *also)
+/* The ct states a string or a set of strings right names, as CT_*
+ * bits; CT_OTHER for invalid or anything unknown. */
+static unsigned ct_states(const json_t *right)
 {
-	json_t *set = json_object_get(right, "set"), *v;
+	json_t *set = json_object_get(right, "set");
+	const json_t *arr = json_is_array(set) ? set : right;
+	unsigned m = 0;
 	size_t i;
 
 	if (json_is_string(right))
-		return strcmp(json_string_value(right), want) == 0 ||
-		       (also && strcmp(json_string_value(right), also) == 0);
-	if (!json_is_array(set) && !json_is_array(right))
-		return false;
-	json_array_foreach(json_is_array(set) ? set : right, i, v)
-	{
-		const char *s = json_string_value(v);
+		arr = NULL;
+	for (i = 0; arr == NULL ? i < 1 : i < json_array_size(arr); i++) {
+		const char *s = json_string_value(
+		    arr == NULL ? right : json_array_get(arr, i));
 
-		if (s == NULL ||
-		    (strcmp(s, want) != 0 && (also == NULL || strcmp(s, also))))
-			return false;
+		if (s == NULL)
+			m |= CT_OTHER;
+		else if (strcmp(s, "new") == 0)
+			m |= CT_NEW;
+		else if (strcmp(s, "untracked") == 0)
+			m |= CT_UNTRACKED;
+		else if (strcmp(s, "established") == 0 ||
+		         strcmp(s, "related") == 0)
+			m |= CT_EST_REL;
+		else
+			m |= CT_OTHER;
 	}
-	return true;
+	return m;
 }
 
 /* One source of nft JSON (an address string, or {"prefix": {"addr",
@@ -178,8 +191,16 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 	if (ct != NULL) {
 		const char *key = json_string_value(json_object_get(ct, "key"));
 
-		return key != NULL && strcmp(key, "state") == 0 &&
-		       only_strings(right, "new", NULL);
+		unsigned st;
+
+		if (key == NULL || strcmp(key, "state") != 0)
+			return false;
+		st = ct_states(right);
+		/* an accept of untracked packets is kept apart (issue 48):
+		 * nothing a port opening is about matches it otherwise */
+		b->ct_new = st == CT_NEW;
+		b->untracked = (st & CT_UNTRACKED) && !(st & CT_OTHER);
+		return b->ct_new || b->untracked;
 	}
 	return false;
 }
@@ -227,6 +248,60 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 		}
 	}
 	return verdict && !(b->accept && iif);
+}
+
+/* True when a rule's expressions end in an iptables-nft target that
+ * may exempt from tracking (xt CT or NOTRACK: JSON does not say which
+ * options). */
+static bool xt_ct(const json_t *expr)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(expr, i, e)
+	{
+		const char *name = json_string_value(
+		    json_object_get(json_object_get(e, "xt"), "name"));
+
+		if (name != NULL &&
+		    (strcmp(name, "CT") == 0 || strcmp(name, "NOTRACK") == 0))
+			return true;
+	}
+	return false;
+}
+
+/* A prerouting rule's expressions: true when it exempts packets from
+ * tracking (notrack) and matches only the transport, ports and sources,
+ * which go into b. */
+static bool rule_notrack(const json_t *expr, struct fwr_block *b)
+{
+	bool nt = false;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(expr, i, e)
+	{
+		const char *key =
+		    json_object_iter_key(json_object_iter((json_t *)e));
+
+		if (key == NULL)
+			return false;
+		if (strcmp(key, "match") == 0) {
+			/* an exemption of one input interface's packets (lo's)
+			 * goes with accepts of that interface, which the
+			 * blocks leave out: not judged */
+			if (!match_into(json_object_get(e, key), b) ||
+			    b->ct_new || b->untracked ||
+			    names_iif(json_object_get(e, key)))
+				return false;
+		} else if (strcmp(key, "notrack") == 0) {
+			nt = true;
+		} else if (strcmp(key, "counter") != 0 &&
+		           strcmp(key, "log") != 0) {
+			return false;
+		}
+	}
+	return nt;
 }
 
 /* The chain of (family, table, name), or NULL. */
@@ -322,6 +397,10 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
 		             strcmp(c[n].family, "bridge") != 0 &&
 		             strcmp(c[n].family, "netdev") != 0;
 		c[n].reached = c[n].input;
+		c[n].pre = name != NULL && strcmp(name, "prerouting") == 0 &&
+		           (strcmp(c[n].family, "ip") == 0 ||
+		            strcmp(c[n].family, "ip6") == 0 ||
+		            strcmp(c[n].family, "inet") == 0);
 		name = json_string_value(json_object_get(ch, "policy"));
 		if (c[n].input && name != NULL && strcmp(name, "drop") == 0) {
 			struct fwr_block b = {.kind = FWR_POLICY, .handle = -1};
@@ -346,16 +425,26 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
 		    json_string_value(json_object_get(o, "chain"));
 		struct nchain *ch = chain_find(c, n, fam, tab, chn);
 
-		if (ch == NULL || !ch->reached ||
-		    !json_is_integer(json_object_get(o, "handle")) ||
-		    !rule_block(json_object_get(o, "expr"), &b))
+		if (ch == NULL || !json_is_integer(json_object_get(o, "handle")))
 			continue;
 		b.handle =
 		    (long)json_integer_value(json_object_get(o, "handle"));
 		set_name(b.family, sizeof(b.family), fam);
 		set_name(b.table, sizeof(b.table), tab);
 		set_name(b.chain, sizeof(b.chain), chn);
-		add_block(r, &b);
+		if (ch->pre) {
+			if (rule_notrack(json_object_get(o, "expr"), &b) &&
+			    r->nnotrack < FWR_NOTRACK)
+				r->notrack[r->nnotrack++] = b;
+			r->notrack_xt |= xt_ct(json_object_get(o, "expr"));
+			continue;
+		}
+		if (!ch->reached || !rule_block(json_object_get(o, "expr"), &b))
+			continue;
+		if (!b.untracked)
+			add_block(r, &b);
+		else if (b.accept && r->nuntracked < FWR_NOTRACK)
+			r->untracked[r->nuntracked++] = b;
 	}
 	rc = 0;
 out:

@@ -50,7 +50,14 @@ struct fwr_block {
 	 * failed pair meets (issue 31). */
 	char saddr[FWR_SADDRS][FWR_ADDR];
 	size_t nsaddr;
+	/* it matches ct state new only: a packet exempted from tracking
+	 * (untracked) never matches it (issue 48) */
+	bool ct_new;
+	/* it matches ct state untracked (among new, established, related) */
+	bool untracked;
 };
+
+#define FWR_NOTRACK 16 /* notrack rules and untracked accepts kept */
 
 struct fw_rules {
 	enum fwr_backend backend;
@@ -62,11 +69,26 @@ struct fw_rules {
 	struct fwr_block b[FWR_MAX];
 	size_t n;
 	bool truncated; /* more than FWR_MAX */
+	/* nftables rules of a prerouting chain that exempt packets from
+	 * connection tracking (notrack), of the shape of a block: what they
+	 * exempt; and the accepts of input chains that match ct state
+	 * untracked (issue 48) */
+	struct fwr_block notrack[FWR_NOTRACK];
+	size_t nnotrack;
+	struct fwr_block untracked[FWR_NOTRACK];
+	size_t nuntracked;
+	/* a prerouting rule ends in an iptables-nft target (xt CT, which
+	 * may be --notrack): what it exempts is not read */
+	bool notrack_xt;
+	/* the iptables tool whose text notrack and untracked come from
+	 * ("iptables-nft", "iptables-legacy"), "" for nftables' own */
+	char notrack_tool[20];
 };
 
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
  * reached from an input hook (jumps followed), and input chains with
- * policy drop. Rules that match on anything but the transport, ports,
+ * policy drop; the notrack rules of prerouting chains and the accepts
+ * of ct state untracked (fw_rules' notrack and untracked). Rules that match on anything but the transport, ports,
  * source address, input interface and connection state new are left out:
  * opening a port cannot be what they are about. Returns 0, or -1 with errno EINVAL when
  * the text is not an nft JSON ruleset. */
@@ -76,6 +98,16 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
  * and the chains it jumps to: -j DROP/REJECT rules with --dport or
  * --dports, and a DROP policy). Returns 0, or -1 with errno EINVAL. */
 int fwrules_parse_iptables(const char *text, struct fw_rules *r);
+
+/* Parses iptables-save text (tool: the iptables that wrote it) for the
+ * exemptions from tracking (-j NOTRACK, -j CT --notrack in the raw
+ * table's PREROUTING) into r->notrack, and the filter table's INPUT
+ * accepts that match untracked packets (--ctstate UNTRACKED, or no
+ * state) into r->untracked, which it empties first. Rules that match on
+ * more than the source, transport and ports are left out; an exemption
+ * so left out sets r->notrack_xt (not read), which it clears first. */
+void fwrules_parse_ipt_notrack(const char *text, const char *tool,
+                               struct fw_rules *r);
 
 /* True when block b drops port of proto ("tcp"/"udp"). */
 bool fwrules_blocks(const struct fwr_block *b, const char *proto,

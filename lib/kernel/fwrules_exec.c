@@ -1,4 +1,5 @@
-/* Runs nft and iptables-legacy-save for fwrules_collect (fwrules.h):
+/* Runs nft, iptables-legacy-save and (for the exemptions from tracking)
+ * iptables-nft-save for fwrules_collect (fwrules.h):
  * found by absolute path, output read through a pipe up to a size, the
  * child killed at the deadline. */
 #include <errno.h>
@@ -128,6 +129,21 @@ int fwrules_collect(struct fw_rules *r, int timeout_ms)
 		r->ufw |= ufw;
 	}
 	free(out);
+	/* iptables' exemptions from tracking (issue 48): iptables-nft's
+	 * are opaque in nft's JSON, iptables-legacy's invisible to it */
+	if (r->backend == FWR_IPTABLES_LEGACY || r->notrack_xt) {
+		const char *tool = r->backend == FWR_IPTABLES_LEGACY
+		                       ? "iptables-legacy"
+		                       : "iptables-nft";
+		char save[32];
+		const char *const argv[] = {save, NULL};
+
+		snprintf(save, sizeof(save), "%s-save", tool);
+		out = run_tool(argv, timeout_ms);
+		if (out != NULL)
+			fwrules_parse_ipt_notrack(out, tool, r);
+		free(out);
+	}
 	return 0;
 }
 

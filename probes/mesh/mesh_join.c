@@ -181,16 +181,53 @@ static void keep_own(struct mesh *ms)
 	json_decref(doc);
 }
 
-/* A member that could not join node 0 still reports (issue 48): its
- * scan, and why it could not join (its route toward node 0 included),
- * as NAME.json in --out, which `netprobe report` merges with node 0's
- * documents. Nothing without --out or a scan. */
+/* The faults a member that could not join found on itself, one line
+ * each on standard error with the command that fixes it here (issue 48):
+ * node 0 never gets them, and a fault of the node's own (a ruleset that
+ * drops every peer's packets, blind48b 05) is often why it could not
+ * join. Returns 0, or -1 when its scan could not decide. */
+static int own_faults(struct mesh *ms)
+{
+	struct scan *s = ms->scan;
+	size_t i;
+	json_t *f;
+
+	if (scan_decide(s) < 0)
+		return -1;
+	json_array_foreach(s->run.doc.findings, i, f) {
+		const char *cmd = json_string_value(
+		    json_object_get(f, "command"));
+		const char *sev = json_string_value(
+		    json_object_get(f, "severity"));
+
+		if (sev == NULL || strcmp(sev, "fault") != 0)
+			continue;
+		cmd_note(&ms->run, "this node's own scan: %s: %s%s%s",
+		         json_string_value(json_object_get(f, "code")),
+		         json_string_value(json_object_get(f, "summary")),
+		         cmd != NULL ? "; the fix here: " : "",
+		         cmd != NULL ? cmd : "");
+	}
+	return 0;
+}
+
+/* A member that could not join node 0 still reports (issue 48): its own
+ * faults on standard error (own_faults), its scan, and why it could not
+ * join (its route toward node 0 included), as NAME.json in --out, which
+ * `netprobe report` merges with node 0's documents. Nothing without a
+ * scan; no document without --out. */
 static void leave_doc(struct mesh *ms)
 {
 	struct scan *s = ms->scan;
 	char path[4096], why[512], name[PROTO_MESH_NAME_MAX + 1];
 
-	if (ms->o.out_dir == NULL || s == NULL || ms->join_err[0] == '\0')
+	if (s == NULL || ms->join_err[0] == '\0')
+		return;
+	if (own_faults(ms) < 0) {
+		cmd_failf(&ms->run, "mesh", "cannot build this node's document");
+		return;
+	}
+	if (ms->o.out_dir == NULL)
 		return;
 	/* its list entry, as node 0 names it (the names node 0 sends come
 	 * only with a join) */
@@ -202,7 +239,7 @@ static void leave_doc(struct mesh *ms)
 	if (name[0] == '\0' || strchr(name, '/') != NULL)
 		return;
 	doc_add_error(&s->run.doc, "mesh", "%s", ms->join_err);
-	if (scan_decide(s) < 0 || scan_build_doc(s) < 0 ||
+	if (scan_build_doc(s) < 0 ||
 	    doc_set(&s->run.doc, "mesh",
 	            json_pack("{s:i, s:s, s:b, s:s, s:i}", "rank", ms->rank,
 	                      "name", name, "joined", 0, "node0", ms->node0,

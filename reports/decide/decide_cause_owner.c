@@ -116,7 +116,8 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	    finding_is(code, FINDING_PREFIX_NARROW) ||
 	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW) ||
 	    finding_is(code, FINDING_MACVLAN_PARENT) ||
-	    finding_is(code, FINDING_NEIGH_STALE_STATIC))
+	    finding_is(code, FINDING_NEIGH_STALE_STATIC) ||
+	    finding_is(code, FINDING_MACVLAN_VEPA_PEER))
 		return NULL;
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||

@@ -422,6 +422,21 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 		e->neigh_stale_a = na > 0;
 		e->neigh_stale_b = nb > 0;
 	}
+	{
+		int v = rd_vepa_toward(c, a, b);
+
+		e->vepa_read = v >= 0;
+		e->vepa_both = v > 0;
+	}
+	{
+		int ua = rd_untracked_toward(c, a, b);
+		int ub = rd_untracked_toward(c, b, a);
+
+		e->legacy_a = ua < 0;
+		e->legacy_b = ub < 0;
+		e->untracked_a = ua > 0;
+		e->untracked_b = ub > 0;
+	}
 	/* (for an idle failure, this very link's: below) */
 	/* each end's address: its own route's source, else what the other
 	 * end connected to */

@@ -270,7 +270,7 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 {
 	const json_t *d = rd_mesh_doc(c), *f, *s;
 	const char *x, *xa;
-	char label[300], id[320], sum[700], fix[1200];
+	char label[300], id[320], sum[700], fix[1400];
 	size_t i;
 	json_t *k;
 
@@ -310,7 +310,8 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 			 "ruleset, and sysctl net.ipv4.ip_local_port_range "
 			 "(a netprobe mesh there that cannot join prints its "
 			 "route toward node 0, or that it has no source port "
-			 "left); on %s: tcpdump -ni "
+			 "left, and the faults its own scan finds, each with "
+			 "its fix); on %s: tcpdump -ni "
 			 "any host %s; then a firewall or security group on "
 			 "the way is what is left",
 			 who, x,

@@ -297,6 +297,63 @@ static enum elim_state t_neigh(const struct elim_ev *e, char *why, size_t len)
 	return ELIM_OPEN;
 }
 
+/* Two macvlan siblings in VEPA or private mode: shown where both ends
+ * hold their address on such a macvlan on one subnet, eliminated where
+ * both scans were read and one end is none; a routed pair's frames go
+ * to a gateway, never straight to a sibling. */
+static enum elim_state t_vepa(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->vepa_both) {
+		snprintf(why, len,
+			 "%s and %s both hold their address on a macvlan in "
+			 "VEPA or private mode, on one subnet",
+			 e->a, e->b);
+		return ELIM_KEPT;
+	}
+	if (e->gw_a[0] != '\0' || e->gw_b[0] != '\0' ||
+	    (e->net_a[0] != '\0' && e->net_b[0] != '\0' &&
+	     strcmp(e->net_a, e->net_b) != 0)) {
+		snprintf(why, len,
+			 "%s and %s are routed: their frames go to a "
+			 "gateway, not from one macvlan to its sibling",
+			 e->a, e->b);
+		return ELIM_NA;
+	}
+	if (e->vepa_read) {
+		snprintf(why, len,
+			 "%s's and %s's interfaces were read: they are not "
+			 "two macvlans in VEPA or private mode",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+/* A notrack exemption that no accept matches: shown where either end's
+ * scan found one covering the other, eliminated where both ends'
+ * rulesets were read without one (an iptables-legacy ruleset's raw
+ * table is not read: open). */
+static enum elim_state t_untracked(const struct elim_ev *e, char *why,
+				   size_t len)
+{
+	if (e->untracked_a || e->untracked_b) {
+		snprintf(why, len,
+			 "%s exempts %s's packets from connection tracking "
+			 "and no accept of its input matches them untracked",
+			 e->untracked_b ? e->b : e->a,
+			 e->untracked_b ? e->a : e->b);
+		return ELIM_KEPT;
+	}
+	if (e->rules_a && e->rules_b && !e->legacy_a && !e->legacy_b) {
+		snprintf(why, len,
+			 "%s's and %s's nftables rulesets were read: no "
+			 "exemption from tracking is left unaccepted",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
 static const struct elim_row rows[] = {
 	{"firewall-b", "{b}'s own firewall", "firewall", t_fw_b,
 	 "nft -a list ruleset on {b} (as root)"},
@@ -314,6 +371,13 @@ static const struct elim_row rows[] = {
 	 t_neigh,
 	 "ip neigh show nud permanent on {a} and on {b}, against ip -br link "
 	 "on the other"},
+	{"untracked", "a notrack exemption no accept matches", "setting",
+	 t_untracked,
+	 "nft list ruleset on {a} and on {b} (a notrack rule, and no accept "
+	 "of ct state untracked)"},
+	{"vepa", "two macvlan siblings in VEPA or private mode", "setting",
+	 t_vepa,
+	 "ip -d link show on {a} and on {b} (macvlan mode vepa or private)"},
 	{"loss", "loss on the link", "loss", t_loss,
 	 "ping -c 200 -i 0.05 {b} on {a}"},
 	{"mtu", "an MTU limit", "mtu", t_mtu, "netprobe path {b} on {a}"},

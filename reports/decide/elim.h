@@ -65,6 +65,17 @@ struct elim_ev {
 	 * other does not have (decide_neigh.c) */
 	bool neigh_read_a, neigh_read_b;
 	bool neigh_stale_a, neigh_stale_b;
+	/* both ends' scans were read (their interfaces), and both hold
+	 * their address on a macvlan in VEPA or private mode on one subnet
+	 * (decide_vepa.c) */
+	bool vepa_read;
+	bool vepa_both;
+	/* each end's ruleset (rules_*) is iptables-legacy's, whose raw
+	 * table is not read; and its scan's notrack-untracked-drop cuts it
+	 * off from the other (packets exempted from tracking, accepted by
+	 * no rule: decide_untracked.c) */
+	bool legacy_a, legacy_b;
+	bool untracked_a, untracked_b;
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

@@ -278,6 +278,25 @@ void rd_neigh_stale(struct rctx *c);
  * node b (b holds its address with another MAC): 1, 0 when not, -1
  * when a's scan recorded no neighbour table. */
 int rd_neigh_toward(const struct rctx *c, const char *a, const char *b);
+/* Two macvlan siblings in VEPA or private mode (decide_vepa.c, issue
+ * 48): a macvlan-vepa-peer fault into c->findings on each end of a pair
+ * whose addresses sit on such macvlans on one subnet and that fails both
+ * ways while each end reaches other members; each with the command that
+ * puts its macvlan in bridge mode and the peer it cuts off. */
+void rd_macvlan_vepa(struct rctx *c);
+/* Whether nodes a and b both hold their address on a VEPA or private
+ * macvlan, on one subnet: 1, 0 when not, -1 when either has no scan. */
+int rd_vepa_toward(const struct rctx *c, const char *a, const char *b);
+/* The peers each node's own notrack-untracked-drop (its scan's) cuts it
+ * off from (decide_untracked.c, issue 48): the members its exemption
+ * covers whose pair with it failed, into the finding's "cuts" (found by
+ * rd_names_cut). */
+void rd_untracked_cuts(struct rctx *c);
+/* Whether node a's notrack-untracked-drop cuts it off from node b: 1, 0
+ * when not, -1 when a's scan read no ruleset's exemptions (none, an
+ * iptables-legacy one without its raw table, or exemptions left unread:
+ * notrack_unread). */
+int rd_untracked_toward(const struct rctx *c, const char *a, const char *b);
 
 /* link-down-during-watch findings into c->findings (decide_watch.c,
  * issue 44): each pair the change log of the mesh document's watch shows

@@ -168,6 +168,8 @@ static json_t *decide(const struct report_set *s)
 	rd_identity(&c);
 	rd_names(&c);
 	rd_neigh_stale(&c);
+	rd_macvlan_vepa(&c);
+	rd_untracked_cuts(&c);
 	if (rd_watch_down(&c) < 0)
 		goto out;
 	rd_unheld_resets(&c);

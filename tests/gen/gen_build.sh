@@ -227,6 +227,14 @@ NFT
 # environment's, the lab applies: gen48_applied). addrclone (node N, not
 # node 0, holds peer P's address in place of its own: a clone; P on its
 # subnet and not node 0) is one too, decided from node 0's joins.
+# notrack (node N exempts the job's ports, 29400 and 29500, from
+# connection tracking in a raw prerouting chain, in front of an input
+# chain, policy drop, that accepts ct states new, established and
+# related, never untracked: peers' connections to those ports die on N)
+# and vepa (l2, routed: node N and its peer P, neither node 0, on one
+# subnet, become containers of one new host hN with macvlans in VEPA
+# mode; the switch does not hairpin, so N and P cannot reach each other:
+# a cause on each) are issue 48's blind48b classes.
 GEN48_FIX="" GEN48_ALL="" GEN48_HOSTS=""
 gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 	_ns=$(mesh_ns "$2")
@@ -319,6 +327,50 @@ gen48_fault() { # gen48_fault KIND N: 0 when KIND is one of these
 		ip -n "$_ns" route replace default via "10.231.$(net_of "$2").254"
 		GEN_RC2_OK="${GEN_RC2_OK:-} $2 $_p"
 		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	notrack)
+		ip netns exec "$_ns" nft -f - <<'NFT'
+table inet np48_raw {
+	chain prerouting {
+		type filter hook prerouting priority raw; policy accept;
+		tcp dport { 29400, 29500 } notrack
+	}
+}
+table inet np48_filter {
+	chain input {
+		type filter hook input priority filter; policy drop;
+		ct state established,related accept
+		iifname "lo" accept
+		meta l4proto { icmp, ipv6-icmp } accept
+		ct state new accept
+	}
+}
+NFT
+		WANT="$WANT setting:$(mesh_name "$2")" ;;
+	vepa)
+		# one host hN on N's switch; N and P become its containers,
+		# each a macvlan of its eth0 in VEPA mode
+		_p=$(peer_of "$2")
+		[ "$TOPO" != overlay ] && [ "$2" != 1 ] && [ "$_p" != 1 ] &&
+			[ "$(net_of "$2")" = "$(net_of "$_p")" ] || return 0
+		if [ "$(net_of "$2")" = 31 ]; then _sw=$SWB; else _sw=$SWA; fi
+		lab_ns _hn "h$2"
+		lab_veth "$_hn" eth0 "$_sw" "ph$2"
+		ip -n "$_sw" link set "ph$2" master br0
+		ip -n "$_sw" link set "ph$2" up
+		ip -n "$_hn" link set eth0 up
+		for _m in "$2" "$_p"; do
+			_mn=$(mesh_ns "$_m")
+			ip -n "$_mn" link del lan0
+			ip -n "$_hn" link add "mv$_m" link eth0 type macvlan mode vepa
+			ip -n "$_hn" link set "mv$_m" netns "$_mn"
+			ip -n "$_mn" link set "mv$_m" name lan0
+			ip -n "$_mn" addr add "$(addr_of "$_m")/24" dev lan0
+			ip -n "$_mn" link set lan0 up
+			ip -n "$_mn" route add default via "10.231.$(net_of "$_m").254"
+		done
+		# P's fix is its own: the fixes may touch it
+		GEN48_HOSTS="$GEN48_HOSTS $(mesh_name "$_p")"
+		WANT="$WANT setting:$(mesh_name "$2") setting:$(mesh_name "$_p")" ;;
 	*) return 1 ;;
 	esac
 }

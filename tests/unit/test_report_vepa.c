@@ -1,0 +1,201 @@
+/* netprobe report: two macvlan siblings in VEPA or private mode
+ * (reports/decide/decide_vepa.c, issue 48). Both ends of the pair that
+ * fails carry a setting cause with the command that puts their own
+ * macvlan in bridge mode; the other nodes carry nothing. Bridge mode, a
+ * VEPA pair that works (siblings of different hosts) and a pair failed
+ * one way only raise nothing. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_model.h"
+#include "unitfix.h"
+
+/* A scan of node with lan0 at 10.231.9.N/24: a veth, or with mode a
+ * macvlan in that mode; no peer yet. */
+static json_t *scan(const char *node, int n, const char *mode)
+{
+	char addr[32], mac[32];
+
+	snprintf(addr, sizeof(addr), "10.231.9.%d", n);
+	snprintf(mac, sizeof(mac), "02:00:00:00:00:%02x", n);
+	return json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
+		"s:s?, s:s, s:[s,s], s:[{s:s, s:s, s:i, s:s}]}], s:{s:s, s:s}, "
+		"s:[]}",
+		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
+		"host", node, "started", "2026-12-06T10:00:00Z", "findings",
+		"errors", "interfaces", "name", "lan0", "mtu", (json_int_t)1500,
+		"kind", mode != NULL ? "macvlan" : "veth", "mode", mode, "mac",
+		mac, "flags", "UP", "RUNNING", "addresses", "address", addr,
+		"family", "inet", "prefixlen", 24, "scope", "global",
+		"recommendation", "interface", "lan0", "address", addr,
+		"peers");
+}
+
+/* Adds to d's peers the entry toward node n-X at 10.231.9.X; ok: it
+ * answered. A failed one comes with its host-unreachable finding, as a
+ * mesh member writes it. */
+static void peer(json_t *d, int x, bool ok)
+{
+	char p[64], addr[32], sum[256];
+
+	snprintf(p, sizeof(p), "n%d:7471", x);
+	snprintf(addr, sizeof(addr), "10.231.9.%d", x);
+	json_array_append_new(
+		rj_arr(d, "peers"),
+		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
+			  "peer", p, "peer_addr", addr, "responded", ok, "error",
+			  ok ? "" : "timed out", "route", "destination", addr,
+			  "out_interface", "lan0", "gateway", "table", 254));
+	if (ok)
+		return;
+	snprintf(sum, sizeof(sum),
+		 "peer %s cannot be reached: connections to %s time out", p,
+		 addr);
+	json_array_append_new(
+		rj_arr(d, "findings"),
+		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
+			  "severity", "fault", "summary", sum, "evidence"));
+}
+
+/* Four nodes n1..n4, n3 and n4 on macvlans in mode m34 (NULL: veths);
+ * every pair answers but n3->n4 when d34 and n4->n3 when d43. */
+static struct report_model *cluster(struct report_set *set, const char *m34,
+				    bool d34, bool d43)
+{
+	json_t *d[5];
+	char name[16];
+
+	for (int i = 1; i <= 4; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		d[i] = scan(name, i, i >= 3 ? m34 : NULL);
+	}
+	for (int i = 1; i <= 4; i++)
+		for (int j = 1; j <= 4; j++)
+			if (i != j)
+				peer(d[i], j,
+				     !((d34 && i == 3 && j == 4) ||
+				       (d43 && i == 4 && j == 3)));
+	for (int i = 1; i <= 4; i++) {
+		snprintf(name, sizeof(name), "n%d.json", i);
+		unitfix_load_doc(set, name, d[i]);
+	}
+	return report_build(set);
+}
+
+/* True when some finding of the model has code (on node, NULL: any). */
+static bool has_code(const struct report_model *m, const char *code,
+		     const char *node)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		if (strcmp(rj_strd(f, "code", ""), code) == 0 &&
+		    (node == NULL || strcmp(rj_strd(f, "node", ""), node) == 0))
+			return true;
+	return false;
+}
+
+/* The first shell command of cause k's fix. */
+static const char *first_cmd(const json_t *k)
+{
+	return json_string_value(json_array_get(
+		rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
+		       "shell"),
+		0));
+}
+
+START_TEST(vepa_siblings_both_fixed)
+{
+	struct report_set set = {0};
+	struct report_model *m = cluster(&set, "vepa", true, true);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert(has_code(m, "macvlan-vepa-peer", "n3"));
+	ck_assert(has_code(m, "macvlan-vepa-peer", "n4"));
+	ck_assert(!has_code(m, "macvlan-vepa-peer", "n1"));
+	ck_assert_uint_eq(m->ncauses, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *k = m->causes[i].cause;
+
+		ck_assert_str_eq(rj_str(k, "id"), i == 0 ? "setting:n3"
+							 : "setting:n4");
+		ck_assert_str_eq(first_cmd(k),
+				 "ip link set lan0 type macvlan mode bridge");
+	}
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+START_TEST(private_siblings_too)
+{
+	struct report_set set = {0};
+	struct report_model *m = cluster(&set, "private", true, true);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert(has_code(m, "macvlan-vepa-peer", "n3"));
+	ck_assert(has_code(m, "macvlan-vepa-peer", "n4"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* Bridge mode switches siblings inside the host: a failed pair there is
+ * something else's. */
+START_TEST(bridge_mode_raises_nothing)
+{
+	struct report_set set = {0};
+	struct report_model *m = cluster(&set, "bridge", true, true);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert(!has_code(m, "macvlan-vepa-peer", NULL));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* VEPA macvlans whose pair works (on different hosts, or a switch that
+ * hairpins): healthy, no cause. */
+START_TEST(working_vepa_pair_is_healthy)
+{
+	struct report_set set = {0};
+	struct report_model *m = cluster(&set, "vepa", false, false);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert(!has_code(m, "macvlan-vepa-peer", NULL));
+	ck_assert_uint_eq(m->ncauses, 0);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* One way only is a firewall's shape, not a lost ARP. */
+START_TEST(one_way_failure_raises_nothing)
+{
+	struct report_set set = {0};
+	struct report_model *m = cluster(&set, "vepa", true, false);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert(!has_code(m, "macvlan-vepa-peer", NULL));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+Suite *suite_report_vepa(void)
+{
+	Suite *s = suite_create("report_vepa");
+	TCase *tc = tcase_create("vepa");
+
+	tcase_add_test(tc, vepa_siblings_both_fixed);
+	tcase_add_test(tc, private_siblings_too);
+	tcase_add_test(tc, bridge_mode_raises_nothing);
+	tcase_add_test(tc, working_vepa_pair_is_healthy);
+	tcase_add_test(tc, one_way_failure_raises_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
