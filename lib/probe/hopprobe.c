@@ -170,8 +170,12 @@ static int walk(const struct sockaddr_storage *ss, socklen_t len, int max,
 			continue;
 		}
 		if (st->answer == HOP_SILENT) {
-			if (++silent >= HOP_SILENT_STOP)
+			/* the walk ends in silence: no answer past the
+			 * last hop that answered */
+			if (++silent >= HOP_SILENT_STOP) {
+				w->answer = HOP_SILENT;
 				break;
+			}
 			continue;
 		}
 		w->answer_ttl = ttl;
@@ -183,8 +187,8 @@ static int walk(const struct sockaddr_storage *ss, socklen_t len, int max,
 	return 0;
 }
 
-/* The verdict of r's two walks toward addr (hopprobe.h). */
-static void verdict(struct hop_result *r, const char *addr)
+/* See hopprobe.h. */
+void hop_decide(struct hop_result *r, const char *addr)
 {
 	const struct hop_walk *p = &r->port, *c = &r->control;
 
@@ -253,6 +257,6 @@ int hop_probe(const char *addr, uint16_t port, uint16_t control, int max_ttl,
 	}
 	/* an ICMP sender is compared without the address's zone */
 	snprintf(bare, sizeof(bare), "%.*s", (int)strcspn(addr, "%"), addr);
-	verdict(r, bare);
+	hop_decide(r, bare);
 	return 0;
 }

@@ -49,7 +49,9 @@ struct hop_walk {
 	struct hop_step steps[HOP_MAX_TTL];
 	int answer_ttl;                     /* the first TTL whose answer is not
 	                                     * time-exceeded nor silence, 0 none */
-	enum hop_answer answer;             /* that answer, HOP_NONE none */
+	enum hop_answer answer;             /* that answer; HOP_SILENT when the
+	                                     * walk ended in silence, HOP_NONE
+	                                     * none */
 	char answer_from[INET6_ADDRSTRLEN]; /* an ICMP answer's sender */
 	int last_hop_ttl;                   /* the last TTL that got
 	                                     * time-exceeded before the answer (or
@@ -94,6 +96,11 @@ int hop_parse_errqueue(const struct msghdr *msg, struct hop_step *st);
  * not parse) and r->err. */
 int hop_probe(const char *addr, uint16_t port, uint16_t control, int max_ttl,
               long long deadline_us, struct hop_result *r);
+
+/* The verdict of r's two walks toward addr (numeric, no zone) into
+ * r->path_len, r->box_before_peer and r->hop, by the rules above. Pure:
+ * hop_probe calls it, the unit test feeds it walks built in memory. */
+void hop_decide(struct hop_result *r, const char *addr);
 
 /* The name of an answer ("time-exceeded", "reset", ...). */
 const char *hop_answer_name(enum hop_answer a);

@@ -48,13 +48,15 @@ static void hop_words(const json_t *h, const char *x, const char *y,
 			 hop ? hop : "another address", y);
 	else if (box == 1 && strcmp(ans, "reset") == 0)
 		snprintf(buf + l, len - l,
-			 ": the reset comes at TTL %lld, before %s: a box "
-			 "after hop %lld (%s) sends it in %s's name",
+			 ": the reset comes at TTL %lld, before %s: the box "
+			 "at hop %lld (%s), or one right after it, sends it "
+			 "in %s's name",
 			 at, y, last, hop ? hop : "?", y);
 	else if (box == 1)
 		snprintf(buf + l, len - l,
-			 ": dropped after hop %lld (%s), before the next hop, "
-			 "which answers for the responder's port",
+			 ": dropped at hop %lld (%s) or right after it, before "
+			 "the next hop, which answers for the responder's "
+			 "port",
 			 last, hop ? hop : "?");
 	else if (strcmp(ans, "reset") == 0 && hop != NULL)
 		snprintf(buf + l, len - l,

@@ -5,7 +5,9 @@
 # subnet takes is r1, the wrong box: the report must name r2, which only
 # a TTL-limited probe finds (a reset at TTL 2 from B's side, where A's
 # node answers at TTL 3: a box after r2's first hop, before the peer).
-# The printed fix, pasted in r2's namespace, clears it. First the same
+# The printed fix, pasted in r2's namespace, clears it; the same when r2
+# drops them in silence (r2 answers TTL 1, then nothing, where r1 answers
+# TTL 2 for the mesh's port: dropped at r2). First the same
 # topology healthy: no failed pair, so no hop probe runs and every node
 # passes. Then an IPv6 pass (routers and nodes with ULA addresses only
 # on the hosts' file): the probe's walk works there too.
@@ -138,7 +140,7 @@ lab_check "before: one root cause, the path at r2, not r1 the gateway [$CAUSES]"
 	test "$CAUSES" = "path:10.231.85.254"
 LAB_OUT=$(jq -r '.causes[0].evidence[] | select(.source == "hop probe") | .fact' "$M")
 lab_grep "before: the hop probe's evidence: a reset before the peer, after r2" \
-	'reset comes at TTL 2, before node0[12]: a box after hop 1 \(10\.231\.85\.254\)'
+	'reset comes at TTL 2, before node0[12]: the box at hop 1 \(10\.231\.85\.254\), or one right after it'
 lab_grep "before: r1 answered the walk from A's side (TTL 1), r2 at TTL 2" \
 	'TTL 1 time-exceeded from 10\.231\.84\.254, TTL 2 time-exceeded from 10\.231\.86\.2, TTL 3 reset'
 LAB_OUT=$(jq -r '.causes[0].evidence[].fact' "$M")
@@ -153,6 +155,31 @@ cl_apply "$M" 10.231.85.254
 lab_check "the box's fix applied on r2 (two rules)" test "$CL_APPLIED" = 2
 run_mesh after
 cl_clean "$R/report.json" "$R" "the box's fix on r2"
+
+# --- r2 drops them instead, in silence ---------------------------------------
+ip netns exec "$R2" nft flush ruleset
+ip netns exec "$R2" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ct state established,related accept
+		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 drop
+		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 drop
+	}
+}
+NFT
+run_mesh drop
+M="$R/report.json"
+CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+lab_check "drop: one root cause, the path at r2 [$CAUSES]" \
+	test "$CAUSES" = "path:10.231.85.254"
+LAB_OUT=$(jq -r '.causes[0].evidence[] | select(.source == "hop probe") | .fact' "$M")
+lab_grep "drop: dropped at r2, before r1 (which answers for the responder's port)" \
+	'TTL 1 time-exceeded from 10\.231\.85\.254, TTL 2 silent, TTL 3 silent; node0[12].s responder answers at TTL 3: dropped at hop 1 \(10\.231\.85\.254\) or right after it'
+cl_apply "$M" 10.231.85.254
+lab_check "drop: the box's fix applied on r2 (two rules)" test "$CL_APPLIED" = 2
+run_mesh dropafter
+cl_clean "$R/report.json" "$R" "drop: the box's fix on r2"
 
 # --- IPv6: the same box, the same walk --------------------------------------
 ip netns exec "$R2" nft flush ruleset

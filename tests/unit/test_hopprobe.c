@@ -3,7 +3,9 @@
  * IPv4 and IPv6, with their senders; a local error and no control
  * message are no ICMP answer). On loopback, either family: the peer is
  * one hop away, its open port answers at TTL 1 and a closed one resets
- * there, at the peer's own distance (no box before it). A router's
+ * there, at the peer's own distance (no box before it). The verdict over
+ * walks built in memory: a reset or silence before the peer's distance,
+ * a refusal from another address, and what cannot be told. A router's
  * time-exceeded needs namespaces: tests/lab/t_hop.sh. */
 #include <arpa/inet.h>
 #include <check.h>
@@ -12,6 +14,7 @@
 #include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -116,6 +119,99 @@ START_TEST(parse_errqueue)
 }
 END_TEST
 
+/* Step ttl of walk w: answer a from from. */
+static void step(struct hop_walk *w, int ttl, enum hop_answer a,
+                 const char *from)
+{
+	w->steps[ttl - 1].answer = a;
+	snprintf(w->steps[ttl - 1].from, sizeof(w->steps[0].from), "%s", from);
+	w->nsteps = ttl;
+	if (a == HOP_TIMEX) {
+		w->last_hop_ttl = ttl;
+		snprintf(w->last_hop, sizeof(w->last_hop), "%s", from);
+	} else if (a != HOP_SILENT) {
+		w->answer = a;
+		w->answer_ttl = ttl;
+		snprintf(w->answer_from, sizeof(w->answer_from), "%s", from);
+	}
+}
+
+/* Two routers between a (10.0.1.1) and the peer 10.0.2.1: the control
+ * port answers at TTL 3. */
+static void two_routers(struct hop_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	step(&r->control, 1, HOP_TIMEX, "10.0.1.254");
+	step(&r->control, 2, HOP_TIMEX, "10.0.9.2");
+	step(&r->control, 3, HOP_OPEN, "");
+	step(&r->port, 1, HOP_TIMEX, "10.0.1.254");
+}
+
+START_TEST(decide_walks)
+{
+	struct hop_result r;
+
+	/* a reset at TTL 2, where the second router answers for the
+	 * control port: a box after hop 1, before the peer */
+	two_routers(&r);
+	step(&r.port, 2, HOP_RESET, "");
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.path_len, 3);
+	ck_assert_int_eq(r.box_before_peer, 1);
+	ck_assert_str_eq(r.hop, "10.0.1.254");
+
+	/* a reset at the peer's own distance: the peer or the last box */
+	two_routers(&r);
+	step(&r.port, 2, HOP_TIMEX, "10.0.9.2");
+	step(&r.port, 3, HOP_RESET, "");
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.box_before_peer, 0);
+	ck_assert_str_eq(r.hop, "10.0.9.2");
+
+	/* a refusal (ICMP prohibited) names its sender */
+	two_routers(&r);
+	step(&r.port, 2, HOP_TIMEX, "10.0.9.2");
+	step(&r.port, 3, HOP_UNREACH, "10.0.2.254");
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.box_before_peer, 1);
+	ck_assert_str_eq(r.hop, "10.0.2.254");
+	/* ... the peer's own refusal is its own */
+	two_routers(&r);
+	step(&r.port, 2, HOP_TIMEX, "10.0.9.2");
+	step(&r.port, 3, HOP_UNREACH, "10.0.2.1");
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.box_before_peer, 0);
+
+	/* silence at TTL 2, where the second router answers for the
+	 * control port: dropped after hop 1 */
+	two_routers(&r);
+	step(&r.port, 2, HOP_SILENT, "");
+	step(&r.port, 3, HOP_SILENT, "");
+	r.port.answer = HOP_SILENT;
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.box_before_peer, 1);
+	ck_assert_str_eq(r.hop, "10.0.1.254");
+
+	/* silence where the peer would answer: cannot tell */
+	two_routers(&r);
+	step(&r.port, 2, HOP_TIMEX, "10.0.9.2");
+	step(&r.port, 3, HOP_SILENT, "");
+	step(&r.port, 4, HOP_SILENT, "");
+	r.port.answer = HOP_SILENT;
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.box_before_peer, -1);
+	ck_assert_str_eq(r.hop, "10.0.9.2");
+
+	/* no control walk answered: a reset cannot be placed */
+	memset(&r, 0, sizeof(r));
+	step(&r.port, 1, HOP_TIMEX, "10.0.1.254");
+	step(&r.port, 2, HOP_RESET, "");
+	hop_decide(&r, "10.0.2.1");
+	ck_assert_int_eq(r.path_len, 0);
+	ck_assert_int_eq(r.box_before_peer, -1);
+}
+END_TEST
+
 /* A TCP listener on the loopback of family fam (a free port), its port
  * into *port; -1 when that family has no loopback here. */
 static int listener(int fam, uint16_t *port)
@@ -203,6 +299,7 @@ Suite *suite_hopprobe(void)
 	TCase *tc = tcase_create("hop");
 
 	tcase_add_test(tc, parse_errqueue);
+	tcase_add_test(tc, decide_walks);
 	tcase_add_test(tc, loopback_both_families);
 	tcase_add_test(tc, bad_address_and_deadline);
 	suite_add_tcase(s, tc);
