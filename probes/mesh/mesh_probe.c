@@ -103,6 +103,7 @@ static uint16_t failed_port(const json_t *e)
 		if (dir != NULL && strcmp(dir, "outbound") == 0 && pr != NULL &&
 		    strcmp(pr, "tcp") == 0 && st != NULL &&
 		    (strcmp(st, "closed") == 0 || strcmp(st, "filtered") == 0 ||
+		     strcmp(st, "prohibited") == 0 ||
 		     strcmp(st, "unreachable") == 0) &&
 		    port > 0 && port <= 65535)
 			return (uint16_t)port;

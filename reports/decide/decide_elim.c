@@ -84,13 +84,14 @@ static bool port_ok(const json_t *p)
 	return strcmp(s, "open") == 0 || strcmp(s, "reachable") == 0;
 }
 
-/* True for a port result that failed (not unknown, not skipped). */
+/* True for a port result that failed (not unknown, not skipped): a
+ * reset, silence, or an ICMP refusal. */
 static bool port_failed(const json_t *p)
 {
 	const char *s = rj_strd(p, "state", "");
 
 	return strcmp(s, "closed") == 0 || strcmp(s, "filtered") == 0 ||
-	       strcmp(s, "unreachable") == 0;
+	       strcmp(s, "prohibited") == 0 || strcmp(s, "unreachable") == 0;
 }
 
 /* The result of entry e for port/proto in direction dir, or NULL. */
@@ -485,10 +486,12 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	retry_of(ea, a, b, e);
 	retry_of(eb, b, a, e);
 	e->hop_box_a = e->hop_box_b = -2;
-	rd_hop_of(ea, a, b, &e->hop_box_a, e->hop_a, sizeof(e->hop_a),
-	       e->hop_fact_a, sizeof(e->hop_fact_a));
-	rd_hop_of(eb, b, a, &e->hop_box_b, e->hop_b, sizeof(e->hop_b),
-	       e->hop_fact_b, sizeof(e->hop_fact_b));
+	rd_hop_of(ea, a, b, &e->hop_box_a, &e->hop_answered_a, e->hop_a,
+		  sizeof(e->hop_a), e->hop_fact_a, e->hop_walk_a,
+		  sizeof(e->hop_fact_a));
+	rd_hop_of(eb, b, a, &e->hop_box_b, &e->hop_answered_b, e->hop_b,
+		  sizeof(e->hop_b), e->hop_fact_b, e->hop_walk_b,
+		  sizeof(e->hop_fact_b));
 	e->held_b = port_b > 0 && db != NULL && held(db, port_b);
 	e->tracked_a = json_array_size(rj_arr(json_object_get(da, "firewall"),
 					      "blocks")) > 0;
@@ -545,9 +548,9 @@ static json_t *path_cause(json_t *causes, const char *na, const char *nb)
 }
 
 /* Offers hop h, of rank r, to name path cause k: the best rank of its
- * pairs wins (4: a hop probe that saw the box before the peer; 3 and 2:
- * a hop probe from the first subnet's side, the second's; 1: the gateway
- * the first subnet's side takes). */
+ * pairs wins (5 and 4: a hop probe that saw the box before the peer,
+ * from the first subnet's side, the second's; 3 and 2: any other hop
+ * probe, the same; 1: the gateway the first subnet's side takes). */
 static void path_offer(json_t *k, const char *h, int r)
 {
 	if (h[0] == '\0' || r <= rj_int(k, "hop_rank", 0))
@@ -772,8 +775,8 @@ void rd_elim(const struct rctx *c, json_t *causes)
 		path_offer(pk, first ? e.gw_a : e.gw_b, 1);
 		path_offer(pk, first ? e.hop_a : e.hop_b, 3);
 		path_offer(pk, first ? e.hop_b : e.hop_a, 2);
-		path_offer(pk, e.hop_box_a == 1 ? e.hop_a : "", 4);
-		path_offer(pk, e.hop_box_b == 1 ? e.hop_b : "", 4);
+		path_offer(pk, e.hop_box_a == 1 ? e.hop_a : "", first ? 5 : 4);
+		path_offer(pk, e.hop_box_b == 1 ? e.hop_b : "", first ? 4 : 5);
 		rd_hop_lines(pk, &e);
 		rj_add_unique(json_object_get(pk, "pairs"), label);
 		if (e.idle_killed)

@@ -9,10 +9,11 @@
 #include "decide_hop.h"
 
 /* What the hop probe of entry en (node x's, toward node y) saw, in
- * words, into buf: each TTL's answer, the path's length, and where the
- * answer or the silence starts. */
+ * words, into buf: each TTL's answer (with steps; without, a why line's
+ * short form), the path's length, and where the answer or the silence
+ * starts. */
 static void hop_words(const json_t *h, const char *x, const char *y,
-		      int box, char *buf, size_t len)
+		      int box, bool steps, char *buf, size_t len)
 {
 	const char *ans = rj_strd(h, "answer", "none"), *hop = rj_str(h, "hop");
 	long long at = rj_int(h, "answer_ttl", 0),
@@ -23,9 +24,11 @@ static void hop_words(const json_t *h, const char *x, const char *y,
 
 	l += (size_t)snprintf(buf, len,
 			      "the hop probe (TTL-limited connects) from %s "
-			      "toward %s's %lld/tcp:",
-			      x, y, rj_int(h, "port", 0));
+			      "toward %s's %lld/tcp%s",
+			      x, y, rj_int(h, "port", 0), steps ? ":" : "");
 	json_array_foreach(rj_arr(h, "steps"), i, st) {
+		if (!steps)
+			break;
 		const char *from = rj_str(st, "from");
 
 		if (l >= len)
@@ -43,9 +46,9 @@ static void hop_words(const json_t *h, const char *x, const char *y,
 		return;
 	if (box == 1 && strcmp(ans, "unreachable") == 0)
 		snprintf(buf + l, len - l,
-			 ": the refusal comes from %s, not from %s: a box on "
-			 "the path refuses it",
-			 hop ? hop : "another address", y);
+			 ": the refusal comes from %s at TTL %lld, not from "
+			 "%s: a box on the path refuses it",
+			 hop ? hop : "another address", at, y);
 	else if (box == 1 && strcmp(ans, "reset") == 0)
 		snprintf(buf + l, len - l,
 			 ": the reset comes at TTL %lld, before %s: the box "
@@ -70,7 +73,8 @@ static void hop_words(const json_t *h, const char *x, const char *y,
 
 /* See decide_hop.h. */
 void rd_hop_of(const json_t *en, const char *x, const char *y, int *box,
-		   char *hop, size_t hlen, char *fact, size_t flen)
+	       bool *answered, char *hop, size_t hlen, char *fact,
+	       char *walk, size_t flen)
 {
 	const json_t *h = json_object_get(en, "hop"), *b;
 	const char *ans;
@@ -80,12 +84,15 @@ void rd_hop_of(const json_t *en, const char *x, const char *y, int *box,
 	ans = rj_strd(h, "answer", "none");
 	b = json_object_get(h, "box_before_peer");
 	*box = json_is_true(b) ? 1 : json_is_false(b) ? 0 : -1;
+	*answered = strcmp(ans, "reset") == 0 ||
+		    strcmp(ans, "unreachable") == 0;
 	/* the port passed this time: the walk names no box */
 	if (strcmp(ans, "open") == 0)
 		*box = 0;
 	else
 		snprintf(hop, hlen, "%s", rj_strd(h, "hop", ""));
-	hop_words(h, x, y, *box, fact, flen);
+	hop_words(h, x, y, *box, false, fact, flen);
+	hop_words(h, x, y, *box, true, walk, flen);
 }
 
 /* The hop probes' lines a path cause holds at most. */
@@ -95,7 +102,7 @@ void rd_hop_of(const json_t *en, const char *x, const char *y, int *box,
 void rd_hop_lines(json_t *k, const struct elim_ev *e)
 {
 	json_t *ev = json_object_get(k, "evidence"), *v;
-	const char *facts[2] = {e->hop_fact_a, e->hop_fact_b};
+	const char *facts[2] = {e->hop_walk_a, e->hop_walk_b};
 	const char *who[2] = {e->a, e->b};
 	size_t i;
 

@@ -3,6 +3,7 @@
 #ifndef NP_REPORT_DECIDE_HOP_H
 #define NP_REPORT_DECIDE_HOP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "elim.h"
@@ -10,10 +11,14 @@
 
 /* The hop probe of peer entry en (node x's, toward node y), if it ran,
  * into *box (1 a box before the peer, 0 at its distance or address, -1
- * cannot tell), hop (the hop it names) and fact (the walk in words);
+ * cannot tell), *answered (the port's walk got a reset or an ICMP
+ * refusal), hop (the hop it names), fact (what it shows, short, for a
+ * why line) and walk (the same with every TTL's answer), fact and walk
+ * flen bytes each;
  * *box stays as it was when none ran. */
 void rd_hop_of(const json_t *en, const char *x, const char *y, int *box,
-	       char *hop, size_t hlen, char *fact, size_t flen);
+	       bool *answered, char *hop, size_t hlen, char *fact,
+	       char *walk, size_t flen);
 
 /* The hop probes' facts of pair e into path cause k's evidence, once
  * each and a few at most. */

@@ -137,6 +137,16 @@ static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
 			 "answer is no loss");
 		return ELIM_GONE;
 	}
+	/* the hop probe: a box on the path answered for the port */
+	if ((e->hop_box_a == 1 && e->hop_answered_a) ||
+	    (e->hop_box_b == 1 && e->hop_answered_b)) {
+		snprintf(why, len,
+			 "%s: a refusal from the path is an answer, not loss",
+			 e->hop_box_a == 1 && e->hop_answered_a
+			     ? e->hop_fact_a
+			     : e->hop_fact_b);
+		return ELIM_GONE;
+	}
 	/* the retry probe: the failed port never answered while the
 	 * responder's port on the same path always did, in turns (loss
 	 * that stops 5 of 5 of one and none of 5 of the other is under

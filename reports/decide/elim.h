@@ -21,7 +21,8 @@ enum elim_state {
  * its connections failed. Strings are empty where unknown. */
 struct elim_ev {
 	char a[128], b[128];         /* the nodes */
-	char net_a[56], net_b[56];   /* their subnets, "10.0.1.0/24" */
+	char net_a[56], net_b[56];   /* their subnets, "10.0.1.0/24",
+				      * "fd84:1::/64" */
 	char gw_a[64], gw_b[64];     /* the gateway each one's route lookup
 				      * toward the other takes ("" on-link) */
 	char port[32];               /* one failed port, "29500/tcp" */
@@ -71,8 +72,12 @@ struct elim_ev {
 	 * the peer's own distance or address, -1 cannot tell, -2 none ran;
 	 * the hop it names and what it saw */
 	int hop_box_a, hop_box_b;
+	bool hop_answered_a, hop_answered_b; /* that walk's connect to the
+					      * failed port was answered (a
+					      * reset, an ICMP refusal) */
 	char hop_a[64], hop_b[64];
-	char hop_fact_a[400], hop_fact_b[400];
+	char hop_fact_a[400], hop_fact_b[400]; /* what it shows, short */
+	char hop_walk_a[400], hop_walk_b[400]; /* with every TTL's answer */
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

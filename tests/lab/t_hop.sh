@@ -7,7 +7,8 @@
 # node answers at TTL 3: a box after r2's first hop, before the peer).
 # The printed fix, pasted in r2's namespace, clears it; the same when r2
 # drops them in silence (r2 answers TTL 1, then nothing, where r1 answers
-# TTL 2 for the mesh's port: dropped at r2). First the same
+# TTL 2 for the mesh's port: dropped at r2), and when it refuses them with
+# ICMP admin-prohibited (the sender names r2). First the same
 # topology healthy: no failed pair, so no hop probe runs and every node
 # passes. Then an IPv6 pass (routers and nodes with ULA addresses only
 # on the hosts' file): the probe's walk works there too.
@@ -180,6 +181,35 @@ cl_apply "$M" 10.231.85.254
 lab_check "drop: the box's fix applied on r2 (two rules)" test "$CL_APPLIED" = 2
 run_mesh dropafter
 cl_clean "$R/report.json" "$R" "drop: the box's fix on r2"
+
+# --- r2 refuses them with ICMP admin-prohibited ------------------------------
+# (its ICMP errors are rate-limited per destination, so some connects see
+# silence: the walk names the refusal's sender where one comes through)
+ip netns exec "$R2" nft flush ruleset
+ip netns exec "$R2" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ct state established,related accept
+		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 reject with icmpx admin-prohibited
+		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 reject with icmpx admin-prohibited
+	}
+}
+NFT
+run_mesh icmp
+M="$R/report.json"
+CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+lab_check "icmp: one root cause, the path at r2 (either leg) [$CAUSES]" \
+	sh -c "case '$CAUSES' in path:10.231.86.2 | path:10.231.85.254) ;; *) exit 1 ;; esac"
+LAB_OUT=$(jq -r '.causes[0].evidence[].fact' "$M")
+lab_grep "icmp: the refusal's sender is r2, not the peer" \
+	'unreachable from 10\.231\.(86\.2|85\.254); node0[1-4].s responder answers at TTL 3: the refusal comes from 10\.231\.(86\.2|85\.254) at TTL [234], not from node0[1-4]'
+lab_grep "icmp: why not loss: a refusal is an answer" \
+	'why not loss on the link: the hop probe.*a refusal from the path is an answer'
+cl_apply "$M" 10.231.86.2 10.231.85.254
+lab_check "icmp: the box's fix applied on r2 (two rules)" test "$CL_APPLIED" = 2
+run_mesh icmpafter
+cl_clean "$R/report.json" "$R" "icmp: the box's fix on r2"
 
 # --- IPv6: the same box, the same walk --------------------------------------
 ip netns exec "$R2" nft flush ruleset

@@ -365,8 +365,8 @@ END_TEST
 /* The mesh's hop probe (issue 48): a walk that saw the answer come from
  * a box before the peer eliminates that peer's own firewall and keeps
  * the path, with no pair inside a subnet to compare; a walk that saw it
- * at the peer's own distance decides nothing; a rule of the peer's own
- * that drops stays shown. */
+ * at the peer's own distance decides nothing; a refusal from the path
+ * eliminates loss; a rule of the peer's own that drops stays shown. */
 START_TEST(hop_rows)
 {
 	struct elim_ev e = {P29500, .hop_box_a = 1,
@@ -391,6 +391,13 @@ START_TEST(hop_rows)
 		ck_assert_int_eq(state("firewall-b", &e), ELIM_OPEN);
 		ck_assert_int_eq(state("path", &e), ELIM_OPEN);
 	}
+	/* a refusal from the path is an answer: no loss; its silence
+	 * decides nothing about loss (the retry probe does) */
+	e = (struct elim_ev){P29500, .hop_box_a = 1, .hop_answered_a = true,
+			    .hop_fact_a = "x"};
+	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
+	e.hop_answered_a = false;
+	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
 	/* b's own rule that drops is shown, whatever the walk says */
 	e = (struct elim_ev){P29500, .drops_b = true, .hop_box_a = 1};
 	ck_assert_int_eq(state("firewall-b", &e), ELIM_KEPT);
