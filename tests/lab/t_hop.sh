@@ -11,7 +11,8 @@
 # ICMP admin-prohibited (the sender names r2). First the same
 # topology healthy: no failed pair, so no hop probe runs and every node
 # passes. Then an IPv6 pass (routers and nodes with ULA addresses only
-# on the hosts' file): the probe's walk works there too.
+# on the hosts' file): the probe's walk works there too. Last, one node
+# per subnet: no pair inside a subnet shows the path, the walk alone does.
 LAB_ID="${LAB_ID:-48-$$}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
@@ -243,4 +244,41 @@ cl_apply "$M" fd48:85::fe
 lab_check "v6: the box's fix applied on r2 (two ip6 rules)" test "$CL_APPLIED" = 2
 run_mesh v6after
 cl_clean "$R/report.json" "$R" "v6: the box's fix on r2"
+
+# --- one node per subnet: no pair inside a subnet to compare ----------------
+ip netns exec "$R2" nft flush ruleset
+ip netns exec "$R2" nft -f - <<'NFT'
+table inet filter {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ct state established,related accept
+		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 reject with tcp reset
+		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 reject with tcp reset
+	}
+}
+NFT
+for i in 1 2 3 4; do
+	printf '%s\n' "$ETC4" | lab_hosts_stdin "$(mesh_ns "$i")"
+done
+printf 'node01\nnode03\n' >"$OUT/hosts2"
+run_pair() {
+	R="$OUT/$1"
+	mkdir -p "$R"
+	mesh_run 1 "$R" --hosts "$OUT/hosts2" --join-timeout 20s --ports torch \
+		--format json -o "$R/report.json" --out "$R/docs"
+	mesh_run 3 "$R" --hosts "$OUT/hosts2" --join-timeout 20s --ports torch
+	lab_check "$1: 2 nodes end within 120 s" mesh_wait_all 2 "$R" 120
+}
+run_pair pair
+M="$R/report.json"
+CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+lab_check "pair: one root cause, the path at r2 [$CAUSES]" \
+	test "$CAUSES" = "path:10.231.85.254"
+LAB_OUT=$(jq -r '.causes[0].evidence[].fact' "$M")
+lab_grep "pair: the path kept by the hop probe alone (no pair inside a subnet)" \
+	'^a box on the path between the subnets: the hop probe .* from node03 toward node01.s 29500/tcp; node01.s responder answers at TTL 3: the reset comes at TTL 2'
+cl_apply "$M" 10.231.85.254
+lab_check "pair: the box's fix applied on r2 (two rules)" test "$CL_APPLIED" = 2
+run_pair pairafter
+cl_clean "$R/report.json" "$R" "pair: the box's fix on r2"
 lab_done
