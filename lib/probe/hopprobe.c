@@ -161,6 +161,18 @@ static int walk(const struct sockaddr_storage *ss, socklen_t len, int max,
 			end = deadline_us;
 		if (one_ttl(ss, len, ttl, end, st) < 0)
 			return -1;
+		/* a silent TTL once more: routers rate-limit their ICMP
+		 * errors (Linux: one a second per destination after a
+		 * burst of six), and a box that refuses the port spends
+		 * them on every SYN the node sends it */
+		if (st->answer == HOP_SILENT &&
+		    (now = mono_now_us()) < deadline_us) {
+			end = now + HOP_STEP_US;
+			if (end > deadline_us)
+				end = deadline_us;
+			if (one_ttl(ss, len, ttl, end, st) < 0)
+				return -1;
+		}
 		w->nsteps = ttl;
 		if (st->answer == HOP_TIMEX) {
 			silent = 0;

@@ -20,7 +20,7 @@
 /* the longest walk: a cluster's paths cross few routers */
 #define HOP_MAX_TTL 8
 /* one TTL's bound: an ICMP answer comes in a round trip; silence waits
- * this long */
+ * this long, and is tried once more (routers rate-limit ICMP errors) */
 #define HOP_STEP_US 1000000LL
 /* silent TTLs in a row that end a walk */
 #define HOP_SILENT_STOP 2
@@ -89,7 +89,8 @@ int hop_parse_errqueue(const struct msghdr *msg, struct hop_step *st);
 
 /* Walks TTL 1..max_ttl (at most HOP_MAX_TTL) toward addr (numeric,
  * either family, an IPv6 zone allowed) on port, and on control (0: no
- * control walk), each TTL bounded by HOP_STEP_US, none started past
+ * control walk), each TTL bounded by HOP_STEP_US (a silent one tried
+ * twice), none started past
  * deadline_us (monoclock); a walk ends at the first answer that is not
  * time-exceeded, or after HOP_SILENT_STOP silent TTLs. Fills r with the
  * verdict. Returns 0, or -1 with errno (EINVAL for an address that does
