@@ -3,7 +3,10 @@
 #include "base/sock.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <poll.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "base/monoclock.h"
 
@@ -82,4 +85,26 @@ int sock_connect(int fd, const struct sockaddr *sa, socklen_t len,
 		return -1;
 	}
 	return 0;
+}
+
+/* See sock.h. */
+socklen_t sock_numeric_addr(const char *addr, uint16_t port,
+                            struct sockaddr_storage *ss)
+{
+	struct addrinfo hints = {0}, *res = NULL;
+	char svc[8];
+	socklen_t len = 0;
+
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(svc, sizeof(svc), "%u", port);
+	memset(ss, 0, sizeof(*ss));
+	if (getaddrinfo(addr, svc, &hints, &res) != 0 || res == NULL)
+		return 0;
+	if (res->ai_addrlen <= sizeof(*ss)) {
+		memcpy(ss, res->ai_addr, res->ai_addrlen);
+		len = res->ai_addrlen;
+	}
+	freeaddrinfo(res);
+	return len;
 }

@@ -5,6 +5,7 @@
 #define NP_SOCK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 /* What sock_connect returns besides 0 (connected) and -1 (failed, errno
@@ -39,5 +40,12 @@ int sock_connect_start(int fd, const struct sockaddr *sa, socklen_t len);
  * caller closes fd either way. */
 int sock_connect(int fd, const struct sockaddr *sa, socklen_t len,
                  long long deadline_us);
+
+/* addr:port into ss: a numeric address of either family, an IPv6 one
+ * with its zone ("fe80::1%eth0") too (the probes that take a peer's
+ * resolved address). Returns its length, or 0 when addr does not
+ * parse. */
+socklen_t sock_numeric_addr(const char *addr, uint16_t port,
+                            struct sockaddr_storage *ss);
 
 #endif

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,30 +12,6 @@
 
 #include "base/monoclock.h"
 #include "base/sock.h"
-
-/* addr:port into ss: a numeric address of either family, an IPv6 one
- * with its zone ("fe80::1%eth0") too. Returns its length, or 0 when addr
- * does not parse. */
-static socklen_t sa_of(const char *addr, uint16_t port,
-                       struct sockaddr_storage *ss)
-{
-	struct addrinfo hints = {0}, *res = NULL;
-	char svc[8];
-	socklen_t len = 0;
-
-	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
-	hints.ai_socktype = SOCK_STREAM;
-	snprintf(svc, sizeof(svc), "%u", port);
-	memset(ss, 0, sizeof(*ss));
-	if (getaddrinfo(addr, svc, &hints, &res) != 0 || res == NULL)
-		return 0;
-	if (res->ai_addrlen <= sizeof(*ss)) {
-		memcpy(ss, res->ai_addr, res->ai_addrlen);
-		len = res->ai_addrlen;
-	}
-	freeaddrinfo(res);
-	return len;
-}
 
 /* One connect to ss: 1 when it was answered (accepted, reset, or an ICMP
  * error came back), 0 when nothing came back by its bound, -1 with errno
@@ -77,8 +52,8 @@ int retry_probe(const char *addr, uint16_t port, uint16_t control,
 	memset(r, 0, sizeof(*r));
 	r->port = port;
 	r->control = control;
-	lp = sa_of(addr, port, &sp);
-	lc = sa_of(addr, control, &sc);
+	lp = sock_numeric_addr(addr, port, &sp);
+	lc = sock_numeric_addr(addr, control, &sc);
 	if (lp == 0 || lc == 0) {
 		snprintf(r->err, sizeof(r->err), "'%s' is not an address",
 		         addr);

@@ -54,6 +54,10 @@
 #define MESH_PEER_IDLE_US(o)                                               \
 	(MESH_PEER_US + ((o)->idle_us > 0 ? (o)->idle_us + MESH_IDLE_WAIT_US \
 	                                  : 0))
+/* the hop probe (issue 48): toward this many failed peers that cross a
+ * router at most, per member, each within this bound (its two walks) */
+#define MESH_HOP_PEERS 2
+#define MESH_HOP_US 8000000LL
 /* the plan's start-up slack: threads, name lookups and routes on a
  * loaded host before the first peers start */
 #define MESH_START_SLACK_US 5000000LL
@@ -192,6 +196,7 @@ struct mesh {
 	pthread_t *workers;
 	size_t nworkers;
 	atomic_size_t next_target, targets_done;
+	atomic_int hop_runs; /* hop probes started (MESH_HOP_PEERS at most) */
 	size_t *targets; /* member indices */
 	size_t ntargets;
 	struct peercheck *checks;  /* one per target */

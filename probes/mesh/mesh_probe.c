@@ -16,6 +16,7 @@
 #include "kernel/portrange.h"
 #include "mesh/mesh_int.h"
 #include "probe/meshplan.h"
+#include "probe/hopprobe.h"
 #include "probe/retryprobe.h"
 
 /* Formats HOST:PORT, brackets around an IPv6 address. */
@@ -85,6 +86,118 @@ static void retry_silent(struct mesh *ms, const struct mesh_member *t,
 		doc_add_error(d, "retry", "peer '%s': out of memory", t->name);
 }
 
+/* The first outbound TCP port of peer entry e that failed (a reset, a
+ * refusal, an ICMP error or silence); 0 when none. */
+static uint16_t failed_port(const json_t *e)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(e, "ports"), i, p) {
+		const char *st = json_string_value(json_object_get(p, "state"));
+		const char *dir =
+		    json_string_value(json_object_get(p, "direction"));
+		const char *pr = json_string_value(json_object_get(p, "proto"));
+		json_int_t port = json_integer_value(json_object_get(p, "port"));
+
+		if (dir != NULL && strcmp(dir, "outbound") == 0 && pr != NULL &&
+		    strcmp(pr, "tcp") == 0 && st != NULL &&
+		    (strcmp(st, "closed") == 0 || strcmp(st, "filtered") == 0 ||
+		     strcmp(st, "prohibited") == 0 ||
+		     strcmp(st, "unreachable") == 0) &&
+		    port > 0 && port <= 65535)
+			return (uint16_t)port;
+	}
+	return 0;
+}
+
+/* One walk's steps as an array of {ttl, answer, from}; NULL on no
+ * memory. */
+static json_t *hop_steps(const struct hop_walk *w)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a != NULL && i < w->nsteps; i++) {
+		const struct hop_step *st = &w->steps[i];
+		json_t *o = json_pack("{s:i, s:s}", "ttl", i + 1, "answer",
+		                      hop_answer_name(st->answer));
+
+		if (o != NULL && st->from[0] != '\0')
+			json_object_set_new(o, "from", json_string(st->from));
+		if (o == NULL || json_array_append_new(a, o) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* The hop probe's object for the peer entry (netprobe-json(5)); NULL on
+ * no memory. */
+static json_t *hop_json(const struct hop_result *r)
+{
+	const struct hop_walk *p = &r->port;
+	json_t *o = json_pack(
+	    "{s:i, s:s, s:i, s:s, s:i, s:o, s:o}", "port", (int)p->port,
+	    "proto", "tcp", "control_port", (int)r->control.port, "answer",
+	    hop_answer_name(p->answer), "answer_ttl", p->answer_ttl,
+	    "box_before_peer",
+	    r->box_before_peer < 0 ? json_null()
+	                           : json_boolean(r->box_before_peer),
+	    "steps", hop_steps(p));
+
+	if (o == NULL)
+		return NULL;
+	if (r->path_len > 0)
+		json_object_set_new(o, "path_len", json_integer(r->path_len));
+	if (p->answer_from[0] != '\0')
+		json_object_set_new(o, "answer_from",
+		                    json_string(p->answer_from));
+	if (r->hop[0] != '\0')
+		json_object_set_new(o, "hop", json_string(r->hop));
+	if (p->last_hop_ttl > 0)
+		json_object_set_new(o, "last_hop_ttl",
+		                    json_integer(p->last_hop_ttl));
+	return o;
+}
+
+/* The deciding probe of a failed port across a router (issue 48): where
+ * a port of a peer failed while its responder answered, and the route
+ * toward it goes through a gateway, a TTL-limited walk toward that port
+ * and toward the responder's (hopprobe.h) says at which hop the answer
+ * (or the silence) starts, so the report names the box on the path and
+ * tells it from the peer's own firewall. A few peers per member only
+ * (each router answers time-exceeded at a limited rate); the result
+ * joins the peer's entry as "hop". */
+static void hop_failed(struct mesh *ms, size_t k, struct peercheck *pc,
+                       struct doc *d)
+{
+	const struct mesh_member *t = &ms->m[ms->targets[k]];
+	struct hop_result r;
+	uint16_t port;
+	long long end = ms->probe_deadline_us + MESH_PEER_US;
+	long long most = mono_now_us() + MESH_HOP_US;
+	json_t *o;
+
+	if (pc->obj == NULL || pc->rc != 0 || pc->v.peer_addr[0] == '\0' ||
+	    !ms->have_route[k] || ms->routes[k].gateway[0] == '\0' ||
+	    !json_is_true(json_object_get(pc->obj, "responded")) ||
+	    (port = failed_port(pc->obj)) == 0 ||
+	    mono_now_us() + HOP_STEP_US > end ||
+	    atomic_fetch_add(&ms->hop_runs, 1) >= MESH_HOP_PEERS)
+		return;
+	if (end > most)
+		end = most;
+	if (hop_probe(pc->v.peer_addr, port, t->port, HOP_MAX_TTL, end, &r) <
+	    0) {
+		doc_add_error(d, "hop", "peer '%s': %s", t->name, r.err);
+		return;
+	}
+	o = hop_json(&r);
+	if (o == NULL || json_object_set_new(pc->obj, "hop", o) < 0)
+		doc_add_error(d, "hop", "peer '%s': out of memory", t->name);
+}
+
 /* One target: its route, then every check; skipped with an error when
  * it would start past the probing bound. */
 static void probe_one(struct mesh *ms, size_t k)
@@ -126,6 +239,7 @@ static void probe_one(struct mesh *ms, size_t k)
 	                      "stops the connection";
 	peercheck_run(pc, &o, d);
 	retry_silent(ms, t, pc, d);
+	hop_failed(ms, k, pc, d);
 	/* a connection held idle, then used (issue 48): only toward a
 	 * peer whose responder answered fresh connections */
 	if (ms->o.idle_us > 0 && pc->obj != NULL && pc->rc == 0 &&

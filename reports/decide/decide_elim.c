@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide_hop.h"
 #include "elim.h"
 #include "report_decide.h"
 
-/* The network of IPv4 address addr as doc d's interface holding it sees
- * it ("10.0.1.0/24"), into buf; empty when d holds no such address. */
+/* The network of address addr (IPv4 or IPv6) as doc d's interface
+ * holding it sees it ("10.0.1.0/24", "fd84:1::/64"), into buf; empty
+ * when d holds no such address. */
 static void net_of(const json_t *d, const char *addr, char *buf, size_t len)
 {
 	size_t i, j;
@@ -28,16 +30,26 @@ static void net_of(const json_t *d, const char *addr, char *buf, size_t len)
 	json_array_foreach(rj_arr(d, "interfaces"), i, f)
 		json_array_foreach(rj_arr(f, "addresses"), j, a) {
 			long pl = (long)rj_int(a, "prefixlen", 0);
-			struct in_addr x;
-			char s[INET_ADDRSTRLEN];
+			const char *fam = rj_strd(a, "family", "");
+			int af = strcmp(fam, "inet6") == 0 ? AF_INET6 : AF_INET;
+			long bits = af == AF_INET6 ? 128 : 32;
+			unsigned char x[16];
+			char s[INET6_ADDRSTRLEN];
 
-			if (strcmp(rj_strd(a, "family", ""), "inet") != 0 ||
+			if ((strcmp(fam, "inet") != 0 && af != AF_INET6) ||
 			    strcmp(rj_strd(a, "address", ""), addr) != 0 ||
-			    pl < 1 || pl > 32 ||
-			    inet_pton(AF_INET, addr, &x) != 1)
+			    pl < 1 || pl > bits || inet_pton(af, addr, x) != 1)
 				continue;
-			x.s_addr &= htonl(0xffffffffu << (32 - pl));
-			if (inet_ntop(AF_INET, &x, s, sizeof(s)) == NULL)
+			/* the host bits cleared, byte by byte */
+			for (long k = 0; k < bits / 8; k++) {
+				long keep = pl - k * 8;
+
+				if (keep <= 0)
+					x[k] = 0;
+				else if (keep < 8)
+					x[k] &= (unsigned char)(0xff << (8 - keep));
+			}
+			if (inet_ntop(af, x, s, sizeof(s)) == NULL)
 				return;
 			snprintf(buf, len, "%s/%ld", s, pl);
 			return;
@@ -72,13 +84,14 @@ static bool port_ok(const json_t *p)
 	return strcmp(s, "open") == 0 || strcmp(s, "reachable") == 0;
 }
 
-/* True for a port result that failed (not unknown, not skipped). */
+/* True for a port result that failed (not unknown, not skipped): a
+ * reset, silence, or an ICMP refusal. */
 static bool port_failed(const json_t *p)
 {
 	const char *s = rj_strd(p, "state", "");
 
 	return strcmp(s, "closed") == 0 || strcmp(s, "filtered") == 0 ||
-	       strcmp(s, "unreachable") == 0;
+	       strcmp(s, "prohibited") == 0 || strcmp(s, "unreachable") == 0;
 }
 
 /* The result of entry e for port/proto in direction dir, or NULL. */
@@ -205,7 +218,7 @@ static void shape(const struct rctx *c, struct elim_ev *e, const char *a,
 	json_array_foreach(c->nodes, i, nv) {
 		const char *x = json_string_value(nv);
 		const json_t *dx, *ex, *p;
-		char netx[48];
+		char netx[56];
 
 		if (x == NULL || strcmp(x, a) == 0 || strcmp(x, b) == 0 ||
 		    (dx = doc_of(c, x)) == NULL)
@@ -272,7 +285,7 @@ static void idle_shape(const struct rctx *c, struct elim_ev *e, const char *a,
 	json_array_foreach(c->nodes, i, nv) {
 		const char *x = json_string_value(nv), *st;
 		const json_t *dx, *ex;
-		char netx[48];
+		char netx[56];
 
 		if (x == NULL || strcmp(x, a) == 0 || strcmp(x, b) == 0 ||
 		    (dx = doc_of(c, x)) == NULL)
@@ -487,6 +500,13 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	e->reset = any_fail && all_rst;
 	retry_of(ea, a, b, e);
 	retry_of(eb, b, a, e);
+	e->hop_box_a = e->hop_box_b = -2;
+	rd_hop_of(ea, a, b, &e->hop_box_a, &e->hop_answered_a, e->hop_a,
+		  sizeof(e->hop_a), e->hop_fact_a, e->hop_walk_a,
+		  sizeof(e->hop_fact_a));
+	rd_hop_of(eb, b, a, &e->hop_box_b, &e->hop_answered_b, e->hop_b,
+		  sizeof(e->hop_b), e->hop_fact_b, e->hop_walk_b,
+		  sizeof(e->hop_fact_b));
 	e->held_b = port_b > 0 && db != NULL && held(db, port_b);
 	e->tracked_a = json_array_size(rj_arr(json_object_get(da, "firewall"),
 					      "blocks")) > 0;
@@ -514,33 +534,64 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 }
 
 /* The path cause between nets na and nb (in that order), made when
- * missing: named by the hop gw (the gateway na's side takes), else by
- * the subnets. */
-static json_t *path_cause(json_t *causes, const char *na, const char *nb,
-			  const char *gw)
+ * missing; its hop is settled by path_name once its pairs are in. */
+static json_t *path_cause(json_t *causes, const char *na, const char *nb)
 {
-	char node[128], id[160];
 	size_t i;
 	json_t *k;
 
-	if (gw[0] != '\0')
-		snprintf(node, sizeof(node), "%s", gw);
-	else
-		snprintf(node, sizeof(node), "%s<->%s", na, nb);
-	snprintf(id, sizeof(id), "path:%s", node);
-	json_array_foreach(causes, i, k)
-		if (strcmp(rj_strd(k, "id", ""), id) == 0)
+	json_array_foreach(causes, i, k) {
+		const json_t *n = json_object_get(k, "nets");
+
+		if (strcmp(rj_strd(k, "kind", ""), "path") == 0 &&
+		    json_is_string(json_array_get(n, 0)) &&
+		    json_is_string(json_array_get(n, 1)) &&
+		    strcmp(json_string_value(json_array_get(n, 0)), na) == 0 &&
+		    strcmp(json_string_value(json_array_get(n, 1)), nb) == 0)
 			return k;
+	}
 	k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, s:[], "
 		      "s:[], s:[], s:[s, s], s:o}",
-		      "id", id, "kind", "path", "node", node, "severity",
-		      "fault", "summary", "", "fix", "node", node, "text", "",
+		      "id", "", "kind", "path", "node", "", "severity",
+		      "fault", "summary", "", "fix", "node", "", "text", "",
 		      "commands", "evidence", "findings", "pairs", "nets", na,
 		      nb, "ports", json_array());
 	if (k == NULL)
 		return NULL;
 	json_array_append_new(causes, k);
 	return json_array_get(causes, json_array_size(causes) - 1);
+}
+
+/* Offers hop h, of rank r, to name path cause k: the best rank of its
+ * pairs wins (5 and 4: a hop probe that saw the box before the peer,
+ * from the first subnet's side, the second's; 3 and 2: any other hop
+ * probe, the same; 1: the gateway the first subnet's side takes). */
+static void path_offer(json_t *k, const char *h, int r)
+{
+	if (h[0] == '\0' || r <= rj_int(k, "hop_rank", 0))
+		return;
+	json_object_set_new(k, "node", json_string(h));
+	json_object_set_new(k, "hop_rank", json_integer(r));
+}
+
+/* Settles path cause k's name: its hop, else its subnets. */
+static void path_name(json_t *k)
+{
+	const json_t *nets = json_object_get(k, "nets");
+	char node[128], id[160];
+
+	if (rj_strd(k, "node", "")[0] != '\0')
+		snprintf(node, sizeof(node), "%s", rj_str(k, "node"));
+	else
+		snprintf(node, sizeof(node), "%s<->%s",
+			 json_string_value(json_array_get(nets, 0)),
+			 json_string_value(json_array_get(nets, 1)));
+	snprintf(id, sizeof(id), "path:%s", node);
+	json_object_set_new(k, "id", json_string(id));
+	json_object_set_new(k, "node", json_string(node));
+	json_object_set_new(json_object_get(k, "fix"), "node",
+			    json_string(node));
+	json_object_del(k, "hop_rank");
 }
 
 /* Adds the ports_to_open entries of node's doc toward the other subnet
@@ -625,10 +676,13 @@ static void path_words(json_t *k)
 			 "cloud security group, set the same there");
 	if (hop && sh != NULL) {
 		for (int d = 0; set[0] != '\0' && d < 2; d++) {
+			/* an IPv6 pair of subnets matches as ip6 */
+			const char *ip = strchr(na, ':') ? "ip6" : "ip";
+
 			snprintf(cmd, sizeof(cmd),
-				 "nft insert rule inet filter forward ip saddr "
-				 "%s ip daddr %s tcp dport { %s } accept",
-				 d ? nb : na, d ? na : nb, set);
+				 "nft insert rule inet filter forward %s saddr "
+				 "%s %s daddr %s tcp dport { %s } accept",
+				 ip, d ? nb : na, ip, d ? na : nb, set);
 			json_array_append_new(sh, json_string(cmd));
 		}
 		/* the kernel's own default: five days */
@@ -724,8 +778,7 @@ void rd_elim(const struct rctx *c, json_t *causes)
 		/* the subnets in order, the hop of the first one's side */
 		first = strcmp(e.net_a, e.net_b) < 0;
 		pk = path_cause(causes, first ? e.net_a : e.net_b,
-				first ? e.net_b : e.net_a,
-				first ? e.gw_a : e.gw_b);
+				first ? e.net_b : e.net_a);
 		if (pk == NULL) {
 			i++;
 			continue;
@@ -734,6 +787,12 @@ void rd_elim(const struct rctx *c, json_t *causes)
 			elim_lines(pk, &e, &o);
 			json_array_append(made, pk);
 		}
+		path_offer(pk, first ? e.gw_a : e.gw_b, 1);
+		path_offer(pk, first ? e.hop_a : e.hop_b, 3);
+		path_offer(pk, first ? e.hop_b : e.hop_a, 2);
+		path_offer(pk, e.hop_box_a == 1 ? e.hop_a : "", first ? 5 : 4);
+		path_offer(pk, e.hop_box_b == 1 ? e.hop_b : "", first ? 4 : 5);
+		rd_hop_lines(pk, &e);
 		rj_add_unique(json_object_get(pk, "pairs"), label);
 		if (e.idle_killed)
 			json_object_set_new(pk, "idle", json_true());
@@ -741,8 +800,10 @@ void rd_elim(const struct rctx *c, json_t *causes)
 		path_ports(c, pk, b);
 		json_array_remove(causes, i);
 	}
-	for (size_t i = 0; i < json_array_size(made); i++)
+	for (size_t i = 0; i < json_array_size(made); i++) {
+		path_name(json_array_get(made, i));
 		path_words(json_array_get(made, i));
+	}
 	json_decref(made);
 	for (size_t i = 0; i < json_array_size(causes); i++)
 		json_object_del(json_array_get(causes, i), "elim");

@@ -8,8 +8,11 @@
 #include <string.h>
 
 /* A firewall on one end: shown by a cause of its own (a rule that drops),
- * eliminated where its ruleset was read and nothing in it drops. */
-static enum elim_state fw_end(bool drops, bool rules, const char *node,
+ * eliminated where the hop probe toward it saw the answer (or the
+ * silence) come from a box before it, or where its ruleset was read and
+ * nothing in it drops. */
+static enum elim_state fw_end(bool drops, bool rules, int hop_box,
+			      const char *hop_fact, const char *node,
 			      const char *other, const char *port, char *why,
 			      size_t len)
 {
@@ -17,6 +20,10 @@ static enum elim_state fw_end(bool drops, bool rules, const char *node,
 		snprintf(why, len, "a rule of %s's ruleset drops what %s needs",
 			 node, other);
 		return ELIM_KEPT;
+	}
+	if (hop_box == 1) {
+		snprintf(why, len, "%s", hop_fact);
+		return ELIM_GONE;
 	}
 	if (rules) {
 		snprintf(why, len,
@@ -31,13 +38,15 @@ static enum elim_state fw_end(bool drops, bool rules, const char *node,
 /* {b}'s own firewall (what {a} connects to). */
 static enum elim_state t_fw_b(const struct elim_ev *e, char *why, size_t len)
 {
-	return fw_end(e->drops_b, e->rules_b, e->b, e->a, e->port, why, len);
+	return fw_end(e->drops_b, e->rules_b, e->hop_box_a, e->hop_fact_a, e->b,
+		      e->a, e->port, why, len);
 }
 
 /* {a}'s own firewall (the connect-backs to it, its replies). */
 static enum elim_state t_fw_a(const struct elim_ev *e, char *why, size_t len)
 {
-	return fw_end(e->drops_a, e->rules_a, e->a, e->b, e->port, why, len);
+	return fw_end(e->drops_a, e->rules_a, e->hop_box_b, e->hop_fact_b, e->a,
+		      e->b, e->port, why, len);
 }
 
 /* One end's routing toward the other: shown by a route cause, eliminated
@@ -128,6 +137,16 @@ static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
 			 "answer is no loss");
 		return ELIM_GONE;
 	}
+	/* the hop probe: a box on the path answered for the port */
+	if ((e->hop_box_a == 1 && e->hop_answered_a) ||
+	    (e->hop_box_b == 1 && e->hop_answered_b)) {
+		snprintf(why, len,
+			 "%s: a refusal from the path is an answer, not loss",
+			 e->hop_box_a == 1 && e->hop_answered_a
+			     ? e->hop_fact_a
+			     : e->hop_fact_b);
+		return ELIM_GONE;
+	}
 	/* the retry probe: the failed port never answered while the
 	 * responder's port on the same path always did, in turns (loss
 	 * that stops 5 of 5 of one and none of 5 of the other is under
@@ -192,7 +211,8 @@ static enum elim_state t_listener(const struct elim_ev *e, char *why,
 /* A box on the path between the two subnets: eliminated where both ends
  * share a subnet on-link, or where the port fails inside a subnet too;
  * kept where pairs inside a subnet reach the very port that fails across
- * it. */
+ * it, or where the mesh's hop probe saw the port's answer (or silence)
+ * start at a hop before the peer. */
 static enum elim_state t_path(const struct elim_ev *e, char *why, size_t len)
 {
 	if (e->net_a[0] && strcmp(e->net_a, e->net_b) == 0 &&
@@ -215,6 +235,12 @@ static enum elim_state t_path(const struct elim_ev *e, char *why, size_t len)
 			 "%s: what fails between %s and %s passes inside a "
 			 "subnet",
 			 e->inside_fact, e->net_a, e->net_b);
+		return ELIM_KEPT;
+	}
+	/* the hop probe: the answer or the silence starts before the peer */
+	if (e->hop_box_a == 1 || e->hop_box_b == 1) {
+		snprintf(why, len, "%s",
+			 e->hop_box_a == 1 ? e->hop_fact_a : e->hop_fact_b);
 		return ELIM_KEPT;
 	}
 	return ELIM_OPEN;

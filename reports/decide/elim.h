@@ -21,7 +21,8 @@ enum elim_state {
  * its connections failed. Strings are empty where unknown. */
 struct elim_ev {
 	char a[128], b[128];         /* the nodes */
-	char net_a[48], net_b[48];   /* their subnets, "10.0.1.0/24" */
+	char net_a[56], net_b[56];   /* their subnets, "10.0.1.0/24",
+				      * "fd84:1::/64" */
 	char gw_a[64], gw_b[64];     /* the gateway each one's route lookup
 				      * toward the other takes ("" on-link) */
 	char port[32];               /* one failed port, "29500/tcp" */
@@ -76,6 +77,18 @@ struct elim_ev {
 	 * no rule: decide_untracked.c) */
 	bool legacy_a, legacy_b;
 	bool untracked_a, untracked_b;
+	/* the mesh's hop probe (issue 48): {a}'s TTL-limited walk toward
+	 * {b}'s failed port (hop_box_a) and {b}'s toward {a}'s (hop_box_b):
+	 * 1 the answer or the silence came from a box before the peer, 0 at
+	 * the peer's own distance or address, -1 cannot tell, -2 none ran;
+	 * the hop it names and what it saw */
+	int hop_box_a, hop_box_b;
+	bool hop_answered_a, hop_answered_b; /* that walk's connect to the
+					      * failed port was answered (a
+					      * reset, an ICMP refusal) */
+	char hop_a[64], hop_b[64];
+	char hop_fact_a[400], hop_fact_b[400]; /* what it shows, short */
+	char hop_walk_a[400], hop_walk_b[400]; /* with every TTL's answer */
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

@@ -382,6 +382,48 @@ START_TEST(retry_decides_path)
 }
 END_TEST
 
+/* The mesh's hop probe (issue 48): a walk that saw the answer come from
+ * a box before the peer eliminates that peer's own firewall and keeps
+ * the path, with no pair inside a subnet to compare; a walk that saw it
+ * at the peer's own distance decides nothing; a refusal from the path
+ * eliminates loss; a rule of the peer's own that drops stays shown. */
+START_TEST(hop_rows)
+{
+	struct elim_ev e = {P29500, .hop_box_a = 1,
+			    .hop_fact_a = "the hop probe from a: a reset at TTL "
+					  "2, before b"};
+	struct elim_out o;
+
+	elim_run(&e, &o);
+	ck_assert_int_eq(o.state[elim_row_of("firewall-b")], ELIM_GONE);
+	ck_assert_str_eq(o.why[elim_row_of("firewall-b")], e.hop_fact_a);
+	ck_assert_int_eq(o.state[elim_row_of("firewall-a")], ELIM_OPEN);
+	ck_assert_int_eq(o.state[elim_row_of("path")], ELIM_KEPT);
+	ck_assert_str_eq(o.why[elim_row_of("path")], e.hop_fact_a);
+	/* b's walk toward a: a's own firewall instead */
+	e = (struct elim_ev){P29500, .hop_box_b = 1, .hop_fact_b = "x"};
+	ck_assert_int_eq(state("firewall-a", &e), ELIM_GONE);
+	ck_assert_int_eq(state("firewall-b", &e), ELIM_OPEN);
+	/* at the peer's own distance, or cannot tell: nothing decided */
+	for (int box = -2; box <= 0; box++) {
+		e = (struct elim_ev){P29500, .hop_box_a = box,
+				     .hop_box_b = box};
+		ck_assert_int_eq(state("firewall-b", &e), ELIM_OPEN);
+		ck_assert_int_eq(state("path", &e), ELIM_OPEN);
+	}
+	/* a refusal from the path is an answer: no loss; its silence
+	 * decides nothing about loss (the retry probe does) */
+	e = (struct elim_ev){P29500, .hop_box_a = 1, .hop_answered_a = true,
+			    .hop_fact_a = "x"};
+	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
+	e.hop_answered_a = false;
+	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
+	/* b's own rule that drops is shown, whatever the walk says */
+	e = (struct elim_ev){P29500, .drops_b = true, .hop_box_a = 1};
+	ck_assert_int_eq(state("firewall-b", &e), ELIM_KEPT);
+}
+END_TEST
+
 Suite *suite_report_elim(void)
 {
 	Suite *s = suite_create("report_elim");
@@ -394,6 +436,7 @@ Suite *suite_report_elim(void)
 	tcase_add_test(tc, ruleset_drops);
 	tcase_add_test(tc, retry_and_held_rows);
 	tcase_add_test(tc, retry_decides_path);
+	tcase_add_test(tc, hop_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

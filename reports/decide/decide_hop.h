@@ -1,0 +1,27 @@
+/* netprobe report, decide: the mesh's hop probe read into the
+ * elimination's evidence (decide_hop.c, issue 48). */
+#ifndef NP_REPORT_DECIDE_HOP_H
+#define NP_REPORT_DECIDE_HOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "elim.h"
+#include "report_decide.h"
+
+/* The hop probe of peer entry en (node x's, toward node y), if it ran,
+ * into *box (1 a box before the peer, 0 at its distance or address, -1
+ * cannot tell), *answered (the port's walk got a reset or an ICMP
+ * refusal), hop (the hop it names), fact (what it shows, short, for a
+ * why line) and walk (the same with every TTL's answer), fact and walk
+ * flen bytes each;
+ * *box stays as it was when none ran. */
+void rd_hop_of(const json_t *en, const char *x, const char *y, int *box,
+	       bool *answered, char *hop, size_t hlen, char *fact,
+	       char *walk, size_t flen);
+
+/* The hop probes' facts of pair e into path cause k's evidence, once
+ * each and a few at most. */
+void rd_hop_lines(json_t *k, const struct elim_ev *e);
+
+#endif
