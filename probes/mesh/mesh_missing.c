@@ -38,8 +38,9 @@ static void probe_member(const struct mesh *ms, struct mesh_member *m)
 		         c.addr, port, ms->port);
 	else if (c.code == CLIENT_E_CONNECT && c.sys_errno == ECONNREFUSED)
 		snprintf(m->why + l, sizeof(m->why) - l,
-		         "; nothing listens at %.48s:%u: netprobe mesh is not "
-		         "running there",
+		         "; nothing listens at %.48s:%u (it refused node 0): "
+		         "netprobe mesh is not running there, or a rule there "
+		         "rejects or redirects the port",
 		         c.addr[0] ? c.addr : host, port);
 	else
 		snprintf(m->why + l, sizeof(m->why) - l,

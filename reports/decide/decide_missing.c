@@ -6,7 +6,10 @@
  * 0's ruleset has none, the pair is undecided (the member runs, or it is
  * silent: down, or a path or its own route that drops both ways), with
  * the commands (and the nodes) that decide. A member whose address
- * refused node 0 (nothing listens) is left to its finding: not started. */
+ * refused node 0 (nothing listens) is undecided too, on its own side: not
+ * started, or a rule there that rejects or redirects the port (a sidecar's
+ * redirect with no proxy behind it, blind48c 05) refuse alike, and node
+ * 0's healthy ruleset is never the fault. */
 #include <stdio.h>
 #include <string.h>
 
@@ -266,6 +269,38 @@ static void own_words(const struct rctx *c, const char *who, json_t *k)
 	}
 }
 
+/* The undecided cause of member who, whose address a refused node 0's
+ * probe of the mesh's port: its host answered, but a refusal cannot tell
+ * a mesh that was never started from a rule there that rejects or
+ * redirects the port; what decides is on who. */
+static json_t *refused(const json_t *d, const char *who, const char *a,
+		       const char *label, const char *id)
+{
+	long long port = rj_int(json_object_get(d, "mesh"), "port", 0);
+	char sum[700], fix[1400];
+
+	snprintf(sum, sizeof(sum),
+		 "%s did not join node 0 and refuses node 0's connections at "
+		 "%s:%lld: netprobe mesh is not running there, or a rule "
+		 "there rejects or redirects the port",
+		 who, a, port);
+	snprintf(fix, sizeof(fix),
+		 "cannot tell why %s did not join: its address refused node "
+		 "0 at %s:%lld, which a mesh never started and a rule there "
+		 "that rejects or redirects the port (a sidecar's redirect "
+		 "with no proxy behind it) show alike. Decide on %s: is "
+		 "netprobe mesh running there (the launcher's log, "
+		 "pgrep -a netprobe), ss -ltnp, and nft -a list ruleset (a "
+		 "reject, or a redirect or dnat of TCP in its nat table); "
+		 "then start it there, or remove the rule",
+		 who, a, port, who);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, "
+			 "s:[], s:[]}",
+			 "id", id, "kind", "undecided", "node", label,
+			 "severity", "fault", "summary", sum, "fix", "node", who,
+			 "text", fix, "commands", "evidence", "findings");
+}
+
 void rd_missing_blame(const struct rctx *c, json_t *causes)
 {
 	const json_t *d = rd_mesh_doc(c), *f, *s;
@@ -284,7 +319,8 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 		bool runs;
 
 		if (!finding_is(rj_strd(f, "code", ""), FINDING_MESH_NODE_MISSING) ||
-		    (m = member_of(d, f)) == NULL || !missing_running(m) ||
+		    (m = member_of(d, f)) == NULL ||
+		    rj_str(m, "probed_addr") == NULL ||
 		    rd_missing_owner(c, causes, f) != NULL ||
 		    rd_conflict_of(c, rj_strd(m, "name", "")) != NULL)
 			continue;
@@ -293,6 +329,14 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 		a = rj_strd(m, "probed_addr", "?");
 		label_of(x, who, label, sizeof(label));
 		snprintf(id, sizeof(id), "undecided:%s", label);
+		if (!missing_running(m)) {
+			k = refused(d, who, a, label, id);
+			if (k != NULL) {
+				own_words(c, who, k);
+				json_array_append_new(causes, k);
+			}
+			continue;
+		}
 		/* silence: down, not started, or a path that drops both
 		 * ways (the member's own route toward node 0 among them) */
 		snprintf(sum, sizeof(sum),

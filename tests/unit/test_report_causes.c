@@ -779,6 +779,40 @@ START_TEST(died_member_undecided)
 }
 END_TEST
 
+/* Issue 48 (blind48c 05, a sidecar's redirect rules with no proxy behind
+ * them on node03): node03's address refused node 0's probe of the mesh's
+ * port, and node03 never joined. A refusal cannot tell a mesh never
+ * started from a rule there that rejects or redirects the port: the
+ * pair's undecided cause, whose text names the commands that decide on
+ * node03. Before, node01 (node 0, healthy) carried mesh-node-missing as
+ * a fault with no cause. */
+START_TEST(refused_member_undecided)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+	size_t i;
+	json_t *f;
+
+	ck_assert_int_eq(chdir(SRCDIR "/tests/fixtures/report/refused-member"),
+			 0);
+	ck_assert_int_eq(report_load_path(&set, "."), 0);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	k = cause(m, "undecided:node01<->node03");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_ptr_nonnull(strstr(rj_str(json_object_get(k->cause, "fix"),
+					    "text"),
+				     "Decide on node03"));
+	json_array_foreach(rj_arr(m->doc, "findings"), i, f)
+		if (strcmp(rj_str(f, "code"), "mesh-node-missing") == 0)
+			ck_assert_str_eq(rj_strd(f, "root_cause", "none"),
+					 "undecided:node01<->node03");
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 Suite *suite_report_causes(void)
 {
 	Suite *s = suite_create("report_causes");
@@ -786,6 +820,7 @@ Suite *suite_report_causes(void)
 
 	tcase_add_test(tc, demo_three_causes);
 	tcase_add_test(tc, died_member_undecided);
+	tcase_add_test(tc, refused_member_undecided);
 	tcase_add_test(tc, demo_commands_clean);
 	tcase_add_test(tc, mtu_odd_node_raised);
 	tcase_add_test(tc, address_conflict_odd_node);
