@@ -128,6 +128,38 @@ static bool saddrs_of(const json_t *right, struct fwr_block *b)
 	return true;
 }
 
+/* True when a match is on a new connection's SYN: iptables' --syn (tcp
+ * flags & (fin|syn|rst|ack) == syn, any mask that holds syn) or nft's
+ * "tcp flags syn" (op in). A drop of such packets drops every new TCP
+ * connection it matches, as "ct state new" does (audit48: the SYN flood
+ * guard that accepts under a limit and drops the rest). */
+static bool syn_match(const json_t *left, const json_t *right)
+{
+	const json_t *and = json_object_get(left, "&"), *pl, *v;
+	bool syn = false;
+	size_t i;
+
+	if (!json_is_string(right) ||
+	    strcmp(json_string_value(right), "syn") != 0)
+		return false;
+	if (json_is_array(and)) {
+		pl = json_object_get(json_array_get(and, 0), "payload");
+		json_array_foreach(json_array_get(and, 1), i, v)
+			syn |= json_is_string(v) &&
+			       strcmp(json_string_value(v), "syn") == 0;
+		if (!syn)
+			return false;
+	} else {
+		pl = json_object_get(left, "payload");
+	}
+	return json_is_string(json_object_get(pl, "protocol")) &&
+	       strcmp(json_string_value(json_object_get(pl, "protocol")),
+	              "tcp") == 0 &&
+	       json_is_string(json_object_get(pl, "field")) &&
+	       strcmp(json_string_value(json_object_get(pl, "field")),
+	              "flags") == 0;
+}
+
 /* One match expression into b. Returns false when the rule matches on
  * something opening a port cannot be about. */
 static bool match_into(const json_t *m, struct fwr_block *b)
@@ -141,6 +173,12 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 
 	if (op != NULL && strcmp(op, "==") != 0 && strcmp(op, "in") != 0)
 		return false;
+	if (syn_match(left, right)) {
+		if (b->proto[0] != '\0' && strcmp(b->proto, "tcp") != 0)
+			return false;
+		set_name(b->proto, sizeof(b->proto), "tcp");
+		return true;
+	}
 	if (pl != NULL) {
 		const char *proto =
 		    json_string_value(json_object_get(pl, "protocol"));
@@ -420,6 +458,13 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 			/* iptables-save writes one source per rule */
 			set_name(b->saddr[b->nsaddr++], FWR_ADDR, v);
 			i++;
+		} else if (!strcmp(t, "--syn")) {
+			/* a new connection's SYN, as --ctstate NEW */
+		} else if (!strcmp(t, "--tcp-flags") && i + 2 < nt) {
+			/* --syn as iptables-save writes it: MASK SYN */
+			ok = ok && strstr(v, "SYN") != NULL &&
+			     !strcmp(tok[i + 2], "SYN");
+			i += 2;
 		} else if (!strcmp(t, "--ctstate") || !strcmp(t, "--state")) {
 			ok = ok && !strcmp(v, "NEW");
 			i++;

@@ -67,14 +67,16 @@ struct fw_rules {
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
  * reached from an input hook (jumps followed), and input chains with
  * policy drop. Rules that match on anything but the transport, ports,
- * source address, input interface and connection state new are left out:
+ * source address, input interface and connection state new (or a new
+ * connection's SYN: tcp flags syn, iptables' --syn) are left out:
  * opening a port cannot be what they are about. Returns 0, or -1 with errno EINVAL when
  * the text is not an nft JSON ruleset. */
 int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
 
 /* Parses `iptables-legacy-save` output (the filter table's INPUT chain
  * and the chains it jumps to: -j DROP/REJECT rules with --dport or
- * --dports, and a DROP policy). Returns 0, or -1 with errno EINVAL. */
+ * --dports, or --syn alone, and a DROP policy). Returns 0, or -1 with
+ * errno EINVAL. */
 int fwrules_parse_iptables(const char *text, struct fw_rules *r);
 
 /* True when block b drops port of proto ("tcp"/"udp"). */

@@ -90,6 +90,72 @@ START_TEST(iptables_legacy)
 }
 END_TEST
 
+/* The "SYN flood protection" of many iptables guides (audit48): new
+ * connections accepted under a limit, every other SYN dropped by the
+ * next rule. The drop matches on the SYN flag, iptables' --syn: a drop of
+ * every new TCP connection over the limit, which the elimination must not
+ * read as "no rule drops" (tests/gen kind synflood). The limit's accept
+ * is no accept of the job's ports (it lets only some through). A flag
+ * match that is no plain SYN stays unread. */
+START_TEST(nft_syn_drop_after_limit)
+{
+	char *t = fw_fixture_text("synflood.json");
+	const char *other =
+	    "{\"nftables\": [{\"chain\": {\"family\": \"inet\", \"table\": "
+	    "\"t\", \"name\": \"input\", \"hook\": \"input\", \"policy\": "
+	    "\"accept\"}}, {\"rule\": {\"family\": \"inet\", \"table\": "
+	    "\"t\", \"chain\": \"input\", \"handle\": 4, \"expr\": "
+	    "[{\"match\": {\"op\": \"in\", \"left\": {\"payload\": "
+	    "{\"protocol\": \"tcp\", \"field\": \"flags\"}}, \"right\": "
+	    "\"syn\"}}, {\"match\": {\"op\": \"==\", \"left\": "
+	    "{\"payload\": {\"protocol\": \"tcp\", \"field\": \"dport\"}}, "
+	    "\"right\": 29500}}, {\"drop\": null}]}}, {\"rule\": "
+	    "{\"family\": \"inet\", \"table\": \"t\", \"chain\": "
+	    "\"input\", \"handle\": 5, \"expr\": [{\"match\": {\"op\": "
+	    "\"==\", \"left\": {\"&\": [{\"payload\": {\"protocol\": "
+	    "\"tcp\", \"field\": \"flags\"}}, [\"syn\", \"rst\"]]}, "
+	    "\"right\": [\"syn\", \"rst\"]}}, {\"drop\": null}]}}]}";
+	struct fw_rules r;
+
+	ck_assert_int_eq(fwrules_parse_nft(t, &r), 0);
+	free(t);
+	/* the SYN drop (handle 3), every TCP port; the limit's accept is
+	 * none (it lets only some through) */
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.b[0].kind, FWR_RULE);
+	ck_assert_str_eq(r.b[0].table, "filter");
+	ck_assert_str_eq(r.b[0].chain, "INPUT");
+	ck_assert_int_eq(r.b[0].handle, 3);
+	ck_assert(!r.b[0].accept);
+	ck_assert(fwrules_blocks(&r.b[0], "tcp", 29500));
+	ck_assert(fwrules_blocks(&r.b[0], "tcp", 40000));
+	ck_assert(!fwrules_blocks(&r.b[0], "udp", 29500));
+	/* nft's own "tcp flags syn tcp dport 29500 drop": that port; a
+	 * SYN+RST drop (a malformed-packet guard) is no new connection's */
+	ck_assert_int_eq(fwrules_parse_nft(other, &r), 0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.b[0].handle, 4);
+	ck_assert(fwrules_blocks(&r.b[0], "tcp", 29500));
+	ck_assert(!fwrules_blocks(&r.b[0], "tcp", 29400));
+	/* iptables-legacy-save's form of the same guard; a SYN+RST guard
+	 * and "! --syn" are none */
+	ck_assert_int_eq(
+	    fwrules_parse_iptables(
+	        "*filter\n:INPUT ACCEPT [0:0]\n"
+	        "-A INPUT -p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -m "
+	        "limit --limit 2/sec --limit-burst 2 -j ACCEPT\n"
+	        "-A INPUT -p tcp -m tcp --tcp-flags SYN,RST SYN,RST -j DROP\n"
+	        "-A INPUT -p tcp -m tcp ! --syn -m state --state NEW -j DROP\n"
+	        "-A INPUT -p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -j "
+	        "DROP\nCOMMIT\n",
+	        &r),
+	    0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.b[0].handle, 4);
+	ck_assert(fwrules_blocks(&r.b[0], "tcp", 29500));
+}
+END_TEST
+
 Suite *suite_fwrules(void)
 {
 	Suite *s = suite_create("fwrules");
@@ -98,6 +164,7 @@ Suite *suite_fwrules(void)
 	tcase_add_test(tc, nft_owntable);
 	tcase_add_test(tc, nft_policy_and_catchall);
 	tcase_add_test(tc, iptables_legacy);
+	tcase_add_test(tc, nft_syn_drop_after_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }
