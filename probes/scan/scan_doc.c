@@ -156,6 +156,7 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->run.doc, "peers", peers) ||
 	    doc_set(&s->run.doc, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
 	    doc_set(&s->run.doc, "limits", hostlim_to_json(&s->lim)) ||
+	    doc_set(&s->run.doc, "ipv4_conf", rpfilter_to_json(&s->rpf)) ||
 	    doc_set(&s->run.doc, "neighbours", statics_json(s)) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&

@@ -136,6 +136,15 @@ jcheck "host A: mpi-btl-iface names docker0" \
 	True
 jcheck "host A: default route recorded" \
 	'd["routes"]["defaults"][0]["out_interface"]' lan0
+# the per-interface IPv4 settings (issue 48): lan0 set against ARP flux
+ip netns exec "$A" sysctl -qw net.ipv4.conf.lan0.arp_ignore=1 \
+	net.ipv4.conf.lan0.arp_announce=2 net.ipv4.conf.lan0.rp_filter=2
+LAB_OUT=$(scan_in "$A" nodea --json)
+jcheck "host A: lan0's arp_ignore, arp_announce and rp_filter recorded" \
+	'[d["ipv4_conf"]["lan0"][k] for k in ("arp_ignore", "arp_announce", "rp_filter")]' \
+	'[1, 2, 2]'
+jcheck "host A: all's arp_ignore recorded" \
+	'd["ipv4_conf"]["all"]["arp_ignore"]' 0
 
 # --- host B: its LAN interface, exit 0, in well under a second
 t0=$(date +%s%N)
