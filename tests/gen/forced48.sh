@@ -27,7 +27,8 @@ for spec in hosts-stale:l2,routed,overlay:n mask-narrow:l2,routed:2 \
 	mbox-drop:routed:rt v6-family:l2,routed,overlay:n \
 	ifname-wrong:l2,routed,overlay:n gloo-wrong:l2,routed,overlay:n \
 	master-wrong:l2,routed,overlay:n ctcount:l2,routed,overlay:n \
-	hashlimit:l2,routed,overlay:n synflood:l2,routed,overlay:n; do
+	hashlimit:l2,routed,overlay:n synflood:l2,routed,overlay:n \
+	hosts-order:l2,routed,overlay:3; do
 	kind=${spec%%:*}
 	rest=${spec#*:}
 	topos=${rest%%:*}

@@ -358,8 +358,9 @@ run_mesh() {
 	_i=2
 	while [ "$_i" -le "$N" ]; do
 		eval "_w=\${WRAP_$_i:-}"
+		eval "_hf=\${GEN48_HOSTSF_$_i:-\$HOSTS}"
 		MESH_WRAP=$_w MESH_ENV=$(node_env "$_i") mesh_run "$_i" "$R" \
-			--hosts "$HOSTS" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch \
+			--hosts "$_hf" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch \
 			--out "$R/left"
 		_i=$((_i + 1))
 	done
