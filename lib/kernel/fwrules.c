@@ -94,6 +94,22 @@ static bool only_strings(const json_t *right, const char *want,
 	return true;
 }
 
+/* True when right (a string, an array or {"set": [...]}) holds want. */
+static bool strings_hold(const json_t *right, const char *want)
+{
+	json_t *set = json_object_get(right, "set"), *v;
+	size_t i;
+
+	if (json_is_string(right))
+		return strcmp(json_string_value(right), want) == 0;
+	if (!json_is_array(set) && !json_is_array(right))
+		return false;
+	json_array_foreach(json_is_array(set) ? set : right, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), want) == 0)
+			return true;
+	return false;
+}
+
 /* One source of nft JSON (an address string, or {"prefix": {"addr",
  * "len"}}) into b. Returns false for anything else. */
 static bool add_saddr(const json_t *v, struct fwr_block *b)
@@ -267,6 +283,75 @@ static bool rule_block(const json_t *expr, struct fwr_block *b)
 	return verdict && !(b->accept && iif);
 }
 
+/* True when match m cannot be about a peer's new connection: a ct state
+ * without new (invalid, established), ICMP alone, the loopback's
+ * interface. */
+static bool match_harmless(const json_t *m)
+{
+	const json_t *left = json_object_get(m, "left");
+	const json_t *right = json_object_get(m, "right");
+	const json_t *meta = json_object_get(left, "meta");
+	const json_t *pl = json_object_get(left, "payload");
+	const char *op = json_string_value(json_object_get(m, "op"));
+	const char *key = json_string_value(json_object_get(meta, "key"));
+	const char *r = json_string_value(right);
+	const char *proto = json_string_value(json_object_get(pl, "protocol"));
+
+	if (op != NULL && strcmp(op, "==") != 0 && strcmp(op, "in") != 0)
+		return false;
+	if (json_object_get(left, "ct") != NULL) {
+		const char *ck = json_string_value(
+		    json_object_get(json_object_get(left, "ct"), "key"));
+
+		return ck != NULL && strcmp(ck, "state") == 0 &&
+		       !strings_hold(right, "new");
+	}
+	if (key != NULL && strcmp(key, "l4proto") == 0 && r != NULL)
+		return !strcmp(r, "icmp") || !strcmp(r, "ipv6-icmp") ||
+		       !strcmp(r, "icmpv6");
+	if (key != NULL && strcmp(key, "iifname") == 0 && r != NULL)
+		return strcmp(r, "lo") == 0;
+	return proto != NULL &&
+	       (!strcmp(proto, "icmp") || !strcmp(proto, "icmpv6"));
+}
+
+/* A drop or reject rule this reader does not judge and that could be
+ * about a peer's connection (fwrules.h's unread): its proto and ports
+ * into b as far as read. False for a rule that drops nothing, a rate
+ * limit (hostlim's) or one match_harmless says cannot be. */
+static bool rule_unread(const json_t *expr, struct fwr_block *b)
+{
+	bool verdict = false;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(expr, i, e)
+	{
+		const char *key =
+		    json_object_iter_key(json_object_iter((json_t *)e));
+
+		if (key == NULL)
+			return false;
+		if (!strcmp(key, "drop") || !strcmp(key, "reject")) {
+			verdict = true;
+			b->reject = strcmp(key, "reject") == 0;
+		} else if (!strcmp(key, "limit") || !strcmp(key, "meter") ||
+		           !strcmp(key, "set") || !strcmp(key, "ct count")) {
+			return false;
+		} else if (strcmp(key, "match") == 0) {
+			struct fwr_block t = *b;
+
+			if (match_harmless(json_object_get(e, key)))
+				return false;
+			/* ports and proto where readable; the rest is
+			 * what this reader cannot judge */
+			if (match_into(json_object_get(e, key), &t))
+				*b = t;
+		}
+	}
+	return verdict;
+}
+
 /* The chain of (family, table, name), or NULL. */
 static struct nchain *chain_find(struct nchain *c, size_t n, const char *family,
                                  const char *table, const char *name)
@@ -385,9 +470,24 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
 		struct nchain *ch = chain_find(c, n, fam, tab, chn);
 
 		if (ch == NULL || !ch->reached ||
-		    !json_is_integer(json_object_get(o, "handle")) ||
-		    !rule_block(json_object_get(o, "expr"), &b))
+		    !json_is_integer(json_object_get(o, "handle")))
 			continue;
+		if (!rule_block(json_object_get(o, "expr"), &b)) {
+			struct fwr_block u = {.kind = FWR_RULE};
+
+			if (!rule_unread(json_object_get(o, "expr"), &u))
+				continue;
+			u.handle = (long)json_integer_value(
+			    json_object_get(o, "handle"));
+			set_name(u.family, sizeof(u.family), fam);
+			set_name(u.table, sizeof(u.table), tab);
+			set_name(u.chain, sizeof(u.chain), chn);
+			if (r->nunread < FWR_UNREAD)
+				r->unread[r->nunread++] = u;
+			else
+				r->unread_truncated = true;
+			continue;
+		}
 		b.handle =
 		    (long)json_integer_value(json_object_get(o, "handle"));
 		set_name(b.family, sizeof(b.family), fam);

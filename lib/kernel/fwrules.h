@@ -18,6 +18,7 @@
 #define FWR_NAME 64
 #define FWR_SADDRS 4    /* source addresses one rule is limited to */
 #define FWR_ADDR 52     /* an address with its prefix, "fd00::/64" */
+#define FWR_UNREAD 16   /* drops this reader does not judge, kept */
 
 enum fwr_kind {
 	FWR_RULE = 0, /* a rule that drops or rejects (handle, position) */
@@ -62,6 +63,16 @@ struct fw_rules {
 	struct fwr_block b[FWR_MAX];
 	size_t n;
 	bool truncated; /* more than FWR_MAX */
+	/* nftables drop and reject rules of the reached chains that match
+	 * on something this reader does not judge (a daddr, a mark, a !=):
+	 * they may drop a peer's connection, so no elimination may say the
+	 * ruleset drops nothing (audit48). Their proto and ports as far as
+	 * read (none: every port). Not kept: rules that cannot be about a
+	 * peer's new connection (ct state without new, ICMP only, iifname
+	 * lo) and rate limits (kernel/hostlim.h reads those). */
+	struct fwr_block unread[FWR_UNREAD];
+	size_t nunread;
+	bool unread_truncated;
 };
 
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
@@ -69,8 +80,9 @@ struct fw_rules {
  * policy drop. Rules that match on anything but the transport, ports,
  * source address, input interface and connection state new (or a new
  * connection's SYN: tcp flags syn, iptables' --syn) are left out:
- * opening a port cannot be what they are about. Returns 0, or -1 with errno EINVAL when
- * the text is not an nft JSON ruleset. */
+ * opening a port cannot be what they are about (a drop among them that
+ * could be about a peer's connection goes into unread). Returns 0, or -1
+ * with errno EINVAL when the text is not an nft JSON ruleset. */
 int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
 
 /* Parses `iptables-legacy-save` output (the filter table's INPUT chain
@@ -99,7 +111,8 @@ char *fwrules_run(const char *const *argv, int timeout_ms);
  * "iptables-legacy" or null), ufw, firewalld (their chains loaded),
  * ufw_service and firewalld_service ("active", "inactive", "unknown")
  * with ufw_why and firewalld_why where svc_read, truncated and blocks (one
- * {kind, family, table, chain, handle, proto, ports, verdict} each).
+ * {kind, family, table, chain, handle, proto, ports, verdict} each), and
+ * unread (the same form) with unread_truncated.
  * NULL on no memory. */
 json_t *fwrules_to_json(const struct fw_rules *r);
 

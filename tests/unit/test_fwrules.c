@@ -156,6 +156,40 @@ START_TEST(nft_syn_drop_after_limit)
 }
 END_TEST
 
+/* audit48: the drops this reader does not judge (unread.nft): a daddr
+ * match (handle 6: its port read) and a mark (7: every port) are kept in
+ * unread, so no elimination may say the ruleset drops nothing; the ones
+ * that cannot be about a peer's new connection (ct state invalid, ICMP)
+ * and the rate limit (kernel/hostlim.h's) are not. The reject of 29400
+ * is a block as before. */
+START_TEST(nft_unread_drops)
+{
+	char *t = fw_fixture_text("unread.json");
+	struct fw_rules r;
+	json_t *o;
+
+	ck_assert_int_eq(fwrules_parse_nft(t, &r), 0);
+	free(t);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.b[0].handle, 8);
+	ck_assert_uint_eq(r.nunread, 2);
+	ck_assert_int_eq(r.unread[0].handle, 6);
+	ck_assert_str_eq(r.unread[0].table, "np_unread");
+	ck_assert(fwrules_blocks(&r.unread[0], "tcp", 29500));
+	ck_assert(!fwrules_blocks(&r.unread[0], "tcp", 29400));
+	ck_assert_int_eq(r.unread[1].handle, 7);
+	ck_assert_uint_eq(r.unread[1].nranges, 0);
+	o = fwrules_to_json(&r);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(json_array_size(json_object_get(o, "unread")), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(
+	                     json_array_get(json_object_get(o, "unread"), 0),
+	                     "ports"), 0)),
+	                 "29500");
+	json_decref(o);
+}
+END_TEST
+
 Suite *suite_fwrules(void)
 {
 	Suite *s = suite_create("fwrules");
@@ -165,6 +199,7 @@ Suite *suite_fwrules(void)
 	tcase_add_test(tc, nft_policy_and_catchall);
 	tcase_add_test(tc, iptables_legacy);
 	tcase_add_test(tc, nft_syn_drop_after_limit);
+	tcase_add_test(tc, nft_unread_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }
