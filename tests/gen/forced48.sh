@@ -49,8 +49,10 @@ for spec in hosts-stale:l2,routed,overlay:n mask-narrow:l2,routed:2 \
 		got=$((got + 1))
 		s=$((s + 1))
 	done
-	# the next kind starts further on: other clusters
+	# the next kind starts further on: other clusters (past seed
+	# 300, from the start again: the 11th kind on would find none)
 	start=$((start + 29))
+	[ "$start" -le 300 ] || start=$((start - 299))
 done
 echo "# forced48: $(wc -l <"$list") runs, $jobs at once" >&2
 # shellcheck disable=SC2016
