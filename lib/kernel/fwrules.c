@@ -218,8 +218,12 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 		const char *key =
 		    json_string_value(json_object_get(meta, "key"));
 
-		if (key != NULL && strcmp(key, "iifname") == 0)
+		if (key != NULL && strcmp(key, "iifname") == 0) {
+			if (json_is_string(right))
+				set_name(b->iif, sizeof(b->iif),
+				         json_string_value(right));
 			return true;
+		}
 		if (key != NULL && strcmp(key, "l4proto") == 0 &&
 		    json_is_string(right)) {
 			set_name(b->proto, sizeof(b->proto),
@@ -679,4 +683,35 @@ bool fwrules_blocks(const struct fwr_block *b, const char *proto, unsigned port)
 		if (port >= b->lo[i] && port <= b->hi[i])
 			return true;
 	return false;
+}
+
+/* True when name is one of names. */
+static bool name_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] != NULL && strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Keeps the entries of v (n of them) not limited to another interface. */
+static size_t keep_iifs(struct fwr_block *v, size_t n,
+                        const char *const *names, size_t nn)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].iif[0] == '\0' || name_in(v[i].iif, names, nn))
+			v[k++] = v[i];
+	return k;
+}
+
+/* See fwrules.h. */
+void fwrules_keep_iifs(struct fw_rules *r, const char *const *names,
+                       size_t n)
+{
+	if (n == 0)
+		return;
+	r->n = keep_iifs(r->b, r->n, names, n);
+	r->nunread = keep_iifs(r->unread, r->nunread, names, n);
 }

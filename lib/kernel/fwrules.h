@@ -51,6 +51,10 @@ struct fwr_block {
 	 * failed pair meets (issue 31). */
 	char saddr[FWR_SADDRS][FWR_ADDR];
 	size_t nsaddr;
+	/* the input interface it is limited to (iifname "eth9"), "" any:
+	 * a drop of what arrives on a NIC the cluster does not use drops
+	 * no peer's connection (audit48; fwrules_keep_iifs) */
+	char iif[16];
 };
 
 struct fw_rules {
@@ -90,6 +94,13 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
  * --dports, or --syn alone, and a DROP policy). Returns 0, or -1 with
  * errno EINVAL. */
 int fwrules_parse_iptables(const char *text, struct fw_rules *r);
+
+/* Leaves out the blocks and unread rules limited to an input interface
+ * that is none of names (the interfaces the cluster's traffic arrives on:
+ * the recommended one, the routes' toward the peers), which drop no
+ * peer's connection; nothing when n is 0 (which ones is unknown). */
+void fwrules_keep_iifs(struct fw_rules *r, const char *const *names,
+                       size_t n);
 
 /* True when block b drops port of proto ("tcp"/"udp"). */
 bool fwrules_blocks(const struct fwr_block *b, const char *proto,

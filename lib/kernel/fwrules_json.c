@@ -25,7 +25,8 @@ static json_t *block_json(const struct fwr_block *b)
 			src = json_array();
 		json_array_append_new(src, json_string(b->saddr[k]));
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s, s:o*}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s, s:o*, "
+	                 "s:s?}",
 	                 "kind", b->kind == FWR_POLICY ? "policy" : "rule",
 	                 "family", b->family, "table", b->table, "chain",
 	                 b->chain, "handle",
@@ -35,7 +36,7 @@ static json_t *block_json(const struct fwr_block *b)
 	                 b->accept   ? "accept"
 	                 : b->reject ? "reject"
 	                             : "drop",
-	                 "saddr", src);
+	                 "saddr", src, "iifname", b->iif[0] ? b->iif : NULL);
 }
 
 /* See fwrules.h. */

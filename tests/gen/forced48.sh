@@ -28,7 +28,7 @@ for spec in hosts-stale:l2,routed,overlay:n mask-narrow:l2,routed:2 \
 	ifname-wrong:l2,routed,overlay:n gloo-wrong:l2,routed,overlay:n \
 	master-wrong:l2,routed,overlay:n ctcount:l2,routed,overlay:n \
 	hashlimit:l2,routed,overlay:n synflood:l2,routed,overlay:n \
-	hosts-order:l2,routed,overlay:3; do
+	hosts-order:l2,routed,overlay:3 iifother:l2,routed,overlay:n; do
 	kind=${spec%%:*}
 	rest=${spec#*:}
 	topos=${rest%%:*}

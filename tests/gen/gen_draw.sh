@@ -289,7 +289,9 @@ NFT
 # per-source hashlimit over 2/second, dropped), both a setting cause as
 # ratelimit is, and synflood (iptables' SYN flood guard: new
 # connections accepted under 2/second, the next rule drops every other
-# SYN), a firewall cause: its drop is an ordinary rule.
+# SYN), a firewall cause: its drop is an ordinary rule; iifother, no
+# fault (a drop of what arrives on eth9, a NIC the cluster does not use:
+# never blamed, "iifother@5 mbox-reject@rt" on a routed seed too).
 RND6=$(((SEED * 134775813 + 907633385) % 2147483648))
 rnd6() {
 	RND6=$(((RND6 * 1103515245 + 12345) % 2147483648))

@@ -240,7 +240,7 @@ done
 for f in $FAULTS; do
 	kind=${f%@*}
 	n=${f#*@}
-	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood) ;; *) continue ;; esac
+	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother) ;; *) continue ;; esac
 	ns=$(mesh_ns "$n")
 	case "$kind" in
 	portrange)
@@ -288,6 +288,13 @@ NFT
 		ip netns exec "$ns" iptables-nft -A INPUT -p tcp --syn \
 			-m hashlimit --hashlimit-above 2/sec --hashlimit-burst 2 \
 			--hashlimit-mode srcip --hashlimit-name np48 -j DROP ;;
+	iifother)
+		# (GEN_FAULTS only, audit48) healthy: a drop of everything
+		# arriving on another interface (eth9, which carries nothing
+		# of the cluster), as a host hardens an untrusted NIC: no
+		# fault, and never blamed for another fault's pair
+		nft_input "$ns" np48_iif 'iifname "eth9" drop'
+		continue ;;
 	synflood)
 		# (GEN_FAULTS only, audit48) the "SYN flood protection" of
 		# many iptables guides: new connections accepted under a

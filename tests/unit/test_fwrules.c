@@ -190,6 +190,46 @@ START_TEST(nft_unread_drops)
 }
 END_TEST
 
+/* audit48: a drop limited to an input interface (iifname "eth9" drop, a
+ * host hardening a NIC the cluster does not use) is left out once the
+ * scan knows the cluster's interfaces (lan0), so no pair's failure is
+ * blamed on it; one on lan0 stays, and with no interface known both do. */
+START_TEST(nft_drop_on_another_iface)
+{
+	const char *t =
+	    "{\"nftables\": [{\"chain\": {\"family\": \"inet\", \"table\": "
+	    "\"t\", \"name\": \"input\", \"hook\": \"input\", \"policy\": "
+	    "\"accept\"}}, {\"rule\": {\"family\": \"inet\", \"table\": "
+	    "\"t\", \"chain\": \"input\", \"handle\": 3, \"expr\": "
+	    "[{\"match\": {\"op\": \"==\", \"left\": {\"meta\": {\"key\": "
+	    "\"iifname\"}}, \"right\": \"eth9\"}}, {\"drop\": null}]}}, "
+	    "{\"rule\": {\"family\": \"inet\", \"table\": \"t\", "
+	    "\"chain\": \"input\", \"handle\": 4, \"expr\": [{\"match\": "
+	    "{\"op\": \"==\", \"left\": {\"meta\": {\"key\": \"iifname\"}}, "
+	    "\"right\": \"lan0\"}}, {\"match\": {\"op\": \"==\", \"left\": "
+	    "{\"payload\": {\"protocol\": \"tcp\", \"field\": \"dport\"}}, "
+	    "\"right\": 29500}}, {\"drop\": null}]}}]}";
+	const char *lan[] = {"lan0", "lan0"};
+	struct fw_rules r;
+	json_t *o;
+
+	ck_assert_int_eq(fwrules_parse_nft(t, &r), 0);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_str_eq(r.b[0].iif, "eth9");
+	fwrules_keep_iifs(&r, lan, 0); /* none known: both stay */
+	ck_assert_uint_eq(r.n, 2);
+	fwrules_keep_iifs(&r, lan, 2);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.b[0].handle, 4);
+	o = fwrules_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(
+	                     json_array_get(json_object_get(o, "blocks"), 0),
+	                     "iifname")),
+	                 "lan0");
+	json_decref(o);
+}
+END_TEST
+
 Suite *suite_fwrules(void)
 {
 	Suite *s = suite_create("fwrules");
@@ -200,6 +240,7 @@ Suite *suite_fwrules(void)
 	tcase_add_test(tc, iptables_legacy);
 	tcase_add_test(tc, nft_syn_drop_after_limit);
 	tcase_add_test(tc, nft_unread_drops);
+	tcase_add_test(tc, nft_drop_on_another_iface);
 	suite_add_tcase(s, tc);
 	return s;
 }
