@@ -551,7 +551,10 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 		if (!strcmp(t, "-p")) {
 			set_name(b->proto, sizeof(b->proto), v);
 			i++;
-		} else if (!strcmp(t, "-m") || !strcmp(t, "-i") ||
+		} else if (!strcmp(t, "-i")) {
+			set_name(b->iif, sizeof(b->iif), v);
+			i++;
+		} else if (!strcmp(t, "-m") ||
 		           !strcmp(t, "--reject-with") ||
 		           !strcmp(t, "--comment")) {
 			i++;

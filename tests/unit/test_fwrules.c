@@ -227,6 +227,18 @@ START_TEST(nft_drop_on_another_iface)
 	                     "iifname")),
 	                 "lan0");
 	json_decref(o);
+	/* iptables-legacy's -i alike */
+	ck_assert_int_eq(fwrules_parse_iptables(
+	                     "*filter\n:INPUT ACCEPT [0:0]\n"
+	                     "-A INPUT -i eth9 -j DROP\n"
+	                     "-A INPUT -i lan0 -p tcp -m tcp --dport 29500 -j "
+	                     "DROP\nCOMMIT\n",
+	                     &r),
+	                 0);
+	ck_assert_uint_eq(r.n, 2);
+	fwrules_keep_iifs(&r, lan, 2);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.b[0].iif, "lan0");
 }
 END_TEST
 
