@@ -107,6 +107,22 @@ static unsigned ct_states(const json_t *right)
 	return m;
 }
 
+/* True when right (a string, an array or {"set": [...]}) holds want. */
+static bool strings_hold(const json_t *right, const char *want)
+{
+	json_t *set = json_object_get(right, "set"), *v;
+	size_t i;
+
+	if (json_is_string(right))
+		return strcmp(json_string_value(right), want) == 0;
+	if (!json_is_array(set) && !json_is_array(right))
+		return false;
+	json_array_foreach(json_is_array(set) ? set : right, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), want) == 0)
+			return true;
+	return false;
+}
+
 /* One source of nft JSON (an address string, or {"prefix": {"addr",
  * "len"}}) into b. Returns false for anything else. */
 static bool add_saddr(const json_t *v, struct fwr_block *b)
@@ -141,6 +157,38 @@ static bool saddrs_of(const json_t *right, struct fwr_block *b)
 	return true;
 }
 
+/* True when a match is on a new connection's SYN: iptables' --syn (tcp
+ * flags & (fin|syn|rst|ack) == syn, any mask that holds syn) or nft's
+ * "tcp flags syn" (op in). A drop of such packets drops every new TCP
+ * connection it matches, as "ct state new" does (audit48: the SYN flood
+ * guard that accepts under a limit and drops the rest). */
+static bool syn_match(const json_t *left, const json_t *right)
+{
+	const json_t *and = json_object_get(left, "&"), *pl, *v;
+	bool syn = false;
+	size_t i;
+
+	if (!json_is_string(right) ||
+	    strcmp(json_string_value(right), "syn") != 0)
+		return false;
+	if (json_is_array(and)) {
+		pl = json_object_get(json_array_get(and, 0), "payload");
+		json_array_foreach(json_array_get(and, 1), i, v)
+			syn |= json_is_string(v) &&
+			       strcmp(json_string_value(v), "syn") == 0;
+		if (!syn)
+			return false;
+	} else {
+		pl = json_object_get(left, "payload");
+	}
+	return json_is_string(json_object_get(pl, "protocol")) &&
+	       strcmp(json_string_value(json_object_get(pl, "protocol")),
+	              "tcp") == 0 &&
+	       json_is_string(json_object_get(pl, "field")) &&
+	       strcmp(json_string_value(json_object_get(pl, "field")),
+	              "flags") == 0;
+}
+
 /* One match expression into b. Returns false when the rule matches on
  * something opening a port cannot be about. */
 static bool match_into(const json_t *m, struct fwr_block *b)
@@ -154,6 +202,12 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 
 	if (op != NULL && strcmp(op, "==") != 0 && strcmp(op, "in") != 0)
 		return false;
+	if (syn_match(left, right)) {
+		if (b->proto[0] != '\0' && strcmp(b->proto, "tcp") != 0)
+			return false;
+		set_name(b->proto, sizeof(b->proto), "tcp");
+		return true;
+	}
 	if (pl != NULL) {
 		const char *proto =
 		    json_string_value(json_object_get(pl, "protocol"));
@@ -177,8 +231,12 @@ static bool match_into(const json_t *m, struct fwr_block *b)
 		const char *key =
 		    json_string_value(json_object_get(meta, "key"));
 
-		if (key != NULL && strcmp(key, "iifname") == 0)
+		if (key != NULL && strcmp(key, "iifname") == 0) {
+			if (json_is_string(right))
+				set_name(b->iif, sizeof(b->iif),
+				         json_string_value(right));
 			return true;
+		}
 		if (key != NULL && strcmp(key, "l4proto") == 0 &&
 		    json_is_string(right)) {
 			set_name(b->proto, sizeof(b->proto),
@@ -302,6 +360,75 @@ static bool rule_notrack(const json_t *expr, struct fwr_block *b)
 		}
 	}
 	return nt;
+}
+
+/* True when match m cannot be about a peer's new connection: a ct state
+ * without new (invalid, established), ICMP alone, the loopback's
+ * interface. */
+static bool match_harmless(const json_t *m)
+{
+	const json_t *left = json_object_get(m, "left");
+	const json_t *right = json_object_get(m, "right");
+	const json_t *meta = json_object_get(left, "meta");
+	const json_t *pl = json_object_get(left, "payload");
+	const char *op = json_string_value(json_object_get(m, "op"));
+	const char *key = json_string_value(json_object_get(meta, "key"));
+	const char *r = json_string_value(right);
+	const char *proto = json_string_value(json_object_get(pl, "protocol"));
+
+	if (op != NULL && strcmp(op, "==") != 0 && strcmp(op, "in") != 0)
+		return false;
+	if (json_object_get(left, "ct") != NULL) {
+		const char *ck = json_string_value(
+		    json_object_get(json_object_get(left, "ct"), "key"));
+
+		return ck != NULL && strcmp(ck, "state") == 0 &&
+		       !strings_hold(right, "new");
+	}
+	if (key != NULL && strcmp(key, "l4proto") == 0 && r != NULL)
+		return !strcmp(r, "icmp") || !strcmp(r, "ipv6-icmp") ||
+		       !strcmp(r, "icmpv6");
+	if (key != NULL && strcmp(key, "iifname") == 0 && r != NULL)
+		return strcmp(r, "lo") == 0;
+	return proto != NULL &&
+	       (!strcmp(proto, "icmp") || !strcmp(proto, "icmpv6"));
+}
+
+/* A drop or reject rule this reader does not judge and that could be
+ * about a peer's connection (fwrules.h's unread): its proto and ports
+ * into b as far as read. False for a rule that drops nothing, a rate
+ * limit (hostlim's) or one match_harmless says cannot be. */
+static bool rule_unread(const json_t *expr, struct fwr_block *b)
+{
+	bool verdict = false;
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(expr, i, e)
+	{
+		const char *key =
+		    json_object_iter_key(json_object_iter((json_t *)e));
+
+		if (key == NULL)
+			return false;
+		if (!strcmp(key, "drop") || !strcmp(key, "reject")) {
+			verdict = true;
+			b->reject = strcmp(key, "reject") == 0;
+		} else if (!strcmp(key, "limit") || !strcmp(key, "meter") ||
+		           !strcmp(key, "set") || !strcmp(key, "ct count")) {
+			return false;
+		} else if (strcmp(key, "match") == 0) {
+			struct fwr_block t = *b;
+
+			if (match_harmless(json_object_get(e, key)))
+				return false;
+			/* ports and proto where readable; the rest is
+			 * what this reader cannot judge */
+			if (match_into(json_object_get(e, key), &t))
+				*b = t;
+		}
+	}
+	return verdict;
 }
 
 /* The chain of (family, table, name), or NULL. */
@@ -439,8 +566,24 @@ int fwrules_parse_nft(const char *json_text, struct fw_rules *r)
 			r->notrack_xt |= xt_ct(json_object_get(o, "expr"));
 			continue;
 		}
-		if (!ch->reached || !rule_block(json_object_get(o, "expr"), &b))
+		if (!ch->reached)
 			continue;
+		if (!rule_block(json_object_get(o, "expr"), &b)) {
+			struct fwr_block u = {.kind = FWR_RULE};
+
+			/* a drop this reader does not judge (audit48) */
+			if (!rule_unread(json_object_get(o, "expr"), &u))
+				continue;
+			u.handle = b.handle;
+			set_name(u.family, sizeof(u.family), fam);
+			set_name(u.table, sizeof(u.table), tab);
+			set_name(u.chain, sizeof(u.chain), chn);
+			if (r->nunread < FWR_UNREAD)
+				r->unread[r->nunread++] = u;
+			else
+				r->unread_truncated = true;
+			continue;
+		}
 		if (!b.untracked)
 			add_block(r, &b);
 		else if (b.accept && r->nuntracked < FWR_NOTRACK)
@@ -498,7 +641,10 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 		if (!strcmp(t, "-p")) {
 			set_name(b->proto, sizeof(b->proto), v);
 			i++;
-		} else if (!strcmp(t, "-m") || !strcmp(t, "-i") ||
+		} else if (!strcmp(t, "-i")) {
+			set_name(b->iif, sizeof(b->iif), v);
+			i++;
+		} else if (!strcmp(t, "-m") ||
 		           !strcmp(t, "--reject-with") ||
 		           !strcmp(t, "--comment")) {
 			i++;
@@ -509,6 +655,13 @@ static bool ipt_rule(char *line, struct fwr_block *b, char *jump, size_t jlen)
 			/* iptables-save writes one source per rule */
 			set_name(b->saddr[b->nsaddr++], FWR_ADDR, v);
 			i++;
+		} else if (!strcmp(t, "--syn")) {
+			/* a new connection's SYN, as --ctstate NEW */
+		} else if (!strcmp(t, "--tcp-flags") && i + 2 < nt) {
+			/* --syn as iptables-save writes it: MASK SYN */
+			ok = ok && strstr(v, "SYN") != NULL &&
+			     !strcmp(tok[i + 2], "SYN");
+			i += 2;
 		} else if (!strcmp(t, "--ctstate") || !strcmp(t, "--state")) {
 			ok = ok && !strcmp(v, "NEW");
 			i++;
@@ -623,4 +776,35 @@ bool fwrules_blocks(const struct fwr_block *b, const char *proto, unsigned port)
 		if (port >= b->lo[i] && port <= b->hi[i])
 			return true;
 	return false;
+}
+
+/* True when name is one of names. */
+static bool name_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] != NULL && strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Keeps the entries of v (n of them) not limited to another interface. */
+static size_t keep_iifs(struct fwr_block *v, size_t n,
+                        const char *const *names, size_t nn)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].iif[0] == '\0' || name_in(v[i].iif, names, nn))
+			v[k++] = v[i];
+	return k;
+}
+
+/* See fwrules.h. */
+void fwrules_keep_iifs(struct fw_rules *r, const char *const *names,
+                       size_t n)
+{
+	if (n == 0)
+		return;
+	r->n = keep_iifs(r->b, r->n, names, n);
+	r->nunread = keep_iifs(r->unread, r->nunread, names, n);
 }

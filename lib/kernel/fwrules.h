@@ -18,6 +18,7 @@
 #define FWR_NAME 64
 #define FWR_SADDRS 4    /* source addresses one rule is limited to */
 #define FWR_ADDR 52     /* an address with its prefix, "fd00::/64" */
+#define FWR_UNREAD 16   /* drops this reader does not judge, kept */
 
 enum fwr_kind {
 	FWR_RULE = 0, /* a rule that drops or rejects (handle, position) */
@@ -55,6 +56,10 @@ struct fwr_block {
 	bool ct_new;
 	/* it matches ct state untracked (among new, established, related) */
 	bool untracked;
+	/* the input interface it is limited to (iifname "eth9"), "" any:
+	 * a drop of what arrives on a NIC the cluster does not use drops
+	 * no peer's connection (audit48; fwrules_keep_iifs) */
+	char iif[16];
 };
 
 #define FWR_NOTRACK 16 /* notrack rules and untracked accepts kept */
@@ -83,20 +88,34 @@ struct fw_rules {
 	/* the iptables tool whose text notrack and untracked come from
 	 * ("iptables-nft", "iptables-legacy"), "" for nftables' own */
 	char notrack_tool[20];
+	/* nftables drop and reject rules of the reached chains that match
+	 * on something this reader does not judge (a daddr, a mark, a !=):
+	 * they may drop a peer's connection, so no elimination may say the
+	 * ruleset drops nothing (audit48). Their proto and ports as far as
+	 * read (none: every port). Not kept: rules that cannot be about a
+	 * peer's new connection (ct state without new, ICMP only, iifname
+	 * lo) and rate limits (kernel/hostlim.h reads those). */
+	struct fwr_block unread[FWR_UNREAD];
+	size_t nunread;
+	bool unread_truncated;
 };
 
 /* Parses `nft -j list ruleset` output: drop and reject rules in chains
  * reached from an input hook (jumps followed), and input chains with
  * policy drop; the notrack rules of prerouting chains and the accepts
- * of ct state untracked (fw_rules' notrack and untracked). Rules that match on anything but the transport, ports,
- * source address, input interface and connection state new are left out:
- * opening a port cannot be what they are about. Returns 0, or -1 with errno EINVAL when
+ * of ct state untracked (fw_rules' notrack and untracked). Rules that
+ * match on anything but the transport, ports, source address, input
+ * interface and connection state new (or a new connection's SYN: tcp
+ * flags syn, iptables' --syn) are left out: opening a port cannot be what
+ * they are about (a drop among them that could be about a peer's
+ * connection goes into unread). Returns 0, or -1 with errno EINVAL when
  * the text is not an nft JSON ruleset. */
 int fwrules_parse_nft(const char *json_text, struct fw_rules *r);
 
 /* Parses `iptables-legacy-save` output (the filter table's INPUT chain
  * and the chains it jumps to: -j DROP/REJECT rules with --dport or
- * --dports, and a DROP policy). Returns 0, or -1 with errno EINVAL. */
+ * --dports, or --syn alone, and a DROP policy). Returns 0, or -1 with
+ * errno EINVAL. */
 int fwrules_parse_iptables(const char *text, struct fw_rules *r);
 
 /* Parses iptables-save text (tool: the iptables that wrote it) for the
@@ -108,6 +127,13 @@ int fwrules_parse_iptables(const char *text, struct fw_rules *r);
  * so left out sets r->notrack_xt (not read), which it clears first. */
 void fwrules_parse_ipt_notrack(const char *text, const char *tool,
                                struct fw_rules *r);
+
+/* Leaves out the blocks and unread rules limited to an input interface
+ * that is none of names (the interfaces the cluster's traffic arrives on:
+ * the recommended one, the routes' toward the peers), which drop no
+ * peer's connection; nothing when n is 0 (which ones is unknown). */
+void fwrules_keep_iifs(struct fw_rules *r, const char *const *names,
+                       size_t n);
 
 /* True when block b drops port of proto ("tcp"/"udp"). */
 bool fwrules_blocks(const struct fwr_block *b, const char *proto,
@@ -129,7 +155,8 @@ char *fwrules_run(const char *const *argv, int timeout_ms);
  * "iptables-legacy" or null), ufw, firewalld (their chains loaded),
  * ufw_service and firewalld_service ("active", "inactive", "unknown")
  * with ufw_why and firewalld_why where svc_read, truncated and blocks (one
- * {kind, family, table, chain, handle, proto, ports, verdict} each).
+ * {kind, family, table, chain, handle, proto, ports, verdict} each), and
+ * unread (the same form) with unread_truncated.
  * NULL on no memory. */
 json_t *fwrules_to_json(const struct fw_rules *r);
 

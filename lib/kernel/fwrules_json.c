@@ -7,7 +7,7 @@
 #include "kernel/fwrules.h"
 
 /* One place of the ruleset: {kind, family, table, chain, handle,
- * proto, ports, verdict, saddr}; NULL on no memory. */
+ * proto, ports, verdict, saddr, iifname}; NULL on no memory. */
 static json_t *block_json(const struct fwr_block *b, const char *kind,
                           const char *verdict)
 {
@@ -27,12 +27,14 @@ static json_t *block_json(const struct fwr_block *b, const char *kind,
 			src = json_array();
 		json_array_append_new(src, json_string(b->saddr[k]));
 	}
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s, s:o*}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?, s:o, s:s, s:o*, "
+	                 "s:s?}",
 	                 "kind", kind, "family", b->family, "table", b->table,
 	                 "chain", b->chain, "handle",
 	                 b->handle >= 0 ? json_integer(b->handle) : json_null(),
 	                 "proto", b->proto[0] ? b->proto : NULL, "ports", ports,
-	                 "verdict", verdict, "saddr", src);
+	                 "verdict", verdict, "saddr", src, "iifname",
+	                 b->iif[0] ? b->iif : NULL);
 }
 
 /* The notrack rules and the untracked accepts (issue 48) into o, where
@@ -65,12 +67,13 @@ static int notrack_json(const struct fw_rules *r, json_t *o)
 	                                            ua));
 }
 
+
 /* See fwrules.h. */
 json_t *fwrules_to_json(const struct fw_rules *r)
 {
 	static const char *const backends[] = {NULL, "nftables",
 	                                       "iptables-legacy"};
-	json_t *blocks = json_array(), *o;
+	json_t *blocks = json_array(), *unread = json_array(), *o;
 
 	for (size_t i = 0; blocks != NULL && i < r->n; i++) {
 		const struct fwr_block *b = &r->b[i];
@@ -82,9 +85,17 @@ json_t *fwrules_to_json(const struct fw_rules *r)
 		                       : b->reject ? "reject"
 		                                   : "drop"));
 	}
-	o = json_pack("{s:s?, s:b, s:b, s:b, s:o}", "backend",
+	for (size_t i = 0; unread != NULL && i < r->nunread; i++) {
+		const struct fwr_block *b = &r->unread[i];
+
+		json_array_append_new(
+		    unread, block_json(b, "rule", b->reject ? "reject" : "drop"));
+	}
+	o = json_pack("{s:s?, s:b, s:b, s:b, s:o, s:o, s:b}", "backend",
 	              backends[r->backend], "ufw", r->ufw, "firewalld",
-	              r->firewalld, "truncated", r->truncated, "blocks", blocks);
+	              r->firewalld, "truncated", r->truncated, "blocks", blocks,
+	              "unread", unread, "unread_truncated",
+	              r->unread_truncated);
 	if (o != NULL && notrack_json(r, o) < 0) {
 		json_decref(o);
 		return NULL;

@@ -50,6 +50,28 @@ static bool plain_responder(const struct np_client *c)
 	       !(c->hello.flags & (PROTO_HELLO_MESH | PROTO_HELLO_MEMBER));
 }
 
+/* The hint when what answered node 0's address was a mesh member
+ * (audit48): that node is no node 0 in its own membership, so this node's
+ * node 0 (its --hosts' first entry, or its launcher's MASTER_ADDR) names
+ * another node than the others' does. Neither node 0's firewall nor the
+ * path: a member there answered. */
+static void member_hint(const struct mesh *ms, const char *member, int n,
+                        char *buf, size_t len)
+{
+	const char *src = ms->env.source ? ms->env.source : "--hosts";
+	bool vars = ms->env.vars[0] && strcmp(ms->env.vars, src) != 0;
+
+	snprintf(buf, len,
+	         "; %d of the tries reached netprobe mesh member '%s' there, "
+	         "not node 0's rendezvous: that node is not node 0 in its own "
+	         "membership, so this node's node 0 (%s%s%s) names another "
+	         "node than the other nodes' does (neither node 0's firewall "
+	         "nor the path: a member answered); fix: give every node the "
+	         "same --hosts, whose first entry is node 0 (under a launcher: "
+	         "the same MASTER_ADDR, rank 0's address)",
+	         n, member, src, vars ? ": " : "", vars ? ms->env.vars : "");
+}
+
 /* TCP keepalives on the connection to node 0 every second (issue 48):
  * it stays quiet while this node probes, and a stateful box on the way
  * that times out idle connections would forget it, losing this node's
@@ -73,9 +95,10 @@ static void keepalive(int fd)
 static int join_connect(struct mesh *ms)
 {
 	long long end = ms->t0_us + ms->o.join_us, serve_since = 0, now;
-	char last[CLIENT_ERR_MAX] = "", hint[1024], route[512];
+	char last[CLIENT_ERR_MAX] = "", hint[1024], route[1024];
 	char vdev[IF_NAMESIZE] = "", vsrc[INET6_ADDRSTRLEN] = "";
-	int tries = 0, last_errno = 0;
+	char member[sizeof(ms->c.hello.node)] = "";
+	int tries = 0, last_errno = 0, member_tries = 0;
 	bool have_via = false, use_via = false, denied = false;
 
 	for (;;) {
@@ -95,6 +118,12 @@ static int join_connect(struct mesh *ms)
 		snprintf(last, sizeof(last), "%s", ms->c.err);
 		last_errno =
 		    ms->c.code == CLIENT_E_CONNECT ? ms->c.sys_errno : 0;
+		if (ms->c.code == CLIENT_E_PROTOCOL &&
+		    (ms->c.hello.flags & PROTO_HELLO_MEMBER) &&
+		    !(ms->c.hello.flags & PROTO_HELLO_MESH)) {
+			snprintf(member, sizeof(member), "%s", ms->c.hello.node);
+			member_tries++;
+		}
 		client_close(&ms->c);
 		tries++;
 		if (unlisted_node0(ms))
@@ -125,8 +154,11 @@ static int join_connect(struct mesh *ms)
 		nanosleep(&(struct timespec){0, JOIN_RETRY_NS}, NULL);
 	}
 	mesh_unlisted_hint(ms, hint, sizeof(hint));
-	/* a connect that failed here (no source port) is no route's */
-	if (!mesh_limit_hint(last_errno, route, sizeof(route)))
+	/* a connect that failed here (no source port) is no route's, nor
+	 * one that a member answered */
+	if (member_tries > 0)
+		member_hint(ms, member, member_tries, route, sizeof(route));
+	else if (!mesh_limit_hint(last_errno, route, sizeof(route)))
 		mesh_route_toward(ms->node0, route, sizeof(route));
 	snprintf(ms->join_err, sizeof(ms->join_err),
 	         "node 0 (%s:%u) did not take the join within "

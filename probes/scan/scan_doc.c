@@ -123,6 +123,29 @@ static json_t *identity_json(const struct scan *s)
 	                 b ? json_string(bid) : json_null());
 }
 
+/* The interfaces the cluster's traffic arrives on: the recommended one
+ * and each peer's route's (peers, the document's array); a drop limited
+ * to another one drops none of it (audit48). */
+static void keep_cluster_iifs(struct scan *s, const json_t *peers)
+{
+	const char *names[RPF_MAX_IFACES];
+	size_t n = 0, i;
+	json_t *p;
+
+	if (s->fwrules == NULL)
+		return;
+	if (s->rec.ifc != NULL)
+		names[n++] = s->rec.ifc->name;
+	json_array_foreach(peers, i, p) {
+		const char *v =
+		    json_string_value(json_object_get(p, "local_ifname"));
+
+		if (v != NULL && v[0] != '\0' && n < RPF_MAX_IFACES)
+			names[n++] = v;
+	}
+	fwrules_keep_iifs(s->fwrules, names, n);
+}
+
 /* The peers' objects move into the document; the path objects learn
  * the recommendation, which did not exist when the paths were probed. */
 int scan_build_doc(struct scan *s)
@@ -140,6 +163,7 @@ int scan_build_doc(struct scan *s)
 		json_array_append_new(
 		    peers, p != NULL ? p : peer_verdict_to_json(&s->peers[i]));
 	}
+	keep_cluster_iifs(s, peers);
 	if (doc_set(&s->run.doc, "interfaces",
 	            iface_list_to_json(&s->ifaces)) ||
 	    doc_set(&s->run.doc, "layers",
@@ -156,6 +180,7 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->run.doc, "peers", peers) ||
 	    doc_set(&s->run.doc, "ports_to_open", fwcmd_ports_json(&s->fw)) ||
 	    doc_set(&s->run.doc, "limits", hostlim_to_json(&s->lim)) ||
+	    doc_set(&s->run.doc, "ipv4_conf", rpfilter_to_json(&s->rpf)) ||
 	    doc_set(&s->run.doc, "neighbours", statics_json(s)) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&

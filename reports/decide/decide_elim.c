@@ -149,6 +149,26 @@ static bool block_port(const json_t *b, long port)
 	return false;
 }
 
+/* True when a drop of doc d's ruleset that the reader does not judge
+ * (firewall.unread) could drop port of proto (its proto unread or the
+ * same, its ports none or holding it): the firewall stays a hypothesis
+ * (audit48). */
+static bool unread_covers(const json_t *d, long port, const char *proto)
+{
+	size_t i;
+	json_t *u;
+
+	json_array_foreach(rj_arr(json_object_get(d, "firewall"), "unread"),
+			   i, u) {
+		const char *up = rj_strd(u, "proto", "");
+
+		if ((up[0] == '\0' || strcmp(up, proto) == 0) &&
+		    block_port(u, port))
+			return true;
+	}
+	return false;
+}
+
 /* True when block b matches port/proto from source src ("" unknown:
  * only a block of every source matches). */
 static bool block_hit(const json_t *b, long port, const char *proto,
@@ -483,6 +503,14 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 					else
 						e->drops_a = true;
 				}
+				if (dt != NULL &&
+				    unread_covers(dt, (long)rj_int(p, "port", 0),
+						  rj_strd(p, "proto", "tcp"))) {
+					if (at_b)
+						e->unsure_b = true;
+					else
+						e->unsure_a = true;
+				}
 			}
 			if (strcmp(dir, "outbound") != 0)
 				continue;
@@ -498,6 +526,16 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 			      rj_strd(p, "proto", "tcp"));
 		}
 	e->reset = any_fail && all_rst;
+	/* no failed port recorded: any drop the reader does not judge
+	 * could be the one */
+	if (e->port[0] == '\0') {
+		e->unsure_a |= json_array_size(rj_arr(
+				       json_object_get(da, "firewall"),
+				       "unread")) > 0;
+		e->unsure_b |= json_array_size(rj_arr(
+				       json_object_get(db, "firewall"),
+				       "unread")) > 0;
+	}
 	retry_of(ea, a, b, e);
 	retry_of(eb, b, a, e);
 	e->hop_box_a = e->hop_box_b = -2;

@@ -10,11 +10,12 @@
 /* A firewall on one end: shown by a cause of its own (a rule that drops),
  * eliminated where the hop probe toward it saw the answer (or the
  * silence) come from a box before it, or where its ruleset was read and
- * nothing in it drops. */
-static enum elim_state fw_end(bool drops, bool rules, int hop_box,
-			      const char *hop_fact, const char *node,
-			      const char *other, const char *port, char *why,
-			      size_t len)
+ * nothing in it drops; kept open where a drop the reader does not judge
+ * covers the port. */
+static enum elim_state fw_end(bool drops, bool rules, bool unsure,
+			      int hop_box, const char *hop_fact,
+			      const char *node, const char *other,
+			      const char *port, char *why, size_t len)
 {
 	if (drops) {
 		snprintf(why, len, "a rule of %s's ruleset drops what %s needs",
@@ -24,6 +25,13 @@ static enum elim_state fw_end(bool drops, bool rules, int hop_box,
 	if (hop_box == 1) {
 		snprintf(why, len, "%s", hop_fact);
 		return ELIM_GONE;
+	}
+	if (rules && unsure) {
+		snprintf(why, len,
+			 "%s's ruleset holds a drop that matches on more than "
+			 "this reader judges and may drop %s from %s",
+			 node, port[0] ? port : "these connections", other);
+		return ELIM_OPEN;
 	}
 	if (rules) {
 		snprintf(why, len,
@@ -38,15 +46,15 @@ static enum elim_state fw_end(bool drops, bool rules, int hop_box,
 /* {b}'s own firewall (what {a} connects to). */
 static enum elim_state t_fw_b(const struct elim_ev *e, char *why, size_t len)
 {
-	return fw_end(e->drops_b, e->rules_b, e->hop_box_a, e->hop_fact_a, e->b,
-		      e->a, e->port, why, len);
+	return fw_end(e->drops_b, e->rules_b, e->unsure_b, e->hop_box_a,
+		      e->hop_fact_a, e->b, e->a, e->port, why, len);
 }
 
 /* {a}'s own firewall (the connect-backs to it, its replies). */
 static enum elim_state t_fw_a(const struct elim_ev *e, char *why, size_t len)
 {
-	return fw_end(e->drops_a, e->rules_a, e->hop_box_b, e->hop_fact_b, e->a,
-		      e->b, e->port, why, len);
+	return fw_end(e->drops_a, e->rules_a, e->unsure_a, e->hop_box_b,
+		      e->hop_fact_b, e->a, e->b, e->port, why, len);
 }
 
 /* One end's routing toward the other: shown by a route cause, eliminated

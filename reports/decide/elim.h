@@ -28,6 +28,9 @@ struct elim_ev {
 	char port[32];               /* one failed port, "29500/tcp" */
 	bool rules_a, rules_b;       /* that end's ruleset was read */
 	bool drops_a, drops_b;       /* a firewall cause on that end */
+	bool unsure_a, unsure_b;     /* a drop of that end's ruleset that
+				      * the reader does not judge covers a
+				      * failed port (firewall.unread) */
 	bool route_a, route_b;       /* a route cause on that end */
 	bool lookup_a, lookup_b;     /* its route lookup toward the other
 				      * was recorded */

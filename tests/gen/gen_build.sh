@@ -371,6 +371,16 @@ NFT
 		# P's fix is its own: the fixes may touch it
 		GEN48_HOSTS="$GEN48_HOSTS $(mesh_name "$_p")"
 		WANT="$WANT setting:$(mesh_name "$2") setting:$(mesh_name "$_p")" ;;
+	hosts-order)
+		# (GEN_FAULTS only, audit48; N 3 or more) node N's --hosts
+		# lists node02 before node01: it takes node02, a member, for
+		# node 0 and never joins. Node 0 cannot tell; N's stderr says
+		# a member answered there and to give every node the same
+		# --hosts, which the closed loop does (gen_oracle.sh)
+		{ mesh_name 2; echo; mesh_name 1; echo; sed '1,2d' "$HOSTS"; } >"$OUT/hosts-$2"
+		eval "GEN48_HOSTSF_$2=\$OUT/hosts-$2"
+		NOJOIN="$NOJOIN $2"
+		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$2")" ;;
 	*) return 1 ;;
 	esac
 }

@@ -283,7 +283,15 @@ NFT
 # why; the member's own stderr names its range and the fix, drawn as
 # rdvrt is: not node 1, not a peer a fault is about, MTU faults a strict
 # minority of the nodes that report). Not beside ovludp-all, whose
-# members never join.
+# members never join. GEN_FAULTS only (no seed draws them, audit48):
+# ctcount (nft's ct count in a dynamic set, 1 connection at once from
+# each peer, the SYNs over it dropped), hashlimit (iptables-nft's
+# per-source hashlimit over 2/second, dropped), both a setting cause as
+# ratelimit is, and synflood (iptables' SYN flood guard: new
+# connections accepted under 2/second, the next rule drops every other
+# SYN), a firewall cause: its drop is an ordinary rule; iifother, no
+# fault (a drop of what arrives on eth9, a NIC the cluster does not use:
+# never blamed, "iifother@5 mbox-reject@rt" on a routed seed too).
 RND6=$(((SEED * 134775813 + 907633385) % 2147483648))
 rnd6() {
 	RND6=$(((RND6 * 1103515245 + 12345) % 2147483648))

@@ -240,7 +240,7 @@ done
 for f in $FAULTS; do
 	kind=${f%@*}
 	n=${f#*@}
-	case "$kind" in portrange | somaxconn | ratelimit | portshort) ;; *) continue ;; esac
+	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother) ;; *) continue ;; esac
 	ns=$(mesh_ns "$n")
 	case "$kind" in
 	portrange)
@@ -262,6 +262,50 @@ for f in $FAULTS; do
 		[ "$RV" = 1 ] && _v="reject with tcp reset"
 		nft_input "$ns" np48_rate \
 			"tcp flags syn limit rate over 2/second burst 2 packets $_v" ;;
+	ctcount)
+		# (GEN_FAULTS only, audit48) a connection-count limit, nft's
+		# ct count in a dynamic set keyed by the source: at most 1
+		# connection at once from each peer, the SYNs over it dropped
+		ip netns exec "$ns" nft -f - <<'NFT'
+table inet np48_ctc {
+	set perpeer {
+		type ipv4_addr
+		size 256
+		flags dynamic
+	}
+	chain input {
+		type filter hook input priority 10; policy accept;
+		ct state established,related accept
+		tcp flags syn add @perpeer { ip saddr ct count over 1 } drop
+	}
+}
+NFT
+		;;
+	hashlimit)
+		# (GEN_FAULTS only, audit48) iptables' per-source hashlimit
+		# on new connections, as a hardening guide writes it (nft
+		# lists it only as an opaque xt match): over 2/second a peer
+		ip netns exec "$ns" iptables-nft -A INPUT -p tcp --syn \
+			-m hashlimit --hashlimit-above 2/sec --hashlimit-burst 2 \
+			--hashlimit-mode srcip --hashlimit-name np48 -j DROP ;;
+	iifother)
+		# (GEN_FAULTS only, audit48) healthy: a drop of everything
+		# arriving on another interface (eth9, which carries nothing
+		# of the cluster), as a host hardens an untrusted NIC: no
+		# fault, and never blamed for another fault's pair
+		nft_input "$ns" np48_iif 'iifname "eth9" drop'
+		continue ;;
+	synflood)
+		# (GEN_FAULTS only, audit48) the "SYN flood protection" of
+		# many iptables guides: new connections accepted under a
+		# limit, and every other SYN dropped by the next rule
+		ip netns exec "$ns" iptables-nft -A INPUT -p tcp --syn \
+			-m limit --limit 2/sec --limit-burst 2 -j ACCEPT
+		ip netns exec "$ns" iptables-nft -A INPUT -p tcp --syn -j DROP
+		# the drop is a rule of its firewall: the firewall's cause,
+		# whose fix opens the job's ports ahead of it
+		WANT="$WANT firewall:$(mesh_name "$n")"
+		continue ;;
 	esac
 	WANT="$WANT setting:$(mesh_name "$n")"
 done
@@ -321,8 +365,9 @@ run_mesh() {
 	_i=2
 	while [ "$_i" -le "$N" ]; do
 		eval "_w=\${WRAP_$_i:-}"
+		eval "_hf=\${GEN48_HOSTSF_$_i:-\$HOSTS}"
 		MESH_WRAP=$_w MESH_ENV=$(node_env "$_i") mesh_run "$_i" "$R" \
-			--hosts "$HOSTS" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch \
+			--hosts "$_hf" --join-timeout 30s $QUICK ${GEN_IDLE:-} --ports torch \
 			--out "$R/left"
 		_i=$((_i + 1))
 	done

@@ -160,6 +160,19 @@ if [ -s "$M" ]; then
 			fi
 			CL_NOCMD="$CL_NOCMD $_id"
 		done
+		# A member whose --hosts names a member first (hosts-order,
+		# audit48): its stderr says a member answered and gives the
+		# fix, which the lab applies: the node gets everyone's list
+		for f in $FAULTS; do
+			case "$f" in hosts-order@*) ;; *) continue ;; esac
+			_n=${f#*@}
+			case "$(tail -2 "$R/$_n.err")" in
+			*"reached netprobe mesh member '$(mesh_name 2)'"*"give every node the same --hosts"*) ;;
+			*) fail "node $_n's stderr does not say a member answered for node 0: $(tail -2 "$R/$_n.err" | head -1)" ;;
+			esac
+			eval "GEN48_HOSTSF_$_n="
+			CL_NOCMD="$CL_NOCMD undecided:$(mesh_name 1)<->$(mesh_name "$_n")"
+		done
 		# --- end of issue 48, host limits: closed loop ----------------
 		cl_apply "$CLM" $ALLOWED
 		gen48_applied "$CLM"

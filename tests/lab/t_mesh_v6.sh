@@ -90,6 +90,29 @@ lab_check "no part could not run [$(jqv '[.errors[]?.message] | join("; ")' | he
 	test "$(jqv '[.errors[]?] | length')" = 0
 lab_check "no fault or warning [$(jqv '[.findings[] | select(.severity != "info") | .code] | join(" ")')]" \
 	test "$(jqv '[.findings[] | select(.severity != "info")] | length')" = 0
+# RAY_ADDRESS for the IPv6 head in brackets, as Ray parses it (issue 48):
+# its host part is node 0's address, which a socket connects to
+ray=$(jqv '.recommendation.settings[] | select(.name == "RAY_ADDRESS") | .value')
+lab_check "RAY_ADDRESS is [fd84:231::1]:6379 (got '$ray')" \
+	test "$ray" = "[fd84:231::1]:6379"
+# the value as a worker takes it: a head listening on node01's 6379 is
+# reached from node02 at the host and port it names
+ip netns exec "$NS1" timeout 60 python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET6)
+s.bind(("::", 6379))
+s.listen(4)
+time.sleep(60)' &
+HEAD=$!
+lab_check "a stand-in Ray head listens on node01's 6379" lab_wait 50 sh -c \
+	"ip netns exec '$NS1' ss -ltn 'sport = :6379' | grep -q 6379"
+lab_check "node02 reaches the head at RAY_ADDRESS as printed" \
+	ip netns exec "$NS2" python3 -c '
+import socket, sys
+h, p = sys.argv[1].rsplit(":", 1)
+assert h.startswith("[") and h.endswith("]"), h
+socket.create_connection((h[1:-1], int(p)), timeout=5).close()' "$ray"
+kill "$HEAD" 2>/dev/null
+wait "$HEAD" 2>/dev/null
 lab_check "every member's document came in" \
 	test "$(ls "$R"/docs/*.json | wc -l)" -ge "$N"
 LAB_OUT=$("$NETPROBE" report "$R/docs" 2>&1)

@@ -136,6 +136,45 @@ jcheck "host A: mpi-btl-iface names docker0" \
 	True
 jcheck "host A: default route recorded" \
 	'd["routes"]["defaults"][0]["out_interface"]' lan0
+# the per-interface IPv4 settings (issue 48): lan0 set against ARP flux
+ip netns exec "$A" sysctl -qw net.ipv4.conf.lan0.arp_ignore=1 \
+	net.ipv4.conf.lan0.arp_announce=2 net.ipv4.conf.lan0.rp_filter=2
+LAB_OUT=$(scan_in "$A" nodea --json)
+jcheck "host A: lan0's arp_ignore, arp_announce and rp_filter recorded" \
+	'[d["ipv4_conf"]["lan0"][k] for k in ("arp_ignore", "arp_announce", "rp_filter")]' \
+	'[1, 2, 2]'
+jcheck "host A: all's arp_ignore recorded" \
+	'd["ipv4_conf"]["all"]["arp_ignore"]' 0
+# the host's limits read live (issue 48): the namespace's own sysctls, its
+# conntrack timeout (the masquerade loaded conntrack), the listen
+# counters, and a listener's backlog through sock_diag
+ip netns exec "$A" sysctl -qw net.core.somaxconn=64 \
+	net.ipv4.ip_local_port_range="40000 40999" \
+	net.netfilter.nf_conntrack_tcp_timeout_established=600
+ip netns exec "$A" timeout 120 python3 -c 'import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 29777))
+s.listen(5)
+time.sleep(120)' &
+lpid=$!
+lab_check "host A: a listener of backlog 5 on 29777" \
+	lab_wait 50 sh -c "ip netns exec $A ss -Hnlt 'sport = :29777' | grep -q ."
+LAB_OUT=$(scan_in "$A" nodea --json)
+jcheck "host A: the listener's backlog recorded" \
+	'[x["backlog"] for x in d["limits"]["listeners"] if x["port"] == 29777]' \
+	'[5]'
+jcheck "host A: somaxconn and the port range recorded" \
+	'[d["limits"]["somaxconn"], d["limits"]["ip_local_port_range"]]' \
+	'[64, [40000, 40999]]'
+jcheck "host A: conntrack's established timeout recorded" \
+	'd["limits"]["conntrack"]["tcp_timeout_established"]' 600
+jcheck "host A: SYN cookies and the listen-drop counters recorded" \
+	'all(isinstance(d["limits"][k], int) for k in ("tcp_syncookies", "listen_overflows", "listen_drops"))' \
+	True
+kill "$lpid" 2>/dev/null
+wait "$lpid" 2>/dev/null
+ip netns exec "$A" sysctl -qw net.core.somaxconn=4096 \
+	net.ipv4.ip_local_port_range="32768 60999"
 
 # --- host B: its LAN interface, exit 0, in well under a second
 t0=$(date +%s%N)

@@ -3,6 +3,7 @@
  * probing plan, and the rendezvous payloads of protocol version 2. */
 #include "decide/peerdecide.h"
 #include "kernel/hostlist.h"
+#include "mesh/mesh_int.h"
 #include "probe/meshplan.h"
 #include "wire/proto_mesh.h"
 #include "wire/proto_msg.h"
@@ -486,6 +487,30 @@ START_TEST(doc_merge_moves)
 }
 END_TEST
 
+/* A member whose connects toward node 0 fail with EADDRNOTAVAIL (or
+ * EADDRINUSE) has no source port left (issue 48, kind portshort): its
+ * stderr names this node's range (read live) and the fix to run here,
+ * and blames neither node 0's firewall nor the path; any other errno
+ * gets no such hint (the route's is given then). */
+START_TEST(limit_hint_no_source_port)
+{
+	char b[512];
+
+	ck_assert(mesh_limit_hint(EADDRNOTAVAIL, b, sizeof(b)));
+	ck_assert_ptr_nonnull(strstr(b, "no source port left"));
+	ck_assert_ptr_nonnull(strstr(b, "neither node 0's firewall nor the "
+	                                "path"));
+	ck_assert_ptr_nonnull(strstr(b, "net.ipv4.ip_local_port_range"));
+	ck_assert_ptr_nonnull(
+	    strstr(b, "fix on this node: sysctl -w "
+	              "net.ipv4.ip_local_port_range=\"32768 60999\""));
+	ck_assert(mesh_limit_hint(EADDRINUSE, b, sizeof(b)));
+	ck_assert(!mesh_limit_hint(ETIMEDOUT, b, sizeof(b)));
+	ck_assert(!mesh_limit_hint(ECONNREFUSED, b, sizeof(b)));
+	ck_assert(!mesh_limit_hint(EADDRNOTAVAIL, b, 0));
+}
+END_TEST
+
 Suite *suite_mesh(void)
 {
 	Suite *s = suite_create("mesh");
@@ -503,6 +528,7 @@ Suite *suite_mesh(void)
 	tcase_add_test(tc, frames_and_hash);
 	tcase_add_test(tc, member_silent);
 	tcase_add_test(tc, doc_merge_moves);
+	tcase_add_test(tc, limit_hint_no_source_port);
 	suite_add_tcase(s, tc);
 	return s;
 }

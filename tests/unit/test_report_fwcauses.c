@@ -589,6 +589,59 @@ START_TEST(fw_fix_service_state)
 }
 END_TEST
 
+/* audit48: a drop of n-b's ruleset that the reader does not judge (here
+ * "ip daddr ... tcp dport 29500 drop", listed in firewall.unread) keeps
+ * n-b's firewall a hypothesis of the undecided pair: no "why not n-b's
+ * own firewall: ... no rule in it drops" that the ruleset contradicts.
+ * One on another port (22) leaves the elimination as it was. */
+static char *pair_facts(const char *unread_port)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const struct rm_cause *k;
+	json_t *a = scan("n-a", 1500, "10.231.9.1");
+	json_t *b = scan("n-b", 1500, "10.231.9.2");
+	json_t *fw = nft_ruleset(0, json_array());
+	char *ev;
+
+	port_filtered(a);
+	/* n-a's probe of n-b: 29500/tcp timed out */
+	json_object_set_new(
+	    a, "peers",
+	    json_pack("[{s:s, s:[{s:i, s:s, s:s, s:s, s:s}]}]", "peer_addr",
+		      "10.231.9.2", "ports", "port", 29500, "proto", "tcp",
+		      "direction", "outbound", "state", "filtered", "reason",
+		      "timeout"));
+	json_object_set_new(fw, "unread",
+			    json_pack("[o]", nft_drop("inet", "t", "input", 7,
+						      "tcp", unread_port,
+						      NULL)));
+	json_object_set_new(b, "firewall", fw);
+	m = pair_model(&set, a, b);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(cause(m, "firewall:n-b"));
+	k = cause(m, "undecided:n-a<->n-b");
+	ck_assert_ptr_nonnull(k);
+	ev = json_dumps(json_object_get(k->cause, "evidence"), 0);
+	ck_assert_ptr_nonnull(ev);
+	report_model_free(m);
+	report_set_free(&set);
+	return ev;
+}
+
+START_TEST(fw_unread_drop_keeps_firewall_open)
+{
+	char *ev = pair_facts("29500");
+
+	ck_assert_ptr_null(strstr(ev, "why not n-b's own firewall"));
+	ck_assert_ptr_nonnull(strstr(ev, "n-b's own firewall remains"));
+	free(ev);
+	ev = pair_facts("22");
+	ck_assert_ptr_nonnull(strstr(ev, "why not n-b's own firewall"));
+	free(ev);
+}
+END_TEST
+
 Suite *suite_report_fwcauses(void)
 {
 	Suite *s = suite_create("report_fwcauses");
@@ -597,6 +650,7 @@ Suite *suite_report_fwcauses(void)
 	tcase_add_test(tc, fw_fix_against_ruleset);
 	tcase_add_test(tc, fw_fix_ruleset_unknown);
 	tcase_add_test(tc, fw_fix_ruleset_drops_nothing);
+	tcase_add_test(tc, fw_unread_drop_keeps_firewall_open);
 	tcase_add_test(tc, loss_is_no_firewall);
 	tcase_add_test(tc, loss_from_a_natd_node_is_no_fault);
 	tcase_add_test(tc, fw_source_qualified);

@@ -160,6 +160,50 @@ START_TEST(sysroot_larger_of_two)
 }
 END_TEST
 
+/* The scan records rp_filter, arp_ignore and arp_announce of all and each
+ * interface (issue 48, audit48), as the sysctls hold them: eth0 set up
+ * against ARP flux (1 and 2), eth1's arp_ignore out of range (9) and its
+ * arp_announce absent both unread, eth2 with no files. */
+START_TEST(conf_recorded_per_interface)
+{
+	struct iface_list l = {0};
+	struct sysroot sr;
+	struct rpf_facts f;
+	json_t *o, *x;
+
+	ck_assert_int_eq(
+	    sysroot_init(&sr, SRCDIR "/tests/fixtures/rpfilter/multi-rail"), 0);
+	add(&l, "eth0", "10.231.0.1", 24);
+	add(&l, "eth1", "10.231.0.2", 24);
+	add(&l, "eth2", "10.231.9.1", 24);
+	rpfilter_collect(&sr, &l, &f);
+	ck_assert_int_eq(f.all_arp_ignore, 0);
+	ck_assert_int_eq(f.v[0].arp_ignore, 1);
+	ck_assert_int_eq(f.v[0].arp_announce, 2);
+	ck_assert_int_eq(f.v[1].arp_ignore, -1);
+	o = rpfilter_to_json(&f);
+	ck_assert_ptr_nonnull(o);
+	x = json_object_get(o, "all");
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "rp_filter")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "arp_announce")),
+	                 0);
+	x = json_object_get(o, "eth0");
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "rp_filter")), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "arp_ignore")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "arp_announce")),
+	                 2);
+	x = json_object_get(o, "eth1");
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "rp_filter")), 2);
+	ck_assert(json_is_null(json_object_get(x, "arp_ignore")));
+	ck_assert(json_is_null(json_object_get(x, "arp_announce")));
+	x = json_object_get(o, "eth2");
+	ck_assert(json_is_null(json_object_get(x, "rp_filter")));
+	ck_assert_uint_eq(json_object_size(o), 4);
+	json_decref(o);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_rpfilter(void)
 {
 	Suite *s = suite_create("rpfilter");
@@ -168,6 +212,7 @@ Suite *suite_rpfilter(void)
 	tcase_add_test(tc, multi_rail_strict);
 	tcase_add_test(tc, healthy_nodes_silent);
 	tcase_add_test(tc, sysroot_larger_of_two);
+	tcase_add_test(tc, conf_recorded_per_interface);
 	suite_add_tcase(s, tc);
 	return s;
 }
