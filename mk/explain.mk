@@ -1,7 +1,8 @@
 # netprobe explain: `make check-explain` explains every log of the corpus
 # (tests/explain/*.log, written from the frameworks' message formats) and
 # fails on a missed or a wrong cause; the blind sets of issue 42 are
-# floors (blind42: its figures, blind42b: each case); it scores the wild corpus
+# floors (blind42: its figures, blind42b and blind42c: each case); it
+# scores the wild corpus
 # (tests/explain/wild, tests/explain/wild.sh; `make explain-results`
 # writes tests/explain/RESULTS.md); `make bench-explain` times a
 # generated 100,000-line log (bench/explain/RESULTS.md).
@@ -15,6 +16,7 @@ check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/wild.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42/floor.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42c/floor.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 

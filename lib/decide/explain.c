@@ -581,6 +581,8 @@ static void hit_causes(const struct explain_ctx *x,
 		explain_ucx_device_off(h, r);
 		return;
 	}
+	if (explain_nccl_no_iface(x, h, r))
+		return;
 	if (own_name(h)) {
 		/* torchrun's own pick: the name of the node that runs the
 		 * store; on it, the hostname does not resolve */

@@ -141,3 +141,49 @@ void explain_ucx_device_off(const struct explain_hit *h,
 			 "peer's address on a device the list holds", dev,
 			 dev);
 }
+
+/* NCCL's bootstrap found no interface its filter lets through. Where the
+ * log echoes an include list (NCCL_SOCKET_IFNAME=ens9), that list
+ * matched nothing usable: the row decides nccl-ifname-nomatch. Where it
+ * echoes none, or an exclusion list (^...), the line alone does not say
+ * which setting failed: an include list naming an interface this host
+ * lacks (marin-community/marin#6940) or an exclusion list written for
+ * another cluster, which leaves in interfaces this one cannot route
+ * (marin#7018, issue 42: blind42c 033); both stay open with what to
+ * look at. Returns true when it recorded the candidates. */
+bool explain_nccl_no_iface(const struct explain_ctx *x,
+			   const struct explain_hit *h,
+			   struct explain_result *r)
+{
+	struct explain_cause *c;
+
+	if (strcmp(h->m.sig->id, "nccl-bootstrap-no-iface") != 0 ||
+	    (x->ifname != NULL && x->ifname[0] != '^'))
+		return false;
+	c = explain_cause_for(r, EXPLAIN_NET, true, "nccl-ifname-nomatch,"
+			      "nccl-ifname-overmatch");
+	if (c == NULL)
+		return true;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return true;
+	if (x->ifname != NULL)
+		snprintf(c->why, sizeof(c->why), "NCCL's bootstrap found no "
+			 "interface it could use under the exclusion list "
+			 "NCCL_SOCKET_IFNAME=%.60s: a list written for another "
+			 "cluster leaves in or takes out interfaces unlike "
+			 "meant", x->ifname);
+	else
+		snprintf(c->why, sizeof(c->why), "NCCL's bootstrap found no "
+			 "interface it could use and the log does not echo "
+			 "NCCL_SOCKET_IFNAME: an include list naming an "
+			 "interface this host lacks, or an exclusion list "
+			 "(^...) written for another cluster");
+	snprintf(c->next, sizeof(c->next), "on the node that printed it: "
+		 "echo \"$NCCL_SOCKET_IFNAME\"; ip -br addr; ip route get "
+		 "PEER_IP (the interface that routes to the peers is the one "
+		 "to name: NCCL_SOCKET_IFNAME==IFACE)");
+	snprintf(c->fix, sizeof(c->fix), "name the interface that routes to "
+		 "the other nodes exactly: NCCL_SOCKET_IFNAME==IFACE");
+	return true;
+}

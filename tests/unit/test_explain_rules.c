@@ -349,13 +349,29 @@ END_TEST
 START_TEST(nomatch_and_chosen_iface)
 {
 	static const char *const l[] = {
+		"n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to "
+		"ens9",
 		"n1:1:1 [0] NCCL WARN Bootstrap : no socket interface found",
 		NULL};
 	static const char *const both[] = {
-		l[0], "n1:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.231.0.1<0>",
+		l[0], l[1],
+		"n1:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.231.0.1<0>",
 		NULL};
+	static const char *const unechoed[] = {l[1], NULL};
+	static const char *const excl[] = {
+		"n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to "
+		"^lo,docker,veth", l[1], NULL};
 	struct explain_result r;
 
+	/* no include list in the log: which setting failed is open
+	 * (issue 42: blind42c 033) */
+	explain_lines(unechoed, &r);
+	ck_assert(!has(&r, "cause nccl-ifname-nomatch"));
+	ck_assert(has(&r, "open nccl-ifname-nomatch"));
+	ck_assert(has(&r, "open nccl-ifname-overmatch"));
+	explain_lines(excl, &r);
+	ck_assert(!has(&r, "cause nccl-ifname-nomatch"));
+	ck_assert(has(&r, "open nccl-ifname-overmatch"));
 	explain_lines(l, &r);
 	ck_assert(has(&r, "cause nccl-ifname-nomatch"));
 	explain_lines(both, &r);
