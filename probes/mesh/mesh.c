@@ -159,6 +159,7 @@ static int collect(struct mesh *ms)
 	}
 	s->o.token_file = ms->o.token_file;
 	s->o.quick = ms->o.quick;
+	s->mesh_port = ms->port;
 	if (scan_collect(s) != 0)
 		return 2;
 	if (s->env.nodes == 0)

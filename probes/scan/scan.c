@@ -27,6 +27,7 @@ void scan_free(struct scan *s)
 	iface_list_free(&s->ifaces);
 	doc_free(&s->run.doc); /* safe after cmd_finish */
 	free(s->fwrules);
+	free(s->natredir);
 	free(s->statics);
 }
 

@@ -125,6 +125,19 @@ static void mark_defaults(struct scan *s)
 				s->ifaces.v[j].default_route = true;
 }
 
+/* Reads the nat table's redirects for the ports a peer's connection
+ * uses: the mesh's, torchrun's and the store's, and one of the ephemeral
+ * range (NCCL's and Gloo's listeners). Returns 0, or -1 on no memory. */
+static int scan_natredir(struct scan *s)
+{
+	unsigned ports[4] = {s->mesh_port ? s->mesh_port : 7470, 29400, 29500,
+	                     45000};
+
+	if (s->lim.port_lo > 0 && s->lim.port_hi >= s->lim.port_lo)
+		ports[3] = (unsigned)((s->lim.port_lo + s->lim.port_hi) / 2);
+	return natredir_collect(ports, 4, FWRULES_MS, s->natredir);
+}
+
 /* Only the interface list is required; every other step that fails
  * leaves an error in the document and the scan goes on without it. */
 int scan_collect(struct scan *s)
@@ -205,6 +218,13 @@ int scan_collect(struct scan *s)
 	 * unread, null in the document, and nothing is decided on them */
 	if (sysroot_is_live(&s->sr))
 		(void)hostlim_collect_listeners(&s->lim);
+	/* a sidecar's redirect of the job's ports to a port nothing holds
+	 * (issue 48, blind48c 05) */
+	if (sysroot_is_live(&s->sr) &&
+	    ((s->natredir = malloc(sizeof(*s->natredir))) == NULL ||
+	     scan_natredir(s) < 0))
+		doc_add_error(&s->run.doc, "nat",
+		              "cannot read the nat redirects: out of memory");
 	scan_statics(s);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "decide/decide_hostlim.h"
+#include "decide/decide_natredir.h"
 #include "decide/decide_notrack.h"
 #include "scan/scan_int.h"
 
@@ -87,6 +88,7 @@ int scan_decide(struct scan *s)
 	    decide_ipv6_link_local(&s->ifaces, &ne, &s->run.doc) < 0 ||
 	    decide_host_limits(&s->lim, &need, &s->run.doc) < 0 ||
 	    decide_notrack(s->fwrules, &s->run.doc) < 0 ||
+	    decide_natredir(s->natredir, &s->lim, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_fail(&s->run, "decide", "out of memory", NULL, NULL);
 	return 0;

@@ -22,6 +22,7 @@
 #include "doc/cmdrun.h"
 #include "doc/doc.h"
 #include "kernel/hostlim.h"
+#include "kernel/natredir.h"
 #include "kernel/hostname.h"
 #include "kernel/neigh.h"
 #include "kernel/nl.h"
@@ -86,6 +87,9 @@ struct scan {
 	struct fw_plan fw;       /* what the failed checks ask to open */
 	struct fw_rules *fwrules; /* the live packet filter, NULL unread */
 	struct host_limits lim;   /* port range, backlog, limit rules */
+	/* the nat table's redirects to this node (issue 48), NULL unread */
+	struct nat_redirs *natredir;
+	unsigned mesh_port; /* the mesh's port (mesh.c), 0: 7470 */
 	struct neigh_statics *statics; /* static neighbours, NULL unread */
 	struct recommendation rec;
 	struct nccl_default nccl;
