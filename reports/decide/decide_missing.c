@@ -9,7 +9,9 @@
  * refused node 0 (nothing listens) is undecided too, on its own side: not
  * started, or a rule there that rejects or redirects the port (a sidecar's
  * redirect with no proxy behind it, blind48c 05) refuse alike, and node
- * 0's healthy ruleset is never the fault. */
+ * 0's healthy ruleset is never the fault; where the member's own document
+ * was merged and its scan found such a redirect (nat-redirect-unheld),
+ * that is its cause and the pair is not undecided. */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +31,33 @@ static bool missing_unrefused(const json_t *m)
 static bool missing_running(const json_t *m)
 {
 	return missing_unrefused(m) && rj_str(m, "probed_addr") != NULL;
+}
+
+/* The setting cause of member who whose own scan found a nat rule that
+ * sends the mesh's and the job's TCP to a port nothing holds (its
+ * document merged, issue 48); *own set when it found one, whether or
+ * not its cause is made yet. */
+static json_t *own_redirect(const struct rctx *c, const json_t *causes,
+			    const char *who, bool *own)
+{
+	size_t i;
+	json_t *f, *k;
+
+	*own = false;
+	json_array_foreach(rx_code_findings(c, FINDING_NAT_REDIRECT_UNHELD),
+			   i, f)
+		if (finding_is(rj_strd(f, "code", ""),
+			       FINDING_NAT_REDIRECT_UNHELD) &&
+		    strcmp(rj_strd(f, "node", ""), who) == 0 &&
+		    strcmp(rj_strd(f, "severity", ""), "fault") == 0)
+			*own = true;
+	if (!*own)
+		return NULL;
+	json_array_foreach(causes, i, k)
+		if (strcmp(rj_strd(k, "kind", ""), "setting") == 0 &&
+		    strcmp(rj_strd(k, "node", ""), who) == 0)
+			return k;
+	return NULL;
 }
 
 /* True when block b (a drop or reject rule) covers TCP port to source
@@ -187,6 +216,7 @@ json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 	char key[300];
 	size_t i, j;
 	json_t *k;
+	bool own;
 
 	if (d == NULL || (m = member_of(d, f)) == NULL)
 		return NULL;
@@ -198,6 +228,10 @@ json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 			    strcmp(rj_strd(k, "node", ""),
 				   rj_strd(ev, "node", "")) == 0)
 				return k;
+	/* its own redirect of the mesh's port, from its own document */
+	if ((k = own_redirect(c, causes, rj_strd(m, "name", ""), &own)) !=
+	    NULL)
+		return k;
 	snprintf(key, sizeof(key), "%s's joins to node 0",
 		 rj_strd(m, "name", ""));
 	json_array_foreach(causes, i, k) {
@@ -308,6 +342,7 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 	char label[300], id[320], sum[700], fix[1400];
 	size_t i;
 	json_t *k;
+	bool own;
 
 	if (d == NULL || (s = node0(c, d, &x)) == NULL)
 		return;
@@ -326,6 +361,11 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 			continue;
 		runs = strstr(rj_strd(m, "why", ""), "it runs") != NULL;
 		who = rj_strd(m, "name", "?");
+		/* its own scan found its redirect: that cause is the pair's,
+		 * made from its finding, not an undecided one */
+		(void)own_redirect(c, causes, who, &own);
+		if (own)
+			continue;
 		a = rj_strd(m, "probed_addr", "?");
 		label_of(x, who, label, sizeof(label));
 		snprintf(id, sizeof(id), "undecided:%s", label);
