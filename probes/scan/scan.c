@@ -28,6 +28,7 @@ void scan_free(struct scan *s)
 	doc_free(&s->run.doc); /* safe after cmd_finish */
 	free(s->fwrules);
 	free(s->natredir);
+	free(s->xfrm);
 	free(s->statics);
 }
 

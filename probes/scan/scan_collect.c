@@ -225,6 +225,11 @@ int scan_collect(struct scan *s)
 	     scan_natredir(s) < 0))
 		doc_add_error(&s->run.doc, "nat",
 		              "cannot read the nat redirects: out of memory");
+	/* IPsec policies with no SA behind them (issue 48, blind48c 03);
+	 * a bus that refuses (unprivileged) leaves them unread */
+	if (sysroot_is_live(&s->sr) &&
+	    (s->xfrm = malloc(sizeof(*s->xfrm))) != NULL)
+		(void)xfrm_collect(s->xfrm);
 	scan_statics(s);
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include "decide/decide_hostlim.h"
 #include "decide/decide_natredir.h"
 #include "decide/decide_notrack.h"
+#include "decide/decide_xfrm.h"
 #include "scan/scan_int.h"
 
 /* The ports peers connect to besides the ephemeral range: torchrun's
@@ -89,6 +90,7 @@ int scan_decide(struct scan *s)
 	    decide_host_limits(&s->lim, &need, &s->run.doc) < 0 ||
 	    decide_notrack(s->fwrules, &s->run.doc) < 0 ||
 	    decide_natredir(s->natredir, &s->lim, &s->run.doc) < 0 ||
+	    decide_xfrm(s->xfrm, &s->ifaces, &s->run.doc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_fail(&s->run, "decide", "out of memory", NULL, NULL);
 	return 0;

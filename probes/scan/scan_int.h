@@ -23,6 +23,7 @@
 #include "doc/doc.h"
 #include "kernel/hostlim.h"
 #include "kernel/natredir.h"
+#include "kernel/xfrm.h"
 #include "kernel/hostname.h"
 #include "kernel/neigh.h"
 #include "kernel/nl.h"
@@ -90,6 +91,7 @@ struct scan {
 	/* the nat table's redirects to this node (issue 48), NULL unread */
 	struct nat_redirs *natredir;
 	unsigned mesh_port; /* the mesh's port (mesh.c), 0: 7470 */
+	struct xfrm_db *xfrm; /* IPsec policies and states, NULL unread */
 	struct neigh_statics *statics; /* static neighbours, NULL unread */
 	struct recommendation rec;
 	struct nccl_default nccl;

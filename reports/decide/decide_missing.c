@@ -33,24 +33,26 @@ static bool missing_running(const json_t *m)
 	return missing_unrefused(m) && rj_str(m, "probed_addr") != NULL;
 }
 
-/* The setting cause of member who whose own scan found a nat rule that
- * sends the mesh's and the job's TCP to a port nothing holds (its
- * document merged, issue 48); *own set when it found one, whether or
- * not its cause is made yet. */
+/* The setting cause of member who whose own scan found a fault of its
+ * own kernel that cuts it off (its document merged, issue 48): a nat
+ * rule that sends the mesh's and the job's TCP to a port nothing holds,
+ * or an IPsec policy with no SA behind it; *own set when it found one,
+ * whether or not its cause is made yet. */
 static json_t *own_redirect(const struct rctx *c, const json_t *causes,
 			    const char *who, bool *own)
 {
+	static const enum finding_code codes[] = {
+		FINDING_NAT_REDIRECT_UNHELD, FINDING_XFRM_POLICY_NO_STATE};
 	size_t i;
 	json_t *f, *k;
 
 	*own = false;
-	json_array_foreach(rx_code_findings(c, FINDING_NAT_REDIRECT_UNHELD),
-			   i, f)
-		if (finding_is(rj_strd(f, "code", ""),
-			       FINDING_NAT_REDIRECT_UNHELD) &&
-		    strcmp(rj_strd(f, "node", ""), who) == 0 &&
-		    strcmp(rj_strd(f, "severity", ""), "fault") == 0)
-			*own = true;
+	for (size_t n = 0; n < sizeof(codes) / sizeof(codes[0]); n++)
+		json_array_foreach(rx_code_findings(c, codes[n]), i, f)
+			if (finding_is(rj_strd(f, "code", ""), codes[n]) &&
+			    strcmp(rj_strd(f, "node", ""), who) == 0 &&
+			    strcmp(rj_strd(f, "severity", ""), "fault") == 0)
+				*own = true;
 	if (!*own)
 		return NULL;
 	json_array_foreach(causes, i, k)
