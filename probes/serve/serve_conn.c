@@ -40,6 +40,10 @@ void sv_conn_close(struct server *s, struct conn *c, const char *why)
 	else if (s->o.verbose)
 		sv_log(s, "closed %s", c->name);
 	sv_conn_end_job(s, c);
+	/* out of the epoll set first: a child forked meanwhile (the
+	 * scan's nft, in another thread) keeps the socket open after
+	 * close, and epoll would go on reporting c after it is freed */
+	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->ev.fd, NULL);
 	close(c->ev.fd);
 	c->ev.fd = -1;
 	c->dead = true;
