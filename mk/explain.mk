@@ -16,7 +16,7 @@ check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/wild.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42/floor.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh
-	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42c/floor.sh
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42c
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 

@@ -6,6 +6,8 @@
 # the fix, so the truth's "which pairs fail" is shown apart from torch;
 # and the layout clusters 06 and 08 share (b48b_macvlan_pair).
 # A cluster script sets B48_ID and LAB_ID, then sources this file.
+# this folder (pairs.py), whichever set sources this file
+B48B_DIR=$(cd "$(dirname "$0")/../blind48b" && pwd)
 B48_LIB=$(cd "$(dirname "$0")/../blind48" && pwd)
 . "$B48_LIB/lib48.sh"
 
@@ -16,7 +18,7 @@ B48_LIB=$(cd "$(dirname "$0")/../blind48" && pwd)
 b48b_matrix() {
 	_port=$2
 	for _m in $B48_MEMBERS; do
-		b48_in "$_m" timeout 120 "$B48_PY" "$B48_DIR/pairs.py" serve \
+		b48_in "$_m" timeout 120 "$B48_PY" "$B48B_DIR/pairs.py" serve \
 			"$(b48_addr "$_m")" "$_port" 110 &
 	done
 	# a bounded wait until every server listens
@@ -27,7 +29,7 @@ b48b_matrix() {
 	for _s in $B48_MEMBERS; do
 		_line="$_s:"
 		for _d in $B48_MEMBERS; do
-			_r=$(b48_in "$_s" timeout 10 "$B48_PY" "$B48_DIR/pairs.py" dial \
+			_r=$(b48_in "$_s" timeout 10 "$B48_PY" "$B48B_DIR/pairs.py" dial \
 				"$(b48_addr "$_d")" "$_port" 262144)
 			_line="$_line $_d=${_r:-killed}"
 		done
