@@ -296,6 +296,15 @@ static enum elim_state t_track_b(const struct elim_ev *e, char *why,
 			 len);
 }
 
+/* True when a and b are routed to each other (a gateway on either end, or
+ * two subnets): their frames go to a gateway, not to the other end. */
+static bool routed(const struct elim_ev *e)
+{
+	return e->gw_a[0] != '\0' || e->gw_b[0] != '\0' ||
+	       (e->net_a[0] != '\0' && e->net_b[0] != '\0' &&
+	        strcmp(e->net_a, e->net_b) != 0);
+}
+
 /* A static neighbour entry on one end that names the other's address
  * with an old MAC: shown where the entry and the owner's MAC disagree,
  * eliminated where both ends' tables were read and neither does; a
@@ -311,9 +320,7 @@ static enum elim_state t_neigh(const struct elim_ev *e, char *why, size_t len)
 			 e->neigh_stale_a ? e->b : e->a);
 		return ELIM_KEPT;
 	}
-	if (e->gw_a[0] != '\0' || e->gw_b[0] != '\0' ||
-	    (e->net_a[0] != '\0' && e->net_b[0] != '\0' &&
-	     strcmp(e->net_a, e->net_b) != 0)) {
+	if (routed(e)) {
 		snprintf(why, len,
 			 "%s and %s are routed: their frames go to a "
 			 "gateway's neighbour entry",
@@ -344,9 +351,7 @@ static enum elim_state t_vepa(const struct elim_ev *e, char *why, size_t len)
 			 e->a, e->b);
 		return ELIM_KEPT;
 	}
-	if (e->gw_a[0] != '\0' || e->gw_b[0] != '\0' ||
-	    (e->net_a[0] != '\0' && e->net_b[0] != '\0' &&
-	     strcmp(e->net_a, e->net_b) != 0)) {
+	if (routed(e)) {
 		snprintf(why, len,
 			 "%s and %s are routed: their frames go to a "
 			 "gateway, not from one macvlan to its sibling",
