@@ -139,11 +139,18 @@ void fwrules_keep_iifs(struct fw_rules *r, const char *const *names,
 bool fwrules_blocks(const struct fwr_block *b, const char *proto,
                     unsigned port);
 
-/* Reads the live ruleset: nft first, then iptables-legacy where its
- * filter table holds rules. Each tool runs at most timeout_ms, its
- * output at most 8 MiB. Returns 0 (r->backend FWR_NONE when no tool ran
- * or no filter is loaded), or -1 with errno on no memory. */
-int fwrules_collect(struct fw_rules *r, int timeout_ms);
+/* Reads the live ruleset: nft first (nft_json, the text of `nft -j list
+ * ruleset` a caller already ran, or NULL to run it here), then
+ * iptables-legacy where its filter table holds rules. Each tool runs at
+ * most timeout_ms, its output at most 8 MiB. Returns 0 (r->backend
+ * FWR_NONE when no tool ran or no filter is loaded), or -1 with errno on
+ * no memory. */
+int fwrules_collect(struct fw_rules *r, const char *nft_json, int timeout_ms);
+
+/* The text of `nft -j list ruleset` (fwrules_run, bounded by
+ * timeout_ms), NULL when nft could not run: the scan reads it once for
+ * the blocks, the limits and the nat redirects. */
+char *fwrules_nft_json(int timeout_ms);
 
 /* Runs argv (argv[0] a bare name, looked up in the system's sbin and
  * bin) and returns its standard output, malloc'd and NUL-terminated,

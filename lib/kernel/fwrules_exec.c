@@ -105,17 +105,25 @@ static char *run_tool(const char *const *argv, int timeout_ms)
 }
 
 /* See fwrules.h. */
-int fwrules_collect(struct fw_rules *r, int timeout_ms)
+char *fwrules_nft_json(int timeout_ms)
 {
 	static const char *const nft[] = {"nft", "-j", "list", "ruleset", NULL};
+
+	return fwrules_run(nft, timeout_ms);
+}
+
+/* See fwrules.h. */
+int fwrules_collect(struct fw_rules *r, const char *nft_json, int timeout_ms)
+{
 	static const char *const ipt[] = {"iptables-legacy-save", "-t",
 	                                  "filter", NULL};
 	struct fw_rules legacy;
 	char *out;
 
 	memset(r, 0, sizeof(*r));
-	out = run_tool(nft, timeout_ms);
-	if (out != NULL && fwrules_parse_nft(out, r) < 0)
+	out = nft_json != NULL ? NULL : fwrules_nft_json(timeout_ms);
+	if ((nft_json != NULL || out != NULL) &&
+	    fwrules_parse_nft(nft_json != NULL ? nft_json : out, r) < 0)
 		memset(r, 0, sizeof(*r));
 	free(out);
 	/* iptables-legacy's tables are invisible to nft: where they hold

@@ -122,11 +122,12 @@ size_t hostlim_parse_iptables(const char *text, const char *tool,
  * handle N`; a position nft did not list keeps iptables-nft -D. */
 void hostlim_nft_handles(struct host_limits *l, size_t first);
 
-/* Runs `nft -j list ruleset`, then iptables-nft-save and
- * iptables-legacy-save (each at most timeout_ms), and parses them; live
- * only. Returns 0 (rules_read false when none ran), or -1 with errno
- * ENOMEM. */
-int hostlim_collect_rules(struct host_limits *l, int timeout_ms);
+/* Parses the text of `nft -j list ruleset` (nft_json, or NULL to run it
+ * here), then runs iptables-nft-save and iptables-legacy-save (each at
+ * most timeout_ms) and parses them; live only. Returns 0 (rules_read
+ * false when none ran), or -1 with errno ENOMEM. */
+int hostlim_collect_rules(struct host_limits *l, const char *nft_json,
+                          int timeout_ms);
 
 /* Reads each TCP listener's backlog and queue through sock_diag; live
  * only. Returns 0 (listeners_read set), or -1 with errno. */

@@ -415,9 +415,9 @@ void hostlim_nft_handles(struct host_limits *l, size_t first)
 }
 
 /* See hostlim.h. */
-int hostlim_collect_rules(struct host_limits *l, int timeout_ms)
+int hostlim_collect_rules(struct host_limits *l, const char *nft_json,
+                          int timeout_ms)
 {
-	static const char *const nft[] = {"nft", "-j", "list", "ruleset", NULL};
 	static const char *const ipt[][4] = {
 	    {"iptables-nft-save", "-t", "filter", NULL},
 	    {"iptables-legacy-save", "-t", "filter", NULL}};
@@ -425,9 +425,13 @@ int hostlim_collect_rules(struct host_limits *l, int timeout_ms)
 	size_t first;
 
 	errno = 0;
-	if ((out = fwrules_run(nft, timeout_ms)) == NULL && errno == ENOMEM)
+	out = NULL;
+	if (nft_json == NULL &&
+	    (out = fwrules_nft_json(timeout_ms)) == NULL && errno == ENOMEM)
 		return -1;
-	if (out != NULL && hostlim_parse_nft(out, l) < 0) {
+	if (nft_json == NULL)
+		nft_json = out;
+	if (nft_json != NULL && hostlim_parse_nft(nft_json, l) < 0) {
 		l->rules_read = false;
 		l->nrules = 0;
 		if (errno == ENOMEM) {

@@ -402,17 +402,11 @@ int natredir_parse_nft(const char *json_text, const unsigned *ports,
 }
 
 /* See natredir.h. */
-int natredir_collect(const unsigned *ports, size_t nports, int timeout_ms,
-                     struct nat_redirs *out)
+void natredir_collect(const char *nft_json, const unsigned *ports,
+                      size_t nports, struct nat_redirs *out)
 {
-	static const char *const nft[] = {"nft", "-j", "list", "ruleset", NULL};
-	char *text = fwrules_run(nft, timeout_ms);
-
 	memset(out, 0, sizeof(*out));
-	if (text == NULL)
-		return errno == ENOMEM ? -1 : 0;
-	if (natredir_parse_nft(text, ports, nports, out) < 0)
+	if (nft_json != NULL &&
+	    natredir_parse_nft(nft_json, ports, nports, out) < 0)
 		memset(out, 0, sizeof(*out));
-	free(text);
-	return 0;
 }

@@ -53,9 +53,10 @@ struct nat_redirs {
 int natredir_parse_nft(const char *json_text, const unsigned *ports,
                        size_t nports, struct nat_redirs *out);
 
-/* Runs nft -j list ruleset and parses it as above; out->read false when
- * nft could not run. Returns 0, or -1 on no memory. */
-int natredir_collect(const unsigned *ports, size_t nports, int timeout_ms,
-                     struct nat_redirs *out);
+/* Parses nft_json (the text of `nft -j list ruleset`, the scan's one
+ * read of it) as above; out->read false when it is NULL (nft could not
+ * run) or not nft's JSON. */
+void natredir_collect(const char *nft_json, const unsigned *ports,
+                      size_t nports, struct nat_redirs *out);
 
 #endif

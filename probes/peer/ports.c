@@ -278,7 +278,7 @@ static json_t *local_ruleset(void)
 	struct fw_rules *fr = malloc(sizeof(*fr));
 	json_t *j = NULL;
 
-	if (fr != NULL && fwrules_collect(fr, FWRULES_MS) == 0)
+	if (fr != NULL && fwrules_collect(fr, NULL, FWRULES_MS) == 0)
 		j = fwrules_to_json(fr);
 	free(fr);
 	return j;

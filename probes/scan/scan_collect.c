@@ -125,23 +125,26 @@ static void mark_defaults(struct scan *s)
 				s->ifaces.v[j].default_route = true;
 }
 
-/* Reads the nat table's redirects for the ports a peer's connection
- * uses: the mesh's, torchrun's and the store's, and one of the ephemeral
- * range (NCCL's and Gloo's listeners). Returns 0, or -1 on no memory. */
-static int scan_natredir(struct scan *s)
+/* Reads the nat table's redirects (from nft_json, the ruleset's text)
+ * for the ports a peer's connection uses: the mesh's, torchrun's and the
+ * store's, and one of the ephemeral range (NCCL's and Gloo's
+ * listeners). */
+static void scan_natredir(struct scan *s, const char *nft_json)
 {
 	unsigned ports[4] = {s->mesh_port ? s->mesh_port : 7470, 29400, 29500,
 	                     45000};
 
 	if (s->lim.port_lo > 0 && s->lim.port_hi >= s->lim.port_lo)
 		ports[3] = (unsigned)((s->lim.port_lo + s->lim.port_hi) / 2);
-	return natredir_collect(ports, 4, FWRULES_MS, s->natredir);
+	natredir_collect(nft_json, ports, 4, s->natredir);
 }
 
 /* Only the interface list is required; every other step that fails
  * leaves an error in the document and the scan goes on without it. */
 int scan_collect(struct scan *s)
 {
+	char *nft;
+
 	if (iface_collect(&s->ifaces, &s->sr) < 0) {
 		if (sysroot_is_live(&s->sr))
 			return cmd_fail(&s->run, "netlink",
@@ -200,10 +203,13 @@ int scan_collect(struct scan *s)
 	scan_master(s);
 	scan_comm_id(s);
 	scan_rdma_collect(s);
+	/* nft's ruleset, read once for the blocks, the limits and the
+	 * redirects below (NULL: nft could not run) */
+	nft = sysroot_is_live(&s->sr) ? fwrules_nft_json(FWRULES_MS) : NULL;
 	/* the fixes name the table and chain that drop (issue 23) */
 	if (sysroot_is_live(&s->sr) &&
 	    (s->fwrules = malloc(sizeof(*s->fwrules))) != NULL) {
-		fwrules_collect(s->fwrules, FWRULES_MS);
+		fwrules_collect(s->fwrules, nft, FWRULES_MS);
 		/* ufw's and firewalld's commands only where they run */
 		fwservice_read(&s->sr, &s->fwrules->svc);
 		s->fwrules->svc_read = true;
@@ -211,7 +217,7 @@ int scan_collect(struct scan *s)
 	/* the limits that look like a firewall or like nothing (issue 48) */
 	hostlim_collect(&s->sr, &s->lim);
 	if (sysroot_is_live(&s->sr) &&
-	    hostlim_collect_rules(&s->lim, FWRULES_MS) < 0)
+	    hostlim_collect_rules(&s->lim, nft, FWRULES_MS) < 0)
 		doc_add_error(&s->run.doc, "limits",
 		              "cannot read the limit rules: out of memory");
 	/* sock_diag refused (a confined container): the backlogs stay
@@ -220,11 +226,15 @@ int scan_collect(struct scan *s)
 		(void)hostlim_collect_listeners(&s->lim);
 	/* a sidecar's redirect of the job's ports to a port nothing holds
 	 * (issue 48, blind48c 05) */
-	if (sysroot_is_live(&s->sr) &&
-	    ((s->natredir = malloc(sizeof(*s->natredir))) == NULL ||
-	     scan_natredir(s) < 0))
-		doc_add_error(&s->run.doc, "nat",
-		              "cannot read the nat redirects: out of memory");
+	if (sysroot_is_live(&s->sr)) {
+		if ((s->natredir = malloc(sizeof(*s->natredir))) != NULL)
+			scan_natredir(s, nft);
+		else
+			doc_add_error(&s->run.doc, "nat",
+			              "cannot read the nat redirects: out of "
+			              "memory");
+	}
+	free(nft);
 	/* IPsec policies with no SA behind them (issue 48, blind48c 03);
 	 * a bus that refuses (unprivileged) leaves them unread */
 	if (sysroot_is_live(&s->sr) &&
