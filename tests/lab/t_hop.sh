@@ -109,6 +109,24 @@ hop_count() {
 	cat "$1"/*.json | jq -s '[.[] | .peers[]? | .hop // empty] | length'
 }
 
+# r2_box FAMILIES VERDICT: r2's forward path gives VERDICT (an nft
+# verdict) to TCP 20000-65535 between the subnets, both ways, for each
+# family of FAMILIES ("ip", "ip6"), after passing established traffic
+r2_box() {
+	{
+		printf 'table inet filter {\n\tchain forward {\n'
+		printf '\t\ttype filter hook forward priority filter; policy accept;\n'
+		printf '\t\tct state established,related accept\n'
+		for _f in $1; do
+			if [ "$_f" = ip ]; then _x=10.231.84.0/24 _y=10.231.85.0/24
+			else _x=fd48:84::/64 _y=fd48:85::/64; fi
+			printf '\t\t%s saddr %s %s daddr %s tcp dport 20000-65535 %s\n' \
+				"$_f" "$_x" "$_f" "$_y" "$2" "$_f" "$_y" "$_f" "$_x" "$2"
+		done
+		printf '\t}\n}\n'
+	} | ip netns exec "$R2" nft -f -
+}
+
 # --- healthy: no failed pair, no probe --------------------------------------
 run_mesh healthy
 lab_check "healthy: every node exits 0 [$(cat "$R"/*.rc | tr '\n' ' ')]" \
@@ -119,18 +137,7 @@ lab_check "healthy: no hop probe ran [$(hop_count "$R/docs")]" \
 	test "$(hop_count "$R/docs")" = 0
 
 # --- r2 resets high ports between the subnets -------------------------------
-ip netns exec "$R2" nft -f - <<'NFT'
-table inet filter {
-	chain forward {
-		type filter hook forward priority filter; policy accept;
-		ct state established,related accept
-		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 reject with tcp reset
-		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 reject with tcp reset
-		ip6 saddr fd48:84::/64 ip6 daddr fd48:85::/64 tcp dport 20000-65535 reject with tcp reset
-		ip6 saddr fd48:85::/64 ip6 daddr fd48:84::/64 tcp dport 20000-65535 reject with tcp reset
-	}
-}
-NFT
+r2_box "ip ip6" "reject with tcp reset"
 run_mesh before
 M="$R/report.json"
 cl_counts "$R/docs" before
@@ -160,16 +167,7 @@ cl_clean "$R/report.json" "$R" "the box's fix on r2"
 
 # --- r2 drops them instead, in silence ---------------------------------------
 ip netns exec "$R2" nft flush ruleset
-ip netns exec "$R2" nft -f - <<'NFT'
-table inet filter {
-	chain forward {
-		type filter hook forward priority filter; policy accept;
-		ct state established,related accept
-		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 drop
-		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 drop
-	}
-}
-NFT
+r2_box "ip" "drop"
 run_mesh drop
 M="$R/report.json"
 CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
@@ -187,16 +185,7 @@ cl_clean "$R/report.json" "$R" "drop: the box's fix on r2"
 # (its ICMP errors are rate-limited per destination, so some connects see
 # silence: the walk names the refusal's sender where one comes through)
 ip netns exec "$R2" nft flush ruleset
-ip netns exec "$R2" nft -f - <<'NFT'
-table inet filter {
-	chain forward {
-		type filter hook forward priority filter; policy accept;
-		ct state established,related accept
-		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 reject with icmpx admin-prohibited
-		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 reject with icmpx admin-prohibited
-	}
-}
-NFT
+r2_box "ip" "reject with icmpx admin-prohibited"
 run_mesh icmp
 M="$R/report.json"
 CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
@@ -214,16 +203,7 @@ cl_clean "$R/report.json" "$R" "icmp: the box's fix on r2"
 
 # --- IPv6: the same box, the same walk --------------------------------------
 ip netns exec "$R2" nft flush ruleset
-ip netns exec "$R2" nft -f - <<'NFT'
-table inet filter {
-	chain forward {
-		type filter hook forward priority filter; policy accept;
-		ct state established,related accept
-		ip6 saddr fd48:84::/64 ip6 daddr fd48:85::/64 tcp dport 20000-65535 reject with tcp reset
-		ip6 saddr fd48:85::/64 ip6 daddr fd48:84::/64 tcp dport 20000-65535 reject with tcp reset
-	}
-}
-NFT
+r2_box "ip6" "reject with tcp reset"
 for i in 1 2 3 4; do
 	printf '%s\n' "$ETC6" | lab_hosts_stdin "$(mesh_ns "$i")"
 done
@@ -247,16 +227,7 @@ cl_clean "$R/report.json" "$R" "v6: the box's fix on r2"
 
 # --- one node per subnet: no pair inside a subnet to compare ----------------
 ip netns exec "$R2" nft flush ruleset
-ip netns exec "$R2" nft -f - <<'NFT'
-table inet filter {
-	chain forward {
-		type filter hook forward priority filter; policy accept;
-		ct state established,related accept
-		ip saddr 10.231.84.0/24 ip daddr 10.231.85.0/24 tcp dport 20000-65535 reject with tcp reset
-		ip saddr 10.231.85.0/24 ip daddr 10.231.84.0/24 tcp dport 20000-65535 reject with tcp reset
-	}
-}
-NFT
+r2_box "ip" "reject with tcp reset"
 for i in 1 2 3 4; do
 	printf '%s\n' "$ETC4" | lab_hosts_stdin "$(mesh_ns "$i")"
 done
