@@ -85,14 +85,33 @@ static void gloo_fix(const char *v, char *buf, size_t len)
 			 "them)");
 }
 
+/* A name as quoted around it: a paste's Markdown backticks
+ * (`node-0`), GNU's `node-0' or plain quotes are quotation, not part of
+ * the name a launcher looked up (issue 42: blind42c 026, a Kubeflow
+ * Trainer launcher's pod name pasted in backticks). Copies n without
+ * one such pair into buf; returns buf, or n when it holds none. */
+static const char *unquote(const char *n, char *buf, size_t len)
+{
+	size_t k;
+
+	if (n == NULL || (k = strlen(n)) < 3 || strchr("`'\"", n[0]) == NULL ||
+	    strchr("`'\"", n[k - 1]) == NULL || (n[0] != '`' &&
+						   n[0] != n[k - 1]))
+		return n;
+	snprintf(buf, len, "%.*s", (int)(k - 2), n + 1);
+	return buf;
+}
+
 /* The fix for a name that did not resolve, with the name the line
  * holds. */
 static void name_fix(const struct explain_hit *h, char *buf, size_t len)
 {
 	const char *n = logmatch_field(&h->m, "host");
+	char q[256];
 
 	if (n == NULL)
 		n = logmatch_field(&h->m, "addr");
+	n = unquote(n, q, sizeof(q));
 	if (n)
 		snprintf(buf, len, "make %s resolve on every node of the job "
 			 "(getent hosts %s must answer: DNS, or /etc/hosts "
@@ -130,12 +149,74 @@ static bool launcher_syntax(const struct explain_hit *h)
 {
 	const struct logsig *s = h->m.sig;
 	const char *n = logmatch_field(&h->m, "host");
+	char q[256];
 
 	if (n == NULL)
 		n = logmatch_field(&h->m, "addr");
 	return s->codes && strstr(s->codes,
 				  finding_name(FINDING_NAME_UNRESOLVED)) &&
-	       not_a_hostname(n);
+	       not_a_hostname(unquote(n, q, sizeof(q)));
+}
+
+/* A name that did not resolve and is, cut short by one or two
+ * characters, a name the log gives the launcher (a host file written in
+ * the paste, an -H list): the launcher mangled what it read, not DNS
+ * (issue 42: blind42c 027, pmodels/mpich#6719). Returns the name given,
+ * into buf, or NULL. */
+static const char *name_cut(const struct explain_log *lg,
+			    const struct explain_hit *h, char *buf, size_t len)
+{
+	const struct logsig *s = h->m.sig;
+	const char *n = logmatch_field(&h->m, "host");
+	size_t k;
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	if (n == NULL || s->codes == NULL ||
+	    strstr(s->codes, finding_name(FINDING_NAME_UNRESOLVED)) == NULL)
+		return NULL;
+	k = strlen(n);
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const char *g = logmatch_field(&lg->hits[i].m, "hosts_given");
+
+		while (g && *g) {
+			size_t m = strcspn(g, ",:");
+
+			if (m > k && m <= k + 2 && strncmp(g, n, k) == 0) {
+				snprintf(buf, len, "%.*s", (int)m, g);
+				return buf;
+			}
+			g += m;
+			if (*g == ':')
+				g += 1 + strspn(g + 1, "0123456789");
+			g += *g == ',';
+		}
+	}
+	return NULL;
+}
+
+/* Records a name the launcher cut short as the cause that is not the
+ * network, with what to check. */
+static void cut_cause(const struct explain_hit *h, const char *given,
+		      struct explain_result *r)
+{
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
+						    "launcher-syntax");
+	const char *n = logmatch_field(&h->m, "host");
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	if (c == NULL || n == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return;
+	snprintf(c->why, sizeof(c->why), "'%.60s' was looked up, yet the log "
+		 "gives the launcher '%.60s': the launcher cut the name it "
+		 "read, not DNS or the network", n, given);
+	snprintf(c->fix, sizeof(c->fix), "the launcher's version (mpiexec "
+		 "--version) against its host-file parser's known bugs, and the "
+		 "host file's bytes (cat -A FILE)");
 }
 
 /* Records the launcher's syntax as the cause that is not the network,
@@ -748,6 +829,58 @@ static void ssh_explains_orte(const struct explain_log *lg,
 	r->ncauses = o;
 }
 
+/* ssh failed on the same name more than once: the launcher retried
+ * the lookup over time, as a start-up script does while it waits for
+ * its workers (Kubeflow's MPI launcher loops on mpiexec until every
+ * worker pod answers). A name that did not resolve is then a fact, not
+ * yet the cause: a headless service's pod name resolves only once its
+ * pod runs, so pods never scheduled or started (an image that cannot
+ * be pulled) give the same lines (issue 42: blind42c 025,
+ * kubeflow/kubeflow#887). The cause stays open with what tells. */
+static void name_retried(const struct explain_log *lg,
+			 struct explain_result *r)
+{
+	for (size_t i = 0; i < r->ncauses; i++) {
+		struct explain_cause *c = &r->causes[i];
+		const char *host = NULL;
+		bool again = false, ssh = c->nrefs > 0;
+
+		if (c->kind != EXPLAIN_NET || c->open ||
+		    !finding_is(c->codes[0], FINDING_NAME_UNRESOLVED))
+			continue;
+		for (size_t k = 0; k < c->nrefs && ssh; k++) {
+			const char *id = ref_row(lg, &c->refs[k]);
+
+			ssh = id && strcmp(id, "ssh-resolve") == 0;
+		}
+		for (size_t a = 0; a < lg->nhits && ssh && !again; a++) {
+			const struct explain_hit *h = &lg->hits[a];
+
+			if (strcmp(h->m.sig->id, "ssh-resolve") != 0)
+				continue;
+			host = logmatch_field(&h->m, "host");
+			for (size_t b = a + 1; b < lg->nhits && !again; b++)
+				again = strcmp(lg->hits[b].m.sig->id,
+					       "ssh-resolve") == 0 && host &&
+					logmatch_field(&lg->hits[b].m, "host") &&
+					strcmp(host, logmatch_field(
+						&lg->hits[b].m, "host")) == 0;
+		}
+		if (!ssh || !again)
+			continue;
+		c->open = true;
+		snprintf(c->why, sizeof(c->why), "ssh failed on %.60s more than "
+			 "once: the launcher retried, as it does while its "
+			 "workers start; the name may not exist yet (a pod not "
+			 "scheduled or not started) rather than DNS being wrong",
+			 host);
+		snprintf(c->next, sizeof(c->next), "kubectl get pods -o wide "
+			 "(every worker Running? Pending or ImagePullBackOff "
+			 "means the name cannot exist yet); then on the launcher: "
+			 "getent hosts %.60s", host);
+	}
+}
+
 /* A line a network row reads too: a Python exception type (ValueError:
  * host not found) is the wrapper of that failure, not a code bug. */
 static bool net_on_line(const struct explain_log *lg,
@@ -795,6 +928,7 @@ static bool retry_warnings_alone(const struct explain_log *lg)
 static void gather(const struct explain_log *lg, struct explain_ctx *x)
 {
 	bool sym = false;
+	char given[128];
 
 	memset(x, 0, sizeof(*x));
 	x->lg = lg;
@@ -811,7 +945,8 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct logsig *s = lg->hits[i].m.sig;
 
-		if (s->other != NULL || launcher_syntax(&lg->hits[i])) {
+		if (s->other != NULL || launcher_syntax(&lg->hits[i]) ||
+		    name_cut(lg, &lg->hits[i], given, sizeof(given))) {
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
 		} else if (explain_rdma_local(&lg->hits[i]) ||
@@ -841,6 +976,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 void explain_decide(const struct explain_log *lg, struct explain_result *r)
 {
 	struct explain_ctx x;
+	char given[128];
 
 	memset(r, 0, sizeof(*r));
 	gather(lg, &x);
@@ -849,6 +985,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 
 		if (launcher_syntax(h))
 			launcher_cause(h, r);
+		else if (name_cut(lg, h, given, sizeof(given)))
+			cut_cause(h, given, r);
 		else if (explain_rdma_local(h) || explain_transport_loopback(h))
 			explain_transport_other(h, r);
 		else if (x.retry_alone && gai_v6_only(h, false))
@@ -868,6 +1006,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	symptom_candidates(&x, r);
 	explain_rule_gloo_fallback(&x, r);
 	ssh_explains_orte(lg, r);
+	name_retried(lg, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
 }
