@@ -158,16 +158,23 @@ static bool launcher_syntax(const struct explain_hit *h)
 	       not_a_hostname(unquote(n, q, sizeof(q)));
 }
 
-/* A name that did not resolve and is, cut short by one or two
- * characters, a name the log gives the launcher (a host file written in
- * the paste, an -H list): the launcher mangled what it read, not DNS
- * (issue 42: blind42c 027, pmodels/mpich#6719). Returns the name given,
- * into buf, or NULL. */
+/* A name that did not resolve and is a name the log gives the launcher
+ * (a host file written in the paste, an -H list) cut short: by one or
+ * two characters, a parser that lost them (issue 42: blind42c 027,
+ * pmodels/mpich#6719's 'localhos'); at its first dot, Open MPI's own
+ * short name (orte_keep_fqdn_hostnames, false by default since 2.0.2,
+ * open-mpi/ompi#2015: "strips off the FQDN by truncating the hostname
+ * string at the first '.'"; a Kubernetes pod.service name then does not
+ * resolve, open-mpi/ompi#12089). Either is the launcher, not DNS.
+ * Returns the name given, into buf, with *dot set for the second, or
+ * NULL; a name the log gives as it is was looked up as given. */
 static const char *name_cut(const struct explain_log *lg,
-			    const struct explain_hit *h, char *buf, size_t len)
+			    const struct explain_hit *h, char *buf, size_t len,
+			    bool *dot)
 {
 	const struct logsig *s = h->m.sig;
 	const char *n = logmatch_field(&h->m, "host");
+	const char *found = NULL;
 	size_t k;
 
 	if (n == NULL)
@@ -182,9 +189,15 @@ static const char *name_cut(const struct explain_log *lg,
 		while (g && *g) {
 			size_t m = strcspn(g, ",:");
 
-			if (m > k && m <= k + 2 && strncmp(g, n, k) == 0) {
+			if (m == k && strncmp(g, n, k) == 0)
+				return NULL; /* given as looked up */
+			if (found == NULL && m > k && strncmp(g, n, k) == 0 &&
+			    (m <= k + 2 || (g[k] == '.' &&
+					    memchr(n, '.', k) == NULL &&
+					    strspn(g, "0123456789.") < m))) {
+				*dot = m > k + 2 || g[k] == '.';
 				snprintf(buf, len, "%.*s", (int)m, g);
-				return buf;
+				found = buf;
 			}
 			g += m;
 			if (*g == ':')
@@ -192,13 +205,13 @@ static const char *name_cut(const struct explain_log *lg,
 			g += *g == ',';
 		}
 	}
-	return NULL;
+	return found;
 }
 
 /* Records a name the launcher cut short as the cause that is not the
  * network, with what to check. */
 static void cut_cause(const struct explain_hit *h, const char *given,
-		      struct explain_result *r)
+		      bool dot, struct explain_result *r)
 {
 	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
 						    "launcher-syntax");
@@ -214,9 +227,16 @@ static void cut_cause(const struct explain_hit *h, const char *given,
 	snprintf(c->why, sizeof(c->why), "'%.60s' was looked up, yet the log "
 		 "gives the launcher '%.60s': the launcher cut the name it "
 		 "read, not DNS or the network", n, given);
-	snprintf(c->fix, sizeof(c->fix), "the launcher's version (mpiexec "
-		 "--version) against its host-file parser's known bugs, and the "
-		 "host file's bytes (cat -A FILE)");
+	if (dot)
+		snprintf(c->fix, sizeof(c->fix), "Open MPI keeps a name's "
+			 "first label only (orte_keep_fqdn_hostnames, default "
+			 "false): mpirun --mca orte_keep_fqdn_hostnames 1 "
+			 "(Open MPI 2-4), or give the launcher names or "
+			 "addresses that resolve as they are");
+	else
+		snprintf(c->fix, sizeof(c->fix), "the launcher's version "
+			 "(mpiexec --version) against its host-file parser's "
+			 "known bugs, and the host file's bytes (cat -A FILE)");
 }
 
 /* Records the launcher's syntax as the cause that is not the network,
@@ -927,7 +947,7 @@ static bool retry_warnings_alone(const struct explain_log *lg)
  * cause, whether the job meant to use RDMA, NCCL_SOCKET_IFNAME. */
 static void gather(const struct explain_log *lg, struct explain_ctx *x)
 {
-	bool sym = false;
+	bool sym = false, dot = false;
 	char given[128];
 
 	memset(x, 0, sizeof(*x));
@@ -946,7 +966,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 		const struct logsig *s = lg->hits[i].m.sig;
 
 		if (s->other != NULL || launcher_syntax(&lg->hits[i]) ||
-		    name_cut(lg, &lg->hits[i], given, sizeof(given))) {
+		    name_cut(lg, &lg->hits[i], given, sizeof(given), &dot)) {
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
 		} else if (explain_rdma_local(&lg->hits[i]) ||
@@ -977,6 +997,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 {
 	struct explain_ctx x;
 	char given[128];
+	bool dot = false;
 
 	memset(r, 0, sizeof(*r));
 	gather(lg, &x);
@@ -985,8 +1006,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 
 		if (launcher_syntax(h))
 			launcher_cause(h, r);
-		else if (name_cut(lg, h, given, sizeof(given)))
-			cut_cause(h, given, r);
+		else if (name_cut(lg, h, given, sizeof(given), &dot))
+			cut_cause(h, given, dot, r);
 		else if (explain_rdma_local(h) || explain_transport_loopback(h))
 			explain_transport_other(h, r);
 		else if (x.retry_alone && gai_v6_only(h, false))
