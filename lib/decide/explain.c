@@ -901,6 +901,22 @@ static void name_retried(const struct explain_log *lg,
 	}
 }
 
+/* Python's timed-out connect in a log that shows an HTTP client's
+ * frames or pool: a download's connect (a model hub, a package index),
+ * not one toward a peer of the job, so it opens nothing (issue 42: the
+ * py-connect-timeout row reads the innermost exception of any
+ * traceback). */
+static bool http_timeout(const struct explain_log *lg,
+			 const struct explain_hit *h)
+{
+	if (strcmp(h->m.sig->id, "py-connect-timeout") != 0)
+		return false;
+	for (size_t i = 0; i < lg->nhits; i++)
+		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)
+			return true;
+	return false;
+}
+
 /* A line a network row reads too: a Python exception type (ValueError:
  * host not found) is the wrapper of that failure, not a code bug. */
 static bool net_on_line(const struct explain_log *lg,
@@ -976,8 +992,9 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 							  false)) {
 			continue; /* a retried warning */
 		} else if (benign(&lg->hits[i]) ||
+			 http_timeout(lg, &lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
-			continue; /* normal operation */
+			continue; /* normal operation, or not the job's peers */
 		else if (s->flags & LOGSIG_SYMPTOM) {
 			sym = true;
 			/* a container-pool peer, or UCX saying no transport
@@ -1016,7 +1033,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 			if (!net_on_line(lg, h))
 				other_cause(h, r);
 		}
-		else if (h->m.sig->flags & LOGSIG_FACT || benign(h))
+		else if (h->m.sig->flags & LOGSIG_FACT || benign(h) ||
+			 http_timeout(lg, h))
 			continue;
 		else if (h->m.sig->flags & LOGSIG_SYMPTOM)
 			symptom(&x, h, r);
