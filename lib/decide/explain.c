@@ -896,8 +896,8 @@ static void name_retried(const struct explain_log *lg,
 			 host);
 		snprintf(c->next, sizeof(c->next), "kubectl get pods -o wide "
 			 "(every worker Running? Pending or ImagePullBackOff "
-			 "means the name cannot exist yet); then on the launcher: "
-			 "getent hosts %.60s", host);
+			 "means the name cannot exist yet); then on the "
+			 "launcher: getent hosts %.60s", host);
 	}
 }
 

@@ -185,9 +185,9 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 	else if (strcmp(id, "jax-register-task") == 0)
 		snprintf(buf, len, "first whether every task started (as many "
 			 "processes as the job's num_processes, each log with "
-			 "'Connecting to JAX distributed service'); if they did: "
-			 "on any node of the job: netprobe mesh (one process per "
-			 "node, under the job's launcher)");
+			 "'Connecting to JAX distributed service'); if they "
+			 "did: on any node of the job: netprobe mesh (one "
+			 "process per node, under the job's launcher)");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
