@@ -85,14 +85,33 @@ static void gloo_fix(const char *v, char *buf, size_t len)
 			 "them)");
 }
 
+/* A name as quoted around it: a paste's Markdown backticks
+ * (`node-0`), GNU's `node-0' or plain quotes are quotation, not part of
+ * the name a launcher looked up (issue 42: blind42c 026, a Kubeflow
+ * Trainer launcher's pod name pasted in backticks). Copies n without
+ * one such pair into buf; returns buf, or n when it holds none. */
+static const char *unquote(const char *n, char *buf, size_t len)
+{
+	size_t k;
+
+	if (n == NULL || (k = strlen(n)) < 3 || strchr("`'\"", n[0]) == NULL ||
+	    strchr("`'\"", n[k - 1]) == NULL || (n[0] != '`' &&
+						   n[0] != n[k - 1]))
+		return n;
+	snprintf(buf, len, "%.*s", (int)(k - 2), n + 1);
+	return buf;
+}
+
 /* The fix for a name that did not resolve, with the name the line
  * holds. */
 static void name_fix(const struct explain_hit *h, char *buf, size_t len)
 {
 	const char *n = logmatch_field(&h->m, "host");
+	char q[256];
 
 	if (n == NULL)
 		n = logmatch_field(&h->m, "addr");
+	n = unquote(n, q, sizeof(q));
 	if (n)
 		snprintf(buf, len, "make %s resolve on every node of the job "
 			 "(getent hosts %s must answer: DNS, or /etc/hosts "
@@ -130,12 +149,94 @@ static bool launcher_syntax(const struct explain_hit *h)
 {
 	const struct logsig *s = h->m.sig;
 	const char *n = logmatch_field(&h->m, "host");
+	char q[256];
 
 	if (n == NULL)
 		n = logmatch_field(&h->m, "addr");
 	return s->codes && strstr(s->codes,
 				  finding_name(FINDING_NAME_UNRESOLVED)) &&
-	       not_a_hostname(n);
+	       not_a_hostname(unquote(n, q, sizeof(q)));
+}
+
+/* A name that did not resolve and is a name the log gives the launcher
+ * (a host file written in the paste, an -H list) cut short: by one or
+ * two characters, a parser that lost them (issue 42: blind42c 027,
+ * pmodels/mpich#6719's 'localhos'); at its first dot, Open MPI's own
+ * short name (orte_keep_fqdn_hostnames, false by default since 2.0.2,
+ * open-mpi/ompi#2015: "strips off the FQDN by truncating the hostname
+ * string at the first '.'"; a Kubernetes pod.service name then does not
+ * resolve, open-mpi/ompi#12089). Either is the launcher, not DNS.
+ * Returns the name given, into buf, with *dot set for the second, or
+ * NULL; a name the log gives as it is was looked up as given. */
+static const char *name_cut(const struct explain_log *lg,
+			    const struct explain_hit *h, char *buf, size_t len,
+			    bool *dot)
+{
+	const struct logsig *s = h->m.sig;
+	const char *n = logmatch_field(&h->m, "host");
+	const char *found = NULL;
+	size_t k;
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	if (n == NULL || s->codes == NULL ||
+	    strstr(s->codes, finding_name(FINDING_NAME_UNRESOLVED)) == NULL)
+		return NULL;
+	k = strlen(n);
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const char *g = logmatch_field(&lg->hits[i].m, "hosts_given");
+
+		while (g && *g) {
+			size_t m = strcspn(g, ",:");
+
+			if (m == k && strncmp(g, n, k) == 0)
+				return NULL; /* given as looked up */
+			if (found == NULL && m > k && strncmp(g, n, k) == 0 &&
+			    (m <= k + 2 || (g[k] == '.' &&
+					    memchr(n, '.', k) == NULL &&
+					    strspn(g, "0123456789.") < m))) {
+				*dot = m > k + 2 || g[k] == '.';
+				snprintf(buf, len, "%.*s", (int)m, g);
+				found = buf;
+			}
+			g += m;
+			if (*g == ':')
+				g += 1 + strspn(g + 1, "0123456789");
+			g += *g == ',';
+		}
+	}
+	return found;
+}
+
+/* Records a name the launcher cut short as the cause that is not the
+ * network, with what to check. */
+static void cut_cause(const struct explain_hit *h, const char *given,
+		      bool dot, struct explain_result *r)
+{
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_OTHER, false,
+						    "launcher-syntax");
+	const char *n = logmatch_field(&h->m, "host");
+
+	if (n == NULL)
+		n = logmatch_field(&h->m, "addr");
+	if (c == NULL || n == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return;
+	snprintf(c->why, sizeof(c->why), "'%.60s' was looked up, yet the log "
+		 "gives the launcher '%.60s': the launcher cut the name it "
+		 "read, not DNS or the network", n, given);
+	if (dot)
+		snprintf(c->fix, sizeof(c->fix), "Open MPI keeps a name's "
+			 "first label only (orte_keep_fqdn_hostnames, default "
+			 "false): mpirun --mca orte_keep_fqdn_hostnames 1 "
+			 "(Open MPI 2-4), or give the launcher names or "
+			 "addresses that resolve as they are");
+	else
+		snprintf(c->fix, sizeof(c->fix), "the launcher's version "
+			 "(mpiexec --version) against its host-file parser's "
+			 "known bugs, and the host file's bytes (cat -A FILE)");
 }
 
 /* Records the launcher's syntax as the cause that is not the network,
@@ -748,6 +849,74 @@ static void ssh_explains_orte(const struct explain_log *lg,
 	r->ncauses = o;
 }
 
+/* ssh failed on the same name more than once: the launcher retried
+ * the lookup over time, as a start-up script does while it waits for
+ * its workers (Kubeflow's MPI launcher loops on mpiexec until every
+ * worker pod answers). A name that did not resolve is then a fact, not
+ * yet the cause: a headless service's pod name resolves only once its
+ * pod runs, so pods never scheduled or started (an image that cannot
+ * be pulled) give the same lines (issue 42: blind42c 025,
+ * kubeflow/kubeflow#887). The cause stays open with what tells. */
+static void name_retried(const struct explain_log *lg,
+			 struct explain_result *r)
+{
+	for (size_t i = 0; i < r->ncauses; i++) {
+		struct explain_cause *c = &r->causes[i];
+		const char *host = NULL;
+		bool again = false, ssh = c->nrefs > 0;
+
+		if (c->kind != EXPLAIN_NET || c->open ||
+		    !finding_is(c->codes[0], FINDING_NAME_UNRESOLVED))
+			continue;
+		for (size_t k = 0; k < c->nrefs && ssh; k++) {
+			const char *id = ref_row(lg, &c->refs[k]);
+
+			ssh = id && strcmp(id, "ssh-resolve") == 0;
+		}
+		for (size_t a = 0; a < lg->nhits && ssh && !again; a++) {
+			const struct explain_hit *h = &lg->hits[a];
+
+			if (strcmp(h->m.sig->id, "ssh-resolve") != 0)
+				continue;
+			host = logmatch_field(&h->m, "host");
+			for (size_t b = a + 1; b < lg->nhits && !again; b++)
+				again = strcmp(lg->hits[b].m.sig->id,
+					       "ssh-resolve") == 0 && host &&
+					logmatch_field(&lg->hits[b].m, "host") &&
+					strcmp(host, logmatch_field(
+						&lg->hits[b].m, "host")) == 0;
+		}
+		if (!ssh || !again)
+			continue;
+		c->open = true;
+		snprintf(c->why, sizeof(c->why), "ssh failed on %.60s more than "
+			 "once: the launcher retried, as it does while its "
+			 "workers start; the name may not exist yet (a pod not "
+			 "scheduled or not started) rather than DNS being wrong",
+			 host);
+		snprintf(c->next, sizeof(c->next), "kubectl get pods -o wide "
+			 "(every worker Running? Pending or ImagePullBackOff "
+			 "means the name cannot exist yet); then on the "
+			 "launcher: getent hosts %.60s", host);
+	}
+}
+
+/* Python's timed-out connect in a log that shows an HTTP client's
+ * frames or pool: a download's connect (a model hub, a package index),
+ * not one toward a peer of the job, so it opens nothing (issue 42: the
+ * py-connect-timeout row reads the innermost exception of any
+ * traceback). */
+static bool http_timeout(const struct explain_log *lg,
+			 const struct explain_hit *h)
+{
+	if (strcmp(h->m.sig->id, "py-connect-timeout") != 0)
+		return false;
+	for (size_t i = 0; i < lg->nhits; i++)
+		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)
+			return true;
+	return false;
+}
+
 /* A line a network row reads too: a Python exception type (ValueError:
  * host not found) is the wrapper of that failure, not a code bug. */
 static bool net_on_line(const struct explain_log *lg,
@@ -794,7 +963,8 @@ static bool retry_warnings_alone(const struct explain_log *lg)
  * cause, whether the job meant to use RDMA, NCCL_SOCKET_IFNAME. */
 static void gather(const struct explain_log *lg, struct explain_ctx *x)
 {
-	bool sym = false;
+	bool sym = false, dot = false;
+	char given[128];
 
 	memset(x, 0, sizeof(*x));
 	x->lg = lg;
@@ -811,7 +981,8 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct logsig *s = lg->hits[i].m.sig;
 
-		if (s->other != NULL || launcher_syntax(&lg->hits[i])) {
+		if (s->other != NULL || launcher_syntax(&lg->hits[i]) ||
+		    name_cut(lg, &lg->hits[i], given, sizeof(given), &dot)) {
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
 		} else if (explain_rdma_local(&lg->hits[i]) ||
@@ -821,8 +992,9 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 							  false)) {
 			continue; /* a retried warning */
 		} else if (benign(&lg->hits[i]) ||
+			 http_timeout(lg, &lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
-			continue; /* normal operation */
+			continue; /* normal operation, or not the job's peers */
 		else if (s->flags & LOGSIG_SYMPTOM) {
 			sym = true;
 			/* a container-pool peer, or UCX saying no transport
@@ -841,6 +1013,8 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 void explain_decide(const struct explain_log *lg, struct explain_result *r)
 {
 	struct explain_ctx x;
+	char given[128];
+	bool dot = false;
 
 	memset(r, 0, sizeof(*r));
 	gather(lg, &x);
@@ -849,6 +1023,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 
 		if (launcher_syntax(h))
 			launcher_cause(h, r);
+		else if (name_cut(lg, h, given, sizeof(given), &dot))
+			cut_cause(h, given, dot, r);
 		else if (explain_rdma_local(h) || explain_transport_loopback(h))
 			explain_transport_other(h, r);
 		else if (x.retry_alone && gai_v6_only(h, false))
@@ -857,7 +1033,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 			if (!net_on_line(lg, h))
 				other_cause(h, r);
 		}
-		else if (h->m.sig->flags & LOGSIG_FACT || benign(h))
+		else if (h->m.sig->flags & LOGSIG_FACT || benign(h) ||
+			 http_timeout(lg, h))
 			continue;
 		else if (h->m.sig->flags & LOGSIG_SYMPTOM)
 			symptom(&x, h, r);
@@ -868,6 +1045,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	symptom_candidates(&x, r);
 	explain_rule_gloo_fallback(&x, r);
 	ssh_explains_orte(lg, r);
+	name_retried(lg, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
 }

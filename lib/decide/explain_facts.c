@@ -172,6 +172,22 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "explain --here FILE (it judges the RDMA devices, "
 			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
 			 "does)");
+	else if (strncmp(id, "efa-", 4) == 0)
+		/* EFA traffic matches only a security group's rules that
+		 * name the group itself, so a TCP test can pass where EFA
+		 * fails (aws docs efa-start, "Prepare an EFA-enabled
+		 * security group") */
+		snprintf(buf, len, "the instances' security group: an inbound "
+			 "and an outbound rule, All traffic, whose source and "
+			 "destination is the group itself (aws ec2 "
+			 "describe-security-groups --group-ids SG); then "
+			 "fi_pingpong -p efa between two nodes");
+	else if (strcmp(id, "jax-register-task") == 0)
+		snprintf(buf, len, "first whether every task started (as many "
+			 "processes as the job's num_processes, each log with "
+			 "'Connecting to JAX distributed service'); if they "
+			 "did: on any node of the job: netprobe mesh (one "
+			 "process per node, under the job's launcher)");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "

@@ -285,6 +285,73 @@ START_TEST(symptom_alone_opens_nothing)
 }
 END_TEST
 
+/* Issue 42: a name that did not resolve is the cause only where
+ * nothing in the log says otherwise: a quoted name is a name; one the
+ * launcher cut short (a lost letter, Open MPI's first label) is the
+ * launcher; one ssh failed on twice may not exist yet. A connect that
+ * timed out opens candidates, except beside an HTTP client's frames
+ * (a download, not a peer of the job). */
+START_TEST(names_the_log_qualifies)
+{
+	static const char *const quoted[] = {
+		"ssh: Could not resolve hostname `job-launcher-0.job`: Name or "
+		"service not known"};
+	static const char *const cut[] = {
+		"$ echo localhost > hostfile",
+		"ssh: Could not resolve hostname localhos: Name or service not "
+		"known"};
+	static const char *const dot[] = {
+		"mpirun -np 2 -H job-worker-0.job:1,job-worker-1.job:1 python "
+		"train.py",
+		"ssh: Could not resolve hostname job-worker-1: Name or service "
+		"not known"};
+	static const char *const asis[] = {
+		"mpirun -np 2 -H node1,node1.lan python train.py",
+		"ssh: Could not resolve hostname node1: Name or service not "
+		"known"};
+	static const char *const twice[] = {
+		"ssh: Could not resolve hostname w-0.svc: Name or service not "
+		"known",
+		"ssh: Could not resolve hostname w-0.svc: Name or service not "
+		"known"};
+	static const char *const http[] = {
+		"  File \"/usr/lib/python3.8/http/client.py\", line 1011, in "
+		"_send_output",
+		"TimeoutError: [Errno 110] Connection timed out"};
+	struct explain_result *r = malloc(sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	decide_lines(quoted, 1, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_OTHER), 0);
+	ck_assert_uint_eq(r->ncauses, 1);
+	ck_assert_str_eq(r->causes[0].codes[0], "name-unresolved");
+	ck_assert(!r->causes[0].open);
+	ck_assert_ptr_nonnull(strstr(r->causes[0].fix, "getent hosts "
+				     "job-launcher-0.job "));
+	decide_lines(cut, 2, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 0);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_OTHER), 1);
+	ck_assert_ptr_nonnull(strstr(r->causes[0].why, "'localhost'"));
+	decide_lines(dot, 2, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 0);
+	ck_assert_ptr_nonnull(strstr(r->causes[0].fix,
+				     "orte_keep_fqdn_hostnames 1"));
+	decide_lines(asis, 2, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_OTHER), 0);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 1);
+	decide_lines(twice, 2, r);
+	ck_assert_uint_eq(r->ncauses, 1);
+	ck_assert(r->causes[0].open);
+	ck_assert_ptr_nonnull(strstr(r->causes[0].next, "kubectl get pods"));
+	decide_lines(http, 2, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 0);
+	decide_lines(http + 1, 1, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 1);
+	ck_assert(r->causes[0].open);
+	free(r);
+}
+END_TEST
+
 /* Issue 42: the hosts a log names, read at NCCL's prefix, torch's store
  * forms, a launcher's ssh error and every IPv4 literal; a file name, a
  * version or a time is none; the log is this host's only where one is. */
@@ -576,6 +643,7 @@ Suite *suite_explain(void)
 	tcase_add_test(tc, framework_forms);
 	tcase_add_test(tc, address_classes);
 	tcase_add_test(tc, symptom_alone_opens_nothing);
+	tcase_add_test(tc, names_the_log_qualifies);
 	tcase_add_test(tc, origin_names_and_match);
 	tcase_add_test(tc, ras_parse_status);
 	tcase_add_test(tc, ras_parse_not_utf8);

@@ -27,14 +27,16 @@ if [ -z "$cases" ]; then
 	echo "$out" | head -5
 	exit 1
 fi
-# rank of a mark: 0 ok, 1 ok but a proof log left open, 2 missed, 3 worse
+# rank of a mark: 0 ok, 1 ok but a proof log left open, 2 missed, 3 a
+# network candidate on a non-network log, 4 a wrong decided cause
 res=$(printf '%s\n' "$cases" | awk -v name="$name" -F'\t' '
 function rank(m) {
-	if (m ~ /WRONG-CAUSE|NETWORK-BLAMED|ERROR/) return 3
+	if (m ~ /WRONG-CAUSE|ERROR/) return 4
+	if (m ~ /NETWORK-BLAMED/) return 3
 	if (m ~ /^MISS/) return 2
 	if (m ~ /undecided-proof/) return 1
 	if (m ~ /^ok/) return 0
-	return 3
+	return 4
 }
 NR == FNR { if ($1 !~ /^#/ && NF >= 2) want[$1] = $2; next }
 {
