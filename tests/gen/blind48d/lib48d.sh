@@ -55,11 +55,13 @@ b48d_leaf() {
 }
 
 # b48d_leaf_remote LEAF MAC REMOTE: EVPN's entries for a remote MAC on LEAF:
-# the bridge's static entry on vxlan0 and the VTEP entry toward REMOTE.
+# the bridge's static sticky entry on vxlan0 (sticky: a frame from that MAC
+# on another port does not move it, as the threads' bridge manager set
+# them) and the VTEP entry toward REMOTE.
 b48d_leaf_remote() {
 	_l=$(cl_ns "$1")
-	bridge -n "$_l" fdb add "$2" dev vxlan0 master static
-	bridge -n "$_l" fdb add "$2" dev vxlan0 dst "$3" self static
+	bridge -n "$_l" fdb replace "$2" dev vxlan0 master static sticky
+	bridge -n "$_l" fdb replace "$2" dev vxlan0 dst "$3" self static
 }
 
 # b48d_leaf_port LEAF NODE PORT ADDR/LEN MAC: member NODE (a namespace,
