@@ -78,6 +78,7 @@ collect torch-dump-signal-old "this torch does not say which"
 collect deepspeed-host-ssh-alone "ssh -v worker-3.job"
 collect torch-store-wait-clients-alone "1 of 2 ranks reached the store"
 collect ucx-ep-timeout-alone "a peer that exited or was killed"
+collect nccl-write-reset-old "the first rank to fail holds the cause"
 collect nccl-family-unset "whether NCCL_SOCKET_IFNAME matched one"
 # the fix names the device the log names (issue 42)
 if "$NETPROBE" explain --no-probe "$dir/ucx-cm-device-disabled.log" |
