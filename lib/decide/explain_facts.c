@@ -293,6 +293,21 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "slurmd); then the path: netprobe ports %s 6818, and "
 			 "srun's SrunPortRange back through any firewall",
 			 host, host, host);
+	else if (strcmp(id, "torch-store-wait-input") == 0 &&
+		 logmatch_field(&h->m, "addr") != NULL)
+		snprintf(buf, len, "the store at %s answered nothing on a "
+			 "connection that stood: it waits for ranks that "
+			 "never came; their logs hold the cause (was each "
+			 "node launched, with the same --nnodes and the "
+			 "--nproc_per_node its GPUs allow?)",
+			 logmatch_field(&h->m, "addr"));
+	else if (strcmp(id, "horovod-tasks-start") == 0)
+		snprintf(buf, len, "horovodrun --verbose prints the ssh "
+			 "command of each task: run it by hand on one host "
+			 "(a task that never starts: python or horovod not "
+			 "on the remote PATH); a task that starts must reach "
+			 "back to this node's driver ports: netprobe explain "
+			 "what it prints, or netprobe mesh across the hosts");
 	else if (strcmp(id, "ray-gcs-lost") == 0)
 		snprintf(buf, len, "on the head: the GCS's own log "
 			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "

@@ -85,6 +85,9 @@ collect impi-bstrap-exit1 "I_MPI_HYDRA_DEBUG=1"
 collect slurm-launch-munge "munge -n | ssh ubuntu4 unmunge"
 collect slurm-launch-scale "netprobe ports compute-od-gpu-st-p4d-24xlarge-33 6818"
 collect nccl-write-reset-old "the first rank to fail holds the cause"
+collect torch-store-wait-input "the store at 33.148.62.162 answered nothing"
+collect horovod-tasks-start "run it by hand on one host"
+collect horovod-tasks-start-ray "run it by hand on one host"
 collect nccl-family-unset "whether NCCL_SOCKET_IFNAME matched one"
 # the fix names the device the log names (issue 42)
 if "$NETPROBE" explain --no-probe "$dir/ucx-cm-device-disabled.log" |
