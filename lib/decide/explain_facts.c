@@ -308,6 +308,14 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "on the remote PATH); a task that starts must reach "
 			 "back to this node's driver ports: netprobe explain "
 			 "what it prints, or netprobe mesh across the hosts");
+	else if (strcmp(id, "nccl-peer-closed") == 0 ||
+		 strcmp(id, "nccl-socket-io-reset") == 0)
+		snprintf(buf, len, "a peer closed or reset the socket, so it "
+			 "was reached: the log of the rank at that address "
+			 "holds the cause (it exited or aborted first); a "
+			 "stranger that connects to a bootstrap port and "
+			 "closes early (a port scanner, a health check) ends "
+			 "NCCL's init before 2.27.3 too");
 	else if (strcmp(id, "ray-gcs-lost") == 0)
 		snprintf(buf, len, "on the head: the GCS's own log "
 			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "

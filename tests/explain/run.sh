@@ -88,6 +88,8 @@ collect nccl-write-reset-old "the first rank to fail holds the cause"
 collect torch-store-wait-input "the store at 33.148.62.162 answered nothing"
 collect horovod-tasks-start "run it by hand on one host"
 collect horovod-tasks-start-ray "run it by hand on one host"
+collect nccl-bootstrap-closed-early "before 2.27.3"
+collect nccl-bootstrap-reset-type "so it was reached"
 collect nccl-family-unset "whether NCCL_SOCKET_IFNAME matched one"
 # the fix names the device the log names (issue 42)
 if "$NETPROBE" explain --no-probe "$dir/ucx-cm-device-disabled.log" |
