@@ -316,6 +316,15 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "stranger that connects to a bootstrap port and "
 			 "closes early (a port scanner, a health check) ends "
 			 "NCCL's init before 2.27.3 too");
+	else if (strncmp(id, "vllm-ray-", 9) == 0)
+		snprintf(buf, len, "no Ray node with a GPU has the address "
+			 "vLLM takes for this node (%s: VLLM_HOST_IP, else "
+			 "its default route's), or this node has no GPU: ray "
+			 "status (or ray list nodes) shows the addresses Ray "
+			 "registered; start Ray with --node-ip-address and "
+			 "set VLLM_HOST_IP to that same address on every node",
+			 logmatch_field(&h->m, "addr") ?
+			 logmatch_field(&h->m, "addr") : "not in this log");
 	else if (strcmp(id, "ray-gcs-lost") == 0)
 		snprintf(buf, len, "on the head: the GCS's own log "
 			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "

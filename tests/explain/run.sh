@@ -90,6 +90,8 @@ collect horovod-tasks-start "run it by hand on one host"
 collect horovod-tasks-start-ray "run it by hand on one host"
 collect nccl-bootstrap-closed-early "before 2.27.3"
 collect nccl-bootstrap-reset-type "so it was reached"
+collect vllm-ray-driver-no-gpu "set VLLM_HOST_IP to that same address"
+collect vllm-ray-node-ip "takes for this node (192.168.50.192"
 collect nccl-family-unset "whether NCCL_SOCKET_IFNAME matched one"
 # the fix names the device the log names (issue 42)
 if "$NETPROBE" explain --no-probe "$dir/ucx-cm-device-disabled.log" |
