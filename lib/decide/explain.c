@@ -502,6 +502,14 @@ static void bootstrap_trace(const struct explain_ctx *x,
 
 	if (ret == NULL || (strcmp(ret, "2") != 0 && strcmp(ret, "6") != 0))
 		return;
+	/* a peer that reset or closed a bootstrap socket answered: the
+	 * ranks reached each other, and the trace is that close's
+	 * (NVIDIA/nccl#1920: reset while sending the socket's type;
+	 * NVIDIA/nccl#1612: a connection closed before its magic) */
+	for (size_t i = 0; i < x->lg->nhits; i++)
+		if (x->lg->hits[i].m.sig->flags & LOGSIG_REACHED &&
+		    x->lg->hits[i].m.sig->flags & LOGSIG_PEER)
+			return;
 	/* a network cause other than this trace's own set (a repeated
 	 * trace line joins it) is the more precise answer */
 	for (size_t i = 0; i < r->ncauses; i++)

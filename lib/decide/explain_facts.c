@@ -207,6 +207,30 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "(one process per node, under the job's launcher)");
 }
 
+/* Intel MPI reports the bootstrap's wait status: 65280 (255 << 8) is
+ * ssh's own failure to reach or log into the host, anything else the
+ * proxy's exit on the host (BLAST-WarpX/warpx#6980: no sshd in a
+ * container; Azure/az-hop#906: 256). */
+static void impi_bstrap_next(const char *host, const char *status,
+			     char *buf, size_t len)
+{
+	if (status != NULL && strcmp(status, "65280") == 0)
+		snprintf(buf, len, "ssh itself failed toward %s (exit 255: "
+			 "no sshd there, a name, a route or a key): from the "
+			 "launch node, ssh -v %s true and netprobe explain "
+			 "its last lines; a job on one node needs no ssh "
+			 "(I_MPI_HYDRA_BOOTSTRAP=fork), one under Slurm "
+			 "uses srun (I_MPI_HYDRA_BOOTSTRAP=slurm)", host,
+			 host);
+	else
+		snprintf(buf, len, "the bootstrap ran on %s and the proxy "
+			 "exited there (wait status %s): run again with "
+			 "I_MPI_HYDRA_DEBUG=1 (the command and its error), "
+			 "and check that the Intel MPI path exists on %s "
+			 "(hydra_bstrap_proxy)", host, status ? status : "?",
+			 host);
+}
+
 /* A symptom alone (a timeout, a peer gone, a bare "unhandled system
  * error") decides nothing: what to collect next that would tell. NCCL's
  * WARN line names the call that failed; INFO with INIT,NET prints the
@@ -259,6 +283,48 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 		snprintf(buf, len, "from the launcher node: ssh -v %s true; "
 			 "its last lines say why (the name, a route, a key), "
 			 "and netprobe explain them", host);
+	else if (strcmp(id, "impi-bstrap-proxy") == 0 && host != NULL)
+		impi_bstrap_next(host, logmatch_field(&h->m, "status"), buf,
+				 len);
+	else if (strncmp(id, "slurm-", 6) == 0 && host != NULL)
+		snprintf(buf, len, "slurmd on %s did not answer srun: munge "
+			 "first (munge -n | ssh %s unmunge: keys that differ "
+			 "give this), then slurmd's log there (journalctl -u "
+			 "slurmd); then the path: netprobe ports %s 6818, and "
+			 "srun's SrunPortRange back through any firewall",
+			 host, host, host);
+	else if (strcmp(id, "torch-store-wait-input") == 0 &&
+		 logmatch_field(&h->m, "addr") != NULL)
+		snprintf(buf, len, "the store at %s answered nothing on a "
+			 "connection that stood: it waits for ranks that "
+			 "never came; their logs hold the cause (was each "
+			 "node launched, with the same --nnodes and the "
+			 "--nproc_per_node its GPUs allow?)",
+			 logmatch_field(&h->m, "addr"));
+	else if (strcmp(id, "horovod-tasks-start") == 0)
+		snprintf(buf, len, "horovodrun --verbose prints the ssh "
+			 "command of each task: run it by hand on one host "
+			 "(a task that never starts: python or horovod not "
+			 "on the remote PATH); a task that starts must reach "
+			 "back to this node's driver ports: netprobe explain "
+			 "what it prints, or netprobe mesh across the hosts");
+	else if (strcmp(id, "nccl-peer-closed") == 0 ||
+		 strcmp(id, "nccl-socket-io-reset") == 0)
+		snprintf(buf, len, "a peer closed or reset the socket, so it "
+			 "was reached: the log of the rank at that address "
+			 "holds the cause (it exited or aborted first); a "
+			 "stranger that connects to a bootstrap port and "
+			 "closes early (a port scanner, a health check) ends "
+			 "NCCL's init before 2.27.3 too");
+	else if (strncmp(id, "vllm-ray-", 9) == 0)
+		snprintf(buf, len, "no Ray node with a GPU has the address "
+			 "vLLM takes for this node (%s: VLLM_HOST_IP, else "
+			 "its default route's), or this node has no GPU: ray "
+			 "status (or ray list nodes) shows the addresses Ray "
+			 "registered; start Ray with --node-ip-address and "
+			 "set VLLM_HOST_IP to that same address on every node",
+			 logmatch_field(&h->m, "addr") ?
+			 logmatch_field(&h->m, "addr") : "not in this log");
 	else if (strcmp(id, "ray-gcs-lost") == 0)
 		snprintf(buf, len, "on the head: the GCS's own log "
 			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "
