@@ -124,13 +124,15 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
 	    finding_is(code, FINDING_OVERLAPPING_SUBNETS)) {
-		/* only a route's own cause: the bridge or the prefix, or
-		 * an addressed bridge port (the scan recommends nothing on
-		 * its node) */
+		/* only a route's own cause: the bridge or the prefix, an
+		 * addressed bridge port, or a route that drops a peer (the
+		 * scan recommends nothing on its node) */
 		g = rd_names_cut(c, node, NULL);
 		if (g != NULL &&
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_BRIDGE_ROUTE_SHADOW) &&
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_ROUTE_TYPE_DROP) &&
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_PREFIX_NARROW) &&
 		    !finding_is(rj_strd(g, "code", ""),

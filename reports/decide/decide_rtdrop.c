@@ -56,8 +56,16 @@ static json_t *cuts_of(const struct rctx *c, const json_t *f)
 		if ((n = rd_text_node(c, rj_strd(e, "fact", ""), self)) ==
 			    NULL &&
 		    sscanf(rj_strd(e, "fact", ""), "ip route get %63[0-9a-fA-F.:]",
-			   addr) == 1)
+			   addr) == 1) {
+			/* "ip route get ADDR: Invalid argument": the colon
+			 * is the fact's, not the address's */
+			size_t l = strlen(addr);
+
+			if (l > 1 && addr[l - 1] == ':' &&
+			    (addr[l - 2] != ':' || (l > 2 && addr[l - 3] == ':')))
+				addr[l - 1] = '\0';
 			n = missing_named(c, addr);
+		}
 		if (n != NULL)
 			rj_add_unique(cuts, n);
 	}
