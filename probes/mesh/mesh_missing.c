@@ -27,6 +27,7 @@ static void lost_route(const struct mesh *ms, const char *host,
 	struct peer_verdict *v;
 	struct route_info ri;
 	bool have_ri;
+	struct doc scratch;
 	char spec[PROTO_MESH_NAME_MAX + 16], err[400];
 
 	if (s->lost == NULL &&
@@ -37,12 +38,17 @@ static void lost_route(const struct mesh *ms, const char *host,
 	v = &s->lost[s->nlost];
 	snprintf(spec, sizeof(spec), strchr(host, ':') ? "[%s]:%u" : "%s:%u",
 	         host, port);
-	if (scan_peer_route(spec, (int)(MISSING_US / 1000), v, &ri, &have_ri,
-	                    &s->run.doc, err, sizeof(err)) < 0 ||
-	    !v->have_match)
+	/* what fails here is said by the member's why already: the
+	 * lookup's own errors stay out of node 0's document */
+	if (doc_init(&scratch, "netprobe", NULL) < 0)
 		return;
-	scan_peer_settle(v, &s->run.doc);
-	s->nlost++;
+	if (scan_peer_route(spec, (int)(MISSING_US / 1000), v, &ri, &have_ri,
+	                    &scratch, err, sizeof(err)) == 0 &&
+	    v->have_match) {
+		scan_peer_settle(v, &scratch);
+		s->nlost++;
+	}
+	doc_free(&scratch);
 }
 
 /* Appends what node 0 saw of member m's responder to its why. */
