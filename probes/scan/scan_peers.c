@@ -113,7 +113,7 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	struct peercheck pc = {0};
 	struct peercheck_opts o = {0};
 
-	char buf[256], hint[320];
+	char buf[256], hint[320] = "";
 	const char *cause;
 
 	/* this node's own route or link first: then the responder is never
@@ -123,13 +123,22 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	if (cause != NULL)
 		snprintf(hint, sizeof(hint),
 		         "not reached from here: %s (host-unreachable)", cause);
+	else if (pc.v.have_match && pc.v.match.type != RTN_UNICAST &&
+	         route_type_name(pc.v.match.type) != NULL)
+		snprintf(hint, sizeof(hint),
+		         "not reached from here: this node's %s route %s "
+		         "holds it (route-type-drop)",
+		         route_type_name(pc.v.match.type),
+		         pc.v.match.destination);
+	if (hint[0] != '\0')
+		cause = hint;
 	o.step_us = PEER_STEP_US;
 	o.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
 	o.path_us = s->o.quick ? -1 : PEER_PATH_US;
 	o.outbound = !s->o.quick;
 	o.token_file = s->o.token_file;
 	o.no_responder_hint = cause != NULL
-	                          ? hint
+	                          ? cause
 	                          : "is `netprobe serve` running on the peer? "
 	                            "(the verdict knows only the route)";
 	peercheck_run(&pc, &o, &s->run.doc);

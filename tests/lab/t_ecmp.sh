@@ -14,6 +14,9 @@
 # 3. node03 holds a blackhole and node04 a prohibit route over node02's
 #    address: each is blamed with route-type-drop, node02 never; the
 #    printed deletes make the mesh pass.
+# 4. IPv6: node03's blackhole over node04's ULA, found by scan --peer
+#    (the peer's error names the route, not a missing responder); its
+#    command, pasted, clears it.
 LAB_ID="${LAB_ID:-48ec-$$}"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mesh_lib.sh"
@@ -191,4 +194,34 @@ cl_apply "$R/report.json" node03 node04
 lab_check "drop: both fixes applied" test "$CL_APPLIED" -eq 2
 run_mesh drop-fixed
 cl_clean "$R/report.json" "$R" "drop"
+
+# IPv6 as IPv4: node03's own blackhole over node04's ULA, seen by
+# scan --peer toward node04's responder; its command, pasted, clears it
+NS3=$(mesh_ns 3)
+NS4=$(mesh_ns 4)
+ip -n "$NS3" addr add fd97::3/64 dev lan0 nodad
+ip -n "$NS4" addr add fd97::4/64 dev lan0 nodad
+ip -n "$NS3" -6 route add blackhole fd97::4/128
+ip netns exec "$NS4" timeout 120 "$NETPROBE" serve --port 7471 \
+	>"$OUT/serve.log" 2>&1 &
+SERVE=$!
+lab_check "v6: node04's responder listens on 7471" lab_wait 100 sh -c \
+	"ip netns exec '$NS4' ss -ltn 'sport = :7471' | grep -q 7471"
+v6scan() {
+	J=$(ip netns exec "$NS3" "$NETPROBE" scan --quick --json \
+		--peer '[fd97::4]:7471' 2>/dev/null)
+}
+v6scan
+lab_check "v6: route-type-drop on node03" \
+	test "$(jqv '[.findings[] | select(.code == "route-type-drop")] | length')" = 1
+lab_check "v6: the peer's error names the route, not a missing responder [$(jqv '[.errors[]?.message] | join("; ")')]" \
+	test "$(jqv '[.errors[]?.message | select(test("netprobe serve") or (test("route-type-drop") | not))] | length')" = 0
+V6CMD=$(jqv '.findings[] | select(.code == "route-type-drop") | .command')
+lab_check "v6: its command deletes the blackhole [$V6CMD]" \
+	test "$V6CMD" = "ip -6 route del blackhole fd97::4/128 metric 1024"
+lab_check "v6: the command runs on node03" ip netns exec "$NS3" sh -c "$V6CMD"
+v6scan
+lab_check "v6: after it, node04's responder answers and nothing drops" \
+	test "$(jqv '.peers[0].responded') $(jqv '[.findings[] | select(.code == "route-type-drop" or .code == "host-unreachable")] | length')" = "true 0"
+kill "$SERVE" 2>/dev/null
 lab_done
