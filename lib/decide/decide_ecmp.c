@@ -11,10 +11,13 @@
 #include "kernel/neigh.h"
 
 /* See decide_ecmp.h. */
-int decide_nexthop_of(const struct route_info *m, const char *gw)
+int decide_nexthop_of(const struct route_info *m, const char *gw,
+                      const char *ifname)
 {
 	for (size_t i = 0; gw[0] != '\0' && i < m->nnh; i++)
-		if (strcmp(m->nh[i].gateway, gw) == 0)
+		if (strcmp(m->nh[i].gateway, gw) == 0 &&
+		    (ifname[0] == '\0' || m->nh[i].ifname[0] == '\0' ||
+		     strcmp(m->nh[i].ifname, ifname) == 0))
 			return (int)i;
 	return -1;
 }
@@ -43,7 +46,7 @@ static int dead_pick(const struct peer_verdict *p)
 	int k;
 
 	if (p->responded || !p->have_match || m->type != RTN_UNICAST ||
-	    m->nnh < 2 || (k = decide_nexthop_of(m, p->gateway)) < 0 ||
+	    m->nnh < 2 || (k = decide_nexthop_of(m, p->gateway, p->local_ifname)) < 0 ||
 	    !hop_dead(&m->nh[k]))
 		return -1;
 	for (size_t i = 0; i < m->nnh; i++)

@@ -28,7 +28,10 @@ struct mpath_conf {
 int decide_route_drops(const struct peer_verdict *peers, size_t n,
                        const struct mpath_conf *mc, struct doc *d);
 
-/* The index of the next hop of m that gateway gw names, or -1. */
-int decide_nexthop_of(const struct route_info *m, const char *gw);
+/* The index of the next hop of m that gateway gw names out of interface
+ * ifname ("": any; two hops may share a gateway's address on two
+ * interfaces), or -1. */
+int decide_nexthop_of(const struct route_info *m, const char *gw,
+                      const char *ifname);
 
 #endif

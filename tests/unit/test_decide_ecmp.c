@@ -110,6 +110,25 @@ START_TEST(dead_pick_beside_live_hop)
 }
 END_TEST
 
+START_TEST(one_gateway_on_two_interfaces)
+{
+	/* the same link-local-like gateway address behind two NICs: the
+	 * lookup's interface tells the hops apart */
+	struct peer_verdict p = ecmp_peer(AF_INET, "10.231.85.4", "10.231.84.254",
+					  "10.231.85.0/24", "10.231.84.254",
+					  NUD_REACHABLE, "10.231.84.254",
+					  NUD_FAILED);
+	char code[64], cmd[300];
+	size_t nr;
+
+	snprintf(p.match.nh[1].ifname, sizeof(p.match.nh[1].ifname), "lan1");
+	snprintf(p.local_ifname, sizeof(p.local_ifname), "lan1");
+	ck_assert_uint_eq(run(&p, 1, code, cmd, &nr), 1);
+	ck_assert_str_eq(cmd, "ip route replace 10.231.85.0/24 via "
+			      "10.231.84.254 dev lan0");
+}
+END_TEST
+
 START_TEST(ipv6_dead_pick)
 {
 	struct peer_verdict p = ecmp_peer(AF_INET6, "fd85::4", "fd84::252",
@@ -247,6 +266,7 @@ Suite *suite_decide_ecmp(void)
 	TCase *tc = tcase_create("ecmp");
 
 	tcase_add_test(tc, dead_pick_beside_live_hop);
+	tcase_add_test(tc, one_gateway_on_two_interfaces);
 	tcase_add_test(tc, ipv6_dead_pick);
 	tcase_add_test(tc, healthy_or_unknown_is_silent);
 	tcase_add_test(tc, drop_route_holds_peer);
