@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
+
 /* True when an interface other than r that carries traffic to other
  * hosts holds the peer's address in one of its subnets. */
 static bool held_elsewhere(const struct iface_list *l, const struct iface *r,
@@ -45,6 +47,10 @@ const char *decide_route_cause(const struct iface_list *l,
 	int fam;
 
 	if (p->peer_addr[0] == '\0')
+		return NULL;
+	/* a blackhole, unreachable or prohibit route: route-type-drop
+	 * names it (decide_ecmp.c), not "no route" */
+	if (p->have_match && p->match.type != RTN_UNICAST)
 		return NULL;
 	if (p->local_ifname[0] == '\0') {
 		snprintf(buf, len, "there is no route toward %s", p->peer_addr);

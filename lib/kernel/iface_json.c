@@ -1,6 +1,7 @@
 /* Interfaces and routes as JSON (man/netprobe-json.5, section ifaces):
  * unknown values are null, never a made-up default. */
 #include "kernel/nl.h"
+#include "kernel/neigh.h"
 
 #include <stdio.h>
 
@@ -191,12 +192,50 @@ json_t *iface_list_to_json(const struct iface_list *l)
  * memory. */
 json_t *route_to_json(const struct route_info *r)
 {
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:i}", "family",
-	                 r->family == AF_INET6 ? "inet6" : "inet",
-	                 "destination", r->destination, "out_interface",
-	                 str_or_null(r->out_interface), "source",
-	                 str_or_null(r->source), "gateway",
-	                 str_or_null(r->gateway), "mtu",
-	                 r->mtu ? json_integer(r->mtu) : json_null(), "metric",
-	                 r->metric, "table", r->table);
+	json_t *o = json_pack(
+	    "{s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:i}", "family",
+	    r->family == AF_INET6 ? "inet6" : "inet", "destination",
+	    r->destination, "out_interface", str_or_null(r->out_interface),
+	    "source", str_or_null(r->source), "gateway",
+	    str_or_null(r->gateway), "mtu",
+	    r->mtu ? json_integer(r->mtu) : json_null(), "metric", r->metric,
+	    "table", r->table);
+	json_t *nhs;
+
+	/* a route that drops, and the next hops of a multipath one (issue
+	 * 48); a plain unicast route's form is unchanged */
+	if (o != NULL && r->type != RTN_UNICAST && r->type != 0 &&
+	    route_type_name(r->type) != NULL &&
+	    json_object_set_new(o, "type",
+	                        json_string(route_type_name(r->type))) < 0)
+		goto bad;
+	if (o == NULL || r->nnh == 0)
+		return o;
+	if ((nhs = json_array()) == NULL ||
+	    json_object_set_new(o, "nexthops", nhs) < 0)
+		goto bad;
+	for (size_t i = 0; i < r->nnh; i++) {
+		const struct route_nexthop *h = &r->nh[i];
+		json_t *fl = json_array();
+
+		if (fl == NULL ||
+		    ((h->flags & RTNH_F_DEAD) &&
+		     json_array_append_new(fl, json_string("dead")) < 0) ||
+		    ((h->flags & RTNH_F_LINKDOWN) &&
+		     json_array_append_new(fl, json_string("linkdown")) < 0) ||
+		    json_array_append_new(
+		        nhs, json_pack("{s:o, s:o, s:o, s:o}", "gateway",
+		                       str_or_null(h->gateway), "interface",
+		                       str_or_null(h->ifname), "flags", fl,
+		                       "neighbour",
+		                       h->neigh_read
+		                           ? json_string(
+		                                 neigh_state_name(h->neigh))
+		                           : json_null())) < 0)
+			goto bad;
+	}
+	return o;
+bad:
+	json_decref(o);
+	return NULL;
 }

@@ -18,6 +18,20 @@
 #include "kernel/iface.h"
 #include "base/sysroot.h"
 
+/* One next hop of a multipath route (RTA_MULTIPATH), with what the
+ * neighbour table says of its gateway where it was read (issue 48: an
+ * ECMP route that keeps hashing flows onto a dead next hop). */
+struct route_nexthop {
+	char gateway[INET6_ADDRSTRLEN]; /* "" on-link */
+	int oif;
+	char ifname[IF_NAMESIZE];
+	unsigned flags;  /* RTNH_F_DEAD, RTNH_F_LINKDOWN, ... */
+	bool neigh_read; /* neigh is the table's answer (0: no entry) */
+	unsigned neigh;  /* NUD_* of the gateway's entry */
+};
+
+#define ROUTE_NH_MAX 8
+
 struct route_info {
 	int family; /* AF_INET or AF_INET6 */
 	/* the asked address, a prefix "10.0.0.0/8", or "default" */
@@ -29,6 +43,9 @@ struct route_info {
 	unsigned mtu;                   /* RTAX_MTU, 0 none */
 	int metric;
 	int table;
+	int type;   /* RTN_* of a table's route (nl_parse_route), 0 unknown */
+	size_t nnh; /* next hops of a multipath route, else 0 */
+	struct route_nexthop nh[ROUTE_NH_MAX];
 };
 
 /* collect.c: the live system gets RTM_GETLINK and RTM_GETADDR dumps of
@@ -48,6 +65,26 @@ int route_defaults(const struct sysroot *sr, struct route_info *out,
  * interface, source, gateway, mtu. Returns 0, or -1 with errno
  * (ENETUNREACH/EHOSTUNREACH when no route). */
 int route_get(int family, const void *dst, struct route_info *out);
+
+/* nl_route.c: the same question with the source the connection will
+ * have (RTA_SRC, 4 or 16 bytes): the multipath hash of a flow covers its
+ * source, so only this lookup names the next hop its packets take.
+ * Returns as route_get. */
+int route_get_src(int family, const void *dst, const void *src,
+		  struct route_info *out);
+
+/* nl_rtdump.c: the route of this netns's tables (the local table left
+ * out) that holds address dst (4 or 16 bytes) with the longest prefix,
+ * the lowest metric among equals; table >= 0 keeps that table's only,
+ * type > 0 routes of that RTN_* type only. Its next hops' interfaces are
+ * named. Returns 1 with *out filled, 0 when none holds it, or -1 with
+ * errno. */
+int route_covering(int family, const void *dst, int table, int type,
+		   struct route_info *out);
+
+/* nl_rtdump.c: "blackhole", "unreachable", "prohibit", "throw", "unicast"
+ * ... for an RTN_* type; NULL for one without a name. */
+const char *route_type_name(int type);
 
 /* iface_json.c: the JSON forms (new references, NULL on no memory). */
 json_t *iface_to_json(const struct iface *ifc);

@@ -39,30 +39,56 @@ static int via_str(const struct nlattr *a, char *buf, size_t len)
 	return 0;
 }
 
-/* RTA_MULTIPATH: the first next hop stands for the route. */
+/* RTA_MULTIPATH: every next hop (ROUTE_NH_MAX at most) into out->nh;
+ * the first stands for the route (its oif and gateway). */
 static int parse_multipath(int family, const struct nlattr *mp,
                            struct route_info *out)
 {
-	const struct rtnexthop *nh = mnl_attr_get_payload(mp);
+	const char *p = mnl_attr_get_payload(mp);
 	size_t len = mnl_attr_get_payload_len(mp);
-	const struct nlattr *tb[RTA_MAX + 1];
 
-	if (len < sizeof(*nh) || nh->rtnh_len < sizeof(*nh) ||
-	    nh->rtnh_len > len) {
+	out->nnh = 0;
+	while (len > 0) {
+		const struct rtnexthop *nh = (const struct rtnexthop *)p;
+		const struct nlattr *tb[RTA_MAX + 1];
+		struct route_nexthop *h = &out->nh[out->nnh];
+		size_t step;
+
+		if (len < sizeof(*nh) || nh->rtnh_len < sizeof(*nh) ||
+		    nh->rtnh_len > len) {
+			errno = EINVAL;
+			return -1;
+		}
+		step = RTNH_ALIGN(nh->rtnh_len);
+		if (nl_attr_table(p + RTNH_ALIGN(sizeof(*nh)),
+		                  nh->rtnh_len - RTNH_ALIGN(sizeof(*nh)), tb,
+		                  RTA_MAX, NULL) < 0)
+			return -1;
+		if (out->nnh < ROUTE_NH_MAX) {
+			memset(h, 0, sizeof(*h));
+			h->oif = nh->rtnh_ifindex;
+			h->flags = nh->rtnh_flags;
+			if (tb[RTA_GATEWAY] &&
+			    addr_str(family, tb[RTA_GATEWAY], h->gateway,
+			             sizeof(h->gateway)) < 0)
+				return -1;
+			if (tb[RTA_VIA] &&
+			    via_str(tb[RTA_VIA], h->gateway,
+			            sizeof(h->gateway)) < 0)
+				return -1;
+			out->nnh++;
+		}
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	if (out->nnh == 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	out->oif = nh->rtnh_ifindex;
-	if (nl_attr_table((const char *)nh + RTNH_ALIGN(sizeof(*nh)),
-	                  nh->rtnh_len - RTNH_ALIGN(sizeof(*nh)), tb, RTA_MAX,
-	                  NULL) < 0)
-		return -1;
-	if (tb[RTA_GATEWAY] && addr_str(family, tb[RTA_GATEWAY], out->gateway,
-	                                sizeof(out->gateway)) < 0)
-		return -1;
-	if (tb[RTA_VIA] &&
-	    via_str(tb[RTA_VIA], out->gateway, sizeof(out->gateway)) < 0)
-		return -1;
+	out->oif = out->nh[0].oif;
+	memcpy(out->gateway, out->nh[0].gateway, sizeof(out->gateway));
 	return 0;
 }
 
@@ -98,6 +124,7 @@ int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out)
 	memset(&r, 0, sizeof(r));
 	r.family = rtm->rtm_family;
 	r.table = rtm->rtm_table;
+	r.type = rtm->rtm_type;
 	if (tb[RTA_TABLE])
 		r.table = (int)mnl_attr_get_u32(tb[RTA_TABLE]);
 	if (tb[RTA_DST]) {
@@ -177,14 +204,16 @@ static void fill_oif_name(struct route_info *r)
 }
 
 /* NLM_F_ACK makes the kernel close the answer with an ACK, so the loop
- * knows when it is complete. */
-int route_get(int family, const void *dst, struct route_info *out)
+ * knows when it is complete. src NULL: the kernel picks the source. */
+static int route_ask(int family, const void *dst, const void *src,
+                     struct route_info *out)
 {
 	char buf[NL_REQ_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct get_ctx c = {.out = out};
 	struct rtmsg *rtm;
 	char a[INET6_ADDRSTRLEN];
+	size_t alen = family == AF_INET ? 4 : 16;
 
 	if (family != AF_INET && family != AF_INET6) {
 		errno = EAFNOSUPPORT;
@@ -194,14 +223,18 @@ int route_get(int family, const void *dst, struct route_info *out)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = (unsigned char)family;
-	rtm->rtm_dst_len = family == AF_INET ? 32 : 128;
+	rtm->rtm_dst_len = (unsigned char)(alen * 8);
 	/* the table the route came from (a policy rule's), not main's
 	 * number for every answer (issue 31). IPv4 only: IPv6 answers with
 	 * its table anyway, and under the strict check our socket asks for
 	 * it refuses any flag but RTM_F_FIB_MATCH with EINVAL (issue 48) */
 	if (family == AF_INET)
 		rtm->rtm_flags = RTM_F_LOOKUP_TABLE;
-	mnl_attr_put(nlh, RTA_DST, family == AF_INET ? 4 : 16, dst);
+	mnl_attr_put(nlh, RTA_DST, alen, dst);
+	if (src != NULL) {
+		rtm->rtm_src_len = (unsigned char)(alen * 8);
+		mnl_attr_put(nlh, RTA_SRC, alen, src);
+	}
 	if (nl_request(nlh, get_cb, &c) < 0) {
 		if (c.err != 0)
 			errno = c.err;
@@ -215,6 +248,19 @@ int route_get(int family, const void *dst, struct route_info *out)
 	snprintf(out->destination, sizeof(out->destination), "%s", a);
 	fill_oif_name(out);
 	return 0;
+}
+
+/* See nl.h. */
+int route_get(int family, const void *dst, struct route_info *out)
+{
+	return route_ask(family, dst, NULL, out);
+}
+
+/* See nl.h. */
+int route_get_src(int family, const void *dst, const void *src,
+                  struct route_info *out)
+{
+	return route_ask(family, dst, src, out);
 }
 
 struct def_ctx {

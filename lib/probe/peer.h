@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/nl.h"
 #include "wire/portstate.h"
 
 #define PEER_BACK_MAX 8     /* connect-back checks of one probe */
@@ -57,6 +58,16 @@ struct peer_verdict {
 	 * receive stamps on both ends): taken out of the RTTs above, so a
 	 * stalled host is not a slow link */
 	long long hosts_held_max_us;
+	/* the tables' own route toward the peer (issue 48), read where it
+	 * decides: a multipath route (its next hops, with their gateways'
+	 * neighbour states once the peer failed) or a blackhole,
+	 * unreachable or prohibit route (the lookup's errno named it) */
+	char gateway[INET6_ADDRSTRLEN]; /* the lookup's next hop, "" */
+	bool have_match;
+	struct route_info match;
+	bool have_fallback; /* a unicast route holds the peer behind the
+			     * drop route (deleting it leaves that one) */
+	char fallback[INET6_ADDRSTRLEN * 2 + IF_NAMESIZE + 16];
 };
 
 /* True when the connect-back failed (inbound 0) and every failed check

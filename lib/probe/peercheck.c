@@ -127,6 +127,13 @@ void peercheck_run(struct peercheck *pc, const struct peercheck_opts *o,
 		memcpy(pv.local_addr, v->local_addr, sizeof(pv.local_addr));
 	if (pv.peer_addr[0] == '\0')
 		memcpy(pv.peer_addr, v->peer_addr, sizeof(pv.peer_addr));
+	/* the tables' route the caller read (scan_peer_route): the probe
+	 * knows nothing of it */
+	memcpy(pv.gateway, v->gateway, sizeof(pv.gateway));
+	pv.have_match = v->have_match;
+	pv.match = v->match;
+	pv.have_fallback = v->have_fallback;
+	memcpy(pv.fallback, v->fallback, sizeof(pv.fallback));
 	*v = pv;
 	if (pc->rc == 0 && o->path_us >= 0) {
 		path_opts_default(&pa);

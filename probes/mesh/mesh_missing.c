@@ -6,6 +6,7 @@
  * connect each. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mesh/mesh_int.h"
@@ -14,6 +15,41 @@
 /* at most this many missing members are probed, each within this long */
 #define MISSING_MAX 8
 #define MISSING_US 1500000LL
+
+/* Node 0's own route toward a member that did not answer it either,
+ * kept for the routing table's deciders (decide_ecmp.h, issue 48): a
+ * multipath route whose picked next hop is dead, or a drop route, is
+ * node 0's own fault toward that member. */
+static void lost_route(const struct mesh *ms, const char *host,
+                       unsigned port)
+{
+	struct scan *s = ms->scan;
+	struct peer_verdict *v;
+	struct route_info ri;
+	bool have_ri;
+	struct doc scratch;
+	char spec[PROTO_MESH_NAME_MAX + 16], err[400];
+
+	if (s->lost == NULL &&
+	    (s->lost = calloc(MISSING_MAX, sizeof(*s->lost))) == NULL)
+		return;
+	if (s->nlost >= MISSING_MAX)
+		return;
+	v = &s->lost[s->nlost];
+	snprintf(spec, sizeof(spec), strchr(host, ':') ? "[%s]:%u" : "%s:%u",
+	         host, port);
+	/* what fails here is said by the member's why already: the
+	 * lookup's own errors stay out of node 0's document */
+	if (doc_init(&scratch, "netprobe", NULL) < 0)
+		return;
+	if (scan_peer_route(spec, (int)(MISSING_US / 1000), v, &ri, &have_ri,
+	                    &scratch, err, sizeof(err)) == 0 &&
+	    v->have_match) {
+		scan_peer_settle(v, &scratch);
+		s->nlost++;
+	}
+	doc_free(&scratch);
+}
 
 /* Appends what node 0 saw of member m's responder to its why. */
 static void probe_member(const struct mesh *ms, struct mesh_member *m)
@@ -42,11 +78,13 @@ static void probe_member(const struct mesh *ms, struct mesh_member *m)
 		         "netprobe mesh is not running there, or a rule there "
 		         "rejects or redirects the port",
 		         c.addr[0] ? c.addr : host, port);
-	else
+	else {
 		snprintf(m->why + l, sizeof(m->why) - l,
 		         "; %.48s:%u does not answer node 0 either (%.60s): "
 		         "the node is down, or the path drops both ways",
 		         c.addr[0] ? c.addr : host, port, c.err);
+		lost_route(ms, host, port);
+	}
 	client_close(&c);
 }
 

@@ -240,6 +240,7 @@ static void probe_one(struct mesh *ms, size_t k)
 	peercheck_run(pc, &o, d);
 	retry_silent(ms, t, pc, d);
 	hop_failed(ms, k, pc, d);
+	scan_peer_settle(&pc->v, d);
 	/* a connection held idle, then used (issue 48): only toward a
 	 * peer whose responder answered fresh connections */
 	if (ms->o.idle_us > 0 && pc->obj != NULL && pc->rc == 0 &&
@@ -429,6 +430,8 @@ int mesh_probe_finish(struct mesh *ms)
 		    json_object_get(s->peer_json[j], "route") == NULL)
 			json_object_set_new(s->peer_json[j], "route",
 			                    route_to_json(&ms->routes[k]));
+		if (scan_peer_match_json(&pc->v, s->peer_json[j]) < 0)
+			return -1;
 		if (!s->have_lookup && ms->have_route[k]) {
 			s->lookup = ms->routes[k];
 			s->have_lookup = true;

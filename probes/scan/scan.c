@@ -21,6 +21,7 @@ void scan_free(struct scan *s)
 		json_decref(s->peer_json[i]);
 	free(s->peer_json);
 	free(s->peers);
+	free(s->lost);
 	scan_rdma_free(s);
 	recommendation_free(&s->rec);
 	layers_free(&s->ly); /* safe when detection failed half way */

@@ -1,7 +1,9 @@
 /* netprobe scan's glue to the deciders: the recommendation and every
  * finding, from what the collection and the peers gathered. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "decide/decide_ecmp.h"
 #include "decide/decide_hostlim.h"
 #include "decide/decide_natredir.h"
 #include "decide/decide_notrack.h"
@@ -35,6 +37,37 @@ int scan_recommend(struct scan *s)
 	return 0;
 }
 
+/* One multipath sysctl through the sysroot, -1 where unread. */
+static int mpath_sysctl(const struct sysroot *sr, const char *path)
+{
+	long long v;
+
+	return sysroot_read_ll(sr, path, &v) < 0 || v < 0 || v > 255 ? -1
+	                                                          : (int)v;
+}
+
+/* The routing table's deciders over the peers and the members that did
+ * not join (node 0 of a mesh), as one list. Returns 0, or -1 on no
+ * memory. */
+static int scan_route_drops(struct scan *s, const struct mpath_conf *mc)
+{
+	struct peer_verdict *all;
+	int rc;
+
+	if (s->nlost == 0)
+		return decide_route_drops(s->peers, s->npeers, mc,
+		                          &s->run.doc);
+	if ((all = calloc(s->npeers + s->nlost, sizeof(*all))) == NULL)
+		return -1;
+	for (size_t i = 0; i < s->npeers; i++)
+		all[i] = s->peers[i];
+	for (size_t i = 0; i < s->nlost; i++)
+		all[s->npeers + i] = s->lost[i];
+	rc = decide_route_drops(all, s->npeers + s->nlost, mc, &s->run.doc);
+	free(all);
+	return rc;
+}
+
 /* The recommendation first: decide_mpi and decide_nccl_default judge
  * against it. NCCL_COMM_ID goes in resolved where the scan could. */
 int scan_decide(struct scan *s)
@@ -43,6 +76,12 @@ int scan_decide(struct scan *s)
 	struct hl_need need = {s->env.nodes, job_ports, 2};
 	unsigned seen;
 	int refused;
+
+	struct mpath_conf mc = {
+	    mpath_sysctl(&s->sr, "/proc/sys/net/ipv4/fib_multipath_use_neigh"),
+	    mpath_sysctl(&s->sr, "/proc/sys/net/ipv4/fib_multipath_hash_policy"),
+	    mpath_sysctl(&s->sr,
+	                 "/proc/sys/net/ipv6/fib_multipath_hash_policy")};
 
 	if (scan_recommend(s) != 0)
 		return 2;
@@ -91,6 +130,7 @@ int scan_decide(struct scan *s)
 	    decide_notrack(s->fwrules, &s->run.doc) < 0 ||
 	    decide_natredir(s->natredir, &s->lim, &s->run.doc) < 0 ||
 	    decide_xfrm(s->xfrm, &s->ifaces, &s->run.doc) < 0 ||
+	    scan_route_drops(s, &mc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_fail(&s->run, "decide", "out of memory", NULL, NULL);
 	return 0;

@@ -78,6 +78,11 @@ struct scan {
 	struct peer_verdict *peers; /* room for o.npeers (or the mesh's) */
 	json_t **peer_json;         /* the probes' objects, owned */
 	size_t npeers, cap_peers;
+	/* a mesh's node 0: the route toward each member that did not join
+	 * and did not answer (mesh_missing.c), for the routing table's
+	 * deciders only (decide_ecmp.h); malloc'd */
+	struct peer_verdict *lost;
+	size_t nlost;
 	struct advert adv[ADV_MAX]; /* what the frameworks will advertise */
 	size_t nadv;
 	struct reach_result reach[SCAN_MAX_PEERS * ADV_MAX];
@@ -115,6 +120,20 @@ int scan_collect(struct scan *s);
  * responder. Returns 0, or 2 when a peer is malformed or does not resolve
  * (reported). */
 int scan_peers(struct scan *s);
+
+/* scan_peers.c: how long the next hops of a failed peer's multipath
+ * route may take to settle in the neighbour table (3 solicitations a
+ * second apart, and a stale entry's 5 s delay before they start). */
+#define NH_SETTLE_US 6500000LL
+
+/* scan_peers.c: the neighbour states of the gateways of v's multipath
+ * route, read until they settle, where v did not answer (issue 48); a
+ * table that cannot be read is an error in d. */
+void scan_peer_settle(struct peer_verdict *v, struct doc *d);
+
+/* scan_peers.c: v's tables' route (a drop or a multipath route) as obj's
+ * "route_match". Returns 0 (also when there is none), -1 on no memory. */
+int scan_peer_match_json(const struct peer_verdict *v, json_t *obj);
 
 /* scan_peers.c: the route-only verdict toward peer spec (HOST[:PORT]),
  * its name resolved within resolve_ms:

@@ -1,7 +1,9 @@
 /* netprobe scan's peers: the route toward each --peer, then what its
  * responder says (hello, reflection, connect-back, heartbeat, path MTU),
  * within the scan's time bound. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "base/monoclock.h"
 #include "decide/scan_json.h"
 #include "kernel/portrange.h"
+#include "probe/nhsettle.h"
 #include "decide/peerdecide.h"
 #include "probe/peercheck.h"
 #include "probe/reach.h"
@@ -71,6 +74,32 @@ static void scan_reach_peer(struct scan *s, size_t pi, json_t *obj)
 	json_object_set_new(obj, "reach", arr);
 }
 
+/* See scan_int.h. */
+void scan_peer_settle(struct peer_verdict *v, struct doc *d)
+{
+	if (v->responded || !v->have_match || v->match.nnh < 2)
+		return;
+	if (nh_settle(&v->match, mono_now_us() + NH_SETTLE_US) < 0)
+		doc_add_error(d, "route", "peer '%s': cannot read the "
+		              "neighbour table: %s", v->peer, strerror(errno));
+}
+
+/* See scan_int.h. */
+int scan_peer_match_json(const struct peer_verdict *v, json_t *obj)
+{
+	json_t *m;
+
+	if (!v->have_match || !json_is_object(obj))
+		return 0;
+	if ((m = route_to_json(&v->match)) == NULL ||
+	    (v->have_fallback &&
+	     json_object_set_new(m, "fallback", json_string(v->fallback)) <
+	         0) ||
+	    json_object_set_new(obj, "route_match", m) < 0)
+		return -1;
+	return 0;
+}
+
 /*
  * Checks one peer (peercheck_run: hello, reflection, connect-back, a short
  * heartbeat, unless --quick the path and the outbound connects to its
@@ -84,7 +113,7 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	struct peercheck pc = {0};
 	struct peercheck_opts o = {0};
 
-	char buf[256], hint[320];
+	char buf[256], hint[320] = "";
 	const char *cause;
 
 	/* this node's own route or link first: then the responder is never
@@ -94,16 +123,26 @@ static void scan_probe_peer(struct scan *s, size_t i)
 	if (cause != NULL)
 		snprintf(hint, sizeof(hint),
 		         "not reached from here: %s (host-unreachable)", cause);
+	else if (pc.v.have_match && pc.v.match.type != RTN_UNICAST &&
+	         route_type_name(pc.v.match.type) != NULL)
+		snprintf(hint, sizeof(hint),
+		         "not reached from here: this node's %s route %s "
+		         "holds it (route-type-drop)",
+		         route_type_name(pc.v.match.type),
+		         pc.v.match.destination);
+	if (hint[0] != '\0')
+		cause = hint;
 	o.step_us = PEER_STEP_US;
 	o.heartbeat_us = s->o.quick ? -1 : PEER_HEARTBEAT_US;
 	o.path_us = s->o.quick ? -1 : PEER_PATH_US;
 	o.outbound = !s->o.quick;
 	o.token_file = s->o.token_file;
 	o.no_responder_hint = cause != NULL
-	                          ? hint
+	                          ? cause
 	                          : "is `netprobe serve` running on the peer? "
 	                            "(the verdict knows only the route)";
 	peercheck_run(&pc, &o, &s->run.doc);
+	scan_peer_settle(&pc.v, &s->run.doc);
 	s->peers[i] = pc.v;
 	if (pc.obj == NULL) {
 		s->peer_json[i] = peer_verdict_to_json(&pc.v);
@@ -114,7 +153,60 @@ static void scan_probe_peer(struct scan *s, size_t i)
 			scan_reach_peer(s, i, pc.obj);
 		s->peer_json[i] = json_incref(pc.obj);
 	}
+	if (scan_peer_match_json(&pc.v, s->peer_json[i]) < 0)
+		doc_add_error(&s->run.doc, "memory", "out of memory");
 	peercheck_free(&pc);
+}
+
+/* True when the lookup's errno e (EINVAL, EHOSTUNREACH, EACCES: what a
+ * blackhole, unreachable and prohibit route answer, IPv4 and IPv6 alike)
+ * comes from such a route of the tables that holds the peer: then it is
+ * v's match, with the unicast route that would take over once it goes. */
+static bool scan_peer_drop(int fam, const void *addr, int e,
+                           struct peer_verdict *v)
+{
+	struct route_info fb;
+	int type = e == EINVAL         ? RTN_BLACKHOLE
+	           : e == EHOSTUNREACH ? RTN_UNREACHABLE
+	           : e == EACCES       ? RTN_PROHIBIT
+	                               : 0;
+
+	if (type == 0 || route_covering(fam, addr, -1, type, &v->match) != 1)
+		return false;
+	v->have_match = true;
+	if (route_covering(fam, addr, -1, RTN_UNICAST, &fb) == 1) {
+		v->have_fallback = true;
+		snprintf(v->fallback, sizeof(v->fallback), "%s%s%s%s%s",
+		         fb.destination, fb.gateway[0] ? " via " : "",
+		         fb.gateway, fb.out_interface[0] ? " dev " : "",
+		         fb.out_interface);
+	}
+	return true;
+}
+
+/* The next hop the peer's packets take: the lookup again with the
+ * source a connection gets (the multipath hash covers it), and the
+ * tables' multipath route that holds the peer, if one does. */
+static void scan_peer_flow(int fam, const void *addr, struct route_info *ri,
+                           struct peer_verdict *v)
+{
+	unsigned char src[16];
+	struct route_info r2, m;
+
+	if (ri->source[0] != '\0' && inet_pton(fam, ri->source, src) == 1 &&
+	    route_get_src(fam, addr, src, &r2) == 0) {
+		/* the answer names the given source as RTA_SRC, not as
+		 * the preferred one: keep it */
+		if (r2.source[0] == '\0')
+			memcpy(r2.source, ri->source, sizeof(r2.source));
+		*ri = r2;
+	}
+	snprintf(v->gateway, sizeof(v->gateway), "%s", ri->gateway);
+	if (route_covering(fam, addr, ri->table, RTN_UNICAST, &m) == 1 &&
+	    m.nnh > 1) {
+		v->have_match = true;
+		v->match = m;
+	}
 }
 
 /* The route-only verdict toward one peer; see scan_int.h. */
@@ -154,10 +246,17 @@ int scan_peer_route(const char *spec, int resolve_ms, struct peer_verdict *v,
 	inet_ntop(ss.ss_family, sockaddr_addr(&ss), v->peer_addr,
 	          sizeof(v->peer_addr));
 	if (route_get(ss.ss_family, sockaddr_addr(&ss), ri) < 0) {
+		int e = errno;
+
+		/* a route that drops answers with its errno alone: the
+		 * tables name it (route-type-drop), no part failed */
+		if (scan_peer_drop(ss.ss_family, sockaddr_addr(&ss), e, v))
+			return 0;
 		doc_add_error(d, "route", "no route toward peer '%s' (%s): %s",
-		              spec, v->peer_addr, strerror(errno));
+		              spec, v->peer_addr, strerror(e));
 		return 0;
 	}
+	scan_peer_flow(ss.ss_family, sockaddr_addr(&ss), ri, v);
 	snprintf(v->local_ifname, sizeof(v->local_ifname), "%s",
 	         ri->out_interface);
 	snprintf(v->local_addr, sizeof(v->local_addr), "%s", ri->source);

@@ -117,18 +117,22 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW) ||
 	    finding_is(code, FINDING_MACVLAN_PARENT) ||
 	    finding_is(code, FINDING_NEIGH_STALE_STATIC) ||
-	    finding_is(code, FINDING_MACVLAN_VEPA_PEER))
+	    finding_is(code, FINDING_MACVLAN_VEPA_PEER) ||
+	    finding_is(code, FINDING_ECMP_DEAD_NEXTHOP) ||
+	    finding_is(code, FINDING_ROUTE_TYPE_DROP))
 		return NULL;
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
 	    finding_is(code, FINDING_OVERLAPPING_SUBNETS)) {
-		/* only a route's own cause: the bridge or the prefix, or
-		 * an addressed bridge port (the scan recommends nothing on
-		 * its node) */
+		/* only a route's own cause: the bridge or the prefix, an
+		 * addressed bridge port, or a route that drops a peer (the
+		 * scan recommends nothing on its node) */
 		g = rd_names_cut(c, node, NULL);
 		if (g != NULL &&
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_BRIDGE_ROUTE_SHADOW) &&
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_ROUTE_TYPE_DROP) &&
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_PREFIX_NARROW) &&
 		    !finding_is(rj_strd(g, "code", ""),

@@ -470,6 +470,10 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 		e->untracked_a = ua > 0;
 		e->untracked_b = ub > 0;
 	}
+	e->ecmp_a = rd_route_toward(c, a, b, FINDING_ECMP_DEAD_NEXTHOP);
+	e->ecmp_b = rd_route_toward(c, b, a, FINDING_ECMP_DEAD_NEXTHOP);
+	e->rtdrop_a = rd_route_toward(c, a, b, FINDING_ROUTE_TYPE_DROP);
+	e->rtdrop_b = rd_route_toward(c, b, a, FINDING_ROUTE_TYPE_DROP);
 	/* (for an idle failure, this very link's: below) */
 	/* each end's address: its own route's source, else what the other
 	 * end connected to */

@@ -234,6 +234,18 @@ json_t *rd_missing_owner(const struct rctx *c, const json_t *causes,
 	if ((k = own_redirect(c, causes, rj_strd(m, "name", ""), &own)) !=
 	    NULL)
 		return k;
+	/* node 0's own route toward it (its routing table cuts node 0
+	 * off from the member: decide_rtdrop.c), or the member's */
+	{
+		const json_t *g = rd_names_cut(c, x, rj_strd(m, "name", ""));
+
+		json_array_foreach(causes, i, k)
+			if (g != NULL &&
+			    strcmp(rj_strd(k, "kind", ""), "setting") == 0 &&
+			    strcmp(rj_strd(k, "node", ""),
+				   rj_strd(g, "node", "")) == 0)
+				return k;
+	}
 	snprintf(key, sizeof(key), "%s's joins to node 0",
 		 rj_strd(m, "name", ""));
 	json_array_foreach(causes, i, k) {
@@ -359,8 +371,10 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 		    (m = member_of(d, f)) == NULL ||
 		    rj_str(m, "probed_addr") == NULL ||
 		    rd_missing_owner(c, causes, f) != NULL ||
-		    rd_conflict_of(c, rj_strd(m, "name", "")) != NULL)
-			continue;
+		    rd_conflict_of(c, rj_strd(m, "name", "")) != NULL ||
+		    rd_names_cut(c, x, rj_strd(m, "name", "")) != NULL)
+			continue; /* (a name or route that cuts them off: its
+				   * setting cause, made later, owns it) */
 		runs = strstr(rj_strd(m, "why", ""), "it runs") != NULL;
 		who = rj_strd(m, "name", "?");
 		/* its own scan found its redirect: that cause is the pair's,

@@ -393,6 +393,60 @@ static enum elim_state t_untracked(const struct elim_ev *e, char *why,
 	return ELIM_OPEN;
 }
 
+/* A multipath route on one end whose picked next hop never answers:
+ * shown where that end's scan found it toward the other, eliminated
+ * where the two reached each other's responder both ways (under the
+ * default hash, of addresses only, every flow of the pair takes the
+ * same next hop) and where the pair is not routed (no next hop to
+ * pick). */
+static enum elim_state t_ecmp(const struct elim_ev *e, char *why, size_t len)
+{
+	if (e->ecmp_a || e->ecmp_b) {
+		snprintf(why, len,
+			 "%s's multipath route toward %s picks a next hop "
+			 "that never answered, while another one answers",
+			 e->ecmp_a ? e->a : e->b, e->ecmp_a ? e->b : e->a);
+		return ELIM_KEPT;
+	}
+	if (!routed(e)) {
+		snprintf(why, len,
+			 "%s and %s share a subnet: no next hop to pick",
+			 e->a, e->b);
+		return ELIM_NA;
+	}
+	if (e->control_ok) {
+		snprintf(why, len,
+			 "%s and %s reached each other's responder both "
+			 "ways: their packets' next hops answer",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
+/* A blackhole, unreachable or prohibit route on one end that holds the
+ * other: shown where that end's scan met it, eliminated where both ends'
+ * lookups toward each other were answered with a route. */
+static enum elim_state t_rtdrop(const struct elim_ev *e, char *why,
+				size_t len)
+{
+	if (e->rtdrop_a || e->rtdrop_b) {
+		snprintf(why, len,
+			 "%s's blackhole, unreachable or prohibit route "
+			 "holds %s's address",
+			 e->rtdrop_a ? e->a : e->b, e->rtdrop_a ? e->b : e->a);
+		return ELIM_KEPT;
+	}
+	if ((e->lookup_a && e->lookup_b) || e->control_ok) {
+		snprintf(why, len,
+			 "%s's and %s's route lookups toward each other "
+			 "were answered with a route, not a drop",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return ELIM_OPEN;
+}
+
 static const struct elim_row rows[] = {
 	{"firewall-b", "{b}'s own firewall", "firewall", t_fw_b,
 	 "nft -a list ruleset on {b} (as root)"},
@@ -417,6 +471,14 @@ static const struct elim_row rows[] = {
 	{"vepa", "two macvlan siblings in VEPA or private mode", "setting",
 	 t_vepa,
 	 "ip -d link show on {a} and on {b} (macvlan mode vepa or private)"},
+	{"ecmp", "a multipath route that picks a dead next hop", "setting",
+	 t_ecmp,
+	 "ip route get {b} from {a}'s address on {a}, and ip neigh show for "
+	 "each next hop of that route"},
+	{"rtdrop", "a blackhole, unreachable or prohibit route", "setting",
+	 t_rtdrop,
+	 "ip route show type blackhole; ip route show type unreachable; ip "
+	 "route show type prohibit on {a} and on {b}"},
 	{"loss", "loss on the link", "loss", t_loss,
 	 "ping -c 200 -i 0.05 {b} on {a}"},
 	{"mtu", "an MTU limit", "mtu", t_mtu, "netprobe path {b} on {a}"},

@@ -80,6 +80,10 @@ struct elim_ev {
 	 * no rule: decide_untracked.c) */
 	bool legacy_a, legacy_b;
 	bool untracked_a, untracked_b;
+	/* each end's own routing table cuts it off from the other (its
+	 * scan's ecmp-dead-nexthop, route-type-drop: decide_rtdrop.c) */
+	bool ecmp_a, ecmp_b;
+	bool rtdrop_a, rtdrop_b;
 	/* the mesh's hop probe (issue 48): {a}'s TTL-limited walk toward
 	 * {b}'s failed port (hop_box_a) and {b}'s toward {a}'s (hop_box_b):
 	 * 1 the answer or the silence came from a box before the peer, 0 at

@@ -292,6 +292,15 @@ int rd_vepa_toward(const struct rctx *c, const char *a, const char *b);
  * covers whose pair with it failed, into the finding's "cuts" (found by
  * rd_names_cut). */
 void rd_untracked_cuts(struct rctx *c);
+/* The peers each node's own ecmp-dead-nexthop and route-type-drop (its
+ * scan's: its routing table sends them to a dead next hop, or drops
+ * them) cut it off from, into the finding's "cuts" (decide_rtdrop.c,
+ * issue 48): the members its route evidence names. */
+void rd_route_cuts(struct rctx *c);
+/* True when node a's finding of code (one of those two) cuts it off
+ * from node b. */
+bool rd_route_toward(const struct rctx *c, const char *a, const char *b,
+		     enum finding_code code);
 /* Whether node a's notrack-untracked-drop cuts it off from node b: 1, 0
  * when not, -1 when a's scan read no ruleset's exemptions (none, an
  * iptables-legacy one without its raw table, or exemptions left unread:

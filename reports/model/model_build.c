@@ -170,6 +170,7 @@ static json_t *decide(const struct report_set *s)
 	rd_neigh_stale(&c);
 	rd_macvlan_vepa(&c);
 	rd_untracked_cuts(&c);
+	rd_route_cuts(&c);
 	if (rd_watch_down(&c) < 0)
 		goto out;
 	rd_unheld_resets(&c);

@@ -181,11 +181,13 @@ NFT
 		;;
 	prule)
 		# policy routing on node N (a VPN agent's rule): peer P's
-		# address looked up in a table that has it unreachable
+		# address looked up in a table that has it unreachable; N's
+		# own unreachable route is named (route-type-drop, issue 48),
+		# a setting cause whose command deletes it from table 131
 		_p=$(peer_of "$n")
 		ip -n "$ns" route add unreachable "$(addr_of "$_p")/32" table 131
 		ip -n "$ns" rule add to "$(addr_of "$_p")/32" lookup 131 pref 131
-		WANT="$WANT route:$(mesh_name "$n")"
+		WANT="$WANT setting:$(mesh_name "$n")"
 		;;
 	rdvfw)
 		# node 0's firewall drops member N's source to the mesh's
@@ -230,6 +232,47 @@ NFT
 		hop_drop_fragneeded "$RT"
 		WANT="$WANT hop:10.231.30.254"
 		QUICK=
+		;;
+	rtdrop)
+		# (GEN_FAULTS only; issue 48, blind48c 04's sibling) node
+		# N's own blackhole route over peer P's address, in front of
+		# the route that holds P: route-type-drop, a setting cause
+		# on N whose command deletes it (P is never node 0)
+		_p=$(peer_of "$n")
+		ip -n "$ns" route add blackhole "$(addr_of "$_p")/32"
+		WANT="$WANT setting:$(mesh_name "$n")"
+		# on node 0, P's joins get no reply: P exits 2
+		[ "$n" = 1 ] && GEN_RC2_OK="$GEN_RC2_OK $_p"
+		;;
+	ecmp)
+		# (GEN_FAULTS only, routed; blind48c 04) node N reaches the
+		# other subnet by an ECMP route over the router (.254) and a
+		# router switched off (.253, which never answers ARP): the
+		# pairs N's kernel hashes onto .253 fail both ways. A fault
+		# only where one does (as `ip route get` with N's source
+		# says), else a healthy decoy; not where N's own joins to
+		# node 0 would take .253 (N would never join: no document)
+		[ "$TOPO" = routed ] || continue
+		_net=$(net_of "$n")
+		_o=$((61 - _net))
+		ip -n "$ns" route add "10.231.$_o.0/24" \
+			nexthop via "10.231.$_net.254" nexthop via "10.231.$_net.253"
+		_dead="" _k=1
+		while [ "$_k" -le "$N" ]; do
+			if [ "$(net_of "$_k")" = "$_o" ] &&
+				ip -n "$ns" route get "$(addr_of "$_k")" \
+					from "$(addr_of "$n")" |
+				grep -q "via 10.231.$_net.253 "; then
+				[ "$_k" = 1 ] && _dead=join || _dead=${_dead:-yes}
+				# on node 0, K's joins get no reply
+				[ "$n" = 1 ] && GEN_RC2_OK="$GEN_RC2_OK $_k"
+			fi
+			_k=$((_k + 1))
+		done
+		case "$_dead" in
+		join) ip -n "$ns" route del "10.231.$_o.0/24" ;;
+		yes) WANT="$WANT setting:$(mesh_name "$n")" ;;
+		esac
 		;;
 	*) gen48_fault "$kind" "$n" ;;
 	esac

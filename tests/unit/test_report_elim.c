@@ -136,6 +136,23 @@ static const struct row_case row_cases[] = {
 	{"untracked",
 	 {P29500, .rules_a = true, .rules_b = true, .untracked_b = true},
 	 ELIM_KEPT, "b's exemption covers a, nothing accepts it"},
+	/* a multipath route that picks a dead next hop (blind48c 04) */
+	{"ecmp", {P29500}, ELIM_OPEN, "routed, nothing read"},
+	{"ecmp", {P29500, .ecmp_a = true}, ELIM_KEPT,
+	 "a's lookup toward b picks the dead hop"},
+	{"ecmp", {P29500, .ecmp_b = true}, ELIM_KEPT,
+	 "b's route toward a (a's replies fail both ways)"},
+	{"ecmp", {P29500, .control_ok = true}, ELIM_GONE,
+	 "the responders reached each other both ways"},
+	{"ecmp", {ONLINK}, ELIM_NA, "one subnet: no next hop to pick"},
+	/* a blackhole, unreachable or prohibit route */
+	{"rtdrop", {P29500}, ELIM_OPEN, "no lookup recorded"},
+	{"rtdrop", {P29500, .lookup_a = true}, ELIM_OPEN,
+	 "b's lookup not recorded"},
+	{"rtdrop", {P29500, .lookup_a = true, .lookup_b = true}, ELIM_GONE,
+	 "both lookups answered with a route"},
+	{"rtdrop", {ONLINK, .lookup_a = true, .rtdrop_b = true}, ELIM_KEPT,
+	 "b's blackhole holds a's address, on-link too"},
 	/* the path */
 	{"path", {P29500}, ELIM_OPEN, "across subnets without the shape"},
 	{"path", {P29500, INSIDE}, ELIM_KEPT,
