@@ -830,8 +830,10 @@ static const char *ref_row(const struct explain_log *lg,
 
 /* mpirun's "unable to reliably start one or more daemons" after ssh
  * said why (a name that does not resolve, a refused or unreachable
- * host, a key): its candidates are what ssh already decided
- * (horovod/horovod#951), so they go. */
+ * host, a key) or the remote shell did (no orted in its PATH: ssh got
+ * in): its candidates are what ssh already decided
+ * (horovod/horovod#951; issue 42, blind42d 010, open-mpi/ompi#599), so
+ * they go. */
 static void ssh_explains_orte(const struct explain_log *lg,
 			      struct explain_result *r)
 {
@@ -839,7 +841,9 @@ static void ssh_explains_orte(const struct explain_log *lg,
 	size_t o = 0;
 
 	for (size_t i = 0; i < lg->nhits && !ssh; i++)
-		ssh = strncmp(lg->hits[i].m.sig->id, "ssh-", 4) == 0;
+		ssh = strncmp(lg->hits[i].m.sig->id, "ssh-", 4) == 0 ||
+		      strcmp(lg->hits[i].m.sig->id,
+			     "ompi-orted-not-found") == 0;
 	if (!ssh)
 		return;
 	for (size_t i = 0; i < r->ncauses; i++) {
