@@ -686,6 +686,19 @@ static void hit_causes(const struct explain_ctx *x,
 		zmq_bind(h, r);
 		return;
 	}
+	/* asyncio prints the address it bound, not the name it came from:
+	 * a loopback address this host lacks (::1 with no IPv6 on lo) came
+	 * from localhost, which decides; any other address may have been
+	 * configured as is, so the name is only a candidate. */
+	if (strcmp(s->id, "asyncio-bind-unassignable") == 0) {
+		const char *cls = explain_addr_class(logmatch_field(&h->m,
+								   "bind_addr"));
+
+		if (cls == NULL || strcmp(cls, "loopback") != 0) {
+			open_set(r, h, codes, why);
+			return;
+		}
+	}
 	if (strcmp(s->id, "ucx-cm-device-disabled") == 0) {
 		explain_ucx_device_off(h, r);
 		return;
