@@ -686,6 +686,20 @@ static void hit_causes(const struct explain_ctx *x,
 		zmq_bind(h, r);
 		return;
 	}
+	/* Gloo's device was handed the wildcard address (vLLM passes its
+	 * --host 0.0.0.0 on): no interface holds it, but no host name was
+	 * looked up either, so the name is only a candidate. */
+	if (strcmp(s->id, "gloo-hostname-no-iface") == 0) {
+		const char *a = logmatch_field(&h->m, "bind_addr");
+
+		if (a != NULL && (strcmp(a, "0.0.0.0") == 0 ||
+				  strcmp(a, "::") == 0)) {
+			open_set(r, h, codes, "Gloo was given the wildcard "
+				 "address to bind, which no interface holds: "
+				 "set GLOO_SOCKET_IFNAME");
+			return;
+		}
+	}
 	/* asyncio prints the address it bound, not the name it came from:
 	 * a loopback address this host lacks (::1 with no IPv6 on lo) came
 	 * from localhost, which decides; any other address may have been
