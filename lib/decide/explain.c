@@ -764,12 +764,25 @@ static void hit_causes(const struct explain_ctx *x,
 			 * on: the setting names no usable interface (issue
 			 * 42: blind42b 015, Horovod's Gloo given eth0 on a
 			 * host with em1/em2) */
-			maybe = "nccl-ifname-nomatch,interface-down,"
+			const char *e = logmatch_field(&h->m, "enforce");
+			bool bare = e == NULL || (strncmp(e, "ifa", 3) != 0 &&
+						  strncmp(e, "false", 5) != 0);
+
+			/* without its enforce prefix the line may be the
+			 * hostname lookup's (same text): the name stays a
+			 * candidate beside the interface */
+			maybe = bare ? "nccl-ifname-nomatch,interface-down,"
+				"no-usable-interface,hostname-unbindable" :
+				"nccl-ifname-nomatch,interface-down,"
 				"no-usable-interface";
 			snprintf(why, sizeof(why), "Gloo was told to use "
 				 "interface %s (GLOO_SOCKET_IFNAME, Horovod's "
 				 "HOROVOD_GLOO_IFACE or its default) and this "
-				 "host has no address on it", v ? v : "?");
+				 "host has no address on it%s%s%s",
+				 v ? v : "?", bare ? ", unless " : "",
+				 bare && v ? v : "", bare ? " is the host "
+				 "name Gloo looked up (the enforce prefix, "
+				 "cut here, would tell)" : "");
 		}
 	} else if (s->codes == NULL &&
 		   ((ec = err_codes(err, &em)) != NULL || em != NULL)) {
