@@ -1,7 +1,8 @@
 # netprobe explain: `make check-explain` explains every log of the corpus
 # (tests/explain/*.log, written from the frameworks' message formats) and
 # fails on a missed or a wrong cause; the blind sets of issue 42 are
-# floors (blind42: its figures, blind42b and blind42c: each case); it
+# floors (blind42: its figures, blind42b, blind42c and blind42d: each
+# case); it
 # scores the wild corpus
 # (tests/explain/wild, tests/explain/wild.sh; `make explain-results`
 # writes tests/explain/RESULTS.md); `make bench-explain` times a
@@ -17,6 +18,7 @@ check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42/floor.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42c
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42d
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 

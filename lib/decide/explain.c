@@ -686,6 +686,33 @@ static void hit_causes(const struct explain_ctx *x,
 		zmq_bind(h, r);
 		return;
 	}
+	/* Gloo's device was handed the wildcard address (vLLM passes its
+	 * --host 0.0.0.0 on): no interface holds it, but no host name was
+	 * looked up either, so the name is only a candidate. */
+	if (strcmp(s->id, "gloo-hostname-no-iface") == 0) {
+		const char *a = logmatch_field(&h->m, "bind_addr");
+
+		if (a != NULL && (strcmp(a, "0.0.0.0") == 0 ||
+				  strcmp(a, "::") == 0)) {
+			open_set(r, h, codes, "Gloo was given the wildcard "
+				 "address to bind, which no interface holds: "
+				 "set GLOO_SOCKET_IFNAME");
+			return;
+		}
+	}
+	/* asyncio prints the address it bound, not the name it came from:
+	 * a loopback address this host lacks (::1 with no IPv6 on lo) came
+	 * from localhost, which decides; any other address may have been
+	 * configured as is, so the name is only a candidate. */
+	if (strcmp(s->id, "asyncio-bind-unassignable") == 0) {
+		const char *cls = explain_addr_class(logmatch_field(&h->m,
+								   "bind_addr"));
+
+		if (cls == NULL || strcmp(cls, "loopback") != 0) {
+			open_set(r, h, codes, why);
+			return;
+		}
+	}
 	if (strcmp(s->id, "ucx-cm-device-disabled") == 0) {
 		explain_ucx_device_off(h, r);
 		return;
@@ -737,12 +764,25 @@ static void hit_causes(const struct explain_ctx *x,
 			 * on: the setting names no usable interface (issue
 			 * 42: blind42b 015, Horovod's Gloo given eth0 on a
 			 * host with em1/em2) */
-			maybe = "nccl-ifname-nomatch,interface-down,"
+			const char *e = logmatch_field(&h->m, "enforce");
+			bool bare = e == NULL || (strncmp(e, "ifa", 3) != 0 &&
+						  strncmp(e, "false", 5) != 0);
+
+			/* without its enforce prefix the line may be the
+			 * hostname lookup's (same text): the name stays a
+			 * candidate beside the interface */
+			maybe = bare ? "nccl-ifname-nomatch,interface-down,"
+				"no-usable-interface,hostname-unbindable" :
+				"nccl-ifname-nomatch,interface-down,"
 				"no-usable-interface";
 			snprintf(why, sizeof(why), "Gloo was told to use "
 				 "interface %s (GLOO_SOCKET_IFNAME, Horovod's "
 				 "HOROVOD_GLOO_IFACE or its default) and this "
-				 "host has no address on it", v ? v : "?");
+				 "host has no address on it%s%s%s",
+				 v ? v : "?", bare ? ", unless " : "",
+				 bare && v ? v : "", bare ? " is the host "
+				 "name Gloo looked up (the enforce prefix, "
+				 "cut here, would tell)" : "");
 		}
 	} else if (s->codes == NULL &&
 		   ((ec = err_codes(err, &em)) != NULL || em != NULL)) {
@@ -830,8 +870,10 @@ static const char *ref_row(const struct explain_log *lg,
 
 /* mpirun's "unable to reliably start one or more daemons" after ssh
  * said why (a name that does not resolve, a refused or unreachable
- * host, a key): its candidates are what ssh already decided
- * (horovod/horovod#951), so they go. */
+ * host, a key) or the remote shell did (no orted in its PATH: ssh got
+ * in): its candidates are what ssh already decided
+ * (horovod/horovod#951; issue 42, blind42d 010, open-mpi/ompi#599), so
+ * they go. */
 static void ssh_explains_orte(const struct explain_log *lg,
 			      struct explain_result *r)
 {
@@ -839,7 +881,9 @@ static void ssh_explains_orte(const struct explain_log *lg,
 	size_t o = 0;
 
 	for (size_t i = 0; i < lg->nhits && !ssh; i++)
-		ssh = strncmp(lg->hits[i].m.sig->id, "ssh-", 4) == 0;
+		ssh = strncmp(lg->hits[i].m.sig->id, "ssh-", 4) == 0 ||
+		      strcmp(lg->hits[i].m.sig->id,
+			     "ompi-orted-not-found") == 0;
 	if (!ssh)
 		return;
 	for (size_t i = 0; i < r->ncauses; i++) {
