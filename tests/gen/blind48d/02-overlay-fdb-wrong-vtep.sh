@@ -15,12 +15,16 @@ b48_build() {
 	b48_switch sw
 	for i in 1 2 3 4; do
 		b48_box "h$i"
+		# the underlay carries the overlay's full frames (see lib48d.sh)
+		PORT_MTU=9000
 		b48_port sw "h$i" eth0 "10.231.102.$i/24"
+		PORT_MTU=
 		_h=$(cl_ns "h$i")
 		ip -n "$_h" link add name br0 type bridge
 		ip -n "$_h" link set br0 up
 		ip -n "$_h" link add vxlan0 type vxlan id 4097 dstport 4789 \
 			local "10.231.102.$i" dev eth0 nolearning
+		ip -n "$_h" link set vxlan0 mtu 1500
 		ip -n "$_h" link set vxlan0 master br0
 		ip -n "$_h" link set vxlan0 up
 		b48_box "node0$i"

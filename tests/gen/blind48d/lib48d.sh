@@ -46,8 +46,13 @@ b48d_leaf() {
 	_l=$(cl_ns "$1")
 	ip -n "$_l" link add name br0 type bridge
 	ip -n "$_l" link set br0 up
+	# a fabric's underlay carries the overlay's full frames (jumbo), so
+	# vxlan0 takes the members' 1500 (with dev eth0 at 1500 the kernel
+	# gives it 1450: an MTU blackhole no truth row names)
+	ip -n "$_l" link set eth0 mtu 9000
 	ip -n "$_l" link add vxlan0 type vxlan id "$2" dstport 4789 \
 		local "$3" dev eth0 nolearning
+	ip -n "$_l" link set vxlan0 mtu 1500
 	ip -n "$_l" link set vxlan0 master br0
 	bridge -n "$_l" link set dev vxlan0 learning off
 	ip -n "$_l" link set vxlan0 up
