@@ -42,6 +42,12 @@ bool decide_is_virtual(const struct iface *ifc);
  * the default route leaves by (iface.default_route). */
 bool decide_is_container_bridge(const struct iface_list *l,
                                 const struct iface *ifc);
+/* The scan's reason for rejecting such a bridge. It is a guess from the
+ * bridge's members, not a fact of the kernel: the report lets a mesh that
+ * measured the bridge's address reaching peers overrule it (issue 48). */
+#define DECIDE_WHY_VETH_BRIDGE                                             \
+	"a bridge whose only members are veths (a container or VM "        \
+	"bridge): it does not reach other hosts"
 
 /* The bridge ifc is an up port of (its master, of kind bridge, in l),
  * or NULL. */

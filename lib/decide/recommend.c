@@ -76,8 +76,7 @@ static const char *not_candidate(const struct iface_list *l,
 	if (!(ifc->flags & IFF_RUNNING) || ifc->carrier == 0)
 		return "up but not running (no carrier)";
 	if (decide_is_container_bridge(l, ifc))
-		return "a bridge whose only members are veths (a container "
-		       "or VM bridge): it does not reach other hosts";
+		return DECIDE_WHY_VETH_BRIDGE;
 	if (decide_bridge_port_of(l, ifc) != NULL &&
 	    decide_global_addr(ifc, AF_UNSPEC) != NULL) {
 		/* bridge-port-addressed: its address receives nothing */

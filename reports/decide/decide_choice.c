@@ -89,6 +89,13 @@ void rd_choice(const struct rctx *c, json_t *per_node, json_t *blocked,
 		rd_cite_add(cites, node, "scan.recommendation");
 		if (ifc == NULL) {
 			char why[1024];
+			json_t *pick = rd_mesh_pick(c, node, sc);
+
+			if (pick != NULL) {
+				json_decref(cites);
+				json_array_append_new(per_node, pick);
+				continue;
+			}
 
 			blocked_why(rec, why, sizeof(why));
 			rd_cite_findings(c, cites, node, NULL, 2);

@@ -141,9 +141,21 @@ void rd_ifname_node(const json_t *p, bool per_node_only, json_t *settings,
 		nccl_conf, json_pack("{s:s, s:s}", "node", node, "line", line));
 	if (!per_node_only)
 		return;
-	snprintf(why, sizeof(why),
-		 "%s's scan chose %s; put it in %s's /etc/nccl.conf", node, ifc,
-		 node);
+	/* chosen by the mesh over the scan's guess (rd_mesh_pick): say so,
+	 * and cite the measured pairs */
+	if (rj_str(p, "why") != NULL)
+		snprintf(why, sizeof(why),
+			 "the mesh measured %s of %s reaching its peers (its "
+			 "scan guessed a container bridge); put it in %s's "
+			 "/etc/nccl.conf",
+			 ifc, node, node);
+	else
+		snprintf(why, sizeof(why),
+			 "%s's scan chose %s; put it in %s's /etc/nccl.conf",
+			 node, ifc, node);
 	rd_add_setting(settings, "NCCL_SOCKET_IFNAME", val, node, why,
-		       json_pack("[o]", rd_cite(node, "scan.recommendation")));
+		       rj_str(p, "why") != NULL
+			       ? json_deep_copy(json_object_get(p, "cites"))
+			       : json_pack("[o]", rd_cite(node,
+							  "scan.recommendation")));
 }

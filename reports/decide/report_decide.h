@@ -50,6 +50,13 @@ void rd_add_setting(json_t *settings, const char *name, const char *val,
  * into conflicts (decide_choice.c). */
 void rd_choice(const struct rctx *c, json_t *per_node, json_t *blocked,
 	       json_t *conflicts);
+/* The interface of a node whose scan chose none only because it guessed
+ * a bridge of veths is a container's (DECIDE_WHY_VETH_BRIDGE), where the
+ * mesh measured that bridge's address reaching peers: a per_node entry
+ * with `why` (the measured pairs) and its cites; NULL where no peer was
+ * measured reaching it (decide_meshpick.c, issue 48). */
+json_t *rd_mesh_pick(const struct rctx *c, const char *node,
+		     const struct report_input *sc);
 /* Evidence that a node's recommended address is behind NAT or unreachable
  * while its scan saw no NAT, into conflicts (decide_nat.c). */
 void rd_nat_conflicts(const struct rctx *c, const json_t *per_node,

@@ -209,10 +209,15 @@ static void interfaces(void *o, const struct report_model *m)
 	/* one interface everywhere: the addresses only with -v */
 	json_array_foreach(m->common != NULL && !m->verbose ? NULL
 							     : m->per_node,
-			   i, v)
-		out_f(&t->o, "    %s: %s %s\n", rj_str(v, "node"),
+			   i, v) {
+		out_f(&t->o, "    %s: %s %s", rj_str(v, "node"),
 		      rj_str(v, "interface"),
 		      rj_strd(v, "address", "(no address)"));
+		/* chosen by the mesh over the scan's guess: say why */
+		if (rj_str(v, "why") != NULL)
+			out_f(&t->o, " (%s)", rj_str(v, "why"));
+		out_f(&t->o, "\n");
+	}
 	json_array_foreach(m->blocked, i, v) {
 		out_f(&t->o, "  %-sblocked%-s by %s: %s", c_on(t, RED),
 		      c_on(t, OFF), rj_str(v, "node"), rj_str(v, "why"));
