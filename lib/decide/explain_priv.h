@@ -81,4 +81,23 @@ bool explain_nccl_no_iface(const struct explain_ctx *x,
 			   const struct explain_hit *h,
 			   struct explain_result *r);
 
+/* explain_names.c: the names a log looked up. The fix for a name that
+ * did not resolve; a host list's syntax that reached a lookup as a name
+ * (launcher-syntax) and its cause; a name the launcher cut short from
+ * one the log gives it (into buf, *dot when cut at its first dot) and
+ * its cause; mpirun's daemons that ssh already explained (their
+ * candidates go); a name ssh retried, which stays open. */
+void explain_name_fix(const struct explain_hit *h, char *buf, size_t len);
+bool explain_launcher_syntax(const struct explain_hit *h);
+void explain_launcher_cause(const struct explain_hit *h,
+			    struct explain_result *r);
+const char *explain_name_cut(const struct explain_log *lg,
+			     const struct explain_hit *h, char *buf,
+			     size_t len, bool *dot);
+void explain_cut_cause(const struct explain_hit *h, const char *given,
+		       bool dot, struct explain_result *r);
+void explain_ssh_orte(const struct explain_log *lg, struct explain_result *r);
+void explain_name_retried(const struct explain_log *lg,
+			  struct explain_result *r);
+
 #endif
