@@ -12,7 +12,7 @@
 #   NETPROBE=build/netprobe sh tests/explain/blind42b/floor.sh [SET]
 #
 # SET: the set's folder, with its truth.tsv and floor.tsv (default this
-# one, blind42b; blind42c and blind42d are held the same way).
+# one, blind42b; blind42c, blind42d and blind42e are held the same way).
 set -u
 here=$(cd "${1:-$(dirname "$0")}" && pwd)
 name=$(basename "$here")
@@ -21,7 +21,7 @@ for t in jq awk; do
 	command -v "$t" >/dev/null 2>&1 || { echo "floor.sh: $t is needed" >&2; exit 1; }
 done
 out=$(NETPROBE=$NETPROBE sh "$here/../blind42/score.sh" "$here/truth.tsv") || exit 1
-cases=$(echo "$out" | awk -F'\t' '/^[0-9][0-9][0-9]\t/ { print $1 "\t" $NF }')
+cases=$(echo "$out" | awk -F'\t' '/^[0-9a-z][0-9][0-9]\t/ { print $1 "\t" $NF }')
 if [ -z "$cases" ]; then
 	echo "FAIL $name: score.sh printed no cases"
 	echo "$out" | head -5
