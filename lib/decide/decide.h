@@ -301,4 +301,18 @@ int decide_bridge_ports(const struct iface_list *l,
                         const struct route_info *defs, size_t ndefs,
                         struct doc *d);
 
+/* True for an up interface with the NOARP flag that would resolve its
+ * neighbours (an Ethernet-like kind or IPoIB, not point-to-point, no
+ * master's port) and holds a global address whose prefix has room for
+ * neighbours (not /32 or /128): nic-noarp's interface. */
+bool decide_noarp_lan(const struct iface *ifc);
+
+/* nic-noarp: one fault per decide_noarp_lan interface, with the command
+ * that turns ARP on (issue 48); silent for one with a PERMANENT
+ * neighbour of another MAC than its own in st (kernel/neigh.h; NULL:
+ * unread), neighbours set by hand. Returns 0, or -1 on no memory. */
+struct neigh_statics;
+int decide_noarp(const struct iface_list *l, const struct neigh_statics *st,
+                 struct doc *d);
+
 #endif

@@ -136,7 +136,8 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_PREFIX_NARROW) &&
 		    !finding_is(rj_strd(g, "code", ""),
-				FINDING_BRIDGE_PORT_ADDRESSED))
+				FINDING_BRIDGE_PORT_ADDRESSED) &&
+		    !finding_is(rj_strd(g, "code", ""), FINDING_NIC_NOARP))
 			g = NULL;
 	} else if (finding_in_cause(code, CAUSE_FIREWALL) ||
 		 finding_in_cause(code, CAUSE_MTU) ||
