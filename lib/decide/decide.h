@@ -315,4 +315,14 @@ struct neigh_statics;
 int decide_noarp(const struct iface_list *l, const struct neigh_statics *st,
                  struct doc *d);
 
+/* True for an up port of an up bridge with STP off and a global address
+ * whose state (kernel/iface.h's brport_state) is listening, learning or
+ * blocking: bridge-port-stuck's port. */
+bool decide_port_stuck(const struct iface_list *l, const struct iface *port);
+
+/* bridge-port-stuck: one fault per decide_port_stuck port, with the
+ * command that sets it forwarding (issue 48). Returns 0, or -1 on no
+ * memory. */
+int decide_bridge_stuck(const struct iface_list *l, struct doc *d);
+
 #endif

@@ -751,88 +751,6 @@ static void bridge_port(struct rctx *c, const char *a, const json_t *d)
 	}
 }
 
-/* True when d's interface name is up with the NOARP flag. */
-static bool noarp_iface(const json_t *d, const char *name)
-{
-	size_t i, j;
-	json_t *x, *v;
-	bool up = false, noarp = false;
-
-	json_array_foreach(rj_arr(d, "interfaces"), i, x) {
-		if (strcmp(rj_strd(x, "name", ""), name) != 0)
-			continue;
-		json_array_foreach(rj_arr(x, "flags"), j, v) {
-			if (!json_is_string(v))
-				continue;
-			up |= strcmp(json_string_value(v), "UP") == 0;
-			noarp |= strcmp(json_string_value(v), "NOARP") == 0;
-		}
-	}
-	return up && noarp;
-}
-
-/* True when address pa lies in a prefix of an up NOARP interface of d
- * (a neighbour nic-noarp's interface never resolves). */
-static bool noarp_prefix(const json_t *d, const char *pa)
-{
-	size_t i, j;
-	json_t *x, *ad;
-
-	json_array_foreach(rj_arr(d, "interfaces"), i, x) {
-		if (!noarp_iface(d, rj_strd(x, "name", "")))
-			continue;
-		json_array_foreach(rj_arr(x, "addresses"), j, ad)
-			if (strcmp(rj_strd(ad, "scope", ""), "global") == 0 &&
-			    in_prefix(pa, rj_strd(ad, "address", ""),
-				      rj_int(ad, "prefixlen", 0)))
-				return true;
-	}
-	return false;
-}
-
-/* The scan's nic-noarp on node a (issue 48) cuts off the members a's
- * routes reach by a NOARP interface and that did not answer, and the
- * members that never joined whose address lies on that interface's
- * prefix (a NOARP node 0 hears no join): those pairs are its. */
-static void nic_noarp(struct rctx *c, const char *a, const json_t *d)
-{
-	size_t i, j;
-	json_t *f, *p;
-
-	json_array_foreach(rx_code_findings(c, FINDING_NIC_NOARP), i, f) {
-		json_t *cuts;
-
-		if (!finding_is(rj_strd(f, "code", ""), FINDING_NIC_NOARP) ||
-		    strcmp(rj_strd(f, "node", ""), a) != 0 ||
-		    json_object_get(f, "cuts") != NULL)
-			continue;
-		cuts = json_array();
-		json_array_foreach(rj_arr(d, "peers"), j, p) {
-			const json_t *r = json_object_get(p, "route");
-			const char *pa = rj_strd(p, "peer_addr", "");
-			const char *b = rn_resolve(c, pa, pa);
-
-			if (!json_is_true(json_object_get(p, "responded")) &&
-			    b != NULL && strcmp(b, a) != 0 &&
-			    held_by_member(c, pa) &&
-			    noarp_iface(d, rj_strd(r, "out_interface", "")))
-				rj_add_unique(cuts, b);
-		}
-		json_array_foreach(rj_arr(json_object_get(rd_mesh_doc(c),
-							  "mesh"),
-					  "members"),
-				   j, p) {
-			const char *pa = rj_strd(p, "probed_addr", "");
-
-			if (strcmp(rj_strd(p, "state", ""), "missing") == 0 &&
-			    strcmp(rj_strd(p, "name", ""), a) != 0 &&
-			    noarp_prefix(d, pa))
-				rj_add_unique(cuts, rj_strd(p, "name", ""));
-		}
-		json_object_set_new(f, "cuts", cuts);
-	}
-}
-
 void rd_names(struct rctx *c)
 {
 	size_t n = json_array_size(c->nodes);
@@ -848,7 +766,7 @@ void rd_names(struct rctx *c)
 		bridge_shadow(c, a, in->doc);
 		macvlan_parent(c, a, in->doc);
 		bridge_port(c, a, in->doc);
-		nic_noarp(c, a, in->doc);
+		rd_ownif(c, a, in->doc);
 	}
 	setting_elim(c);
 }
@@ -872,7 +790,7 @@ const json_t *rd_names_cut(const struct rctx *c, const char *a,
 		FINDING_HOSTS_STALE, FINDING_PREFIX_NARROW,
 		FINDING_BRIDGE_ROUTE_SHADOW, FINDING_MACVLAN_PARENT,
 		FINDING_NEIGH_STALE_STATIC, FINDING_BRIDGE_PORT_ADDRESSED,
-		FINDING_NIC_NOARP,
+		FINDING_NIC_NOARP, FINDING_BRIDGE_PORT_STUCK,
 		FINDING_MACVLAN_VEPA_PEER, FINDING_NOTRACK_UNTRACKED_DROP,
 		FINDING_ECMP_DEAD_NEXTHOP, FINDING_ROUTE_TYPE_DROP};
 	size_t i;

@@ -851,6 +851,70 @@ START_TEST(nic_noarp)
 }
 END_TEST
 
+/* Issue 48 (blind48d 04, ipspace/netlab#2259): a NIC that is the port
+ * of the bridge holding the node's address, stuck in learning with STP
+ * off, is a fault with the command that sets it forwarding; forwarding,
+ * STP on (a port on its way), disabled, or a bridge without an address
+ * are not. */
+START_TEST(bridge_port_stuck)
+{
+	struct iface_list l = {0};
+	struct iface *br;
+	struct doc d;
+	const json_t *f;
+
+	unitfix_lo(&l);
+	add(&l, "lan0", IFK_PHYSICAL, UPRUN, NULL, 0);
+	br = add(&l, "br0", IFK_BRIDGE, UPRUN, "10.231.105.3", 24);
+	enslave(&l.v[1], br);
+	l.v[1].brport_state = 2; /* learning */
+	l.v[2].br_stp = 0;
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+			 "bridge-port-stuck");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
+			 "ip link set dev lan0 type bridge_slave state 3");
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+
+	/* blocking, set by hand with STP off: stuck too; IPv6 alone */
+	l.v[1].brport_state = 4;
+	l.v[2].naddrs = 0;
+	more_addr(&l.v[2], "fd84::3", 64);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	doc_free(&d);
+
+	/* healthy: forwarding; disabled (its link down); unknown; STP on
+	 * (kernel or user space: the kernel moves it, or blocks a loop);
+	 * STP unread */
+	static const int port[] = {3, 0, -1, 2, 2, 2};
+	static const int stp[] = {0, 0, 0, 1, 2, -1};
+	for (size_t k = 0; k < sizeof(port) / sizeof(port[0]); k++) {
+		l.v[1].brport_state = port[k];
+		l.v[2].br_stp = stp[k];
+		doc_start(&d);
+		ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+		ck_assert_int_eq(json_array_size(d.findings), 0);
+		doc_free(&d);
+	}
+	/* a bridge without a global address (VMs' only) */
+	l.v[1].brport_state = 2;
+	l.v[2].br_stp = 0;
+	l.v[2].naddrs = 0;
+	more_addr(&l.v[2], "fe80::3", 64);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_decide_net(void)
 {
 	Suite *s = suite_create("decide_net");
@@ -861,6 +925,7 @@ Suite *suite_decide_net(void)
 	tcase_add_test(tc, loopback_state);
 	tcase_add_test(tc, bridge_port_addressed);
 	tcase_add_test(tc, nic_noarp);
+	tcase_add_test(tc, bridge_port_stuck);
 	tcase_add_test(tc, mpi_btl);
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, predicates);
