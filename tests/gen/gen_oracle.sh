@@ -164,19 +164,19 @@ if [ -s "$M" ]; then
 		# never joins: node 0 cannot tell; the member's stderr names
 		# nic-noarp and its fix, which the lab runs there verbatim
 		for f in $FAULTS; do
-			case "$f" in noarp@*) ;; *) continue ;; esac
+			case "$f" in noarp@*) _c=nic-noarp ;; *) continue ;; esac
 			_n=${f#*@}
-			_mf=$(sed -n 's/.*nic-noarp: .*the fix here: //p' "$R/$_n.err" | tail -1)
+			_mf=$(sed -n "s/.*$_c: .*the fix here: //p" "$R/$_n.err" | tail -1)
 			if [ -z "$_mf" ]; then
-				fail "node $_n's stderr names no nic-noarp fix: $(tail -1 "$R/$_n.err")"
+				fail "node $_n's stderr names no $_c fix: $(tail -1 "$R/$_n.err")"
 			fi
 			# the document it left (--out) merged with node 0's:
 			# its own setting cause, with the same command
 			"$NETPROBE" report --format json "$R/docs" \
 				"$R/left/$(mesh_name "$_n").json" >"$OUT/merged-$_n.json" 2>/dev/null
-			[ "$(jq -r --arg n "$(mesh_name "$_n")" '.causes[] | select(.kind == "setting" and .node == $n) | select([.findings[]? | if type == "object" then .code else . end] | index("nic-noarp")) | .fix.commands.shell[]?' \
+			[ "$(jq -r --arg n "$(mesh_name "$_n")" --arg c "$_c" '.causes[] | select(.kind == "setting" and .node == $n) | select([.findings[]? | if type == "object" then .code else . end] | index($c)) | .fix.commands.shell[]?' \
 				"$OUT/merged-$_n.json" 2>/dev/null)" = "$_mf" ] ||
-				fail "node $_n's own document, merged, gives no nic-noarp setting cause with its fix"
+				fail "node $_n's own document, merged, gives no $_c setting cause with its fix"
 			if [ -n "$_mf" ] && ! ip netns exec "$(mesh_ns "$_n")" sh -c "$_mf"; then
 				fail "node $_n's own fix failed: $_mf"
 			fi
