@@ -307,4 +307,28 @@ int decide_bridge_ports(const struct iface_list *l,
                         const struct route_info *defs, size_t ndefs,
                         struct doc *d);
 
+/* True for an up interface with the NOARP flag that would resolve its
+ * neighbours (an Ethernet-like kind or IPoIB, not point-to-point, no
+ * master's port) and holds a global address whose prefix has room for
+ * neighbours (not /32 or /128): nic-noarp's interface. */
+bool decide_noarp_lan(const struct iface *ifc);
+
+/* nic-noarp: one fault per decide_noarp_lan interface, with the command
+ * that turns ARP on (issue 48); silent for one with a PERMANENT
+ * neighbour of another MAC than its own in st (kernel/neigh.h; NULL:
+ * unread), neighbours set by hand. Returns 0, or -1 on no memory. */
+struct neigh_statics;
+int decide_noarp(const struct iface_list *l, const struct neigh_statics *st,
+                 struct doc *d);
+
+/* True for an up port of an up bridge with STP off and a global address
+ * whose state (kernel/iface.h's brport_state) is listening, learning or
+ * blocking: bridge-port-stuck's port. */
+bool decide_port_stuck(const struct iface_list *l, const struct iface *port);
+
+/* bridge-port-stuck: one fault per decide_port_stuck port, with the
+ * command that sets it forwarding (issue 48). Returns 0, or -1 on no
+ * memory. */
+int decide_bridge_stuck(const struct iface_list *l, struct doc *d);
+
 #endif

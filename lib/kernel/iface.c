@@ -29,6 +29,8 @@ struct iface *iface_list_add(struct iface_list *l)
 	ifc->link_netnsid = -1;
 	ifc->speed_mbps = -1;
 	ifc->numa_node = -1;
+	ifc->brport_state = -1;
+	ifc->br_stp = -1;
 	return ifc;
 }
 

@@ -83,6 +83,13 @@ struct iface {
 	long long speed_mbps; /* -1 unknown */
 	char driver[32];
 	bool real_device;     /* /sys/class/net/X/device exists */
+	/* a bridge's port: its STP state (BR_STATE_*: 0 disabled, 1
+	 * listening, 2 learning, 3 forwarding, 4 blocking) from sysfs
+	 * brport/state; -1 unknown or no port */
+	int brport_state;
+	/* a bridge: its stp_state (0 off, 1 kernel, 2 user space) from
+	 * sysfs bridge/stp_state; -1 unknown or no bridge */
+	int br_stp;
 	int numa_node;        /* -1 unknown */
 	char pci[32];         /* "0000:3b:00.0" or "" */
 	char rdma[32];        /* RDMA device name mapped to it, or "" */
@@ -127,6 +134,10 @@ bool iface_is_running(const struct iface *ifc);
 /* True for kinds that exist only in software on this host (bridge, veth,
  * vxlan, tun, wireguard...) and so rarely reach other nodes directly. */
 bool iface_is_virtual(const struct iface *ifc);
+
+/* A bridge port's STP state by name: "disabled", "listening",
+ * "learning", "forwarding", "blocking", or "unknown". */
+const char *iface_brport_state_name(int st);
 
 /* Stable lowercase name of a kind ("physical", "veth"...). */
 const char *iface_kind_name(enum iface_kind k);

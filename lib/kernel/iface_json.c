@@ -42,6 +42,16 @@ static const char *iface_scope_name(unsigned scope, char *buf, size_t len)
 	}
 }
 
+/* See iface.h. */
+const char *iface_brport_state_name(int st)
+{
+	static const char *const names[] = {"disabled", "listening",
+	                                    "learning", "forwarding",
+	                                    "blocking"};
+
+	return st >= 0 && st <= 4 ? names[st] : "unknown";
+}
+
 /* "" becomes null: absent, not empty. */
 static json_t *str_or_null(const char *s)
 {
@@ -163,6 +173,14 @@ json_t *iface_to_json(const struct iface *ifc)
 	                    ifc->numa_node < 0 ? json_null()
 	                                       : json_integer(ifc->numa_node));
 	json_object_set_new(o, "pci", str_or_null(ifc->pci));
+	json_object_set_new(o, "bridge_port_state",
+	                    ifc->brport_state < 0
+	                        ? json_null()
+	                        : json_string(iface_brport_state_name(
+	                              ifc->brport_state)));
+	json_object_set_new(o, "stp_state",
+	                    ifc->br_stp < 0 ? json_null()
+	                                    : json_integer(ifc->br_stp));
 	json_object_set_new(o, "rdma", str_or_null(ifc->rdma));
 	return o;
 fail:

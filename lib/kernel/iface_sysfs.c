@@ -163,8 +163,30 @@ static void fill_rdma(struct iface_list *l, const struct sysroot *sr)
 	closedir(d);
 }
 
-/* Per interface: tap/tun, then device facts where a device can exist;
- * RDMA mapping once, only when some interface has hardware. */
+/* A bridge's STP setting and its ports' states (issue 48: a port stuck
+ * in learning with STP off forwards nothing, ever). */
+static void fill_bridge(struct iface *ifc, const struct sysroot *sr)
+{
+	char path[PATH_MAX];
+	long long v;
+
+	if (ifc->kind == IFK_BRIDGE) {
+		snprintf(path, sizeof(path),
+		         "/sys/class/net/%s/bridge/stp_state", ifc->name);
+		if (sysroot_read_ll(sr, path, &v) == 0 && v >= 0 && v <= 2)
+			ifc->br_stp = (int)v;
+	}
+	if (ifc->master_index == 0)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/brport/state",
+	         ifc->name);
+	if (sysroot_read_ll(sr, path, &v) == 0 && v >= 0 && v <= 4)
+		ifc->brport_state = (int)v;
+}
+
+/* Per interface: tap/tun, a bridge's and a port's STP state, then
+ * device facts where a device can exist; RDMA mapping once, only when
+ * some interface has hardware. */
 void iface_sysfs_fill(struct iface_list *l, const struct sysroot *sr)
 {
 	bool any_hw = false;
@@ -174,6 +196,7 @@ void iface_sysfs_fill(struct iface_list *l, const struct sysroot *sr)
 
 		if (ifc->kind == IFK_TUN)
 			fill_tun(ifc, sr);
+		fill_bridge(ifc, sr);
 		if (has_no_device(ifc))
 			continue;
 		fill_device(ifc, sr);

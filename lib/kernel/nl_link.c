@@ -196,6 +196,8 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 	tmp.link_netnsid = -1;
 	tmp.speed_mbps = -1;
 	tmp.numa_node = -1;
+	tmp.brport_state = -1;
+	tmp.br_stp = -1;
 	tmp.index = ifm->ifi_index;
 	snprintf(tmp.name, sizeof(tmp.name), "%s", name);
 	tmp.flags = ifm->ifi_flags;

@@ -96,6 +96,8 @@ int scan_decide(struct scan *s)
 	    decide_rp_filter(&s->ifaces, &s->rpf, &s->run.doc) < 0 ||
 	    decide_bridge_ports(&s->ifaces, s->defaults, s->ndefaults,
 	                        &s->run.doc) < 0 ||
+	    decide_noarp(&s->ifaces, s->statics, &s->run.doc) < 0 ||
+	    decide_bridge_stuck(&s->ifaces, &s->run.doc) < 0 ||
 	    decide_subnets(&s->ifaces, s->peers, s->npeers, &s->rec,
 	                   &s->run.doc) < 0 ||
 	    decide_peer_routes(&s->ifaces, s->peers, s->npeers, &s->run.doc) <

@@ -121,6 +121,29 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	    finding_is(code, FINDING_ECMP_DEAD_NEXTHOP) ||
 	    finding_is(code, FINDING_ROUTE_TYPE_DROP))
 		return NULL;
+	/* a bridge whose only way out is a stuck port has no carrier: the
+	 * node's "no usable interface", and that bridge's interface-down
+	 * ("BR has an address but is down"), are the port's (issue 48) */
+	if (finding_is(code, FINDING_NO_USABLE_INTERFACE) ||
+	    finding_is(code, FINDING_INTERFACE_DOWN)) {
+		const char *br, *sum = rj_strd(f, "summary", "");
+		size_t n;
+
+		g = rd_names_cut(c, node, NULL);
+		if (g == NULL || !finding_is(rj_strd(g, "code", ""),
+					     FINDING_BRIDGE_PORT_STUCK))
+			return NULL;
+		if (finding_is(code, FINDING_NO_USABLE_INTERFACE))
+			return cause_in(ix, causes, "setting", node);
+		br = strstr(rj_strd(g, "summary", ""), " of bridge ");
+		if (br == NULL)
+			return NULL;
+		br += strlen(" of bridge ");
+		n = strcspn(br, " ");
+		return n > 0 && strncmp(sum, br, n) == 0 && sum[n] == ' '
+			       ? cause_in(ix, causes, "setting", node)
+			       : NULL;
+	}
 	if (finding_is(code, FINDING_MPI_BTL_IFACE) ||
 	    finding_is(code, FINDING_NCCL_DEFAULT_IFACE_UNSAFE) ||
 	    finding_is(code, FINDING_OVERLAPPING_SUBNETS)) {
@@ -136,7 +159,10 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 		    !finding_is(rj_strd(g, "code", ""),
 				FINDING_PREFIX_NARROW) &&
 		    !finding_is(rj_strd(g, "code", ""),
-				FINDING_BRIDGE_PORT_ADDRESSED))
+				FINDING_BRIDGE_PORT_ADDRESSED) &&
+		    !finding_is(rj_strd(g, "code", ""), FINDING_NIC_NOARP) &&
+		    !finding_is(rj_strd(g, "code", ""),
+				FINDING_BRIDGE_PORT_STUCK))
 			g = NULL;
 	} else if (finding_in_cause(code, CAUSE_FIREWALL) ||
 		 finding_in_cause(code, CAUSE_MTU) ||

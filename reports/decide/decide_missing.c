@@ -36,13 +36,16 @@ static bool missing_running(const json_t *m)
 /* The setting cause of member who whose own scan found a fault of its
  * own kernel that cuts it off (its document merged, issue 48): a nat
  * rule that sends the mesh's and the job's TCP to a port nothing holds,
- * or an IPsec policy with no SA behind it; *own set when it found one,
+ * an IPsec policy with no SA behind it, a NOARP LAN interface, or its
+ * bridge's port stuck short of forwarding;
+ * *own set when it found one,
  * whether or not its cause is made yet. */
 static json_t *own_redirect(const struct rctx *c, const json_t *causes,
 			    const char *who, bool *own)
 {
 	static const enum finding_code codes[] = {
-		FINDING_NAT_REDIRECT_UNHELD, FINDING_XFRM_POLICY_NO_STATE};
+		FINDING_NAT_REDIRECT_UNHELD, FINDING_XFRM_POLICY_NO_STATE,
+		FINDING_NIC_NOARP, FINDING_BRIDGE_PORT_STUCK};
 	size_t i;
 	json_t *f, *k;
 

@@ -766,6 +766,7 @@ void rd_names(struct rctx *c)
 		bridge_shadow(c, a, in->doc);
 		macvlan_parent(c, a, in->doc);
 		bridge_port(c, a, in->doc);
+		rd_ownif(c, a, in->doc);
 	}
 	setting_elim(c);
 }
@@ -789,6 +790,7 @@ const json_t *rd_names_cut(const struct rctx *c, const char *a,
 		FINDING_HOSTS_STALE, FINDING_PREFIX_NARROW,
 		FINDING_BRIDGE_ROUTE_SHADOW, FINDING_MACVLAN_PARENT,
 		FINDING_NEIGH_STALE_STATIC, FINDING_BRIDGE_PORT_ADDRESSED,
+		FINDING_NIC_NOARP, FINDING_BRIDGE_PORT_STUCK,
 		FINDING_MACVLAN_VEPA_PEER, FINDING_NOTRACK_UNTRACKED_DROP,
 		FINDING_ECMP_DEAD_NEXTHOP, FINDING_ROUTE_TYPE_DROP};
 	size_t i;

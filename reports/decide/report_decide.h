@@ -275,6 +275,9 @@ void rd_names(struct rctx *c);
  * scan's bridge-port-addressed counts, with the cuts rd_names gave it. */
 const json_t *rd_names_cut(const struct rctx *c, const char *a,
 			   const char *b);
+/* The cuts of the scan's nic-noarp and bridge-port-stuck on node a,
+ * from its document d (decide_ownif.c, issue 48); rd_names calls it. */
+void rd_ownif(struct rctx *c, const char *a, const json_t *d);
 /* A static neighbour entry that outlived a peer's NIC (decide_neigh.c,
  * issue 48): neigh-stale-static faults into c->findings, on the node
  * whose PERMANENT or NOARP entry for a member's address names a MAC that

@@ -283,7 +283,7 @@ done
 for f in $FAULTS; do
 	kind=${f%@*}
 	n=${f#*@}
-	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother) ;; *) continue ;; esac
+	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother | noarp | brstuck) ;; *) continue ;; esac
 	ns=$(mesh_ns "$n")
 	case "$kind" in
 	portrange)
@@ -295,6 +295,49 @@ for f in $FAULTS; do
 		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
 		NOJOIN="$NOJOIN $n"
 		continue ;;
+	noarp)
+		# (GEN_FAULTS only, decide48b) the NOARP flag on a member's
+		# LAN interface (systemd/systemd#4644, blind48d 05): it
+		# answers no ARP, so it never joins; node 0 cannot tell, the
+		# member's stderr names nic-noarp and its fix, which the
+		# oracle runs there. A member only: node 0's own NOARP (a
+		# setting cause owning every missing member) is
+		# tests/lab/t_noarp.sh's
+		if [ "$n" = 1 ]; then
+			echo "gen: noarp@1: node 0's NOARP is tests/lab/t_noarp.sh's" >&2
+			exit 2
+		fi
+		_d=$(ip -n "$ns" -4 -o addr show scope global | awk 'NR == 1 { print $2 }')
+		ip -n "$ns" link set dev "$_d" arp off
+		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
+		NOJOIN="$NOJOIN $n"
+		continue ;;
+	brstuck)
+		# (GEN_FAULTS only, decide48b) a member's NIC made the port
+		# of its own bridge br0 (STP off), its IPv4 address and
+		# routes moved to br0, and the port left in the learning
+		# state (ipspace/netlab#2259, blind48d 04). It joins by the
+		# mesh's tries on the port itself (seeds 99, 2), so its own
+		# scan makes its setting cause, whose command the closed
+		# loop runs. A member only (node 0's is
+		# tests/lab/t_brstuck.sh's)
+		if [ "$n" = 1 ]; then
+			echo "gen: brstuck@1: node 0's is tests/lab/t_brstuck.sh's" >&2
+			exit 2
+		fi
+		_d=$(ip -n "$ns" -4 -o addr show scope global | awk 'NR == 1 { print $2 }')
+		_a=$(ip -n "$ns" -4 -o addr show dev "$_d" scope global | awk 'NR == 1 { print $4 }')
+		_r=$(ip -n "$ns" -4 route show dev "$_d" | grep -v 'proto kernel')
+		ip -n "$ns" link add br0 type bridge stp_state 0
+		ip -n "$ns" addr del "$_a" dev "$_d"
+		ip -n "$ns" link set "$_d" master br0
+		ip -n "$ns" addr add "$_a" dev br0
+		ip -n "$ns" link set br0 up
+		printf '%s\n' "$_r" | while read -r _rt; do
+			[ -n "$_rt" ] && ip -n "$ns" route add $_rt dev br0
+		done
+		ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$_d.disable_ipv6=1"
+		ip -n "$ns" link set dev "$_d" type bridge_slave state 2 ;;
 	somaxconn)
 		ip netns exec "$ns" sysctl -qw net.core.somaxconn=2 ;;
 	ratelimit)

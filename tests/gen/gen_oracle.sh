@@ -160,6 +160,28 @@ if [ -s "$M" ]; then
 			fi
 			CL_NOCMD="$CL_NOCMD $_id"
 		done
+		# A member whose LAN interface has NOARP (noarp, decide48b)
+		# never joins: node 0 cannot tell; the member's stderr names
+		# nic-noarp and its fix, which the lab runs there verbatim
+		for f in $FAULTS; do
+			case "$f" in noarp@*) _c=nic-noarp ;; *) continue ;; esac
+			_n=${f#*@}
+			_mf=$(sed -n "s/.*$_c: .*the fix here: //p" "$R/$_n.err" | tail -1)
+			if [ -z "$_mf" ]; then
+				fail "node $_n's stderr names no $_c fix: $(tail -1 "$R/$_n.err")"
+			fi
+			# the document it left (--out) merged with node 0's:
+			# its own setting cause, with the same command
+			"$NETPROBE" report --format json "$R/docs" \
+				"$R/left/$(mesh_name "$_n").json" >"$OUT/merged-$_n.json" 2>/dev/null
+			[ "$(jq -r --arg n "$(mesh_name "$_n")" --arg c "$_c" '.causes[] | select(.kind == "setting" and .node == $n) | select([.findings[]? | if type == "object" then .code else . end] | index($c)) | .fix.commands.shell[]?' \
+				"$OUT/merged-$_n.json" 2>/dev/null)" = "$_mf" ] ||
+				fail "node $_n's own document, merged, gives no $_c setting cause with its fix"
+			if [ -n "$_mf" ] && ! ip netns exec "$(mesh_ns "$_n")" sh -c "$_mf"; then
+				fail "node $_n's own fix failed: $_mf"
+			fi
+			CL_NOCMD="$CL_NOCMD undecided:$(mesh_name 1)<->$(mesh_name "$_n")"
+		done
 		# A member whose --hosts names a member first (hosts-order,
 		# audit48): its stderr says a member answered and gives the
 		# fix, which the lab applies: the node gets everyone's list

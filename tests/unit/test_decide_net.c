@@ -4,6 +4,7 @@
  * not. The names' and interface variables' are test_decide.c's. */
 #include <arpa/inet.h>
 #include <check.h>
+#include <linux/neighbour.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "decide/recommend.h"
 #include "decide_fx.h"
 #include "kernel/hostname.h"
+#include "kernel/neigh.h"
 #include "kernel/nl.h"
 
 START_TEST(overlapping_subnets)
@@ -777,6 +779,142 @@ START_TEST(bridge_port_addressed)
 }
 END_TEST
 
+/* Issue 48 (blind48d 05, systemd/systemd#4644): a NIC with a LAN
+ * address and the NOARP flag is a fault on its node, with the command
+ * that turns ARP on; a NOARP interface that is down, holds a /32 only, or
+ * is a dummy or tunnel is not. */
+START_TEST(nic_noarp)
+{
+	struct iface_list l = {0};
+	struct doc d;
+	const json_t *f;
+
+	unitfix_lo(&l);
+	add(&l, "lan0", IFK_PHYSICAL, UPRUN | IFF_NOARP, "10.231.106.2", 24);
+	doc_start(&d);
+	ck_assert_int_eq(decide_noarp(&l, NULL, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+			 "nic-noarp");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
+			 "ip link set dev lan0 arp on");
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+
+	/* neighbours set by hand (another MAC than lan0's own): a
+	 * deliberate static setup; the kernel's own NOARP entry is not */
+	{
+		struct neigh_statics st = {0};
+
+		snprintf(l.v[1].mac, sizeof(l.v[1].mac), "02:00:00:00:00:02");
+		st.n = 1;
+		st.v[0] = (struct neigh_entry){AF_INET, l.v[1].index,
+					       NUD_NOARP, "10.231.106.1",
+					       "02:00:00:00:00:02"};
+		doc_start(&d);
+		ck_assert_int_eq(decide_noarp(&l, &st, &d), 0);
+		ck_assert_int_eq(json_array_size(d.findings), 1);
+		doc_free(&d);
+		st.v[0].state = NUD_PERMANENT;
+		snprintf(st.v[0].lladdr, sizeof(st.v[0].lladdr),
+			 "02:00:00:00:00:01");
+		doc_start(&d);
+		ck_assert_int_eq(decide_noarp(&l, &st, &d), 0);
+		ck_assert_int_eq(json_array_size(d.findings), 0);
+		doc_free(&d);
+	}
+
+	/* IPv6 alone: neighbour discovery is off too */
+	l.v[1].naddrs = 0;
+	more_addr(&l.v[1], "fd84::2", 64);
+	doc_start(&d);
+	ck_assert_int_eq(decide_noarp(&l, NULL, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	doc_free(&d);
+
+	/* healthy: ARP on; down with a service address (blind48d 08's
+	 * ipvs0); a /32 alone; a dummy, a tunnel, point-to-point */
+	l.v[1].flags = UPRUN;
+	add(&l, "ipvs0", IFK_PHYSICAL, IFF_NOARP, "10.231.116.10", 24);
+	add(&l, "vip0", IFK_PHYSICAL, UPRUN | IFF_NOARP, "10.231.116.11", 32);
+	add(&l, "kube-ipvs0", IFK_DUMMY, UPRUN | IFF_NOARP, "10.96.0.1", 16);
+	add(&l, "tunl0", IFK_IPIP, UPRUN | IFF_NOARP, "10.231.117.1", 24);
+	add(&l, "ppp0", IFK_PHYSICAL, UPRUN | IFF_NOARP | IFF_POINTOPOINT,
+	    "10.231.118.1", 24);
+	add(&l, "ll0", IFK_PHYSICAL, UPRUN | IFF_NOARP, "fe80::9", 64);
+	doc_start(&d);
+	ck_assert_int_eq(decide_noarp(&l, NULL, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
+/* Issue 48 (blind48d 04, ipspace/netlab#2259): a NIC that is the port
+ * of the bridge holding the node's address, stuck in learning with STP
+ * off, is a fault with the command that sets it forwarding; forwarding,
+ * STP on (a port on its way), disabled, or a bridge without an address
+ * are not. */
+START_TEST(bridge_port_stuck)
+{
+	struct iface_list l = {0};
+	struct iface *br;
+	struct doc d;
+	const json_t *f;
+
+	unitfix_lo(&l);
+	add(&l, "lan0", IFK_PHYSICAL, UPRUN, NULL, 0);
+	br = add(&l, "br0", IFK_BRIDGE, UPRUN, "10.231.105.3", 24);
+	enslave(&l.v[1], br);
+	l.v[1].brport_state = 2; /* learning */
+	l.v[2].br_stp = 0;
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	f = json_array_get(d.findings, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
+			 "bridge-port-stuck");
+	ck_assert_str_eq(json_string_value(json_object_get(f, "command")),
+			 "ip link set dev lan0 type bridge_slave state 3");
+	ck_assert_int_eq(d.nfault, 1);
+	doc_free(&d);
+
+	/* blocking, set by hand with STP off: stuck too; IPv6 alone */
+	l.v[1].brport_state = 4;
+	l.v[2].naddrs = 0;
+	more_addr(&l.v[2], "fd84::3", 64);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 1);
+	doc_free(&d);
+
+	/* healthy: forwarding; disabled (its link down); unknown; STP on
+	 * (kernel or user space: the kernel moves it, or blocks a loop);
+	 * STP unread */
+	static const int port[] = {3, 0, -1, 2, 2, 2};
+	static const int stp[] = {0, 0, 0, 1, 2, -1};
+	for (size_t k = 0; k < sizeof(port) / sizeof(port[0]); k++) {
+		l.v[1].brport_state = port[k];
+		l.v[2].br_stp = stp[k];
+		doc_start(&d);
+		ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+		ck_assert_int_eq(json_array_size(d.findings), 0);
+		doc_free(&d);
+	}
+	/* a bridge without a global address (VMs' only) */
+	l.v[1].brport_state = 2;
+	l.v[2].br_stp = 0;
+	l.v[2].naddrs = 0;
+	more_addr(&l.v[2], "fe80::3", 64);
+	doc_start(&d);
+	ck_assert_int_eq(decide_bridge_stuck(&l, &d), 0);
+	ck_assert_int_eq(json_array_size(d.findings), 0);
+	doc_free(&d);
+	iface_list_free(&l);
+}
+END_TEST
+
 Suite *suite_decide_net(void)
 {
 	Suite *s = suite_create("decide_net");
@@ -786,6 +924,8 @@ Suite *suite_decide_net(void)
 	tcase_add_test(tc, interface_state);
 	tcase_add_test(tc, loopback_state);
 	tcase_add_test(tc, bridge_port_addressed);
+	tcase_add_test(tc, nic_noarp);
+	tcase_add_test(tc, bridge_port_stuck);
 	tcase_add_test(tc, mpi_btl);
 	tcase_add_test(tc, master_addr);
 	tcase_add_test(tc, predicates);

@@ -16,7 +16,8 @@ START_TEST(iface_keys_and_nulls)
 	    "oper_state", "carrier",   "mtu",        "mac",      "master",
 	    "peer",       "parent",    "vxlan",      "mode",     "vlan_id",
 	    "slaves",     "addresses", "speed_mbps", "driver",   "real_device",
-	    "numa_node",  "pci",       "rdma",
+	    "numa_node",  "pci",       "rdma",       "bridge_port_state",
+	    "stp_state",
 	};
 	struct iface_list l = {0};
 	struct iface *i = iface_list_add(&l);

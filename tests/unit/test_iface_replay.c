@@ -47,10 +47,14 @@ START_TEST(replay_kinds_and_links)
 	ck_assert_int_eq(i->kind, IFK_BRIDGE);
 	ck_assert_int_eq(i->nslaves, 1);
 	ck_assert_str_eq(i->slaves[0], "vetha");
+	ck_assert_int_eq(i->br_stp, 0); /* bridge/stp_state */
+	ck_assert_int_eq(i->brport_state, -1);
 	i = iface_by_name(&l, "vetha");
 	ck_assert_int_eq(i->kind, IFK_VETH);
 	ck_assert_str_eq(i->master, "br0");
 	ck_assert_int_eq(i->master_index, 3);
+	ck_assert_int_eq(i->brport_state, 3); /* brport/state: forwarding */
+	ck_assert_int_eq(i->br_stp, -1);
 	ck_assert_str_eq(i->parent, "vethb");
 	ck_assert_int_eq(i->link_netnsid, -1);
 	i = iface_by_name(&l, "cveth");
