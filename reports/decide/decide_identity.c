@@ -218,26 +218,6 @@ static void shared_hostnames(struct rctx *c)
 	}
 }
 
-/* True when address addr lies in the network of a/plen (either family). */
-static bool in_net(const char *addr, const char *a, long plen)
-{
-	unsigned char x[16], y[16];
-	int fam = strchr(addr, ':') != NULL ? AF_INET6 : AF_INET;
-	long bits = fam == AF_INET ? 32 : 128;
-
-	if ((strchr(a, ':') != NULL) != (fam == AF_INET6) || plen < 1 ||
-	    plen > bits || inet_pton(fam, addr, x) != 1 ||
-	    inet_pton(fam, a, y) != 1)
-		return false;
-	for (long i = 0; i < plen; i++) {
-		unsigned char m = (unsigned char)(0x80u >> (i % 8));
-
-		if ((x[i / 8] & m) != (y[i / 8] & m))
-			return false;
-	}
-	return true;
-}
-
 /* The prefix length of the LAN that holds addr, as some node's scan sees
  * it (an address of its own in that network, global scope), or 0. */
 static long lan_prefix(const struct rctx *c, const char *addr)
@@ -255,7 +235,7 @@ static long lan_prefix(const struct rctx *c, const char *addr)
 					   "global") == 0 &&
 				    strcmp(a, addr) != 0 && pl > 0 &&
 				    pl < (strchr(a, ':') ? 128 : 32) &&
-				    in_net(addr, a, pl))
+				    rd_in_net(addr, a, pl))
 					return pl;
 			}
 	}
@@ -349,7 +329,7 @@ static void join_conflict(struct rctx *c, const json_t *md, const json_t *f)
 	cmd[0] = '\0';
 	if (own[0] != '\0' && strcmp(own, addr) != 0 && pl > 0 &&
 	    (strchr(own, ':') != NULL) == (strchr(addr, ':') != NULL) &&
-	    in_net(own, addr, pl))
+	    rd_in_net(own, addr, pl))
 		/* the default route goes with the old address: kept */
 		snprintf(cmd, sizeof(cmd),
 			 "dev=$(ip -o addr show to %s | awk '{print $2; "

@@ -35,22 +35,6 @@ static bool in_net(const char *a, const char *net, long len)
 	return (x.s_addr & mask_of(len)) == (y.s_addr & mask_of(len));
 }
 
-/* True when a lies in net/len, IPv4 or IPv6 text of one family. */
-static bool in_prefix(const char *a, const char *net, long len)
-{
-	unsigned char x[16], y[16];
-	int fam = strchr(net, ':') != NULL ? AF_INET6 : AF_INET;
-	long bits = fam == AF_INET6 ? 128 : 32;
-
-	if (inet_pton(fam, a, x) != 1 || inet_pton(fam, net, y) != 1 ||
-	    len < 1 || len > bits)
-		return false;
-	for (long b = 0; b < len; b++)
-		if (((x[b / 8] ^ y[b / 8]) >> (7 - b % 8)) & 1)
-			return false;
-	return true;
-}
-
 /* True when a is the broadcast address of net/len (len under 31). */
 static bool is_bcast(const char *a, const char *net, long len)
 {
@@ -616,7 +600,7 @@ static bool holds_in(const json_t *d, const char *fam, const char *net,
 
 			if (strcmp(rj_strd(ad, "family", ""), fam) != 0 ||
 			    strcmp(rj_strd(ad, "scope", "global"), "global") ||
-			    !in_prefix(ba, net, plen))
+			    !rd_in_net(ba, net, plen))
 				continue;
 			snprintf(addr, al, "%s", ba);
 			return true;

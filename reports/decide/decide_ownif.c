@@ -13,22 +13,6 @@
 #include "doc/finding.h"
 #include "report_decide.h"
 
-/* True when a lies in net/len, IPv4 or IPv6 text of one family. */
-static bool in_net(const char *a, const char *net, long len)
-{
-	unsigned char x[16], y[16];
-	int fam = strchr(net, ':') != NULL ? AF_INET6 : AF_INET;
-	long bits = fam == AF_INET6 ? 128 : 32;
-
-	if (inet_pton(fam, a, x) != 1 || inet_pton(fam, net, y) != 1 ||
-	    len < 1 || len > bits)
-		return false;
-	for (long b = 0; b < len; b++)
-		if (((x[b / 8] ^ y[b / 8]) >> (7 - b % 8)) & 1)
-			return false;
-	return true;
-}
-
 /* True when the interface object x has the flag (IFF_* by name). */
 static bool has_flag(const json_t *x, const char *flag)
 {
@@ -101,7 +85,7 @@ static bool cut_prefix(const json_t *d, const char *pa,
 			continue;
 		json_array_foreach(rj_arr(x, "addresses"), j, ad)
 			if (strcmp(rj_strd(ad, "scope", ""), "global") == 0 &&
-			    in_net(pa, rj_strd(ad, "address", ""),
+			    rd_in_net(pa, rj_strd(ad, "address", ""),
 				   rj_int(ad, "prefixlen", 0)))
 				return true;
 	}

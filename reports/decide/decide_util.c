@@ -1,5 +1,6 @@
 /* netprobe report, decide: what every decider needs. Citations, a node's
  * latest scan, its findings, and one setting's shape. */
+#include <arpa/inet.h>
 #include <string.h>
 
 #include "report_decide.h"
@@ -124,4 +125,21 @@ void rd_add_setting(json_t *settings, const char *name, const char *val,
 				    "name", name, "value", val, "scope",
 				    node ? "node" : "cluster", "node", node,
 				    "why", why, "cites", cites, "disputed", 0));
+}
+
+/* True when a lies in net/len, IPv4 or IPv6 text of one family (the
+ * family is net's; an address of the other family is never in it). */
+bool rd_in_net(const char *a, const char *net, long len)
+{
+	unsigned char x[16], y[16];
+	int fam = strchr(net, ':') != NULL ? AF_INET6 : AF_INET;
+	long bits = fam == AF_INET6 ? 128 : 32;
+
+	if (inet_pton(fam, a, x) != 1 || inet_pton(fam, net, y) != 1 ||
+	    len < 1 || len > bits)
+		return false;
+	for (long b = 0; b < len; b++)
+		if (((x[b / 8] ^ y[b / 8]) >> (7 - b % 8)) & 1)
+			return false;
+	return true;
 }

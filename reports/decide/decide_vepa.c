@@ -21,22 +21,6 @@
 #include "doc/finding.h"
 #include "report_decide.h"
 
-/* True when a lies in net/len, IPv4 or IPv6 text of one family. */
-static bool same_net(const char *a, const char *net, long len)
-{
-	unsigned char x[16], y[16];
-	int fam = strchr(net, ':') != NULL ? AF_INET6 : AF_INET;
-	long bits = fam == AF_INET6 ? 128 : 32;
-
-	if (inet_pton(fam, a, x) != 1 || inet_pton(fam, net, y) != 1 ||
-	    len < 1 || len > bits)
-		return false;
-	for (long b = 0; b < len; b++)
-		if (((x[b / 8] ^ y[b / 8]) >> (7 - b % 8)) & 1)
-			return false;
-	return true;
-}
-
 /* True when s is safe unquoted in a shell line (an interface name). */
 static bool plain(const char *s)
 {
@@ -140,7 +124,7 @@ int rd_vepa_toward(const struct rctx *c, const char *a, const char *b)
 	if (ia == NULL || ib == NULL)
 		return -1;
 	return vepa_end(ia->doc, &ea) && vepa_end(ib->doc, &eb) &&
-	       same_net(eb.addr, ea.addr, ea.plen);
+	       rd_in_net(eb.addr, ea.addr, ea.plen);
 }
 
 /* The macvlan-vepa-peer finding of node a (end ea), whose pair with b
@@ -211,7 +195,7 @@ static bool vepa_pair(const struct rctx *c, const char *a, const char *b,
 
 	if (ia == NULL || ib == NULL || rd_node_is_nat(c, a) ||
 	    rd_node_is_nat(c, b) || !vepa_end(ia->doc, ea) ||
-	    !vepa_end(ib->doc, eb) || !same_net(eb->addr, ea->addr, ea->plen))
+	    !vepa_end(ib->doc, eb) || !rd_in_net(eb->addr, ea->addr, ea->plen))
 		return false;
 	ab = went_toward(c, ia->doc, b);
 	ba = went_toward(c, ib->doc, a);

@@ -17,6 +17,9 @@
  * changes those findings. Returns 0, or -1 on no memory. */
 int rd_index_lossy(struct rctx *c);
 
+/* True when address text a lies in net/len, IPv4 or IPv6 (net's
+ * family); false on bad input. */
+bool rd_in_net(const char *a, const char *net, long len);
 /* A citation {node, code}: the node and the finding code or measurement
  * an item rests on. Returns a new object or NULL. */
 json_t *rd_cite(const char *node, const char *code);
