@@ -139,3 +139,32 @@ mesh_wait_all() {
 	done
 	return 1
 }
+
+# mesh_run_torch NAME: every node runs netprobe mesh --ports torch
+# --quick; node 0's report as JSON in $OUT/NAME/report.json and its
+# documents in .../docs, the others' left documents in .../left; R is
+# $OUT/NAME. Checks that all N nodes end within 90 s.
+mesh_run_torch() {
+	R="$OUT/$1"
+	mkdir -p "$R"
+	mesh_run 1 "$R" --hosts "$MESH_HOSTS" --join-timeout 20s --quick \
+		--ports torch --format json -o "$R/report.json" --out "$R/docs"
+	_i=2
+	while [ "$_i" -le "$N" ]; do
+		mesh_run "$_i" "$R" --hosts "$MESH_HOSTS" --join-timeout 20s \
+			--quick --ports torch --out "$R/left"
+		_i=$((_i + 1))
+	done
+	lab_check "$1: $N nodes end within 90 s" mesh_wait_all "$N" "$R" 90
+}
+
+# mesh_flush_neigh: every node forgets the neighbour entries a fault
+# taught it.
+mesh_flush_neigh() {
+	_i=1
+	while [ "$_i" -le "$N" ]; do
+		ip -n "$(mesh_ns "$_i")" neigh flush all 2>/dev/null
+		_i=$((_i + 1))
+	done
+	return 0
+}

@@ -31,36 +31,12 @@ ip -n "$N3" link add ipvs0 type veth peer name ipvs0p
 ip -n "$N3" addr add 10.231.147.11/24 dev ipvs0
 ip -n "$N3" link set ipvs0 arp off
 
-# run_mesh NAME: every node runs netprobe mesh --ports torch; node 0's
-# report as JSON in $OUT/NAME/report.json, its documents in .../docs.
-run_mesh() {
-	R="$OUT/$1"
-	mkdir -p "$R"
-	mesh_run 1 "$R" --hosts "$MESH_HOSTS" --join-timeout 20s --quick \
-		--ports torch --format json -o "$R/report.json" --out "$R/docs"
-	_i=2
-	while [ "$_i" -le "$N" ]; do
-		mesh_run "$_i" "$R" --hosts "$MESH_HOSTS" --join-timeout 20s \
-			--quick --ports torch --out "$R/left"
-		_i=$((_i + 1))
-	done
-	lab_check "$1: $N nodes end within 90 s" mesh_wait_all "$N" "$R" 90
-}
-
-# flush: every node forgets the neighbour entries the fault taught it
-flush() {
-	for _i in 1 2 3 4; do
-		ip -n "$(mesh_ns "$_i")" neigh flush all 2>/dev/null
-	done
-	return 0
-}
-
 cl_ns() {
 	mesh_ns "${1#node0}"
 }
 
 lab_check "every node's link is up" mesh_wait_links "$N"
-run_mesh healthy
+mesh_run_torch healthy
 lab_check "healthy: every node exits 0 [$(cat "$R"/*.rc | tr '\n' ' ')]" \
 	test "$(cat "$R"/*.rc | sort -u)" = 0
 lab_check "healthy: no nic-noarp, no cause" \
@@ -73,8 +49,8 @@ ip -n "$N4" link del svc0
 ip -n "$N3" link del ipvs0
 
 ip -n "$(mesh_ns 1)" link set dev lan0 arp off
-flush
-run_mesh node0
+mesh_flush_neigh
+mesh_run_torch node0
 lab_check "node 0 without ARP: node 0 exits 1" test "$(cat "$R/1.rc")" = 1
 LAB_OUT=$(jq -r '.causes[] | "\(.node // "?") \(.kind) \([.findings[]? | if type == "object" then .code else . end] | join(","))"' "$R/report.json")
 lab_grep "node01 is a setting cause with nic-noarp" '^node01 setting .*nic-noarp'
@@ -87,13 +63,13 @@ lab_grep "node01's command turns ARP on" \
 	'^node01	shell	ip link set dev lan0 arp on$'
 cl_apply "$R/report.json" node01
 lab_check "the fix applied" test "$CL_APPLIED" = 1
-flush
-run_mesh fixed0
+mesh_flush_neigh
+mesh_run_torch fixed0
 cl_clean "$R/report.json" "$R" "noarp-node0"
 
 ip -n "$(mesh_ns 2)" link set dev lan0 arp off
-flush
-run_mesh node2
+mesh_flush_neigh
+mesh_run_torch node2
 lab_check "node02 without ARP: node02 exits 2" test "$(cat "$R/2.rc")" = 2
 LAB_OUT=$(cat "$R/2.err")
 lab_grep "node02 prints its own nic-noarp and the fix" \
@@ -115,7 +91,7 @@ if ip netns exec "$(mesh_ns 2)" sh -c "$FIX"; then
 else
 	lab_notok "closed loop: on node02, failed: $FIX"
 fi
-flush
-run_mesh fixed2
+mesh_flush_neigh
+mesh_run_torch fixed2
 cl_clean "$R/report.json" "$R" "noarp-node2"
 lab_done
