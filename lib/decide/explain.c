@@ -516,11 +516,12 @@ static void hit_causes(const struct explain_ctx *x,
 			return;
 		}
 	}
-	/* asyncio prints the address it bound, not the name it came from:
-	 * a loopback address this host lacks (::1 with no IPv6 on lo) came
-	 * from localhost, which decides; any other address may have been
-	 * configured as is, so the name is only a candidate. */
-	if (strcmp(s->id, "asyncio-bind-unassignable") == 0) {
+	/* asyncio and Ruby print the address bound, not the name it came
+	 * from: a loopback address this host lacks (::1 with no IPv6 on
+	 * lo) came from localhost, which decides; any other address may
+	 * have been configured as is, so the name is only a candidate. */
+	if (strcmp(s->id, "asyncio-bind-unassignable") == 0 ||
+	    strcmp(s->id, "ruby-bind-unassignable") == 0) {
 		const char *cls = explain_addr_class(logmatch_field(&h->m,
 								   "bind_addr"));
 

@@ -188,6 +188,16 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "'Connecting to JAX distributed service'); if they "
 			 "did: on any node of the job: netprobe mesh (one "
 			 "process per node, under the job's launcher)");
+	else if (strcmp(id, "rust-io-addrnotavail") == 0 ||
+		 strcmp(id, "py-oserror-addrnotavail") == 0)
+		/* EADDRNOTAVAIL from a bind or a connect: which address
+		 * the program bound, and whether lo holds it (issue 42) */
+		snprintf(buf, len, "on the node that printed it: ip -brief "
+			 "address show lo and getent ahosts localhost (a bind "
+			 "to localhost's ::1 fails where lo has no ::1, as in "
+			 "a container without IPv6: bind 127.0.0.1 or "
+			 "0.0.0.0); if the call was a connect: sysctl "
+			 "net.ipv4.ip_local_port_range and ss -s");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
