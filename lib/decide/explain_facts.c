@@ -127,6 +127,17 @@ struct explain_cause *explain_cause_for(struct explain_result *r,
 	return &r->causes[r->ncauses++];
 }
 
+/* What decides a listen backlog that overflowed: the kernel counts
+ * every connect a full backlog dropped (issue 42). */
+void explain_backlog_next(char *buf, size_t len)
+{
+	snprintf(buf, len, "on the node UCX connected to, after the failure: "
+		 "nstat -az TcpExtListenOverflows TcpExtListenDrops (a count "
+		 "that rises is the backlog) and sysctl net.core.somaxconn "
+		 "net.ipv4.tcp_max_syn_backlog; else netprobe mesh across the "
+		 "nodes");
+}
+
 void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 {
 	const char *id = h->m.sig->id;
@@ -198,6 +209,8 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "a container without IPv6: bind 127.0.0.1 or "
 			 "0.0.0.0); if the call was a connect: sysctl "
 			 "net.ipv4.ip_local_port_range and ss -s");
+	else if (strcmp(id, "ucx-tcp-backlog-hint") == 0)
+		explain_backlog_next(buf, len);
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
