@@ -324,6 +324,15 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "node launched, with the same --nnodes and the "
 			 "--nproc_per_node its GPUs allow?)",
 			 logmatch_field(&h->m, "addr"));
+	else if (strcmp(id, "tf-createsession-waiting") == 0)
+		snprintf(buf, len, "the log of %s (did it start, and with the "
+			 "same cluster spec?); from this task, for each host "
+			 "of the cluster spec (TF_CONFIG): getent hosts HOST "
+			 "(a name that does not resolve here, such as a "
+			 "cluster domain other than cluster.local, hangs the "
+			 "same way) and netprobe ports HOST PORT",
+			 logmatch_field(&h->m, "task") ?
+			 logmatch_field(&h->m, "task") : "the task named");
 	else if (strcmp(id, "horovod-tasks-start") == 0)
 		snprintf(buf, len, "horovodrun --verbose prints the ssh "
 			 "command of each task: run it by hand on one host "
