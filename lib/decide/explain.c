@@ -125,6 +125,15 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "GLOO_SOCKET_IFNAME=IFACE so Gloo does not look the "
 			 "name up", logmatch_field(&h->m, "host"),
 			 logmatch_field(&h->m, "host"));
+	/* Ray's worker range is ray start's, not the kernel's ephemeral
+	 * range the finding's own fix widens (issue 42) */
+	if (strncmp(h->m.sig->id, "ray-worker-port", 15) == 0)
+		snprintf(c->fix, sizeof(c->fix), "widen Ray's worker port "
+			 "range on every node: ray start --min-worker-port "
+			 "--max-worker-port with at least one port per worker "
+			 "and driver the node runs at once (Ray's default is "
+			 "10002-19999), and open that range in the firewall; "
+			 "net.ipv4.ip_local_port_range is not involved");
 	if (finding_is(code, FINDING_PORT_IN_USE) && port)
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
@@ -507,11 +516,12 @@ static void hit_causes(const struct explain_ctx *x,
 			return;
 		}
 	}
-	/* asyncio prints the address it bound, not the name it came from:
-	 * a loopback address this host lacks (::1 with no IPv6 on lo) came
-	 * from localhost, which decides; any other address may have been
-	 * configured as is, so the name is only a candidate. */
-	if (strcmp(s->id, "asyncio-bind-unassignable") == 0) {
+	/* asyncio and Ruby print the address bound, not the name it came
+	 * from: a loopback address this host lacks (::1 with no IPv6 on
+	 * lo) came from localhost, which decides; any other address may
+	 * have been configured as is, so the name is only a candidate. */
+	if (strcmp(s->id, "asyncio-bind-unassignable") == 0 ||
+	    strcmp(s->id, "ruby-bind-unassignable") == 0) {
 		const char *cls = explain_addr_class(logmatch_field(&h->m,
 								   "bind_addr"));
 

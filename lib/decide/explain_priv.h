@@ -36,6 +36,9 @@ void explain_add_ref(struct explain_cause *c, const struct explain_hit *h);
 void explain_collect_next(const struct explain_hit *h, char *buf,
 			  size_t len);
 
+/* The counters that decide a listen backlog that overflowed. */
+void explain_backlog_next(char *buf, size_t len);
+
 /* The one command that decides an open cause, from what the line names. */
 void explain_next_command(const struct explain_hit *h, char *buf,
 			  size_t len);
