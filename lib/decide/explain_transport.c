@@ -213,8 +213,10 @@ void explain_nccl_lo_cause(const struct explain_ctx *x,
 			   struct explain_result *r)
 {
 	struct explain_cause *c = explain_cause_for(
-	    r, EXPLAIN_NET, true, x->ifname ? "nccl-ifname-nomatch" :
-	    "nccl-default-iface-unsafe,nccl-ifname-nomatch");
+	    r, EXPLAIN_NET, true, x->ifname == NULL ?
+	    "nccl-default-iface-unsafe,nccl-ifname-nomatch" :
+	    x->ifname[0] == '^' ? "nccl-ifname-overmatch" :
+	    "nccl-ifname-nomatch");
 
 	if (c == NULL)
 		return;
@@ -225,8 +227,9 @@ void explain_nccl_lo_cause(const struct explain_ctx *x,
 		snprintf(c->why, sizeof(c->why), "NCCL dialled %s, lo's own "
 			 "address: NCCL advertises the interface it uses, not "
 			 "the host name's address, so NCCL_SOCKET_IFNAME=%.60s "
-			 "let a rank pick lo", logmatch_field(&h->m, "addr"),
-			 x->ifname);
+			 "let a rank pick lo%s", logmatch_field(&h->m, "addr"),
+			 x->ifname, x->ifname[0] == '^' ? " (an exclusion list "
+			 "leaves lo in)" : "");
 	else
 		snprintf(c->why, sizeof(c->why), "NCCL dialled %s, lo's own "
 			 "address: NCCL advertises the interface it uses, not "
