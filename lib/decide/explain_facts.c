@@ -369,9 +369,26 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "NCCL_DEBUG_SUBSYS=INIT,NET, and netprobe explain "
 			 "that output");
 	else if (strstr(id, "remote-error") != NULL)
-		snprintf(buf, len, "another rank failed first: its log holds "
-			 "the cause; collect every rank's log with "
-			 "NCCL_DEBUG=WARN and netprobe explain them together");
+		/* a peer that exited, or a path NCCL chose that peers
+		 * cannot use (issue 42: blind42e a02, NCCL_SOCKET_IFNAME on
+		 * an interface without the node's address): the INFO lines
+		 * of INIT,NET name each rank's interface */
+		snprintf(buf, len, "another rank failed first, or the path "
+			 "between them: every rank's log with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET (the interface each "
+			 "rank's NCCL chose), netprobe explain them together; "
+			 "on each node: netprobe scan (it judges "
+			 "NCCL_SOCKET_IFNAME against the node)");
+	else if (strstr(id, "nccl") != NULL)
+		/* an NCCL failure with no line of its cause: the INFO lines
+		 * name the interfaces and RDMA devices NCCL chose (issue 42:
+		 * blind42e a15, IB devices NCCL must not use) */
+		snprintf(buf, len, "the other ranks' logs (the first rank to "
+			 "fail holds the cause); dmesg -T on each node (OOM "
+			 "killer, Xid); while it hangs: netprobe explain --job "
+			 "(NCCL 2.24+); else rerun with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET (the interfaces and RDMA "
+			 "devices NCCL chose) and netprobe scan each node");
 	else
 		snprintf(buf, len, "the other ranks' logs (the first rank to "
 			 "fail holds the cause); on each node dmesg -T | grep "

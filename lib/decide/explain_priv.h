@@ -78,6 +78,12 @@ void explain_nccl_addr_unset(const struct explain_ctx *x,
 			     struct explain_result *r);
 void explain_ucx_device_off(const struct explain_hit *h,
 			    struct explain_result *r);
+/* NCCL dialled lo's own address: a rank's interface choice, not a
+ * hostname mapping; its candidates (explain_transport.c). */
+bool explain_nccl_lo(const struct explain_hit *h);
+void explain_nccl_lo_cause(const struct explain_ctx *x,
+			   const struct explain_hit *h,
+			   struct explain_result *r);
 /* NCCL's "no socket interface found" where the log shows no include
  * list: both NCCL_SOCKET_IFNAME candidates open (explain_transport.c). */
 bool explain_nccl_no_iface(const struct explain_ctx *x,
