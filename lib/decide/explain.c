@@ -125,11 +125,46 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "GLOO_SOCKET_IFNAME=IFACE so Gloo does not look the "
 			 "name up", logmatch_field(&h->m, "host"),
 			 logmatch_field(&h->m, "host"));
+	/* Ray's worker range is ray start's, not the kernel's ephemeral
+	 * range the finding's own fix widens (issue 42) */
+	if (strncmp(h->m.sig->id, "ray-worker-port", 15) == 0)
+		snprintf(c->fix, sizeof(c->fix), "widen Ray's worker port "
+			 "range on every node: ray start --min-worker-port "
+			 "--max-worker-port with at least one port per worker "
+			 "and driver the node runs at once (Ray's default is "
+			 "10002-19999), and open that range in the firewall; "
+			 "net.ipv4.ip_local_port_range is not involved");
 	if (finding_is(code, FINDING_PORT_IN_USE) && port)
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
 			 "(often an earlier run of the job) or choose another "
 			 "port (MASTER_PORT=...)", port);
+}
+
+/* c10d's reverse lookup that the resolver never answered (EAI_AGAIN):
+ * name-unresolved stays open with the commands that time the node's
+ * resolver, since the log shows the timeout, not why the resolver is
+ * silent (issue 42: blind42e a14, pytorch/pytorch#159007). */
+static void resolver_again(const struct explain_hit *h,
+			   struct explain_result *r)
+{
+	struct explain_cause *c = explain_cause_for(
+	    r, EXPLAIN_NET, true, finding_name(FINDING_NAME_UNRESOLVED));
+
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return;
+	snprintf(c->why, sizeof(c->why), "%s", h->m.sig->meaning);
+	snprintf(c->next, sizeof(c->next), "on the node that printed it: "
+		 "time getent hosts PEER_IP (seconds, then nothing, is the "
+		 "resolver not answering); cat /etc/resolv.conf (the "
+		 "resolver it asks)");
+	snprintf(c->fix, sizeof(c->fix), "make the resolver in "
+		 "/etc/resolv.conf reachable, or list the nodes' addresses in "
+		 "/etc/hosts; torch 2.9 stops the lookups after the first "
+		 "failure (pytorch/pytorch#159596)");
 }
 
 /* Opens a set of candidates with the line and its deciding command. */
@@ -245,8 +280,12 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 	const char *cls = explain_addr_class(a);
 
 	/* a peer that advertised loopback (or link-local) is proof
-	 * whatever reached it: no other host can use that address */
-	if (s->flags & LOGSIG_PEER && cls && strcmp(cls, "loopback") == 0) {
+	 * whatever reached it: no other host can use that address; NCCL
+	 * on lo's own address is its interface choice, still open */
+	if (explain_nccl_lo(h)) {
+		explain_nccl_lo_cause(x, h, r);
+	} else if (s->flags & LOGSIG_PEER && cls &&
+		   strcmp(cls, "loopback") == 0) {
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s is a loopback address: a rank "
@@ -493,6 +532,10 @@ static void hit_causes(const struct explain_ctx *x,
 		zmq_bind(h, r);
 		return;
 	}
+	if (strcmp(s->id, "torch-client-hostname-again") == 0) {
+		resolver_again(h, r);
+		return;
+	}
 	/* Gloo's device was handed the wildcard address (vLLM passes its
 	 * --host 0.0.0.0 on): no interface holds it, but no host name was
 	 * looked up either, so the name is only a candidate. */
@@ -507,11 +550,12 @@ static void hit_causes(const struct explain_ctx *x,
 			return;
 		}
 	}
-	/* asyncio prints the address it bound, not the name it came from:
-	 * a loopback address this host lacks (::1 with no IPv6 on lo) came
-	 * from localhost, which decides; any other address may have been
-	 * configured as is, so the name is only a candidate. */
-	if (strcmp(s->id, "asyncio-bind-unassignable") == 0) {
+	/* asyncio and Ruby print the address bound, not the name it came
+	 * from: a loopback address this host lacks (::1 with no IPv6 on
+	 * lo) came from localhost, which decides; any other address may
+	 * have been configured as is, so the name is only a candidate. */
+	if (strcmp(s->id, "asyncio-bind-unassignable") == 0 ||
+	    strcmp(s->id, "ruby-bind-unassignable") == 0) {
 		const char *cls = explain_addr_class(logmatch_field(&h->m,
 								   "bind_addr"));
 
@@ -555,6 +599,10 @@ static void hit_causes(const struct explain_ctx *x,
 		symptom(x, h, r); /* flushed: an earlier error broke the QP */
 		return;
 	}
+	if (explain_nccl_lo(h)) {
+		explain_nccl_lo_cause(x, h, r);
+		return;
+	}
 	if ((code = addr_cause(h, why, sizeof(why), &pool)) != NULL) {
 		codes = code;
 		maybe = NULL;
@@ -591,10 +639,12 @@ static void hit_causes(const struct explain_ctx *x,
 				 "name Gloo looked up (the enforce prefix, "
 				 "cut here, would tell)" : "");
 		}
-	} else if (s->codes == NULL &&
+	} else if (s->codes == NULL && logmatch_field(&h->m, "verb") == NULL &&
 		   ((ec = err_codes(err, &em)) != NULL || em != NULL)) {
 		/* the errno decides; a connect's timeout narrows, but an
-		 * established socket's timeout keeps the row's candidates */
+		 * established socket's timeout keeps the row's candidates;
+		 * an RDMA verb's errno is not a socket's (a RoCE path to
+		 * the peer's GID that did not resolve times out too) */
 		codes = ec;
 		if (maybe == NULL || ec != NULL ||
 		    !(s->flags & LOGSIG_REACHED))
@@ -766,7 +816,10 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 			if (pool_peer(&lg->hits[i]) ||
 			    strcmp(s->id, "ucx-ep-unreachable") == 0)
 				x->net_line = true;
-		} else if (!(s->flags & LOGSIG_FACT))
+		} else if (strcmp(s->id, "torch-client-hostname-again") == 0)
+			/* a slow resolver explains no other line's failure */
+			x->failed = true;
+		else if (!(s->flags & LOGSIG_FACT))
 			x->failed = x->net_line = true;
 	}
 	/* a symptom is a failure unless a non-network cause explains it */

@@ -127,6 +127,17 @@ struct explain_cause *explain_cause_for(struct explain_result *r,
 	return &r->causes[r->ncauses++];
 }
 
+/* What decides a listen backlog that overflowed: the kernel counts
+ * every connect a full backlog dropped (issue 42). */
+void explain_backlog_next(char *buf, size_t len)
+{
+	snprintf(buf, len, "on the node UCX connected to, after the failure: "
+		 "nstat -az TcpExtListenOverflows TcpExtListenDrops (a count "
+		 "that rises is the backlog) and sysctl net.core.somaxconn "
+		 "net.ipv4.tcp_max_syn_backlog; else netprobe mesh across the "
+		 "nodes");
+}
+
 void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 {
 	const char *id = h->m.sig->id;
@@ -188,6 +199,18 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "'Connecting to JAX distributed service'); if they "
 			 "did: on any node of the job: netprobe mesh (one "
 			 "process per node, under the job's launcher)");
+	else if (strcmp(id, "rust-io-addrnotavail") == 0 ||
+		 strcmp(id, "py-oserror-addrnotavail") == 0)
+		/* EADDRNOTAVAIL from a bind or a connect: which address
+		 * the program bound, and whether lo holds it (issue 42) */
+		snprintf(buf, len, "on the node that printed it: ip -brief "
+			 "address show lo and getent ahosts localhost (a bind "
+			 "to localhost's ::1 fails where lo has no ::1, as in "
+			 "a container without IPv6: bind 127.0.0.1 or "
+			 "0.0.0.0); if the call was a connect: sysctl "
+			 "net.ipv4.ip_local_port_range and ss -s");
+	else if (strcmp(id, "ucx-tcp-backlog-hint") == 0)
+		explain_backlog_next(buf, len);
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
@@ -301,6 +324,15 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "node launched, with the same --nnodes and the "
 			 "--nproc_per_node its GPUs allow?)",
 			 logmatch_field(&h->m, "addr"));
+	else if (strcmp(id, "tf-createsession-waiting") == 0)
+		snprintf(buf, len, "the log of %s (did it start, and with the "
+			 "same cluster spec?); from this task, for each host "
+			 "of the cluster spec (TF_CONFIG): getent hosts HOST "
+			 "(a name that does not resolve here, such as a "
+			 "cluster domain other than cluster.local, hangs the "
+			 "same way) and netprobe ports HOST PORT",
+			 logmatch_field(&h->m, "task") ?
+			 logmatch_field(&h->m, "task") : "the task named");
 	else if (strcmp(id, "horovod-tasks-start") == 0)
 		snprintf(buf, len, "horovodrun --verbose prints the ssh "
 			 "command of each task: run it by hand on one host "
@@ -337,9 +369,26 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "NCCL_DEBUG_SUBSYS=INIT,NET, and netprobe explain "
 			 "that output");
 	else if (strstr(id, "remote-error") != NULL)
-		snprintf(buf, len, "another rank failed first: its log holds "
-			 "the cause; collect every rank's log with "
-			 "NCCL_DEBUG=WARN and netprobe explain them together");
+		/* a peer that exited, or a path NCCL chose that peers
+		 * cannot use (issue 42: blind42e a02, NCCL_SOCKET_IFNAME on
+		 * an interface without the node's address): the INFO lines
+		 * of INIT,NET name each rank's interface */
+		snprintf(buf, len, "another rank failed first, or the path "
+			 "between them: every rank's log with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET (the interface each "
+			 "rank's NCCL chose), netprobe explain them together; "
+			 "on each node: netprobe scan (it judges "
+			 "NCCL_SOCKET_IFNAME against the node)");
+	else if (strstr(id, "nccl") != NULL)
+		/* an NCCL failure with no line of its cause: the INFO lines
+		 * name the interfaces and RDMA devices NCCL chose (issue 42:
+		 * blind42e a15, IB devices NCCL must not use) */
+		snprintf(buf, len, "the other ranks' logs (the first rank to "
+			 "fail holds the cause); dmesg -T on each node (OOM "
+			 "killer, Xid); while it hangs: netprobe explain --job "
+			 "(NCCL 2.24+); else rerun with NCCL_DEBUG=INFO "
+			 "NCCL_DEBUG_SUBSYS=INIT,NET (the interfaces and RDMA "
+			 "devices NCCL chose) and netprobe scan each node");
 	else
 		snprintf(buf, len, "the other ranks' logs (the first rank to "
 			 "fail holds the cause); on each node dmesg -T | grep "

@@ -36,6 +36,9 @@ void explain_add_ref(struct explain_cause *c, const struct explain_hit *h);
 void explain_collect_next(const struct explain_hit *h, char *buf,
 			  size_t len);
 
+/* The counters that decide a listen backlog that overflowed. */
+void explain_backlog_next(char *buf, size_t len);
+
 /* The one command that decides an open cause, from what the line names. */
 void explain_next_command(const struct explain_hit *h, char *buf,
 			  size_t len);
@@ -75,6 +78,12 @@ void explain_nccl_addr_unset(const struct explain_ctx *x,
 			     struct explain_result *r);
 void explain_ucx_device_off(const struct explain_hit *h,
 			    struct explain_result *r);
+/* NCCL dialled lo's own address: a rank's interface choice, not a
+ * hostname mapping; its candidates (explain_transport.c). */
+bool explain_nccl_lo(const struct explain_hit *h);
+void explain_nccl_lo_cause(const struct explain_ctx *x,
+			   const struct explain_hit *h,
+			   struct explain_result *r);
 /* NCCL's "no socket interface found" where the log shows no include
  * list: both NCCL_SOCKET_IFNAME candidates open (explain_transport.c). */
 bool explain_nccl_no_iface(const struct explain_ctx *x,

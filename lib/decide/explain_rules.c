@@ -464,8 +464,70 @@ static void rule_ray_pool(const struct explain_ctx *x,
 	}
 }
 
+/* Open MPI's --tag-output prefix "[JOB,RANK]<stderr>:" on a line: the
+ * rank, or -1 where the line has none. */
+static long ompi_tag_rank(const char *text)
+{
+	const char *p = strstr(text, "]<std");
+	const char *b = p, *comma;
+	char *end;
+	long rank;
+
+	if (p == NULL)
+		return -1;
+	while (b > text && b[-1] != '[' && p - b < 24)
+		b--;
+	if (b == text || b[-1] != '[' ||
+	    (comma = memchr(b, ',', (size_t)(p - b))) == NULL)
+		return -1;
+	rank = strtol(comma + 1, &end, 10);
+	return end == p ? rank : -1;
+}
+
+/* UCX says a peer is unreachable (or a connect failed) on a line of a
+ * rank whose number shows a job of more than 128 ranks: when ranks
+ * connect to one listener at once, a backlog of 128 (net.core.somaxconn
+ * before Linux 5.4) drops the SYNs past it and UCX's TCP transport gives
+ * up after its retries (issue 42: blind42e b09, openucx/ucx#4480 at
+ * np=252 where np=156 worked, fixed by more retries in PR 4717). A
+ * candidate beside the others, with the counter that decides; a cause
+ * that is not the network explains the line instead. */
+static void rule_ucx_scale(const struct explain_ctx *x,
+			   struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+
+	if (!x->failed || x->other)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		long rank = ompi_tag_rank(h->text);
+		struct explain_cause *c;
+
+		if ((strcmp(h->m.sig->id, "ucx-ep-unreachable") != 0 &&
+		     strcmp(h->m.sig->id, "ucx-connect") != 0) || rank < 128)
+			continue;
+		c = explain_cause_for(r, EXPLAIN_NET, true,
+				      finding_name(FINDING_SOMAXCONN_LOW));
+		if (c == NULL)
+			return;
+		explain_add_ref(c, h);
+		if (c->why[0] == '\0')
+			snprintf(c->why, sizeof(c->why), "rank %ld of a "
+				 "job of more than %ld ranks could not "
+				 "connect over UCX: at that scale a listener's "
+				 "backlog of 128 (net.core.somaxconn before "
+				 "Linux 5.4) drops the connects past it", rank,
+				 rank);
+		if (c->next[0] == '\0')
+			explain_backlog_next(c->next, sizeof(c->next));
+		return;
+	}
+}
+
 void explain_rules(const struct explain_ctx *x, struct explain_result *r)
 {
+	rule_ucx_scale(x, r);
 	rule_iface_link_local(x, r);
 	rule_ray_pool(x, r);
 	rule_gid_zero(x, r);

@@ -187,3 +187,63 @@ bool explain_nccl_no_iface(const struct explain_ctx *x,
 		 "the other nodes exactly: NCCL_SOCKET_IFNAME==IFACE");
 	return true;
 }
+
+/* NCCL dialled lo's own address (127.0.0.1 or ::1). NCCL advertises the
+ * address of the interface it picked (NCCL_SOCKET_IFNAME, else its
+ * default: ib*, then anything but docker and lo, then docker, then lo),
+ * never a lookup of the host name; lo's address means a rank's NCCL
+ * picked lo, which no other node can reach. The line names that choice,
+ * not a hostname mapping (issue 42: blind42e a06, awslabs
+ * awsome-distributed-ai#192: fixed by NCCL_SOCKET_IFNAME). 127.0.1.1,
+ * which lo does not carry, stays the hostname rule's. */
+bool explain_nccl_lo(const struct explain_hit *h)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+
+	return strcmp(h->m.sig->framework, "NCCL") == 0 &&
+	       h->m.sig->flags & LOGSIG_PEER && a &&
+	       (strcmp(a, "127.0.0.1") == 0 || strcmp(a, "::1") == 0);
+}
+
+/* The candidates of an NCCL peer on lo: the interface choice, open
+ * with the lines that tell it (the log shows the address, not which
+ * rank's choice or why). */
+void explain_nccl_lo_cause(const struct explain_ctx *x,
+			   const struct explain_hit *h,
+			   struct explain_result *r)
+{
+	struct explain_cause *c = explain_cause_for(
+	    r, EXPLAIN_NET, true, x->ifname == NULL ?
+	    "nccl-default-iface-unsafe,nccl-ifname-nomatch" :
+	    x->ifname[0] == '^' ? "nccl-ifname-overmatch" :
+	    "nccl-ifname-nomatch");
+
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] != '\0')
+		return;
+	if (x->ifname)
+		snprintf(c->why, sizeof(c->why), "NCCL dialled %s, lo's own "
+			 "address: NCCL advertises the interface it uses, not "
+			 "the host name's address, so NCCL_SOCKET_IFNAME=%.60s "
+			 "let a rank pick lo%s", logmatch_field(&h->m, "addr"),
+			 x->ifname, x->ifname[0] == '^' ? " (an exclusion list "
+			 "leaves lo in)" : "");
+	else
+		snprintf(c->why, sizeof(c->why), "NCCL dialled %s, lo's own "
+			 "address: NCCL advertises the interface it uses, not "
+			 "the host name's address, so a rank's NCCL picked lo "
+			 "(its default falls back to lo when no other "
+			 "interface has an address it takes, or a setting "
+			 "named lo)",
+			 logmatch_field(&h->m, "addr"));
+	snprintf(c->next, sizeof(c->next), "on every node: run once with "
+		 "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the Bootstrap "
+		 "and NET/Socket 'Using' lines name the interface each rank "
+		 "chose); netprobe scan (the interfaces NCCL's default would "
+		 "pick, and which reach the peers)");
+	snprintf(c->fix, sizeof(c->fix), "pin the interface peers reach on "
+		 "every node: NCCL_SOCKET_IFNAME==IFACE (netprobe scan "
+		 "--export prints it)");
+}

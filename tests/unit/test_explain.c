@@ -285,6 +285,69 @@ START_TEST(symptom_alone_opens_nothing)
 }
 END_TEST
 
+/* The cause the result holds for code (decided or open), or NULL. */
+static const struct explain_cause *cause_with(const struct explain_result *r,
+					      const char *code)
+{
+	for (size_t i = 0; i < r->ncauses; i++)
+		for (size_t j = 0; j < r->causes[i].ncodes; j++)
+			if (strcmp(r->causes[i].codes[j], code) == 0)
+				return &r->causes[i];
+	return NULL;
+}
+
+/* Issue 42 (blind42e a06, a14): NCCL dialling lo's own address is its
+ * interface choice, open, never a hostname mapped to loopback (which
+ * 127.0.1.1, not on lo, still decides); an exclusion list the log
+ * echoes opens overmatch. c10d's reverse lookup with EAI_AGAIN opens
+ * name-unresolved; with EAI_NONAME (-2) it is harmless. */
+START_TEST(nccl_lo_and_resolver_again)
+{
+	static const char *const lo[] = {
+		"n1:1:2 [0] NCCL WARN socketStartConnect: Connect to "
+		"127.0.0.1<39000> failed : Connection refused"};
+	static const char *const hosts[] = {
+		"n1:1:2 [0] NCCL WARN socketStartConnect: Connect to "
+		"127.0.1.1<39000> failed : Connection refused"};
+	static const char *const excl[] = {
+		"n1:1:1 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment "
+		"to ^docker0",
+		"n1:1:2 [0] NCCL WARN socketStartConnect: Connect to "
+		"127.0.0.1<39000> failed : Connection refused"};
+	static const char *const again[] = {
+		"[W724 18:22:38.909218572 socket.cpp:200] [c10d] The hostname "
+		"of the client socket cannot be retrieved. err=-3"};
+	static const char *const noname[] = {
+		"[W724 18:22:38.909218572 socket.cpp:200] [c10d] The hostname "
+		"of the client socket cannot be retrieved. err=-2"};
+	struct explain_result *r = malloc(sizeof(*r));
+	const struct explain_cause *c;
+
+	ck_assert_ptr_nonnull(r);
+	decide_lines(lo, 1, r);
+	ck_assert_ptr_null(cause_with(r, "hostname-loopback"));
+	c = cause_with(r, "nccl-default-iface-unsafe");
+	ck_assert_ptr_nonnull(c);
+	ck_assert(c->open);
+	ck_assert_ptr_nonnull(strstr(c->next, "NCCL_DEBUG_SUBSYS=INIT,NET"));
+	decide_lines(hosts, 1, r);
+	c = cause_with(r, "hostname-loopback");
+	ck_assert_ptr_nonnull(c);
+	ck_assert(!c->open);
+	decide_lines(excl, 2, r);
+	ck_assert_ptr_nonnull(cause_with(r, "nccl-ifname-overmatch"));
+	ck_assert_ptr_null(cause_with(r, "hostname-loopback"));
+	decide_lines(again, 1, r);
+	c = cause_with(r, "name-unresolved");
+	ck_assert_ptr_nonnull(c);
+	ck_assert(c->open);
+	ck_assert_ptr_nonnull(strstr(c->next, "getent hosts"));
+	decide_lines(noname, 1, r);
+	ck_assert_uint_eq(count_kind(r, EXPLAIN_NET), 0);
+	free(r);
+}
+END_TEST
+
 /* Issue 42: a name that did not resolve is the cause only where
  * nothing in the log says otherwise: a quoted name is a name; one the
  * launcher cut short (a lost letter, Open MPI's first label) is the
@@ -643,6 +706,7 @@ Suite *suite_explain(void)
 	tcase_add_test(tc, framework_forms);
 	tcase_add_test(tc, address_classes);
 	tcase_add_test(tc, symptom_alone_opens_nothing);
+	tcase_add_test(tc, nccl_lo_and_resolver_again);
 	tcase_add_test(tc, names_the_log_qualifies);
 	tcase_add_test(tc, origin_names_and_match);
 	tcase_add_test(tc, ras_parse_status);
