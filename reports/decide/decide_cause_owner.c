@@ -188,6 +188,13 @@ json_t *cause_owner_ix(const struct rctx *c, const json_t *causes,
 	size_t i;
 
 	if (finding_in_cause(code, CAUSE_MTU)) {
+		const json_t *q = rd_qdisc_of(c, node);
+
+		/* either end's own shaper drops the frames (issue 48) */
+		if ((q != NULL || (q = rd_qdisc_of(c, sub)) != NULL) &&
+		    (k = cause_in(ix, causes, "setting", rj_str(q, "node"))) !=
+			NULL)
+			return k;
 		/* toward an address two nodes hold, the path is either's */
 		if ((k = conflict_between(c, causes, ix, f, node,
 					  rd_pair_of(c, f))) != NULL)

@@ -281,6 +281,10 @@ const json_t *rd_names_cut(const struct rctx *c, const char *a,
 /* The cuts of the scan's nic-noarp and bridge-port-stuck on node a,
  * from its document d (decide_ownif.c, issue 48); rd_names calls it. */
 void rd_ownif(struct rctx *c, const char *a, const json_t *d);
+/* node's own qdisc-drops-frames finding (a shaper that drops every full
+ * frame it sends), or NULL (decide_qdisc.c, issue 48): the MTU deciders
+ * leave its paths to that finding's setting cause. */
+const json_t *rd_qdisc_of(const struct rctx *c, const char *node);
 /* A static neighbour entry that outlived a peer's NIC (decide_neigh.c,
  * issue 48): neigh-stale-static faults into c->findings, on the node
  * whose PERMANENT or NOARP entry for a member's address names a MAC that
