@@ -203,7 +203,8 @@ int nl_parse_tclass(const struct nlmsghdr *nlh, struct qdisc_info *q)
 	q->nclasses++;
 	if (t->tcm_handle != TC_H_MAKE(q->handle, q->defcls))
 		return 0;
-	q->default_leaf = 0;
+	/* found: a leaf or not by its level, unknown without options */
+	q->default_leaf = -1;
 	if (tb[TCA_OPTIONS] == NULL)
 		return 0;
 	if (nl_attr_table(mnl_attr_get_payload(tb[TCA_OPTIONS]),

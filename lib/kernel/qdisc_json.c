@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-/* One integer member; -1 of jansson's calls folded into one. */
+/* Sets one integer member; returns json_object_set_new's 0 or -1. */
 static int put_int(json_t *o, const char *k, unsigned long long v)
 {
 	return json_object_set_new(o, k, json_integer((json_int_t)v));

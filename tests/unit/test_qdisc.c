@@ -181,6 +181,21 @@ START_TEST(parse_htb_and_malformed)
 	q.drops = 0;
 	ck_assert(!decide_qdisc_drops(&q, 1514)); /* filters may classify */
 
+	/* the default class without its options: unknown, not dropping */
+	{
+		struct nlmsghdr *c = mnl_nlmsg_put_header(buf);
+		struct tcmsg *t = mnl_nlmsg_put_extra_header(c, sizeof(*t));
+
+		c->nlmsg_type = RTM_NEWTCLASS;
+		t->tcm_ifindex = 3;
+		t->tcm_handle = 0x10010u;
+		mnl_attr_put_strz(c, TCA_KIND, "htb");
+		q.default_leaf = 0;
+		ck_assert_int_eq(nl_parse_tclass(c, &q), 0);
+		ck_assert_int_eq(q.default_leaf, -1);
+		ck_assert(!decide_qdisc_drops(&q, 1514));
+	}
+
 	ck_assert_int_eq(nl_parse_qdisc(htb_msg(buf, 3, 0x10, 1000, 0), &q),
 			 0);
 	q.default_leaf = 0;
