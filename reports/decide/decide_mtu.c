@@ -477,6 +477,7 @@ static void one_path(const struct rctx *c, const struct nmtu *v, size_t n,
 		 from, to ? to : "the peer", ok, lim, gw ? "gateway " : "",
 		 gw ? gw : "a switch or link between them",
 		 ifc ? ifc : "the interface", ok);
+	rd_qdisc_hint(c, from, to, ifc, why, sizeof(why));
 	if (h->np < MAXH && rj_str(route, "source") != NULL && to_addr != NULL)
 		h->p[h->np++] = (struct pathm){rj_str(route, "source"), to_addr,
 					       json_array_size(out)};

@@ -58,3 +58,29 @@ void rd_qdisc_ev(const struct rctx *c, const json_t *da, const json_t *db,
 	snprintf(e->if_a, sizeof(e->if_a), "%s",
 		 rj_strd(json_object_get(ea, "route"), "out_interface", ""));
 }
+
+/* True when node's latest scan recorded no qdiscs (an older netprobe,
+ * netlink refused, or no scan). */
+static bool qdiscs_unread(const struct rctx *c, const char *node)
+{
+	const struct report_input *in = node != NULL ? rd_node_scan(c, node)
+						     : NULL;
+
+	return in == NULL || !json_is_array(json_object_get(in->doc, "qdiscs"));
+}
+
+/* See report_decide.h. */
+void rd_qdisc_hint(const struct rctx *c, const char *from, const char *to,
+		   const char *ifc, char *why, size_t len)
+{
+	size_t n = strlen(why);
+
+	if (!qdiscs_unread(c, from) && !qdiscs_unread(c, to))
+		return;
+	snprintf(why + n, len - n,
+		 "; first run tc -s qdisc show dev %s on %s%s%s: with the "
+		 "MTUs equal, a shaper whose burst is below a full frame "
+		 "drops large frames the same way",
+		 ifc != NULL ? ifc : "IF", from, to != NULL ? " and on " : "",
+		 to != NULL ? to : "");
+}

@@ -289,6 +289,11 @@ const json_t *rd_qdisc_of(const struct rctx *c, const char *node);
  * e->a, e->b (decide_qdisc.c): da, db their documents, ea, eb each one's
  * peer entry for the other (any NULL). */
 struct elim_ev;
+/* Appends to why (of size len) the command that tells a shaper from a
+ * hop where large frames fail with the MTUs equal and from's or to's
+ * root qdiscs were not read (decide_qdisc.c, issue 48). */
+void rd_qdisc_hint(const struct rctx *c, const char *from, const char *to,
+		   const char *ifc, char *why, size_t len);
 void rd_qdisc_ev(const struct rctx *c, const json_t *da, const json_t *db,
 		 const json_t *ea, const json_t *eb, struct elim_ev *e);
 /* A static neighbour entry that outlived a peer's NIC (decide_neigh.c,
