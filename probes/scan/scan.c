@@ -31,6 +31,7 @@ void scan_free(struct scan *s)
 	free(s->natredir);
 	free(s->xfrm);
 	free(s->statics);
+	free(s->qdiscs);
 }
 
 /* The run after its options: collect, probe, decide, emit. Returns the

@@ -241,5 +241,16 @@ int scan_collect(struct scan *s)
 	    (s->xfrm = malloc(sizeof(*s->xfrm))) != NULL)
 		(void)xfrm_collect(s->xfrm);
 	scan_statics(s);
+	/* the interfaces' queueing disciplines (issue 48: a shaper that
+	 * drops full frames is no MTU); a recorded tree has none */
+	if (sysroot_is_live(&s->sr) &&
+	    (s->qdiscs = malloc(sizeof(*s->qdiscs))) != NULL &&
+	    qdisc_collect(s->qdiscs) < 0) {
+		doc_add_error(&s->run.doc, "qdiscs",
+			      "cannot read the queueing disciplines: %s",
+			      strerror(errno));
+		free(s->qdiscs);
+		s->qdiscs = NULL;
+	}
 	return 0;
 }

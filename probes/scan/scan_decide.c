@@ -7,6 +7,7 @@
 #include "decide/decide_hostlim.h"
 #include "decide/decide_natredir.h"
 #include "decide/decide_notrack.h"
+#include "decide/decide_qdisc.h"
 #include "decide/decide_xfrm.h"
 #include "scan/scan_int.h"
 
@@ -66,6 +67,21 @@ static int scan_route_drops(struct scan *s, const struct mpath_conf *mc)
 	rc = decide_route_drops(all, s->npeers + s->nlost, mc, &s->run.doc);
 	free(all);
 	return rc;
+}
+
+/* qdisc-drops-frames on the interfaces that carry this node's traffic:
+ * the chosen one and the peers' route interfaces (issue 48). */
+static int scan_qdisc(struct scan *s)
+{
+	const char *carry[SCAN_MAX_PEERS + 1];
+	size_t n = 0;
+
+	if (s->rec.ifc != NULL)
+		carry[n++] = s->rec.ifc->name;
+	for (size_t i = 0; i < s->npeers && n < SCAN_MAX_PEERS + 1; i++)
+		if (s->peers[i].local_ifname[0] != '\0')
+			carry[n++] = s->peers[i].local_ifname;
+	return decide_qdisc(s->qdiscs, &s->ifaces, carry, n, &s->run.doc);
 }
 
 /* The recommendation first: decide_mpi and decide_nccl_default judge
@@ -132,6 +148,7 @@ int scan_decide(struct scan *s)
 	    decide_notrack(s->fwrules, &s->run.doc) < 0 ||
 	    decide_natredir(s->natredir, &s->lim, &s->run.doc) < 0 ||
 	    decide_xfrm(s->xfrm, &s->ifaces, &s->run.doc) < 0 ||
+	    scan_qdisc(s) < 0 ||
 	    scan_route_drops(s, &mc) < 0 ||
 	    scan_rdma_decide(s) < 0)
 		return cmd_fail(&s->run, "decide", "out of memory", NULL, NULL);

@@ -182,6 +182,9 @@ int scan_build_doc(struct scan *s)
 	    doc_set(&s->run.doc, "limits", hostlim_to_json(&s->lim)) ||
 	    doc_set(&s->run.doc, "ipv4_conf", rpfilter_to_json(&s->rpf)) ||
 	    doc_set(&s->run.doc, "neighbours", statics_json(s)) ||
+	    doc_set(&s->run.doc, "qdiscs",
+	            s->qdiscs != NULL ? qdisc_list_to_json(s->qdiscs)
+	                              : json_null()) ||
 	    scan_rdma_doc(s) ||
 	    (s->fwrules != NULL &&
 	     doc_set(&s->run.doc, "firewall", fwrules_to_json(s->fwrules))))

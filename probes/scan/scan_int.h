@@ -26,6 +26,7 @@
 #include "kernel/xfrm.h"
 #include "kernel/hostname.h"
 #include "kernel/neigh.h"
+#include "kernel/qdisc.h"
 #include "kernel/nl.h"
 #include "layers/layers.h"
 #include "probe/peer.h"
@@ -98,6 +99,7 @@ struct scan {
 	unsigned mesh_port; /* the mesh's port (mesh.c), 0: 7470 */
 	struct xfrm_db *xfrm; /* IPsec policies and states, NULL unread */
 	struct neigh_statics *statics; /* static neighbours, NULL unread */
+	struct qdisc_list *qdiscs; /* root and ingress qdiscs, NULL unread */
 	struct recommendation rec;
 	struct nccl_default nccl;
 	bool color;

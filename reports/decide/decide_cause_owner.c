@@ -188,6 +188,18 @@ json_t *cause_owner_ix(const struct rctx *c, const json_t *causes,
 	size_t i;
 
 	if (finding_in_cause(code, CAUSE_MTU)) {
+		const json_t *q = rd_qdisc_of(c, node);
+
+		/* the sender's own shaper drops its large probes, the MTUs
+		 * equal (issue 48; the peer's answers are small, so its
+		 * shaper explains nothing here); a mismatch stays the
+		 * MTU's */
+		if (q != NULL && finding_is(code, FINDING_MTU_BLACKHOLE) &&
+		    strstr(rj_strd(f, "summary", ""),
+			   "the interface MTUs differ") == NULL &&
+		    (k = cause_in(ix, causes, "setting", rj_str(q, "node"))) !=
+			NULL)
+			return k;
 		/* toward an address two nodes hold, the path is either's */
 		if ((k = conflict_between(c, causes, ix, f, node,
 					  rd_pair_of(c, f))) != NULL)

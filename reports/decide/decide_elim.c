@@ -474,6 +474,7 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	e->ecmp_b = rd_route_toward(c, b, a, FINDING_ECMP_DEAD_NEXTHOP);
 	e->rtdrop_a = rd_route_toward(c, a, b, FINDING_ROUTE_TYPE_DROP);
 	e->rtdrop_b = rd_route_toward(c, b, a, FINDING_ROUTE_TYPE_DROP);
+	rd_qdisc_ev(c, da, db, ea, eb, e);
 	/* (for an idle failure, this very link's: below) */
 	/* each end's address: its own route's source, else what the other
 	 * end connected to */

@@ -175,6 +175,16 @@ static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
  * small; an MTU cause owns its own findings before this table runs. */
 static enum elim_state t_mtu(const struct elim_ev *e, char *why, size_t len)
 {
+	/* a shaper of an end's own drops the large frames, the MTUs equal:
+	 * no MTU setting is at fault (issue 48) */
+	if ((e->qdisc_a || e->qdisc_b) && e->mtu_eq > 0) {
+		snprintf(why, len,
+			 "every MTU on the path is equal (%u on %s and %s) "
+			 "and %s's own qdisc drops every full frame: no MTU "
+			 "is at fault",
+			 e->mtu_eq, e->a, e->b, e->qdisc_a ? e->a : e->b);
+		return ELIM_GONE;
+	}
 	if (e->port[0] == '\0')
 		return ELIM_OPEN;
 	if (e->idle_killed) {
@@ -189,6 +199,33 @@ static enum elim_state t_mtu(const struct elim_ev *e, char *why, size_t len)
 		 "are small: no MTU stops them",
 		 e->port);
 	return ELIM_GONE;
+}
+
+/* A queueing discipline that drops frames by size (issue 48): kept where
+ * an end's scan shows one, gone where both ends' were read and none
+ * does; open (tc -s qdisc show names it) where large frames fail with
+ * the MTUs equal, which no MTU explains. Else not this table's: a
+ * shaper that drops everything cuts the pair as any drop does, and the
+ * other rows name their commands. */
+static enum elim_state t_qdisc(const struct elim_ev *e, char *why,
+			       size_t len)
+{
+	if (e->qdisc_a || e->qdisc_b) {
+		snprintf(why, len,
+			 "%s's own root qdisc cannot pass a full frame: "
+			 "every large frame it sends is dropped "
+			 "(qdisc-drops-frames)",
+			 e->qdisc_a ? e->a : e->b);
+		return ELIM_KEPT;
+	}
+	if (e->qdisc_read) {
+		snprintf(why, len,
+			 "%s's and %s's root qdiscs were read: each passes "
+			 "a full frame",
+			 e->a, e->b);
+		return ELIM_GONE;
+	}
+	return e->large_fail && e->mtu_eq > 0 ? ELIM_OPEN : ELIM_NA;
 }
 
 /* Nothing listening on {b}'s port: eliminated where another node reached
@@ -481,6 +518,10 @@ static const struct elim_row rows[] = {
 	 "route show type prohibit on {a} and on {b}"},
 	{"loss", "loss on the link", "loss", t_loss,
 	 "ping -c 200 -i 0.05 {b} on {a}"},
+	{"qdisc", "a queueing discipline that drops frames by size",
+	 "setting", t_qdisc,
+	 "tc -s qdisc show dev {ifa} on {a}, and on {b} and each hop between "
+	 "(a tbf burst below a full frame, an htb direct_qlen 0)"},
 	{"mtu", "an MTU limit", "mtu", t_mtu, "netprobe path {b} on {a}"},
 	{"listener", "nothing listens on {b}'s port", "listener", t_listener,
 	 "ss -ltn on {b}"},
@@ -549,6 +590,8 @@ void elim_fill(const char *text, const struct elim_ev *e, char *buf,
 			v = e->b, skip = 3;
 		else if (strncmp(text, "{port}", 6) == 0)
 			v = num, skip = 6;
+		else if (strncmp(text, "{ifa}", 5) == 0)
+			v = e->if_a[0] != '\0' ? e->if_a : "IF", skip = 5;
 		if (v != NULL) {
 			l += (size_t)snprintf(buf + l, len - l, "%s", v);
 			if (l >= len)

@@ -96,6 +96,16 @@ struct elim_ev {
 	char hop_a[64], hop_b[64];
 	char hop_fact_a[400], hop_fact_b[400]; /* what it shows, short */
 	char hop_walk_a[400], hop_walk_b[400]; /* with every TTL's answer */
+	/* queueing disciplines (issue 48, decide_qdisc.c): each end's scan
+	 * raised qdisc-drops-frames; both ends' root qdiscs were read; a
+	 * path measurement of the pair carried less than the interfaces'
+	 * MTU (large frames fail); both ends' MTUs are known and equal
+	 * (mtu_eq, 0 unknown); {a}'s interface toward {b} ({ifa}) */
+	bool qdisc_a, qdisc_b;
+	bool qdisc_read;
+	bool large_fail;
+	unsigned mtu_eq;
+	char if_a[16];
 };
 
 /* One hypothesis: its name ({a} and {b} stand for the nodes), the cause

@@ -281,6 +281,21 @@ const json_t *rd_names_cut(const struct rctx *c, const char *a,
 /* The cuts of the scan's nic-noarp and bridge-port-stuck on node a,
  * from its document d (decide_ownif.c, issue 48); rd_names calls it. */
 void rd_ownif(struct rctx *c, const char *a, const json_t *d);
+/* node's own qdisc-drops-frames finding (a shaper that drops every full
+ * frame it sends), or NULL (decide_qdisc.c, issue 48): the MTU deciders
+ * leave its paths to that finding's setting cause. */
+const json_t *rd_qdisc_of(const struct rctx *c, const char *node);
+/* The elimination's evidence of queueing disciplines for the pair
+ * e->a, e->b (decide_qdisc.c): da, db their documents, ea, eb each one's
+ * peer entry for the other (any NULL). */
+struct elim_ev;
+/* Appends to why (of size len) the command that tells a shaper from a
+ * hop where large frames fail with the MTUs equal and from's or to's
+ * root qdiscs were not read (decide_qdisc.c, issue 48). */
+void rd_qdisc_hint(const struct rctx *c, const char *from, const char *to,
+		   const char *ifc, char *why, size_t len);
+void rd_qdisc_ev(const struct rctx *c, const json_t *da, const json_t *db,
+		 const json_t *ea, const json_t *eb, struct elim_ev *e);
 /* A static neighbour entry that outlived a peer's NIC (decide_neigh.c,
  * issue 48): neigh-stale-static faults into c->findings, on the node
  * whose PERMANENT or NOARP entry for a member's address names a MAC that

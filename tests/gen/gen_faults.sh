@@ -283,7 +283,7 @@ done
 for f in $FAULTS; do
 	kind=${f%@*}
 	n=${f#*@}
-	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother | noarp | brstuck) ;; *) continue ;; esac
+	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother | noarp | brstuck | qdisc | qdischtb) ;; *) continue ;; esac
 	ns=$(mesh_ns "$n")
 	case "$kind" in
 	portrange)
@@ -338,6 +338,33 @@ for f in $FAULTS; do
 		done
 		ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$_d.disable_ipv6=1"
 		ip -n "$ns" link set dev "$_d" type bridge_slave state 2 ;;
+	qdisc)
+		# (GEN_FAULTS only, decide48f) a tbf shaper whose burst
+		# (1000 bytes) is below a full frame on the member's LAN
+		# interface (tohojo/sqm-scripts#73, blind48e 01): every
+		# large frame it sends is dropped, MTUs all equal; its own
+		# scan makes its setting cause (qdisc-drops-frames), whose
+		# tc command the closed loop runs
+		_d=$(ip -n "$ns" -4 -o addr show scope global | awk 'NR == 1 { print $2 }')
+		ip netns exec "$ns" tc qdisc replace dev "$_d" root tbf \
+			rate 1gbit burst 1000 latency 50ms ;;
+	qdischtb)
+		# (GEN_FAULTS only, decide48f) an htb with a direct queue of
+		# 0 and no class on the member's LAN interface (kubernetes#
+		# 25092, blind48e 03): every packet it sends is dropped, so
+		# it never joins; node 0 cannot tell, the member's stderr
+		# names qdisc-drops-frames and its fix, which the oracle
+		# runs there (as noarp's)
+		if [ "$n" = 1 ]; then
+			echo "gen: qdischtb@1: a member only" >&2
+			exit 2
+		fi
+		_d=$(ip -n "$ns" -4 -o addr show scope global | awk 'NR == 1 { print $2 }')
+		ip netns exec "$ns" tc qdisc replace dev "$_d" root handle 1: \
+			htb default 10 direct_qlen 0
+		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
+		NOJOIN="$NOJOIN $n"
+		continue ;;
 	somaxconn)
 		ip netns exec "$ns" sysctl -qw net.core.somaxconn=2 ;;
 	ratelimit)

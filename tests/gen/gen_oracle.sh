@@ -164,7 +164,7 @@ if [ -s "$M" ]; then
 		# never joins: node 0 cannot tell; the member's stderr names
 		# nic-noarp and its fix, which the lab runs there verbatim
 		for f in $FAULTS; do
-			case "$f" in noarp@*) _c=nic-noarp ;; *) continue ;; esac
+			case "$f" in noarp@*) _c=nic-noarp ;; qdischtb@*) _c=qdisc-drops-frames ;; *) continue ;; esac
 			_n=${f#*@}
 			_mf=$(sed -n "s/.*$_c: .*the fix here: //p" "$R/$_n.err" | tail -1)
 			if [ -z "$_mf" ]; then

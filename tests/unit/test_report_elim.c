@@ -167,6 +167,22 @@ static const struct row_case row_cases[] = {
 	 * listener and each end's own tracking go by the idle facts */
 	{"loss", {IDLE}, ELIM_GONE, "fresh connections pass: forgotten"},
 	{"mtu", {IDLE}, ELIM_GONE, "the echo after the spell is small"},
+	/* a queueing discipline (issue 48, blind48e 01): an end's own
+	 * shaper kept, and with the MTUs equal no MTU is at fault; both
+	 * read and none: gone; unread where large frames fail with equal
+	 * MTUs: open (tc -s qdisc show); else not this table's */
+	{"qdisc", {PAIR, .qdisc_a = true}, ELIM_KEPT, "a's scan shows one"},
+	{"mtu", {PAIR, .qdisc_a = true, .mtu_eq = 1500}, ELIM_GONE,
+	 "the MTUs are equal and a's qdisc drops full frames"},
+	{"mtu", {PAIR, .qdisc_b = true}, ELIM_OPEN,
+	 "a qdisc, but the MTUs unknown"},
+	{"qdisc", {PAIR, .qdisc_read = true, .large_fail = true,
+		   .mtu_eq = 1500}, ELIM_GONE, "both read, none drops"},
+	{"qdisc", {PAIR, .large_fail = true, .mtu_eq = 1500}, ELIM_OPEN,
+	 "unread, large frames fail, MTUs equal"},
+	{"qdisc", {PAIR, .large_fail = true}, ELIM_NA,
+	 "unread, the MTUs unknown"},
+	{"qdisc", {P29500}, ELIM_NA, "nothing size-dependent"},
 	{"listener", {IDLE}, ELIM_GONE, "the idle connection was accepted"},
 	{"conntrack-b", {IDLE}, ELIM_OPEN, "nothing read of b"},
 	{"conntrack-b", {IDLE, .rules_b = true}, ELIM_GONE,
@@ -219,6 +235,12 @@ START_TEST(middlebox_only_path_left)
 	ck_assert_str_eq(why,
 			 "traceroute -T -p 29500 b on a (the last hop that "
 			 "answers)");
+	/* {ifa}: a's interface toward b, "IF" unknown */
+	elim_fill("tc -s qdisc show dev {ifa} on {a}", &e, why, sizeof(why));
+	ck_assert_str_eq(why, "tc -s qdisc show dev IF on a");
+	strcpy(e.if_a, "lan0");
+	elim_fill("tc -s qdisc show dev {ifa} on {a}", &e, why, sizeof(why));
+	ck_assert_str_eq(why, "tc -s qdisc show dev lan0 on a");
 }
 END_TEST
 
