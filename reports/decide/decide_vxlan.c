@@ -521,7 +521,7 @@ void rd_vxlan_hint(const json_t *d, const char *x, const char *who,
 					 pn);
 			}
 			snprintf(buf, len,
-				 " %s reaches %s by its VXLAN overlay %s (VNI "
+				 ". %s reaches %s by its VXLAN overlay %s (VNI "
 				 "%lld%s): a member whose overlay device has "
 				 "another VNI or port than its peers' reaches "
 				 "none of them over it, and %s's own settings "

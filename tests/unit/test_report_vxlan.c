@@ -13,18 +13,24 @@
 #include "report_model.h"
 #include "unitfix.h"
 
-/* A scan of node n<n> with eth0 at 10.231.8.N/24 (the underlay) and,
- * when vni > 0, flannel-style NAME at 10.231.9.N/24 with that VNI and
- * port (nolearning, local 10.231.8.N over eth0); no peer yet. */
-static json_t *scan(int n, const char *name, long long vni, long long port)
+/* A scan of node n<n> with eth0 at 10.231.8.N/24 (the underlay, MTU
+ * 1500) and, when vni > 0, flannel-style NAME at 10.231.9.N/24 (MTU
+ * 1450) with that VNI and port (nolearning, local 10.231.8.N over eth0);
+ * no peer yet. */
+static json_t *scan(int n, const char *name, long long vni, long long port,
+		    bool under)
 {
 	char node[16], ua[32], oa[32], mac[32];
+	bool odd;
 	json_t *d;
 
 	snprintf(node, sizeof(node), "n%d", n);
 	snprintf(ua, sizeof(ua), "10.231.8.%d", n);
 	snprintf(oa, sizeof(oa), "10.231.9.%d", n);
 	snprintf(mac, sizeof(mac), "0a:e7:65:00:00:%02x", n);
+	/* no overlay, or one that reaches no peer: the scan chose the
+	 * underlay */
+	odd = vni <= 0 || under;
 	d = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
 		"s:s, s:[s,s], s:[{s:s, s:s, s:i, s:s}]}], s:{s:s, s:s}, s:[], "
@@ -35,8 +41,8 @@ static json_t *scan(int n, const char *name, long long vni, long long port)
 		"kind", "veth", "mac", "02:00:00:00:00:01", "flags", "UP",
 		"RUNNING", "addresses", "address", ua, "family", "inet",
 		"prefixlen", 24, "scope", "global", "recommendation",
-		"interface", vni > 0 ? name : "eth0", "address",
-		vni > 0 ? oa : ua, "peers", "neighbours");
+		"interface", odd ? "eth0" : name, "address", odd ? ua : oa,
+		"peers", "neighbours");
 	if (vni <= 0)
 		return d;
 	json_array_append_new(
@@ -81,7 +87,7 @@ static void peer(json_t *d, int x, bool ok)
 
 /* Four nodes; vni[i] and port[i] of node i (vni 0: no overlay device),
  * the device named name[i]; pairs with node bad (0: none) fail both
- * ways. */
+ * ways, and its scan chose its underlay, as one cut off chooses. */
 static struct report_model *cluster(struct report_set *set,
 				    const char *const *name,
 				    const long long *vni, const long long *port,
@@ -91,7 +97,7 @@ static struct report_model *cluster(struct report_set *set,
 	char fn[16];
 
 	for (int i = 1; i <= 4; i++)
-		d[i] = scan(i, name[i], vni[i], port[i]);
+		d[i] = scan(i, name[i], vni[i], port[i], i == bad);
 	for (int i = 1; i <= 4; i++)
 		for (int j = 1; j <= 4; j++)
 			if (i != j)
