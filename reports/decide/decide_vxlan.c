@@ -298,7 +298,7 @@ static void odd_one(struct rctx *c, const struct vx_dev *d,
 {
 	const char *what = f == 0 ? "VNI" : "UDP port";
 	const char *ifn = rj_strd(d->ifc, "name", "");
-	char sum[900], fact[600], cmd[4096], fix[5200], nm[64], who[300] = "";
+	char sum[900], fact[600], cmd[4096], fix[1200], nm[64], who[300] = "";
 	json_t *ev = json_array(), *cuts = json_array(), *fi;
 	size_t wl = 0, agree = 0;
 
@@ -345,9 +345,11 @@ static void odd_one(struct rctx *c, const struct vx_dev *d,
 		 d->node);
 	new_name(ifn, id, nm, sizeof(nm));
 	snprintf(fix, sizeof(fix),
-		 "make %s's overlay device again with the cluster's VXLAN %s "
-		 "(the kernel changes neither VNI nor port in place): %s%s",
-		 d->node, what, cmd,
+		 "make %s's overlay device %s again as %s with the cluster's "
+		 "VXLAN %s %lld (the kernel changes neither VNI nor port in "
+		 "place): deleted, added with VNI %lld and UDP port %lld, its "
+		 "MAC, its peers' entries and its addresses, up%s",
+		 d->node, ifn, nm, what, val, id, port,
 		 strncmp(ifn, "flannel.", 8) == 0
 			 ? "; flannel makes this device itself: set the one "
 			   "\"VNI\" (and \"Port\") every node uses in the "
