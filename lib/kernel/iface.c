@@ -31,6 +31,7 @@ struct iface *iface_list_add(struct iface_list *l)
 	ifc->numa_node = -1;
 	ifc->brport_state = -1;
 	ifc->br_stp = -1;
+	ifc->vxlan_learning = -1;
 	return ifc;
 }
 

@@ -68,6 +68,12 @@ struct iface {
 
 	uint32_t vxlan_id;  /* vxlan VNI */
 	int vxlan_link;     /* vxlan underlay device index, 0 for none */
+	/* a vxlan's UDP port (0 unknown), local and group address ("" none)
+	 * and learning (1, 0, -1 unknown), from IFLA_VXLAN_* (issue 48) */
+	uint16_t vxlan_port;
+	char vxlan_local[INET6_ADDRSTRLEN];
+	char vxlan_group[INET6_ADDRSTRLEN];
+	int vxlan_learning;
 	char macvlan_mode[16]; /* "bridge", "private", "vepa", "passthru",
 				* "source"; ipvlan "l2", "l3", "l3s" */
 	uint16_t vlan_id;

@@ -129,14 +129,21 @@ json_t *iface_to_json(const struct iface *ifc)
 	else
 		peer = json_null();
 	if (ifc->kind == IFK_VXLAN)
-		vx = json_pack("{s:I, s:o, s:o}", "id",
-		               (json_int_t)ifc->vxlan_id, "underlay",
-		               ifc->vxlan_link > 0 ? str_or_null(ifc->parent)
-		                                   : json_null(),
-		               "underlay_index",
-		               ifc->vxlan_link > 0
-		                   ? json_integer(ifc->vxlan_link)
-		                   : json_null());
+		vx = json_pack(
+		    "{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+		    (json_int_t)ifc->vxlan_id, "underlay",
+		    ifc->vxlan_link > 0 ? str_or_null(ifc->parent)
+		                        : json_null(),
+		    "underlay_index",
+		    ifc->vxlan_link > 0 ? json_integer(ifc->vxlan_link)
+		                        : json_null(),
+		    "port",
+		    ifc->vxlan_port ? json_integer(ifc->vxlan_port)
+		                    : json_null(),
+		    "local", str_or_null(ifc->vxlan_local), "group",
+		    str_or_null(ifc->vxlan_group), "learning",
+		    ifc->vxlan_learning < 0 ? json_null()
+		                            : json_boolean(ifc->vxlan_learning));
 	else
 		vx = json_null();
 	json_object_set_new(o, "index", json_integer(ifc->index));

@@ -97,6 +97,9 @@ json_t *route_to_json(const struct route_info *r);
  * nl_attr_table and the interface model, never the socket or the
  * replay. */
 int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l);
+/* nl_vxlan.c: a vxlan's IFLA_INFO_DATA nest into ifc (VNI, port, local,
+ * group, underlay, learning); 0, or -1 with EINVAL when malformed. */
+int nl_parse_vxlan(const struct nlattr *data, struct iface *ifc);
 int nl_parse_addr(const struct nlmsghdr *nlh, struct iface_list *l);
 int nl_parse_route(const struct nlmsghdr *nlh, struct route_info *out);
 

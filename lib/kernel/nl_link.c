@@ -62,10 +62,7 @@ static int parse_info_data(const struct nlattr *data, struct iface *ifc)
 
 	switch (ifc->kind) {
 	case IFK_VXLAN:
-		max = IFLA_VXLAN_LINK;
-		t[IFLA_VXLAN_ID] = MNL_TYPE_U32;
-		t[IFLA_VXLAN_LINK] = MNL_TYPE_U32;
-		break;
+		return nl_parse_vxlan(data, ifc);
 	case IFK_MACVLAN:
 	case IFK_MACVTAP:
 		max = IFLA_MACVLAN_MODE;
@@ -89,13 +86,6 @@ static int parse_info_data(const struct nlattr *data, struct iface *ifc)
 	if (nest_table(data, tb, max, t) < 0)
 		return -1;
 	switch (ifc->kind) {
-	case IFK_VXLAN:
-		if (tb[IFLA_VXLAN_ID])
-			ifc->vxlan_id = mnl_attr_get_u32(tb[IFLA_VXLAN_ID]);
-		if (tb[IFLA_VXLAN_LINK])
-			ifc->vxlan_link =
-			    (int)mnl_attr_get_u32(tb[IFLA_VXLAN_LINK]);
-		break;
 	case IFK_MACVLAN:
 	case IFK_MACVTAP:
 		if (tb[IFLA_MACVLAN_MODE])
@@ -198,6 +188,7 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 	tmp.numa_node = -1;
 	tmp.brport_state = -1;
 	tmp.br_stp = -1;
+	tmp.vxlan_learning = -1;
 	tmp.index = ifm->ifi_index;
 	snprintf(tmp.name, sizeof(tmp.name), "%s", name);
 	tmp.flags = ifm->ifi_flags;

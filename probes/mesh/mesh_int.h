@@ -252,6 +252,12 @@ void mesh_unlisted_hint(const struct mesh *ms, char *buf, size_t len);
  * node 0's address is unknown. */
 void mesh_route_toward(const char *node0, char *buf, size_t len);
 
+/* mesh_overlay0.c: where that route leaves by a VXLAN device of the
+ * scan, its VNI, port and the command that decides whether this node's
+ * overlay is the odd one ("; that is the VXLAN overlay ..."); "" else
+ * (issue 48). */
+void mesh_overlay_toward(const struct mesh *ms, char *buf, size_t len);
+
 /* mesh_route0.c: true when this node's route toward node 0 leaves by an
  * up bridge's port that holds the source address (the scan's
  * bridge-port-addressed): the bridge takes every frame the port

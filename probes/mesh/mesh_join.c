@@ -158,8 +158,13 @@ static int join_connect(struct mesh *ms)
 	 * one that a member answered */
 	if (member_tries > 0)
 		member_hint(ms, member, member_tries, route, sizeof(route));
-	else if (!mesh_limit_hint(last_errno, route, sizeof(route)))
+	else if (!mesh_limit_hint(last_errno, route, sizeof(route))) {
 		mesh_route_toward(ms->node0, route, sizeof(route));
+		/* where that way is a VXLAN overlay, its settings (issue
+		 * 48); a member's or a port range's hint ends in its fix */
+		mesh_overlay_toward(ms, route + strlen(route),
+		                    sizeof(route) - strlen(route));
+	}
 	snprintf(ms->join_err, sizeof(ms->join_err),
 	         "node 0 (%s:%u) did not take the join within "
 	         "%.0f s (%d tries): %s%s%s",

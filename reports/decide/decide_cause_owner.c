@@ -117,6 +117,8 @@ static json_t *names_owner(const struct rctx *c, const json_t *causes,
 	    finding_is(code, FINDING_BRIDGE_ROUTE_SHADOW) ||
 	    finding_is(code, FINDING_MACVLAN_PARENT) ||
 	    finding_is(code, FINDING_NEIGH_STALE_STATIC) ||
+	    finding_is(code, FINDING_VXLAN_VNI_MISMATCH) ||
+	    finding_is(code, FINDING_VXLAN_PORT_MISMATCH) ||
 	    finding_is(code, FINDING_MACVLAN_VEPA_PEER) ||
 	    finding_is(code, FINDING_ECMP_DEAD_NEXTHOP) ||
 	    finding_is(code, FINDING_ROUTE_TYPE_DROP))

@@ -577,7 +577,7 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 }
 
 /* The path cause between nets na and nb (in that order), made when
- * missing; its hop is settled by path_name once its pairs are in. */
+ * missing; its hop is settled by rd_path_name once its pairs are in. */
 static json_t *path_cause(json_t *causes, const char *na, const char *nb)
 {
 	size_t i;
@@ -603,38 +603,6 @@ static json_t *path_cause(json_t *causes, const char *na, const char *nb)
 		return NULL;
 	json_array_append_new(causes, k);
 	return json_array_get(causes, json_array_size(causes) - 1);
-}
-
-/* Offers hop h, of rank r, to name path cause k: the best rank of its
- * pairs wins (5 and 4: a hop probe that saw the box before the peer,
- * from the first subnet's side, the second's; 3 and 2: any other hop
- * probe, the same; 1: the gateway the first subnet's side takes). */
-static void path_offer(json_t *k, const char *h, int r)
-{
-	if (h[0] == '\0' || r <= rj_int(k, "hop_rank", 0))
-		return;
-	json_object_set_new(k, "node", json_string(h));
-	json_object_set_new(k, "hop_rank", json_integer(r));
-}
-
-/* Settles path cause k's name: its hop, else its subnets. */
-static void path_name(json_t *k)
-{
-	const json_t *nets = json_object_get(k, "nets");
-	char node[128], id[160];
-
-	if (rj_strd(k, "node", "")[0] != '\0')
-		snprintf(node, sizeof(node), "%s", rj_str(k, "node"));
-	else
-		snprintf(node, sizeof(node), "%s<->%s",
-			 json_string_value(json_array_get(nets, 0)),
-			 json_string_value(json_array_get(nets, 1)));
-	snprintf(id, sizeof(id), "path:%s", node);
-	json_object_set_new(k, "id", json_string(id));
-	json_object_set_new(k, "node", json_string(node));
-	json_object_set_new(json_object_get(k, "fix"), "node",
-			    json_string(node));
-	json_object_del(k, "hop_rank");
 }
 
 /* Adds the ports_to_open entries of node's doc toward the other subnet
@@ -673,7 +641,8 @@ static void path_words(json_t *k)
 	const char *node = rj_str(k, "node");
 	bool idle = json_is_true(json_object_get(k, "idle"));
 	bool hop = strchr(node, '<') == NULL;
-	char set[400] = "", sum[900], fix[2000], cmd[600];
+	const char *seen = rj_strd(k, "seen", "");
+	char set[400] = "", sum[900], fix[2000], cmd[600], both[200] = "";
 	size_t i, l = 0, fl = 0;
 	json_t *sh = json_array();
 
@@ -682,18 +651,24 @@ static void path_words(json_t *k)
 			l += (size_t)snprintf(set + l, sizeof(set) - l, "%s%s",
 					      i ? ", " : "",
 					      json_string_value(v));
+	/* a router has an address on each subnet: where the second side
+	 * knows the box by another, both are named */
+	if (hop && seen[0] != '\0' && strcmp(seen, node) != 0)
+		snprintf(both, sizeof(both), " (as %s knows it; %s knows it as "
+			 "%s)", na, nb, seen);
 	snprintf(sum, sizeof(sum),
 		 "connections between %s and %s %s on the path between them "
-		 "(%zu pairs), at the box %s: %s, and no node's own ruleset, "
+		 "(%zu pairs), at the box %s%s: %s, and no node's own ruleset, "
 		 "route or address explains them",
 		 na, nb,
 		 set[0] && idle ? "fail, and idle ones die,"
 		 : idle	       ? "left idle die"
 			       : "fail",
 		 json_array_size(json_object_get(k, "pairs")),
-		 hop ? node : "between them",
+		 hop ? node : "between them", both,
 		 idle ? "inside each subnet the same connections live on"
 		      : "pairs inside each subnet reach the very ports");
+	json_object_del(k, "seen");
 	if (set[0] != '\0')
 		fl += (size_t)snprintf(
 			fix + fl, sizeof(fix) - fl,
@@ -830,11 +805,7 @@ void rd_elim(const struct rctx *c, json_t *causes)
 			elim_lines(pk, &e, &o);
 			json_array_append(made, pk);
 		}
-		path_offer(pk, first ? e.gw_a : e.gw_b, 1);
-		path_offer(pk, first ? e.hop_a : e.hop_b, 3);
-		path_offer(pk, first ? e.hop_b : e.hop_a, 2);
-		path_offer(pk, e.hop_box_a == 1 ? e.hop_a : "", first ? 5 : 4);
-		path_offer(pk, e.hop_box_b == 1 ? e.hop_b : "", first ? 4 : 5);
+		rd_hop_offer(pk, &e, first);
 		rd_hop_lines(pk, &e);
 		rj_add_unique(json_object_get(pk, "pairs"), label);
 		if (e.idle_killed)
@@ -844,7 +815,7 @@ void rd_elim(const struct rctx *c, json_t *causes)
 		json_array_remove(causes, i);
 	}
 	for (size_t i = 0; i < json_array_size(made); i++) {
-		path_name(json_array_get(made, i));
+		rd_path_name(json_array_get(made, i));
 		path_words(json_array_get(made, i));
 	}
 	json_decref(made);

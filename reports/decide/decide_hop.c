@@ -2,7 +2,8 @@
  * member's TTL-limited walk toward a failed port (the peer entry's "hop",
  * lib/probe/hopprobe.c) becomes the elimination's evidence: whether the
  * answer or the silence starts before the peer, the hop it names, and
- * the walk in words for the path cause's evidence. */
+ * the walk in words for the path cause's evidence; and the path cause's
+ * name, from its pairs' hops and gateways. */
 #include <stdio.h>
 #include <string.h>
 
@@ -126,3 +127,72 @@ void rd_hop_lines(json_t *k, const struct elim_ev *e)
 	}
 }
 
+
+/* Offers hop h, of rank r, to name path cause k: the best rank of its
+ * pairs wins (5 and 4: a hop probe that saw the box before the peer,
+ * from the first subnet's side, the second's; 3: the gateway the first
+ * subnet's side takes, the address its members know the box by; 2 and
+ * 1: a hop probe that saw nothing before the peer, from the first
+ * side, the second's: the last hop it names is only a hop on the way,
+ * so it never outranks the first side's own gateway, issue 48's seeds
+ * 117 and 129). */
+static void path_offer(json_t *k, const char *h, int r)
+{
+	if (h[0] == '\0' || r <= rj_int(k, "hop_rank", 0))
+		return;
+	json_object_set_new(k, "node", json_string(h));
+	json_object_set_new(k, "hop_rank", json_integer(r));
+}
+
+/* The same for the second subnet's side's view of the box ("seen"):
+ * its hop probe that saw the box before the peer (3), its gateway (2),
+ * another hop of its probe (1); the words name it beside the first
+ * side's when the two differ (a router has an address on each). */
+static void path_seen(json_t *k, const char *h, int r)
+{
+	if (h[0] == '\0' || r <= rj_int(k, "seen_rank", 0))
+		return;
+	json_object_set_new(k, "seen", json_string(h));
+	json_object_set_new(k, "seen_rank", json_integer(r));
+}
+
+/* Settles path cause k's name: its hop, else its subnets. */
+/* See decide_hop.h. */
+void rd_path_name(json_t *k)
+{
+	const json_t *nets = json_object_get(k, "nets");
+	char node[128], id[160];
+
+	if (rj_strd(k, "node", "")[0] != '\0')
+		snprintf(node, sizeof(node), "%s", rj_str(k, "node"));
+	else
+		snprintf(node, sizeof(node), "%s<->%s",
+			 json_string_value(json_array_get(nets, 0)),
+			 json_string_value(json_array_get(nets, 1)));
+	snprintf(id, sizeof(id), "path:%s", node);
+	json_object_set_new(k, "id", json_string(id));
+	json_object_set_new(k, "node", json_string(node));
+	json_object_set_new(json_object_get(k, "fix"), "node",
+			    json_string(node));
+	/* named by the second side's own view (4, 1): no other to add */
+	if (rj_int(k, "hop_rank", 0) == 4 || rj_int(k, "hop_rank", 0) == 1)
+		json_object_del(k, "seen");
+	json_object_del(k, "hop_rank");
+	json_object_del(k, "seen_rank");
+}
+
+/* See decide_hop.h. */
+void rd_hop_offer(json_t *pk, const struct elim_ev *e, bool first)
+{
+	path_offer(pk, first ? e->gw_a : e->gw_b, 3);
+	path_offer(pk, first ? e->hop_a : e->hop_b, 2);
+	path_offer(pk, first ? e->hop_b : e->hop_a, 1);
+	path_offer(pk, e->hop_box_a == 1 ? e->hop_a : "", first ? 5 : 4);
+	path_offer(pk, e->hop_box_b == 1 ? e->hop_b : "", first ? 4 : 5);
+	path_seen(pk, first ? e->hop_b : e->hop_a, 1);
+	path_seen(pk, first ? e->gw_b : e->gw_a, 2);
+	path_seen(pk, (first ? e->hop_box_b : e->hop_box_a) == 1
+			      ? (first ? e->hop_b : e->hop_a)
+			      : "",
+		  3);
+}

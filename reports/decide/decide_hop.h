@@ -24,4 +24,15 @@ void rd_hop_of(const json_t *en, const char *x, const char *y, int *box,
  * each and a few at most. */
 void rd_hop_lines(json_t *k, const struct elim_ev *e);
 
+/* Offers pair e's hops and gateways to name path cause pk (first: e's a
+ * is on the cause's first subnet): a hop probe that saw the box before
+ * the peer, else the first side's gateway, else another hop; and the
+ * second side's own view of the box, which its words add where it
+ * differs (issue 48). */
+void rd_hop_offer(json_t *pk, const struct elim_ev *e, bool first);
+
+/* Settles path cause k's name once its pairs are in: its hop, else its
+ * subnets; its id and its fix's node with it. */
+void rd_path_name(json_t *k);
+
 #endif

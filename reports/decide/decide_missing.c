@@ -45,7 +45,8 @@ static json_t *own_redirect(const struct rctx *c, const json_t *causes,
 {
 	static const enum finding_code codes[] = {
 		FINDING_NAT_REDIRECT_UNHELD, FINDING_XFRM_POLICY_NO_STATE,
-		FINDING_NIC_NOARP, FINDING_BRIDGE_PORT_STUCK};
+		FINDING_NIC_NOARP, FINDING_BRIDGE_PORT_STUCK,
+		FINDING_VXLAN_VNI_MISMATCH, FINDING_VXLAN_PORT_MISMATCH};
 	size_t i;
 	json_t *f, *k;
 
@@ -356,7 +357,7 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 {
 	const json_t *d = rd_mesh_doc(c), *f, *s;
 	const char *x, *xa;
-	char label[300], id[320], sum[700], fix[1400];
+	char label[300], id[320], sum[700], fix[1400], ovl[700], all[2100];
 	size_t i;
 	json_t *k;
 	bool own;
@@ -424,11 +425,15 @@ void rd_missing_blame(const struct rctx *c, json_t *causes)
 			 (long long)rj_int(json_object_get(d, "mesh"), "port",
 					   0),
 			 who, who, xa, x, a);
+		/* its address on node 0's VXLAN overlay: the device's
+		 * settings decide (issue 48) */
+		rd_vxlan_hint(s, x, who, a, ovl, sizeof(ovl));
+		snprintf(all, sizeof(all), "%s%s", fix, ovl);
 		k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:{}}, "
 			      "s:[], s:[]}",
 			      "id", id, "kind", "undecided", "node", label,
 			      "severity", "fault", "summary", sum, "fix", "node",
-			      who, "text", fix, "commands", "evidence",
+			      who, "text", all, "commands", "evidence",
 			      "findings");
 		if (k != NULL) {
 			own_words(c, who, k);

@@ -62,6 +62,10 @@ static long long peer_mtu(const struct rctx *c, const char *node)
 /* Each node's MTU, where a scan or a peer's measurement tells it. */
 static size_t node_mtus(const struct rctx *c, struct nmtu *out)
 {
+	/* a member whose overlay device differs chose another network
+	 * (its underlay): its MTU is no peer's to compare (issue 48) */
+	static const char *const ovl[] = {"vxlan-vni-mismatch",
+					  "vxlan-port-mismatch", NULL};
 	size_t i, n = 0;
 	json_t *v;
 
@@ -76,6 +80,8 @@ static size_t node_mtus(const struct rctx *c, struct nmtu *out)
 
 		if (n == MAXN)
 			break;
+		if (rd_node_has(c, node, ovl))
+			continue;
 		if (name == NULL)
 			name = rj_str(json_array_get(rj_arr(scan, "peers"), 0),
 				      "local_ifname");

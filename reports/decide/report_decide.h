@@ -302,6 +302,20 @@ void rd_qdisc_ev(const struct rctx *c, const json_t *da, const json_t *db,
  * member does not hold, where their pair failed; each with its command
  * and the peer it cuts off ("cuts", found by rd_names_cut). */
 void rd_neigh_stale(struct rctx *c);
+/* One overlay's VXLAN devices that differ between members
+ * (decide_vxlan.c, issue 48): a vxlan-vni-mismatch or
+ * vxlan-port-mismatch fault into c->findings on the member whose device
+ * differs from a majority of three or more, where its pairs with them
+ * failed, with the command that makes it again and the members it cuts
+ * off ("cuts"); with two members or no majority a warning on each that
+ * names both values and the command that decides. */
+void rd_vxlan_mismatch(struct rctx *c);
+/* Where node x's scan d reaches address addr of member who (that never
+ * joined) by an up VXLAN device of d, a sentence for the undecided
+ * pair: the device's VNI and port, and the command on who that decides
+ * whether its overlay differs (decide_vxlan.c); "" else. */
+void rd_vxlan_hint(const json_t *d, const char *x, const char *who,
+		   const char *addr, char *buf, size_t len);
 /* Whether node a's scan holds a static neighbour entry stale against
  * node b (b holds its address with another MAC): 1, 0 when not, -1
  * when a's scan recorded no neighbour table. */

@@ -168,6 +168,7 @@ static json_t *decide(const struct report_set *s)
 	rd_identity(&c);
 	rd_names(&c);
 	rd_neigh_stale(&c);
+	rd_vxlan_mismatch(&c);
 	rd_macvlan_vepa(&c);
 	rd_untracked_cuts(&c);
 	rd_route_cuts(&c);

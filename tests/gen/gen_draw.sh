@@ -386,14 +386,14 @@ net_of() { # the subnet's third byte of node I
 
 [ -n "${GEN_DRY:-}" ] && { printf '%s\t%s\t%s\t%s\n' "$SEED" "$N" "$TOPO" "${FAULTS:--}" >&3; exit 0; }
 
-# ovl_vxlan NS I [dev eth0]: node I's vxlan0 (VNI 42, unicast to every
+# ovl_vxlan NS I [dev eth0]: node I's vxlan0 (VNI 42, or $OVL_VNI; unicast to every
 # peer's underlay address, the cluster's address on it). Bound to its
 # underlay (dev eth0) the kernel gives it eth0's MTU less VXLAN's 50 and
 # refuses more; created without it, as by hand, it gets 1500.
 ovl_vxlan() {
 	_ns=$1 _i=$2
 	shift 2
-	ip -n "$_ns" link add vxlan0 type vxlan id 42 dstport 4789 \
+	ip -n "$_ns" link add vxlan0 type vxlan id "${OVL_VNI:-42}" dstport 4789 \
 		local "10.231.40.$_i" "$@" nolearning
 	_j=1
 	while [ "$_j" -le "$N" ]; do

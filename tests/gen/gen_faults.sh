@@ -283,7 +283,7 @@ done
 for f in $FAULTS; do
 	kind=${f%@*}
 	n=${f#*@}
-	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother | noarp | brstuck | qdisc | qdischtb) ;; *) continue ;; esac
+	case "$kind" in portrange | somaxconn | ratelimit | portshort | ctcount | hashlimit | synflood | iifother | noarp | brstuck | qdisc | qdischtb | ovlvni) ;; *) continue ;; esac
 	ns=$(mesh_ns "$n")
 	case "$kind" in
 	portrange)
@@ -309,6 +309,31 @@ for f in $FAULTS; do
 		fi
 		_d=$(ip -n "$ns" -4 -o addr show scope global | awk 'NR == 1 { print $2 }')
 		ip -n "$ns" link set dev "$_d" arp off
+		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
+		NOJOIN="$NOJOIN $n"
+		continue ;;
+	ovlvni)
+		# (GEN_FAULTS only, decide48g) the overlay topology with one
+		# member's vxlan0 made again with VNI 4242 where the others
+		# run 42 (k3s-io/k3s#9295, blind48d 01): the other kernels
+		# drop its VXLAN packets and it drops theirs, so it never
+		# joins; node 0 cannot tell (its scans all say 42), the
+		# member's stderr names its device and ip -d link show, and
+		# its left document merged with node 0's gives the
+		# vxlan-vni-mismatch setting cause, whose command the oracle
+		# runs there. A member only: node 0's own odd VNI leaves
+		# every other member out, with no majority in its report.
+		if [ "$TOPO" != overlay ] || [ "$n" = 1 ]; then
+			echo "gen: ovlvni@$n: a member of the overlay topology (GEN_TOPO=overlay, not node 1)" >&2
+			exit 2
+		fi
+		ip -n "$ns" link del vxlan0
+		OVL_VNI=4242
+		ovl_vxlan "$ns" "$n" dev eth0
+		unset OVL_VNI
+		case " $NOISE " in *" ipv6@$n "*)
+			ip -n "$ns" addr add "fd23:30::$n/64" dev vxlan0 nodad ;;
+		esac
 		WANT="$WANT undecided:$(mesh_name 1)<->$(mesh_name "$n")"
 		NOJOIN="$NOJOIN $n"
 		continue ;;

@@ -182,6 +182,29 @@ if [ -s "$M" ]; then
 			fi
 			CL_NOCMD="$CL_NOCMD undecided:$(mesh_name 1)<->$(mesh_name "$_n")"
 		done
+		# A member whose overlay runs another VNI (ovlvni, decide48g)
+		# never joins: node 0 cannot tell; the member's stderr names
+		# its overlay device and the command that decides; its left
+		# document merged with node 0's gives its vxlan-vni-mismatch
+		# setting cause, whose command the lab runs there verbatim
+		for f in $FAULTS; do
+			case "$f" in ovlvni@*) ;; *) continue ;; esac
+			_n=${f#*@}
+			grep -q "VXLAN overlay vxlan0 (VNI 4242.*ip -d link show vxlan0" "$R/$_n.err" ||
+				fail "node $_n's stderr names no overlay device: $(tail -1 "$R/$_n.err")"
+			"$NETPROBE" report --format json "$R/docs" \
+				"$R/left/$(mesh_name "$_n").json" >"$OUT/merged-$_n.json" 2>/dev/null
+			_mf=$(jq -r --arg n "$(mesh_name "$_n")" '.causes[] | select(.kind == "setting" and .node == $n) | select([.findings[]? | if type == "object" then .code else . end] | index("vxlan-vni-mismatch")) | .fix.commands.shell[]?' \
+				"$OUT/merged-$_n.json" 2>/dev/null)
+			_xc=$(jq -r --arg n "$(mesh_name "$_n")" '[.causes[] | select(.node == $n and .kind != "setting") | .id] | join(" ")' "$OUT/merged-$_n.json" 2>/dev/null)
+			[ -z "$_xc" ] || fail "node $_n's merged document gives other causes: $_xc"
+			if [ -z "$_mf" ]; then
+				fail "node $_n's own document, merged, gives no vxlan-vni-mismatch setting cause"
+			elif ! ip netns exec "$(mesh_ns "$_n")" sh -c "$_mf"; then
+				fail "node $_n's merged fix failed: $_mf"
+			fi
+			CL_NOCMD="$CL_NOCMD undecided:$(mesh_name 1)<->$(mesh_name "$_n")"
+		done
 		# A member whose --hosts names a member first (hosts-order,
 		# audit48): its stderr says a member answered and gives the
 		# fix, which the lab applies: the node gets everyone's list

@@ -421,6 +421,38 @@ START_TEST(retry_decides_path)
 }
 END_TEST
 
+/* A router whose conntrack forgets idle connections between
+ * 10.231.30.0/24 and 10.231.31.0/24, with node02's own firewall dropping
+ * 29500 beside it (gen.sh seed 117 with GEN48_DRAW=1, its real
+ * documents). The hop probes of 10.231.31.0/24's members toward node02's
+ * 29500 end at node02's own distance (its firewall, not a box): they
+ * name their own first hop, 10.231.31.254, which is no evidence of where
+ * the box is. The path cause is named as the first subnet's side knows
+ * the router, its gateway 10.231.30.254 (main's named it by the other
+ * side's 10.231.31.254); the other side's address is in its words. */
+START_TEST(path_named_by_first_side)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *k = NULL;
+
+	load_fixture(&set, "mbox-idle-hop", false);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	for (size_t i = 0; i < m->ncauses; i++)
+		if (strcmp(rj_strd(m->causes[i].cause, "kind", ""), "path") ==
+		    0)
+			k = m->causes[i].cause;
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(rj_str(k, "id"), "path:10.231.30.254");
+	ck_assert_msg(strstr(rj_strd(k, "summary", ""), "10.231.31.254") !=
+			      NULL,
+		      "%s", rj_strd(k, "summary", ""));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
 /* The mesh's hop probe (issue 48): a walk that saw the answer come from
  * a box before the peer eliminates that peer's own firewall and keeps
  * the path, with no pair inside a subnet to compare; a walk that saw it
@@ -476,6 +508,7 @@ Suite *suite_report_elim(void)
 	tcase_add_test(tc, retry_and_held_rows);
 	tcase_add_test(tc, retry_decides_path);
 	tcase_add_test(tc, hop_rows);
+	tcase_add_test(tc, path_named_by_first_side);
 	suite_add_tcase(s, tc);
 	return s;
 }
