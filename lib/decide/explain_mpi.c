@@ -6,7 +6,8 @@
  * self"; open-mpi/ompi#10955) or failed in its own exchange of
  * addresses (open-mpi/ompi#4277: pmix_base_async_modex=1). A cause that
  * is not the network, so the help text's network candidates stay shut.
- * explain.c calls them. */
+ * explain.c calls them. And a launch into containers across hosts that
+ * ended with no error line (explain_mpi_hang, from explain_rules). */
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
 
@@ -70,4 +71,64 @@ void explain_mpi_other(const struct explain_log *lg,
 	snprintf(c->next, sizeof(c->next), "on %s: ompi_info | grep 'MCA "
 		 "btl'; rerun with --mca btl_base_verbose 100",
 		 pair_host(lg, h, "1"));
+}
+
+/* True when the command line pins the interfaces itself: Open MPI's
+ * include or exclude list, NCCL_SOCKET_IFNAME, Horovod's flag. */
+static bool iface_pinned(const struct explain_ctx *x, const char *cmd)
+{
+	static const char *const pin[] = {"btl_tcp_if_", "oob_tcp_if_",
+					  "NCCL_SOCKET_IFNAME",
+					  "--network-interface", "GLOO_IFACE"};
+
+	if (x->ifname != NULL)
+		return true;
+	for (size_t i = 0; i < sizeof(pin) / sizeof(pin[0]); i++)
+		if (strstr(cmd, pin[i]) != NULL)
+			return true;
+	return false;
+}
+
+/* Horovod's documented hang (docs/troubleshooting: "hangs due to
+ * non-routed network interfaces"): a launch into containers on several
+ * hosts (launch-container-ssh) that ended with no error line at all,
+ * while nothing pinned the interfaces. Inside the containers docker0
+ * and veth interfaces sit beside the one the hosts share, and Open
+ * MPI's TCP transport and NCCL try them (issue 42: blind42f b07,
+ * horovod/horovod#212, fixed by btl_tcp_if_exclude docker0,lo,veth;
+ * b19, horovod/horovod#2568, fixed by --network-interface). The log
+ * shows no cause: both stay open, with the commands that decide. */
+void explain_mpi_hang(const struct explain_ctx *x, struct explain_result *r)
+{
+	const struct explain_log *lg = x->lg;
+
+	if (x->failed || x->other)
+		return;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *h = &lg->hits[i];
+		const char *port = logmatch_field(&h->m, "ssh_port");
+		struct explain_cause *c;
+
+		if (strcmp(h->m.sig->id, "launch-container-ssh") != 0 ||
+		    port == NULL || strcmp(port, "22") == 0 ||
+		    iface_pinned(x, h->text))
+			continue;
+		c = explain_cause_for(r, EXPLAIN_NET, true,
+				      "mpi-btl-iface,nccl-default-iface-unsafe");
+		if (c == NULL)
+			return;
+		explain_add_ref(c, h);
+		snprintf(c->why, sizeof(c->why), "a launch into containers on "
+			 "%s (ssh on port %s) that ended with no error line, "
+			 "and nothing pinned the interfaces: Open MPI and NCCL "
+			 "pick among docker0, veth and the shared one "
+			 "themselves", logmatch_field(&h->m, "hosts_given"),
+			 port);
+		snprintf(c->next, sizeof(c->next), "on each host: netprobe "
+			 "ifaces (the interface the hosts share); then launch "
+			 "with --mca btl_tcp_if_include IFACE -x "
+			 "NCCL_SOCKET_IFNAME=IFACE (horovodrun: "
+			 "--network-interface IFACE)");
+		return;
+	}
 }
