@@ -800,7 +800,8 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 			if (!net_on_line(lg, &lg->hits[i]))
 				x->other = true;
 		} else if (explain_rdma_local(&lg->hits[i]) ||
-			   explain_transport_loopback(&lg->hits[i])) {
+			   explain_transport_loopback(&lg->hits[i]) ||
+			   explain_mpi_one_host(lg, &lg->hits[i])) {
 			x->other = true;
 		} else if (x->retry_alone && gai_v6_only(&lg->hits[i],
 							  false)) {
@@ -844,6 +845,8 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 			explain_cut_cause(h, given, dot, r);
 		else if (explain_rdma_local(h) || explain_transport_loopback(h))
 			explain_transport_other(h, r);
+		else if (explain_mpi_one_host(lg, h))
+			explain_mpi_other(lg, h, r);
 		else if (x.retry_alone && gai_v6_only(h, false))
 			continue;
 		else if (h->m.sig->other != NULL) {

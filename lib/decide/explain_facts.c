@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Docker's default bridge (172.17/16) and podman's (10.88/16) are
+/* Docker's default bridge (172.17/16), its docker_gwbridge (172.18/16)
+ * and podman's (10.88/16) are
  * container addresses no other host routes to. */
 const char *explain_addr_class(const char *addr)
 {
@@ -30,6 +31,11 @@ const char *explain_addr_class(const char *addr)
 			return "loopback";
 		if ((h >> 16) == ((172UL << 8) | 17))
 			return "docker-bridge";
+		/* docker_gwbridge, the egress bridge of containers on an
+		 * overlay network, and the first user-defined network take
+		 * 172.18/16 by default (issue 42: blind42f b15) */
+		if ((h >> 16) == ((172UL << 8) | 18))
+			return "docker-gwbridge";
 		if ((h >> 16) == ((10UL << 8) | 88))
 			return "podman-bridge";
 		if ((h >> 16) == ((169UL << 8) | 254))
@@ -277,6 +283,13 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "names the network); from such a node, while the "
 			 "store waits: netprobe ports MASTER_ADDR MASTER_PORT",
 			 joined, expected);
+	else if (strcmp(id, "tfos-waiting-reservations") == 0)
+		snprintf(buf, len, "the executors' logs (yarn logs "
+			 "-applicationId APP, or the Spark UI's executor "
+			 "stderr: one that never started, or a failed connect "
+			 "to the driver); from an executor's host: netprobe "
+			 "ports ADDR PORT of the driver's \"listening for "
+			 "reservations at\" line");
 	else if (strcmp(id, "ucx-ep-timeout") == 0)
 		snprintf(buf, len, "the peer's log: a peer that exited or was "
 			 "killed leaves its endpoints to time out; if it ran "

@@ -67,6 +67,15 @@ bool explain_rdma_local(const struct explain_hit *h);
 bool explain_transport_loopback(const struct explain_hit *h);
 void explain_transport_other(const struct explain_hit *h,
 			     struct explain_result *r);
+/* Open MPI's unreachable pair on one host: not the network
+ * (explain_mpi.c). */
+bool explain_mpi_one_host(const struct explain_log *lg,
+			  const struct explain_hit *h);
+void explain_mpi_other(const struct explain_log *lg,
+		       const struct explain_hit *h, struct explain_result *r);
+/* A launch into containers across hosts that ended with no error line:
+ * the interfaces the ranks picked themselves stay open (explain_mpi.c). */
+void explain_mpi_hang(const struct explain_ctx *x, struct explain_result *r);
 /* NCCL's Using lines: whether the log shows an interface in use. */
 bool explain_nccl_using(const struct explain_ctx *x);
 /* NCCL connected to an address it never filled in: nccl-ifname-nomatch

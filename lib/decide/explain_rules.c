@@ -534,6 +534,7 @@ void explain_rules(const struct explain_ctx *x, struct explain_result *r)
 	rule_iface_list(x, r);
 	rule_local_addrs(x, r);
 	rule_gids(x, r);
+	explain_mpi_hang(x, r);
 }
 
 /* The hit behind a cause's first line reference. */

@@ -470,7 +470,10 @@ START_TEST(address_classes)
 	ck_assert_str_eq(explain_addr_class("172.17.0.2"), "docker-bridge");
 	ck_assert_str_eq(explain_addr_class("10.88.0.4"), "podman-bridge");
 	ck_assert_str_eq(explain_addr_class("fe80::1%eth0"), "link-local");
-	ck_assert_ptr_null(explain_addr_class("172.18.0.2"));
+	ck_assert_str_eq(explain_addr_class("172.18.0.2"), "docker-gwbridge");
+	/* the rest of 172.16/12 is any site's (AWS's default VPC 172.31) */
+	ck_assert_ptr_null(explain_addr_class("172.19.0.2"));
+	ck_assert_ptr_null(explain_addr_class("172.31.0.2"));
 	ck_assert_ptr_null(explain_addr_class("10.231.0.1"));
 	ck_assert(explain_iface_virtual("veth12ab"));
 	ck_assert(!explain_iface_virtual("eth0"));
