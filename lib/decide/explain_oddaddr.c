@@ -1,0 +1,93 @@
+/* netprobe explain: a store address that no host of a job can use
+ * (issue 42). A launcher that sends its ranks to an address of
+ * 0.0.0.0/8 ("this network", RFC 1122 3.2.1.3: never a destination)
+ * took a wrong address for the store's host: the host name's entry in
+ * /etc/hosts or DNS, or the interface it guessed (blind42f b04,
+ * PaddlePaddle/Paddle#48421: ranks retrying 0.1.68.146 while the store
+ * listened on IP_ANY). A retried loopback address is the host name's
+ * loopback entry where the job spans hosts (yeyupiaoling/PPASR#142:
+ * the second host retrying the master's 127.0.1.1), and normal on one
+ * host, so both only open: the host's own lookup decides. */
+#include "decide/explain_priv.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+/* True for an IPv4 address of 0.0.0.0/8 other than the wildcard
+ * 0.0.0.0 itself, which a server binds and torch's master may name. */
+static bool this_network(const char *a)
+{
+	struct in_addr a4;
+
+	if (a == NULL || inet_pton(AF_INET, a, &a4) != 1)
+		return false;
+	return (ntohl(a4.s_addr) >> 24) == 0 && a4.s_addr != 0;
+}
+
+/* How many times the log retried h's address by h's row. */
+static long retries(const struct explain_log *lg, const struct explain_hit *h)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+	long n = 0;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const char *o = logmatch_field(&lg->hits[i].m, "addr");
+
+		if (lg->hits[i].m.sig == h->m.sig && o && a &&
+		    strcmp(o, a) == 0)
+			n += lg->hits[i].seen > 0 ? lg->hits[i].seen : 1;
+	}
+	return n;
+}
+
+/* Opens what a retried store address no peer can use says, from one
+ * symptom line; returns true when the line named such an address (with
+ * r NULL, only tells: that address, not the symptom's own candidates,
+ * is then the answer). Only Paddle's store retry is read for loopback,
+ * and only retried: one retry on one host is the store not up yet. */
+bool explain_odd_store_addr(const struct explain_log *lg,
+			    const struct explain_hit *h,
+			    struct explain_result *r)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+	const char *cls = explain_addr_class(a);
+	const char *codes;
+	struct explain_cause *c;
+	char why[256];
+
+	if (this_network(a)) {
+		codes = "hostname-unbindable,hosts-stale";
+		snprintf(why, sizeof(why), "%s lies in 0.0.0.0/8, which no "
+			 "host holds: the launcher took a wrong address for "
+			 "the store's host (its host name's entry in "
+			 "/etc/hosts or DNS, or the interface it picked)", a);
+	} else if (strcmp(h->m.sig->id, "paddle-store-retry") == 0 && cls &&
+		   strcmp(cls, "loopback") == 0 &&
+		   retries(lg, h) >= 2) {
+		codes = "hostname-loopback";
+		snprintf(why, sizeof(why), "%s is a loopback address: on a "
+			 "job over several hosts, the master's host name maps "
+			 "to loopback in its /etc/hosts (normal on one host)",
+			 a);
+	} else {
+		return false;
+	}
+	if (r == NULL)
+		return true;
+	c = explain_cause_for(r, EXPLAIN_NET, true, codes);
+	if (c == NULL)
+		return true;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	if (c->addr[0] == '\0')
+		snprintf(c->addr, sizeof(c->addr), "%s", a);
+	if (c->next[0] == '\0')
+		snprintf(c->next, sizeof(c->next), "on the host that runs the "
+			 "store (the launcher's master): getent hosts "
+			 "$(hostname) and hostname -I; give the launcher its "
+			 "routable address (Paddle: --master IP:PORT, --host "
+			 "IP or POD_IP; torch: MASTER_ADDR)");
+	return true;
+}
