@@ -139,6 +139,7 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
 			 "(often an earlier run of the job) or choose another "
 			 "port (MASTER_PORT=...)", port);
+	explain_framework_fix(h, code, c);
 }
 
 /* c10d's reverse lookup that the resolver never answered (EAI_AGAIN):

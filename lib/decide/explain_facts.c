@@ -277,6 +277,15 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "names the network); from such a node, while the "
 			 "store waits: netprobe ports MASTER_ADDR MASTER_PORT",
 			 joined, expected);
+	else if (strcmp(id, "paddle-store-retry") == 0)
+		snprintf(buf, len, "the log of the node that runs the store "
+			 "(the --master host; rank 0's on one node): did it "
+			 "print \"The server starts to listen\" on port %s? "
+			 "From this node, while it retries: getent hosts "
+			 "$(hostname) and netprobe ports %s %s",
+			 logmatch_field(&h->m, "port"),
+			 logmatch_field(&h->m, "addr"),
+			 logmatch_field(&h->m, "port"));
 	else if (strcmp(id, "ucx-ep-timeout") == 0)
 		snprintf(buf, len, "the peer's log: a peer that exited or was "
 			 "killed leaves its endpoints to time out; if it ran "

@@ -91,3 +91,39 @@ bool explain_odd_store_addr(const struct explain_log *lg,
 			 "IP or POD_IP; torch: MASTER_ADDR)");
 	return true;
 }
+
+/* The fix (and, for a launcher's own address, the why) in the words of
+ * the framework that printed the line, where the catalogue's would not
+ * apply (torch's MASTER_PORT, Gloo's GLOO_SOCKET_IFNAME): TensorFlow's
+ * cluster spec gives each task its own host:port (blind42f b06: two
+ * tasks placed on one node by srun); Paddle's launcher takes --host or
+ * POD_IP (PaddlePaddle/Paddle#34533, the maintainer's two fixes). */
+void explain_framework_fix(const struct explain_hit *h, const char *code,
+			   struct explain_cause *c)
+{
+	const char *id = h->m.sig->id;
+	const char *port = logmatch_field(&h->m, "port");
+	const char *a = logmatch_field(&h->m, "addr");
+
+	if (strncmp(id, "grpc-bind-in-use", 16) == 0 &&
+	    strcmp(code, "port-in-use") == 0) {
+		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
+			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
+			 "(an earlier run, or a second task placed on this "
+			 "node) or give each task its own host:port in the "
+			 "cluster spec (TF_CONFIG, --ps_hosts/--worker_hosts; "
+			 "under srun, one task per node or a port per task)",
+			 port ? port : "PORT");
+	} else if (strcmp(id, "paddle-local-ip-missing") == 0 &&
+		   strcmp(code, "hostname-loopback") == 0 && c->nrefs <= 1) {
+		snprintf(c->why, sizeof(c->why), "%s is a loopback address: "
+			 "the launcher took this node's address from its host "
+			 "name, which maps to loopback here", a ? a : "?");
+		snprintf(c->fix, sizeof(c->fix), "give the launcher this "
+			 "node's LAN address on each node: --host=IP "
+			 "(fleetrun, paddle.distributed.launch) or export "
+			 "POD_IP=IP; "
+			 "or map the host name to that address in /etc/hosts "
+			 "(getent hosts $(hostname) must print it)");
+	}
+}

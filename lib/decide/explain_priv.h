@@ -64,6 +64,10 @@ void explain_contradict(const struct explain_ctx *x,
 bool explain_odd_store_addr(const struct explain_log *lg,
 			    const struct explain_hit *h,
 			    struct explain_result *r);
+/* The fix in the words of the framework that printed h (gRPC's cluster
+ * spec, Paddle's --host), where the catalogue's would not apply. */
+void explain_framework_fix(const struct explain_hit *h, const char *code,
+			   struct explain_cause *c);
 
 /* The failures of a transport's own (explain_transport.c): an RDMA
  * completion with a local protection error, UCX's TCP transport on the
