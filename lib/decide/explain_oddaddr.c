@@ -94,9 +94,10 @@ bool explain_odd_store_addr(const struct explain_log *lg,
 
 /* The fix (and, for a launcher's own address, the why) in the words of
  * the framework that printed the line, where the catalogue's would not
- * apply (torch's MASTER_PORT, Gloo's GLOO_SOCKET_IFNAME): TensorFlow's
- * cluster spec gives each task its own host:port (blind42f b06: two
- * tasks placed on one node by srun); Paddle's launcher takes --host or
+ * apply (torch's MASTER_PORT, Gloo's GLOO_SOCKET_IFNAME): gRPC's servers
+ * take their port from TensorFlow's cluster spec or Ray's ray start
+ * (blind42f b06: two tasks placed on one node by srun), asyncio's from
+ * the program (Ray's dashboard, facebookresearch/fairchem#1787); Paddle's launcher takes --host or
  * POD_IP (PaddlePaddle/Paddle#34533, the maintainer's two fixes). */
 void explain_framework_fix(const struct explain_hit *h, const char *code,
 			   struct explain_cause *c)
@@ -109,10 +110,19 @@ void explain_framework_fix(const struct explain_hit *h, const char *code,
 	    strcmp(code, "port-in-use") == 0) {
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
-			 "(an earlier run, or a second task placed on this "
-			 "node) or give each task its own host:port in the "
-			 "cluster spec (TF_CONFIG, --ps_hosts/--worker_hosts; "
-			 "under srun, one task per node or a port per task)",
+			 "(an earlier run, or a second task or cluster placed on "
+			 "this node) or give each its own port (TensorFlow: its "
+			 "host:port in the cluster spec, TF_CONFIG or "
+			 "--ps_hosts/--worker_hosts, one per task under srun; "
+			 "Ray: ray start's --port and --*-port options)",
+			 port ? port : "PORT");
+	} else if (strcmp(id, "asyncio-bind-in-use") == 0 &&
+		   strcmp(code, "port-in-use") == 0) {
+		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
+			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
+			 "(a second instance, or one an earlier run left) or "
+			 "give this server its own port (Ray's dashboard: ray "
+			 "start --dashboard-port, one per cluster on a node)",
 			 port ? port : "PORT");
 	} else if (strcmp(id, "paddle-local-ip-missing") == 0 &&
 		   strcmp(code, "hostname-loopback") == 0 && c->nrefs <= 1) {
