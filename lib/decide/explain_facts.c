@@ -154,6 +154,12 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 logmatch_field(&h->m, "task"),
 			 logmatch_field(&h->m, "seen") ?
 			 logmatch_field(&h->m, "seen") : "another address");
+	else if (strcmp(id, "paddle-local-ip-missing") == 0 &&
+		 explain_addr_class(addr) == NULL)
+		snprintf(buf, len, "on this node: getent hosts $(hostname) and "
+			 "hostname -I (%s is what its host name gave; the "
+			 "job's list must hold one of this node's addresses, "
+			 "or pass --host=IP or POD_IP)", addr ? addr : "?");
 	else if (strcmp(id, "nccl-socket-family-unset") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces "
 			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "
