@@ -139,6 +139,7 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
 			 "(often an earlier run of the job) or choose another "
 			 "port (MASTER_PORT=...)", port);
+	explain_framework_fix(h, code, c);
 }
 
 /* c10d's reverse lookup that the resolver never answered (EAI_AGAIN):
@@ -282,7 +283,9 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 	/* a peer that advertised loopback (or link-local) is proof
 	 * whatever reached it: no other host can use that address; NCCL
 	 * on lo's own address is its interface choice, still open */
-	if (explain_nccl_lo(h)) {
+	if (explain_odd_store_addr(x->lg, h, r)) {
+		/* opened: an address no peer can use */
+	} else if (explain_nccl_lo(h)) {
 		explain_nccl_lo_cause(x, h, r);
 	} else if (s->flags & LOGSIG_PEER && cls &&
 		   strcmp(cls, "loopback") == 0) {
@@ -398,6 +401,8 @@ static void symptom_candidates(const struct explain_ctx *x,
 			explain_nccl_addr_unset(x, h, r);
 			continue;
 		}
+		if (explain_odd_store_addr(x->lg, h, NULL))
+			continue; /* its address is the answer */
 		if (evidence) {
 			open_set(r, h, cands, s->meaning);
 			continue;
@@ -599,6 +604,8 @@ static void hit_causes(const struct explain_ctx *x,
 		symptom(x, h, r); /* flushed: an earlier error broke the QP */
 		return;
 	}
+	if (explain_odd_store_addr(x->lg, h, r))
+		return; /* 0.0.0.0/8: no host holds it */
 	if (explain_nccl_lo(h)) {
 		explain_nccl_lo_cause(x, h, r);
 		return;

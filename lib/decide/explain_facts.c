@@ -160,6 +160,12 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 logmatch_field(&h->m, "task"),
 			 logmatch_field(&h->m, "seen") ?
 			 logmatch_field(&h->m, "seen") : "another address");
+	else if (strcmp(id, "paddle-local-ip-missing") == 0 &&
+		 explain_addr_class(addr) == NULL)
+		snprintf(buf, len, "on this node: getent hosts $(hostname) and "
+			 "hostname -I (%s is what its host name gave; the "
+			 "job's list must hold one of this node's addresses, "
+			 "or pass --host=IP or POD_IP)", addr ? addr : "?");
 	else if (strcmp(id, "nccl-socket-family-unset") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces "
 			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "
@@ -290,6 +296,15 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "to the driver); from an executor's host: netprobe "
 			 "ports ADDR PORT of the driver's \"listening for "
 			 "reservations at\" line");
+	else if (strcmp(id, "paddle-store-retry") == 0)
+		snprintf(buf, len, "the log of the node that runs the store "
+			 "(the --master host; rank 0's on one node): did it "
+			 "print \"The server starts to listen\" on port %s? "
+			 "From this node, while it retries: getent hosts "
+			 "$(hostname) and netprobe ports %s %s",
+			 logmatch_field(&h->m, "port"),
+			 logmatch_field(&h->m, "addr"),
+			 logmatch_field(&h->m, "port"));
 	else if (strcmp(id, "ucx-ep-timeout") == 0)
 		snprintf(buf, len, "the peer's log: a peer that exited or was "
 			 "killed leaves its endpoints to time out; if it ran "

@@ -58,6 +58,16 @@ void explain_rule_gloo_fallback(const struct explain_ctx *x,
 				struct explain_result *r);
 void explain_contradict(const struct explain_ctx *x,
 			struct explain_result *r);
+/* explain_oddaddr.c: a retried store address no host can use (0.0.0.0/8,
+ * or Paddle's retried loopback) opens the host name's entry; with r
+ * NULL it only tells whether the line names one. */
+bool explain_odd_store_addr(const struct explain_log *lg,
+			    const struct explain_hit *h,
+			    struct explain_result *r);
+/* The fix in the words of the framework that printed h (gRPC's cluster
+ * spec, Paddle's --host), where the catalogue's would not apply. */
+void explain_framework_fix(const struct explain_hit *h, const char *code,
+			   struct explain_cause *c);
 
 /* The failures of a transport's own (explain_transport.c): an RDMA
  * completion with a local protection error, UCX's TCP transport on the

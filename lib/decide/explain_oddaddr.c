@@ -1,0 +1,139 @@
+/* netprobe explain: a store address that no host of a job can use
+ * (issue 42). A launcher that sends its ranks to an address of
+ * 0.0.0.0/8 ("this network", RFC 1122 3.2.1.3: never a destination)
+ * took a wrong address for the store's host: the host name's entry in
+ * /etc/hosts or DNS, or the interface it guessed (blind42f b04,
+ * PaddlePaddle/Paddle#48421: ranks retrying 0.1.68.146 while the store
+ * listened on IP_ANY). A retried loopback address is the host name's
+ * loopback entry where the job spans hosts (yeyupiaoling/PPASR#142:
+ * the second host retrying the master's 127.0.1.1), and normal on one
+ * host, so both only open: the host's own lookup decides. */
+#include "decide/explain_priv.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+/* True for an IPv4 address of 0.0.0.0/8 other than the wildcard
+ * 0.0.0.0 itself, which a server binds and torch's master may name. */
+static bool this_network(const char *a)
+{
+	struct in_addr a4;
+
+	if (a == NULL || inet_pton(AF_INET, a, &a4) != 1)
+		return false;
+	return (ntohl(a4.s_addr) >> 24) == 0 && a4.s_addr != 0;
+}
+
+/* How many times the log retried h's address by h's row. */
+static long retries(const struct explain_log *lg, const struct explain_hit *h)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+	long n = 0;
+
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const char *o = logmatch_field(&lg->hits[i].m, "addr");
+
+		if (lg->hits[i].m.sig == h->m.sig && o && a &&
+		    strcmp(o, a) == 0)
+			n += lg->hits[i].seen > 0 ? lg->hits[i].seen : 1;
+	}
+	return n;
+}
+
+/* Opens what a retried store address no peer can use says, from one
+ * symptom line; returns true when the line named such an address (with
+ * r NULL, only tells: that address, not the symptom's own candidates,
+ * is then the answer). Only Paddle's store retry is read for loopback,
+ * and only retried: one retry on one host is the store not up yet. */
+bool explain_odd_store_addr(const struct explain_log *lg,
+			    const struct explain_hit *h,
+			    struct explain_result *r)
+{
+	const char *a = logmatch_field(&h->m, "addr");
+	const char *cls = explain_addr_class(a);
+	const char *codes;
+	struct explain_cause *c;
+	char why[256];
+
+	if (this_network(a)) {
+		codes = "hostname-unbindable,hosts-stale";
+		snprintf(why, sizeof(why), "%s lies in 0.0.0.0/8, which no "
+			 "host holds: the launcher took a wrong address for "
+			 "the store's host (its host name's entry in "
+			 "/etc/hosts or DNS, or the interface it picked)", a);
+	} else if (strcmp(h->m.sig->id, "paddle-store-retry") == 0 && cls &&
+		   strcmp(cls, "loopback") == 0 &&
+		   retries(lg, h) >= 2) {
+		codes = "hostname-loopback";
+		snprintf(why, sizeof(why), "%s is a loopback address: on a "
+			 "job over several hosts, the master's host name maps "
+			 "to loopback in its /etc/hosts (normal on one host)",
+			 a);
+	} else {
+		return false;
+	}
+	if (r == NULL)
+		return true;
+	c = explain_cause_for(r, EXPLAIN_NET, true, codes);
+	if (c == NULL)
+		return true;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	if (c->addr[0] == '\0')
+		snprintf(c->addr, sizeof(c->addr), "%s", a);
+	if (c->next[0] == '\0')
+		snprintf(c->next, sizeof(c->next), "on the host that runs the "
+			 "store (the launcher's master): getent hosts "
+			 "$(hostname) and hostname -I; give the launcher its "
+			 "routable address (Paddle: --master IP:PORT, --host "
+			 "IP or POD_IP; torch: MASTER_ADDR)");
+	return true;
+}
+
+/* The fix (and, for a launcher's own address, the why) in the words of
+ * the framework that printed the line, where the catalogue's would not
+ * apply (torch's MASTER_PORT, Gloo's GLOO_SOCKET_IFNAME): gRPC's servers
+ * take their port from TensorFlow's cluster spec or Ray's ray start
+ * (blind42f b06: two tasks placed on one node by srun), asyncio's from
+ * the program (Ray's dashboard, facebookresearch/fairchem#1787); Paddle's launcher takes --host or
+ * POD_IP (PaddlePaddle/Paddle#34533, the maintainer's two fixes). */
+void explain_framework_fix(const struct explain_hit *h, const char *code,
+			   struct explain_cause *c)
+{
+	const char *id = h->m.sig->id;
+	const char *port = logmatch_field(&h->m, "port");
+	const char *a = logmatch_field(&h->m, "addr");
+
+	if (strncmp(id, "grpc-bind-in-use", 16) == 0 &&
+	    strcmp(code, "port-in-use") == 0) {
+		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
+			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
+			 "(an earlier run, or a second task or cluster placed on "
+			 "this node) or give each its own port (TensorFlow: its "
+			 "host:port in the cluster spec, TF_CONFIG or "
+			 "--ps_hosts/--worker_hosts, one per task under srun; "
+			 "Ray: ray start's --port and --*-port options)",
+			 port ? port : "PORT");
+	} else if (strcmp(id, "asyncio-bind-in-use") == 0 &&
+		   strcmp(code, "port-in-use") == 0) {
+		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
+			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
+			 "(a second instance, or one an earlier run left) or "
+			 "give this server its own port (Ray's dashboard: ray "
+			 "start --dashboard-port, one per cluster on a node)",
+			 port ? port : "PORT");
+	} else if (strcmp(id, "paddle-local-ip-missing") == 0 &&
+		   strcmp(code, "hostname-loopback") == 0 && c->nrefs <= 1) {
+		snprintf(c->why, sizeof(c->why), "%s is a loopback address: "
+			 "the launcher took this node's address from its host "
+			 "name, which maps to loopback here", a ? a : "?");
+		snprintf(c->fix, sizeof(c->fix), "give the launcher this "
+			 "node's LAN address on each node: --host=IP "
+			 "(fleetrun, paddle.distributed.launch) or export "
+			 "POD_IP=IP; "
+			 "or map the host name to that address in /etc/hosts "
+			 "(getent hosts $(hostname) must print it)");
+	}
+}
