@@ -82,12 +82,33 @@ static bool plain(const char *s)
 	return true;
 }
 
+/* The address device x is grouped by: its first global IPv4 address,
+ * else its first global one. One per device, so that a dual-stack
+ * overlay is one group (its IPv4 subnet), not two: an IPv6 group of
+ * the few members that also carry IPv6 would print a second fix that
+ * floods toward those members only (generator seed 11, ovlvni@13). */
+static const json_t *group_addr(const json_t *x)
+{
+	const json_t *first = NULL, *ad;
+	size_t j;
+
+	json_array_foreach(rj_arr(x, "addresses"), j, ad) {
+		if (strcmp(rj_strd(ad, "scope", ""), "global") != 0)
+			continue;
+		if (strchr(rj_strd(ad, "address", ":"), ':') == NULL)
+			return ad;
+		if (first == NULL)
+			first = ad;
+	}
+	return first;
+}
+
 /* Every member's up vxlan device with a global address, one per node
- * and subnet, into v; their count. */
+ * and device, into v; their count. */
 static size_t collect(const struct rctx *c, struct vx_dev *v)
 {
-	size_t n = 0, nn = json_array_size(c->nodes), i, j;
-	json_t *x, *ad;
+	size_t n = 0, nn = json_array_size(c->nodes), i;
+	json_t *x;
 
 	for (size_t k = 0; k < nn; k++) {
 		const char *a = json_string_value(json_array_get(c->nodes, k));
@@ -97,34 +118,22 @@ static size_t collect(const struct rctx *c, struct vx_dev *v)
 			continue;
 		json_array_foreach(rj_arr(in->doc, "interfaces"), i, x) {
 			const json_t *vx = json_object_get(x, "vxlan");
+			const json_t *ad = group_addr(x);
+			struct vx_dev *d = &v[n];
 
 			if (strcmp(rj_strd(x, "kind", ""), "vxlan") != 0 ||
-			    !json_is_object(vx) || !has_flag(x, "UP"))
+			    !json_is_object(vx) || !has_flag(x, "UP") ||
+			    ad == NULL || n >= VX_MAX)
 				continue;
-			json_array_foreach(rj_arr(x, "addresses"), j, ad) {
-				struct vx_dev *d = &v[n];
-				bool dup = false;
-
-				if (n >= VX_MAX ||
-				    strcmp(rj_strd(ad, "scope", ""),
-					   "global") != 0)
-					continue;
-				d->node = a;
-				d->ifc = x;
-				d->vx = vx;
-				d->addr = rj_strd(ad, "address", "");
-				d->plen = (long)rj_int(ad, "prefixlen", 0);
-				d->id = rj_int(vx, "id", -1);
-				d->port = rj_int(vx, "port", -1);
-				if (!net_text(d->addr, d->plen, d->net,
-					      sizeof(d->net)))
-					continue;
-				for (size_t m = 0; m < n; m++)
-					dup |= strcmp(v[m].node, a) == 0 &&
-					       strcmp(v[m].net, d->net) == 0;
-				if (!dup)
-					n++;
-			}
+			d->node = a;
+			d->ifc = x;
+			d->vx = vx;
+			d->addr = rj_strd(ad, "address", "");
+			d->plen = (long)rj_int(ad, "prefixlen", 0);
+			d->id = rj_int(vx, "id", -1);
+			d->port = rj_int(vx, "port", -1);
+			if (net_text(d->addr, d->plen, d->net, sizeof(d->net)))
+				n++;
 		}
 	}
 	return n;

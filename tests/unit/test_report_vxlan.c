@@ -85,19 +85,38 @@ static void peer(json_t *d, int x, bool ok)
 			  "severity", "fault", "summary", sum, "evidence"));
 }
 
+/* Gives node n's overlay device (the last interface of d) the global
+ * IPv6 address fd23:9::N/64 too, as the generator's ipv6 noise does. */
+static void add_v6(json_t *d, int n)
+{
+	json_t *ifs = rj_arr(d, "interfaces");
+	json_t *x = json_array_get(ifs, json_array_size(ifs) - 1);
+	char a[32];
+
+	snprintf(a, sizeof(a), "fd23:9::%d", n);
+	json_array_append_new(rj_arr(x, "addresses"),
+			      json_pack("{s:s, s:s, s:i, s:s}", "address", a,
+					"family", "inet6", "prefixlen", 64,
+					"scope", "global"));
+}
+
 /* Four nodes; vni[i] and port[i] of node i (vni 0: no overlay device),
  * the device named name[i]; pairs with node bad (0: none) fail both
- * ways, and its scan chose its underlay, as one cut off chooses. */
-static struct report_model *cluster(struct report_set *set,
-				    const char *const *name,
-				    const long long *vni, const long long *port,
-				    int bad)
+ * ways, and its scan chose its underlay, as one cut off chooses. The
+ * nodes in bit mask v6 (bit i: node i) also carry IPv6 there. */
+static struct report_model *cluster6(struct report_set *set,
+				     const char *const *name,
+				     const long long *vni,
+				     const long long *port, int bad, int v6)
 {
 	json_t *d[5];
 	char fn[16];
 
-	for (int i = 1; i <= 4; i++)
+	for (int i = 1; i <= 4; i++) {
 		d[i] = scan(i, name[i], vni[i], port[i], i == bad);
+		if ((v6 >> i) & 1 && vni[i] > 0)
+			add_v6(d[i], i);
+	}
 	for (int i = 1; i <= 4; i++)
 		for (int j = 1; j <= 4; j++)
 			if (i != j)
@@ -107,6 +126,15 @@ static struct report_model *cluster(struct report_set *set,
 		unitfix_load_doc(set, fn, d[i]);
 	}
 	return report_build(set);
+}
+
+/* cluster6 with no IPv6. */
+static struct report_model *cluster(struct report_set *set,
+				    const char *const *name,
+				    const long long *vni, const long long *port,
+				    int bad)
+{
+	return cluster6(set, name, vni, port, bad, 0);
 }
 
 /* The findings of code in the model (on node, NULL: any), and their
@@ -159,6 +187,44 @@ START_TEST(odd_vni_on_its_node)
 				  "ip link set flannel.1 up") != NULL,
 		      "%s", cmd);
 	ck_assert(strstr(rj_strd(k, "summary", ""), "VNI 4096") != NULL);
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* A dual-stack overlay where only n2 and the odd n4 also carry IPv6
+ * (generator seed 11, ovlvni@13): one device is one member of one
+ * group, its IPv4 subnet's, so n4 gets one fix that floods toward every
+ * member's VTEP, not a second one for the IPv6 subnet toward n2 alone,
+ * which pasted after the first would cut n4 off from n1 and n3. */
+START_TEST(dual_stack_one_fix)
+{
+	struct report_set set = {0};
+	const long long vni[] = {0, 1, 1, 1, 4096};
+	const long long port[] = {0, 8472, 8472, 8472, 8472};
+	struct report_model *m = cluster6(&set, FL, vni, port, 4,
+					  (1 << 2) | (1 << 4));
+	const json_t *sh;
+	const char *cmd;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(count(m, "vxlan-vni-mismatch", NULL), 1);
+	ck_assert_uint_eq(m->ncauses, 1);
+	sh = rj_arr(json_object_get(json_object_get(m->causes[0].cause, "fix"),
+				    "commands"),
+		    "shell");
+	ck_assert_uint_eq(json_array_size(sh), 1);
+	cmd = json_string_value(json_array_get(sh, 0));
+	ck_assert_ptr_nonnull(cmd);
+	for (int i = 1; i <= 3; i++) {
+		char dst[48];
+
+		snprintf(dst, sizeof(dst), "dst 10.231.8.%d;", i);
+		ck_assert_msg(strstr(cmd, dst) != NULL, "%s: %s", dst, cmd);
+	}
+	ck_assert_msg(strstr(cmd, "; ip addr add fd23:9::4/64 dev flannel.1") !=
+			      NULL,
+		      "%s", cmd);
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -250,6 +316,7 @@ Suite *suite_report_vxlan(void)
 	TCase *tc = tcase_create("vxlan");
 
 	tcase_add_test(tc, odd_vni_on_its_node);
+	tcase_add_test(tc, dual_stack_one_fix);
 	tcase_add_test(tc, odd_port_on_its_node);
 	tcase_add_test(tc, same_everywhere_or_unused_is_silent);
 	tcase_add_test(tc, two_members_cannot_tell);
