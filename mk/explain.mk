@@ -1,7 +1,7 @@
 # netprobe explain: `make check-explain` explains every log of the corpus
 # (tests/explain/*.log, written from the frameworks' message formats) and
 # fails on a missed or a wrong cause; the blind sets of issue 42 are
-# floors (blind42: its figures, blind42b, blind42c, blind42d to blind42g: each
+# floors (blind42: its figures, blind42b to blind42g: each
 # case); it
 # scores the wild corpus
 # (tests/explain/wild, tests/explain/wild.sh; `make explain-results`
