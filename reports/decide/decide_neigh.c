@@ -84,25 +84,6 @@ static bool has_mac(const json_t *d, const char *m)
 	return false;
 }
 
-/* True when doc d's peers entry toward an address that node to holds
- * did not answer. */
-static bool failed_toward(const struct rctx *c, const json_t *d,
-			  const char *to)
-{
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(rj_arr(d, "peers"), i, p) {
-		const char *pa = rj_strd(p, "peer_addr", "");
-		const char *who = rn_resolve(c, pa, pa);
-
-		if (who != NULL && strcmp(who, to) == 0 &&
-		    !json_is_true(json_object_get(p, "responded")))
-			return true;
-	}
-	return false;
-}
-
 /* Whether the static entry e of node a is stale against its owner: the
  * owner's name into *owner and the MAC it holds the address with into
  * *mac when it is. */
@@ -212,8 +193,8 @@ void rd_neigh_stale(struct rctx *c)
 			    !plain(rj_strd(e, "address", "")) ||
 			    !plain(rj_strd(e, "interface", "")) || !plain(m) ||
 			    (ib = rd_node_scan(c, b)) == NULL ||
-			    (!failed_toward(c, in->doc, b) &&
-			     !failed_toward(c, ib->doc, a)))
+			    (!rd_failed_toward(c, in->doc, b) &&
+			     !rd_failed_toward(c, ib->doc, a)))
 				continue;
 			add_stale(c, a, e, b, m);
 		}

@@ -13,18 +13,6 @@
 #include "doc/finding.h"
 #include "report_decide.h"
 
-/* True when the interface object x has the flag (IFF_* by name). */
-static bool has_flag(const json_t *x, const char *flag)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(rj_arr(x, "flags"), i, v)
-		if (json_is_string(v) && strcmp(json_string_value(v), flag) == 0)
-			return true;
-	return false;
-}
-
 /* d's interface named name, or NULL. */
 static const json_t *iface_of(const json_t *d, const char *name)
 {
@@ -52,7 +40,7 @@ static bool stuck_bridge(const json_t *d, const json_t *x)
 
 		if (strcmp(rj_strd(p, "master", ""), rj_strd(x, "name", "")) ==
 			    0 &&
-		    has_flag(p, "UP") &&
+		    rd_has_flag(p, "UP") &&
 		    (strcmp(st, "listening") == 0 ||
 		     strcmp(st, "learning") == 0 || strcmp(st, "blocking") == 0))
 			return true;
@@ -67,9 +55,9 @@ static bool cut_iface(const json_t *d, const char *name,
 {
 	const json_t *x = iface_of(d, name);
 
-	if (x == NULL || !has_flag(x, "UP"))
+	if (x == NULL || !rd_has_flag(x, "UP"))
 		return false;
-	return code == FINDING_NIC_NOARP ? has_flag(x, "NOARP")
+	return code == FINDING_NIC_NOARP ? rd_has_flag(x, "NOARP")
 					 : stuck_bridge(d, x);
 }
 

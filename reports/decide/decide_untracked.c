@@ -72,24 +72,6 @@ static int exempts(const json_t *d, const json_t *db)
 	return how;
 }
 
-/* True when doc d's peers entry toward node to did not answer. */
-static bool failed_toward(const struct rctx *c, const json_t *d,
-			  const char *to)
-{
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(rj_arr(d, "peers"), i, p) {
-		const char *pa = rj_strd(p, "peer_addr", "");
-		const char *who = rn_resolve(c, pa, pa);
-
-		if (who != NULL && strcmp(who, to) == 0 &&
-		    !json_is_true(json_object_get(p, "responded")))
-			return true;
-	}
-	return false;
-}
-
 /* True when a finding of node a (a fault or a warning: a port that
  * timed out, a peer unreached) names node b as its pair's other end. */
 static bool finding_toward(const struct rctx *c, const char *a,
@@ -132,9 +114,9 @@ static json_t *cuts_of(const struct rctx *c, const char *a, const json_t *d)
 			continue;
 		/* b's connections to a die on a's input; a's own to b only
 		 * where b's replies are exempted too (every port) */
-		if (!failed_toward(c, ib->doc, a) && !finding_toward(c, b, a) &&
+		if (!rd_failed_toward(c, ib->doc, a) && !finding_toward(c, b, a) &&
 		    (how < 2 ||
-		     (!failed_toward(c, d, b) && !finding_toward(c, a, b))))
+		     (!rd_failed_toward(c, d, b) && !finding_toward(c, a, b))))
 			continue;
 		rj_add_unique(cuts, b);
 	}

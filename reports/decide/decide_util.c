@@ -143,3 +143,35 @@ bool rd_in_net(const char *a, const char *net, long len)
 			return false;
 	return true;
 }
+
+/* True when doc d's peers entry toward an address that node to holds
+ * did not answer: the one test the deciders of a pair (neighbours,
+ * untracked rules, VXLAN devices) ask of each side. */
+bool rd_failed_toward(const struct rctx *c, const json_t *d, const char *to)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(rj_arr(d, "peers"), i, p) {
+		const char *pa = rj_strd(p, "peer_addr", "");
+		const char *who = rn_resolve(c, pa, pa);
+
+		if (who != NULL && strcmp(who, to) == 0 &&
+		    !json_is_true(json_object_get(p, "responded")))
+			return true;
+	}
+	return false;
+}
+
+/* True when the interface object x has the flag (IFF_* by name, as the
+ * scan writes "flags"). */
+bool rd_has_flag(const json_t *x, const char *flag)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(rj_arr(x, "flags"), i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), flag) == 0)
+			return true;
+	return false;
+}

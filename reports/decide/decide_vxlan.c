@@ -57,18 +57,6 @@ static bool net_text(const char *a, long plen, char *out, size_t len)
 	return true;
 }
 
-/* True when interface x has the flag (IFF_* by name). */
-static bool has_flag(const json_t *x, const char *flag)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(rj_arr(x, "flags"), i, v)
-		if (json_is_string(v) && strcmp(json_string_value(v), flag) == 0)
-			return true;
-	return false;
-}
-
 /* True when s is safe unquoted in a shell line (a name, an address). */
 static bool plain(const char *s)
 {
@@ -122,7 +110,7 @@ static size_t collect(const struct rctx *c, struct vx_dev *v)
 			struct vx_dev *d = &v[n];
 
 			if (strcmp(rj_strd(x, "kind", ""), "vxlan") != 0 ||
-			    !json_is_object(vx) || !has_flag(x, "UP") ||
+			    !json_is_object(vx) || !rd_has_flag(x, "UP") ||
 			    ad == NULL || n >= VX_MAX)
 				continue;
 			d->node = a;
@@ -139,24 +127,6 @@ static size_t collect(const struct rctx *c, struct vx_dev *v)
 	return n;
 }
 
-/* True when doc d's entry toward node to did not answer. */
-static bool failed_toward(const struct rctx *c, const json_t *d,
-			  const char *to)
-{
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(rj_arr(d, "peers"), i, p) {
-		const char *pa = rj_strd(p, "peer_addr", "");
-		const char *who = rn_resolve(c, pa, pa);
-
-		if (who != NULL && strcmp(who, to) == 0 &&
-		    !json_is_true(json_object_get(p, "responded")))
-			return true;
-	}
-	return false;
-}
-
 /* True when the pair of a and b failed, either way, or one of them is a
  * member that never joined node 0. */
 static bool pair_failed(const struct rctx *c, const char *a, const char *b)
@@ -166,8 +136,8 @@ static bool pair_failed(const struct rctx *c, const char *a, const char *b)
 	size_t i;
 	json_t *m;
 
-	if ((ia != NULL && failed_toward(c, ia->doc, b)) ||
-	    (ib != NULL && failed_toward(c, ib->doc, a)))
+	if ((ia != NULL && rd_failed_toward(c, ia->doc, b)) ||
+	    (ib != NULL && rd_failed_toward(c, ib->doc, a)))
 		return true;
 	json_array_foreach(rj_arr(json_object_get(rd_mesh_doc(c), "mesh"),
 				  "members"),
@@ -514,7 +484,7 @@ void rd_vxlan_hint(const json_t *d, const char *x, const char *who,
 		const json_t *vx = json_object_get(ifc, "vxlan");
 
 		if (strcmp(rj_strd(ifc, "kind", ""), "vxlan") != 0 ||
-		    !json_is_object(vx) || !has_flag(ifc, "UP"))
+		    !json_is_object(vx) || !rd_has_flag(ifc, "UP"))
 			continue;
 		json_array_foreach(rj_arr(ifc, "addresses"), j, ad) {
 			const char *n = rj_strd(ifc, "name", "?");

@@ -20,6 +20,13 @@ int rd_index_lossy(struct rctx *c);
 /* True when address text a lies in net/len, IPv4 or IPv6 (net's
  * family); false on bad input. */
 bool rd_in_net(const char *a, const char *net, long len);
+
+/* True when doc d's peers entry toward an address node to holds did
+ * not answer. */
+bool rd_failed_toward(const struct rctx *c, const json_t *d, const char *to);
+
+/* True when interface object x carries flag (IFF_* by name). */
+bool rd_has_flag(const json_t *x, const char *flag);
 /* A citation {node, code}: the node and the finding code or measurement
  * an item rests on. Returns a new object or NULL. */
 json_t *rd_cite(const char *node, const char *code);
