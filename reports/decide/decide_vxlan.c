@@ -148,9 +148,8 @@ static bool failed_toward(const struct rctx *c, const json_t *d,
 	return false;
 }
 
-/* True when the pair of a and b failed, either way, or one of them is a
- * member that never joined node 0. */
-static bool pair_failed(const struct rctx *c, const char *a, const char *b)
+/* See report_decide.h. */
+bool rd_vxlan_pair_failed(const struct rctx *c, const char *a, const char *b)
 {
 	const struct report_input *ia = rd_node_scan(c, a);
 	const struct report_input *ib = rd_node_scan(c, b);
@@ -313,7 +312,7 @@ static void odd_one(struct rctx *c, const struct vx_dev *d,
 			wl += (size_t)snprintf(who + wl, sizeof(who) - wl,
 					       "%s%s", wl ? ", " : "",
 					       g[i]->node);
-		if (pair_failed(c, d->node, g[i]->node))
+		if (rd_vxlan_pair_failed(c, d->node, g[i]->node))
 			rj_add_unique(cuts, g[i]->node);
 	}
 	if (json_array_size(cuts) == 0)
@@ -391,7 +390,7 @@ static void cannot_tell(struct rctx *c, const struct vx_dev *const *g,
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = i + 1; j < n; j++)
 			failed |= field(g[i], f) != field(g[j], f) &&
-				  pair_failed(c, g[i]->node, g[j]->node);
+				  rd_vxlan_pair_failed(c, g[i]->node, g[j]->node);
 		if (l < sizeof(vals))
 			l += (size_t)snprintf(vals + l, sizeof(vals) - l,
 					      "%s%s's %s: %lld",
