@@ -515,6 +515,28 @@ void rd_vxlan_hint(const json_t *d, const char *x, const char *who,
 			    !rd_in_net(addr, rj_strd(ad, "address", ""),
 				       rj_int(ad, "prefixlen", 0)))
 				continue;
+			/* its own proxy device swallows the ARP for addr:
+			 * node x's own evidence, which the peer's MAC
+			 * completes (blind48f 05) */
+			if (rd_vxlan_proxy_lacks(d, ifc, addr)) {
+				snprintf(buf, len,
+					 ". %s reaches %s by its VXLAN overlay "
+					 "%s, which answers ARP itself (proxy, "
+					 "learning and l3miss off) and holds no "
+					 "neighbour entry for %s: %s's ARP for "
+					 "it never leaves %s, so %s sends "
+					 "nothing to %s over it (ip neigh show "
+					 "dev %s on %s). Decide on %s: ip -d "
+					 "link show (the link/ether of the "
+					 "device that holds %s), then on %s: ip "
+					 "neigh replace %s lladdr THAT_MAC dev "
+					 "%s nud permanent, and the overlay "
+					 "daemon that should install it "
+					 "(flannel: restart it).",
+					 x, addr, n, addr, x, x, x, who, n, x,
+					 who, addr, x, addr, n);
+				return;
+			}
 			if (pn > 0) {
 				snprintf(port, sizeof(port), ", UDP port %lld",
 					 pn);

@@ -101,6 +101,13 @@ static bool has_entry(const json_t *d, const char *ifn, const char *addr)
 	return false;
 }
 
+/* See report_decide.h. */
+bool rd_vxlan_proxy_lacks(const json_t *d, const json_t *x, const char *addr)
+{
+	return proxy_only(x) && json_is_array(json_object_get(d, "neighbours")) &&
+	       !has_entry(d, rj_strd(x, "name", ""), addr);
+}
+
 /* The MAC of the up vxlan device of doc d that holds addr, NULL when
  * none does or it has no MAC. */
 static const char *peer_mac(const json_t *d, const char *addr)

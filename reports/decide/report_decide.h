@@ -321,6 +321,10 @@ bool rd_vxlan_pair_failed(const struct rctx *c, const char *a, const char *b);
  * device MAC and the peer it cuts off ("cuts"); a warning naming the
  * deciding commands where the peer's MAC is not in any scan. */
 void rd_vxlan_proxy_neigh(struct rctx *c);
+/* True when x, an interface of scan d, is a proxy VXLAN device (learning
+ * and l3miss off) and d's table holds no static entry for addr on it
+ * (decide_vxlan_neigh.c): d's ARP for addr never leaves. */
+bool rd_vxlan_proxy_lacks(const json_t *d, const json_t *x, const char *addr);
 /* Where node x's scan d reaches address addr of member who (that never
  * joined) by an up VXLAN device of d, a sentence for the undecided
  * pair: the device's VNI and port, and the command on who that decides
