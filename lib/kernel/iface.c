@@ -32,6 +32,7 @@ struct iface *iface_list_add(struct iface_list *l)
 	ifc->brport_state = -1;
 	ifc->br_stp = -1;
 	ifc->vxlan_learning = -1;
+	ifc->vxlan_proxy = ifc->vxlan_l2miss = ifc->vxlan_l3miss = -1;
 	return ifc;
 }
 

@@ -74,6 +74,10 @@ struct iface {
 	char vxlan_local[INET6_ADDRSTRLEN];
 	char vxlan_group[INET6_ADDRSTRLEN];
 	int vxlan_learning;
+	/* proxy (the device answers ARP from its neighbour table), l2miss
+	 * and l3miss (a daemon is told of misses and fills entries on
+	 * demand): 1, 0, -1 unknown, from IFLA_VXLAN_* (issue 48) */
+	int vxlan_proxy, vxlan_l2miss, vxlan_l3miss;
 	char macvlan_mode[16]; /* "bridge", "private", "vepa", "passthru",
 				* "source"; ipvlan "l2", "l3", "l3s" */
 	uint16_t vlan_id;

@@ -58,6 +58,12 @@ static json_t *str_or_null(const char *s)
 	return s[0] != '\0' ? json_string(s) : json_null();
 }
 
+/* A tri-state (1, 0, -1 unknown) as true, false or null. */
+static json_t *tri_json(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
 /* IFF_* bits as an array of names, lowest bit first. */
 static json_t *flags_to_json(unsigned f)
 {
@@ -130,7 +136,7 @@ json_t *iface_to_json(const struct iface *ifc)
 		peer = json_null();
 	if (ifc->kind == IFK_VXLAN)
 		vx = json_pack(
-		    "{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+		    "{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
 		    (json_int_t)ifc->vxlan_id, "underlay",
 		    ifc->vxlan_link > 0 ? str_or_null(ifc->parent)
 		                        : json_null(),
@@ -143,7 +149,10 @@ json_t *iface_to_json(const struct iface *ifc)
 		    "local", str_or_null(ifc->vxlan_local), "group",
 		    str_or_null(ifc->vxlan_group), "learning",
 		    ifc->vxlan_learning < 0 ? json_null()
-		                            : json_boolean(ifc->vxlan_learning));
+		                            : json_boolean(ifc->vxlan_learning),
+		    "proxy", tri_json(ifc->vxlan_proxy), "l2miss",
+		    tri_json(ifc->vxlan_l2miss), "l3miss",
+		    tri_json(ifc->vxlan_l3miss));
 	else
 		vx = json_null();
 	json_object_set_new(o, "index", json_integer(ifc->index));

@@ -189,6 +189,7 @@ int nl_parse_link(const struct nlmsghdr *nlh, struct iface_list *l)
 	tmp.brport_state = -1;
 	tmp.br_stp = -1;
 	tmp.vxlan_learning = -1;
+	tmp.vxlan_proxy = tmp.vxlan_l2miss = tmp.vxlan_l3miss = -1;
 	tmp.index = ifm->ifi_index;
 	snprintf(tmp.name, sizeof(tmp.name), "%s", name);
 	tmp.flags = ifm->ifi_flags;

@@ -1,8 +1,9 @@
 /* A vxlan's IFLA_INFO_DATA into struct iface (issue 48): its VNI, UDP
- * port, local and group address, underlay device and learning, as `ip -d
- * link show` prints them, so the report can compare one overlay's
- * devices across its members (a member on another VNI or port reaches
- * none of them). */
+ * port, local and group address, underlay device, learning, proxy,
+ * l2miss and l3miss, as `ip -d link show` prints them, so the report
+ * can compare one overlay's devices across its members (a member on another VNI or port reaches
+ * none of them; a proxy device with no entry for a peer's address
+ * swallows the ARP for it). */
 #include "kernel/nl.h"
 
 #include <arpa/inet.h>
@@ -46,6 +47,9 @@ int nl_parse_vxlan(const struct nlattr *data, struct iface *ifc)
 	t[IFLA_VXLAN_LINK] = MNL_TYPE_U32;
 	t[IFLA_VXLAN_PORT] = MNL_TYPE_U16;
 	t[IFLA_VXLAN_LEARNING] = MNL_TYPE_U8;
+	t[IFLA_VXLAN_PROXY] = MNL_TYPE_U8;
+	t[IFLA_VXLAN_L2MISS] = MNL_TYPE_U8;
+	t[IFLA_VXLAN_L3MISS] = MNL_TYPE_U8;
 	if (nl_attr_table(mnl_attr_get_payload(data),
 	                  mnl_attr_get_payload_len(data), tb,
 	                  IFLA_VXLAN_LOCAL6, t) < 0)
@@ -60,6 +64,12 @@ int nl_parse_vxlan(const struct nlattr *data, struct iface *ifc)
 	if (tb[IFLA_VXLAN_LEARNING])
 		ifc->vxlan_learning =
 		    mnl_attr_get_u8(tb[IFLA_VXLAN_LEARNING]) != 0;
+	if (tb[IFLA_VXLAN_PROXY])
+		ifc->vxlan_proxy = mnl_attr_get_u8(tb[IFLA_VXLAN_PROXY]) != 0;
+	if (tb[IFLA_VXLAN_L2MISS])
+		ifc->vxlan_l2miss = mnl_attr_get_u8(tb[IFLA_VXLAN_L2MISS]) != 0;
+	if (tb[IFLA_VXLAN_L3MISS])
+		ifc->vxlan_l3miss = mnl_attr_get_u8(tb[IFLA_VXLAN_L3MISS]) != 0;
 	if ((tb[IFLA_VXLAN_LOCAL] &&
 	     addr_text(tb[IFLA_VXLAN_LOCAL], 4, ifc->vxlan_local,
 	               sizeof(ifc->vxlan_local)) < 0) ||

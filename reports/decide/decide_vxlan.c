@@ -127,9 +127,8 @@ static size_t collect(const struct rctx *c, struct vx_dev *v)
 	return n;
 }
 
-/* True when the pair of a and b failed, either way, or one of them is a
- * member that never joined node 0. */
-static bool pair_failed(const struct rctx *c, const char *a, const char *b)
+/* See report_decide.h. */
+bool rd_vxlan_pair_failed(const struct rctx *c, const char *a, const char *b)
 {
 	const struct report_input *ia = rd_node_scan(c, a);
 	const struct report_input *ib = rd_node_scan(c, b);
@@ -292,7 +291,7 @@ static void odd_one(struct rctx *c, const struct vx_dev *d,
 			wl += (size_t)snprintf(who + wl, sizeof(who) - wl,
 					       "%s%s", wl ? ", " : "",
 					       g[i]->node);
-		if (pair_failed(c, d->node, g[i]->node))
+		if (rd_vxlan_pair_failed(c, d->node, g[i]->node))
 			rj_add_unique(cuts, g[i]->node);
 	}
 	if (json_array_size(cuts) == 0)
@@ -370,7 +369,7 @@ static void cannot_tell(struct rctx *c, const struct vx_dev *const *g,
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = i + 1; j < n; j++)
 			failed |= field(g[i], f) != field(g[j], f) &&
-				  pair_failed(c, g[i]->node, g[j]->node);
+				  rd_vxlan_pair_failed(c, g[i]->node, g[j]->node);
 		if (l < sizeof(vals))
 			l += (size_t)snprintf(vals + l, sizeof(vals) - l,
 					      "%s%s's %s: %lld",
@@ -495,6 +494,28 @@ void rd_vxlan_hint(const json_t *d, const char *x, const char *who,
 			    !rd_in_net(addr, rj_strd(ad, "address", ""),
 				       rj_int(ad, "prefixlen", 0)))
 				continue;
+			/* its own proxy device swallows the ARP for addr:
+			 * node x's own evidence, which the peer's MAC
+			 * completes (blind48f 05) */
+			if (rd_vxlan_proxy_lacks(d, ifc, addr)) {
+				snprintf(buf, len,
+					 ". %s reaches %s by its VXLAN overlay "
+					 "%s, which answers ARP itself (proxy, "
+					 "learning and l3miss off) and holds no "
+					 "neighbour entry for %s: %s's ARP for "
+					 "it never leaves %s, so %s sends "
+					 "nothing to %s over it (ip neigh show "
+					 "dev %s on %s). Decide on %s: ip -d "
+					 "link show (the link/ether of the "
+					 "device that holds %s), then on %s: ip "
+					 "neigh replace %s lladdr THAT_MAC dev "
+					 "%s nud permanent, and the overlay "
+					 "daemon that should install it "
+					 "(flannel: restart it).",
+					 x, addr, n, addr, x, x, x, who, n, x,
+					 who, addr, x, addr, n);
+				return;
+			}
 			if (pn > 0) {
 				snprintf(port, sizeof(port), ", UDP port %lld",
 					 pn);

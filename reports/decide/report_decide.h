@@ -317,6 +317,21 @@ void rd_neigh_stale(struct rctx *c);
  * off ("cuts"); with two members or no majority a warning on each that
  * names both values and the command that decides. */
 void rd_vxlan_mismatch(struct rctx *c);
+/* True when the pair of members a and b failed, either way, or one of
+ * them never joined node 0 (decide_vxlan.c). */
+bool rd_vxlan_pair_failed(const struct rctx *c, const char *a, const char *b);
+/* A member's proxy VXLAN device (learning off, no l3miss) with no static
+ * neighbour entry for a peer's overlay address, where the member's own
+ * probes toward that address failed (decide_vxlan_neigh.c, issue 48;
+ * flannel-io/flannel#203): a vxlan-proxy-neigh-missing fault on the
+ * member with the command that installs the entry with the peer's
+ * device MAC and the peer it cuts off ("cuts"); a warning naming the
+ * deciding commands where the peer's MAC is not in any scan. */
+void rd_vxlan_proxy_neigh(struct rctx *c);
+/* True when x, an interface of scan d, is a proxy VXLAN device (learning
+ * and l3miss off) and d's table holds no static entry for addr on it
+ * (decide_vxlan_neigh.c): d's ARP for addr never leaves. */
+bool rd_vxlan_proxy_lacks(const json_t *d, const json_t *x, const char *addr);
 /* Where node x's scan d reaches address addr of member who (that never
  * joined) by an up VXLAN device of d, a sentence for the undecided
  * pair: the device's VNI and port, and the command on who that decides

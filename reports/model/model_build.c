@@ -169,6 +169,7 @@ static json_t *decide(const struct report_set *s)
 	rd_names(&c);
 	rd_neigh_stale(&c);
 	rd_vxlan_mismatch(&c);
+	rd_vxlan_proxy_neigh(&c);
 	rd_macvlan_vepa(&c);
 	rd_untracked_cuts(&c);
 	rd_route_cuts(&c);

@@ -1,6 +1,7 @@
 /* Unit tests for a vxlan's settings (lib/kernel/nl_vxlan.c, issue 48):
  * link messages built in memory with every IFLA_VXLAN_* the scan keeps
- * (VNI, port, local and group in both families, underlay, learning),
+ * (VNI, port, local and group in both families, underlay, learning,
+ * proxy, l2miss, l3miss),
  * malformed ones rejected, and the document's vxlan object that carries
  * them to the report. */
 #include "kernel/nl.h"
@@ -118,6 +119,56 @@ END_TEST
 
 /* A message without the settings leaves them unknown; a port that is not
  * 16 bits, or a local address of the wrong size, is refused. */
+/* flannel's old vxlan backend (flannel-io/flannel#203, #207): `ip link
+ * add vx0 type vxlan id 42 dstport 4789 nolearning proxy l3miss`: proxy
+ * and l3miss on, l2miss off, in the struct and the document. */
+START_TEST(vxlan_proxy_and_misses)
+{
+	struct iface_list l = {0};
+	char buf[BUFSZ];
+	struct nlmsghdr *nlh;
+	struct nlattr *li, *d;
+	json_t *o, *vx;
+
+	nlh = vx_msg(buf, 10, "vx0", &li, &d);
+	mnl_attr_put_u32(nlh, IFLA_VXLAN_ID, 42);
+	mnl_attr_put_u8(nlh, IFLA_VXLAN_LEARNING, 0);
+	mnl_attr_put_u8(nlh, IFLA_VXLAN_PROXY, 1);
+	mnl_attr_put_u8(nlh, IFLA_VXLAN_L2MISS, 0);
+	mnl_attr_put_u8(nlh, IFLA_VXLAN_L3MISS, 1);
+	vx_end(nlh, li, d);
+	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
+	ck_assert_int_eq(l.v[0].vxlan_proxy, 1);
+	ck_assert_int_eq(l.v[0].vxlan_l2miss, 0);
+	ck_assert_int_eq(l.v[0].vxlan_l3miss, 1);
+	o = iface_to_json(&l.v[0]);
+	ck_assert_ptr_nonnull(o);
+	vx = json_object_get(o, "vxlan");
+	ck_assert(json_is_true(json_object_get(vx, "proxy")));
+	ck_assert(json_is_false(json_object_get(vx, "l2miss")));
+	ck_assert(json_is_true(json_object_get(vx, "l3miss")));
+	json_decref(o);
+	/* absent: unknown, null in the document; a proxy of 16 bits refused */
+	nlh = vx_msg(buf, 11, "vx1", &li, &d);
+	mnl_attr_put_u32(nlh, IFLA_VXLAN_ID, 42);
+	vx_end(nlh, li, d);
+	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
+	ck_assert_int_eq(l.v[1].vxlan_proxy, -1);
+	ck_assert_int_eq(l.v[1].vxlan_l3miss, -1);
+	o = iface_to_json(&l.v[1]);
+	ck_assert_ptr_nonnull(o);
+	ck_assert(json_is_null(json_object_get(json_object_get(o, "vxlan"),
+	                                       "proxy")));
+	json_decref(o);
+	nlh = vx_msg(buf, 12, "vx2", &li, &d);
+	mnl_attr_put_u16(nlh, IFLA_VXLAN_PROXY, 1);
+	vx_end(nlh, li, d);
+	ck_assert_int_eq(nl_parse_link(nlh, &l), -1);
+	ck_assert_uint_eq(l.n, 2);
+	iface_list_free(&l);
+}
+END_TEST
+
 START_TEST(vxlan_settings_absent_or_malformed)
 {
 	struct iface_list l = {0};
@@ -154,6 +205,7 @@ Suite *suite_nl_vxlan(void)
 	tcase_add_test(tc, vxlan_settings_parsed);
 	tcase_add_test(tc, vxlan_settings_ipv6);
 	tcase_add_test(tc, vxlan_settings_absent_or_malformed);
+	tcase_add_test(tc, vxlan_proxy_and_misses);
 	suite_add_tcase(s, tc);
 	return s;
 }
