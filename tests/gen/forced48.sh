@@ -8,7 +8,7 @@
 # that node's peer (node 2 and node 3 then), so such a kind goes only on
 # a seed of six nodes or more, and pool-shadow and mbox-drop only on a
 # routed one. The kinds of the blind sets' member-side classes (ecmp,
-# rtdrop, noarp, brstuck, qdisc, qdischtb, ovlvni) follow. FORCED48_KINDS (a
+# rtdrop, noarp, brstuck, qdisc, qdischtb, ovlvni, ovlproxy) follow. FORCED48_KINDS (a
 # space-separated list of kinds) runs only those. Exit 0 when every run
 # passed.
 #   [FORCED48_KINDS="k1 k2"] sh tests/gen/forced48.sh PER JOBS RESULTS
@@ -34,7 +34,7 @@ for spec in hosts-stale:l2,routed,overlay:n mask-narrow:l2,routed:2 \
 	hosts-order:l2,routed,overlay:3 iifother:l2,routed,overlay:n \
 	ecmp:routed:n rtdrop:l2,routed,overlay:n noarp:l2,routed:n \
 	brstuck:l2,routed:n qdisc:l2,routed,overlay:n qdischtb:l2,routed:n \
-	ovlvni:overlay:n; do
+	ovlvni:overlay:n ovlproxy:overlay:n; do
 	kind=${spec%%:*}
 	case " ${FORCED48_KINDS:-$kind} " in *" $kind "*) ;; *) continue ;; esac
 	rest=${spec#*:}
