@@ -223,6 +223,15 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "net.ipv4.ip_local_port_range and ss -s");
 	else if (strcmp(id, "ucx-tcp-backlog-hint") == 0)
 		explain_backlog_next(buf, len);
+	else if (strcmp(id, "gpustack-worker-unreachable") == 0 && addr &&
+		 port)
+		/* the address is the worker's own claim (issue 42) */
+		snprintf(buf, len, "on the server: curl http://%s:%s/healthz; "
+			 "on the worker: ip -brief address (is %s an address "
+			 "of the adapter the server reaches?); if not, start "
+			 "the worker with --worker-ip (GPUStack 2: "
+			 "--advertise-address) set to that adapter's address",
+			 addr, port, addr);
 	else if (strcmp(id, "pslite-bind-failed") == 0)
 		/* ps-lite prints no errno: which of the two it was (a
 		 * port held, an address not this host's; issue 42) */
