@@ -22,7 +22,7 @@ static const char *err_codes(const char *err, const char **maybe)
 		return NULL;
 	if (strstr(err, "refused") || strcmp(err, "111") == 0)
 		return finding_name(FINDING_PORT_CLOSED);
-	if (strstr(err, "No route") || strstr(err, "unreachable") ||
+	if (strstr(err, "o route to") || strstr(err, "unreachable") ||
 	    strcmp(err, "113") == 0 || strcmp(err, "101") == 0)
 		return finding_name(FINDING_HOST_UNREACHABLE);
 	if (strstr(err, "EADDRINUSE") || strstr(err, "already in use") ||

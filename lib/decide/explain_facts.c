@@ -223,6 +223,24 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "net.ipv4.ip_local_port_range and ss -s");
 	else if (strcmp(id, "ucx-tcp-backlog-hint") == 0)
 		explain_backlog_next(buf, len);
+	else if (strcmp(id, "gpustack-worker-unreachable") == 0 && addr &&
+		 port)
+		/* the address is the worker's own claim (issue 42) */
+		snprintf(buf, len, "on the server: curl http://%s:%s/healthz; "
+			 "on the worker: ip -brief address (is %s an address "
+			 "of the adapter the server reaches?); if not, start "
+			 "the worker with --worker-ip (GPUStack 2: "
+			 "--advertise-address) set to that adapter's address",
+			 addr, port, addr);
+	else if (strcmp(id, "pslite-bind-failed") == 0)
+		/* ps-lite prints no errno: which of the two it was (a
+		 * port held, an address not this host's; issue 42) */
+		snprintf(buf, len, "on the node that printed it: ss -ltnp "
+			 "(another process on the scheduler's "
+			 "DMLC_PS_ROOT_PORT?) and ip -brief address (is "
+			 "DMLC_NODE_HOST, or the address of DMLC_INTERFACE or "
+			 "StepMesh's RNIC, one of this node's?); PS_VERBOSE=1 "
+			 "prints the ip and port it tried (Bind to role=...)");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "

@@ -30,6 +30,7 @@ static const struct logsig table[] = {
 #include "doc/logsig_ray.def"
 #include "doc/logsig_launch.def"
 #include "doc/logsig_system.def"
+#include "doc/logsig_ctl.def"
 };
 
 const struct logsig *logsig_table(size_t *n)
