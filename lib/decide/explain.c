@@ -575,6 +575,8 @@ static void hit_causes(const struct explain_ctx *x,
 	}
 	if (explain_nccl_no_iface(x, h, r))
 		return;
+	if (explain_nccl_noroute(h, r) || explain_nccl_bind_in_use(x->lg, h, r))
+		return;
 	if (own_name(h)) {
 		/* torchrun's own pick: the name of the node that runs the
 		 * store; on it, the hostname does not resolve */
