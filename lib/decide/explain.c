@@ -365,6 +365,8 @@ static void bootstrap_trace(const struct explain_ctx *x,
 		if (r->causes[i].kind == EXPLAIN_NET &&
 		    strcmp(r->causes[i].codes[0], "rank-unreachable") != 0)
 			return;
+	if (!own && explain_nccl_iface_unseen(x, h, r))
+		return; /* no interface line at all: the pick is unknown */
 	open_set(r, h, own ? "rank-unreachable,nccl-default-iface-unsafe" :
 		 "rank-unreachable", own ? "NCCL's bootstrap failed on a "
 		 "socket over the interface NCCL chose by itself (the log "

@@ -69,7 +69,7 @@ bool explain_nccl_noroute(const struct explain_hit *h,
 		 "ip route get %s and ping -c1 %s; there: nft list ruleset "
 		 "(a reject rule); netprobe mesh on every node tells",
 		 a ? a : "the address", a ? a : "ADDR", a ? a : "ADDR");
-	open_with(r, h, "rank-unreachable,host-unreachable,"
+	open_with(r, h, "host-unreachable,rank-unreachable,"
 		  "nccl-default-iface-unsafe,port-filtered", why, next);
 	return true;
 }
@@ -95,5 +95,32 @@ bool explain_nccl_bind_in_use(const struct explain_log *lg,
 		  "| wc -l (near the range's size: widen the range, or keep "
 		  "NCCL_PXN_DISABLE unset); with NCCL_COMM_ID set: ss -ltnp "
 		  "'sport = :PORT' names a holder");
+	return true;
+}
+
+/* NCCL's bootstrap trace (bootstrap.cc -> 2) where no line shows the
+ * interface NCCL used (no Bootstrap/NET Using line) nor echoes
+ * NCCL_SOCKET_IFNAME: the ranks could not reach each other over an
+ * interface the log does not name, so NCCL's own pick (docker0 or
+ * another bridge; inside a container on Docker's default bridge, an
+ * address behind NAT) is as open as a path fault (blind42g a03,
+ * huggingface/accelerate#2107: fixed by --network=host). What decides
+ * is the rerun's Using line. */
+bool explain_nccl_iface_unseen(const struct explain_ctx *x,
+			       const struct explain_hit *h,
+			       struct explain_result *r)
+{
+	if (x->ifname != NULL || explain_nccl_using(x))
+		return false;
+	open_with(r, h, "rank-unreachable,nccl-default-iface-unsafe,"
+		  "container-bridge-nat",
+		  "NCCL's bootstrap failed on a socket and no line shows the "
+		  "interface NCCL used or NCCL_SOCKET_IFNAME: its own pick (a "
+		  "bridge such as docker0, or a container's NAT'd address) is "
+		  "as likely as a path fault",
+		  "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: the "
+		  "Bootstrap : Using IF:ADDR line names the pick (docker0, "
+		  "veth or 172.17/16 is the answer); on each node netprobe "
+		  "layers tells a container behind NAT");
 	return true;
 }

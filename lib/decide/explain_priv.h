@@ -112,6 +112,11 @@ bool explain_nccl_noroute(const struct explain_hit *h,
 bool explain_nccl_bind_in_use(const struct explain_log *lg,
 			      const struct explain_hit *h,
 			      struct explain_result *r);
+/* explain_ephem.c: a bootstrap trace in a log that shows no interface
+ * NCCL used and no NCCL_SOCKET_IFNAME opens NCCL's own pick too. */
+bool explain_nccl_iface_unseen(const struct explain_ctx *x,
+			       const struct explain_hit *h,
+			       struct explain_result *r);
 bool explain_nccl_no_iface(const struct explain_ctx *x,
 			   const struct explain_hit *h,
 			   struct explain_result *r);
