@@ -365,6 +365,8 @@ static void bootstrap_trace(const struct explain_ctx *x,
 		if (r->causes[i].kind == EXPLAIN_NET &&
 		    strcmp(r->causes[i].codes[0], "rank-unreachable") != 0)
 			return;
+	if (!own && explain_nccl_iface_unseen(x, h, r))
+		return; /* no interface line at all: the pick is unknown */
 	open_set(r, h, own ? "rank-unreachable,nccl-default-iface-unsafe" :
 		 "rank-unreachable", own ? "NCCL's bootstrap failed on a "
 		 "socket over the interface NCCL chose by itself (the log "
@@ -574,6 +576,8 @@ static void hit_causes(const struct explain_ctx *x,
 		return;
 	}
 	if (explain_nccl_no_iface(x, h, r))
+		return;
+	if (explain_nccl_noroute(h, r) || explain_nccl_bind_in_use(x->lg, h, r))
 		return;
 	if (own_name(h)) {
 		/* torchrun's own pick: the name of the node that runs the

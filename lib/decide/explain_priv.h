@@ -105,6 +105,18 @@ void explain_nccl_lo_cause(const struct explain_ctx *x,
 			   struct explain_result *r);
 /* NCCL's "no socket interface found" where the log shows no include
  * list: both NCCL_SOCKET_IFNAME candidates open (explain_transport.c). */
+/* explain_ephem.c: NCCL's No route to host toward an advertised
+ * address and its bind's Address already in use only open (issue 42). */
+bool explain_nccl_noroute(const struct explain_hit *h,
+			  struct explain_result *r);
+bool explain_nccl_bind_in_use(const struct explain_log *lg,
+			      const struct explain_hit *h,
+			      struct explain_result *r);
+/* explain_ephem.c: a bootstrap trace in a log that shows no interface
+ * NCCL used and no NCCL_SOCKET_IFNAME opens NCCL's own pick too. */
+bool explain_nccl_iface_unseen(const struct explain_ctx *x,
+			       const struct explain_hit *h,
+			       struct explain_result *r);
 bool explain_nccl_no_iface(const struct explain_ctx *x,
 			   const struct explain_hit *h,
 			   struct explain_result *r);
