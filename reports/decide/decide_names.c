@@ -187,17 +187,6 @@ static bool re_quote(const char *s, char *buf, size_t len)
 	return true;
 }
 
-/* True when s is safe inside single quotes and as a hosts file word. */
-static bool plain(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++)
-		if (!isalnum((unsigned char)*s) && strchr(".-_:", *s) == NULL)
-			return false;
-	return true;
-}
-
 /* One finding on node with its command and the peers it cuts off;
  * returns it (c->findings holds it), or NULL on no memory. */
 static json_t *add(struct rctx *c, const char *node, enum finding_code id,
@@ -246,7 +235,7 @@ static void hosts_stale(struct rctx *c, const char *a, const json_t *d)
 		    !peer_host(p, host, sizeof(host)) || !is_node(c, host) ||
 		    strcmp(host, a) == 0 || held_by_member(c, pa) ||
 		    !members_view(c, a, host, want, sizeof(want)) ||
-		    !plain(host) || !re_quote(host, nre, sizeof(nre)) ||
+		    !rd_shell_word(host, ":") || !re_quote(host, nre, sizeof(nre)) ||
 		    !re_quote(pa, are, sizeof(are)))
 			continue;
 		snprintf(cmd, sizeof(cmd),
@@ -456,7 +445,7 @@ static void bridge_shadow(struct rctx *c, const char *a, const json_t *d)
 				ev, json_pack("{s:s, s:s}", "fact", fact,
 					      "source", "peers"));
 		}
-		if (json_array_size(cuts) == 0 || !plain(br))
+		if (json_array_size(cuts) == 0 || !rd_shell_word(br, ":"))
 			goto next;
 		json_array_foreach(cuts, i, ifc)
 			snprintf(list + strlen(list),
@@ -545,7 +534,7 @@ static void macvlan_parent(struct rctx *c, const char *a, const json_t *d)
 			const char *ha = rj_strd(bd, "address", "");
 			const char *hif = rj_strd(gi, "name", "");
 
-			if (!in_net(ha, ca, plen) || !plain(hif) ||
+			if (!in_net(ha, ca, plen) || !rd_shell_word(hif, ":") ||
 			    strcmp(rj_strd(gi, "kind", ""), "macvlan") == 0)
 				continue;
 			snprintf(cmd, sizeof(cmd),

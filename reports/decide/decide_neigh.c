@@ -27,20 +27,6 @@ static bool vrrp_mac(const char *m)
 	       strncasecmp(m, "00:00:5e:00:02:", 15) == 0;
 }
 
-/* True when s is safe unquoted in a shell line (an interface name, an
- * address, a MAC). */
-static bool plain(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++)
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			   "0123456789.-_:@",
-			   *s) == NULL)
-			return false;
-	return true;
-}
-
 /* The one member but a whose scan holds address addr on an interface
  * other than loopback: its name, and that interface into *ifc. NULL
  * when none does, or when more than one address of that kind is held (a
@@ -190,8 +176,9 @@ void rd_neigh_stale(struct rctx *c)
 			continue;
 		json_array_foreach(rj_arr(in->doc, "neighbours"), i, e) {
 			if (!stale_entry(c, a, e, &b, &m) ||
-			    !plain(rj_strd(e, "address", "")) ||
-			    !plain(rj_strd(e, "interface", "")) || !plain(m) ||
+			    !rd_shell_word(rj_strd(e, "address", ""), ":@") ||
+			    !rd_shell_word(rj_strd(e, "interface", ""), ":@") ||
+			    !rd_shell_word(m, ":@") ||
 			    (ib = rd_node_scan(c, b)) == NULL ||
 			    (!rd_failed_toward(c, in->doc, b) &&
 			     !rd_failed_toward(c, ib->doc, a)))

@@ -1,6 +1,7 @@
 /* netprobe report, decide: what every decider needs. Citations, a node's
  * latest scan, its findings, and one setting's shape. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "report_decide.h"
@@ -174,4 +175,19 @@ bool rd_has_flag(const json_t *x, const char *flag)
 		if (json_is_string(v) && strcmp(json_string_value(v), flag) == 0)
 			return true;
 	return false;
+}
+
+/* True when s is one word safe unquoted in a shell line and inside
+ * single quotes: letters, digits, '.', '-', '_' and the characters of
+ * extra (':' for addresses and MACs, '@' for interface names). The
+ * deciders print a fix command only from such words. */
+bool rd_shell_word(const char *s, const char *extra)
+{
+	if (s == NULL || *s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr(".-_", *s) == NULL &&
+		    strchr(extra, *s) == NULL)
+			return false;
+	return true;
 }

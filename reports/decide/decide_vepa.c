@@ -21,19 +21,6 @@
 #include "doc/finding.h"
 #include "report_decide.h"
 
-/* True when s is safe unquoted in a shell line (an interface name). */
-static bool plain(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++)
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			   "0123456789.-_@",
-			   *s) == NULL)
-			return false;
-	return true;
-}
-
 /* True when interface fi is a macvlan (or macvtap) whose mode keeps its
  * siblings' frames off the host: vepa, private. */
 static bool vepa_like(const json_t *fi)
@@ -218,8 +205,8 @@ void rd_macvlan_vepa(struct rctx *c)
 			struct vend ea, eb;
 
 			if (!vepa_pair(c, a, b, &ea, &eb) ||
-			    !plain(rj_strd(ea.ifc, "name", "")) ||
-			    !plain(rj_strd(eb.ifc, "name", "")))
+			    !rd_shell_word(rj_strd(ea.ifc, "name", ""), "@") ||
+			    !rd_shell_word(rj_strd(eb.ifc, "name", ""), "@"))
 				continue;
 			add_vepa(c, a, &ea, b, &eb);
 			add_vepa(c, b, &eb, a, &ea);

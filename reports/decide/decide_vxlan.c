@@ -57,19 +57,6 @@ static bool net_text(const char *a, long plen, char *out, size_t len)
 	return true;
 }
 
-/* True when s is safe unquoted in a shell line (a name, an address). */
-static bool plain(const char *s)
-{
-	if (s == NULL || *s == '\0')
-		return false;
-	for (; *s != '\0'; s++)
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			   "0123456789.-_:",
-			   *s) == NULL)
-			return false;
-	return true;
-}
-
 /* The address device x is grouped by: its first global IPv4 address,
  * else its first global one. One per device, so that a dual-stack
  * overlay is one group (its IPv4 subnet), not two: an IPv6 group of
@@ -205,28 +192,28 @@ static bool fix_line(const struct rctx *c, const struct vx_dev *d,
 	size_t l, i;
 	json_t *e;
 
-	if (!plain(ifn) || port <= 0)
+	if (!rd_shell_word(ifn, ":") || port <= 0)
 		return false;
 	new_name(ifn, id, nm, sizeof(nm));
 	l = (size_t)snprintf(cmd, len,
 			     "ip link del %s; ip link add %s type vxlan id %lld "
 			     "dstport %lld",
 			     ifn, nm, id, port);
-	if (plain(loc) && l < len)
+	if (rd_shell_word(loc, ":") && l < len)
 		l += (size_t)snprintf(cmd + l, len - l, " local %s", loc);
-	if (plain(grp) && l < len)
+	if (rd_shell_word(grp, ":") && l < len)
 		l += (size_t)snprintf(cmd + l, len - l, " group %s", grp);
-	if (plain(und) && l < len)
+	if (rd_shell_word(und, ":") && l < len)
 		l += (size_t)snprintf(cmd + l, len - l, " dev %s", und);
 	if (json_is_false(json_object_get(d->vx, "learning")) && l < len)
 		l += (size_t)snprintf(cmd + l, len - l, " nolearning");
-	if (plain(mac) && l < len)
+	if (rd_shell_word(mac, ":") && l < len)
 		l += (size_t)snprintf(cmd + l, len - l,
 				      "; ip link set %s address %s", nm, mac);
-	for (i = 0; !plain(grp) && i < n && l < len; i++) {
+	for (i = 0; !rd_shell_word(grp, ":") && i < n && l < len; i++) {
 		const char *pl = rj_str(g[i]->vx, "local");
 
-		if (g[i] != d && plain(pl))
+		if (g[i] != d && rd_shell_word(pl, ":"))
 			l += (size_t)snprintf(cmd + l, len - l,
 					      "; bridge fdb append "
 					      "00:00:00:00:00:00 dev %s dst %s",
@@ -240,7 +227,8 @@ static bool fix_line(const struct rctx *c, const struct vx_dev *d,
 			break;
 		if (strcmp(rj_strd(e, "interface", ""), ifn) == 0 &&
 		    strcmp(rj_strd(e, "state", ""), "permanent") == 0 &&
-		    plain(rj_str(e, "address")) && plain(rj_str(e, "lladdr")))
+		    rd_shell_word(rj_str(e, "address"), ":") &&
+		    rd_shell_word(rj_str(e, "lladdr"), ":"))
 			l += (size_t)snprintf(
 				cmd + l, len - l,
 				"; ip neigh replace %s lladdr %s dev %s nud "
@@ -255,7 +243,7 @@ static bool fix_line(const struct rctx *c, const struct vx_dev *d,
 	json_array_foreach(rj_arr(d->ifc, "addresses"), i, e) {
 		const char *a = rj_strd(e, "address", "");
 
-		if (l < len && strcmp(a, d->addr) != 0 && plain(a) &&
+		if (l < len && strcmp(a, d->addr) != 0 && rd_shell_word(a, ":") &&
 		    strcmp(rj_strd(e, "scope", ""), "global") == 0)
 			l += (size_t)snprintf(cmd + l, len - l,
 					      "; ip addr add %s/%lld dev %s", a,

@@ -19,20 +19,6 @@
 #include "doc/finding.h"
 #include "report_decide.h"
 
-/* True when s is safe unquoted in a shell line (a name, an address, a
- * MAC). */
-static bool plain(const char *s)
-{
-	if (s == NULL || *s == '\0')
-		return false;
-	for (; *s != '\0'; s++)
-		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			   "0123456789.-_:",
-			   *s) == NULL)
-			return false;
-	return true;
-}
-
 /* True when x is an up vxlan device that answers ARP itself and has no
  * other way to resolve a peer: proxy true, learning false, l3miss false,
  * each as recorded (null: an older scan, nothing said). */
@@ -203,7 +189,7 @@ static void probe_failed(struct rctx *c, const char *a, const json_t *doc,
 	size_t k;
 	json_t *v;
 
-	if (b == NULL || strcmp(b, a) == 0 || !plain(pa) ||
+	if (b == NULL || strcmp(b, a) == 0 || !rd_shell_word(pa, ":") ||
 	    !holds_net(x, pa, &own, &plen) || has_entry(doc, ifn, pa) ||
 	    rd_node_is_nat(c, b))
 		return;
@@ -213,7 +199,7 @@ static void probe_failed(struct rctx *c, const char *a, const json_t *doc,
 	json_array_append_new(fired, json_string(pa));
 	if ((ib = rd_node_scan(c, b)) != NULL)
 		mac = peer_mac(ib->doc, pa);
-	if (mac != NULL && !plain(mac))
+	if (mac != NULL && !rd_shell_word(mac, ":"))
 		mac = NULL;
 	add_missing(c, a, ifn, own, plen, b, pa, mac);
 }
@@ -231,7 +217,7 @@ static void device(struct rctx *c, const char *a, const json_t *doc,
 	json_t *fired = json_array(), *p;
 	size_t i;
 
-	if (fired == NULL || !plain(rj_strd(x, "name", "")))
+	if (fired == NULL || !rd_shell_word(rj_strd(x, "name", ""), ":"))
 		goto out;
 	json_array_foreach(rj_arr(doc, "peers"), i, p) {
 		const char *pa = rj_strd(p, "peer_addr", "");

@@ -27,6 +27,10 @@ bool rd_failed_toward(const struct rctx *c, const json_t *d, const char *to);
 
 /* True when interface object x carries flag (IFF_* by name). */
 bool rd_has_flag(const json_t *x, const char *flag);
+
+/* True when s is one shell-safe word: letters, digits, ".-_" and the
+ * characters of extra. */
+bool rd_shell_word(const char *s, const char *extra);
 /* A citation {node, code}: the node and the finding code or measurement
  * an item rests on. Returns a new object or NULL. */
 json_t *rd_cite(const char *node, const char *code);
