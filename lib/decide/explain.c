@@ -819,6 +819,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 			continue; /* a retried warning */
 		} else if (benign(&lg->hits[i]) ||
 			 http_timeout(lg, &lg->hits[i]) ||
+			 explain_generic_quiet(lg, &lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
 			continue; /* normal operation, or not the job's peers */
 		else if (s->flags & LOGSIG_SYMPTOM) {
@@ -869,7 +870,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 			continue;
 		else if (h->m.sig->flags & LOGSIG_SYMPTOM)
 			symptom(&x, h, r);
-		else
+		else if (!(h->m.sig->flags & LOGSIG_GENERIC))
 			hit_causes(&x, h, r);
 	}
 	explain_rules(&x, r);
@@ -877,6 +878,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	explain_rule_gloo_fallback(&x, r);
 	explain_ssh_orte(lg, r);
 	explain_name_retried(lg, r);
+	explain_generic(&x, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
 }

@@ -49,6 +49,10 @@ struct explain_log {
 	unsigned kept[EXPLAIN_SIG_SLOTS]; /* facts kept, per signature row */
 	size_t row_last[EXPLAIN_SIG_SLOTS]; /* a row's last kept hit + 1 */
 	uint32_t *slots; /* owned: the signatures kept, hit index + 1 */
+	/* the last line a row read: a generic row (LOGSIG_GENERIC, last
+	 * in the table) reads only a line no row read before it */
+	int claimed_file;
+	long claimed_line;
 };
 
 enum explain_state {

@@ -187,12 +187,6 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 		snprintf(buf, len, "find the endpoint the program binds (its "
 			 "host part must be an address of this node, an "
 			 "interface name or *); on the node: netprobe ifaces");
-	else if (strcmp(id, "pslite-bind-failed") == 0)
-		snprintf(buf, len, "on the node that printed it: ss -ltnp "
-			 "'sport = :PORT' for the scheduler's DMLC_PS_ROOT_PORT "
-			 "(a holder: stop it or pick another port), and ip -br "
-			 "addr show DEV for DMLC_INTERFACE (or StepMesh's RNIC's "
-			 "netdev): it must exist here with an address");
 	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
 		snprintf(buf, len, "on this node: netprobe ifaces");
 	else if (strncmp(id, "nccl-ib", 7) == 0 ||

@@ -178,6 +178,13 @@ int explain_log_add_text(struct explain_log *lg, const struct logmatch *m,
 {
 	long first;
 
+	/* the errno words any program prints, on a line a framework row
+	 * (or another generic row) read already, add nothing */
+	if (m->sig->flags & LOGSIG_GENERIC && line > 0 &&
+	    lg->claimed_file == file && lg->claimed_line == line)
+		return 0;
+	lg->claimed_file = file;
+	lg->claimed_line = line;
 	lg->matched++;
 	if (lg->nhits < EXPLAIN_MAX_HITS) {
 		if (fact_full(lg, m->sig)) {

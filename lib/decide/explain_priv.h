@@ -140,4 +140,12 @@ void explain_ssh_orte(const struct explain_log *lg, struct explain_result *r);
 void explain_name_retried(const struct explain_log *lg,
 			  struct explain_result *r);
 
+/* explain_generic.c: the lines of logsig_generic.def (the errno words
+ * any program prints) open their candidates with the command that
+ * decides, unless a framework row decided a network cause; quiet where
+ * the log shows an HTTP client (a download's connect). */
+void explain_generic(const struct explain_ctx *x, struct explain_result *r);
+bool explain_generic_quiet(const struct explain_log *lg,
+			   const struct explain_hit *h);
+
 #endif

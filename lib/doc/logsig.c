@@ -22,6 +22,42 @@
 	"container-bridge-nat,shm-small"
 #define CONNECT_NCCL "[Cc]onnect to " NCCL_ADDR " failed : "
 
+/* A row of logsig_generic.def: the same errno words in any framework's
+ * line, so no captures, and candidates only (LOGSIG_GENERIC). */
+#define GENERIC_ROW(i, src, nd, rx, mb, why, ex) \
+	{.id = (i), .framework = "any", .source = (src), .versions = "any", \
+	 .needle = (nd), .regex = (rx), .fields = "", .maybe = (mb), \
+	 .meaning = (why), .example = (ex), .flags = LOGSIG_GENERIC}
+#define GEN_REFUSED "port-closed,listener-loopback-only,rank-unreachable"
+#define GEN_REFUSED_WHY \
+	"a connect was refused: nothing listened on that address and port " \
+	"(a peer not started or gone, or listening on another address, " \
+	"loopback only), or a firewall rejected it with a reset"
+#define GEN_TIMEDOUT "port-filtered,host-unreachable,rank-unreachable"
+#define GEN_TIMEDOUT_WHY \
+	"a connection's packets went unanswered: a firewall that drops, or " \
+	"an address no route or host answers"
+#define GEN_NOROUTE "host-unreachable,port-filtered,rank-unreachable"
+#define GEN_NOROUTE_WHY \
+	"no path to that host: no neighbour answered, no route, or a " \
+	"firewall rejected it (icmp-host-prohibited)"
+#define GEN_NETUNREACH "host-unreachable,no-usable-interface"
+#define GEN_NETUNREACH_WHY \
+	"this host has no route toward that address's network"
+#define GEN_RESOLVE "name-unresolved"
+#define GEN_RESOLVE_WHY \
+	"a name the program looked up did not resolve on the node that " \
+	"printed it"
+#define GEN_INUSE "port-in-use"
+#define GEN_INUSE_WHY \
+	"a program could not bind its port: another socket holds it"
+#define GEN_NOTAVAIL \
+	"hostname-unbindable,no-usable-interface,port-range-narrow"
+#define GEN_NOTAVAIL_WHY \
+	"an address no interface of this host holds was bound (a host " \
+	"name's stale entry, a wrong setting), or a connect found no local " \
+	"port left"
+
 static const struct logsig table[] = {
 #include "doc/logsig_nccl.def"
 #include "doc/logsig_nccl_ib.def"
@@ -31,6 +67,8 @@ static const struct logsig table[] = {
 #include "doc/logsig_launch.def"
 #include "doc/logsig_system.def"
 #include "doc/logsig_ctl.def"
+/* last: tried only on lines no row above reads */
+#include "doc/logsig_generic.def"
 };
 
 const struct logsig *logsig_table(size_t *n)

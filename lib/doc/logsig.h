@@ -26,6 +26,12 @@ enum logsig_flags {
 	 * cluster without RDMA, a fault only where the log shows the job
 	 * meant to use RDMA (NCCL_IB_* or NCCL_NET set). */
 	LOGSIG_IB_FALLBACK = 32,
+	/* The words any program prints for a failed socket call (libc's
+	 * strerror text, an errno's symbol, a resolver's message): tried
+	 * only on a line no framework row reads; it opens candidates and
+	 * never decides, since the framework and its peer are unknown
+	 * (issue 42). */
+	LOGSIG_GENERIC = 64,
 };
 
 struct logsig {

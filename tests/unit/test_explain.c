@@ -216,26 +216,7 @@ END_TEST
 static void decide_lines(const char *const *lines, size_t n,
 			 struct explain_result *r)
 {
-	struct logmatcher m;
-	struct explain_log lg;
-	const char *bad = NULL;
-
-	memset(&lg, 0, sizeof(lg));
-	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
-	for (size_t i = 0; i < n; i++) {
-		struct logmatch mt;
-		size_t start = 0;
-
-		while (logmatch_line(&m, lines[i], &start, &mt)) {
-			ck_assert_int_eq(explain_log_add_text(&lg, &mt, 0,
-				(long)i + 1, lines[i]), 0);
-			start++;
-		}
-	}
-	explain_decide(&lg, r);
-	explain_drop_normal(r);
-	explain_log_free(&lg);
-	logmatch_free(&m);
+	unitfix_explain(lines, (long)n, r);
 }
 
 static size_t count_kind(const struct explain_result *r,

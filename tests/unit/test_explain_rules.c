@@ -8,32 +8,13 @@
 
 #include "decide/explain.h"
 #include "doc/logmatch.h"
+#include "unitfix.h"
 
 /* Explains lines as one log would be (from the log alone). */
 static void explain_lines(const char *const *lines,
 			  struct explain_result *r)
 {
-	struct logmatcher m;
-	struct explain_log lg;
-	const char *bad = NULL;
-
-	memset(&lg, 0, sizeof(lg));
-	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
-	for (long i = 0; lines[i] != NULL; i++) {
-		struct logmatch mt;
-		size_t start = 0;
-
-		while (logmatch_line(&m, lines[i], &start, &mt)) {
-			ck_assert_int_eq(explain_log_add_text(&lg, &mt, 0,
-							      i + 1, lines[i]),
-					 0);
-			start++;
-		}
-	}
-	explain_decide(&lg, r);
-	explain_drop_normal(r);
-	explain_log_free(&lg);
-	logmatch_free(&m);
+	unitfix_explain(lines, -1, r);
 }
 
 /* "cause CODE", "open CODE" (one of the set), "other KIND". */

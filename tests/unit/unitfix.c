@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "decide/explain.h"
+#include "doc/logmatch.h"
 #include "report_model.h"
 
 #define UNITFIX_MAX (1 << 20)
@@ -106,4 +108,31 @@ int unitfix_listen(int backlog, struct sockaddr_in *sa)
 	ck_assert_int_eq(listen(fd, backlog), 0);
 	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)sa, &l), 0);
 	return fd;
+}
+
+/* See unitfix.h. */
+void unitfix_explain(const char *const *lines, long n,
+		     struct explain_result *r)
+{
+	struct logmatcher m;
+	struct explain_log lg;
+	const char *bad = NULL;
+
+	memset(&lg, 0, sizeof(lg));
+	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
+	for (long i = 0; n < 0 ? lines[i] != NULL : i < n; i++) {
+		struct logmatch mt;
+		size_t start = 0;
+
+		while (logmatch_line(&m, lines[i], &start, &mt)) {
+			ck_assert_int_eq(explain_log_add_text(&lg, &mt, 0,
+							      i + 1, lines[i]),
+					 0);
+			start++;
+		}
+	}
+	explain_decide(&lg, r);
+	explain_drop_normal(r);
+	explain_log_free(&lg);
+	logmatch_free(&m);
 }

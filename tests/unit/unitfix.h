@@ -45,4 +45,11 @@ void unitfix_lo(struct iface_list *l);
  * listen. */
 int unitfix_listen(int backlog, struct sockaddr_in *sa);
 
+/* Explains n lines (n < 0: up to a NULL one) as one log from the log
+ * alone, as netprobe explain --no-probe reads them: each line against
+ * every row, line numbers from 1. */
+struct explain_result;
+void unitfix_explain(const char *const *lines, long n,
+		     struct explain_result *r);
+
 #endif

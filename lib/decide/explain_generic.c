@@ -1,0 +1,338 @@
+/* netprobe explain: the errno words any program prints (issue 42).
+ * logsig_generic.def's rows read a line no framework row reads; here
+ * such a line opens its candidates, with the address, port or name it
+ * holds in the command that decides, and never a decided cause: which
+ * framework printed it, and toward which of its peers, is unknown. */
+#include "decide/explain.h"
+#include "decide/explain_priv.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "doc/finding.h"
+
+/* What a generic row's errno is about. A refusal, a timeout or an
+ * unreachable host can be what a crashed peer leaves behind; a name, a
+ * port held or an address not held here is this node's own. */
+enum gen_class { GEN_CONNECT, GEN_NAME, GEN_BIND };
+
+static enum gen_class gen_class_of(const struct logsig *s)
+{
+	if (strncmp(s->id, "generic-resolve", 15) == 0)
+		return GEN_NAME;
+	if (strncmp(s->id, "generic-in-use", 14) == 0 ||
+	    strncmp(s->id, "generic-not-avail", 17) == 0)
+		return GEN_BIND;
+	return GEN_CONNECT;
+}
+
+/* A character of a host name or an IPv4 address: letters, digits,
+ * '.', '-', '_'. */
+static bool host_char(int c)
+{
+	return isalnum(c) || c == '.' || c == '-' || c == '_';
+}
+
+/* Whether s ends with suffix. */
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Whether s is an IPv4 or IPv6 literal. */
+static bool is_ip(const char *s)
+{
+	unsigned char b[16];
+
+	return inet_pton(AF_INET, s, b) == 1 || inet_pton(AF_INET6, s, b) == 1;
+}
+
+/* Whether the log shows an HTTP client's frames: a connect failure
+ * there is a download's (a model hub, a package index), not one toward
+ * a peer of the job, as explain.c's http_timeout holds for Python's. */
+static bool http_client(const struct explain_log *lg)
+{
+	for (size_t i = 0; i < lg->nhits; i++)
+		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)
+			return true;
+	return false;
+}
+
+/* A line about an HTTPS service by a public name (a model hub, a
+ * package index, an object store): its connect is a download's, not one
+ * toward a peer of the job. A cluster's own service (an address, a name
+ * under .svc, .local, .internal or .lan) stays a peer. */
+static bool https_line(const char *t)
+{
+	const char *u = strstr(t, "https://");
+	const char *p = strstr(t, "HTTPSConnectionPool(host=");
+	char host[128];
+	size_t n = 0;
+
+	if (u != NULL)
+		u += 8;
+	else if (p != NULL)
+		u = p + 25 + (p[25] == '\'');
+	else
+		return false;
+	while (n + 1 < sizeof(host) && host_char((unsigned char)u[n])) {
+		host[n] = u[n];
+		n++;
+	}
+	host[n] = '\0';
+	if (n == 0 || is_ip(host) || strchr(host, '.') == NULL)
+		return false;
+	return !(ends_with(host, ".svc") || ends_with(host, ".local") ||
+		 ends_with(host, ".internal") || ends_with(host, ".lan"));
+}
+
+bool explain_generic_quiet(const struct explain_log *lg,
+			   const struct explain_hit *h)
+{
+	return h->m.sig->flags & LOGSIG_GENERIC &&
+	       gen_class_of(h->m.sig) == GEN_CONNECT &&
+	       (http_client(lg) || https_line(h->text));
+}
+
+/* Whether s[0..n) is a dotted IPv4 address. */
+static bool is_ipv4(const char *s, size_t n)
+{
+	int dots = 0, digits = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.') {
+			if (digits == 0)
+				return false;
+			dots++;
+			digits = 0;
+		} else if (isdigit((unsigned char)s[i]) && digits < 3) {
+			digits++;
+		} else {
+			return false;
+		}
+	}
+	return dots == 3 && digits > 0;
+}
+
+/* The first endpoint a line names: an IPv4 address, a bracketed IPv6
+ * one, or host:port with a host that holds a letter (a time stamp's
+ * 10:05:49 is none), with its port if one follows. Returns false when
+ * the line names none. */
+static bool line_endpoint(const char *t, char *addr, size_t alen,
+			  char *port, size_t plen)
+{
+	addr[0] = port[0] = '\0';
+	for (size_t i = 0; t[i]; i++) {
+		size_t s = i, n = 0, p = 0;
+		bool letter = false;
+
+		if (i > 0 && (host_char((unsigned char)t[i - 1]) ||
+			      t[i - 1] == ':'))
+			continue; /* not a token's start */
+		if (t[i] == '[') {
+			const char *q = strchr(t + i, ']');
+
+			if (q == NULL || q - t - (long)i - 1 <= 1 ||
+			    memchr(t + i + 1, ':', (size_t)(q - t) - i - 1) ==
+				    NULL)
+				continue;
+			s = i + 1;
+			n = (size_t)(q - t) - s;
+			p = n + 1;
+		} else {
+			while (host_char((unsigned char)t[i + n]))
+				letter |= isalpha((unsigned char)t[i + n++]);
+			if (n == 0)
+				continue;
+			if (!is_ipv4(t + s, n) &&
+			    (!letter || t[s + n] != ':' ||
+			     !isdigit((unsigned char)t[s + n + 1])))
+				continue;
+			p = n;
+		}
+		if (t[s + p] == ':' && isdigit((unsigned char)t[s + p + 1])) {
+			size_t k = 0;
+
+			while (isdigit((unsigned char)t[s + p + 1 + k]) && k < 6)
+				k++;
+			/* a third colon field: host:pid:tid, not an endpoint */
+			if (t[s + p + 1 + k] == ':' &&
+			    isdigit((unsigned char)t[s + p + 2 + k]))
+				continue;
+			snprintf(port, plen, "%.*s", (int)k, t + s + p + 1);
+		}
+		snprintf(addr, alen, "%.*s", (int)n, t + s);
+		return true;
+	}
+	return false;
+}
+
+/* A port the line names without an address: ":::8080", "*:8080",
+ * "port 8080", "port=8080". Returns false when none. */
+static bool line_port(const char *t, char *port, size_t len)
+{
+	static const char *const before[] = {":::", "*:", "port ", "port=",
+					     "port: ", " :"};
+
+	for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++) {
+		const char *p = strstr(t, before[k]);
+		size_t n = 0;
+
+		if (p == NULL)
+			continue;
+		p += strlen(before[k]);
+		while (isdigit((unsigned char)p[n]) && n < 6)
+			n++;
+		if (n == 0 || n > 5 || isalnum((unsigned char)p[n]))
+			continue;
+		snprintf(port, len, "%.*s", (int)n, p);
+		return true;
+	}
+	return false;
+}
+
+/* The name a failed lookup names, after the words that introduce it in
+ * the common forms ("resolve host NAME", "lookup NAME", Java's
+ * "UnknownHostException: NAME", "'NAME'"). Returns false when none. */
+static bool line_name(const char *t, char *name, size_t len)
+{
+	static const char *const after[] = {
+		"resolve hostname ", "resolve host name ", "resolve host: ",
+		"resolve host ", "resolve address ", "resolve name ",
+		"lookup ", "UnknownHostException: ", "look up ",
+		"getaddrinfo ", "hostname ", "host '", "'"};
+
+	for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++) {
+		const char *p = strstr(t, after[k]);
+		size_t n = 0;
+		bool letter = false;
+
+		if (p == NULL)
+			continue;
+		p += strlen(after[k]);
+		/* "lookup host NAME", "resolve the name NAME" */
+		for (int w = 0; w < 3 && (strncmp(p, "host ", 5) == 0 ||
+					  strncmp(p, "the ", 4) == 0 ||
+					  strncmp(p, "name ", 5) == 0 ||
+					  strncmp(p, "hostname ", 9) == 0 ||
+					  strncmp(p, "address ", 8) == 0); w++)
+			p = strchr(p, ' ') + 1;
+		while (host_char((unsigned char)p[n]))
+			letter |= isalpha((unsigned char)p[n++]);
+		if (n == 0 || !letter)
+			continue;
+		snprintf(name, len, "%.*s", (int)n, p);
+		return true;
+	}
+	return false;
+}
+
+/* The command that decides, from what the line names (the host the
+ * program called, where the line names none). */
+static void gen_next(enum gen_class cls, const struct logsig *s,
+		     const char *addr, const char *port, char *buf,
+		     size_t len)
+{
+	const char *a = addr[0] ? addr : "HOST";
+	const char *p = port[0] ? port : "PORT";
+	const char *on = addr[0] ? addr : "the host the program called (HOST)";
+
+	if (cls == GEN_NAME)
+		snprintf(buf, len, "on the node that printed it: getent hosts "
+			 "%s (it must print the address the peers use: fix "
+			 "its /etc/hosts entry or the DNS record, or give the "
+			 "job the address)", addr[0] ? addr : "NAME");
+	else if (strncmp(s->id, "generic-in-use", 14) == 0)
+		snprintf(buf, len, "on the node that printed it: ss -ltnp "
+			 "'sport = :%s' (the process that holds the port: "
+			 "stop it, or give the job another port)", p);
+	else if (cls == GEN_BIND)
+		snprintf(buf, len, "on the node that printed it: ip -brief "
+			 "address (is %s one of its addresses?) and getent "
+			 "hosts $(hostname); for a connect: sysctl "
+			 "net.ipv4.ip_local_port_range and ss -s",
+			 addr[0] ? addr : "the address it bound");
+	else if (strncmp(s->id, "generic-refused", 15) == 0)
+		snprintf(buf, len, "on %s: ss -ltnp 'sport = :%s' (does "
+			 "anything listen, and on which address? 127.0.0.1 "
+			 "serves no other host); then from the node that "
+			 "printed it: netprobe ports %s %s", on, p, a, p);
+	else
+		snprintf(buf, len, "from the node that printed it: netprobe "
+			 "scan --peer %s (with netprobe serve on it) and "
+			 "netprobe ports %s %s; on %s: nft list ruleset (a "
+			 "drop or reject of that port)", a, a, p, on);
+}
+
+/* One generic line's candidates. */
+static void generic_one(const struct explain_ctx *x,
+			const struct explain_hit *h, struct explain_result *r)
+{
+	const struct logsig *s = h->m.sig;
+	enum gen_class cls = gen_class_of(s);
+	char addr[64], port[8], codes[160], why[256];
+	const char *extra = NULL, *cc;
+	struct explain_cause *c;
+
+	/* a refusal or a timeout beside a cause that is not the network
+	 * (a crashed, OOM-killed or stuck peer) is that cause's echo */
+	if (cls == GEN_CONNECT && x->other)
+		return;
+	if (explain_generic_quiet(x->lg, h))
+		return;
+	if (cls != GEN_NAME || !line_name(h->text, addr, sizeof(addr)))
+		line_endpoint(h->text, addr, sizeof(addr), port, sizeof(port));
+	if (cls == GEN_NAME)
+		port[0] = '\0';
+	else if (port[0] == '\0')
+		line_port(h->text, port, sizeof(port));
+	/* an errno with no address or port on its line names nothing
+	 * to test, and a refusal or a port held is as often a peer that
+	 * died or a process's own limit (Open MPI's EADDRINUSE for a full
+	 * descriptor table, SGE's commlib refusing a launch) */
+	if (cls != GEN_NAME && addr[0] == '\0' && port[0] == '\0')
+		return;
+	snprintf(codes, sizeof(codes), "%s", s->maybe);
+	if (addr[0])
+		snprintf(why, sizeof(why), "%s (the line names %s%s%s)",
+			 s->meaning, addr, port[0] ? ":" : "", port);
+	else
+		snprintf(why, sizeof(why), "%s", s->meaning);
+	/* an address in a container pool opens the bridge's NAT beside
+	 * what the errno says, as a framework row's would; a link-local
+	 * one works on one link only */
+	cc = cls == GEN_NAME ? NULL : explain_addr_class(addr);
+	if (cc && strstr(cc, "bridge"))
+		extra = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
+	else if (cc && strcmp(cc, "link-local") == 0)
+		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
+	if (extra != NULL &&
+	    strlen(codes) + strlen(extra) + 2 < sizeof(codes))
+		snprintf(codes + strlen(codes), sizeof(codes) - strlen(codes),
+			 ",%s", extra);
+	c = explain_cause_for(r, EXPLAIN_NET, true, codes);
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	if (c->next[0] == '\0')
+		gen_next(cls, s, addr, port, c->next, sizeof(c->next));
+}
+
+/* After the framework rows: a network cause one of them decided is the
+ * more precise answer (Open MPI's help text repeats its errno on a line
+ * of its own), so the generic lines open nothing beside it. */
+void explain_generic(const struct explain_ctx *x, struct explain_result *r)
+{
+	for (size_t i = 0; i < r->ncauses; i++)
+		if (r->causes[i].kind == EXPLAIN_NET && !r->causes[i].open)
+			return;
+	for (size_t i = 0; i < x->lg->nhits; i++)
+		if (x->lg->hits[i].m.sig->flags & LOGSIG_GENERIC)
+			generic_one(x, &x->lg->hits[i], r);
+}
