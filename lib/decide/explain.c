@@ -172,16 +172,7 @@ static void resolver_again(const struct explain_hit *h,
 static void open_set(struct explain_result *r, const struct explain_hit *h,
 		     const char *codes, const char *why)
 {
-	struct explain_cause *c = explain_cause_for(r, EXPLAIN_NET, true,
-						    codes);
-
-	if (c == NULL)
-		return;
-	explain_add_ref(c, h);
-	if (c->why[0] == '\0')
-		snprintf(c->why, sizeof(c->why), "%s", why);
-	if (c->next[0] == '\0')
-		explain_next_command(h, c->next, sizeof(c->next));
+	explain_open(r, h, codes, why, NULL);
 }
 
 /* Joins two comma lists (a first) into buf without repeats. */

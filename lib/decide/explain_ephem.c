@@ -29,22 +29,6 @@ static bool host_unreach_errno(const char *err)
 			       strcmp(err, "113") == 0);
 }
 
-/* Opens one candidate set for h with its why and its deciding command. */
-static void open_with(struct explain_result *r, const struct explain_hit *h,
-		      const char *codes, const char *why, const char *next)
-{
-	struct explain_cause *c = explain_cause_for(r, EXPLAIN_NET, true,
-						    codes);
-
-	if (c == NULL)
-		return;
-	explain_add_ref(c, h);
-	if (c->why[0] == '\0')
-		snprintf(c->why, sizeof(c->why), "%s", why);
-	if (c->next[0] == '\0')
-		snprintf(c->next, sizeof(c->next), "%s", next);
-}
-
 bool explain_nccl_noroute(const struct explain_hit *h,
 			  struct explain_result *r)
 {
@@ -69,7 +53,7 @@ bool explain_nccl_noroute(const struct explain_hit *h,
 		 "ip route get %s and ping -c1 %s; there: nft list ruleset "
 		 "(a reject rule); netprobe mesh on every node tells",
 		 a ? a : "the address", a ? a : "ADDR", a ? a : "ADDR");
-	open_with(r, h, "host-unreachable,rank-unreachable,"
+	explain_open(r, h, "host-unreachable,rank-unreachable,"
 		  "nccl-default-iface-unsafe,port-filtered", why, next);
 	return true;
 }
@@ -85,7 +69,7 @@ bool explain_nccl_bind_in_use(const struct explain_log *lg,
 	if (strcmp(h->m.sig->id, "nccl-bind-in-use") != 0 ||
 	    (id != NULL && strrchr(id, ':') != NULL))
 		return false;
-	open_with(r, h, "port-range-narrow,port-in-use",
+	explain_open(r, h, "port-range-narrow,port-in-use",
 		  "NCCL binds its listen sockets to port 0 (the ephemeral "
 		  "range), only NCCL_COMM_ID's to a fixed one: a large job's "
 		  "sockets used up the local port range, or another process "
@@ -112,7 +96,7 @@ bool explain_nccl_iface_unseen(const struct explain_ctx *x,
 {
 	if (x->ifname != NULL || explain_nccl_using(x))
 		return false;
-	open_with(r, h, "rank-unreachable,nccl-default-iface-unsafe,"
+	explain_open(r, h, "rank-unreachable,nccl-default-iface-unsafe,"
 		  "container-bridge-nat",
 		  "NCCL's bootstrap failed on a socket and no line shows the "
 		  "interface NCCL used or NCCL_SOCKET_IFNAME: its own pick (a "

@@ -133,6 +133,26 @@ struct explain_cause *explain_cause_for(struct explain_result *r,
 	return &r->causes[r->ncauses++];
 }
 
+/* See explain_priv.h. */
+void explain_open(struct explain_result *r, const struct explain_hit *h,
+		  const char *codes, const char *why, const char *next)
+{
+	struct explain_cause *c = explain_cause_for(r, EXPLAIN_NET, true,
+						    codes);
+
+	if (c == NULL)
+		return;
+	explain_add_ref(c, h);
+	if (c->why[0] == '\0')
+		snprintf(c->why, sizeof(c->why), "%s", why);
+	if (c->next[0] != '\0')
+		return;
+	if (next != NULL)
+		snprintf(c->next, sizeof(c->next), "%s", next);
+	else
+		explain_next_command(h, c->next, sizeof(c->next));
+}
+
 /* What decides a listen backlog that overflowed: the kernel counts
  * every connect a full backlog dropped (issue 42). */
 void explain_backlog_next(char *buf, size_t len)

@@ -274,9 +274,8 @@ static void generic_one(const struct explain_ctx *x,
 {
 	const struct logsig *s = h->m.sig;
 	enum gen_class cls = gen_class_of(s);
-	char addr[64], port[8], codes[160], why[256];
+	char addr[64], port[8], codes[160], why[256], next[320];
 	const char *extra = NULL, *cc;
-	struct explain_cause *c;
 
 	/* a refusal or a timeout beside a cause that is not the network
 	 * (a crashed, OOM-killed or stuck peer) is that cause's echo */
@@ -314,14 +313,8 @@ static void generic_one(const struct explain_ctx *x,
 	    strlen(codes) + strlen(extra) + 2 < sizeof(codes))
 		snprintf(codes + strlen(codes), sizeof(codes) - strlen(codes),
 			 ",%s", extra);
-	c = explain_cause_for(r, EXPLAIN_NET, true, codes);
-	if (c == NULL)
-		return;
-	explain_add_ref(c, h);
-	if (c->why[0] == '\0')
-		snprintf(c->why, sizeof(c->why), "%s", why);
-	if (c->next[0] == '\0')
-		gen_next(cls, s, addr, port, c->next, sizeof(c->next));
+	gen_next(cls, s, addr, port, next, sizeof(next));
+	explain_open(r, h, codes, why, next);
 }
 
 /* After the framework rows: a network cause one of them decided is the

@@ -30,6 +30,10 @@ struct explain_cause *explain_cause_for(struct explain_result *r,
 					enum explain_kind kind, bool open,
 					const char *codes);
 void explain_add_ref(struct explain_cause *c, const struct explain_hit *h);
+/* Opens a set of candidates with h, its why and the command that decides
+ * (next; NULL: explain_next_command's for h). */
+void explain_open(struct explain_result *r, const struct explain_hit *h,
+		  const char *codes, const char *why, const char *next);
 
 /* What to collect when a symptom is all the log holds: the settings
  * or logs that would tell (explain_facts.c). */
