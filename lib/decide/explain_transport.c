@@ -81,6 +81,7 @@ bool explain_nccl_using(const struct explain_ctx *x)
 
 		if (strcmp(id, "nccl-bootstrap-using") == 0 ||
 		    strcmp(id, "nccl-socket-using") == 0 ||
+		    strcmp(id, "nccl-net-using-old") == 0 ||
 		    strcmp(id, "nccl-ib-using") == 0)
 			return true;
 	}
