@@ -90,12 +90,21 @@ static bool https_line(const char *t)
 		 ends_with(host, ".internal") || ends_with(host, ".lan"));
 }
 
+/* A try the program says it repeats ("connect returned Connection
+ * refused, retrying (1/34)"): normal while a peer's listener comes up;
+ * the try that ends it decides. */
+static bool retried(const char *t)
+{
+	return strstr(t, "retrying") || strstr(t, "Retrying") ||
+	       strstr(t, "will retry") || strstr(t, "retry in");
+}
+
 bool explain_generic_quiet(const struct explain_log *lg,
 			   const struct explain_hit *h)
 {
 	return h->m.sig->flags & LOGSIG_GENERIC &&
 	       gen_class_of(h->m.sig) == GEN_CONNECT &&
-	       (http_client(lg) || https_line(h->text));
+	       (http_client(lg) || https_line(h->text) || retried(h->text));
 }
 
 /* Whether s[0..n) is a dotted IPv4 address. */
