@@ -139,8 +139,7 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 		size_t s = i, n = 0, p = 0;
 		bool letter = false;
 
-		if (i > 0 && (host_char((unsigned char)t[i - 1]) ||
-			      t[i - 1] == ':'))
+		if (i > 0 && host_char((unsigned char)t[i - 1]))
 			continue; /* not a token's start */
 		if (t[i] == '[') {
 			const char *q = strchr(t + i, ']');
@@ -157,6 +156,10 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 				letter |= isalpha((unsigned char)t[i + n++]);
 			if (n == 0)
 				continue;
+			/* after a colon only an IPv4 address starts a token
+			 * ("ipv4:10.1.2.3:2222"; a port or a pid does not) */
+			if (i > 0 && t[i - 1] == ':' && !is_ipv4(t + s, n))
+				continue;
 			if (!is_ipv4(t + s, n) &&
 			    (!letter || t[s + n] != ':' ||
 			     !isdigit((unsigned char)t[s + n + 1])))
@@ -168,9 +171,11 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 
 			while (isdigit((unsigned char)t[s + p + 1 + k]) && k < 6)
 				k++;
-			/* a third colon field: host:pid:tid, not an endpoint */
-			if (t[s + p + 1 + k] == ':' &&
-			    isdigit((unsigned char)t[s + p + 2 + k]))
+			/* a third colon field (host:pid:tid) or a dot after
+			 * the digits ("ipv4:10.1.2.3"): not a port */
+			if ((t[s + p + 1 + k] == ':' &&
+			     isdigit((unsigned char)t[s + p + 2 + k])) ||
+			    t[s + p + 1 + k] == '.')
 				continue;
 			snprintf(port, plen, "%.*s", (int)k, t + s + p + 1);
 		}

@@ -41,6 +41,8 @@ START_TEST(refusal_with_endpoint_opens)
 	static const char *const l[] = {
 		"worker 3: could not reach 10.1.2.3:1234 (Connection refused)",
 		NULL};
+	static const char *const scheme[] = {
+		"peer ipv4:10.1.2.3:2222 said: Connection refused", NULL};
 	struct explain_result r;
 	const struct explain_cause *c;
 
@@ -54,6 +56,12 @@ START_TEST(refusal_with_endpoint_opens)
 		      strstr(c->next, "netprobe ports 10.1.2.3 1234"),
 		      "next: %s", c->next);
 	ck_assert_ptr_nonnull(strstr(c->why, "10.1.2.3:1234"));
+	/* a scheme before the address is no host:port */
+	unitfix_explain(scheme, -1, &r);
+	c = open_with(&r, "port-closed");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "netprobe ports 10.1.2.3 2222"),
+		      "next: %s", c->next);
 }
 END_TEST
 
