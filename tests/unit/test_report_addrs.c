@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report_model.h"
-#include "unitfix.h"
+#include "report_scan_fx.h"
 
 /* A scan of node with eth0 at addr/plen, no peer yet. */
 static json_t *scan(const char *node, const char *addr, int plen)
@@ -25,32 +25,6 @@ static json_t *scan(const char *node, const char *addr, int plen)
 		"address", addr, "family", "inet", "prefixlen", plen, "scope",
 		"global", "recommendation", "interface", "eth0", "address",
 		addr, "peers");
-}
-
-/* Adds to d's peers the entry toward peer (its name) at addr, out by
- * dev; ok: it answered. A failed one comes with its host-unreachable
- * finding, as a mesh member writes it. */
-static void peer(json_t *d, const char *name, const char *addr,
-		 const char *dev, bool ok)
-{
-	char p[128], sum[256];
-
-	snprintf(p, sizeof(p), "%s:7471", name);
-	json_array_append_new(
-		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
-			  "peer", p, "peer_addr", addr, "responded", ok, "error",
-			  ok ? "" : "timed out", "route", "destination", addr,
-			  "out_interface", dev, "gateway", "table", 254));
-	if (ok)
-		return;
-	snprintf(sum, sizeof(sum),
-		 "peer %s cannot be reached: connections to %s time out", p,
-		 addr);
-	json_array_append_new(
-		rj_arr(d, "findings"),
-		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
-			  "severity", "fault", "summary", sum, "evidence"));
 }
 
 /* The cause with id in the model, or NULL. */
@@ -109,12 +83,12 @@ static struct report_model *stale(struct report_set *set, const char *old)
 	json_t *b = scan("n-b", "10.231.9.2", 24);
 	json_t *c = scan("n-c", "10.231.9.3", 24);
 
-	peer(a, "n-b", old, "eth0", false);
-	peer(a, "n-c", "10.231.9.3", "eth0", true);
-	peer(b, "n-a", "10.231.9.1", "eth0", true);
-	peer(b, "n-c", "10.231.9.3", "eth0", true);
-	peer(c, "n-a", "10.231.9.1", "eth0", true);
-	peer(c, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(a, "n-b", old, "eth0", false);
+	scanfx_peer_to(a, "n-c", "10.231.9.3", "eth0", true);
+	scanfx_peer_to(b, "n-a", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(b, "n-c", "10.231.9.3", "eth0", true);
+	scanfx_peer_to(c, "n-a", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(c, "n-b", "10.231.9.2", "eth0", true);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
@@ -159,10 +133,10 @@ START_TEST(hosts_stale_ipv6)
 	v6(a, "fd48::1");
 	v6(b, "fd48::2");
 	v6(c, "fd48::3");
-	peer(a, "n-b", "fd48::99", "eth0", false);
-	peer(a, "n-c", "fd48::3", "eth0", true);
-	peer(c, "n-b", "fd48::2", "eth0", true);
-	peer(b, "n-a", "fd48::1", "eth0", true);
+	scanfx_peer_to(a, "n-b", "fd48::99", "eth0", false);
+	scanfx_peer_to(a, "n-c", "fd48::3", "eth0", true);
+	scanfx_peer_to(c, "n-b", "fd48::2", "eth0", true);
+	scanfx_peer_to(b, "n-a", "fd48::1", "eth0", true);
 	unitfix_load_doc(&set, "a.json", a);
 	unitfix_load_doc(&set, "b.json", b);
 	unitfix_load_doc(&set, "c.json", c);
@@ -204,12 +178,12 @@ static struct report_model *narrow(struct report_set *set, int plen)
 	json_t *d = scan("n-d", "10.231.9.9", 24);
 	bool ok = plen == 24;
 
-	peer(a, "n-b", "10.231.9.1", "eth0", true);
-	peer(a, "n-c", "10.231.9.3", "eth0", ok);
-	peer(a, "n-d", "10.231.9.9", "eth0", ok);
-	peer(c, "n-a", "10.231.9.2", "eth0", ok);
-	peer(d, "n-a", "10.231.9.2", "eth0", ok);
-	peer(c, "n-d", "10.231.9.9", "eth0", true);
+	scanfx_peer_to(a, "n-b", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(a, "n-c", "10.231.9.3", "eth0", ok);
+	scanfx_peer_to(a, "n-d", "10.231.9.9", "eth0", ok);
+	scanfx_peer_to(c, "n-a", "10.231.9.2", "eth0", ok);
+	scanfx_peer_to(d, "n-a", "10.231.9.2", "eth0", ok);
+	scanfx_peer_to(c, "n-d", "10.231.9.9", "eth0", true);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
@@ -261,10 +235,10 @@ static struct report_model *shadow(struct report_set *set, const char *net)
 			  "name", "br-x", "kind", "bridge", "flags", "UP",
 			  "addresses", "address", net, "family", "inet",
 			  "prefixlen", 24, "scope", "global"));
-	peer(a, "n-b", "10.231.9.2", "eth0", true);
-	peer(a, "n-c", "10.231.8.3", cut ? "br-x" : "eth0", !cut);
-	peer(b, "n-c", "10.231.8.3", "eth0", true);
-	peer(c, "n-a", "10.231.9.1", "eth0", !cut);
+	scanfx_peer_to(a, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(a, "n-c", "10.231.8.3", cut ? "br-x" : "eth0", !cut);
+	scanfx_peer_to(b, "n-c", "10.231.8.3", "eth0", true);
+	scanfx_peer_to(c, "n-a", "10.231.9.1", "eth0", !cut);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
@@ -319,8 +293,8 @@ static struct report_model *selects(struct report_set *set, bool rail)
 				  "UP", "addresses", "address", "10.231.60.2",
 				  "family", "inet", "prefixlen", 24, "scope",
 				  "global"));
-	peer(a, "n-b", "10.231.9.2", "eth0", true);
-	peer(b, "n-a", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(a, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(b, "n-a", "10.231.9.1", "eth0", true);
 	json_array_append_new(
 		rj_arr(a, "findings"),
 		json_pack("{s:s, s:s, s:s, s:[], s:s, s:s, s:[s]}", "code",
@@ -382,11 +356,11 @@ static struct report_model *macvlan(struct report_set *set, int fails)
 
 	json_object_set_new(json_array_get(rj_arr(c, "interfaces"), 0),
 			    "kind", json_string("macvlan"));
-	peer(c, "n-a", "10.231.9.1", "eth0", fails < 2);
-	peer(c, "n-b", "10.231.9.2", "eth0", fails < 1);
-	peer(b, "n-c", "10.231.9.3", "eth0", fails < 1);
-	peer(a, "n-c", "10.231.9.3", "eth0", fails < 2);
-	peer(a, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(c, "n-a", "10.231.9.1", "eth0", fails < 2);
+	scanfx_peer_to(c, "n-b", "10.231.9.2", "eth0", fails < 1);
+	scanfx_peer_to(b, "n-c", "10.231.9.3", "eth0", fails < 1);
+	scanfx_peer_to(a, "n-c", "10.231.9.3", "eth0", fails < 2);
+	scanfx_peer_to(a, "n-b", "10.231.9.2", "eth0", true);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
