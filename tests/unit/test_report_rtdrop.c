@@ -58,18 +58,7 @@ END_TEST
 
 START_TEST(live_ecmp_is_healthy)
 {
-	struct report_set set = {0};
-	struct report_model *m = unitfix_report_dir(&set, "ecmp-healthy");
-	size_t i, bad = 0;
-	json_t *f;
-
-	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(m->ncauses, 0);
-	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
-		bad += strcmp(rj_strd(f, "severity", ""), "info") != 0;
-	ck_assert_uint_eq(bad, 0);
-	report_model_free(m);
-	report_set_free(&set);
+	unitfix_healthy_dir("ecmp-healthy");
 }
 END_TEST
 

@@ -29,6 +29,11 @@ void unitfix_load_doc(struct report_set *set, const char *name, json_t *doc);
 struct report_model *unitfix_report_dir(struct report_set *set,
                                         const char *dir);
 
+/* Fails the test unless the report of tests/fixtures/report/dir (as
+ * unitfix_report_dir builds it) has no cause and no finding worse than
+ * info: a recorded healthy cluster. */
+void unitfix_healthy_dir(const char *dir);
+
 /* Adds an interface name of kind to l, its index its place (1 on), with
  * flags, a carrier when they hold IFF_RUNNING, and addr/plen unless addr
  * is NULL (scope host on loopback, link for fe80::); the test fails where
