@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "decide/explain.h"
+#include "doc/doc.h"
 #include "doc/logmatch.h"
 #include "report_model.h"
 
@@ -73,6 +74,32 @@ void unitfix_healthy_dir(const char *dir)
 	ck_assert_uint_eq(bad, 0);
 	report_model_free(m);
 	report_set_free(&set);
+}
+
+/* See unitfix.h: the deciders' suites read a finding's one-line fix
+ * this way. */
+const char *unitfix_finding_cmd(const struct doc *d, const char *code)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f)
+		if (strcmp(json_string_value(json_object_get(f, "code")),
+		           code) == 0)
+			return json_string_value(json_object_get(f, "command"));
+	return NULL;
+}
+
+/* See unitfix.h: a decider that raises one fault and nothing beside
+ * it, its command the test's subject. */
+const char *unitfix_only_fault_cmd(const struct doc *d, const char *code)
+{
+	const json_t *f = json_array_get(d->findings, 0);
+
+	ck_assert_int_eq(json_array_size(d->findings), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")), code);
+	ck_assert_int_eq(d->nfault, 1);
+	return json_string_value(json_object_get(f, "command"));
 }
 
 /* See unitfix.h: the one way the decide suites build an interface, so
