@@ -36,15 +36,6 @@ static const json_t *cause(const struct report_model *m, const char *id)
 	return NULL;
 }
 
-/* The first shell command of cause k's fix. */
-static const char *shell0(const json_t *k)
-{
-	return json_string_value(json_array_get(
-		rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		       "shell"),
-		0));
-}
-
 /* True when some finding of the model has code. */
 static bool has_code(const struct report_model *m, const char *code)
 {
@@ -72,7 +63,7 @@ static void only_setting(const struct report_model *m, const char *node,
 			      rj_str(m->causes[i].cause, "id"), id);
 	k = cause(m, id);
 	ck_assert_ptr_nonnull(k);
-	ck_assert_str_eq(shell0(k), cmd);
+	ck_assert_str_eq(unitfix_fix_cmd(k, 0), cmd);
 }
 
 /* n-a resolves n-b to 10.231.9.99, which no member holds, while n-c

@@ -78,14 +78,9 @@ START_TEST(stale_permanent_on_its_holder)
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:n2");
-	ck_assert_str_eq(
-		json_string_value(json_array_get(
-			rj_arr(json_object_get(json_object_get(k, "fix"),
-					       "commands"),
-			       "shell"),
-			0)),
-		"ip neigh replace 10.231.9.4 lladdr 02:00:00:00:00:04 dev eth0 "
-		"nud permanent");
+	ck_assert_str_eq(unitfix_fix_cmd(k, 0),
+			 "ip neigh replace 10.231.9.4 lladdr 02:00:00:00:00:04 "
+			 "dev eth0 nud permanent");
 	report_model_free(m);
 	report_set_free(&set);
 }

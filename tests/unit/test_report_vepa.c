@@ -50,15 +50,6 @@ static struct report_model *cluster(struct report_set *set, const char *m34,
 	return scanfx_build(set, d, 4);
 }
 
-/* The first shell command of cause k's fix. */
-static const char *first_cmd(const json_t *k)
-{
-	return json_string_value(json_array_get(
-		rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		       "shell"),
-		0));
-}
-
 START_TEST(vepa_siblings_both_fixed)
 {
 	struct report_set set = {0};
@@ -74,7 +65,7 @@ START_TEST(vepa_siblings_both_fixed)
 
 		ck_assert_str_eq(rj_str(k, "id"), i == 0 ? "setting:n3"
 							 : "setting:n4");
-		ck_assert_str_eq(first_cmd(k),
+		ck_assert_str_eq(unitfix_fix_cmd(k, 0),
 				 "ip link set lan0 type macvlan mode bridge");
 	}
 	report_model_free(m);

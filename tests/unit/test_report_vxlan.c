@@ -119,8 +119,7 @@ START_TEST(odd_vni_on_its_node)
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:n4");
-	sh = rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(k);
 	cmd = json_string_value(json_array_get(sh, 0));
 	ck_assert_ptr_nonnull(cmd);
 	ck_assert_msg(strncmp(cmd,
@@ -158,9 +157,7 @@ START_TEST(dual_stack_one_fix)
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(scanfx_count(m, "vxlan-vni-mismatch", NULL), 1);
 	ck_assert_uint_eq(m->ncauses, 1);
-	sh = rj_arr(json_object_get(json_object_get(m->causes[0].cause, "fix"),
-				    "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(m->causes[0].cause);
 	ck_assert_uint_eq(json_array_size(sh), 1);
 	cmd = json_string_value(json_array_get(sh, 0));
 	ck_assert_ptr_nonnull(cmd);

@@ -100,8 +100,7 @@ START_TEST(missing_entry_on_its_node)
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:n4");
-	cmds = rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		      "shell");
+	cmds = unitfix_fix_shell(k);
 	ck_assert_uint_eq(json_array_size(cmds), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(cmds, 0)),
 			 "ip neigh replace 10.231.9.2 lladdr 0a:e7:65:00:00:02 "

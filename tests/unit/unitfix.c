@@ -58,6 +58,20 @@ struct report_model *unitfix_report_dir(struct report_set *set, const char *dir)
 	return report_build(set);
 }
 
+/* See unitfix.h: where the report puts the commands a cause's reader
+ * pastes, read the one way every report suite asserts them. */
+json_t *unitfix_fix_shell(const json_t *k)
+{
+	return rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
+		      "shell");
+}
+
+/* See unitfix.h. */
+const char *unitfix_fix_cmd(const json_t *k, size_t i)
+{
+	return json_string_value(json_array_get(unitfix_fix_shell(k), i));
+}
+
 /* See unitfix.h: the healthy twin each recorded fault's suite checks
  * stays silent. */
 void unitfix_healthy_dir(const char *dir)

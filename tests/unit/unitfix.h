@@ -29,6 +29,13 @@ void unitfix_load_doc(struct report_set *set, const char *name, json_t *doc);
 struct report_model *unitfix_report_dir(struct report_set *set,
                                         const char *dir);
 
+/* The shell commands of cause k's fix (an array; NULL where it has
+ * none). */
+json_t *unitfix_fix_shell(const json_t *k);
+
+/* Shell command i of cause k's fix, or NULL. */
+const char *unitfix_fix_cmd(const json_t *k, size_t i);
+
 /* Fails the test unless the report of tests/fixtures/report/dir (as
  * unitfix_report_dir builds it) has no cause and no finding worse than
  * info: a recorded healthy cluster. */
