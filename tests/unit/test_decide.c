@@ -323,19 +323,6 @@ START_TEST(ipv6_link_local)
 }
 END_TEST
 
-/* The command of the first finding with code in d, or NULL. */
-static const char *finding_cmd(const struct doc *d, const char *code)
-{
-	size_t i;
-	json_t *f;
-
-	json_array_foreach(d->findings, i, f)
-		if (strcmp(json_string_value(json_object_get(f, "code")),
-		           code) == 0)
-			return json_string_value(json_object_get(f, "command"));
-	return NULL;
-}
-
 /* Issue 48: NCCL_SOCKET_FAMILY=AF_INET6 on a host whose only IPv6 is
  * link-local is a fault whose one line sets AF_INET; with a ULA address
  * beside it, or no family forced, it is not. */
@@ -358,7 +345,7 @@ START_TEST(ipv6_family_forced_link_local)
 	                 "ipv6-link-local-only");
 	ck_assert_str_eq(json_string_value(json_object_get(f, "severity")),
 	                 "fault");
-	ck_assert_str_eq(finding_cmd(&d, "ipv6-link-local-only"),
+	ck_assert_str_eq(unitfix_finding_cmd(&d, "ipv6-link-local-only"),
 	                 "export NCCL_SOCKET_FAMILY=AF_INET");
 	doc_free(&d);
 
@@ -374,7 +361,7 @@ START_TEST(ipv6_family_forced_link_local)
 	one_lan(&l);
 	doc_start(&d);
 	ck_assert_int_eq(decide_ipv6_link_local(&l, &ne, &d), 0);
-	ck_assert_str_eq(finding_cmd(&d, "ipv6-link-local-only"),
+	ck_assert_str_eq(unitfix_finding_cmd(&d, "ipv6-link-local-only"),
 	                 "export NCCL_SOCKET_FAMILY=AF_INET");
 	doc_free(&d);
 

@@ -46,17 +46,10 @@ static void enslave(struct iface *port, const struct iface *br)
 	snprintf(port->master, sizeof(port->master), "%s", br->name);
 }
 
-/* The command of the only finding of d, which must be
- * bridge-port-addressed, a fault. */
+/* The command of d's only finding, a bridge-port-addressed fault. */
 static const char *brport_cmd(const struct doc *d)
 {
-	const json_t *f = json_array_get(d->findings, 0);
-
-	ck_assert_int_eq(json_array_size(d->findings), 1);
-	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
-			 "bridge-port-addressed");
-	ck_assert_int_eq(d->nfault, 1);
-	return json_string_value(json_object_get(f, "command"));
+	return unitfix_only_fault_cmd(d, "bridge-port-addressed");
 }
 
 /* Issue 48 (blind48b 04, devplayer0/docker-net-dhcp#19): a NIC enslaved

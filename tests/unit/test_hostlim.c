@@ -49,19 +49,6 @@ static int count(const struct host_limits *l, int nodes, const char *code,
 	return c;
 }
 
-/* The command of the first finding of code, or NULL. */
-static const char *command_of(const struct doc *d, const char *code)
-{
-	size_t i;
-	json_t *f;
-
-	json_array_foreach(d->findings, i, f)
-		if (strcmp(json_string_value(json_object_get(f, "code")),
-		           code) == 0)
-			return json_string_value(json_object_get(f, "command"));
-	return NULL;
-}
-
 START_TEST(netstat_counters)
 {
 	const char *t = "TcpExt: SyncookiesSent ListenOverflows ListenDrops\n"
@@ -111,7 +98,7 @@ START_TEST(narrow_range)
 
 	load(&l, "narrow", NULL);
 	ck_assert_int_eq(count(&l, 4, "port-range-narrow", &d), 1);
-	ck_assert_str_eq(command_of(&d, "port-range-narrow"),
+	ck_assert_str_eq(unitfix_finding_cmd(&d, "port-range-narrow"),
 	                 "sysctl -w net.ipv4.ip_local_port_range=\"32768 "
 	                 "60999\"");
 	doc_free(&d);
@@ -155,7 +142,7 @@ START_TEST(backlog_below_nodes)
 	                0);
 	ck_assert_ptr_nonnull(strstr(ev, "listener :: port 29500: backlog 4"));
 	free(ev);
-	ck_assert_str_eq(command_of(&d, "somaxconn-low"),
+	ck_assert_str_eq(unitfix_finding_cmd(&d, "somaxconn-low"),
 	                 "sysctl -w net.core.somaxconn=4096");
 	doc_free(&d);
 	/* 4 for 2 nodes, but the counters show overflows: 4 < 2 * 8 */
@@ -202,7 +189,7 @@ START_TEST(rate_limits)
 	 * per source (11), ct count over 100 for 4 nodes (12); never the
 	 * ICMP ones (3, 4) or SSH's (5) */
 	ck_assert_int_eq(count(&l, 4, "conn-rate-limit", &d), 5);
-	cmd = command_of(&d, "conn-rate-limit");
+	cmd = unitfix_finding_cmd(&d, "conn-rate-limit");
 	ck_assert_str_eq(cmd, "nft delete rule inet t input handle 6");
 	doc_free(&d);
 	/* ct count over 1000 is room enough for 4 nodes' 256 */
@@ -295,7 +282,7 @@ START_TEST(iptables_rules)
 	ck_assert_str_eq(l.rules[3].proto, "icmp");
 	/* SSH's and ICMP's: nothing; 29500's and the connlimit's: each */
 	ck_assert_int_eq(count(&l, 4, "conn-rate-limit", &d), 2);
-	ck_assert_str_eq(command_of(&d, "conn-rate-limit"),
+	ck_assert_str_eq(unitfix_finding_cmd(&d, "conn-rate-limit"),
 	                 "iptables-nft -D INPUT -p tcp -m tcp --dport 29500 "
 	                 "--tcp-flags FIN,SYN,RST,ACK SYN -m hashlimit "
 	                 "--hashlimit-above 2/sec --hashlimit-burst 3 "

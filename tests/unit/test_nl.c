@@ -13,53 +13,7 @@
 #include <linux/if_tun.h>
 #include <linux/rtnetlink.h>
 
-#define BUFSZ 2048
-
-/* A RTM_NEWLINK header with name and flags; callers add attributes. */
-static struct nlmsghdr *link_msg(char *buf, int index, const char *name,
-                                 unsigned flags)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifm;
-
-	nlh->nlmsg_type = RTM_NEWLINK;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_type = ARPHRD_ETHER;
-	ifm->ifi_index = index;
-	ifm->ifi_flags = flags;
-	if (name != NULL)
-		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	return nlh;
-}
-
-/* IFLA_LINKINFO with the kind; returns the open IFLA_INFO_DATA nest (or
- * NULL when with_data is false, the linkinfo then already closed). */
-static struct nlattr *put_kind(struct nlmsghdr *nlh, const char *kind,
-                               bool with_data, struct nlattr **li)
-{
-	*li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, kind);
-	if (!with_data) {
-		mnl_attr_nest_end(nlh, *li);
-		return NULL;
-	}
-	return mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-}
-
-static void end_kind(struct nlmsghdr *nlh, struct nlattr *data,
-                     struct nlattr *li)
-{
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, li);
-}
-
-/* Parses one link message and returns the last interface. */
-static const struct iface *parse1(struct iface_list *l, struct nlmsghdr *nlh)
-{
-	ck_assert_int_eq(nl_parse_link(nlh, l), 0);
-	return &l->v[l->n - 1];
-}
+#include "nl_fx.h"
 
 START_TEST(link_veth_other_netns)
 {

@@ -14,33 +14,17 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
-#define BUFSZ 2048
+#include "nl_fx.h"
 
-/* A RTM_NEWLINK of a vxlan named name, its IFLA_INFO_DATA nest open:
- * the caller puts the data, then vx_end. */
+/* A RTM_NEWLINK of a vxlan named name, up, its IFLA_INFO_DATA nest open:
+ * the caller puts the data, then end_kind. */
 static struct nlmsghdr *vx_msg(char *buf, int index, const char *name,
                                struct nlattr **li, struct nlattr **d)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh = link_msg(buf, index, name, IFF_UP);
 
-	nlh->nlmsg_type = RTM_NEWLINK;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
-	ifm->ifi_type = ARPHRD_ETHER;
-	ifm->ifi_index = index;
-	ifm->ifi_flags = IFF_UP;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	*li = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "vxlan");
-	*d = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	*d = put_kind(nlh, "vxlan", true, li);
 	return nlh;
-}
-
-static void vx_end(struct nlmsghdr *nlh, struct nlattr *li, struct nlattr *d)
-{
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, li);
 }
 
 /* flannel's device as `ip link add flannel.4096 type vxlan id 4096
@@ -63,7 +47,7 @@ START_TEST(vxlan_settings_parsed)
 	mnl_attr_put(nlh, IFLA_VXLAN_GROUP, sizeof(grp), &grp);
 	mnl_attr_put_u8(nlh, IFLA_VXLAN_LEARNING, 0);
 	mnl_attr_put_u16(nlh, IFLA_VXLAN_PORT, htons(8472));
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
 	i = &l.v[0];
 	ck_assert_int_eq(i->kind, IFK_VXLAN);
@@ -106,7 +90,7 @@ START_TEST(vxlan_settings_ipv6)
 	mnl_attr_put(nlh, IFLA_VXLAN_GROUP6, sizeof(grp), &grp);
 	mnl_attr_put_u8(nlh, IFLA_VXLAN_LEARNING, 1);
 	mnl_attr_put_u16(nlh, IFLA_VXLAN_PORT, htons(4789));
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
 	i = &l.v[0];
 	ck_assert_uint_eq(i->vxlan_port, 4789);
@@ -136,7 +120,7 @@ START_TEST(vxlan_proxy_and_misses)
 	mnl_attr_put_u8(nlh, IFLA_VXLAN_PROXY, 1);
 	mnl_attr_put_u8(nlh, IFLA_VXLAN_L2MISS, 0);
 	mnl_attr_put_u8(nlh, IFLA_VXLAN_L3MISS, 1);
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
 	ck_assert_int_eq(l.v[0].vxlan_proxy, 1);
 	ck_assert_int_eq(l.v[0].vxlan_l2miss, 0);
@@ -151,7 +135,7 @@ START_TEST(vxlan_proxy_and_misses)
 	/* absent: unknown, null in the document; a proxy of 16 bits refused */
 	nlh = vx_msg(buf, 11, "vx1", &li, &d);
 	mnl_attr_put_u32(nlh, IFLA_VXLAN_ID, 42);
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
 	ck_assert_int_eq(l.v[1].vxlan_proxy, -1);
 	ck_assert_int_eq(l.v[1].vxlan_l3miss, -1);
@@ -162,7 +146,7 @@ START_TEST(vxlan_proxy_and_misses)
 	json_decref(o);
 	nlh = vx_msg(buf, 12, "vx2", &li, &d);
 	mnl_attr_put_u16(nlh, IFLA_VXLAN_PROXY, 1);
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), -1);
 	ck_assert_uint_eq(l.n, 2);
 	iface_list_free(&l);
@@ -179,18 +163,18 @@ START_TEST(vxlan_settings_absent_or_malformed)
 
 	nlh = vx_msg(buf, 7, "vx0", &li, &d);
 	mnl_attr_put_u32(nlh, IFLA_VXLAN_ID, 7);
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), 0);
 	ck_assert_uint_eq(l.v[0].vxlan_port, 0);
 	ck_assert_int_eq(l.v[0].vxlan_learning, -1);
 	ck_assert_str_eq(l.v[0].vxlan_local, "");
 	nlh = vx_msg(buf, 8, "vx1", &li, &d);
 	mnl_attr_put_u32(nlh, IFLA_VXLAN_PORT, 8472);
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), -1);
 	nlh = vx_msg(buf, 9, "vx2", &li, &d);
 	mnl_attr_put(nlh, IFLA_VXLAN_LOCAL, sizeof(three), three);
-	vx_end(nlh, li, d);
+	end_kind(nlh, d, li);
 	ck_assert_int_eq(nl_parse_link(nlh, &l), -1);
 	ck_assert_uint_eq(l.n, 1);
 	iface_list_free(&l);

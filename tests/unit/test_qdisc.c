@@ -228,16 +228,10 @@ static void one_qdisc(struct qdisc_list *qs, const struct nlmsghdr *nlh,
 	qs->n++;
 }
 
-/* The only finding of d: qdisc-drops-frames, a fault; its command. */
+/* The command of d's only finding, a qdisc-drops-frames fault. */
 static const char *qdisc_cmd(const struct doc *d)
 {
-	const json_t *f = json_array_get(d->findings, 0);
-
-	ck_assert_int_eq(json_array_size(d->findings), 1);
-	ck_assert_str_eq(json_string_value(json_object_get(f, "code")),
-			 "qdisc-drops-frames");
-	ck_assert_int_eq(d->nfault, 1);
-	return json_string_value(json_object_get(f, "command"));
+	return unitfix_only_fault_cmd(d, "qdisc-drops-frames");
 }
 
 /* Issue 48 (blind48e 01): the small tbf on the chosen interface is a

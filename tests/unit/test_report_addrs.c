@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report_model.h"
-#include "unitfix.h"
+#include "report_scan_fx.h"
 
 /* A scan of node with eth0 at addr/plen, no peer yet. */
 static json_t *scan(const char *node, const char *addr, int plen)
@@ -27,32 +27,6 @@ static json_t *scan(const char *node, const char *addr, int plen)
 		addr, "peers");
 }
 
-/* Adds to d's peers the entry toward peer (its name) at addr, out by
- * dev; ok: it answered. A failed one comes with its host-unreachable
- * finding, as a mesh member writes it. */
-static void peer(json_t *d, const char *name, const char *addr,
-		 const char *dev, bool ok)
-{
-	char p[128], sum[256];
-
-	snprintf(p, sizeof(p), "%s:7471", name);
-	json_array_append_new(
-		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
-			  "peer", p, "peer_addr", addr, "responded", ok, "error",
-			  ok ? "" : "timed out", "route", "destination", addr,
-			  "out_interface", dev, "gateway", "table", 254));
-	if (ok)
-		return;
-	snprintf(sum, sizeof(sum),
-		 "peer %s cannot be reached: connections to %s time out", p,
-		 addr);
-	json_array_append_new(
-		rj_arr(d, "findings"),
-		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
-			  "severity", "fault", "summary", sum, "evidence"));
-}
-
 /* The cause with id in the model, or NULL. */
 static const json_t *cause(const struct report_model *m, const char *id)
 {
@@ -60,15 +34,6 @@ static const json_t *cause(const struct report_model *m, const char *id)
 		if (strcmp(rj_str(m->causes[i].cause, "id"), id) == 0)
 			return m->causes[i].cause;
 	return NULL;
-}
-
-/* The first shell command of cause k's fix. */
-static const char *shell0(const json_t *k)
-{
-	return json_string_value(json_array_get(
-		rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		       "shell"),
-		0));
 }
 
 /* True when some finding of the model has code. */
@@ -98,7 +63,7 @@ static void only_setting(const struct report_model *m, const char *node,
 			      rj_str(m->causes[i].cause, "id"), id);
 	k = cause(m, id);
 	ck_assert_ptr_nonnull(k);
-	ck_assert_str_eq(shell0(k), cmd);
+	ck_assert_str_eq(unitfix_fix_cmd(k, 0), cmd);
 }
 
 /* n-a resolves n-b to 10.231.9.99, which no member holds, while n-c
@@ -109,12 +74,12 @@ static struct report_model *stale(struct report_set *set, const char *old)
 	json_t *b = scan("n-b", "10.231.9.2", 24);
 	json_t *c = scan("n-c", "10.231.9.3", 24);
 
-	peer(a, "n-b", old, "eth0", false);
-	peer(a, "n-c", "10.231.9.3", "eth0", true);
-	peer(b, "n-a", "10.231.9.1", "eth0", true);
-	peer(b, "n-c", "10.231.9.3", "eth0", true);
-	peer(c, "n-a", "10.231.9.1", "eth0", true);
-	peer(c, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(a, "n-b", old, "eth0", false);
+	scanfx_peer_to(a, "n-c", "10.231.9.3", "eth0", true);
+	scanfx_peer_to(b, "n-a", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(b, "n-c", "10.231.9.3", "eth0", true);
+	scanfx_peer_to(c, "n-a", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(c, "n-b", "10.231.9.2", "eth0", true);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
@@ -159,10 +124,10 @@ START_TEST(hosts_stale_ipv6)
 	v6(a, "fd48::1");
 	v6(b, "fd48::2");
 	v6(c, "fd48::3");
-	peer(a, "n-b", "fd48::99", "eth0", false);
-	peer(a, "n-c", "fd48::3", "eth0", true);
-	peer(c, "n-b", "fd48::2", "eth0", true);
-	peer(b, "n-a", "fd48::1", "eth0", true);
+	scanfx_peer_to(a, "n-b", "fd48::99", "eth0", false);
+	scanfx_peer_to(a, "n-c", "fd48::3", "eth0", true);
+	scanfx_peer_to(c, "n-b", "fd48::2", "eth0", true);
+	scanfx_peer_to(b, "n-a", "fd48::1", "eth0", true);
 	unitfix_load_doc(&set, "a.json", a);
 	unitfix_load_doc(&set, "b.json", b);
 	unitfix_load_doc(&set, "c.json", c);
@@ -204,12 +169,12 @@ static struct report_model *narrow(struct report_set *set, int plen)
 	json_t *d = scan("n-d", "10.231.9.9", 24);
 	bool ok = plen == 24;
 
-	peer(a, "n-b", "10.231.9.1", "eth0", true);
-	peer(a, "n-c", "10.231.9.3", "eth0", ok);
-	peer(a, "n-d", "10.231.9.9", "eth0", ok);
-	peer(c, "n-a", "10.231.9.2", "eth0", ok);
-	peer(d, "n-a", "10.231.9.2", "eth0", ok);
-	peer(c, "n-d", "10.231.9.9", "eth0", true);
+	scanfx_peer_to(a, "n-b", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(a, "n-c", "10.231.9.3", "eth0", ok);
+	scanfx_peer_to(a, "n-d", "10.231.9.9", "eth0", ok);
+	scanfx_peer_to(c, "n-a", "10.231.9.2", "eth0", ok);
+	scanfx_peer_to(d, "n-a", "10.231.9.2", "eth0", ok);
+	scanfx_peer_to(c, "n-d", "10.231.9.9", "eth0", true);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
@@ -261,10 +226,10 @@ static struct report_model *shadow(struct report_set *set, const char *net)
 			  "name", "br-x", "kind", "bridge", "flags", "UP",
 			  "addresses", "address", net, "family", "inet",
 			  "prefixlen", 24, "scope", "global"));
-	peer(a, "n-b", "10.231.9.2", "eth0", true);
-	peer(a, "n-c", "10.231.8.3", cut ? "br-x" : "eth0", !cut);
-	peer(b, "n-c", "10.231.8.3", "eth0", true);
-	peer(c, "n-a", "10.231.9.1", "eth0", !cut);
+	scanfx_peer_to(a, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(a, "n-c", "10.231.8.3", cut ? "br-x" : "eth0", !cut);
+	scanfx_peer_to(b, "n-c", "10.231.8.3", "eth0", true);
+	scanfx_peer_to(c, "n-a", "10.231.9.1", "eth0", !cut);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);
@@ -319,8 +284,8 @@ static struct report_model *selects(struct report_set *set, bool rail)
 				  "UP", "addresses", "address", "10.231.60.2",
 				  "family", "inet", "prefixlen", 24, "scope",
 				  "global"));
-	peer(a, "n-b", "10.231.9.2", "eth0", true);
-	peer(b, "n-a", "10.231.9.1", "eth0", true);
+	scanfx_peer_to(a, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(b, "n-a", "10.231.9.1", "eth0", true);
 	json_array_append_new(
 		rj_arr(a, "findings"),
 		json_pack("{s:s, s:s, s:s, s:[], s:s, s:s, s:[s]}", "code",
@@ -382,11 +347,11 @@ static struct report_model *macvlan(struct report_set *set, int fails)
 
 	json_object_set_new(json_array_get(rj_arr(c, "interfaces"), 0),
 			    "kind", json_string("macvlan"));
-	peer(c, "n-a", "10.231.9.1", "eth0", fails < 2);
-	peer(c, "n-b", "10.231.9.2", "eth0", fails < 1);
-	peer(b, "n-c", "10.231.9.3", "eth0", fails < 1);
-	peer(a, "n-c", "10.231.9.3", "eth0", fails < 2);
-	peer(a, "n-b", "10.231.9.2", "eth0", true);
+	scanfx_peer_to(c, "n-a", "10.231.9.1", "eth0", fails < 2);
+	scanfx_peer_to(c, "n-b", "10.231.9.2", "eth0", fails < 1);
+	scanfx_peer_to(b, "n-c", "10.231.9.3", "eth0", fails < 1);
+	scanfx_peer_to(a, "n-c", "10.231.9.3", "eth0", fails < 2);
+	scanfx_peer_to(a, "n-b", "10.231.9.2", "eth0", true);
 	unitfix_load_doc(set, "a.json", a);
 	unitfix_load_doc(set, "b.json", b);
 	unitfix_load_doc(set, "c.json", c);

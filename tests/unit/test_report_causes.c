@@ -39,14 +39,8 @@ START_TEST(demo_three_causes)
 	ck_assert_int_ge((long long)nat->findings.n, 2);
 	ck_assert_str_eq(rj_str(json_object_get(fw->cause, "fix"), "node"),
 			 "gpu-b");
-	ck_assert_str_eq(
-		json_string_value(json_array_get(
-			rj_arr(json_object_get(json_object_get(mtu->cause,
-							       "fix"),
-					       "commands"),
-			       "shell"),
-			0)),
-		"ip link set dev eth0 mtu 1500");
+	ck_assert_str_eq(unitfix_fix_cmd(mtu->cause, 0),
+			 "ip link set dev eth0 mtu 1500");
 	/* one firewall entry, for gpu-b by name; none on the NAT'd gpu-c */
 	ck_assert_int_eq((long long)json_array_size(rj_arr(rec, "firewall")),
 			 1);
@@ -521,12 +515,7 @@ START_TEST(address_conflict_odd_node)
 	ck_assert_ptr_nonnull(m);
 	k = cause(m, "setting:n-b");
 	ck_assert_ptr_nonnull(k);
-	ck_assert_str_eq(json_string_value(json_array_get(
-				 rj_arr(json_object_get(json_object_get(
-						    k->cause, "fix"),
-					    "commands"),
-					"shell"),
-				 0)),
+	ck_assert_str_eq(unitfix_fix_cmd(k->cause, 0),
 			 "ip addr del 10.231.9.1/24 dev eth0");
 	ck_assert_ptr_null(cause(m, "setting:n-a"));
 	ck_assert_int_eq((long long)json_array_size(rj_arr(k->cause,
@@ -618,9 +607,7 @@ START_TEST(setting_cause_commands)
 	ck_assert_ptr_nonnull(k);
 	ck_assert_int_eq((long long)k->findings.n, 2);
 	ck_assert_str_eq(rj_str(k->cause, "severity"), "fault");
-	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
-				    "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(k->cause);
 	ck_assert_int_eq((long long)json_array_size(sh), 2);
 	/* in the findings' order: the fault first */
 	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
@@ -691,9 +678,7 @@ static void clone_case(const char *dir)
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = cause(m, "setting:node04");
 	ck_assert_ptr_nonnull(k);
-	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
-				    "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(k->cause);
 	ck_assert_str_eq(
 		json_string_value(json_array_get(sh, 0)),
 		"dev=$(ip -o addr show to 10.231.48.2 | awk '{print $2; "

@@ -285,9 +285,7 @@ START_TEST(route_no_route)
 	ck_assert_ptr_nonnull(k);
 	ck_assert_str_eq(rj_str(k->cause, "node"), "n-a");
 	ck_assert_str_eq(rj_str(k->cause, "kind"), "route");
-	sh = rj_arr(json_object_get(json_object_get(k->cause, "fix"),
-				    "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(k->cause);
 	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
 			 "ip route replace 10.231.9.2/32 dev eth0 table main");
 	ck_assert_str_eq(json_string_value(json_array_get(sh, 1)),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "report_model.h"
+#include "unitfix.h"
 
 #define FIXDIR SRCDIR "/tests/fixtures/report"
 
@@ -30,8 +31,7 @@ START_TEST(rate_limit_one_setting_cause)
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:node03");
 	ck_assert_str_eq(rj_str(k, "severity"), "fault");
-	sh = rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-	            "shell");
+	sh = unitfix_fix_shell(k);
 	ck_assert_uint_eq(json_array_size(sh), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
 	                 "nft delete rule inet np48_rate input handle 3");
@@ -142,13 +142,11 @@ START_TEST(own_setting_beside_peer_limit)
 	}
 	ck_assert_ptr_nonnull(k4);
 	ck_assert_ptr_nonnull(k5);
-	sh = rj_arr(json_object_get(json_object_get(k4, "fix"), "commands"),
-	            "shell");
+	sh = unitfix_fix_shell(k4);
 	for (i = 0; i < json_array_size(sh); i++)
 		ck_assert_ptr_null(strstr(json_string_value(json_array_get(sh, i)),
 		                          "MASTER_ADDR"));
-	sh = rj_arr(json_object_get(json_object_get(k5, "fix"), "commands"),
-	            "shell");
+	sh = unitfix_fix_shell(k5);
 	ck_assert_uint_eq(json_array_size(sh), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
 	                 "export MASTER_ADDR=node01");

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report_model.h"
-#include "unitfix.h"
+#include "report_scan_fx.h"
 
 /* A scan of node with eth0 at 10.231.9.N/24 and MAC 02:00:00:00:00:0N,
  * an empty neighbour table, no peer yet. */
@@ -21,17 +21,10 @@ static json_t *scan(const char *node, int n)
 
 	snprintf(addr, sizeof(addr), "10.231.9.%d", n);
 	snprintf(mac, sizeof(mac), "02:00:00:00:00:%02x", n);
-	return json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
-		"s:s, s:[s,s], s:[{s:s, s:s, s:i, s:s}]}], s:{s:s, s:s}, s:[], "
-		"s:[]}",
-		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
-		"host", node, "started", "2026-12-06T10:00:00Z", "findings",
-		"errors", "interfaces", "name", "eth0", "mtu", (json_int_t)1500,
-		"kind", "veth", "mac", mac, "flags", "UP", "RUNNING",
-		"addresses", "address", addr, "family", "inet", "prefixlen", 24,
-		"scope", "global", "recommendation", "interface", "eth0",
-		"address", addr, "peers", "neighbours");
+	return scanfx_scan(&(const struct scanfx_doc){
+		.node = node, .started = "2026-12-06T10:00:00Z",
+		.ifname = "eth0", .mtu = 1500, .kind = "veth", .mac = mac,
+		.addr = addr, .rec_if = "eth0", .rec_addr = addr});
 }
 
 /* Adds to d's neighbour table a permanent entry for addr with mac. */
@@ -42,32 +35,6 @@ static void neigh(json_t *d, const char *addr, const char *mac)
 		json_pack("{s:s, s:s, s:s, s:s, s:s}", "address", addr,
 			  "family", "inet", "interface", "eth0", "lladdr", mac,
 			  "state", "permanent"));
-}
-
-/* Adds to d's peers the entry toward node n-X at 10.231.9.X; ok: it
- * answered. A failed one comes with its host-unreachable finding, as a
- * mesh member writes it. */
-static void peer(json_t *d, int x, bool ok)
-{
-	char p[64], addr[32], sum[256];
-
-	snprintf(p, sizeof(p), "n%d:7471", x);
-	snprintf(addr, sizeof(addr), "10.231.9.%d", x);
-	json_array_append_new(
-		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
-			  "peer", p, "peer_addr", addr, "responded", ok, "error",
-			  ok ? "" : "timed out", "route", "destination", addr,
-			  "out_interface", "eth0", "gateway", "table", 254));
-	if (ok)
-		return;
-	snprintf(sum, sizeof(sum),
-		 "peer %s cannot be reached: connections to %s time out", p,
-		 addr);
-	json_array_append_new(
-		rj_arr(d, "findings"),
-		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
-			  "severity", "fault", "summary", sum, "evidence"));
 }
 
 /* Four nodes n1..n4; every pair answers but n2-n4 when down is true
@@ -85,30 +52,12 @@ static struct report_model *cluster(struct report_set *set, bool down,
 	for (int i = 1; i <= 4; i++)
 		for (int j = 1; j <= 4; j++)
 			if (i != j)
-				peer(d[i], j,
-				     !(down && ((i == 2 && j == 4) ||
-						(i == 4 && j == 2))));
+				scanfx_peer(d[i], j, "eth0",
+					    !(down && ((i == 2 && j == 4) ||
+						       (i == 4 && j == 2))));
 	if (tweak != NULL)
 		tweak(d);
-	for (int i = 1; i <= 4; i++) {
-		snprintf(name, sizeof(name), "n%d.json", i);
-		unitfix_load_doc(set, name, d[i]);
-	}
-	return report_build(set);
-}
-
-/* True when some finding of the model has code (on node, NULL: any). */
-static bool has_code(const struct report_model *m, const char *code,
-		     const char *node)
-{
-	size_t i;
-	json_t *f;
-
-	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
-		if (strcmp(rj_strd(f, "code", ""), code) == 0 &&
-		    (node == NULL || strcmp(rj_strd(f, "node", ""), node) == 0))
-			return true;
-	return false;
+	return scanfx_build(set, d, 4);
 }
 
 /* n2 holds n4's address with the old NIC's MAC. */
@@ -124,19 +73,14 @@ START_TEST(stale_permanent_on_its_holder)
 	const json_t *k;
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(has_code(m, "neigh-stale-static", "n2"));
-	ck_assert(!has_code(m, "neigh-stale-static", "n4"));
+	ck_assert_uint_ne(scanfx_count(m, "neigh-stale-static", "n2"), 0);
+	ck_assert_uint_eq(scanfx_count(m, "neigh-stale-static", "n4"), 0);
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:n2");
-	ck_assert_str_eq(
-		json_string_value(json_array_get(
-			rj_arr(json_object_get(json_object_get(k, "fix"),
-					       "commands"),
-			       "shell"),
-			0)),
-		"ip neigh replace 10.231.9.4 lladdr 02:00:00:00:00:04 dev eth0 "
-		"nud permanent");
+	ck_assert_str_eq(unitfix_fix_cmd(k, 0),
+			 "ip neigh replace 10.231.9.4 lladdr 02:00:00:00:00:04 "
+			 "dev eth0 nud permanent");
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -166,7 +110,7 @@ START_TEST(healthy_static_neighbours_raise_nothing)
 	struct report_model *m = cluster(&set, false, static_everywhere);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(!has_code(m, "neigh-stale-static", NULL));
+	ck_assert_uint_eq(scanfx_count(m, "neigh-stale-static", NULL), 0);
 	ck_assert_uint_eq(m->ncauses, 0);
 	report_model_free(m);
 	report_set_free(&set);
@@ -193,7 +137,7 @@ START_TEST(unsure_entries_raise_nothing)
 	struct report_model *m = cluster(&set, true, unsure);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(!has_code(m, "neigh-stale-static", NULL));
+	ck_assert_uint_eq(scanfx_count(m, "neigh-stale-static", NULL), 0);
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -207,7 +151,7 @@ START_TEST(stale_entry_on_a_working_pair_raises_nothing)
 	struct report_model *m = cluster(&set, false, stale_on_n2);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(!has_code(m, "neigh-stale-static", NULL));
+	ck_assert_uint_eq(scanfx_count(m, "neigh-stale-static", NULL), 0);
 	ck_assert_uint_eq(m->ncauses, 0);
 	report_model_free(m);
 	report_set_free(&set);

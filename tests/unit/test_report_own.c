@@ -36,9 +36,7 @@ START_TEST(refused_member_own_redirect)
 	ck_assert_ptr_null(cause(m, "undecided:node01<->node03"));
 	k = cause(m, "setting:node03");
 	ck_assert_ptr_nonnull(k);
-	sh = json_object_get(
-	    json_object_get(json_object_get(k->cause, "fix"), "commands"),
-	    "shell");
+	sh = unitfix_fix_shell(k->cause);
 	ck_assert_uint_eq(json_array_size(sh), 2);
 	ck_assert_str_eq(json_string_value(json_array_get(sh, 0)),
 			 "nft delete rule ip nat PREROUTING handle 23");
@@ -77,11 +75,7 @@ START_TEST(silent_member_own_xfrm)
 	ck_assert_ptr_null(cause(m, "undecided:node01<->node04"));
 	k = cause(m, "setting:node04");
 	ck_assert_ptr_nonnull(k);
-	ck_assert_uint_eq(
-	    json_array_size(json_object_get(
-		json_object_get(json_object_get(k->cause, "fix"), "commands"),
-		"shell")),
-	    2);
+	ck_assert_uint_eq(json_array_size(unitfix_fix_shell(k->cause)), 2);
 	json_array_foreach(rj_arr(m->doc, "causes"), i, f)
 		n++;
 	ck_assert_uint_eq(n, 1);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report_model.h"
-#include "unitfix.h"
+#include "report_scan_fx.h"
 
 /* A scan of node with lan0 at 10.231.9.N/24: a veth, or with mode a
  * macvlan in that mode; no peer yet. */
@@ -20,44 +20,13 @@ static json_t *scan(const char *node, int n, const char *mode)
 
 	snprintf(addr, sizeof(addr), "10.231.9.%d", n);
 	snprintf(mac, sizeof(mac), "02:00:00:00:00:%02x", n);
-	return json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
-		"s:s?, s:s, s:[s,s], s:[{s:s, s:s, s:i, s:s}]}], s:{s:s, s:s}, "
-		"s:[]}",
-		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
-		"host", node, "started", "2026-12-06T10:00:00Z", "findings",
-		"errors", "interfaces", "name", "lan0", "mtu", (json_int_t)1500,
-		"kind", mode != NULL ? "macvlan" : "veth", "mode", mode, "mac",
-		mac, "flags", "UP", "RUNNING", "addresses", "address", addr,
-		"family", "inet", "prefixlen", 24, "scope", "global",
-		"recommendation", "interface", "lan0", "address", addr,
-		"peers");
-}
-
-/* Adds to d's peers the entry toward node n-X at 10.231.9.X; ok: it
- * answered. A failed one comes with its host-unreachable finding, as a
- * mesh member writes it. */
-static void peer(json_t *d, int x, bool ok)
-{
-	char p[64], addr[32], sum[256];
-
-	snprintf(p, sizeof(p), "n%d:7471", x);
-	snprintf(addr, sizeof(addr), "10.231.9.%d", x);
-	json_array_append_new(
-		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
-			  "peer", p, "peer_addr", addr, "responded", ok, "error",
-			  ok ? "" : "timed out", "route", "destination", addr,
-			  "out_interface", "lan0", "gateway", "table", 254));
-	if (ok)
-		return;
-	snprintf(sum, sizeof(sum),
-		 "peer %s cannot be reached: connections to %s time out", p,
-		 addr);
-	json_array_append_new(
-		rj_arr(d, "findings"),
-		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
-			  "severity", "fault", "summary", sum, "evidence"));
+	return scanfx_scan(&(const struct scanfx_doc){
+		.node = node, .started = "2026-12-06T10:00:00Z",
+		.ifname = "lan0", .mtu = 1500,
+		.kind = mode != NULL ? "macvlan" : "veth", .mode = mode,
+		.mode_null = true,
+		.mac = mac, .addr = addr, .rec_if = "lan0", .rec_addr = addr,
+		.no_neigh = true});
 }
 
 /* Four nodes n1..n4, n3 and n4 on macvlans in mode m34 (NULL: veths);
@@ -75,37 +44,10 @@ static struct report_model *cluster(struct report_set *set, const char *m34,
 	for (int i = 1; i <= 4; i++)
 		for (int j = 1; j <= 4; j++)
 			if (i != j)
-				peer(d[i], j,
-				     !((d34 && i == 3 && j == 4) ||
-				       (d43 && i == 4 && j == 3)));
-	for (int i = 1; i <= 4; i++) {
-		snprintf(name, sizeof(name), "n%d.json", i);
-		unitfix_load_doc(set, name, d[i]);
-	}
-	return report_build(set);
-}
-
-/* True when some finding of the model has code (on node, NULL: any). */
-static bool has_code(const struct report_model *m, const char *code,
-		     const char *node)
-{
-	size_t i;
-	json_t *f;
-
-	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
-		if (strcmp(rj_strd(f, "code", ""), code) == 0 &&
-		    (node == NULL || strcmp(rj_strd(f, "node", ""), node) == 0))
-			return true;
-	return false;
-}
-
-/* The first shell command of cause k's fix. */
-static const char *first_cmd(const json_t *k)
-{
-	return json_string_value(json_array_get(
-		rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		       "shell"),
-		0));
+				scanfx_peer(d[i], j, "lan0",
+					    !((d34 && i == 3 && j == 4) ||
+					      (d43 && i == 4 && j == 3)));
+	return scanfx_build(set, d, 4);
 }
 
 START_TEST(vepa_siblings_both_fixed)
@@ -114,16 +56,16 @@ START_TEST(vepa_siblings_both_fixed)
 	struct report_model *m = cluster(&set, "vepa", true, true);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(has_code(m, "macvlan-vepa-peer", "n3"));
-	ck_assert(has_code(m, "macvlan-vepa-peer", "n4"));
-	ck_assert(!has_code(m, "macvlan-vepa-peer", "n1"));
+	ck_assert_uint_ne(scanfx_count(m, "macvlan-vepa-peer", "n3"), 0);
+	ck_assert_uint_ne(scanfx_count(m, "macvlan-vepa-peer", "n4"), 0);
+	ck_assert_uint_eq(scanfx_count(m, "macvlan-vepa-peer", "n1"), 0);
 	ck_assert_uint_eq(m->ncauses, 2);
 	for (size_t i = 0; i < 2; i++) {
 		const json_t *k = m->causes[i].cause;
 
 		ck_assert_str_eq(rj_str(k, "id"), i == 0 ? "setting:n3"
 							 : "setting:n4");
-		ck_assert_str_eq(first_cmd(k),
+		ck_assert_str_eq(unitfix_fix_cmd(k, 0),
 				 "ip link set lan0 type macvlan mode bridge");
 	}
 	report_model_free(m);
@@ -137,8 +79,8 @@ START_TEST(private_siblings_too)
 	struct report_model *m = cluster(&set, "private", true, true);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(has_code(m, "macvlan-vepa-peer", "n3"));
-	ck_assert(has_code(m, "macvlan-vepa-peer", "n4"));
+	ck_assert_uint_ne(scanfx_count(m, "macvlan-vepa-peer", "n3"), 0);
+	ck_assert_uint_ne(scanfx_count(m, "macvlan-vepa-peer", "n4"), 0);
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -152,7 +94,7 @@ START_TEST(bridge_mode_raises_nothing)
 	struct report_model *m = cluster(&set, "bridge", true, true);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(!has_code(m, "macvlan-vepa-peer", NULL));
+	ck_assert_uint_eq(scanfx_count(m, "macvlan-vepa-peer", NULL), 0);
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -166,7 +108,7 @@ START_TEST(working_vepa_pair_is_healthy)
 	struct report_model *m = cluster(&set, "vepa", false, false);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(!has_code(m, "macvlan-vepa-peer", NULL));
+	ck_assert_uint_eq(scanfx_count(m, "macvlan-vepa-peer", NULL), 0);
 	ck_assert_uint_eq(m->ncauses, 0);
 	report_model_free(m);
 	report_set_free(&set);
@@ -180,7 +122,7 @@ START_TEST(one_way_failure_raises_nothing)
 	struct report_model *m = cluster(&set, "vepa", true, false);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert(!has_code(m, "macvlan-vepa-peer", NULL));
+	ck_assert_uint_eq(scanfx_count(m, "macvlan-vepa-peer", NULL), 0);
 	report_model_free(m);
 	report_set_free(&set);
 }

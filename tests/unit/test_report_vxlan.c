@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report_model.h"
-#include "unitfix.h"
+#include "report_scan_fx.h"
 
 /* A scan of node n<n> with eth0 at 10.231.8.N/24 (the underlay, MTU
  * 1500) and, when vni > 0, flannel-style NAME at 10.231.9.N/24 (MTU
@@ -31,18 +31,11 @@ static json_t *scan(int n, const char *name, long long vni, long long port,
 	/* no overlay, or one that reaches no peer: the scan chose the
 	 * underlay */
 	odd = vni <= 0 || under;
-	d = json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
-		"s:s, s:[s,s], s:[{s:s, s:s, s:i, s:s}]}], s:{s:s, s:s}, s:[], "
-		"s:[]}",
-		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
-		"host", node, "started", "2026-12-07T01:00:00Z", "findings",
-		"errors", "interfaces", "name", "eth0", "mtu", (json_int_t)1500,
-		"kind", "veth", "mac", "02:00:00:00:00:01", "flags", "UP",
-		"RUNNING", "addresses", "address", ua, "family", "inet",
-		"prefixlen", 24, "scope", "global", "recommendation",
-		"interface", odd ? "eth0" : name, "address", odd ? ua : oa,
-		"peers", "neighbours");
+	d = scanfx_scan(&(const struct scanfx_doc){
+		.node = node, .started = "2026-12-07T01:00:00Z",
+		.ifname = "eth0", .mtu = 1500, .kind = "veth",
+		.mac = "02:00:00:00:00:01", .addr = ua,
+		.rec_if = odd ? "eth0" : name, .rec_addr = odd ? ua : oa});
 	if (vni <= 0)
 		return d;
 	json_array_append_new(
@@ -57,32 +50,6 @@ static json_t *scan(int n, const char *name, long long vni, long long port,
 			  (json_int_t)port, "local", ua, "group", "learning",
 			  false));
 	return d;
-}
-
-/* Adds to d's peers the entry toward n<x> at 10.231.9.X; ok: it
- * answered. A failed one comes with its host-unreachable finding. */
-static void peer(json_t *d, int x, bool ok)
-{
-	char p[64], addr[32], sum[256];
-
-	snprintf(p, sizeof(p), "n%d:7471", x);
-	snprintf(addr, sizeof(addr), "10.231.9.%d", x);
-	json_array_append_new(
-		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
-			  "peer", p, "peer_addr", addr, "responded", ok, "error",
-			  ok ? "" : "timed out", "route", "destination", addr,
-			  "out_interface", "flannel.1", "gateway", "table",
-			  254));
-	if (ok)
-		return;
-	snprintf(sum, sizeof(sum),
-		 "peer %s cannot be reached: connections to %s time out", p,
-		 addr);
-	json_array_append_new(
-		rj_arr(d, "findings"),
-		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
-			  "severity", "fault", "summary", sum, "evidence"));
 }
 
 /* Gives node n's overlay device (the last interface of d) the global
@@ -110,7 +77,6 @@ static struct report_model *cluster6(struct report_set *set,
 				     const long long *port, int bad, int v6)
 {
 	json_t *d[5];
-	char fn[16];
 
 	for (int i = 1; i <= 4; i++) {
 		d[i] = scan(i, name[i], vni[i], port[i], i == bad);
@@ -120,12 +86,9 @@ static struct report_model *cluster6(struct report_set *set,
 	for (int i = 1; i <= 4; i++)
 		for (int j = 1; j <= 4; j++)
 			if (i != j)
-				peer(d[i], j, i != bad && j != bad);
-	for (int i = 1; i <= 4; i++) {
-		snprintf(fn, sizeof(fn), "n%d.json", i);
-		unitfix_load_doc(set, fn, d[i]);
-	}
-	return report_build(set);
+				scanfx_peer(d[i], j, "flannel.1",
+					    i != bad && j != bad);
+	return scanfx_build(set, d, 4);
 }
 
 /* cluster6 with no IPv6. */
@@ -135,21 +98,6 @@ static struct report_model *cluster(struct report_set *set,
 				    int bad)
 {
 	return cluster6(set, name, vni, port, bad, 0);
-}
-
-/* The findings of code in the model (on node, NULL: any), and their
- * worst severity into *sev when not NULL. */
-static size_t count(const struct report_model *m, const char *code,
-		    const char *node)
-{
-	size_t i, n = 0;
-	json_t *f;
-
-	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
-		n += strcmp(rj_strd(f, "code", ""), code) == 0 &&
-		     (node == NULL ||
-		      strcmp(rj_strd(f, "node", ""), node) == 0);
-	return n;
 }
 
 static const char *const FL[] = {"", "flannel.1", "flannel.1", "flannel.1",
@@ -166,13 +114,12 @@ START_TEST(odd_vni_on_its_node)
 	const char *cmd;
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(count(m, "vxlan-vni-mismatch", "n4"), 1);
-	ck_assert_uint_eq(count(m, "vxlan-vni-mismatch", NULL), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-vni-mismatch", "n4"), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-vni-mismatch", NULL), 1);
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:n4");
-	sh = rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(k);
 	cmd = json_string_value(json_array_get(sh, 0));
 	ck_assert_ptr_nonnull(cmd);
 	ck_assert_msg(strncmp(cmd,
@@ -208,11 +155,9 @@ START_TEST(dual_stack_one_fix)
 	const char *cmd;
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(count(m, "vxlan-vni-mismatch", NULL), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-vni-mismatch", NULL), 1);
 	ck_assert_uint_eq(m->ncauses, 1);
-	sh = rj_arr(json_object_get(json_object_get(m->causes[0].cause, "fix"),
-				    "commands"),
-		    "shell");
+	sh = unitfix_fix_shell(m->causes[0].cause);
 	ck_assert_uint_eq(json_array_size(sh), 1);
 	cmd = json_string_value(json_array_get(sh, 0));
 	ck_assert_ptr_nonnull(cmd);
@@ -241,9 +186,9 @@ START_TEST(odd_port_on_its_node)
 	struct report_model *m = cluster(&set, name, vni, port, 3);
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(count(m, "vxlan-port-mismatch", "n3"), 1);
-	ck_assert_uint_eq(count(m, "vxlan-port-mismatch", NULL), 1);
-	ck_assert_uint_eq(count(m, "vxlan-vni-mismatch", NULL), 0);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-port-mismatch", "n3"), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-port-mismatch", NULL), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-vni-mismatch", NULL), 0);
 	ck_assert_uint_eq(m->ncauses, 1);
 	ck_assert_str_eq(rj_str(m->causes[0].cause, "id"), "setting:n3");
 	report_model_free(m);
@@ -267,9 +212,9 @@ START_TEST(same_everywhere_or_unused_is_silent)
 
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_nonnull(m2);
-	ck_assert_uint_eq(count(m, "vxlan-vni-mismatch", NULL), 0);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-vni-mismatch", NULL), 0);
 	ck_assert_uint_eq(m->ncauses, 0);
-	ck_assert_uint_eq(count(m2, "vxlan-vni-mismatch", NULL), 0);
+	ck_assert_uint_eq(scanfx_count(m2, "vxlan-vni-mismatch", NULL), 0);
 	ck_assert_uint_eq(m2->ncauses, 0);
 	report_model_free(m);
 	report_model_free(m2);

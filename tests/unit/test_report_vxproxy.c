@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report_model.h"
-#include "unitfix.h"
+#include "report_scan_fx.h"
 
 /* How the cluster's devices are made. */
 struct shape {
@@ -33,17 +33,11 @@ static json_t *scan(int n, const struct shape *sh)
 	snprintf(ua, sizeof(ua), "10.231.8.%d", n);
 	snprintf(oa, sizeof(oa), "10.231.9.%d", n);
 	snprintf(mac, sizeof(mac), "0a:e7:65:00:00:%02x", n);
-	d = json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:[], s:[], s:[{s:s, s:I, s:s, "
-		"s:s, s:[s,s], s:[{s:s, s:s, s:i, s:s}]}], s:{s:s, s:s}, s:[], "
-		"s:[]}",
-		"schema", "netprobe/1", "tool", "netprobe", "command", "scan",
-		"host", node, "started", "2026-12-07T01:00:00Z", "findings",
-		"errors", "interfaces", "name", "lan0", "mtu", (json_int_t)9000,
-		"kind", "veth", "mac", "02:00:00:00:00:01", "flags", "UP",
-		"RUNNING", "addresses", "address", ua, "family", "inet",
-		"prefixlen", 24, "scope", "global", "recommendation",
-		"interface", "vx0", "address", oa, "peers", "neighbours");
+	d = scanfx_scan(&(const struct scanfx_doc){
+		.node = node, .started = "2026-12-07T01:00:00Z",
+		.ifname = "lan0", .mtu = 9000, .kind = "veth",
+		.mac = "02:00:00:00:00:01", .addr = ua, .rec_if = "vx0",
+		.rec_addr = oa});
 	json_array_append_new(
 		rj_arr(d, "interfaces"),
 		json_pack("{s:s, s:I, s:s, s:s, s:[s,s], s:[{s:s, s:s, s:i, "
@@ -71,38 +65,12 @@ static json_t *scan(int n, const struct shape *sh)
 	return d;
 }
 
-/* Adds to d's peers the entry toward n<x> at 10.231.9.X; ok: it
- * answered. A failed one comes with its host-unreachable finding. */
-static void peer(json_t *d, int x, bool ok)
-{
-	char p[64], addr[32], sum[256];
-
-	snprintf(p, sizeof(p), "n%d:7471", x);
-	snprintf(addr, sizeof(addr), "10.231.9.%d", x);
-	json_array_append_new(
-		rj_arr(d, "peers"),
-		json_pack("{s:s, s:s, s:b, s:s, s:{s:s, s:s, s:n, s:i}}",
-			  "peer", p, "peer_addr", addr, "responded", ok, "error",
-			  ok ? "" : "timed out", "route", "destination", addr,
-			  "out_interface", "vx0", "gateway", "table", 254));
-	if (ok)
-		return;
-	snprintf(sum, sizeof(sum),
-		 "peer %s cannot be reached: connections to %s time out", p,
-		 addr);
-	json_array_append_new(
-		rj_arr(d, "findings"),
-		json_pack("{s:s, s:s, s:s, s:[]}", "code", "host-unreachable",
-			  "severity", "fault", "summary", sum, "evidence"));
-}
-
 /* Four members of shape sh; the pair lacks/lacked fails both ways when
  * sh->fail, every other passes. */
 static struct report_model *cluster(struct report_set *set,
 				    const struct shape *sh)
 {
 	json_t *d[5];
-	char fn[16];
 
 	for (int i = 1; i <= 4; i++)
 		d[i] = scan(i, sh);
@@ -113,27 +81,9 @@ static struct report_model *cluster(struct report_set *set,
 				    (j == sh->lacks && i == sh->lacked));
 
 			if (i != j)
-				peer(d[i], j, !cut);
+				scanfx_peer(d[i], j, "vx0", !cut);
 		}
-	for (int i = 1; i <= 4; i++) {
-		snprintf(fn, sizeof(fn), "n%d.json", i);
-		unitfix_load_doc(set, fn, d[i]);
-	}
-	return report_build(set);
-}
-
-/* The findings of code in the model (on node, NULL: any). */
-static size_t count(const struct report_model *m, const char *code,
-		    const char *node)
-{
-	size_t i, n = 0;
-	json_t *f;
-
-	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
-		n += strcmp(rj_strd(f, "code", ""), code) == 0 &&
-		     (node == NULL ||
-		      strcmp(rj_strd(f, "node", ""), node) == 0);
-	return n;
+	return scanfx_build(set, d, 4);
 }
 
 /* blind48f 02's shape: n4's vx0 lacks n2's entry, n2 <-> n4 fail. */
@@ -145,13 +95,12 @@ START_TEST(missing_entry_on_its_node)
 	const json_t *k, *cmds;
 
 	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(count(m, "vxlan-proxy-neigh-missing", "n4"), 1);
-	ck_assert_uint_eq(count(m, "vxlan-proxy-neigh-missing", NULL), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-proxy-neigh-missing", "n4"), 1);
+	ck_assert_uint_eq(scanfx_count(m, "vxlan-proxy-neigh-missing", NULL), 1);
 	ck_assert_uint_eq(m->ncauses, 1);
 	k = m->causes[0].cause;
 	ck_assert_str_eq(rj_str(k, "id"), "setting:n4");
-	cmds = rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
-		      "shell");
+	cmds = unitfix_fix_shell(k);
 	ck_assert_uint_eq(json_array_size(cmds), 1);
 	ck_assert_str_eq(json_string_value(json_array_get(cmds, 0)),
 			 "ip neigh replace 10.231.9.2 lladdr 0a:e7:65:00:00:02 "
@@ -180,7 +129,7 @@ START_TEST(decoys_are_silent)
 		struct report_model *m = cluster(&set, &shapes[i]);
 
 		ck_assert_ptr_nonnull(m);
-		ck_assert_msg(count(m, "vxlan-proxy-neigh-missing", NULL) == 0,
+		ck_assert_msg(scanfx_count(m, "vxlan-proxy-neigh-missing", NULL) == 0,
 			      "shape %zu", i);
 		report_model_free(m);
 		report_set_free(&set);

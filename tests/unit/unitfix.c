@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "decide/explain.h"
+#include "doc/doc.h"
 #include "doc/logmatch.h"
 #include "report_model.h"
 
@@ -55,6 +56,64 @@ struct report_model *unitfix_report_dir(struct report_set *set, const char *dir)
 	ck_assert_int_eq(chdir(SRCDIR "/tests/fixtures/report"), 0);
 	ck_assert_int_eq(report_load_path(set, dir), 0);
 	return report_build(set);
+}
+
+/* See unitfix.h: where the report puts the commands a cause's reader
+ * pastes, read the one way every report suite asserts them. */
+json_t *unitfix_fix_shell(const json_t *k)
+{
+	return rj_arr(json_object_get(json_object_get(k, "fix"), "commands"),
+		      "shell");
+}
+
+/* See unitfix.h. */
+const char *unitfix_fix_cmd(const json_t *k, size_t i)
+{
+	return json_string_value(json_array_get(unitfix_fix_shell(k), i));
+}
+
+/* See unitfix.h: the healthy twin each recorded fault's suite checks
+ * stays silent. */
+void unitfix_healthy_dir(const char *dir)
+{
+	struct report_set set = {0};
+	struct report_model *m = unitfix_report_dir(&set, dir);
+	size_t i, bad = 0;
+	json_t *f;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 0);
+	json_array_foreach(rj_arr(report_doc(m), "findings"), i, f)
+		bad += strcmp(rj_strd(f, "severity", ""), "info") != 0;
+	ck_assert_uint_eq(bad, 0);
+	report_model_free(m);
+	report_set_free(&set);
+}
+
+/* See unitfix.h: the deciders' suites read a finding's one-line fix
+ * this way. */
+const char *unitfix_finding_cmd(const struct doc *d, const char *code)
+{
+	size_t i;
+	json_t *f;
+
+	json_array_foreach(d->findings, i, f)
+		if (strcmp(json_string_value(json_object_get(f, "code")),
+		           code) == 0)
+			return json_string_value(json_object_get(f, "command"));
+	return NULL;
+}
+
+/* See unitfix.h: a decider that raises one fault and nothing beside
+ * it, its command the test's subject. */
+const char *unitfix_only_fault_cmd(const struct doc *d, const char *code)
+{
+	const json_t *f = json_array_get(d->findings, 0);
+
+	ck_assert_int_eq(json_array_size(d->findings), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(f, "code")), code);
+	ck_assert_int_eq(d->nfault, 1);
+	return json_string_value(json_object_get(f, "command"));
 }
 
 /* See unitfix.h: the one way the decide suites build an interface, so

@@ -29,6 +29,27 @@ void unitfix_load_doc(struct report_set *set, const char *name, json_t *doc);
 struct report_model *unitfix_report_dir(struct report_set *set,
                                         const char *dir);
 
+/* The shell commands of cause k's fix (an array; NULL where it has
+ * none). */
+json_t *unitfix_fix_shell(const json_t *k);
+
+/* Shell command i of cause k's fix, or NULL. */
+const char *unitfix_fix_cmd(const json_t *k, size_t i);
+
+/* Fails the test unless the report of tests/fixtures/report/dir (as
+ * unitfix_report_dir builds it) has no cause and no finding worse than
+ * info: a recorded healthy cluster. */
+void unitfix_healthy_dir(const char *dir);
+
+struct doc;
+
+/* The command of the first finding of code in d, or NULL. */
+const char *unitfix_finding_cmd(const struct doc *d, const char *code);
+
+/* The command of d's only finding, which must be code and a fault; the
+ * test fails otherwise. */
+const char *unitfix_only_fault_cmd(const struct doc *d, const char *code);
+
 /* Adds an interface name of kind to l, its index its place (1 on), with
  * flags, a carrier when they hold IFF_RUNNING, and addr/plen unless addr
  * is NULL (scope host on loopback, link for fe80::); the test fails where
