@@ -261,6 +261,14 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "DMLC_NODE_HOST, or the address of DMLC_INTERFACE or "
 			 "StepMesh's RNIC, one of this node's?); PS_VERBOSE=1 "
 			 "prints the ip and port it tried (Bind to role=...)");
+	else if (strcmp(id, "torch-addr-in-use-old") == 0)
+		/* the line names no port and no holder (issue 42) */
+		snprintf(buf, len, "on the node that printed it: ss -tanp "
+			 "'sport = :PORT' (MASTER_PORT for torch's store): "
+			 "another process listens: stop it or use another port; "
+			 "none, TIME_WAIT or the program's own pid: it binds "
+			 "twice or without SO_REUSEADDR (torch 1.9.0, vLLM "
+			 "0.6.2): upgrade");
 	else if (strcmp(id, "nccl-system-error") == 0)
 		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
 			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
