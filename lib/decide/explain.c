@@ -397,7 +397,13 @@ static void symptom_candidates(const struct explain_ctx *x,
 		if (explain_odd_store_addr(x->lg, h, NULL))
 			continue; /* its address is the answer */
 		if (evidence) {
-			open_set(r, h, cands, s->meaning);
+			char both[256];
+			const char *x2 = explain_addr_extra(h);
+
+			/* a pool or VM-NAT peer adds its own candidates */
+			open_set(r, h, x2 ? join_codes(cands, x2, both,
+						       sizeof(both)) : cands,
+				 s->meaning);
 			continue;
 		}
 		/* no network line: they stand only where this node's own
@@ -706,16 +712,6 @@ static void drop_settled(struct explain_result *r)
 	r->ncauses = o;
 }
 
-/* A symptom that names a peer in a container pool (Docker's, podman's):
- * the classic NAT'd-bridge failure, so network evidence enough to open
- * the candidates, though no proof (issue 32). */
-static bool pool_peer(const struct explain_hit *h)
-{
-	const char *cls = explain_addr_class(logmatch_field(&h->m, "addr"));
-
-	return h->m.sig->flags & LOGSIG_PEER && cls != NULL &&
-	       strstr(cls, "bridge") != NULL;
-}
 
 /* Python's timed-out connect in a log that shows an HTTP client's
  * frames or pool: a download's connect (a model hub, a package index),
@@ -793,6 +789,10 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 		if (n && (strncmp(n, "NCCL_IB_", 8) == 0 ||
 			  strcmp(n, "NCCL_NET") == 0))
 			x->expect_ib = true;
+		/* NCCL's sockets over an IPoIB interface: the node has an
+		 * InfiniBand HCA that NCCL did not use (blind42h a04) */
+		if (explain_socket_ipoib(&lg->hits[i]))
+			x->expect_ib = true;
 	}
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct logsig *s = lg->hits[i].m.sig;
@@ -815,9 +815,12 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 			continue; /* normal operation, or not the job's peers */
 		else if (s->flags & LOGSIG_SYMPTOM) {
 			sym = true;
-			/* a container-pool peer, or UCX saying no transport
-			 * reaches the peer, is a network statement itself */
-			if (pool_peer(&lg->hits[i]) ||
+			/* a peer in a container pool or at a VM's NAT
+			 * address (the classic NAT'd-bridge failure, issue
+			 * 32), or UCX saying no transport reaches the peer,
+			 * is a network statement itself, though no proof */
+			if ((s->flags & LOGSIG_PEER &&
+			     explain_addr_extra(&lg->hits[i])) ||
 			    strcmp(s->id, "ucx-ep-unreachable") == 0)
 				x->net_line = true;
 		} else if (strcmp(s->id, "torch-client-hostname-again") == 0)
@@ -870,6 +873,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	explain_ssh_orte(lg, r);
 	explain_name_retried(lg, r);
 	explain_generic(&x, r);
+	explain_vm_nat(&x, r);
 	explain_contradict(&x, r);
 	drop_settled(r);
 }

@@ -38,6 +38,12 @@ const char *explain_addr_class(const char *addr)
 			return "docker-gwbridge";
 		if ((h >> 16) == ((10UL << 8) | 88))
 			return "podman-bridge";
+		/* the address VirtualBox's and QEMU's user-mode NAT give
+		 * every guest: the same on each VM (issue 42: blind42h
+		 * b15, e08). LXC's 10.0.3.0/24 (blind42h b09) is no class:
+		 * VPCs use it as often (blind42b 009's Ray node). */
+		if (h == ((10UL << 24) | (2UL << 8) | 15))
+			return "vm-nat";
 		if ((h >> 16) == ((169UL << 8) | 254))
 			return "link-local";
 		return NULL;

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc/logsig.h"
+
 /* True for an IPv4 address of 0.0.0.0/8 other than the wildcard
  * 0.0.0.0 itself, which a server binds and torch's master may name. */
 static bool this_network(const char *a)
@@ -135,5 +137,50 @@ void explain_framework_fix(const struct explain_hit *h, const char *code,
 			 "POD_IP=IP; "
 			 "or map the host name to that address in /etc/hosts "
 			 "(getent hosts $(hostname) must print it)");
+	}
+}
+
+/* See explain_priv.h. */
+const char *explain_addr_extra(const struct explain_hit *h)
+{
+	const char *cls = explain_addr_class(logmatch_field(&h->m, "addr"));
+
+	if (!(h->m.sig->flags & (LOGSIG_PEER | LOGSIG_LOCAL)) || cls == NULL)
+		return NULL;
+	if (strstr(cls, "bridge"))
+		return "container-bridge-nat";
+	if (strcmp(cls, "vm-nat") == 0)
+		return "nat-detected,address-conflict";
+	return NULL;
+}
+
+/* A VM's NAT address (10.0.2.15 on every VirtualBox or QEMU guest) that
+ * a process chose or a peer advertised: the other nodes reach another
+ * VM's copy or nothing at it. Opens where the log shows a failure, or
+ * where a CNI picked it (flannel's pick is what the other nodes use). */
+void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r)
+{
+	for (size_t i = 0; i < x->lg->nhits; i++) {
+		const struct explain_hit *h = &x->lg->hits[i];
+		const char *a = logmatch_field(&h->m, "addr");
+		const char *cls = explain_addr_class(a);
+		char why[256];
+
+		if (cls == NULL || strcmp(cls, "vm-nat") != 0 ||
+		    !(h->m.sig->flags & (LOGSIG_PEER | LOGSIG_LOCAL)) ||
+		    (!x->failed && strcmp(h->m.sig->id,
+					  "flannel-using-iface") != 0))
+			continue;
+		snprintf(why, sizeof(why), "%s is the address VirtualBox's and "
+			 "QEMU's NAT give every guest: each VM has it, so a "
+			 "node that uses it for the cluster is reached by no "
+			 "other node", a);
+		explain_open(r, h, "nat-detected,address-conflict", why,
+			     "on each VM: ip -brief address (the host-only or "
+			     "bridged adapter's address is the one the nodes "
+			     "share); pin the program to that interface "
+			     "(flannel: --iface; Dask: --interface; NCCL, "
+			     "Gloo: *_SOCKET_IFNAME)");
+		return;
 	}
 }

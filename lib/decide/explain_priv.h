@@ -90,6 +90,8 @@ void explain_mpi_other(const struct explain_log *lg,
 /* A launch into containers across hosts that ended with no error line:
  * the interfaces the ranks picked themselves stay open (explain_mpi.c). */
 void explain_mpi_hang(const struct explain_ctx *x, struct explain_result *r);
+/* NCCL's socket transport on an IPoIB interface (the node has IB). */
+bool explain_socket_ipoib(const struct explain_hit *h);
 /* NCCL's Using lines: whether the log shows an interface in use. */
 bool explain_nccl_using(const struct explain_ctx *x);
 /* NCCL connected to an address it never filled in: nccl-ifname-nomatch
@@ -143,6 +145,13 @@ void explain_cut_cause(const struct explain_hit *h, const char *given,
 void explain_ssh_orte(const struct explain_log *lg, struct explain_result *r);
 void explain_name_retried(const struct explain_log *lg,
 			  struct explain_result *r);
+
+/* explain_oddaddr.c: what an address of a special class adds beside a
+ * line's own candidates (a container pool: container-bridge-nat; a VM's
+ * NAT address: nat-detected, address-conflict), or NULL; and the rule
+ * that opens a VM's NAT address wherever a process chose it. */
+const char *explain_addr_extra(const struct explain_hit *h);
+void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r);
 
 /* explain_generic.c: the lines of logsig_generic.def (the errno words
  * any program prints) open their candidates with the command that

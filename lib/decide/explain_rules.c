@@ -102,7 +102,7 @@ static void rule_local_addrs(const struct explain_ctx *x,
 		const char *a = logmatch_field(&h->m, "addr");
 		const char *cls = explain_addr_class(a);
 		char h1[64], h2[64];
-		bool dup = false;
+		bool dup = false, pool = cls && strstr(cls, "bridge");
 		struct explain_cause *c;
 
 		if (!(h->m.sig->flags & LOGSIG_LOCAL) ||
@@ -121,7 +121,7 @@ static void rule_local_addrs(const struct explain_ctx *x,
 				if (dup &&
 				    (c = explain_cause_for(
 				         r, EXPLAIN_NET, false,
-				         cls ? finding_name(
+				         pool ? finding_name(
 				                   FINDING_CONTAINER_BRIDGE_NAT)
 				             : finding_name(
 				                   FINDING_NAT_DETECTED)))) {
@@ -133,7 +133,7 @@ static void rule_local_addrs(const struct explain_ctx *x,
 						 "is the address of both %s and "
 						 "%s: each sits behind its own "
 						 "host-private %s", a, h1, h2,
-						 cls ? "container bridge" :
+						 pool ? "container bridge" :
 						 "NAT");
 				}
 			}
@@ -149,7 +149,7 @@ static void rule_local_addrs(const struct explain_ctx *x,
 					 "only works on one link", a);
 			continue;
 		}
-		if (!dup && cls &&
+		if (!dup && pool &&
 		    (c = explain_cause_for(
 		         r, EXPLAIN_NET, true,
 		         finding_name(FINDING_CONTAINER_BRIDGE_NAT)))) {

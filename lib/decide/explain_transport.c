@@ -73,6 +73,21 @@ void explain_transport_other(const struct explain_hit *h,
 	}
 }
 
+/* NCCL's socket transport on an IPoIB interface (ib0, ibs1, ibp12s0):
+ * the node has an InfiniBand HCA, so sockets there are a fallback from
+ * verbs, not the cluster's only way (issue 42: blind42h a04, the
+ * container lacked libibverbs). Bootstrap's own pick does not count:
+ * the bootstrap always runs on sockets. */
+bool explain_socket_ipoib(const struct explain_hit *h)
+{
+	const char *id = h->m.sig->id;
+	const char *ifc = logmatch_field(&h->m, "iface");
+
+	return (strcmp(id, "nccl-socket-using") == 0 ||
+		strcmp(id, "nccl-net-using-old") == 0) &&
+	       ifc != NULL && strncmp(ifc, "ib", 2) == 0;
+}
+
 /* True when a line shows an interface NCCL uses (its Using lines). */
 bool explain_nccl_using(const struct explain_ctx *x)
 {

@@ -67,6 +67,7 @@ static const struct logsig table[] = {
 #include "doc/logsig_launch.def"
 #include "doc/logsig_system.def"
 #include "doc/logsig_ctl.def"
+#include "doc/logsig_plumb.def"
 /* last: tried only on lines no row above reads */
 #include "doc/logsig_generic.def"
 };

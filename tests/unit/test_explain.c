@@ -21,6 +21,21 @@
 #include "probe/ras.h"
 #include "unitfix.h"
 
+/* A row is known by its id (the evidence, the rules, the docs): two
+ * rows with one id, as two merged changes once wrote, would each hide
+ * the other's codes. */
+START_TEST(every_row_id_unique)
+{
+	size_t n;
+	const struct logsig *t = logsig_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			ck_assert_msg(strcmp(t[i].id, t[j].id) != 0,
+				      "two rows are %s", t[i].id);
+}
+END_TEST
+
 START_TEST(every_row_matches_its_example)
 {
 	struct logmatcher m;
@@ -685,6 +700,7 @@ Suite *suite_explain(void)
 	Suite *s = suite_create("explain");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, every_row_id_unique);
 	tcase_add_test(tc, every_row_matches_its_example);
 	tcase_add_test(tc, fields_extracted);
 	tcase_add_test(tc, framework_forms);

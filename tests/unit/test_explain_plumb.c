@@ -1,0 +1,106 @@
+/* netprobe explain on the classes blind42h found (issue 42): NCCL on
+ * sockets over an IPoIB interface is a fallback from verbs; a VM's NAT
+ * address (10.0.2.15 on every VirtualBox or QEMU guest) is NAT, never a
+ * container pool; an address shared by two hosts there proves the NAT;
+ * oneCCL with no interface but lo decides no-usable-interface. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/explain.h"
+#include "unitfix.h"
+
+/* "cause CODE" or "open CODE" (one of its set) in r. */
+static bool has(const struct explain_result *r, bool open, const char *code)
+{
+	for (size_t i = 0; i < r->ncauses; i++) {
+		const struct explain_cause *c = &r->causes[i];
+
+		for (size_t k = 0; c->kind == EXPLAIN_NET && c->open == open &&
+				   k < c->ncodes; k++)
+			if (strcmp(c->codes[k], code) == 0)
+				return true;
+	}
+	return false;
+}
+
+START_TEST(sockets_over_ipoib_are_a_fallback)
+{
+	static const char *const ipoib[] = {
+		"n1:1:2 [0] NCCL INFO Failed to open libibverbs.so[.1]",
+		"n1:1:2 [0] NCCL INFO NET/Socket : Using [0]ib0:10.1.0.1<0>",
+		NULL};
+	static const char *const eth[] = {
+		"n1:1:2 [0] NCCL INFO Failed to open libibverbs.so[.1]",
+		"n1:1:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.1.0.1<0>",
+		NULL};
+	/* a pasted log with the address taken out still names ib0 */
+	static const char *const redacted[] = {
+		"NCCL INFO Failed to open libibverbs.so[.1]",
+		"NCCL INFO NET/Socket : Using [0]ib0.<ip>", NULL};
+	struct explain_result r;
+
+	unitfix_explain(ipoib, -1, &r);
+	ck_assert(has(&r, false, "rdma-ib-fallback"));
+	unitfix_explain(eth, -1, &r);
+	ck_assert(!has(&r, false, "rdma-ib-fallback"));
+	unitfix_explain(redacted, -1, &r);
+	ck_assert(has(&r, false, "rdma-ib-fallback"));
+}
+END_TEST
+
+START_TEST(vm_nat_address_is_nat)
+{
+	static const char *const dask[] = {
+		"distributed.client - WARNING - Couldn't gather 1 keys, "
+		"rescheduling {'main-a2': ('tcp://10.0.2.15:50137',)}", NULL};
+	static const char *const flannel[] = {
+		"I0605 01:30:01.494324 1 main.go:488] Using interface with name "
+		"enp0s3 and address 10.0.2.15", NULL};
+	static const char *const other[] = {
+		"I0605 01:30:01.494324 1 main.go:488] Using interface with name "
+		"enp0s8 and address 10.0.2.16", NULL};
+	static const char *const two[] = {
+		"node1:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.2.15<0>",
+		"node2:3:4 [0] NCCL INFO Bootstrap : Using eth0:10.0.2.15<0>",
+		"node1:1:2 [0] NCCL WARN Net : Connect to 10.0.2.15<43215> "
+		"failed : Connection refused", NULL};
+	struct explain_result r;
+
+	unitfix_explain(dask, -1, &r);
+	ck_assert(has(&r, true, "nat-detected"));
+	ck_assert(!has(&r, true, "container-bridge-nat"));
+	unitfix_explain(flannel, -1, &r);
+	ck_assert(has(&r, true, "nat-detected"));
+	unitfix_explain(other, -1, &r);
+	ck_assert(!has(&r, true, "nat-detected"));
+	unitfix_explain(two, -1, &r);
+	ck_assert(has(&r, false, "nat-detected"));
+	ck_assert(!has(&r, false, "container-bridge-nat"));
+}
+END_TEST
+
+START_TEST(oneccl_without_interface)
+{
+	static const char *const l[] = {
+		"2025:02:17-17:20:51:( 2399) |CCL_ERROR| internal_kvs.cpp:289 "
+		"fill_local_host_ip: can't find interface  to get host IP",
+		NULL};
+	struct explain_result r;
+
+	unitfix_explain(l, -1, &r);
+	ck_assert(has(&r, false, "no-usable-interface"));
+}
+END_TEST
+
+Suite *suite_explain_plumb(void)
+{
+	Suite *s = suite_create("explain_plumb");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, sockets_over_ipoib_are_a_fallback);
+	tcase_add_test(tc, vm_nat_address_is_nat);
+	tcase_add_test(tc, oneccl_without_interface);
+	suite_add_tcase(s, tc);
+	return s;
+}
