@@ -10,20 +10,6 @@
 #include "decide/explain.h"
 #include "unitfix.h"
 
-/* "cause CODE" or "open CODE" (one of its set) in r. */
-static bool has(const struct explain_result *r, bool open, const char *code)
-{
-	for (size_t i = 0; i < r->ncauses; i++) {
-		const struct explain_cause *c = &r->causes[i];
-
-		for (size_t k = 0; c->kind == EXPLAIN_NET && c->open == open &&
-				   k < c->ncodes; k++)
-			if (strcmp(c->codes[k], code) == 0)
-				return true;
-	}
-	return false;
-}
-
 START_TEST(sockets_over_ipoib_are_a_fallback)
 {
 	static const char *const ipoib[] = {
@@ -41,11 +27,11 @@ START_TEST(sockets_over_ipoib_are_a_fallback)
 	struct explain_result r;
 
 	unitfix_explain(ipoib, -1, &r);
-	ck_assert(has(&r, false, "rdma-ib-fallback"));
+	ck_assert(unitfix_has(&r, "cause rdma-ib-fallback"));
 	unitfix_explain(eth, -1, &r);
-	ck_assert(!has(&r, false, "rdma-ib-fallback"));
+	ck_assert(!unitfix_has(&r, "cause rdma-ib-fallback"));
 	unitfix_explain(redacted, -1, &r);
-	ck_assert(has(&r, false, "rdma-ib-fallback"));
+	ck_assert(unitfix_has(&r, "cause rdma-ib-fallback"));
 }
 END_TEST
 
@@ -68,15 +54,15 @@ START_TEST(vm_nat_address_is_nat)
 	struct explain_result r;
 
 	unitfix_explain(dask, -1, &r);
-	ck_assert(has(&r, true, "nat-detected"));
-	ck_assert(!has(&r, true, "container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "open nat-detected"));
+	ck_assert(!unitfix_has(&r, "open container-bridge-nat"));
 	unitfix_explain(flannel, -1, &r);
-	ck_assert(has(&r, true, "nat-detected"));
+	ck_assert(unitfix_has(&r, "open nat-detected"));
 	unitfix_explain(other, -1, &r);
-	ck_assert(!has(&r, true, "nat-detected"));
+	ck_assert(!unitfix_has(&r, "open nat-detected"));
 	unitfix_explain(two, -1, &r);
-	ck_assert(has(&r, false, "nat-detected"));
-	ck_assert(!has(&r, false, "container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "cause nat-detected"));
+	ck_assert(!unitfix_has(&r, "cause container-bridge-nat"));
 }
 END_TEST
 
@@ -89,7 +75,7 @@ START_TEST(oneccl_without_interface)
 	struct explain_result r;
 
 	unitfix_explain(l, -1, &r);
-	ck_assert(has(&r, false, "no-usable-interface"));
+	ck_assert(unitfix_has(&r, "cause no-usable-interface"));
 }
 END_TEST
 

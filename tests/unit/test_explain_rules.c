@@ -17,25 +17,6 @@ static void explain_lines(const char *const *lines,
 	unitfix_explain(lines, -1, r);
 }
 
-/* "cause CODE", "open CODE" (one of the set), "other KIND". */
-static bool has(const struct explain_result *r, const char *what)
-{
-	for (size_t i = 0; i < r->ncauses; i++) {
-		const struct explain_cause *c = &r->causes[i];
-		char buf[64];
-
-		for (size_t k = 0; k < c->ncodes; k++) {
-			snprintf(buf, sizeof(buf), "%s %s",
-				 c->kind == EXPLAIN_OTHER ? "other" :
-				 c->kind == EXPLAIN_SYMPTOM ? "symptom" :
-				 c->open ? "open" : "cause", c->codes[k]);
-			if (strcmp(buf, what) == 0)
-				return true;
-		}
-	}
-	return false;
-}
-
 static size_t net(const struct explain_result *r)
 {
 	size_t n = 0;
@@ -64,14 +45,14 @@ START_TEST(symptom_opens_never_decides)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(!has(&r, "cause collective-timeout"));
+	ck_assert(!unitfix_has(&r, "cause collective-timeout"));
 	ck_assert_uint_eq(net(&r), 0);
-	ck_assert(has(&r, "symptom torch-nccl-watchdog"));
+	ck_assert(unitfix_has(&r, "symptom torch-nccl-watchdog"));
 	explain_lines(withnet, &r);
-	ck_assert(!has(&r, "cause collective-timeout"));
-	ck_assert(has(&r, "open rank-unreachable"));
-	ck_assert(has(&r, "open nccl-rank-unresponsive"));
-	ck_assert(has(&r, "symptom torch-nccl-watchdog"));
+	ck_assert(!unitfix_has(&r, "cause collective-timeout"));
+	ck_assert(unitfix_has(&r, "open rank-unreachable"));
+	ck_assert(unitfix_has(&r, "open nccl-rank-unresponsive"));
+	ck_assert(unitfix_has(&r, "symptom torch-nccl-watchdog"));
 }
 END_TEST
 
@@ -85,7 +66,7 @@ START_TEST(other_cause_explains_symptoms)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(has(&r, "other gpu-oom"));
+	ck_assert(unitfix_has(&r, "other gpu-oom"));
 	ck_assert_uint_eq(net(&r), 0);
 }
 END_TEST
@@ -104,7 +85,7 @@ START_TEST(normal_lines_open_nothing)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(has(&r, "other code-bug"));
+	ck_assert(unitfix_has(&r, "other code-bug"));
 	ck_assert_uint_eq(net(&r), 0);
 }
 END_TEST
@@ -120,9 +101,9 @@ START_TEST(ib_fallback_is_normal)
 	struct explain_result r;
 
 	explain_lines(plain, &r);
-	ck_assert(!has(&r, "open rdma-ib-fallback"));
+	ck_assert(!unitfix_has(&r, "open rdma-ib-fallback"));
 	explain_lines(meant, &r);
-	ck_assert(has(&r, "open rdma-ib-fallback"));
+	ck_assert(unitfix_has(&r, "open rdma-ib-fallback"));
 }
 END_TEST
 
@@ -137,11 +118,11 @@ START_TEST(pool_address_alone_is_no_proof)
 	struct explain_result r;
 
 	explain_lines(closed, &r);
-	ck_assert(!has(&r, "cause container-bridge-nat"));
-	ck_assert(!has(&r, "open container-bridge-nat"));
+	ck_assert(!unitfix_has(&r, "cause container-bridge-nat"));
+	ck_assert(!unitfix_has(&r, "open container-bridge-nat"));
 	explain_lines(tmo, &r);
-	ck_assert(!has(&r, "cause container-bridge-nat"));
-	ck_assert(has(&r, "open container-bridge-nat"));
+	ck_assert(!unitfix_has(&r, "cause container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "open container-bridge-nat"));
 }
 END_TEST
 
@@ -160,10 +141,10 @@ START_TEST(duplicate_address_proves_nat)
 	struct explain_result r;
 
 	explain_lines(two, &r);
-	ck_assert(has(&r, "cause container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "cause container-bridge-nat"));
 	explain_lines(one, &r);
-	ck_assert(!has(&r, "cause container-bridge-nat"));
-	ck_assert(has(&r, "open container-bridge-nat"));
+	ck_assert(!unitfix_has(&r, "cause container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "open container-bridge-nat"));
 }
 END_TEST
 
@@ -184,11 +165,11 @@ START_TEST(address_rules_contradicted)
 	struct explain_result r;
 
 	explain_lines(dup, &r);
-	ck_assert(!has(&r, "cause container-bridge-nat"));
-	ck_assert(has(&r, "open container-bridge-nat"));
+	ck_assert(!unitfix_has(&r, "cause container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "open container-bridge-nat"));
 	explain_lines(ll, &r);
-	ck_assert(!has(&r, "cause ipv6-link-local-only"));
-	ck_assert(has(&r, "open ipv6-link-local-only"));
+	ck_assert(!unitfix_has(&r, "cause ipv6-link-local-only"));
+	ck_assert(unitfix_has(&r, "open ipv6-link-local-only"));
 }
 END_TEST
 
@@ -203,10 +184,10 @@ START_TEST(refused_contradicted_by_connection)
 	struct explain_result r;
 
 	explain_lines(alone, &r);
-	ck_assert(has(&r, "cause port-closed"));
+	ck_assert(unitfix_has(&r, "cause port-closed"));
 	explain_lines(l, &r);
-	ck_assert(!has(&r, "cause port-closed"));
-	ck_assert(has(&r, "open port-closed"));
+	ck_assert(!unitfix_has(&r, "cause port-closed"));
+	ck_assert(unitfix_has(&r, "open port-closed"));
 }
 END_TEST
 
@@ -220,8 +201,8 @@ START_TEST(noroute_contradicted_by_refusal)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(!has(&r, "cause host-unreachable"));
-	ck_assert(has(&r, "cause port-closed"));
+	ck_assert(!unitfix_has(&r, "cause host-unreachable"));
+	ck_assert(unitfix_has(&r, "cause port-closed"));
 }
 END_TEST
 
@@ -237,9 +218,9 @@ START_TEST(port_in_use_and_later_listen)
 	struct explain_result r;
 
 	explain_lines(alone, &r);
-	ck_assert(has(&r, "cause port-in-use"));
+	ck_assert(unitfix_has(&r, "cause port-in-use"));
 	explain_lines(l, &r);
-	ck_assert(!has(&r, "cause port-in-use"));
+	ck_assert(!unitfix_has(&r, "cause port-in-use"));
 }
 END_TEST
 
@@ -254,9 +235,9 @@ START_TEST(iface_list_and_pinned)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(has(&r, "cause nccl-default-iface-unsafe"));
+	ck_assert(unitfix_has(&r, "cause nccl-default-iface-unsafe"));
 	explain_lines(pinned, &r);
-	ck_assert(!has(&r, "cause nccl-default-iface-unsafe"));
+	ck_assert(!unitfix_has(&r, "cause nccl-default-iface-unsafe"));
 }
 END_TEST
 
@@ -277,10 +258,10 @@ START_TEST(gids_link_local)
 	struct explain_result r;
 
 	explain_lines(ll, &r);
-	ck_assert(has(&r, "cause rdma-gid-index"));
+	ck_assert(unitfix_has(&r, "cause rdma-gid-index"));
 	explain_lines(v2, &r);
-	ck_assert(!has(&r, "cause rdma-gid-index"));
-	ck_assert(has(&r, "open rdma-gid-index"));
+	ck_assert(!unitfix_has(&r, "cause rdma-gid-index"));
+	ck_assert(unitfix_has(&r, "open rdma-gid-index"));
 }
 END_TEST
 
@@ -304,9 +285,9 @@ START_TEST(gid_index_zero_on_roce)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(has(&r, "cause rdma-gid-index"));
+	ck_assert(unitfix_has(&r, "cause rdma-gid-index"));
 	explain_lines(v2, &r);
-	ck_assert(!has(&r, "cause rdma-gid-index"));
+	ck_assert(!unitfix_has(&r, "cause rdma-gid-index"));
 }
 END_TEST
 
@@ -321,9 +302,9 @@ START_TEST(mtu_and_bigger_reply)
 	struct explain_result r;
 
 	explain_lines(l, &r);
-	ck_assert(has(&r, "cause mtu-mismatch"));
+	ck_assert(unitfix_has(&r, "cause mtu-mismatch"));
 	explain_lines(both, &r);
-	ck_assert(!has(&r, "cause mtu-mismatch"));
+	ck_assert(!unitfix_has(&r, "cause mtu-mismatch"));
 }
 END_TEST
 
@@ -347,16 +328,16 @@ START_TEST(nomatch_and_chosen_iface)
 	/* no include list in the log: which setting failed is open
 	 * (issue 42: blind42c 033) */
 	explain_lines(unechoed, &r);
-	ck_assert(!has(&r, "cause nccl-ifname-nomatch"));
-	ck_assert(has(&r, "open nccl-ifname-nomatch"));
-	ck_assert(has(&r, "open nccl-ifname-overmatch"));
+	ck_assert(!unitfix_has(&r, "cause nccl-ifname-nomatch"));
+	ck_assert(unitfix_has(&r, "open nccl-ifname-nomatch"));
+	ck_assert(unitfix_has(&r, "open nccl-ifname-overmatch"));
 	explain_lines(excl, &r);
-	ck_assert(!has(&r, "cause nccl-ifname-nomatch"));
-	ck_assert(has(&r, "open nccl-ifname-overmatch"));
+	ck_assert(!unitfix_has(&r, "cause nccl-ifname-nomatch"));
+	ck_assert(unitfix_has(&r, "open nccl-ifname-overmatch"));
 	explain_lines(l, &r);
-	ck_assert(has(&r, "cause nccl-ifname-nomatch"));
+	ck_assert(unitfix_has(&r, "cause nccl-ifname-nomatch"));
 	explain_lines(both, &r);
-	ck_assert(!has(&r, "cause nccl-ifname-nomatch"));
+	ck_assert(!unitfix_has(&r, "cause nccl-ifname-nomatch"));
 }
 END_TEST
 
@@ -380,18 +361,18 @@ START_TEST(ray_nat_and_loopback)
 	struct explain_result r;
 
 	explain_lines(ray, &r);
-	ck_assert(has(&r, "cause container-bridge-nat"));
+	ck_assert(unitfix_has(&r, "cause container-bridge-nat"));
 	explain_lines(same, &r);
-	ck_assert(!has(&r, "cause container-bridge-nat"));
+	ck_assert(!unitfix_has(&r, "cause container-bridge-nat"));
 	static const char *const ll[] = {
 		"n1:1:2 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: "
 		"Connect to fe80::966d:ae03:a2:8cf0%ib1<17943> failed : "
 		"Software caused connection abort", NULL};
 
 	explain_lines(lo, &r);
-	ck_assert(has(&r, "cause hostname-loopback"));
+	ck_assert(unitfix_has(&r, "cause hostname-loopback"));
 	explain_lines(ll, &r);
-	ck_assert(has(&r, "cause ipv6-link-local-only"));
+	ck_assert(unitfix_has(&r, "cause ipv6-link-local-only"));
 }
 END_TEST
 

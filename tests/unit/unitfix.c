@@ -195,3 +195,22 @@ void unitfix_explain(const char *const *lines, long n,
 	explain_log_free(&lg);
 	logmatch_free(&m);
 }
+
+/* See unitfix.h. */
+bool unitfix_has(const struct explain_result *r, const char *what)
+{
+	for (size_t i = 0; i < r->ncauses; i++) {
+		const struct explain_cause *c = &r->causes[i];
+		char buf[64];
+
+		for (size_t k = 0; k < c->ncodes; k++) {
+			snprintf(buf, sizeof(buf), "%s %s",
+				 c->kind == EXPLAIN_OTHER ? "other" :
+				 c->kind == EXPLAIN_SYMPTOM ? "symptom" :
+				 c->open ? "open" : "cause", c->codes[k]);
+			if (strcmp(buf, what) == 0)
+				return true;
+		}
+	}
+	return false;
+}

@@ -4,6 +4,7 @@
 #define NP_TEST_UNITFIX_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <net/if.h>
 #include <netinet/in.h>
 
@@ -72,5 +73,9 @@ int unitfix_listen(int backlog, struct sockaddr_in *sa);
 struct explain_result;
 void unitfix_explain(const char *const *lines, long n,
 		     struct explain_result *r);
+
+/* Whether r holds what: "cause CODE", "open CODE" (one code of an open
+ * set), "symptom ID" or "other KIND". */
+bool unitfix_has(const struct explain_result *r, const char *what);
 
 #endif
