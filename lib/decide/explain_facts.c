@@ -267,6 +267,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "DMLC_NODE_HOST, or the address of DMLC_INTERFACE or "
 			 "StepMesh's RNIC, one of this node's?); PS_VERBOSE=1 "
 			 "prints the ip and port it tried (Bind to role=...)");
+	else if (strcmp(id, "hccl-listen-fail") == 0 && addr && port)
+		snprintf(buf, len, "on the node that printed it: ss -ltnp "
+			 "'sport = :%s' (a holder: another instance that "
+			 "derived the same port: give each its own) and ip "
+			 "-brief address (is %s this node's?)", port, addr);
 	else if (strcmp(id, "torch-addr-in-use-old") == 0)
 		/* the line names no port and no holder (issue 42) */
 		snprintf(buf, len, "on the node that printed it: ss -tanp "

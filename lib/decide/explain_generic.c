@@ -13,15 +13,21 @@
 
 #include "doc/finding.h"
 
-/* What a generic row's errno is about. A refusal, a timeout or an
- * unreachable host can be what a crashed peer leaves behind; a name, a
- * port held or an address not held here is this node's own. */
-enum gen_class { GEN_CONNECT, GEN_NAME, GEN_BIND };
+/* What a generic row's errno is about. A refusal, a timeout, an
+ * unreachable host or an RDMA retry can be what a crashed peer leaves
+ * behind; a name, a port held, an address not held here, or a network
+ * this node has no route to (its own routing table says so) is this
+ * node's own. */
+enum gen_class { GEN_CONNECT, GEN_NAME, GEN_BIND, GEN_ROUTE, GEN_RDMA };
 
 static enum gen_class gen_class_of(const struct logsig *s)
 {
 	if (strncmp(s->id, "generic-resolve", 15) == 0)
 		return GEN_NAME;
+	if (strncmp(s->id, "generic-netunreach", 18) == 0)
+		return GEN_ROUTE;
+	if (strncmp(s->id, "generic-rdma", 12) == 0)
+		return GEN_RDMA;
 	if (strncmp(s->id, "generic-in-use", 14) == 0 ||
 	    strncmp(s->id, "generic-not-avail", 17) == 0)
 		return GEN_BIND;
@@ -185,26 +191,46 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 	return false;
 }
 
-/* A port the line names without an address: ":::8080", "*:8080",
- * "port 8080", "port=8080". Returns false when none. */
+/* The digits at p (2 to 5 of them, ending the token) into port. */
+static bool port_at(const char *p, char *port, size_t len)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)p[n]) && n < 6)
+		n++;
+	if (n < 2 || n > 5 || isalnum((unsigned char)p[n]))
+		return false;
+	snprintf(port, len, "%.*s", (int)n, p);
+	return true;
+}
+
+/* A port the line names without an address: ":::8080", "*:8080", or
+ * after a word that starts with "port" ("port 8080", "port=8080",
+ * "port: 8080", "port[16666]", "port_base at 30234"). Returns false
+ * when none. */
 static bool line_port(const char *t, char *port, size_t len)
 {
-	static const char *const before[] = {":::", "*:", "port ", "port=",
-					     "port: ", " :"};
+	static const char *const before[] = {":::", "*:", " :"};
+	static const char *const joins[] = {" at ", ": ", "=", "[", " "};
 
 	for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++) {
 		const char *p = strstr(t, before[k]);
-		size_t n = 0;
 
-		if (p == NULL)
+		if (p != NULL && port_at(p + strlen(before[k]), port, len))
+			return true;
+	}
+	for (const char *p = t; (p = strpbrk(p, "Pp")) != NULL; p++) {
+		const char *q = p + 4;
+
+		if (strncmp(p + 1, "ort", 3) != 0 ||
+		    (p > t && isalpha((unsigned char)p[-1])))
 			continue;
-		p += strlen(before[k]);
-		while (isdigit((unsigned char)p[n]) && n < 6)
-			n++;
-		if (n == 0 || n > 5 || isalnum((unsigned char)p[n]))
-			continue;
-		snprintf(port, len, "%.*s", (int)n, p);
-		return true;
+		while (isalpha((unsigned char)*q) || *q == '_')
+			q++;
+		for (size_t j = 0; j < sizeof(joins) / sizeof(joins[0]); j++)
+			if (strncmp(q, joins[j], strlen(joins[j])) == 0 &&
+			    port_at(q + strlen(joins[j]), port, len))
+				return true;
 	}
 	return false;
 }
@@ -270,6 +296,16 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "hosts $(hostname); for a connect: sysctl "
 			 "net.ipv4.ip_local_port_range and ss -s",
 			 addr[0] ? addr : "the address it bound");
+	else if (cls == GEN_ROUTE)
+		snprintf(buf, len, "on the node that printed it: ip route get "
+			 "%s (no route: a missing default route, as on an "
+			 "offline node, or a subnet no interface covers); ip "
+			 "-brief address", addr[0] ? addr : "ADDR");
+	else if (cls == GEN_RDMA)
+		snprintf(buf, len, "on the node that wrote the log: netprobe "
+			 "explain --here FILE (it judges the RDMA devices, "
+			 "GIDs and the GID index as netprobe scan does); "
+			 "show_gids on both nodes");
 	else if (strncmp(s->id, "generic-refused", 15) == 0)
 		snprintf(buf, len, "on %s: ss -ltnp 'sport = :%s' (does "
 			 "anything listen, and on which address? 127.0.0.1 "
@@ -293,7 +329,7 @@ static void generic_one(const struct explain_ctx *x,
 
 	/* a refusal or a timeout beside a cause that is not the network
 	 * (a crashed, OOM-killed or stuck peer) is that cause's echo */
-	if (cls == GEN_CONNECT && x->other)
+	if ((cls == GEN_CONNECT || cls == GEN_RDMA) && x->other)
 		return;
 	if (explain_generic_quiet(x->lg, h))
 		return;
@@ -307,7 +343,8 @@ static void generic_one(const struct explain_ctx *x,
 	 * to test, and a refusal or a port held is as often a peer that
 	 * died or a process's own limit (Open MPI's EADDRINUSE for a full
 	 * descriptor table, SGE's commlib refusing a launch) */
-	if (cls != GEN_NAME && addr[0] == '\0' && port[0] == '\0')
+	if ((cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
+	    port[0] == '\0')
 		return;
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
 	if (addr[0])

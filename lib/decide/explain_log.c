@@ -179,12 +179,16 @@ int explain_log_add_text(struct explain_log *lg, const struct logmatch *m,
 	long first;
 
 	/* the errno words any program prints, on a line a framework row
-	 * (or another generic row) read already, add nothing */
+	 * (or another generic row) read already, add nothing; a Python
+	 * exception's type (ValueError: ...) is only the wrapper of what
+	 * its message says, so its row leaves the line to them */
 	if (m->sig->flags & LOGSIG_GENERIC && line > 0 &&
 	    lg->claimed_file == file && lg->claimed_line == line)
 		return 0;
-	lg->claimed_file = file;
-	lg->claimed_line = line;
+	if (strncmp(m->sig->id, "py-", 3) != 0 || m->sig->other == NULL) {
+		lg->claimed_file = file;
+		lg->claimed_line = line;
+	}
 	lg->matched++;
 	if (lg->nhits < EXPLAIN_MAX_HITS) {
 		if (fact_full(lg, m->sig)) {

@@ -48,6 +48,11 @@
 #define GEN_RESOLVE_WHY \
 	"a name the program looked up did not resolve on the node that " \
 	"printed it"
+#define GEN_RDMA \
+	"rdma-gid-index,rdma-gid-auto,rdma-netdev-netns,rdma-fabric-mismatch"
+#define GEN_RDMA_WHY \
+	"an RDMA work request was retried until the NIC gave up: most often " \
+	"a GID that does not route between the nodes, or the fabric path"
 #define GEN_INUSE "port-in-use"
 #define GEN_INUSE_WHY \
 	"a program could not bind its port: another socket holds it"

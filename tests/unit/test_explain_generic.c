@@ -210,6 +210,46 @@ START_TEST(pool_and_link_local_addresses)
 }
 END_TEST
 
+START_TEST(route_and_rdma_need_no_endpoint)
+{
+	/* ENETUNREACH is this node's routing table, whatever the peer */
+	static const char *const route[] = {
+		"OSError: [Errno 101] Network is unreachable", NULL};
+	/* an RDMA completion in any library's words */
+	static const char *const rdma[] = {
+		"CQE ERROR wr_id=3 status=12(transport retry counter exceeded) "
+		"opcode=1 byte_len=0 vendor_err=0xa qp_num=0x2c10", NULL};
+	struct explain_result r;
+	const struct explain_cause *c;
+
+	unitfix_explain(route, -1, &r);
+	c = open_with(&r, "host-unreachable");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_nonnull(strstr(c->next, "ip route get"));
+	unitfix_explain(rdma, -1, &r);
+	ck_assert_ptr_nonnull(open_with(&r, "rdma-gid-index"));
+	ck_assert_uint_eq(net_causes(&r, false), 0);
+}
+END_TEST
+
+START_TEST(exception_type_wraps_network_words)
+{
+	/* Python's ValueError is the wrapper: the port held is the
+	 * answer, not a code bug */
+	static const char *const l[] = {
+		"ValueError: port_base at 30234 is not available in 30 "
+		"seconds. port_base is used by a process already.", NULL};
+	struct explain_result r;
+	const struct explain_cause *c;
+
+	unitfix_explain(l, -1, &r);
+	c = open_with(&r, "port-in-use");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_nonnull(strstr(c->next, "'sport = :30234'"));
+	ck_assert(!unitfix_has(&r, "other code-bug"));
+}
+END_TEST
+
 Suite *suite_explain_generic(void)
 {
 	Suite *s = suite_create("explain_generic");
@@ -222,6 +262,8 @@ Suite *suite_explain_generic(void)
 	tcase_add_test(tc, download_connect_quiet);
 	tcase_add_test(tc, name_from_the_line);
 	tcase_add_test(tc, pool_and_link_local_addresses);
+	tcase_add_test(tc, route_and_rdma_need_no_endpoint);
+	tcase_add_test(tc, exception_type_wraps_network_words);
 	suite_add_tcase(s, tc);
 	return s;
 }
