@@ -105,13 +105,6 @@ static bool retried(const char *t)
 	       strstr(t, "will retry") || strstr(t, "retry in");
 }
 
-bool explain_generic_quiet(const struct explain_log *lg,
-			   const struct explain_hit *h)
-{
-	return h->m.sig->flags & LOGSIG_GENERIC &&
-	       gen_class_of(h->m.sig) == GEN_CONNECT &&
-	       (http_client(lg) || https_line(h->text) || retried(h->text));
-}
 
 /* Whether s[0..n) is a dotted IPv4 address. */
 static bool is_ipv4(const char *s, size_t n)
@@ -318,34 +311,59 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "drop or reject of that port)", a, a, p, on);
 }
 
+/* The address (or name) and port a generic line names, by its class:
+ * a lookup names a name, the others an endpoint or a port. */
+static void gen_parse(const struct explain_hit *h, enum gen_class cls,
+		      char *addr, size_t alen, char *port, size_t plen)
+{
+	addr[0] = port[0] = '\0';
+	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
+		line_endpoint(h->text, addr, alen, port, plen);
+	if (cls == GEN_NAME)
+		port[0] = '\0';
+	else if (port[0] == '\0')
+		line_port(h->text, port, plen);
+}
+
+/* See explain_priv.h. A refusal, a timeout or a port held with no
+ * address or port on its line names nothing to test, and is as often a
+ * peer that died or a process's own limit (Open MPI's EADDRINUSE for a
+ * full descriptor table, SGE's commlib refusing a launch): no failure
+ * line and no network evidence for the symptoms either. */
+bool explain_generic_quiet(const struct explain_log *lg,
+			   const struct explain_hit *h)
+{
+	enum gen_class cls;
+	char addr[64], port[8];
+
+	if (!(h->m.sig->flags & LOGSIG_GENERIC))
+		return false;
+	cls = gen_class_of(h->m.sig);
+	if (cls == GEN_CONNECT &&
+	    (http_client(lg) || https_line(h->text) || retried(h->text)))
+		return true;
+	gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
+	return (cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
+	       port[0] == '\0';
+}
+
 /* One generic line's candidates. */
 static void generic_one(const struct explain_ctx *x,
 			const struct explain_hit *h, struct explain_result *r)
 {
 	const struct logsig *s = h->m.sig;
 	enum gen_class cls = gen_class_of(s);
-	char addr[64], port[8], codes[160], why[256], next[320];
+	char addr[64], port[8], codes[160], why[256], next[512];
 	const char *extra = NULL, *cc;
 
-	/* a refusal or a timeout beside a cause that is not the network
-	 * (a crashed, OOM-killed or stuck peer) is that cause's echo */
+	/* a refusal, a timeout or an RDMA retry beside a cause that is
+	 * not the network (a crashed, OOM-killed or stuck peer) is that
+	 * cause's echo */
 	if ((cls == GEN_CONNECT || cls == GEN_RDMA) && x->other)
 		return;
 	if (explain_generic_quiet(x->lg, h))
 		return;
-	if (cls != GEN_NAME || !line_name(h->text, addr, sizeof(addr)))
-		line_endpoint(h->text, addr, sizeof(addr), port, sizeof(port));
-	if (cls == GEN_NAME)
-		port[0] = '\0';
-	else if (port[0] == '\0')
-		line_port(h->text, port, sizeof(port));
-	/* an errno with no address or port on its line names nothing
-	 * to test, and a refusal or a port held is as often a peer that
-	 * died or a process's own limit (Open MPI's EADDRINUSE for a full
-	 * descriptor table, SGE's commlib refusing a launch) */
-	if ((cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
-	    port[0] == '\0')
-		return;
+	gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
 	if (addr[0])
 		snprintf(why, sizeof(why), "%s (the line names %s%s%s)",
@@ -354,12 +372,14 @@ static void generic_one(const struct explain_ctx *x,
 		snprintf(why, sizeof(why), "%s", s->meaning);
 	/* an address in a container pool opens the bridge's NAT beside
 	 * what the errno says, as a framework row's would; a link-local
-	 * one works on one link only */
+	 * one works on one link only; a VM's NAT address is every VM's */
 	cc = cls == GEN_NAME ? NULL : explain_addr_class(addr);
 	if (cc && strstr(cc, "bridge"))
 		extra = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
+	else if (cc && strcmp(cc, "vm-nat") == 0)
+		extra = "nat-detected,address-conflict";
 	if (extra != NULL &&
 	    strlen(codes) + strlen(extra) + 2 < sizeof(codes))
 		snprintf(codes + strlen(codes), sizeof(codes) - strlen(codes),

@@ -77,6 +77,13 @@ START_TEST(errno_alone_opens_nothing)
 		"route to host", NULL};
 	static const char *const inuse[] = {": Address already in use (98)",
 					    NULL};
+	static const char *const watchdog[] = {
+		"[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught "
+		"collective operation timeout: WorkNCCL(SeqNum=7, "
+		"OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+		"ran for 600184 milliseconds before timing out.",
+		"ERROR - Failed to register worker: [Errno 111] Connection "
+		"refused", NULL};
 	static const char *const retry[] = {
 		"client: connect to 10.1.2.9:5000 returned Connection refused, "
 		"retrying in 1s", NULL};
@@ -87,6 +94,9 @@ START_TEST(errno_alone_opens_nothing)
 	unitfix_explain(stamp, -1, &r);
 	ck_assert_uint_eq(net_causes(&r, true) + net_causes(&r, false), 0);
 	unitfix_explain(inuse, -1, &r);
+	ck_assert_uint_eq(net_causes(&r, true) + net_causes(&r, false), 0);
+	/* nor is it network evidence for a symptom beside it */
+	unitfix_explain(watchdog, -1, &r);
 	ck_assert_uint_eq(net_causes(&r, true) + net_causes(&r, false), 0);
 	/* a try the program repeats is no failure yet */
 	unitfix_explain(retry, -1, &r);
