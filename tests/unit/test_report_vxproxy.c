@@ -129,8 +129,8 @@ START_TEST(decoys_are_silent)
 		struct report_model *m = cluster(&set, &shapes[i]);
 
 		ck_assert_ptr_nonnull(m);
-		ck_assert_msg(scanfx_count(m, "vxlan-proxy-neigh-missing", NULL) == 0,
-			      "shape %zu", i);
+		ck_assert_msg(scanfx_count(m, "vxlan-proxy-neigh-missing",
+					   NULL) == 0, "shape %zu", i);
 		report_model_free(m);
 		report_set_free(&set);
 	}
