@@ -61,7 +61,7 @@ static int read_reply(int fd, struct echo_got *got, int nsent)
 	struct proto_echo_timed t;
 	struct proto_hdr h;
 	const char *why;
-	long long now = mono_now_us(), held = -1;
+	long long now, late, held = -1;
 	ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
 
 	if (n < 0)
@@ -82,9 +82,16 @@ static int read_reply(int fd, struct echo_got *got, int nsent)
 		return 0;
 	if (t.ask == PROTO_ECHO_HELD_ASK && t.held_us != PROTO_ECHO_HELD_UNKNOWN)
 		held = t.held_us;
-	got[i].rtt_us = peerloss_link_rtt(now - (long long)t.sent_us,
-	                                  client_us_since_stamp(&rx), held,
-	                                  &got[i].hosts_us);
+	/* our own lateness first, then the clock the round trip ends on:
+	 * read the other way round (now before recvmsg, as it was), a
+	 * prober descheduled between the two counted that time as late
+	 * but not in the round trip, late + held then passed the round
+	 * trip and the held time was not taken out (a false link-slow of
+	 * 400 ms in the t_linktail lab on a loaded CI machine) */
+	late = client_us_since_stamp(&rx);
+	now = mono_now_us();
+	got[i].rtt_us = peerloss_link_rtt(now - (long long)t.sent_us, late,
+	                                  held, &got[i].hosts_us);
 	return 0;
 }
 
