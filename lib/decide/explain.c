@@ -782,6 +782,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 	x->lg = lg;
 	x->ifname = explain_setting(lg, "NCCL_SOCKET_IFNAME");
 	x->retry_alone = retry_warnings_alone(lg);
+	x->http_client = explain_http_client(lg);
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const char *n = logmatch_field(&lg->hits[i].m,
 					       "setting_name");
@@ -810,7 +811,7 @@ static void gather(const struct explain_log *lg, struct explain_ctx *x)
 			continue; /* a retried warning */
 		} else if (benign(&lg->hits[i]) ||
 			 http_timeout(lg, &lg->hits[i]) ||
-			 explain_generic_quiet(lg, &lg->hits[i]) ||
+			 explain_generic_quiet(x, &lg->hits[i]) ||
 			 (s->flags & LOGSIG_IB_FALLBACK && !x->expect_ib))
 			continue; /* normal operation, or not the job's peers */
 		else if (s->flags & LOGSIG_SYMPTOM) {

@@ -57,10 +57,11 @@ static bool is_ip(const char *s)
 	return inet_pton(AF_INET, s, b) == 1 || inet_pton(AF_INET6, s, b) == 1;
 }
 
-/* Whether the log shows an HTTP client's frames: a connect failure
- * there is a download's (a model hub, a package index), not one toward
- * a peer of the job, as explain.c's http_timeout holds for Python's. */
-static bool http_client(const struct explain_log *lg)
+/* See explain_priv.h: a connect failure beside an HTTP client's frames
+ * is a download's (a model hub, a package index), not one toward a peer
+ * of the job, as explain.c's http_timeout holds for Python's. Computed
+ * once per log, not once per generic line. */
+bool explain_http_client(const struct explain_log *lg)
 {
 	for (size_t i = 0; i < lg->nhits; i++)
 		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)
@@ -325,12 +326,26 @@ static void gen_parse(const struct explain_hit *h, enum gen_class cls,
 		line_port(h->text, port, plen);
 }
 
-/* See explain_priv.h. A refusal, a timeout or a port held with no
- * address or port on its line names nothing to test, and is as often a
- * peer that died or a process's own limit (Open MPI's EADDRINUSE for a
- * full descriptor table, SGE's commlib refusing a launch): no failure
- * line and no network evidence for the symptoms either. */
-bool explain_generic_quiet(const struct explain_log *lg,
+/* Whether a generic line of class cls, whose endpoint gen_parse gave,
+ * stays quiet. A refusal, a timeout or a port held with no address or
+ * port on its line names nothing to test, and is as often a peer that
+ * died or a process's own limit (Open MPI's EADDRINUSE for a full
+ * descriptor table, SGE's commlib refusing a launch): no failure line
+ * and no network evidence for the symptoms either. A connect failure
+ * beside an HTTP client, toward an HTTPS service by a public name, or
+ * one the program says it retries is not the job's peers failing. */
+static bool gen_quiet(bool http, const struct explain_hit *h,
+		      enum gen_class cls, const char *addr, const char *port)
+{
+	if (cls == GEN_CONNECT &&
+	    (http || https_line(h->text) || retried(h->text)))
+		return true;
+	return (cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
+	       port[0] == '\0';
+}
+
+/* See explain_priv.h. */
+bool explain_generic_quiet(const struct explain_ctx *x,
 			   const struct explain_hit *h)
 {
 	enum gen_class cls;
@@ -339,15 +354,12 @@ bool explain_generic_quiet(const struct explain_log *lg,
 	if (!(h->m.sig->flags & LOGSIG_GENERIC))
 		return false;
 	cls = gen_class_of(h->m.sig);
-	if (cls == GEN_CONNECT &&
-	    (http_client(lg) || https_line(h->text) || retried(h->text)))
-		return true;
 	gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
-	return (cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
-	       port[0] == '\0';
+	return gen_quiet(x->http_client, h, cls, addr, port);
 }
 
-/* One generic line's candidates. */
+/* One generic line's candidates: its endpoint is parsed once, for the
+ * quiet test and for what the line opens. */
 static void generic_one(const struct explain_ctx *x,
 			const struct explain_hit *h, struct explain_result *r)
 {
@@ -361,9 +373,9 @@ static void generic_one(const struct explain_ctx *x,
 	 * cause's echo */
 	if ((cls == GEN_CONNECT || cls == GEN_RDMA) && x->other)
 		return;
-	if (explain_generic_quiet(x->lg, h))
-		return;
 	gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
+	if (gen_quiet(x->http_client, h, cls, addr, port))
+		return;
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
 	if (addr[0])
 		snprintf(why, sizeof(why), "%s (the line names %s%s%s)",

@@ -24,6 +24,7 @@ struct explain_ctx {
 	 * failure (issue 42) */
 	bool retry_alone;
 	const char *ifname; /* NCCL_SOCKET_IFNAME as echoed, or NULL */
+	bool http_client;   /* the log shows an HTTP client's frames */
 };
 
 struct explain_cause *explain_cause_for(struct explain_result *r,
@@ -158,7 +159,10 @@ void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r);
  * decides, unless a framework row decided a network cause; quiet where
  * the log shows an HTTP client (a download's connect). */
 void explain_generic(const struct explain_ctx *x, struct explain_result *r);
-bool explain_generic_quiet(const struct explain_log *lg,
+bool explain_generic_quiet(const struct explain_ctx *x,
 			   const struct explain_hit *h);
+/* Whether the log shows an HTTP client's frames (explain_ctx's
+ * http_client, set once by gather). */
+bool explain_http_client(const struct explain_log *lg);
 
 #endif
