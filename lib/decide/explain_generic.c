@@ -127,9 +127,53 @@ static bool is_ipv4(const char *s, size_t n)
 	return dots == 3 && digits > 0;
 }
 
+static bool port_at(const char *p, char *port, size_t len);
+
+/* Whether s[0..n) is a source file's name, as a log's file:line prefix
+ * gives it ("gcs_rpc_client.h:151", "socket.cpp:663"): no host. */
+static bool source_file(const char *s, size_t n)
+{
+	static const char *const ext[] = {".h", ".c", ".cc", ".cpp", ".cxx",
+					  ".hpp", ".cu", ".py", ".go", ".rs",
+					  ".java", ".js", ".ts", ".scala"};
+
+	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
+		size_t e = strlen(ext[k]);
+
+		if (n > e && strncmp(s + n - e, ext[k], e) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether s[0..n), between brackets, is an address: an IPv6 one (with
+ * its %zone), or a host name followed by "]:PORT" as torch prints any
+ * host ("[node-1.example]:29500"). A log's "[W socket.cpp:663]" or
+ * "[2025-07-23 10:05:49,679 W 51000 51000]" prefix is neither. */
+static bool bracketed(const char *s, size_t n)
+{
+	char a[64];
+	unsigned char b[16];
+	size_t k = 0;
+	bool letter = false;
+
+	if (n == 0 || n >= sizeof(a))
+		return false;
+	memcpy(a, s, n);
+	a[n] = '\0';
+	a[strcspn(a, "%")] = '\0';
+	if (strchr(a, ':') != NULL)
+		return inet_pton(AF_INET6, a, b) == 1;
+	while (k < n && host_char((unsigned char)s[k]))
+		letter |= isalpha((unsigned char)s[k++]);
+	return k == n && (letter || is_ip(a)) && s[n + 1] == ':' &&
+	       isdigit((unsigned char)s[n + 2]);
+}
+
 /* The first endpoint a line names: an IPv4 address, a bracketed IPv6
  * one, or host:port with a host that holds a letter (a time stamp's
- * 10:05:49 is none), with its port if one follows. Returns false when
+ * 10:05:49 is none), with its port if one follows (":PORT", or
+ * Python's tuple "('ADDR', PORT)"). Returns false when
  * the line names none. */
 static bool line_endpoint(const char *t, char *addr, size_t alen,
 			  char *port, size_t plen)
@@ -144,9 +188,8 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 		if (t[i] == '[') {
 			const char *q = strchr(t + i, ']');
 
-			if (q == NULL || q - t - (long)i - 1 <= 1 ||
-			    memchr(t + i + 1, ':', (size_t)(q - t) - i - 1) ==
-				    NULL)
+			if (q == NULL || !bracketed(t + i + 1, (size_t)(q - t) -
+							       i - 1))
 				continue;
 			s = i + 1;
 			n = (size_t)(q - t) - s;
@@ -162,7 +205,8 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 				continue;
 			if (!is_ipv4(t + s, n) &&
 			    (!letter || t[s + n] != ':' ||
-			     !isdigit((unsigned char)t[s + n + 1])))
+			     !isdigit((unsigned char)t[s + n + 1]) ||
+			     source_file(t + s, n)))
 				continue;
 			p = n;
 		}
@@ -178,6 +222,9 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 			    t[s + p + 1 + k] == '.')
 				continue;
 			snprintf(port, plen, "%.*s", (int)k, t + s + p + 1);
+		} else if (strncmp(t + s + p, "', ", 3) == 0) {
+			/* Python's address tuple: ('10.1.2.3', 6379) */
+			port_at(t + s + p + 3, port, plen);
 		}
 		snprintf(addr, alen, "%.*s", (int)n, t + s);
 		return true;
@@ -229,6 +276,33 @@ static bool line_port(const char *t, char *port, size_t len)
 	return false;
 }
 
+/* Whether p starts an errno's symbol (EAI_AGAIN, ENOTFOUND): 'E' and
+ * capitals, digits or '_' up to a space. */
+static bool errno_symbol(const char *p)
+{
+	size_t n = 1;
+
+	if (p[0] != 'E')
+		return false;
+	while (isupper((unsigned char)p[n]) || isdigit((unsigned char)p[n]) ||
+	       p[n] == '_')
+		n++;
+	return n > 2 && p[n] == ' ';
+}
+
+/* A word that follows "getaddrinfo " or "lookup " in a message that
+ * names no host ("[Errno 11001] getaddrinfo failed"). */
+static bool not_a_name(const char *p, size_t n)
+{
+	static const char *const words[] = {"failed", "failure", "error",
+					    "returned", "timed"};
+
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (n == strlen(words[k]) && strncmp(p, words[k], n) == 0)
+			return true;
+	return false;
+}
+
 /* The name a failed lookup names, after the words that introduce it in
  * the common forms ("resolve host NAME", "lookup NAME", Java's
  * "UnknownHostException: NAME", "'NAME'"). Returns false when none. */
@@ -255,9 +329,13 @@ static bool line_name(const char *t, char *name, size_t len)
 					  strncmp(p, "hostname ", 9) == 0 ||
 					  strncmp(p, "address ", 8) == 0); w++)
 			p = strchr(p, ' ') + 1;
+		/* Node's "getaddrinfo ENOTFOUND NAME": the errno's
+		 * symbol comes before the name */
+		if (errno_symbol(p) && strchr(p, ' ') != NULL)
+			p = strchr(p, ' ') + 1;
 		while (host_char((unsigned char)p[n]))
 			letter |= isalpha((unsigned char)p[n++]);
-		if (n == 0 || !letter)
+		if (n == 0 || !letter || not_a_name(p, n))
 			continue;
 		snprintf(name, len, "%.*s", (int)n, p);
 		return true;
@@ -312,12 +390,57 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "drop or reject of that port)", a, a, p, on);
 }
 
+/* The target of "connect to [the] [host|server] TARGET": a name or an
+ * address (brackets dropped), with ":PORT" after it. Returns false
+ * when the words name none ("connect to the server", ":6379"). */
+static bool connect_target(const char *t, char *addr, size_t alen,
+			   char *port, size_t plen)
+{
+	static const char *const skip[] = {"the ", "host ", "server ",
+					   "remote host "};
+	const char *p = strstr(t, "connect to ");
+	size_t n = 0;
+	bool letter = false;
+
+	if (p == NULL)
+		return false;
+	p += 11;
+	for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
+		if (strncmp(p, skip[k], strlen(skip[k])) == 0)
+			p += strlen(skip[k]);
+	p += *p == '[';
+	while (host_char((unsigned char)p[n]))
+		letter |= isalpha((unsigned char)p[n++]);
+	if (n == 0 || n >= alen || (!letter && !is_ipv4(p, n)))
+		return false;
+	snprintf(addr, alen, "%.*s", (int)n, p);
+	p += n;
+	p += *p == ']';
+	if (*p == ':')
+		port_at(p + 1, port, plen);
+	else if (strncmp(p, " port ", 6) == 0 || strncmp(p, " at port ", 9) == 0)
+		line_port(p, port, plen);
+	/* a bare word ("connect to Redis", "to NATS:") is a service's
+	 * name, not a host: a host is an address, has a dot, or comes
+	 * with its port */
+	if (!is_ipv4(addr, n) && strchr(addr, '.') == NULL && port[0] == '\0') {
+		addr[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
 /* The address (or name) and port a generic line names, by its class:
- * a lookup names a name, the others an endpoint or a port. */
+ * a lookup names a name, a connect in words its target, the others an
+ * endpoint or a port. */
 static void gen_parse(const struct explain_hit *h, enum gen_class cls,
 		      char *addr, size_t alen, char *port, size_t plen)
 {
 	addr[0] = port[0] = '\0';
+	if (strcmp(h->m.sig->id, "generic-connect-failed") == 0) {
+		connect_target(h->text, addr, alen, port, plen);
+		return;
+	}
 	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
 		line_endpoint(h->text, addr, alen, port, plen);
 	if (cls == GEN_NAME)
@@ -339,6 +462,11 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 {
 	if (cls == GEN_CONNECT &&
 	    (http || https_line(h->text) || retried(h->text)))
+		return true;
+	/* "connect to" names its target: a port with no host before it
+	 * (Ray's "GCS at address :6379") is a setting left empty */
+	if (strcmp(h->m.sig->id, "generic-connect-failed") == 0 &&
+	    addr[0] == '\0')
 		return true;
 	return (cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
 	       port[0] == '\0';
@@ -405,10 +533,20 @@ static void generic_one(const struct explain_ctx *x,
  * of its own), so the generic lines open nothing beside it. */
 void explain_generic(const struct explain_ctx *x, struct explain_result *r)
 {
-	for (size_t i = 0; i < r->ncauses; i++)
+	bool framework_net = false;
+
+	for (size_t i = 0; i < r->ncauses; i++) {
 		if (r->causes[i].kind == EXPLAIN_NET && !r->causes[i].open)
 			return;
+		framework_net |= r->causes[i].kind == EXPLAIN_NET;
+	}
+	/* a connect that failed in words with no errno says less than a
+	 * framework row's candidates beside it (MPICH's "unable to
+	 * connect to server H at port P" after its errno line): it adds
+	 * nothing there */
 	for (size_t i = 0; i < x->lg->nhits; i++)
-		if (x->lg->hits[i].m.sig->flags & LOGSIG_GENERIC)
+		if (x->lg->hits[i].m.sig->flags & LOGSIG_GENERIC &&
+		    !(framework_net && strcmp(x->lg->hits[i].m.sig->id,
+					      "generic-connect-failed") == 0))
 			generic_one(x, &x->lg->hits[i], r);
 }

@@ -44,6 +44,11 @@
 #define GEN_NETUNREACH "host-unreachable,no-usable-interface"
 #define GEN_NETUNREACH_WHY \
 	"this host has no route toward that address's network"
+#define GEN_CONNECT_ANY \
+	"port-closed,port-filtered,host-unreachable,rank-unreachable"
+#define GEN_CONNECT_ANY_WHY \
+	"a connect to that address failed, and the line does not say how: " \
+	"refused (nothing listening), unanswered (a filter) or unreachable"
 #define GEN_RESOLVE "name-unresolved"
 #define GEN_RESOLVE_WHY \
 	"a name the program looked up did not resolve on the node that " \
