@@ -390,27 +390,21 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "drop or reject of that port)", a, a, p, on);
 }
 
-/* The target of "connect to [the] [host|server] TARGET": a name or an
- * address (brackets dropped), with ":PORT" after it. Returns false
- * when the words name none ("connect to the server", ":6379"). */
-static bool connect_target(const char *t, char *addr, size_t alen,
-			   char *port, size_t plen)
+/* One token at p as a connect's target: a name or an address
+ * (brackets dropped) with ":PORT" or " [at] port N" after it. A bare
+ * word ("Redis", "NATS:") is a service's name, not a host: a host is
+ * an address, has a dot, or comes with its port. *end: where the token
+ * stops. */
+static bool target_token(const char *p, char *addr, size_t alen,
+			 char *port, size_t plen, const char **end)
 {
-	static const char *const skip[] = {"the ", "host ", "server ",
-					   "remote host "};
-	const char *p = strstr(t, "connect to ");
 	size_t n = 0;
 	bool letter = false;
 
-	if (p == NULL)
-		return false;
-	p += 11;
-	for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
-		if (strncmp(p, skip[k], strlen(skip[k])) == 0)
-			p += strlen(skip[k]);
 	p += *p == '[';
 	while (host_char((unsigned char)p[n]))
 		letter |= isalpha((unsigned char)p[n++]);
+	*end = p + n;
 	if (n == 0 || n >= alen || (!letter && !is_ipv4(p, n)))
 		return false;
 	snprintf(addr, alen, "%.*s", (int)n, p);
@@ -420,14 +414,35 @@ static bool connect_target(const char *t, char *addr, size_t alen,
 		port_at(p + 1, port, plen);
 	else if (strncmp(p, " port ", 6) == 0 || strncmp(p, " at port ", 9) == 0)
 		line_port(p, port, plen);
-	/* a bare word ("connect to Redis", "to NATS:") is a service's
-	 * name, not a host: a host is an address, has a dot, or comes
-	 * with its port */
 	if (!is_ipv4(addr, n) && strchr(addr, '.') == NULL && port[0] == '\0') {
 		addr[0] = '\0';
 		return false;
 	}
 	return true;
+}
+
+/* The target of "connect to [the] [host|server] TARGET", or of the
+ * token after a word that names its role (Spark's "connect to master
+ * spark-master:7077", "connect to host/10.1.2.3:7077"). Returns false
+ * when the words name none ("connect to the server", ":6379"). */
+static bool connect_target(const char *t, char *addr, size_t alen,
+			   char *port, size_t plen)
+{
+	static const char *const skip[] = {"the ", "host ", "server ",
+					   "remote host "};
+	const char *p = strstr(t, "connect to "), *end;
+
+	if (p == NULL)
+		return false;
+	p += 11;
+	for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
+		if (strncmp(p, skip[k], strlen(skip[k])) == 0)
+			p += strlen(skip[k]);
+	if (target_token(p, addr, alen, port, plen, &end))
+		return true;
+	if (end > p && (*end == ' ' || *end == '/'))
+		return target_token(end + 1, addr, alen, port, plen, &end);
+	return false;
 }
 
 /* The address (or name) and port a generic line names, by its class:

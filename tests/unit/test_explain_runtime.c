@@ -97,6 +97,10 @@ START_TEST(connect_without_errno_needs_a_host)
 	static const char *const words[] = {
 		"ERROR unable to connect to server head.cluster at port 6379",
 		NULL};
+	/* a role's word before the host (Spark) */
+	static const char *const role[] = {
+		"WARN Worker: Failed to connect to master spark-master:7077",
+		NULL};
 	struct explain_result r;
 	const struct explain_cause *c;
 
@@ -120,6 +124,11 @@ START_TEST(connect_without_errno_needs_a_host)
 	c = open_code(&r, "port-closed");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "netprobe ports head.cluster 6379"),
+		      "next: %s", c->next);
+	unitfix_explain(role, -1, &r);
+	c = open_code(&r, "port-filtered");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "netprobe ports spark-master 7077"),
 		      "next: %s", c->next);
 }
 END_TEST
