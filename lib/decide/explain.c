@@ -58,6 +58,23 @@ static const char *addr_cause(const struct explain_hit *h, char *why,
 			 "link and needs its scope", addr);
 		return finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
 	}
+	/* IPv4 link-local (169.254/16) is host-private too, but not an
+	 * IPv6 scope: for NCCL it is an interface it should not have
+	 * listed (blind42j a10: EKS's pod-id-link0), opened beside the
+	 * errno's candidates; the Using line, where the log has it,
+	 * decides (rule_iface_list) */
+	if (strcmp(cls, "link-local4") == 0) {
+		if (strncmp(h->m.sig->id, "nccl", 4) == 0) {
+			snprintf(why, len, "%s is an IPv4 link-local address: "
+				 "a per-host link no other host reaches, which "
+				 "NCCL's interface choice let through", addr);
+			*open = "nccl-default-iface-unsafe,"
+				"nccl-ifname-overmatch";
+		}
+		return NULL;
+	}
+	if (strstr(cls, "bridge") == NULL)
+		return NULL;
 	snprintf(why, len, "%s lies in %s's default bridge pool: a container "
 		 "on a NAT'd bridge, or a network that uses the same range; "
 		 "the address alone cannot tell", addr,
@@ -432,7 +449,7 @@ static bool ray_nat(const struct explain_hit *h, struct explain_result *r)
 	char why[256];
 
 	if (ca == NULL || g == NULL || strcmp(ca, "loopback") == 0 ||
-	    strcmp(ca, "link-local") == 0 || (cg && strcmp(ca, cg) == 0))
+	    strncmp(ca, "link-local", 10) == 0 || (cg && strcmp(ca, cg) == 0))
 		return false;
 	snprintf(why, sizeof(why), "this node's own address %s is in a "
 		 "container pool, yet it reached the GCS at %s, which does "
@@ -458,7 +475,7 @@ static bool mpi_bridge(const struct explain_hit *h, struct explain_result *r)
 
 	snprintf(why, sizeof(why), "%s's TCP transport tried %s, %s: it "
 		 "chose an interface the peer cannot reach",
-		 ucx ? "UCX" : "Open MPI", a, strcmp(c, "link-local") == 0 ?
+		 ucx ? "UCX" : "Open MPI", a, strncmp(c, "link-local", 10) == 0 ?
 		 "a link-local address" : "a container bridge's address that "
 		 "every Docker host may carry");
 	decide_one(r, h, finding_name(FINDING_MPI_BTL_IFACE), why);

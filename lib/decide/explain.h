@@ -146,7 +146,9 @@ void explain_drop_normal(struct explain_result *r);
 const char *explain_refines(const char *code);
 
 /* The class of an address a log names: "loopback", "docker-bridge",
- * "podman-bridge", "link-local" or NULL for an ordinary one. */
+ * "podman-bridge", "docker-gwbridge", "vm-nat", "link-local" (IPv6
+ * fe80::/10), "link-local4" (IPv4 169.254/16) or NULL for an ordinary
+ * one. */
 const char *explain_addr_class(const char *addr);
 
 /* True when an interface name is a virtual kind NCCL's default filter

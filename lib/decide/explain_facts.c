@@ -44,8 +44,10 @@ const char *explain_addr_class(const char *addr)
 		 * VPCs use it as often (blind42b 009's Ray node). */
 		if (h == ((10UL << 24) | (2UL << 8) | 15))
 			return "vm-nat";
+		/* IPv4 link-local: host-private like IPv6's, but
+		 * ipv6-link-local-only and its AF_INET fix are IPv6's */
 		if ((h >> 16) == ((169UL << 8) | 254))
-			return "link-local";
+			return "link-local4";
 		return NULL;
 	}
 	pct = strchr(addr, '%');

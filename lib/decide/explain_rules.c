@@ -14,8 +14,11 @@
 /* NCCL prints the interfaces it chose ("[0]veth1a2b:10.231.5.2<0> [1]
  * eth0:..."): the line is what NCCL did, not a symptom. A virtual one
  * picked with NCCL_SOCKET_IFNAME unset proves the default filter chose
- * it, once the job failed. Returns the first virtual name (virt) or the
- * first other one but lo (!virt), or NULL. */
+ * it, once the job failed. An interface whose address is IPv4
+ * link-local (169.254/16: EKS's pod-id-link0, a cloud's metadata link)
+ * is as private to its host, whatever its name (issue 42: blind42j
+ * a10). Returns the first such name (virt) or the first other one but
+ * lo (!virt), or NULL. */
 static const char *iface_in_list(const char *list, bool virt, char *buf,
 				 size_t len)
 {
@@ -31,10 +34,13 @@ static const char *iface_in_list(const char *list, bool virt, char *buf,
 		}
 		n = strcspn(p, ": ");
 		if (p[n] == ':' && n > 0 && n < len) {
+			bool v;
+
 			memcpy(buf, p, n);
 			buf[n] = '\0';
-			if (explain_iface_virtual(buf) == virt &&
-			    (virt || strcmp(buf, "lo") != 0))
+			v = explain_iface_virtual(buf) ||
+			    strncmp(p + n + 1, "169.254.", 8) == 0;
+			if (v == virt && (virt || strcmp(buf, "lo") != 0))
 				return buf;
 		}
 		p += n;
@@ -69,8 +75,11 @@ static void rule_iface_list(const struct explain_ctx *x,
 		explain_add_ref(c, h);
 		if (c->why[0] == '\0')
 			snprintf(c->why, sizeof(c->why), "NCCL printed that it "
-				 "chose the virtual interface %s on its own "
-				 "(the log echoes no NCCL_SOCKET_IFNAME)", v);
+				 "chose the %s interface %s on its own (the log "
+				 "echoes no NCCL_SOCKET_IFNAME)",
+				 explain_iface_virtual(v) ? "virtual" :
+				 "IPv4 link-local (169.254/16, private to its "
+				 "host)", v);
 		/* the fix names the interface the same list shows beside
 		 * it, in scan's exact form (issue 42) */
 		if (iface_in_list(list, false, plain, sizeof(plain)))
