@@ -608,7 +608,8 @@ static void hit_causes(const struct explain_ctx *x,
 			return;
 		}
 		open_set(r, h, finding_name(FINDING_HOSTNAME_UNBINDABLE), why);
-	} else if (gai_v6_only(h, false)) {
+	} else if (gai_v6_only(h, false) &&
+		   !explain_name_unexpanded(logmatch_field(&h->m, "addr"))) {
 		open_set(r, h, s->codes, "torch's IPv6 lookup of the store's "
 			 "host failed; its IPv4 lookup may still find it");
 		return;
@@ -781,7 +782,8 @@ static bool retry_warnings_alone(const struct explain_log *lg)
 			continue;
 		/* torchrun's own name (own_name) is this node's hostname,
 		 * which no retry makes resolve: not a warning to wait out */
-		if (!gai_v6_only(h, false) || own_name(h))
+		if (!gai_v6_only(h, false) || own_name(h) ||
+		    explain_name_unexpanded(logmatch_field(&h->m, "addr")))
 			return false;
 		n++;
 	}

@@ -247,12 +247,13 @@ static bool port_at(const char *p, char *port, size_t len)
 
 /* A port the line names without an address: ":::8080", "*:8080", or
  * after a word that starts with "port" ("port 8080", "port=8080",
- * "port: 8080", "port[16666]", "port_base at 30234"). Returns false
- * when none. */
+ * "port: 8080", "port[16666]", "port_base at 30234", "port `29500`").
+ * Returns false when none. */
 static bool line_port(const char *t, char *port, size_t len)
 {
 	static const char *const before[] = {":::", "*:", " :"};
-	static const char *const joins[] = {" at ", ": ", "=", "[", " "};
+	static const char *const joins[] = {" at ", ": ", "=", "[", " `",
+					    " "};
 
 	for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++) {
 		const char *p = strstr(t, before[k]);

@@ -29,6 +29,16 @@ static const char *unquote(const char *n, char *buf, size_t len)
 	return buf;
 }
 
+/* See explain_priv.h. */
+bool explain_name_unexpanded(const char *n)
+{
+	const char *d = n ? strchr(n, '$') : NULL;
+
+	return d && (d[1] == '{' || d[1] == '(' || d[1] == '_' ||
+		     (d[1] >= 'A' && d[1] <= 'Z') ||
+		     (d[1] >= 'a' && d[1] <= 'z'));
+}
+
 /* The fix for a name that did not resolve, with the name the line
  * holds. */
 void explain_name_fix(const struct explain_hit *h, char *buf, size_t len)
@@ -39,11 +49,35 @@ void explain_name_fix(const struct explain_hit *h, char *buf, size_t len)
 	if (n == NULL)
 		n = logmatch_field(&h->m, "addr");
 	n = unquote(n, q, sizeof(q));
-	if (n)
+	if (n && explain_name_unexpanded(n))
+		snprintf(buf, len, "the name looked up is the literal text "
+			 "%s: a variable nothing expanded. Expand it where "
+			 "the job is launched (a Kubernetes container's "
+			 "command and args take $(NAME), not $NAME or "
+			 "${NAME}; a string in single quotes reaches the "
+			 "program unexpanded), so MASTER_ADDR or the host "
+			 "list holds the host's name or address", n);
+	else if (n)
 		snprintf(buf, len, "make %s resolve on every node of the job "
 			 "(getent hosts %s must answer: DNS, or /etc/hosts "
 			 "with its LAN address), or give the launcher and "
 			 "MASTER_ADDR its address instead", n, n);
+}
+
+/* Whether n is a host name with a part the person who pasted it hid
+ * behind a placeholder ("worker-1.<namespace>.svc"): the program looked
+ * up the real name, whose syntax the paste does not show (issue 42:
+ * blind42j b02). */
+static bool redacted(const char *n)
+{
+	const char *lt = strchr(n, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char rest[256];
+
+	if (gt == NULL || gt - lt < 2)
+		return false;
+	snprintf(rest, sizeof(rest), "%.*sx%s", (int)(lt - n), n, gt + 1);
+	return strspn(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV"
+		      "WXYZ0123456789.-_") == strlen(rest);
 }
 
 /* A string no lookup can find: a host name is letters, digits, '-',
@@ -58,7 +92,7 @@ static bool not_a_hostname(const char *n)
 	char lit[64];
 	size_t k;
 
-	if (n == NULL || *n == '\0')
+	if (n == NULL || *n == '\0' || explain_name_unexpanded(n) || redacted(n))
 		return false;
 	k = strspn(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		   "0123456789.-_");

@@ -144,6 +144,12 @@ const char *explain_name_cut(const struct explain_log *lg,
 void explain_cut_cause(const struct explain_hit *h, const char *given,
 		       bool dot, struct explain_result *r);
 void explain_ssh_orte(const struct explain_log *lg, struct explain_result *r);
+/* Whether a name looked up holds a shell or Kubernetes variable never
+ * expanded ($VAR, ${VAR}, $(VAR)): the variable's own text, which no
+ * retry and no IPv4 lookup resolves (issue 42: blind42j d12, a
+ * LeaderWorkerSet's args with $LWS_LEADER_ADDRESS, which Kubernetes
+ * expands only as $(LWS_LEADER_ADDRESS)). */
+bool explain_name_unexpanded(const char *n);
 void explain_name_retried(const struct explain_log *lg,
 			  struct explain_result *r);
 

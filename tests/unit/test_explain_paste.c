@@ -1,0 +1,109 @@
+/* What a person's paste does to a log line, and what the program's own
+ * words hide (issue 42: blind42j): a placeholder the paster put in a
+ * host name ("<namespace>") is no launcher syntax; a variable nothing
+ * expanded ("$lws_leader_address") is the name looked up, which no
+ * retry resolves, and its fix is to expand it; NCCL's " : " written
+ * "Bootstrap: "; a port held in Accelerate's words, in backticks. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/explain.h"
+#include "unitfix.h"
+
+/* The fix of the decided cause code, or NULL. */
+static const char *fix_of(const struct explain_result *r, const char *code)
+{
+	for (size_t i = 0; i < r->ncauses; i++)
+		for (size_t k = 0; k < r->causes[i].ncodes; k++)
+			if (!r->causes[i].open &&
+			    strcmp(r->causes[i].codes[k], code) == 0)
+				return r->causes[i].fix;
+	return NULL;
+}
+
+START_TEST(placeholder_is_no_syntax)
+{
+	static const char *const l[] = {
+		"ssh: Could not resolve hostname all-reduce-worker-1.all-"
+		"reduce.<namespace>.svc: Name or service not known", NULL};
+	static const char *const slots[] = {
+		"ssh: Could not resolve hostname node-1:8: Name or service not "
+		"known", NULL};
+	struct explain_result r;
+
+	unitfix_explain(l, -1, &r);
+	ck_assert(unitfix_has(&r, "cause name-unresolved"));
+	ck_assert(!unitfix_has(&r, "other launcher-syntax"));
+	/* a host list's own syntax still is the launcher's */
+	unitfix_explain(slots, -1, &r);
+	ck_assert(unitfix_has(&r, "other launcher-syntax"));
+}
+END_TEST
+
+START_TEST(unexpanded_variable_is_the_name)
+{
+	static const char *const l[] = {
+		"[W318 09:34:46.763761558 socket.cpp:767] [c10d] The IPv6 "
+		"network addresses of ($lws_leader_address, 29500) cannot be "
+		"retrieved (gai error: -2 - Name or service not known).",
+		NULL};
+	/* an ordinary name's IPv6 warning alone is still a retry */
+	static const char *const plain[] = {
+		"[W318 09:34:46.763761558 socket.cpp:767] [c10d] The IPv6 "
+		"network addresses of (leader-0, 29500) cannot be retrieved "
+		"(gai error: -2 - Name or service not known).", NULL};
+	struct explain_result r;
+	const char *fix;
+
+	unitfix_explain(l, -1, &r);
+	ck_assert(unitfix_has(&r, "cause name-unresolved"));
+	fix = fix_of(&r, "name-unresolved");
+	ck_assert_ptr_nonnull(fix);
+	ck_assert_msg(strstr(fix, "$(NAME)") && strstr(fix, "literal"),
+		      "fix: %s", fix);
+	unitfix_explain(plain, -1, &r);
+	ck_assert(!unitfix_has(&r, "cause name-unresolved"));
+}
+END_TEST
+
+START_TEST(nccl_words_without_space)
+{
+	static const char *const l[] = {
+		"NCCL WARN Bootstrap: no socket interface found", NULL};
+	struct explain_result r;
+
+	unitfix_explain(l, -1, &r);
+	ck_assert(unitfix_has(&r, "open nccl-ifname-nomatch"));
+}
+END_TEST
+
+START_TEST(port_held_in_accelerates_words)
+{
+	static const char *const l[] = {
+		"ConnectionError: Tried to launch distributed communication on "
+		"port `29500`, but another process is utilizing it. Please "
+		"specify a different port", NULL};
+	struct explain_result r;
+	bool port = false;
+
+	unitfix_explain(l, -1, &r);
+	ck_assert(unitfix_has(&r, "open port-in-use"));
+	for (size_t i = 0; i < r.ncauses; i++)
+		port |= strstr(r.causes[i].next, "'sport = :29500'") != NULL;
+	ck_assert(port);
+}
+END_TEST
+
+Suite *suite_explain_paste(void)
+{
+	Suite *s = suite_create("explain_paste");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, placeholder_is_no_syntax);
+	tcase_add_test(tc, unexpanded_variable_is_the_name);
+	tcase_add_test(tc, nccl_words_without_space);
+	tcase_add_test(tc, port_held_in_accelerates_words);
+	suite_add_tcase(s, tc);
+	return s;
+}
