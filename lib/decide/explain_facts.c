@@ -223,6 +223,19 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "explain --here FILE (it judges the RDMA devices, "
 			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
 			 "does)");
+	else if (strcmp(id, "dapl-memlock") == 0 ||
+		 strcmp(id, "libfabric-efa-rx-nomem") == 0)
+		snprintf(buf, len, "inside the job, as its launcher starts it "
+			 "(the batch script, the container): ulimit -l (RDMA "
+			 "needs unlimited; a login shell's value says nothing "
+			 "of the job's)");
+	else if (strncmp(id, "perftest-", 9) == 0 ||
+		 strncmp(id, "mooncake-", 9) == 0 ||
+		 strncmp(id, "ofi-", 4) == 0)
+		snprintf(buf, len, "on the node that wrote the log: netprobe "
+			 "explain --here FILE (it judges the RDMA devices, "
+			 "uverbs files, GIDs and their netdevs as netprobe scan "
+			 "does); show_gids on both nodes");
 	else if (strncmp(id, "efa-", 4) == 0)
 		/* EFA traffic matches only a security group's rules that
 		 * name the group itself, so a TCP test can pass where EFA

@@ -71,6 +71,7 @@
 static const struct logsig table[] = {
 #include "doc/logsig_nccl.def"
 #include "doc/logsig_nccl_ib.def"
+#include "doc/logsig_rdma.def"
 #include "doc/logsig_gloo.def"
 #include "doc/logsig_torch.def"
 #include "doc/logsig_ray.def"
