@@ -223,6 +223,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "explain --here FILE (it judges the RDMA devices, "
 			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
 			 "does)");
+	else if (strncmp(id, "launch-rendezvous-loopback", 26) == 0)
+		snprintf(buf, len, "on the host that runs rank 0 (or the "
+			 "scheduler): netprobe scan --rank0 (it prints the LAN "
+			 "address to give as MASTER_ADDR, --master_addr or "
+			 "DMLC_PS_ROOT_URI in place of loopback)");
 	else if (strcmp(id, "dapl-memlock") == 0 ||
 		 strcmp(id, "libfabric-efa-rx-nomem") == 0)
 		snprintf(buf, len, "inside the job, as its launcher starts it "

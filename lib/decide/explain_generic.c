@@ -312,7 +312,7 @@ static bool line_name(const char *t, char *name, size_t len)
 	static const char *const after[] = {
 		"resolve hostname ", "resolve host name ", "resolve host: ",
 		"resolve host ", "resolve address ", "resolve name ",
-		"lookup ", "UnknownHostException: ", "look up ",
+		"lookup ", "UnknownHostException: ", "look up ", "Caused by: [",
 		"getaddrinfo ", "hostname ", "host '", "'"};
 
 	for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++) {

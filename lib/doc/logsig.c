@@ -68,6 +68,15 @@
 	"name's stale entry, a wrong setting), or a connect found no local " \
 	"port left"
 
+/* A loopback rendezvous address (MASTER_ADDR, --master_addr,
+ * DMLC_PS_ROOT_URI) and a sign of several hosts (multi), in either
+ * order on one command line (logsig_launch.def). */
+#define LAUNCH_LOOPBACK_SET \
+	"(MASTER_ADDR|DMLC_PS_ROOT_URI|master[_-]addr)[= ]+['\"]?" \
+	"(127\\.[0-9.]+|localhost|::1)(['\" ]|$)"
+#define LAUNCH_LOOPBACK_RX(multi) \
+	LAUNCH_LOOPBACK_SET ".*" multi "|" multi ".*" LAUNCH_LOOPBACK_SET
+
 static const struct logsig table[] = {
 #include "doc/logsig_nccl.def"
 #include "doc/logsig_nccl_ib.def"

@@ -3,7 +3,8 @@
  * host name ("<namespace>") is no launcher syntax; a variable nothing
  * expanded ("$lws_leader_address") is the name looked up, which no
  * retry resolves, and its fix is to expand it; NCCL's " : " written
- * "Bootstrap: "; a port held in Accelerate's words, in backticks. */
+ * "Bootstrap: "; a port held in Accelerate's words, in backticks; a
+ * launch command giving a loopback rendezvous to several hosts. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,6 +96,29 @@ START_TEST(port_held_in_accelerates_words)
 }
 END_TEST
 
+START_TEST(loopback_rendezvous_on_several_hosts)
+{
+	static const char *const mpi[] = {
+		"mpirun -n 2  -env DMLC_ROLE server -env DMLC_PS_ROOT_PORT 9795 "
+		"-env DMLC_PS_ROOT_URI 127.0.0.1 -env DMLC_NUM_SERVER 2 "
+		"--hostfile hosts python train_imagenet.py", NULL};
+	static const char *const torchrun[] = {
+		"torchrun --nnodes=2 --node_rank=1 --master_addr=localhost "
+		"--master_port=29500 train.py", NULL};
+	/* one host: loopback is right */
+	static const char *const one[] = {
+		"torchrun --nnodes=1 --master_addr=127.0.0.1 train.py", NULL};
+	struct explain_result r;
+
+	unitfix_explain(mpi, -1, &r);
+	ck_assert(unitfix_has(&r, "open listener-loopback-only"));
+	unitfix_explain(torchrun, -1, &r);
+	ck_assert(unitfix_has(&r, "open rank-unreachable"));
+	unitfix_explain(one, -1, &r);
+	ck_assert(!unitfix_has(&r, "open listener-loopback-only"));
+}
+END_TEST
+
 Suite *suite_explain_paste(void)
 {
 	Suite *s = suite_create("explain_paste");
@@ -104,6 +128,7 @@ Suite *suite_explain_paste(void)
 	tcase_add_test(tc, unexpanded_variable_is_the_name);
 	tcase_add_test(tc, nccl_words_without_space);
 	tcase_add_test(tc, port_held_in_accelerates_words);
+	tcase_add_test(tc, loopback_rendezvous_on_several_hosts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -173,6 +173,14 @@ START_TEST(other_runtimes_lookups)
 		"socket.gaierror: [Errno 11001] getaddrinfo failed", NULL};
 	static const char *const node[] = {
 		"Error: getaddrinfo ENOTFOUND redis-master", NULL};
+	static const char *const akka[] = {
+		"WARN ReliableDeliverySupervisor: Association with remote "
+		"system [akka.tcp://sparkMaster@spark-master:7077] has failed. "
+		"Reason: [Association failed] Caused by: [spark-master: "
+		"unknown error]", NULL};
+	/* CUDA's "unknown error" is no lookup */
+	static const char *const cuda[] = {
+		"RuntimeError: CUDA error: unknown error", NULL};
 	static const char *const wsa[] = {
 		"TimeoutError: [WinError 10060] A connection attempt failed "
 		"because the connected party did not properly respond after a "
@@ -191,6 +199,13 @@ START_TEST(other_runtimes_lookups)
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "getent hosts redis-master "),
 		      "next: %s", c->next);
+	unitfix_explain(akka, -1, &r);
+	c = open_code(&r, "name-unresolved");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "getent hosts spark-master "),
+		      "next: %s", c->next);
+	unitfix_explain(cuda, -1, &r);
+	ck_assert_ptr_null(open_code(&r, "name-unresolved"));
 	unitfix_explain(wsa, -1, &r);
 	ck_assert_ptr_nonnull(open_code(&r, "port-filtered"));
 }
