@@ -121,36 +121,8 @@ static void decide_one(struct explain_result *r, const struct explain_hit *h,
 	if (finding_is(code, FINDING_GLOO_IFNAME_SYNTAX))
 		gloo_fix(logmatch_field(&h->m, "setting_gloo_ifname"), c->fix,
 			 sizeof(c->fix));
-	if (strcmp(h->m.sig->id, "ibverbs-no-device") == 0)
-		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
-			 "drivers in the image: apt-get install "
-			 "ibverbs-providers (dnf install libibverbs), or "
-			 "MLNX_OFED/DOCA's libmlx5");
-	if (strcmp(h->m.sig->id, "nccl-libibverbs-missing") == 0)
-		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
-			 "library in the image: apt-get install libibverbs1 "
-			 "ibverbs-providers (dnf install libibverbs), or "
-			 "MLNX_OFED/DOCA; or drop NCCL_IB_* if sockets are "
-			 "meant");
 	if (finding_is(code, FINDING_NAME_UNRESOLVED))
 		explain_name_fix(h, c->fix, sizeof(c->fix));
-	if (strcmp(h->m.sig->id, "gloo-hostname-unresolved") == 0 &&
-	    logmatch_field(&h->m, "host"))
-		snprintf(c->fix, sizeof(c->fix), "map this node's hostname %s "
-			 "to its LAN address in /etc/hosts (getent hosts %s "
-			 "must print an address of this node), or set "
-			 "GLOO_SOCKET_IFNAME=IFACE so Gloo does not look the "
-			 "name up", logmatch_field(&h->m, "host"),
-			 logmatch_field(&h->m, "host"));
-	/* Ray's worker range is ray start's, not the kernel's ephemeral
-	 * range the finding's own fix widens (issue 42) */
-	if (strncmp(h->m.sig->id, "ray-worker-port", 15) == 0)
-		snprintf(c->fix, sizeof(c->fix), "widen Ray's worker port "
-			 "range on every node: ray start --min-worker-port "
-			 "--max-worker-port with at least one port per worker "
-			 "and driver the node runs at once (Ray's default is "
-			 "10002-19999), and open that range in the firewall; "
-			 "net.ipv4.ip_local_port_range is not involved");
 	if (finding_is(code, FINDING_PORT_IN_USE) && port)
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "
@@ -755,9 +727,16 @@ static bool net_on_line(const struct explain_log *lg,
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct explain_hit *o = &lg->hits[i];
 
+		/* a Python exception's type (py-*) is only the wrapper
+		 * of what a framework's row on the same line reads (a
+		 * symptom there too: Dask's "cannot get address of
+		 * non-running Server" is its scheduler's start failing,
+		 * blind42j b12) */
 		if (o != h && o->file == h->file && o->line == h->line &&
 		    o->m.sig->other == NULL &&
-		    !(o->m.sig->flags & (LOGSIG_FACT | LOGSIG_SYMPTOM)))
+		    (!(o->m.sig->flags & (LOGSIG_FACT | LOGSIG_SYMPTOM)) ||
+		     (strncmp(h->m.sig->id, "py-", 3) == 0 &&
+		      o->m.sig->flags & LOGSIG_SYMPTOM)))
 			return true;
 	}
 	return false;

@@ -223,6 +223,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "explain --here FILE (it judges the RDMA devices, "
 			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
 			 "does)");
+	else if (strcmp(id, "nixl-engine-id-mismatch") == 0)
+		snprintf(buf, len, "on each node of the pair: echo "
+			 "\"$VLLM_NIXL_SIDE_CHANNEL_HOST\" (it must be that "
+			 "node's LAN address, not localhost); then netprobe "
+			 "ports ADDR PORT from the other node");
 	else if (strncmp(id, "launch-rendezvous-loopback", 26) == 0)
 		snprintf(buf, len, "on the host that runs rank 0 (or the "
 			 "scheduler): netprobe scan --rank0 (it prints the LAN "
@@ -366,6 +371,12 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "names the network); from such a node, while the "
 			 "store waits: netprobe ports MASTER_ADDR MASTER_PORT",
 			 joined, expected);
+	else if (strcmp(id, "dask-server-not-running") == 0)
+		snprintf(buf, len, "the output of the scheduler's (or "
+			 "worker's) start, before this line: '... is not a "
+			 "valid network interface' (an interface= this host "
+			 "lacks) or 'Address already in use' there decides; on "
+			 "its host: netprobe ifaces");
 	else if (strcmp(id, "tfos-waiting-reservations") == 0)
 		snprintf(buf, len, "the executors' logs (yarn logs "
 			 "-applicationId APP, or the Spark UI's executor "

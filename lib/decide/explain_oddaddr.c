@@ -100,7 +100,9 @@ bool explain_odd_store_addr(const struct explain_log *lg,
  * take their port from TensorFlow's cluster spec or Ray's ray start
  * (blind42f b06: two tasks placed on one node by srun), asyncio's from
  * the program (Ray's dashboard, facebookresearch/fairchem#1787); Paddle's launcher takes --host or
- * POD_IP (PaddlePaddle/Paddle#34533, the maintainer's two fixes). */
+ * POD_IP (PaddlePaddle/Paddle#34533, the maintainer's two fixes); the
+ * RDMA userspace a container lacks, Gloo's own host name, Ray's worker
+ * port range and Dask's interface= name what to install or set. */
 void explain_framework_fix(const struct explain_hit *h, const char *code,
 			   struct explain_cause *c)
 {
@@ -108,7 +110,44 @@ void explain_framework_fix(const struct explain_hit *h, const char *code,
 	const char *port = logmatch_field(&h->m, "port");
 	const char *a = logmatch_field(&h->m, "addr");
 
-	if (strncmp(id, "grpc-bind-in-use", 16) == 0 &&
+	if (strcmp(id, "ibverbs-no-device") == 0)
+		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
+			 "drivers in the image: apt-get install "
+			 "ibverbs-providers (dnf install libibverbs), or "
+			 "MLNX_OFED/DOCA's libmlx5");
+	if (strcmp(id, "nccl-libibverbs-missing") == 0)
+		snprintf(c->fix, sizeof(c->fix), "install the RDMA userspace "
+			 "library in the image: apt-get install libibverbs1 "
+			 "ibverbs-providers (dnf install libibverbs), or "
+			 "MLNX_OFED/DOCA; or drop NCCL_IB_* if sockets are "
+			 "meant");
+	if (strcmp(id, "gloo-hostname-unresolved") == 0 &&
+	    logmatch_field(&h->m, "host"))
+		snprintf(c->fix, sizeof(c->fix), "map this node's hostname %s "
+			 "to its LAN address in /etc/hosts (getent hosts %s "
+			 "must print an address of this node), or set "
+			 "GLOO_SOCKET_IFNAME=IFACE so Gloo does not look the "
+			 "name up", logmatch_field(&h->m, "host"),
+			 logmatch_field(&h->m, "host"));
+	/* Ray's worker range is ray start's, not the kernel's ephemeral
+	 * range the finding's own fix widens (issue 42) */
+	if (strncmp(id, "ray-worker-port", 15) == 0)
+		snprintf(c->fix, sizeof(c->fix), "widen Ray's worker port "
+			 "range on every node: ray start --min-worker-port "
+			 "--max-worker-port with at least one port per worker "
+			 "and driver the node runs at once (Ray's default is "
+			 "10002-19999), and open that range in the firewall; "
+			 "net.ipv4.ip_local_port_range is not involved");
+	if (strcmp(id, "dask-iface-invalid") == 0) {
+		const char *i = logmatch_field(&h->m, "iface");
+
+		snprintf(c->fix, sizeof(c->fix), "give Dask an interface this "
+			 "host has (the error lists them): interface= or "
+			 "--interface; a scheduler started on another host "
+			 "than its workers takes its own (dask-jobqueue: "
+			 "scheduler_options={'interface': ...}), not %s",
+			 i ? i : "the workers'");
+	} else if (strncmp(id, "grpc-bind-in-use", 16) == 0 &&
 	    strcmp(code, "port-in-use") == 0) {
 		snprintf(c->fix, sizeof(c->fix), "on the node that printed "
 			 "it, find the holder: ss -ltnp 'sport = :%s'; stop it "

@@ -4,7 +4,8 @@
  * expanded ("$lws_leader_address") is the name looked up, which no
  * retry resolves, and its fix is to expand it; NCCL's " : " written
  * "Bootstrap: "; a port held in Accelerate's words, in backticks; a
- * launch command giving a loopback rendezvous to several hosts. */
+ * launch command giving a loopback rendezvous to several hosts; a
+ * framework's words inside a Python exception. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,6 +120,34 @@ START_TEST(loopback_rendezvous_on_several_hosts)
 }
 END_TEST
 
+START_TEST(framework_words_inside_a_value_error)
+{
+	/* Dask's symptom wrapped in ValueError: no code bug, say what
+	 * to collect */
+	static const char *const sym[] = {
+		"ValueError: cannot get address of non-running Server", NULL};
+	static const char *const iface[] = {
+		"ValueError: 'ib0' is not a valid network interface. Valid "
+		"network interfaces are: ['lo', 'eno1']", NULL};
+	static const char *const nixl[] = {
+		"RuntimeError: Remote NIXL agent engine ID mismatch. Expected "
+		"46126a31_dp0,received 96b1c4ff_dp0.", NULL};
+	struct explain_result r;
+	const char *fix;
+
+	unitfix_explain(sym, -1, &r);
+	ck_assert(unitfix_has(&r, "symptom dask-server-not-running"));
+	ck_assert(!unitfix_has(&r, "other code-bug"));
+	unitfix_explain(iface, -1, &r);
+	ck_assert(unitfix_has(&r, "cause nccl-ifname-nomatch"));
+	fix = fix_of(&r, "nccl-ifname-nomatch");
+	ck_assert_msg(fix && strstr(fix, "interface=") &&
+		      !strstr(fix, "NCCL_SOCKET_IFNAME"), "fix: %s", fix);
+	unitfix_explain(nixl, -1, &r);
+	ck_assert(unitfix_has(&r, "open listener-loopback-only"));
+}
+END_TEST
+
 Suite *suite_explain_paste(void)
 {
 	Suite *s = suite_create("explain_paste");
@@ -129,6 +158,7 @@ Suite *suite_explain_paste(void)
 	tcase_add_test(tc, nccl_words_without_space);
 	tcase_add_test(tc, port_held_in_accelerates_words);
 	tcase_add_test(tc, loopback_rendezvous_on_several_hosts);
+	tcase_add_test(tc, framework_words_inside_a_value_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
