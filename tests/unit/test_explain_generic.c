@@ -11,21 +11,6 @@
 #include "decide/explain.h"
 #include "unitfix.h"
 
-/* The open network cause that names code, or NULL. */
-static const struct explain_cause *open_with(const struct explain_result *r,
-					     const char *code)
-{
-	for (size_t i = 0; i < r->ncauses; i++) {
-		const struct explain_cause *c = &r->causes[i];
-
-		for (size_t k = 0; c->kind == EXPLAIN_NET && c->open &&
-				   k < c->ncodes; k++)
-			if (strcmp(c->codes[k], code) == 0)
-				return c;
-	}
-	return NULL;
-}
-
 static size_t net_causes(const struct explain_result *r, bool open)
 {
 	size_t n = 0;
@@ -48,17 +33,17 @@ START_TEST(refusal_with_endpoint_opens)
 
 	unitfix_explain(l, -1, &r);
 	ck_assert_uint_eq(net_causes(&r, false), 0);
-	c = open_with(&r, "port-closed");
+	c = unitfix_cause(&r, "open port-closed");
 	ck_assert_ptr_nonnull(c);
-	ck_assert_ptr_nonnull(open_with(&r, "listener-loopback-only"));
-	ck_assert_ptr_null(open_with(&r, "container-bridge-nat"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open listener-loopback-only"));
+	ck_assert_ptr_null(unitfix_cause(&r, "open container-bridge-nat"));
 	ck_assert_msg(strstr(c->next, "ss -ltnp 'sport = :1234'") &&
 		      strstr(c->next, "netprobe ports 10.1.2.3 1234"),
 		      "next: %s", c->next);
 	ck_assert_ptr_nonnull(strstr(c->why, "10.1.2.3:1234"));
 	/* a scheme before the address is no host:port */
 	unitfix_explain(scheme, -1, &r);
-	c = open_with(&r, "port-closed");
+	c = unitfix_cause(&r, "open port-closed");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "netprobe ports 10.1.2.3 2222"),
 		      "next: %s", c->next);
@@ -117,7 +102,7 @@ START_TEST(framework_row_reads_first)
 
 	unitfix_explain(l, -1, &r);
 	ck_assert_uint_ge(net_causes(&r, false), 1);
-	ck_assert_ptr_null(open_with(&r, "listener-loopback-only"));
+	ck_assert_ptr_null(unitfix_cause(&r, "open listener-loopback-only"));
 }
 END_TEST
 
@@ -139,7 +124,7 @@ START_TEST(other_cause_explains_refusal)
 	unitfix_explain(l, -1, &r);
 	ck_assert_uint_eq(net_causes(&r, true) + net_causes(&r, false), 0);
 	unitfix_explain(name, -1, &r);
-	ck_assert_ptr_nonnull(open_with(&r, "name-unresolved"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open name-unresolved"));
 }
 END_TEST
 
@@ -161,7 +146,7 @@ START_TEST(download_connect_quiet)
 	ck_assert_uint_eq(net_causes(&r, true) + net_causes(&r, false), 0);
 	/* a cluster's own service by address is a peer of the job */
 	unitfix_explain(api, -1, &r);
-	ck_assert_ptr_nonnull(open_with(&r, "port-filtered"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open port-filtered"));
 }
 END_TEST
 
@@ -179,16 +164,16 @@ START_TEST(name_from_the_line)
 	const struct explain_cause *c;
 
 	unitfix_explain(java, -1, &r);
-	c = open_with(&r, "name-unresolved");
+	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_uint_eq(net_causes(&r, false), 0);
 	ck_assert_ptr_nonnull(strstr(c->next, "getent hosts spark-master-0 "));
 	unitfix_explain(words, -1, &r);
-	c = open_with(&r, "name-unresolved");
+	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_ptr_nonnull(strstr(c->next, "getent hosts trainer-0 "));
 	unitfix_explain(go, -1, &r);
-	c = open_with(&r, "name-unresolved");
+	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_ptr_nonnull(strstr(c->next, "getent hosts head-svc "));
 }
@@ -208,13 +193,13 @@ START_TEST(pool_and_link_local_addresses)
 	const struct explain_cause *c;
 
 	unitfix_explain(pool, -1, &r);
-	ck_assert_ptr_nonnull(open_with(&r, "container-bridge-nat"));
-	ck_assert_ptr_nonnull(open_with(&r, "port-closed"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open container-bridge-nat"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open port-closed"));
 	unitfix_explain(ll, -1, &r);
-	ck_assert_ptr_nonnull(open_with(&r, "ipv6-link-local-only"));
-	ck_assert_ptr_nonnull(open_with(&r, "hostname-unbindable"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open ipv6-link-local-only"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open hostname-unbindable"));
 	unitfix_explain(port, -1, &r);
-	c = open_with(&r, "port-in-use");
+	c = unitfix_cause(&r, "open port-in-use");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_ptr_nonnull(strstr(c->next, "'sport = :8080'"));
 }
@@ -233,11 +218,11 @@ START_TEST(route_and_rdma_need_no_endpoint)
 	const struct explain_cause *c;
 
 	unitfix_explain(route, -1, &r);
-	c = open_with(&r, "host-unreachable");
+	c = unitfix_cause(&r, "open host-unreachable");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_ptr_nonnull(strstr(c->next, "ip route get"));
 	unitfix_explain(rdma, -1, &r);
-	ck_assert_ptr_nonnull(open_with(&r, "rdma-gid-index"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open rdma-gid-index"));
 	ck_assert_uint_eq(net_causes(&r, false), 0);
 }
 END_TEST
@@ -253,7 +238,7 @@ START_TEST(exception_type_wraps_network_words)
 	const struct explain_cause *c;
 
 	unitfix_explain(l, -1, &r);
-	c = open_with(&r, "port-in-use");
+	c = unitfix_cause(&r, "open port-in-use");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_ptr_nonnull(strstr(c->next, "'sport = :30234'"));
 	ck_assert(!unitfix_has(&r, "other code-bug"));

@@ -13,17 +13,6 @@
 #include "decide/explain.h"
 #include "unitfix.h"
 
-/* The fix of the decided cause code, or NULL. */
-static const char *fix_of(const struct explain_result *r, const char *code)
-{
-	for (size_t i = 0; i < r->ncauses; i++)
-		for (size_t k = 0; k < r->causes[i].ncodes; k++)
-			if (!r->causes[i].open &&
-			    strcmp(r->causes[i].codes[k], code) == 0)
-				return r->causes[i].fix;
-	return NULL;
-}
-
 START_TEST(placeholder_is_no_syntax)
 {
 	static const char *const l[] = {
@@ -60,7 +49,7 @@ START_TEST(unexpanded_variable_is_the_name)
 
 	unitfix_explain(l, -1, &r);
 	ck_assert(unitfix_has(&r, "cause name-unresolved"));
-	fix = fix_of(&r, "name-unresolved");
+	fix = unitfix_cause(&r, "cause name-unresolved")->fix;
 	ck_assert_ptr_nonnull(fix);
 	ck_assert_msg(strstr(fix, "$(NAME)") && strstr(fix, "literal"),
 		      "fix: %s", fix);
@@ -140,7 +129,7 @@ START_TEST(framework_words_inside_a_value_error)
 	ck_assert(!unitfix_has(&r, "other code-bug"));
 	unitfix_explain(iface, -1, &r);
 	ck_assert(unitfix_has(&r, "cause nccl-ifname-nomatch"));
-	fix = fix_of(&r, "nccl-ifname-nomatch");
+	fix = unitfix_cause(&r, "cause nccl-ifname-nomatch")->fix;
 	ck_assert_msg(fix && strstr(fix, "interface=") &&
 		      !strstr(fix, "NCCL_SOCKET_IFNAME"), "fix: %s", fix);
 	unitfix_explain(nixl, -1, &r);

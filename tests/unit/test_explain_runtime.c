@@ -12,21 +12,6 @@
 #include "decide/explain.h"
 #include "unitfix.h"
 
-/* The open network cause that names code, or NULL. */
-static const struct explain_cause *open_code(const struct explain_result *r,
-					     const char *code)
-{
-	for (size_t i = 0; i < r->ncauses; i++) {
-		const struct explain_cause *c = &r->causes[i];
-
-		for (size_t k = 0; c->kind == EXPLAIN_NET && c->open &&
-				   k < c->ncodes; k++)
-			if (strcmp(c->codes[k], code) == 0)
-				return c;
-	}
-	return NULL;
-}
-
 /* Whether r holds any network cause, open or decided. */
 static bool any_net(const struct explain_result *r)
 {
@@ -52,17 +37,17 @@ START_TEST(asyncio_errno_number_decides_class)
 	const struct explain_cause *c;
 
 	unitfix_explain(refused, -1, &r);
-	c = open_code(&r, "port-closed");
+	c = unitfix_cause(&r, "open port-closed");
 	ck_assert_ptr_nonnull(c);
-	ck_assert_ptr_nonnull(open_code(&r, "listener-loopback-only"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open listener-loopback-only"));
 	/* the port comes from Python's address tuple */
 	ck_assert_msg(strstr(c->next, "netprobe ports 10.1.2.3 6379"),
 		      "next: %s", c->next);
 	unitfix_explain(noroute, -1, &r);
-	ck_assert_ptr_nonnull(open_code(&r, "host-unreachable"));
-	ck_assert_ptr_null(open_code(&r, "port-closed"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open host-unreachable"));
+	ck_assert_ptr_null(unitfix_cause(&r, "open port-closed"));
 	unitfix_explain(mac, -1, &r);
-	c = open_code(&r, "port-closed");
+	c = unitfix_cause(&r, "open port-closed");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, ":8265"), "next: %s", c->next);
 }
@@ -105,10 +90,10 @@ START_TEST(connect_without_errno_needs_a_host)
 	const struct explain_cause *c;
 
 	unitfix_explain(aio, -1, &r);
-	c = open_code(&r, "port-filtered");
+	c = unitfix_cause(&r, "open port-filtered");
 	ck_assert_ptr_nonnull(c);
-	ck_assert_ptr_nonnull(open_code(&r, "port-closed"));
-	ck_assert_ptr_nonnull(open_code(&r, "host-unreachable"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open port-closed"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open host-unreachable"));
 	ck_assert_msg(strstr(c->next, "netprobe ports worker-1 8265"),
 		      "next: %s", c->next);
 	unitfix_explain(empty, -1, &r);
@@ -118,15 +103,15 @@ START_TEST(connect_without_errno_needs_a_host)
 	unitfix_explain(service, -1, &r);
 	ck_assert(!any_net(&r));
 	unitfix_explain(hydra, -1, &r);
-	ck_assert_ptr_nonnull(open_code(&r, "inbound-blocked"));
-	ck_assert_ptr_null(open_code(&r, "port-closed"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open inbound-blocked"));
+	ck_assert_ptr_null(unitfix_cause(&r, "open port-closed"));
 	unitfix_explain(words, -1, &r);
-	c = open_code(&r, "port-closed");
+	c = unitfix_cause(&r, "open port-closed");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "netprobe ports head.cluster 6379"),
 		      "next: %s", c->next);
 	unitfix_explain(role, -1, &r);
-	c = open_code(&r, "port-filtered");
+	c = unitfix_cause(&r, "open port-filtered");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "netprobe ports spark-master 7077"),
 		      "next: %s", c->next);
@@ -144,7 +129,7 @@ START_TEST(log_prefix_is_no_endpoint)
 	const struct explain_cause *c;
 
 	unitfix_explain(l, -1, &r);
-	c = open_code(&r, "port-closed");
+	c = unitfix_cause(&r, "open port-closed");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "netprobe ports node-7.cluster 29500"),
 		      "next: %s", c->next);
@@ -189,25 +174,25 @@ START_TEST(other_runtimes_lookups)
 	const struct explain_cause *c;
 
 	unitfix_explain(win, -1, &r);
-	c = open_code(&r, "name-unresolved");
+	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
 	/* "failed" is no host name */
 	ck_assert_msg(strstr(c->next, "getent hosts NAME "), "next: %s",
 		      c->next);
 	unitfix_explain(node, -1, &r);
-	c = open_code(&r, "name-unresolved");
+	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "getent hosts redis-master "),
 		      "next: %s", c->next);
 	unitfix_explain(akka, -1, &r);
-	c = open_code(&r, "name-unresolved");
+	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "getent hosts spark-master "),
 		      "next: %s", c->next);
 	unitfix_explain(cuda, -1, &r);
-	ck_assert_ptr_null(open_code(&r, "name-unresolved"));
+	ck_assert_ptr_null(unitfix_cause(&r, "open name-unresolved"));
 	unitfix_explain(wsa, -1, &r);
-	ck_assert_ptr_nonnull(open_code(&r, "port-filtered"));
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open port-filtered"));
 }
 END_TEST
 

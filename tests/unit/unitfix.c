@@ -197,7 +197,8 @@ void unitfix_explain(const char *const *lines, long n,
 }
 
 /* See unitfix.h. */
-bool unitfix_has(const struct explain_result *r, const char *what)
+const struct explain_cause *unitfix_cause(const struct explain_result *r,
+					  const char *what)
 {
 	for (size_t i = 0; i < r->ncauses; i++) {
 		const struct explain_cause *c = &r->causes[i];
@@ -209,8 +210,14 @@ bool unitfix_has(const struct explain_result *r, const char *what)
 				 c->kind == EXPLAIN_SYMPTOM ? "symptom" :
 				 c->open ? "open" : "cause", c->codes[k]);
 			if (strcmp(buf, what) == 0)
-				return true;
+				return c;
 		}
 	}
-	return false;
+	return NULL;
+}
+
+/* See unitfix.h. */
+bool unitfix_has(const struct explain_result *r, const char *what)
+{
+	return unitfix_cause(r, what) != NULL;
 }

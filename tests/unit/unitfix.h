@@ -77,5 +77,9 @@ void unitfix_explain(const char *const *lines, long n,
 /* Whether r holds what: "cause CODE", "open CODE" (one code of an open
  * set), "symptom ID" or "other KIND". */
 bool unitfix_has(const struct explain_result *r, const char *what);
+/* The first cause of r that unitfix_has finds for what, or NULL. */
+struct explain_cause;
+const struct explain_cause *unitfix_cause(const struct explain_result *r,
+					  const char *what);
 
 #endif
