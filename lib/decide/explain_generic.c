@@ -97,6 +97,20 @@ static bool https_line(const char *t)
 		 ends_with(host, ".internal") || ends_with(host, ".lan"));
 }
 
+/* Whether an endpoint an HTTP client dialled is a peer of the job, not
+ * a download's server: an address other than loopback, or a cluster's
+ * own name (.svc, .local, .internal, .lan). A health check of a
+ * serving replica, a Ray dashboard on a head node (issue 42). */
+static bool http_peer(const char *addr)
+{
+	if (addr[0] == '\0' || strncmp(addr, "127.", 4) == 0 ||
+	    strcmp(addr, "::1") == 0 || strcmp(addr, "localhost") == 0)
+		return false;
+	return is_ip(addr) || ends_with(addr, ".svc") ||
+	       ends_with(addr, ".local") || ends_with(addr, ".internal") ||
+	       ends_with(addr, ".lan");
+}
+
 /* A try the program says it repeats ("connect returned Connection
  * refused, retrying (1/34)"): normal while a peer's listener comes up;
  * the try that ends it decides. */
@@ -471,13 +485,15 @@ static void gen_parse(const struct explain_hit *h, enum gen_class cls,
  * died or a process's own limit (Open MPI's EADDRINUSE for a full
  * descriptor table, SGE's commlib refusing a launch): no failure line
  * and no network evidence for the symptoms either. A connect failure
- * beside an HTTP client, toward an HTTPS service by a public name, or
+ * beside an HTTP client (unless toward a peer's address, http_peer),
+ * toward an HTTPS service by a public name, or
  * one the program says it retries is not the job's peers failing. */
 static bool gen_quiet(bool http, const struct explain_hit *h,
 		      enum gen_class cls, const char *addr, const char *port)
 {
 	if (cls == GEN_CONNECT &&
-	    (http || https_line(h->text) || retried(h->text)))
+	    ((http && !http_peer(addr)) || https_line(h->text) ||
+	     retried(h->text)))
 		return true;
 	/* "connect to" names its target: a port with no host before it
 	 * (Ray's "GCS at address :6379") is a setting left empty */

@@ -185,7 +185,10 @@ int explain_log_add_text(struct explain_log *lg, const struct logmatch *m,
 	if (m->sig->flags & LOGSIG_GENERIC && line > 0 &&
 	    lg->claimed_file == file && lg->claimed_line == line)
 		return 0;
-	if (strncmp(m->sig->id, "py-", 3) != 0 || m->sig->other == NULL) {
+	/* nor does urllib3's pool name: it says the program used HTTP,
+	 * the errno words on its line say how the connect failed */
+	if ((strncmp(m->sig->id, "py-", 3) != 0 || m->sig->other == NULL) &&
+	    strcmp(m->sig->id, "http-client-pool") != 0) {
 		lg->claimed_file = file;
 		lg->claimed_line = line;
 	}

@@ -163,6 +163,24 @@ START_TEST(other_runtimes_lookups)
 		"system [akka.tcp://sparkMaster@spark-master:7077] has failed. "
 		"Reason: [Association failed] Caused by: [spark-master: "
 		"unknown error]", NULL};
+	/* Go: the cluster's DNS server did not answer */
+	static const char *const godns[] = {
+		"dial tcp: lookup etcd-0.etcd on 10.96.0.10:53: read udp "
+		"10.244.1.5:43210->10.96.0.10:53: i/o timeout", NULL};
+	/* an HTTP client's connect toward a peer's address is the job's */
+	static const char *const health[] = {
+		"requests.exceptions.ConnectionError: HTTPConnectionPool(host="
+		"'10.1.2.3', port=8000): Max retries exceeded with url: /health "
+		"(Caused by NewConnectionError('<urllib3.connection."
+		"HTTPConnection object at 0x7f>: Failed to establish a new "
+		"connection: [Errno 111] Connection refused'))", NULL};
+	/* a download's is not */
+	static const char *const hub[] = {
+		"requests.exceptions.ConnectionError: HTTPSConnectionPool(host="
+		"'huggingface.co', port=443): Max retries exceeded (Caused by "
+		"NewConnectionError('<urllib3.connection.HTTPSConnection object "
+		"at 0x7f>: Failed to establish a new connection: [Errno 111] "
+		"Connection refused'))", NULL};
 	/* CUDA's "unknown error" is no lookup */
 	static const char *const cuda[] = {
 		"RuntimeError: CUDA error: unknown error", NULL};
@@ -189,6 +207,18 @@ START_TEST(other_runtimes_lookups)
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "getent hosts spark-master "),
 		      "next: %s", c->next);
+	unitfix_explain(godns, -1, &r);
+	c = unitfix_cause(&r, "open name-unresolved");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "getent hosts etcd-0.etcd "),
+		      "next: %s", c->next);
+	unitfix_explain(health, -1, &r);
+	c = unitfix_cause(&r, "open port-closed");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "netprobe ports 10.1.2.3 8000"),
+		      "next: %s", c->next);
+	unitfix_explain(hub, -1, &r);
+	ck_assert(!any_net(&r));
 	unitfix_explain(cuda, -1, &r);
 	ck_assert_ptr_null(unitfix_cause(&r, "open name-unresolved"));
 	unitfix_explain(wsa, -1, &r);
