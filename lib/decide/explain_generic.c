@@ -518,6 +518,36 @@ bool explain_generic_quiet(const struct explain_ctx *x,
 	return gen_quiet(x->http_client, h, cls, addr, port);
 }
 
+/* Whether the log says the name addr did not resolve (a framework's
+ * row or a generic lookup line): a connect to that name then failed
+ * for that reason, and adds no candidate of its own (Spark's "Failed
+ * to connect to master spark-master:7077" after Akka's lookup). */
+static bool name_failed(const struct explain_log *lg, const char *addr)
+{
+	char n[64], p[8];
+
+	if (addr[0] == '\0' || is_ip(addr))
+		return false;
+	for (size_t i = 0; i < lg->nhits; i++) {
+		const struct explain_hit *o = &lg->hits[i];
+		const char *f = logmatch_field(&o->m, "host");
+		const char *codes = o->m.sig->codes ? o->m.sig->codes :
+				    o->m.sig->maybe;
+
+		if (o->m.sig->flags & LOGSIG_GENERIC) {
+			if (gen_class_of(o->m.sig) != GEN_NAME)
+				continue;
+			gen_parse(o, GEN_NAME, n, sizeof(n), p, sizeof(p));
+			if (strcmp(n, addr) == 0)
+				return true;
+		} else if (codes && strstr(codes, "name-unresolved") && f &&
+			   strcmp(f, addr) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* One generic line's candidates: its endpoint is parsed once, for the
  * quiet test and for what the line opens. */
 static void generic_one(const struct explain_ctx *x,
@@ -534,7 +564,8 @@ static void generic_one(const struct explain_ctx *x,
 	if ((cls == GEN_CONNECT || cls == GEN_RDMA) && x->other)
 		return;
 	gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
-	if (gen_quiet(x->http_client, h, cls, addr, port))
+	if (gen_quiet(x->http_client, h, cls, addr, port) ||
+	    (cls == GEN_CONNECT && name_failed(x->lg, addr)))
 		return;
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
 	if (addr[0])

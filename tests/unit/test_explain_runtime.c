@@ -181,6 +181,14 @@ START_TEST(other_runtimes_lookups)
 		"NewConnectionError('<urllib3.connection.HTTPSConnection object "
 		"at 0x7f>: Failed to establish a new connection: [Errno 111] "
 		"Connection refused'))", NULL};
+	static const char *const master[] = {
+		"WARN ReliableDeliverySupervisor: Association with remote "
+		"system [akka.tcp://sparkMaster@spark-master:7077] has failed, "
+		"address is now gated for [5000] ms. Reason: [Association "
+		"failed with [akka.tcp://sparkMaster@spark-master:7077]] Caused "
+		"by: [spark-master: unknown error]",
+		"WARN Worker: Failed to connect to master spark-master:7077",
+		NULL};
 	/* CUDA's "unknown error" is no lookup */
 	static const char *const cuda[] = {
 		"RuntimeError: CUDA error: unknown error", NULL};
@@ -207,6 +215,11 @@ START_TEST(other_runtimes_lookups)
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "getent hosts spark-master "),
 		      "next: %s", c->next);
+	/* the connect to the name that did not resolve failed for that
+	 * reason: no candidates of its own */
+	unitfix_explain(master, -1, &r);
+	ck_assert_ptr_nonnull(unitfix_cause(&r, "open name-unresolved"));
+	ck_assert_ptr_null(unitfix_cause(&r, "open port-filtered"));
 	unitfix_explain(godns, -1, &r);
 	c = unitfix_cause(&r, "open name-unresolved");
 	ck_assert_ptr_nonnull(c);
