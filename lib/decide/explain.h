@@ -23,7 +23,13 @@
 #define EXPLAIN_MAX_CAUSES 32
 #define EXPLAIN_MAX_LINES 8    /* line references kept per cause */
 #define EXPLAIN_MAX_CODES 8
-#define EXPLAIN_TEXT_MAX 200   /* bytes of a matched line kept as evidence */
+/* bytes of a matched line kept: the generic rows read the address a
+ * line names from it, and a wrapped error puts it late (Docker's "...
+ * Bind for 0.0.0.0:80: ... EADDRINUSE" at byte 230, Akka's cause after
+ * 250: issue 42, blind42k c10); the text output shows the first
+ * EXPLAIN_TEXT_SHOW */
+#define EXPLAIN_TEXT_MAX 512
+#define EXPLAIN_TEXT_SHOW 200
 
 /* One matched line. */
 struct explain_hit {

@@ -638,8 +638,9 @@ static void print_text(const struct explain_run *r)
 		if (h->m.sig->flags & LOGSIG_FACT && h->m.nfields == 0)
 			continue;
 		shown++;
-		printf("  %s:%ld  %s\n    %s (%s, %s, %s)", r->shown[h->file],
-		       h->line, h->text, h->m.sig->id, h->m.sig->framework,
+		printf("  %s:%ld  %.*s\n    %s (%s, %s, %s)", r->shown[h->file],
+		       h->line, EXPLAIN_TEXT_SHOW, h->text, h->m.sig->id,
+		       h->m.sig->framework,
 		       h->m.sig->source, h->m.sig->versions);
 		for (size_t k = 0; k < h->m.nfields; k++)
 			printf(" %s=%s", h->m.fields[k].name,
