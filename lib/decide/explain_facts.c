@@ -223,6 +223,22 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "explain --here FILE (it judges the RDMA devices, "
 			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
 			 "does)");
+	else if (strcmp(id, "calico-bgp-no-listen") == 0)
+		snprintf(buf, len, "on that node: ss -ltnp 'sport = :179' (a "
+			 "host BGP daemon on the port: stop it, or peer it "
+			 "with Calico instead)");
+	else if (strcmp(id, "ompi-btl-unexpected-peer") == 0 ||
+		 strcmp(id, "ompi-btl-accept-unknown") == 0)
+		snprintf(buf, len, "on each node: ip -brief address (an "
+			 "address two nodes share: docker0, virbr0, or one "
+			 "behind NAT); then mpirun --mca btl_tcp_if_include "
+			 "IFACE (the interface whose address is each node's "
+			 "own) and --mca oob_tcp_if_include IFACE");
+	else if (strcmp(id, "torch-elastic-store") == 0)
+		snprintf(buf, len, "on the host of --rdzv_endpoint: ss -ltnp "
+			 "'sport = :PORT' (another job's store on the port: "
+			 "give each job its own endpoint); from another node: "
+			 "netprobe ports HOST PORT");
 	else if (strcmp(id, "nixl-engine-id-mismatch") == 0)
 		snprintf(buf, len, "on each node of the pair: echo "
 			 "\"$VLLM_NIXL_SIDE_CHANNEL_HOST\" (it must be that "

@@ -2,7 +2,10 @@
  * sockets over an IPoIB interface is a fallback from verbs; a VM's NAT
  * address (10.0.2.15 on every VirtualBox or QEMU guest) is NAT, never a
  * container pool; an address shared by two hosts there proves the NAT;
- * oneCCL with no interface but lo decides no-usable-interface. */
+ * oneCCL with no interface but lo decides no-usable-interface; and
+ * blind42k's: Open MPI's TCP BTL reaching or reached by a process it
+ * cannot place (an address two nodes share, a NAT); BIRD without its
+ * listening socket; torchrun's store creation, a listen on its host. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +82,40 @@ START_TEST(oneccl_without_interface)
 }
 END_TEST
 
+START_TEST(peer_identity_and_listen)
+{
+	static const char *const ack[] = {
+		"[node2][[22157,1],4][btl_tcp_endpoint.c:626:mca_btl_tcp_"
+		"endpoint_recv_connect_ack] received unexpected process "
+		"identifier [[22157,1],7]", NULL};
+	static const char *const accept[] = {
+		"WARNING: Open MPI accepted a TCP connection from what appears "
+		"to be a", NULL};
+	static const char *const bird[] = {
+		"| 10.5.4.136 | node-to-node mesh | down  | 06:44:51 | Error: "
+		"No listening socket |", NULL};
+	static const char *const rdzv[] = {
+		"Error message in training: The connection to the C10d store "
+		"has failed.", NULL};
+	struct explain_result r;
+
+	unitfix_explain(ack, -1, &r);
+	ck_assert(unitfix_has(&r, "open mpi-btl-iface"));
+	ck_assert(unitfix_has(&r, "open address-conflict"));
+	ck_assert_ptr_nonnull(strstr(unitfix_cause(&r,
+		"open mpi-btl-iface")->next, "btl_tcp_if_include"));
+	unitfix_explain(accept, -1, &r);
+	ck_assert(unitfix_has(&r, "open nat-detected"));
+	unitfix_explain(bird, -1, &r);
+	ck_assert(unitfix_has(&r, "open port-in-use"));
+	ck_assert_ptr_nonnull(strstr(unitfix_cause(&r,
+		"open port-in-use")->next, "'sport = :179'"));
+	unitfix_explain(rdzv, -1, &r);
+	ck_assert(unitfix_has(&r, "open port-in-use"));
+	ck_assert(unitfix_has(&r, "open port-filtered"));
+}
+END_TEST
+
 Suite *suite_explain_plumb(void)
 {
 	Suite *s = suite_create("explain_plumb");
@@ -87,6 +124,7 @@ Suite *suite_explain_plumb(void)
 	tcase_add_test(tc, sockets_over_ipoib_are_a_fallback);
 	tcase_add_test(tc, vm_nat_address_is_nat);
 	tcase_add_test(tc, oneccl_without_interface);
+	tcase_add_test(tc, peer_identity_and_listen);
 	suite_add_tcase(s, tc);
 	return s;
 }
