@@ -20,6 +20,13 @@
  * node's own. */
 enum gen_class { GEN_CONNECT, GEN_NAME, GEN_BIND, GEN_ROUTE, GEN_RDMA };
 
+/* Whether s is the connect in a program's own words, with no errno
+ * (generic-connect-failed): it names its target after "connect to". */
+static bool in_words(const struct logsig *s)
+{
+	return strcmp(s->id, "generic-connect-failed") == 0;
+}
+
 static enum gen_class gen_class_of(const struct logsig *s)
 {
 	if (strncmp(s->id, "generic-resolve", 15) == 0)
@@ -69,6 +76,15 @@ bool explain_http_client(const struct explain_log *lg)
 	return false;
 }
 
+/* Whether a host name is a cluster's own (a Kubernetes service, mDNS,
+ * a cloud's internal zone, a LAN's): a peer of the job, not a public
+ * service. https_line and http_peer share it. */
+static bool cluster_name(const char *host)
+{
+	return ends_with(host, ".svc") || ends_with(host, ".local") ||
+	       ends_with(host, ".internal") || ends_with(host, ".lan");
+}
+
 /* A line about an HTTPS service by a public name (a model hub, a
  * package index, an object store): its connect is a download's, not one
  * toward a peer of the job. A cluster's own service (an address, a name
@@ -93,8 +109,7 @@ static bool https_line(const char *t)
 	host[n] = '\0';
 	if (n == 0 || is_ip(host) || strchr(host, '.') == NULL)
 		return false;
-	return !(ends_with(host, ".svc") || ends_with(host, ".local") ||
-		 ends_with(host, ".internal") || ends_with(host, ".lan"));
+	return !cluster_name(host);
 }
 
 /* Whether an endpoint an HTTP client dialled is a peer of the job, not
@@ -106,9 +121,7 @@ static bool http_peer(const char *addr)
 	if (addr[0] == '\0' || strncmp(addr, "127.", 4) == 0 ||
 	    strcmp(addr, "::1") == 0 || strcmp(addr, "localhost") == 0)
 		return false;
-	return is_ip(addr) || ends_with(addr, ".svc") ||
-	       ends_with(addr, ".local") || ends_with(addr, ".internal") ||
-	       ends_with(addr, ".lan");
+	return is_ip(addr) || cluster_name(addr);
 }
 
 /* A try the program says it repeats ("connect returned Connection
@@ -467,7 +480,7 @@ static void gen_parse(const struct explain_hit *h, enum gen_class cls,
 		      char *addr, size_t alen, char *port, size_t plen)
 {
 	addr[0] = port[0] = '\0';
-	if (strcmp(h->m.sig->id, "generic-connect-failed") == 0) {
+	if (in_words(h->m.sig)) {
 		connect_target(h->text, addr, alen, port, plen);
 		return;
 	}
@@ -497,7 +510,7 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 		return true;
 	/* "connect to" names its target: a port with no host before it
 	 * (Ray's "GCS at address :6379") is a setting left empty */
-	if (strcmp(h->m.sig->id, "generic-connect-failed") == 0 &&
+	if (in_words(h->m.sig) &&
 	    addr[0] == '\0')
 		return true;
 	return (cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
@@ -609,7 +622,6 @@ void explain_generic(const struct explain_ctx *x, struct explain_result *r)
 	 * nothing there */
 	for (size_t i = 0; i < x->lg->nhits; i++)
 		if (x->lg->hits[i].m.sig->flags & LOGSIG_GENERIC &&
-		    !(framework_net && strcmp(x->lg->hits[i].m.sig->id,
-					      "generic-connect-failed") == 0))
+		    !(framework_net && in_words(x->lg->hits[i].m.sig)))
 			generic_one(x, &x->lg->hits[i], r);
 }
