@@ -34,12 +34,17 @@ static const char *iface_in_list(const char *list, bool virt, char *buf,
 		}
 		n = strcspn(p, ": ");
 		if (p[n] == ':' && n > 0 && n < len) {
+			char a[64];
+			const char *c;
 			bool v;
 
 			memcpy(buf, p, n);
 			buf[n] = '\0';
+			snprintf(a, sizeof(a), "%.*s",
+				 (int)strcspn(p + n + 1, "< "), p + n + 1);
+			c = explain_addr_class(a);
 			v = explain_iface_virtual(buf) ||
-			    strncmp(p + n + 1, "169.254.", 8) == 0;
+			    (c && strcmp(c, "link-local4") == 0);
 			if (v == virt && (virt || strcmp(buf, "lo") != 0))
 				return buf;
 		}
