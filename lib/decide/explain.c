@@ -647,6 +647,14 @@ static void hit_causes(const struct explain_ctx *x,
 		if (maybe == NULL || ec != NULL ||
 		    !(s->flags & LOGSIG_REACHED))
 			maybe = em;
+	} else if (((ec = err_codes(err = logmatch_field(&h->m, "retry_err"),
+				    &em)) != NULL || em != NULL) &&
+		   !strstr(err, "refused")) {
+		/* a connect retried, not given up: its errno picks the
+		 * candidates (a timeout is no refusal) and decides none */
+		maybe = em != NULL ? em : ec;
+		snprintf(why, sizeof(why), "a connect NCCL retried for a "
+			 "second and more returned %s", err);
 	}
 	if (pool != NULL) {
 		/* the pool opens NAT beside what the errno would decide */

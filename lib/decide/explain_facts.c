@@ -494,6 +494,11 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "
 			 "dmesg -T for the OOM killer; netprobe scan --peer "
 			 "HEAD from this node tells a cut-off");
+	else if (strcmp(id, "slurm-ctld-connect") == 0)
+		snprintf(buf, len, "scontrol ping (is slurmctld up?); on the "
+			 "controller: systemctl status slurmctld and its log; "
+			 "if it is up: netprobe ports CONTROLLER 6817 from "
+			 "this node");
 	else if (strstr(id, "system-error") != NULL)
 		snprintf(buf, len, "no NCCL WARN line here names the call "
 			 "that failed: run the job again with "
