@@ -463,6 +463,7 @@ static bool connect_target(const char *t, char *addr, size_t alen,
 	if (p == NULL)
 		return false;
 	p += 11;
+	p += *p == '/'; /* Java's InetSocketAddress: "/10.1.2.3:7077" */
 	for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
 		if (strncmp(p, skip[k], strlen(skip[k])) == 0)
 			p += strlen(skip[k]);

@@ -90,6 +90,35 @@ START_TEST(kv_transfer_and_launchers)
 }
 END_TEST
 
+/* Spark, TensorFlow's gRPC server, flannel; Java's "/ADDR:PORT". */
+START_TEST(jvm_and_overlay_words)
+{
+	struct explain_result r;
+
+	one("21/05/23 01:58:56 WARN Utils: Service 'sparkDriver' could not "
+	    "bind on a random free port. You may check whether configuring "
+	    "an appropriate binding address.", &r);
+	ck_assert(unitfix_has(&r, "open hostname-unbindable"));
+	one("java.net.BindException: Cannot assign requested address: "
+	    "Service 'sparkDriver' failed after 16 retries (on a random free "
+	    "port)!", &r);
+	ck_assert(unitfix_has(&r, "open hostname-unbindable"));
+	/* every port of SparkUI's range held: the errno decides */
+	one("java.net.BindException: Address already in use: Service "
+	    "'SparkUI' failed after 16 retries (starting from 4040)!", &r);
+	ck_assert(unitfix_has(&r, "cause port-in-use"));
+	one("E tensorflow/core/distributed_runtime/rpc/grpc_server_lib.cc:"
+	    "447] Unknown: Could not start gRPC server", &r);
+	ck_assert(unitfix_has(&r, "open port-in-use"));
+	one("E0101 10:00:00.000000 1 main.go:289] Failed to find any valid "
+	    "interface to use: failed to get default interface: Unable to "
+	    "find default route", &r);
+	ck_assert(unitfix_has(&r, "open no-usable-interface"));
+	one("java.io.IOException: Failed to connect to /10.0.0.5:7077", &r);
+	ck_assert(unitfix_has(&r, "open port-closed"));
+}
+END_TEST
+
 /* NCCL 2.3-2.11 said a retried connect's errno; only a refusal means
  * nothing listened. */
 START_TEST(nccl_retry_errno)
@@ -119,6 +148,7 @@ Suite *suite_explain_mined(void)
 	tcase_add_test(tc, nccl_ib_words);
 	tcase_add_test(tc, ucx_words);
 	tcase_add_test(tc, kv_transfer_and_launchers);
+	tcase_add_test(tc, jvm_and_overlay_words);
 	tcase_add_test(tc, nccl_retry_errno);
 	suite_add_tcase(s, tc);
 	return s;
