@@ -514,6 +514,10 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 	if (in_words(h->m.sig) &&
 	    addr[0] == '\0')
 		return true;
+	/* no peer process answers with an unreachable host: the network
+	 * stack (no neighbour, a REJECT) does, address or not */
+	if (strncmp(h->m.sig->id, "generic-noroute", 15) == 0)
+		return false;
 	return (cls == GEN_CONNECT || cls == GEN_BIND) && addr[0] == '\0' &&
 	       port[0] == '\0';
 }

@@ -37,15 +37,24 @@
 #define GEN_TIMEDOUT_WHY \
 	"a connection's packets went unanswered: a firewall that drops, or " \
 	"an address no route or host answers"
-#define GEN_NOROUTE "host-unreachable,port-filtered,rank-unreachable"
+#define GEN_NOROUTE \
+	"host-unreachable,port-prohibited,port-filtered,rank-unreachable"
 #define GEN_NOROUTE_WHY \
 	"no path to that host: no neighbour answered, no route, or a " \
 	"firewall rejected it (icmp-host-prohibited)"
 #define GEN_NETUNREACH "host-unreachable,no-usable-interface"
 #define GEN_NETUNREACH_WHY \
 	"this host has no route toward that address's network"
+/* A framework's connect failure that names no errno: every errno's
+ * candidates, the refusal's loopback-only listener too (issue 42:
+ * blind42l a07, a server on 127.0.1.1 behind gRPC's words). */
+#define CONNECT_UNKNOWN \
+	"port-closed,listener-loopback-only,port-filtered,host-unreachable"
+/* how it failed is unknown: every errno's candidates, the refusal's
+ * loopback-only listener too (issue 42: blind42l a07) */
 #define GEN_CONNECT_ANY \
-	"port-closed,port-filtered,host-unreachable,rank-unreachable"
+	"port-closed,listener-loopback-only,port-filtered,host-unreachable," \
+	"rank-unreachable"
 #define GEN_CONNECT_ANY_WHY \
 	"a connect to that address failed, and the line does not say how: " \
 	"refused (nothing listening), unanswered (a filter) or unreachable"
