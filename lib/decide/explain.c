@@ -241,11 +241,17 @@ static bool own_name(const struct explain_hit *h)
 static bool benign(const struct explain_hit *h)
 {
 	const char *e = logmatch_field(&h->m, "errno");
+	const char *w = logmatch_field(&h->m, "host");
+	const char *wc = explain_addr_class(w);
 
 	return (strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
 		(strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
 		 strcmp(e, "22") == 0 || strcmp(e, "10049") == 0)) ||
-	       gai_v6_only(h, true);
+	       gai_v6_only(h, true) ||
+	       /* a dask-ssh worker on the scheduler's own host */
+	       (strcmp(h->m.sig->id, "dask-ssh-worker-loopback") == 0 && w &&
+		(strcmp(w, "localhost") == 0 ||
+		 (wc && strcmp(wc, "loopback") == 0)));
 }
 
 /* A symptom: recorded as such, with what to collect to tell; its
@@ -647,14 +653,15 @@ static void hit_causes(const struct explain_ctx *x,
 		if (maybe == NULL || ec != NULL ||
 		    !(s->flags & LOGSIG_REACHED))
 			maybe = em;
-	} else if (((ec = err_codes(err = logmatch_field(&h->m, "retry_err"),
-				    &em)) != NULL || em != NULL) &&
-		   !strstr(err, "refused")) {
-		/* a connect retried, not given up: its errno picks the
-		 * candidates (a timeout is no refusal) and decides none */
-		maybe = em != NULL ? em : ec;
-		snprintf(why, sizeof(why), "a connect NCCL retried for a "
-			 "second and more returned %s", err);
+	} else if ((em = logsig_errno_open(err = logmatch_field(&h->m,
+							      "open_err")))
+		   != NULL && !strstr(err, "refused")) {
+		/* an errno that picks the candidates and decides none (a
+		 * connect retried, not given up; a peer named, not its
+		 * address): a refusal's set is the row's own */
+		maybe = em;
+		snprintf(why, sizeof(why), "%s; it returned %s", s->meaning,
+			 err);
 	}
 	if (pool != NULL) {
 		/* the pool opens NAT beside what the errno would decide */

@@ -194,6 +194,28 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "hostname -I (%s is what its host name gave; the "
 			 "job's list must hold one of this node's addresses, "
 			 "or pass --host=IP or POD_IP)", addr ? addr : "?");
+	else if (strcmp(id, "ssh-remote-forward") == 0)
+		snprintf(buf, len, "on the ssh server: ss -ltnp 'sport = :%s' "
+			 "(a stale session's sshd holding it); below 1024 it "
+			 "needs root; sshd -T | grep -i forwarding",
+			 port ? port : "PORT");
+	else if (strcmp(id, "ray-port-conflict") == 0)
+		snprintf(buf, len, "the ray start flags of that node (--port, "
+			 "--*-port, --min-worker-port/--max-worker-port): port "
+			 "%s must be in one of them only", port ? port : "?");
+	else if (strcmp(id, "tensorpipe-agent-error") == 0)
+		snprintf(buf, len, "on %s's node: getent hosts $(hostname) (a "
+			 "127.x answer is what its agent advertised; "
+			 "TP_SOCKET_IFNAME picks the interface) and ss -ltnp "
+			 "(the agent's listener and its address)",
+			 logmatch_field(&h->m, "peer") ?
+			 logmatch_field(&h->m, "peer") : "the peer worker");
+	else if (strcmp(id, "dask-ssh-worker-loopback") == 0)
+		snprintf(buf, len, "on the scheduler's node: hostname -I (an "
+			 "address %s can reach); start dask-ssh with --scheduler "
+			 "that address, not localhost",
+			 logmatch_field(&h->m, "host") ?
+			 logmatch_field(&h->m, "host") : "the worker");
 	else if (strcmp(id, "nccl-socket-family-unset") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces "
 			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "

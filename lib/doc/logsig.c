@@ -5,6 +5,8 @@
  * no source file over 900 lines), each a designated initializer. */
 #include "doc/logsig.h"
 
+#include <string.h>
+
 /* NCCL prints a socket address as host<port> (ncclSocketToString), Gloo
  * and torch as [host]:port. */
 #define NCCL_ADDR "([0-9A-Za-z:.%_-]+)<([0-9]+)>"
@@ -100,6 +102,24 @@ static const struct logsig table[] = {
 /* last: tried only on lines no row above reads */
 #include "doc/logsig_generic.def"
 };
+
+/* See logsig.h. The same sets the generic rows open, so a framework's
+ * line that gives its errno opens what the errno's own words would. */
+const char *logsig_errno_open(const char *err)
+{
+	if (err == NULL)
+		return NULL;
+	if (strstr(err, "refused") || strstr(err, "REFUSED"))
+		return GEN_REFUSED;
+	if (strstr(err, "timed out") || strstr(err, "TIMEDOUT"))
+		return GEN_TIMEDOUT;
+	if (strstr(err, "etwork is unreachable") || strstr(err, "NETUNREACH"))
+		return GEN_NETUNREACH;
+	if (strstr(err, "o route to") || strstr(err, "ost is unreachable") ||
+	    strstr(err, "HOSTUNREACH"))
+		return GEN_NOROUTE;
+	return NULL;
+}
 
 const struct logsig *logsig_table(size_t *n)
 {

@@ -54,6 +54,11 @@ struct logsig {
 	const char *other;
 };
 
+/* The candidates an errno's words open (err: a strerror text or an
+ * errno symbol: "Connection timed out", "EHOSTUNREACH"), as the generic
+ * rows open them; NULL for an errno that names no connect failure. */
+const char *logsig_errno_open(const char *err);
+
 /* Returns the table and its length through *n. */
 const struct logsig *logsig_table(size_t *n);
 

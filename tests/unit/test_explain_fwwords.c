@@ -1,0 +1,90 @@
+/* Frameworks' own words for a peer they could not reach or a port they
+ * could not have (issue 42: blind42l's misses, each a class):
+ * TensorPipe's agent errors (libuv's errno, a worker's name), a dask-ssh
+ * worker told a loopback scheduler, ssh's refused remote forward, Ray's
+ * own port plan. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/explain.h"
+#include "unitfix.h"
+
+/* One line explained from the log alone. */
+static void one(const char *line, struct explain_result *r)
+{
+	const char *l[] = {line, NULL};
+
+	unitfix_explain(l, -1, r);
+}
+
+START_TEST(tensorpipe_errno)
+{
+	struct explain_result r;
+	const struct explain_cause *c;
+
+	one("[W tensorpipe_agent.cpp:641] RPC agent for Test0 encountered "
+	    "error when sending outgoing request #0 to Test1: ECONNREFUSED: "
+	    "connection refused", &r);
+	c = unitfix_cause(&r, "open listener-loopback-only");
+	ck_assert_ptr_nonnull(c);
+	ck_assert(unitfix_has(&r, "open hostname-loopback"));
+	ck_assert(!unitfix_has(&r, "cause port-closed"));
+	ck_assert_msg(strstr(c->next, "Test1") && strstr(c->next,
+							 "TP_SOCKET_IFNAME"),
+		      "next: %s", c->next);
+	/* a timeout is no refusal: the errno picks the set */
+	one("[W tensorpipe_agent.cpp:641] RPC agent for w0 encountered error "
+	    "when sending outgoing request #3 to w1: ETIMEDOUT: connection "
+	    "timed out", &r);
+	ck_assert(unitfix_has(&r, "open port-filtered"));
+	ck_assert(!unitfix_has(&r, "open listener-loopback-only"));
+}
+END_TEST
+
+START_TEST(dask_ssh_worker_loopback)
+{
+	struct explain_result r;
+
+	one("[ worker NotARealMachine.edu ] : distributed.worker - INFO - "
+	    "Waiting to connect to: tcp://localhost:8786", &r);
+	ck_assert(unitfix_has(&r, "open hostname-loopback"));
+	/* on the scheduler's own host loopback is right */
+	one("[ worker localhost ] : distributed.worker - INFO - Waiting to "
+	    "connect to: tcp://localhost:8786", &r);
+	ck_assert(!unitfix_has(&r, "open hostname-loopback"));
+	one("[ worker 127.0.0.1 ] : distributed.worker - INFO - Waiting to "
+	    "connect to: tcp://127.0.0.1:8786", &r);
+	ck_assert(!unitfix_has(&r, "open hostname-loopback"));
+}
+END_TEST
+
+START_TEST(ports_not_had)
+{
+	struct explain_result r;
+	const struct explain_cause *c;
+
+	/* Rich wrapped the line after "remote port" */
+	one("                    forwarding failed for listen port 8001", &r);
+	c = unitfix_cause(&r, "open port-in-use");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "sport = :8001"), "next: %s", c->next);
+	/* Ray's own plan, not a code bug of the program */
+	one("ValueError: Ray component worker_ports is trying to use a port "
+	    "number 53058 that is used by other components.", &r);
+	ck_assert(unitfix_has(&r, "open port-in-use"));
+	ck_assert(!unitfix_has(&r, "other code-bug"));
+}
+END_TEST
+
+Suite *suite_explain_fwwords(void)
+{
+	Suite *s = suite_create("explain_fwwords");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, tensorpipe_errno);
+	tcase_add_test(tc, dask_ssh_worker_loopback);
+	tcase_add_test(tc, ports_not_had);
+	suite_add_tcase(s, tc);
+	return s;
+}
