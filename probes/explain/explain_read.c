@@ -36,11 +36,43 @@ static size_t strip_line(char *s, size_t n)
 	return o;
 }
 
+/* A terminal that wrapped a long line and a paste that joined it back
+ * leave the wrap's padding inside it: a run of spaces, often inside a
+ * word ("after 600s w<237 spaces>hile trying", issue 42: blind42l d05).
+ * Copies line to out with every inner run of WRAP_RUN spaces or more
+ * removed (join) or made one space; false when it has none. Column
+ * padding is shorter than that. */
+#define WRAP_RUN 32
+static bool unwrap(const char *line, char *out, size_t len, bool join)
+{
+	size_t o = 0;
+	bool any = false;
+
+	for (const char *p = line; *p != '\0' && o + 1 < len;) {
+		size_t n = strspn(p, " ");
+
+		if (n >= WRAP_RUN && p != line && p[n] != '\0') {
+			any = true;
+			if (!join)
+				out[o++] = ' ';
+			p += n;
+		} else if (n > 0) {
+			for (size_t k = 0; k < n && o + 1 < len; k++)
+				out[o++] = ' ';
+			p += n;
+		} else {
+			out[o++] = *p++;
+		}
+	}
+	out[o] = '\0';
+	return any;
+}
+
 /* Matches every signature a line holds (a line may hold several). The
  * raw line is matched; what is kept of it (its text, cut to the evidence's
  * room between characters, and its captures) is made UTF-8, as the
  * document must be. */
-static int match_line(struct explain_run *r, int file, long lineno,
+static int match_text(struct explain_run *r, int file, long lineno,
 		      const char *line)
 {
 	struct logmatch m;
@@ -67,9 +99,24 @@ static int match_line(struct explain_run *r, int file, long lineno,
 		hits++;
 		start++;
 	}
+	return hits;
+}
+
+/* A line no signature reads is read again without its wrap padding,
+ * the run removed and then made one space (a wrap inside a word or
+ * between two). */
+static int match_line(struct explain_run *r, int file, long lineno,
+		      const char *line)
+{
+	char flat[EXPLAIN_LINE_MAX];
+	int hits = match_text(r, file, lineno, line);
+
+	for (int join = 1; hits == 0 && join >= 0; join--)
+		if (unwrap(line, flat, sizeof(flat), join))
+			hits = match_text(r, file, lineno, flat);
 	if (hits == 0)
 		r->lg.unknown++;
-	return 0;
+	return hits < 0 ? -1 : 0;
 }
 
 int explain_read(struct explain_run *r, int file, const char *path)
