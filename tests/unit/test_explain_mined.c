@@ -119,6 +119,60 @@ START_TEST(jvm_and_overlay_words)
 }
 END_TEST
 
+/* The mined rows of frameworks blind42l's collectors named, written
+ * after its one measurement: Gloo, Dask, Open MPI and PRRTE, MPICH's
+ * Hydra, EFA, Mooncake, Ray, vLLM. */
+START_TEST(after_blind42l)
+{
+	static const struct {
+		const char *line, *want;
+	} c[] = {
+		{"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.h:"
+		 "311] Connect timeout [10.231.0.2]:28547", "open port-filtered"},
+		{"OSError: Timed out trying to connect to tcp://10.231.0.12:8786 "
+		 "after 30 s", "open listener-loopback-only"},
+		{"distributed.nanny - ERROR - Timed out connecting Nanny "
+		 "'<Nanny: None, threads: 8>' to scheduler "
+		 "'tcp://10.231.0.12:8786'", "open port-closed"},
+		{"ValueError: interface 'ib0' doesn't have an IPv4 address",
+		 "open interface-down"},
+		{"WARNING: An invalid value was given for btl_tcp_if_include.  "
+		 "This value will be ignored.", "open mpi-btl-iface"},
+		{"[node1][[24583,1],0][btl_tcp_component.c:1128:mca_btl_tcp_"
+		 "component_create_listen] bind() failed: no port available in "
+		 "the range [1024..1088]", "open port-range-narrow"},
+		{"No usable network interfaces were found on this host, so no "
+		 "TCP sockets can be opened", "open no-usable-interface"},
+		{"[mpiexec@node1] HYDU_sock_get_iface_ip (lib/utils/sock.c:447): "
+		 "unable to find interface ib0", "open nccl-ifname-nomatch"},
+		{"[mpiexec@node1] HYDU_sock_listen (lib/utils/sock.c:83): listen "
+		 "error (Address already in use)", "cause port-in-use"},
+		{"EFA internal error: (15) Unreachable remote - never received a "
+		 "response", "open inbound-blocked"},
+		{"NCCL WARN NET/OFI Couldn't register memory region with "
+		 "regattr. RC: -12, ERROR: Cannot allocate memory",
+		 "open rdma-memlock"},
+		{"E1207 transfer_metadata_plugin.cpp:454] EtcdStoragePlugin: "
+		 "unable to connect 10.231.0.5:2379: context deadline exceeded",
+		 "open port-filtered"},
+		{"grpc_server.cc:133:  Check failed: server_ Failed to start the "
+		 "grpc server. The specified port is 10014.", "open port-in-use"},
+		{"RuntimeError: Every node should have a unique IP address. Got 2 "
+		 "nodes with node ids ['5a1c', '9f3d'] and 1 unique IP addresses "
+		 "{'172.17.0.2'}.", "open address-conflict"},
+		{"UserWarning: Failed to get the IP address, using 0.0.0.0 by "
+		 "default.", "open no-usable-interface"},
+	};
+	struct explain_result r;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		one(c[i].line, &r);
+		ck_assert_msg(unitfix_has(&r, c[i].want), "%s: no %s",
+			      c[i].line, c[i].want);
+	}
+}
+END_TEST
+
 /* NCCL 2.3-2.11 said a retried connect's errno; only a refusal means
  * nothing listened. */
 START_TEST(nccl_retry_errno)
@@ -149,6 +203,7 @@ Suite *suite_explain_mined(void)
 	tcase_add_test(tc, ucx_words);
 	tcase_add_test(tc, kv_transfer_and_launchers);
 	tcase_add_test(tc, jvm_and_overlay_words);
+	tcase_add_test(tc, after_blind42l);
 	tcase_add_test(tc, nccl_retry_errno);
 	suite_add_tcase(s, tc);
 	return s;
