@@ -108,10 +108,13 @@ static int match_text(struct explain_run *r, int file, long lineno,
 static int match_line(struct explain_run *r, int file, long lineno,
 		      const char *line)
 {
+	static const char run[WRAP_RUN + 1] =
+		"                                "; /* WRAP_RUN spaces */
 	char flat[EXPLAIN_LINE_MAX];
 	int hits = match_text(r, file, lineno, line);
 
-	for (int join = 1; hits == 0 && join >= 0; join--)
+	for (int join = 1; hits == 0 && join >= 0 && strstr(line, run);
+	     join--)
 		if (unwrap(line, flat, sizeof(flat), join))
 			hits = match_text(r, file, lineno, flat);
 	if (hits == 0)
