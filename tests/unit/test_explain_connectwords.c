@@ -12,41 +12,39 @@
 #include "decide/explain.h"
 #include "unitfix.h"
 
-/* One line explained from the log alone. */
-static void one(const char *line, struct explain_result *r)
-{
-	const char *l[] = {line, NULL};
-
-	unitfix_explain(l, -1, r);
-}
-
 START_TEST(host_is_unreachable_words)
 {
-	struct explain_result r;
-
-	one("curl: (7) Failed to connect to 10.1.2.3 port 8080: Host is "
-	    "unreachable", &r);
-	ck_assert(unitfix_has(&r, "open host-unreachable"));
-	ck_assert(unitfix_has(&r, "open port-prohibited"));
+	static const char curl[] = "curl: (7) Failed to connect to 10.1.2.3 "
+				   "port 8080: Host is unreachable";
 	/* Julia's Distributed prints libuv's words and no address */
-	one("ERROR: connect: host is unreachable (EHOSTUNREACH)", &r);
-	ck_assert(unitfix_has(&r, "open port-prohibited"));
-	ck_assert(!unitfix_has(&r, "cause host-unreachable"));
-	/* a refusal with no address still names nothing to test */
-	one("IOError: connect: connection refused (ECONNREFUSED)", &r);
-	ck_assert(!unitfix_has(&r, "open port-closed"));
+	static const char julia[] = "ERROR: connect: host is unreachable "
+				    "(EHOSTUNREACH)";
+	static const struct unitfix_line t[] = {
+		{curl, "open host-unreachable", NULL},
+		{curl, "open port-prohibited", NULL},
+		{julia, "open port-prohibited", "cause host-unreachable"},
+		/* a refusal with no address still names nothing to test */
+		{"IOError: connect: connection refused (ECONNREFUSED)", NULL,
+		 "open port-closed"},
+	};
+
+	UNITFIX_EXPECT(t);
 }
 END_TEST
 
 START_TEST(unknown_errno_opens_every_errno)
 {
-	struct explain_result r;
+	static const char grpc[] = "ERROR - Could not connect to server: "
+				   "imtl-3:8765 Setting flag for stopping "
+				   "training. failed to connect to all "
+				   "addresses";
+	static const struct unitfix_line t[] = {
+		{grpc, "open listener-loopback-only", NULL},
+		{grpc, "open port-filtered", NULL},
+		{grpc, "open port-closed", NULL},
+	};
 
-	one("ERROR - Could not connect to server: imtl-3:8765 Setting flag "
-	    "for stopping training. failed to connect to all addresses", &r);
-	ck_assert(unitfix_has(&r, "open listener-loopback-only"));
-	ck_assert(unitfix_has(&r, "open port-filtered"));
-	ck_assert(unitfix_has(&r, "open port-closed"));
+	UNITFIX_EXPECT(t);
 }
 END_TEST
 

@@ -10,70 +10,70 @@
 #include "decide/explain.h"
 #include "unitfix.h"
 
-/* One line explained from the log alone. */
-static void one(const char *line, struct explain_result *r)
-{
-	const char *l[] = {line, NULL};
-
-	unitfix_explain(l, -1, r);
-}
-
 START_TEST(tensorpipe_errno)
 {
+	static const char refused[] = "[W tensorpipe_agent.cpp:641] RPC agent "
+		"for Test0 encountered error when sending outgoing request "
+		"#0 to Test1: ECONNREFUSED: connection refused";
+	/* a timeout is no refusal: the errno picks the set */
+	static const char timedout[] = "[W tensorpipe_agent.cpp:641] RPC "
+		"agent for w0 encountered error when sending outgoing "
+		"request #3 to w1: ETIMEDOUT: connection timed out";
+	static const struct unitfix_line t[] = {
+		{refused, "open hostname-loopback", "cause port-closed"},
+		{timedout, "open port-filtered", "open listener-loopback-only"},
+	};
 	struct explain_result r;
 	const struct explain_cause *c;
 
-	one("[W tensorpipe_agent.cpp:641] RPC agent for Test0 encountered "
-	    "error when sending outgoing request #0 to Test1: ECONNREFUSED: "
-	    "connection refused", &r);
+	UNITFIX_EXPECT(t);
+	unitfix_explain_line(refused, &r);
 	c = unitfix_cause(&r, "open listener-loopback-only");
 	ck_assert_ptr_nonnull(c);
-	ck_assert(unitfix_has(&r, "open hostname-loopback"));
-	ck_assert(!unitfix_has(&r, "cause port-closed"));
-	ck_assert_msg(strstr(c->next, "Test1") && strstr(c->next,
-							 "TP_SOCKET_IFNAME"),
+	ck_assert_msg(strstr(c->next, "Test1") &&
+		      strstr(c->next, "TP_SOCKET_IFNAME"),
 		      "next: %s", c->next);
-	/* a timeout is no refusal: the errno picks the set */
-	one("[W tensorpipe_agent.cpp:641] RPC agent for w0 encountered error "
-	    "when sending outgoing request #3 to w1: ETIMEDOUT: connection "
-	    "timed out", &r);
-	ck_assert(unitfix_has(&r, "open port-filtered"));
-	ck_assert(!unitfix_has(&r, "open listener-loopback-only"));
 }
 END_TEST
 
 START_TEST(dask_ssh_worker_loopback)
 {
-	struct explain_result r;
+	static const struct unitfix_line t[] = {
+		{"[ worker NotARealMachine.edu ] : distributed.worker - INFO - "
+		 "Waiting to connect to: tcp://localhost:8786",
+		 "open hostname-loopback", NULL},
+		/* on the scheduler's own host loopback is right */
+		{"[ worker localhost ] : distributed.worker - INFO - Waiting to "
+		 "connect to: tcp://localhost:8786", NULL,
+		 "open hostname-loopback"},
+		{"[ worker 127.0.0.1 ] : distributed.worker - INFO - Waiting to "
+		 "connect to: tcp://127.0.0.1:8786", NULL,
+		 "open hostname-loopback"},
+	};
 
-	one("[ worker NotARealMachine.edu ] : distributed.worker - INFO - "
-	    "Waiting to connect to: tcp://localhost:8786", &r);
-	ck_assert(unitfix_has(&r, "open hostname-loopback"));
-	/* on the scheduler's own host loopback is right */
-	one("[ worker localhost ] : distributed.worker - INFO - Waiting to "
-	    "connect to: tcp://localhost:8786", &r);
-	ck_assert(!unitfix_has(&r, "open hostname-loopback"));
-	one("[ worker 127.0.0.1 ] : distributed.worker - INFO - Waiting to "
-	    "connect to: tcp://127.0.0.1:8786", &r);
-	ck_assert(!unitfix_has(&r, "open hostname-loopback"));
+	UNITFIX_EXPECT(t);
 }
 END_TEST
 
 START_TEST(ports_not_had)
 {
+	/* Rich wrapped the line after "remote port" */
+	static const char fwd[] = "                    forwarding failed "
+				  "for listen port 8001";
+	static const struct unitfix_line t[] = {
+		/* Ray's own plan, not a code bug of the program */
+		{"ValueError: Ray component worker_ports is trying to use a "
+		 "port number 53058 that is used by other components.",
+		 "open port-in-use", "other code-bug"},
+	};
 	struct explain_result r;
 	const struct explain_cause *c;
 
-	/* Rich wrapped the line after "remote port" */
-	one("                    forwarding failed for listen port 8001", &r);
+	UNITFIX_EXPECT(t);
+	unitfix_explain_line(fwd, &r);
 	c = unitfix_cause(&r, "open port-in-use");
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(strstr(c->next, "sport = :8001"), "next: %s", c->next);
-	/* Ray's own plan, not a code bug of the program */
-	one("ValueError: Ray component worker_ports is trying to use a port "
-	    "number 53058 that is used by other components.", &r);
-	ck_assert(unitfix_has(&r, "open port-in-use"));
-	ck_assert(!unitfix_has(&r, "other code-bug"));
 }
 END_TEST
 

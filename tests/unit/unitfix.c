@@ -197,6 +197,30 @@ void unitfix_explain(const char *const *lines, long n,
 }
 
 /* See unitfix.h. */
+void unitfix_explain_line(const char *line, struct explain_result *r)
+{
+	const char *l[] = {line, NULL};
+
+	unitfix_explain(l, -1, r);
+}
+
+/* See unitfix.h. */
+void unitfix_expect_lines(const struct unitfix_line *rows, size_t n)
+{
+	struct explain_result r;
+
+	for (size_t i = 0; i < n; i++) {
+		unitfix_explain_line(rows[i].line, &r);
+		ck_assert_msg(rows[i].want == NULL ||
+			      unitfix_has(&r, rows[i].want),
+			      "%s: no %s", rows[i].line, rows[i].want);
+		ck_assert_msg(rows[i].not == NULL ||
+			      !unitfix_has(&r, rows[i].not),
+			      "%s: %s", rows[i].line, rows[i].not);
+	}
+}
+
+/* See unitfix.h. */
 const struct explain_cause *unitfix_cause(const struct explain_result *r,
 					  const char *what)
 {

@@ -74,6 +74,20 @@ struct explain_result;
 void unitfix_explain(const char *const *lines, long n,
 		     struct explain_result *r);
 
+/* One line explained as a log of its own (unitfix_explain). */
+void unitfix_explain_line(const char *line, struct explain_result *r);
+
+/* A line and what explaining it alone must hold (want, if not NULL)
+ * and must not (not, if not NULL), in unitfix_has's words. */
+struct unitfix_line {
+	const char *line, *want, *not;
+};
+/* Checks each of n rows, naming the line of one that fails. */
+void unitfix_expect_lines(const struct unitfix_line *rows, size_t n);
+/* unitfix_expect_lines over an array. */
+#define UNITFIX_EXPECT(t) \
+	unitfix_expect_lines((t), sizeof(t) / sizeof((t)[0]))
+
 /* Whether r holds what: "cause CODE", "open CODE" (one code of an open
  * set), "symptom ID" or "other KIND". */
 bool unitfix_has(const struct explain_result *r, const char *what);
