@@ -138,6 +138,18 @@ void explain_framework_fix(const struct explain_hit *h, const char *code,
 			 "and driver the node runs at once (Ray's default is "
 			 "10002-19999), and open that range in the firewall; "
 			 "net.ipv4.ip_local_port_range is not involved");
+	/* ssh refused on a port: sshd is not there, or this ssh dials a
+	 * port the user meant another (a config this ssh client does not
+	 * read: issue 42, blind42m e06, Git for Windows' ssh under VS
+	 * Code, which dialed 22 for a server on 55555) */
+	if (strcmp(id, "ssh-connect") == 0 && code != NULL &&
+	    strcmp(code, "port-closed") == 0)
+		snprintf(c->fix, sizeof(c->fix), "nothing listens on %s port "
+			 "%s: start sshd there, or dial the port it listens "
+			 "on (ssh -p PORT, or Port in the config of the ssh "
+			 "that runs: ssh -G %s | grep -i '^port' shows what it "
+			 "reads)", a ? a : "the host", port ? port : "?",
+			 a ? a : "HOST");
 	if (strcmp(id, "dask-iface-invalid") == 0) {
 		const char *i = logmatch_field(&h->m, "iface");
 
