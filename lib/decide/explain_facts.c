@@ -216,6 +216,12 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "that address, not localhost",
 			 logmatch_field(&h->m, "host") ?
 			 logmatch_field(&h->m, "host") : "the worker");
+	else if (strcmp(id, "microk8s-join-hostname") == 0)
+		snprintf(buf, len, "on every node of the cluster: getent hosts "
+			 "%s (it must print %s; fix /etc/hosts or the DNS "
+			 "record that gives another)",
+			 logmatch_field(&h->m, "host") ?
+			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?");
 	else if (strcmp(id, "nccl-socket-family-unset") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces "
 			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "

@@ -101,6 +101,9 @@ START_TEST(after_blind42m)
 		{"trains_agent: ERROR: Connection Error: it seems *api_server* is "
 		 "misconfigured. Is this the TRAINS API server "
 		 "http://localhost:8008 ?", "open container-bridge-nat", NULL},
+		{"Connection failed. Hostname ml00 should resolve to "
+		 "192.168.20.10, but it did not. Refusing join. (400).",
+		 "open hosts-stale", NULL},
 		{"Error [connect: connection refused (ECONNREFUSED)] on 3 while "
 		 "connecting to peer 2. Exiting.", "open listener-loopback-only",
 		 NULL},
