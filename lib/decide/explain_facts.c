@@ -522,6 +522,12 @@ void explain_collect_next(const struct explain_hit *h, char *buf,
 			 "(/tmp/ray/session_latest/logs/gcs_server.out) and "
 			 "dmesg -T for the OOM killer; netprobe scan --peer "
 			 "HEAD from this node tells a cut-off");
+	else if (strcmp(id, "ompi-daemon-no-callback") == 0)
+		snprintf(buf, len, "mpirun --mca plm_base_verbose 10 (how each "
+			 "daemon is launched: srun or ssh, and whether it "
+			 "starts); if it starts: netprobe mesh on the nodes, "
+			 "or oob_tcp_if_include naming the interface they "
+			 "share");
 	else if (strcmp(id, "slurm-ctld-connect") == 0)
 		snprintf(buf, len, "scontrol ping (is slurmctld up?); on the "
 			 "controller: systemctl status slurmctld and its log; "

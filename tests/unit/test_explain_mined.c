@@ -122,6 +122,11 @@ START_TEST(after_blind42l)
 		{"[node1][[24583,1],0][btl_tcp_component.c:1128:mca_btl_tcp_"
 		 "component_create_listen] bind() failed: no port available in "
 		 "the range [1024..1088]", "open port-range-narrow", NULL},
+		/* a launcher that did not start it as often (blind42f b12,
+		 * blind42g b05): a symptom */
+		{"An ORTE daemon has unexpectedly failed after launch and "
+		 "before communicating back to mpirun.",
+		 "symptom ompi-daemon-no-callback", "open inbound-blocked"},
 		{"No usable network interfaces were found on this host, so no "
 		 "TCP sockets can be opened", "open no-usable-interface", NULL},
 		{"[mpiexec@node1] HYDU_sock_get_iface_ip (lib/utils/sock.c:447): "
