@@ -241,17 +241,18 @@ static bool own_name(const struct explain_hit *h)
 static bool benign(const struct explain_hit *h)
 {
 	const char *e = logmatch_field(&h->m, "errno");
-	const char *w = logmatch_field(&h->m, "host");
-	const char *wc = explain_addr_class(w);
+	const char *wc;
 
+	/* a dask-ssh worker on the scheduler's own host (localhost is
+	 * of the loopback class too) */
+	if (strcmp(h->m.sig->id, "dask-ssh-worker-loopback") == 0)
+		return (wc = explain_addr_class(logmatch_field(&h->m,
+							      "host"))) &&
+		       strcmp(wc, "loopback") == 0;
 	return (strcmp(h->m.sig->id, "torch-store-connect-failed") == 0 && e &&
 		(strcmp(e, "99") == 0 || strcmp(e, "97") == 0 ||
 		 strcmp(e, "22") == 0 || strcmp(e, "10049") == 0)) ||
-	       gai_v6_only(h, true) ||
-	       /* a dask-ssh worker on the scheduler's own host */
-	       (strcmp(h->m.sig->id, "dask-ssh-worker-loopback") == 0 && w &&
-		(strcmp(w, "localhost") == 0 ||
-		 (wc && strcmp(wc, "loopback") == 0)));
+	       gai_v6_only(h, true);
 }
 
 /* A symptom: recorded as such, with what to collect to tell; its

@@ -47,16 +47,12 @@
 #define GEN_NETUNREACH "host-unreachable,no-usable-interface"
 #define GEN_NETUNREACH_WHY \
 	"this host has no route toward that address's network"
-/* A framework's connect failure that names no errno: every errno's
- * candidates, the refusal's loopback-only listener too (issue 42:
- * blind42l a07, a server on 127.0.1.1 behind gRPC's words). */
+/* A connect failure that names no errno: every errno's candidates, the
+ * refusal's loopback-only listener too (issue 42: blind42l a07, a server
+ * on 127.0.1.1 behind gRPC's words); the generic rows add the rank. */
 #define CONNECT_UNKNOWN \
 	"port-closed,listener-loopback-only,port-filtered,host-unreachable"
-/* how it failed is unknown: every errno's candidates, the refusal's
- * loopback-only listener too (issue 42: blind42l a07) */
-#define GEN_CONNECT_ANY \
-	"port-closed,listener-loopback-only,port-filtered,host-unreachable," \
-	"rank-unreachable"
+#define GEN_CONNECT_ANY CONNECT_UNKNOWN ",rank-unreachable"
 #define GEN_CONNECT_ANY_WHY \
 	"a connect to that address failed, and the line does not say how: " \
 	"refused (nothing listening), unanswered (a filter) or unreachable"

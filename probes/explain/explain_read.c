@@ -42,7 +42,8 @@ static size_t strip_line(char *s, size_t n)
  * Copies line to out with every inner run of WRAP_RUN spaces or more
  * removed (join) or made one space; false when it has none. Column
  * padding is shorter than that. */
-#define WRAP_RUN 32
+#define WRAP_SPACES "                                " /* 32 */
+#define WRAP_RUN (sizeof(WRAP_SPACES) - 1)
 static bool unwrap(const char *line, char *out, size_t len, bool join)
 {
 	size_t o = 0;
@@ -108,15 +109,13 @@ static int match_text(struct explain_run *r, int file, long lineno,
 static int match_line(struct explain_run *r, int file, long lineno,
 		      const char *line)
 {
-	static const char run[WRAP_RUN + 1] =
-		"                                "; /* WRAP_RUN spaces */
 	char flat[EXPLAIN_LINE_MAX];
 	int hits = match_text(r, file, lineno, line);
 
-	for (int join = 1; hits == 0 && join >= 0 && strstr(line, run);
-	     join--)
-		if (unwrap(line, flat, sizeof(flat), join))
-			hits = match_text(r, file, lineno, flat);
+	if (hits == 0 && strstr(line, WRAP_SPACES) != NULL)
+		for (int join = 1; hits == 0 && join >= 0; join--)
+			if (unwrap(line, flat, sizeof(flat), join))
+				hits = match_text(r, file, lineno, flat);
 	if (hits == 0)
 		r->lg.unknown++;
 	return hits < 0 ? -1 : 0;
