@@ -727,7 +727,10 @@ static void drop_settled(struct explain_result *r)
 static bool http_timeout(const struct explain_log *lg,
 			 const struct explain_hit *h)
 {
-	if (strcmp(h->m.sig->id, "py-connect-timeout") != 0)
+	/* unless a line near it names a peer's address (the command
+	 * that dialled it: blind42m c06's microk8s join) */
+	if (strcmp(h->m.sig->id, "py-connect-timeout") != 0 ||
+	    explain_near_peer(h))
 		return false;
 	for (size_t i = 0; i < lg->nhits; i++)
 		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)

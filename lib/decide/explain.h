@@ -43,6 +43,11 @@ struct explain_hit {
 	long seen, unkept;
 	int last_file;
 	long last_line;
+	/* a line that says how a connect failed and not where: the
+	 * endpoint a line near it names, and that line (explain_near.h);
+	 * "" and 0 when none does */
+	char near_addr[64], near_port[8];
+	long near_line;
 };
 
 /* What the log holds: counts and the matches (decide/explain_log.c). */

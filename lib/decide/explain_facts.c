@@ -356,6 +356,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 	else if (strncmp(id, "torch-store", 11) == 0 && addr && port)
 		snprintf(buf, len, "on this node: netprobe ports %s %s", addr,
 			 port);
+	else if (addr == NULL && h->near_line != 0 && h->near_port[0])
+		/* the line says how, a line near it where (explain_near.h) */
+		snprintf(buf, len, "from the node that printed it: netprobe "
+			 "ports %s %s (line %ld names that endpoint)",
+			 h->near_addr, h->near_port, h->near_line);
 	else if (addr && explain_addr_class(addr) != NULL)
 		snprintf(buf, len, "on the node that has %s: netprobe layers "
 			 "(it tells a container on a NAT'd bridge); then here: "

@@ -124,6 +124,12 @@ static bool http_peer(const char *addr)
 	return is_ip(addr) || cluster_name(addr);
 }
 
+/* See explain_priv.h. */
+bool explain_near_peer(const struct explain_hit *h)
+{
+	return h->near_line != 0 && http_peer(h->near_addr);
+}
+
 /* A try the program says it repeats ("connect returned Connection
  * refused, retrying (1/34)"): normal while a peer's listener comes up;
  * the try that ends it decides. */
@@ -257,6 +263,13 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 		return true;
 	}
 	return false;
+}
+
+/* See explain_priv.h. */
+bool explain_line_endpoint(const char *t, char *addr, size_t alen,
+			   char *port, size_t plen)
+{
+	return line_endpoint(t, addr, alen, port, plen);
 }
 
 /* The digits at p (2 to 5 of them, ending the token) into port. */
@@ -476,14 +489,19 @@ static bool connect_target(const char *t, char *addr, size_t alen,
 
 /* The address (or name) and port a generic line names, by its class:
  * a lookup names a name, a connect in words its target, the others an
- * endpoint or a port. */
-static void gen_parse(const struct explain_hit *h, enum gen_class cls,
+ * endpoint or a port. A connect whose line names neither takes the
+ * endpoint a line near it names (explain_near.h); a bind does not: one
+ * that is a port held names it on its line, and one that does not is
+ * as often a process's limit (blind42c 009: Open MPI's EADDRINUSE for
+ * a full descriptor table, with its node's address a line before).
+ * Returns whether it took one. */
+static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		      char *addr, size_t alen, char *port, size_t plen)
 {
 	addr[0] = port[0] = '\0';
 	if (in_words(h->m.sig)) {
 		connect_target(h->text, addr, alen, port, plen);
-		return;
+		return false;
 	}
 	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
 		line_endpoint(h->text, addr, alen, port, plen);
@@ -491,6 +509,12 @@ static void gen_parse(const struct explain_hit *h, enum gen_class cls,
 		port[0] = '\0';
 	else if (port[0] == '\0')
 		line_port(h->text, port, plen);
+	if (cls != GEN_CONNECT || addr[0] != '\0' || port[0] != '\0' ||
+	    h->near_line == 0)
+		return false;
+	snprintf(addr, alen, "%s", h->near_addr);
+	snprintf(port, plen, "%s", h->near_port);
+	return true;
 }
 
 /* Whether a generic line of class cls, whose endpoint gen_parse gave,
@@ -575,18 +599,23 @@ static void generic_one(const struct explain_ctx *x,
 	enum gen_class cls = gen_class_of(s);
 	char addr[64], port[8], codes[160], why[256], next[512];
 	const char *extra = NULL, *cc;
+	bool near;
 
 	/* a refusal, a timeout or an RDMA retry beside a cause that is
 	 * not the network (a crashed, OOM-killed or stuck peer) is that
 	 * cause's echo */
 	if ((cls == GEN_CONNECT || cls == GEN_RDMA) && x->other)
 		return;
-	gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
+	near = gen_parse(h, cls, addr, sizeof(addr), port, sizeof(port));
 	if (gen_quiet(x->http_client, h, cls, addr, port) ||
 	    (cls == GEN_CONNECT && name_failed(x->lg, addr)))
 		return;
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
-	if (addr[0])
+	if (near)
+		snprintf(why, sizeof(why), "%s (line %ld, near it, names %s%s%s)",
+			 s->meaning, h->near_line, addr, port[0] ? ":" : "",
+			 port);
+	else if (addr[0])
 		snprintf(why, sizeof(why), "%s (the line names %s%s%s)",
 			 s->meaning, addr, port[0] ? ":" : "", port);
 	else

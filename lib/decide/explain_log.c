@@ -145,6 +145,8 @@ static int keep(struct explain_log *lg, const struct logmatch *m, int file,
 	h->file = file;
 	h->line = line;
 	snprintf(h->text, sizeof(h->text), "%s", text ? text : "");
+	h->near_addr[0] = h->near_port[0] = '\0';
+	h->near_line = 0;
 	if (first < 0) {
 		lg->slots[slot] = (uint32_t)lg->nhits;
 		first = (long)lg->nhits - 1;

@@ -170,5 +170,12 @@ bool explain_generic_quiet(const struct explain_ctx *x,
 /* Whether the log shows an HTTP client's frames (explain_ctx's
  * http_client, set once by gather). */
 bool explain_http_client(const struct explain_log *lg);
+/* The first endpoint line t names (an IPv4 address, a bracketed IPv6
+ * one, host:port), with its port when one follows; false when none. */
+bool explain_line_endpoint(const char *t, char *addr, size_t alen,
+			   char *port, size_t plen);
+/* Whether the endpoint near h (explain_near.h) is a peer of the job, as
+ * an HTTP client's connect toward it is (not a download's). */
+bool explain_near_peer(const struct explain_hit *h);
 
 #endif

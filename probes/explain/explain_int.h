@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "decide/explain.h"
+#include "decide/explain_near.h"
 #include "decide/explain_origin.h"
 #include "decide/jobverdict.h"
 #include "decide/ras_parse.h"
@@ -40,6 +41,7 @@ struct explain_run {
 	unsigned char light[EXPLAIN_SIG_SLOTS]; /* fact rows kept in full */
 	struct explain_log lg;
 	struct explain_origin origin; /* the hosts the log names */
+	struct explain_near near;     /* the lines before the one read */
 	enum origin_verdict where;    /* set when where_checked */
 	bool where_checked;	      /* a live measurement was asked */
 	char where_why[256];

@@ -130,6 +130,7 @@ int explain_read(struct explain_run *r, int file, const char *path)
 
 	if (fp == NULL)
 		return -1;
+	explain_near_reset(&r->near);
 	for (;;) {
 		size_t n = 0, odd = 0;
 		bool nul = false, cut = false;
@@ -159,11 +160,14 @@ int explain_read(struct explain_run *r, int file, const char *path)
 			r->lg.binary++;
 			r->lg.unknown++;
 		} else if ((n = strip_line(buf, n)) > 0) {
+			size_t first = r->lg.nhits;
+
 			explain_origin_line(&r->origin, buf);
 			if (match_line(r, file, lineno, buf) < 0) {
 				rc = -1;
 				break;
 			}
+			explain_near_line(&r->near, &r->lg, first, lineno, buf);
 		}
 		if (ch == EOF)
 			break;

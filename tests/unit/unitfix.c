@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "decide/explain.h"
+#include "decide/explain_near.h"
 #include "doc/doc.h"
 #include "doc/logmatch.h"
 #include "report_model.h"
@@ -175,13 +176,15 @@ void unitfix_explain(const char *const *lines, long n,
 {
 	struct logmatcher m;
 	struct explain_log lg;
+	static struct explain_near near; /* 3 KB: not on the stack */
 	const char *bad = NULL;
 
 	memset(&lg, 0, sizeof(lg));
+	explain_near_reset(&near);
 	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
 	for (long i = 0; n < 0 ? lines[i] != NULL : i < n; i++) {
 		struct logmatch mt;
-		size_t start = 0;
+		size_t start = 0, first = lg.nhits;
 
 		while (logmatch_line(&m, lines[i], &start, &mt)) {
 			ck_assert_int_eq(explain_log_add_text(&lg, &mt, 0,
@@ -189,6 +192,8 @@ void unitfix_explain(const char *const *lines, long n,
 					 0);
 			start++;
 		}
+		/* as the reader does: the endpoint near a line */
+		explain_near_line(&near, &lg, first, i + 1, lines[i]);
 	}
 	explain_decide(&lg, r);
 	explain_drop_normal(r);
