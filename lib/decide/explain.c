@@ -891,6 +891,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	explain_ssh_orte(lg, r);
 	explain_name_retried(lg, r);
 	explain_generic(&x, r);
+	explain_stale_name(lg, r);
 	explain_vm_nat(&x, r);
 	explain_contradict(&x, r);
 	drop_settled(r);

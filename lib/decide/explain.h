@@ -98,7 +98,7 @@ struct explain_cause {
 	long count;          /* matched lines behind it */
 	char why[256];       /* from the log: what the lines say */
 	char fix[768];       /* exact fix ("" for the catalogue's) */
-	char next[320];      /* the one command that decides (open causes) */
+	char next[512];      /* the one command that decides (open causes) */
 	enum explain_state state;
 	char measured[256];  /* what the measurement here showed */
 	char addr[64];       /* the address the decision is about, or "" */

@@ -85,6 +85,12 @@ static bool cluster_name(const char *host)
 	       ends_with(host, ".internal") || ends_with(host, ".lan");
 }
 
+/* See explain_priv.h. */
+bool explain_cluster_name(const char *host)
+{
+	return cluster_name(host);
+}
+
 /* A line about an HTTPS service by a public name (a model hub, a
  * package index, an object store): its connect is a download's, not one
  * toward a peer of the job. A cluster's own service (an address, a name

@@ -174,6 +174,13 @@ bool explain_http_client(const struct explain_log *lg);
  * one, host:port), with its port when one follows; false when none. */
 bool explain_line_endpoint(const char *t, char *addr, size_t alen,
 			   char *port, size_t plen);
+/* Whether a host name is a cluster's own (.svc, .local, .internal,
+ * .lan): a peer of the job, not a public service. */
+bool explain_cluster_name(const char *host);
+/* explain_stale.c: a connect's open set whose line names the peer's
+ * name and the address it gave adds hosts-stale, decided by getent. */
+void explain_stale_name(const struct explain_log *lg,
+			struct explain_result *r);
 /* Whether the endpoint near h (explain_near.h) is a peer of the job, as
  * an HTTP client's connect toward it is (not a download's). */
 bool explain_near_peer(const struct explain_hit *h);
