@@ -33,56 +33,6 @@ static const char *err_codes(const char *err, const char **maybe)
 	return NULL;
 }
 
-/* A line that names a peer's address of a special class: a loopback or
- * link-local address a rank advertised can be reached by no other host,
- * which proves the fault. An address in a container pool proves
- * nothing by itself (a site may route 172.17/16): it opens
- * container-bridge-nat beside what the errno says. Returns the code
- * decided, or NULL with *open set to the candidates it opens. */
-static const char *addr_cause(const struct explain_hit *h, char *why,
-			      size_t len, const char **open)
-{
-	const char *addr = logmatch_field(&h->m, "addr");
-	const char *cls = explain_addr_class(addr);
-
-	*open = NULL;
-	if (!(h->m.sig->flags & (LOGSIG_PEER | LOGSIG_LOCAL)) || cls == NULL)
-		return NULL;
-	if (strcmp(cls, "loopback") == 0) {
-		snprintf(why, len, "%s is a loopback address: a rank "
-			 "advertised its hostname's loopback mapping", addr);
-		return finding_name(FINDING_HOSTNAME_LOOPBACK);
-	}
-	if (strcmp(cls, "link-local") == 0) {
-		snprintf(why, len, "%s is link-local: it only works on one "
-			 "link and needs its scope", addr);
-		return finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
-	}
-	/* IPv4 link-local (169.254/16) is host-private too, but not an
-	 * IPv6 scope: for NCCL it is an interface it should not have
-	 * listed (blind42j a10: EKS's pod-id-link0), opened beside the
-	 * errno's candidates; the Using line, where the log has it,
-	 * decides (rule_iface_list) */
-	if (strcmp(cls, "link-local4") == 0) {
-		if (strncmp(h->m.sig->id, "nccl", 4) == 0) {
-			snprintf(why, len, "%s is an IPv4 link-local address: "
-				 "a per-host link no other host reaches, which "
-				 "NCCL's interface choice let through", addr);
-			*open = "nccl-default-iface-unsafe,"
-				"nccl-ifname-overmatch";
-		}
-		return NULL;
-	}
-	if (strstr(cls, "bridge") == NULL)
-		return NULL;
-	snprintf(why, len, "%s lies in %s's default bridge pool: a container "
-		 "on a NAT'd bridge, or a network that uses the same range; "
-		 "the address alone cannot tell", addr,
-		 cls[0] == 'd' ? "Docker" : "podman");
-	*open = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
-	return NULL;
-}
-
 /* GLOO_SOCKET_IFNAME's fix from the value the log shows (issue 42: the
  * log's own interface, not a placeholder): "=eth0" or "eth0,eth1" name
  * it; an exclusion ("^docker0,lo") names none. */
@@ -275,7 +225,11 @@ static void symptom(const struct explain_ctx *x, const struct explain_hit *h,
 	} else if (explain_nccl_lo(h)) {
 		explain_nccl_lo_cause(x, h, r);
 	} else if (s->flags & LOGSIG_PEER && cls &&
-		   strcmp(cls, "loopback") == 0) {
+		   strcmp(cls, "loopback") == 0 &&
+		   !explain_chosen_loopback(x->lg, a)) {
+		/* a log that names no other host: one host's processes
+		 * meet on loopback (blind42n b07, Horovod's elastic test
+		 * killing a rank on purpose) */
 		char why[256];
 
 		snprintf(why, sizeof(why), "%s is a loopback address: a rank "
@@ -608,7 +562,8 @@ static void hit_causes(const struct explain_ctx *x,
 		explain_nccl_lo_cause(x, h, r);
 		return;
 	}
-	if ((code = addr_cause(h, why, sizeof(why), &pool)) != NULL) {
+	if ((code = explain_addr_cause(x->lg, h, why, sizeof(why),
+				       &pool)) != NULL) {
 		codes = code;
 		maybe = NULL;
 	} else if (strcmp(s->id, "gloo-no-address") == 0) {
@@ -663,6 +618,17 @@ static void hit_causes(const struct explain_ctx *x,
 		maybe = em;
 		snprintf(why, sizeof(why), "%s; it returned %s", s->meaning,
 			 err);
+	}
+	if (pool != NULL && strcmp(pool, EXPLAIN_LOOPBACK_ONE_HOST) == 0) {
+		const char *port = logmatch_field(&h->m, "port");
+		char next[160];
+
+		/* no filter on one host's loopback: who holds the port */
+		snprintf(next, sizeof(next), "on this node: ss -ltnp 'sport "
+			 "= :%s' (the server the client wants, another "
+			 "program, or nothing)", port ? port : "PORT");
+		explain_open(r, h, pool, why, next);
+		return;
 	}
 	if (pool != NULL) {
 		/* the pool opens NAT beside what the errno would decide */

@@ -64,6 +64,10 @@ struct explain_log {
 	 * in the table) reads only a line no row read before it */
 	int claimed_file;
 	long claimed_line;
+	/* the log names loopback addresses and no other host or address
+	 * (the reader's explain_origin_loopback_only): one host's
+	 * processes meeting there, not a rank that advertised it */
+	bool loopback_only;
 };
 
 enum explain_state {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "doc/finding.h"
 #include "doc/logsig.h"
 
 /* True for an IPv4 address of 0.0.0.0/8 other than the wildcard
@@ -189,6 +190,77 @@ void explain_framework_fix(const struct explain_hit *h, const char *code,
 			 "or map the host name to that address in /etc/hosts "
 			 "(getent hosts $(hostname) must print it)");
 	}
+}
+
+/* See explain_priv.h: 127.0.0.1 and ::1 are what a program picks to
+ * meet its own host's processes; 127.0.1.1 and the rest of 127/8 come
+ * only from a host name's mapping (Debian's /etc/hosts), so they keep
+ * proving hostname-loopback whatever else the log names. */
+bool explain_chosen_loopback(const struct explain_log *lg, const char *addr)
+{
+	return lg->loopback_only && addr != NULL &&
+	       (strcmp(addr, "127.0.0.1") == 0 || strcmp(addr, "::1") == 0 ||
+		strcmp(addr, "localhost") == 0);
+}
+
+/* See explain_priv.h: a line that names a peer's address of a special class: a loopback or
+ * link-local address a rank advertised can be reached by no other host,
+ * which proves the fault. An address in a container pool proves
+ * nothing by itself (a site may route 172.17/16): it opens
+ * container-bridge-nat beside what the errno says. Returns the code
+ * decided, or NULL with *open set to the candidates it opens. */
+const char *explain_addr_cause(const struct explain_log *lg,
+			       const struct explain_hit *h, char *why,
+			       size_t len, const char **open)
+{
+	const char *addr = logmatch_field(&h->m, "addr");
+	const char *cls = explain_addr_class(addr);
+
+	*open = NULL;
+	if (!(h->m.sig->flags & (LOGSIG_PEER | LOGSIG_LOCAL)) || cls == NULL)
+		return NULL;
+	if (strcmp(cls, "loopback") == 0 && explain_chosen_loopback(lg, addr)) {
+		snprintf(why, len, "%s is loopback and the log names no other "
+			 "host: one host's processes meet there, unfiltered; "
+			 "no listener (not started, bound elsewhere) or "
+			 "another program's. Across hosts: a rank advertised "
+			 "it", addr);
+		*open = EXPLAIN_LOOPBACK_ONE_HOST;
+		return NULL;
+	}
+	if (strcmp(cls, "loopback") == 0) {
+		snprintf(why, len, "%s is a loopback address: a rank "
+			 "advertised its hostname's loopback mapping", addr);
+		return finding_name(FINDING_HOSTNAME_LOOPBACK);
+	}
+	if (strcmp(cls, "link-local") == 0) {
+		snprintf(why, len, "%s is link-local: it only works on one "
+			 "link and needs its scope", addr);
+		return finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
+	}
+	/* IPv4 link-local (169.254/16) is host-private too, but not an
+	 * IPv6 scope: for NCCL it is an interface it should not have
+	 * listed (blind42j a10: EKS's pod-id-link0), opened beside the
+	 * errno's candidates; the Using line, where the log has it,
+	 * decides (rule_iface_list) */
+	if (strcmp(cls, "link-local4") == 0) {
+		if (strncmp(h->m.sig->id, "nccl", 4) == 0) {
+			snprintf(why, len, "%s is an IPv4 link-local address: "
+				 "a per-host link no other host reaches, which "
+				 "NCCL's interface choice let through", addr);
+			*open = "nccl-default-iface-unsafe,"
+				"nccl-ifname-overmatch";
+		}
+		return NULL;
+	}
+	if (strstr(cls, "bridge") == NULL)
+		return NULL;
+	snprintf(why, len, "%s lies in %s's default bridge pool: a container "
+		 "on a NAT'd bridge, or a network that uses the same range; "
+		 "the address alone cannot tell", addr,
+		 cls[0] == 'd' ? "Docker" : "podman");
+	*open = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
+	return NULL;
 }
 
 /* See explain_priv.h. */

@@ -158,6 +158,20 @@ void explain_name_retried(const struct explain_log *lg,
  * NAT address: nat-detected, address-conflict), or NULL; and the rule
  * that opens a VM's NAT address wherever a process chose it. */
 const char *explain_addr_extra(const struct explain_hit *h);
+/* A peer's address of a special class on h: a loopback or link-local
+ * one decides (its code returned), a container pool's opens NAT
+ * (*open); a loopback address on a log that names no other host opens
+ * EXPLAIN_LOOPBACK_ONE_HOST instead (explain_chosen_loopback). */
+const char *explain_addr_cause(const struct explain_log *lg,
+			       const struct explain_hit *h, char *why,
+			       size_t len, const char **open);
+/* What a connect toward loopback leaves open on a log that names no
+ * other host (issue 42: blind42n d05, trl's client timing out on the
+ * vLLM server's port that another service held, both on one host). */
+#define EXPLAIN_LOOPBACK_ONE_HOST "port-closed,port-in-use,hostname-loopback"
+/* Whether addr is the loopback address a program picks (127.0.0.1,
+ * ::1, localhost) on a log that names no other host. */
+bool explain_chosen_loopback(const struct explain_log *lg, const char *addr);
 void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r);
 
 /* explain_generic.c: the lines of logsig_generic.def (the errno words

@@ -12,6 +12,7 @@
 
 #include "decide/explain.h"
 #include "decide/explain_near.h"
+#include "decide/explain_origin.h"
 #include "doc/doc.h"
 #include "doc/logmatch.h"
 #include "report_model.h"
@@ -177,9 +178,11 @@ void unitfix_explain(const char *const *lines, long n,
 	struct logmatcher m;
 	struct explain_log lg;
 	static struct explain_near near; /* 3 KB: not on the stack */
+	static struct explain_origin origin;
 	const char *bad = NULL;
 
 	memset(&lg, 0, sizeof(lg));
+	memset(&origin, 0, sizeof(origin));
 	explain_near_reset(&near);
 	ck_assert_int_eq(logmatch_init(&m, &bad), 0);
 	for (long i = 0; n < 0 ? lines[i] != NULL : i < n; i++) {
@@ -192,9 +195,12 @@ void unitfix_explain(const char *const *lines, long n,
 					 0);
 			start++;
 		}
-		/* as the reader does: the endpoint near a line */
+		/* as the reader does: the endpoint near a line, the
+		 * hosts the log names */
 		explain_near_line(&near, &lg, first, i + 1, lines[i]);
+		explain_origin_line(&origin, lines[i]);
 	}
+	lg.loopback_only = explain_origin_loopback_only(&origin);
 	explain_decide(&lg, r);
 	explain_drop_normal(r);
 	explain_log_free(&lg);
