@@ -12,9 +12,12 @@
 #include "doc/finding.h"
 
 /* What an errno text a line captured decides for a connect or a bind:
- * a refusal proves nothing listened, no route proves no path, an
- * address in use proves another process held the port; a timeout only
- * narrows. */
+ * a refusal proves nothing listened, a network unreachable proves no
+ * route here, an address in use proves another process held the port;
+ * a timeout only narrows, and so does a host unreachable: EHOSTUNREACH
+ * is a neighbour that never answered or a firewall's REJECT with
+ * host-prohibited, firewalld's default (issue 42: blind42n c11, kube-dns
+ * behind CentOS's firewalld; docs/findings.md's port-prohibited). */
 static const char *err_codes(const char *err, const char **maybe)
 {
 	*maybe = NULL;
@@ -22,9 +25,13 @@ static const char *err_codes(const char *err, const char **maybe)
 		return NULL;
 	if (strstr(err, "refused") || strcmp(err, "111") == 0)
 		return finding_name(FINDING_PORT_CLOSED);
-	if (strstr(err, "o route to") || strstr(err, "unreachable") ||
-	    strcmp(err, "113") == 0 || strcmp(err, "101") == 0)
+	if (strstr(err, "etwork is unreachable") || strcmp(err, "101") == 0)
 		return finding_name(FINDING_HOST_UNREACHABLE);
+	if (strstr(err, "o route to") || strstr(err, "unreachable") ||
+	    strcmp(err, "113") == 0) {
+		*maybe = "host-unreachable,port-prohibited";
+		return NULL;
+	}
 	if (strstr(err, "EADDRINUSE") || strstr(err, "already in use") ||
 	    strcmp(err, "98") == 0)
 		return finding_name(FINDING_PORT_IN_USE);

@@ -356,6 +356,15 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 	else if (strncmp(id, "torch-store", 11) == 0 && addr && port)
 		snprintf(buf, len, "on this node: netprobe ports %s %s", addr,
 			 port);
+	else if (addr && port && logmatch_field(&h->m, "err") &&
+		 (strstr(logmatch_field(&h->m, "err"), "o route") ||
+		  strstr(logmatch_field(&h->m, "err"), "ost is unreach")))
+		/* EHOSTUNREACH: a REJECT or no neighbour; a probe of the
+		 * port tells which (err_codes) */
+		snprintf(buf, len, "from the node that printed it: netprobe "
+			 "ports %s %s (prohibited: a firewall rejects that "
+			 "port; unreachable: no neighbour or route)", addr,
+			 port);
 	else if (addr == NULL && h->near_line != 0 && h->near_port[0])
 		/* the line says how, a line near it where (explain_near.h) */
 		snprintf(buf, len, "from the node that printed it: netprobe "

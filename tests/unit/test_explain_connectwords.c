@@ -48,6 +48,37 @@ START_TEST(unknown_errno_opens_every_errno)
 }
 END_TEST
 
+/* EHOSTUNREACH is a neighbour that never answered or a REJECT with
+ * host-prohibited (firewalld's default: blind42n c11): it opens both;
+ * ENETUNREACH is this host's own routes and decides. */
+START_TEST(no_route_opens_the_reject_too)
+{
+	static const char go[] = "E1009 20:09:39.098145 1 reflector.go:214] "
+				 "Failed to list *api.Endpoints: Get https://"
+				 "100.64.0.1:443/api/v1/endpoints: dial tcp "
+				 "100.64.0.1:443: getsockopt: no route to host";
+	static const struct unitfix_line t[] = {
+		{go, "open port-prohibited", "cause host-unreachable"},
+		{go, "open host-unreachable", NULL},
+		{"RuntimeError: [../third_party/gloo/gloo/transport/tcp/"
+		 "pair.cc:799] connect [10.231.9.9]:28338: No route to host",
+		 "open port-prohibited", "cause host-unreachable"},
+		{"Get \"https://10.43.0.1:443/version\": dial tcp "
+		 "10.43.0.1:443: connect: network is unreachable",
+		 "cause host-unreachable", NULL},
+	};
+	struct explain_result r;
+	const struct explain_cause *c;
+
+	UNITFIX_EXPECT(t);
+	unitfix_explain_line(go, &r);
+	c = unitfix_cause(&r, "open port-prohibited");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_msg(strstr(c->next, "netprobe ports 100.64.0.1 443"), "%s",
+		      c->next);
+}
+END_TEST
+
 Suite *suite_explain_connectwords(void)
 {
 	Suite *s = suite_create("explain_connectwords");
@@ -55,6 +86,7 @@ Suite *suite_explain_connectwords(void)
 
 	tcase_add_test(tc, host_is_unreachable_words);
 	tcase_add_test(tc, unknown_errno_opens_every_errno);
+	tcase_add_test(tc, no_route_opens_the_reject_too);
 	suite_add_tcase(s, tc);
 	return s;
 }
