@@ -222,6 +222,29 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "record that gives another)",
 			 logmatch_field(&h->m, "host") ?
 			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?");
+	else if (strcmp(id, "coredns-loop") == 0)
+		snprintf(buf, len, "on the node of that CoreDNS pod: cat "
+			 "/etc/resolv.conf (a loopback nameserver, systemd-"
+			 "resolved's 127.0.0.53, loops back: give kubelet "
+			 "--resolv-conf /run/systemd/resolve/resolv.conf, or "
+			 "forward to an upstream address)");
+	else if (strcmp(id, "openvpn-tls-timeout") == 0)
+		snprintf(buf, len, "from this client: netprobe ports SERVER "
+			 "1194/udp (the remote line's host and port; UDP needs "
+			 "netprobe serve there; no answer: a firewall drops "
+			 "it)");
+	else if (strcmp(id, "nfs-rpc-timeout") == 0)
+		snprintf(buf, len, "from this client: netprobe ports SERVER "
+			 "111,2049 (filtered: a firewall or security group "
+			 "drops NFS; rpcinfo -p SERVER lists what it serves)");
+	else if (strcmp(id, "parsl-no-viable-address") == 0)
+		snprintf(buf, len, "from a worker's node: netprobe ports "
+			 "SUBMIT_HOST 54000-55000 (the interchange's "
+			 "worker_port_range) and each address of its list");
+	else if (strcmp(id, "ping-total-loss") == 0)
+		snprintf(buf, len, "from the same node: netprobe path ADDR "
+			 "(the hop where it stops) and netprobe ports ADDR "
+			 "PORT for the port the job uses");
 	else if (strcmp(id, "nccl-socket-family-unset") == 0)
 		snprintf(buf, len, "on the failing node: netprobe ifaces "
 			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "

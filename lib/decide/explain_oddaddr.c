@@ -274,6 +274,11 @@ const char *explain_addr_extra(const struct explain_hit *h)
 		return "container-bridge-nat";
 	if (strcmp(cls, "vm-nat") == 0)
 		return "nat-detected,address-conflict";
+	/* NCCL at a peer's IPv4 link-local address: an interface its
+	 * choice let through (addr_cause's; blind42n e01, SageMaker) */
+	if (strcmp(cls, "link-local4") == 0 &&
+	    strncmp(h->m.sig->id, "nccl", 4) == 0)
+		return "nccl-default-iface-unsafe,nccl-ifname-overmatch";
 	return NULL;
 }
 

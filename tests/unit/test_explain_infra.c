@@ -1,0 +1,75 @@
+/* Lines of the infrastructure around a job that name a network fault
+ * (issue 42: blind42n's classes): Docker's subnet overlap, CoreDNS's
+ * forwarding loop, OpenVPN's unanswered handshake, ping's total loss,
+ * NFS's unanswered RPC, Parsl's unreachable interchange, HCCL's bound
+ * port, anyio's "All connection attempts failed" near an endpoint, and
+ * NCCL reaching a peer at an IPv4 link-local address. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide/explain.h"
+#include "unitfix.h"
+
+START_TEST(infra_lines)
+{
+	static const struct unitfix_line t[] = {
+		{"failed to create network x_default: Error response from "
+		 "daemon: Pool overlaps with other one on this address space",
+		 "cause overlapping-subnets", NULL},
+		{"2018/09/06 13:02:45 [FATAL] plugin/loop: Seen \"HINFO IN "
+		 "2050421060481615995.5620656063561519376.\" more than twice, "
+		 "loop detected", "open name-unresolved", NULL},
+		{"[FATAL] plugin/loop: Loop (127.0.0.1:55953 -> :53) detected "
+		 "for zone \".\", see https://coredns.io/plugins/loop",
+		 "open name-unresolved", NULL},
+		{"2015-06-17 17:53:47 TLS Error: TLS key negotiation failed to "
+		 "occur within 60 seconds (check your network connectivity)",
+		 "open port-filtered", NULL},
+		{"4 packets transmitted, 0 packets received, 100% packet loss",
+		 "open host-unreachable", NULL},
+		{"3 packets transmitted, 0 received, +3 errors, 100% packet "
+		 "loss, time 2031ms", "open port-filtered", NULL},
+		/* some came back: no total loss */
+		{"4 packets transmitted, 3 received, 25% packet loss", NULL,
+		 "open host-unreachable"},
+		{"mount.nfs: portmap query failed: RPC: Timed out",
+		 "open inbound-blocked", NULL},
+		{"Failed to find a viable address to connect to interchange. "
+		 "Exiting", "open port-filtered", NULL},
+		{"EJ0003: [PID: 159] Failed to bind the IP port. Reason: The IP "
+		 "address and port have been bound already.",
+		 "cause port-in-use", NULL},
+		{"host nic listen start failed, port[60000], return[11]",
+		 "open port-in-use", NULL},
+		{"misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+		 "169.254.255.18<42219> failed : Software caused connection "
+		 "abort", "open nccl-default-iface-unsafe", NULL},
+		/* no endpoint on it or near it: nothing to test */
+		{"ERROR - Failed to get meta from running instance x: All "
+		 "connection attempts failed.", NULL, "open port-closed"},
+	};
+	static const char *const near[] = {
+		"$ curl http://10.231.0.9:10150/v1/models",
+		"{\"error\":{\"message\":\"An unexpected error occurred: All "
+		"connection attempts failed\",\"code\":503}}",
+		NULL,
+	};
+	struct explain_result r;
+
+	UNITFIX_EXPECT(t);
+	unitfix_explain(near, -1, &r);
+	ck_assert(unitfix_has(&r, "open port-closed"));
+	ck_assert(unitfix_has(&r, "open port-filtered"));
+}
+END_TEST
+
+Suite *suite_explain_infra(void)
+{
+	Suite *s = suite_create("explain_infra");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, infra_lines);
+	suite_add_tcase(s, tc);
+	return s;
+}
