@@ -222,6 +222,16 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "record that gives another)",
 			 logmatch_field(&h->m, "host") ?
 			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?");
+	else if (strcmp(id, "compose-host-in-use") == 0)
+		snprintf(buf, len, "on the host: ss -ltnp and docker ps "
+			 "--format '{{.Names}} {{.Ports}}' (who holds the "
+			 "service's published port: stop it, or publish "
+			 "another)");
+	else if (strcmp(id, "rdma-no-device") == 0)
+		snprintf(buf, len, "on that node: lsmod | grep -E "
+			 "'mlx|ib_|efa|irdma' and dmesg -T | grep -iE "
+			 "'mlx|firmware' (the driver, or the firmware it "
+			 "refused); then netprobe scan");
 	else if (strcmp(id, "coredns-loop") == 0)
 		snprintf(buf, len, "on the node of that CoreDNS pod: cat "
 			 "/etc/resolv.conf (a loopback nameserver, systemd-"

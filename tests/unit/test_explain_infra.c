@@ -2,7 +2,7 @@
  * (issue 42: blind42n's classes): Docker's subnet overlap, CoreDNS's
  * forwarding loop, OpenVPN's unanswered handshake, ping's total loss,
  * NFS's unanswered RPC, Parsl's unreachable interchange, HCCL's bound
- * port, anyio's "All connection attempts failed" near an endpoint, and
+ * port, Compose's held port, no RDMA device in sysfs, anyio's "All connection attempts failed" near an endpoint, and
  * NCCL reaching a peer at an IPv4 link-local address. */
 #include <check.h>
 #include <stdio.h>
@@ -45,6 +45,13 @@ START_TEST(infra_lines)
 		{"misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
 		 "169.254.255.18<42219> failed : Software caused connection "
 		 "abort", "open nccl-default-iface-unsafe", NULL},
+		{"Fatal error:  device '*': sys files not found "
+		 "(/sys/class/infiniband/*/ports)", "open rdma-ib-fallback",
+		 NULL},
+		{"No IB devices found", "open rdma-ib-fallback", NULL},
+		{"Creating pihole ... \nHost is already in use by another "
+		 "container\nCreating pihole ... error", "open port-in-use",
+		 NULL},
 		/* no endpoint on it or near it: nothing to test */
 		{"ERROR - Failed to get meta from running instance x: All "
 		 "connection attempts failed.", NULL, "open port-closed"},
