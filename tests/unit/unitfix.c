@@ -256,3 +256,17 @@ bool unitfix_has(const struct explain_result *r, const char *what)
 {
 	return unitfix_cause(r, what) != NULL;
 }
+
+/* See unitfix.h. */
+void unitfix_expect_said(const char *const *lines, const char *what,
+			 enum unitfix_text which, const char *text)
+{
+	struct explain_result r;
+	const struct explain_cause *c;
+
+	unitfix_explain(lines, -1, &r);
+	c = unitfix_cause(&r, what);
+	ck_assert_msg(c != NULL, "%s: no %s", lines[0], what);
+	ck_assert_msg(strstr(which == UNITFIX_NEXT ? c->next : c->why, text),
+		      "%s: %s", what, which == UNITFIX_NEXT ? c->next : c->why);
+}

@@ -96,4 +96,12 @@ struct explain_cause;
 const struct explain_cause *unitfix_cause(const struct explain_result *r,
 					  const char *what);
 
+/* Which text of a cause unitfix_expect_said reads. */
+enum unitfix_text { UNITFIX_NEXT, UNITFIX_WHY };
+/* Explains lines (up to a NULL one) and asserts that what (in
+ * unitfix_has's words) is there and that its next command or its why
+ * holds text. */
+void unitfix_expect_said(const char *const *lines, const char *what,
+			 enum unitfix_text which, const char *text);
+
 #endif
