@@ -487,6 +487,13 @@ static void hit_causes(const struct explain_ctx *x,
 		}
 		return;
 	}
+	/* a row that only lists candidates and captures nothing (no
+	 * errno, no address, no completion status), beside a crash, a
+	 * kill or another cause that is not the network, is that cause's
+	 * echo, as the errno words' are (issue 42: blind42o b11, mpirun's
+	 * daemons "unable to reliably start" after one segfaulted) */
+	if (x->other && codes == NULL && h->m.nfields == 0)
+		return;
 	if (strcmp(s->id, "ray-ip-mismatch") == 0 && ray_nat(h, r))
 		return;
 	if (strcmp(s->id, "zmq-bind-nodev") == 0) {

@@ -174,7 +174,9 @@ static bool source_file(const char *s, size_t n)
 {
 	static const char *const ext[] = {".h", ".c", ".cc", ".cpp", ".cxx",
 					  ".hpp", ".cu", ".py", ".go", ".rs",
-					  ".java", ".js", ".ts", ".scala"};
+					  ".java", ".js", ".ts", ".scala",
+					  ".jl", ".rb", ".kt", ".cs", ".php",
+					  ".lua"};
 
 	for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
 		size_t e = strlen(ext[k]);
@@ -632,6 +634,17 @@ static void generic_one(const struct explain_ctx *x,
 	cc = cls == GEN_NAME ? NULL : explain_addr_class(addr);
 	if (cc && strstr(cc, "bridge"))
 		extra = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
+	/* a connect in words, no errno, toward a name: its lookup may be
+	 * what failed (Java's "Failed to connect to H:P" wraps an
+	 * UnknownHostException; issue 42: blind42o b08, e05, Spark
+	 * executors' pod names) */
+	else if (in_words(s) && addr[0] != '\0' && !is_ip(addr))
+		extra = "name-unresolved";
+	/* loopback toward a log that names other hosts: a peer advertised
+	 * it (blind42o e09, a DataNode's ip_addr 127.0.0.1) */
+	else if (cls == GEN_CONNECT && cc && strcmp(cc, "loopback") == 0 &&
+		 !x->lg->loopback_only)
+		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
 	else if (cc && strcmp(cc, "vm-nat") == 0)

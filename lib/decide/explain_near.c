@@ -1,4 +1,5 @@
 /* The endpoint near a line that names none (explain_near.h). */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,22 @@ static bool wants_near(const struct explain_hit *h)
 	return !explain_line_endpoint(h->text, a, sizeof(a), p, sizeof(p));
 }
 
+/* Whether line names an endpoint strong enough to stand for another
+ * line's: an address, or a host name with a dot or a dash (a cluster's
+ * service, a node's name). A bare word and a number ("status:100",
+ * "epoch:10") is a key and its value as often (issue 42: blind42o b01,
+ * FATE's "status:100" taken for a host and port). */
+static bool strong(const char *line, char *a, size_t alen, char *p,
+		   size_t plen)
+{
+	unsigned char b[16];
+
+	if (!explain_line_endpoint(line, a, alen, p, plen))
+		return false;
+	return inet_pton(AF_INET, a, b) == 1 || inet_pton(AF_INET6, a, b) == 1 ||
+	       strchr(a, '.') != NULL || strchr(a, '-') != NULL;
+}
+
 /* Gives h the endpoint a (port p) that line lineno names. */
 static void give(struct explain_hit *h, const char *a, const char *p,
 		 long lineno)
@@ -41,7 +58,7 @@ static long nearest_before(const struct explain_near *n, char *a,
 		size_t s = (n->at + EXPLAIN_NEAR_LINES - 1 - k) %
 			   EXPLAIN_NEAR_LINES;
 
-		if (explain_line_endpoint(n->ring[s], a, alen, p, plen))
+		if (strong(n->ring[s], a, alen, p, plen))
 			return n->ring_line[s];
 	}
 	return 0;
@@ -55,7 +72,7 @@ void explain_near_line(struct explain_near *n, struct explain_log *lg,
 	size_t len;
 
 	if (n->pend_left > 0) {
-		if (explain_line_endpoint(line, a, sizeof(a), p, sizeof(p))) {
+		if (strong(line, a, sizeof(a), p, sizeof(p))) {
 			for (size_t i = n->pend_from;
 			     i < n->pend_to && i < lg->nhits; i++)
 				if (wants_near(&lg->hits[i]))

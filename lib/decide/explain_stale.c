@@ -66,8 +66,8 @@ static bool java_pair(const char *t, char *name, size_t nlen, char *addr,
 		    !isdigit((unsigned char)s[1]) ||
 		    !explain_line_endpoint(s + 1, addr, alen, port,
 					   sizeof(port)) ||
-		    port[0] == '\0')
-			continue;
+		    port[0] == '\0' || strncmp(addr, s + 1, strlen(addr)) != 0)
+			continue; /* the endpoint must follow the slash */
 		snprintf(name, nlen, "%.*s", (int)(s - b), b);
 		return true;
 	}

@@ -52,6 +52,28 @@ START_TEST(infra_lines)
 		{"Creating pihole ... \nHost is already in use by another "
 		 "container\nCreating pihole ... error", "open port-in-use",
 		 NULL},
+		{"Bind for 0.0.0.0:58946 failed: port is already allocated",
+		 "cause port-in-use", NULL},
+		{"Error response from daemon: error parsing HTTP 408 response "
+		 "body: invalid character '<' looking for beginning of value",
+		 "open mtu-blackhole", NULL},
+		{"java.lang.RuntimeException: Something wrong with network/dns "
+		 "config, host cant figure out its name",
+		 "open name-unresolved", NULL},
+		{"Cannot resolve a local IP address that isn't 127.0.0. Your "
+		 "machines might not have a local IP address assigned",
+		 "open hostname-loopback", NULL},
+		{" [FATAL] plugin/loop: Forwarding loop detected in \".\" zone. "
+		 "Exiting.", "open name-unresolved", NULL},
+		{"dial tcp NODEIP:10250: i/o timeout", "open port-filtered",
+		 NULL},
+		{"[JvmBridge] java.net.BindException: Cannot assign requested "
+		 "address: bind: Service 'sparkDriver' failed after 16 retries",
+		 "open hostname-unbindable", NULL},
+		{"Caused by: java.io.IOException: Failed to connect to "
+		 "kyuubi-example:42845", "open name-unresolved", NULL},
+		{"  : IOError(Os { code: 111, kind: ConnectionRefused }) "
+		 "toward 10.231.0.5:9866", "open port-closed", NULL},
 		/* no endpoint on it or near it: nothing to test */
 		{"ERROR - Failed to get meta from running instance x: All "
 		 "connection attempts failed.", NULL, "open port-closed"},
@@ -71,12 +93,33 @@ START_TEST(infra_lines)
 }
 END_TEST
 
+/* A daemon's segfault explains mpirun's failure to start it; a row
+ * that captures nothing opens no candidate beside it. */
+START_TEST(crash_explains_the_launch)
+{
+	static const char *const l[] = {
+		"[vegas26:00823] *** Process received signal ***",
+		"[vegas26:00823] Signal: Segmentation fault (11)",
+		"ORTE was unable to reliably start one or more daemons.",
+		NULL,
+	};
+	struct explain_result r;
+
+	unitfix_explain(l, -1, &r);
+	ck_assert(unitfix_has(&r, "other code-bug"));
+	ck_assert(!unitfix_has(&r, "open inbound-blocked"));
+	unitfix_explain(l + 2, -1, &r);
+	ck_assert(unitfix_has(&r, "open inbound-blocked"));
+}
+END_TEST
+
 Suite *suite_explain_infra(void)
 {
 	Suite *s = suite_create("explain_infra");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, infra_lines);
+	tcase_add_test(tc, crash_explains_the_launch);
 	suite_add_tcase(s, tc);
 	return s;
 }

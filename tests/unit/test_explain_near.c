@@ -73,6 +73,12 @@ START_TEST(far_download_or_bind_stays_quiet)
 		": Address already in use (98)",
 		NULL,
 	};
+	/* a key and its value is no host and port (blind42o b01) */
+	static const char *const key[] = {
+		"retcode 100, status:100, see the flow service",
+		"*** [Errno 111] Connection refused",
+		NULL,
+	};
 	struct explain_result r;
 	int k = 1;
 
@@ -81,6 +87,8 @@ START_TEST(far_download_or_bind_stays_quiet)
 	far[k++] = "ConnectionRefusedError: [Errno 111] Connection refused";
 	far[k] = NULL;
 	unitfix_explain(far, -1, &r);
+	ck_assert(!unitfix_has(&r, "open port-closed"));
+	unitfix_explain(key, -1, &r);
 	ck_assert(!unitfix_has(&r, "open port-closed"));
 	unitfix_explain(hub, -1, &r);
 	ck_assert(!unitfix_has(&r, "open port-filtered"));

@@ -33,6 +33,9 @@ START_TEST(name_and_address_open_hosts_stale)
 		 "open hosts-stale"},
 		{"java.net.ConnectException: Connection refused: "
 		 "localhost/127.0.0.1:8080", NULL, "open hosts-stale"},
+		/* the endpoint must follow the slash */
+		{"Get \"https://10.231.0.4:443/a/x/1.2 rc\": Connection refused "
+		 "toward 10.231.0.4:443", NULL, "open hosts-stale"},
 	};
 	static const char *const l[] = {go, NULL};
 
