@@ -1,7 +1,7 @@
 # netprobe explain: `make check-explain` explains every log of the corpus
 # (tests/explain/*.log, written from the frameworks' message formats) and
 # fails on a missed or a wrong cause; the blind sets of issue 42 are
-# floors (blind42: its figures, blind42b to blind42n: each
+# floors (blind42: its figures, blind42b to blind42o: each
 # case); it
 # scores the wild corpus
 # (tests/explain/wild, tests/explain/wild.sh; `make explain-results`
@@ -29,6 +29,7 @@ check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42l
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42m
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42n
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42o
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 
