@@ -64,10 +64,11 @@ struct explain_log {
 	 * in the table) reads only a line no row read before it */
 	int claimed_file;
 	long claimed_line;
-	/* the log names loopback addresses and no other host or address
-	 * (the reader's explain_origin_loopback_only): one host's
-	 * processes meeting there, not a rank that advertised it */
-	bool loopback_only;
+	/* the log names a host or an address other than loopback (the
+	 * reader's explain_origin_other_hosts): without one, 127.0.0.1 is
+	 * one host's processes meeting there, not a rank that advertised
+	 * it */
+	bool other_hosts;
 };
 
 enum explain_state {

@@ -398,6 +398,12 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "ports %s %s (prohibited: a firewall rejects that "
 			 "port; unreachable: no neighbour or route)", addr,
 			 port);
+	else if (strcmp(id, "go-dial-timeout") == 0 && addr && port)
+		/* unanswered SYNs: a filter or no path toward that port */
+		snprintf(buf, len, "from the node that printed it: netprobe "
+			 "ports %s %s (filtered: a firewall drops it); on %s: "
+			 "nft list ruleset (a drop of that port)", addr, port,
+			 addr);
 	else if (addr == NULL && h->near_line != 0 && h->near_port[0])
 		/* the line says how, a line near it where (explain_near.h) */
 		snprintf(buf, len, "from the node that printed it: netprobe "

@@ -620,9 +620,9 @@ static void generic_one(const struct explain_ctx *x,
 		return;
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
 	if (near)
-		snprintf(why, sizeof(why), "%s (line %ld, near it, names %s%s%s)",
-			 s->meaning, h->near_line, addr, port[0] ? ":" : "",
-			 port);
+		snprintf(why, sizeof(why), "%s (line %ld, near it, names "
+			 "%s%s%s)", s->meaning, h->near_line, addr,
+			 port[0] ? ":" : "", port);
 	else if (addr[0])
 		snprintf(why, sizeof(why), "%s (the line names %s%s%s)",
 			 s->meaning, addr, port[0] ? ":" : "", port);
@@ -638,12 +638,13 @@ static void generic_one(const struct explain_ctx *x,
 	 * what failed (Java's "Failed to connect to H:P" wraps an
 	 * UnknownHostException; issue 42: blind42o b08, e05, Spark
 	 * executors' pod names) */
-	else if (in_words(s) && addr[0] != '\0' && !is_ip(addr))
-		extra = "name-unresolved";
+	else if (in_words(s) && cc == NULL && addr[0] != '\0' &&
+		 !is_ip(addr))
+		extra = "name-unresolved"; /* not localhost: always resolves */
 	/* loopback toward a log that names other hosts: a peer advertised
 	 * it (blind42o e09, a DataNode's ip_addr 127.0.0.1) */
 	else if (cls == GEN_CONNECT && cc && strcmp(cc, "loopback") == 0 &&
-		 !x->lg->loopback_only)
+		 x->lg->other_hosts)
 		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);

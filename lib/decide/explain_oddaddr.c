@@ -198,7 +198,7 @@ void explain_framework_fix(const struct explain_hit *h, const char *code,
  * proving hostname-loopback whatever else the log names. */
 bool explain_chosen_loopback(const struct explain_log *lg, const char *addr)
 {
-	return lg->loopback_only && addr != NULL &&
+	return !lg->other_hosts && addr != NULL &&
 	       (strcmp(addr, "127.0.0.1") == 0 || strcmp(addr, "::1") == 0 ||
 		strcmp(addr, "localhost") == 0);
 }

@@ -192,20 +192,17 @@ enum origin_verdict explain_origin_match(const struct explain_origin *o,
 	return named ? ORIGIN_ELSEWHERE : ORIGIN_UNNAMED;
 }
 
-bool explain_origin_loopback_only(const struct explain_origin *o)
+bool explain_origin_other_hosts(const struct explain_origin *o)
 {
-	bool loop = false;
-
 	for (size_t i = 0; i < o->nhosts; i++)
 		if (strcasecmp(o->hosts[i], "localhost") != 0)
-			return false;
+			return true;
 	for (size_t i = 0; i < o->naddrs; i++) {
 		const char *c = explain_addr_class(o->addrs[i]);
 
-		if (c != NULL && strcmp(c, "loopback") == 0)
-			loop = true;
-		else if (strcmp(o->addrs[i], "0.0.0.0") != 0)
-			return false;
+		if ((c == NULL || strcmp(c, "loopback") != 0) &&
+		    strcmp(o->addrs[i], "0.0.0.0") != 0)
+			return true;
 	}
-	return loop;
+	return false;
 }

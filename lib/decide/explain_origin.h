@@ -29,9 +29,9 @@ enum origin_verdict {
  * ORIGIN_MAX of each, new ones are not kept). */
 void explain_origin_line(struct explain_origin *o, const char *line);
 
-/* Whether the log names a loopback address and no other: no host name
- * but localhost, no address but loopback and 0.0.0.0. */
-bool explain_origin_loopback_only(const struct explain_origin *o);
+/* Whether the log names a host or an address other than loopback:
+ * a host name but localhost, an address but loopback and 0.0.0.0. */
+bool explain_origin_other_hosts(const struct explain_origin *o);
 
 /* Whether the log names this host: hostname (full or short, any case)
  * or one of its addresses (addrs, n of them). Loopback, link-local and

@@ -228,7 +228,7 @@ static int explain_run(struct explain_run *r)
 		explain_job(r);
 	if (r->o.fr_dir && explain_fr_run(r) < 0)
 		return cmd_fail(&r->run, "memory", "out of memory", NULL, NULL);
-	r->lg.loopback_only = explain_origin_loopback_only(&r->origin);
+	r->lg.other_hosts = explain_origin_other_hosts(&r->origin);
 	explain_decide(&r->lg, &r->res);
 	explain_measure(r);
 	if (r->o.job && r->fr != NULL)

@@ -72,6 +72,12 @@ START_TEST(infra_lines)
 		 "open hostname-unbindable", NULL},
 		{"Caused by: java.io.IOException: Failed to connect to "
 		 "kyuubi-example:42845", "open name-unresolved", NULL},
+		/* localhost always resolves; a one-host log's loopback is no
+		 * peer's advertisement */
+		{"failed to connect to localhost:8080", "open port-closed",
+		 "open name-unresolved"},
+		{"failed to connect to localhost:8080", NULL,
+		 "open hostname-loopback"},
 		{"  : IOError(Os { code: 111, kind: ConnectionRefused }) "
 		 "toward 10.231.0.5:9866", "open port-closed", NULL},
 		/* no endpoint on it or near it: nothing to test */

@@ -13,17 +13,16 @@
 #include "decide/explain_origin.h"
 #include "unitfix.h"
 
-START_TEST(origin_loopback_only)
+START_TEST(origin_other_hosts)
 {
 	struct explain_origin o;
 
 	memset(&o, 0, sizeof(o));
+	ck_assert(!explain_origin_other_hosts(&o)); /* names nothing */
 	explain_origin_line(&o, "connect to (127.0.0.1, 51216) failed");
-	ck_assert(explain_origin_loopback_only(&o));
+	ck_assert(!explain_origin_other_hosts(&o));
 	explain_origin_line(&o, "MASTER_ADDR=10.231.0.4");
-	ck_assert(!explain_origin_loopback_only(&o));
-	memset(&o, 0, sizeof(o));
-	ck_assert(!explain_origin_loopback_only(&o)); /* names nothing */
+	ck_assert(explain_origin_other_hosts(&o));
 }
 END_TEST
 
@@ -90,7 +89,7 @@ Suite *suite_explain_onehost(void)
 	Suite *s = suite_create("explain_onehost");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, origin_loopback_only);
+	tcase_add_test(tc, origin_other_hosts);
 	tcase_add_test(tc, one_host_loopback_opens);
 	tcase_add_test(tc, hostname_mapping_still_proves);
 	tcase_add_test(tc, killed_rank_resets_on_one_host);

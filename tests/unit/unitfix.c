@@ -205,7 +205,7 @@ void unitfix_explain(const char *const *lines, long n,
 		explain_near_line(&near, &lg, first, i + 1, lines[i]);
 		explain_origin_line(&origin, lines[i]);
 	}
-	lg.loopback_only = explain_origin_loopback_only(&origin);
+	lg.other_hosts = explain_origin_other_hosts(&origin);
 	explain_decide(&lg, r);
 	explain_drop_normal(r);
 	explain_log_free(&lg);
