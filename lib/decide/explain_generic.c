@@ -48,6 +48,12 @@ static bool host_char(int c)
 	return isalnum(c) || c == '.' || c == '-' || c == '_';
 }
 
+/* See explain_priv.h. */
+bool explain_host_char(int c)
+{
+	return host_char(c);
+}
+
 /* Whether s ends with suffix. */
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -62,6 +68,12 @@ static bool is_ip(const char *s)
 	unsigned char b[16];
 
 	return inet_pton(AF_INET, s, b) == 1 || inet_pton(AF_INET6, s, b) == 1;
+}
+
+/* See explain_priv.h. */
+bool explain_is_ip(const char *s)
+{
+	return is_ip(s);
 }
 
 /* See explain_priv.h: a connect failure beside an HTTP client's frames

@@ -243,10 +243,9 @@ void explain_launcher_cause(const struct explain_hit *h,
 static const char *ref_row(const struct explain_log *lg,
 			   const struct explain_ref *f)
 {
-	for (size_t i = 0; i < lg->nhits; i++)
-		if (lg->hits[i].file == f->file && lg->hits[i].line == f->line)
-			return lg->hits[i].m.sig->id;
-	return NULL;
+	const struct explain_hit *h = explain_ref_hit(lg, f);
+
+	return h ? h->m.sig->id : NULL;
 }
 
 /* mpirun's "unable to reliably start one or more daemons" after ssh

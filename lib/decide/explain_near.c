@@ -1,5 +1,4 @@
 /* The endpoint near a line that names none (explain_near.h). */
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,12 +31,10 @@ static bool wants_near(const struct explain_hit *h)
 static bool strong(const char *line, char *a, size_t alen, char *p,
 		   size_t plen)
 {
-	unsigned char b[16];
-
 	if (!explain_line_endpoint(line, a, alen, p, plen))
 		return false;
-	return inet_pton(AF_INET, a, b) == 1 || inet_pton(AF_INET6, a, b) == 1 ||
-	       strchr(a, '.') != NULL || strchr(a, '-') != NULL;
+	return explain_is_ip(a) || strchr(a, '.') != NULL ||
+	       strchr(a, '-') != NULL;
 }
 
 /* Gives h the endpoint a (port p) that line lineno names. */

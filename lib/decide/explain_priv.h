@@ -184,6 +184,14 @@ bool explain_generic_quiet(const struct explain_ctx *x,
 /* Whether the log shows an HTTP client's frames (explain_ctx's
  * http_client, set once by gather). */
 bool explain_http_client(const struct explain_log *lg);
+/* The hit a cause's line reference points at, or NULL
+ * (explain_rules.c). */
+const struct explain_hit *explain_ref_hit(const struct explain_log *lg,
+					  const struct explain_ref *f);
+/* A character of a host name or an IPv4 address; an IPv4 or IPv6
+ * literal (explain_generic.c). */
+bool explain_host_char(int c);
+bool explain_is_ip(const char *s);
 /* The first endpoint line t names (an IPv4 address, a bracketed IPv6
  * one, host:port), with its port when one follows; false when none. */
 bool explain_line_endpoint(const char *t, char *addr, size_t alen,

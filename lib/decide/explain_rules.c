@@ -278,9 +278,9 @@ static void rule_gid_zero(const struct explain_ctx *x,
 		 "lists them; netprobe scan on the node names it)");
 }
 
-/* The hit a line reference points at, or NULL. */
-static const struct explain_hit *ref_hit(const struct explain_log *lg,
-					 const struct explain_ref *f)
+/* See explain_priv.h. */
+const struct explain_hit *explain_ref_hit(const struct explain_log *lg,
+					  const struct explain_ref *f)
 {
 	for (size_t i = 0; i < lg->nhits; i++)
 		if (lg->hits[i].file == f->file && lg->hits[i].line == f->line)
@@ -345,7 +345,8 @@ void explain_rule_gloo_fallback(const struct explain_ctx *x,
 				 k->nrefs > 0;
 
 		for (size_t j = 0; only_gloo && j < k->nrefs; j++) {
-			const struct explain_hit *h = ref_hit(lg, &k->refs[j]);
+			const struct explain_hit *h =
+				explain_ref_hit(lg, &k->refs[j]);
 
 			only_gloo = h && gloo_connect(h);
 		}

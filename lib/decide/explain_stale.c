@@ -18,8 +18,7 @@ static size_t token(const char *p, char *out, size_t len)
 {
 	size_t n = 0;
 
-	while (n + 1 < len && (isalnum((unsigned char)p[n]) || p[n] == '.' ||
-			       p[n] == '-' || p[n] == '_'))
+	while (n + 1 < len && explain_host_char((unsigned char)p[n]))
 		n++;
 	snprintf(out, len, "%.*s", (int)n, p);
 	return n;
@@ -59,8 +58,7 @@ static bool java_pair(const char *t, char *name, size_t nlen, char *addr,
 		const char *b = s;
 		char port[8];
 
-		while (b > t && (isalnum((unsigned char)b[-1]) || b[-1] == '.' ||
-				 b[-1] == '-' || b[-1] == '_'))
+		while (b > t && explain_host_char((unsigned char)b[-1]))
 			b--;
 		if (b == s || (b > t && (b[-1] == '/' || b[-1] == ':')) ||
 		    !isdigit((unsigned char)s[1]) ||
@@ -90,16 +88,6 @@ static bool connect_set(const struct explain_cause *c)
 	return conn;
 }
 
-/* The hit behind a cause's reference. */
-static const struct explain_hit *hit_at(const struct explain_log *lg,
-					const struct explain_ref *f)
-{
-	for (size_t i = 0; i < lg->nhits; i++)
-		if (lg->hits[i].file == f->file && lg->hits[i].line == f->line)
-			return &lg->hits[i];
-	return NULL;
-}
-
 /* See explain_priv.h. */
 void explain_stale_name(const struct explain_log *lg,
 			struct explain_result *r)
@@ -111,7 +99,8 @@ void explain_stale_name(const struct explain_log *lg,
 		    c->ncodes >= EXPLAIN_MAX_CODES || !connect_set(c))
 			continue;
 		for (size_t k = 0; k < c->nrefs; k++) {
-			const struct explain_hit *h = hit_at(lg, &c->refs[k]);
+			const struct explain_hit *h =
+				explain_ref_hit(lg, &c->refs[k]);
 			char name[64], addr[64];
 			size_t n = strlen(c->next);
 
