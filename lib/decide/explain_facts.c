@@ -172,14 +172,16 @@ void explain_backlog_next(char *buf, size_t len)
 		 "nodes");
 }
 
+/* A row's own next command first (the same for each of its lines);
+ * else one built from the fields the line captured. */
 void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 {
 	const char *id = h->m.sig->id;
 	const char *addr = logmatch_field(&h->m, "addr");
 	const char *port = logmatch_field(&h->m, "port");
 
-	if (strcmp(id, "ray-ip-mismatch") == 0)
-		snprintf(buf, len, "on this node: netprobe layers");
+	if (h->m.sig->next != NULL)
+		snprintf(buf, len, "%s", h->m.sig->next);
 	else if (strcmp(id, "horovod-task-nat") == 0 &&
 		 logmatch_field(&h->m, "task") != NULL)
 		snprintf(buf, len, "on the node of task %s: netprobe layers "
@@ -222,43 +224,6 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "record that gives another)",
 			 logmatch_field(&h->m, "host") ?
 			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?");
-	else if (strcmp(id, "compose-host-in-use") == 0)
-		snprintf(buf, len, "on the host: ss -ltnp and docker ps "
-			 "--format '{{.Names}} {{.Ports}}' (who holds the "
-			 "service's published port: stop it, or publish "
-			 "another)");
-	else if (strcmp(id, "rdma-no-device") == 0)
-		snprintf(buf, len, "on that node: lsmod | grep -E "
-			 "'mlx|ib_|efa|irdma' and dmesg -T | grep -iE "
-			 "'mlx|firmware' (the driver, or the firmware it "
-			 "refused); then netprobe scan");
-	else if (strcmp(id, "coredns-loop") == 0)
-		snprintf(buf, len, "on the node of that CoreDNS pod: cat "
-			 "/etc/resolv.conf (a loopback nameserver, systemd-"
-			 "resolved's 127.0.0.53, loops back: give kubelet "
-			 "--resolv-conf /run/systemd/resolve/resolv.conf, or "
-			 "forward to an upstream address)");
-	else if (strcmp(id, "openvpn-tls-timeout") == 0)
-		snprintf(buf, len, "from this client: netprobe ports SERVER "
-			 "1194/udp (the remote line's host and port; UDP needs "
-			 "netprobe serve there; no answer: a firewall drops "
-			 "it)");
-	else if (strcmp(id, "nfs-rpc-timeout") == 0)
-		snprintf(buf, len, "from this client: netprobe ports SERVER "
-			 "111,2049 (filtered: a firewall or security group "
-			 "drops NFS; rpcinfo -p SERVER lists what it serves)");
-	else if (strcmp(id, "parsl-no-viable-address") == 0)
-		snprintf(buf, len, "from a worker's node: netprobe ports "
-			 "SUBMIT_HOST 54000-55000 (the interchange's "
-			 "worker_port_range) and each address of its list");
-	else if (strcmp(id, "ping-total-loss") == 0)
-		snprintf(buf, len, "from the same node: netprobe path ADDR "
-			 "(the hop where it stops) and netprobe ports ADDR "
-			 "PORT for the port the job uses");
-	else if (strcmp(id, "nccl-socket-family-unset") == 0)
-		snprintf(buf, len, "on the failing node: netprobe ifaces "
-			 "(NCCL_SOCKET_IFNAME must name one of its interfaces, "
-			 "up and with an address)");
 	else if (h->m.sig->flags & LOGSIG_SYMPTOM && addr == NULL)
 		snprintf(buf, len, "on a node of the job while it hangs: "
 			 "netprobe explain --job (NCCL 2.24+ RAS names a rank "
@@ -268,87 +233,6 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 		snprintf(buf, len, "on the node %s: netprobe scan --peer "
 			 "HEAD_ADDRESS (with netprobe serve on the head)",
 			 addr);
-	else if (strcmp(id, "torch-store-listen") == 0)
-		snprintf(buf, len, "on the rank-0 node: netprobe scan --rank0");
-	else if (strcmp(id, "gloo-no-address") == 0)
-		snprintf(buf, len, "on the failing node: netprobe ifaces");
-	else if (strncmp(id, "zmq-bind", 8) == 0)
-		snprintf(buf, len, "find the endpoint the program binds (its "
-			 "host part must be an address of this node, an "
-			 "interface name or *); on the node: netprobe ifaces");
-	else if (strcmp(id, "nccl-ib-async-port-error") == 0)
-		snprintf(buf, len, "on this node: netprobe ifaces");
-	else if (strncmp(id, "nccl-ib", 7) == 0 ||
-		 strncmp(id, "ucx-ib", 6) == 0)
-		snprintf(buf, len, "on the node that wrote the log: netprobe "
-			 "explain --here FILE (it judges the RDMA devices, "
-			 "uverbs files, NCCL_IB_HCA and GIDs as netprobe scan "
-			 "does)");
-	else if (strcmp(id, "calico-bgp-no-listen") == 0)
-		snprintf(buf, len, "on that node: ss -ltnp 'sport = :179' (a "
-			 "host BGP daemon on the port: stop it, or peer it "
-			 "with Calico instead)");
-	else if (strcmp(id, "ompi-btl-unexpected-peer") == 0 ||
-		 strcmp(id, "ompi-btl-accept-unknown") == 0)
-		snprintf(buf, len, "on each node: ip -brief address (an "
-			 "address two nodes share: docker0, virbr0, or one "
-			 "behind NAT); then mpirun --mca btl_tcp_if_include "
-			 "IFACE (the interface whose address is each node's "
-			 "own) and --mca oob_tcp_if_include IFACE");
-	else if (strcmp(id, "torch-elastic-store") == 0)
-		snprintf(buf, len, "on the host of --rdzv_endpoint: ss -ltnp "
-			 "'sport = :PORT' (another job's store on the port: "
-			 "give each job its own endpoint); from another node: "
-			 "netprobe ports HOST PORT");
-	else if (strcmp(id, "nixl-engine-id-mismatch") == 0)
-		snprintf(buf, len, "on each node of the pair: echo "
-			 "\"$VLLM_NIXL_SIDE_CHANNEL_HOST\" (it must be that "
-			 "node's LAN address, not localhost); then netprobe "
-			 "ports ADDR PORT from the other node");
-	else if (strncmp(id, "launch-rendezvous-loopback", 26) == 0)
-		snprintf(buf, len, "on the host that runs rank 0 (or the "
-			 "scheduler): netprobe scan --rank0 (it prints the LAN "
-			 "address to give as MASTER_ADDR, --master_addr or "
-			 "DMLC_PS_ROOT_URI in place of loopback)");
-	else if (strcmp(id, "dapl-memlock") == 0 ||
-		 strcmp(id, "libfabric-efa-rx-nomem") == 0)
-		snprintf(buf, len, "inside the job, as its launcher starts it "
-			 "(the batch script, the container): ulimit -l (RDMA "
-			 "needs unlimited; a login shell's value says nothing "
-			 "of the job's)");
-	else if (strncmp(id, "perftest-", 9) == 0 ||
-		 strncmp(id, "mooncake-", 9) == 0 ||
-		 strncmp(id, "ofi-", 4) == 0)
-		snprintf(buf, len, "on the node that wrote the log: netprobe "
-			 "explain --here FILE (it judges the RDMA devices, "
-			 "uverbs files, GIDs and their netdevs as netprobe scan "
-			 "does); show_gids on both nodes");
-	else if (strncmp(id, "efa-", 4) == 0)
-		/* EFA traffic matches only a security group's rules that
-		 * name the group itself, so a TCP test can pass where EFA
-		 * fails (aws docs efa-start, "Prepare an EFA-enabled
-		 * security group") */
-		snprintf(buf, len, "the instances' security group: an inbound "
-			 "and an outbound rule, All traffic, whose source and "
-			 "destination is the group itself (aws ec2 "
-			 "describe-security-groups --group-ids SG); then "
-			 "fi_pingpong -p efa between two nodes");
-	else if (strcmp(id, "jax-register-task") == 0)
-		snprintf(buf, len, "first whether every task started (as many "
-			 "processes as the job's num_processes, each log with "
-			 "'Connecting to JAX distributed service'); if they "
-			 "did: on any node of the job: netprobe mesh (one "
-			 "process per node, under the job's launcher)");
-	else if (strcmp(id, "rust-io-addrnotavail") == 0 ||
-		 strcmp(id, "py-oserror-addrnotavail") == 0)
-		/* EADDRNOTAVAIL from a bind or a connect: which address
-		 * the program bound, and whether lo holds it (issue 42) */
-		snprintf(buf, len, "on the node that printed it: ip -brief "
-			 "address show lo and getent ahosts localhost (a bind "
-			 "to localhost's ::1 fails where lo has no ::1, as in "
-			 "a container without IPv6: bind 127.0.0.1 or "
-			 "0.0.0.0); if the call was a connect: sysctl "
-			 "net.ipv4.ip_local_port_range and ss -s");
 	else if (strcmp(id, "ucx-tcp-backlog-hint") == 0)
 		explain_backlog_next(buf, len);
 	else if (strcmp(id, "gpustack-worker-unreachable") == 0 && addr &&
@@ -360,32 +244,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "the worker with --worker-ip (GPUStack 2: "
 			 "--advertise-address) set to that adapter's address",
 			 addr, port, addr);
-	else if (strcmp(id, "pslite-bind-failed") == 0)
-		/* ps-lite prints no errno: which of the two it was (a
-		 * port held, an address not this host's; issue 42) */
-		snprintf(buf, len, "on the node that printed it: ss -ltnp "
-			 "(another process on the scheduler's "
-			 "DMLC_PS_ROOT_PORT?) and ip -brief address (is "
-			 "DMLC_NODE_HOST, or the address of DMLC_INTERFACE or "
-			 "StepMesh's RNIC, one of this node's?); PS_VERBOSE=1 "
-			 "prints the ip and port it tried (Bind to role=...)");
 	else if (strcmp(id, "hccl-listen-fail") == 0 && addr && port)
 		snprintf(buf, len, "on the node that printed it: ss -ltnp "
 			 "'sport = :%s' (a holder: another instance that "
 			 "derived the same port: give each its own) and ip "
 			 "-brief address (is %s this node's?)", port, addr);
-	else if (strcmp(id, "torch-addr-in-use-old") == 0)
-		/* the line names no port and no holder (issue 42) */
-		snprintf(buf, len, "on the node that printed it: ss -tanp "
-			 "'sport = :PORT' (MASTER_PORT for torch's store): "
-			 "another process listens: stop it or use another port; "
-			 "none, TIME_WAIT or the program's own pid: it binds "
-			 "twice or without SO_REUSEADDR (torch 1.9.0, vLLM "
-			 "0.6.2): upgrade");
-	else if (strcmp(id, "nccl-system-error") == 0)
-		snprintf(buf, len, "run the job again with NCCL_DEBUG=INFO "
-			 "NCCL_DEBUG_SUBSYS=INIT,NET and netprobe explain its "
-			 "output");
 	else if (strncmp(id, "torch-store", 11) == 0 && addr && port)
 		snprintf(buf, len, "on this node: netprobe ports %s %s", addr,
 			 port);

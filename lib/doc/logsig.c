@@ -84,6 +84,62 @@
 #define LAUNCH_LOOPBACK_RX(multi) \
 	LAUNCH_LOOPBACK_SET ".*" multi "|" multi ".*" LAUNCH_LOOPBACK_SET
 
+/* The next commands that several rows share: one device or one setting
+ * behind rows of a family (explain_facts.c prints a row's .next). */
+/* EFA traffic matches only a security group's rules that name the
+ * group itself, so a TCP test can pass where EFA fails (aws docs
+ * efa-start, "Prepare an EFA-enabled security group"). */
+#define NEXT_EFA_SG \
+	"the instances' security group: an inbound and an " \
+	"outbound rule, All traffic, whose source and destination " \
+	"is the group itself (aws ec2 describe-security-groups " \
+	"--group-ids SG); then fi_pingpong -p efa between two " \
+	"nodes"
+/* NCCL's and UCX's IB rows: what the node's RDMA state says, as scan
+ * judges it. */
+#define NEXT_IB_HERE \
+	"on the node that wrote the log: netprobe explain --here " \
+	"FILE (it judges the RDMA devices, uverbs files, " \
+	"NCCL_IB_HCA and GIDs as netprobe scan does)"
+/* RDMA memory registration bounded by the job's locked-memory limit. */
+#define NEXT_MEMLOCK \
+	"inside the job, as its launcher starts it (the batch " \
+	"script, the container): ulimit -l (RDMA needs unlimited; " \
+	"a login shell's value says nothing of the job's)"
+/* perftest's, Mooncake's and libfabric's rows: the same, with the
+ * GIDs of both ends. */
+#define NEXT_RDMA_HERE \
+	"on the node that wrote the log: netprobe explain --here " \
+	"FILE (it judges the RDMA devices, uverbs files, GIDs and " \
+	"their netdevs as netprobe scan does); show_gids on both " \
+	"nodes"
+/* ZeroMQ's bind to an endpoint whose host part is not this node's. */
+#define NEXT_ZMQ_BIND \
+	"find the endpoint the program binds (its host part must " \
+	"be an address of this node, an interface name or *); on " \
+	"the node: netprobe ifaces"
+/* A loopback rendezvous address on a job of several hosts. */
+#define NEXT_RDZV_LOOPBACK \
+	"on the host that runs rank 0 (or the scheduler): " \
+	"netprobe scan --rank0 (it prints the LAN address to give " \
+	"as MASTER_ADDR, --master_addr or DMLC_PS_ROOT_URI in " \
+	"place of loopback)"
+/* Open MPI's TCP BTL met an address two nodes share. */
+#define NEXT_OMPI_SHARED_ADDR \
+	"on each node: ip -brief address (an address two nodes " \
+	"share: docker0, virbr0, or one behind NAT); then mpirun " \
+	"--mca btl_tcp_if_include IFACE (the interface whose " \
+	"address is each node's own) and --mca oob_tcp_if_include " \
+	"IFACE"
+/* EADDRNOTAVAIL from a bind or a connect: which address the program
+ * bound, and whether lo holds it (issue 42). */
+#define NEXT_ADDRNOTAVAIL \
+	"on the node that printed it: ip -brief address show lo " \
+	"and getent ahosts localhost (a bind to localhost's ::1 " \
+	"fails where lo has no ::1, as in a container without " \
+	"IPv6: bind 127.0.0.1 or 0.0.0.0); if the call was a " \
+	"connect: sysctl net.ipv4.ip_local_port_range and ss -s"
+
 static const struct logsig table[] = {
 #include "doc/logsig_nccl.def"
 #include "doc/logsig_nccl_ib.def"

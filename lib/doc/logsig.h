@@ -46,6 +46,10 @@ struct logsig {
 	const char *codes;     /* causes the line proves, comma list */
 	const char *maybe;     /* causes it leaves open, comma list */
 	const char *meaning;   /* one line: what the message means */
+	/* The command that decides what the line leaves open, where it is
+	 * the same text for every line of the row; NULL: explain builds it
+	 * from the line's fields (decide/explain_facts.c). */
+	const char *next;
 	int flags;
 	const char *example;   /* a real-looking line (the unit test) */
 	/* A cause that is not the network (out of memory, a driver and

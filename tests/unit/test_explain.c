@@ -78,6 +78,55 @@ START_TEST(every_row_matches_its_example)
 }
 END_TEST
 
+/* A row's own next command is one line that fits a cause's next, and
+ * it is what explain prints for a line of that row: the text lives on
+ * the row, beside the source it was read from. */
+static const struct logsig *row_by_id(const char *id)
+{
+	size_t n;
+	const struct logsig *t = logsig_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].id, id) == 0)
+			return &t[i];
+	return NULL;
+}
+
+START_TEST(row_next_fits_and_is_printed)
+{
+	static const struct {
+		const char *id, *what;
+	} rows[] = {
+		{"coredns-loop", "open name-unresolved"},
+		{"efa-tx-error", "open port-filtered"},
+		{"rust-io-addrnotavail", "open hostname-unbindable"},
+	};
+	struct explain_cause c;
+	size_t n;
+	const struct logsig *t = logsig_table(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].next == NULL)
+			continue;
+		ck_assert_msg(t[i].next[0] != '\0' &&
+			      strlen(t[i].next) < sizeof(c.next) &&
+			      strchr(t[i].next, '\n') == NULL,
+			      "row %s: next is empty, too long or two lines",
+			      t[i].id);
+	}
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct logsig *s = row_by_id(rows[i].id);
+		const char *line[2];
+
+		ck_assert_ptr_nonnull(s);
+		ck_assert_ptr_nonnull(s->next);
+		line[0] = s->example;
+		line[1] = NULL;
+		unitfix_expect_said(line, rows[i].what, UNITFIX_NEXT, s->next);
+	}
+}
+END_TEST
+
 START_TEST(fields_extracted)
 {
 	struct logmatcher m;
@@ -702,6 +751,7 @@ Suite *suite_explain(void)
 
 	tcase_add_test(tc, every_row_id_unique);
 	tcase_add_test(tc, every_row_matches_its_example);
+	tcase_add_test(tc, row_next_fits_and_is_printed);
 	tcase_add_test(tc, fields_extracted);
 	tcase_add_test(tc, framework_forms);
 	tcase_add_test(tc, address_classes);
