@@ -140,6 +140,16 @@
 	"IPv6: bind 127.0.0.1 or 0.0.0.0); if the call was a " \
 	"connect: sysctl net.ipv4.ip_local_port_range and ss -s"
 
+/* A TLS handshake with no answer: the path MTU toward the server, and
+ * the MTU of the interfaces the packets leave by. */
+#define NEXT_TLS_STALL \
+	"from the node that printed it: tracepath -n HOST (HOST: the " \
+	"server it dialled; a pmtu below the MTU ip -brief link shows " \
+	"for the interface, docker0 or the overlay loses the larger " \
+	"packets: lower that MTU to it); toward a node that runs " \
+	"netprobe serve: netprobe path HOST; else an HTTPS proxy the " \
+	"node must use (HTTPS_PROXY)"
+
 static const struct logsig table[] = {
 #include "doc/logsig_nccl.def"
 #include "doc/logsig_nccl_ib.def"

@@ -2,8 +2,9 @@
  * (issue 42: blind42n's classes): Docker's subnet overlap, CoreDNS's
  * forwarding loop, OpenVPN's unanswered handshake, ping's total loss,
  * NFS's unanswered RPC, Parsl's unreachable interchange, HCCL's bound
- * port, Compose's held port, no RDMA device in sysfs, anyio's "All connection attempts failed" near an endpoint, and
- * NCCL reaching a peer at an IPv4 link-local address. */
+ * port, Compose's held port, no RDMA device in sysfs, anyio's "All
+ * connection attempts failed" near an endpoint, a TLS handshake with no
+ * answer, and NCCL reaching a peer at an IPv4 link-local address. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,6 +81,16 @@ START_TEST(infra_lines)
 		 "open hostname-loopback"},
 		{"  : IOError(Os { code: 111, kind: ConnectionRefused }) "
 		 "toward 10.231.0.5:9866", "open port-closed", NULL},
+		/* a TLS handshake with no answer over a connection that
+		 * stood (blind42n c13) */
+		{"[discovery] Failed to request cluster info, will try "
+		 "again: [Get https://10.0.32.140:6443/api/v1/namespaces/"
+		 "kube-public/configmaps/cluster-info: net/http: TLS "
+		 "handshake timeout]", "open mtu-blackhole", NULL},
+		{"ssl.SSLError: ('_ssl.c:1091: The handshake operation timed "
+		 "out',)", "open mtu-mismatch", NULL},
+		{"curl: (35) Unknown SSL protocol error in connection to "
+		 "api.rubygems.org:443 ", "open mtu-blackhole", NULL},
 		/* no endpoint on it or near it: nothing to test */
 		{"ERROR - Failed to get meta from running instance x: All "
 		 "connection attempts failed.", NULL, "open port-closed"},
