@@ -26,13 +26,17 @@ static size_t token(const char *p, char *out, size_t len)
 
 /* Whether name is a peer's (one word, or a cluster's own zone) that a
  * hosts file or a cluster's DNS maps: a public service's name is not
- * what goes stale on a node, and localhost is what it always is. */
+ * what goes stale on a node, localhost is what it always is, and a Go
+ * pointer ("etcd-endpoints://0xc000fdc8c0/ADDR:PORT") is no name. */
 static bool peer_name(const char *name)
 {
 	bool letter = false;
 
 	for (const char *p = name; *p; p++)
 		letter |= isalpha((unsigned char)*p) != 0;
+	if (strncmp(name, "0x", 2) == 0 &&
+	    strspn(name + 2, "0123456789abcdef") == strlen(name + 2))
+		return false;
 	return letter && strcmp(name, "localhost") != 0 &&
 	       (strchr(name, '.') == NULL || explain_cluster_name(name));
 }
