@@ -67,7 +67,8 @@ bool explain_iface_virtual(const char *name)
 {
 	static const char *const pfx[] = {"veth", "br-", "cni", "flannel",
 					  "cali", "docker", "virbr", "tailscale",
-					  "wg", "vxlan", "weave", "kube-"};
+					  "wg", "vxlan", "weave", "kube-",
+					  "nodelocaldns"};
 
 	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
 		if (strncmp(name, pfx[i], strlen(pfx[i])) == 0)

@@ -307,13 +307,14 @@ static bool port_at(const char *p, char *port, size_t len)
 
 /* A port the line names without an address: ":::8080", "*:8080", or
  * after a word that starts with "port" ("port 8080", "port=8080",
- * "port: 8080", "port[16666]", "port_base at 30234", "port `29500`").
+ * "port: 8080", "port[16666]", "port_base at 30234", "port `29500`",
+ * "`port`:52321").
  * Returns false when none. */
 static bool line_port(const char *t, char *port, size_t len)
 {
 	static const char *const before[] = {":::", "*:", " :"};
-	static const char *const joins[] = {" at ", ": ", "=", "[", " `",
-					    " "};
+	static const char *const joins[] = {" at ", ": ", ":", "=", "[",
+					    " `", " "};
 
 	for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++) {
 		const char *p = strstr(t, before[k]);
@@ -329,6 +330,7 @@ static bool line_port(const char *t, char *port, size_t len)
 			continue;
 		while (isalpha((unsigned char)*q) || *q == '_')
 			q++;
+		q += *q == '`' || *q == '\'' || *q == '"'; /* `port`:N */
 		for (size_t j = 0; j < sizeof(joins) / sizeof(joins[0]); j++)
 			if (strncmp(q, joins[j], strlen(joins[j])) == 0 &&
 			    port_at(q + strlen(joins[j]), port, len))
@@ -373,7 +375,7 @@ static bool line_name(const char *t, char *name, size_t len)
 		"resolve hostname ", "resolve host name ", "resolve host: ",
 		"resolve host ", "resolve address ", "resolve name ",
 		"lookup ", "UnknownHostException: ", "look up ", "Caused by: [",
-		"getaddrinfo ", "hostname ", "host '", "'"};
+		"getaddrinfo ", "hostname ", "host '", "for host ", "'"};
 
 	for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++) {
 		const char *p = strstr(t, after[k]);
@@ -407,14 +409,24 @@ static bool line_name(const char *t, char *name, size_t len)
 /* The command that decides, from what the line names (the host the
  * program called, where the line names none). */
 static void gen_next(enum gen_class cls, const struct logsig *s,
-		     const char *addr, const char *port, char *buf,
-		     size_t len)
+		     const char *addr, const char *port, bool advertised,
+		     char *buf, size_t len)
 {
 	const char *a = addr[0] ? addr : "HOST";
 	const char *p = port[0] ? port : "PORT";
 	const char *on = addr[0] ? addr : "the host the program called (HOST)";
 
-	if (cls == GEN_NAME)
+	if (advertised)
+		/* loopback a peer handed out: probing it here tests this
+		 * node, not the peer */
+		snprintf(buf, len, "on the peer that gave %s as its address "
+			 "(the server or broker this line reached through "
+			 "another address first): the address it advertises "
+			 "(Kafka's advertised.listeners, a replica set's "
+			 "member host, a server's --host) and getent hosts "
+			 "$(hostname) there (a 127.x answer is what it gave); "
+			 "it must be an address the clients reach", a);
+	else if (cls == GEN_NAME)
 		snprintf(buf, len, "on the node that printed it: getent hosts "
 			 "%s (it must print the address the peers use: fix "
 			 "its /etc/hosts entry or the DNS record, or give the "
@@ -529,8 +541,11 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		port[0] = '\0';
 	else if (port[0] == '\0')
 		line_port(h->text, port, plen);
+	/* Go's "context deadline exceeded" alone ends any operation (a
+	 * join, a sync), not a connect: it takes no endpoint near it */
 	if (cls != GEN_CONNECT || addr[0] != '\0' || port[0] != '\0' ||
-	    h->near_line == 0)
+	    h->near_line == 0 ||
+	    strcmp(h->m.sig->id, "generic-timedout-deadline") == 0)
 		return false;
 	snprintf(addr, alen, "%s", h->near_addr);
 	snprintf(port, plen, "%s", h->near_port);
@@ -653,10 +668,12 @@ static void generic_one(const struct explain_ctx *x,
 	else if (in_words(s) && cc == NULL && addr[0] != '\0' &&
 		 !is_ip(addr))
 		extra = "name-unresolved"; /* not localhost: always resolves */
-	/* loopback toward a log that names other hosts: a peer advertised
-	 * it (blind42o e09, a DataNode's ip_addr 127.0.0.1) */
+	/* loopback toward a log that names other hosts, or on a line that
+	 * says a peer advertised its address: a peer advertised it
+	 * (blind42o e09, a DataNode's ip_addr 127.0.0.1; blind42p a07, a
+	 * Kafka broker's advertised listener) */
 	else if (cls == GEN_CONNECT && cc && strcmp(cc, "loopback") == 0 &&
-		 x->lg->other_hosts)
+		 (x->lg->other_hosts || (s->flags & LOGSIG_PEER)))
 		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
@@ -666,7 +683,10 @@ static void generic_one(const struct explain_ctx *x,
 	    strlen(codes) + strlen(extra) + 2 < sizeof(codes))
 		snprintf(codes + strlen(codes), sizeof(codes) - strlen(codes),
 			 ",%s", extra);
-	gen_next(cls, s, addr, port, next, sizeof(next));
+	gen_next(cls, s, addr, port,
+		 cc && strcmp(cc, "loopback") == 0 &&
+		 (s->flags & LOGSIG_PEER),
+		 next, sizeof(next));
 	explain_open(r, h, codes, why, next);
 }
 

@@ -173,6 +173,10 @@ const char *explain_addr_cause(const struct explain_log *lg,
  * ::1, localhost) on a log that names no other host. */
 bool explain_chosen_loopback(const struct explain_log *lg, const char *addr);
 void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r);
+/* explain_published.c: a reset or an empty reply beside a port Docker
+ * publishes opens a listener on the container's loopback (or none). */
+void explain_docker_published(const struct explain_ctx *x,
+			      struct explain_result *r);
 
 /* explain_generic.c: the lines of logsig_generic.def (the errno words
  * any program prints) open their candidates with the command that
