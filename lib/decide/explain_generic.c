@@ -24,7 +24,8 @@ enum gen_class { GEN_CONNECT, GEN_NAME, GEN_BIND, GEN_ROUTE, GEN_RDMA };
  * (generic-connect-failed): it names its target after "connect to". */
 static bool in_words(const struct logsig *s)
 {
-	return strcmp(s->id, "generic-connect-failed") == 0;
+	return strcmp(s->id, "generic-connect-failed") == 0 ||
+	       strcmp(s->id, "generic-connect-reach") == 0;
 }
 
 static enum gen_class gen_class_of(const struct logsig *s)
@@ -409,9 +410,11 @@ static bool line_name(const char *t, char *name, size_t len)
 /* The command that decides, from what the line names (the host the
  * program called, where the line names none). */
 static void gen_next(enum gen_class cls, const struct logsig *s,
-		     const char *addr, const char *port, bool advertised,
-		     char *buf, size_t len)
+		     const char *addr, const char *port, const char *cc,
+		     bool others, char *buf, size_t len)
 {
+	bool loop = cls == GEN_CONNECT && cc && strcmp(cc, "loopback") == 0;
+	bool advertised = loop && (s->flags & LOGSIG_PEER);
 	const char *a = addr[0] ? addr : "HOST";
 	const char *p = port[0] ? port : "PORT";
 	const char *on = addr[0] ? addr : "the host the program called (HOST)";
@@ -426,6 +429,18 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "member host, a server's --host) and getent hosts "
 			 "$(hostname) there (a 127.x answer is what it gave); "
 			 "it must be an address the clients reach", a);
+	else if (loop)
+		/* loopback is this node's (or this container's) own: probing
+		 * it from elsewhere tests nothing */
+		snprintf(buf, len, "on the node that printed it: ss -ltnp "
+			 "'sport = :%s' (nothing there: the server is not up "
+			 "on this host, or it runs in a container or VM whose "
+			 "loopback is its own: publish the port, have the "
+			 "server listen on 0.0.0.0 there, and dial the host's "
+			 "address)%s", p, others ? "; the log names other "
+			 "hosts: if a peer gave this address, getent hosts "
+			 "$(hostname) on that peer (a 127.x answer is what it "
+			 "advertised)" : "");
 	else if (cls == GEN_NAME)
 		snprintf(buf, len, "on the node that printed it: getent hosts "
 			 "%s (it must print the address the peers use: fix "
@@ -494,10 +509,11 @@ static bool target_token(const char *p, char *addr, size_t alen,
 	return true;
 }
 
-/* The target of "connect to [the] [host|server] TARGET", or of the
- * token after a word that names its role (Spark's "connect to master
- * spark-master:7077", "connect to host/10.1.2.3:7077"). Returns false
- * when the words name none ("connect to the server", ":6379"). */
+/* The target of "connect to [the] [host|server] TARGET" (or "reach
+ * ..."), or of the token after a word that names its role (Spark's
+ * "connect to master spark-master:7077", "connect to host/10.1.2.3:7077",
+ * "reach the gateway at H:P"). Returns false when the words name none
+ * ("connect to the server", ":6379"). */
 static bool connect_target(const char *t, char *addr, size_t alen,
 			   char *port, size_t plen)
 {
@@ -505,17 +521,23 @@ static bool connect_target(const char *t, char *addr, size_t alen,
 					   "remote host "};
 	const char *p = strstr(t, "connect to "), *end;
 
-	if (p == NULL)
+	if (p != NULL)
+		p += 11;
+	else if ((p = strstr(t, " reach ")) != NULL)
+		p += 7;
+	else
 		return false;
-	p += 11;
 	p += *p == '/'; /* Java's InetSocketAddress: "/10.1.2.3:7077" */
 	for (size_t k = 0; k < sizeof(skip) / sizeof(skip[0]); k++)
 		if (strncmp(p, skip[k], strlen(skip[k])) == 0)
 			p += strlen(skip[k]);
 	if (target_token(p, addr, alen, port, plen, &end))
 		return true;
-	if (end > p && (*end == ' ' || *end == '/'))
-		return target_token(end + 1, addr, alen, port, plen, &end);
+	if (end > p && (*end == ' ' || *end == '/')) {
+		p = end + 1;
+		p += strncmp(p, "at ", 3) == 0 ? 3 : 0;
+		return target_token(p, addr, alen, port, plen, &end);
+	}
 	return false;
 }
 
@@ -535,6 +557,11 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		connect_target(h->text, addr, alen, port, plen);
 		return false;
 	}
+	/* a timeout in words names its target as a connect does (Fabric's
+	 * "Timed out trying to connect to H"; a name with no port) */
+	if (strcmp(h->m.sig->id, "generic-timedout-words") == 0 &&
+	    connect_target(h->text, addr, alen, port, plen))
+		return false;
 	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
 		line_endpoint(h->text, addr, alen, port, plen);
 	if (cls == GEN_NAME)
@@ -683,10 +710,8 @@ static void generic_one(const struct explain_ctx *x,
 	    strlen(codes) + strlen(extra) + 2 < sizeof(codes))
 		snprintf(codes + strlen(codes), sizeof(codes) - strlen(codes),
 			 ",%s", extra);
-	gen_next(cls, s, addr, port,
-		 cc && strcmp(cc, "loopback") == 0 &&
-		 (s->flags & LOGSIG_PEER),
-		 next, sizeof(next));
+	gen_next(cls, s, addr, port, cc, x->lg->other_hosts, next,
+		 sizeof(next));
 	explain_open(r, h, codes, why, next);
 }
 

@@ -5,7 +5,11 @@
  * FFmpeg's errno numbers, curl's TLS timeout, ping's EINVAL of a full
  * neighbour table, Docker's subnet overlap, Calico's pick of a virtual
  * interface, CycleCloud's reverse lookup, a Slurm daemon on a host its
- * configuration does not name, and a reset through a published port. */
+ * configuration does not name, and a reset through a published port;
+ * then blind42q's: Fabric's timeout and a check's "cannot reach" toward
+ * a named host, etcdctl's endpoints, curl's reset handshake, HDFS's
+ * reverse lookup, Cassandra's listen_address, RabbitMQ's epmd and
+ * Envoy's upstream closed before headers. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +65,30 @@ START_TEST(service_lines)
 		{"startup/autodetection_methods.go 103: Using autodetected "
 		 "IPv4 address on interface ens5: 10.215.101.177/24", NULL,
 		 "open address-conflict"},
+		/* blind42q's */
+		{"Fatal error: Timed out trying to connect to ec2-54-193-66-"
+		 "121.us-west-1.compute.amazonaws.com (tried 1 time)",
+		 "open port-filtered", NULL},
+		{"Sandbox containers cannot reach the gateway at "
+		 "host.openshell.internal:8080 (172.18.0.1:8080).",
+		 "open port-filtered", NULL},
+		{"Error:  cannot sync with the cluster using endpoints "
+		 "http://127.0.0.1:4001, http://127.0.0.1:2379",
+		 "open listener-loopback-only", NULL},
+		{"curl: (35) OpenSSL SSL_connect: Connection reset by peer in "
+		 "connection to registry.terraform.io:443",
+		 "open mtu-blackhole", NULL},
+		{"Datanode denied communication with namenode because hostname "
+		 "cannot be resolved (ip=10.0.0.13, hostname=10.0.0.13): "
+		 "DatanodeRegistration(0.0.0.0:50010)",
+		 "open name-unresolved", NULL},
+		{"Unknown listen_address '10.10.0.26 172.18.0.16'",
+		 "open hostname-unbindable", NULL},
+		{"- unable to connect to epmd on controller-1: address (cannot "
+		 "connect to host/port)", "open port-filtered", NULL},
+		{"403 upstream connect error or disconnect/reset before "
+		 "headers. reset reason: connection termination",
+		 "open idle-connection-killed", NULL},
 		{"ERROR: Node(execute-1, 11w3w000000, Standard_F2s_v2, x) has a "
 		 "hostname that can not be queried via reverse dns "
 		 "(private_ip=10.170.1.4 reverse dns hostname=localhost)",
@@ -112,6 +140,28 @@ START_TEST(reset_through_published_port)
 }
 END_TEST
 
+/* A connect toward loopback is tested on the node that printed it; a
+ * broker's advertised loopback is asked of the broker. */
+START_TEST(loopback_next_commands)
+{
+	static const char *const one[] = {
+		"Error:  cannot sync with the cluster using endpoints "
+		"http://127.0.0.1:4001, http://127.0.0.1:2379",
+		NULL,
+	};
+	static const char *const kafka[] = {
+		"Connection to node 1001 (/127.0.0.1:9092) could not be "
+		"established. Broker may not be available.",
+		NULL,
+	};
+
+	unitfix_expect_said(one, "open port-closed", UNITFIX_NEXT,
+			    "ss -ltnp 'sport = :4001'");
+	unitfix_expect_said(kafka, "open hostname-loopback", UNITFIX_NEXT,
+			    "advertised.listeners");
+}
+END_TEST
+
 Suite *suite_explain_services(void)
 {
 	Suite *s = suite_create("explain_services");
@@ -120,6 +170,7 @@ Suite *suite_explain_services(void)
 	tcase_add_test(tc, service_lines);
 	tcase_add_test(tc, daemon_down_explains_refusal);
 	tcase_add_test(tc, reset_through_published_port);
+	tcase_add_test(tc, loopback_next_commands);
 	suite_add_tcase(s, tc);
 	return s;
 }
