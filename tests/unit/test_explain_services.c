@@ -9,7 +9,8 @@
  * then blind42q's: Fabric's timeout and a check's "cannot reach" toward
  * a named host, etcdctl's endpoints, curl's reset handshake, HDFS's
  * reverse lookup, Cassandra's listen_address, RabbitMQ's epmd and
- * Envoy's upstream closed before headers. */
+ * Envoy's upstream closed before headers; blind42r's NCCL connect
+ * that woke with no POLLOUT. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,10 @@ START_TEST(service_lines)
 		{"403 upstream connect error or disconnect/reset before "
 		 "headers. reset reason: connection termination",
 		 "open idle-connection-killed", NULL},
+		/* blind42r's */
+		{"[misc/socket.cc:586] [s12gn3064:pid=3942408] NCCL WARN "
+		 "socketPollConnect poll() returned 1, no POLLOUT events",
+		 "open somaxconn-low", NULL},
 		{"ERROR: Node(execute-1, 11w3w000000, Standard_F2s_v2, x) has a "
 		 "hostname that can not be queried via reverse dns "
 		 "(private_ip=10.170.1.4 reverse dns hostname=localhost)",
