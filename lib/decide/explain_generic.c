@@ -28,6 +28,22 @@ static bool in_words(const struct logsig *s)
 	       strcmp(s->id, "generic-connect-reach") == 0;
 }
 
+/* Whether s's words name a connect's target as "connect to" does, with
+ * an errno's meaning in its own words (Fabric's "Timed out trying to
+ * connect to H": a name with no port is still the target). */
+static bool timeout_in_words(const struct logsig *s)
+{
+	return strcmp(s->id, "generic-timedout-words") == 0;
+}
+
+/* Whether a line of s with no endpoint of its own may take the one a
+ * line near it names. Go's "context deadline exceeded" alone ends any
+ * operation (a join, a sync), not a connect: it takes none. */
+static bool takes_near(const struct logsig *s)
+{
+	return strcmp(s->id, "generic-timedout-deadline") != 0;
+}
+
 static enum gen_class gen_class_of(const struct logsig *s)
 {
 	if (strncmp(s->id, "generic-resolve", 15) == 0)
@@ -557,9 +573,7 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		connect_target(h->text, addr, alen, port, plen);
 		return false;
 	}
-	/* a timeout in words names its target as a connect does (Fabric's
-	 * "Timed out trying to connect to H"; a name with no port) */
-	if (strcmp(h->m.sig->id, "generic-timedout-words") == 0 &&
+	if (timeout_in_words(h->m.sig) &&
 	    connect_target(h->text, addr, alen, port, plen))
 		return false;
 	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
@@ -568,11 +582,8 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		port[0] = '\0';
 	else if (port[0] == '\0')
 		line_port(h->text, port, plen);
-	/* Go's "context deadline exceeded" alone ends any operation (a
-	 * join, a sync), not a connect: it takes no endpoint near it */
 	if (cls != GEN_CONNECT || addr[0] != '\0' || port[0] != '\0' ||
-	    h->near_line == 0 ||
-	    strcmp(h->m.sig->id, "generic-timedout-deadline") == 0)
+	    h->near_line == 0 || !takes_near(h->m.sig))
 		return false;
 	snprintf(addr, alen, "%s", h->near_addr);
 	snprintf(port, plen, "%s", h->near_port);
