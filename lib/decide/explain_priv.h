@@ -177,6 +177,10 @@ void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r);
  * publishes opens a listener on the container's loopback (or none). */
 void explain_docker_published(const struct explain_ctx *x,
 			      struct explain_result *r);
+/* explain_tls.c: curl's trace with a Client hello and no Server hello
+ * opens the MTU pair. */
+void explain_tls_no_server_hello(const struct explain_ctx *x,
+				 struct explain_result *r);
 
 /* explain_generic.c: the lines of logsig_generic.def (the errno words
  * any program prints) open their candidates with the command that
