@@ -709,13 +709,8 @@ static bool http_timeout(const struct explain_log *lg,
 {
 	/* unless a line near it names a peer's address (the command
 	 * that dialled it: blind42m c06's microk8s join) */
-	if (strcmp(h->m.sig->id, "py-connect-timeout") != 0 ||
-	    explain_near_peer(h))
-		return false;
-	for (size_t i = 0; i < lg->nhits; i++)
-		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)
-			return true;
-	return false;
+	return strcmp(h->m.sig->id, "py-connect-timeout") == 0 &&
+	       !explain_near_peer(h) && explain_http_client(lg);
 }
 
 /* A line a network row reads too: a Python exception type (ValueError:

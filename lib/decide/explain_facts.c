@@ -90,6 +90,20 @@ const char *explain_setting(const struct explain_log *lg, const char *name)
 	return v;
 }
 
+/* See explain_priv.h: the rules that read two rows of one log (a reset
+ * beside a published port, a Client hello with no Server hello, an
+ * HTTP client's frames) ask it. */
+const struct explain_hit *explain_first_hit(const struct explain_log *lg,
+					    const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; i < lg->nhits; i++)
+		if (strncmp(lg->hits[i].m.sig->id, prefix, n) == 0)
+			return &lg->hits[i];
+	return NULL;
+}
+
 /* Splits a comma list into c->codes. */
 static void set_codes(struct explain_cause *c, const char *list)
 {

@@ -99,10 +99,7 @@ bool explain_is_ip(const char *s)
  * once per log, not once per generic line. */
 bool explain_http_client(const struct explain_log *lg)
 {
-	for (size_t i = 0; i < lg->nhits; i++)
-		if (strncmp(lg->hits[i].m.sig->id, "http-client", 11) == 0)
-			return true;
-	return false;
+	return explain_first_hit(lg, "http-client") != NULL;
 }
 
 /* Whether a host name is a cluster's own (a Kubernetes service, mDNS,

@@ -194,6 +194,10 @@ bool explain_generic_quiet(const struct explain_ctx *x,
 bool explain_http_client(const struct explain_log *lg);
 /* The hit a cause's line reference points at, or NULL
  * (explain_rules.c). */
+/* The first hit of a row whose id starts with prefix, or NULL
+ * (explain_facts.c). */
+const struct explain_hit *explain_first_hit(const struct explain_log *lg,
+					    const char *prefix);
 const struct explain_hit *explain_ref_hit(const struct explain_log *lg,
 					  const struct explain_ref *f);
 /* A character of a host name or an IPv4 address; an IPv4 or IPv6

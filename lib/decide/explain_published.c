@@ -9,28 +9,16 @@
  * rackup on localhost behind -p 80:80). A reset alone says nothing of
  * where; beside a published port it does. */
 #include <stdio.h>
-#include <string.h>
 
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
-
-/* The first hit of a row whose id starts with prefix, or NULL. */
-static const struct explain_hit *first_hit(const struct explain_log *lg,
-					   const char *prefix)
-{
-	for (size_t i = 0; i < lg->nhits; i++)
-		if (strncmp(lg->hits[i].m.sig->id, prefix, strlen(prefix)) ==
-		    0)
-			return &lg->hits[i];
-	return NULL;
-}
 
 /* See explain_priv.h. */
 void explain_docker_published(const struct explain_ctx *x,
 			      struct explain_result *r)
 {
-	const struct explain_hit *reset = first_hit(x->lg, "http-reset-");
-	const struct explain_hit *pub = first_hit(x->lg, "docker-publish");
+	const struct explain_hit *reset = explain_first_hit(x->lg, "http-reset-");
+	const struct explain_hit *pub = explain_first_hit(x->lg, "docker-publish");
 	const char *port;
 	char why[384], next[384];
 	struct explain_cause *c;

@@ -552,17 +552,6 @@ void explain_rules(const struct explain_ctx *x, struct explain_result *r)
 	explain_mpi_hang(x, r);
 }
 
-/* The hit behind a cause's first line reference. */
-static const struct explain_hit *first_hit(const struct explain_log *lg,
-					   const struct explain_cause *c)
-{
-	for (size_t i = 0; c->nrefs > 0 && i < lg->nhits; i++)
-		if (lg->hits[i].file == c->refs[0].file &&
-		    lg->hits[i].line == c->refs[0].line)
-			return &lg->hits[i];
-	return NULL;
-}
-
 static bool is(const char *code, const char *list)
 {
 	size_t n = strlen(code);
@@ -646,7 +635,7 @@ void explain_contradict(const struct explain_ctx *x, struct explain_result *r)
 
 		if (c->kind != EXPLAIN_NET || c->open)
 			continue;
-		src = first_hit(x->lg, c);
+		src = c->nrefs > 0 ? explain_ref_hit(x->lg, &c->refs[0]) : NULL;
 		if ((h = contradiction(x, c, src)) == NULL)
 			continue;
 		c->open = true;

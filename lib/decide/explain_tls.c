@@ -6,8 +6,6 @@
  * OpenVPN client's container, hung for hours after its Client hello).
  * A Server hello anywhere in the paste (a handshake that went on, or an
  * earlier request that worked) leaves the answer to the error lines. */
-#include <stdio.h>
-#include <string.h>
 
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
@@ -16,19 +14,12 @@
 void explain_tls_no_server_hello(const struct explain_ctx *x,
 				 struct explain_result *r)
 {
-	const struct explain_hit *hello = NULL;
+	const struct explain_hit *hello =
+		explain_first_hit(x->lg, "curl-tls-client-hello");
 
-	if (x->other)
-		return;
-	for (size_t i = 0; i < x->lg->nhits; i++) {
-		const char *id = x->lg->hits[i].m.sig->id;
-
-		if (strcmp(id, "curl-tls-server-hello") == 0)
-			return; /* the server answered */
-		if (strcmp(id, "curl-tls-client-hello") == 0 && hello == NULL)
-			hello = &x->lg->hits[i];
-	}
-	if (hello == NULL)
+	/* a Server hello: the server answered */
+	if (x->other || hello == NULL ||
+	    explain_first_hit(x->lg, "curl-tls-server-hello") != NULL)
 		return;
 	explain_open(r, hello, "mtu-blackhole,mtu-mismatch",
 		     "curl sent its TLS Client hello over a connection that "
