@@ -282,6 +282,20 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "ports %s %s (filtered: a firewall drops it); on %s: "
 			 "nft list ruleset (a drop of that port)", addr, port,
 			 addr);
+	else if (strcmp(id, "go-read-udp-timeout") == 0 && addr && port &&
+		 strcmp(port, "53") == 0)
+		/* a DNS server that never answered: dig asks it alone */
+		snprintf(buf, len, "from the node or pod that printed it: dig "
+			 "@%s kubernetes.io +time=2 +tries=1 (no answer: UDP "
+			 "53 toward %s is dropped on the way; +tcp tells if TCP "
+			 "gets through); on %s's host: nft list ruleset (a drop "
+			 "of udp 53; firewalld: firewall-cmd --list-all)", addr,
+			 addr, addr);
+	else if (strcmp(id, "go-read-udp-timeout") == 0 && addr && port)
+		snprintf(buf, len, "from the node that printed it, with "
+			 "netprobe serve on %s: netprobe ports %s %s/udp "
+			 "(silence with no responder proves nothing)", addr,
+			 addr, port);
 	else if (addr == NULL && h->near_line != 0 && h->near_port[0])
 		/* the line says how, a line near it where (explain_near.h) */
 		snprintf(buf, len, "from the node that printed it: netprobe "

@@ -10,7 +10,8 @@
  * a named host, etcdctl's endpoints, curl's reset handshake, HDFS's
  * reverse lookup, Cassandra's listen_address, RabbitMQ's epmd and
  * Envoy's upstream closed before headers; blind42r's NCCL connect
- * that woke with no POLLOUT. */
+ * that woke with no POLLOUT; CoreDNS's UDP query to an upstream that
+ * never answered (Go's "read udp A->B: i/o timeout"). */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -98,6 +99,13 @@ START_TEST(service_lines)
 		 "hostname that can not be queried via reverse dns "
 		 "(private_ip=10.170.1.4 reverse dns hostname=localhost)",
 		 "open hosts-stale", NULL},
+		/* a UDP request with no reply; a TCP read's deadline is a
+		 * slow peer on a connection that existed */
+		{"[ERROR] plugin/errors: 2 example.org. HINFO: read udp "
+		 "10.244.5.20:33008->10.231.1.1:53: i/o timeout",
+		 "open port-filtered", NULL},
+		{"error: read tcp 10.231.0.1:5000->10.231.0.2:8443: i/o "
+		 "timeout", NULL, "open port-filtered"},
 	};
 
 	UNITFIX_EXPECT(t);
@@ -154,6 +162,11 @@ START_TEST(loopback_next_commands)
 		"http://127.0.0.1:4001, http://127.0.0.1:2379",
 		NULL,
 	};
+	static const char *const dns[] = {
+		"[ERROR] plugin/errors: 2 example.org. A: read udp "
+		"10.244.5.20:60708->10.231.1.1:53: i/o timeout",
+		NULL,
+	};
 	static const char *const kafka[] = {
 		"Connection to node 1001 (/127.0.0.1:9092) could not be "
 		"established. Broker may not be available.",
@@ -164,6 +177,8 @@ START_TEST(loopback_next_commands)
 			    "ss -ltnp 'sport = :4001'");
 	unitfix_expect_said(kafka, "open hostname-loopback", UNITFIX_NEXT,
 			    "advertised.listeners");
+	unitfix_expect_said(dns, "open port-filtered", UNITFIX_NEXT,
+			    "dig @10.231.1.1 kubernetes.io");
 }
 END_TEST
 
