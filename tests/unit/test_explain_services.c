@@ -11,7 +11,8 @@
  * reverse lookup, Cassandra's listen_address, RabbitMQ's epmd and
  * Envoy's upstream closed before headers; blind42r's NCCL connect
  * that woke with no POLLOUT; CoreDNS's UDP query to an upstream that
- * never answered (Go's "read udp A->B: i/o timeout"). */
+ * never answered (Go's "read udp A->B: i/o timeout"); blind42o's bind
+ * that failed in a server's own words. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,6 +107,16 @@ START_TEST(service_lines)
 		 "open port-filtered", NULL},
 		{"error: read tcp 10.231.0.1:5000->10.231.0.2:8443: i/o "
 		 "timeout", NULL, "open port-filtered"},
+		/* a bind in a program's own words: on every address only
+		 * another socket can hold the port; another errno after the
+		 * port is not these rows' */
+		{"fatal error: Failed to listen on INADDR_ANY:47764 (Broker::"
+		 "listen(Broker::default_listen_address, Cluster::self$p))",
+		 "open port-in-use", "open hostname-unbindable"},
+		{"could not bind to 10.231.0.5:7000", "open hostname-unbindable",
+		 NULL},
+		{"Failed to bind to 10.231.0.5:8080: Permission denied", NULL,
+		 "open port-in-use"},
 	};
 
 	UNITFIX_EXPECT(t);
