@@ -233,12 +233,16 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "that address, not localhost",
 			 logmatch_field(&h->m, "host") ?
 			 logmatch_field(&h->m, "host") : "the worker");
-	else if (strcmp(id, "microk8s-join-hostname") == 0)
+	else if (strncmp(id, "microk8s-join-hostname", 22) == 0)
 		snprintf(buf, len, "on every node of the cluster: getent hosts "
 			 "%s (it must print %s; fix /etc/hosts or the DNS "
-			 "record that gives another)",
+			 "record that gives another); on the joining node: ip "
+			 "-brief address (%s not among them: a NAT, such as a "
+			 "VM's, rewrote the join's address; bridge the VM "
+			 "instead)",
 			 logmatch_field(&h->m, "host") ?
-			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?");
+			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?",
+			 addr ? addr : "that address");
 	else if (h->m.sig->flags & LOGSIG_SYMPTOM && addr == NULL)
 		snprintf(buf, len, "on a node of the job while it hangs: "
 			 "netprobe explain --job (NCCL 2.24+ RAS names a rank "
@@ -264,6 +268,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 "'sport = :%s' (a holder: another instance that "
 			 "derived the same port: give each its own) and ip "
 			 "-brief address (is %s this node's?)", port, addr);
+	else if (strcmp(id, "torch-store-listen-noname") == 0 && port)
+		snprintf(buf, len, "on the node that printed it, while the job "
+			 "starts: ss -ltnp 'sport = :%s' (the holder: another "
+			 "instance or an earlier run; give each its own port)",
+			 port);
 	else if (strncmp(id, "torch-store", 11) == 0 && addr && port)
 		snprintf(buf, len, "on this node: netprobe ports %s %s", addr,
 			 port);
@@ -287,10 +296,11 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 		/* a DNS server that never answered: dig asks it alone */
 		snprintf(buf, len, "from the node or pod that printed it: dig "
 			 "@%s kubernetes.io +time=2 +tries=1 (no answer: UDP "
-			 "53 toward %s is dropped on the way; +tcp tells if TCP "
-			 "gets through); on %s's host: nft list ruleset (a drop "
-			 "of udp 53; firewalld: firewall-cmd --list-all)", addr,
-			 addr, addr);
+			 "53 toward %s or its reply is dropped on the way; +tcp "
+			 "tells if TCP gets through; from a pod, the node's "
+			 "masquerade of pod addresses); on %s's host: nft list "
+			 "ruleset (a drop of udp 53; firewalld: firewall-cmd "
+			 "--list-all)", addr, addr, addr);
 	else if (strcmp(id, "go-read-udp-timeout") == 0 && addr && port)
 		snprintf(buf, len, "from the node that printed it, with "
 			 "netprobe serve on %s: netprobe ports %s %s/udp "

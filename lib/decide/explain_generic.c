@@ -117,6 +117,35 @@ bool explain_cluster_name(const char *host)
 	return cluster_name(host);
 }
 
+/* Whether host is an IPv4 address a paste masked ("10.x.x.x",
+ * "192.168.xxx.xx"): four dotted parts of digits or x's, at least one
+ * masked. An address still, not a public service's name (issue 42:
+ * blind42s b09, a kubelet at https://10.x.x.x:10250). */
+static bool redacted_ip(const char *host)
+{
+	int parts = 1, masked = 0;
+	size_t run = 0;
+
+	for (const char *p = host; ; p++) {
+		if (*p == '.' || *p == '\0') {
+			if (run == 0 || run > 3)
+				return false;
+			if (*p == '\0')
+				break;
+			parts++;
+			run = 0;
+		} else if (*p == 'x' || *p == 'X') {
+			masked++;
+			run++;
+		} else if (isdigit((unsigned char)*p)) {
+			run++;
+		} else {
+			return false;
+		}
+	}
+	return parts == 4 && masked > 0;
+}
+
 /* A line about an HTTPS service by a public name (a model hub, a
  * package index, an object store): its connect is a download's, not one
  * toward a peer of the job. A cluster's own service (an address, a name
@@ -139,7 +168,8 @@ static bool https_line(const char *t)
 		n++;
 	}
 	host[n] = '\0';
-	if (n == 0 || is_ip(host) || strchr(host, '.') == NULL)
+	if (n == 0 || is_ip(host) || redacted_ip(host) ||
+	    strchr(host, '.') == NULL)
 		return false;
 	return !cluster_name(host);
 }
@@ -562,6 +592,34 @@ static bool connect_target(const char *t, char *addr, size_t alen,
  * as often a process's limit (blind42c 009: Open MPI's EADDRINUSE for
  * a full descriptor table, with its node's address a line before).
  * Returns whether it took one. */
+/* The host a program's words name before "is unreachable" ("host
+ * \"n1\" is unreachable"), its quotes dropped, into addr. */
+static bool host_named(const char *t, char *addr, size_t alen)
+{
+	const char *e = strstr(t, " is unreachable"), *b;
+	size_t n;
+
+	if (e == NULL || e == t)
+		return false;
+	b = e;
+	if (b[-1] == '"' || b[-1] == '\'') {
+		e = --b;
+		while (b > t && b[-1] != *e)
+			b--;
+	} else {
+		while (b > t && host_char((unsigned char)b[-1]))
+			b--;
+	}
+	n = (size_t)(e - b);
+	if (n == 0 || n >= alen)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (!host_char((unsigned char)b[k]))
+			return false;
+	snprintf(addr, alen, "%.*s", (int)n, b);
+	return true;
+}
+
 static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		      char *addr, size_t alen, char *port, size_t plen)
 {
@@ -572,6 +630,9 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 	}
 	if (timeout_in_words(h->m.sig) &&
 	    connect_target(h->text, addr, alen, port, plen))
+		return false;
+	if (strcmp(h->m.sig->id, "generic-noroute-host-words") == 0 &&
+	    host_named(h->text, addr, alen))
 		return false;
 	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
 		line_endpoint(h->text, addr, alen, port, plen);
@@ -660,6 +721,14 @@ static bool name_failed(const struct explain_log *lg, const char *addr)
 	return false;
 }
 
+/* Whether a line is a bind's or a listen's (Go's "listen tcp A:P:
+ * bind: ..."), not a connect's. */
+static bool binds(const char *t)
+{
+	return (strstr(t, "bind") || strstr(t, "listen")) &&
+	       !strstr(t, "connect");
+}
+
 /* One generic line's candidates: its endpoint is parsed once, for the
  * quiet test and for what the line opens. */
 static void generic_one(const struct explain_ctx *x,
@@ -712,6 +781,22 @@ static void generic_one(const struct explain_ctx *x,
 		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
+	/* a bind of a loopback address that no interface holds: lo has
+	 * no 127.0.0.1 (issue 42: blind42s c09, k3s's apiserver on
+	 * 127.0.0.1:6444); a connect's EADDRNOTAVAIL toward loopback is
+	 * its ephemeral ports, as anywhere, and ::1's a host with IPv6
+	 * off */
+	if (strncmp(s->id, "generic-not-avail", 17) == 0 &&
+	    strncmp(addr, "127.", 4) == 0 && binds(h->text)) {
+		explain_open(r, h, finding_name(FINDING_LOOPBACK_DOWN),
+			     "a bind of a loopback address failed because no "
+			     "interface holds it: lo is down or has no "
+			     "127.0.0.1", "on the node that printed it: ip "
+			     "address show lo (it must be UP with inet "
+			     "127.0.0.1/8; if not: ip link set lo up and ip "
+			     "address add 127.0.0.1/8 dev lo)");
+		return;
+	}
 	else if (cc && strcmp(cc, "vm-nat") == 0)
 		extra = "nat-detected,address-conflict";
 	if (extra != NULL &&

@@ -181,6 +181,10 @@ void explain_docker_published(const struct explain_ctx *x,
  * opens the MTU pair. */
 void explain_tls_no_server_hello(const struct explain_ctx *x,
 				 struct explain_result *r);
+/* ssh -v's key exchange with no reply from the server: the MTU pair
+ * (explain_tls.c). */
+void explain_ssh_no_kex_reply(const struct explain_ctx *x,
+			      struct explain_result *r);
 
 /* explain_generic.c: the lines of logsig_generic.def (the errno words
  * any program prints) open their candidates with the command that
