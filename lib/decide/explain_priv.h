@@ -186,6 +186,11 @@ void explain_tls_no_server_hello(const struct explain_ctx *x,
 void explain_ssh_no_kex_reply(const struct explain_ctx *x,
 			      struct explain_result *r);
 
+/* A pasted /etc/hosts line that maps a host name to 127.x opens
+ * hostname-loopback (explain_hosts.c). */
+void explain_hosts_loopback(const struct explain_ctx *x,
+			    struct explain_result *r);
+
 /* explain_generic.c: the lines of logsig_generic.def (the errno words
  * any program prints) open their candidates with the command that
  * decides, unless a framework row decided a network cause; quiet where

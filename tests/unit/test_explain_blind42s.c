@@ -5,8 +5,8 @@
  * name check in microk8s's later words and in OpenPBS's start, torch's
  * store listen cut before its errno, a program's "host X is
  * unreachable", a Hazelcast member's announced container address, a
- * masked address in an HTTPS URL, and ssh's key exchange with no
- * reply. */
+ * masked address in an HTTPS URL, ssh's key exchange with no reply,
+ * and a pasted /etc/hosts that maps a host name to loopback. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +56,16 @@ START_TEST(blind42s_lines)
 		 "node, timeout to access kubelet\" err=\"Get \\\"https://"
 		 "10.x.x.x:10250/metrics/resource\\\": context deadline "
 		 "exceeded\"", "open port-filtered", NULL},
+		/* a pasted hosts file: a host name on loopback's line */
+		{"127.0.0.1   localhost hadoop1", "open hostname-loopback",
+		 NULL},
+		{"127.0.1.1\tnode-3.cluster node-3", "open hostname-loopback",
+		 NULL},
+		{"127.0.0.1 localhost localhost.localdomain localhost4", NULL,
+		 "open hostname-loopback"},
+		/* an access log's address is no hosts line */
+		{"127.0.0.1 - - [07/Dec/2026:18:00:00 +0000] \"GET / HTTP/1.1\" "
+		 "200", NULL, "open hostname-loopback"},
 	};
 
 	UNITFIX_EXPECT(t);
