@@ -33,6 +33,7 @@ check-explain: $(NETPROBE)
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42p
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42q
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42r
+	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/blind42b/floor.sh tests/explain/blind42s
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/lab.sh
 	@NETPROBE=$(CURDIR)/$(NETPROBE) sh tests/explain/frdump.sh
 
