@@ -869,8 +869,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	explain_stale_name(lg, r);
 	explain_vm_nat(&x, r);
 	explain_docker_published(&x, r);
-	explain_tls_no_server_hello(&x, r);
-	explain_ssh_no_kex_reply(&x, r);
+	explain_handshake_unanswered(&x, r);
 	explain_hosts_loopback(&x, r);
 	explain_contradict(&x, r);
 	drop_settled(r);

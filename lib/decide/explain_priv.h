@@ -177,14 +177,11 @@ void explain_vm_nat(const struct explain_ctx *x, struct explain_result *r);
  * publishes opens a listener on the container's loopback (or none). */
 void explain_docker_published(const struct explain_ctx *x,
 			      struct explain_result *r);
-/* explain_tls.c: curl's trace with a Client hello and no Server hello
- * opens the MTU pair. */
-void explain_tls_no_server_hello(const struct explain_ctx *x,
-				 struct explain_result *r);
-/* ssh -v's key exchange with no reply from the server: the MTU pair
+/* A handshake's first message with no answer anywhere in the log (curl's
+ * TLS Client hello, ssh's key exchange) opens the MTU pair
  * (explain_tls.c). */
-void explain_ssh_no_kex_reply(const struct explain_ctx *x,
-			      struct explain_result *r);
+void explain_handshake_unanswered(const struct explain_ctx *x,
+				  struct explain_result *r);
 
 /* A pasted /etc/hosts line that maps a host name to 127.x opens
  * hostname-loopback (explain_hosts.c). */

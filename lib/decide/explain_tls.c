@@ -13,41 +13,42 @@
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
 
+/* A handshake's question, the rows that show its answer (a row id's
+ * prefix), and what no answer means. */
+struct handshake {
+	const char *asked;
+	const char *answered;
+	const char *why;
+};
+
+static const struct handshake shakes[] = {
+	{"curl-tls-client-hello", "curl-tls-server-hello",
+	 "curl sent its TLS Client hello over a connection that stood and "
+	 "the trace shows no Server hello after it: the server's answer, "
+	 "the exchange's largest packets, lost on the way (an MTU the path "
+	 "does not carry), or a proxy in the way"},
+	{"ssh-kex-expecting-reply", "ssh-kex-answer",
+	 "ssh sent its key exchange over a connection that stood and the "
+	 "trace shows no reply from the server: its reply, the exchange's "
+	 "largest packet, lost on the way (an MTU the path does not carry: "
+	 "a tunnel, WSL2's or a VPN's)"},
+};
+
 /* See explain_priv.h. */
-void explain_tls_no_server_hello(const struct explain_ctx *x,
-				 struct explain_result *r)
+void explain_handshake_unanswered(const struct explain_ctx *x,
+				  struct explain_result *r)
 {
-	const struct explain_hit *hello =
-		explain_first_hit(x->lg, "curl-tls-client-hello");
-
-	/* a Server hello: the server answered */
-	if (x->other || hello == NULL ||
-	    explain_first_hit(x->lg, "curl-tls-server-hello") != NULL)
+	if (x->other)
 		return;
-	explain_open(r, hello, "mtu-blackhole,mtu-mismatch",
-		     "curl sent its TLS Client hello over a connection that "
-		     "stood and the trace shows no Server hello after it: the "
-		     "server's answer, the exchange's largest packets, lost on "
-		     "the way (an MTU the path does not carry), or a proxy in "
-		     "the way", NULL);
-}
+	for (size_t i = 0; i < sizeof(shakes) / sizeof(shakes[0]); i++) {
+		const struct explain_hit *asked =
+			explain_first_hit(x->lg, shakes[i].asked);
 
-/* See explain_priv.h. */
-void explain_ssh_no_kex_reply(const struct explain_ctx *x,
-			      struct explain_result *r)
-{
-	const struct explain_hit *wait =
-		explain_first_hit(x->lg, "ssh-kex-expecting-reply");
-
-	/* the reply came: the exchange went on */
-	if (x->other || wait == NULL ||
-	    explain_first_hit(x->lg, "ssh-kex-reply") != NULL ||
-	    explain_first_hit(x->lg, "ssh-kex-host-key") != NULL)
-		return;
-	explain_open(r, wait, "mtu-blackhole,mtu-mismatch",
-		     "ssh sent its key exchange over a connection that stood "
-		     "and the trace shows no reply from the server: its "
-		     "reply, the exchange's largest packet, lost on the way "
-		     "(an MTU the path does not carry: a tunnel, WSL2's or "
-		     "a VPN's)", NULL);
+		/* an answer anywhere: the exchange went on */
+		if (asked == NULL ||
+		    explain_first_hit(x->lg, shakes[i].answered) != NULL)
+			continue;
+		explain_open(r, asked, "mtu-blackhole,mtu-mismatch",
+			     shakes[i].why, NULL);
+	}
 }
