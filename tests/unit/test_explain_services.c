@@ -193,30 +193,6 @@ START_TEST(loopback_next_commands)
 }
 END_TEST
 
-/* curl's trace: a Client hello with no Server hello is a handshake
- * with no answer; with one, the handshake went on. */
-START_TEST(tls_trace_without_server_hello)
-{
-	static const char *const stall[] = {
-		"* Connected to njal.la (95.215.19.10) port 443 (#0)",
-		"* TLSv1.3 (OUT), TLS handshake, Client hello (1):",
-		NULL,
-	};
-	static const char *const went_on[] = {
-		"* Connected to njal.la (95.215.19.10) port 443 (#0)",
-		"* TLSv1.3 (OUT), TLS handshake, Client hello (1):",
-		"* TLSv1.3 (IN), TLS handshake, Server hello (2):",
-		NULL,
-	};
-	struct explain_result r;
-
-	unitfix_explain(stall, -1, &r);
-	ck_assert(unitfix_has(&r, "open mtu-blackhole"));
-	unitfix_explain(went_on, -1, &r);
-	ck_assert(!unitfix_has(&r, "open mtu-blackhole"));
-}
-END_TEST
-
 Suite *suite_explain_services(void)
 {
 	Suite *s = suite_create("explain_services");
@@ -226,7 +202,6 @@ Suite *suite_explain_services(void)
 	tcase_add_test(tc, daemon_down_explains_refusal);
 	tcase_add_test(tc, reset_through_published_port);
 	tcase_add_test(tc, loopback_next_commands);
-	tcase_add_test(tc, tls_trace_without_server_hello);
 	suite_add_tcase(s, tc);
 	return s;
 }
