@@ -470,6 +470,9 @@ static void hit_causes(const struct explain_ctx *x,
 	char why[256], both[256];
 	const char *code;
 
+	if (strcmp(s->id, "kernel-link-down") == 0 &&
+	    explain_link_came_back(x->lg, h))
+		return;
 	if (err == NULL)
 		err = logmatch_field(&h->m, "errno");
 	snprintf(why, sizeof(why), "%s", s->meaning);

@@ -560,3 +560,21 @@ const char *explain_refines(const char *code)
 		return "host-unreachable";
 	return NULL;
 }
+
+/* See explain_priv.h. */
+bool explain_link_came_back(const struct explain_log *lg,
+			   const struct explain_hit *h)
+{
+	const char *ifc = logmatch_field(&h->m, "iface");
+
+	for (size_t i = 0; ifc && i < lg->nhits; i++) {
+		const struct explain_hit *u = &lg->hits[i];
+		const char *f = logmatch_field(&u->m, "iface");
+
+		if (strcmp(u->m.sig->id, "kernel-link-up") == 0 && f &&
+		    strcmp(f, ifc) == 0 && u->file == h->file &&
+		    (u->last_line > h->line || u->line > h->line))
+			return true;
+	}
+	return false;
+}

@@ -188,6 +188,12 @@ void explain_handshake_unanswered(const struct explain_ctx *x,
 void explain_hosts_loopback(const struct explain_ctx *x,
 			    struct explain_result *r);
 
+/* Whether a kernel "Link down" hit's interface came back: a later "Link
+ * up" of the same interface in the same file (a cable plugged, a flap
+ * that ended; issue 42: blind42t d02). */
+bool explain_link_came_back(const struct explain_log *lg,
+			    const struct explain_hit *h);
+
 /* explain_generic.c: the lines of logsig_generic.def (the errno words
  * any program prints) open their candidates with the command that
  * decides, unless a framework row decided a network cause; quiet where

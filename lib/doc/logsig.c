@@ -60,11 +60,19 @@
 #define GEN_RESOLVE_WHY \
 	"a name the program looked up did not resolve on the node that " \
 	"printed it"
-#define GEN_RDMA \
-	"rdma-gid-index,rdma-gid-auto,rdma-netdev-netns,rdma-fabric-mismatch"
+/* What an RDMA work request retried until the NIC gave up (transport
+ * retry exceeded, IB status 12) leaves open: a GID or path that does not
+ * route between the nodes (it never worked), or a RoCE fabric that is
+ * not lossless and drops under load (it worked, then failed; issue 42:
+ * blind42t b06, openucx/ucx#2346). */
+#define RDMA_RETRY_OPEN \
+	"rdma-gid-index,rdma-gid-auto,rdma-netdev-netns,rdma-fabric-mismatch," \
+	"link-lossy"
+#define GEN_RDMA RDMA_RETRY_OPEN
 #define GEN_RDMA_WHY \
 	"an RDMA work request was retried until the NIC gave up: most often " \
-	"a GID that does not route between the nodes, or the fabric path"
+	"a GID that does not route between the nodes, or drops on a " \
+	"fabric that is not lossless"
 #define GEN_INUSE "port-in-use"
 #define GEN_INUSE_WHY \
 	"a program could not bind its port: another socket holds it"
@@ -101,6 +109,12 @@
 	"on the node that wrote the log: netprobe explain --here " \
 	"FILE (it judges the RDMA devices, uverbs files, " \
 	"NCCL_IB_HCA and GIDs as netprobe scan does)"
+/* A retried-out work request: the GIDs first, then the fabric's drops. */
+#define NEXT_RDMA_RETRY \
+	NEXT_IB_HERE "; if it failed only under load: ethtool -S IFACE " \
+	"| grep -E 'discard|out_of_buffer|pause' on both nodes (a RoCE " \
+	"fabric without PFC or ECN drops; the switch's lossless class " \
+	"settles it)"
 /* RDMA memory registration bounded by the job's locked-memory limit. */
 #define NEXT_MEMLOCK \
 	"inside the job, as its launcher starts it (the batch " \
