@@ -56,6 +56,11 @@ START_TEST(blind42s_lines)
 		 "node, timeout to access kubelet\" err=\"Get \\\"https://"
 		 "10.x.x.x:10250/metrics/resource\\\": context deadline "
 		 "exceeded\"", "open port-filtered", NULL},
+		/* a name that does not resolve, in a program's words */
+		{"ERROR: hostname node-7 does not resolve to 10.231.0.7",
+		 "open hosts-stale", NULL},
+		{"WARNING: host node-7 could not be resolved",
+		 "open name-unresolved", NULL},
 		/* a pasted hosts file: a host name on loopback's line */
 		{"127.0.0.1   localhost hadoop1", "open hostname-loopback",
 		 NULL},
