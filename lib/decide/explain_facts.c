@@ -566,14 +566,17 @@ bool explain_link_came_back(const struct explain_log *lg,
 			   const struct explain_hit *h)
 {
 	const char *ifc = logmatch_field(&h->m, "iface");
+	/* the last down the log shows against the last up: down, up,
+	 * down again is a link down */
+	long down = h->last_line > h->line ? h->last_line : h->line;
 
 	for (size_t i = 0; ifc && i < lg->nhits; i++) {
 		const struct explain_hit *u = &lg->hits[i];
 		const char *f = logmatch_field(&u->m, "iface");
+		long up = u->last_line > u->line ? u->last_line : u->line;
 
 		if (strcmp(u->m.sig->id, "kernel-link-up") == 0 && f &&
-		    strcmp(f, ifc) == 0 && u->file == h->file &&
-		    (u->last_line > h->line || u->line > h->line))
+		    strcmp(f, ifc) == 0 && u->file == h->file && up > down)
 			return true;
 	}
 	return false;

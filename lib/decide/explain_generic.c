@@ -584,14 +584,6 @@ static bool connect_target(const char *t, char *addr, size_t alen,
 	return false;
 }
 
-/* The address (or name) and port a generic line names, by its class:
- * a lookup names a name, a connect in words its target, the others an
- * endpoint or a port. A connect whose line names neither takes the
- * endpoint a line near it names (explain_near.h); a bind does not: one
- * that is a port held names it on its line, and one that does not is
- * as often a process's limit (blind42c 009: Open MPI's EADDRINUSE for
- * a full descriptor table, with its node's address a line before).
- * Returns whether it took one. */
 /* The host a program's words name before "is unreachable" ("host
  * \"n1\" is unreachable"), its quotes dropped, into addr. */
 static bool host_named(const char *t, char *addr, size_t alen)
@@ -620,6 +612,14 @@ static bool host_named(const char *t, char *addr, size_t alen)
 	return true;
 }
 
+/* The address (or name) and port a generic line names, by its class:
+ * a lookup names a name, a connect in words its target, the others an
+ * endpoint or a port. A connect whose line names neither takes the
+ * endpoint a line near it names (explain_near.h); a bind does not: one
+ * that is a port held names it on its line, and one that does not is
+ * as often a process's limit (blind42c 009: Open MPI's EADDRINUSE for
+ * a full descriptor table, with its node's address a line before).
+ * Returns whether it took one. */
 static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 		      char *addr, size_t alen, char *port, size_t plen)
 {
@@ -759,6 +759,22 @@ static void generic_one(const struct explain_ctx *x,
 			 s->meaning, addr, port[0] ? ":" : "", port);
 	else
 		snprintf(why, sizeof(why), "%s", s->meaning);
+	/* a bind of a loopback address that no interface holds: lo has
+	 * no 127.0.0.1 (issue 42: blind42s c09, k3s's apiserver on
+	 * 127.0.0.1:6444); a connect's EADDRNOTAVAIL toward loopback is
+	 * its ephemeral ports, as anywhere, and ::1's a host with IPv6
+	 * off */
+	if (strncmp(s->id, "generic-not-avail", 17) == 0 &&
+	    strncmp(addr, "127.", 4) == 0 && binds(h->text)) {
+		explain_open(r, h, finding_name(FINDING_LOOPBACK_DOWN),
+			     "a bind of a loopback address failed because no "
+			     "interface holds it: lo is down or has no "
+			     "127.0.0.1", "on the node that printed it: ip "
+			     "address show lo (it must be UP with inet "
+			     "127.0.0.1/8; if not: ip link set lo up and ip "
+			     "address add 127.0.0.1/8 dev lo)");
+		return;
+	}
 	/* an address in a container pool opens the bridge's NAT beside
 	 * what the errno says, as a framework row's would; a link-local
 	 * one works on one link only; a VM's NAT address is every VM's */
@@ -781,22 +797,6 @@ static void generic_one(const struct explain_ctx *x,
 		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
-	/* a bind of a loopback address that no interface holds: lo has
-	 * no 127.0.0.1 (issue 42: blind42s c09, k3s's apiserver on
-	 * 127.0.0.1:6444); a connect's EADDRNOTAVAIL toward loopback is
-	 * its ephemeral ports, as anywhere, and ::1's a host with IPv6
-	 * off */
-	if (strncmp(s->id, "generic-not-avail", 17) == 0 &&
-	    strncmp(addr, "127.", 4) == 0 && binds(h->text)) {
-		explain_open(r, h, finding_name(FINDING_LOOPBACK_DOWN),
-			     "a bind of a loopback address failed because no "
-			     "interface holds it: lo is down or has no "
-			     "127.0.0.1", "on the node that printed it: ip "
-			     "address show lo (it must be UP with inet "
-			     "127.0.0.1/8; if not: ip link set lo up and ip "
-			     "address add 127.0.0.1/8 dev lo)");
-		return;
-	}
 	else if (cc && strcmp(cc, "vm-nat") == 0)
 		extra = "nat-detected,address-conflict";
 	if (extra != NULL &&

@@ -32,8 +32,9 @@ START_TEST(blind42t_lines)
 }
 END_TEST
 
-/* A link that came back is no interface down; one that stays down is,
- * and another interface's "Link up" says nothing of it. */
+/* A link that came back is no interface down; one that stays down is
+ * (down, up, down again too), and another interface's "Link up" says
+ * nothing of it. */
 START_TEST(link_down_then_up)
 {
 	static const char *const back[] = {
@@ -50,8 +51,16 @@ START_TEST(link_down_then_up)
 		"Link up",
 		NULL,
 	};
+	static const char *const again[] = {
+		"[ 10.1] mlx5_core 0000:01:00.0 enp1s0f0np0: Link down",
+		"[ 11.1] mlx5_core 0000:01:00.0 enp1s0f0np0: Link up",
+		"[ 12.1] mlx5_core 0000:01:00.0 enp1s0f0np0: Link down",
+		NULL,
+	};
 	struct explain_result r;
 
+	unitfix_explain(again, -1, &r);
+	ck_assert(unitfix_has(&r, "cause interface-down"));
 	unitfix_explain(back, -1, &r);
 	ck_assert(!unitfix_has(&r, "cause interface-down"));
 	ck_assert(!unitfix_has(&r, "open interface-down"));
