@@ -243,6 +243,15 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 			 logmatch_field(&h->m, "host") ?
 			 logmatch_field(&h->m, "host") : "HOST", addr ? addr : "?",
 			 addr ? addr : "that address");
+	else if (strcmp(id, "slurm-wrong-node") == 0 &&
+		 logmatch_field(&h->m, "host") && logmatch_field(&h->m, "from"))
+		snprintf(buf, len, "on the slurmctld host: scontrol show node "
+			 "%s | grep NodeAddr, and getent hosts %s and %s (one "
+			 "address for both: a stale record or addresses cached "
+			 "from an earlier run); fix it, then scontrol "
+			 "reconfigure", logmatch_field(&h->m, "host"),
+			 logmatch_field(&h->m, "host"),
+			 logmatch_field(&h->m, "from"));
 	else if (h->m.sig->flags & LOGSIG_SYMPTOM && addr == NULL)
 		snprintf(buf, len, "on a node of the job while it hangs: "
 			 "netprobe explain --job (NCCL 2.24+ RAS names a rank "

@@ -25,16 +25,23 @@ static bool wants_near(const struct explain_hit *h)
 
 /* Whether line names an endpoint strong enough to stand for another
  * line's: an address, or a host name with a dot or a dash (a cluster's
- * service, a node's name). A bare word and a number ("status:100",
- * "epoch:10") is a key and its value as often (issue 42: blind42o b01,
- * FATE's "status:100" taken for a host and port). */
+ * service, a node's name), or any name a URL gives with its port. A
+ * bare word and a number ("status:100", "epoch:10") is a key and its
+ * value as often (issue 42: blind42o b01, FATE's "status:100" taken
+ * for a host and port). */
 static bool strong(const char *line, char *a, size_t alen, char *p,
 		   size_t plen)
 {
+	char url[80];
+
 	if (!explain_line_endpoint(line, a, alen, p, plen))
 		return false;
+	/* a URL's host is a host whatever its name ("http://host:8080/",
+	 * a container's name for the host gateway; issue 42: blind42u
+	 * c08) */
+	snprintf(url, sizeof(url), "://%s:", a);
 	return explain_is_ip(a) || strchr(a, '.') != NULL ||
-	       strchr(a, '-') != NULL;
+	       strchr(a, '-') != NULL || strstr(line, url) != NULL;
 }
 
 /* Gives h the endpoint a (port p) that line lineno names. */

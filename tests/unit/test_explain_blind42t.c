@@ -2,8 +2,9 @@
  * a kernel "Link down" that a later "Link up" of the same interface
  * answers (a cable plugged, a flap that ended), tcpdump's ICMP
  * "need to frag", libibverbs with no provider configuration,
- * libfabric's fi_getinfo with no match, and an RDMA retry that ran out
- * on a fabric that drops. */
+ * libfabric's fi_getinfo with no match, an RDMA retry that ran out on a
+ * fabric that drops; and blind42u's slurmctld hearing a job from the
+ * wrong node. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,9 @@ START_TEST(blind42t_lines)
 		{"[jazz21:194169:0:194169] ib_mlx5_log.c:113  FATAL: Error on "
 		 "QP 0x2e5d6 wqe[7]: Transport retry count exceeded (synd 0x15 "
 		 "vend 0x81) opcode RDMA_READ", "open link-lossy", NULL},
+		/* blind42u's: slurmctld's address for a node is another's */
+		{"error: Batch completion for JobId=42 sent from wrong node "
+		 "(c2 rather than c1)", "open hosts-stale", NULL},
 	};
 
 	UNITFIX_EXPECT(t);

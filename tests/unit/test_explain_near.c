@@ -44,10 +44,20 @@ START_TEST(url_before_and_endpoint_after_a_refusal)
 		"while adding worker tcp://10.231.0.7:9350 to the cluster",
 		NULL,
 	};
+	static const char *const bare_url[] = {
+		"$ docker run -it --add-host host:host-gateway curlimages/curl "
+		"--connect-timeout 1 http://host:8080/",
+		"curl: (28) Connection timed out after 1001 milliseconds",
+		NULL,
+	};
+
 	unitfix_expect_said(before, "open port-closed", UNITFIX_WHY,
 			    "line 1, near it, names airflow-scheduler-0");
 	unitfix_expect_said(after, "open port-closed", UNITFIX_WHY,
 			    "10.231.0.7:9350");
+	/* a URL's host is a host, a bare word though it is */
+	unitfix_expect_said(bare_url, "open port-filtered", UNITFIX_WHY,
+			    "names host:8080");
 }
 END_TEST
 
