@@ -56,6 +56,13 @@ START_TEST(blind42s_lines)
 		 "node, timeout to access kubelet\" err=\"Get \\\"https://"
 		 "10.x.x.x:10250/metrics/resource\\\": context deadline "
 		 "exceeded\"", "open port-filtered", NULL},
+		/* a connection a client could not make, in its words */
+		{"{\"type\":\"log\",\"tags\":[\"warning\",\"elasticsearch\"],"
+		 "\"message\":\"Unable to revive connection: http://"
+		 "elasticsearch:9200/\"}", "open port-filtered", NULL},
+		/* with no endpoint it names nothing to test */
+		{"Failed to establish a new connection", NULL,
+		 "open port-filtered"},
 		/* a name that does not resolve, in a program's words */
 		{"ERROR: hostname node-7 does not resolve to 10.231.0.7",
 		 "open hosts-stale", NULL},
