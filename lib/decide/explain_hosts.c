@@ -48,8 +48,7 @@ static bool other_name(const char *names, char *buf, size_t len)
 		if (*p == '\0' || *p == '#')
 			break;
 		while (p[k] && p[k] != ' ' && p[k] != '\t') {
-			if (!isalnum((unsigned char)p[k]) && p[k] != '.' &&
-			    p[k] != '-' && p[k] != '_')
+			if (!explain_host_char((unsigned char)p[k]))
 				return false;
 			letter |= isalpha((unsigned char)p[k]);
 			k++;

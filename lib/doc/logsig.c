@@ -73,6 +73,10 @@
 	"an RDMA work request was retried until the NIC gave up: most often " \
 	"a GID that does not route between the nodes, or drops on a " \
 	"fabric that is not lossless"
+/* The words a program puts before its own bind or listen that failed
+ * (the generic-in-use-words rows). */
+#define BIND_FAILED \
+	"([Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot|[Cc]an't) (to )?"
 #define GEN_INUSE "port-in-use"
 #define GEN_INUSE_WHY \
 	"a program could not bind its port: another socket holds it"
