@@ -13,9 +13,10 @@
 #include "base/monoclock.h"
 #include "base/sock.h"
 
-/* One connect to ss: 1 when it was answered (accepted, reset, or an ICMP
- * error came back), 0 when nothing came back by its bound, -1 with errno
- * when no socket could be made. */
+/* One connect to ss: 1 when it was accepted, 2 when it was refused (a
+ * reset, or an ICMP error came back), 0 when nothing came back by its
+ * bound, -1 with errno when no socket could be made. A refusal is told
+ * from an accept: a box that refuses a port answers, and loss does not. */
 static int one(const struct sockaddr_storage *ss, socklen_t len,
                long long deadline_us)
 {
@@ -35,7 +36,7 @@ static int one(const struct sockaddr_storage *ss, socklen_t len,
 	/* an answer: a reset, an ICMP unreachable or prohibited */
 	if (e == ECONNREFUSED || e == EHOSTUNREACH || e == ENETUNREACH ||
 	    e == EACCES || e == EPERM || e == ECONNRESET)
-		return 1;
+		return 2;
 	if (e == ETIMEDOUT)
 		return 0;
 	errno = e;
@@ -78,10 +79,11 @@ int retry_probe(const char *addr, uint16_t port, uint16_t control,
 			}
 			if (k == 0) {
 				r->tries++;
-				r->answered += a;
+				r->answered += a > 0;
+				r->refused += a == 2;
 			} else {
 				r->ctl_tries++;
-				r->ctl_answered += a;
+				r->ctl_answered += a > 0;
 			}
 		}
 	}

@@ -15,6 +15,8 @@ struct retry_result {
 	uint16_t port, control; /* the failed port; the port that passed */
 	int tries, answered;    /* connects to port; those answered (an
 	                         * accept, a reset, an ICMP error) */
+	int refused;            /* of those answered, refused (a reset or
+	                         * an ICMP error): an answer, no connection */
 	int ctl_tries, ctl_answered;
 	char err[160]; /* why none could be made ("" none) */
 };

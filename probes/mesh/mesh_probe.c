@@ -77,9 +77,10 @@ static void retry_silent(struct mesh *ms, const struct mesh_member *t,
 		doc_add_error(d, "retry", "peer '%s': %s", t->name, r.err);
 		return;
 	}
-	o = json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i}", "port",
+	o = json_pack("{s:i, s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "port",
 	              (int)r.port, "proto", "tcp", "tries", r.tries, "answered",
-	              r.answered, "control_port", (int)r.control,
+	              r.answered, "refused", r.refused, "control_port",
+	              (int)r.control,
 	              "control_tries", r.ctl_tries, "control_answered",
 	              r.ctl_answered);
 	if (o == NULL || json_object_set_new(pc->obj, "retry", o) < 0)

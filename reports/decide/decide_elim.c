@@ -389,22 +389,31 @@ static bool held(const json_t *d, long port)
 }
 
 /* The retry probe's counts in peer entry en (x probed y) into e, with
- * its fact, unless one is there already. */
+ * its fact, unless one is there already: a refusal is no connection, so
+ * the fact counts it apart. */
 static void retry_of(const json_t *en, const char *x, const char *y,
 		     struct elim_ev *e)
 {
 	const json_t *r = json_object_get(en, "retry");
+	char refused[40] = "";
 
 	if (!json_is_object(r) || e->retry_fact[0] != '\0')
 		return;
 	e->retry_tries = (int)rj_int(r, "tries", 0);
 	e->retry_answered = (int)rj_int(r, "answered", 0);
+	e->retry_refused = (int)rj_int(r, "refused", 0);
+	if (e->retry_refused < 0 || e->retry_refused > e->retry_answered)
+		e->retry_refused = 0;
 	e->retry_ctl_tries = (int)rj_int(r, "control_tries", 0);
 	e->retry_ctl_answered = (int)rj_int(r, "control_answered", 0);
+	if (e->retry_refused > 0)
+		snprintf(refused, sizeof(refused), " (refused %d times)",
+			 e->retry_refused);
 	snprintf(e->retry_fact, sizeof(e->retry_fact),
-		 "%s connected to %s's %lld/tcp %d of %d times and to its "
+		 "%s connected to %s's %lld/tcp %d of %d times%s and to its "
 		 "responder's %lld/tcp %d of %d times, in turns",
-		 x, y, rj_int(r, "port", 0), e->retry_answered, e->retry_tries,
+		 x, y, rj_int(r, "port", 0),
+		 e->retry_answered - e->retry_refused, e->retry_tries, refused,
 		 rj_int(r, "control_port", 0), e->retry_ctl_answered,
 		 e->retry_ctl_tries);
 }
@@ -547,6 +556,8 @@ static void gather(const struct rctx *c, const json_t *causes, const char *a,
 	rd_hop_of(ea, a, b, &e->hop_box_a, &e->hop_answered_a, e->hop_a,
 		  sizeof(e->hop_a), e->hop_fact_a, e->hop_walk_a,
 		  sizeof(e->hop_fact_a));
+	rd_hop_shape(ea, &e->hop_len_a, &e->hop_gap_a);
+	rd_hop_shape(eb, &e->hop_len_b, &e->hop_gap_b);
 	rd_hop_of(eb, b, a, &e->hop_box_b, &e->hop_answered_b, e->hop_b,
 		  sizeof(e->hop_b), e->hop_fact_b, e->hop_walk_b,
 		  sizeof(e->hop_fact_b));
@@ -673,8 +684,9 @@ static void path_words(json_t *k)
 		fl += (size_t)snprintf(
 			fix + fl, sizeof(fix) - fl,
 			"let TCP %s through the box on the path between %s "
-			"and %s (%s), both ways. ",
-			set, na, nb, node);
+			"and %s%s%s%s, both ways. ",
+			set, na, nb, hop ? " (" : "", hop ? node : "",
+			hop ? ")" : "");
 	if (idle && fl < sizeof(fix))
 		fl += (size_t)snprintf(
 			fix + fl, sizeof(fix) - fl,
@@ -684,6 +696,10 @@ static void path_words(json_t *k)
 			"(a checkpoint, an evaluation), or give the job TCP "
 			"keepalives shorter than it. ",
 			na, nb, node);
+	if (!hop && rj_int(k, "path_len", 0) > 2 && fl < sizeof(fix))
+		fl += rd_path_unpinned(k, fix + fl, sizeof(fix) - fl);
+	json_object_del(k, "path_len");
+	json_object_del(k, "candidates");
 	if (fl < sizeof(fix))
 		snprintf(fix + fl, sizeof(fix) - fl,
 			 "No node's own firewall is the cause, so no node's "

@@ -155,12 +155,14 @@ static enum elim_state t_loss(const struct elim_ev *e, char *why, size_t len)
 			     : e->hop_fact_b);
 		return ELIM_GONE;
 	}
-	/* the retry probe: the failed port never answered while the
-	 * responder's port on the same path always did, in turns (loss
-	 * that stops 5 of 5 of one and none of 5 of the other is under
-	 * 1 in 1,000 at any rate) */
+	/* the retry probe: the failed port never accepted while the
+	 * responder's port on the same path always answered, in turns
+	 * (loss that stops 5 of 5 of one and none of 5 of the other is
+	 * under 1 in 1,000 at any rate); a refusal among its tries is an
+	 * answer, which loss never gives, and the silence beside it a
+	 * refusal its sender's ICMP rate limit kept back */
 	if (e->retry_fact[0] != '\0' && e->retry_tries >= 3 &&
-	    e->retry_answered == 0 && e->retry_ctl_tries >= 3 &&
+	    e->retry_answered == e->retry_refused && e->retry_ctl_tries >= 3 &&
 	    e->retry_ctl_answered == e->retry_ctl_tries) {
 		snprintf(why, len,
 			 "%s (the mesh's retry probe): a rule stops the one "

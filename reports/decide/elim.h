@@ -59,6 +59,8 @@ struct elim_ev {
 	/* the mesh's retry probe (issue 48): one end connected to the
 	 * port that failed and to the other's responder port in turns */
 	int retry_tries, retry_answered;   /* to the failed port */
+	int retry_refused; /* of those answered, refused (an older document:
+			    * 0, its answers all counted as accepts) */
 	int retry_ctl_tries, retry_ctl_answered; /* to the responder's */
 	char retry_fact[200];        /* who, which ports, "" when none ran */
 	/* {b}'s own responder held {b}'s failed port, listening, for the
@@ -94,6 +96,12 @@ struct elim_ev {
 					      * failed port was answered (a
 					      * reset, an ICMP refusal) */
 	char hop_a[64], hop_b[64];
+	/* that walk's path length (the TTL the peer's responder answers
+	 * at, 0 unknown), and whether a TTL went silent before a later one
+	 * answered (a box's ICMP errors rate-limited: its silence shows
+	 * nothing) */
+	int hop_len_a, hop_len_b;
+	bool hop_gap_a, hop_gap_b;
 	char hop_fact_a[400], hop_fact_b[400]; /* what it shows, short */
 	char hop_walk_a[400], hop_walk_b[400]; /* with every TTL's answer */
 	/* queueing disciplines (issue 48, decide_qdisc.c): each end's scan

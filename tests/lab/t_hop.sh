@@ -8,7 +8,8 @@
 # The printed fix, pasted in r2's namespace, clears it; the same when r2
 # drops them in silence (r2 answers TTL 1, then nothing, where r1 answers
 # TTL 2 for the mesh's port: dropped at r2), and when it refuses them with
-# ICMP admin-prohibited (the sender names r2). First the same
+# ICMP admin-prohibited (the sender names r2), and when r2's ICMP errors
+# are rate-limited hard (never a fix on r1). First the same
 # topology healthy: no failed pair, so no hop probe runs and every node
 # passes. Then an IPv6 pass (routers and nodes with ULA addresses only
 # on the hosts' file): the probe's walk works there too. Last, one node
@@ -182,9 +183,11 @@ run_mesh dropafter
 cl_clean "$R/report.json" "$R" "drop: the box's fix on r2"
 
 # --- r2 refuses them with ICMP admin-prohibited ------------------------------
-# (its ICMP errors are rate-limited per destination, so some connects see
-# silence: the walk names the refusal's sender where one comes through)
+# (with no ICMP rate limit on r2: every refusal and every time-exceeded
+# comes back, so the walk names the refusal's sender; the rate-limited
+# box is the next pass's)
 ip netns exec "$R2" nft flush ruleset
+ip netns exec "$R2" sysctl -qw net.ipv4.icmp_ratelimit=0
 r2_box "ip" "reject with icmpx admin-prohibited"
 run_mesh icmp
 M="$R/report.json"
@@ -200,6 +203,30 @@ cl_apply "$M" 10.231.86.2 10.231.85.254
 lab_check "icmp: the box's fix applied on r2 (two rules)" test "$CL_APPLIED" = 2
 run_mesh icmpafter
 cl_clean "$R/report.json" "$R" "icmp: the box's fix on r2"
+
+# --- the same box, its ICMP errors rate-limited hard ------------------------
+# (one a 20 s per destination after a burst: most refusals and most of
+# r2's time-exceeded never come, so r2's silence past r1 looks like a
+# drop at r1, CI's t_hop on a loaded machine, 2026-12-07). Whatever the
+# walks catch, no cause may name r1, which passes every port: the box is
+# r2 where a refusal or a walk pinned it, else the path between the
+# subnets with both gateways to look at, and no command to paste.
+ip netns exec "$R2" nft flush ruleset
+ip netns exec "$R2" sysctl -qw net.ipv4.icmp_ratelimit=20000
+r2_box "ip" "reject with icmpx admin-prohibited"
+run_mesh ratelimit
+M="$R/report.json"
+CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+lab_check "ratelimit: one root cause, the path at r2 or between the subnets [$CAUSES]" \
+	sh -c "case '$CAUSES' in path:10.231.86.2 | path:10.231.85.254 | 'path:10.231.84.0/24<->10.231.85.0/24') ;; *) exit 1 ;; esac"
+LAB_OUT=$(jq -r '.causes[] | .fix.text, (.fix.commands // {} | keys[])' "$M")
+lab_nogrep "ratelimit: no fix on r1, which passes every port" \
+	'on 10\.231\.(84\.254|86\.1)$'
+if [ "$CAUSES" = 'path:10.231.84.0/24<->10.231.85.0/24' ]; then
+	lab_grep "ratelimit: unpinned: both gateways to look at" \
+		'first the subnets. gateways \(10\.231\.84\.254, 10\.231\.85\.254\)'
+fi
+ip netns exec "$R2" sysctl -qw net.ipv4.icmp_ratelimit=1000
 
 # --- IPv6: the same box, the same walk --------------------------------------
 ip netns exec "$R2" nft flush ruleset

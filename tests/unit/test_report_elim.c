@@ -309,9 +309,9 @@ START_TEST(ruleset_drops)
 END_TEST
 
 /* The mesh's retry probe (issue 48): the failed port 0 of 5 while the
- * responder's port passed 5 of 5, in turns, eliminates loss; any answer
- * from the failed port, a control connect lost, or too few tries leave
- * it open. b's own netprobe holding the port eliminates "nothing
+ * responder's port passed 5 of 5, in turns, eliminates loss, and so do
+ * refusals among the failed port's tries; an accept of the failed port,
+ * a control connect lost, or too few tries leave it open. b's own netprobe holding the port eliminates "nothing
  * listens". */
 START_TEST(retry_and_held_rows)
 {
@@ -329,9 +329,15 @@ START_TEST(retry_and_held_rows)
 	ck_assert_msg(strstr(o.why[loss], "0 of 5 times") != NULL &&
 			      strstr(o.why[loss], "retry probe") != NULL,
 		      "%s", o.why[loss]);
-	e.retry_answered = 1; /* the port answered once: not a rule alone */
+	e.retry_answered = 1; /* the port accepted once: not a rule alone */
 	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
-	e.retry_answered = 0;
+	/* the one answer a refusal, the rest silent (an ICMP rate limit,
+	 * t_hop's icmp pass on a loaded machine): loss gives no answer */
+	e.retry_refused = 1;
+	ck_assert_int_eq(state("loss", &e), ELIM_GONE);
+	e.retry_answered = 2; /* one refused, one accepted */
+	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
+	e.retry_answered = e.retry_refused = 0;
 	e.retry_ctl_answered = 4; /* the control lost one: loss is there */
 	ck_assert_int_eq(state("loss", &e), ELIM_OPEN);
 	e.retry_ctl_answered = e.retry_tries = e.retry_ctl_tries = 2;
@@ -344,10 +350,11 @@ START_TEST(retry_and_held_rows)
 END_TEST
 
 /* Loads the documents of fixture folder name into set, each peer's
- * "retry" object dropped when strip (as a netprobe without the retry
- * probe writes them). */
+ * "retry" object dropped when strip is "retry" (as a netprobe without
+ * the retry probe writes them), its "refused" count when "refused" (as
+ * one that counted refusals as accepts), nothing when NULL. */
 static void load_fixture(struct report_set *set, const char *name,
-			 bool strip)
+			 const char *strip)
 {
 	char dir[512], path[800];
 	DIR *d;
@@ -368,8 +375,11 @@ static void load_fixture(struct report_set *set, const char *name,
 		doc = json_load_file(path, 0, NULL);
 		ck_assert_ptr_nonnull(doc);
 		json_array_foreach(json_object_get(doc, "peers"), i, p)
-			if (strip)
+			if (strip != NULL && strcmp(strip, "retry") == 0)
 				json_object_del(p, "retry");
+			else if (strip != NULL)
+				json_object_del(json_object_get(p, "retry"),
+						strip);
 		txt = json_dumps(doc, 0);
 		ck_assert_ptr_nonnull(txt);
 		ck_assert_int_eq(report_load_buffer(set, de->d_name, txt,
@@ -396,7 +406,7 @@ START_TEST(retry_decides_path)
 	size_t i;
 	bool line = false;
 
-	load_fixture(&set, "mbox-drop", false);
+	load_fixture(&set, "mbox-drop", NULL);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->ncauses, 1);
@@ -407,7 +417,7 @@ START_TEST(retry_decides_path)
 				"why not loss on the link: ", 26) == 0 &&
 			strstr(rj_strd(v, "fact", ""), "retry probe") != NULL;
 	ck_assert(line);
-	load_fixture(&old, "mbox-drop", true);
+	load_fixture(&old, "mbox-drop", "retry");
 	mo = report_build(&old);
 	ck_assert_ptr_nonnull(mo);
 	ck_assert_uint_eq(mo->ncauses, 16);
@@ -436,7 +446,7 @@ START_TEST(path_named_by_first_side)
 	struct report_model *m;
 	const json_t *k = NULL;
 
-	load_fixture(&set, "mbox-idle-hop", false);
+	load_fixture(&set, "mbox-idle-hop", NULL);
 	m = report_build(&set);
 	ck_assert_ptr_nonnull(m);
 	for (size_t i = 0; i < m->ncauses; i++)
@@ -448,6 +458,107 @@ START_TEST(path_named_by_first_side)
 	ck_assert_msg(strstr(rj_strd(k, "summary", ""), "10.231.31.254") !=
 			      NULL,
 		      "%s", rj_strd(k, "summary", ""));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* The ids of the causes model m holds, comma-joined, into buf. */
+static void cause_ids(const struct report_model *m, char *buf, size_t len)
+{
+	size_t l = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->ncauses && l < len; i++)
+		l += (size_t)snprintf(buf + l, len - l, "%s%s", i ? "," : "",
+				      rj_strd(m->causes[i].cause, "id", ""));
+}
+
+/* t_hop's icmp pass on a loaded machine (CI, 2026-12-07): r2 refuses
+ * with ICMP admin-prohibited, its ICMP errors rate-limited, so the retry
+ * probe's connects to the failed port were refused once or twice and
+ * silent the rest. A refusal is an answer, which loss never gives: the
+ * pairs join the path cause. Read as an older netprobe counted them
+ * (each refusal an accept), loss stays open on two pairs, undecided. */
+START_TEST(retry_refusal_no_loss)
+{
+	struct report_set set = {0}, old = {0};
+	struct report_model *m, *mo;
+	char ids[400];
+
+	load_fixture(&set, "hop-refused", NULL);
+	m = report_build(&set);
+	ck_assert_ptr_nonnull(m);
+	cause_ids(m, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "path:10.231.86.2");
+	load_fixture(&old, "hop-refused", "refused");
+	mo = report_build(&old);
+	ck_assert_ptr_nonnull(mo);
+	cause_ids(mo, ids, sizeof(ids));
+	ck_assert_msg(strstr(ids, "undecided:") != NULL, "%s", ids);
+	report_model_free(m);
+	report_model_free(mo);
+	report_set_free(&set);
+	report_set_free(&old);
+}
+END_TEST
+
+/* The path cause of one of its fixtures into *k (the only cause). */
+static struct report_model *only_path(struct report_set *set,
+				      const char *name, const json_t **k)
+{
+	struct report_model *m;
+
+	load_fixture(set, name, NULL);
+	m = report_build(set);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->ncauses, 1);
+	*k = m->causes[0].cause;
+	ck_assert_str_eq(rj_strd(*k, "kind", ""), "path");
+	return m;
+}
+
+/* Two routers in a row (t_hop: A - r1 - r2 - B), r2 refusing with ICMP,
+ * its ICMP errors rate-limited hard. Every walk went silent past r1:
+ * r2's silence, not a drop at r1. With the path crossing two boxes and
+ * no walk pinning one, the cause names the subnets, not r1 (main's
+ * named r1, the gateway, and put the fix there); its words name both
+ * gateways to look at, and it has no command to paste. */
+START_TEST(path_unpinned_names_no_gateway)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *k;
+	const char *fix;
+
+	m = only_path(&set, "hop-ratelimit", &k);
+	ck_assert_str_eq(rj_str(k, "id"),
+			 "path:10.231.84.0/24<->10.231.85.0/24");
+	fix = rj_strd(json_object_get(k, "fix"), "text", "");
+	ck_assert_msg(strstr(fix, "could not tell") != NULL &&
+			      strstr(fix, "10.231.84.254, 10.231.85.254") !=
+				      NULL,
+		      "%s", fix);
+	ck_assert_uint_eq(json_object_size(json_object_get(
+				  json_object_get(k, "fix"), "commands")),
+			  0);
+	ck_assert_ptr_null(strstr(rj_strd(k, "summary", ""), "10.231.84.254"));
+	report_model_free(m);
+	report_set_free(&set);
+}
+END_TEST
+
+/* The same box with some refusals caught: two walks from r1's side went
+ * silent past r1 (rate-limited), two others got r2's refusal at TTL 3.
+ * A refusal that names its sender outranks a silence: r2, not r1. */
+START_TEST(path_answer_outranks_silence)
+{
+	struct report_set set = {0};
+	struct report_model *m;
+	const json_t *k;
+
+	m = only_path(&set, "hop-ratelimit-mixed", &k);
+	ck_assert_str_eq(rj_str(k, "id"), "path:10.231.86.2");
 	report_model_free(m);
 	report_set_free(&set);
 }
@@ -509,6 +620,9 @@ Suite *suite_report_elim(void)
 	tcase_add_test(tc, retry_decides_path);
 	tcase_add_test(tc, hop_rows);
 	tcase_add_test(tc, path_named_by_first_side);
+	tcase_add_test(tc, retry_refusal_no_loss);
+	tcase_add_test(tc, path_unpinned_names_no_gateway);
+	tcase_add_test(tc, path_answer_outranks_silence);
 	suite_add_tcase(s, tc);
 	return s;
 }

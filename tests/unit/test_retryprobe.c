@@ -1,5 +1,6 @@
 /* The retry probe (lib/probe/retryprobe.c, issue 48) on loopback: a port
- * that refuses is answered (a reset is no silence), a listening one too;
+ * that refuses is answered (a reset is no silence) and counted refused,
+ * a listening one answered and not refused;
  * an address that does not parse is refused with EINVAL; no connect is
  * started past the deadline. Silence itself needs a namespace's drop
  * rule: tests/gen/gen.sh's mbox-drop. */
@@ -36,6 +37,8 @@ START_TEST(answered_both)
 	                 0);
 	ck_assert_int_eq(r.tries, RETRY_TRIES);
 	ck_assert_int_eq(r.answered, RETRY_TRIES);
+	/* the reset counted as a refusal, the listener's accepts not */
+	ck_assert_int_eq(r.refused, RETRY_TRIES);
 	ck_assert_int_eq(r.ctl_tries, RETRY_TRIES);
 	ck_assert_int_eq(r.ctl_answered, RETRY_TRIES);
 	ck_assert_uint_eq(r.port, shut);
