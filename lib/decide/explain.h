@@ -162,7 +162,8 @@ void explain_drop_normal(struct explain_result *r);
 const char *explain_refines(const char *code);
 
 /* The class of an address a log names: "loopback", "docker-bridge",
- * "podman-bridge", "docker-gwbridge", "vm-nat", "link-local" (IPv6
+ * "podman-bridge", "docker-gwbridge", "nomad-bridge", "vm-nat",
+ * "link-local" (IPv6
  * fe80::/10), "link-local4" (IPv4 169.254/16) or NULL for an ordinary
  * one. */
 const char *explain_addr_class(const char *addr);

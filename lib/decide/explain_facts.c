@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Docker's default bridge (172.17/16), its docker_gwbridge (172.18/16)
- * and podman's (10.88/16) are
- * container addresses no other host routes to. */
+/* Docker's default bridge (172.17/16), its docker_gwbridge (172.18/16),
+ * podman's (10.88/16) and Nomad's (172.26.64/20) are container
+ * addresses no other host routes to. */
 const char *explain_addr_class(const char *addr)
 {
 	struct in_addr a4;
@@ -38,6 +38,11 @@ const char *explain_addr_class(const char *addr)
 			return "docker-gwbridge";
 		if ((h >> 16) == ((10UL << 8) | 88))
 			return "podman-bridge";
+		/* Nomad's bridge network mode: its nomad bridge takes
+		 * 172.26.64.0/20 by default (bridge_network_subnet; issue
+		 * 42: blind42v e04, memberlist members advertising it) */
+		if ((h >> 12) == ((172UL << 12) | (26UL << 4) | 4))
+			return "nomad-bridge";
 		/* the address VirtualBox's and QEMU's user-mode NAT give
 		 * every guest: the same on each VM (issue 42: blind42h
 		 * b15, e08). LXC's 10.0.3.0/24 (blind42h b09) is no class:

@@ -3,7 +3,9 @@
  * node-3"). A program that resolves its own name to tell peers where
  * it is then registers 127.x, which no peer can reach (issue 42:
  * blind42s d09, DolphinScheduler's masters in ZooKeeper as 127.0.0.1).
- * The localhost names are loopback's own and say nothing. */
+ * The localhost names are loopback's own and say nothing. ping's header
+ * ("PING node-3 (127.0.1.1)") shows the same resolution where it ran
+ * (blind42v c09, inside a rancher-agent container). */
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
 
@@ -73,14 +75,16 @@ void explain_hosts_loopback(const struct explain_ctx *x,
 		const char *names = logmatch_field(&h->m, "names");
 		const char *addr = logmatch_field(&h->m, "addr");
 		char name[64], why[256], next[512];
+		bool ping = strcmp(h->m.sig->id, "ping-header-loopback") == 0;
 
-		if (strcmp(h->m.sig->id, "hosts-file-loopback") != 0 ||
+		if ((!ping && strcmp(h->m.sig->id, "hosts-file-loopback") != 0) ||
 		    names == NULL || addr == NULL ||
 		    !other_name(names, name, sizeof(name)))
 			continue;
-		snprintf(why, sizeof(why), "the log's /etc/hosts maps %s to %s: "
-			 "a program on that node that resolves its own name "
-			 "tells its peers %s, which none of them can reach",
+		snprintf(why, sizeof(why), "%s %s to %s: a program on that "
+			 "node that resolves its own name tells its peers %s, "
+			 "which none of them can reach",
+			 ping ? "ping resolved" : "the log's /etc/hosts maps",
 			 name, addr, addr);
 		snprintf(next, sizeof(next), "on the node whose hosts file it "
 			 "is: getent hosts %s (a 127.x answer: take %s off the "

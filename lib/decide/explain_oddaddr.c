@@ -258,7 +258,7 @@ const char *explain_addr_cause(const struct explain_log *lg,
 	snprintf(why, len, "%s lies in %s's default bridge pool: a container "
 		 "on a NAT'd bridge, or a network that uses the same range; "
 		 "the address alone cannot tell", addr,
-		 cls[0] == 'd' ? "Docker" : "podman");
+		 cls[0] == 'd' ? "Docker" : cls[0] == 'n' ? "Nomad" : "podman");
 	*open = finding_name(FINDING_CONTAINER_BRIDGE_NAT);
 	return NULL;
 }
