@@ -186,12 +186,18 @@ cl_clean "$R/report.json" "$R" "drop: the box's fix on r2"
 # (with no ICMP rate limit on r2: every refusal and every time-exceeded
 # comes back, so the walk names the refusal's sender; the rate-limited
 # box is the next pass's)
-ip netns exec "$R2" nft flush ruleset
-ip netns exec "$R2" sysctl -qw net.ipv4.icmp_ratelimit=0
-r2_box "ip" "reject with icmpx admin-prohibited"
-run_mesh icmp
-M="$R/report.json"
-CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+# icmp_pass NAME RATELIMIT: r2 refuses with ICMP admin-prohibited, its
+# ICMP errors limited to one per RATELIMIT ms per destination (0: none);
+# the mesh's run NAME, its report in M and its causes in CAUSES
+icmp_pass() {
+	ip netns exec "$R2" nft flush ruleset
+	ip netns exec "$R2" sysctl -qw net.ipv4.icmp_ratelimit="$2"
+	r2_box "ip" "reject with icmpx admin-prohibited"
+	run_mesh "$1"
+	M="$R/report.json"
+	CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+}
+icmp_pass icmp 0
 lab_check "icmp: one root cause, the path at r2 (either leg) [$CAUSES]" \
 	sh -c "case '$CAUSES' in path:10.231.86.2 | path:10.231.85.254) ;; *) exit 1 ;; esac"
 LAB_OUT=$(jq -r '.causes[0].evidence[].fact' "$M")
@@ -211,12 +217,7 @@ cl_clean "$R/report.json" "$R" "icmp: the box's fix on r2"
 # walks catch, no cause may name r1, which passes every port: the box is
 # r2 where a refusal or a walk pinned it, else the path between the
 # subnets with both gateways to look at, and no command to paste.
-ip netns exec "$R2" nft flush ruleset
-ip netns exec "$R2" sysctl -qw net.ipv4.icmp_ratelimit=20000
-r2_box "ip" "reject with icmpx admin-prohibited"
-run_mesh ratelimit
-M="$R/report.json"
-CAUSES=$(jq -r '[.causes[] | "\(.kind):\(.node)"] | join(",")' "$M")
+icmp_pass ratelimit 20000
 lab_check "ratelimit: one root cause, the path at r2 or between the subnets [$CAUSES]" \
 	sh -c "case '$CAUSES' in path:10.231.86.2 | path:10.231.85.254 | 'path:10.231.84.0/24<->10.231.85.0/24') ;; *) exit 1 ;; esac"
 LAB_OUT=$(jq -r '.causes[] | .fix.text, (.fix.commands // {} | keys[])' "$M")
