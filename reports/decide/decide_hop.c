@@ -219,8 +219,11 @@ void rd_path_name(json_t *k)
 	json_object_set_new(k, "node", json_string(node));
 	json_object_set_new(json_object_get(k, "fix"), "node",
 			    json_string(node));
-	/* named by the second side's own view (6, 4, 1): no other to add */
-	if (rank == 6 || rank == 4 || rank == 1)
+	/* named by the second side's own view (6, 4, 1): no other to add;
+	 * the second side's gateway or a hop on its way is the same box
+	 * only where the path crosses one */
+	if (rank == 6 || rank == 4 || rank == 1 ||
+	    (rj_int(k, "path_len", 0) > 2 && rj_int(k, "seen_rank", 0) <= 2))
 		json_object_del(k, "seen");
 	json_object_del(k, "seen_rank");
 	json_object_del(k, "icmp_gap");
