@@ -669,6 +669,13 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 	if (in_words(h->m.sig) &&
 	    addr[0] == '\0')
 		return true;
+	/* the resolver handed a lone "[": an IPv6 literal its program cut
+	 * at the first colon ("[::ffff:10.1.2.3]:49155"), its parser's
+	 * fault and no name that did not resolve (issue 42: blind42w a02,
+	 * flux's "unable to resolve upstream peer [: Name or service not
+	 * known") */
+	if (cls == GEN_NAME && strstr(h->text, " [: ") != NULL)
+		return true;
 	/* no peer process answers with an unreachable host: the network
 	 * stack (no neighbour, a REJECT) does, address or not */
 	if (strncmp(h->m.sig->id, "generic-noroute", 15) == 0)

@@ -26,11 +26,20 @@ static size_t token(const char *p, char *out, size_t len)
 
 /* Whether name is a peer's (one word, or a cluster's own zone) that a
  * hosts file or a cluster's DNS maps: a public service's name is not
- * what goes stale on a node, localhost is what it always is, and a Go
- * pointer ("etcd-endpoints://0xc000fdc8c0/ADDR:PORT") is no name. */
+ * what goes stale on a node, localhost is what it always is, a Go
+ * pointer ("etcd-endpoints://0xc000fdc8c0/ADDR:PORT") is no name, and
+ * neither is the sentence's preposition a message glued to the address
+ * (FastDFS's "can't create connection to/172.17.0.3:23000", issue 42:
+ * blind42w c02). */
 static bool peer_name(const char *name)
 {
+	static const char *const words[] = {"to", "from", "at", "on", "via",
+					    "for", "with", "by", "of", "in"};
 	bool letter = false;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(name, words[i]) == 0)
+			return false;
 
 	for (const char *p = name; *p; p++)
 		letter |= isalpha((unsigned char)*p) != 0;
