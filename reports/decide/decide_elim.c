@@ -407,7 +407,7 @@ static void retry_of(const json_t *en, const char *x, const char *y,
 	e->retry_ctl_tries = (int)rj_int(r, "control_tries", 0);
 	e->retry_ctl_answered = (int)rj_int(r, "control_answered", 0);
 	if (e->retry_refused > 0)
-		snprintf(refused, sizeof(refused), " (refused %d times)",
+		snprintf(refused, sizeof(refused), " (%d refused)",
 			 e->retry_refused);
 	snprintf(e->retry_fact, sizeof(e->retry_fact),
 		 "%s connected to %s's %lld/tcp %d of %d times%s and to its "

@@ -253,7 +253,6 @@ void rd_hop_offer(json_t *pk, const struct elim_ev *e, bool first)
 {
 	int len = e->hop_len_a > e->hop_len_b ? e->hop_len_a : e->hop_len_b;
 	json_t *cand = json_object_get(pk, "candidates");
-
 	const char *g1 = first ? e->gw_a : e->gw_b;
 	const char *g2 = first ? e->gw_b : e->gw_a;
 
@@ -261,7 +260,7 @@ void rd_hop_offer(json_t *pk, const struct elim_ev *e, bool first)
 		   box_rank(e->hop_box_a, e->hop_answered_a, first));
 	path_offer(pk, e->hop_b,
 		   box_rank(e->hop_box_b, e->hop_answered_b, !first));
-	path_offer(pk, first ? e->gw_a : e->gw_b, 3);
+	path_offer(pk, g1, 3);
 	path_offer(pk, first ? e->hop_a : e->hop_b, 2);
 	path_offer(pk, first ? e->hop_b : e->hop_a, 1);
 	path_seen(pk, first ? e->hop_b : e->hop_a, 1);
