@@ -410,18 +410,50 @@ static bool not_a_name(const char *p, size_t n)
 	return false;
 }
 
-/* The name a failed lookup names, after the words that introduce it in
- * the common forms ("resolve host NAME", "lookup NAME", Java's
- * "UnknownHostException: NAME", "'NAME'"). Returns false when none. */
+/* The words that introduce the name a failed lookup names, in the
+ * common forms ("resolve host NAME", "lookup NAME", Java's
+ * "UnknownHostException: NAME", "'NAME'"). */
+static const char *const name_intro[] = {
+	"resolve hostname ", "resolve host name ", "resolve host: ",
+	"resolve host ", "resolve address ", "resolve name ",
+	"lookup ", "UnknownHostException: ", "look up ", "Caused by: [",
+	"getaddrinfo ", "hostname ", "host '", "for host ", "'"};
+
+/* Whether a lookup's name is a program's empty value (Java's "null",
+ * Python's "None", Go's "nil", JavaScript's "undefined"): a setting
+ * left unset, which no resolver is asked about (issue 42: blind42x a03,
+ * Pinot's "UnknownHostException: null" for a broker host never set). */
+static bool names_unset(const char *t)
+{
+	static const char *const unset[] = {"null", "NULL", "None", "nil",
+					    "undefined"};
+
+	for (size_t k = 0; k < sizeof(name_intro) / sizeof(name_intro[0]);
+	     k++) {
+		const char *p = strstr(t, name_intro[k]);
+
+		if (p == NULL)
+			continue;
+		p += strlen(name_intro[k]);
+		for (size_t u = 0; u < sizeof(unset) / sizeof(unset[0]); u++) {
+			size_t n = strlen(unset[u]);
+
+			if (strncmp(p, unset[u], n) == 0 &&
+			    !host_char((unsigned char)p[n]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The name a failed lookup names, after the words that introduce it
+ * (name_intro). Returns false when none. */
 static bool line_name(const char *t, char *name, size_t len)
 {
-	static const char *const after[] = {
-		"resolve hostname ", "resolve host name ", "resolve host: ",
-		"resolve host ", "resolve address ", "resolve name ",
-		"lookup ", "UnknownHostException: ", "look up ", "Caused by: [",
-		"getaddrinfo ", "hostname ", "host '", "for host ", "'"};
+	const char *const *after = name_intro;
 
-	for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++) {
+	for (size_t k = 0; k < sizeof(name_intro) / sizeof(name_intro[0]);
+	     k++) {
 		const char *p = strstr(t, after[k]);
 		size_t n = 0;
 		bool letter = false;
@@ -674,7 +706,8 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 	 * fault and no name that did not resolve (issue 42: blind42w a02,
 	 * flux's "unable to resolve upstream peer [: Name or service not
 	 * known") */
-	if (cls == GEN_NAME && strstr(h->text, " [: ") != NULL)
+	if (cls == GEN_NAME &&
+	    (strstr(h->text, " [: ") != NULL || names_unset(h->text)))
 		return true;
 	/* no peer process answers with an unreachable host: the network
 	 * stack (no neighbour, a REJECT) does, address or not */

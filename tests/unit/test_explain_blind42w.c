@@ -4,8 +4,9 @@
  * frontend on loopback and backend toward the master, a connection "to"
  * a target with no "to" before the verb; a reset beside a server's own
  * loopback-only listen; and what must stay quiet: a preposition glued to
- * an address is no host name, and a resolver handed a lone "[" is a
- * parser's fault. */
+ * an address is no host name, a resolver handed a lone "[" is a
+ * parser's fault, and a lookup of "null" a setting left unset (the
+ * small blind42x's one class). */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +44,8 @@ START_TEST(blind42w_lines)
 END_TEST
 
 /* Quiet: a resolver handed an IPv6 literal's bracket; "Could not
- * establish connection" with no target names nothing. */
+ * establish connection" with no target names nothing; a lookup of a
+ * program's empty value (blind42x a03, Java's "null"). */
 START_TEST(blind42w_quiet)
 {
 	static const struct unitfix_line t[] = {
@@ -51,6 +53,10 @@ START_TEST(blind42w_quiet)
 		 "or service not known", NULL, "open name-unresolved"},
 		{"srv  setup_child_: failed to notify router server: Could not "
 		 "establish connection", NULL, "open port-closed"},
+		{"java.net.UnknownHostException: null", NULL,
+		 "open name-unresolved"},
+		{"dial tcp: lookup None: no such host", NULL,
+		 "open name-unresolved"},
 	};
 
 	UNITFIX_EXPECT(t);
