@@ -39,6 +39,23 @@ static const struct explain_hit *loopback_only(const struct explain_log *lg)
 	return lo;
 }
 
+/* Opens the listener on loopback or nothing listening from the reset,
+ * with the line that says where (ref) among the cause's lines. */
+static void open_listener(struct explain_result *r,
+			  const struct explain_hit *reset,
+			  const struct explain_hit *ref, const char *why,
+			  const char *next)
+{
+	struct explain_cause *c;
+
+	explain_open(r, reset, "listener-loopback-only,port-closed", why,
+		     next);
+	c = explain_cause_for(r, EXPLAIN_NET, true,
+			      "listener-loopback-only,port-closed");
+	if (c != NULL)
+		explain_add_ref(c, ref);
+}
+
 /* A reset beside the server's own loopback-only listen: a client from
  * outside its host (or its container) reached the port and found no
  * listener on the address it came to. */
@@ -49,7 +66,6 @@ static void reset_beside_loopback(const struct explain_ctx *x,
 	const struct explain_hit *lo = loopback_only(x->lg);
 	const char *port;
 	char why[384], next[384];
-	struct explain_cause *c;
 
 	if (lo == NULL)
 		return;
@@ -64,12 +80,7 @@ static void reset_beside_loopback(const struct explain_ctx *x,
 		 "'sport = :%s' (127.0.0.1 only: start it listening on "
 		 "0.0.0.0, as --listen, --host 0.0.0.0 or its bind setting)",
 		 port ? port : "PORT");
-	explain_open(r, reset, "listener-loopback-only,port-closed", why,
-		     next);
-	c = explain_cause_for(r, EXPLAIN_NET, true,
-			      "listener-loopback-only,port-closed");
-	if (c != NULL)
-		explain_add_ref(c, lo);
+	open_listener(r, reset, lo, why, next);
 }
 
 /* See explain_priv.h. */
@@ -80,7 +91,6 @@ void explain_docker_published(const struct explain_ctx *x,
 	const struct explain_hit *pub = explain_first_hit(x->lg, "docker-publish");
 	const char *port;
 	char why[384], next[384];
-	struct explain_cause *c;
 
 	if (reset == NULL || x->other)
 		return;
@@ -100,10 +110,5 @@ void explain_docker_published(const struct explain_ctx *x,
 		 "not 127.0.0.1:%s (start it with --host 0.0.0.0 or its "
 		 "bind setting); docker logs CONTAINER if nothing listens",
 		 port ? port : "PORT", port ? port : "PORT");
-	explain_open(r, reset, "listener-loopback-only,port-closed", why,
-		     next);
-	c = explain_cause_for(r, EXPLAIN_NET, true,
-			      "listener-loopback-only,port-closed");
-	if (c != NULL)
-		explain_add_ref(c, pub);
+	open_listener(r, reset, pub, why, next);
 }
