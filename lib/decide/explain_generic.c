@@ -419,48 +419,19 @@ static const char *const name_intro[] = {
 	"lookup ", "UnknownHostException: ", "look up ", "Caused by: [",
 	"getaddrinfo ", "hostname ", "host '", "for host ", "'"};
 
-/* Whether a lookup's name is a program's empty value (Java's "null",
- * Python's "None", Go's "nil", JavaScript's "undefined"): a setting
- * left unset, which no resolver is asked about (issue 42: blind42x a03,
- * Pinot's "UnknownHostException: null" for a broker host never set). */
-static bool names_unset(const char *t)
-{
-	static const char *const unset[] = {"null", "NULL", "None", "nil",
-					    "undefined"};
-
-	for (size_t k = 0; k < sizeof(name_intro) / sizeof(name_intro[0]);
-	     k++) {
-		const char *p = strstr(t, name_intro[k]);
-
-		if (p == NULL)
-			continue;
-		p += strlen(name_intro[k]);
-		for (size_t u = 0; u < sizeof(unset) / sizeof(unset[0]); u++) {
-			size_t n = strlen(unset[u]);
-
-			if (strncmp(p, unset[u], n) == 0 &&
-			    !host_char((unsigned char)p[n]))
-				return true;
-		}
-	}
-	return false;
-}
-
 /* The name a failed lookup names, after the words that introduce it
  * (name_intro). Returns false when none. */
 static bool line_name(const char *t, char *name, size_t len)
 {
-	const char *const *after = name_intro;
-
 	for (size_t k = 0; k < sizeof(name_intro) / sizeof(name_intro[0]);
 	     k++) {
-		const char *p = strstr(t, after[k]);
+		const char *p = strstr(t, name_intro[k]);
 		size_t n = 0;
 		bool letter = false;
 
 		if (p == NULL)
 			continue;
-		p += strlen(after[k]);
+		p += strlen(name_intro[k]);
 		/* "lookup host NAME", "resolve the name NAME" */
 		for (int w = 0; w < 3 && (strncmp(p, "host ", 5) == 0 ||
 					  strncmp(p, "the ", 4) == 0 ||
@@ -479,6 +450,25 @@ static bool line_name(const char *t, char *name, size_t len)
 		snprintf(name, len, "%.*s", (int)n, p);
 		return true;
 	}
+	return false;
+}
+
+/* Whether the name a failed lookup names is a program's empty value
+ * (Java's "null", Python's "None", Go's "nil", JavaScript's
+ * "undefined"): a setting left unset, which no resolver is asked about
+ * (issue 42: blind42x a03, Pinot's "UnknownHostException: null" for a
+ * broker host never set). */
+static bool names_unset(const char *t)
+{
+	static const char *const unset[] = {"null", "NULL", "None", "nil",
+					    "undefined"};
+	char name[64];
+
+	if (!line_name(t, name, sizeof(name)))
+		return false;
+	for (size_t u = 0; u < sizeof(unset) / sizeof(unset[0]); u++)
+		if (strcmp(name, unset[u]) == 0)
+			return true;
 	return false;
 }
 
