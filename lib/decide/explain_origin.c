@@ -74,18 +74,35 @@ static void keep_word(struct explain_origin *o, const char *p, size_t n)
 		keep(o->hosts, &o->nhosts, p, n);
 }
 
+/* Whether the word p (n bytes) after a program's "connect to" is a
+ * host: an address, a name with a dot, or one a port follows (":P",
+ * "]:P", " port P"). A bare word there is the sentence's ("connect to
+ * all addresses", "connect to remote host", ssh's "connect to host"),
+ * not a peer's name (issue 42: blind42y e01, gRPC's words on a
+ * one-host log taken for two other hosts). */
+static bool connect_host(const char *p, size_t n)
+{
+	const char *e = p + n;
+
+	return memchr(p, '.', n) != NULL || ipv4_at(p, p) == n ||
+	       (e[0] == ':' && isdigit((unsigned char)e[1])) ||
+	       (e[0] == ']' && e[1] == ':') || strncmp(e, " port ", 6) == 0;
+}
+
 /* After each anchor of the table, the word that follows is a host:
  * torch's store "(host, port)", the c10d client's "connect to host:port"
- * and "[host]:port", torchrun's MASTER_ADDR and rdzv endpoint, ssh's and
- * Ray's names, NCCL RAS's "on node". */
+ * and "[host]:port" (and ssh's "connect to host H port P"), torchrun's
+ * MASTER_ADDR and rdzv endpoint, ssh's and Ray's names, NCCL RAS's "on
+ * node", a peer's record ("host_name: \"hdfs\"", an HDFS DataNode's). */
 static void anchored(struct explain_origin *o, const char *line)
 {
 	static const char *const anchors[] = {
 		"MASTER_ADDR=", "master_addr=", "--master_addr ",
 		"--master-addr ", "rdzv_endpoint=", "--rdzv-endpoint ",
 		"Could not resolve hostname ", "node name: ", " on node ",
-		"onnect to (", "onnect to ", "hostname=", "--address='",
-		"--address=", "node_ip_address=", "Local node IP: "};
+		"onnect to (", "onnect to host ", "onnect to ", "hostname=",
+		"--address='", "--address=", "node_ip_address=",
+		"Local node IP: ", "host_name: "};
 
 	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]); i++) {
 		const char *p = line;
@@ -97,7 +114,10 @@ static void anchored(struct explain_origin *o, const char *line)
 			size_t n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					  "abcdefghijklmnopqrstuvwxyz"
 					  "0123456789-._");
-			keep_word(o, p, n);
+
+			if (strcmp(anchors[i], "onnect to ") != 0 ||
+			    connect_host(p, n))
+				keep_word(o, p, n);
 		}
 	}
 }

@@ -494,6 +494,19 @@ START_TEST(origin_names_and_match)
 	explain_origin_line(&o, "bind to 10.231.62.9:29500 failed");
 	ck_assert_int_eq(explain_origin_match(&o, "support-1", mine, 2, why,
 					      sizeof(why)), ORIGIN_HERE);
+	/* a program's sentence after "connect to" names no host (issue
+	 * 42: blind42y e01, gRPC's words); ssh's host before its port
+	 * does */
+	memset(&o, 0, sizeof(o));
+	explain_origin_line(&o, "failed to connect to all addresses; last "
+			    "error: UNKNOWN: ipv4:127.0.0.1:6334: Failed to "
+			    "connect to remote host: Connection refused");
+	ck_assert_uint_eq(o.nhosts, 0);
+	ck_assert(!explain_origin_other_hosts(&o));
+	explain_origin_line(&o, "ssh: connect to host node1 port 22: "
+			    "Connection refused");
+	ck_assert_uint_eq(o.nhosts, 1);
+	ck_assert_str_eq(o.hosts[0], "node1");
 	/* docker0's 172.17.0.1 is on every Docker host: it names none */
 	memset(&o, 0, sizeof(o));
 	explain_origin_line(&o, "NCCL INFO Bootstrap : Using docker0:"
