@@ -383,95 +383,6 @@ static bool line_port(const char *t, char *port, size_t len)
 	return false;
 }
 
-/* Whether p starts an errno's symbol (EAI_AGAIN, ENOTFOUND): 'E' and
- * capitals, digits or '_' up to a space. */
-static bool errno_symbol(const char *p)
-{
-	size_t n = 1;
-
-	if (p[0] != 'E')
-		return false;
-	while (isupper((unsigned char)p[n]) || isdigit((unsigned char)p[n]) ||
-	       p[n] == '_')
-		n++;
-	return n > 2 && p[n] == ' ';
-}
-
-/* A word that follows "getaddrinfo " or "lookup " in a message that
- * names no host ("[Errno 11001] getaddrinfo failed"). */
-static bool not_a_name(const char *p, size_t n)
-{
-	static const char *const words[] = {"failed", "failure", "error",
-					    "returned", "timed"};
-
-	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (n == strlen(words[k]) && strncmp(p, words[k], n) == 0)
-			return true;
-	return false;
-}
-
-/* The words that introduce the name a failed lookup names, in the
- * common forms ("resolve host NAME", "lookup NAME", Java's
- * "UnknownHostException: NAME", "'NAME'"). */
-static const char *const name_intro[] = {
-	"resolve hostname ", "resolve host name ", "resolve host: ",
-	"resolve host ", "resolve address ", "resolve name ",
-	"lookup ", "UnknownHostException: ", "look up ", "Caused by: [",
-	"getaddrinfo ", "hostname ", "host '", "for host ", "'"};
-
-/* The name a failed lookup names, after the words that introduce it
- * (name_intro). Returns false when none. */
-static bool line_name(const char *t, char *name, size_t len)
-{
-	for (size_t k = 0; k < sizeof(name_intro) / sizeof(name_intro[0]);
-	     k++) {
-		const char *p = strstr(t, name_intro[k]);
-		size_t n = 0;
-		bool letter = false;
-
-		if (p == NULL)
-			continue;
-		p += strlen(name_intro[k]);
-		/* "lookup host NAME", "resolve the name NAME" */
-		for (int w = 0; w < 3 && (strncmp(p, "host ", 5) == 0 ||
-					  strncmp(p, "the ", 4) == 0 ||
-					  strncmp(p, "name ", 5) == 0 ||
-					  strncmp(p, "hostname ", 9) == 0 ||
-					  strncmp(p, "address ", 8) == 0); w++)
-			p = strchr(p, ' ') + 1;
-		/* Node's "getaddrinfo ENOTFOUND NAME": the errno's
-		 * symbol comes before the name */
-		if (errno_symbol(p) && strchr(p, ' ') != NULL)
-			p = strchr(p, ' ') + 1;
-		while (host_char((unsigned char)p[n]))
-			letter |= isalpha((unsigned char)p[n++]);
-		if (n == 0 || !letter || not_a_name(p, n))
-			continue;
-		snprintf(name, len, "%.*s", (int)n, p);
-		return true;
-	}
-	return false;
-}
-
-/* Whether the name a failed lookup names is a program's empty value
- * (Java's "null", Python's "None", Go's "nil", JavaScript's
- * "undefined"): a setting left unset, which no resolver is asked about
- * (issue 42: blind42x a03, Pinot's "UnknownHostException: null" for a
- * broker host never set). */
-static bool names_unset(const char *t)
-{
-	static const char *const unset[] = {"null", "NULL", "None", "nil",
-					    "undefined"};
-	char name[64];
-
-	if (!line_name(t, name, sizeof(name)))
-		return false;
-	for (size_t u = 0; u < sizeof(unset) / sizeof(unset[0]); u++)
-		if (strcmp(name, unset[u]) == 0)
-			return true;
-	return false;
-}
-
 /* The command that decides, from what the line names (the host the
  * program called, where the line names none). */
 static void gen_next(enum gen_class cls, const struct logsig *s,
@@ -502,10 +413,11 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "on this host, or it runs in a container or VM whose "
 			 "loopback is its own: publish the port, have the "
 			 "server listen on 0.0.0.0 there, and dial the host's "
-			 "address)%s", p, others ? "; the log names other "
-			 "hosts: if a peer gave this address, getent hosts "
+			 "address)%s", p, others || strcmp(a, "127.0.1.1") == 0 ?
+			 "; if a peer gave this address, getent hosts "
 			 "$(hostname) on that peer (a 127.x answer is what it "
-			 "advertised)" : "");
+			 "advertised: map its name to its LAN address in "
+			 "/etc/hosts)" : "");
 	else if (cls == GEN_NAME)
 		snprintf(buf, len, "on the node that printed it: getent hosts "
 			 "%s (it must print the address the peers use: fix "
@@ -656,7 +568,7 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 	if (strcmp(h->m.sig->id, "generic-noroute-host-words") == 0 &&
 	    host_named(h->text, addr, alen))
 		return false;
-	if (cls != GEN_NAME || !line_name(h->text, addr, alen))
+	if (cls != GEN_NAME || !explain_line_name(h->text, addr, alen))
 		line_endpoint(h->text, addr, alen, port, plen);
 	if (cls == GEN_NAME)
 		port[0] = '\0';
@@ -691,13 +603,15 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 	if (in_words(h->m.sig) &&
 	    addr[0] == '\0')
 		return true;
-	/* the resolver handed a lone "[": an IPv6 literal its program cut
-	 * at the first colon ("[::ffff:10.1.2.3]:49155"), its parser's
-	 * fault and no name that did not resolve (issue 42: blind42w a02,
-	 * flux's "unable to resolve upstream peer [: Name or service not
-	 * known") */
-	if (cls == GEN_NAME &&
-	    (strstr(h->text, " [: ") != NULL || names_unset(h->text)))
+	/* a lookup no resolver was asked in earnest: a cut literal, an
+	 * unset setting, a shell's split argument (explain_genname.c) */
+	if (cls == GEN_NAME && explain_name_not_asked(h->text))
+		return true;
+	/* an address literal needs no lookup: a resolver that "did not
+	 * find" one was handed it by a program or library that asked
+	 * wrongly (issue 42: blind42r d01, Asio's "bad address: 0.0.0.0
+	 * error: Host not found (authoritative)") */
+	if (cls == GEN_NAME && addr[0] != '\0' && is_ip(addr))
 		return true;
 	/* no peer process answers with an unreachable host: the network
 	 * stack (no neighbour, a REJECT) does, address or not */
@@ -821,9 +735,13 @@ static void generic_one(const struct explain_ctx *x,
 	/* loopback toward a log that names other hosts, or on a line that
 	 * says a peer advertised its address: a peer advertised it
 	 * (blind42o e09, a DataNode's ip_addr 127.0.0.1; blind42p a07, a
-	 * Kafka broker's advertised listener) */
+	 * Kafka broker's advertised listener); 127.0.1.1 is the address
+	 * Debian's installer and cloud-init give the host's own name in
+	 * /etc/hosts, dialled only through that name (blind42y b11, raft
+	 * peers named by host name) */
 	else if (cls == GEN_CONNECT && cc && strcmp(cc, "loopback") == 0 &&
-		 (x->lg->other_hosts || (s->flags & LOGSIG_PEER)))
+		 (x->lg->other_hosts || (s->flags & LOGSIG_PEER) ||
+		  strcmp(addr, "127.0.1.1") == 0))
 		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);

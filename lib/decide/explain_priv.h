@@ -216,6 +216,14 @@ const struct explain_hit *explain_ref_hit(const struct explain_log *lg,
  * literal (explain_generic.c). */
 bool explain_host_char(int c);
 bool explain_is_ip(const char *s);
+/* The name a failed lookup's line names, after the words that
+ * introduce it ("resolve host NAME", "lookup NAME", Java's
+ * "UnknownHostException: NAME"), into name; false when none. Whether
+ * the lookup is one no resolver was asked in earnest (a cut IPv6
+ * literal, an unset setting, a shell's split argument)
+ * (explain_genname.c). */
+bool explain_line_name(const char *t, char *name, size_t len);
+bool explain_name_not_asked(const char *t);
 /* The first endpoint line t names (an IPv4 address, a bracketed IPv6
  * one, host:port), with its port when one follows; false when none. */
 bool explain_line_endpoint(const char *t, char *addr, size_t alen,
