@@ -716,6 +716,14 @@ static bool http_timeout(const struct explain_log *lg,
 	       !explain_near_peer(h) && explain_http_client(lg);
 }
 
+/* gRPC's "failed to connect to all addresses" only wraps the last
+ * error, which the rest of its line names (issue 42: blind42y e07, an
+ * HTTP/1 answer after a connect that worked). */
+static bool wraps_last_error(const struct explain_hit *o)
+{
+	return strcmp(o->m.sig->id, "grpc-all-addresses") == 0;
+}
+
 /* A line a network row reads too: a Python exception type (ValueError:
  * host not found) is the wrapper of that failure, not a code bug. */
 static bool net_on_line(const struct explain_log *lg,
@@ -730,7 +738,7 @@ static bool net_on_line(const struct explain_log *lg,
 		 * non-running Server" is its scheduler's start failing,
 		 * blind42j b12) */
 		if (o != h && o->file == h->file && o->line == h->line &&
-		    o->m.sig->other == NULL &&
+		    o->m.sig->other == NULL && !wraps_last_error(o) &&
 		    (!(o->m.sig->flags & (LOGSIG_FACT | LOGSIG_SYMPTOM)) ||
 		     (strncmp(h->m.sig->id, "py-", 3) == 0 &&
 		      o->m.sig->flags & LOGSIG_SYMPTOM)))
