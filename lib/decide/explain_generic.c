@@ -58,17 +58,10 @@ static enum gen_class gen_class_of(const struct logsig *s)
 	return GEN_CONNECT;
 }
 
-/* A character of a host name or an IPv4 address: letters, digits,
- * '.', '-', '_'. */
+/* A character of a host name or an IPv4 address (explain_genname.c). */
 static bool host_char(int c)
 {
-	return isalnum(c) || c == '.' || c == '-' || c == '_';
-}
-
-/* See explain_priv.h. */
-bool explain_host_char(int c)
-{
-	return host_char(c);
+	return explain_host_char(c);
 }
 
 /* Whether s ends with suffix. */
@@ -79,18 +72,10 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Whether s is an IPv4 or IPv6 literal. */
+/* Whether s is an IPv4 or IPv6 literal (explain_genname.c). */
 static bool is_ip(const char *s)
 {
-	unsigned char b[16];
-
-	return inet_pton(AF_INET, s, b) == 1 || inet_pton(AF_INET6, s, b) == 1;
-}
-
-/* See explain_priv.h. */
-bool explain_is_ip(const char *s)
-{
-	return is_ip(s);
+	return explain_is_ip(s);
 }
 
 /* See explain_priv.h: a connect failure beside an HTTP client's frames

@@ -7,9 +7,24 @@
 #include "decide/explain.h"
 #include "decide/explain_priv.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+/* See explain_priv.h: letters, digits, '.', '-', '_'. */
+bool explain_host_char(int c)
+{
+	return isalnum(c) || c == '.' || c == '-' || c == '_';
+}
+
+/* See explain_priv.h. */
+bool explain_is_ip(const char *s)
+{
+	unsigned char b[16];
+
+	return inet_pton(AF_INET, s, b) == 1 || inet_pton(AF_INET6, s, b) == 1;
+}
 
 /* Whether p (n bytes) is an IPv4 or IPv6 literal. */
 static bool ip_n(const char *p, size_t n)

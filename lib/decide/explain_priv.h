@@ -213,7 +213,7 @@ const struct explain_hit *explain_first_hit(const struct explain_log *lg,
 const struct explain_hit *explain_ref_hit(const struct explain_log *lg,
 					  const struct explain_ref *f);
 /* A character of a host name or an IPv4 address; an IPv4 or IPv6
- * literal (explain_generic.c). */
+ * literal (explain_genname.c). */
 bool explain_host_char(int c);
 bool explain_is_ip(const char *s);
 /* The name a failed lookup's line names, after the words that
