@@ -398,7 +398,8 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "on this host, or it runs in a container or VM whose "
 			 "loopback is its own: publish the port, have the "
 			 "server listen on 0.0.0.0 there, and dial the host's "
-			 "address)%s", p, others || strcmp(a, "127.0.1.1") == 0 ?
+			 "address)%s", p,
+			 others || strcmp(a, "127.0.1.1") == 0 ?
 			 "; if a peer gave this address, getent hosts "
 			 "$(hostname) on that peer (a 127.x answer is what it "
 			 "advertised: map its name to its LAN address in "
