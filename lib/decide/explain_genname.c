@@ -125,10 +125,16 @@ static bool name_garbled(const char *t)
 	p += 14;
 	while (p[n] != '\0' && !isspace((unsigned char)p[n]))
 		n++;
-	/* curl's own punctuation after the name ("H; Name or service
-	 * not known", "(... host: H)") */
-	while (n > 0 && strchr(";,.)", p[n - 1]) != NULL)
+	/* punctuation after the name ("H; Name or service not known",
+	 * "(... host: H)", "H:P: Name or ...") */
+	while (n > 0 && strchr(";,.):", p[n - 1]) != NULL)
 		n--;
+	/* a port after the name ("H:29500") is no part of it */
+	for (size_t k = n; k > 0 && isdigit((unsigned char)p[k - 1]); k--)
+		if (k >= 2 && p[k - 2] == ':') {
+			n = k - 2;
+			break;
+		}
 	for (size_t k = 0; k < n; k++) {
 		letter |= isalpha((unsigned char)p[k]) != 0;
 		odd |= !explain_host_char((unsigned char)p[k]);

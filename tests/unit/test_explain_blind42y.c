@@ -66,6 +66,8 @@ START_TEST(blind42y_quiet)
 		 "not found (authoritative)", NULL, "open name-unresolved"},
 		{"curl: (6) Could not resolve host: trainer-0; Name or service "
 		 "not known", "open name-unresolved", NULL},
+		{"Failed to resolve host: gpu-b:29500: Name or service not "
+		 "known", "open name-unresolved", NULL},
 	};
 
 	UNITFIX_EXPECT(t);
