@@ -881,6 +881,7 @@ void explain_decide(const struct explain_log *lg, struct explain_result *r)
 	explain_vm_nat(&x, r);
 	explain_docker_published(&x, r);
 	explain_handshake_unanswered(&x, r);
+	explain_mtu_listing(&x, r);
 	explain_hosts_loopback(&x, r);
 	explain_contradict(&x, r);
 	drop_settled(r);

@@ -183,6 +183,11 @@ void explain_docker_published(const struct explain_ctx *x,
 void explain_handshake_unanswered(const struct explain_ctx *x,
 				  struct explain_result *r);
 
+/* An interface listing in which a container bridge, a veth or an
+ * overlay device has a larger MTU than any uplink listed opens the MTU
+ * pair (explain_mtu.c). */
+void explain_mtu_listing(const struct explain_ctx *x, struct explain_result *r);
+
 /* A pasted /etc/hosts line that maps a host name to 127.x opens
  * hostname-loopback (explain_hosts.c). */
 void explain_hosts_loopback(const struct explain_ctx *x,

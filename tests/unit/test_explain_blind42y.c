@@ -4,7 +4,8 @@
  * usable address, a Ceph OSD's unanswered heartbeats, NVSHMEM's local
  * socket missing where two nodes share a name, brpc's queue pair that
  * would not reach RTR, Python's HTTP reset beside a published port, a
- * server that answered in another protocol; and what must stay quiet:
+ * server that answered in another protocol, an interface listing with a
+ * veth above its uplink's MTU; and what must stay quiet:
  * gRPC's sentence after "connect to" names no host (the wrong cause
  * blind42y e01 had), curl handed a shell's split argument, a resolver
  * "failing" on an address literal. */
@@ -93,6 +94,53 @@ START_TEST(python_reset_beside_published)
 }
 END_TEST
 
+/* An interface listing: a veth, a bridge or an overlay above every
+ * uplink's MTU opens the MTU pair (blind42y c07); MTUs that fit, an
+ * interface down, and devices whose MTU is no inner MTU (Cilium's
+ * cilium_vxlan, OVS's tunnel ports) open nothing. */
+START_TEST(mtu_listing)
+{
+	static const char *const calico[] = {
+		"2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc mq "
+		"state UP group default qlen 1000",
+		"4: calif4fad8d7ab0@if2: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu "
+		"1500 qdisc noqueue state UP group default qlen 1000",
+		NULL,
+	};
+	static const char *const dind[] = {
+		"eth0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 1400",
+		"docker0: flags=4099<UP,BROADCAST,MULTICAST>  mtu 1500",
+		NULL,
+	};
+	static const char *const flannel[] = {
+		"2: ens3: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq",
+		"3: flannel.1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc "
+		"noqueue",
+		NULL,
+	};
+	static const char *const healthy[] = {
+		"2: ens3: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq",
+		"3: flannel.1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc "
+		"noqueue",
+		"4: docker0: <NO-CARRIER,BROADCAST,MULTICAST,UP> mtu 1500",
+		"5: cilium_vxlan: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500",
+		"6: genev_sys_6081: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 65000",
+		"7: br-1a2b3c: <BROADCAST,MULTICAST> mtu 9000 qdisc noop",
+		NULL,
+	};
+	struct explain_result r;
+
+	unitfix_explain(calico, -1, &r);
+	ck_assert(unitfix_has(&r, "open mtu-mismatch"));
+	unitfix_explain(dind, -1, &r);
+	ck_assert(unitfix_has(&r, "open mtu-mismatch"));
+	unitfix_explain(flannel, -1, &r);
+	ck_assert(unitfix_has(&r, "open mtu-mismatch"));
+	unitfix_explain(healthy, -1, &r);
+	ck_assert(!unitfix_has(&r, "open mtu-mismatch"));
+}
+END_TEST
+
 Suite *suite_explain_blind42y(void)
 {
 	Suite *s = suite_create("explain_blind42y");
@@ -101,6 +149,7 @@ Suite *suite_explain_blind42y(void)
 	tcase_add_test(tc, blind42y_lines);
 	tcase_add_test(tc, blind42y_quiet);
 	tcase_add_test(tc, python_reset_beside_published);
+	tcase_add_test(tc, mtu_listing);
 	suite_add_tcase(s, tc);
 	return s;
 }
