@@ -266,6 +266,14 @@ void explain_next_command(const struct explain_hit *h, char *buf, size_t len)
 		snprintf(buf, len, "on the node %s: netprobe scan --peer "
 			 "HEAD_ADDRESS (with netprobe serve on the head)",
 			 addr);
+	else if (strcmp(id, "go-dial-lookup-timeout") == 0)
+		snprintf(buf, len, "on that node (in that container): getent "
+			 "hosts %s and cat /etc/resolv.conf (slow or no answer: "
+			 "the DNS servers listed do not answer; an image with no "
+			 "/etc/nsswitch.conf asks DNS even for names /etc/hosts "
+			 "holds, localhost too)",
+			 logmatch_field(&h->m, "host") ?
+			 logmatch_field(&h->m, "host") : "NAME");
 	else if (strcmp(id, "ucx-tcp-backlog-hint") == 0)
 		explain_backlog_next(buf, len);
 	else if (strcmp(id, "gpustack-worker-unreachable") == 0 && addr &&
