@@ -12,7 +12,7 @@
 #   NETPROBE=build/netprobe sh tests/explain/blind42b/floor.sh [SET]
 #
 # SET: the set's folder, with its truth.tsv and floor.tsv (default this
-# one, blind42b; blind42c to blind42y are held the same way).
+# one, blind42b; blind42c to blind42z are held the same way).
 set -u
 here=$(cd "${1:-$(dirname "$0")}" && pwd)
 name=$(basename "$here")
