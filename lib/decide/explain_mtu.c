@@ -80,6 +80,9 @@ static bool is_up(const char *flags)
 	return false;
 }
 
+/* Whether a hit is an interface listing's line (iface-listing-ip,
+ * iface-listing-ifconfig), the only rows whose ifname and mtu this
+ * rule reads. */
 static bool listing(const struct explain_hit *h)
 {
 	return strncmp(h->m.sig->id, "iface-listing-", 14) == 0;
