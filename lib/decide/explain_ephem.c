@@ -62,12 +62,16 @@ bool explain_nccl_bind_in_use(const struct explain_log *lg,
 			      const struct explain_hit *h,
 			      struct explain_result *r)
 {
-	const char *id = explain_setting(lg, "NCCL_COMM_ID");
+	const char *id;
 
+	/* the row first: explain_setting reads every hit, and this runs
+	 * once per hit (a quadratic scan on a long paste otherwise) */
+	if (strcmp(h->m.sig->id, "nccl-bind-in-use") != 0)
+		return false;
 	/* a fixed port the log names (NCCL_COMM_ID=ADDR:PORT) is the one
 	 * a holder takes: the row decides port-in-use as before */
-	if (strcmp(h->m.sig->id, "nccl-bind-in-use") != 0 ||
-	    (id != NULL && strrchr(id, ':') != NULL))
+	id = explain_setting(lg, "NCCL_COMM_ID");
+	if (id != NULL && strrchr(id, ':') != NULL)
 		return false;
 	explain_open(r, h, "port-range-narrow,port-in-use",
 		  "NCCL binds its listen sockets to port 0 (the ephemeral "

@@ -99,10 +99,13 @@ void explain_mtu_listing(const struct explain_ctx *x, struct explain_result *r)
 
 	for (size_t i = 0; i < x->lg->nhits; i++) {
 		const struct explain_hit *h = &x->lg->hits[i];
-		const char *n = logmatch_field(&h->m, "ifname");
-		const char *m = logmatch_field(&h->m, "mtu");
+		const char *n, *m;
 
-		if (!listing(h) || n == NULL || m == NULL)
+		if (!listing(h))
+			continue;
+		n = logmatch_field(&h->m, "ifname");
+		m = logmatch_field(&h->m, "mtu");
+		if (n == NULL || m == NULL)
 			continue;
 		if (uplink(n) && strtol(m, NULL, 10) > up_mtu) {
 			up = h;
@@ -113,13 +116,15 @@ void explain_mtu_listing(const struct explain_ctx *x, struct explain_result *r)
 		return;
 	for (size_t i = 0; i < x->lg->nhits && over == NULL; i++) {
 		const struct explain_hit *h = &x->lg->hits[i];
-		const char *n = logmatch_field(&h->m, "ifname");
-		const char *m = logmatch_field(&h->m, "mtu");
-		const char *f = logmatch_field(&h->m, "flags");
+		const char *n, *m, *f;
 		long v;
 
-		if (!listing(h) || n == NULL || m == NULL || f == NULL ||
-		    !is_up(f))
+		if (!listing(h))
+			continue;
+		n = logmatch_field(&h->m, "ifname");
+		m = logmatch_field(&h->m, "mtu");
+		f = logmatch_field(&h->m, "flags");
+		if (n == NULL || m == NULL || f == NULL || !is_up(f))
 			continue;
 		v = strtol(m, NULL, 10);
 		if ((bridged(n) && v > up_mtu) ||
