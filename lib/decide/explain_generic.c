@@ -58,24 +58,12 @@ static enum gen_class gen_class_of(const struct logsig *s)
 	return GEN_CONNECT;
 }
 
-/* A character of a host name or an IPv4 address (explain_genname.c). */
-static bool host_char(int c)
-{
-	return explain_host_char(c);
-}
-
 /* Whether s ends with suffix. */
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
 
 	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* Whether s is an IPv4 or IPv6 literal (explain_genname.c). */
-static bool is_ip(const char *s)
-{
-	return explain_is_ip(s);
 }
 
 /* See explain_priv.h: a connect failure beside an HTTP client's frames
@@ -148,12 +136,12 @@ static bool https_line(const char *t)
 		u = p + 25 + (p[25] == '\'');
 	else
 		return false;
-	while (n + 1 < sizeof(host) && host_char((unsigned char)u[n])) {
+	while (n + 1 < sizeof(host) && explain_host_char((unsigned char)u[n])) {
 		host[n] = u[n];
 		n++;
 	}
 	host[n] = '\0';
-	if (n == 0 || is_ip(host) || redacted_ip(host) ||
+	if (n == 0 || explain_is_ip(host) || redacted_ip(host) ||
 	    strchr(host, '.') == NULL)
 		return false;
 	return !cluster_name(host);
@@ -168,7 +156,7 @@ static bool http_peer(const char *addr)
 	if (addr[0] == '\0' || strncmp(addr, "127.", 4) == 0 ||
 	    strcmp(addr, "::1") == 0 || strcmp(addr, "localhost") == 0)
 		return false;
-	return is_ip(addr) || cluster_name(addr);
+	return explain_is_ip(addr) || cluster_name(addr);
 }
 
 /* See explain_priv.h. */
@@ -246,9 +234,9 @@ static bool bracketed(const char *s, size_t n)
 	a[strcspn(a, "%")] = '\0';
 	if (strchr(a, ':') != NULL)
 		return inet_pton(AF_INET6, a, b) == 1;
-	while (k < n && host_char((unsigned char)s[k]))
+	while (k < n && explain_host_char((unsigned char)s[k]))
 		letter |= isalpha((unsigned char)s[k++]);
-	return k == n && (letter || is_ip(a)) && s[n + 1] == ':' &&
+	return k == n && (letter || explain_is_ip(a)) && s[n + 1] == ':' &&
 	       isdigit((unsigned char)s[n + 2]);
 }
 
@@ -265,7 +253,7 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 		size_t s = i, n = 0, p = 0;
 		bool letter = false;
 
-		if (i > 0 && host_char((unsigned char)t[i - 1]))
+		if (i > 0 && explain_host_char((unsigned char)t[i - 1]))
 			continue; /* not a token's start */
 		if (t[i] == '[') {
 			const char *q = strchr(t + i, ']');
@@ -277,7 +265,7 @@ static bool line_endpoint(const char *t, char *addr, size_t alen,
 			n = (size_t)(q - t) - s;
 			p = n + 1;
 		} else {
-			while (host_char((unsigned char)t[i + n]))
+			while (explain_host_char((unsigned char)t[i + n]))
 				letter |= isalpha((unsigned char)t[i + n++]);
 			if (n == 0)
 				continue;
@@ -369,7 +357,8 @@ static bool line_port(const char *t, char *port, size_t len)
 }
 
 /* The command that decides, from what the line names (the host the
- * program called, where the line names none). */
+ * program called, where the line names none); others: a peer may have
+ * given the address (generic_one). */
 static void gen_next(enum gen_class cls, const struct logsig *s,
 		     const char *addr, const char *port, const char *cc,
 		     bool others, char *buf, size_t len)
@@ -398,8 +387,7 @@ static void gen_next(enum gen_class cls, const struct logsig *s,
 			 "on this host, or it runs in a container or VM whose "
 			 "loopback is its own: publish the port, have the "
 			 "server listen on 0.0.0.0 there, and dial the host's "
-			 "address)%s", p,
-			 others || strcmp(a, "127.0.1.1") == 0 ?
+			 "address)%s", p, others ?
 			 "; if a peer gave this address, getent hosts "
 			 "$(hostname) on that peer (a 127.x answer is what it "
 			 "advertised: map its name to its LAN address in "
@@ -453,7 +441,7 @@ static bool target_token(const char *p, char *addr, size_t alen,
 	bool letter = false;
 
 	p += *p == '[';
-	while (host_char((unsigned char)p[n]))
+	while (explain_host_char((unsigned char)p[n]))
 		letter |= isalpha((unsigned char)p[n++]);
 	*end = p + n;
 	/* a sentence's full stop is no dot of a name ("Unable to connect
@@ -523,14 +511,14 @@ static bool host_named(const char *t, char *addr, size_t alen)
 		while (b > t && b[-1] != *e)
 			b--;
 	} else {
-		while (b > t && host_char((unsigned char)b[-1]))
+		while (b > t && explain_host_char((unsigned char)b[-1]))
 			b--;
 	}
 	n = (size_t)(e - b);
 	if (n == 0 || n >= alen)
 		return false;
 	for (size_t k = 0; k < n; k++)
-		if (!host_char((unsigned char)b[k]))
+		if (!explain_host_char((unsigned char)b[k]))
 			return false;
 	snprintf(addr, alen, "%.*s", (int)n, b);
 	return true;
@@ -584,6 +572,8 @@ static bool gen_parse(const struct explain_hit *h, enum gen_class cls,
 static bool gen_quiet(bool http, const struct explain_hit *h,
 		      enum gen_class cls, const char *addr, const char *port)
 {
+	const char *cc;
+
 	if (cls == GEN_CONNECT &&
 	    ((http && !http_peer(addr)) || https_line(h->text) ||
 	     retried(h->text)))
@@ -601,15 +591,15 @@ static bool gen_quiet(bool http, const struct explain_hit *h,
 	 * find" one was handed it by a program or library that asked
 	 * wrongly (issue 42: blind42r d01, Asio's "bad address: 0.0.0.0
 	 * error: Host not found (authoritative)") */
-	if (cls == GEN_NAME && addr[0] != '\0' && is_ip(addr))
+	if (cls == GEN_NAME && addr[0] != '\0' && explain_is_ip(addr))
 		return true;
 	/* loopback drops nothing and needs no route: a timeout toward it
 	 * is a server that accepted and did not answer in time (a lock, a
 	 * load), no filter or path (issue 42: blind42z c16, a local API
 	 * behind SQLite's writer lock) */
 	if (strncmp(h->m.sig->id, "generic-timedout", 16) == 0 &&
-	    explain_addr_class(addr) != NULL &&
-	    strcmp(explain_addr_class(addr), "loopback") == 0)
+	    (cc = explain_addr_class(addr)) != NULL &&
+	    strcmp(cc, "loopback") == 0)
 		return true;
 	/* no peer process answers with an unreachable host: the network
 	 * stack (no neighbour, a REJECT) does, address or not */
@@ -641,7 +631,7 @@ static bool name_failed(const struct explain_log *lg, const char *addr)
 {
 	char n[64], p[8];
 
-	if (addr[0] == '\0' || is_ip(addr))
+	if (addr[0] == '\0' || explain_is_ip(addr))
 		return false;
 	for (size_t i = 0; i < lg->nhits; i++) {
 		const struct explain_hit *o = &lg->hits[i];
@@ -680,7 +670,7 @@ static void generic_one(const struct explain_ctx *x,
 	enum gen_class cls = gen_class_of(s);
 	char addr[64], port[8], codes[160], why[256], next[512];
 	const char *extra = NULL, *cc;
-	bool near;
+	bool near, others;
 
 	/* a refusal, a timeout or an RDMA retry beside a cause that is
 	 * not the network (a crashed, OOM-killed or stuck peer) is that
@@ -692,6 +682,12 @@ static void generic_one(const struct explain_ctx *x,
 	    (cls == GEN_CONNECT && name_failed(x->lg, addr)))
 		return;
 	snprintf(codes, sizeof(codes), "%s", s->maybe);
+	/* a peer may have given this address: the log names other hosts,
+	 * or it is 127.0.1.1, the address Debian's installer and
+	 * cloud-init give the host's own name in /etc/hosts, dialled only
+	 * through that name (blind42y b11, raft peers named by host
+	 * name) */
+	others = x->lg->other_hosts || strcmp(addr, "127.0.1.1") == 0;
 	if (near)
 		snprintf(why, sizeof(why), "%s (line %ld, near it, names "
 			 "%s%s%s)", s->meaning, h->near_line, addr,
@@ -728,18 +724,14 @@ static void generic_one(const struct explain_ctx *x,
 	 * UnknownHostException; issue 42: blind42o b08, e05, Spark
 	 * executors' pod names) */
 	else if (in_words(s) && cc == NULL && addr[0] != '\0' &&
-		 !is_ip(addr))
+		 !explain_is_ip(addr))
 		extra = "name-unresolved"; /* not localhost: always resolves */
 	/* loopback toward a log that names other hosts, or on a line that
 	 * says a peer advertised its address: a peer advertised it
 	 * (blind42o e09, a DataNode's ip_addr 127.0.0.1; blind42p a07, a
-	 * Kafka broker's advertised listener); 127.0.1.1 is the address
-	 * Debian's installer and cloud-init give the host's own name in
-	 * /etc/hosts, dialled only through that name (blind42y b11, raft
-	 * peers named by host name) */
+	 * Kafka broker's advertised listener) */
 	else if (cls == GEN_CONNECT && cc && strcmp(cc, "loopback") == 0 &&
-		 (x->lg->other_hosts || (s->flags & LOGSIG_PEER) ||
-		  strcmp(addr, "127.0.1.1") == 0))
+		 (others || (s->flags & LOGSIG_PEER)))
 		extra = finding_name(FINDING_HOSTNAME_LOOPBACK);
 	else if (cc && strcmp(cc, "link-local") == 0)
 		extra = finding_name(FINDING_IPV6_LINK_LOCAL_ONLY);
@@ -749,8 +741,7 @@ static void generic_one(const struct explain_ctx *x,
 	    strlen(codes) + strlen(extra) + 2 < sizeof(codes))
 		snprintf(codes + strlen(codes), sizeof(codes) - strlen(codes),
 			 ",%s", extra);
-	gen_next(cls, s, addr, port, cc, x->lg->other_hosts, next,
-		 sizeof(next));
+	gen_next(cls, s, addr, port, cc, others, next, sizeof(next));
 	explain_open(r, h, codes, why, next);
 }
 

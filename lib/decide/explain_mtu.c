@@ -24,14 +24,14 @@
  * plus that must fit the uplink. Devices whose MTU is no inner MTU are
  * none: OVS's flow-based tunnel ports (vxlan_sys_4789, genev_sys_6081
  * at 65000), Weave's vxlan-6784, Cilium's cilium_vxlan (its routes
- * carry the MTU). */
+ * carry the MTU). 0: no such overlay. */
 static int overlay_cost(const char *n)
 {
 	if (strncmp(n, "flannel", 7) == 0 || strcmp(n, "vxlan.calico") == 0)
 		return 50;
 	if (strcmp(n, "tunl0") == 0)
 		return 20;
-	return -1;
+	return 0;
 }
 
 /* A bridge or a veth whose packets leave the host through an uplink as
@@ -92,8 +92,8 @@ static bool listing(const struct explain_hit *h)
 void explain_mtu_listing(const struct explain_ctx *x, struct explain_result *r)
 {
 	const struct explain_hit *up = NULL, *over = NULL;
-	long up_mtu = 0, over_mtu = 0, cost;
-	const char *name;
+	long up_mtu = 0, over_mtu = 0, cost = 0;
+	const char *name = NULL;
 	struct explain_cause *c;
 	char why[384], next[512];
 
@@ -105,12 +105,11 @@ void explain_mtu_listing(const struct explain_ctx *x, struct explain_result *r)
 			continue;
 		n = logmatch_field(&h->m, "ifname");
 		m = logmatch_field(&h->m, "mtu");
-		if (n == NULL || m == NULL)
+		if (n == NULL || m == NULL || !uplink(n) ||
+		    strtol(m, NULL, 10) <= up_mtu)
 			continue;
-		if (uplink(n) && strtol(m, NULL, 10) > up_mtu) {
-			up = h;
-			up_mtu = strtol(m, NULL, 10);
-		}
+		up = h;
+		up_mtu = strtol(m, NULL, 10);
 	}
 	if (up == NULL)
 		return;
@@ -127,16 +126,16 @@ void explain_mtu_listing(const struct explain_ctx *x, struct explain_result *r)
 		if (n == NULL || m == NULL || f == NULL || !is_up(f))
 			continue;
 		v = strtol(m, NULL, 10);
+		cost = overlay_cost(n);
 		if ((bridged(n) && v > up_mtu) ||
-		    (overlay_cost(n) > 0 && v + overlay_cost(n) > up_mtu)) {
+		    (cost > 0 && v + cost > up_mtu)) {
 			over = h;
 			over_mtu = v;
+			name = n;
 		}
 	}
 	if (over == NULL)
 		return;
-	name = logmatch_field(&over->m, "ifname");
-	cost = overlay_cost(name) > 0 ? overlay_cost(name) : 0;
 	snprintf(why, sizeof(why), "the log's interface listing shows %s at "
 		 "MTU %ld%s, more than %s's %ld, the largest uplink it lists: "
 		 "full-size packets from behind it cannot leave whole, and "
